@@ -1,0 +1,261 @@
+"""The trusted side of the worker connection: start, call, time out, restart."""
+
+from __future__ import annotations
+
+import selectors
+import signal
+import socket
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from grader import protocol
+from grader.errors import (
+    ImportFailed,
+    MissingName,
+    NotAttempted,
+    StudentRaised,
+    WorkerCrashed,
+    WorkerTimeout,
+)
+from grader.sandbox import Launch, SandboxPolicy, launch_worker
+
+DEFAULT_CALL_TIMEOUT = 20.0
+IMPORT_TIMEOUT = 60.0
+
+
+@dataclass
+class Remote:
+    """An object that lives in the worker (a module, a trained model...)."""
+
+    client: WorkerClient
+    id: int
+    type_name: str
+    generation: int
+
+    def call(self, method: str, *args: Any, timeout: float | None = None, **kwargs: Any) -> Any:
+        return self.client.request({"op": "method", "handle": self._id(), "name": method}, args, kwargs, timeout)
+
+    def attr(self, path: str, timeout: float | None = None) -> Any:
+        return self.client.request({"op": "getattr", "handle": self._id(), "path": path}, (), {}, timeout)
+
+    def as_handle(self) -> protocol.Handle:
+        return protocol.Handle(self._id(), self.type_name)
+
+    def _id(self) -> int:
+        if self.generation != self.client.generation:
+            raise WorkerCrashed("this object was lost when the worker restarted", "")
+        return self.id
+
+    def __repr__(self) -> str:
+        return f"<student {self.type_name}>"
+
+
+@dataclass
+class OutputTap:
+    """Drains a pipe so the worker never blocks on it; keeps only the head."""
+
+    limit: int
+    data: bytearray = field(default_factory=bytearray)
+    dropped: int = 0
+
+    def drain(self, pipe: Any) -> None:
+        while True:
+            chunk = pipe.read(65536)
+            if not chunk:
+                return
+            room = self.limit - len(self.data)
+            if room > 0:
+                self.data += chunk[:room]
+            self.dropped += max(0, len(chunk) - max(room, 0))
+
+    def text(self) -> str:
+        note = f"\n[... {self.dropped} more bytes of output dropped]" if self.dropped else ""
+        return self.data.decode("utf-8", "replace") + note
+
+
+class WorkerClient:
+    """One student submission's worker: lazily started, restarted after a crash."""
+
+    def __init__(self, sub_dir: Path, *, notebook: bool = False, policy: SandboxPolicy | None = None) -> None:
+        self.sub_dir = sub_dir
+        self.notebook = notebook
+        self.policy = policy or SandboxPolicy()
+        self.generation = 0
+        self.launch: Launch | None = None
+        self.sock: socket.socket | None = None
+        self.stream: Any = None
+        self.output = OutputTap(self.policy.output_limit)
+        self.failed_imports: dict[str, Exception] = {}
+        self.imported: set[str] = set()
+        self.restarts = 0
+        self.isolation = self.policy.describe()
+        self.started_at = time.monotonic()
+
+    # -- life cycle ----------------------------------------------------------
+    def start(self) -> None:
+        parent, child = socket.socketpair()
+        self.launch = launch_worker(self.sub_dir, child, self.policy, notebook=self.notebook)
+        child.close()
+        self.isolation = self.launch.isolation
+        self.sock = parent
+        self.stream = parent.makefile("rwb", buffering=0)
+        self.generation += 1
+        self.imported = set()
+        for pipe in (self.launch.process.stdout, self.launch.process.stderr):
+            threading.Thread(target=self.output.drain, args=(pipe,), daemon=True).start()
+
+    def stop(self) -> None:
+        if self.launch is None:
+            return
+        if self.sock is not None:
+            try:
+                self.sock.close()
+            except OSError:
+                pass
+        self.launch.terminate()
+        self.launch = None
+        self.sock = None
+        self.stream = None
+
+    def _restart(self) -> None:
+        self.stop()
+        self.restarts += 1
+
+    def __enter__(self) -> WorkerClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- requests --------------------------------------------------------------
+    def ensure_module(self, module: str) -> None:
+        """Import a student module once, remembering a failure so later tests fail fast."""
+        if module in self.failed_imports:
+            raise self.failed_imports[module]
+        if self.launch is None:
+            self.start()
+        if module in self.imported:
+            return
+        try:
+            self._roundtrip({"op": "import", "module": module}, (), {}, IMPORT_TIMEOUT)
+        except StudentRaised as exc:
+            if exc.type_name == "ModuleNotFoundError" and f"'{module}'" in exc.message:
+                err: Exception = ImportFailed(module, "missing", exc.message, exc.where)
+            else:
+                err = ImportFailed(module, exc.type_name, exc.message, exc.where)
+            self.failed_imports[module] = err
+            raise err from None
+        except WorkerTimeout:
+            err = ImportFailed(module, "timeout", f"importing {module}.py did not finish in {IMPORT_TIMEOUT:.0f} s", None)
+            self.failed_imports[module] = err
+            raise err from None
+        except WorkerCrashed as exc:
+            err = ImportFailed(module, "crash", f"importing {module}.py ended the worker process ({exc.message})", None)
+            self.failed_imports[module] = err
+            raise err from None
+        self.imported.add(module)
+
+    def request(self, header: dict, args: tuple, kwargs: dict, timeout: float | None = None) -> Any:
+        if self.launch is None:
+            self.start()
+        return self._roundtrip(header, args, kwargs, timeout or DEFAULT_CALL_TIMEOUT)
+
+    def _roundtrip(self, header: dict, args: tuple, kwargs: dict, timeout: float) -> Any:
+        assert self.stream is not None and self.sock is not None
+        blobs: list[bytes] = []
+        header = dict(header, args=protocol.encode(list(args), blobs, fallback=_as_handle),
+                      kwargs=protocol.encode(dict(kwargs), blobs, fallback=_as_handle))
+        try:
+            protocol.write_message(self.stream, header, blobs)
+            reply, out = self._read_reply(timeout)
+        except TimeoutError:
+            self._restart()
+            raise WorkerTimeout(timeout) from None
+        except (EOFError, OSError, protocol.ProtocolError) as exc:
+            status = self._exit_status()
+            self._restart()
+            raise WorkerCrashed(str(exc), status) from None
+        if reply.get("ok") is True:
+            try:
+                return protocol.decode(reply.get("value"), out, self._make_remote)
+            except (protocol.ProtocolError, IndexError, ValueError, TypeError) as exc:
+                self._restart()
+                raise WorkerCrashed(f"the worker answered nonsense: {exc}", "") from None
+        error = reply.get("error")
+        if not isinstance(error, dict):
+            self._restart()
+            raise WorkerCrashed("the worker answered nonsense", "")
+        raise _error_from(error)
+
+    def _read_reply(self, timeout: float) -> tuple[dict, list[bytes]]:
+        assert self.sock is not None
+        deadline = time.monotonic() + timeout
+        sel = selectors.DefaultSelector()
+        sel.register(self.sock, selectors.EVENT_READ)
+        try:
+            # Wait for the first byte with the deadline, then read the whole message
+            # with a socket timeout for what is left of it.
+            if not sel.select(max(0.0, deadline - time.monotonic())):
+                raise TimeoutError
+            self.sock.settimeout(max(0.5, deadline - time.monotonic()))
+            try:
+                return protocol.read_message(self.stream)
+            except socket.timeout:
+                raise TimeoutError from None
+            finally:
+                if self.sock is not None:
+                    self.sock.settimeout(None)
+        finally:
+            sel.close()
+
+    def _exit_status(self) -> str:
+        if self.launch is None:
+            return ""
+        proc = self.launch.process
+        try:
+            code = proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            return ""
+        if code < 0:
+            try:
+                return f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exit status {code}"
+
+    def _make_remote(self, hid: int, type_name: str) -> Remote:
+        return Remote(self, hid, type_name, self.generation)
+
+    def pid(self) -> int | None:
+        return self.launch.process.pid if self.launch else None
+
+
+def _as_handle(value: Any) -> protocol.Handle:
+    if isinstance(value, Remote):
+        return value.as_handle()
+    raise protocol.ProtocolError(f"cannot send a value of type {type(value).__name__}")
+
+
+def _error_from(error: dict) -> Exception:
+    kind = str(error.get("type", "Exception"))
+    message = str(error.get("message", ""))
+    where = error.get("where") if isinstance(error.get("where"), dict) else None
+    if kind == "MissingName":
+        return MissingName(message)
+    if error.get("not_implemented") is True:
+        return NotAttempted(message, where)
+    bases = [str(b) for b in error.get("bases", [])][:10] if isinstance(error.get("bases"), list) else None
+    return StudentRaised(kind, message, where, [str(f) for f in error.get("frames", [])][:5], bases)
+
+
+def close_quietly(client: WorkerClient | None) -> None:
+    if client is not None:
+        try:
+            client.stop()
+        except Exception:
+            pass
+

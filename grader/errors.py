@@ -1,0 +1,71 @@
+"""What can go wrong when the grader asks the worker something.
+
+These are raised in the grader process.  ``StudentRaised`` carries the type and
+message of an exception the student's code raised, as data: the exception
+object itself never crosses the boundary.
+"""
+
+from __future__ import annotations
+
+
+class StudentProblem(Exception):
+    """Base: the student's code (or its process) did not give an answer."""
+
+    status = "failed"
+
+
+class StudentRaised(StudentProblem):
+    def __init__(self, type_name: str, message: str, where: dict | None = None, frames: list[str] | None = None,
+                 bases: list[str] | None = None):
+        super().__init__(f"{type_name}: {message}")
+        self.type_name = type_name
+        self.bases = bases or [type_name]
+        self.message = message
+        self.where = where
+        self.frames = frames or []
+
+    def location(self) -> str:
+        if not self.where:
+            return ""
+        return f"{self.where.get('file')}:{self.where.get('line')}"
+
+
+class NotAttempted(StudentProblem):
+    """The function still raises NotImplementedError."""
+
+    def __init__(self, message: str, where: dict | None = None):
+        super().__init__(message)
+        self.message = message
+        self.where = where
+
+
+class MissingName(StudentProblem):
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class ImportFailed(StudentProblem):
+    def __init__(self, module: str, kind: str, message: str, where: dict | None):
+        super().__init__(f"{module}.py: {kind}: {message}")
+        self.module = module
+        self.kind = kind
+        self.message = message
+        self.where = where
+
+
+class WorkerCrashed(StudentProblem):
+    status = "error"
+
+    def __init__(self, message: str, exit_status: str):
+        super().__init__(f"{message} {exit_status}".strip())
+        self.message = message
+        self.exit_status = exit_status
+
+
+class WorkerTimeout(StudentProblem):
+    status = "timeout"
+
+    def __init__(self, seconds: float):
+        super().__init__(f"no answer within {seconds:g} s")
+        self.seconds = seconds

@@ -1,0 +1,122 @@
+"""Failure messages in Korean and English, written like a TA would say them.
+
+A test fails with ``fail(en, ko)`` or ``expect(cond, en, ko)``: each message
+says what was expected, what was found and the likely cause.  Problems of the
+student's process (an exception, a crash, a hang) are turned into messages
+here too, so every test reads the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from grader.errors import (
+    ImportFailed,
+    MissingName,
+    NotAttempted,
+    StudentProblem,
+    StudentRaised,
+    WorkerCrashed,
+    WorkerTimeout,
+)
+
+LANGS = ("ko", "en")
+
+
+@dataclass
+class Message:
+    en: str
+    ko: str
+
+    def get(self, lang: str) -> str:
+        return self.ko if lang == "ko" else self.en
+
+    def as_dict(self) -> dict[str, str]:
+        return {"en": self.en, "ko": self.ko}
+
+
+class GradeFailure(AssertionError):
+    """A test's verdict with its bilingual explanation."""
+
+    def __init__(self, en: str, ko: str) -> None:
+        super().__init__(en)
+        self.msg = Message(en, ko)
+
+
+def fail(en: str, ko: str) -> None:
+    raise GradeFailure(en, ko)
+
+
+def expect(condition: bool, en: str, ko: str) -> None:
+    if not condition:
+        raise GradeFailure(en, ko)
+
+
+def _at(where: dict | None) -> tuple[str, str]:
+    if not where:
+        return "", ""
+    loc = f"{where.get('file')}:{where.get('line')}"
+    code = str(where.get("code") or "").strip()
+    tail = f" `{code[:120]}`" if code else ""
+    return f" (at {loc}{tail})", f" ({loc}{tail})"
+
+
+def describe_problem(exc: BaseException) -> tuple[Message, str]:
+    """A message and a status (failed/error/timeout) for any test exception."""
+    if isinstance(exc, GradeFailure):
+        return exc.msg, "failed"
+    if isinstance(exc, NotAttempted):
+        en_at, ko_at = _at(exc.where)
+        return Message(
+            f"Not attempted yet: this still raises NotImplementedError{en_at}. Fill in the TODO and run `grade` again.",
+            f"아직 구현하지 않았습니다: NotImplementedError가 그대로 남아 있습니다{ko_at}. TODO를 채운 뒤 `grade`를 다시 실행하세요.",
+        ), "failed"
+    if isinstance(exc, MissingName):
+        return Message(
+            f"Expected a definition the contract names; found none: {exc.message}. Check the spelling and that it is at module level.",
+            f"계약에 정해진 이름이 있어야 하는데 찾지 못했습니다: {exc.message}. 철자와, 모듈 최상위에 정의했는지 확인하세요.",
+        ), "failed"
+    if isinstance(exc, ImportFailed):
+        en_at, ko_at = _at(exc.where)
+        if exc.kind == "missing":
+            return Message(
+                f"Expected {exc.module}.py in the submission; it is not there.",
+                f"제출물에 {exc.module}.py가 있어야 하는데 없습니다.",
+            ), "failed"
+        if exc.kind == "timeout":
+            return Message(
+                f"Importing {exc.module}.py never finished: code at module level runs forever (an infinite loop, or a long training run outside a function?). Put experiments under `if __name__ == \"__main__\":`.",
+                f"{exc.module}.py를 import하는 것이 끝나지 않았습니다: 모듈 최상위 코드가 끝나지 않습니다(무한 루프나 함수 밖의 긴 학습?). 실험 코드는 `if __name__ == \"__main__\":` 아래에 두세요.",
+            ), "timeout"
+        if exc.kind == "crash":
+            return Message(
+                f"Importing {exc.module}.py ended the process ({exc.message}): module-level code called exit or crashed.",
+                f"{exc.module}.py를 import하는 중 프로세스가 끝났습니다({exc.message}): 모듈 최상위 코드가 exit를 호출했거나 비정상 종료했습니다.",
+            ), "error"
+        return Message(
+            f"{exc.module}.py could not be imported: {exc.kind}: {exc.message}{en_at}. Every test of this file fails until it imports; run `python -c \"import {exc.module}\"` to see the error.",
+            f"{exc.module}.py를 import할 수 없습니다: {exc.kind}: {exc.message}{ko_at}. import가 될 때까지 이 파일의 모든 테스트가 실패합니다. `python -c \"import {exc.module}\"`로 오류를 확인하세요.",
+        ), "failed"
+    if isinstance(exc, WorkerTimeout):
+        return Message(
+            f"Your code gave no answer within {exc.seconds:g} s and was stopped: an infinite loop, or far more work than needed?",
+            f"{exc.seconds:g}초 안에 답이 없어 중단했습니다: 무한 루프이거나 필요 이상으로 많은 계산을 하고 있지 않나요?",
+        ), "timeout"
+    if isinstance(exc, WorkerCrashed):
+        return Message(
+            f"The process running your code died ({exc}): os._exit, a crash in native code, or the memory limit.",
+            f"코드를 실행하던 프로세스가 죽었습니다({exc}): os._exit, 네이티브 코드 충돌, 또는 메모리 한도 초과일 수 있습니다.",
+        ), "error"
+    if isinstance(exc, StudentRaised):
+        en_at, ko_at = _at(exc.where)
+        return Message(
+            f"Your code raised {exc.type_name}: {exc.message}{en_at}. The test expected a result here.",
+            f"코드에서 {exc.type_name}: {exc.message} 예외가 발생했습니다{ko_at}. 이 테스트는 결과값을 기대했습니다.",
+        ), "failed"
+    if isinstance(exc, StudentProblem):
+        return Message(str(exc), str(exc)), getattr(exc, "status", "failed")
+    text = f"{type(exc).__name__}: {exc}"[:500]
+    return Message(
+        f"The grader could not finish this test ({text}). This is likely a grader problem, not yours: tell the instructor.",
+        f"채점기가 이 테스트를 끝내지 못했습니다({text}). 학생 코드가 아니라 채점기 문제일 가능성이 큽니다: 강사에게 알려 주세요.",
+    ), "error"

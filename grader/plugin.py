@@ -1,0 +1,79 @@
+"""The pytest plugin that connects the suites to one submission.
+
+It owns the worker client, provides the fixtures tests use (``student``,
+``submission``, ``artifacts``), checks the rubric at collection, and attaches
+task, points, status and the bilingual message to each test's entry in the
+pytest-json-report record.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from grader.client import WorkerClient
+from grader.feedback import describe_problem
+from grader.rubric import rubric_of
+from grader.sandbox import SandboxPolicy
+from grader.student import Student
+from grader.submission import Submission
+
+
+class GradingPlugin:
+    def __init__(self, submission: Submission, policy: SandboxPolicy | None = None,
+                 progress: Any = None) -> None:
+        self.sub = submission
+        self.client = WorkerClient(submission.staging, notebook=submission.notebook, policy=policy)
+        self.artifacts_store: dict[str, Any] = {}
+        self.progress = progress
+        self.rubric_errors: list[str] = []
+
+    # -- fixtures ------------------------------------------------------------
+    @pytest.fixture(scope="session")
+    def student(self) -> Student:
+        return Student(self.client)
+
+    @pytest.fixture(scope="session")
+    def submission(self) -> Submission:
+        return self.sub
+
+    @pytest.fixture(scope="session")
+    def artifacts(self) -> dict[str, Any]:
+        """Data a test wants in results.json (the experiment's numbers, the log review)."""
+        return self.artifacts_store
+
+    # -- hooks -----------------------------------------------------------------
+    def pytest_configure(self, config: pytest.Config) -> None:
+        config.addinivalue_line("markers", "task(name, points=1): the rubric entry of a test")
+
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        for item in items:
+            try:
+                rubric_of(item)
+            except ValueError as exc:
+                self.rubric_errors.append(str(exc))
+        if self.rubric_errors:
+            raise pytest.UsageError("rubric: " + "; ".join(self.rubric_errors))
+        if self.progress is not None:
+            self.progress.start(len(items))
+
+    def pytest_json_runtest_metadata(self, item: pytest.Item, call: pytest.CallInfo) -> dict:
+        task, points = rubric_of(item)
+        meta: dict[str, Any] = {"task": task, "points": points}
+        if call.excinfo is not None and call.when in ("setup", "call"):
+            exc = call.excinfo.value
+            if isinstance(exc, pytest.skip.Exception):
+                meta["skip_reason"] = str(exc)
+                return meta
+            message, status = describe_problem(exc)
+            meta["message"] = message.as_dict()
+            meta["status"] = status
+        return meta
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if self.progress is not None and report.when == "teardown":
+            self.progress.advance(report.nodeid)
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        self.client.stop()

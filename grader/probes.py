@@ -1,0 +1,134 @@
+"""Grader-written operations that run inside the worker, on student objects.
+
+Each ``probe_<name>(worker, *args)`` returns observations (tensors, shapes,
+names), never a verdict: the grader decides.  Everything here runs in the
+untrusted process, so a hostile submission could tamper with it; the tests
+therefore prefer behavioural observations (outputs for inputs the grader
+chose) over self-reported structure, and use structure only to explain.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import torch
+from torch import nn
+
+
+def _tensor_info(t: torch.Tensor) -> dict:
+    return {"shape": list(t.shape), "dtype": str(t.dtype).removeprefix("torch."), "device": str(t.device)}
+
+
+def probe_module_summary(worker: Any, module: nn.Module) -> dict:
+    """Buffers, parameters, tensor attributes and children of a module tree."""
+    if not isinstance(module, nn.Module):
+        return {"is_module": False, "type": type(module).__name__}
+    buffers = []
+    for prefix, sub in module.named_modules():
+        for name, buf in sub._buffers.items():
+            if buf is None:
+                continue
+            full = f"{prefix}.{name}" if prefix else name
+            buffers.append(dict(_tensor_info(buf), name=full, persistent=name not in sub._non_persistent_buffers_set))
+    params = [dict(_tensor_info(p), name=n) for n, p in module.named_parameters(remove_duplicate=False)]
+    distinct = len({id(p) for p in module.parameters()})
+    plain = []
+    for prefix, sub in module.named_modules():
+        for name, value in vars(sub).items():
+            if isinstance(value, torch.Tensor) and not name.startswith("_"):
+                plain.append(dict(_tensor_info(value), name=f"{prefix}.{name}" if prefix else name,
+                                  is_parameter=isinstance(value, nn.Parameter)))
+    children = {name: type(child).__name__ for name, child in module.named_children()}
+    embedding_shapes = {name: [child.num_embeddings, child.embedding_dim]
+                        for name, child in module.named_children() if isinstance(child, nn.Embedding)}
+    return {
+        "is_module": True,
+        "type": type(module).__name__,
+        "buffers": buffers,
+        "parameters": params,
+        "distinct_parameters": distinct,
+        "plain_tensors": plain,
+        "children": children,
+        "embeddings": embedding_shapes,
+        "training": module.training,
+    }
+
+
+def probe_same_object(worker: Any, obj: Any, path_a: str, path_b: str) -> bool:
+    return _walk(obj, path_a) is _walk(obj, path_b)
+
+
+def _walk(obj: Any, path: str) -> Any:
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def probe_set_tensor(worker: Any, module: nn.Module, path: str, value: torch.Tensor) -> None:
+    """Copy ``value`` into the parameter or buffer at ``path`` (in place)."""
+    with torch.no_grad():
+        _walk(module, path).copy_(value)
+
+
+def probe_device_check(worker: Any, module: nn.Module, ids: torch.Tensor, device: str) -> dict:
+    """Move a copy of the module to ``device`` and run a forward on ids there.
+
+    ``device`` is ``meta``, ``cuda`` (real GPU) or ``fakecuda``: the latter runs
+    under FakeTensorMode, which simulates CUDA without a GPU and raises on
+    mixed-device ops exactly like a real GPU would.
+    """
+    model = copy.deepcopy(module)
+    if device == "fakecuda":
+        from torch._subclasses.fake_tensor import FakeTensorMode
+
+        with FakeTensorMode(allow_non_fake_inputs=True):
+            model = model.to("cuda")
+            out = model(ids.to("cuda"))
+            return _result_info(model, out)
+    model = model.to(device)
+    with torch.no_grad():
+        out = model(ids.to(device))
+    return _result_info(model, out)
+
+
+def _result_info(model: nn.Module, out: Any) -> dict:
+    info = {"output": _tensor_info(out) if isinstance(out, torch.Tensor) else {"type": type(out).__name__}}
+    info["buffers"] = {n: str(b.device) for n, b in model.named_buffers()}
+    info["parameters"] = {n: str(p.device) for n, p in model.named_parameters()}
+    return info
+
+
+def probe_seed(worker: Any, seed: int) -> None:
+    torch.manual_seed(seed)
+
+
+def probe_equivariance(worker: Any, kind: str, state: dict, x: torch.Tensor, perm: torch.Tensor,
+                       config: dict) -> Any:
+    """Call the student's equivariance_error on a function the grader describes."""
+    fn = build_function(kind, state, config)
+    return worker.resolve("equivariance_error")(fn, x, perm)
+
+
+def build_function(kind: str, state: dict, config: dict) -> Any:
+    """The (B, T, d) -> (B, T, d) functions used by the equivariance tests.
+
+    The grader builds the same function from the same weights to compute the
+    expected value; both sides share this code.
+    """
+    d, heads = int(config["d"]), int(config["heads"])
+    attn = nn.MultiheadAttention(d, heads, batch_first=True)
+    attn.load_state_dict(state)
+    attn.eval()
+    if kind == "attention":
+        def fn(x: torch.Tensor) -> torch.Tensor:
+            return attn(x, x, x, need_weights=False)[0]
+    elif kind == "attention_with_positions":
+        pe = config["pe"]
+
+        def fn(x: torch.Tensor) -> torch.Tensor:
+            y = x + pe[: x.shape[1]].to(x.dtype)
+            return attn(y, y, y, need_weights=False)[0]
+    else:
+        raise ValueError(f"unknown function kind {kind!r}")
+    return fn

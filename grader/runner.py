@@ -1,0 +1,132 @@
+"""Grade one submission: read it, run the suites with pytest, score, write results."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from grader.plugin import GradingPlugin
+from grader.sandbox import SandboxPolicy
+from grader.scoring import build_results
+from grader.submission import Submission, SubmissionError, read_submission
+
+SUITES_DIR = Path(__file__).resolve().parent / "suites"
+
+
+class UsageProblem(Exception):
+    """The command was misused (exit status 2)."""
+
+
+@dataclass
+class GradeOptions:
+    hidden: bool = False
+    lang: str = "en"
+    policy: SandboxPolicy = field(default_factory=SandboxPolicy)
+    hidden_visibility: str = "after_published"
+    suites_dir: Path = SUITES_DIR
+    progress: Any = None
+    keyword: str | None = None
+
+
+def suite_paths(options: GradeOptions) -> list[tuple[str, Path]]:
+    suites = [("public", options.suites_dir / "public")]
+    if options.hidden:
+        hidden = options.suites_dir / "hidden"
+        if not any(hidden.glob("test_*.py")):
+            raise UsageProblem(
+                "--hidden: this copy of the kit has no hidden suite (the student release ships only public tests; "
+                "hidden tests run when you submit)"
+            )
+        suites.append(("hidden", hidden))
+    return suites
+
+
+def run_suites(submission: Submission, options: GradeOptions) -> tuple[dict, GradingPlugin, list[str]]:
+    suites = suite_paths(options)
+    plugin = GradingPlugin(submission, options.policy, progress=options.progress)
+    with tempfile.TemporaryDirectory(prefix="gk-report-") as tmp:
+        report_file = Path(tmp) / "report.json"
+        args = [
+            *[str(p) for _, p in suites],
+            "--rootdir", str(options.suites_dir),
+            "-c", str(options.suites_dir / "pytest.ini"),
+            "--import-mode=importlib",
+            "-p", "no:cacheprovider",
+            "-qq", "--tb=no", "--no-header",
+            "-p", "no:randomly",
+            "--json-report", "--json-report-file", str(report_file),
+            "--json-report-omit", "collectors", "log", "traceback", "streams",
+        ]
+        if options.keyword:
+            args += ["-k", options.keyword]
+        sink = io.StringIO()
+        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+            code = pytest.main(args, plugins=[plugin])
+        if not report_file.exists():
+            raise RuntimeError(f"pytest did not run (exit {code}): {sink.getvalue()[-2000:]}")
+        report = json.loads(report_file.read_text())
+    if code not in (0, 1):
+        raise RuntimeError(f"pytest stopped with exit status {int(code)}: {sink.getvalue()[-2000:]}")
+    return report, plugin, [name for name, _ in suites]
+
+
+def grade_path(path: Path, options: GradeOptions) -> dict:
+    """Grade the submission at ``path``; raises SubmissionError if it cannot be read."""
+    started = time.monotonic()
+    staging = Path(tempfile.mkdtemp(prefix="gk-sub-"))
+    os.chmod(staging, 0o755)
+    try:
+        submission = read_submission(path, staging)
+        report, plugin, suites = run_suites(submission, options)
+        results = build_results(
+            report,
+            submission=submission.name,
+            suites=suites,
+            isolation=plugin.client.isolation,
+            lang=options.lang,
+            hidden_visibility=options.hidden_visibility,
+            extra={
+                "kind": submission.kind,
+                "files": submission.files,
+                "dropped": submission.dropped,
+                "artifacts": plugin.artifacts_store,
+                "worker": {"restarts": plugin.client.restarts, "output": plugin.client.output.text()[-4000:]},
+            },
+        )
+        results["duration"] = round(time.monotonic() - started, 2)
+        return results
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def unreadable_results(name: str, reason: str, options: GradeOptions) -> dict:
+    """results.json for a submission that could not be read: score 0, the reason."""
+    return {
+        "schema": 1, "submission": name, "score": 0.0, "max_score": 0.0,
+        "suites": [n for n, _ in suite_paths(options)], "isolation": "none",
+        "tests": [], "tasks": {}, "skipped": [], "lang": options.lang,
+        "error": reason,
+    }
+
+
+def write_results(results: dict, out: Path) -> Path:
+    """Write results.json atomically (a reader never sees half a file)."""
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / "results.json"
+    tmp = out / ".results.json.tmp"
+    tmp.write_text(json.dumps(results, ensure_ascii=False, indent=2), encoding="utf-8")
+    os.replace(tmp, target)
+    return target
+
+
+__all__ = ["GradeOptions", "SubmissionError", "UsageProblem", "grade_path", "write_results", "unreadable_results"]

@@ -1,0 +1,268 @@
+"""Reading a submission (folder, notebook or zip) into a staging folder.
+
+This is trusted code and runs nothing of the student's: a notebook is parsed
+as data, a zip is read member by member with size limits, and only
+allow-listed files are written to the staging folder the worker will see.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import io
+import re
+import stat
+import sys
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+MAX_FILE_BYTES = 1024 * 1024
+MAX_TOTAL_BYTES = 16 * 1024 * 1024
+MAX_ZIP_MEMBERS = 2000
+MAX_ZIP_RATIO = 200
+LOG_NAME = "LEETCODE_LOG.md"
+STUDENT_MODULES = ("embedding", "reversal", "leetcode")
+# Files that configure tools or hook into Python start-up: never copied.
+FORBIDDEN = {"conftest", "sitecustomize", "usercustomize", "setup", "__init__", "__main__"}
+PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug"}
+
+
+class SubmissionError(Exception):
+    """The submission cannot be read at all; the message is one line for the report."""
+
+
+@dataclass
+class Submission:
+    name: str
+    kind: str  # folder | notebook | zip
+    staging: Path
+    files: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+    notebook: bool = False
+    log_text: str | None = None
+
+    def has_module(self, module: str) -> bool:
+        return f"{module}.py" in self.files or self.notebook
+
+
+def read_submission(path: Path, staging: Path | None = None) -> Submission:
+    """Turn ``path`` into a staging folder holding only what the worker may import."""
+    path = Path(path)
+    if path.is_symlink():
+        raise SubmissionError(f"{path.name} is a symbolic link; submit the folder or file itself")
+    if not path.exists():
+        raise SubmissionError(f"{path} does not exist")
+    staging = Path(staging or tempfile.mkdtemp(prefix="gk-sub-"))
+    staging.mkdir(parents=True, exist_ok=True)
+    name = path.name.removesuffix(".zip").removesuffix(".ipynb")
+    if path.is_dir():
+        sub = Submission(name, "folder", staging)
+        _from_folder(path, sub)
+    elif path.suffix == ".ipynb":
+        sub = Submission(name, "notebook", staging)
+        _from_notebook(_read_limited(path), sub, path.name)
+    elif path.suffix == ".zip":
+        sub = Submission(name, "zip", staging)
+        _from_zip(path, sub)
+    else:
+        raise SubmissionError(f"{path.name}: expected a folder, a .ipynb notebook or a .zip")
+    if not sub.files and sub.log_text is None:
+        raise SubmissionError(f"{path.name}: no embedding.py, reversal.py, leetcode.py, notebook or {LOG_NAME} found")
+    return sub
+
+
+def _read_limited(path: Path) -> bytes:
+    size = path.stat().st_size
+    if size > MAX_TOTAL_BYTES:
+        raise SubmissionError(f"{path.name} is {size // 1024} KiB, over the {MAX_TOTAL_BYTES // 1024} KiB limit")
+    return path.read_bytes()
+
+
+def _source_root(root: Path) -> Path:
+    """Files may sit at the root or under exercises/ (a copy of the kit's layout)."""
+    inner = root / "exercises"
+    if inner.is_dir() and not inner.is_symlink() and any((inner / f"{m}.py").exists() for m in STUDENT_MODULES):
+        return inner
+    return root
+
+
+def _from_folder(root: Path, sub: Submission) -> None:
+    base = _source_root(root)
+    entries = sorted(base.iterdir())
+    notebooks = [p for p in entries if p.suffix == ".ipynb" and p.is_file() and not p.is_symlink()]
+    has_modules = any((base / f"{m}.py").exists() for m in STUDENT_MODULES)
+    for entry in entries:
+        if entry.is_symlink():
+            sub.dropped.append(f"{entry.name}: symbolic link, not followed")
+            continue
+        if not entry.is_file():
+            continue
+        if entry.suffix == ".ipynb":
+            continue
+        _accept(sub, entry.name, _read_limited(entry))
+    if not has_modules and len(notebooks) == 1:
+        sub.kind = "notebook"
+        _from_notebook(_read_limited(notebooks[0]), sub, notebooks[0].name)
+
+
+def _from_zip(path: Path, sub: Submission) -> None:
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise SubmissionError(f"{path.name} is not a readable zip ({exc})") from None
+    with archive:
+        members = archive.infolist()
+        if len(members) > MAX_ZIP_MEMBERS:
+            raise SubmissionError(f"{path.name} holds {len(members)} entries, over the {MAX_ZIP_MEMBERS} limit")
+        total = sum(m.file_size for m in members)
+        if total > MAX_TOTAL_BYTES * 4:
+            raise SubmissionError(f"{path.name} unpacks to {total // (1024 * 1024)} MiB: refused as a possible zip bomb")
+        files: dict[str, bytes] = {}
+        for m in members:
+            if m.is_dir():
+                continue
+            rel = PurePosixPath(m.filename.replace("\\", "/"))
+            if rel.is_absolute() or ".." in rel.parts:
+                sub.dropped.append(f"{m.filename}: path leaves the archive, ignored")
+                continue
+            if stat.S_ISLNK(m.external_attr >> 16):
+                sub.dropped.append(f"{m.filename}: symbolic link, ignored")
+                continue
+            if rel.parts and rel.parts[0] in ("__MACOSX",):
+                continue
+            if m.file_size > MAX_FILE_BYTES or (m.compress_size and m.file_size / m.compress_size > MAX_ZIP_RATIO
+                                                and m.file_size > 64 * 1024):
+                sub.dropped.append(f"{m.filename}: too large or too compressed, ignored")
+                continue
+            with archive.open(m) as fh:
+                data = fh.read(MAX_FILE_BYTES + 1)
+            if len(data) > MAX_FILE_BYTES:
+                sub.dropped.append(f"{m.filename}: larger than declared, ignored")
+                continue
+            files[str(rel)] = data
+    # The zip may wrap a single top-level folder, or hold exercises/.
+    prefix = _zip_prefix(files)
+    chosen = {k[len(prefix):]: v for k, v in files.items() if k.startswith(prefix) and "/" not in k[len(prefix):]}
+    notebooks = [k for k in chosen if k.endswith(".ipynb")]
+    for fname, data in sorted(chosen.items()):
+        if not fname.endswith(".ipynb"):
+            _accept(sub, fname, data)
+    if not any(f"{m}.py" in chosen for m in STUDENT_MODULES) and len(notebooks) == 1:
+        sub.kind = "zip"
+        _from_notebook(chosen[notebooks[0]], sub, notebooks[0])
+
+
+def _zip_prefix(files: dict[str, bytes]) -> str:
+    names = list(files)
+    for candidate in ("exercises/",):
+        if any(n.startswith(candidate) and n.endswith(".py") for n in names):
+            return candidate
+    tops = {n.split("/")[0] for n in names if "/" in n}
+    at_root = [n for n in names if "/" not in n]
+    if len(tops) == 1 and not any(n.endswith((".py", ".ipynb")) for n in at_root):
+        top = tops.pop() + "/"
+        inner = {n[len(top):]: b"" for n in names if n.startswith(top)}
+        return top + _zip_prefix(inner)
+    return ""
+
+
+def _accept(sub: Submission, fname: str, data: bytes) -> None:
+    """Write one file to staging if the allow-list admits it."""
+    if fname == LOG_NAME or fname.lower() == LOG_NAME.lower():
+        sub.log_text = data.decode("utf-8", "replace")
+        (sub.staging / LOG_NAME).write_bytes(data)
+        return
+    if not fname.endswith(".py"):
+        return
+    reason = module_name_problem(fname[:-3])
+    if reason:
+        sub.dropped.append(f"{fname}: {reason}")
+        return
+    if len(data) > MAX_FILE_BYTES:
+        sub.dropped.append(f"{fname}: larger than {MAX_FILE_BYTES // 1024} KiB, ignored")
+        return
+    if sum((sub.staging / f).stat().st_size for f in sub.files) + len(data) > MAX_TOTAL_BYTES:
+        sub.dropped.append(f"{fname}: total size limit reached, ignored")
+        return
+    (sub.staging / fname).write_bytes(data)
+    sub.files.append(fname)
+
+
+def module_name_problem(stem: str) -> str | None:
+    """Why a student file named ``stem``.py may not reach the worker, or None."""
+    if stem in STUDENT_MODULES:
+        return None
+    if not stem.isidentifier():
+        return "not an importable module name, ignored"
+    if stem in FORBIDDEN or stem.startswith("gk_"):
+        return "reserved name (it would hook into Python or the grader), ignored"
+    if stem in sys.stdlib_module_names or stem in sys.builtin_module_names:
+        return f"shadows the standard module `{stem}`, ignored"
+    try:
+        installed = importlib.util.find_spec(stem) is not None
+    except (ImportError, ValueError):
+        installed = True
+    if installed:
+        return f"shadows the installed module `{stem}`, ignored"
+    return None
+
+
+_MAGIC_LINE = re.compile(r"^\s*[%!]")
+_WRITEFILE = re.compile(r"^%%writefile(?:\s+-a)?\s+(\S+)\s*$")
+
+
+def _from_notebook(data: bytes, sub: Submission, label: str) -> None:
+    import nbformat
+
+    try:
+        nb = nbformat.reads(data.decode("utf-8"), as_version=4)
+    except Exception as exc:  # nbformat raises many kinds on bad input
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise SubmissionError(f"{label} is not a readable Jupyter notebook ({first[:200]})") from None
+    sub.notebook = True
+    parts: list[str] = []
+    markdown: list[str] = []
+    for index, cell in enumerate(nb.cells, start=1):
+        source = cell.get("source", "")
+        if cell.get("cell_type") == "markdown":
+            markdown.append(source)
+            continue
+        if cell.get("cell_type") != "code":
+            continue
+        lines = source.splitlines()
+        first = lines[0].strip() if lines else ""
+        if first.startswith("%%"):
+            magic = first[2:].split()[0] if len(first) > 2 else ""
+            target = _WRITEFILE.match(first)
+            if target and target.group(1).endswith(".py"):
+                _accept(sub, PurePosixPath(target.group(1)).name, "\n".join(lines[1:]).encode())
+                continue
+            if magic not in PYTHON_CELL_MAGICS:
+                sub.dropped.append(f"{label} cell {index}: `{first[:60]}` cell not run")
+                continue
+            sub.dropped.append(f"{label} cell {index}: `{first[:60]}` line dropped, cell body kept")
+            lines = lines[1:]
+        kept = []
+        for lineno, line in enumerate(lines, start=1):
+            if _MAGIC_LINE.match(line):
+                sub.dropped.append(f"{label} cell {index} line {lineno}: `{line.strip()[:60]}` not run")
+                kept.append("")  # keep line numbers stable for tracebacks
+            else:
+                kept.append(line)
+        parts.append(f"# --- cell {index} ---\n" + "\n".join(kept))
+    (sub.staging / "notebook.py").write_text("\n\n".join(parts) + "\n", encoding="utf-8")
+    sub.files.append("notebook.py")
+    # Shims so `from embedding import ...` (in the notebook or the grader) finds
+    # the notebook's names; a star import of the partly run notebook works too.
+    for module in STUDENT_MODULES:
+        if f"{module}.py" not in sub.files:
+            (sub.staging / f"{module}.py").write_text("from notebook import *  # noqa: F403 (written by the grader)\n")
+    if sub.log_text is None:
+        text = "\n\n".join(markdown)
+        if text.strip():
+            sub.log_text = text
+
+
+def read_text_limited(data: bytes) -> str:
+    return io.BytesIO(data).read(MAX_FILE_BYTES).decode("utf-8", "replace")

@@ -1,0 +1,65 @@
+"""Public checks of TokenAndPosEmbedding: shapes per mode, the buffer, the length limit."""
+
+import math
+
+import pytest
+import torch
+
+from grader.feedback import expect, fail
+from grader.testkit import as_tensor, check_shape, max_diff, mentions, pe_formula, raised
+
+
+def _ids(batch, length, vocab, seed=0):
+    return torch.randint(0, vocab, (batch, length), generator=torch.Generator().manual_seed(seed))
+
+
+@pytest.mark.task("TokenAndPosEmbedding", points=1)
+@pytest.mark.parametrize("mode", ["sin", "learned", "none"])
+def test_output_shape(student, mode):
+    layer = student.call("TokenAndPosEmbedding", 10, 8, 16, mode=mode)
+    out = as_tensor(layer.call("__call__", _ids(2, 5, 10)), f"TokenAndPosEmbedding(mode={mode!r})(ids)")
+    check_shape(out, (2, 5, 8), f"mode={mode!r}: output for ids of shape (2, 5)",
+                "The output is (B, T, d_model): one vector per token.", "출력은 (B, T, d_model)입니다: 토큰마다 벡터 하나.")
+
+
+@pytest.mark.task("TokenAndPosEmbedding", points=1)
+def test_sin_table_is_a_buffer(student):
+    layer = student.call("TokenAndPosEmbedding", 10, 8, 16, mode="sin")
+    info = student.probe("module_summary", layer)
+    buffers = {b["name"] for b in info["buffers"]}
+    params = {p["name"] for p in info["parameters"]}
+    if "pe" not in buffers:
+        if "pe" in params:
+            fail("mode='sin': expected `pe` as a registered buffer; found an nn.Parameter, so the optimizer would train the fixed table. Use self.register_buffer('pe', ...).",
+                 "mode='sin': `pe`는 buffer여야 하는데 nn.Parameter입니다. 고정된 표가 학습되어 버립니다. self.register_buffer('pe', ...)를 쓰세요.")
+        fail("mode='sin': expected a registered buffer named `pe`; found none (a plain attribute is not moved by .to('cuda')). Use self.register_buffer('pe', sinusoidal_pe(max_len, d_model)).",
+             "mode='sin': `pe`라는 이름의 buffer가 있어야 하는데 없습니다(일반 속성은 .to('cuda')로 옮겨지지 않습니다). self.register_buffer('pe', sinusoidal_pe(max_len, d_model))를 쓰세요.")
+
+
+@pytest.mark.task("TokenAndPosEmbedding", points=2)
+def test_sin_forward_value(student):
+    layer = student.call("TokenAndPosEmbedding", 10, 8, 16, mode="sin")
+    ids = _ids(1, 6, 10, seed=3)
+    out = as_tensor(layer.call("__call__", ids), "forward")
+    weight = as_tensor(layer.attr("tok.weight"), "tok.weight")
+    expected = weight.double()[ids] * math.sqrt(8) + pe_formula(16, 8)[:6]
+    if max_diff(out, expected) > 1e-4:
+        no_scale = weight.double()[ids] + pe_formula(16, 8)[:6]
+        hint = ("the token vectors are not multiplied by sqrt(d_model)." if max_diff(out, no_scale) < 1e-4
+                else "check tok(ids) * sqrt(d_model) + pe[:T].")
+        hint_ko = ("토큰 벡터에 sqrt(d_model)을 곱하지 않았습니다." if max_diff(out, no_scale) < 1e-4
+                   else "tok(ids) * sqrt(d_model) + pe[:T]를 확인하세요.")
+        fail(f"mode='sin': expected tok(ids) * sqrt(8) + pe[:6]; found values off by up to {max_diff(out, expected):.3g}. Likely cause: {hint}",
+             f"mode='sin': tok(ids) * sqrt(8) + pe[:6]이어야 하는데 최대 {max_diff(out, expected):.3g}만큼 다릅니다. 원인 추정: {hint_ko}")
+
+
+@pytest.mark.task("TokenAndPosEmbedding", points=1)
+def test_too_long_is_index_error(student):
+    layer = student.call("TokenAndPosEmbedding", 10, 8, 6, mode="learned")
+    out = student.attempt_method(layer, "__call__", _ids(1, 9, 10))
+    raised(out, "IndexError", "mode='learned', T=9 > max_len=6",
+           "Check T against max_len in forward and raise IndexError naming both numbers.",
+           "forward에서 T와 max_len을 비교하고 두 숫자를 모두 적은 IndexError를 발생시키세요.")
+    expect(mentions(out.error.message, 9, 6),
+           f"The IndexError should name both T=9 and max_len=6; its message was {out.error.message!r}.",
+           f"IndexError 메시지에 T=9와 max_len=6이 모두 있어야 하는데 메시지는 {out.error.message!r}입니다.")

@@ -1,0 +1,25 @@
+"""Public checks of the LeetCode practice functions (optional; graded when attempted)."""
+
+import pytest
+
+from grader.feedback import expect
+
+CASES = [
+    ("my_pow", (2.0, 10), 1024.0),
+    ("my_pow", (2.0, -2), 0.25),
+    ("count_primes", (10,), 4),
+    ("count_primes", (0,), 0),
+    ("is_happy", (19,), True),
+    ("is_happy", (2,), False),
+    ("int_to_roman", (58,), "LVIII"),
+    ("int_to_roman", (1994,), "MCMXCIV"),
+]
+
+
+@pytest.mark.task("leetcode_practice", points=0.5)
+@pytest.mark.parametrize("name,args,expected", CASES, ids=[f"{c[0]}{c[1]}" for c in CASES])
+def test_examples(student, name, args, expected):
+    found = student.call(name, *args, timeout=5)
+    ok = abs(found - expected) <= 1e-9 * max(1.0, abs(expected)) if isinstance(expected, float) and isinstance(found, (int, float)) else (found == expected and type(found) is type(expected))
+    call = f"{name}({', '.join(map(repr, args))})"
+    expect(ok, f"{call}: expected {expected!r}; found {found!r}.", f"{call}: {expected!r}이어야 하는데 {found!r}입니다.")

@@ -1,0 +1,143 @@
+"""Checks shared by the suites: each turns a wrong value into a TA-style message.
+
+Every comparison happens here, in the grader process, on plain tensors rebuilt
+from bytes, with torch functions the submission cannot reach.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from typing import Any
+
+import torch
+
+from grader.feedback import expect, fail
+from grader.protocol import MetaTensor
+
+
+def fresh_rng() -> Any:
+    """A generator seeded at grading time: inputs nobody could hard-code."""
+    import random
+
+    return random.Random(secrets.randbits(64))
+
+
+def pe_formula(max_len: int, d_model: int) -> torch.Tensor:
+    """PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(...), in float64 Python math."""
+    rows = []
+    for p in range(max_len):
+        row = []
+        for j in range(d_model):
+            angle = p / 10000 ** ((j - j % 2) / d_model)
+            row.append(math.sin(angle) if j % 2 == 0 else math.cos(angle))
+        rows.append(row)
+    return torch.tensor(rows, dtype=torch.float64)
+
+
+def as_tensor(value: Any, what: str) -> torch.Tensor:
+    """The value must be a real tensor that came back with data."""
+    if isinstance(value, MetaTensor):
+        fail(f"{what}: expected a tensor with values; found a tensor on device '{value.device}' (no data).",
+             f"{what}: 값이 있는 텐서를 기대했는데 device '{value.device}' 텐서(값 없음)가 왔습니다.")
+    if not isinstance(value, torch.Tensor):
+        fail(f"{what}: expected a torch.Tensor; found {type(value).__name__}. Return the tensor itself.",
+             f"{what}: torch.Tensor를 반환해야 하는데 {type(value).__name__}이(가) 왔습니다. 텐서 자체를 반환하세요.")
+    assert type(value) is torch.Tensor  # protocol.decode only ever builds plain tensors
+    return value
+
+
+def check_shape(t: torch.Tensor, shape: tuple[int, ...], what: str, cause_en: str = "", cause_ko: str = "") -> None:
+    expect(tuple(t.shape) == tuple(shape),
+           f"{what}: expected shape {tuple(shape)}; found {tuple(t.shape)}. {cause_en}".strip(),
+           f"{what}: 모양이 {tuple(shape)}이어야 하는데 {tuple(t.shape)}입니다. {cause_ko}".strip())
+
+
+def check_dtype(t: torch.Tensor, dtype: torch.dtype, what: str, cause_en: str = "", cause_ko: str = "") -> None:
+    expect(t.dtype == dtype,
+           f"{what}: expected dtype {dtype}; found {t.dtype}. {cause_en}".strip(),
+           f"{what}: dtype이 {dtype}이어야 하는데 {t.dtype}입니다. {cause_ko}".strip())
+
+
+def check_finite(t: torch.Tensor, what: str) -> None:
+    if t.is_floating_point() and not bool(torch.isfinite(t).all()):
+        fail(f"{what}: expected finite numbers; found NaN or inf.",
+             f"{what}: 유한한 값이어야 하는데 NaN 또는 inf가 있습니다.")
+
+
+def max_diff(actual: torch.Tensor, expected: torch.Tensor) -> float:
+    return float((actual.double() - expected.double()).abs().max()) if actual.numel() else 0.0
+
+
+def first_mismatch(actual: torch.Tensor, expected: torch.Tensor, atol: float) -> tuple[int, ...] | None:
+    bad = ((actual.double() - expected.double()).abs() > atol).nonzero()
+    return tuple(int(i) for i in bad[0]) if len(bad) else None
+
+
+def diagnose_pe(actual: torch.Tensor, max_len: int, d_model: int) -> tuple[str, str]:
+    """The likely cause of a wrong sinusoidal table, in the student's terms."""
+    a = actual.double()
+    half = d_model // 2
+    ref = pe_formula(max_len, d_model)
+    concat = torch.cat([ref[:, 0::2], ref[:, 1::2]], dim=1)
+    swapped = torch.empty_like(ref)
+    swapped[:, 0::2], swapped[:, 1::2] = ref[:, 1::2], ref[:, 0::2]
+    if a.shape == ref.shape:
+        if max_diff(a, concat) < 1e-4:
+            return ("sin and cos are concatenated ([sin... | cos...]); the formula interleaves them: even columns sin, odd columns cos (pe[:, 0::2] and pe[:, 1::2]).",
+                    "sin과 cos를 이어 붙였습니다([sin... | cos...]). 수식은 번갈아 넣습니다: 짝수 열은 sin, 홀수 열은 cos (pe[:, 0::2], pe[:, 1::2]).")
+        if max_diff(a, swapped) < 1e-4:
+            return ("sin and cos are swapped: even columns (2i) take sin, odd columns (2i+1) take cos.",
+                    "sin과 cos가 뒤바뀌었습니다: 짝수 열(2i)이 sin, 홀수 열(2i+1)이 cos입니다.")
+        if max_len > 1 and max_diff(a[:, 1::2], torch.zeros_like(a[:, 1::2])) < 1e-6:
+            return ("the odd columns are all zero: the cos half is missing.",
+                    "홀수 열이 모두 0입니다: cos 부분이 빠졌습니다.")
+        for base in (1000.0, 100.0, 1e5):
+            alt = pe_formula_base(max_len, d_model, base)
+            if max_diff(a, alt) < 1e-4:
+                return (f"the table matches base {base:g} instead of 10000 in 10000^(2i/d_model).",
+                        f"10000^(2i/d_model)의 밑이 10000이 아니라 {base:g}인 표와 같습니다.")
+        per_dim = pe_formula_per_dim(max_len, d_model)
+        if max_diff(a, per_dim) < 1e-4:
+            return ("the exponent uses the column index j instead of 2i (= j rounded down to even): columns 2i and 2i+1 must share one frequency.",
+                    "지수에 2i(짝수로 내린 열 번호) 대신 열 번호 j를 썼습니다: 2i열과 2i+1열은 같은 주파수를 써야 합니다.")
+        if half and max_diff(a[0], ref[0]) > 1e-4:
+            return ("row 0 should be [0, 1, 0, 1, ...] (sin 0 = 0, cos 0 = 1); check that positions start at 0.",
+                    "0번 행은 [0, 1, 0, 1, ...]이어야 합니다(sin 0 = 0, cos 0 = 1). 위치가 0부터 시작하는지 확인하세요.")
+    return ("check the formula PE[p, 2i] = sin(p / 10000^(2i/d_model)), PE[p, 2i+1] = cos(same angle).",
+            "수식 PE[p, 2i] = sin(p / 10000^(2i/d_model)), PE[p, 2i+1] = cos(같은 각도)를 확인하세요.")
+
+
+def pe_formula_base(max_len: int, d_model: int, base: float) -> torch.Tensor:
+    pos = torch.arange(max_len, dtype=torch.float64)[:, None]
+    freq = base ** (-torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
+    out = torch.zeros(max_len, d_model, dtype=torch.float64)
+    out[:, 0::2], out[:, 1::2] = torch.sin(pos * freq), torch.cos(pos * freq)
+    return out
+
+
+def pe_formula_per_dim(max_len: int, d_model: int) -> torch.Tensor:
+    pos = torch.arange(max_len, dtype=torch.float64)[:, None]
+    j = torch.arange(d_model, dtype=torch.float64)
+    angle = pos / 10000 ** (j / d_model)
+    out = torch.sin(angle)
+    out[:, 1::2] = torch.cos(angle[:, 1::2])
+    return out
+
+
+def raised(outcome: Any, kind: str, what: str, why_en: str, why_ko: str) -> None:
+    """The call must have raised ``kind`` (or a subclass name the student chose to derive)."""
+    if outcome.error is None:
+        fail(f"{what}: expected {kind}; the call returned normally. {why_en}",
+             f"{what}: {kind}가 발생해야 하는데 정상적으로 반환했습니다. {why_ko}")
+    if kind not in outcome.error.bases:
+        fail(f"{what}: expected {kind}; found {outcome.error.type_name}: {outcome.error.message}. {why_en}",
+             f"{what}: {kind}가 발생해야 하는데 {outcome.error.type_name}: {outcome.error.message} 가 발생했습니다. {why_ko}")
+
+
+def mentions(message: str, *numbers: int) -> bool:
+    """Does the message name each number (as a whole number, not a digit of another)?"""
+    import re
+
+    found = {int(m) for m in re.findall(r"-?\d+", message)}
+    return all(n in found for n in numbers)
