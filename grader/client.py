@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import selectors
-import signal
 import socket
 import subprocess
 import threading
@@ -24,7 +23,7 @@ from grader.errors import (
 from grader.sandbox import Launch, SandboxPolicy, launch_worker
 
 DEFAULT_CALL_TIMEOUT = 20.0
-IMPORT_TIMEOUT = 60.0
+IMPORT_TIMEOUT = 30.0
 
 
 @dataclass
@@ -141,7 +140,7 @@ class WorkerClient:
         if module in self.imported:
             return
         try:
-            self._roundtrip({"op": "import", "module": module}, (), {}, IMPORT_TIMEOUT)
+            self._roundtrip({"op": "import", "module": module}, (), {}, self._budget(self.policy.import_seconds))
         except StudentRaised as exc:
             if exc.type_name == "ModuleNotFoundError" and f"'{module}'" in exc.message:
                 err: Exception = ImportFailed(module, "missing", exc.message, exc.where)
@@ -150,7 +149,7 @@ class WorkerClient:
             self.failed_imports[module] = err
             raise err from None
         except WorkerTimeout:
-            err = ImportFailed(module, "timeout", f"importing {module}.py did not finish in {IMPORT_TIMEOUT:.0f} s", None)
+            err = ImportFailed(module, "timeout", f"importing {module}.py did not finish in {self.policy.import_seconds:.0f} s", None)
             self.failed_imports[module] = err
             raise err from None
         except WorkerCrashed as exc:
@@ -162,7 +161,14 @@ class WorkerClient:
     def request(self, header: dict, args: tuple, kwargs: dict, timeout: float | None = None) -> Any:
         if self.launch is None:
             self.start()
-        return self._roundtrip(header, args, kwargs, timeout or DEFAULT_CALL_TIMEOUT)
+        return self._roundtrip(header, args, kwargs, self._budget(timeout or self.policy.call_seconds))
+
+    def _budget(self, timeout: float) -> float:
+        """A call's wall time, cut to what is left of the whole submission's (policy.submission_seconds)."""
+        left = self.policy.submission_seconds - (time.monotonic() - self.started_at)
+        if left <= 0:
+            raise WorkerTimeout(self.policy.submission_seconds)
+        return min(timeout, left)
 
     def _roundtrip(self, header: dict, args: tuple, kwargs: dict, timeout: float) -> Any:
         assert self.stream is not None and self.sock is not None
@@ -220,12 +226,7 @@ class WorkerClient:
             code = proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
             return ""
-        if code < 0:
-            try:
-                return f"killed by {signal.Signals(-code).name}"
-            except ValueError:
-                return f"killed by signal {-code}"
-        return f"exit status {code}"
+        return self.launch.describe_exit(code)
 
     def _make_remote(self, hid: int, type_name: str) -> Remote:
         return Remote(self, hid, type_name, self.generation)

@@ -1,0 +1,344 @@
+"""Tolerant parser for a hand-written LEETCODE_LOG.md.
+
+Students rename headings, switch languages, drop the bold, use tables or put
+the value on the next line; the grader must still find every field and say on
+which line it is. Nothing here judges content: see review.py for that.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+
+from .catalog import find_problem
+
+__all__ = ["FIELDS", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value", "match_label", "parse_log"]
+
+# Canonical field names, in template order.
+FIELDS: tuple[str, ...] = (
+    "problem", "difficulty", "first_idea", "final_approach",
+    "time", "space", "what_went_wrong", "solved", "redo_date",
+)
+# redo_date is required only when the problem was solved after reading a solution.
+REQUIRED: tuple[str, ...] = FIELDS[:-1]
+
+LABELS_KO = {
+    "problem": "문제", "difficulty": "난이도", "first_idea": "처음 아이디어", "final_approach": "최종 접근",
+    "time": "시간복잡도", "space": "공간복잡도", "what_went_wrong": "틀린 이유", "solved": "풀이 방식",
+    "redo_date": "다시 풀 날짜",
+}
+LABELS_EN = {
+    "problem": "Problem", "difficulty": "Difficulty", "first_idea": "First idea",
+    "final_approach": "Final approach", "time": "Time complexity", "space": "Space complexity",
+    "what_went_wrong": "What went wrong", "solved": "Solved", "redo_date": "Redo date",
+}
+
+_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "problem": ("문제", "문제 이름", "문제 번호", "문제명", "문제 제목", "제목", "problem", "title",
+                "problem title", "problem name", "name", "leetcode problem"),
+    "difficulty": ("난이도", "difficulty", "level", "레벨"),
+    "first_idea": ("처음 아이디어", "첫 아이디어", "처음 떠올린 방법", "처음 떠올린 아이디어", "초기 아이디어",
+                   "처음 접근", "첫 접근", "처음 방법", "아이디어", "브루트포스", "first idea", "initial idea",
+                   "first approach", "initial approach", "first thought", "idea", "brute force"),
+    "final_approach": ("최종 접근", "최종 방법", "최종 풀이", "최종 아이디어", "접근", "접근 방법", "풀이 방법",
+                       "해결 방법", "풀이", "final approach", "approach", "final solution", "final idea",
+                       "final method", "method", "solution"),
+    "time": ("시간복잡도", "시간 복잡도", "시간복잡성", "시간", "time", "time complexity", "tc"),
+    "space": ("공간복잡도", "공간 복잡도", "공간복잡성", "공간", "메모리", "space", "space complexity", "sc",
+              "memory"),
+    "what_went_wrong": ("틀린 이유", "틀린 점", "틀린 부분", "오답 이유", "오답 원인", "실수", "함정", "주의할 점",
+                        "어디서 틀릴 수 있었는지", "틀릴 수 있었던 곳", "틀릴 수 있었던 점", "what went wrong",
+                        "went wrong", "what could go wrong", "where it could have gone wrong", "mistakes",
+                        "mistake", "pitfalls", "pitfall", "bugs", "errors", "wrong"),
+    "solved": ("풀이 방식", "풀이 여부", "해결 방식", "혼자 풀었나", "혼자 풀었나요", "혼자 풀었는지", "혼자 여부",
+               "solved", "solved alone", "how solved", "solved by", "solved how", "independently"),
+    "redo_date": ("다시 풀 날짜", "다시 풀 날", "다시 풀기", "재풀이 날짜", "재풀이", "복습 날짜", "복습일",
+                  "redo date", "redo", "redo on", "review date", "retry date", "revisit", "revisit date",
+                  "next review"),
+}
+
+
+def _norm(label: str) -> str:
+    return re.sub(r"[\s\-_.?'’`*]+", "", label.lower())
+
+
+_LABEL_INDEX = {_norm(s): name for name, syns in _SYNONYMS.items() for s in syns}
+
+
+@dataclass
+class Field:
+    """One labelled value. ``line`` is the 1-based line of its label."""
+
+    name: str
+    value: str  # placeholders and comments removed; "" when unfilled
+    line: int
+    label: str = ""
+    raw: str = ""
+    lines: list[tuple[int, str]] = field(default_factory=list)  # (line number, raw text) of the value
+
+    @property
+    def filled(self) -> bool:
+        return bool(self.value)
+
+    def line_of(self, needle: str) -> int:
+        """The line holding ``needle`` (e.g. a Big-O), or the label's line."""
+        for number, text in self.lines:
+            if needle and needle in text:
+                return number
+        return self.line
+
+
+@dataclass
+class ProblemEntry:
+    index: int  # 1-based, from the heading when it has a number
+    heading_line: int | None  # None when the log has no per-problem headings
+    fields: dict[str, Field] = field(default_factory=dict)
+    heading: str = ""
+    extra: list[tuple[int, str]] = field(default_factory=list)  # prose that is not a field
+    duplicates: list[Field] = field(default_factory=list)
+
+    def get(self, name: str) -> Field | None:
+        f = self.fields.get(name)
+        return f if f is not None and f.filled else None
+
+    @property
+    def line(self) -> int:
+        lines = [f.line for f in self.fields.values()]
+        return self.heading_line or (min(lines) if lines else 1)
+
+
+@dataclass
+class LogParse:
+    problems: list[ProblemEntry]
+    prose: list[tuple[int, str]]  # lines outside any problem
+    line_count: int
+
+    @property
+    def is_blank(self) -> bool:
+        return self.line_count == 0 or not (self.problems or any(t.strip() for _, t in self.prose))
+
+    @property
+    def filled_fields(self) -> int:
+        return sum(f.filled for p in self.problems for f in p.fields.values())
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+# --------------------------------------------------------------------------- cleaning
+
+_PLACEHOLDER = re.compile(r"<(?!!--)[^<>\n]*>")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_TODO = re.compile(r"\b(?:TODO|TBD|FIXME|XXX)\b:?")
+_EMPTY_WORDS = {"", "-", "--", "...", "…", "n/a", "na", "none", "없음", "없다", "x", "?", "??", "???"}
+
+
+def clean_value(raw: str) -> str:
+    """Drop the template's ``<...>`` placeholders, TODO markers and comments."""
+    text = _TODO.sub("", _PLACEHOLDER.sub("", _COMMENT.sub("", raw)))
+    text = "\n".join(line.rstrip() for line in text.strip().splitlines()).strip()
+    if _norm_empty(text) in _EMPTY_WORDS:
+        return ""
+    return text
+
+
+def _norm_empty(text: str) -> str:
+    return re.sub(r"[\s*_`()\[\]]+", "", text.lower()).strip(".:,;") if text.strip() not in ("...", "…") else "..."
+
+
+# --------------------------------------------------------------------------- lines
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_BOLD_LINE = re.compile(r"^(\*\*|__)(.+?)\1\s*$")
+_BULLET = re.compile(r"^(?:[-*+•]|\d{1,2}[.)])\s+")
+_BOLD_LABEL = re.compile(r"^(\*\*|__)(.+?)\1\s*(?:[:：]|[-—–]\s)?\s*(.*)$")
+_FENCE = re.compile(r"^(```|~~~)")
+_RULE = re.compile(r"^(?:-{3,}|\*{3,}|_{3,})$")
+_ORDINALS = {"첫": 1, "두": 2, "세": 3, "네": 4, "first": 1, "second": 2, "third": 3, "one": 1, "two": 2, "three": 3}
+_PROBLEM_HEADINGS = (
+    re.compile(r"^(?:문제|problem|prob\.?|q)\s*#?\s*(\d{1,2})(?!\d)", re.I),
+    re.compile(r"^(\d{1,2})\s*번(?:째)?\s*문제"),
+    re.compile(r"^(첫|두|세|네)\s*번째\s*문제"),
+    re.compile(r"^(first|second|third)\s+problem", re.I),
+    re.compile(r"^problem\s+(one|two|three)\b", re.I),
+)
+
+
+def match_label(label: str) -> str | None:
+    """'**문제 (Problem):**' -> 'problem'. Tries the whole label, then each part."""
+    text = label.strip().strip("*_`").strip().rstrip(":：").strip().strip("*_`")
+    parts = [text, *re.split(r"[()（）/|·,]", text)]
+    for part in parts:
+        name = _LABEL_INDEX.get(_norm(part))
+        if name:
+            return name
+    return None
+
+
+def _strip_md(text: str) -> str:
+    return text.strip().strip("*_").strip()
+
+
+def problem_heading(text: str) -> tuple[int | None, str] | None:
+    """('## 문제 1: 50. Pow(x, n)') -> (1, '50. Pow(x, n)'); None if not a problem heading."""
+    text = _strip_md(text)
+    for pat in _PROBLEM_HEADINGS:
+        m = pat.match(text)
+        if m:
+            token = m.group(1)
+            index = int(token) if token.isdigit() else _ORDINALS[token.lower()]
+            rest = text[m.end():]
+            rest = re.sub(r"^\s*(?:\((?:problem|문제)\s*\w*\)|（[^）]*）)", "", rest, flags=re.I)
+            return index, rest.strip(" :：-—–.").strip()
+    match = find_problem(text)
+    if match.problem is not None and match.by == "title":
+        return None, text
+    return None
+
+
+def _label_line(line: str) -> tuple[str, str, str] | None:
+    """(field name, rest of the line, label text) when the line starts a field."""
+    text = _BULLET.sub("", line.strip(), count=1)
+    if text.startswith("|"):
+        cells = [c.strip() for c in text.strip("|").split("|")]
+        if len(cells) >= 2 and not set(cells[0]) <= set("-: "):
+            name = match_label(cells[0])
+            return (name, " | ".join(cells[1:]).strip(), cells[0]) if name else None
+        return None
+    m = _BOLD_LABEL.match(text)
+    if m:
+        name = match_label(m.group(2))
+        if name:
+            return name, m.group(3).lstrip("*_ :：").strip(), m.group(2)
+    m = re.match(r"^([^:：]{1,40})[:：](.*)$", text)
+    if m:
+        name = match_label(m.group(1))
+        if name:
+            return name, m.group(2).strip().lstrip("*_ ").strip(), m.group(1)
+    m = re.match(r"^(.{1,40}?[?？])\s+(.*)$", text)  # '혼자 풀었나요? 혼자'
+    if m and match_label(m.group(1)):
+        return match_label(m.group(1)) or "", m.group(2).strip(), m.group(1)
+    name = match_label(text)
+    return (name, "", text) if name else None
+
+
+# --------------------------------------------------------------------------- parser
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.problems: list[ProblemEntry] = []
+        self.prose: list[tuple[int, str]] = []
+        self.entry: ProblemEntry | None = None
+        self.current: Field | None = None
+
+    def open_problem(self, index: int | None, line: int, heading: str) -> None:
+        self.close_field()
+        self.entry = ProblemEntry(index or len(self.problems) + 1, line, heading=heading)
+        self.problems.append(self.entry)
+
+    def end_section(self) -> None:
+        self.close_field()
+        self.entry = None
+
+    def open_field(self, name: str, rest: str, label: str, line: int, raw: str) -> None:
+        self.close_field()
+        entry = self.entry
+        # with no headings, a second 'Problem:' label starts the next problem
+        if entry is None or (name == "problem" and entry.heading_line is None and "problem" in entry.fields):
+            entry = ProblemEntry(len(self.problems) + 1, None)
+            self.problems.append(entry)
+            self.entry = entry
+        self.current = Field(name, "", line, label.strip().strip("*_").strip(), "", [(line, raw)])
+        self.current.raw = rest
+
+    def add_line(self, line: int, raw: str) -> None:
+        if self.current is not None:
+            self.current.lines.append((line, raw))
+            self.current.raw += "\n" + raw
+        elif self.entry is not None:
+            self.entry.extra.append((line, raw))
+        else:
+            self.prose.append((line, raw))
+
+    def close_field(self) -> None:
+        f, self.current = self.current, None
+        if f is None or self.entry is None:
+            return
+        f.raw = f.raw.strip()
+        while len(f.lines) > 1 and not f.lines[-1][1].strip():
+            f.lines.pop()
+        f.value = clean_value(f.raw)
+        if f.name in self.entry.fields:
+            self.entry.duplicates.append(f)
+        else:
+            self.entry.fields[f.name] = f
+
+
+def parse_log(text: str) -> LogParse:
+    """Split a log into problems and labelled fields, keeping line numbers."""
+    b = _Builder()
+    lines = text.splitlines()
+    in_code = in_comment = False
+    for number, raw in enumerate(lines, start=1):
+        stripped = raw.strip()
+        if _FENCE.match(stripped):
+            in_code = not in_code
+        if in_code or _FENCE.match(stripped):
+            b.add_line(number, raw)
+            continue
+        if in_comment or stripped.startswith("<!--"):  # comments never hold fields
+            in_comment = "-->" not in stripped
+            b.add_line(number, raw)
+            continue
+        _consume(b, number, raw, stripped)
+    b.close_field()
+    return LogParse(b.problems, b.prose, len(lines))
+
+
+def _consume(b: _Builder, number: int, raw: str, stripped: str) -> None:
+    if stripped.startswith(">") or not stripped:  # blockquotes are instructions, not fields
+        b.add_line(number, raw)
+        return
+    if _RULE.match(stripped):
+        b.close_field()
+        return
+    m = _HEADING.match(stripped) or _BOLD_LINE.match(stripped)
+    if m:
+        level = len(m.group(1)) if m.group(1).startswith("#") else 3
+        if _heading(b, number, raw, level, m.group(2)):
+            return
+    found = _label_line(stripped)
+    if found:
+        b.open_field(found[0], found[1], found[2], number, raw)
+    else:
+        b.add_line(number, raw)
+
+
+def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:
+    """Handle a heading; False when it is a bold line that is just text."""
+    problem = problem_heading(text)
+    if problem is not None and problem[0] is None and b.entry is not None and not _identified(b.entry):
+        b.close_field()  # '## 문제 1' then '### 50. Pow(x, n)': the title names this problem
+        b.entry.heading = problem[1]
+        b.entry.extra.append((number, raw))
+        return True
+    if problem is not None:
+        b.open_problem(problem[0], number, problem[1])
+        return True
+    found = _label_line(text)
+    if found:
+        b.open_field(found[0], found[1], found[2], number, raw)
+        return True
+    if raw.lstrip().startswith("#"):
+        if level <= 2:
+            b.end_section()
+        else:
+            b.close_field()
+        b.add_line(number, raw)
+        return True
+    return False
+
+
+def _identified(entry: ProblemEntry) -> bool:
+    return bool(entry.heading) or entry.get("problem") is not None

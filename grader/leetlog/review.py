@@ -1,0 +1,564 @@
+"""Review a LEETCODE_LOG.md: findings a TA would write, and points.
+
+Scoring (6.0 in all, 3.0 per problem, first two problems graded):
+  * fields, 2.0: 0.25 for each of the 8 required fields present and well formed
+    (difficulty readable; time/space with a one-line reason; 'solved' says alone
+    or after a solution, and then carries a YYYY-MM-DD redo date);
+  * complexity, 1.0: for time and for space, 0.25 when the Big-O parses and
+    0.25 when it matches a known approach for the catalogued problem (worse or
+    better than every known approach costs that 0.25; unknown problems or
+    different variables are not held against the student);
+  * task fit, up to -0.5: a problem that is not Medium, not Math-tagged, or the
+    same as the other one loses 0.5 (never below 0 for the problem).
+Prose quality is never scored. An empty or untouched log scores 0.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .bigo import Complexity, ParseError, compare, find_all_bigo, parse
+from .catalog import Problem, find_problem
+from .parser import LABELS_EN, LABELS_KO, REQUIRED, Field, ProblemEntry, parse_log
+
+__all__ = [
+    "MAX_POINTS", "BreakdownItem", "Finding", "LinkedFailure", "LogReview", "ProblemReview",
+    "classify_solved", "parse_difficulty", "review_file", "review_log",
+]
+
+PROBLEMS = 2
+PER_PROBLEM = 3.0
+MAX_POINTS = PROBLEMS * PER_PROBLEM
+FIELD_POINTS = 2.0 / len(REQUIRED)
+BIGO_PARSE_POINTS = 0.25
+BIGO_CONSISTENT_POINTS = 0.25
+TASK_FIT_PENALTY = 0.5
+LESSON_EXAMPLES = {50, 204, 202, 12}  # the lesson's candidate list, which includes an Easy one
+
+
+@dataclass
+class Finding:
+    severity: str  # "error" (missing/malformed), "warning", "info"
+    code: str
+    problem: int | None
+    field: str | None
+    line: int | None
+    message_ko: str
+    message_en: str
+
+
+@dataclass
+class LinkedFailure:
+    """A failing practice edge case shown next to the log's 'what went wrong'."""
+
+    problem: int
+    function: str
+    failure: str
+    line: int | None
+    went_wrong: str
+
+
+@dataclass
+class BreakdownItem:
+    item: str
+    points: float
+    max_points: float
+
+
+@dataclass
+class ProblemReview:
+    index: int
+    line: int
+    number: int | None = None
+    title: str | None = None
+    difficulty: str | None = None  # LeetCode's, when catalogued, else the student's
+    math: bool | None = None
+    time: str | None = None
+    space: str | None = None
+    solved: str | None = None
+    points: float = 0.0
+    max_points: float = PER_PROBLEM
+
+
+@dataclass
+class LogReview:
+    points: float
+    max_points: float
+    breakdown: list[BreakdownItem]
+    findings: list[Finding]
+    linked_failures: list[LinkedFailure] = field(default_factory=list)
+    problems: list[ProblemReview] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "warning"]
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+# --------------------------------------------------------------------------- small readers
+
+_DIFFICULTY_WORDS = {
+    "Easy": ("easy", "쉬움", "이지"),
+    "Medium": ("medium", "med", "중간", "보통", "미디엄"),
+    "Hard": ("hard", "어려움", "하드"),
+}
+
+
+def parse_difficulty(text: str) -> str | None:
+    """'Medium (중간)' -> 'Medium'; None when no level, or more than one, is named."""
+    low = text.lower()
+    found = {
+        level for level, words in _DIFFICULTY_WORDS.items()
+        if any(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", low) for w in words)
+    }
+    return found.pop() if len(found) == 1 else None
+
+
+_ALONE_DESPITE = re.compile(
+    r"without\s+(?:\w+\s+){0,3}(?:solution|hint|editorial|help)|no\s+hints?|"
+    r"(?:풀이|해설|답|힌트|솔루션|도움)\s*(?:없이|안\s*보고|보지\s*않고)", re.I)
+_NOT_ALONE = re.compile(r"not\s+alone|couldn'?t\s+\w+\s+alone|혼자\s*(?:못|는\s*못|풀지\s*못)", re.I)
+_SOLUTION = re.compile(
+    r"solution|editorial|hint|discussion|looked\s+up|read\s+(?:the\s+)?answer|"
+    r"풀이\s*(?:를|을)?\s*(?:보고|봄|참고|읽고)|해설|답\s*(?:을)?\s*(?:보고|봄)|힌트|솔루션|참고", re.I)
+_ALONE = re.compile(r"alone|myself|on\s+my\s+own|independent|혼자|스스로|직접", re.I)
+
+
+def classify_solved(text: str) -> str | None:
+    """'alone', 'solution' (after reading one), or None when unclear or both."""
+    if _ALONE_DESPITE.search(text):
+        return "alone"
+    if _NOT_ALONE.search(text):
+        return "solution"
+    solution, alone = bool(_SOLUTION.search(text)), bool(_ALONE.search(text))
+    if solution != alone:
+        return "solution" if solution else "alone"
+    return None
+
+
+def _parse_date(text: str) -> _dt.date | None:
+    m = re.search(r"(\d{4})\s*[-./년]\s*(\d{1,2})\s*[-./월]\s*(\d{1,2})", text)
+    if not m:
+        return None
+    try:
+        return _dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        return None
+
+
+# --------------------------------------------------------------------------- review
+
+
+class _Ctx:
+    """Collects one problem's findings and points."""
+
+    def __init__(self, slot: int, entry: ProblemEntry, findings: list[Finding]) -> None:
+        self.k = slot
+        self.entry = entry
+        self.findings = findings
+        self.field_points = 0.0
+        self.time_points = 0.0
+        self.space_points = 0.0
+        self.penalty = 0.0
+
+    def add(self, severity: str, code: str, fld: str | None, line: int | None, ko: str, en: str) -> None:
+        self.findings.append(Finding(severity, code, self.k, fld, line, ko, en))
+
+    def line_for(self, name: str) -> int:
+        f = self.entry.fields.get(name)
+        return f.line if f is not None else self.entry.line
+
+
+_HINT_EN = {
+    "problem": "write the LeetCode number and title, e.g. '50. Pow(x, n)'.",
+    "difficulty": "copy it from the problem page: Easy, Medium or Hard.",
+    "first_idea": "one or two sentences on the first method you thought of (brute force is fine).",
+    "final_approach": "one or two sentences on the method you submitted and how it improved on the first.",
+    "time": "a Big-O and a one-line reason, e.g. 'O(log n) — n halves every step'.",
+    "space": "a Big-O and a one-line reason, e.g. 'O(1) — only a few variables'.",
+    "what_went_wrong": "the cause of a wrong answer or timeout; if it passed at once, where it could have gone "
+                       "wrong (negative exponent, integer overflow, the 0 and 1 edge cases).",
+    "solved": "'alone' or 'after reading a solution'.",
+}
+_HINT_KO = {
+    "problem": "LeetCode 번호와 제목을 쓰세요. 예: '50. Pow(x, n)'.",
+    "difficulty": "문제 페이지에서 그대로 옮기세요: Easy, Medium, Hard.",
+    "first_idea": "처음 떠올린 방법을 한두 문장으로 (브루트포스도 괜찮습니다).",
+    "final_approach": "제출한 방법과 처음보다 무엇을 개선했는지 한두 문장으로.",
+    "time": "Big-O와 이유 한 줄. 예: 'O(log n) — n이 매번 절반으로 줄어듦'.",
+    "space": "Big-O와 이유 한 줄. 예: 'O(1) — 변수 몇 개만 사용'.",
+    "what_went_wrong": "오답·시간 초과의 원인을, 한 번에 맞혔다면 어디서 틀릴 수 있었는지 "
+                       "(음수 지수, 정수 오버플로, 0·1 경계값 등) 적으세요.",
+    "solved": "'혼자' 또는 '풀이를 보고' 중 하나.",
+}
+
+
+def _check_presence(ctx: _Ctx, name: str) -> Field | None:
+    f = ctx.entry.fields.get(name)
+    if f is not None and f.filled:
+        return f
+    where_en = "still holds the template placeholder" if f is not None else "is missing"
+    where_ko = "템플릿 자리표시(<...>) 그대로입니다" if f is not None else "없습니다"
+    ctx.add("error", "missing_field", name, ctx.line_for(name),
+            f"문제 {ctx.k}: '{LABELS_KO[name]}' 칸이 {where_ko}. {_HINT_KO[name]}",
+            f"Problem {ctx.k}: the '{LABELS_EN[name]}' field {where_en}; expected {_HINT_EN[name]}")
+    return None
+
+
+def _review_problem_field(ctx: _Ctx) -> Problem | None:
+    f = ctx.entry.get("problem")
+    if f is None and ctx.entry.heading:  # '## 문제 1: 50. Pow(x, n)' names the problem already
+        f = Field("problem", ctx.entry.heading, ctx.entry.line, "heading", ctx.entry.heading)
+    f = f or _check_presence(ctx, "problem")
+    text = f.value if f is not None else ""
+    if f is not None:
+        ctx.field_points += FIELD_POINTS
+    if not text:
+        return None
+    match = find_problem(text)
+    line = f.line if f is not None else ctx.entry.line
+    if match.problem is None:
+        ctx.add("info", "unknown_problem", "problem", line,
+                f"문제 {ctx.k}: '{_short(text)}'를 채점기 목록에서 찾지 못해 난이도·복잡도는 확인하지 않았습니다. "
+                "번호와 제목을 함께 쓰면 확인할 수 있습니다 (예: 50. Pow(x, n)).",
+                f"Problem {ctx.k}: '{_short(text)}' is not in the grader's catalog, so its difficulty and "
+                "complexity were not checked; writing the number and title (e.g. '50. Pow(x, n)') lets it be.")
+        return None
+    p = match.problem
+    if match.conflict:
+        ctx.add("warning", "number_title_mismatch", "problem", line,
+                f"문제 {ctx.k}: 번호 {match.number}와 제목 '{p.title}'(실제 {p.number}번)이 맞지 않습니다. "
+                "제목 기준으로 확인했습니다.",
+                f"Problem {ctx.k}: number {match.number} does not match the title '{p.title}' (which is "
+                f"{p.number}); checked as {p.label}, going by the title.")
+    return p
+
+
+def _review_difficulty(ctx: _Ctx, problem: Problem | None) -> str | None:
+    f = _check_presence(ctx, "difficulty")
+    stated = parse_difficulty(f.value) if f is not None else None
+    if f is not None and stated is None:
+        ctx.add("error", "bad_difficulty", "difficulty", f.line,
+                f"문제 {ctx.k}: 난이도 '{_short(f.value)}'를 읽지 못했습니다. Easy, Medium, Hard 중 하나만 쓰세요.",
+                f"Problem {ctx.k}: could not read the difficulty '{_short(f.value)}'; write exactly one of "
+                "Easy, Medium or Hard.")
+    elif f is not None:
+        ctx.field_points += FIELD_POINTS
+    if f is not None and stated and problem is not None and stated != problem.difficulty:
+        ctx.add("warning", "difficulty_mismatch", "difficulty", f.line,
+                f"문제 {ctx.k}: 난이도를 {stated}로 적었지만 LeetCode에서 {problem.label}은(는) "
+                f"{problem.difficulty}입니다. 난이도는 사이트에서 확인하세요.",
+                f"Problem {ctx.k}: you wrote {stated}, but LeetCode lists {problem.label} as "
+                f"{problem.difficulty}; check the difficulty on the site.")
+    return problem.difficulty if problem is not None else stated
+
+
+def _review_task_fit(ctx: _Ctx, problem: Problem | None, difficulty: str | None) -> None:
+    line = ctx.line_for("difficulty") if problem is None else ctx.line_for("problem")
+    if difficulty is not None and difficulty != "Medium":
+        name = problem.label if problem is not None else f"problem {ctx.k}"
+        name_ko = problem.label if problem is not None else f"문제 {ctx.k}"
+        lesson_en = (": the lesson lists it as an example, but the task asks for two Medium math problems"
+                     if problem is not None and problem.number in LESSON_EXAMPLES
+                     else "; the task asks for two Medium problems tagged Math")
+        lesson_ko = ("수업 자료의 예시 목록에 있지만 과제는 Medium 수학 문제 2개입니다"
+                     if problem is not None and problem.number in LESSON_EXAMPLES
+                     else "과제는 수학 태그의 Medium 문제 2개입니다")
+        ctx.add("warning", "not_medium", "difficulty", line,
+                f"{name_ko}은(는) LeetCode에서 Medium이 아니라 {difficulty}입니다. {lesson_ko} "
+                f"(-{TASK_FIT_PENALTY}점).",
+                f"{name} is {difficulty} on LeetCode, not Medium{lesson_en} (-{TASK_FIT_PENALTY}).")
+        ctx.penalty = TASK_FIT_PENALTY
+    if problem is not None and not problem.is_math:
+        ctx.add("warning", "not_math", "problem", line,
+                f"{problem.label}에는 Math 태그가 없습니다 (태그: {', '.join(problem.tags)}). 과제는 수학 유형 "
+                f"문제입니다 (-{TASK_FIT_PENALTY}점, 난이도 감점과 중복되지 않음).",
+                f"{problem.label} is not tagged Math on LeetCode (tags: {', '.join(problem.tags)}); the task "
+                f"asks for math problems (-{TASK_FIT_PENALTY}, not added to a difficulty deduction).")
+        ctx.penalty = TASK_FIT_PENALTY
+
+
+def _review_text_fields(ctx: _Ctx) -> None:
+    for name in ("first_idea", "final_approach", "what_went_wrong"):
+        if _check_presence(ctx, name) is not None:
+            ctx.field_points += FIELD_POINTS
+
+
+_SEPARATORS = re.compile(r"[\s\-—–:：,;.()（）/→=>|*`_]+")
+
+
+def _has_reason(value: str, spans: list[tuple[int, int]]) -> bool:
+    rest = value
+    for start, end in sorted(spans, reverse=True):
+        rest = rest[:start] + " " + rest[end:]
+    return sum(c.isalpha() for c in _SEPARATORS.sub(" ", rest)) >= 2
+
+
+def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complexity | None:
+    """Presence+reason (field point), parse and consistency (0.25 each)."""
+    f = _check_presence(ctx, name)
+    if f is None:
+        return None
+    label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
+    matches = find_all_bigo(f.value)
+    if _has_reason(f.value, [(m.start, m.end) for m in matches]):
+        ctx.field_points += FIELD_POINTS
+    else:
+        ctx.add("error", "no_reason", name, f.line,
+                f"문제 {ctx.k}: {label_ko}에 이유가 없습니다. Big-O 뒤에 왜 그런지 한 줄을 덧붙이세요 "
+                "(예: 'n이 매번 절반으로 줄어듦').",
+                f"Problem {ctx.k}: the {label_en} has no reason; add one line after the Big-O saying why "
+                "(e.g. 'n halves every step').")
+    if not matches:
+        ctx.add("error", "no_bigo", name, f.line,
+                f"문제 {ctx.k}: {label_ko} '{_short(f.value)}'에서 Big-O를 찾지 못했습니다. O(...) 형태로 쓰세요 "
+                "(예: n^2가 아니라 O(n^2)).",
+                f"Problem {ctx.k}: no Big-O found in the {label_en} '{_short(f.value)}'; write it as O(...), "
+                "e.g. O(n^2) rather than n^2.")
+        return None
+    parsed: list[Complexity] = []
+    for m in matches:
+        try:
+            parsed.append(parse(m.source))
+        except ParseError as e:
+            if not parsed and m is matches[0]:
+                ctx.add("error", "bad_bigo", name, f.line_of(m.source),
+                        f"문제 {ctx.k}: {label_ko} '{m.source}'를 읽지 못했습니다: {e.message} "
+                        f"({e.position + 1}번째 글자).",
+                        f"Problem {ctx.k}: could not read the {label_en} '{m.source}': {e.message} "
+                        f"(character {e.position + 1}).")
+    if not parsed:
+        return None
+    _award(ctx, name, BIGO_PARSE_POINTS)
+    if problem is None or _consistent(ctx, name, problem, parsed, f.line_of(matches[0].source)):
+        _award(ctx, name, BIGO_CONSISTENT_POINTS)
+    return parsed[0]
+
+
+def _award(ctx: _Ctx, name: str, points: float) -> None:
+    if name == "time":
+        ctx.time_points += points
+    else:
+        ctx.space_points += points
+
+
+def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], line: int) -> bool:
+    if name == "time":
+        known = [a.time_bigo for a in p.approaches]
+        best_approach = p.best_time()
+        best = best_approach.time_bigo
+    else:
+        known = [s for a in p.approaches for s in a.space_bigo]
+        best, best_approach = p.best_space()
+    if any(compare(c, k) == 0 for c in parsed for k in known):
+        return True
+    mine = parsed[0]
+    order = compare(mine, best)
+    label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
+    if order is None:
+        ctx.add("info", "incomparable", name, line,
+                f"문제 {ctx.k}: {label_ko} {mine}를 기준 {best}와 비교하지 못했습니다 (변수가 다름). "
+                f"기준에서 {p.variables_ko or '변수는 입력 크기'}.",
+                f"Problem {ctx.k}: could not compare the {label_en} {mine} with the reference {best}: the "
+                f"variables differ. In the reference, {p.variables_en or 'the variable is the input size'}.")
+        return True
+    known_list = ", ".join(sorted({str(k) for k in known}))
+    if order > 0:
+        ctx.add("warning", "complexity_worse", name, line,
+                f"문제 {ctx.k}: {p.label}의 {label_ko} {mine}: 가장 좋은 방법은 {best_approach.name_ko}로 "
+                f"{best}입니다. 분석을 다시 하거나, 정말 {mine}라면 LeetCode 제한에서 시간 초과가 날 수 있습니다 "
+                f"(알려진 방법: {known_list}).",
+                f"Problem {ctx.k}: {label_en} {mine} for {p.label}: the best known is {best} with "
+                f"{best_approach.name_en}. Recheck the analysis; a solution that really is {mine} likely "
+                f"times out on LeetCode's limits (known approaches: {known_list}).")
+    else:
+        ctx.add("warning", "complexity_inconsistent", name, line,
+                f"문제 {ctx.k}: {p.label}의 {label_ko} {mine}는 가장 좋은 알려진 {best}"
+                f"({best_approach.name_ko})보다도 좋습니다. 새 알고리즘보다는 분석 실수일 가능성이 큽니다: "
+                "반복 횟수, 재귀 깊이, 배열 크기를 다시 세어 보세요.",
+                f"Problem {ctx.k}: {label_en} {mine} for {p.label} is better than the best known {best} "
+                f"({best_approach.name_en}): inconsistent, an analysis slip is likelier than a new algorithm; "
+                "recount the loop iterations, recursion depth and array sizes.")
+    return False
+
+
+def _review_solved(ctx: _Ctx) -> str | None:
+    f = _check_presence(ctx, "solved")
+    if f is None:
+        return None
+    how = classify_solved(f.value)
+    if how is None:
+        ctx.add("error", "bad_solved", "solved", f.line,
+                f"문제 {ctx.k}: 풀이 방식 '{_short(f.value)}'이 분명하지 않습니다. '혼자' 또는 '풀이를 보고' 중 "
+                "하나만 쓰세요.",
+                f"Problem {ctx.k}: 'solved' reads '{_short(f.value)}'; write one of 'alone' or 'after reading "
+                "a solution'.")
+        return None
+    redo = ctx.entry.fields.get("redo_date")
+    date = _parse_date(redo.value) if redo is not None and redo.filled else None
+    if redo is not None and redo.filled and date is None:
+        ctx.add("error" if how == "solution" else "warning", "bad_date", "redo_date", redo.line,
+                f"문제 {ctx.k}: 다시 풀 날짜 '{_short(redo.value)}'가 YYYY-MM-DD 형식의 날짜가 아닙니다.",
+                f"Problem {ctx.k}: the redo date '{_short(redo.value)}' is not a date in YYYY-MM-DD.")
+    if how == "solution" and date is None:
+        if redo is None or not redo.filled:
+            ctx.add("error", "redo_date_missing", "redo_date", ctx.line_for("redo_date"),
+                    f"문제 {ctx.k}: 풀이를 보고 풀었다면 다시 풀 날짜(YYYY-MM-DD)를 꼭 적으세요.",
+                    f"Problem {ctx.k}: solved after reading a solution, so a redo date (YYYY-MM-DD) is "
+                    "required.")
+        return how
+    ctx.field_points += FIELD_POINTS
+    return how
+
+
+def _check_consistency(ctx: _Ctx, time: Complexity | None, space: Complexity | None) -> None:
+    if time is not None and space is not None and compare(space, time) == 1:
+        ctx.add("warning", "space_exceeds_time", "space", ctx.line_for("space"),
+                f"문제 {ctx.k}: 공간 {space}이 시간 {time}보다 큽니다. 메모리를 채우는 데도 시간이 들므로 "
+                "둘 중 하나가 잘못됐을 가능성이 큽니다.",
+                f"Problem {ctx.k}: space {space} exceeds time {time}; filling memory takes time too, so one "
+                "of the two is likely off.")
+    for dup in ctx.entry.duplicates:
+        first = ctx.entry.fields[dup.name]
+        ctx.add("warning", "duplicate_field", dup.name, dup.line,
+                f"문제 {ctx.k}: '{LABELS_KO[dup.name]}'이(가) 두 번 있습니다 ({first.line}행, {dup.line}행). "
+                "첫 번째만 채점합니다.",
+                f"Problem {ctx.k}: '{LABELS_EN[dup.name]}' appears twice (lines {first.line} and {dup.line}); "
+                "the first is graded.")
+
+
+def _review_entry(slot: int, entry: ProblemEntry, findings: list[Finding]) -> tuple[_Ctx, ProblemReview, Problem | None]:
+    ctx = _Ctx(slot, entry, findings)
+    problem = _review_problem_field(ctx)
+    difficulty = _review_difficulty(ctx, problem)
+    _review_text_fields(ctx)
+    time = _review_complexity(ctx, "time", problem)
+    space = _review_complexity(ctx, "space", problem)
+    solved = _review_solved(ctx)
+    _check_consistency(ctx, time, space)
+    _review_task_fit(ctx, problem, difficulty)
+    pr = ProblemReview(
+        slot, entry.line,
+        number=problem.number if problem else None, title=problem.title if problem else None,
+        difficulty=difficulty, math=problem.is_math if problem else None,
+        time=str(time) if time else None, space=str(space) if space else None, solved=solved,
+    )
+    return ctx, pr, problem
+
+
+def _short(text: str, limit: int = 60) -> str:
+    one = " ".join(text.split())
+    return one if len(one) <= limit else one[: limit - 1] + "…"
+
+
+def _zero(findings: list[Finding], code: str, ko: str, en: str, line: int | None = None) -> LogReview:
+    findings.append(Finding("error", code, None, None, line, ko, en))
+    breakdown = [BreakdownItem(f"problem {k}", 0.0, PER_PROBLEM) for k in range(1, PROBLEMS + 1)]
+    return LogReview(0.0, MAX_POINTS, breakdown, findings)
+
+
+def review_file(path: str | Path, practice: dict[str, str] | None = None) -> LogReview:
+    """Review LEETCODE_LOG.md at ``path``; a missing file scores 0 with a finding."""
+    p = Path(path)
+    if not p.is_file():
+        return _zero([], "missing_file",
+                     f"{p.name} 파일이 없습니다. exercises/LEETCODE_LOG.md 템플릿을 채워 제출하세요.",
+                     f"{p.name} was not found; fill in the exercises/LEETCODE_LOG.md template and submit it.")
+    return review_log(p.read_text(encoding="utf-8", errors="replace"), practice)
+
+
+def review_log(text: str | None, practice: dict[str, str] | None = None) -> LogReview:
+    """Findings and points for a log; ``practice`` maps a practice function
+    (my_pow, count_primes, is_happy, int_to_roman) to its failing edge case."""
+    findings: list[Finding] = []
+    if text is None or not text.strip():
+        return _zero(findings, "empty_log", "LEETCODE_LOG.md가 비어 있습니다. 템플릿의 칸을 채우세요.",
+                     "LEETCODE_LOG.md is empty; fill in the template's fields.")
+    parsed = parse_log(text)
+    if not parsed.problems:
+        return _zero(findings, "no_fields",
+                     "문제 구역이나 항목 이름(문제, 난이도, 시간복잡도 ...)을 하나도 찾지 못했습니다. 템플릿 형식을 "
+                     "따라 주세요.",
+                     "No problem section or field label (Problem, Difficulty, Time complexity, ...) was found; "
+                     "please follow the template's layout.")
+    if parsed.filled_fields == 0:
+        return _zero(findings, "template_untouched",
+                     "LEETCODE_LOG.md가 아직 빈 템플릿입니다. 채운 칸이 하나도 없습니다.",
+                     "LEETCODE_LOG.md is still the blank template: no field has been filled in.",
+                     parsed.problems[0].line)
+    return _review_entries(parsed.problems, findings, practice or {})
+
+
+def _review_entries(entries: list[ProblemEntry], findings: list[Finding], practice: dict[str, str]) -> LogReview:
+    breakdown: list[BreakdownItem] = []
+    reviews: list[ProblemReview] = []
+    linked: list[LinkedFailure] = []
+    seen: dict[int, int] = {}
+    for slot in range(1, PROBLEMS + 1):
+        if slot > len(entries):
+            findings.append(Finding(
+                "error", "missing_problem", slot, None, None,
+                f"문제 {slot}의 기록이 없습니다. 과제는 문제 2개입니다.",
+                f"There is no entry for problem {slot}; the task asks for two problems."))
+            breakdown.append(BreakdownItem(f"problem {slot}", 0.0, PER_PROBLEM))
+            continue
+        ctx, pr, problem = _review_entry(slot, entries[slot - 1], findings)
+        if problem is not None and problem.number in seen:
+            ctx.add("warning", "duplicate_problem", "problem", ctx.line_for("problem"),
+                    f"문제 {slot}은(는) 문제 {seen[problem.number]}와 같은 {problem.label}입니다. 서로 다른 문제 2개를 "
+                    f"풀어야 합니다 (-{TASK_FIT_PENALTY}점).",
+                    f"Problem {slot} is the same as problem {seen[problem.number]} ({problem.label}); the task "
+                    f"asks for two different problems (-{TASK_FIT_PENALTY}).")
+            ctx.penalty = TASK_FIT_PENALTY
+        if problem is not None:
+            seen.setdefault(problem.number, slot)
+            linked += _link(ctx, problem, practice, findings)
+        pr.points = _items(ctx, breakdown)
+        reviews.append(pr)
+    if len(entries) > PROBLEMS:
+        findings.append(Finding(
+            "info", "extra_problems", None, None, entries[PROBLEMS].line,
+            f"문제가 {len(entries)}개 있습니다. 앞의 {PROBLEMS}개만 채점합니다.",
+            f"The log has {len(entries)} problems; the first {PROBLEMS} are graded."))
+    points = round(sum(b.points for b in breakdown), 4)
+    return LogReview(points, MAX_POINTS, breakdown, findings, linked, reviews)
+
+
+def _items(ctx: _Ctx, breakdown: list[BreakdownItem]) -> float:
+    earned = ctx.field_points + ctx.time_points + ctx.space_points
+    penalty = min(ctx.penalty, earned)
+    k = ctx.k
+    breakdown += [
+        BreakdownItem(f"problem {k}: fields present and well formed", round(ctx.field_points, 4), 2.0),
+        BreakdownItem(f"problem {k}: time complexity parses and matches a known approach",
+                      round(ctx.time_points, 4), BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS),
+        BreakdownItem(f"problem {k}: space complexity parses and matches a known approach",
+                      round(ctx.space_points, 4), BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS),
+        BreakdownItem(f"problem {k}: task fit (Medium, Math, distinct)", -round(penalty, 4) if penalty else 0.0, 0.0),
+    ]
+    return round(earned - penalty, 4)
+
+
+def _link(ctx: _Ctx, problem: Problem, practice: dict[str, str], findings: list[Finding]) -> list[LinkedFailure]:
+    if not problem.function or problem.function not in practice:
+        return []
+    failure = practice[problem.function]
+    wrong = ctx.entry.fields.get("what_went_wrong")
+    line = wrong.line if wrong is not None else ctx.entry.line
+    said = wrong.value if wrong is not None else ""
+    ctx.add("info", "practice_failure", "what_went_wrong", line,
+            f"문제 {ctx.k}: 연습 함수 {problem.function}이(가) 실패합니다: {failure}. '틀린 이유'"
+            f"({line}행)에 이 경우가 적혀 있는지 확인해 보세요.",
+            f"Problem {ctx.k}: your practice {problem.function} fails: {failure}. Does 'what went wrong' "
+            f"(line {line}) mention this case?")
+    return [LinkedFailure(ctx.k, problem.function, failure, line, said)]
+

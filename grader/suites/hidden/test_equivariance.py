@@ -1,0 +1,52 @@
+"""Hidden checks of equivariance_error against the reference, on functions the grader builds."""
+
+import pytest
+import torch
+from torch import nn
+
+from grader import reference
+from grader.feedback import expect
+from grader.probes import build_function
+from grader.testkit import fresh_rng
+
+
+def _case(with_positions):
+    rng = fresh_rng()
+    heads = rng.choice([1, 2, 4])
+    d, length, batch = heads * 2 * rng.randint(1, 6), rng.randint(4, 12), rng.randint(1, 3)
+    torch.manual_seed(rng.randrange(2**31))
+    attn = nn.MultiheadAttention(d, heads, batch_first=True)
+    x = torch.randn(batch, length, d)
+    perm = torch.randperm(length)
+    while length > 1 and torch.equal(perm, torch.arange(length)):
+        perm = torch.randperm(length)
+    config = {"d": d, "heads": heads}
+    if with_positions:
+        config["pe"] = reference.load().embedding.sinusoidal_pe(length, d) * 3.0
+    return attn.state_dict(), x, perm, config
+
+
+def _expected(kind, state, x, perm, config):
+    return reference.load().embedding.equivariance_error(build_function(kind, state, config), x, perm)
+
+
+@pytest.mark.task("equivariance", points=2)
+def test_attention_without_positions_is_about_zero(student):
+    state, x, perm, config = _case(False)
+    err = student.probe("equivariance", "attention", state, x, perm, config)
+    expect(isinstance(err, float),
+           f"equivariance_error: expected a Python float; found {type(err).__name__}. Return .item() of the max.",
+           f"equivariance_error: Python float를 반환해야 하는데 {type(err).__name__}입니다. 최댓값의 .item()을 반환하세요.")
+    expect(0 <= err < 1e-4,
+           f"equivariance_error(attention, x, perm): expected about 0 (attention without positions is permutation-equivariant); found {err:.4g}. Compare fn(x)[:, perm] with fn(x[:, perm]): permute the output of the unpermuted input, along the sequence axis (dim 1).",
+           f"equivariance_error(attention, x, perm): 0에 가까워야 하는데(위치 없는 어텐션은 순열 동변) {err:.4g}입니다. fn(x)[:, perm]과 fn(x[:, perm])을 비교하세요: 원래 입력의 출력을 시퀀스 축(dim 1)으로 섞습니다.")
+
+
+@pytest.mark.task("equivariance", points=2)
+def test_positions_break_equivariance(student):
+    state, x, perm, config = _case(True)
+    err = student.probe("equivariance", "attention_with_positions", state, x, perm, config)
+    expected = _expected("attention_with_positions", state, x, perm, config)
+    expect(isinstance(err, float) and abs(err - expected) <= 1e-4 + 1e-3 * expected,
+           f"equivariance_error(attention after adding positions): expected {expected:.4g} (the largest |fn(x)[:, perm] - fn(x[:, perm])|); found {err!r}. Use the maximum absolute difference, not the mean or a boolean.",
+           f"equivariance_error(위치를 더한 어텐션): {expected:.4g}(|fn(x)[:, perm] - fn(x[:, perm])|의 최댓값)이어야 하는데 {err!r}입니다. 평균이나 bool이 아니라 최대 절대 차이를 쓰세요.")

@@ -1,0 +1,58 @@
+"""Hidden checks of sinusoidal_pe: random sizes against the reference, every error case."""
+
+import pytest
+import torch
+
+from grader import reference
+from grader.feedback import expect, fail
+from grader.testkit import (
+    as_tensor, check_dtype, check_finite, check_shape, diagnose_pe, first_mismatch, fresh_rng, max_diff, mentions,
+    raised,
+)
+
+
+@pytest.mark.task("sinusoidal_pe", points=3)
+@pytest.mark.parametrize("trial", range(3))
+def test_matches_reference_on_random_sizes(student, trial):
+    rng = fresh_rng()
+    max_len, d_model = rng.randint(1, 300), 2 * rng.randint(1, 64)
+    what = f"sinusoidal_pe({max_len}, {d_model})"
+    pe = as_tensor(student.call("sinusoidal_pe", max_len, d_model), what)
+    check_shape(pe, (max_len, d_model), what)
+    check_dtype(pe, torch.float32, what, "Return float32: cast with .float() at the end.", "float32로 반환하세요: 마지막에 .float()로 변환하세요.")
+    check_finite(pe, what)
+    expected = reference.load().embedding.sinusoidal_pe(max_len, d_model)
+    # float32 rounding of large angles differs by method (pow vs exp/log): 1e-4 is far below any real bug.
+    if max_diff(pe, expected) > 1e-4:
+        at = first_mismatch(pe, expected, 1e-4)
+        cause_en, cause_ko = diagnose_pe(pe, max_len, d_model)
+        fail(f"{what}: at {at} expected {float(expected[at]):.6f}; found {float(pe[at]):.6f}. Likely cause: {cause_en}",
+             f"{what}: {at} 위치에서 {float(expected[at]):.6f}이어야 하는데 {float(pe[at]):.6f}입니다. 원인 추정: {cause_ko}")
+
+
+@pytest.mark.task("sinusoidal_pe", points=1)
+def test_max_len_one(student):
+    pe = as_tensor(student.call("sinusoidal_pe", 1, 4), "sinusoidal_pe(1, 4)")
+    check_shape(pe, (1, 4), "sinusoidal_pe(1, 4)")
+    expect(max_diff(pe, torch.tensor([[0.0, 1.0, 0.0, 1.0]])) < 1e-6,
+           f"sinusoidal_pe(1, 4): expected [[0, 1, 0, 1]] (position 0: sin 0 = 0, cos 0 = 1); found {pe.tolist()}.",
+           f"sinusoidal_pe(1, 4): [[0, 1, 0, 1]]이어야 하는데(0번 위치: sin 0 = 0, cos 0 = 1) {pe.tolist()}입니다.")
+
+
+BAD = [
+    ((8, 5), 5, "odd d_model"), ((8, 0), 0, "zero d_model"), ((8, -4), -4, "negative d_model"),
+    ((0, 8), 0, "zero max_len"), ((-3, 8), -3, "negative max_len"),
+]
+
+
+@pytest.mark.task("sinusoidal_pe", points=0.5)
+@pytest.mark.parametrize("args,bad,label", BAD, ids=[b[2].replace(" ", "_") for b in BAD])
+def test_bad_sizes_are_value_errors(student, args, bad, label):
+    what = f"sinusoidal_pe{args} ({label})"
+    out = student.attempt("sinusoidal_pe", *args)
+    raised(out, "ValueError", what,
+           "Validate the sizes first: d_model must be a positive even number (sin/cos fill column pairs) and max_len positive.",
+           "먼저 크기를 검사하세요: d_model은 양의 짝수(sin/cos가 열을 쌍으로 채움), max_len은 양수여야 합니다.")
+    expect(mentions(out.error.message, bad),
+           f"{what}: the ValueError should name the bad value {bad}; its message was {out.error.message!r}.",
+           f"{what}: ValueError 메시지에 잘못된 값 {bad}가 있어야 하는데 메시지는 {out.error.message!r}입니다.")

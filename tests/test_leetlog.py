@@ -1,0 +1,488 @@
+"""Tests for grader.leetlog: Big-O parser, catalog, log parser and review."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from grader.leetlog import bigo, catalog, parse_log, render_template, review_file, review_log
+from grader.leetlog.bigo import Complexity, Growth, ParseError, Term, compare, parse
+from grader.leetlog.review import MAX_POINTS, classify_solved, parse_difficulty
+
+ROOT = Path(__file__).resolve().parents[1]
+
+ENGLISH = """\
+# My LeetCode log
+
+## Problem 1
+
+**Problem:** 50. Pow(x, n)
+**Difficulty:** Medium
+**First idea:** multiply x by itself n times (brute force).
+**Final approach:** fast exponentiation: square x and halve n each step; for n < 0 use 1/x.
+**Time complexity:** O(log n) — n halves every iteration
+**Space complexity:** O(1) — a few variables, iterative
+**What went wrong:** forgot negative n at first; -n overflows for n = -2^31 in Java.
+**Solved:** alone
+
+## Problem 2
+
+**Problem:** 204. Count Primes
+**Difficulty:** Medium
+**First idea:** trial division for every number below n.
+**Final approach:** Sieve of Eratosthenes, crossing out from i*i.
+**Time complexity:** O(n log log n) — sum of n/p over the primes p
+**Space complexity:** O(n) — one flag per number
+**What went wrong:** n = 0 and n = 1 crashed the indexing; I also counted n itself.
+**Solved:** after reading a solution (editorial)
+**Redo date:** 2025-01-15
+"""
+
+KOREAN = """\
+# LeetCode 기록
+
+### 첫 번째 문제
+- 문제: LeetCode 12번 Integer to Roman
+- 난이도：Medium
+- 처음 아이디어: 자리마다 if문으로 경우를 나눔
+- 최종 접근:
+  값이 큰 기호부터 탐욕적으로 빼기.
+  (4, 9, 40, ... 같은 빼기 조합도 표에 넣음)
+- 시간복잡도: O(1) — num이 3999 이하라 반복 횟수가 상수
+- 공간복잡도: O(1) — 고정된 기호 표만 사용
+- 틀린 이유: 한 번에 맞혔지만 4, 9 같은 빼기 조합을 빠뜨릴 수 있었음
+- 풀이 방식: 혼자
+
+### 두 번째 문제
+- 문제: 172. Factorial Trailing Zeroes
+- 난이도: 미디엄
+- 처음 아이디어: n!을 직접 계산해서 0을 셈 (너무 큼)
+- 최종 접근: 5의 인수 개수를 n/5 + n/25 + ... 로 셈
+- 시간복잡도: O(log n) — n을 5로 계속 나눔
+- 공간복잡도: O(1) — 변수 하나
+- 틀린 이유: 25, 125처럼 5를 여러 번 가진 수를 처음엔 한 번만 셈
+- 풀이 방식: 풀이를 보고 풂
+- 다시 풀 날짜: 2025-02-01
+"""
+
+
+def codes(review, severity: str | None = None) -> list[str]:
+    return [f.code for f in review.findings if severity is None or f.severity == severity]
+
+
+def replace_line(text: str, start: str, new: str | None) -> str:
+    """Replace (or drop, with None) the first line starting with ``start``."""
+    out, done = [], False
+    for line in text.splitlines():
+        if not done and line.startswith(start):
+            done = True
+            if new is not None:
+                out.append(new)
+            continue
+        out.append(line)
+    assert done, start
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------- Big-O
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("O(1)", "O(1)"),
+        ("O(n)", "O(n)"),
+        ("O(log n)", "O(log n)"),
+        ("O(n log n)", "O(n log n)"),
+        ("O(nlogn)", "O(n log n)"),
+        ("O(n log log n)", "O(n log log n)"),
+        ("O(√n)", "O(n^(1/2))"),
+        ("O(sqrt(n))", "O(n^(1/2))"),
+        ("O(n^2)", "O(n^2)"),
+        ("O(n²)", "O(n^2)"),
+        ("O(n**2 + n)", "O(n^2)"),
+        ("O(n * log(n))", "O(n log n)"),
+        ("O(log(n))", "O(log n)"),
+        ("O(k)", "O(k)"),
+        ("O(d)", "O(d)"),
+        ("O(log_2 n)", "O(log n)"),
+        ("O(log₂ n)", "O(log n)"),
+        ("O(N)", "O(n)"),
+        ("Θ(n)", "Θ(n)"),
+        ("θ(log n)", "Θ(log n)"),
+        ("O（n log n）", "O(n log n)"),
+        ("O(log^2 n)", "O(log^2 n)"),
+        ("O(2^n)", "O(2^n)"),
+        ("O(m*n)", "O(m n)"),
+        ("O(max(m, n))", "O(m + n)"),
+        ("O(3999)", "O(1)"),
+        ("O(n/2)", "O(n)"),
+        ("O(n√n)", "O(n^(3/2))"),
+    ],
+)
+def test_bigo_parses(text: str, expected: str) -> None:
+    assert parse(text).render() == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "position"),
+    [("O(n log", 7), ("O()", 2), ("n^2", 0), ("O(n))", 4), ("O(log)", 5), ("O n", 2), ("O(n $)", 4)],
+)
+def test_bigo_malformed_has_position(text: str, position: int) -> None:
+    with pytest.raises(ParseError) as err:
+        parse(text)
+    assert err.value.position == position
+    assert "^" in err.value.pointer()
+
+
+ORDER = ["O(1)", "O(log n)", "O(√n)", "O(n)", "O(n log log n)", "O(n log n)", "O(n²)", "O(2^n)", "O(n!)"]
+
+
+@pytest.mark.parametrize("i", range(len(ORDER)))
+@pytest.mark.parametrize("j", range(len(ORDER)))
+def test_bigo_ordering(i: int, j: int) -> None:
+    expected = (i > j) - (i < j)
+    assert compare(parse(ORDER[i]), parse(ORDER[j])) == expected
+
+
+def test_bigo_equivalent_spellings_compare_equal() -> None:
+    assert compare(parse("O(log(n))"), parse("O(lg N)")) == 0
+    assert compare(parse("O(sqrt(n))"), parse("O(n^0.5)")) == 0
+    assert parse("Θ(n)") == parse("O(n)")
+
+
+def test_bigo_different_variables_are_incomparable() -> None:
+    assert compare(parse("O(n)"), parse("O(k)")) is None
+    assert compare(parse("O(1)"), parse("O(k)")) == -1
+    assert compare(parse("O(n + m)"), parse("O(n)")) == 1
+
+
+def test_find_bigo_in_prose() -> None:
+    text = "시간은 O(log n) — n이 절반씩"
+    m = bigo.find_bigo(text)
+    assert m is not None and m.source == "O(log n)" and text[m.start : m.end] == "O(log n)"
+    assert bigo.find_bigo("no big-o here, n^2") is None
+
+
+_exponents = st.fractions(min_value=-3, max_value=3, max_denominator=4)
+
+
+@st.composite
+def terms(draw: st.DrawFn) -> Complexity:
+    factors = {}
+    for var in draw(st.lists(st.sampled_from("nmk"), unique=True, max_size=2)):
+        factors[var] = Growth(poly=draw(_exponents), log=draw(_exponents), loglog=draw(_exponents))
+    return Complexity((Term.of(factors),))
+
+
+@settings(max_examples=200, deadline=None)
+@given(terms())
+def test_render_then_parse_round_trips(c: Complexity) -> None:
+    assert parse(c.render()) == c
+
+
+@settings(max_examples=100, deadline=None)
+@given(_exponents.filter(lambda p: p > 0), _exponents.filter(lambda p: p > 0))
+def test_polynomial_order_matches_exponent_order(p: Fraction, q: Fraction) -> None:
+    a = Complexity((Term.of({"n": Growth(poly=p)}),))
+    b = Complexity((Term.of({"n": Growth(poly=q)}),))
+    assert compare(a, b) == (p > q) - (p < q)
+
+
+# --------------------------------------------------------------------------- catalog
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("50. Pow(x, n)", 50),
+        ("Pow(x,n)", 50),
+        ("LeetCode 204", 204),
+        ("#202 Happy Number", 202),
+        ("오늘은 leetcode 12번 integer to roman 을 풀었다", 12),
+        ("Super Pow", 372),
+        ("Roman to Integer", 13),
+        ("count primes (소수 세기)", 204),
+    ],
+)
+def test_catalog_lookup(text: str, number: int) -> None:
+    match = catalog.find_problem(text)
+    assert match.problem is not None and match.problem.number == number
+
+
+def test_catalog_facts() -> None:
+    assert catalog.get(202).difficulty == "Easy"
+    assert catalog.get(50).best_time().time == "O(log n)"
+    assert {str(s) for a in catalog.get(50).approaches for s in a.space_bigo} == {"O(1)", "O(log n)"}
+    assert catalog.get(204).approaches[0].time == "O(n log log n)"
+    assert catalog.get(12).best_time().time == "O(1)"
+    assert not catalog.get(8).is_math
+    mediums = [p for p in catalog.CATALOG if p.difficulty == "Medium" and p.is_math]
+    assert len(mediums) >= 16
+    assert len({p.number for p in catalog.CATALOG}) == len(catalog.CATALOG)
+
+
+def test_catalog_number_title_conflict() -> None:
+    match = catalog.find_problem("204. Happy Number")
+    assert match.problem.number == 202 and match.conflict
+
+
+# --------------------------------------------------------------------------- parser
+
+
+def test_parser_line_numbers_english() -> None:
+    log = parse_log(ENGLISH)
+    assert [p.index for p in log.problems] == [1, 2]
+    p1, p2 = log.problems
+    assert p1.heading_line == 3 and p2.heading_line == 14
+    assert p1.fields["problem"].line == 5
+    assert p1.fields["time"].line == 9 and p1.fields["time"].value.startswith("O(log n)")
+    assert p2.fields["redo_date"].line == 24
+
+
+def test_parser_korean_multiline_value() -> None:
+    log = parse_log(KOREAN)
+    p1 = log.problems[0]
+    assert p1.index == 1 and p1.heading_line == 3
+    approach = p1.fields["final_approach"]
+    assert approach.line == 7 and "탐욕적으로" in approach.value and "빼기 조합" in approach.value
+    assert p1.fields["time"].line == 10
+    assert log.problems[1].index == 2
+
+
+def test_parser_tables_and_next_line_values() -> None:
+    text = "## Problem 1\n\n| 항목 | 내용 |\n|---|---|\n| 난이도 | Medium |\n\n### Time complexity\nO(n)\nbecause\n"
+    p = parse_log(text).problems[0]
+    assert p.fields["difficulty"].value == "Medium" and p.fields["difficulty"].line == 5
+    assert p.fields["time"].line == 7 and p.fields["time"].value == "O(n)\nbecause"
+
+
+def test_template_file_matches_and_is_unfilled() -> None:
+    shipped = (ROOT / "exercises" / "LEETCODE_LOG.md").read_text(encoding="utf-8")
+    assert shipped == render_template()
+    log = parse_log(shipped)
+    assert len(log.problems) == 2
+    assert all(len(p.fields) == 9 for p in log.problems)
+    assert log.filled_fields == 0
+
+
+# --------------------------------------------------------------------------- review
+
+
+def test_complete_english_log_full_points() -> None:
+    r = review_log(ENGLISH)
+    assert r.points == MAX_POINTS == r.max_points == 6.0
+    assert codes(r, "error") == [] and codes(r, "warning") == []
+    assert sum(b.points for b in r.breakdown) == r.points
+    assert json.loads(json.dumps(r.to_dict()))["points"] == 6.0
+
+
+def test_complete_korean_log_full_points() -> None:
+    r = review_log(KOREAN)
+    assert r.points == 6.0, r.findings
+    assert codes(r, "error") == [] and codes(r, "warning") == []
+    assert [p.number for p in r.problems] == [12, 172]
+
+
+MISSING = [
+    ("**Problem:**", "problem"),
+    ("**Difficulty:**", "difficulty"),
+    ("**First idea:**", "first_idea"),
+    ("**Final approach:**", "final_approach"),
+    ("**Time complexity:**", "time"),
+    ("**Space complexity:**", "space"),
+    ("**What went wrong:**", "what_went_wrong"),
+    ("**Solved:**", "solved"),
+]
+
+
+@pytest.mark.parametrize(("prefix", "name"), MISSING)
+def test_each_missing_field_is_an_error(prefix: str, name: str) -> None:
+    r = review_log(replace_line(ENGLISH, prefix, None))
+    errors = [f for f in r.findings if f.severity == "error"]
+    assert [(f.code, f.problem, f.field) for f in errors] == [("missing_field", 1, name)]
+    assert r.points < 6.0
+    assert errors[0].message_ko and errors[0].message_en
+
+
+@pytest.mark.parametrize(("prefix", "name"), MISSING)
+def test_placeholder_left_counts_as_missing(prefix: str, name: str) -> None:
+    r = review_log(replace_line(ENGLISH, prefix, f"{prefix} <TODO>"))
+    assert ("missing_field", name) in [(f.code, f.field) for f in r.findings]
+    assert "placeholder" in next(f.message_en for f in r.findings if f.code == "missing_field")
+
+
+def test_redo_date_required_after_reading_solution() -> None:
+    r = review_log(replace_line(ENGLISH, "**Redo date:**", None))
+    assert [(f.code, f.problem, f.line) for f in r.findings if f.severity == "error"] == [
+        ("redo_date_missing", 2, 14)
+    ]
+    assert r.points == 5.75
+
+
+def test_untouched_template_scores_zero() -> None:
+    r = review_log(render_template())
+    assert r.points == 0.0 and codes(r) == ["template_untouched"]
+
+
+@pytest.mark.parametrize("text", ["", "   \n\n"])
+def test_empty_log_scores_zero(text: str) -> None:
+    r = review_log(text)
+    assert r.points == 0.0 and codes(r) == ["empty_log"]
+
+
+def test_missing_file_scores_zero(tmp_path: Path) -> None:
+    r = review_file(tmp_path / "LEETCODE_LOG.md")
+    assert r.points == 0.0 and codes(r) == ["missing_file"]
+
+
+@pytest.mark.parametrize(
+    ("value", "code", "points"),
+    [
+        ("O(n log — halving", "bad_bigo", 5.5),
+        ("O() — constant", "bad_bigo", 5.5),
+        ("n^2 — two nested loops", "no_bigo", 5.5),
+        ("O(log n)", "no_reason", 5.75),
+    ],
+)
+def test_malformed_time_complexity(value: str, code: str, points: float) -> None:
+    r = review_log(replace_line(ENGLISH, "**Time complexity:** O(log n)", f"**Time complexity:** {value}"))
+    found = [f for f in r.findings if f.code == code]
+    assert found and found[0].line == 9 and found[0].field == "time" and found[0].problem == 1
+    assert r.points == points
+
+
+def test_bad_bigo_message_names_position() -> None:
+    r = review_log(replace_line(ENGLISH, "**Time complexity:** O(log n)", "**Time complexity:** O() — why"))
+    f = next(f for f in r.findings if f.code == "bad_bigo")
+    assert "character 3" in f.message_en and "3번째" in f.message_ko
+
+
+def test_easy_problem_warns_and_costs_half_point() -> None:
+    text = ENGLISH.replace("204. Count Primes", "202. Happy Number").replace(
+        "O(n log log n) — sum of n/p over the primes p", "O(log n) — the digit-square sum shrinks fast"
+    ).replace("O(n) — one flag per number", "O(1) — Floyd's two pointers")
+    r = review_log(text)
+    warnings = [f for f in r.findings if f.severity == "warning"]
+    assert {f.code for f in warnings} == {"difficulty_mismatch", "not_medium"}
+    not_medium = next(f for f in warnings if f.code == "not_medium")
+    assert not_medium.problem == 2
+    assert "Happy Number" in not_medium.message_en and "Easy" in not_medium.message_en
+    assert "lesson lists it" in not_medium.message_en and "Medium" in not_medium.message_ko
+    assert r.points == 5.5
+
+
+@pytest.mark.parametrize(
+    ("value", "code", "expect"),
+    [
+        ("O(n) — one multiplication per unit of n", "complexity_worse", "best known is O(log n)"),
+        ("O(1) — a constant number of steps", "complexity_inconsistent", "better than the best known"),
+    ],
+)
+def test_pow_complexity_against_catalog(value: str, code: str, expect: str) -> None:
+    r = review_log(replace_line(ENGLISH, "**Time complexity:** O(log n)", f"**Time complexity:** {value}"))
+    f = next(f for f in r.findings if f.code == code)
+    assert f.severity == "warning" and f.line == 9 and f.field == "time"
+    assert expect in f.message_en and "50. Pow(x, n)" in f.message_en
+    assert r.points == 5.75
+
+
+def test_recursive_pow_space_is_accepted() -> None:
+    text = replace_line(ENGLISH, "**Space complexity:**", "**Space complexity:** O(log n) — recursion depth")
+    assert review_log(text).points == 6.0
+
+
+def test_duplicate_problem_warns() -> None:
+    text = ENGLISH.replace("204. Count Primes", "Pow(x, n)").replace(
+        "O(n log log n) — sum of n/p over the primes p", "O(log n) — halving"
+    ).replace("O(n) — one flag per number", "O(log n) — recursion depth")
+    r = review_log(text)
+    assert "duplicate_problem" in codes(r, "warning")
+    assert r.points == 5.5
+
+
+def test_not_math_problem_warns() -> None:
+    text = ENGLISH.replace("204. Count Primes", "8. String to Integer (atoi)").replace(
+        "O(n log log n) — sum of n/p over the primes p", "O(n) — one pass over the string"
+    ).replace("O(n) — one flag per number", "O(1) — a few variables")
+    r = review_log(text)
+    assert codes(r, "warning") == ["not_math"]
+    assert r.points == 5.5
+
+
+def test_unknown_problem_is_info_only() -> None:
+    r = review_log(ENGLISH.replace("204. Count Primes", "9999. Some Future Problem"))
+    assert codes(r, "error") == [] and "unknown_problem" in codes(r, "info")
+    assert r.points == 6.0
+
+
+def test_linked_practice_failures() -> None:
+    practice = {"my_pow": "my_pow(2.0, -2147483648) raised OverflowError", "is_happy": "is_happy(1) is False"}
+    r = review_log(ENGLISH, practice)
+    assert len(r.linked_failures) == 1
+    link = r.linked_failures[0]
+    assert (link.problem, link.function, link.line) == (1, "my_pow", 11)
+    assert "negative n" in link.went_wrong and "OverflowError" in link.failure
+    assert r.points == 6.0  # practice failures are reported next to the log, not scored here
+    assert r.to_dict()["linked_failures"][0]["function"] == "my_pow"
+
+
+def test_missing_second_problem() -> None:
+    first_only = ENGLISH.split("## Problem 2")[0]
+    r = review_log(first_only)
+    assert codes(r, "error") == ["missing_problem"] and r.points == 3.0
+
+
+def test_logs_without_headings_split_on_problem_label() -> None:
+    text = ENGLISH.replace("## Problem 1\n", "").replace("## Problem 2\n", "")
+    r = review_log(text)
+    assert r.points == 6.0 and len(r.problems) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("alone", "alone"),
+        ("혼자", "alone"),
+        ("without looking at the solution", "alone"),
+        ("풀이를 보고", "solution"),
+        ("after reading a solution", "solution"),
+        ("혼자 못 풀고 해설 참고", "solution"),
+        ("혼자 / 풀이를 보고", None),
+        ("yes", None),
+    ],
+)
+def test_classify_solved(text: str, expected: str | None) -> None:
+    assert classify_solved(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"), [("Medium", "Medium"), ("미디엄", "Medium"), ("easy", "Easy"), ("Easy / Medium", None)]
+)
+def test_parse_difficulty(text: str, expected: str | None) -> None:
+    assert parse_difficulty(text) == expected
+
+
+def test_mixed_style_log_is_read() -> None:
+    text = """\
+## 문제 1: 50. Pow(x, n)
+난이도 (Difficulty): Medium
+**처음 아이디어** — 그냥 n번 곱하기
+접근 방법：분할 정복으로 x^(n/2)를 재사용
+**Time**: O(log N)
+because n halves
+공간: O(log n) 재귀 깊이
+틀린 점: n이 음수일 때
+혼자 풀었나요? 혼자
+"""
+    entry = parse_log(text).problems[0]
+    assert entry.heading == "50. Pow(x, n)"
+    assert entry.fields["time"].line == 5 and entry.fields["solved"].value == "혼자"
+    r = review_log(text)
+    assert [f.code for f in r.findings if f.problem == 1] == []
+    assert r.points == 3.0
