@@ -1,0 +1,35 @@
+"""Shared fixtures for the kit's own tests: grade a submission once, read its results."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from grader.runner import GradeOptions, grade_path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "corpus"
+
+
+def grade(path: Path, *, hidden: bool = True, keyword: str | None = None, lang: str = "en") -> dict:
+    """Run the real grader (worker process, pytest suites, scoring) on a submission."""
+    return grade_path(Path(path), GradeOptions(hidden=hidden, keyword=keyword, lang=lang))
+
+
+def task_scores(results: dict) -> dict[str, tuple[float, float]]:
+    return {task: (t["score"], t["max_score"]) for task, t in results["tasks"].items()}
+
+
+def failed_messages(results: dict, task: str, lang: str = "en") -> str:
+    return "\n".join(t["messages"][lang] for t in results["tests"] if t["task"] == task and t["status"] != "passed")
+
+
+def load_expect(case: Path) -> dict:
+    return json.loads((case / "expect.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def reference_results() -> dict:
+    return grade(ROOT / "solutions")

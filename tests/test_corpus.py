@@ -1,0 +1,80 @@
+"""The real grader on the corpus: every correct variant gets full marks, every bug
+loses points in the right task and is told why, in both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import CORPUS, failed_messages, grade, load_expect, task_scores
+
+# The slow experiment and the log are graded by their own tests.
+KEYWORD = "not reversal and not log"
+SKIP_TASKS = {"reversal_experiment", "leetcode_log"}
+
+# What the feedback must say for each bug: (task, words that must appear in its failure messages).
+MESSAGES = {
+    "bug_pe_plain_attr": ("TokenAndPosEmbedding", ["plain attribute", "register_buffer"]),
+    "bug_pe_parameter": ("TokenAndPosEmbedding", ["nn.Parameter", "buffer"]),
+    "bug_concat_sincos": ("sinusoidal_pe", ["concatenated", "interleave"]),
+    "bug_sin_only": ("sinusoidal_pe", ["cos"]),
+    "bug_wrong_base": ("sinusoidal_pe", ["10000"]),
+    "bug_no_scale": ("TokenAndPosEmbedding", ["not multiplied by sqrt(d_model)"]),
+    "bug_arange_cpu": ("TokenAndPosEmbedding", ["device", "torch.arange(T)"]),
+    "bug_pe_rebuilt_in_forward": ("TokenAndPosEmbedding", ["rebuilt in forward"]),
+    "bug_no_len_check": ("TokenAndPosEmbedding", ["IndexError", "max_len"]),
+    "bug_odd_dmodel_ok": ("sinusoidal_pe", ["ValueError", "even"]),
+    "bug_unknown_mode_silent": ("TokenAndPosEmbedding", ["unknown mode"]),
+    "bug_tie_data_copy": ("weight_tying", ["same Parameter object", "copied"]),
+    "bug_tie_clone": ("weight_tying", ["same Parameter object"]),
+    "bug_count_params_double": ("weight_tying", ["once"]),
+    "bug_equivariance_no_perm": ("equivariance", ["fn(x)[:, perm]"]),
+    "bug_leetcode_pow_negative": ("leetcode_practice", ["my_pow", "negative"]),
+    "bug_leetcode_primes_inclusive": ("leetcode_practice", ["count_primes", "strictly below"]),
+    "syntax_error": ("sinusoidal_pe", ["could not be imported", "SyntaxError", "embedding.py:"]),
+    "missing_function": ("weight_tying", ["count_params"]),
+    "import_loop": ("leetcode_practice", ["never finished"]),
+    "stub": ("TokenAndPosEmbedding", ["Not attempted"]),
+}
+
+CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "expect.json").exists())
+
+
+@pytest.fixture(scope="module", params=CASES)
+def graded(request):
+    case = CORPUS / request.param
+    return request.param, load_expect(case), grade(case, keyword=KEYWORD)
+
+
+def test_scores_follow_the_expectation(graded):
+    name, expect, results = graded
+    scores = task_scores(results)
+    failing = set(expect.get("failing_tasks", [])) - SKIP_TASKS
+    if expect.get("full_marks"):
+        passing = set(scores) - SKIP_TASKS
+    else:
+        passing = set(expect.get("passing_tasks", [])) - SKIP_TASKS
+    for task in failing:
+        assert task in scores, f"{name}: task {task} was not graded"
+        got, top = scores[task]
+        assert got < top, f"{name}: {task} should lose points, got {got}/{top}"
+    for task in passing:
+        got, top = scores[task]
+        assert got == top, f"{name}: {task} should keep full marks, got {got}/{top}: {failed_messages(results, task)[:600]}"
+
+
+def test_each_bug_is_explained(graded):
+    name, _expect, results = graded
+    if name not in MESSAGES:
+        pytest.skip(f"{name} has no message expectation (a correct variant or an experiment case)")
+    task, words = MESSAGES[name]
+    text = failed_messages(results, task)
+    for word in words:
+        assert word in text, f"{name}: expected {word!r} in the {task} feedback:\n{text[:1500]}"
+    korean = failed_messages(results, task, "ko")
+    assert any("\uac00" <= ch <= "\ud7a3" for ch in korean), f"{name}: the Korean feedback has no Korean text"
+
+
+def test_statuses_are_contract_values(graded):
+    _name, _expect, results = graded
+    assert {t["status"] for t in results["tests"]} <= {"passed", "failed", "error", "timeout"}
+    assert results["score"] == pytest.approx(sum(t["score"] for t in results["tests"]))
