@@ -1,0 +1,25 @@
+"""`python -m grader.check_solutions`: the reference must get full marks (tox -e solutions)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from grader.runner import GradeOptions, grade_path
+from grader.summary import text_summary
+
+SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
+
+
+def main() -> int:
+    results = grade_path(SOLUTIONS, GradeOptions(hidden=True))
+    print(text_summary(results), end="")
+    if results["score"] != results["max_score"] or not results["tests"]:
+        print(f"FAIL: the reference scored {results['score']} / {results['max_score']}", file=sys.stderr)
+        return 1
+    print(f"OK: the reference gets full marks ({results['score']:g} / {results['max_score']:g})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
