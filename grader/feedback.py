@@ -40,7 +40,8 @@ class GradeFailure(AssertionError):
 
     def __init__(self, en: str, ko: str) -> None:
         super().__init__(en)
-        self.msg = Message(en, ko)
+        # not `.msg`: pytest reads an AssertionError's `.msg` as a string
+        self.message = Message(en, ko)
 
 
 def fail(en: str, ko: str) -> None:
@@ -64,7 +65,7 @@ def _at(where: dict | None) -> tuple[str, str]:
 def describe_problem(exc: BaseException) -> tuple[Message, str]:
     """A message and a status (failed/error/timeout) for any test exception."""
     if isinstance(exc, GradeFailure):
-        return exc.msg, "failed"
+        return exc.message, "failed"
     if isinstance(exc, NotAttempted):
         en_at, ko_at = _at(exc.where)
         return Message(

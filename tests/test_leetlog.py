@@ -325,6 +325,14 @@ def test_redo_date_required_after_reading_solution() -> None:
     assert r.points == 5.75
 
 
+def test_redo_date_on_the_solved_line_counts() -> None:
+    text = replace_line(ENGLISH, "**Redo date:**", None)
+    text = text.replace("after reading a solution", "after reading a solution, redo on 2026-12-01", 1)
+    r = review_log(text)
+    assert not [f for f in r.findings if f.severity == "error"]
+    assert r.points == 6.0
+
+
 def test_untouched_template_scores_zero() -> None:
     r = review_log(render_template())
     assert r.points == 0.0 and codes(r) == ["template_untouched"]

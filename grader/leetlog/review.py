@@ -409,6 +409,9 @@ def _review_solved(ctx: _Ctx) -> str | None:
         ctx.add("error" if how == "solution" else "warning", "bad_date", "redo_date", redo.line,
                 f"문제 {ctx.k}: 다시 풀 날짜 '{_short(redo.value)}'가 YYYY-MM-DD 형식의 날짜가 아닙니다.",
                 f"Problem {ctx.k}: the redo date '{_short(redo.value)}' is not a date in YYYY-MM-DD.")
+    if how == "solution" and date is None and (redo is None or not redo.filled):
+        # A date written on the "solved" line itself ("after a solution, redo 2026-10-05") counts too.
+        date = _parse_date(f.value)
     if how == "solution" and date is None:
         if redo is None or not redo.filled:
             ctx.add("error", "redo_date_missing", "redo_date", ctx.line_for("redo_date"),

@@ -1,0 +1,100 @@
+"""The LeetCode log as graded tests: review once, then one verdict per rubric group.
+
+Scores are pass/fail per test (the contract: only `passed` earns points), so
+the review's rubric (grader/leetlog/review.py) is cut into groups, one test
+each per problem. A group fails exactly when the review found an error (or,
+for the catalog checks, a warning) on one of its fields, and its message
+lists those findings with their line numbers. Public groups check that the
+log is complete and well formed; the hidden ones check it against the catalog.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from grader.feedback import fail
+from grader.leetlog import LogReview, review_log
+
+LOG_NAME = "LEETCODE_LOG.md"
+# Findings that concern the whole log: every group of every problem fails with them.
+WHOLE_LOG = {"empty_log", "no_fields", "template_untouched", "missing_file"}
+
+
+@dataclass(frozen=True)
+class Group:
+    name: str
+    fields: tuple[str, ...]
+    codes: tuple[str, ...] | None  # None: any "error" finding on those fields
+    points: float
+    en: str
+    ko: str
+
+
+# Points mirror the review's rubric: 0.25 per field, 0.25 per Big-O that parses,
+# 0.25 per Big-O that matches the catalog, 0.5 for fitting the task.
+PUBLIC_GROUPS = (
+    Group("problem", ("problem", "difficulty"), None, 0.5,
+          "names the problem and its difficulty", "문제와 난이도를 적었는지"),
+    Group("approach", ("first_idea", "final_approach"), None, 0.5,
+          "first idea and final approach", "처음 아이디어와 최종 접근"),
+    Group("complexity", ("time", "space"), None, 1.0,
+          "time and space complexity as Big-O, each with a reason", "시간·공간복잡도(Big-O와 이유)"),
+    Group("went_wrong", ("what_went_wrong",), None, 0.25,
+          "what went wrong, or could have", "틀린 이유(또는 틀릴 수 있었던 곳)"),
+    Group("solved", ("solved", "redo_date"), None, 0.25,
+          "solved alone or after a solution (then with a redo date)", "혼자 풀었는지, 풀이를 봤다면 다시 풀 날짜"),
+)
+HIDDEN_GROUPS = (
+    Group("catalog", ("time", "space"), ("complexity_worse", "complexity_inconsistent"), 0.5,
+          "complexities agree with the best known approaches", "복잡도가 알려진 방법과 맞는지"),
+    Group("task_fit", ("problem", "difficulty"), ("not_medium", "not_math", "duplicate_problem"), 0.5,
+          "two different Medium problems tagged Math", "서로 다른 Medium 수학 문제 2개인지"),
+)
+
+
+def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview | None:
+    """Review the submission's log (milliseconds); the review goes to results.json."""
+    text = getattr(submission, "log_text", None)
+    review = review_log(text) if text is not None else None
+    entry: dict[str, Any] = {"present": text is not None}
+    if review is not None:
+        entry.update(review.to_dict())
+        # kept so the report can quote the lines the findings point at
+        entry["source"] = text[:64_000]
+    artifacts["leetcode_log"] = entry
+    return review
+
+
+def check_group(review: LogReview | None, group: Group, problem: int) -> None:
+    """Fail (bilingual, with line numbers) when ``group`` of ``problem`` lost points."""
+    what_en = f"LeetCode log, problem {problem}: {group.en}"
+    what_ko = f"LeetCode 기록, 문제 {problem}: {group.ko}"
+    if review is None:
+        fail(f"{what_en}: expected {LOG_NAME} in the submission; found none. Copy the template "
+             f"exercises/{LOG_NAME}, fill it in, and submit it with your code.",
+             f"{what_ko}: 제출물에 {LOG_NAME}가 있어야 하는데 없습니다. exercises/{LOG_NAME} 템플릿을 "
+             "복사해 채운 뒤 코드와 함께 제출하세요.")
+    whole = [f for f in review.findings if f.code in WHOLE_LOG]
+    mine = [f for f in review.findings if f.problem == problem and _counts(f, group)]
+    missing = [f for f in review.findings if f.code == "missing_problem" and f.problem == problem]
+    found = whole or missing or mine
+    if not found:
+        return
+    lines_en = [_cite(f.line, f.message_en, "line") for f in found]
+    lines_ko = [_cite(f.line, f.message_ko, "행") for f in found]
+    fail(f"{what_en}: " + " | ".join(lines_en), f"{what_ko}: " + " | ".join(lines_ko))
+
+
+def _counts(finding: Any, group: Group) -> bool:
+    if finding.field not in group.fields:
+        return False
+    if group.codes is None:
+        return finding.severity == "error"
+    return finding.code in group.codes
+
+
+def _cite(line: int | None, message: str, word: str) -> str:
+    if line is None:
+        return message
+    return f"{LOG_NAME} line {line}: {message}" if word == "line" else f"{LOG_NAME} {line}{word}: {message}"

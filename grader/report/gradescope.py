@@ -1,0 +1,77 @@
+"""Gradescope's results.json, built in Python from our results.json.
+
+Follows https://gradescope-autograders.readthedocs.io/en/latest/specs/ (top
+level score, execution_time, output, output_format, visibility,
+stdout_visibility, tests[] with score, max_score, status, name, number,
+output, output_format, tags, visibility). tests/schemas/gradescope_results.schema.json
+is the same spec as a JSON Schema, and the tests validate against it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from grader.report.i18n import translate
+from grader.report.view import failure_rows, task_title, top_fixes
+from grader.rubric import TASKS
+
+VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
+MAX_OUTPUT = 20_000  # characters per output string: long enough to help, short enough to read
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_OUTPUT else text[: MAX_OUTPUT - 1] + "…"
+
+
+def build_gradescope(results: dict, lang: str, path: str, summary_md: str = "") -> dict[str, Any]:
+    tests_out = []
+    failures = {f["id"]: f for f in failure_rows(results, lang, path)}
+    numbering: dict[str, int] = {}
+    ordered = sorted(results.get("tests", []),
+                     key=lambda t: TASKS.index(t["task"]) if t.get("task") in TASKS else len(TASKS))
+    for t in ordered:
+        task = t.get("task") or "?"
+        major = (TASKS.index(task) + 1) if task in TASKS else len(TASKS) + 1
+        numbering[task] = numbering.get(task, 0) + 1
+        visibility = t.get("visibility", "visible")
+        if visibility not in VISIBILITIES:
+            visibility = "after_published"
+        if t["status"] == "passed":
+            output = translate("status_passed", lang)
+        else:
+            f = failures[t["id"]]
+            output = f"[{f['status_word']}] {f['text']}\n\n"
+            output += (translate("hidden_reproduce", lang) if f["hidden"] else translate("reproduce", lang))
+            output += f": {f['reproduce']}"
+        tests_out.append({
+            "name": f"{task_title(task, lang)}: {t['id']}",
+            "number": f"{major}.{numbering[task]}",
+            "score": float(t["score"]),
+            "max_score": float(t["max_score"]),
+            "status": "passed" if t["status"] == "passed" else "failed",
+            "output": _clip(output),
+            "output_format": "text",
+            "tags": [task, t["id"].split("/", 1)[0]],
+            "visibility": visibility,
+        })
+    output = summary_md or _fallback_output(results, lang, path)
+    return {
+        "score": float(results.get("score", 0.0)),
+        "execution_time": int(round(float(results.get("duration", 0.0)))),
+        "output": _clip(output),
+        "output_format": "md",
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": tests_out,
+    }
+
+
+def _fallback_output(results: dict, lang: str, path: str) -> str:
+    if results.get("error"):
+        return f"{translate('unreadable', lang)}: {results['error']}"
+    fixes = top_fixes(failure_rows(results, lang, path))
+    lines = [f"{translate('score', lang)}: {results.get('score', 0):g} / {results.get('max_score', 0):g}"]
+    if fixes:
+        lines.append(f"{translate('top_fixes', lang)}:")
+        lines += [f"{i}. {f['task_title']}: {f['text']}" for i, f in enumerate(fixes, 1)]
+    return "\n".join(lines)

@@ -1,0 +1,131 @@
+"""Render feedback.html, feedback.md and gradescope.json from results.json.
+
+Templates live in templates/ at the kit's root and are rendered with Jinja2;
+the HTML environment autoescapes, so a student's message or log line is
+always text, never markup. Markdown escaping is done by the `md` filter.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from grader.report import plots
+from grader.report.exp_view import experiment_view, sparkline
+from grader.report.gradescope import build_gradescope
+from grader.report.i18n import status_word, translate
+from grader.report.log_view import log_view
+from grader.report.view import failure_rows, task_rows, top_fixes
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+MD_LIMIT = 1_000_000  # bytes: under GitHub's 1 MiB job summary limit, with room to spare
+MD_BUDGET = MD_LIMIT - 16 * 1024  # room for the truncation note
+
+
+def _env(autoescape: bool) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        autoescape=autoescape, undefined=jinja2.StrictUndefined,
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+    )
+    env.filters["md"] = md_escape
+    env.filters["code"] = md_code
+    env.filters["num"] = _num
+    return env
+
+
+def md_escape(text: Any) -> str:
+    """Student text as literal Markdown: no markup, links, HTML or table breaks."""
+    s = str(text).replace("\r", "")
+    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    s = re.sub(r"([\\`*_{}\[\]#+!|~])", r"\\\1", s)
+    return s.replace("\n", "<br>")
+
+
+def md_code(text: Any) -> str:
+    """Inline code that survives any backticks inside it."""
+    s = str(text).replace("\n", " ")
+    fence = "`" * (max((len(m) for m in re.findall(r"`+", s)), default=0) + 1)
+    pad = " " if s.startswith("`") or s.endswith("`") else ""
+    return f"{fence}{pad}{s}{pad}{fence}"
+
+
+def _num(value: Any, digits: int = 3) -> str:
+    if value is None or value == "":
+        return "–"
+    try:
+        return f"{float(value):.{digits}g}" if abs(float(value)) < 1000 else f"{float(value):.0f}"
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def build_context(results: dict, lang: str, path: str, *, with_plots: bool = True) -> dict[str, Any]:
+    """Everything a template needs, in ``lang``."""
+    failures = failure_rows(results, lang, path)
+    exp = experiment_view((results.get("artifacts") or {}).get("experiment"), lang)
+    for part in (exp or {}).get("parts", []):
+        part["img_loss"] = plots.loss_curves(part) if with_plots else None
+        part["img_acc"] = plots.accuracy_bars(part) if with_plots else None
+    score, max_score = float(results.get("score", 0.0)), float(results.get("max_score", 0.0))
+    return {
+        "lang": lang, "r": results, "path": path,
+        "t": lambda key, **fmt: translate(key, lang, **fmt),
+        "status_word": lambda s: status_word(s, lang),
+        "score": score, "max_score": max_score,
+        "percent": round(100 * score / max_score) if max_score else 0,
+        "tasks": task_rows(results, lang), "failures": failures, "fixes": top_fixes(failures),
+        "exp": exp, "sparkline": sparkline,
+        "log": log_view(results, lang),
+        "versions": results.get("versions") or {}, "worker": results.get("worker") or {},
+    }
+
+
+def render_html(results: dict, lang: str, path: str) -> str:
+    return _env(True).get_template("feedback.html.j2").render(build_context(results, lang, path))
+
+
+def render_markdown(results: dict, lang: str, path: str, limit: int = MD_LIMIT) -> str:
+    """GitHub-flavoured Markdown under ``limit`` bytes: long output is cut with a note."""
+    ctx = build_context(results, lang, path, with_plots=False)
+    env = _env(False)
+    text = env.get_template("feedback.md.j2").render(ctx, details_limit=None)
+    if len(text.encode("utf-8")) <= limit:
+        return text
+    # Too long: cap each message and the worker output, then hard-cut as a last resort.
+    text = env.get_template("feedback.md.j2").render(ctx, details_limit=2000)
+    note = "\n\n> " + translate("truncated", lang, limit=f"{limit // 1024} KiB") + "\n"
+    budget = limit - len(note.encode("utf-8")) - 1024
+    raw = text.encode("utf-8")
+    if len(raw) > budget:
+        text = raw[:budget].decode("utf-8", "ignore")
+        text = text[: text.rfind("\n")] + "\n</details>\n" if "<details>" in text else text
+    return text + note
+
+
+def render_summary_md(results: dict, lang: str, path: str) -> str:
+    """The short Markdown shown on Gradescope's top-level output."""
+    ctx = build_context(results, lang, path, with_plots=False)
+    return _env(False).get_template("summary.md.j2").render(ctx)
+
+
+def write_reports(results: dict, out: Path, lang: str, path: str = "exercises") -> dict[str, Path]:
+    """feedback.html, feedback.md and gradescope.json next to results.json."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = {
+        "feedback.html": render_html(results, lang, path),
+        "feedback.md": render_markdown(results, lang, path),
+        "gradescope.json": json.dumps(build_gradescope(results, lang, path, render_summary_md(results, lang, path)),
+                                      ensure_ascii=False, indent=2) + "\n",
+    }
+    paths = {}
+    for name, text in written.items():
+        tmp = out / f".{name}.tmp"
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, out / name)
+        paths[name] = out / name
+    return paths

@@ -1,0 +1,105 @@
+"""The terminal side of a grading run, with rich: a progress bar, then a colour summary.
+
+The plugin calls ``progress.start(n)`` after collection and
+``progress.advance(nodeid)`` after each test; ``Progress`` below is that object.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress as RichProgress
+from rich.table import Table
+
+from grader.report.i18n import translate
+from grader.report.view import failure_rows, task_rows, top_fixes
+
+STYLE = {"good": "green", "mid": "yellow", "bad": "red"}
+
+
+class Progress:
+    """A bar on stderr while the suites run: start(n) once, advance(nodeid) per test."""
+
+    def __init__(self, lang: str = "en", console: Console | None = None) -> None:
+        self.lang = lang
+        # bound to the real stderr now: the runner redirects sys.stderr while pytest runs
+        self.console = console or Console(file=sys.stderr)
+        self._bar: RichProgress | None = None
+        self._task: Any = None
+
+    def start(self, total: int) -> None:
+        self.close()  # a restarted session (e.g. public then hidden) gets a fresh bar
+        self._bar = RichProgress(
+            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("[dim]{task.fields[test]}"), TimeElapsedColumn(),
+            console=self.console, transient=True,
+        )
+        self._bar.start()
+        self._task = self._bar.add_task(translate("grading", self.lang), total=total, test="")
+
+    def advance(self, nodeid: str) -> None:
+        if self._bar is not None:
+            self._bar.update(self._task, advance=1, test=nodeid.split("::")[-1][:40])
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def progress_for(lang: str, quiet: bool) -> Progress | None:
+    """A bar only for a person at a terminal: CI logs get no control characters."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    return Progress(lang)
+
+
+def summary_renderables(results: dict, lang: str, path: str) -> list[Any]:
+    """What print_summary prints, as rich objects (tests render them to text)."""
+    t = lambda key, **fmt: translate(key, lang, **fmt)  # noqa: E731
+    score, max_score = results.get("score", 0.0), results.get("max_score", 0.0)
+    frac = score / max_score if max_score else 0.0
+    level = "good" if frac >= 0.999 else ("mid" if frac >= 0.5 else "bad")
+    head = (f"[bold]{t('score')}[/]: {escape(str(results.get('submission', '')))}  "
+            f"[bold {STYLE[level]}]{score:g} / {max_score:g}[/]  "
+            f"[dim]\\[{', '.join(results.get('suites', []))}; {t('isolation').lower()}: {results.get('isolation')}][/]")
+    out: list[Any] = [head]
+    if results.get("error"):
+        out.append(f"[red]{t('unreadable')}:[/] {escape(results['error'])}")
+    table = Table(show_edge=False, header_style="bold")
+    table.add_column(t("task"))
+    table.add_column(t("points"), justify="right")
+    table.add_column(t("tests_passed"), justify="right")
+    table.add_column("", min_width=12)
+    for row in task_rows(results, lang):
+        style = STYLE[row["level"]]
+        filled = row["percent"] // 10
+        table.add_row(row["title"], f"[{style}]{row['score']:g} / {row['max_score']:g}[/]",
+                      f"{row['passed']} / {row['total']}", f"[{style}]{'█' * filled}[/][dim]{'░' * (10 - filled)}[/]")
+    if table.row_count:
+        out.append(table)
+    fixes = top_fixes(failure_rows(results, lang, path))
+    if fixes:
+        out.append(f"\n[bold]{t('top_fixes')}[/]")
+        for i, f in enumerate(fixes, 1):
+            out.append(f"[bold]{i}. {escape(f['task_title'])}[/] [red](−{f['task_lost']:g})[/]: {escape(f['text'])}")
+            out.append(f"   [dim]{escape(f['reproduce'])}[/]")
+    elif table.row_count:
+        out.append(f"[green]{t('nothing_to_fix')}[/]")
+    return out
+
+
+def print_summary(results: dict, lang: str, path: str, console: Console | None = None) -> None:
+    console = console or Console()
+    for item in summary_renderables(results, lang, path):
+        console.print(item, highlight=False)

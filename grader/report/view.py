@@ -1,0 +1,127 @@
+"""results.json -> what the reports show, in one language.
+
+Every template (HTML, Markdown, Gradescope, terminal) reads this one view, so
+they cannot disagree about what failed, why, or what to fix first.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from typing import Any
+
+from grader.report.i18n import status_word
+from grader.rubric import TASK_TITLES, TASKS
+
+# Practice functions of leetcode.py, as named in the catalog and the test ids.
+PRACTICE_FUNCTIONS = ("my_pow", "count_primes", "is_happy", "int_to_roman")
+
+_EN = re.compile(r"^(?P<what>.*?)\s*\bexpected\s+(?P<exp>.+?);\s*found\s+(?P<found>.+?)(?:\.\s+(?P<rest>.*)|\.?)$", re.S)
+_KO = re.compile(r"^(?:(?P<what>[^:]*?):\s+)?(?P<exp>.+?)\s*하는데\s*(?P<found>.+?니다)\.?(?:\s+(?P<rest>.*))?$", re.S)
+_CAUSE = re.compile(r"(?:Likely cause|원인 추정):\s*(?P<cause>.*)$", re.S)
+
+
+def split_message(text: str, lang: str) -> dict[str, str]:
+    """A TA message -> what / expected / found / likely cause (best effort).
+
+    The suites write "X: expected A; found B. Likely cause: C" and the Korean
+    "X: A이어야 하는데 B입니다. 원인 추정: C"; anything else stays whole in `message`.
+    """
+    out = {"what": "", "expected": "", "found": "", "cause": "", "message": text}
+    m = (_KO if lang == "ko" else _EN).match(text.strip())
+    if not m:
+        cause = _CAUSE.search(text)
+        if cause:
+            out["cause"] = cause.group("cause").strip()
+        return out
+    rest = (m.group("rest") or "").strip()
+    expected = m.group("exp").strip()
+    out.update(what=(m.group("what") or "").strip().rstrip(":").strip(), expected=expected + (" 함" if lang == "ko" else ""),
+               found=m.group("found").strip(), message="")
+    cause = _CAUSE.search(rest)
+    out["cause"] = cause.group("cause").strip() if cause else rest
+    return out
+
+
+def reproduce_command(test_id: str, path: str) -> str:
+    """`grade PATH -k EXPR` selecting this test (its parameters too when -k can spell them)."""
+    name = test_id.split("::")[-1]
+    func, _, param = name.partition("[")
+    param = param.rstrip("]")
+    # -k can spell ids like "4-6" or "problem2-solved"; bare indices say nothing
+    expr = f"{func} and {param}" if re.fullmatch(r"[\w.+-]*[A-Za-z-][\w.+-]*", param) else func
+    hidden = " --hidden" if test_id.startswith("hidden/") else ""
+    return f"grade {shlex.quote(path)}{hidden} -k {shlex.quote(expr)}"
+
+
+def task_title(task: str | None, lang: str) -> str:
+    en, ko = TASK_TITLES.get(task or "", (task or "?", task or "?"))
+    return ko if lang == "ko" else en
+
+
+def task_rows(results: dict, lang: str) -> list[dict[str, Any]]:
+    rows = []
+    for task in TASKS:
+        tot = results.get("tasks", {}).get(task)
+        if not tot:
+            continue
+        frac = tot["score"] / tot["max_score"] if tot["max_score"] else 1.0
+        rows.append({
+            "task": task, "title": task_title(task, lang), "score": tot["score"], "max_score": tot["max_score"],
+            "passed": tot["passed"], "total": tot["total"], "percent": round(100 * frac),
+            "level": "good" if frac >= 0.999 else ("mid" if frac >= 0.5 else "bad"),
+        })
+    return rows
+
+
+def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
+    rows = []
+    for t in results.get("tests", []):
+        if t["status"] == "passed":
+            continue
+        text = (t.get("messages") or {}).get(lang) or t.get("message", "")
+        rows.append({
+            "id": t["id"], "task": t.get("task"), "task_title": task_title(t.get("task"), lang),
+            "status": t["status"], "status_word": status_word(t["status"], lang),
+            "points": t["max_score"], "text": text, "parts": split_message(text, lang),
+            "hidden": t["id"].startswith("hidden/"), "reproduce": reproduce_command(t["id"], path),
+        })
+    # by task in rubric order, the public (reproducible) failures of a task first
+    rows.sort(key=lambda r: (TASKS.index(r["task"]) if r["task"] in TASKS else len(TASKS), r["hidden"]))
+    return rows
+
+
+def top_fixes(failures: list[dict[str, Any]], n: int = 3) -> list[dict[str, Any]]:
+    """The n fixes worth most: the costliest failure of each task, costliest tasks first.
+
+    One per task, because one bug usually fails several tests of its task and
+    the student should see three different things, not one bug three times.
+    """
+    lost: dict[str, float] = {}
+    first: dict[str, dict[str, Any]] = {}
+    for f in failures:
+        key = f["task"] or "?"
+        lost[key] = lost.get(key, 0.0) + f["points"]
+        # prefer what the student can rerun (public), then the costliest
+        if key not in first or (not f["hidden"], f["points"]) > (not first[key]["hidden"], first[key]["points"]):
+            first[key] = f
+    order = sorted(first, key=lambda k: (-lost[k], TASKS.index(k) if k in TASKS else 99))
+    return [dict(first[k], task_lost=round(lost[k], 3)) for k in order[:n]]
+
+
+def practice_failures(results: dict) -> dict[str, str]:
+    """Practice function -> its first failing check (not-attempted ones excluded)."""
+    found: dict[str, str] = {}
+    for t in results.get("tests", []):
+        if t.get("task") != "leetcode_practice" or t["status"] == "passed":
+            continue
+        text = (t.get("messages") or {}).get("en") or t.get("message", "")
+        if text.startswith("Not attempted"):
+            continue
+        for fn in PRACTICE_FUNCTIONS:
+            if fn in t["id"] or text.startswith(fn):
+                found.setdefault(fn, text.rstrip(". "))
+    return found
+
+
+__all__ = ["failure_rows", "practice_failures", "reproduce_command", "split_message", "task_rows", "top_fixes"]
