@@ -1,8 +1,9 @@
-"""Public checks of the reversal experiment's pieces: data, model shape, a short run."""
+"""Public checks of the reversal experiment: data, model shape, a short run, the component check."""
 
 import pytest
 import torch
 
+from grader import experiment as X
 from grader.feedback import expect
 from grader.testkit import as_tensor, check_dtype, check_shape
 
@@ -21,7 +22,7 @@ def test_make_batch(student):
            "make_batch: targets는 ids.flip(1)(각 행을 뒤집은 것)이어야 하는데 다릅니다. 뒤집지 않으면 복사 태스크가 됩니다.")
 
 
-@pytest.mark.task("reversal_experiment", points=1)
+@pytest.mark.task("reversal_experiment", points=0.5)
 def test_model_output_shape(student):
     model = student.call("ReversalModel", vocab_size=10, d_model=32, max_len=16, mode="sin", n_layers=1, n_heads=2)
     ids = torch.randint(0, 10, (3, 8))
@@ -30,12 +31,20 @@ def test_model_output_shape(student):
                 "One row of vocab_size logits per position.", "위치마다 vocab_size개의 logit이 나와야 합니다.")
 
 
-@pytest.mark.task("reversal_experiment", points=1)
+@pytest.mark.task("reversal_experiment", points=0.5)
 def test_short_training_run(student):
-    _model, losses = student.call("train_reversal", "sin", seed=0, steps=20, timeout=120)
+    _model, losses = student.call("train_reversal", "sin", seed=0, steps=20, timeout=X.train_timeout(20))
     expect(isinstance(losses, list) and len(losses) == 20,
            f"train_reversal(steps=20): expected 20 losses, one per step; found {len(losses) if isinstance(losses, list) else type(losses).__name__}.",
            f"train_reversal(steps=20): 스텝마다 하나씩 20개의 손실이 있어야 하는데 {len(losses) if isinstance(losses, list) else type(losses).__name__}입니다.")
     expect(all(isinstance(v, float) for v in losses),
            "train_reversal: expected each loss as a Python float (loss.item()).",
            "train_reversal: 손실은 Python float(loss.item())이어야 합니다.")
+
+
+@pytest.mark.task("reversal_experiment", points=0.5)
+@pytest.mark.parametrize("mode", ["sin", "learned"])
+def test_component_check_positions_learn(student, artifacts, mode):
+    """The grader's reversal model with your TokenAndPosEmbedding (paper init) must learn to reverse."""
+    X.check_component_learns(X.component_runs(student, artifacts, (mode,))[mode], mode)
+
