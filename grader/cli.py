@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from grader.runner import GradeOptions, UsageProblem, grade_path, unreadable_results, write_results
-from grader.sandbox import SandboxPolicy
+from grader.sandbox_cli import add_sandbox_arguments, policy_from_args
 from grader.submission import SubmissionError
 from grader.summary import text_summary
 
@@ -40,6 +40,16 @@ def build_parser() -> argparse.ArgumentParser:
                    default="after_published", help="Gradescope visibility of hidden tests")
     p.add_argument("-k", dest="keyword", default=None, help="only tests matching this pytest -k expression")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary on the terminal")
+    add_sandbox_arguments(p)
+    # GitHub Actions / Classroom (grader/ci.py, docs/ci.md).
+    p.add_argument("--ci", action="store_true",
+                   help="also write $GITHUB_STEP_SUMMARY, ::error annotations and Classroom's `result` output")
+    p.add_argument("--fail-under", type=float, default=None, metavar="SCORE",
+                   help="exit status 1 when the score is below SCORE (for branch protection)")
+    p.add_argument("--hidden-from", default=None, metavar="ARCHIVE",
+                   help="run the hidden suite sealed in ARCHIVE by `grade pack-hidden` (key in --key-env)")
+    p.add_argument("--key-env", default="GK_HIDDEN_KEY", metavar="NAME",
+                   help="environment variable holding the archive's passphrase (default: GK_HIDDEN_KEY)")
     return p
 
 
@@ -62,29 +72,67 @@ def main(argv: list[str] | None = None) -> int:
     return grade_one(argv)
 
 
+def write_feedback(results: dict, out: Path, lang: str, path: Path) -> None:
+    """feedback.html, feedback.md, gradescope.json next to results.json (grader/report)."""
+    from grader.report import write_reports
+
+    try:
+        write_reports(results, out, lang, path.as_posix())
+    except Exception as exc:  # results.json is written: a report bug must not hide the grade
+        print(f"grade: could not write the feedback reports ({type(exc).__name__}: {exc})", file=sys.stderr)
+
+
 def grade_one(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     lang = args.lang or default_lang()
-    policy = SandboxPolicy(isolation=args.isolation, memory_bytes=args.memory_mb * 1024 * 1024)
+    policy = policy_from_args(args)
     options = GradeOptions(hidden=args.hidden, lang=lang, policy=policy,
                            hidden_visibility=args.hidden_visibility, keyword=args.keyword)
     path = Path(args.path)
     out = Path(args.out)
+    if args.hidden_from:
+        from grader.hidden_pack import HiddenArchiveError, use_hidden_archive
+
+        try:
+            use_hidden_archive(Path(args.hidden_from), options, args.key_env)
+        except HiddenArchiveError as exc:
+            print(f"grade: --hidden-from: {exc}", file=sys.stderr)
+            return 2
+    from grader.report.terminal import progress_for
+
+    options.progress = progress_for(lang, args.quiet)
     try:
-        results = grade_path(path, options)
+        try:
+            results = grade_path(path, options)
+        finally:
+            if options.progress is not None:
+                options.progress.close()
     except UsageProblem as exc:
         print(f"grade: {exc}", file=sys.stderr)
         return 2
     except SubmissionError as exc:
         write_results(unreadable_results(path.name, str(exc), options), out)
+        write_feedback(unreadable_results(path.name, str(exc), options), out, lang, path)
         print(f"grade: cannot read the submission: {exc}", file=sys.stderr)
+        if args.ci:
+            from grader import ci
+
+            return ci.finish(unreadable_results(path.name, str(exc), options), sub_path=path, out=out,
+                             lang=lang, fail_under=args.fail_under, exit_status=2)
         return 2
     write_results(results, out)
+    write_feedback(results, out, lang, path)
     summary = text_summary(results, lang)
     (out / "summary.txt").write_text(summary, encoding="utf-8")
     if not args.quiet:
-        print(summary, end="")
-    return 0
+        from grader.report.terminal import print_summary
+
+        print_summary(results, lang, path.as_posix())
+    if args.ci:
+        from grader import ci
+
+        return ci.finish(results, sub_path=path, out=out, lang=lang, fail_under=args.fail_under)
+    return 1 if args.fail_under is not None and results["score"] < args.fail_under else 0
 
 
 if __name__ == "__main__":

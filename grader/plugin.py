@@ -69,6 +69,10 @@ class GradingPlugin:
             message, status = describe_problem(exc)
             meta["message"] = message.as_dict()
             meta["status"] = status
+            # Where in the student's source it went wrong (for CI annotations).
+            where = getattr(exc, "where", None)
+            if isinstance(where, dict) and where.get("file") and isinstance(where.get("line"), int):
+                meta["location"] = {"file": str(where["file"]), "line": int(where["line"])}
         return meta
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:

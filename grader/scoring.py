@@ -43,6 +43,7 @@ def test_entries(report: dict, lang: str, hidden_visibility: str) -> tuple[list[
             "message": messages.get(lang) or messages.get("en", ""),
             "messages": messages,
             "duration": duration,
+            **({"location": meta["location"]} if meta.get("location") and status != "passed" else {}),
         })
     return tests, skipped
 

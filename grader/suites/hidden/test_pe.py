@@ -6,7 +6,15 @@ import torch
 from grader import reference
 from grader.feedback import expect, fail
 from grader.testkit import (
-    as_tensor, check_dtype, check_finite, check_shape, diagnose_pe, first_mismatch, fresh_rng, max_diff, mentions,
+    as_tensor,
+    check_dtype,
+    check_finite,
+    check_shape,
+    diagnose_pe,
+    first_mismatch,
+    fresh_rng,
+    max_diff,
+    mentions,
     raised,
 )
 

@@ -1,0 +1,286 @@
+"""`grade --ci`: speak GitHub Actions' and GitHub Classroom's formats.
+
+After results.json is written, this adds, from the results alone:
+
+* the Markdown feedback appended to ``$GITHUB_STEP_SUMMARY`` (capped under
+  GitHub's 1 MiB per-step limit);
+* workflow commands on stdout (``::error file=…,line=…::``) that put the
+  failure next to the student's source line in the pull request;
+* the ``result`` output in ``$GITHUB_OUTPUT``: base64 of the JSON that
+  ``classroom-resources/autograding-grading-reporter`` reads (``version``,
+  ``status``, ``max_score``, ``tests[]``), so Classroom's own reporter shows
+  the points;
+* the exit status for branch protection: 1 when ``--fail-under`` is not met.
+
+Student text (exception messages) is data: it is escaped for workflow commands
+and for Markdown, never interpreted.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TextIO
+
+from grader.rubric import TASK_TITLES
+
+SUMMARY_LIMIT = 1_000_000  # bytes; GitHub rejects a step summary over 1 MiB
+RESULT_LIMIT = 96 * 1024  # bytes of base64: the reporter gets it as one env var (Linux caps one at 128 KiB)
+MAX_ERRORS = 10  # GitHub shows at most 10 error annotations per step
+CLASSROOM_STATUS = {"passed": "pass", "failed": "fail", "error": "error", "timeout": "error"}
+
+
+# -- workflow commands ---------------------------------------------------------------
+def escape_data(text: str) -> str:
+    """Escape a workflow command's message (GitHub's rules: %, CR, LF)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """Escape a workflow command's property value (also ':' and ',')."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def command(name: str, message: str, **props: object) -> str:
+    shown = [f"{k}={escape_property(str(v))}" for k, v in props.items() if v not in (None, "")]
+    return f"::{name}{' ' + ','.join(shown) if shown else ''}::{escape_data(message)}"
+
+
+def source_file(where_file: str, sub_path: Path, cwd: Path) -> str | None:
+    """The repository path of the student's file, only if it really is on disk there."""
+    if not sub_path.is_dir() or "/" in where_file or "\\" in where_file:
+        return None
+    for candidate in (sub_path / where_file, sub_path / "exercises" / where_file):
+        if candidate.is_file():
+            rel = os.path.relpath(candidate.resolve(), cwd.resolve())
+            return None if rel.startswith("..") else Path(rel).as_posix()
+    return None
+
+
+def shown_message(test: Mapping, lang: str) -> str:
+    """The test's feedback, unless the instructor keeps this hidden test's details back."""
+    if test.get("visibility", "visible") != "visible":
+        return ("숨김 테스트입니다: 자세한 내용은 공개되지 않습니다." if lang == "ko"
+                else "Hidden test: its details are not shown.")
+    messages = test.get("messages") or {}
+    return str(messages.get(lang) or test.get("message") or "")
+
+
+def annotations(results: Mapping, sub_path: Path, cwd: Path, lang: str) -> list[str]:
+    """Error annotations: one per student source line, then one per task for the rest."""
+    located: dict[tuple[str, int], list[Mapping]] = {}
+    unlocated: dict[str, list[Mapping]] = {}
+    for t in results.get("tests", []):
+        if t.get("status") == "passed":
+            continue
+        loc = t.get("location") or {}
+        path = source_file(str(loc.get("file", "")), sub_path, cwd) if loc.get("file") else None
+        if path:
+            located.setdefault((path, int(loc.get("line") or 0)), []).append(t)
+        else:
+            unlocated.setdefault(str(t.get("task")), []).append(t)
+    lines = []
+    for (path, line), tests in located.items():
+        lines.append(command("error", _group_message(tests, lang), file=path, line=line or None,
+                             title=_group_title(tests, lang)))
+    for tests in unlocated.values():
+        lines.append(command("error", _group_message(tests, lang), title=_group_title(tests, lang)))
+    if len(lines) > MAX_ERRORS:
+        rest = len(lines) - (MAX_ERRORS - 1)
+        lines = lines[:MAX_ERRORS - 1] + [command(
+            "error", f"{rest}개의 문제가 더 있습니다: 작업 요약을 보세요." if lang == "ko"
+            else f"{rest} more problems: see the job summary.")]
+    if "hidden" in results.get("suites", []) and results.get("isolation") != "namespaces":
+        lines.append(command("warning", (
+            "숨김 테스트를 namespaces 격리 없이 실행했습니다: 학생 코드가 숨김 테스트를 읽을 수 있었습니다. "
+            "--isolation namespaces를 root로 실행하세요." if lang == "ko" else
+            "The hidden suite ran without namespace isolation: the student's code could have read it. "
+            "Run with --isolation namespaces as root."), title="grade: isolation " + str(results.get("isolation"))))
+    score = f"{results.get('score', 0):g} / {results.get('max_score', 0):g}"
+    lines.append(command("notice", (f"점수 {score}" if lang == "ko" else f"Score {score}"),
+                         title=f"grade: {results.get('submission', '')}"))
+    return lines
+
+
+def _group_title(tests: list[Mapping], lang: str) -> str:
+    task = str(tests[0].get("task"))
+    title = TASK_TITLES.get(task, (task, task))[1 if lang == "ko" else 0]
+    lost = sum(float(t.get("max_score", 0)) for t in tests)
+    n = len(tests)
+    return (f"{title}: 테스트 {n}개 실패 (-{lost:g}점)" if lang == "ko"
+            else f"{title}: {n} test{'s' if n > 1 else ''} not passed (-{lost:g} points)")
+
+
+def _group_message(tests: list[Mapping], lang: str) -> str:
+    first = shown_message(tests[0], lang)[:1500]
+    if len(tests) == 1:
+        return f"{tests[0].get('id')}: {first}"
+    names = ", ".join(str(t.get("id")).split("::")[-1] for t in tests[:6]) + (", …" if len(tests) > 6 else "")
+    return f"{first}\n({names})"
+
+
+# -- GitHub Classroom ------------------------------------------------------------------
+def classroom_result(results: Mapping, *, message_limit: int = 1000) -> dict:
+    """The JSON that autograding-grading-reporter decodes from a runner's ``result``."""
+    lang = str(results.get("lang", "en"))
+    tests = []
+    for t in results.get("tests", []):
+        entry: dict = {
+            "name": str(t.get("id")),
+            "status": CLASSROOM_STATUS.get(str(t.get("status")), "error"),
+            "score": float(t.get("score", 0.0)),
+            "message": "" if t.get("status") == "passed" else shown_message(t, lang)[:message_limit],
+            "duration": float(t.get("duration", 0.0)),
+        }
+        loc = t.get("location") or {}
+        if loc.get("file"):
+            entry["filename"] = str(loc["file"])
+            if loc.get("line"):
+                entry["line_no"] = int(loc["line"])
+        tests.append(entry)
+    if results.get("error") or not tests:
+        status = "error"
+    elif all(t["status"] == "pass" for t in tests):
+        status = "pass"
+    else:
+        status = "fail"
+    result: dict = {"version": 1, "status": status, "max_score": float(results.get("max_score", 0.0)), "tests": tests}
+    if results.get("error"):
+        result["message"] = str(results["error"])[:message_limit]
+    return result
+
+
+def encode_result(results: Mapping) -> str:
+    """base64(JSON), shortening messages until it fits in one environment variable.
+
+    As a last resort the tests are merged per task: the points stay exact.
+    """
+    def encode(obj: dict) -> str:
+        text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+        return base64.b64encode(text.encode("utf-8")).decode("ascii")
+
+    for limit in (1000, 300, 80, 0):
+        encoded = encode(classroom_result(results, message_limit=limit))
+        if len(encoded) <= RESULT_LIMIT:
+            return encoded
+    result = classroom_result(results, message_limit=0)
+    merged: dict[str, dict] = {}
+    for t, src in zip(result["tests"], results.get("tests", []), strict=True):
+        task = str(src.get("task"))
+        m = merged.setdefault(task, {"name": task, "status": "pass", "score": 0.0, "message": "", "duration": 0.0})
+        m["score"] += t["score"]
+        m["duration"] += t["duration"]
+        if t["status"] != "pass" and m["status"] != "error":
+            m["status"] = t["status"]
+    result["tests"] = list(merged.values())
+    return encode(result)
+
+
+def append_output(path: Path, name: str, value: str) -> None:
+    """One ``name=value`` line in $GITHUB_OUTPUT (value has no newline: it is base64)."""
+    assert "\n" not in value and "\r" not in value
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(f"{name}={value}\n")
+
+
+# -- job summary -----------------------------------------------------------------------
+def md_escape(text: str) -> str:
+    """Student text as plain Markdown text: no HTML, no table breaks.
+
+    Code spans (`...`) are kept as they are: entities are not decoded inside them.
+    """
+    parts = text.replace("\r", "").split("`")
+    if len(parts) % 2 == 0:  # an unbalanced backtick: treat it as text
+        parts = [text.replace("\r", "").replace("`", "'")]
+    for i in range(0, len(parts), 2):
+        parts[i] = (parts[i].replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+                    .replace("|", "\\|").replace("\n", "<br>"))
+    for i in range(1, len(parts), 2):
+        parts[i] = parts[i].replace("\n", " ")
+    return "`".join(parts)
+
+
+def compact_markdown(results: Mapping, lang: str) -> str:
+    """A job summary of our own, used when the report renderer is not there."""
+    ko = lang == "ko"
+    score, top = results.get("score", 0), results.get("max_score", 0)
+    out = [f"## {'채점 결과' if ko else 'Grade'}: {md_escape(str(results.get('submission', '')))} — "
+           f"**{score:g} / {top:g}**", ""]
+    if results.get("error"):
+        out += [("> 제출물을 읽을 수 없습니다: " if ko else "> The submission could not be read: ")
+                + md_escape(str(results["error"])), ""]
+    tasks = results.get("tasks") or {}
+    if tasks:
+        out += ["| " + (" | ".join(("과제", "점수", "통과") if ko else ("Task", "Score", "Passed"))) + " |",
+                "|---|---:|---:|"]
+        for task, tot in tasks.items():
+            title = TASK_TITLES.get(task, (task, task))[1 if ko else 0]
+            mark = "✅" if tot["passed"] == tot["total"] else "❌"
+            out.append(f"| {mark} {title} | {tot['score']:g} / {tot['max_score']:g} | {tot['passed']}/{tot['total']} |")
+        out.append("")
+    failed = [t for t in results.get("tests", []) if t.get("status") != "passed"]
+    if failed:
+        out += [f"### {'고칠 것' if ko else 'To fix'} ({len(failed)})", ""]
+        for t in failed:
+            loc = t.get("location") or {}
+            where = f" — `{md_escape(str(loc.get('file')))}:{loc.get('line')}`" if loc.get("file") else ""
+            out.append(f"- **{md_escape(str(t.get('id')))}** ({t.get('status')}, {t.get('max_score', 0):g}){where}  ")
+            out.append(f"  {md_escape(shown_message(t, lang))}")
+        out.append("")
+    meta = [f"suites: {', '.join(results.get('suites', []))}", f"isolation: {results.get('isolation')}"]
+    if results.get("duration") is not None:
+        meta.append(f"{results['duration']:g} s")
+    out.append("<sub>" + md_escape(" · ".join(meta)) + "</sub>")
+    return "\n".join(out) + "\n"
+
+
+def feedback_markdown(results: Mapping, sub_path: Path, lang: str) -> str:
+    """The report's feedback.md (grader/report) when it renders, else our compact summary."""
+    try:
+        from grader.report.render import render_markdown
+    except ImportError:
+        return compact_markdown(results, lang)
+    try:
+        return str(render_markdown(dict(results), lang, sub_path.as_posix()))
+    except Exception as exc:  # a report bug must not cost the student their CI result
+        print(f"grade --ci: the feedback renderer failed ({type(exc).__name__}: {exc}); using the compact summary / "
+              "피드백 렌더러가 실패해 간단한 요약을 씁니다", file=sys.stderr)
+        return compact_markdown(results, lang)
+
+
+def fit_summary(text: str, limit: int = SUMMARY_LIMIT) -> str:
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text
+    note = "\n\n> … truncated to fit GitHub's 1 MiB summary limit; the full report is in the job's artifacts. / " \
+           "GitHub 요약 한도(1 MiB)에 맞추려고 잘랐습니다.\n"
+    return data[:limit - len(note.encode("utf-8"))].decode("utf-8", "ignore") + note
+
+
+# -- the whole `--ci` step ------------------------------------------------------------------
+def finish(results: Mapping, *, sub_path: Path, out: Path, lang: str, fail_under: float | None,
+           env: Mapping[str, str] | None = None, stream: TextIO | None = None, exit_status: int = 0) -> int:
+    """Write the CI outputs for graded ``results``; the exit status for the job."""
+    env = os.environ if env is None else env
+    stream = sys.stdout if stream is None else stream
+    if env.get("GITHUB_STEP_SUMMARY"):
+        with open(env["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as f:
+            f.write(fit_summary(feedback_markdown(results, sub_path, lang)))
+    for line in annotations(results, sub_path, Path.cwd(), lang):
+        print(line, file=stream)
+    if env.get("GITHUB_OUTPUT"):
+        append_output(Path(env["GITHUB_OUTPUT"]), "result", encode_result(results))
+        append_output(Path(env["GITHUB_OUTPUT"]), "score", f"{results.get('score', 0):g}")
+        append_output(Path(env["GITHUB_OUTPUT"]), "max_score", f"{results.get('max_score', 0):g}")
+    stream.flush()
+    if exit_status:
+        return exit_status
+    if fail_under is not None and float(results.get("score", 0)) < fail_under:
+        print(f"grade: score {results.get('score', 0):g} is below --fail-under {fail_under:g} / "
+              f"점수 {results.get('score', 0):g}점이 기준 {fail_under:g}점보다 낮습니다", file=sys.stderr)
+        return 1
+    return 0
