@@ -45,7 +45,8 @@ def suite_paths(options: GradeOptions) -> list[tuple[str, Path]]:
         if not any(hidden.glob("test_*.py")):
             raise UsageProblem(
                 "--hidden: this copy of the kit has no hidden suite (the student release ships only public tests; "
-                "hidden tests run when you submit)"
+                "hidden tests run when you submit) / 이 키트에는 숨은 테스트가 없습니다(학생용 배포본에는 공개 테스트만 "
+                "있고, 숨은 테스트는 제출할 때 실행됩니다)"
             )
         suites.append(("hidden", hidden))
     return suites

@@ -1,0 +1,228 @@
+"""`grade gradescope-bundle OUT.zip`: the kit as a Gradescope autograder.
+
+The zip holds Gradescope's two entry points at its root and the kit beside
+them (Gradescope unpacks it into ``/autograder/source``):
+
+* ``setup.sh`` installs the kit (CPU PyTorch first, then ``pip install -e``);
+* ``run_autograder`` runs ``python3 -m grader.gradescope_bundle run``, which
+  copies ``/autograder/submission`` to a private folder, grades it with the
+  hidden suite in a fresh ``grade`` process, and writes Gradescope's
+  ``/autograder/results/results.json`` (converted by grader/report/gradescope.py).
+  ``AUTOGRADER_ROOT`` replaces ``/autograder`` (for tests and local dry runs).
+
+Whatever goes wrong, a results.json is written: a student sees a score of 0
+and the reason rather than Gradescope's bare "autograder failed".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+
+KIT_ROOT = Path(__file__).resolve().parent.parent
+CONFIG = "gk_gradescope.json"
+KIT_FILES = ("grader", "solutions", "templates", "pyproject.toml", "README.md")
+SKIP_PARTS = {"__pycache__", ".pytest_cache"}
+
+SETUP_SH = """#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder image.
+set -euo pipefail
+cd /autograder/source
+if ! command -v pip3 >/dev/null 2>&1; then
+  apt-get update && apt-get install -y python3 python3-pip
+fi
+# The CPU build of PyTorch: a fraction of the CUDA build's size, and enough to grade.
+python3 -m pip install --upgrade pip
+python3 -m pip install torch --index-url https://download.pytorch.org/whl/cpu
+python3 -m pip install -e /autograder/source
+"""
+
+RUN_AUTOGRADER = """#!/usr/bin/env bash
+# Gradescope runs this for every submission (the files are in /autograder/submission).
+# AUTOGRADER_ROOT replaces /autograder for local dry runs; GK_PYTHON the interpreter.
+set -uo pipefail
+ROOT="${AUTOGRADER_ROOT:-/autograder}"
+cd "$ROOT/source" || exit 1
+exec "${GK_PYTHON:-python3}" -m grader.gradescope_bundle run --root "$ROOT"
+"""
+
+
+# -- building the zip ----------------------------------------------------------------------------
+
+
+def build_bundle(out: Path, *, hidden: bool = True, keyword: str | None = None, lang: str = "ko",
+                 timeout: float = 1800.0) -> list[str]:
+    """Write the autograder zip; returns the names it holds."""
+    config = {"hidden": hidden, "keyword": keyword, "lang": lang, "timeout": timeout}
+    names: list[str] = []
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.tmp")
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, text in (("setup.sh", SETUP_SH), ("run_autograder", RUN_AUTOGRADER)):
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            info.external_attr = (stat.S_IFREG | 0o755) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, text)
+            names.append(name)
+        zf.writestr(CONFIG, json.dumps(config, indent=2) + "\n")
+        names.append(CONFIG)
+        for item in KIT_FILES:
+            src = KIT_ROOT / item
+            files = [src] if src.is_file() else sorted(p for p in src.rglob("*") if p.is_file()) if src.is_dir() else []
+            for f in files:
+                rel = f.relative_to(KIT_ROOT)
+                if SKIP_PARTS & set(rel.parts) or f.suffix == ".pyc":
+                    continue
+                zf.write(f, rel.as_posix())
+                names.append(rel.as_posix())
+    os.replace(tmp, out)
+    return names
+
+
+# -- running on Gradescope -----------------------------------------------------------------------
+
+
+def pick_path(folder: Path) -> Path:
+    """The submission inside Gradescope's folder: the folder, or its one notebook or zip."""
+    entries = [p for p in folder.iterdir() if not p.name.startswith(".")]
+    if any(p.suffix == ".py" for p in entries) or (folder / "exercises").is_dir():
+        return folder
+    singles = [p for p in entries if p.is_file() and p.suffix in (".ipynb", ".zip")]
+    if len(singles) == 1:
+        return singles[0]
+    subdirs = [p for p in entries if p.is_dir()]
+    if len(entries) == 1 and subdirs:  # everything inside one uploaded folder
+        return pick_path(subdirs[0])
+    return folder
+
+
+def failure_results(message_en: str, message_ko: str, lang: str, started: float) -> dict:
+    text = f"{message_ko}\n\n{message_en}" if lang == "ko" else f"{message_en}\n\n{message_ko}"
+    return {"score": 0.0, "execution_time": int(time.monotonic() - started), "output": text,
+            "output_format": "text", "visibility": "visible", "stdout_visibility": "hidden", "tests": []}
+
+
+def to_gradescope(results: dict, lang: str, path: str) -> dict:
+    """Our results.json in Gradescope's format (the reports' converter; a minimal one without it)."""
+    try:
+        from grader.report.gradescope import build_gradescope
+        from grader.report.render import render_summary_md
+    except ImportError:
+        return _minimal_gradescope(results)
+    try:
+        summary = render_summary_md(results, lang, path)
+    except Exception:  # the summary is a nicety; the scores must still reach Gradescope
+        summary = ""
+    return build_gradescope(results, lang, path, summary)
+
+
+def _minimal_gradescope(results: dict) -> dict:
+    tests = [{"name": t["id"], "score": float(t["score"]), "max_score": float(t["max_score"]),
+              "status": "passed" if t["status"] == "passed" else "failed", "output": t.get("message", ""),
+              "visibility": t.get("visibility", "visible")} for t in results.get("tests", [])]
+    return {"score": float(results.get("score", 0.0)), "execution_time": int(results.get("duration", 0)),
+            "output": results.get("error", ""), "visibility": "visible", "tests": tests}
+
+
+def run_autograder(root: Path) -> int:
+    """Grade ``root``/submission, write ``root``/results/results.json. Always writes it."""
+    started = time.monotonic()
+    source = root / "source"
+    results_dir = root / "results"
+    results_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        config = json.loads((source / CONFIG).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        config = {"hidden": True, "keyword": None, "lang": "ko", "timeout": 1800.0}
+    lang = config.get("lang", "ko")
+    with tempfile.TemporaryDirectory(prefix="gk-gradescope-") as tmp:
+        work = Path(tmp) / "submission"
+        out = Path(tmp) / "out"
+        try:
+            # A private copy: links stay links (the reader refuses them), nothing outside is followed.
+            shutil.copytree(root / "submission", work, symlinks=True)
+        except (OSError, shutil.Error) as exc:
+            gs = failure_results(f"Could not copy your submission: {exc}", f"제출물을 복사하지 못했습니다: {exc}",
+                                 lang, started)
+            return _write(results_dir, gs, 0)
+        target = pick_path(work)
+        argv = [sys.executable, "-m", "grader.cli", str(target), "--out", str(out), "-q", "--lang", lang]
+        if config.get("hidden", True):
+            argv.append("--hidden")
+        if config.get("keyword"):
+            argv += ["-k", str(config["keyword"])]
+        try:
+            proc = subprocess.run(argv, cwd=source, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                  timeout=float(config.get("timeout", 1800.0)))
+            log = (proc.stdout + proc.stderr)[-3000:]
+            code = proc.returncode
+        except subprocess.TimeoutExpired:
+            t = config.get("timeout")
+            gs = failure_results(
+                f"Grading did not finish within {t} s and was stopped. Does your code loop forever, or train far "
+                f"longer than asked?", f"채점이 {t}초 안에 끝나지 않아 중단했습니다. 무한 루프이거나 요청보다 훨씬 "
+                f"오래 학습하는 코드가 아닌지 확인하세요.", lang, started)
+            return _write(results_dir, gs, 0)
+        try:
+            results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            print(log, file=sys.stderr)
+            gs = failure_results(
+                f"The grader failed before scoring (exit status {code}); please tell the instructor. {log[-500:]}",
+                f"채점기가 점수를 매기기 전에 실패했습니다(종료 코드 {code}). 강사에게 알려 주세요.", lang, started)
+            return _write(results_dir, gs, 0)
+        gs = to_gradescope(results, lang, target.name)
+        if results.get("error"):
+            gs["output"] = failure_results(f"Your submission could not be read: {results['error']}",
+                                           f"제출물을 읽을 수 없습니다: {results['error']}", lang, started)["output"]
+        gs["execution_time"] = int(time.monotonic() - started)
+        return _write(results_dir, gs, 0)
+
+
+def _write(results_dir: Path, data: dict, code: int) -> int:
+    tmp = results_dir / ".results.json.tmp"
+    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
+    os.replace(tmp, results_dir / "results.json")
+    return code
+
+
+# -- command line --------------------------------------------------------------------------------
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["run"]:
+        p = argparse.ArgumentParser(prog="grader.gradescope_bundle run")
+        p.add_argument("--root", type=Path, default=Path(os.environ.get("AUTOGRADER_ROOT", "/autograder")))
+        return run_autograder(p.parse_args(argv[1:]).root)
+    p = argparse.ArgumentParser(prog="grade gradescope-bundle", description=(
+        "Build a Gradescope autograder zip (setup.sh, run_autograder, the kit with its hidden tests). / "
+        "Gradescope 자동 채점기 zip을 만듭니다."))
+    p.add_argument("out", type=Path, help="the zip to write, e.g. autograder.zip")
+    p.add_argument("--public-only", action="store_true", help="grade with the public suite only")
+    p.add_argument("-k", dest="keyword", default=None, help="only tests matching this pytest -k expression")
+    p.add_argument("--lang", choices=("ko", "en"), default="ko", help="language of the feedback (default ko)")
+    p.add_argument("--timeout", type=float, default=1800.0, help="seconds per submission (default 1800)")
+    args = p.parse_args(argv)
+    hidden_dir = KIT_ROOT / "grader" / "suites" / "hidden"
+    if not args.public_only and not any(hidden_dir.glob("test_*.py")):
+        print("grade gradescope-bundle: this copy has no hidden suite; use --public-only or the instructor copy / "
+              "이 키트에는 숨은 테스트가 없습니다", file=sys.stderr)
+        return 2
+    names = build_bundle(args.out, hidden=not args.public_only, keyword=args.keyword, lang=args.lang,
+                         timeout=args.timeout)
+    print(f"{args.out}: Gradescope autograder with {len(names)} files (setup.sh, run_autograder, the kit); "
+          f"upload it under Configure Autograder / Gradescope의 Configure Autograder에 올리세요")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,103 @@
+"""`grade merge DIR... --out DIR`: combine shard outputs into one gradebook and summary.
+
+Only finished submissions (a folder with a done-marker and a readable
+results.json) are taken; each is copied into a private folder first and
+renamed into place, like a batch does, so a merge killed halfway can simply
+be run again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import uuid
+from pathlib import Path
+
+from grader import classreport
+from grader.batch import MANIFEST, _write_json, publish, read_marker
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="grade merge", description=(
+        "Combine the output folders of `grade batch --shard K/N` runs into one gradebook.csv and summary.html. / "
+        "샤드별 채점 결과 폴더를 하나의 성적표와 요약으로 합칩니다."))
+    p.add_argument("dirs", nargs="+", type=Path, help="output folders of the shards")
+    p.add_argument("--out", type=Path, required=True, help="merged output folder")
+    p.add_argument("-q", "--quiet", action="store_true")
+    return p
+
+
+def merge(dirs: list[Path], out: Path) -> tuple[int, list[str]]:
+    """Copy every finished submission of ``dirs`` into ``out``; (count, warnings)."""
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(out / ".work", ignore_errors=True)
+    warnings: list[str] = []
+    seen: dict[str, tuple[Path, str]] = {}
+    roster: dict[str, str] = {}
+    missing: set[str] = set()
+    shards: list[str] = []
+    for src in dirs:
+        manifest = classreport.load_manifest(src)
+        roster.update(manifest.get("roster") or {})
+        missing.update(manifest.get("roster_missing") or [])
+        shards.append(str(manifest.get("shard", "?")))
+        for d in sorted(p for p in src.iterdir() if p.is_dir() and not p.name.startswith(".")):
+            marker = read_marker(d)
+            if marker is None:
+                continue
+            name = str(marker.get("name", d.name))
+            if name in seen:
+                if seen[name][1] != marker.get("submission_hash"):
+                    warnings.append(f"{name}: graded in both {seen[name][0]} and {src} from different files; "
+                                    f"kept the first / 두 폴더에 서로 다른 제출물로 채점되어 첫 번째를 사용합니다")
+                continue
+            seen[name] = (src, str(marker.get("submission_hash")))
+            if d.resolve() == (out / d.name).resolve():
+                continue  # merging into one of the shard folders: already in place
+            work = out / ".work" / f"{d.name}.{uuid.uuid4().hex[:8]}"
+            shutil.copytree(d, work)
+            publish(work, out / d.name, out)
+    shutil.rmtree(out / ".work", ignore_errors=True)
+    manifest = {"merged_from": [str(d) for d in dirs], "shards": shards, "roster": roster,
+                "roster_missing": sorted(missing - set(seen)), "names": sorted(seen)}
+    warnings += shard_coverage(shards)
+    _write_json(out / MANIFEST, manifest)
+    return len(seen), warnings
+
+
+def shard_coverage(shards: list[str]) -> list[str]:
+    """Warn when the shards given are not exactly 1/N .. N/N."""
+    try:
+        parts = [tuple(int(x) for x in s.split("/")) for s in shards]
+    except ValueError:
+        return []
+    totals = {n for _, n in parts}
+    if len(totals) != 1 or totals == {1}:
+        return [] if totals == {1} else [f"shards of different splits: {', '.join(shards)} / 분할 수가 다른 샤드입니다"]
+    n = totals.pop()
+    have = sorted(k for k, _ in parts)
+    lacking = sorted(set(range(1, n + 1)) - set(have))
+    out = []
+    if lacking:
+        out.append(f"shards {', '.join(f'{k}/{n}' for k in lacking)} are missing from the merge / "
+                   f"병합에 빠진 샤드가 있습니다")
+    if len(have) != len(set(have)):
+        out.append(f"the same shard appears twice: {', '.join(shards)} / 같은 샤드가 두 번 있습니다")
+    return out
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    for d in args.dirs:
+        if not d.is_dir():
+            print(f"grade merge: {d} is not a folder / 폴더가 아닙니다", file=sys.stderr)
+            return 2
+    count, warnings = merge(args.dirs, args.out)
+    for w in warnings:
+        print(f"grade merge: {w}", file=sys.stderr)
+    report = classreport.write_class_report(args.out)
+    if not args.quiet:
+        print(json.dumps({"submissions": count, "gradebook": str(report.gradebook), "summary": str(report.summary)}))
+    return 0

@@ -1,0 +1,208 @@
+"""`grade release OUT_DIR`: the copy of the kit that students get.
+
+It holds the exercises, the lesson as a notebook, the public suite, the
+`grade` tool, the report templates, a student README and a pyproject; never
+the hidden suite, the solutions, the examples (examples/reference is a
+solution) or the kit's own tests. Before it finishes, the release is scanned
+for anything that would reveal the hidden material (hidden test names,
+distinctive lines of the solutions and of the hidden tests); a finding removes
+the release and exits with status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import re
+import shutil
+import sys
+from pathlib import Path
+
+from grader.notebook_release import write_notebook
+
+KIT_ROOT = Path(__file__).resolve().parent.parent
+GRADER = KIT_ROOT / "grader"
+HIDDEN = GRADER / "suites" / "hidden"
+PUBLIC = GRADER / "suites" / "public"
+SOLUTIONS = KIT_ROOT / "solutions"
+EXERCISES = KIT_ROOT / "exercises"
+SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", "*.gkh", "*.enc")
+MIN_LINE = 30  # shorter lines are too generic to call a leak
+
+README = """# Embedding + Positional Encoding — 실습 키트 / exercise kit
+
+## 한국어
+
+토큰 임베딩과 위치인코딩(사인, 학습형) 실습입니다.
+
+1. 설치: `pip install -e .` (Python 3.10 이상, PyTorch CPU 버전이면 충분합니다)
+2. `exercises/`의 `embedding.py`, `reversal.py`, `leetcode.py`를 채우거나, 같은 내용의 노트북
+   `lesson.ipynb`에서 풀어도 됩니다. 함수 이름과 인자는 바꾸지 마세요.
+3. `exercises/LEETCODE_LOG.md`(노트북이면 마지막 마크다운 셀)에 LeetCode 풀이 기록을 쓰세요.
+4. 채점: `grade` (= `grade exercises`) 또는 `grade lesson.ipynb`. 결과는 `reports/`에 저장됩니다
+   (`results.json`, `feedback.html`). 특정 테스트만: `grade -k test_pe`.
+
+**이 복사본에는 공개 테스트만 있습니다.** 숨은 테스트는 제출할 때 채점 서버에서 실행되므로, 여기서 모두 통과해도
+최종 점수는 다를 수 있습니다. `grade --hidden`은 이 복사본에서 동작하지 않고 그 사실을 알려 줍니다.
+공개 테스트의 메시지는 무엇을 기대했고 무엇이 나왔는지, 흔한 원인이 무엇인지 알려 줍니다.
+
+제출: 폴더(`embedding.py`, `reversal.py`, `leetcode.py`, `LEETCODE_LOG.md`), 노트북 하나, 또는 그것들의 zip.
+
+## English
+
+Exercises on token embeddings and positional encodings (sinusoidal and learned).
+
+1. Install: `pip install -e .` (Python 3.10 or later; the CPU build of PyTorch is enough).
+2. Fill in `embedding.py`, `reversal.py` and `leetcode.py` in `exercises/`, or work in the notebook
+   `lesson.ipynb`, which holds the same exercises. Keep the names and arguments of the functions.
+3. Write your LeetCode log in `exercises/LEETCODE_LOG.md` (in the notebook: its last Markdown cell).
+4. Grade: `grade` (same as `grade exercises`) or `grade lesson.ipynb`. Results go to `reports/`
+   (`results.json`, `feedback.html`). One test only: `grade -k test_pe`.
+
+**This copy holds the public tests only.** The hidden tests run on the grading server when you submit, so
+passing everything here does not guarantee the final score. `grade --hidden` does not work in this copy and
+says so. Each public test's message says what was expected, what was found, and the likely cause.
+
+Submit a folder (`embedding.py`, `reversal.py`, `leetcode.py`, `LEETCODE_LOG.md`), one notebook, or a zip of either.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="grade release", description=(
+        "Write the student copy of the kit: exercises, notebook, public tests, the grade tool; no hidden tests, "
+        "no solutions. / 학생용 키트를 만듭니다(숨은 테스트와 정답 제외)."))
+    p.add_argument("out", type=Path, help="folder to write (must not exist, or be empty; see --force)")
+    p.add_argument("--force", action="store_true", help="replace the folder if it exists")
+    return p
+
+
+def write_release(out: Path) -> list[Path]:
+    """Copy what students get into ``out``; returns the top-level entries written."""
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(EXERCISES, out / "exercises", ignore=SKIP)
+    grader = out / "grader"
+    shutil.copytree(GRADER, grader, ignore=SKIP)
+    shutil.rmtree(grader / "suites" / "hidden")
+    (grader / "suites" / "hidden").mkdir()  # empty: `grade --hidden` says the tests are not in this copy
+    if (KIT_ROOT / "templates").is_dir():
+        shutil.copytree(KIT_ROOT / "templates", out / "templates", ignore=SKIP)
+    write_notebook(EXERCISES, out / "lesson.ipynb")
+    (out / "README.md").write_text(README, encoding="utf-8")
+    (out / "pyproject.toml").write_text(student_pyproject(), encoding="utf-8")
+    (out / ".gitignore").write_text("__pycache__/\n*.pyc\n*.egg-info/\n/reports/\n", encoding="utf-8")
+    return sorted(out.iterdir())
+
+
+def student_pyproject() -> str:
+    """The kit's pyproject with the package list cut to the grader (no solutions package)."""
+    text = (KIT_ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    text = re.sub(r'include\s*=\s*\[[^\]]*\]', 'include = ["grader*"]', text, count=1)
+    text = re.sub(r'(?m)^name\s*=\s*"([^"]+)"', r'name = "\1-student"', text, count=1)
+    return re.sub(r"(?ms)^\[project\.optional-dependencies\].*?(?=^\[)", "", text)
+
+
+# -- the leak scan ------------------------------------------------------------------------------
+
+
+def hidden_test_names() -> set[str]:
+    """Test functions of the hidden suite that the public suite does not also define."""
+    def names(folder: Path) -> set[str]:
+        found = set()
+        for f in folder.glob("*.py"):
+            for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith("test_"):
+                    found.add(node.name)
+        return found
+    return names(HIDDEN) - names(PUBLIC) if HIDDEN.is_dir() else set()
+
+
+def _lines(files: list[Path]) -> set[str]:
+    out = set()
+    for f in files:
+        out.update(line.strip() for line in f.read_text(encoding="utf-8", errors="replace").splitlines())
+    return out
+
+
+def distinctive_lines() -> dict[str, str]:
+    """Line -> where it comes from, for solution and hidden-test lines nobody else has.
+
+    A line is distinctive unless the stubs, the public suite or the grader's
+    own (non-hidden) code share it: tests share helpers and markers, and the
+    worker's probes rebuild a model the contract spells out.
+    """
+    public = _lines(sorted(EXERCISES.glob("*"))) | _lines(
+        [p for p in sorted(GRADER.rglob("*.py")) if HIDDEN not in p.parents])
+
+    def keep(line: str) -> bool:
+        return len(line) >= MIN_LINE and not line.startswith(("import ", "from ")) and line not in public
+
+    found: dict[str, str] = {}
+    for f in sorted(SOLUTIONS.glob("*.py")) if SOLUTIONS.is_dir() else []:
+        for line in _lines([f]):
+            if keep(line):
+                found.setdefault(line, f"solutions/{f.name}")
+    for f in sorted(HIDDEN.glob("*.py")) if HIDDEN.is_dir() else []:
+        for line in _lines([f]):
+            if keep(line):
+                found.setdefault(line, f"grader/suites/hidden/{f.name}")
+    return found
+
+
+def release_texts(root: Path) -> dict[str, str]:
+    """Every text file of the release (notebook cells decoded), by relative path."""
+    texts = {}
+    for f in sorted(p for p in root.rglob("*") if p.is_file()):
+        raw = f.read_bytes()
+        if b"\0" in raw[:4096]:
+            continue
+        text = raw.decode("utf-8", errors="replace")
+        if f.suffix == ".ipynb":
+            try:
+                text = "\n".join("".join(c.get("source", "")) for c in json.loads(text).get("cells", []))
+            except (ValueError, AttributeError):
+                pass
+        texts[f.relative_to(root).as_posix()] = text
+    return texts
+
+
+def scan_release(root: Path) -> list[str]:
+    """What in ``root`` would reveal the hidden tests or the solutions (empty when clean)."""
+    findings = []
+    if (root / "solutions").exists():
+        findings.append("solutions/ is in the release")
+    hidden_dir = root / "grader" / "suites" / "hidden"
+    if hidden_dir.exists() and any(hidden_dir.iterdir()):
+        findings.append("grader/suites/hidden/ is not empty")
+    names = hidden_test_names()
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(names))) + r")\b") if names else None
+    lines = distinctive_lines()
+    for rel, text in release_texts(root).items():
+        if pattern:
+            for m in sorted(set(pattern.findall(text))):
+                findings.append(f"{rel}: names the hidden test {m}")
+        for line in {ln.strip() for ln in text.splitlines()} & lines.keys():
+            findings.append(f"{rel}: holds a line of {lines[line]}: {line[:80]}")
+    return findings
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    out: Path = args.out
+    if out.exists() and any(out.iterdir()):
+        if not args.force:
+            print(f"grade release: {out} exists and is not empty; use --force to replace it / "
+                  f"폴더가 비어 있지 않습니다. 바꾸려면 --force", file=sys.stderr)
+            return 2
+        shutil.rmtree(out)
+    write_release(out)
+    findings = scan_release(out)
+    if findings:
+        shutil.rmtree(out, ignore_errors=True)
+        print("grade release: refused, the release would reveal hidden material / 숨은 자료가 드러나 배포본을 "
+              "지웠습니다:\n  " + "\n  ".join(findings), file=sys.stderr)
+        return 1
+    print(f"student release written to {out}: exercises/, lesson.ipynb, grader/ (public suite only), templates/, "
+          f"README.md, pyproject.toml; scanned clean for {len(hidden_test_names())} hidden test names and "
+          f"{len(distinctive_lines())} solution/hidden lines / 학생용 배포본을 만들었고 숨은 자료가 없음을 확인했습니다")
+    return 0
