@@ -4,7 +4,16 @@ import pytest
 
 from grader.feedback import expect, fail
 from grader.testkit import (
-    as_tensor, check_dtype, check_finite, check_shape, diagnose_pe, first_mismatch, max_diff, mentions, pe_formula, raised,
+    as_tensor,
+    check_dtype,
+    check_finite,
+    check_shape,
+    diagnose_pe,
+    first_mismatch,
+    max_diff,
+    mentions,
+    pe_formula,
+    raised,
 )
 
 
