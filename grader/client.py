@@ -23,7 +23,8 @@ from grader.errors import (
 from grader.sandbox import Launch, SandboxPolicy, launch_worker
 
 DEFAULT_CALL_TIMEOUT = 20.0
-IMPORT_TIMEOUT = 30.0
+IMPORT_TIMEOUT = 30.0  # SandboxPolicy.import_seconds is the one in use
+START_TIMEOUT = 120.0  # starting the worker, sandbox and `import torch` included (not student code)
 
 
 @dataclass
@@ -106,6 +107,9 @@ class WorkerClient:
         self.imported = set()
         for pipe in (self.launch.process.stdout, self.launch.process.stderr):
             threading.Thread(target=self.output.drain, args=(pipe,), daemon=True).start()
+        # Wait for the worker to be up (torch imported) on its own clock, so that a slow
+        # machine does not eat the student's import and call budgets.
+        self._roundtrip({"op": "ping"}, (), {}, START_TIMEOUT)
 
     def stop(self) -> None:
         if self.launch is None:
@@ -159,9 +163,10 @@ class WorkerClient:
         self.imported.add(module)
 
     def request(self, header: dict, args: tuple, kwargs: dict, timeout: float | None = None) -> Any:
+        budget = self._budget(timeout or self.policy.call_seconds)
         if self.launch is None:
             self.start()
-        return self._roundtrip(header, args, kwargs, self._budget(timeout or self.policy.call_seconds))
+        return self._roundtrip(header, args, kwargs, budget)
 
     def _budget(self, timeout: float) -> float:
         """A call's wall time, cut to what is left of the whole submission's (policy.submission_seconds)."""
@@ -210,7 +215,7 @@ class WorkerClient:
             self.sock.settimeout(max(0.5, deadline - time.monotonic()))
             try:
                 return protocol.read_message(self.stream)
-            except socket.timeout:
+            except TimeoutError:
                 raise TimeoutError from None
             finally:
                 if self.sock is not None:

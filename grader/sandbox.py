@@ -1,26 +1,58 @@
-"""Starting the worker process with the isolation the machine allows.
+"""Starting the worker process with the strongest isolation the machine allows.
 
-``process``: its own session and process group, rlimits, a scrubbed
-environment, ``python -I``.  Stronger levels (namespaces, an unprivileged
-uid) wrap the same command; see ``SandboxPolicy.isolation``.
+``namespaces`` (root on Linux, ``unshare`` works): new network, PID, IPC, UTS
+and mount namespaces; a filesystem view that holds only Python, torch, the
+student's staging folder (read-only) and a private /tmp; a fresh unprivileged
+uid per worker with no groups and no new privileges; rlimits; a memory and
+process-count cgroup where one can be made.  See ``grader/sandbox_init.py``.
+
+``process`` (the degraded mode: no root, no namespaces, or ``--isolation
+process``): its own session and process group, rlimits, a scrubbed
+environment, ``python -I``.  It runs as the grading user and sees the whole
+filesystem that user sees.
+
+Both start the worker with ``python -I``, so no student file on the path and no
+user site hook can shadow a module, and both tear down every process the
+worker started (``Launch.terminate``).
 """
 
 from __future__ import annotations
 
+import atexit
+import functools
+import importlib.util
+import json
 import os
-import resource
+import secrets
 import shutil
 import signal
+import site
 import socket
 import subprocess
 import sys
 import tempfile
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader import sandbox_reap as reap
+from grader.sandbox_cgroup import Cgroup, sweep_stale
+
 GiB = 1024**3
 MiB = 1024**2
-RUNTIME_FILES = {"worker.py": "gk_worker.py", "protocol.py": "gk_protocol.py", "probes.py": "gk_probes.py"}
+RUNTIME_FILES = {"worker.py": "gk_worker.py", "protocol.py": "gk_protocol.py", "probes.py": "gk_probes.py",
+                 "sandbox_init.py": "gk_init.py"}
+ISOLATION_LEVELS = ("auto", "namespaces", "process")
+# Measured (torch 2.14, CPU build with CUDA libraries): `import torch` reserves about
+# 3.2 GB of address space but touches about 0.55 GB.  RLIMIT_AS counts the former, so
+# where it is the only memory limit it gets this much on top of the policy's budget.
+ADDRESS_SPACE_OVERHEAD = 4 * GiB
+UID_BASE, UID_SPAN = 3_000_000, 1_000_000
+KIT_ROOT = Path(__file__).resolve().parent.parent
+
+
+class SandboxUnavailable(RuntimeError):
+    """The requested isolation level cannot be had on this machine."""
 
 
 @dataclass
@@ -32,20 +64,38 @@ class SandboxPolicy:
     open_files: int = 512
     output_limit: int = 64 * 1024
     threads: int = 1
+    processes: int = 128  # processes + threads of the worker (its own uid / pids cgroup)
+    scratch_bytes: int = 256 * MiB  # the private /tmp (namespaces mode)
+    call_seconds: float = 20.0  # default wall time of one call
+    import_seconds: float = 30.0  # wall time to import one student module (after the worker is up)
+    submission_seconds: float = 1800.0  # wall time of all the student's code in one grading
+    uid: int | None = None  # None: a fresh uid per worker (namespaces mode)
+    hide: tuple[str, ...] = ()  # more host paths to hide should a bound tree contain them (--out)
 
     def describe(self) -> str:
-        return "process" if self.isolation in ("auto", "process") else self.isolation
+        """The level a worker started now would get."""
+        return resolve_isolation(self)
 
 
-@dataclass
+@dataclass(eq=False)
 class Launch:
     process: subprocess.Popen
     isolation: str
     scratch: Path
     cleanup_paths: list[Path] = field(default_factory=list)
+    tag: str = ""
+    uid: int | None = None
+    cgroup: Cgroup | None = None
 
     def terminate(self) -> None:
-        """Kill the worker and everything in its process group, then clean up."""
+        """Kill the worker and everything it started, however detached, then clean up."""
+        below: set[int] = set()
+        if self.isolation == "process":
+            # The helper (a subreaper) kills what it adopted; whatever is still below it is
+            # killed here, in case one exec'd without the tag.  In namespaces mode the PID
+            # namespace, the cgroup and the uid catch everything.
+            _ask_to_stop(self.process)
+            below = reap.descendants(self.process.pid)
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -54,20 +104,56 @@ class Launch:
             self.process.kill()
         except OSError:
             pass
+        for pid in below:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             pass
+        if self.cgroup is not None:
+            self.cgroup.kill_all()
+        # Daemons that left the process group and lost their parent: by tag, by uid.
+        reap.kill_until_gone(lambda: reap.matching(self.tag or None, self.uid))
+        if self.cgroup is not None:
+            self.cgroup.remove()
         for path in self.cleanup_paths:
             shutil.rmtree(path, ignore_errors=True)
+
+    def describe_exit(self, code: int) -> str:
+        """The worker's exit status in words; the init helper passes a fatal signal on as 128+N."""
+        signum = -code if code < 0 else (code - 128 if 128 < code < 160 else 0)
+        if not signum:
+            return f"exit status {code}"
+        try:
+            name = signal.Signals(signum).name
+        except ValueError:
+            name = f"signal {signum}"
+        if self.cgroup is not None and self.cgroup.memory_exceeded():
+            return f"killed by {name}: over the memory limit"
+        return f"killed by {name}"
+
+
+def _ask_to_stop(process: subprocess.Popen) -> None:
+    if process.poll() is not None:
+        return
+    try:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=2)
+    except (OSError, subprocess.TimeoutExpired):
+        pass
 
 
 def make_runtime(into: Path) -> Path:
     """Copy the worker's own files (and nothing else of the grader) into ``into``."""
     into.mkdir(parents=True, exist_ok=True)
+    os.chmod(into, 0o755)
     here = Path(__file__).parent
     for src, dst in RUNTIME_FILES.items():
         shutil.copyfile(here / src, into / dst)
+        os.chmod(into / dst, 0o644)
     return into
 
 
@@ -83,6 +169,7 @@ def scrubbed_env(scratch: Path, threads: int) -> dict[str, str]:
         "PYTHONHASHSEED": "0",
         "OMP_NUM_THREADS": str(threads),
         "MKL_NUM_THREADS": str(threads),
+        "OPENBLAS_NUM_THREADS": str(threads),
         "GK_THREADS": str(threads),
         "CUDA_VISIBLE_DEVICES": os.environ.get("CUDA_VISIBLE_DEVICES", ""),
         "MPLBACKEND": "Agg",
@@ -92,40 +179,250 @@ def scrubbed_env(scratch: Path, threads: int) -> dict[str, str]:
     return env
 
 
-def _limits(policy: SandboxPolicy) -> list[tuple[int, int]]:
-    return [
-        (resource.RLIMIT_AS, policy.memory_bytes),
-        (resource.RLIMIT_CPU, policy.cpu_seconds),
-        (resource.RLIMIT_FSIZE, policy.file_size),
-        (resource.RLIMIT_NOFILE, policy.open_files),
-        (resource.RLIMIT_CORE, 0),
-    ]
+def rlimits(policy: SandboxPolicy, *, address_space: int | None) -> dict[str, int]:
+    """The rlimits of a worker, by resource name (the init helper applies them by name too)."""
+    limits = {
+        "RLIMIT_CPU": int(policy.cpu_seconds),
+        "RLIMIT_FSIZE": int(policy.file_size),
+        "RLIMIT_NOFILE": int(policy.open_files),
+        "RLIMIT_CORE": 0,
+    }
+    if address_space is not None:
+        limits["RLIMIT_AS"] = int(address_space)
+    return limits
 
 
-def _preexec(policy: SandboxPolicy) -> None:
-    for which, value in _limits(policy):
+# -- choosing the level ----------------------------------------------------------
+@functools.lru_cache(maxsize=1)
+def namespaces_status() -> tuple[bool, str]:
+    """(available, reason): probes once per process by building a real sandbox and leaving it."""
+    if not sys.platform.startswith("linux"):
+        return False, "not Linux"
+    if os.geteuid() != 0:
+        return False, "not running as root"
+    if shutil.which("unshare") is None:
+        return False, "the unshare command is missing"
+    scratch = _scratch("gk-probe-")
+    try:
+        make_runtime(scratch / "runtime")
+        sub = scratch / "sub"
+        sub.mkdir()
+        os.chmod(sub, 0o755)
+        config = _ns_config(scratch, sub, SandboxPolicy(), fd=-1, argv=["/bin/true"], env={}, uid=UID_BASE)
+        config["probe"] = True
         try:
-            resource.setrlimit(which, (value, value))
-        except (ValueError, OSError):
-            pass
+            done = subprocess.run(_init_argv(scratch, config, namespaces=True), capture_output=True, timeout=30, env=_host_env(),
+                                  start_new_session=True)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return False, f"unshare failed: {exc}"
+        if done.returncode != 0:
+            why = (done.stderr.decode("utf-8", "replace").strip().splitlines() or [f"exit {done.returncode}"])[-1]
+            return False, f"unshare failed: {why[:200]}"
+        return True, "root, unshare and mounts work"
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
+def resolve_isolation(policy: SandboxPolicy) -> str:
+    if policy.isolation not in ISOLATION_LEVELS:
+        raise ValueError(f"unknown isolation level {policy.isolation!r}")
+    if policy.isolation == "process":
+        return "process"
+    ok, reason = namespaces_status()
+    if ok:
+        return "namespaces"
+    if policy.isolation == "namespaces":
+        raise SandboxUnavailable(f"namespaces isolation is not available here: {reason}")
+    return "process"
+
+
+# -- launching ---------------------------------------------------------------------
 def launch_worker(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, *, notebook: bool = False) -> Launch:
-    scratch = Path(tempfile.mkdtemp(prefix="gk-worker-"))
+    level = resolve_isolation(policy)
+    _sweep_once()
+    scratch = _scratch("gk-worker-")
     runtime = make_runtime(scratch / "runtime")
+    if level == "namespaces":
+        launch = _launch_namespaces(Path(sub_dir), sock, policy, scratch, runtime, notebook)
+    else:
+        launch = _launch_process(Path(sub_dir), sock, policy, scratch, runtime, notebook)
+    _LIVE.add(launch)
+    return launch
+
+
+# Workers still running when the grader exits normally (a test that forgot stop()...).
+_LIVE: weakref.WeakSet[Launch] = weakref.WeakSet()
+
+
+@atexit.register
+def _terminate_live() -> None:
+    for launch in list(_LIVE):
+        launch.terminate()
+
+
+def _scratch(prefix: str) -> Path:
+    """A private temp folder that names its owner, so a later grader can tell it is stale."""
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    (path / "owner").write_text(f"{os.getpid()} {reap.start_time(os.getpid())}")
+    return path
+
+
+@functools.lru_cache(maxsize=1)
+def _sweep_once() -> None:
+    """Remove what graders killed before their teardown (SIGKILL, a batch timeout) left behind:
+    their processes are gone (the sandbox dies with its parent), their folders and cgroups are not."""
+    for path in Path(tempfile.gettempdir()).glob("gk-*"):
+        if not path.name.startswith(("gk-worker-", "gk-probe-")):
+            continue
+        try:
+            pid, started = (path / "owner").read_text().split()
+        except (OSError, ValueError):
+            continue
+        if reap.start_time(int(pid)) != started:
+            shutil.rmtree(path, ignore_errors=True)
+    sweep_stale()
+
+
+def _worker_argv(runtime: Path, fd: int, sub: Path, notebook: bool) -> list[str]:
+    argv = [sys.executable, "-I", "-X", "utf8", str(runtime / "gk_worker.py"), "--fd", str(fd), "--sub", str(sub)]
+    return argv + (["--notebook"] if notebook else [])
+
+
+def _launch_process(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scratch: Path, runtime: Path,
+                    notebook: bool) -> Launch:
     fd = sock.fileno()
-    argv = [sys.executable, "-I", "-X", "utf8", str(runtime / "gk_worker.py"), "--fd", str(fd), "--sub", str(sub_dir)]
-    if notebook:
-        argv.append("--notebook")
+    tag = secrets.token_hex(8)
+    env = dict(scrubbed_env(scratch, policy.threads), **{reap.TAG_VAR: tag})
+    limits = rlimits(policy, address_space=policy.memory_bytes + ADDRESS_SPACE_OVERHEAD)
+    if os.geteuid() != 0:  # RLIMIT_NPROC counts every process of the user, and root ignores it
+        limits["RLIMIT_NPROC"] = reap.count_tasks_of(os.getuid()) + policy.processes
+    config = {"mode": "process", "fd": fd, "cwd": str(sub_dir), "env": env, "rlimits": limits,
+              "argv": _worker_argv(runtime, fd, sub_dir, notebook)}
+    # The init helper runs here as a plain parent that adopts orphans (a subreaper), so a
+    # double-forked daemon is still found below it at teardown.
     process = subprocess.Popen(
-        argv,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        pass_fds=[fd],
-        env=scrubbed_env(scratch, policy.threads),
-        cwd=str(sub_dir),
-        start_new_session=True,
-        preexec_fn=lambda: _preexec(policy),
+        _init_argv(scratch, config, namespaces=False),
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        pass_fds=[fd], env=env, cwd=str(sub_dir), start_new_session=True,
     )
-    return Launch(process, "process", scratch, [scratch])
+    return Launch(process, "process", scratch, [scratch], tag=tag)
+
+
+def _launch_namespaces(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scratch: Path, runtime: Path,
+                       notebook: bool) -> Launch:
+    fd = sock.fileno()
+    tag = secrets.token_hex(8)
+    uid = policy.uid if policy.uid is not None else UID_BASE + secrets.randbelow(UID_SPAN)
+    _make_readable(sub_dir)
+    cgroup = Cgroup.create(f"gk-{tag}", policy.memory_bytes, policy.processes)
+    env = dict(scrubbed_env(Path("/tmp"), policy.threads), **{reap.TAG_VAR: tag})
+    argv = _worker_argv(Path("/runtime"), fd, Path("/submission"), notebook)
+    config = _ns_config(scratch, sub_dir, policy, fd=fd, argv=argv, env=env, uid=uid,
+                        memory_limited=cgroup is not None)
+
+    def preexec() -> None:
+        if cgroup is not None:
+            cgroup.join(os.getpid())
+
+    process = subprocess.Popen(
+        _init_argv(scratch, config, namespaces=True),
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        pass_fds=[fd], env=dict(_host_env(), **{reap.TAG_VAR: tag}), cwd="/", start_new_session=True,
+        preexec_fn=preexec,
+    )
+    return Launch(process, "namespaces", scratch, [scratch], tag=tag, uid=uid, cgroup=cgroup)
+
+
+def _host_env() -> dict[str, str]:
+    return {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"}
+
+
+def _init_argv(scratch: Path, config: dict, *, namespaces: bool) -> list[str]:
+    path = scratch / "init.json"
+    path.write_text(json.dumps(config), encoding="utf-8")
+    os.chmod(path, 0o600)
+    helper = [sys.executable, "-I", "-S", str(scratch / "runtime" / "gk_init.py"), str(path)]
+    if not namespaces:
+        return helper
+    return [shutil.which("unshare") or "unshare", "--net", "--pid", "--ipc", "--uts", "--mount", "--fork",
+            "--kill-child", "--propagation", "private", *helper]
+
+
+def _ns_config(scratch: Path, sub_dir: Path, policy: SandboxPolicy, *, fd: int, argv: list[str],
+               env: dict[str, str], uid: int, memory_limited: bool = False) -> dict:
+    address_space = policy.memory_bytes + ADDRESS_SPACE_OVERHEAD
+    limits = rlimits(policy, address_space=None if memory_limited else address_space)
+    limits["RLIMIT_NPROC"] = int(policy.processes)
+    root = scratch / "root"
+    root.mkdir(exist_ok=True)
+    return {
+        "mode": "namespaces",
+        "cwd": "/submission",
+        "root": str(root),
+        "submission": str(sub_dir.resolve()),
+        "runtime": str((scratch / "runtime").resolve()),
+        "python_trees": python_trees(),
+        "hide": hidden_paths(policy),
+        "uid": uid,
+        "fd": fd,
+        "argv": argv,
+        "env": env,
+        "rlimits": limits,
+        "scratch_bytes": int(policy.scratch_bytes),
+    }
+
+
+SYSTEM_TREES = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+
+
+@functools.lru_cache(maxsize=1)
+def python_trees() -> list[str]:
+    """The folders the interpreter and its packages live in, outermost only, outside /usr."""
+    candidates = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+                  str(Path(os.path.realpath(sys.executable)).parent.parent)}
+    candidates.update(site.getsitepackages())
+    spec = importlib.util.find_spec("torch")
+    if spec is not None and spec.origin:
+        candidates.add(str(Path(spec.origin).resolve().parent.parent))
+    real = sorted({os.path.realpath(p) for p in candidates if p and os.path.isdir(p)}, key=len)
+    kept: list[str] = []
+    for path in real:
+        if path == "/" or any(path == t or path.startswith(t + "/") for t in SYSTEM_TREES):
+            continue
+        if any(path.startswith(k.rstrip("/") + "/") for k in kept):
+            continue
+        kept.append(path)
+    return kept
+
+
+def hidden_paths(policy: SandboxPolicy) -> list[str]:
+    """Paths inside the bound trees to cover: the kit installed into site-packages (its solutions,
+    its hidden suite) and the report folder.  Everything outside the bound trees is absent anyway;
+    a path that merely *contains* a bound tree (the kit folder holding .venv or .tox) is left
+    alone, since covering it would hide Python itself and the view shows nothing else of it."""
+    candidates = {str(KIT_ROOT), str(Path(__file__).resolve().parent)}
+    for name in ("solutions", "grader"):
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        for loc in (spec.submodule_search_locations or []) if spec else []:
+            candidates.add(os.path.realpath(loc))
+    trees = python_trees()
+    for tree in trees:
+        for packages in Path(tree).glob("lib*/python*/site-packages"):
+            candidates.update(str(packages / name) for name in ("grader", "solutions"))
+    candidates.update(os.path.realpath(p) for p in policy.hide)
+    bound = [*trees, *SYSTEM_TREES]
+    return sorted(p for p in candidates if any(p.startswith(t.rstrip("/") + "/") for t in bound))
+
+
+def _make_readable(sub_dir: Path) -> None:
+    """The worker's uid is not the owner of the staging folder: let it read (never write)."""
+    try:
+        os.chmod(sub_dir, 0o755)
+        for entry in sub_dir.iterdir():
+            if entry.is_file() and not entry.is_symlink():
+                os.chmod(entry, 0o644)
+    except OSError:
+        pass

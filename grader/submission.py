@@ -14,6 +14,7 @@ import stat
 import sys
 import tempfile
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -135,8 +136,13 @@ def _from_zip(path: Path, sub: Submission) -> None:
                                                 and m.file_size > 64 * 1024):
                 sub.dropped.append(f"{m.filename}: too large or too compressed, ignored")
                 continue
-            with archive.open(m) as fh:
-                data = fh.read(MAX_FILE_BYTES + 1)
+            try:
+                with archive.open(m) as fh:
+                    data = fh.read(MAX_FILE_BYTES + 1)
+            except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError) as exc:
+                # A lying size header fails the CRC; an encrypted member needs a password.
+                sub.dropped.append(f"{m.filename}: unreadable ({str(exc)[:80]}), ignored")
+                continue
             if len(data) > MAX_FILE_BYTES:
                 sub.dropped.append(f"{m.filename}: larger than declared, ignored")
                 continue

@@ -167,15 +167,17 @@ def main() -> None:
     opts = parser.parse_args()
     sock = socket.socket(fileno=opts.fd)
     sub_dir = os.path.realpath(opts.sub)
-    # The student's folder first, so `from embedding import ...` finds the sibling.
-    sys.path.insert(0, sub_dir)
-    os.chdir(sub_dir)
+    # torch (and numpy, math...) first, before the student's folder is on the path: even a
+    # `torch.py` that got past the allow-list cannot stand in for the real one.
     try:
         import torch
 
         torch.set_num_threads(int(os.environ.get("GK_THREADS", "1")))
     except BaseException:
         pass
+    # The student's folder first, so `from embedding import ...` finds the sibling.
+    sys.path.insert(0, sub_dir)
+    os.chdir(sub_dir)
     serve(sock, Worker(sub_dir + os.sep, opts.notebook))
     # Leave without running the student's atexit handlers or finalizers.
     sys.stdout.flush()

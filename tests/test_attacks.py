@@ -1,0 +1,439 @@
+"""The attack corpus (tests/attacks/), graded through the real grader.
+
+Each attack is a correct submission (a copy of solutions/) with one hostile
+change.  For every attack: the attacked task earns nothing, the honest tasks of
+the same submission still earn full points, nothing of the machine leaks into
+the report, and no process of the submission is left running.  Each submission
+is graded once (cached per module) on a few public tests picked with ``-k``.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import shutil
+import socket
+import stat
+import time
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+import grader.client as client_mod
+from grader import sandbox_reap as reap
+from grader.cli import main as grade_cli
+from grader.runner import GradeOptions, grade_path, write_results
+from grader.sandbox import Launch, SandboxPolicy, namespaces_status
+from grader.submission import SubmissionError, read_submission
+
+HERE = Path(__file__).resolve().parent
+KIT = HERE.parent
+ATTACKS = HERE / "attacks"
+NAMESPACES, WHY_NOT = namespaces_status()
+needs_namespaces = pytest.mark.skipif(not NAMESPACES, reason=f"namespaces isolation unavailable: {WHY_NOT}")
+
+# sinusoidal_pe is what most attacks go after; weight tying lives in the same file and
+# the LeetCode answers in another: both must keep their points.
+QUICK = "test_pe or test_tying or test_leetcode"
+# Attacks that crash, hang or flood on every call: one sinusoidal_pe test is enough.
+ONE_PE = "test_shape_and_dtype or test_tying or test_leetcode"
+PE, TYING, LEET = "sinusoidal_pe", "weight_tying", "leetcode_practice"
+
+
+@dataclass
+class Spec:
+    keyword: str = QUICK
+    attacked: tuple[str, ...] = (PE,)
+    honest: tuple[str, ...] = (TYING, LEET)
+    isolation: str = "auto"
+    needs_namespaces: bool = False  # what it tries is only stopped by namespaces (documented)
+    policy: dict = field(default_factory=dict)
+    build: Callable[[Path, dict], Path] | None = None  # makes the submission from the folder
+    source: str = ""  # the folder under tests/attacks (default: the spec's name)
+    cli: bool = False  # grade through `grade ... --out` rather than grade_path
+
+
+@dataclass
+class Graded:
+    name: str
+    spec: Spec
+    results: dict
+    launches: list[Launch]
+    out: Path
+    submission: Path
+    context: dict
+    seconds: float
+
+    @property
+    def text(self) -> str:
+        return json.dumps(self.results, ensure_ascii=False)
+
+    def tests_of(self, task: str) -> list[dict]:
+        return [t for t in self.results["tests"] if t["task"] == task]
+
+
+# -- building submissions that cannot be committed as files ------------------------------
+def _substitute(folder: Path, ctx: dict) -> Path:
+    for path in folder.glob("*.py"):
+        text = path.read_text()
+        text = text.replace("PORT = 0  #", f"PORT = {ctx['port']}  #")
+        text = text.replace('MARKER = "GK_ATTACK_MARKER"', f'MARKER = "{ctx["marker"]}"')
+        path.write_text(text)
+    return folder
+
+
+def _symlinks(folder: Path, ctx: dict) -> Path:
+    """embedding.py links to the kit's reference solution; exercises/ links to solutions/."""
+    shutil.copy(KIT / "solutions" / "leetcode.py", folder / "leetcode.py")
+    (folder / "embedding.py").symlink_to(KIT / "solutions" / "embedding.py")
+    (folder / "reversal.py").symlink_to("/etc/passwd")
+    (folder / "exercises").symlink_to(KIT / "solutions", target_is_directory=True)
+    return folder
+
+
+def _zip_traversal(folder: Path, ctx: dict) -> Path:
+    target = folder.parent / "traversal.zip"
+    escape = folder.parent / f"escaped-{ctx['marker']}"
+    ctx["escapes"] = [escape / "sitecustomize.py", folder.parent / "conftest.py", Path("/tmp/gk-zip-abs-conftest.py")]
+    wrong = (KIT / "solutions" / "embedding.py").read_text() + _wrong_pe()
+    with zipfile.ZipFile(target, "w") as z:
+        z.writestr("embedding.py", wrong)
+        z.writestr("leetcode.py", (KIT / "solutions" / "leetcode.py").read_text())
+        z.writestr(f"../escaped-{ctx['marker']}/sitecustomize.py", "import os\nos._exit(0)\n")
+        z.writestr("../../conftest.py", "raise SystemExit\n")
+        z.writestr("/tmp/gk-zip-abs-conftest.py", "raise SystemExit\n")
+        z.writestr("..\\..\\evil.py", "raise SystemExit\n")
+        info = zipfile.ZipInfo("link.py")
+        info.external_attr = (stat.S_IFLNK | 0o777) << 16
+        z.writestr(info, "/work/main/solutions/embedding.py")
+    return target
+
+
+def _zip_bomb(folder: Path, ctx: dict) -> Path:
+    """embedding.py declares 1 KB but inflates to 50 MB (the header lies); leetcode.py is honest."""
+    target = folder.parent / "bomb.zip"
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("embedding.py", b"#" * (50 * 1024 * 1024))
+        z.writestr("leetcode.py", (KIT / "solutions" / "leetcode.py").read_text())
+    data = bytearray(target.read_bytes())
+    local = data.find(b"PK\x03\x04")
+    data[local + 22:local + 26] = (1000).to_bytes(4, "little")
+    central = data.find(b"PK\x01\x02")
+    data[central + 24:central + 28] = (1000).to_bytes(4, "little")
+    target.write_bytes(bytes(data))
+    return target
+
+
+def _wrong_pe() -> str:
+    return ("\n\ndef sinusoidal_pe(max_len, d_model):\n"
+            "    return torch.full((max_len, d_model), 0.5, dtype=torch.float64)\n")
+
+
+SPECS: dict[str, Spec] = {
+    "tool_config": Spec(),
+    "exit_at_import": Spec(attacked=(PE, TYING), honest=(LEET,)),
+    "systemexit_at_import": Spec(attacked=(PE, TYING), honest=(LEET,)),
+    "exit_in_call": Spec(),
+    "shadow_modules": Spec(),
+    "patched_comparisons": Spec(),
+    "tensor_subclass": Spec(),
+    "fake_results": Spec(cli=True),
+    "leak_search": Spec(keyword=ONE_PE, needs_namespaces=True),
+    "loop_at_import": Spec(attacked=(PE, TYING), honest=(LEET,), policy={"import_seconds": 4}),
+    "ignore_sigterm": Spec(keyword=ONE_PE, policy={"call_seconds": 3}),
+    "detached_children": Spec(keyword=ONE_PE, build=_substitute),
+    # 1.5 GB rather than the 4 GB default: the same limit at work, less memory to fill first.
+    "memory_bomb": Spec(keyword=ONE_PE, needs_namespaces=True, policy={"memory_bytes": 1536 * 1024 * 1024}),
+    "network_loopback": Spec(keyword=ONE_PE, needs_namespaces=True, build=_substitute),
+    "stdout_flood": Spec(keyword=ONE_PE),
+    "symlink_outside": Spec(attacked=(PE, TYING), honest=(LEET,), build=_symlinks, source="-"),
+    "zip_traversal": Spec(build=_zip_traversal, source="-"),
+    "zip_bomb": Spec(attacked=(PE, TYING), honest=(LEET,), build=_zip_bomb, source="-"),
+    "notebook_magics": Spec(),
+    # The degraded mode, forced: it must still stop hangs and kill detached daemons.
+    "process_detached_children": Spec(keyword=ONE_PE, isolation="process", source="detached_children",
+                                      build=_substitute),
+    "process_loop_in_call": Spec(keyword=ONE_PE, isolation="process", source="loop_in_call",
+                                 policy={"call_seconds": 3}),
+}
+
+
+class Corpus:
+    """Grades each attack once, on first use, with canaries planted where nothing may reach."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.cache: dict[str, Graded] = {}
+        self.secret = "canary-" + secrets.token_hex(12)
+        # A file in another "submission's" staging folder and one in the grader's home.
+        other = tmp / "gk-sub-other"
+        other.mkdir()
+        (other / "canary.txt").write_text(self.secret)
+        self.home_canary = Path.home() / f".gk-canary-{secrets.token_hex(4)}.txt"
+        self.home_canary.write_text(self.secret)
+
+    def close(self) -> None:
+        self.home_canary.unlink(missing_ok=True)
+
+    def get(self, name: str) -> Graded:
+        if name not in self.cache:
+            self.cache[name] = self._grade(name, SPECS[name])
+        return self.cache[name]
+
+    def _grade(self, name: str, spec: Spec) -> Graded:
+        if spec.needs_namespaces and not NAMESPACES:
+            pytest.skip(f"{name} is only stopped by namespaces isolation ({WHY_NOT})")
+        base = self.tmp / name
+        folder = base / "submission"
+        folder.mkdir(parents=True)
+        source = spec.source or name
+        if source != "-":
+            shutil.copytree(ATTACKS / source, folder, dirs_exist_ok=True)
+        ctx: dict = {"marker": f"gk-attack-{secrets.token_hex(6)}"}
+        listener = socket.create_server(("127.0.0.1", 0))
+        listener.setblocking(False)
+        ctx["port"] = listener.getsockname()[1]
+        ctx["listener"] = listener
+        path = spec.build(folder, ctx) if spec.build else folder
+        out = base / "out"
+        out.mkdir()
+        (out / "canary.txt").write_text(self.secret)
+        policy = dict({"call_seconds": 20.0, "import_seconds": 30.0}, **spec.policy)
+        launches: list[Launch] = []
+        real_launch = client_mod.launch_worker
+
+        def spy(*args, **kwargs):
+            launch = real_launch(*args, **kwargs)
+            launches.append(launch)
+            return launch
+
+        started = time.monotonic()
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(client_mod, "launch_worker", spy)
+            mp.setenv("GK_GRADER_SECRET", self.secret)  # the grader's environment must not reach the worker
+            if spec.cli:
+                argv = [str(path), "--out", str(out), "-q", "-k", spec.keyword, "--isolation", spec.isolation,
+                        "--call-timeout", str(policy["call_seconds"]), "--import-timeout", str(policy["import_seconds"])]
+                assert grade_cli(argv) == 0
+                results = json.loads((out / "results.json").read_text())
+            else:
+                options = GradeOptions(keyword=spec.keyword,
+                                       policy=SandboxPolicy(isolation=spec.isolation, hide=(str(out),), **policy))
+                results = grade_path(path, options)
+                write_results(results, out)
+        return Graded(name, spec, results, launches, out, path, ctx, time.monotonic() - started)
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory):
+    c = Corpus(tmp_path_factory.mktemp("attacks"))
+    yield c
+    c.close()
+
+
+# -- what every attack must satisfy -------------------------------------------------------
+@pytest.mark.parametrize("name", list(SPECS))
+def test_attack_earns_nothing(corpus: Corpus, name: str) -> None:
+    g = corpus.get(name)
+    for task in g.spec.attacked:
+        tests = g.tests_of(task)
+        assert tests, f"{name}: no test of {task} ran"
+        passed = [t["id"] for t in tests if t["status"] == "passed"]
+        assert not passed, f"{name}: the attack earned points on {passed}"
+        assert g.results["tasks"][task]["score"] == 0.0
+        for t in tests:
+            assert t["message"], f"{name}: {t['id']} failed without a message"
+
+
+@pytest.mark.parametrize("name", list(SPECS))
+def test_honest_parts_still_earn(corpus: Corpus, name: str) -> None:
+    g = corpus.get(name)
+    for task in g.spec.honest:
+        total = g.results["tasks"][task]
+        bad = [(t["id"], t["status"], t["message"][:200]) for t in g.tests_of(task) if t["status"] != "passed"]
+        assert total["score"] == total["max_score"] > 0, f"{name}: honest task {task} lost points: {bad}"
+
+
+@pytest.mark.parametrize("name", list(SPECS))
+def test_nothing_left_running(corpus: Corpus, name: str) -> None:
+    g = corpus.get(name)
+    assert g.launches, f"{name}: the worker never started"
+    for launch in g.launches:
+        left = reap.matching(launch.tag, launch.uid)
+        assert not left, f"{name}: processes of the submission still run after grading: {sorted(left)}"
+        assert not launch.scratch.exists(), f"{name}: the worker's scratch folder {launch.scratch} was left behind"
+        if launch.cgroup is not None:
+            assert not any(d.exists() for d in launch.cgroup.dirs), f"{name}: cgroup left behind"
+        assert launch.process.poll() is not None
+    marker = g.context["marker"].encode()
+    for pid in reap.all_pids():
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        assert marker not in cmdline or not reap.is_alive(pid), f"{name}: a daemon of the attack survives (pid {pid})"
+
+
+@pytest.mark.parametrize("name", list(SPECS))
+def test_nothing_leaks_into_the_report(corpus: Corpus, name: str) -> None:
+    g = corpus.get(name)
+    assert corpus.secret not in g.text
+    assert "def test_" not in g.text, "test source reached the report"
+    assert "GK_GRADER_SECRET" not in g.text
+
+
+@pytest.mark.parametrize("name", list(SPECS))
+def test_isolation_is_reported(corpus: Corpus, name: str) -> None:
+    g = corpus.get(name)
+    expected = "process" if g.spec.isolation == "process" or not NAMESPACES else "namespaces"
+    assert g.results["isolation"] == expected
+    assert all(launch.isolation == expected for launch in g.launches)
+
+
+# -- what particular attacks must show ------------------------------------------------------
+def test_tool_configuration_never_reaches_the_worker(corpus: Corpus) -> None:
+    for name, rejected in (("tool_config", {"conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"}),
+                           ("shadow_modules", {"torch.py", "numpy.py", "math.py", "pytest.py", "sitecustomize.py",
+                                               "usercustomize.py", "gk_protocol.py", "__init__.py", "evil.pth"})):
+        g = corpus.get(name)
+        assert not rejected & set(g.results["files"]), f"{name}: {rejected & set(g.results['files'])} reached the worker"
+    dropped = " ".join(corpus.get("shadow_modules").results["dropped"])
+    for fname in ("torch.py", "numpy.py", "math.py", "pytest.py", "sitecustomize.py", "gk_protocol.py"):
+        assert fname in dropped
+    assert "shadows the installed module `torch`" in dropped
+    assert "fake torch loaded" not in corpus.get("shadow_modules").results["worker"]["output"]
+    assert "conftest.py: reserved name" in " ".join(corpus.get("tool_config").results["dropped"])
+
+
+def test_exits_are_reported_as_crashes(corpus: Corpus) -> None:
+    at_import = corpus.get("exit_at_import").tests_of(PE)[0]
+    assert at_import["status"] == "error" and "ended the process" in at_import["message"]
+    assert "SystemExit" in corpus.get("systemexit_at_import").tests_of(PE)[0]["message"]
+    in_call = corpus.get("exit_in_call")
+    by_test = {t["id"].split("::")[1]: t for t in in_call.tests_of(PE)}
+    assert by_test["test_shape_and_dtype"]["status"] == "error" and "died" in by_test["test_shape_and_dtype"]["message"]
+    assert "SystemExit" in by_test["test_formula_small[4-6]"]["message"]
+    assert "KeyboardInterrupt" in by_test["test_odd_d_model_is_value_error"]["message"]
+    assert in_call.results["worker"]["restarts"] == 1  # the crash restarted the worker; the raises did not
+
+
+def test_hangs_are_timeouts(corpus: Corpus) -> None:
+    for name in ("loop_at_import", "ignore_sigterm", "process_loop_in_call"):
+        g = corpus.get(name)
+        assert g.tests_of(PE)[0]["status"] == "timeout", name
+        assert g.seconds < 60, f"{name}: grading took {g.seconds:.0f} s"
+
+
+def test_values_are_judged_by_the_grader(corpus: Corpus) -> None:
+    """Patched comparisons and a lying tensor subclass in the worker change nothing."""
+    for name in ("patched_comparisons", "tensor_subclass"):
+        messages = {t["id"].split("::")[1]: t["message"] for t in corpus.get(name).tests_of(PE)}
+        assert "float64" in messages["test_shape_and_dtype"], messages
+        assert "expected" in messages["test_formula_small[4-6]"] and "0.500000" in messages["test_formula_small[4-6]"]
+
+
+def test_fake_results_and_pass_lines_change_nothing(corpus: Corpus) -> None:
+    g = corpus.get("fake_results")
+    on_disk = json.loads((g.out / "results.json").read_text())
+    assert on_disk["score"] == sum(t["score"] for t in on_disk["tests"]) < 999
+    assert "PASSED" in on_disk["worker"]["output"]  # printed, and ignored
+    assert not (g.submission / "results.json").exists()
+    if NAMESPACES:
+        line = next(x for x in on_disk["worker"]["output"].splitlines() if x.startswith("WROTE "))
+        wrote = json.loads(line[len("WROTE "):])
+        # Only its private tmpfs folders took the writes.
+        assert wrote and all(w in ("/tmp", "/dev/shm") or w.startswith(("/tmp/", "/dev/shm/")) for w in wrote), wrote
+
+
+@needs_namespaces
+def test_search_finds_nothing_of_the_grader(corpus: Corpus) -> None:
+    g = corpus.get("leak_search")
+    message = g.tests_of(PE)[0]["message"]
+    assert "LOOT:" in message  # the search ran and its findings reached the report...
+    solution_line = next(x for x in (KIT / "solutions" / "reversal.py").read_text().splitlines() if x.startswith("def "))
+    assert solution_line not in g.text  # ...yet nothing of the kit was among them
+    for hidden in (KIT / "grader" / "suites" / "hidden").glob("test_*.py"):
+        first_test = next((x for x in hidden.read_text().splitlines() if x.startswith("def test_")), None)
+        assert first_test is None or first_test not in g.text
+    assert str(KIT) + "/solutions" not in g.text
+
+
+@needs_namespaces
+def test_no_connection_leaves_the_sandbox(corpus: Corpus) -> None:
+    g = corpus.get("network_loopback")
+    listener: socket.socket = g.context["listener"]
+    with pytest.raises(BlockingIOError):
+        listener.accept()
+    listener.close()
+
+
+def test_detached_daemons_are_killed(corpus: Corpus) -> None:
+    """40 double-forked, setsid'd daemons (half with a scrubbed environment) in both modes."""
+    for name in ("detached_children", "process_detached_children"):
+        g = corpus.get(name)
+        assert g.tests_of(PE)[0]["status"] == "failed"  # they started, and the call returned
+
+
+@needs_namespaces
+def test_memory_bomb_is_stopped(corpus: Corpus) -> None:
+    t = corpus.get("memory_bomb").tests_of(PE)[0]
+    assert t["status"] in ("error", "failed")
+    assert "memory" in t["message"].lower() or "alloc" in t["message"].lower(), t["message"]
+
+
+def test_output_flood_is_drained_and_cut(corpus: Corpus) -> None:
+    g = corpus.get("stdout_flood")
+    output = g.results["worker"]["output"]
+    assert len(output) <= 5000 and "more bytes of output dropped" in output
+    assert g.seconds < 60
+
+
+def test_symlinks_are_not_followed(corpus: Corpus) -> None:
+    g = corpus.get("symlink_outside")
+    dropped = " ".join(g.results["dropped"])
+    assert "embedding.py: symbolic link" in dropped and "reversal.py: symbolic link" in dropped
+    assert "embedding.py" not in g.results["files"]
+
+
+def test_zip_paths_stay_inside(corpus: Corpus) -> None:
+    g = corpus.get("zip_traversal")
+    dropped = " ".join(g.results["dropped"])
+    assert "path leaves the archive" in dropped and "symbolic link" in dropped
+    for escape in g.context["escapes"]:
+        assert not escape.exists(), f"{escape} was written by unpacking"
+    assert set(g.results["files"]) <= {"embedding.py", "leetcode.py"}
+
+
+def test_zip_bombs_are_refused(corpus: Corpus, tmp_path: Path) -> None:
+    g = corpus.get("zip_bomb")
+    assert any("embedding.py" in d and ("unreadable" in d or "larger" in d) for d in g.results["dropped"])
+    honest_bomb = tmp_path / "honest_bomb.zip"
+    with zipfile.ZipFile(honest_bomb, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("embedding.py", b"\0" * (200 * 1024 * 1024))
+    started = time.monotonic()
+    with pytest.raises(SubmissionError, match="zip bomb"):
+        read_submission(honest_bomb, tmp_path / "staging")
+    assert time.monotonic() - started < 5
+    assert grade_cli([str(honest_bomb), "--out", str(tmp_path / "out"), "-q"]) == 2
+
+
+def test_notebook_magics_never_run(corpus: Corpus) -> None:
+    g = corpus.get("notebook_magics")
+    dropped = " ".join(g.results["dropped"])
+    assert "`%%bash` cell not run" in dropped and "`!rm -rf" in dropped
+    assert "conftest.py: reserved name" in dropped and "torch.py: shadows" in dropped
+    assert "All tests passed" not in g.results["worker"]["output"]
+    assert all(t["status"] != "passed" for t in g.tests_of(PE))
+    assert not (g.submission.parent / "results.json").exists()
+
+
+def test_attack_folders_are_documented() -> None:
+    folders = {p.name for p in ATTACKS.iterdir() if p.is_dir()}
+    sources = {s.source or n for n, s in SPECS.items() if s.source != "-"}
+    assert folders == sources, folders ^ sources
+    for folder in folders:
+        assert (ATTACKS / folder / "ATTACK.md").is_file()
+
