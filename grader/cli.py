@@ -111,14 +111,15 @@ def grade_one(argv: list[str]) -> int:
         print(f"grade: {exc}", file=sys.stderr)
         return 2
     except SubmissionError as exc:
-        write_results(unreadable_results(path.name, str(exc), options), out)
-        write_feedback(unreadable_results(path.name, str(exc), options), out, lang, path)
-        print(f"grade: cannot read the submission: {exc}", file=sys.stderr)
+        unreadable = unreadable_results(path.name, str(exc), options)
+        write_results(unreadable, out)
+        write_feedback(unreadable, out, lang, path)
+        print(f"grade: cannot read the submission / 제출물을 읽을 수 없습니다: {exc}", file=sys.stderr)
         if args.ci:
             from grader import ci
 
-            return ci.finish(unreadable_results(path.name, str(exc), options), sub_path=path, out=out,
-                             lang=lang, fail_under=args.fail_under, exit_status=2)
+            return ci.finish(unreadable, sub_path=path, out=out, lang=lang, fail_under=args.fail_under,
+                             exit_status=2)
         return 2
     write_results(results, out)
     write_feedback(results, out, lang, path)

@@ -92,11 +92,17 @@ class WorkerClient:
         self.failed_imports: dict[str, Exception] = {}
         self.imported: set[str] = set()
         self.restarts = 0
+        self.ready = False
         self.isolation = self.policy.describe()
         self.started_at = time.monotonic()
 
     # -- life cycle ----------------------------------------------------------
     def start(self) -> None:
+        self.prestart()
+        self._await_ready()
+
+    def prestart(self) -> None:
+        """Launch the worker without waiting: its `import torch` overlaps the grader's own start."""
         parent, child = socket.socketpair()
         self.launch = launch_worker(self.sub_dir, child, self.policy, notebook=self.notebook)
         child.close()
@@ -107,9 +113,19 @@ class WorkerClient:
         self.imported = set()
         for pipe in (self.launch.process.stdout, self.launch.process.stderr):
             threading.Thread(target=self.output.drain, args=(pipe,), daemon=True).start()
+        self.ready = False
+
+    def _await_ready(self) -> None:
         # Wait for the worker to be up (torch imported) on its own clock, so that a slow
         # machine does not eat the student's import and call budgets.
         self._roundtrip({"op": "ping"}, (), {}, START_TIMEOUT)
+        self.ready = True
+
+    def _ensure_running(self) -> None:
+        if self.launch is None:
+            self.start()
+        elif not self.ready:
+            self._await_ready()
 
     def stop(self) -> None:
         if self.launch is None:
@@ -139,8 +155,7 @@ class WorkerClient:
         """Import a student module once, remembering a failure so later tests fail fast."""
         if module in self.failed_imports:
             raise self.failed_imports[module]
-        if self.launch is None:
-            self.start()
+        self._ensure_running()
         if module in self.imported:
             return
         try:
@@ -164,8 +179,7 @@ class WorkerClient:
 
     def request(self, header: dict, args: tuple, kwargs: dict, timeout: float | None = None) -> Any:
         budget = self._budget(timeout or self.policy.call_seconds)
-        if self.launch is None:
-            self.start()
+        self._ensure_running()
         return self._roundtrip(header, args, kwargs, budget)
 
     def _budget(self, timeout: float) -> float:

@@ -55,6 +55,7 @@ def suite_paths(options: GradeOptions) -> list[tuple[str, Path]]:
 def run_suites(submission: Submission, options: GradeOptions) -> tuple[dict, GradingPlugin, list[str]]:
     suites = suite_paths(options)
     plugin = GradingPlugin(submission, options.policy, progress=options.progress)
+    plugin.client.prestart()
     with tempfile.TemporaryDirectory(prefix="gk-report-") as tmp:
         report_file = Path(tmp) / "report.json"
         args = [
@@ -71,8 +72,11 @@ def run_suites(submission: Submission, options: GradeOptions) -> tuple[dict, Gra
         if options.keyword:
             args += ["-k", options.keyword]
         sink = io.StringIO()
-        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-            code = pytest.main(args, plugins=[plugin])
+        try:
+            with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+                code = pytest.main(args, plugins=[plugin])
+        finally:
+            plugin.client.stop()  # also when pytest stops before its session does
         if not report_file.exists():
             raise RuntimeError(f"pytest did not run (exit {code}): {sink.getvalue()[-2000:]}")
         report = json.loads(report_file.read_text())
