@@ -10,7 +10,6 @@ worker started, however it detached, which makes teardown exact.
 from __future__ import annotations
 
 import os
-import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -105,22 +104,11 @@ class Cgroup:
 
     def kill_all(self, timeout: float = 5.0) -> set[int]:
         """SIGKILL every member until the group is empty; returns the pids killed."""
-        killed: set[int] = set()
+        from grader.sandbox_reap import kill_until_gone
+
         if self.version == 2 and self.dirs and (self.dirs[0] / "cgroup.kill").exists():
             _write_quiet(self.dirs[0] / "cgroup.kill", 1)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            members = self.pids()
-            if not members:
-                break
-            for pid in members:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                    killed.add(pid)
-                except (ProcessLookupError, PermissionError):
-                    pass
-            time.sleep(0.01)
-        return killed
+        return kill_until_gone(self.pids, timeout)
 
     def remove(self) -> None:
         for path in reversed(self.dirs):

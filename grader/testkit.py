@@ -74,6 +74,17 @@ def first_mismatch(actual: torch.Tensor, expected: torch.Tensor, atol: float) ->
     return tuple(int(i) for i in bad[0]) if len(bad) else None
 
 
+def check_pe_values(pe: torch.Tensor, expected: torch.Tensor, what: str, atol: float) -> None:
+    """The table must match ``expected``; a mismatch names the first bad cell and the likely cause."""
+    if max_diff(pe, expected) <= atol:
+        return
+    at = first_mismatch(pe, expected, atol)
+    assert at is not None
+    cause_en, cause_ko = diagnose_pe(pe, *pe.shape)
+    fail(f"{what}: at {at} expected {float(expected[at]):.6f}; found {float(pe[at]):.6f}. Likely cause: {cause_en}",
+         f"{what}: {at} 위치에서 {float(expected[at]):.6f}이어야 하는데 {float(pe[at]):.6f}입니다. 원인 추정: {cause_ko}")
+
+
 def diagnose_pe(actual: torch.Tensor, max_len: int, d_model: int) -> tuple[str, str]:
     """The likely cause of a wrong sinusoidal table, in the student's terms."""
     a = actual.double()

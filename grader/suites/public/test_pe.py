@@ -2,15 +2,13 @@
 
 import pytest
 
-from grader.feedback import expect, fail
+from grader.feedback import expect
 from grader.testkit import (
     as_tensor,
     check_dtype,
     check_finite,
+    check_pe_values,
     check_shape,
-    diagnose_pe,
-    first_mismatch,
-    max_diff,
     mentions,
     pe_formula,
     raised,
@@ -34,11 +32,7 @@ def test_formula_small(student, max_len, d_model):
     check_shape(pe, (max_len, d_model), what)
     check_finite(pe, what)
     expected = pe_formula(max_len, d_model)
-    if max_diff(pe, expected) > 1e-5:
-        at = first_mismatch(pe, expected, 1e-5)
-        cause_en, cause_ko = diagnose_pe(pe, max_len, d_model)
-        fail(f"{what}: at {at} expected {float(expected[at]):.6f}; found {float(pe[at]):.6f}. Likely cause: {cause_en}",
-             f"{what}: {at} 위치에서 {float(expected[at]):.6f}이어야 하는데 {float(pe[at]):.6f}입니다. 원인 추정: {cause_ko}")
+    check_pe_values(pe, expected, what, atol=1e-5)
 
 
 @pytest.mark.task("sinusoidal_pe", points=1)
