@@ -150,5 +150,6 @@ def mentions(message: str, *numbers: int) -> bool:
     """Does the message name each number (as a whole number, not a digit of another)?"""
     import re
 
-    found = {int(m) for m in re.findall(r"-?\d+", message)}
-    return all(n in found for n in numbers)
+    # Signs are not compared: "got -4" and "d_model=-4" and "length-20" all name the number.
+    found = {int(m) for m in re.findall(r"\d+", message)}
+    return all(abs(n) in found for n in numbers)
