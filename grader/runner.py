@@ -77,6 +77,9 @@ def run_suites(submission: Submission, options: GradeOptions) -> tuple[dict, Gra
                 code = pytest.main(args, plugins=[plugin])
         finally:
             plugin.client.stop()  # also when pytest stops before its session does
+        if code == pytest.ExitCode.NO_TESTS_COLLECTED and options.keyword:
+            raise UsageProblem(f"-k {options.keyword!r} matches no test; try a task name such as sinusoidal_pe "
+                               f"or weight_tying / -k {options.keyword!r}에 맞는 테스트가 없습니다")
         if not report_file.exists():
             raise RuntimeError(f"pytest did not run (exit {code}): {sink.getvalue()[-2000:]}")
         report = json.loads(report_file.read_text())

@@ -195,3 +195,12 @@ def test_results_follow_the_contract(reference_results):
         assert set(t) >= {"id", "task", "status", "score", "max_score", "visibility", "message", "duration"}
         assert t["id"].split("/")[0] in ("public", "hidden") and "::" in t["id"]
     json.dumps(r)  # plain JSON all the way down
+
+
+def test_k_selects_a_task_by_name_and_rejects_a_miss():
+    from tests.conftest import grade
+
+    results = grade(ROOT / "solutions", hidden=False, keyword="weight_tying")
+    assert set(results["tasks"]) == {"weight_tying"} and results["score"] == results["max_score"] > 0
+    with pytest.raises(UsageProblem, match="matches no test"):
+        grade(ROOT / "solutions", hidden=False, keyword="no_such_test_anywhere")
