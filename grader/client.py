@@ -80,9 +80,8 @@ class OutputTap:
 class WorkerClient:
     """One student submission's worker: lazily started, restarted after a crash."""
 
-    def __init__(self, sub_dir: Path, *, notebook: bool = False, policy: SandboxPolicy | None = None) -> None:
+    def __init__(self, sub_dir: Path, *, policy: SandboxPolicy | None = None) -> None:
         self.sub_dir = sub_dir
-        self.notebook = notebook
         self.policy = policy or SandboxPolicy()
         self.generation = 0
         self.launch: Launch | None = None
@@ -104,7 +103,7 @@ class WorkerClient:
     def prestart(self) -> None:
         """Launch the worker without waiting: its `import torch` overlaps the grader's own start."""
         parent, child = socket.socketpair()
-        self.launch = launch_worker(self.sub_dir, child, self.policy, notebook=self.notebook)
+        self.launch = launch_worker(self.sub_dir, child, self.policy)
         child.close()
         self.isolation = self.launch.isolation
         self.sock = parent

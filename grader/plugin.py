@@ -24,7 +24,7 @@ class GradingPlugin:
     def __init__(self, submission: Submission, policy: SandboxPolicy | None = None,
                  progress: Any = None) -> None:
         self.sub = submission
-        self.client = WorkerClient(submission.staging, notebook=submission.notebook, policy=policy)
+        self.client = WorkerClient(submission.staging, policy=policy)
         self.artifacts_store: dict[str, Any] = {}
         self.progress = progress
         self.rubric_errors: list[str] = []

@@ -237,15 +237,15 @@ def resolve_isolation(policy: SandboxPolicy) -> str:
 
 
 # -- launching ---------------------------------------------------------------------
-def launch_worker(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, *, notebook: bool = False) -> Launch:
+def launch_worker(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy) -> Launch:
     level = resolve_isolation(policy)
     _sweep_once()
     scratch = _scratch("gk-worker-")
     runtime = make_runtime(scratch / "runtime")
     if level == "namespaces":
-        launch = _launch_namespaces(Path(sub_dir), sock, policy, scratch, runtime, notebook)
+        launch = _launch_namespaces(Path(sub_dir), sock, policy, scratch, runtime)
     else:
-        launch = _launch_process(Path(sub_dir), sock, policy, scratch, runtime, notebook)
+        launch = _launch_process(Path(sub_dir), sock, policy, scratch, runtime)
     _LIVE.add(launch)
     return launch
 
@@ -283,13 +283,12 @@ def _sweep_once() -> None:
     sweep_stale()
 
 
-def _worker_argv(runtime: Path, fd: int, sub: Path, notebook: bool) -> list[str]:
-    argv = [sys.executable, "-I", "-X", "utf8", str(runtime / "gk_worker.py"), "--fd", str(fd), "--sub", str(sub)]
-    return argv + (["--notebook"] if notebook else [])
+def _worker_argv(runtime: Path, fd: int, sub: Path) -> list[str]:
+    return [sys.executable, "-I", "-X", "utf8", str(runtime / "gk_worker.py"), "--fd", str(fd), "--sub", str(sub)]
 
 
-def _launch_process(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scratch: Path, runtime: Path,
-                    notebook: bool) -> Launch:
+def _launch_process(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scratch: Path,
+                    runtime: Path) -> Launch:
     fd = sock.fileno()
     tag = secrets.token_hex(8)
     env = dict(scrubbed_env(scratch, policy.threads), **{reap.TAG_VAR: tag})
@@ -297,7 +296,7 @@ def _launch_process(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, s
     if os.geteuid() != 0:  # RLIMIT_NPROC counts every process of the user, and root ignores it
         limits["RLIMIT_NPROC"] = reap.count_tasks_of(os.getuid()) + policy.processes
     config = {"mode": "process", "fd": fd, "cwd": str(sub_dir), "env": env, "rlimits": limits,
-              "argv": _worker_argv(runtime, fd, sub_dir, notebook)}
+              "argv": _worker_argv(runtime, fd, sub_dir)}
     # The init helper runs here as a plain parent that adopts orphans (a subreaper), so a
     # double-forked daemon is still found below it at teardown.
     process = subprocess.Popen(
@@ -308,15 +307,15 @@ def _launch_process(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, s
     return Launch(process, "process", scratch, [scratch], tag=tag)
 
 
-def _launch_namespaces(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scratch: Path, runtime: Path,
-                       notebook: bool) -> Launch:
+def _launch_namespaces(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scratch: Path,
+                       runtime: Path) -> Launch:
     fd = sock.fileno()
     tag = secrets.token_hex(8)
     uid = policy.uid if policy.uid is not None else UID_BASE + secrets.randbelow(UID_SPAN)
     _make_readable(sub_dir)
     cgroup = Cgroup.create(f"gk-{tag}", policy.memory_bytes, policy.processes)
     env = dict(scrubbed_env(Path("/tmp"), policy.threads), **{reap.TAG_VAR: tag})
-    argv = _worker_argv(Path("/runtime"), fd, Path("/submission"), notebook)
+    argv = _worker_argv(Path("/runtime"), fd, Path("/submission"))
     config = _ns_config(scratch, sub_dir, policy, fd=fd, argv=argv, env=env, uid=uid,
                         memory_limited=cgroup is not None)
 

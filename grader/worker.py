@@ -51,9 +51,8 @@ class Objects:
 
 
 class Worker:
-    def __init__(self, sub_dir: str, notebook: bool) -> None:
+    def __init__(self, sub_dir: str) -> None:
         self.sub_dir = sub_dir
-        self.notebook = notebook
         self.objects = Objects()
 
     # -- name resolution ---------------------------------------------------
@@ -163,7 +162,6 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--fd", type=int, required=True)
     parser.add_argument("--sub", required=True)
-    parser.add_argument("--notebook", action="store_true")
     opts = parser.parse_args()
     sock = socket.socket(fileno=opts.fd)
     sub_dir = os.path.realpath(opts.sub)
@@ -178,7 +176,7 @@ def main() -> None:
     # The student's folder first, so `from embedding import ...` finds the sibling.
     sys.path.insert(0, sub_dir)
     os.chdir(sub_dir)
-    serve(sock, Worker(sub_dir + os.sep, opts.notebook))
+    serve(sock, Worker(sub_dir + os.sep))
     # Leave without running the student's atexit handlers or finalizers.
     sys.stdout.flush()
     os._exit(0)
