@@ -69,14 +69,14 @@ def time_imports(runs: int) -> list[float]:
     out = []
     for _ in range(runs):
         t = time.monotonic()
-        subprocess.run([sys.executable, "-c", "import grader.runner, torch, pytest, grader.testkit"], cwd=ROOT, check=True)
+        subprocess.run([sys.executable, "-c", "import grader.engine.runner, torch, pytest, grader.lesson.testkit"], cwd=ROOT, check=True)
         out.append(time.monotonic() - t)
     return out
 
 
 def time_worker_start(runs: int) -> list[float]:
-    from grader.client import WorkerClient
-    from grader.sandbox import SandboxPolicy
+    from grader.sandbox.client import WorkerClient
+    from grader.sandbox.launch import SandboxPolicy
 
     out = []
     for _ in range(runs):

@@ -24,10 +24,10 @@ from pathlib import Path
 KIT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(KIT))
 
-from grader.client import WorkerClient  # noqa: E402
-from grader.runner import GradeOptions, grade_path  # noqa: E402
-from grader.sandbox import SandboxPolicy, namespaces_status  # noqa: E402
-from grader.sandbox_cgroup import Cgroup  # noqa: E402
+from grader.engine.runner import GradeOptions, grade_path  # noqa: E402
+from grader.sandbox.cgroup import Cgroup  # noqa: E402
+from grader.sandbox.client import WorkerClient  # noqa: E402
+from grader.sandbox.launch import SandboxPolicy, namespaces_status  # noqa: E402
 
 
 def worker_start(sub: Path, isolation: str) -> float:

@@ -1,0 +1,9 @@
+"""The grading kit for the lesson *token embeddings + positional encoding*.
+
+Read the folders in the order of trust: ``engine`` grades one submission in the
+trusted process, ``sandbox`` starts and talks to the untrusted worker,
+``runtime`` is exactly what runs inside it, ``lesson`` is this lesson's grading
+knowledge, ``suites`` are the tests, ``report`` turns results into what people
+read, and ``instructor`` holds what students never need (it is left out of the
+student release).
+"""

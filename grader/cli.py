@@ -8,10 +8,10 @@ import os
 import sys
 from pathlib import Path
 
-from grader.runner import GradeOptions, UsageProblem, grade_path, unreadable_results, write_results
-from grader.sandbox_cli import add_sandbox_arguments, policy_from_args
-from grader.submission import SubmissionError
-from grader.summary import text_summary
+from grader.engine.runner import GradeOptions, UsageProblem, grade_path, unreadable_results, write_results
+from grader.engine.submission import SubmissionError
+from grader.report.text import text_summary
+from grader.sandbox.flags import add_sandbox_arguments, policy_from_args
 
 
 def default_lang() -> str:
@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-k", dest="keyword", default=None, help="only tests matching this pytest -k expression")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary on the terminal")
     add_sandbox_arguments(p)
-    # GitHub Actions / Classroom (grader/ci.py, docs/ci.md).
+    # GitHub Actions / Classroom (grader/report/ci.py, docs/ci.md).
     p.add_argument("--ci", action="store_true",
                    help="also write $GITHUB_STEP_SUMMARY, ::error annotations and Classroom's `result` output")
     p.add_argument("--fail-under", type=float, default=None, metavar="SCORE",
@@ -55,11 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 # `grade <command> ...`: each command lives in its own module with a main(argv).
 COMMANDS: dict[str, str] = {
-    "batch": "grader.batch",
-    "merge": "grader.merge",
-    "release": "grader.release",
-    "gradescope-bundle": "grader.gradescope_bundle",
-    "pack-hidden": "grader.hidden_pack",
+    "batch": "grader.instructor.batch",
+    "merge": "grader.instructor.merge",
+    "release": "grader.instructor.release",
+    "gradescope-bundle": "grader.instructor.gradescope_bundle",
+    "pack-hidden": "grader.instructor.hidden_pack",
 }
 
 
@@ -68,7 +68,15 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in COMMANDS:
         import importlib
 
-        return int(importlib.import_module(COMMANDS[argv[0]]).main(argv[1:]) or 0)
+        try:
+            command = importlib.import_module(COMMANDS[argv[0]])
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.startswith("grader.instructor"):
+                print(f"grade {argv[0]}: an instructor command, not in the student copy of the kit / "
+                      f"강사용 명령이라 학생용 키트에는 없습니다", file=sys.stderr)
+                return 2
+            raise
+        return int(command.main(argv[1:]) or 0)
     return grade_one(argv)
 
 
@@ -91,7 +99,12 @@ def grade_one(argv: list[str]) -> int:
     path = Path(args.path)
     out = Path(args.out)
     if args.hidden_from:
-        from grader.hidden_pack import HiddenArchiveError, use_hidden_archive
+        try:
+            from grader.instructor.hidden_pack import HiddenArchiveError, use_hidden_archive
+        except ModuleNotFoundError:
+            print("grade: --hidden-from needs the instructor copy of the kit / 강사용 키트에서만 쓸 수 "
+                  "있습니다", file=sys.stderr)
+            return 2
 
         try:
             use_hidden_archive(Path(args.hidden_from), options, args.key_env)
@@ -116,7 +129,7 @@ def grade_one(argv: list[str]) -> int:
         write_feedback(unreadable, out, lang, path)
         print(f"grade: cannot read the submission / 제출물을 읽을 수 없습니다: {exc}", file=sys.stderr)
         if args.ci:
-            from grader import ci
+            from grader.report import ci
 
             return ci.finish(unreadable, sub_path=path, out=out, lang=lang, fail_under=args.fail_under,
                              exit_status=2)
@@ -130,7 +143,7 @@ def grade_one(argv: list[str]) -> int:
 
         print_summary(results, lang, path.as_posix())
     if args.ci:
-        from grader import ci
+        from grader.report import ci
 
         return ci.finish(results, sub_path=path, out=out, lang=lang, fail_under=args.fail_under)
     return 1 if args.fail_under is not None and results["score"] < args.fail_under else 0

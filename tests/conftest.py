@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.runner import GradeOptions, grade_path
+from grader.engine.runner import GradeOptions, grade_path
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"

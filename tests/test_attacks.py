@@ -22,12 +22,12 @@ from pathlib import Path
 
 import pytest
 
-import grader.client as client_mod
-from grader import sandbox_reap as reap
+import grader.sandbox.client as client_mod
 from grader.cli import main as grade_cli
-from grader.runner import GradeOptions, grade_path, write_results
-from grader.sandbox import Launch, SandboxPolicy, namespaces_status
-from grader.submission import SubmissionError, read_submission
+from grader.engine.runner import GradeOptions, grade_path, write_results
+from grader.engine.submission import SubmissionError, read_submission
+from grader.sandbox import reap
+from grader.sandbox.launch import Launch, SandboxPolicy, namespaces_status
 
 HERE = Path(__file__).resolve().parent
 KIT = HERE.parent

@@ -28,7 +28,8 @@ from pathlib import Path
 
 import pytest
 
-from grader import batch, classreport
+from grader.instructor import batch
+from grader.report import classpages
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"
@@ -217,7 +218,7 @@ def test_summary_html(main: Path) -> None:
     assert "data:image/svg+xml;base64," in html  # the score histogram
     assert "Tests, most failed first" in html and "가장 많이 틀린 테스트부터" in html
     # Most failed first: the per-test table is sorted by pass rate.
-    rates = classreport.test_rates(classreport.load_rows(main))
+    rates = classpages.test_rates(classpages.load_rows(main))
     assert rates and [t["rate"] for t in rates] == sorted(t["rate"] for t in rates)
     assert html.index(rates[0]["id"]) < html.index(rates[-1]["id"])
     assert "timeout" in html and "hang" in html and "not a readable zip" in html
@@ -321,7 +322,7 @@ def test_shard_workflow_matches_the_commands(shards: dict, tmp_path: Path) -> No
 
 
 def test_class_report_shows_experiment_accuracies(tmp_path: Path) -> None:
-    """Experiment numbers (results["artifacts"]["experiment"], grader/experiment.py's schema) across students."""
+    """Experiment numbers (results["artifacts"]["experiment"], grader/lesson/experiment.py's schema) across students."""
     accs = {"alice": {"none": 0.31, "sin": 1.0, "learned": 0.99}, "bob": {"none": 0.33, "sin": 0.32, "learned": 0.97}}
     for name, by_mode in accs.items():
         d = tmp_path / name
@@ -337,8 +338,8 @@ def test_class_report_shows_experiment_accuracies(tmp_path: Path) -> None:
         (d / "results.json").write_text(json.dumps(results))
         (d / "batch.json").write_text(json.dumps({"name": name, "student_id": name, "status": "graded",
                                                   "reason": "", "duration": 3.0}))
-    report = classreport.write_class_report(tmp_path)
-    exp = classreport.experiment_summary(report.rows)
+    report = classpages.write_class_report(tmp_path)
+    exp = classpages.experiment_summary(report.rows)
     assert exp is not None and exp["students"] == 2
     sin8 = next(r for r in exp["table"] if (r["mode"], r["length"]) == ("sin", 8))
     assert (sin8["n"], sin8["min"], sin8["max"]) == (2, 0.32, 1.0)

@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from grader import ci, hidden_pack
+from grader.instructor import hidden_pack
+from grader.report import ci
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
@@ -225,8 +226,8 @@ ARCHIVE_TEST = '''
 import pytest
 import torch
 
-from grader import reference
-from grader.feedback import expect
+from grader.lesson import reference
+from grader.engine.feedback import expect
 
 
 @pytest.mark.task("sinusoidal_pe", points=3)

@@ -11,12 +11,12 @@ import nbformat
 import pytest
 import torch
 
-from grader import protocol
-from grader.client import WorkerClient
-from grader.errors import NotAttempted, StudentRaised, WorkerCrashed, WorkerTimeout
-from grader.runner import GradeOptions, UsageProblem, suite_paths
-from grader.submission import SubmissionError, read_submission
-from grader.testkit import mentions
+from grader.engine.errors import NotAttempted, StudentRaised, WorkerCrashed, WorkerTimeout
+from grader.engine.runner import GradeOptions, UsageProblem, suite_paths
+from grader.engine.submission import SubmissionError, read_submission
+from grader.lesson.testkit import mentions
+from grader.runtime import protocol
+from grader.sandbox.client import WorkerClient
 
 ROOT = Path(__file__).resolve().parent.parent
 

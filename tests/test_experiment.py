@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from grader import experiment as X
-from grader.runner import GradeOptions, grade_path
+from grader.engine.runner import GradeOptions, grade_path
+from grader.lesson import experiment as X
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus_experiment"

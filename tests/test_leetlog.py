@@ -1,4 +1,4 @@
-"""Tests for grader.leetlog: Big-O parser, catalog, log parser and review."""
+"""Tests for grader.lesson.leetlog: Big-O parser, catalog, log parser and review."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.leetlog import bigo, catalog, parse_log, render_template, review_file, review_log
-from grader.leetlog.bigo import Complexity, Growth, ParseError, Term, compare, parse
-from grader.leetlog.review import MAX_POINTS, classify_solved, parse_difficulty
+from grader.lesson.leetlog import bigo, catalog, parse_log, render_template, review_file, review_log
+from grader.lesson.leetlog.bigo import Complexity, Growth, ParseError, Term, compare, parse
+from grader.lesson.leetlog.review import MAX_POINTS, classify_solved, parse_difficulty
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -22,9 +22,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader import release
-from grader.notebook_release import build_notebook, write_notebook
-from grader.runner import GradeOptions, grade_path
+from grader.engine.runner import GradeOptions, grade_path
+from grader.instructor import release
+from grader.instructor.notebook_release import build_notebook, write_notebook
 
 ROOT = Path(__file__).resolve().parent.parent
 HIDDEN = ROOT / "grader" / "suites" / "hidden"

@@ -26,8 +26,8 @@ from grader.report import render_html, render_markdown
 from grader.report.gradescope import build_gradescope
 from grader.report.render import write_reports
 from grader.report.terminal import Progress, summary_renderables
+from grader.report.text import text_summary
 from grader.report.view import split_message
-from grader.summary import text_summary
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = json.loads((ROOT / "tests/schemas/gradescope_results.schema.json").read_text())
@@ -284,7 +284,7 @@ def _runs(with_curves: bool = True) -> list[dict]:
     ]
 
 
-# grader/experiment.py's schema (version 1), abridged
+# grader/lesson/experiment.py's schema (version 1), abridged
 EXPERIMENT = {
     "schema": 1, "bound": {"8": 0.3172, "12": 0.2663},
     "diagnosis": [{"en": "Why not the lesson's 10%", "ko": "레슨의 10% 예상이 틀린 이유"}],

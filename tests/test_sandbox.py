@@ -17,14 +17,14 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from grader import sandbox
-from grader import sandbox_reap as reap
 from grader.cli import build_parser
-from grader.client import WorkerClient
-from grader.errors import StudentRaised, WorkerTimeout
-from grader.runner import GradeOptions, grade_path
-from grader.sandbox import GiB, MiB, SandboxPolicy, namespaces_status
-from grader.sandbox_cli import policy_from_args
+from grader.engine.errors import StudentRaised, WorkerTimeout
+from grader.engine.runner import GradeOptions, grade_path
+from grader.sandbox import launch as sandbox
+from grader.sandbox import reap
+from grader.sandbox.client import WorkerClient
+from grader.sandbox.flags import policy_from_args
+from grader.sandbox.launch import GiB, MiB, SandboxPolicy, namespaces_status
 
 KIT = Path(__file__).resolve().parent.parent
 NAMESPACES, WHY_NOT = namespaces_status()

@@ -1,4 +1,5 @@
-"""Reports from results.json: feedback.html, feedback.md, gradescope.json, the terminal summary."""
+"""Everything made from results: feedback.html/md, gradescope.json, terminal and text summaries,
+class pages (gradebook, summary.html) and the GitHub CI outputs."""
 
 from grader.report.render import render_html, render_markdown, write_reports
 

@@ -1,6 +1,6 @@
 """The reversal experiment's numbers (results["artifacts"]["experiment"]) for the reports.
 
-The numbers are written by the experiment's tests (grader/experiment.py
+The numbers are written by the experiment's tests (grader/lesson/experiment.py
 documents the schema). This reader is deliberately tolerant: rows may come
 as a list or under "rows"/"runs", lengths as int or str keys, losses under
 "losses" or "loss_curve"; anything it cannot read is left out, never fatal.
@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 MODES_ORDER = ("none", "sin", "learned")
-# Bag-of-tokens accuracy bound for vocab 10 (CONTRACT.md, measured); used when
+# Bag-of-tokens accuracy bound for vocab 10 (docs/contract.md, measured); used when
 # the artifact does not carry its own.
 KNOWN_BOUND = {8: 0.317, 12: 0.266}
 
@@ -86,7 +86,7 @@ def _part(rows_in: list[dict], bound_in: Any, lang: str) -> dict[str, Any] | Non
 def experiment_view(art: Any, lang: str = "en") -> dict[str, Any] | None:
     """Parts to show (the student's runs, the grader's harness runs) and the diagnosis.
 
-    grader/experiment.py's schema has ``student.runs`` and ``component.runs``;
+    grader/lesson/experiment.py's schema has ``student.runs`` and ``component.runs``;
     a plain list of rows (or ``rows``/``runs``) is read as one part too.
     None when there is nothing to show.
     """

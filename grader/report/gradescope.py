@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from grader.engine.rubric import TASKS
 from grader.report.i18n import translate
 from grader.report.view import failure_rows, task_title, top_fixes
-from grader.rubric import TASKS
 
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 MAX_OUTPUT = 20_000  # characters per output string: long enough to help, short enough to read

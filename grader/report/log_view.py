@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.leetlog import review_log
+from grader.lesson.leetlog import review_log
 from grader.report.view import practice_failures
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}

@@ -15,6 +15,7 @@ from typing import Any
 
 import jinja2
 
+from grader.paths import TEMPLATES
 from grader.report import plots
 from grader.report.exp_view import experiment_view, sparkline
 from grader.report.gradescope import build_gradescope
@@ -22,7 +23,6 @@ from grader.report.i18n import status_word, translate
 from grader.report.log_view import log_view
 from grader.report.view import failure_rows, task_rows, top_fixes
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 MD_LIMIT = 1_000_000  # bytes: under GitHub's 1 MiB job summary limit, with room to spare
 MD_BUDGET = MD_LIMIT - 16 * 1024  # room for the truncation note
 

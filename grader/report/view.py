@@ -10,8 +10,8 @@ import re
 import shlex
 from typing import Any
 
+from grader.engine.rubric import TASK_TITLES, TASKS
 from grader.report.i18n import status_word
-from grader.rubric import TASK_TITLES, TASKS
 
 # Practice functions of leetcode.py, as named in the catalog and the test ids.
 PRACTICE_FUNCTIONS = ("my_pow", "count_primes", "is_happy", "int_to_roman")

@@ -5,10 +5,10 @@ import math
 import pytest
 import torch
 
-from grader import reference
-from grader.errors import StudentRaised
-from grader.feedback import expect, fail
-from grader.testkit import as_tensor, check_dtype, check_shape, fresh_rng, max_diff, mentions, raised
+from grader.engine.errors import StudentRaised
+from grader.engine.feedback import expect, fail
+from grader.lesson import reference
+from grader.lesson.testkit import as_tensor, check_dtype, check_shape, fresh_rng, max_diff, mentions, raised
 
 MODES = ["sin", "learned", "none"]
 

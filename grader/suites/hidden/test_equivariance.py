@@ -4,10 +4,10 @@ import pytest
 import torch
 from torch import nn
 
-from grader import reference
-from grader.feedback import expect
-from grader.probes import build_function
-from grader.testkit import fresh_rng
+from grader.engine.feedback import expect
+from grader.lesson import reference
+from grader.lesson.testkit import fresh_rng
+from grader.runtime.probes import build_function
 
 
 def _case(with_positions):

@@ -2,8 +2,8 @@
 
 import pytest
 
-from grader import reference
-from grader.feedback import expect
+from grader.engine.feedback import expect
+from grader.lesson import reference
 
 EDGE = [
     ("my_pow", (2.0, -2147483648), ("minimum 32-bit exponent: negate n only after converting, or use -(n+1)", "32비트 최소 지수: 부호를 바꾸기 전에 변환하거나 -(n+1)을 쓰세요")),

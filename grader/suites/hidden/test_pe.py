@@ -3,9 +3,9 @@
 import pytest
 import torch
 
-from grader import reference
-from grader.feedback import expect
-from grader.testkit import (
+from grader.engine.feedback import expect
+from grader.lesson import reference
+from grader.lesson.testkit import (
     as_tensor,
     check_dtype,
     check_finite,

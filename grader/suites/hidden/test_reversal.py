@@ -1,6 +1,6 @@
 """Hidden checks of the reversal experiment: the science and the honesty of the student's run.
 
-The component check (grader/experiment.py, run with the student's embedding)
+The component check (grader/lesson/experiment.py, run with the student's embedding)
 says whether the embedding works; the student's experiment is trained with
 budgets the grader sets and measured by the grader on ids it drew.  Every
 number lands in results["artifacts"]["experiment"] for the report.
@@ -11,9 +11,9 @@ import random
 import pytest
 import torch
 
-from grader import experiment as X
-from grader.feedback import expect, fail
-from grader.testkit import as_tensor, check_shape
+from grader.engine.feedback import expect, fail
+from grader.lesson import experiment as X
+from grader.lesson.testkit import as_tensor, check_shape
 
 B8, B12 = X.bound(8), X.bound(12)
 

@@ -3,8 +3,8 @@
 import pytest
 import torch
 
-from grader.feedback import expect, fail
-from grader.testkit import as_tensor, check_shape, fresh_rng, max_diff
+from grader.engine.feedback import expect, fail
+from grader.lesson.testkit import as_tensor, check_shape, fresh_rng, max_diff
 
 
 def _sizes():

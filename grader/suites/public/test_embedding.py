@@ -5,8 +5,8 @@ import math
 import pytest
 import torch
 
-from grader.feedback import expect, fail
-from grader.testkit import as_tensor, check_shape, max_diff, mentions, pe_formula, raised
+from grader.engine.feedback import expect, fail
+from grader.lesson.testkit import as_tensor, check_shape, max_diff, mentions, pe_formula, raised
 
 
 def _ids(batch, length, vocab, seed=0):

@@ -2,8 +2,8 @@
 
 import pytest
 
-from grader.feedback import expect
-from grader.testkit import (
+from grader.engine.feedback import expect
+from grader.lesson.testkit import (
     as_tensor,
     check_dtype,
     check_finite,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from grader.feedback import expect
+from grader.engine.feedback import expect
 
 
 @pytest.mark.task("weight_tying", points=1)

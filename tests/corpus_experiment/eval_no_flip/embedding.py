@@ -1,6 +1,6 @@
 """Reference solution: token embeddings, positional encodings, weight tying.
 
-Instructor copy of the student API described in CONTRACT.md (embedding.py).
+Instructor copy of the student API described in docs/contract.md (embedding.py).
 """
 from __future__ import annotations
 

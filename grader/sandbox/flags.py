@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from grader.sandbox import MiB, SandboxPolicy, SandboxUnavailable, resolve_isolation
+from grader.sandbox.launch import MiB, SandboxPolicy, SandboxUnavailable, resolve_isolation
 
 _DEFAULTS = SandboxPolicy()
 

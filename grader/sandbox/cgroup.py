@@ -104,7 +104,7 @@ class Cgroup:
 
     def kill_all(self, timeout: float = 5.0) -> set[int]:
         """SIGKILL every member until the group is empty; returns the pids killed."""
-        from grader.sandbox_reap import kill_until_gone
+        from grader.sandbox.reap import kill_until_gone
 
         if self.version == 2 and self.dirs and (self.dirs[0] / "cgroup.kill").exists():
             _write_quiet(self.dirs[0] / "cgroup.kill", 1)

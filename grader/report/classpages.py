@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader.rubric import TASK_TITLES, TASKS
+from grader.engine.rubric import TASK_TITLES, TASKS
+from grader.paths import TEMPLATES
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 MANIFEST = "batch-manifest.json"
 MARKER = "batch.json"
 NOT_GRADED = ("unreadable", "timeout", "error", "missing")
@@ -175,7 +175,7 @@ def test_rates(rows: list[dict]) -> list[dict]:
     return out
 
 
-KNOWN_BOUND = {8: 0.317, 12: 0.266}  # bag-of-tokens bound, vocab 10 (CONTRACT.md)
+KNOWN_BOUND = {8: 0.317, 12: 0.266}  # bag-of-tokens bound, vocab 10 (docs/contract.md)
 
 
 def _lengths(mapping: Any) -> dict[int, float]:
@@ -189,7 +189,7 @@ def _lengths(mapping: Any) -> dict[int, float]:
 
 
 def experiment_runs(art: Any) -> list[dict]:
-    """The runs of one student's experiment artifact (grader/experiment.py's schema, or a plain list).
+    """The runs of one student's experiment artifact (grader/lesson/experiment.py's schema, or a plain list).
 
     The student's own experiment first; the grader's component runs when that is absent.
     """

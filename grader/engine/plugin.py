@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from grader.client import WorkerClient
-from grader.feedback import describe_problem
-from grader.rubric import rubric_of
-from grader.sandbox import SandboxPolicy
-from grader.student import Student
-from grader.submission import Submission
+from grader.engine.feedback import describe_problem
+from grader.engine.rubric import rubric_of
+from grader.engine.student import Student
+from grader.engine.submission import Submission
+from grader.sandbox.client import WorkerClient
+from grader.sandbox.launch import SandboxPolicy
 
 
 class GradingPlugin:

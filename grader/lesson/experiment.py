@@ -3,7 +3,7 @@
 Two kinds of check share this module (see grader/suites/*/test_reversal.py):
 
 * the **component check**: the grader's own reversal harness (encoder, loop,
-  budget; ``probe_reversal_component`` in grader/probes.py, run in the worker)
+  budget; ``probe_reversal_component`` in grader/runtime/probes.py, run in the worker)
   with the student's ``TokenAndPosEmbedding`` plugged in and its token weights
   re-initialised at the paper's scale (std ``d_model**-0.5``), so a correct
   embedding is graded on its own merit;
@@ -59,8 +59,8 @@ from typing import Any
 
 import torch
 
-from grader.feedback import GradeFailure, describe_problem, fail
-from grader.testkit import as_tensor, check_shape
+from grader.engine.feedback import GradeFailure, describe_problem, fail
+from grader.lesson.testkit import as_tensor, check_shape
 
 VOCAB = 10
 TRAIN_LENGTH = 8
@@ -365,7 +365,7 @@ def component_runs(student: Any, artifacts: dict, modes: tuple[str, ...] = ("sin
 
 
 def _component_run(student: Any, mode: str, seed: int = 0) -> dict:
-    from grader.errors import StudentProblem
+    from grader.engine.errors import StudentProblem
 
     cfg = HARNESS
     stop_ids = fresh_batch(int(cfg["stop_samples"]), TRAIN_LENGTH)
@@ -418,7 +418,7 @@ class StudentExperiment:
     def of(self, mode: str) -> list[dict]:
         import time
 
-        from grader.errors import StudentProblem
+        from grader.engine.errors import StudentProblem
 
         if mode not in self.runs:
             started = time.monotonic()

@@ -15,8 +15,8 @@ import sys
 import uuid
 from pathlib import Path
 
-from grader import classreport
-from grader.batch import MANIFEST, _write_json, publish, read_marker
+from grader.instructor.batch import MANIFEST, _write_json, publish, read_marker
+from grader.report import classpages
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,7 +39,7 @@ def merge(dirs: list[Path], out: Path) -> tuple[int, list[str]]:
     missing: set[str] = set()
     shards: list[str] = []
     for src in dirs:
-        manifest = classreport.load_manifest(src)
+        manifest = classpages.load_manifest(src)
         roster.update(manifest.get("roster") or {})
         missing.update(manifest.get("roster_missing") or [])
         shards.append(str(manifest.get("shard", "?")))
@@ -97,7 +97,7 @@ def main(argv: list[str]) -> int:
     count, warnings = merge(args.dirs, args.out)
     for w in warnings:
         print(f"grade merge: {w}", file=sys.stderr)
-    report = classreport.write_class_report(args.out)
+    report = classpages.write_class_report(args.out)
     if not args.quiet:
         print(json.dumps({"submissions": count, "gradebook": str(report.gradebook), "summary": str(report.summary)}))
     return 0

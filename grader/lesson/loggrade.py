@@ -1,7 +1,7 @@
 """The LeetCode log as graded tests: review once, then one verdict per rubric group.
 
 Scores are pass/fail per test (the contract: only `passed` earns points), so
-the review's rubric (grader/leetlog/review.py) is cut into groups, one test
+the review's rubric (grader/lesson/leetlog/review.py) is cut into groups, one test
 each per problem. A group fails exactly when the review found an error (or,
 for the catalog checks, a warning) on one of its fields, and its message
 lists those findings with their line numbers. Public groups check that the
@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from grader.feedback import fail
-from grader.leetlog import LogReview, review_log
+from grader.engine.feedback import fail
+from grader.lesson.leetlog import LogReview, review_log
 
 LOG_NAME = "LEETCODE_LOG.md"
 # Findings that concern the whole log: every group of every problem fails with them.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import platform
 from typing import Any
 
-from grader.rubric import TASKS
+from grader.engine.rubric import TASKS
 
 SCHEMA = 1
 STATUSES = ("passed", "failed", "error", "timeout")

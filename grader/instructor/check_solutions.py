@@ -1,14 +1,12 @@
-"""`python -m grader.check_solutions`: the reference must get full marks (tox -e solutions)."""
+"""`python -m grader.instructor.check_solutions`: the reference must get full marks (tox -e solutions)."""
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-from grader.runner import GradeOptions, grade_path
-from grader.summary import text_summary
-
-SOLUTIONS = Path(__file__).resolve().parent.parent / "solutions"
+from grader.engine.runner import GradeOptions, grade_path
+from grader.paths import SOLUTIONS
+from grader.report.text import text_summary
 
 
 def main() -> int:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from grader.client import Remote, WorkerClient
-from grader.errors import StudentRaised
-from grader.protocol import HOME_MODULE
+from grader.engine.errors import StudentRaised
+from grader.runtime.protocol import HOME_MODULE
+from grader.sandbox.client import Remote, WorkerClient
 
 
 @dataclass
@@ -50,7 +50,7 @@ class Student:
             return Outcome(error=exc)
 
     def probe(self, name: str, *args: Any, timeout: float | None = None, **kwargs: Any) -> Any:
-        """Run a grader-written probe (see grader/probes.py) inside the worker."""
+        """Run a grader-written probe (see grader/runtime/probes.py) inside the worker."""
         return self.client.request({"op": "probe", "name": name}, args, kwargs, timeout)
 
     def has(self, module: str) -> bool:

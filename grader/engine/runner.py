@@ -15,12 +15,11 @@ from typing import Any
 
 import pytest
 
-from grader.plugin import GradingPlugin
-from grader.sandbox import SandboxPolicy
-from grader.scoring import build_results
-from grader.submission import Submission, SubmissionError, read_submission
-
-SUITES_DIR = Path(__file__).resolve().parent / "suites"
+from grader.engine.plugin import GradingPlugin
+from grader.engine.scoring import build_results
+from grader.engine.submission import Submission, SubmissionError, read_submission
+from grader.paths import SUITES_DIR
+from grader.sandbox.launch import SandboxPolicy
 
 
 class UsageProblem(Exception):

@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
-from grader.rubric import TASK_TITLES
+from grader.engine.rubric import TASK_TITLES
 
 SUMMARY_LIMIT = 1_000_000  # bytes; GitHub rejects a step summary over 1 MiB
 RESULT_LIMIT = 96 * 1024  # bytes of base64: the reporter gets it as one env var (Linux caps one at 128 KiB)

@@ -4,7 +4,7 @@ The zip holds Gradescope's two entry points at its root and the kit beside
 them (Gradescope unpacks it into ``/autograder/source``):
 
 * ``setup.sh`` installs the kit (CPU PyTorch first, then ``pip install -e``);
-* ``run_autograder`` runs ``python3 -m grader.gradescope_bundle run``, which
+* ``run_autograder`` runs ``python3 -m grader.instructor.gradescope_bundle run``, which
   copies ``/autograder/submission`` to a private folder, grades it with the
   hidden suite in a fresh ``grade`` process, and writes Gradescope's
   ``/autograder/results/results.json`` (converted by grader/report/gradescope.py).
@@ -28,7 +28,8 @@ import time
 import zipfile
 from pathlib import Path
 
-KIT_ROOT = Path(__file__).resolve().parent.parent
+from grader.paths import KIT_ROOT
+
 CONFIG = "gk_gradescope.json"
 KIT_FILES = ("grader", "solutions", "templates", "pyproject.toml", "README.md")
 SKIP_PARTS = {"__pycache__", ".pytest_cache"}
@@ -52,7 +53,7 @@ RUN_AUTOGRADER = """#!/usr/bin/env bash
 set -uo pipefail
 ROOT="${AUTOGRADER_ROOT:-/autograder}"
 cd "$ROOT/source" || exit 1
-exec "${GK_PYTHON:-python3}" -m grader.gradescope_bundle run --root "$ROOT"
+exec "${GK_PYTHON:-python3}" -m grader.instructor.gradescope_bundle run --root "$ROOT"
 """
 
 
@@ -200,7 +201,7 @@ def _write(results_dir: Path, data: dict, code: int) -> int:
 
 def main(argv: list[str]) -> int:
     if argv[:1] == ["run"]:
-        p = argparse.ArgumentParser(prog="grader.gradescope_bundle run")
+        p = argparse.ArgumentParser(prog="grader.instructor.gradescope_bundle run")
         p.add_argument("--root", type=Path, default=Path(os.environ.get("AUTOGRADER_ROOT", "/autograder")))
         return run_autograder(p.parse_args(argv[1:]).root)
     p = argparse.ArgumentParser(prog="grade gradescope-bundle", description=(

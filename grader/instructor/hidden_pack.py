@@ -31,6 +31,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from grader.paths import KIT_ROOT
+
 MAGIC = b"GKHIDE1\n"
 DEFAULT_KEY_ENV = "GK_HIDDEN_KEY"
 SCRYPT_LOG2_N, SCRYPT_R, SCRYPT_P = 15, 8, 1  # ~32 MiB, ~0.1 s: cheap for CI, costly to brute-force
@@ -38,6 +40,10 @@ MAX_LOG2_N = 20  # a forged header must not make us allocate gigabytes
 HEADER = len(MAGIC) + 3 + 16 + 16 + 12
 MIN_PASSPHRASE = 16
 ROOTS = ("hidden", "solutions")
+# The hidden tests import the grader by module path (grader.lesson.testkit, ...).  Format 2 is the
+# layout with engine/, sandbox/, runtime/, lesson/ packages; a format-1 archive imports the old flat
+# modules, so it is refused with the command that re-seals it rather than failing test by test.
+LAYOUT_FORMAT = 2
 SKIP_PARTS = {"__pycache__", ".pytest_cache", ".ipynb_checkpoints"}
 
 
@@ -84,7 +90,7 @@ def _files(root: Path) -> list[Path]:
 def build_tar(hidden: Path, solutions: Path) -> tuple[bytes, dict]:
     """A deterministic tar.gz of hidden/ and solutions/ plus a manifest."""
     buf = io.BytesIO()
-    manifest: dict = {"format": 1, "files": {}}
+    manifest: dict = {"format": LAYOUT_FORMAT, "files": {}}
     with tarfile.open(fileobj=buf, mode="w:gz", format=tarfile.PAX_FORMAT) as tar:
         for name, root in (("hidden", hidden), ("solutions", solutions)):
             for f in _files(root):
@@ -171,6 +177,11 @@ def unpack(archive: Path, passphrase: str, public_suites: Path, into: Path) -> U
             assert src is not None
             target.write_bytes(src.read())
     manifest = json.loads((data / "manifest.json").read_text()) if (data / "manifest.json").is_file() else {}
+    if manifest.get("format") != LAYOUT_FORMAT:
+        raise HiddenArchiveError(
+            f"the archive was sealed by an older kit (format {manifest.get('format')}, this kit reads "
+            f"{LAYOUT_FORMAT}): re-seal it with `grade pack-hidden {archive}` / 이전 버전 키트로 봉인된 "
+            f"아카이브입니다. `grade pack-hidden {archive}`로 다시 봉인하세요")
     if not any((data / "hidden").glob("test_*.py")):
         raise HiddenArchiveError("the archive holds no hidden tests (hidden/test_*.py) / "
                                  "아카이브에 숨김 테스트(hidden/test_*.py)가 없습니다")
@@ -188,7 +199,7 @@ def use_hidden_archive(archive: Path, options: object, key_env: str = DEFAULT_KE
 
     The folder is private to this user (mkdtemp: 0700) and removed at exit.
     """
-    from grader import reference
+    from grader.lesson import reference
 
     passphrase = passphrase_from_env(key_env)
     root = Path(tempfile.mkdtemp(prefix="gk-hidden-"))
@@ -206,7 +217,7 @@ def use_hidden_archive(archive: Path, options: object, key_env: str = DEFAULT_KE
 
 # -- `grade pack-hidden` ----------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    repo = Path(__file__).resolve().parent.parent
+    repo = KIT_ROOT
     p = argparse.ArgumentParser(prog="grade pack-hidden",
                                 description="Seal the hidden suite and the solutions into an encrypted archive for CI.")
     p.add_argument("out", help="archive to write (e.g. grading/hidden.gkpack)")

@@ -8,13 +8,14 @@ release: only hidden tests use them (public tests use snapshots and properties).
 from __future__ import annotations
 
 import importlib.util
-import os
 import sys
 from functools import cache
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 
-SOLUTIONS = Path(os.environ.get("GK_SOLUTIONS") or Path(__file__).resolve().parent.parent / "solutions")
+from grader.paths import SOLUTIONS as DEFAULT_SOLUTIONS
+
+SOLUTIONS = DEFAULT_SOLUTIONS
 
 
 def set_solutions_dir(path: Path) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grader.rubric import TASK_TITLES
+from grader.engine.rubric import TASK_TITLES
 
 STATUS_MARK = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"}
 

@@ -2,7 +2,7 @@
 
 It holds the exercises, the lesson as a notebook, the public suite, the
 `grade` tool, the report templates, a student README and a pyproject; never
-the hidden suite, the solutions, the examples (examples/reference is a
+the hidden suite, the instructor tools (grader/instructor), the solutions, the examples (examples/reference is a
 solution) or the kit's own tests. Before it finishes, the release is scanned
 for anything that would reveal the hidden material (hidden test names,
 distinctive lines of the solutions and of the hidden tests); a finding removes
@@ -19,12 +19,13 @@ import shutil
 import sys
 from pathlib import Path
 
-from grader.notebook_release import write_notebook
+from grader.instructor.notebook_release import write_notebook
+from grader.paths import KIT_ROOT
 
-KIT_ROOT = Path(__file__).resolve().parent.parent
 GRADER = KIT_ROOT / "grader"
 HIDDEN = GRADER / "suites" / "hidden"
 PUBLIC = GRADER / "suites" / "public"
+INSTRUCTOR = GRADER / "instructor"
 SOLUTIONS = KIT_ROOT / "solutions"
 EXERCISES = KIT_ROOT / "exercises"
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", "*.gkh", "*.enc")
@@ -84,6 +85,7 @@ def write_release(out: Path) -> list[Path]:
     grader = out / "grader"
     shutil.copytree(GRADER, grader, ignore=SKIP)
     shutil.rmtree(grader / "suites" / "hidden")
+    shutil.rmtree(grader / "instructor")  # batch, merge, bundles, sealing: `grade` says they are not here
     (grader / "suites" / "hidden").mkdir()  # empty: `grade --hidden` says the tests are not in this copy
     if (KIT_ROOT / "templates").is_dir():
         shutil.copytree(KIT_ROOT / "templates", out / "templates", ignore=SKIP)
@@ -132,7 +134,7 @@ def distinctive_lines() -> dict[str, str]:
     worker's probes rebuild a model the contract spells out.
     """
     public = _lines(sorted(EXERCISES.glob("*"))) | _lines(
-        [p for p in sorted(GRADER.rglob("*.py")) if HIDDEN not in p.parents])
+        [p for p in sorted(GRADER.rglob("*.py")) if HIDDEN not in p.parents and INSTRUCTOR not in p.parents])
 
     def keep(line: str) -> bool:
         return len(line) >= MIN_LINE and not line.startswith(("import ", "from ")) and line not in public

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grader.errors import (
+from grader.engine.errors import (
     ImportFailed,
     MissingName,
     NotAttempted,

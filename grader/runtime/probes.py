@@ -135,7 +135,7 @@ def build_function(kind: str, state: dict, config: dict) -> Any:
 
 
 # ---------------------------------------------------------------------------
-# Reversal experiment (grader/experiment.py; suites/*/test_reversal.py).
+# Reversal experiment (grader/lesson/experiment.py; suites/*/test_reversal.py).
 # The grader's own harness and spies: grader-written code that must run here
 # because it trains or drives the student's objects.
 # ---------------------------------------------------------------------------

@@ -39,12 +39,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from grader import classreport
-from grader.sandbox_cli import add_sandbox_arguments
+from grader.paths import KIT_ROOT, SOLUTIONS, SUITES_DIR
+from grader.report import classpages
+from grader.sandbox.flags import add_sandbox_arguments
 
-KIT_ROOT = Path(__file__).resolve().parent.parent
-SUITES_DIR = Path(__file__).resolve().parent / "suites"
-SOLUTIONS_DIR = KIT_ROOT / "solutions"
+SOLUTIONS_DIR = SOLUTIONS
 MARKER = "batch.json"
 MANIFEST = "batch-manifest.json"
 RESERVED = {".work", ".trash", ".lock", "gradebook.csv", "summary.html", MANIFEST, "summary_files"}
@@ -369,8 +368,8 @@ def start_job(entry: Entry, sub_hash: str, out: Path, config: Config, fork: bool
 def preload() -> None:
     """Import the grader (and torch) once in the batch, so each forked child starts warm."""
     import grader.cli  # noqa: F401
-    import grader.runner  # noqa: F401
-    import grader.scoring  # noqa: F401
+    import grader.engine.runner  # noqa: F401
+    import grader.engine.scoring  # noqa: F401
 
     with contextlib.suppress(ImportError):
         import grader.report.render  # noqa: F401
@@ -659,7 +658,7 @@ def main(argv: list[str]) -> int:
         print(f"{len(entries)} submissions: {len(done)} already graded, {len(todo)} to grade with -j {jobs} / "
               f"제출물 {len(entries)}개: {len(done)}개는 이미 채점됨, {len(todo)}개 채점 (-j {jobs})")
     markers = run_batch(todo, out, config, jobs, args.quiet, fork=not args.spawn)
-    book = classreport.write_class_report(out)
+    book = classpages.write_class_report(out)
     if not args.quiet:
         failed = sum(m["status"] != "graded" for m in markers)
         print(f"graded {len(markers)} now ({failed} not graded normally); gradebook: {book.gradebook} ; "

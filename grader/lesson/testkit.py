@@ -12,8 +12,8 @@ from typing import Any
 
 import torch
 
-from grader.feedback import expect, fail
-from grader.protocol import MetaTensor
+from grader.engine.feedback import expect, fail
+from grader.runtime.protocol import MetaTensor
 
 
 def fresh_rng() -> Any:

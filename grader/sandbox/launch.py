@@ -4,7 +4,7 @@
 and mount namespaces; a filesystem view that holds only Python, torch, the
 student's staging folder (read-only) and a private /tmp; a fresh unprivileged
 uid per worker with no groups and no new privileges; rlimits; a memory and
-process-count cgroup where one can be made.  See ``grader/sandbox_init.py``.
+process-count cgroup where one can be made.  See ``grader/runtime/init.py``.
 
 ``process`` (the degraded mode: no root, no namespaces, or ``--isolation
 process``): its own session and process group, rlimits, a scrubbed
@@ -35,20 +35,21 @@ import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader import sandbox_reap as reap
-from grader.sandbox_cgroup import Cgroup, sweep_stale
+from grader.paths import KIT_ROOT, PACKAGE, RUNTIME_DIR
+from grader.sandbox import reap
+from grader.sandbox.cgroup import Cgroup, sweep_stale
 
 GiB = 1024**3
 MiB = 1024**2
+# grader/runtime/ as the worker sees it: flat files under names no student module can take.
 RUNTIME_FILES = {"worker.py": "gk_worker.py", "protocol.py": "gk_protocol.py", "probes.py": "gk_probes.py",
-                 "sandbox_init.py": "gk_init.py"}
+                 "init.py": "gk_init.py"}
 ISOLATION_LEVELS = ("auto", "namespaces", "process")
 # Measured (torch 2.14, CPU build with CUDA libraries): `import torch` reserves about
 # 3.2 GB of address space but touches about 0.55 GB.  RLIMIT_AS counts the former, so
 # where it is the only memory limit it gets this much on top of the policy's budget.
 ADDRESS_SPACE_OVERHEAD = 4 * GiB
 UID_BASE, UID_SPAN = 3_000_000, 1_000_000
-KIT_ROOT = Path(__file__).resolve().parent.parent
 
 
 class SandboxUnavailable(RuntimeError):
@@ -150,7 +151,7 @@ def make_runtime(into: Path) -> Path:
     """Copy the worker's own files (and nothing else of the grader) into ``into``."""
     into.mkdir(parents=True, exist_ok=True)
     os.chmod(into, 0o755)
-    here = Path(__file__).parent
+    here = RUNTIME_DIR
     for src, dst in RUNTIME_FILES.items():
         shutil.copyfile(here / src, into / dst)
         os.chmod(into / dst, 0o644)
@@ -399,7 +400,7 @@ def hidden_paths(policy: SandboxPolicy) -> list[str]:
     its hidden suite) and the report folder.  Everything outside the bound trees is absent anyway;
     a path that merely *contains* a bound tree (the kit folder holding .venv or .tox) is left
     alone, since covering it would hide Python itself and the view shows nothing else of it."""
-    candidates = {str(KIT_ROOT), str(Path(__file__).resolve().parent)}
+    candidates = {str(KIT_ROOT), str(PACKAGE)}
     for name in ("solutions", "grader"):
         try:
             spec = importlib.util.find_spec(name)

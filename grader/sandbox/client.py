@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from grader import protocol
-from grader.errors import (
+from grader.engine.errors import (
     ImportFailed,
     MissingName,
     NotAttempted,
@@ -20,7 +19,8 @@ from grader.errors import (
     WorkerCrashed,
     WorkerTimeout,
 )
-from grader.sandbox import Launch, SandboxPolicy, launch_worker
+from grader.runtime import protocol
+from grader.sandbox.launch import Launch, SandboxPolicy, launch_worker
 
 DEFAULT_CALL_TIMEOUT = 20.0
 IMPORT_TIMEOUT = 30.0  # SandboxPolicy.import_seconds is the one in use
