@@ -6,8 +6,10 @@ import argparse
 import locale
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+from grader.engine.results import Results
 from grader.engine.runner import GradeOptions, UsageProblem, grade_path, unreadable_results, write_results
 from grader.engine.submission import SubmissionError
 from grader.report.text import text_summary
@@ -80,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     return grade_one(argv)
 
 
-def write_feedback(results: dict, out: Path, lang: str, path: Path) -> None:
+def write_feedback(results: Results, out: Path, lang: str, path: Path) -> None:
     """feedback.html, feedback.md, gradescope.json next to results.json (grader/report)."""
     from grader.report import write_reports
 
@@ -92,28 +94,49 @@ def write_feedback(results: dict, out: Path, lang: str, path: Path) -> None:
 
 def grade_one(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    lang = args.lang or default_lang()
-    policy = policy_from_args(args)
-    options = GradeOptions(hidden=args.hidden, lang=lang, policy=policy,
-                           hidden_visibility=args.hidden_visibility, keyword=args.keyword)
-    path = Path(args.path)
-    out = Path(args.out)
+    options = options_from_args(args)
     if args.hidden_from:
         try:
-            from grader.instructor.hidden_pack import HiddenArchiveError, use_hidden_archive
-        except ModuleNotFoundError:
-            print("grade: --hidden-from needs the instructor copy of the kit / 강사용 키트에서만 쓸 수 "
-                  "있습니다", file=sys.stderr)
-            return 2
-
-        try:
-            use_hidden_archive(Path(args.hidden_from), options, args.key_env)
-        except HiddenArchiveError as exc:
+            options = with_hidden_archive(options, Path(args.hidden_from), args.key_env)
+        except ValueError as exc:
             print(f"grade: --hidden-from: {exc}", file=sys.stderr)
             return 2
+    return run_grade(Path(args.path), Path(args.out), options, quiet=args.quiet, ci=args.ci,
+                     fail_under=args.fail_under)
+
+
+def options_from_args(args: argparse.Namespace) -> GradeOptions:
+    """The typed options a `grade` command line stands for (batch builds its children's from it)."""
+    return GradeOptions(hidden=args.hidden, lang=args.lang or default_lang(), policy=policy_from_args(args),
+                        hidden_visibility=args.hidden_visibility, keyword=args.keyword)
+
+
+def with_hidden_archive(options: GradeOptions, archive: Path, key_env: str) -> GradeOptions:
+    """``options`` pointed at the hidden suite sealed in ``archive``; ValueError with the reason."""
+    try:
+        from grader.instructor.hidden_pack import HiddenArchiveError, open_hidden_archive
+    except ModuleNotFoundError:
+        raise ValueError("needs the instructor copy of the kit / 강사용 키트에서만 쓸 수 있습니다") from None
+    try:
+        unpacked = open_hidden_archive(archive, options.suites_dir, key_env)
+    except HiddenArchiveError as exc:
+        raise ValueError(str(exc)) from None
+    policy = replace(options.policy, hide=(*options.policy.hide, str(unpacked.root)))
+    solutions = unpacked.solutions if (unpacked.solutions / "embedding.py").is_file() else options.solutions_dir
+    return replace(options, hidden=True, suites_dir=unpacked.suites_dir, solutions_dir=solutions, policy=policy)
+
+
+def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = False, ci: bool = False,
+              fail_under: float | None = None) -> int:
+    """Grade ``path`` into ``out`` (results.json and every report); the `grade` exit status.
+
+    `grade` and each child of `grade batch` call this with complete, typed options.
+    """
     from grader.report.terminal import progress_for
 
-    options.progress = progress_for(lang, args.quiet)
+    lang = options.lang
+    if options.progress is None and not quiet:
+        options = replace(options, progress=progress_for(lang, quiet))
     try:
         try:
             results = grade_path(path, options)
@@ -128,25 +151,25 @@ def grade_one(argv: list[str]) -> int:
         write_results(unreadable, out)
         write_feedback(unreadable, out, lang, path)
         print(f"grade: cannot read the submission / 제출물을 읽을 수 없습니다: {exc}", file=sys.stderr)
-        if args.ci:
-            from grader.report import ci
+        if ci:
+            from grader.report import ci as ci_outputs
 
-            return ci.finish(unreadable, sub_path=path, out=out, lang=lang, fail_under=args.fail_under,
-                             exit_status=2)
+            return ci_outputs.finish(unreadable, sub_path=path, out=out, lang=lang, fail_under=fail_under,
+                                     exit_status=2)
         return 2
     write_results(results, out)
     write_feedback(results, out, lang, path)
     summary = text_summary(results, lang)
     (out / "summary.txt").write_text(summary, encoding="utf-8")
-    if not args.quiet:
+    if not quiet:
         from grader.report.terminal import print_summary
 
         print_summary(results, lang, path.as_posix())
-    if args.ci:
-        from grader.report import ci
+    if ci:
+        from grader.report import ci as ci_outputs
 
-        return ci.finish(results, sub_path=path, out=out, lang=lang, fail_under=args.fail_under)
-    return 1 if args.fail_under is not None and results["score"] < args.fail_under else 0
+        return ci_outputs.finish(results, sub_path=path, out=out, lang=lang, fail_under=fail_under)
+    return 1 if fail_under is not None and results["score"] < fail_under else 0
 
 
 if __name__ == "__main__":

@@ -11,14 +11,14 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from grader.engine.plugin import GradingPlugin
+from grader.engine.results import Progress, Results
 from grader.engine.scoring import build_results
 from grader.engine.submission import Submission, SubmissionError, read_submission
-from grader.paths import SUITES_DIR
+from grader.paths import SOLUTIONS, SUITES_DIR, write_atomic
 from grader.sandbox.launch import SandboxPolicy
 
 
@@ -26,14 +26,17 @@ class UsageProblem(Exception):
     """The command was misused (exit status 2)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class GradeOptions:
+    """Everything one grading run depends on, complete at construction (batch copies it per child)."""
+
     hidden: bool = False
     lang: str = "en"
     policy: SandboxPolicy = field(default_factory=SandboxPolicy)
     hidden_visibility: str = "after_published"
     suites_dir: Path = SUITES_DIR
-    progress: Any = None
+    solutions_dir: Path = SOLUTIONS  # the reference the suites compare against (a sealed archive has its own)
+    progress: Progress | None = None
     keyword: str | None = None
 
 
@@ -87,9 +90,12 @@ def run_suites(submission: Submission, options: GradeOptions) -> tuple[dict, Gra
     return report, plugin, [name for name, _ in suites]
 
 
-def grade_path(path: Path, options: GradeOptions) -> dict:
+def grade_path(path: Path, options: GradeOptions) -> Results:
     """Grade the submission at ``path``; raises SubmissionError if it cannot be read."""
+    from grader.lesson import reference
+
     started = time.monotonic()
+    reference.set_solutions_dir(options.solutions_dir)
     staging = Path(tempfile.mkdtemp(prefix="gk-sub-"))
     os.chmod(staging, 0o755)
     try:
@@ -116,7 +122,7 @@ def grade_path(path: Path, options: GradeOptions) -> dict:
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def unreadable_results(name: str, reason: str, options: GradeOptions) -> dict:
+def unreadable_results(name: str, reason: str, options: GradeOptions) -> Results:
     """results.json for a submission that could not be read: score 0, the reason."""
     return {
         "schema": 1, "submission": name, "score": 0.0, "max_score": 0.0,
@@ -126,13 +132,10 @@ def unreadable_results(name: str, reason: str, options: GradeOptions) -> dict:
     }
 
 
-def write_results(results: dict, out: Path) -> Path:
+def write_results(results: Results, out: Path) -> Path:
     """Write results.json atomically (a reader never sees half a file)."""
-    out.mkdir(parents=True, exist_ok=True)
     target = out / "results.json"
-    tmp = out / ".results.json.tmp"
-    tmp.write_text(json.dumps(results, ensure_ascii=False, indent=2), encoding="utf-8")
-    os.replace(tmp, target)
+    write_atomic(target, json.dumps(results, ensure_ascii=False, indent=2))
     return target
 
 

@@ -5,15 +5,17 @@ from __future__ import annotations
 import platform
 from typing import Any
 
+from grader.engine.results import Results, SkippedTest, TaskTotal, TestResult
 from grader.engine.rubric import TASKS
 
 SCHEMA = 1
 STATUSES = ("passed", "failed", "error", "timeout")
 
 
-def test_entries(report: dict, lang: str, hidden_visibility: str) -> tuple[list[dict], list[dict]]:
+def test_entries(report: dict, lang: str, hidden_visibility: str) -> tuple[list[TestResult], list[SkippedTest]]:
     """(scored tests, skipped tests) from a pytest-json-report dict."""
-    tests, skipped = [], []
+    tests: list[TestResult] = []
+    skipped: list[SkippedTest] = []
     for t in report.get("tests", []):
         meta = t.get("metadata") or {}
         nodeid = t["nodeid"]
@@ -55,8 +57,8 @@ def _skip_reason(t: dict, meta: dict) -> str:
     return longrepr.rsplit("Skipped: ", 1)[-1].strip("')\n ")[:300]
 
 
-def task_totals(tests: list[dict]) -> dict[str, dict[str, float]]:
-    totals: dict[str, dict[str, float]] = {}
+def task_totals(tests: list[TestResult]) -> dict[str, TaskTotal]:
+    totals: dict[str, TaskTotal] = {}
     for task in TASKS:
         mine = [t for t in tests if t["task"] == task]
         if mine:
@@ -70,11 +72,11 @@ def task_totals(tests: list[dict]) -> dict[str, dict[str, float]]:
 
 
 def build_results(report: dict, *, submission: str, suites: list[str], isolation: str, lang: str,
-                  hidden_visibility: str = "after_published", extra: dict[str, Any] | None = None) -> dict:
+                  hidden_visibility: str = "after_published", extra: dict[str, Any] | None = None) -> Results:
     tests, skipped = test_entries(report, lang, hidden_visibility)
     import torch
 
-    results: dict[str, Any] = {
+    results: Results = {
         "schema": SCHEMA,
         "submission": submission,
         "score": round(sum(t["score"] for t in tests), 3),
@@ -88,5 +90,5 @@ def build_results(report: dict, *, submission: str, suites: list[str], isolation
         "versions": {"python": platform.python_version(), "torch": torch.__version__,
                      "platform": platform.platform(terse=True)},
     }
-    results.update(extra or {})
+    results.update(extra or {})  # type: ignore[typeddict-item]
     return results

@@ -39,8 +39,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from grader.paths import KIT_ROOT, SOLUTIONS, SUITES_DIR
+from grader.engine.runner import GradeOptions
+from grader.paths import KIT_ROOT, SOLUTIONS, SUITES_DIR, write_atomic
 from grader.report import classpages
+from grader.sandbox import reap
 from grader.sandbox.flags import add_sandbox_arguments
 
 SOLUTIONS_DIR = SOLUTIONS
@@ -173,14 +175,29 @@ class Config:
     timeout: float = 900.0
     grade_args: list[str] = field(default_factory=list)
 
-    def child_argv(self, path: Path, out: Path) -> list[str]:
-        argv = [sys.executable, "-m", "grader.cli", str(path), "--out", str(out), "-q",
-                "--lang", self.lang, "--isolation", self.isolation, "--memory-mb", str(self.memory_mb)]
+    def grade_flags(self) -> list[str]:
+        """These options as `grade` flags (for --spawn children; --grade-args is validated by them)."""
+        flags = ["--lang", self.lang, "--isolation", self.isolation, "--memory-mb", str(self.memory_mb)]
         if self.hidden:
-            argv.append("--hidden")
+            flags.append("--hidden")
         if self.keyword:
-            argv += ["-k", self.keyword]
-        return argv + self.grade_args
+            flags += ["-k", self.keyword]
+        return flags + self.grade_args
+
+    def child_argv(self, path: Path, out: Path) -> list[str]:
+        return [sys.executable, "-m", "grader.cli", str(path), "--out", str(out), "-q", *self.grade_flags()]
+
+    def grade_options(self) -> GradeOptions:
+        """The typed options every forked child grades with, built once in the batch.
+
+        Raises ValueError (the reason) when --grade-args names a hidden archive that cannot be opened."""
+        from grader import cli
+
+        args = cli.build_parser().parse_args(["-", *self.grade_flags()])
+        options = cli.options_from_args(args)
+        if args.hidden_from:
+            options = cli.with_hidden_archive(options, Path(args.hidden_from), args.key_env)
+        return options
 
     def digest(self) -> str:
         """What changes the grade (not the time limit: a rerun need not regrade for it)."""
@@ -254,39 +271,14 @@ def become_subreaper() -> None:
 
 def reap_orphans(known: set[int]) -> None:
     """Kill and reap the batch's children it never started: re-parented orphans of its jobs."""
-    for pid in _children_map().get(os.getpid(), []):
+    for pid in reap.children_of(os.getpid()):
         if pid in known:
             continue
-        for victim in [*descendants(pid), pid]:
+        for victim in [*reap.descendants(pid), pid]:
             with contextlib.suppress(OSError):
                 os.kill(victim, signal.SIGKILL)
         with contextlib.suppress(ChildProcessError, OSError):
             os.waitpid(pid, os.WNOHANG)
-
-
-def _children_map() -> dict[int, list[int]]:
-    children: dict[int, list[int]] = {}
-    for d in os.listdir("/proc"):
-        if not d.isdigit():
-            continue
-        try:
-            with open(f"/proc/{d}/stat", "rb") as fh:
-                ppid = int(fh.read().rsplit(b")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        children.setdefault(ppid, []).append(int(d))
-    return children
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process below ``pid`` (the worker runs in a session of its own)."""
-    children = _children_map()
-    found, stack = [], [pid]
-    while stack:
-        for c in children.get(stack.pop(), []):
-            found.append(c)
-            stack.append(c)
-    return found
 
 
 def kill_tree(proc: subprocess.Popen) -> None:
@@ -294,7 +286,7 @@ def kill_tree(proc: subprocess.Popen) -> None:
     with contextlib.suppress(OSError):
         os.killpg(proc.pid, signal.SIGSTOP)
     for _ in range(3):
-        tree = descendants(proc.pid)
+        tree = reap.descendants(proc.pid)
         for pid in tree:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
@@ -349,13 +341,15 @@ class Job:
     suite_hash: str  # taken as the child starts: what it will read, even if an edit lands mid-batch
 
 
-def start_job(entry: Entry, sub_hash: str, out: Path, config: Config, fork: bool) -> Job:
+def start_job(entry: Entry, sub_hash: str, out: Path, config: Config, options: GradeOptions | None) -> Job:
+    """Start grading one entry: forked from the batch with ``options``, or (None) a fresh `grade` process."""
     work = out / ".work" / f"{entry.name}.{uuid.uuid4().hex[:8]}"
     work.mkdir(parents=True)
-    argv = config.child_argv(entry.path, work)
     suite_hash = suites_hash(config.hidden)
-    if fork:
-        return Job(entry, sub_hash, work, fork_grade(argv[3:], work / "grade.log"), time.monotonic(), suite_hash)
+    if options is not None:
+        child = fork_grade(entry.path, work, options, work / "grade.log")
+        return Job(entry, sub_hash, work, child, time.monotonic(), suite_hash)
+    argv = config.child_argv(entry.path, work)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(KIT_ROOT), *filter(None, [env.get("PYTHONPATH")])])
     env.setdefault("OMP_NUM_THREADS", "1")
@@ -378,8 +372,8 @@ def preload() -> None:
     torch.set_num_threads(1)
 
 
-def fork_grade(cli_argv: list[str], log_path: Path) -> ForkedChild:
-    """Fork a child that runs `grade` in-process (the batch has no threads, so forking is safe)."""
+def fork_grade(path: Path, out: Path, options: GradeOptions, log_path: Path) -> ForkedChild:
+    """Fork a child that grades ``path`` into ``out`` in-process (the batch has no threads, so forking is safe)."""
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
@@ -396,9 +390,9 @@ def fork_grade(cli_argv: list[str], log_path: Path) -> ForkedChild:
         os.dup2(null, 0)
         os.dup2(fd, 1)
         os.dup2(fd, 2)
-        from grader.cli import main as grade_main
+        from grader.cli import run_grade
 
-        code = int(grade_main(cli_argv) or 0)
+        code = run_grade(path, out, options, quiet=True)
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 2
     except BaseException:
@@ -439,14 +433,14 @@ def finish_job(job: Job, out: Path, config: Config, timed_out: bool) -> dict:
                   f"채점기 자체가 이 제출물에서 실패했습니다(종료 코드 {code}). 강사에게 알려 주세요")
     if status != "graded":
         results = _placeholder(name, status, reason, config, results)
-        _write_json(results_file, results)
+        write_json(results_file, results)
     marker = {
         "name": name, "student_id": job.entry.student_id, "path": str(job.entry.path),
         "status": status, "reason": reason, "exit_code": code, "duration": duration,
         "submission_hash": job.sub_hash, "suites_hash": job.suite_hash, "config_hash": config.digest(),
         "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
-    _write_json(job.work / MARKER, marker)
+    write_json(job.work / MARKER, marker)
     publish(job.work, out / name, out)
     return marker
 
@@ -470,10 +464,8 @@ def _tail(path: Path, limit: int = 400) -> str:
     return (lines[-1] if lines else "no output")[-limit:]
 
 
-def _write_json(path: Path, data: dict) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
-    os.replace(tmp, path)
+def write_json(path: Path, data: dict) -> None:
+    write_atomic(path, json.dumps(data, ensure_ascii=False, indent=2))
 
 
 def publish(work: Path, final: Path, out: Path) -> None:
@@ -541,11 +533,16 @@ class Progress:
 
 
 def run_batch(todo: list[tuple[Entry, str]], out: Path, config: Config, jobs: int, quiet: bool,
-              fork: bool = True) -> list[dict]:
+              fork: bool = True, options: GradeOptions | None = None) -> list[dict]:
+    """Grade ``todo``; forked children grade with ``options`` (default: ``config.grade_options()``)."""
     become_subreaper()
-    if fork and todo:
+    if fork and todo and options is None:
+        options = config.grade_options()
+    if not fork:
+        options = None
+    if options is not None:
         preload()
-    known = set(_children_map().get(os.getpid(), []))  # children of whoever called us: not ours to kill
+    known = set(reap.children_of(os.getpid()))  # children of whoever called us: not ours to kill
     pending = deque(todo)
     running: list[Job] = []
     markers: list[dict] = []
@@ -554,7 +551,7 @@ def run_batch(todo: list[tuple[Entry, str]], out: Path, config: Config, jobs: in
         while pending or running:
             while pending and len(running) < jobs:
                 entry, sub_hash = pending.popleft()
-                running.append(start_job(entry, sub_hash, out, config, fork))
+                running.append(start_job(entry, sub_hash, out, config, options))
                 known.add(running[-1].proc.pid)
             time.sleep(0.05)
             progress.refresh()
@@ -651,13 +648,18 @@ def main(argv: list[str]) -> int:
     submitted = {e.name for e in everyone}
     manifest = {"source": str(src.resolve()), "shard": f"{k}/{n}", "names": sorted(e.name for e in entries),
                 "roster_missing": sorted(set(roster) - submitted), "roster": roster, "hidden": config.hidden}
-    _write_json(out / MANIFEST, manifest)
+    write_json(out / MANIFEST, manifest)
     todo, done = plan(entries, out, config, force=args.force, retry=args.retry)
     jobs = max(1, args.jobs or default_jobs())
     if not args.quiet:
         print(f"{len(entries)} submissions: {len(done)} already graded, {len(todo)} to grade with -j {jobs} / "
               f"제출물 {len(entries)}개: {len(done)}개는 이미 채점됨, {len(todo)}개 채점 (-j {jobs})")
-    markers = run_batch(todo, out, config, jobs, args.quiet, fork=not args.spawn)
+    try:
+        options = config.grade_options() if todo and not args.spawn else None
+    except ValueError as exc:  # --grade-args '--hidden-from ARCHIVE' that cannot be opened
+        print(f"grade batch: --hidden-from: {exc}", file=sys.stderr)
+        return 2
+    markers = run_batch(todo, out, config, jobs, args.quiet, fork=not args.spawn, options=options)
     book = classpages.write_class_report(out)
     if not args.quiet:
         failed = sum(m["status"] != "graded" for m in markers)

@@ -194,25 +194,16 @@ def unpack(archive: Path, passphrase: str, public_suites: Path, into: Path) -> U
     return Unpacked(into, suites, solutions, manifest)
 
 
-def use_hidden_archive(archive: Path, options: object, key_env: str = DEFAULT_KEY_ENV) -> Unpacked:
-    """For `grade --hidden-from`: decrypt, point the options and the reference at it.
+def open_hidden_archive(archive: Path, public_suites: Path, key_env: str = DEFAULT_KEY_ENV) -> Unpacked:
+    """For `grade --hidden-from`: decrypt into a private folder (mkdtemp: 0700), removed at exit.
 
-    The folder is private to this user (mkdtemp: 0700) and removed at exit.
+    The caller points its GradeOptions at ``suites_dir`` and ``solutions`` and hides ``root`` from
+    the worker's view (the decrypted copy must never be bound into the sandbox).
     """
-    from grader.lesson import reference
-
     passphrase = passphrase_from_env(key_env)
     root = Path(tempfile.mkdtemp(prefix="gk-hidden-"))
     atexit.register(shutil.rmtree, root, True)
-    unpacked = unpack(archive, passphrase, options.suites_dir, root)  # type: ignore[attr-defined]
-    options.suites_dir = unpacked.suites_dir  # type: ignore[attr-defined]
-    options.hidden = True  # type: ignore[attr-defined]
-    policy = getattr(options, "policy", None)
-    if policy is not None and hasattr(policy, "hide"):  # never bind the decrypted copy into the worker's view
-        policy.hide = (*policy.hide, str(root))
-    if (unpacked.solutions / "embedding.py").is_file():
-        reference.set_solutions_dir(unpacked.solutions)
-    return unpacked
+    return unpack(archive, passphrase, public_suites, root)
 
 
 # -- `grade pack-hidden` ----------------------------------------------------------------

@@ -15,7 +15,7 @@ import sys
 import uuid
 from pathlib import Path
 
-from grader.instructor.batch import MANIFEST, _write_json, publish, read_marker
+from grader.instructor.batch import MANIFEST, publish, read_marker, write_json
 from grader.report import classpages
 
 
@@ -63,7 +63,7 @@ def merge(dirs: list[Path], out: Path) -> tuple[int, list[str]]:
     manifest = {"merged_from": [str(d) for d in dirs], "shards": shards, "roster": roster,
                 "roster_missing": sorted(missing - set(seen)), "names": sorted(seen)}
     warnings += shard_coverage(shards)
-    _write_json(out / MANIFEST, manifest)
+    write_json(out / MANIFEST, manifest)
     return len(seen), warnings
 
 

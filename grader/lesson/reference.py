@@ -21,8 +21,9 @@ SOLUTIONS = DEFAULT_SOLUTIONS
 def set_solutions_dir(path: Path) -> None:
     """Use the solutions in ``path`` (e.g. decrypted from a hidden archive) from now on."""
     global SOLUTIONS
-    SOLUTIONS = Path(path)
-    load.cache_clear()
+    if Path(path) != SOLUTIONS:
+        SOLUTIONS = Path(path)
+        load.cache_clear()
 
 
 def available() -> bool:

@@ -49,13 +49,23 @@ def has_tag(pid: int, tag: str) -> bool:
         return False
 
 
-def descendants(root: int) -> set[int]:
-    """Every live process below ``root`` in the parent tree (a snapshot)."""
+def _children_map() -> dict[int, list[int]]:
     children: dict[int, list[int]] = {}
     for pid in all_pids():
         ppid = _status(pid).get("PPid")
         if ppid and ppid.isdigit():
             children.setdefault(int(ppid), []).append(pid)
+    return children
+
+
+def children_of(pid: int) -> list[int]:
+    """The direct children of ``pid`` (a snapshot)."""
+    return _children_map().get(pid, [])
+
+
+def descendants(root: int) -> set[int]:
+    """Every live process below ``root`` in the parent tree (a snapshot)."""
+    children = _children_map()
     found: set[int] = set()
     todo = [root]
     while todo:

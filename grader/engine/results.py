@@ -1,0 +1,83 @@
+"""The contract's results.json as types (docs/contract.md), from scoring to every report.
+
+TypedDicts rather than dataclasses: results.json is read back from disk by batch, merge and the
+class pages, and a TypedDict is exactly the JSON object with its keys checked by a type checker.
+Fields marked NotRequired are absent on some results (an unreadable submission has no versions).
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Protocol, TypedDict
+
+from typing_extensions import NotRequired
+
+Status = Literal["passed", "failed", "error", "timeout"]
+Visibility = Literal["visible", "hidden", "after_due_date", "after_published"]
+
+
+class Messages(TypedDict):
+    en: str
+    ko: str
+
+
+class Location(TypedDict):
+    file: str
+    line: int
+
+
+class TestResult(TypedDict):
+    id: str
+    task: str | None
+    status: Status
+    score: float
+    max_score: float
+    visibility: Visibility
+    message: str
+    messages: Messages
+    duration: float
+    location: NotRequired[Location]
+
+
+class SkippedTest(TypedDict):
+    id: str
+    task: str | None
+    reason: str
+
+
+class TaskTotal(TypedDict):
+    score: float
+    max_score: float
+    passed: int
+    total: int
+
+
+class Results(TypedDict):
+    schema: int
+    submission: str
+    score: float
+    max_score: float
+    suites: list[str]
+    isolation: str
+    tests: list[TestResult]
+    tasks: dict[str, TaskTotal]
+    skipped: list[SkippedTest]
+    lang: str
+    versions: NotRequired[dict[str, str]]
+    kind: NotRequired[str]
+    files: NotRequired[list[str]]
+    dropped: NotRequired[list[dict]]
+    artifacts: NotRequired[dict]
+    worker: NotRequired[dict]
+    duration: NotRequired[float]
+    error: NotRequired[str]  # the submission could not be read (score 0)
+    status: NotRequired[str]  # batch placeholders: unreadable | timeout | error
+
+
+class Progress(Protocol):
+    """What the plugin reports a run's progress to (report/terminal.py draws it)."""
+
+    def start(self, total: int) -> None: ...
+
+    def advance(self, nodeid: str) -> None: ...
+
+    def close(self) -> None: ...
