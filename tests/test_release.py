@@ -86,6 +86,11 @@ def test_release_layout(released: Path) -> None:
     for absent in ("solutions", "examples", "tests", "bench", ".github"):
         assert not (released / absent).exists(), absent
     assert not list(released.rglob("__pycache__"))
+    # The student's tool is the grader without instructor/: no batch, merge, bundle, sealing.
+    assert not (released / "grader" / "instructor").exists()
+    instructor_modules = {p.stem for p in (ROOT / "grader" / "instructor").glob("*.py")} - {"__init__"}
+    shipped = {p.stem for p in (released / "grader").rglob("*.py")}
+    assert instructor_modules and not instructor_modules & shipped, instructor_modules & shipped
     pyproject = (released / "pyproject.toml").read_text()
     assert 'include = ["grader*"]' in pyproject and "solutions" not in pyproject
     readme = (released / "README.md").read_text(encoding="utf-8")
@@ -154,6 +159,15 @@ def test_released_grade_works_on_the_stubs(released: Path, tmp_path: Path) -> No
     assert results["tests"] and all(t["status"] != "passed" for t in results["tests"])
     assert any("NotImplementedError" in t["message"] or "not attempted" in t["message"].lower()
                or "not implemented" in t["message"].lower() for t in results["tests"])
+
+
+def test_released_grade_says_instructor_commands_are_absent(released: Path, tmp_path: Path) -> None:
+    for command in ("batch", "merge", "release", "gradescope-bundle", "pack-hidden"):
+        proc = run_released(released, command, str(tmp_path / "x"), timeout=60)
+        assert proc.returncode == 2, (command, proc.stderr)
+        assert "not in the student copy" in proc.stderr and "학생용 키트에는 없습니다" in proc.stderr
+    proc = run_released(released, "exercises", "--hidden-from", str(tmp_path / "x.gkpack"), timeout=60)
+    assert proc.returncode == 2 and "instructor copy" in proc.stderr
 
 
 def test_released_grade_says_hidden_tests_run_at_submission(released: Path, tmp_path: Path) -> None:
