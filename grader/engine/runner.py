@@ -18,6 +18,7 @@ import pytest
 from grader.engine.plugin import GradingPlugin
 from grader.engine.scoring import build_results
 from grader.engine.submission import Submission, SubmissionError, read_submission
+from grader.lesson import tamper
 from grader.paths import SUITES_DIR
 from grader.sandbox.launch import SandboxPolicy
 
@@ -108,6 +109,7 @@ def grade_path(path: Path, options: GradeOptions) -> dict:
                 "dropped": submission.dropped,
                 "artifacts": plugin.artifacts_store,
                 "worker": {"restarts": plugin.client.restarts, "output": plugin.client.output.text()[-4000:]},
+                "review": tamper.review(submission.staging),
             },
         )
         results["duration"] = round(time.monotonic() - started, 2)

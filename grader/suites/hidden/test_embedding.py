@@ -7,7 +7,7 @@ import torch
 
 from grader.engine.errors import StudentRaised
 from grader.engine.feedback import expect, fail
-from grader.lesson import reference
+from grader.lesson import reference, structure
 from grader.lesson.testkit import as_tensor, check_dtype, check_shape, fresh_rng, max_diff, mentions, raised
 
 MODES = ["sin", "learned", "none"]
@@ -56,6 +56,7 @@ def test_sin_pe_is_a_registered_buffer(student):
     expect(shape in ((max_len, d_model), (1, max_len, d_model)),
            f"mode='sin': expected `pe` of shape ({max_len}, {d_model}) (or (1, {max_len}, {d_model})); found {shape}.",
            f"mode='sin': `pe`의 모양이 ({max_len}, {d_model}) (또는 (1, {max_len}, {d_model}))이어야 하는데 {shape}입니다.")
+    student.source_shows(structure.registers_buffer(student.staging), "mode='sin'")
 
 
 @pytest.mark.task("TokenAndPosEmbedding", points=1)
@@ -80,6 +81,7 @@ def test_submodules_per_mode(student, mode):
         expect(not tables,
                f"mode={mode!r}: expected no sinusoidal table; found float buffers {tables}.",
                f"mode={mode!r}: 사인 표가 없어야 하는데 float buffer {tables}가 있습니다.")
+    student.source_shows(structure.makes_embedding(student.staging, mode=mode), f"mode={mode!r}")
 
 
 @pytest.mark.task("TokenAndPosEmbedding", points=1)
@@ -178,6 +180,7 @@ def test_to_meta_moves_everything(student, mode):
     expect(info["output"].get("device") == "meta",
            f"mode={mode!r}: expected the output on meta; found {info['output']}.",
            f"mode={mode!r}: 출력이 meta에 있어야 하는데 {info['output']}입니다.")
+    _source_follows_device(student, mode)
 
 
 @pytest.mark.task("TokenAndPosEmbedding", points=2)
@@ -196,6 +199,14 @@ def test_cuda_simulated_device_safety(student, mode):
     expect(str(info["output"].get("device", "")).startswith("cuda"),
            f"mode={mode!r}: expected the output on cuda; found {info['output']}.",
            f"mode={mode!r}: 출력이 cuda에 있어야 하는데 {info['output']}입니다.")
+    _source_follows_device(student, mode)
+
+
+def _source_follows_device(student, mode):
+    """The device tests' structural half: the table is a buffer, the positions follow the input."""
+    if mode == "sin":
+        student.source_shows(structure.registers_buffer(student.staging), "mode='sin'")
+    student.source_shows(structure.positions_on_device(student.staging, mode), f"mode={mode!r}")
 
 
 @pytest.mark.task("TokenAndPosEmbedding", points=0)

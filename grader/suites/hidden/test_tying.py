@@ -4,6 +4,7 @@ import pytest
 import torch
 
 from grader.engine.feedback import expect, fail
+from grader.lesson import structure
 from grader.lesson.testkit import as_tensor, check_shape, fresh_rng, max_diff
 
 
@@ -17,6 +18,7 @@ def test_tied_is_one_parameter(student):
     vocab, d_model = _sizes()
     lm = student.call("TinyLM", vocab, d_model, tie=True)
     if student.probe("same_object", lm, "head.weight", "emb.weight"):
+        student.source_shows(structure.shares_one_parameter(student.staging), "TinyLM(tie=True)")
         return
     head = as_tensor(lm.attr("head.weight"), "head.weight")
     emb = as_tensor(lm.attr("emb.weight"), "emb.weight")
@@ -34,6 +36,7 @@ def test_untied_is_two_parameters(student):
     expect(not student.probe("same_object", lm, "head.weight", "emb.weight"),
            "TinyLM(tie=False): expected separate head and embedding weights; found them shared. Tie only when tie=True.",
            "TinyLM(tie=False): head와 임베딩 가중치가 따로 있어야 하는데 공유되어 있습니다. tie=True일 때만 공유하세요.")
+    student.source_shows(structure.ties_only_when_asked(student.staging), "TinyLM(tie=False)")
 
 
 @pytest.mark.task("weight_tying", points=1)

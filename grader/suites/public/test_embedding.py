@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from grader.engine.feedback import expect, fail
+from grader.lesson import structure
 from grader.lesson.testkit import as_tensor, check_shape, max_diff, mentions, pe_formula, raised
 
 
@@ -34,6 +35,7 @@ def test_sin_table_is_a_buffer(student):
                  "mode='sin': `pe`는 buffer여야 하는데 nn.Parameter입니다. 고정된 표가 학습되어 버립니다. self.register_buffer('pe', ...)를 쓰세요.")
         fail("mode='sin': expected a registered buffer named `pe`; found none (a plain attribute is not moved by .to('cuda')). Use self.register_buffer('pe', sinusoidal_pe(max_len, d_model)).",
              "mode='sin': `pe`라는 이름의 buffer가 있어야 하는데 없습니다(일반 속성은 .to('cuda')로 옮겨지지 않습니다). self.register_buffer('pe', sinusoidal_pe(max_len, d_model))를 쓰세요.")
+    student.source_shows(structure.registers_buffer(student.staging), "mode='sin'")
 
 
 @pytest.mark.task("TokenAndPosEmbedding", points=2)

@@ -3,6 +3,7 @@
 import pytest
 
 from grader.engine.feedback import expect
+from grader.lesson import structure
 
 
 @pytest.mark.task("weight_tying", points=1)
@@ -11,6 +12,7 @@ def test_tied_head_is_the_embedding(student):
     expect(student.probe("same_object", lm, "head.weight", "emb.weight"),
            "TinyLM(tie=True): expected head.weight to be the same Parameter object as emb.weight; found two objects. Assign the Parameter (self.head.weight = self.emb.weight), don't copy .data.",
            "TinyLM(tie=True): head.weight가 emb.weight와 같은 Parameter 객체여야 하는데 서로 다른 객체입니다. .data를 복사하지 말고 Parameter를 대입하세요(self.head.weight = self.emb.weight).")
+    student.source_shows(structure.shares_one_parameter(student.staging), "TinyLM(tie=True)")
 
 
 @pytest.mark.task("weight_tying", points=1)
