@@ -110,6 +110,7 @@ def grade_path(path: Path, options: GradeOptions) -> dict:
                 "artifacts": plugin.artifacts_store,
                 "worker": {"restarts": plugin.client.restarts, "output": plugin.client.output.text()[-4000:]},
                 "review": tamper.review(submission.staging),
+                "replay": plugin.replay,
             },
         )
         results["duration"] = round(time.monotonic() - started, 2)

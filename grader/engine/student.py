@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader.engine.errors import StudentRaised
+from grader.engine.errors import StudentProblem, StudentRaised
 from grader.engine.feedback import fail
-from grader.lesson import tamper
+from grader.lesson import tamper, testkit
 from grader.lesson.structure import Evidence
 from grader.runtime.protocol import HOME_MODULE
 from grader.sandbox.client import Remote, WorkerClient
@@ -30,6 +30,7 @@ class Student:
     def __init__(self, client: WorkerClient) -> None:
         self.client = client
         self._review: dict | None = None
+        self._seeded: tuple[int, str] | None = None  # (worker generation, draw owner) last seeded
 
     @property
     def staging(self) -> Path:
@@ -65,7 +66,19 @@ class Student:
         a test that does not expect one fails with a message naming it.
         """
         self.client.ensure_module(HOME_MODULE.get(name, name.split(".")[0]))
+        self._seed_worker()
         return self.client.request({"op": "call", "target": name}, args, kwargs, timeout)
+
+    def _seed_worker(self) -> None:
+        """Seed the worker's torch once per test (or fixture): its inits then replay with the inputs."""
+        owner = testkit.draw_owner()
+        if self._seeded == (self.client.generation, owner):
+            return
+        try:
+            self.client.request({"op": "probe", "name": "seed"}, (testkit.derived(f"{owner}|worker"),), {})
+        except StudentProblem:
+            return  # the call that follows meets (and reports) whatever is wrong with the worker
+        self._seeded = (self.client.generation, owner)
 
     def attempt(self, name: str, *args: Any, timeout: float | None = None, **kwargs: Any) -> Outcome:
         """Like call, but a StudentRaised comes back as a value (for error tests)."""
@@ -89,6 +102,7 @@ class Student:
         """
         if name != "seed":
             self.withhold_if_flagged()
+            self._seed_worker()
         return self.client.request({"op": "probe", "name": name}, args, kwargs, timeout)
 
     def has(self, module: str) -> bool:
