@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from grader.lesson import seeds
 from grader.paths import KIT_ROOT, SOLUTIONS, SUITES_DIR
 from grader.report import classpages
 from grader.sandbox.flags import add_sandbox_arguments
@@ -638,6 +639,7 @@ def main(argv: list[str]) -> int:
     k, n = args.shard
     entries = shard_of(everyone, k, n)
     out.mkdir(parents=True, exist_ok=True)
+    seeds.use_batch_secret(out)  # no course secret given: a random one kept beside the batch (replayable)
     global _LOCK
     lock = _LOCK = open(out / ".lock", "w")  # noqa: SIM115 (held for the whole run; freed by the OS even on SIGKILL)
     try:
