@@ -41,6 +41,8 @@ QUICK = "test_pe or test_tying or test_leetcode"
 # Attacks that crash, hang or flood on every call: one sinusoidal_pe test is enough.
 ONE_PE = "test_shape_and_dtype or test_tying or test_leetcode"
 PE, TYING, LEET = "sinusoidal_pe", "weight_tying", "leetcode_practice"
+# What a hang in embedding.py (which reversal.py imports) takes down.
+HUNG = (PE, "TokenAndPosEmbedding", TYING, "equivariance", "reversal_experiment")
 # The forging attacks: every structural test (embedding, tying, equivariance hands over a function).
 FORGE = "test_embedding or test_tying or test_equivariance or test_pe or test_leetcode"
 FORGES = ("forge_probes", "forge_main", "forge_gc", "forge_frames", "forge_fn_globals", "forge_pickle",
@@ -164,6 +166,9 @@ SPECS: dict[str, Spec] = {
     "fake_results": Spec(cli=True),
     "leak_search": Spec(keyword=ONE_PE, honest=(LEET,), needs_namespaces=True),
     "loop_at_import": Spec(attacked=(PE, TYING), honest=(LEET,), policy={"import_seconds": 4}),
+    # A hang at import with the default timeouts and every test: waited out once, not per test or module.
+    "sleep_at_import": Spec(keyword="", hidden=True, attacked=HUNG, honest=(LEET, "leetcode_log")),
+    "loop_at_import_full": Spec(keyword="", hidden=True, attacked=HUNG, honest=(LEET, "leetcode_log")),
     "ignore_sigterm": Spec(keyword=ONE_PE, honest=(LEET,), policy={"call_seconds": 3}),
     "detached_children": Spec(keyword=ONE_PE, build=_substitute),
     # 1.5 GB rather than the 4 GB default: the same limit at work, less memory to fill first.
@@ -346,6 +351,19 @@ def test_hangs_are_timeouts(corpus: Corpus) -> None:
         g = corpus.get(name)
         assert g.tests_of(PE)[0]["status"] == "timeout", name
         assert g.seconds < 60, f"{name}: grading took {g.seconds:.0f} s"
+
+
+@pytest.mark.parametrize("name", ["sleep_at_import", "loop_at_import_full"])
+def test_a_hang_at_import_is_waited_out_once(corpus: Corpus, name: str) -> None:
+    g = corpus.get(name)
+    assert g.seconds < 90, f"{name}: grading took {g.seconds:.0f} s"
+    assert g.results["worker"]["restarts"] == 1, "one hang, one restart: nothing else waited for it"
+    hung = [t for t in g.results["tests"] if t["task"] in (PE, "TokenAndPosEmbedding", TYING, "equivariance")]
+    assert len(hung) > 40 and all(t["status"] == "timeout" for t in hung)
+    assert all(t["message"].startswith("Importing embedding.py never finished") for t in hung)
+    reversal = g.tests_of("reversal_experiment")
+    assert reversal and all(t["status"] != "passed" for t in reversal)
+    assert g.results["score"] == g.results["tasks"][LEET]["score"] + g.results["tasks"]["leetcode_log"]["score"] > 0
 
 
 def test_values_are_judged_by_the_grader(corpus: Corpus) -> None:

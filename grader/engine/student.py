@@ -6,9 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader.engine.errors import StudentProblem, StudentRaised
+from grader.engine.errors import ImportFailed, StudentProblem, StudentRaised
 from grader.engine.feedback import fail
 from grader.lesson import tamper, testkit
+from grader.lesson.source import student_imports
 from grader.lesson.structure import Evidence
 from grader.runtime.protocol import HOME_MODULE
 from grader.sandbox.client import Remote, WorkerClient
@@ -65,9 +66,27 @@ class Student:
         Student exceptions are raised here as StudentRaised/NotAttempted/...:
         a test that does not expect one fails with a message naming it.
         """
-        self.client.ensure_module(HOME_MODULE.get(name, name.split(".")[0]))
+        self.ensure_module(HOME_MODULE.get(name, name.split(".")[0]))
         self._seed_worker()
         return self.client.request({"op": "call", "target": name}, args, kwargs, timeout)
+
+    def ensure_module(self, module: str) -> None:
+        """Import ``module``, the student modules it imports first (read from the source, not run).
+
+        An import that hangs or kills the worker then costs its timeout once: the
+        modules that import it fail with the same verdict at once instead of
+        waiting out the same hang one by one.
+        """
+        failed = self.client.failed_imports
+        for dep in student_imports(self.staging, module):
+            try:
+                self.client.ensure_module(dep)
+            except ImportFailed as exc:
+                if exc.kind in ("timeout", "crash"):
+                    failed[module] = exc
+                    raise
+                break  # e.g. a SyntaxError: importing `module` reports it in its own words
+        self.client.ensure_module(module)
 
     def _seed_worker(self) -> None:
         """Seed the worker's torch once per test (or fixture): its inits then replay with the inputs."""
@@ -102,6 +121,8 @@ class Student:
         """
         if name != "seed":
             self.withhold_if_flagged()
+            if name not in ("spy_model", "spy_report"):
+                self.ensure_module("embedding")  # the probe resolves or runs the student's embedding code
             self._seed_worker()
         return self.client.request({"op": "probe", "name": name}, args, kwargs, timeout)
 

@@ -92,3 +92,43 @@ def dotted(node: ast.AST) -> str:
         parts.append(node.id)
         return ".".join(reversed(parts))
     return ""
+
+
+def student_imports(staging: Path, module: str) -> list[str]:
+    """The staged modules ``module`` imports when it is imported, transitively, dependencies first.
+
+    Only statements that run at import time count (not function bodies); the
+    grader's notebook shims count too (each imports notebook.py).
+    """
+    staged = {p.stem for p in Path(staging).glob("*.py")}
+    order: list[str] = []
+    seen = {module}
+
+    def visit(name: str) -> None:
+        try:
+            tree = ast.parse((Path(staging) / f"{name}.py").read_text(encoding="utf-8", errors="replace"))
+        except (OSError, SyntaxError, ValueError):
+            return
+        for dep in _import_time_imports(tree):
+            if dep in staged and dep not in seen:
+                seen.add(dep)
+                visit(dep)
+                order.append(dep)
+
+    visit(module)
+    return order
+
+
+def _import_time_imports(tree: ast.Module) -> list[str]:
+    names: list[str] = []
+    todo: list[ast.AST] = list(tree.body)
+    while todo:
+        node = todo.pop(0)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Import):
+            names += [a.name.split(".")[0] for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module.split(".")[0])
+        todo.extend(ast.iter_child_nodes(node))
+    return names
