@@ -533,3 +533,20 @@ def test_source_evidence_alone_stops_forging(name: str, tmp_path_factory: pytest
     # Where the forged probes did answer (the runtime was reachable), the source evidence is what failed.
     fooled = [t for t in STRUCTURAL if "your source never" in forged_tests[t]["message"]]
     assert all("your source never" in forged_tests[t]["messages"]["en"] for t in fooled)
+
+
+def test_flagged_submissions_are_listed_for_review(corpus: Corpus) -> None:
+    """The report (both languages) and the gradebook show the flag; an unflagged twin shows nothing."""
+    from grader.report.classpages import gradebook_csv
+    from grader.report.render import render_html, render_markdown
+
+    forged, twin = corpus.get("forge_probes").results, corpus.get("forge_twin").results
+    assert "[!WARNING]" in render_markdown(forged, "en", "sub") and "gk\\_probes" in render_markdown(forged, "en", "sub")
+    assert "[!WARNING]" not in render_markdown(twin, "en", "sub")
+    html = render_html(forged, "ko", "sub")
+    assert 'id="review"' in html and "채점기 런타임의 일부인 gk_probes" in html
+    assert 'id="review"' not in render_html(twin, "ko", "sub")
+    rows = [{"name": n, "id": n, "status": "graded", "reason": "", "duration": 1.0, "results": r, "dir": n}
+            for n, r in (("forged", forged), ("twin", twin))]
+    header, forged_line, twin_line = gradebook_csv(rows).splitlines()[:3]
+    assert header.endswith(",review") and "imports gk_probes" in forged_line and twin_line.endswith(",")
