@@ -137,9 +137,9 @@ def _zip_bomb(folder: Path, ctx: dict) -> Path:
 
 
 def _forge(folder: Path, ctx: dict) -> Path:
-    """forge_twin's embedding.py + the shared forged probes + this route's forge.py (tests/attacks/forge_*)."""
+    """forge_twin's embedding.py + the shared forged probes + this route's forge.txt (tests/attacks/forge_*)."""
     twin = ATTACKS / "forge_twin"
-    route = folder / "forge.py"
+    route = folder / "forge.txt"
     text = (twin / "embedding.py").read_text() + (twin / "forge_common.txt").read_text() + "\n\n" + route.read_text()
     route.unlink()
     (folder / "embedding.py").write_text(text)

@@ -35,7 +35,8 @@ def lesson_code() -> str:
         if line.strip() == "python":
             inside, current = True, []
             continue
-        if inside and line.strip() and re.search("[\uac00-\ud7a3]", line.split("#")[0]) and not line.startswith(" "):
+        prose = re.search("[\uac00-\ud7a3]", line.split("#")[0]) and not line.startswith(" ")
+        if inside and line.strip() and prose:
             blocks.append("\n".join(current))
             inside = False
             continue
@@ -71,8 +72,10 @@ def test_the_lessons_own_code_is_not_flagged_and_shows_its_structure(tmp_path: P
 
 
 HONEST = {
-    "main guard and model.eval()": 'def f(m):\n    m.eval()\n    return m\nif __name__ == "__main__":\n    f(1)\n',
-    "re.compile and torch.compile": 'import re\nP = re.compile("a+")\ndef g(m):\n    return torch.compile(m)\n',
+    "main guard and model.eval()": 'def f(m):\n    m.eval()\n    return m\nif '
+                                   '__name__ == "__main__":\n    f(1)\n',
+    "re.compile and torch.compile": 'import re\nP = re.compile("a+")\ndef '
+                                    'g(m):\n    return torch.compile(m)\n',
     "settings and seeds": "torch.backends.cudnn.deterministic = True\ntorch.manual_seed(0)\n",
     "getattr with an f-string": 'def init(kind):\n    return getattr(nn.init, f"{kind}_")\n',
     "sys for paths and stderr": "import sys\nprint('x', file=sys.stderr)\nsys.path.append('.')\n",
@@ -194,8 +197,10 @@ BUFFER_VARIANTS = {
                               extra="\ndef _register(m, name, t):\n    m.register_buffer(name, t)\n"),
     "a loop over names": _emb(init="for name, t in [('pe', sinusoidal_pe(64, d_model))]:\n"
                                    "            self.register_buffer(name, t)"),
-    "nn.Module.register_buffer(self, ...)": _emb(init='nn.Module.register_buffer(self, "pe", sinusoidal_pe(8, 2))'),
-    "None then setattr": _emb(init='self.register_buffer("pe", None)\n        setattr(self, "pe", sinusoidal_pe(8, 2))'),
+    "nn.Module.register_buffer(self, ...)": _emb(init='nn.Module.register_buffer(self, '
+                                                      '"pe", sinusoidal_pe(8, 2))'),
+    "None then setattr": _emb(init='self.register_buffer("pe", None)\n        '
+                                   'setattr(self, "pe", sinusoidal_pe(8, 2))'),
     "_buffers": _emb(init='self._buffers["pe"] = sinusoidal_pe(64, d_model)'),
 }
 
@@ -229,7 +234,8 @@ def test_every_buffer_variant_shows_a_buffer(case: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("case", list(DEVICE_VARIANTS))
 def test_every_device_variant_shows_positions_on_the_device(case: str, tmp_path: Path) -> None:
-    extra = ("\n    def _positions(self, ids):\n        return self.pos(torch.arange(ids.shape[1], device=ids.device))\n")
+    extra = ("\n    def _positions(self, ids):\n        return "
+             "self.pos(torch.arange(ids.shape[1], device=ids.device))\n")
     source = _emb(learned=DEVICE_VARIANTS[case])
     if case == "a helper method":
         source = source.rstrip("\n") + "\n" + extra
@@ -252,17 +258,21 @@ def test_the_class_in_a_notebook_is_found(tmp_path: Path) -> None:
 
 
 BUGS = {
-    "plain attribute": (_emb(init="self.pe = sinusoidal_pe(64, d_model)"), "registers_buffer", "never registers"),
+    "plain attribute": (_emb(init="self.pe = "
+                                  "sinusoidal_pe(64, d_model)"), "registers_buffer", "never registers"),
     "a Parameter": (_emb(init="self.pe = nn.Parameter(sinusoidal_pe(64, d_model), requires_grad=False)"),
                     "registers_buffer", "never registers"),
     "another buffer's name": (_emb(init='self.register_buffer("table", sinusoidal_pe(8, 2))'),
                               "registers_buffer", "never registers"),
     "arange on the CPU": (_emb(learned="self.pos(torch.arange(T))"), "learned", "never ties its positions"),
-    ".data copied": (LM.replace("{tie}", "if tie:\n            self.head.weight.data.copy_(self.emb.weight.data)"),
+    ".data copied": (LM.replace("{tie}", "if tie:\n            "
+                                         "self.head.weight.data.copy_(self.emb.weight.data)"),
                      "shares_one_parameter", "never makes head and embedding share"),
-    "a clone": (LM.replace("{tie}", "if tie:\n            self.head.weight = nn.Parameter(self.emb.weight.clone())"),
+    "a clone": (LM.replace("{tie}", "if tie:\n            self.head.weight = "
+                                    "nn.Parameter(self.emb.weight.clone())"),
                 "shares_one_parameter", "never makes head and embedding share"),
-    "always tied": (LM.replace("{tie}", "self.head.weight = self.emb.weight"), "ties_only_when_asked", "if tie:"),
+    "always tied": (LM.replace("{tie}", "self.head.weight = "
+                                        "self.emb.weight"), "ties_only_when_asked", "if tie:"),
 }
 
 

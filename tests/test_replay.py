@@ -26,7 +26,8 @@ def _grade(path: Path, out: Path, *extra: str) -> dict:
 
 
 def _tests(results: dict) -> list[tuple]:
-    return [(t["id"], t["status"], t["score"], t["messages"]["en"], t["messages"]["ko"]) for t in results["tests"]]
+    return [(t["id"], t["status"], t["score"], t["messages"]["en"], t["messages"]["ko"])
+            for t in results["tests"]]
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +65,8 @@ def test_a_changed_submission_draws_fresh_inputs(twice, monkeypatch: pytest.Monk
 def test_the_reproduce_command_reruns_the_failing_case(twice, monkeypatch: pytest.MonkeyPatch) -> None:
     """Run elsewhere (another course secret): the seed in the command replays the same sizes and message."""
     first, _second, tmp = twice
-    rows = [r for r in failure_rows(first, "en", str(BUGGY)) if r["hidden"] and r["id"].startswith("hidden/test_tying")]
+    rows = [r for r in failure_rows(first, "en", str(BUGGY))
+            if r["hidden"] and r["id"].startswith("hidden/test_tying")]
     assert rows, "examples/buggy fails hidden tying tests"
     command = rows[0]["reproduce"]
     assignment, grade_word, *argv = shlex.split(command)
@@ -75,10 +77,12 @@ def test_the_reproduce_command_reruns_the_failing_case(twice, monkeypatch: pytes
     original = {t["id"]: t for t in first["tests"]}
     assert rerun["tests"] and rows[0]["id"] in {t["id"] for t in rerun["tests"]}
     for t in rerun["tests"]:
-        assert (t["status"], t["messages"]) == (original[t["id"]]["status"], original[t["id"]]["messages"]), t["id"]
+        before = original[t["id"]]
+        assert (t["status"], t["messages"]) == (before["status"], before["messages"]), t["id"]
 
 
-def test_the_default_secret_is_created_once_and_private(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_default_secret_is_created_once_and_private(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(seeds.SECRET_ENV, raising=False)
     monkeypatch.delenv(seeds.SEED_ENV, raising=False)
     monkeypatch.setenv(seeds.SECRET_FILE_ENV, str(tmp_path / "kit" / "secret"))

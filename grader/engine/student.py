@@ -49,9 +49,11 @@ class Student:
         reasons = self.review()["reasons"]
         if reasons:
             first = reasons[0]
-            fail(f"Withheld for review: {first['en']}. Code that reaches into the grader can rewrite what the "
+            fail(f"Withheld for review: {first['en']}. Code that "
+                 "reaches into the grader can rewrite what the "
                  "grader's own checks report, so this point waits for an instructor.",
-                 f"검토 대기로 보류: {first['ko']}. 채점기 내부에 접근하는 코드는 채점기 검사 결과를 바꿀 수 있어 "
+                 f"검토 대기로 보류: {first['ko']}. 채점기 내부에 "
+                 "접근하는 코드는 채점기 검사 결과를 바꿀 수 있어 "
                  "이 점수는 강사가 확인한 뒤에 정해집니다.")
 
     def source_shows(self, evidence: Evidence, what: str) -> None:

@@ -63,7 +63,8 @@ def use_batch_secret(out_dir: Path) -> None:
 def replay_info(content_hash: str) -> dict:
     """The submission's seed and what it was made from (results.json ``replay``)."""
     if os.environ.get(SEED_ENV):
-        return {"seed": os.environ[SEED_ENV].strip().lower(), "content_hash": content_hash, "secret": f"${SEED_ENV}"}
+        seed = os.environ[SEED_ENV].strip().lower()
+        return {"seed": seed, "content_hash": content_hash, "secret": f"${SEED_ENV}"}
     secret, source = course_secret()
     seed = hmac.new(secret, content_hash.encode(), hashlib.sha256).hexdigest()[:32]
     fingerprint = hashlib.sha256(b"gk-secret-id:" + secret).hexdigest()[:12]

@@ -44,7 +44,8 @@ def _definitions(sources: Sources) -> dict[str, list[tuple[str, ast.AST]]]:
 
 def find_class(sources: Sources, name: str, home: str = "embedding.py") -> ast.ClassDef | None:
     """The class the worker would resolve: the last definition in the home file, else the last anywhere."""
-    found = [(fname, node) for fname, node in _definitions(sources).get(name, []) if isinstance(node, ast.ClassDef)]
+    found = [(fname, node) for fname, node in _definitions(sources).get(name, [])
+             if isinstance(node, ast.ClassDef)]
     in_home = [node for fname, node in found if fname == home]
     return (in_home or [node for _, node in found] or [None])[-1]  # type: ignore[return-value]
 
@@ -137,7 +138,8 @@ def _code(sources: Sources, class_name: str, mode: str | None = None,
 
 
 def _no_class(name: str) -> Evidence:
-    return Evidence(False, f"the grader found no `class {name}` statement in your files, so it cannot confirm "
+    return Evidence(False, f"the grader found no `class {name}` statement "
+                           "in your files, so it cannot confirm "
                            "the structure from your source (define the class with a class statement)",
                     f"제출한 파일에서 `class {name}` 문장을 찾지 못해 소스에서 구조를 확인할 수 없습니다"
                     "(class 문으로 정의하세요)")
@@ -156,7 +158,8 @@ def _arg(node: ast.Call, index: int, keyword: str) -> ast.AST | None:
 
 
 def registers_buffer(staging: Path, name: str = "pe", mode: str = "sin") -> Evidence:
-    """A ``register_buffer`` call that can register ``name`` (a literal "pe" or a name passed in), or ``_buffers[...]``."""
+    """A ``register_buffer`` call that can register ``name`` (a literal "pe" or a name passed in),
+    or an assignment to ``_buffers[...]``."""
     nodes = _code(sources_of(staging), "TokenAndPosEmbedding", mode)
     if nodes is None:
         return _no_class("TokenAndPosEmbedding")
@@ -170,21 +173,27 @@ def registers_buffer(staging: Path, name: str = "pe", mode: str = "sin") -> Evid
             text = literal_str(given)
             if text is None or text == name:
                 return FOUND
-        if isinstance(n, ast.Subscript) and dotted(n.value).endswith("_buffers") and isinstance(n.ctx, ast.Store):
+        if (isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)
+                and dotted(n.value).endswith("_buffers")):
             return FOUND
     return Evidence(False, f"your source never registers `{name}` as a buffer in mode={mode!r}: no "
-                           f"register_buffer('{name}', ...) call; an attribute or a Parameter is not a buffer. "
+                           f"register_buffer('{name}', ...) call; an "
+                           "attribute or a Parameter is not a buffer. "
                            f"Use self.register_buffer('{name}', table)",
-                    f"소스 어디에서도 mode={mode!r}의 `{name}`를 buffer로 등록하지 않습니다: register_buffer('{name}', ...) "
-                    f"호출이 없습니다. 일반 속성이나 Parameter는 buffer가 아닙니다. self.register_buffer('{name}', table)를 쓰세요")
+                    f"소스 어디에서도 mode={mode!r}의 `{name}`를 buffer로 "
+                    f"등록하지 않습니다: register_buffer('{name}', ...) "
+                    "호출이 없습니다. 일반 속성이나 Parameter는 buffer가 "
+                    f"아닙니다. self.register_buffer('{name}', table)를 쓰세요")
 
 
 # What can put positions on the input's device: an explicit device, a copy to it, a tensor made like
 # another, or rows read from a registered table (a buffer or an embedding's weight) that moves with .to().
-_DEVICE_CALLS = {"to", "type_as", "cuda", "new_tensor", "new_zeros", "new_ones", "new_empty", "new_full",
-                 "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "randint_like",
-                 "arange_like", "expand_as", "narrow", "index_select", "gather", "expand", "unsqueeze", "view",
-                 "reshape", "repeat", "contiguous", "clone", "detach"}
+_DEVICE_CALLS = {
+    "to", "type_as", "cuda", "new_tensor", "new_zeros", "new_ones", "new_empty", "new_full",
+    "zeros_like", "ones_like", "empty_like", "full_like", "rand_like", "randn_like", "randint_like",
+    "expand_as", "narrow", "index_select", "gather", "expand", "unsqueeze", "view",
+    "reshape", "repeat", "contiguous", "clone", "detach",
+}
 
 
 def _self_chain(node: ast.AST) -> bool:
@@ -193,7 +202,7 @@ def _self_chain(node: ast.AST) -> bool:
 
 
 def positions_on_device(staging: Path, mode: str) -> Evidence:
-    """forward (and what it calls), in ``mode``, builds its positions somewhere that follows the input's device."""
+    """forward (and what it calls), in ``mode``, builds its positions on the input's device."""
     nodes = _code(sources_of(staging), "TokenAndPosEmbedding", mode, method="forward")
     if nodes is None:
         return _no_class("TokenAndPosEmbedding")
@@ -205,18 +214,22 @@ def positions_on_device(staging: Path, mode: str) -> Evidence:
         if isinstance(n, ast.Subscript) and _self_chain(n.value):
             return FOUND  # self.pe[:T], self.pos.weight[:T], self.position_ids[:, :T]
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
-            if n.func.attr in _DEVICE_CALLS and (_self_chain(n.func.value) or n.func.attr in (
-                    "to", "type_as", "cuda") or n.func.attr.endswith("_like") or n.func.attr.startswith("new_")):
+            attr = n.func.attr
+            anywhere = attr in ("to", "type_as", "cuda") or attr.endswith("_like") or attr.startswith("new_")
+            if attr in _DEVICE_CALLS and (anywhere or _self_chain(n.func.value)):
                 return FOUND
-    return Evidence(False, f"in mode={mode!r}, your forward never ties its positions to the input's device: no "
-                           "device=ids.device, .to(ids.device) or registered table read there, so on a GPU the "
+    return Evidence(False, f"in mode={mode!r}, your forward never ties its "
+                           "positions to the input's device: no "
+                           "device=ids.device, .to(ids.device) or "
+                           "registered table read there, so on a GPU the "
                            "positions stay on the CPU",
-                    f"mode={mode!r}의 forward에서 위치 텐서를 입력의 device에 맞추는 곳이 없습니다: device=ids.device, "
+                    f"mode={mode!r}의 forward에서 위치 텐서를 입력의 "
+                    "device에 맞추는 곳이 없습니다: device=ids.device, "
                     ".to(ids.device), 등록된 표 읽기가 없어 GPU에서 위치가 CPU에 남습니다")
 
 
 def _shares_weight(n: ast.AST) -> bool:
-    """``a.weight = b.weight`` (either direction), setattr(a, 'weight', w), register_parameter('weight', w)."""
+    """``a.weight = b.weight`` (either way), setattr(a, 'weight', w), register_parameter('weight', w)."""
     def plain(value: ast.AST) -> bool:  # a reference, not a new Parameter or a copy
         if isinstance(value, ast.Call):
             return _call_name(value) == "getattr"
@@ -230,6 +243,9 @@ def _shares_weight(n: ast.AST) -> bool:
         if _call_name(n) == "register_parameter":
             return literal_str(n.args[0]) in ("weight", None) and plain(n.args[1])
     return False
+
+
+_CONDITIONAL = (ast.If, ast.IfExp, ast.For, ast.While, ast.Try, ast.Match, ast.FunctionDef)
 
 
 def _tying_statements(staging: Path) -> list[tuple[ast.AST, bool]] | None:
@@ -253,7 +269,7 @@ def _tying_statements(staging: Path) -> list[tuple[ast.AST, bool]] | None:
                 # Unconditional when its only ancestors up to TinyLM.__init__ are plain statements.
                 p, conditional = parents.get(n), False
                 while p is not None and not (isinstance(p, ast.FunctionDef) and p.name == "__init__"):
-                    if isinstance(p, (ast.If, ast.IfExp, ast.For, ast.While, ast.Try, ast.Match, ast.FunctionDef)):
+                    if isinstance(p, _CONDITIONAL):
                         conditional = True
                     p = parents.get(p)
                 if isinstance(n, ast.Assign) and isinstance(n.value, ast.IfExp):
@@ -268,10 +284,13 @@ def shares_one_parameter(staging: Path) -> Evidence:
         return _no_class("TinyLM")
     if statements:
         return FOUND
-    return Evidence(False, "your source never makes head and embedding share one Parameter: no statement such as "
-                           "self.head.weight = self.emb.weight (copying .data or clone() gives two Parameters)",
+    return Evidence(False, "your source never makes head and embedding share "
+                           "one Parameter: no statement such as "
+                           "self.head.weight = self.emb.weight (copying "
+                           ".data or clone() gives two Parameters)",
                     "소스 어디에서도 head와 임베딩이 Parameter 하나를 공유하게 하지 않습니다: "
-                    "self.head.weight = self.emb.weight 같은 문장이 없습니다(.data 복사나 clone()은 Parameter 두 개)")
+                    "self.head.weight = self.emb.weight 같은 문장이 "
+                    "없습니다(.data 복사나 clone()은 Parameter 두 개)")
 
 
 def ties_only_when_asked(staging: Path) -> Evidence:
@@ -285,7 +304,8 @@ def ties_only_when_asked(staging: Path) -> Evidence:
                     "TinyLM.__init__에서 조건 없이 가중치를 공유합니다: `if tie:` 안에서만 공유하세요")
 
 
-def makes_embedding(staging: Path, class_name: str = "TokenAndPosEmbedding", mode: str | None = None) -> Evidence:
+def makes_embedding(staging: Path, class_name: str = "TokenAndPosEmbedding",
+                    mode: str | None = None) -> Evidence:
     """An ``nn.Embedding`` (or a subclass the student defined) is constructed in the class's code."""
     sources = sources_of(staging)
     nodes = _code(sources, class_name, mode)

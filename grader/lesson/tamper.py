@@ -52,6 +52,7 @@ SYS_NAMES = {"modules", "excepthook", "breakpointhook", "displayhook", "monitori
 # Builtins that run or import code given as a string.
 RUNNERS = {"exec", "eval", "compile", "__import__", "import_module", "reload", "breakpoint"}
 NAMES = {"__builtins__", "__import__", "exec", "eval", "compile", "breakpoint"}
+ATTRIBUTE_CALLS = ("getattr", "setattr", "delattr", "hasattr", "__getattribute__", "__setattr__")
 GK = re.compile(r"\bgk_\w+")
 
 
@@ -134,7 +135,8 @@ class _Scanner(ast.NodeVisitor):
             if module == "sys" and alias.name in SYS_NAMES | ATTRIBUTES:
                 self.flag(node, f"imports sys.{alias.name}", f"sys.{alias.name}를 import합니다")
             elif alias.name in ATTRIBUTES or alias.name in ("exec", "eval", "__import__", "breakpoint"):
-                self.flag(node, f"imports {alias.name} from {module}", f"{module}에서 {alias.name}를 import합니다")
+                self.flag(node, f"imports {alias.name} from {module}",
+                                f"{module}에서 {alias.name}를 import합니다")
         self.generic_visit(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
@@ -187,7 +189,7 @@ class _Scanner(ast.NodeVisitor):
             f"importlib.{name}", f"builtins.{name}"))
         if is_runner:
             self._runner(node, name)
-        elif name in ("getattr", "setattr", "delattr", "hasattr", "__getattribute__", "__setattr__") and len(node.args) >= 2:
+        elif name in ATTRIBUTE_CALLS and len(node.args) >= 2:
             self._attribute_name(node, node.args[1])
             if name in ("setattr", "__setattr__") and len(node.args) >= 3:
                 self._patch(node, node.args[0], node.args[2])
