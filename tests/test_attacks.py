@@ -41,6 +41,14 @@ QUICK = "test_pe or test_tying or test_leetcode"
 # Attacks that crash, hang or flood on every call: one sinusoidal_pe test is enough.
 ONE_PE = "test_shape_and_dtype or test_tying or test_leetcode"
 PE, TYING, LEET = "sinusoidal_pe", "weight_tying", "leetcode_practice"
+# What a hang in embedding.py (which reversal.py imports) takes down.
+HUNG = (PE, "TokenAndPosEmbedding", TYING, "equivariance", "reversal_experiment")
+# The forging attacks: every structural test (embedding, tying, equivariance hands over a function).
+FORGE = "test_embedding or test_tying or test_equivariance or test_pe or test_leetcode"
+FORGES = ("forge_probes", "forge_main", "forge_gc", "forge_frames", "forge_fn_globals", "forge_pickle",
+          "forge_exec", "forge_sys_modules")
+# Attacks whose source the tamper scan flags: their probe-based points (tying) are withheld.
+FLAGGED = {"ignore_sigterm", "leak_search", "patched_comparisons", "notebook_magics", *FORGES}
 
 
 @dataclass
@@ -54,6 +62,7 @@ class Spec:
     build: Callable[[Path, dict], Path] | None = None  # makes the submission from the folder
     source: str = ""  # the folder under tests/attacks (default: the spec's name)
     cli: bool = False  # grade through `grade ... --out` rather than grade_path
+    hidden: bool = False  # the hidden suite too (where most structural tests are)
 
 
 @dataclass
@@ -127,6 +136,17 @@ def _zip_bomb(folder: Path, ctx: dict) -> Path:
     return target
 
 
+def _forge(folder: Path, ctx: dict) -> Path:
+    """forge_twin's embedding.py + the shared forged probes + this route's forge.txt (tests/attacks/forge_*)."""
+    twin = ATTACKS / "forge_twin"
+    route = folder / "forge.txt"
+    text = (twin / "embedding.py").read_text() + (twin / "forge_common.txt").read_text() + "\n\n" + route.read_text()
+    route.unlink()
+    (folder / "embedding.py").write_text(text)
+    shutil.copy(twin / "leetcode.py", folder / "leetcode.py")
+    return folder
+
+
 def _wrong_pe() -> str:
     return ("\n\ndef sinusoidal_pe(max_len, d_model):\n"
             "    return torch.full((max_len, d_model), 0.5, dtype=torch.float64)\n")
@@ -134,16 +154,22 @@ def _wrong_pe() -> str:
 
 SPECS: dict[str, Spec] = {
     "tool_config": Spec(),
+    # Forging: each forge_* route makes the grader's structural probes lie for forge_twin's two bugs.
+    "forge_twin": Spec(keyword=FORGE, attacked=(), honest=(PE, LEET), hidden=True),
+    **{name: Spec(keyword=FORGE, attacked=(), honest=(PE, LEET), hidden=True, build=_forge) for name in FORGES},
     "exit_at_import": Spec(attacked=(PE, TYING), honest=(LEET,)),
     "systemexit_at_import": Spec(attacked=(PE, TYING), honest=(LEET,)),
     "exit_in_call": Spec(),
     "shadow_modules": Spec(),
-    "patched_comparisons": Spec(),
+    "patched_comparisons": Spec(honest=(LEET,)),
     "tensor_subclass": Spec(),
     "fake_results": Spec(cli=True),
-    "leak_search": Spec(keyword=ONE_PE, needs_namespaces=True),
+    "leak_search": Spec(keyword=ONE_PE, honest=(LEET,), needs_namespaces=True),
     "loop_at_import": Spec(attacked=(PE, TYING), honest=(LEET,), policy={"import_seconds": 4}),
-    "ignore_sigterm": Spec(keyword=ONE_PE, policy={"call_seconds": 3}),
+    # A hang at import with the default timeouts and every test: waited out once, not per test or module.
+    "sleep_at_import": Spec(keyword="", hidden=True, attacked=HUNG, honest=(LEET, "leetcode_log")),
+    "loop_at_import_full": Spec(keyword="", hidden=True, attacked=HUNG, honest=(LEET, "leetcode_log")),
+    "ignore_sigterm": Spec(keyword=ONE_PE, honest=(LEET,), policy={"call_seconds": 3}),
     "detached_children": Spec(keyword=ONE_PE, build=_substitute),
     # 1.5 GB rather than the 4 GB default: the same limit at work, less memory to fill first.
     "memory_bomb": Spec(keyword=ONE_PE, needs_namespaces=True, policy={"memory_bytes": 1536 * 1024 * 1024}),
@@ -152,7 +178,7 @@ SPECS: dict[str, Spec] = {
     "symlink_outside": Spec(attacked=(PE, TYING), honest=(LEET,), build=_symlinks, source="-"),
     "zip_traversal": Spec(build=_zip_traversal, source="-"),
     "zip_bomb": Spec(attacked=(PE, TYING), honest=(LEET,), build=_zip_bomb, source="-"),
-    "notebook_magics": Spec(),
+    "notebook_magics": Spec(honest=(LEET,)),
     # The degraded mode, forced: it must still stop hangs and kill detached daemons.
     "process_detached_children": Spec(keyword=ONE_PE, isolation="process", source="detached_children",
                                       build=_substitute),
@@ -220,7 +246,7 @@ class Corpus:
                 assert grade_cli(argv) == 0
                 results = json.loads((out / "results.json").read_text())
             else:
-                options = GradeOptions(keyword=spec.keyword,
+                options = GradeOptions(keyword=spec.keyword, hidden=spec.hidden,
                                        policy=SandboxPolicy(isolation=spec.isolation, hide=(str(out),), **policy))
                 results = grade_path(path, options)
                 write_results(results, out)
@@ -325,6 +351,19 @@ def test_hangs_are_timeouts(corpus: Corpus) -> None:
         g = corpus.get(name)
         assert g.tests_of(PE)[0]["status"] == "timeout", name
         assert g.seconds < 60, f"{name}: grading took {g.seconds:.0f} s"
+
+
+@pytest.mark.parametrize("name", ["sleep_at_import", "loop_at_import_full"])
+def test_a_hang_at_import_is_waited_out_once(corpus: Corpus, name: str) -> None:
+    g = corpus.get(name)
+    assert g.seconds < 90, f"{name}: grading took {g.seconds:.0f} s"
+    assert g.results["worker"]["restarts"] == 1, "one hang, one restart: nothing else waited for it"
+    hung = [t for t in g.results["tests"] if t["task"] in (PE, "TokenAndPosEmbedding", TYING, "equivariance")]
+    assert len(hung) > 40 and all(t["status"] == "timeout" for t in hung)
+    assert all(t["message"].startswith("Importing embedding.py never finished") for t in hung)
+    reversal = g.tests_of("reversal_experiment")
+    assert reversal and all(t["status"] != "passed" for t in reversal)
+    assert g.results["score"] == g.results["tasks"][LEET]["score"] + g.results["tasks"]["leetcode_log"]["score"] > 0
 
 
 def test_values_are_judged_by_the_grader(corpus: Corpus) -> None:
@@ -437,3 +476,77 @@ def test_attack_folders_are_documented() -> None:
     for folder in folders:
         assert (ATTACKS / folder / "ATTACK.md").is_file()
 
+
+
+# -- forging the structural verdicts -------------------------------------------------------
+# The tests the forge_* attacks go after: forge_twin fails each of them on its two real bugs.
+STRUCTURAL = ("test_sin_table_is_a_buffer", "test_sin_pe_is_a_registered_buffer", "test_to_meta_moves_everything[sin]",
+              "test_cuda_simulated_device_safety[sin]", "test_tied_head_is_the_embedding", "test_tied_is_one_parameter")
+
+
+def _by_name(results: dict) -> dict[str, dict]:
+    return {t["id"].split("::")[-1]: t for t in results["tests"]}
+
+
+@pytest.mark.parametrize("name", list(SPECS))
+def test_review_flags_only_hostile_sources(corpus: Corpus, name: str) -> None:
+    review = corpus.get(name).results["review"]
+    assert review["flagged"] == (name in FLAGGED), review
+    for reason in review["reasons"]:
+        assert reason["en"].startswith(reason["file"] + ":") and any("\uac00" <= c <= "\ud7a3" for c in reason["ko"])
+
+
+@pytest.mark.parametrize("name", FORGES)
+def test_forging_gains_nothing(corpus: Corpus, name: str) -> None:
+    """Flagged: every probe-based point is withheld, so the forge scores at most its unforged twin."""
+    forged, twin = corpus.get(name).results, corpus.get("forge_twin").results
+    assert forged["score"] <= twin["score"], f"{name}: {forged['score']} > twin {twin['score']}"
+    tests = _by_name(forged)
+    for test in STRUCTURAL:
+        assert tests[test]["status"] == "failed" and tests[test]["message"].startswith("Withheld for review"), test
+        assert tests[test]["messages"]["ko"].startswith("검토 대기로 보류")
+
+
+_UNSCANNED: dict[str, dict] = {}
+
+
+def _graded_unscanned(name: str, tmp: Path) -> dict:
+    """The forge graded with the tamper scan switched off: the trusted source evidence must hold alone."""
+    if name not in _UNSCANNED:
+        folder = tmp / name
+        shutil.copytree(ATTACKS / name, folder)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr("grader.lesson.tamper.review", lambda staging: {"flagged": False, "reasons": []})
+            _UNSCANNED[name] = grade_path(_forge(folder, {}) if name != "forge_twin" else folder,
+                                          GradeOptions(hidden=True, keyword=FORGE))
+    return _UNSCANNED[name]
+
+
+@pytest.mark.parametrize("name", FORGES)
+def test_source_evidence_alone_stops_forging(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    tmp = tmp_path_factory.mktemp("unscanned")
+    forged, twin = _graded_unscanned(name, tmp), _graded_unscanned("forge_twin", tmp)
+    assert forged["score"] == twin["score"], f"{name}: {forged['score']} vs twin {twin['score']}"
+    forged_tests, twin_tests = _by_name(forged), _by_name(twin)
+    for test in STRUCTURAL:
+        assert forged_tests[test]["status"] == twin_tests[test]["status"] == "failed", test
+    # Where the forged probes did answer (the runtime was reachable), the source evidence is what failed.
+    fooled = [t for t in STRUCTURAL if "your source never" in forged_tests[t]["message"]]
+    assert all("your source never" in forged_tests[t]["messages"]["en"] for t in fooled)
+
+
+def test_flagged_submissions_are_listed_for_review(corpus: Corpus) -> None:
+    """The report (both languages) and the gradebook show the flag; an unflagged twin shows nothing."""
+    from grader.report.classpages import gradebook_csv
+    from grader.report.render import render_html, render_markdown
+
+    forged, twin = corpus.get("forge_probes").results, corpus.get("forge_twin").results
+    assert "[!WARNING]" in render_markdown(forged, "en", "sub") and "gk\\_probes" in render_markdown(forged, "en", "sub")
+    assert "[!WARNING]" not in render_markdown(twin, "en", "sub")
+    html = render_html(forged, "ko", "sub")
+    assert 'id="review"' in html and "채점기 런타임의 일부인 gk_probes" in html
+    assert 'id="review"' not in render_html(twin, "ko", "sub")
+    rows = [{"name": n, "id": n, "status": "graded", "reason": "", "duration": 1.0, "results": r, "dir": n}
+            for n, r in (("forged", forged), ("twin", twin))]
+    header, forged_line, twin_line = gradebook_csv(rows).splitlines()[:3]
+    assert header.endswith(",review") and "imports gk_probes" in forged_line and twin_line.endswith(",")

@@ -200,7 +200,7 @@ def test_roster_ids_missing_students_and_csv_safety(main: Path) -> None:
     assert rows["dave"]["id"].startswith("'=HYPERLINK")
     header = (main / "gradebook.csv").read_text(encoding="utf-8-sig").splitlines()[0].split(",")
     assert header[:4] == ["id", "submission", "total", "max"]
-    assert header[-4:] == ["status", "isolation", "duration_s", "reason"]
+    assert header[-5:] == ["status", "isolation", "duration_s", "reason", "review"]
     assert {"sinusoidal_pe", "weight_tying"} <= set(header)
 
 

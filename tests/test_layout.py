@@ -27,7 +27,10 @@ def test_the_runtime_imports_nothing_of_the_grader() -> None:
     for f in (GRADER / "runtime").glob("*.py"):
         for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom | ast.Import):
-                names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+                if isinstance(node, ast.ImportFrom):
+                    names = [node.module or ""]
+                else:
+                    names = [a.name for a in node.names]
                 assert not any(n == "grader" or n.startswith("grader.") for n in names), (f.name, names)
 
 
@@ -42,7 +45,8 @@ def test_nothing_but_the_cli_imports_instructor_code() -> None:
 
 def test_every_cited_document_is_in_the_repository() -> None:
     """Documents are cited as docs/NAME.md or by an upper-case name (CONTRACT.md): each must exist here."""
-    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True)
+    files = listed.stdout.split()
     names = {Path(f).name for f in files}
     cited = re.compile(r"(?<![\w/.-])(docs/[\w-]+\.md|[A-Z][A-Z_]+\.md)\b")
     missing = []

@@ -16,6 +16,8 @@ from grader.engine.feedback import describe_problem
 from grader.engine.rubric import rubric_of
 from grader.engine.student import Student
 from grader.engine.submission import Submission
+from grader.lesson import seeds, testkit
+from grader.lesson.source import content_hash
 from grader.sandbox.client import WorkerClient
 from grader.sandbox.launch import SandboxPolicy
 
@@ -28,6 +30,9 @@ class GradingPlugin:
         self.artifacts_store: dict[str, Any] = {}
         self.progress = progress
         self.rubric_errors: list[str] = []
+        # Fixed per submission, unpredictable to students (grader/lesson/seeds.py): results.json `replay`.
+        self.replay = seeds.replay_info(content_hash(submission.staging))
+        testkit.begin_grading(self.replay["seed"])
 
     # -- fixtures ------------------------------------------------------------
     @pytest.fixture(scope="session")
@@ -77,6 +82,10 @@ class GradingPlugin:
             if isinstance(where, dict) and where.get("file") and isinstance(where.get("line"), int):
                 meta["location"] = {"file": str(where["file"]), "line": int(where["line"])}
         return meta
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        testkit.begin_test(item.nodeid)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if self.progress is not None and report.when == "teardown":

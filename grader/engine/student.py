@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from grader.engine.errors import StudentRaised
+from grader.engine.errors import ImportFailed, StudentProblem, StudentRaised
+from grader.engine.feedback import fail
+from grader.lesson import tamper, testkit
+from grader.lesson.source import student_imports
+from grader.lesson.structure import Evidence
 from grader.runtime.protocol import HOME_MODULE
 from grader.sandbox.client import Remote, WorkerClient
 
@@ -25,6 +30,37 @@ class Outcome:
 class Student:
     def __init__(self, client: WorkerClient) -> None:
         self.client = client
+        self._review: dict | None = None
+        self._seeded: tuple[int, str] | None = None  # (worker generation, draw owner) last seeded
+
+    @property
+    def staging(self) -> Path:
+        """The staged files the worker imports: the trusted side reads them with ``ast``, never runs them."""
+        return self.client.sub_dir
+
+    def review(self) -> dict:
+        """The tamper scan of the staged source (grader/lesson/tamper.py), once per submission."""
+        if self._review is None:
+            self._review = tamper.review(self.staging)
+        return self._review
+
+    def withhold_if_flagged(self) -> None:
+        """A flagged submission gets no point that rests on grader code running beside it in the worker."""
+        reasons = self.review()["reasons"]
+        if reasons:
+            first = reasons[0]
+            fail(f"Withheld for review: {first['en']}. Code that "
+                 "reaches into the grader can rewrite what the "
+                 "grader's own checks report, so this point waits for an instructor.",
+                 f"검토 대기로 보류: {first['ko']}. 채점기 내부에 "
+                 "접근하는 코드는 채점기 검사 결과를 바꿀 수 있어 "
+                 "이 점수는 강사가 확인한 뒤에 정해집니다.")
+
+    def source_shows(self, evidence: Evidence, what: str) -> None:
+        """A structural point needs the source itself to show the construct, besides the behaviour."""
+        self.withhold_if_flagged()
+        if not evidence.ok:
+            fail(f"{what}: {evidence.en}.", f"{what}: {evidence.ko}.")
 
     def call(self, name: str, *args: Any, timeout: float | None = None, **kwargs: Any) -> Any:
         """Call a contract function or class; a plain value or a Remote comes back.
@@ -32,8 +68,38 @@ class Student:
         Student exceptions are raised here as StudentRaised/NotAttempted/...:
         a test that does not expect one fails with a message naming it.
         """
-        self.client.ensure_module(HOME_MODULE.get(name, name.split(".")[0]))
+        self.ensure_module(HOME_MODULE.get(name, name.split(".")[0]))
+        self._seed_worker()
         return self.client.request({"op": "call", "target": name}, args, kwargs, timeout)
+
+    def ensure_module(self, module: str) -> None:
+        """Import ``module``, the student modules it imports first (read from the source, not run).
+
+        An import that hangs or kills the worker then costs its timeout once: the
+        modules that import it fail with the same verdict at once instead of
+        waiting out the same hang one by one.
+        """
+        failed = self.client.failed_imports
+        for dep in student_imports(self.staging, module):
+            try:
+                self.client.ensure_module(dep)
+            except ImportFailed as exc:
+                if exc.kind in ("timeout", "crash"):
+                    failed[module] = exc
+                    raise
+                break  # e.g. a SyntaxError: importing `module` reports it in its own words
+        self.client.ensure_module(module)
+
+    def _seed_worker(self) -> None:
+        """Seed the worker's torch once per test (or fixture): its inits then replay with the inputs."""
+        owner = testkit.draw_owner()
+        if self._seeded == (self.client.generation, owner):
+            return
+        try:
+            self.client.request({"op": "probe", "name": "seed"}, (testkit.derived(f"{owner}|worker"),), {})
+        except StudentProblem:
+            return  # the call that follows meets (and reports) whatever is wrong with the worker
+        self._seeded = (self.client.generation, owner)
 
     def attempt(self, name: str, *args: Any, timeout: float | None = None, **kwargs: Any) -> Outcome:
         """Like call, but a StudentRaised comes back as a value (for error tests)."""
@@ -50,7 +116,16 @@ class Student:
             return Outcome(error=exc)
 
     def probe(self, name: str, *args: Any, timeout: float | None = None, **kwargs: Any) -> Any:
-        """Run a grader-written probe (see grader/runtime/probes.py) inside the worker."""
+        """Run a grader-written probe (see grader/runtime/probes.py) inside the worker.
+
+        Its answer comes from grader code running next to student code: for a
+        submission the tamper scan flags, it is not asked at all (the test fails, withheld).
+        """
+        if name != "seed":
+            self.withhold_if_flagged()
+            if name not in ("spy_model", "spy_report"):
+                self.ensure_module("embedding")  # the probe resolves or runs the student's embedding code
+            self._seed_worker()
         return self.client.request({"op": "probe", "name": name}, args, kwargs, timeout)
 
     def has(self, module: str) -> bool:

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.engine.runner import GradeOptions
+from grader.lesson import seeds
 from grader.paths import KIT_ROOT, SOLUTIONS, SUITES_DIR, write_atomic
 from grader.report import classpages
 from grader.sandbox import reap
@@ -635,6 +636,7 @@ def main(argv: list[str]) -> int:
     k, n = args.shard
     entries = shard_of(everyone, k, n)
     out.mkdir(parents=True, exist_ok=True)
+    seeds.use_batch_secret(out)  # no course secret given: a random one kept beside the batch (replayable)
     global _LOCK
     lock = _LOCK = open(out / ".lock", "w")  # noqa: SIM115 (held for the whole run; freed by the OS even on SIGKILL)
     try:

@@ -52,7 +52,6 @@ up in ``results.json`` as ``results["artifacts"]["experiment"]``.  Schema
 from __future__ import annotations
 
 import math
-import random
 from fractions import Fraction
 from functools import cache
 from typing import Any
@@ -60,6 +59,7 @@ from typing import Any
 import torch
 
 from grader.engine.feedback import GradeFailure, describe_problem, fail
+from grader.lesson import testkit
 from grader.lesson.testkit import as_tensor, check_shape
 
 VOCAB = 10
@@ -183,7 +183,7 @@ def bound_on_batch(ids: torch.Tensor, vocab: int = VOCAB) -> float:
 
 def fresh_batch(n: int, length: int, vocab: int = VOCAB, seed: int | None = None) -> torch.Tensor:
     """Random ids drawn in the grader with a seed the submission cannot predict."""
-    gen = torch.Generator().manual_seed(seed if seed is not None else random.SystemRandom().getrandbits(62))
+    gen = torch.Generator().manual_seed(seed if seed is not None else testkit.seed_for("batch"))
     return torch.randint(0, vocab, (n, length), generator=gen)
 
 

@@ -7,20 +7,73 @@ from bytes, with torch functions the submission cannot reach.
 from __future__ import annotations
 
 import math
+import os
+import random
 import secrets
+import sys
 from typing import Any
 
 import torch
 
 from grader.engine.feedback import expect, fail
+from grader.lesson import seeds
 from grader.runtime.protocol import MetaTensor
+
+# The submission seed (grader/lesson/seeds.py) and the draws made from it so far.
+_GRADING: dict[str, Any] = {"seed": None, "test": "", "counts": {}}
+
+
+def begin_grading(seed: str | None) -> None:
+    """Set by the plugin for each submission; None (the kit used outside grading) draws from `secrets`."""
+    _GRADING.update(seed=seed, test="", counts={})
+
+
+def begin_test(nodeid: str) -> None:
+    """Each test starts from its own seeds: a rerun of one test (`-k`) draws what it drew in the full run."""
+    _GRADING["test"] = nodeid
+    random.seed(derived(f"{nodeid}|random"))
+    torch.manual_seed(derived(f"{nodeid}|torch"))
+
+
+def derived(key: str) -> int:
+    seed = _GRADING["seed"]
+    return seeds.derive(seed, key) if seed else secrets.randbits(63)
+
+
+def draw_owner() -> str:
+    """Who draws: the running test, or the suite fixture that asks (module fixtures are shared by tests).
+
+    A fixture's draws are keyed by the fixture, not by whichever test happened to set it up first,
+    so one test rerun alone meets the same fixture data.
+    """
+    frame, outer = sys._getframe(1), None
+    # Up to the frame pytest called (past it lie pytest, and maybe a kit test that runs the grader).
+    while frame is not None and not _is_pytest(frame.f_code.co_filename):
+        name = os.path.basename(frame.f_code.co_filename)
+        if name.startswith("test_") and name.endswith(".py"):
+            outer = frame
+        frame = frame.f_back
+    if outer is None or outer.f_code.co_name.startswith("test_"):
+        return _GRADING["test"]
+    return f"{os.path.basename(outer.f_code.co_filename)}::{outer.f_code.co_name}"
+
+
+def _is_pytest(filename: str) -> bool:
+    parts = filename.replace("\\", "/").split("/")
+    return "_pytest" in parts or "pluggy" in parts
+
+
+def seed_for(label: str) -> int:
+    """A fresh 63-bit seed: the n-th ``label`` draw of this test or fixture."""
+    owner = draw_owner()
+    counts = _GRADING["counts"]
+    n = counts[owner, label] = counts.get((owner, label), -1) + 1
+    return derived(f"{owner}|{label}|{n}")
 
 
 def fresh_rng() -> Any:
-    """A generator seeded at grading time: inputs nobody could hard-code."""
-    import random
-
-    return random.Random(secrets.randbits(64))
+    """A generator students cannot predict (the course secret), fixed per submission and test (replayable)."""
+    return random.Random(seed_for("rng"))
 
 
 def pe_formula(max_len: int, d_model: int) -> torch.Tensor:
@@ -42,18 +95,21 @@ def as_tensor(value: Any, what: str) -> torch.Tensor:
              f"{what}: 값이 있는 텐서를 기대했는데 device '{value.device}' 텐서(값 없음)가 왔습니다.")
     if not isinstance(value, torch.Tensor):
         fail(f"{what}: expected a torch.Tensor; found {type(value).__name__}. Return the tensor itself.",
-             f"{what}: torch.Tensor를 반환해야 하는데 {type(value).__name__}이(가) 왔습니다. 텐서 자체를 반환하세요.")
+             f"{what}: torch.Tensor를 반환해야 하는데 "
+             f"{type(value).__name__}이(가) 왔습니다. 텐서 자체를 반환하세요.")
     assert type(value) is torch.Tensor  # protocol.decode only ever builds plain tensors
     return value
 
 
-def check_shape(t: torch.Tensor, shape: tuple[int, ...], what: str, cause_en: str = "", cause_ko: str = "") -> None:
+def check_shape(t: torch.Tensor, shape: tuple[int, ...], what: str, cause_en: str = "",
+                cause_ko: str = "") -> None:
     expect(tuple(t.shape) == tuple(shape),
            f"{what}: expected shape {tuple(shape)}; found {tuple(t.shape)}. {cause_en}".strip(),
            f"{what}: 모양이 {tuple(shape)}이어야 하는데 {tuple(t.shape)}입니다. {cause_ko}".strip())
 
 
-def check_dtype(t: torch.Tensor, dtype: torch.dtype, what: str, cause_en: str = "", cause_ko: str = "") -> None:
+def check_dtype(t: torch.Tensor, dtype: torch.dtype, what: str, cause_en: str = "",
+                cause_ko: str = "") -> None:
     expect(t.dtype == dtype,
            f"{what}: expected dtype {dtype}; found {t.dtype}. {cause_en}".strip(),
            f"{what}: dtype이 {dtype}이어야 하는데 {t.dtype}입니다. {cause_ko}".strip())
@@ -81,8 +137,10 @@ def check_pe_values(pe: torch.Tensor, expected: torch.Tensor, what: str, atol: f
     at = first_mismatch(pe, expected, atol)
     assert at is not None
     cause_en, cause_ko = diagnose_pe(pe, *pe.shape)
-    fail(f"{what}: at {at} expected {float(expected[at]):.6f}; found {float(pe[at]):.6f}. Likely cause: {cause_en}",
-         f"{what}: {at} 위치에서 {float(expected[at]):.6f}이어야 하는데 {float(pe[at]):.6f}입니다. 원인 추정: {cause_ko}")
+    fail(f"{what}: at {at} expected {float(expected[at]):.6f}; found "
+         f"{float(pe[at]):.6f}. Likely cause: {cause_en}",
+         f"{what}: {at} 위치에서 {float(expected[at]):.6f}이어야 하는데 "
+         f"{float(pe[at]):.6f}입니다. 원인 추정: {cause_ko}")
 
 
 def diagnose_pe(actual: torch.Tensor, max_len: int, d_model: int) -> tuple[str, str]:
@@ -95,8 +153,10 @@ def diagnose_pe(actual: torch.Tensor, max_len: int, d_model: int) -> tuple[str, 
     swapped[:, 0::2], swapped[:, 1::2] = ref[:, 1::2], ref[:, 0::2]
     if a.shape == ref.shape:
         if max_diff(a, concat) < 1e-4:
-            return ("sin and cos are concatenated ([sin... | cos...]); the formula interleaves them: even columns sin, odd columns cos (pe[:, 0::2] and pe[:, 1::2]).",
-                    "sin과 cos를 이어 붙였습니다([sin... | cos...]). 수식은 번갈아 넣습니다: 짝수 열은 sin, 홀수 열은 cos (pe[:, 0::2], pe[:, 1::2]).")
+            return ("sin and cos are concatenated ([sin... | cos...]); the formula interleaves "
+                    "them: even columns sin, odd columns cos (pe[:, 0::2] and pe[:, 1::2]).",
+                    "sin과 cos를 이어 붙였습니다([sin... | cos...]). 수식은 번갈아 "
+                    "넣습니다: 짝수 열은 sin, 홀수 열은 cos (pe[:, 0::2], pe[:, 1::2]).")
         if max_diff(a, swapped) < 1e-4:
             return ("sin and cos are swapped: even columns (2i) take sin, odd columns (2i+1) take cos.",
                     "sin과 cos가 뒤바뀌었습니다: 짝수 열(2i)이 sin, 홀수 열(2i+1)이 cos입니다.")
@@ -110,11 +170,15 @@ def diagnose_pe(actual: torch.Tensor, max_len: int, d_model: int) -> tuple[str, 
                         f"10000^(2i/d_model)의 밑이 10000이 아니라 {base:g}인 표와 같습니다.")
         per_dim = pe_formula_per_dim(max_len, d_model)
         if max_diff(a, per_dim) < 1e-4:
-            return ("the exponent uses the column index j instead of 2i (= j rounded down to even): columns 2i and 2i+1 must share one frequency.",
-                    "지수에 2i(짝수로 내린 열 번호) 대신 열 번호 j를 썼습니다: 2i열과 2i+1열은 같은 주파수를 써야 합니다.")
+            return ("the exponent uses the column index j instead of 2i (= j rounded "
+                    "down to even): columns 2i and 2i+1 must share one frequency.",
+                    "지수에 2i(짝수로 내린 열 번호) 대신 열 번호 j를 "
+                    "썼습니다: 2i열과 2i+1열은 같은 주파수를 써야 합니다.")
         if half and max_diff(a[0], ref[0]) > 1e-4:
-            return ("row 0 should be [0, 1, 0, 1, ...] (sin 0 = 0, cos 0 = 1); check that positions start at 0.",
-                    "0번 행은 [0, 1, 0, 1, ...]이어야 합니다(sin 0 = 0, cos 0 = 1). 위치가 0부터 시작하는지 확인하세요.")
+            return ("row 0 should be [0, 1, 0, 1, ...] (sin 0 = 0, cos "
+                    "0 = 1); check that positions start at 0.",
+                    "0번 행은 [0, 1, 0, 1, ...]이어야 합니다(sin 0 = 0, cos "
+                    "0 = 1). 위치가 0부터 시작하는지 확인하세요.")
     return ("check the formula PE[p, 2i] = sin(p / 10000^(2i/d_model)), PE[p, 2i+1] = cos(same angle).",
             "수식 PE[p, 2i] = sin(p / 10000^(2i/d_model)), PE[p, 2i+1] = cos(같은 각도)를 확인하세요.")
 
@@ -143,7 +207,8 @@ def raised(outcome: Any, kind: str, what: str, why_en: str, why_ko: str) -> None
              f"{what}: {kind}가 발생해야 하는데 정상적으로 반환했습니다. {why_ko}")
     if kind not in outcome.error.bases:
         fail(f"{what}: expected {kind}; found {outcome.error.type_name}: {outcome.error.message}. {why_en}",
-             f"{what}: {kind}가 발생해야 하는데 {outcome.error.type_name}: {outcome.error.message} 가 발생했습니다. {why_ko}")
+             f"{what}: {kind}가 발생해야 하는데 {outcome.error.type_name}: "
+             f"{outcome.error.message} 가 발생했습니다. {why_ko}")
 
 
 def mentions(message: str, *numbers: int) -> bool:

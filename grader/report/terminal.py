@@ -76,6 +76,8 @@ def summary_renderables(results: dict, lang: str, path: str) -> list[Any]:
     out: list[Any] = [head]
     if results.get("error"):
         out.append(f"[red]{t('unreadable')}:[/] {escape(results['error'])}")
+    for reason in (results.get("review") or {}).get("reasons", [])[:3]:
+        out.append(f"[yellow]{t('review_flagged')}:[/] {escape(reason.get(lang) or reason.get('en', ''))}")
     table = Table(show_edge=False, header_style="bold")
     table.add_column(t("task"))
     table.add_column(t("points"), justify="right")

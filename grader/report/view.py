@@ -43,15 +43,19 @@ def split_message(text: str, lang: str) -> dict[str, str]:
     return out
 
 
-def reproduce_command(test_id: str, path: str) -> str:
-    """`grade PATH -k EXPR` selecting this test (its parameters too when -k can spell them)."""
+def reproduce_command(test_id: str, path: str, seed: str | None = None) -> str:
+    """`grade PATH -k EXPR` selecting this test (its parameters too when -k can spell them).
+
+    A hidden test's command carries the submission seed, so it replays the same inputs anywhere.
+    """
     name = test_id.split("::")[-1]
     func, _, param = name.partition("[")
     param = param.rstrip("]")
     # -k can spell ids like "4-6" or "problem2-solved"; bare indices say nothing
     expr = f"{func} and {param}" if re.fullmatch(r"[\w.+-]*[A-Za-z-][\w.+-]*", param) else func
     hidden = " --hidden" if test_id.startswith("hidden/") else ""
-    return f"grade {shlex.quote(path)}{hidden} -k {shlex.quote(expr)}"
+    replay = f"GK_GRADING_SEED={seed} " if hidden and seed and re.fullmatch(r"[0-9a-f]+", seed) else ""
+    return f"{replay}grade {shlex.quote(path)}{hidden} -k {shlex.quote(expr)}"
 
 
 def task_title(task: str | None, lang: str) -> str:
@@ -76,6 +80,7 @@ def task_rows(results: dict, lang: str) -> list[dict[str, Any]]:
 
 def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
     rows = []
+    seed = (results.get("replay") or {}).get("seed")
     for t in results.get("tests", []):
         if t["status"] == "passed":
             continue
@@ -84,7 +89,7 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
             "id": t["id"], "task": t.get("task"), "task_title": task_title(t.get("task"), lang),
             "status": t["status"], "status_word": status_word(t["status"], lang),
             "points": t["max_score"], "text": text, "parts": split_message(text, lang),
-            "hidden": t["id"].startswith("hidden/"), "reproduce": reproduce_command(t["id"], path),
+            "hidden": t["id"].startswith("hidden/"), "reproduce": reproduce_command(t["id"], path, seed),
         })
     # by task in rubric order, the public (reproducible) failures of a task first
     rows.sort(key=lambda r: (TASKS.index(r["task"]) if r["task"] in TASKS else len(TASKS), r["hidden"]))

@@ -35,11 +35,17 @@ def test_attention_without_positions_is_about_zero(student):
     state, x, perm, config = _case(False)
     err = student.probe("equivariance", "attention", state, x, perm, config)
     expect(isinstance(err, float),
-           f"equivariance_error: expected a Python float; found {type(err).__name__}. Return .item() of the max.",
-           f"equivariance_error: Python float를 반환해야 하는데 {type(err).__name__}입니다. 최댓값의 .item()을 반환하세요.")
+           "equivariance_error: expected a Python float; found "
+           f"{type(err).__name__}. Return .item() of the max.",
+           "equivariance_error: Python float를 반환해야 하는데 "
+           f"{type(err).__name__}입니다. 최댓값의 .item()을 반환하세요.")
     expect(0 <= err < 1e-4,
-           f"equivariance_error(attention, x, perm): expected about 0 (attention without positions is permutation-equivariant); found {err:.4g}. Compare fn(x)[:, perm] with fn(x[:, perm]): permute the output of the unpermuted input, along the sequence axis (dim 1).",
-           f"equivariance_error(attention, x, perm): 0에 가까워야 하는데(위치 없는 어텐션은 순열 동변) {err:.4g}입니다. fn(x)[:, perm]과 fn(x[:, perm])을 비교하세요: 원래 입력의 출력을 시퀀스 축(dim 1)으로 섞습니다.")
+           "equivariance_error(attention, x, perm): expected about 0 (attention without positions is "
+           f"permutation-equivariant); found {err:.4g}. Compare fn(x)[:, perm] with fn(x[:, perm]): "
+           "permute the output of the unpermuted input, along the sequence axis (dim 1).",
+           "equivariance_error(attention, x, perm): 0에 가까워야 하는데(위치 없는 "
+           f"어텐션은 순열 동변) {err:.4g}입니다. fn(x)[:, perm]과 fn(x[:, perm])을 "
+           "비교하세요: 원래 입력의 출력을 시퀀스 축(dim 1)으로 섞습니다.")
 
 
 @pytest.mark.task("equivariance", points=2)
@@ -48,5 +54,8 @@ def test_positions_break_equivariance(student):
     err = student.probe("equivariance", "attention_with_positions", state, x, perm, config)
     expected = _expected("attention_with_positions", state, x, perm, config)
     expect(isinstance(err, float) and abs(err - expected) <= 1e-4 + 1e-3 * expected,
-           f"equivariance_error(attention after adding positions): expected {expected:.4g} (the largest |fn(x)[:, perm] - fn(x[:, perm])|); found {err!r}. Use the maximum absolute difference, not the mean or a boolean.",
-           f"equivariance_error(위치를 더한 어텐션): {expected:.4g}(|fn(x)[:, perm] - fn(x[:, perm])|의 최댓값)이어야 하는데 {err!r}입니다. 평균이나 bool이 아니라 최대 절대 차이를 쓰세요.")
+           "equivariance_error(attention after adding positions): expected "
+           f"{expected:.4g} (the largest |fn(x)[:, perm] - fn(x[:, perm])|); found "
+           f"{err!r}. Use the maximum absolute difference, not the mean or a boolean.",
+           f"equivariance_error(위치를 더한 어텐션): {expected:.4g}(|fn(x)[:, perm] - fn(x[:, perm])|의 "
+           f"최댓값)이어야 하는데 {err!r}입니다. 평균이나 bool이 아니라 최대 절대 차이를 쓰세요.")

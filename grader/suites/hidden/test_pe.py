@@ -26,7 +26,8 @@ def test_matches_reference_on_random_sizes(student, trial):
     what = f"sinusoidal_pe({max_len}, {d_model})"
     pe = as_tensor(student.call("sinusoidal_pe", max_len, d_model), what)
     check_shape(pe, (max_len, d_model), what)
-    check_dtype(pe, torch.float32, what, "Return float32: cast with .float() at the end.", "float32로 반환하세요: 마지막에 .float()로 변환하세요.")
+    check_dtype(pe, torch.float32, what, "Return float32: cast with .float() at the end.",
+                                         "float32로 반환하세요: 마지막에 .float()로 변환하세요.")
     check_finite(pe, what)
     expected = reference.load().embedding.sinusoidal_pe(max_len, d_model)
     # float32 rounding of large angles differs by method (pow vs exp/log): 1e-4 is far below any real bug.
@@ -38,8 +39,10 @@ def test_max_len_one(student):
     pe = as_tensor(student.call("sinusoidal_pe", 1, 4), "sinusoidal_pe(1, 4)")
     check_shape(pe, (1, 4), "sinusoidal_pe(1, 4)")
     expect(max_diff(pe, torch.tensor([[0.0, 1.0, 0.0, 1.0]])) < 1e-6,
-           f"sinusoidal_pe(1, 4): expected [[0, 1, 0, 1]] (position 0: sin 0 = 0, cos 0 = 1); found {pe.tolist()}.",
-           f"sinusoidal_pe(1, 4): [[0, 1, 0, 1]]이어야 하는데(0번 위치: sin 0 = 0, cos 0 = 1) {pe.tolist()}입니다.")
+           "sinusoidal_pe(1, 4): expected [[0, 1, 0, 1]] (position "
+           f"0: sin 0 = 0, cos 0 = 1); found {pe.tolist()}.",
+           "sinusoidal_pe(1, 4): [[0, 1, 0, 1]]이어야 하는데(0번 "
+           f"위치: sin 0 = 0, cos 0 = 1) {pe.tolist()}입니다.")
 
 
 BAD = [
@@ -54,8 +57,11 @@ def test_bad_sizes_are_value_errors(student, args, bad, label):
     what = f"sinusoidal_pe{args} ({label})"
     out = student.attempt("sinusoidal_pe", *args)
     raised(out, "ValueError", what,
-           "Validate the sizes first: d_model must be a positive even number (sin/cos fill column pairs) and max_len positive.",
-           "먼저 크기를 검사하세요: d_model은 양의 짝수(sin/cos가 열을 쌍으로 채움), max_len은 양수여야 합니다.")
+           "Validate the sizes first: d_model must be a positive even "
+           "number (sin/cos fill column pairs) and max_len positive.",
+           "먼저 크기를 검사하세요: d_model은 양의 짝수(sin/cos가 "
+           "열을 쌍으로 채움), max_len은 양수여야 합니다.")
     expect(mentions(out.error.message, bad),
            f"{what}: the ValueError should name the bad value {bad}; its message was {out.error.message!r}.",
-           f"{what}: ValueError 메시지에 잘못된 값 {bad}가 있어야 하는데 메시지는 {out.error.message!r}입니다.")
+           f"{what}: ValueError 메시지에 잘못된 값 {bad}가 있어야 "
+           f"하는데 메시지는 {out.error.message!r}입니다.")

@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from grader.engine.feedback import expect, fail
+from grader.lesson import structure
 from grader.lesson.testkit import as_tensor, check_shape, max_diff, mentions, pe_formula, raised
 
 
@@ -19,7 +20,8 @@ def test_output_shape(student, mode):
     layer = student.call("TokenAndPosEmbedding", 10, 8, 16, mode=mode)
     out = as_tensor(layer.call("__call__", _ids(2, 5, 10)), f"TokenAndPosEmbedding(mode={mode!r})(ids)")
     check_shape(out, (2, 5, 8), f"mode={mode!r}: output for ids of shape (2, 5)",
-                "The output is (B, T, d_model): one vector per token.", "출력은 (B, T, d_model)입니다: 토큰마다 벡터 하나.")
+                "The output is (B, T, d_model): one vector per token.",
+                "출력은 (B, T, d_model)입니다: 토큰마다 벡터 하나.")
 
 
 @pytest.mark.task("TokenAndPosEmbedding", points=1)
@@ -30,10 +32,15 @@ def test_sin_table_is_a_buffer(student):
     params = {p["name"] for p in info["parameters"]}
     if "pe" not in buffers:
         if "pe" in params:
-            fail("mode='sin': expected `pe` as a registered buffer; found an nn.Parameter, so the optimizer would train the fixed table. Use self.register_buffer('pe', ...).",
-                 "mode='sin': `pe`는 buffer여야 하는데 nn.Parameter입니다. 고정된 표가 학습되어 버립니다. self.register_buffer('pe', ...)를 쓰세요.")
-        fail("mode='sin': expected a registered buffer named `pe`; found none (a plain attribute is not moved by .to('cuda')). Use self.register_buffer('pe', sinusoidal_pe(max_len, d_model)).",
-             "mode='sin': `pe`라는 이름의 buffer가 있어야 하는데 없습니다(일반 속성은 .to('cuda')로 옮겨지지 않습니다). self.register_buffer('pe', sinusoidal_pe(max_len, d_model))를 쓰세요.")
+            fail("mode='sin': expected `pe` as a registered buffer; found an nn.Parameter, so the "
+                 "optimizer would train the fixed table. Use self.register_buffer('pe', ...).",
+                 "mode='sin': `pe`는 buffer여야 하는데 nn.Parameter입니다. 고정된 표가 "
+                 "학습되어 버립니다. self.register_buffer('pe', ...)를 쓰세요.")
+        fail("mode='sin': expected a registered buffer named `pe`; found none (a plain attribute is not "
+             "moved by .to('cuda')). Use self.register_buffer('pe', sinusoidal_pe(max_len, d_model)).",
+             "mode='sin': `pe`라는 이름의 buffer가 있어야 하는데 없습니다(일반 속성은 .to('cuda')로 "
+             "옮겨지지 않습니다). self.register_buffer('pe', sinusoidal_pe(max_len, d_model))를 쓰세요.")
+    student.source_shows(structure.registers_buffer(student.staging), "mode='sin'")
 
 
 @pytest.mark.task("TokenAndPosEmbedding", points=2)
@@ -45,7 +52,8 @@ def test_sin_forward_value(student):
     # The student's own table when it has the right shape: a wrong table is
     # sinusoidal_pe's fault, graded there, not charged twice here.
     own = student.attempt("sinusoidal_pe", 16, 8).value
-    table = own.double() if isinstance(own, torch.Tensor) and tuple(own.shape) == (16, 8) else pe_formula(16, 8)
+    own_fits = isinstance(own, torch.Tensor) and tuple(own.shape) == (16, 8)
+    table = own.double() if own_fits else pe_formula(16, 8)
     expected = weight.double()[ids] * math.sqrt(8) + table[:6]
     if max_diff(out, expected) > 1e-4:
         no_scale = weight.double()[ids] + table[:6]
@@ -53,8 +61,10 @@ def test_sin_forward_value(student):
                 else "check tok(ids) * sqrt(d_model) + pe[:T].")
         hint_ko = ("토큰 벡터에 sqrt(d_model)을 곱하지 않았습니다." if max_diff(out, no_scale) < 1e-4
                    else "tok(ids) * sqrt(d_model) + pe[:T]를 확인하세요.")
-        fail(f"mode='sin': expected tok(ids) * sqrt(8) + pe[:6]; found values off by up to {max_diff(out, expected):.3g}. Likely cause: {hint}",
-             f"mode='sin': tok(ids) * sqrt(8) + pe[:6]이어야 하는데 최대 {max_diff(out, expected):.3g}만큼 다릅니다. 원인 추정: {hint_ko}")
+        fail("mode='sin': expected tok(ids) * sqrt(8) + pe[:6]; found values off by "
+             f"up to {max_diff(out, expected):.3g}. Likely cause: {hint}",
+             "mode='sin': tok(ids) * sqrt(8) + pe[:6]이어야 하는데 최대 "
+             f"{max_diff(out, expected):.3g}만큼 다릅니다. 원인 추정: {hint_ko}")
 
 
 @pytest.mark.task("TokenAndPosEmbedding", points=1)

@@ -15,5 +15,8 @@ def test_attention_alone_is_equivariant(student):
     perm = torch.tensor([4, 3, 2, 1, 0])
     err = student.probe("equivariance", "attention", attn.state_dict(), x, perm, {"d": 8, "heads": 2})
     expect(isinstance(err, float) and 0 <= err < 1e-4,
-           f"equivariance_error(attention, x, perm): expected about 0 (attention without positions only reorders its outputs); found {err!r}. Compare fn(x)[:, perm] with fn(x[:, perm]) and return the largest absolute difference as a float.",
-           f"equivariance_error(attention, x, perm): 0에 가까워야 하는데(위치가 없으면 출력 순서만 바뀝니다) {err!r}입니다. fn(x)[:, perm]과 fn(x[:, perm])을 비교해 가장 큰 절대 차이를 float로 반환하세요.")
+           "equivariance_error(attention, x, perm): expected about 0 (attention without "
+           f"positions only reorders its outputs); found {err!r}. Compare fn(x)[:, perm] with "
+           "fn(x[:, perm]) and return the largest absolute difference as a float.",
+           "equivariance_error(attention, x, perm): 0에 가까워야 하는데(위치가 없으면 출력 순서만 바뀝니다) "
+           f"{err!r}입니다. fn(x)[:, perm]과 fn(x[:, perm])을 비교해 가장 큰 절대 차이를 float로 반환하세요.")

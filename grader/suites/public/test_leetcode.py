@@ -20,6 +20,10 @@ CASES = [
 @pytest.mark.parametrize("name,args,expected", CASES, ids=[f"{c[0]}{c[1]}" for c in CASES])
 def test_examples(student, name, args, expected):
     found = student.call(name, *args, timeout=5)
-    ok = abs(found - expected) <= 1e-9 * max(1.0, abs(expected)) if isinstance(expected, float) and isinstance(found, (int, float)) else (found == expected and type(found) is type(expected))
+    if isinstance(expected, float) and isinstance(found, (int, float)):
+        ok = abs(found - expected) <= 1e-9 * max(1.0, abs(expected))
+    else:
+        ok = found == expected and type(found) is type(expected)
     call = f"{name}({', '.join(map(repr, args))})"
-    expect(ok, f"{call}: expected {expected!r}; found {found!r}.", f"{call}: {expected!r}이어야 하는데 {found!r}입니다.")
+    expect(ok, f"{call}: expected {expected!r}; found {found!r}.",
+               f"{call}: {expected!r}이어야 하는데 {found!r}입니다.")

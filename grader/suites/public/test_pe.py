@@ -21,7 +21,8 @@ def test_shape_and_dtype(student):
     check_shape(pe, (16, 8), "sinusoidal_pe(16, 8)", "One row per position, one column per dimension.",
                 "위치마다 한 행, 차원마다 한 열입니다.")
     check_dtype(pe, __import__("torch").float32, "sinusoidal_pe(16, 8)",
-                "Cast the table with .float() (or build it in float32).", ".float()로 변환하거나 float32로 만드세요.")
+                "Cast the table with .float() (or build it in float32).",
+                ".float()로 변환하거나 float32로 만드세요.")
 
 
 @pytest.mark.task("sinusoidal_pe", points=2)
@@ -39,8 +40,12 @@ def test_formula_small(student, max_len, d_model):
 def test_odd_d_model_is_value_error(student):
     out = student.attempt("sinusoidal_pe", 8, 7)
     raised(out, "ValueError", "sinusoidal_pe(8, 7)",
-           "sin and cos fill columns in pairs (2i, 2i+1), so d_model must be even: check it and raise ValueError.",
-           "sin/cos는 (2i, 2i+1) 쌍으로 열을 채우므로 d_model은 짝수여야 합니다: 검사해서 ValueError를 발생시키세요.")
+           "sin and cos fill columns in pairs (2i, 2i+1), so d_model "
+           "must be even: check it and raise ValueError.",
+           "sin/cos는 (2i, 2i+1) 쌍으로 열을 채우므로 d_model은 "
+           "짝수여야 합니다: 검사해서 ValueError를 발생시키세요.")
     expect(mentions(out.error.message, 7),
-           f"sinusoidal_pe(8, 7): the ValueError should name the bad value 7; its message was {out.error.message!r}.",
-           f"sinusoidal_pe(8, 7): ValueError 메시지에 잘못된 값 7이 있어야 하는데 메시지는 {out.error.message!r}입니다.")
+           "sinusoidal_pe(8, 7): the ValueError should name the bad "
+           f"value 7; its message was {out.error.message!r}.",
+           "sinusoidal_pe(8, 7): ValueError 메시지에 잘못된 값 7이 "
+           f"있어야 하는데 메시지는 {out.error.message!r}입니다.")

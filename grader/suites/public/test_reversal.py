@@ -15,28 +15,35 @@ def test_make_batch(student):
     targets = as_tensor(targets, "make_batch targets")
     check_shape(ids, (4, 8), "make_batch(4, 8) ids")
     check_dtype(ids, torch.int64, "make_batch ids")
-    expect(bool(((ids >= 0) & (ids < 10)).all()), "make_batch: expected ids in [0, 10); found values outside.",
+    expect(bool(((ids >= 0) & (ids < 10)).all()), "make_batch: expected ids in [0, "
+                                                  "10); found values outside.",
            "make_batch: ids는 [0, 10) 범위여야 하는데 벗어난 값이 있습니다.")
     expect(torch.equal(targets, ids.flip(1)),
-           "make_batch: expected targets = ids.flip(1) (each row reversed); found something else. Without the flip the task is copying, not reversing.",
-           "make_batch: targets는 ids.flip(1)(각 행을 뒤집은 것)이어야 하는데 다릅니다. 뒤집지 않으면 복사 태스크가 됩니다.")
+           "make_batch: expected targets = ids.flip(1) (each row reversed); found "
+           "something else. Without the flip the task is copying, not reversing.",
+           "make_batch: targets는 ids.flip(1)(각 행을 뒤집은 것)이어야 "
+           "하는데 다릅니다. 뒤집지 않으면 복사 태스크가 됩니다.")
 
 
 @pytest.mark.task("reversal_experiment", points=0.5)
 def test_model_output_shape(student):
-    model = student.call("ReversalModel", vocab_size=10, d_model=32, max_len=16, mode="sin", n_layers=1, n_heads=2)
+    model = student.call("ReversalModel", vocab_size=10, d_model=32, max_len=16, mode="sin",
+                         n_layers=1, n_heads=2)
     ids = torch.randint(0, 10, (3, 8))
     out = as_tensor(model.call("__call__", ids), "ReversalModel(ids)")
     check_shape(out, (3, 8, 10), "ReversalModel: logits for ids (3, 8)",
-                "One row of vocab_size logits per position.", "위치마다 vocab_size개의 logit이 나와야 합니다.")
+                "One row of vocab_size logits per position.",
+                "위치마다 vocab_size개의 logit이 나와야 합니다.")
 
 
 @pytest.mark.task("reversal_experiment", points=0.5)
 def test_short_training_run(student):
     _model, losses = student.call("train_reversal", "sin", seed=0, steps=20, timeout=X.train_timeout(20))
     expect(isinstance(losses, list) and len(losses) == 20,
-           f"train_reversal(steps=20): expected 20 losses, one per step; found {len(losses) if isinstance(losses, list) else type(losses).__name__}.",
-           f"train_reversal(steps=20): 스텝마다 하나씩 20개의 손실이 있어야 하는데 {len(losses) if isinstance(losses, list) else type(losses).__name__}입니다.")
+           "train_reversal(steps=20): expected 20 losses, one per step; found "
+           f"{len(losses) if isinstance(losses, list) else type(losses).__name__}.",
+           "train_reversal(steps=20): 스텝마다 하나씩 20개의 손실이 있어야 하는데 "
+           f"{len(losses) if isinstance(losses, list) else type(losses).__name__}입니다.")
     expect(all(isinstance(v, float) for v in losses),
            "train_reversal: expected each loss as a Python float (loss.item()).",
            "train_reversal: 손실은 Python float(loss.item())이어야 합니다.")

@@ -1,0 +1,134 @@
+"""The submitted source as syntax trees, read in the grader (trusted): parsed with ``ast``, never run.
+
+The worker runs student code next to grader code, so anything it reports could
+have been computed or replaced by the student.  The staged files cannot: the
+grader reads them itself.  ``tamper`` and ``structure`` build on this module.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+# Written by the grader for notebooks (grader/engine/submission.py): not the student's code.
+SHIM = "from notebook import *  # noqa: F403 (written by the grader)\n"
+
+
+@dataclass
+class SourceFile:
+    name: str
+    text: str
+    tree: ast.Module | None  # None when the file does not parse (its import fails on its own)
+
+
+@dataclass
+class Sources:
+    files: list[SourceFile] = field(default_factory=list)
+
+    def parsed(self) -> list[SourceFile]:
+        return [f for f in self.files if f.tree is not None]
+
+
+def read_sources(staging: Path) -> Sources:
+    """Every staged ``.py`` file except the grader's notebook shims, in name order."""
+    files = []
+    for path in sorted(Path(staging).glob("*.py")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if text == SHIM:
+            continue
+        try:
+            tree: ast.Module | None = ast.parse(text, filename=path.name)
+        except (SyntaxError, ValueError):
+            tree = None
+        files.append(SourceFile(path.name, text, tree))
+    return Sources(files)
+
+
+@lru_cache(maxsize=8)
+def _cached(staging: str, stamp: tuple) -> Sources:
+    return read_sources(Path(staging))
+
+
+def sources_of(staging: Path) -> Sources:
+    """read_sources, once per staging folder and content (the suites ask many times)."""
+    paths = sorted(Path(staging).glob("*.py"))
+    stamp = tuple((p.name, p.stat().st_size, p.stat().st_mtime_ns) for p in paths)
+    return _cached(str(staging), stamp)
+
+
+def content_hash(staging: Path) -> str:
+    """sha256 over the staged files' names and bytes: what the worker will see, whatever the container."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in Path(staging).iterdir() if p.is_file()):
+        data = path.read_bytes()
+        digest.update(f"{path.name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def literal_str(node: ast.AST | None) -> str | None:
+    """The string a node spells, folding literal concatenation ("__glo" + "bals__", implicit joins)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = literal_str(node.left), literal_str(node.right)
+        if left is not None and right is not None:
+            return left + right
+    if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
+        return "".join(str(v.value) for v in node.values)  # type: ignore[attr-defined]
+    return None
+
+
+def dotted(node: ast.AST) -> str:
+    """``a.b.c`` for a Name/Attribute chain, "" otherwise."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return ""
+
+
+def student_imports(staging: Path, module: str) -> list[str]:
+    """The staged modules ``module`` imports when it is imported, transitively, dependencies first.
+
+    Only statements that run at import time count (not function bodies); the
+    grader's notebook shims count too (each imports notebook.py).
+    """
+    staged = {p.stem for p in Path(staging).glob("*.py")}
+    order: list[str] = []
+    seen = {module}
+
+    def visit(name: str) -> None:
+        try:
+            tree = ast.parse((Path(staging) / f"{name}.py").read_text(encoding="utf-8", errors="replace"))
+        except (OSError, SyntaxError, ValueError):
+            return
+        for dep in _import_time_imports(tree):
+            if dep in staged and dep not in seen:
+                seen.add(dep)
+                visit(dep)
+                order.append(dep)
+
+    visit(module)
+    return order
+
+
+def _import_time_imports(tree: ast.Module) -> list[str]:
+    names: list[str] = []
+    todo: list[ast.AST] = list(tree.body)
+    while todo:
+        node = todo.pop(0)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Import):
+            names += [a.name.split(".")[0] for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module.split(".")[0])
+        todo.extend(ast.iter_child_nodes(node))
+    return names
