@@ -53,7 +53,7 @@ def decoded_result(path: Path) -> dict:
     return json.loads(base64.b64decode(outputs(path)["result"], validate=True).decode("utf-8"))
 
 
-def check_classroom_schema(result: dict) -> None:
+def check_classroom_schema(result: dict, *, equal_weights: bool = True) -> None:
     """Field by field, what autograding-grading-reporter reads."""
     assert set(result) <= {"version", "status", "max_score", "tests", "message"}
     assert result["version"] == 1
@@ -70,9 +70,19 @@ def check_classroom_schema(result: dict) -> None:
         assert "test_code" not in t  # hidden test code never leaves the grader
         if t["status"] == "pass":
             assert t["message"] == ""
-        if "line_no" in t:
-            assert isinstance(t["line_no"], int) and t["line_no"] > 0 and t["filename"]
+        if t["status"] == "error":  # the reporter prints a message for errors only: it says which test and why
+            assert t["message"]
+        assert isinstance(t["line_no"], int) and t["line_no"] >= 0  # the reporter prints "line undefined" without it
+        if t["line_no"]:
+            assert t["filename"]
     assert sum(t["score"] for t in result["tests"]) <= result["max_score"]
+    # every entry weighs the same, so the reporter's count-based total is the sum of the scores
+    if not equal_weights:
+        return
+    weights = {t["score"] for t in result["tests"] if t["status"] == "pass"}
+    assert len(weights) <= 1
+    passed = sum(t["status"] == "pass" for t in result["tests"])
+    assert passed / len(result["tests"]) * result["max_score"] == pytest.approx(sum(t["score"] for t in result["tests"]))
 
 
 # -- a buggy submission: the reference with one function raising at a known line -------
@@ -137,17 +147,89 @@ def test_classroom_result_field_by_field(buggy: dict) -> None:
     res = buggy["results"]
     assert result["status"] == "fail"
     assert result["max_score"] == res["max_score"]
-    assert [t["name"] for t in result["tests"]] == [t["id"] for t in res["tests"]]
-    assert sum(t["score"] for t in result["tests"]) == pytest.approx(res["score"])
     by_name = {t["name"]: t for t in result["tests"]}
+    assert set(by_name) >= {t["id"] for t in res["tests"]}  # each test has its own entry, then its extra points
+    assert sum(t["score"] for t in result["tests"]) == pytest.approx(res["score"])
     for t in res["tests"]:
         entry = by_name[t["id"]]
-        assert entry["status"] == {"passed": "pass", "failed": "fail"}.get(t["status"], "error")
-        assert entry["score"] == t["score"]
-    boom = [t for t in result["tests"] if "count_params" in t["name"]]
-    assert boom and all(t["status"] == "fail" and t["score"] == 0.0 for t in boom)
+        assert entry["status"] == ("pass" if t["status"] == "passed" else "error")
+        short = t["id"].split("::")[-1]
+        extra = [e for e in result["tests"] if e["name"].endswith(f"↳ {short} (+0.25)")]
+        assert len(extra) >= round(t["max_score"] / 0.25) - 1
+    boom = [t for t in result["tests"] if t["name"].startswith("public/") and "count_params" in t["name"]]
+    assert boom and all(t["status"] == "error" and t["score"] == 0.0 for t in boom)
     assert all(t["filename"] == "embedding.py" and t["line_no"] == buggy["boom_line"] for t in boom)
+    assert all(f"(embedding.py:{buggy['boom_line']})" in t["message"] for t in boom)
     assert all("RuntimeError: boom 100% | <b>x</b>, a:b\nsecond line" in t["message"] for t in boom)
+
+
+def classroom_reporter() -> Path | None:
+    """The real autograding-grading-reporter's dist/main.js, when this machine has a copy.
+
+    Not vendored: point GK_CLASSROOM_REPORTER at a checkout (or its dist/main.js), or
+    keep one in ~/.cache/gk-kit/autograding-grading-reporter (docs/ci.md says how).
+    """
+    for base in (os.environ.get("GK_CLASSROOM_REPORTER"),
+                 Path.home() / ".cache" / "gk-kit" / "autograding-grading-reporter"):
+        if not base:
+            continue
+        base = Path(base)
+        main = base if base.suffix == ".js" else base / "dist" / "main.js"
+        if main.is_file():
+            return main
+    return None
+
+
+def run_reporter(encoded: str, runner: str = "grade") -> subprocess.CompletedProcess:
+    main, node = classroom_reporter(), shutil.which("node")
+    if main is None or node is None:
+        pytest.skip("the real Classroom reporter needs node and a copy of autograding-grading-reporter "
+                    "(GK_CLASSROOM_REPORTER or ~/.cache/gk-kit/autograding-grading-reporter)")
+    env = {"PATH": os.environ.get("PATH", ""), "INPUT_RUNNERS": runner, f"{runner.upper()}_RESULTS": encoded}
+    return subprocess.run([node, str(main)], env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_real_classroom_reporter_shows_one_total_lines_and_reasons(buggy: dict) -> None:
+    res = buggy["results"]
+    proc = run_reporter(outputs(buggy["output"])["result"])
+    text = re.sub(r"\x1b\[[0-9;]*m", "", proc.stdout)
+    assert "undefined" not in text and "NaN" not in text
+    total = f"{res['score']:g}/{res['max_score']:g}"
+    assert f"Total points for grade: {res['score']:.2f}/{res['max_score']:g}" in text
+    assert f"::notice title=Autograding complete::Points {total}" in text  # what Classroom records
+    table_total = re.search(r"Total:\s*│\s*([0-9.]+)\s*│\s*([0-9.]+)", text)
+    assert table_total and float(table_total.group(1)) == pytest.approx(res["score"])
+    for t in res["tests"]:
+        if t["status"] == "passed":
+            assert f"✅ {t['id']}" in text
+        else:  # which test, where, and why
+            loc = t.get("location") or {}
+            line = next(x for x in text.splitlines() if f"❌ {t['id']}" in x)
+            assert shown_first_words(t) in line, line
+            if loc.get("file"):
+                assert f"({loc['file']}:{loc['line']})" in line
+    assert "::error::Some tests failed." in text
+
+
+def shown_first_words(t: dict) -> str:
+    return ci.shown_message(t, "en").replace("\r", "")[:40].split("\n")[0]
+
+
+def test_real_classroom_reporter_on_a_hidden_grade() -> None:
+    """The hidden workflow's runner: hidden tests' details withheld, the same one total."""
+    tests = [{"id": f"{suite}/test_x.py::test_{i}", "task": "sinusoidal_pe", "status": status, "score": score,
+              "max_score": pts, "visibility": "after_published" if suite == "hidden" else "visible",
+              "message": "secret detail", "messages": {"en": "secret detail", "ko": "비밀"}, "duration": 0.1}
+             for i, (suite, status, score, pts) in enumerate([("public", "passed", 1.0, 1.0),
+                                                               ("hidden", "failed", 0.0, 3.0),
+                                                               ("hidden", "passed", 0.5, 0.5),
+                                                               ("public", "failed", 0.0, 0.25)])]
+    results = {"submission": "s", "score": 1.5, "max_score": 4.75, "lang": "en", "tests": tests}
+    proc = run_reporter(ci.encode_result(results), runner="hidden")
+    text = re.sub(r"\x1b\[[0-9;]*m", "", proc.stdout)
+    assert "Total points for hidden: 1.50/4.75" in text and "Points 1.5/4.75" in text
+    hidden_line = next(x for x in text.splitlines() if "❌ hidden/test_x.py::test_1" in x)
+    assert "secret" not in hidden_line and "Hidden test" in hidden_line
 
 
 # -- the exit status, on a quick run (-k) ---------------------------------------------------
@@ -181,7 +263,9 @@ def test_unreadable_submission_reports_error(tmp_path: Path) -> None:
     proc, summary, output = run_grade(["--ci", "broken.zip", "--out", "out"], tmp_path)
     assert proc.returncode == 2
     result = decoded_result(output)
-    assert result["status"] == "error" and result["tests"] == [] and result["message"]
+    assert result["status"] == "error" and result["message"]
+    (entry,) = result["tests"]  # one entry: the reporter divides by len(tests)
+    assert entry["status"] == "error" and entry["score"] == 0.0 and "zip" in entry["message"]
     assert "could not be read" in summary.read_text()
 
 
@@ -207,9 +291,10 @@ def test_summary_and_result_stay_within_github_limits() -> None:
         encoded = ci.encode_result(many)
         assert len(encoded) <= ci.RESULT_LIMIT
         result = json.loads(base64.b64decode(encoded))
-        check_classroom_schema(result)
+        check_classroom_schema(result, equal_weights=shape == "per test")
         assert sum(t["score"] for t in result["tests"]) == sum(t["score"] for t in many["tests"])
-        assert len(result["tests"]) == (n if shape == "per test" else 2)
+        heads = [t for t in result["tests"] if not t["name"].lstrip().startswith("↳")]
+        assert len(heads) == (n if shape == "per test" else 2)
         if shape == "per test":
             assert 0 < len(result["tests"][0]["message"]) < 5000  # shortened, not dropped
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from grader.engine.locate import add_locations
 from grader.engine.plugin import GradingPlugin
 from grader.engine.scoring import build_results
 from grader.engine.submission import Submission, SubmissionError, read_submission
@@ -110,6 +111,7 @@ def grade_path(path: Path, options: GradeOptions) -> dict:
                 "worker": {"restarts": plugin.client.restarts, "output": plugin.client.output.text()[-4000:]},
             },
         )
+        add_locations(results, staging, path.name if submission.kind == "notebook" else None)
         results["duration"] = round(time.monotonic() - started, 2)
         return results
     finally:

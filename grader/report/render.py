@@ -7,6 +7,7 @@ always text, never markup. Markdown escaping is done by the `md` filter.
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -36,6 +37,7 @@ def _env(autoescape: bool) -> jinja2.Environment:
     env.filters["md"] = md_escape
     env.filters["code"] = md_code
     env.filters["num"] = _num
+    env.filters["html"] = html.escape
     return env
 
 
