@@ -19,7 +19,7 @@ import jinja2
 from grader.paths import TEMPLATES
 from grader.report import plots
 from grader.report.exp_view import experiment_view, sparkline
-from grader.report.gradescope import build_gradescope
+from grader.report.gradescope import build_gradescope, visible_view
 from grader.report.i18n import status_word, translate
 from grader.report.log_view import log_view
 from grader.report.view import failure_rows, task_rows, top_fixes
@@ -110,8 +110,8 @@ def render_markdown(results: dict, lang: str, path: str, limit: int = MD_LIMIT) 
 
 
 def render_summary_md(results: dict, lang: str, path: str) -> str:
-    """The short Markdown shown on Gradescope's top-level output."""
-    ctx = build_context(results, lang, path, with_plots=False)
+    """The short Markdown shown on Gradescope's top-level output: visible tests only."""
+    ctx = build_context(visible_view(results), lang, path, with_plots=False)
     return _env(False).get_template("summary.md.j2").render(ctx)
 
 
