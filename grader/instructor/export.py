@@ -141,30 +141,38 @@ def find_canvas_column(header: list[str], title: str) -> str | None:
     return None
 
 
-def canvas_csv(gradebook: Path, title: str, scores: list[dict]) -> tuple[str, Matched, list[str]]:
-    """The importable CSV, the matching, and notes for the instructor."""
+def canvas_csv(gradebook: Path, title: str, scores: list[dict], *, scale: bool = False) -> tuple[str, Matched, list[str]]:
+    """The importable CSV, the matching, and notes for the instructor.
+
+    The "Points Possible" row keeps Canvas's own value for an existing assignment (the
+    importer would otherwise change the assignment's points); a new one gets the kit's.
+    """
     student_cols, header, students, points = read_canvas(gradebook)
     column = find_canvas_column(header, title)
     notes = []
     full = max((s["max"] for s in scores), default=0.0)
+    possible = full
     if column is None:
         column = title
         notes.append(f"'{title}' is not a column of {gradebook.name}: Canvas will create a new assignment of that "
                      "name. Use the assignment's column header from the export to update an existing one.")
     elif points is not None:
-        pp = points[header.index(column)].strip()
         try:
-            if pp and abs(float(pp) - full) > 1e-9:
-                notes.append(f"Canvas's '{column}' is worth {pp} points; the kit's totals are out of {full:g}. "
-                             "Change the assignment's points in Canvas, or its totals will read as a share of "
-                             f"{pp}.")
+            possible = float(points[header.index(column)].strip() or full)
         except ValueError:
-            pass
+            possible = full
+    if full and abs(possible - full) > 1e-9:
+        if scale:
+            scores = [dict(s, score=s["score"] * possible / full) for s in scores]
+            notes.append(f"totals scaled from {full:g} to Canvas's {possible:g} points")
+        else:
+            notes.append(f"Canvas's '{column}' is worth {possible:g} points; the kit's totals are out of {full:g}. "
+                         "Pass --scale to convert them, or change the assignment's points in Canvas.")
     matched = match(students, CANVAS_KEYS, scores, "Student")
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
     w.writerow([*student_cols, column])
-    w.writerow(["Points Possible", *([""] * (len(student_cols) - 1)), f"{full:g}"])
+    w.writerow(["Points Possible", *([""] * (len(student_cols) - 1)), f"{possible:g}"])
     for row in matched.rows:
         w.writerow([*(row.get(c, "") for c in student_cols), row["score"]])
     return buf.getvalue(), matched, notes
@@ -240,6 +248,7 @@ def main(argv: list[str]) -> int:
     c.add_argument("--gradebook", type=Path, required=True, help="the gradebook CSV exported from Canvas")
     c.add_argument("--assignment", required=True, help="the assignment's title (or its column header)")
     c.add_argument("--out", type=Path, required=True)
+    c.add_argument("--scale", action="store_true", help="scale totals to the assignment's Points Possible in Canvas")
     m = sub.add_parser("moodle", help="Moodle CSV grade import")
     m.add_argument("batch", type=Path)
     m.add_argument("--item", required=True, help="the grade item's name in Moodle")
@@ -255,7 +264,7 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         if args.lms == "canvas":
-            text, matched, notes = canvas_csv(args.gradebook, args.assignment, scores)
+            text, matched, notes = canvas_csv(args.gradebook, args.assignment, scores, scale=args.scale)
         else:
             text, matched = moodle_csv(scores, args.item, args.people)
             notes = ["In Moodle: Grades > Import > CSV file; map 'username' (or 'idnumber') to the user field and "
