@@ -597,13 +597,16 @@ def workflow_run(tmp_path_factory: pytest.TempPathFactory, request: pytest.Fixtu
 
 def see_this_interpreters_packages(env_dir: Path) -> None:
     """A venv made from inside a venv is built on the *base* interpreter: its "system" packages
-    are the base's, which may lack torch. A .pth file adds this interpreter's site-packages."""
+    are the base's, which may lack torch. A .pth file adds this interpreter's site-packages too."""
     import site
     import sysconfig
 
     if sys.prefix == sys.base_prefix:
         return
     paths = [p for p in [*site.getsitepackages(), sysconfig.get_paths()["purelib"]] if os.path.isdir(p)]
+    # the base's own packages first (as --system-site-packages gives them), then what only this env has
+    # (torch in a plain venv): a fresh venv's old bundled setuptools must not shadow the base's
+    paths.sort(key=lambda p: not p.startswith(sys.base_prefix))
     (target,) = {Path(p) for p in (env_dir / "lib").glob("python*/site-packages")}
     (target / "gk-outer-env.pth").write_text("\n".join(dict.fromkeys(paths)) + "\n")
 
