@@ -62,6 +62,7 @@ COMMANDS: dict[str, str] = {
     "release": "grader.instructor.release",
     "gradescope-bundle": "grader.instructor.gradescope_bundle",
     "pack-hidden": "grader.instructor.hidden_pack",
+    "export": "grader.instructor.export",
 }
 
 

@@ -123,12 +123,16 @@ class Chromium:
         except TimeoutError:
             pass
 
-    def visit(self, path: Path, expressions: dict[str, str] | None = None) -> PageVisit:
+    def visit(self, path: Path, expressions: dict[str, str] | None = None, width: int | None = None) -> PageVisit:
+        """Load ``path``; ``width`` emulates a phone's viewport (CSS pixels, mobile layout)."""
         self.events.clear()
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         for domain in ("Page", "Runtime", "Log", "Network"):
             self.send(f"{domain}.enable", session=session)
+        if width:
+            self.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": 844, "deviceScaleFactor": 1,
+                                                             "mobile": True}, session=session)
         self.send("Page.navigate", {"url": Path(path).resolve().as_uri()}, session=session)
         self.wait_for("Page.loadEventFired")
         self.settle(0.5)
@@ -139,7 +143,7 @@ class Chromium:
         height = int(self.send("Page.getLayoutMetrics", session=session)["cssContentSize"]["height"])
         shot = self.send("Page.captureScreenshot", {
             "format": "png", "captureBeyondViewport": True,
-            "clip": {"x": 0, "y": 0, "width": self.width, "height": min(height, 16000), "scale": 1},
+            "clip": {"x": 0, "y": 0, "width": width or self.width, "height": min(height, 16000), "scale": 1},
         }, session=session)
         visit.screenshot = base64.b64decode(shot["data"])
         self.settle(0.2)

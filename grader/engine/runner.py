@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.engine.locate import add_locations
 from grader.engine.plugin import GradingPlugin
 from grader.engine.results import Progress, Results
 from grader.engine.scoring import build_results
@@ -119,6 +120,7 @@ def grade_path(path: Path, options: GradeOptions) -> Results:
                 "replay": plugin.replay,
             },
         )
+        add_locations(results, staging, path.name if submission.kind == "notebook" else None)
         results["duration"] = round(time.monotonic() - started, 2)
         return results
     finally:

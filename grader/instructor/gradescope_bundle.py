@@ -12,6 +12,17 @@ them (Gradescope unpacks it into ``/autograder/source``):
 
 Whatever goes wrong, a results.json is written: a student sees a score of 0
 and the reason rather than Gradescope's bare "autograder failed".
+
+What it needs (measured with a memory cgroup and a CPU quota, see
+tests/test_gradescope_container.py): one hidden grade peaks at about 780 MB
+(the trusted grader and the worker, each with torch), so Gradescope's default
+container (768 MB, 0.5 CPU) kills a worker now and then and a correct
+submission loses points. The bundle therefore declares ``REQUIRES`` (1.5 GB,
+1 CPU): `grade gradescope-bundle` prints it for the instructor, and
+run_autograder reads the container's real limits and, when they are lower,
+says so in the output and next to every failure that a lack of memory can
+cause. The kit's own timeout stays under Gradescope's, so a slow submission
+gets the kit's message, not Gradescope's bare kill.
 """
 
 from __future__ import annotations
@@ -31,6 +42,9 @@ from pathlib import Path
 from grader.paths import KIT_ROOT
 
 CONFIG = "gk_gradescope.json"
+REQUIRES = {"memory_mb": 1536, "cpus": 1.0}  # Gradescope: Configure Autograder > container specifications
+GRADESCOPE_TIMEOUT = 600.0  # Gradescope's default autograder timeout (10 minutes)
+TIMEOUT_MARGIN = 60.0  # copying, starting Python, converting: room left inside Gradescope's timeout
 KIT_FILES = ("grader", "solutions", "templates", "pyproject.toml", "README.md")
 SKIP_PARTS = {"__pycache__", ".pytest_cache"}
 
@@ -61,9 +75,14 @@ exec "${GK_PYTHON:-python3}" -m grader.instructor.gradescope_bundle run --root "
 
 
 def build_bundle(out: Path, *, hidden: bool = True, keyword: str | None = None, lang: str = "ko",
-                 timeout: float = 1800.0) -> list[str]:
+                 timeout: float = GRADESCOPE_TIMEOUT - TIMEOUT_MARGIN,
+                 gradescope_timeout: float = GRADESCOPE_TIMEOUT) -> list[str]:
     """Write the autograder zip; returns the names it holds."""
-    config = {"hidden": hidden, "keyword": keyword, "lang": lang, "timeout": timeout}
+    if timeout > gradescope_timeout - TIMEOUT_MARGIN:
+        raise ValueError(f"--timeout {timeout:g} s leaves less than {TIMEOUT_MARGIN:g} s inside Gradescope's "
+                         f"{gradescope_timeout:g} s: Gradescope would kill the run before the kit can report")
+    config = {"hidden": hidden, "keyword": keyword, "lang": lang, "timeout": timeout,
+              "gradescope_timeout": gradescope_timeout, "requires": REQUIRES}
     names: list[str] = []
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp")
@@ -106,6 +125,86 @@ def pick_path(folder: Path) -> Path:
     return folder
 
 
+def container_limits() -> dict[str, float]:
+    """This container's memory (MiB) and CPUs, from its cgroup (v2 or v1), else the machine's."""
+    groups: dict[str, str] = {}
+    for line in _read(Path("/proc/self/cgroup")).splitlines():
+        _, controllers, path = line.split(":", 2)
+        for c in (controllers.split(",") if controllers else ["unified"]):
+            groups[c] = path.lstrip("/")
+    cg = Path("/sys/fs/cgroup")
+
+    def first(files: list[Path]) -> str:
+        return next((v for v in map(_read, files) if v), "")
+
+    if "unified" in groups and (cg / "cgroup.controllers").exists():  # v2
+        mem_raw = first([cg / groups["unified"] / "memory.max", cg / "memory.max"])
+        quota, _, period = (first([cg / groups["unified"] / "cpu.max", cg / "cpu.max"]) or "max").partition(" ")
+    else:  # v1: the memory and cpu hierarchies, our own group first, then the container's root
+        mem_raw = first([cg / "memory" / groups.get("memory", "") / "memory.limit_in_bytes",
+                         cg / "memory" / "memory.limit_in_bytes"])
+        cpu = cg / "cpu" / groups.get("cpu", groups.get("cpuacct", ""))
+        quota, period = first([cpu / "cpu.cfs_quota_us", cg / "cpu" / "cpu.cfs_quota_us"]), \
+            first([cpu / "cpu.cfs_period_us", cg / "cpu" / "cpu.cfs_period_us"])
+    mem = _meminfo_mb()
+    if mem_raw.isdigit():
+        mem = min(mem, int(mem_raw) / 2**20)
+    cpus = float(os.cpu_count() or 1)
+    if quota.lstrip("-").isdigit() and int(quota) > 0 and period.isdigit() and int(period) > 0:
+        cpus = min(cpus, int(quota) / int(period))
+    return {"memory_mb": round(mem), "cpus": round(cpus, 2)}
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text().strip()
+    except OSError:
+        return ""
+
+
+def _meminfo_mb() -> float:
+    for line in _read(Path("/proc/meminfo")).splitlines():
+        if line.startswith("MemTotal:"):
+            return int(line.split()[1]) / 1024
+    return float("inf")
+
+
+def short_of(requires: dict, have: dict) -> dict[str, tuple[float, float]]:
+    """What this container lacks: name -> (have, needed)."""
+    return {k: (have[k], float(v)) for k, v in requires.items() if k in have and have[k] < float(v) * 0.97}
+
+
+def resource_note(lacking: dict[str, tuple[float, float]], lang: str) -> str:
+    """One paragraph for the output: this container is smaller than the kit needs."""
+    have = ", ".join(f"{k.split('_')[0]} {h:g}{' MB' if k == 'memory_mb' else ''}" for k, (h, _) in lacking.items())
+    need = ", ".join(f"{k.split('_')[0]} {n:g}{' MB' if k == 'memory_mb' else ''}" for k, (_, n) in lacking.items())
+    en = (f"Note: this autograder container has {have}; the kit needs {need}. A test that fails because "
+          "\"the process running your code died\" may be the container's fault, not your code's: the instructor "
+          "should raise the container's resources and regrade.")
+    ko = (f"참고: 이 자동 채점 컨테이너의 자원은 {have}이고, 키트에는 {need}가 필요합니다. \"코드를 실행하던 "
+          "프로세스가 죽었습니다\"로 실패한 테스트는 코드가 아니라 컨테이너 탓일 수 있습니다. 강사가 컨테이너 자원을 "
+          "늘리고 다시 채점해야 합니다.")
+    return ko if lang == "ko" else en
+
+
+DIED = ("process running your code died", "코드를 실행하던 프로세스")
+
+
+def flag_resource_failures(gs: dict, note: str) -> None:
+    """Put the note first in the output and after each failure a lack of memory can cause."""
+    gs["output"] = note + "\n\n" + str(gs.get("output") or "")
+    for t in gs.get("tests", []):
+        if t.get("status") == "failed" and any(d in str(t.get("output", "")) for d in DIED):
+            t["output"] = str(t["output"]) + "\n\n" + note
+
+
+def student_path(target: Path, work: Path) -> str:
+    """The path the student would type: their exercises folder, or the file they uploaded."""
+    if target == work or target.is_dir():
+        return "exercises"
+    return target.name
+
+
 def failure_results(message_en: str, message_ko: str, lang: str, started: float) -> dict:
     text = f"{message_ko}\n\n{message_en}" if lang == "ko" else f"{message_en}\n\n{message_ko}"
     return {"score": 0.0, "execution_time": int(time.monotonic() - started), "output": text,
@@ -143,8 +242,12 @@ def run_autograder(root: Path) -> int:
     try:
         config = json.loads((source / CONFIG).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        config = {"hidden": True, "keyword": None, "lang": "ko", "timeout": 1800.0}
+        config = {"hidden": True, "keyword": None, "lang": "ko", "timeout": GRADESCOPE_TIMEOUT - TIMEOUT_MARGIN}
     lang = config.get("lang", "ko")
+    have = container_limits()
+    lacking = short_of(config.get("requires") or REQUIRES, have)
+    print(f"grade (gradescope): container {have}, needs {config.get('requires') or REQUIRES}"
+          + (f"; SHORT OF {sorted(lacking)}" if lacking else ""), flush=True)
     with tempfile.TemporaryDirectory(prefix="gk-gradescope-") as tmp:
         work = Path(tmp) / "submission"
         out = Path(tmp) / "out"
@@ -163,7 +266,7 @@ def run_autograder(root: Path) -> int:
             argv += ["-k", str(config["keyword"])]
         try:
             proc = subprocess.run(argv, cwd=source, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                  timeout=float(config.get("timeout", 1800.0)))
+                                  timeout=float(config.get("timeout", GRADESCOPE_TIMEOUT - TIMEOUT_MARGIN)))
             log = (proc.stdout + proc.stderr)[-3000:]
             code = proc.returncode
         except subprocess.TimeoutExpired:
@@ -181,7 +284,9 @@ def run_autograder(root: Path) -> int:
                 f"The grader failed before scoring (exit status {code}); please tell the instructor. {log[-500:]}",
                 f"채점기가 점수를 매기기 전에 실패했습니다(종료 코드 {code}). 강사에게 알려 주세요.", lang, started)
             return _write(results_dir, gs, 0)
-        gs = to_gradescope(results, lang, target.name)
+        gs = to_gradescope(results, lang, student_path(target, work))
+        if lacking:
+            flag_resource_failures(gs, resource_note(lacking, lang))
         if results.get("error"):
             gs["output"] = failure_results(f"Your submission could not be read: {results['error']}",
                                            f"제출물을 읽을 수 없습니다: {results['error']}", lang, started)["output"]
@@ -211,17 +316,32 @@ def main(argv: list[str]) -> int:
     p.add_argument("--public-only", action="store_true", help="grade with the public suite only")
     p.add_argument("-k", dest="keyword", default=None, help="only tests matching this pytest -k expression")
     p.add_argument("--lang", choices=("ko", "en"), default="ko", help="language of the feedback (default ko)")
-    p.add_argument("--timeout", type=float, default=1800.0, help="seconds per submission (default 1800)")
+    p.add_argument("--timeout", type=float, default=None,
+                   help="seconds the kit grades one submission (default: Gradescope's timeout minus 60)")
+    p.add_argument("--gradescope-timeout", type=float, default=GRADESCOPE_TIMEOUT,
+                   help="the timeout set in Gradescope's autograder settings (default 600, its default)")
     args = p.parse_args(argv)
+    if args.timeout is None:
+        args.timeout = args.gradescope_timeout - TIMEOUT_MARGIN
     hidden_dir = KIT_ROOT / "grader" / "suites" / "hidden"
     if not args.public_only and not any(hidden_dir.glob("test_*.py")):
         print("grade gradescope-bundle: this copy has no hidden suite; use --public-only or the instructor copy / "
               "이 키트에는 숨은 테스트가 없습니다", file=sys.stderr)
         return 2
-    names = build_bundle(args.out, hidden=not args.public_only, keyword=args.keyword, lang=args.lang,
-                         timeout=args.timeout)
+    try:
+        names = build_bundle(args.out, hidden=not args.public_only, keyword=args.keyword, lang=args.lang,
+                             timeout=args.timeout, gradescope_timeout=args.gradescope_timeout)
+    except ValueError as exc:
+        print(f"grade gradescope-bundle: {exc} / 키트의 시간 제한이 Gradescope의 시간 제한 안에 들어가야 합니다",
+              file=sys.stderr)
+        return 2
     print(f"{args.out}: Gradescope autograder with {len(names)} files (setup.sh, run_autograder, the kit); "
           f"upload it under Configure Autograder / Gradescope의 Configure Autograder에 올리세요")
+    print(f"  Set the container to at least {REQUIRES['cpus']:g} CPU and {REQUIRES['memory_mb'] / 1024:g} GB of "
+          f"memory (Gradescope's default, 0.5 CPU / 768 MB, is too small for torch in two processes) and the "
+          f"autograder timeout to {args.gradescope_timeout:g} s; the kit stops itself after {args.timeout:g} s. / "
+          f"컨테이너를 CPU {REQUIRES['cpus']:g}개, 메모리 {REQUIRES['memory_mb'] / 1024:g} GB 이상으로, 시간 제한을 "
+          f"{args.gradescope_timeout:g}초로 설정하세요.")
     return 0
 
 

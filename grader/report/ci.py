@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import os
 import sys
 from collections.abc import Mapping
+from fractions import Fraction
 from pathlib import Path
 from typing import TextIO
 
@@ -124,30 +126,98 @@ def _group_message(tests: list[Mapping], lang: str) -> str:
 
 
 # -- GitHub Classroom ------------------------------------------------------------------
-def classroom_result(results: Mapping, *, message_limit: int = 1000) -> dict:
-    """The JSON that autograding-grading-reporter decodes from a runner's ``result``."""
-    lang = str(results.get("lang", "en"))
-    tests = []
+# The reporter prints passed/total x max_score as the runner's total, while its
+# "Points X/Y" notice (what Classroom records) sums the tests' scores. Both are
+# the same number only when every entry weighs the same: so each test becomes
+# max_score/unit entries of one ``unit`` of points (the first carries its name,
+# line and message, the rest are marked as its extra points).
+
+
+QUARTS = 10_000  # points are exact to 1/10000 (the rubric uses quarters)
+
+
+def _unit(results: Mapping) -> Fraction:
+    """The largest number of points that divides every test's max_score."""
+    g = 0
     for t in results.get("tests", []):
-        entry: dict = {
-            "name": str(t.get("id")),
-            "status": CLASSROOM_STATUS.get(str(t.get("status")), "error"),
-            "score": float(t.get("score", 0.0)),
-            "message": "" if t.get("status") == "passed" else shown_message(t, lang)[:message_limit],
-            "duration": float(t.get("duration", 0.0)),
+        g = math.gcd(g, _q(Fraction(str(t.get("max_score", 0)))))
+    return Fraction(g, QUARTS) if g else Fraction(1)
+
+
+def _q(value: Fraction) -> int:
+    return round(value * QUARTS)
+
+
+def _line_message(t: Mapping, lang: str, loc: Mapping, limit: int) -> str:
+    """What the reporter prints for a failure: which test, where, why (it prints messages of errors only)."""
+    where = f"{loc.get('file')}:{loc.get('line')}" if loc.get("file") else ""
+    head = f"❌ {t.get('id')}" + (f" ({where})" if where else "")
+    reason = shown_message(t, lang).replace("\r", "")[:limit] if limit else ""
+    return f"{head}: {reason}" if reason else head
+
+
+def classroom_entries(results: Mapping, *, message_limit: int = 1000, per_task: bool = False) -> list[dict]:
+    """The reporter's tests[]: one unit of points per entry, the test's own entry first."""
+    lang = str(results.get("lang", "en"))
+    unit = _unit(results)
+    groups: list[tuple[Mapping, list[Mapping]]] = []
+    if per_task:  # last resort for size: one readable entry per task, units still exact
+        by_task: dict[str, list[Mapping]] = {}
+        for t in results.get("tests", []):
+            by_task.setdefault(str(t.get("task")), []).append(t)
+        for task, tests in by_task.items():
+            failed = [t for t in tests if t.get("status") != "passed"]
+            groups.append(({"id": task, "status": failed[0]["status"] if failed else "passed",
+                            "location": (failed[0].get("location") if failed else None) or {},
+                            "messages": {}, "message": f"{len(failed)}/{len(tests)} not passed"}, tests))
+    else:
+        groups = [(t, [t]) for t in results.get("tests", [])]
+    entries = []
+    for head, tests in groups:
+        loc = head.get("location") or {}
+        units = sum(_q(Fraction(str(t.get("max_score", 0)))) for t in tests) // _q(unit)
+        earned = sum(_q(Fraction(str(t.get("score", 0)))) for t in tests) // _q(unit)
+        passed = head.get("status") == "passed"
+        first: dict = {
+            "name": str(head.get("id")),
+            # failures go out as "error": the reporter prints a message for those only
+            "status": "pass" if passed else "error",
+            "score": float(unit) if earned else 0.0,
+            "message": "" if passed else _line_message(head, lang, loc, message_limit),
+            "line_no": int(loc.get("line") or 0),
+            "duration": round(sum(float(t.get("duration", 0.0)) for t in tests), 3),
         }
-        loc = t.get("location") or {}
         if loc.get("file"):
-            entry["filename"] = str(loc["file"])
-            if loc.get("line"):
-                entry["line_no"] = int(loc["line"])
-        tests.append(entry)
-    if results.get("error") or not tests:
+            first["filename"] = str(loc["file"])
+        if not units:  # a 0-point test still shows, weighing nothing
+            first["score"] = 0.0
+            entries.append(first)
+            continue
+        if per_task:  # too many units to send: one entry per task, its points exact (the count-based total is not)
+            first["score"] = float(sum(float(t.get("score", 0.0)) for t in tests))
+            entries.append(first)
+            continue
+        entries.append(first)
+        short = str(head.get("id")).split("::")[-1]
+        for k in range(1, units):
+            got = k < earned
+            entries.append({"name": f"  ↳ {short} (+{float(unit):g})", "status": "pass" if got else "fail",
+                            "score": float(unit) if got else 0.0, "message": "", "line_no": 0, "duration": 0.0})
+    return entries
+
+
+def classroom_result(results: Mapping, *, message_limit: int = 1000, per_task: bool = False) -> dict:
+    """The JSON that autograding-grading-reporter decodes from a runner's ``result``."""
+    tests = classroom_entries(results, message_limit=message_limit, per_task=per_task)
+    if results.get("error") or not results.get("tests"):
         status = "error"
-    elif all(t["status"] == "pass" for t in tests):
+    elif all(t.get("status") == "passed" for t in results.get("tests", [])):
         status = "pass"
     else:
         status = "fail"
+    if not tests:  # the reporter divides by len(tests): give it one entry that says why
+        tests = [{"name": "grade", "status": "error", "score": 0.0, "line_no": 0, "duration": 0.0,
+                  "message": str(results.get("error") or "no tests ran")[:message_limit or 200]}]
     result: dict = {"version": 1, "status": status, "max_score": float(results.get("max_score", 0.0)), "tests": tests}
     if results.get("error"):
         result["message"] = str(results["error"])[:message_limit]
@@ -157,7 +227,8 @@ def classroom_result(results: Mapping, *, message_limit: int = 1000) -> dict:
 def encode_result(results: Mapping) -> str:
     """base64(JSON), shortening messages until it fits in one environment variable.
 
-    As a last resort the tests are merged per task: the points stay exact.
+    As a last resort (thousands of tests) they are merged per task: the points
+    Classroom records stay exact, the reporter's count-based line does not.
     """
     def encode(obj: dict) -> str:
         text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
@@ -167,17 +238,7 @@ def encode_result(results: Mapping) -> str:
         encoded = encode(classroom_result(results, message_limit=limit))
         if len(encoded) <= RESULT_LIMIT:
             return encoded
-    result = classroom_result(results, message_limit=0)
-    merged: dict[str, dict] = {}
-    for t, src in zip(result["tests"], results.get("tests", []), strict=True):
-        task = str(src.get("task"))
-        m = merged.setdefault(task, {"name": task, "status": "pass", "score": 0.0, "message": "", "duration": 0.0})
-        m["score"] += t["score"]
-        m["duration"] += t["duration"]
-        if t["status"] != "pass" and m["status"] != "error":
-            m["status"] = t["status"]
-    result["tests"] = list(merged.values())
-    return encode(result)
+    return encode(classroom_result(results, message_limit=80, per_task=True))
 
 
 def append_output(path: Path, name: str, value: str) -> None:

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from grader.engine.rubric import TASK_TITLES, TASKS
-from grader.paths import TEMPLATES
+from grader.report.plots import _data_uri, _figure
+from grader.report.render import environment
 
 MANIFEST = "batch-manifest.json"
 MARKER = "batch.json"
@@ -237,30 +238,6 @@ def experiment_summary(rows: list[dict]) -> dict[str, Any] | None:
     return {"students": students, "table": table, "values": per, "bound": bound}
 
 
-def _figure(width: float, height: float) -> Any:
-    try:
-        from grader.report.plots import _figure as shared
-        return shared(width, height)
-    except ImportError:
-        import matplotlib
-
-        matplotlib.use("Agg", force=True)
-        from matplotlib.figure import Figure
-        return Figure(figsize=(width, height), dpi=100, layout="constrained")
-
-
-def _data_uri(fig: Any) -> str:
-    try:
-        from grader.report.plots import _data_uri as shared
-        return shared(fig)
-    except ImportError:
-        import base64
-
-        buf = io.BytesIO()
-        fig.savefig(buf, format="svg", metadata={"Date": None})
-        return "data:image/svg+xml;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
-
-
 def histogram(stats: dict[str, Any]) -> str | None:
     if not stats.get("n"):
         return None
@@ -313,13 +290,7 @@ def summary_context(rows: list[dict], out: Path) -> dict[str, Any]:
 
 
 def render_summary(rows: list[dict], out: Path) -> str:
-    import jinja2
-
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
-                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    env.filters["num"] = lambda x, d=3: "–" if x is None else f"{float(x):.{d}g}"
-    env.filters["pct"] = lambda x: "–" if x is None else f"{100 * float(x):.0f}%"
-    return env.get_template("summary.html.j2").render(summary_context(rows, out))
+    return environment().get_template("summary.html.j2").render(summary_context(rows, out))
 
 
 def write_class_report(out: Path) -> ClassReport:

@@ -49,7 +49,15 @@ def _rows(art: Any) -> list[dict]:
     return []
 
 
-def _part(rows_in: list[dict], bound_in: Any, lang: str) -> dict[str, Any] | None:
+EVAL_SAMPLES = 500  # sequences per accuracy when the artifact does not say (grader/lesson/experiment.py)
+
+
+def sampling_error(p: float, n: int) -> float:
+    """One standard error of an accuracy near ``p`` measured on ``n`` sequences."""
+    return math.sqrt(max(p * (1 - p), 0.0) / max(n, 1))
+
+
+def _part(rows_in: list[dict], bound_in: Any, lang: str, samples: int = EVAL_SAMPLES) -> dict[str, Any] | None:
     rows = []
     for r in rows_in:
         losses = r.get("losses") or r.get("loss_curve") or []
@@ -76,7 +84,8 @@ def _part(rows_in: list[dict], bound_in: Any, lang: str) -> dict[str, Any] | Non
         if n not in bound and n in KNOWN_BOUND:
             bound[n] = KNOWN_BOUND[n]
     return {
-        "rows": rows, "lengths": lengths, "bound": bound,
+        "rows": rows, "lengths": lengths, "bound": bound, "samples": samples,
+        "bound_error": {n: sampling_error(b, samples) for n, b in bound.items()},
         "has_curves": any(r["losses"] for r in rows),
         "modes": list(dict.fromkeys(r["mode"] for r in rows)),
         "notes": list(dict.fromkeys(n for r in rows for n in r["notes"] if n)),
@@ -93,9 +102,12 @@ def experiment_view(art: Any, lang: str = "en") -> dict[str, Any] | None:
     bound = art.get("bound") or art.get("bag_of_tokens_bound") if isinstance(art, dict) else None
     parts = []
     if isinstance(art, dict) and any(isinstance(art.get(k), dict) for k in ("student", "component")):
+        harness = (art.get("component") or {}).get("harness") if isinstance(art.get("component"), dict) else None
+        samples = int(art.get("eval_samples") or (harness or {}).get("eval_samples") or EVAL_SAMPLES)
         for key in ("student", "component"):
             runs = (art.get(key) or {}).get("runs") if isinstance(art.get(key), dict) else None
-            part = _part([r for r in runs if isinstance(r, dict)], bound, lang) if isinstance(runs, list) else None
+            part = (_part([r for r in runs if isinstance(r, dict)], bound, lang, samples)
+                    if isinstance(runs, list) else None)
             if part:
                 parts.append(dict(part, key=key))
     else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from grader.engine.rubric import TASKS
+from grader.engine.scoring import task_totals
 from grader.report.i18n import translate
 from grader.report.view import failure_rows, task_title, top_fixes
 
@@ -21,6 +22,25 @@ MAX_OUTPUT = 20_000  # characters per output string: long enough to help, short 
 
 def _clip(text: str) -> str:
     return text if len(text) <= MAX_OUTPUT else text[: MAX_OUTPUT - 1] + "…"
+
+
+def visible_view(results: dict) -> dict:
+    """``results`` as a student may see it before publication: only the ``visible`` tests.
+
+    Gradescope's top-level ``output`` is always shown, so it is built from this: no
+    hidden test's name, message or points, and no total that includes them.
+    """
+    tests = [t for t in results.get("tests", []) if t.get("visibility", "visible") == "visible"]
+    if len(tests) == len(results.get("tests", [])):
+        return results
+    withheld = len(results.get("tests", [])) - len(tests)
+    view = dict(results, tests=tests, tasks=task_totals(tests), withheld=withheld,
+                score=round(sum(t["score"] for t in tests), 3), max_score=round(sum(t["max_score"] for t in tests), 3))
+    artifacts = dict(results.get("artifacts") or {})
+    artifacts.pop("experiment", None)  # the experiment's numbers come from hidden runs
+    view["artifacts"] = artifacts
+    view["skipped"] = [s for s in results.get("skipped", []) if not str(s.get("id", "")).startswith("hidden/")]
+    return view
 
 
 def build_gradescope(results: dict, lang: str, path: str, summary_md: str = "") -> dict[str, Any]:
@@ -54,7 +74,7 @@ def build_gradescope(results: dict, lang: str, path: str, summary_md: str = "") 
             "tags": [task, t["id"].split("/", 1)[0]],
             "visibility": visibility,
         })
-    output = summary_md or _fallback_output(results, lang, path)
+    output = summary_md or _fallback_output(visible_view(results), lang, path)
     return {
         "score": float(results.get("score", 0.0)),
         "execution_time": int(round(float(results.get("duration", 0.0)))),

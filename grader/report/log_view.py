@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from grader.lesson.leetlog import review_log
+from grader.report.i18n import translate
 from grader.report.view import practice_failures
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -41,7 +42,7 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
         return {"present": False}
     source = str(art.get("source") or "")
     lines = source.splitlines()
-    practice = practice_failures(results)
+    practice = practice_failures(results, lang)
     linked = art.get("linked_failures") or []
     if practice and source:
         linked = review_log(source, practice).to_dict()["linked_failures"]
@@ -54,10 +55,21 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
             "message": f.get(key) or f.get("message_en", ""),
             "quote": lines[line - 1].strip() if isinstance(line, int) and 0 < line <= len(lines) else "",
         })
+    breakdown = [dict(b, item=breakdown_label(str(b.get("item", "")), lang), group=False) for b in art.get("breakdown") or []]
+    # One figure for the log: the task's points (the review rubric plus the task's other tests);
+    # the review's own share is a line of the breakdown, so the two can never disagree.
+    review, review_max = float(art.get("points", 0.0)), float(art.get("max_points", 0.0))
+    task = (results.get("tasks") or {}).get("leetcode_log") or {}
+    total, total_max = float(task.get("score", review)), float(task.get("max_score", review_max))
+    if task and abs(total_max - review_max) > 1e-9:
+        breakdown = [{"item": translate("log_review_part", lang), "points": review, "max_points": review_max,
+                      "group": True}, *breakdown,
+                     {"item": translate("log_other_checks", lang), "points": round(total - review, 3),
+                      "max_points": round(total_max - review_max, 3), "group": True}]
     return {
         "present": True,
-        "points": art.get("points", 0.0), "max_points": art.get("max_points", 0.0),
-        "breakdown": [dict(b, item=breakdown_label(str(b.get("item", "")), lang)) for b in art.get("breakdown") or []], "problems": art.get("problems") or [],
+        "points": total, "max_points": total_max,
+        "breakdown": breakdown, "problems": art.get("problems") or [],
         "findings": findings, "linked": linked,
         "errors": sum(f["severity"] == "error" for f in findings),
     }

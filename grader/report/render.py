@@ -7,6 +7,7 @@ always text, never markup. Markdown escaping is done by the `md` filter.
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -18,25 +19,45 @@ import jinja2
 from grader.paths import TEMPLATES
 from grader.report import plots
 from grader.report.exp_view import experiment_view, sparkline
-from grader.report.gradescope import build_gradescope
-from grader.report.i18n import status_word, translate
+from grader.report.gradescope import build_gradescope, visible_view
+from grader.report.i18n import skip_reason, status_word, translate
 from grader.report.log_view import log_view
-from grader.report.view import failure_rows, task_rows, top_fixes
+from grader.report.view import failure_rows, student_output, task_rows, top_fixes
 
 MD_LIMIT = 1_000_000  # bytes: under GitHub's 1 MiB job summary limit, with room to spare
 MD_BUDGET = MD_LIMIT - 16 * 1024  # room for the truncation note
 
 
-def _env(autoescape: bool) -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-        autoescape=autoescape, undefined=jinja2.StrictUndefined,
-        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-    )
-    env.filters["md"] = md_escape
-    env.filters["code"] = md_code
-    env.filters["num"] = _num
-    return env
+_ENV: jinja2.Environment | None = None
+
+
+def environment() -> jinja2.Environment:
+    """The one Jinja environment of every report (feedback, Gradescope summary, class pages).
+
+    HTML templates autoescape (student text is never markup); Markdown ones do not, and
+    escape through the `md`/`code`/`html` filters instead.
+    """
+    global _ENV
+    if _ENV is None:
+        env = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+            autoescape=lambda name: bool(name) and name.endswith(".html.j2"), undefined=jinja2.StrictUndefined,
+            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+        )
+        env.filters.update(md=md_escape, code=md_code, html=html.escape, num=_num, pts=points, pct=percent)
+        _ENV = env
+    return _ENV
+
+
+def points(value: Any) -> str:
+    """A score as people write it: 69.25, 6.75, 30 (two decimals at most, never 69.2)."""
+    if value is None or value == "":
+        return "–"
+    return f"{round(float(value), 2):g}"
+
+
+def percent(value: Any) -> str:
+    return "–" if value is None else f"{100 * float(value):.0f}%"
 
 
 def md_escape(text: Any) -> str:
@@ -69,30 +90,32 @@ def build_context(results: dict, lang: str, path: str, *, with_plots: bool = Tru
     failures = failure_rows(results, lang, path)
     exp = experiment_view((results.get("artifacts") or {}).get("experiment"), lang)
     for part in (exp or {}).get("parts", []):
-        part["img_loss"] = plots.loss_curves(part) if with_plots else None
-        part["img_acc"] = plots.accuracy_bars(part) if with_plots else None
+        part["img_loss"] = plots.loss_curves(part, lang) if with_plots else None
+        part["img_acc"] = plots.accuracy_bars(part, lang) if with_plots else None
     score, max_score = float(results.get("score", 0.0)), float(results.get("max_score", 0.0))
     return {
         "lang": lang, "r": results, "path": path,
         "t": lambda key, **fmt: translate(key, lang, **fmt),
         "status_word": lambda s: status_word(s, lang),
+        "skip_reason": lambda s: skip_reason(s, lang),
         "score": score, "max_score": max_score,
         "percent": round(100 * score / max_score) if max_score else 0,
         "tasks": task_rows(results, lang), "failures": failures, "fixes": top_fixes(failures),
         "exp": exp, "sparkline": sparkline,
         "log": log_view(results, lang),
-        "versions": results.get("versions") or {}, "worker": results.get("worker") or {},
+        "versions": results.get("versions") or {},
+        "worker": dict(results.get("worker") or {}, output=student_output((results.get("worker") or {}).get("output", ""))),
     }
 
 
 def render_html(results: dict, lang: str, path: str) -> str:
-    return _env(True).get_template("feedback.html.j2").render(build_context(results, lang, path))
+    return environment().get_template("feedback.html.j2").render(build_context(results, lang, path))
 
 
 def render_markdown(results: dict, lang: str, path: str, limit: int = MD_LIMIT) -> str:
     """GitHub-flavoured Markdown under ``limit`` bytes: long output is cut with a note."""
     ctx = build_context(results, lang, path, with_plots=False)
-    env = _env(False)
+    env = environment()
     text = env.get_template("feedback.md.j2").render(ctx, details_limit=None)
     if len(text.encode("utf-8")) <= limit:
         return text
@@ -108,9 +131,9 @@ def render_markdown(results: dict, lang: str, path: str, limit: int = MD_LIMIT) 
 
 
 def render_summary_md(results: dict, lang: str, path: str) -> str:
-    """The short Markdown shown on Gradescope's top-level output."""
-    ctx = build_context(results, lang, path, with_plots=False)
-    return _env(False).get_template("summary.md.j2").render(ctx)
+    """The short Markdown shown on Gradescope's top-level output: visible tests only."""
+    ctx = build_context(visible_view(results), lang, path, with_plots=False)
+    return environment().get_template("summary.md.j2").render(ctx)
 
 
 def write_reports(results: dict, out: Path, lang: str, path: str = "exercises") -> dict[str, Path]:

@@ -17,7 +17,15 @@ from grader.report.i18n import status_word
 PRACTICE_FUNCTIONS = ("my_pow", "count_primes", "is_happy", "int_to_roman")
 
 _EN = re.compile(r"^(?P<what>.*?)\s*\bexpected\s+(?P<exp>.+?);\s*found\s+(?P<found>.+?)(?:\.\s+(?P<rest>.*)|\.?)$", re.S)
-_KO = re.compile(r"^(?:(?P<what>[^:]*?):\s+)?(?P<exp>.+?)\s*하는데\s*(?P<found>.+?니다)\.?(?:\s+(?P<rest>.*))?$", re.S)
+# "X: after .to('meta'), forward should work; found Y": the same card without the word "expected"
+_EN_SHOULD = re.compile(r"^(?:(?P<what>[^:;]*?):\s+)?(?P<exp>[^;]*?\bshould\b[^;]*?);\s*found\s+(?P<found>.+?)"
+                        r"(?:\.\s+(?P<rest>.*)|\.?)$", re.S)
+_PAREN = r"\((?:[^()]|\([^()]*\))*\)"  # one parenthetical, one level of nesting: (… .to('cuda') …)
+_KO = re.compile(r"^(?:(?P<what>[^:]*?):\s+)?(?P<exp>.+?)\s*하는데\s*(?P<found>.+?니다(?:" + _PAREN + r")?)\.?"
+                 r"(?:\s+(?P<rest>.*))?$", re.S)
+_LEADING_PAREN = re.compile(r"^\s*(?P<note>" + _PAREN + r")\s*(?P<rest>.+)$", re.S)
+# A warning the grader's own runtime (gk_*.py in the worker) raised, with its source line.
+_RUNTIME_WARNING = re.compile(r"^[^\n]*\bgk_\w+\.py:\d+: \w*Warning: .*?(?:\n  [^\n]*)$", re.M | re.S)
 _CAUSE = re.compile(r"(?:Likely cause|원인 추정):\s*(?P<cause>.*)$", re.S)
 
 
@@ -28,19 +36,37 @@ def split_message(text: str, lang: str) -> dict[str, str]:
     "X: A이어야 하는데 B입니다. 원인 추정: C"; anything else stays whole in `message`.
     """
     out = {"what": "", "expected": "", "found": "", "cause": "", "message": text}
-    m = (_KO if lang == "ko" else _EN).match(text.strip())
+    m = _KO.match(text.strip()) if lang == "ko" else (_EN.match(text.strip()) or _EN_SHOULD.match(text.strip()))
     if not m:
         cause = _CAUSE.search(text)
         if cause:
             out["cause"] = cause.group("cause").strip()
         return out
     rest = (m.group("rest") or "").strip()
-    expected = m.group("exp").strip()
-    out.update(what=(m.group("what") or "").strip().rstrip(":").strip(), expected=expected + (" 함" if lang == "ko" else ""),
-               found=m.group("found").strip(), message="")
+    expected, found = m.group("exp").strip(), m.group("found").strip()
+    if lang == "ko":
+        expected += " 함"
+        # "A이어야 하는데 (설명) B입니다": the explanation is about what was expected
+        lead = _LEADING_PAREN.match(found)
+        if lead:
+            expected, found = f"{expected} {lead.group('note')}", lead.group("rest").strip()
+    out.update(what=(m.group("what") or "").strip().rstrip(":").strip(), expected=expected, found=found, message="")
     cause = _CAUSE.search(rest)
     out["cause"] = cause.group("cause").strip() if cause else rest
     return out
+
+
+def same_structure(parts: dict[str, str], other_text: str, other_lang: str, text: str) -> dict[str, str]:
+    """A card has the same shape in both languages: structured only when both messages split."""
+    if parts["expected"] and other_text and not split_message(other_text, other_lang)["expected"]:
+        cause = parts["cause"] if not parts["cause"] or parts["cause"] in text else ""
+        return {"what": "", "expected": "", "found": "", "cause": cause, "message": text}
+    return parts
+
+
+def student_output(text: str) -> str:
+    """What the student's code printed, without warnings the grader's own runtime raised."""
+    return _RUNTIME_WARNING.sub("", text or "").strip("\n")
 
 
 def reproduce_command(test_id: str, path: str, seed: str | None = None) -> str:
@@ -84,11 +110,14 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
     for t in results.get("tests", []):
         if t["status"] == "passed":
             continue
-        text = (t.get("messages") or {}).get(lang) or t.get("message", "")
+        messages = t.get("messages") or {}
+        text = messages.get(lang) or t.get("message", "")
+        other = "en" if lang == "ko" else "ko"
+        parts = same_structure(split_message(text, lang), messages.get(other, ""), other, text)
         rows.append({
             "id": t["id"], "task": t.get("task"), "task_title": task_title(t.get("task"), lang),
             "status": t["status"], "status_word": status_word(t["status"], lang),
-            "points": t["max_score"], "text": text, "parts": split_message(text, lang),
+            "points": t["max_score"], "text": text, "parts": parts,
             "hidden": t["id"].startswith("hidden/"), "reproduce": reproduce_command(t["id"], path, seed),
         })
     # by task in rubric order, the public (reproducible) failures of a task first
@@ -114,19 +143,22 @@ def top_fixes(failures: list[dict[str, Any]], n: int = 3) -> list[dict[str, Any]
     return [dict(first[k], task_lost=round(lost[k], 3)) for k in order[:n]]
 
 
-def practice_failures(results: dict) -> dict[str, str]:
-    """Practice function -> its first failing check (not-attempted ones excluded)."""
+def practice_failures(results: dict, lang: str = "en") -> dict[str, str]:
+    """Practice function -> its first failing check in ``lang`` (not-attempted ones excluded)."""
     found: dict[str, str] = {}
     for t in results.get("tests", []):
         if t.get("task") != "leetcode_practice" or t["status"] == "passed":
             continue
-        text = (t.get("messages") or {}).get("en") or t.get("message", "")
+        messages = t.get("messages") or {}
+        text = messages.get("en") or t.get("message", "")  # the English one says which function and "Not attempted"
         if text.startswith("Not attempted"):
             continue
+        shown = messages.get(lang) or text
         for fn in PRACTICE_FUNCTIONS:
             if fn in t["id"] or text.startswith(fn):
-                found.setdefault(fn, text.rstrip(". "))
+                found.setdefault(fn, shown.rstrip(". "))
     return found
 
 
-__all__ = ["failure_rows", "practice_failures", "reproduce_command", "split_message", "task_rows", "top_fixes"]
+__all__ = ["failure_rows", "practice_failures", "reproduce_command", "split_message", "student_output", "task_rows",
+           "top_fixes"]

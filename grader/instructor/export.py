@@ -1,0 +1,284 @@
+"""`grade export canvas|moodle BATCH_DIR ...`: a batch's totals as a file the LMS imports as is.
+
+Canvas (its gradebook importer, ``GradebookImporter#header?``): the first header
+must contain "Student", the second "ID", and the student columns end with
+"Section" (SIS User ID, SIS Login ID, Integration ID and Root Account may sit
+between them). Every later column is an assignment, except Canvas's computed
+totals; a row whose first cell contains "Points Possible" holds the points.
+So the export starts from the gradebook the instructor downloaded from Canvas,
+keeps its student columns and rows, and adds exactly one assignment column.
+
+Moodle (grade/import/csv): one header row, one row per student, an identifier
+column that it maps to a user field (email address, username or ID number) and
+one column per grade item, numbers with a point. We write ``email``/``username``/
+``idnumber`` columns from Canvas-like fields or the batch roster and one grade
+column named after the grade item.
+
+Matching a Canvas or Moodle student to a graded submission tries, in order,
+SIS Login ID, SIS User ID, Canvas ID (Moodle: username, email, idnumber) against
+the batch's roster id and submission name, case-insensitively. Students without
+a submission and submissions without a student are listed on stderr and in
+``FILE.unmatched.csv``; neither is ever dropped silently.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader.paths import write_atomic
+from grader.report.classpages import class_max, load_rows
+
+CANVAS_STUDENT_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Integration ID", "Root Account", "Section")
+CANVAS_KEYS = ("SIS Login ID", "SIS User ID", "ID")
+MOODLE_KEYS = ("username", "email", "idnumber")
+
+
+@dataclass
+class Matched:
+    rows: list[dict] = field(default_factory=list)  # LMS row + "score" ("" when the student sent nothing)
+    students_without_submission: list[str] = field(default_factory=list)
+    submissions_without_student: list[str] = field(default_factory=list)
+
+
+def _norm(value: object) -> str:
+    return str(value or "").strip().lstrip("'").casefold()
+
+
+def _fmt(score: float) -> str:
+    return f"{round(float(score), 2):g}"
+
+
+def batch_scores(batch: Path) -> list[dict]:
+    """name, id, status, score, max of each submission in a batch (or merged) folder."""
+    rows = load_rows(batch)
+    full = class_max(rows)
+    out = []
+    for r in rows:
+        res = r["results"]
+        graded = r["status"] == "graded"
+        out.append({"name": str(r["name"]), "id": str(r["id"]), "status": r["status"],
+                    "score": float(res.get("score", 0.0)) if graded else 0.0,
+                    "max": float(res.get("max_score") or full) if graded else full})
+    return out
+
+
+def match(lms_rows: list[dict], keys: tuple[str, ...], scores: list[dict], label: str) -> Matched:
+    """Pair each LMS student with at most one submission and each submission with at most one student."""
+    index: dict[str, int] = {}
+    for i, s in enumerate(scores):
+        for k in (s["id"], s["name"]):
+            if _norm(k):
+                index.setdefault(_norm(k), i)
+    used: set[int] = set()
+    result = Matched()
+    for row in lms_rows:
+        hit = next((index[_norm(row.get(k))] for k in keys if _norm(row.get(k)) in index
+                    and index[_norm(row.get(k))] not in used), None)
+        if hit is None:
+            result.rows.append(dict(row, score=""))
+            result.students_without_submission.append(label_of(row, label))
+            continue
+        used.add(hit)
+        s = scores[hit]
+        # a graded submission gets its total; a submission that could not be graded gets 0 (and is listed)
+        result.rows.append(dict(row, score=_fmt(s["score"])))
+        if s["status"] not in ("graded", "missing"):
+            result.submissions_without_student.append(f"{s['name']} ({s['id']}): status {s['status']}, exported as 0")
+        if s["status"] == "missing":
+            result.rows[-1]["score"] = ""
+            result.students_without_submission.append(label_of(row, label))
+    for i, s in enumerate(scores):
+        if i not in used and s["status"] != "missing":
+            result.submissions_without_student.append(f"{s['name']} ({s['id']}): {_fmt(s['score'])}")
+    return result
+
+
+def label_of(row: dict, first: str) -> str:
+    return " / ".join(str(row.get(k) or "") for k in (first, *CANVAS_KEYS, *MOODLE_KEYS) if row.get(k))
+
+
+# -- Canvas --------------------------------------------------------------------------------
+
+
+def read_canvas(path: Path) -> tuple[list[str], list[str], list[dict], list[str] | None]:
+    """(student header columns, all headers, student rows, the Points Possible row) of a Canvas export."""
+    text = path.read_text(encoding="utf-8-sig")
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows:
+        raise ValueError(f"{path}: empty file")
+    header = [h.strip() for h in rows[0]]
+    if not (len(header) > 3 and "Student" in header[0] and "ID" in header[1]):
+        raise ValueError(f"{path}: not a Canvas gradebook export (its first columns must be Student, ID, ..., "
+                         f"Section; found {', '.join(header[:5])})")
+    if "Section" not in header:
+        raise ValueError(f"{path}: no Section column: Canvas's importer ends the student columns there")
+    student_cols = header[: header.index("Section") + 1]
+    points = None
+    students = []
+    for raw in rows[1:]:
+        if not raw or all(not c.strip() for c in raw):
+            continue
+        if "Points Possible" in raw[0]:
+            points = raw
+            continue
+        if all(re.fullmatch(r"\s*(Muted|Manual Posting.*)?\s*", c, re.I) for c in raw):
+            continue
+        students.append({h: (raw[i] if i < len(raw) else "") for i, h in enumerate(header)})
+    return student_cols, header, students, points
+
+
+def find_canvas_column(header: list[str], title: str) -> str | None:
+    """The export's column for assignment ``title``: "Title" or "Title (12345)"."""
+    for h in header:
+        if h == title or re.fullmatch(re.escape(title) + r"\s*\(\d+\)", h):
+            return h
+    return None
+
+
+def canvas_csv(gradebook: Path, title: str, scores: list[dict], *, scale: bool = False) -> tuple[str, Matched, list[str]]:
+    """The importable CSV, the matching, and notes for the instructor.
+
+    The "Points Possible" row keeps Canvas's own value for an existing assignment (the
+    importer would otherwise change the assignment's points); a new one gets the kit's.
+    """
+    student_cols, header, students, points = read_canvas(gradebook)
+    column = find_canvas_column(header, title)
+    notes = []
+    full = max((s["max"] for s in scores), default=0.0)
+    possible = full
+    if column is None:
+        column = title
+        notes.append(f"'{title}' is not a column of {gradebook.name}: Canvas will create a new assignment of that "
+                     "name. Use the assignment's column header from the export to update an existing one.")
+    elif points is not None:
+        try:
+            possible = float(points[header.index(column)].strip() or full)
+        except ValueError:
+            possible = full
+    if full and abs(possible - full) > 1e-9:
+        if scale:
+            scores = [dict(s, score=s["score"] * possible / full) for s in scores]
+            notes.append(f"totals scaled from {full:g} to Canvas's {possible:g} points")
+        else:
+            notes.append(f"Canvas's '{column}' is worth {possible:g} points; the kit's totals are out of {full:g}. "
+                         "Pass --scale to convert them, or change the assignment's points in Canvas.")
+    matched = match(students, CANVAS_KEYS, scores, "Student")
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\r\n")
+    w.writerow([*student_cols, column])
+    w.writerow(["Points Possible", *([""] * (len(student_cols) - 1)), f"{possible:g}"])
+    for row in matched.rows:
+        w.writerow([*(row.get(c, "") for c in student_cols), row["score"]])
+    return buf.getvalue(), matched, notes
+
+
+# -- Moodle --------------------------------------------------------------------------------
+
+
+def read_people(path: Path) -> list[dict]:
+    """Students from a Moodle user export / participants CSV (username, email, idnumber...) or a Canvas export."""
+    text = path.read_text(encoding="utf-8-sig")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    out = []
+    for r in rows:
+        low = {str(k or "").strip().casefold(): (v or "").strip() for k, v in r.items()}
+        if "points possible" in low.get("student", "").casefold():
+            continue
+        out.append({
+            "username": low.get("username") or low.get("sis login id", ""),
+            "email": low.get("email") or low.get("email address", ""),
+            "idnumber": low.get("idnumber") or low.get("id number") or low.get("sis user id", ""),
+            "name": low.get("student") or " ".join(x for x in (low.get("firstname"), low.get("lastname")) if x),
+        })
+    return out
+
+
+def moodle_csv(scores: list[dict], item: str, people: Path | None) -> tuple[str, Matched]:
+    """Moodle's CSV grade import: identifier columns and one grade column named after the grade item."""
+    if people is not None:
+        matched = match(read_people(people), MOODLE_KEYS, scores, "name")
+    else:  # the roster's ids are the identifiers (map them to username or ID number on import)
+        matched = Matched(rows=[{"username": s["id"], "email": "", "idnumber": s["id"], "name": s["name"],
+                                 "score": _fmt(s["score"]) if s["status"] != "missing" else ""} for s in scores])
+        matched.students_without_submission = [f"{s['name']} ({s['id']})" for s in scores if s["status"] == "missing"]
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["username", "email", "idnumber", item])
+    for row in matched.rows:
+        w.writerow([row.get("username", ""), row.get("email", ""), row.get("idnumber", ""), row["score"]])
+    return buf.getvalue(), matched
+
+
+# -- command line ----------------------------------------------------------------------------
+
+
+def report(matched: Matched, out: Path) -> None:
+    """Unmatched on both sides: on stderr and in OUT.unmatched.csv."""
+    lines = [("student without a submission", s) for s in matched.students_without_submission]
+    lines += [("submission without a student", s) for s in matched.submissions_without_student]
+    side = out.with_name(out.name + ".unmatched.csv")
+    if not lines:
+        side.unlink(missing_ok=True)
+        return
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["kind", "who"])
+    w.writerows(lines)
+    write_atomic(side, buf.getvalue())
+    print(f"grade export: {len(matched.students_without_submission)} students without a submission (left blank), "
+          f"{len(matched.submissions_without_student)} submissions not matched or not graded; see {side} / "
+          f"짝을 찾지 못한 학생과 제출물 목록: {side}", file=sys.stderr)
+    for kind, who in lines:
+        print(f"  {kind}: {who}", file=sys.stderr)
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="grade export", description=(
+        "Write a batch's totals as a file Canvas or Moodle imports as is. / "
+        "일괄 채점 결과를 Canvas나 Moodle이 그대로 가져올 수 있는 파일로 씁니다."))
+    sub = p.add_subparsers(dest="lms", required=True)
+    c = sub.add_parser("canvas", help="Canvas gradebook import CSV")
+    c.add_argument("batch", type=Path, help="the folder `grade batch` or `grade merge` wrote")
+    c.add_argument("--gradebook", type=Path, required=True, help="the gradebook CSV exported from Canvas")
+    c.add_argument("--assignment", required=True, help="the assignment's title (or its column header)")
+    c.add_argument("--out", type=Path, required=True)
+    c.add_argument("--scale", action="store_true", help="scale totals to the assignment's Points Possible in Canvas")
+    m = sub.add_parser("moodle", help="Moodle CSV grade import")
+    m.add_argument("batch", type=Path)
+    m.add_argument("--item", required=True, help="the grade item's name in Moodle")
+    m.add_argument("--people", type=Path, help="participants CSV with username/email/idnumber (optional)")
+    m.add_argument("--out", type=Path, required=True)
+    args = p.parse_args(argv)
+    if not args.batch.is_dir():
+        print(f"grade export: {args.batch} is not a folder / 폴더가 아닙니다", file=sys.stderr)
+        return 2
+    scores = batch_scores(args.batch)
+    if not scores:
+        print(f"grade export: {args.batch} holds no graded submissions / 채점된 제출물이 없습니다", file=sys.stderr)
+        return 2
+    try:
+        if args.lms == "canvas":
+            text, matched, notes = canvas_csv(args.gradebook, args.assignment, scores, scale=args.scale)
+        else:
+            text, matched = moodle_csv(scores, args.item, args.people)
+            notes = ["In Moodle: Grades > Import > CSV file; map 'username' (or 'idnumber') to the user field and "
+                     f"'{args.item}' to the grade item."]
+    except (OSError, ValueError) as exc:
+        print(f"grade export: {exc}", file=sys.stderr)
+        return 2
+    write_atomic(args.out, text)
+    report(matched, args.out)
+    for note in notes:
+        print(f"grade export: {note}", file=sys.stderr)
+    print(f"{args.out}: {sum(1 for r in matched.rows if r['score'] != '')} totals for {len(matched.rows)} students")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
