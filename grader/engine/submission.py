@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib.util
 import io
-import re
 import stat
 import sys
 import tempfile
@@ -26,7 +25,6 @@ LOG_NAME = "LEETCODE_LOG.md"
 STUDENT_MODULES = ("embedding", "reversal", "leetcode")
 # Files that configure tools or hook into Python start-up: never copied.
 FORBIDDEN = {"conftest", "sitecustomize", "usercustomize", "setup", "__init__", "__main__"}
-PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug"}
 
 
 class SubmissionError(Exception):
@@ -42,6 +40,11 @@ class Submission:
     dropped: list[str] = field(default_factory=list)
     notebook: bool = False
     log_text: str | None = None
+    # What a notebook's cells did not run, and why (grader/notebook); the worker adds what failed.
+    notebook_notes: list[dict] = field(default_factory=list)
+    notebook_label: str = ""
+    # Module name -> the source that defines its names (a notebook: its kept statements), for static checks.
+    sources: dict[str, str] = field(default_factory=dict)
 
     def has_module(self, module: str) -> bool:
         return f"{module}.py" in self.files or self.notebook
@@ -70,7 +73,24 @@ def read_submission(path: Path, staging: Path | None = None) -> Submission:
         raise SubmissionError(f"{path.name}: expected a folder, a .ipynb notebook or a .zip")
     if not sub.files and sub.log_text is None:
         raise SubmissionError(f"{path.name}: no embedding.py, reversal.py, leetcode.py, notebook or {LOG_NAME} found")
+    _drop_demos(sub)
     return sub
+
+
+def _drop_demos(sub: Submission) -> None:
+    """Blank the top-level demos and experiment runs of the student's .py files (line numbers kept).
+
+    `print(sinusoidal_pe(4, 6))` or `run_experiment(...)` without a `__main__` guard would
+    otherwise run (or fail) at import and sink every test of the file; see grader/notebook/plan.py.
+    """
+    from grader.notebook.plan import names_imported_from, prune_module
+
+    texts = {m: sub.sources[m] for m in STUDENT_MODULES if f"{m}.py" in sub.files and m in sub.sources}
+    for module, text in texts.items():
+        pruned, notes = prune_module(text, names_imported_from(module, texts))
+        if notes:
+            (sub.staging / f"{module}.py").write_text(pruned, encoding="utf-8")
+            sub.notebook_notes += [dict(n.as_dict(), file=f"{module}.py") for n in notes]
 
 
 def _read_limited(path: Path) -> bytes:
@@ -193,6 +213,8 @@ def _accept(sub: Submission, fname: str, data: bytes) -> None:
         return
     (sub.staging / fname).write_bytes(data)
     sub.files.append(fname)
+    if fname[:-3] in STUDENT_MODULES:
+        sub.sources[fname[:-3]] = data.decode("utf-8", "replace")
 
 
 def module_name_problem(stem: str) -> str | None:
@@ -214,12 +236,12 @@ def module_name_problem(stem: str) -> str | None:
     return None
 
 
-_MAGIC_LINE = re.compile(r"^\s*[%!]")
-_WRITEFILE = re.compile(r"^%%writefile(?:\s+-a)?\s+(\S+)\s*$")
-
-
 def _from_notebook(data: bytes, sub: Submission, label: str) -> None:
+    """Stage a notebook as a driver that runs, cell by cell, what grading needs (grader/notebook)."""
     import nbformat
+
+    from grader.notebook.cells import plan_notebook
+    from grader.notebook.driver import driver_source
 
     try:
         nb = nbformat.reads(data.decode("utf-8"), as_version=4)
@@ -227,37 +249,13 @@ def _from_notebook(data: bytes, sub: Submission, label: str) -> None:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise SubmissionError(f"{label} is not a readable Jupyter notebook ({first[:200]})") from None
     sub.notebook = True
-    parts: list[str] = []
-    markdown: list[str] = []
-    for index, cell in enumerate(nb.cells, start=1):
-        source = cell.get("source", "")
-        if cell.get("cell_type") == "markdown":
-            markdown.append(source)
-            continue
-        if cell.get("cell_type") != "code":
-            continue
-        lines = source.splitlines()
-        first = lines[0].strip() if lines else ""
-        if first.startswith("%%"):
-            magic = first[2:].split()[0] if len(first) > 2 else ""
-            target = _WRITEFILE.match(first)
-            if target and target.group(1).endswith(".py"):
-                _accept(sub, PurePosixPath(target.group(1)).name, "\n".join(lines[1:]).encode())
-                continue
-            if magic not in PYTHON_CELL_MAGICS:
-                sub.dropped.append(f"{label} cell {index}: `{first[:60]}` cell not run")
-                continue
-            sub.dropped.append(f"{label} cell {index}: `{first[:60]}` line dropped, cell body kept")
-            lines = lines[1:]
-        kept = []
-        for lineno, line in enumerate(lines, start=1):
-            if _MAGIC_LINE.match(line):
-                sub.dropped.append(f"{label} cell {index} line {lineno}: `{line.strip()[:60]}` not run")
-                kept.append("")  # keep line numbers stable for tracebacks
-            else:
-                kept.append(line)
-        parts.append(f"# --- cell {index} ---\n" + "\n".join(kept))
-    (sub.staging / "notebook.py").write_text("\n\n".join(parts) + "\n", encoding="utf-8")
+    plan = plan_notebook(nb)
+    for fname, body in plan.writefiles:
+        _accept(sub, fname, body)
+    sub.notebook_notes = [n.as_dict() for n in plan.notes]
+    sub.notebook_label = label
+    sub.sources["notebook"] = plan.sources
+    (sub.staging / "notebook.py").write_text(driver_source(plan, label), encoding="utf-8")
     sub.files.append("notebook.py")
     # Shims so `from embedding import ...` (in the notebook or the grader) finds
     # the notebook's names; a star import of the partly run notebook works too.
@@ -265,7 +263,7 @@ def _from_notebook(data: bytes, sub: Submission, label: str) -> None:
         if f"{module}.py" not in sub.files:
             (sub.staging / f"{module}.py").write_text("from notebook import *  # noqa: F403 (written by the grader)\n")
     if sub.log_text is None:
-        text = "\n\n".join(markdown)
+        text = "\n\n".join(plan.markdown)
         if text.strip():
             sub.log_text = text
 
