@@ -253,6 +253,11 @@ def _from_notebook(data: bytes, sub: Submission, label: str) -> None:
     for fname, body in plan.writefiles:
         _accept(sub, fname, body)
     sub.notebook_notes = [n.as_dict() for n in plan.notes]
+    for n in plan.notes:  # shell and cell magics are also listed with the ignored files, as before
+        if n.reason == "cell_magic":
+            sub.dropped.append(f"{label} cell {n.cell}: `{n.code[:60]}` cell not run")
+        elif n.reason == "magic" and not n.code.startswith("%%"):
+            sub.dropped.append(f"{label} cell {n.cell} line {n.line}: `{n.code[:60]}` not run")
     sub.notebook_label = label
     sub.sources["notebook"] = plan.sources
     (sub.staging / "notebook.py").write_text(driver_source(plan, label), encoding="utf-8")

@@ -13,11 +13,12 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from grader.notebook.plan import Note, Stmt, decide, note_for, statements
+from grader.notebook.plan import SIMPLE, Note, Stmt, decide, has_call, note_for, statements
 
 PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug", "python", "python3"}
 _MAGIC_LINE = re.compile(r"^(\s*)(?:[%!]|\w[\w.,\s]*=\s*[%!](?![=]))")  # %cmd, !cmd, x = !cmd, x = %sx cmd
 _HELP_LINE = re.compile(r"^(\s*)(?:\?{1,2}[\w.]+|[\w.]+\?{1,2})\s*$")  # obj? and ??obj
+UNTIMED, NEEDED, SPECULATIVE = 0, 1, 2
 MODULE_REASONS = ("notebook_only", "plotting", "kit")
 _WRITEFILE = re.compile(r"^%%writefile(?:\s+-a)?\s+(\S+)\s*$")
 
@@ -30,7 +31,7 @@ class Step:
     line: int
     code: str
     source: str  # padded with newlines so line numbers match the cell
-    timed: bool  # anything but a definition runs within the time budget
+    timed: int  # UNTIMED, NEEDED or SPECULATIVE: which time budget it runs in (driver.BUDGETS)
     binds: list[str]
     needs: list[str]
 
@@ -122,12 +123,18 @@ def plan_notebook(nb: dict) -> NotebookPlan:
             plan.unavailable.update(dict.fromkeys(s.binds, origin))
             continue
         assert s.cell is not None
-        plan.steps.append(Step(s.cell, s.first, s.code, "\n" * (s.first - 1) + s.text + "\n", not s.is_definition,
+        plan.steps.append(Step(s.cell, s.first, s.code, "\n" * (s.first - 1) + s.text + "\n", _budget_of(s),
                                sorted(s.binds), sorted(s.loads)))
         kept_text.append(f"# --- cell {s.cell}, line {s.first} ---\n{s.text}")
     plan.notes.sort(key=lambda n: (n.cell or 0, n.line))
     plan.sources = "\n\n".join(kept_text) + "\n"
     return plan
+
+
+def _budget_of(s: Stmt) -> int:
+    if s.is_definition or (all(isinstance(n, SIMPLE) for n in s.nodes) and not has_call(s)):
+        return UNTIMED  # `MODES = ("sin", ...)`: cheap, never cut by the budget
+    return SPECULATIVE if s.speculative else NEEDED
 
 
 def _line(text: str, lineno: int | None) -> str:

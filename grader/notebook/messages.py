@@ -87,7 +87,9 @@ def describe(note: dict) -> dict[str, str]:
 
 def important(note: dict) -> bool:
     """Failures and skips that can cost points; the rest (prints, magics) is listed after them."""
-    return note.get("action") in ("failed", "stopped") or note.get("reason") in ("needs", "syntax", "budget")
+    if note.get("reason") == "needs":  # a chain from a failed cell, not from a skipped Colab or plot import
+        return str(note.get("detail", "")).count(":") >= 2
+    return note.get("action") in ("failed", "stopped") or note.get("reason") in ("syntax", "budget")
 
 
 def summarize(notes: Iterable[dict]) -> list[dict]:

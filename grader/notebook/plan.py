@@ -63,10 +63,12 @@ class Stmt:
     text: str  # its whole lines
     binds: set[str] = field(default_factory=set)
     roots: set[str] = field(default_factory=set)  # names whose objects it mutates
+    stores: set[str] = field(default_factory=set)  # roots it assigns attributes or items of (`torch.x = ...`)
     loads: set[str] = field(default_factory=set)  # names read when it runs (not inside function bodies)
     refs: set[str] = field(default_factory=set)  # globals its functions and classes refer to
     imports: dict[str, str] = field(default_factory=dict)  # bound name -> module
     verdict: str = ""  # "" (decide by liveness) | run | a skip reason
+    speculative: bool = False  # run although nothing needs it (a call of the notebook's own function)
     detail: str = ""
 
     @property
@@ -123,6 +125,7 @@ def _describe(s: Stmt, node: ast.stmt) -> None:
             root = _root(sub)
             if root:
                 s.roots.add(root)
+                s.stores.add(root)
         elif isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and sub is not node:
             s.binds.add(sub.name)
         elif isinstance(sub, ast.Import | ast.ImportFrom):
@@ -222,10 +225,6 @@ def _static_verdict(s: Stmt, defined: set[str], imported: dict[str, str], unavai
         else:
             s.verdict = "run"
         return
-    missing = sorted(n for n in s.loads if n in unavailable and n not in defined)
-    if missing and notebook:
-        s.verdict, s.detail = "needs", f"{missing[0]}:{unavailable[missing[0]]}"
-        return
     node = s.nodes[0]
     if len(s.nodes) == 1 and _is_main_guard(node):
         s.verdict = "main_guard"
@@ -246,6 +245,9 @@ def _static_verdict(s: Stmt, defined: set[str], imported: dict[str, str], unavai
             s.verdict = "run"  # a module's own top-level call: kept as written in a .py
     elif isinstance(node, ast.Expr) and len(s.nodes) == 1:
         s.verdict = "output"  # a bare value: Jupyter displays it, nothing else happens
+    missing = sorted(n for n in s.loads if n in unavailable and n not in defined)
+    if missing and notebook and s.verdict not in ("output", "experiment", "main_guard"):
+        s.verdict, s.detail = "needs", f"{missing[0]}:{unavailable[missing[0]]}"
 
 
 def decide(stmts: list[Stmt], *, notebook: bool, extra_live: set[str] = frozenset()) -> None:
@@ -268,7 +270,9 @@ def decide(stmts: list[Stmt], *, notebook: bool, extra_live: set[str] = frozense
     while changed:
         changed = False
         for s in stmts:
-            if s.verdict == "" and ((s.binds | (s.roots - set(imported))) & live or _defines_inside(s)):
+            # `torch.isclose = ...` patches a library: kept, like every assignment into a live object
+            touched = s.binds | (s.roots - set(imported)) | (s.stores & set(imported))
+            if s.verdict == "" and (touched & live or s.stores & set(imported) or _defines_inside(s)):
                 s.verdict = "run"
                 live |= s.loads | s.refs
                 changed = True
@@ -277,7 +281,7 @@ def decide(stmts: list[Stmt], *, notebook: bool, extra_live: set[str] = frozense
             call = _call_of(s.nodes[0]) if isinstance(s.nodes[0], ast.Expr) else None
             s.verdict = "unused"
             if call is not None and _call_name(call)[1] in defined and notebook:
-                s.verdict = "run"  # a call of the notebook's own function: run within the time budget
+                s.verdict, s.speculative = "run", True  # a call of the notebook's own function: within a budget
 
 
 def _defines_inside(s: Stmt) -> bool:
@@ -310,7 +314,7 @@ def prune_module(source: str, live_from_siblings: set[str]) -> tuple[str, list[N
     notes = []
     for s in stmts:
         droppable = all(isinstance(n, SIMPLE) for n in s.nodes)
-        demo = s.verdict in ("output", "experiment", "unused") and droppable and _has_call(s)
+        demo = s.verdict in ("output", "experiment", "unused") and droppable and has_call(s)
         if s.verdict == "unused" and _calls_a_module(s, imported):
             demo = False  # `os._exit(0)`, `torch.save(...)`: what a module does at import stays as written
         if demo or s.verdict == "notebook_only":  # google.colab cannot import outside Colab
@@ -325,7 +329,7 @@ def _calls_a_module(s: Stmt, imported: dict[str, str]) -> bool:
     return call is not None and _call_name(call)[0] in imported
 
 
-def _has_call(s: Stmt) -> bool:
+def has_call(s: Stmt) -> bool:
     return any(isinstance(n, ast.Call) for node in s.nodes for n in ast.walk(node))
 
 
