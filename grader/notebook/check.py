@@ -148,8 +148,8 @@ _CSS = """<style>
 .gk-check h3{margin:.1rem 0 .5rem;font-size:1.05rem}.gk-check .good{color:#1a7f37}.gk-check .bad{color:#cf222e}
 .gk-check .mid{color:#9a6700}.gk-check table{border-collapse:collapse;margin:.3rem 0}
 .gk-check td{padding:.15rem .6rem .15rem 0;vertical-align:top}.gk-check .card{border-left:4px solid #cf222e;
- padding:.3rem .7rem;margin:.5rem 0;background:#fff8f8}.gk-check dt{font-weight:600;margin-top:.2rem}
-.gk-check dd{margin:0 0 0 1rem}.gk-check code{background:#f6f8fa;padding:0 .2rem;border-radius:3px}
+ padding:.3rem .7rem;margin:.5rem 0;background:#fff8f8}.gk-check dl{display:grid;grid-template-columns:max-content 1fr;
+ gap:.1rem .8rem;margin:.3rem 0}.gk-check dt{font-weight:600}.gk-check dd{margin:0}.gk-check code{background:#f6f8fa;padding:0 .2rem;border-radius:3px}
 .gk-check .muted{color:#656d76}
 </style>"""
 
