@@ -152,3 +152,45 @@ def test_py_files_with_demos_and_an_unguarded_experiment_get_full_marks(tmp_path
     assert all(got == top for got, top in task_scores(results).values()), task_scores(results)
     notes = "\n".join(n["messages"]["en"] for n in notes_of(results))
     assert "run_experiment" in notes and "embedding.py line" in notes
+
+
+# --------------------------------------------------------------------------- files that are not text
+
+
+@pytest.mark.parametrize("content,words_en,words_ko", [
+    (b"PK\x03\x04" + b"\0" * 200, "looks like a zip archive", "zip 압축 파일"),
+    (b"\xa7\r\r\n" + b"\0" * 12 + b"\xe3" * 40, "compiled Python bytecode", "바이트코드"),
+    (b"def f():\n    return 1\n\0\0\0garbage", "binary data (it holds NUL bytes)", "NUL 바이트"),
+])
+def test_a_binary_file_is_named_as_such_not_a_syntax_error(tmp_path, content, words_en, words_ko):
+    for f in (ROOT / "solutions").glob("*.py"):
+        shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "embedding.py").write_bytes(content)
+    results = grade(tmp_path, hidden=False, keyword="sinusoidal_pe or leetcode_practice")
+    scores = task_scores(results)
+    assert scores["sinusoidal_pe"][0] == 0 and scores["leetcode_practice"][0] == scores["leetcode_practice"][1]
+    en, ko = failed_messages(results, "sinusoidal_pe"), failed_messages(results, "sinusoidal_pe", "ko")
+    assert "embedding.py is not a text file" in en and words_en in en and "SyntaxError" not in en
+    assert "텍스트 파일이 아닙니다" in ko and words_ko in ko
+    assert any("embedding.py: not a text file" in d for d in results["dropped"])
+
+
+def test_korean_windows_and_utf16_sources_are_converted(tmp_path):
+    for f in (ROOT / "solutions").glob("*.py"):
+        shutil.copy(f, tmp_path / f.name)
+    text = (ROOT / "solutions" / "leetcode.py").read_text() + "\n# 한국어 주석: 윈도우 메모장에서 저장함\n"
+    (tmp_path / "leetcode.py").write_bytes(text.encode("cp949"))
+    (tmp_path / "embedding.py").write_bytes((ROOT / "solutions" / "embedding.py").read_text().encode("utf-16"))
+    results = grade(tmp_path, hidden=False, keyword="leetcode_practice or sinusoidal_pe")
+    assert all(got == top for got, top in task_scores(results).values() if top)
+    assert any("cp949" in d for d in results["dropped"]) and any("UTF-16" in d for d in results["dropped"])
+
+
+def test_a_binary_log_is_named_as_such(tmp_path):
+    for f in (ROOT / "solutions").glob("*.py"):
+        shutil.copy(f, tmp_path / f.name)
+    (tmp_path / "LEETCODE_LOG.md").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 300)
+    results = grade(tmp_path, hidden=False, keyword="leetcode_log")
+    assert task_scores(results)["leetcode_log"][0] == 0
+    assert "LEETCODE_LOG.md is not a text file: it looks like an old-style Office document" in failed_messages(
+        results, "leetcode_log")

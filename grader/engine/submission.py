@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import re
 import stat
 import sys
 import tempfile
@@ -43,6 +44,7 @@ class Submission:
     # What a notebook's cells did not run, and why (grader/notebook); the worker adds what failed.
     notebook_notes: list[dict] = field(default_factory=list)
     notebook_label: str = ""
+    log_not_text: str | None = None  # a LEETCODE_LOG.md that is binary: what it looks like (BINARY_KINDS)
     # Module name -> the source that defines its names (a notebook: its kept statements), for static checks.
     sources: dict[str, str] = field(default_factory=dict)
 
@@ -193,11 +195,72 @@ def _zip_prefix(files: dict[str, bytes]) -> str:
     return ""
 
 
+# What a file that is not text looks like, by its first bytes: (English, Korean) for the messages.
+BINARY_KINDS: dict[str, tuple[str, str]] = {
+    "zip": ("a zip archive (a .zip, or a Word/Office document, saved under this name?)",
+            "zip 압축 파일(.zip이나 Word 같은 Office 문서를 이 이름으로 저장했나요?)"),
+    "pyc": ("compiled Python bytecode (a .pyc from __pycache__, not the source)",
+            "컴파일된 파이썬 바이트코드(__pycache__의 .pyc이지 소스가 아닙니다)"),
+    "pdf": ("a PDF document", "PDF 문서"),
+    "image": ("an image", "이미지 파일"),
+    "office": ("an old-style Office document (.doc/.hwp?)", "예전 형식의 Office/한글 문서(.doc/.hwp?)"),
+    "binary": ("binary data (it holds NUL bytes)", "바이너리 데이터(NUL 바이트가 들어 있음)"),
+    "encoding": ("text in an encoding that is neither UTF-8 nor a Korean Windows encoding",
+                 "UTF-8도 한국어 윈도우 인코딩도 아닌 글자"),
+}
+_MAGIC = ((b"PK\x03\x04", "zip"), (b"%PDF", "pdf"), (b"\x89PNG", "image"), (b"\xff\xd8\xff", "image"),
+          (b"GIF8", "image"), (b"\xd0\xcf\x11\xe0", "office"))
+_CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+
+
+def as_text(data: bytes) -> tuple[str | None, str, str]:
+    """(the file as text, or None when it is not text; what it is, from BINARY_KINDS; a note on a conversion).
+
+    UTF-16 (Notepad's "Unicode") and the Korean Windows encoding (cp949) are converted to
+    UTF-8; anything with NUL bytes or undecodable is named by what it looks like.
+    """
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16"), "", "saved as UTF-16: read as such and converted to UTF-8"
+        except UnicodeDecodeError:
+            pass
+    kind = next((k for magic, k in _MAGIC if data.startswith(magic)), None)
+    if kind is None and len(data) >= 4 and data[2:4] == b"\r\n" and b"\0" in data[4:16]:
+        kind = "pyc"  # the first two bytes are the Python version's magic number
+    if kind is not None or b"\0" in data:
+        return None, kind or "binary", ""
+    try:
+        return data.decode("utf-8"), "", ""
+    except UnicodeDecodeError:
+        pass
+    head = data.split(b"\n", 2)[:2]
+    if any(_CODING.match(line) for line in head):
+        return data.decode("utf-8", "replace"), "", ""  # a declared encoding: Python reads it as declared
+    try:
+        return data.decode("cp949"), "", "saved in the Korean Windows encoding (cp949): converted to UTF-8"
+    except UnicodeDecodeError:
+        return None, "encoding", ""
+
+
+def _not_text_stub(fname: str, kind: str) -> bytes:
+    """A module that says, when imported, that the student's file was not text (see engine/feedback.py)."""
+    return (f"# Written by the grader: the submitted {fname} is not a text file ({kind}).\n"
+            "class NotATextFile(Exception):\n    pass\n\n\n"
+            f"raise NotATextFile({kind!r})\n").encode()
+
+
 def _accept(sub: Submission, fname: str, data: bytes) -> None:
     """Write one file to staging if the allow-list admits it."""
     if fname == LOG_NAME or fname.lower() == LOG_NAME.lower():
-        sub.log_text = data.decode("utf-8", "replace")
-        (sub.staging / LOG_NAME).write_bytes(data)
+        text, kind, note = as_text(data)
+        if text is None:
+            sub.dropped.append(f"{fname}: not a text file ({BINARY_KINDS[kind][0]}), not read")
+            sub.log_not_text = kind
+            text = ""
+        elif note:
+            sub.dropped.append(f"{fname}: {note}")
+        sub.log_text = text
+        (sub.staging / LOG_NAME).write_text(text, encoding="utf-8")
         return
     if not fname.endswith(".py"):
         return
@@ -205,6 +268,13 @@ def _accept(sub: Submission, fname: str, data: bytes) -> None:
     if reason:
         sub.dropped.append(f"{fname}: {reason}")
         return
+    text, kind, note = as_text(data[:MAX_FILE_BYTES + 1])
+    if text is None:
+        sub.dropped.append(f"{fname}: not a text file ({BINARY_KINDS[kind][0]}); every test of it says so")
+        data = _not_text_stub(fname, kind)
+    elif note:
+        sub.dropped.append(f"{fname}: {note}")
+        data = text.encode("utf-8")
     if len(data) > MAX_FILE_BYTES:
         sub.dropped.append(f"{fname}: larger than {MAX_FILE_BYTES // 1024} KiB, ignored")
         return
@@ -213,8 +283,8 @@ def _accept(sub: Submission, fname: str, data: bytes) -> None:
         return
     (sub.staging / fname).write_bytes(data)
     sub.files.append(fname)
-    if fname[:-3] in STUDENT_MODULES:
-        sub.sources[fname[:-3]] = data.decode("utf-8", "replace")
+    if fname[:-3] in STUDENT_MODULES and text is not None:
+        sub.sources[fname[:-3]] = text
 
 
 def module_name_problem(stem: str) -> str | None:
