@@ -71,3 +71,20 @@ def test_unknown_task_is_said_plainly():
     result = CheckResult({"score": 0.0, "max_score": 0.0, "tests": [], "tasks": {},
                           "error": "-k 'sinusoidal' matches no test"}, "en", "sinusoidal")
     assert "matches no test" in render_html(result) and "matches no test" in repr(result)
+
+
+def test_check_in_a_kernel_reads_the_log_from_the_saved_notebook(tmp_path):
+    """The LeetCode log is Markdown, which the input history lacks: the notebook file Jupyter names has it."""
+    saved = tmp_path / "lesson.ipynb"
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(f"import json, os\nos.environ['JPY_SESSION_NAME'] = {str(saved)!r}"),
+        nbformat.v4.new_markdown_cell((ROOT / "solutions" / "LEETCODE_LOG.md").read_text()),
+        nbformat.v4.new_code_cell("from grader import check\nr = check('leetcode_log', lang='en')\n"
+                                  "print(json.dumps([r.score, r.max_score]))"),
+    ])
+    nbformat.write(nb, str(saved))  # what Jupyter saved; the kernel runs the same cells
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
+    score, top = json.loads(text.strip().splitlines()[-1])
+    assert score == top > 0

@@ -132,12 +132,30 @@ def _kernel_submission(folder: Path) -> Path | None:
 
     folder.mkdir(parents=True)
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    nb.cells += _saved_markdown()  # the LeetCode log lives in Markdown cells, which the history lacks
     nbformat.write(nb, str(folder / "kernel.ipynb"))
     for log in (Path(LOG_NAME), Path("exercises") / LOG_NAME):
         if log.is_file():
             (folder / LOG_NAME).write_bytes(log.read_bytes()[:1024 * 1024])
             break
     return folder
+
+
+def _saved_markdown() -> list:
+    """The Markdown cells of the notebook file this kernel runs, when Jupyter says which (as saved last)."""
+    import nbformat
+
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    where = (getattr(shell, "user_ns", {}) or {}).get("__session__") or os.environ.get("JPY_SESSION_NAME", "")
+    path = Path(str(where))
+    if not where or path.suffix != ".ipynb" or not path.is_file() or path.stat().st_size > 16 * 1024 * 1024:
+        return []
+    try:
+        saved = nbformat.read(str(path), as_version=4)
+    except Exception:  # an unreadable file only costs the log
+        return []
+    return [c for c in saved.cells if c.get("cell_type") == "markdown"]
 
 
 # --------------------------------------------------------------------------- HTML

@@ -89,15 +89,15 @@ def __gk_run(plan, cells, unavailable, budgets):
             record("skipped", "needs", "%s:%s" % (lacking[0], missing[lacking[0]]))
             continue
         limit, total = budgets.get(timed, (0.0, 0.0))
-        if timed and (not timer or spent[timed] >= total):
-            record("skipped", "budget")
+        if timed and ((timer and spent[timed] >= total) or (not timer and timed == {speculative})):
+            record("skipped", "budget")  # without a timer, what nothing needs is skipped; the rest runs
             continue
         error = None
         started = time.monotonic()
         try:
             compiled = compile(source, name_of(cell), "exec", future, True)
             future |= compiled.co_flags & future_mask
-            if timed:
+            if timed and timer:
                 signal.setitimer(signal.ITIMER_REAL, max(0.05, min(limit, total - spent[timed])), 0.05)
                 armed[0] = True
             exec(compiled, space)
@@ -107,8 +107,9 @@ def __gk_run(plan, cells, unavailable, budgets):
             error = exc
         finally:
             armed[0] = False
-            if timed:
+            if timed and timer:
                 signal.setitimer(signal.ITIMER_REAL, 0)
+            if timed:
                 spent[timed] += time.monotonic() - started
         if isinstance(error, Stop):
             record("stopped", "slow", "%g" % limit)
@@ -139,6 +140,7 @@ def driver_source(plan: NotebookPlan, label: str, *, budgets: dict[int, tuple[fl
     head = (f"# Written by the grader from {label!r}: the statements of the notebook that grading needs,\n"
             "# run one at a time; a failure is recorded and the next statement still runs.\n")
     body = _RUNNER.replace("{max_records}", str(MAX_RECORDS)).replace("{budgets!r}", repr(budgets or BUDGETS))
+    body = body.replace("{speculative}", str(SPECULATIVE))
     return (head
             + f"__GK_PLAN = {[s.as_tuple() for s in plan.steps]!r}\n"
             + f"__GK_CELLS = {plan.cells!r}\n"

@@ -15,6 +15,7 @@ reads becomes live in turn.
 from __future__ import annotations
 
 import ast
+import builtins
 import symtable
 from dataclasses import dataclass, field
 
@@ -32,7 +33,9 @@ OUTPUT_METHODS = {"show", "plot", "imshow", "savefig", "hist", "scatter", "legen
 EXPERIMENT_CALLS = {"run_experiment", "train_reversal", "evaluate"}
 # Library calls that configure the process: cheap and possibly relied upon.
 CONFIG_CALLS = {"manual_seed", "seed", "set_default_dtype", "filterwarnings", "simplefilter", "set_num_threads",
-                "use_deterministic_algorithms", "set_printoptions", "set_grad_enabled", "setattr", "delattr"}
+                "use_deterministic_algorithms", "set_printoptions", "set_grad_enabled", "setattr", "delattr",
+                "setrecursionlimit", "set_default_device"}
+BUILTINS = set(dir(builtins))
 SIMPLE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Delete)
 
 
@@ -280,8 +283,11 @@ def decide(stmts: list[Stmt], *, notebook: bool, extra_live: set[str] = frozense
         if s.verdict == "":
             call = _call_of(s.nodes[0]) if isinstance(s.nodes[0], ast.Expr) else None
             s.verdict = "unused"
-            if call is not None and _call_name(call)[1] in defined and notebook:
-                s.verdict, s.speculative = "run", True  # a call of the notebook's own function: within a budget
+            root, name = _call_name(call) if call is not None else ("", None)
+            if notebook and name is not None and (root is None or root in BUILTINS) and (
+                    name in defined or name in BUILTINS or root in BUILTINS):
+                # a call of the notebook's own function, `exec(...)`, `globals().update(...)`: within a budget
+                s.verdict, s.speculative = "run", True
 
 
 def _defines_inside(s: Stmt) -> bool:
