@@ -7,3 +7,11 @@ knowledge, ``suites`` are the tests, ``report`` turns results into what people
 read, and ``instructor`` holds what students never need (it is left out of the
 student release).
 """
+
+
+def __getattr__(name: str) -> object:  # PEP 562: `from grader import check` stays lazy (no torch, no engine)
+    if name == "check":
+        from grader.notebook.check import check
+
+        return check
+    raise AttributeError(f"module 'grader' has no attribute {name!r}")

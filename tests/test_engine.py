@@ -130,11 +130,12 @@ def test_notebook_magics_are_dropped_and_listed(tmp_path):
     path = tmp_path / "work.ipynb"
     nbformat.write(nb, path)
     sub = read_submission(path, tmp_path / "staging")
-    code = (sub.staging / "notebook.py").read_text()
+    code = sub.sources["notebook"]
     assert "rm -rf" not in code and "pip install" not in code and "def my_pow" in code
+    assert "rm -rf" not in (sub.staging / "notebook.py").read_text()
     assert (sub.staging / "helper_mod.py").read_text() == "VALUE = 1"
     assert (sub.staging / "leetcode.py").exists()  # shim: `from leetcode import ...` finds the notebook
-    assert len(sub.dropped) == 3 and all("not run" in d or "cell not run" in d for d in sub.dropped)
+    assert [(n["cell"], n["reason"]) for n in sub.notebook_notes] == [(1, "magic"), (2, "cell_magic"), (3, "magic")]
 
 
 def test_zip_traversal_and_forbidden_files_never_reach_staging(tmp_path):

@@ -494,3 +494,100 @@ because n halves
     r = review_log(text)
     assert [f.code for f in r.findings if f.problem == 1] == []
     assert r.points == 3.0
+
+
+# --------------------------------------------------------------------------- free-form layouts
+
+HEADINGS_LOG = """\
+# LeetCode
+
+### Problem: 12. Integer to Roman (Medium, Math)
+
+I first thought of a chain of if/else per decimal digit.
+Then I went greedy over a value table that includes the subtractive pairs (900, 400, 90, 40, 9, 4).
+
+Time: O(1) — num is at most 3999, so the loop runs a bounded number of times.
+Space: O(1) — the symbol table has 13 entries.
+
+Mistakes: forgot 4 and 9 at first (IIII instead of IV).
+Solved alone.
+
+### Problem: 204. Count Primes (Medium, Math)
+
+First idea: trial division of every k < n up to sqrt(k).
+Final approach: sieve of Eratosthenes from p*p, step p.
+Time: O(n log log n) — each composite is crossed out once per prime factor.
+Space: O(n) — one flag per number below n.
+Mistakes: counted n itself; n = 0, 1 must return 0.
+Solved after reading the editorial; redo on 2026-10-05
+"""
+
+TABLE_LOG = """\
+# LeetCode log
+
+| Problem | Difficulty | First idea | Final approach | Time | Space | What went wrong | Solved |
+|---|---|---|---|---|---|---|---|
+| 50. Pow(x, n) | Medium | multiply x n times | fast exponentiation: square x, halve n; 1/x for n < 0 | O(log n) — n halves each step | O(1) — iterative, a few variables | negative n forgotten at first | alone |
+| 204. Count Primes | Medium | trial division | sieve of Eratosthenes from p*p | O(n log log n) — sum of n/p over primes | O(n) — one flag per number | counted n itself | after reading a solution, redo 2026-10-05 |
+"""
+
+
+def test_heading_style_log_with_inline_difficulty_gets_full_points() -> None:
+    log = parse_log(HEADINGS_LOG)
+    first = log.problems[0]
+    assert first.heading == "12. Integer to Roman (Medium, Math)"
+    assert first.fields["difficulty"].value == "Medium" and first.fields["difficulty"].line == 3
+    assert first.fields["first_idea"].line == 5 and first.fields["final_approach"].line == 6
+    assert first.fields["time"].line == 8 and first.fields["solved"].value == "Solved alone."
+    r = review_log(HEADINGS_LOG)
+    assert r.points == 6.0, r.findings
+    assert [p.number for p in r.problems] == [12, 204]
+
+
+def test_table_with_one_row_per_problem_gets_full_points() -> None:
+    log = parse_log(TABLE_LOG)
+    assert len(log.problems) == 2
+    assert log.problems[1].fields["time"].line == 6 and log.problems[1].fields["problem"].value == "204. Count Primes"
+    r = review_log(TABLE_LOG)
+    assert r.points == 6.0, r.findings
+    assert codes(r, "error") == [] and codes(r, "warning") == []
+
+
+@pytest.mark.parametrize("old,new,name", [
+    ("| O(1) — iterative, a few variables |", "|  |", "space"),         # an empty cell
+    ("| Medium | multiply", "| <Easy/Medium/Hard> | multiply", "difficulty"),  # a placeholder left
+])
+def test_table_cell_really_missing_loses_points(old: str, new: str, name: str) -> None:
+    text = TABLE_LOG.replace(old, new, 1)
+    assert text != TABLE_LOG
+    r = review_log(text)
+    missing = [f for f in r.findings if f.code == "missing_field"]
+    assert [(f.problem, f.field, f.line) for f in missing] == [(1, name, 5)]
+    assert r.points < 6.0
+
+
+@pytest.mark.parametrize("drop,name", [
+    ("Space: O(1) — the symbol table has 13 entries.\n", "space"),
+    ("Then I went greedy over a value table that includes the subtractive pairs (900, 400, 90, 40, 9, 4).\n",
+     "final_approach"),
+    (" (Medium, Math)", "difficulty"),
+    ("Solved alone.\n", "solved"),
+])
+def test_heading_style_field_really_missing_loses_points(drop: str, name: str) -> None:
+    text = HEADINGS_LOG.replace(drop, "", 1)
+    assert text != HEADINGS_LOG
+    r = review_log(text)
+    assert [(f.problem, f.field) for f in r.findings if f.code == "missing_field"] == [(1, name)]
+    assert r.points < 6.0
+
+
+@pytest.mark.parametrize("log", [HEADINGS_LOG, TABLE_LOG], ids=["headings", "table"])
+def test_free_form_logs_get_full_log_marks_from_the_grader(tmp_path: Path, log: str) -> None:
+    from tests.conftest import grade, task_scores
+
+    for f in (ROOT / "solutions").glob("*.py"):
+        (tmp_path / f.name).write_text(f.read_text())
+    (tmp_path / "LEETCODE_LOG.md").write_text(log)
+    results = grade(tmp_path, keyword="leetcode_log")
+    got, top = task_scores(results)["leetcode_log"]
+    assert got == top > 0

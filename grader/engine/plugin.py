@@ -92,4 +92,9 @@ class GradingPlugin:
             self.progress.advance(report.nodeid)
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        from grader.notebook.driver import notebook_artifact
+
+        notes = notebook_artifact(self.sub, self.client)  # a notebook's skipped and failed cells
+        if notes:
+            self.artifacts_store["notebook"] = notes
         self.client.stop()

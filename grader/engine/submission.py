@@ -26,7 +26,6 @@ LOG_NAME = "LEETCODE_LOG.md"
 STUDENT_MODULES = ("embedding", "reversal", "leetcode")
 # Files that configure tools or hook into Python start-up: never copied.
 FORBIDDEN = {"conftest", "sitecustomize", "usercustomize", "setup", "__init__", "__main__"}
-PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug"}
 
 
 class SubmissionError(Exception):
@@ -42,6 +41,12 @@ class Submission:
     dropped: list[str] = field(default_factory=list)
     notebook: bool = False
     log_text: str | None = None
+    # What a notebook's cells did not run, and why (grader/notebook); the worker adds what failed.
+    notebook_notes: list[dict] = field(default_factory=list)
+    notebook_label: str = ""
+    log_not_text: str | None = None  # a LEETCODE_LOG.md that is binary: what it looks like (BINARY_KINDS)
+    # Module name -> the source that defines its names (a notebook: its kept statements), for static checks.
+    sources: dict[str, str] = field(default_factory=dict)
 
     def has_module(self, module: str) -> bool:
         return f"{module}.py" in self.files or self.notebook
@@ -70,7 +75,24 @@ def read_submission(path: Path, staging: Path | None = None) -> Submission:
         raise SubmissionError(f"{path.name}: expected a folder, a .ipynb notebook or a .zip")
     if not sub.files and sub.log_text is None:
         raise SubmissionError(f"{path.name}: no embedding.py, reversal.py, leetcode.py, notebook or {LOG_NAME} found")
+    _drop_demos(sub)
     return sub
+
+
+def _drop_demos(sub: Submission) -> None:
+    """Blank the top-level demos and experiment runs of the student's .py files (line numbers kept).
+
+    `print(sinusoidal_pe(4, 6))` or `run_experiment(...)` without a `__main__` guard would
+    otherwise run (or fail) at import and sink every test of the file; see grader/notebook/plan.py.
+    """
+    from grader.notebook.plan import names_imported_from, prune_module
+
+    texts = {m: sub.sources[m] for m in STUDENT_MODULES if f"{m}.py" in sub.files and m in sub.sources}
+    for module, text in texts.items():
+        pruned, notes = prune_module(text, names_imported_from(module, texts))
+        if notes:
+            (sub.staging / f"{module}.py").write_text(pruned, encoding="utf-8")
+            sub.notebook_notes += [dict(n.as_dict(), file=f"{module}.py") for n in notes]
 
 
 def _read_limited(path: Path) -> bytes:
@@ -173,11 +195,72 @@ def _zip_prefix(files: dict[str, bytes]) -> str:
     return ""
 
 
+# What a file that is not text looks like, by its first bytes: (English, Korean) for the messages.
+BINARY_KINDS: dict[str, tuple[str, str]] = {
+    "zip": ("a zip archive (a .zip, or a Word/Office document, saved under this name?)",
+            "zip 압축 파일(.zip이나 Word 같은 Office 문서를 이 이름으로 저장했나요?)"),
+    "pyc": ("compiled Python bytecode (a .pyc from __pycache__, not the source)",
+            "컴파일된 파이썬 바이트코드(__pycache__의 .pyc이지 소스가 아닙니다)"),
+    "pdf": ("a PDF document", "PDF 문서"),
+    "image": ("an image", "이미지 파일"),
+    "office": ("an old-style Office document (.doc/.hwp?)", "예전 형식의 Office/한글 문서(.doc/.hwp?)"),
+    "binary": ("binary data (it holds NUL bytes)", "바이너리 데이터(NUL 바이트가 들어 있음)"),
+    "encoding": ("text in an encoding that is neither UTF-8 nor a Korean Windows encoding",
+                 "UTF-8도 한국어 윈도우 인코딩도 아닌 글자"),
+}
+_MAGIC = ((b"PK\x03\x04", "zip"), (b"%PDF", "pdf"), (b"\x89PNG", "image"), (b"\xff\xd8\xff", "image"),
+          (b"GIF8", "image"), (b"\xd0\xcf\x11\xe0", "office"))
+_CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+
+
+def as_text(data: bytes) -> tuple[str | None, str, str]:
+    """(the file as text, or None when it is not text; what it is, from BINARY_KINDS; a note on a conversion).
+
+    UTF-16 (Notepad's "Unicode") and the Korean Windows encoding (cp949) are converted to
+    UTF-8; anything with NUL bytes or undecodable is named by what it looks like.
+    """
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16"), "", "saved as UTF-16: read as such and converted to UTF-8"
+        except UnicodeDecodeError:
+            pass
+    kind = next((k for magic, k in _MAGIC if data.startswith(magic)), None)
+    if kind is None and len(data) >= 4 and data[2:4] == b"\r\n" and b"\0" in data[4:16]:
+        kind = "pyc"  # the first two bytes are the Python version's magic number
+    if kind is not None or b"\0" in data:
+        return None, kind or "binary", ""
+    try:
+        return data.decode("utf-8"), "", ""
+    except UnicodeDecodeError:
+        pass
+    head = data.split(b"\n", 2)[:2]
+    if any(_CODING.match(line) for line in head):
+        return data.decode("utf-8", "replace"), "", ""  # a declared encoding: Python reads it as declared
+    try:
+        return data.decode("cp949"), "", "saved in the Korean Windows encoding (cp949): converted to UTF-8"
+    except UnicodeDecodeError:
+        return None, "encoding", ""
+
+
+def _not_text_stub(fname: str, kind: str) -> bytes:
+    """A module that says, when imported, that the student's file was not text (see engine/feedback.py)."""
+    return (f"# Written by the grader: the submitted {fname} is not a text file ({kind}).\n"
+            "class NotATextFile(Exception):\n    pass\n\n\n"
+            f"raise NotATextFile({kind!r})\n").encode()
+
+
 def _accept(sub: Submission, fname: str, data: bytes) -> None:
     """Write one file to staging if the allow-list admits it."""
     if fname == LOG_NAME or fname.lower() == LOG_NAME.lower():
-        sub.log_text = data.decode("utf-8", "replace")
-        (sub.staging / LOG_NAME).write_bytes(data)
+        text, kind, note = as_text(data)
+        if text is None:
+            sub.dropped.append(f"{fname}: not a text file ({BINARY_KINDS[kind][0]}), not read")
+            sub.log_not_text = kind
+            text = ""
+        elif note:
+            sub.dropped.append(f"{fname}: {note}")
+        sub.log_text = text
+        (sub.staging / LOG_NAME).write_text(text, encoding="utf-8")
         return
     if not fname.endswith(".py"):
         return
@@ -185,6 +268,13 @@ def _accept(sub: Submission, fname: str, data: bytes) -> None:
     if reason:
         sub.dropped.append(f"{fname}: {reason}")
         return
+    text, kind, note = as_text(data[:MAX_FILE_BYTES + 1])
+    if text is None:
+        sub.dropped.append(f"{fname}: not a text file ({BINARY_KINDS[kind][0]}); every test of it says so")
+        data = _not_text_stub(fname, kind)
+    elif note:
+        sub.dropped.append(f"{fname}: {note}")
+        data = text.encode("utf-8")
     if len(data) > MAX_FILE_BYTES:
         sub.dropped.append(f"{fname}: larger than {MAX_FILE_BYTES // 1024} KiB, ignored")
         return
@@ -193,6 +283,8 @@ def _accept(sub: Submission, fname: str, data: bytes) -> None:
         return
     (sub.staging / fname).write_bytes(data)
     sub.files.append(fname)
+    if fname[:-3] in STUDENT_MODULES and text is not None:
+        sub.sources[fname[:-3]] = text
 
 
 def module_name_problem(stem: str) -> str | None:
@@ -214,12 +306,12 @@ def module_name_problem(stem: str) -> str | None:
     return None
 
 
-_MAGIC_LINE = re.compile(r"^\s*[%!]")
-_WRITEFILE = re.compile(r"^%%writefile(?:\s+-a)?\s+(\S+)\s*$")
-
-
 def _from_notebook(data: bytes, sub: Submission, label: str) -> None:
+    """Stage a notebook as a driver that runs, cell by cell, what grading needs (grader/notebook)."""
     import nbformat
+
+    from grader.notebook.cells import plan_notebook
+    from grader.notebook.driver import driver_source
 
     try:
         nb = nbformat.reads(data.decode("utf-8"), as_version=4)
@@ -227,37 +319,18 @@ def _from_notebook(data: bytes, sub: Submission, label: str) -> None:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise SubmissionError(f"{label} is not a readable Jupyter notebook ({first[:200]})") from None
     sub.notebook = True
-    parts: list[str] = []
-    markdown: list[str] = []
-    for index, cell in enumerate(nb.cells, start=1):
-        source = cell.get("source", "")
-        if cell.get("cell_type") == "markdown":
-            markdown.append(source)
-            continue
-        if cell.get("cell_type") != "code":
-            continue
-        lines = source.splitlines()
-        first = lines[0].strip() if lines else ""
-        if first.startswith("%%"):
-            magic = first[2:].split()[0] if len(first) > 2 else ""
-            target = _WRITEFILE.match(first)
-            if target and target.group(1).endswith(".py"):
-                _accept(sub, PurePosixPath(target.group(1)).name, "\n".join(lines[1:]).encode())
-                continue
-            if magic not in PYTHON_CELL_MAGICS:
-                sub.dropped.append(f"{label} cell {index}: `{first[:60]}` cell not run")
-                continue
-            sub.dropped.append(f"{label} cell {index}: `{first[:60]}` line dropped, cell body kept")
-            lines = lines[1:]
-        kept = []
-        for lineno, line in enumerate(lines, start=1):
-            if _MAGIC_LINE.match(line):
-                sub.dropped.append(f"{label} cell {index} line {lineno}: `{line.strip()[:60]}` not run")
-                kept.append("")  # keep line numbers stable for tracebacks
-            else:
-                kept.append(line)
-        parts.append(f"# --- cell {index} ---\n" + "\n".join(kept))
-    (sub.staging / "notebook.py").write_text("\n\n".join(parts) + "\n", encoding="utf-8")
+    plan = plan_notebook(nb)
+    for fname, body in plan.writefiles:
+        _accept(sub, fname, body)
+    sub.notebook_notes = [n.as_dict() for n in plan.notes]
+    for n in plan.notes:  # shell and cell magics are also listed with the ignored files, as before
+        if n.reason == "cell_magic":
+            sub.dropped.append(f"{label} cell {n.cell}: `{n.code[:60]}` cell not run")
+        elif n.reason == "magic" and not n.code.startswith("%%"):
+            sub.dropped.append(f"{label} cell {n.cell} line {n.line}: `{n.code[:60]}` not run")
+    sub.notebook_label = label
+    sub.sources["notebook"] = plan.sources
+    (sub.staging / "notebook.py").write_text(driver_source(plan, label), encoding="utf-8")
     sub.files.append("notebook.py")
     # Shims so `from embedding import ...` (in the notebook or the grader) finds
     # the notebook's names; a star import of the partly run notebook works too.
@@ -265,7 +338,7 @@ def _from_notebook(data: bytes, sub: Submission, label: str) -> None:
         if f"{module}.py" not in sub.files:
             (sub.staging / f"{module}.py").write_text("from notebook import *  # noqa: F403 (written by the grader)\n")
     if sub.log_text is None:
-        text = "\n\n".join(markdown)
+        text = "\n\n".join(plan.markdown)
         if text.strip():
             sub.log_text = text
 

@@ -50,6 +50,34 @@ README = """# Embedding + Positional Encoding — 실습 키트 / exercise kit
 
 제출: 폴더(`embedding.py`, `reversal.py`, `leetcode.py`, `LEETCODE_LOG.md`), 노트북 하나, 또는 그것들의 zip.
 
+### 노트북(Jupyter, Colab)에서 바로 확인하기
+
+Colab이면 노트북의 첫 셀에서 이 키트를 설치합니다(주소는 강사가 알려 준 것을 쓰세요. zip을 받았다면
+`!unzip -qo 키트.zip -d kit`로 대신합니다).
+
+```python
+!git clone -q <강사가 알려 준 키트 주소> kit
+%pip install -q -e kit
+import sys; sys.path.insert(0, "kit")
+```
+
+그다음 아무 셀에서나 `check`로 지금까지 실행한 셀을 공개 테스트로 채점합니다. 셀의 코드는 `grade`와 똑같이
+격리된 프로세스에서 실행되고, 결과는 `grade`의 보고서와 같은 설명(무엇을 기대했고 무엇이 나왔는지, 원인
+추정)으로 셀 아래에 나옵니다. Jupyter가 아닌 파이썬에서는 `./exercises`를 채점합니다.
+
+```python
+from grader import check
+check("sinusoidal_pe")   # 과제 하나 (TokenAndPosEmbedding, weight_tying, equivariance, leetcode_practice ...)
+check()                  # 모든 과제; 언어는 check(lang="ko")
+```
+
+![check() 결과](docs/check-output.png)
+
+노트북을 제출하면 코드 셀을 순서대로, 문장 하나씩 실행합니다. Colab에만 있는 import(`google.colab`,
+`drive.mount`), IPython import, `!pip`·`%` 명령, 출력과 그래프, 최상위의 실험(`run_experiment(...)`)처럼 채점에
+필요 없는 코드는 실행하지 않고, 실패한 셀이 있어도 다음 셀은 계속 실행합니다. 무엇을 건너뛰었고 무엇이
+실패했는지는 보고서에 셀 번호와 함께 나옵니다.
+
 ## English
 
 Exercises on token embeddings and positional encodings (sinusoidal and learned).
@@ -66,6 +94,34 @@ passing everything here does not guarantee the final score. `grade --hidden` doe
 says so. Each public test's message says what was expected, what was found, and the likely cause.
 
 Submit a folder (`embedding.py`, `reversal.py`, `leetcode.py`, `LEETCODE_LOG.md`), one notebook, or a zip of either.
+
+### Checking from inside a notebook (Jupyter, Colab)
+
+In Colab, install this kit in the notebook's first cell (use the address your instructor gives; with a zip,
+`!unzip -qo kit.zip -d kit` instead of the clone):
+
+```python
+!git clone -q <the kit's address from your instructor> kit
+%pip install -q -e kit
+import sys; sys.path.insert(0, "kit")
+```
+
+Then, in any cell, `check` grades what the cells you ran so far define, with the public tests. The cells'
+code runs in the same isolated process as with `grade`, and the answer under the cell is the report's
+feedback: what was expected, what was found, the likely cause. Outside Jupyter it grades `./exercises`.
+
+```python
+from grader import check
+check("sinusoidal_pe")   # one task (TokenAndPosEmbedding, weight_tying, equivariance, leetcode_practice ...)
+check()                  # every task; check(lang="ko") for Korean
+```
+
+![check() output](docs/check-output.png)
+
+A submitted notebook runs cell by cell, one statement at a time. What grading does not need is not run:
+Colab-only imports (`google.colab`, `drive.mount`), IPython imports, `!pip` and `%` commands, output and
+plots, the experiment at top level (`run_experiment(...)`); a cell that fails does not stop the next ones.
+The report lists, by cell number, what was skipped and what failed.
 """
 
 
@@ -90,6 +146,9 @@ def write_release(out: Path) -> list[Path]:
     if (KIT_ROOT / "templates").is_dir():
         shutil.copytree(KIT_ROOT / "templates", out / "templates", ignore=SKIP)
     write_notebook(EXERCISES, out / "lesson.ipynb")
+    if (KIT_ROOT / "docs" / "check-output.png").is_file():  # the README shows it
+        (out / "docs").mkdir(exist_ok=True)
+        shutil.copy2(KIT_ROOT / "docs" / "check-output.png", out / "docs" / "check-output.png")
     (out / "README.md").write_text(README, encoding="utf-8")
     (out / "pyproject.toml").write_text(student_pyproject(), encoding="utf-8")
     (out / ".gitignore").write_text("__pycache__/\n*.pyc\n*.egg-info/\n/reports/\n", encoding="utf-8")

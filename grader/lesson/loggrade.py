@@ -18,7 +18,7 @@ from grader.lesson.leetlog import LogReview, review_log
 
 LOG_NAME = "LEETCODE_LOG.md"
 # Findings that concern the whole log: every group of every problem fails with them.
-WHOLE_LOG = {"empty_log", "no_fields", "template_untouched", "missing_file"}
+WHOLE_LOG = {"empty_log", "no_fields", "template_untouched", "missing_file", "not_text"}
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,15 @@ def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview |
     """Review the submission's log (milliseconds); the review goes to results.json."""
     text = getattr(submission, "log_text", None)
     review = review_log(text) if text is not None else None
+    kind = getattr(submission, "log_not_text", None)
+    if kind:  # binary data under the log's name: say so rather than "the log is empty"
+        from grader.engine.submission import BINARY_KINDS
+        from grader.lesson.leetlog.review import _zero
+
+        en, ko = BINARY_KINDS.get(kind, BINARY_KINDS["binary"])
+        review = _zero([], "not_text", f"{LOG_NAME}가 텍스트 파일이 아닙니다: {ko}로 보입니다. 마크다운(텍스트)으로 "
+                       "저장해 제출하세요.", f"{LOG_NAME} is not a text file: it looks like {en}. Save it as "
+                       "Markdown (plain text) and submit that.")
     entry: dict[str, Any] = {"present": text is not None}
     if review is not None:
         entry.update(review.to_dict())

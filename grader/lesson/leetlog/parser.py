@@ -162,6 +162,11 @@ _PROBLEM_HEADINGS = (
     re.compile(r"^(first|second|third)\s+problem", re.I),
     re.compile(r"^problem\s+(one|two|three)\b", re.I),
 )
+# '### Problem: 12. Integer to Roman (Medium, Math)': a label, then the problem itself
+_LABELLED_HEADING = re.compile(r"^(?:문제|problem|leetcode|lc)\s*[:：\-—–]\s*(?P<rest>.+)$", re.I)
+# 'Solved alone.', 'Solved after reading the editorial; redo 2026-10-05': the label starts the sentence
+_SOLVED_SENTENCE = re.compile(r"^(?:i\s+)?solved\b(?!\s*[:：])\s*(?P<rest>.+)$", re.I)
+_TABLE_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
 
 def match_label(label: str) -> str | None:
@@ -182,6 +187,11 @@ def _strip_md(text: str) -> str:
 def problem_heading(text: str) -> tuple[int | None, str] | None:
     """('## 문제 1: 50. Pow(x, n)') -> (1, '50. Pow(x, n)'); None if not a problem heading."""
     text = _strip_md(text)
+    labelled = _LABELLED_HEADING.match(text)
+    if labelled and not re.match(r"^\d{1,2}(?!\d)\s*[:：.)]?\s*$", labelled.group("rest")):
+        rest = labelled.group("rest").strip()
+        if find_problem(rest).problem is not None or re.search(r"\d|[A-Za-z]{3}", rest):
+            return None, rest
     for pat in _PROBLEM_HEADINGS:
         m = pat.match(text)
         if m:
@@ -215,6 +225,11 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
         name = match_label(m.group(1))
         if name:
             return name, m.group(2).strip().lstrip("*_ ").strip(), m.group(1)
+    m = _SOLVED_SENTENCE.match(text)
+    if m and not match_label(text):
+        return "solved", text, "Solved"
+    if m and match_label(text) == "solved" and _norm(text) not in ("solved", "solvedby", "solvedhow"):
+        return "solved", text, "Solved"  # 'Solved alone.' is a whole answer, not an empty label
     m = re.match(r"^(.{1,40}?[?？])\s+(.*)$", text)  # '혼자 풀었나요? 혼자'
     if m and match_label(m.group(1)):
         return match_label(m.group(1)) or "", m.group(2).strip(), m.group(1)
@@ -279,9 +294,13 @@ def parse_log(text: str) -> LogParse:
     """Split a log into problems and labelled fields, keeping line numbers."""
     b = _Builder()
     lines = text.splitlines()
+    tables = _problem_tables(lines)
     in_code = in_comment = False
     for number, raw in enumerate(lines, start=1):
         stripped = raw.strip()
+        if number in tables and not in_code:
+            _table_row(b, number, raw, tables[number])
+            continue
         if _FENCE.match(stripped):
             in_code = not in_code
         if in_code or _FENCE.match(stripped):
@@ -293,7 +312,92 @@ def parse_log(text: str) -> LogParse:
             continue
         _consume(b, number, raw, stripped)
     b.close_field()
+    for entry in b.problems:
+        _difficulty_from_heading(entry)
+        _approach_from_prose(entry)
     return LogParse(b.problems, b.prose, len(lines))
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _problem_tables(lines: list[str]) -> dict[int, list[str | None]]:
+    """Line number -> the columns' field names, for each line of a table with one row per problem.
+
+    Such a table has a header naming at least three fields, the problem among them
+    (`| Problem | Difficulty | Time | Space | ... |`); the header and separator map to [].
+    """
+    rows: dict[int, list[str | None]] = {}
+    i = 0
+    while i + 1 < len(lines):
+        head, sep = lines[i].strip(), lines[i + 1].strip()
+        if head.startswith("|") and _TABLE_SEPARATOR.match(sep):
+            columns = [match_label(c) for c in _cells(head)]
+            named = [c for c in columns if c]
+            if "problem" in named and len(set(named)) >= 3:
+                rows[i + 1] = rows[i + 2] = []
+                j = i + 2
+                while j < len(lines) and lines[j].strip().startswith("|"):
+                    rows[j + 1] = columns
+                    j += 1
+                i = j
+                continue
+        i += 1
+    return rows
+
+
+def _table_row(b: _Builder, number: int, raw: str, columns: list[str | None]) -> None:
+    """One row of a per-problem table: a problem of its own, each cell a field on this line."""
+    b.end_section()
+    if not columns:  # the header or the separator
+        b.prose.append((number, raw))
+        return
+    cells = _cells(raw)
+    if not any(cells):
+        return
+    b.entry = ProblemEntry(len(b.problems) + 1, number, heading="")
+    b.problems.append(b.entry)
+    for name, cell in zip(columns, cells, strict=False):
+        if name is None or name in b.entry.fields:
+            continue
+        b.entry.fields[name] = Field(name, clean_value(cell.replace("<br>", "\n")), number, LABELS_EN[name], cell,
+                                     [(number, raw)])
+    b.entry = None
+
+
+_PROSE_FIELDS = (
+    ("first_idea", re.compile(r"^(?:my\s+)?first\s+(?:idea|thought|attempt|try|approach)\b|^i\s+first\s+"
+                              r"(?:thought|tried|wrote|used)\b|^at\s+first\b|^initially\b|^처음(?:에는|엔|에)?\s", re.I)),
+    ("final_approach", re.compile(r"^(?:then|finally|eventually|in\s+the\s+end|so\s+i)\b|^(?:my\s+)?final\s+"
+                                  r"(?:approach|solution|idea)\b|^(?:결국|최종적으로|그래서|그다음|그\s*다음|나중에)", re.I)),
+)
+
+
+def _approach_from_prose(entry: ProblemEntry) -> None:
+    """'I first thought of ...' / 'Then I went greedy ...' under a problem heading: the two approach fields."""
+    for name, pattern in _PROSE_FIELDS:
+        have = entry.fields.get(name)
+        if have is not None and have.filled:
+            continue
+        for number, raw in entry.extra:
+            text = _BULLET.sub("", raw.strip(), count=1)
+            if pattern.match(text) and len(text) >= 15:
+                entry.fields[name] = Field(name, clean_value(text), number, "sentence", text, [(number, raw)])
+                break
+
+
+def _difficulty_from_heading(entry: ProblemEntry) -> None:
+    """'### Problem: 12. Integer to Roman (Medium, Math)': the heading's difficulty fills an empty field."""
+    from .review import parse_difficulty  # review imports this module
+
+    have = entry.fields.get("difficulty")
+    if (have is not None and have.filled) or not entry.heading:
+        return
+    level = parse_difficulty(entry.heading)
+    if level:
+        entry.fields["difficulty"] = Field("difficulty", level, entry.heading_line or entry.line, "heading",
+                                           entry.heading, [(entry.heading_line or entry.line, entry.heading)])
 
 
 def _consume(b: _Builder, number: int, raw: str, stripped: str) -> None:

@@ -1,0 +1,144 @@
+"""A notebook's code cells as Python, and the plan of what the worker runs (trusted side).
+
+IPython syntax (``%magic``, ``!shell``, ``x = !ls``, ``obj?``) is not Python: such
+lines become ``pass`` (line numbers stay), ``%%time``-like cell magics lose their
+first line, and other cell magics (``%%bash``, ``%%html``) are not run at all.
+Each cell is parsed on its own, so one that does not parse costs only itself.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from grader.notebook.plan import SIMPLE, Note, Stmt, decide, has_call, note_for, statements
+
+PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug", "python", "python3"}
+_MAGIC_LINE = re.compile(r"^(\s*)(?:[%!]|\w[\w.,\s]*=\s*[%!](?![=]))")  # %cmd, !cmd, x = !cmd, x = %sx cmd
+_HELP_LINE = re.compile(r"^(\s*)(?:\?{1,2}[\w.]+|[\w.]+\?{1,2})\s*$")  # obj? and ??obj
+UNTIMED, NEEDED, SPECULATIVE = 0, 1, 2
+MODULE_REASONS = ("notebook_only", "plotting", "kit")
+_WRITEFILE = re.compile(r"^%%writefile(?:\s+-a)?\s+(\S+)\s*$")
+
+
+@dataclass
+class Step:
+    """One statement the worker runs: where it is, and what it reads and binds."""
+
+    cell: int
+    line: int
+    code: str
+    source: str  # padded with newlines so line numbers match the cell
+    timed: int  # UNTIMED, NEEDED or SPECULATIVE: which time budget it runs in (driver.BUDGETS)
+    binds: list[str]
+    needs: list[str]
+
+    def as_tuple(self) -> tuple:
+        return (self.cell, self.line, self.code, self.source, self.timed, self.binds, self.needs)
+
+
+@dataclass
+class NotebookPlan:
+    steps: list[Step] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)  # what the grader did not run, and why
+    cells: dict[int, str] = field(default_factory=dict)  # cell number -> its Python, for tracebacks
+    writefiles: list[tuple[str, bytes]] = field(default_factory=list)  # %%writefile name.py cells
+    markdown: list[str] = field(default_factory=list)
+    unavailable: dict[str, str] = field(default_factory=dict)  # name -> module or "cell:line" that was not run
+    sources: str = ""  # every kept statement, cell by cell: what the notebook defines, as one text
+
+
+def python_of_cell(source: str, index: int, notes: list[Note]) -> str | None:
+    """The cell as Python with IPython syntax neutralised; None when the cell is not Python."""
+    lines = source.splitlines()
+    first = lines[0].strip() if lines else ""
+    if first.startswith("%%"):
+        magic = first[2:].split()[0] if len(first) > 2 else ""
+        if magic not in PYTHON_CELL_MAGICS:
+            notes.append(Note(index, 1, first[:80], "skipped", "cell_magic", f"%%{magic}"))
+            return None
+        lines = ["", *lines[1:]]  # `%%time`: the body is Python
+        notes.append(Note(index, 1, first[:80], "skipped", "magic", first[:40]))
+    if _is_python("\n".join(lines)):
+        return "\n".join(lines)  # plain Python: nothing to neutralise (a `% b` continuation stays)
+    out = []
+    for lineno, line in enumerate(lines, start=1):
+        m = _MAGIC_LINE.match(line) or _HELP_LINE.match(line)
+        if m and not _is_python(line):
+            notes.append(Note(index, lineno, line.strip()[:80], "skipped", "magic", line.strip()[:40]))
+            out.append(m.group(1) + "pass" if m.group(1) else "")
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _is_python(line: str) -> bool:
+    """`x = 5 % 3` matches nothing above, but `a = b != c`-like lines must never be taken for magics."""
+    try:
+        ast.parse(line.strip() if "\n" not in line else line)
+        return True
+    except (SyntaxError, ValueError):
+        return False
+
+
+def plan_notebook(nb: dict) -> NotebookPlan:
+    """Read every cell, then decide per statement what the worker runs."""
+    plan = NotebookPlan()
+    stmts: list[Stmt] = []
+    kept_text: list[str] = []
+    for index, cell in enumerate(nb.get("cells", []), start=1):
+        source = cell.get("source", "")
+        source = "".join(source) if isinstance(source, list) else str(source)
+        if cell.get("cell_type") == "markdown":
+            plan.markdown.append(source)
+            continue
+        if cell.get("cell_type") != "code":
+            continue
+        target = _WRITEFILE.match(source.splitlines()[0].strip()) if source.strip() else None
+        if target:
+            name = PurePosixPath(target.group(1)).name
+            plan.writefiles.append((name, "\n".join(source.splitlines()[1:]).encode()))
+            continue
+        python = python_of_cell(source, index, plan.notes)
+        if python is None or not python.strip():
+            continue
+        try:
+            tree = ast.parse(python)
+        except SyntaxError as exc:
+            plan.notes.append(Note(index, exc.lineno or 1, _line(python, exc.lineno), "failed", "syntax",
+                                   f"line {exc.lineno}: {exc.msg}"))
+            continue
+        except (ValueError, RecursionError) as exc:
+            plan.notes.append(Note(index, 1, _line(python, 1), "failed", "syntax", str(exc)[:200]))
+            continue
+        plan.cells[index] = python
+        stmts += statements(tree, python, index)
+    decide(stmts, notebook=True)
+    for s in stmts:
+        if s.verdict != "run":
+            plan.notes.append(note_for(s))
+            origin = s.detail if s.verdict in MODULE_REASONS else f"{s.cell}:{s.first}"
+            plan.unavailable.update(dict.fromkeys(s.binds, origin))
+            continue
+        assert s.cell is not None
+        plan.steps.append(Step(s.cell, s.first, s.code, "\n" * (s.first - 1) + s.text + "\n", _budget_of(s),
+                               sorted(s.binds), sorted(s.loads)))
+        kept_text.append(f"# --- cell {s.cell}, line {s.first} ---\n{s.text}")
+    plan.notes.sort(key=lambda n: (n.cell or 0, n.line))
+    plan.sources = "\n\n".join(kept_text) + "\n"
+    return plan
+
+
+def _budget_of(s: Stmt) -> int:
+    if s.is_definition or (all(isinstance(n, SIMPLE) for n in s.nodes) and not has_call(s)):
+        return UNTIMED  # `MODES = ("sin", ...)`: cheap, never cut by the budget
+    return SPECULATIVE if s.speculative else NEEDED
+
+
+def _line(text: str, lineno: int | None) -> str:
+    lines = text.splitlines()
+    if lineno and 0 < lineno <= len(lines):
+        return lines[lineno - 1].strip()[:80]
+    return ""

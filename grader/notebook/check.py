@@ -1,0 +1,233 @@
+"""`check()` from inside a notebook: grade what the cells have defined so far.
+
+In a Jupyter or Colab kernel the code comes from the kernel's input history
+(IPython's raw ``In``), is written to a temporary notebook and graded by the
+``grade`` command in a subprocess: the same reading, the same sandboxed worker,
+the same public tests. Nothing of the student's runs in this process beyond what
+the kernel already ran. In a plain Python session it grades ``./exercises``.
+
+    from grader import check
+    check("sinusoidal_pe")   # one task; check() for every task
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+LOG_NAME = "LEETCODE_LOG.md"
+TIMEOUT = 900.0
+
+
+class CheckResult:
+    """What `check()` found: ``.score``, ``.max_score``, ``.results`` (results.json) and an HTML view."""
+
+    def __init__(self, results: dict, lang: str, task: str | None) -> None:
+        self.results = results
+        self.lang = lang
+        self.task = task
+
+    @property
+    def score(self) -> float:
+        return float(self.results.get("score", 0.0))
+
+    @property
+    def max_score(self) -> float:
+        return float(self.results.get("max_score", 0.0))
+
+    @property
+    def passed(self) -> bool:
+        return self.max_score > 0 and self.score == self.max_score
+
+    @property
+    def failures(self) -> list[dict[str, Any]]:
+        from grader.report.view import failure_rows
+
+        return failure_rows(self.results, self.lang, "notebook")
+
+    def __repr__(self) -> str:
+        what = self.task or ("모든 과제" if self.lang == "ko" else "all tasks")
+        lines = [f"check({what!r}): {self.score:g} / {self.max_score:g}"]
+        if self.results.get("error"):
+            lines.append(str(self.results["error"]))
+        for f in self.failures:
+            lines.append(f"- {f['id'].split('::')[-1]}: {f['text']}")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        return render_html(self)
+
+
+def check(task: str | None = None, *, lang: str | None = None, path: str | os.PathLike | None = None,
+          timeout: float = TIMEOUT) -> CheckResult:
+    """Grade ``task`` (a task name such as "sinusoidal_pe"; None: every task) with the public tests.
+
+    ``lang`` is "ko" or "en" (default: the locale, as `grade` chooses). ``path``
+    grades that submission instead of the kernel's cells or ./exercises.
+    """
+    chosen = lang if lang in ("ko", "en") else _default_lang()
+    with tempfile.TemporaryDirectory(prefix="gk-check-") as tmp:
+        target = Path(path) if path is not None else _kernel_submission(Path(tmp) / "submission")
+        if target is None:
+            target = Path("exercises") if Path("exercises").is_dir() else Path.cwd()
+        out = Path(tmp) / "out"
+        cmd = [sys.executable, "-m", "grader.cli", str(target), "--out", str(out), "-q", "--lang", chosen]
+        if task:
+            cmd += ["-k", task]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=_env())
+        report = out / "results.json"
+        if not report.exists():
+            message = (proc.stderr or proc.stdout).strip().splitlines()
+            results = {"score": 0.0, "max_score": 0.0, "tests": [], "tasks": {},
+                       "error": message[-1] if message else f"grade exited with status {proc.returncode}"}
+        else:
+            results = json.loads(report.read_text(encoding="utf-8"))
+    return CheckResult(results, chosen, task)
+
+
+def _default_lang() -> str:
+    """The locale's language, as `grade` picks it (grader.cli.default_lang), without importing the engine here."""
+    import locale
+
+    for var in ("GRADE_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")
+        if value:
+            return "ko" if value.lower().startswith("ko") else "en"
+    return "ko" if (locale.getlocale()[0] or "").lower().startswith("ko") else "en"
+
+
+def _env() -> dict[str, str]:
+    """The kernel's environment, with the kit importable in the subprocess as it is here."""
+    env = dict(os.environ)
+    kit_parent = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (kit_parent, env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+def kernel_cells() -> list[str] | None:
+    """The raw source of every cell this kernel has run, in order; None outside IPython."""
+    ipython = sys.modules.get("IPython")  # never imported here: a plain session has none
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is None:
+        return None
+    history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
+    if history is None:
+        history = shell.user_ns.get("In", [])
+    cells = [str(c) for c in list(history)[1:] if str(c).strip()]
+    return cells[:-1] if cells else cells  # the last one is the cell calling check() right now
+
+
+def _kernel_submission(folder: Path) -> Path | None:
+    """The kernel's cells as a notebook (with the log beside it, when there is one) in ``folder``."""
+    cells = kernel_cells()
+    if cells is None:
+        return None
+    import nbformat
+
+    folder.mkdir(parents=True)
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    nb.cells += _saved_markdown()  # the LeetCode log lives in Markdown cells, which the history lacks
+    nbformat.write(nb, str(folder / "kernel.ipynb"))
+    for log in (Path(LOG_NAME), Path("exercises") / LOG_NAME):
+        if log.is_file():
+            (folder / LOG_NAME).write_bytes(log.read_bytes()[:1024 * 1024])
+            break
+    return folder
+
+
+def _saved_markdown() -> list:
+    """The Markdown cells of the notebook file this kernel runs, when Jupyter says which (as saved last)."""
+    import nbformat
+
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    where = (getattr(shell, "user_ns", {}) or {}).get("__session__") or os.environ.get("JPY_SESSION_NAME", "")
+    path = Path(str(where))
+    if not where or path.suffix != ".ipynb" or not path.is_file() or path.stat().st_size > 16 * 1024 * 1024:
+        return []
+    try:
+        saved = nbformat.read(str(path), as_version=4)
+    except Exception:  # an unreadable file only costs the log
+        return []
+    return [c for c in saved.cells if c.get("cell_type") == "markdown"]
+
+
+# --------------------------------------------------------------------------- HTML
+
+_CSS = """<style>
+.gk-check{font-family:system-ui,-apple-system,"Segoe UI","Noto Sans KR",sans-serif;font-size:14px;line-height:1.45;
+ max-width:60rem;border:1px solid #d0d7de;border-radius:8px;padding:.8rem 1rem;background:#fff;color:#1f2328}
+.gk-check h3{margin:.1rem 0 .5rem;font-size:1.05rem}.gk-check .good{color:#1a7f37}.gk-check .bad{color:#cf222e}
+.gk-check .mid{color:#9a6700}.gk-check table{border-collapse:collapse;margin:.3rem 0}
+.gk-check td{padding:.15rem .6rem .15rem 0;vertical-align:top}.gk-check .card{border-left:4px solid #cf222e;
+ padding:.3rem .7rem;margin:.5rem 0;background:#fff8f8}.gk-check dl{display:grid;grid-template-columns:max-content 1fr;
+ gap:.1rem .8rem;margin:.3rem 0}.gk-check dt{font-weight:600}.gk-check dd{margin:0}.gk-check code{background:#f6f8fa;padding:0 .2rem;border-radius:3px}
+.gk-check .muted{color:#656d76}
+</style>"""
+
+_WORDS = {
+    "en": {"title": "check", "all": "all tasks", "passed": "All checks passed.", "expected": "Expected",
+           "found": "Found", "cause": "Likely cause", "check": "Check", "message": "Message",
+           "notes": "Top-level code the grader did not run, or that failed", "tests": "checks passed",
+           "none": "No test matched this task name: try sinusoidal_pe, TokenAndPosEmbedding, weight_tying, "
+                   "equivariance, leetcode_practice or leetcode_log."},
+    "ko": {"title": "check", "all": "모든 과제", "passed": "모든 검사를 통과했습니다.", "expected": "기대한 것",
+           "found": "실제 결과", "cause": "원인 추정", "check": "검사", "message": "메시지",
+           "notes": "채점기가 실행하지 않았거나 실패한 최상위 코드", "tests": "검사 통과",
+           "none": "이 과제 이름에 맞는 테스트가 없습니다: sinusoidal_pe, TokenAndPosEmbedding, weight_tying, "
+                   "equivariance, leetcode_practice, leetcode_log 중 하나를 쓰세요."},
+}
+
+
+def render_html(result: CheckResult) -> str:
+    """The report's feedback for a notebook output: score, tasks, each failing check, cells not run."""
+    from grader.report.view import task_rows
+
+    w = _WORDS[result.lang]
+    e = html.escape
+    r = result.results
+    level = "good" if result.passed else ("mid" if result.score >= result.max_score / 2 > 0 else "bad")
+    what = e(result.task) if result.task else w["all"]
+    parts = [_CSS, '<div class="gk-check">',
+             f'<h3>{w["title"]}({what}): <span class="{level}">{result.score:g} / {result.max_score:g}</span></h3>']
+    if r.get("error"):
+        parts.append(f'<p class="bad">{e(str(r["error"]))}</p>')
+    rows = [t for t in task_rows(r, result.lang) if t["total"]]
+    if rows:
+        parts.append("<table>")
+        for t in rows:
+            parts.append(f'<tr><td>{e(t["title"])}</td><td class="{t["level"]}">{t["score"]:g} / {t["max_score"]:g}'
+                         f'</td><td class="muted">{t["passed"]} / {t["total"]} {w["tests"]}</td></tr>')
+        parts.append("</table>")
+    elif not r.get("error"):
+        parts.append(f'<p class="mid">{w["none"]}</p>')
+    failures = result.failures
+    if rows and not failures:
+        parts.append(f'<p class="good">{w["passed"]}</p>')
+    for f in failures:
+        p = f["parts"]
+        parts.append(f'<div class="card"><strong>{e(f["id"].split("::")[-1])}</strong> '
+                     f'<span class="muted">{e(f["task_title"])} · {e(f["status_word"])}</span><dl>')
+        if p["expected"]:
+            if p["what"]:
+                parts.append(f'<dt>{w["check"]}</dt><dd>{e(p["what"])}</dd>')
+            parts.append(f'<dt>{w["expected"]}</dt><dd>{e(p["expected"])}</dd>')
+            parts.append(f'<dt>{w["found"]}</dt><dd>{e(p["found"])}</dd>')
+        else:
+            parts.append(f'<dt>{w["message"]}</dt><dd>{e(f["text"])}</dd>')
+        if p["cause"]:
+            parts.append(f'<dt>{w["cause"]}</dt><dd>{e(p["cause"])}</dd>')
+        parts.append("</dl></div>")
+    notes = [n for n in ((r.get("artifacts") or {}).get("notebook") or {}).get("notes", []) if n.get("important")]
+    if notes:
+        parts.append(f'<p><strong>{w["notes"]}</strong></p><ul>')
+        parts += [f'<li>{e(n["messages"].get(result.lang) or n["messages"]["en"])}</li>' for n in notes]
+        parts.append("</ul>")
+    parts.append("</div>")
+    return "\n".join(parts)

@@ -1,0 +1,99 @@
+"""What the grader did with a notebook's statements, in the student's terms (English and Korean)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+_COLAB = ("google.colab", "google")
+
+
+def _where(note: dict) -> tuple[str, str]:
+    cell, line, file = note.get("cell"), note.get("line"), note.get("file")
+    if cell:
+        return f"cell {cell}, line {line}", f"셀 {cell}, {line}번째 줄"
+    return f"{file or ''} line {line}".strip(), f"{file or ''} {line}번째 줄".strip()
+
+
+def _origin(detail: str) -> tuple[str, str, str]:
+    """'drive:google.colab' -> (name, English source, Korean source) of a missing name."""
+    name, _, origin = detail.partition(":")
+    if origin.startswith(_COLAB):
+        return name, f"it comes from `{origin}`, which only Colab has", f"`{origin}`에서 오는데, 이 모듈은 Colab에만 있습니다"
+    if ":" in origin:
+        cell, _, line = origin.partition(":")
+        return (name, f"cell {cell}, line {line} did not run or failed",
+                f"셀 {cell}의 {line}번째 줄이 실행되지 않았거나 실패했습니다")
+    if origin:
+        return name, f"its import of `{origin}` was skipped", f"`{origin}` import를 건너뛰었습니다"
+    return name, "it was never defined", "정의된 적이 없습니다"
+
+
+def describe(note: dict) -> dict[str, str]:
+    """One note as {"en", "ko"}: where, the code, what happened, and why."""
+    where_en, where_ko = _where(note)
+    code = f"`{note.get('code', '')}`"
+    reason, detail = note.get("reason", ""), str(note.get("detail", ""))
+    en: str
+    ko: str
+    if reason == "magic":
+        en, ko = "a notebook command, not Python: not run", "노트북 명령(파이썬 코드가 아님)이라 실행하지 않았습니다"
+    elif reason == "cell_magic":
+        en = f"a {detail} cell is not Python: the whole cell was not run"
+        ko = f"{detail} 셀은 파이썬 코드가 아니어서 셀 전체를 실행하지 않았습니다"
+    elif reason == "syntax":
+        en = f"this cell does not parse ({detail}): nothing in it was run. Fix it, or the names it defines are missing"
+        ko = f"이 셀은 문법 오류가 있어({detail}) 전혀 실행하지 않았습니다. 고치지 않으면 이 셀에서 정의한 이름이 없습니다"
+    elif reason == "notebook_only":
+        if detail.startswith(_COLAB):
+            en, ko = f"`{detail}` needs Colab: skipped", f"`{detail}`는 Colab에서만 됩니다: 건너뛰었습니다"
+        else:
+            en = f"`{detail}` is for Jupyter itself, not needed for grading: skipped"
+            ko = f"`{detail}`는 Jupyter 전용이고 채점에는 필요 없어 건너뛰었습니다"
+    elif reason == "plotting":
+        en, ko = "plotting is not needed for grading: skipped", "그래프는 채점에 필요 없어 건너뛰었습니다"
+    elif reason == "kit":
+        en, ko = "the grading kit itself: not run while grading", "채점 키트 자체라 채점 중에는 실행하지 않았습니다"
+    elif reason == "needs":
+        name, why_en, why_ko = _origin(detail)
+        if detail.partition(":")[2].startswith(_COLAB):
+            en, ko = f"needs Colab (`{name}`): skipped", f"Colab이 필요합니다(`{name}`): 건너뛰었습니다"
+        else:
+            en = f"needs `{name}`, but {why_en}: skipped"
+            ko = f"`{name}`이(가) 필요한데 {why_ko}: 건너뛰었습니다"
+    elif reason == "output":
+        en, ko = "output only (print, display, plots): not run while grading", "출력만 하는 코드(print, display, 그래프)라 채점 중에는 실행하지 않았습니다"
+    elif reason == "experiment":
+        en = f"a `{detail}` run at top level: not run while grading (the grader trains your model itself)"
+        ko = f"최상위의 `{detail}` 실행: 채점 중에는 실행하지 않았습니다(채점기가 직접 모델을 학습합니다)"
+    elif reason == "unused":
+        en = "demo code: nothing the grader calls uses its result, so it was not run"
+        ko = "확인용 코드: 채점기가 부르는 코드가 이 결과를 쓰지 않아 실행하지 않았습니다"
+    elif reason == "main_guard":
+        en, ko = "an `if __name__ == \"__main__\":` block: not run while grading", "`if __name__ == \"__main__\":` 블록이라 채점 중에는 실행하지 않았습니다"
+    elif reason == "slow":
+        en = f"still running after {detail} s (top-level work grading does not need?): stopped, the next cells still ran"
+        ko = f"{detail}초가 지나도 끝나지 않아 중단했습니다(채점에 필요 없는 최상위 작업?). 다음 셀은 계속 실행했습니다"
+    elif reason == "budget":
+        en = "the time for top-level work was used up: skipped"
+        ko = "최상위 코드에 주는 시간을 다 써서 건너뛰었습니다"
+    elif reason == "raised":
+        kind = note.get("type", "Exception")
+        en = f"raised {kind}: {detail}; the next cells still ran"
+        ko = f"{kind} 예외가 발생했습니다: {detail}. 다음 셀은 계속 실행했습니다"
+    else:
+        en = ko = f"{note.get('action', '')}: {reason} {detail}".strip()
+    return {"en": f"{where_en}: {code} {en}", "ko": f"{where_ko}: {code} {ko}"}
+
+
+def important(note: dict) -> bool:
+    """Failures and skips that can cost points; the rest (prints, magics) is listed after them."""
+    if note.get("reason") == "needs":  # a chain from a failed cell, not from a skipped Colab or plot import
+        return str(note.get("detail", "")).count(":") >= 2
+    return note.get("action") in ("failed", "stopped") or note.get("reason") in ("syntax", "budget")
+
+
+def summarize(notes: Iterable[dict]) -> list[dict]:
+    """Notes in report order (what matters first), each with its messages."""
+    listed = list(notes)
+    ordered = [n for n in listed if important(n)] + [n for n in listed if not important(n)]
+    return [dict(n, important=important(n), messages=describe(n)) for n in ordered]

@@ -1,0 +1,90 @@
+"""`check()` in a real Jupyter kernel (nbclient + ipykernel): the cells so far, graded like `grade` does."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import nbformat
+import pytest
+
+from tests.conftest import ROOT
+
+nbclient = pytest.importorskip("nbclient", reason="nbclient and ipykernel are test dependencies (pip install -e .[test])")
+
+REFERENCE = (ROOT / "solutions" / "embedding.py").read_text()
+SIN_ONLY = REFERENCE.replace("pe[:, 1::2] = torch.cos(angle)", "pe[:, 1::2] = torch.sin(angle)")
+CHECK_CELL = ('from grader import check\n'
+              'result = check("sinusoidal_pe", lang="{lang}")\n'
+              'print(json.dumps({{"score": result.score, "max": result.max_score}}))\n'
+              'result')
+
+
+def run_kernel(tmp_path, embedding_source: str, lang: str = "en") -> tuple[dict, str]:
+    """Run a notebook in a fresh kernel: the student's cells, a demo, then check(); (scores, HTML output)."""
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("import json\n%matplotlib inline"),
+        nbformat.v4.new_code_cell(embedding_source),
+        nbformat.v4.new_code_cell("pe = sinusoidal_pe(16, 8)\nprint(pe.shape)"),
+        nbformat.v4.new_code_cell(CHECK_CELL.format(lang=lang)),
+    ])
+    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()
+    outputs = nb.cells[-1].outputs
+    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    html = "".join(o.get("data", {}).get("text/html", "") for o in outputs if o.output_type == "execute_result")
+    return json.loads(text.strip().splitlines()[-1]), html
+
+
+def test_check_in_a_kernel_gives_full_marks_to_the_reference_and_fewer_to_a_bug(tmp_path):
+    good, good_html = run_kernel(tmp_path, REFERENCE)
+    assert good["score"] == good["max"] > 0
+    assert 'class="gk-check"' in good_html and "All checks passed." in good_html
+
+    bad, bad_html = run_kernel(tmp_path, SIN_ONLY, lang="ko")
+    assert bad["max"] == good["max"] and bad["score"] < bad["max"]
+    # the report's feedback: the failing check, expected / found / likely cause, in Korean
+    assert "gk-check" in bad_html and "기대한 것" in bad_html and "원인 추정" in bad_html
+    assert "test_formula_small" in bad_html
+
+
+def test_check_outside_a_kernel_grades_exercises(tmp_path):
+    """A plain Python session: check() grades ./exercises (here a copy of the reference)."""
+    (tmp_path / "exercises").mkdir()
+    for name in ("embedding.py", "reversal.py", "leetcode.py"):
+        (tmp_path / "exercises" / name).write_text((ROOT / "solutions" / name).read_text())
+    code = ("import sys, json\nfrom grader import check\nassert 'torch' not in sys.modules\n"
+            "r = check('weight_tying', lang='en')\nprint(json.dumps([r.score, r.max_score]))\n"
+            "assert 'torch' not in sys.modules  # grading happened in the worker, not here")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert out.returncode == 0, out.stderr[-2000:]
+    score, top = json.loads(out.stdout.strip().splitlines()[-1])
+    assert score == top > 0
+
+
+def test_unknown_task_is_said_plainly():
+    from grader.notebook.check import CheckResult, render_html
+
+    result = CheckResult({"score": 0.0, "max_score": 0.0, "tests": [], "tasks": {},
+                          "error": "-k 'sinusoidal' matches no test"}, "en", "sinusoidal")
+    assert "matches no test" in render_html(result) and "matches no test" in repr(result)
+
+
+def test_check_in_a_kernel_reads_the_log_from_the_saved_notebook(tmp_path):
+    """The LeetCode log is Markdown, which the input history lacks: the notebook file Jupyter names has it."""
+    saved = tmp_path / "lesson.ipynb"
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(f"import json, os\nos.environ['JPY_SESSION_NAME'] = {str(saved)!r}"),
+        nbformat.v4.new_markdown_cell((ROOT / "solutions" / "LEETCODE_LOG.md").read_text()),
+        nbformat.v4.new_code_cell("from grader import check\nr = check('leetcode_log', lang='en')\n"
+                                  "print(json.dumps([r.score, r.max_score]))"),
+    ])
+    nbformat.write(nb, str(saved))  # what Jupyter saved; the kernel runs the same cells
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
+    score, top = json.loads(text.strip().splitlines()[-1])
+    assert score == top > 0
