@@ -81,6 +81,9 @@ HONEST = {
     "sys for paths and stderr": "import sys\nprint('x', file=sys.stderr)\nsys.path.append('.')\n",
     "a literal eval": 'X = eval("1 + 2")\n',
     "importlib on a literal": 'import importlib\nnp = importlib.import_module("math")\n',
+    "string building in messages": ('def m(T, L):\n    s = "sequence "\n    s += f"{T} > {L}"\n'
+                                    '    return s[::-1]\n'),
+    "bytes data": 'B = b"\\x00\\x01" * 4\n',
 }
 
 HOSTILE = {
@@ -119,6 +122,13 @@ HOSTILE = {
     "__builtins__": "b = __builtins__\n",
     "changing __class__": "def e(o, C):\n    o.__class__ = C\n",
     "settrace": "import threading\nthreading.settrace(print)\n",
+    "a name grown with +=": 'def e(fn):\n    n = "__glo"\n    n += "bals__"\n    return getattr(fn, n)\n',
+    "join of fragments": 'N = "".join(["__clo", "sure__"])\n',
+    "chr arithmetic": "N = chr(95) * 2 + 'code' + chr(95) * 2\n",
+    "a reversed string": 'N = "__slabolg__"[::-1]\n',
+    "an f-string of literals": "N = f\"{'gk'}_probes\"\n",
+    "bytes naming the runtime": 'B = b"cbuiltins\\n__import__\\n(Vgk_probes\\ntR."\n',
+    "import_module of a folded name": "import importlib\nm = importlib.import_module('gk_' + 'worker')\n",
 }
 
 
