@@ -20,13 +20,10 @@ from grader.lesson.source import Sources, dotted, sources_of
 
 # Modules whose only use here would be to reach into the running process.
 MODULES = {
-    "gc": ("the garbage collector (every live object)", "가비지 컬렉터(살아 있는 모든 객체)"),
     "inspect": ("`inspect` (frames, source, globals)", "`inspect`(프레임, 소스, 전역 변수)"),
     "ctypes": ("`ctypes` (raw memory)", "`ctypes`(메모리 직접 접근)"),
     "_ctypes": ("`ctypes` (raw memory)", "`ctypes`(메모리 직접 접근)"),
     "cffi": ("`cffi` (raw memory)", "`cffi`(메모리 직접 접근)"),
-    "pickle": ("`pickle` (builds arbitrary objects)", "`pickle`(임의 객체 생성)"),
-    "_pickle": ("`pickle` (builds arbitrary objects)", "`pickle`(임의 객체 생성)"),
     "dill": ("`dill` (pickles code)", "`dill`(코드 직렬화)"),
     "cloudpickle": ("`cloudpickle` (pickles code)", "`cloudpickle`(코드 직렬화)"),
     "copyreg": ("`copyreg` (pickle hooks)", "`copyreg`(pickle 훅)"),
@@ -39,6 +36,15 @@ MODULES = {
     "zipimport": ("`zipimport` (imports from built archives)", "`zipimport`(만든 압축에서 import)"),
     "imp": ("`imp` (low-level imports)", "`imp`(저수준 import)"),
 }
+# Modules with honest uses (gc.collect() in training code, pickle.dump of results): only these members flag.
+MEMBERS = {
+    "gc": ({"get_objects", "get_referrers", "get_referents", "garbage", "callbacks"},
+           "the garbage collector's view of every live object", "가비지 컬렉터가 보는 살아 있는 모든 객체"),
+    "pickle": ({"loads", "load", "Unpickler", "find_class"},
+               "unpickling (builds arbitrary objects, imports by name)",
+               "unpickling(임의 객체 생성, 이름으로 import)"),
+}
+MEMBERS["_pickle"] = MEMBERS["pickle"]
 # Attributes that lead from an object to the code, frames or namespaces behind it.
 ATTRIBUTES = {
     "__globals__", "__closure__", "__code__", "__subclasses__", "__builtins__", "__traceback__",
@@ -209,13 +215,18 @@ class _Scanner(ast.NodeVisitor):
         self.found: list[Finding] = []
         self.imported: set[str] = set()  # local names bound to imported modules
         self.env: dict[str, set[str]] = {}  # local names bound to strings built from literals
+        self.aliases: dict[str, str] = {}  # local name -> the module (or member) it was imported as
 
     def run(self, tree: ast.AST) -> list[Finding]:
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 self.imported |= {(a.asname or a.name).split(".")[0] for a in node.names}
+                self.aliases.update({a.asname: a.name for a in node.names if a.asname})
+                roots = [a.name.split(".")[0] for a in node.names if not a.asname]
+                self.aliases.update({root: root for root in roots})
             elif isinstance(node, ast.ImportFrom):
                 self.imported |= {a.asname or a.name for a in node.names}
+                self.aliases.update({a.asname or a.name: f"{node.module}.{a.name}" for a in node.names})
         self.env = string_names(tree)
         self.visit(tree)
         return self.found
@@ -242,17 +253,34 @@ class _Scanner(ast.NodeVisitor):
         for alias in node.names:
             if module == "sys" and alias.name in SYS_NAMES | ATTRIBUTES:
                 self.flag(node, f"imports sys.{alias.name}", f"sys.{alias.name}를 import합니다")
+            elif module in MEMBERS and alias.name in MEMBERS[module][0]:
+                self.flag(node, f"imports {module}.{alias.name}: {MEMBERS[module][1]}",
+                          f"{module}.{alias.name}를 import합니다: {MEMBERS[module][2]}")
             elif alias.name in ATTRIBUTES or alias.name in ("exec", "eval", "__import__", "breakpoint"):
                 self.flag(node, f"imports {alias.name} from {module}",
                                 f"{module}에서 {alias.name}를 import합니다")
         self.generic_visit(node)
 
+    def _resolved(self, node: ast.AST) -> str:
+        """The module path an expression names through the file's imports (``s.modules`` -> sys.modules)."""
+        chain = dotted(node)
+        if not chain:
+            return ""
+        root, _, rest = chain.partition(".")
+        base = self.aliases.get(root, "")
+        return f"{base}.{rest}" if base and rest else base
+
     def visit_Attribute(self, node: ast.Attribute) -> None:
+        module = self._resolved(node.value)
+        members = MEMBERS.get(module.split(".")[0]) if module else None
         if node.attr in ATTRIBUTES:
             self.flag(node, f"uses .{node.attr} (reaches code, frames or namespaces)",
                       f".{node.attr}를 씁니다(코드, 프레임, 네임스페이스에 접근)")
-        elif node.attr in SYS_NAMES and dotted(node.value) == "sys":
+        elif node.attr in SYS_NAMES and module == "sys":
             self.flag(node, f"uses sys.{node.attr}", f"sys.{node.attr}를 씁니다")
+        elif members and node.attr in members[0]:
+            self.flag(node, f"uses {module}.{node.attr}: {members[1]}",
+                      f"{module}.{node.attr}를 씁니다: {members[2]}")
         elif node.attr == "__class__" and isinstance(node.ctx, ast.Store):
             self.flag(node, "changes an object's __class__", "객체의 __class__를 바꿉니다")
         self.generic_visit(node)
@@ -354,8 +382,8 @@ class _Scanner(ast.NodeVisitor):
     def _patch(self, node: ast.AST, target: ast.AST, value: ast.AST) -> None:
         root = dotted(target).split(".")[0] if dotted(target) else ""
         if root in self.imported and not isinstance(value, ast.Constant):
-            self.flag(node, f"replaces part of {dotted(target) or root} (a library module or class)",
-                      f"라이브러리 모듈이나 클래스의 일부({dotted(target) or root})를 바꿉니다")
+            self.flag(node, f"replaces part of {dotted(target) or root} (a module or class it imported)",
+                      f"import한 모듈이나 클래스의 일부({dotted(target) or root})를 바꿉니다")
 
     def visit_Assign(self, node: ast.Assign) -> None:
         for target in node.targets:
