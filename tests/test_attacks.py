@@ -147,6 +147,18 @@ def _forge(folder: Path, ctx: dict) -> Path:
     return folder
 
 
+def _notebook_hang(folder: Path, ctx: dict) -> Path:
+    """A notebook: the reference solution's cells, then one that sleeps forever (every shim imports it)."""
+    import nbformat
+
+    cells = [nbformat.v4.new_code_cell((KIT / "solutions" / f"{m}.py").read_text())
+             for m in ("embedding", "reversal", "leetcode")]
+    cells.append(nbformat.v4.new_code_cell("import time\ntime.sleep(10**9)"))
+    target = folder / "hang.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=cells), str(target))
+    return target
+
+
 def _wrong_pe() -> str:
     return ("\n\ndef sinusoidal_pe(max_len, d_model):\n"
             "    return torch.full((max_len, d_model), 0.5, dtype=torch.float64)\n")
@@ -169,6 +181,8 @@ SPECS: dict[str, Spec] = {
     # A hang at import with the default timeouts and every test: waited out once, not per test or module.
     "sleep_at_import": Spec(keyword="", hidden=True, attacked=HUNG, honest=(LEET, "leetcode_log")),
     "loop_at_import_full": Spec(keyword="", hidden=True, attacked=HUNG, honest=(LEET, "leetcode_log")),
+    "notebook_hang": Spec(keyword="", hidden=True, attacked=(*HUNG, LEET), honest=(), build=_notebook_hang,
+                          source="-"),
     "ignore_sigterm": Spec(keyword=ONE_PE, honest=(LEET,), policy={"call_seconds": 3}),
     "detached_children": Spec(keyword=ONE_PE, build=_substitute),
     # 1.5 GB rather than the 4 GB default: the same limit at work, less memory to fill first.
@@ -353,17 +367,19 @@ def test_hangs_are_timeouts(corpus: Corpus) -> None:
         assert g.seconds < 60, f"{name}: grading took {g.seconds:.0f} s"
 
 
-@pytest.mark.parametrize("name", ["sleep_at_import", "loop_at_import_full"])
+@pytest.mark.parametrize("name", ["sleep_at_import", "loop_at_import_full", "notebook_hang"])
 def test_a_hang_at_import_is_waited_out_once(corpus: Corpus, name: str) -> None:
     g = corpus.get(name)
     assert g.seconds < 90, f"{name}: grading took {g.seconds:.0f} s"
     assert g.results["worker"]["restarts"] == 1, "one hang, one restart: nothing else waited for it"
     hung = [t for t in g.results["tests"] if t["task"] in (PE, "TokenAndPosEmbedding", TYING, "equivariance")]
+    culprit = "notebook" if name == "notebook_hang" else "embedding"
     assert len(hung) > 40 and all(t["status"] == "timeout" for t in hung)
-    assert all(t["message"].startswith("Importing embedding.py never finished") for t in hung)
+    assert all(t["message"].startswith(f"Importing {culprit}.py never finished") for t in hung)
     reversal = g.tests_of("reversal_experiment")
     assert reversal and all(t["status"] != "passed" for t in reversal)
-    assert g.results["score"] == g.results["tasks"][LEET]["score"] + g.results["tasks"]["leetcode_log"]["score"] > 0
+    honest = sum(g.results["tasks"][task]["score"] for task in g.spec.honest)
+    assert g.results["score"] == honest and (honest > 0 or name == "notebook_hang")
 
 
 def test_values_are_judged_by_the_grader(corpus: Corpus) -> None:

@@ -81,13 +81,22 @@ HONEST = {
     "sys for paths and stderr": "import sys\nprint('x', file=sys.stderr)\nsys.path.append('.')\n",
     "a literal eval": 'X = eval("1 + 2")\n',
     "importlib on a literal": 'import importlib\nnp = importlib.import_module("math")\n',
+    "string building in messages": ('def m(T, L):\n    s = "sequence "\n    s += f"{T} > {L}"\n'
+                                    '    return s[::-1]\n'),
+    "bytes data": 'B = b"\\x00\\x01" * 4\n',
+    "gc.collect() in training code": "import gc\ngc.collect()\n",
+    "pickle.dump of results": "import pickle\ndef save(r, f):\n    pickle.dump(r, f)\n",
+    "json.loads": "import json\nx = json.loads('{}')\n",
 }
 
 HOSTILE = {
     "gk_ import": "import gk_probes\n",
     "gk_ from import": "from gk_worker import Worker\n",
     "__main__": "import __main__\n",
-    "gc": "import gc\n",
+    "gc": "import gc\nobjs = gc.get_objects()\n",
+    "gc under another name": "import gc as g\nobjs = g.get_referrers(print)\n",
+    "from gc import": "from gc import get_objects\n",
+    "sys under another name": "import sys as s\nm = s.modules\n",
     "inspect": "import inspect\n",
     "frames": "import sys\nf = sys._getframe(0)\n",
     "f_back": "def h(tb):\n    return tb.tb_frame.f_back\n",
@@ -100,14 +109,14 @@ HOSTILE = {
     "getattr of a folded dunder": 'def e(fn):\n    return getattr(fn, "__glo" + "bals__")\n',
     "getattr of a computed name": "def e(fn):\n    return getattr(fn, ''.join(map(chr, [95, 95])))\n",
     "exec of built source": "import base64\nexec(base64.b64decode('aW1wb3J0IGdj').decode())\n",
-    "exec of a literal that imports gc": 'exec("import gc")\n',
+    "exec of a literal that walks gc": 'exec("import gc; gc.get_objects()")\n',
     "eval of a variable": "def e(s):\n    return eval(s)\n",
     "compile": "def e(s):\n    return compile(s, 'x', 'exec')\n",
-    "__import__ of a built name": "m = __import__('g' + chr(99))\n",
+    "__import__ of a built name": "m = __import__(''.join(reversed('tcepsni')))\n",
     "__import__ of a literal runtime": "m = __import__('gk_probes')\n",
     "import_module of a variable": "import importlib\ndef e(n):\n    return importlib.import_module(n)\n",
     "ctypes": "import ctypes\n",
-    "pickle": "import pickle\n",
+    "pickle": "import pickle\nx = pickle.loads(b'N.')\n",
     "marshal": "import marshal\n",
     "dill": "import dill\n",
     "signal": "import signal\n",
@@ -119,6 +128,13 @@ HOSTILE = {
     "__builtins__": "b = __builtins__\n",
     "changing __class__": "def e(o, C):\n    o.__class__ = C\n",
     "settrace": "import threading\nthreading.settrace(print)\n",
+    "a name grown with +=": 'def e(fn):\n    n = "__glo"\n    n += "bals__"\n    return getattr(fn, n)\n',
+    "join of fragments": 'N = "".join(["__clo", "sure__"])\n',
+    "chr arithmetic": "N = chr(95) * 2 + 'code' + chr(95) * 2\n",
+    "a reversed string": 'N = "__slabolg__"[::-1]\n',
+    "an f-string of literals": "N = f\"{'gk'}_probes\"\n",
+    "bytes naming the runtime": 'B = b"cbuiltins\\n__import__\\n(Vgk_probes\\ntR."\n',
+    "import_module of a folded name": "import importlib\nm = importlib.import_module('gk_' + 'worker')\n",
 }
 
 
@@ -143,7 +159,7 @@ def test_notebook_shims_are_not_scanned_as_student_code(tmp_path: Path) -> None:
     read_submission(ROOT / "examples" / "notebook.ipynb", staging)
     assert (staging / "embedding.py").exists()
     assert tamper.scan(staging) == []
-    (staging / "notebook.py").write_text("import gc\n")
+    (staging / "notebook.py").write_text("import gc\nx = gc.get_objects()\n")
     assert [f.file for f in tamper.scan(staging)] == ["notebook.py"]
 
 

@@ -92,3 +92,7 @@ def test_the_default_secret_is_created_once_and_private(tmp_path: Path,
     monkeypatch.delenv(seeds.SECRET_FILE_ENV)
     seeds.use_batch_secret(tmp_path / "batch")
     assert os.environ[seeds.SECRET_FILE_ENV] == str(tmp_path / "batch" / seeds.BATCH_SECRET)
+    blocked = tmp_path / "a-file"  # a folder that cannot be made, even by root
+    blocked.write_text("")
+    monkeypatch.setenv(seeds.SECRET_FILE_ENV, str(blocked / "kit" / "secret"))
+    assert seeds.replay_info("abc")["secret"] == "ephemeral"

@@ -32,6 +32,7 @@ class Student:
         self.client = client
         self._review: dict | None = None
         self._seeded: tuple[int, str] | None = None  # (worker generation, draw owner) last seeded
+        self._imports: dict[str, list[str]] = {}  # module -> the student modules it imports (from the source)
 
     @property
     def staging(self) -> Path:
@@ -80,7 +81,9 @@ class Student:
         waiting out the same hang one by one.
         """
         failed = self.client.failed_imports
-        for dep in student_imports(self.staging, module):
+        if module not in self._imports:
+            self._imports[module] = student_imports(self.staging, module)
+        for dep in self._imports[module]:
             try:
                 self.client.ensure_module(dep)
             except ImportFailed as exc:

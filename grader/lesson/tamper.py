@@ -16,17 +16,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.lesson.source import Sources, dotted, literal_str, sources_of
+from grader.lesson.source import Sources, dotted, sources_of
 
 # Modules whose only use here would be to reach into the running process.
 MODULES = {
-    "gc": ("the garbage collector (every live object)", "가비지 컬렉터(살아 있는 모든 객체)"),
     "inspect": ("`inspect` (frames, source, globals)", "`inspect`(프레임, 소스, 전역 변수)"),
     "ctypes": ("`ctypes` (raw memory)", "`ctypes`(메모리 직접 접근)"),
     "_ctypes": ("`ctypes` (raw memory)", "`ctypes`(메모리 직접 접근)"),
     "cffi": ("`cffi` (raw memory)", "`cffi`(메모리 직접 접근)"),
-    "pickle": ("`pickle` (builds arbitrary objects)", "`pickle`(임의 객체 생성)"),
-    "_pickle": ("`pickle` (builds arbitrary objects)", "`pickle`(임의 객체 생성)"),
     "dill": ("`dill` (pickles code)", "`dill`(코드 직렬화)"),
     "cloudpickle": ("`cloudpickle` (pickles code)", "`cloudpickle`(코드 직렬화)"),
     "copyreg": ("`copyreg` (pickle hooks)", "`copyreg`(pickle 훅)"),
@@ -39,6 +36,15 @@ MODULES = {
     "zipimport": ("`zipimport` (imports from built archives)", "`zipimport`(만든 압축에서 import)"),
     "imp": ("`imp` (low-level imports)", "`imp`(저수준 import)"),
 }
+# Modules with honest uses (gc.collect() in training code, pickle.dump of results): only these members flag.
+MEMBERS = {
+    "gc": ({"get_objects", "get_referrers", "get_referents", "garbage", "callbacks"},
+           "the garbage collector's view of every live object", "가비지 컬렉터가 보는 살아 있는 모든 객체"),
+    "pickle": ({"loads", "load", "Unpickler", "find_class"},
+               "unpickling (builds arbitrary objects, imports by name)",
+               "unpickling(임의 객체 생성, 이름으로 import)"),
+}
+MEMBERS["_pickle"] = MEMBERS["pickle"]
 # Attributes that lead from an object to the code, frames or namespaces behind it.
 ATTRIBUTES = {
     "__globals__", "__closure__", "__code__", "__subclasses__", "__builtins__", "__traceback__",
@@ -53,7 +59,7 @@ SYS_NAMES = {"modules", "excepthook", "breakpointhook", "displayhook", "monitori
 RUNNERS = {"exec", "eval", "compile", "__import__", "import_module", "reload", "breakpoint"}
 NAMES = {"__builtins__", "__import__", "exec", "eval", "compile", "breakpoint"}
 ATTRIBUTE_CALLS = ("getattr", "setattr", "delattr", "hasattr", "__getattribute__", "__setattr__")
-GK = re.compile(r"\bgk_\w+")
+GK = re.compile(r"\bgk_\w+|gk_(?:probes|worker|protocol|init)")  # the second also inside pickle opcodes
 
 
 @dataclass(frozen=True)
@@ -97,18 +103,131 @@ def review(staging: Path) -> dict:
     return {"flagged": bool(findings), "reasons": [x.as_dict() for x in findings[:20]]}
 
 
+MAX_VALUES = 32
+
+
+def fold(node: ast.AST | None, env: dict[str, set[str]]) -> set[str] | None:
+    """The strings an expression can spell from literals alone; None when it cannot be read that way.
+
+    "__glo" + "bals__", "".join([...]), chr(95) * 2, f"{'gk'}_probes", b"...".decode(), s[::-1], and
+    names bound to such strings all fold.
+    """
+    if node is None:
+        return None
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, str):
+            return {node.value}
+        if isinstance(node.value, bytes):
+            return {node.value.decode("latin-1")}
+        return None
+    if isinstance(node, ast.Name):
+        return env.get(node.id)
+    if isinstance(node, ast.BinOp):
+        if isinstance(node.op, ast.Add):
+            return _product(fold(node.left, env), fold(node.right, env))
+        if isinstance(node.op, ast.Mult):
+            text, count = node.left, node.right
+            if not isinstance(count, ast.Constant):
+                text, count = count, text
+            values = fold(text, env)
+            if values is not None and isinstance(count, ast.Constant) and isinstance(count.value, int):
+                return {v * min(count.value, 64) for v in values}
+        return None
+    if isinstance(node, ast.JoinedStr):
+        out: set[str] | None = {""}
+        for part in node.values:
+            value = part.value if isinstance(part, ast.FormattedValue) and part.format_spec is None else part
+            out = _product(out, fold(value, env))
+        return out
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        values = fold(node.value, env)
+        parts = (node.slice.lower, node.slice.upper, node.slice.step)
+        bounds = [_int(b) for b in parts]
+        if values is None or any(p is not None and b is None for p, b in zip(parts, bounds, strict=True)):
+            return None
+        return {v[slice(*bounds)] for v in values}
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("chr", "str"):
+        arg = node.args[0] if len(node.args) == 1 else None
+        if node.func.id == "chr" and isinstance(arg, ast.Constant) and isinstance(arg.value, int):
+            return {chr(arg.value)} if 0 <= arg.value < 0x110000 else None
+        return fold(arg, env) if node.func.id == "str" else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        base = fold(node.func.value, env)
+        method = node.func.attr
+        if method == "join" and base is not None and len(node.args) == 1:
+            items = node.args[0]
+            if isinstance(items, (ast.List, ast.Tuple)):
+                out = {""}
+                for i, item in enumerate(items.elts):
+                    out = _product(_product(out, base) if i else out, fold(item, env))
+                return out
+        if base is not None and method in ("decode", "lower", "upper", "strip", "replace", "format"):
+            args = [fold(a, env) for a in node.args]
+            if any(a is None or len(a) != 1 for a in args):
+                return None
+            plain = [next(iter(a)) for a in args]  # type: ignore[arg-type]
+            if method == "decode":
+                return base
+            try:
+                return {getattr(v, method)(*plain) for v in base}
+            except (TypeError, ValueError, IndexError, KeyError):
+                return None
+    return None
+
+
+def _int(node: ast.AST | None) -> int | None:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _int(node.operand)
+        return None if inner is None else -inner
+    if isinstance(node, ast.Constant) and isinstance(node.value, int) and not isinstance(node.value, bool):
+        return node.value
+    return None
+
+
+def _product(a: set[str] | None, b: set[str] | None) -> set[str] | None:
+    if a is None or b is None:
+        return None
+    return set(list({x + y for x in a for y in b})[:MAX_VALUES])
+
+
+def string_names(tree: ast.AST) -> dict[str, set[str]]:
+    """Names bound to strings built from literals (``n = "__glo"; n += "bals__"``), flow-insensitive."""
+    env: dict[str, set[str]] = {}
+    for _round in range(3):
+        for node in ast.walk(tree):
+            single = isinstance(node, ast.Assign) and len(node.targets) == 1
+            if single and isinstance(node.targets[0], ast.Name):
+                values = fold(node.value, env)
+                if values is not None:
+                    name = node.targets[0].id
+                    env[name] = set(list(env.get(name, set()) | values)[:MAX_VALUES])
+            elif (isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add)
+                  and isinstance(node.target, ast.Name)):
+                values = _product(env.get(node.target.id), fold(node.value, env))
+                if values is not None:
+                    env[node.target.id] = set(list(env[node.target.id] | values)[:MAX_VALUES])
+    return env
+
+
 class _Scanner(ast.NodeVisitor):
     def __init__(self, name: str) -> None:
         self.name = name
         self.found: list[Finding] = []
         self.imported: set[str] = set()  # local names bound to imported modules
+        self.env: dict[str, set[str]] = {}  # local names bound to strings built from literals
+        self.aliases: dict[str, str] = {}  # local name -> the module (or member) it was imported as
 
     def run(self, tree: ast.AST) -> list[Finding]:
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 self.imported |= {(a.asname or a.name).split(".")[0] for a in node.names}
+                self.aliases.update({a.asname: a.name for a in node.names if a.asname})
+                roots = [a.name.split(".")[0] for a in node.names if not a.asname]
+                self.aliases.update({root: root for root in roots})
             elif isinstance(node, ast.ImportFrom):
                 self.imported |= {a.asname or a.name for a in node.names}
+                self.aliases.update({a.asname or a.name: f"{node.module}.{a.name}" for a in node.names})
+        self.env = string_names(tree)
         self.visit(tree)
         return self.found
 
@@ -134,17 +253,34 @@ class _Scanner(ast.NodeVisitor):
         for alias in node.names:
             if module == "sys" and alias.name in SYS_NAMES | ATTRIBUTES:
                 self.flag(node, f"imports sys.{alias.name}", f"sys.{alias.name}를 import합니다")
+            elif module in MEMBERS and alias.name in MEMBERS[module][0]:
+                self.flag(node, f"imports {module}.{alias.name}: {MEMBERS[module][1]}",
+                          f"{module}.{alias.name}를 import합니다: {MEMBERS[module][2]}")
             elif alias.name in ATTRIBUTES or alias.name in ("exec", "eval", "__import__", "breakpoint"):
                 self.flag(node, f"imports {alias.name} from {module}",
                                 f"{module}에서 {alias.name}를 import합니다")
         self.generic_visit(node)
 
+    def _resolved(self, node: ast.AST) -> str:
+        """The module path an expression names through the file's imports (``s.modules`` -> sys.modules)."""
+        chain = dotted(node)
+        if not chain:
+            return ""
+        root, _, rest = chain.partition(".")
+        base = self.aliases.get(root, "")
+        return f"{base}.{rest}" if base and rest else base
+
     def visit_Attribute(self, node: ast.Attribute) -> None:
+        module = self._resolved(node.value)
+        members = MEMBERS.get(module.split(".")[0]) if module else None
         if node.attr in ATTRIBUTES:
             self.flag(node, f"uses .{node.attr} (reaches code, frames or namespaces)",
                       f".{node.attr}를 씁니다(코드, 프레임, 네임스페이스에 접근)")
-        elif node.attr in SYS_NAMES and dotted(node.value) == "sys":
+        elif node.attr in SYS_NAMES and module == "sys":
             self.flag(node, f"uses sys.{node.attr}", f"sys.{node.attr}를 씁니다")
+        elif members and node.attr in members[0]:
+            self.flag(node, f"uses {module}.{node.attr}: {members[1]}",
+                      f"{module}.{node.attr}를 씁니다: {members[2]}")
         elif node.attr == "__class__" and isinstance(node.ctx, ast.Store):
             self.flag(node, "changes an object's __class__", "객체의 __class__를 바꿉니다")
         self.generic_visit(node)
@@ -160,13 +296,29 @@ class _Scanner(ast.NodeVisitor):
         return getattr(node, "_gk_called", False)
 
     def visit_Constant(self, node: ast.Constant) -> None:
-        if isinstance(node.value, str):
-            self._string(node, node.value)
+        if isinstance(node.value, (str, bytes)):
+            self._folded(node)
+
+    def _folded(self, node: ast.AST) -> None:
+        for text in sorted(fold(node, self.env) or ()):
+            self._string(node, text)
 
     def visit_BinOp(self, node: ast.BinOp) -> None:
-        folded = literal_str(node)
-        if folded is not None:
-            self._string(node, folded)
+        self._folded(node)
+        self.generic_visit(node)
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
+        self._folded(node)
+        self.generic_visit(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        if isinstance(node.slice, ast.Slice):
+            self._folded(node)
+        self.generic_visit(node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        if isinstance(node.target, ast.Name):
+            self._folded(node.target)
         self.generic_visit(node)
 
     def _string(self, node: ast.AST, text: str) -> None:
@@ -181,6 +333,7 @@ class _Scanner(ast.NodeVisitor):
                       f"{text.split()[0][:40]}를 엽니다(프로세스 자신의 메모리와 상태)")
 
     def visit_Call(self, node: ast.Call) -> None:
+        self._folded(node)
         func = node.func
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
         if isinstance(func, ast.Name):
@@ -197,26 +350,28 @@ class _Scanner(ast.NodeVisitor):
 
     def _runner(self, node: ast.Call, name: str) -> None:
         arg = node.args[0] if node.args else None
-        text = literal_str(arg)
+        texts = fold(arg, self.env)
         if name in ("__import__", "import_module", "reload"):
-            if text is None:
+            if texts is None:
                 self.flag(node, f"calls {name} on a module name built at run time",
                           f"실행 중에 만든 모듈 이름으로 {name}를 호출합니다")
-            else:
+            for text in sorted(texts or ()):
                 self._module(node, text)
         elif name == "breakpoint":
             self.flag(node, "calls breakpoint()", "breakpoint()를 호출합니다")
-        elif text is None:
+        elif texts is None:
             self.flag(node, f"calls {name} on source built at run time (it cannot be read before it runs)",
                       f"실행 중에 만든 소스로 {name}를 호출합니다(실행 전에는 읽을 수 없습니다)")
         else:
-            for inner in scan_text(text, self.name):
-                self.flag(node, f"{name} of a string that {inner.en}", f"{name}에 넘긴 문자열이 {inner.ko}")
+            for text in sorted(texts):
+                for inner in scan_text(text, self.name):
+                    self.flag(node, f"{name} of a string that {inner.en}",
+                              f"{name}에 넘긴 문자열이 {inner.ko}")
 
     def _attribute_name(self, node: ast.Call, arg: ast.AST) -> None:
-        text = literal_str(arg)
-        if text is not None:
-            if text in ATTRIBUTES:
+        texts = fold(arg, self.env)
+        if texts is not None:
+            for text in sorted(texts & ATTRIBUTES):
                 self.flag(node, f"reaches .{text} through getattr", f"getattr로 .{text}에 접근합니다")
             return
         # A name computed with calls or slices (chr(...), bytes.decode, s[::-1]) hides what it reaches.
@@ -227,8 +382,8 @@ class _Scanner(ast.NodeVisitor):
     def _patch(self, node: ast.AST, target: ast.AST, value: ast.AST) -> None:
         root = dotted(target).split(".")[0] if dotted(target) else ""
         if root in self.imported and not isinstance(value, ast.Constant):
-            self.flag(node, f"replaces part of {dotted(target) or root} (a library module or class)",
-                      f"라이브러리 모듈이나 클래스의 일부({dotted(target) or root})를 바꿉니다")
+            self.flag(node, f"replaces part of {dotted(target) or root} (a module or class it imported)",
+                      f"import한 모듈이나 클래스의 일부({dotted(target) or root})를 바꿉니다")
 
     def visit_Assign(self, node: ast.Assign) -> None:
         for target in node.targets:
