@@ -269,3 +269,43 @@ def test_markdown_is_within_limits_in_korean(buggy: dict) -> None:
     md = render_markdown(buggy["results"], "ko", "examples/buggy")
     assert 0 < len(md.encode()) < 1_000_000 and "실패한 테스트" in md
     assert render_html(buggy["results"], "ko", "examples/buggy").startswith("<!DOCTYPE html>")
+
+
+# -- locations -----------------------------------------------------------------------------------
+
+
+def test_every_failure_has_a_location_at_the_students_code(buggy: dict) -> None:
+    failed = [t for t in buggy["results"]["tests"] if t["status"] != "passed"]
+    assert failed and all(t.get("location") for t in failed), [t["id"] for t in failed if not t.get("location")]
+    for t in failed:
+        loc = t["location"]
+        source = (ROOT / "examples" / "buggy" / loc["file"]).read_text().splitlines()
+        line = source[loc["line"] - 1]
+        # the traceback's line in the student's file, or the definition of what the test is about
+        assert loc["file"] == "LEETCODE_LOG.md" or line.strip(), (t["id"], loc)
+        if line.lstrip().startswith(("def ", "class ")):
+            name = re.match(r"\s*(?:def|class)\s+(\w+)", line).group(1)
+            assert name in t["id"] or t["task"] in ("sinusoidal_pe", "TokenAndPosEmbedding", "weight_tying",
+                                                     "equivariance", "reversal_experiment"), (t["id"], name)
+    pe = next(t for t in failed if "test_formula_small" in t["id"])
+    assert (ROOT / "examples/buggy/embedding.py").read_text().splitlines()[pe["location"]["line"] - 1] \
+        .startswith("def sinusoidal_pe(")
+    practice = next(t for t in failed if "my_pow" in t["id"])
+    assert (ROOT / "examples/buggy/leetcode.py").read_text().splitlines()[practice["location"]["line"] - 1] \
+        .startswith("def my_pow(")
+
+
+def test_a_notebook_failure_points_at_its_cell(tmp_path: Path) -> None:
+    from grader.engine.locate import add_locations
+
+    (tmp_path / "notebook.py").write_text("# --- cell 2 ---\nimport torch\n\n\n# --- cell 5 ---\n"
+                                          "def sinusoidal_pe(max_len, d_model):\n    return None\n")
+    results = {"tests": [
+        {"id": "public/test_pe.py::test_shape_and_dtype", "task": "sinusoidal_pe", "status": "failed"},
+        {"id": "public/test_pe.py::test_x", "task": "sinusoidal_pe", "status": "error",
+         "location": {"file": "notebook.py", "line": 7}},
+        {"id": "public/test_pe.py::test_y", "task": "sinusoidal_pe", "status": "passed"}]}
+    add_locations(results, tmp_path, "lesson.ipynb")
+    assert results["tests"][0]["location"] == {"file": "lesson.ipynb", "line": 6, "cell": 5}
+    assert results["tests"][1]["location"] == {"file": "lesson.ipynb", "line": 7, "cell": 5}
+    assert "location" not in results["tests"][2]

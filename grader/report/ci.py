@@ -54,7 +54,12 @@ def command(name: str, message: str, **props: object) -> str:
 
 def source_file(where_file: str, sub_path: Path, cwd: Path) -> str | None:
     """The repository path of the student's file, only if it really is on disk there."""
-    if not sub_path.is_dir() or "/" in where_file or "\\" in where_file:
+    if "/" in where_file or "\\" in where_file:
+        return None
+    if sub_path.is_file() and sub_path.name == where_file:  # a notebook submission: the notebook itself
+        rel = os.path.relpath(sub_path.resolve(), cwd.resolve())
+        return None if rel.startswith("..") else Path(rel).as_posix()
+    if not sub_path.is_dir():
         return None
     for candidate in (sub_path / where_file, sub_path / "exercises" / where_file):
         if candidate.is_file():
@@ -82,7 +87,9 @@ def annotations(results: Mapping, sub_path: Path, cwd: Path, lang: str) -> list[
         loc = t.get("location") or {}
         path = source_file(str(loc.get("file", "")), sub_path, cwd) if loc.get("file") else None
         if path:
-            located.setdefault((path, int(loc.get("line") or 0)), []).append(t)
+            # a notebook's line is in the grader's flattened copy: the annotation names the cell instead
+            line = 0 if loc.get("cell") else int(loc.get("line") or 0)
+            located.setdefault((path, line), []).append(t)
         else:
             unlocated.setdefault(str(t.get("task")), []).append(t)
     lines = []
@@ -119,6 +126,9 @@ def _group_title(tests: list[Mapping], lang: str) -> str:
 
 def _group_message(tests: list[Mapping], lang: str) -> str:
     first = shown_message(tests[0], lang)[:1500]
+    cell = (tests[0].get("location") or {}).get("cell")
+    if cell:
+        first = (f"셀 {cell}: " if lang == "ko" else f"cell {cell}: ") + first
     if len(tests) == 1:
         return f"{tests[0].get('id')}: {first}"
     names = ", ".join(str(t.get("id")).split("::")[-1] for t in tests[:6]) + (", …" if len(tests) > 6 else "")
