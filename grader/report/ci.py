@@ -160,7 +160,8 @@ def _q(value: Fraction) -> int:
 
 def _line_message(t: Mapping, lang: str, loc: Mapping, limit: int) -> str:
     """What the reporter prints for a failure: which test, where, why (it prints messages of errors only)."""
-    where = f"{loc.get('file')}:{loc.get('line')}" if loc.get("file") else ""
+    where = (f"{loc.get('file')}, cell {loc['cell']}" if loc.get("cell") else
+             f"{loc.get('file')}:{loc.get('line')}" if loc.get("file") else "")
     head = f"❌ {t.get('id')}" + (f" ({where})" if where else "")
     reason = shown_message(t, lang).replace("\r", "")[:limit] if limit else ""
     return f"{head}: {reason}" if reason else head
@@ -194,7 +195,7 @@ def classroom_entries(results: Mapping, *, message_limit: int = 1000, per_task: 
             "status": "pass" if passed else "error",
             "score": float(unit) if earned else 0.0,
             "message": "" if passed else _line_message(head, lang, loc, message_limit),
-            "line_no": int(loc.get("line") or 0),
+            "line_no": 0 if loc.get("cell") else int(loc.get("line") or 0),  # a notebook has cells, not lines
             "duration": round(sum(float(t.get("duration", 0.0)) for t in tests), 3),
         }
         if loc.get("file"):
