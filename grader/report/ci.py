@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TextIO
 
 from grader.engine.rubric import TASK_TITLES
+from grader.report.i18n import translate
 
 SUMMARY_LIMIT = 1_000_000  # bytes; GitHub rejects a step summary over 1 MiB
 RESULT_LIMIT = 96 * 1024  # bytes of base64: the reporter gets it as one env var (Linux caps one at 128 KiB)
@@ -54,7 +55,12 @@ def command(name: str, message: str, **props: object) -> str:
 
 def source_file(where_file: str, sub_path: Path, cwd: Path) -> str | None:
     """The repository path of the student's file, only if it really is on disk there."""
-    if not sub_path.is_dir() or "/" in where_file or "\\" in where_file:
+    if "/" in where_file or "\\" in where_file:
+        return None
+    if sub_path.is_file() and sub_path.name == where_file:  # a notebook submission: the notebook itself
+        rel = os.path.relpath(sub_path.resolve(), cwd.resolve())
+        return None if rel.startswith("..") else Path(rel).as_posix()
+    if not sub_path.is_dir():
         return None
     for candidate in (sub_path / where_file, sub_path / "exercises" / where_file):
         if candidate.is_file():
@@ -66,8 +72,7 @@ def source_file(where_file: str, sub_path: Path, cwd: Path) -> str | None:
 def shown_message(test: Mapping, lang: str) -> str:
     """The test's feedback, unless the instructor keeps this hidden test's details back."""
     if test.get("visibility", "visible") != "visible":
-        return ("숨김 테스트입니다: 자세한 내용은 공개되지 않습니다." if lang == "ko"
-                else "Hidden test: its details are not shown.")
+        return translate("ci_hidden_details", lang)
     messages = test.get("messages") or {}
     return str(messages.get(lang) or test.get("message") or "")
 
@@ -82,7 +87,9 @@ def annotations(results: Mapping, sub_path: Path, cwd: Path, lang: str) -> list[
         loc = t.get("location") or {}
         path = source_file(str(loc.get("file", "")), sub_path, cwd) if loc.get("file") else None
         if path:
-            located.setdefault((path, int(loc.get("line") or 0)), []).append(t)
+            # a notebook's line is in the grader's flattened copy: the annotation names the cell instead
+            line = 0 if loc.get("cell") else int(loc.get("line") or 0)
+            located.setdefault((path, line), []).append(t)
         else:
             unlocated.setdefault(str(t.get("task")), []).append(t)
     lines = []
@@ -94,16 +101,12 @@ def annotations(results: Mapping, sub_path: Path, cwd: Path, lang: str) -> list[
     if len(lines) > MAX_ERRORS:
         rest = len(lines) - (MAX_ERRORS - 1)
         lines = lines[:MAX_ERRORS - 1] + [command(
-            "error", f"{rest}개의 문제가 더 있습니다: 작업 요약을 보세요." if lang == "ko"
-            else f"{rest} more problems: see the job summary.")]
+            "error", translate("ci_more_problems", lang, n=rest))]
     if "hidden" in results.get("suites", []) and results.get("isolation") != "namespaces":
-        lines.append(command("warning", (
-            "숨김 테스트를 namespaces 격리 없이 실행했습니다: 학생 코드가 숨김 테스트를 읽을 수 있었습니다. "
-            "--isolation namespaces를 root로 실행하세요." if lang == "ko" else
-            "The hidden suite ran without namespace isolation: the student's code could have read it. "
-            "Run with --isolation namespaces as root."), title="grade: isolation " + str(results.get("isolation"))))
+        lines.append(command("warning", translate("ci_weak_isolation", lang),
+                             title="grade: isolation " + str(results.get("isolation"))))
     score = f"{results.get('score', 0):g} / {results.get('max_score', 0):g}"
-    lines.append(command("notice", (f"점수 {score}" if lang == "ko" else f"Score {score}"),
+    lines.append(command("notice", translate("ci_score", lang, score=score),
                          title=f"grade: {results.get('submission', '')}"))
     return lines
 
@@ -113,12 +116,14 @@ def _group_title(tests: list[Mapping], lang: str) -> str:
     title = TASK_TITLES.get(task, (task, task))[1 if lang == "ko" else 0]
     lost = sum(float(t.get("max_score", 0)) for t in tests)
     n = len(tests)
-    return (f"{title}: 테스트 {n}개 실패 (-{lost:g}점)" if lang == "ko"
-            else f"{title}: {n} test{'s' if n > 1 else ''} not passed (-{lost:g} points)")
+    return translate("ci_group" if n > 1 else "ci_group_one", lang, title=title, n=n, lost=f"{lost:g}")
 
 
 def _group_message(tests: list[Mapping], lang: str) -> str:
     first = shown_message(tests[0], lang)[:1500]
+    cell = (tests[0].get("location") or {}).get("cell")
+    if cell:
+        first = f"{translate('ci_cell', lang, cell=cell)}: {first}"
     if len(tests) == 1:
         return f"{tests[0].get('id')}: {first}"
     names = ", ".join(str(t.get("id")).split("::")[-1] for t in tests[:6]) + (", …" if len(tests) > 6 else "")
@@ -150,7 +155,8 @@ def _q(value: Fraction) -> int:
 
 def _line_message(t: Mapping, lang: str, loc: Mapping, limit: int) -> str:
     """What the reporter prints for a failure: which test, where, why (it prints messages of errors only)."""
-    where = f"{loc.get('file')}:{loc.get('line')}" if loc.get("file") else ""
+    where = (f"{loc.get('file')}, cell {loc['cell']}" if loc.get("cell") else
+             f"{loc.get('file')}:{loc.get('line')}" if loc.get("file") else "")
     head = f"❌ {t.get('id')}" + (f" ({where})" if where else "")
     reason = shown_message(t, lang).replace("\r", "")[:limit] if limit else ""
     return f"{head}: {reason}" if reason else head
@@ -184,7 +190,7 @@ def classroom_entries(results: Mapping, *, message_limit: int = 1000, per_task: 
             "status": "pass" if passed else "error",
             "score": float(unit) if earned else 0.0,
             "message": "" if passed else _line_message(head, lang, loc, message_limit),
-            "line_no": int(loc.get("line") or 0),
+            "line_no": 0 if loc.get("cell") else int(loc.get("line") or 0),  # a notebook has cells, not lines
             "duration": round(sum(float(t.get("duration", 0.0)) for t in tests), 3),
         }
         if loc.get("file"):
@@ -269,14 +275,14 @@ def compact_markdown(results: Mapping, lang: str) -> str:
     """A job summary of our own, used when the report renderer is not there."""
     ko = lang == "ko"
     score, top = results.get("score", 0), results.get("max_score", 0)
-    out = [f"## {'채점 결과' if ko else 'Grade'}: {md_escape(str(results.get('submission', '')))} — "
+    out = [f"## {translate('text_head', lang)}: {md_escape(str(results.get('submission', '')))} — "
            f"**{score:g} / {top:g}**", ""]
     if results.get("error"):
-        out += [("> 제출물을 읽을 수 없습니다: " if ko else "> The submission could not be read: ")
+        out += [f"> {translate('ci_unreadable', lang)}: "
                 + md_escape(str(results["error"])), ""]
     tasks = results.get("tasks") or {}
     if tasks:
-        out += ["| " + (" | ".join(("과제", "점수", "통과") if ko else ("Task", "Score", "Passed"))) + " |",
+        out += ["| " + " | ".join(translate(k, lang) for k in ("task", "score", "ci_passed")) + " |",
                 "|---|---:|---:|"]
         for task, tot in tasks.items():
             title = TASK_TITLES.get(task, (task, task))[1 if ko else 0]
@@ -285,7 +291,7 @@ def compact_markdown(results: Mapping, lang: str) -> str:
         out.append("")
     failed = [t for t in results.get("tests", []) if t.get("status") != "passed"]
     if failed:
-        out += [f"### {'고칠 것' if ko else 'To fix'} ({len(failed)})", ""]
+        out += [f"### {translate('ci_to_fix', lang)} ({len(failed)})", ""]
         for t in failed:
             loc = t.get("location") or {}
             where = f" — `{md_escape(str(loc.get('file')))}:{loc.get('line')}`" if loc.get("file") else ""

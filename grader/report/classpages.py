@@ -154,8 +154,17 @@ def task_rates(rows: list[dict]) -> list[dict]:
     return out
 
 
+def clip_words(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters at a word boundary, with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + " …"
+
+
 def test_rates(rows: list[dict]) -> list[dict]:
-    """Per test: how many passed, and the failure the class hit most: most failed first."""
+    """Per test that someone failed: how many passed, and the failure the class hit most; most failed first."""
     stats: dict[str, dict[str, Any]] = {}
     for r in rows:
         if r["status"] != "graded":
@@ -167,9 +176,11 @@ def test_rates(rows: list[dict]) -> list[dict]:
             if t.get("status") == "passed":
                 s["passed"] += 1
             else:
-                s["messages"][(t.get("message") or "").strip()[:300]] += 1
+                s["messages"][clip_words((t.get("message") or "").strip(), 300)] += 1
     out = []
     for s in stats.values():
+        if s["passed"] == s["n"]:
+            continue  # a table of failures: a test everyone passed has nothing to teach here
         common = s["messages"].most_common(1)
         out.append({"id": s["id"], "task": s["task"], "passed": s["passed"], "n": s["n"],
                     "rate": s["passed"] / s["n"], "failed": s["n"] - s["passed"],
@@ -241,14 +252,18 @@ def experiment_summary(rows: list[dict]) -> dict[str, Any] | None:
 def histogram(stats: dict[str, Any]) -> str | None:
     if not stats.get("n"):
         return None
+    from matplotlib.ticker import MaxNLocator
+
     full = stats.get("full") or max(stats["scores"]) or 1.0
     fig = _figure(6.4, 2.8)
     ax = fig.add_subplot()
     bins = min(20, max(5, int(full)))
     ax.hist(stats["scores"], bins=bins, range=(0, full), color="#1f77b4", edgecolor="white")
-    ax.axvline(stats["mean"], color="black", linestyle="dashed", linewidth=1, label=f"mean {stats['mean']:.1f}")
-    ax.set_xlabel(f"score (out of {full:g})")
-    ax.set_ylabel("students")
+    ax.axvline(stats["mean"], color="black", linestyle="dashed", linewidth=1,
+               label=f"mean / 평균 {round(stats['mean'], 2):g}")
+    ax.set_xlabel(f"score / 점수 (out of / 만점 {full:g})")
+    ax.set_ylabel("students / 학생 수")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # students come whole
     ax.legend(frameon=False)
     ax.grid(axis="y", alpha=0.3)
     return _data_uri(fig)
@@ -271,9 +286,14 @@ def experiment_plot(exp: dict[str, Any] | None) -> str | None:
             ax.hlines(bound, i - 0.4, i + 0.4, colors="black", linestyles="dashed", linewidth=1)
     ax.set_xticks(range(len(keys)), [f"{m}\nT={n}" for m, n in keys])
     ax.set_ylim(0, 1.05)
-    ax.set_ylabel("token accuracy")
+    ax.set_ylabel("token accuracy / 토큰 정확도")
     ax.grid(axis="y", alpha=0.3)
     return _data_uri(fig)
+
+
+# The status cards of summary.html, in both languages (the page is bilingual).
+STATUS_LABELS = {"graded": "Graded / 채점됨", "missing": "Missing / 미제출", "unreadable": "Unreadable / 읽을 수 없음",
+                 "timeout": "Timed out / 시간 초과", "error": "Error / 오류"}
 
 
 def summary_context(rows: list[dict], out: Path) -> dict[str, Any]:
@@ -286,6 +306,7 @@ def summary_context(rows: list[dict], out: Path) -> dict[str, Any]:
         "tasks": task_rates(rows), "tests": test_rates(rows), "exp": exp,
         "images": {"hist": histogram(stats), "exp": experiment_plot(exp)},
         "slowest": slow, "failed": failed, "manifest": load_manifest(out),
+        "status_label": lambda status: STATUS_LABELS.get(status, status),
     }
 
 

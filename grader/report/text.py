@@ -10,24 +10,24 @@ STATUS_MARK = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "timeout": 
 
 def text_summary(results: dict, lang: str = "en") -> str:
     ko = lang == "ko"
-    t = lambda key: translate(key, lang)  # noqa: E731
+    tr = lambda key: translate(key, lang)  # noqa: E731
     lines = []
-    lines.append(f"{t('text_head')}: {results['submission']}  {results['score']:g} / {results['max_score']:g}"
+    lines.append(f"{tr('text_head')}: {results['submission']}  {results['score']:g} / {results['max_score']:g}"
                  f"  [{', '.join(results['suites'])}; {translate('isolation', lang).lower()}: {results['isolation']}]")
     if results.get("error"):
-        lines.append(f"{t('text_unreadable')}: {results['error']}")
+        lines.append(f"{tr('text_unreadable')}: {results['error']}")
     for task, tot in results.get("tasks", {}).items():
         title = TASK_TITLES.get(task, (task, task))[1 if ko else 0]
         lines.append(f"  {title:<34} {tot['score']:>5g} / {tot['max_score']:<5g} ({tot['passed']}/{tot['total']})")
     failed = [t for t in results.get("tests", []) if t["status"] != "passed"]
     if failed:
         lines.append("")
-        lines.append(t("text_to_fix"))
+        lines.append(tr("text_to_fix"))
         for t in failed:
             lines.append(f"- [{STATUS_MARK[t['status']]}] {t['id']} ({t['task']}, {t['max_score']:g})")
             lines.append(f"    {t['messages'].get(lang) or t['message']}")
     for note in results.get("dropped", []):
-        lines.append(f"{t('text_ignored')}: {note}")
+        lines.append(f"{tr('text_ignored')}: {note}")
     for s in results.get("skipped", []):
-        lines.append(f"{t('text_skipped')}: {s['id']}: {skip_reason(s['reason'], lang)}")
+        lines.append(f"{tr('text_skipped')}: {s['id']}: {skip_reason(s['reason'], lang)}")
     return "\n".join(lines) + "\n"
