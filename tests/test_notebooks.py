@@ -131,6 +131,9 @@ def test_a_failing_cell_costs_only_what_it_defines(tmp_path):
     scores = task_scores(results)
     assert scores["weight_tying"][0] == 0 and scores["leetcode_practice"][0] == scores["leetcode_practice"][1] > 0
     assert any(n["reason"] == "syntax" and n["cell"] == 1 for n in notes_of(results))
+    text = failed_messages(results, "weight_tying")
+    assert "Expected `TinyLM` from your notebook; found none: cell 1 defines it but does not parse" in text
+    assert "셀 1에서 정의하지만 문법 오류가" in failed_messages(results, "weight_tying", "ko")
 
 
 def test_py_files_with_demos_and_an_unguarded_experiment_get_full_marks(tmp_path):

@@ -20,6 +20,7 @@ _MAGIC_LINE = re.compile(r"^(\s*)(?:[%!]|\w[\w.,\s]*=\s*[%!](?![=]))")  # %cmd, 
 _HELP_LINE = re.compile(r"^(\s*)(?:\?{1,2}[\w.]+|[\w.]+\?{1,2})\s*$")  # obj? and ??obj
 UNTIMED, NEEDED, SPECULATIVE = 0, 1, 2
 MODULE_REASONS = ("notebook_only", "plotting", "kit")
+_DEFINES = re.compile(r"^(?:async\s+def|def|class)\s+(\w+)", re.M)  # top level only: column 0
 _WRITEFILE = re.compile(r"^%%writefile(?:\s+-a)?\s+(\S+)\s*$")
 
 
@@ -108,7 +109,7 @@ def plan_notebook(nb: dict) -> NotebookPlan:
             tree = ast.parse(python)
         except SyntaxError as exc:
             plan.notes.append(Note(index, exc.lineno or 1, _line(python, exc.lineno), "failed", "syntax",
-                                   f"line {exc.lineno}: {exc.msg}"))
+                                   f"line {exc.lineno}: {exc.msg}", _DEFINES.findall(python)))
             continue
         except (ValueError, RecursionError) as exc:
             plan.notes.append(Note(index, 1, _line(python, 1), "failed", "syntax", str(exc)[:200]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 _COLAB = ("google.colab", "google")
@@ -97,3 +98,21 @@ def summarize(notes: Iterable[dict]) -> list[dict]:
     listed = list(notes)
     ordered = [n for n in listed if important(n)] + [n for n in listed if not important(n)]
     return [dict(n, important=important(n), messages=describe(n)) for n in ordered]
+
+
+def missing_name_hint(notes: Iterable[dict], message: str) -> dict[str, str] | None:
+    """For "embedding.py does not define `TinyLM`" in a notebook: the cell that would have, if one did not parse."""
+    m = re.search(r"`([^`]+)`", message)
+    if not m:
+        return None
+    name = m.group(1)
+    for n in notes:
+        if n.get("reason") == "syntax" and name in n.get("defines", []):
+            return {"en": f"Expected `{name}` from your notebook; found none: cell {n['cell']} defines it but does not "
+                          f"parse ({n.get('detail', '')}), so nothing in that cell ran. Fix that cell and grade again.",
+                    "ko": f"노트북에 `{name}`이(가) 있어야 하는데 없습니다: 셀 {n['cell']}에서 정의하지만 문법 오류가 있어"
+                          f"({n.get('detail', '')}) 그 셀은 전혀 실행되지 않았습니다. 그 셀을 고친 뒤 다시 채점하세요."}
+    return {"en": f"Expected `{name}` from your notebook; found none. Check the spelling, that its cell defines it at "
+                  "top level, and the list of cells the grader did not run or that failed, in the report.",
+            "ko": f"노트북에 `{name}`이(가) 있어야 하는데 없습니다. 철자, 그 셀의 최상위에서 정의했는지, 그리고 보고서의 "
+                  "'채점기가 실행하지 않았거나 실패한 최상위 코드' 목록을 확인하세요."}
