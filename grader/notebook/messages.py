@@ -42,8 +42,11 @@ def describe(note: dict) -> dict[str, str]:
         en = f"a {detail} cell is not Python: the whole cell was not run"
         ko = f"{detail} 셀은 파이썬 코드가 아니어서 셀 전체를 실행하지 않았습니다"
     elif reason == "syntax":
-        en = f"this cell does not parse ({detail}): nothing in it was run. Fix it, or the names it defines are missing"
-        ko = f"이 셀은 문법 오류가 있어({detail}) 전혀 실행하지 않았습니다. 고치지 않으면 이 셀에서 정의한 이름이 없습니다"
+        names = ", ".join(f"`{n}`" for n in note.get("defines", [])[:5])
+        en = (f"does not parse ({detail}): this statement was not run, the rest of the cell was"
+              + (f"; {names} stays undefined until you fix it" if names else ""))
+        ko = (f"문법 오류({detail})라 이 문장은 실행하지 않았고, 셀의 나머지는 실행했습니다"
+              + (f". 고치기 전까지 {names}은(는) 정의되지 않습니다" if names else ""))
     elif reason == "notebook_only":
         if detail.startswith(_COLAB):
             en, ko = f"`{detail}` needs Colab: skipped", f"`{detail}`는 Colab에서만 됩니다: 건너뛰었습니다"
