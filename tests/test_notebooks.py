@@ -123,14 +123,20 @@ def test_definitional_patterns_still_run(tmp_path):
 
 
 def test_a_failing_cell_costs_only_what_it_defines(tmp_path):
-    """A cell that does not parse loses its own definitions; later cells' tasks keep their points."""
+    """A typo in one class of a cell loses that class; the cell's other definitions and later cells still count."""
     emb = (ROOT / "solutions" / "embedding.py").read_text()
     broken = emb.replace("class TinyLM(nn.Module):", "class TinyLM(nn.Module)")  # a missing colon
+    assert broken != emb
     path = _notebook(tmp_path, broken, (ROOT / "solutions" / "leetcode.py").read_text())
     results = grade(path, hidden=False, keyword="weight_tying or leetcode_practice or sinusoidal_pe")
     scores = task_scores(results)
-    assert scores["weight_tying"][0] == 0 and scores["leetcode_practice"][0] == scores["leetcode_practice"][1] > 0
+    assert scores["weight_tying"][0] < scores["weight_tying"][1]
+    for task in ("sinusoidal_pe", "leetcode_practice"):
+        assert scores[task][0] == scores[task][1] > 0, failed_messages(results, task)[:600]
     assert any(n["reason"] == "syntax" and n["cell"] == 1 for n in notes_of(results))
+    text = failed_messages(results, "weight_tying")
+    assert "Expected `TinyLM` from your notebook; found none: cell 1 defines it but does not parse" in text
+    assert "셀 1에서 정의하지만 문법 오류가" in failed_messages(results, "weight_tying", "ko")
 
 
 def test_py_files_with_demos_and_an_unguarded_experiment_get_full_marks(tmp_path):

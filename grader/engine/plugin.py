@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from grader.engine.feedback import describe_problem
+from grader.engine.errors import MissingName
+from grader.engine.feedback import Message, describe_problem
 from grader.engine.rubric import rubric_of
 from grader.engine.student import Student
 from grader.engine.submission import Submission
@@ -75,6 +76,11 @@ class GradingPlugin:
                 meta["skip_reason"] = str(exc)
                 return meta
             message, status = describe_problem(exc)
+            if isinstance(exc, MissingName) and self.sub.notebook:  # say which cell, not "embedding.py"
+                from grader.notebook.messages import missing_name_hint
+
+                hint = missing_name_hint(self.sub.notebook_notes, exc.message)
+                message = Message(hint["en"], hint["ko"]) if hint else message
             meta["message"] = message.as_dict()
             meta["status"] = status
             # Where in the student's source it went wrong (for CI annotations).

@@ -3,8 +3,8 @@
 One Markdown cell per lesson step (the kit's own words, Korean and English),
 then one code cell per function or class of the stub, docstring included,
 exactly as in exercises/. The LeetCode log template closes the notebook as
-Markdown. `grade lesson.ipynb` reads the notebook back: its code cells become
-one module and its Markdown the log (see grader/engine/submission.py).
+Markdown. `grade lesson.ipynb` reads the notebook back: its code cells run in
+order, one statement at a time, and its Markdown is the log (see grader/notebook/).
 
 Nothing runs at import time: a try-it cell is guarded by
 ``if __name__ == "__main__":``, true in Jupyter and false in the grader.

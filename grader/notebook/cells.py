@@ -20,6 +20,7 @@ _MAGIC_LINE = re.compile(r"^(\s*)(?:[%!]|\w[\w.,\s]*=\s*[%!](?![=]))")  # %cmd, 
 _HELP_LINE = re.compile(r"^(\s*)(?:\?{1,2}[\w.]+|[\w.]+\?{1,2})\s*$")  # obj? and ??obj
 UNTIMED, NEEDED, SPECULATIVE = 0, 1, 2
 MODULE_REASONS = ("notebook_only", "plotting", "kit")
+_DEFINES = re.compile(r"^(?:async\s+def|def|class)\s+(\w+)", re.M)  # top level only: column 0
 _WRITEFILE = re.compile(r"^%%writefile(?:\s+-a)?\s+(\S+)\s*$")
 
 
@@ -106,10 +107,8 @@ def plan_notebook(nb: dict) -> NotebookPlan:
             continue
         try:
             tree = ast.parse(python)
-        except SyntaxError as exc:
-            plan.notes.append(Note(index, exc.lineno or 1, _line(python, exc.lineno), "failed", "syntax",
-                                   f"line {exc.lineno}: {exc.msg}"))
-            continue
+        except SyntaxError:
+            tree = _salvage(python, index, plan.notes)
         except (ValueError, RecursionError) as exc:
             plan.notes.append(Note(index, 1, _line(python, 1), "failed", "syntax", str(exc)[:200]))
             continue
@@ -129,6 +128,47 @@ def plan_notebook(nb: dict) -> NotebookPlan:
     plan.notes.sort(key=lambda n: (n.cell or 0, n.line))
     plan.sources = "\n\n".join(kept_text) + "\n"
     return plan
+
+
+_BOUNDARY = re.compile(r"^(?!(?:else|elif|except|finally|case)\b)[A-Za-z_@]")
+
+
+def _salvage(python: str, index: int, notes: list[Note]) -> ast.Module:
+    """A cell that does not parse, cut where top-level statements start: the parts that parse still count.
+
+    Jupyter would run none of it, but the grade is about what the notebook defines: a typo in one
+    function costs that function, each part that fails is noted with its line.
+    """
+    lines = python.splitlines()
+    starts = [i for i, line in enumerate(lines) if _BOUNDARY.match(line)
+              and not (i and lines[i - 1].startswith("@")) and not (i and lines[i - 1].rstrip().endswith("\\"))]
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    ends = [*starts[1:], len(lines)]
+    body: list[ast.stmt] = []
+    i = 0
+    while i < len(starts):
+        # the shortest run of parts from here that parses (a string holding `def x():` spans parts)
+        for j in range(i, len(starts)):
+            try:
+                body += ast.parse("\n" * starts[i] + "\n".join(lines[starts[i]:ends[j]])).body
+                i = j + 1
+                break
+            except (SyntaxError, ValueError, RecursionError):
+                continue
+        else:
+            a, b = starts[i], ends[i]
+            try:
+                ast.parse("\n" * a + "\n".join(lines[a:b]))
+                error = "does not parse with what follows"
+            except SyntaxError as exc:
+                a, error = (exc.lineno or a + 1) - 1, f"line {exc.lineno}: {exc.msg}"
+            except (ValueError, RecursionError) as exc:
+                error = str(exc)[:200]
+            notes.append(Note(index, a + 1, _line(python, a + 1), "failed", "syntax", error,
+                              _DEFINES.findall("\n".join(lines[starts[i]:ends[i]]))))
+            i += 1
+    return ast.Module(body=body, type_ignores=[])
 
 
 def _budget_of(s: Stmt) -> int:

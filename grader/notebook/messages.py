@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 _COLAB = ("google.colab", "google")
@@ -41,8 +42,11 @@ def describe(note: dict) -> dict[str, str]:
         en = f"a {detail} cell is not Python: the whole cell was not run"
         ko = f"{detail} 셀은 파이썬 코드가 아니어서 셀 전체를 실행하지 않았습니다"
     elif reason == "syntax":
-        en = f"this cell does not parse ({detail}): nothing in it was run. Fix it, or the names it defines are missing"
-        ko = f"이 셀은 문법 오류가 있어({detail}) 전혀 실행하지 않았습니다. 고치지 않으면 이 셀에서 정의한 이름이 없습니다"
+        names = ", ".join(f"`{n}`" for n in note.get("defines", [])[:5])
+        en = (f"does not parse ({detail}): this statement was not run, the rest of the cell was"
+              + (f"; {names} stays undefined until you fix it" if names else ""))
+        ko = (f"문법 오류({detail})라 이 문장은 실행하지 않았고, 셀의 나머지는 실행했습니다"
+              + (f". 고치기 전까지 {names}은(는) 정의되지 않습니다" if names else ""))
     elif reason == "notebook_only":
         if detail.startswith(_COLAB):
             en, ko = f"`{detail}` needs Colab: skipped", f"`{detail}`는 Colab에서만 됩니다: 건너뛰었습니다"
@@ -97,3 +101,21 @@ def summarize(notes: Iterable[dict]) -> list[dict]:
     listed = list(notes)
     ordered = [n for n in listed if important(n)] + [n for n in listed if not important(n)]
     return [dict(n, important=important(n), messages=describe(n)) for n in ordered]
+
+
+def missing_name_hint(notes: Iterable[dict], message: str) -> dict[str, str] | None:
+    """For "embedding.py does not define `TinyLM`" in a notebook: the cell that would have, if one did not parse."""
+    m = re.search(r"`([^`]+)`", message)
+    if not m:
+        return None
+    name = m.group(1)
+    for n in notes:
+        if n.get("reason") == "syntax" and name in n.get("defines", []):
+            return {"en": f"Expected `{name}` from your notebook; found none: cell {n['cell']} defines it but does not "
+                          f"parse ({n.get('detail', '')}), so nothing in that cell ran. Fix that cell and grade again.",
+                    "ko": f"노트북에 `{name}`이(가) 있어야 하는데 없습니다: 셀 {n['cell']}에서 정의하지만 문법 오류가 있어"
+                          f"({n.get('detail', '')}) 그 셀은 전혀 실행되지 않았습니다. 그 셀을 고친 뒤 다시 채점하세요."}
+    return {"en": f"Expected `{name}` from your notebook; found none. Check the spelling, that its cell defines it at "
+                  "top level, and the list of cells the grader did not run or that failed, in the report.",
+            "ko": f"노트북에 `{name}`이(가) 있어야 하는데 없습니다. 철자, 그 셀의 최상위에서 정의했는지, 그리고 보고서의 "
+                  "'채점기가 실행하지 않았거나 실패한 최상위 코드' 목록을 확인하세요."}

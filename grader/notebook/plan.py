@@ -49,10 +49,12 @@ class Note:
     action: str  # skipped | failed | stopped
     reason: str  # a key of grader.notebook.messages.REASONS
     detail: str = ""  # a name, a module or an error message
+    defines: list[str] = field(default_factory=list)  # what a cell that does not parse would have defined
 
     def as_dict(self) -> dict:
-        return {"cell": self.cell, "line": self.line, "code": self.code, "action": self.action,
-                "reason": self.reason, "detail": self.detail}
+        out = {"cell": self.cell, "line": self.line, "code": self.code, "action": self.action,
+               "reason": self.reason, "detail": self.detail}
+        return out | ({"defines": self.defines} if self.defines else {})
 
 
 @dataclass

@@ -26,6 +26,9 @@ def text_summary(results: dict, lang: str = "en") -> str:
         for t in failed:
             lines.append(f"- [{STATUS_MARK[t['status']]}] {t['id']} ({t['task']}, {t['max_score']:g})")
             lines.append(f"    {t['messages'].get(lang) or t['message']}")
+    for n in ((results.get("artifacts") or {}).get("notebook") or {}).get("notes", []):
+        if n.get("important"):  # a notebook cell that failed, or could not run (grader/notebook)
+            lines.append(("실행하지 못한 코드: " if ko else "Not run: ") + (n["messages"].get(lang) or n["messages"]["en"]))
     for note in results.get("dropped", []):
         lines.append(f"{tr('text_ignored')}: {note}")
     for s in results.get("skipped", []):

@@ -11,6 +11,7 @@ of every definition is the reference (solutions/) unless a bug is swapped in.
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 from pathlib import Path
 
@@ -52,7 +53,7 @@ def code(*names: str, extra: str = "", swap: dict[str, str] | None = None) -> st
 def colab_cell(source: str, outputs: list | None = None, count: int | None = None) -> nbformat.NotebookNode:
     """A code cell as Colab saves it: an id, colab metadata, an outputId, outputs."""
     cell = new_code_cell(source, execution_count=count, outputs=outputs or [])
-    cell.metadata = {"id": f"c{abs(hash(source)) % 10**8:08d}",
+    cell.metadata = {"id": hashlib.sha1(source.encode()).hexdigest()[:12],
                      "colab": {"base_uri": "https://localhost:8080/"}, "outputId": "3f1c2b7e-0d4a-4a55-9d1e"}
     return cell
 
@@ -131,14 +132,15 @@ def plain(cells: list, name: str) -> nbformat.NotebookNode:
     return nb
 
 
-def ipython_notebook() -> nbformat.NotebookNode:
+def ipython_notebook(swap: dict[str, str] | None = None) -> nbformat.NotebookNode:
     """Jupyter habits: autoreload, IPython imports, get_ipython(), a bare value at the end of a cell."""
+    s = swap or {}
     return plain([
         new_code_cell("%load_ext autoreload\n%autoreload 2\n%matplotlib inline"),
         new_code_cell("from IPython import get_ipython\nfrom IPython.display import display, clear_output\n"
                       "import IPython\nget_ipython().run_line_magic('config', \"InlineBackend.figure_format = 'retina'\")"),
         new_code_cell("from __future__ import annotations\n" + IMPORTS),
-        new_code_cell(code("MODES", "sinusoidal_pe", "TokenAndPosEmbedding") + "\n\ndisplay(sinusoidal_pe(4, 6))"),
+        new_code_cell(code("MODES", "sinusoidal_pe", "TokenAndPosEmbedding", swap=s) + "\n\ndisplay(sinusoidal_pe(4, 6))"),
         new_code_cell("sinusoidal_pe?"),
         new_code_cell(code("TinyLM", "count_params", "equivariance_error") + "\n\nTinyLM(10, 4)"),
         new_code_cell(code("MODEL_KEYS", "make_batch", "ReversalModel", "train_reversal", "evaluate",
@@ -184,6 +186,7 @@ def early_failure_notebook() -> nbformat.NotebookNode:
 
 
 SIN_ONLY = DEFS["sinusoidal_pe"].replace("pe[:, 1::2] = torch.cos(angle)", "pe[:, 1::2] = torch.sin(angle)")
+NO_SCALE = DEFS["TokenAndPosEmbedding"].replace(" * math.sqrt(self.d_model)", "")
 TIE_CLONE = DEFS["TinyLM"].replace("self.head.weight = self.emb.weight",
                                    "self.head.weight = nn.Parameter(self.emb.weight.clone())")
 
@@ -193,11 +196,14 @@ CASES = {
     "ok_early_failure": (early_failure_notebook(), {"full_marks": True}),
     "bug_colab_sin_only": (colab("bug.ipynb", {"sinusoidal_pe": SIN_ONLY}), {"failing_tasks": ["sinusoidal_pe"]}),
     "bug_colab_tie_clone": (colab("bug.ipynb", {"TinyLM": TIE_CLONE}), {"failing_tasks": ["weight_tying"]}),
+    "bug_ipython_no_scale": (ipython_notebook({"TokenAndPosEmbedding": NO_SCALE}),
+                             {"failing_tasks": ["TokenAndPosEmbedding"]}),
 }
 
 
 def main() -> None:
-    assert SIN_ONLY != DEFS["sinusoidal_pe"] and TIE_CLONE != DEFS["TinyLM"], "the bug no longer applies"
+    for bug, name in ((SIN_ONLY, "sinusoidal_pe"), (TIE_CLONE, "TinyLM"), (NO_SCALE, "TokenAndPosEmbedding")):
+        assert bug != DEFS[name], f"the {name} bug no longer applies to solutions/"
     expect = {}
     for name, (nb, exp) in CASES.items():
         nbformat.validate(nb)
