@@ -1,8 +1,9 @@
 """The untrusted side: imports the student's modules and answers requests.
 
 Run as ``python -I gk_worker.py --fd N --sub DIR`` from a runtime folder that
-holds copies of this file, ``gk_protocol.py`` and ``gk_probes.py`` (see
-``grader.runtime``).  It talks only over the inherited socket ``N``; the
+holds copies of this file, ``gk_protocol.py``, ``gk_probes.py``, ``gk_server.py`` and
+``gk_guard.py`` (see ``grader.runtime``); this file is only the bootstrap, the serve
+loop is gk_server.py.  It talks only over the inherited socket ``N``; the
 student's prints go to stdout/stderr, which the grader drains and never parses.
 
 Requests (JSON header, tensors as blobs):
@@ -12,153 +13,97 @@ Requests (JSON header, tensors as blobs):
   {"op": "probe", "name": "module_summary", "args": [...], "kwargs": {...}}
   {"op": "release", "handle": 3}
 Replies: {"ok": true, "value": ...} or {"ok": false, "error": {"type", "message", "where"}}.
+
+Out of the student's reach (server.py and guard.py hold the rest): the runtime's
+files are loaded into private namespaces, never modules, so nothing of it is in
+``sys.modules`` or importable (``__main__`` is replaced by an empty module, the
+runtime folder is never on ``sys.path``); its state lives in closures, not classes
+(``__subclasses__`` would list a class, and its methods' ``__globals__`` lead
+home); each namespace has its own copy of the builtins as they were at start, so
+patching ``builtins`` changes nothing there.  This bootstrap's own globals lie
+below every student frame on the main thread: they hold functions and nothing else.
 """
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import os
-import socket
 import sys
-import traceback
 from typing import Any
 
-# `python -I` leaves the script's own folder off sys.path: put the runtime there.
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gk_protocol as protocol  # noqa: E402
-
-MAX_MESSAGE = 2000
+# Modules the probes import, bound as they are at start: a student's sys.modules entry
+# or module attribute swapped later does not reach a probe.
+PROBE_MODULES = ("torch", "torch.nn", "copy", "typing", "__future__", "torch._subclasses.fake_tensor")
 
 
-class Objects:
-    """Objects the grader refers to by handle."""
+def _load(path: str, name: str, builtins_copy: dict) -> dict:
+    """Run one runtime file in a fresh namespace with private builtins; no module is left behind."""
+    import types
 
-    def __init__(self) -> None:
-        self.table: dict[int, Any] = {}
-        self.next_id = 1
-
-    def put(self, obj: Any) -> protocol.Handle:
-        hid = self.next_id
-        self.next_id += 1
-        self.table[hid] = obj
-        return protocol.Handle(hid, type(obj).__name__)
-
-    def get(self, hid: int) -> Any:
-        if hid not in self.table:
-            raise LookupError(f"unknown handle {hid}")
-        return self.table[hid]
-
-
-class Worker:
-    def __init__(self, sub_dir: str) -> None:
-        self.sub_dir = sub_dir
-        self.objects = Objects()
-
-    # -- name resolution ---------------------------------------------------
-    def module_for(self, name: str) -> str:
-        return protocol.HOME_MODULE.get(name, name.split(".")[0])
-
-    def resolve(self, target: str) -> Any:
-        if "." in target:
-            module_name, attr = target.split(".", 1)
-        else:
-            module_name, attr = self.module_for(target), target
-        module = importlib.import_module(module_name)
-        if not hasattr(module, attr):
-            raise _GraderSide("MissingName", f"{module_name}.py does not define `{attr}`")
-        return getattr(module, attr)
-
-    # -- dispatch ----------------------------------------------------------
-    def handle(self, header: dict, blobs: list[bytes]) -> Any:
-        def to_obj(hid: int, type_name: str) -> Any:
-            return self.objects.get(hid)
-
-        args = protocol.decode(header.get("args", []), blobs, to_obj)
-        kwargs = protocol.decode(header.get("kwargs", {"__dict__": []}), blobs, to_obj)
-        op = header.get("op")
-        if op == "ping":
-            return "pong"
-        if op == "import":
-            importlib.import_module(str(header["module"]))
-            return True
-        if op == "call":
-            return self.resolve(str(header["target"]))(*args, **kwargs)
-        if op == "method":
-            obj = self.objects.get(int(header["handle"]))
-            return getattr(obj, str(header["name"]))(*args, **kwargs)
-        if op == "getattr":
-            obj = self.objects.get(int(header["handle"]))
-            for part in str(header["path"]).split("."):
-                obj = getattr(obj, part)
-            return obj
-        if op == "release":
-            self.objects.table.pop(int(header["handle"]), None)
-            return None
-        if op == "probe":
-            import gk_probes
-
-            probe = getattr(gk_probes, "probe_" + str(header["name"]), None)
-            if probe is None:
-                raise _GraderSide("ProtocolError", f"unknown probe {header['name']!r}")
-            return probe(self, *args, **kwargs)
-        raise _GraderSide("ProtocolError", f"unknown op {op!r}")
-
-
-class _GraderSide(Exception):
-    """An error of the request itself, not of the student's code."""
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-
-
-def describe_error(exc: BaseException, sub_dir: str) -> dict:
-    """Type, message and the deepest student-file line of an exception."""
-    kind = exc.kind if isinstance(exc, _GraderSide) else type(exc).__name__
+    ns: dict[str, Any] = {"__name__": name, "__builtins__": dict(builtins_copy)}
+    with open(path, encoding="utf-8") as fh:
+        code = compile(fh.read(), path, "exec", dont_inherit=True)
+    # dataclasses look their class's module up while the class is made: an empty stand-in,
+    # so their generated methods get its (empty) globals, not this namespace.
+    sys.modules[name] = types.ModuleType(name)
     try:
-        message = str(exc)
-    except BaseException:  # a hostile __str__
-        message = "<unprintable message>"
-    where = None
-    frames = []
+        exec(code, ns)
+    finally:
+        sys.modules.pop(name, None)
+    return ns
+
+
+def prepare(here: str) -> dict:
+    """Load the runtime (torch first) without serving: what a zygote holds before it forks."""
+    import builtins
+    import importlib
+
+    # `python -I` ignores PYTHONDONTWRITEBYTECODE: no __pycache__ in the student's folder (a
+    # later worker would refuse to load it, see guard.py).
+    sys.dont_write_bytecode = True
     try:
-        for frame in traceback.extract_tb(exc.__traceback__):
-            if frame.filename.startswith(sub_dir):
-                where = {"file": os.path.basename(frame.filename), "line": frame.lineno, "code": frame.line or ""}
-                frames.append(f"{where['file']}:{frame.lineno}: {frame.line or ''}")
-        if isinstance(exc, SyntaxError) and exc.filename and exc.filename.startswith(sub_dir):
-            where = {"file": os.path.basename(exc.filename), "line": exc.lineno or 0, "code": (exc.text or "").strip()}
+        import torch
+
+        torch.set_num_threads(int(os.environ.get("GK_THREADS", "1")))
     except BaseException:
-        pass
-    return {
-        "type": str(kind)[:100],
-        "message": message[:MAX_MESSAGE],
-        "where": where,
-        "frames": frames[-5:],
-        "not_implemented": isinstance(exc, NotImplementedError),
-        "bases": [c.__name__ for c in type(exc).__mro__][:10],
-    }
+        torch = None
+    clean = dict(vars(builtins))
+    runtime: dict[str, Any] = {"builtins": clean, "modules": {}, "probes_code": None}
+    for name in ("protocol", "guard", "server"):
+        runtime[name] = _load(os.path.join(here, f"gk_{name}.py"), f"gk_{name}", clean)
+    if torch is not None:
+        runtime["protocol"]["_torch"] = (lambda t: lambda: t)(torch)
+        for name in PROBE_MODULES:
+            try:
+                runtime["modules"][name] = importlib.import_module(name)
+            except ImportError:
+                pass
+        with open(os.path.join(here, "gk_probes.py"), encoding="utf-8") as fh:
+            runtime["probes_code"] = compile(fh.read(), os.path.join(here, "gk_probes.py"), "exec", dont_inherit=True)
+    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    roots.update(os.path.dirname(os.path.dirname(getattr(m, "__file__", None) or "/nonexistent/x"))
+                 for m in runtime["modules"].values())
+    runtime["trusted_roots"] = sorted(r for r in roots if r and r != "/" and os.path.isdir(r))
+    return runtime
 
 
-def serve(sock: socket.socket, worker: Worker) -> None:
-    stream = sock.makefile("rwb", buffering=0)
-    while True:
-        try:
-            header, blobs = protocol.read_message(stream)
-        except EOFError:
-            return
-        out: list[bytes] = []
-        try:
-            value = worker.handle(header, blobs)
-            reply = {"ok": True, "value": protocol.encode(value, out, fallback=worker.objects.put)}
-        except BaseException as exc:  # SystemExit and KeyboardInterrupt from student code too
-            out = []
-            reply = {"ok": False, "error": describe_error(exc, worker.sub_dir)}
-        protocol.write_message(stream, reply, out)
+def hide_runtime() -> None:
+    """Nothing of the runtime in sys.modules, __main__ included, nor on sys.path."""
+    import types
+
+    for name in [n for n in sys.modules if n.startswith("gk_")]:
+        del sys.modules[name]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != here]
+    sys.path_importer_cache.pop(here, None)
 
 
 def main() -> None:
+    import argparse
+    import collections
+    import operator
+    import socket
+
     parser = argparse.ArgumentParser()
     parser.add_argument("--fd", type=int, required=True)
     parser.add_argument("--sub", required=True)
@@ -167,17 +112,22 @@ def main() -> None:
     sub_dir = os.path.realpath(opts.sub)
     # torch (and numpy, math...) first, before the student's folder is on the path: even a
     # `torch.py` that got past the allow-list cannot stand in for the real one.
-    try:
-        import torch
-
-        torch.set_num_threads(int(os.environ.get("GK_THREADS", "1")))
-    except BaseException:
-        pass
+    runtime = prepare(os.path.dirname(os.path.abspath(__file__)))
+    begin, take = runtime["server"]["make_server"](runtime, sub_dir + os.sep)
+    hide_runtime()
     # The student's folder first, so `from embedding import ...` finds the sibling.
     sys.path.insert(0, sub_dir)
     os.chdir(sub_dir)
-    serve(sock, Worker(sub_dir + os.sep))
-    # Leave without running the student's atexit handlers or finalizers.
+    begin(sock)
+    # This frame lies below every student frame on the main thread: nothing of the runtime may
+    # stay in its locals.  The loop is C (deque, map, operator.call, iter), so the task queue
+    # lives only on the value stack, where no frame walk sees it; each task delivers its own
+    # result to the serve thread.
+    holder = [take]
+    del runtime, begin, take, sock, opts, parser, sub_dir
+    collections.deque(map(operator.call, iter(holder.pop(), None)), maxlen=0)
+    # The serve loop ended (the grader hung up).  Leave without running the student's
+    # atexit handlers or finalizers.
     sys.stdout.flush()
     os._exit(0)
 

@@ -43,6 +43,7 @@ GiB = 1024**3
 MiB = 1024**2
 # grader/runtime/ as the worker sees it: flat files under names no student module can take.
 RUNTIME_FILES = {"worker.py": "gk_worker.py", "protocol.py": "gk_protocol.py", "probes.py": "gk_probes.py",
+                 "guard.py": "gk_guard.py", "server.py": "gk_server.py",
                  "init.py": "gk_init.py"}
 ISOLATION_LEVELS = ("auto", "namespaces", "process")
 # Measured (torch 2.14, CPU build with CUDA libraries): `import torch` reserves about

