@@ -3,9 +3,10 @@
 Read the folders in the order of trust: ``engine`` grades one submission in the
 trusted process, ``sandbox`` starts and talks to the untrusted worker,
 ``runtime`` is exactly what runs inside it, ``lesson`` is this lesson's grading
-knowledge, ``suites`` are the tests, ``report`` turns results into what people
-read, and ``instructor`` holds what students never need (it is left out of the
-student release).
+knowledge, ``suites`` are the tests, ``notebook`` reads notebooks as students
+hand them in (and is ``check()`` inside one), ``report`` turns results into what
+people read, and ``instructor`` holds what students never need (it is left out of
+the student release).
 """
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GRADER = ROOT / "grader"
-PACKAGES = ("engine", "sandbox", "runtime", "lesson", "report", "instructor")
+PACKAGES = ("engine", "sandbox", "runtime", "lesson", "notebook", "report", "instructor")
 
 
 def test_few_modules_at_the_top_and_every_folder_says_its_job() -> None:
