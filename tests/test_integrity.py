@@ -322,3 +322,6 @@ def test_student_imports_are_read_from_the_source(tmp_path: Path) -> None:
     staging = tmp_path / "nb"
     read_submission(ROOT / "examples" / "notebook.ipynb", staging)
     assert student_imports(staging, "reversal") == ["notebook"]  # the grader's shim imports the notebook
+    (tmp_path / "cycle_a.py").write_text("import cycle_b\n")
+    (tmp_path / "cycle_b.py").write_text("import cycle_a\nimport helpers\n")
+    assert student_imports(tmp_path, "cycle_a") == []  # importing cycle_b first could change the cycle
