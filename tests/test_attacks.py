@@ -151,8 +151,11 @@ def _notebook_hang(folder: Path, ctx: dict) -> Path:
     """A notebook: the reference solution's cells, then one that sleeps forever (every shim imports it)."""
     import nbformat
 
-    cells = [nbformat.v4.new_code_cell((KIT / "solutions" / f"{m}.py").read_text())
-             for m in ("embedding", "reversal", "leetcode")]
+    def cell(module: str) -> str:  # a module as a cell: no __future__ import, no import of a sibling
+        lines = (KIT / "solutions" / f"{module}.py").read_text().splitlines()
+        return "\n".join(x for x in lines if not x.startswith(("from __future__", "from embedding")))
+
+    cells = [nbformat.v4.new_code_cell(cell(m)) for m in ("embedding", "reversal", "leetcode")]
     cells.append(nbformat.v4.new_code_cell("import time\ntime.sleep(10**9)"))
     target = folder / "hang.ipynb"
     nbformat.write(nbformat.v4.new_notebook(cells=cells), str(target))

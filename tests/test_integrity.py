@@ -305,3 +305,23 @@ def test_no_class_statement_is_no_evidence(tmp_path: Path) -> None:
     staged = _staged(tmp_path, "TokenAndPosEmbedding = type('TokenAndPosEmbedding', (nn.Module,), {})\n")
     evidence = structure.registers_buffer(staged)
     assert not evidence.ok and "class TokenAndPosEmbedding" in evidence.en
+
+
+# -- import dependencies (a hang is waited out once) ----------------------------------------
+def test_student_imports_are_read_from_the_source(tmp_path: Path) -> None:
+    from grader.lesson.source import student_imports
+
+    (tmp_path / "embedding.py").write_text("import torch\nfrom helpers import f\n")
+    (tmp_path / "helpers.py").write_text("import math\n")
+    (tmp_path / "reversal.py").write_text(
+        "from embedding import TokenAndPosEmbedding\ndef later():\n    import leetcode\n")
+    (tmp_path / "leetcode.py").write_text("try:\n    import reversal\nexcept ImportError:\n    pass\n")
+    assert student_imports(tmp_path, "reversal") == ["helpers", "embedding"]  # dependencies first
+    assert student_imports(tmp_path, "leetcode") == ["helpers", "embedding", "reversal"]
+    assert student_imports(tmp_path, "helpers") == []
+    staging = tmp_path / "nb"
+    read_submission(ROOT / "examples" / "notebook.ipynb", staging)
+    assert student_imports(staging, "reversal") == ["notebook"]  # the grader's shim imports the notebook
+    (tmp_path / "cycle_a.py").write_text("import cycle_b\n")
+    (tmp_path / "cycle_b.py").write_text("import cycle_a\nimport helpers\n")
+    assert student_imports(tmp_path, "cycle_a") == []  # importing cycle_b first could change the cycle

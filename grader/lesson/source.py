@@ -122,20 +122,41 @@ def student_imports(staging: Path, module: str) -> list[str]:
     """The staged modules ``module`` imports when it is imported, transitively, dependencies first.
 
     Only statements that run at import time count (not function bodies); the
-    grader's notebook shims count too (each imports notebook.py).
+    grader's notebook shims count too (each imports notebook.py).  A module in
+    an import cycle with ``module`` is left out: importing it first could change
+    how the cycle resolves.
     """
     staged = {p.stem for p in Path(staging).glob("*.py")}
+    graph: dict[str, list[str]] = {}
+
+    def edges(name: str) -> list[str]:
+        if name not in graph:
+            try:
+                tree = ast.parse((Path(staging) / f"{name}.py").read_text(encoding="utf-8", errors="replace"))
+                found = dict.fromkeys(_import_time_imports(tree))
+                graph[name] = [d for d in found if d in staged and d != name]
+            except (OSError, SyntaxError, ValueError):
+                graph[name] = []
+        return graph[name]
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, todo = {start}, [start]
+        while todo:
+            for nxt in edges(todo.pop()):
+                if nxt == goal:
+                    return True
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return False
+
     order: list[str] = []
-    seen = {module}
+    visited = {module}
 
     def visit(name: str) -> None:
-        try:
-            tree = ast.parse((Path(staging) / f"{name}.py").read_text(encoding="utf-8", errors="replace"))
-        except (OSError, SyntaxError, ValueError):
-            return
-        for dep in _import_time_imports(tree):
-            if dep in staged and dep not in seen:
-                seen.add(dep)
+        for dep in edges(name):
+            if dep not in visited and not reaches(dep, module):
+                visited.add(dep)
                 visit(dep)
                 order.append(dep)
 
