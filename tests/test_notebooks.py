@@ -58,11 +58,12 @@ def test_every_note_is_said_in_both_languages(graded):
 def test_colab_export_says_what_it_skipped_and_skips_the_experiment(reference_results):
     results = graded_notebook("ok_colab_export")
     by_text = "\n".join(n["messages"]["en"] for n in notes_of(results))
-    assert "cell 3, line 2: `drive.mount('/content/drive')` needs Colab" in by_text
+    assert "cell 4, line 2: `drive.mount('/content/drive')` needs Colab" in by_text
+    assert "`from grader import check` the grading kit itself" in by_text
     assert "`google.colab` needs Colab: skipped" in by_text
     assert "`run_experiment` run at top level: not run while grading" in by_text
     assert "cell 2, line 1: `!pip install -q torch` a notebook command" in by_text
-    assert "셀 3, 2번째 줄: `drive.mount('/content/drive')` Colab이 필요합니다" in "\n".join(
+    assert "셀 4, 2번째 줄: `drive.mount('/content/drive')` Colab이 필요합니다" in "\n".join(
         n["messages"]["ko"] for n in notes_of(results))
     # a ten-minute sweep at top level: graded in about the time of the same code as .py files
     assert results["duration"] < reference_results["duration"] + 20
