@@ -88,3 +88,21 @@ def test_check_in_a_kernel_reads_the_log_from_the_saved_notebook(tmp_path):
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
     score, top = json.loads(text.strip().splitlines()[-1])
     assert score == top > 0
+
+
+def test_check_in_a_kernel_that_imports_the_exercises_grades_the_files(tmp_path):
+    """A notebook that only imports exercises/*.py (and defines nothing of the lesson) grades those files."""
+    (tmp_path / "exercises").mkdir()
+    for name in ("embedding.py", "reversal.py", "leetcode.py"):
+        (tmp_path / "exercises" / name).write_text((ROOT / "solutions" / name).read_text())
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("import json, sys\nsys.path.insert(0, 'exercises')\n"
+                                  "from embedding import sinusoidal_pe\nsinusoidal_pe(4, 6)"),
+        nbformat.v4.new_code_cell("from grader import check\nr = check('sinusoidal_pe', lang='en')\n"
+                                  "print(json.dumps([r.score, r.max_score]))"),
+    ])
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
+    score, top = json.loads(text.strip().splitlines()[-1])
+    assert score == top > 0

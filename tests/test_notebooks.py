@@ -58,11 +58,12 @@ def test_every_note_is_said_in_both_languages(graded):
 def test_colab_export_says_what_it_skipped_and_skips_the_experiment(reference_results):
     results = graded_notebook("ok_colab_export")
     by_text = "\n".join(n["messages"]["en"] for n in notes_of(results))
-    assert "cell 3, line 2: `drive.mount('/content/drive')` needs Colab" in by_text
+    assert "cell 4, line 2: `drive.mount('/content/drive')` needs Colab" in by_text
+    assert "`from grader import check` the grading kit itself" in by_text
     assert "`google.colab` needs Colab: skipped" in by_text
     assert "`run_experiment` run at top level: not run while grading" in by_text
     assert "cell 2, line 1: `!pip install -q torch` a notebook command" in by_text
-    assert "셀 3, 2번째 줄: `drive.mount('/content/drive')` Colab이 필요합니다" in "\n".join(
+    assert "셀 4, 2번째 줄: `drive.mount('/content/drive')` Colab이 필요합니다" in "\n".join(
         n["messages"]["ko"] for n in notes_of(results))
     # a ten-minute sweep at top level: graded in about the time of the same code as .py files
     assert results["duration"] < reference_results["duration"] + 20
@@ -200,3 +201,61 @@ def test_a_binary_log_is_named_as_such(tmp_path):
     assert task_scores(results)["leetcode_log"][0] == 0
     assert "LEETCODE_LOG.md is not a text file: it looks like an old-style Office document" in failed_messages(
         results, "leetcode_log")
+
+
+PATTERNS = '''\
+import os
+import sys
+import torch
+import torch.nn as nn
+from google.colab import drive
+
+os.environ["KMP_DUPLICATE_LIB_OK"] = "TRUE"
+torch.manual_seed(0)
+torch.backends.cudnn.deterministic = True
+_TABLE = {}
+
+
+def _build(n):
+    return torch.arange(n)
+
+
+pe_table = _build(16)
+_TABLE[16] = _build(16)
+shared = nn.Embedding(4, 2)
+
+
+class Holder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("pe", pe_table.clone())
+
+
+def _forward(self, x):
+    return x
+
+
+Holder.forward = _forward
+setattr(Holder, "tag", "ok")
+Holder.shared = shared
+demo = Holder()
+print(demo(torch.zeros(1)))
+drive.mount("/content/drive")
+for i in range(3):
+    pass
+rows = run_experiment(seeds=(0, 1, 2), steps=1500)
+'''
+
+
+def test_py_pruning_keeps_every_definitional_pattern():
+    from grader.notebook.plan import prune_module
+
+    pruned, notes = prune_module(PATTERNS, set())
+    dropped = {n.code for n in notes}
+    assert dropped == {"from google.colab import drive", "demo = Holder()", "print(demo(torch.zeros(1)))",
+                       'drive.mount("/content/drive")', "rows = run_experiment(seeds=(0, 1, 2), steps=1500)"}
+    for kept in ('os.environ["KMP_DUPLICATE_LIB_OK"]', "torch.manual_seed(0)", "cudnn.deterministic", "pe_table = ",
+                 "_TABLE[16] = ", "shared = nn.Embedding", "Holder.forward = _forward", "setattr(Holder",
+                 "Holder.shared = shared", "for i in range(3):"):
+        assert kept in pruned, kept
+    assert pruned.count("\n") == PATTERNS.count("\n")

@@ -113,7 +113,7 @@ def plan_notebook(nb: dict) -> NotebookPlan:
             plan.notes.append(Note(index, 1, _line(python, 1), "failed", "syntax", str(exc)[:200]))
             continue
         plan.cells[index] = python
-        stmts += statements(tree, python, index)
+        stmts += statements(tree, python, index, split=True)
     decide(stmts, notebook=True)
     for s in stmts:
         if s.verdict != "run":

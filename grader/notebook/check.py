@@ -4,7 +4,8 @@ In a Jupyter or Colab kernel the code comes from the kernel's input history
 (IPython's raw ``In``), is written to a temporary notebook and graded by the
 ``grade`` command in a subprocess: the same reading, the same sandboxed worker,
 the same public tests. Nothing of the student's runs in this process beyond what
-the kernel already ran. In a plain Python session it grades ``./exercises``.
+the kernel already ran. In a plain Python session, or in a notebook whose cells
+only import the exercises (they define no contract name), it grades ``./exercises``.
 
     from grader import check
     check("sinusoidal_pe")   # one task; check() for every task
@@ -15,6 +16,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -126,8 +128,8 @@ def kernel_cells() -> list[str] | None:
 def _kernel_submission(folder: Path) -> Path | None:
     """The kernel's cells as a notebook (with the log beside it, when there is one) in ``folder``."""
     cells = kernel_cells()
-    if cells is None:
-        return None
+    if cells is None or not _defines_the_lesson(cells):
+        return None  # a plain session, or a notebook that imports from exercises/: grade the files
     import nbformat
 
     folder.mkdir(parents=True)
@@ -139,6 +141,17 @@ def _kernel_submission(folder: Path) -> Path | None:
             (folder / LOG_NAME).write_bytes(log.read_bytes()[:1024 * 1024])
             break
     return folder
+
+
+def _defines_the_lesson(cells: list[str]) -> bool:
+    """Whether the cells themselves define a contract name (or write a module with %%writefile)."""
+    from grader.runtime.protocol import HOME_MODULE
+
+    text = "\n".join(cells)
+    return "%%writefile" in text or any(name in HOME_MODULE for name in _TOP_DEFS.findall(text))
+
+
+_TOP_DEFS = re.compile(r"^(?:async\s+def|def|class)\s+(\w+)", re.M)
 
 
 def _saved_markdown() -> list:

@@ -90,23 +90,37 @@ class Stmt:
 # --------------------------------------------------------------------------- reading statements
 
 
-def statements(tree: ast.Module, source: str, cell: int | None) -> list[Stmt]:
-    """Top-level statements, those that share a line merged (so each is whole lines)."""
+def statements(tree: ast.Module, source: str, cell: int | None, *, split: bool = False) -> list[Stmt]:
+    """Top-level statements, each as whole lines; those that share a line are merged, or with ``split``
+    (`import sys; sys.path.insert(0, "kit")` in a cell) kept apart as their own source segments."""
     lines = source.splitlines()
     out: list[Stmt] = []
+    segments: dict[int, str] = {}
     for node in tree.body:
         first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
         last = node.end_lineno or node.lineno
-        if out and first <= out[-1].last:
+        shares = bool(out) and first <= out[-1].last
+        if shares and split and _simple(node) and all(_simple(n) for n in out[-1].nodes):
+            for prev in out[-1].nodes[:1]:
+                segments.setdefault(id(out[-1]), ast.get_source_segment(source, prev) or "")
+            out.append(Stmt([node], cell, node.lineno, last, ast.get_source_segment(source, node) or ""))
+            segments[id(out[-1])] = out[-1].text
+        elif shares:
             out[-1].nodes.append(node)
             out[-1].last = max(out[-1].last, last)
+            segments.pop(id(out[-1]), None)
         else:
             out.append(Stmt([node], cell, first, last, ""))
     for s in out:
-        s.text = "\n".join(lines[s.first - 1:s.last])
+        s.text = segments.get(id(s)) or "\n".join(lines[s.first - 1:s.last])
         for node in s.nodes:
             _describe(s, node)
     return out
+
+
+def _simple(node: ast.stmt) -> bool:
+    return not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.For | ast.AsyncFor
+                          | ast.While | ast.If | ast.With | ast.AsyncWith | ast.Try | ast.Match)
 
 
 def _describe(s: Stmt, node: ast.stmt) -> None:

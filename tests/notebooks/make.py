@@ -75,6 +75,8 @@ def colab(name: str, swap: dict[str, str] | None = None) -> nbformat.NotebookNod
     cells = [
         new_markdown_cell("# Embedding + Positional Encoding\n\nColab에서 작성했습니다."),
         colab_cell("!pip install -q torch", [stream("")], 1),
+        colab_cell("!git clone -q https://github.com/example-course/embedding-kit-student kit\n"
+                   "%pip install -q -e kit\nimport sys; sys.path.insert(0, 'kit')", [stream("")], 1),
         colab_cell("from google.colab import drive\ndrive.mount('/content/drive')",
                    [stream("Mounted at /content/drive\n")], 2),
         colab_cell("%cd /content/drive/MyDrive/llm-course", [stream("/content/drive/MyDrive/llm-course\n")], 3),
@@ -98,6 +100,9 @@ def colab(name: str, swap: dict[str, str] | None = None) -> nbformat.NotebookNod
                    "attn.eval()\n\nx = torch.randn(1, 5, 8)\nperm = torch.tensor([4, 3, 2, 1, 0])\n\n"
                    "y, _ = attn(x, x, x)\ny_perm, _ = attn(x[:, perm], x[:, perm], x[:, perm])\n"
                    "print(torch.allclose(y[:, perm], y_perm, atol=1e-6))", [stream("True\n")], 8),
+        colab_cell("from grader import check\ncheck('sinusoidal_pe')",
+                   [new_output("execute_result", {"text/html": "<div class=\"gk-check\">6 / 6</div>",
+                                                  "text/plain": "check('sinusoidal_pe'): 6 / 6"}, execution_count=7)], 7),
         colab_cell(code("TinyLM", "count_params", "equivariance_error", swap=s)
                    + "\n\nprint(count_params(TinyLM(1000, 64, tie=False)))\n"
                    "print(count_params(TinyLM(1000, 64, tie=True)))", [stream("128000\n64000\n")], 9),
