@@ -36,7 +36,8 @@ def split_message(text: str, lang: str) -> dict[str, str]:
     "X: A이어야 하는데 B입니다. 원인 추정: C"; anything else stays whole in `message`.
     """
     out = {"what": "", "expected": "", "found": "", "cause": "", "message": text}
-    m = _KO.match(text.strip()) if lang == "ko" else (_EN.match(text.strip()) or _EN_SHOULD.match(text.strip()))
+    m = _KO.match(text.strip()) if lang == "ko" else (_EN.match(text.strip())
+                                                      or _EN_SHOULD.match(text.strip()))
     if not m:
         cause = _CAUSE.search(text)
         if cause:
@@ -50,7 +51,8 @@ def split_message(text: str, lang: str) -> dict[str, str]:
         lead = _LEADING_PAREN.match(found)
         if lead:
             expected, found = f"{expected} {lead.group('note')}", lead.group("rest").strip()
-    out.update(what=(m.group("what") or "").strip().rstrip(":").strip(), expected=expected, found=found, message="")
+    out.update(what=(m.group("what") or "").strip().rstrip(":").strip(), expected=expected, found=found,
+               message="")
     cause = _CAUSE.search(rest)
     out["cause"] = cause.group("cause").strip() if cause else rest
     return out
@@ -97,7 +99,8 @@ def task_rows(results: dict, lang: str) -> list[dict[str, Any]]:
             continue
         frac = tot["score"] / tot["max_score"] if tot["max_score"] else 1.0
         rows.append({
-            "task": task, "title": task_title(task, lang), "score": tot["score"], "max_score": tot["max_score"],
+            "task": task, "title": task_title(task, lang), "score": tot["score"],
+            "max_score": tot["max_score"],
             "passed": tot["passed"], "total": tot["total"], "percent": round(100 * frac),
             "level": "good" if frac >= 0.999 else ("mid" if frac >= 0.5 else "bad"),
         })
@@ -137,7 +140,8 @@ def top_fixes(failures: list[dict[str, Any]], n: int = 3) -> list[dict[str, Any]
         key = f["task"] or "?"
         lost[key] = lost.get(key, 0.0) + f["points"]
         # prefer what the student can rerun (public), then the costliest
-        if key not in first or (not f["hidden"], f["points"]) > (not first[key]["hidden"], first[key]["points"]):
+        if key not in first or (not f["hidden"], f["points"]) > (not first[key]["hidden"],
+                                                                 first[key]["points"]):
             first[key] = f
     order = sorted(first, key=lambda k: (-lost[k], TASKS.index(k) if k in TASKS else 99))
     return [dict(first[k], task_lost=round(lost[k], 3)) for k in order[:n]]
@@ -150,7 +154,8 @@ def practice_failures(results: dict, lang: str = "en") -> dict[str, str]:
         if t.get("task") != "leetcode_practice" or t["status"] == "passed":
             continue
         messages = t.get("messages") or {}
-        text = messages.get("en") or t.get("message", "")  # the English one says which function and "Not attempted"
+        # the English one says which function and "Not attempted"
+        text = messages.get("en") or t.get("message", "")
         if text.startswith("Not attempted"):
             continue
         shown = messages.get(lang) or text
@@ -160,5 +165,6 @@ def practice_failures(results: dict, lang: str = "en") -> dict[str, str]:
     return found
 
 
-__all__ = ["failure_rows", "practice_failures", "reproduce_command", "split_message", "student_output", "task_rows",
+__all__ = ["failure_rows", "practice_failures", "reproduce_command", "split_message", "student_output",
+           "task_rows",
            "top_fixes"]
