@@ -132,8 +132,8 @@ class Chromium:
         for domain in ("Page", "Runtime", "Log", "Network"):
             self.send(f"{domain}.enable", session=session)
         if width:
-            self.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": 844,
-                                                             "deviceScaleFactor": 1,
+            self.send("Emulation.setDeviceMetricsOverride",
+                      {"width": width, "height": 844, "deviceScaleFactor": 1,
                                                              "mobile": True}, session=session)
         self.send("Page.navigate", {"url": Path(path).resolve().as_uri()}, session=session)
         self.wait_for("Page.loadEventFired")

@@ -330,13 +330,13 @@ def test_shard_workflow_matches_the_commands(shards: dict, tmp_path: Path) -> No
 
 def test_class_report_shows_experiment_accuracies(tmp_path: Path) -> None:
     """Experiment numbers (results["artifacts"]["experiment"], grader/lesson/experiment.py's schema) across students."""
-    accs = {"alice": {"none": 0.31, "sin": 1.0, "learned": 0.99}, "bob": {"none": 0.33, "sin": 0.32,
-                                                                          "learned": 0.97}}
+    accs = {"alice": {"none": 0.31, "sin": 1.0, "learned": 0.99},
+            "bob": {"none": 0.33, "sin": 0.32, "learned": 0.97}}
     for name, by_mode in accs.items():
         d = tmp_path / name
         d.mkdir()
-        rows = [{"mode": m, "seed": s, "steps": 300, "final_train_loss": 0.1, "acc_by_length": {"8": a,
-                                                                                                "12": 0.15}}
+        rows = [{"mode": m, "seed": s, "steps": 300, "final_train_loss": 0.1,
+                 "acc_by_length": {"8": a, "12": 0.15}}
                 for m, a in by_mode.items() for s in (0, 1)]
         results = {"schema": 1, "submission": name, "score": 5.0, "max_score": 5.0, "isolation": "process",
                    "tasks": {"reversal_experiment": {"score": 5.0, "max_score": 5.0, "passed": 1,

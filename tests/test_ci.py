@@ -295,11 +295,11 @@ def test_summary_and_result_stay_within_github_limits() -> None:
     text = ci.fit_summary(ci.compact_markdown(long, "en"))
     assert len(text.encode("utf-8")) <= ci.SUMMARY_LIMIT and "truncated" in text
     for n, shape in ((150, "per test"), (4000, "per task")):
-        many = {**long, "max_score": float(n), "tests": [{**long["tests"][0],
-                                                          "id": f"public/test_x.py::test_{i}",
+        many = {**long, "max_score": float(n),
+                "tests": [{**long["tests"][0], "id": f"public/test_x.py::test_{i}",
                                    "task": ("sinusoidal_pe", "weight_tying")[i % 2],
-                                   "status": "passed" if i % 3 else "failed", "score": 0.0 if i % 3 == 0
-                                   else 1.0}
+                                   "status": "passed" if i % 3 else "failed",
+                                   "score": 0.0 if i % 3 == 0 else 1.0}
                                   for i in range(n)]}
         encoded = ci.encode_result(many)
         assert len(encoded) <= ci.RESULT_LIMIT
@@ -583,8 +583,8 @@ def workflow_run(tmp_path_factory: pytest.TempPathFactory, request: pytest.Fixtu
     tmp = tmp_path_factory.mktemp("workflow")
     repo = make_student_repo(tmp)
     # Not under /tmp: the namespaces sandbox mounts a private /tmp over it and would hide the interpreter.
-    env_dir = Path(tempfile.mkdtemp(prefix="gk-ci-venv-", dir="/var/tmp" if os.path.isdir("/var/tmp")
-                                    else None))
+    env_dir = Path(tempfile.mkdtemp(prefix="gk-ci-venv-",
+                                    dir="/var/tmp" if os.path.isdir("/var/tmp") else None))
     env_dir.chmod(0o755)  # the sandboxed worker runs this interpreter as another uid
     request.addfinalizer(lambda: shutil.rmtree(env_dir, ignore_errors=True))
     venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)

@@ -142,8 +142,8 @@ def test_reference_in_simulated_gradescope_containers(tmp_path: Path) -> None:
     gs = default["gs"]
     assert default["wall"] < config_timeout  # the kit finishes (or stops itself) before Gradescope's kill
     assert gs["output"].startswith("Note: this autograder container has memory 768 MB, cpus 0.5")
-    died = [t for t in gs["tests"] if t["status"] == "failed"
-            and "process running your code died" in t["output"]]
+    died = [t for t in gs["tests"]
+            if t["status"] == "failed" and "process running your code died" in t["output"]]
     assert all("the kit needs" in t["output"] for t in died)
     # the student's own path, not Gradescope's
     assert not any("grade submission" in t["output"] for t in gs["tests"])

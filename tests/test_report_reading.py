@@ -113,8 +113,8 @@ def test_cards_have_the_same_structure_in_both_languages(buggy: dict) -> None:
 
 
 def test_position_zero_hint_is_part_of_what_was_expected(buggy: dict) -> None:
-    for lang, exp, found, hint in (("ko", "기대한 것", "실제 결과", "0번 위치"), ("en", "Expected", "Found",
-                                                                       "position 0")):
+    for lang, exp, found, hint in (("ko", "기대한 것", "실제 결과", "0번 위치"),
+                                   ("en", "Expected", "Found", "position 0")):
         page = (buggy["pages"][lang] / "feedback.html").read_text()
         card = re.search(r"test_max_len_one<.*?</article>", page, re.S).group(0)
         expected = re.search(rf"<dt>{exp}</dt><dd>(.*?)</dd>", card, re.S).group(1)
@@ -172,8 +172,8 @@ def test_gradescope_visible_output_shows_only_visible_tests(buggy: dict) -> None
     for visibility in ("hidden", "after_published", "after_due_date"):
         shaped = dict(res, tests=[dict(t, visibility=visibility) if t["id"].startswith("hidden/") else t
                                   for t in res["tests"]])
-        gs = build_gradescope(shaped, "en", "examples/buggy", render_summary_md(shaped, "en",
-                                                                                "examples/buggy"))
+        gs = build_gradescope(shaped, "en", "examples/buggy",
+                              render_summary_md(shaped, "en", "examples/buggy"))
         out = gs["output"]
         assert "hidden/" not in out and not any(t["id"].split("::")[-1] in out for t in res["tests"]
                                                 if t["id"].startswith("hidden/"))
@@ -223,8 +223,8 @@ def test_summary_html_numbers_words_and_failures(klass: Path) -> None:
     # the histogram counts whole students
     svg = base64.b64decode(re.search(r'src="data:image/svg\+xml;base64,([^"]+)" alt="score histogram', page)
                            .group(1)).decode()
-    ticks = [t for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg) if re.fullmatch(r"[0-9.−-]+",
-                                                                                      t.strip())]
+    ticks = [t for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+             if re.fullmatch(r"[0-9.−-]+", t.strip())]
     assert ticks and not any("." in t for t in ticks), ticks
 
 

@@ -91,8 +91,8 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
         if exc.kind == "timeout":
             return Message(
                 f"Importing {exc.module}.py never finished: code at module level runs forever (an infinite "
-                "loop, or a long training run outside a function?). Put experiments under `if __name__ == "
-                "\"__main__\":`.",
+                "loop, or a long training run outside a function?). Put experiments under "
+                "`if __name__ == \"__main__\":`.",
                 f"{exc.module}.py를 import하는 것이 끝나지 않았습니다: 모듈 최상위 코드가 끝나지 "
                 "않습니다(무한 루프나 함수 밖의 긴 학습?). 실험 코드는 `if __name__ == \"__main__\":` 아래에 "
                 "두세요.",
@@ -105,8 +105,7 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
                 f"{exc.module}.py is not a text file: it looks like {en}. Submit the Python source itself "
                 f"(open it in an editor: you should see your code).",
                 f"{exc.module}.py는 텍스트 파일이 아닙니다: {ko}로 보입니다. 파이썬 소스 파일 자체를 "
-                "제출하세요"
-                "(편집기로 열었을 때 코드가 보여야 합니다).",
+                "제출하세요(편집기로 열었을 때 코드가 보여야 합니다).",
             ), "failed"
         if exc.kind == "crash":
             return Message(

@@ -49,10 +49,8 @@ def suite_paths(options: GradeOptions) -> list[tuple[str, Path]]:
         if not any(hidden.glob("test_*.py")):
             raise UsageProblem(
                 "--hidden: this copy of the kit has no hidden suite (the student release ships only public "
-                "tests; "
-                "hidden tests run when you submit) / 이 키트에는 숨은 테스트가 없습니다(학생용 배포본에는 "
-                "공개 테스트만 "
-                "있고, 숨은 테스트는 제출할 때 실행됩니다)"
+                "tests; hidden tests run when you submit) / 이 키트에는 숨은 테스트가 없습니다(학생용 "
+                "배포본에는 공개 테스트만 있고, 숨은 테스트는 제출할 때 실행됩니다)"
             )
         suites.append(("hidden", hidden))
     return suites
@@ -89,8 +87,8 @@ def run_suites(submission: Submission, options: GradeOptions) -> tuple[dict, Gra
             plugin.client.stop()  # also when pytest stops before its session does
         if code == pytest.ExitCode.NO_TESTS_COLLECTED and options.keyword:
             raise UsageProblem(f"-k {options.keyword!r} matches no test; try a task name such as "
-                               "sinusoidal_pe "
-                               f"or weight_tying / -k {options.keyword!r}에 맞는 테스트가 없습니다")
+                               f"sinusoidal_pe or weight_tying / -k {options.keyword!r}에 맞는 테스트가 "
+                               "없습니다")
         if not report_file.exists():
             raise RuntimeError(f"pytest did not run (exit {code}): {sink.getvalue()[-2000:]}")
         report = json.loads(report_file.read_text())

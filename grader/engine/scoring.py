@@ -20,8 +20,8 @@ def test_entries(report: dict, lang: str, hidden_visibility: str) -> tuple[list[
     for t in report.get("tests", []):
         meta = t.get("metadata") or {}
         nodeid = t["nodeid"]
-        duration = round(sum(float((t.get(p) or {}).get("duration", 0.0)) for p in ("setup", "call",
-                                                                                    "teardown")), 3)
+        duration = round(sum(float((t.get(p) or {}).get("duration", 0.0))
+                             for p in ("setup", "call", "teardown")), 3)
         if t.get("outcome") == "skipped":
             skipped.append({"id": nodeid, "task": meta.get("task"), "reason": _skip_reason(t, meta)})
             continue

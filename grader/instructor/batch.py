@@ -99,8 +99,8 @@ def read_roster(path: Path) -> dict[str, str]:
     if not rows:
         return {}
     head = [c.strip().lower() for c in rows[0]]
-    names = [i for i, c in enumerate(head) if c in ("submission", "name", "file", "folder", "login",
-                                                    "github")]
+    names = [i for i, c in enumerate(head)
+             if c in ("submission", "name", "file", "folder", "login", "github")]
     ids = [i for i, c in enumerate(head) if c in ("id", "student_id", "sid", "student", "email")]
     if names and ids:
         ni, ii, body = names[0], ids[0], rows[1:]
@@ -421,10 +421,8 @@ def finish_job(job: Job, out: Path, config: Config, timed_out: bool) -> dict:
     if timed_out:
         status = "timeout"
         reason = (f"grading did not finish within {config.timeout:g} s and was stopped; the code probably "
-                  "loops "
-                  f"forever or trains far longer than asked / 채점이 {config.timeout:g}초 안에 끝나지 않아 "
-                  "중단했습니다. "
-                  f"무한 루프이거나 요청보다 훨씬 오래 학습하는 코드일 가능성이 큽니다")
+                  f"loops forever or trains far longer than asked / 채점이 {config.timeout:g}초 안에 끝나지 "
+                  f"않아 중단했습니다. 무한 루프이거나 요청보다 훨씬 오래 학습하는 코드일 가능성이 큽니다")
     elif code == 0 and isinstance(results, dict) and "score" in results:
         status, reason = "graded", ""
     elif code == 2 and isinstance(results, dict) and results.get("error"):
@@ -636,8 +634,8 @@ def main(argv: list[str]) -> int:
                     grade_args=sandbox_flags(args) + shlex.split(args.grade_args))
     if config.hidden and "--hidden-from" not in args.grade_args and not any((SUITES_DIR / "hidden").glob("test_*.py")):
         print("grade batch: this copy of the kit has no hidden suite; use --public-only, or run from the "
-              "instructor "
-              "copy / 이 키트에는 비공개 테스트가 없습니다. --public-only를 쓰거나 강사용 키트에서 실행하세요", file=sys.stderr)
+              "instructor copy / 이 키트에는 비공개 테스트가 없습니다. --public-only를 쓰거나 강사용 "
+              "키트에서 실행하세요", file=sys.stderr)
         return 2
     roster = read_roster(args.roster) if args.roster else {}
     everyone = [e for e in discover(src) if e.path.resolve() != out.resolve()]
@@ -648,8 +646,7 @@ def main(argv: list[str]) -> int:
     out.mkdir(parents=True, exist_ok=True)
     seeds.use_batch_secret(out)  # no course secret given: a random one kept beside the batch (replayable)
     global _LOCK
-    # noqa: SIM115 (held for the whole run; freed by the OS even on SIGKILL)
-    lock = _LOCK = open(out / ".lock", "w")
+    lock = _LOCK = open(out / ".lock", "w")  # noqa: SIM115 (held for the whole run; freed by the OS even on SIGKILL)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -667,8 +664,7 @@ def main(argv: list[str]) -> int:
     jobs = max(1, args.jobs or default_jobs())
     if not args.quiet:
         print(f"{len(entries)} submissions: {len(done)} already graded, {len(todo)} to grade with -j {jobs} "
-              "/ "
-              f"제출물 {len(entries)}개: {len(done)}개는 이미 채점됨, {len(todo)}개 채점 (-j {jobs})")
+              f"/ 제출물 {len(entries)}개: {len(done)}개는 이미 채점됨, {len(todo)}개 채점 (-j {jobs})")
     try:
         options = config.grade_options() if todo and not args.spawn else None
     except ValueError as exc:  # --grade-args '--hidden-from ARCHIVE' that cannot be opened

@@ -117,8 +117,7 @@ def read_canvas(path: Path) -> tuple[list[str], list[str], list[dict], list[str]
     header = [h.strip() for h in rows[0]]
     if not (len(header) > 3 and "Student" in header[0] and "ID" in header[1]):
         raise ValueError(f"{path}: not a Canvas gradebook export (its first columns must be Student, ID, "
-                         "..., "
-                         f"Section; found {', '.join(header[:5])})")
+                         f"..., Section; found {', '.join(header[:5])})")
     if "Section" not in header:
         raise ValueError(f"{path}: no Section column: Canvas's importer ends the student columns there")
     student_cols = header[: header.index("Section") + 1]
@@ -159,8 +158,8 @@ def canvas_csv(gradebook: Path, title: str, scores: list[dict], *, scale: bool =
     if column is None:
         column = title
         notes.append(f"'{title}' is not a column of {gradebook.name}: Canvas will create a new assignment of "
-                     "that "
-                     "name. Use the assignment's column header from the export to update an existing one.")
+                     "that name. Use the assignment's column header from the export to update an existing "
+                     "one.")
     elif points is not None:
         try:
             possible = float(points[header.index(column)].strip() or full)
@@ -172,8 +171,8 @@ def canvas_csv(gradebook: Path, title: str, scores: list[dict], *, scale: bool =
             notes.append(f"totals scaled from {full:g} to Canvas's {possible:g} points")
         else:
             notes.append(f"Canvas's '{column}' is worth {possible:g} points; the kit's totals are out of "
-                         f"{full:g}. "
-                         "Pass --scale to convert them, or change the assignment's points in Canvas.")
+                         f"{full:g}. Pass --scale to convert them, or change the assignment's points in "
+                         "Canvas.")
     matched = match(students, CANVAS_KEYS, scores, "Student")
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
@@ -200,8 +199,8 @@ def read_people(path: Path) -> list[dict]:
             "username": low.get("username") or low.get("sis login id", ""),
             "email": low.get("email") or low.get("email address", ""),
             "idnumber": low.get("idnumber") or low.get("id number") or low.get("sis user id", ""),
-            "name": low.get("student") or " ".join(x for x in (low.get("firstname"), low.get("lastname"))
-                                                   if x),
+            "name": low.get("student")
+            or " ".join(x for x in (low.get("firstname"), low.get("lastname")) if x),
         })
     return out
 
@@ -241,9 +240,8 @@ def report(matched: Matched, out: Path) -> None:
     w.writerows(lines)
     write_atomic(side, buf.getvalue())
     print(f"grade export: {len(matched.students_without_submission)} students without a submission (left "
-          "blank), "
-          f"{len(matched.submissions_without_student)} submissions not matched or not graded; see {side} / "
-          f"짝을 찾지 못한 학생과 제출물 목록: {side}", file=sys.stderr)
+          f"blank), {len(matched.submissions_without_student)} submissions not matched or not graded; see "
+          f"{side} / 짝을 찾지 못한 학생과 제출물 목록: {side}", file=sys.stderr)
     for kind, who in lines:
         print(f"  {kind}: {who}", file=sys.stderr)
 
@@ -280,8 +278,7 @@ def main(argv: list[str]) -> int:
         else:
             text, matched = moodle_csv(scores, args.item, args.people)
             notes = ["In Moodle: Grades > Import > CSV file; map 'username' (or 'idnumber') to the user "
-                     "field and "
-                     f"'{args.item}' to the grade item."]
+                     f"field and '{args.item}' to the grade item."]
     except (OSError, ValueError) as exc:
         print(f"grade export: {exc}", file=sys.stderr)
         return 2

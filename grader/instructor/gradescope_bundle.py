@@ -178,18 +178,16 @@ def short_of(requires: dict, have: dict) -> dict[str, tuple[float, float]]:
 
 def resource_note(lacking: dict[str, tuple[float, float]], lang: str) -> str:
     """One paragraph for the output: this container is smaller than the kit needs."""
-    have = ", ".join(f"{k.split('_')[0]} {h:g}{' MB' if k == 'memory_mb' else ''}" for k, (h,
-                                                                                           _) in lacking.items())
-    need = ", ".join(f"{k.split('_')[0]} {n:g}{' MB' if k == 'memory_mb' else ''}" for k, (_,
-                                                                                           n) in lacking.items())
+    have = ", ".join(f"{k.split('_')[0]} {h:g}{' MB' if k == 'memory_mb' else ''}"
+                     for k, (h, _) in lacking.items())
+    need = ", ".join(f"{k.split('_')[0]} {n:g}{' MB' if k == 'memory_mb' else ''}"
+                     for k, (_, n) in lacking.items())
     en = (f"Note: this autograder container has {have}; the kit needs {need}. A test that fails because "
           "\"the process running your code died\" may be the container's fault, not your code's: the "
-          "instructor "
-          "should raise the container's resources and regrade.")
+          "instructor should raise the container's resources and regrade.")
     ko = (f"참고: 이 자동 채점 컨테이너의 자원은 {have}이고, 키트에는 {need}가 필요합니다. \"코드를 실행하던 "
           "프로세스가 죽었습니다\"로 실패한 테스트는 코드가 아니라 컨테이너 탓일 수 있습니다. 강사가 "
-          "컨테이너 자원을 "
-          "늘리고 다시 채점해야 합니다.")
+          "컨테이너 자원을 늘리고 다시 채점해야 합니다.")
     return ko if lang == "ko" else en
 
 
@@ -281,8 +279,7 @@ def run_autograder(root: Path) -> int:
             t = config.get("timeout")
             gs = failure_results(
                 f"Grading did not finish within {t} s and was stopped. Does your code loop forever, or train "
-                "far "
-                f"longer than asked?",
+                f"far longer than asked?",
                 f"채점이 {t}초 안에 끝나지 않아 중단했습니다. 무한 루프이거나 요청보다 훨씬 "
                 f"오래 학습하는 코드가 아닌지 확인하세요.", lang, started)
             return _write(results_dir, gs, 0)
@@ -339,8 +336,7 @@ def main(argv: list[str]) -> int:
     hidden_dir = KIT_ROOT / "grader" / "suites" / "hidden"
     if not args.public_only and not any(hidden_dir.glob("test_*.py")):
         print("grade gradescope-bundle: this copy has no hidden suite; use --public-only or the instructor "
-              "copy / "
-              "이 키트에는 숨은 테스트가 없습니다", file=sys.stderr)
+              "copy / 이 키트에는 숨은 테스트가 없습니다", file=sys.stderr)
         return 2
     try:
         names = build_bundle(args.out, hidden=not args.public_only, keyword=args.keyword, lang=args.lang,
@@ -353,13 +349,11 @@ def main(argv: list[str]) -> int:
     print(f"{args.out}: Gradescope autograder with {len(names)} files (setup.sh, run_autograder, the kit); "
           f"upload it under Configure Autograder / Gradescope의 Configure Autograder에 올리세요")
     print(f"  Set the container to at least {REQUIRES['cpus']:g} CPU and {REQUIRES['memory_mb'] / 1024:g} GB "
-          "of "
-          f"memory (Gradescope's default, 0.5 CPU / 768 MB, is too small for torch in two processes) and the "
-          f"autograder timeout to {args.gradescope_timeout:g} s; the kit stops itself after {args.timeout:g} "
-          "s. / "
-          f"컨테이너를 CPU {REQUIRES['cpus']:g}개, 메모리 {REQUIRES['memory_mb'] / 1024:g} GB 이상으로, 시간 "
-          "제한을 "
-          f"{args.gradescope_timeout:g}초로 설정하세요.")
+          f"of memory (Gradescope's default, 0.5 CPU / 768 MB, is too small for torch in two processes) and "
+          f"the autograder timeout to {args.gradescope_timeout:g} s; the kit stops itself after "
+          f"{args.timeout:g} s. / 컨테이너를 CPU {REQUIRES['cpus']:g}개, 메모리 "
+          f"{REQUIRES['memory_mb'] / 1024:g} GB 이상으로, 시간 제한을 {args.gradescope_timeout:g}초로 "
+          "설정하세요.")
     return 0
 
 

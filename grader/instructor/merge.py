@@ -22,8 +22,7 @@ from grader.report import classpages
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="grade merge", description=(
         "Combine the output folders of `grade batch --shard K/N` runs into one gradebook.csv and "
-        "summary.html. / "
-        "샤드별 채점 결과 폴더를 하나의 성적표와 요약으로 합칩니다."))
+        "summary.html. / 샤드별 채점 결과 폴더를 하나의 성적표와 요약으로 합칩니다."))
     p.add_argument("dirs", nargs="+", type=Path, help="output folders of the shards")
     p.add_argument("--out", type=Path, required=True, help="merged output folder")
     p.add_argument("-q", "--quiet", action="store_true")

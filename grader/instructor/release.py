@@ -128,8 +128,7 @@ The report lists, by cell number, what was skipped and what failed.
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="grade release", description=(
         "Write the student copy of the kit: exercises, notebook, public tests, the grade tool; no hidden "
-        "tests, "
-        "no solutions. / 학생용 키트를 만듭니다(숨은 테스트와 정답 제외)."))
+        "tests, no solutions. / 학생용 키트를 만듭니다(숨은 테스트와 정답 제외)."))
     p.add_argument("out", type=Path, help="folder to write (must not exist, or be empty; see --force)")
     p.add_argument("--force", action="store_true", help="replace the folder if it exists")
     return p
@@ -262,12 +261,10 @@ def main(argv: list[str]) -> int:
     if findings:
         shutil.rmtree(out, ignore_errors=True)
         print("grade release: refused, the release would reveal hidden material / 숨은 자료가 드러나 "
-              "배포본을 "
-              "지웠습니다:\n  " + "\n  ".join(findings), file=sys.stderr)
+              "배포본을 지웠습니다:\n  " + "\n  ".join(findings), file=sys.stderr)
         return 1
     print(f"student release written to {out}: exercises/, lesson.ipynb, grader/ (public suite only), "
-          "templates/, "
-          f"README.md, pyproject.toml; scanned clean for {len(hidden_test_names())} hidden test names and "
-          f"{len(distinctive_lines())} solution/hidden lines / 학생용 배포본을 만들었고 숨은 자료가 없음을 "
-          "확인했습니다")
+          f"templates/, README.md, pyproject.toml; scanned clean for {len(hidden_test_names())} hidden test "
+          f"names and {len(distinctive_lines())} solution/hidden lines / 학생용 배포본을 만들었고 숨은 "
+          "자료가 없음을 확인했습니다")
     return 0

@@ -320,8 +320,7 @@ def feedback_markdown(results: Mapping, sub_path: Path, lang: str) -> str:
         return str(render_markdown(dict(results), lang, sub_path.as_posix()))
     except Exception as exc:  # a report bug must not cost the student their CI result
         print(f"grade --ci: the feedback renderer failed ({type(exc).__name__}: {exc}); using the compact "
-              "summary / "
-              "피드백 렌더러가 실패해 간단한 요약을 씁니다", file=sys.stderr)
+              "summary / 피드백 렌더러가 실패해 간단한 요약을 씁니다", file=sys.stderr)
         return compact_markdown(results, lang)
 
 

@@ -185,8 +185,8 @@ def test_rates(rows: list[dict]) -> list[dict]:
         common = s["messages"].most_common(1)
         out.append({"id": s["id"], "task": s["task"], "passed": s["passed"], "n": s["n"],
                     "rate": s["passed"] / s["n"], "failed": s["n"] - s["passed"],
-                    "message": common[0][0] if common else "", "message_count": common[0][1] if common
-                    else 0})
+                    "message": common[0][0] if common else "",
+                    "message_count": common[0][1] if common else 0})
     out.sort(key=lambda s: (s["rate"], s["id"]))
     return out
 
@@ -248,8 +248,8 @@ def experiment_summary(rows: list[dict]) -> dict[str, Any] | None:
     table = [{"mode": m, "length": n, "n": len(v), "mean": statistics.fmean(v),
               "median": statistics.median(v),
               "min": min(v), "max": max(v), "bound": bound.get(n)}
-             for (m, n), v in sorted(per.items(), key=lambda kv: (kv[0][1], order.get(kv[0][0], 9),
-                                                                  kv[0][0]))]
+             for (m, n), v in sorted(per.items(),
+                                     key=lambda kv: (kv[0][1], order.get(kv[0][0], 9), kv[0][0]))]
     return {"students": students, "table": table, "values": per, "bound": bound}
 
 

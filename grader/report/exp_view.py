@@ -68,8 +68,8 @@ def _part(rows_in: list[dict], bound_in: Any, lang: str, samples: int = EVAL_SAM
             final = losses[-1]
         notes = [n.get(lang) or n.get("en", "") for n in r.get("notes") or [] if isinstance(n, dict)]
         rows.append({
-            "mode": str(r.get("mode", "?")), "seed": r.get("seed", ""), "steps": r.get("steps", len(losses)
-                                                                                       or ""),
+            "mode": str(r.get("mode", "?")), "seed": r.get("seed", ""),
+            "steps": r.get("steps", len(losses) or ""),
             "final_loss": final, "acc": _lengths(r.get("acc_by_length")), "losses": losses,
             "student_acc": _lengths(r.get("student_acc_by_length")), "notes": notes,
         })

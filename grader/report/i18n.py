@@ -51,8 +51,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "guess is the most common other token: that is the bound. `none` should sit on it; `sin` and "
         "`learned` should beat it at the training length.",
         "위치 정보가 없으면 모델은 자기 토큰과 전체 토큰의 개수만 알 수 있어, 가장 흔한 다른 토큰을 고르는 "
-        "것이 "
-        "최선입니다: 이것이 한계입니다. `none`은 이 값에 머물고, `sin`과 `learned`는 학습 길이에서 이를 "
+        "것이 최선입니다: 이것이 한계입니다. `none`은 이 값에 머물고, `sin`과 `learned`는 학습 길이에서 이를 "
         "넘어야 합니다."),
     "loss_curves": ("Training loss per step (mean over seeds)", "스텝별 학습 손실(시드 평균)"),
     "acc_plot": ("Accuracy by length, with the bag-of-tokens bound", "길이별 정확도와 토큰 주머니 한계"),
@@ -104,8 +103,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "bound_noise": ("± is the sampling error of an accuracy measured on {n} sequences (one standard error): "
                     "`none` within it of the bound is on the bound, not above it.",
                     "±는 {n}개 시퀀스로 잰 정확도의 표본 오차(표준오차 1배)입니다. `none`이 한계와 이만큼 "
-                    "차이 나는 것은 "
-                    "한계를 넘은 것이 아니라 한계에 있는 것입니다."),
+                    "차이 나는 것은 한계를 넘은 것이 아니라 한계에 있는 것입니다."),
     "log_other_checks": ("Other checks of the log task (tests)", "기록 항목의 다른 검사(테스트)"),
     "log_review_part": ("of which the review rubric", "그중 검토 기준"),
     "skip_no_cuda": ("no CUDA device on this machine (the simulated-CUDA test covers it)",
@@ -120,11 +118,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ci_more_problems": ("{n} more problems: see the job summary.",
                          "{n}개의 문제가 더 있습니다: 작업 요약을 보세요."),
     "ci_weak_isolation": ("The hidden suite ran without namespace isolation: the student's code could have "
-                          "read it. "
-                          "Run with --isolation namespaces as root.",
+                          "read it. Run with --isolation namespaces as root.",
                           "숨김 테스트를 namespaces 격리 없이 실행했습니다: 학생 코드가 숨김 테스트를 읽을 "
-                          "수 있었습니다. "
-                          "--isolation namespaces를 root로 실행하세요."),
+                          "수 있었습니다. --isolation namespaces를 root로 실행하세요."),
     "ci_score": ("Score {score}", "점수 {score}"),
     "ci_group_one": ("{title}: 1 test not passed (-{lost} points)", "{title}: 테스트 1개 실패 (-{lost}점)"),
     "ci_group": ("{title}: {n} tests not passed (-{lost} points)", "{title}: 테스트 {n}개 실패 (-{lost}점)"),

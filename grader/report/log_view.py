@@ -48,8 +48,8 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
         linked = review_log(source, practice).to_dict()["linked_failures"]
     key = "message_ko" if lang == "ko" else "message_en"
     findings = []
-    for f in sorted(art.get("findings") or [], key=lambda f: (f.get("line") or 0,
-                                                              SEVERITY_ORDER.get(f.get("severity"), 3))):
+    for f in sorted(art.get("findings") or [],
+                    key=lambda f: (f.get("line") or 0, SEVERITY_ORDER.get(f.get("severity"), 3))):
         line = f.get("line")
         findings.append({
             "severity": f.get("severity", "info"), "code": f.get("code", ""), "line": line,

@@ -105,8 +105,8 @@ def build_context(results: dict, lang: str, path: str, *, with_plots: bool = Tru
         "exp": exp, "sparkline": sparkline,
         "log": log_view(results, lang),
         "versions": results.get("versions") or {},
-        "worker": dict(results.get("worker") or {}, output=student_output((results.get("worker")
-                                                                           or {}).get("output", ""))),
+        "worker": dict(results.get("worker") or {},
+                       output=student_output((results.get("worker") or {}).get("output", ""))),
     }
 
 
@@ -144,8 +144,8 @@ def write_reports(results: dict, out: Path, lang: str, path: str = "exercises") 
     written = {
         "feedback.html": render_html(results, lang, path),
         "feedback.md": render_markdown(results, lang, path),
-        "gradescope.json": json.dumps(build_gradescope(results, lang, path, render_summary_md(results, lang,
-                                                                                              path)),
+        "gradescope.json": json.dumps(build_gradescope(results, lang, path,
+                                                       render_summary_md(results, lang, path)),
                                       ensure_ascii=False, indent=2) + "\n",
     }
     paths = {}

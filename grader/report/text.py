@@ -13,9 +13,8 @@ def text_summary(results: dict, lang: str = "en") -> str:
     tr = lambda key: translate(key, lang)  # noqa: E731
     lines = []
     lines.append(f"{tr('text_head')}: {results['submission']}  {results['score']:g} / "
-                 f"{results['max_score']:g}"
-                 f"  [{', '.join(results['suites'])}; {translate('isolation', lang).lower()}: "
-                 f"{results['isolation']}]")
+                 f"{results['max_score']:g}  [{', '.join(results['suites'])}; "
+                 f"{translate('isolation', lang).lower()}: {results['isolation']}]")
     if results.get("error"):
         lines.append(f"{tr('text_unreadable')}: {results['error']}")
     for task, tot in results.get("tasks", {}).items():
