@@ -126,7 +126,8 @@ def with_hidden_archive(options: GradeOptions, archive: Path, key_env: str) -> G
     except HiddenArchiveError as exc:
         raise ValueError(str(exc)) from None
     policy = replace(options.policy, hide=(*options.policy.hide, str(unpacked.root)))
-    solutions = unpacked.solutions if (unpacked.solutions / "embedding.py").is_file() else options.solutions_dir
+    solutions = (unpacked.solutions if (unpacked.solutions / "embedding.py").is_file()
+                 else options.solutions_dir)
     return replace(options, hidden=True, suites_dir=unpacked.suites_dir, solutions_dir=solutions,
                    policy=policy)
 

@@ -135,7 +135,7 @@ def shards(klass: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -
 
 
 def _processes_mentioning(text: str, wait: float = 15.0) -> list[str]:
-    """Command lines still running that mention ``text`` (forked children share the batch's), after ``wait``."""
+    """Command lines still running that mention ``text`` (forked children share the batch's), after ``wait``."""  # noqa: E501
     deadline = time.monotonic() + wait
     while True:
         found = []
@@ -329,7 +329,7 @@ def test_shard_workflow_matches_the_commands(shards: dict, tmp_path: Path) -> No
 
 
 def test_class_report_shows_experiment_accuracies(tmp_path: Path) -> None:
-    """Experiment numbers (results["artifacts"]["experiment"], grader/lesson/experiment.py's schema) across students."""
+    """Experiment numbers (results["artifacts"]["experiment"], grader/lesson/experiment.py's schema) across students."""  # noqa: E501
     accs = {"alice": {"none": 0.31, "sin": 1.0, "learned": 0.99},
             "bob": {"none": 0.33, "sin": 0.32, "learned": 0.97}}
     for name, by_mode in accs.items():

@@ -148,7 +148,8 @@ def test_step_summary_has_score_and_failure(buggy: dict) -> None:
 
 def test_classroom_result_field_by_field(buggy: dict) -> None:
     out = outputs(buggy["output"])
-    assert out["score"] == f"{buggy['results']['score']:g}" and out["max_score"] == f"{buggy['results']['max_score']:g}"
+    assert (out["score"] == f"{buggy['results']['score']:g}"
+            and out["max_score"] == f"{buggy['results']['max_score']:g}")
     result = decoded_result(buggy["output"])
     check_classroom_schema(result)
     res = buggy["results"]
@@ -331,7 +332,8 @@ from grader.engine.feedback import expect
 @pytest.mark.task("sinusoidal_pe", points=3)
 def test_reference_comes_from_the_archive(student):
     ref = reference.load().embedding
-    expect(getattr(ref, "GK_ARCHIVE_MARK", None) == "sealed", "reference not from the archive", "아카이브 참조 아님")
+    expect(getattr(ref, "GK_ARCHIVE_MARK", None) == "sealed", "reference not from the archive", \
+"아카이브 참조 아님")
     got = student.call("sinusoidal_pe", 6, 8)
     expect(torch.allclose(got, ref.sinusoidal_pe(6, 8)), "values differ", "값이 다릅니다")
 '''
@@ -508,7 +510,8 @@ def test_zizmor_offline_is_clean() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     waived = [line for f in WORKFLOWS.glob("*.yml") for line in f.read_text().splitlines()
               if "zizmor: ignore" in line]
-    assert len(waived) == 1 and "pull_request_target:" in waived[0] and "ignore[dangerous-triggers]" in waived[0]
+    assert (len(waived) == 1 and "pull_request_target:" in waived[0]
+            and "ignore[dangerous-triggers]" in waived[0])
 
 
 def test_trusted_workflow_never_runs_pr_code_and_confines_the_secret() -> None:
@@ -545,7 +548,8 @@ def test_trusted_workflow_never_runs_pr_code_and_confines_the_secret() -> None:
     install = next(s for s in steps if "pip install" in s.get("run", ""))
     assert "-e ./kit" in install["run"]
     cmd = grading[0]["run"]
-    assert "--hidden-from" in cmd and "--isolation namespaces" in cmd and grading[0]["working-directory"] == "submission"
+    assert ("--hidden-from" in cmd and "--isolation namespaces" in cmd
+            and grading[0]["working-directory"] == "submission")
 
 
 # -- the student workflow, step by step, on a sample student repository -------------------------
@@ -660,7 +664,8 @@ def test_workflow_grades_the_student_repo(workflow_run: dict) -> None:
                  if t["status"] != "passed"}
     assert len(errors) == min(len(locations), ci.MAX_ERRORS)
     assert all(x.startswith("::error file=exercises/") and ",line=" in x for x in errors)
-    assert f"::notice title=grade%3A exercises::점수 {results['score']:g} / {results['max_score']:g}" in grade_out
+    assert (f"::notice title=grade%3A exercises::점수 {results['score']:g} / {results['max_score']:g}"
+            in grade_out)
     result = decoded_result(workflow_run["output"])
     check_classroom_schema(result)
     assert result["max_score"] == results["max_score"]

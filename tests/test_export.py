@@ -24,7 +24,8 @@ NON_ASSIGNMENT = ("Current Score", "Current Points", "Current Grade", "Final Sco
                   "Final Grade",
                   "Override Score", "Override Grade", "Override Status")
 
-CANVAS_EXPORT = """Student,ID,SIS User ID,SIS Login ID,Section,Lesson 3: embeddings (4471),Quiz 1 (4402),Current Score,Final Grade
+CANVAS_EXPORT = """Student,ID,SIS User ID,SIS Login ID,Section,Lesson 3: embeddings (4471),Quiz 1 (4402),\
+Current Score,Final Grade
     Points Possible,,,,,94.5,10,(read only),(read only)
 "Kim, Alice",101,2024001,a001,Section 1,,8,80,B
 "Lee, Bob",102,s-bob,blee,Section 1,,9,90,A

@@ -29,7 +29,8 @@ HIDDEN = ROOT / "grader" / "suites" / "hidden"
 def can_simulate() -> str | None:
     if os.geteuid() != 0:
         return "needs root to make cgroups"
-    if not (CG / "memory" / "memory.limit_in_bytes").exists() or not (CG / "cpu" / "cpu.cfs_quota_us").exists():
+    if (not (CG / "memory" / "memory.limit_in_bytes").exists()
+            or not (CG / "cpu" / "cpu.cfs_quota_us").exists()):
         return "needs cgroup v1 memory and cpu hierarchies"
     if not os.access(CG / "memory", os.W_OK):
         return "/sys/fs/cgroup/memory is not writable"

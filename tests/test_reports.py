@@ -124,7 +124,8 @@ def test_stub_report_says_not_attempted_and_blank_log(graded):
 def test_buggy_html_explains_each_failure(graded):
     html = files(graded["buggy"])["feedback.html"]
     # expected / found / likely cause split out of the TA message
-    assert re.search(r"<dt>Expected</dt><dd>[^<]*1\.000000</dd>\s*<dt>Found</dt><dd>[^<]*0\.000000</dd>", html)
+    assert re.search(r"<dt>Expected</dt><dd>[^<]*1\.000000</dd>\s*"
+                     r"<dt>Found</dt><dd>[^<]*0\.000000</dd>", html)
     assert "<dt>Likely cause</dt><dd>sin and cos are concatenated" in html
     # how to reproduce: the CLI's -k, with the test's parameters when -k can spell them
     assert "grade examples/buggy -k &#39;test_formula_small and 4-6&#39;" in html

@@ -375,7 +375,7 @@ def preload() -> None:
 
 
 def fork_grade(path: Path, out: Path, options: GradeOptions, log_path: Path) -> ForkedChild:
-    """Fork a child that grades ``path`` into ``out`` in-process (the batch has no threads, so forking is safe)."""
+    """Fork a child that grades ``path`` into ``out`` in-process (the batch has no threads, so forking is safe)."""  # noqa: E501
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
@@ -632,7 +632,8 @@ def main(argv: list[str]) -> int:
     config = Config(hidden=not args.public_only, keyword=args.keyword, lang=args.lang or default_lang(),
                     isolation=args.isolation, memory_mb=args.memory_mb, timeout=args.timeout,
                     grade_args=sandbox_flags(args) + shlex.split(args.grade_args))
-    if config.hidden and "--hidden-from" not in args.grade_args and not any((SUITES_DIR / "hidden").glob("test_*.py")):
+    if (config.hidden and "--hidden-from" not in args.grade_args
+            and not any((SUITES_DIR / "hidden").glob("test_*.py"))):
         print("grade batch: this copy of the kit has no hidden suite; use --public-only, or run from the "
               "instructor copy / 이 키트에는 비공개 테스트가 없습니다. --public-only를 쓰거나 강사용 "
               "키트에서 실행하세요", file=sys.stderr)

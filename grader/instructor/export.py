@@ -187,7 +187,7 @@ def canvas_csv(gradebook: Path, title: str, scores: list[dict], *, scale: bool =
 
 
 def read_people(path: Path) -> list[dict]:
-    """Students from a Moodle user export / participants CSV (username, email, idnumber...) or a Canvas export."""
+    """Students from a Moodle user export / participants CSV (username, email, idnumber...) or a Canvas export."""  # noqa: E501
     text = path.read_text(encoding="utf-8-sig")
     rows = list(csv.DictReader(io.StringIO(text)))
     out = []

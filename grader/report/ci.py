@@ -328,8 +328,8 @@ def fit_summary(text: str, limit: int = SUMMARY_LIMIT) -> str:
     data = text.encode("utf-8")
     if len(data) <= limit:
         return text
-    note = "\n\n> … truncated to fit GitHub's 1 MiB summary limit; the full report is in the job's artifacts. / " \
-           "GitHub 요약 한도(1 MiB)에 맞추려고 잘랐습니다.\n"
+    note = ("\n\n> … truncated to fit GitHub's 1 MiB summary limit; the full report is in the job's "
+            "artifacts. / GitHub 요약 한도(1 MiB)에 맞추려고 잘랐습니다.\n")
     return data[:limit - len(note.encode("utf-8"))].decode("utf-8", "ignore") + note
 
 

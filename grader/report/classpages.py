@@ -165,7 +165,7 @@ def clip_words(text: str, limit: int) -> str:
 
 
 def test_rates(rows: list[dict]) -> list[dict]:
-    """Per test that someone failed: how many passed, and the failure the class hit most; most failed first."""
+    """Per test that someone failed: how many passed, and the failure the class hit most; most failed first."""  # noqa: E501
     stats: dict[str, dict[str, Any]] = {}
     for r in rows:
         if r["status"] != "graded":

@@ -1,4 +1,4 @@
-"""Every fixed string of the reports (HTML, Markdown, Gradescope, terminal, text, CI), in English and Korean."""
+"""Every fixed string of the reports (HTML, Markdown, Gradescope, terminal, text, CI), in English and Korean."""  # noqa: E501
 
 from __future__ import annotations
 

@@ -105,7 +105,7 @@ def summary_renderables(results: dict, lang: str, path: str) -> list[Any]:
     notes = [n for n in ((results.get("artifacts") or {}).get("notebook") or {}).get("notes", [])
              if n.get("important")]
     if notes:
-        out.append(f"\n[bold]{'실행하지 못했거나 실패한 최상위 코드' if lang == 'ko' else 'Top-level code that failed or did not run'}[/]")
+        out.append(f"\n[bold]{'실행하지 못했거나 실패한 최상위 코드' if lang == 'ko' else 'Top-level code that failed or did not run'}[/]")  # noqa: E501
         out += [f"[yellow]-[/] {escape(n['messages'].get(lang) or n['messages']['en'])}" for n in notes[:8]]
     return out
 

@@ -16,12 +16,15 @@ from grader.report.i18n import status_word
 # Practice functions of leetcode.py, as named in the catalog and the test ids.
 PRACTICE_FUNCTIONS = ("my_pow", "count_primes", "is_happy", "int_to_roman")
 
-_EN = re.compile(r"^(?P<what>.*?)\s*\bexpected\s+(?P<exp>.+?);\s*found\s+(?P<found>.+?)(?:\.\s+(?P<rest>.*)|\.?)$", re.S)
+_EN = re.compile(r"^(?P<what>.*?)\s*\bexpected\s+(?P<exp>.+?);\s*found\s+(?P<found>.+?)"
+                 r"(?:\.\s+(?P<rest>.*)|\.?)$", re.S)
 # "X: after .to('meta'), forward should work; found Y": the same card without the word "expected"
-_EN_SHOULD = re.compile(r"^(?:(?P<what>[^:;]*?):\s+)?(?P<exp>[^;]*?\bshould\b[^;]*?);\s*found\s+(?P<found>.+?)"
+_EN_SHOULD = re.compile(r"^(?:(?P<what>[^:;]*?):\s+)?(?P<exp>[^;]*?\bshould\b[^;]*?);"
+                        r"\s*found\s+(?P<found>.+?)"
                         r"(?:\.\s+(?P<rest>.*)|\.?)$", re.S)
 _PAREN = r"\((?:[^()]|\([^()]*\))*\)"  # one parenthetical, one level of nesting: (… .to('cuda') …)
-_KO = re.compile(r"^(?:(?P<what>[^:]*?):\s+)?(?P<exp>.+?)\s*하는데\s*(?P<found>.+?니다(?:" + _PAREN + r")?)\.?"
+_KO = re.compile(r"^(?:(?P<what>[^:]*?):\s+)?(?P<exp>.+?)\s*하는데"
+                 r"\s*(?P<found>.+?니다(?:" + _PAREN + r")?)\.?"
                  r"(?:\s+(?P<rest>.*))?$", re.S)
 _LEADING_PAREN = re.compile(r"^\s*(?P<note>" + _PAREN + r")\s*(?P<rest>.+)$", re.S)
 # A warning the grader's own runtime (gk_*.py in the worker) raised, with its source line.
