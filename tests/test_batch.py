@@ -77,8 +77,7 @@ def build_class(root: Path) -> Path:
 
 def run_batch(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
     proc = subprocess.run([sys.executable, "-m", "grader.cli", *args], cwd=ROOT, capture_output=True,
-                          text=True,
-                          timeout=timeout)
+                          text=True, timeout=timeout)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc
 
@@ -142,8 +141,8 @@ def _processes_mentioning(text: str, wait: float = 15.0) -> list[str]:
         for d in os.listdir("/proc"):
             if d.isdigit() and int(d) != os.getpid():
                 try:
-                    cmd = Path(f"/proc/{d}/cmdline").read_bytes().replace(b"\0",
-                                                                          b" ").decode(errors="replace")
+                    cmd = (Path(f"/proc/{d}/cmdline").read_bytes().replace(b"\0", b" ")
+                           .decode(errors="replace"))
                 except OSError:
                     continue
                 if text in cmd:

@@ -40,8 +40,7 @@ def run_grade(args: list[str], cwd: Path, env: dict[str, str] | None = None,
     summary.write_text("")
     output.write_text("")
     full_env = {**os.environ, "GRADE_LANG": "en", "GITHUB_STEP_SUMMARY": str(summary),
-                "GITHUB_OUTPUT": str(output),
-                "PYTHONPATH": str(ROOT), **(env or {})}
+                "GITHUB_OUTPUT": str(output), "PYTHONPATH": str(ROOT), **(env or {})}
     proc = subprocess.run(GRADE + args, cwd=cwd, env=full_env, capture_output=True, text=True,
                           timeout=timeout)
     return proc, summary, output
@@ -350,8 +349,7 @@ def sealed(tmp_path_factory: pytest.TempPathFactory) -> dict:
         f.write('\nGK_ARCHIVE_MARK = "sealed"\n')
     archive = src / "hidden.gkpack"
     proc = subprocess.run(GRADE + ["pack-hidden", str(archive), "--key-env", "MY_KEY", "--hidden",
-                                   str(src / "hidden"),
-                                   "--solutions", str(src / "solutions")],
+                                   str(src / "hidden"), "--solutions", str(src / "solutions")],
                           env={**os.environ, "MY_KEY": KEY, "PYTHONPATH": str(ROOT)}, capture_output=True,
                           text=True)
     assert proc.returncode == 0, proc.stderr
@@ -602,8 +600,7 @@ def workflow_run(tmp_path_factory: pytest.TempPathFactory, request: pytest.Fixtu
     base_env.update({k: str(v) for k, v in {**wf.get("env", {}), **job.get("env", {})}.items()})
     base_env.update({"PATH": f"{env_dir / 'bin'}:{os.environ['PATH']}", "VIRTUAL_ENV": str(env_dir),
                      "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_OUTPUT": str(output),
-                     "GITHUB_WORKSPACE": str(repo),
-                     "CI": "true", "GITHUB_ACTIONS": "true",
+                     "GITHUB_WORKSPACE": str(repo), "CI": "true", "GITHUB_ACTIONS": "true",
                      "PIP_NO_INDEX": "1", "PIP_NO_BUILD_ISOLATION": "0"})  # offline: reuse what is installed
     ran, skipped = [], []
     for step in job["steps"]:

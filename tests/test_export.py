@@ -21,8 +21,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 NON_ASSIGNMENT = ("Current Score", "Current Points", "Current Grade", "Final Score", "Final Points",
-                  "Final Grade",
-                  "Override Score", "Override Grade", "Override Status")
+                  "Final Grade", "Override Score", "Override Grade", "Override Status")
 
 CANVAS_EXPORT = """Student,ID,SIS User ID,SIS Login ID,Section,Lesson 3: embeddings (4471),Quiz 1 (4402),\
 Current Score,Final Grade
@@ -79,8 +78,7 @@ def batch(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def run_export(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "grader.cli", "export", *args], cwd=ROOT,
-                          capture_output=True,
-                          text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120)
 
 
 def totals(batch: Path) -> dict[str, str]:
@@ -98,8 +96,7 @@ def test_canvas_export_imports_as_is(batch: Path, tmp_path: Path) -> None:
     gradebook.write_text(CANVAS_EXPORT)
     out = tmp_path / "import.csv"
     proc = run_export("canvas", str(batch), "--gradebook", str(gradebook), "--assignment",
-                      "Lesson 3: embeddings",
-                      "--out", str(out))
+                      "Lesson 3: embeddings", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     read = canvas_reads(out.read_text())
     assert read["student_columns"] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
@@ -120,8 +117,7 @@ def test_canvas_export_imports_as_is(batch: Path, tmp_path: Path) -> None:
     assert "Park, Frank" in side and "carol (c-carol)" in side
     assert "is worth 94.5 points; the kit's totals are out of 6" in proc.stderr  # the mismatch is said
     proc = run_export("canvas", str(batch), "--gradebook", str(gradebook), "--assignment",
-                      "Lesson 3: embeddings",
-                      "--out", str(out), "--scale")
+                      "Lesson 3: embeddings", "--out", str(out), "--scale")
     assert proc.returncode == 0, proc.stderr
     scaled = {r[3]: r[5] for r in canvas_reads(out.read_text())["students"]}
     assert float(scaled["a001"]) == pytest.approx(round(float(want["alice"]) * 94.5 / 6, 2))

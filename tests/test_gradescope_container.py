@@ -138,8 +138,7 @@ def test_reference_in_simulated_gradescope_containers(tmp_path: Path) -> None:
     print(f"declared container: {declared['wall']:.0f} s, peak {declared['peak_mb']:.0f} MB")
 
     default = run_in_container(layout(tmp_path / "default", bundle, ROOT / "examples" / "reference"), 768,
-                               0.5,
-                               int(config_timeout))
+                               0.5, int(config_timeout))
     gs = default["gs"]
     assert default["wall"] < config_timeout  # the kit finishes (or stops itself) before Gradescope's kill
     assert gs["output"].startswith("Note: this autograder container has memory 768 MB, cpus 0.5")

@@ -60,15 +60,13 @@ def visible_text(page: str) -> str:
 # a single "T=8" or "#" is not counted), and the strings the issue found left in English.
 ENGLISH_UI = sorted(({en for en, ko in STRINGS.values() if en != ko and re.search(r"[A-Za-z]{4,}", en)
                      and "{" not in en} | {"Difficulty", "Likely cause", "bag-of-tokens bound",
-                                           "token accuracy",
-                                           "cross-entropy loss"})
+                                           "token accuracy", "cross-entropy loss"})
                     # single words that also occur in torch's own error text and in Korean prose ("optimizer
                     # step"); as labels they are checked below, where they would appear
                     - {"Expected", "step"})
 # Latin words a Korean label may hold: names from the code and the lesson's symbols
 ALLOWED_LATIN = {"none", "sin", "learned", "LeetCode", "T", "n", "train_reversal", "TokenAndPosEmbedding",
-                 "evaluate",
-                 "weight", "tying", "buffer", "forward"}
+                 "evaluate", "weight", "tying", "buffer", "forward"}
 
 
 def test_korean_report_has_no_english_ui_text_plots_included(buggy: dict) -> None:
@@ -199,8 +197,7 @@ def klass(tmp_path_factory: pytest.TempPathFactory) -> Path:
         subprocess.run(["cp", "-r", str(ROOT / src), str(subs / name)], check=True)
     out = tmp / "out"
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "batch", str(subs), "--out", str(out), "-j",
-                           "2", "-q",
-                           "--lang", "ko"], cwd=ROOT, capture_output=True, text=True, timeout=900)
+                           "2", "-q", "--lang", "ko"], cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return out
 
@@ -245,8 +242,8 @@ def chromium():
     if binary is None:
         pytest.skip("no Chromium binary on PATH: apt-get install -y chromium fonts-nanum to run the phone "
                     "check")
-    with tempfile.TemporaryDirectory(prefix="gk-chromium-") as profile, Chromium(binary,
-                                                                                 Path(profile)) as browser:
+    with (tempfile.TemporaryDirectory(prefix="gk-chromium-") as profile,
+          Chromium(binary, Path(profile)) as browser):
         yield browser
 
 

@@ -149,8 +149,8 @@ def test_buggy_log_review_with_lines_and_practice_link(graded):
     assert "LEETCODE_LOG.md line 14" in failed["public/test_log.py::test_log[problem2-solved]"]["message"]
     assert '<td class="num">14</td>' in html and "redo date (YYYY-MM-DD) is required" in html
     # my_pow fails on a negative exponent: shown next to the log's 'what went wrong' (line 11)
-    assert ("Your practice code for this problem fails:</strong> <code>my_pow(2.0, -2): expected 0.25; found "
-            "4.0") in html
+    assert ("Your practice code for this problem fails:</strong> "
+            "<code>my_pow(2.0, -2): expected 0.25; found 4.0" in html)
     assert "Your log&#39;s &#39;what went wrong&#39; (line 11) says" in html
     assert "[!WARNING]" in md and "`my_pow(2.0, -2): expected 0.25; found 4.0`" in md
 
@@ -316,8 +316,8 @@ def test_experiment_table_and_curves(graded):
     # a plain list of rows still reads; no curves: the table stays, the loss plot goes
     results["artifacts"]["experiment"] = _runs(with_curves=False)
     html = render_html(results, "en", "examples/buggy")
-    assert 'id="experiment-runs"' in html and "Training loss per step" not in html and ("Accuracy by "
-                                                                                        "length") in html
+    assert ('id="experiment-runs"' in html and "Training loss per step" not in html
+            and "Accuracy by length" in html)
     # garbage: a note, not a crash
     results["artifacts"]["experiment"] = {"student": {"runs": "nonsense"}}
     assert "No experiment numbers in this run" in render_html(results, "en", "examples/buggy")
@@ -364,8 +364,8 @@ def chromium():
     if binary is None:
         pytest.skip("no Chromium binary on PATH: apt-get install -y chromium (Debian) to run the browser "
                     "test")
-    with tempfile.TemporaryDirectory(prefix="gk-chromium-") as profile, Chromium(binary,
-                                                                                 Path(profile)) as browser:
+    with (tempfile.TemporaryDirectory(prefix="gk-chromium-") as profile,
+          Chromium(binary, Path(profile)) as browser):
         yield browser
 
 

@@ -12,8 +12,8 @@ SCHEMA = 1
 STATUSES = ("passed", "failed", "error", "timeout")
 
 
-def test_entries(report: dict, lang: str, hidden_visibility: str) -> tuple[list[TestResult],
-                                                                           list[SkippedTest]]:
+def test_entries(report: dict, lang: str,
+                 hidden_visibility: str) -> tuple[list[TestResult], list[SkippedTest]]:
     """(scored tests, skipped tests) from a pytest-json-report dict."""
     tests: list[TestResult] = []
     skipped: list[SkippedTest] = []

@@ -143,8 +143,8 @@ def find_canvas_column(header: list[str], title: str) -> str | None:
     return None
 
 
-def canvas_csv(gradebook: Path, title: str, scores: list[dict], *, scale: bool = False) -> tuple[str, Matched,
-                                                                                                 list[str]]:
+def canvas_csv(gradebook: Path, title: str, scores: list[dict], *,
+               scale: bool = False) -> tuple[str, Matched, list[str]]:
     """The importable CSV, the matching, and notes for the instructor.
 
     The "Points Possible" row keeps Canvas's own value for an existing assignment (the
@@ -199,8 +199,8 @@ def read_people(path: Path) -> list[dict]:
             "username": low.get("username") or low.get("sis login id", ""),
             "email": low.get("email") or low.get("email address", ""),
             "idnumber": low.get("idnumber") or low.get("id number") or low.get("sis user id", ""),
-            "name": low.get("student")
-            or " ".join(x for x in (low.get("firstname"), low.get("lastname")) if x),
+            "name": (low.get("student")
+                     or " ".join(x for x in (low.get("firstname"), low.get("lastname")) if x)),
         })
     return out
 

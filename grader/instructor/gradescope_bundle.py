@@ -97,8 +97,8 @@ def build_bundle(out: Path, *, hidden: bool = True, keyword: str | None = None, 
         names.append(CONFIG)
         for item in KIT_FILES:
             src = KIT_ROOT / item
-            files = [src] if src.is_file() else sorted(p for p in src.rglob("*")
-                                                       if p.is_file()) if src.is_dir() else []
+            files = ([src] if src.is_file()
+                     else sorted(p for p in src.rglob("*") if p.is_file()) if src.is_dir() else [])
             for f in files:
                 rel = f.relative_to(KIT_ROOT)
                 if SKIP_PARTS & set(rel.parts) or f.suffix == ".pyc":
@@ -261,8 +261,7 @@ def run_autograder(root: Path) -> int:
             shutil.copytree(root / "submission", work, symlinks=True)
         except (OSError, shutil.Error) as exc:
             gs = failure_results(f"Could not copy your submission: {exc}",
-                                 f"제출물을 복사하지 못했습니다: {exc}",
-                                 lang, started)
+                                 f"제출물을 복사하지 못했습니다: {exc}", lang, started)
             return _write(results_dir, gs, 0)
         target = pick_path(work)
         argv = [sys.executable, "-m", "grader.cli", str(target), "--out", str(out), "-q", "--lang", lang]
@@ -290,16 +289,16 @@ def run_autograder(root: Path) -> int:
             gs = failure_results(
                 f"The grader failed before scoring (exit status {code}); please tell the instructor. "
                 f"{log[-500:]}",
-                f"채점기가 점수를 매기기 전에 실패했습니다(종료 코드 {code}). 강사에게 알려 주세요.", lang,
-                started)
+                f"채점기가 점수를 매기기 전에 실패했습니다(종료 코드 {code}). 강사에게 알려 주세요.",
+                lang, started)
             return _write(results_dir, gs, 0)
         gs = to_gradescope(results, lang, student_path(target, work))
         if lacking:
             flag_resource_failures(gs, resource_note(lacking, lang))
         if results.get("error"):
             gs["output"] = failure_results(f"Your submission could not be read: {results['error']}",
-                                           f"제출물을 읽을 수 없습니다: {results['error']}", lang,
-                                           started)["output"]
+                                           f"제출물을 읽을 수 없습니다: {results['error']}",
+                                           lang, started)["output"]
         gs["execution_time"] = int(time.monotonic() - started)
         return _write(results_dir, gs, 0)
 
@@ -343,8 +342,7 @@ def main(argv: list[str]) -> int:
                              timeout=args.timeout, gradescope_timeout=args.gradescope_timeout)
     except ValueError as exc:
         print(f"grade gradescope-bundle: {exc} / 키트의 시간 제한이 Gradescope의 시간 제한 안에 들어가야 "
-              "합니다",
-              file=sys.stderr)
+              "합니다", file=sys.stderr)
         return 2
     print(f"{args.out}: Gradescope autograder with {len(names)} files (setup.sh, run_autograder, the kit); "
           f"upload it under Configure Autograder / Gradescope의 Configure Autograder에 올리세요")

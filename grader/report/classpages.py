@@ -246,8 +246,7 @@ def experiment_summary(rows: list[dict]) -> dict[str, Any] | None:
         return None
     order = {m: i for i, m in enumerate(("none", "sin", "learned"))}
     table = [{"mode": m, "length": n, "n": len(v), "mean": statistics.fmean(v),
-              "median": statistics.median(v),
-              "min": min(v), "max": max(v), "bound": bound.get(n)}
+              "median": statistics.median(v), "min": min(v), "max": max(v), "bound": bound.get(n)}
              for (m, n), v in sorted(per.items(),
                                      key=lambda kv: (kv[0][1], order.get(kv[0][0], 9), kv[0][0]))]
     return {"students": students, "table": table, "values": per, "bound": bound}

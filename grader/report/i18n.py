@@ -80,8 +80,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "dropped": ("Ignored files", "무시한 파일"),
     "skipped": ("Skipped tests", "건너뛴 테스트"),
     "unreadable": ("The submission could not be read", "제출물을 읽을 수 없습니다"),
-    "review_flagged": ("Listed for an instructor's review: points resting on the grader's own checks are "
-                       "withheld",
+    "review_flagged": ("Listed for an instructor's review: points resting on the grader's own checks "
+                       "are withheld",
                        "강사 검토 대상: 채점기 자체 검사에 기대는 점수는 보류되었습니다"),
     "truncated": ("This report was cut to stay under {limit}; the full report is feedback.html.",
                   "{limit} 제한 때문에 보고서를 줄였습니다. 전체 내용은 feedback.html에 있습니다."),

@@ -143,8 +143,8 @@ def top_fixes(failures: list[dict[str, Any]], n: int = 3) -> list[dict[str, Any]
         key = f["task"] or "?"
         lost[key] = lost.get(key, 0.0) + f["points"]
         # prefer what the student can rerun (public), then the costliest
-        if key not in first or (not f["hidden"], f["points"]) > (not first[key]["hidden"],
-                                                                 first[key]["points"]):
+        if (key not in first
+                or (not f["hidden"], f["points"]) > (not first[key]["hidden"], first[key]["points"])):
             first[key] = f
     order = sorted(first, key=lambda k: (-lost[k], TASKS.index(k) if k in TASKS else 99))
     return [dict(first[k], task_lost=round(lost[k], 3)) for k in order[:n]]
@@ -169,5 +169,4 @@ def practice_failures(results: dict, lang: str = "en") -> dict[str, str]:
 
 
 __all__ = ["failure_rows", "practice_failures", "reproduce_command", "split_message", "student_output",
-           "task_rows",
-           "top_fixes"]
+           "task_rows", "top_fixes"]
