@@ -86,8 +86,8 @@ def check_classroom_schema(result: dict, *, equal_weights: bool = True) -> None:
     weights = {t["score"] for t in result["tests"] if t["status"] == "pass"}
     assert len(weights) <= 1
     passed = sum(t["status"] == "pass" for t in result["tests"])
-    assert passed / len(result["tests"]) * result["max_score"] == pytest.approx(sum(t["score"]
-                                                                                    for t in result["tests"]))
+    assert (passed / len(result["tests"]) * result["max_score"]
+            == pytest.approx(sum(t["score"] for t in result["tests"])))
 
 
 # -- a buggy submission: the reference with one function raising at a known line -------
@@ -420,8 +420,8 @@ def test_hidden_from_errors_are_one_line_exit_2(sealed: dict, tmp_path: Path, ca
         env = {"MY_KEY": ""}
     elif case == "missing_file":
         archive = tmp_path / "absent.gkpack"
-    proc, _, _ = run_grade([str(SOLUTIONS), "--hidden-from", str(archive), "--key-env", "MY_KEY", "--out",
-                            "out"],
+    proc, _, _ = run_grade([str(SOLUTIONS), "--hidden-from", str(archive), "--key-env", "MY_KEY",
+                            "--out", "out"],
                            tmp_path, env=env)
     assert proc.returncode == 2
     err = proc.stderr.strip()
@@ -434,8 +434,8 @@ def test_hidden_from_errors_are_one_line_exit_2(sealed: dict, tmp_path: Path, ca
 
 def test_pack_hidden_refuses_short_key_and_empty_suite(tmp_path: Path, sealed: dict) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    short = subprocess.run(GRADE + ["pack-hidden", str(tmp_path / "a.gkpack"), "--hidden",
-                                    str(sealed["src"] / "hidden"),
+    short = subprocess.run(GRADE + ["pack-hidden", str(tmp_path / "a.gkpack"),
+                                    "--hidden", str(sealed["src"] / "hidden"),
                                     "--solutions", str(sealed["src"] / "solutions")],
                            env={**env, "GK_HIDDEN_KEY": "short"}, capture_output=True, text=True)
     assert short.returncode == 2 and "too short" in short.stderr
@@ -523,8 +523,8 @@ def test_trusted_workflow_never_runs_pr_code_and_confines_the_secret() -> None:
     assert report["needs"] == "hidden" and report["permissions"] == {"contents": "read"}
     assert all("run" not in s for s in report["steps"]) and not secret_refs(report)
     assert "needs.hidden.outputs.result" in json.dumps(report["steps"]) and job["outputs"]["result"]
-    assert not secret_refs({k: v for k, v in wf.items()
-                            if k != "jobs"}) and not secret_refs(job.get("env", {}))
+    assert (not secret_refs({k: v for k, v in wf.items() if k != "jobs"})
+            and not secret_refs(job.get("env", {})))
     steps = job["steps"]
     checkouts = [s for s in steps if s.get("uses", "").startswith("actions/checkout@")]
     kit, sub = checkouts

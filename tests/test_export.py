@@ -69,8 +69,8 @@ def batch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     roster.write_text("submission,id\nalice,a001\nbob,s-bob\ncarol,c-carol\nerin,e-erin\n")
     out = tmp / "out"
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "batch", str(subs), "--out", str(out),
-                           "--public-only",
-                           "-k", "test_pe", "--roster", str(roster), "-j", "2", "-q", "--lang", "en"],
+                           "--public-only", "-k", "test_pe", "--roster", str(roster), "-j", "2", "-q",
+                           "--lang", "en"],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     return out

@@ -269,9 +269,8 @@ def test_bundle_contents(tmp_path: Path) -> None:
 def test_run_autograder_in_gradescope_layout(tmp_path: Path) -> None:
     bundle = tmp_path / "autograder.zip"
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "gradescope-bundle", str(bundle),
-                           "--public-only",
-                           "-k", "test_pe", "--lang", "en"], cwd=ROOT, capture_output=True, text=True,
-                           timeout=60)
+                           "--public-only", "-k", "test_pe", "--lang", "en"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     root = gradescope_layout(tmp_path, bundle, ROOT / "examples" / "buggy")
     proc = run_autograder(root)

@@ -32,8 +32,8 @@ PHONE = 390  # CSS px: an iPhone 12-15 in portrait
 def buggy(tmp_path_factory: pytest.TempPathFactory) -> dict:
     out = tmp_path_factory.mktemp("buggy")
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "examples/buggy", "--hidden",
-                           "--hidden-visibility",
-                           "hidden", "--out", str(out), "-q", "--lang", "en"], cwd=ROOT, capture_output=True,
+                           "--hidden-visibility", "hidden", "--out", str(out), "-q", "--lang", "en"],
+                          cwd=ROOT, capture_output=True,
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     results = json.loads((out / "results.json").read_text())
