@@ -33,8 +33,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", nargs="?", default="exercises",
                    help="submission: a folder, a .ipynb notebook or a .zip (default: ./exercises)")
     p.add_argument("--hidden", action="store_true", help="also run the hidden suite (instructor copy only)")
-    p.add_argument("--out", default="reports", help="folder for results.json and the reports (default: reports/)")
-    p.add_argument("--lang", choices=("ko", "en"), default=None, help="language of the feedback (default: locale)")
+    p.add_argument("--out", default="reports",
+                   help="folder for results.json and the reports (default: reports/)")
+    p.add_argument("--lang", choices=("ko", "en"), default=None,
+                   help="language of the feedback (default: locale)")
     p.add_argument("--isolation", choices=("auto", "namespaces", "process"), default="auto",
                    help="sandbox level for student code (default: the strongest this machine allows)")
     p.add_argument("--memory-mb", type=int, default=4096, help="memory limit of the student process (MiB)")
@@ -45,7 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_sandbox_arguments(p)
     # GitHub Actions / Classroom (grader/report/ci.py, docs/ci.md).
     p.add_argument("--ci", action="store_true",
-                   help="also write $GITHUB_STEP_SUMMARY, ::error annotations and Classroom's `result` output")
+                   help="also write $GITHUB_STEP_SUMMARY, ::error annotations and Classroom's `result` "
+                        "output")
     p.add_argument("--fail-under", type=float, default=None, metavar="SCORE",
                    help="exit status 1 when the score is below SCORE (for branch protection)")
     p.add_argument("--hidden-from", default=None, metavar="ARCHIVE",
@@ -123,8 +126,10 @@ def with_hidden_archive(options: GradeOptions, archive: Path, key_env: str) -> G
     except HiddenArchiveError as exc:
         raise ValueError(str(exc)) from None
     policy = replace(options.policy, hide=(*options.policy.hide, str(unpacked.root)))
-    solutions = unpacked.solutions if (unpacked.solutions / "embedding.py").is_file() else options.solutions_dir
-    return replace(options, hidden=True, suites_dir=unpacked.suites_dir, solutions_dir=solutions, policy=policy)
+    solutions = (unpacked.solutions if (unpacked.solutions / "embedding.py").is_file()
+                 else options.solutions_dir)
+    return replace(options, hidden=True, suites_dir=unpacked.suites_dir, solutions_dir=solutions,
+                   policy=policy)
 
 
 def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = False, ci: bool = False,

@@ -123,7 +123,8 @@ class Chromium:
         except TimeoutError:
             pass
 
-    def visit(self, path: Path, expressions: dict[str, str] | None = None, width: int | None = None) -> PageVisit:
+    def visit(self, path: Path, expressions: dict[str, str] | None = None,
+              width: int | None = None) -> PageVisit:
         """Load ``path``; ``width`` emulates a phone's viewport (CSS pixels, mobile layout)."""
         self.events.clear()
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
@@ -131,14 +132,16 @@ class Chromium:
         for domain in ("Page", "Runtime", "Log", "Network"):
             self.send(f"{domain}.enable", session=session)
         if width:
-            self.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": 844, "deviceScaleFactor": 1,
+            self.send("Emulation.setDeviceMetricsOverride",
+                      {"width": width, "height": 844, "deviceScaleFactor": 1,
                                                              "mobile": True}, session=session)
         self.send("Page.navigate", {"url": Path(path).resolve().as_uri()}, session=session)
         self.wait_for("Page.loadEventFired")
         self.settle(0.5)
         visit = PageVisit()
         for name, expr in (expressions or {}).items():
-            result = self.send("Runtime.evaluate", {"expression": expr, "returnByValue": True}, session=session)
+            result = self.send("Runtime.evaluate", {"expression": expr, "returnByValue": True},
+                               session=session)
             visit.values[name] = result.get("result", {}).get("value")
         height = int(self.send("Page.getLayoutMetrics", session=session)["cssContentSize"]["height"])
         shot = self.send("Page.captureScreenshot", {
@@ -152,7 +155,8 @@ class Chromium:
             if method == "Network.requestWillBeSent":
                 visit.requests.append(params["request"]["url"])
             elif method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
-                visit.console_errors.append(" ".join(str(a.get("value", a.get("description", ""))) for a in params.get("args", [])))
+                visit.console_errors.append(" ".join(str(a.get("value", a.get("description", "")))
+                                                     for a in params.get("args", [])))
             elif method == "Runtime.exceptionThrown":
                 visit.console_errors.append(str(params.get("exceptionDetails", {}).get("text")))
             elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":

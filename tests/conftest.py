@@ -23,7 +23,8 @@ def task_scores(results: dict) -> dict[str, tuple[float, float]]:
 
 
 def failed_messages(results: dict, task: str, lang: str = "en") -> str:
-    return "\n".join(t["messages"][lang] for t in results["tests"] if t["task"] == task and t["status"] != "passed")
+    return "\n".join(t["messages"][lang] for t in results["tests"]
+                     if t["task"] == task and t["status"] != "passed")
 
 
 def load_expect(case: Path) -> dict:

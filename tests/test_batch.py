@@ -34,7 +34,8 @@ from grader.report import classpages
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"
 FILTER = ["--public-only", "-k", "test_pe or test_tying", "-j", "2", "--timeout", "60", "-q"]
-UNREADABLE = {"garbage": "not a readable zip", "notes.txt": "expected a folder", "broken": "not a readable Jupyter"}
+UNREADABLE = {"garbage": "not a readable zip", "notes.txt": "expected a folder",
+              "broken": "not a readable Jupyter"}
 FULL = ("alice", "bob", "erin")
 
 
@@ -63,7 +64,8 @@ def build_class(root: Path) -> Path:
     shutil.copytree(ROOT / "solutions", hang, ignore=shutil.ignore_patterns("__pycache__"))
     with open(hang / "embedding.py", "a") as fh:
         fh.write("\n\ndef sinusoidal_pe(max_len, d_model):\n    while True:\n        pass\n")
-    hostile = sub / "hostile"                                                   # floods output, kills its worker
+    # floods output, kills its worker
+    hostile = sub / "hostile"
     shutil.copytree(ROOT / "solutions", hostile, ignore=shutil.ignore_patterns("__pycache__"))
     text = (hostile / "embedding.py").read_text()
     (hostile / "embedding.py").write_text(text + "\nimport os as _os\nprint('x' * 1_000_000)\n_os._exit(3)\n")
@@ -74,8 +76,8 @@ def build_class(root: Path) -> Path:
 
 
 def run_batch(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    proc = subprocess.run([sys.executable, "-m", "grader.cli", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=timeout)
+    proc = subprocess.run([sys.executable, "-m", "grader.cli", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=timeout)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return proc
 
@@ -132,14 +134,15 @@ def shards(klass: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -
 
 
 def _processes_mentioning(text: str, wait: float = 15.0) -> list[str]:
-    """Command lines still running that mention ``text`` (forked children share the batch's), after ``wait``."""
+    """Command lines still running that mention ``text`` (forked children share the batch's), after ``wait``."""  # noqa: E501
     deadline = time.monotonic() + wait
     while True:
         found = []
         for d in os.listdir("/proc"):
             if d.isdigit() and int(d) != os.getpid():
                 try:
-                    cmd = Path(f"/proc/{d}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                    cmd = (Path(f"/proc/{d}/cmdline").read_bytes().replace(b"\0", b" ")
+                           .decode(errors="replace"))
                 except OSError:
                     continue
                 if text in cmd:
@@ -308,7 +311,8 @@ def test_shard_workflow_matches_the_commands(shards: dict, tmp_path: Path) -> No
     shard_list = jobs["grade"]["strategy"]["matrix"]["shard"]
     assert shard_list == list(range(1, int(wf["env"]["SHARDS"]) + 1))
     grade_run = "\n".join(s.get("run", "") for s in jobs["grade"]["steps"])
-    assert '--shard "$SHARD/$SHARDS"' in grade_run and "batch" in grade_run  # the matrix value comes in by env
+    # the matrix value comes in by env
+    assert '--shard "$SHARD/$SHARDS"' in grade_run and "batch" in grade_run
     grade_step = next(s for s in jobs["grade"]["steps"] if "--shard" in s.get("run", ""))
     assert grade_step["env"]["SHARD"] == "${{ matrix.shard }}"
     assert jobs["merge"]["needs"] == "grade"
@@ -324,15 +328,18 @@ def test_shard_workflow_matches_the_commands(shards: dict, tmp_path: Path) -> No
 
 
 def test_class_report_shows_experiment_accuracies(tmp_path: Path) -> None:
-    """Experiment numbers (results["artifacts"]["experiment"], grader/lesson/experiment.py's schema) across students."""
-    accs = {"alice": {"none": 0.31, "sin": 1.0, "learned": 0.99}, "bob": {"none": 0.33, "sin": 0.32, "learned": 0.97}}
+    """Experiment numbers (results["artifacts"]["experiment"], grader/lesson/experiment.py's schema) across students."""  # noqa: E501
+    accs = {"alice": {"none": 0.31, "sin": 1.0, "learned": 0.99},
+            "bob": {"none": 0.33, "sin": 0.32, "learned": 0.97}}
     for name, by_mode in accs.items():
         d = tmp_path / name
         d.mkdir()
-        rows = [{"mode": m, "seed": s, "steps": 300, "final_train_loss": 0.1, "acc_by_length": {"8": a, "12": 0.15}}
+        rows = [{"mode": m, "seed": s, "steps": 300, "final_train_loss": 0.1,
+                 "acc_by_length": {"8": a, "12": 0.15}}
                 for m, a in by_mode.items() for s in (0, 1)]
         results = {"schema": 1, "submission": name, "score": 5.0, "max_score": 5.0, "isolation": "process",
-                   "tasks": {"reversal_experiment": {"score": 5.0, "max_score": 5.0, "passed": 1, "total": 1}},
+                   "tasks": {"reversal_experiment": {"score": 5.0, "max_score": 5.0, "passed": 1,
+                                                     "total": 1}},
                    "tests": [{"id": "hidden/test_reversal.py::test_x", "task": "reversal_experiment",
                               "status": "passed", "score": 5.0, "max_score": 5.0, "message": ""}],
                    "artifacts": {"experiment": {"schema": 1, "bound": {"8": 0.3171, "12": 0.266},

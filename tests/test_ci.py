@@ -39,9 +39,10 @@ def run_grade(args: list[str], cwd: Path, env: dict[str, str] | None = None,
     summary, output = cwd / "step_summary.md", cwd / "github_output.txt"
     summary.write_text("")
     output.write_text("")
-    full_env = {**os.environ, "GRADE_LANG": "en", "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_OUTPUT": str(output),
-                "PYTHONPATH": str(ROOT), **(env or {})}
-    proc = subprocess.run(GRADE + args, cwd=cwd, env=full_env, capture_output=True, text=True, timeout=timeout)
+    full_env = {**os.environ, "GRADE_LANG": "en", "GITHUB_STEP_SUMMARY": str(summary),
+                "GITHUB_OUTPUT": str(output), "PYTHONPATH": str(ROOT), **(env or {})}
+    proc = subprocess.run(GRADE + args, cwd=cwd, env=full_env, capture_output=True, text=True,
+                          timeout=timeout)
     return proc, summary, output
 
 
@@ -61,7 +62,8 @@ def check_classroom_schema(result: dict, *, equal_weights: bool = True) -> None:
     assert isinstance(result["max_score"], float) and result["max_score"] > 0
     assert result["tests"]
     for t in result["tests"]:
-        assert set(t) <= {"name", "status", "score", "message", "line_no", "filename", "duration", "test_code"}
+        assert set(t) <= {"name", "status", "score", "message", "line_no", "filename", "duration",
+                          "test_code"}
         assert isinstance(t["name"], str) and t["name"]
         assert t["status"] in ("pass", "fail", "error")
         assert isinstance(t["score"], float) and t["score"] >= 0
@@ -70,9 +72,11 @@ def check_classroom_schema(result: dict, *, equal_weights: bool = True) -> None:
         assert "test_code" not in t  # hidden test code never leaves the grader
         if t["status"] == "pass":
             assert t["message"] == ""
-        if t["status"] == "error":  # the reporter prints a message for errors only: it says which test and why
+        # the reporter prints a message for errors only: it says which test and why
+        if t["status"] == "error":
             assert t["message"]
-        assert isinstance(t["line_no"], int) and t["line_no"] >= 0  # the reporter prints "line undefined" without it
+        # the reporter prints "line undefined" without it
+        assert isinstance(t["line_no"], int) and t["line_no"] >= 0
         if t["line_no"]:
             assert t["filename"]
     assert sum(t["score"] for t in result["tests"]) <= result["max_score"]
@@ -82,7 +86,8 @@ def check_classroom_schema(result: dict, *, equal_weights: bool = True) -> None:
     weights = {t["score"] for t in result["tests"] if t["status"] == "pass"}
     assert len(weights) <= 1
     passed = sum(t["status"] == "pass" for t in result["tests"])
-    assert passed / len(result["tests"]) * result["max_score"] == pytest.approx(sum(t["score"] for t in result["tests"]))
+    assert (passed / len(result["tests"]) * result["max_score"]
+            == pytest.approx(sum(t["score"] for t in result["tests"])))
 
 
 # -- a buggy submission: the reference with one function raising at a known line -------
@@ -135,20 +140,23 @@ def test_step_summary_has_score_and_failure(buggy: dict) -> None:
     res = buggy["results"]
     assert f"{res['score']:g}" in text and f"{res['max_score']:g}" in text
     assert "count_params" in text and "RuntimeError" in text and "boom" in text
-    assert "<b>x</b>" not in re.sub(r"`[^`]*`", "", text)  # student text is never markup (code spans are literal)
+    # student text is never markup (code spans are literal)
+    assert "<b>x</b>" not in re.sub(r"`[^`]*`", "", text)
     assert 0 < len(text.encode()) <= ci.SUMMARY_LIMIT
 
 
 def test_classroom_result_field_by_field(buggy: dict) -> None:
     out = outputs(buggy["output"])
-    assert out["score"] == f"{buggy['results']['score']:g}" and out["max_score"] == f"{buggy['results']['max_score']:g}"
+    assert (out["score"] == f"{buggy['results']['score']:g}"
+            and out["max_score"] == f"{buggy['results']['max_score']:g}")
     result = decoded_result(buggy["output"])
     check_classroom_schema(result)
     res = buggy["results"]
     assert result["status"] == "fail"
     assert result["max_score"] == res["max_score"]
     by_name = {t["name"]: t for t in result["tests"]}
-    assert set(by_name) >= {t["id"] for t in res["tests"]}  # each test has its own entry, then its extra points
+    # each test has its own entry, then its extra points
+    assert set(by_name) >= {t["id"] for t in res["tests"]}
     assert sum(t["score"] for t in result["tests"]) == pytest.approx(res["score"])
     for t in res["tests"]:
         entry = by_name[t["id"]]
@@ -238,7 +246,8 @@ def test_real_classroom_reporter_on_a_hidden_grade() -> None:
     (["--fail-under", "2.5"], 1),            # not met; also without --ci
 ])
 def test_fail_under_exit_status(tmp_path: Path, extra: list[str], expected: int) -> None:
-    proc, _, output = run_grade([str(SOLUTIONS), "-q", "-k", "count_params", "--out", "out", *extra], tmp_path)
+    proc, _, output = run_grade([str(SOLUTIONS), "-q", "-k", "count_params", "--out", "out", *extra],
+                                tmp_path)
     assert proc.returncode == expected, proc.stderr
     if "--ci" in extra:
         result = decoded_result(output)
@@ -250,7 +259,8 @@ def test_fail_under_exit_status(tmp_path: Path, extra: list[str], expected: int)
 def test_finish_exit_status_boundaries(buggy: dict, tmp_path: Path) -> None:
     env = {"GITHUB_OUTPUT": str(tmp_path / "o"), "GITHUB_STEP_SUMMARY": str(tmp_path / "s")}
     res, sink = buggy["results"], io.StringIO()
-    common = {"sub_path": buggy["repo"] / "exercises", "out": tmp_path, "lang": "en", "env": env, "stream": sink}
+    common = {"sub_path": buggy["repo"] / "exercises", "out": tmp_path, "lang": "en", "env": env,
+              "stream": sink}
     assert ci.finish(res, fail_under=None, **common) == 0  # grading ran: 0, whatever the score
     assert ci.finish(res, fail_under=res["score"], **common) == 0  # exactly the threshold passes
     assert ci.finish(res, fail_under=res["score"] + 0.25, **common) == 1
@@ -280,13 +290,16 @@ def test_summary_and_result_stay_within_github_limits() -> None:
             "isolation": "process", "lang": "en", "tasks": {},
             "tests": [{"id": f"public/test_x.py::test_{i}", "task": "sinusoidal_pe", "status": "failed",
                        "score": 0.0, "max_score": 1.0, "visibility": "visible", "message": "é" * 5000,
-                       "messages": {"en": "é" * 5000, "ko": "é" * 5000}, "duration": 0.1} for i in range(2000)]}
+                       "messages": {"en": "é" * 5000, "ko": "é" * 5000}, "duration": 0.1}
+                       for i in range(2000)]}
     text = ci.fit_summary(ci.compact_markdown(long, "en"))
     assert len(text.encode("utf-8")) <= ci.SUMMARY_LIMIT and "truncated" in text
     for n, shape in ((150, "per test"), (4000, "per task")):
-        many = {**long, "max_score": float(n), "tests": [{**long["tests"][0], "id": f"public/test_x.py::test_{i}",
+        many = {**long, "max_score": float(n),
+                "tests": [{**long["tests"][0], "id": f"public/test_x.py::test_{i}",
                                    "task": ("sinusoidal_pe", "weight_tying")[i % 2],
-                                   "status": "passed" if i % 3 else "failed", "score": 0.0 if i % 3 == 0 else 1.0}
+                                   "status": "passed" if i % 3 else "failed",
+                                   "score": 0.0 if i % 3 == 0 else 1.0}
                                   for i in range(n)]}
         encoded = ci.encode_result(many)
         assert len(encoded) <= ci.RESULT_LIMIT
@@ -318,7 +331,8 @@ from grader.engine.feedback import expect
 @pytest.mark.task("sinusoidal_pe", points=3)
 def test_reference_comes_from_the_archive(student):
     ref = reference.load().embedding
-    expect(getattr(ref, "GK_ARCHIVE_MARK", None) == "sealed", "reference not from the archive", "아카이브 참조 아님")
+    expect(getattr(ref, "GK_ARCHIVE_MARK", None) == "sealed", "reference not from the archive", \
+"아카이브 참조 아님")
     got = student.call("sinusoidal_pe", 6, 8)
     expect(torch.allclose(got, ref.sinusoidal_pe(6, 8)), "values differ", "값이 다릅니다")
 '''
@@ -334,9 +348,10 @@ def sealed(tmp_path_factory: pytest.TempPathFactory) -> dict:
     with open(src / "solutions" / "embedding.py", "a") as f:
         f.write('\nGK_ARCHIVE_MARK = "sealed"\n')
     archive = src / "hidden.gkpack"
-    proc = subprocess.run(GRADE + ["pack-hidden", str(archive), "--key-env", "MY_KEY", "--hidden", str(src / "hidden"),
-                                   "--solutions", str(src / "solutions")],
-                          env={**os.environ, "MY_KEY": KEY, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True)
+    proc = subprocess.run(GRADE + ["pack-hidden", str(archive), "--key-env", "MY_KEY", "--hidden",
+                                   str(src / "hidden"), "--solutions", str(src / "solutions")],
+                          env={**os.environ, "MY_KEY": KEY, "PYTHONPATH": str(ROOT)}, capture_output=True,
+                          text=True)
     assert proc.returncode == 0, proc.stderr
     return {"archive": archive, "src": src, "stdout": proc.stdout}
 
@@ -380,7 +395,8 @@ def test_open_sealed_rejects_wrong_key_and_tampering(sealed: dict) -> None:
     assert hidden_pack.open_sealed(blob, KEY)[:2] == b"\x1f\x8b"  # gzip
     with pytest.raises(hidden_pack.HiddenArchiveError, match="wrong key"):
         hidden_pack.open_sealed(blob, KEY + "x")
-    for at in (len(blob) - 1, len(blob) // 2, hidden_pack.HEADER + 1, hidden_pack.HEADER - 1):  # tag, body, nonce
+    # tag, body, nonce
+    for at in (len(blob) - 1, len(blob) // 2, hidden_pack.HEADER + 1, hidden_pack.HEADER - 1):
         with pytest.raises(hidden_pack.HiddenArchiveError, match="modified or damaged"):
             hidden_pack.open_sealed(_tampered(blob, at), KEY)
     with pytest.raises(hidden_pack.HiddenArchiveError, match="not a hidden-suite archive"):
@@ -404,7 +420,8 @@ def test_hidden_from_errors_are_one_line_exit_2(sealed: dict, tmp_path: Path, ca
         env = {"MY_KEY": ""}
     elif case == "missing_file":
         archive = tmp_path / "absent.gkpack"
-    proc, _, _ = run_grade([str(SOLUTIONS), "--hidden-from", str(archive), "--key-env", "MY_KEY", "--out", "out"],
+    proc, _, _ = run_grade([str(SOLUTIONS), "--hidden-from", str(archive), "--key-env", "MY_KEY",
+                            "--out", "out"],
                            tmp_path, env=env)
     assert proc.returncode == 2
     err = proc.stderr.strip()
@@ -417,12 +434,14 @@ def test_hidden_from_errors_are_one_line_exit_2(sealed: dict, tmp_path: Path, ca
 
 def test_pack_hidden_refuses_short_key_and_empty_suite(tmp_path: Path, sealed: dict) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    short = subprocess.run(GRADE + ["pack-hidden", str(tmp_path / "a.gkpack"), "--hidden", str(sealed["src"] / "hidden"),
+    short = subprocess.run(GRADE + ["pack-hidden", str(tmp_path / "a.gkpack"),
+                                    "--hidden", str(sealed["src"] / "hidden"),
                                     "--solutions", str(sealed["src"] / "solutions")],
                            env={**env, "GK_HIDDEN_KEY": "short"}, capture_output=True, text=True)
     assert short.returncode == 2 and "too short" in short.stderr
     (tmp_path / "empty").mkdir()
-    empty = subprocess.run(GRADE + ["pack-hidden", str(tmp_path / "b.gkpack"), "--hidden", str(tmp_path / "empty")],
+    empty = subprocess.run(GRADE + ["pack-hidden", str(tmp_path / "b.gkpack"), "--hidden",
+                                    str(tmp_path / "empty")],
                            env={**env, "GK_HIDDEN_KEY": KEY}, capture_output=True, text=True)
     assert empty.returncode == 2 and "no hidden tests" in empty.stderr
     assert not (tmp_path / "a.gkpack").exists() and not (tmp_path / "b.gkpack").exists()
@@ -487,8 +506,10 @@ def test_zizmor_offline_is_clean() -> None:
     proc = subprocess.run([zizmor, "--offline", "--persona", "pedantic", "--format", "plain", str(WORKFLOWS)],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    waived = [line for f in WORKFLOWS.glob("*.yml") for line in f.read_text().splitlines() if "zizmor: ignore" in line]
-    assert len(waived) == 1 and "pull_request_target:" in waived[0] and "ignore[dangerous-triggers]" in waived[0]
+    waived = [line for f in WORKFLOWS.glob("*.yml") for line in f.read_text().splitlines()
+              if "zizmor: ignore" in line]
+    assert (len(waived) == 1 and "pull_request_target:" in waived[0]
+            and "ignore[dangerous-triggers]" in waived[0])
 
 
 def test_trusted_workflow_never_runs_pr_code_and_confines_the_secret() -> None:
@@ -502,7 +523,8 @@ def test_trusted_workflow_never_runs_pr_code_and_confines_the_secret() -> None:
     assert report["needs"] == "hidden" and report["permissions"] == {"contents": "read"}
     assert all("run" not in s for s in report["steps"]) and not secret_refs(report)
     assert "needs.hidden.outputs.result" in json.dumps(report["steps"]) and job["outputs"]["result"]
-    assert not secret_refs({k: v for k, v in wf.items() if k != "jobs"}) and not secret_refs(job.get("env", {}))
+    assert (not secret_refs({k: v for k, v in wf.items() if k != "jobs"})
+            and not secret_refs(job.get("env", {})))
     steps = job["steps"]
     checkouts = [s for s in steps if s.get("uses", "").startswith("actions/checkout@")]
     kit, sub = checkouts
@@ -524,7 +546,8 @@ def test_trusted_workflow_never_runs_pr_code_and_confines_the_secret() -> None:
     install = next(s for s in steps if "pip install" in s.get("run", ""))
     assert "-e ./kit" in install["run"]
     cmd = grading[0]["run"]
-    assert "--hidden-from" in cmd and "--isolation namespaces" in cmd and grading[0]["working-directory"] == "submission"
+    assert ("--hidden-from" in cmd and "--isolation namespaces" in cmd
+            and grading[0]["working-directory"] == "submission")
 
 
 # -- the student workflow, step by step, on a sample student repository -------------------------
@@ -562,7 +585,8 @@ def workflow_run(tmp_path_factory: pytest.TempPathFactory, request: pytest.Fixtu
     tmp = tmp_path_factory.mktemp("workflow")
     repo = make_student_repo(tmp)
     # Not under /tmp: the namespaces sandbox mounts a private /tmp over it and would hide the interpreter.
-    env_dir = Path(tempfile.mkdtemp(prefix="gk-ci-venv-", dir="/var/tmp" if os.path.isdir("/var/tmp") else None))
+    env_dir = Path(tempfile.mkdtemp(prefix="gk-ci-venv-",
+                                    dir="/var/tmp" if os.path.isdir("/var/tmp") else None))
     env_dir.chmod(0o755)  # the sandboxed worker runs this interpreter as another uid
     request.addfinalizer(lambda: shutil.rmtree(env_dir, ignore_errors=True))
     venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
@@ -575,8 +599,8 @@ def workflow_run(tmp_path_factory: pytest.TempPathFactory, request: pytest.Fixtu
     base_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "GRADE_LANG")}
     base_env.update({k: str(v) for k, v in {**wf.get("env", {}), **job.get("env", {})}.items()})
     base_env.update({"PATH": f"{env_dir / 'bin'}:{os.environ['PATH']}", "VIRTUAL_ENV": str(env_dir),
-                     "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_OUTPUT": str(output), "GITHUB_WORKSPACE": str(repo),
-                     "CI": "true", "GITHUB_ACTIONS": "true",
+                     "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_OUTPUT": str(output),
+                     "GITHUB_WORKSPACE": str(repo), "CI": "true", "GITHUB_ACTIONS": "true",
                      "PIP_NO_INDEX": "1", "PIP_NO_BUILD_ISOLATION": "0"})  # offline: reuse what is installed
     ran, skipped = [], []
     for step in job["steps"]:
@@ -633,16 +657,19 @@ def test_workflow_grades_the_student_repo(workflow_run: dict) -> None:
     grade_out = workflow_run["ran"][-1]["proc"].stdout
     errors = [x for x in grade_out.splitlines() if x.startswith("::error")]
     # one annotation per student location (every failure has one), each on a file of the repo
-    locations = {(t["location"]["file"], t["location"]["line"]) for t in results["tests"] if t["status"] != "passed"}
+    locations = {(t["location"]["file"], t["location"]["line"]) for t in results["tests"]
+                 if t["status"] != "passed"}
     assert len(errors) == min(len(locations), ci.MAX_ERRORS)
     assert all(x.startswith("::error file=exercises/") and ",line=" in x for x in errors)
-    assert f"::notice title=grade%3A exercises::점수 {results['score']:g} / {results['max_score']:g}" in grade_out
+    assert (f"::notice title=grade%3A exercises::점수 {results['score']:g} / {results['max_score']:g}"
+            in grade_out)
     result = decoded_result(workflow_run["output"])
     check_classroom_schema(result)
     assert result["max_score"] == results["max_score"]
     assert sum(t["score"] for t in result["tests"]) == pytest.approx(results["score"])
     assert result["status"] == ("pass" if results["score"] == results["max_score"] else "fail")
-    assert all(t["status"] == "pass" and t["message"] == "" for t in result["tests"] if "test_log" not in t["name"])
+    assert all(t["status"] == "pass" and t["message"] == "" for t in result["tests"]
+               if "test_log" not in t["name"])
     # the real reporter, where this machine has it: one total, no "line undefined"
     if classroom_reporter() and shutil.which("node"):
         text = run_reporter(outputs(workflow_run["output"])["result"]).stdout

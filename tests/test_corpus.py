@@ -45,7 +45,8 @@ CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "expect.json").exists())
 def graded(request, tmp_path_factory):
     case = CORPUS / request.param
     expect = load_expect(case)
-    if "copy_of" in expect:  # e.g. the untouched stubs: graded from the kit's own exercises/, never a stale copy
+    # e.g. the untouched stubs: graded from the kit's own exercises/, never a stale copy
+    if "copy_of" in expect:
         case = tmp_path_factory.mktemp(request.param)
         for source in (ROOT / expect["copy_of"]).glob("*.py"):
             shutil.copy(source, case / source.name)
@@ -66,7 +67,8 @@ def test_scores_follow_the_expectation(graded):
         assert got < top, f"{name}: {task} should lose points, got {got}/{top}"
     for task in passing:
         got, top = scores[task]
-        assert got == top, f"{name}: {task} should keep full marks, got {got}/{top}: {failed_messages(results, task)[:600]}"
+        assert got == top, (f"{name}: {task} should keep full marks, got {got}/{top}: "
+                            f"{failed_messages(results, task)[:600]}")
 
 
 def test_each_bug_is_explained(graded):

@@ -20,10 +20,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-NON_ASSIGNMENT = ("Current Score", "Current Points", "Current Grade", "Final Score", "Final Points", "Final Grade",
-                  "Override Score", "Override Grade", "Override Status")
+NON_ASSIGNMENT = ("Current Score", "Current Points", "Current Grade", "Final Score", "Final Points",
+                  "Final Grade", "Override Score", "Override Grade", "Override Status")
 
-CANVAS_EXPORT = """Student,ID,SIS User ID,SIS Login ID,Section,Lesson 3: embeddings (4471),Quiz 1 (4402),Current Score,Final Grade
+CANVAS_EXPORT = """Student,ID,SIS User ID,SIS Login ID,Section,Lesson 3: embeddings (4471),Quiz 1 (4402),\
+Current Score,Final Grade
     Points Possible,,,,,94.5,10,(read only),(read only)
 "Kim, Alice",101,2024001,a001,Section 1,,8,80,B
 "Lee, Bob",102,s-bob,blee,Section 1,,9,90,A
@@ -67,16 +68,17 @@ def batch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     roster = tmp / "roster.csv"
     roster.write_text("submission,id\nalice,a001\nbob,s-bob\ncarol,c-carol\nerin,e-erin\n")
     out = tmp / "out"
-    proc = subprocess.run([sys.executable, "-m", "grader.cli", "batch", str(subs), "--out", str(out), "--public-only",
-                           "-k", "test_pe", "--roster", str(roster), "-j", "2", "-q", "--lang", "en"],
+    proc = subprocess.run([sys.executable, "-m", "grader.cli", "batch", str(subs), "--out", str(out),
+                           "--public-only", "-k", "test_pe", "--roster", str(roster), "-j", "2", "-q",
+                           "--lang", "en"],
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     return out
 
 
 def run_export(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "grader.cli", "export", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", "grader.cli", "export", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
 
 
 def totals(batch: Path) -> dict[str, str]:
@@ -93,27 +95,29 @@ def test_canvas_export_imports_as_is(batch: Path, tmp_path: Path) -> None:
     gradebook = tmp_path / "canvas.csv"
     gradebook.write_text(CANVAS_EXPORT)
     out = tmp_path / "import.csv"
-    proc = run_export("canvas", str(batch), "--gradebook", str(gradebook), "--assignment", "Lesson 3: embeddings",
-                      "--out", str(out))
+    proc = run_export("canvas", str(batch), "--gradebook", str(gradebook), "--assignment",
+                      "Lesson 3: embeddings", "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     read = canvas_reads(out.read_text())
     assert read["student_columns"] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
-    assert read["assignments"] == ["Lesson 3: embeddings (4471)"]  # exactly one column: the existing assignment's
+    # exactly one column: the existing assignment's
+    assert read["assignments"] == ["Lesson 3: embeddings (4471)"]
     assert read["header"] == [*read["student_columns"], "Lesson 3: embeddings (4471)"]  # nothing else
     want = totals(batch)
     by_login = {r[3]: r[5] for r in read["students"]}
     assert by_login["a001"] == want["alice"]                 # SIS Login ID = roster id
     assert by_login["blee"] == want["bob"]                   # SIS User ID = roster id
     assert by_login["fpark"] == ""                           # Canvas student without a submission: left blank
-    assert float(read["points"][5]) == 94.5                  # Canvas's own: importing never changes the assignment
+    # Canvas's own: importing never changes the assignment
+    assert float(read["points"][5]) == 94.5
     assert len(read["students"]) == 3                        # every Canvas student, none dropped
     # listed on both sides, never silently dropped
     assert "Park, Frank" in proc.stderr and "carol" in proc.stderr
     side = (tmp_path / "import.csv.unmatched.csv").read_text()
     assert "Park, Frank" in side and "carol (c-carol)" in side
     assert "is worth 94.5 points; the kit's totals are out of 6" in proc.stderr  # the mismatch is said
-    proc = run_export("canvas", str(batch), "--gradebook", str(gradebook), "--assignment", "Lesson 3: embeddings",
-                      "--out", str(out), "--scale")
+    proc = run_export("canvas", str(batch), "--gradebook", str(gradebook), "--assignment",
+                      "Lesson 3: embeddings", "--out", str(out), "--scale")
     assert proc.returncode == 0, proc.stderr
     scaled = {r[3]: r[5] for r in canvas_reads(out.read_text())["students"]}
     assert float(scaled["a001"]) == pytest.approx(round(float(want["alice"]) * 94.5 / 6, 2))
@@ -134,7 +138,8 @@ def test_moodle_export(batch: Path, tmp_path: Path) -> None:
     proc = run_export("moodle", str(batch), "--item", "Lesson 3", "--people", str(people), "--out", str(out))
     assert proc.returncode == 0, proc.stderr
     rows = list(csv.reader(io.StringIO(out.read_text())))
-    assert rows[0] == ["username", "email", "idnumber", "Lesson 3"]  # one header row, identifiers, one grade item
+    # one header row, identifiers, one grade item
+    assert rows[0] == ["username", "email", "idnumber", "Lesson 3"]
     want = totals(batch)
     got = {r[0]: r[3] for r in rows[1:]}
     assert got == {"a001": want["alice"], "blee": want["bob"], "dcho": ""}

@@ -29,7 +29,8 @@ HIDDEN = ROOT / "grader" / "suites" / "hidden"
 def can_simulate() -> str | None:
     if os.geteuid() != 0:
         return "needs root to make cgroups"
-    if not (CG / "memory" / "memory.limit_in_bytes").exists() or not (CG / "cpu" / "cpu.cfs_quota_us").exists():
+    if (not (CG / "memory" / "memory.limit_in_bytes").exists()
+            or not (CG / "cpu" / "cpu.cfs_quota_us").exists()):
         return "needs cgroup v1 memory and cpu hierarchies"
     if not os.access(CG / "memory", os.W_OK):
         return "/sys/fs/cgroup/memory is not writable"
@@ -71,7 +72,8 @@ def run_in_container(root: Path, memory_mb: int, cpus: float, wall_s: int) -> di
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
         env.update(AUTOGRADER_ROOT=str(root), GK_PYTHON=sys.executable)
         started = time.monotonic()
-        proc = subprocess.run(["bash", "-c", script], env=env, capture_output=True, text=True, timeout=wall_s + 60)
+        proc = subprocess.run(["bash", "-c", script], env=env, capture_output=True, text=True,
+                              timeout=wall_s + 60)
         wall = time.monotonic() - started
         oom = int(next(line.split()[1] for line in (mem / "memory.oom_control").read_text().splitlines()
                        if line.startswith("oom_kill ")) or 0)
@@ -100,7 +102,8 @@ def test_bundle_declares_what_it_needs_and_its_timeout_fits(tmp_path: Path) -> N
         gsb.build_bundle(tmp_path / "b.zip", hidden=False, timeout=1800)
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "gradescope-bundle", str(tmp_path / "c.zip"),
                            "--public-only"], cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 0 and "1.5 GB" in proc.stdout and "600 s" in proc.stdout  # said where it is set up
+    # said where it is set up
+    assert proc.returncode == 0 and "1.5 GB" in proc.stdout and "600 s" in proc.stdout
 
 
 def test_the_note_when_the_container_is_too_small() -> None:
@@ -134,15 +137,18 @@ def test_reference_in_simulated_gradescope_containers(tmp_path: Path) -> None:
     assert "Note: this autograder container" not in gs["output"]
     print(f"declared container: {declared['wall']:.0f} s, peak {declared['peak_mb']:.0f} MB")
 
-    default = run_in_container(layout(tmp_path / "default", bundle, ROOT / "examples" / "reference"), 768, 0.5,
-                               int(config_timeout))
+    default = run_in_container(layout(tmp_path / "default", bundle, ROOT / "examples" / "reference"), 768,
+                               0.5, int(config_timeout))
     gs = default["gs"]
     assert default["wall"] < config_timeout  # the kit finishes (or stops itself) before Gradescope's kill
     assert gs["output"].startswith("Note: this autograder container has memory 768 MB, cpus 0.5")
-    died = [t for t in gs["tests"] if t["status"] == "failed" and "process running your code died" in t["output"]]
+    died = [t for t in gs["tests"]
+            if t["status"] == "failed" and "process running your code died" in t["output"]]
     assert all("the kit needs" in t["output"] for t in died)
-    assert not any("grade submission" in t["output"] for t in gs["tests"])  # the student's own path, not Gradescope's
-    assert all("grade exercises" in t["output"] for t in died)  # a memory kill is never left looking like a bug
+    # the student's own path, not Gradescope's
+    assert not any("grade submission" in t["output"] for t in gs["tests"])
+    # a memory kill is never left looking like a bug
+    assert all("grade exercises" in t["output"] for t in died)
     assert all(t["status"] == "passed" for t in gs["tests"] if t not in died), \
         [t["name"] for t in gs["tests"] if t["status"] != "passed" and t not in died]
     print(f"default container: {default['wall']:.0f} s, peak {default['peak_mb']:.0f} MB, "

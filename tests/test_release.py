@@ -115,7 +115,8 @@ def test_release_holds_no_solution_body(released: Path) -> None:
             shared.update(ln.strip() for ln in f.read_text(encoding="utf-8", errors="replace").splitlines())
     lines = {ln.strip() for f in ROOT.joinpath("solutions").glob("*.py")
              for ln in f.read_text(encoding="utf-8").splitlines()}
-    distinctive = {ln for ln in lines if len(ln) >= 30 and not ln.startswith(("import ", "from ")) and ln not in shared}
+    distinctive = {ln for ln in lines
+                   if len(ln) >= 30 and not ln.startswith(("import ", "from ")) and ln not in shared}
     assert len(distinctive) > 20, "the reference should have plenty of lines of its own"
     found = {rel: sorted(distinctive & {ln.strip() for ln in text.splitlines()})
              for rel, text in _release_text(released).items()}
@@ -214,7 +215,8 @@ def test_a_finished_notebook_gets_full_marks(tmp_path: Path) -> None:
     nb_path = write_notebook(ROOT / "solutions", tmp_path / "lesson.ipynb",
                              ROOT / "examples" / "reference" / "LEETCODE_LOG.md")
     assert build_notebook(ROOT / "solutions").cells  # same builder, other source
-    results = grade_path(nb_path, GradeOptions(hidden=False, keyword="test_pe or test_tying or test_equivariance"))
+    results = grade_path(nb_path,
+                         GradeOptions(hidden=False, keyword="test_pe or test_tying or test_equivariance"))
     assert results["kind"] == "notebook"
     assert results["max_score"] > 0 and results["score"] == results["max_score"], \
         [(t["id"], t["message"]) for t in results["tests"] if t["status"] != "passed"]
@@ -254,7 +256,8 @@ def test_bundle_contents(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     with zipfile.ZipFile(bundle) as zf:
         names = set(zf.namelist())
-        assert {"setup.sh", "run_autograder", "pyproject.toml", "grader/cli.py", "solutions/embedding.py"} <= names
+        assert {"setup.sh", "run_autograder", "pyproject.toml", "grader/cli.py",
+                "solutions/embedding.py"} <= names
         assert any(n.startswith("grader/suites/hidden/test_") for n in names) == any(HIDDEN.glob("test_*.py"))
         assert not any("__pycache__" in n for n in names)
         for script in ("setup.sh", "run_autograder"):
@@ -265,8 +268,9 @@ def test_bundle_contents(tmp_path: Path) -> None:
 
 def test_run_autograder_in_gradescope_layout(tmp_path: Path) -> None:
     bundle = tmp_path / "autograder.zip"
-    proc = subprocess.run([sys.executable, "-m", "grader.cli", "gradescope-bundle", str(bundle), "--public-only",
-                           "-k", "test_pe", "--lang", "en"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run([sys.executable, "-m", "grader.cli", "gradescope-bundle", str(bundle),
+                           "--public-only", "-k", "test_pe", "--lang", "en"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     root = gradescope_layout(tmp_path, bundle, ROOT / "examples" / "buggy")
     proc = run_autograder(root)

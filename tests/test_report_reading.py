@@ -31,8 +31,9 @@ PHONE = 390  # CSS px: an iPhone 12-15 in portrait
 @pytest.fixture(scope="module")
 def buggy(tmp_path_factory: pytest.TempPathFactory) -> dict:
     out = tmp_path_factory.mktemp("buggy")
-    proc = subprocess.run([sys.executable, "-m", "grader.cli", "examples/buggy", "--hidden", "--hidden-visibility",
-                           "hidden", "--out", str(out), "-q", "--lang", "en"], cwd=ROOT, capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "grader.cli", "examples/buggy", "--hidden",
+                           "--hidden-visibility", "hidden", "--out", str(out), "-q", "--lang", "en"],
+                          cwd=ROOT, capture_output=True,
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     results = json.loads((out / "results.json").read_text())
@@ -46,7 +47,8 @@ def buggy(tmp_path_factory: pytest.TempPathFactory) -> dict:
 
 def visible_text(page: str) -> str:
     """What a reader sees outside code: text nodes and alt text, plus the plots' SVG text."""
-    svgs = [base64.b64decode(m).decode("utf-8") for m in re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', page)]
+    svgs = [base64.b64decode(m).decode("utf-8")
+            for m in re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', page)]
     plot_text = " ".join(" ".join(re.findall(r"<text[^>]*>([^<]*)</text>", s)) for s in svgs)
     alts = " ".join(re.findall(r'alt="([^"]*)"', page))
     body = re.sub(r"<(code|pre|style|script|title)\b.*?</\1>", " ", page, flags=re.S)
@@ -57,14 +59,14 @@ def visible_text(page: str) -> str:
 # Every English UI string of the kit that has a Korean one (words of 4+ letters, so that
 # a single "T=8" or "#" is not counted), and the strings the issue found left in English.
 ENGLISH_UI = sorted(({en for en, ko in STRINGS.values() if en != ko and re.search(r"[A-Za-z]{4,}", en)
-                     and "{" not in en} | {"Difficulty", "Likely cause", "bag-of-tokens bound", "token accuracy",
-                                           "cross-entropy loss"})
+                     and "{" not in en} | {"Difficulty", "Likely cause", "bag-of-tokens bound",
+                                           "token accuracy", "cross-entropy loss"})
                     # single words that also occur in torch's own error text and in Korean prose ("optimizer
                     # step"); as labels they are checked below, where they would appear
                     - {"Expected", "step"})
 # Latin words a Korean label may hold: names from the code and the lesson's symbols
-ALLOWED_LATIN = {"none", "sin", "learned", "LeetCode", "T", "n", "train_reversal", "TokenAndPosEmbedding", "evaluate",
-                 "weight", "tying", "buffer", "forward"}
+ALLOWED_LATIN = {"none", "sin", "learned", "LeetCode", "T", "n", "train_reversal", "TokenAndPosEmbedding",
+                 "evaluate", "weight", "tying", "buffer", "forward"}
 
 
 def test_korean_report_has_no_english_ui_text_plots_included(buggy: dict) -> None:
@@ -75,7 +77,8 @@ def test_korean_report_has_no_english_ui_text_plots_included(buggy: dict) -> Non
     # labels (headings, table headers, card fields, captions) and the plots' own text: Korean only
     labels = [x for x in re.findall(r"<(?:h[1-3]|th|dt|figcaption|summary)[^>]*>([^<]*)<", page)
               if "::" not in x]  # a card's heading is its test id: a name, not UI text
-    svgs = [base64.b64decode(m).decode() for m in re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', page)]
+    svgs = [base64.b64decode(m).decode()
+            for m in re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', page)]
     labels += [t for svg in svgs for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
     english = {w for label in labels for w in re.findall(r"[A-Za-z_]+", htmllib.unescape(label))
                if w not in ALLOWED_LATIN and not re.fullmatch(r"test_\w+|[a-z]+_\w+", w)}
@@ -92,7 +95,8 @@ def test_korean_report_has_no_english_ui_text_plots_included(buggy: dict) -> Non
 def cards(page: str) -> list[tuple[str, list[str]]]:
     """(test id, the card's fields) of each failure card."""
     out = []
-    for m in re.finditer(r'<article class="card[^"]*" id="fail-\d+">\s*<h3>([^<]+)<.*?</article>', page, re.S):
+    for m in re.finditer(r'<article class="card[^"]*" id="fail-\d+">\s*<h3>([^<]+)<.*?</article>', page,
+                         re.S):
         out.append((m.group(1), re.findall(r"<dt>", m.group(0))))
     return out
 
@@ -107,7 +111,8 @@ def test_cards_have_the_same_structure_in_both_languages(buggy: dict) -> None:
 
 
 def test_position_zero_hint_is_part_of_what_was_expected(buggy: dict) -> None:
-    for lang, exp, found, hint in (("ko", "기대한 것", "실제 결과", "0번 위치"), ("en", "Expected", "Found", "position 0")):
+    for lang, exp, found, hint in (("ko", "기대한 것", "실제 결과", "0번 위치"),
+                                   ("en", "Expected", "Found", "position 0")):
         page = (buggy["pages"][lang] / "feedback.html").read_text()
         card = re.search(r"test_max_len_one<.*?</article>", page, re.S).group(0)
         expected = re.search(rf"<dt>{exp}</dt><dd>(.*?)</dd>", card, re.S).group(1)
@@ -165,15 +170,18 @@ def test_gradescope_visible_output_shows_only_visible_tests(buggy: dict) -> None
     for visibility in ("hidden", "after_published", "after_due_date"):
         shaped = dict(res, tests=[dict(t, visibility=visibility) if t["id"].startswith("hidden/") else t
                                   for t in res["tests"]])
-        gs = build_gradescope(shaped, "en", "examples/buggy", render_summary_md(shaped, "en", "examples/buggy"))
+        gs = build_gradescope(shaped, "en", "examples/buggy",
+                              render_summary_md(shaped, "en", "examples/buggy"))
         out = gs["output"]
         assert "hidden/" not in out and not any(t["id"].split("::")[-1] in out for t in res["tests"]
                                                 if t["id"].startswith("hidden/"))
         public = [t for t in res["tests"] if t["id"].startswith("public/")]
-        total = f"{round(sum(t['score'] for t in public), 2):g} / {round(sum(t['max_score'] for t in public), 2):g}"
+        total = (f"{round(sum(t['score'] for t in public), 2):g} / "
+                 f"{round(sum(t['max_score'] for t in public), 2):g}")
         assert f"{total}**" in out and f"/ {res['max_score']:g}" not in out
         assert "more tests are graded" in out
-    gs = json.loads((buggy["out"] / "gradescope.json").read_text())  # what `grade` wrote, with --hidden-visibility hidden
+    # what `grade` wrote, with --hidden-visibility hidden
+    gs = json.loads((buggy["out"] / "gradescope.json").read_text())
     assert "hidden/" not in gs["output"] and f"/ {res['max_score']:g}" not in gs["output"]
 
 
@@ -188,15 +196,16 @@ def klass(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name, src in (("alice", "solutions"), ("bob", "examples/buggy"), ("dave", "examples/reference")):
         subprocess.run(["cp", "-r", str(ROOT / src), str(subs / name)], check=True)
     out = tmp / "out"
-    proc = subprocess.run([sys.executable, "-m", "grader.cli", "batch", str(subs), "--out", str(out), "-j", "2", "-q",
-                           "--lang", "ko"], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    proc = subprocess.run([sys.executable, "-m", "grader.cli", "batch", str(subs), "--out", str(out), "-j",
+                           "2", "-q", "--lang", "ko"], cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return out
 
 
 def test_summary_html_numbers_words_and_failures(klass: Path) -> None:
     page = (klass / "summary.html").read_text()
-    rows = list(json.loads((d / "results.json").read_text()) for d in klass.iterdir() if (d / "results.json").exists())
+    rows = list(json.loads((d / "results.json").read_text()) for d in klass.iterdir()
+                if (d / "results.json").exists())
     scores = sorted(r["score"] for r in rows)
     assert any(s != round(s, 1) for s in scores)  # some score has two decimals (e.g. 69.25)
     for s in scores:
@@ -211,7 +220,8 @@ def test_summary_html_numbers_words_and_failures(klass: Path) -> None:
     # the histogram counts whole students
     svg = base64.b64decode(re.search(r'src="data:image/svg\+xml;base64,([^"]+)" alt="score histogram', page)
                            .group(1)).decode()
-    ticks = [t for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg) if re.fullmatch(r"[0-9.−-]+", t.strip())]
+    ticks = [t for t in re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+             if re.fullmatch(r"[0-9.−-]+", t.strip())]
     assert ticks and not any("." in t for t in ticks), ticks
 
 
@@ -230,8 +240,10 @@ def test_clip_words_never_cuts_a_word() -> None:
 def chromium():
     binary = find_chromium()
     if binary is None:
-        pytest.skip("no Chromium binary on PATH: apt-get install -y chromium fonts-nanum to run the phone check")
-    with tempfile.TemporaryDirectory(prefix="gk-chromium-") as profile, Chromium(binary, Path(profile)) as browser:
+        pytest.skip("no Chromium binary on PATH: apt-get install -y chromium fonts-nanum to run the phone "
+                    "check")
+    with (tempfile.TemporaryDirectory(prefix="gk-chromium-") as profile,
+          Chromium(binary, Path(profile)) as browser):
         yield browser
 
 
@@ -276,7 +288,8 @@ def test_markdown_is_within_limits_in_korean(buggy: dict) -> None:
 
 def test_every_failure_has_a_location_at_the_students_code(buggy: dict) -> None:
     failed = [t for t in buggy["results"]["tests"] if t["status"] != "passed"]
-    assert failed and all(t.get("location") for t in failed), [t["id"] for t in failed if not t.get("location")]
+    assert failed and all(t.get("location") for t in failed), [t["id"] for t in failed
+                                                               if not t.get("location")]
     for t in failed:
         loc = t["location"]
         source = (ROOT / "examples" / "buggy" / loc["file"]).read_text().splitlines()

@@ -124,7 +124,8 @@ def test_stub_report_says_not_attempted_and_blank_log(graded):
 def test_buggy_html_explains_each_failure(graded):
     html = files(graded["buggy"])["feedback.html"]
     # expected / found / likely cause split out of the TA message
-    assert re.search(r"<dt>Expected</dt><dd>[^<]*1\.000000</dd>\s*<dt>Found</dt><dd>[^<]*0\.000000</dd>", html)
+    assert re.search(r"<dt>Expected</dt><dd>[^<]*1\.000000</dd>\s*"
+                     r"<dt>Found</dt><dd>[^<]*0\.000000</dd>", html)
     assert "<dt>Likely cause</dt><dd>sin and cos are concatenated" in html
     # how to reproduce: the CLI's -k, with the test's parameters when -k can spell them
     assert "grade examples/buggy -k &#39;test_formula_small and 4-6&#39;" in html
@@ -148,7 +149,8 @@ def test_buggy_log_review_with_lines_and_practice_link(graded):
     assert "LEETCODE_LOG.md line 14" in failed["public/test_log.py::test_log[problem2-solved]"]["message"]
     assert '<td class="num">14</td>' in html and "redo date (YYYY-MM-DD) is required" in html
     # my_pow fails on a negative exponent: shown next to the log's 'what went wrong' (line 11)
-    assert "Your practice code for this problem fails:</strong> <code>my_pow(2.0, -2): expected 0.25; found 4.0" in html
+    assert ("Your practice code for this problem fails:</strong> "
+            "<code>my_pow(2.0, -2): expected 0.25; found 4.0" in html)
     assert "Your log&#39;s &#39;what went wrong&#39; (line 11) says" in html
     assert "[!WARNING]" in md and "`my_pow(2.0, -2): expected 0.25; found 4.0`" in md
 
@@ -203,9 +205,11 @@ def test_korean_reports_and_summary(graded):
 
 
 def test_split_message_both_languages():
-    en = split_message("sinusoidal_pe(4, 6): at (0, 1) expected 1.000000; found 0.000000. Likely cause: swapped.", "en")
+    en = split_message("sinusoidal_pe(4, 6): at (0, 1) expected 1.000000; found 0.000000. Likely cause: "
+                       "swapped.", "en")
     assert en["expected"] == "1.000000" and en["found"] == "0.000000" and en["cause"] == "swapped."
-    ko = split_message("make_batch: targets는 ids.flip(1)이어야 하는데 다릅니다. 원인 추정: 뒤집지 않음", "ko")
+    ko = split_message("make_batch: targets는 ids.flip(1)이어야 하는데 다릅니다. 원인 추정: 뒤집지 않음",
+                       "ko")
     assert ko["what"] == "make_batch" and ko["expected"] == "targets는 ids.flip(1)이어야 함"
     assert ko["found"] == "다릅니다"
     assert ko["cause"] == "뒤집지 않음"
@@ -228,7 +232,8 @@ def test_terminal_summary_table_and_top_three(graded):
     assert "Sinusoidal positional encoding" in text and "LeetCode log" in text
     assert "Top three things to fix" in text
     assert len(re.findall(r"^\s*grade examples/buggy", text, re.M)) == 3
-    coloured = Console(record=True, width=120, file=io.StringIO(), force_terminal=True, color_system="standard")
+    coloured = Console(record=True, width=120, file=io.StringIO(), force_terminal=True,
+                       color_system="standard")
     for item in summary_renderables(results, "en", "examples/buggy"):
         coloured.print(item)
     assert "\x1b[31m" in coloured.export_text(styles=True)  # red for a task far from full marks
@@ -303,14 +308,16 @@ def test_experiment_table_and_curves(graded):
     assert "Bag-of-tokens bound" in table and "0.317" in table and "0.266" in table
     assert 'id="experiment-component"' in html and "Why not the lesson&#39;s 10%" in html
     assert "note about sin" in html
-    assert len(re.findall(r'<img alt="[^"]+" src="data:image/svg\+xml;base64,', html)) == 4  # 2 parts x 2 plots
+    # 2 parts x 2 plots
+    assert len(re.findall(r'<img alt="[^"]+" src="data:image/svg\+xml;base64,', html)) == 4
     md = render_markdown(results, "en", "examples/buggy")
     assert "| `sin` | 0 | 4 | 0.01 | 1 | 0.15 |" in md and "▁" in md and "█" in md
     assert "레슨의 10% 예상이 틀린 이유" in render_html(results, "ko", "examples/buggy")
     # a plain list of rows still reads; no curves: the table stays, the loss plot goes
     results["artifacts"]["experiment"] = _runs(with_curves=False)
     html = render_html(results, "en", "examples/buggy")
-    assert 'id="experiment-runs"' in html and "Training loss per step" not in html and "Accuracy by length" in html
+    assert ('id="experiment-runs"' in html and "Training loss per step" not in html
+            and "Accuracy by length" in html)
     # garbage: a note, not a crash
     results["artifacts"]["experiment"] = {"student": {"runs": "nonsense"}}
     assert "No experiment numbers in this run" in render_html(results, "en", "examples/buggy")
@@ -355,8 +362,10 @@ def test_write_reports_in_place(graded, tmp_path):
 def chromium():
     binary = find_chromium()
     if binary is None:
-        pytest.skip("no Chromium binary on PATH: apt-get install -y chromium (Debian) to run the browser test")
-    with tempfile.TemporaryDirectory(prefix="gk-chromium-") as profile, Chromium(binary, Path(profile)) as browser:
+        pytest.skip("no Chromium binary on PATH: apt-get install -y chromium (Debian) to run the browser "
+                    "test")
+    with (tempfile.TemporaryDirectory(prefix="gk-chromium-") as profile,
+          Chromium(binary, Path(profile)) as browser):
         yield browser
 
 

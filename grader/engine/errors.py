@@ -15,8 +15,8 @@ class StudentProblem(Exception):
 
 
 class StudentRaised(StudentProblem):
-    def __init__(self, type_name: str, message: str, where: dict | None = None, frames: list[str] | None = None,
-                 bases: list[str] | None = None):
+    def __init__(self, type_name: str, message: str, where: dict | None = None,
+                 frames: list[str] | None = None, bases: list[str] | None = None):
         super().__init__(f"{type_name}: {message}")
         self.type_name = type_name
         self.bases = bases or [type_name]

@@ -69,13 +69,17 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
     if isinstance(exc, NotAttempted):
         en_at, ko_at = _at(exc.where)
         return Message(
-            f"Not attempted yet: this still raises NotImplementedError{en_at}. Fill in the TODO and run `grade` again.",
-            f"아직 구현하지 않았습니다: NotImplementedError가 그대로 남아 있습니다{ko_at}. TODO를 채운 뒤 `grade`를 다시 실행하세요.",
+            f"Not attempted yet: this still raises NotImplementedError{en_at}. Fill in the TODO and run "
+            "`grade` again.",
+            f"아직 구현하지 않았습니다: NotImplementedError가 그대로 남아 있습니다{ko_at}. TODO를 채운 뒤 "
+            "`grade`를 다시 실행하세요.",
         ), "failed"
     if isinstance(exc, MissingName):
         return Message(
-            f"Expected a definition the contract names; found none: {exc.message}. Check the spelling and that it is at module level.",
-            f"계약에 정해진 이름이 있어야 하는데 찾지 못했습니다: {exc.message}. 철자와, 모듈 최상위에 정의했는지 확인하세요.",
+            f"Expected a definition the contract names; found none: {exc.message}. Check the spelling and "
+            "that it is at module level.",
+            f"계약에 정해진 이름이 있어야 하는데 찾지 못했습니다: {exc.message}. 철자와, 모듈 최상위에 "
+            "정의했는지 확인하세요.",
         ), "failed"
     if isinstance(exc, ImportFailed):
         en_at, ko_at = _at(exc.where)
@@ -86,8 +90,12 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
             ), "failed"
         if exc.kind == "timeout":
             return Message(
-                f"Importing {exc.module}.py never finished: code at module level runs forever (an infinite loop, or a long training run outside a function?). Put experiments under `if __name__ == \"__main__\":`.",
-                f"{exc.module}.py를 import하는 것이 끝나지 않았습니다: 모듈 최상위 코드가 끝나지 않습니다(무한 루프나 함수 밖의 긴 학습?). 실험 코드는 `if __name__ == \"__main__\":` 아래에 두세요.",
+                f"Importing {exc.module}.py never finished: code at module level runs forever (an infinite "
+                "loop, or a long training run outside a function?). Put experiments under "
+                "`if __name__ == \"__main__\":`.",
+                f"{exc.module}.py를 import하는 것이 끝나지 않았습니다: 모듈 최상위 코드가 끝나지 "
+                "않습니다(무한 루프나 함수 밖의 긴 학습?). 실험 코드는 `if __name__ == \"__main__\":` 아래에 "
+                "두세요.",
             ), "timeout"
         if exc.kind == "NotATextFile":  # the staged stub of a binary file (engine/submission.py)
             from grader.engine.submission import BINARY_KINDS
@@ -96,38 +104,49 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
             return Message(
                 f"{exc.module}.py is not a text file: it looks like {en}. Submit the Python source itself "
                 f"(open it in an editor: you should see your code).",
-                f"{exc.module}.py는 텍스트 파일이 아닙니다: {ko}로 보입니다. 파이썬 소스 파일 자체를 제출하세요"
-                "(편집기로 열었을 때 코드가 보여야 합니다).",
+                f"{exc.module}.py는 텍스트 파일이 아닙니다: {ko}로 보입니다. 파이썬 소스 파일 자체를 "
+                "제출하세요(편집기로 열었을 때 코드가 보여야 합니다).",
             ), "failed"
         if exc.kind == "crash":
             return Message(
-                f"Importing {exc.module}.py ended the process ({exc.message}): module-level code called exit or crashed.",
-                f"{exc.module}.py를 import하는 중 프로세스가 끝났습니다({exc.message}): 모듈 최상위 코드가 exit를 호출했거나 비정상 종료했습니다.",
+                f"Importing {exc.module}.py ended the process ({exc.message}): module-level code called exit "
+                "or crashed.",
+                f"{exc.module}.py를 import하는 중 프로세스가 끝났습니다({exc.message}): 모듈 최상위 코드가 "
+                "exit를 호출했거나 비정상 종료했습니다.",
             ), "error"
         return Message(
-            f"{exc.module}.py could not be imported: {exc.kind}: {exc.message}{en_at}. Every test of this file fails until it imports; run `python -c \"import {exc.module}\"` to see the error.",
-            f"{exc.module}.py를 import할 수 없습니다: {exc.kind}: {exc.message}{ko_at}. import가 될 때까지 이 파일의 모든 테스트가 실패합니다. `python -c \"import {exc.module}\"`로 오류를 확인하세요.",
+            f"{exc.module}.py could not be imported: {exc.kind}: {exc.message}{en_at}. Every test of this "
+            f"file fails until it imports; run `python -c \"import {exc.module}\"` to see the error.",
+            f"{exc.module}.py를 import할 수 없습니다: {exc.kind}: {exc.message}{ko_at}. import가 될 때까지 "
+            f"이 파일의 모든 테스트가 실패합니다. `python -c \"import {exc.module}\"`로 오류를 확인하세요.",
         ), "failed"
     if isinstance(exc, WorkerTimeout):
         return Message(
-            f"Your code gave no answer within {exc.seconds:g} s and was stopped: an infinite loop, or far more work than needed?",
-            f"{exc.seconds:g}초 안에 답이 없어 중단했습니다: 무한 루프이거나 필요 이상으로 많은 계산을 하고 있지 않나요?",
+            f"Your code gave no answer within {exc.seconds:g} s and was stopped: an infinite loop, or far "
+            "more work than needed?",
+            f"{exc.seconds:g}초 안에 답이 없어 중단했습니다: 무한 루프이거나 필요 이상으로 많은 계산을 하고 "
+            "있지 않나요?",
         ), "timeout"
     if isinstance(exc, WorkerCrashed):
         return Message(
-            f"The process running your code died ({exc}): os._exit, a crash in native code, or the memory limit.",
-            f"코드를 실행하던 프로세스가 죽었습니다({exc}): os._exit, 네이티브 코드 충돌, 또는 메모리 한도 초과일 수 있습니다.",
+            f"The process running your code died ({exc}): os._exit, a crash in native code, or the memory "
+            "limit.",
+            f"코드를 실행하던 프로세스가 죽었습니다({exc}): os._exit, 네이티브 코드 충돌, 또는 메모리 한도 "
+            "초과일 수 있습니다.",
         ), "error"
     if isinstance(exc, StudentRaised):
         en_at, ko_at = _at(exc.where)
         return Message(
             f"Your code raised {exc.type_name}: {exc.message}{en_at}. The test expected a result here.",
-            f"코드에서 {exc.type_name}: {exc.message} 예외가 발생했습니다{ko_at}. 이 테스트는 결과값을 기대했습니다.",
+            f"코드에서 {exc.type_name}: {exc.message} 예외가 발생했습니다{ko_at}. 이 테스트는 결과값을 "
+            "기대했습니다.",
         ), "failed"
     if isinstance(exc, StudentProblem):
         return Message(str(exc), str(exc)), getattr(exc, "status", "failed")
     text = f"{type(exc).__name__}: {exc}"[:500]
     return Message(
-        f"The grader could not finish this test ({text}). This is likely a grader problem, not yours: tell the instructor.",
-        f"채점기가 이 테스트를 끝내지 못했습니다({text}). 학생 코드가 아니라 채점기 문제일 가능성이 큽니다: 강사에게 알려 주세요.",
+        f"The grader could not finish this test ({text}). This is likely a grader problem, not yours: tell "
+        "the instructor.",
+        f"채점기가 이 테스트를 끝내지 못했습니다({text}). 학생 코드가 아니라 채점기 문제일 가능성이 큽니다: "
+        "강사에게 알려 주세요.",
     ), "error"

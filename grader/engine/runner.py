@@ -48,9 +48,9 @@ def suite_paths(options: GradeOptions) -> list[tuple[str, Path]]:
         hidden = options.suites_dir / "hidden"
         if not any(hidden.glob("test_*.py")):
             raise UsageProblem(
-                "--hidden: this copy of the kit has no hidden suite (the student release ships only public tests; "
-                "hidden tests run when you submit) / 이 키트에는 숨은 테스트가 없습니다(학생용 배포본에는 공개 테스트만 "
-                "있고, 숨은 테스트는 제출할 때 실행됩니다)"
+                "--hidden: this copy of the kit has no hidden suite (the student release ships only public "
+                "tests; hidden tests run when you submit) / 이 키트에는 숨은 테스트가 없습니다(학생용 "
+                "배포본에는 공개 테스트만 있고, 숨은 테스트는 제출할 때 실행됩니다)"
             )
         suites.append(("hidden", hidden))
     return suites
@@ -86,8 +86,9 @@ def run_suites(submission: Submission, options: GradeOptions) -> tuple[dict, Gra
         finally:
             plugin.client.stop()  # also when pytest stops before its session does
         if code == pytest.ExitCode.NO_TESTS_COLLECTED and options.keyword:
-            raise UsageProblem(f"-k {options.keyword!r} matches no test; try a task name such as sinusoidal_pe "
-                               f"or weight_tying / -k {options.keyword!r}에 맞는 테스트가 없습니다")
+            raise UsageProblem(f"-k {options.keyword!r} matches no test; try a task name such as "
+                               f"sinusoidal_pe or weight_tying / -k {options.keyword!r}에 맞는 테스트가 "
+                               "없습니다")
         if not report_file.exists():
             raise RuntimeError(f"pytest did not run (exit {code}): {sink.getvalue()[-2000:]}")
         report = json.loads(report_file.read_text())
@@ -148,4 +149,5 @@ def write_results(results: Results, out: Path) -> Path:
     return target
 
 
-__all__ = ["GradeOptions", "SubmissionError", "UsageProblem", "grade_path", "write_results", "unreadable_results"]
+__all__ = ["GradeOptions", "SubmissionError", "UsageProblem", "grade_path", "write_results",
+           "unreadable_results"]

@@ -12,14 +12,16 @@ SCHEMA = 1
 STATUSES = ("passed", "failed", "error", "timeout")
 
 
-def test_entries(report: dict, lang: str, hidden_visibility: str) -> tuple[list[TestResult], list[SkippedTest]]:
+def test_entries(report: dict, lang: str,
+                 hidden_visibility: str) -> tuple[list[TestResult], list[SkippedTest]]:
     """(scored tests, skipped tests) from a pytest-json-report dict."""
     tests: list[TestResult] = []
     skipped: list[SkippedTest] = []
     for t in report.get("tests", []):
         meta = t.get("metadata") or {}
         nodeid = t["nodeid"]
-        duration = round(sum(float((t.get(p) or {}).get("duration", 0.0)) for p in ("setup", "call", "teardown")), 3)
+        duration = round(sum(float((t.get(p) or {}).get("duration", 0.0))
+                             for p in ("setup", "call", "teardown")), 3)
         if t.get("outcome") == "skipped":
             skipped.append({"id": nodeid, "task": meta.get("task"), "reason": _skip_reason(t, meta)})
             continue

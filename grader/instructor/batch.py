@@ -99,7 +99,8 @@ def read_roster(path: Path) -> dict[str, str]:
     if not rows:
         return {}
     head = [c.strip().lower() for c in rows[0]]
-    names = [i for i, c in enumerate(head) if c in ("submission", "name", "file", "folder", "login", "github")]
+    names = [i for i, c in enumerate(head)
+             if c in ("submission", "name", "file", "folder", "login", "github")]
     ids = [i for i, c in enumerate(head) if c in ("id", "student_id", "sid", "student", "email")]
     if names and ids:
         ni, ii, body = names[0], ids[0], rows[1:]
@@ -374,7 +375,7 @@ def preload() -> None:
 
 
 def fork_grade(path: Path, out: Path, options: GradeOptions, log_path: Path) -> ForkedChild:
-    """Fork a child that grades ``path`` into ``out`` in-process (the batch has no threads, so forking is safe)."""
+    """Fork a child that grades ``path`` into ``out`` in-process (the batch has no threads, so forking is safe)."""  # noqa: E501
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
@@ -419,14 +420,15 @@ def finish_job(job: Job, out: Path, config: Config, timed_out: bool) -> dict:
     name = job.entry.name
     if timed_out:
         status = "timeout"
-        reason = (f"grading did not finish within {config.timeout:g} s and was stopped; the code probably loops "
-                  f"forever or trains far longer than asked / 채점이 {config.timeout:g}초 안에 끝나지 않아 중단했습니다. "
-                  f"무한 루프이거나 요청보다 훨씬 오래 학습하는 코드일 가능성이 큽니다")
+        reason = (f"grading did not finish within {config.timeout:g} s and was stopped; the code probably "
+                  f"loops forever or trains far longer than asked / 채점이 {config.timeout:g}초 안에 끝나지 "
+                  f"않아 중단했습니다. 무한 루프이거나 요청보다 훨씬 오래 학습하는 코드일 가능성이 큽니다")
     elif code == 0 and isinstance(results, dict) and "score" in results:
         status, reason = "graded", ""
     elif code == 2 and isinstance(results, dict) and results.get("error"):
         status = "unreadable"
-        reason = f"the submission could not be read: {results['error']} / 제출물을 읽을 수 없습니다: {results['error']}"
+        reason = (f"the submission could not be read: {results['error']} / 제출물을 읽을 수 없습니다: "
+                  f"{results['error']}")
     else:
         status = "error"
         tail = _tail(job.work / "grade.log")
@@ -579,10 +581,13 @@ def run_batch(todo: list[tuple[Entry, str]], out: Path, config: Config, jobs: in
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="grade batch", description=(
         "Grade every submission in a folder (one entry = one student) in parallel, in sandboxed workers. "
-        "Rerunning skips what is done. / 폴더 안의 모든 제출물을 병렬로 채점합니다. 다시 실행하면 끝난 것은 건너뜁니다."))
+        "Rerunning skips what is done. / 폴더 안의 모든 제출물을 병렬로 채점합니다. 다시 실행하면 끝난 것은 "
+        "건너뜁니다."))
     p.add_argument("submissions", type=Path, help="folder holding one folder/notebook/zip per student")
-    p.add_argument("--out", type=Path, required=True, help="output folder (per-student reports, gradebook.csv)")
-    p.add_argument("-j", "--jobs", type=int, default=None, help="submissions at once (default: cores, memory allowing)")
+    p.add_argument("--out", type=Path, required=True,
+                   help="output folder (per-student reports, gradebook.csv)")
+    p.add_argument("-j", "--jobs", type=int, default=None,
+                   help="submissions at once (default: cores, memory allowing)")
     p.add_argument("--force", action="store_true", help="regrade everything, even what is done")
     p.add_argument("--retry", action="store_true", help="also regrade rows that timed out or were unreadable")
     p.add_argument("--roster", type=Path, help="CSV mapping submission names to student ids")
@@ -595,9 +600,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--isolation", choices=("auto", "namespaces", "process"), default="auto")
     p.add_argument("--memory-mb", type=int, default=4096, help="memory limit of each student process (MiB)")
     add_sandbox_arguments(p)
-    p.add_argument("--grade-args", default="", help="extra arguments for each `grade` call, e.g. '--hidden-from F'")
+    p.add_argument("--grade-args", default="",
+                   help="extra arguments for each `grade` call, e.g. '--hidden-from F'")
     p.add_argument("--spawn", action="store_true",
-                   help="start each child as a fresh `python -m grader.cli` instead of forking a preloaded one")
+                   help="start each child as a fresh `python -m grader.cli` instead of forking a preloaded "
+                        "one")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     return p
 
@@ -625,9 +632,11 @@ def main(argv: list[str]) -> int:
     config = Config(hidden=not args.public_only, keyword=args.keyword, lang=args.lang or default_lang(),
                     isolation=args.isolation, memory_mb=args.memory_mb, timeout=args.timeout,
                     grade_args=sandbox_flags(args) + shlex.split(args.grade_args))
-    if config.hidden and "--hidden-from" not in args.grade_args and not any((SUITES_DIR / "hidden").glob("test_*.py")):
-        print("grade batch: this copy of the kit has no hidden suite; use --public-only, or run from the instructor "
-              "copy / 이 키트에는 비공개 테스트가 없습니다. --public-only를 쓰거나 강사용 키트에서 실행하세요", file=sys.stderr)
+    if (config.hidden and "--hidden-from" not in args.grade_args
+            and not any((SUITES_DIR / "hidden").glob("test_*.py"))):
+        print("grade batch: this copy of the kit has no hidden suite; use --public-only, or run from the "
+              "instructor copy / 이 키트에는 비공개 테스트가 없습니다. --public-only를 쓰거나 강사용 "
+              "키트에서 실행하세요", file=sys.stderr)
         return 2
     roster = read_roster(args.roster) if args.roster else {}
     everyone = [e for e in discover(src) if e.path.resolve() != out.resolve()]
@@ -642,7 +651,8 @@ def main(argv: list[str]) -> int:
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
-        print(f"grade batch: another batch is writing to {out} / 다른 채점이 이미 이 폴더에 쓰고 있습니다", file=sys.stderr)
+        print(f"grade batch: another batch is writing to {out} / 다른 채점이 이미 이 폴더에 쓰고 있습니다",
+              file=sys.stderr)
         return 2
     # Whatever a killed run left half-done is discarded, never read.
     for leftover in (".work", ".trash"):
@@ -654,8 +664,8 @@ def main(argv: list[str]) -> int:
     todo, done = plan(entries, out, config, force=args.force, retry=args.retry)
     jobs = max(1, args.jobs or default_jobs())
     if not args.quiet:
-        print(f"{len(entries)} submissions: {len(done)} already graded, {len(todo)} to grade with -j {jobs} / "
-              f"제출물 {len(entries)}개: {len(done)}개는 이미 채점됨, {len(todo)}개 채점 (-j {jobs})")
+        print(f"{len(entries)} submissions: {len(done)} already graded, {len(todo)} to grade with -j {jobs} "
+              f"/ 제출물 {len(entries)}개: {len(done)}개는 이미 채점됨, {len(todo)}개 채점 (-j {jobs})")
     try:
         options = config.grade_options() if todo and not args.spawn else None
     except ValueError as exc:  # --grade-args '--hidden-from ARCHIVE' that cannot be opened

@@ -34,7 +34,8 @@ from pathlib import Path
 from grader.paths import write_atomic
 from grader.report.classpages import class_max, load_rows
 
-CANVAS_STUDENT_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Integration ID", "Root Account", "Section")
+CANVAS_STUDENT_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Integration ID", "Root Account",
+                          "Section")
 CANVAS_KEYS = ("SIS Login ID", "SIS User ID", "ID")
 MOODLE_KEYS = ("username", "email", "idnumber")
 
@@ -89,7 +90,8 @@ def match(lms_rows: list[dict], keys: tuple[str, ...], scores: list[dict], label
         # a graded submission gets its total; a submission that could not be graded gets 0 (and is listed)
         result.rows.append(dict(row, score=_fmt(s["score"])))
         if s["status"] not in ("graded", "missing"):
-            result.submissions_without_student.append(f"{s['name']} ({s['id']}): status {s['status']}, exported as 0")
+            result.submissions_without_student.append(f"{s['name']} ({s['id']}): status {s['status']}, "
+                                                      "exported as 0")
         if s["status"] == "missing":
             result.rows[-1]["score"] = ""
             result.students_without_submission.append(label_of(row, label))
@@ -114,8 +116,8 @@ def read_canvas(path: Path) -> tuple[list[str], list[str], list[dict], list[str]
         raise ValueError(f"{path}: empty file")
     header = [h.strip() for h in rows[0]]
     if not (len(header) > 3 and "Student" in header[0] and "ID" in header[1]):
-        raise ValueError(f"{path}: not a Canvas gradebook export (its first columns must be Student, ID, ..., "
-                         f"Section; found {', '.join(header[:5])})")
+        raise ValueError(f"{path}: not a Canvas gradebook export (its first columns must be Student, ID, "
+                         f"..., Section; found {', '.join(header[:5])})")
     if "Section" not in header:
         raise ValueError(f"{path}: no Section column: Canvas's importer ends the student columns there")
     student_cols = header[: header.index("Section") + 1]
@@ -141,7 +143,8 @@ def find_canvas_column(header: list[str], title: str) -> str | None:
     return None
 
 
-def canvas_csv(gradebook: Path, title: str, scores: list[dict], *, scale: bool = False) -> tuple[str, Matched, list[str]]:
+def canvas_csv(gradebook: Path, title: str, scores: list[dict], *,
+               scale: bool = False) -> tuple[str, Matched, list[str]]:
     """The importable CSV, the matching, and notes for the instructor.
 
     The "Points Possible" row keeps Canvas's own value for an existing assignment (the
@@ -154,8 +157,9 @@ def canvas_csv(gradebook: Path, title: str, scores: list[dict], *, scale: bool =
     possible = full
     if column is None:
         column = title
-        notes.append(f"'{title}' is not a column of {gradebook.name}: Canvas will create a new assignment of that "
-                     "name. Use the assignment's column header from the export to update an existing one.")
+        notes.append(f"'{title}' is not a column of {gradebook.name}: Canvas will create a new assignment of "
+                     "that name. Use the assignment's column header from the export to update an existing "
+                     "one.")
     elif points is not None:
         try:
             possible = float(points[header.index(column)].strip() or full)
@@ -166,8 +170,9 @@ def canvas_csv(gradebook: Path, title: str, scores: list[dict], *, scale: bool =
             scores = [dict(s, score=s["score"] * possible / full) for s in scores]
             notes.append(f"totals scaled from {full:g} to Canvas's {possible:g} points")
         else:
-            notes.append(f"Canvas's '{column}' is worth {possible:g} points; the kit's totals are out of {full:g}. "
-                         "Pass --scale to convert them, or change the assignment's points in Canvas.")
+            notes.append(f"Canvas's '{column}' is worth {possible:g} points; the kit's totals are out of "
+                         f"{full:g}. Pass --scale to convert them, or change the assignment's points in "
+                         "Canvas.")
     matched = match(students, CANVAS_KEYS, scores, "Student")
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
@@ -182,7 +187,7 @@ def canvas_csv(gradebook: Path, title: str, scores: list[dict], *, scale: bool =
 
 
 def read_people(path: Path) -> list[dict]:
-    """Students from a Moodle user export / participants CSV (username, email, idnumber...) or a Canvas export."""
+    """Students from a Moodle user export / participants CSV (username, email, idnumber...) or a Canvas export."""  # noqa: E501
     text = path.read_text(encoding="utf-8-sig")
     rows = list(csv.DictReader(io.StringIO(text)))
     out = []
@@ -194,7 +199,8 @@ def read_people(path: Path) -> list[dict]:
             "username": low.get("username") or low.get("sis login id", ""),
             "email": low.get("email") or low.get("email address", ""),
             "idnumber": low.get("idnumber") or low.get("id number") or low.get("sis user id", ""),
-            "name": low.get("student") or " ".join(x for x in (low.get("firstname"), low.get("lastname")) if x),
+            "name": (low.get("student")
+                     or " ".join(x for x in (low.get("firstname"), low.get("lastname")) if x)),
         })
     return out
 
@@ -205,8 +211,10 @@ def moodle_csv(scores: list[dict], item: str, people: Path | None) -> tuple[str,
         matched = match(read_people(people), MOODLE_KEYS, scores, "name")
     else:  # the roster's ids are the identifiers (map them to username or ID number on import)
         matched = Matched(rows=[{"username": s["id"], "email": "", "idnumber": s["id"], "name": s["name"],
-                                 "score": _fmt(s["score"]) if s["status"] != "missing" else ""} for s in scores])
-        matched.students_without_submission = [f"{s['name']} ({s['id']})" for s in scores if s["status"] == "missing"]
+                                 "score": _fmt(s["score"]) if s["status"] != "missing" else ""}
+                                 for s in scores])
+        matched.students_without_submission = [f"{s['name']} ({s['id']})" for s in scores
+                                               if s["status"] == "missing"]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["username", "email", "idnumber", item])
@@ -231,9 +239,9 @@ def report(matched: Matched, out: Path) -> None:
     w.writerow(["kind", "who"])
     w.writerows(lines)
     write_atomic(side, buf.getvalue())
-    print(f"grade export: {len(matched.students_without_submission)} students without a submission (left blank), "
-          f"{len(matched.submissions_without_student)} submissions not matched or not graded; see {side} / "
-          f"짝을 찾지 못한 학생과 제출물 목록: {side}", file=sys.stderr)
+    print(f"grade export: {len(matched.students_without_submission)} students without a submission (left "
+          f"blank), {len(matched.submissions_without_student)} submissions not matched or not graded; see "
+          f"{side} / 짝을 찾지 못한 학생과 제출물 목록: {side}", file=sys.stderr)
     for kind, who in lines:
         print(f"  {kind}: {who}", file=sys.stderr)
 
@@ -248,7 +256,8 @@ def main(argv: list[str]) -> int:
     c.add_argument("--gradebook", type=Path, required=True, help="the gradebook CSV exported from Canvas")
     c.add_argument("--assignment", required=True, help="the assignment's title (or its column header)")
     c.add_argument("--out", type=Path, required=True)
-    c.add_argument("--scale", action="store_true", help="scale totals to the assignment's Points Possible in Canvas")
+    c.add_argument("--scale", action="store_true",
+                   help="scale totals to the assignment's Points Possible in Canvas")
     m = sub.add_parser("moodle", help="Moodle CSV grade import")
     m.add_argument("batch", type=Path)
     m.add_argument("--item", required=True, help="the grade item's name in Moodle")
@@ -260,15 +269,16 @@ def main(argv: list[str]) -> int:
         return 2
     scores = batch_scores(args.batch)
     if not scores:
-        print(f"grade export: {args.batch} holds no graded submissions / 채점된 제출물이 없습니다", file=sys.stderr)
+        print(f"grade export: {args.batch} holds no graded submissions / 채점된 제출물이 없습니다",
+              file=sys.stderr)
         return 2
     try:
         if args.lms == "canvas":
             text, matched, notes = canvas_csv(args.gradebook, args.assignment, scores, scale=args.scale)
         else:
             text, matched = moodle_csv(scores, args.item, args.people)
-            notes = ["In Moodle: Grades > Import > CSV file; map 'username' (or 'idnumber') to the user field and "
-                     f"'{args.item}' to the grade item."]
+            notes = ["In Moodle: Grades > Import > CSV file; map 'username' (or 'idnumber') to the user "
+                     f"field and '{args.item}' to the grade item."]
     except (OSError, ValueError) as exc:
         print(f"grade export: {exc}", file=sys.stderr)
         return 2
@@ -276,7 +286,8 @@ def main(argv: list[str]) -> int:
     report(matched, args.out)
     for note in notes:
         print(f"grade export: {note}", file=sys.stderr)
-    print(f"{args.out}: {sum(1 for r in matched.rows if r['score'] != '')} totals for {len(matched.rows)} students")
+    print(f"{args.out}: {sum(1 for r in matched.rows if r['score'] != '')} totals for {len(matched.rows)} "
+          "students")
     return 0
 
 

@@ -97,7 +97,8 @@ def build_bundle(out: Path, *, hidden: bool = True, keyword: str | None = None, 
         names.append(CONFIG)
         for item in KIT_FILES:
             src = KIT_ROOT / item
-            files = [src] if src.is_file() else sorted(p for p in src.rglob("*") if p.is_file()) if src.is_dir() else []
+            files = ([src] if src.is_file()
+                     else sorted(p for p in src.rglob("*") if p.is_file()) if src.is_dir() else [])
             for f in files:
                 rel = f.relative_to(KIT_ROOT)
                 if SKIP_PARTS & set(rel.parts) or f.suffix == ".pyc":
@@ -139,7 +140,8 @@ def container_limits() -> dict[str, float]:
 
     if "unified" in groups and (cg / "cgroup.controllers").exists():  # v2
         mem_raw = first([cg / groups["unified"] / "memory.max", cg / "memory.max"])
-        quota, _, period = (first([cg / groups["unified"] / "cpu.max", cg / "cpu.max"]) or "max").partition(" ")
+        quota, _, period = (first([cg / groups["unified"] / "cpu.max", cg / "cpu.max"])
+                            or "max").partition(" ")
     else:  # v1: the memory and cpu hierarchies, our own group first, then the container's root
         mem_raw = first([cg / "memory" / groups.get("memory", "") / "memory.limit_in_bytes",
                          cg / "memory" / "memory.limit_in_bytes"])
@@ -176,14 +178,16 @@ def short_of(requires: dict, have: dict) -> dict[str, tuple[float, float]]:
 
 def resource_note(lacking: dict[str, tuple[float, float]], lang: str) -> str:
     """One paragraph for the output: this container is smaller than the kit needs."""
-    have = ", ".join(f"{k.split('_')[0]} {h:g}{' MB' if k == 'memory_mb' else ''}" for k, (h, _) in lacking.items())
-    need = ", ".join(f"{k.split('_')[0]} {n:g}{' MB' if k == 'memory_mb' else ''}" for k, (_, n) in lacking.items())
+    have = ", ".join(f"{k.split('_')[0]} {h:g}{' MB' if k == 'memory_mb' else ''}"
+                     for k, (h, _) in lacking.items())
+    need = ", ".join(f"{k.split('_')[0]} {n:g}{' MB' if k == 'memory_mb' else ''}"
+                     for k, (_, n) in lacking.items())
     en = (f"Note: this autograder container has {have}; the kit needs {need}. A test that fails because "
-          "\"the process running your code died\" may be the container's fault, not your code's: the instructor "
-          "should raise the container's resources and regrade.")
+          "\"the process running your code died\" may be the container's fault, not your code's: the "
+          "instructor should raise the container's resources and regrade.")
     ko = (f"참고: 이 자동 채점 컨테이너의 자원은 {have}이고, 키트에는 {need}가 필요합니다. \"코드를 실행하던 "
-          "프로세스가 죽었습니다\"로 실패한 테스트는 코드가 아니라 컨테이너 탓일 수 있습니다. 강사가 컨테이너 자원을 "
-          "늘리고 다시 채점해야 합니다.")
+          "프로세스가 죽었습니다\"로 실패한 테스트는 코드가 아니라 컨테이너 탓일 수 있습니다. 강사가 "
+          "컨테이너 자원을 늘리고 다시 채점해야 합니다.")
     return ko if lang == "ko" else en
 
 
@@ -242,7 +246,8 @@ def run_autograder(root: Path) -> int:
     try:
         config = json.loads((source / CONFIG).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        config = {"hidden": True, "keyword": None, "lang": "ko", "timeout": GRADESCOPE_TIMEOUT - TIMEOUT_MARGIN}
+        config = {"hidden": True, "keyword": None, "lang": "ko",
+                  "timeout": GRADESCOPE_TIMEOUT - TIMEOUT_MARGIN}
     lang = config.get("lang", "ko")
     have = container_limits()
     lacking = short_of(config.get("requires") or REQUIRES, have)
@@ -255,8 +260,8 @@ def run_autograder(root: Path) -> int:
             # A private copy: links stay links (the reader refuses them), nothing outside is followed.
             shutil.copytree(root / "submission", work, symlinks=True)
         except (OSError, shutil.Error) as exc:
-            gs = failure_results(f"Could not copy your submission: {exc}", f"제출물을 복사하지 못했습니다: {exc}",
-                                 lang, started)
+            gs = failure_results(f"Could not copy your submission: {exc}",
+                                 f"제출물을 복사하지 못했습니다: {exc}", lang, started)
             return _write(results_dir, gs, 0)
         target = pick_path(work)
         argv = [sys.executable, "-m", "grader.cli", str(target), "--out", str(out), "-q", "--lang", lang]
@@ -272,8 +277,9 @@ def run_autograder(root: Path) -> int:
         except subprocess.TimeoutExpired:
             t = config.get("timeout")
             gs = failure_results(
-                f"Grading did not finish within {t} s and was stopped. Does your code loop forever, or train far "
-                f"longer than asked?", f"채점이 {t}초 안에 끝나지 않아 중단했습니다. 무한 루프이거나 요청보다 훨씬 "
+                f"Grading did not finish within {t} s and was stopped. Does your code loop forever, or train "
+                f"far longer than asked?",
+                f"채점이 {t}초 안에 끝나지 않아 중단했습니다. 무한 루프이거나 요청보다 훨씬 "
                 f"오래 학습하는 코드가 아닌지 확인하세요.", lang, started)
             return _write(results_dir, gs, 0)
         try:
@@ -281,15 +287,18 @@ def run_autograder(root: Path) -> int:
         except (OSError, ValueError):
             print(log, file=sys.stderr)
             gs = failure_results(
-                f"The grader failed before scoring (exit status {code}); please tell the instructor. {log[-500:]}",
-                f"채점기가 점수를 매기기 전에 실패했습니다(종료 코드 {code}). 강사에게 알려 주세요.", lang, started)
+                f"The grader failed before scoring (exit status {code}); please tell the instructor. "
+                f"{log[-500:]}",
+                f"채점기가 점수를 매기기 전에 실패했습니다(종료 코드 {code}). 강사에게 알려 주세요.",
+                lang, started)
             return _write(results_dir, gs, 0)
         gs = to_gradescope(results, lang, student_path(target, work))
         if lacking:
             flag_resource_failures(gs, resource_note(lacking, lang))
         if results.get("error"):
             gs["output"] = failure_results(f"Your submission could not be read: {results['error']}",
-                                           f"제출물을 읽을 수 없습니다: {results['error']}", lang, started)["output"]
+                                           f"제출물을 읽을 수 없습니다: {results['error']}",
+                                           lang, started)["output"]
         gs["execution_time"] = int(time.monotonic() - started)
         return _write(results_dir, gs, 0)
 
@@ -325,23 +334,24 @@ def main(argv: list[str]) -> int:
         args.timeout = args.gradescope_timeout - TIMEOUT_MARGIN
     hidden_dir = KIT_ROOT / "grader" / "suites" / "hidden"
     if not args.public_only and not any(hidden_dir.glob("test_*.py")):
-        print("grade gradescope-bundle: this copy has no hidden suite; use --public-only or the instructor copy / "
-              "이 키트에는 숨은 테스트가 없습니다", file=sys.stderr)
+        print("grade gradescope-bundle: this copy has no hidden suite; use --public-only or the instructor "
+              "copy / 이 키트에는 숨은 테스트가 없습니다", file=sys.stderr)
         return 2
     try:
         names = build_bundle(args.out, hidden=not args.public_only, keyword=args.keyword, lang=args.lang,
                              timeout=args.timeout, gradescope_timeout=args.gradescope_timeout)
     except ValueError as exc:
-        print(f"grade gradescope-bundle: {exc} / 키트의 시간 제한이 Gradescope의 시간 제한 안에 들어가야 합니다",
-              file=sys.stderr)
+        print(f"grade gradescope-bundle: {exc} / 키트의 시간 제한이 Gradescope의 시간 제한 안에 들어가야 "
+              "합니다", file=sys.stderr)
         return 2
     print(f"{args.out}: Gradescope autograder with {len(names)} files (setup.sh, run_autograder, the kit); "
           f"upload it under Configure Autograder / Gradescope의 Configure Autograder에 올리세요")
-    print(f"  Set the container to at least {REQUIRES['cpus']:g} CPU and {REQUIRES['memory_mb'] / 1024:g} GB of "
-          f"memory (Gradescope's default, 0.5 CPU / 768 MB, is too small for torch in two processes) and the "
-          f"autograder timeout to {args.gradescope_timeout:g} s; the kit stops itself after {args.timeout:g} s. / "
-          f"컨테이너를 CPU {REQUIRES['cpus']:g}개, 메모리 {REQUIRES['memory_mb'] / 1024:g} GB 이상으로, 시간 제한을 "
-          f"{args.gradescope_timeout:g}초로 설정하세요.")
+    print(f"  Set the container to at least {REQUIRES['cpus']:g} CPU and {REQUIRES['memory_mb'] / 1024:g} GB "
+          f"of memory (Gradescope's default, 0.5 CPU / 768 MB, is too small for torch in two processes) and "
+          f"the autograder timeout to {args.gradescope_timeout:g} s; the kit stops itself after "
+          f"{args.timeout:g} s. / 컨테이너를 CPU {REQUIRES['cpus']:g}개, 메모리 "
+          f"{REQUIRES['memory_mb'] / 1024:g} GB 이상으로, 시간 제한을 {args.gradescope_timeout:g}초로 "
+          "설정하세요.")
     return 0
 
 

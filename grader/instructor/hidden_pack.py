@@ -123,8 +123,9 @@ def open_sealed(blob: bytes, passphrase: str) -> bytes:
 
     if len(blob) < HEADER + 16 or not blob.startswith(MAGIC):
         raise HiddenArchiveError(
-            "not a hidden-suite archive (wrong file, or its first bytes were changed); make one with `grade pack-hidden` / "
-            "숨김 테스트 아카이브가 아닙니다(다른 파일이거나 앞부분이 바뀌었습니다). `grade pack-hidden`으로 만드세요"
+            "not a hidden-suite archive (wrong file, or its first bytes were changed); make one with "
+            "`grade pack-hidden` / 숨김 테스트 아카이브가 아닙니다(다른 파일이거나 앞부분이 바뀌었습니다). "
+            "`grade pack-hidden`으로 만드세요"
         )
     log2_n, r, p = blob[len(MAGIC):len(MAGIC) + 3]
     if not (10 <= log2_n <= MAX_LOG2_N and 1 <= r <= 32 and 1 <= p <= 16):
@@ -142,8 +143,8 @@ def open_sealed(blob: bytes, passphrase: str) -> bytes:
         return AESGCM(key).decrypt(nonce, blob[HEADER:], blob[:HEADER])
     except InvalidTag:
         raise HiddenArchiveError(
-            "the archive was modified or damaged after it was sealed (authentication failed); pack it again / "
-            "아카이브가 봉인된 뒤 변경되었거나 손상되었습니다(인증 실패). 다시 만드세요"
+            "the archive was modified or damaged after it was sealed (authentication failed); pack it again "
+            "/ 아카이브가 봉인된 뒤 변경되었거나 손상되었습니다(인증 실패). 다시 만드세요"
         ) from None
 
 
@@ -210,7 +211,8 @@ def open_hidden_archive(archive: Path, public_suites: Path, key_env: str = DEFAU
 def build_parser() -> argparse.ArgumentParser:
     repo = KIT_ROOT
     p = argparse.ArgumentParser(prog="grade pack-hidden",
-                                description="Seal the hidden suite and the solutions into an encrypted archive for CI.")
+                                description="Seal the hidden suite and the solutions into an encrypted "
+                                            "archive for CI.")
     p.add_argument("out", help="archive to write (e.g. grading/hidden.gkpack)")
     p.add_argument("--key-env", default=DEFAULT_KEY_ENV,
                    help=f"environment variable holding the passphrase (default: {DEFAULT_KEY_ENV})")
@@ -227,11 +229,13 @@ def main(argv: list[str] | None = None) -> int:
             raise HiddenArchiveError(f"no hidden tests in {hidden} (this copy of the kit has none) / "
                                      f"{hidden}에 숨김 테스트가 없습니다")
         if not (solutions / "embedding.py").is_file():
-            raise HiddenArchiveError(f"no reference solutions in {solutions} / {solutions}에 참조 답안이 없습니다")
+            raise HiddenArchiveError(f"no reference solutions in {solutions} / {solutions}에 참조 답안이 "
+                                     "없습니다")
         passphrase = passphrase_from_env(args.key_env)
         if len(passphrase) < MIN_PASSPHRASE:
-            raise HiddenArchiveError(f"the passphrase in {args.key_env} is too short (at least {MIN_PASSPHRASE} "
-                                     f"characters) / {args.key_env}의 암호가 너무 짧습니다(최소 {MIN_PASSPHRASE}자)")
+            raise HiddenArchiveError(f"the passphrase in {args.key_env} is too short (at least "
+                                     f"{MIN_PASSPHRASE} characters) / {args.key_env}의 암호가 너무 "
+                                     f"짧습니다(최소 {MIN_PASSPHRASE}자)")
     except HiddenArchiveError as exc:
         print(f"grade pack-hidden: {exc}", file=sys.stderr)
         return 2

@@ -21,8 +21,8 @@ from grader.report import classpages
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="grade merge", description=(
-        "Combine the output folders of `grade batch --shard K/N` runs into one gradebook.csv and summary.html. / "
-        "샤드별 채점 결과 폴더를 하나의 성적표와 요약으로 합칩니다."))
+        "Combine the output folders of `grade batch --shard K/N` runs into one gradebook.csv and "
+        "summary.html. / 샤드별 채점 결과 폴더를 하나의 성적표와 요약으로 합칩니다."))
     p.add_argument("dirs", nargs="+", type=Path, help="output folders of the shards")
     p.add_argument("--out", type=Path, required=True, help="merged output folder")
     p.add_argument("-q", "--quiet", action="store_true")
@@ -51,7 +51,8 @@ def merge(dirs: list[Path], out: Path) -> tuple[int, list[str]]:
             if name in seen:
                 if seen[name][1] != marker.get("submission_hash"):
                     warnings.append(f"{name}: graded in both {seen[name][0]} and {src} from different files; "
-                                    f"kept the first / 두 폴더에 서로 다른 제출물로 채점되어 첫 번째를 사용합니다")
+                                    f"kept the first / 두 폴더에 서로 다른 제출물로 채점되어 첫 번째를 "
+                                    f"사용합니다")
                 continue
             seen[name] = (src, str(marker.get("submission_hash")))
             if d.resolve() == (out / d.name).resolve():
@@ -75,7 +76,8 @@ def shard_coverage(shards: list[str]) -> list[str]:
         return []
     totals = {n for _, n in parts}
     if len(totals) != 1 or totals == {1}:
-        return [] if totals == {1} else [f"shards of different splits: {', '.join(shards)} / 분할 수가 다른 샤드입니다"]
+        return [] if totals == {1} else [f"shards of different splits: {', '.join(shards)} / 분할 수가 다른 "
+                                         "샤드입니다"]
     n = totals.pop()
     have = sorted(k for k, _ in parts)
     lacking = sorted(set(range(1, n + 1)) - set(have))
@@ -99,5 +101,6 @@ def main(argv: list[str]) -> int:
         print(f"grade merge: {w}", file=sys.stderr)
     report = classpages.write_class_report(args.out)
     if not args.quiet:
-        print(json.dumps({"submissions": count, "gradebook": str(report.gradebook), "summary": str(report.summary)}))
+        print(json.dumps({"submissions": count, "gradebook": str(report.gradebook),
+                          "summary": str(report.summary)}))
     return 0

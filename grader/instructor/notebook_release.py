@@ -24,8 +24,10 @@ LOG_NAME = "LEETCODE_LOG.md"
 INTRO = """# Embedding + Positional Encoding — 실습 노트북 / lesson notebook
 
 **[한국어]** 이 노트북은 `exercises/`의 실습 파일과 같은 내용입니다. 각 단계의 설명을 읽고, 코드 셀의
-`raise NotImplementedError(...)`를 지우고 구현하세요. 함수 이름과 인자는 바꾸지 마세요: 채점기가 그 이름으로 부릅니다.
-다 쓰면 노트북을 저장하고 `grade lesson.ipynb`로 공개 테스트를 돌려 보세요. 숨은 테스트는 제출할 때 실행됩니다.
+`raise NotImplementedError(...)`를 지우고 구현하세요. 함수 이름과 인자는 바꾸지 마세요: 채점기가 그 이름으로 \
+부릅니다.
+다 쓰면 노트북을 저장하고 `grade lesson.ipynb`로 공개 테스트를 돌려 보세요. 숨은 테스트는 제출할 때 \
+실행됩니다.
 맨 아래의 LeetCode 기록 칸도 채우세요(마크다운 셀을 직접 고치면 됩니다).
 
 **[English]** This notebook holds the same exercises as `exercises/`. Read each step, then replace the
@@ -38,9 +40,12 @@ hidden tests run when you submit. Fill in the LeetCode log at the bottom too (ed
 STEPS: dict[str, str] = {
     "sinusoidal_pe": """## 1단계 · Step 1 — 사인 위치인코딩 / the sinusoidal table
 
-**[한국어]** self-attention은 토큰의 순서를 모릅니다. 입력 순서를 섞으면 출력도 똑같이 섞일 뿐입니다. 그래서 각 위치에
-고유한 벡터를 더해 줍니다. 논문 "Attention Is All You Need"의 고정 표는 위치 `p`와 짝수 열 `2i`마다 하나의 주파수를
-쓰고, 짝수 열에 sin, 홀수 열에 cos를 번갈아 넣습니다. 학습되는 값이 없으니 길이에 상관없이 같은 식으로 만들 수 있습니다.
+**[한국어]** self-attention은 토큰의 순서를 모릅니다. 입력 순서를 섞으면 출력도 똑같이 섞일 뿐입니다. 그래서 \
+각 위치에
+고유한 벡터를 더해 줍니다. 논문 "Attention Is All You Need"의 고정 표는 위치 `p`와 짝수 열 `2i`마다 하나의 \
+주파수를
+쓰고, 짝수 열에 sin, 홀수 열에 cos를 번갈아 넣습니다. 학습되는 값이 없으니 길이에 상관없이 같은 식으로 만들 \
+수 있습니다.
 
 **[English]** Self-attention cannot see order: shuffle the input and the output is only shuffled the same way.
 So each position gets a vector of its own added to the token. The fixed table of "Attention Is All You Need"
@@ -48,8 +53,10 @@ uses one frequency per pair of columns, sin in the even column and cos in the od
 learned, so the same formula gives any length.""",
     "TokenAndPosEmbedding": """## 2단계 · Step 2 — 토큰 + 위치 임베딩 / token plus position
 
-**[한국어]** 토큰 ID를 `nn.Embedding`으로 벡터로 바꾸고 `sqrt(d_model)`을 곱한 뒤, 위치 `0..T-1`의 행을 더합니다.
-위치는 세 가지 방식을 비교합니다: `"sin"`(1단계의 고정 표, buffer로 등록), `"learned"`(GPT-2처럼 학습되는 위치 표),
+**[한국어]** 토큰 ID를 `nn.Embedding`으로 벡터로 바꾸고 `sqrt(d_model)`을 곱한 뒤, 위치 `0..T-1`의 행을 \
+더합니다.
+위치는 세 가지 방식을 비교합니다: `"sin"`(1단계의 고정 표, buffer로 등록), `"learned"`(GPT-2처럼 학습되는 \
+위치 표),
 `"none"`(위치 없음). 표를 buffer로 등록해야 `.to(device)`가 함께 옮기고, 위치 번호는 `ids.device`에서 만들어야
 GPU에서도 돌아갑니다. `max_len`보다 긴 입력은 조용히 잘리지 않게 직접 `IndexError`로 막으세요.
 
@@ -64,33 +71,40 @@ yourself: slicing would cut it silently.""",
 `Parameter`로 공유하면 파라미터가 줄고 두 방향이 같은 표현을 배웁니다. 값을 복사(`.data`, `clone()`)하는 것은
 공유가 아닙니다: 같은 객체여야 합니다. `count_params`는 공유된 파라미터를 한 번만 셉니다.
 
-**[English]** The input embedding (token to vector) and the output layer (vector to vocabulary logits) have the
+**[English]** The input embedding (token to vector) and the output layer (vector to vocabulary logits) have \
+the
 same shape. Sharing one `Parameter` between them saves parameters and makes both directions learn one
 representation. Copying values (`.data`, `clone()`) is not tying: it must be the same object. `count_params`
 counts a shared parameter once.""",
     "equivariance_error": """## 4단계 · Step 4 — 순서를 모르는 attention 확인 / attention alone is equivariant
 
-**[한국어]** 함수 `fn`에 대해 "먼저 섞고 적용한 결과"와 "적용하고 섞은 결과"의 차이를 재 봅니다. 위치 정보 없는
-attention이면 이 차이가 거의 0이고, 위치를 더하면 크게 벌어집니다. 2단계에서 위치를 더한 이유를 숫자로 확인하는 단계입니다.
+**[한국어]** 함수 `fn`에 대해 "먼저 섞고 적용한 결과"와 "적용하고 섞은 결과"의 차이를 재 봅니다. 위치 정보 \
+없는
+attention이면 이 차이가 거의 0이고, 위치를 더하면 크게 벌어집니다. 2단계에서 위치를 더한 이유를 숫자로 \
+확인하는 단계입니다.
 
 **[English]** Measure how far "shuffle then apply" is from "apply then shuffle" for a function `fn`. Attention
-without positions gives about 0; once positions are added the gap is large. This is step 2's reason, in numbers.""",
+without positions gives about 0; once positions are added the gap is large. This is step 2's reason, in \
+numbers.""",
     "make_batch": """## 5단계 · Step 5 — 순서 뒤집기 실험 / the sequence-reversal experiment
 
 **[한국어]** 무작위 토큰 열을 거꾸로 출력하는 작은 Transformer를 `none`, `sin`, `learned` 세 방식으로 학습해
 비교합니다. 위치 정보가 없으면 모델은 자기 토큰과 전체 토큰의 개수만 알기 때문에 "다른 토큰 중 가장 흔한 것"을
-고르는 것이 최선입니다(길이 8, 어휘 10에서 정확도 약 0.317). 학습 길이(8)와 더 긴 길이(12)에서 정확도를 재 보고,
+고르는 것이 최선입니다(길이 8, 어휘 10에서 정확도 약 0.317). 학습 길이(8)와 더 긴 길이(12)에서 정확도를 재 \
+보고,
 왜 두 위치 방식 모두 처음 보는 길이에서는 약한지 생각해 보세요. 힌트: 수업 코드의 기본 초기화 그대로면 `sin`이
 한동안 이 한계에 머뭅니다. 토큰 임베딩을 `std=d_model**-0.5`로 초기화해 보세요.
 
-**[English]** Train a small Transformer to output a random sequence reversed, with `none`, `sin` and `learned`,
+**[English]** Train a small Transformer to output a random sequence reversed, with `none`, `sin` and \
+`learned`,
 and compare. Without positions the best a model can do is guess the most common of the other tokens (about
 0.317 token accuracy at length 8, vocabulary 10). Measure at the training length (8) and a longer one (12),
 and think about why neither position scheme handles the unseen length. Hint: with the lesson's default init,
 `sin` sits on that bound for a long while; try initialising the token embedding with `std=d_model**-0.5`.""",
     "my_pow": """## 연습 · Practice — LeetCode (선택 / optional)
 
-**[한국어]** 두 Medium 수학 문제를 풀며 쓴 코드를 여기에 옮겨도 됩니다. 아직 `NotImplementedError`를 내는 함수는
+**[한국어]** 두 Medium 수학 문제를 풀며 쓴 코드를 여기에 옮겨도 됩니다. 아직 `NotImplementedError`를 내는 \
+함수는
 "시도하지 않음"으로 처리되어 감점되지 않습니다.
 
 **[English]** Your code for the LeetCode practice problems can go here. A function that still raises
@@ -109,9 +123,11 @@ if __name__ == "__main__":
 
 LOG_INTRO = """## LeetCode 기록 / LeetCode log
 
-**[한국어]** 아래 칸을 채우세요(이 마크다운 셀을 더블클릭해 고칩니다). 채점기는 노트북의 마크다운 셀에서 이 기록을 읽습니다.
+**[한국어]** 아래 칸을 채우세요(이 마크다운 셀을 더블클릭해 고칩니다). 채점기는 노트북의 마크다운 셀에서 이 \
+기록을 읽습니다.
 
-**[English]** Fill in the fields below (double-click this Markdown cell to edit). The grader reads the log from
+**[English]** Fill in the fields below (double-click this Markdown cell to edit). The grader reads the log \
+from
 the notebook's Markdown cells."""
 
 

@@ -2,7 +2,8 @@
 
 It holds the exercises, the lesson as a notebook, the public suite, the
 `grade` tool, the report templates, a student README and a pyproject; never
-the hidden suite, the instructor tools (grader/instructor), the solutions, the examples (examples/reference is a
+the hidden suite, the instructor tools (grader/instructor), the solutions, the examples (examples/reference \
+is a
 solution) or the kit's own tests. Before it finishes, the release is scanned
 for anything that would reveal the hidden material (hidden test names,
 distinctive lines of the solutions and of the hidden tests); a finding removes
@@ -44,7 +45,8 @@ README = """# Embedding + Positional Encoding — 실습 키트 / exercise kit
 4. 채점: `grade` (= `grade exercises`) 또는 `grade lesson.ipynb`. 결과는 `reports/`에 저장됩니다
    (`results.json`, `feedback.html`). 특정 테스트만: `grade -k test_pe`.
 
-**이 복사본에는 공개 테스트만 있습니다.** 숨은 테스트는 제출할 때 채점 서버에서 실행되므로, 여기서 모두 통과해도
+**이 복사본에는 공개 테스트만 있습니다.** 숨은 테스트는 제출할 때 채점 서버에서 실행되므로, 여기서 모두 \
+통과해도
 최종 점수는 다를 수 있습니다. `grade --hidden`은 이 복사본에서 동작하지 않고 그 사실을 알려 줍니다.
 공개 테스트의 메시지는 무엇을 기대했고 무엇이 나왔는지, 흔한 원인이 무엇인지 알려 줍니다.
 
@@ -74,7 +76,8 @@ check()                  # 모든 과제; 언어는 check(lang="ko")
 ![check() 결과](docs/check-output.png)
 
 노트북을 제출하면 코드 셀을 순서대로, 문장 하나씩 실행합니다. Colab에만 있는 import(`google.colab`,
-`drive.mount`), IPython import, `!pip`·`%` 명령, 출력과 그래프, 최상위의 실험(`run_experiment(...)`)처럼 채점에
+`drive.mount`), IPython import, `!pip`·`%` 명령, 출력과 그래프, 최상위의 실험(`run_experiment(...)`)처럼 \
+채점에
 필요 없는 코드는 실행하지 않고, 실패한 셀이 있어도 다음 셀은 계속 실행합니다. 무엇을 건너뛰었고 무엇이
 실패했는지는 보고서에 셀 번호와 함께 나옵니다.
 
@@ -93,7 +96,8 @@ Exercises on token embeddings and positional encodings (sinusoidal and learned).
 passing everything here does not guarantee the final score. `grade --hidden` does not work in this copy and
 says so. Each public test's message says what was expected, what was found, and the likely cause.
 
-Submit a folder (`embedding.py`, `reversal.py`, `leetcode.py`, `LEETCODE_LOG.md`), one notebook, or a zip of either.
+Submit a folder (`embedding.py`, `reversal.py`, `leetcode.py`, `LEETCODE_LOG.md`), one notebook, or a zip of \
+either.
 
 ### Checking from inside a notebook (Jupyter, Colab)
 
@@ -127,8 +131,8 @@ The report lists, by cell number, what was skipped and what failed.
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="grade release", description=(
-        "Write the student copy of the kit: exercises, notebook, public tests, the grade tool; no hidden tests, "
-        "no solutions. / 학생용 키트를 만듭니다(숨은 테스트와 정답 제외)."))
+        "Write the student copy of the kit: exercises, notebook, public tests, the grade tool; no hidden "
+        "tests, no solutions. / 학생용 키트를 만듭니다(숨은 테스트와 정답 제외)."))
     p.add_argument("out", type=Path, help="folder to write (must not exist, or be empty; see --force)")
     p.add_argument("--force", action="store_true", help="replace the folder if it exists")
     return p
@@ -260,10 +264,11 @@ def main(argv: list[str]) -> int:
     findings = scan_release(out)
     if findings:
         shutil.rmtree(out, ignore_errors=True)
-        print("grade release: refused, the release would reveal hidden material / 숨은 자료가 드러나 배포본을 "
-              "지웠습니다:\n  " + "\n  ".join(findings), file=sys.stderr)
+        print("grade release: refused, the release would reveal hidden material / 숨은 자료가 드러나 "
+              "배포본을 지웠습니다:\n  " + "\n  ".join(findings), file=sys.stderr)
         return 1
-    print(f"student release written to {out}: exercises/, lesson.ipynb, grader/ (public suite only), templates/, "
-          f"README.md, pyproject.toml; scanned clean for {len(hidden_test_names())} hidden test names and "
-          f"{len(distinctive_lines())} solution/hidden lines / 학생용 배포본을 만들었고 숨은 자료가 없음을 확인했습니다")
+    print(f"student release written to {out}: exercises/, lesson.ipynb, grader/ (public suite only), "
+          f"templates/, README.md, pyproject.toml; scanned clean for {len(hidden_test_names())} hidden test "
+          f"names and {len(distinctive_lines())} solution/hidden lines / 학생용 배포본을 만들었고 숨은 "
+          "자료가 없음을 확인했습니다")
     return 0

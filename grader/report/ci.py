@@ -199,7 +199,8 @@ def classroom_entries(results: Mapping, *, message_limit: int = 1000, per_task: 
             first["score"] = 0.0
             entries.append(first)
             continue
-        if per_task:  # too many units to send: one entry per task, its points exact (the count-based total is not)
+        # too many units to send: one entry per task, its points exact (the count-based total is not)
+        if per_task:
             first["score"] = float(sum(float(t.get("score", 0.0)) for t in tests))
             entries.append(first)
             continue
@@ -208,7 +209,8 @@ def classroom_entries(results: Mapping, *, message_limit: int = 1000, per_task: 
         for k in range(1, units):
             got = k < earned
             entries.append({"name": f"  ↳ {short} (+{float(unit):g})", "status": "pass" if got else "fail",
-                            "score": float(unit) if got else 0.0, "message": "", "line_no": 0, "duration": 0.0})
+                            "score": float(unit) if got else 0.0, "message": "", "line_no": 0,
+                            "duration": 0.0})
     return entries
 
 
@@ -224,7 +226,8 @@ def classroom_result(results: Mapping, *, message_limit: int = 1000, per_task: b
     if not tests:  # the reporter divides by len(tests): give it one entry that says why
         tests = [{"name": "grade", "status": "error", "score": 0.0, "line_no": 0, "duration": 0.0,
                   "message": str(results.get("error") or "no tests ran")[:message_limit or 200]}]
-    result: dict = {"version": 1, "status": status, "max_score": float(results.get("max_score", 0.0)), "tests": tests}
+    result: dict = {"version": 1, "status": status, "max_score": float(results.get("max_score", 0.0)),
+                    "tests": tests}
     if results.get("error"):
         result["message"] = str(results["error"])[:message_limit]
     return result
@@ -287,7 +290,8 @@ def compact_markdown(results: Mapping, lang: str) -> str:
         for task, tot in tasks.items():
             title = TASK_TITLES.get(task, (task, task))[1 if ko else 0]
             mark = "✅" if tot["passed"] == tot["total"] else "❌"
-            out.append(f"| {mark} {title} | {tot['score']:g} / {tot['max_score']:g} | {tot['passed']}/{tot['total']} |")
+            out.append(f"| {mark} {title} | {tot['score']:g} / {tot['max_score']:g} | "
+                       f"{tot['passed']}/{tot['total']} |")
         out.append("")
     failed = [t for t in results.get("tests", []) if t.get("status") != "passed"]
     if failed:
@@ -295,7 +299,8 @@ def compact_markdown(results: Mapping, lang: str) -> str:
         for t in failed:
             loc = t.get("location") or {}
             where = f" — `{md_escape(str(loc.get('file')))}:{loc.get('line')}`" if loc.get("file") else ""
-            out.append(f"- **{md_escape(str(t.get('id')))}** ({t.get('status')}, {t.get('max_score', 0):g}){where}  ")
+            out.append(f"- **{md_escape(str(t.get('id')))}** ({t.get('status')}, "
+                       f"{t.get('max_score', 0):g}){where}  ")
             out.append(f"  {md_escape(shown_message(t, lang))}")
         out.append("")
     meta = [f"suites: {', '.join(results.get('suites', []))}", f"isolation: {results.get('isolation')}"]
@@ -314,8 +319,8 @@ def feedback_markdown(results: Mapping, sub_path: Path, lang: str) -> str:
     try:
         return str(render_markdown(dict(results), lang, sub_path.as_posix()))
     except Exception as exc:  # a report bug must not cost the student their CI result
-        print(f"grade --ci: the feedback renderer failed ({type(exc).__name__}: {exc}); using the compact summary / "
-              "피드백 렌더러가 실패해 간단한 요약을 씁니다", file=sys.stderr)
+        print(f"grade --ci: the feedback renderer failed ({type(exc).__name__}: {exc}); using the compact "
+              "summary / 피드백 렌더러가 실패해 간단한 요약을 씁니다", file=sys.stderr)
         return compact_markdown(results, lang)
 
 
@@ -323,8 +328,8 @@ def fit_summary(text: str, limit: int = SUMMARY_LIMIT) -> str:
     data = text.encode("utf-8")
     if len(data) <= limit:
         return text
-    note = "\n\n> … truncated to fit GitHub's 1 MiB summary limit; the full report is in the job's artifacts. / " \
-           "GitHub 요약 한도(1 MiB)에 맞추려고 잘랐습니다.\n"
+    note = ("\n\n> … truncated to fit GitHub's 1 MiB summary limit; the full report is in the job's "
+            "artifacts. / GitHub 요약 한도(1 MiB)에 맞추려고 잘랐습니다.\n")
     return data[:limit - len(note.encode("utf-8"))].decode("utf-8", "ignore") + note
 
 

@@ -101,7 +101,8 @@ def gradebook_csv(rows: list[dict]) -> str:
     full = class_max(rows)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
-    w.writerow(["id", "submission", "total", "max", *tasks, "status", "isolation", "duration_s", "reason", "review"])
+    w.writerow(["id", "submission", "total", "max", *tasks, "status", "isolation", "duration_s", "reason",
+                "review"])
     for r in rows:
         res = r["results"]
         graded = r["status"] == "graded"
@@ -164,7 +165,7 @@ def clip_words(text: str, limit: int) -> str:
 
 
 def test_rates(rows: list[dict]) -> list[dict]:
-    """Per test that someone failed: how many passed, and the failure the class hit most; most failed first."""
+    """Per test that someone failed: how many passed, and the failure the class hit most; most failed first."""  # noqa: E501
     stats: dict[str, dict[str, Any]] = {}
     for r in rows:
         if r["status"] != "graded":
@@ -184,7 +185,8 @@ def test_rates(rows: list[dict]) -> list[dict]:
         common = s["messages"].most_common(1)
         out.append({"id": s["id"], "task": s["task"], "passed": s["passed"], "n": s["n"],
                     "rate": s["passed"] / s["n"], "failed": s["n"] - s["passed"],
-                    "message": common[0][0] if common else "", "message_count": common[0][1] if common else 0})
+                    "message": common[0][0] if common else "",
+                    "message_count": common[0][1] if common else 0})
     out.sort(key=lambda s: (s["rate"], s["id"]))
     return out
 
@@ -243,9 +245,10 @@ def experiment_summary(rows: list[dict]) -> dict[str, Any] | None:
     if not per:
         return None
     order = {m: i for i, m in enumerate(("none", "sin", "learned"))}
-    table = [{"mode": m, "length": n, "n": len(v), "mean": statistics.fmean(v), "median": statistics.median(v),
-              "min": min(v), "max": max(v), "bound": bound.get(n)}
-             for (m, n), v in sorted(per.items(), key=lambda kv: (kv[0][1], order.get(kv[0][0], 9), kv[0][0]))]
+    table = [{"mode": m, "length": n, "n": len(v), "mean": statistics.fmean(v),
+              "median": statistics.median(v), "min": min(v), "max": max(v), "bound": bound.get(n)}
+             for (m, n), v in sorted(per.items(),
+                                     key=lambda kv: (kv[0][1], order.get(kv[0][0], 9), kv[0][0]))]
     return {"students": students, "table": table, "values": per, "bound": bound}
 
 
@@ -292,7 +295,8 @@ def experiment_plot(exp: dict[str, Any] | None) -> str | None:
 
 
 # The status cards of summary.html, in both languages (the page is bilingual).
-STATUS_LABELS = {"graded": "Graded / 채점됨", "missing": "Missing / 미제출", "unreadable": "Unreadable / 읽을 수 없음",
+STATUS_LABELS = {"graded": "Graded / 채점됨", "missing": "Missing / 미제출",
+                 "unreadable": "Unreadable / 읽을 수 없음",
                  "timeout": "Timed out / 시간 초과", "error": "Error / 오류"}
 
 

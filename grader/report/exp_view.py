@@ -57,7 +57,8 @@ def sampling_error(p: float, n: int) -> float:
     return math.sqrt(max(p * (1 - p), 0.0) / max(n, 1))
 
 
-def _part(rows_in: list[dict], bound_in: Any, lang: str, samples: int = EVAL_SAMPLES) -> dict[str, Any] | None:
+def _part(rows_in: list[dict], bound_in: Any, lang: str,
+          samples: int = EVAL_SAMPLES) -> dict[str, Any] | None:
     rows = []
     for r in rows_in:
         losses = r.get("losses") or r.get("loss_curve") or []
@@ -67,7 +68,8 @@ def _part(rows_in: list[dict], bound_in: Any, lang: str, samples: int = EVAL_SAM
             final = losses[-1]
         notes = [n.get(lang) or n.get("en", "") for n in r.get("notes") or [] if isinstance(n, dict)]
         rows.append({
-            "mode": str(r.get("mode", "?")), "seed": r.get("seed", ""), "steps": r.get("steps", len(losses) or ""),
+            "mode": str(r.get("mode", "?")), "seed": r.get("seed", ""),
+            "steps": r.get("steps", len(losses) or ""),
             "final_loss": final, "acc": _lengths(r.get("acc_by_length")), "losses": losses,
             "student_acc": _lengths(r.get("student_acc_by_length")), "notes": notes,
         })
@@ -102,7 +104,8 @@ def experiment_view(art: Any, lang: str = "en") -> dict[str, Any] | None:
     bound = art.get("bound") or art.get("bag_of_tokens_bound") if isinstance(art, dict) else None
     parts = []
     if isinstance(art, dict) and any(isinstance(art.get(k), dict) for k in ("student", "component")):
-        harness = (art.get("component") or {}).get("harness") if isinstance(art.get("component"), dict) else None
+        harness = ((art.get("component") or {}).get("harness") if isinstance(art.get("component"), dict)
+                   else None)
         samples = int(art.get("eval_samples") or (harness or {}).get("eval_samples") or EVAL_SAMPLES)
         for key in ("student", "component"):
             runs = (art.get(key) or {}).get("runs") if isinstance(art.get(key), dict) else None

@@ -35,11 +35,13 @@ def visible_view(results: dict) -> dict:
         return results
     withheld = len(results.get("tests", [])) - len(tests)
     view = dict(results, tests=tests, tasks=task_totals(tests), withheld=withheld,
-                score=round(sum(t["score"] for t in tests), 3), max_score=round(sum(t["max_score"] for t in tests), 3))
+                score=round(sum(t["score"] for t in tests), 3),
+                max_score=round(sum(t["max_score"] for t in tests), 3))
     artifacts = dict(results.get("artifacts") or {})
     artifacts.pop("experiment", None)  # the experiment's numbers come from hidden runs
     view["artifacts"] = artifacts
-    view["skipped"] = [s for s in results.get("skipped", []) if not str(s.get("id", "")).startswith("hidden/")]
+    view["skipped"] = [s for s in results.get("skipped", [])
+                       if not str(s.get("id", "")).startswith("hidden/")]
     return view
 
 

@@ -1,4 +1,4 @@
-"""Every fixed string of the reports (HTML, Markdown, Gradescope, terminal, text, CI), in English and Korean."""
+"""Every fixed string of the reports (HTML, Markdown, Gradescope, terminal, text, CI), in English and Korean."""  # noqa: E501
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "points": ("Points", "점수"),
     "tests_passed": ("Tests passed", "통과한 테스트"),
     "top_fixes": ("Top three things to fix", "가장 먼저 고칠 세 가지"),
-    "nothing_to_fix": ("Nothing to fix: every test passed.", "고칠 것이 없습니다: 모든 테스트를 통과했습니다."),
+    "nothing_to_fix": ("Nothing to fix: every test passed.",
+                       "고칠 것이 없습니다: 모든 테스트를 통과했습니다."),
     "failed_tests": ("Failed tests", "실패한 테스트"),
     "all_passed": ("All tests passed.", "모든 테스트를 통과했습니다."),
     "expected": ("Expected", "기대한 것"),
@@ -21,7 +22,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "message": ("Message", "메시지"),
     "reproduce": ("Reproduce locally", "내 컴퓨터에서 재현"),
     "hidden_reproduce": ("Reproduce (instructor)", "재현(강사용)"),
-    "hidden_note": ("Hidden test: it runs when you submit; the public tests of the same task are your closest check.",
+    "hidden_note": ("Hidden test: it runs when you submit; the public tests of the same task are your "
+                    "closest check.",
                     "숨은 테스트: 제출할 때 실행됩니다. 같은 항목의 공개 테스트로 먼저 확인하세요."),
     "check": ("Check", "검사 항목"),
     "status_passed": ("passed", "통과"),
@@ -29,7 +31,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "status_error": ("error", "오류"),
     "status_timeout": ("timeout", "시간 초과"),
     "experiment": ("Sequence-reversal experiment", "순서 뒤집기 실험"),
-    "experiment_missing": ("No experiment numbers in this run (the experiment is graded by the hidden suite).",
+    "experiment_missing": ("No experiment numbers in this run (the experiment is graded by the hidden "
+                           "suite).",
                            "이번 채점에는 실험 결과가 없습니다(실험은 숨은 테스트에서 채점합니다)."),
     "part_student": ("Your experiment: your train_reversal, every model measured by the grader",
                      "내 실험: 내 train_reversal로 학습, 정확도는 채점기가 측정"),
@@ -47,17 +50,20 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Without positions a model only knows its own token and the multiset of all tokens, so its best "
         "guess is the most common other token: that is the bound. `none` should sit on it; `sin` and "
         "`learned` should beat it at the training length.",
-        "위치 정보가 없으면 모델은 자기 토큰과 전체 토큰의 개수만 알 수 있어, 가장 흔한 다른 토큰을 고르는 것이 "
-        "최선입니다: 이것이 한계입니다. `none`은 이 값에 머물고, `sin`과 `learned`는 학습 길이에서 이를 넘어야 합니다."),
+        "위치 정보가 없으면 모델은 자기 토큰과 전체 토큰의 개수만 알 수 있어, 가장 흔한 다른 토큰을 고르는 "
+        "것이 최선입니다: 이것이 한계입니다. `none`은 이 값에 머물고, `sin`과 `learned`는 학습 길이에서 이를 "
+        "넘어야 합니다."),
     "loss_curves": ("Training loss per step (mean over seeds)", "스텝별 학습 손실(시드 평균)"),
     "acc_plot": ("Accuracy by length, with the bag-of-tokens bound", "길이별 정확도와 토큰 주머니 한계"),
     "log_review": ("LeetCode log review", "LeetCode 기록 검토"),
     "log_missing": ("No LEETCODE_LOG.md in the submission.", "제출물에 LEETCODE_LOG.md가 없습니다."),
-    "log_not_graded": ("The LeetCode log was not graded in this run.", "이번 채점에서는 LeetCode 기록을 채점하지 않았습니다."),
+    "log_not_graded": ("The LeetCode log was not graded in this run.",
+                       "이번 채점에서는 LeetCode 기록을 채점하지 않았습니다."),
     "log_points": ("Log points", "기록 점수"),
     "breakdown": ("Breakdown", "세부 점수"),
     "findings": ("Findings", "지적 사항"),
-    "no_findings": ("No findings: the log is complete and consistent.", "지적 사항 없음: 기록이 완전하고 일관됩니다."),
+    "no_findings": ("No findings: the log is complete and consistent.",
+                    "지적 사항 없음: 기록이 완전하고 일관됩니다."),
     "line": ("Line", "행"),
     "severity": ("Severity", "종류"),
     "sev_error": ("missing/malformed", "누락/형식 오류"),
@@ -74,7 +80,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "dropped": ("Ignored files", "무시한 파일"),
     "skipped": ("Skipped tests", "건너뛴 테스트"),
     "unreadable": ("The submission could not be read", "제출물을 읽을 수 없습니다"),
-    "review_flagged": ("Listed for an instructor's review: points resting on the grader's own checks are withheld",
+    "review_flagged": ("Listed for an instructor's review: points resting on the grader's own checks "
+                       "are withheld",
                        "강사 검토 대상: 채점기 자체 검사에 기대는 점수는 보류되었습니다"),
     "truncated": ("This report was cut to stay under {limit}; the full report is feedback.html.",
                   "{limit} 제한 때문에 보고서를 줄였습니다. 전체 내용은 feedback.html에 있습니다."),
@@ -95,8 +102,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "plot_accuracy": ("token accuracy", "토큰 정확도"),
     "bound_noise": ("± is the sampling error of an accuracy measured on {n} sequences (one standard error): "
                     "`none` within it of the bound is on the bound, not above it.",
-                    "±는 {n}개 시퀀스로 잰 정확도의 표본 오차(표준오차 1배)입니다. `none`이 한계와 이만큼 차이 나는 것은 "
-                    "한계를 넘은 것이 아니라 한계에 있는 것입니다."),
+                    "±는 {n}개 시퀀스로 잰 정확도의 표본 오차(표준오차 1배)입니다. `none`이 한계와 이만큼 "
+                    "차이 나는 것은 한계를 넘은 것이 아니라 한계에 있는 것입니다."),
     "log_other_checks": ("Other checks of the log task (tests)", "기록 항목의 다른 검사(테스트)"),
     "log_review_part": ("of which the review rubric", "그중 검토 기준"),
     "skip_no_cuda": ("no CUDA device on this machine (the simulated-CUDA test covers it)",
@@ -106,12 +113,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "text_to_fix": ("To fix:", "고칠 것:"),
     "text_ignored": ("Ignored", "무시한 항목"),
     "text_skipped": ("Skipped", "건너뜀"),
-    "ci_hidden_details": ("Hidden test: its details are not shown.", "숨김 테스트입니다: 자세한 내용은 공개되지 않습니다."),
-    "ci_more_problems": ("{n} more problems: see the job summary.", "{n}개의 문제가 더 있습니다: 작업 요약을 보세요."),
-    "ci_weak_isolation": ("The hidden suite ran without namespace isolation: the student's code could have read it. "
-                          "Run with --isolation namespaces as root.",
-                          "숨김 테스트를 namespaces 격리 없이 실행했습니다: 학생 코드가 숨김 테스트를 읽을 수 있었습니다. "
-                          "--isolation namespaces를 root로 실행하세요."),
+    "ci_hidden_details": ("Hidden test: its details are not shown.",
+                          "숨김 테스트입니다: 자세한 내용은 공개되지 않습니다."),
+    "ci_more_problems": ("{n} more problems: see the job summary.",
+                         "{n}개의 문제가 더 있습니다: 작업 요약을 보세요."),
+    "ci_weak_isolation": ("The hidden suite ran without namespace isolation: the student's code could have "
+                          "read it. Run with --isolation namespaces as root.",
+                          "숨김 테스트를 namespaces 격리 없이 실행했습니다: 학생 코드가 숨김 테스트를 읽을 "
+                          "수 있었습니다. --isolation namespaces를 root로 실행하세요."),
     "ci_score": ("Score {score}", "점수 {score}"),
     "ci_group_one": ("{title}: 1 test not passed (-{lost} points)", "{title}: 테스트 1개 실패 (-{lost}점)"),
     "ci_group": ("{title}: {n} tests not passed (-{lost} points)", "{title}: 테스트 {n}개 실패 (-{lost}점)"),

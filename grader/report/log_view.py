@@ -48,14 +48,16 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
         linked = review_log(source, practice).to_dict()["linked_failures"]
     key = "message_ko" if lang == "ko" else "message_en"
     findings = []
-    for f in sorted(art.get("findings") or [], key=lambda f: (f.get("line") or 0, SEVERITY_ORDER.get(f.get("severity"), 3))):
+    for f in sorted(art.get("findings") or [],
+                    key=lambda f: (f.get("line") or 0, SEVERITY_ORDER.get(f.get("severity"), 3))):
         line = f.get("line")
         findings.append({
             "severity": f.get("severity", "info"), "code": f.get("code", ""), "line": line,
             "message": f.get(key) or f.get("message_en", ""),
             "quote": lines[line - 1].strip() if isinstance(line, int) and 0 < line <= len(lines) else "",
         })
-    breakdown = [dict(b, item=breakdown_label(str(b.get("item", "")), lang), group=False) for b in art.get("breakdown") or []]
+    breakdown = [dict(b, item=breakdown_label(str(b.get("item", "")), lang), group=False)
+                 for b in art.get("breakdown") or []]
     # One figure for the log: the task's points (the review rubric plus the task's other tests);
     # the review's own share is a line of the breakdown, so the two can never disagree.
     review, review_max = float(art.get("points", 0.0)), float(art.get("max_points", 0.0))

@@ -90,7 +90,8 @@ def loss_curves(view: dict[str, Any], lang: str = "en") -> str | None:
             ax.plot(range(1, len(c) + 1), c, color=colour, alpha=0.25, linewidth=0.8)
         n = min(len(c) for c in curves)
         mean = [sum(c[i] for c in curves) / len(curves) for i in range(n)]
-        ax.plot(range(1, n + 1), mean, color=colour, linewidth=2, label=translate("plot_runs", lang, mode=mode, n=len(curves)))
+        ax.plot(range(1, n + 1), mean, color=colour, linewidth=2,
+                label=translate("plot_runs", lang, mode=mode, n=len(curves)))
     ax.set_xlabel(translate("plot_step", lang))
     ax.set_ylabel(translate("plot_loss", lang))
     ax.grid(alpha=0.3)

@@ -41,7 +41,8 @@ def environment() -> jinja2.Environment:
     if _ENV is None:
         env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-            autoescape=lambda name: bool(name) and name.endswith(".html.j2"), undefined=jinja2.StrictUndefined,
+            autoescape=lambda name: bool(name) and name.endswith(".html.j2"),
+            undefined=jinja2.StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         )
         env.filters.update(md=md_escape, code=md_code, html=html.escape, num=_num, pts=points, pct=percent)
@@ -104,7 +105,8 @@ def build_context(results: dict, lang: str, path: str, *, with_plots: bool = Tru
         "exp": exp, "sparkline": sparkline,
         "log": log_view(results, lang),
         "versions": results.get("versions") or {},
-        "worker": dict(results.get("worker") or {}, output=student_output((results.get("worker") or {}).get("output", ""))),
+        "worker": dict(results.get("worker") or {},
+                       output=student_output((results.get("worker") or {}).get("output", ""))),
     }
 
 
@@ -142,7 +144,8 @@ def write_reports(results: dict, out: Path, lang: str, path: str = "exercises") 
     written = {
         "feedback.html": render_html(results, lang, path),
         "feedback.md": render_markdown(results, lang, path),
-        "gradescope.json": json.dumps(build_gradescope(results, lang, path, render_summary_md(results, lang, path)),
+        "gradescope.json": json.dumps(build_gradescope(results, lang, path,
+                                                       render_summary_md(results, lang, path)),
                                       ensure_ascii=False, indent=2) + "\n",
     }
     paths = {}

@@ -72,7 +72,8 @@ def summary_renderables(results: dict, lang: str, path: str) -> list[Any]:
     level = "good" if frac >= 0.999 else ("mid" if frac >= 0.5 else "bad")
     head = (f"[bold]{t('score')}[/]: {escape(str(results.get('submission', '')))}  "
             f"[bold {STYLE[level]}]{score:g} / {max_score:g}[/]  "
-            f"[dim]\\[{', '.join(results.get('suites', []))}; {t('isolation').lower()}: {results.get('isolation')}][/]")
+            f"[dim]\\[{', '.join(results.get('suites', []))}; {t('isolation').lower()}: "
+            f"{results.get('isolation')}][/]")
     out: list[Any] = [head]
     if results.get("error"):
         out.append(f"[red]{t('unreadable')}:[/] {escape(results['error'])}")
@@ -87,21 +88,24 @@ def summary_renderables(results: dict, lang: str, path: str) -> list[Any]:
         style = STYLE[row["level"]]
         filled = row["percent"] // 10
         table.add_row(row["title"], f"[{style}]{row['score']:g} / {row['max_score']:g}[/]",
-                      f"{row['passed']} / {row['total']}", f"[{style}]{'█' * filled}[/][dim]{'░' * (10 - filled)}[/]")
+                      f"{row['passed']} / {row['total']}",
+                      f"[{style}]{'█' * filled}[/][dim]{'░' * (10 - filled)}[/]")
     if table.row_count:
         out.append(table)
     fixes = top_fixes(failure_rows(results, lang, path))
     if fixes:
         out.append(f"\n[bold]{t('top_fixes')}[/]")
         for i, f in enumerate(fixes, 1):
-            out.append(f"[bold]{i}. {escape(f['task_title'])}[/] [red](−{f['task_lost']:g})[/]: {escape(f['text'])}")
+            out.append(f"[bold]{i}. {escape(f['task_title'])}[/] [red](−{f['task_lost']:g})[/]: "
+                       f"{escape(f['text'])}")
             out.append(f"   [dim]{escape(f['reproduce'])}[/]")
     elif table.row_count:
         out.append(f"[green]{t('nothing_to_fix')}[/]")
     # a notebook's (or module's) top-level code that failed or could not run (grader/notebook)
-    notes = [n for n in ((results.get("artifacts") or {}).get("notebook") or {}).get("notes", []) if n.get("important")]
+    notes = [n for n in ((results.get("artifacts") or {}).get("notebook") or {}).get("notes", [])
+             if n.get("important")]
     if notes:
-        out.append(f"\n[bold]{'실행하지 못했거나 실패한 최상위 코드' if lang == 'ko' else 'Top-level code that failed or did not run'}[/]")
+        out.append(f"\n[bold]{'실행하지 못했거나 실패한 최상위 코드' if lang == 'ko' else 'Top-level code that failed or did not run'}[/]")  # noqa: E501
         out += [f"[yellow]-[/] {escape(n['messages'].get(lang) or n['messages']['en'])}" for n in notes[:8]]
     return out
 

@@ -12,13 +12,15 @@ def text_summary(results: dict, lang: str = "en") -> str:
     ko = lang == "ko"
     tr = lambda key: translate(key, lang)  # noqa: E731
     lines = []
-    lines.append(f"{tr('text_head')}: {results['submission']}  {results['score']:g} / {results['max_score']:g}"
-                 f"  [{', '.join(results['suites'])}; {translate('isolation', lang).lower()}: {results['isolation']}]")
+    lines.append(f"{tr('text_head')}: {results['submission']}  {results['score']:g} / "
+                 f"{results['max_score']:g}  [{', '.join(results['suites'])}; "
+                 f"{translate('isolation', lang).lower()}: {results['isolation']}]")
     if results.get("error"):
         lines.append(f"{tr('text_unreadable')}: {results['error']}")
     for task, tot in results.get("tasks", {}).items():
         title = TASK_TITLES.get(task, (task, task))[1 if ko else 0]
-        lines.append(f"  {title:<34} {tot['score']:>5g} / {tot['max_score']:<5g} ({tot['passed']}/{tot['total']})")
+        lines.append(f"  {title:<34} {tot['score']:>5g} / {tot['max_score']:<5g} "
+                     f"({tot['passed']}/{tot['total']})")
     failed = [t for t in results.get("tests", []) if t["status"] != "passed"]
     if failed:
         lines.append("")
@@ -28,7 +30,8 @@ def text_summary(results: dict, lang: str = "en") -> str:
             lines.append(f"    {t['messages'].get(lang) or t['message']}")
     for n in ((results.get("artifacts") or {}).get("notebook") or {}).get("notes", []):
         if n.get("important"):  # a notebook cell that failed, or could not run (grader/notebook)
-            lines.append(("실행하지 못한 코드: " if ko else "Not run: ") + (n["messages"].get(lang) or n["messages"]["en"]))
+            lines.append(("실행하지 못한 코드: " if ko else "Not run: ") + (n["messages"].get(lang)
+                                                                    or n["messages"]["en"]))
     for note in results.get("dropped", []):
         lines.append(f"{tr('text_ignored')}: {note}")
     for s in results.get("skipped", []):

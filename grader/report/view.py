@@ -16,12 +16,15 @@ from grader.report.i18n import status_word
 # Practice functions of leetcode.py, as named in the catalog and the test ids.
 PRACTICE_FUNCTIONS = ("my_pow", "count_primes", "is_happy", "int_to_roman")
 
-_EN = re.compile(r"^(?P<what>.*?)\s*\bexpected\s+(?P<exp>.+?);\s*found\s+(?P<found>.+?)(?:\.\s+(?P<rest>.*)|\.?)$", re.S)
+_EN = re.compile(r"^(?P<what>.*?)\s*\bexpected\s+(?P<exp>.+?);\s*found\s+(?P<found>.+?)"
+                 r"(?:\.\s+(?P<rest>.*)|\.?)$", re.S)
 # "X: after .to('meta'), forward should work; found Y": the same card without the word "expected"
-_EN_SHOULD = re.compile(r"^(?:(?P<what>[^:;]*?):\s+)?(?P<exp>[^;]*?\bshould\b[^;]*?);\s*found\s+(?P<found>.+?)"
+_EN_SHOULD = re.compile(r"^(?:(?P<what>[^:;]*?):\s+)?(?P<exp>[^;]*?\bshould\b[^;]*?);"
+                        r"\s*found\s+(?P<found>.+?)"
                         r"(?:\.\s+(?P<rest>.*)|\.?)$", re.S)
 _PAREN = r"\((?:[^()]|\([^()]*\))*\)"  # one parenthetical, one level of nesting: (… .to('cuda') …)
-_KO = re.compile(r"^(?:(?P<what>[^:]*?):\s+)?(?P<exp>.+?)\s*하는데\s*(?P<found>.+?니다(?:" + _PAREN + r")?)\.?"
+_KO = re.compile(r"^(?:(?P<what>[^:]*?):\s+)?(?P<exp>.+?)\s*하는데"
+                 r"\s*(?P<found>.+?니다(?:" + _PAREN + r")?)\.?"
                  r"(?:\s+(?P<rest>.*))?$", re.S)
 _LEADING_PAREN = re.compile(r"^\s*(?P<note>" + _PAREN + r")\s*(?P<rest>.+)$", re.S)
 # A warning the grader's own runtime (gk_*.py in the worker) raised, with its source line.
@@ -36,7 +39,8 @@ def split_message(text: str, lang: str) -> dict[str, str]:
     "X: A이어야 하는데 B입니다. 원인 추정: C"; anything else stays whole in `message`.
     """
     out = {"what": "", "expected": "", "found": "", "cause": "", "message": text}
-    m = _KO.match(text.strip()) if lang == "ko" else (_EN.match(text.strip()) or _EN_SHOULD.match(text.strip()))
+    m = _KO.match(text.strip()) if lang == "ko" else (_EN.match(text.strip())
+                                                      or _EN_SHOULD.match(text.strip()))
     if not m:
         cause = _CAUSE.search(text)
         if cause:
@@ -50,7 +54,8 @@ def split_message(text: str, lang: str) -> dict[str, str]:
         lead = _LEADING_PAREN.match(found)
         if lead:
             expected, found = f"{expected} {lead.group('note')}", lead.group("rest").strip()
-    out.update(what=(m.group("what") or "").strip().rstrip(":").strip(), expected=expected, found=found, message="")
+    out.update(what=(m.group("what") or "").strip().rstrip(":").strip(), expected=expected, found=found,
+               message="")
     cause = _CAUSE.search(rest)
     out["cause"] = cause.group("cause").strip() if cause else rest
     return out
@@ -97,7 +102,8 @@ def task_rows(results: dict, lang: str) -> list[dict[str, Any]]:
             continue
         frac = tot["score"] / tot["max_score"] if tot["max_score"] else 1.0
         rows.append({
-            "task": task, "title": task_title(task, lang), "score": tot["score"], "max_score": tot["max_score"],
+            "task": task, "title": task_title(task, lang), "score": tot["score"],
+            "max_score": tot["max_score"],
             "passed": tot["passed"], "total": tot["total"], "percent": round(100 * frac),
             "level": "good" if frac >= 0.999 else ("mid" if frac >= 0.5 else "bad"),
         })
@@ -137,7 +143,8 @@ def top_fixes(failures: list[dict[str, Any]], n: int = 3) -> list[dict[str, Any]
         key = f["task"] or "?"
         lost[key] = lost.get(key, 0.0) + f["points"]
         # prefer what the student can rerun (public), then the costliest
-        if key not in first or (not f["hidden"], f["points"]) > (not first[key]["hidden"], first[key]["points"]):
+        if (key not in first
+                or (not f["hidden"], f["points"]) > (not first[key]["hidden"], first[key]["points"])):
             first[key] = f
     order = sorted(first, key=lambda k: (-lost[k], TASKS.index(k) if k in TASKS else 99))
     return [dict(first[k], task_lost=round(lost[k], 3)) for k in order[:n]]
@@ -150,7 +157,8 @@ def practice_failures(results: dict, lang: str = "en") -> dict[str, str]:
         if t.get("task") != "leetcode_practice" or t["status"] == "passed":
             continue
         messages = t.get("messages") or {}
-        text = messages.get("en") or t.get("message", "")  # the English one says which function and "Not attempted"
+        # the English one says which function and "Not attempted"
+        text = messages.get("en") or t.get("message", "")
         if text.startswith("Not attempted"):
             continue
         shown = messages.get(lang) or text
@@ -160,5 +168,5 @@ def practice_failures(results: dict, lang: str = "en") -> dict[str, str]:
     return found
 
 
-__all__ = ["failure_rows", "practice_failures", "reproduce_command", "split_message", "student_output", "task_rows",
-           "top_fixes"]
+__all__ = ["failure_rows", "practice_failures", "reproduce_command", "split_message", "student_output",
+           "task_rows", "top_fixes"]
