@@ -14,6 +14,7 @@ import secrets
 import shutil
 import socket
 import stat
+import textwrap
 import time
 import zipfile
 from collections.abc import Callable
@@ -140,7 +141,12 @@ def _forge(folder: Path, ctx: dict) -> Path:
     """forge_twin's embedding.py + the shared forged probes + this route's forge.txt (tests/attacks/forge_*)."""
     twin = ATTACKS / "forge_twin"
     route = folder / "forge.txt"
-    text = (twin / "embedding.py").read_text() + (twin / "forge_common.txt").read_text() + "\n\n" + route.read_text()
+    # A careful forger guards the attempt, so a blocked route costs nothing at import: the attack is
+    # then the twin plus whatever the route got through (nothing, once the runtime is out of reach).
+    attempt = (twin / "forge_common.txt").read_text() + "\n\n" + route.read_text()
+    text = ((twin / "embedding.py").read_text() + "\n\ntry:\n" + textwrap.indent(attempt, "    ")
+            + "\nexcept Exception as _blocked:  # the runtime is out of reach\n"
+            + "    print('ROUTE blocked:', type(_blocked).__name__)\n")
     route.unlink()
     (folder / "embedding.py").write_text(text)
     shutil.copy(twin / "leetcode.py", folder / "leetcode.py")
@@ -148,7 +154,7 @@ def _forge(folder: Path, ctx: dict) -> Path:
 
 
 def _notebook_hang(folder: Path, ctx: dict) -> Path:
-    """A notebook: the reference solution's cells, then one that sleeps forever (every shim imports it)."""
+    """A notebook: the reference solution's cells, then one that never ends (every shim imports it)."""
     import nbformat
 
     def cell(module: str) -> str:  # a module as a cell: no __future__ import, no import of a sibling
@@ -156,7 +162,11 @@ def _notebook_hang(folder: Path, ctx: dict) -> Path:
         return "\n".join(x for x in lines if not x.startswith(("from __future__", "from embedding")))
 
     cells = [nbformat.v4.new_code_cell(cell(m)) for m in ("embedding", "reversal", "leetcode")]
-    cells.append(nbformat.v4.new_code_cell("import time\ntime.sleep(10**9)"))
+    # A plain `time.sleep` cell is cut by the notebook driver's time budget (tests/test_notebooks.py);
+    # a loop that swallows the budget's interruption is not, so the import itself never finishes.
+    cells.append(nbformat.v4.new_code_cell(
+        "import time\n\n\ndef warm_up():\n    while True:\n        try:\n            time.sleep(1)\n"
+        "        except BaseException:\n            pass\n\n\nwarm_up()\n"))
     target = folder / "hang.ipynb"
     nbformat.write(nbformat.v4.new_notebook(cells=cells), str(target))
     return target

@@ -224,7 +224,7 @@ def test_summary_html(main: Path) -> None:
     rates = classpages.test_rates(classpages.load_rows(main))
     assert rates and [t["rate"] for t in rates] == sorted(t["rate"] for t in rates)
     assert html.index(rates[0]["id"]) < html.index(rates[-1]["id"])
-    assert "timeout" in html and "hang" in html and "not a readable zip" in html
+    assert "Timed out" in html and "hang" in html and "not a readable zip" in html
     assert "Slowest submissions" in html
     assert "=HYPERLINK" in html and "<script" not in html.lower()
 

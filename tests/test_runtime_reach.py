@@ -4,8 +4,9 @@ Each attack is the unforged twin tests/corpus/bug_pe_plain_attr (a plain-attribu
 ``pe``, which loses the buffer and device points) plus code that looks for the live
 runtime through one route (sys.modules, gc, frames, the closures and globals of what
 the grader hands over, ctypes and friends) and patches the probes wherever it finds
-them.  Every attack must earn exactly what its twin earns, and must show (by the
-ROUTE lines it prints) that its routes ran and were stopped.
+them.  Graded with the tamper scan and the source evidence switched off, every attack must
+earn exactly what its twin earns, and must show (by the ROUTE lines it prints) that its routes
+ran and were stopped: the runtime layer holds on its own.
 """
 
 from __future__ import annotations
@@ -42,16 +43,34 @@ def _grade(folder: Path) -> dict:
     return grade_path(folder, GradeOptions(hidden=True, keyword=KEYWORD))
 
 
+def _attack_folder(base: Path, name: str) -> Path:
+    folder = base / "submission"
+    shutil.copytree(TWIN, folder)
+    (folder / "expect.json").unlink()
+    shutil.copy(ATTACKS / f"forge_runtime_{name}" / "embedding.py", folder / "embedding.py")
+    return folder
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
-    out = {"twin": _grade(TWIN)}
-    for name in NAMES:
-        folder = tmp_path_factory.mktemp(name) / "submission"
-        shutil.copytree(TWIN, folder)
-        (folder / "expect.json").unlink()
-        shutil.copy(ATTACKS / f"forge_runtime_{name}" / "embedding.py", folder / "embedding.py")
-        out[name] = _grade(folder)
+    """Graded with the trusted layers switched off (the tamper scan and the source evidence), so
+    what is left between the forgery and a point is the runtime being out of reach."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("grader.lesson.tamper.review", lambda staging: {"flagged": False, "reasons": []})
+        mp.setattr("grader.engine.student.Student.source_shows", lambda self, evidence, what: None)
+        out = {"twin": _grade(TWIN)}
+        for name in NAMES:
+            out[name] = _grade(_attack_folder(tmp_path_factory.mktemp(name), name))
     return out
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_tamper_scan_flags_every_runtime_forgery(tmp_path: Path, name: str) -> None:
+    """With every layer on, these forgeries are also listed for review (their probe points withheld)."""
+    from grader.lesson import tamper
+
+    review = tamper.review(_attack_folder(tmp_path, name))
+    assert review["flagged"] and review["reasons"], name
 
 
 def _scores(results: dict) -> dict[str, float]:
