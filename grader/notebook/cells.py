@@ -47,7 +47,8 @@ class NotebookPlan:
     cells: dict[int, str] = field(default_factory=dict)  # cell number -> its Python, for tracebacks
     writefiles: list[tuple[str, bytes]] = field(default_factory=list)  # %%writefile name.py cells
     markdown: list[str] = field(default_factory=list)
-    unavailable: dict[str, str] = field(default_factory=dict)  # name -> module or "cell:line" that was not run
+    # name -> module or "cell:line" that was not run
+    unavailable: dict[str, str] = field(default_factory=dict)
     sources: str = ""  # every kept statement, cell by cell: what the notebook defines, as one text
 
 
@@ -141,7 +142,8 @@ def _salvage(python: str, index: int, notes: list[Note]) -> ast.Module:
     """
     lines = python.splitlines()
     starts = [i for i, line in enumerate(lines) if _BOUNDARY.match(line)
-              and not (i and lines[i - 1].startswith("@")) and not (i and lines[i - 1].rstrip().endswith("\\"))]
+              and not (i and lines[i - 1].startswith("@"))
+              and not (i and lines[i - 1].rstrip().endswith("\\"))]
     if not starts or starts[0] != 0:
         starts.insert(0, 0)
     ends = [*starts[1:], len(lines)]

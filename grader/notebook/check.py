@@ -94,7 +94,7 @@ def check(task: str | None = None, *, lang: str | None = None, path: str | os.Pa
 
 
 def _default_lang() -> str:
-    """The locale's language, as `grade` picks it (grader.cli.default_lang), without importing the engine here."""
+    """The locale's language, as `grade` picks it (grader.cli.default_lang), without importing the engine here."""  # noqa: E501
     import locale
 
     for var in ("GRADE_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
@@ -182,7 +182,7 @@ _CSS = """<style>
  padding:.3rem .7rem;margin:.5rem 0;background:#fff8f8}.gk-check dl{display:grid;grid-template-columns:max-content 1fr;
  gap:.1rem .8rem;margin:.3rem 0}.gk-check dt{font-weight:600}.gk-check dd{margin:0}.gk-check code{background:#f6f8fa;padding:0 .2rem;border-radius:3px}
 .gk-check .muted{color:#656d76}
-</style>"""
+</style>"""  # noqa: E501
 
 _WORDS = {
     "en": {"title": "check", "all": "all tasks", "passed": "All checks passed.", "expected": "Expected",
@@ -190,10 +190,12 @@ _WORDS = {
            "notes": "Top-level code the grader did not run, or that failed", "tests": "checks passed",
            "none": "No test matched this task name: try sinusoidal_pe, TokenAndPosEmbedding, weight_tying, "
                    "equivariance, leetcode_practice or leetcode_log."},
-    "ko": {"title": "check", "all": "모든 과제", "passed": "모든 검사를 통과했습니다.", "expected": "기대한 것",
+    "ko": {"title": "check", "all": "모든 과제", "passed": "모든 검사를 통과했습니다.",
+           "expected": "기대한 것",
            "found": "실제 결과", "cause": "원인 추정", "check": "검사", "message": "메시지",
            "notes": "채점기가 실행하지 않았거나 실패한 최상위 코드", "tests": "검사 통과",
-           "none": "이 과제 이름에 맞는 테스트가 없습니다: sinusoidal_pe, TokenAndPosEmbedding, weight_tying, "
+           "none": "이 과제 이름에 맞는 테스트가 없습니다: sinusoidal_pe, "
+                   "TokenAndPosEmbedding, weight_tying, "
                    "equivariance, leetcode_practice, leetcode_log 중 하나를 쓰세요."},
 }
 
@@ -208,14 +210,16 @@ def render_html(result: CheckResult) -> str:
     level = "good" if result.passed else ("mid" if result.score >= result.max_score / 2 > 0 else "bad")
     what = e(result.task) if result.task else w["all"]
     parts = [_CSS, '<div class="gk-check">',
-             f'<h3>{w["title"]}({what}): <span class="{level}">{result.score:g} / {result.max_score:g}</span></h3>']
+             f'<h3>{w["title"]}({what}): <span class="{level}">'
+             f'{result.score:g} / {result.max_score:g}</span></h3>']
     if r.get("error"):
         parts.append(f'<p class="bad">{e(str(r["error"]))}</p>')
     rows = [t for t in task_rows(r, result.lang) if t["total"]]
     if rows:
         parts.append("<table>")
         for t in rows:
-            parts.append(f'<tr><td>{e(t["title"])}</td><td class="{t["level"]}">{t["score"]:g} / {t["max_score"]:g}'
+            parts.append(f'<tr><td>{e(t["title"])}</td><td class="{t["level"]}">'
+                         f'{t["score"]:g} / {t["max_score"]:g}'
                          f'</td><td class="muted">{t["passed"]} / {t["total"]} {w["tests"]}</td></tr>')
         parts.append("</table>")
     elif not r.get("error"):
@@ -237,7 +241,8 @@ def render_html(result: CheckResult) -> str:
         if p["cause"]:
             parts.append(f'<dt>{w["cause"]}</dt><dd>{e(p["cause"])}</dd>')
         parts.append("</dl></div>")
-    notes = [n for n in ((r.get("artifacts") or {}).get("notebook") or {}).get("notes", []) if n.get("important")]
+    notes = [n for n in ((r.get("artifacts") or {}).get("notebook") or {}).get("notes", [])
+             if n.get("important")]
     if notes:
         parts.append(f'<p><strong>{w["notes"]}</strong></p><ul>')
         parts += [f'<li>{e(n["messages"].get(result.lang) or n["messages"]["en"])}</li>' for n in notes]
