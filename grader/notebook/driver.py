@@ -132,10 +132,12 @@ del __gk_run
 
 def __gk_cells__():
     return list(__gk_records)
-'''
+'''  # noqa: E501
 
 
-def driver_source(plan: NotebookPlan, label: str, *, budgets: dict[int, tuple[float, float]] | None = None) -> str:
+def driver_source(
+    plan: NotebookPlan, label: str, *, budgets: dict[int, tuple[float, float]] | None = None
+) -> str:
     """The staged notebook.py for ``plan`` (the student's code travels as string literals)."""
     head = (f"# Written by the grader from {label!r}: the statements of the notebook that grading needs,\n"
             "# run one at a time; a failure is recorded and the next statement still runs.\n")
@@ -161,7 +163,8 @@ def fetch_records(client: Any) -> list[dict]:
         if not isinstance(item, dict):
             continue
         try:
-            out.append(Note(int(item.get("cell", 0)), int(item.get("line", 0)), str(item.get("code", ""))[:100],
+            out.append(Note(int(item.get("cell", 0)), int(item.get("line", 0)),
+                            str(item.get("code", ""))[:100],
                             str(item.get("action", ""))[:20], str(item.get("reason", ""))[:20],
                             str(item.get("detail", ""))[:300]).as_dict()
                        | ({"type": str(item["type"])[:80]} if "type" in item else {}))

@@ -19,7 +19,8 @@ def _origin(detail: str) -> tuple[str, str, str]:
     """'drive:google.colab' -> (name, English source, Korean source) of a missing name."""
     name, _, origin = detail.partition(":")
     if origin.startswith(_COLAB):
-        return name, f"it comes from `{origin}`, which only Colab has", f"`{origin}`에서 오는데, 이 모듈은 Colab에만 있습니다"
+        return (name, f"it comes from `{origin}`, which only Colab has",
+                f"`{origin}`에서 오는데, 이 모듈은 Colab에만 있습니다")
     if ":" in origin:
         cell, _, line = origin.partition(":")
         return (name, f"cell {cell}, line {line} did not run or failed",
@@ -37,7 +38,8 @@ def describe(note: dict) -> dict[str, str]:
     en: str
     ko: str
     if reason == "magic":
-        en, ko = "a notebook command, not Python: not run", "노트북 명령(파이썬 코드가 아님)이라 실행하지 않았습니다"
+        en, ko = ("a notebook command, not Python: not run",
+                  "노트북 명령(파이썬 코드가 아님)이라 실행하지 않았습니다")
     elif reason == "cell_magic":
         en = f"a {detail} cell is not Python: the whole cell was not run"
         ko = f"{detail} 셀은 파이썬 코드가 아니어서 셀 전체를 실행하지 않았습니다"
@@ -56,7 +58,8 @@ def describe(note: dict) -> dict[str, str]:
     elif reason == "plotting":
         en, ko = "plotting is not needed for grading: skipped", "그래프는 채점에 필요 없어 건너뛰었습니다"
     elif reason == "kit":
-        en, ko = "the grading kit itself: not run while grading", "채점 키트 자체라 채점 중에는 실행하지 않았습니다"
+        en, ko = ("the grading kit itself: not run while grading",
+                  "채점 키트 자체라 채점 중에는 실행하지 않았습니다")
     elif reason == "needs":
         name, why_en, why_ko = _origin(detail)
         if detail.partition(":")[2].startswith(_COLAB):
@@ -65,7 +68,8 @@ def describe(note: dict) -> dict[str, str]:
             en = f"needs `{name}`, but {why_en}: skipped"
             ko = f"`{name}`이(가) 필요한데 {why_ko}: 건너뛰었습니다"
     elif reason == "output":
-        en, ko = "output only (print, display, plots): not run while grading", "출력만 하는 코드(print, display, 그래프)라 채점 중에는 실행하지 않았습니다"
+        en, ko = ("output only (print, display, plots): not run while grading",
+                  "출력만 하는 코드(print, display, 그래프)라 채점 중에는 실행하지 않았습니다")
     elif reason == "experiment":
         en = f"a `{detail}` run at top level: not run while grading (the grader trains your model itself)"
         ko = f"최상위의 `{detail}` 실행: 채점 중에는 실행하지 않았습니다(채점기가 직접 모델을 학습합니다)"
@@ -73,10 +77,13 @@ def describe(note: dict) -> dict[str, str]:
         en = "demo code: nothing the grader calls uses its result, so it was not run"
         ko = "확인용 코드: 채점기가 부르는 코드가 이 결과를 쓰지 않아 실행하지 않았습니다"
     elif reason == "main_guard":
-        en, ko = "an `if __name__ == \"__main__\":` block: not run while grading", "`if __name__ == \"__main__\":` 블록이라 채점 중에는 실행하지 않았습니다"
+        en, ko = ("an `if __name__ == \"__main__\":` block: not run while grading",
+                  "`if __name__ == \"__main__\":` 블록이라 채점 중에는 실행하지 않았습니다")
     elif reason == "slow":
-        en = f"still running after {detail} s (top-level work grading does not need?): stopped, the next cells still ran"
-        ko = f"{detail}초가 지나도 끝나지 않아 중단했습니다(채점에 필요 없는 최상위 작업?). 다음 셀은 계속 실행했습니다"
+        en = (f"still running after {detail} s (top-level work grading does not need?): "
+              "stopped, the next cells still ran")
+        ko = (f"{detail}초가 지나도 끝나지 않아 중단했습니다(채점에 필요 없는 최상위 작업?). "
+              "다음 셀은 계속 실행했습니다")
     elif reason == "budget":
         en = "the time for top-level work was used up: skipped"
         ko = "최상위 코드에 주는 시간을 다 써서 건너뛰었습니다"
@@ -104,18 +111,23 @@ def summarize(notes: Iterable[dict]) -> list[dict]:
 
 
 def missing_name_hint(notes: Iterable[dict], message: str) -> dict[str, str] | None:
-    """For "embedding.py does not define `TinyLM`" in a notebook: the cell that would have, if one did not parse."""
+    """For "embedding.py does not define `TinyLM`" in a notebook: the cell that would have, if one did not parse."""  # noqa: E501
     m = re.search(r"`([^`]+)`", message)
     if not m:
         return None
     name = m.group(1)
     for n in notes:
         if n.get("reason") == "syntax" and name in n.get("defines", []):
-            return {"en": f"Expected `{name}` from your notebook; found none: cell {n['cell']} defines it but does not "
-                          f"parse ({n.get('detail', '')}), so nothing in that cell ran. Fix that cell and grade again.",
-                    "ko": f"노트북에 `{name}`이(가) 있어야 하는데 없습니다: 셀 {n['cell']}에서 정의하지만 문법 오류가 있어"
-                          f"({n.get('detail', '')}) 그 셀은 전혀 실행되지 않았습니다. 그 셀을 고친 뒤 다시 채점하세요."}
-    return {"en": f"Expected `{name}` from your notebook; found none. Check the spelling, that its cell defines it at "
+            return {"en": f"Expected `{name}` from your notebook; found none: cell {n['cell']} "
+                          f"defines it but does not parse ({n.get('detail', '')}), so nothing in that "
+                          "cell ran. Fix that cell and grade again.",
+                    "ko": f"노트북에 `{name}`이(가) 있어야 하는데 없습니다: 셀 {n['cell']}에서 "
+                          "정의하지만 문법 오류가 있어"
+                          f"({n.get('detail', '')}) 그 셀은 전혀 실행되지 않았습니다. "
+                          "그 셀을 고친 뒤 다시 채점하세요."}
+    return {"en": f"Expected `{name}` from your notebook; found none. Check the spelling, "
+                  "that its cell defines it at "
                   "top level, and the list of cells the grader did not run or that failed, in the report.",
-            "ko": f"노트북에 `{name}`이(가) 있어야 하는데 없습니다. 철자, 그 셀의 최상위에서 정의했는지, 그리고 보고서의 "
+            "ko": f"노트북에 `{name}`이(가) 있어야 하는데 없습니다. 철자, "
+                  "그 셀의 최상위에서 정의했는지, 그리고 보고서의 "
                   "'채점기가 실행하지 않았거나 실패한 최상위 코드' 목록을 확인하세요."}

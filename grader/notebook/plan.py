@@ -26,15 +26,17 @@ NOTEBOOK_ONLY = ("google.colab", "google", "IPython", "ipywidgets", "ipykernel",
 PLOTTING = ("matplotlib", "seaborn", "plotly", "pylab")
 KIT = ("grader",)  # `from grader import check` inside the notebook
 # Calls whose only effect is output.
-OUTPUT_CALLS = {"print", "display", "pprint", "clear_output", "get_ipython", "HTML", "Markdown", "input", "help"}
-OUTPUT_METHODS = {"show", "plot", "imshow", "savefig", "hist", "scatter", "legend", "title", "xlabel", "ylabel",
-                  "figure", "subplots", "bar", "tight_layout", "set_title", "set_xlabel", "set_ylabel"}
+OUTPUT_CALLS = {"print", "display", "pprint", "clear_output", "get_ipython", "HTML", "Markdown", "input",
+                "help"}
+OUTPUT_METHODS = {"show", "plot", "imshow", "savefig", "hist", "scatter", "legend", "title", "xlabel",
+                  "ylabel", "figure", "subplots", "bar", "tight_layout", "set_title", "set_xlabel",
+                  "set_ylabel"}
 # The lesson's long runs: the grader trains the student's model itself, with its own budget.
 EXPERIMENT_CALLS = {"run_experiment", "train_reversal", "evaluate"}
 # Library calls that configure the process: cheap and possibly relied upon.
-CONFIG_CALLS = {"manual_seed", "seed", "set_default_dtype", "filterwarnings", "simplefilter", "set_num_threads",
-                "use_deterministic_algorithms", "set_printoptions", "set_grad_enabled", "setattr", "delattr",
-                "setrecursionlimit", "set_default_device"}
+CONFIG_CALLS = {"manual_seed", "seed", "set_default_dtype", "filterwarnings", "simplefilter",
+                "set_num_threads", "use_deterministic_algorithms", "set_printoptions", "set_grad_enabled",
+                "setattr", "delattr", "setrecursionlimit", "set_default_device"}
 BUILTINS = set(dir(builtins))
 SIMPLE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Delete)
 
@@ -83,8 +85,8 @@ class Stmt:
 
     @property
     def is_definition(self) -> bool:
-        return all(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Import | ast.ImportFrom
-                              | ast.Global | ast.Pass) for n in self.nodes)
+        return all(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Import
+                              | ast.ImportFrom | ast.Global | ast.Pass) for n in self.nodes)
 
 
 # --------------------------------------------------------------------------- reading statements
@@ -227,7 +229,8 @@ def _call_name(call: ast.Call) -> tuple[str | None, str | None]:
 
 
 def _is_main_guard(node: ast.stmt) -> bool:
-    return isinstance(node, ast.If) and "__name__" in ast.unparse(node.test) and "__main__" in ast.unparse(node.test)
+    return (isinstance(node, ast.If) and "__name__" in ast.unparse(node.test)
+            and "__main__" in ast.unparse(node.test))
 
 
 def _static_verdict(s: Stmt, defined: set[str], imported: dict[str, str], unavailable: dict[str, str],
@@ -308,8 +311,10 @@ def decide(stmts: list[Stmt], *, notebook: bool, extra_live: set[str] = frozense
 
 def _defines_inside(s: Stmt) -> bool:
     """An if/try that defines a function or class (`try: import x ... except: def f...`)."""
-    return any(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Import | ast.ImportFrom)
-               for node in s.nodes if not isinstance(node, SIMPLE) for n in _walk_scope(node) if n is not node)
+    return any(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Import
+                          | ast.ImportFrom)
+               for node in s.nodes if not isinstance(node, SIMPLE)
+               for n in _walk_scope(node) if n is not node)
 
 
 def note_for(s: Stmt) -> Note:
@@ -372,6 +377,7 @@ def names_imported_from(module: str, sources: dict[str, str]) -> set[str]:
             elif isinstance(node, ast.Import):
                 aliases |= {a.asname or a.name for a in node.names if a.name == module}
         for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases:
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                    and node.value.id in aliases):
                 names.add(node.attr)
     return names
