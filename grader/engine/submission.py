@@ -74,7 +74,8 @@ def read_submission(path: Path, staging: Path | None = None) -> Submission:
     else:
         raise SubmissionError(f"{path.name}: expected a folder, a .ipynb notebook or a .zip")
     if not sub.files and sub.log_text is None:
-        raise SubmissionError(f"{path.name}: no embedding.py, reversal.py, leetcode.py, notebook or {LOG_NAME} found")
+        raise SubmissionError(f"{path.name}: no embedding.py, reversal.py, leetcode.py, notebook or "
+                              f"{LOG_NAME} found")
     _drop_demos(sub)
     return sub
 
@@ -98,14 +99,16 @@ def _drop_demos(sub: Submission) -> None:
 def _read_limited(path: Path) -> bytes:
     size = path.stat().st_size
     if size > MAX_TOTAL_BYTES:
-        raise SubmissionError(f"{path.name} is {size // 1024} KiB, over the {MAX_TOTAL_BYTES // 1024} KiB limit")
+        raise SubmissionError(f"{path.name} is {size // 1024} KiB, over the {MAX_TOTAL_BYTES // 1024} "
+                              "KiB limit")
     return path.read_bytes()
 
 
 def _source_root(root: Path) -> Path:
     """Files may sit at the root or under exercises/ (a copy of the kit's layout)."""
     inner = root / "exercises"
-    if inner.is_dir() and not inner.is_symlink() and any((inner / f"{m}.py").exists() for m in STUDENT_MODULES):
+    if (inner.is_dir() and not inner.is_symlink()
+            and any((inner / f"{m}.py").exists() for m in STUDENT_MODULES)):
         return inner
     return root
 
@@ -137,10 +140,12 @@ def _from_zip(path: Path, sub: Submission) -> None:
     with archive:
         members = archive.infolist()
         if len(members) > MAX_ZIP_MEMBERS:
-            raise SubmissionError(f"{path.name} holds {len(members)} entries, over the {MAX_ZIP_MEMBERS} limit")
+            raise SubmissionError(f"{path.name} holds {len(members)} entries, over the "
+                                  f"{MAX_ZIP_MEMBERS} limit")
         total = sum(m.file_size for m in members)
         if total > MAX_TOTAL_BYTES * 4:
-            raise SubmissionError(f"{path.name} unpacks to {total // (1024 * 1024)} MiB: refused as a possible zip bomb")
+            raise SubmissionError(f"{path.name} unpacks to {total // (1024 * 1024)} MiB: "
+                                  "refused as a possible zip bomb")
         files: dict[str, bytes] = {}
         for m in members:
             if m.is_dir():
@@ -154,14 +159,16 @@ def _from_zip(path: Path, sub: Submission) -> None:
                 continue
             if rel.parts and rel.parts[0] in ("__MACOSX",):
                 continue
-            if m.file_size > MAX_FILE_BYTES or (m.compress_size and m.file_size / m.compress_size > MAX_ZIP_RATIO
+            if m.file_size > MAX_FILE_BYTES or (m.compress_size
+                                                and m.file_size / m.compress_size > MAX_ZIP_RATIO
                                                 and m.file_size > 64 * 1024):
                 sub.dropped.append(f"{m.filename}: too large or too compressed, ignored")
                 continue
             try:
                 with archive.open(m) as fh:
                     data = fh.read(MAX_FILE_BYTES + 1)
-            except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError) as exc:
+            except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError,
+                    RuntimeError) as exc:
                 # A lying size header fails the CRC; an encrypted member needs a password.
                 sub.dropped.append(f"{m.filename}: unreadable ({str(exc)[:80]}), ignored")
                 continue
@@ -171,7 +178,8 @@ def _from_zip(path: Path, sub: Submission) -> None:
             files[str(rel)] = data
     # The zip may wrap a single top-level folder, or hold exercises/.
     prefix = _zip_prefix(files)
-    chosen = {k[len(prefix):]: v for k, v in files.items() if k.startswith(prefix) and "/" not in k[len(prefix):]}
+    chosen = {k[len(prefix):]: v for k, v in files.items()
+              if k.startswith(prefix) and "/" not in k[len(prefix):]}
     notebooks = [k for k in chosen if k.endswith(".ipynb")]
     for fname, data in sorted(chosen.items()):
         if not fname.endswith(".ipynb"):
@@ -336,7 +344,8 @@ def _from_notebook(data: bytes, sub: Submission, label: str) -> None:
     # the notebook's names; a star import of the partly run notebook works too.
     for module in STUDENT_MODULES:
         if f"{module}.py" not in sub.files:
-            (sub.staging / f"{module}.py").write_text("from notebook import *  # noqa: F403 (written by the grader)\n")
+            (sub.staging / f"{module}.py").write_text(
+                "from notebook import *  # noqa: F403 (written by the grader)\n")
     if sub.log_text is None:
         text = "\n\n".join(plan.markdown)
         if text.strip():

@@ -43,7 +43,8 @@ PUBLIC_GROUPS = (
     Group("went_wrong", ("what_went_wrong",), None, 0.25,
           "what went wrong, or could have", "틀린 이유(또는 틀릴 수 있었던 곳)"),
     Group("solved", ("solved", "redo_date"), None, 0.25,
-          "solved alone or after a solution (then with a redo date)", "혼자 풀었는지, 풀이를 봤다면 다시 풀 날짜"),
+          "solved alone or after a solution (then with a redo date)",
+          "혼자 풀었는지, 풀이를 봤다면 다시 풀 날짜"),
 )
 HIDDEN_GROUPS = (
     Group("catalog", ("time", "space"), ("complexity_worse", "complexity_inconsistent"), 0.5,
@@ -63,7 +64,8 @@ def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview |
         from grader.lesson.leetlog.review import _zero
 
         en, ko = BINARY_KINDS.get(kind, BINARY_KINDS["binary"])
-        review = _zero([], "not_text", f"{LOG_NAME}가 텍스트 파일이 아닙니다: {ko}로 보입니다. 마크다운(텍스트)으로 "
+        review = _zero([], "not_text", f"{LOG_NAME}가 텍스트 파일이 아닙니다: {ko}로 보입니다. "
+                       "마크다운(텍스트)으로 "
                        "저장해 제출하세요.", f"{LOG_NAME} is not a text file: it looks like {en}. Save it as "
                        "Markdown (plain text) and submit that.")
     entry: dict[str, Any] = {"present": text is not None}

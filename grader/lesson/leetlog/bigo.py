@@ -228,7 +228,8 @@ def _tokenize(src: str, offset: int, full: str) -> list[_Tok]:
             j = i
             while j < len(text) and text[j] in _SUPERSCRIPTS:
                 j += 1
-            toks.append(_Tok("sup", Fraction(int("".join(str(_SUPERSCRIPTS[d]) for d in text[i:j]))), offset + i))
+            toks.append(_Tok("sup", Fraction(int("".join(str(_SUPERSCRIPTS[d]) for d in text[i:j]))),
+                             offset + i))
             i = j
         elif c.isascii() and c.isalpha():
             i = _word_tokens(text, i, offset, toks, full)
@@ -545,7 +546,8 @@ def _log_growth(g: Growth, p: _Parser, tok: _Tok) -> Growth:
 def _factorial(a: _Val, p: _Parser, tok: _Tok) -> _Val:
     if a.const is not None and a.const.denominator == 1 and 0 <= a.const <= 20:
         return _Val.number(Fraction(math.factorial(int(a.const))))
-    if len(a.terms) == 1 and len(a.terms[0].factors) == 1 and a.terms[0].factors[0][1] == Growth(poly=Fraction(1)):
+    if (len(a.terms) == 1 and len(a.terms[0].factors) == 1
+            and a.terms[0].factors[0][1] == Growth(poly=Fraction(1))):
         return _Val.var(a.terms[0].factors[0][0], Growth(fact=Fraction(1)))
     raise p.error("factorial is supported only on a variable, e.g. n!", tok)
 
@@ -593,7 +595,8 @@ def parse(text: str) -> Complexity:
         raise ParseError("missing ')' to close O(", len(text.rstrip()), text)
     rest = text[close + 1 :]
     if rest.strip():
-        raise ParseError("unexpected text after the closing ')'", close + 1 + (len(rest) - len(rest.lstrip())), text)
+        raise ParseError("unexpected text after the closing ')'",
+                         close + 1 + (len(rest) - len(rest.lstrip())), text)
     inner = parse_expr(text[j + 1 : close], j + 1, text)
     return Complexity(inner.terms, notation)
 
