@@ -12,7 +12,8 @@ from dataclasses import asdict, dataclass, field
 
 from .catalog import find_problem
 
-__all__ = ["FIELDS", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value", "match_label", "parse_log"]
+__all__ = ["FIELDS", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value", "match_label",
+           "parse_log"]
 
 # Canonical field names, in template order.
 FIELDS: tuple[str, ...] = (
@@ -37,21 +38,25 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "problem": ("문제", "문제 이름", "문제 번호", "문제명", "문제 제목", "제목", "problem", "title",
                 "problem title", "problem name", "name", "leetcode problem"),
     "difficulty": ("난이도", "difficulty", "level", "레벨"),
-    "first_idea": ("처음 아이디어", "첫 아이디어", "처음 떠올린 방법", "처음 떠올린 아이디어", "초기 아이디어",
-                   "처음 접근", "첫 접근", "처음 방법", "아이디어", "브루트포스", "first idea", "initial idea",
+    "first_idea": ("처음 아이디어", "첫 아이디어", "처음 떠올린 방법", "처음 떠올린 아이디어",
+                   "초기 아이디어", "처음 접근", "첫 접근", "처음 방법", "아이디어", "브루트포스",
+                   "first idea", "initial idea",
                    "first approach", "initial approach", "first thought", "idea", "brute force"),
-    "final_approach": ("최종 접근", "최종 방법", "최종 풀이", "최종 아이디어", "접근", "접근 방법", "풀이 방법",
-                       "해결 방법", "풀이", "final approach", "approach", "final solution", "final idea",
+    "final_approach": ("최종 접근", "최종 방법", "최종 풀이", "최종 아이디어", "접근", "접근 방법",
+                       "풀이 방법", "해결 방법", "풀이", "final approach", "approach", "final solution",
+                       "final idea",
                        "final method", "method", "solution"),
     "time": ("시간복잡도", "시간 복잡도", "시간복잡성", "시간", "time", "time complexity", "tc"),
     "space": ("공간복잡도", "공간 복잡도", "공간복잡성", "공간", "메모리", "space", "space complexity", "sc",
               "memory"),
-    "what_went_wrong": ("틀린 이유", "틀린 점", "틀린 부분", "오답 이유", "오답 원인", "실수", "함정", "주의할 점",
-                        "어디서 틀릴 수 있었는지", "틀릴 수 있었던 곳", "틀릴 수 있었던 점", "what went wrong",
+    "what_went_wrong": ("틀린 이유", "틀린 점", "틀린 부분", "오답 이유", "오답 원인", "실수", "함정",
+                        "주의할 점", "어디서 틀릴 수 있었는지", "틀릴 수 있었던 곳",
+                        "틀릴 수 있었던 점", "what went wrong",
                         "went wrong", "what could go wrong", "where it could have gone wrong", "mistakes",
                         "mistake", "pitfalls", "pitfall", "bugs", "errors", "wrong"),
-    "solved": ("풀이 방식", "풀이 여부", "해결 방식", "혼자 풀었나", "혼자 풀었나요", "혼자 풀었는지", "혼자 여부",
-               "solved", "solved alone", "how solved", "solved by", "solved how", "independently"),
+    "solved": ("풀이 방식", "풀이 여부", "해결 방식", "혼자 풀었나", "혼자 풀었나요", "혼자 풀었는지",
+               "혼자 여부", "solved", "solved alone", "how solved", "solved by", "solved how",
+               "independently"),
     "redo_date": ("다시 풀 날짜", "다시 풀 날", "다시 풀기", "재풀이 날짜", "재풀이", "복습 날짜", "복습일",
                   "redo date", "redo", "redo on", "review date", "retry date", "revisit", "revisit date",
                   "next review"),
@@ -143,7 +148,8 @@ def clean_value(raw: str) -> str:
 
 
 def _norm_empty(text: str) -> str:
-    return re.sub(r"[\s*_`()\[\]]+", "", text.lower()).strip(".:,;") if text.strip() not in ("...", "…") else "..."
+    return (re.sub(r"[\s*_`()\[\]]+", "", text.lower()).strip(".:,;")
+            if text.strip() not in ("...", "…") else "...")
 
 
 # --------------------------------------------------------------------------- lines
@@ -154,7 +160,8 @@ _BULLET = re.compile(r"^(?:[-*+•]|\d{1,2}[.)])\s+")
 _BOLD_LABEL = re.compile(r"^(\*\*|__)(.+?)\1\s*(?:[:：]|[-—–]\s)?\s*(.*)$")
 _FENCE = re.compile(r"^(```|~~~)")
 _RULE = re.compile(r"^(?:-{3,}|\*{3,}|_{3,})$")
-_ORDINALS = {"첫": 1, "두": 2, "세": 3, "네": 4, "first": 1, "second": 2, "third": 3, "one": 1, "two": 2, "three": 3}
+_ORDINALS = {"첫": 1, "두": 2, "세": 3, "네": 4, "first": 1, "second": 2, "third": 3, "one": 1, "two": 2,
+             "three": 3}
 _PROBLEM_HEADINGS = (
     re.compile(r"^(?:문제|problem|prob\.?|q)\s*#?\s*(\d{1,2})(?!\d)", re.I),
     re.compile(r"^(\d{1,2})\s*번(?:째)?\s*문제"),
@@ -361,21 +368,23 @@ def _table_row(b: _Builder, number: int, raw: str, columns: list[str | None]) ->
     for name, cell in zip(columns, cells, strict=False):
         if name is None or name in b.entry.fields:
             continue
-        b.entry.fields[name] = Field(name, clean_value(cell.replace("<br>", "\n")), number, LABELS_EN[name], cell,
-                                     [(number, raw)])
+        b.entry.fields[name] = Field(name, clean_value(cell.replace("<br>", "\n")), number, LABELS_EN[name],
+                                     cell, [(number, raw)])
     b.entry = None
 
 
 _PROSE_FIELDS = (
     ("first_idea", re.compile(r"^(?:my\s+)?first\s+(?:idea|thought|attempt|try|approach)\b|^i\s+first\s+"
-                              r"(?:thought|tried|wrote|used)\b|^at\s+first\b|^initially\b|^처음(?:에는|엔|에)?\s", re.I)),
+                              r"(?:thought|tried|wrote|used)\b|^at\s+first\b|^initially\b"
+                              r"|^처음(?:에는|엔|에)?\s", re.I)),
     ("final_approach", re.compile(r"^(?:then|finally|eventually|in\s+the\s+end|so\s+i)\b|^(?:my\s+)?final\s+"
-                                  r"(?:approach|solution|idea)\b|^(?:결국|최종적으로|그래서|그다음|그\s*다음|나중에)", re.I)),
+                                  r"(?:approach|solution|idea)\b"
+                                  r"|^(?:결국|최종적으로|그래서|그다음|그\s*다음|나중에)", re.I)),
 )
 
 
 def _approach_from_prose(entry: ProblemEntry) -> None:
-    """'I first thought of ...' / 'Then I went greedy ...' under a problem heading: the two approach fields."""
+    """'I first thought of ...' / 'Then I went greedy ...' under a problem heading: the two approach fields."""  # noqa: E501
     for name, pattern in _PROSE_FIELDS:
         have = entry.fields.get(name)
         if have is not None and have.filled:
