@@ -185,8 +185,8 @@ _HINT_EN = {
     "final_approach": "one or two sentences on the method you submitted and how it improved on the first.",
     "time": "a Big-O and a one-line reason, e.g. 'O(log n) — n halves every step'.",
     "space": "a Big-O and a one-line reason, e.g. 'O(1) — only a few variables'.",
-    "what_went_wrong": "the cause of a wrong answer or timeout; if it passed at once, where it could have gone "
-                       "wrong (negative exponent, integer overflow, the 0 and 1 edge cases).",
+    "what_went_wrong": "the cause of a wrong answer or timeout; if it passed at once, where it could "
+                       "have gone wrong (negative exponent, integer overflow, the 0 and 1 edge cases).",
     "solved": "'alone' or 'after reading a solution'.",
 }
 _HINT_KO = {
@@ -228,10 +228,12 @@ def _review_problem_field(ctx: _Ctx) -> Problem | None:
     line = f.line if f is not None else ctx.entry.line
     if match.problem is None:
         ctx.add("info", "unknown_problem", "problem", line,
-                f"문제 {ctx.k}: '{_short(text)}'를 채점기 목록에서 찾지 못해 난이도·복잡도는 확인하지 않았습니다. "
+                f"문제 {ctx.k}: '{_short(text)}'를 채점기 목록에서 찾지 못해 "
+                "난이도·복잡도는 확인하지 않았습니다. "
                 "번호와 제목을 함께 쓰면 확인할 수 있습니다 (예: 50. Pow(x, n)).",
                 f"Problem {ctx.k}: '{_short(text)}' is not in the grader's catalog, so its difficulty and "
-                "complexity were not checked; writing the number and title (e.g. '50. Pow(x, n)') lets it be.")
+                "complexity were not checked; writing the number and title (e.g. '50. Pow(x, n)') "
+                "lets it be.")
         return None
     p = match.problem
     if match.conflict:
@@ -248,7 +250,8 @@ def _review_difficulty(ctx: _Ctx, problem: Problem | None) -> str | None:
     stated = parse_difficulty(f.value) if f is not None else None
     if f is not None and stated is None:
         ctx.add("error", "bad_difficulty", "difficulty", f.line,
-                f"문제 {ctx.k}: 난이도 '{_short(f.value)}'를 읽지 못했습니다. Easy, Medium, Hard 중 하나만 쓰세요.",
+                f"문제 {ctx.k}: 난이도 '{_short(f.value)}'를 읽지 못했습니다. "
+                "Easy, Medium, Hard 중 하나만 쓰세요.",
                 f"Problem {ctx.k}: could not read the difficulty '{_short(f.value)}'; write exactly one of "
                 "Easy, Medium or Hard.")
     elif f is not None:
@@ -280,7 +283,8 @@ def _review_task_fit(ctx: _Ctx, problem: Problem | None, difficulty: str | None)
         ctx.penalty = TASK_FIT_PENALTY
     if problem is not None and not problem.is_math:
         ctx.add("warning", "not_math", "problem", line,
-                f"{problem.label}에는 Math 태그가 없습니다 (태그: {', '.join(problem.tags)}). 과제는 수학 유형 "
+                f"{problem.label}에는 Math 태그가 없습니다 (태그: {', '.join(problem.tags)}). "
+                "과제는 수학 유형 "
                 f"문제입니다 (-{TASK_FIT_PENALTY}점, 난이도 감점과 중복되지 않음).",
                 f"{problem.label} is not tagged Math on LeetCode (tags: {', '.join(problem.tags)}); the task "
                 f"asks for math problems (-{TASK_FIT_PENALTY}, not added to a difficulty deduction).")
@@ -320,7 +324,8 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
                 "(e.g. 'n halves every step').")
     if not matches:
         ctx.add("error", "no_bigo", name, f.line,
-                f"문제 {ctx.k}: {label_ko} '{_short(f.value)}'에서 Big-O를 찾지 못했습니다. O(...) 형태로 쓰세요 "
+                f"문제 {ctx.k}: {label_ko} '{_short(f.value)}'에서 Big-O를 찾지 못했습니다. "
+                "O(...) 형태로 쓰세요 "
                 "(예: n^2가 아니라 O(n^2)).",
                 f"Problem {ctx.k}: no Big-O found in the {label_en} '{_short(f.value)}'; write it as O(...), "
                 "e.g. O(n^2) rather than n^2.")
@@ -375,7 +380,8 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], line
     if order > 0:
         ctx.add("warning", "complexity_worse", name, line,
                 f"문제 {ctx.k}: {p.label}의 {label_ko} {mine}: 가장 좋은 방법은 {best_approach.name_ko}로 "
-                f"{best}입니다. 분석을 다시 하거나, 정말 {mine}라면 LeetCode 제한에서 시간 초과가 날 수 있습니다 "
+                f"{best}입니다. 분석을 다시 하거나, 정말 {mine}라면 LeetCode 제한에서 "
+                "시간 초과가 날 수 있습니다 "
                 f"(알려진 방법: {known_list}).",
                 f"Problem {ctx.k}: {label_en} {mine} for {p.label}: the best known is {best} with "
                 f"{best_approach.name_en}. Recheck the analysis; a solution that really is {mine} likely "
@@ -383,10 +389,12 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], line
     else:
         ctx.add("warning", "complexity_inconsistent", name, line,
                 f"문제 {ctx.k}: {p.label}의 {label_ko} {mine}는 가장 좋은 알려진 {best}"
-                f"({best_approach.name_ko})보다도 좋습니다. 새 알고리즘보다는 분석 실수일 가능성이 큽니다: "
+                f"({best_approach.name_ko})보다도 좋습니다. "
+                "새 알고리즘보다는 분석 실수일 가능성이 큽니다: "
                 "반복 횟수, 재귀 깊이, 배열 크기를 다시 세어 보세요.",
                 f"Problem {ctx.k}: {label_en} {mine} for {p.label} is better than the best known {best} "
-                f"({best_approach.name_en}): inconsistent, an analysis slip is likelier than a new algorithm; "
+                f"({best_approach.name_en}): inconsistent, an analysis slip is likelier than a new "
+                "algorithm; "
                 "recount the loop iterations, recursion depth and array sizes.")
     return False
 
@@ -398,9 +406,11 @@ def _review_solved(ctx: _Ctx) -> str | None:
     how = classify_solved(f.value)
     if how is None:
         ctx.add("error", "bad_solved", "solved", f.line,
-                f"문제 {ctx.k}: 풀이 방식 '{_short(f.value)}'이 분명하지 않습니다. '혼자' 또는 '풀이를 보고' 중 "
+                f"문제 {ctx.k}: 풀이 방식 '{_short(f.value)}'이 분명하지 않습니다. "
+                "'혼자' 또는 '풀이를 보고' 중 "
                 "하나만 쓰세요.",
-                f"Problem {ctx.k}: 'solved' reads '{_short(f.value)}'; write one of 'alone' or 'after reading "
+                f"Problem {ctx.k}: 'solved' reads '{_short(f.value)}'; write one of 'alone' or "
+                "'after reading "
                 "a solution'.")
         return None
     redo = ctx.entry.fields.get("redo_date")
@@ -433,13 +443,17 @@ def _check_consistency(ctx: _Ctx, time: Complexity | None, space: Complexity | N
     for dup in ctx.entry.duplicates:
         first = ctx.entry.fields[dup.name]
         ctx.add("warning", "duplicate_field", dup.name, dup.line,
-                f"문제 {ctx.k}: '{LABELS_KO[dup.name]}'이(가) 두 번 있습니다 ({first.line}행, {dup.line}행). "
+                f"문제 {ctx.k}: '{LABELS_KO[dup.name]}'이(가) 두 번 있습니다 "
+                f"({first.line}행, {dup.line}행). "
                 "첫 번째만 채점합니다.",
-                f"Problem {ctx.k}: '{LABELS_EN[dup.name]}' appears twice (lines {first.line} and {dup.line}); "
+                f"Problem {ctx.k}: '{LABELS_EN[dup.name]}' appears twice "
+                f"(lines {first.line} and {dup.line}); "
                 "the first is graded.")
 
 
-def _review_entry(slot: int, entry: ProblemEntry, findings: list[Finding]) -> tuple[_Ctx, ProblemReview, Problem | None]:
+def _review_entry(
+    slot: int, entry: ProblemEntry, findings: list[Finding]
+) -> tuple[_Ctx, ProblemReview, Problem | None]:
     ctx = _Ctx(slot, entry, findings)
     problem = _review_problem_field(ctx)
     difficulty = _review_difficulty(ctx, problem)
@@ -489,9 +503,11 @@ def review_log(text: str | None, practice: dict[str, str] | None = None) -> LogR
     parsed = parse_log(text)
     if not parsed.problems:
         return _zero(findings, "no_fields",
-                     "문제 구역이나 항목 이름(문제, 난이도, 시간복잡도 ...)을 하나도 찾지 못했습니다. 템플릿 형식을 "
+                     "문제 구역이나 항목 이름(문제, 난이도, 시간복잡도 ...)을 하나도 찾지 못했습니다. "
+                     "템플릿 형식을 "
                      "따라 주세요.",
-                     "No problem section or field label (Problem, Difficulty, Time complexity, ...) was found; "
+                     "No problem section or field label (Problem, Difficulty, Time complexity, ...) "
+                     "was found; "
                      "please follow the template's layout.")
     if parsed.filled_fields == 0:
         return _zero(findings, "template_untouched",
@@ -501,7 +517,9 @@ def review_log(text: str | None, practice: dict[str, str] | None = None) -> LogR
     return _review_entries(parsed.problems, findings, practice or {})
 
 
-def _review_entries(entries: list[ProblemEntry], findings: list[Finding], practice: dict[str, str]) -> LogReview:
+def _review_entries(
+    entries: list[ProblemEntry], findings: list[Finding], practice: dict[str, str]
+) -> LogReview:
     breakdown: list[BreakdownItem] = []
     reviews: list[ProblemReview] = []
     linked: list[LinkedFailure] = []
@@ -517,9 +535,11 @@ def _review_entries(entries: list[ProblemEntry], findings: list[Finding], practi
         ctx, pr, problem = _review_entry(slot, entries[slot - 1], findings)
         if problem is not None and problem.number in seen:
             ctx.add("warning", "duplicate_problem", "problem", ctx.line_for("problem"),
-                    f"문제 {slot}은(는) 문제 {seen[problem.number]}와 같은 {problem.label}입니다. 서로 다른 문제 2개를 "
+                    f"문제 {slot}은(는) 문제 {seen[problem.number]}와 같은 {problem.label}입니다. "
+                    "서로 다른 문제 2개를 "
                     f"풀어야 합니다 (-{TASK_FIT_PENALTY}점).",
-                    f"Problem {slot} is the same as problem {seen[problem.number]} ({problem.label}); the task "
+                    f"Problem {slot} is the same as problem {seen[problem.number]} ({problem.label}); "
+                    "the task "
                     f"asks for two different problems (-{TASK_FIT_PENALTY}).")
             ctx.penalty = TASK_FIT_PENALTY
         if problem is not None:
@@ -546,12 +566,15 @@ def _items(ctx: _Ctx, breakdown: list[BreakdownItem]) -> float:
                       round(ctx.time_points, 4), BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS),
         BreakdownItem(f"problem {k}: space complexity parses and matches a known approach",
                       round(ctx.space_points, 4), BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS),
-        BreakdownItem(f"problem {k}: task fit (Medium, Math, distinct)", -round(penalty, 4) if penalty else 0.0, 0.0),
+        BreakdownItem(f"problem {k}: task fit (Medium, Math, distinct)",
+                      -round(penalty, 4) if penalty else 0.0, 0.0),
     ]
     return round(earned - penalty, 4)
 
 
-def _link(ctx: _Ctx, problem: Problem, practice: dict[str, str], findings: list[Finding]) -> list[LinkedFailure]:
+def _link(
+    ctx: _Ctx, problem: Problem, practice: dict[str, str], findings: list[Finding]
+) -> list[LinkedFailure]:
     if not problem.function or problem.function not in practice:
         return []
     failure = practice[problem.function]
