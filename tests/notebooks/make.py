@@ -41,8 +41,8 @@ def definitions() -> dict[str, str]:
 
 
 DEFS = definitions()
-IMPORTS = "import math\nfrom collections.abc import Callable, Iterable\nfrom typing import Any\n\nimport torch\n" \
-          "import torch.nn as nn"
+IMPORTS = "import math\nfrom collections.abc import Callable, Iterable\nfrom typing import Any\n\n" \
+          "import torch\nimport torch.nn as nn"
 
 
 def code(*names: str, extra: str = "", swap: dict[str, str] | None = None) -> str:
@@ -66,7 +66,8 @@ PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA6
 
 
 def log_cells() -> list:
-    return [new_markdown_cell("# LeetCode log"), new_markdown_cell((SOLUTIONS / "LEETCODE_LOG.md").read_text())]
+    return [new_markdown_cell("# LeetCode log"),
+            new_markdown_cell((SOLUTIONS / "LEETCODE_LOG.md").read_text())]
 
 
 def colab(name: str, swap: dict[str, str] | None = None) -> nbformat.NotebookNode:
@@ -79,7 +80,8 @@ def colab(name: str, swap: dict[str, str] | None = None) -> nbformat.NotebookNod
                    "%pip install -q -e kit\nimport sys; sys.path.insert(0, 'kit')", [stream("")], 1),
         colab_cell("from google.colab import drive\ndrive.mount('/content/drive')",
                    [stream("Mounted at /content/drive\n")], 2),
-        colab_cell("%cd /content/drive/MyDrive/llm-course", [stream("/content/drive/MyDrive/llm-course\n")], 3),
+        colab_cell("%cd /content/drive/MyDrive/llm-course",
+                   [stream("/content/drive/MyDrive/llm-course\n")], 3),
         colab_cell(IMPORTS + "\nfrom IPython.display import display, HTML\n\n"
                    "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nprint(device)",
                    [stream("cuda\n")], 4),
@@ -92,31 +94,37 @@ def colab(name: str, swap: dict[str, str] | None = None) -> nbformat.NotebookNod
                    "print(pe[0])\npe[1] - pe[2]",
                    [stream("torch.Size([16, 8])\ntensor([0., 1., 0., 1., 0., 1., 0., 1.])\n"),
                     new_output("execute_result", {"text/plain": "tensor([...])"}, execution_count=6)], 6),
-        colab_cell(code("TokenAndPosEmbedding", swap=s) + "\n\nlayer = TokenAndPosEmbedding(10, 8, 16, mode='sin')\n"
+        colab_cell(code("TokenAndPosEmbedding", swap=s) + "\n\n"
+                   "layer = TokenAndPosEmbedding(10, 8, 16, mode='sin')\n"
                    "out = layer(torch.tensor([[1, 2, 3, 2]]))\nprint(torch.equal(out[0, 1], out[0, 3]))",
                    [stream("False\n")], 7),
         new_markdown_cell("## 단계 4. self-attention은 순서를 모른다"),
-        colab_cell("torch.manual_seed(0)\nattn = nn.MultiheadAttention(embed_dim=8, num_heads=2, batch_first=True)\n"
+        colab_cell("torch.manual_seed(0)\n"
+                   "attn = nn.MultiheadAttention(embed_dim=8, num_heads=2, batch_first=True)\n"
                    "attn.eval()\n\nx = torch.randn(1, 5, 8)\nperm = torch.tensor([4, 3, 2, 1, 0])\n\n"
                    "y, _ = attn(x, x, x)\ny_perm, _ = attn(x[:, perm], x[:, perm], x[:, perm])\n"
                    "print(torch.allclose(y[:, perm], y_perm, atol=1e-6))", [stream("True\n")], 8),
         colab_cell("from grader import check\ncheck('sinusoidal_pe')",
                    [new_output("execute_result", {"text/html": "<div class=\"gk-check\">6 / 6</div>",
-                                                  "text/plain": "check('sinusoidal_pe'): 6 / 6"}, execution_count=7)], 7),
+                                                  "text/plain": "check('sinusoidal_pe'): 6 / 6"},
+                               execution_count=7)], 7),
         colab_cell(code("TinyLM", "count_params", "equivariance_error", swap=s)
                    + "\n\nprint(count_params(TinyLM(1000, 64, tie=False)))\n"
                    "print(count_params(TinyLM(1000, 64, tie=True)))", [stream("128000\n64000\n")], 9),
         new_markdown_cell("## 오늘의 실험"),
-        colab_cell(code("MODEL_KEYS", "make_batch", "ReversalModel", "train_reversal", "evaluate", "run_experiment",
-                        swap=s), [], 10),
+        colab_cell(code("MODEL_KEYS", "make_batch", "ReversalModel", "train_reversal", "evaluate",
+                        "run_experiment", swap=s), [], 10),
         colab_cell("%%time\nresults = run_experiment(seeds=(0, 1, 2), steps=1500)\nfor row in results:\n"
                    "    print(row['mode'], row['seed'], row['acc_by_length'])",
-                   [stream("none 0 {8: 0.317, 12: 0.21}\n"), stream("CPU times: user 9min 12s\nWall time: 9min 40s\n")],
+                   [stream("none 0 {8: 0.317, 12: 0.21}\n"),
+                    stream("CPU times: user 9min 12s\nWall time: 9min 40s\n")],
                    11),
         colab_cell("import matplotlib.pyplot as plt\n\nfig, ax = plt.subplots()\nfor row in results:\n"
                    "    ax.bar(f\"{row['mode']}-{row['seed']}\", row['acc_by_length'][8])\nplt.show()",
-                   [new_output("display_data", {"image/png": PNG, "text/plain": "<Figure size 640x480>"})], 12),
-        colab_cell("display(HTML('<b>done</b>'))", [new_output("display_data", {"text/html": "<b>done</b>"})], 13),
+                   [new_output("display_data", {"image/png": PNG, "text/plain": "<Figure size 640x480>"})],
+                   12),
+        colab_cell("display(HTML('<b>done</b>'))",
+                   [new_output("display_data", {"text/html": "<b>done</b>"})], 13),
         new_markdown_cell("## LeetCode"),
         colab_cell(code("my_pow", "count_primes", "is_happy", "_ROMAN", "int_to_roman", swap=s)
                    + "\n\nprint(my_pow(2.0, -2), count_primes(10), is_happy(19), int_to_roman(1994))",
@@ -132,7 +140,8 @@ def colab(name: str, swap: dict[str, str] | None = None) -> nbformat.NotebookNod
 
 def plain(cells: list, name: str) -> nbformat.NotebookNode:
     nb = new_notebook(cells=cells)
-    nb.metadata = {"kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"},
+    nb.metadata = {"kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)",
+                                  "language": "python"},
                    "language_info": {"name": "python", "version": "3.11.7"}}
     return nb
 
@@ -143,9 +152,11 @@ def ipython_notebook(swap: dict[str, str] | None = None) -> nbformat.NotebookNod
     return plain([
         new_code_cell("%load_ext autoreload\n%autoreload 2\n%matplotlib inline"),
         new_code_cell("from IPython import get_ipython\nfrom IPython.display import display, clear_output\n"
-                      "import IPython\nget_ipython().run_line_magic('config', \"InlineBackend.figure_format = 'retina'\")"),
+                      "import IPython\n"
+                      "get_ipython().run_line_magic('config', \"InlineBackend.figure_format = 'retina'\")"),
         new_code_cell("from __future__ import annotations\n" + IMPORTS),
-        new_code_cell(code("MODES", "sinusoidal_pe", "TokenAndPosEmbedding", swap=s) + "\n\ndisplay(sinusoidal_pe(4, 6))"),
+        new_code_cell(code("MODES", "sinusoidal_pe", "TokenAndPosEmbedding", swap=s)
+                      + "\n\ndisplay(sinusoidal_pe(4, 6))"),
         new_code_cell("sinusoidal_pe?"),
         new_code_cell(code("TinyLM", "count_params", "equivariance_error") + "\n\nTinyLM(10, 4)"),
         new_code_cell(code("MODEL_KEYS", "make_batch", "ReversalModel", "train_reversal", "evaluate",
@@ -173,7 +184,7 @@ TRAIN_ALL = '''def train_all(steps=3000):
 
 
 def early_failure_notebook() -> nbformat.NotebookNode:
-    """The first cells fail (a package the grader lacks, a half-written cell, a NameError); the rest is right."""
+    """The first cells fail (a package the grader lacks, a half-written cell, a NameError); the rest is right."""  # noqa: E501
     return plain([
         new_code_cell("import wandb\nwandb.init(project='pe-lesson')"),
         new_code_cell("def scratch(:\n    pass"),
@@ -199,7 +210,8 @@ CASES = {
     "ok_colab_export": (colab("ok_colab_export.ipynb"), {"full_marks": True}),
     "ok_ipython": (ipython_notebook(), {"full_marks": True}),
     "ok_early_failure": (early_failure_notebook(), {"full_marks": True}),
-    "bug_colab_sin_only": (colab("bug.ipynb", {"sinusoidal_pe": SIN_ONLY}), {"failing_tasks": ["sinusoidal_pe"]}),
+    "bug_colab_sin_only": (colab("bug.ipynb", {"sinusoidal_pe": SIN_ONLY}),
+                           {"failing_tasks": ["sinusoidal_pe"]}),
     "bug_colab_tie_clone": (colab("bug.ipynb", {"TinyLM": TIE_CLONE}), {"failing_tasks": ["weight_tying"]}),
     "bug_ipython_no_scale": (ipython_notebook({"TokenAndPosEmbedding": NO_SCALE}),
                              {"failing_tasks": ["TokenAndPosEmbedding"]}),
