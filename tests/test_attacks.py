@@ -107,7 +107,8 @@ def _symlinks(folder: Path, ctx: dict) -> Path:
 def _zip_traversal(folder: Path, ctx: dict) -> Path:
     target = folder.parent / "traversal.zip"
     escape = folder.parent / f"escaped-{ctx['marker']}"
-    ctx["escapes"] = [escape / "sitecustomize.py", folder.parent / "conftest.py", Path("/tmp/gk-zip-abs-conftest.py")]
+    ctx["escapes"] = [escape / "sitecustomize.py", folder.parent / "conftest.py",
+                      Path("/tmp/gk-zip-abs-conftest.py")]
     wrong = (KIT / "solutions" / "embedding.py").read_text() + _wrong_pe()
     with zipfile.ZipFile(target, "w") as z:
         z.writestr("embedding.py", wrong)
@@ -138,7 +139,7 @@ def _zip_bomb(folder: Path, ctx: dict) -> Path:
 
 
 def _forge(folder: Path, ctx: dict) -> Path:
-    """forge_twin's embedding.py + the shared forged probes + this route's forge.txt (tests/attacks/forge_*)."""
+    """forge_twin's embedding.py + the shared forged probes + this route's forge.txt (tests/attacks/forge_*)."""  # noqa: E501
     twin = ATTACKS / "forge_twin"
     route = folder / "forge.txt"
     # A careful forger guards the attempt, so a blocked route costs nothing at import: the attack is
@@ -181,7 +182,8 @@ SPECS: dict[str, Spec] = {
     "tool_config": Spec(),
     # Forging: each forge_* route makes the grader's structural probes lie for forge_twin's two bugs.
     "forge_twin": Spec(keyword=FORGE, attacked=(), honest=(PE, LEET), hidden=True),
-    **{name: Spec(keyword=FORGE, attacked=(), honest=(PE, LEET), hidden=True, build=_forge) for name in FORGES},
+    **{name: Spec(keyword=FORGE, attacked=(), honest=(PE, LEET), hidden=True, build=_forge)
+       for name in FORGES},
     "exit_at_import": Spec(attacked=(PE, TYING), honest=(LEET,)),
     "systemexit_at_import": Spec(attacked=(PE, TYING), honest=(LEET,)),
     "exit_in_call": Spec(),
@@ -269,12 +271,14 @@ class Corpus:
             mp.setenv("GK_GRADER_SECRET", self.secret)  # the grader's environment must not reach the worker
             if spec.cli:
                 argv = [str(path), "--out", str(out), "-q", "-k", spec.keyword, "--isolation", spec.isolation,
-                        "--call-timeout", str(policy["call_seconds"]), "--import-timeout", str(policy["import_seconds"])]
+                        "--call-timeout", str(policy["call_seconds"]),
+                        "--import-timeout", str(policy["import_seconds"])]
                 assert grade_cli(argv) == 0
                 results = json.loads((out / "results.json").read_text())
             else:
                 options = GradeOptions(keyword=spec.keyword, hidden=spec.hidden,
-                                       policy=SandboxPolicy(isolation=spec.isolation, hide=(str(out),), **policy))
+                                       policy=SandboxPolicy(isolation=spec.isolation, hide=(str(out),),
+                                                            **policy))
                 results = grade_path(path, options)
                 write_results(results, out)
         return Graded(name, spec, results, launches, out, path, ctx, time.monotonic() - started)
@@ -306,7 +310,8 @@ def test_honest_parts_still_earn(corpus: Corpus, name: str) -> None:
     g = corpus.get(name)
     for task in g.spec.honest:
         total = g.results["tasks"][task]
-        bad = [(t["id"], t["status"], t["message"][:200]) for t in g.tests_of(task) if t["status"] != "passed"]
+        bad = [(t["id"], t["status"], t["message"][:200]) for t in g.tests_of(task)
+               if t["status"] != "passed"]
         assert total["score"] == total["max_score"] > 0, f"{name}: honest task {task} lost points: {bad}"
 
 
@@ -317,7 +322,8 @@ def test_nothing_left_running(corpus: Corpus, name: str) -> None:
     for launch in g.launches:
         left = reap.matching(launch.tag, launch.uid)
         assert not left, f"{name}: processes of the submission still run after grading: {sorted(left)}"
-        assert not launch.scratch.exists(), f"{name}: the worker's scratch folder {launch.scratch} was left behind"
+        assert not launch.scratch.exists(), (
+            f"{name}: the worker's scratch folder {launch.scratch} was left behind")
         if launch.cgroup is not None:
             assert not any(d.exists() for d in launch.cgroup.dirs), f"{name}: cgroup left behind"
         assert launch.process.poll() is not None
@@ -327,7 +333,8 @@ def test_nothing_left_running(corpus: Corpus, name: str) -> None:
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
         except OSError:
             continue
-        assert marker not in cmdline or not reap.is_alive(pid), f"{name}: a daemon of the attack survives (pid {pid})"
+        assert marker not in cmdline or not reap.is_alive(pid), (
+            f"{name}: a daemon of the attack survives (pid {pid})")
 
 
 @pytest.mark.parametrize("name", list(SPECS))
@@ -348,11 +355,14 @@ def test_isolation_is_reported(corpus: Corpus, name: str) -> None:
 
 # -- what particular attacks must show ------------------------------------------------------
 def test_tool_configuration_never_reaches_the_worker(corpus: Corpus) -> None:
-    for name, rejected in (("tool_config", {"conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"}),
-                           ("shadow_modules", {"torch.py", "numpy.py", "math.py", "pytest.py", "sitecustomize.py",
-                                               "usercustomize.py", "gk_protocol.py", "__init__.py", "evil.pth"})):
+    for name, rejected in (("tool_config", {"conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg",
+                                            "tox.ini"}),
+                           ("shadow_modules", {"torch.py", "numpy.py", "math.py", "pytest.py",
+                                               "sitecustomize.py", "usercustomize.py", "gk_protocol.py",
+                                               "__init__.py", "evil.pth"})):
         g = corpus.get(name)
-        assert not rejected & set(g.results["files"]), f"{name}: {rejected & set(g.results['files'])} reached the worker"
+        assert not rejected & set(g.results["files"]), (
+            f"{name}: {rejected & set(g.results['files'])} reached the worker")
     dropped = " ".join(corpus.get("shadow_modules").results["dropped"])
     for fname in ("torch.py", "numpy.py", "math.py", "pytest.py", "sitecustomize.py", "gk_protocol.py"):
         assert fname in dropped
@@ -367,7 +377,8 @@ def test_exits_are_reported_as_crashes(corpus: Corpus) -> None:
     assert "SystemExit" in corpus.get("systemexit_at_import").tests_of(PE)[0]["message"]
     in_call = corpus.get("exit_in_call")
     by_test = {t["id"].split("::")[1]: t for t in in_call.tests_of(PE)}
-    assert by_test["test_shape_and_dtype"]["status"] == "error" and "died" in by_test["test_shape_and_dtype"]["message"]
+    assert (by_test["test_shape_and_dtype"]["status"] == "error"
+            and "died" in by_test["test_shape_and_dtype"]["message"])
     assert "SystemExit" in by_test["test_formula_small[4-6]"]["message"]
     assert "KeyboardInterrupt" in by_test["test_odd_d_model_is_value_error"]["message"]
     assert in_call.results["worker"]["restarts"] == 1  # the crash restarted the worker; the raises did not
@@ -400,7 +411,8 @@ def test_values_are_judged_by_the_grader(corpus: Corpus) -> None:
     for name in ("patched_comparisons", "tensor_subclass"):
         messages = {t["id"].split("::")[1]: t["message"] for t in corpus.get(name).tests_of(PE)}
         assert "float64" in messages["test_shape_and_dtype"], messages
-        assert "expected" in messages["test_formula_small[4-6]"] and "0.500000" in messages["test_formula_small[4-6]"]
+        assert ("expected" in messages["test_formula_small[4-6]"]
+                and "0.500000" in messages["test_formula_small[4-6]"])
 
 
 def test_fake_results_and_pass_lines_change_nothing(corpus: Corpus) -> None:
@@ -413,7 +425,8 @@ def test_fake_results_and_pass_lines_change_nothing(corpus: Corpus) -> None:
         line = next(x for x in on_disk["worker"]["output"].splitlines() if x.startswith("WROTE "))
         wrote = json.loads(line[len("WROTE "):])
         # Only its private tmpfs folders took the writes.
-        assert wrote and all(w in ("/tmp", "/dev/shm") or w.startswith(("/tmp/", "/dev/shm/")) for w in wrote), wrote
+        assert wrote and all(w in ("/tmp", "/dev/shm") or w.startswith(("/tmp/", "/dev/shm/"))
+                             for w in wrote), wrote
 
 
 @needs_namespaces
@@ -421,7 +434,8 @@ def test_search_finds_nothing_of_the_grader(corpus: Corpus) -> None:
     g = corpus.get("leak_search")
     message = g.tests_of(PE)[0]["message"]
     assert "LOOT:" in message  # the search ran and its findings reached the report...
-    solution_line = next(x for x in (KIT / "solutions" / "reversal.py").read_text().splitlines() if x.startswith("def "))
+    solution_line = next(x for x in (KIT / "solutions" / "reversal.py").read_text().splitlines()
+                         if x.startswith("def "))
     assert solution_line not in g.text  # ...yet nothing of the kit was among them
     for hidden in (KIT / "grader" / "suites" / "hidden").glob("test_*.py"):
         first_test = next((x for x in hidden.read_text().splitlines() if x.startswith("def test_")), None)
@@ -510,8 +524,9 @@ def test_attack_folders_are_documented() -> None:
 
 # -- forging the structural verdicts -------------------------------------------------------
 # The tests the forge_* attacks go after: forge_twin fails each of them on its two real bugs.
-STRUCTURAL = ("test_sin_table_is_a_buffer", "test_sin_pe_is_a_registered_buffer", "test_to_meta_moves_everything[sin]",
-              "test_cuda_simulated_device_safety[sin]", "test_tied_head_is_the_embedding", "test_tied_is_one_parameter")
+STRUCTURAL = ("test_sin_table_is_a_buffer", "test_sin_pe_is_a_registered_buffer",
+              "test_to_meta_moves_everything[sin]", "test_cuda_simulated_device_safety[sin]",
+              "test_tied_head_is_the_embedding", "test_tied_is_one_parameter")
 
 
 def _by_name(results: dict) -> dict[str, dict]:
@@ -523,7 +538,8 @@ def test_review_flags_only_hostile_sources(corpus: Corpus, name: str) -> None:
     review = corpus.get(name).results["review"]
     assert review["flagged"] == (name in FLAGGED), review
     for reason in review["reasons"]:
-        assert reason["en"].startswith(reason["file"] + ":") and any("\uac00" <= c <= "\ud7a3" for c in reason["ko"])
+        assert (reason["en"].startswith(reason["file"] + ":")
+                and any("\uac00" <= c <= "\ud7a3" for c in reason["ko"]))
 
 
 @pytest.mark.parametrize("name", FORGES)
@@ -533,7 +549,8 @@ def test_forging_gains_nothing(corpus: Corpus, name: str) -> None:
     assert forged["score"] <= twin["score"], f"{name}: {forged['score']} > twin {twin['score']}"
     tests = _by_name(forged)
     for test in STRUCTURAL:
-        assert tests[test]["status"] == "failed" and tests[test]["message"].startswith("Withheld for review"), test
+        assert (tests[test]["status"] == "failed"
+                and tests[test]["message"].startswith("Withheld for review")), test
         assert tests[test]["messages"]["ko"].startswith("검토 대기로 보류")
 
 
@@ -571,7 +588,8 @@ def test_flagged_submissions_are_listed_for_review(corpus: Corpus) -> None:
     from grader.report.render import render_html, render_markdown
 
     forged, twin = corpus.get("forge_probes").results, corpus.get("forge_twin").results
-    assert "[!WARNING]" in render_markdown(forged, "en", "sub") and "gk\\_probes" in render_markdown(forged, "en", "sub")
+    assert ("[!WARNING]" in render_markdown(forged, "en", "sub")
+            and "gk\\_probes" in render_markdown(forged, "en", "sub"))
     assert "[!WARNING]" not in render_markdown(twin, "en", "sub")
     html = render_html(forged, "ko", "sub")
     assert 'id="review"' in html and "채점기 런타임의 일부인 gk_probes" in html
