@@ -12,7 +12,8 @@ import pytest
 
 from tests.conftest import ROOT
 
-nbclient = pytest.importorskip("nbclient", reason="nbclient and ipykernel are test dependencies (pip install -e .[test])")
+nbclient = pytest.importorskip(
+    "nbclient", reason="nbclient and ipykernel are test dependencies (pip install -e .[test])")
 
 REFERENCE = (ROOT / "solutions" / "embedding.py").read_text()
 SIN_ONLY = REFERENCE.replace("pe[:, 1::2] = torch.cos(angle)", "pe[:, 1::2] = torch.sin(angle)")
@@ -30,11 +31,13 @@ def run_kernel(tmp_path, embedding_source: str, lang: str = "en") -> tuple[dict,
         nbformat.v4.new_code_cell("pe = sinusoidal_pe(16, 8)\nprint(pe.shape)"),
         nbformat.v4.new_code_cell(CHECK_CELL.format(lang=lang)),
     ])
-    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
+    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                                     resources={"metadata": {"path": str(tmp_path)}})
     client.execute()
     outputs = nb.cells[-1].outputs
     text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
-    html = "".join(o.get("data", {}).get("text/html", "") for o in outputs if o.output_type == "execute_result")
+    html = "".join(o.get("data", {}).get("text/html", "") for o in outputs
+                   if o.output_type == "execute_result")
     return json.loads(text.strip().splitlines()[-1]), html
 
 
@@ -58,8 +61,8 @@ def test_check_outside_a_kernel_grades_exercises(tmp_path):
     code = ("import sys, json\nfrom grader import check\nassert 'torch' not in sys.modules\n"
             "r = check('weight_tying', lang='en')\nprint(json.dumps([r.score, r.max_score]))\n"
             "assert 'torch' not in sys.modules  # grading happened in the worker, not here")
-    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=600,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert out.returncode == 0, out.stderr[-2000:]
     score, top = json.loads(out.stdout.strip().splitlines()[-1])
     assert score == top > 0

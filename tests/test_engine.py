@@ -50,7 +50,8 @@ def test_subclass_and_parameter_arrive_as_plain_tensors():
 
 
 def test_scalars_and_specials_survive():
-    assert roundtrip([1.5, float("nan") != float("nan"), 2**70, None, "한국어"]) == [1.5, True, 2**70, None, "한국어"]
+    assert (roundtrip([1.5, float("nan") != float("nan"), 2**70, None, "한국어"])
+            == [1.5, True, 2**70, None, "한국어"])
     assert str(roundtrip(float("inf"))) == "inf"
 
 
@@ -135,7 +136,8 @@ def test_notebook_magics_are_dropped_and_listed(tmp_path):
     assert "rm -rf" not in (sub.staging / "notebook.py").read_text()
     assert (sub.staging / "helper_mod.py").read_text() == "VALUE = 1"
     assert (sub.staging / "leetcode.py").exists()  # shim: `from leetcode import ...` finds the notebook
-    assert [(n["cell"], n["reason"]) for n in sub.notebook_notes] == [(1, "magic"), (2, "cell_magic"), (3, "magic")]
+    assert [(n["cell"], n["reason"]) for n in sub.notebook_notes] == [
+        (1, "magic"), (2, "cell_magic"), (3, "magic")]
 
 
 def test_zip_traversal_and_forbidden_files_never_reach_staging(tmp_path):

@@ -51,7 +51,8 @@ def test_every_cited_document_is_in_the_repository() -> None:
     cited = re.compile(r"(?<![\w/.-])(docs/[\w-]+\.md|[A-Z][A-Z_]+\.md)\b")
     missing = []
     for rel in files:
-        if rel == "tests/test_layout.py" or not rel.endswith((".py", ".md", ".j2", ".ini", ".toml", ".yml", ".ipynb")):
+        if rel == "tests/test_layout.py" or not rel.endswith(
+                (".py", ".md", ".j2", ".ini", ".toml", ".yml", ".ipynb")):
             continue
         for m in cited.finditer((ROOT / rel).read_text(encoding="utf-8", errors="replace")):
             doc = m.group(1)

@@ -256,7 +256,8 @@ def test_parser_korean_multiline_value() -> None:
 
 
 def test_parser_tables_and_next_line_values() -> None:
-    text = "## Problem 1\n\n| 항목 | 내용 |\n|---|---|\n| 난이도 | Medium |\n\n### Time complexity\nO(n)\nbecause\n"
+    text = ("## Problem 1\n\n| 항목 | 내용 |\n|---|---|\n| 난이도 | Medium |\n\n"
+            "### Time complexity\nO(n)\nbecause\n")
     p = parse_log(text).problems[0]
     assert p.fields["difficulty"].value == "Medium" and p.fields["difficulty"].line == 5
     assert p.fields["time"].line == 7 and p.fields["time"].value == "O(n)\nbecause"
@@ -470,7 +471,8 @@ def test_classify_solved(text: str, expected: str | None) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "expected"), [("Medium", "Medium"), ("미디엄", "Medium"), ("easy", "Easy"), ("Easy / Medium", None)]
+    ("text", "expected"),
+    [("Medium", "Medium"), ("미디엄", "Medium"), ("easy", "Easy"), ("Easy / Medium", None)],
 )
 def test_parse_difficulty(text: str, expected: str | None) -> None:
     assert parse_difficulty(text) == expected
@@ -529,7 +531,7 @@ TABLE_LOG = """\
 |---|---|---|---|---|---|---|---|
 | 50. Pow(x, n) | Medium | multiply x n times | fast exponentiation: square x, halve n; 1/x for n < 0 | O(log n) — n halves each step | O(1) — iterative, a few variables | negative n forgotten at first | alone |
 | 204. Count Primes | Medium | trial division | sieve of Eratosthenes from p*p | O(n log log n) — sum of n/p over primes | O(n) — one flag per number | counted n itself | after reading a solution, redo 2026-10-05 |
-"""
+"""  # noqa: E501
 
 
 def test_heading_style_log_with_inline_difficulty_gets_full_points() -> None:
@@ -547,7 +549,8 @@ def test_heading_style_log_with_inline_difficulty_gets_full_points() -> None:
 def test_table_with_one_row_per_problem_gets_full_points() -> None:
     log = parse_log(TABLE_LOG)
     assert len(log.problems) == 2
-    assert log.problems[1].fields["time"].line == 6 and log.problems[1].fields["problem"].value == "204. Count Primes"
+    assert (log.problems[1].fields["time"].line == 6
+            and log.problems[1].fields["problem"].value == "204. Count Primes")
     r = review_log(TABLE_LOG)
     assert r.points == 6.0, r.findings
     assert codes(r, "error") == [] and codes(r, "warning") == []

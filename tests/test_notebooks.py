@@ -109,7 +109,8 @@ def test_definitional_patterns_still_run(tmp_path):
         "_original_forward = TokenAndPosEmbedding.forward\n\n"
         "def _forward(self, ids):\n    return _original_forward(self, ids)\n\n"
         "TokenAndPosEmbedding.forward = _forward\nsetattr(TinyLM, 'n_layers', 0)",
-        "emb = TokenAndPosEmbedding(10, 8, 16)\nemb.eval()\nprint(emb(torch.zeros(1, 3, dtype=torch.long)).shape)",
+        "emb = TokenAndPosEmbedding(10, 8, 16)\nemb.eval()\n"
+        "print(emb(torch.zeros(1, 3, dtype=torch.long)).shape)",
     )
     sub = read_submission(path, tmp_path / "staging")
     kept = sub.sources["notebook"]
@@ -124,7 +125,7 @@ def test_definitional_patterns_still_run(tmp_path):
 
 
 def test_a_failing_cell_costs_only_what_it_defines(tmp_path):
-    """A typo in one class of a cell loses that class; the cell's other definitions and later cells still count."""
+    """A typo in one class of a cell loses that class; the cell's other definitions and later cells still count."""  # noqa: E501
     emb = (ROOT / "solutions" / "embedding.py").read_text()
     broken = emb.replace("class TinyLM(nn.Module):", "class TinyLM(nn.Module)")  # a missing colon
     assert broken != emb
@@ -141,12 +142,13 @@ def test_a_failing_cell_costs_only_what_it_defines(tmp_path):
 
 
 def test_py_files_with_demos_and_an_unguarded_experiment_get_full_marks(tmp_path):
-    """The lesson's demos pasted into embedding.py and run_experiment() without a __main__ guard in reversal.py."""
+    """The lesson's demos pasted into embedding.py and run_experiment() without a __main__ guard in reversal.py."""  # noqa: E501
     for f in (ROOT / "solutions").iterdir():
         shutil.copy(f, tmp_path / f.name)
     with (tmp_path / "embedding.py").open("a") as fh:
         fh.write("\nfrom google.colab import drive\ndrive.mount('/content/drive')\n"
-                 "pe = sinusoidal_pe(16, 8)\nprint(pe.shape)\nprint(sinusoidal_pe(5, 3))  # odd d_model: raises\n"
+                 "pe = sinusoidal_pe(16, 8)\nprint(pe.shape)\n"
+                 "print(sinusoidal_pe(5, 3))  # odd d_model: raises\n"
                  "layer = TokenAndPosEmbedding(10, 8, 16, mode='sin')\nlayer.eval()\n"
                  "out = layer(torch.tensor([[1, 2, 3, 2]]))\n")
     with (tmp_path / "reversal.py").open("a") as fh:
@@ -175,7 +177,8 @@ def test_a_binary_file_is_named_as_such_not_a_syntax_error(tmp_path, content, wo
     (tmp_path / "embedding.py").write_bytes(content)
     results = grade(tmp_path, hidden=False, keyword="sinusoidal_pe or leetcode_practice")
     scores = task_scores(results)
-    assert scores["sinusoidal_pe"][0] == 0 and scores["leetcode_practice"][0] == scores["leetcode_practice"][1]
+    assert (scores["sinusoidal_pe"][0] == 0
+            and scores["leetcode_practice"][0] == scores["leetcode_practice"][1])
     en, ko = failed_messages(results, "sinusoidal_pe"), failed_messages(results, "sinusoidal_pe", "ko")
     assert "embedding.py is not a text file" in en and words_en in en and "SyntaxError" not in en
     assert "텍스트 파일이 아닙니다" in ko and words_ko in ko
@@ -187,7 +190,8 @@ def test_korean_windows_and_utf16_sources_are_converted(tmp_path):
         shutil.copy(f, tmp_path / f.name)
     text = (ROOT / "solutions" / "leetcode.py").read_text() + "\n# 한국어 주석: 윈도우 메모장에서 저장함\n"
     (tmp_path / "leetcode.py").write_bytes(text.encode("cp949"))
-    (tmp_path / "embedding.py").write_bytes((ROOT / "solutions" / "embedding.py").read_text().encode("utf-16"))
+    (tmp_path / "embedding.py").write_bytes(
+        (ROOT / "solutions" / "embedding.py").read_text().encode("utf-16"))
     results = grade(tmp_path, hidden=False, keyword="leetcode_practice or sinusoidal_pe")
     assert all(got == top for got, top in task_scores(results).values() if top)
     assert any("cp949" in d for d in results["dropped"]) and any("UTF-16" in d for d in results["dropped"])
@@ -199,8 +203,8 @@ def test_a_binary_log_is_named_as_such(tmp_path):
     (tmp_path / "LEETCODE_LOG.md").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 300)
     results = grade(tmp_path, hidden=False, keyword="leetcode_log")
     assert task_scores(results)["leetcode_log"][0] == 0
-    assert "LEETCODE_LOG.md is not a text file: it looks like an old-style Office document" in failed_messages(
-        results, "leetcode_log")
+    assert ("LEETCODE_LOG.md is not a text file: it looks like an old-style Office document"
+            in failed_messages(results, "leetcode_log"))
 
 
 PATTERNS = '''\
@@ -254,8 +258,8 @@ def test_py_pruning_keeps_every_definitional_pattern():
     dropped = {n.code for n in notes}
     assert dropped == {"from google.colab import drive", "demo = Holder()", "print(demo(torch.zeros(1)))",
                        'drive.mount("/content/drive")', "rows = run_experiment(seeds=(0, 1, 2), steps=1500)"}
-    for kept in ('os.environ["KMP_DUPLICATE_LIB_OK"]', "torch.manual_seed(0)", "cudnn.deterministic", "pe_table = ",
-                 "_TABLE[16] = ", "shared = nn.Embedding", "Holder.forward = _forward", "setattr(Holder",
-                 "Holder.shared = shared", "for i in range(3):"):
+    for kept in ('os.environ["KMP_DUPLICATE_LIB_OK"]', "torch.manual_seed(0)", "cudnn.deterministic",
+                 "pe_table = ", "_TABLE[16] = ", "shared = nn.Embedding", "Holder.forward = _forward",
+                 "setattr(Holder", "Holder.shared = shared", "for i in range(3):"):
         assert kept in pruned, kept
     assert pruned.count("\n") == PATTERNS.count("\n")
