@@ -549,9 +549,12 @@ def test_forging_gains_nothing(corpus: Corpus, name: str) -> None:
     assert forged["score"] <= twin["score"], f"{name}: {forged['score']} > twin {twin['score']}"
     tests = _by_name(forged)
     for test in STRUCTURAL:
-        assert (tests[test]["status"] == "failed"
-                and tests[test]["message"].startswith("Withheld for review")), test
-        assert tests[test]["messages"]["ko"].startswith("검토 대기로 보류")
+        assert tests[test]["status"] == "failed", test
+        # Withheld for review, unless the route ran into the worker's audit hook first (forge_gc
+        # reaches for gc inside forward): either way the point is lost, and said so.
+        message, ko = tests[test]["message"], tests[test]["messages"]["ko"]
+        assert message.startswith("Withheld for review") or "sandbox does not allow" in message, message
+        assert ko.startswith("검토 대기로 보류") or "AuditDenied" in ko, ko
 
 
 _UNSCANNED: dict[str, dict] = {}
@@ -573,8 +576,11 @@ def _graded_unscanned(name: str, tmp: Path) -> dict:
 def test_source_evidence_alone_stops_forging(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     tmp = tmp_path_factory.mktemp("unscanned")
     forged, twin = _graded_unscanned(name, tmp), _graded_unscanned("forge_twin", tmp)
-    assert forged["score"] == twin["score"], f"{name}: {forged['score']} vs twin {twin['score']}"
+    assert forged["score"] <= twin["score"], f"{name}: {forged['score']} vs twin {twin['score']}"
     forged_tests, twin_tests = _by_name(forged), _by_name(twin)
+    gained = [t for t, r in forged_tests.items()
+              if r["status"] == "passed" and twin_tests[t]["status"] != "passed"]
+    assert not gained, f"{name} passed tests its twin fails: {gained}"
     for test in STRUCTURAL:
         assert forged_tests[test]["status"] == twin_tests[test]["status"] == "failed", test
     # Where the forged probes did answer (the runtime was reachable), the source evidence is what failed.
