@@ -376,6 +376,11 @@ def preload() -> None:
     import torch
 
     torch.set_num_threads(1)
+    # The graders it forks then fork their workers from one zygote instead of each starting a
+    # Python that imports torch again (grader/sandbox/zygote.py).
+    from grader.sandbox.launch import warm
+
+    warm()
 
 
 def fork_grade(cli_argv: list[str], log_path: Path) -> ForkedChild:
