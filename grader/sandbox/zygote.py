@@ -187,6 +187,16 @@ class Zygote:
         _CONNECTIONS[os.getpid()] = mine = Connection(sock)
         return mine
 
+    def running(self) -> bool:
+        if self.starter.owner == os.getpid():
+            return self.process.poll() is None
+        # A forked grader (a batch's): not the zygote's parent, so Popen.poll() cannot tell.
+        try:
+            os.kill(self.process.pid, 0)
+        except OSError:
+            return False
+        return True
+
     def close(self) -> None:
         try:
             self.starter.sock.close()
@@ -207,7 +217,7 @@ _ZYGOTE_LOCK = threading.Lock()
 def get(make_scratch: Any, make_runtime: Any, env: dict[str, str]) -> Connection | None:
     """This process's connection to the zygote, which is started on first use; None where it cannot run."""
     with _ZYGOTE_LOCK:
-        if _ZYGOTE and _ZYGOTE[0].process.poll() is None:
+        if _ZYGOTE and _ZYGOTE[0].running():
             return _ZYGOTE[0].connect()
         if _ZYGOTE and _ZYGOTE[0].starter.owner != os.getpid():
             return None  # a forked grader whose batch's zygote is gone: execute workers instead
