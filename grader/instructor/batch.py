@@ -372,6 +372,11 @@ def preload() -> None:
     import torch
 
     torch.set_num_threads(1)
+    # The graders it forks then fork their workers from one zygote instead of each starting a
+    # Python that imports torch again (grader/sandbox/zygote.py).
+    from grader.sandbox.launch import warm
+
+    warm()
 
 
 def fork_grade(path: Path, out: Path, options: GradeOptions, log_path: Path) -> ForkedChild:

@@ -27,6 +27,7 @@ import signal
 import socket
 import stat
 import sys
+from typing import Any
 
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
@@ -196,7 +197,12 @@ def drop_privileges(cfg: dict) -> None:
         os._exit(121)
 
 
-def run(cfg: dict) -> int:
+def run(cfg: dict, start: Any = None) -> int:
+    """Build the view (namespaces mode), fork the worker, reap; the worker's exit status.
+
+    ``start``: what the worker runs once unprivileged, instead of exec'ing ``cfg["argv"]``
+    (the zygote's forked workers, grader/runtime/zygote.py).
+    """
     fd = int(cfg.get("fd", -1))
     namespaces = cfg.get("mode", "namespaces") == "namespaces"
     if namespaces:
@@ -220,6 +226,9 @@ def run(cfg: dict) -> int:
                 set_limits(cfg["rlimits"])
             os.chdir(cfg["cwd"])
             if cfg.get("probe"):
+                os._exit(0)
+            if start is not None:
+                start()
                 os._exit(0)
             os.execve(cfg["argv"][0], cfg["argv"], cfg["env"])
         except BaseException as exc:  # noqa: BLE001 - report anything, then leave

@@ -66,6 +66,8 @@ def prepare(here: str) -> dict:
         torch.set_num_threads(int(os.environ.get("GK_THREADS", "1")))
     except BaseException:
         torch = None
+    if torch is not None:
+        _warm_up(torch)
     clean = dict(vars(builtins))
     runtime: dict[str, Any] = {"builtins": clean, "modules": {}, "probes_code": None}
     for name in ("protocol", "guard", "server"):
@@ -84,6 +86,36 @@ def prepare(here: str) -> dict:
                  for m in runtime["modules"].values())
     runtime["trusted_roots"] = sorted(r for r in roots if r and r != "/" and os.path.isdir(r))
     return runtime
+
+
+def _warm_up(torch: Any) -> None:
+    """One tiny training step, a meta move and a simulated GPU: what torch imports lazily on
+    first use (about 900 modules, torch._dynamo among them) is imported here, once, before any
+    student code (and, in the zygote, once for all its workers).  The default generator is
+    reseeded as a fresh process has it, so unseeded student code sees what it would anyway."""
+    seed, environ = torch.initial_seed(), dict(os.environ)
+    try:
+        nn = torch.nn
+        torch.manual_seed(0)
+        layer = nn.TransformerEncoderLayer(8, 2, 16, 0.0, batch_first=True)
+        model = nn.Sequential(nn.Embedding(5, 8), nn.TransformerEncoder(layer, 1, enable_nested_tensor=False))
+        opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+        loss = nn.functional.cross_entropy(model(torch.zeros(2, 3, dtype=torch.int64)).reshape(-1, 8),
+                                           torch.zeros(6, dtype=torch.int64))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        float(loss.detach())
+        from torch._subclasses.fake_tensor import FakeTensorMode
+
+        with FakeTensorMode(allow_non_fake_inputs=True):
+            nn.Linear(2, 2).to("cuda")(torch.zeros(1, 2).to("cuda"))
+        nn.Linear(2, 2).to("meta")(torch.zeros(1, 2, device="meta"))
+    except Exception:
+        pass
+    torch.manual_seed(seed)
+    os.environ.clear()  # torch's compiler stack sets variables of its own (TORCHINDUCTOR_CACHE_DIR)
+    os.environ.update(environ)
 
 
 def hide_runtime() -> None:

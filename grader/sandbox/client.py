@@ -94,6 +94,7 @@ class WorkerClient:
         self.ready = False
         self.isolation = self.policy.describe()
         self.started_at = time.monotonic()
+        self._sibling: WorkerClient | None = None
 
     # -- life cycle ----------------------------------------------------------
     def start(self) -> None:
@@ -126,7 +127,19 @@ class WorkerClient:
         elif not self.ready:
             self._await_ready()
 
+    def sibling(self) -> WorkerClient:
+        """A second worker on the same submission (same policy, output into the same tap), for
+        independent work that can run beside this one; stopped with it."""
+        if self._sibling is None:
+            self._sibling = WorkerClient(self.sub_dir, policy=self.policy)
+            self._sibling.output = self.output
+            self._sibling.prestart()
+        return self._sibling
+
     def stop(self) -> None:
+        if self._sibling is not None:
+            self._sibling.stop()
+            self._sibling = None
         if self.launch is None:
             return
         if self.sock is not None:

@@ -37,14 +37,15 @@ from pathlib import Path
 
 from grader.paths import KIT_ROOT, PACKAGE, RUNTIME_DIR
 from grader.sandbox import reap
+from grader.sandbox import zygote as zygote_mod
 from grader.sandbox.cgroup import Cgroup, sweep_stale
 
 GiB = 1024**3
 MiB = 1024**2
 # grader/runtime/ as the worker sees it: flat files under names no student module can take.
 RUNTIME_FILES = {"worker.py": "gk_worker.py", "protocol.py": "gk_protocol.py", "probes.py": "gk_probes.py",
-                 "guard.py": "gk_guard.py", "server.py": "gk_server.py",
-                 "init.py": "gk_init.py"}
+                 "guard.py": "gk_guard.py", "server.py": "gk_server.py", "init.py": "gk_init.py",
+                 "zygote.py": "gk_zygote.py"}
 ISOLATION_LEVELS = ("auto", "namespaces", "process")
 # Measured (torch 2.14, CPU build with CUDA libraries): `import torch` reserves about
 # 3.2 GB of address space but touches about 0.55 GB.  RLIMIT_AS counts the former, so
@@ -73,6 +74,7 @@ class SandboxPolicy:
     submission_seconds: float = 1800.0  # wall time of all the student's code in one grading
     uid: int | None = None  # None: a fresh uid per worker (namespaces mode)
     hide: tuple[str, ...] = ()  # more host paths to hide should a bound tree contain them (--out)
+    zygote: bool = True  # namespaces mode: fork workers from a template that has torch (grader/sandbox/zygote.py)
 
     def describe(self) -> str:
         """The level a worker started now would get."""
@@ -252,6 +254,15 @@ def launch_worker(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy) -> 
     return launch
 
 
+def warm(policy: SandboxPolicy | None = None) -> None:
+    """Start the zygote now (without waiting for it) where workers will be forked from it: a batch
+    calls this before forking its graders, which then share it."""
+    policy = policy or SandboxPolicy()
+    if policy.zygote and resolve_isolation(policy) == "namespaces":
+        _sweep_once()
+        zygote_mod.get(_scratch, make_runtime, scrubbed_env(Path("/tmp"), policy.threads))
+
+
 # Workers still running when the grader exits normally (a test that forgot stop()...).
 _LIVE: weakref.WeakSet[Launch] = weakref.WeakSet()
 
@@ -320,6 +331,13 @@ def _launch_namespaces(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy
     argv = _worker_argv(Path("/runtime"), fd, Path("/submission"))
     config = _ns_config(scratch, sub_dir, policy, fd=fd, argv=argv, env=env, uid=uid,
                         memory_limited=cgroup is not None)
+
+    if policy.zygote:
+        zygote = zygote_mod.get(_scratch, make_runtime, scrubbed_env(Path("/tmp"), policy.threads))
+        if zygote is not None:
+            procs = [str(d / "cgroup.procs") for d in cgroup.dirs] if cgroup is not None else []
+            forked = zygote.spawn(dict(config, cgroup_procs=procs), fd)
+            return Launch(forked, "namespaces", scratch, [scratch], tag=tag, uid=uid, cgroup=cgroup)  # type: ignore[arg-type]
 
     def preexec() -> None:
         if cgroup is not None:

@@ -1,0 +1,176 @@
+"""The zygote: a template worker that has imported torch and loaded the runtime, and forks workers.
+
+Copied into a runtime folder as ``gk_zygote.py`` and started by the grader (as root,
+with a scrubbed environment and no student code anywhere near it) as
+``python -I gk_zygote.py --fd N``.  Each ``spawn`` request on the control socket
+carries a worker's sandbox configuration (the same one gk_init.py reads) and three
+file descriptors: the worker's end of its connection, its stdout and its stderr.
+
+For each one the zygote forks a launcher, which does what ``unshare --fork
+--kill-child`` and gk_init.py do for a freshly executed worker: joins the cgroup,
+takes its own session, enters new mount, network, PID, IPC and UTS namespaces and
+forks PID 1 of the new PID namespace; PID 1 builds the filesystem view and forks
+the worker, which drops to its unprivileged uid with its rlimits and then, instead
+of executing a new Python that imports torch again, serves from the runtime the
+zygote already holds (hiding it, installing the audit hook, then the student's
+files).  The zygote reports each launcher's exit status back on the control socket.
+
+Standard library only, besides what gk_worker.py's ``prepare`` imports (torch).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import socket
+import sys
+from typing import Any
+
+CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
+CLONE_NEWPID, CLONE_NEWNET = 0x20000000, 0x40000000
+PR_SET_PDEATHSIG = 1
+
+
+def _load(path: str, name: str) -> dict:
+    ns: dict[str, Any] = {"__name__": name, "__builtins__": __builtins__, "__file__": path}
+    with open(path, encoding="utf-8") as fh:
+        exec(compile(fh.read(), path, "exec", dont_inherit=True), ns)
+    return ns
+
+
+def send(ctl: socket.socket, message: dict) -> None:
+    ctl.send(json.dumps(message).encode())  # a SOCK_SEQPACKET socket: one message per packet
+
+
+def launcher(cfg: dict, fds: list[int], boot: dict, init: dict, runtime: dict) -> int:
+    """The forked launcher: cgroup, session, namespaces; returns PID 1's exit status."""
+    libc = init["_libc"]
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    os.setsid()
+    for procs in cfg.get("cgroup_procs", []):
+        with open(procs, "w") as fh:
+            fh.write(str(os.getpid()))
+    conn, out, err = fds
+    target = int(cfg["fd"])
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(out, 1)
+    os.dup2(err, 2)
+    if conn != target:
+        os.dup2(conn, target)
+    os.set_inheritable(target, True)
+    os.closerange(3, target)
+    os.closerange(target + 1, 65536)
+    flags = CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS
+    init["_check"](libc.unshare(flags), "unshare")
+    child = os.fork()
+    if child == 0:  # PID 1 of the new namespace: gk_init.run, serving instead of exec'ing
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        try:
+            code = init["run"](cfg, start=lambda: serve(cfg, boot, runtime))
+        except BaseException as exc:  # noqa: BLE001
+            print(f"gk_zygote: cannot start the worker: {exc}", file=sys.stderr)
+            code = 122
+        os._exit(code)
+    os.close(target)
+    while True:
+        pid, status = os.waitpid(child, 0)
+        if pid == child:
+            return 128 + os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+
+
+def serve(cfg: dict, boot: dict, runtime: dict) -> None:
+    """In the worker (unprivileged by now): the environment, then the bootstrap's own steps."""
+    os.environ.clear()
+    os.environ.update(cfg["env"])
+    try:
+        import torch
+
+        torch.set_num_threads(int(cfg["env"].get("GK_THREADS", "1")))
+    except BaseException:
+        pass
+    sub_dir = cfg["cwd"]
+    begin, take = runtime["server"]["make_server"](runtime, sub_dir + os.sep)
+    boot["hide_runtime"]()
+    sys.path.insert(0, sub_dir)
+    os.chdir(sub_dir)
+    holder = [take]
+    begin(socket.socket(fileno=int(cfg["fd"])))
+    # What lies below student frames on the main thread from here: this frame and the
+    # zygote's; the runtime dict is empty now (begin cleared it), the control socket closed.
+    del begin, take, runtime, boot
+    import collections
+    import operator
+
+    collections.deque(map(operator.call, iter(holder.pop(), None)), maxlen=0)
+    sys.stdout.flush()
+    os._exit(0)
+
+
+def main() -> None:
+    """Serve spawn requests from the starter's connection and from graders that connect later
+    (a batch's forked graders); exit when the starter hangs up."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    starter = socket.socket(fileno=int(sys.argv[sys.argv.index("--fd") + 1]))
+    listener = socket.socket(fileno=int(sys.argv[sys.argv.index("--listen") + 1]))
+    boot = _load(os.path.join(here, "gk_worker.py"), "gk_boot")
+    init = _load(os.path.join(here, "gk_init.py"), "gk_init_ns")
+    runtime = boot["prepare"](here)
+    # Everything loaded so far is shared with the workers: out of the collector's sight, whose
+    # passes would otherwise write to every object's header and copy every page of it.
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    send(starter, {"ready": os.getpid()})
+    conns: list[socket.socket] = [starter]
+    watching: dict[int, tuple[int, socket.socket]] = {}  # pidfd -> (launcher pid, its grader)
+    while True:
+        ready, _, _ = select.select([listener, *conns, *watching], [], [], 5.0)
+        for fd in [f for f in ready if isinstance(f, int)]:
+            pid, conn = watching.pop(fd)
+            os.close(fd)
+            _, status = os.waitpid(pid, 0)
+            code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+            try:
+                send(conn, {"exit": pid, "code": code})
+            except OSError:
+                pass
+        if listener in ready:
+            conn, _ = listener.accept()
+            send(conn, {"ready": os.getpid()})
+            conns.append(conn)
+        for conn in [c for c in ready if isinstance(c, socket.socket) and c is not listener]:
+            try:
+                data, fds, _, _ = socket.recv_fds(conn, 1 << 20, 3)
+            except OSError:
+                data, fds = b"", []
+            if not data:
+                if conn is starter:  # the grader that started us is gone: so are its workers
+                    os._exit(0)
+                conns.remove(conn)
+                conn.close()
+                continue
+            cfg = json.loads(data)
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    for other in (listener, *conns):
+                        other.close()
+                    for fd in watching:
+                        os.close(fd)
+                    code = launcher(cfg, fds, boot, init, runtime)
+                except BaseException as exc:  # noqa: BLE001
+                    print(f"gk_zygote: cannot launch the worker: {exc}", file=sys.stderr)
+                    code = 122
+                os._exit(code)
+            for fd in fds:
+                os.close(fd)
+            watching[os.pidfd_open(pid)] = (pid, conn)
+            send(conn, {"spawned": pid})
+
+
+if __name__ == "__main__":
+    main()
