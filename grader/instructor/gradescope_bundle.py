@@ -39,7 +39,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from grader.paths import KIT_ROOT
+from grader.paths import KIT_ROOT, write_atomic
 
 CONFIG = "gk_gradescope.json"
 REQUIRES = {"memory_mb": 1536, "cpus": 1.0}  # Gradescope: Configure Autograder > container specifications
@@ -304,9 +304,7 @@ def run_autograder(root: Path) -> int:
 
 
 def _write(results_dir: Path, data: dict, code: int) -> int:
-    tmp = results_dir / ".results.json.tmp"
-    tmp.write_text(json.dumps(data, ensure_ascii=False, indent=2), encoding="utf-8")
-    os.replace(tmp, results_dir / "results.json")
+    write_atomic(results_dir / "results.json", json.dumps(data, ensure_ascii=False, indent=2))
     return code
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import statistics
 from collections import Counter
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.engine.rubric import TASK_TITLES, TASKS
+from grader.paths import write_atomic
 from grader.report.plots import _data_uri, _figure
 from grader.report.render import environment
 
@@ -117,12 +117,6 @@ def gradebook_csv(rows: list[dict]) -> str:
             _cell("; ".join(x["en"] for x in (res.get("review") or {}).get("reasons", [])[:3])),
         ])
     return buf.getvalue()
-
-
-def _write_atomic(path: Path, text: str, encoding: str = "utf-8") -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding=encoding, newline="")
-    os.replace(tmp, path)
 
 
 # -- summary.html --------------------------------------------------------------------------
@@ -322,6 +316,6 @@ def write_class_report(out: Path) -> ClassReport:
     """gradebook.csv (UTF-8 with BOM, for Excel) and summary.html in ``out``."""
     rows = load_rows(out)
     gradebook, summary = out / "gradebook.csv", out / "summary.html"
-    _write_atomic(gradebook, gradebook_csv(rows), encoding="utf-8-sig")
-    _write_atomic(summary, render_summary(rows, out))
+    write_atomic(gradebook, gradebook_csv(rows), encoding="utf-8-sig")
+    write_atomic(summary, render_summary(rows, out))
     return ClassReport(gradebook, summary, rows)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from grader.engine.results import Results
 from grader.engine.rubric import TASKS
 from grader.engine.scoring import task_totals
 from grader.report.i18n import translate
@@ -45,7 +46,7 @@ def visible_view(results: dict) -> dict:
     return view
 
 
-def build_gradescope(results: dict, lang: str, path: str, summary_md: str = "") -> dict[str, Any]:
+def build_gradescope(results: Results, lang: str, path: str, summary_md: str = "") -> dict[str, Any]:
     tests_out = []
     failures = {f["id"]: f for f in failure_rows(results, lang, path)}
     numbering: dict[str, int] = {}

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
-from grader.paths import TEMPLATES
+from grader.engine.results import Results
+from grader.paths import TEMPLATES, write_atomic
 from grader.report import plots
 from grader.report.exp_view import experiment_view, sparkline
 from grader.report.gradescope import build_gradescope, visible_view
@@ -110,11 +110,11 @@ def build_context(results: dict, lang: str, path: str, *, with_plots: bool = Tru
     }
 
 
-def render_html(results: dict, lang: str, path: str) -> str:
+def render_html(results: Results, lang: str, path: str) -> str:
     return environment().get_template("feedback.html.j2").render(build_context(results, lang, path))
 
 
-def render_markdown(results: dict, lang: str, path: str, limit: int = MD_LIMIT) -> str:
+def render_markdown(results: Results, lang: str, path: str, limit: int = MD_LIMIT) -> str:
     """GitHub-flavoured Markdown under ``limit`` bytes: long output is cut with a note."""
     ctx = build_context(results, lang, path, with_plots=False)
     env = environment()
@@ -132,13 +132,13 @@ def render_markdown(results: dict, lang: str, path: str, limit: int = MD_LIMIT) 
     return text + note
 
 
-def render_summary_md(results: dict, lang: str, path: str) -> str:
+def render_summary_md(results: Results, lang: str, path: str) -> str:
     """The short Markdown shown on Gradescope's top-level output: visible tests only."""
     ctx = build_context(visible_view(results), lang, path, with_plots=False)
     return environment().get_template("summary.md.j2").render(ctx)
 
 
-def write_reports(results: dict, out: Path, lang: str, path: str = "exercises") -> dict[str, Path]:
+def write_reports(results: Results, out: Path, lang: str, path: str = "exercises") -> dict[str, Path]:
     """feedback.html, feedback.md and gradescope.json next to results.json."""
     out.mkdir(parents=True, exist_ok=True)
     written = {
@@ -150,8 +150,6 @@ def write_reports(results: dict, out: Path, lang: str, path: str = "exercises") 
     }
     paths = {}
     for name, text in written.items():
-        tmp = out / f".{name}.tmp"
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, out / name)
+        write_atomic(out / name, text)
         paths[name] = out / name
     return paths

@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 from rich.progress import Progress as RichProgress
 from rich.table import Table
 
+from grader.engine.results import Results
 from grader.report.i18n import translate
 from grader.report.view import failure_rows, task_rows, top_fixes
 
@@ -110,7 +111,7 @@ def summary_renderables(results: dict, lang: str, path: str) -> list[Any]:
     return out
 
 
-def print_summary(results: dict, lang: str, path: str, console: Console | None = None) -> None:
+def print_summary(results: Results, lang: str, path: str, console: Console | None = None) -> None:
     console = console or Console()
     for item in summary_renderables(results, lang, path):
         console.print(item, highlight=False)

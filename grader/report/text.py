@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from grader.engine.results import Results
 from grader.engine.rubric import TASK_TITLES
 from grader.report.i18n import skip_reason, translate
 
 STATUS_MARK = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"}
 
 
-def text_summary(results: dict, lang: str = "en") -> str:
+def text_summary(results: Results, lang: str = "en") -> str:
     ko = lang == "ko"
     tr = lambda key: translate(key, lang)  # noqa: E731
     lines = []
