@@ -199,6 +199,9 @@ class Zygote:
 
     def close(self) -> None:
         try:
+            # shutdown, not only close: the reader thread is blocked in recv on this socket,
+            # which would keep it open, and the zygote would not see its starter leave.
+            self.starter.sock.shutdown(socket.SHUT_RDWR)
             self.starter.sock.close()
         except OSError:
             pass
