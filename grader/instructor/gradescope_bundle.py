@@ -40,6 +40,7 @@ import zipfile
 from pathlib import Path
 
 from grader.paths import KIT_ROOT, write_atomic
+from grader.sandbox.cgroup import container_limits
 
 CONFIG = "gk_gradescope.json"
 REQUIRES = {"memory_mb": 1536, "cpus": 1.0}  # Gradescope: Configure Autograder > container specifications
@@ -124,51 +125,6 @@ def pick_path(folder: Path) -> Path:
     if len(entries) == 1 and subdirs:  # everything inside one uploaded folder
         return pick_path(subdirs[0])
     return folder
-
-
-def container_limits() -> dict[str, float]:
-    """This container's memory (MiB) and CPUs, from its cgroup (v2 or v1), else the machine's."""
-    groups: dict[str, str] = {}
-    for line in _read(Path("/proc/self/cgroup")).splitlines():
-        _, controllers, path = line.split(":", 2)
-        for c in (controllers.split(",") if controllers else ["unified"]):
-            groups[c] = path.lstrip("/")
-    cg = Path("/sys/fs/cgroup")
-
-    def first(files: list[Path]) -> str:
-        return next((v for v in map(_read, files) if v), "")
-
-    if "unified" in groups and (cg / "cgroup.controllers").exists():  # v2
-        mem_raw = first([cg / groups["unified"] / "memory.max", cg / "memory.max"])
-        quota, _, period = (first([cg / groups["unified"] / "cpu.max", cg / "cpu.max"])
-                            or "max").partition(" ")
-    else:  # v1: the memory and cpu hierarchies, our own group first, then the container's root
-        mem_raw = first([cg / "memory" / groups.get("memory", "") / "memory.limit_in_bytes",
-                         cg / "memory" / "memory.limit_in_bytes"])
-        cpu = cg / "cpu" / groups.get("cpu", groups.get("cpuacct", ""))
-        quota, period = first([cpu / "cpu.cfs_quota_us", cg / "cpu" / "cpu.cfs_quota_us"]), \
-            first([cpu / "cpu.cfs_period_us", cg / "cpu" / "cpu.cfs_period_us"])
-    mem = _meminfo_mb()
-    if mem_raw.isdigit():
-        mem = min(mem, int(mem_raw) / 2**20)
-    cpus = float(os.cpu_count() or 1)
-    if quota.lstrip("-").isdigit() and int(quota) > 0 and period.isdigit() and int(period) > 0:
-        cpus = min(cpus, int(quota) / int(period))
-    return {"memory_mb": round(mem), "cpus": round(cpus, 2)}
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text().strip()
-    except OSError:
-        return ""
-
-
-def _meminfo_mb() -> float:
-    for line in _read(Path("/proc/meminfo")).splitlines():
-        if line.startswith("MemTotal:"):
-            return int(line.split()[1]) / 1024
-    return float("inf")
 
 
 def short_of(requires: dict, have: dict) -> dict[str, tuple[float, float]]:
@@ -291,6 +247,8 @@ def run_autograder(root: Path) -> int:
                 f"{log[-500:]}",
                 f"채점기가 점수를 매기기 전에 실패했습니다(종료 코드 {code}). 강사에게 알려 주세요.",
                 lang, started)
+            if lacking:  # killed for memory, most likely: say so first
+                flag_resource_failures(gs, resource_note(lacking, lang))
             return _write(results_dir, gs, 0)
         gs = to_gradescope(results, lang, student_path(target, work))
         if lacking:

@@ -61,6 +61,11 @@ import torch
 from grader.engine.feedback import GradeFailure, describe_problem, fail
 from grader.lesson import testkit
 from grader.lesson.testkit import as_tensor, check_shape
+from grader.sandbox.cgroup import container_limits
+
+# Two workers train side by side only with this much memory (each holds its own copy of the model
+# and optimizer state beside the zygote's shared torch pages).
+PARALLEL_MIN_MB = 2048
 
 VOCAB = 10
 TRAIN_LENGTH = 8
@@ -393,6 +398,10 @@ def _sibling_of(student: Any, needs: tuple[str, ...]) -> Any:
 
     client = getattr(student, "client", None)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    # A container's CPU quota and memory limit (Gradescope's 0.5 vCPU / 768 MB) are not in the affinity:
+    # a second worker there only shares the same half core and doubles the memory.
+    room = container_limits()
+    cores = min(cores, int(room["cpus"])) if room["memory_mb"] >= PARALLEL_MIN_MB else 1
     if (client is None or cores < 2 or not client.policy.zygote or client.isolation != "namespaces"
             or not all(m in client.imported for m in needs)):
         return None

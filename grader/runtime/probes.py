@@ -196,7 +196,7 @@ def probe_reversal_component(worker: Any, mode: str, seed: int, cfg: dict, stop_
         opt.zero_grad()
         loss.backward()
         opt.step()
-        losses.append(float(loss))
+        losses.append(float(loss.detach()))  # detach: no "scalar of a tensor that requires grad" warning
         if mode != "none" and step % int(cfg["check_every"]) == 0 and _harness_accuracy(model, stop_ids) >= float(cfg["stop_threshold"]):
             reached = step
             break

@@ -158,3 +158,51 @@ def _write_quiet(path: Path, value: int) -> None:
         _write(path, value)
     except OSError:
         pass
+
+
+# -- what this process's own container allows (Gradescope's, a CI runner's...) ----------------
+
+
+def container_limits() -> dict[str, float]:
+    """This container's memory (MiB) and CPUs, from its cgroup (v2 or v1), else the machine's."""
+    groups: dict[str, str] = {}
+    for line in _read(Path("/proc/self/cgroup")).splitlines():
+        _, controllers, path = line.split(":", 2)
+        for c in (controllers.split(",") if controllers else ["unified"]):
+            groups[c] = path.lstrip("/")
+    cg = Path("/sys/fs/cgroup")
+
+    def first(files: list[Path]) -> str:
+        return next((v for v in map(_read, files) if v), "")
+
+    if "unified" in groups and (cg / "cgroup.controllers").exists():  # v2
+        mem_raw = first([cg / groups["unified"] / "memory.max", cg / "memory.max"])
+        quota, _, period = (first([cg / groups["unified"] / "cpu.max", cg / "cpu.max"])
+                            or "max").partition(" ")
+    else:  # v1: the memory and cpu hierarchies, our own group first, then the container's root
+        mem_raw = first([cg / "memory" / groups.get("memory", "") / "memory.limit_in_bytes",
+                         cg / "memory" / "memory.limit_in_bytes"])
+        cpu = cg / "cpu" / groups.get("cpu", groups.get("cpuacct", ""))
+        quota, period = first([cpu / "cpu.cfs_quota_us", cg / "cpu" / "cpu.cfs_quota_us"]), \
+            first([cpu / "cpu.cfs_period_us", cg / "cpu" / "cpu.cfs_period_us"])
+    mem = _meminfo_mb()
+    if mem_raw.isdigit():
+        mem = min(mem, int(mem_raw) / 2**20)
+    cpus = float(os.cpu_count() or 1)
+    if quota.lstrip("-").isdigit() and int(quota) > 0 and period.isdigit() and int(period) > 0:
+        cpus = min(cpus, int(quota) / int(period))
+    return {"memory_mb": round(mem), "cpus": round(cpus, 2)}
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text().strip()
+    except OSError:
+        return ""
+
+
+def _meminfo_mb() -> float:
+    for line in _read(Path("/proc/meminfo")).splitlines():
+        if line.startswith("MemTotal:"):
+            return int(line.split()[1]) / 1024
+    return float("inf")
