@@ -50,7 +50,8 @@ def timed(argv: list[str]) -> float:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--n", type=int, default=20)
-    p.add_argument("--keyword", default=DEFAULT_KEYWORD, help="pytest -k for every mode (default: %(default)s)")
+    p.add_argument("--keyword", default=DEFAULT_KEYWORD,
+                   help="pytest -k for every mode (default: %(default)s)")
     p.add_argument("--full", action="store_true", help="the whole public suite (no -k)")
     p.add_argument("--hidden", action="store_true", help="add the hidden suite")
     p.add_argument("--out", type=Path, default=Path("/tmp/batch_bench.md"))
@@ -66,13 +67,13 @@ def main() -> int:
         rows: list[tuple[str, float]] = []
         single = 0.0
         for i, path in enumerate(paths):
-            single += timed([sys.executable, "-m", "grader.cli", str(path), "--out", f"{tmp}/single/{i}", "-q",
-                             *grade_flags])
+            single += timed([sys.executable, "-m", "grader.cli", str(path), "--out", f"{tmp}/single/{i}",
+                             "-q", *grade_flags])
             print(f"single {i + 1}/{args.n}: {single:.1f} s so far", file=sys.stderr)
         rows.append((f"{args.n} × `grade PATH` (one after the other)", single))
         for jobs in (1, 2):
-            wall = timed([sys.executable, "-m", "grader.cli", "batch", str(subs), "--out", f"{tmp}/batch{jobs}",
-                          "-j", str(jobs), "-q", *batch_flags])
+            wall = timed([sys.executable, "-m", "grader.cli", "batch", str(subs), "--out",
+                          f"{tmp}/batch{jobs}", "-j", str(jobs), "-q", *batch_flags])
             print(f"batch -j {jobs}: {wall:.1f} s", file=sys.stderr)
             rows.append((f"`grade batch -j {jobs}`", wall))
     load_after = os.getloadavg()
@@ -85,7 +86,8 @@ def main() -> int:
         "|---|---:|---:|---:|---:|",
     ]
     for label, wall in rows:
-        lines.append(f"| {label} | {wall:.1f} | {wall / args.n:.1f} | {60 * args.n / wall:.1f} | {single / wall:.2f}× |")
+        lines.append(f"| {label} | {wall:.1f} | {wall / args.n:.1f} | {60 * args.n / wall:.1f} "
+                     f"| {single / wall:.2f}× |")
     table = "\n".join(lines) + "\n"
     args.out.write_text(table, encoding="utf-8")
     print(table)

@@ -28,7 +28,8 @@ sys.path.insert(0, str(ROOT))
 from grader.lesson import experiment as X  # noqa: E402
 from grader.lesson import reference  # noqa: E402
 
-RECIPES = {"lesson": ("lesson (lr 1e-3, batch 64)", 1e-3, 64), "harness": ("grader harness (lr 3e-3, batch 32)", 3e-3, 32)}
+RECIPES = {"lesson": ("lesson (lr 1e-3, batch 64)", 1e-3, 64),
+           "harness": ("grader harness (lr 3e-3, batch 32)", 3e-3, 32)}
 
 
 def run(mode: str, init: str, lr: float, batch: int, seed: int, max_steps: int) -> dict:
@@ -69,7 +70,8 @@ def main(argv: list[str] | None = None) -> None:
     opts = parser.parse_args(argv)
     torch.set_num_threads(1)
     lines = [
-        f"Reversal, length 8, vocab 10, d_model 64; steps (and seconds, 1 thread) to token accuracy >= {X.THRESHOLD}; "
+        "Reversal, length 8, vocab 10, d_model 64; steps (and seconds, 1 thread) to token accuracy "
+        f">= {X.THRESHOLD}; "
         f"bag-of-tokens bound {X.bound(8):.3f} (length 8). Seeds {opts.seeds}, cap {opts.max_steps} steps.",
         "",
         "| recipe | mode | paper init (std d_model**-0.5) | lesson init (std 1) |",
@@ -85,7 +87,8 @@ def main(argv: list[str] | None = None) -> None:
                 print(recipe, mode, init, rows, flush=True)
             lines.append(f"| {recipe} | {mode} | {cells[0]} | {cells[1]} |")
     lines += ["", f"Command: `python bench/bench_experiment.py --seeds {' '.join(map(str, opts.seeds))} "
-                  f"--max-steps {opts.max_steps} --recipes {' '.join(opts.recipes)}`; torch {torch.__version__}, CPU."]
+                  f"--max-steps {opts.max_steps} --recipes {' '.join(opts.recipes)}`; "
+                  f"torch {torch.__version__}, CPU."]
     table = "\n".join(lines)
     print(table)
     if opts.out:

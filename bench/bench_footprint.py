@@ -91,7 +91,8 @@ def run_sampled(argv: list[str]) -> dict[str, float]:
     done.set()
     sampler.join()
     if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}): {err.decode(errors='replace')[-2000:]}")
+        raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}): "
+                         f"{err.decode(errors='replace')[-2000:]}")
     return {"wall": wall, "tree_pss": peak["tree"], "self_pss": peak["self"]}
 
 
@@ -121,7 +122,8 @@ def main() -> int:
     torch_runs = [run_sampled([py, "-c", "import torch, time; time.sleep(0.3)"]) for _ in range(args.runs)]
     torch_wall = median([r["wall"] for r in torch_runs]) - 0.3
     with tempfile.TemporaryDirectory(prefix="gk-footprint-") as tmp:
-        grades = [run_sampled([py, "-m", "grader.cli", str(REFERENCE), "--hidden", "--out", f"{tmp}/g{i}", "-q"])
+        grades = [run_sampled([py, "-m", "grader.cli", str(REFERENCE), "--hidden", "--out", f"{tmp}/g{i}",
+                               "-q"])
                   for i in range(args.runs)]
         small, large = args.batch_sizes
         walls: dict[int, list[float]] = {small: [], large: []}
@@ -135,18 +137,22 @@ def main() -> int:
     load_after = os.getloadavg()
     rows = [
         ("`python -c \"import torch\"`", f"{torch_wall:.2f} s", "1×"),
-        ("`grade examples/reference --hidden`", f"{grade_wall:.2f} s", f"{grade_wall / torch_wall:.1f}× (target ≤ 3×)"),
+        ("`grade examples/reference --hidden`", f"{grade_wall:.2f} s",
+         f"{grade_wall / torch_wall:.1f}× (target ≤ 3×)"),
         (f"fixed cost per submission failing at import, `grade batch -j 2` (slope {small}→{large})",
          f"{per_sub:.2f} s", f"{per_sub / torch_wall:.2f}× (target ≤ 0.25×)"),
         ("peak PSS, whole tree of one hidden grade", f"{median([g['tree_pss'] for g in grades]):.0f} MiB",
          "target ≤ 768 MiB"),
-        ("peak PSS, the grader process alone", f"{median([g['self_pss'] for g in grades]):.0f} MiB", ""),
-        ("peak PSS, bare `import torch`", f"{median([r['self_pss'] for r in torch_runs]):.0f} MiB", "the floor"),
+        ("peak PSS, the grader process alone", f"{median([g['self_pss'] for g in grades]):.0f} MiB",
+         ""),
+        ("peak PSS, bare `import torch`", f"{median([r['self_pss'] for r in torch_runs]):.0f} MiB",
+         "the floor"),
     ]
     import torch  # noqa: F401 - for its version only
 
     lines = [
-        f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, torch {torch.__version__}; "
+        f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"torch {torch.__version__}; "
         f"median of {args.runs} runs; load average {load_before[0]:.1f} before, {load_after[0]:.1f} after "
         f"(`python bench/bench_footprint.py --runs {args.runs}`).",
         "",

@@ -38,7 +38,7 @@ code = main(sys.argv[1:])
 kb = lambda who: resource.getrusage(who).ru_maxrss
 print(json.dumps({"code": code, "wall": time.monotonic() - t,
                   "self_mb": kb(resource.RUSAGE_SELF) / 1024, "child_mb": kb(resource.RUSAGE_CHILDREN) / 1024}))
-"""
+"""  # noqa: E501
 
 
 def run_grade(args: list[str]) -> dict:
@@ -69,7 +69,9 @@ def time_imports(runs: int) -> list[float]:
     out = []
     for _ in range(runs):
         t = time.monotonic()
-        subprocess.run([sys.executable, "-c", "import grader.engine.runner, torch, pytest, grader.lesson.testkit"], cwd=ROOT, check=True)
+        subprocess.run([sys.executable, "-c",
+                        "import grader.engine.runner, torch, pytest, grader.lesson.testkit"],
+                       cwd=ROOT, check=True)
         out.append(time.monotonic() - t)
     return out
 
@@ -100,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
         grades: dict[str, list[dict]] = {"namespaces": [], "process": []}
         for _ in range(args.runs):  # interleaved so load drifts hit both alike
             for iso in grades:
-                grades[iso].append(run_grade(["solutions", "--hidden", "-q", "--isolation", iso, "--out", str(out / iso)]))
+                grades[iso].append(run_grade(["solutions", "--hidden", "-q", "--isolation", iso,
+                                              "--out", str(out / iso)]))
         results = json.loads((out / "namespaces" / "results.json").read_text())
 
         broken = out / "broken"
@@ -108,23 +111,29 @@ def main(argv: list[str] | None = None) -> int:
         for module in ("embedding", "reversal", "leetcode"):
             (broken / f"{module}.py").write_text("raise RuntimeError('broken on purpose')\n")
         (out / "garbage.txt").write_text("not a submission")
-        fixed = [run_grade([str(broken), "--hidden", "-q", "--out", str(out / "b")]) for _ in range(args.runs)]
-        unreadable = [run_grade([str(out / "garbage.txt"), "-q", "--out", str(out / "u")]) for _ in range(args.runs)]
+        fixed = [run_grade([str(broken), "--hidden", "-q", "--out", str(out / "b")])
+                 for _ in range(args.runs)]
+        unreadable = [run_grade([str(out / "garbage.txt"), "-q", "--out", str(out / "u")])
+                      for _ in range(args.runs)]
 
     ns, pr = grades["namespaces"], grades["process"]
     ratio = statistics.median(r["outer_wall"] for r in ns) / statistics.median(r["outer_wall"] for r in pr)
     lines += [
         "| measure | namespaces | process |",
         "|---|---|---|",
-        f"| `grade solutions --hidden` wall (s) | {med([r['outer_wall'] for r in ns])} | {med([r['outer_wall'] for r in pr])} |",
+        f"| `grade solutions --hidden` wall (s) | {med([r['outer_wall'] for r in ns])} "
+        f"| {med([r['outer_wall'] for r in pr])} |",
         f"| score | {results['score']:g} / {results['max_score']:g} | |",
-        f"| grader process peak RSS (MB) | {med([r['self_mb'] for r in ns])} | {med([r['self_mb'] for r in pr])} |",
-        f"| largest child (worker) peak RSS (MB) | {med([r['child_mb'] for r in ns])} | {med([r['child_mb'] for r in pr])} |",
+        f"| grader process peak RSS (MB) | {med([r['self_mb'] for r in ns])} "
+        f"| {med([r['self_mb'] for r in pr])} |",
+        f"| largest child (worker) peak RSS (MB) | {med([r['child_mb'] for r in ns])} "
+        f"| {med([r['child_mb'] for r in pr])} |",
         f"| sandbox overhead (namespaces / process) | {ratio:.2f}x | |",
         "",
         "| where the time goes (namespaces run) | seconds |",
         "|---|---|",
-        f"| interpreter start + imports of the grader (grader, torch, pytest) | {med(time_imports(args.runs))} |",
+        "| interpreter start + imports of the grader (grader, torch, pytest) "
+        f"| {med(time_imports(args.runs))} |",
         f"| worker start (python + torch) and first import, alone | {med(time_worker_start(args.runs))} |",
     ]
     by_task: dict[str, float] = {}
@@ -140,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
         "",
         "| fixed cost per submission | seconds |",
         "|---|---|",
-        f"| `grade --hidden` on a submission whose modules raise at import | {med([r['outer_wall'] for r in fixed])} |",
+        "| `grade --hidden` on a submission whose modules raise at import "
+        f"| {med([r['outer_wall'] for r in fixed])} |",
         f"| `grade` on an unreadable submission (exit 2) | {med([r['outer_wall'] for r in unreadable])} |",
     ]
     table = "\n".join(lines) + "\n"

@@ -64,8 +64,9 @@ def main() -> int:
         results: dict[str, list[dict]] = {"off": [], "on": []}
         for _ in range(args.runs):
             for label, flag in (("off", "0"), ("on", "1")):
-                out = subprocess.run([sys.executable, "-I", "-c", code, str(runtime), flag], capture_output=True,
-                                     text=True, check=True, env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"})
+                out = subprocess.run([sys.executable, "-I", "-c", code, str(runtime), flag],
+                                     capture_output=True, text=True, check=True,
+                                     env={"OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"})
                 results[label].append(json.loads(out.stdout.strip().splitlines()[-1]))
     for what in ("train", "imports"):
         off = statistics.median(r[what] for r in results["off"])

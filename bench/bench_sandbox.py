@@ -54,7 +54,8 @@ def machine() -> list[str]:
         f"machine : {platform.machine()}, {os.cpu_count()} CPUs, Linux {platform.release()}",
         f"load    : {' '.join(f'{x:.2f}' for x in os.getloadavg())} (1, 5, 15 min) at start",
         f"python  : {platform.python_version()}   torch: {torch.__version__}",
-        f"cgroup  : {f'memory cgroup v{cgroup.version} per worker' if cgroup else 'none writable (RLIMIT_AS only)'}",
+        "cgroup  : "
+        f"{f'memory cgroup v{cgroup.version} per worker' if cgroup else 'none writable (RLIMIT_AS only)'}",
     ]
 
 

@@ -63,7 +63,8 @@ def test_bound_values_of_the_lesson_and_estimate():
     estimate, method = X.bag_of_tokens_bound(8, 10, exact_limit=0, samples=100_000, seed=3)
     assert method.startswith("estimate")
     assert estimate == pytest.approx(X.bound(8), abs=0.004)
-    assert X.bag_of_tokens_bound(8, 10, exact_limit=0, samples=1000, seed=5) == X.bag_of_tokens_bound(8, 10, exact_limit=0, samples=1000, seed=5)
+    assert (X.bag_of_tokens_bound(8, 10, exact_limit=0, samples=1000, seed=5)
+            == X.bag_of_tokens_bound(8, 10, exact_limit=0, samples=1000, seed=5))
     ids = X.fresh_batch(4000, 8, seed=1)
     assert X.bound_on_batch(ids) == pytest.approx(X.bound(8), abs=0.006)
     assert X.bound_on_batch(X.fresh_batch(4000, 7, seed=1)) == pytest.approx(X.bound(7), abs=0.006)
@@ -79,7 +80,8 @@ def reference():
 
 def test_reference_gets_every_reversal_point(reference):
     reversal = [t for t in reference["tests"] if t["task"] == "reversal_experiment"]
-    assert all(t["status"] == "passed" for t in reversal), [(t["id"], t["message"]) for t in reversal if t["status"] != "passed"]
+    assert all(t["status"] == "passed" for t in reversal), [(t["id"], t["message"]) for t in reversal
+                                                            if t["status"] != "passed"]
     total = sum(t["max_score"] for t in reversal)
     public = sum(t["max_score"] for t in reversal if t["id"].startswith("public/"))
     assert total == pytest.approx(12) and public == pytest.approx(3)
@@ -87,7 +89,8 @@ def test_reference_gets_every_reversal_point(reference):
 
 def test_reference_artifacts_follow_the_schema(reference):
     exp = reference["artifacts"]["experiment"]
-    assert exp["schema"] == 1 and exp["bound"] == {"8": pytest.approx(0.317, abs=1e-3), "12": pytest.approx(0.266, abs=1e-3)}
+    assert exp["schema"] == 1 and exp["bound"] == {"8": pytest.approx(0.317, abs=1e-3),
+                                                   "12": pytest.approx(0.266, abs=1e-3)}
     comp = {r["mode"]: r for r in exp["component"]["runs"]}
     assert set(comp) == {"sin", "learned", "none"}
     assert comp["sin"]["reached_threshold_at"] and comp["learned"]["reached_threshold_at"]
@@ -96,7 +99,8 @@ def test_reference_artifacts_follow_the_schema(reference):
     for mode in ("sin", "learned"):
         run = runs[mode]
         assert run["acc_by_length"]["8"] >= 0.95 and run["acc_by_length"]["12"] < 0.5
-        assert len(run["loss_curve"]) == run["steps"] and run["bound_by_length"]["12"] == pytest.approx(0.266, abs=1e-3)
+        assert (len(run["loss_curve"]) == run["steps"]
+                and run["bound_by_length"]["12"] == pytest.approx(0.266, abs=1e-3))
         assert any("length 12" in n["en"] for n in run["notes"])
     assert "never trained" in " ".join(n["en"] for n in runs["learned"]["notes"])
     assert abs(runs["none"]["acc_by_length"]["8"] - X.bound(8)) < 0.06
@@ -113,12 +117,18 @@ HONESTY = [
     ("unseeded", "same_seed", "test_same_seed_same_losses", "not seeded", "시드가 고정되지"),
     ("ignores_steps", "steps_are_respected", "test_steps_are_respected", "ignores `steps`", "무시합니다"),
     ("causal_mask", "no_causal_mask", "test_no_causal_mask", "causal mask", "causal 마스크"),
-    ("train_copy_targets", "reversed_targets", "test_trained_on_reversed_targets", "wrong targets", "잘못된 정답"),
-    ("eval_train_mode", "eval_mode_against", "test_evaluate_in_eval_mode_against_reversed_targets", "training mode", "학습 모드"),
-    ("eval_no_flip", "eval_mode_against", "test_evaluate_in_eval_mode_against_reversed_targets", "not with ids.flip(1)", "입력과 비교"),
-    ("eval_fixed_length", "given_length", "test_evaluate_uses_fresh_data_of_the_given_length", "ignores `length`", "`length`를 무시"),
-    ("eval_fixed_data", "given_length", "test_evaluate_uses_fresh_data_of_the_given_length", "very same sequences", "같은 시퀀스"),
-    ("cheat_flip", "untrained", "test_untrained_model_scores_near_chance[sin]", "handed the answer", "정답이"),
+    ("train_copy_targets", "reversed_targets", "test_trained_on_reversed_targets", "wrong targets",
+     "잘못된 정답"),
+    ("eval_train_mode", "eval_mode_against", "test_evaluate_in_eval_mode_against_reversed_targets",
+     "training mode", "학습 모드"),
+    ("eval_no_flip", "eval_mode_against", "test_evaluate_in_eval_mode_against_reversed_targets",
+     "not with ids.flip(1)", "입력과 비교"),
+    ("eval_fixed_length", "given_length", "test_evaluate_uses_fresh_data_of_the_given_length",
+     "ignores `length`", "`length`를 무시"),
+    ("eval_fixed_data", "given_length", "test_evaluate_uses_fresh_data_of_the_given_length",
+     "very same sequences", "같은 시퀀스"),
+    ("cheat_flip", "untrained", "test_untrained_model_scores_near_chance[sin]", "handed the answer",
+     "정답이"),
     ("data_no_flip", "none_stays", "test_experiment_none_stays_on_the_bound", "data bug", "데이터 버그"),
 ]
 

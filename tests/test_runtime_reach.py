@@ -28,7 +28,8 @@ KEYWORD = ("buffer or submodules or meta or cuda_simulated or tied or untied or 
 NAMES = ("modules", "gc", "frames", "closures", "ctypes")
 # What each attack must report as stopped: the route ran into the wall, not past it.
 MUST_BE_BLOCKED = {
-    "modules": ["ROUTE import: blocked gk_probes: ImportError", "ROUTE import: blocked gk_server: ImportError"],
+    "modules": ["ROUTE import: blocked gk_probes: ImportError",
+                "ROUTE import: blocked gk_server: ImportError"],
     "gc": ["ROUTE gc: blocked AuditDenied", "ROUTE gc in forward: blocked AuditDenied"],
     "frames": ["ROUTE sys._current_frames: blocked AuditDenied"],
     "closures": ["ROUTE fn globals/closure: ran"],
@@ -98,7 +99,8 @@ def test_forging_gains_nothing(graded: dict[str, dict], name: str) -> None:
     assert _scores(attack) == _scores(twin), f"forge_runtime_{name} changed the scores"
     assert attack["score"] == twin["score"]
     status = {t["id"]: t["status"] for t in twin["tests"]}
-    changed = [t["id"] for t in attack["tests"] if t["status"] == "passed" and status.get(t["id"]) != "passed"]
+    changed = [t["id"] for t in attack["tests"]
+               if t["status"] == "passed" and status.get(t["id"]) != "passed"]
     assert not changed, f"forge_runtime_{name} passed tests its twin fails: {changed}"
 
 

@@ -78,7 +78,7 @@ PROBE = textwrap.dedent('''
         except OSError as exc:
             return started, type(exc).__name__
         return started, None
-''')
+''')  # noqa: E501
 
 
 def _staging(tmp: Path) -> Path:
@@ -118,9 +118,9 @@ def ns_view(tmp_path_factory, listener, hidden_out):
     policy = SandboxPolicy(isolation="namespaces", processes=48, file_size=1 * MiB,
                            hide=(str(hidden_out), installed))
     client = WorkerClient(_staging(tmp), policy=policy)
-    paths = [str(KIT), str(KIT / "solutions"), str(KIT / "grader" / "suites" / "hidden"), "/root/.bashrc", "/home",
-             str(hidden_out), str(tmp), "/work", "/etc/shadow", "/runtime/gk_worker.py", "/submission/leetcode.py",
-             installed]
+    paths = [str(KIT), str(KIT / "solutions"), str(KIT / "grader" / "suites" / "hidden"), "/root/.bashrc",
+             "/home", str(hidden_out), str(tmp), "/work", "/etc/shadow", "/runtime/gk_worker.py",
+             "/submission/leetcode.py", installed]
     view = _call(client, "gk_probe_mod.look", paths, listener.getsockname()[1])
     yield client, view, client.launch
     client.stop()
@@ -159,7 +159,8 @@ def test_namespaces_filesystem_view(ns_view) -> None:
     for gone in (str(KIT), str(KIT / "solutions"), str(KIT / "grader" / "suites" / "hidden"), "/root/.bashrc",
                  "/home", "/work", "/etc/shadow"):
         assert not exists[gone], f"{gone} is visible to the student's code"
-    assert not any(v for k, v in exists.items() if "pytest" in k or "/out" in k), exists  # other staging, --out
+    # other staging, --out
+    assert not any(v for k, v in exists.items() if "pytest" in k or "/out" in k), exists
     assert exists["/runtime/gk_worker.py"] and exists["/submission/leetcode.py"]
     hidden_package = next(p for p in exists if p.endswith("nbformat"))
     assert view["listing"][hidden_package] == [], "a hidden path inside a bound tree must show up empty"
@@ -245,8 +246,10 @@ def test_cli_flags_set_the_policy(tmp_path, monkeypatch) -> None:
         "--file-size-mb", "8", "--open-files", "64", "--scratch-mb", "128", "--output-kb", "16",
         "--call-timeout", "7", "--import-timeout", "45", "--time-limit", "300", "--out", str(tmp_path)])
     policy = policy_from_args(args)
-    assert (policy.isolation, policy.memory_bytes, policy.cpu_seconds, policy.processes) == ("process", 2 * GiB, 60, 32)
-    assert (policy.file_size, policy.open_files, policy.scratch_bytes, policy.output_limit) == (8 * MiB, 64, 128 * MiB, 16384)
+    assert (policy.isolation, policy.memory_bytes, policy.cpu_seconds,
+            policy.processes) == ("process", 2 * GiB, 60, 32)
+    assert (policy.file_size, policy.open_files, policy.scratch_bytes,
+            policy.output_limit) == (8 * MiB, 64, 128 * MiB, 16384)
     assert (policy.call_seconds, policy.import_seconds, policy.submission_seconds) == (7.0, 45.0, 300.0)
     assert policy.hide == (str(tmp_path),)
     defaults = policy_from_args(build_parser().parse_args(["sub"]))

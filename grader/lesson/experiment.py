@@ -247,7 +247,8 @@ def means(runs: list[dict]) -> dict[str, dict]:
         out[mode] = {
             "seeds": len(rows),
             "final_train_loss": round(sum(r["final_train_loss"] for r in rows) / len(rows), 4),
-            "acc_by_length": {k: round(sum(r["acc_by_length"].get(k, 0.0) for r in rows) / len(rows), 4) for k in keys},
+            "acc_by_length": {k: round(sum(r["acc_by_length"].get(k, 0.0) for r in rows) / len(rows), 4)
+                              for k in keys},
         }
     return out
 
@@ -258,13 +259,14 @@ def means(runs: list[dict]) -> dict[str, dict]:
 def ten_percent_note() -> tuple[str, str]:
     b8, b12 = bound(8), bound(12)
     return (
-        f"Why not the lesson's 10%: without positions each output still sees its own token and the multiset of all "
-        f"tokens, so the best it can do is guess the most common of the other tokens. That is right {b8:.3f} of the "
-        f"time at length 8 and {b12:.3f} at length 12 (vocab 10), the bag-of-tokens bound; `none` lands on it, "
-        f"not on chance (0.10).",
-        f"레슨의 10% 예상이 틀린 이유: 위치가 없어도 각 출력은 자기 토큰과 전체 토큰의 다중집합(bag)을 봅니다. 그래서 "
-        f"'나머지 토큰 중 가장 흔한 것'을 찍는 것이 최선이고, 그 정답률이 길이 8에서 {b8:.3f}, 길이 12에서 {b12:.3f}입니다"
-        f"(vocab 10, bag-of-tokens 상한). `none`은 우연 수준(0.10)이 아니라 이 상한에 멈춥니다.",
+        f"Why not the lesson's 10%: without positions each output still sees its own token and the multiset "
+        f"of all tokens, so the best it can do is guess the most common of the other tokens. That is right "
+        f"{b8:.3f} of the time at length 8 and {b12:.3f} at length 12 (vocab 10), the bag-of-tokens bound; "
+        f"`none` lands on it, not on chance (0.10).",
+        f"레슨의 10% 예상이 틀린 이유: 위치가 없어도 각 출력은 자기 토큰과 전체 토큰의 다중집합(bag)을 "
+        f"봅니다. 그래서 '나머지 토큰 중 가장 흔한 것'을 찍는 것이 최선이고, 그 정답률이 길이 8에서 "
+        f"{b8:.3f}, 길이 12에서 {b12:.3f}입니다(vocab 10, bag-of-tokens 상한). `none`은 우연 수준(0.10)이 "
+        f"아니라 이 상한에 멈춥니다.",
     )
 
 
@@ -272,19 +274,20 @@ def init_scale_diagnosis(mode: str, acc: float, steps: int, scale: dict) -> tupl
     tok, pos = scale.get("token_std", float("nan")), scale.get("position_std", float("nan"))
     ratio = tok / pos if pos else float("inf")
     return (
-        f"`{mode}` sits on the bag-of-tokens bound ({acc:.2f} after {steps} steps, bound {bound(8):.3f}) although your "
-        f"embedding passes the component check. The cause is the initialisation, not the positions: with "
-        f"nn.Embedding's default init (std 1) times sqrt(d_model) the token vectors have entries of size ~{tok:.1f}, "
-        f"while the position rows have ~{pos:.2f} (about {ratio:.0f}x smaller; sinusoidal entries lie in [-1, 1]), so "
-        f"the model first ignores the positions. Initialise the token table as the paper does, "
-        f"nn.init.normal_(self.tok.weight, std=d_model ** -0.5): then sin and learned reach 100% within ~100 steps. "
-        f"With the lesson's init, sin only starts learning after ~2,100 steps (100% at ~2,500), and learned needs "
-        f"~300 steps instead of ~40.",
-        f"`{mode}`가 bag-of-tokens 상한에 멈춰 있습니다({steps} 스텝 뒤 {acc:.2f}, 상한 {bound(8):.3f}). 그런데 임베딩 자체는 "
-        f"컴포넌트 검사를 통과했습니다. 원인은 위치가 아니라 초기화입니다: nn.Embedding 기본 초기화(std 1)에 sqrt(d_model)을 "
-        f"곱하면 토큰 벡터 성분이 ~{tok:.1f} 크기인데 위치 행은 ~{pos:.2f}입니다(약 {ratio:.0f}배 작음; 사인 값은 [-1, 1]). "
-        f"그래서 모델이 처음에는 위치를 무시합니다. 논문처럼 nn.init.normal_(self.tok.weight, std=d_model ** -0.5)로 "
-        f"초기화하면 sin과 learned 모두 ~100 스텝 안에 100%에 도달합니다. 레슨의 초기화로는 sin이 ~2,100 스텝이 지나서야 "
+        f"`{mode}` sits on the bag-of-tokens bound ({acc:.2f} after {steps} steps, bound {bound(8):.3f}) "
+        f"although your embedding passes the component check. The cause is the initialisation, not the "
+        f"positions: with nn.Embedding's default init (std 1) times sqrt(d_model) the token vectors have "
+        f"entries of size ~{tok:.1f}, while the position rows have ~{pos:.2f} (about {ratio:.0f}x smaller; "
+        f"sinusoidal entries lie in [-1, 1]), so the model first ignores the positions. Initialise the token "
+        f"table as the paper does, nn.init.normal_(self.tok.weight, std=d_model ** -0.5): then sin and "
+        f"learned reach 100% within ~100 steps. With the lesson's init, sin only starts learning after "
+        f"~2,100 steps (100% at ~2,500), and learned needs ~300 steps instead of ~40.",
+        f"`{mode}`가 bag-of-tokens 상한에 멈춰 있습니다({steps} 스텝 뒤 {acc:.2f}, 상한 {bound(8):.3f}). "
+        f"그런데 임베딩 자체는 컴포넌트 검사를 통과했습니다. 원인은 위치가 아니라 초기화입니다: nn.Embedding "
+        f"기본 초기화(std 1)에 sqrt(d_model)을 곱하면 토큰 벡터 성분이 ~{tok:.1f} 크기인데 위치 행은 "
+        f"~{pos:.2f}입니다(약 {ratio:.0f}배 작음; 사인 값은 [-1, 1]). 그래서 모델이 처음에는 위치를 "
+        f"무시합니다. 논문처럼 nn.init.normal_(self.tok.weight, std=d_model ** -0.5)로 초기화하면 sin과 "
+        f"learned 모두 ~100 스텝 안에 100%에 도달합니다. 레슨의 초기화로는 sin이 ~2,100 스텝이 지나서야 "
         f"배우기 시작하고(~2,500 스텝에 100%), learned도 ~40 스텝이 아니라 ~300 스텝이 걸립니다.",
     )
 
@@ -292,19 +295,22 @@ def init_scale_diagnosis(mode: str, acc: float, steps: int, scale: dict) -> tupl
 def none_beats_bound_diagnosis(acc: float, length: int) -> tuple[str, str]:
     b = bound(length)
     return (
-        f"`none` scored {acc:.3f} at length {length}, above the bag-of-tokens bound {b:.3f}: no model without positions "
-        f"can do that. Suspect a data bug first (targets that are not ids.flip(1), e.g. a copy task), as the lesson "
-        f"warns, or a mask (a causal mask lets a position count what it can see, which leaks its position), or "
-        f"positions added in mode='none'.",
-        f"`none`이 길이 {length}에서 {acc:.3f}로 bag-of-tokens 상한 {b:.3f}을 넘었습니다: 위치 없는 모델은 불가능한 값입니다. "
-        f"레슨의 경고처럼 먼저 데이터 버그(정답이 ids.flip(1)이 아님, 예: 복사 태스크)를 의심하고, 다음으로 마스크(causal "
-        f"마스크는 보이는 토큰 수로 위치가 새어 나갑니다)나 mode='none'에서 위치를 더하고 있지 않은지 확인하세요.",
+        f"`none` scored {acc:.3f} at length {length}, above the bag-of-tokens bound {b:.3f}: no model "
+        f"without positions can do that. Suspect a data bug first (targets that are not ids.flip(1), e.g. a "
+        f"copy task), as the lesson warns, or a mask (a causal mask lets a position count what it can see, "
+        f"which leaks its position), or positions added in mode='none'.",
+        f"`none`이 길이 {length}에서 {acc:.3f}로 bag-of-tokens 상한 {b:.3f}을 넘었습니다: 위치 없는 모델은 "
+        f"불가능한 값입니다. 레슨의 경고처럼 먼저 데이터 버그(정답이 ids.flip(1)이 아님, 예: 복사 태스크)를 "
+        f"의심하고, 다음으로 마스크(causal 마스크는 보이는 토큰 수로 위치가 새어 나갑니다)나 mode='none'에서 "
+        f"위치를 더하고 있지 않은지 확인하세요.",
     )
 
 
 def length_note(mode: str, acc8: float, acc12: float) -> tuple[str, str]:
-    en = f"length 12: {acc12:.2f} against {acc8:.2f} at length 8: trained on 8, it does not generalise to longer inputs."
-    ko = f"길이 12: {acc12:.2f} (길이 8에서는 {acc8:.2f}): 길이 8로 학습한 모델은 더 긴 입력으로 일반화하지 못합니다."
+    en = (f"length 12: {acc12:.2f} against {acc8:.2f} at length 8: trained on 8, it does not generalise to "
+          f"longer inputs.")
+    ko = (f"길이 12: {acc12:.2f} (길이 8에서는 {acc8:.2f}): 길이 8로 학습한 모델은 더 긴 입력으로 "
+          f"일반화하지 못합니다.")
     if mode == "learned":
         en += " Rows 8..11 of the learned position table were never trained (they keep their random init)."
         ko += " 학습형 위치 표의 8~11번 행은 한 번도 학습되지 않았습니다(무작위 초기값 그대로)."
@@ -325,23 +331,31 @@ def bound_note(mode: str, acc: float, length: int) -> tuple[str, str] | None:
 def check_component_learns(run: dict, mode: str) -> None:
     """Shared with the hidden suite: one message per way the component check can fail."""
     if "error" in run:
-        fail(f"Component check, mode='{mode}': the grader's reversal model (its own encoder and training loop around "
-             f"your TokenAndPosEmbedding(10, 64, 16, mode='{mode}')) could not run: {run['error']['en']}",
-             f"컴포넌트 검사, mode='{mode}': 여러분의 TokenAndPosEmbedding(10, 64, 16, mode='{mode}')을 채점기의 인코더와 "
-             f"학습 루프에 넣어 돌리지 못했습니다: {run['error']['ko']}")
+        fail(f"Component check, mode='{mode}': the grader's reversal model (its own encoder and training "
+             f"loop around your TokenAndPosEmbedding(10, 64, 16, mode='{mode}')) could not run: "
+             f"{run['error']['en']}",
+             f"컴포넌트 검사, mode='{mode}': 여러분의 TokenAndPosEmbedding(10, 64, 16, mode='{mode}')을 "
+             f"채점기의 인코더와 학습 루프에 넣어 돌리지 못했습니다: {run['error']['ko']}")
     acc = run["acc_by_length"].get("8", 0.0)
     if acc < THRESHOLD:
-        hint_en = ("check that forward adds pe[:T] (rows 0..T-1, sin/cos interleaved) to the scaled token vectors"
-                   if mode == "sin" else "check that forward adds self.pos(torch.arange(T, device=ids.device)) to the scaled token vectors")
+        hint_en = ("check that forward adds pe[:T] (rows 0..T-1, sin/cos interleaved) to the scaled token "
+                   "vectors"
+                   if mode == "sin" else
+                   "check that forward adds self.pos(torch.arange(T, device=ids.device)) to the scaled token "
+                   "vectors")
         hint_ko = ("forward가 스케일한 토큰 벡터에 pe[:T](0..T-1행, sin/cos 교차)를 더하는지 확인하세요"
-                   if mode == "sin" else "forward가 스케일한 토큰 벡터에 self.pos(torch.arange(T, device=ids.device))를 더하는지 확인하세요")
-        fail(f"Component check, mode='{mode}': the grader's reversal model with your embedding (token table re-initialised "
-             f"at the paper's scale, std d_model**-0.5) reached only {acc:.2f} token accuracy at length 8 after "
-             f"{run['steps']} steps; a correct embedding reaches {THRESHOLD} within ~100 "
-             f"(the bag-of-tokens bound without positions is {bound(8):.3f}). The model cannot tell positions apart: {hint_en}.",
-             f"컴포넌트 검사, mode='{mode}': 채점기의 뒤집기 모델에 여러분의 임베딩을 넣고(토큰 표는 논문 스케일 std d_model**-0.5로 "
-             f"다시 초기화) {run['steps']} 스텝 학습했더니 길이 8 토큰 정확도가 {acc:.2f}에 그쳤습니다. 올바른 임베딩은 ~100 스텝 안에 "
-             f"{THRESHOLD}에 도달합니다(위치 없이 가능한 bag-of-tokens 상한은 {bound(8):.3f}). 모델이 위치를 구분하지 못합니다: {hint_ko}.")
+                   if mode == "sin" else
+                   "forward가 스케일한 토큰 벡터에 self.pos(torch.arange(T, device=ids.device))를 더하는지 "
+                   "확인하세요")
+        fail(f"Component check, mode='{mode}': the grader's reversal model with your embedding (token table "
+             f"re-initialised at the paper's scale, std d_model**-0.5) reached only {acc:.2f} token accuracy "
+             f"at length 8 after {run['steps']} steps; a correct embedding reaches {THRESHOLD} within ~100 "
+             f"(the bag-of-tokens bound without positions is {bound(8):.3f}). The model cannot tell "
+             f"positions apart: {hint_en}.",
+             f"컴포넌트 검사, mode='{mode}': 채점기의 뒤집기 모델에 여러분의 임베딩을 넣고(토큰 표는 논문 "
+             f"스케일 std d_model**-0.5로 다시 초기화) {run['steps']} 스텝 학습했더니 길이 8 토큰 정확도가 "
+             f"{acc:.2f}에 그쳤습니다. 올바른 임베딩은 ~100 스텝 안에 {THRESHOLD}에 도달합니다(위치 없이 "
+             f"가능한 bag-of-tokens 상한은 {bound(8):.3f}). 모델이 위치를 구분하지 못합니다: {hint_ko}.")
 
 
 # -- running the two kinds of check ------------------------------------------------
@@ -430,7 +444,8 @@ def component_runs(student: Any, artifacts: dict, modes: tuple[str, ...] = ALL_M
         for mode, run in in_parallel(student, _component_run, missing, ("embedding",)).items():
             done[mode] = run
             comp["runs"].append(run)
-        exp["seconds"]["component"] = round(exp["seconds"].get("component", 0.0) + time.monotonic() - started, 2)
+        exp["seconds"]["component"] = round(exp["seconds"].get("component", 0.0) + time.monotonic() - started,
+                                            2)
     return done
 
 
@@ -442,7 +457,8 @@ def _component_run(student: Any, mode: str, seed: int = 0) -> dict:
     eval_ids = {n: fresh_batch(int(cfg["eval_samples"]), n) for n in EVAL_LENGTHS}
     perm_ids = fresh_batch(16, TRAIN_LENGTH)
     perm = torch.randperm(TRAIN_LENGTH)
-    run: dict[str, Any] = {"mode": mode, "seed": seed, "bound_by_length": {str(n): round(bound(n), 4) for n in EVAL_LENGTHS},
+    run: dict[str, Any] = {"mode": mode, "seed": seed,
+                           "bound_by_length": {str(n): round(bound(n), 4) for n in EVAL_LENGTHS},
                            "notes": []}
     try:
         out = student.probe("reversal_component", mode, seed, cfg, stop_ids, eval_ids,
@@ -455,7 +471,8 @@ def _component_run(student: Any, mode: str, seed: int = 0) -> dict:
     losses = [float(v) for v in out["losses"]]
     run.update(steps=int(out["steps"]), reached_threshold_at=out["reached_at"],
                final_train_loss=round(losses[-1], 5) if losses else float("nan"), loss_curve=curve(losses))
-    run["acc_by_length"] = lengths_dict({n: accuracy(out["preds"][n], eval_ids[n]) for n in EVAL_LENGTHS if n in out["preds"]})
+    run["acc_by_length"] = lengths_dict({n: accuracy(out["preds"][n], eval_ids[n])
+                                         for n in EVAL_LENGTHS if n in out["preds"]})
     run["oracle_by_length"] = lengths_dict({n: bound_on_batch(eval_ids[n]) for n in EVAL_LENGTHS})
     if out["errors"]:
         run["errors"] = {str(k): v for k, v in out["errors"].items()}
@@ -495,7 +512,8 @@ class StudentExperiment:
             for seed in STUDENT_SEEDS:
                 for steps in STUDENT_BUDGET[mode]:
                     run = _student_run(student, mode, seed, steps, self.eval_ids, StudentProblem)
-                    if "error" in run or mode == "none" or not _worth_more_steps(run["acc_by_length"].get("8", 0.0)):
+                    if ("error" in run or mode == "none"
+                            or not _worth_more_steps(run["acc_by_length"].get("8", 0.0))):
                         break
                 runs.append(run)
             return runs
@@ -535,10 +553,11 @@ def _student_run(student: Any, mode: str, seed: int, steps: int, eval_ids: dict,
         losses = [float(v) for v in losses]
         model.call("eval")
     except (problem, TypeError, ValueError) as exc:
-        run.update(error=_short(exc), _exc=exc, acc_by_length={}, final_train_loss=float("nan"), loss_curve=[])
+        run.update(error=_short(exc), _exc=exc, acc_by_length={}, final_train_loss=float("nan"),
+                   loss_curve=[])
         return run
-    run.update(_model=model, final_train_loss=round(losses[-1], 5) if losses else float("nan"), loss_curve=curve(losses),
-               steps_reported=len(losses))
+    run.update(_model=model, final_train_loss=round(losses[-1], 5) if losses else float("nan"),
+               loss_curve=curve(losses), steps_reported=len(losses))
     acc, mine, errors = {}, {}, {}
     for n, ids in eval_ids.items():
         try:

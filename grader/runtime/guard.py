@@ -65,7 +65,8 @@ def install(serve_thread: int, trusted_roots: list[str]) -> Callable[[bool], Non
     get_ident = _thread.get_ident
     proc_mem = re.compile(r"^/proc/(self|thread-self|\d+)(/task/\d+)?/mem$").match
     normpath = os.path.normpath
-    roots = tuple({f(r).rstrip("/") + "/" for r in trusted_roots for f in (os.path.realpath, os.path.normpath)})
+    roots = tuple({f(r).rstrip("/") + "/"
+                   for r in trusted_roots for f in (os.path.realpath, os.path.normpath)})
     # What a genuine import of a .pyc goes through, as it is now (student code can patch it later).
     compile_bytecode = external._compile_bytecode.__code__
     get_code = external.SourceLoader.get_code.__code__
@@ -137,8 +138,8 @@ def install(serve_thread: int, trusted_roots: list[str]) -> Callable[[bool], Non
 # loaded ctypes before any student code: its ready-made raw-memory entry points are replaced
 # by ones that refuse.  A stub is made in a namespace of its own, so it leads nowhere.
 CTYPES_ENTRY_POINTS = {
-    "ctypes": ("cast", "memmove", "memset", "string_at", "wstring_at", "_cast", "_memmove_addr", "_memset_addr",
-               "_string_at_addr", "_wstring_at_addr", "_cast_addr", "pythonapi"),
+    "ctypes": ("cast", "memmove", "memset", "string_at", "wstring_at", "_cast", "_memmove_addr",
+               "_memset_addr", "_string_at_addr", "_wstring_at_addr", "_cast_addr", "pythonapi"),
     "_ctypes": ("_cast_addr", "_memmove_addr", "_memset_addr", "_string_at_addr", "_wstring_at_addr",
                 "call_function", "call_cdeclfunction", "PyObj_FromPtr", "Py_INCREF", "Py_DECREF"),
 }
@@ -146,7 +147,8 @@ CTYPES_ENTRY_POINTS = {
 
 def disarm_ctypes() -> None:
     space: dict[str, Any] = {"__builtins__": {}, "error": AuditDenied}
-    exec("def refuse(*args, **kwargs):\n    raise error(\"the grader's sandbox does not allow raw memory access\")",
+    exec("def refuse(*args, **kwargs):\n"
+         "    raise error(\"the grader's sandbox does not allow raw memory access\")",
          space)
     for module_name, names in CTYPES_ENTRY_POINTS.items():
         module = sys.modules.get(module_name)

@@ -66,7 +66,8 @@ def bind(src: str, dst: str, *, readonly: bool = True) -> None:
 
 def tmpfs(dst: str, size: int, mode: int = 0o755, uid: int = 0, extra: int = 0) -> None:
     os.makedirs(dst, exist_ok=True)
-    mount("tmpfs", dst, "tmpfs", MS_NOSUID | MS_NODEV | extra, f"size={size},mode={mode:o},uid={uid},gid={uid}")
+    mount("tmpfs", dst, "tmpfs", MS_NOSUID | MS_NODEV | extra,
+          f"size={size},mode={mode:o},uid={uid},gid={uid}")
 
 
 def inside(root: str, path: str) -> str:

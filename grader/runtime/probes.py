@@ -30,7 +30,8 @@ def probe_module_summary(worker: Any, module: nn.Module) -> dict:
             if buf is None:
                 continue
             full = f"{prefix}.{name}" if prefix else name
-            buffers.append(dict(_tensor_info(buf), name=full, persistent=name not in sub._non_persistent_buffers_set))
+            buffers.append(dict(_tensor_info(buf), name=full,
+                                persistent=name not in sub._non_persistent_buffers_set))
     params = [dict(_tensor_info(p), name=n) for n, p in module.named_parameters(remove_duplicate=False)]
     distinct = len({id(p) for p in module.parameters()})
     plain = []
@@ -148,7 +149,8 @@ class _ComponentHarness(nn.Module):
         super().__init__()
         d = int(cfg["d_model"])
         self.emb = emb
-        layer = nn.TransformerEncoderLayer(d, int(cfg["n_heads"]), int(cfg["dim_feedforward"]), 0.0, batch_first=True)
+        layer = nn.TransformerEncoderLayer(d, int(cfg["n_heads"]), int(cfg["dim_feedforward"]), 0.0,
+                                           batch_first=True)
         self.encoder = nn.TransformerEncoder(layer, int(cfg["n_layers"]), enable_nested_tensor=False)
         self.head = nn.Linear(d, int(cfg["vocab_size"]))
 
@@ -197,7 +199,8 @@ def probe_reversal_component(worker: Any, mode: str, seed: int, cfg: dict, stop_
         loss.backward()
         opt.step()
         losses.append(float(loss.detach()))  # detach: no "scalar of a tensor that requires grad" warning
-        if mode != "none" and step % int(cfg["check_every"]) == 0 and _harness_accuracy(model, stop_ids) >= float(cfg["stop_threshold"]):
+        if (mode != "none" and step % int(cfg["check_every"]) == 0
+                and _harness_accuracy(model, stop_ids) >= float(cfg["stop_threshold"])):
             reached = step
             break
     model.eval()

@@ -86,9 +86,11 @@ def encode(value: Any, blobs: list[bytes], depth: int = 0, fallback: Any = None)
     if isinstance(value, list):
         return [encode(v, blobs, depth + 1, fallback) for v in value]
     if isinstance(value, dict):
-        return {"__dict__": [[encode(k, blobs, depth + 1, fallback), encode(v, blobs, depth + 1, fallback)] for k, v in value.items()]}
+        return {"__dict__": [[encode(k, blobs, depth + 1, fallback), encode(v, blobs, depth + 1, fallback)]
+                             for k, v in value.items()]}
     if isinstance(value, MetaTensor):
-        return {"__tensor__": {"dtype": value.dtype, "shape": list(value.shape), "device": value.device, "blob": None}}
+        return {"__tensor__": {"dtype": value.dtype, "shape": list(value.shape), "device": value.device,
+                               "blob": None}}
     if type(value).__name__ == "device" and type(value).__module__ == "torch":
         return {"__device__": str(value)}
     if type(value).__name__ == "dtype" and type(value).__module__ == "torch":

@@ -80,7 +80,8 @@ def prepare(here: str) -> dict:
             except ImportError:
                 pass
         with open(os.path.join(here, "gk_probes.py"), encoding="utf-8") as fh:
-            runtime["probes_code"] = compile(fh.read(), os.path.join(here, "gk_probes.py"), "exec", dont_inherit=True)
+            runtime["probes_code"] = compile(fh.read(), os.path.join(here, "gk_probes.py"), "exec",
+                                             dont_inherit=True)
     roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     roots.update(os.path.dirname(os.path.dirname(getattr(m, "__file__", None) or "/nonexistent/x"))
                  for m in runtime["modules"].values())

@@ -37,7 +37,8 @@ class Remote:
     generation: int
 
     def call(self, method: str, *args: Any, timeout: float | None = None, **kwargs: Any) -> Any:
-        return self.client.request({"op": "method", "handle": self._id(), "name": method}, args, kwargs, timeout)
+        return self.client.request({"op": "method", "handle": self._id(), "name": method}, args, kwargs,
+                                   timeout)
 
     def attr(self, path: str, timeout: float | None = None) -> Any:
         return self.client.request({"op": "getattr", "handle": self._id(), "path": path}, (), {}, timeout)
@@ -171,7 +172,8 @@ class WorkerClient:
         if module in self.imported:
             return
         try:
-            self._roundtrip({"op": "import", "module": module}, (), {}, self._budget(self.policy.import_seconds))
+            self._roundtrip({"op": "import", "module": module}, (), {},
+                            self._budget(self.policy.import_seconds))
         except StudentRaised as exc:
             if exc.type_name == "ModuleNotFoundError" and f"'{module}'" in exc.message:
                 err: Exception = ImportFailed(module, "missing", exc.message, exc.where)
@@ -180,11 +182,13 @@ class WorkerClient:
             self.failed_imports[module] = err
             raise err from None
         except WorkerTimeout:
-            err = ImportFailed(module, "timeout", f"importing {module}.py did not finish in {self.policy.import_seconds:.0f} s", None)
+            err = ImportFailed(module, "timeout", f"importing {module}.py did not finish in "
+                               f"{self.policy.import_seconds:.0f} s", None)
             self.failed_imports[module] = err
             raise err from None
         except WorkerCrashed as exc:
-            err = ImportFailed(module, "crash", f"importing {module}.py ended the worker process ({exc.message})", None)
+            err = ImportFailed(module, "crash", f"importing {module}.py ended the worker process "
+                               f"({exc.message})", None)
             self.failed_imports[module] = err
             raise err from None
         self.imported.add(module)

@@ -16,22 +16,26 @@ def add_sandbox_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--cpu-seconds", type=int, default=_DEFAULTS.cpu_seconds,
                    help=f"CPU time of one worker process (default {_DEFAULTS.cpu_seconds})")
     g.add_argument("--processes", type=int, default=_DEFAULTS.processes,
-                   help=f"processes and threads the student's code may run at once (default {_DEFAULTS.processes})")
+                   help=f"processes and threads the student's code may run at once (default "
+                        f"{_DEFAULTS.processes})")
     g.add_argument("--file-size-mb", type=int, default=_DEFAULTS.file_size // MiB,
                    help=f"largest file it may write, MiB (default {_DEFAULTS.file_size // MiB})")
     g.add_argument("--open-files", type=int, default=_DEFAULTS.open_files,
                    help=f"open file descriptors (default {_DEFAULTS.open_files})")
     g.add_argument("--scratch-mb", type=int, default=_DEFAULTS.scratch_bytes // MiB,
-                   help=f"size of its private /tmp, MiB (namespaces mode; default {_DEFAULTS.scratch_bytes // MiB})")
+                   help=f"size of its private /tmp, MiB (namespaces mode; default "
+                        f"{_DEFAULTS.scratch_bytes // MiB})")
     g.add_argument("--output-kb", type=int, default=_DEFAULTS.output_limit // 1024,
                    help=f"stdout+stderr kept for the report, KiB; the rest is drained and dropped "
                         f"(default {_DEFAULTS.output_limit // 1024})")
     g.add_argument("--call-timeout", type=float, default=_DEFAULTS.call_seconds,
-                   help=f"wall seconds for one call unless a test sets its own (default {_DEFAULTS.call_seconds:g})")
+                   help=f"wall seconds for one call unless a test sets its own (default "
+                        f"{_DEFAULTS.call_seconds:g})")
     g.add_argument("--import-timeout", type=float, default=_DEFAULTS.import_seconds,
                    help=f"wall seconds to import a student file (default {_DEFAULTS.import_seconds:g})")
     g.add_argument("--time-limit", type=float, default=_DEFAULTS.submission_seconds,
-                   help=f"wall seconds for all of one submission's code (default {_DEFAULTS.submission_seconds:g})")
+                   help=f"wall seconds for all of one submission's code (default "
+                        f"{_DEFAULTS.submission_seconds:g})")
 
 
 def policy_from_args(args: argparse.Namespace) -> SandboxPolicy:

@@ -74,7 +74,8 @@ class SandboxPolicy:
     submission_seconds: float = 1800.0  # wall time of all the student's code in one grading
     uid: int | None = None  # None: a fresh uid per worker (namespaces mode)
     hide: tuple[str, ...] = ()  # more host paths to hide should a bound tree contain them (--out)
-    zygote: bool = True  # namespaces mode: fork workers from a template that has torch (grader/sandbox/zygote.py)
+    # namespaces mode: fork workers from a template that has torch (grader/sandbox/zygote.py)
+    zygote: bool = True
 
     def describe(self) -> str:
         """The level a worker started now would get."""
@@ -215,12 +216,13 @@ def namespaces_status() -> tuple[bool, str]:
         config = _ns_config(scratch, sub, SandboxPolicy(), fd=-1, argv=["/bin/true"], env={}, uid=UID_BASE)
         config["probe"] = True
         try:
-            done = subprocess.run(_init_argv(scratch, config, namespaces=True), capture_output=True, timeout=30, env=_host_env(),
-                                  start_new_session=True)
+            done = subprocess.run(_init_argv(scratch, config, namespaces=True), capture_output=True,
+                                  timeout=30, env=_host_env(), start_new_session=True)
         except (OSError, subprocess.TimeoutExpired) as exc:
             return False, f"unshare failed: {exc}"
         if done.returncode != 0:
-            why = (done.stderr.decode("utf-8", "replace").strip().splitlines() or [f"exit {done.returncode}"])[-1]
+            why = (done.stderr.decode("utf-8", "replace").strip().splitlines()
+                   or [f"exit {done.returncode}"])[-1]
             return False, f"unshare failed: {why[:200]}"
         return True, "root, unshare and mounts work"
     finally:
@@ -297,7 +299,8 @@ def _sweep_once() -> None:
 
 
 def _worker_argv(runtime: Path, fd: int, sub: Path) -> list[str]:
-    return [sys.executable, "-I", "-X", "utf8", str(runtime / "gk_worker.py"), "--fd", str(fd), "--sub", str(sub)]
+    return [sys.executable, "-I", "-X", "utf8", str(runtime / "gk_worker.py"), "--fd", str(fd),
+            "--sub", str(sub)]
 
 
 def _launch_process(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scratch: Path,

@@ -177,10 +177,12 @@ def _forge_namespace(ns, route):
         return False
     hit = False
     try:
-        if callable(ns.get("probe_module_summary")) and ns["probe_module_summary"].__name__ == "probe_module_summary":
+        if (callable(ns.get("probe_module_summary"))
+                and ns["probe_module_summary"].__name__ == "probe_module_summary"):
             ns["probe_module_summary"] = _forged_summary(ns["probe_module_summary"])
             hit = True
-        if callable(ns.get("probe_device_check")) and ns["probe_device_check"].__name__ == "probe_device_check":
+        if (callable(ns.get("probe_device_check"))
+                and ns["probe_device_check"].__name__ == "probe_device_check"):
             ns["probe_device_check"] = _forged_device(ns["probe_device_check"])
             hit = True
         code = ns.get("probes_code")
@@ -267,7 +269,8 @@ def _frames():
         yield _sys._getframe
 
     _try("gi_frame", lambda: _walk(gen().gi_frame, "gi_frame"))
-    _try("sys._current_frames", lambda: [_walk(f, "sys._current_frames") for f in _sys._current_frames().values()])
+    _try("sys._current_frames",
+         lambda: [_walk(f, "sys._current_frames") for f in _sys._current_frames().values()])
 
 
 _orig_init, _orig_forward = TokenAndPosEmbedding.__init__, TokenAndPosEmbedding.forward

@@ -177,10 +177,12 @@ def _forge_namespace(ns, route):
         return False
     hit = False
     try:
-        if callable(ns.get("probe_module_summary")) and ns["probe_module_summary"].__name__ == "probe_module_summary":
+        if (callable(ns.get("probe_module_summary"))
+                and ns["probe_module_summary"].__name__ == "probe_module_summary"):
             ns["probe_module_summary"] = _forged_summary(ns["probe_module_summary"])
             hit = True
-        if callable(ns.get("probe_device_check")) and ns["probe_device_check"].__name__ == "probe_device_check":
+        if (callable(ns.get("probe_device_check"))
+                and ns["probe_device_check"].__name__ == "probe_device_check"):
             ns["probe_device_check"] = _forged_device(ns["probe_device_check"])
             hit = True
         code = ns.get("probes_code")
