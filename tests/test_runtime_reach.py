@@ -48,7 +48,11 @@ def _attack_folder(base: Path, name: str) -> Path:
     folder = base / "submission"
     shutil.copytree(TWIN, folder)
     (folder / "expect.json").unlink()
-    shutil.copy(ATTACKS / f"forge_runtime_{name}" / "embedding.py", folder / "embedding.py")
+    # The twin's embedding.py, the shared forging prelude (find a namespace holding the probes, patch
+    # it), then this route's search: one file, as a student would hand it in.
+    parts = (TWIN / "embedding.py", ATTACKS / "forge_runtime_common.txt",
+             ATTACKS / f"forge_runtime_{name}" / "route.txt")
+    (folder / "embedding.py").write_text("".join(part.read_text() for part in parts))
     return folder
 
 
