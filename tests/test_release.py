@@ -54,11 +54,21 @@ def _release_text(root: Path) -> dict[str, str]:
     return out
 
 
+# `pip install -e .` of the instructor checkout (as here and in CI) installs a finder that serves any
+# grader.* module from that checkout, instructor/ included; a student's machine has only the release.
+RELEASE_ONLY = (
+    "import runpy, sys\n"
+    "sys.meta_path[:] = [f for f in sys.meta_path\n"
+    "                    if not getattr(f, '__module__', '').startswith('__editable__')]\n"
+    "runpy.run_module('grader.cli', run_name='__main__', alter_sys=True)\n"
+)
+
+
 def run_released(release_dir: Path, *args: str, timeout: float = 240) -> subprocess.CompletedProcess:
     """The release's own `grade`, from its folder, with nothing of the instructor copy on the path."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env["PYTHONPATH"] = str(release_dir)
-    return subprocess.run([sys.executable, "-m", "grader.cli", *args], cwd=release_dir, env=env,
+    return subprocess.run([sys.executable, "-c", RELEASE_ONLY, *args], cwd=release_dir, env=env,
                           capture_output=True, text=True, timeout=timeout)
 
 
