@@ -95,6 +95,14 @@ def _substitute(folder: Path, ctx: dict) -> Path:
     return folder
 
 
+def _reference_beside(folder: Path, ctx: dict) -> Path:
+    """The attack's own files, and the reference solution for every graded file it leaves out."""
+    for name in ("embedding.py", "reversal.py", "leetcode.py", "LEETCODE_LOG.md"):
+        if not (folder / name).exists():
+            shutil.copy(KIT / "solutions" / name, folder / name)
+    return folder
+
+
 def _symlinks(folder: Path, ctx: dict) -> Path:
     """embedding.py links to the kit's reference solution; exercises/ links to solutions/."""
     shutil.copy(KIT / "solutions" / "leetcode.py", folder / "leetcode.py")
@@ -194,8 +202,10 @@ SPECS: dict[str, Spec] = {
     "leak_search": Spec(keyword=ONE_PE, honest=(LEET,), needs_namespaces=True),
     "loop_at_import": Spec(attacked=(PE, TYING), honest=(LEET,), policy={"import_seconds": 4}),
     # A hang at import with the default timeouts and every test: waited out once, not per test or module.
-    "sleep_at_import": Spec(keyword="", hidden=True, attacked=HUNG, honest=(LEET, "leetcode_log")),
-    "loop_at_import_full": Spec(keyword="", hidden=True, attacked=HUNG, honest=(LEET, "leetcode_log")),
+    "sleep_at_import": Spec(keyword="", hidden=True, attacked=HUNG, honest=(LEET, "leetcode_log"),
+                             build=_reference_beside),
+    "loop_at_import_full": Spec(keyword="", hidden=True, attacked=HUNG, honest=(LEET, "leetcode_log"),
+                                 build=_reference_beside),
     "notebook_hang": Spec(keyword="", hidden=True, attacked=(*HUNG, LEET), honest=(), build=_notebook_hang,
                           source="-"),
     "ignore_sigterm": Spec(keyword=ONE_PE, honest=(LEET,), policy={"call_seconds": 3}),
