@@ -14,10 +14,11 @@ import pytest
 
 from grader.engine.errors import MissingName
 from grader.engine.feedback import Message, describe_problem
+from grader.engine.results import Progress
 from grader.engine.rubric import rubric_of
 from grader.engine.student import Student
 from grader.engine.submission import Submission
-from grader.lesson import seeds, testkit
+from grader.lesson import seeds, tamper, testkit
 from grader.lesson.source import content_hash
 from grader.sandbox.client import WorkerClient
 from grader.sandbox.launch import SandboxPolicy
@@ -25,7 +26,7 @@ from grader.sandbox.launch import SandboxPolicy
 
 class GradingPlugin:
     def __init__(self, submission: Submission, policy: SandboxPolicy | None = None,
-                 progress: Any = None) -> None:
+                 progress: Progress | None = None) -> None:
         self.sub = submission
         self.client = WorkerClient(submission.staging, policy=policy)
         self.artifacts_store: dict[str, Any] = {}
@@ -34,11 +35,13 @@ class GradingPlugin:
         # Fixed per submission, unpredictable to students (grader/lesson/seeds.py): results.json `replay`.
         self.replay = seeds.replay_info(content_hash(submission.staging))
         testkit.begin_grading(self.replay["seed"])
+        # The tamper scan (trusted, ast only), once: the student fixture withholds by it, results lists it.
+        self.review = tamper.review(submission.staging)
 
     # -- fixtures ------------------------------------------------------------
     @pytest.fixture(scope="session")
     def student(self) -> Student:
-        return Student(self.client)
+        return Student(self.client, self.review)
 
     @pytest.fixture(scope="session")
     def submission(self) -> Submission:

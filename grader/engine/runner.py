@@ -19,7 +19,6 @@ from grader.engine.plugin import GradingPlugin
 from grader.engine.results import Progress, Results
 from grader.engine.scoring import build_results
 from grader.engine.submission import Submission, SubmissionError, read_submission
-from grader.lesson import tamper
 from grader.paths import SOLUTIONS, SUITES_DIR, write_atomic
 from grader.sandbox.launch import SandboxPolicy
 
@@ -121,7 +120,7 @@ def grade_path(path: Path, options: GradeOptions) -> Results:
                 "dropped": submission.dropped,
                 "artifacts": plugin.artifacts_store,
                 "worker": {"restarts": plugin.client.restarts, "output": plugin.client.output.text()[-4000:]},
-                "review": tamper.review(submission.staging),
+                "review": plugin.review,
                 "replay": plugin.replay,
             },
         )

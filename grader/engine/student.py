@@ -28,9 +28,9 @@ class Outcome:
 
 
 class Student:
-    def __init__(self, client: WorkerClient) -> None:
+    def __init__(self, client: WorkerClient, review: dict | None = None) -> None:
         self.client = client
-        self._review: dict | None = None
+        self._review = review  # the plugin's scan, made once per submission; else made on first use
         self._seeded: tuple[int, str] | None = None  # (worker generation, draw owner) last seeded
         self._imports: dict[str, list[str]] = {}  # module -> the student modules it imports (from the source)
 

@@ -425,7 +425,7 @@ def _sibling_of(student: Any, needs: tuple[str, ...]) -> Any:
             sibling.ensure_module(module)
     except Exception:
         return None
-    return Student(sibling)
+    return Student(sibling, student.review())  # the same submission: the same scan
 
 
 def component_runs(student: Any, artifacts: dict, modes: tuple[str, ...] = ALL_MODES) -> dict[str, dict]:
