@@ -18,8 +18,10 @@ from typing import Any
 
 from grader.engine.rubric import TASK_TITLES, TASKS
 from grader.paths import write_atomic
-from grader.report.plots import _data_uri, _figure
+from grader.report import svg_chart
+from grader.report.plots import COLOURS, colour, data_uri
 from grader.report.render import environment
+from grader.report.svg_chart import Dots
 
 MANIFEST = "batch-manifest.json"
 MARKER = "batch.json"
@@ -247,45 +249,27 @@ def experiment_summary(rows: list[dict]) -> dict[str, Any] | None:
 
 
 def histogram(stats: dict[str, Any]) -> str | None:
+    """The class's scores in up to 20 bins over the full marks; the mean dashed."""
     if not stats.get("n"):
         return None
-    from matplotlib.ticker import MaxNLocator
-
     full = stats.get("full") or max(stats["scores"]) or 1.0
-    fig = _figure(6.4, 2.8)
-    ax = fig.add_subplot()
-    bins = min(20, max(5, int(full)))
-    ax.hist(stats["scores"], bins=bins, range=(0, full), color="#1f77b4", edgecolor="white")
-    ax.axvline(stats["mean"], color="black", linestyle="dashed", linewidth=1,
-               label=f"mean / 평균 {round(stats['mean'], 2):g}")
-    ax.set_xlabel(f"score / 점수 (out of / 만점 {full:g})")
-    ax.set_ylabel("students / 학생 수")
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # students come whole
-    ax.legend(frameon=False)
-    ax.grid(axis="y", alpha=0.3)
-    return _data_uri(fig)
+    return data_uri(svg_chart.histogram(
+        stats["scores"], lo=0.0, hi=full, bins=min(20, max(5, int(full))), colour=COLOURS["sin"],
+        marker=stats["mean"], marker_label=f"mean / 평균 {round(stats['mean'], 2):g}",
+        x_title=f"score / 점수 (out of / 만점 {full:g})", y_title="students / 학생 수"))
 
 
 def experiment_plot(exp: dict[str, Any] | None) -> str | None:
     """Every student as a dot, per mode and length; the bag-of-tokens bound dashed."""
     if not exp:
         return None
-    colours = {"none": "#9e9e9e", "sin": "#1f77b4", "learned": "#d62728"}
     keys = [(row["mode"], row["length"]) for row in exp["table"]]
-    fig = _figure(6.4, 3.0)
-    ax = fig.add_subplot()
-    for i, (mode, length) in enumerate(keys):
-        vals = exp["values"][(mode, length)]
-        xs = [i + (j % 7 - 3) * 0.04 for j in range(len(vals))]
-        ax.scatter(xs, vals, s=14, color=colours.get(mode, "#444"), alpha=0.7)
-        bound = exp["bound"].get(length)
-        if bound is not None:
-            ax.hlines(bound, i - 0.4, i + 0.4, colors="black", linestyles="dashed", linewidth=1)
-    ax.set_xticks(range(len(keys)), [f"{m}\nT={n}" for m, n in keys])
-    ax.set_ylim(0, 1.05)
-    ax.set_ylabel("token accuracy / 토큰 정확도")
-    ax.grid(axis="y", alpha=0.3)
-    return _data_uri(fig)
+    modes = list(dict.fromkeys(m for m, _ in keys))
+    return data_uri(svg_chart.dot_chart(
+        [f"{m}\nT={n}" for m, n in keys],
+        [Dots(exp["values"][key], colour(key[0], modes)) for key in keys],
+        refs=[exp["bound"].get(n) for _, n in keys], ref_label="bag-of-tokens bound / 토큰 주머니 한계",
+        y_title="token accuracy / 토큰 정확도"))
 
 
 # The status cards of summary.html, in both languages (the page is bilingual).
