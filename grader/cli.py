@@ -8,12 +8,13 @@ import os
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from grader.engine.results import Results
-from grader.engine.runner import GradeOptions, UsageProblem, grade_path, unreadable_results, write_results
-from grader.engine.submission import SubmissionError
-from grader.report.text import text_summary
+from grader.engine.options import GradeOptions
 from grader.sandbox.flags import add_sandbox_arguments, policy_from_args
+
+if TYPE_CHECKING:
+    from grader.engine.results import Results
 
 
 def default_lang() -> str:
@@ -69,7 +70,20 @@ COMMANDS: dict[str, str] = {
 }
 
 
+# Commands whose grading the zygote's fork may do (grader/sandbox/host.py): `grade` and `grade batch`.
+HOSTED = ("batch",)
+
+
+def program() -> int:
+    """The `grade` program: its grading done by a fork of the zygote where there is one (one copy of
+    torch for the whole tree, grader/sandbox/host.py), else here."""
+    argv = sys.argv[1:]
+    code = run_hosted(argv)
+    return main(argv) if code is None else code
+
+
 def main(argv: list[str] | None = None) -> int:
+    """`grade argv` in this process (the library's entry: tests, the batch's children, the zygote's fork)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in COMMANDS:
         import importlib
@@ -84,6 +98,28 @@ def main(argv: list[str] | None = None) -> int:
             raise
         return int(command.main(argv[1:]) or 0)
     return grade_one(argv)
+
+
+def run_hosted(argv: list[str]) -> int | None:
+    """`argv` graded by a fork of the zygote, which shares its torch with every worker; its exit
+    status, or None to grade here (no zygote on this machine, another command, a usage error)."""
+    if argv and argv[0] in COMMANDS and argv[0] not in HOSTED:
+        return None
+    if argv and argv[0] in HOSTED:
+        try:
+            from grader.instructor.batch import build_parser as batch_parser
+        except ModuleNotFoundError:
+            return None
+        parser, rest = batch_parser(), argv[1:]
+    else:
+        parser, rest = build_parser(), argv
+    try:
+        args = parser.parse_args(rest)
+    except SystemExit:
+        return None  # --help, or a usage error: printed where it is run
+    from grader.sandbox import host
+
+    return host.run_hosted(argv, policy_from_args(args))
 
 
 def write_feedback(results: Results, out: Path, lang: str, path: Path) -> None:
@@ -138,7 +174,10 @@ def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = Fal
 
     `grade` and each child of `grade batch` call this with complete, typed options.
     """
+    from grader.engine.runner import UsageProblem, grade_path, unreadable_results, write_results
+    from grader.engine.submission import SubmissionError
     from grader.report.terminal import progress_for
+    from grader.report.text import text_summary
 
     lang = options.lang
     if options.progress is None and not quiet:
@@ -152,6 +191,9 @@ def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = Fal
     except UsageProblem as exc:
         print(f"grade: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("grade: interrupted, nothing written / 중단되어 아무것도 쓰지 않았습니다", file=sys.stderr)
+        return 130
     except SubmissionError as exc:
         unreadable = unreadable_results(path.name, str(exc), options)
         write_results(unreadable, out)
@@ -179,4 +221,4 @@ def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = Fal
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(program())

@@ -32,6 +32,7 @@ class GradingPlugin:
         self.artifacts_store: dict[str, Any] = {}
         self.progress = progress
         self.rubric_errors: list[str] = []
+        self.order: dict[str, int] = {}  # nodeid -> place in the collection (before the prefetch's reorder)
         # Fixed per submission, unpredictable to students (grader/lesson/seeds.py): results.json `replay`.
         self.replay = seeds.replay_info(content_hash(submission.staging))
         testkit.begin_grading(self.replay["seed"])
@@ -70,6 +71,18 @@ class GradingPlugin:
         if self.progress is not None:
             self.progress.start(len(items))
 
+    @pytest.hookimpl(specname="pytest_collection_modifyitems", trylast=True)  # after -k/-m deselected
+    def prefetch_experiment(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        """The experiment's training, the longest work of a grade, starts now beside the other tests,
+        and the tests that read it run last (results.json keeps the collection order: ``order``)."""
+        from grader.lesson import prefetch
+
+        self.order = {item.nodeid: i for i, item in enumerate(items)}
+        option = config.option
+        filtered = bool(getattr(option, "keyword", "") or getattr(option, "markexpr", ""))
+        if prefetch.start(Student(self.client, self.review), self.artifacts_store, items, filtered=filtered):
+            items.sort(key=prefetch.reads_prefetch)  # stable: each group keeps its order
+
     def pytest_json_runtest_metadata(self, item: pytest.Item, call: pytest.CallInfo) -> dict:
         task, points = rubric_of(item)
         meta: dict[str, Any] = {"task": task, "points": points}
@@ -101,9 +114,11 @@ class GradingPlugin:
             self.progress.advance(report.nodeid)
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        from grader.lesson import prefetch
         from grader.notebook.driver import notebook_artifact
 
         notes = notebook_artifact(self.sub, self.client)  # a notebook's skipped and failed cells
         if notes:
             self.artifacts_store["notebook"] = notes
         self.client.stop()
+        prefetch.stop(self.artifacts_store)

@@ -35,11 +35,11 @@ import sys
 import time
 import uuid
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from grader.engine.runner import GradeOptions
+from grader.engine.options import GradeOptions
 from grader.lesson import seeds
 from grader.paths import KIT_ROOT, SOLUTIONS, SUITES_DIR, write_atomic
 from grader.report import classpages
@@ -549,6 +549,8 @@ def run_batch(todo: list[tuple[Entry, str]], out: Path, config: Config, jobs: in
     if not fork:
         options = None
     if options is not None:
+        if jobs > 1:  # the batch's grades take the cores: none of them runs workers beside its own
+            options = replace(options, policy=replace(options.policy, siblings=False))
         preload()
     known = set(reap.children_of(os.getpid()))  # children of whoever called us: not ours to kill
     pending = deque(todo)

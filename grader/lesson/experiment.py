@@ -403,21 +403,26 @@ def in_parallel(student: Any, work: Any, modes: tuple[str, ...], needs: tuple[st
     return {mode: out[mode] for mode in modes}
 
 
-def _sibling_of(student: Any, needs: tuple[str, ...]) -> Any:
-    """A Student on a second worker, with ``needs`` imported there; None where that would not pay
-    or the modules are not known to import (a hang at import is the main worker's to find)."""
+def second_worker_pays(client: Any) -> bool:
+    """Two cores for this grade (not a batch's other grades'), and workers cheap to fork (the zygote)."""
     import os
 
-    from grader.engine.student import Student
-
-    client = getattr(student, "client", None)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     # A container's CPU quota and memory limit (Gradescope's 0.5 vCPU / 768 MB) are not in the affinity:
     # a second worker there only shares the same half core and doubles the memory.
     room = container_limits()
     cores = min(cores, int(room["cpus"])) if room["memory_mb"] >= PARALLEL_MIN_MB else 1
-    if (client is None or cores < 2 or not client.policy.zygote or client.isolation != "namespaces"
-            or not all(m in client.imported for m in needs)):
+    policy = client.policy
+    return cores >= 2 and policy.siblings and policy.zygote and client.isolation == "namespaces"
+
+
+def _sibling_of(student: Any, needs: tuple[str, ...]) -> Any:
+    """A Student on a second worker, with ``needs`` imported there; None where that would not pay
+    or the modules are not known to import (a hang at import is the main worker's to find)."""
+    from grader.engine.student import Student
+
+    client = getattr(student, "client", None)
+    if client is None or not second_worker_pays(client) or not all(m in client.imported for m in needs):
         return None
     try:
         sibling = client.sibling()
@@ -435,28 +440,42 @@ def component_runs(student: Any, artifacts: dict, modes: tuple[str, ...] = ALL_M
     them one test at a time."""
     import time
 
+    from grader.lesson import prefetch
+
     exp = artifacts.setdefault("experiment", header())
     comp = exp.setdefault("component", {"harness": HARNESS, "runs": []})
     done = {r["mode"]: r for r in comp["runs"]}
     missing = tuple(m for m in dict.fromkeys((*modes, *ALL_MODES)) if m not in done)
     if any(m not in done for m in modes):
         started = time.monotonic()
-        for mode, run in in_parallel(student, _component_run, missing, ("embedding",)).items():
+        ready = prefetch.take(artifacts, "component")
+        if ready is not None:
+            made, seconds = {m: ready.runs[m] for m in missing}, ready.seconds
+        else:
+            made = in_parallel(student, component_run, missing, ("embedding",))
+            seconds = time.monotonic() - started
+        for mode, run in made.items():
             done[mode] = run
             comp["runs"].append(run)
-        exp["seconds"]["component"] = round(exp["seconds"].get("component", 0.0) + time.monotonic() - started,
-                                            2)
+        exp["seconds"]["component"] = round(exp["seconds"].get("component", 0.0) + seconds, 2)
     return done
 
 
-def _component_run(student: Any, mode: str, seed: int = 0) -> dict:
+def component_run(student: Any, mode: str, seed: int = 0) -> dict:
+    """The component check of one mode; its inputs and the worker's seed are its own (testkit.owning),
+    so it is the same run whichever test, or the prefetch, makes it."""
+    with testkit.owning(f"experiment/component/{mode}/{seed}"):
+        return _component_run(student, mode, seed)
+
+
+def _component_run(student: Any, mode: str, seed: int) -> dict:
     from grader.engine.errors import StudentProblem
 
     cfg = HARNESS
     stop_ids = fresh_batch(int(cfg["stop_samples"]), TRAIN_LENGTH)
     eval_ids = {n: fresh_batch(int(cfg["eval_samples"]), n) for n in EVAL_LENGTHS}
     perm_ids = fresh_batch(16, TRAIN_LENGTH)
-    perm = torch.randperm(TRAIN_LENGTH)
+    perm = torch.randperm(TRAIN_LENGTH, generator=torch.Generator().manual_seed(testkit.seed_for("perm")))
     run: dict[str, Any] = {"mode": mode, "seed": seed,
                            "bound_by_length": {str(n): round(bound(n), 4) for n in EVAL_LENGTHS},
                            "notes": []}
@@ -494,7 +513,6 @@ class StudentExperiment:
     def __init__(self, student: Any, artifacts: dict) -> None:
         self.student = student
         self.artifacts = artifacts
-        self.eval_ids = {n: fresh_batch(EVAL_SAMPLES, n) for n in EVAL_LENGTHS}
         self.runs: dict[str, list[dict]] = {}
         self.seconds = 0.0
 
@@ -505,25 +523,19 @@ class StudentExperiment:
     def of(self, mode: str) -> list[dict]:
         import time
 
-        from grader.engine.errors import StudentProblem
-
-        def train(student: Any, mode: str) -> list[dict]:
-            runs = []
-            for seed in STUDENT_SEEDS:
-                for steps in STUDENT_BUDGET[mode]:
-                    run = _student_run(student, mode, seed, steps, self.eval_ids, StudentProblem)
-                    if ("error" in run or mode == "none"
-                            or not _worth_more_steps(run["acc_by_length"].get("8", 0.0))):
-                        break
-                runs.append(run)
-            return runs
+        from grader.lesson import prefetch
 
         if mode not in self.runs:
             # Every mode at once on the first call (the tests ask one mode at a time).
             started = time.monotonic()
             missing = tuple(m for m in dict.fromkeys((mode, *ALL_MODES)) if m not in self.runs)
-            self.runs.update(in_parallel(self.student, train, missing, ("embedding", "reversal")))
-            self.seconds += time.monotonic() - started
+            ready = prefetch.take(self.artifacts, "student")
+            if ready is not None:
+                self.runs.update({m: ready.runs[m] for m in missing})
+                self.seconds += ready.seconds
+            else:
+                self.runs.update(in_parallel(self.student, student_runs, missing, ("embedding", "reversal")))
+                self.seconds += time.monotonic() - started
             self._store()
         return self.runs[mode]
 
@@ -536,6 +548,29 @@ class StudentExperiment:
             "means": means([r for r in runs if "error" not in r]),
         })
         exp["seconds"]["student"] = round(self.seconds, 2)
+
+
+def student_eval_ids() -> dict[int, torch.Tensor]:
+    """The ids the grader measures the student's trained models on (one draw per submission)."""
+    with testkit.owning("experiment/student/eval"):
+        return {n: fresh_batch(EVAL_SAMPLES, n) for n in EVAL_LENGTHS}
+
+
+def student_runs(student: Any, mode: str) -> list[dict]:
+    """The student's train_reversal for ``mode``, one run per seed, each on its own draws and worker
+    seed (testkit.owning): the same runs whichever test, or the prefetch, makes them."""
+    from grader.engine.errors import StudentProblem
+
+    eval_ids = student_eval_ids()
+    runs = []
+    for seed in STUDENT_SEEDS:
+        for steps in STUDENT_BUDGET[mode]:
+            with testkit.owning(f"experiment/student/{mode}/{seed}/{steps}"):
+                run = _student_run(student, mode, seed, steps, eval_ids, StudentProblem)
+            if "error" in run or mode == "none" or not _worth_more_steps(run["acc_by_length"].get("8", 0.0)):
+                break
+        runs.append(run)
+    return runs
 
 
 def _worth_more_steps(acc: float) -> bool:

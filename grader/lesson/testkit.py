@@ -6,11 +6,14 @@ from bytes, with torch functions the submission cannot reach.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import random
 import secrets
 import sys
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 import torch
@@ -21,6 +24,7 @@ from grader.runtime.protocol import MetaTensor
 
 # The submission seed (grader/lesson/seeds.py) and the draws made from it so far.
 _GRADING: dict[str, Any] = {"seed": None, "test": "", "counts": {}}
+_OWNER = threading.local()  # a thread's explicit owner of draws (owning)
 
 
 def begin_grading(seed: str | None) -> None:
@@ -46,6 +50,9 @@ def draw_owner() -> str:
     A fixture's draws are keyed by the fixture, not by whichever test happened to set it up first,
     so one test rerun alone meets the same fixture data.
     """
+    forced = getattr(_OWNER, "name", None)
+    if forced:
+        return forced
     frame, outer = sys._getframe(1), None
     # Up to the frame pytest called (past it lie pytest, and maybe a kit test that runs the grader).
     while frame is not None and not _is_pytest(frame.f_code.co_filename):
@@ -56,6 +63,22 @@ def draw_owner() -> str:
     if outer is None or outer.f_code.co_name.startswith("test_"):
         return _GRADING["test"]
     return f"{os.path.basename(outer.f_code.co_filename)}::{outer.f_code.co_name}"
+
+
+@contextlib.contextmanager
+def owning(owner: str) -> Iterator[None]:
+    """Draws (and the worker's seed) in this thread keyed by ``owner``, from its first draw on: work
+    that may run inside whichever test asks first, or beside the tests (grader/lesson/prefetch.py),
+    draws the same wherever it runs."""
+    previous = getattr(_OWNER, "name", None)
+    _OWNER.name = owner
+    counts = _GRADING["counts"]
+    for key in [k for k in list(counts) if k[0] == owner]:
+        counts.pop(key, None)
+    try:
+        yield
+    finally:
+        _OWNER.name = previous
 
 
 def _is_pytest(filename: str) -> bool:

@@ -52,6 +52,17 @@ def _load(path: str, name: str, builtins_copy: dict) -> dict:
     return ns
 
 
+def import_torch() -> Any:
+    """torch with the worker's thread count, or None where it cannot be imported."""
+    try:
+        import torch
+
+        torch.set_num_threads(int(os.environ.get("GK_THREADS", "1")))
+    except BaseException:
+        return None
+    return torch
+
+
 def prepare(here: str) -> dict:
     """Load the runtime (torch first) without serving: what a zygote holds before it forks."""
     import builtins
@@ -60,12 +71,7 @@ def prepare(here: str) -> dict:
     # `python -I` ignores PYTHONDONTWRITEBYTECODE: no __pycache__ in the student's folder (a
     # later worker would refuse to load it, see guard.py).
     sys.dont_write_bytecode = True
-    try:
-        import torch
-
-        torch.set_num_threads(int(os.environ.get("GK_THREADS", "1")))
-    except BaseException:
-        torch = None
+    torch = import_torch()
     if torch is not None:
         _warm_up(torch)
     clean = dict(vars(builtins))

@@ -15,6 +15,13 @@ of executing a new Python that imports torch again, serves from the runtime the
 zygote already holds (hiding it, installing the audit hook, then the student's
 files).  The zygote reports each launcher's exit status back on the control socket.
 
+A ``host`` request (grader/sandbox/host.py) forks a *grader* instead: the `grade`
+command that started the zygote has it fork the process that does the grading,
+so the grader, the zygote and every worker share one copy of torch.  The request
+itself carries nothing but file descriptors (stdin, stdout, stderr and a socket);
+the fork reads the grader's command line and environment from that socket, so the
+zygote, which later forks student code, never holds them.
+
 Standard library only, besides what gk_worker.py's ``prepare`` imports (torch).
 """
 
@@ -109,6 +116,42 @@ def serve(cfg: dict, boot: dict, runtime: dict) -> None:
     os._exit(0)
 
 
+def host(fds: list[int]) -> int:
+    """The forked grader: the caller's stdio, then grader.sandbox.host runs the command it reads."""
+    import importlib
+
+    stdin, out, err, sock = fds
+    for fd, target in ((stdin, 0), (out, 1), (err, 2)):
+        os.dup2(fd, target)
+        os.close(fd)
+    channel = socket.socket(fileno=sock)
+    with channel.makefile("rb") as fh:
+        payload = json.loads(fh.readline())
+    sys.path[:] = payload["sys_path"]
+    return int(importlib.import_module(payload["module"]).hosted(payload, channel))
+
+
+def _early_host(starter: socket.socket) -> int | None:
+    """Fork the grader if the starter has asked for one already; its pid."""
+    if not select.select([starter], [], [], 0)[0]:
+        return None
+    data, fds, _, _ = socket.recv_fds(starter, 1 << 20, 4)
+    if not data or not json.loads(data).get("host"):  # only a host request can come before "ready"
+        os._exit(0)
+    pid = os.fork()
+    if pid == 0:
+        try:
+            code = host(fds)
+        except BaseException as exc:  # noqa: BLE001
+            print(f"gk_zygote: cannot start the grader: {exc}", file=sys.stderr)
+            code = 122
+        os._exit(code)
+    for fd in fds:
+        os.close(fd)
+    send(starter, {"spawned": pid})
+    return pid
+
+
 def main() -> None:
     """Serve spawn requests from the starter's connection and from graders that connect later
     (a batch's forked graders); exit when the starter hangs up."""
@@ -117,6 +160,10 @@ def main() -> None:
     listener = socket.socket(fileno=int(sys.argv[sys.argv.index("--listen") + 1]))
     boot = _load(os.path.join(here, "gk_worker.py"), "gk_boot")
     init = _load(os.path.join(here, "gk_init.py"), "gk_init_ns")
+    boot["import_torch"]()
+    # A grader asked for while torch was importing starts now: it needs torch, not the warm-up
+    # and the runtime below, which it would only wait for.
+    early = _early_host(starter)
     runtime = boot["prepare"](here)
     # Everything loaded so far is shared with the workers: out of the collector's sight, whose
     # passes would otherwise write to every object's header and copy every page of it.
@@ -127,6 +174,8 @@ def main() -> None:
     send(starter, {"ready": os.getpid()})
     conns: list[socket.socket] = [starter]
     watching: dict[int, tuple[int, socket.socket]] = {}  # pidfd -> (launcher pid, its grader)
+    if early is not None:
+        watching[os.pidfd_open(early)] = (early, starter)
     while True:
         ready, _, _ = select.select([listener, *conns, *watching], [], [], 5.0)
         for fd in [f for f in ready if isinstance(f, int)]:
@@ -144,7 +193,7 @@ def main() -> None:
             conns.append(conn)
         for conn in [c for c in ready if isinstance(c, socket.socket) and c is not listener]:
             try:
-                data, fds, _, _ = socket.recv_fds(conn, 1 << 20, 3)
+                data, fds, _, _ = socket.recv_fds(conn, 1 << 20, 4)
             except OSError:
                 data, fds = b"", []
             if not data:
@@ -161,7 +210,11 @@ def main() -> None:
                         other.close()
                     for fd in watching:
                         os.close(fd)
-                    code = launcher(cfg, fds, boot, init, runtime)
+                    if cfg.get("host"):
+                        del boot, init, runtime
+                        code = host(fds)
+                    else:
+                        code = launcher(cfg, fds, boot, init, runtime)
                 except BaseException as exc:  # noqa: BLE001
                     print(f"gk_zygote: cannot launch the worker: {exc}", file=sys.stderr)
                     code = 122

@@ -95,7 +95,7 @@ class WorkerClient:
         self.ready = False
         self.isolation = self.policy.describe()
         self.started_at = time.monotonic()
-        self._sibling: WorkerClient | None = None
+        self._siblings: dict[int, WorkerClient] = {}
 
     # -- life cycle ----------------------------------------------------------
     def start(self) -> None:
@@ -128,19 +128,23 @@ class WorkerClient:
         elif not self.ready:
             self._await_ready()
 
-    def sibling(self) -> WorkerClient:
-        """A second worker on the same submission (same policy, output into the same tap), for
-        independent work that can run beside this one; stopped with it."""
-        if self._sibling is None:
-            self._sibling = WorkerClient(self.sub_dir, policy=self.policy)
-            self._sibling.output = self.output
-            self._sibling.prestart()
-        return self._sibling
+    def sibling(self, index: int = 0) -> WorkerClient:
+        """Another worker on the same submission (same policy, output into the same tap), for
+        independent work that can run beside this one; stopped with it, not restarted with it."""
+        if index not in self._siblings:
+            sibling = WorkerClient(self.sub_dir, policy=self.policy)
+            sibling.output = self.output
+            sibling.prestart()
+            self._siblings[index] = sibling
+        return self._siblings[index]
 
     def stop(self) -> None:
-        if self._sibling is not None:
-            self._sibling.stop()
-            self._sibling = None
+        for sibling in self._siblings.values():
+            sibling.stop()
+        self._siblings.clear()
+        self._stop_own()
+
+    def _stop_own(self) -> None:
         if self.launch is None:
             return
         if self.sock is not None:
@@ -154,7 +158,7 @@ class WorkerClient:
         self.stream = None
 
     def _restart(self) -> None:
-        self.stop()
+        self._stop_own()  # siblings (the experiment's, maybe mid-run) keep going
         self.restarts += 1
 
     def __enter__(self) -> WorkerClient:

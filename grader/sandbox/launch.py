@@ -76,6 +76,9 @@ class SandboxPolicy:
     hide: tuple[str, ...] = ()  # more host paths to hide should a bound tree contain them (--out)
     # namespaces mode: fork workers from a template that has torch (grader/sandbox/zygote.py)
     zygote: bool = True
+    # more workers beside a grade's own, for its independent work (the experiment's runs), where two cores
+    # and the zygote allow; a batch running several grades at once turns it off (its cores are taken)
+    siblings: bool = True
 
     def describe(self) -> str:
         """The level a worker started now would get."""
@@ -198,9 +201,23 @@ def rlimits(policy: SandboxPolicy, *, address_space: int | None) -> dict[str, in
 
 
 # -- choosing the level ----------------------------------------------------------
-@functools.lru_cache(maxsize=1)
+_NAMESPACES_STATUS: list[tuple[bool, str]] = []
+
+
 def namespaces_status() -> tuple[bool, str]:
-    """(available, reason): probes once per process by building a real sandbox and leaving it."""
+    """(available, reason): probed once per process (a grader the zygote forked is told its `grade`'s)."""
+    if not _NAMESPACES_STATUS:
+        _NAMESPACES_STATUS.append(_probe_namespaces())
+    return _NAMESPACES_STATUS[0]
+
+
+def assume_namespaces_status(status: tuple[bool, str]) -> None:
+    """What the probe found in the `grade` process that forked this one through the zygote."""
+    _NAMESPACES_STATUS[:] = [(bool(status[0]), str(status[1]))]
+
+
+def _probe_namespaces() -> tuple[bool, str]:
+    """Probe by building a real sandbox and leaving it."""
     if not sys.platform.startswith("linux"):
         return False, "not Linux"
     if os.geteuid() != 0:
@@ -256,13 +273,15 @@ def launch_worker(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy) -> 
     return launch
 
 
-def warm(policy: SandboxPolicy | None = None) -> None:
-    """Start the zygote now (without waiting for it) where workers will be forked from it: a batch
-    calls this before forking its graders, which then share it."""
+def warm(policy: SandboxPolicy | None = None) -> zygote_mod.Connection | None:
+    """Start the zygote now (without waiting for it) where workers will be forked from it, and return
+    this process's line to it: a batch calls this before forking its graders, which then share it;
+    `grade` before having it fork the grading (grader/sandbox/host.py)."""
     policy = policy or SandboxPolicy()
     if policy.zygote and resolve_isolation(policy) == "namespaces":
         _sweep_once()
-        zygote_mod.get(_scratch, make_runtime, scrubbed_env(Path("/tmp"), policy.threads))
+        return zygote_mod.get(_scratch, make_runtime, scrubbed_env(Path("/tmp"), policy.threads))
+    return None
 
 
 # Workers still running when the grader exits normally (a test that forgot stop()...).

@@ -149,6 +149,65 @@ class Connection:
         threading.Thread(target=run, daemon=True).start()
         return child
 
+    def host(self, fds: list[int]) -> ForkedProcess | None:
+        """Have the zygote fork a grader on ``fds`` (stdin, stdout, stderr, its socket); None if it
+        cannot.  Its ``wait()`` gives the exit status (negative: killed by that signal).
+
+        Sent without waiting for "ready": the zygote forks it as soon as torch is imported."""
+        child = ForkedProcess(None, None)
+        with self.lock:
+            with self.cond:
+                self.replies.clear()
+            try:
+                socket.send_fds(self.sock, [json.dumps({"host": 1}).encode()], fds)
+            except OSError:
+                return None
+            if not self._wait(lambda: self.replies, READY_TIMEOUT):
+                return None
+            with self.cond:
+                pid = self.replies.pop(0)
+                self.children[pid] = child
+        child._started(pid)
+        return child
+
+
+def _connect(path: str) -> Connection | None:
+    """This process's own connection to the zygote listening at ``path`` (made once per process)."""
+    mine = _CONNECTIONS.get(os.getpid())
+    if mine is not None and mine.alive:
+        return mine
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        sock.connect(path)
+    except OSError:
+        sock.close()
+        return None
+    _CONNECTIONS[os.getpid()] = mine = Connection(sock)
+    return mine
+
+
+class Adopted:
+    """The zygote as a grader it forked sees it (grader/sandbox/host.py): its parent, started by `grade`."""
+
+    def __init__(self, path: str, pid: int) -> None:
+        self.path, self.pid = path, pid
+
+    def connect(self) -> Connection | None:
+        return _connect(self.path)
+
+    def running(self) -> bool:
+        try:
+            os.kill(self.pid, 0)
+        except OSError:
+            return False
+        return True
+
+
+def adopt(path: str, pid: int) -> None:
+    """In a grader the zygote forked: workers come from that zygote (never a second one)."""
+    with _ZYGOTE_LOCK:
+        _ADOPTED[:] = [Adopted(path, pid)]
+
 
 class Zygote:
     """The zygote process, owned by the grader process that started it."""
@@ -175,17 +234,7 @@ class Zygote:
         """The connection of this process: the starter's, or a new one in a forked grader."""
         if self.starter.owner == os.getpid():
             return self.starter if self.starter.alive else None
-        mine = _CONNECTIONS.get(os.getpid())
-        if mine is not None and mine.alive:
-            return mine
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        try:
-            sock.connect(self.path)
-        except OSError:
-            sock.close()
-            return None
-        _CONNECTIONS[os.getpid()] = mine = Connection(sock)
-        return mine
+        return _connect(self.path)
 
     def running(self) -> bool:
         if self.starter.owner == os.getpid():
@@ -213,6 +262,7 @@ class Zygote:
 
 
 _ZYGOTE: list[Zygote] = []
+_ADOPTED: list[Adopted] = []
 _CONNECTIONS: dict[int, Connection] = {}
 _ZYGOTE_LOCK = threading.Lock()
 
@@ -220,6 +270,8 @@ _ZYGOTE_LOCK = threading.Lock()
 def get(make_scratch: Any, make_runtime: Any, env: dict[str, str]) -> Connection | None:
     """This process's connection to the zygote, which is started on first use; None where it cannot run."""
     with _ZYGOTE_LOCK:
+        if _ADOPTED:  # forked by the zygote: its parent's, or none (execute workers)
+            return _ADOPTED[0].connect() if _ADOPTED[0].running() else None
         if _ZYGOTE and _ZYGOTE[0].running():
             return _ZYGOTE[0].connect()
         if _ZYGOTE and _ZYGOTE[0].starter.owner != os.getpid():
@@ -232,6 +284,19 @@ def get(make_scratch: Any, make_runtime: Any, env: dict[str, str]) -> Connection
             return None
         _ZYGOTE.append(zygote)
         return zygote.connect()
+
+
+def started() -> Zygote | None:
+    """The zygote this process started, if it did."""
+    with _ZYGOTE_LOCK:
+        return _ZYGOTE[0] if _ZYGOTE and _ZYGOTE[0].starter.owner == os.getpid() else None
+
+
+def close_started() -> None:
+    """Stop the zygote this process started (also done at exit)."""
+    zygote = started()
+    if zygote is not None:
+        zygote.close()
 
 
 @atexit.register

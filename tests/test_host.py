@@ -1,0 +1,144 @@
+"""`grade` graded by a fork of the zygote (grader/sandbox/host.py): one torch for the whole tree, the same
+grade as in-process, and nothing of the grader's environment in the template student code is forked from.
+
+The real `grade` program runs as a subprocess; the process tree and the memory of its processes are read
+from /proc while it grades.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from grader.sandbox import reap
+from grader.sandbox.launch import UID_BASE, namespaces_status
+
+KIT = Path(__file__).resolve().parent.parent
+NAMESPACES, WHY_NOT = namespaces_status()
+pytestmark = pytest.mark.skipif(not NAMESPACES, reason=f"no zygote without namespaces: {WHY_NOT}")
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "GK_NO_HOST"}
+    env["PYTHONPATH"] = os.pathsep.join([str(KIT), *filter(None, [env.get("PYTHONPATH")])])
+    env.update(extra)
+    return env
+
+
+def _grade(*args: str, cwd: Path, **env: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "grader.cli", *args], cwd=cwd, env=_env(**env),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _slow_reference(tmp: Path, seconds: float) -> Path:
+    """The reference, whose embedding.py sleeps at import: the grade stays up while it is looked at."""
+    sub = tmp / "slow"
+    shutil.copytree(KIT / "examples" / "reference", sub)
+    path = sub / "embedding.py"
+    path.write_text(f"import time\ntime.sleep({seconds})\n" + path.read_text())
+    return sub
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def _tree(front: int, deadline: float) -> tuple[int, int, list[int]]:
+    """(zygote, the grader it forked, workers) below `grade`, once a worker runs."""
+    while time.monotonic() < deadline:
+        below = reap.descendants(front)
+        zygotes = [p for p in reap.children_of(front) if "gk_zygote.py" in _cmdline(p)]
+        if zygotes:
+            zygote = zygotes[0]
+            graders = [p for p in reap.children_of(zygote) if os.readlink(f"/proc/{p}/cwd") != "/"]
+            workers = [p for p in below if (reap.uid_of(p) or 0) >= UID_BASE]
+            if graders and workers:
+                return zygote, graders[0], workers
+        time.sleep(0.05)
+    raise AssertionError("no zygote, forked grader and worker appeared below `grade`")
+
+
+def _holds(pid: int, needle: bytes) -> bool:
+    """Whether any writable mapping of ``pid`` (heap, stack, anonymous memory) holds ``needle``."""
+    found = False
+    with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/mem", "rb", buffering=0) as mem:
+        for line in maps:
+            fields = line.split()
+            if "w" not in fields[1] and not (len(fields) > 5 and fields[5] == "[stack]"):
+                continue
+            start, end = (int(x, 16) for x in fields[0].split("-"))
+            try:
+                mem.seek(start)
+                found = found or needle in mem.read(end - start)
+            except (OSError, OverflowError, ValueError):
+                continue
+    return found
+
+
+def test_the_zygote_and_workers_never_hold_the_graders_secrets(tmp_path: Path) -> None:
+    key, secret = (f"gk-sentinel-{secrets.token_hex(12)}" for _ in range(2))
+    sub = _slow_reference(tmp_path, 6)
+    proc = _grade(str(sub), "--out", str(tmp_path / "out"), "-q", cwd=tmp_path,
+                  GK_HIDDEN_KEY=key, GK_COURSE_SECRET=secret)
+    try:
+        zygote, grader, workers = _tree(proc.pid, time.monotonic() + 60)
+        assert reap.children_of(proc.pid) == [zygote]  # `grade` itself only waits: the fork grades
+        for needle in (key, secret):
+            assert _holds(grader, needle.encode()), "the scan must find what the grader does hold"
+            for pid in (zygote, *workers):
+                assert not _holds(pid, needle.encode()), f"{_cmdline(pid)[:80]} holds the grader's secret"
+            assert needle.encode() not in Path(f"/proc/{zygote}/environ").read_bytes()
+    finally:
+        out, err = proc.communicate(timeout=180)
+    assert proc.returncode == 0, err
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert results["score"] == results["max_score"] > 0, results.get("error")
+
+
+def _summary(results: dict) -> list[tuple]:
+    return [(t["id"], t["status"], t["score"], json.dumps(t.get("message"), sort_keys=True))
+            for t in results["tests"]]
+
+
+def test_hosted_grade_is_the_in_process_grade(tmp_path: Path) -> None:
+    buggy = KIT / "examples" / "buggy"
+    hosted = _grade(str(buggy), "--out", str(tmp_path / "hosted"), "-q", cwd=tmp_path)
+    h_out, h_err = hosted.communicate(timeout=300)
+    here = _grade(str(buggy), "--out", str(tmp_path / "here"), "-q", cwd=tmp_path, GK_NO_HOST="1")
+    o_out, o_err = here.communicate(timeout=300)
+    assert hosted.returncode == here.returncode == 0, (h_err, o_err)
+    a, b = (json.loads((tmp_path / d / "results.json").read_text()) for d in ("hosted", "here"))
+    assert a["score"] == b["score"] < a["max_score"]
+    assert _summary(a) == _summary(b)
+    assert a["replay"]["seed"] == b["replay"]["seed"]
+
+
+def test_interrupting_grade_stops_everything_it_started(tmp_path: Path) -> None:
+    sub = _slow_reference(tmp_path, 30)
+    proc = _grade(str(sub), "--out", str(tmp_path / "out"), "-q", cwd=tmp_path)
+    zygote, grader, workers = _tree(proc.pid, time.monotonic() + 60)
+    proc.send_signal(signal.SIGINT)  # what Ctrl-C sends `grade` (its forked grader is in another session)
+    proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGINT
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(reap.is_alive(p) for p in (zygote, grader, *workers)):
+        time.sleep(0.1)
+    assert not [p for p in (zygote, grader, *workers) if reap.is_alive(p)]
+
+
+def test_a_usage_error_is_told_by_grade_itself(tmp_path: Path) -> None:
+    proc = _grade("--no-such-flag", cwd=tmp_path)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2 and "unrecognized arguments: --no-such-flag" in err
