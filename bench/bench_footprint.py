@@ -10,9 +10,9 @@ Prints, each figure the median of --runs runs:
   at import (every module raises at once): the slope between two batch sizes, so the
   batch's own start is left out; and its ratio to `import torch`;
 * the peak PSS (proportional set size: shared pages split between the processes that
-  share them) of one hidden grade's whole process tree (grader, zygote, workers,
-  their init helpers), of the grader process alone, and of a bare `import torch`,
-  sampled every 20 ms from /proc/PID/smaps_rollup.
+  share them) of one hidden grade's whole process tree, of its parts (`grade` itself,
+  the grader the zygote forks, the zygote, the workers together), and of a bare
+  `import torch`, sampled every 20 ms from /proc/PID/smaps_rollup.
 
 Writes a Markdown table to --out and prints it, with the machine and the load.
 """
@@ -32,6 +32,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from grader.sandbox.launch import UID_BASE  # noqa: E402 - workers run as uids from here
+
 REFERENCE = ROOT / "examples" / "reference"
 
 
@@ -70,18 +73,54 @@ def tree(root: int) -> list[int]:
     return found
 
 
+def role(pid: int, root: int) -> str:
+    """What a process of the tree is: `grade` itself, the zygote, the grader (the zygote's fork that
+    grades, or `grade` itself when it grades in-process), a worker, or a helper (launcher, PID 1)."""
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        uid = os.stat(f"/proc/{pid}").st_uid
+        cwd = os.readlink(f"/proc/{pid}/cwd")
+    except OSError:
+        return "gone"
+    if uid >= UID_BASE:
+        return "worker"
+    if pid == root:
+        return "grade"
+    if b"gk_zygote.py" in cmdline:
+        return "grader" if cwd != "/" else "zygote-or-launcher"
+    return "helper"
+
+
+def run_timed(argv: list[str]) -> float:
+    """Run argv unobserved (the sampler below reads /proc often enough to take CPU from it); its wall time."""
+    started = time.monotonic()
+    done = subprocess.run(argv, cwd=ROOT, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall = time.monotonic() - started
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): "
+                         f"{done.stderr.decode(errors='replace')[-2000:]}")
+    return wall
+
+
 def run_sampled(argv: list[str]) -> dict[str, float]:
-    """Run argv; its wall time, and the peak PSS of its tree and of its own process."""
+    """Run argv; its wall time, the peak PSS of its tree, and of its `grade`, grader and zygote processes."""
     started = time.monotonic()
     proc = subprocess.Popen(argv, cwd=ROOT, env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    peak = {"tree": 0.0, "self": 0.0}
+    peak = {"tree": 0.0, "self": 0.0, "grader": 0.0, "zygote": 0.0, "workers": 0.0}
     done = threading.Event()
 
     def sample() -> None:
         while not done.is_set():
             pids = tree(proc.pid)
-            peak["tree"] = max(peak["tree"], sum(pss_mib(p) for p in pids))
-            peak["self"] = max(peak["self"], pss_mib(proc.pid))
+            pss = {p: pss_mib(p) for p in pids}
+            roles = {p: role(p, proc.pid) for p in pids}
+            peak["tree"] = max(peak["tree"], sum(pss.values()))
+            peak["self"] = max(peak["self"], pss.get(proc.pid, 0.0))
+            graders = [p for p, r in roles.items() if r == "grader"] or [proc.pid]
+            peak["grader"] = max(peak["grader"], pss.get(graders[0], 0.0))
+            zygotes = [p for p in pids if roles[p] == "zygote-or-launcher" and p in children(proc.pid, pids)]
+            peak["zygote"] = max(peak["zygote"], sum(pss[p] for p in zygotes))
+            peak["workers"] = max(peak["workers"], sum(v for p, v in pss.items() if roles[p] == "worker"))
             time.sleep(0.02)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -93,7 +132,20 @@ def run_sampled(argv: list[str]) -> dict[str, float]:
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}): "
                          f"{err.decode(errors='replace')[-2000:]}")
-    return {"wall": wall, "tree_pss": peak["tree"], "self_pss": peak["self"]}
+    return {"wall": wall, "tree_pss": peak["tree"], "self_pss": peak["self"], "grader_pss": peak["grader"],
+            "zygote_pss": peak["zygote"], "workers_pss": peak["workers"]}
+
+
+def children(pid: int, among: list[int]) -> set[int]:
+    out = set()
+    for p in among:
+        try:
+            with open(f"/proc/{p}/stat", "rb") as fh:
+                if int(fh.read().rsplit(b")", 1)[1].split()[1]) == pid:
+                    out.add(p)
+        except (OSError, IndexError, ValueError):
+            continue
+    return out
 
 
 def broken_submissions(dest: Path, n: int) -> Path:
@@ -119,21 +171,25 @@ def main() -> int:
     args = p.parse_args()
     load_before = os.getloadavg()
     py = sys.executable
-    torch_runs = [run_sampled([py, "-c", "import torch, time; time.sleep(0.3)"]) for _ in range(args.runs)]
-    torch_wall = median([r["wall"] for r in torch_runs]) - 0.3
+    # Times from unobserved runs, memory from sampled ones; one kind after the other, alternating.
+    torch_walls, torch_runs, grade_walls, grades = [], [], [], []
     with tempfile.TemporaryDirectory(prefix="gk-footprint-") as tmp:
-        grades = [run_sampled([py, "-m", "grader.cli", str(REFERENCE), "--hidden", "--out", f"{tmp}/g{i}",
-                               "-q"])
-                  for i in range(args.runs)]
+        grade = [py, "-m", "grader.cli", str(REFERENCE), "--hidden", "-q", "--out"]
+        for i in range(args.runs):
+            torch_walls.append(run_timed([py, "-c", "import torch"]))
+            grade_walls.append(run_timed([*grade, f"{tmp}/t{i}"]))
+        for i in range(args.runs):
+            torch_runs.append(run_sampled([py, "-c", "import torch, time; time.sleep(0.3)"]))
+            grades.append(run_sampled([*grade, f"{tmp}/g{i}"]))
         small, large = args.batch_sizes
         walls: dict[int, list[float]] = {small: [], large: []}
         for size in (small, large):
             subs = broken_submissions(Path(tmp) / f"broken{size}", size)
             for i in range(args.runs):
-                walls[size].append(run_sampled([py, "-m", "grader.cli", "batch", str(subs), "--out",
-                                                f"{tmp}/b{size}-{i}", "-j", "2", "-q"])["wall"])
+                walls[size].append(run_timed([py, "-m", "grader.cli", "batch", str(subs), "--out",
+                                              f"{tmp}/b{size}-{i}", "-j", "2", "-q"]))
     per_sub = (median(walls[large]) - median(walls[small])) / (large - small)
-    grade_wall = median([g["wall"] for g in grades])
+    torch_wall, grade_wall = median(torch_walls), median(grade_walls)
     load_after = os.getloadavg()
     rows = [
         ("`python -c \"import torch\"`", f"{torch_wall:.2f} s", "1×"),
@@ -143,8 +199,13 @@ def main() -> int:
          f"{per_sub:.2f} s", f"{per_sub / torch_wall:.2f}× (target ≤ 0.25×)"),
         ("peak PSS, whole tree of one hidden grade", f"{median([g['tree_pss'] for g in grades]):.0f} MiB",
          "target ≤ 768 MiB"),
-        ("peak PSS, the grader process alone", f"{median([g['self_pss'] for g in grades]):.0f} MiB",
-         ""),
+        ("peak PSS, `grade` itself (starts the zygote, waits)",
+         f"{median([g['self_pss'] for g in grades]):.0f} MiB", ""),
+        ("peak PSS, the grader (the zygote's fork that grades)",
+         f"{median([g['grader_pss'] for g in grades]):.0f} MiB", ""),
+        ("peak PSS, the zygote", f"{median([g['zygote_pss'] for g in grades]):.0f} MiB", ""),
+        ("peak PSS, the workers together (up to three at once)",
+         f"{median([g['workers_pss'] for g in grades]):.0f} MiB", ""),
         ("peak PSS, bare `import torch`", f"{median([r['self_pss'] for r in torch_runs]):.0f} MiB",
          "the floor"),
     ]

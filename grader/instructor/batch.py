@@ -24,6 +24,7 @@ import contextlib
 import csv
 import ctypes
 import fcntl
+import gc
 import hashlib
 import json
 import os
@@ -368,10 +369,21 @@ def preload() -> None:
     import grader.engine.scoring  # noqa: F401
 
     with contextlib.suppress(ImportError):
-        import grader.report.render  # noqa: F401
+        from grader.report.render import environment
+
+        # Compiled once here rather than in every child (the feedback page alone takes a fifth of a second).
+        for name in environment().list_templates():
+            environment().get_template(name)
     import torch
 
+    from grader.lesson.experiment import header
+
+    header()  # the bag-of-tokens bounds (exact fractions, cached)
     torch.set_num_threads(1)
+    # What the children inherit is out of the collector's sight: its full passes over torch's objects
+    # would cost each child a tenth of a second and copy every page they touch.
+    gc.collect()
+    gc.freeze()
     # The graders it forks then fork their workers from one zygote instead of each starting a
     # Python that imports torch again (grader/sandbox/zygote.py).
     from grader.sandbox.launch import warm
