@@ -72,7 +72,7 @@ class GradingPlugin:
             self.progress.start(len(items))
 
     @pytest.hookimpl(specname="pytest_collection_modifyitems", trylast=True)  # after -k/-m deselected
-    def prefetch_experiment(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+    def pytest_collection_modifyitems_prefetch(self, config: pytest.Config, items: list[pytest.Item]) -> None:
         """The experiment's training, the longest work of a grade, starts now beside the other tests,
         and the tests that read it run last (results.json keeps the collection order: ``order``)."""
         from grader.lesson import prefetch
