@@ -1,8 +1,8 @@
-"""The reversal experiment started early, on a second worker, while the other tests run on the first.
+"""The reversal experiment started early, on two more workers, while the other tests run on the first.
 
 Its training runs are most of a hidden grade (about two seconds here) and the tests
-that read them come last.  Where a second worker pays (two cores, the zygote: the
-rule of experiment.in_parallel), the plugin starts them when collection ends, if the
+that read them come last.  Where more workers pay (two cores, the zygote, not a
+batch: experiment.second_worker_pays), the plugin starts them when collection ends, if the
 session holds the tests that read them and no ``-k``/``-m`` filter: the component
 check of every mode, then (for the hidden suite) the student's own runs.  Those
 tests then take the runs from here.  Each run draws its inputs and seeds the worker
@@ -51,6 +51,8 @@ class Part:
 
 
 class Prefetch:
+    """The parts a session reads, made on one thread and worker per lane."""
+
     def __init__(self, student: Any, parts: tuple[str, ...]) -> None:
         from grader.engine.student import Student
         from grader.lesson.experiment import ALL_MODES
