@@ -11,8 +11,9 @@ Prints, each figure the median of --runs runs:
   batch's own start is left out; and its ratio to `import torch`;
 * the peak PSS (proportional set size: shared pages split between the processes that
   share them) of one hidden grade's whole process tree, of its parts (`grade` itself,
-  the grader the zygote forks, the zygote, the workers together), and of a bare
-  `import torch`, sampled every 20 ms from /proc/PID/smaps_rollup.
+  the grader the zygote forks, the zygote, the workers together), of a bare
+  `import torch` and of `import torch` plus one optimizer (torch._dynamo, which any
+  training imports), sampled every 20 ms from /proc/PID/smaps_rollup.
 
 Writes a Markdown table to --out and prints it, with the machine and the load.
 """
@@ -178,8 +179,11 @@ def main() -> int:
         for i in range(args.runs):
             torch_walls.append(run_timed([py, "-c", "import torch"]))
             grade_walls.append(run_timed([*grade, f"{tmp}/t{i}"]))
+        trainer = []  # torch + the torch._dynamo its first optimizer imports: what a training worker holds
         for i in range(args.runs):
             torch_runs.append(run_sampled([py, "-c", "import torch, time; time.sleep(0.3)"]))
+            trainer.append(run_sampled([py, "-c", "import torch, time; torch.optim.Adam(torch.nn.Linear(2, 2)"
+                                        ".parameters()); time.sleep(0.3)"]))
             grades.append(run_sampled([*grade, f"{tmp}/g{i}"]))
         small, large = args.batch_sizes
         walls: dict[int, list[float]] = {small: [], large: []}
@@ -208,6 +212,8 @@ def main() -> int:
          f"{median([g['workers_pss'] for g in grades]):.0f} MiB", ""),
         ("peak PSS, bare `import torch`", f"{median([r['self_pss'] for r in torch_runs]):.0f} MiB",
          "the floor"),
+        ("peak PSS, `import torch` + one `torch.optim.Adam` (imports torch._dynamo, as any training does)",
+         f"{median([r['self_pss'] for r in trainer]):.0f} MiB", "the floor of a process that trains"),
     ]
     import torch  # noqa: F401 - for its version only
 
