@@ -52,7 +52,9 @@ MARKER = "batch.json"
 MANIFEST = "batch-manifest.json"
 RESERVED = {".work", ".trash", ".lock", "gradebook.csv", "summary.html", MANIFEST, "summary_files"}
 FINAL_STATUSES = {"graded", "unreadable", "timeout"}  # "error" (the grader's own failure) is retried
-PER_JOB_BYTES = int(1.5 * 1024**3)  # a grader process and its worker each import torch (~640 MB)
+# Per concurrent grade: with the zygote its grader and worker add about 0.2 GB to the one shared torch; the
+# rest is room for a student's larger model and for machines where each imports its own (process mode).
+PER_JOB_BYTES = int(1.5 * 1024**3)
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 _LOCK: Any = None  # the open .lock file of the running batch

@@ -138,17 +138,23 @@ def _early_host(starter: socket.socket) -> int | None:
     data, fds, _, _ = socket.recv_fds(starter, 1 << 20, 4)
     if not data or not json.loads(data).get("host"):  # only a host request can come before "ready"
         os._exit(0)
-    pid = os.fork()
-    if pid == 0:
-        try:
-            code = host(fds)
-        except BaseException as exc:  # noqa: BLE001
-            print(f"gk_zygote: cannot start the grader: {exc}", file=sys.stderr)
-            code = 122
-        os._exit(code)
+    pid = _fork(lambda: host(fds), "start the grader")
     for fd in fds:
         os.close(fd)
     send(starter, {"spawned": pid})
+    return pid
+
+
+def _fork(run: Any, what: str) -> int:
+    """Fork a child that exits with ``run()``'s status (122 if it raises); its pid."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            code = run()
+        except BaseException as exc:  # noqa: BLE001
+            print(f"gk_zygote: cannot {what}: {exc}", file=sys.stderr)
+            code = 122
+        os._exit(code)
     return pid
 
 
@@ -203,22 +209,15 @@ def main() -> None:
                 conn.close()
                 continue
             cfg = json.loads(data)
-            pid = os.fork()
-            if pid == 0:
-                try:
-                    for other in (listener, *conns):
-                        other.close()
-                    for fd in watching:
-                        os.close(fd)
-                    if cfg.get("host"):
-                        del boot, init, runtime
-                        code = host(fds)
-                    else:
-                        code = launcher(cfg, fds, boot, init, runtime)
-                except BaseException as exc:  # noqa: BLE001
-                    print(f"gk_zygote: cannot launch the worker: {exc}", file=sys.stderr)
-                    code = 122
-                os._exit(code)
+
+            def child(cfg: dict = cfg, fds: list[int] = fds) -> int:
+                for other in (listener, *conns):
+                    other.close()
+                for fd in watching:
+                    os.close(fd)
+                return host(fds) if cfg.get("host") else launcher(cfg, fds, boot, init, runtime)
+
+            pid = _fork(child, "start the grader" if cfg.get("host") else "launch the worker")
             for fd in fds:
                 os.close(fd)
             watching[os.pidfd_open(pid)] = (pid, conn)
