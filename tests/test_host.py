@@ -153,3 +153,15 @@ def test_a_usage_error_is_told_by_grade_itself(tmp_path: Path) -> None:
     proc = _grade("--no-such-flag", cwd=tmp_path)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 2 and "unrecognized arguments: --no-such-flag" in err
+
+
+def test_a_grader_that_fails_at_once_ends_grade_at_once(tmp_path: Path) -> None:
+    """`grade` hands on its reason and status 122 (and is not left waiting: an exit that comes before the
+    fork's pid is kept for it, grader/sandbox/zygote.py ``early_exits``)."""
+    script = ("import sys\nfrom grader.sandbox import host\nfrom grader.sandbox.launch import SandboxPolicy\n"
+              "host.__name__ = 'gk_no_such_module'\n"
+              "sys.exit(host.run_hosted(['examples/reference'], SandboxPolicy()))\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=KIT, env=_env(), capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 122, done.stderr
+    assert "cannot start the grader" in done.stderr and "gk_no_such_module" in done.stderr

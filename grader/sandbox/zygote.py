@@ -83,6 +83,7 @@ class Connection:
         self.cond = threading.Condition()
         self.children: dict[int, ForkedProcess] = {}
         self.replies: list[int] = []
+        self.early_exits: dict[int, int] = {}
         self.alive, self.ready = True, False
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -100,6 +101,8 @@ class Connection:
                     child = self.children.pop(int(message["exit"]), None)
                     if child is not None:
                         child._exited(int(message["code"]))
+                    else:  # gone before its spawner took the pid (a child that fails at once)
+                        self.early_exits[int(message["exit"])] = int(message["code"])
                 elif "ready" in message:
                     self.ready = True
                 elif "spawned" in message:
@@ -138,7 +141,7 @@ class Connection:
                         if self._wait(lambda: self.replies, 30):
                             with self.cond:
                                 pid = self.replies.pop(0)
-                                self.children[pid] = child
+                                self._register(pid, child)
             except OSError:
                 pid = None
             finally:
@@ -148,6 +151,13 @@ class Connection:
 
         threading.Thread(target=run, daemon=True).start()
         return child
+
+    def _register(self, pid: int, child: ForkedProcess) -> None:
+        """(Under ``cond``.) ``child`` gets the exit of ``pid``, even one that came already."""
+        if pid in self.early_exits:
+            child._exited(self.early_exits.pop(pid))
+        else:
+            self.children[pid] = child
 
     def host(self, fds: list[int]) -> ForkedProcess | None:
         """Have the zygote fork a grader on ``fds`` (stdin, stdout, stderr, its socket); None if it
@@ -166,7 +176,7 @@ class Connection:
                 return None
             with self.cond:
                 pid = self.replies.pop(0)
-                self.children[pid] = child
+                self._register(pid, child)
         child._started(pid)
         return child
 
