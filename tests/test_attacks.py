@@ -103,6 +103,15 @@ def _reference_beside(folder: Path, ctx: dict) -> Path:
     return folder
 
 
+def _reference_with_tail(folder: Path, ctx: dict) -> Path:
+    """The reference solution, its embedding.py ending in the attack's ``embedding.tail``."""
+    tail = folder / "embedding.tail"
+    (folder / "embedding.py").write_text((KIT / "solutions" / "embedding.py").read_text() + "\n\n"
+                                         + tail.read_text())
+    tail.unlink()
+    return _reference_beside(folder, ctx)
+
+
 def _symlinks(folder: Path, ctx: dict) -> Path:
     """embedding.py links to the kit's reference solution; exercises/ links to solutions/."""
     shutil.copy(KIT / "solutions" / "leetcode.py", folder / "leetcode.py")
@@ -203,9 +212,9 @@ SPECS: dict[str, Spec] = {
     "loop_at_import": Spec(attacked=(PE, TYING), honest=(LEET,), policy={"import_seconds": 4}),
     # A hang at import with the default timeouts and every test: waited out once, not per test or module.
     "sleep_at_import": Spec(keyword="", hidden=True, attacked=HUNG, honest=(LEET, "leetcode_log"),
-                             build=_reference_beside),
+                             build=_reference_with_tail),
     "loop_at_import_full": Spec(keyword="", hidden=True, attacked=HUNG, honest=(LEET, "leetcode_log"),
-                                 build=_reference_beside),
+                                 build=_reference_with_tail),
     "notebook_hang": Spec(keyword="", hidden=True, attacked=(*HUNG, LEET), honest=(), build=_notebook_hang,
                           source="-"),
     "ignore_sigterm": Spec(keyword=ONE_PE, honest=(LEET,), policy={"call_seconds": 3}),
