@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
+from cdp_browser import Chromium, find_chromium
 
 from grader.engine.runner import GradeOptions, grade_path
 
@@ -34,3 +36,15 @@ def load_expect(case: Path) -> dict:
 @pytest.fixture(scope="session")
 def reference_results() -> dict:
     return grade(ROOT / "solutions")
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    """A headless Chromium driven over DevTools (tests/cdp_browser.py); skipped where there is none."""
+    binary = find_chromium()
+    if binary is None:
+        pytest.skip("no Chromium binary on PATH: apt-get install -y chromium fonts-nanum (Debian) to run the "
+                    "browser tests")
+    with (tempfile.TemporaryDirectory(prefix="gk-chromium-") as profile,
+          Chromium(binary, Path(profile)) as browser):
+        yield browser

@@ -13,11 +13,9 @@ import json
 import re
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
-from cdp_browser import Chromium, find_chromium
 
 from grader.report.classpages import clip_words
 from grader.report.gradescope import build_gradescope
@@ -240,17 +238,6 @@ def test_clip_words_never_cuts_a_word() -> None:
 
 
 # -- phones ------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    binary = find_chromium()
-    if binary is None:
-        pytest.skip("no Chromium binary on PATH: apt-get install -y chromium fonts-nanum to run the phone "
-                    "check")
-    with (tempfile.TemporaryDirectory(prefix="gk-chromium-") as profile,
-          Chromium(binary, Path(profile)) as browser):
-        yield browser
 
 
 OVERFLOW = """(() => { const W = document.documentElement.clientWidth; const out = [];

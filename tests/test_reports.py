@@ -14,12 +14,10 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import jsonschema
 import pytest
-from cdp_browser import Chromium, find_chromium
 from rich.console import Console
 
 from grader.report import render_html, render_markdown
@@ -357,17 +355,6 @@ def test_write_reports_in_place(graded, tmp_path):
 
 
 # -- a real browser -----------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def chromium():
-    binary = find_chromium()
-    if binary is None:
-        pytest.skip("no Chromium binary on PATH: apt-get install -y chromium (Debian) to run the browser "
-                    "test")
-    with (tempfile.TemporaryDirectory(prefix="gk-chromium-") as profile,
-          Chromium(binary, Path(profile)) as browser):
-        yield browser
-
 
 def test_browser_catches_network_and_console_errors(chromium, tmp_path):
     """The harness itself: a page that breaks both rules must be caught."""
