@@ -67,3 +67,28 @@ def test_the_prefetch_waits_for_nothing_it_was_not_asked_for() -> None:
     assert prefetch.wanted([Item("test_reversal.py", ("student", "artifacts"))]) == ("component",)
     assert prefetch.wanted([Item("test_reversal.py", ("runs",))]) == ("component", "student")
     assert prefetch.take({}, "component") is None
+
+
+@pytest.mark.skipif(not NAMESPACES or len(__import__("os").sched_getaffinity(0)) < 2,
+                    reason=f"the prefetch needs two cores and the zygote ({WHY_NOT or 'one core'})")
+def test_a_lane_that_fails_leaves_the_runs_to_the_tests(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The component check fails in one lane while the other lane still trains: the tests make the runs
+    themselves, on workers of their own (never a lane's, still busy), and grade as without the prefetch."""
+    import threading
+
+    from grader.lesson import experiment as X
+
+    real = X.component_run
+
+    def flaky(student, mode, seed=0):
+        if mode == "learned" and threading.current_thread().name.startswith("gk-prefetch"):
+            raise RuntimeError("a lane failing on purpose")
+        return real(student, mode, seed)
+
+    monkeypatch.setattr(X, "component_run", flaky)
+    results = grade_path(ROOT / "solutions", GradeOptions(hidden=True))
+    monkeypatch.setattr(X, "component_run", real)
+    serial = grade_path(ROOT / "solutions", GradeOptions(hidden=True, policy=SandboxPolicy(siblings=False)))
+    assert results["score"] == results["max_score"]
+    assert _experiment(results)["component"] == _experiment(serial)["component"]
+    assert _verdicts(results) == _verdicts(serial)  # (the student's runs: see the length-12 note above)

@@ -81,8 +81,7 @@ class Student:
         waiting out the same hang one by one.
         """
         failed = self.client.failed_imports
-        if module not in self._imports:
-            self._imports[module] = student_imports(self.staging, module)
+        self.plan_imports(module)
         for dep in self._imports[module]:
             try:
                 self.client.ensure_module(dep)
@@ -92,6 +91,14 @@ class Student:
                     raise
                 break  # e.g. a SyntaxError: importing `module` reports it in its own words
         self.client.ensure_module(module)
+
+    def plan_imports(self, *modules: str) -> None:
+        """Read (ast) which student modules each of ``modules`` imports, once.  A Student used from
+        another thread has them read first, in the test thread: CPython 3.11's parser is not
+        thread-safe (two threads parsing at once: SystemError "AST constructor recursion depth")."""
+        for module in modules:
+            if module not in self._imports:
+                self._imports[module] = student_imports(self.staging, module)
 
     def _seed_worker(self) -> None:
         """Seed the worker's torch once per test (or fixture): its inits then replay with the inputs."""

@@ -430,7 +430,9 @@ def _sibling_of(student: Any, needs: tuple[str, ...]) -> Any:
             sibling.ensure_module(module)
     except Exception:
         return None
-    return Student(sibling, student.review())  # the same submission: the same scan
+    helper = Student(sibling, student.review())  # the same submission: the same scan
+    helper.plan_imports(*needs)  # here, not in the helper thread (Student.plan_imports)
+    return helper
 
 
 def component_runs(student: Any, artifacts: dict, modes: tuple[str, ...] = ALL_MODES) -> dict[str, dict]:

@@ -61,8 +61,11 @@ class Prefetch:
         self.lock = threading.Lock()
         for index, lane in enumerate(LANES):
             jobs = [(part, mode) for part, mode in lane if part in self.parts]
-            # Each lane's worker starts here, in the test thread (launching is not thread-safe).
-            worker = Student(student.client.sibling(index), student.review())
+            # Each lane's worker starts here, in the test thread (launching is not thread-safe), and its
+            # import plan is read here too (the lane must not parse: Student.plan_imports). Siblings 1 and
+            # 2: sibling 0 is in_parallel's, should a part fail here while the other lane still runs.
+            worker = Student(student.client.sibling(index + 1), student.review())
+            worker.plan_imports(*{m for part, _ in jobs for m in NEEDS[part]})
             threading.Thread(target=self._run, args=(worker, jobs), name=f"gk-prefetch-{index}",
                              daemon=True).start()
 
