@@ -70,7 +70,7 @@ def time_imports(runs: int) -> list[float]:
     for _ in range(runs):
         t = time.monotonic()
         subprocess.run([sys.executable, "-c",
-                        "import grader.engine.runner, torch, pytest, grader.lesson.testkit"],
+                        "import grader.engine.runner, torch, pytest, grader.core.testkit"],
                        cwd=ROOT, check=True)
         out.append(time.monotonic() - t)
     return out

@@ -12,7 +12,7 @@ the student release).
 
 def __getattr__(name: str) -> object:  # PEP 562: `from grader import check` stays lazy (no torch, no engine)
     if name == "check":
-        from grader.notebook.check import check
+        from grader.jupyter.check import check
 
         return check
     raise AttributeError(f"module 'grader' has no attribute {name!r}")

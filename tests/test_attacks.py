@@ -585,7 +585,7 @@ def _graded_unscanned(name: str, tmp: Path) -> dict:
         folder = tmp / name
         shutil.copytree(ATTACKS / name, folder)
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr("grader.lesson.tamper.review", lambda staging: {"flagged": False, "reasons": []})
+            mp.setattr("grader.core.tamper.review", lambda staging: {"flagged": False, "reasons": []})
             _UNSCANNED[name] = grade_path(_forge(folder, {}) if name != "forge_twin" else folder,
                                           GradeOptions(hidden=True, keyword=FORGE))
     return _UNSCANNED[name]

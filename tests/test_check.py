@@ -69,7 +69,7 @@ def test_check_outside_a_kernel_grades_exercises(tmp_path):
 
 
 def test_unknown_task_is_said_plainly():
-    from grader.notebook.check import CheckResult, render_html
+    from grader.jupyter.check import CheckResult, render_html
 
     result = CheckResult({"score": 0.0, "max_score": 0.0, "tests": [], "tasks": {},
                           "error": "-k 'sinusoidal' matches no test"}, "en", "sinusoidal")

@@ -325,7 +325,7 @@ import pytest
 import torch
 
 from grader.lesson import reference
-from grader.engine.feedback import expect
+from grader.core.feedback import expect
 
 
 @pytest.mark.task("sinusoidal_pe", points=3)

@@ -11,10 +11,10 @@ import nbformat
 import pytest
 import torch
 
-from grader.engine.errors import NotAttempted, StudentRaised, WorkerCrashed, WorkerTimeout
+from grader.core.errors import NotAttempted, StudentRaised, WorkerCrashed, WorkerTimeout
+from grader.core.testkit import mentions
 from grader.engine.runner import GradeOptions, UsageProblem, suite_paths
 from grader.engine.submission import SubmissionError, read_submission
-from grader.lesson.testkit import mentions
 from grader.runtime import protocol
 from grader.sandbox.client import WorkerClient
 

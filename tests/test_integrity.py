@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from grader.core import tamper
 from grader.engine.submission import read_submission
-from grader.lesson import structure, tamper
+from grader.lesson import structure
 from tests.conftest import CORPUS, ROOT
 
 LESSON = Path("/work/shared/lesson/lesson-ko.txt")
@@ -309,7 +310,7 @@ def test_no_class_statement_is_no_evidence(tmp_path: Path) -> None:
 
 # -- import dependencies (a hang is waited out once) ----------------------------------------
 def test_student_imports_are_read_from_the_source(tmp_path: Path) -> None:
-    from grader.lesson.source import student_imports
+    from grader.core.source import student_imports
 
     (tmp_path / "embedding.py").write_text("import torch\nfrom helpers import f\n")
     (tmp_path / "helpers.py").write_text("import math\n")

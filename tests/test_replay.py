@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from grader.cli import main as grade_cli
-from grader.lesson import seeds
+from grader.core import seeds
 from grader.report.view import failure_rows
 from tests.conftest import ROOT
 

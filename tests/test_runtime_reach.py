@@ -61,7 +61,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     """Graded with the trusted layers switched off (the tamper scan and the source evidence), so
     what is left between the forgery and a point is the runtime being out of reach."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("grader.lesson.tamper.review", lambda staging: {"flagged": False, "reasons": []})
+        mp.setattr("grader.core.tamper.review", lambda staging: {"flagged": False, "reasons": []})
         mp.setattr("grader.engine.student.Student.source_shows", lambda self, evidence, what: None)
         out = {"twin": _grade(TWIN)}
         for name in NAMES:
@@ -72,7 +72,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
 @pytest.mark.parametrize("name", NAMES)
 def test_the_tamper_scan_flags_every_runtime_forgery(tmp_path: Path, name: str) -> None:
     """With every layer on, these forgeries are also listed for review (their probe points withheld)."""
-    from grader.lesson import tamper
+    from grader.core import tamper
 
     review = tamper.review(_attack_folder(tmp_path, name))
     assert review["flagged"] and review["reasons"], name

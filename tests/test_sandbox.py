@@ -18,7 +18,7 @@ import nbformat
 import pytest
 
 from grader.cli import build_parser
-from grader.engine.errors import StudentRaised, WorkerTimeout
+from grader.core.errors import StudentRaised, WorkerTimeout
 from grader.engine.runner import GradeOptions, grade_path
 from grader.sandbox import launch as sandbox
 from grader.sandbox import reap

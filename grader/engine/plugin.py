@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from grader.engine.errors import MissingName
-from grader.engine.feedback import Message, describe_problem
+from grader.core import seeds, tamper, testkit
+from grader.core.errors import MissingName
+from grader.core.feedback import Message, describe_problem
+from grader.core.source import content_hash
 from grader.engine.results import Progress
 from grader.engine.rubric import rubric_of
 from grader.engine.student import Student
 from grader.engine.submission import Submission
-from grader.lesson import seeds, tamper, testkit
-from grader.lesson.source import content_hash
 from grader.sandbox.client import WorkerClient
 from grader.sandbox.launch import SandboxPolicy
 
@@ -33,7 +33,7 @@ class GradingPlugin:
         self.progress = progress
         self.rubric_errors: list[str] = []
         self.order: dict[str, int] = {}  # nodeid -> place in the collection (before the prefetch's reorder)
-        # Fixed per submission, unpredictable to students (grader/lesson/seeds.py): results.json `replay`.
+        # Fixed per submission, unpredictable to students (grader/core/seeds.py): results.json `replay`.
         self.replay = seeds.replay_info(content_hash(submission.staging))
         testkit.begin_grading(self.replay["seed"])
         # The tamper scan (trusted, ast only), once: the student fixture withholds by it, results lists it.

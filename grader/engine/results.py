@@ -71,8 +71,8 @@ class Results(TypedDict):
     duration: NotRequired[float]
     error: NotRequired[str]  # the submission could not be read (score 0)
     status: NotRequired[str]  # batch placeholders: unreadable | timeout | error
-    review: NotRequired[dict]  # the tamper scan: {"flagged": bool, "reasons": [...]} (lesson/tamper.py)
-    replay: NotRequired[dict]  # the seed and what it was made from (lesson/seeds.py)
+    review: NotRequired[dict]  # the tamper scan: {"flagged": bool, "reasons": [...]} (core/tamper.py)
+    replay: NotRequired[dict]  # the seed and what it was made from (core/seeds.py)
 
 
 class Progress(Protocol):

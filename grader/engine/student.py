@@ -6,11 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader.engine.errors import ImportFailed, StudentProblem, StudentRaised
-from grader.engine.feedback import fail
-from grader.lesson import tamper, testkit
-from grader.lesson.source import student_imports
-from grader.lesson.structure import Evidence
+from grader.core import tamper, testkit
+from grader.core.errors import ImportFailed, StudentProblem, StudentRaised
+from grader.core.feedback import Evidence, fail
+from grader.core.source import student_imports
 from grader.runtime.protocol import HOME_MODULE
 from grader.sandbox.client import Remote, WorkerClient
 
@@ -40,7 +39,7 @@ class Student:
         return self.client.sub_dir
 
     def review(self) -> dict:
-        """The tamper scan of the staged source (grader/lesson/tamper.py), once per submission."""
+        """The tamper scan of the staged source (grader/core/tamper.py), once per submission."""
         if self._review is None:
             self._review = tamper.review(self.staging)
         return self._review

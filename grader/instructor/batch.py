@@ -40,8 +40,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from grader.core import seeds
 from grader.engine.options import GradeOptions
-from grader.lesson import seeds
 from grader.paths import KIT_ROOT, SOLUTIONS, SUITES_DIR, write_atomic
 from grader.report import classpages
 from grader.sandbox import reap

@@ -58,9 +58,9 @@ from typing import Any
 
 import torch
 
-from grader.engine.feedback import GradeFailure, describe_problem, fail
-from grader.lesson import testkit
-from grader.lesson.testkit import as_tensor, check_shape
+from grader.core import testkit
+from grader.core.feedback import GradeFailure, describe_problem, fail
+from grader.core.testkit import as_tensor, check_shape
 from grader.sandbox.cgroup import container_limits
 
 # Two workers train side by side only with this much memory (each holds its own copy of the model
@@ -471,7 +471,7 @@ def component_run(student: Any, mode: str, seed: int = 0) -> dict:
 
 
 def _component_run(student: Any, mode: str, seed: int) -> dict:
-    from grader.engine.errors import StudentProblem
+    from grader.core.errors import StudentProblem
 
     cfg = HARNESS
     stop_ids = fresh_batch(int(cfg["stop_samples"]), TRAIN_LENGTH)
@@ -561,7 +561,7 @@ def student_eval_ids() -> dict[int, torch.Tensor]:
 def student_runs(student: Any, mode: str) -> list[dict]:
     """The student's train_reversal for ``mode``, one run per seed, each on its own draws and worker
     seed (testkit.owning): the same runs whichever test, or the prefetch, makes them."""
-    from grader.engine.errors import StudentProblem
+    from grader.core.errors import StudentProblem
 
     eval_ids = student_eval_ids()
     runs = []

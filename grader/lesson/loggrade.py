@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from grader.engine.feedback import fail
+from grader.core.feedback import fail
 from grader.lesson.leetlog import LogReview, review_log
 
 LOG_NAME = "LEETCODE_LOG.md"
@@ -60,7 +60,7 @@ def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview |
     review = review_log(text) if text is not None else None
     kind = getattr(submission, "log_not_text", None)
     if kind:  # binary data under the log's name: say so rather than "the log is empty"
-        from grader.engine.submission import BINARY_KINDS
+        from grader.core.text import BINARY_KINDS
         from grader.lesson.leetlog.review import _zero
 
         en, ko = BINARY_KINDS.get(kind, BINARY_KINDS["binary"])

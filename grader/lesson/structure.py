@@ -15,18 +15,10 @@ every function or class of the staged files it names, transitively.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from pathlib import Path
 
-from grader.lesson.source import Sources, dotted, literal_str, sources_of
-
-
-@dataclass(frozen=True)
-class Evidence:
-    ok: bool
-    en: str = ""
-    ko: str = ""
-
+from grader.core.feedback import Evidence
+from grader.core.source import Sources, dotted, literal_str, sources_of
 
 FOUND = Evidence(True)
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from grader.engine.errors import (
+from grader.core.errors import (
     ImportFailed,
     MissingName,
     NotAttempted,

@@ -5,10 +5,10 @@ import math
 import pytest
 import torch
 
-from grader.engine.errors import StudentRaised
-from grader.engine.feedback import expect, fail
+from grader.core.errors import StudentRaised
+from grader.core.feedback import expect, fail
+from grader.core.testkit import as_tensor, check_dtype, check_shape, fresh_rng, max_diff, mentions, raised
 from grader.lesson import reference, structure
-from grader.lesson.testkit import as_tensor, check_dtype, check_shape, fresh_rng, max_diff, mentions, raised
 
 MODES = ["sin", "learned", "none"]
 

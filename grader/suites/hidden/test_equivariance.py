@@ -4,9 +4,9 @@ import pytest
 import torch
 from torch import nn
 
-from grader.engine.feedback import expect
+from grader.core.feedback import expect
+from grader.core.testkit import fresh_rng
 from grader.lesson import reference
-from grader.lesson.testkit import fresh_rng
 from grader.runtime.probes import build_function
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from grader.engine.feedback import expect
+from grader.core.feedback import expect
 from grader.lesson import reference
 
 EDGE = [

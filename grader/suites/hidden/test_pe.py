@@ -3,9 +3,8 @@
 import pytest
 import torch
 
-from grader.engine.feedback import expect
-from grader.lesson import reference
-from grader.lesson.testkit import (
+from grader.core.feedback import expect
+from grader.core.testkit import (
     as_tensor,
     check_dtype,
     check_finite,
@@ -16,6 +15,7 @@ from grader.lesson.testkit import (
     mentions,
     raised,
 )
+from grader.lesson import reference
 
 
 @pytest.mark.task("sinusoidal_pe", points=3)

@@ -11,9 +11,9 @@ import random
 import pytest
 import torch
 
-from grader.engine.feedback import expect, fail
+from grader.core.feedback import expect, fail
+from grader.core.testkit import as_tensor, check_shape, fresh_rng
 from grader.lesson import experiment as X
-from grader.lesson.testkit import as_tensor, check_shape, fresh_rng
 
 B8, B12 = X.bound(8), X.bound(12)
 

@@ -3,9 +3,9 @@
 import pytest
 import torch
 
-from grader.engine.feedback import expect, fail
+from grader.core.feedback import expect, fail
+from grader.core.testkit import as_tensor, check_shape, fresh_rng, max_diff
 from grader.lesson import structure
-from grader.lesson.testkit import as_tensor, check_shape, fresh_rng, max_diff
 
 
 def _sizes():

@@ -5,9 +5,9 @@ import math
 import pytest
 import torch
 
-from grader.engine.feedback import expect, fail
+from grader.core.feedback import expect, fail
+from grader.core.testkit import as_tensor, check_shape, max_diff, mentions, pe_formula, raised
 from grader.lesson import structure
-from grader.lesson.testkit import as_tensor, check_shape, max_diff, mentions, pe_formula, raised
 
 
 def _ids(batch, length, vocab, seed=0):

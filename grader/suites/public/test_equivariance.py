@@ -4,7 +4,7 @@ import pytest
 import torch
 from torch import nn
 
-from grader.engine.feedback import expect
+from grader.core.feedback import expect
 
 
 @pytest.mark.task("equivariance", points=2)

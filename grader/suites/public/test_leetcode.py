@@ -2,7 +2,7 @@
 
 import pytest
 
-from grader.engine.feedback import expect
+from grader.core.feedback import expect
 
 CASES = [
     ("my_pow", (2.0, 10), 1024.0),

@@ -2,8 +2,8 @@
 
 import pytest
 
-from grader.engine.feedback import expect
-from grader.lesson.testkit import (
+from grader.core.feedback import expect
+from grader.core.testkit import (
     as_tensor,
     check_dtype,
     check_finite,

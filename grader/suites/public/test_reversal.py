@@ -3,9 +3,9 @@
 import pytest
 import torch
 
-from grader.engine.feedback import expect
+from grader.core.feedback import expect
+from grader.core.testkit import as_tensor, check_dtype, check_shape
 from grader.lesson import experiment as X
-from grader.lesson.testkit import as_tensor, check_dtype, check_shape
 
 
 @pytest.mark.task("reversal_experiment", points=1)

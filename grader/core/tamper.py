@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from grader.lesson.source import Sources, dotted, sources_of
+from grader.core.source import Sources, dotted, sources_of
 
 # Modules whose only use here would be to reach into the running process.
 MODULES = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from grader.engine.errors import (
+from grader.core.errors import (
     ImportFailed,
     MissingName,
     NotAttempted,
@@ -19,6 +19,7 @@ from grader.engine.errors import (
     WorkerCrashed,
     WorkerTimeout,
 )
+from grader.core.text import BINARY_KINDS
 
 LANGS = ("ko", "en")
 
@@ -98,8 +99,6 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
                 "두세요.",
             ), "timeout"
         if exc.kind == "NotATextFile":  # the staged stub of a binary file (engine/submission.py)
-            from grader.engine.submission import BINARY_KINDS
-
             en, ko = BINARY_KINDS.get(exc.message.strip("'\""), BINARY_KINDS["binary"])
             return Message(
                 f"{exc.module}.py is not a text file: it looks like {en}. Submit the Python source itself "
@@ -150,3 +149,12 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
         f"채점기가 이 테스트를 끝내지 못했습니다({text}). 학생 코드가 아니라 채점기 문제일 가능성이 큽니다: "
         "강사에게 알려 주세요.",
     ), "error"
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the trusted side read in the student's source (grader/lesson/structure.py): ``ok``, or why not."""
+
+    ok: bool
+    en: str = ""
+    ko: str = ""

@@ -18,11 +18,11 @@ from typing import Any
 
 import torch
 
-from grader.engine.feedback import expect, fail
-from grader.lesson import seeds
+from grader.core import seeds
+from grader.core.feedback import expect, fail
 from grader.runtime.protocol import MetaTensor
 
-# The submission seed (grader/lesson/seeds.py) and the draws made from it so far.
+# The submission seed (grader/core/seeds.py) and the draws made from it so far.
 _GRADING: dict[str, Any] = {"seed": None, "test": "", "counts": {}}
 _OWNER = threading.local()  # a thread's explicit owner of draws (owning)
 
