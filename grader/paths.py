@@ -17,6 +17,8 @@ RUNTIME_DIR = PACKAGE / "runtime"
 TEMPLATES = KIT_ROOT / "templates"
 # GK_SOLUTIONS: a sealed hidden archive unpacks its own copy of solutions/ (instructor/hidden_pack.py).
 SOLUTIONS = Path(os.environ.get("GK_SOLUTIONS") or KIT_ROOT / "solutions")
+# The lesson the engine grades by default: a module declaring LESSON (grader/engine/lesson_api.py).
+LESSON_MODULE = "grader.lesson"
 
 
 def write_atomic(path: Path, data: str | bytes, encoding: str = "utf-8") -> None:

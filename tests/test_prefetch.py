@@ -10,6 +10,7 @@ import pytest
 
 from grader.engine.runner import GradeOptions, grade_path
 from grader.lesson import prefetch
+from grader.paths import SUITES_DIR as SUITES
 from grader.sandbox.launch import SandboxPolicy, namespaces_status
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,16 +57,42 @@ def test_prefetched_runs_are_the_runs_the_tests_make(monkeypatch: pytest.MonkeyP
     assert [t["id"] for t in beside["tests"]] == [t["id"] for t in serial["tests"]]  # collection order
 
 
-def test_the_prefetch_waits_for_nothing_it_was_not_asked_for() -> None:
-    """What a session reads decides what is made: nothing for a session without reversal tests."""
+def _collected(path: Path, rootdir: Path = SUITES) -> list[pytest.Item]:
+    """A suite's items as the engine collects them (nothing run); module names from ``rootdir``."""
 
-    class Item:
-        def __init__(self, name: str, fixtures: tuple[str, ...] = ()) -> None:
-            self.path, self.fixturenames = Path(name), list(fixtures)
+    class Keep:
+        items: list[pytest.Item] = []
 
-    assert prefetch.wanted([Item("test_pe.py", ("student",))]) == ()
-    assert prefetch.wanted([Item("test_reversal.py", ("student", "artifacts"))]) == ("component",)
-    assert prefetch.wanted([Item("test_reversal.py", ("runs",))]) == ("component", "student")
+        def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+            self.items = list(items)
+
+    keep = Keep()
+    pytest.main([str(path), "--collect-only", "-qq", "-p", "no:cacheprovider", "-p", "no:xdist",
+                 "-c", str(SUITES / "pytest.ini"), "--rootdir", str(rootdir),
+                 "--import-mode=importlib", "-W", "ignore::pytest.PytestUnknownMarkWarning"], plugins=[keep])
+    return keep.items
+
+
+def test_the_prefetch_waits_for_nothing_it_was_not_asked_for(tmp_path: Path) -> None:
+    """What a session's tests declare they read (@pytest.mark.experiment_runs) decides what is made:
+    nothing for tests that declare nothing, whatever their file is called."""
+    assert prefetch.wanted(_collected(SUITES / "public" / "test_pe.py")) == ()
+    public = _collected(SUITES / "public" / "test_reversal.py")
+    assert prefetch.wanted(public) == ("component",) and all(map(prefetch.reads_prefetch, public))
+    hidden = _collected(SUITES / "hidden" / "test_reversal.py")
+    assert prefetch.wanted(hidden) == ("component", "student")
+    students = {i.name for i in hidden if "student" in prefetch.parts_read(i)}
+    assert students and all("runs" in i.fixturenames for i in hidden if i.name in students)
+    # A renamed file keeps its declaration; a copy with the declaration taken out asks for nothing.
+    source = (SUITES / "hidden" / "test_reversal.py").read_text(encoding="utf-8")
+    for folder in ("renamed", "plain"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "renamed" / "test_experiment_science.py").write_text(source, encoding="utf-8")
+    renamed = _collected(tmp_path / "renamed" / "test_experiment_science.py", tmp_path)
+    assert prefetch.wanted(renamed) == ("component", "student")
+    undeclared = "\n".join(line for line in source.splitlines() if "experiment_runs" not in line)
+    (tmp_path / "plain" / "test_reversal.py").write_text(undeclared, encoding="utf-8")
+    assert prefetch.wanted(_collected(tmp_path / "plain" / "test_reversal.py", tmp_path)) == ()
     assert prefetch.take({}, "component") is None
 
 

@@ -12,18 +12,11 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
-# What each task tests when the test's id names nothing more precise.
-TASK_SYMBOLS: dict[str, tuple[str, ...]] = {
-    "sinusoidal_pe": ("sinusoidal_pe",),
-    "TokenAndPosEmbedding": ("TokenAndPosEmbedding",),
-    "weight_tying": ("TinyLM", "count_params"),
-    "equivariance": ("equivariance_error",),
-    "reversal_experiment": ("train_reversal", "run_experiment", "ReversalModel", "make_batch", "evaluate"),
-    "leetcode_practice": ("my_pow", "count_primes", "is_happy", "int_to_roman"),
-}
-LOG_FILE = "LEETCODE_LOG.md"
+from grader.engine.lesson_api import Task, load_lesson
+
 NOTEBOOK_PY = "notebook.py"
 _CELL = re.compile(r"^# --- cell (\d+) ---$")
 
@@ -57,8 +50,14 @@ def _cell_of(cells: list[tuple[int, int]], line: int) -> int | None:
 class Locator:
     """Definitions of every staged module, read once per submission."""
 
-    def __init__(self, staging: Path, notebook_name: str | None = None) -> None:
+    def __init__(self, staging: Path, notebook_name: str | None, tasks: Sequence[Task]) -> None:
         self.notebook_name = notebook_name
+        # What each task tests when the test's id names nothing more precise (the lesson's Task.symbols),
+        # and the document a task grades instead of code (Task.document) where the submission has it.
+        self.symbols = {t.name: t.symbols for t in tasks}
+        self.graded_documents = {t.name: t.document for t in tasks if t.document}
+        self.documents = {name: doc for name, doc in self.graded_documents.items()
+                          if (staging / doc).is_file()}
         self.defs: dict[str, tuple[str, int]] = {}
         self.cells: list[tuple[int, int]] = []
         for path in sorted(staging.glob("*.py")):
@@ -70,7 +69,6 @@ class Locator:
                 self.cells = _cells(source)
             for name, line in definitions(source).items():
                 self.defs.setdefault(name, (path.name, line))
-        self.has_log = (staging / LOG_FILE).is_file()
 
     def _shown(self, file: str, line: int) -> dict:
         """A location as the student sees it: a notebook line becomes its cell."""
@@ -82,21 +80,23 @@ class Locator:
     def for_test(self, test: dict) -> dict | None:
         """The definition under test for a failure with no traceback line."""
         task = str(test.get("task") or "")
-        if task == "leetcode_log":
-            return {"file": LOG_FILE, "line": 1} if self.has_log else None
+        if task in self.graded_documents:
+            return {"file": self.documents[task], "line": 1} if task in self.documents else None
         name = str(test.get("id", "")).split("::")[-1]
         # a symbol the test's name spells (test_count_params_..., [my_pow-...]) beats the task's default
         named = sorted((s for s in self.defs if re.search(rf"(?<![A-Za-z]){re.escape(s)}(?![A-Za-z])", name)),
                        key=len, reverse=True)
-        for symbol in named + list(TASK_SYMBOLS.get(task, ())):
+        for symbol in named + list(self.symbols.get(task, ())):
             if symbol in self.defs:
                 return self._shown(*self.defs[symbol])
         return None
 
 
-def add_locations(results: dict, staging: Path, notebook_name: str | None = None) -> None:
-    """Give every failed test a ``location``; the worker's traceback line is kept where there is one."""
-    locator = Locator(staging, notebook_name)
+def add_locations(results: dict, staging: Path, notebook_name: str | None = None,
+                  tasks: Sequence[Task] | None = None) -> None:
+    """Give every failed test a ``location``; the worker's traceback line is kept where there is one.
+    ``tasks``: the lesson's (default: the lesson graded by default)."""
+    locator = Locator(staging, notebook_name, load_lesson().tasks if tasks is None else tasks)
     for test in results.get("tests", []):
         if test.get("status") == "passed":
             continue

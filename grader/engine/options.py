@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.engine.results import Progress
-from grader.paths import SOLUTIONS, SUITES_DIR
+from grader.paths import LESSON_MODULE, SOLUTIONS, SUITES_DIR
 from grader.sandbox.launch import SandboxPolicy
 
 
@@ -27,3 +27,4 @@ class GradeOptions:
     solutions_dir: Path = SOLUTIONS  # the reference the suites compare against (a sealed archive has its own)
     progress: Progress | None = None
     keyword: str | None = None
+    lesson: str = LESSON_MODULE  # the module declaring the LESSON graded (grader/engine/lesson_api.py)

@@ -16,6 +16,7 @@ from grader.core import seeds, tamper, testkit
 from grader.core.errors import MissingName
 from grader.core.feedback import Message, describe_problem
 from grader.core.source import content_hash
+from grader.engine.lesson_api import Lesson
 from grader.engine.results import Progress
 from grader.engine.rubric import rubric_of
 from grader.engine.student import Student
@@ -25,9 +26,10 @@ from grader.sandbox.launch import SandboxPolicy
 
 
 class GradingPlugin:
-    def __init__(self, submission: Submission, policy: SandboxPolicy | None = None,
+    def __init__(self, submission: Submission, lesson: Lesson, policy: SandboxPolicy | None = None,
                  progress: Progress | None = None) -> None:
         self.sub = submission
+        self.lesson = lesson
         self.client = WorkerClient(submission.staging, policy=policy)
         self.artifacts_store: dict[str, Any] = {}
         self.progress = progress
@@ -42,7 +44,10 @@ class GradingPlugin:
     # -- fixtures ------------------------------------------------------------
     @pytest.fixture(scope="session")
     def student(self) -> Student:
-        return Student(self.client, self.review)
+        return self.new_student()
+
+    def new_student(self) -> Student:
+        return Student(self.client, self.review, probe_modules=self.lesson.layout.probe_modules)
 
     @pytest.fixture(scope="session")
     def submission(self) -> Submission:
@@ -56,11 +61,13 @@ class GradingPlugin:
     # -- hooks -----------------------------------------------------------------
     def pytest_configure(self, config: pytest.Config) -> None:
         config.addinivalue_line("markers", "task(name, points=1): the rubric entry of a test")
+        for marker in self.lesson.markers:
+            config.addinivalue_line("markers", marker)
 
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
         for item in items:
             try:
-                task, _points = rubric_of(item)
+                task, _points = rubric_of(item, self.lesson.task_names)
             except ValueError as exc:
                 self.rubric_errors.append(str(exc))
                 continue
@@ -73,18 +80,18 @@ class GradingPlugin:
 
     @pytest.hookimpl(specname="pytest_collection_modifyitems", trylast=True)  # after -k/-m deselected
     def pytest_collection_modifyitems_prefetch(self, config: pytest.Config, items: list[pytest.Item]) -> None:
-        """The experiment's training, the longest work of a grade, starts now beside the other tests,
-        and the tests that read it run last (results.json keeps the collection order: ``order``)."""
-        from grader.lesson import prefetch
-
+        """The lesson's long work (this lesson: the experiment's training) starts now beside the other
+        tests, and the tests that read it run last (results.json keeps the collection order: ``order``)."""
         self.order = {item.nodeid: i for i, item in enumerate(items)}
+        prefetch = self.lesson.prefetch
         option = config.option
         filtered = bool(getattr(option, "keyword", "") or getattr(option, "markexpr", ""))
-        if prefetch.start(Student(self.client, self.review), self.artifacts_store, items, filtered=filtered):
-            items.sort(key=prefetch.reads_prefetch)  # stable: each group keeps its order
+        if prefetch is not None and prefetch.start(self.new_student(), self.artifacts_store, items,
+                                                   filtered=filtered):
+            items.sort(key=prefetch.reads)  # stable: each group keeps its order
 
     def pytest_json_runtest_metadata(self, item: pytest.Item, call: pytest.CallInfo) -> dict:
-        task, points = rubric_of(item)
+        task, points = rubric_of(item, self.lesson.task_names)
         meta: dict[str, Any] = {"task": task, "points": points}
         if call.excinfo is not None and call.when in ("setup", "call"):
             exc = call.excinfo.value
@@ -114,11 +121,11 @@ class GradingPlugin:
             self.progress.advance(report.nodeid)
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        from grader.lesson import prefetch
         from grader.notebook.driver import notebook_artifact
 
         notes = notebook_artifact(self.sub, self.client)  # a notebook's skipped and failed cells
         if notes:
             self.artifacts_store["notebook"] = notes
         self.client.stop()
-        prefetch.stop(self.artifacts_store)
+        if self.lesson.prefetch is not None:
+            self.lesson.prefetch.stop(self.artifacts_store)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.engine.lesson_api import Lesson, load_lesson
 from grader.engine.locate import add_locations
 from grader.engine.options import GradeOptions, UsageProblem
 from grader.engine.plugin import GradingPlugin
@@ -36,9 +37,10 @@ def suite_paths(options: GradeOptions) -> list[tuple[str, Path]]:
     return suites
 
 
-def run_suites(submission: Submission, options: GradeOptions) -> tuple[dict, GradingPlugin, list[str]]:
+def run_suites(submission: Submission, options: GradeOptions,
+               lesson: Lesson) -> tuple[dict, GradingPlugin, list[str]]:
     suites = suite_paths(options)
-    plugin = GradingPlugin(submission, options.policy, progress=options.progress)
+    plugin = GradingPlugin(submission, lesson, options.policy, progress=options.progress)
     plugin.client.prestart()
     with tempfile.TemporaryDirectory(prefix="gk-report-") as tmp:
         report_file = Path(tmp) / "report.json"
@@ -72,9 +74,10 @@ def run_suites(submission: Submission, options: GradeOptions) -> tuple[dict, Gra
         if code == pytest.ExitCode.INTERRUPTED:  # Ctrl-C (pytest caught it): no grade to write
             raise KeyboardInterrupt
         if code == pytest.ExitCode.NO_TESTS_COLLECTED and options.keyword:
-            raise UsageProblem(f"-k {options.keyword!r} matches no test; try a task name such as "
-                               f"sinusoidal_pe or weight_tying / -k {options.keyword!r}에 맞는 테스트가 "
-                               "없습니다")
+            tasks = ", ".join(lesson.task_names)
+            raise UsageProblem(f"-k {options.keyword!r} matches no test; try a task name ({tasks}) / "
+                               f"-k {options.keyword!r}에 맞는 테스트가 없습니다(과제 이름을 써 보세요: "
+                               f"{tasks})")
         if not report_file.exists():
             raise RuntimeError(f"pytest did not run (exit {code}): {sink.getvalue()[-2000:]}")
         report = json.loads(report_file.read_text())
@@ -87,19 +90,20 @@ def run_suites(submission: Submission, options: GradeOptions) -> tuple[dict, Gra
 
 def grade_path(path: Path, options: GradeOptions) -> Results:
     """Grade the submission at ``path``; raises SubmissionError if it cannot be read."""
-    from grader.lesson import reference
-
     started = time.monotonic()
-    reference.set_solutions_dir(options.solutions_dir)
+    lesson = load_lesson(options.lesson)
+    if lesson.use_solutions is not None:
+        lesson.use_solutions(options.solutions_dir)
     staging = Path(tempfile.mkdtemp(prefix="gk-sub-"))
     os.chmod(staging, 0o755)
     try:
-        submission = read_submission(path, staging)
-        report, plugin, suites = run_suites(submission, options)
+        submission = read_submission(path, staging, lesson.layout)
+        report, plugin, suites = run_suites(submission, options, lesson)
         results = build_results(
             report,
             submission=submission.name,
             suites=suites,
+            tasks=lesson.task_names,
             isolation=plugin.client.isolation,
             lang=options.lang,
             hidden_visibility=options.hidden_visibility,
@@ -113,7 +117,7 @@ def grade_path(path: Path, options: GradeOptions) -> Results:
                 "replay": plugin.replay,
             },
         )
-        add_locations(results, staging, path.name if submission.kind == "notebook" else None)
+        add_locations(results, staging, path.name if submission.kind == "notebook" else None, lesson.tasks)
         results["duration"] = round(time.monotonic() - started, 2)
         return results
     finally:

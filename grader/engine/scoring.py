@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import platform
+from collections.abc import Sequence
 from typing import Any
 
 from grader.engine.results import Results, SkippedTest, TaskTotal, TestResult
-from grader.engine.rubric import TASKS
 
 SCHEMA = 1
 STATUSES = ("passed", "failed", "error", "timeout")
@@ -59,9 +59,10 @@ def _skip_reason(t: dict, meta: dict) -> str:
     return longrepr.rsplit("Skipped: ", 1)[-1].strip("')\n ")[:300]
 
 
-def task_totals(tests: list[TestResult]) -> dict[str, TaskTotal]:
+def task_totals(tests: list[TestResult], tasks: Sequence[str]) -> dict[str, TaskTotal]:
+    """Points per task, in the lesson's order of ``tasks``."""
     totals: dict[str, TaskTotal] = {}
-    for task in TASKS:
+    for task in tasks:
         mine = [t for t in tests if t["task"] == task]
         if mine:
             totals[task] = {
@@ -73,8 +74,9 @@ def task_totals(tests: list[TestResult]) -> dict[str, TaskTotal]:
     return totals
 
 
-def build_results(report: dict, *, submission: str, suites: list[str], isolation: str, lang: str,
-                  hidden_visibility: str = "after_published", extra: dict[str, Any] | None = None) -> Results:
+def build_results(report: dict, *, submission: str, suites: list[str], tasks: Sequence[str], isolation: str,
+                  lang: str, hidden_visibility: str = "after_published",
+                  extra: dict[str, Any] | None = None) -> Results:
     tests, skipped = test_entries(report, lang, hidden_visibility)
     import torch
 
@@ -86,7 +88,7 @@ def build_results(report: dict, *, submission: str, suites: list[str], isolation
         "suites": suites,
         "isolation": isolation,
         "tests": tests,
-        "tasks": task_totals(tests),
+        "tasks": task_totals(tests, tasks),
         "skipped": skipped,
         "lang": lang,
         "versions": {"python": platform.python_version(), "torch": torch.__version__,

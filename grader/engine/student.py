@@ -27,8 +27,10 @@ class Outcome:
 
 
 class Student:
-    def __init__(self, client: WorkerClient, review: dict | None = None) -> None:
+    def __init__(self, client: WorkerClient, review: dict | None = None,
+                 probe_modules: tuple[str, ...] = ()) -> None:
         self.client = client
+        self.probe_modules = probe_modules  # the lesson's modules a probe resolves (lesson_api.Layout)
         self._review = review  # the plugin's scan, made once per submission; else made on first use
         self._seeded: tuple[int, str] | None = None  # (worker generation, draw owner) last seeded
         self._imports: dict[str, list[str]] = {}  # module -> the student modules it imports (from the source)
@@ -133,7 +135,8 @@ class Student:
         if name != "seed":
             self.withhold_if_flagged()
             if name not in ("spy_model", "spy_report"):
-                self.ensure_module("embedding")  # the probe resolves or runs the student's embedding code
+                for module in self.probe_modules:  # the probe resolves or runs the student's code in them
+                    self.ensure_module(module)
             self._seed_worker()
         return self.client.request({"op": "probe", "name": name}, args, kwargs, timeout)
 

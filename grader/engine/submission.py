@@ -18,13 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from grader.core.text import BINARY_KINDS, as_text
+from grader.engine.lesson_api import Layout, load_lesson
 
 MAX_FILE_BYTES = 1024 * 1024
 MAX_TOTAL_BYTES = 16 * 1024 * 1024
 MAX_ZIP_MEMBERS = 2000
 MAX_ZIP_RATIO = 200
-LOG_NAME = "LEETCODE_LOG.md"
-STUDENT_MODULES = ("embedding", "reversal", "leetcode")
 # Files that configure tools or hook into Python start-up: never copied.
 FORBIDDEN = {"conftest", "sitecustomize", "usercustomize", "setup", "__init__", "__main__"}
 
@@ -38,6 +37,7 @@ class Submission:
     name: str
     kind: str  # folder | notebook | zip
     staging: Path
+    layout: Layout  # what the lesson's submissions hold (its modules, its log)
     files: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
     notebook: bool = False
@@ -53,8 +53,10 @@ class Submission:
         return f"{module}.py" in self.files or self.notebook
 
 
-def read_submission(path: Path, staging: Path | None = None) -> Submission:
-    """Turn ``path`` into a staging folder holding only what the worker may import."""
+def read_submission(path: Path, staging: Path | None = None, layout: Layout | None = None) -> Submission:
+    """Turn ``path`` into a staging folder holding only what the worker may import.
+    ``layout``: the lesson's (default: the lesson graded by default)."""
+    layout = load_lesson().layout if layout is None else layout
     path = Path(path)
     if path.is_symlink():
         raise SubmissionError(f"{path.name} is a symbolic link; submit the folder or file itself")
@@ -64,19 +66,19 @@ def read_submission(path: Path, staging: Path | None = None) -> Submission:
     staging.mkdir(parents=True, exist_ok=True)
     name = path.name.removesuffix(".zip").removesuffix(".ipynb")
     if path.is_dir():
-        sub = Submission(name, "folder", staging)
+        sub = Submission(name, "folder", staging, layout)
         _from_folder(path, sub)
     elif path.suffix == ".ipynb":
-        sub = Submission(name, "notebook", staging)
+        sub = Submission(name, "notebook", staging, layout)
         _from_notebook(_read_limited(path), sub, path.name)
     elif path.suffix == ".zip":
-        sub = Submission(name, "zip", staging)
+        sub = Submission(name, "zip", staging, layout)
         _from_zip(path, sub)
     else:
         raise SubmissionError(f"{path.name}: expected a folder, a .ipynb notebook or a .zip")
     if not sub.files and sub.log_text is None:
-        raise SubmissionError(f"{path.name}: no embedding.py, reversal.py, leetcode.py, notebook or "
-                              f"{LOG_NAME} found")
+        expected = [*(f"{m}.py" for m in layout.modules), "notebook", *filter(None, [layout.log_name])]
+        raise SubmissionError(f"{path.name}: no {', '.join(expected[:-1])} or {expected[-1]} found")
     _drop_demos(sub)
     return sub
 
@@ -89,7 +91,7 @@ def _drop_demos(sub: Submission) -> None:
     """
     from grader.notebook.plan import names_imported_from, prune_module
 
-    texts = {m: sub.sources[m] for m in STUDENT_MODULES if f"{m}.py" in sub.files and m in sub.sources}
+    texts = {m: sub.sources[m] for m in sub.layout.modules if f"{m}.py" in sub.files and m in sub.sources}
     for module, text in texts.items():
         pruned, notes = prune_module(text, names_imported_from(module, texts))
         if notes:
@@ -105,20 +107,20 @@ def _read_limited(path: Path) -> bytes:
     return path.read_bytes()
 
 
-def _source_root(root: Path) -> Path:
+def _source_root(root: Path, modules: tuple[str, ...]) -> Path:
     """Files may sit at the root or under exercises/ (a copy of the kit's layout)."""
     inner = root / "exercises"
     if (inner.is_dir() and not inner.is_symlink()
-            and any((inner / f"{m}.py").exists() for m in STUDENT_MODULES)):
+            and any((inner / f"{m}.py").exists() for m in modules)):
         return inner
     return root
 
 
 def _from_folder(root: Path, sub: Submission) -> None:
-    base = _source_root(root)
+    base = _source_root(root, sub.layout.modules)
     entries = sorted(base.iterdir())
     notebooks = [p for p in entries if p.suffix == ".ipynb" and p.is_file() and not p.is_symlink()]
-    has_modules = any((base / f"{m}.py").exists() for m in STUDENT_MODULES)
+    has_modules = any((base / f"{m}.py").exists() for m in sub.layout.modules)
     for entry in entries:
         if entry.is_symlink():
             sub.dropped.append(f"{entry.name}: symbolic link, not followed")
@@ -185,7 +187,7 @@ def _from_zip(path: Path, sub: Submission) -> None:
     for fname, data in sorted(chosen.items()):
         if not fname.endswith(".ipynb"):
             _accept(sub, fname, data)
-    if not any(f"{m}.py" in chosen for m in STUDENT_MODULES) and len(notebooks) == 1:
+    if not any(f"{m}.py" in chosen for m in sub.layout.modules) and len(notebooks) == 1:
         sub.kind = "zip"
         _from_notebook(chosen[notebooks[0]], sub, notebooks[0])
 
@@ -213,7 +215,8 @@ def _not_text_stub(fname: str, kind: str) -> bytes:
 
 def _accept(sub: Submission, fname: str, data: bytes) -> None:
     """Write one file to staging if the allow-list admits it."""
-    if fname == LOG_NAME or fname.lower() == LOG_NAME.lower():
+    log_name = sub.layout.log_name
+    if log_name and fname.lower() == log_name.lower():
         text, kind, note = as_text(data)
         if text is None:
             sub.dropped.append(f"{fname}: not a text file ({BINARY_KINDS[kind][0]}), not read")
@@ -222,11 +225,11 @@ def _accept(sub: Submission, fname: str, data: bytes) -> None:
         elif note:
             sub.dropped.append(f"{fname}: {note}")
         sub.log_text = text
-        (sub.staging / LOG_NAME).write_text(text, encoding="utf-8")
+        (sub.staging / log_name).write_text(text, encoding="utf-8")
         return
     if not fname.endswith(".py"):
         return
-    reason = module_name_problem(fname[:-3])
+    reason = module_name_problem(fname[:-3], sub.layout.modules)
     if reason:
         sub.dropped.append(f"{fname}: {reason}")
         return
@@ -245,13 +248,13 @@ def _accept(sub: Submission, fname: str, data: bytes) -> None:
         return
     (sub.staging / fname).write_bytes(data)
     sub.files.append(fname)
-    if fname[:-3] in STUDENT_MODULES and text is not None:
+    if fname[:-3] in sub.layout.modules and text is not None:
         sub.sources[fname[:-3]] = text
 
 
-def module_name_problem(stem: str) -> str | None:
-    """Why a student file named ``stem``.py may not reach the worker, or None."""
-    if stem in STUDENT_MODULES:
+def module_name_problem(stem: str, modules: tuple[str, ...]) -> str | None:
+    """Why a student file named ``stem``.py may not reach the worker, or None (``modules``: the lesson's)."""
+    if stem in modules:
         return None
     if not stem.isidentifier():
         return "not an importable module name, ignored"
@@ -296,7 +299,7 @@ def _from_notebook(data: bytes, sub: Submission, label: str) -> None:
     sub.files.append("notebook.py")
     # Shims so `from embedding import ...` (in the notebook or the grader) finds
     # the notebook's names; a star import of the partly run notebook works too.
-    for module in STUDENT_MODULES:
+    for module in sub.layout.modules:
         if f"{module}.py" not in sub.files:
             (sub.staging / f"{module}.py").write_text(
                 "from notebook import *  # noqa: F403 (written by the grader)\n")

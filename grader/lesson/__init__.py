@@ -1,1 +1,20 @@
-"""This lesson's grading knowledge: reference solutions, value checks, the experiment, the LeetCode log."""
+"""This lesson's grading knowledge: reference solutions, value checks, the experiment, the LeetCode log.
+
+``LESSON`` is what the engine knows of it (grader/engine/lesson_api.py): the tasks, the submission's
+layout, the reference in use and the experiment's early start. The suites call the rest directly
+(structural evidence in ``structure``, the log review in ``loggrade``, the experiment in ``experiment``).
+"""
+
+from grader.engine.lesson_api import Layout, Lesson
+from grader.lesson import prefetch, reference
+from grader.lesson.tasks import LOG_NAME, TASK_LIST
+
+LESSON = Lesson(
+    name="Embedding + Positional Encoding",
+    tasks=TASK_LIST,
+    layout=Layout(modules=("embedding", "reversal", "leetcode"), log_name=LOG_NAME,
+                  probe_modules=("embedding",)),
+    use_solutions=reference.set_solutions_dir,
+    prefetch=prefetch.EXPERIMENT_RUNS,
+    markers=(prefetch.MARKER_HELP,),
+)

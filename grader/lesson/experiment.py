@@ -430,7 +430,8 @@ def _sibling_of(student: Any, needs: tuple[str, ...]) -> Any:
             sibling.ensure_module(module)
     except Exception:
         return None
-    helper = Student(sibling, student.review())  # the same submission: the same scan
+    # the same submission: the same scan
+    helper = Student(sibling, student.review(), probe_modules=student.probe_modules)
     helper.plan_imports(*needs)  # here, not in the helper thread (Student.plan_imports)
     return helper
 

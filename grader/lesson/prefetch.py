@@ -2,10 +2,11 @@
 
 Its training runs are most of a hidden grade (about two seconds here) and the tests
 that read them come last.  Where more workers pay (two cores, the zygote, not a
-batch: experiment.second_worker_pays), the plugin starts them when collection ends, if the
-session holds the tests that read them and no ``-k``/``-m`` filter: the component
-check of every mode, then (for the hidden suite) the student's own runs.  Those
-tests then take the runs from here.  Each run draws its inputs and seeds the worker
+batch: experiment.second_worker_pays), the engine starts them when collection ends (the
+lesson's ``prefetch`` hook), if the session holds tests that declare they read them
+(``@pytest.mark.experiment_runs(part)``) and no ``-k``/``-m`` filter: the component check of
+every mode, then (for the hidden suite) the student's own runs.  Those tests then take the
+runs from here.  Each run draws its inputs and seeds the worker
 from keys of its own (testkit.owning), so it is the same run it would have been
 inside the test.  Should anything go wrong here (the second worker cannot start or
 import the student's files, the grader meets an error), the tests make the runs
@@ -64,7 +65,8 @@ class Prefetch:
             # Each lane's worker starts here, in the test thread (launching is not thread-safe), and its
             # import plan is read here too (the lane must not parse: Student.plan_imports). Siblings 1 and
             # 2: sibling 0 is in_parallel's, should a part fail here while the other lane still runs.
-            worker = Student(student.client.sibling(index + 1), student.review())
+            worker = Student(student.client.sibling(index + 1), student.review(),
+                             probe_modules=student.probe_modules)
             worker.plan_imports(*{m for part, _ in jobs for m in NEEDS[part]})
             threading.Thread(target=self._run, args=(worker, jobs), name=f"gk-prefetch-{index}",
                              daemon=True).start()
@@ -99,20 +101,25 @@ class Prefetch:
 _ACTIVE: dict[int, Prefetch] = {}  # by id() of the session's artifacts dict
 
 
+MARKER = "experiment_runs"
+MARKER_HELP = (f"{MARKER}(*parts): the test reads the reversal experiment's runs (parts: component, "
+               "student), which the prefetch may start early on more workers")
+
+
+def parts_read(item: Any) -> tuple[str, ...]:
+    """The parts a collected test declares it reads (``@pytest.mark.experiment_runs(...)``)."""
+    return tuple(dict.fromkeys(part for mark in item.iter_markers(MARKER) for part in mark.args))
+
+
 def reads_prefetch(item: Any) -> bool:
-    """A test of the reversal experiment (which reads the runs made here)."""
-    path = getattr(item, "path", None)
-    return path is not None and path.name == "test_reversal.py"
+    """A test that reads the runs made here (it runs after the others when they are prefetched)."""
+    return bool(parts_read(item))
 
 
 def wanted(items: list[Any]) -> tuple[str, ...]:
-    """The parts the collected tests read: any reversal test reads the component check, a test with the
-    ``runs`` fixture the student's runs."""
-    reversal = [i for i in items if reads_prefetch(i)]
-    parts = ["component"] if reversal else []
-    if any("runs" in getattr(i, "fixturenames", ()) for i in reversal):
-        parts.append("student")
-    return tuple(parts)
+    """The parts the collected tests declare they read, in lane order."""
+    declared = {part for item in items for part in parts_read(item)}
+    return tuple(part for part in NEEDS if part in declared)
 
 
 def start(student: Any, artifacts: dict, items: list[Any], filtered: bool) -> bool:
@@ -138,3 +145,14 @@ def take(artifacts: dict, name: str) -> Part | None:
 def stop(artifacts: dict) -> None:
     """End of the session: forget it (the plugin stops the workers, which ends a run still going)."""
     _ACTIVE.pop(id(artifacts), None)
+
+
+class ExperimentRuns:
+    """The engine's view of this module (grader.engine.lesson_api.Prefetch)."""
+
+    start = staticmethod(start)
+    reads = staticmethod(reads_prefetch)
+    stop = staticmethod(stop)
+
+
+EXPERIMENT_RUNS = ExperimentRuns()

@@ -28,7 +28,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TextIO
 
-from grader.engine.rubric import TASK_TITLES
+from grader.lesson.tasks import TASK_TITLES
 from grader.report.i18n import translate
 
 SUMMARY_LIMIT = 1_000_000  # bytes; GitHub rejects a step summary over 1 MiB

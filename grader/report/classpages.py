@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader.engine.rubric import TASK_TITLES, TASKS
+from grader.lesson.tasks import TASK_TITLES, TASKS
 from grader.paths import write_atomic
 from grader.report import svg_chart
 from grader.report.plots import COLOURS, colour, data_uri

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from grader.engine.results import Results
-from grader.engine.rubric import TASKS
 from grader.engine.scoring import task_totals
+from grader.lesson.tasks import TASKS
 from grader.report.i18n import translate
 from grader.report.view import failure_rows, task_title, top_fixes
 
@@ -35,7 +35,7 @@ def visible_view(results: dict) -> dict:
     if len(tests) == len(results.get("tests", [])):
         return results
     withheld = len(results.get("tests", [])) - len(tests)
-    view = dict(results, tests=tests, tasks=task_totals(tests), withheld=withheld,
+    view = dict(results, tests=tests, tasks=task_totals(tests, TASKS), withheld=withheld,
                 score=round(sum(t["score"] for t in tests), 3),
                 max_score=round(sum(t["max_score"] for t in tests), 3))
     artifacts = dict(results.get("artifacts") or {})

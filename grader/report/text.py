@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from grader.engine.results import Results
-from grader.engine.rubric import TASK_TITLES
+from grader.lesson.tasks import TASK_TITLES
 from grader.report.i18n import skip_reason, translate
 
 STATUS_MARK = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"}

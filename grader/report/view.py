@@ -10,7 +10,7 @@ import re
 import shlex
 from typing import Any
 
-from grader.engine.rubric import TASK_TITLES, TASKS
+from grader.lesson.tasks import TASK_TITLES, TASKS
 from grader.report.i18n import status_word
 
 # Practice functions of leetcode.py, as named in the catalog and the test ids.

@@ -15,6 +15,10 @@ from grader.core.feedback import expect, fail
 from grader.core.testkit import as_tensor, check_shape, fresh_rng
 from grader.lesson import experiment as X
 
+# Every test here reads the component check, which the prefetch may start early (grader/lesson/prefetch.py);
+# a test that also reads the student's own runs (the `runs` fixture) says so with experiment_runs("student").
+pytestmark = pytest.mark.experiment_runs("component")
+
 B8, B12 = X.bound(8), X.bound(12)
 
 
@@ -93,6 +97,7 @@ def test_component_none_sits_on_the_bound_and_is_equivariant(student, artifacts)
 # -- the student's experiment: the science -------------------------------------------
 
 
+@pytest.mark.experiment_runs("student")
 @pytest.mark.task("reversal_experiment", points=1)
 @pytest.mark.parametrize("mode", ["sin", "learned"])
 def test_experiment_positions_learn_to_reverse(student, artifacts, runs, mode):
@@ -144,6 +149,7 @@ def test_experiment_positions_learn_to_reverse(student, artifacts, runs, mode):
          f"zero_grad/backward/step 순서, 학습률, 인코더를 마스크 없이 호출하는지 확인하세요.")
 
 
+@pytest.mark.experiment_runs("student")
 @pytest.mark.task("reversal_experiment", points=1)
 def test_experiment_none_stays_on_the_bound(artifacts, runs):
     run = runs["none"]
@@ -161,6 +167,7 @@ def test_experiment_none_stays_on_the_bound(artifacts, runs):
                      f"{'채점기' if who == 'the grader' else '여러분의 evaluate'} 측정: {dko}")
 
 
+@pytest.mark.experiment_runs("student")
 @pytest.mark.task("reversal_experiment", points=0.5)
 def test_length_generalisation_measured(runs):
     """Train at 8, evaluate at 12: both modes run, and evaluate at 12 agrees with the grader."""
@@ -352,6 +359,7 @@ def test_no_causal_mask(student):
            "전체를 봐야 합니다: 마스크 없이 인코더를 호출하세요.")
 
 
+@pytest.mark.experiment_runs("student")
 @pytest.mark.task("reversal_experiment", points=0.5)
 def test_trained_on_reversed_targets(runs):
     run = runs["sin"]

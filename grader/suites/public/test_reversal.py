@@ -7,6 +7,10 @@ from grader.core.feedback import expect
 from grader.core.testkit import as_tensor, check_dtype, check_shape
 from grader.lesson import experiment as X
 
+# Every test here reads the component check, which the prefetch may start early (grader/lesson/prefetch.py);
+# a test that also reads the student's own runs (the `runs` fixture) says so with experiment_runs("student").
+pytestmark = pytest.mark.experiment_runs("component")
+
 
 @pytest.mark.task("reversal_experiment", points=1)
 def test_make_batch(student):

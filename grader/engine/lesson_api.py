@@ -1,0 +1,81 @@
+"""The one interface through which a lesson plugs into the engine.
+
+The engine grades a submission against suites of pytest tests and scores what the rubric declares;
+everything it needs to know about one lesson comes from that lesson's ``LESSON``: the tasks
+(names, titles, what each points at in the student's files), the submission's layout (the modules a
+student writes, the document a task reads), and hooks it calls at fixed points of a grade (the
+reference solutions in use, an early start of long work such as training runs). A lesson is a
+module; ``GradeOptions.lesson`` names it (``grader.paths.LESSON_MODULE`` by default), so a second
+lesson is a second module, not a fork of the engine (README, "Adding a lesson").
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, Protocol
+
+from grader.paths import LESSON_MODULE
+
+
+@dataclass(frozen=True)
+class Task:
+    """One graded unit of the rubric: tests name it in ``@pytest.mark.task(name, points=...)``."""
+
+    name: str
+    en: str  # its title in English and Korean
+    ko: str
+    symbols: tuple[str, ...] = ()  # the student's definitions it tests, for a failure's location
+    document: str | None = None  # a task that grades a file rather than code points at it
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What a submission of this lesson holds."""
+
+    modules: tuple[str, ...]  # the student's Python modules, by name (``embedding`` for embedding.py)
+    log_name: str | None = None  # a document graded beside the code (staged as text, never imported)
+    probe_modules: tuple[str, ...] = ()  # imported before a grader probe runs (the probes resolve them)
+
+
+class Prefetch(Protocol):
+    """Long work a lesson starts when collection ends, beside the other tests (see lesson/prefetch.py)."""
+
+    def start(self, student: Any, artifacts: dict, items: list[Any], filtered: bool) -> bool:
+        """Start what ``items`` will read; whether it started (then they run last)."""
+
+    def reads(self, item: Any) -> bool:
+        """Whether a collected test reads what was started (such tests run after the others)."""
+
+    def stop(self, artifacts: dict) -> None:
+        """The session ends: forget what was started for it."""
+
+
+@dataclass(frozen=True)
+class Lesson:
+    name: str
+    tasks: tuple[Task, ...]
+    layout: Layout
+    # Called once per grade with the folder of reference solutions in use (a sealed archive has its own).
+    use_solutions: Callable[[Path], None] | None = None
+    prefetch: Prefetch | None = None
+    markers: tuple[str, ...] = ()  # pytest markers its suites use beyond ``task``: "name(args): help"
+
+    @property
+    def task_names(self) -> tuple[str, ...]:
+        return tuple(t.name for t in self.tasks)
+
+    def task(self, name: str) -> Task | None:
+        return next((t for t in self.tasks if t.name == name), None)
+
+
+@cache
+def load_lesson(module: str = LESSON_MODULE) -> Lesson:
+    """The ``LESSON`` a lesson module declares (imported by name: the engine imports no lesson)."""
+    lesson = getattr(importlib.import_module(module), "LESSON", None)
+    if not isinstance(lesson, Lesson):
+        raise TypeError(f"{module} declares no LESSON (a grader.engine.lesson_api.Lesson)")
+    return lesson
