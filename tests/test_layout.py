@@ -9,7 +9,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GRADER = ROOT / "grader"
-PACKAGES = ("engine", "sandbox", "runtime", "lesson", "notebook", "report", "instructor")
+PACKAGES = ("engine", "sandbox", "runtime", "lesson", "notebook", "report", "instructor", "core", "jupyter")
 
 
 def test_few_modules_at_the_top_and_every_folder_says_its_job() -> None:
@@ -59,3 +59,54 @@ def test_every_cited_document_is_in_the_repository() -> None:
             if not ((ROOT / doc).is_file() if "/" in doc else doc in names):
                 missing.append(f"{rel}: {doc}")
     assert not missing, missing
+
+
+def _package_imports() -> dict[tuple[str, str], list[str]]:
+    """(importing package, imported package) -> where, for every import in grader/ (inside functions too)."""
+    edges: dict[tuple[str, str], list[str]] = {}
+    for f in GRADER.rglob("*.py"):
+        rel = f.relative_to(GRADER)
+        if rel.parts[0] == "suites" or rel == Path("__init__.py"):
+            continue
+        source = rel.parts[0].removesuffix(".py")
+        module = ["grader", *rel.with_suffix("").parts]
+        package = module if f.name == "__init__.py" else module[:-1]
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = package[: len(package) - node.level + 1] if node.level else []
+                target = ".".join([*base, node.module] if node.module else base)
+                # `from grader import cli` imports the package `cli`
+                targets = [f"grader.{a.name}" for a in node.names] if target == "grader" else [target]
+            else:
+                continue
+            for target in targets:
+                parts = target.split(".")
+                if parts[0] == "grader" and len(parts) > 1 and parts[1] != source:
+                    edges.setdefault((source, parts[1]), []).append(f"{rel}:{node.lineno}")
+    return edges
+
+
+def test_no_import_cycle_among_the_packages() -> None:
+    """Counting imports inside functions: a cycle hidden in a function breaks a rarely run path at run
+    time (issue 19). import-linter's layers contract says the same; this reads the tree itself."""
+    edges = _package_imports()
+    graph: dict[str, set[str]] = {}
+    for a, b in edges:
+        graph.setdefault(a, set()).add(b)
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        return any(n == goal or (n not in seen and reaches(n, goal, seen | {n}))
+                   for n in graph.get(start, ()))
+
+    cycles = [(a, b, edges[(a, b)][:3]) for a, b in edges if reaches(b, a, {b})]
+    assert not cycles, cycles
+
+
+def test_the_import_contracts_hold() -> None:
+    """The layers, the runtime's independence and the student copy's, as pyproject.toml declares them."""
+    done = subprocess.run(["lint-imports", "--no-cache"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert "Contracts: 3 kept, 0 broken." in done.stdout

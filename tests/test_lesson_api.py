@@ -22,8 +22,8 @@ USED: list[Path] = []  # the reference folders the engine handed over, one per g
 LESSON = Lesson(
     name="Arithmetic warm-up",
     tasks=(Task("double", "Doubling", "두 배", ("double",)),
-           Task("notes", "Notes", "노트", document="NOTES.md")),
-    layout=Layout(modules=("arith",), log_name="NOTES.md"),
+           Task("notes", "Notes", "노트", document="notes.md")),
+    layout=Layout(modules=("arith",), log_name="notes.md"),
     use_solutions=USED.append,
 )
 '''
@@ -50,7 +50,7 @@ def test_double_negative(student):
 
 @pytest.mark.task("notes", points=1)
 def test_notes_written(submission):
-    expect(bool((submission.log_text or "").strip()), "NOTES.md is empty.", "NOTES.md가 비어 있습니다.")
+    expect(bool((submission.log_text or "").strip()), "notes.md is empty.", "notes.md가 비어 있습니다.")
 '''
 
 
@@ -73,7 +73,7 @@ def _submit(folder: Path, body: str, notes: str = "") -> Path:
     folder.mkdir()
     (folder / "arith.py").write_text(body, encoding="utf-8")
     if notes:
-        (folder / "NOTES.md").write_text(notes, encoding="utf-8")
+        (folder / "notes.md").write_text(notes, encoding="utf-8")
     return folder
 
 
@@ -92,7 +92,7 @@ def test_a_second_lesson_is_graded_by_the_same_engine(toy: tuple[str, Path], tmp
     assert "expected 42; found 23" in by_name["test_double"]["message"]
     assert by_name["test_double"]["location"] == {"file": "arith.py", "line": 3}  # from Task.symbols
     assert by_name["test_notes_written"]["status"] == "failed"
-    assert "location" not in by_name["test_notes_written"]  # a document task: no NOTES.md to point at
+    assert "location" not in by_name["test_notes_written"]  # a document task: no notes.md to point at
 
     lesson = sys.modules[module]
     assert lesson.USED == [tmp_path / "reference"] * 2  # the hook ran once per grade
