@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.engine.options import GradeOptions
 from grader.instructor import batch
 from grader.report import classpages
 
@@ -246,14 +247,15 @@ def test_plan_sees_changed_submissions_suites_and_force(main: Path, klass: tuple
     sub, _ = klass
     copy = tmp_path / "sub"
     shutil.copytree(sub, copy)
-    config = batch.Config(hidden=False, keyword="test_pe or test_tying", lang="en", timeout=60)
+    config = batch.Config(GradeOptions(hidden=False, keyword="test_pe or test_tying", lang="en"), timeout=60)
     entries = batch.discover(copy)
     todo, done = batch.plan(entries, main, config)
     assert not todo and len(done) == 12
     (copy / "dave" / "embedding.py").write_text((copy / "dave" / "embedding.py").read_text() + "\n# fixed\n")
     todo, _ = batch.plan(entries, main, config)
     assert [e.name for e, _ in todo] == ["dave"]
-    todo, _ = batch.plan(entries, main, batch.Config(hidden=False, keyword="test_pe", lang="en"))
+    other = batch.Config(GradeOptions(hidden=False, keyword="test_pe", lang="en"))
+    todo, _ = batch.plan(entries, main, other)
     assert len(todo) == 12  # other options, other grades
     todo, _ = batch.plan(entries, main, config, force=True)
     assert len(todo) == 12

@@ -160,7 +160,7 @@ def test_a_grader_that_fails_at_once_ends_grade_at_once(tmp_path: Path) -> None:
     fork's pid is kept for it, grader/sandbox/zygote.py ``early_exits``)."""
     script = ("import sys\nfrom grader.sandbox import host\nfrom grader.sandbox.launch import SandboxPolicy\n"
               "host.__name__ = 'gk_no_such_module'\n"
-              "sys.exit(host.run_hosted(['examples/reference'], SandboxPolicy()))\n")
+              "sys.exit(host.run_hosted(['examples/reference'], SandboxPolicy(), 'grader.cli:main'))\n")
     done = subprocess.run([sys.executable, "-c", script], cwd=KIT, env=_env(), capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 122, done.stderr

@@ -28,10 +28,14 @@ import shutil
 import sys
 import tarfile
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from grader.paths import KIT_ROOT
+
+if TYPE_CHECKING:
+    from grader.engine.options import GradeOptions
 
 MAGIC = b"GKHIDE1\n"
 DEFAULT_KEY_ENV = "GK_HIDDEN_KEY"
@@ -206,6 +210,20 @@ def open_hidden_archive(archive: Path, public_suites: Path, key_env: str = DEFAU
     root = Path(tempfile.mkdtemp(prefix="gk-hidden-"))
     atexit.register(shutil.rmtree, root, True)
     return unpack(archive, passphrase, public_suites, root)
+
+
+def options_with_archive(options: GradeOptions, archive: Path, key_env: str) -> GradeOptions:
+    """``options`` pointed at the hidden suite sealed in ``archive`` (`grade --hidden-from`, and a batch's
+    children); ValueError with the reason."""
+    try:
+        unpacked = open_hidden_archive(archive, options.suites_dir, key_env)
+    except HiddenArchiveError as exc:
+        raise ValueError(str(exc)) from None
+    policy = replace(options.policy, hide=(*options.policy.hide, str(unpacked.root)))
+    solutions = (unpacked.solutions if (unpacked.solutions / "embedding.py").is_file()
+                 else options.solutions_dir)
+    return replace(options, hidden=True, suites_dir=unpacked.suites_dir, solutions_dir=solutions,
+                   policy=policy)
 
 
 # -- `grade pack-hidden` ----------------------------------------------------------------

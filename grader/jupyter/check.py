@@ -23,6 +23,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from grader.core.lang import default_lang
+
 LOG_NAME = "LEETCODE_LOG.md"
 TIMEOUT = 900.0
 
@@ -73,7 +75,7 @@ def check(task: str | None = None, *, lang: str | None = None, path: str | os.Pa
     ``lang`` is "ko" or "en" (default: the locale, as `grade` chooses). ``path``
     grades that submission instead of the kernel's cells or ./exercises.
     """
-    chosen = lang if lang in ("ko", "en") else _default_lang()
+    chosen = lang if lang in ("ko", "en") else default_lang()
     with tempfile.TemporaryDirectory(prefix="gk-check-") as tmp:
         target = Path(path) if path is not None else _kernel_submission(Path(tmp) / "submission")
         if target is None:
@@ -91,17 +93,6 @@ def check(task: str | None = None, *, lang: str | None = None, path: str | os.Pa
         else:
             results = json.loads(report.read_text(encoding="utf-8"))
     return CheckResult(results, chosen, task)
-
-
-def _default_lang() -> str:
-    """The locale's language, as `grade` picks it (grader.cli.default_lang), without importing the engine here."""  # noqa: E501
-    import locale
-
-    for var in ("GRADE_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(var, "")
-        if value:
-            return "ko" if value.lower().startswith("ko") else "en"
-    return "ko" if (locale.getlocale()[0] or "").lower().startswith("ko") else "en"
 
 
 def _env() -> dict[str, str]:

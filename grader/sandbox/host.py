@@ -18,6 +18,7 @@ grader, so nothing of the grader is in their memory.
 from __future__ import annotations
 
 import atexit
+import importlib
 import json
 import os
 import signal
@@ -48,8 +49,9 @@ def _finder_name(finder: Any) -> str:
     return f"{kind.__module__}.{kind.__qualname__}"
 
 
-def run_hosted(argv: list[str], policy: launch.SandboxPolicy) -> int | None:
-    """Run `grade argv` in a grader the zygote forks; its exit status, or None where that cannot be."""
+def run_hosted(argv: list[str], policy: launch.SandboxPolicy, entry: str) -> int | None:
+    """Run `grade argv` in a grader the zygote forks, as ``entry(argv)`` ("module:function", the front
+    end's main, imported by name in the fork); its exit status, or None where that cannot be."""
     if not wanted(policy):
         return None
     conn = launch.warm(policy)
@@ -67,7 +69,7 @@ def run_hosted(argv: list[str], policy: launch.SandboxPolicy) -> int | None:
         ours.close()
         return None
     payload = {
-        "module": __name__, "argv": argv, "prog": sys.argv[0],
+        "module": __name__, "entry": entry, "argv": argv, "prog": sys.argv[0],
         "sys_path": [os.path.abspath(p) if p else os.getcwd() for p in sys.path],  # the fork starts in /
         "env": dict(os.environ), "cwd": os.getcwd(), "finders": [_finder_name(f) for f in sys.meta_path],
         "dont_write_bytecode": sys.dont_write_bytecode,
@@ -140,10 +142,9 @@ def hosted(payload: dict[str, Any], channel: socket.socket) -> int:
         os.kill(os.getpid(), signal.SIGKILL)
 
     threading.Thread(target=watch, daemon=True).start()
-    from grader import cli
-
     try:
-        code = cli.main(list(payload["argv"]))
+        module, _, function = str(payload["entry"]).partition(":")
+        code = getattr(importlib.import_module(module), function)(list(payload["argv"]))
     except SystemExit as exc:
         code = _exit_code(exc.code)
     except KeyboardInterrupt:

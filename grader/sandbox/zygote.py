@@ -28,14 +28,24 @@ READY_TIMEOUT = 120.0
 
 class ForkedProcess:
     """What Launch needs of a subprocess.Popen, for a launcher the zygote forks (in the background:
-    ``pid`` waits for it, the pipes and the worker's connection exist from the start)."""
+    ``pid`` waits for it, the pipes and the worker's connection exist from the start), or for a child
+    this process forked itself (``direct``: a batch's graders), which ``poll`` reaps."""
 
     def __init__(self, stdout: Any, stderr: Any) -> None:
         self.stdout, self.stderr = stdout, stderr
         self.returncode: int | None = None
         self._pid: int | None = None
+        self._reaps = False  # our own child: poll() waits for it (the zygote's report their exit)
         self._spawned = threading.Event()
         self._done = threading.Event()
+
+    @classmethod
+    def direct(cls, pid: int) -> ForkedProcess:
+        """The child ``pid`` that this process forked (os.fork), polled with waitpid."""
+        child = cls(None, None)
+        child._reaps = True
+        child._started(pid)
+        return child
 
     @property
     def pid(self) -> int:
@@ -53,10 +63,24 @@ class ForkedProcess:
         self._done.set()
 
     def poll(self) -> int | None:
+        if self._reaps and self.returncode is None and self._pid is not None:
+            try:
+                pid, status = os.waitpid(self._pid, os.WNOHANG)
+            except ChildProcessError:
+                self._exited(-1)
+            else:
+                if pid:
+                    self._exited(os.waitstatus_to_exitcode(status))
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
-        if not self._done.wait(timeout):
+        if self._reaps:
+            deadline = time.monotonic() + (timeout if timeout is not None else 1e9)
+            while self.poll() is None:
+                if time.monotonic() > deadline:
+                    raise subprocess.TimeoutExpired(f"pid {self._pid}", timeout or 0)
+                time.sleep(0.02)
+        elif not self._done.wait(timeout):
             raise subprocess.TimeoutExpired(f"worker {self._pid}", timeout or 0)
         assert self.returncode is not None
         return self.returncode

@@ -1,0 +1,136 @@
+"""`grade batch SUBMISSIONS_DIR --out DIR`: grade a whole class.
+
+Each submission is graded by its own `grade` process (which runs the student's
+code in its own sandboxed worker), at most ``-j`` at once, each under a wall
+clock limit after which its whole process tree is killed.
+
+Nothing is lost and nothing half-done is trusted:
+
+* a child writes into a private folder ``DIR/.work/<name>.<nonce>/``; when it
+  has finished, the batch writes ``batch.json`` (the done-marker: status,
+  content hashes of the submission, of the suites and of the options) into
+  that folder and renames the folder to ``DIR/<name>/`` in one step, so a
+  ``DIR/<name>/`` with a ``batch.json`` is always complete;
+* a rerun skips a submission whose marker matches the current hashes, and
+  grades the rest; ``.work`` left by a killed run is thrown away;
+* the children die with the batch (``PR_SET_PDEATHSIG``), so a SIGKILLed batch
+  leaves no grader running that could write later.
+
+The package by job: ``discovery`` (what to grade, what a rerun skips), ``roster`` (student ids, shards),
+``options`` (the typed options children grade with), ``jobs`` (the job runner), ``progress``.
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+from grader.core import seeds
+from grader.engine.flags import add_grading_arguments
+from grader.instructor.batch.discovery import (
+    FINAL_STATUSES,
+    MANIFEST,
+    MARKER,
+    RESERVED,
+    Entry,
+    discover,
+    hash_tree,
+    is_done,
+    plan,
+    read_marker,
+    suites_hash,
+)
+from grader.instructor.batch.jobs import finish_job, hold_lock, publish, run_batch, start_job, write_json
+from grader.instructor.batch.options import Config, config_from_args, default_jobs, sandbox_flags
+from grader.instructor.batch.progress import Progress
+from grader.instructor.batch.roster import parse_shard, read_roster, shard_of
+from grader.paths import SUITES_DIR
+from grader.report import classpages
+
+__all__ = [
+    "FINAL_STATUSES", "MANIFEST", "MARKER", "RESERVED", "Config", "Entry", "Progress", "build_parser",
+    "config_from_args", "default_jobs", "discover", "finish_job", "hash_tree", "is_done", "main",
+    "parse_shard", "plan", "publish", "read_marker", "read_roster", "run_batch", "sandbox_flags", "shard_of",
+    "start_job", "suites_hash", "write_json",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="grade batch", description=(
+        "Grade every submission in a folder (one entry = one student) in parallel, in sandboxed workers. "
+        "Rerunning skips what is done. / 폴더 안의 모든 제출물을 병렬로 채점합니다. 다시 실행하면 끝난 것은 "
+        "건너뜁니다."))
+    p.add_argument("submissions", type=Path, help="folder holding one folder/notebook/zip per student")
+    p.add_argument("--out", type=Path, required=True,
+                   help="output folder (per-student reports, gradebook.csv)")
+    p.add_argument("-j", "--jobs", type=int, default=None,
+                   help="submissions at once (default: cores, memory allowing)")
+    p.add_argument("--force", action="store_true", help="regrade everything, even what is done")
+    p.add_argument("--retry", action="store_true", help="also regrade rows that timed out or were unreadable")
+    p.add_argument("--roster", type=Path, help="CSV mapping submission names to student ids")
+    p.add_argument("--shard", type=parse_shard, default=(1, 1), metavar="K/N",
+                   help="grade only the K-th of N deterministic slices (merge them with `grade merge`)")
+    p.add_argument("--timeout", type=float, default=900.0, help="seconds per submission (default 900)")
+    p.add_argument("--public-only", dest="hidden", action="store_false",
+                   help="run only the public suite (no --hidden)")
+    add_grading_arguments(p)  # grade's own: -k, --lang, --isolation, --memory-mb, the sandbox limits
+    p.add_argument("--grade-args", default="",
+                   help="extra arguments for each `grade` call, e.g. '--hidden-from F'")
+    p.add_argument("--spawn", action="store_true",
+                   help="start each child as a fresh `python -m grader.cli` instead of forking a preloaded "
+                        "one")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    return p
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    src, out = args.submissions, args.out
+    if not src.is_dir():
+        print(f"grade batch: {src} is not a folder of submissions / 제출물 폴더가 아닙니다", file=sys.stderr)
+        return 2
+    config = config_from_args(args)
+    hidden_suite = any((SUITES_DIR / "hidden").glob("test_*.py"))
+    if config.options.hidden and config.archive is None and not hidden_suite:
+        print("grade batch: this copy of the kit has no hidden suite; use --public-only, or run from the "
+              "instructor copy / 이 키트에는 비공개 테스트가 없습니다. --public-only를 쓰거나 강사용 "
+              "키트에서 실행하세요", file=sys.stderr)
+        return 2
+    roster = read_roster(args.roster) if args.roster else {}
+    everyone = [e for e in discover(src) if e.path.resolve() != out.resolve()]
+    for e in everyone:
+        e.student_id = roster.get(e.name, e.name)
+    k, n = args.shard
+    entries = shard_of(everyone, k, n)
+    out.mkdir(parents=True, exist_ok=True)
+    seeds.use_batch_secret(out)  # no course secret given: a random one kept beside the batch (replayable)
+    if not hold_lock(out):
+        print(f"grade batch: another batch is writing to {out} / 다른 채점이 이미 이 폴더에 쓰고 있습니다",
+              file=sys.stderr)
+        return 2
+    # Whatever a killed run left half-done is discarded, never read.
+    for leftover in (".work", ".trash"):
+        shutil.rmtree(out / leftover, ignore_errors=True)
+    submitted = {e.name for e in everyone}
+    manifest = {"source": str(src.resolve()), "shard": f"{k}/{n}", "names": sorted(e.name for e in entries),
+                "roster_missing": sorted(set(roster) - submitted), "roster": roster,
+                "hidden": config.options.hidden}
+    write_json(out / MANIFEST, manifest)
+    todo, done = plan(entries, out, config, force=args.force, retry=args.retry)
+    jobs = max(1, args.jobs or default_jobs())
+    if not args.quiet:
+        print(f"{len(entries)} submissions: {len(done)} already graded, {len(todo)} to grade with -j {jobs} "
+              f"/ 제출물 {len(entries)}개: {len(done)}개는 이미 채점됨, {len(todo)}개 채점 (-j {jobs})")
+    try:
+        options = config.grade_options() if todo and not args.spawn else None
+    except ValueError as exc:  # --grade-args '--hidden-from ARCHIVE' that cannot be opened
+        print(f"grade batch: --hidden-from: {exc}", file=sys.stderr)
+        return 2
+    markers = run_batch(todo, out, config, jobs, args.quiet, fork=not args.spawn, options=options)
+    book = classpages.write_class_report(out)  # the class pages (gradebook.csv, summary.html): one call
+    if not args.quiet:
+        failed = sum(m["status"] != "graded" for m in markers)
+        print(f"graded {len(markers)} now ({failed} not graded normally); gradebook: {book.gradebook} ; "
+              f"summary: {book.summary} / 이번에 {len(markers)}개 채점 (정상 채점 아님 {failed}개)")
+    return 0

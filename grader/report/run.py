@@ -1,0 +1,77 @@
+"""One submission graded into a folder: the engine's results, then every file made from them (results.json,
+summary.txt, the feedback pages, the CI outputs) and the terminal summary.  `grade` and each child of
+`grade batch` end here."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from grader.engine.options import GradeOptions
+
+if TYPE_CHECKING:
+    from grader.engine.results import Results
+
+
+def write_feedback(results: Results, out: Path, lang: str, path: Path) -> None:
+    """feedback.html, feedback.md, gradescope.json next to results.json (grader/report)."""
+    from grader.report import write_reports
+
+    try:
+        write_reports(results, out, lang, path.as_posix())
+    except Exception as exc:  # results.json is written: a report bug must not hide the grade
+        print(f"grade: could not write the feedback reports ({type(exc).__name__}: {exc})", file=sys.stderr)
+
+
+def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = False, ci: bool = False,
+              fail_under: float | None = None) -> int:
+    """Grade ``path`` into ``out`` (results.json and every report); the `grade` exit status.
+
+    `grade` and each child of `grade batch` call this with complete, typed options.
+    """
+    from grader.engine.runner import UsageProblem, grade_path, unreadable_results, write_results
+    from grader.engine.submission import SubmissionError
+    from grader.report.terminal import progress_for
+    from grader.report.text import text_summary
+
+    lang = options.lang
+    if options.progress is None and not quiet:
+        options = replace(options, progress=progress_for(lang, quiet))
+    try:
+        try:
+            results = grade_path(path, options)
+        finally:
+            if options.progress is not None:
+                options.progress.close()
+    except UsageProblem as exc:
+        print(f"grade: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("grade: interrupted, nothing written / 중단되어 아무것도 쓰지 않았습니다", file=sys.stderr)
+        return 130
+    except SubmissionError as exc:
+        unreadable = unreadable_results(path.name, str(exc), options)
+        write_results(unreadable, out)
+        write_feedback(unreadable, out, lang, path)
+        print(f"grade: cannot read the submission / 제출물을 읽을 수 없습니다: {exc}", file=sys.stderr)
+        if ci:
+            from grader.report import ci as ci_outputs
+
+            return ci_outputs.finish(unreadable, sub_path=path, out=out, lang=lang, fail_under=fail_under,
+                                     exit_status=2)
+        return 2
+    write_results(results, out)
+    write_feedback(results, out, lang, path)
+    summary = text_summary(results, lang)
+    (out / "summary.txt").write_text(summary, encoding="utf-8")
+    if not quiet:
+        from grader.report.terminal import print_summary
+
+        print_summary(results, lang, path.as_posix())
+    if ci:
+        from grader.report import ci as ci_outputs
+
+        return ci_outputs.finish(results, sub_path=path, out=out, lang=lang, fail_under=fail_under)
+    return 1 if fail_under is not None and results["score"] < fail_under else 0
