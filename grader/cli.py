@@ -129,10 +129,11 @@ def resolve_target(args: argparse.Namespace) -> str | None:
 
 
 def _is_submission(folder: Path) -> bool:
-    from grader.engine.submission import LOG_NAME, STUDENT_MODULES
+    from grader.engine.lesson_api import load_lesson
 
-    return (any((folder / f"{module}.py").is_file() for module in STUDENT_MODULES)
-            or (folder / LOG_NAME).is_file())
+    layout = load_lesson().layout
+    return (any((folder / f"{module}.py").is_file() for module in layout.modules)
+            or bool(layout.log_name and (folder / layout.log_name).is_file()))
 
 
 def grade_one(argv: list[str]) -> int:
