@@ -1,4 +1,4 @@
-"""The `grade` command: parses and dispatches; imported by nothing.
+"""The `grade` command: parses and dispatches; nothing in grader/ imports it.
 
 Grading one submission is grader/report/run.py's; `grade <command>` runs the module COMMANDS names (the
 instructor's, absent from the student copy), found by name so that nothing here imports them.

@@ -263,6 +263,30 @@ def test_plan_sees_changed_submissions_suites_and_force(main: Path, klass: tuple
     assert {e.name for e, _ in todo} == {"dave", "hang", *UNREADABLE}
 
 
+def test_children_get_typed_options_from_the_batch_flags(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """One parse of the batch's command line, --grade-args read as `grade` flags over it (the last wins)."""
+    args = batch.build_parser().parse_args([
+        "subs", "--out", str(tmp_path), "--public-only", "-k", "test_pe", "--lang", "ko",
+        "--cpu-seconds", "30",
+        "--grade-args", "--hidden-visibility visible --memory-mb 2048 --hidden-from sealed.gkpack"])
+    config = batch.config_from_args(args)
+    options, policy = config.options, config.options.policy
+    assert (options.hidden, options.keyword, options.lang, options.hidden_visibility) == (
+        False, "test_pe", "ko", "visible")
+    assert (policy.cpu_seconds, policy.memory_bytes, policy.hide) == (30, 2048 * 1024**2, (str(tmp_path),))
+    assert (config.archive, config.key_env) == (Path("sealed.gkpack"), "GK_HIDDEN_KEY")
+    # A --spawn child is told the same in flags; the options are in the done-markers' digest.
+    assert config.grade_flags() == [
+        "--lang", "ko", "--isolation", "auto", "--memory-mb", "2048", "-k", "test_pe", "--cpu-seconds", "30",
+        "--hidden-visibility", "visible", "--memory-mb", "2048", "--hidden-from", "sealed.gkpack"]
+    assert config.digest() == batch.config_from_args(args).digest() != batch.config_from_args(
+        batch.build_parser().parse_args(["subs", "--out", str(tmp_path), "--public-only"])).digest()
+    monkeypatch.delenv("GK_HIDDEN_KEY", raising=False)
+    with pytest.raises(ValueError, match="set the environment variable GK_HIDDEN_KEY"):
+        config.grade_options()  # the archive is opened for forked children: here it does not exist
+
+
 # -- shards, SIGKILL, merge ---------------------------------------------------------------------------
 
 

@@ -19,6 +19,7 @@ Nothing is lost and nothing half-done is trusted:
 The package by job: ``discovery`` (what to grade, what a rerun skips), ``roster`` (student ids, shards),
 ``options`` (the typed options children grade with), ``jobs`` (the job runner), ``progress``.
 """
+
 from __future__ import annotations
 
 import argparse
