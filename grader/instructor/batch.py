@@ -42,15 +42,18 @@ from typing import Any
 
 from grader.core import seeds
 from grader.engine.options import GradeOptions
+from grader.instructor.term import model as term_model
+from grader.instructor.term.errors import TermError
+from grader.instructor.term.store import GRADESCOPE_EXPORT, store_term_files
 from grader.paths import KIT_ROOT, SOLUTIONS, SUITES_DIR, write_atomic
-from grader.report import classpages
 from grader.sandbox import reap
 from grader.sandbox.flags import add_sandbox_arguments
 
 SOLUTIONS_DIR = SOLUTIONS
 MARKER = "batch.json"
 MANIFEST = "batch-manifest.json"
-RESERVED = {".work", ".trash", ".lock", "gradebook.csv", "summary.html", MANIFEST, "summary_files"}
+RESERVED = {".work", ".trash", ".lock", "gradebook.csv", "summary.html", MANIFEST, "summary_files",
+            "class.json", "policy.toml", "submitted_at.csv", "adjustments.csv", "reviews.csv"}  # the term's
 FINAL_STATUSES = {"graded", "unreadable", "timeout"}  # "error" (the grader's own failure) is retried
 # Per concurrent grade: with the zygote its grader and worker add about 0.2 GB to the one shared torch; the
 # rest is room for a student's larger model and for machines where each imports its own (process mode).
@@ -72,7 +75,8 @@ class Entry:
 
 def discover(root: Path) -> list[Entry]:
     """Every visible entry of ``root`` is one submission, named after it."""
-    items = sorted(p for p in root.iterdir() if not p.name.startswith((".", "~$")))
+    items = sorted(p for p in root.iterdir()
+                   if not p.name.startswith((".", "~$")) and p.name != GRADESCOPE_EXPORT)  # its times
     stems: dict[str, int] = {}
     for p in items:
         stems[_stem(p)] = stems.get(_stem(p), 0) + 1
@@ -626,6 +630,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--spawn", action="store_true",
                    help="start each child as a fresh `python -m grader.cli` instead of forking a preloaded "
                         "one")
+    p.add_argument("--policy", type=Path, default=None,
+                   help="late policy (policy.toml: due, close, [late], [extensions]), applied after grading")
+    p.add_argument("--submitted-at", type=Path, default=None, metavar="TIMES_CSV",
+                   help="submission times: id,submitted_at (ISO 8601 with an offset); default: a Gradescope "
+                        "export's submission_metadata.yml in SUBMISSIONS")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     return p
 
@@ -678,6 +687,13 @@ def main(argv: list[str]) -> int:
     # Whatever a killed run left half-done is discarded, never read.
     for leftover in (".work", ".trash"):
         shutil.rmtree(out / leftover, ignore_errors=True)
+    try:  # the term's inputs, checked whole before anything is graded (grader/instructor/term)
+        for line in store_term_files(out, args.policy, args.submitted_at, src):
+            if not args.quiet:
+                print(line)
+    except TermError as exc:
+        print(f"grade batch: {exc}", file=sys.stderr)
+        return 2
     submitted = {e.name for e in everyone}
     manifest = {"source": str(src.resolve()), "shard": f"{k}/{n}", "names": sorted(e.name for e in entries),
                 "roster_missing": sorted(set(roster) - submitted), "roster": roster, "hidden": config.hidden}
@@ -693,7 +709,9 @@ def main(argv: list[str]) -> int:
         print(f"grade batch: --hidden-from: {exc}", file=sys.stderr)
         return 2
     markers = run_batch(todo, out, config, jobs, args.quiet, fork=not args.spawn, options=options)
-    book = classpages.write_class_report(out)
+    book = term_model.render_or_explain(out, "grade batch")
+    if book is None:
+        return 2
     if not args.quiet:
         failed = sum(m["status"] != "graded" for m in markers)
         print(f"graded {len(markers)} now ({failed} not graded normally); gradebook: {book.gradebook} ; "
