@@ -153,7 +153,8 @@ def list_reviews(model: ClassModel) -> int:
         tests = len(r.review.withheld_tests)
         who = f"{r.id} ({r.name})" if r.name != r.id else r.id
         print(f"{who}: {r.review.withheld_points:g} points withheld "
-              f"in {tests} tests / 보류 {r.review.withheld_points:g}점(테스트 {tests}개) — {state}")
+              f"in {tests} test{'s' if tests != 1 else ''} / 보류 {r.review.withheld_points:g}점"
+              f"(테스트 {tests}개) — {state}")
         for x in r.review.reasons:
             print(f"    {x.get('en', '')}")
             print(f"    {x.get('ko', '')}")
