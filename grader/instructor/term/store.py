@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from grader.instructor.term.errors import TermError
+from grader.instructor.term.model import read_term
 from grader.instructor.term.policy import read_policy
 from grader.instructor.term.records import POLICY, TIMES
 from grader.instructor.term.times import (
@@ -40,6 +41,7 @@ def store_term_files(out: Path, policy: Path | None = None, times: Path | None =
     if found is not None:
         write_times(out / TIMES, found[0], found[1])
         stored.append(f"submission times ({found[1]}): {out / TIMES}")
+    read_term(out)  # a hand-edited term file that is broken stops a batch before it grades, not after
     return stored
 
 
