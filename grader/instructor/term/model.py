@@ -159,6 +159,8 @@ def _write_final(model: ClassModel, has_term: bool) -> int:
 def render_class(out: Path, model: ClassModel | None = None) -> ClassReport:
     """Every class output of ``out`` from one model (loaded here unless given)."""
     model = model if model is not None else load_class(out)
+    for note in model.notes:  # e.g. submissions without a known time: said where the instructor looks
+        print(f"grade: {note['en']} / {note['ko']}", file=sys.stderr)
     has_term = model.policy is not None
     _write_final(model, has_term)
     write_atomic(out / CLASS_JSON, to_json(model))
