@@ -339,3 +339,36 @@ def test_gradescope_bundle_applies_the_policy(klass: dict, tmp_path: Path) -> No
     final = gradescope_bundle.with_late_policy(res, config, tmp_path)["final"]
     assert final["total"] == full and final["steps"][0]["kind"] == "unknown_time"
     assert gradescope_bundle.with_late_policy(res, {}, tmp_path) is res  # no policy bundled: as before
+
+
+def test_policy_arithmetic_at_the_edges() -> None:
+    """Started intervals, the hour rate, the cap, an extension with its own close, the one total."""
+    from datetime import datetime, timedelta, timezone
+
+    from grader.engine.classmodel import Step, final_total
+    from grader.instructor.term.policy import late_steps, parse_policy
+    from grader.instructor.term.policy import tomllib as toml
+
+    policy = parse_policy(toml.loads(POLICY.replace('per = "day"', 'per = "hour"').replace(
+        "deduct_percent = 10", "deduct_percent = 5") + '"late1" = { due = "2026-03-11T14:59:00Z", '
+        'close = "2026-03-11T16:00:00Z" }\n'))
+    due = datetime(2026, 3, 10, 23, 59, tzinfo=timezone(timedelta(hours=9)))
+
+    def penalty(after: timedelta, who: str = "x") -> list[Step]:
+        return late_steps(policy, 100.0, due + after, (who,))[0]
+
+    assert penalty(timedelta(minutes=15))[0].kind == "grace"  # the grace is inclusive
+    assert penalty(timedelta(minutes=15, seconds=1))[0].points == -5.0  # a started hour after it
+    assert penalty(timedelta(hours=1, minutes=15))[0].points == -5.0  # exactly one hour after the grace
+    assert penalty(timedelta(hours=2, minutes=30))[0].points == -15.0  # 2 h 15 min -> 3 hours
+    capped = penalty(timedelta(hours=20))[0]
+    assert capped.points == -50.0 and "capped at 50 %" in capped.en and "최대 50%" in capped.ko
+    assert penalty(timedelta(days=7, minutes=1))[0].zero  # after the class's close
+    own = policy.deadline_for("LATE1")  # ids match case-insensitively; "Z" is UTC
+    assert own.due == datetime(2026, 3, 11, 14, 59, tzinfo=timezone.utc) and own.extended
+    assert penalty(timedelta(hours=17), "late1") == []  # before their own due
+    assert penalty(timedelta(hours=25, minutes=2), "late1")[0].zero  # past their own close
+    assert final_total(9.0, 9.0, [Step("late", -1.8, "", ""), Step("adjustment", 1.5, "", "")]) == 8.7
+    assert final_total(9.0, 9.0, [Step("adjustment", 5.0, "", "")]) == 9.0  # never above the maximum
+    assert final_total(1.0, 9.0, [Step("late", -4.5, "", "")]) == 0.0  # nor below 0
+    assert final_total(9.0, 9.0, [Step("closed", 0.0, "", "", zero=True), Step("adjustment", 3, "", "")]) == 0
