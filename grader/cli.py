@@ -50,6 +50,9 @@ COMMANDS: dict[str, str] = {
     "gradescope-bundle": "grader.instructor.gradescope_bundle",
     "pack-hidden": "grader.instructor.hidden_pack",
     "export": "grader.instructor.export",
+    "adjust": "grader.instructor.term.adjust",
+    "review": "grader.instructor.term.review",
+    "term": "grader.instructor.term.term",
 }
 
 

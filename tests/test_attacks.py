@@ -619,7 +619,10 @@ def test_flagged_submissions_are_listed_for_review(corpus: Corpus) -> None:
     html = render_html(forged, "ko", "sub")
     assert 'id="review"' in html and "채점기 런타임의 일부인 gk_probes" in html
     assert 'id="review"' not in render_html(twin, "ko", "sub")
-    rows = [{"name": n, "id": n, "status": "graded", "reason": "", "duration": 1.0, "results": r, "dir": n}
-            for n, r in (("forged", forged), ("twin", twin))]
-    header, forged_line, twin_line = gradebook_csv(rows).splitlines()[:3]
+    from grader.engine.classmodel import model_of, row_from
+
+    marker = {"status": "graded", "reason": "", "duration": 1.0}
+    rows = [row_from(n, {**marker, "name": n, "student_id": n}, r, {}) for n, r in (("forged", forged),
+                                                                                     ("twin", twin))]
+    header, forged_line, twin_line = gradebook_csv(model_of(Path("."), rows)).splitlines()[:3]
     assert header.endswith(",review") and "imports gk_probes" in forged_line and twin_line.endswith(",")

@@ -30,6 +30,7 @@ import pytest
 
 from grader.engine.options import GradeOptions
 from grader.instructor import batch
+from grader.instructor.term.model import load_class
 from grader.report import classpages
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -222,7 +223,7 @@ def test_summary_html(main: Path) -> None:
     assert "data:image/svg+xml;base64," in html  # the score histogram
     assert "Tests, most failed first" in html and "가장 많이 틀린 테스트부터" in html
     # Most failed first: the per-test table is sorted by pass rate.
-    rates = classpages.test_rates(classpages.load_rows(main))
+    rates = classpages.test_rates(load_class(main).rows)
     assert rates and [t["rate"] for t in rates] == sorted(t["rate"] for t in rates)
     assert html.index(rates[0]["id"]) < html.index(rates[-1]["id"])
     assert "Timed out" in html and "hang" in html and "not a readable zip" in html

@@ -73,6 +73,7 @@ class Results(TypedDict):
     status: NotRequired[str]  # batch placeholders: unreadable | timeout | error
     review: NotRequired[dict]  # the tamper scan: {"flagged": bool, "reasons": [...]} (core/tamper.py)
     replay: NotRequired[dict]  # the seed and what it was made from (core/seeds.py)
+    final: NotRequired[dict]  # the term's total and its steps (engine/classmodel.py: final_section)
 
 
 class Progress(Protocol):

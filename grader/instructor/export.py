@@ -31,8 +31,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from grader.engine.classmodel import ClassModel
+from grader.instructor.term.errors import TermError
+from grader.instructor.term.model import load_class
 from grader.paths import write_atomic
-from grader.report.classpages import class_max, load_rows
 
 CANVAS_STUDENT_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Integration ID", "Root Account",
                           "Section")
@@ -55,18 +57,24 @@ def _fmt(score: float) -> str:
     return f"{round(float(score), 2):g}"
 
 
-def batch_scores(batch: Path) -> list[dict]:
-    """name, id, status, score, max of each submission in a batch (or merged) folder."""
-    rows = load_rows(batch)
-    full = class_max(rows)
-    out = []
-    for r in rows:
-        res = r["results"]
-        graded = r["status"] == "graded"
-        out.append({"name": str(r["name"]), "id": str(r["id"]), "status": r["status"],
-                    "score": float(res.get("score", 0.0)) if graded else 0.0,
-                    "max": float(res.get("max_score") or full) if graded else full})
-    return out
+def batch_scores(model: ClassModel) -> list[dict]:
+    """name, id, status, final total, max and the steps to it of each submission of the class model."""
+    return [{"name": r.name, "id": r.id, "status": r.status, "score": r.total, "max": r.max,
+             "auto": r.auto, "steps_en": "; ".join(s.en for s in r.steps),
+             "steps_ko": "; ".join(s.ko for s in r.steps)} for r in model.rows]
+
+
+def steps_csv(scores: list[dict]) -> str | None:
+    """Beside a Canvas import (whose CSV takes scores only): each total's steps, both languages."""
+    stepped = [s for s in scores if s["steps_en"]]
+    if not stepped:
+        return None
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["id", "submission", "auto", "total", "steps", "steps_ko"])
+    for s in stepped:
+        w.writerow([s["id"], s["name"], _fmt(s["auto"]), _fmt(s["score"]), s["steps_en"], s["steps_ko"]])
+    return buf.getvalue()
 
 
 def match(lms_rows: list[dict], keys: tuple[str, ...], scores: list[dict], label: str) -> Matched:
@@ -88,7 +96,7 @@ def match(lms_rows: list[dict], keys: tuple[str, ...], scores: list[dict], label
         used.add(hit)
         s = scores[hit]
         # a graded submission gets its total; a submission that could not be graded gets 0 (and is listed)
-        result.rows.append(dict(row, score=_fmt(s["score"])))
+        result.rows.append(dict(row, score=_fmt(s["score"]), feedback=_feedback(s)))
         if s["status"] not in ("graded", "missing"):
             result.submissions_without_student.append(f"{s['name']} ({s['id']}): status {s['status']}, "
                                                       "exported as 0")
@@ -99,6 +107,10 @@ def match(lms_rows: list[dict], keys: tuple[str, ...], scores: list[dict], label
         if i not in used and s["status"] != "missing":
             result.submissions_without_student.append(f"{s['name']} ({s['id']}): {_fmt(s['score'])}")
     return result
+
+
+def _feedback(score: dict) -> str:
+    return f"{score['steps_en']} / {score['steps_ko']}" if score.get("steps_en") else ""
 
 
 def label_of(row: dict, first: str) -> str:
@@ -211,15 +223,19 @@ def moodle_csv(scores: list[dict], item: str, people: Path | None) -> tuple[str,
         matched = match(read_people(people), MOODLE_KEYS, scores, "name")
     else:  # the roster's ids are the identifiers (map them to username or ID number on import)
         matched = Matched(rows=[{"username": s["id"], "email": "", "idnumber": s["id"], "name": s["name"],
-                                 "score": _fmt(s["score"]) if s["status"] != "missing" else ""}
-                                 for s in scores])
+                                 "score": _fmt(s["score"]) if s["status"] != "missing" else "",
+                                 "feedback": _feedback(s)} for s in scores])
         matched.students_without_submission = [f"{s['name']} ({s['id']})" for s in scores
                                                if s["status"] == "missing"]
+    # The steps to each total (late penalty, adjustments...) as a feedback column, which Moodle's import
+    # maps to "Feedback for <item>"; only when there are some, so a plain export keeps one grade column.
+    feedback = any(row.get("feedback") for row in matched.rows)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["username", "email", "idnumber", item])
+    w.writerow(["username", "email", "idnumber", item, *([f"{item} feedback"] if feedback else [])])
     for row in matched.rows:
-        w.writerow([row.get("username", ""), row.get("email", ""), row.get("idnumber", ""), row["score"]])
+        w.writerow([row.get("username", ""), row.get("email", ""), row.get("idnumber", ""), row["score"],
+                    *([row.get("feedback", "")] if feedback else [])])
     return buf.getvalue(), matched
 
 
@@ -267,7 +283,11 @@ def main(argv: list[str]) -> int:
     if not args.batch.is_dir():
         print(f"grade export: {args.batch} is not a folder / 폴더가 아닙니다", file=sys.stderr)
         return 2
-    scores = batch_scores(args.batch)
+    try:
+        scores = batch_scores(load_class(args.batch))
+    except TermError as exc:
+        print(f"grade export: {exc}", file=sys.stderr)
+        return 2
     if not scores:
         print(f"grade export: {args.batch} holds no graded submissions / 채점된 제출물이 없습니다",
               file=sys.stderr)
@@ -284,6 +304,14 @@ def main(argv: list[str]) -> int:
         return 2
     write_atomic(args.out, text)
     report(matched, args.out)
+    side = args.out.with_name(args.out.name + ".steps.csv")
+    steps = steps_csv(scores) if args.lms == "canvas" else None
+    if steps is None:
+        side.unlink(missing_ok=True)
+    else:  # Canvas's gradebook import takes scores only: the reasons go beside it, for comments
+        write_atomic(side, steps)
+        notes.append(f"the steps from the grader's score to each total (late penalty, adjustments, reviews) "
+                     f"are in {side} / 최종 점수까지의 변경과 이유는 {side}에 있습니다")
     for note in notes:
         print(f"grade export: {note}", file=sys.stderr)
     print(f"{args.out}: {sum(1 for r in matched.rows if r['score'] != '')} totals for {len(matched.rows)} "

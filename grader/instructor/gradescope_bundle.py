@@ -39,6 +39,7 @@ import time
 import zipfile
 from pathlib import Path
 
+from grader.instructor.term.errors import TermError
 from grader.paths import KIT_ROOT, write_atomic
 from grader.sandbox.cgroup import container_limits
 
@@ -77,13 +78,18 @@ exec "${GK_PYTHON:-python3}" -m grader.instructor.gradescope_bundle run --root "
 
 def build_bundle(out: Path, *, hidden: bool = True, keyword: str | None = None, lang: str = "ko",
                  timeout: float = GRADESCOPE_TIMEOUT - TIMEOUT_MARGIN,
-                 gradescope_timeout: float = GRADESCOPE_TIMEOUT) -> list[str]:
+                 gradescope_timeout: float = GRADESCOPE_TIMEOUT, policy: Path | None = None) -> list[str]:
     """Write the autograder zip; returns the names it holds."""
     if timeout > gradescope_timeout - TIMEOUT_MARGIN:
         raise ValueError(f"--timeout {timeout:g} s leaves less than {TIMEOUT_MARGIN:g} s inside Gradescope's "
                          f"{gradescope_timeout:g} s: Gradescope would kill the run before the kit can report")
     config = {"hidden": hidden, "keyword": keyword, "lang": lang, "timeout": timeout,
               "gradescope_timeout": gradescope_timeout, "requires": REQUIRES}
+    if policy is not None:  # the late policy, applied in the container (grader/instructor/term/gradescope.py)
+        from grader.instructor.term.policy import read_policy
+
+        read_policy(policy)  # TermError (a ValueError) when it is malformed
+        config["policy_toml"] = policy.read_text(encoding="utf-8-sig")
     names: list[str] = []
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp")
@@ -250,7 +256,14 @@ def run_autograder(root: Path) -> int:
             if lacking:  # killed for memory, most likely: say so first
                 flag_resource_failures(gs, resource_note(lacking, lang))
             return _write(results_dir, gs, 0)
+        results = with_late_policy(results, config, root)
         gs = to_gradescope(results, lang, student_path(target, work))
+        if results.get("final"):  # Gradescope shows the top-level score: the final total
+            final = results["final"]
+            gs["score"] = float(final["total"])
+            lines = [f"{s['en']} / {s['ko']}" for s in final["steps"]]
+            head = f"Final total / 최종 점수: {final['total']:g} / {final['max']:g}"
+            gs["output"] = "\n".join([head, *lines, "", str(gs.get("output") or "")])
         if lacking:
             flag_resource_failures(gs, resource_note(lacking, lang))
         if results.get("error"):
@@ -259,6 +272,23 @@ def run_autograder(root: Path) -> int:
                                            lang, started)["output"]
         gs["execution_time"] = int(time.monotonic() - started)
         return _write(results_dir, gs, 0)
+
+
+def with_late_policy(results: dict, config: dict, root: Path) -> dict:
+    """``results`` with its ``final`` total under the bundled late policy (unchanged without one)."""
+    if not config.get("policy_toml") or results.get("error"):
+        return results
+    from grader.instructor.term.errors import TermError
+    from grader.instructor.term.gradescope import apply_in_gradescope
+    from grader.instructor.term.policy import parse_policy, tomllib
+
+    try:
+        policy = parse_policy(tomllib.loads(config["policy_toml"]))
+    except (TermError, tomllib.TOMLDecodeError) as exc:
+        print(f"grade (gradescope): the bundled policy is unusable, no late policy applied: {exc}",
+              file=sys.stderr)
+        return results
+    return apply_in_gradescope(results, policy, root / "submission_metadata.json")
 
 
 def _write(results_dir: Path, data: dict, code: int) -> int:
@@ -285,6 +315,8 @@ def main(argv: list[str]) -> int:
                    help="seconds the kit grades one submission (default: Gradescope's timeout minus 60)")
     p.add_argument("--gradescope-timeout", type=float, default=GRADESCOPE_TIMEOUT,
                    help="the timeout set in Gradescope's autograder settings (default 600, its default)")
+    p.add_argument("--policy", type=Path, default=None,
+                   help="late policy (policy.toml) applied in the container from submission_metadata.json")
     args = p.parse_args(argv)
     if args.timeout is None:
         args.timeout = args.gradescope_timeout - TIMEOUT_MARGIN
@@ -295,7 +327,11 @@ def main(argv: list[str]) -> int:
         return 2
     try:
         names = build_bundle(args.out, hidden=not args.public_only, keyword=args.keyword, lang=args.lang,
-                             timeout=args.timeout, gradescope_timeout=args.gradescope_timeout)
+                             timeout=args.timeout, gradescope_timeout=args.gradescope_timeout,
+                             policy=args.policy)
+    except TermError as exc:  # a malformed --policy
+        print(f"grade gradescope-bundle: {exc}", file=sys.stderr)
+        return 2
     except ValueError as exc:
         print(f"grade gradescope-bundle: {exc} / 키트의 시간 제한이 Gradescope의 시간 제한 안에 들어가야 "
               "합니다", file=sys.stderr)

@@ -15,8 +15,11 @@ import sys
 import uuid
 from pathlib import Path
 
+from grader.engine.classmodel import load_manifest
 from grader.instructor.batch import MANIFEST, publish, read_marker, write_json
-from grader.report import classpages
+from grader.instructor.term.errors import TermError
+from grader.instructor.term.merging import merge_term
+from grader.instructor.term.model import render_class
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,7 +42,7 @@ def merge(dirs: list[Path], out: Path) -> tuple[int, list[str]]:
     missing: set[str] = set()
     shards: list[str] = []
     for src in dirs:
-        manifest = classpages.load_manifest(src)
+        manifest = load_manifest(src)
         roster.update(manifest.get("roster") or {})
         missing.update(manifest.get("roster_missing") or [])
         shards.append(str(manifest.get("shard", "?")))
@@ -65,6 +68,8 @@ def merge(dirs: list[Path], out: Path) -> tuple[int, list[str]]:
                 "roster_missing": sorted(missing - set(seen)), "names": sorted(seen)}
     warnings += shard_coverage(shards)
     write_json(out / MANIFEST, manifest)
+    # The instructor's decisions of every shard (and of the merged folder itself) survive the merge.
+    warnings += merge_term(dirs, out)
     return len(seen), warnings
 
 
@@ -96,10 +101,14 @@ def main(argv: list[str]) -> int:
         if not d.is_dir():
             print(f"grade merge: {d} is not a folder / 폴더가 아닙니다", file=sys.stderr)
             return 2
-    count, warnings = merge(args.dirs, args.out)
-    for w in warnings:
-        print(f"grade merge: {w}", file=sys.stderr)
-    report = classpages.write_class_report(args.out)
+    try:
+        count, warnings = merge(args.dirs, args.out)
+        for w in warnings:
+            print(f"grade merge: {w}", file=sys.stderr)
+        report = render_class(args.out)
+    except TermError as exc:
+        print(f"grade merge: {exc}", file=sys.stderr)
+        return 2
     if not args.quiet:
         print(json.dumps({"submissions": count, "gradebook": str(report.gradebook),
                           "summary": str(report.summary)}))

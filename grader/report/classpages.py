@@ -1,21 +1,22 @@
-"""The class-level outputs of a batch: gradebook.csv and summary.html.
+"""The class-level outputs of a batch: gradebook.csv and summary.html, rendered from the class model.
 
-Both are rebuilt from the per-student folders alone (``DIR/<name>/batch.json``
-and ``results.json``) plus ``DIR/batch-manifest.json`` for the roster, so a
-merge of shard folders and an unsharded run give the same files.
+The model (grader/engine/classmodel.py) is read once from the per-student folders
+(``DIR/<name>/batch.json`` and ``results.json``), ``DIR/batch-manifest.json`` and the term's files;
+every number here is its rows' (``row.total`` is the one final total), so a merge of shard folders and
+an unsharded run give the same files.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import json
 import statistics
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from grader.engine.classmodel import MANIFEST, NOT_GRADED, ClassModel, Row, load_graded, load_manifest, span
 from grader.lesson.tasks import TASK_TITLES, TASKS
 from grader.paths import write_atomic
 from grader.report import svg_chart
@@ -23,66 +24,22 @@ from grader.report.plots import COLOURS, colour, data_uri
 from grader.report.render import environment
 from grader.report.svg_chart import Dots
 
-MANIFEST = "batch-manifest.json"
 MARKER = "batch.json"
-NOT_GRADED = ("unreadable", "timeout", "error", "missing")
+SIMILARITY_PAGE = "similarity.html"  # written by `grade similarity` beside the summary, when it runs
 SPREADSHEET_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+__all__ = ["MANIFEST", "NOT_GRADED", "ClassReport", "gradebook_csv", "load_manifest", "write_class_report"]
 
 
 @dataclass
 class ClassReport:
     gradebook: Path
     summary: Path
-    rows: list[dict]
+    rows: list[Row]
 
 
-# -- rows ------------------------------------------------------------------------------
-
-
-def load_manifest(out: Path) -> dict:
-    try:
-        data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def load_rows(out: Path) -> list[dict]:
-    """One row per finished submission, plus one per roster student who sent nothing."""
-    manifest = load_manifest(out)
-    roster: dict[str, str] = manifest.get("roster") or {}
-    rows = []
-    for d in sorted(p for p in out.iterdir() if p.is_dir() and not p.name.startswith(".")):
-        try:
-            marker = json.loads((d / MARKER).read_text(encoding="utf-8"))
-            results = json.loads((d / "results.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue  # not a finished submission folder
-        name = marker.get("name", d.name)
-        rows.append({
-            "name": name, "id": roster.get(name, marker.get("student_id") or name),
-            "status": marker.get("status", "error"), "reason": marker.get("reason", ""),
-            "duration": float(marker.get("duration") or 0.0), "results": results, "dir": d.name,
-        })
-    present = {r["name"] for r in rows}
-    for name in manifest.get("roster_missing") or []:
-        if name not in present:
-            rows.append({"name": name, "id": roster.get(name, name), "status": "missing", "duration": 0.0,
-                         "reason": "no submission found for this student / 이 학생의 제출물이 없습니다",
-                         "results": {"score": 0.0, "max_score": 0.0, "tasks": {}, "tests": []}, "dir": ""})
-    rows.sort(key=lambda r: (str(r["id"]), r["name"]))
-    return rows
-
-
-def class_max(rows: list[dict]) -> float:
-    """The full marks of this run: the most common max_score of the graded rows."""
-    maxes = [float(r["results"].get("max_score") or 0) for r in rows if r["status"] == "graded"]
-    return Counter(maxes).most_common(1)[0][0] if maxes else 0.0
-
-
-def task_columns(rows: list[dict]) -> list[str]:
-    seen = {t for r in rows for t in (r["results"].get("tasks") or {})}
-    return [t for t in TASKS if t in seen]
+def task_columns(rows: list[Row]) -> list[str]:
+    seen = {t for r in rows for t in r.tasks}
+    return [t for t in TASKS if t in seen] + sorted(seen - set(TASKS))
 
 
 # -- gradebook.csv -----------------------------------------------------------------------
@@ -98,25 +55,35 @@ def _num(x: float) -> str:
     return f"{float(x):g}"
 
 
-def gradebook_csv(rows: list[dict]) -> str:
+def _late_by(row: Row) -> str:
+    if row.late_by is None:
+        return "unknown" if any(s.kind == "unknown_time" for s in row.steps) else ""
+    if row.late_by <= 0:
+        return ""
+    return span(row.late_by)[0]
+
+
+def gradebook_csv(model: ClassModel) -> str:
+    """The gradebook: ``total`` is the final total, ``auto`` the grader's, and the steps between them
+    (``late_penalty`` and ``adjustment`` signed: total = auto + late_penalty + adjustment, kept
+    within 0..max, and 0 after the close date)."""
+    rows = model.rows
     tasks = task_columns(rows)
-    full = class_max(rows)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
-    w.writerow(["id", "submission", "total", "max", *tasks, "status", "isolation", "duration_s", "reason",
-                "review"])
+    w.writerow(["id", "submission", "total", "max", "auto", "late_penalty", "adjustment", "submitted_at",
+                "late_by", "steps", *tasks, "status", "isolation", "duration_s", "reason", "review"])
     for r in rows:
-        res = r["results"]
-        graded = r["status"] == "graded"
-        per_task = res.get("tasks") or {}
         w.writerow([
-            _cell(r["id"]), _cell(r["name"]), _num(res.get("score", 0.0) if graded else 0.0),
-            _num(res.get("max_score") if graded and res.get("max_score") else full),
-            *[_num(per_task[t]["score"]) if t in per_task else ("" if graded else "0") for t in tasks],
-            r["status"], res.get("isolation", "") if r["status"] != "missing" else "",
-            f"{r['duration']:.1f}", _cell(r["reason"]),
-            # flagged by the tamper scan: its first reason, for the instructor to look at
-            _cell("; ".join(x["en"] for x in (res.get("review") or {}).get("reasons", [])[:3])),
+            _cell(r.id), _cell(r.name), _num(r.total), _num(r.max), _num(r.auto),
+            _num(r.points_of("late")), _num(r.points_of("adjustment") + r.points_of("review")),
+            r.submitted_at or ("unknown" if _late_by(r) == "unknown" else ""), _late_by(r),
+            _cell("; ".join(s.en for s in r.steps)),
+            *[_num(r.tasks[t]) if t in r.tasks else ("" if r.graded else "0") for t in tasks],
+            r.status, r.isolation if r.status != "missing" else "",
+            f"{r.duration:.1f}", _cell(r.reason),
+            # flagged by the tamper scan: its first reasons, for the instructor to look at
+            _cell("; ".join(x["en"] for x in r.review.reasons[:3])),
         ])
     return buf.getvalue()
 
@@ -124,25 +91,27 @@ def gradebook_csv(rows: list[dict]) -> str:
 # -- summary.html --------------------------------------------------------------------------
 
 
-def score_stats(rows: list[dict]) -> dict[str, Any]:
-    scores = [float(r["results"].get("score", 0.0)) if r["status"] == "graded" else 0.0 for r in rows]
-    counts = Counter(r["status"] for r in rows)
+def score_stats(model: ClassModel) -> dict[str, Any]:
+    """The class's final totals (ungraded and missing count as 0)."""
+    scores = [r.total for r in model.rows]
+    counts = Counter(r.status for r in model.rows)
     if not scores:
         return {"n": 0, "counts": dict(counts)}
     return {"n": len(scores), "mean": statistics.fmean(scores), "median": statistics.median(scores),
-            "min": min(scores), "max": max(scores), "full": class_max(rows), "counts": dict(counts),
+            "min": min(scores), "max": max(scores), "full": model.full, "counts": dict(counts),
             "scores": scores}
 
 
-def task_rates(rows: list[dict]) -> list[dict]:
-    graded = [r for r in rows if r["status"] == "graded"]
+def task_rates(rows: list[Row]) -> list[dict]:
+    graded = [r for r in rows if r.graded]
     out = []
     for task in task_columns(rows):
-        mine = [r["results"]["tasks"][task] for r in graded if task in (r["results"].get("tasks") or {})]
+        mine = [r.results["tasks"][task] for r in graded if task in (r.results.get("tasks") or {})]
         if not mine:
             continue
+        title = TASK_TITLES.get(task, (task, task))
         out.append({
-            "task": task, "title_en": TASK_TITLES[task][0], "title_ko": TASK_TITLES[task][1],
+            "task": task, "title_en": title[0], "title_ko": title[1],
             "mean": statistics.fmean(t["score"] for t in mine), "max": max(t["max_score"] for t in mine),
             "full_rate": sum(t["score"] >= t["max_score"] for t in mine) / len(mine),
             "test_rate": sum(t["passed"] for t in mine) / max(1, sum(t["total"] for t in mine)),
@@ -160,13 +129,13 @@ def clip_words(text: str, limit: int) -> str:
     return (cut[:space] if space > limit // 2 else cut).rstrip(" ,;:") + " …"
 
 
-def test_rates(rows: list[dict]) -> list[dict]:
+def test_rates(rows: list[Row]) -> list[dict]:
     """Per test that someone failed: how many passed, and the failure the class hit most; most failed first."""  # noqa: E501
     stats: dict[str, dict[str, Any]] = {}
     for r in rows:
-        if r["status"] != "graded":
+        if not r.graded:
             continue
-        for t in r["results"].get("tests") or []:
+        for t in r.results.get("tests") or []:
             s = stats.setdefault(t["id"], {"id": t["id"], "task": t.get("task"), "passed": 0, "n": 0,
                                            "messages": Counter()})
             s["n"] += 1
@@ -219,13 +188,13 @@ def experiment_runs(art: Any) -> list[dict]:
     return []
 
 
-def experiment_summary(rows: list[dict]) -> dict[str, Any] | None:
+def experiment_summary(rows: list[Row]) -> dict[str, Any] | None:
     """Each student's accuracy per mode and length (mean over seeds), summarised over the class."""
     per: dict[tuple[str, int], list[float]] = {}
     bound: dict[int, float] = dict(KNOWN_BOUND)
     students = 0
     for r in rows:
-        art = (r["results"].get("artifacts") or {}).get("experiment")
+        art = (r.results.get("artifacts") or {}).get("experiment")
         runs = experiment_runs(art)
         mine: dict[tuple[str, int], list[float]] = {}
         for run in runs:
@@ -278,28 +247,36 @@ STATUS_LABELS = {"graded": "Graded / 채점됨", "missing": "Missing / 미제출
                  "timeout": "Timed out / 시간 초과", "error": "Error / 오류"}
 
 
-def summary_context(rows: list[dict], out: Path) -> dict[str, Any]:
-    stats = score_stats(rows)
+def summary_context(model: ClassModel) -> dict[str, Any]:
+    rows, out = model.rows, model.out
+    stats = score_stats(model)
     exp = experiment_summary(rows)
-    failed = [r for r in rows if r["status"] in NOT_GRADED]
-    slow = sorted((r for r in rows if r["status"] != "missing"), key=lambda r: -r["duration"])[:10]
+    failed = [r for r in rows if r.status in NOT_GRADED]
+    slow = sorted((r for r in rows if r.status != "missing"), key=lambda r: -r.duration)[:10]
     return {
         "title": out.resolve().name, "stats": stats, "rows": rows,
         "tasks": task_rates(rows), "tests": test_rates(rows), "exp": exp,
         "images": {"hist": histogram(stats), "exp": experiment_plot(exp)},
-        "slowest": slow, "failed": failed, "manifest": load_manifest(out),
+        "slowest": slow, "failed": failed, "manifest": model.manifest,
         "status_label": lambda status: STATUS_LABELS.get(status, status),
+        "policy": model.policy, "notes": model.notes,
+        "stepped": [r for r in rows if r.steps],
+        "flagged": [r for r in rows if r.review.flagged],
+        "similarity": SIMILARITY_PAGE if (out / SIMILARITY_PAGE).exists() else None,
     }
 
 
-def render_summary(rows: list[dict], out: Path) -> str:
-    return environment().get_template("summary.html.j2").render(summary_context(rows, out))
+def render_summary(model: ClassModel) -> str:
+    return environment().get_template("summary.html.j2").render(summary_context(model))
 
 
-def write_class_report(out: Path) -> ClassReport:
-    """gradebook.csv (UTF-8 with BOM, for Excel) and summary.html in ``out``."""
-    rows = load_rows(out)
+def write_class_report(out: Path, model: ClassModel | None = None) -> ClassReport:
+    """gradebook.csv (UTF-8 with BOM, for Excel) and summary.html in ``out``, from ``model``.
+
+    The instructor's term (grader/instructor/term/model.py: render_class) passes the model with its
+    steps; without one, the class as graded."""
+    model = model if model is not None else load_graded(out)
     gradebook, summary = out / "gradebook.csv", out / "summary.html"
-    write_atomic(gradebook, gradebook_csv(rows), encoding="utf-8-sig")
-    write_atomic(summary, render_summary(rows, out))
-    return ClassReport(gradebook, summary, rows)
+    write_atomic(gradebook, gradebook_csv(model), encoding="utf-8-sig")
+    write_atomic(summary, render_summary(model))
+    return ClassReport(gradebook, summary, model.rows)

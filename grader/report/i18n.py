@@ -93,6 +93,11 @@ STRINGS: dict[str, tuple[str, str]] = {
                  "위 내용은 지금 볼 수 있는 테스트입니다. 테스트 {n}개가 더 채점되었고, 그 결과와 점수는 "
                  "강사가 공개할 때 보입니다."),
     "difficulty": ("Difficulty", "난이도"),
+    # the term (grader/instructor/term): results["final"], the total after the late policy and decisions
+    "final_total": ("Final total (after the course's late policy and the instructor's decisions)",
+                    "최종 점수(과목의 지각 규정과 강사의 결정 반영)"),
+    "final_on_time": ("Submitted on time: the final total is the grader's score.",
+                      "기한 안에 제출: 최종 점수는 채점 점수와 같습니다."),
     "time": ("Time", "시간"),
     "space": ("Space", "공간"),
     "plot_step": ("step", "스텝"),

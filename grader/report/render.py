@@ -94,6 +94,7 @@ def build_context(results: dict, lang: str, path: str, *, with_plots: bool = Tru
         part["img_loss"] = plots.loss_curves(part, lang) if with_plots else None
         part["img_acc"] = plots.accuracy_bars(part, lang) if with_plots else None
     score, max_score = float(results.get("score", 0.0)), float(results.get("max_score", 0.0))
+    score = float((results.get("final") or {}).get("total", score))  # the term's final total, where given
     return {
         "lang": lang, "r": results, "path": path,
         "t": lambda key, **fmt: translate(key, lang, **fmt),

@@ -46,8 +46,10 @@ from grader.instructor.batch.jobs import finish_job, hold_lock, publish, run_bat
 from grader.instructor.batch.options import Config, config_from_args, default_jobs, sandbox_flags
 from grader.instructor.batch.progress import Progress
 from grader.instructor.batch.roster import parse_shard, read_roster, shard_of
+from grader.instructor.term import model as term_model
+from grader.instructor.term.errors import TermError
+from grader.instructor.term.store import store_term_files
 from grader.paths import SUITES_DIR
-from grader.report import classpages
 
 __all__ = [
     "FINAL_STATUSES", "MANIFEST", "MARKER", "RESERVED", "Config", "Entry", "Progress", "build_parser",
@@ -81,6 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--spawn", action="store_true",
                    help="start each child as a fresh `python -m grader.cli` instead of forking a preloaded "
                         "one")
+    p.add_argument("--policy", type=Path, default=None,
+                   help="late policy (policy.toml: due, close, [late], [extensions]), applied after grading")
+    p.add_argument("--submitted-at", type=Path, default=None, metavar="TIMES_CSV",
+                   help="submission times: id,submitted_at (ISO 8601 with an offset); default: a Gradescope "
+                        "export's submission_metadata.yml in SUBMISSIONS")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     return p
 
@@ -113,6 +120,13 @@ def main(argv: list[str]) -> int:
     # Whatever a killed run left half-done is discarded, never read.
     for leftover in (".work", ".trash"):
         shutil.rmtree(out / leftover, ignore_errors=True)
+    try:  # the term's inputs, checked whole before anything is graded (grader/instructor/term)
+        for line in store_term_files(out, args.policy, args.submitted_at, src):
+            if not args.quiet:
+                print(line)
+    except TermError as exc:
+        print(f"grade batch: {exc}", file=sys.stderr)
+        return 2
     submitted = {e.name for e in everyone}
     manifest = {"source": str(src.resolve()), "shard": f"{k}/{n}", "names": sorted(e.name for e in entries),
                 "roster_missing": sorted(set(roster) - submitted), "roster": roster,
@@ -129,7 +143,9 @@ def main(argv: list[str]) -> int:
         print(f"grade batch: --hidden-from: {exc}", file=sys.stderr)
         return 2
     markers = run_batch(todo, out, config, jobs, args.quiet, fork=not args.spawn, options=options)
-    book = classpages.write_class_report(out)  # the class pages (gradebook.csv, summary.html): one call
+    book = term_model.render_or_explain(out, "grade batch")  # the class pages, final totals: one call
+    if book is None:
+        return 2
     if not args.quiet:
         failed = sum(m["status"] != "graded" for m in markers)
         print(f"graded {len(markers)} now ({failed} not graded normally); gradebook: {book.gradebook} ; "

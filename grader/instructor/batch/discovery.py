@@ -10,12 +10,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.instructor.batch.options import Config
+from grader.instructor.term.store import GRADESCOPE_EXPORT
 from grader.paths import SOLUTIONS, SUITES_DIR
 
 SOLUTIONS_DIR = SOLUTIONS
 MARKER = "batch.json"
 MANIFEST = "batch-manifest.json"
-RESERVED = {".work", ".trash", ".lock", "gradebook.csv", "summary.html", MANIFEST, "summary_files"}
+RESERVED = {".work", ".trash", ".lock", "gradebook.csv", "summary.html", MANIFEST, "summary_files",
+            "class.json", "policy.toml", "submitted_at.csv", "adjustments.csv", "reviews.csv"}  # the term's
 FINAL_STATUSES = {"graded", "unreadable", "timeout"}  # "error" (the grader's own failure) is retried
 
 
@@ -28,7 +30,8 @@ class Entry:
 
 def discover(root: Path) -> list[Entry]:
     """Every visible entry of ``root`` is one submission, named after it."""
-    items = sorted(p for p in root.iterdir() if not p.name.startswith((".", "~$")))
+    items = sorted(p for p in root.iterdir()
+                   if not p.name.startswith((".", "~$")) and p.name != GRADESCOPE_EXPORT)  # its times
     stems: dict[str, int] = {}
     for p in items:
         stems[_stem(p)] = stems.get(_stem(p), 0) + 1

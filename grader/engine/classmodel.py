@@ -1,0 +1,230 @@
+"""The class model: one typed record of a graded class, and the one place a final total is computed.
+
+A batch (or merged) folder holds one ``DIR/<name>/`` per finished submission (its done-marker
+``batch.json`` and ``results.json``) and ``DIR/batch-manifest.json`` (the roster).  ``load_graded``
+reads them once into a ``ClassModel``; the instructor's term (late policy, adjustments, review
+decisions: grader/instructor/term/) adds ``Step``s to its rows; every reader (gradebook, summary,
+LMS exports, merge) takes the model and asks ``final_total`` for the number.  Nothing here names the
+lesson: tasks are whatever the results list.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+MANIFEST = "batch-manifest.json"
+MARKER = "batch.json"
+CLASS_JSON = "class.json"
+NOT_GRADED = ("unreadable", "timeout", "error", "missing")
+# The message a withheld test fails with (engine/student.py: Student.withhold_if_flagged).
+WITHHELD_PREFIX = "Withheld for review"
+
+StepKind = Literal["late", "grace", "closed", "unknown_time", "adjustment", "review"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One change to the grader's score, with its reason in both languages.
+
+    ``zero``: the total is 0 whatever the other steps say (a submission after the close date)."""
+
+    kind: StepKind
+    points: float
+    en: str
+    ko: str
+    task: str | None = None
+    zero: bool = False
+
+
+@dataclass
+class Review:
+    """The tamper scan's flag (core/tamper.py) and the points it withheld, per task."""
+
+    flagged: bool = False
+    reasons: list[dict] = field(default_factory=list)  # {"en": ..., "ko": ...}
+    withheld: dict[str, float] = field(default_factory=dict)  # task -> points of the withheld tests
+    withheld_tests: list[str] = field(default_factory=list)
+
+    @property
+    def withheld_points(self) -> float:
+        return round(sum(self.withheld.values()), 6)
+
+
+@dataclass
+class Row:
+    """One student: what the grader gave (``auto``) and the steps that change it."""
+
+    name: str
+    id: str
+    status: str  # graded | unreadable | timeout | error | missing
+    auto: float
+    max: float
+    tasks: dict[str, float]
+    task_max: dict[str, float]
+    review: Review
+    reason: str = ""  # why it was not graded normally (the marker's reason)
+    duration: float = 0.0
+    isolation: str = ""
+    dir: str = ""
+    path: str = ""  # the submission as handed in (the marker's path): its reports name it
+    submitted_at: str | None = None  # ISO 8601, when a time is known
+    late_by: float | None = None  # seconds after the student's due (negative: early)
+    steps: list[Step] = field(default_factory=list)
+    results: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def graded(self) -> bool:
+        return self.status == "graded"
+
+    @property
+    def total(self) -> float:
+        return final_total(self.auto, self.max, self.steps)
+
+    def points_of(self, kind: str) -> float:
+        """The sum of this row's steps of ``kind`` (e.g. "late": the penalty, negative)."""
+        return round(sum(s.points for s in self.steps if s.kind == kind), 6)
+
+
+@dataclass
+class ClassModel:
+    out: Path
+    rows: list[Row]
+    manifest: dict
+    full: float  # the class's full marks: the most common max of the graded rows
+    notes: list[dict] = field(default_factory=list)  # {"en", "ko"}: the term's remarks (unknown times...)
+    policy: dict | None = None  # what the summary says of the late policy: {"en", "ko"}
+
+    def row(self, key: str) -> Row | None:
+        """The row whose id or submission name is ``key`` (case-insensitive), or None."""
+        wanted = key.strip().casefold()
+        return next((r for r in self.rows if wanted in (r.id.casefold(), r.name.casefold())), None)
+
+
+def final_total(auto: float, maximum: float, steps: list[Step]) -> float:
+    """THE final total: the grader's score plus every step, kept within [0, max]; 0 after a ``zero`` step.
+
+    The only place a class's totals are computed (gradebook, summary, exports, the student's own
+    report, the Gradescope bundle all call it)."""
+    if any(s.zero for s in steps):
+        return 0.0
+    total = float(auto) + sum(float(s.points) for s in steps)
+    return round(min(max(total, 0.0), float(maximum)) if maximum > 0 else max(total, 0.0), 4)
+
+
+def withheld_of(results: dict) -> tuple[dict[str, float], list[str]]:
+    """The points the tamper scan withheld: each test that failed with the withheld message, per task."""
+    per_task: dict[str, float] = {}
+    tests: list[str] = []
+    for t in results.get("tests") or []:
+        en = ((t.get("messages") or {}).get("en") or t.get("message") or "")
+        if t.get("status") != "passed" and en.startswith(WITHHELD_PREFIX):
+            task = str(t.get("task") or "")
+            points = float(t.get("max_score") or 0.0) - float(t.get("score") or 0.0)
+            per_task[task] = round(per_task.get(task, 0.0) + points, 6)
+            tests.append(str(t.get("id")))
+    return per_task, tests
+
+
+def load_manifest(out: Path) -> dict:
+    try:
+        data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def row_from(folder: str, marker: dict, results: dict, roster: dict[str, str]) -> Row:
+    """One finished submission's row from its done-marker and results.json."""
+    name = str(marker.get("name", folder))
+    status = str(marker.get("status", "error"))
+    graded = status == "graded"
+    per_task = results.get("tasks") or {}
+    review = results.get("review") or {}
+    withheld, withheld_tests = withheld_of(results) if graded else ({}, [])
+    return Row(
+        name=name, id=str(roster.get(name, marker.get("student_id") or name)), status=status,
+        auto=float(results.get("score", 0.0)) if graded else 0.0,
+        max=float(results.get("max_score") or 0.0) if graded else 0.0,
+        tasks={t: float(v.get("score", 0.0)) for t, v in per_task.items()},
+        task_max={t: float(v.get("max_score", 0.0)) for t, v in per_task.items()},
+        review=Review(flagged=bool(review.get("flagged")), reasons=list(review.get("reasons") or []),
+                      withheld=withheld, withheld_tests=withheld_tests),
+        reason=str(marker.get("reason", "")), duration=float(marker.get("duration") or 0.0),
+        isolation=str(results.get("isolation", "")), dir=folder, path=str(marker.get("path", "")),
+        results=results)
+
+
+def load_graded(out: Path) -> ClassModel:
+    """The class as graded: one row per finished submission, one per roster student who sent nothing.
+
+    No term yet (steps are empty): grader/instructor/term adds them."""
+    manifest = load_manifest(out)
+    roster: dict[str, str] = manifest.get("roster") or {}
+    rows: list[Row] = []
+    for d in sorted(p for p in out.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        try:
+            marker = json.loads((d / MARKER).read_text(encoding="utf-8"))
+            results = json.loads((d / "results.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue  # not a finished submission folder
+        if isinstance(marker, dict) and isinstance(results, dict):
+            rows.append(row_from(d.name, marker, results, roster))
+    present = {r.name for r in rows}
+    for name in manifest.get("roster_missing") or []:
+        if name not in present:
+            rows.append(Row(name=name, id=str(roster.get(name, name)), status="missing", auto=0.0, max=0.0,
+                            tasks={}, task_max={}, review=Review(),
+                            reason="no submission found for this student / 이 학생의 제출물이 없습니다",
+                            results={"score": 0.0, "max_score": 0.0, "tasks": {}, "tests": []}))
+    return model_of(out, rows, manifest)
+
+
+def model_of(out: Path, rows: list[Row], manifest: dict | None = None) -> ClassModel:
+    """The model of ``rows``: sorted by id, the class's full marks found, ungraded rows out of them."""
+    rows.sort(key=lambda r: (r.id, r.name))
+    maxes = [r.max for r in rows if r.graded]
+    full = Counter(maxes).most_common(1)[0][0] if maxes else 0.0
+    for r in rows:
+        if not r.graded:
+            r.max = r.max or full  # an ungraded row is out of the class's full marks
+    return ClassModel(out=out, rows=rows, manifest=manifest or {}, full=full)
+
+
+def span(seconds: float) -> tuple[str, str]:
+    """A duration in at most two units: "1 day 10 h", "3 h 5 min", "12 min" (and Korean)."""
+    s = int(max(0.0, seconds))
+    days, rest = divmod(s, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        en = f"{days} day{'s' if days > 1 else ''}" + (f" {hours} h" if hours else "")
+        ko = f"{days}일" + (f" {hours}시간" if hours else "")
+    elif hours:
+        en, ko = f"{hours} h" + (f" {minutes} min" if minutes else ""), f"{hours}시간" + (
+            f" {minutes}분" if minutes else "")
+    elif minutes:
+        en, ko = f"{minutes} min", f"{minutes}분"
+    else:
+        en, ko = f"{secs} s", f"{secs}초"
+    return en, ko
+
+
+def final_section(row: Row) -> dict[str, Any]:
+    """What a student's results.json carries as ``final`` (its report renders it)."""
+    return {"auto": row.auto, "total": row.total, "max": row.max, "submitted_at": row.submitted_at,
+            "late_by": row.late_by, "steps": [asdict(s) for s in row.steps]}
+
+
+def to_json(model: ClassModel) -> str:
+    """``DIR/class.json``: the model as written once per render (for other tools; never read back)."""
+    rows = [{"id": r.id, "submission": r.name, "status": r.status, "auto": r.auto, "total": r.total,
+             "max": r.max, "tasks": r.tasks, "submitted_at": r.submitted_at, "late_by": r.late_by,
+             "review": {"flagged": r.review.flagged, "reasons": r.review.reasons,
+                        "withheld": r.review.withheld},
+             "reason": r.reason, "steps": [asdict(s) for s in r.steps]} for r in model.rows]
+    return json.dumps({"schema": 1, "full": model.full, "policy": model.policy, "notes": model.notes,
+                       "rows": rows}, ensure_ascii=False, indent=2) + "\n"

@@ -1,0 +1,190 @@
+"""`grade adjust`, `grade review` and `grade term`: the instructor's decisions, recorded, then the class
+re-rendered from the model (no regrade).  Every refusal is one line in both languages and exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from grader.engine.classmodel import ClassModel, Row
+from grader.instructor.term.errors import TermError
+from grader.instructor.term.model import load_class, render_class
+from grader.instructor.term.records import (
+    ADJUSTMENTS,
+    REVIEWS,
+    Adjustment,
+    Decision,
+    latest_decisions,
+    now,
+    read_adjustments,
+    read_reviews,
+    term_lock,
+    write_adjustments,
+    write_reviews,
+)
+from grader.instructor.term.store import require_batch_folder, store_term_files, unless_batch_running
+
+
+def _fail(prog: str, exc: TermError) -> int:
+    print(f"{prog}: {exc}", file=sys.stderr)
+    return 2
+
+
+def _row(model: ClassModel, key: str) -> Row:
+    row = model.row(key)
+    if row is None or row.status == "missing":
+        raise TermError(f"no submission with id or name {key!r} in {model.out}",
+                        f"{model.out}에 id나 이름이 {key!r}인 제출물이 없습니다")
+    return row
+
+
+def _reason(text: str | None) -> str:
+    if not (text or "").strip():
+        raise TermError("--reason TEXT is required (it is shown to the student)",
+                        "--reason TEXT가 필요합니다(학생에게 보입니다)")
+    return " ".join(str(text).split())
+
+
+def _rerender(out: Path, prog: str, quiet: bool) -> None:
+    with unless_batch_running(out) as free:
+        if not free:
+            print(f"{prog}: a batch is writing {out}; it renders the gradebook with this when it ends / "
+                  f"채점이 진행 중이라 끝날 때 이 내용으로 성적표를 씁니다", file=sys.stderr)
+            return
+        report = render_class(out)
+    if not quiet:
+        print(f"gradebook: {report.gradebook} ; summary: {report.summary}")
+
+
+def adjust_main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="grade adjust", description=(
+        "Record an instructor adjustment in DIR/adjustments.csv and re-render the gradebook (no regrade). / "
+        "강사 점수 조정을 기록하고 성적표를 다시 씁니다(재채점 없음)."))
+    p.add_argument("dir", type=Path, help="the folder `grade batch` or `grade merge` wrote")
+    p.add_argument("id", help="the student's id or submission name")
+    p.add_argument("points", help="points to add (negative to take away), e.g. 1.5 or -2")
+    p.add_argument("--reason", help="why (shown to the student), e.g. 'regrade request'")
+    p.add_argument("--task", default="", help="the task it concerns (optional)")
+    p.add_argument("-q", "--quiet", action="store_true")
+    args = p.parse_args(argv)
+    try:
+        require_batch_folder(args.dir)
+        reason = _reason(args.reason)
+        try:
+            points = float(args.points)
+        except ValueError:
+            raise TermError(f"POINTS must be a number, found {args.points!r}",
+                            f"POINTS는 수여야 합니다: {args.points!r}") from None
+        if points != points or abs(points) > 1e6:
+            raise TermError(f"POINTS {args.points!r} is not a usable number",
+                            f"POINTS {args.points!r}은(는) 쓸 수 없는 수입니다")
+        model = load_class(args.dir)
+        row = _row(model, args.id)
+        if args.task and args.task not in row.task_max:
+            known = ", ".join(row.task_max) or "-"
+            raise TermError(f"{row.id} has no task {args.task!r} (its tasks: {known})",
+                            f"{row.id}에는 {args.task!r} 과제가 없습니다")
+        with term_lock(args.dir):
+            rows = read_adjustments(args.dir / ADJUSTMENTS)
+            rows.append(Adjustment(row.id, args.task, points, reason, now()))
+            write_adjustments(args.dir / ADJUSTMENTS, rows)
+        _rerender(args.dir, "grade adjust", args.quiet)
+    except TermError as exc:
+        return _fail("grade adjust", exc)
+    if not args.quiet:
+        print(f"{row.id}: adjustment {points:+g} recorded / 조정 {points:+g}점 기록")
+    return 0
+
+
+def review_main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="grade review", description=(
+        "List the submissions the tamper scan flagged, or record a decision on one: --accept restores "
+        "the points withheld from the verdicts already recorded, --reject keeps them withheld. / "
+        "검토 대상 목록을 보이거나, 한 제출물에 대한 결정을 기록합니다."))
+    p.add_argument("dir", type=Path)
+    p.add_argument("id", nargs="?", help="the student's id or submission name (omit to list)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--accept", action="store_true", help="restore the withheld points")
+    which.add_argument("--reject", action="store_true", help="keep them withheld")
+    p.add_argument("--reason", help="why (shown to the student)")
+    p.add_argument("-q", "--quiet", action="store_true")
+    args = p.parse_args(argv)
+    try:
+        require_batch_folder(args.dir)
+        model = load_class(args.dir)
+        if args.id is None:
+            if args.accept or args.reject:
+                raise TermError("--accept/--reject need an ID", "--accept/--reject에는 ID가 필요합니다")
+            return list_reviews(model)
+        if not (args.accept or args.reject):
+            raise TermError("give --accept or --reject (and --reason)",
+                            "--accept나 --reject(와 --reason)를 주세요")
+        row = _row(model, args.id)
+        if not row.review.flagged:
+            raise TermError(f"{row.id} is not flagged for review", f"{row.id}은(는) 검토 대상이 아닙니다")
+        reason = _reason(args.reason)
+        decision = "accept" if args.accept else "reject"
+        with term_lock(args.dir):
+            rows = read_reviews(args.dir / REVIEWS)
+            rows.append(Decision(row.id, decision, reason, now()))
+            write_reviews(args.dir / REVIEWS, rows)
+        _rerender(args.dir, "grade review", args.quiet)
+    except TermError as exc:
+        return _fail("grade review", exc)
+    if not args.quiet:
+        pts = row.review.withheld_points
+        what = "restored" if args.accept else "stay withheld"
+        print(f"{row.id}: {decision}ed; {pts:g} withheld points {what} "
+              f"/ {'승인' if args.accept else '거부'}: 보류 {pts:g}점 {'복원' if args.accept else '유지'}")
+    return 0
+
+
+def list_reviews(model: ClassModel) -> int:
+    flagged = [r for r in model.rows if r.review.flagged]
+    decisions = latest_decisions(read_reviews(model.out / REVIEWS))
+    if not flagged:
+        print("No submission is flagged for review / 검토 대상 제출물이 없습니다")
+        return 0
+    for r in flagged:
+        d = decisions.get(r.id.casefold()) or decisions.get(r.name.casefold())
+        state = (f"{d.decision}ed: {d.reason} / {'승인' if d.decision == 'accept' else '거부'}" if d
+                 else "pending / 결정 대기")
+        tests = len(r.review.withheld_tests)
+        who = f"{r.id} ({r.name})" if r.name != r.id else r.id
+        print(f"{who}: {r.review.withheld_points:g} points withheld "
+              f"in {tests} test{'s' if tests != 1 else ''} / 보류 {r.review.withheld_points:g}점"
+              f"(테스트 {tests}개) — {state}")
+        for x in r.review.reasons:
+            print(f"    {x.get('en', '')}")
+            print(f"    {x.get('ko', '')}")
+    return 0
+
+
+def term_main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="grade term", description=(
+        "Set or change a graded folder's late policy and submission times, then re-render the gradebook, "
+        "summary and each student's final total (no regrade). / 채점된 폴더의 지각 규정과 제출 시각을 "
+        "바꾸고 성적표를 다시 씁니다(재채점 없음)."))
+    p.add_argument("dir", type=Path)
+    p.add_argument("--policy", type=Path, help="policy.toml (due, close, [late], [extensions])")
+    p.add_argument("--submitted-at", type=Path, help="times.csv: id,submitted_at (ISO 8601 with an offset)")
+    p.add_argument("--gradescope-export", type=Path, default=None,
+                   help="a Gradescope export folder holding submission_metadata.yml (for the times)")
+    p.add_argument("-q", "--quiet", action="store_true")
+    args = p.parse_args(argv)
+    try:
+        require_batch_folder(args.dir)
+        with unless_batch_running(args.dir) as free:
+            if not free:
+                raise TermError(f"a batch is writing {args.dir}; run this when it ends",
+                                "채점이 진행 중입니다. 끝난 뒤에 실행하세요")
+            for line in store_term_files(args.dir, args.policy, args.submitted_at, args.gradescope_export):
+                if not args.quiet:
+                    print(line)
+            report = render_class(args.dir)
+    except TermError as exc:
+        return _fail("grade term", exc)
+    if not args.quiet:
+        print(f"gradebook: {report.gradebook} ; summary: {report.summary}")
+    return 0

@@ -1,0 +1,132 @@
+"""The instructor's decisions, one CSV each in the batch folder, appended to and never rewritten by a grade.
+
+* ``adjustments.csv``: ``id,task,points,reason,when`` (every row counts; a correction is another row);
+* ``reviews.csv``: ``id,decision,reason,when`` (decision ``accept`` or ``reject``; the latest one counts).
+
+``grade batch`` (resume or ``--force``) never touches them, ``grade merge`` takes the union, so a
+decision outlives every regrade.  Writers hold ``DIR/.term.lock`` while they read and rewrite a file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import fcntl
+import io
+from collections.abc import Iterator
+from dataclasses import astuple, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from grader.instructor.term.errors import TermError
+from grader.paths import write_atomic
+
+POLICY = "policy.toml"
+TIMES = "submitted_at.csv"
+ADJUSTMENTS = "adjustments.csv"
+REVIEWS = "reviews.csv"
+TERM_FILES = (POLICY, TIMES, ADJUSTMENTS, REVIEWS)
+ADJUSTMENT_HEADER = ("id", "task", "points", "reason", "when")
+REVIEW_HEADER = ("id", "decision", "reason", "when")
+DECISIONS = ("accept", "reject")
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    id: str
+    task: str
+    points: float
+    reason: str
+    when: str
+
+
+@dataclass(frozen=True)
+class Decision:
+    id: str
+    decision: str  # accept | reject
+    reason: str
+    when: str
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _rows(path: Path, header: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
+    if not path.exists():
+        return []
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TermError(f"{path}: cannot read it ({exc})", f"{path}: 읽을 수 없습니다") from None
+    reader = csv.DictReader(io.StringIO(text))
+    if tuple(f.strip() for f in reader.fieldnames or ()) != header:
+        raise TermError(f"{path}: the header must be {','.join(header)}",
+                        f"{path}: 머리글은 {','.join(header)}여야 합니다")
+    return [(n, {k: (v or "").strip() for k, v in r.items() if k}) for n, r in enumerate(reader, start=2)]
+
+
+def read_adjustments(path: Path) -> list[Adjustment]:
+    out = []
+    for line, r in _rows(path, ADJUSTMENT_HEADER):
+        try:
+            points = float(r["points"])
+        except ValueError:
+            raise TermError(f"{path}: line {line}: points {r['points']!r} is not a number",
+                            f"{path}: {line}행: 점수 {r['points']!r}이(가) 수가 아닙니다") from None
+        if not r["id"]:
+            raise TermError(f"{path}: line {line}: no id", f"{path}: {line}행: id가 없습니다")
+        out.append(Adjustment(r["id"], r["task"], points, r["reason"], r["when"]))
+    return out
+
+
+def read_reviews(path: Path) -> list[Decision]:
+    out = []
+    for line, r in _rows(path, REVIEW_HEADER):
+        if r["decision"] not in DECISIONS or not r["id"]:
+            raise TermError(f"{path}: line {line}: decision must be accept or reject, with an id",
+                            f"{path}: {line}행: 결정은 accept 또는 reject이고 id가 있어야 합니다")
+        out.append(Decision(r["id"], r["decision"], r["reason"], r["when"]))
+    return out
+
+
+def latest_decisions(decisions: list[Decision]) -> dict[str, Decision]:
+    """Casefolded id -> the decision that counts: the latest by time, the later row on a tie."""
+    out: dict[str, Decision] = {}
+    for d in sorted(enumerate(decisions), key=lambda p: (p[1].when, p[0])):
+        out[d[1].id.casefold()] = d[1]
+    return out
+
+
+def _csv(header: tuple[str, ...], rows: list[tuple]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    for row in rows:
+        w.writerow([f"{x:g}" if isinstance(x, float) else x for x in row])
+    return buf.getvalue()
+
+
+def write_adjustments(path: Path, rows: list[Adjustment]) -> None:
+    write_atomic(path, _csv(ADJUSTMENT_HEADER, [astuple(a) for a in rows]))
+
+
+def write_reviews(path: Path, rows: list[Decision]) -> None:
+    write_atomic(path, _csv(REVIEW_HEADER, [astuple(d) for d in rows]))
+
+
+@contextlib.contextmanager
+def term_lock(out: Path) -> Iterator[None]:
+    """Held while a term file is read and rewritten, so two commands never lose each other's row."""
+    with open(out / ".term.lock", "w") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def union(first: list, second: list) -> list:
+    """``first`` then what ``second`` adds, exact duplicates once (a merge of shards' decisions)."""
+    seen = set(first)
+    return [*first, *[x for x in second if not (x in seen or seen.add(x))]]
