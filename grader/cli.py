@@ -67,6 +67,7 @@ COMMANDS: dict[str, str] = {
     "gradescope-bundle": "grader.instructor.gradescope_bundle",
     "pack-hidden": "grader.instructor.hidden_pack",
     "export": "grader.instructor.export",
+    "similarity": "grader.instructor.similarity",
 }
 
 

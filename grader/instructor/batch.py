@@ -50,7 +50,8 @@ from grader.sandbox.flags import add_sandbox_arguments
 SOLUTIONS_DIR = SOLUTIONS
 MARKER = "batch.json"
 MANIFEST = "batch-manifest.json"
-RESERVED = {".work", ".trash", ".lock", "gradebook.csv", "summary.html", MANIFEST, "summary_files"}
+RESERVED = {".work", ".trash", ".lock", "gradebook.csv", "summary.html", MANIFEST, "summary_files",
+            "similarity.csv", "similarity.html"}
 FINAL_STATUSES = {"graded", "unreadable", "timeout"}  # "error" (the grader's own failure) is retried
 # Per concurrent grade: with the zygote its grader and worker add about 0.2 GB to the one shared torch; the
 # rest is room for a student's larger model and for machines where each imports its own (process mode).
@@ -463,6 +464,9 @@ def finish_job(job: Job, out: Path, config: Config, timed_out: bool) -> dict:
         "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
     write_json(job.work / MARKER, marker)
+    from grader.instructor.similarity.collect import keep_code
+
+    keep_code(job.entry.path, job.work)  # the code `grade similarity` compares: DIR/<name>/code/
     publish(job.work, out / name, out)
     return marker
 
@@ -626,6 +630,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--spawn", action="store_true",
                    help="start each child as a fresh `python -m grader.cli` instead of forking a preloaded "
                         "one")
+    p.add_argument("--no-similarity", action="store_true",
+                   help="skip the code similarity check at the end (grade similarity DIR runs it later)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     return p
 
@@ -693,6 +699,10 @@ def main(argv: list[str]) -> int:
         print(f"grade batch: --hidden-from: {exc}", file=sys.stderr)
         return 2
     markers = run_batch(todo, out, config, jobs, args.quiet, fork=not args.spawn, options=options)
+    if not args.no_similarity:  # before the summary, which links to similarity.html
+        from grader.instructor.similarity import run_after_batch
+
+        run_after_batch(out, quiet=args.quiet)
     book = classpages.write_class_report(out)
     if not args.quiet:
         failed = sum(m["status"] != "graded" for m in markers)

@@ -288,6 +288,7 @@ def summary_context(rows: list[dict], out: Path) -> dict[str, Any]:
         "tasks": task_rates(rows), "tests": test_rates(rows), "exp": exp,
         "images": {"hist": histogram(stats), "exp": experiment_plot(exp)},
         "slowest": slow, "failed": failed, "manifest": load_manifest(out),
+        "similarity": (out / "similarity.html").is_file(),  # written by `grade similarity` (instructor)
         "status_label": lambda status: STATUS_LABELS.get(status, status),
     }
 

@@ -162,12 +162,51 @@ def fingerprint_all(codes: dict[str, dict[str, str]], settings: Settings) -> tup
     return docs, len(common)
 
 
-def _to_raw(fp, slices: np.ndarray) -> np.ndarray:
-    """Slices of the filtered code -> the same places in the text as written (copydetect's mapping)."""
-    if len(fp.offsets) == 0:
+def char_map(text: str) -> tuple[str, np.ndarray, np.ndarray]:
+    """copydetect's filtered code (utils.filter_code's rules) with, for each of its characters, where
+    it starts and ends in ``text``. copydetect's own offsets shift a match that ends next to a comment
+    or a class name; this maps each end exactly."""
+    from pygments import token
+    from pygments.lexers import PythonLexer
+
+    variables = {token.Name, token.Name.Variable, token.Name.Attribute}
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    for index, kind, value in PythonLexer().get_tokens_unprocessed(text):
+        if kind in variables:
+            emitted = "V"
+        elif kind in token.Name.Function:
+            emitted = "F"
+        elif kind in token.Name.Class:
+            emitted = "O"
+        elif kind == token.Comment.Preproc or kind == token.Comment.Hashbang:
+            emitted = "P"
+        elif kind in token.Text or kind in token.Comment:
+            continue
+        elif kind in token.Literal.String:
+            emitted = '"' if value in ("'", '"') else "S"
+        else:
+            out.append(value)
+            starts.extend(range(index, index + len(value)))
+            ends.extend(range(index + 1, index + len(value) + 1))
+            continue
+        out.append(emitted)
+        starts.append(index)
+        ends.append(index + len(value))
+    return "".join(out), np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64)
+
+
+def raw_slices(doc: Document, slices: np.ndarray) -> np.ndarray:
+    """Slices [start, end) of the filtered code -> the same stretches of the text as written."""
+    if slices.shape[-1] == 0:
         return slices
-    where = np.clip(np.searchsorted(fp.offsets[:, 0], slices), 0, fp.offsets.shape[0] - 1)
-    return slices + fp.offsets[:, 1][where]
+    filtered, starts, ends = char_map(doc.text)
+    if filtered != doc.fp.filtered_code:  # a lexer that differs from copydetect's: its own mapping
+        fp = doc.fp
+        where = np.clip(np.searchsorted(fp.offsets[:, 0], slices), 0, fp.offsets.shape[0] - 1)
+        return slices + fp.offsets[:, 1][where]
+    return np.array([starts[slices[0]], ends[slices[1] - 1]])
 
 
 def compare(a: Document, b: Document, settings: Settings) -> Pair:
@@ -187,7 +226,7 @@ def compare(a: Document, b: Document, settings: Settings) -> Pair:
     similarity = max(share_a, share_b)
     flagged = similarity >= settings.threshold and matched >= settings.min_tokens
     return Pair(a.name, b.name, round(similarity, 4), matched, flagged, round(share_a, 4), round(share_b, 4),
-                _to_raw(a.fp, slices_a.astype(int)), _to_raw(b.fp, slices_b.astype(int)))
+                slices_a.astype(int), slices_b.astype(int))
 
 
 def compare_all(docs: list[Document], settings: Settings) -> list[Pair]:
