@@ -18,9 +18,9 @@ least ``threshold`` and at least ``min_tokens`` tokens match.
 from __future__ import annotations
 
 import ast
-import io
 from collections import Counter
 from dataclasses import dataclass, field
+from hashlib import blake2b
 from pathlib import Path
 
 import numpy as np
@@ -54,7 +54,7 @@ class Document:
     name: str
     text: str
     files: list[str]
-    fp: object = None  # copydetect.CodeFingerprint
+    fp: Fingerprint
     own_tokens: int = 0  # tokens left once boilerplate and common code are dropped
 
 
@@ -76,11 +76,46 @@ def join_files(code: dict[str, str]) -> tuple[str, list[str]]:
     return "".join(f"# ==== {n} ====\n{code[n].rstrip()}\n\n" for n in names), names
 
 
-def _fingerprint(text: str, settings: Settings):
-    import copydetect
+@dataclass
+class Fingerprint:
+    """What copydetect's CodeFingerprint holds, with a hash that is the same in every process."""
 
-    # The name only picks pygments' Python lexer; the text comes from fp.
-    return copydetect.CodeFingerprint("code.py", settings.noise, settings.window, fp=io.StringIO(text))
+    filtered_code: str
+    offsets: np.ndarray  # copydetect's filtered -> written offsets
+    every: np.ndarray  # the hash of each k-gram
+    hash_idx: dict[int, list[int]]  # winnowed hash -> where its k-grams start
+    k: int
+    hashes: set[int] = field(default_factory=set)
+    token_coverage: int = 0
+
+
+def stable_kgrams(filtered: str, k: int) -> np.ndarray:
+    """The hash of every k-gram. copydetect uses hash(), which differs from one process to the next
+    (PYTHONHASHSEED): a shard's run and the merged folder's must pick the same fingerprints."""
+    data = filtered.encode("utf-8", "surrogatepass")
+    if len(filtered) != len(data):  # non-ASCII kept verbatim (an identifier is V): hash the text's characters
+        grams = (filtered[i:i + k].encode("utf-8", "surrogatepass") for i in range(len(filtered) - k + 1))
+    else:
+        grams = (data[i:i + k] for i in range(len(data) - k + 1))
+    digests = (blake2b(g, digest_size=8).digest() for g in grams)
+    return np.array([int.from_bytes(d, "little", signed=True) for d in digests], dtype=np.int64)
+
+
+def _fingerprint(text: str, settings: Settings) -> Fingerprint:
+    """copydetect's tokenizing and winnowing (its CodeFingerprint) of one document."""
+    from copydetect.utils import filter_code, get_token_coverage, winnow
+
+    # The name only picks pygments' Python lexer.
+    filtered, offsets = filter_code(text, "code.py")
+    every = stable_kgrams(filtered, settings.noise)
+    hash_idx: dict[int, list[int]] = {}
+    if len(every):
+        hashes, idx = winnow(every, settings.window, remove_duplicates=False)
+        for h, i in zip(hashes.tolist(), idx.tolist(), strict=True):
+            hash_idx.setdefault(h, []).append(i)
+    fp = Fingerprint(filtered, np.asarray(offsets), every, hash_idx, settings.noise, set(hash_idx))
+    fp.token_coverage = int(get_token_coverage(hash_idx, fp.k, len(filtered)))
+    return fp
 
 
 def _bare(text: str) -> str:
@@ -104,28 +139,28 @@ def _bare(text: str) -> str:
 def boilerplate_hashes(settings: Settings) -> set[int]:
     """Every k-gram hash (not just the winnowed ones) of what every student is given: the stubs, as
     written and without type hints, and the lesson's code."""
-    from copydetect.utils import filter_code, hashed_kgrams
+    from copydetect.utils import filter_code
 
     stubs = [p.read_text(encoding="utf-8") for p in sorted(STUBS_DIR.glob("*.py"))]
     texts = [*stubs, *(_bare(t) for t in stubs), LESSON_CODE.read_text(encoding="utf-8")]
     hashes: set[int] = set()
     for text in texts:
         filtered, _ = filter_code(text, "code.py")
-        hashes.update(int(h) for h in hashed_kgrams(filtered, settings.noise))
+        hashes.update(stable_kgrams(filtered, settings.noise).tolist())
     return hashes
 
 
-def _drop(fp, ignored: set[int], boilerplate: set[int]) -> None:
+def _drop(fp: Fingerprint, ignored: set[int], boilerplate: set[int]) -> None:
     """Remove the fingerprints of ``ignored`` hashes, and every fingerprint that overlaps a stretch of
     boilerplate (the seams where a student's code meets pasted stub or lesson code would otherwise
     match between two students who pasted the same pieces); recount the tokens still covered."""
-    from copydetect.utils import get_token_coverage, hashed_kgrams
+    from copydetect.utils import get_token_coverage
 
     k = fp.k
     keep_at = None
     if boilerplate and len(fp.filtered_code) >= k:
-        every = hashed_kgrams(fp.filtered_code, k)
-        starts = np.flatnonzero(np.fromiter((int(h) in boilerplate for h in every), bool, len(every)))
+        hit = np.fromiter((h in boilerplate for h in fp.every.tolist()), bool, len(fp.every))
+        starts = np.flatnonzero(hit)
         covered = np.zeros(len(fp.filtered_code) + 1, dtype=np.int64)
         np.add.at(covered, starts, 1)
         np.add.at(covered, starts + k, -1)
@@ -141,7 +176,7 @@ def _drop(fp, ignored: set[int], boilerplate: set[int]) -> None:
             kept[h] = where
     fp.hash_idx = kept
     fp.hashes = set(kept)
-    fp.token_coverage = get_token_coverage(kept, k, len(fp.filtered_code))
+    fp.token_coverage = int(get_token_coverage(kept, k, len(fp.filtered_code)))
 
 
 def fingerprint_all(codes: dict[str, dict[str, str]], settings: Settings) -> tuple[list[Document], int]:
