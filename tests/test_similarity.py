@@ -191,3 +191,36 @@ def test_the_csv_quotes_a_name_a_spreadsheet_would_run(tmp_path: Path) -> None:
     grade("similarity", str(tmp_path), "-q")
     (row,) = read_csv(tmp_path)
     assert row["a"] == "'=cmd" and row["b"] == "plain" and row["flagged"] == "true"
+
+
+# -- the fingerprints ------------------------------------------------------------------------------
+
+
+def test_the_tokens_are_copydetects_and_map_back_to_the_text_as_written() -> None:
+    from copydetect.utils import filter_code
+
+    from grader.instructor.similarity.fingerprint import char_map, join_files
+
+    for folder in (*CLASS.iterdir(), ROOT / "solutions", ROOT / "examples" / "buggy"):
+        text, _ = join_files(collect.submission_code(folder))
+        filtered, starts, ends = char_map(text)
+        assert filtered == filter_code(text, "code.py")[0], folder
+        # a name (V, F, O) or a string's text (S) maps to what was written, a quote to a quote
+        for i in range(len(filtered)):
+            written, c = text[starts[i]:ends[i]], filtered[i]
+            assert (written == c or (c in "VFO" and written.isidentifier()) or (c == "S" and written)
+                    or (c == '"' and written in ("'", '"'))), (folder, i, c, written)
+
+
+def test_a_class_is_fingerprinted_the_same_on_several_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    from grader.instructor.similarity import fingerprint
+
+    codes = {f"s{i:02d}": collect.submission_code(CLASS / ("indep_a", "indep_b", "lesson_1")[i % 3])
+             for i in range(40)}
+    settings = Settings()
+    monkeypatch.setattr(fingerprint.os, "cpu_count", lambda: 2)
+    parallel = fingerprint.fingerprint_all(codes, settings)[0]
+    monkeypatch.setattr(fingerprint, "PER_WORKER", 10**6)  # one process
+    serial = fingerprint.fingerprint_all(codes, settings)[0]
+    assert [(d.name, d.fp.hash_idx, d.own_tokens) for d in parallel] == \
+        [(d.name, d.fp.hash_idx, d.own_tokens) for d in serial]

@@ -18,6 +18,7 @@ least ``threshold`` and at least ``min_tokens`` tokens match.
 from __future__ import annotations
 
 import ast
+import os
 from collections import Counter
 from dataclasses import dataclass, field
 from hashlib import blake2b
@@ -29,6 +30,7 @@ from grader.paths import KIT_ROOT
 
 LESSON_CODE = Path(__file__).with_name("lesson_code.txt")
 STUBS_DIR = KIT_ROOT / "exercises"
+PER_WORKER = 16  # submissions per extra process, at least
 MIN_COMMON = 3  # a fingerprint two or three submissions share is exactly what a copy looks like
 
 
@@ -73,7 +75,8 @@ class Pair:
 
 def join_files(code: dict[str, str]) -> tuple[str, list[str]]:
     names = sorted(code)
-    return "".join(f"# ==== {n} ====\n{code[n].rstrip()}\n\n" for n in names), names
+    text = "".join(f"# ==== {n} ====\n{code[n].rstrip()}\n\n" for n in names)
+    return text.replace("\r\n", "\n").replace("\r", "\n"), names
 
 
 @dataclass
@@ -81,7 +84,8 @@ class Fingerprint:
     """What copydetect's CodeFingerprint holds, with a hash that is the same in every process."""
 
     filtered_code: str
-    offsets: np.ndarray  # copydetect's filtered -> written offsets
+    starts: np.ndarray  # where each character of filtered_code starts in the text as written ...
+    ends: np.ndarray  # ... and ends
     every: np.ndarray  # the hash of each k-gram
     hash_idx: dict[int, list[int]]  # winnowed hash -> where its k-grams start
     k: int
@@ -103,19 +107,36 @@ def stable_kgrams(filtered: str, k: int) -> np.ndarray:
 
 def _fingerprint(text: str, settings: Settings) -> Fingerprint:
     """copydetect's tokenizing and winnowing (its CodeFingerprint) of one document."""
-    from copydetect.utils import filter_code, get_token_coverage, winnow
+    from copydetect.utils import get_token_coverage, winnow
 
-    # The name only picks pygments' Python lexer.
-    filtered, offsets = filter_code(text, "code.py")
+    filtered, starts, ends = char_map(text)
     every = stable_kgrams(filtered, settings.noise)
     hash_idx: dict[int, list[int]] = {}
     if len(every):
         hashes, idx = winnow(every, settings.window, remove_duplicates=False)
         for h, i in zip(hashes.tolist(), idx.tolist(), strict=True):
             hash_idx.setdefault(h, []).append(i)
-    fp = Fingerprint(filtered, np.asarray(offsets), every, hash_idx, settings.noise, set(hash_idx))
+    fp = Fingerprint(filtered, starts, ends, every, hash_idx, settings.noise, set(hash_idx))
     fp.token_coverage = int(get_token_coverage(hash_idx, fp.k, len(filtered)))
     return fp
+
+
+def _fingerprint_many(texts: list[str], settings: Settings) -> list[Fingerprint]:
+    """Fingerprints of every text; on several cores at once for a class (pygments' lexing is most of
+    the time: about 30 ms a submission)."""
+    workers = min(os.cpu_count() or 1, 8, len(texts) // PER_WORKER)
+    if workers < 2:
+        return [_fingerprint(t, settings) for t in texts]
+    import concurrent.futures
+    import multiprocessing
+
+    import copydetect.utils  # noqa: F401 (loaded once here, inherited by the forked workers)
+    import pygments.lexers.python  # noqa: F401
+
+    # fork, not spawn: nothing to import again. `grade batch` calls this once its children are done.
+    fork = multiprocessing.get_context("fork")
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=fork) as pool:
+        return list(pool.map(_fingerprint, texts, [settings] * len(texts), chunksize=PER_WORKER // 2))
 
 
 def _bare(text: str) -> str:
@@ -139,13 +160,11 @@ def _bare(text: str) -> str:
 def boilerplate_hashes(settings: Settings) -> set[int]:
     """Every k-gram hash (not just the winnowed ones) of what every student is given: the stubs, as
     written and without type hints, and the lesson's code."""
-    from copydetect.utils import filter_code
-
     stubs = [p.read_text(encoding="utf-8") for p in sorted(STUBS_DIR.glob("*.py"))]
     texts = [*stubs, *(_bare(t) for t in stubs), LESSON_CODE.read_text(encoding="utf-8")]
     hashes: set[int] = set()
     for text in texts:
-        filtered, _ = filter_code(text, "code.py")
+        filtered, _, _ = char_map(text)
         hashes.update(stable_kgrams(filtered, settings.noise).tolist())
     return hashes
 
@@ -182,11 +201,11 @@ def _drop(fp: Fingerprint, ignored: set[int], boilerplate: set[int]) -> None:
 def fingerprint_all(codes: dict[str, dict[str, str]], settings: Settings) -> tuple[list[Document], int]:
     """A Document per submission that has code, with boilerplate and common fingerprints dropped;
     also how many fingerprints were dropped as common to the class."""
-    docs = []
-    for name in sorted(codes):
-        text, files = join_files(codes[name])
-        if files:
-            docs.append(Document(name, text, files, _fingerprint(text, settings)))
+    joined = {name: join_files(codes[name]) for name in sorted(codes) if codes[name]}
+    texts = [text for text, _ in joined.values()]
+    fps = _fingerprint_many(texts, settings)
+    docs = [Document(name, text, files, fp)
+            for (name, (text, files)), fp in zip(joined.items(), fps, strict=True)]
     boilerplate = boilerplate_hashes(settings) if settings.boilerplate else set()
     held = Counter(h for d in docs for h in d.fp.hashes)
     limit = max(MIN_COMMON, settings.max_share * len(docs))
@@ -197,18 +216,23 @@ def fingerprint_all(codes: dict[str, dict[str, str]], settings: Settings) -> tup
     return docs, len(common)
 
 
+_LEXER = None
+
+
 def char_map(text: str) -> tuple[str, np.ndarray, np.ndarray]:
-    """copydetect's filtered code (utils.filter_code's rules) with, for each of its characters, where
-    it starts and ends in ``text``. copydetect's own offsets shift a match that ends next to a comment
-    or a class name; this maps each end exactly."""
+    """copydetect's filtered code (its utils.filter_code, whose rules these are) with, for each of its
+    characters, where it starts and ends in ``text``: copydetect's own offsets shift a match that ends
+    next to a comment or a class name, and a second lexing pass would double the time."""
+    global _LEXER
     from pygments import token
     from pygments.lexers import PythonLexer
 
+    _LEXER = _LEXER or PythonLexer()
     variables = {token.Name, token.Name.Variable, token.Name.Attribute}
     out: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
-    for index, kind, value in PythonLexer().get_tokens_unprocessed(text):
+    for index, kind, value in _LEXER.get_tokens_unprocessed(text):
         if kind in variables:
             emitted = "V"
         elif kind in token.Name.Function:
@@ -236,12 +260,7 @@ def raw_slices(doc: Document, slices: np.ndarray) -> np.ndarray:
     """Slices [start, end) of the filtered code -> the same stretches of the text as written."""
     if slices.shape[-1] == 0:
         return slices
-    filtered, starts, ends = char_map(doc.text)
-    if filtered != doc.fp.filtered_code:  # a lexer that differs from copydetect's: its own mapping
-        fp = doc.fp
-        where = np.clip(np.searchsorted(fp.offsets[:, 0], slices), 0, fp.offsets.shape[0] - 1)
-        return slices + fp.offsets[:, 1][where]
-    return np.array([starts[slices[0]], ends[slices[1] - 1]])
+    return np.array([doc.fp.starts[slices[0]], doc.fp.ends[slices[1] - 1]])
 
 
 def compare(a: Document, b: Document, settings: Settings) -> Pair:

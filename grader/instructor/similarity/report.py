@@ -20,6 +20,7 @@ HTML_NAME = "similarity.html"
 CSV_COLUMNS = ["a", "b", "similarity", "matched_tokens", "flagged", "a_share", "b_share"]
 FILE_LINE = re.compile(r"# ==== .+ ====")  # fingerprint.join_files' header of each file
 CONTEXT_LINES = 4  # unmatched lines kept around each highlighted stretch; the rest is "..."
+MAX_FLAGGED_SHOWN = 100  # flagged pairs side by side at most (every pair is in the CSV)
 
 
 @dataclass
@@ -98,7 +99,8 @@ def render_html(outcome: Outcome, show: int) -> str:
     dirs = {s.id: s.dir for s in outcome.submissions}
     rank = {id(p): i for i, p in enumerate(outcome.pairs, 1)}
     by_rank = lambda ps: sorted(ps, key=lambda p: rank[id(p)])  # noqa: E731
-    shown = by_rank(outcome.flagged + [p for p in outcome.pairs if not p.flagged and p.similarity > 0][:show])
+    closest = [p for p in outcome.pairs if not p.flagged and p.similarity > 0][:show]
+    shown = by_rank(outcome.flagged[:MAX_FLAGGED_SHOWN] + closest)
     details = [{"pair": p, "rank": rank[id(p)],
                 "a_html": highlighted(docs[p.a], p.slices_a), "b_html": highlighted(docs[p.b], p.slices_b),
                 "a_files": docs[p.a].files, "b_files": docs[p.b].files} for p in shown]
