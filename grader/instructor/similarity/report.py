@@ -12,7 +12,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup, escape
 
-from grader.instructor.similarity.fingerprint import Document, Pair, Settings, raw_slices
+from grader.instructor.similarity.fingerprint import MIN_COMMON, Document, Pair, Settings, raw_slices
 from grader.paths import write_atomic
 
 CSV_NAME = "similarity.csv"
@@ -40,7 +40,8 @@ class Outcome:
     def line(self) -> str:
         return (f"similarity: {len(self.docs)} submissions with code, {len(self.pairs)} pairs, "
                 f"{len(self.flagged)} flagged ({self.seconds:g} s): {self.out / HTML_NAME} / 코드 유사도: "
-                f"코드가 있는 제출물 {len(self.docs)}개, 쌍 {len(self.pairs)}개, 표시 {len(self.flagged)}개")
+                f"코드가 있는 제출물 {len(self.docs)}개, 쌍 {len(self.pairs)}개, "
+                f"검토 대상 {len(self.flagged)}개")
 
 
 def _cell(value: str) -> str:
@@ -112,7 +113,7 @@ def render_html(outcome: Outcome, show: int) -> str:
     return _environment().get_template("page.html.j2").render(
         title=outcome.out.resolve().name, s=outcome.settings, outcome=outcome, details=details,
         listed=listed, total=len(outcome.pairs), dirs=dirs, no_code=no_code,
-        pct=lambda x: f"{100 * x:.0f}%")
+        min_common=MIN_COMMON, pct=lambda x: f"{100 * x:.0f}%")
 
 
 def write_outputs(outcome: Outcome, show: int = 30) -> tuple[Path, Path]:
