@@ -224,3 +224,13 @@ def test_a_class_is_fingerprinted_the_same_on_several_cores(monkeypatch: pytest.
     serial = fingerprint.fingerprint_all(codes, settings)[0]
     assert [(d.name, d.fp.hash_idx, d.own_tokens) for d in parallel] == \
         [(d.name, d.fp.hash_idx, d.own_tokens) for d in serial]
+
+
+def test_the_student_copy_does_not_install_copydetect() -> None:
+    import tomllib
+
+    from grader.instructor.release import student_pyproject
+
+    assert any(d.startswith("copydetect") for d in tomllib.loads((ROOT / "pyproject.toml").read_text())[
+        "project"]["dependencies"])
+    assert not any("copydetect" in d for d in tomllib.loads(student_pyproject())["project"]["dependencies"])

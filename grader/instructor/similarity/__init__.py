@@ -35,7 +35,8 @@ class Found:
 def find_submissions(out: Path) -> list[Found]:
     """Every finished result of a batch (or merged) folder with its code: the copy kept beside it, or,
     for a result graded before code was kept, the submission itself when it is still where it was."""
-    found = []
+    found: list[Found] = []
+    seen: set[str] = set()
     for d in sorted(p for p in out.iterdir() if p.is_dir() and not p.name.startswith(".")):
         try:
             marker = json.loads((d / MARKER).read_text(encoding="utf-8"))
@@ -46,7 +47,11 @@ def find_submissions(out: Path) -> list[Found]:
         code = read_kept(d)
         if code is None and marker.get("path"):
             code = submission_code(Path(str(marker["path"])))
-        found.append(Found(str(marker.get("student_id") or marker.get("name") or d.name), d.name, code or {}))
+        sid = str(marker.get("student_id") or marker.get("name") or d.name)
+        if sid in seen:  # two submissions of one student id (a roster slip): keep both, by folder
+            sid = f"{sid} ({d.name})"
+        seen.add(sid)
+        found.append(Found(sid, d.name, code or {}))
     return found
 
 
@@ -65,10 +70,19 @@ def run(out: Path, settings: Settings | None = None, show: int = 30) -> Outcome:
     return outcome
 
 
+MISSING = ("grade similarity needs copydetect (pip install copydetect, or pip install -e . in the kit) / "
+           "grade similarity에는 copydetect가 필요합니다 (pip install copydetect)")
+
+
 def run_after_batch(out: Path, quiet: bool = False) -> None:
     """The end of `grade batch`: never fails the batch (its grades are written already)."""
     try:
         outcome = run(out)
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("copydetect", "pygments"):
+            raise
+        print(f"grade batch: no code similarity: {MISSING}", file=sys.stderr)
+        return
     except Exception as exc:  # an extra: report it and keep the batch's exit status
         print(f"grade batch: code similarity failed ({type(exc).__name__}: {exc}); run `grade similarity "
               f"{out}` again / 코드 유사도 검사가 실패했습니다. `grade similarity {out}`로 다시 실행하세요",
@@ -114,7 +128,13 @@ def main(argv: list[str]) -> int:
         return 2
     settings = Settings(noise=args.noise, guarantee=args.guarantee, max_share=args.max_share,
                         threshold=args.threshold, min_tokens=args.min_tokens)
-    outcome = run(args.dir, settings, show=args.show)
+    try:
+        outcome = run(args.dir, settings, show=args.show)
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("copydetect", "pygments"):
+            raise
+        print(MISSING, file=sys.stderr)
+        return 2
     if not args.quiet:
         print(outcome.line())
     return 0
