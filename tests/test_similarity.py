@@ -129,6 +129,7 @@ def test_merged_shards_give_the_same_pairs(subs: Path, batch: Path, tmp_path: Pa
     grade("merge", str(one), str(two), "--out", str(merged), "-q")
     proc = grade("similarity", str(merged))
     assert "1 flagged" in proc.stdout and (merged / "similarity.html").exists()
+    assert 'href="similarity.html"' in (merged / "summary.html").read_text(encoding="utf-8")
     assert read_csv(merged) == read_csv(batch)
 
 

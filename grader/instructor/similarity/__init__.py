@@ -135,6 +135,10 @@ def main(argv: list[str]) -> int:
             raise
         print(MISSING, file=sys.stderr)
         return 2
+    if (args.dir / "summary.html").is_file():  # a batch or merged folder: its summary now links the page
+        from grader.report import classpages
+
+        classpages.write_class_report(args.dir)
     if not args.quiet:
         print(outcome.line())
     return 0
