@@ -2,8 +2,11 @@
 
 copydetect tokenizes with pygments and replaces every name by one letter (variables V, functions F,
 classes O, strings S) and drops comments and spacing, so renaming and commenting change nothing; it
-hashes every k-gram of that and keeps one hash per window (winnowing). Here a submission's files are
-fingerprinted as one document, and three kinds of fingerprints are dropped before any pair is scored:
+hashes every k-gram of that and keeps one hash per window (winnowing). Here its token rules are applied
+in one pass that also keeps each token's place in the text (char_map), its hash() is replaced by one
+that is the same in every process (stable_kgrams), and its winnowing, overlap and slicing functions do
+the rest. A submission's files are fingerprinted as one document, and three kinds of fingerprints are
+dropped before any pair is scored:
 
 * the kit's exercise stubs (exercises/*.py): every student starts from them;
 * the lesson's own code (lesson_code.txt): students are told to type it in;
