@@ -53,6 +53,7 @@ COMMANDS: dict[str, str] = {
     "adjust": "grader.instructor.term.adjust",
     "review": "grader.instructor.term.review",
     "term": "grader.instructor.term.term",
+    "similarity": "grader.instructor.similarity",
 }
 
 

@@ -164,6 +164,7 @@ def student_pyproject() -> str:
     text = (KIT_ROOT / "pyproject.toml").read_text(encoding="utf-8")
     text = re.sub(r'include\s*=\s*\[[^\]]*\]', 'include = ["grader*"]', text, count=1)
     text = re.sub(r'(?m)^name\s*=\s*"([^"]+)"', r'name = "\1-student"', text, count=1)
+    text = re.sub(r'(?m)^\s*"copydetect[^\n]*\n', "", text)  # `grade similarity` is instructor-only
     return re.sub(r"(?ms)^\[project\.optional-dependencies\].*?(?=^\[)", "", text)
 
 

@@ -46,6 +46,7 @@ from grader.instructor.batch.jobs import finish_job, hold_lock, publish, run_bat
 from grader.instructor.batch.options import Config, config_from_args, default_jobs, sandbox_flags
 from grader.instructor.batch.progress import Progress
 from grader.instructor.batch.roster import parse_shard, read_roster, shard_of
+from grader.instructor.similarity import run_after_batch
 from grader.instructor.term import model as term_model
 from grader.instructor.term.errors import TermError
 from grader.instructor.term.store import store_term_files
@@ -88,6 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--submitted-at", type=Path, default=None, metavar="TIMES_CSV",
                    help="submission times: id,submitted_at (ISO 8601 with an offset); default: a Gradescope "
                         "export's submission_metadata.yml in SUBMISSIONS")
+    p.add_argument("--no-similarity", action="store_true",
+                   help="skip the code similarity check at the end (grade similarity DIR runs it later)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     return p
 
@@ -143,6 +146,8 @@ def main(argv: list[str]) -> int:
         print(f"grade batch: --hidden-from: {exc}", file=sys.stderr)
         return 2
     markers = run_batch(todo, out, config, jobs, args.quiet, fork=not args.spawn, options=options)
+    if not args.no_similarity:  # before the summary, which links to similarity.html
+        run_after_batch(out, quiet=args.quiet)
     book = term_model.render_or_explain(out, "grade batch")  # the class pages, final totals: one call
     if book is None:
         return 2

@@ -17,7 +17,8 @@ SOLUTIONS_DIR = SOLUTIONS
 MARKER = "batch.json"
 MANIFEST = "batch-manifest.json"
 RESERVED = {".work", ".trash", ".lock", "gradebook.csv", "summary.html", MANIFEST, "summary_files",
-            "class.json", "policy.toml", "submitted_at.csv", "adjustments.csv", "reviews.csv"}  # the term's
+            "class.json", "policy.toml", "submitted_at.csv", "adjustments.csv", "reviews.csv",  # the term's
+            "similarity.csv", "similarity.html"}
 FINAL_STATUSES = {"graded", "unreadable", "timeout"}  # "error" (the grader's own failure) is retried
 
 

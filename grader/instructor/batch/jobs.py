@@ -25,6 +25,7 @@ from grader.engine.options import GradeOptions
 from grader.instructor.batch.discovery import MARKER, Entry, suites_hash
 from grader.instructor.batch.options import Config
 from grader.instructor.batch.progress import Progress
+from grader.instructor.similarity.collect import keep_code
 from grader.paths import KIT_ROOT, write_atomic
 from grader.sandbox import reap
 from grader.sandbox.zygote import ForkedProcess
@@ -218,6 +219,7 @@ def finish_job(job: Job, out: Path, config: Config, timed_out: bool) -> dict:
         "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
     write_json(job.work / MARKER, marker)
+    keep_code(job.entry.path, job.work)  # the code `grade similarity` compares: DIR/<name>/code/
     publish(job.work, out / name, out)
     return marker
 

@@ -1,0 +1,293 @@
+"""MOSS-style fingerprints of each submission's code, with copydetect, and the pairs they share.
+
+copydetect tokenizes with pygments and replaces every name by one letter (variables V, functions F,
+classes O, strings S) and drops comments and spacing, so renaming and commenting change nothing; it
+hashes every k-gram of that and keeps one hash per window (winnowing). Here its token rules are applied
+in one pass that also keeps each token's place in the text (char_map), its hash() is replaced by one
+that is the same in every process (stable_kgrams), and its winnowing, overlap and slicing functions do
+the rest. A submission's files are fingerprinted as one document, and three kinds of fingerprints are
+dropped before any pair is scored:
+
+* the kit's exercise stubs (exercises/*.py): every student starts from them;
+* the lesson's own code (lesson_code.txt): students are told to type it in;
+* what many submissions share (MOSS's "max matches"): a fingerprint held by more than ``max_share`` of
+  the class (and by more than ``MIN_COMMON`` submissions) is what everybody writes, not a copy.
+
+A pair's similarity is the larger of the two shares of a submission's remaining code found in the
+other (a copy padded with extra code still shows), and a pair is flagged only when that share is at
+least ``threshold`` and at least ``min_tokens`` tokens match.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from hashlib import blake2b
+from pathlib import Path
+
+import numpy as np
+
+from grader.paths import KIT_ROOT
+
+LESSON_CODE = Path(__file__).with_name("lesson_code.txt")
+STUBS_DIR = KIT_ROOT / "exercises"
+PER_WORKER = 16  # submissions per extra process, at least
+MIN_COMMON = 3  # a fingerprint two or three submissions share is exactly what a copy looks like
+
+
+@dataclass(frozen=True)
+class Settings:
+    noise: int = 25  # k: matches shorter than this many filtered characters are ignored (copydetect's)
+    guarantee: int = 30  # matches at least this long are always found (window = guarantee - noise + 1)
+    max_share: float = 0.5  # fingerprints in more than this share of the submissions are ignored
+    threshold: float = 0.5  # flagged from this similarity ...
+    min_tokens: int = 150  # ... and this many matched tokens
+    boilerplate: bool = True  # drop the stubs and the lesson's code (off only to show what they would do)
+
+    @property
+    def window(self) -> int:
+        return self.guarantee - self.noise + 1
+
+
+@dataclass
+class Document:
+    """One submission's code as one text: each file under a `# ==== name ====` line (a comment: it
+    never matches)."""
+
+    name: str
+    text: str
+    files: list[str]
+    fp: Fingerprint
+    own_tokens: int = 0  # tokens left once boilerplate and common code are dropped
+
+
+@dataclass
+class Pair:
+    a: str
+    b: str
+    similarity: float
+    matched_tokens: int
+    flagged: bool
+    share_a: float
+    share_b: float
+    slices_a: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((2, 0), dtype=int))
+    slices_b: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((2, 0), dtype=int))
+
+
+def join_files(code: dict[str, str]) -> tuple[str, list[str]]:
+    names = sorted(code)
+    text = "".join(f"# ==== {n} ====\n{code[n].rstrip()}\n\n" for n in names)
+    return text.replace("\r\n", "\n").replace("\r", "\n"), names
+
+
+@dataclass
+class Fingerprint:
+    """What copydetect's CodeFingerprint holds, with a hash that is the same in every process."""
+
+    filtered_code: str
+    starts: np.ndarray  # where each character of filtered_code starts in the text as written ...
+    ends: np.ndarray  # ... and ends
+    every: np.ndarray  # the hash of each k-gram
+    hash_idx: dict[int, list[int]]  # winnowed hash -> where its k-grams start
+    k: int
+    hashes: set[int] = field(default_factory=set)
+    token_coverage: int = 0
+
+
+def stable_kgrams(filtered: str, k: int) -> np.ndarray:
+    """The hash of every k-gram. copydetect uses hash(), which differs from one process to the next
+    (PYTHONHASHSEED): a shard's run and the merged folder's must pick the same fingerprints."""
+    data = filtered.encode("utf-8", "surrogatepass")
+    if len(filtered) != len(data):  # non-ASCII kept verbatim (an identifier is V): hash the text's characters
+        grams = (filtered[i:i + k].encode("utf-8", "surrogatepass") for i in range(len(filtered) - k + 1))
+    else:
+        grams = (data[i:i + k] for i in range(len(data) - k + 1))
+    digests = (blake2b(g, digest_size=8).digest() for g in grams)
+    return np.array([int.from_bytes(d, "little", signed=True) for d in digests], dtype=np.int64)
+
+
+def _fingerprint(text: str, settings: Settings) -> Fingerprint:
+    """copydetect's tokenizing and winnowing (its CodeFingerprint) of one document."""
+    from copydetect.utils import get_token_coverage, winnow
+
+    filtered, starts, ends = char_map(text)
+    every = stable_kgrams(filtered, settings.noise)
+    hash_idx: dict[int, list[int]] = {}
+    if len(every):
+        hashes, idx = winnow(every, settings.window, remove_duplicates=False)
+        for h, i in zip(hashes.tolist(), idx.tolist(), strict=True):
+            hash_idx.setdefault(h, []).append(i)
+    fp = Fingerprint(filtered, starts, ends, every, hash_idx, settings.noise, set(hash_idx))
+    fp.token_coverage = int(get_token_coverage(hash_idx, fp.k, len(filtered)))
+    return fp
+
+
+def _fingerprint_many(texts: list[str], settings: Settings) -> list[Fingerprint]:
+    """Fingerprints of every text; on several cores at once for a class (pygments' lexing is most of
+    the time: about 30 ms a submission)."""
+    workers = min(os.cpu_count() or 1, 8, len(texts) // PER_WORKER)
+    if workers < 2:
+        return [_fingerprint(t, settings) for t in texts]
+    import concurrent.futures
+    import multiprocessing
+
+    import copydetect.utils  # noqa: F401 (loaded once here, inherited by the forked workers)
+    import pygments.lexers.python  # noqa: F401
+
+    # fork, not spawn: nothing to import again. `grade batch` calls this once its children are done.
+    fork = multiprocessing.get_context("fork")
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=fork) as pool:
+        return list(pool.map(_fingerprint, texts, [settings] * len(texts), chunksize=PER_WORKER // 2))
+
+
+def _bare(text: str) -> str:
+    """The stub without its annotations and docstrings: the signatures as a student who drops the type
+    hints writes them (`def train_reversal(mode, seed=0, steps=300, *, length=8, ...)`)."""
+    tree = ast.parse(text)
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            node.returns = None
+            for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs,
+                        node.args.vararg, node.args.kwarg]:
+                if arg is not None:
+                    arg.annotation = None
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Module)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                node.body = body[1:] or [ast.Pass()]
+    return ast.unparse(tree)
+
+
+def boilerplate_hashes(settings: Settings) -> set[int]:
+    """Every k-gram hash (not just the winnowed ones) of what every student is given: the stubs, as
+    written and without type hints, and the lesson's code."""
+    stubs = [p.read_text(encoding="utf-8") for p in sorted(STUBS_DIR.glob("*.py"))]
+    texts = [*stubs, *(_bare(t) for t in stubs), LESSON_CODE.read_text(encoding="utf-8")]
+    hashes: set[int] = set()
+    for text in texts:
+        filtered, _, _ = char_map(text)
+        hashes.update(stable_kgrams(filtered, settings.noise).tolist())
+    return hashes
+
+
+def _drop(fp: Fingerprint, ignored: set[int], boilerplate: set[int]) -> None:
+    """Remove the fingerprints of ``ignored`` hashes, and every fingerprint that overlaps a stretch of
+    boilerplate (the seams where a student's code meets pasted stub or lesson code would otherwise
+    match between two students who pasted the same pieces); recount the tokens still covered."""
+    from copydetect.utils import get_token_coverage
+
+    k = fp.k
+    keep_at = None
+    if boilerplate and len(fp.filtered_code) >= k:
+        hit = np.fromiter((h in boilerplate for h in fp.every.tolist()), bool, len(fp.every))
+        starts = np.flatnonzero(hit)
+        covered = np.zeros(len(fp.filtered_code) + 1, dtype=np.int64)
+        np.add.at(covered, starts, 1)
+        np.add.at(covered, starts + k, -1)
+        inside = np.cumsum(covered)[:-1] > 0  # a character inside some boilerplate k-gram
+        seen = np.concatenate([[0], np.cumsum(inside)])
+        keep_at = lambda i: seen[i + k] - seen[i] == 0  # noqa: E731 (the k-gram at i touches none)
+    kept = {}
+    for h, where in fp.hash_idx.items():
+        if h in ignored:
+            continue
+        where = [i for i in where if keep_at is None or keep_at(i)]
+        if where:
+            kept[h] = where
+    fp.hash_idx = kept
+    fp.hashes = set(kept)
+    fp.token_coverage = int(get_token_coverage(kept, k, len(fp.filtered_code)))
+
+
+def fingerprint_all(codes: dict[str, dict[str, str]], settings: Settings) -> tuple[list[Document], int]:
+    """A Document per submission that has code, with boilerplate and common fingerprints dropped;
+    also how many fingerprints were dropped as common to the class."""
+    joined = {name: join_files(codes[name]) for name in sorted(codes) if codes[name]}
+    texts = [text for text, _ in joined.values()]
+    fps = _fingerprint_many(texts, settings)
+    docs = [Document(name, text, files, fp)
+            for (name, (text, files)), fp in zip(joined.items(), fps, strict=True)]
+    boilerplate = boilerplate_hashes(settings) if settings.boilerplate else set()
+    held = Counter(h for d in docs for h in d.fp.hashes)
+    limit = max(MIN_COMMON, settings.max_share * len(docs))
+    common = {h for h, count in held.items() if count > limit and h not in boilerplate}
+    for d in docs:
+        _drop(d.fp, common | boilerplate, boilerplate)
+        d.own_tokens = int(d.fp.token_coverage)
+    return docs, len(common)
+
+
+_LEXER = None
+
+
+def char_map(text: str) -> tuple[str, np.ndarray, np.ndarray]:
+    """copydetect's filtered code (its utils.filter_code, whose rules these are) with, for each of its
+    characters, where it starts and ends in ``text``: copydetect's own offsets shift a match that ends
+    next to a comment or a class name, and a second lexing pass would double the time."""
+    global _LEXER
+    from pygments import token
+    from pygments.lexers import PythonLexer
+
+    _LEXER = _LEXER or PythonLexer()
+    variables = {token.Name, token.Name.Variable, token.Name.Attribute}
+    out: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    for index, kind, value in _LEXER.get_tokens_unprocessed(text):
+        if kind in variables:
+            emitted = "V"
+        elif kind in token.Name.Function:
+            emitted = "F"
+        elif kind in token.Name.Class:
+            emitted = "O"
+        elif kind == token.Comment.Preproc or kind == token.Comment.Hashbang:
+            emitted = "P"
+        elif kind in token.Text or kind in token.Comment:
+            continue
+        elif kind in token.Literal.String:
+            emitted = '"' if value in ("'", '"') else "S"
+        else:
+            out.append(value)
+            starts.extend(range(index, index + len(value)))
+            ends.extend(range(index + 1, index + len(value) + 1))
+            continue
+        out.append(emitted)
+        starts.append(index)
+        ends.append(index + len(value))
+    return "".join(out), np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64)
+
+
+def raw_slices(doc: Document, slices: np.ndarray) -> np.ndarray:
+    """Slices [start, end) of the filtered code -> the same stretches of the text as written."""
+    if slices.shape[-1] == 0:
+        return slices
+    return np.array([doc.fp.starts[slices[0]], doc.fp.ends[slices[1] - 1]])
+
+
+def compare(a: Document, b: Document, settings: Settings) -> Pair:
+    """copydetect's comparison (its compare_files), keeping the matched tokens of both sides."""
+    from copydetect.utils import find_fingerprint_overlap, get_copied_slices
+
+    if not a.fp.hashes & b.fp.hashes:
+        return Pair(a.name, b.name, 0.0, 0, False, 0.0, 0.0)
+    idx_a, idx_b = find_fingerprint_overlap(a.fp.hashes, b.fp.hashes, a.fp.hash_idx, b.fp.hash_idx)
+    slices_a, slices_b = get_copied_slices(idx_a, a.fp.k), get_copied_slices(idx_b, b.fp.k)
+    matched_a = int(np.sum(slices_a[1] - slices_a[0]))
+    matched_b = int(np.sum(slices_b[1] - slices_b[0]))
+    share_a = min(matched_a / a.own_tokens, 1.0) if a.own_tokens else 0.0
+    share_b = min(matched_b / b.own_tokens, 1.0) if b.own_tokens else 0.0
+    # The smaller side's count, so that code repeated on one side does not inflate it.
+    matched = min(matched_a, matched_b)
+    similarity = max(share_a, share_b)
+    flagged = similarity >= settings.threshold and matched >= settings.min_tokens
+    return Pair(a.name, b.name, round(similarity, 4), matched, flagged, round(share_a, 4), round(share_b, 4),
+                slices_a.astype(int), slices_b.astype(int))
+
+
+def compare_all(docs: list[Document], settings: Settings) -> list[Pair]:
+    """Every pair, most similar first (ties: most matched tokens, then the names)."""
+    pairs = [compare(docs[i], docs[j], settings) for i in range(len(docs)) for j in range(i + 1, len(docs))]
+    pairs.sort(key=lambda p: (-p.similarity, -p.matched_tokens, p.a, p.b))
+    return pairs

@@ -1,0 +1,53 @@
+"""LeetCode 수학 연습 (선택) / optional LeetCode math practice.
+
+[한국어]
+아래 네 문제 중 푼 것만 채점됩니다. NotImplementedError를 그대로 두면
+"시도하지 않음"(틀림이 아님)으로 처리됩니다. 풀이 과정은 LEETCODE_LOG.md에 적으세요.
+채점: 저장소 루트에서 `grade` (./exercises 공개 테스트), 강사용 `grade 경로 --hidden`.
+
+[English]
+Only the problems you attempt are graded; a function still raising
+NotImplementedError is "not attempted", not "wrong". Keep your notes in
+LEETCODE_LOG.md. Grading: `grade` from the repository root (public tests on
+./exercises); instructors run `grade PATH --hidden`.
+"""
+from __future__ import annotations
+
+
+def my_pow(x: float, n: int) -> float:
+    """LeetCode 50. Pow(x, n).
+
+    [한국어] x의 n제곱. n은 음수일 수 있고 -2**31 도 들어옵니다. 반복 제곱으로
+    O(log |n|)에 푸세요. x ** n 이나 math.pow 한 줄은 연습이 되지 않습니다.
+    [English] x to the power n; n may be negative, down to -2**31. Use
+    exponentiation by squaring, O(log |n|).
+    """
+    raise NotImplementedError("leetcode_practice: my_pow")
+
+
+def count_primes(n: int) -> int:
+    """LeetCode 204. Count Primes.
+
+    [한국어] n보다 작은(n은 제외) 소수의 개수. n = 0, 1, 2 이면 0. 에라토스테네스의 체.
+    [English] Number of primes strictly less than n (0 for n = 0, 1, 2). Sieve.
+    """
+    raise NotImplementedError("leetcode_practice: count_primes")
+
+
+def is_happy(n: int) -> bool:
+    """LeetCode 202. Happy Number.
+
+    [한국어] 각 자리 숫자의 제곱합을 반복해 1이 되면 True, 순환하면 False.
+    [English] True when repeatedly summing the squares of the digits reaches 1,
+    False when it loops forever.
+    """
+    raise NotImplementedError("leetcode_practice: is_happy")
+
+
+def int_to_roman(num: int) -> str:
+    """LeetCode 12. Integer to Roman.
+
+    [한국어] 1 <= num <= 3999 를 로마 숫자 문자열로(예: 1994 -> "MCMXCIV").
+    [English] Roman numeral for 1 <= num <= 3999 (e.g. 1994 -> "MCMXCIV").
+    """
+    raise NotImplementedError("leetcode_practice: int_to_roman")

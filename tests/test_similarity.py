@@ -1,0 +1,237 @@
+"""`grade similarity`: MOSS-style code similarity over a real `grade batch` folder, and over merged shards.
+
+The class (tests/similarity/): ``indep_a`` and ``indep_b`` are two correct solutions written separately
+(different structure throughout; both get full marks with the hidden suite), ``reference`` is the kit's
+own solution, ``copy_of_a`` is ``indep_a`` with its names renamed and comments added, and ``lesson_1``
+and ``lesson_2`` are the stubs with the lesson's own code pasted in and nothing else. The batches run
+one public test (``--public-only -k``) to stay fast: similarity does not depend on the grade.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from grader.instructor.similarity import collect, find_submissions
+from grader.instructor.similarity.fingerprint import Settings, compare_all, fingerprint_all
+
+ROOT = Path(__file__).resolve().parent.parent
+CLASS = ROOT / "tests" / "similarity"
+FILTER = ["--public-only", "-k", "test_shape_and_dtype", "-j", "2", "--timeout", "120", "-q"]
+INDEPENDENT = ("indep_a", "indep_b", "reference")
+PHONE = 390
+
+
+def grade(*args: str, timeout: float = 400) -> subprocess.CompletedProcess:
+    proc = subprocess.run([sys.executable, "-m", "grader.cli", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=timeout)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc
+
+
+def read_csv(out: Path) -> list[dict]:
+    raw = (out / "similarity.csv").read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")
+    return list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"), newline="")))
+
+
+def pair_of(rows: list[dict], a: str, b: str) -> dict:
+    return next(r for r in rows if {r["a"], r["b"]} == {a, b})
+
+
+@pytest.fixture(scope="module")
+def subs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("class")
+    for d in CLASS.iterdir():
+        shutil.copytree(d, root / d.name)
+    shutil.copytree(ROOT / "solutions", root / "reference", ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+@pytest.fixture(scope="module")
+def batch(subs: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("batch")
+    grade("batch", str(subs), "--out", str(out), *FILTER)
+    return out
+
+
+def test_a_disguised_copy_is_the_most_similar_pair_and_flagged(batch: Path) -> None:
+    rows = read_csv(batch)
+    names = {"copy_of_a", "indep_a", "indep_b", "reference", "lesson_1", "lesson_2"}
+    assert len(rows) == 15 and {r["a"] for r in rows} | {r["b"] for r in rows} == names
+    top = rows[0]
+    assert {top["a"], top["b"]} == {"copy_of_a", "indep_a"}
+    assert top["flagged"] == "true" and float(top["similarity"]) > 0.9 and int(top["matched_tokens"]) > 1000
+    assert [r for r in rows if r["flagged"] == "true"] == [top]
+    scores = [float(r["similarity"]) for r in rows]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_independently_written_solutions_are_not_flagged(batch: Path) -> None:
+    rows = read_csv(batch)
+    for i, a in enumerate(INDEPENDENT):
+        for b in INDEPENDENT[i + 1:]:
+            row = pair_of(rows, a, b)
+            assert row["flagged"] == "false" and float(row["similarity"]) < 0.3, row
+
+
+def test_the_stubs_and_the_lessons_code_alone_do_not_flag_two_students(batch: Path) -> None:
+    row = pair_of(read_csv(batch), "lesson_1", "lesson_2")
+    assert row["flagged"] == "false" and int(row["matched_tokens"]) < 50, row
+    # What keeps them apart is the boilerplate: without it the pasted lesson code is a near-perfect match.
+    codes = {s.id: s.code for s in find_submissions(batch)}
+    settings = Settings(boilerplate=False)
+    pairs = compare_all(fingerprint_all(codes, settings)[0], settings)
+    raw = next(p for p in pairs if {p.a, p.b} == {"lesson_1", "lesson_2"})
+    assert raw.flagged and raw.similarity > 0.9
+
+
+def test_the_batch_keeps_each_submissions_code_and_links_the_page(batch: Path) -> None:
+    kept = batch / "copy_of_a" / "code"
+    assert sorted(p.name for p in kept.iterdir()) == ["embedding.py", "leetcode.py", "reversal.py"]
+    assert (kept / "embedding.py").read_text() == (CLASS / "copy_of_a" / "embedding.py").read_text()
+    assert 'href="similarity.html"' in (batch / "summary.html").read_text(encoding="utf-8")
+
+
+def test_the_page_shows_the_copy_side_by_side_and_says_it_is_not_proof(batch: Path) -> None:
+    page = (batch / "similarity.html").read_text(encoding="utf-8")
+    assert "Similarity is not proof of copying" in page and "유사도는 표절의 증거가 아닙니다" in page
+    first = page[page.index('id="pair-1"'):page.index('id="pair-2"')]
+    marks = "".join(re.findall(r"<mark>(.*?)</mark>", first, re.S))
+    # The renamed line is highlighted on both sides, in each side's own names.
+    assert "torch.outer(positions, freqs)" in marks and "torch.outer(pos_idx, inv_freq)" in marks
+    assert "copy_of_a/code/" in first and "indep_a/code/" in first
+
+
+def test_the_page_is_readable_on_a_phone(batch: Path, chromium, tmp_path: Path) -> None:
+    visit = chromium.visit(batch / "similarity.html", {"width": "document.documentElement.scrollWidth"},
+                           width=PHONE)
+    assert visit.console_errors == [] and visit.network_requests == []
+    assert visit.values["width"] <= PHONE, visit.values
+    (tmp_path / "similarity-phone.png").write_bytes(visit.screenshot)
+
+
+def test_merged_shards_give_the_same_pairs(subs: Path, batch: Path, tmp_path: Path) -> None:
+    one, two, merged = tmp_path / "one", tmp_path / "two", tmp_path / "merged"
+    grade("batch", str(subs), "--out", str(one), "--shard", "1/2", "--no-similarity", *FILTER)
+    grade("batch", str(subs), "--out", str(two), "--shard", "2/2", *FILTER)
+    assert not (one / "similarity.csv").exists() and (two / "similarity.csv").exists()
+    assert len(read_csv(two)) < 15  # a shard compares only its own half
+    grade("merge", str(one), str(two), "--out", str(merged), "-q")
+    proc = grade("similarity", str(merged))
+    assert "1 flagged" in proc.stdout and (merged / "similarity.html").exists()
+    assert 'href="similarity.html"' in (merged / "summary.html").read_text(encoding="utf-8")
+    assert read_csv(merged) == read_csv(batch)
+
+
+def test_the_command_refuses_what_is_not_a_folder(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "grader.cli", "similarity", str(tmp_path / "nope")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "폴더가 아닙니다" in proc.stderr
+
+
+# -- what is read of a submission ------------------------------------------------------------------
+
+
+def test_a_zip_and_a_folder_give_the_same_code(tmp_path: Path) -> None:
+    archive = tmp_path / "b.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        for p in (CLASS / "indep_b").iterdir():
+            z.write(p, f"homework/{p.name}")  # one top folder, as students zip it
+        z.writestr("homework/__MACOSX/._embedding.py", b"\0\0junk")
+    assert collect.submission_code(archive) == collect.submission_code(CLASS / "indep_b")
+
+
+def test_a_notebook_gives_its_code_cells_with_magics_as_comments(tmp_path: Path) -> None:
+    nb = {"cells": [{"cell_type": "markdown", "source": "# title"},
+                    {"cell_type": "code", "source": ["%pip install torch\n", "import torch\n"]},
+                    {"cell_type": "code", "source": "x = torch.zeros(3)"}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path = tmp_path / "hw.ipynb"
+    path.write_text(json.dumps(nb))
+    code = collect.submission_code(path)
+    assert code == {"hw.ipynb.py": "# In[2]\n# %pip install torch\nimport torch\n\n"
+                                   "# In[3]\nx = torch.zeros(3)\n"}
+    assert "def sinusoidal_pe" in collect.submission_code(ROOT / "examples" / "notebook.ipynb")[
+        "notebook.ipynb.py"]
+
+
+def test_links_are_not_followed_and_the_kits_layout_is_read_as_the_grader_reads_it(tmp_path: Path) -> None:
+    sub = tmp_path / "sub"
+    (sub / "exercises").mkdir(parents=True)
+    shutil.copy(CLASS / "indep_a" / "embedding.py", sub / "exercises" / "embedding.py")
+    (sub / "exercises" / "secret.py").symlink_to("/etc/hostname")
+    (sub / "setup.py").write_text("print('not the student code')\n")
+    assert collect.submission_code(sub) == {"embedding.py": (CLASS / "indep_a" / "embedding.py").read_text()}
+
+
+def test_a_result_graded_before_code_was_kept_reads_the_submission_again(batch: Path, tmp_path: Path) -> None:
+    out = tmp_path / "old"
+    shutil.copytree(batch / "indep_a", out / "indep_a")
+    shutil.rmtree(out / "indep_a" / "code")
+    marker = json.loads((out / "indep_a" / "batch.json").read_text())
+    assert Path(marker["path"]).is_dir()
+    (found,) = find_submissions(out)
+    assert found.code == collect.submission_code(CLASS / "indep_a")
+
+
+def test_the_csv_quotes_a_name_a_spreadsheet_would_run(tmp_path: Path) -> None:
+    for name in ("=cmd", "plain"):
+        (tmp_path / name / "code").mkdir(parents=True)
+        shutil.copy(CLASS / "indep_a" / "embedding.py", tmp_path / name / "code" / "embedding.py")
+        (tmp_path / name / "batch.json").write_text(json.dumps({"name": name, "student_id": name}))
+    grade("similarity", str(tmp_path), "-q")
+    (row,) = read_csv(tmp_path)
+    assert row["a"] == "'=cmd" and row["b"] == "plain" and row["flagged"] == "true"
+
+
+# -- the fingerprints ------------------------------------------------------------------------------
+
+
+def test_the_tokens_are_copydetects_and_map_back_to_the_text_as_written() -> None:
+    from copydetect.utils import filter_code
+
+    from grader.instructor.similarity.fingerprint import char_map, join_files
+
+    for folder in (*CLASS.iterdir(), ROOT / "solutions", ROOT / "examples" / "buggy"):
+        text, _ = join_files(collect.submission_code(folder))
+        filtered, starts, ends = char_map(text)
+        assert filtered == filter_code(text, "code.py")[0], folder
+        # a name (V, F, O) or a string's text (S) maps to what was written, a quote to a quote
+        for i in range(len(filtered)):
+            written, c = text[starts[i]:ends[i]], filtered[i]
+            assert (written == c or (c in "VFO" and written.isidentifier()) or (c == "S" and written)
+                    or (c == '"' and written in ("'", '"'))), (folder, i, c, written)
+
+
+def test_a_class_is_fingerprinted_the_same_on_several_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    from grader.instructor.similarity import fingerprint
+
+    codes = {f"s{i:02d}": collect.submission_code(CLASS / ("indep_a", "indep_b", "lesson_1")[i % 3])
+             for i in range(40)}
+    settings = Settings()
+    monkeypatch.setattr(fingerprint.os, "cpu_count", lambda: 2)
+    parallel = fingerprint.fingerprint_all(codes, settings)[0]
+    monkeypatch.setattr(fingerprint, "PER_WORKER", 10**6)  # one process
+    serial = fingerprint.fingerprint_all(codes, settings)[0]
+    assert [(d.name, d.fp.hash_idx, d.own_tokens) for d in parallel] == \
+        [(d.name, d.fp.hash_idx, d.own_tokens) for d in serial]
+
+
+def test_the_student_copy_does_not_install_copydetect() -> None:
+    import tomllib
+
+    from grader.instructor.release import student_pyproject
+
+    assert any(d.startswith("copydetect") for d in tomllib.loads((ROOT / "pyproject.toml").read_text())[
+        "project"]["dependencies"])
+    assert not any("copydetect" in d for d in tomllib.loads(student_pyproject())["project"]["dependencies"])
