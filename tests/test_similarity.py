@@ -3,7 +3,9 @@
 The class (tests/similarity/): ``indep_a`` and ``indep_b`` are two correct solutions written separately
 (different structure throughout; both get full marks with the hidden suite), ``reference`` is the kit's
 own solution, ``copy_of_a`` is ``indep_a`` with its names renamed and comments added, and ``lesson_1``
-and ``lesson_2`` are the stubs with the lesson's own code pasted in and nothing else. The batches run
+and ``lesson_2`` are the stubs with the lesson's own code pasted in and nothing else, in two orders and
+files. The kit quotes nothing from the lesson, so those two are made here from the lesson students
+read (../shared/lesson/lesson-ko.txt, or $GK_LESSON_TEXT) and left out where it is not. The batches run
 one public test (``--public-only -k``) to stay fast: similarity does not depend on the grade.
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -26,6 +29,10 @@ from grader.instructor.similarity.fingerprint import Settings, compare_all, fing
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASS = ROOT / "tests" / "similarity"
+LESSON_TEXT = Path(os.environ.get("GK_LESSON_TEXT") or ROOT.parent / "shared" / "lesson" / "lesson-ko.txt")
+HAS_LESSON = LESSON_TEXT.is_file()
+needs_lesson = pytest.mark.skipif(not HAS_LESSON,
+                                  reason=f"the lesson students read is not here ({LESSON_TEXT})")
 FILTER = ["--public-only", "-k", "test_shape_and_dtype", "-j", "2", "--timeout", "120", "-q"]
 INDEPENDENT = ("indep_a", "indep_b", "reference")
 PHONE = 390
@@ -48,12 +55,41 @@ def pair_of(rows: list[dict], a: str, b: str) -> dict:
     return next(r for r in rows if {r["a"], r["b"]} == {a, b})
 
 
+def lesson_blocks() -> list[str]:
+    """The lesson's code blocks: each starts after a line `python` and runs to the next line of prose
+    (a line that starts with a Korean letter)."""
+    blocks: list[list[str]] = []
+    inside = False
+    for line in LESSON_TEXT.read_text(encoding="utf-8").splitlines():
+        if line.strip() == "python":
+            blocks.append([])
+            inside = True
+        elif inside and line[:1] and "\uac00" <= line[0] <= "\ud7a3":
+            inside = False
+        elif inside:
+            blocks[-1].append(line)
+    return ["\n".join(b).strip() + "\n" for b in blocks if "".join(b).strip()]
+
+
+def lesson_student(folder: Path, order: int) -> Path:
+    """The stubs with every code block of the lesson pasted in: into embedding.py in the lesson's order
+    (order 1), or into reversal.py last block first (order 2)."""
+    shutil.copytree(ROOT / "exercises", folder, ignore=shutil.ignore_patterns("__pycache__", "*.md"))
+    blocks = lesson_blocks() if order == 1 else lesson_blocks()[::-1]
+    target = folder / ("embedding.py" if order == 1 else "reversal.py")
+    target.write_text(target.read_text(encoding="utf-8") + "\n\n" + "\n\n".join(blocks), encoding="utf-8")
+    return folder
+
+
 @pytest.fixture(scope="module")
 def subs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("class")
     for d in CLASS.iterdir():
         shutil.copytree(d, root / d.name)
     shutil.copytree(ROOT / "solutions", root / "reference", ignore=shutil.ignore_patterns("__pycache__"))
+    if HAS_LESSON:
+        for order in (1, 2):
+            lesson_student(root / f"lesson_{order}", order)
     return root
 
 
@@ -66,8 +102,10 @@ def batch(subs: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_a_disguised_copy_is_the_most_similar_pair_and_flagged(batch: Path) -> None:
     rows = read_csv(batch)
-    names = {"copy_of_a", "indep_a", "indep_b", "reference", "lesson_1", "lesson_2"}
-    assert len(rows) == 15 and {r["a"] for r in rows} | {r["b"] for r in rows} == names
+    names = {"copy_of_a", "indep_a", "indep_b", "reference"}
+    names |= {"lesson_1", "lesson_2"} if HAS_LESSON else set()
+    assert len(rows) == len(names) * (len(names) - 1) // 2
+    assert {r["a"] for r in rows} | {r["b"] for r in rows} == names
     top = rows[0]
     assert {top["a"], top["b"]} == {"copy_of_a", "indep_a"}
     assert top["flagged"] == "true" and float(top["similarity"]) > 0.9 and int(top["matched_tokens"]) > 1000
@@ -84,6 +122,7 @@ def test_independently_written_solutions_are_not_flagged(batch: Path) -> None:
             assert row["flagged"] == "false" and float(row["similarity"]) < 0.3, row
 
 
+@needs_lesson
 def test_the_stubs_and_the_lessons_code_alone_do_not_flag_two_students(batch: Path) -> None:
     row = pair_of(read_csv(batch), "lesson_1", "lesson_2")
     assert row["flagged"] == "false" and int(row["matched_tokens"]) < 50, row
@@ -202,7 +241,7 @@ def test_the_tokens_are_copydetects_and_map_back_to_the_text_as_written() -> Non
 
     from grader.instructor.similarity.fingerprint import char_map, join_files
 
-    for folder in (*CLASS.iterdir(), ROOT / "solutions", ROOT / "examples" / "buggy"):
+    for folder in (*CLASS.iterdir(), ROOT / "solutions", ROOT / "examples" / "buggy", ROOT / "exercises"):
         text, _ = join_files(collect.submission_code(folder))
         filtered, starts, ends = char_map(text)
         assert filtered == filter_code(text, "code.py")[0], folder
@@ -216,7 +255,7 @@ def test_the_tokens_are_copydetects_and_map_back_to_the_text_as_written() -> Non
 def test_a_class_is_fingerprinted_the_same_on_several_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     from grader.instructor.similarity import fingerprint
 
-    codes = {f"s{i:02d}": collect.submission_code(CLASS / ("indep_a", "indep_b", "lesson_1")[i % 3])
+    codes = {f"s{i:02d}": collect.submission_code(CLASS / ("indep_a", "indep_b", "copy_of_a")[i % 3])
              for i in range(40)}
     settings = Settings()
     monkeypatch.setattr(fingerprint.os, "cpu_count", lambda: 2)
@@ -235,3 +274,20 @@ def test_the_student_copy_does_not_install_copydetect() -> None:
     assert any(d.startswith("copydetect") for d in tomllib.loads((ROOT / "pyproject.toml").read_text())[
         "project"]["dependencies"])
     assert not any("copydetect" in d for d in tomllib.loads(student_pyproject())["project"]["dependencies"])
+
+
+@needs_lesson
+def test_the_kit_keeps_only_hashes_of_the_lesson_and_they_are_current() -> None:
+    """The lesson is not quoted in the kit (its README): lesson_kgrams.txt holds numbers only, and they
+    are exactly the hashes of the lesson as it is now (else: regenerate, boilerplate.py says how)."""
+    from grader.instructor.similarity.boilerplate import LESSON_KGRAMS, stored_lesson_kgrams, text_kgrams
+
+    stored = LESSON_KGRAMS.read_text(encoding="ascii").splitlines()
+    assert all(line.startswith(("#", "k=")) or line.lstrip("-").isdigit() for line in stored)
+    k, hashes = stored_lesson_kgrams()
+    assert hashes == text_kgrams(LESSON_TEXT.read_text(encoding="utf-8"), k)
+    shipped = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in ROOT.glob("grader/**/*")
+                        if p.is_file() and p.suffix in (".py", ".txt", ".j2", ".md"))
+    for block in lesson_blocks():
+        lines = [ln for ln in block.splitlines() if len(ln.strip()) > 40]  # not a one-line API call
+        assert not any(ln in shipped for ln in lines), lines

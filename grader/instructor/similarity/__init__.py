@@ -111,6 +111,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"shortest match counted, in copydetect's tokens (default {d.noise})")
     p.add_argument("--guarantee", type=int, default=d.guarantee,
                    help=f"matches this long are always found (default {d.guarantee})")
+    p.add_argument("--boilerplate", type=Path, action="append", default=[], metavar="FILE",
+                   help="more text every student was given (a handout, a hint), ignored like the lesson's "
+                        "code; repeatable")
     p.add_argument("--show", type=int, default=30,
                    help="pairs shown side by side besides the flagged ones (default 30)")
     p.add_argument("-q", "--quiet", action="store_true")
@@ -126,10 +129,19 @@ def main(argv: list[str]) -> int:
         print("grade similarity: need 0 < --threshold <= 1, 0 < --max-share <= 1 and 0 < --noise <= "
               "--guarantee / 값의 범위가 잘못되었습니다", file=sys.stderr)
         return 2
+    unreadable = [str(f) for f in args.boilerplate if not f.is_file()]
+    if unreadable:
+        print(f"grade similarity: --boilerplate: no such file {', '.join(unreadable)} / 파일이 없습니다",
+              file=sys.stderr)
+        return 2
     settings = Settings(noise=args.noise, guarantee=args.guarantee, max_share=args.max_share,
-                        threshold=args.threshold, min_tokens=args.min_tokens)
+                        threshold=args.threshold, min_tokens=args.min_tokens,
+                        extra_boilerplate=tuple(args.boilerplate))
     try:
         outcome = run(args.dir, settings, show=args.show)
+    except ValueError as exc:  # the stored lesson hashes do not fit --noise
+        print(f"grade similarity: {exc}", file=sys.stderr)
+        return 2
     except ModuleNotFoundError as exc:
         if exc.name not in ("copydetect", "pygments"):
             raise

@@ -15,6 +15,7 @@ import zlib
 from pathlib import Path, PurePosixPath
 
 from grader.core.text import as_text
+from grader.engine.lesson_api import load_lesson
 from grader.engine.submission import MAX_FILE_BYTES, MAX_ZIP_MEMBERS, MAX_ZIP_RATIO, _source_root, _zip_prefix
 
 CODE_DIR = "code"
@@ -61,7 +62,7 @@ def _code_name(name: str) -> bool:
 
 def _from_folder(root: Path) -> dict[str, bytes]:
     """The files the grader reads: those at the root, or in exercises/ (a copy of the kit's layout)."""
-    base = _source_root(root)
+    base = _source_root(root, load_lesson().layout.modules)
     return {p.name: p.read_bytes() for p in sorted(base.iterdir())
             if _code_name(p.name) and p.is_file() and not p.is_symlink()
             and p.stat().st_size <= MAX_FILE_BYTES}

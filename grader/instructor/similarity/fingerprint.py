@@ -9,7 +9,7 @@ the rest. A submission's files are fingerprinted as one document, and three kind
 dropped before any pair is scored:
 
 * the kit's exercise stubs (exercises/*.py): every student starts from them;
-* the lesson's own code (lesson_code.txt): students are told to type it in;
+* the lesson's own code (its k-gram hashes, boilerplate.py): students are told to type it in;
 * what many submissions share (MOSS's "max matches"): a fingerprint held by more than ``max_share`` of
   the class (and by more than ``MIN_COMMON`` submissions) is what everybody writes, not a copy.
 
@@ -31,7 +31,6 @@ import numpy as np
 
 from grader.paths import KIT_ROOT
 
-LESSON_CODE = Path(__file__).with_name("lesson_code.txt")
 STUBS_DIR = KIT_ROOT / "exercises"
 PER_WORKER = 16  # submissions per extra process, at least
 MIN_COMMON = 3  # a fingerprint two or three submissions share is exactly what a copy looks like
@@ -45,6 +44,7 @@ class Settings:
     threshold: float = 0.5  # flagged from this similarity ...
     min_tokens: int = 150  # ... and this many matched tokens
     boilerplate: bool = True  # drop the stubs and the lesson's code (off only to show what they would do)
+    extra_boilerplate: tuple[Path, ...] = ()  # more given text to ignore (--boilerplate FILE)
 
     @property
     def window(self) -> int:
@@ -163,12 +163,12 @@ def _bare(text: str) -> str:
 def boilerplate_hashes(settings: Settings) -> set[int]:
     """Every k-gram hash (not just the winnowed ones) of what every student is given: the stubs, as
     written and without type hints, and the lesson's code."""
+    from grader.instructor.similarity.boilerplate import lesson_kgrams, text_kgrams
+
     stubs = [p.read_text(encoding="utf-8") for p in sorted(STUBS_DIR.glob("*.py"))]
-    texts = [*stubs, *(_bare(t) for t in stubs), LESSON_CODE.read_text(encoding="utf-8")]
-    hashes: set[int] = set()
-    for text in texts:
-        filtered, _, _ = char_map(text)
-        hashes.update(stable_kgrams(filtered, settings.noise).tolist())
+    hashes = lesson_kgrams(settings.noise, settings.extra_boilerplate)
+    for text in [*stubs, *(_bare(t) for t in stubs)]:
+        hashes |= text_kgrams(text, settings.noise)
     return hashes
 
 
