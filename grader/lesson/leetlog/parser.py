@@ -132,7 +132,8 @@ class LogParse:
 
 # --------------------------------------------------------------------------- cleaning
 
-_PLACEHOLDER = re.compile(r"<(?!!--)[^<>\n]*>")
+# n<sup>2</sup> is a power, not a placeholder
+_PLACEHOLDER = re.compile(r"<(?!!--)(?!/?su[pb]>)[^<>\n]*>", re.I)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _TODO = re.compile(r"\b(?:TODO|TBD|FIXME|XXX)\b:?")
 _EMPTY_WORDS = {"", "-", "--", "...", "…", "n/a", "na", "none", "없음", "없다", "x", "?", "??", "???"}

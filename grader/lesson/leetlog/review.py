@@ -22,6 +22,7 @@ from pathlib import Path
 
 from .bigo import Complexity, ParseError, compare, find_all_bigo, parse
 from .catalog import Problem, find_problem
+from .mathtext import to_plain
 from .parser import LABELS_EN, LABELS_KO, REQUIRED, Field, ProblemEntry, parse_log
 
 __all__ = [
@@ -304,6 +305,7 @@ def _has_reason(value: str, spans: list[tuple[int, int]]) -> bool:
     rest = value
     for start, end in sorted(spans, reverse=True):
         rest = rest[:start] + " " + rest[end:]
+    rest = to_plain(rest).text  # LaTeX markup ('$', '\\mathcal{') is not a reason
     return sum(c.isalpha() for c in _SEPARATORS.sub(" ", rest)) >= 2
 
 
@@ -333,18 +335,18 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
     parsed: list[Complexity] = []
     for m in matches:
         try:
-            parsed.append(parse(m.source))
+            parsed.append(parse(m.written))  # as written: LaTeX reads as plain, positions stay the student's
         except ParseError as e:
             if not parsed and m is matches[0]:
-                ctx.add("error", "bad_bigo", name, f.line_of(m.source),
-                        f"문제 {ctx.k}: {label_ko} '{m.source}'를 읽지 못했습니다: {e.message} "
+                ctx.add("error", "bad_bigo", name, f.line_of(m.written),
+                        f"문제 {ctx.k}: {label_ko} '{m.written}'를 읽지 못했습니다: {e.message} "
                         f"({e.position + 1}번째 글자).",
-                        f"Problem {ctx.k}: could not read the {label_en} '{m.source}': {e.message} "
+                        f"Problem {ctx.k}: could not read the {label_en} '{m.written}': {e.message} "
                         f"(character {e.position + 1}).")
     if not parsed:
         return None
     _award(ctx, name, BIGO_PARSE_POINTS)
-    if problem is None or _consistent(ctx, name, problem, parsed, f.line_of(matches[0].source)):
+    if problem is None or _consistent(ctx, name, problem, parsed, f.line_of(matches[0].written)):
         _award(ctx, name, BIGO_CONSISTENT_POINTS)
     return parsed[0]
 
