@@ -11,6 +11,7 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from .catalog import find_problem
+from .prose import problem_mention, read_fields, split_sentences
 
 __all__ = ["FIELDS", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value", "match_label",
            "parse_log"]
@@ -101,6 +102,9 @@ class ProblemEntry:
     heading: str = ""
     extra: list[tuple[int, str]] = field(default_factory=list)  # prose that is not a field
     duplicates: list[Field] = field(default_factory=list)
+    implicit: bool = False  # started by a sentence naming the problem, not by a heading or a label
+    mention: int | None = None  # the catalog number that sentence named
+    sentences: list[tuple[int, str]] = field(default_factory=list)  # the prose as read, for quoting
 
     def get(self, name: str) -> Field | None:
         f = self.fields.get(name)
@@ -254,6 +258,8 @@ class _Builder:
         self.prose: list[tuple[int, str]] = []
         self.entry: ProblemEntry | None = None
         self.current: Field | None = None
+        self.inline = False  # the open field has a value on its label's line
+        self.gap = False  # and a blank line has followed it
 
     def open_problem(self, index: int | None, line: int, heading: str) -> None:
         self.close_field()
@@ -274,8 +280,11 @@ class _Builder:
             self.entry = entry
         self.current = Field(name, "", line, label.strip().strip("*_").strip(), "", [(line, raw)])
         self.current.raw = rest
+        self.inline, self.gap = bool(clean_value(rest)), False
 
     def add_line(self, line: int, raw: str) -> None:
+        if self.current is not None and not raw.strip():
+            self.gap = True
         if self.current is not None:
             self.current.lines.append((line, raw))
             self.current.raw += "\n" + raw
@@ -322,7 +331,7 @@ def parse_log(text: str) -> LogParse:
     b.close_field()
     for entry in b.problems:
         _difficulty_from_heading(entry)
-        _approach_from_prose(entry)
+        _fields_from_prose(entry)
     return LogParse(b.problems, b.prose, len(lines))
 
 
@@ -374,27 +383,19 @@ def _table_row(b: _Builder, number: int, raw: str, columns: list[str | None]) ->
     b.entry = None
 
 
-_PROSE_FIELDS = (
-    ("first_idea", re.compile(r"^(?:my\s+)?first\s+(?:idea|thought|attempt|try|approach)\b|^i\s+first\s+"
-                              r"(?:thought|tried|wrote|used)\b|^at\s+first\b|^initially\b"
-                              r"|^처음(?:에는|엔|에)?\s", re.I)),
-    ("final_approach", re.compile(r"^(?:then|finally|eventually|in\s+the\s+end|so\s+i)\b|^(?:my\s+)?final\s+"
-                                  r"(?:approach|solution|idea)\b"
-                                  r"|^(?:결국|최종적으로|그래서|그다음|그\s*다음|나중에)", re.I)),
-)
-
-
-def _approach_from_prose(entry: ProblemEntry) -> None:
-    """'I first thought of ...' / 'Then I went greedy ...' under a problem heading: the two approach fields."""  # noqa: E501
-    for name, pattern in _PROSE_FIELDS:
+def _fields_from_prose(entry: ProblemEntry) -> None:
+    """Sentences that are not fields ('I first thought of ...', '시간 복잡도는 O(log n)이고 ...') answer
+    the fields the labels left empty, as a TA would read them (prose.py)."""
+    sentences = split_sentences(entry.extra)
+    entry.sentences = [(s.line, s.text) for s in sentences]
+    raw_lines = dict(entry.extra)
+    for name, reading in read_fields(sentences).items():
         have = entry.fields.get(name)
-        if have is not None and have.filled:
+        if (have is not None and have.filled) or (name == "problem" and entry.heading):
             continue
-        for number, raw in entry.extra:
-            text = _BULLET.sub("", raw.strip(), count=1)
-            if pattern.match(text) and len(text) >= 15:
-                entry.fields[name] = Field(name, clean_value(text), number, "sentence", text, [(number, raw)])
-                break
+        raw = raw_lines.get(reading.line, reading.sentence)
+        entry.fields[name] = Field(name, clean_value(reading.value), reading.line, "sentence",
+                                   reading.sentence, [(reading.line, raw)])
 
 
 def _difficulty_from_heading(entry: ProblemEntry) -> None:
@@ -425,8 +426,38 @@ def _consume(b: _Builder, number: int, raw: str, stripped: str) -> None:
     found = _label_line(stripped)
     if found:
         b.open_field(found[0], found[1], found[2], number, raw)
-    else:
-        b.add_line(number, raw)
+        return
+    if b.current is not None and b.inline and b.gap and not raw[:1].isspace():
+        b.close_field()  # a paragraph after an answered field is prose of its own
+    _maybe_start_problem(b, number, stripped)
+    b.add_line(number, raw)
+
+
+_ORDINAL_PROBLEM = re.compile(r"^(?:the\s+)?(?:first|second|1st|2nd|next|other)\s+(?:problem|question|one)\b|"
+                              r"^(?:첫|두)\s*번째\s*(?:문제|로)|^(?:다음|다른)\s*문제", re.I)
+
+
+def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
+    """A log in prose has no headings: a sentence that names a problem ('첫 번째 문제는 50번 Pow(x, n)')
+    starts one, unless headings or labels already structure the log."""
+    if b.entry is not None and not b.entry.implicit:
+        return
+    if b.entry is None and any(not p.implicit for p in b.problems):
+        return
+    mention = problem_mention(text)
+    ordinal = _ORDINAL_PROBLEM.match(_BULLET.sub("", text, count=1).strip("*_ "))
+    if mention is None and not ordinal:
+        return
+    if b.entry is not None and not ordinal:
+        if mention is None or mention[0] == b.entry.mention:
+            return
+        if b.entry.mention is None:  # 'The second problem ...' then 'It was 204. Count Primes.'
+            b.entry.mention = mention[0]
+            return
+    b.open_problem(None, number, "")
+    assert b.entry is not None
+    b.entry.implicit = True
+    b.entry.mention = mention[0] if mention else None
 
 
 def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:

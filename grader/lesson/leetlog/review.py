@@ -203,15 +203,44 @@ _HINT_KO = {
 }
 
 
+# Where a field missing from prose would most likely have been said, to quote that sentence.
+_NEAREST = {
+    "problem": (), "difficulty": ("problem",), "first_idea": ("final_approach",),
+    "final_approach": ("first_idea",), "time": ("space", "final_approach"),
+    "space": ("time", "final_approach"),
+    "what_went_wrong": ("first_idea", "final_approach"), "solved": ("what_went_wrong",),
+}
+
+
+def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
+    """The student's sentence to quote when ``name`` was not found in their prose."""
+    if not entry.sentences:
+        return None
+    for other in _NEAREST.get(name, ()):
+        f = entry.fields.get(other)
+        if f is not None and f.filled and f.label == "sentence":
+            return f.line, f.raw
+    return entry.sentences[-1] if name == "solved" else entry.sentences[0]
+
+
 def _check_presence(ctx: _Ctx, name: str) -> Field | None:
     f = ctx.entry.fields.get(name)
     if f is not None and f.filled:
         return f
     where_en = "still holds the template placeholder" if f is not None else "is missing"
     where_ko = "템플릿 자리표시(<...>) 그대로입니다" if f is not None else "없습니다"
-    ctx.add("error", "missing_field", name, ctx.line_for(name),
-            f"문제 {ctx.k}: '{LABELS_KO[name]}' 칸이 {where_ko}. {_HINT_KO[name]}",
-            f"Problem {ctx.k}: the '{LABELS_EN[name]}' field {where_en}; expected {_HINT_EN[name]}")
+    line = ctx.line_for(name)
+    quote_en = quote_ko = ""
+    near = _nearest_sentence(ctx.entry, name) if f is None else None
+    if near is not None:
+        line = near[0]
+        said = _short(near[1], 80)
+        quote_en = (" Your sentences were read as well and none of them gives it; "
+                    f"the nearest is line {line}: \"{said}\"")
+        quote_ko = f" 서술한 문장도 읽었지만 이 내용은 없었습니다. 가장 가까운 문장은 {line}행: \"{said}\""
+    ctx.add("error", "missing_field", name, line,
+            f"문제 {ctx.k}: '{LABELS_KO[name]}' 칸이 {where_ko}. {_HINT_KO[name]}{quote_ko}",
+            f"Problem {ctx.k}: the '{LABELS_EN[name]}' field {where_en}; expected {_HINT_EN[name]}{quote_en}")
     return None
 
 
@@ -318,6 +347,14 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
     matches = find_all_bigo(f.value)
     if _has_reason(f.value, [(m.start, m.end) for m in matches]):
         ctx.field_points += FIELD_POINTS
+    elif f.label == "sentence":  # read from prose: quote the sentence that gave the Big-O
+        ctx.add("error", "no_reason", name, f.line,
+                f"문제 {ctx.k}: {label_ko}에 이유가 없습니다. {f.line}행 \"{_short(f.raw, 80)}\"에서 "
+                f"{label_ko}를 {f.value}로 읽었지만 왜 그런지가 없습니다. 같은 문장이나 다음 문장에 "
+                "이유를 덧붙이세요 (예: '… n이 매번 절반이 되기 때문이다').",
+                f"Problem {ctx.k}: the {label_en} has no reason: line {f.line} \"{_short(f.raw, 80)}\" "
+                f"gives it as {f.value} but not why; add the reason in that sentence or the next "
+                "(e.g. '... because n halves every step').")
     else:
         ctx.add("error", "no_reason", name, f.line,
                 f"문제 {ctx.k}: {label_ko}에 이유가 없습니다. Big-O 뒤에 왜 그런지 한 줄을 덧붙이세요 "
