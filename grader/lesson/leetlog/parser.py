@@ -245,7 +245,7 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
     m = re.match(r"^(.{1,40}?[?？])\s+(.*)$", text)  # '혼자 풀었나요? 혼자'
     if m and match_label(m.group(1)):
         return match_label(m.group(1)) or "", m.group(2).strip(), m.group(1)
-    name = match_label(text)
+    name = match_label(text) if len(text) <= 40 else None  # a label alone, not a sentence with 'time' in it
     return (name, "", text) if name else None
 
 
@@ -387,8 +387,11 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
     """Sentences that are not fields ('I first thought of ...', '시간 복잡도는 O(log n)이고 ...') answer
     the fields the labels left empty, as a TA would read them (prose.py)."""
     sentences = split_sentences(entry.extra)
+    for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
+        sentences += split_sentences(f.lines)[1:]
+    sentences.sort(key=lambda s: s.line)
     entry.sentences = [(s.line, s.text) for s in sentences]
-    raw_lines = dict(entry.extra)
+    raw_lines = dict(entry.extra) | {n: r for f in entry.fields.values() for n, r in f.lines}
     for name, reading in read_fields(sentences).items():
         have = entry.fields.get(name)
         if (have is not None and have.filled) or (name == "problem" and entry.heading):

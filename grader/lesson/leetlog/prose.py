@@ -343,9 +343,14 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
         # this Big-O's clause: from its cue (or itself) to the next Big-O's cue
         start = min(cue_span[0], m.start)
         end = hi
-        if k + 1 < len(matches):
-            nxt = _kinds(text[m.end:matches[k + 1].start], "", m.end, m.end)[2]
-            end = nxt[0] if nxt[0] > m.end else hi
+        if k + 1 < len(matches):  # up to the next Big-O's own cue, when it comes before that Big-O
+            own_end = max(m.end, cue_span[1])
+            for cue in (_TIME, _SPACE):  # 'O(n) time': that cue is this Big-O's
+                after_cue = cue.match(text, m.end, min(hi, m.end + 14)) or cue.search(text, m.end, m.end + 14)
+                if after_cue is not None and after_cue.start() - m.end <= 12:
+                    own_end = max(own_end, after_cue.end())
+            nxt = _kinds(text[own_end:matches[k + 1].start], "", own_end, own_end)[2]
+            end = nxt[0] if nxt[0] > own_end else hi
         rest = text[start:m.start] + " " + text[m.end:end]
         for cue in (_TIME, _SPACE, _GENERIC):
             rest = cue.sub(" ", rest)
@@ -394,6 +399,8 @@ def _reason(rest: str) -> str:
         words.pop(0)  # '는 $ $이고 n이 ...': the particles and math marks left by the cue
     if words and words[0].startswith(("이고", "인데", "이며", "이라", "으로", "이므로")):
         words[0] = re.sub(r"^(?:이고|인데|이며|이라|으로|이므로)", "", words[0]) or words[0]
+    while words and (words[-1].lower().strip(",;.:—–-") in _LEADING or not words[-1].strip(",;.:—–-$")):
+        words.pop()
     text = " ".join(words).strip(" ,;.:—–-")
     return text if _content(text) else ""
 
