@@ -594,3 +594,165 @@ def test_free_form_logs_get_full_log_marks_from_the_grader(tmp_path: Path, log: 
     results = grade(tmp_path, keyword="leetcode_log")
     got, top = task_scores(results)["leetcode_log"]
     assert got == top > 0
+
+
+# --------------------------------------------------------------------------- LaTeX, as Jupyter users type it
+
+LATEX_FORMS = [
+    (r"$O(n \log \log n)$", "O(n log log n)"),
+    (r"$\mathcal{O}(1)$", "O(1)"),
+    (r"\Theta(n)", "Θ(n)"),
+    (r"O(\sqrt{n})", "O(√n)"),
+    (r"O(n^{2})", "O(n^2)"),
+    (r"O(n \cdot m)", "O(n*m)"),
+    (r"O(n \times m)", "O(n*m)"),
+    (r"O(\lg n)", "O(log n)"),
+    (r"$$O(n \log n)$$", "O(n log n)"),
+    (r"O\left( n \log n \right)", "O(n log n)"),
+    (r"O(n\,\log\,n)", "O(n log n)"),
+    (r"O(n \* m)", "O(n*m)"),
+    (r"\(O(\log n)\)", "O(log n)"),
+    (r"\[ \mathcal{O}(n^2) \]", "O(n^2)"),
+    (r"O\(n \log n\)", "O(n log n)"),
+    (r"\mathcal O(n)", "O(n)"),
+    (r"\operatorname{O}(n)", "O(n)"),
+    (r"O\!\left(n\right)", "O(n)"),
+    (r"\mathcal{O}\left(\frac{n}{\log n}\right)", "O(n / log n)"),
+    (r"O(\sqrt[3]{n})", "O(n^(1/3))"),
+    (r"O(\log_{2} n)", "O(log n)"),
+    (r"O(\log_2{n})", "O(log n)"),
+    (r"O(\log^{2} n)", "O(log^2 n)"),
+    (r"O(2^{n})", "O(2^n)"),
+    (r"O(n^\frac{1}{2})", "O(n^0.5)"),
+    (r"\Theta\big(n\big)", "O(n)"),
+    (r"O(\max(m, n))", "O(m + n)"),
+    (r"O(\lceil \log n \rceil)", "O(log n)"),
+    (r"O(\log |n|)", "O(log n)"),
+    (r"O(\lvert n \rvert)", "O(n)"),
+    (r"O(n\!)", "O(n!)"),
+    ("O(n<sup>2</sup>)", "O(n^2)"),
+    ("O(n&middot;m)", "O(n*m)"),
+    ("O(n&sup2;)", "O(n^2)"),
+    ("O(*n* log *n*)", "O(n log n)"),
+    ("O(n로그n)", "O(n log n)"),
+    ("O(루트 n)", "O(√n)"),
+]
+
+
+@pytest.mark.parametrize(("written", "plain"), LATEX_FORMS)
+def test_latex_bigo_reads_as_the_plain_bigo(written: str, plain: str) -> None:
+    assert parse(written) == parse(plain)
+    found = bigo.find_all_bigo(f"시간 복잡도는 {written}이다, 매번 절반")
+    assert len(found) == 1 and parse(found[0].written) == parse(plain)
+    assert found[0].written in written or written.strip("$\\()[] ") in found[0].written
+
+
+def test_latex_parse_error_points_at_what_was_written() -> None:
+    text = r"$\mathcal{O}(n \log)$"
+    with pytest.raises(ParseError) as err:
+        parse(text)
+    assert err.value.position == text.index(")") and err.value.text == text
+    assert "argument after 'log'" in err.value.message
+
+
+def test_plain_text_is_left_as_it_is() -> None:
+    from grader.lesson.leetlog.mathtext import to_plain
+
+    values = [f.value for log in (ENGLISH, KOREAN, HEADINGS_LOG, TABLE_LOG)
+              for p in parse_log(log).problems for f in p.fields.values()]
+    for text in ("O(n log n) — n halves", "O(n $)", "costs $5, O(n)", *values):
+        assert to_plain(text).text == text
+
+
+def test_find_bigo_quotes_the_latex_as_written() -> None:
+    text = r"공간은 $\mathcal{O}(1)$인데 변수 몇 개"
+    m = bigo.find_bigo(text)
+    assert m is not None and m.written == r"\mathcal{O}(1)" and text[m.start:m.end] == m.written
+    assert m.source == "O(1)"
+
+
+LATEX_ENGLISH = (ENGLISH
+                 .replace("O(log n) — n halves", r"$\mathcal{O}(\log n)$ — $n$ halves")
+                 .replace("O(1) — a few", r"$O(1)$ — a few")
+                 .replace("O(n log log n) — sum", r"$$O\left(n \log \log n\right)$$ — sum")
+                 .replace("O(n) — one flag", r"$\Theta(n)$ — one flag"))
+
+
+def test_latex_log_gets_full_points() -> None:
+    assert LATEX_ENGLISH != ENGLISH
+    r = review_log(LATEX_ENGLISH)
+    assert r.points == 6.0, r.findings
+    assert codes(r, "error") == [] and codes(r, "warning") == []
+    assert [p.time for p in r.problems] == ["O(log n)", "O(n log log n)"]
+
+
+def test_latex_markup_alone_is_no_reason() -> None:
+    text = replace_line(ENGLISH, "**Time complexity:**", r"**Time:** $\mathcal{O}\left(\log n\right)$")
+    r = review_log(text)
+    errors = [(f.code, f.field, f.line) for f in r.findings if f.severity == "error"]
+    assert errors == [("no_reason", "time", 9)]
+    assert r.points == 5.75
+
+
+def test_latex_bigo_that_does_not_parse_is_quoted_as_written() -> None:
+    text = replace_line(ENGLISH, "**Time complexity:**", r"**Time:** $\mathcal{O}(n \log)$ — halving")
+    f = next(f for f in review_log(text).findings if f.code == "bad_bigo")
+    assert r"'\mathcal{O}(n \log)'" in f.message_en and r"\mathcal{O}(n \log)" in f.message_ko
+
+
+_latex_exponents = st.fractions(min_value=-3, max_value=3, max_denominator=4)
+
+
+def _latex_power(p: Fraction) -> str:
+    if p.denominator == 1:
+        return f"^{{{p.numerator}}}"
+    sign = "-" if p < 0 else ""
+    return f"^{{{sign}\\frac{{{abs(p.numerator)}}}{{{p.denominator}}}}}"
+
+
+@st.composite
+def latex_bigo(draw: st.DrawFn) -> tuple[Complexity, str]:
+    """A complexity and one way a student might typeset it in a Jupyter Markdown cell."""
+    c = draw(terms())
+    times = draw(st.sampled_from([" ", r" \cdot ", r" \times ", r"\,", r" \* "]))
+    parts = []
+    for var, g in c.terms[0].factors:
+        if g.poly:
+            parts.append(f"{var}{_latex_power(g.poly)}")
+        if g.log:
+            parts.append(f"\\log{_latex_power(g.log)} {var}")
+        if g.loglog:
+            parts.append(f"\\left(\\log \\log {var}\\right){_latex_power(g.loglog)}")
+    inner = times.join(parts) or "1"
+    left, right = draw(st.sampled_from([("(", ")"), (r"\left(", r"\right)"), (r"\big(", r"\big)")]))
+    notation = draw(st.sampled_from(["O", r"\mathcal{O}", r"\operatorname{O}", r"\Theta"]))
+    wrap = draw(st.sampled_from(["${}$", "$${}$$", r"\({}\)", "{}"]))
+    return c, wrap.format(f"{notation}{left}{inner}{right}")
+
+
+@settings(max_examples=200, deadline=None)
+@given(latex_bigo())
+def test_bigo_in_latex_reads_the_same_as_plain(case: tuple[Complexity, str]) -> None:
+    c, written = case
+    assert parse(written) == parse(c.render()) == c
+    found = bigo.find_all_bigo(f"Time: {written} — because")
+    assert [parse(m.written) for m in found] == [c]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_log_scores_the_same_with_latex_bigo(data: st.DataObject) -> None:
+    """Each Big-O of the full-marks log, plain or typeset: the review is the same."""
+    forms = {
+        "O(log n)": [r"$O(\log n)$", r"$\mathcal{O}(\log n)$", r"\Theta(\lg n)",
+                     r"$O\left(\log_{2} n\right)$"],
+        "O(1)": [r"$O(1)$", r"$\mathcal{O}(1)$", r"$$\Theta(1)$$"],
+        "O(n log log n)": [r"$O(n \log \log n)$", r"$\mathcal{O}(n\,\log\log n)$", r"O(n \cdot \lg \lg n)"],
+        "O(n)": [r"$O(n)$", r"$\Theta(n)$", r"\(\mathcal{O}(n)\)"],
+    }
+    text = ENGLISH
+    for plain, options in forms.items():
+        text = text.replace(f"** {plain} —", f"** {data.draw(st.sampled_from([plain, *options]))} —")
+    r = review_log(text)
+    assert r.points == 6.0, (text, r.findings)
+    assert codes(r, "error") == [] and codes(r, "warning") == []
