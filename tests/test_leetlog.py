@@ -756,3 +756,146 @@ def test_log_scores_the_same_with_latex_bigo(data: st.DataObject) -> None:
     r = review_log(text)
     assert r.points == 6.0, (text, r.findings)
     assert codes(r, "error") == [] and codes(r, "warning") == []
+
+
+# --------------------------------------------------------------------------- prose, as a TA reads it
+
+PROSE_KO = r"""# LeetCode 기록
+
+첫 번째 문제는 LeetCode 50번 Pow(x, n)이고 난이도는 Medium이다. 처음엔 반복문으로 x를 n번 곱했는데 n이 2^31까지라 시간 초과가 나서 분할 정복으로 n을 절반씩 줄이는 빠른 거듭제곱으로 바꿨다.
+시간 복잡도는 $O(\log n)$이고 매 단계 n이 절반이 되기 때문이다. 공간은 $\mathcal{O}(1)$인데 변수 몇 개만 쓰기 때문이다.
+음수 지수를 처리하지 않아서 처음에 틀렸다. 혼자 풀었다.
+
+두 번째 문제는 204번 Count Primes (Medium)이다. 처음 아이디어는 모든 수를 루트까지 나눠 보는 것이었는데 너무 느려서 결국 에라토스테네스의 체로 풀었다.
+시간 복잡도는 $O(n \log \log n)$인데 각 합성수가 소인수마다 한 번씩 지워지기 때문이고, 공간 복잡도는 $O(n)$으로 n 크기의 불리언 배열을 쓰기 때문이다.
+n = 0, 1일 때 인덱스 에러가 났다. 풀이를 보고 풀었고 2026-10-05에 다시 풀 예정이다.
+"""  # noqa: E501
+
+PROSE_EN = r"""# My LeetCode log
+
+The first problem was 50. Pow(x, n), a Medium one. I first tried multiplying x by itself n times, then switched to fast exponentiation that squares x and halves n, which runs in $O(\log n)$ time and $O(1)$ space because n halves every step and only a few variables are kept.
+I forgot negative n at first and got 2^-2 wrong. I solved it on my own.
+
+The second problem was 204. Count Primes (Medium). I first tried trial division up to sqrt(k) for every k, then used the sieve of Eratosthenes, which runs in O(n log log n) time and O(n) space because each composite is crossed out once per prime factor and there is one flag per number.
+n = 0 and n = 1 crashed the indexing. I solved it after reading the editorial and will redo it on 2026-10-05.
+"""  # noqa: E501
+
+PROSE_KO_HEADED = r"""# LeetCode 기록
+
+## 문제 1: 50. Pow(x, n)
+
+난이도는 Medium이다. 처음에는 x를 n번 곱하는 브루트포스를 생각했다. 그런데 n이 최대 2^31이라 시간 초과가 났다.
+그래서 n을 절반씩 줄이는 분할 정복으로 바꿨다. 시간 복잡도는 $O(\log n)$이다. 매 단계 n이 절반이 되기 때문이다.
+공간 복잡도는 $O(1)$로, 변수 몇 개만 쓴다. 음수 지수를 처음에 빠뜨려서 틀렸다. 혼자 풀었다.
+
+## 문제 2: 204. Count Primes
+
+난이도: Medium. 처음 아이디어는 각 수를 루트까지 나눠 보는 것이었다. 결국 에라토스테네스의 체를 썼다.
+시간은 O(n log log n)인데 합성수가 소인수마다 한 번씩 지워지기 때문이고 공간은 O(n)인데 n 크기 배열 때문이다.
+n이 0이나 1일 때 인덱스 에러가 났다. 해설을 보고 풀었다. 2026-10-05에 다시 풀 것.
+"""  # noqa: E501
+
+
+@pytest.mark.parametrize("log", [PROSE_KO, PROSE_EN, PROSE_KO_HEADED], ids=["ko", "en", "ko-headings"])
+def test_prose_log_is_read_field_by_field_for_full_points(log: str) -> None:
+    parsed = parse_log(log)
+    assert len(parsed.problems) == 2
+    for p in parsed.problems:
+        assert {n for n, f in p.fields.items() if f.filled} >= {
+            "difficulty", "first_idea", "final_approach", "time", "space", "what_went_wrong", "solved"}
+    r = review_log(log)
+    assert r.points == 6.0, r.findings
+    assert codes(r, "error") == [] and codes(r, "warning") == []
+    assert [p.number for p in r.problems] == [50, 204]
+    assert [p.solved for p in r.problems] == ["alone", "solution"]
+    assert [p.time for p in r.problems] == ["O(log n)", "O(n log log n)"]
+
+
+def test_prose_fields_carry_their_own_lines() -> None:
+    p1, p2 = parse_log(PROSE_KO).problems
+    assert (p1.line, p2.line) == (3, 7)
+    assert p1.fields["first_idea"].value.startswith("처음엔 반복문으로")
+    assert p1.fields["final_approach"].value.startswith("분할 정복으로")
+    assert p1.fields["time"].line == 4 and "절반이 되기 때문" in p1.fields["time"].value
+    assert p1.fields["what_went_wrong"].line == 5 and "음수 지수" in p1.fields["what_went_wrong"].value
+    assert p2.fields["redo_date"].value == "2026-10-05" and p2.fields["redo_date"].line == 9
+    fields = parse_log(PROSE_EN).problems[0].fields
+    first, final = fields["first_idea"], fields["final_approach"]
+    assert first.value == "I first tried multiplying x by itself n times"
+    assert final.value.startswith("then switched to fast exponentiation")
+
+
+def test_brief_example_sentence_reads_time_and_space_and_asks_for_reasons() -> None:
+    log = ("## 문제 1: 50. Pow(x, n) (Medium)\n\n"
+           "시간 복잡도는 O(log n)이고 공간은 O(1)이다. "
+           "처음엔 x를 n번 곱했는데 시간 초과가 나서 분할 정복으로 바꿨다. 혼자 풀었다.\n")
+    r = review_log(log)
+    assert [p.time for p in r.problems] == ["O(log n)"] and [p.space for p in r.problems] == ["O(1)"]
+    errors = [(f.code, f.field, f.line) for f in r.findings if f.problem == 1 and f.severity == "error"]
+    assert errors == [("no_reason", "time", 3), ("no_reason", "space", 3)]
+    f = next(f for f in r.findings if f.code == "no_reason")
+    quote = "시간 복잡도는 O(log n)이고 공간은 O(1)이다."
+    assert quote in f.message_en and quote in f.message_ko and "time complexity" in f.message_en
+
+
+@pytest.mark.parametrize(("old", "new", "name", "line", "quoted", "points"), [
+    (" and $O(1)$ space", "", "space", 3, "which runs in $O(\\log n)$ time", 5.25),
+    (" I solved it on my own.", "", "solved", 4, "I forgot negative n at first", 5.75),
+    ("I first tried multiplying x by itself n times, then switched to", "I used", "first_idea", 3,
+     "I used fast exponentiation", 5.75),
+    (", a Medium one", "", "difficulty", 3, "50. Pow(x, n)", 5.75),
+    ("I forgot negative n at first and got 2^-2 wrong. ", "", "what_went_wrong", 3, "I first tried", 5.75),
+])
+def test_prose_log_missing_field_is_named_and_quotes_the_line(
+    old: str, new: str, name: str, line: int, quoted: str, points: float
+) -> None:
+    text = PROSE_EN.replace(old, new, 1)
+    assert text != PROSE_EN
+    r = review_log(text)
+    errors = [f for f in r.findings if f.severity == "error"]
+    assert [(f.code, f.problem, f.field) for f in errors] == [("missing_field", 1, name)]
+    f = errors[0]
+    assert f.line == line and quoted in f.message_en and quoted in f.message_ko
+    assert f"line {line}" in f.message_en and f"{line}행" in f.message_ko
+    assert r.points == points
+
+
+def test_korean_prose_missing_space_and_solved() -> None:
+    text = PROSE_KO.replace(" 공간은 $\\mathcal{O}(1)$인데 변수 몇 개만 쓰기 때문이다.", "")
+    text = text.replace(" 혼자 풀었다.", "")
+    r = review_log(text)
+    errors = [(f.code, f.problem, f.field) for f in r.findings if f.severity == "error"]
+    assert errors == [("missing_field", 1, "space"), ("missing_field", 1, "solved")]
+    space = next(f for f in r.findings if f.field == "space")
+    assert "시간 복잡도는 $O(\\log n)$이고" in space.message_ko and "'공간복잡도'" in space.message_ko
+    assert "'Space complexity'" in space.message_en
+    assert r.points == 5.0
+
+
+def test_paragraph_after_an_answered_label_is_prose() -> None:
+    log = PROSE_KO_HEADED.replace("난이도는 Medium이다. 처음에는", "난이도: Medium\n\n처음에는", 1)
+    p = parse_log(log).problems[0]
+    assert p.fields["difficulty"].value == "Medium"
+    assert p.fields["first_idea"].value.startswith("처음에는 x를")
+    assert review_log(log).points == 6.0
+
+
+def test_a_sentence_with_time_in_it_is_not_a_label() -> None:
+    log = ("## Problem 1: 50. Pow(x, n) (Medium)\n\n"
+           "My first idea was brute force in O(n) time, multiplying x n times.\n")
+    p = parse_log(log).problems[0]
+    assert p.fields["first_idea"].line == 3
+    assert "time" not in p.fields  # the first idea's complexity is not the answer's
+
+
+def test_unrelated_prose_starts_no_problem() -> None:
+    log = ("# Notes\n\nThe frequencies are a power of two apart; training took a long time.\n\n" + PROSE_EN)
+    parsed = parse_log(log)
+    assert [p.mention for p in parsed.problems] == [50, 204]
+    assert review_log(log).points == 6.0
+
+
+def test_template_logs_read_no_prose() -> None:
+    """The template's own layouts score as before: prose reading adds nothing to them."""
+    for log in (ENGLISH, KOREAN, TABLE_LOG):
+        assert all(f.label != "sentence" for p in parse_log(log).problems for f in p.fields.values())

@@ -169,10 +169,11 @@ _FILLER = {
 _LEADING = _FILLER - {"because", "since", "as", "due", "때문", "때문이다", "므로", "이므로", "라서", "이라서"}
 
 _FIRST = re.compile(
-    r"\bat\s+first\b|\binitially\b|\bfirst,?\s+I\b|\bI\s+first\b|\bmy\s+first\s+(?:idea|thought|attempt|"
+    r"^at\s+first\b|\bat\s+first,?\s+(?:I|my)\b|\binitially\b|\bfirst,?\s+I\b|\bI\s+first\b|\bmy\s+first\s+(?:idea|thought|attempt|"
     r"approach|try|solution)\b|\bfirst\s+(?:idea|thought|attempt|approach|try)\b|\bbrute[- ]?force\b|"
-    r"\bnaive(?:ly)?\b|\bthe\s+obvious\s+(?:way|idea|approach)\b|처음(?:에는|엔|에|으로|에\s*는)?|"
-    r"첫\s*(?:아이디어|시도|접근|생각)|맨\s*처음|브루트\s*포스|완전\s*탐색|단순(?:하게|히)", re.I)
+    r"\bnaive(?:ly)?\b|\bthe\s+obvious\s+(?:way|idea|approach)\b|^(?:\S+\s)?처음(?:에는|엔|에|으로|에\s*는)?\s|"
+    r"처음\s*(?:떠올|생각|아이디어|시도|접근|방법|에\s*떠올)|첫\s*(?:아이디어|시도|접근|생각)|맨\s*처음|"
+    r"브루트\s*포스|완전\s*탐색|단순(?:하게|히)", re.I)
 _FINAL = re.compile(
     r"\bthen\b|\bfinally\b|\beventually\b|\bin\s+the\s+end\b|\binstead\b|\bswitched\s+to\b|\bso\s+I\b|"
     r"\bfinal\s+(?:approach|solution|idea|version|method)\b|\bended\s+up\b|\bsubmitted\b|\bimproved\b|"
@@ -255,7 +256,7 @@ def _read_approaches(sentences: list[Sentence], put) -> None:  # noqa: ANN001 (a
             return
         if _letters(s.text) >= 8:
             put("first_idea", s.text, s.line, s)
-        later = sentences[i + 1:]
+        later = sentences[i + 1:] + sentences[:i]
     else:
         later = sentences
     for pattern in (_FINAL, _APPROACH):
@@ -302,6 +303,7 @@ class _Mention:
     strength: int
     in_first: bool
     reason: str
+    introduced: bool = False  # the reason is set off ('because', ':', '—'), so it may speak for both
 
 
 def _read_complexities(sentences: list[Sentence], put) -> None:  # noqa: ANN001
@@ -315,12 +317,12 @@ def _read_complexities(sentences: list[Sentence], put) -> None:  # noqa: ANN001
                     m.reason = follow.text
         mentions += found
     for kind in ("time", "space"):
-        candidates = [m for m in mentions if kind in m.kinds]
+        # the first idea's complexity ('brute force in O(n) time') is not the answer's
+        candidates = [m for m in mentions if kind in m.kinds and not m.in_first]
         if not candidates:
             continue
         best = max(m.strength for m in candidates)
-        top = [m for m in candidates if m.strength == best]
-        chosen = next((m for m in top if not m.in_first), top[0])
+        chosen = next(m for m in candidates if m.strength == best)
         value = f"{chosen.match.written} — {chosen.reason}" if chosen.reason else chosen.match.written
         put(kind, value, chosen.sentence.line_at(chosen.match.start), chosen.sentence)
 
@@ -355,11 +357,12 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
         for cue in (_TIME, _SPACE, _GENERIC):
             rest = cue.sub(" ", rest)
         reason = _reason(rest)
-        out.append(_Mention(s, m, kinds, strength, in_first, reason))
+        lead = _SPACE.sub(" ", _TIME.sub(" ", text[m.end:end])).lstrip(" $")
+        introduced = bool(reason) and (bool(_CAUSE.search(reason)) or lead[:1] in (":", "—", "–", "-", "("))
+        out.append(_Mention(s, m, kinds, strength, in_first, reason, introduced))
     for k, m in enumerate(out):  # 'O(n) time and O(1) space because ...': the reason is shared
         if not m.reason:
-            later = next((x.reason for x in out[k + 1:] if x.reason and _CAUSE.search(x.reason)), "")
-            m.reason = later
+            m.reason = next((x.reason for x in out[k + 1:] if x.introduced), "")
     return out
 
 

@@ -219,8 +219,21 @@ def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
     for other in _NEAREST.get(name, ()):
         f = entry.fields.get(other)
         if f is not None and f.filled and f.label == "sentence":
-            return f.line, f.raw
+            if other in ("time", "space"):  # around its Big-O, which may sit late in a long sentence
+                return f.line, _excerpt(f.raw, f.value.split(" — ")[0])
+            return f.line, f.value if f.value in f.raw else f.raw
     return entry.sentences[-1] if name == "solved" else entry.sentences[0]
+
+
+def _excerpt(text: str, needle: str, limit: int = 80) -> str:
+    """``text`` cut to ``limit`` characters around ``needle``."""
+    one = " ".join(text.split())
+    at = one.find(needle)
+    if len(one) <= limit or at < 0:
+        return one
+    start = max(0, min(at - (limit - len(needle)) // 2, len(one) - limit))
+    cut = one[start:start + limit]
+    return ("…" if start else "") + cut + ("…" if start + limit < len(one) else "")
 
 
 def _check_presence(ctx: _Ctx, name: str) -> Field | None:
@@ -234,7 +247,7 @@ def _check_presence(ctx: _Ctx, name: str) -> Field | None:
     near = _nearest_sentence(ctx.entry, name) if f is None else None
     if near is not None:
         line = near[0]
-        said = _short(near[1], 80)
+        said = near[1] if near[1].startswith("…") or near[1].endswith("…") else _short(near[1], 80)
         quote_en = (" Your sentences were read as well and none of them gives it; "
                     f"the nearest is line {line}: \"{said}\"")
         quote_ko = f" 서술한 문장도 읽었지만 이 내용은 없었습니다. 가장 가까운 문장은 {line}행: \"{said}\""
@@ -349,10 +362,11 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
         ctx.field_points += FIELD_POINTS
     elif f.label == "sentence":  # read from prose: quote the sentence that gave the Big-O
         ctx.add("error", "no_reason", name, f.line,
-                f"문제 {ctx.k}: {label_ko}에 이유가 없습니다. {f.line}행 \"{_short(f.raw, 80)}\"에서 "
+                f"문제 {ctx.k}: {label_ko}에 이유가 없습니다. {f.line}행 \"{_excerpt(f.raw, f.value)}\"에서 "
                 f"{label_ko}를 {f.value}로 읽었지만 왜 그런지가 없습니다. 같은 문장이나 다음 문장에 "
                 "이유를 덧붙이세요 (예: '… n이 매번 절반이 되기 때문이다').",
-                f"Problem {ctx.k}: the {label_en} has no reason: line {f.line} \"{_short(f.raw, 80)}\" "
+                f"Problem {ctx.k}: the {label_en} has no reason: "
+                f"line {f.line} \"{_excerpt(f.raw, f.value)}\" "
                 f"gives it as {f.value} but not why; add the reason in that sentence or the next "
                 "(e.g. '... because n halves every step').")
     else:
