@@ -899,3 +899,65 @@ def test_template_logs_read_no_prose() -> None:
     """The template's own layouts score as before: prose reading adds nothing to them."""
     for log in (ENGLISH, KOREAN, TABLE_LOG):
         assert all(f.label != "sentence" for p in parse_log(log).problems for f in p.fields.values())
+
+
+NOTEBOOK_LATEX_LOG = r"""# LeetCode 기록
+
+## 문제 1
+
+- **문제:** 50. Pow(x, n)
+- **난이도:** Medium
+- **처음 아이디어:** 반복문으로 $x$를 $n$번 곱하기.
+- **최종 접근:** 분할 정복: $x^{n} = \left(x^{n/2}\right)^{2}$, 반복문으로 비트 단위 처리.
+- **시간복잡도:** $\mathcal{O}(\log n)$ — 매 단계 $n$이 절반으로 줄어든다.
+- **공간복잡도:** $O(1)$ — 변수 몇 개만 쓴다.
+- **틀린 이유:** 음수 지수에서 $x$를 $1/x$로 바꾸는 것을 빠뜨려 $2^{-2}$가 4가 나왔다.
+- **풀이 방식:** 혼자 풀었음
+
+## 문제 2
+
+- **문제:** 204. Count Primes
+- **난이도:** Medium
+- **처음 아이디어:** 각 수 $k$를 $\sqrt{k}$까지 나눠 보기: $O(n\sqrt{n})$.
+- **최종 접근:** 에라토스테네스의 체. $p \cdot p$부터 $p$ 간격으로 지운다.
+- **시간복잡도:** $$O\left(n \log \log n\right)$$ — 각 합성수는 소인수마다 한 번씩만 지워진다.
+- **공간복잡도:** $\Theta(n)$ — $n$ 크기의 불리언 배열.
+- **틀린 이유:** 경계값 $n = 0, 1$에서 인덱스 에러.
+- **풀이 방식:** 풀이를 보고 이해한 뒤 다시 구현 (2026-10-05)
+"""
+
+
+@pytest.mark.parametrize("log", [NOTEBOOK_LATEX_LOG, PROSE_KO], ids=["latex", "prose"])
+def test_notebook_log_cell_in_latex_or_prose_gets_full_log_marks(tmp_path: Path, log: str) -> None:
+    """A Jupyter submission (examples/notebook.ipynb) whose log cell is typeset or written as prose."""
+    from tests.conftest import grade, task_scores
+
+    nb = json.loads((ROOT / "examples" / "notebook.ipynb").read_text(encoding="utf-8"))
+    cells = [c for c in nb["cells"]
+             if c["cell_type"] == "markdown" and "LeetCode 기록" in "".join(c["source"])]
+    assert len(cells) == 1
+    cells[0]["source"] = log.splitlines(keepends=True)
+    path = tmp_path / "notebook.ipynb"
+    path.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
+    results = grade(path, keyword="leetcode_log")
+    got, top = task_scores(results)["leetcode_log"]
+    assert got == top > 0
+    assert results["artifacts"]["leetcode_log"]["points"] == 6.0
+
+
+_log_pieces = st.sampled_from([
+    "## 문제 1", "### Problem 2: 204. Count Primes", "첫 번째 문제는 50번 Pow(x, n)이다.", "- **Time:** ",
+    r"$\mathcal{O}(", r"\log n", ")$", r"\left(", r"\right)", "{", "}", "$", "$$", "\\", r"\frac{n}{", "^{2}",
+    "시간 복잡도는 ", "공간은 ", "O(n", ") ", "because ", "때문이다. ", "처음엔 ", "then ", "혼자 풀었다. ",
+    "after reading the editorial ", "2026-10-05 ", "\n", "\n\n",
+    "| Problem | Time | Space |\n|---|---|---|\n",
+    "<sup>", "</sup>", "&middot;", "*", "**", r"\*", "~", "|", "```\n",
+])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(_log_pieces, st.text(max_size=8)), max_size=40))
+def test_review_never_crashes_on_any_text(pieces: list[str]) -> None:
+    r = review_log("".join(pieces))
+    assert 0.0 <= r.points <= MAX_POINTS
+    assert all(f.message_en and f.message_ko for f in r.findings)
