@@ -961,3 +961,17 @@ def test_review_never_crashes_on_any_text(pieces: list[str]) -> None:
     r = review_log("".join(pieces))
     assert 0.0 <= r.points <= MAX_POINTS
     assert all(f.message_en and f.message_ko for f in r.findings)
+
+
+def test_paragraph_continuing_an_answer_stays_in_it() -> None:
+    text = replace_line(ENGLISH, "**Time complexity:**", "**Time:** O(log n)\n\nbecause n halves every step")
+    assert parse_log(text).problems[0].fields["time"].value == "O(log n)\n\nbecause n halves every step"
+    assert review_log(text).points == 6.0
+
+
+def test_intro_sentence_naming_the_problems_then_labels() -> None:
+    text = ENGLISH.replace("## Problem 1\n", "This week I solved LeetCode 50 and 204.\n")
+    text = text.replace("## Problem 2\n", "")
+    parsed = parse_log(text)
+    assert [p.fields["problem"].value for p in parsed.problems] == ["50. Pow(x, n)", "204. Count Primes"]
+    assert review_log(text).points == 6.0

@@ -274,7 +274,8 @@ class _Builder:
         self.close_field()
         entry = self.entry
         # with no headings, a second 'Problem:' label starts the next problem
-        if entry is None or (name == "problem" and entry.heading_line is None and "problem" in entry.fields):
+        if entry is None or (name == "problem" and (entry.heading_line is None or entry.implicit)
+                             and "problem" in entry.fields):
             entry = ProblemEntry(len(self.problems) + 1, None)
             self.problems.append(entry)
             self.entry = entry
@@ -430,8 +431,9 @@ def _consume(b: _Builder, number: int, raw: str, stripped: str) -> None:
     if found:
         b.open_field(found[0], found[1], found[2], number, raw)
         return
-    if b.current is not None and b.inline and b.gap and not raw[:1].isspace():
-        b.close_field()  # a paragraph after an answered field is prose of its own
+    if b.current is not None and b.inline and b.gap and not raw[:1].isspace() and \
+            set(read_fields(split_sentences([(number, raw)]))) - {b.current.name}:
+        b.close_field()  # a paragraph after an answered field that answers others is prose of its own
     _maybe_start_problem(b, number, stripped)
     b.add_line(number, raw)
 
