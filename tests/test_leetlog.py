@@ -975,3 +975,15 @@ def test_intro_sentence_naming_the_problems_then_labels() -> None:
     parsed = parse_log(text)
     assert [p.fields["problem"].value for p in parsed.problems] == ["50. Pow(x, n)", "204. Count Primes"]
     assert review_log(text).points == 6.0
+
+
+def test_jupyter_html_line_breaks_and_bold_tags() -> None:
+    """Jupyter users join lines with <br> and bold with <b>: the fields are the same."""
+    text = ENGLISH.replace("**Time complexity:** O(log n) — n halves every iteration\n**Space complexity:**",
+                           "<b>Time complexity:</b> $O(\\log n)$ — n halves every iteration<br>"
+                           "**Space complexity:**")
+    assert text != ENGLISH
+    p1 = parse_log(text).problems[0]
+    assert p1.fields["time"].line == p1.fields["space"].line == 9
+    r = review_log(text)
+    assert r.points == 6.0, r.findings

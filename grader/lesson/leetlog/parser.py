@@ -178,12 +178,14 @@ _PROBLEM_HEADINGS = (
 _LABELLED_HEADING = re.compile(r"^(?:문제|problem|leetcode|lc)\s*[:：\-—–]\s*(?P<rest>.+)$", re.I)
 # 'Solved alone.', 'Solved after reading the editorial; redo 2026-10-05': the label starts the sentence
 _SOLVED_SENTENCE = re.compile(r"^(?:i\s+)?solved\b(?!\s*[:：])\s*(?P<rest>.+)$", re.I)
+_BR = re.compile(r"<br\s*/?>", re.I)
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?>")
 _TABLE_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
 
 def match_label(label: str) -> str | None:
     """'**문제 (Problem):**' -> 'problem'. Tries the whole label, then each part."""
-    text = label.strip().strip("*_`").strip().rstrip(":：").strip().strip("*_`")
+    text = _TAG.sub("", label).strip().strip("*_`").strip().rstrip(":：").strip().strip("*_`")
     parts = [text, *re.split(r"[()（）/|·,]", text)]
     for part in parts:
         name = _LABEL_INDEX.get(_norm(part))
@@ -328,7 +330,8 @@ def parse_log(text: str) -> LogParse:
             in_comment = "-->" not in stripped
             b.add_line(number, raw)
             continue
-        _consume(b, number, raw, stripped)
+        for piece in _BR.split(raw) if "<" in raw else (raw,):  # Jupyter's 'a<br>b': two lines
+            _consume(b, number, piece, piece.strip())
     b.close_field()
     for entry in b.problems:
         _difficulty_from_heading(entry)
