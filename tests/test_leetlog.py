@@ -987,3 +987,10 @@ def test_jupyter_html_line_breaks_and_bold_tags() -> None:
     assert p1.fields["time"].line == p1.fields["space"].line == 9
     r = review_log(text)
     assert r.points == 6.0, r.findings
+
+
+def test_prose_naming_the_problem_by_its_title_alone() -> None:
+    log = PROSE_EN.replace("The first problem was 50. Pow(x, n), a Medium one.", "Pow(x, n) is a Medium one.")
+    log = log.replace("The second problem was 204. Count Primes (Medium).", "Then Count Primes, also Medium.")
+    assert [p.mention for p in parse_log(log).problems] == [50, 204]
+    assert review_log(log).points == 6.0

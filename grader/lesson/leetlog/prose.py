@@ -130,7 +130,9 @@ def problem_mention(text: str) -> tuple[int | None, str] | None:
     if match.problem is not None and match.by == "title":
         p = match.problem
         written = next((n for n in numbers if n == p.number), numbers[0] if numbers else None)
-        if written is None and not _PROBLEM_WORD.search(text):
+        # written as LeetCode titles it ('Pow(x, n)', 'Count Primes'), not 'a power of two'
+        as_titled = re.search(r"\s*".join(map(re.escape, p.title.split())), text)
+        if written is None and not _PROBLEM_WORD.search(text) and as_titled is None:
             return None
         return p.number, f"{written if written is not None else p.number}. {p.title}"
     for n in numbers:
