@@ -11,6 +11,7 @@ Content is never judged here: review.py does that, on the values read.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .bigo import BigOMatch, find_all_bigo
@@ -209,6 +210,8 @@ _DIFFICULTY_STRONG = re.compile(r"\b(?:Easy|Medium|Hard)\b|\b(?:easy|medium|hard
 
 # --------------------------------------------------------------------------- reading
 
+_Put = Callable[[str, str, int, Sentence], None]  # (field, value, line, sentence): record one answer
+
 
 def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
     """Every field the sentences answer; the first answer wins, as for labels."""
@@ -245,7 +248,7 @@ def _difficulty(text: str) -> str | None:
     return parse_difficulty(" ".join(strong)) if strong else None
 
 
-def _read_approaches(sentences: list[Sentence], put) -> None:  # noqa: ANN001 (a local closure)
+def _read_approaches(sentences: list[Sentence], put: _Put) -> None:
     first_at = next(((i, m) for i, s in enumerate(sentences) if (m := _FIRST.search(s.text))), None)
     if first_at is not None:
         i, m = first_at
@@ -308,7 +311,7 @@ class _Mention:
     introduced: bool = False  # the reason is set off ('because', ':', '—'), so it may speak for both
 
 
-def _read_complexities(sentences: list[Sentence], put) -> None:  # noqa: ANN001
+def _read_complexities(sentences: list[Sentence], put: _Put) -> None:
     mentions: list[_Mention] = []
     for index, s in enumerate(sentences):
         found = _sentence_complexities(s)
@@ -410,7 +413,7 @@ def _reason(rest: str) -> str:
     return text if _content(text) else ""
 
 
-def _read_solved(sentences: list[Sentence], put) -> None:  # noqa: ANN001
+def _read_solved(sentences: list[Sentence], put: _Put) -> None:
     from .review import classify_solved
 
     for s in reversed(sentences):  # how it was solved is said last, usually
