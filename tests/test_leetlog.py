@@ -994,3 +994,9 @@ def test_prose_naming_the_problem_by_its_title_alone() -> None:
     log = log.replace("The second problem was 204. Count Primes (Medium).", "Then Count Primes, also Medium.")
     assert [p.mention for p in parse_log(log).problems] == [50, 204]
     assert review_log(log).points == 6.0
+
+
+def test_template_missing_field_message_has_no_prose_quote() -> None:
+    r = review_log(replace_line(KOREAN, "- 틀린 이유: 한 번에", None))
+    f = next(f for f in r.findings if f.code == "missing_field")
+    assert f.field == "what_went_wrong" and "sentences" not in f.message_en and "서술한" not in f.message_ko

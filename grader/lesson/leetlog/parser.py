@@ -390,12 +390,13 @@ def _table_row(b: _Builder, number: int, raw: str, columns: list[str | None]) ->
 def _fields_from_prose(entry: ProblemEntry) -> None:
     """Sentences that are not fields ('I first thought of ...', '시간 복잡도는 O(log n)이고 ...') answer
     the fields the labels left empty, as a TA would read them (prose.py)."""
-    sentences = split_sentences(entry.extra)
+    prose = split_sentences(entry.extra)
+    sentences = list(prose)
     for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
         sentences += split_sentences(f.lines)[1:]
     sentences.sort(key=lambda s: s.line)
-    entry.sentences = [(s.line, s.text) for s in sentences]
     raw_lines = dict(entry.extra) | {n: r for f in entry.fields.values() for n, r in f.lines}
+    read = False
     for name, reading in read_fields(sentences).items():
         have = entry.fields.get(name)
         if (have is not None and have.filled) or (name == "problem" and entry.heading):
@@ -403,6 +404,9 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
         raw = raw_lines.get(reading.line, reading.sentence)
         entry.fields[name] = Field(name, clean_value(reading.value), reading.line, "sentence",
                                    reading.sentence, [(reading.line, raw)])
+        read = True
+    # kept for quoting only where the log is (partly) prose, not for a filled-in template
+    entry.sentences = [(s.line, s.text) for s in sentences] if prose or read else []
 
 
 def _difficulty_from_heading(entry: ProblemEntry) -> None:
