@@ -1000,3 +1000,53 @@ def test_template_missing_field_message_has_no_prose_quote() -> None:
     r = review_log(replace_line(KOREAN, "- 틀린 이유: 한 번에", None))
     f = next(f for f in r.findings if f.code == "missing_field")
     assert f.field == "what_went_wrong" and "sentences" not in f.message_en and "서술한" not in f.message_ko
+
+
+# Sentences a student might write for problem 1, per field; any order, any mix of them, is the same log.
+_PROSE_SENTENCES = {
+    "ko": {
+        "problem": ["첫 번째 문제는 LeetCode 50번 Pow(x, n)이다.", "50번 Pow(x, n) 문제를 풀었다.",
+                    "Pow(x, n)을 풀었다."],
+        "difficulty": ["난이도는 Medium이다.", "난이도는 중간이었다.", "Medium 문제다."],
+        "approach": ["처음엔 x를 n번 곱했는데 너무 느려서 분할 정복으로 바꿨다.",
+                     "처음 아이디어는 x를 n번 곱하는 것이었다. 결국 빠른 거듭제곱으로 풀었다."],
+        "time": [r"시간 복잡도는 $O(\log n)$인데 n이 매번 절반이 되기 때문이다.",
+                 r"시간은 $\mathcal{O}(\log n)$이다. 매 단계 n이 절반으로 줄기 때문이다.",
+                 "시간 복잡도는 O(log n)으로, 반복마다 n이 반으로 준다."],
+        "space": [r"공간 복잡도는 $O(1)$인데 변수 몇 개만 쓰기 때문이다.",
+                  "공간은 O(1)로 변수 몇 개만 쓴다."],
+        "wrong": ["음수 지수를 처리하지 않아서 틀렸다.", "n이 음수일 때 실수했다."],
+        "solved": ["혼자 풀었다.", "스스로 풀었다."],
+    },
+    "en": {
+        "problem": ["The first problem was 50. Pow(x, n).", "I solved LeetCode 50, Pow(x, n).",
+                    "Pow(x, n) was my first problem."],
+        "difficulty": ["It is a Medium problem.", "Its difficulty is Medium."],
+        "approach": ["I first tried multiplying x by itself n times, then switched to fast exponentiation.",
+                     "My first idea was brute force multiplication. "
+                     "Then I used fast exponentiation by squaring."],
+        "time": [r"The time complexity is $O(\log n)$ because n halves every step.",
+                 r"It runs in $\Theta(\log n)$ time since n halves each iteration."],
+        "space": [r"The space complexity is $O(1)$ because only a few variables are kept.",
+                  r"It uses $\mathcal{O}(1)$ extra space: just a few variables."],
+        "wrong": ["I forgot negative n at first.", "Negative exponents tripped me up."],
+        "solved": ["I solved it alone.", "I solved it on my own."],
+    },
+}
+
+
+@st.composite
+def prose_logs(draw: st.DrawFn) -> str:
+    lang = _PROSE_SENTENCES[draw(st.sampled_from(["ko", "en"]))]
+    order = draw(st.permutations(["difficulty", "approach", "time", "space", "wrong", "solved"]))
+    parts = [draw(st.sampled_from(lang["problem"]))] + [draw(st.sampled_from(lang[k])) for k in order]
+    first = draw(st.sampled_from([" ", "\n"])).join(parts)
+    second = draw(st.sampled_from([PROSE_KO.split("\n\n")[2], PROSE_EN.split("\n\n")[2]]))
+    return f"# LeetCode\n\n{first}\n\n{second}"
+
+
+@settings(max_examples=60, deadline=None)
+@given(prose_logs())
+def test_prose_in_any_order_and_wording_gets_full_points(log: str) -> None:
+    r = review_log(log)
+    assert r.points == 6.0, [(f.code, f.problem, f.field) for f in r.findings if f.severity != "info"]

@@ -240,6 +240,8 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
         if name:
             return name, m.group(2).strip().lstrip("*_ ").strip(), m.group(1)
     m = _SOLVED_SENTENCE.match(text)
+    if m and not _says_how_solved(text):
+        m = None  # 'I solved LeetCode 50, Pow(x, n). I first ...' is prose, not the answer to 'Solved'
     if m and not match_label(text):
         return "solved", text, "Solved"
     if m and match_label(text) == "solved" and _norm(text) not in ("solved", "solvedby", "solvedhow"):
@@ -249,6 +251,13 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
         return match_label(m.group(1)) or "", m.group(2).strip(), m.group(1)
     name = match_label(text) if len(text) <= 40 else None  # a label alone, not a sentence with 'time' in it
     return (name, "", text) if name else None
+
+
+def _says_how_solved(text: str) -> bool:
+    """'Solved alone.' and 'Solved after reading the editorial; redo 2026-10-05' answer the field."""
+    from .review import classify_solved  # review imports this module
+
+    return classify_solved(text) is not None and len(text) <= 120
 
 
 # --------------------------------------------------------------------------- parser

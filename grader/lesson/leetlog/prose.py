@@ -190,8 +190,10 @@ _CLAUSE_BREAK = re.compile(r"[,;]\s*|(?:는데|지만|다가|고\s*나서|(?:나
 _WRONG = re.compile(
     r"wrong|mistake|\bbugs?\b|forgot|forget|missed|overflow|fail|\bTLE\b|time\s*limit|timed?\s*out|"
     r"edge\s+case|corner\s+case|off[- ]by[- ]one|crash|error|exception|tricky|careful|pitfall|stuck|"
+    r"trip(?:ped)?\s+(?:me\s+)?up|struggl|confus|\bissues?\b|didn'?t\s+(?:handle|consider|account|check)|"
+    r"careless|could\s+have\s+gone|"
     r"틀렸|틀린|틀릴|틀려|실수|오답|시간\s*초과|빠뜨|빼먹|놓쳤|놓치|잊|까먹|오버플로|에러|오류|버그|경계|"
-    r"주의|헷갈|예외|실패|막혔|고생", re.I)
+    r"주의|헷갈|예외|실패|막혔|고생|잘못|헤맸|어려웠|(?:처리|고려|확인)하지\s*(?:않|못)", re.I)
 _ALONE = re.compile(r"\balone\b|\bby\s+myself\b|\bon\s+my\s+own\b|\bindependently\b|"
                     r"\bwithout\s+(?:any\s+|a\s+)?(?:help|hints?|looking|reading|the\s+editorial)|혼자|스스로|"
                     r"도움\s*없이|(?:풀이|해설|답|힌트|솔루션)\s*(?:를|을)?\s*"
