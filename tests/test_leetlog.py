@@ -1050,3 +1050,22 @@ def prose_logs(draw: st.DrawFn) -> str:
 def test_prose_in_any_order_and_wording_gets_full_points(log: str) -> None:
     r = review_log(log)
     assert r.points == 6.0, [(f.code, f.problem, f.field) for f in r.findings if f.severity != "info"]
+
+
+_SENTENCE_FIELDS = {"difficulty": {"difficulty"}, "approach": {"first_idea", "final_approach"},
+                    "time": {"time"}, "space": {"space"}, "wrong": {"what_went_wrong"}, "solved": {"solved"}}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["ko", "en"]), st.permutations(list(_SENTENCE_FIELDS)),
+       st.sampled_from(list(_SENTENCE_FIELDS)), st.data())
+def test_prose_missing_any_field_names_exactly_that_field(lang: str, order: list[str], drop: str,
+                                                          data: st.DataObject) -> None:
+    sentences = _PROSE_SENTENCES[lang]
+    parts = [data.draw(st.sampled_from(sentences["problem"]))]
+    parts += [data.draw(st.sampled_from(sentences[k])) for k in order if k != drop]
+    r = review_log("# LeetCode\n\n" + " ".join(parts) + "\n\n" + PROSE_EN.split("\n\n")[2])
+    errors = [f for f in r.findings if f.severity == "error"]
+    assert {f.field for f in errors} == _SENTENCE_FIELDS[drop]
+    assert all(f.code == "missing_field" and f.problem == 1 and f.line == 3 for f in errors)
+    assert all("line 3" in f.message_en and "3행" in f.message_ko for f in errors)

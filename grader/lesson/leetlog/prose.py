@@ -268,9 +268,13 @@ def _read_approaches(sentences: list[Sentence], put: _Put) -> None:
         later = sentences
     for pattern in (_FINAL, _APPROACH):
         for s in later:
-            if pattern.search(s.text) and _letters(s.text) >= 8 and not _only_complexity(s.text):
-                put("final_approach", s.text, s.line, s)
-                return
+            if not pattern.search(s.text) or _letters(s.text) < 8 or _only_complexity(s.text):
+                continue
+            verb, bigos = pattern.search(s.text), find_all_bigo(s.text)
+            if pattern is _APPROACH and verb and bigos and not _content(s.text[verb.end():bigos[0].start]):
+                continue  # 'It uses O(1) extra space: ...' describes the space, not the method
+            put("final_approach", s.text, s.line, s)
+            return
 
 
 def _clause_cut(text: str, after: int, final: int) -> int | None:
