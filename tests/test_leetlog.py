@@ -594,3 +594,478 @@ def test_free_form_logs_get_full_log_marks_from_the_grader(tmp_path: Path, log: 
     results = grade(tmp_path, keyword="leetcode_log")
     got, top = task_scores(results)["leetcode_log"]
     assert got == top > 0
+
+
+# --------------------------------------------------------------------------- LaTeX, as Jupyter users type it
+
+LATEX_FORMS = [
+    (r"$O(n \log \log n)$", "O(n log log n)"),
+    (r"$\mathcal{O}(1)$", "O(1)"),
+    (r"\Theta(n)", "Θ(n)"),
+    (r"O(\sqrt{n})", "O(√n)"),
+    (r"O(n^{2})", "O(n^2)"),
+    (r"O(n \cdot m)", "O(n*m)"),
+    (r"O(n \times m)", "O(n*m)"),
+    (r"O(\lg n)", "O(log n)"),
+    (r"$$O(n \log n)$$", "O(n log n)"),
+    (r"O\left( n \log n \right)", "O(n log n)"),
+    (r"O(n\,\log\,n)", "O(n log n)"),
+    (r"O(n \* m)", "O(n*m)"),
+    (r"\(O(\log n)\)", "O(log n)"),
+    (r"\[ \mathcal{O}(n^2) \]", "O(n^2)"),
+    (r"O\(n \log n\)", "O(n log n)"),
+    (r"\mathcal O(n)", "O(n)"),
+    (r"\operatorname{O}(n)", "O(n)"),
+    (r"O\!\left(n\right)", "O(n)"),
+    (r"\mathcal{O}\left(\frac{n}{\log n}\right)", "O(n / log n)"),
+    (r"O(\sqrt[3]{n})", "O(n^(1/3))"),
+    (r"O(\log_{2} n)", "O(log n)"),
+    (r"O(\log_2{n})", "O(log n)"),
+    (r"O(\log^{2} n)", "O(log^2 n)"),
+    (r"O(2^{n})", "O(2^n)"),
+    (r"O(n^\frac{1}{2})", "O(n^0.5)"),
+    (r"\Theta\big(n\big)", "O(n)"),
+    (r"O(\max(m, n))", "O(m + n)"),
+    (r"O(\lceil \log n \rceil)", "O(log n)"),
+    (r"O(\log |n|)", "O(log n)"),
+    (r"O(\lvert n \rvert)", "O(n)"),
+    (r"O(n\!)", "O(n!)"),
+    ("O(n<sup>2</sup>)", "O(n^2)"),
+    ("O(n&middot;m)", "O(n*m)"),
+    ("O(n&sup2;)", "O(n^2)"),
+    ("O(*n* log *n*)", "O(n log n)"),
+    ("O(n로그n)", "O(n log n)"),
+    ("O(루트 n)", "O(√n)"),
+]
+
+
+@pytest.mark.parametrize(("written", "plain"), LATEX_FORMS)
+def test_latex_bigo_reads_as_the_plain_bigo(written: str, plain: str) -> None:
+    assert parse(written) == parse(plain)
+    found = bigo.find_all_bigo(f"시간 복잡도는 {written}이다, 매번 절반")
+    assert len(found) == 1 and parse(found[0].written) == parse(plain)
+    assert found[0].written in written or written.strip("$\\()[] ") in found[0].written
+
+
+def test_latex_parse_error_points_at_what_was_written() -> None:
+    text = r"$\mathcal{O}(n \log)$"
+    with pytest.raises(ParseError) as err:
+        parse(text)
+    assert err.value.position == text.index(")") and err.value.text == text
+    assert "argument after 'log'" in err.value.message
+
+
+def test_plain_text_is_left_as_it_is() -> None:
+    from grader.lesson.leetlog.mathtext import to_plain
+
+    values = [f.value for log in (ENGLISH, KOREAN, HEADINGS_LOG, TABLE_LOG)
+              for p in parse_log(log).problems for f in p.fields.values()]
+    for text in ("O(n log n) — n halves", "O(n $)", "costs $5, O(n)", *values):
+        assert to_plain(text).text == text
+
+
+def test_find_bigo_quotes_the_latex_as_written() -> None:
+    text = r"공간은 $\mathcal{O}(1)$인데 변수 몇 개"
+    m = bigo.find_bigo(text)
+    assert m is not None and m.written == r"\mathcal{O}(1)" and text[m.start:m.end] == m.written
+    assert m.source == "O(1)"
+
+
+LATEX_ENGLISH = (ENGLISH
+                 .replace("O(log n) — n halves", r"$\mathcal{O}(\log n)$ — $n$ halves")
+                 .replace("O(1) — a few", r"$O(1)$ — a few")
+                 .replace("O(n log log n) — sum", r"$$O\left(n \log \log n\right)$$ — sum")
+                 .replace("O(n) — one flag", r"$\Theta(n)$ — one flag"))
+
+
+def test_latex_log_gets_full_points() -> None:
+    assert LATEX_ENGLISH != ENGLISH
+    r = review_log(LATEX_ENGLISH)
+    assert r.points == 6.0, r.findings
+    assert codes(r, "error") == [] and codes(r, "warning") == []
+    assert [p.time for p in r.problems] == ["O(log n)", "O(n log log n)"]
+
+
+def test_latex_markup_alone_is_no_reason() -> None:
+    text = replace_line(ENGLISH, "**Time complexity:**", r"**Time:** $\mathcal{O}\left(\log n\right)$")
+    r = review_log(text)
+    errors = [(f.code, f.field, f.line) for f in r.findings if f.severity == "error"]
+    assert errors == [("no_reason", "time", 9)]
+    assert r.points == 5.75
+
+
+def test_latex_bigo_that_does_not_parse_is_quoted_as_written() -> None:
+    text = replace_line(ENGLISH, "**Time complexity:**", r"**Time:** $\mathcal{O}(n \log)$ — halving")
+    f = next(f for f in review_log(text).findings if f.code == "bad_bigo")
+    assert r"'\mathcal{O}(n \log)'" in f.message_en and r"\mathcal{O}(n \log)" in f.message_ko
+
+
+_latex_exponents = st.fractions(min_value=-3, max_value=3, max_denominator=4)
+
+
+def _latex_power(p: Fraction) -> str:
+    if p.denominator == 1:
+        return f"^{{{p.numerator}}}"
+    sign = "-" if p < 0 else ""
+    return f"^{{{sign}\\frac{{{abs(p.numerator)}}}{{{p.denominator}}}}}"
+
+
+@st.composite
+def latex_bigo(draw: st.DrawFn) -> tuple[Complexity, str]:
+    """A complexity and one way a student might typeset it in a Jupyter Markdown cell."""
+    c = draw(terms())
+    times = draw(st.sampled_from([" ", r" \cdot ", r" \times ", r"\,", r" \* "]))
+    parts = []
+    for var, g in c.terms[0].factors:
+        if g.poly:
+            parts.append(f"{var}{_latex_power(g.poly)}")
+        if g.log:
+            parts.append(f"\\log{_latex_power(g.log)} {var}")
+        if g.loglog:
+            parts.append(f"\\left(\\log \\log {var}\\right){_latex_power(g.loglog)}")
+    inner = times.join(parts) or "1"
+    left, right = draw(st.sampled_from([("(", ")"), (r"\left(", r"\right)"), (r"\big(", r"\big)")]))
+    notation = draw(st.sampled_from(["O", r"\mathcal{O}", r"\operatorname{O}", r"\Theta"]))
+    wrap = draw(st.sampled_from(["${}$", "$${}$$", r"\({}\)", "{}"]))
+    return c, wrap.format(f"{notation}{left}{inner}{right}")
+
+
+@settings(max_examples=200, deadline=None)
+@given(latex_bigo())
+def test_bigo_in_latex_reads_the_same_as_plain(case: tuple[Complexity, str]) -> None:
+    c, written = case
+    assert parse(written) == parse(c.render()) == c
+    found = bigo.find_all_bigo(f"Time: {written} — because")
+    assert [parse(m.written) for m in found] == [c]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_log_scores_the_same_with_latex_bigo(data: st.DataObject) -> None:
+    """Each Big-O of the full-marks log, plain or typeset: the review is the same."""
+    forms = {
+        "O(log n)": [r"$O(\log n)$", r"$\mathcal{O}(\log n)$", r"\Theta(\lg n)",
+                     r"$O\left(\log_{2} n\right)$"],
+        "O(1)": [r"$O(1)$", r"$\mathcal{O}(1)$", r"$$\Theta(1)$$"],
+        "O(n log log n)": [r"$O(n \log \log n)$", r"$\mathcal{O}(n\,\log\log n)$", r"O(n \cdot \lg \lg n)"],
+        "O(n)": [r"$O(n)$", r"$\Theta(n)$", r"\(\mathcal{O}(n)\)"],
+    }
+    text = ENGLISH
+    for plain, options in forms.items():
+        text = text.replace(f"** {plain} —", f"** {data.draw(st.sampled_from([plain, *options]))} —")
+    r = review_log(text)
+    assert r.points == 6.0, (text, r.findings)
+    assert codes(r, "error") == [] and codes(r, "warning") == []
+
+
+# --------------------------------------------------------------------------- prose, as a TA reads it
+
+PROSE_KO = r"""# LeetCode 기록
+
+첫 번째 문제는 LeetCode 50번 Pow(x, n)이고 난이도는 Medium이다. 처음엔 반복문으로 x를 n번 곱했는데 n이 2^31까지라 시간 초과가 나서 분할 정복으로 n을 절반씩 줄이는 빠른 거듭제곱으로 바꿨다.
+시간 복잡도는 $O(\log n)$이고 매 단계 n이 절반이 되기 때문이다. 공간은 $\mathcal{O}(1)$인데 변수 몇 개만 쓰기 때문이다.
+음수 지수를 처리하지 않아서 처음에 틀렸다. 혼자 풀었다.
+
+두 번째 문제는 204번 Count Primes (Medium)이다. 처음 아이디어는 모든 수를 루트까지 나눠 보는 것이었는데 너무 느려서 결국 에라토스테네스의 체로 풀었다.
+시간 복잡도는 $O(n \log \log n)$인데 각 합성수가 소인수마다 한 번씩 지워지기 때문이고, 공간 복잡도는 $O(n)$으로 n 크기의 불리언 배열을 쓰기 때문이다.
+n = 0, 1일 때 인덱스 에러가 났다. 풀이를 보고 풀었고 2026-10-05에 다시 풀 예정이다.
+"""  # noqa: E501
+
+PROSE_EN = r"""# My LeetCode log
+
+The first problem was 50. Pow(x, n), a Medium one. I first tried multiplying x by itself n times, then switched to fast exponentiation that squares x and halves n, which runs in $O(\log n)$ time and $O(1)$ space because n halves every step and only a few variables are kept.
+I forgot negative n at first and got 2^-2 wrong. I solved it on my own.
+
+The second problem was 204. Count Primes (Medium). I first tried trial division up to sqrt(k) for every k, then used the sieve of Eratosthenes, which runs in O(n log log n) time and O(n) space because each composite is crossed out once per prime factor and there is one flag per number.
+n = 0 and n = 1 crashed the indexing. I solved it after reading the editorial and will redo it on 2026-10-05.
+"""  # noqa: E501
+
+PROSE_KO_HEADED = r"""# LeetCode 기록
+
+## 문제 1: 50. Pow(x, n)
+
+난이도는 Medium이다. 처음에는 x를 n번 곱하는 브루트포스를 생각했다. 그런데 n이 최대 2^31이라 시간 초과가 났다.
+그래서 n을 절반씩 줄이는 분할 정복으로 바꿨다. 시간 복잡도는 $O(\log n)$이다. 매 단계 n이 절반이 되기 때문이다.
+공간 복잡도는 $O(1)$로, 변수 몇 개만 쓴다. 음수 지수를 처음에 빠뜨려서 틀렸다. 혼자 풀었다.
+
+## 문제 2: 204. Count Primes
+
+난이도: Medium. 처음 아이디어는 각 수를 루트까지 나눠 보는 것이었다. 결국 에라토스테네스의 체를 썼다.
+시간은 O(n log log n)인데 합성수가 소인수마다 한 번씩 지워지기 때문이고 공간은 O(n)인데 n 크기 배열 때문이다.
+n이 0이나 1일 때 인덱스 에러가 났다. 해설을 보고 풀었다. 2026-10-05에 다시 풀 것.
+"""  # noqa: E501
+
+
+@pytest.mark.parametrize("log", [PROSE_KO, PROSE_EN, PROSE_KO_HEADED], ids=["ko", "en", "ko-headings"])
+def test_prose_log_is_read_field_by_field_for_full_points(log: str) -> None:
+    parsed = parse_log(log)
+    assert len(parsed.problems) == 2
+    for p in parsed.problems:
+        assert {n for n, f in p.fields.items() if f.filled} >= {
+            "difficulty", "first_idea", "final_approach", "time", "space", "what_went_wrong", "solved"}
+    r = review_log(log)
+    assert r.points == 6.0, r.findings
+    assert codes(r, "error") == [] and codes(r, "warning") == []
+    assert [p.number for p in r.problems] == [50, 204]
+    assert [p.solved for p in r.problems] == ["alone", "solution"]
+    assert [p.time for p in r.problems] == ["O(log n)", "O(n log log n)"]
+
+
+def test_prose_fields_carry_their_own_lines() -> None:
+    p1, p2 = parse_log(PROSE_KO).problems
+    assert (p1.line, p2.line) == (3, 7)
+    assert p1.fields["first_idea"].value.startswith("처음엔 반복문으로")
+    assert p1.fields["final_approach"].value.startswith("분할 정복으로")
+    assert p1.fields["time"].line == 4 and "절반이 되기 때문" in p1.fields["time"].value
+    assert p1.fields["what_went_wrong"].line == 5 and "음수 지수" in p1.fields["what_went_wrong"].value
+    assert p2.fields["redo_date"].value == "2026-10-05" and p2.fields["redo_date"].line == 9
+    fields = parse_log(PROSE_EN).problems[0].fields
+    first, final = fields["first_idea"], fields["final_approach"]
+    assert first.value == "I first tried multiplying x by itself n times"
+    assert final.value.startswith("then switched to fast exponentiation")
+
+
+def test_brief_example_sentence_reads_time_and_space_and_asks_for_reasons() -> None:
+    log = ("## 문제 1: 50. Pow(x, n) (Medium)\n\n"
+           "시간 복잡도는 O(log n)이고 공간은 O(1)이다. "
+           "처음엔 x를 n번 곱했는데 시간 초과가 나서 분할 정복으로 바꿨다. 혼자 풀었다.\n")
+    r = review_log(log)
+    assert [p.time for p in r.problems] == ["O(log n)"] and [p.space for p in r.problems] == ["O(1)"]
+    errors = [(f.code, f.field, f.line) for f in r.findings if f.problem == 1 and f.severity == "error"]
+    assert errors == [("no_reason", "time", 3), ("no_reason", "space", 3)]
+    f = next(f for f in r.findings if f.code == "no_reason")
+    quote = "시간 복잡도는 O(log n)이고 공간은 O(1)이다."
+    assert quote in f.message_en and quote in f.message_ko and "time complexity" in f.message_en
+
+
+@pytest.mark.parametrize(("old", "new", "name", "line", "quoted", "points"), [
+    (" and $O(1)$ space", "", "space", 3, "which runs in $O(\\log n)$ time", 5.25),
+    (" I solved it on my own.", "", "solved", 4, "I forgot negative n at first", 5.75),
+    ("I first tried multiplying x by itself n times, then switched to", "I used", "first_idea", 3,
+     "I used fast exponentiation", 5.75),
+    (", a Medium one", "", "difficulty", 3, "50. Pow(x, n)", 5.75),
+    ("I forgot negative n at first and got 2^-2 wrong. ", "", "what_went_wrong", 3, "I first tried", 5.75),
+])
+def test_prose_log_missing_field_is_named_and_quotes_the_line(
+    old: str, new: str, name: str, line: int, quoted: str, points: float
+) -> None:
+    text = PROSE_EN.replace(old, new, 1)
+    assert text != PROSE_EN
+    r = review_log(text)
+    errors = [f for f in r.findings if f.severity == "error"]
+    assert [(f.code, f.problem, f.field) for f in errors] == [("missing_field", 1, name)]
+    f = errors[0]
+    assert f.line == line and quoted in f.message_en and quoted in f.message_ko
+    assert f"line {line}" in f.message_en and f"{line}행" in f.message_ko
+    assert r.points == points
+
+
+def test_korean_prose_missing_space_and_solved() -> None:
+    text = PROSE_KO.replace(" 공간은 $\\mathcal{O}(1)$인데 변수 몇 개만 쓰기 때문이다.", "")
+    text = text.replace(" 혼자 풀었다.", "")
+    r = review_log(text)
+    errors = [(f.code, f.problem, f.field) for f in r.findings if f.severity == "error"]
+    assert errors == [("missing_field", 1, "space"), ("missing_field", 1, "solved")]
+    space = next(f for f in r.findings if f.field == "space")
+    assert "시간 복잡도는 $O(\\log n)$이고" in space.message_ko and "'공간복잡도'" in space.message_ko
+    assert "'Space complexity'" in space.message_en
+    assert r.points == 5.0
+
+
+def test_paragraph_after_an_answered_label_is_prose() -> None:
+    log = PROSE_KO_HEADED.replace("난이도는 Medium이다. 처음에는", "난이도: Medium\n\n처음에는", 1)
+    p = parse_log(log).problems[0]
+    assert p.fields["difficulty"].value == "Medium"
+    assert p.fields["first_idea"].value.startswith("처음에는 x를")
+    assert review_log(log).points == 6.0
+
+
+def test_a_sentence_with_time_in_it_is_not_a_label() -> None:
+    log = ("## Problem 1: 50. Pow(x, n) (Medium)\n\n"
+           "My first idea was brute force in O(n) time, multiplying x n times.\n")
+    p = parse_log(log).problems[0]
+    assert p.fields["first_idea"].line == 3
+    assert "time" not in p.fields  # the first idea's complexity is not the answer's
+
+
+def test_unrelated_prose_starts_no_problem() -> None:
+    log = ("# Notes\n\nThe frequencies are a power of two apart; training took a long time.\n\n" + PROSE_EN)
+    parsed = parse_log(log)
+    assert [p.mention for p in parsed.problems] == [50, 204]
+    assert review_log(log).points == 6.0
+
+
+def test_template_logs_read_no_prose() -> None:
+    """The template's own layouts score as before: prose reading adds nothing to them."""
+    for log in (ENGLISH, KOREAN, TABLE_LOG):
+        assert all(f.label != "sentence" for p in parse_log(log).problems for f in p.fields.values())
+
+
+NOTEBOOK_LATEX_LOG = r"""# LeetCode 기록
+
+## 문제 1
+
+- **문제:** 50. Pow(x, n)
+- **난이도:** Medium
+- **처음 아이디어:** 반복문으로 $x$를 $n$번 곱하기.
+- **최종 접근:** 분할 정복: $x^{n} = \left(x^{n/2}\right)^{2}$, 반복문으로 비트 단위 처리.
+- **시간복잡도:** $\mathcal{O}(\log n)$ — 매 단계 $n$이 절반으로 줄어든다.
+- **공간복잡도:** $O(1)$ — 변수 몇 개만 쓴다.
+- **틀린 이유:** 음수 지수에서 $x$를 $1/x$로 바꾸는 것을 빠뜨려 $2^{-2}$가 4가 나왔다.
+- **풀이 방식:** 혼자 풀었음
+
+## 문제 2
+
+- **문제:** 204. Count Primes
+- **난이도:** Medium
+- **처음 아이디어:** 각 수 $k$를 $\sqrt{k}$까지 나눠 보기: $O(n\sqrt{n})$.
+- **최종 접근:** 에라토스테네스의 체. $p \cdot p$부터 $p$ 간격으로 지운다.
+- **시간복잡도:** $$O\left(n \log \log n\right)$$ — 각 합성수는 소인수마다 한 번씩만 지워진다.
+- **공간복잡도:** $\Theta(n)$ — $n$ 크기의 불리언 배열.
+- **틀린 이유:** 경계값 $n = 0, 1$에서 인덱스 에러.
+- **풀이 방식:** 풀이를 보고 이해한 뒤 다시 구현 (2026-10-05)
+"""
+
+
+@pytest.mark.parametrize("log", [NOTEBOOK_LATEX_LOG, PROSE_KO], ids=["latex", "prose"])
+def test_notebook_log_cell_in_latex_or_prose_gets_full_log_marks(tmp_path: Path, log: str) -> None:
+    """A Jupyter submission (examples/notebook.ipynb) whose log cell is typeset or written as prose."""
+    from tests.conftest import grade, task_scores
+
+    nb = json.loads((ROOT / "examples" / "notebook.ipynb").read_text(encoding="utf-8"))
+    cells = [c for c in nb["cells"]
+             if c["cell_type"] == "markdown" and "LeetCode 기록" in "".join(c["source"])]
+    assert len(cells) == 1
+    cells[0]["source"] = log.splitlines(keepends=True)
+    path = tmp_path / "notebook.ipynb"
+    path.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
+    results = grade(path, keyword="leetcode_log")
+    got, top = task_scores(results)["leetcode_log"]
+    assert got == top > 0
+    assert results["artifacts"]["leetcode_log"]["points"] == 6.0
+
+
+_log_pieces = st.sampled_from([
+    "## 문제 1", "### Problem 2: 204. Count Primes", "첫 번째 문제는 50번 Pow(x, n)이다.", "- **Time:** ",
+    r"$\mathcal{O}(", r"\log n", ")$", r"\left(", r"\right)", "{", "}", "$", "$$", "\\", r"\frac{n}{", "^{2}",
+    "시간 복잡도는 ", "공간은 ", "O(n", ") ", "because ", "때문이다. ", "처음엔 ", "then ", "혼자 풀었다. ",
+    "after reading the editorial ", "2026-10-05 ", "\n", "\n\n",
+    "| Problem | Time | Space |\n|---|---|---|\n",
+    "<sup>", "</sup>", "&middot;", "*", "**", r"\*", "~", "|", "```\n",
+])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(_log_pieces, st.text(max_size=8)), max_size=40))
+def test_review_never_crashes_on_any_text(pieces: list[str]) -> None:
+    r = review_log("".join(pieces))
+    assert 0.0 <= r.points <= MAX_POINTS
+    assert all(f.message_en and f.message_ko for f in r.findings)
+
+
+def test_paragraph_continuing_an_answer_stays_in_it() -> None:
+    text = replace_line(ENGLISH, "**Time complexity:**", "**Time:** O(log n)\n\nbecause n halves every step")
+    assert parse_log(text).problems[0].fields["time"].value == "O(log n)\n\nbecause n halves every step"
+    assert review_log(text).points == 6.0
+
+
+def test_intro_sentence_naming_the_problems_then_labels() -> None:
+    text = ENGLISH.replace("## Problem 1\n", "This week I solved LeetCode 50 and 204.\n")
+    text = text.replace("## Problem 2\n", "")
+    parsed = parse_log(text)
+    assert [p.fields["problem"].value for p in parsed.problems] == ["50. Pow(x, n)", "204. Count Primes"]
+    assert review_log(text).points == 6.0
+
+
+def test_jupyter_html_line_breaks_and_bold_tags() -> None:
+    """Jupyter users join lines with <br> and bold with <b>: the fields are the same."""
+    text = ENGLISH.replace("**Time complexity:** O(log n) — n halves every iteration\n**Space complexity:**",
+                           "<b>Time complexity:</b> $O(\\log n)$ — n halves every iteration<br>"
+                           "**Space complexity:**")
+    assert text != ENGLISH
+    p1 = parse_log(text).problems[0]
+    assert p1.fields["time"].line == p1.fields["space"].line == 9
+    r = review_log(text)
+    assert r.points == 6.0, r.findings
+
+
+def test_prose_naming_the_problem_by_its_title_alone() -> None:
+    log = PROSE_EN.replace("The first problem was 50. Pow(x, n), a Medium one.", "Pow(x, n) is a Medium one.")
+    log = log.replace("The second problem was 204. Count Primes (Medium).", "Then Count Primes, also Medium.")
+    assert [p.mention for p in parse_log(log).problems] == [50, 204]
+    assert review_log(log).points == 6.0
+
+
+def test_template_missing_field_message_has_no_prose_quote() -> None:
+    r = review_log(replace_line(KOREAN, "- 틀린 이유: 한 번에", None))
+    f = next(f for f in r.findings if f.code == "missing_field")
+    assert f.field == "what_went_wrong" and "sentences" not in f.message_en and "서술한" not in f.message_ko
+
+
+# Sentences a student might write for problem 1, per field; any order, any mix of them, is the same log.
+_PROSE_SENTENCES = {
+    "ko": {
+        "problem": ["첫 번째 문제는 LeetCode 50번 Pow(x, n)이다.", "50번 Pow(x, n) 문제를 풀었다.",
+                    "Pow(x, n)을 풀었다."],
+        "difficulty": ["난이도는 Medium이다.", "난이도는 중간이었다.", "Medium 문제다."],
+        "approach": ["처음엔 x를 n번 곱했는데 너무 느려서 분할 정복으로 바꿨다.",
+                     "처음 아이디어는 x를 n번 곱하는 것이었다. 결국 빠른 거듭제곱으로 풀었다."],
+        "time": [r"시간 복잡도는 $O(\log n)$인데 n이 매번 절반이 되기 때문이다.",
+                 r"시간은 $\mathcal{O}(\log n)$이다. 매 단계 n이 절반으로 줄기 때문이다.",
+                 "시간 복잡도는 O(log n)으로, 반복마다 n이 반으로 준다."],
+        "space": [r"공간 복잡도는 $O(1)$인데 변수 몇 개만 쓰기 때문이다.",
+                  "공간은 O(1)로 변수 몇 개만 쓴다."],
+        "wrong": ["음수 지수를 처리하지 않아서 틀렸다.", "n이 음수일 때 실수했다."],
+        "solved": ["혼자 풀었다.", "스스로 풀었다."],
+    },
+    "en": {
+        "problem": ["The first problem was 50. Pow(x, n).", "I solved LeetCode 50, Pow(x, n).",
+                    "Pow(x, n) was my first problem."],
+        "difficulty": ["It is a Medium problem.", "Its difficulty is Medium."],
+        "approach": ["I first tried multiplying x by itself n times, then switched to fast exponentiation.",
+                     "My first idea was brute force multiplication. "
+                     "Then I used fast exponentiation by squaring."],
+        "time": [r"The time complexity is $O(\log n)$ because n halves every step.",
+                 r"It runs in $\Theta(\log n)$ time since n halves each iteration."],
+        "space": [r"The space complexity is $O(1)$ because only a few variables are kept.",
+                  r"It uses $\mathcal{O}(1)$ extra space: just a few variables."],
+        "wrong": ["I forgot negative n at first.", "Negative exponents tripped me up."],
+        "solved": ["I solved it alone.", "I solved it on my own."],
+    },
+}
+
+
+@st.composite
+def prose_logs(draw: st.DrawFn) -> str:
+    lang = _PROSE_SENTENCES[draw(st.sampled_from(["ko", "en"]))]
+    order = draw(st.permutations(["difficulty", "approach", "time", "space", "wrong", "solved"]))
+    parts = [draw(st.sampled_from(lang["problem"]))] + [draw(st.sampled_from(lang[k])) for k in order]
+    first = draw(st.sampled_from([" ", "\n"])).join(parts)
+    second = draw(st.sampled_from([PROSE_KO.split("\n\n")[2], PROSE_EN.split("\n\n")[2]]))
+    return f"# LeetCode\n\n{first}\n\n{second}"
+
+
+@settings(max_examples=60, deadline=None)
+@given(prose_logs())
+def test_prose_in_any_order_and_wording_gets_full_points(log: str) -> None:
+    r = review_log(log)
+    assert r.points == 6.0, [(f.code, f.problem, f.field) for f in r.findings if f.severity != "info"]
+
+
+_SENTENCE_FIELDS = {"difficulty": {"difficulty"}, "approach": {"first_idea", "final_approach"},
+                    "time": {"time"}, "space": {"space"}, "wrong": {"what_went_wrong"}, "solved": {"solved"}}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["ko", "en"]), st.permutations(list(_SENTENCE_FIELDS)),
+       st.sampled_from(list(_SENTENCE_FIELDS)), st.data())
+def test_prose_missing_any_field_names_exactly_that_field(lang: str, order: list[str], drop: str,
+                                                          data: st.DataObject) -> None:
+    sentences = _PROSE_SENTENCES[lang]
+    parts = [data.draw(st.sampled_from(sentences["problem"]))]
+    parts += [data.draw(st.sampled_from(sentences[k])) for k in order if k != drop]
+    r = review_log("# LeetCode\n\n" + " ".join(parts) + "\n\n" + PROSE_EN.split("\n\n")[2])
+    errors = [f for f in r.findings if f.severity == "error"]
+    assert {f.field for f in errors} == _SENTENCE_FIELDS[drop]
+    assert all(f.code == "missing_field" and f.problem == 1 and f.line == 3 for f in errors)
+    assert all("line 3" in f.message_en and "3행" in f.message_ko for f in errors)

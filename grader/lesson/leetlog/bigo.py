@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from .mathtext import to_plain
+
 __all__ = [
     "BigOMatch",
     "Complexity",
@@ -215,9 +217,14 @@ def _tokenize(src: str, offset: int, full: str) -> list[_Tok]:
     text = src.translate(_ASCII_MAP)
     toks: list[_Tok] = []
     i = 0
+    in_abs = False  # |n| is read as (n): a bar opens, the next one closes
     while i < len(text):
         c = text[i]
-        if c.isspace():
+        if c == "|":
+            toks.append(_Tok("op", ")" if in_abs else "(", offset + i))
+            in_abs = not in_abs
+            i += 1
+        elif c.isspace():
             i += 1
         elif c in "0123456789" or (c == "." and text[i + 1 : i + 2].isdecimal()):
             m = re.match(r"[0-9]*\.?[0-9]+", text[i:])
@@ -577,7 +584,18 @@ def parse_expr(text: str, offset: int = 0, full: str | None = None) -> Complexit
 
 
 def parse(text: str) -> Complexity:
-    """Parse a whole 'O(...)' or 'Θ(...)'; anything else is a ParseError with a position."""
+    """Parse a whole 'O(...)' or 'Θ(...)', plain or as Markdown math ('$\\mathcal{O}(\\log n)$');
+    anything else is a ParseError whose position is in ``text`` as written."""
+    plain = to_plain(text)
+    try:
+        return _parse_plain(plain.text)
+    except ParseError as e:
+        if plain.text == text:
+            raise
+        raise ParseError(e.message, plain.source_index(e.position), text) from None
+
+
+def _parse_plain(text: str) -> Complexity:
     m = re.match(r"\s*", text)
     i = m.end() if m else 0
     if i >= len(text):
@@ -615,28 +633,34 @@ def _matching_paren(text: str, j: int) -> int | None:
 
 @dataclass(frozen=True)
 class BigOMatch:
-    """A Big-O found in free text: text[start:end] is the 'O(...)' itself."""
+    """A Big-O found in free text: ``written`` = text[start:end] is the 'O(...)' as the
+    student wrote it (``$\\mathcal{O}(1)``...), ``source`` the same read as plain text."""
 
     start: int
     end: int
     source: str
+    written: str = ""
 
 
 _START = re.compile(r"(?<![A-Za-z0-9_])[OoΟ𝑂𝒪Θθϴ]\s*[(（]")
 
 
 def find_all_bigo(text: str) -> list[BigOMatch]:
-    """Every 'O(...)' in free text; an unclosed one runs to a dash, colon or line end."""
+    """Every 'O(...)' in free text, LaTeX included; an unclosed one runs to a dash, colon
+    or line end."""
+    plain = to_plain(text)
+    flat = plain.text
     found: list[BigOMatch] = []
     pos = 0
-    while (m := _START.search(text, pos)) is not None:
-        close = _matching_paren(text, m.end() - 1)
+    while (m := _START.search(flat, pos)) is not None:
+        close = _matching_paren(flat, m.end() - 1)
         if close is not None:
             end = close + 1
         else:  # unclosed: stop before a dash or colon so the reason after it survives
-            stop = re.compile(r"\n|\s[-:;]\s|[—–]").search(text, m.end())
-            end = stop.start() if stop else len(text)
-        found.append(BigOMatch(m.start(), end, text[m.start() : end]))
+            stop = re.compile(r"\n|\s[-:;]\s|[—–]").search(flat, m.end())
+            end = stop.start() if stop else len(flat)
+        start, stop_at = plain.source_span(m.start(), end)
+        found.append(BigOMatch(start, stop_at, flat[m.start() : end], text[start:stop_at]))
         pos = max(end, m.end())
     return found
 

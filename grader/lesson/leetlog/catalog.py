@@ -271,17 +271,21 @@ def _find_number(text: str) -> int | None:
     return None
 
 
+@cache
+def _title_keys() -> tuple[tuple[str, Problem], ...]:
+    """Every title and alias as a key, once: prose logs look up every sentence."""
+    return tuple((_key(name), p) for p in CATALOG for name in (p.title, *p.aliases))
+
+
 def _find_title(text: str) -> Problem | None:
     """Longest title or alias contained in the text, so 'Super Pow' is not 'Pow'."""
     key = _key(text)
     best: tuple[int, Problem] | None = None
-    for p in CATALOG:
-        for name in (p.title, *p.aliases):
-            k = _key(name)
-            # short aliases ('pow') must be the whole text, or they match inside words
-            hit = (k == key) if len(k) < 5 else (k in key)
-            if hit and (best is None or len(k) > best[0]):
-                best = (len(k), p)
+    for k, p in _title_keys():
+        # short aliases ('pow') must be the whole text, or they match inside words
+        hit = (k == key) if len(k) < 5 else (k in key)
+        if hit and (best is None or len(k) > best[0]):
+            best = (len(k), p)
     return best[1] if best else None
 
 

@@ -11,6 +11,7 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from .catalog import find_problem
+from .prose import problem_mention, read_fields, split_sentences
 
 __all__ = ["FIELDS", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value", "match_label",
            "parse_log"]
@@ -101,6 +102,9 @@ class ProblemEntry:
     heading: str = ""
     extra: list[tuple[int, str]] = field(default_factory=list)  # prose that is not a field
     duplicates: list[Field] = field(default_factory=list)
+    implicit: bool = False  # started by a sentence naming the problem, not by a heading or a label
+    mention: int | None = None  # the catalog number that sentence named
+    sentences: list[tuple[int, str]] = field(default_factory=list)  # the prose as read, for quoting
 
     def get(self, name: str) -> Field | None:
         f = self.fields.get(name)
@@ -132,7 +136,8 @@ class LogParse:
 
 # --------------------------------------------------------------------------- cleaning
 
-_PLACEHOLDER = re.compile(r"<(?!!--)[^<>\n]*>")
+# n<sup>2</sup> is a power, not a placeholder
+_PLACEHOLDER = re.compile(r"<(?!!--)(?!/?su[pb]>)[^<>\n]*>", re.I)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 _TODO = re.compile(r"\b(?:TODO|TBD|FIXME|XXX)\b:?")
 _EMPTY_WORDS = {"", "-", "--", "...", "…", "n/a", "na", "none", "없음", "없다", "x", "?", "??", "???"}
@@ -173,12 +178,14 @@ _PROBLEM_HEADINGS = (
 _LABELLED_HEADING = re.compile(r"^(?:문제|problem|leetcode|lc)\s*[:：\-—–]\s*(?P<rest>.+)$", re.I)
 # 'Solved alone.', 'Solved after reading the editorial; redo 2026-10-05': the label starts the sentence
 _SOLVED_SENTENCE = re.compile(r"^(?:i\s+)?solved\b(?!\s*[:：])\s*(?P<rest>.+)$", re.I)
+_BR = re.compile(r"<br\s*/?>", re.I)
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?>")
 _TABLE_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
 
 def match_label(label: str) -> str | None:
     """'**문제 (Problem):**' -> 'problem'. Tries the whole label, then each part."""
-    text = label.strip().strip("*_`").strip().rstrip(":：").strip().strip("*_`")
+    text = _TAG.sub("", label).strip().strip("*_`").strip().rstrip(":：").strip().strip("*_`")
     parts = [text, *re.split(r"[()（）/|·,]", text)]
     for part in parts:
         name = _LABEL_INDEX.get(_norm(part))
@@ -233,6 +240,8 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
         if name:
             return name, m.group(2).strip().lstrip("*_ ").strip(), m.group(1)
     m = _SOLVED_SENTENCE.match(text)
+    if m and not _says_how_solved(text):
+        m = None  # 'I solved LeetCode 50, Pow(x, n). I first ...' is prose, not the answer to 'Solved'
     if m and not match_label(text):
         return "solved", text, "Solved"
     if m and match_label(text) == "solved" and _norm(text) not in ("solved", "solvedby", "solvedhow"):
@@ -240,8 +249,15 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
     m = re.match(r"^(.{1,40}?[?？])\s+(.*)$", text)  # '혼자 풀었나요? 혼자'
     if m and match_label(m.group(1)):
         return match_label(m.group(1)) or "", m.group(2).strip(), m.group(1)
-    name = match_label(text)
+    name = match_label(text) if len(text) <= 40 else None  # a label alone, not a sentence with 'time' in it
     return (name, "", text) if name else None
+
+
+def _says_how_solved(text: str) -> bool:
+    """'Solved alone.' and 'Solved after reading the editorial; redo 2026-10-05' answer the field."""
+    from .review import classify_solved  # review imports this module
+
+    return classify_solved(text) is not None and len(text) <= 120
 
 
 # --------------------------------------------------------------------------- parser
@@ -253,6 +269,8 @@ class _Builder:
         self.prose: list[tuple[int, str]] = []
         self.entry: ProblemEntry | None = None
         self.current: Field | None = None
+        self.inline = False  # the open field has a value on its label's line
+        self.gap = False  # and a blank line has followed it
 
     def open_problem(self, index: int | None, line: int, heading: str) -> None:
         self.close_field()
@@ -267,14 +285,18 @@ class _Builder:
         self.close_field()
         entry = self.entry
         # with no headings, a second 'Problem:' label starts the next problem
-        if entry is None or (name == "problem" and entry.heading_line is None and "problem" in entry.fields):
+        if entry is None or (name == "problem" and (entry.heading_line is None or entry.implicit)
+                             and "problem" in entry.fields):
             entry = ProblemEntry(len(self.problems) + 1, None)
             self.problems.append(entry)
             self.entry = entry
         self.current = Field(name, "", line, label.strip().strip("*_").strip(), "", [(line, raw)])
         self.current.raw = rest
+        self.inline, self.gap = bool(clean_value(rest)), False
 
     def add_line(self, line: int, raw: str) -> None:
+        if self.current is not None and not raw.strip():
+            self.gap = True
         if self.current is not None:
             self.current.lines.append((line, raw))
             self.current.raw += "\n" + raw
@@ -317,11 +339,12 @@ def parse_log(text: str) -> LogParse:
             in_comment = "-->" not in stripped
             b.add_line(number, raw)
             continue
-        _consume(b, number, raw, stripped)
+        for piece in _BR.split(raw) if "<" in raw else (raw,):  # Jupyter's 'a<br>b': two lines
+            _consume(b, number, piece, piece.strip())
     b.close_field()
     for entry in b.problems:
         _difficulty_from_heading(entry)
-        _approach_from_prose(entry)
+        _fields_from_prose(entry)
     return LogParse(b.problems, b.prose, len(lines))
 
 
@@ -373,27 +396,26 @@ def _table_row(b: _Builder, number: int, raw: str, columns: list[str | None]) ->
     b.entry = None
 
 
-_PROSE_FIELDS = (
-    ("first_idea", re.compile(r"^(?:my\s+)?first\s+(?:idea|thought|attempt|try|approach)\b|^i\s+first\s+"
-                              r"(?:thought|tried|wrote|used)\b|^at\s+first\b|^initially\b"
-                              r"|^처음(?:에는|엔|에)?\s", re.I)),
-    ("final_approach", re.compile(r"^(?:then|finally|eventually|in\s+the\s+end|so\s+i)\b|^(?:my\s+)?final\s+"
-                                  r"(?:approach|solution|idea)\b"
-                                  r"|^(?:결국|최종적으로|그래서|그다음|그\s*다음|나중에)", re.I)),
-)
-
-
-def _approach_from_prose(entry: ProblemEntry) -> None:
-    """'I first thought of ...' / 'Then I went greedy ...' under a problem heading: the two approach fields."""  # noqa: E501
-    for name, pattern in _PROSE_FIELDS:
+def _fields_from_prose(entry: ProblemEntry) -> None:
+    """Sentences that are not fields ('I first thought of ...', '시간 복잡도는 O(log n)이고 ...') answer
+    the fields the labels left empty, as a TA would read them (prose.py)."""
+    prose = split_sentences(entry.extra)
+    sentences = list(prose)
+    for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
+        sentences += split_sentences(f.lines)[1:]
+    sentences.sort(key=lambda s: s.line)
+    raw_lines = dict(entry.extra) | {n: r for f in entry.fields.values() for n, r in f.lines}
+    read = False
+    for name, reading in read_fields(sentences).items():
         have = entry.fields.get(name)
-        if have is not None and have.filled:
+        if (have is not None and have.filled) or (name == "problem" and entry.heading):
             continue
-        for number, raw in entry.extra:
-            text = _BULLET.sub("", raw.strip(), count=1)
-            if pattern.match(text) and len(text) >= 15:
-                entry.fields[name] = Field(name, clean_value(text), number, "sentence", text, [(number, raw)])
-                break
+        raw = raw_lines.get(reading.line, reading.sentence)
+        entry.fields[name] = Field(name, clean_value(reading.value), reading.line, "sentence",
+                                   reading.sentence, [(reading.line, raw)])
+        read = True
+    # kept for quoting only where the log is (partly) prose, not for a filled-in template
+    entry.sentences = [(s.line, s.text) for s in sentences] if prose or read else []
 
 
 def _difficulty_from_heading(entry: ProblemEntry) -> None:
@@ -424,8 +446,39 @@ def _consume(b: _Builder, number: int, raw: str, stripped: str) -> None:
     found = _label_line(stripped)
     if found:
         b.open_field(found[0], found[1], found[2], number, raw)
-    else:
-        b.add_line(number, raw)
+        return
+    if b.current is not None and b.inline and b.gap and not raw[:1].isspace() and \
+            set(read_fields(split_sentences([(number, raw)]))) - {b.current.name}:
+        b.close_field()  # a paragraph after an answered field that answers others is prose of its own
+    _maybe_start_problem(b, number, stripped)
+    b.add_line(number, raw)
+
+
+_ORDINAL_PROBLEM = re.compile(r"^(?:the\s+)?(?:first|second|1st|2nd|next|other)\s+(?:problem|question|one)\b|"
+                              r"^(?:첫|두)\s*번째\s*(?:문제|로)|^(?:다음|다른)\s*문제", re.I)
+
+
+def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
+    """A log in prose has no headings: a sentence that names a problem ('첫 번째 문제는 50번 Pow(x, n)')
+    starts one, unless headings or labels already structure the log."""
+    if b.entry is not None and not b.entry.implicit:
+        return
+    if b.entry is None and any(not p.implicit for p in b.problems):
+        return
+    mention = problem_mention(text)
+    ordinal = _ORDINAL_PROBLEM.match(_BULLET.sub("", text, count=1).strip("*_ "))
+    if mention is None and not ordinal:
+        return
+    if b.entry is not None and not ordinal:
+        if mention is None or mention[0] == b.entry.mention:
+            return
+        if b.entry.mention is None:  # 'The second problem ...' then 'It was 204. Count Primes.'
+            b.entry.mention = mention[0]
+            return
+    b.open_problem(None, number, "")
+    assert b.entry is not None
+    b.entry.implicit = True
+    b.entry.mention = mention[0] if mention else None
 
 
 def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from .bigo import Complexity, ParseError, compare, find_all_bigo, parse
 from .catalog import Problem, find_problem
+from .mathtext import to_plain
 from .parser import LABELS_EN, LABELS_KO, REQUIRED, Field, ProblemEntry, parse_log
 
 __all__ = [
@@ -202,15 +203,57 @@ _HINT_KO = {
 }
 
 
+# Where a field missing from prose would most likely have been said, to quote that sentence.
+_NEAREST = {
+    "problem": (), "difficulty": ("problem",), "first_idea": ("final_approach",),
+    "final_approach": ("first_idea",), "time": ("space", "final_approach"),
+    "space": ("time", "final_approach"),
+    "what_went_wrong": ("first_idea", "final_approach"), "solved": ("what_went_wrong",),
+}
+
+
+def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
+    """The student's sentence to quote when ``name`` was not found in their prose."""
+    if not entry.sentences:
+        return None
+    for other in _NEAREST.get(name, ()):
+        f = entry.fields.get(other)
+        if f is not None and f.filled and f.label == "sentence":
+            if other in ("time", "space"):  # around its Big-O, which may sit late in a long sentence
+                return f.line, _excerpt(f.raw, f.value.split(" — ")[0])
+            return f.line, f.value if f.value in f.raw else f.raw
+    return entry.sentences[-1] if name == "solved" else entry.sentences[0]
+
+
+def _excerpt(text: str, needle: str, limit: int = 80) -> str:
+    """``text`` cut to ``limit`` characters around ``needle``."""
+    one = " ".join(text.split())
+    at = one.find(needle)
+    if len(one) <= limit or at < 0:
+        return one
+    start = max(0, min(at - (limit - len(needle)) // 2, len(one) - limit))
+    cut = one[start:start + limit]
+    return ("…" if start else "") + cut + ("…" if start + limit < len(one) else "")
+
+
 def _check_presence(ctx: _Ctx, name: str) -> Field | None:
     f = ctx.entry.fields.get(name)
     if f is not None and f.filled:
         return f
     where_en = "still holds the template placeholder" if f is not None else "is missing"
     where_ko = "템플릿 자리표시(<...>) 그대로입니다" if f is not None else "없습니다"
-    ctx.add("error", "missing_field", name, ctx.line_for(name),
-            f"문제 {ctx.k}: '{LABELS_KO[name]}' 칸이 {where_ko}. {_HINT_KO[name]}",
-            f"Problem {ctx.k}: the '{LABELS_EN[name]}' field {where_en}; expected {_HINT_EN[name]}")
+    line = ctx.line_for(name)
+    quote_en = quote_ko = ""
+    near = _nearest_sentence(ctx.entry, name) if f is None else None
+    if near is not None:
+        line = near[0]
+        said = near[1] if near[1].startswith("…") or near[1].endswith("…") else _short(near[1], 80)
+        quote_en = (" Your sentences were read as well and none of them gives it; "
+                    f"the nearest is line {line}: \"{said}\"")
+        quote_ko = f" 서술한 문장도 읽었지만 이 내용은 없었습니다. 가장 가까운 문장은 {line}행: \"{said}\""
+    ctx.add("error", "missing_field", name, line,
+            f"문제 {ctx.k}: '{LABELS_KO[name]}' 칸이 {where_ko}. {_HINT_KO[name]}{quote_ko}",
+            f"Problem {ctx.k}: the '{LABELS_EN[name]}' field {where_en}; expected {_HINT_EN[name]}{quote_en}")
     return None
 
 
@@ -304,6 +347,7 @@ def _has_reason(value: str, spans: list[tuple[int, int]]) -> bool:
     rest = value
     for start, end in sorted(spans, reverse=True):
         rest = rest[:start] + " " + rest[end:]
+    rest = to_plain(rest).text  # LaTeX markup ('$', '\\mathcal{') is not a reason
     return sum(c.isalpha() for c in _SEPARATORS.sub(" ", rest)) >= 2
 
 
@@ -316,6 +360,15 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
     matches = find_all_bigo(f.value)
     if _has_reason(f.value, [(m.start, m.end) for m in matches]):
         ctx.field_points += FIELD_POINTS
+    elif f.label == "sentence":  # read from prose: quote the sentence that gave the Big-O
+        ctx.add("error", "no_reason", name, f.line,
+                f"문제 {ctx.k}: {label_ko}에 이유가 없습니다. {f.line}행 \"{_excerpt(f.raw, f.value)}\"에서 "
+                f"{label_ko}를 {f.value}로 읽었지만 왜 그런지가 없습니다. 같은 문장이나 다음 문장에 "
+                "이유를 덧붙이세요 (예: '… n이 매번 절반이 되기 때문이다').",
+                f"Problem {ctx.k}: the {label_en} has no reason: "
+                f"line {f.line} \"{_excerpt(f.raw, f.value)}\" "
+                f"gives it as {f.value} but not why; add the reason in that sentence or the next "
+                "(e.g. '... because n halves every step').")
     else:
         ctx.add("error", "no_reason", name, f.line,
                 f"문제 {ctx.k}: {label_ko}에 이유가 없습니다. Big-O 뒤에 왜 그런지 한 줄을 덧붙이세요 "
@@ -333,18 +386,18 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
     parsed: list[Complexity] = []
     for m in matches:
         try:
-            parsed.append(parse(m.source))
+            parsed.append(parse(m.written))  # as written: LaTeX reads as plain, positions stay the student's
         except ParseError as e:
             if not parsed and m is matches[0]:
-                ctx.add("error", "bad_bigo", name, f.line_of(m.source),
-                        f"문제 {ctx.k}: {label_ko} '{m.source}'를 읽지 못했습니다: {e.message} "
+                ctx.add("error", "bad_bigo", name, f.line_of(m.written),
+                        f"문제 {ctx.k}: {label_ko} '{m.written}'를 읽지 못했습니다: {e.message} "
                         f"({e.position + 1}번째 글자).",
-                        f"Problem {ctx.k}: could not read the {label_en} '{m.source}': {e.message} "
+                        f"Problem {ctx.k}: could not read the {label_en} '{m.written}': {e.message} "
                         f"(character {e.position + 1}).")
     if not parsed:
         return None
     _award(ctx, name, BIGO_PARSE_POINTS)
-    if problem is None or _consistent(ctx, name, problem, parsed, f.line_of(matches[0].source)):
+    if problem is None or _consistent(ctx, name, problem, parsed, f.line_of(matches[0].written)):
         _award(ctx, name, BIGO_CONSISTENT_POINTS)
     return parsed[0]
 
