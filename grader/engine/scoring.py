@@ -5,6 +5,7 @@ from __future__ import annotations
 import platform
 from typing import Any
 
+from grader.engine.choice import apply_choices
 from grader.engine.results import Results, SkippedTest, TaskTotal, TestResult
 from grader.engine.rubric import TASKS
 
@@ -76,6 +77,7 @@ def task_totals(tests: list[TestResult]) -> dict[str, TaskTotal]:
 def build_results(report: dict, *, submission: str, suites: list[str], isolation: str, lang: str,
                   hidden_visibility: str = "after_published", extra: dict[str, Any] | None = None) -> Results:
     tests, skipped = test_entries(report, lang, hidden_visibility)
+    tests, skipped = apply_choices(tests, skipped, report)  # "solve any two": the others do not count
     import torch
 
     results: Results = {
