@@ -205,8 +205,8 @@ def test_ci_run_points_the_tests_at_the_shared_reporter(tmp_path: Path, shared: 
         (bin_dir / tool).symlink_to(shutil.which(tool))
     for tool in ("chromium", "dpkg"):  # present: no apt-get install
         (bin_dir / tool).write_text("#!/bin/sh\nexit 0\n")
-    (bin_dir / "python3").write_text(f"#!/bin/sh\necho \"$* GK_CLASSROOM_REPORTER=${{GK_CLASSROOM_REPORTER:-}}\" "
-                                     f">> {tmp_path / 'calls'}\n")
+    record = f"echo \"$* GK_CLASSROOM_REPORTER=${{GK_CLASSROOM_REPORTER:-}}\" >> {tmp_path / 'calls'}"
+    (bin_dir / "python3").write_text(f"#!/bin/sh\n{record}\n")
     for tool in ("chromium", "dpkg", "python3"):
         (bin_dir / tool).chmod(0o755)
     env = {"PATH": str(bin_dir), "HOME": str(tmp_path)}
