@@ -21,6 +21,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "expected": ("Expected", "기대한 것"),
     "found": ("Found", "실제 결과"),
     "cause": ("Likely cause", "원인 추정"),
+    "fix": ("How to fix", "고치는 방법"),
     "message": ("Message", "메시지"),
     "reproduce": ("Reproduce locally", "내 컴퓨터에서 재현"),
     "hidden_reproduce": ("Reproduce (instructor)", "재현(강사용)"),

@@ -16,7 +16,7 @@ EDGE = [
     ("my_pow", (1.0000001, 2**31 - 1), ("huge exponent: needs fast exponentiation (halving n), not a loop",
                                         "매우 큰 지수: 반복문이 아니라 빠른 "
                                         "거듭제곱(n을 절반씩)이 필요합니다")),
-    ("my_pow", (3.0, 0), ("n = 0 gives 1", "n = 0이면 1")),
+    ("my_pow", (0.5, -3), ("negative exponent: 1 / x^|n|", "음수 지수: 1 / x^|n|")),
     ("count_primes", (1,), ("n = 1: no primes below 1", "n = 1: 1보다 작은 소수는 없습니다")),
     ("count_primes", (2,), ("n = 2: primes strictly below n, so 2 itself is not counted",
                             "n = 2: n보다 작은 소수만 세므로 2는 세지 않습니다")),
