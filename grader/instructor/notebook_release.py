@@ -127,14 +127,14 @@ if __name__ == "__main__":
 LOG_INTRO = """## LeetCode 기록 / LeetCode log
 
 **[한국어]** 바로 아래 마크다운 셀이 LeetCode 기록입니다. 더블클릭해 `<...>` 칸을 채우세요.
-채점기는 셀의 위치가 아니라 내용(`**문제 (Problem):**` 같은 항목 이름)으로 기록 셀을 찾으니,
+채점기는 셀의 위치가 아니라 내용(문제, 난이도, 시간복잡도 같은 항목 이름)으로 기록 셀을 찾으니,
 셀을 옮기거나 다른 노트북에 붙여 넣어도 됩니다. `check()`는 저장된 노트북에서 기록을 읽으므로
 먼저 저장하세요.
 
 **[English]** The Markdown cell right below is your LeetCode log: double-click it and fill in the `<...>`
-fields. The grader finds the log cell by its content (field labels such as `**문제 (Problem):**`), not by its
-place, so it may move or be pasted into another notebook. `check()` reads it from the saved notebook: save
-first."""
+fields. The grader finds the log cell by its content (its field labels: Problem, Difficulty, Time
+complexity, ...), not by its place, so it may move or be pasted into another notebook. `check()` reads
+it from the saved notebook: save first."""
 
 
 def _segments(source: str) -> tuple[list[str], list[tuple[str | None, str]]]:
