@@ -58,7 +58,8 @@ HIDDEN_GROUPS = (
 # A notebook with no Markdown cell holding the log's fields: where the log goes, in its terms.
 NOTEBOOK_NO_LOG = (
     "이 노트북에서 LeetCode 기록을 찾지 못했습니다: 템플릿의 항목(문제, 난이도, 시간복잡도 ...)이 있는 "
-    f"마크다운 셀이 없습니다. {LOG_NAME} 템플릿(lesson.ipynb에서는 맨 아래 셀)을 마크다운 셀에 붙여 넣고 채우세요. "
+    f"마크다운 셀이 없습니다. {LOG_NAME} 템플릿(lesson.ipynb에서는 맨 아래 셀)을 마크다운 셀에 붙여 넣고 "
+    "채우세요. "
     "채점기는 셀의 위치가 아니라 내용으로 기록을 찾습니다. check()는 저장된 노트북을 읽으니 먼저 저장하세요.",
     "No LeetCode log was found in this notebook: no Markdown cell holds the template's fields (Problem, "
     f"Difficulty, Time complexity, ...). Paste the {LOG_NAME} template (in lesson.ipynb, its last cell) "
