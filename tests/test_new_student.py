@@ -53,6 +53,9 @@ def test_release_notebook_log_is_its_template_cell_not_the_title(tmp_path: Path)
                     keyword="leetcode_log")
     text = failed_messages(results, "leetcode_log")
     assert LAYOUT not in text and "still the blank template" in text, text[:600]
+    # cited by its cell, the last of the notebook, not as a LEETCODE_LOG.md the student does not have
+    nb = build_notebook(ROOT / "exercises")
+    assert f"the log in cell {len(nb.cells)}, line " in text and "LEETCODE_LOG.md line" not in text
     source = results["artifacts"]["leetcode_log"]["source"]
     assert source.startswith("# LeetCode 풀이 기록") and "실습 노트북" not in source  # not the title cell
 

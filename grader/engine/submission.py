@@ -48,7 +48,7 @@ class Submission:
     log_not_text: str | None = None  # a LEETCODE_LOG.md that is binary: what it looks like (BINARY_KINDS)
     # A notebook's Markdown cells, in order: the lesson finds its log among them by content
     # (grader/lesson/loggrade.py), so a title or an explanation cell is never read as the log.
-    notebook_markdown: list[str] = field(default_factory=list)
+    notebook_markdown: list[tuple[int, str]] = field(default_factory=list)  # (cell number, text)
     # Module name -> the source that defines its names (a notebook: its kept statements), for static checks.
     sources: dict[str, str] = field(default_factory=dict)
 
@@ -303,7 +303,8 @@ def _from_notebook(data: bytes, sub: Submission, label: str) -> None:
         if f"{module}.py" not in sub.files:
             (sub.staging / f"{module}.py").write_text(
                 "from notebook import *  # noqa: F403 (written by the grader)\n")
-    sub.notebook_markdown = [text for text in plan.markdown if text.strip()]
+    sub.notebook_markdown = [(n, text) for n, text in zip(plan.markdown_cells, plan.markdown, strict=True)
+                             if text.strip()]
 
 
 def read_text_limited(data: bytes) -> str:

@@ -11,7 +11,7 @@ log is complete and well formed; the hidden ones check it against the catalog.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from grader.core.feedback import fail
@@ -85,11 +85,29 @@ def looks_like_log(text: str) -> bool:
     return len(fields - {None}) >= 2
 
 
-def notebook_log(cells: list[str]) -> str | None:
-    """The Markdown cells that hold the log, joined; None if none does. A title, the lesson's
-    explanations or the log's own instructions are left out, wherever they are in the notebook."""
-    kept = [text for text in cells if looks_like_log(text)]
-    return "\n\n".join(kept) if kept else None
+@dataclass
+class NotebookLogReview(LogReview):
+    """A review of a log read from notebook cells: where each cell starts in the joined text."""
+
+    cells: list[tuple[int, int]] = field(default_factory=list)  # (first line in the text, cell number)
+
+    def where(self, line: int) -> tuple[int, int]:
+        """A line of the joined text -> (cell number, line in that cell)."""
+        start, cell = max((c for c in self.cells if c[0] <= line), default=(1, 0))
+        return cell, line - start + 1
+
+
+def notebook_log(cells: list[tuple[int, str]]) -> tuple[str, list[tuple[int, int]]] | None:
+    """The Markdown cells that hold the log, joined, with where each starts; None if none does. A title,
+    the lesson's explanations or the log's own instructions are left out, wherever they are."""
+    kept = [(n, text) for n, text in cells if looks_like_log(text)]
+    if not kept:
+        return None
+    starts, line = [], 1
+    for n, text in kept:
+        starts.append((line, n))
+        line += len(text.splitlines()) + 1  # joined by one blank line
+    return "\n\n".join(text for _, text in kept), starts
 
 
 def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview | None:
@@ -97,9 +115,13 @@ def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview |
     text = getattr(submission, "log_text", None)
     cells = getattr(submission, "notebook_markdown", None)
     in_notebook = text is None and bool(getattr(submission, "notebook", False))
+    starts: list[tuple[int, int]] = []
     if in_notebook:  # a notebook's log: its cells that look like one, found by content
-        text = notebook_log(list(cells or []))
+        found = notebook_log(list(cells or []))
+        text, starts = found if found else (None, [])
     review = review_log(text) if text is not None else None
+    if review is not None and starts:
+        review = NotebookLogReview(**vars(review), cells=starts)
     if in_notebook and text is None:
         from grader.lesson.leetlog.review import _zero
 
@@ -139,8 +161,8 @@ def check_group(review: LogReview | None, group: Group, problem: int) -> None:
     found = whole or missing or mine
     if not found:
         return
-    lines_en = [_cite(f.line, f.message_en, "line") for f in found]
-    lines_ko = [_cite(f.line, f.message_ko, "행") for f in found]
+    lines_en = [_cite(f.line, f.message_en, "line", review) for f in found]
+    lines_ko = [_cite(f.line, f.message_ko, "행", review) for f in found]
     fail(f"{what_en}: " + " | ".join(lines_en), f"{what_ko}: " + " | ".join(lines_ko))
 
 
@@ -152,7 +174,11 @@ def _counts(finding: Any, group: Group) -> bool:
     return finding.code in group.codes
 
 
-def _cite(line: int | None, message: str, word: str) -> str:
+def _cite(line: int | None, message: str, word: str, review: LogReview | None = None) -> str:
     if line is None:
         return message
+    if isinstance(review, NotebookLogReview):  # a notebook has cells, not a LEETCODE_LOG.md
+        cell, at = review.where(line)
+        return (f"the log in cell {cell}, line {at}: {message}" if word == "line"
+                else f"셀 {cell}의 기록 {at}행: {message}")
     return f"{LOG_NAME} line {line}: {message}" if word == "line" else f"{LOG_NAME} {line}{word}: {message}"
