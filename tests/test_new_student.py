@@ -21,6 +21,7 @@ from grader.report import render_html, render_markdown
 from grader.report.log_view import log_view
 from grader.report.markup import code_spans, display_width
 from grader.report.text import text_summary
+from grader.report.view import split_message
 from tests.conftest import ROOT, failed_messages, grade, task_scores
 
 LOG_OR_TYING = "leetcode_log or weight_tying"
@@ -156,3 +157,13 @@ def test_korean_summary_columns_line_up(stub_and_buggy: dict) -> None:
         # where the " / " between score and maximum sits, in terminal columns: the same on every line
         starts = {display_width(x[:x.index(" / ")]) for x in lines}
         assert len(starts) == 1, lines
+
+
+def test_a_message_with_cause_and_fix_is_split_in_both_languages() -> None:
+    en = split_message("f(2): expected 4; found 5. Likely cause: off by one. Fix: start at 0.", "en")
+    assert (en["cause"], en["fix"]) == ("off by one.", "start at 0.")
+    ko = split_message("f(2): 4이어야 하는데 5입니다. 원인 추정: 하나 차이. 고치는 방법: 0부터 시작하세요.",
+                       "ko")
+    assert (ko["cause"], ko["fix"]) == ("하나 차이.", "0부터 시작하세요.")
+    plain = split_message("f(2): expected 4; found 5. Use range(n).", "en")
+    assert (plain["cause"], plain["fix"]) == ("", "Use range(n).")
