@@ -107,8 +107,6 @@ STRINGS: dict[str, tuple[str, str]] = {
                     "`none` within it of the bound is on the bound, not above it.",
                     "±는 {n}개 시퀀스로 잰 정확도의 표본 오차(표준오차 1배)입니다. `none`이 한계와 이만큼 "
                     "차이 나는 것은 한계를 넘은 것이 아니라 한계에 있는 것입니다."),
-    "log_other_checks": ("Other checks of the log task (tests)", "기록 항목의 다른 검사(테스트)"),
-    "log_review_part": ("of which the review rubric", "그중 검토 기준"),
     "skip_no_cuda": ("no CUDA device on this machine (the simulated-CUDA test covers it)",
                      "이 컴퓨터에는 CUDA 장치가 없습니다(시뮬레이션한 CUDA 테스트가 대신 확인합니다)"),
     "skip_not_counted": NOT_COUNTED,
