@@ -1,15 +1,20 @@
-"""LeetCode 수학 연습 (선택) / optional LeetCode math practice.
+"""LeetCode 수학 연습: 네 문제 중 두 문제 / LeetCode math practice: two of the four problems.
 
 [한국어]
-아래 네 문제 중 푼 것만 채점됩니다. NotImplementedError를 그대로 두면
-"시도하지 않음"(틀림이 아님)으로 처리됩니다. 풀이 과정은 LEETCODE_LOG.md에 적으세요.
+아래 네 문제 중 아무 두 문제를 골라 푸세요. 점수는 가장 잘 푼 두 문제만 반영합니다(문제마다 같은 점수).
+고른 두 문제를 모두 맞히면 연습 점수 만점이고, 더 풀어도 점수가 늘지는 않습니다
+(가장 잘 푼 두 문제가 남습니다).
+고르지 않은 함수는 NotImplementedError를 그대로 두면 됩니다: "시도하지 않음"이며 틀린 것이 아닙니다.
+고른 두 문제의 풀이 과정은 LEETCODE_LOG.md에 적으세요(기록은 Medium 문제만 받습니다. Happy Number는 Easy).
 채점: 저장소 루트에서 `grade` (./exercises 공개 테스트), 강사용 `grade 경로 --hidden`.
 
 [English]
-Only the problems you attempt are graded; a function still raising
-NotImplementedError is "not attempted", not "wrong". Keep your notes in
-LEETCODE_LOG.md. Grading: `grade` from the repository root (public tests on
-./exercises); instructors run `grade PATH --hidden`.
+Pick any two of the four problems below and solve them. Your best two count, each worth the
+same: solve the two you chose and the practice is full marks; solving more adds nothing (your
+best two stay). Leave the others raising NotImplementedError: that is "not attempted", not
+"wrong". Keep your notes on the two in LEETCODE_LOG.md (the log takes Medium problems only: Happy
+Number is Easy). Grading: `grade` from the repository root (public tests on ./exercises);
+instructors run `grade PATH --hidden`.
 """
 from __future__ import annotations
 

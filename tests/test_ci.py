@@ -188,6 +188,37 @@ def classroom_reporter() -> Path | None:
     return None
 
 
+@pytest.mark.parametrize("shared", [True, False], ids=["shared-reporter", "no-reporter"])
+def test_ci_run_points_the_tests_at_the_shared_reporter(tmp_path: Path, shared: bool) -> None:
+    """.ci/run exports GK_CLASSROOM_REPORTER (absolute) when ../shared/ holds the built reporter, so the
+    reporter tests run in CI instead of skipping; without it, nothing is set and they skip."""
+    repo = tmp_path / "repo"
+    (repo / ".ci").mkdir(parents=True)
+    shutil.copy(ROOT / ".ci" / "run", repo / ".ci" / "run")
+    if shared:
+        dist = tmp_path / "shared" / "classroom-reporter" / "dist"
+        dist.mkdir(parents=True)
+        (dist / "main.js").write_text("// the reporter\n")
+    bin_dir = tmp_path / "bin"  # only what the script needs; `python3` records what the tests would get
+    bin_dir.mkdir()
+    for tool in ("bash", "dirname"):
+        (bin_dir / tool).symlink_to(shutil.which(tool))
+    for tool in ("chromium", "dpkg"):  # present: no apt-get install
+        (bin_dir / tool).write_text("#!/bin/sh\nexit 0\n")
+    record = f"echo \"$* GK_CLASSROOM_REPORTER=${{GK_CLASSROOM_REPORTER:-}}\" >> {tmp_path / 'calls'}"
+    (bin_dir / "python3").write_text(f"#!/bin/sh\n{record}\n")
+    for tool in ("chromium", "dpkg", "python3"):
+        (bin_dir / tool).chmod(0o755)
+    env = {"PATH": str(bin_dir), "HOME": str(tmp_path)}
+    proc = subprocess.run(["bash", str(repo / ".ci" / "run")], env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    calls = (tmp_path / "calls").read_text().splitlines()
+    assert calls[-1].startswith("-m pytest -n 2")
+    expected = str(tmp_path / "shared" / "classroom-reporter" / "dist" / "main.js") if shared else ""
+    assert all(c.endswith(f"GK_CLASSROOM_REPORTER={expected}") for c in calls), calls
+
+
 def run_reporter(encoded: str, runner: str = "grade") -> subprocess.CompletedProcess:
     main, node = classroom_reporter(), shutil.which("node")
     if main is None or node is None:

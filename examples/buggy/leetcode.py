@@ -22,16 +22,8 @@ def count_primes(n: int) -> int:
 
 
 def is_happy(n: int) -> bool:
-    seen = set()
-    while n != 1 and n not in seen:
-        seen.add(n)
-        n = sum(int(c) ** 2 for c in str(n))
-    return n == 1
+    raise NotImplementedError("leetcode_practice: is_happy")  # not chosen: two of the four are enough
 
 
 def int_to_roman(num: int) -> str:
-    thousands = ["", "M", "MM", "MMM"]
-    hundreds = ["", "C", "CC", "CCC", "CD", "D", "DC", "DCC", "DCCC", "CM"]
-    tens = ["", "X", "XX", "XXX", "XL", "L", "LX", "LXX", "LXXX", "XC"]
-    ones = ["", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX"]
-    return thousands[num // 1000] + hundreds[num // 100 % 10] + tens[num // 10 % 10] + ones[num % 10]
+    raise NotImplementedError("leetcode_practice: int_to_roman")  # not chosen

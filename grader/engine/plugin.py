@@ -102,7 +102,8 @@ class GradingPlugin:
             if isinstance(exc, MissingName) and self.sub.notebook:  # say which cell, not "embedding.py"
                 from grader.notebook.messages import missing_name_hint
 
-                hint = missing_name_hint(self.sub.notebook_notes, exc.message)
+                hint = missing_name_hint(self.sub.notebook_notes, exc.message,
+                                         self.sub.sources.get("notebook", ""))
                 message = Message(hint["en"], hint["ko"]) if hint else message
             meta["message"] = message.as_dict()
             meta["status"] = status

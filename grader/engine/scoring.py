@@ -6,6 +6,7 @@ import platform
 from collections.abc import Sequence
 from typing import Any
 
+from grader.engine.choice import apply_choices
 from grader.engine.results import Results, SkippedTest, TaskTotal, TestResult
 
 SCHEMA = 1
@@ -78,6 +79,7 @@ def build_results(report: dict, *, submission: str, suites: list[str], tasks: Se
                   lang: str, hidden_visibility: str = "after_published",
                   extra: dict[str, Any] | None = None) -> Results:
     tests, skipped = test_entries(report, lang, hidden_visibility)
+    tests, skipped = apply_choices(tests, skipped, report)  # "solve any two": the others do not count
     import torch
 
     results: Results = {

@@ -46,6 +46,9 @@ class Submission:
     notebook_notes: list[dict] = field(default_factory=list)
     notebook_label: str = ""
     log_not_text: str | None = None  # a LEETCODE_LOG.md that is binary: what it looks like (BINARY_KINDS)
+    # A notebook's Markdown cells, in order: the lesson finds its log among them by content
+    # (grader/lesson/loggrade.py), so a title or an explanation cell is never read as the log.
+    notebook_markdown: list[tuple[int, str]] = field(default_factory=list)  # (cell number, text)
     # Module name -> the source that defines its names (a notebook: its kept statements), for static checks.
     sources: dict[str, str] = field(default_factory=dict)
 
@@ -303,10 +306,8 @@ def _from_notebook(data: bytes, sub: Submission, label: str) -> None:
         if f"{module}.py" not in sub.files:
             (sub.staging / f"{module}.py").write_text(
                 "from notebook import *  # noqa: F403 (written by the grader)\n")
-    if sub.log_text is None:
-        text = "\n\n".join(plan.markdown)
-        if text.strip():
-            sub.log_text = text
+    sub.notebook_markdown = [(n, text) for n, text in zip(plan.markdown_cells, plan.markdown, strict=True)
+                             if text.strip()]
 
 
 def read_text_limited(data: bytes) -> str:

@@ -101,14 +101,17 @@ and compare. Without positions the best a model can do is guess the most common 
 0.317 token accuracy at length 8, vocabulary 10). Measure at the training length (8) and a longer one (12),
 and think about why neither position scheme handles the unseen length. Hint: with the lesson's default init,
 `sin` sits on that bound for a long while; try initialising the token embedding with `std=d_model**-0.5`.""",
-    "my_pow": """## 연습 · Practice — LeetCode (선택 / optional)
+    "my_pow": """## 연습 · Practice — LeetCode (네 문제 중 두 문제 / two of the four)
 
-**[한국어]** 두 Medium 수학 문제를 풀며 쓴 코드를 여기에 옮겨도 됩니다. 아직 `NotImplementedError`를 내는 \
-함수는
-"시도하지 않음"으로 처리되어 감점되지 않습니다.
+**[한국어]** 아래 네 문제 중 아무 두 문제를 골라 푸세요. 가장 잘 푼 두 문제가 점수에 들어갑니다
+(문제마다 같은 점수). 고른 두 문제를 맞히면 연습 점수 만점이고, 고르지 않은 함수는
+`NotImplementedError`를 그대로 두면 "시도하지 않음"으로 처리되어 틀린 것이 아닙니다.
+고른 두 문제의 풀이 기록은 이 노트북 맨 아래의 LeetCode 기록 셀에 씁니다.
 
-**[English]** Your code for the LeetCode practice problems can go here. A function that still raises
-`NotImplementedError` counts as "not attempted", not as wrong.""",
+**[English]** Pick any two of the four problems below and solve them. Your best two count, each worth
+the same: solve the two you chose and the practice is full marks. Leave the others raising
+`NotImplementedError`: that is "not attempted", not wrong. The log of your two goes in the LeetCode log
+cell at the bottom of this notebook.""",
 }
 
 TRY_IT = '''# 직접 확인해 보기 / try it (runs in Jupyter only, never while grading)
@@ -123,12 +126,15 @@ if __name__ == "__main__":
 
 LOG_INTRO = """## LeetCode 기록 / LeetCode log
 
-**[한국어]** 아래 칸을 채우세요(이 마크다운 셀을 더블클릭해 고칩니다). 채점기는 노트북의 마크다운 셀에서 이 \
-기록을 읽습니다.
+**[한국어]** 바로 아래 마크다운 셀이 LeetCode 기록입니다. 더블클릭해 `<...>` 칸을 채우세요.
+채점기는 셀의 위치가 아니라 내용(문제, 난이도, 시간복잡도 같은 항목 이름)으로 기록 셀을 찾으니,
+셀을 옮기거나 다른 노트북에 붙여 넣어도 됩니다. `check()`는 저장된 노트북에서 기록을 읽으므로
+먼저 저장하세요.
 
-**[English]** Fill in the fields below (double-click this Markdown cell to edit). The grader reads the log \
-from
-the notebook's Markdown cells."""
+**[English]** The Markdown cell right below is your LeetCode log: double-click it and fill in the `<...>`
+fields. The grader finds the log cell by its content (its field labels: Problem, Difficulty, Time
+complexity, ...), not by its place, so it may move or be pasted into another notebook. `check()` reads
+it from the saved notebook: save first."""
 
 
 def _segments(source: str) -> tuple[list[str], list[tuple[str | None, str]]]:

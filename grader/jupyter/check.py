@@ -177,13 +177,15 @@ _CSS = """<style>
 
 _WORDS = {
     "en": {"title": "check", "all": "all tasks", "passed": "All checks passed.", "expected": "Expected",
-           "found": "Found", "cause": "Likely cause", "check": "Check", "message": "Message",
+           "found": "Found", "cause": "Likely cause", "fix": "How to fix", "check": "Check",
+           "message": "Message",
            "notes": "Top-level code the grader did not run, or that failed", "tests": "checks passed",
            "none": "No test matched this task name: try sinusoidal_pe, TokenAndPosEmbedding, weight_tying, "
                    "equivariance, leetcode_practice or leetcode_log."},
     "ko": {"title": "check", "all": "모든 과제", "passed": "모든 검사를 통과했습니다.",
            "expected": "기대한 것",
-           "found": "실제 결과", "cause": "원인 추정", "check": "검사", "message": "메시지",
+           "found": "실제 결과", "cause": "원인 추정", "fix": "고치는 방법", "check": "검사",
+           "message": "메시지",
            "notes": "채점기가 실행하지 않았거나 실패한 최상위 코드", "tests": "검사 통과",
            "none": "이 과제 이름에 맞는 테스트가 없습니다: sinusoidal_pe, "
                    "TokenAndPosEmbedding, weight_tying, "
@@ -193,6 +195,7 @@ _WORDS = {
 
 def render_html(result: CheckResult) -> str:
     """The report's feedback for a notebook output: score, tasks, each failing check, cells not run."""
+    from grader.report.markup import code_spans
     from grader.report.view import task_rows
 
     w = _WORDS[result.lang]
@@ -222,21 +225,24 @@ def render_html(result: CheckResult) -> str:
         p = f["parts"]
         parts.append(f'<div class="card"><strong>{e(f["id"].split("::")[-1])}</strong> '
                      f'<span class="muted">{e(f["task_title"])} · {e(f["status_word"])}</span><dl>')
+        c = code_spans  # messages: escaped, `code` spans as <code>
         if p["expected"]:
             if p["what"]:
-                parts.append(f'<dt>{w["check"]}</dt><dd>{e(p["what"])}</dd>')
-            parts.append(f'<dt>{w["expected"]}</dt><dd>{e(p["expected"])}</dd>')
-            parts.append(f'<dt>{w["found"]}</dt><dd>{e(p["found"])}</dd>')
+                parts.append(f'<dt>{w["check"]}</dt><dd>{c(p["what"])}</dd>')
+            parts.append(f'<dt>{w["expected"]}</dt><dd>{c(p["expected"])}</dd>')
+            parts.append(f'<dt>{w["found"]}</dt><dd>{c(p["found"])}</dd>')
         else:
-            parts.append(f'<dt>{w["message"]}</dt><dd>{e(f["text"])}</dd>')
-        if p["cause"]:
-            parts.append(f'<dt>{w["cause"]}</dt><dd>{e(p["cause"])}</dd>')
+            parts.append(f'<dt>{w["message"]}</dt><dd>{c(f["text"])}</dd>')
+        for key in ("cause", "fix"):
+            if p.get(key):
+                parts.append(f'<dt>{w[key]}</dt><dd>{c(p[key])}</dd>')
         parts.append("</dl></div>")
     notes = [n for n in ((r.get("artifacts") or {}).get("notebook") or {}).get("notes", [])
              if n.get("important")]
     if notes:
         parts.append(f'<p><strong>{w["notes"]}</strong></p><ul>')
-        parts += [f'<li>{e(n["messages"].get(result.lang) or n["messages"]["en"])}</li>' for n in notes]
+        parts += [f'<li>{code_spans(n["messages"].get(result.lang) or n["messages"]["en"])}</li>'
+                  for n in notes]
         parts.append("</ul>")
     parts.append("</div>")
     return "\n".join(parts)

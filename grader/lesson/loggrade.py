@@ -10,7 +10,8 @@ log is complete and well formed; the hidden ones check it against the catalog.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from grader.core.feedback import fail
@@ -54,10 +55,77 @@ HIDDEN_GROUPS = (
 )
 
 
+# A notebook with no Markdown cell holding the log's fields: where the log goes, in its terms.
+NOTEBOOK_NO_LOG = (
+    "이 노트북에서 LeetCode 기록을 찾지 못했습니다: 템플릿의 항목(문제, 난이도, 시간복잡도 ...)이 있는 "
+    f"마크다운 셀이 없습니다. {LOG_NAME} 템플릿(lesson.ipynb에서는 맨 아래 셀)을 마크다운 셀에 붙여 넣고 "
+    "채우세요. "
+    "채점기는 셀의 위치가 아니라 내용으로 기록을 찾습니다. check()는 저장된 노트북을 읽으니 먼저 저장하세요.",
+    "No LeetCode log was found in this notebook: no Markdown cell holds the template's fields (Problem, "
+    f"Difficulty, Time complexity, ...). Paste the {LOG_NAME} template (in lesson.ipynb, its last cell) "
+    "into a Markdown cell and fill it in; the grader finds the log by its content, not its place. check() "
+    "reads the notebook as last saved: save it first.",
+)
+
+
+_LABEL_FORM = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\|\s*)?\**([^:：|*\n]{1,40}?)\**\s*[:：|]")
+_PROBLEM_HEADING = re.compile(r"^\s*#{1,6}\s*\**\s*(?:문제|problem)\s*\d", re.I | re.M)
+
+
+def looks_like_log(text: str) -> bool:
+    """A cell holds the log when it has a "Problem 1" heading or two of the log's field labels
+    written as labels ("- **난이도 (Difficulty):** Medium", "Time complexity: O(n)", a table row).
+    The parser itself is tolerant enough to read a label into any sentence naming a field, so the
+    lesson's explanations (which name the fields) would pass it."""
+    from grader.lesson.leetlog.parser import match_label
+
+    if _PROBLEM_HEADING.search(text):
+        return True
+    fields = {match_label(m.group(1)) for line in text.splitlines() if (m := _LABEL_FORM.match(line))}
+    return len(fields - {None}) >= 2
+
+
+@dataclass
+class NotebookLogReview(LogReview):
+    """A review of a log read from notebook cells: where each cell starts in the joined text."""
+
+    cells: list[tuple[int, int]] = field(default_factory=list)  # (first line in the text, cell number)
+
+    def where(self, line: int) -> tuple[int, int]:
+        """A line of the joined text -> (cell number, line in that cell)."""
+        start, cell = max((c for c in self.cells if c[0] <= line), default=(1, 0))
+        return cell, line - start + 1
+
+
+def notebook_log(cells: list[tuple[int, str]]) -> tuple[str, list[tuple[int, int]]] | None:
+    """The Markdown cells that hold the log, joined, with where each starts; None if none does. A title,
+    the lesson's explanations or the log's own instructions are left out, wherever they are."""
+    kept = [(n, text) for n, text in cells if looks_like_log(text)]
+    if not kept:
+        return None
+    starts, line = [], 1
+    for n, text in kept:
+        starts.append((line, n))
+        line += len(text.splitlines()) + 1  # joined by one blank line
+    return "\n\n".join(text for _, text in kept), starts
+
+
 def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview | None:
     """Review the submission's log (milliseconds); the review goes to results.json."""
     text = getattr(submission, "log_text", None)
+    cells = getattr(submission, "notebook_markdown", None)
+    in_notebook = text is None and bool(getattr(submission, "notebook", False))
+    starts: list[tuple[int, int]] = []
+    if in_notebook:  # a notebook's log: its cells that look like one, found by content
+        found = notebook_log(list(cells or []))
+        text, starts = found if found else (None, [])
     review = review_log(text) if text is not None else None
+    if review is not None and starts:
+        review = NotebookLogReview(**vars(review), cells=starts)
+    if in_notebook and text is None:
+        from grader.lesson.leetlog.review import _zero
+
+        review = _zero([], "missing_file", *NOTEBOOK_NO_LOG)
     kind = getattr(submission, "log_not_text", None)
     if kind:  # binary data under the log's name: say so rather than "the log is empty"
         from grader.core.text import BINARY_KINDS
@@ -68,11 +136,12 @@ def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview |
                        "마크다운(텍스트)으로 "
                        "저장해 제출하세요.", f"{LOG_NAME} is not a text file: it looks like {en}. Save it as "
                        "Markdown (plain text) and submit that.")
-    entry: dict[str, Any] = {"present": text is not None}
+    # a notebook without a log is still reviewed: the review's finding says where the log goes
+    entry: dict[str, Any] = {"present": text is not None or in_notebook}
     if review is not None:
         entry.update(review.to_dict())
         # kept so the report can quote the lines the findings point at
-        entry["source"] = text[:64_000]
+        entry["source"] = (text or "")[:64_000]
     artifacts["leetcode_log"] = entry
     return review
 
@@ -92,8 +161,8 @@ def check_group(review: LogReview | None, group: Group, problem: int) -> None:
     found = whole or missing or mine
     if not found:
         return
-    lines_en = [_cite(f.line, f.message_en, "line") for f in found]
-    lines_ko = [_cite(f.line, f.message_ko, "행") for f in found]
+    lines_en = [_cite(f.line, f.message_en, "line", review) for f in found]
+    lines_ko = [_cite(f.line, f.message_ko, "행", review) for f in found]
     fail(f"{what_en}: " + " | ".join(lines_en), f"{what_ko}: " + " | ".join(lines_ko))
 
 
@@ -105,7 +174,11 @@ def _counts(finding: Any, group: Group) -> bool:
     return finding.code in group.codes
 
 
-def _cite(line: int | None, message: str, word: str) -> str:
+def _cite(line: int | None, message: str, word: str, review: LogReview | None = None) -> str:
     if line is None:
         return message
+    if isinstance(review, NotebookLogReview):  # a notebook has cells, not a LEETCODE_LOG.md
+        cell, at = review.where(line)
+        return (f"the log in cell {cell}, line {at}: {message}" if word == "line"
+                else f"셀 {cell}의 기록 {at}행: {message}")
     return f"{LOG_NAME} line {line}: {message}" if word == "line" else f"{LOG_NAME} {line}{word}: {message}"

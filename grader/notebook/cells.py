@@ -47,6 +47,7 @@ class NotebookPlan:
     cells: dict[int, str] = field(default_factory=dict)  # cell number -> its Python, for tracebacks
     writefiles: list[tuple[str, bytes]] = field(default_factory=list)  # %%writefile name.py cells
     markdown: list[str] = field(default_factory=list)
+    markdown_cells: list[int] = field(default_factory=list)  # the cell number of each of ``markdown``
     # name -> module or "cell:line" that was not run
     unavailable: dict[str, str] = field(default_factory=dict)
     sources: str = ""  # every kept statement, cell by cell: what the notebook defines, as one text
@@ -95,6 +96,7 @@ def plan_notebook(nb: dict) -> NotebookPlan:
         source = "".join(source) if isinstance(source, list) else str(source)
         if cell.get("cell_type") == "markdown":
             plan.markdown.append(source)
+            plan.markdown_cells.append(index)
             continue
         if cell.get("cell_type") != "code":
             continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable
 
@@ -110,13 +111,27 @@ def summarize(notes: Iterable[dict]) -> list[dict]:
     return [dict(n, important=important(n), messages=describe(n)) for n in ordered]
 
 
-def missing_name_hint(notes: Iterable[dict], message: str) -> dict[str, str] | None:
-    """For "embedding.py does not define `TinyLM`" in a notebook: the cell that would have, if one did not parse."""  # noqa: E501
+_DEFINES = re.compile(r"^(?:async\s+def|def|class)\s+(\w+)|^(\w+)\s*(?::[^=\n]*)?=(?!=)", re.M)
+
+
+def defined_names(source: str) -> set[str]:
+    """Top-level names the notebook's kept statements define (def, class, NAME = ...)."""
+    return {a or b for a, b in _DEFINES.findall(source or "")}
+
+
+def missing_name_hint(notes: Iterable[dict], message: str, source: str = "") -> dict[str, str] | None:
+    """For "embedding.py does not define `TinyLM`" in a notebook: why, in the notebook's terms.
+
+    A cell that would have defined it but did not parse or did not run is named; a name spelled
+    close to one the notebook defines is pointed out; otherwise the notebook simply has no such
+    definition yet: "not attempted", as a stub still raising NotImplementedError reads in a .py file.
+    """
     m = re.search(r"`([^`]+)`", message)
     if not m:
         return None
     name = m.group(1)
-    for n in notes:
+    listed = list(notes)
+    for n in listed:
         if n.get("reason") == "syntax" and name in n.get("defines", []):
             return {"en": f"Expected `{name}` from your notebook; found none: cell {n['cell']} "
                           f"defines it but does not parse ({n.get('detail', '')}), so nothing in that "
@@ -125,6 +140,22 @@ def missing_name_hint(notes: Iterable[dict], message: str) -> dict[str, str] | N
                           "정의하지만 문법 오류가 있어"
                           f"({n.get('detail', '')}) 그 셀은 전혀 실행되지 않았습니다. "
                           "그 셀을 고친 뒤 다시 채점하세요."}
+    for n in listed:  # its definition was skipped or failed: say which cell and why
+        if name in defined_names(str(n.get("code", ""))):
+            why = describe(n)
+            return {"en": f"Expected `{name}` from your notebook; found none: {why['en']}.",
+                    "ko": f"노트북에 `{name}`이(가) 있어야 하는데 없습니다: {why['ko']}."}
+    close = difflib.get_close_matches(name, sorted(defined_names(source)), n=1, cutoff=0.75)
+    if close:
+        return {"en": f"Expected `{name}` from your notebook; found none, but it defines `{close[0]}`: check "
+                      f"the spelling (the grader calls `{name}`).",
+                "ko": f"노트북에 `{name}`이(가) 있어야 하는데 없고, 대신 `{close[0]}`이(가) 있습니다: "
+                      f"철자를 확인하세요(채점기는 `{name}`을(를) 부릅니다)."}
+    if not any(important(n) for n in listed):  # nothing failed or was held back that could have made it
+        return {"en": f"Not attempted yet: your notebook does not define `{name}`. Write it in a cell (the "
+                      "lesson notebook has its stub), run the cell, and grade again.",
+                "ko": f"아직 구현하지 않았습니다: 노트북에 `{name}`이(가) 없습니다. 셀에 작성하고"
+                      "(lesson.ipynb에 뼈대가 있습니다) 그 셀을 실행한 뒤 다시 채점하세요."}
     return {"en": f"Expected `{name}` from your notebook; found none. Check the spelling, "
                   "that its cell defines it at "
                   "top level, and the list of cells the grader did not run or that failed, in the report.",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from grader.lesson.practice import NOT_COUNTED
+
 STRINGS: dict[str, tuple[str, str]] = {
     "title": ("Grading feedback", "채점 피드백"),
     "score": ("Score", "점수"),
@@ -19,6 +21,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "expected": ("Expected", "기대한 것"),
     "found": ("Found", "실제 결과"),
     "cause": ("Likely cause", "원인 추정"),
+    "fix": ("How to fix", "고치는 방법"),
     "message": ("Message", "메시지"),
     "reproduce": ("Reproduce locally", "내 컴퓨터에서 재현"),
     "hidden_reproduce": ("Reproduce (instructor)", "재현(강사용)"),
@@ -109,10 +112,9 @@ STRINGS: dict[str, tuple[str, str]] = {
                     "`none` within it of the bound is on the bound, not above it.",
                     "±는 {n}개 시퀀스로 잰 정확도의 표본 오차(표준오차 1배)입니다. `none`이 한계와 이만큼 "
                     "차이 나는 것은 한계를 넘은 것이 아니라 한계에 있는 것입니다."),
-    "log_other_checks": ("Other checks of the log task (tests)", "기록 항목의 다른 검사(테스트)"),
-    "log_review_part": ("of which the review rubric", "그중 검토 기준"),
     "skip_no_cuda": ("no CUDA device on this machine (the simulated-CUDA test covers it)",
                      "이 컴퓨터에는 CUDA 장치가 없습니다(시뮬레이션한 CUDA 테스트가 대신 확인합니다)"),
+    "skip_not_counted": NOT_COUNTED,
     "text_head": ("Grade", "채점 결과"),
     "text_unreadable": ("Submission unreadable", "제출물을 읽을 수 없습니다"),
     "text_to_fix": ("To fix:", "고칠 것:"),
@@ -144,7 +146,7 @@ def translate(key: str, lang: str, **fmt: object) -> str:
 
 
 # Skip reasons the suites write in English -> their key here (anything else is shown as written).
-SKIP_REASONS = {STRINGS["skip_no_cuda"][0]: "skip_no_cuda"}
+SKIP_REASONS = {STRINGS["skip_no_cuda"][0]: "skip_no_cuda", NOT_COUNTED[0]: "skip_not_counted"}
 
 
 def skip_reason(reason: str, lang: str) -> str:

@@ -8,10 +8,11 @@ line for that problem: the log says what went wrong, the code shows it still doe
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from grader.lesson.leetlog import review_log
-from grader.report.i18n import translate
+from grader.lesson.loggrade import HIDDEN_GROUPS, PUBLIC_GROUPS
 from grader.report.view import practice_failures
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -31,6 +32,27 @@ def breakdown_label(item: str, lang: str) -> str:
     head, _, tail = item.partition(": ")
     head = head.replace("problem", "문제")
     return f"{head}: {BREAKDOWN_KO.get(tail, tail)}" if tail else head
+
+
+GROUPS = {g.name: g for g in (*PUBLIC_GROUPS, *HIDDEN_GROUPS)}
+_CASE = re.compile(r"\[problem(\d+)-(\w+)\]$")  # test_log[problem1-complexity]
+
+
+def test_breakdown(results: dict, lang: str) -> list[dict[str, Any]]:
+    """'problem 1: time and space complexity ...  0 / 1' per log test, in problem then rubric order."""
+    rows: dict[tuple[int, int, str], dict[str, Any]] = {}
+    order = list(GROUPS)
+    for t in results.get("tests", []):
+        m = _CASE.search(str(t.get("id", ""))) if t.get("task") == "leetcode_log" else None
+        if not m or m.group(2) not in GROUPS:
+            continue
+        problem, group = int(m.group(1)), GROUPS[m.group(2)]
+        label = f"문제 {problem}: {group.ko}" if lang == "ko" else f"problem {problem}: {group.en}"
+        row = rows.setdefault((problem, order.index(group.name), group.name),
+                              {"item": label, "points": 0.0, "max_points": 0.0, "group": False})
+        row["points"] = round(row["points"] + float(t.get("score", 0.0)), 3)
+        row["max_points"] = round(row["max_points"] + float(t.get("max_score", 0.0)), 3)
+    return [rows[k] for k in sorted(rows)]
 
 
 def log_view(results: dict, lang: str) -> dict[str, Any] | None:
@@ -56,18 +78,14 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
             "message": f.get(key) or f.get("message_en", ""),
             "quote": lines[line - 1].strip() if isinstance(line, int) and 0 < line <= len(lines) else "",
         })
-    breakdown = [dict(b, item=breakdown_label(str(b.get("item", "")), lang), group=False)
-                 for b in art.get("breakdown") or []]
-    # One figure for the log: the task's points (the review rubric plus the task's other tests);
-    # the review's own share is a line of the breakdown, so the two can never disagree.
     review, review_max = float(art.get("points", 0.0)), float(art.get("max_points", 0.0))
     task = (results.get("tasks") or {}).get("leetcode_log") or {}
     total, total_max = float(task.get("score", review)), float(task.get("max_score", review_max))
-    if task and abs(total_max - review_max) > 1e-9:
-        breakdown = [{"item": translate("log_review_part", lang), "points": review, "max_points": review_max,
-                      "group": True}, *breakdown,
-                     {"item": translate("log_other_checks", lang), "points": round(total - review, 3),
-                      "max_points": round(total_max - review_max, 3), "group": True}]
+    # One figure for the log, the task's points, and a breakdown that adds up to it: one line per
+    # log test (problem, rubric group) of this run. The review's own rubric only where no test ran.
+    breakdown = test_breakdown(results, lang) or [
+        dict(b, item=breakdown_label(str(b.get("item", "")), lang), group=False)
+        for b in art.get("breakdown") or []]
     return {
         "present": True,
         "points": total, "max_points": total_max,

@@ -22,6 +22,7 @@ from grader.report.exp_view import experiment_view, sparkline
 from grader.report.gradescope import build_gradescope, visible_view
 from grader.report.i18n import skip_reason, status_word, translate
 from grader.report.log_view import log_view
+from grader.report.markup import code_spans, md_code_spans
 from grader.report.view import failure_rows, student_output, task_rows, top_fixes
 
 MD_LIMIT = 1_000_000  # bytes: under GitHub's 1 MiB job summary limit, with room to spare
@@ -45,7 +46,8 @@ def environment() -> jinja2.Environment:
             undefined=jinja2.StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         )
-        env.filters.update(md=md_escape, code=md_code, html=html.escape, num=_num, pts=points, pct=percent)
+        env.filters.update(md=md_escape, code=md_code, html=html.escape, num=_num, pts=points, pct=percent,
+                           msg=code_spans, mdmsg=lambda text: md_code_spans(text, md_escape, md_code))
         _ENV = env
     return _ENV
 

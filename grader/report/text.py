@@ -5,6 +5,7 @@ from __future__ import annotations
 from grader.engine.results import Results
 from grader.lesson.tasks import TASK_TITLES
 from grader.report.i18n import skip_reason, translate
+from grader.report.markup import ljust_display
 
 STATUS_MARK = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"}
 
@@ -20,7 +21,7 @@ def text_summary(results: Results, lang: str = "en") -> str:
         lines.append(f"{tr('text_unreadable')}: {results['error']}")
     for task, tot in results.get("tasks", {}).items():
         title = TASK_TITLES.get(task, (task, task))[1 if ko else 0]
-        lines.append(f"  {title:<34} {tot['score']:>5g} / {tot['max_score']:<5g} "
+        lines.append(f"  {ljust_display(title, 34)} {tot['score']:>5g} / {tot['max_score']:<5g} "
                      f"({tot['passed']}/{tot['total']})")
     failed = [t for t in results.get("tests", []) if t["status"] != "passed"]
     if failed:

@@ -30,21 +30,29 @@ _LEADING_PAREN = re.compile(r"^\s*(?P<note>" + _PAREN + r")\s*(?P<rest>.+)$", re
 # A warning the grader's own runtime (gk_*.py in the worker) raised, with its source line.
 _RUNTIME_WARNING = re.compile(r"^[^\n]*\bgk_\w+\.py:\d+: \w*Warning: .*?(?:\n  [^\n]*)$", re.M | re.S)
 _CAUSE = re.compile(r"(?:Likely cause|원인 추정):\s*(?P<cause>.*)$", re.S)
+# A cause that goes on with the fix: "Likely cause: C. Fix: F" / "원인 추정: C. 고치는 방법: F".
+_FIX = re.compile(r"(?:^|(?<=[.;:)])\s+)(?:Fix|고치는 방법):\s*(?P<fix>.*)$", re.S)
+
+
+def _cause_and_fix(cause: str) -> tuple[str, str]:
+    m = _FIX.search(cause)
+    return (cause[:m.start()].strip(), m.group("fix").strip()) if m else (cause.strip(), "")
 
 
 def split_message(text: str, lang: str) -> dict[str, str]:
-    """A TA message -> what / expected / found / likely cause (best effort).
+    """A TA message -> what / expected / found / likely cause / fix (best effort).
 
-    The suites write "X: expected A; found B. Likely cause: C" and the Korean
-    "X: A이어야 하는데 B입니다. 원인 추정: C"; anything else stays whole in `message`.
+    The suites write "X: expected A; found B. Likely cause: C. Fix: F" and the Korean
+    "X: A이어야 하는데 B입니다. 원인 추정: C. 고치는 방법: F"; text after expected / found with no
+    "Likely cause:" is the fix. Anything else stays whole in `message`.
     """
-    out = {"what": "", "expected": "", "found": "", "cause": "", "message": text}
+    out = {"what": "", "expected": "", "found": "", "cause": "", "fix": "", "message": text}
     m = _KO.match(text.strip()) if lang == "ko" else (_EN.match(text.strip())
                                                       or _EN_SHOULD.match(text.strip()))
     if not m:
         cause = _CAUSE.search(text)
         if cause:
-            out["cause"] = cause.group("cause").strip()
+            out["cause"], out["fix"] = _cause_and_fix(cause.group("cause"))
         return out
     rest = (m.group("rest") or "").strip()
     expected, found = m.group("exp").strip(), m.group("found").strip()
@@ -56,8 +64,13 @@ def split_message(text: str, lang: str) -> dict[str, str]:
             expected, found = f"{expected} {lead.group('note')}", lead.group("rest").strip()
     out.update(what=(m.group("what") or "").strip().rstrip(":").strip(), expected=expected, found=found,
                message="")
+    # What follows expected / found is the likely cause only where the message says so; otherwise it is
+    # what to do ("Use self.register_buffer(...)"), shown as the fix, never under "Likely cause".
     cause = _CAUSE.search(rest)
-    out["cause"] = cause.group("cause").strip() if cause else rest
+    if cause:
+        out["cause"], out["fix"] = _cause_and_fix(cause.group("cause"))
+    else:
+        out["fix"] = _cause_and_fix(rest)[1] or rest
     return out
 
 
@@ -65,7 +78,7 @@ def same_structure(parts: dict[str, str], other_text: str, other_lang: str, text
     """A card has the same shape in both languages: structured only when both messages split."""
     if parts["expected"] and other_text and not split_message(other_text, other_lang)["expected"]:
         cause = parts["cause"] if not parts["cause"] or parts["cause"] in text else ""
-        return {"what": "", "expected": "", "found": "", "cause": cause, "message": text}
+        return {"what": "", "expected": "", "found": "", "cause": cause, "fix": "", "message": text}
     return parts
 
 

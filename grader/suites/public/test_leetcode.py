@@ -1,8 +1,13 @@
-"""Public checks of the LeetCode practice functions (optional; graded when attempted)."""
+"""Public checks of the LeetCode practice: solve any two of the four problems; your best two count.
+
+Each problem is worth the same (2 points here); the checks of the two problems that count are
+scored, the others are listed as not counted (grader/lesson/practice.py, grader/engine/choice.py).
+"""
 
 import pytest
 
 from grader.core.feedback import expect
+from grader.lesson import practice
 
 CASES = [
     ("my_pow", (2.0, 10), 1024.0),
@@ -16,10 +21,10 @@ CASES = [
 ]
 
 
-@pytest.mark.task("leetcode_practice", points=0.5)
+@pytest.mark.task("leetcode_practice", points=1.0)
 @pytest.mark.parametrize("name,args,expected", CASES, ids=[f"{c[0]}{c[1]}" for c in CASES])
-def test_examples(student, name, args, expected):
-    found = student.call(name, *args, timeout=5)
+def test_examples(student, json_metadata, name, args, expected):
+    found = practice.call(student, json_metadata, name, *args, timeout=5)
     if isinstance(expected, float) and isinstance(found, (int, float)):
         ok = abs(found - expected) <= 1e-9 * max(1.0, abs(expected))
     else:

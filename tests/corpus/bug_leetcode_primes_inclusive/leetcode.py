@@ -32,29 +32,8 @@ def count_primes(n: int) -> int:
 
 
 def is_happy(n: int) -> bool:
-    """Digit-square sums reach 1; Floyd's cycle detection otherwise."""
-
-    def step(k: int) -> int:
-        return sum(int(d) ** 2 for d in str(k))
-
-    slow, fast = n, step(n)
-    while fast != 1 and slow != fast:
-        slow, fast = step(slow), step(step(fast))
-    return fast == 1
-
-
-_ROMAN = (
-    (1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
-    (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"),
-)
+    raise NotImplementedError("leetcode_practice: is_happy")  # not chosen: two of the four are enough
 
 
 def int_to_roman(num: int) -> str:
-    """Greedy over values incl. the subtractive pairs; 1 <= num <= 3999."""
-    if not 1 <= num <= 3999:
-        raise ValueError(f"num must be in 1..3999, got {num}")
-    out = []
-    for value, sym in _ROMAN:
-        count, num = divmod(num, value)
-        out.append(sym * count)
-    return "".join(out)
+    raise NotImplementedError("leetcode_practice: int_to_roman")  # not chosen
