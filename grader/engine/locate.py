@@ -14,6 +14,8 @@ import ast
 import re
 from pathlib import Path
 
+from grader.core.text import read_python
+
 # What each task tests when the test's id names nothing more precise.
 TASK_SYMBOLS: dict[str, tuple[str, ...]] = {
     "sinusoidal_pe": ("sinusoidal_pe",),
@@ -32,7 +34,7 @@ def definitions(source: str) -> dict[str, int]:
     """Top-level function and class names -> their ``def``/``class`` line (first one wins)."""
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
     found: dict[str, int] = {}
     for node in tree.body:
@@ -63,8 +65,8 @@ class Locator:
         self.cells: list[tuple[int, int]] = []
         for path in sorted(staging.glob("*.py")):
             try:
-                source = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
+                source = read_python(path)
+            except OSError:
                 continue
             if path.name == NOTEBOOK_PY:
                 self.cells = _cells(source)
