@@ -124,6 +124,7 @@ def as_python(data: bytes) -> PythonFile:
     where the kit is kinder than Python (UTF-16, cp949 without a cookie) or staged as they are, so
     that the worker's import reports Python's own error.
     """
+    note = ""
     try:
         text = python_source(data)
     except (SyntaxError, UnicodeDecodeError, LookupError):
@@ -141,7 +142,7 @@ def as_python(data: bytes) -> PythonFile:
     if not same:  # the cookie names the file's old encoding
         text = _utf8_cookie(text)
         staged = text.encode("utf-8")
-    return PythonFile(text, staged)
+    return PythonFile(text, staged, note=note)
 
 
 def markdown_text(text: str) -> str:
