@@ -265,6 +265,9 @@ def save(text: str, encoding: str, newline: str) -> bytes:
 # --------------------------------------------------------------------------- handing in
 
 
+APPLE_DOUBLE = b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        " + b"\x00" * 64
+
+
 def _zip(files: Files, dest: Path, top: str, macos: bool) -> Path:
     path = dest / "submission.zip"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
@@ -273,7 +276,7 @@ def _zip(files: Files, dest: Path, top: str, macos: bool) -> Path:
         for name, data in files.items():
             z.writestr(f"{top}/{name}" if top else name, data)
             if macos:  # what Finder's "Compress" adds: AppleDouble resource forks and .DS_Store
-                z.writestr(f"__MACOSX/{top + '/' if top else ''}._{name}", b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X")
+                z.writestr(f"__MACOSX/{top + '/' if top else ''}._{name}", APPLE_DOUBLE)
         if macos:
             z.writestr(f"{top + '/' if top else ''}.DS_Store", b"\x00\x00\x00\x01Bud1" + b"\x00" * 64)
     return path

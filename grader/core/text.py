@@ -75,7 +75,10 @@ def python_source(data: bytes) -> str:
     """
     if b"\0" in data:
         raise SyntaxError("source code cannot contain null bytes")
-    return importlib.util.decode_source(data)
+    # The C tokenizer ends a line at a lone CR when it looks for the cookie; tokenize.detect_encoding
+    # does not (a CR-only file would be one line).  Source encodings are ASCII-compatible and no
+    # multi-byte character of one holds a CR or LF byte, so the bytes' line ends can be made LF first.
+    return importlib.util.decode_source(data.replace(b"\r\n", b"\n").replace(b"\r", b"\n"))
 
 
 def universal_newlines(text: str) -> str:
