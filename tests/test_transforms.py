@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from grader.core import tamper
 from grader.core.text import as_python, python_source, read_python
 from grader.engine.submission import read_submission
 from grader.lesson import structure
@@ -96,6 +97,19 @@ def test_a_home_file_the_grader_cannot_parse_is_the_graders_error_not_a_lost_poi
     assert "grader's error" in evidence.en and "채점기의 오류" in evidence.ko
     (tmp_path / "embedding.py").write_text("TokenAndPosEmbedding = type('T', (), {})\n", encoding="utf-8")
     assert not structure.registers_buffer(tmp_path).ok  # a file that parses and has no class still counts
+
+
+def test_a_declared_encoding_cannot_hide_code_from_the_tamper_scan(tmp_path):
+    # UTF-7 spells "__globals__" as "+AF8AXw-globals+AF8AXw-": the scan reads what Python will run.
+    for f in (ROOT / "solutions").glob("*.py"):
+        shutil.copy(f, tmp_path / f.name)
+    hidden = '# coding: utf-7\nname = "+AF8AXw-globals+AF8AXw-"\n'
+    rest = (ROOT / "solutions" / "leetcode.py").read_text(encoding="utf-8").encode("utf-7")
+    (tmp_path / "leetcode.py").write_bytes(hidden.encode() + rest)
+    sub = read_submission(tmp_path, tmp_path / "staged")
+    assert '"__globals__"' in sub.sources["leetcode"]
+    reasons = tamper.review(sub.staging)["reasons"]
+    assert any("__globals__" in r["en"] for r in reasons), reasons
 
 
 def test_the_staged_log_has_no_byte_order_mark_and_lf_line_ends(tmp_path):
