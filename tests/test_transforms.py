@@ -52,19 +52,24 @@ def test_every_saving_of_every_corpus_file_is_staged_as_the_importer_reads_it(tm
         if not parses(text):
             continue
         for encoding in ENCODINGS:
-            program = ast.dump(ast.parse(save(text, encoding, "lf")))  # the CPython parser's reading
-            for newline in NEWLINES:
+            lf = save(text, encoding, "lf")
+            program = ast.dump(ast.parse(lf))  # the CPython parser's reading of the bytes
+            first = as_python(lf)
+            assert first.note == "" and first.text is not None
+            assert ast.dump(ast.parse(first.staged)) == program, (path, encoding)
+            assert python_source(first.staged) == first.text  # UTF-8, LF, no BOM: one text for all
+            (tmp_path / "f.py").write_bytes(lf)
+            read = read_python(tmp_path / "f.py")  # the trusted readers' view of the unstaged file
+            assert ast.dump(ast.parse(read)) == program and not read.startswith("\ufeff")
+            for newline in NEWLINES[1:]:  # CRLF and CR: the same staged bytes, the same reading
                 data = save(text, encoding, newline)
-                staged = as_python(data)
-                assert staged.note == "" and staged.text is not None
-                assert ast.dump(ast.parse(staged.staged)) == program, (path, encoding, newline)
-                assert python_source(staged.staged) == staged.text  # UTF-8, LF, no BOM: one text for all
+                assert as_python(data) == first, (path, encoding, newline)
+                if newline == "cr" and encoding == "cp949-cookie":  # the case tokenize alone misreads
+                    assert ast.dump(ast.parse(data)) == program
                 (tmp_path / "f.py").write_bytes(data)
-                read = read_python(tmp_path / "f.py")  # the trusted readers' view of the unstaged file
-                assert "\r" not in read and not read.startswith("\ufeff")
-                assert ast.dump(ast.parse(read)) == program
+                assert read_python(tmp_path / "f.py") == read
                 checked += 1
-    assert checked > 100
+    assert checked > 60
 
 
 def test_form_feeds_tabs_and_a_declared_latin_1_read_as_python_reads_them(tmp_path):
