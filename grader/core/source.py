@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from grader.core.text import read_python
+
 # Written by the grader for notebooks (grader/engine/submission.py): not the student's code.
 SHIM = "from notebook import *  # noqa: F403 (written by the grader)\n"
 # The staged notebook.py is the grader's driver (grader/notebook/driver.py); the student's statements
@@ -27,6 +29,7 @@ class SourceFile:
     name: str
     text: str
     tree: ast.Module | None  # None when the file does not parse (its import fails on its own)
+    error: str = ""  # why not: a file the worker imported that the grader cannot parse is the grader's fault
 
 
 @dataclass
@@ -36,21 +39,25 @@ class Sources:
     def parsed(self) -> list[SourceFile]:
         return [f for f in self.files if f.tree is not None]
 
+    def unparsed(self) -> list[SourceFile]:
+        return [f for f in self.files if f.tree is None]
+
 
 def read_sources(staging: Path) -> Sources:
     """Every staged ``.py`` file except the grader's notebook shims, in name order."""
     files = []
     for path in sorted(Path(staging).glob("*.py")):
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = read_python(path)
         if text == SHIM:
             continue
         if text.startswith(DRIVER_MARK):
             text = notebook_statements(text)
+        error = ""
         try:
             tree: ast.Module | None = ast.parse(text, filename=path.name)
-        except (SyntaxError, ValueError):
-            tree = None
-        files.append(SourceFile(path.name, text, tree))
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+            tree, error = None, f"{type(exc).__name__}: {exc}"[:200]
+        files.append(SourceFile(path.name, text, tree, error))
     return Sources(files)
 
 
@@ -132,10 +139,10 @@ def student_imports(staging: Path, module: str) -> list[str]:
     def edges(name: str) -> list[str]:
         if name not in graph:
             try:
-                tree = ast.parse((Path(staging) / f"{name}.py").read_text(encoding="utf-8", errors="replace"))
+                tree = ast.parse(read_python(Path(staging) / f"{name}.py"))
                 found = dict.fromkeys(_import_time_imports(tree))
                 graph[name] = [d for d in found if d in staged and d != name]
-            except (OSError, SyntaxError, ValueError):
+            except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
                 graph[name] = []
         return graph[name]
 

@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from grader.core.text import read_python
 from grader.engine.lesson_api import Task, load_lesson
 
 NOTEBOOK_PY = "notebook.py"
@@ -25,7 +26,7 @@ def definitions(source: str) -> dict[str, int]:
     """Top-level function and class names -> their ``def``/``class`` line (first one wins)."""
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
     found: dict[str, int] = {}
     for node in tree.body:
@@ -62,8 +63,8 @@ class Locator:
         self.cells: list[tuple[int, int]] = []
         for path in sorted(staging.glob("*.py")):
             try:
-                source = path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
+                source = read_python(path)
+            except OSError:
                 continue
             if path.name == NOTEBOOK_PY:
                 self.cells = _cells(source)

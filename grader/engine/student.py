@@ -63,6 +63,8 @@ class Student:
         self.withhold_if_flagged()
         if not evidence.ok:
             fail(f"{what}: {evidence.en}.", f"{what}: {evidence.ko}.")
+        if evidence.en:  # ok, with the grader's own trouble to tell (lesson/structure.py)
+            testkit.note(f"{what}: {evidence.en}.", f"{what}: {evidence.ko}.")
 
     def call(self, name: str, *args: Any, timeout: float | None = None, **kwargs: Any) -> Any:
         """Call a contract function or class; a plain value or a Remote comes back.

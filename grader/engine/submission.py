@@ -17,7 +17,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from grader.core.text import BINARY_KINDS, as_text
+from grader.core.text import BINARY_KINDS, as_python, as_text, markdown_text
 from grader.engine.lesson_api import Layout, load_lesson
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -225,8 +225,10 @@ def _accept(sub: Submission, fname: str, data: bytes) -> None:
             sub.dropped.append(f"{fname}: not a text file ({BINARY_KINDS[kind][0]}), not read")
             sub.log_not_text = kind
             text = ""
-        elif note:
-            sub.dropped.append(f"{fname}: {note}")
+        else:
+            text = markdown_text(text)
+            if note:
+                sub.dropped.append(f"{fname}: {note}")
         sub.log_text = text
         (sub.staging / log_name).write_text(text, encoding="utf-8")
         return
@@ -236,14 +238,17 @@ def _accept(sub: Submission, fname: str, data: bytes) -> None:
     if reason:
         sub.dropped.append(f"{fname}: {reason}")
         return
-    text, kind, note = as_text(data[:MAX_FILE_BYTES + 1])
+    # Staged as the importer reads it (BOM, CRLF, a coding cookie normalised): core/text.py.
+    too_large = len(data) > MAX_FILE_BYTES
+    source = as_python(data[:MAX_FILE_BYTES + 1])
+    text, data = source.text, source.staged
     if text is None:
-        sub.dropped.append(f"{fname}: not a text file ({BINARY_KINDS[kind][0]}); every test of it says so")
-        data = _not_text_stub(fname, kind)
-    elif note:
-        sub.dropped.append(f"{fname}: {note}")
-        data = text.encode("utf-8")
-    if len(data) > MAX_FILE_BYTES:
+        what = BINARY_KINDS[source.kind][0]
+        sub.dropped.append(f"{fname}: not a text file ({what}); every test of it says so")
+        data = _not_text_stub(fname, source.kind)
+    elif source.note:
+        sub.dropped.append(f"{fname}: {source.note}")
+    if (too_large and text is not None) or len(data) > MAX_FILE_BYTES:
         sub.dropped.append(f"{fname}: larger than {MAX_FILE_BYTES // 1024} KiB, ignored")
         return
     if sum((sub.staging / f).stat().st_size for f in sub.files) + len(data) > MAX_TOTAL_BYTES:
@@ -282,7 +287,7 @@ def _from_notebook(data: bytes, sub: Submission, label: str) -> None:
     from grader.notebook.driver import driver_source
 
     try:
-        nb = nbformat.reads(data.decode("utf-8"), as_version=4)
+        nb = nbformat.reads(data.decode("utf-8-sig"), as_version=4)
     except Exception as exc:  # nbformat raises many kinds on bad input
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise SubmissionError(f"{label} is not a readable Jupyter notebook ({first[:200]})") from None

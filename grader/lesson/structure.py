@@ -129,7 +129,18 @@ def _code(sources: Sources, class_name: str, mode: str | None = None,
     return nodes
 
 
-def _no_class(name: str) -> Evidence:
+def _no_class(name: str, staging: Path) -> Evidence:
+    unread = [f for f in sources_of(staging).unparsed() if f.name in ("embedding.py", "notebook.py")]
+    if unread:
+        # The check runs once the worker's behaviour passed, so the worker imported the class from a
+        # file the grader's own reading could not parse: the grader's fault, never a lost point.
+        f = unread[0]
+        return Evidence(True, f"the grader could not parse {f.name} ({f.error}) although Python imported "
+                              "it: this is the grader's error, not yours; the point is given, and please "
+                              "tell the instructor",
+                        f"파이썬은 {f.name}를 import했지만 채점기가 이 파일을 파싱하지 못했습니다"
+                        f"({f.error}): 학생이 아니라 채점기의 오류입니다. 점수는 그대로 주며, 강사에게 "
+                        "알려 주세요")
     return Evidence(False, f"the grader found no `class {name}` statement "
                            "in your files, so it cannot confirm "
                            "the structure from your source (define the class with a class statement)",
@@ -154,7 +165,7 @@ def registers_buffer(staging: Path, name: str = "pe", mode: str = "sin") -> Evid
     or an assignment to ``_buffers[...]``."""
     nodes = _code(sources_of(staging), "TokenAndPosEmbedding", mode)
     if nodes is None:
-        return _no_class("TokenAndPosEmbedding")
+        return _no_class("TokenAndPosEmbedding", staging)
     for n in nodes:
         if isinstance(n, ast.Call) and _call_name(n) == "register_buffer":
             # nn.Module.register_buffer(self, "pe", t) passes self first.
@@ -197,7 +208,7 @@ def positions_on_device(staging: Path, mode: str) -> Evidence:
     """forward (and what it calls), in ``mode``, builds its positions on the input's device."""
     nodes = _code(sources_of(staging), "TokenAndPosEmbedding", mode, method="forward")
     if nodes is None:
-        return _no_class("TokenAndPosEmbedding")
+        return _no_class("TokenAndPosEmbedding", staging)
     for n in nodes:
         if isinstance(n, ast.keyword) and n.arg == "device":
             return FOUND
@@ -273,7 +284,7 @@ def _tying_statements(staging: Path) -> list[tuple[ast.AST, bool]] | None:
 def shares_one_parameter(staging: Path) -> Evidence:
     statements = _tying_statements(staging)
     if statements is None:
-        return _no_class("TinyLM")
+        return _no_class("TinyLM", staging)
     if statements:
         return FOUND
     return Evidence(False, "your source never makes head and embedding share "
@@ -288,7 +299,7 @@ def shares_one_parameter(staging: Path) -> Evidence:
 def ties_only_when_asked(staging: Path) -> Evidence:
     statements = _tying_statements(staging)
     if statements is None:
-        return _no_class("TinyLM")
+        return _no_class("TinyLM", staging)
     if all(conditional for _, conditional in statements):
         return FOUND
     return Evidence(False, "your source shares the weight unconditionally in TinyLM.__init__: put the tying "
@@ -302,7 +313,7 @@ def makes_embedding(staging: Path, class_name: str = "TokenAndPosEmbedding",
     sources = sources_of(staging)
     nodes = _code(sources, class_name, mode)
     if nodes is None:
-        return _no_class(class_name)
+        return _no_class(class_name, staging)
     embedding_classes = {"Embedding"} | {
         node.name for fname_nodes in _definitions(sources).values() for _f, node in fname_nodes
         if isinstance(node, ast.ClassDef) and any(dotted(b).endswith("Embedding") for b in node.bases)}
