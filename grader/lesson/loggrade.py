@@ -82,7 +82,20 @@ def looks_like_log(text: str) -> bool:
     if _PROBLEM_HEADING.search(text):
         return True
     fields = {match_label(m.group(1)) for line in text.splitlines() if (m := _LABEL_FORM.match(line))}
-    return len(fields - {None}) >= 2
+    return len(fields - {None}) >= 2 or _reads_as_prose_log(text)
+
+
+PROSE_FIELDS = 4  # a log in sentences names its problem and answers at least this many of the fields
+
+
+def _reads_as_prose_log(text: str) -> bool:
+    """A log written as prose ("첫 번째 문제는 LeetCode 50번 Pow(x, n)이고 ... 시간 복잡도는 O(log n)"):
+    a sentence names a problem as a log would, and the sentences answer most of the fields, which an
+    explanation of the log (naming the fields, answering none) does not."""
+    from grader.lesson.leetlog.prose import read_fields, split_sentences
+
+    found = read_fields(split_sentences(list(enumerate(text.splitlines(), start=1))))
+    return "problem" in found and len(found) >= PROSE_FIELDS
 
 
 @dataclass
