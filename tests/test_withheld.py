@@ -194,3 +194,41 @@ def test_an_old_results_json_without_verdicts_restores_in_full(graded: Path) -> 
     held = sum(t["max_score"] for t in _withheld(trudy))
     assert new_row.review.held_points == old_row.review.held_points == held
     assert old_row.review.withheld_points == held > new_row.review.withheld_points
+
+
+BREAKS = """
+
+class _Breaks(TinyLM):
+    \"\"\"Once built, looking up its head {what}: the withheld check that reads it does too.\"\"\"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.built = True
+
+    def __getattr__(self, name):
+        if name == "head" and self.__dict__.get("built"):
+            {how}
+        return super().__getattr__(name)
+
+
+TinyLM = _Breaks
+"""
+
+
+@pytest.mark.parametrize(("what", "how", "verdict"), [
+    ("never returns", "while True:\n                pass", "timeout"),
+    ("kills the worker", "import os\n            os._exit(3)", "error"),
+])
+def test_a_hang_or_crash_in_a_withheld_check_is_its_verdict(tmp_path: Path, what: str, how: str,
+                                                             verdict: str) -> None:
+    sub = tmp_path / "sub"
+    _copy(tmp_path, "sub", flagged=True, buggy=False)
+    with open(sub / "embedding.py", "a", encoding="utf-8") as fh:
+        fh.write(BREAKS.format(what=what, how=how))
+    grade(str(sub), "-k", "test_tied_head_is_the_embedding", "--call-timeout", "5",
+          "--out", str(tmp_path / "o"), "-q", "--lang", "en", timeout=120)
+    (tied,) = results(tmp_path, "o")["tests"]
+    assert tied["id"] == TIED_TEST and tied["status"] == "failed" and tied["score"] == 0.0
+    assert tied["message"].startswith("Withheld for review")
+    assert tied["withheld"]["verdict"] == verdict and "score" not in tied["withheld"]
+    assert tied["withheld"]["message"]["en"] and tied["withheld"]["message"]["ko"]
