@@ -105,7 +105,8 @@ def review_main(argv: list[str]) -> int:
     p.add_argument("dir", type=Path)
     p.add_argument("id", nargs="?", help="the student's id or submission name (omit to list)")
     which = p.add_mutually_exclusive_group()
-    which.add_argument("--accept", action="store_true", help="restore the withheld points")
+    which.add_argument("--accept", action="store_true",
+                       help="restore the withheld points the recorded verdicts earned (no regrade)")
     which.add_argument("--reject", action="store_true", help="keep them withheld")
     p.add_argument("--reason", help="why (shown to the student)")
     p.add_argument("-q", "--quiet", action="store_true")
