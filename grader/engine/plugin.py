@@ -133,14 +133,13 @@ class GradingPlugin:
         fails with the withheld message; the verdict its check gave is kept for results.json."""
         try:
             result = yield
-        except (pytest.skip.Exception, KeyboardInterrupt):
-            raise
-        except BaseException as exc:  # noqa: BLE001 - any verdict, a hang or crash included, is kept
+        except (Exception, pytest.fail.Exception) as exc:  # any verdict, a hang or crash too (not a skip)
             reason = withheld.marks().take(item.nodeid)
             if reason is None:
                 raise
             message, status = describe_problem(exc)
-            self.verdicts[item.nodeid] = {"verdict": status, "message": message.as_dict()}  # type: ignore[typeddict-item]
+            failed: Any = {"verdict": status, "message": message.as_dict()}  # status: failed/error/timeout
+            self.verdicts[item.nodeid] = failed
             raise withheld_failure(reason) from None
         reason = withheld.marks().take(item.nodeid)
         if reason is not None:
