@@ -232,3 +232,17 @@ def test_a_hang_or_crash_in_a_withheld_check_is_its_verdict(tmp_path: Path, what
     assert tied["message"].startswith("Withheld for review")
     assert tied["withheld"]["verdict"] == verdict and "score" not in tied["withheld"]
     assert tied["withheld"]["message"]["en"] and tied["withheld"]["message"]["ko"]
+
+
+def test_the_experiment_harness_run_on_another_thread_is_withheld_by_the_test_reading_it(
+        tmp_path: Path) -> None:
+    """The component check's runs are the grader's harness in the worker, made ahead on prefetch lanes
+    (other threads) where the machine allows: each test that reads them is withheld, its verdict kept."""
+    _copy(tmp_path, "sub", flagged=True, buggy=False)
+    grade(str(tmp_path / "sub"), "--hidden", "-k", "component", "--out", str(tmp_path / "o"), "-q",
+          "--lang", "en", timeout=300)
+    tests = results(tmp_path, "o")["tests"]
+    assert len(tests) >= 3 and {t["task"] for t in tests} == {"reversal_experiment"}
+    for t in tests:
+        assert t["status"] == "failed" and t["message"].startswith("Withheld for review"), t["id"]
+        assert t["withheld"] == {"verdict": "passed", "score": t["max_score"]}, t["id"]
