@@ -16,12 +16,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from grader.engine.withheld import WITHHELD_PREFIX  # how a withheld test's message starts
+
 MANIFEST = "batch-manifest.json"
 MARKER = "batch.json"
 CLASS_JSON = "class.json"
 NOT_GRADED = ("unreadable", "timeout", "error", "missing")
-# The message a withheld test fails with (engine/student.py: Student.withhold_if_flagged).
-WITHHELD_PREFIX = "Withheld for review"
 
 StepKind = Literal["late", "grace", "closed", "unknown_time", "adjustment", "review"]
 
@@ -42,16 +42,25 @@ class Step:
 
 @dataclass
 class Review:
-    """The tamper scan's flag (core/tamper.py) and the points it withheld, per task."""
+    """The tamper scan's flag (core/tamper.py) and the points it withheld, per task.
+
+    ``withheld``: what accepting the review restores, the points of the withheld tests whose recorded
+    verdict passed; ``held``: the points of every withheld test (what the flag took)."""
 
     flagged: bool = False
     reasons: list[dict] = field(default_factory=list)  # {"en": ..., "ko": ...}
-    withheld: dict[str, float] = field(default_factory=dict)  # task -> points of the withheld tests
+    withheld: dict[str, float] = field(default_factory=dict)  # task -> points the recorded verdicts earned
     withheld_tests: list[str] = field(default_factory=list)
+    held: dict[str, float] = field(default_factory=dict)  # task -> max points of the withheld tests
 
     @property
     def withheld_points(self) -> float:
+        """What ``grade review --accept`` restores."""
         return round(sum(self.withheld.values()), 6)
+
+    @property
+    def held_points(self) -> float:
+        return round(sum(self.held.values()), 6)
 
 
 @dataclass
@@ -115,18 +124,37 @@ def final_total(auto: float, maximum: float, steps: list[Step]) -> float:
     return round(min(max(total, 0.0), float(maximum)) if maximum > 0 else max(total, 0.0), 4)
 
 
-def withheld_of(results: dict) -> tuple[dict[str, float], list[str]]:
-    """The points the tamper scan withheld: each test that failed with the withheld message, per task."""
-    per_task: dict[str, float] = {}
-    tests: list[str] = []
+@dataclass
+class Withheld:
+    restorable: dict[str, float]  # task -> points the recorded verdicts earned
+    held: dict[str, float]  # task -> max points of the withheld tests
+    tests: list[str]
+
+
+def withheld_of(results: dict) -> Withheld:
+    """The points the tamper scan withheld, per task: each test that failed with the withheld message.
+
+    A test records the verdict its check gave (results.json ``tests[].withheld``: engine/withheld.py);
+    only a ``passed`` one is restorable, by the score it earned.  A results.json written before that
+    field has no verdict to read: its withheld tests count in full (the behaviour then), restored
+    at their max_score on accept."""
+    out = Withheld({}, {}, [])
     for t in results.get("tests") or []:
         en = ((t.get("messages") or {}).get("en") or t.get("message") or "")
-        if t.get("status") != "passed" and en.startswith(WITHHELD_PREFIX):
-            task = str(t.get("task") or "")
-            points = float(t.get("max_score") or 0.0) - float(t.get("score") or 0.0)
-            per_task[task] = round(per_task.get(task, 0.0) + points, 6)
-            tests.append(str(t.get("id")))
-    return per_task, tests
+        if t.get("status") == "passed" or not en.startswith(WITHHELD_PREFIX):
+            continue
+        task = str(t.get("task") or "")
+        points = float(t.get("max_score") or 0.0) - float(t.get("score") or 0.0)
+        verdict = t.get("withheld")
+        if isinstance(verdict, dict):
+            earned = float(verdict.get("score") or 0.0) if verdict.get("verdict") == "passed" else 0.0
+            earned = min(earned, points)
+        else:  # an old results.json: no recorded verdict (see above)
+            earned = points
+        out.held[task] = round(out.held.get(task, 0.0) + points, 6)
+        out.restorable[task] = round(out.restorable.get(task, 0.0) + earned, 6)
+        out.tests.append(str(t.get("id")))
+    return out
 
 
 def load_manifest(out: Path) -> dict:
@@ -144,7 +172,7 @@ def row_from(folder: str, marker: dict, results: dict, roster: dict[str, str]) -
     graded = status == "graded"
     per_task = results.get("tasks") or {}
     review = results.get("review") or {}
-    withheld, withheld_tests = withheld_of(results) if graded else ({}, [])
+    withheld = withheld_of(results) if graded else Withheld({}, {}, [])
     return Row(
         name=name, id=str(roster.get(name, marker.get("student_id") or name)), status=status,
         auto=float(results.get("score", 0.0)) if graded else 0.0,
@@ -152,7 +180,7 @@ def row_from(folder: str, marker: dict, results: dict, roster: dict[str, str]) -
         tasks={t: float(v.get("score", 0.0)) for t, v in per_task.items()},
         task_max={t: float(v.get("max_score", 0.0)) for t, v in per_task.items()},
         review=Review(flagged=bool(review.get("flagged")), reasons=list(review.get("reasons") or []),
-                      withheld=withheld, withheld_tests=withheld_tests),
+                      withheld=withheld.restorable, withheld_tests=withheld.tests, held=withheld.held),
         reason=str(marker.get("reason", "")), duration=float(marker.get("duration") or 0.0),
         isolation=str(results.get("isolation", "")), dir=folder, path=str(marker.get("path", "")),
         results=results)
@@ -224,7 +252,7 @@ def to_json(model: ClassModel) -> str:
     rows = [{"id": r.id, "submission": r.name, "status": r.status, "auto": r.auto, "total": r.total,
              "max": r.max, "tasks": r.tasks, "submitted_at": r.submitted_at, "late_by": r.late_by,
              "review": {"flagged": r.review.flagged, "reasons": r.review.reasons,
-                        "withheld": r.review.withheld},
+                        "withheld": r.review.withheld, "held": r.review.held},
              "reason": r.reason, "steps": [asdict(s) for s in r.steps]} for r in model.rows]
     return json.dumps({"schema": 1, "full": model.full, "policy": model.policy, "notes": model.notes,
                        "rows": rows}, ensure_ascii=False, indent=2) + "\n"

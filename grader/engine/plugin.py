@@ -14,15 +14,21 @@ import pytest
 
 from grader.core import seeds, tamper, testkit
 from grader.core.errors import MissingName
-from grader.core.feedback import Message, describe_problem
+from grader.core.feedback import GradeFailure, Message, describe_problem
 from grader.core.source import content_hash
+from grader.engine import withheld
 from grader.engine.lesson_api import Lesson
-from grader.engine.results import Progress
+from grader.engine.results import Progress, WithheldVerdict
 from grader.engine.rubric import rubric_of
 from grader.engine.student import Student
 from grader.engine.submission import Submission
 from grader.sandbox.client import WorkerClient
 from grader.sandbox.launch import SandboxPolicy
+
+
+def withheld_failure(reason: dict) -> GradeFailure:
+    message = withheld.message(reason)
+    return GradeFailure(message.en, message.ko)
 
 
 class GradingPlugin:
@@ -40,6 +46,8 @@ class GradingPlugin:
         testkit.begin_grading(self.replay["seed"])
         # The tamper scan (trusted, ast only), once: the student fixture withholds by it, results lists it.
         self.review = tamper.review(submission.staging)
+        withheld.begin_grading()
+        self.verdicts: dict[str, WithheldVerdict] = {}  # nodeid -> what a withheld test would have been
 
     # -- fixtures ------------------------------------------------------------
     @pytest.fixture(scope="session")
@@ -107,6 +115,8 @@ class GradingPlugin:
                 message = Message(hint["en"], hint["ko"]) if hint else message
             meta["message"] = message.as_dict()
             meta["status"] = status
+            if call.when == "call" and item.nodeid in self.verdicts:
+                meta["withheld"] = self.verdicts[item.nodeid]
             # Where in the student's source it went wrong (for CI annotations).
             where = getattr(exc, "where", None)
             if isinstance(where, dict) and where.get("file") and isinstance(where.get("line"), int):
@@ -118,6 +128,28 @@ class GradingPlugin:
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
         testkit.begin_test(item.nodeid)
+        withheld.marks().begin_test(item.nodeid)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item: pytest.Item):  # noqa: ANN201 - a pluggy wrapper (a generator)
+        """A test marked as resting on grader code in a flagged submission's worker (engine/withheld.py)
+        fails with the withheld message; the verdict its check gave is kept for results.json."""
+        try:
+            result = yield
+        except (Exception, pytest.fail.Exception) as exc:  # any verdict, a hang or crash too (not a skip)
+            reason = withheld.marks().take(item.nodeid)
+            if reason is None:
+                raise
+            message, status = describe_problem(exc)
+            failed: Any = {"verdict": status, "message": message.as_dict()}  # status: failed/error/timeout
+            self.verdicts[item.nodeid] = failed
+            raise withheld_failure(reason) from None
+        reason = withheld.marks().take(item.nodeid)
+        if reason is not None:
+            _task, points = rubric_of(item, self.lesson.task_names)
+            self.verdicts[item.nodeid] = {"verdict": "passed", "score": float(points)}
+            raise withheld_failure(reason)
+        return result
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if self.progress is not None and report.when == "teardown":

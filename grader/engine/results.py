@@ -25,6 +25,15 @@ class Location(TypedDict):
     line: int
 
 
+class WithheldVerdict(TypedDict):
+    """A withheld test's recorded verdict (engine/withheld.py): ``passed`` with the score it earned, or
+    how it failed with the check's own message (``failed``/``error``/``timeout``)."""
+
+    verdict: Status
+    score: NotRequired[float]
+    message: NotRequired[Messages]
+
+
 class TestResult(TypedDict):
     id: str
     task: str | None
@@ -36,6 +45,7 @@ class TestResult(TypedDict):
     messages: Messages
     duration: float
     location: NotRequired[Location]
+    withheld: NotRequired[WithheldVerdict]  # a flagged submission: the verdict held for review
 
 
 class SkippedTest(TypedDict):

@@ -49,6 +49,8 @@ def test_entries(report: dict, lang: str,
             "messages": messages,
             "duration": duration,
             **({"location": meta["location"]} if meta.get("location") and status != "passed" else {}),
+            # a flagged submission's test, failed "Withheld for review": the verdict its check gave
+            **({"withheld": meta["withheld"]} if meta.get("withheld") and status != "passed" else {}),
         })
     return tests, skipped
 

@@ -10,6 +10,7 @@ from grader.core import tamper, testkit
 from grader.core.errors import ImportFailed, StudentProblem, StudentRaised
 from grader.core.feedback import Evidence, fail
 from grader.core.source import student_imports
+from grader.engine import withheld
 from grader.runtime.protocol import HOME_MODULE
 from grader.sandbox.client import Remote, WorkerClient
 
@@ -46,21 +47,19 @@ class Student:
             self._review = tamper.review(self.staging)
         return self._review
 
-    def withhold_if_flagged(self) -> None:
-        """A flagged submission gets no point that rests on grader code running beside it in the worker."""
+    def rests_on_grader(self) -> None:
+        """The running test's answer rests on grader code running beside the student's in the worker
+        (a probe, or a result the grader's harness made there): for a flagged submission the test
+        still runs its check, and its verdict is recorded but withheld for review (engine/withheld.py)."""
         reasons = self.review()["reasons"]
         if reasons:
-            first = reasons[0]
-            fail(f"Withheld for review: {first['en']}. Code that "
-                 "reaches into the grader can rewrite what the "
-                 "grader's own checks report, so this point waits for an instructor.",
-                 f"검토 대기로 보류: {first['ko']}. 채점기 내부에 "
-                 "접근하는 코드는 채점기 검사 결과를 바꿀 수 있어 "
-                 "이 점수는 강사가 확인한 뒤에 정해집니다.")
+            withheld.marks().mark(reasons[0])
 
     def source_shows(self, evidence: Evidence, what: str) -> None:
-        """A structural point needs the source itself to show the construct, besides the behaviour."""
-        self.withhold_if_flagged()
+        """A structural point needs the source itself to show the construct, besides the behaviour.
+
+        The evidence is read from the staged files with ``ast`` (nothing of the student's runs), so it
+        withholds nothing by itself: each structural half follows a probe in its test, which does."""
         if not evidence.ok:
             fail(f"{what}: {evidence.en}.", f"{what}: {evidence.ko}.")
         if evidence.en:  # ok, with the grader's own trouble to tell (lesson/structure.py)
@@ -131,11 +130,11 @@ class Student:
     def probe(self, name: str, *args: Any, timeout: float | None = None, **kwargs: Any) -> Any:
         """Run a grader-written probe (see grader/runtime/probes.py) inside the worker.
 
-        Its answer comes from grader code running next to student code: for a
-        submission the tamper scan flags, it is not asked at all (the test fails, withheld).
+        Its answer comes from grader code running next to student code: for a submission the
+        tamper scan flags, the test still runs and its verdict is withheld (``rests_on_grader``).
         """
         if name != "seed":
-            self.withhold_if_flagged()
+            self.rests_on_grader()
             if name not in ("spy_model", "spy_report"):
                 for module in self.probe_modules:  # the probe resolves or runs the student's code in them
                     self.ensure_module(module)

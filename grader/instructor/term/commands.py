@@ -105,7 +105,8 @@ def review_main(argv: list[str]) -> int:
     p.add_argument("dir", type=Path)
     p.add_argument("id", nargs="?", help="the student's id or submission name (omit to list)")
     which = p.add_mutually_exclusive_group()
-    which.add_argument("--accept", action="store_true", help="restore the withheld points")
+    which.add_argument("--accept", action="store_true",
+                       help="restore the withheld points the recorded verdicts earned (no regrade)")
     which.add_argument("--reject", action="store_true", help="keep them withheld")
     p.add_argument("--reason", help="why (shown to the student)")
     p.add_argument("-q", "--quiet", action="store_true")
@@ -133,10 +134,12 @@ def review_main(argv: list[str]) -> int:
     except TermError as exc:
         return _fail("grade review", exc)
     if not args.quiet:
-        pts = row.review.withheld_points
-        what = "restored" if args.accept else "stay withheld"
-        print(f"{row.id}: {decision}ed; {pts:g} withheld points {what} "
-              f"/ {'승인' if args.accept else '거부'}: 보류 {pts:g}점 {'복원' if args.accept else '유지'}")
+        restored, held = row.review.withheld_points, row.review.held_points
+        if args.accept:
+            print(f"{row.id}: accepted; {restored:g} of {held:g} withheld points restored from the recorded "
+                  f"verdicts / 승인: 보류 {held:g}점 중 기록된 판정으로 {restored:g}점 복원")
+        else:
+            print(f"{row.id}: rejected; {held:g} withheld points stay withheld / 거부: 보류 {held:g}점 유지")
     return 0
 
 
@@ -152,9 +155,11 @@ def list_reviews(model: ClassModel) -> int:
                  else "pending / 결정 대기")
         tests = len(r.review.withheld_tests)
         who = f"{r.id} ({r.name})" if r.name != r.id else r.id
-        print(f"{who}: {r.review.withheld_points:g} points withheld "
-              f"in {tests} test{'s' if tests != 1 else ''} / 보류 {r.review.withheld_points:g}점"
-              f"(테스트 {tests}개) — {state}")
+        held, restorable = r.review.held_points, r.review.withheld_points
+        print(f"{who}: {held:g} points withheld in {tests} test{'s' if tests != 1 else ''}; "
+              f"the recorded verdicts would restore {restorable:g} of {held:g} / "
+              f"보류 {held:g}점(테스트 {tests}개), 기록된 판정으로 복원될 점수 {held:g}점 중 "
+              f"{restorable:g}점 — {state}")
         for x in r.review.reasons:
             print(f"    {x.get('en', '')}")
             print(f"    {x.get('ko', '')}")

@@ -55,14 +55,17 @@ def _pts(x: float) -> str:
 
 
 def review_step(row: Row, decision: Decision) -> Step:
-    withheld = row.review.withheld_points
+    """Accept restores what the withheld tests' recorded verdicts earned (no regrade); reject nothing."""
+    restored, held = row.review.withheld_points, row.review.held_points
     why = f": {decision.reason}" if decision.reason else ""
     if decision.decision == "accept":
-        return Step("review", withheld,
-                    f"review accepted, withheld points restored {_pts(withheld)}{why}",
-                    f"검토 승인, 보류된 점수 복원 {_pts(withheld)}점{why}")
-    return Step("review", 0.0, f"review rejected, {withheld:g} withheld points stay withheld{why}",
-                f"검토 거부, 보류된 {withheld:g}점은 그대로 보류{why}")
+        of_en = f" of {held:g}" if held != restored else ""
+        of_ko = f" (보류 {held:g}점 중)" if held != restored else ""
+        return Step("review", restored,
+                    f"review accepted, withheld points restored {_pts(restored)}{of_en}{why}",
+                    f"검토 승인, 보류된 점수 복원 {_pts(restored)}점{of_ko}{why}")
+    return Step("review", 0.0, f"review rejected, {held:g} withheld points stay withheld{why}",
+                f"검토 거부, 보류된 {held:g}점은 그대로 보류{why}")
 
 
 def adjustment_step(adj: Adjustment) -> Step:
