@@ -207,7 +207,7 @@ def _public(path: Path) -> tuple[dict[str, str], float]:
     return verdict(grade(path, hidden=False, keyword=KEYWORD))
 
 
-@settings(max_examples=8, deadline=None, database=None,
+@settings(max_examples=12, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(case=st.sampled_from(PROPERTY_CASES),
        edits=st.lists(st.sampled_from(sorted(SOURCE_EDITS)), unique=True, max_size=4),
