@@ -58,14 +58,29 @@ def materialise(case: Path, into: Path) -> Path:
     return into
 
 
-def applies(files: dict[str, bytes], spec: dict) -> bool:
-    """A notebook runs cell by cell: a file that does not import as a whole (a SyntaxError, an import
-    loop) is not the same program pasted into cells, so notebooks take only files that all parse and
-    import no sibling in a cycle."""
+# What the grader says of a module whose import fails (grader/core/feedback.py).
+IMPORT_FAILED = ("could not be imported", "never finished")
+
+
+def applies(files: dict[str, bytes], spec: dict, base: dict | None = None) -> bool:
+    """Whether a transformation keeps the program for these files.
+
+    CP949 holds no em dash or emoji: a file with one cannot be saved that way.  A notebook runs
+    cell by cell, each top-level statement under a time limit: a file that does not import as a
+    whole (a SyntaxError, an import cycle, a loop at import, as the grading ``base`` says) is not the
+    same program pasted into cells, so notebooks take only files that import.
+    """
+    texts = [d.decode("utf-8") for n, d in files.items() if n.endswith(".py")]
+    if spec.get("encoding") == "cp949-cookie":
+        try:
+            [t.encode("cp949") for t in texts]
+        except UnicodeEncodeError:
+            return False
     if not str(spec.get("container", "")).startswith("notebook"):
         return True
-    texts = [d.decode("utf-8") for n, d in files.items() if n.endswith(".py")]
-    return all(parses(t) for t in texts) and not _import_cycle(files)
+    failed = base is not None and any(word in t["messages"]["en"]
+                                      for t in base["tests"] for word in IMPORT_FAILED)
+    return all(parses(t) for t in texts) and not _import_cycle(files) and not failed
 
 
 def _import_cycle(files: dict[str, bytes]) -> bool:
@@ -107,18 +122,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--public", action="store_true",
                         help="the public suite only (default: public + hidden)")
     parser.add_argument("--out", type=Path, help="write the differences and the figure as JSON")
+    parser.add_argument("--skip", default="", help="comma-separated case names to leave out")
     args = parser.parse_args(argv)
     cases = corpus_cases()
     if args.cases:
         cases = {k: v for k, v in cases.items() if k in args.cases.split(",")}
-    started, graded, found = time.monotonic(), 0, []
+    cases = {k: v for k, v in cases.items() if k not in args.skip.split(",")}
+    started, graded, found, skipped = time.monotonic(), 0, [], 0
     with tempfile.TemporaryDirectory(prefix="gk-sweep-") as tmp:
         for name, folder in cases.items():
             case = materialise(folder, Path(tmp) / name / "case")
             files = load(case)
-            base = verdict(grade(case, hidden=not args.public, keyword=KEYWORD))
+            results = grade(case, hidden=not args.public, keyword=KEYWORD)
+            base = verdict(results)
             for label, spec in SPECS:
-                if not applies(files, spec):
+                if not applies(files, spec, results):
+                    skipped += 1
                     continue
                 dest = Path(tmp) / name / label
                 dest.mkdir(parents=True)
@@ -130,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: done ({graded} transformed gradings, {len(found)} differences so far)",
                   flush=True)
     wall = time.monotonic() - started
-    figure = {"cases": len(cases), "transformed_gradings": graded, "differences": len(found),
+    figure = {"cases": len(cases), "transformed_gradings": graded, "not_applicable": skipped,
+              "differences": len(found),
               "wall_s": round(wall, 1)}
     print(json.dumps(figure))
     if args.out:

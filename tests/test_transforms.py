@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from grader.core import tamper
@@ -207,7 +207,7 @@ def _public(path: Path) -> tuple[dict[str, str], float]:
     return verdict(grade(path, hidden=False, keyword=KEYWORD))
 
 
-@settings(max_examples=8, deadline=None, database=None,
+@settings(max_examples=12, deadline=None, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(case=st.sampled_from(PROPERTY_CASES),
        edits=st.lists(st.sampled_from(sorted(SOURCE_EDITS)), unique=True, max_size=4),
@@ -217,8 +217,7 @@ def test_no_transformation_changes_a_status_or_the_score(tmp_path_factory, case,
                                                         container, seed):
     files = load(_case(case))
     spec = dict(edits=tuple(edits), encoding=encoding, newline=newline, container=container, seed=seed)
-    if not applies(files, spec):
-        spec["container"] = "zip-top"  # a file that does not import is not the same program as cells
+    assume(applies(files, spec))  # e.g. a file with a SyntaxError is not the same program as cells
     if case not in _BASELINES:
         _BASELINES[case] = _public(_case(case))
     path = build(files, tmp_path_factory.mktemp("t"), **spec)
