@@ -99,6 +99,9 @@ class GradingPlugin:
                 message = Message(hint["en"], hint["ko"]) if hint else message
             meta["message"] = message.as_dict()
             meta["status"] = status
+            figure = getattr(exc, "figure", None)  # a table check's two tables (core/testkit.pictured)
+            if isinstance(figure, dict):
+                meta["figure"] = figure
             # Where in the student's source it went wrong (for CI annotations).
             where = getattr(exc, "where", None)
             if isinstance(where, dict) and where.get("file") and isinstance(where.get("line"), int):

@@ -36,6 +36,7 @@ class TestResult(TypedDict):
     messages: Messages
     duration: float
     location: NotRequired[Location]
+    figure: NotRequired[dict]  # a failed table check's two tables, for the report's picture (core/testkit)
 
 
 class SkippedTest(TypedDict):

@@ -48,6 +48,7 @@ def test_entries(report: dict, lang: str,
             "messages": messages,
             "duration": duration,
             **({"location": meta["location"]} if meta.get("location") and status != "passed" else {}),
+            **({"figure": meta["figure"]} if meta.get("figure") and status != "passed" else {}),
         })
     return tests, skipped
 

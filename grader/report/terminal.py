@@ -93,7 +93,7 @@ def summary_renderables(results: dict, lang: str, path: str) -> list[Any]:
                       f"[{style}]{'█' * filled}[/][dim]{'░' * (10 - filled)}[/]")
     if table.row_count:
         out.append(table)
-    fixes = top_fixes(failure_rows(results, lang, path))
+    fixes = top_fixes(failure_rows(results, lang, path), lang=lang)
     if fixes:
         out.append(f"\n[bold]{t('top_fixes')}[/]")
         for i, f in enumerate(fixes, 1):
