@@ -52,6 +52,29 @@ class TaskTotal(TypedDict):
     total: int
 
 
+class TaskPoints(TypedDict):
+    score: float
+    max_score: float
+
+
+class Previous(TypedDict):
+    """The last comparable run in the same output folder (engine/history.py)."""
+
+    score: float
+    max_score: float
+    tasks: dict[str, TaskPoints]
+    when: str  # ISO 8601, UTC
+    failed: list[str]  # ids of the tests that did not pass
+
+
+class Filter(TypedDict):
+    """A run limited by `grade -k` (engine/history.py)."""
+
+    keyword: str
+    full: NotRequired[dict]  # the full run kept beside it: score, max_score, report
+    report: NotRequired[str]  # where this run's feedback.html went (beside the full run's)
+
+
 class Results(TypedDict):
     schema: int
     submission: str
@@ -74,6 +97,8 @@ class Results(TypedDict):
     status: NotRequired[str]  # batch placeholders: unreadable | timeout | error
     review: NotRequired[dict]  # the tamper scan: {"flagged": bool, "reasons": [...]} (core/tamper.py)
     replay: NotRequired[dict]  # the seed and what it was made from (core/seeds.py)
+    previous: NotRequired[Previous]  # the last comparable run of the same output folder
+    filter: NotRequired[Filter]  # a `grade -k` run: only some tests ran
 
 
 class Progress(Protocol):

@@ -19,6 +19,7 @@ from grader.engine.results import Results
 from grader.paths import TEMPLATES, write_atomic
 from grader.report import plots
 from grader.report.cards import build_cards, top_fixes
+from grader.report.changes import change_view, filter_view
 from grader.report.exp_view import experiment_view, sparkline
 from grader.report.gradescope import build_gradescope, visible_view
 from grader.report.i18n import skip_reason, status_word, translate
@@ -105,6 +106,7 @@ def build_context(results: dict, lang: str, path: str, *, with_plots: bool = Tru
         "percent": round(100 * score / max_score) if max_score else 0,
         "tasks": task_rows(results, lang), "failures": failures, "cards": cards, "not_started": not_started,
         "fixes": top_fixes(cards, not_started),
+        "change": change_view(results, lang), "filtered": filter_view(results, lang),
         "exp": exp, "sparkline": sparkline,
         "log": log_view(results, lang),
         "versions": results.get("versions") or {},
