@@ -221,15 +221,9 @@ def table_figure(found: torch.Tensor, expected: torch.Tensor, what: str, *, atol
         "found_shape": list(f.shape), "expected_shape": list(e.shape),
         "found": _cells(f[:fr, :fc]), "expected": _cells(e[:er, :ec]),
         "wrong": [[int(r), int(c)] for r, c in shown.nonzero().tolist()],
-        "wrong_total": int(mask.sum()) + _missing(f, e), "cells_total": int(e.numel()),
+        "wrong_total": int(mask.sum()), "cells_total": int(f.numel()),  # of the student's whole table
         "cause": {"key": key, "en": en, "ko": ko},
     }
-
-
-def _missing(found: torch.Tensor, expected: torch.Tensor) -> int:
-    """Cells of the formula's table that the student's has no room for."""
-    rows, cols = min(found.shape[0], expected.shape[0]), min(found.shape[1], expected.shape[1])
-    return int(expected.numel()) - rows * cols
 
 
 @contextlib.contextmanager
