@@ -90,14 +90,24 @@ def _task_command(command: str, task: str) -> str:
 
 
 def top_fixes(cards: list[Row], not_started: list[Row], n: int = 3) -> list[Row]:
-    """The n things to fix first: causes in attempted work (the costliest of each task first, then
-    the other causes), then tasks not started, costliest first."""
-    ranked = sorted(cards, key=lambda c: (-c["lost"], _order(c["task"])))
-    best: dict[str, dict[str, Any]] = {}
-    for c in ranked:
-        best.setdefault(c["task"], c)
-    firsts = sorted(best.values(), key=lambda c: (-c["lost"], _order(c["task"])))
-    rest = [c for c in ranked if all(c is not b for b in firsts)]
+    """The n things to fix first: causes in attempted work, then tasks not started.
+
+    First one cause per task, the tasks that lost most first, each by its cause the student can rerun
+    (a public check) and then the costliest; then the other causes, costliest first; then what is not
+    started. Each item is a card (or a not-started line) with ``kind`` and ``task_lost``.
+    """
+    lost: dict[str, float] = {}
+    for c in cards:
+        lost[c["task"]] = lost.get(c["task"], 0.0) + c["lost"]
+    best: dict[str, Row] = {}
+    for c in cards:
+        key = (any(not r["hidden"] for r in c["checks"]), c["lost"])
+        if c["task"] not in best or key > (any(not r["hidden"] for r in best[c["task"]]["checks"]),
+                                           best[c["task"]]["lost"]):
+            best[c["task"]] = c
+    firsts = sorted(best.values(), key=lambda c: (-lost[c["task"]], _order(c["task"])))
+    rest = sorted((c for c in cards if all(c is not b for b in firsts)),
+                  key=lambda c: (-c["lost"], _order(c["task"])))
     idle = sorted(not_started, key=lambda c: (-c["lost"], _order(c["task"])))
     picked = [dict(c, kind="card") for c in firsts + rest] + [dict(c, kind="not_started") for c in idle]
     return [dict(c, task_lost=c["lost"]) for c in picked[:n]]

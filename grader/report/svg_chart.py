@@ -513,6 +513,7 @@ def heatmap(values: Sequence[Sequence[Number]], *, title: str, wrong: Sequence[S
                              f'width="{num(cell - 3)}" height="{num(cell - 3)}" fill="none" stroke="{INK}" '
                              'stroke-width="2.5"/>')
     aria = f' role="img" aria-label="{escape(label or title)}"'
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" style="font-family: {FONT_FAMILY}" '
+    # inline in HTML: the parser gives <svg> its namespace, so no xmlns (and no URL in the page)
+    head = (f'<svg style="font-family: {FONT_FAMILY}" '
             f'width="{num(width)}" height="{num(height)}" viewBox="0 0 {num(width)} {num(height)}"{aria}>')
     return "\n".join([head, *body, *marks, "</svg>"]) + "\n"
