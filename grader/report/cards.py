@@ -19,8 +19,18 @@ from grader.report.view import split_message
 _WHERE = re.compile(r"\(at ([^()`]+?)(?: `[^`]*`)?\)")
 
 
+def not_started(row: dict[str, Any]) -> str | None:
+    """"code" for a function still raising NotImplementedError, "log" for the untouched log template."""
+    text = row.get("en_text", "")
+    if text.startswith("Not attempted"):
+        return "code"
+    if "is still the blank template" in text:
+        return "log"
+    return None
+
+
 def is_not_attempted(row: dict[str, Any]) -> bool:
-    return row.get("en_text", "").startswith("Not attempted")
+    return not_started(row) is not None
 
 
 def cause_key(row: dict[str, Any]) -> str:
@@ -77,7 +87,8 @@ def build_cards(failures: list[Row], lang: str) -> tuple[list[Row], list[Row]]:
         lines.append({
             "task": task, "task_title": rows[0]["task_title"], "count": len(rows), "lost": lost,
             "places": places, "checks": rows, "reproduce": _task_command(rows[0]["reproduce"], task),
-            "text": translate("not_started_line", lang, n=len(rows), where=", ".join(places[:3]) or "–"),
+            "text": (translate("not_started_log", lang, n=len(rows)) if not_started(rows[0]) == "log" else
+                     translate("not_started_line", lang, n=len(rows), where=", ".join(places[:3]) or "–")),
         })
     lines.sort(key=lambda c: _order(c["task"]))
     return cards, lines
@@ -113,4 +124,4 @@ def top_fixes(cards: list[Row], not_started: list[Row], n: int = 3) -> list[Row]
     return [dict(c, task_lost=c["lost"]) for c in picked[:n]]
 
 
-__all__ = ["build_cards", "cause_key", "is_not_attempted", "top_fixes"]
+__all__ = ["build_cards", "cause_key", "is_not_attempted", "not_started", "top_fixes"]
