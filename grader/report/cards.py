@@ -22,7 +22,7 @@ _WHERE = re.compile(r"\(at ([^()`]+?)(?: `[^`]*`)?\)")
 def not_started(row: dict[str, Any]) -> str | None:
     """"code" for a function still raising NotImplementedError, "log" for the untouched log template."""
     text = row.get("en_text", "")
-    if text.startswith("Not attempted"):
+    if "Not attempted yet" in text:  # also a check that could not run for it (the component check)
         return "code"
     if "is still the blank template" in text:
         return "log"
@@ -88,7 +88,8 @@ def build_cards(failures: list[Row], lang: str) -> tuple[list[Row], list[Row]]:
             "task": task, "task_title": rows[0]["task_title"], "count": len(rows), "lost": lost,
             "places": places, "checks": rows, "reproduce": _task_command(rows[0]["reproduce"], task),
             "text": (translate("not_started_log", lang, n=len(rows)) if not_started(rows[0]) == "log" else
-                     translate("not_started_line", lang, n=len(rows), where=", ".join(places[:3]) or "–")),
+                     translate("not_started_line" if len(rows) > 1 else "not_started_line_one", lang,
+                               n=len(rows), where=", ".join(places[:3]) or "–")),
         })
     lines.sort(key=lambda c: _order(c["task"]))
     return cards, lines
@@ -105,7 +106,8 @@ def top_fixes(cards: list[Row], not_started: list[Row], n: int = 3) -> list[Row]
 
     First one cause per task, the tasks that lost most first, each by its cause the student can rerun
     (a public check) and then the costliest; then the other causes, costliest first; then what is not
-    started. Each item is a card (or a not-started line) with ``kind`` and ``task_lost``.
+    started, in the lesson's order (each task builds on the one before). Each item is a card (or a
+    not-started line) with ``kind`` and ``task_lost``.
     """
     lost: dict[str, float] = {}
     for c in cards:
@@ -119,7 +121,7 @@ def top_fixes(cards: list[Row], not_started: list[Row], n: int = 3) -> list[Row]
     firsts = sorted(best.values(), key=lambda c: (-lost[c["task"]], _order(c["task"])))
     rest = sorted((c for c in cards if all(c is not b for b in firsts)),
                   key=lambda c: (-c["lost"], _order(c["task"])))
-    idle = sorted(not_started, key=lambda c: (-c["lost"], _order(c["task"])))
+    idle = sorted(not_started, key=lambda c: _order(c["task"]))  # in the lesson's order: sinusoidal_pe first
     picked = [dict(c, kind="card") for c in firsts + rest] + [dict(c, kind="not_started") for c in idle]
     return [dict(c, task_lost=c["lost"]) for c in picked[:n]]
 

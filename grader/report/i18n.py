@@ -152,6 +152,10 @@ STRINGS: dict[str, tuple[str, str]] = {
                          "TODO, then run grade again.",
                          "아직 구현하지 않았습니다: 검사 {n}개가 NotImplementedError를 만납니다({where}). "
                          "TODO를 채운 뒤 grade를 다시 실행하세요."),
+    "not_started_line_one": ("not attempted yet: its check meets NotImplementedError ({where}). Fill in the "
+                             "TODO, then run grade again.",
+                             "아직 구현하지 않았습니다: 검사 {n}개가 NotImplementedError를 "
+                             "만납니다({where}). TODO를 채운 뒤 grade를 다시 실행하세요."),
     "not_started_log": ("not started yet: LEETCODE_LOG.md is still the blank template ({n} checks). Fill "
                         "it in as you solve the problems.",
                         "아직 시작하지 않았습니다: LEETCODE_LOG.md가 빈 양식 그대로입니다(검사 {n}개). "
