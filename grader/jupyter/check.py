@@ -212,14 +212,14 @@ _WORDS = {
     "en": {"title": "check", "all": "all tasks", "passed": "All checks passed.", "expected": "Expected",
            "found": "Found", "cause": "Likely cause", "check": "Check", "message": "Message",
            "notes": "Top-level code the grader did not run, or that failed", "tests": "checks passed",
-           "since": "Since the last check", "not_started": "Not started yet",
+           "not_started": "Not started yet",
            "none": "No test matched this task name: try sinusoidal_pe, TokenAndPosEmbedding, weight_tying, "
                    "equivariance, leetcode_practice or leetcode_log."},
     "ko": {"title": "check", "all": "모든 과제", "passed": "모든 검사를 통과했습니다.",
            "expected": "기대한 것",
            "found": "실제 결과", "cause": "원인 추정", "check": "검사", "message": "메시지",
            "notes": "채점기가 실행하지 않았거나 실패한 최상위 코드", "tests": "검사 통과",
-           "since": "지난 check 이후", "not_started": "아직 시작하지 않은 항목",
+           "not_started": "아직 시작하지 않은 항목",
            "none": "이 과제 이름에 맞는 테스트가 없습니다: sinusoidal_pe, "
                    "TokenAndPosEmbedding, weight_tying, "
                    "equivariance, leetcode_practice, leetcode_log 중 하나를 쓰세요."},
@@ -254,8 +254,9 @@ def render_html(result: CheckResult) -> str:
         parts.append(f'<p class="mid">{w["none"]}</p>')
     change = change_view(r, result.lang)
     if change:
+        rest = f': {e(change["rest"])}' if change["rest"] else "."
         parts.insert(3, f'<p class="{change["level"]}" data-change="{change["delta"]:g}"><strong>'
-                        f'{e(w["since"])}:</strong> {e(change["text"])}</p>')
+                        f'{e(change["head"])}</strong>{rest}</p>')
     failures = result.failures
     if rows and not failures:
         parts.append(f'<p class="good">{w["passed"]}</p>')

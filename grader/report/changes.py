@@ -80,6 +80,7 @@ def change_view(results: dict[str, Any], lang: str) -> dict[str, Any] | None:
             else translate("change_none", lang, when=when))
     text = head + (": " + "; ".join(items) if items else "") + "."
     return {"delta": round(delta, 3), "signed": _signed(delta), "when": when, "items": items, "text": text,
+            "head": head, "rest": "; ".join(items) + "." if items else "",
             "level": "good" if delta > EPS else ("bad" if delta < -EPS else "mid"),
             "previous_score": prev.get("score"), "previous_max": prev.get("max_score")}
 

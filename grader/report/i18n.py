@@ -137,7 +137,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "change_better": ("{task} {delta}, still failing", "{task} {delta}, 아직 실패"),
     "change_worse": ("{task} {delta}", "{task} {delta}"),
     "change_still_fails": ("{task} still fails", "{task} 아직 실패"),
-    "change_title": ("Since the last run", "지난 실행 이후"),
     "filter_banner": ("Filtered run (-k {keyword}): only {n} checks ran, so this is not your score.",
                       "일부만 채점했습니다(-k {keyword}): 검사 {n}개만 실행했으므로 이 점수는 전체 점수가 "
                       "아닙니다."),
