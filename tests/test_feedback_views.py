@@ -24,6 +24,7 @@ from grader.engine.options import GradeOptions
 from grader.jupyter.check import CheckResult, remember
 from grader.jupyter.check import render_html as check_html
 from grader.report.render import render_html, render_markdown
+from grader.report.terminal import summary_renderables
 from grader.report.text import text_summary
 from tests.conftest import CORPUS, ROOT, grade
 
@@ -149,6 +150,10 @@ def test_one_card_per_cause_keeps_every_check_and_its_command(buggy):
     assert plain.count("sin and cos are concatenated") == 1 and all(t["id"] in plain for t in failed)
     # the Markdown shows where the wrong cells are, and says where the picture is
     assert "■" in md and "feedback.html" in md
+    # and the terminal: the cause once with its count, every other cause one line, the total of checks
+    terminal = " ".join(" ".join(str(x) for x in summary_renderables(buggy, "en", "examples/buggy")).split())
+    assert terminal.count("sin and cos are concatenated") == 1 and "(6 checks, one cause)" in terminal
+    assert f"Every failed check ({len(failed)})" in terminal
 
 
 def test_a_real_bug_comes_before_what_is_not_started(tmp_path):
@@ -159,8 +164,6 @@ def test_a_real_bug_comes_before_what_is_not_started(tmp_path):
         shutil.copy(ROOT / "exercises" / name, sub / name)
     shutil.copy(CORPUS / "bug_pe_plain_attr" / "embedding.py", sub / "embedding.py")
     results = grade(sub, hidden=False, keyword="TokenAndPosEmbedding or leetcode")
-    from grader.report.terminal import summary_renderables
-
     lines = [str(x) for x in summary_renderables(results, "en", "exercises")]
     top = lines.index(next(x for x in lines if "Top three things to fix" in x))
     assert "Token + position embedding" in lines[top + 1] and "register_buffer" in lines[top + 1]

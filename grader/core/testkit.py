@@ -312,11 +312,12 @@ def diagnose_pe(actual: torch.Tensor, max_len: int, d_model: int) -> tuple[str, 
                     "0번 행은 [0, 1, 0, 1, ...]이어야 합니다(sin 0 = 0, cos "
                     "0 = 1). 그림에서 첫 행부터 다릅니다. 위치가 0부터 시작하는지 확인하세요.")
     elif a.dim() == 2 and tuple(a.shape) == (d_model, max_len) and max_diff(a.T, ref) < 1e-4:
+        # no sizes in the text: every check of one transposed table gives the same cause (one card)
         return ("transposed",
-                f"the table is transposed: shape ({d_model}, {max_len}), one row per dimension, so in the "
+                "the table is transposed: shape (d_model, max_len), one row per dimension, so in the "
                 "picture your rows are the formula's columns. Build it (max_len, d_model): one row per "
                 "position.",
-                f"표가 전치되었습니다: 모양이 ({d_model}, {max_len})로 차원마다 한 행이라, 그림에서 내 행이 "
+                "표가 전치되었습니다: 모양이 (d_model, max_len)로 차원마다 한 행이라, 그림에서 내 행이 "
                 "수식의 열입니다. (max_len, d_model)로 만드세요: 위치마다 한 행.")
     return ("formula",
             "check the formula PE[p, 2i] = sin(p / 10000^(2i/d_model)), PE[p, 2i+1] = cos(same angle).",
