@@ -13,6 +13,7 @@ from grader.engine.rubric import TASKS
 from grader.report.i18n import translate
 
 EPS = 1e-9
+STILL_SHOWN = 3  # tasks named as still failing; the rest are counted
 
 
 def _when(stamp: str) -> str:
@@ -70,11 +71,15 @@ def change_view(results: dict[str, Any], lang: str) -> dict[str, Any] | None:
     if not prev:
         return None
     delta = float(results.get("score", 0.0)) - float(prev.get("score", 0.0))
-    items = []
+    items, still = [], []
     for c in task_changes(results):
-        if c["kind"] == "new":
-            continue
-        items.append(translate(f"change_{c['kind']}", lang, task=c["task"], delta=_signed(c["delta"])))
+        if c["kind"] == "new" or (c["kind"] == "still_fails" and c["score"] <= EPS):
+            continue  # a task with nothing yet, then and now, is not news
+        text = translate(f"change_{c['kind']}", lang, task=c["task"], delta=_signed(c["delta"]))
+        (still if c["kind"] == "still_fails" else items).append(text)
+    items += still[:STILL_SHOWN]
+    if len(still) > STILL_SHOWN:
+        items.append(translate("change_more_still", lang, n=len(still) - STILL_SHOWN))
     when = _when(prev.get("when", ""))
     head = (translate("change_head", lang, delta=_signed(delta), when=when) if abs(delta) > EPS or items
             else translate("change_none", lang, when=when))

@@ -137,6 +137,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "change_better": ("{task} {delta}, still failing", "{task} {delta}, 아직 실패"),
     "change_worse": ("{task} {delta}", "{task} {delta}"),
     "change_still_fails": ("{task} still fails", "{task} 아직 실패"),
+    "change_more_still": ("{n} more still failing", "그 밖에 {n}개 아직 실패"),
     "filter_banner": ("Filtered run (-k {keyword}): only {n} checks ran, so this is not your score.",
                       "일부만 채점했습니다(-k {keyword}): 검사 {n}개만 실행했으므로 이 점수는 전체 점수가 "
                       "아닙니다."),
