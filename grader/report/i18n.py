@@ -175,6 +175,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "fig_title": ("Your table beside the formula's", "내 표와 수식의 표"),
     "fig_count": ("{n} of {total} cells wrong (outlined in your table).",
                   "{total}칸 중 {n}칸이 틀렸습니다(내 표에 테두리로 표시)."),
+    "fig_count_forward": ("{n} of {total} cells wrong (outlined in the rows your forward added).",
+                          "{total}칸 중 {n}칸이 틀렸습니다(내 forward가 더한 행에 테두리로 표시)."),
     "fig_crop": ("Showing rows {rows} of {n_rows} and columns {cols} of {n_cols}.",
                  "{n_rows}행 중 {rows}행, {n_cols}열 중 {cols}열만 보입니다."),
     "fig_scale": ("Colour: blue −1, white 0, red +1.", "색: 파랑 −1, 흰색 0, 빨강 +1."),

@@ -47,8 +47,9 @@ def figure_view(figure: dict[str, Any] | None, lang: str) -> dict[str, Any] | No
         "wrong": len(wrong), "wrong_total": int(figure.get("wrong_total", len(wrong))),
         "cells_total": int(figure.get("cells_total", 0)),
         # no wrong cell (a float64 table): the caption says what did fail
-        "count": (t("fig_count", n=int(figure.get("wrong_total", len(wrong))),
-                    total=int(figure.get("cells_total", 0))) if figure.get("wrong_total", len(wrong))
+        "count": (t("fig_count_forward" if forward else "fig_count",
+                    n=int(figure.get("wrong_total", len(wrong))), total=int(figure.get("cells_total", 0)))
+                  if figure.get("wrong_total", len(wrong))
                   else str(cause.get(lang) or cause.get("en") or "")),
         "crop": crop[0] if crop else "",
         "scale": t("fig_scale"),
