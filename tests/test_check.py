@@ -109,3 +109,20 @@ def test_check_in_a_kernel_that_imports_the_exercises_grades_the_files(tmp_path)
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
     score, top = json.loads(text.strip().splitlines()[-1])
     assert score == top > 0
+
+
+def test_check_in_a_kernel_draws_the_table_and_says_what_changed_since_the_last_call(tmp_path):
+    """Two calls in one kernel: the sin-only table drawn with its wrong cells, then the fix reported."""
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(SIN_ONLY),
+        nbformat.v4.new_code_cell('from grader import check\ncheck("sinusoidal_pe", lang="en")'),
+        nbformat.v4.new_code_cell(REFERENCE),
+        nbformat.v4.new_code_cell('check("sinusoidal_pe", lang="en")'),
+    ])
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    first, second = ("".join(o.get("data", {}).get("text/html", "") for o in nb.cells[i].outputs
+                             if o.output_type == "execute_result") for i in (1, 3))
+    assert 'data-figure="pe-diff"' in first and "data-wrong=" in first and "since the last run" not in first
+    assert "since the last run" in second and "sinusoidal_pe now passes" in second
+    assert 'data-figure="pe-diff"' not in second

@@ -92,9 +92,9 @@ def test_korean_report_has_no_english_ui_text_plots_included(buggy: dict) -> Non
 
 
 def cards(page: str) -> list[tuple[str, list[str]]]:
-    """(test id, the card's fields) of each failure card."""
+    """(test id, the fields) of each failed check (one card per cause holds several: report/cards.py)."""
     out = []
-    for m in re.finditer(r'<article class="card[^"]*" id="fail-\d+">\s*<h3>([^<]+)<.*?</article>', page,
+    for m in re.finditer(r'<section class="check" id="fail-\d+">\s*<h4>([^<]+)<.*?</section>', page,
                          re.S):
         out.append((m.group(1), re.findall(r"<dt>", m.group(0))))
     return out

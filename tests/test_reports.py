@@ -107,15 +107,21 @@ def test_stub_report_says_not_attempted_and_blank_log(graded):
     text = files(graded["stub"])
     assert results["score"] < results["max_score"] / 2
     html, md = text["feedback.html"], text["feedback.md"]
-    assert "Not attempted yet" in html and "Not attempted yet" in md
-    assert html.count('<article class="card') == sum(t["status"] != "passed" for t in results["tests"])
+    assert "not attempted yet" in html and "not attempted yet" in md
+    # one line per task not started, one card per cause: far fewer than the 37 failed checks, each reachable
+    failed = [t for t in results["tests"] if t["status"] != "passed"]
+    idle_tasks = {t["task"] for t in failed if "Not attempted yet" in t["messages"]["en"]
+                  or "still the blank template" in t["messages"]["en"]}
+    assert html.count('<ul class="not-started">') == 1 and html.count("<li data-checks=") == len(idle_tasks)
+    assert html.count('<article class="card') < len(failed) // 2
+    assert all(t["id"] in html and t["id"] in md for t in failed)
     # the untouched template: every log test fails and says so, with no guessing at fields
     log_tests = [t for t in results["tests"] if t["task"] == "leetcode_log"]
     assert log_tests and all(t["status"] == "failed" for t in log_tests)
     assert all("still the blank template" in t["message"] for t in log_tests)
     assert results["artifacts"]["leetcode_log"]["points"] == 0
     assert "still the blank template" in html
-    assert md.count("<details>") >= len(log_tests)
+    assert all(t["id"] in md for t in log_tests)  # collapsed into the log's one line, each still listed
     assert "Top three things to fix" in text["summary.txt"] or "To fix" in text["summary.txt"]
 
 
@@ -124,7 +130,10 @@ def test_buggy_html_explains_each_failure(graded):
     # expected / found / likely cause split out of the TA message
     assert re.search(r"<dt>Expected</dt><dd>[^<]*1\.000000</dd>\s*"
                      r"<dt>Found</dt><dd>[^<]*0\.000000</dd>", html)
-    assert "<dt>Likely cause</dt><dd>sin and cos are concatenated" in html
+    # the six failures of the concatenated table: one card, the cause once, every check under it
+    assert '<p class="cause"><strong>Likely cause:</strong> sin and cos are concatenated' in html
+    assert html.count("sin and cos are concatenated") == 2  # the card, and the first of the top three
+    assert "6 checks, one cause" in html
     # how to reproduce: the CLI's -k, with the test's parameters when -k can spell them
     assert "grade examples/buggy -k &#39;test_formula_small and 4-6&#39;" in html
     assert "grade examples/buggy -k test_tied_head_is_the_embedding" in html
@@ -371,7 +380,7 @@ def test_feedback_html_in_headless_chromium(graded, chromium, tmp_path, name):
     visit = chromium.visit(graded[name] / "feedback.html", {
         "score": "document.getElementById('score').textContent",
         "tasks": "document.querySelectorAll('#tasks tbody tr').length",
-        "cards": "document.querySelectorAll('article.card').length",
+        "cards": "document.querySelectorAll('article.card section.check, ul.not-started li li').length",
         "images_ok": "[...document.images].every(i => i.complete && i.naturalWidth > 0)",
         "width": "document.documentElement.scrollWidth",
     })

@@ -43,10 +43,15 @@ class GradeFailure(AssertionError):
         super().__init__(en)
         # not `.msg`: pytest reads an AssertionError's `.msg` as a string
         self.message = Message(en, ko)
+        # What the report can draw (testkit.pictured: the student's table beside the formula's), or None.
+        self.figure: dict | None = None
 
 
-def fail(en: str, ko: str) -> None:
-    raise GradeFailure(en, ko)
+def fail(en: str, ko: str, figure: dict | None = None) -> None:
+    """Fail the test with this message (and, for the report to draw, a ``figure``: testkit.table_figure)."""
+    exc = GradeFailure(en, ko)
+    exc.figure = figure
+    raise exc
 
 
 def expect(condition: bool, en: str, ko: str) -> None:

@@ -46,6 +46,7 @@ class TestResult(TypedDict):
     duration: float
     location: NotRequired[Location]
     withheld: NotRequired[WithheldVerdict]  # a flagged submission: the verdict held for review
+    figure: NotRequired[dict]  # a failed table check's two tables, for the report's picture (core/testkit)
 
 
 class SkippedTest(TypedDict):
@@ -59,6 +60,29 @@ class TaskTotal(TypedDict):
     max_score: float
     passed: int
     total: int
+
+
+class TaskPoints(TypedDict):
+    score: float
+    max_score: float
+
+
+class Previous(TypedDict):
+    """The last comparable run in the same output folder (engine/history.py)."""
+
+    score: float
+    max_score: float
+    tasks: dict[str, TaskPoints]
+    when: str  # ISO 8601, UTC
+    failed: list[str]  # ids of the tests that did not pass
+
+
+class Filter(TypedDict):
+    """A run limited by `grade -k` (engine/history.py)."""
+
+    keyword: str
+    full: NotRequired[dict]  # the full run kept beside it: score, max_score, report
+    report: NotRequired[str]  # where this run's feedback.html went (beside the full run's)
 
 
 class Results(TypedDict):
@@ -84,6 +108,8 @@ class Results(TypedDict):
     review: NotRequired[dict]  # the tamper scan: {"flagged": bool, "reasons": [...]} (core/tamper.py)
     replay: NotRequired[dict]  # the seed and what it was made from (core/seeds.py)
     final: NotRequired[dict]  # the term's total and its steps (engine/classmodel.py: final_section)
+    previous: NotRequired[Previous]  # the last comparable run of the same output folder
+    filter: NotRequired[Filter]  # a `grade -k` run: only some tests ran
 
 
 class Progress(Protocol):

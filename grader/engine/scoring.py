@@ -51,6 +51,7 @@ def test_entries(report: dict, lang: str,
             **({"location": meta["location"]} if meta.get("location") and status != "passed" else {}),
             # a flagged submission's test, failed "Withheld for review": the verdict its check gave
             **({"withheld": meta["withheld"]} if meta.get("withheld") and status != "passed" else {}),
+            **({"figure": meta["figure"]} if meta.get("figure") and status != "passed" else {}),
         })
     return tests, skipped
 

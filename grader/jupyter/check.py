@@ -58,6 +58,11 @@ class CheckResult:
     def __repr__(self) -> str:
         what = self.task or ("모든 과제" if self.lang == "ko" else "all tasks")
         lines = [f"check({what!r}): {self.score:g} / {self.max_score:g}"]
+        from grader.report.changes import change_view
+
+        change = change_view(self.results, self.lang)
+        if change:
+            lines.append(change["text"])
         if self.results.get("error"):
             lines.append(str(self.results["error"]))
         for f in self.failures:
@@ -92,7 +97,25 @@ def check(task: str | None = None, *, lang: str | None = None, path: str | os.Pa
                        "error": message[-1] if message else f"grade exited with status {proc.returncode}"}
         else:
             results = json.loads(report.read_text(encoding="utf-8"))
+    remember(results, (task or "", str(path) if path is not None else ""))
     return CheckResult(results, chosen, task)
+
+
+# The last result of each check(task, path) in this kernel: the next call says what changed.
+_LAST: dict[tuple[str, str], tuple[dict, float]] = {}
+
+
+def remember(results: dict, key: tuple[str, str]) -> None:
+    """Give ``results`` the ``previous`` of the last comparable call with ``key``, then keep it."""
+    import time
+
+    from grader.engine.history import comparable, summarize
+
+    last = _LAST.get(key)
+    if last is not None and comparable(last[0], results):
+        results["previous"] = summarize(*last)
+    if not results.get("error"):
+        _LAST[key] = ({k: v for k, v in results.items() if k != "previous"}, time.time())
 
 
 def _env() -> dict[str, str]:
@@ -172,7 +195,8 @@ _CSS = """<style>
 .gk-check td{padding:.15rem .6rem .15rem 0;vertical-align:top}.gk-check .card{border-left:4px solid #cf222e;
  padding:.3rem .7rem;margin:.5rem 0;background:#fff8f8}.gk-check dl{display:grid;grid-template-columns:max-content 1fr;
  gap:.1rem .8rem;margin:.3rem 0}.gk-check dt{font-weight:600}.gk-check dd{margin:0}.gk-check code{background:#f6f8fa;padding:0 .2rem;border-radius:3px}
-.gk-check .muted{color:#656d76}
+.gk-check .muted{color:#656d76}.gk-check .gk-panels{display:flex;flex-wrap:wrap;gap:8px}
+.gk-check .gk-panels svg{max-width:100%;height:auto}.gk-check figure{margin:.4rem 0}
 </style>"""  # noqa: E501
 
 _WORDS = {
@@ -180,6 +204,7 @@ _WORDS = {
            "found": "Found", "cause": "Likely cause", "fix": "How to fix", "check": "Check",
            "message": "Message",
            "notes": "Top-level code the grader did not run, or that failed", "tests": "checks passed",
+           "not_started": "Not started yet",
            "none": "No test matched this task name: try sinusoidal_pe, TokenAndPosEmbedding, weight_tying, "
                    "equivariance, leetcode_practice or leetcode_log."},
     "ko": {"title": "check", "all": "모든 과제", "passed": "모든 검사를 통과했습니다.",
@@ -187,6 +212,7 @@ _WORDS = {
            "found": "실제 결과", "cause": "원인 추정", "fix": "고치는 방법", "check": "검사",
            "message": "메시지",
            "notes": "채점기가 실행하지 않았거나 실패한 최상위 코드", "tests": "검사 통과",
+           "not_started": "아직 시작하지 않은 항목",
            "none": "이 과제 이름에 맞는 테스트가 없습니다: sinusoidal_pe, "
                    "TokenAndPosEmbedding, weight_tying, "
                    "equivariance, leetcode_practice, leetcode_log 중 하나를 쓰세요."},
@@ -195,6 +221,8 @@ _WORDS = {
 
 def render_html(result: CheckResult) -> str:
     """The report's feedback for a notebook output: score, tasks, each failing check, cells not run."""
+    from grader.report.cards import build_cards
+    from grader.report.changes import change_view
     from grader.report.markup import code_spans
     from grader.report.view import task_rows
 
@@ -218,25 +246,49 @@ def render_html(result: CheckResult) -> str:
         parts.append("</table>")
     elif not r.get("error"):
         parts.append(f'<p class="mid">{w["none"]}</p>')
+    change = change_view(r, result.lang)
+    if change:
+        rest = f': {e(change["rest"])}' if change["rest"] else "."
+        parts.insert(3, f'<p class="{change["level"]}" data-change="{change["delta"]:g}"><strong>'
+                        f'{e(change["head"])}</strong>{rest}</p>')
     failures = result.failures
     if rows and not failures:
         parts.append(f'<p class="good">{w["passed"]}</p>')
-    for f in failures:
-        p = f["parts"]
-        parts.append(f'<div class="card"><strong>{e(f["id"].split("::")[-1])}</strong> '
-                     f'<span class="muted">{e(f["task_title"])} · {e(f["status_word"])}</span><dl>')
-        c = code_spans  # messages: escaped, `code` spans as <code>
-        if p["expected"]:
-            if p["what"]:
-                parts.append(f'<dt>{w["check"]}</dt><dd>{c(p["what"])}</dd>')
-            parts.append(f'<dt>{w["expected"]}</dt><dd>{c(p["expected"])}</dd>')
-            parts.append(f'<dt>{w["found"]}</dt><dd>{c(p["found"])}</dd>')
-        else:
-            parts.append(f'<dt>{w["message"]}</dt><dd>{c(f["text"])}</dd>')
-        for key in ("cause", "fix"):
-            if p.get(key):
-                parts.append(f'<dt>{w[key]}</dt><dd>{c(p[key])}</dd>')
-        parts.append("</dl></div>")
+    cards, not_started = build_cards(failures, result.lang)
+    for c in cards:
+        parts.append('<div class="card">')
+        if c["count"] > 1:
+            parts.append(f'<strong>{e(c["task_title"])}: {e(c["count_text"])}</strong>')
+            if c["cause"]:
+                parts.append(f'<p><strong>{w["cause"]}:</strong> {code_spans(c["cause"])}</p>')
+        if c["figure"]:
+            fig = c["figure"]
+            parts.append(f'<figure class="gk-fig" data-figure="pe-diff"><div class="gk-panels">{fig["found"]}'
+                         f'{fig["expected"]}</div><figcaption class="muted">{e(fig["count"])} '
+                         f'{e(fig["crop"])} {e(fig["scale"])}</figcaption></figure>')
+        m = code_spans  # messages: escaped, `code` spans as <code>
+        for f in c["checks"]:
+            p = f["parts"]
+            parts.append(f'<div><strong>{e(f["id"].split("::")[-1])}</strong> '
+                         f'<span class="muted">{e(f["task_title"])} · {e(f["status_word"])}</span><dl>')
+            if p["expected"]:
+                if p["what"]:
+                    parts.append(f'<dt>{w["check"]}</dt><dd>{m(p["what"])}</dd>')
+                parts.append(f'<dt>{w["expected"]}</dt><dd>{m(p["expected"])}</dd>')
+                parts.append(f'<dt>{w["found"]}</dt><dd>{m(p["found"])}</dd>')
+            else:
+                parts.append(f'<dt>{w["message"]}</dt><dd>{m(f["text"])}</dd>')
+            if p["cause"] and (c["count"] == 1 or p["cause"] != c["cause"]):
+                parts.append(f'<dt>{w["cause"]}</dt><dd>{m(p["cause"])}</dd>')
+            if p.get("fix"):
+                parts.append(f'<dt>{w["fix"]}</dt><dd>{m(p["fix"])}</dd>')
+            parts.append("</dl></div>")
+        parts.append("</div>")
+    if not_started:
+        parts.append(f'<p><strong>{e(w["not_started"])}</strong></p><ul>')
+        parts += [f'<li>{e(n["task_title"])} (−{n["lost"]:g}): {code_spans(n["text"])}</li>'
+                  for n in not_started]
+        parts.append("</ul>")
     notes = [n for n in ((r.get("artifacts") or {}).get("notebook") or {}).get("notes", [])
              if n.get("important")]
     if notes:

@@ -92,7 +92,7 @@ def build_gradescope(results: Results, lang: str, path: str, summary_md: str = "
 def _fallback_output(results: dict, lang: str, path: str) -> str:
     if results.get("error"):
         return f"{translate('unreadable', lang)}: {results['error']}"
-    fixes = top_fixes(failure_rows(results, lang, path))
+    fixes = top_fixes(failure_rows(results, lang, path), lang=lang)
     lines = [f"{translate('score', lang)}: {results.get('score', 0):g} / {results.get('max_score', 0):g}"]
     if fixes:
         lines.append(f"{translate('top_fixes', lang)}:")

@@ -18,12 +18,14 @@ import jinja2
 from grader.engine.results import Results
 from grader.paths import TEMPLATES, write_atomic
 from grader.report import plots
+from grader.report.cards import build_cards, top_fixes
+from grader.report.changes import change_view, filter_view
 from grader.report.exp_view import experiment_view, sparkline
 from grader.report.gradescope import build_gradescope, visible_view
 from grader.report.i18n import skip_reason, status_word, translate
 from grader.report.log_view import log_view
 from grader.report.markup import code_spans, md_code_spans
-from grader.report.view import failure_rows, student_output, task_rows, top_fixes
+from grader.report.view import failure_rows, student_output, task_rows
 
 MD_LIMIT = 1_000_000  # bytes: under GitHub's 1 MiB job summary limit, with room to spare
 MD_BUDGET = MD_LIMIT - 16 * 1024  # room for the truncation note
@@ -91,6 +93,7 @@ def _num(value: Any, digits: int = 3) -> str:
 def build_context(results: dict, lang: str, path: str, *, with_plots: bool = True) -> dict[str, Any]:
     """Everything a template needs, in ``lang``."""
     failures = failure_rows(results, lang, path)
+    cards, not_started = build_cards(failures, lang)
     exp = experiment_view((results.get("artifacts") or {}).get("experiment"), lang)
     for part in (exp or {}).get("parts", []):
         part["img_loss"] = plots.loss_curves(part, lang) if with_plots else None
@@ -104,7 +107,9 @@ def build_context(results: dict, lang: str, path: str, *, with_plots: bool = Tru
         "skip_reason": lambda s: skip_reason(s, lang),
         "score": score, "max_score": max_score,
         "percent": round(100 * score / max_score) if max_score else 0,
-        "tasks": task_rows(results, lang), "failures": failures, "fixes": top_fixes(failures),
+        "tasks": task_rows(results, lang), "failures": failures, "cards": cards, "not_started": not_started,
+        "fixes": top_fixes(cards, not_started),
+        "change": change_view(results, lang), "filtered": filter_view(results, lang),
         "exp": exp, "sparkline": sparkline,
         "log": log_view(results, lang),
         "versions": results.get("versions") or {},

@@ -62,6 +62,9 @@ def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = Fal
             return ci_outputs.finish(unreadable, sub_path=path, out=out, lang=lang, fail_under=fail_under,
                                      exit_status=2)
         return 2
+    from grader.engine.history import prepare
+
+    out = prepare(results, out, options.keyword)  # `previous`; a filtered run beside a full one
     write_results(results, out)
     write_feedback(results, out, lang, path)
     summary = text_summary(results, lang)

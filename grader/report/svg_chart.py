@@ -449,3 +449,71 @@ def histogram(values: Sequence[Number], *, lo: float, hi: float, bins: int, colo
         x = chart.px(min(hi, max(lo, float(marker))))
         chart.add(_line(x, chart.top, x, chart.bottom, colour=INK, width=1.5, dash=True))
     return chart.svg()
+
+
+# -- heatmap -------------------------------------------------------------------------------------------------
+
+CELL, CELL_MAX = 16.0, 40.0  # units per cell: a panel is about 300 units wide (one per phone width), so a
+PANEL = 290.0                # small table gets big cells, with its values written in them
+COLD, ZERO, HOT, MISSING = (33, 102, 172), (247, 247, 247), (178, 24, 43), "#bdbdbd"
+
+
+def diverging(value: Number, limit: float = 1.0) -> str:
+    """-limit blue, 0 white, +limit red (clipped beyond); grey where there is no finite value."""
+    if not finite(value):
+        return MISSING
+    t = max(-1.0, min(1.0, float(value) / limit))  # type: ignore[arg-type]
+    far = HOT if t > 0 else COLD
+    mix = [round(z + (f - z) * abs(t)) for z, f in zip(ZERO, far, strict=True)]
+    return "#{:02x}{:02x}{:02x}".format(*mix)
+
+
+def heatmap(values: Sequence[Sequence[Number]], *, title: str, wrong: Sequence[Sequence[int]] = (),
+            row_title: str = "", col_title: str = "", label: str = "") -> str | None:
+    """A grid of coloured cells (diverging around 0) with row and column numbers; ``wrong`` cells
+    (row, column) are outlined and carry ``data-wrong="r,c"``. Inline SVG (the page can find them),
+    scaled down by CSS (``max-width: 100%``) where the page is narrow. None without cells."""
+    rows = [list(r) for r in values]
+    n_rows, n_cols = len(rows), max((len(r) for r in rows), default=0)
+    if not n_rows or not n_cols:
+        return None
+    bad = {(int(r), int(c)) for r, c in wrong}
+    cell = max(CELL, min(CELL_MAX, PANEL / max(n_cols, 1), 420.0 / max(n_rows, 1)))
+    write = cell >= 30  # room for the value in the cell
+    left = PAD + text_width(str(n_rows - 1), 10) + 6 + (FONT * 1.3 if row_title else 0)
+    top = PAD + TITLE_FONT * 1.4 + (FONT * 1.3 if col_title else 0) + 16
+    width = max(left + n_cols * cell + PAD, PAD * 2 + text_width(title, TITLE_FONT))
+    height = top + n_rows * cell + PAD
+    body = [f'<rect width="{num(width)}" height="{num(height)}" fill="#fff"/>',
+            _text(PAD, PAD + TITLE_FONT, title, size=TITLE_FONT, fill=INK, anchor="start")]
+    if col_title:
+        body.append(_text(left, PAD + TITLE_FONT * 1.4 + FONT, col_title, size=FONT * 0.85, anchor="start"))
+    if row_title:
+        body.append(_text(PAD + FONT * 0.8, top + n_rows * cell / 2, row_title, size=FONT * 0.85,
+                          rotate=True))
+    for c in range(n_cols):
+        body.append(_text(left + (c + 0.5) * cell, top - 4, str(c), size=9))
+    for r in range(n_rows):
+        body.append(_text(left - 4, top + (r + 0.5) * cell + 3, str(r), size=9, anchor="end"))
+    marks = []
+    for r, row in enumerate(rows):
+        for c in range(n_cols):
+            value = row[c] if c < len(row) else None
+            x, y = left + c * cell, top + r * cell
+            shown = "–" if not finite(value) else f"{float(value):.4g}"  # type: ignore[arg-type]
+            body.append(f'<rect x="{num(x)}" y="{num(y)}" width="{num(cell)}" height="{num(cell)}" '
+                        f'fill="{diverging(value)}"><title>[{r}, {c}] {escape(shown)}</title></rect>')
+            if write:
+                dark = finite(value) and abs(float(value)) > 0.55  # type: ignore[arg-type]
+                text = "–" if not finite(value) else f"{float(value):.2f}".replace("-0.00", "0.00")  # type: ignore[arg-type]
+                body.append(_text(x + cell / 2, y + cell / 2 + 3.5, text, size=10,
+                                  fill="#fff" if dark else INK))
+            if (r, c) in bad:
+                marks.append(f'<rect data-wrong="{r},{c}" x="{num(x + 1.5)}" y="{num(y + 1.5)}" '
+                             f'width="{num(cell - 3)}" height="{num(cell - 3)}" fill="none" stroke="{INK}" '
+                             'stroke-width="2.5"/>')
+    aria = f' role="img" aria-label="{escape(label or title)}"'
+    # inline in HTML: the parser gives <svg> its namespace, so no xmlns (and no URL in the page)
+    head = (f'<svg style="font-family: {FONT_FAMILY}" '
+            f'width="{num(width)}" height="{num(height)}" viewBox="0 0 {num(width)} {num(height)}"{aria}>')
+    return "\n".join([head, *body, *marks, "</svg>"]) + "\n"

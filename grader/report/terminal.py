@@ -16,10 +16,13 @@ from rich.progress import Progress as RichProgress
 from rich.table import Table
 
 from grader.engine.results import Results
+from grader.report.cards import build_cards, top_fixes
+from grader.report.changes import change_view, filter_view
 from grader.report.i18n import translate
-from grader.report.view import failure_rows, task_rows, top_fixes
+from grader.report.view import failure_rows, task_rows
 
 STYLE = {"good": "green", "mid": "yellow", "bad": "red"}
+OTHER_CAUSES = 6  # lines of causes beyond the top three (the rest are counted)
 
 
 class Progress:
@@ -76,6 +79,11 @@ def summary_renderables(results: dict, lang: str, path: str) -> list[Any]:
             f"[dim]\\[{', '.join(results.get('suites', []))}; {t('isolation').lower()}: "
             f"{results.get('isolation')}][/]")
     out: list[Any] = [head]
+    filtered, change = filter_view(results, lang), change_view(results, lang)
+    if filtered:
+        out.append(f"[bold yellow]{escape(filtered['text'])}[/]")
+    if change:
+        out.append(f"[bold {STYLE[change['level']]}]{escape(change['text'])}[/]")
     if results.get("error"):
         out.append(f"[red]{t('unreadable')}:[/] {escape(results['error'])}")
     for reason in (results.get("review") or {}).get("reasons", [])[:3]:
@@ -93,13 +101,32 @@ def summary_renderables(results: dict, lang: str, path: str) -> list[Any]:
                       f"[{style}]{'█' * filled}[/][dim]{'░' * (10 - filled)}[/]")
     if table.row_count:
         out.append(table)
-    fixes = top_fixes(failure_rows(results, lang, path))
+    cards, not_started = build_cards(failure_rows(results, lang, path), lang)
+    fixes = top_fixes(cards, not_started)
     if fixes:
         out.append(f"\n[bold]{t('top_fixes')}[/]")
         for i, f in enumerate(fixes, 1):
-            out.append(f"[bold]{i}. {escape(f['task_title'])}[/] [red](−{f['task_lost']:g})[/]: "
+            count = f" [dim]({f['count_text']})[/]" if f["kind"] == "card" and f["count"] > 1 else ""
+            out.append(f"[bold]{i}. {escape(f['task_title'])}[/] [red](−{f['task_lost']:g})[/]{count}: "
                        f"{escape(f['text'])}")
             out.append(f"   [dim]{escape(f['reproduce'])}[/]")
+        shown = {id(f["checks"][0]) for f in fixes}
+        rest = [c for c in cards if id(c["checks"][0]) not in shown]
+        if rest:  # every other cause, one line each (its checks are in feedback.html)
+            out.append(f"\n[bold]{t('other_causes')}[/]")
+            for c in rest[:OTHER_CAUSES]:
+                count = f" [dim]({c['count_text']})[/]" if c["count"] > 1 else ""
+                out.append(f"[yellow]-[/] {escape(c['task_title'])} [red](−{c['lost']:g})[/]{count}: "
+                           f"{escape(_first_line(c['text']))}")
+        if len(rest) > OTHER_CAUSES:
+            out.append(f"[dim]{escape(t('more_causes', n=len(rest) - OTHER_CAUSES))}[/]")
+        idle = [n for n in not_started if id(n["checks"][0]) not in shown]
+        if idle:
+            out.append(f"\n[bold]{t('not_started')}[/]")
+            out += [f"[yellow]-[/] {escape(n['task_title'])} [red](−{n['lost']:g})[/]: {escape(n['text'])}"
+                    for n in idle]
+        n_checks = sum(c["count"] for c in cards) + sum(n["count"] for n in not_started)
+        out.append(f"[dim]{escape(t('every_check', n=n_checks))}[/]")
     elif table.row_count:
         out.append(f"[green]{t('nothing_to_fix')}[/]")
     # a notebook's (or module's) top-level code that failed or could not run (grader/notebook)
@@ -109,6 +136,11 @@ def summary_renderables(results: dict, lang: str, path: str) -> list[Any]:
         out.append(f"\n[bold]{'실행하지 못했거나 실패한 최상위 코드' if lang == 'ko' else 'Top-level code that failed or did not run'}[/]")  # noqa: E501
         out += [f"[yellow]-[/] {escape(n['messages'].get(lang) or n['messages']['en'])}" for n in notes[:8]]
     return out
+
+
+def _first_line(text: str, limit: int = 160) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def print_summary(results: Results, lang: str, path: str, console: Console | None = None) -> None:

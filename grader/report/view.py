@@ -12,6 +12,7 @@ from typing import Any
 
 from grader.lesson.tasks import TASK_TITLES, TASKS
 from grader.report.i18n import status_word
+from grader.report.pe_figure import figure_view
 
 # Practice functions of leetcode.py, as named in the catalog and the test ids.
 PRACTICE_FUNCTIONS = ("my_pow", "count_primes", "is_happy", "int_to_roman")
@@ -138,29 +139,21 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
             "status": t["status"], "status_word": status_word(t["status"], lang),
             "points": t["max_score"], "text": text, "parts": parts,
             "hidden": t["id"].startswith("hidden/"), "reproduce": reproduce_command(t["id"], path, seed),
+            # grouping reads the English text (one card per cause, report/cards.py) and the figure
+            "en_text": messages.get("en") or t.get("message", ""), "figure_data": t.get("figure"),
+            "figure": figure_view(t.get("figure"), lang),
         })
     # by task in rubric order, the public (reproducible) failures of a task first
     rows.sort(key=lambda r: (TASKS.index(r["task"]) if r["task"] in TASKS else len(TASKS), r["hidden"]))
     return rows
 
 
-def top_fixes(failures: list[dict[str, Any]], n: int = 3) -> list[dict[str, Any]]:
-    """The n fixes worth most: the costliest failure of each task, costliest tasks first.
+def top_fixes(failures: list[dict[str, Any]], n: int = 3, lang: str = "en") -> list[dict[str, Any]]:
+    """The n fixes worth most: causes in attempted work first, then tasks not started (report/cards.py)."""
+    from grader.report.cards import build_cards
+    from grader.report.cards import top_fixes as ranked
 
-    One per task, because one bug usually fails several tests of its task and
-    the student should see three different things, not one bug three times.
-    """
-    lost: dict[str, float] = {}
-    first: dict[str, dict[str, Any]] = {}
-    for f in failures:
-        key = f["task"] or "?"
-        lost[key] = lost.get(key, 0.0) + f["points"]
-        # prefer what the student can rerun (public), then the costliest
-        if (key not in first
-                or (not f["hidden"], f["points"]) > (not first[key]["hidden"], first[key]["points"])):
-            first[key] = f
-    order = sorted(first, key=lambda k: (-lost[k], TASKS.index(k) if k in TASKS else 99))
-    return [dict(first[k], task_lost=round(lost[k], 3)) for k in order[:n]]
+    return ranked(*build_cards(failures, lang), n=n)
 
 
 def practice_failures(results: dict, lang: str = "en") -> dict[str, str]:

@@ -7,7 +7,17 @@ import torch
 
 from grader.core.errors import StudentRaised
 from grader.core.feedback import expect, fail
-from grader.core.testkit import as_tensor, check_dtype, check_shape, fresh_rng, max_diff, mentions, raised
+from grader.core.testkit import (
+    as_tensor,
+    check_dtype,
+    check_shape,
+    forward_rows_cause,
+    fresh_rng,
+    max_diff,
+    mentions,
+    raised,
+    table_figure,
+)
 from grader.lesson import reference, structure
 
 MODES = ["sin", "learned", "none"]
@@ -125,7 +135,9 @@ def test_forward_is_scaled_tokens_plus_positions(student, mode):
     expected = weight[ids] * math.sqrt(d_model) + pos
     err = max_diff(out, expected)
     if err > 1e-4:
-        if max_diff(out, weight[ids] + pos) < 1e-4:
+        unscaled = max_diff(out, weight[ids] + pos) < 1e-4
+        added = out.double()[0] - weight[ids[0]] * math.sqrt(d_model)
+        if unscaled:
             cause = ("the token vectors are not multiplied by sqrt(d_model).",
                      "토큰 벡터에 sqrt(d_model)을 곱하지 않았습니다.")
         elif mode != "none" and max_diff(out, weight[ids] * math.sqrt(d_model)) < 1e-4:
@@ -134,12 +146,15 @@ def test_forward_is_scaled_tokens_plus_positions(student, mode):
             cause = ("the positions are scaled too: only tok(ids) is multiplied by sqrt(d_model).",
                      "위치 벡터까지 스케일했습니다: sqrt(d_model)은 tok(ids)에만 곱합니다.")
         else:
-            cause = ("compare your forward with tok(ids) * sqrt(d_model) + position rows 0..T-1.",
-                     "forward를 tok(ids) * sqrt(d_model) + 위치 0..T-1 행과 비교해 보세요.")
+            cause = forward_rows_cause(added, pos)
+        # the rows forward added, drawn beside the rows it should add (unless unscaled tokens mix in)
+        figure = (None if unscaled else
+                  table_figure(added, pos, f"{what}: out - tok(ids) * sqrt({d_model})", atol=1e-4,
+                               subject="forward", cause=cause))
         fail(f"{what}: expected tok(ids) * sqrt({d_model}) + positions 0..{length - 1}; "
              f"found values off by up to {err:.3g}. Likely cause: {cause[0]}",
              f"{what}: tok(ids) * sqrt({d_model}) + 위치 0..{length - 1}이어야 "
-             f"하는데 최대 {err:.3g}만큼 다릅니다. 원인 추정: {cause[1]}")
+             f"하는데 최대 {err:.3g}만큼 다릅니다. 원인 추정: {cause[1]}", figure)
 
 
 @pytest.mark.task("TokenAndPosEmbedding", points=1)

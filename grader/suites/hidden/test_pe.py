@@ -3,16 +3,18 @@
 import pytest
 import torch
 
-from grader.core.feedback import expect
+from grader.core.feedback import expect, fail
 from grader.core.testkit import (
     as_tensor,
     check_dtype,
     check_finite,
     check_pe_values,
     check_shape,
+    diagnose_pe,
     fresh_rng,
     max_diff,
     mentions,
+    pictured,
     raised,
 )
 from grader.lesson import reference
@@ -27,24 +29,28 @@ def test_matches_reference_on_random_sizes(student, trial):
     max_len, d_model = rng.randint(2, 300), 2 * rng.randint(2, 64)
     what = f"sinusoidal_pe({max_len}, {d_model})"
     pe = as_tensor(student.call("sinusoidal_pe", max_len, d_model), what)
-    check_shape(pe, (max_len, d_model), what)
-    check_dtype(pe, torch.float32, what, "Return float32: cast with .float() at the end.",
-                                         "float32로 반환하세요: 마지막에 .float()로 변환하세요.")
-    check_finite(pe, what)
     expected = reference.load().embedding.sinusoidal_pe(max_len, d_model)
     # float32 rounding of large angles differs by method (pow vs exp/log): 1e-4 is far below any real bug.
-    check_pe_values(pe, expected, what, atol=1e-4)
+    with pictured(pe, expected, what, atol=1e-4):
+        check_shape(pe, (max_len, d_model), what)
+        check_dtype(pe, torch.float32, what, "Return float32: cast with .float() at the end.",
+                                             "float32로 반환하세요: 마지막에 .float()로 변환하세요.")
+        check_finite(pe, what)
+        check_pe_values(pe, expected, what, atol=1e-4)
 
 
 @pytest.mark.task("sinusoidal_pe", points=1)
 def test_max_len_one(student):
     pe = as_tensor(student.call("sinusoidal_pe", 1, 4), "sinusoidal_pe(1, 4)")
-    check_shape(pe, (1, 4), "sinusoidal_pe(1, 4)")
-    expect(max_diff(pe, torch.tensor([[0.0, 1.0, 0.0, 1.0]])) < 1e-6,
-           "sinusoidal_pe(1, 4): expected [[0, 1, 0, 1]] (position "
-           f"0: sin 0 = 0, cos 0 = 1); found {pe.tolist()}.",
-           "sinusoidal_pe(1, 4): [[0, 1, 0, 1]]이어야 하는데(0번 "
-           f"위치: sin 0 = 0, cos 0 = 1) {pe.tolist()}입니다.")
+    row = torch.tensor([[0.0, 1.0, 0.0, 1.0]])
+    with pictured(pe, row, "sinusoidal_pe(1, 4)", atol=1e-6):
+        check_shape(pe, (1, 4), "sinusoidal_pe(1, 4)")
+        if max_diff(pe, row) >= 1e-6:
+            _key, cause_en, cause_ko = diagnose_pe(pe, 1, 4)
+            fail("sinusoidal_pe(1, 4): expected [[0, 1, 0, 1]] (position "
+                 f"0: sin 0 = 0, cos 0 = 1); found {pe.tolist()}. Likely cause: {cause_en}",
+                 "sinusoidal_pe(1, 4): [[0, 1, 0, 1]]이어야 하는데(0번 "
+                 f"위치: sin 0 = 0, cos 0 = 1) {pe.tolist()}입니다. 원인 추정: {cause_ko}")
 
 
 BAD = [

@@ -6,7 +6,16 @@ import pytest
 import torch
 
 from grader.core.feedback import expect, fail
-from grader.core.testkit import as_tensor, check_shape, max_diff, mentions, pe_formula, raised
+from grader.core.testkit import (
+    as_tensor,
+    check_shape,
+    forward_rows_cause,
+    max_diff,
+    mentions,
+    pe_formula,
+    raised,
+    table_figure,
+)
 from grader.lesson import structure
 
 
@@ -57,14 +66,18 @@ def test_sin_forward_value(student):
     expected = weight.double()[ids] * math.sqrt(8) + table[:6]
     if max_diff(out, expected) > 1e-4:
         no_scale = weight.double()[ids] + table[:6]
-        hint = ("the token vectors are not multiplied by sqrt(d_model)." if max_diff(out, no_scale) < 1e-4
-                else "check tok(ids) * sqrt(d_model) + pe[:T].")
-        hint_ko = ("토큰 벡터에 sqrt(d_model)을 곱하지 않았습니다." if max_diff(out, no_scale) < 1e-4
-                   else "tok(ids) * sqrt(d_model) + pe[:T]를 확인하세요.")
+        unscaled = max_diff(out, no_scale) < 1e-4
+        added = out.double()[0] - weight.double()[ids[0]] * math.sqrt(8)
+        hint, hint_ko = (("the token vectors are not multiplied by sqrt(d_model).",
+                          "토큰 벡터에 sqrt(d_model)을 곱하지 않았습니다.") if unscaled
+                         else forward_rows_cause(added, table[:6]))
+        # the rows forward added, drawn beside pe[:6] (not when the tokens are unscaled: then they mix in)
+        figure = None if unscaled else table_figure(added, table[:6], "forward: out - tok(ids) * sqrt(8)",
+                                                    atol=1e-4, subject="forward", cause=(hint, hint_ko))
         fail("mode='sin': expected tok(ids) * sqrt(8) + pe[:6]; found values off by "
              f"up to {max_diff(out, expected):.3g}. Likely cause: {hint}",
              "mode='sin': tok(ids) * sqrt(8) + pe[:6]이어야 하는데 최대 "
-             f"{max_diff(out, expected):.3g}만큼 다릅니다. 원인 추정: {hint_ko}")
+             f"{max_diff(out, expected):.3g}만큼 다릅니다. 원인 추정: {hint_ko}", figure)
 
 
 @pytest.mark.task("TokenAndPosEmbedding", points=1)

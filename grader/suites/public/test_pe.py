@@ -11,6 +11,7 @@ from grader.core.testkit import (
     check_shape,
     mentions,
     pe_formula,
+    pictured,
     raised,
 )
 
@@ -18,11 +19,12 @@ from grader.core.testkit import (
 @pytest.mark.task("sinusoidal_pe", points=1)
 def test_shape_and_dtype(student):
     pe = as_tensor(student.call("sinusoidal_pe", 16, 8), "sinusoidal_pe(16, 8)")
-    check_shape(pe, (16, 8), "sinusoidal_pe(16, 8)", "One row per position, one column per dimension.",
-                "위치마다 한 행, 차원마다 한 열입니다.")
-    check_dtype(pe, __import__("torch").float32, "sinusoidal_pe(16, 8)",
-                "Cast the table with .float() (or build it in float32).",
-                ".float()로 변환하거나 float32로 만드세요.")
+    with pictured(pe, lambda: pe_formula(16, 8), "sinusoidal_pe(16, 8)", atol=1e-5):
+        check_shape(pe, (16, 8), "sinusoidal_pe(16, 8)", "One row per position, one column per dimension.",
+                    "위치마다 한 행, 차원마다 한 열입니다.")
+        check_dtype(pe, __import__("torch").float32, "sinusoidal_pe(16, 8)",
+                    "Cast the table with .float() (or build it in float32).",
+                    ".float()로 변환하거나 float32로 만드세요.")
 
 
 @pytest.mark.task("sinusoidal_pe", points=2)
@@ -30,10 +32,11 @@ def test_shape_and_dtype(student):
 def test_formula_small(student, max_len, d_model):
     what = f"sinusoidal_pe({max_len}, {d_model})"
     pe = as_tensor(student.call("sinusoidal_pe", max_len, d_model), what)
-    check_shape(pe, (max_len, d_model), what)
-    check_finite(pe, what)
     expected = pe_formula(max_len, d_model)
-    check_pe_values(pe, expected, what, atol=1e-5)
+    with pictured(pe, expected, what, atol=1e-5):
+        check_shape(pe, (max_len, d_model), what)
+        check_finite(pe, what)
+        check_pe_values(pe, expected, what, atol=1e-5)
 
 
 @pytest.mark.task("sinusoidal_pe", points=1)

@@ -1,0 +1,129 @@
+"""One card per mistake: the failures of a task that share a likely cause, shown once with every check.
+
+A bug usually fails several tests of its task with the same explanation (a concatenated sin|cos
+table fails six); the reports show that cause once, with its count, and under it each failed
+check with its own expected / found and reproduce command. Checks of a function still raising
+NotImplementedError collapse to one line per task ("not started"), and the top three things to fix
+are causes in attempted work first, then what is not started.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from grader.lesson.tasks import TASKS
+from grader.report.i18n import translate
+from grader.report.view import split_message
+
+_WHERE = re.compile(r"\(at ([^()`]+?)(?: `[^`]*`)?\)")
+
+
+def not_started(row: dict[str, Any]) -> str | None:
+    """"code" for a function still raising NotImplementedError, "log" for the untouched log template."""
+    text = row.get("en_text", "")
+    if "Not attempted yet" in text:  # also a check that could not run for it (the component check)
+        return "code"
+    if "is still the blank template" in text:
+        return "log"
+    return None
+
+
+def is_not_attempted(row: dict[str, Any]) -> bool:
+    return not_started(row) is not None
+
+
+def cause_key(row: dict[str, Any]) -> str:
+    """What failures of one task share when they have one cause: the figure's diagnosis, else the
+    English likely cause; a failure with neither is a card of its own."""
+    figure = row.get("figure_data") or {}
+    key = (figure.get("cause") or {}).get("key")
+    if key and key not in ("formula", "values_match"):
+        return f"figure:{key}"
+    cause = split_message(row.get("en_text", ""), "en")["cause"].strip()
+    return f"cause:{cause}" if cause else f"test:{row['id']}"
+
+
+def _order(task: str | None) -> int:
+    return TASKS.index(task) if task in TASKS else len(TASKS)
+
+
+Row = dict[str, Any]
+
+
+def build_cards(failures: list[Row], lang: str) -> tuple[list[Row], list[Row]]:
+    """(cards of attempted work, one not-started line per task), both in rubric order."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    idle: dict[str, list[dict[str, Any]]] = {}
+    for row in failures:
+        task = row.get("task") or "?"
+        if is_not_attempted(row):
+            idle.setdefault(task, []).append(row)
+        else:
+            groups.setdefault((task, cause_key(row)), []).append(row)
+    cards = []
+    for (task, _key), rows in groups.items():
+        rows.sort(key=lambda r: r["hidden"])  # what the student can rerun first
+        first = rows[0]
+        n = len(rows)
+        cause = first["parts"].get("cause", "") if n > 1 else ""
+        figure = next((r["figure"] for r in rows if r.get("figure")), None)
+        cards.append({
+            "task": task, "task_title": first["task_title"], "checks": rows, "count": n,
+            "count_text": translate("card_count", lang, n=n) if n > 1 else "",
+            "cause": cause, "lost": round(sum(r["points"] for r in rows), 3),
+            "status": first["status"], "figure": figure, "reproduce": first["reproduce"],
+            "text": cause or first["text"],
+        })
+    cards.sort(key=lambda c: (_order(c["task"]), -c["lost"]))
+    lines = []
+    for task, rows in idle.items():
+        places = []
+        for r in rows:
+            for where in _WHERE.findall(r.get("en_text", "")):
+                if where not in places:
+                    places.append(where)
+        lost = round(sum(r["points"] for r in rows), 3)
+        lines.append({
+            "task": task, "task_title": rows[0]["task_title"], "count": len(rows), "lost": lost,
+            "places": places, "checks": rows, "reproduce": _task_command(rows[0]["reproduce"], task),
+            "text": (translate("not_started_log", lang, n=len(rows)) if not_started(rows[0]) == "log" else
+                     translate("not_started_line" if len(rows) > 1 else "not_started_line_one", lang,
+                               n=len(rows), where=", ".join(places[:3]) or "–")),
+        })
+    lines.sort(key=lambda c: _order(c["task"]))
+    return cards, lines
+
+
+def _task_command(command: str, task: str) -> str:
+    """The reproduce command of one check, widened to the whole task (``-k TASK``)."""
+    head, sep, _expr = command.rpartition(" -k ")
+    return f"{head} -k {task}" if sep else command
+
+
+def top_fixes(cards: list[Row], not_started: list[Row], n: int = 3) -> list[Row]:
+    """The n things to fix first: causes in attempted work, then tasks not started.
+
+    First one cause per task, the tasks that lost most first, each by its cause the student can rerun
+    (a public check) and then the costliest; then the other causes, costliest first; then what is not
+    started, in the lesson's order (each task builds on the one before). Each item is a card (or a
+    not-started line) with ``kind`` and ``task_lost``.
+    """
+    lost: dict[str, float] = {}
+    for c in cards:
+        lost[c["task"]] = lost.get(c["task"], 0.0) + c["lost"]
+    best: dict[str, Row] = {}
+    for c in cards:
+        key = (any(not r["hidden"] for r in c["checks"]), c["lost"])
+        if c["task"] not in best or key > (any(not r["hidden"] for r in best[c["task"]]["checks"]),
+                                           best[c["task"]]["lost"]):
+            best[c["task"]] = c
+    firsts = sorted(best.values(), key=lambda c: (-lost[c["task"]], _order(c["task"])))
+    rest = sorted((c for c in cards if all(c is not b for b in firsts)),
+                  key=lambda c: (-c["lost"], _order(c["task"])))
+    idle = sorted(not_started, key=lambda c: _order(c["task"]))  # in the lesson's order: sinusoidal_pe first
+    picked = [dict(c, kind="card") for c in firsts + rest] + [dict(c, kind="not_started") for c in idle]
+    return [dict(c, task_lost=c["lost"]) for c in picked[:n]]
+
+
+__all__ = ["build_cards", "cause_key", "is_not_attempted", "not_started", "top_fixes"]

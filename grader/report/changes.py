@@ -1,0 +1,112 @@
+"""What changed since the previous run (results["previous"]), and the banner of a filtered run.
+
+"+14 since the last run: sinusoidal_pe now passes; weight_tying still fails", in the report's
+language, for the terminal, feedback.html/md, summary.txt and check(). A first run says nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from grader.lesson.tasks import TASKS
+from grader.report.i18n import translate
+
+EPS = 1e-9
+STILL_SHOWN = 3  # tasks named as still failing; the rest are counted
+
+
+def _when(stamp: str) -> str:
+    """The previous run's time as people read it: 20:31 UTC today, else the date too."""
+    try:
+        then = time.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ")
+    except (TypeError, ValueError):
+        return str(stamp or "")
+    today = time.strftime("%Y-%m-%d", time.gmtime())
+    day = time.strftime("%Y-%m-%d", then)
+    clock = time.strftime("%H:%M", then)
+    return f"{clock} UTC" if day == today else f"{day} {clock} UTC"
+
+
+def _signed(x: float) -> str:
+    value = round(x, 2)
+    return f"+{value:g}" if value > 0 else (f"−{abs(value):g}" if value < 0 else "±0")
+
+
+def task_changes(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per task in rubric order: how its points moved since ``previous`` (full then and now: left out)."""
+    prev = (results.get("previous") or {}).get("tasks") or {}
+    out = []
+    for task in [*TASKS, *sorted(set(results.get("tasks") or {}) - set(TASKS))]:
+        now = (results.get("tasks") or {}).get(task)
+        before = prev.get(task)
+        if not now:
+            continue
+        full = now["score"] >= now["max_score"] - EPS
+        if before is None:
+            kind = "new"
+        else:
+            was_full = before["score"] >= before["max_score"] - EPS
+            delta = now["score"] - before["score"]
+            if full and not was_full:
+                kind = "now_passes"
+            elif full:
+                continue  # passed then, passes now
+            elif was_full:
+                kind = "now_fails"
+            elif delta > EPS:
+                kind = "better"
+            elif delta < -EPS:
+                kind = "worse"
+            else:
+                kind = "still_fails"
+        out.append({"task": task, "kind": kind, "score": now["score"], "max_score": now["max_score"],
+                    "delta": now["score"] - (before or {"score": 0.0})["score"]})
+    return out
+
+
+def change_view(results: dict[str, Any], lang: str) -> dict[str, Any] | None:
+    """The sentence of what changed, its parts and the score delta; None on a first run."""
+    prev = results.get("previous")
+    if not prev:
+        return None
+    delta = float(results.get("score", 0.0)) - float(prev.get("score", 0.0))
+    items, still = [], []
+    for c in task_changes(results):
+        if c["kind"] == "new" or (c["kind"] == "still_fails" and c["score"] <= EPS):
+            continue  # a task with nothing yet, then and now, is not news
+        text = translate(f"change_{c['kind']}", lang, task=c["task"], delta=_signed(c["delta"]))
+        (still if c["kind"] == "still_fails" else items).append(text)
+    items += still[:STILL_SHOWN]
+    if len(still) > STILL_SHOWN:
+        items.append(translate("change_more_still", lang, n=len(still) - STILL_SHOWN))
+    when = _when(prev.get("when", ""))
+    head = (translate("change_head", lang, delta=_signed(delta), when=when) if abs(delta) > EPS or items
+            else translate("change_none", lang, when=when))
+    text = head + (": " + "; ".join(items) if items else "") + "."
+    return {"delta": round(delta, 3), "signed": _signed(delta), "when": when, "items": items, "text": text,
+            "head": head, "rest": "; ".join(items) + "." if items else "",
+            "level": "good" if delta > EPS else ("bad" if delta < -EPS else "mid"),
+            "previous_score": prev.get("score"), "previous_max": prev.get("max_score")}
+
+
+def filter_view(results: dict[str, Any], lang: str) -> dict[str, Any] | None:
+    """The banner of a `grade -k` run: what ran, and where the full run's score is; None for a full run."""
+    mark = results.get("filter")
+    if not mark:
+        return None
+    n = len(results.get("tests") or [])
+    text = translate("filter_banner", lang, keyword=mark.get("keyword", ""), n=n)
+    full = mark.get("full")
+    if full:
+        text += " " + translate("filter_full", lang, score=f"{float(full.get('score', 0)):g}",
+                                max_score=f"{float(full.get('max_score', 0)):g}",
+                                report=full.get("report", ""))
+        if mark.get("report"):
+            text += " " + translate("filter_here", lang, report=mark["report"])
+    else:
+        text += " " + translate("filter_no_full", lang)
+    return {"keyword": mark.get("keyword", ""), "text": text}
+
+
+__all__ = ["change_view", "filter_view", "task_changes"]
