@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 import torch
 
-from grader.report.run import run_grade
 from grader.engine.options import GradeOptions
 from grader.jupyter.check import CheckResult, remember
 from grader.jupyter.check import render_html as check_html
 from grader.report.render import render_html, render_markdown
+from grader.report.run import run_grade
 from grader.report.terminal import summary_renderables
 from grader.report.text import text_summary
 from tests.conftest import CORPUS, ROOT, grade
