@@ -104,6 +104,25 @@ def test_a_home_file_the_grader_cannot_parse_is_the_graders_error_not_a_lost_poi
     assert not structure.registers_buffer(tmp_path).ok  # a file that parses and has no class still counts
 
 
+def test_the_graders_parse_error_is_told_on_the_passing_test(monkeypatch):
+    # As if the grader's parser disagreed with the worker's on embedding.py: the structural test keeps
+    # its point and its results.json entry says whose error it is, in both languages.
+    from grader.core import source
+
+    def unreadable(staging):
+        found = source.read_sources(staging)
+        for f in found.files:
+            if f.name == "embedding.py":
+                f.tree, f.error = None, "SyntaxError: as if"
+        return found
+
+    monkeypatch.setattr(structure, "sources_of", unreadable)
+    results = grade(ROOT / "solutions", hidden=False, keyword="test_sin_table_is_a_buffer")
+    [test] = results["tests"]
+    assert test["status"] == "passed" and test["score"] == test["max_score"] > 0
+    assert "grader's error" in test["messages"]["en"] and "채점기의 오류" in test["messages"]["ko"]
+
+
 def test_a_declared_encoding_cannot_hide_code_from_the_tamper_scan(tmp_path):
     # UTF-7 spells "__globals__" as "+AF8AXw-globals+AF8AXw-": the scan reads what Python will run.
     for f in (ROOT / "solutions").glob("*.py"):
