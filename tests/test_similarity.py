@@ -291,3 +291,19 @@ def test_the_kit_keeps_only_hashes_of_the_lesson_and_they_are_current() -> None:
     for block in lesson_blocks():
         lines = [ln for ln in block.splitlines() if len(ln.strip()) > 40]  # not a one-line API call
         assert not any(ln in shipped for ln in lines), lines
+
+
+def test_a_copy_saved_by_another_editor_reads_as_the_same_code(tmp_path: Path) -> None:
+    """Notepad's BOM and CRLF, or the Korean Windows encoding with its cookie, hide nothing: the code is
+    read as the grader stages it (core/text.as_python)."""
+    original = collect.submission_code(CLASS / "indep_a")
+    for name, encode in (("bom_crlf", lambda t: b"\xef\xbb\xbf" + t.replace("\n", "\r\n").encode("utf-8")),
+                         ("cp949", lambda t: ("# -*- coding: cp949 -*-\n" + t).encode("cp949"))):
+        folder = tmp_path / name
+        folder.mkdir()
+        for file, text in original.items():
+            (folder / file).write_bytes(encode(text))
+        saved = collect.submission_code(folder)
+        if name == "cp949":
+            saved = {f: t.split("\n", 1)[1] for f, t in saved.items()}
+        assert saved == original, name

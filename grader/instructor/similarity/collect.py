@@ -14,7 +14,7 @@ import zipfile
 import zlib
 from pathlib import Path, PurePosixPath
 
-from grader.core.text import as_text
+from grader.core.text import as_python
 from grader.engine.lesson_api import load_lesson
 from grader.engine.submission import MAX_FILE_BYTES, MAX_ZIP_MEMBERS, MAX_ZIP_RATIO, _source_root, _zip_prefix
 
@@ -50,8 +50,8 @@ def _decode(name: str, data: bytes) -> tuple[str, str] | None:
     if name.endswith(".ipynb"):
         text = notebook_code(data)
         return None if text is None else (name + ".py", text)
-    if name.endswith(".py"):
-        text, _kind, _note = as_text(data)
+    if name.endswith(".py"):  # read as the grader stages it (a BOM, CRLF or a cp949 cookie hides no copy)
+        text = as_python(data).text
         return None if text is None else (name, text)
     return None
 
