@@ -207,7 +207,8 @@ def test_ci_run_points_the_tests_at_the_shared_reporter(tmp_path: Path, shared: 
         (bin_dir / tool).write_text("#!/bin/sh\nexit 0\n")
     record = f"echo \"$* GK_CLASSROOM_REPORTER=${{GK_CLASSROOM_REPORTER:-}}\" >> {tmp_path / 'calls'}"
     (bin_dir / "python3").write_text(f"#!/bin/sh\n{record}\n")
-    for tool in ("chromium", "dpkg", "python3"):
+    (bin_dir / "lint-imports").write_text(f"#!/bin/sh\necho lint-imports >> {tmp_path / 'calls'}\n")
+    for tool in ("chromium", "dpkg", "python3", "lint-imports"):
         (bin_dir / tool).chmod(0o755)
     env = {"PATH": str(bin_dir), "HOME": str(tmp_path)}
     proc = subprocess.run(["bash", str(repo / ".ci" / "run")], env=env, capture_output=True, text=True,
@@ -215,6 +216,8 @@ def test_ci_run_points_the_tests_at_the_shared_reporter(tmp_path: Path, shared: 
     assert proc.returncode == 0, proc.stderr
     calls = (tmp_path / "calls").read_text().splitlines()
     assert calls[-1].startswith("-m pytest -n 2")
+    assert calls[-2] == "lint-imports"  # the import contracts, checked before the tests
+    calls.remove("lint-imports")
     expected = str(tmp_path / "shared" / "classroom-reporter" / "dist" / "main.js") if shared else ""
     assert all(c.endswith(f"GK_CLASSROOM_REPORTER={expected}") for c in calls), calls
 
