@@ -18,14 +18,13 @@ import csv
 import io
 import json
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from grader.instructor import batch
+from tests.batch_cli import grade, gradebook, results
 
 ROOT = Path(__file__).resolve().parents[1]
 FILTER = ["--public-only", "-k", "test_pe or test_tying", "-j", "2", "--timeout", "120", "-q", "--lang", "en"]
@@ -52,23 +51,6 @@ carol,2026-03-15T02:00:00+09:00
 dave,2026-03-18T00:30:00+09:00
 mallory,2026-03-10T20:00:00+09:00
 """
-
-
-def grade(*args: str, ok: bool = True, timeout: float = 400) -> subprocess.CompletedProcess:
-    proc = subprocess.run([sys.executable, "-m", "grader.cli", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=timeout)
-    if ok:
-        assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    return proc
-
-
-def gradebook(out: Path) -> dict[str, dict]:
-    text = (out / "gradebook.csv").read_text(encoding="utf-8-sig")
-    return {r["submission"]: r for r in csv.DictReader(io.StringIO(text))}
-
-
-def results(out: Path, name: str) -> dict:
-    return json.loads((out / name / "results.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")

@@ -13,17 +13,14 @@ from the results already written: nothing is regraded.  Rejecting keeps both wit
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from grader.engine.classmodel import row_from
+from tests.batch_cli import grade, gradebook, results
 
 ROOT = Path(__file__).resolve().parents[1]
 FILTER = ["--public-only", "-k", "test_pe or test_tying or test_sin_table", "-j", "2", "--timeout", "120",
@@ -32,23 +29,6 @@ FLAG = "\nimport inspect as _inspect  # flagged by the tamper scan: probe points
 TIED = "            self.head.weight = self.emb.weight"
 COPIED = "            self.head.weight = nn.Parameter(self.emb.weight.detach().clone())  # a copy: the bug"
 TIED_TEST = "public/test_tying.py::test_tied_head_is_the_embedding"
-
-
-def grade(*args: str, ok: bool = True, timeout: float = 400) -> subprocess.CompletedProcess:
-    proc = subprocess.run([sys.executable, "-m", "grader.cli", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=timeout)
-    if ok:
-        assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    return proc
-
-
-def gradebook(out: Path) -> dict[str, dict]:
-    text = (out / "gradebook.csv").read_text(encoding="utf-8-sig")
-    return {r["submission"]: r for r in csv.DictReader(io.StringIO(text))}
-
-
-def results(out: Path, name: str) -> dict:
-    return json.loads((out / name / "results.json").read_text(encoding="utf-8"))
 
 
 def _copy(subs: Path, name: str, *, flagged: bool, buggy: bool) -> None:
