@@ -14,8 +14,9 @@ from typing import Any
 from grader.engine.results import Results
 from grader.engine.scoring import task_totals
 from grader.lesson.tasks import TASKS
+from grader.report.cards import build_cards, top_fixes
 from grader.report.i18n import translate
-from grader.report.view import failure_rows, task_title, top_fixes
+from grader.report.view import failure_rows, task_title
 
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 MAX_OUTPUT = 20_000  # characters per output string: long enough to help, short enough to read
@@ -92,7 +93,7 @@ def build_gradescope(results: Results, lang: str, path: str, summary_md: str = "
 def _fallback_output(results: dict, lang: str, path: str) -> str:
     if results.get("error"):
         return f"{translate('unreadable', lang)}: {results['error']}"
-    fixes = top_fixes(failure_rows(results, lang, path), lang=lang)
+    fixes = top_fixes(*build_cards(failure_rows(results, lang, path), lang))
     lines = [f"{translate('score', lang)}: {results.get('score', 0):g} / {results.get('max_score', 0):g}"]
     if fixes:
         lines.append(f"{translate('top_fixes', lang)}:")

@@ -148,14 +148,6 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
     return rows
 
 
-def top_fixes(failures: list[dict[str, Any]], n: int = 3, lang: str = "en") -> list[dict[str, Any]]:
-    """The n fixes worth most: causes in attempted work first, then tasks not started (report/cards.py)."""
-    from grader.report.cards import build_cards
-    from grader.report.cards import top_fixes as ranked
-
-    return ranked(*build_cards(failures, lang), n=n)
-
-
 def practice_failures(results: dict, lang: str = "en") -> dict[str, str]:
     """Practice function -> its first failing check in ``lang`` (not-attempted ones excluded)."""
     found: dict[str, str] = {}
@@ -175,4 +167,4 @@ def practice_failures(results: dict, lang: str = "en") -> dict[str, str]:
 
 
 __all__ = ["failure_rows", "practice_failures", "reproduce_command", "split_message", "student_output",
-           "task_rows", "top_fixes"]
+           "task_rows"]
