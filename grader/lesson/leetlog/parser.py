@@ -37,30 +37,41 @@ LABELS_EN = {
 
 _SYNONYMS: dict[str, tuple[str, ...]] = {
     "problem": ("문제", "문제 이름", "문제 번호", "문제명", "문제 제목", "제목", "problem", "title",
-                "problem title", "problem name", "name", "leetcode problem"),
-    "difficulty": ("난이도", "difficulty", "level", "레벨"),
+                "problem title", "problem name", "name", "leetcode problem", "번호", "문제번호", "number",
+                "problem number", "problem no", "문항"),
+    "difficulty": ("난이도", "difficulty", "level", "레벨", "diff", "lvl", "난도"),
     "first_idea": ("처음 아이디어", "첫 아이디어", "처음 떠올린 방법", "처음 떠올린 아이디어",
                    "초기 아이디어", "처음 접근", "첫 접근", "처음 방법", "아이디어", "브루트포스",
                    "first idea", "initial idea",
-                   "first approach", "initial approach", "first thought", "idea", "brute force"),
+                   "first approach", "initial approach", "first thought", "idea", "brute force",
+                   "first", "initial", "intuition", "초기 접근", "첫 풀이", "착안", "발상", "직관", "처음"),
     "final_approach": ("최종 접근", "최종 방법", "최종 풀이", "최종 아이디어", "접근", "접근 방법",
                        "풀이 방법", "해결 방법", "풀이", "final approach", "approach", "final solution",
                        "final idea",
-                       "final method", "method", "solution"),
-    "time": ("시간복잡도", "시간 복잡도", "시간복잡성", "시간", "time", "time complexity", "tc"),
+                       "final method", "method", "solution", "final", "final answer", "optimized",
+                       "optimal", "improved", "improvement", "최종", "최종안", "개선", "개선한 방법",
+                       "최적화", "제출 풀이"),
+    "time": ("시간복잡도", "시간 복잡도", "시간복잡성", "시간", "time", "time complexity", "tc", "t.c",
+             "runtime", "running time", "time cost", "시간 비용", "수행 시간", "실행 시간", "시복"),
     "space": ("공간복잡도", "공간 복잡도", "공간복잡성", "공간", "메모리", "space", "space complexity", "sc",
-              "memory"),
+              "memory", "s.c", "space cost", "memory usage", "공간 비용", "메모리 사용", "공복",
+              "추가 공간", "extra space", "auxiliary space"),
     "what_went_wrong": ("틀린 이유", "틀린 점", "틀린 부분", "오답 이유", "오답 원인", "실수", "함정",
                         "주의할 점", "어디서 틀릴 수 있었는지", "틀릴 수 있었던 곳",
                         "틀릴 수 있었던 점", "what went wrong",
                         "went wrong", "what could go wrong", "where it could have gone wrong", "mistakes",
-                        "mistake", "pitfalls", "pitfall", "bugs", "errors", "wrong"),
+                        "mistake", "pitfalls", "pitfall", "bugs", "errors", "wrong", "bug", "error",
+                        "mistakes made", "issue", "issues", "gotcha", "gotchas", "edge cases",
+                        "what i got wrong", "버그", "오류", "에러", "오답", "오답 노트", "오답노트",
+                        "주의", "주의점", "배운 점", "회고", "틀린 곳"),
     "solved": ("풀이 방식", "풀이 여부", "해결 방식", "혼자 풀었나", "혼자 풀었나요", "혼자 풀었는지",
                "혼자 여부", "solved", "solved alone", "how solved", "solved by", "solved how",
-               "independently"),
+               "independently", "alone", "혼자",
+               "스스로", "해결 여부", "풀었나", "자력"),
     "redo_date": ("다시 풀 날짜", "다시 풀 날", "다시 풀기", "재풀이 날짜", "재풀이", "복습 날짜", "복습일",
                   "redo date", "redo", "redo on", "review date", "retry date", "revisit", "revisit date",
-                  "next review"),
+                  "next review", "redo by", "retry on", "re-solve", "resolve date", "다시 풀기 날짜",
+                  "재도전", "재도전 날짜", "복습 예정", "복습 예정일"),
 }
 
 
@@ -402,7 +413,9 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
     prose = split_sentences(entry.extra)
     sentences = list(prose)
     for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
-        sentences += split_sentences(f.lines)[1:]
+        sentences += split_sentences(f.lines[:1])[1:]
+        if f.name in _ONE_LINE and f.lines[0][1].strip() and clean_value(f.raw.splitlines()[0]):
+            sentences += split_sentences(f.lines[1:])  # the lines under 'Difficulty: Medium' are prose
     sentences.sort(key=lambda s: s.line)
     raw_lines = dict(entry.extra) | {n: r for f in entry.fields.values() for n, r in f.lines}
     read = False
@@ -416,6 +429,10 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
         read = True
     # kept for quoting only where the log is (partly) prose, not for a filled-in template
     entry.sentences = [(s.line, s.text) for s in sentences] if prose or read else []
+
+
+# Fields answered in a word or two on the label's line: the lines under such an answer are not part of it.
+_ONE_LINE = ("problem", "difficulty", "solved", "redo_date")
 
 
 def _difficulty_from_heading(entry: ProblemEntry) -> None:
@@ -447,8 +464,9 @@ def _consume(b: _Builder, number: int, raw: str, stripped: str) -> None:
     if found:
         b.open_field(found[0], found[1], found[2], number, raw)
         return
-    if b.current is not None and b.inline and b.gap and not raw[:1].isspace() and \
-            set(read_fields(split_sentences([(number, raw)]))) - {b.current.name}:
+    closes = b.current is not None and b.inline and (b.gap or b.current.name in _ONE_LINE)
+    if closes and not raw[:1].isspace() and set(read_fields(split_sentences([(number, raw)]))) - {
+            b.current.name if b.current else ""}:
         b.close_field()  # a paragraph after an answered field that answers others is prose of its own
     _maybe_start_problem(b, number, stripped)
     b.add_line(number, raw)

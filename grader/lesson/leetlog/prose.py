@@ -315,6 +315,7 @@ class _Mention:
     in_first: bool
     reason: str
     introduced: bool = False  # the reason is set off ('because', ':', '—'), so it may speak for both
+    clause_end: int = 0  # where this Big-O's clause ends in the sentence: the next one's may start there
 
 
 def _read_complexities(sentences: list[Sentence], put: _Put) -> None:
@@ -365,12 +366,16 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
             nxt = _kinds(text[own_end:matches[k + 1].start], "", own_end, own_end)[2]
             end = nxt[0] if nxt[0] > own_end else hi
         rest = text[start:m.start] + " " + text[m.end:end]
+        # a reason said before the claim: '반복문이라 공간 복잡도는 O(1)', 'Since n halves, the time is ...'
+        ahead = _reason_ahead(text[out[-1].clause_end if out else 0:start])
+        rest = ahead + " " + rest
         for cue in (_TIME, _SPACE, _GENERIC):
             rest = cue.sub(" ", rest)
         reason = _reason(rest)
         lead = _SPACE.sub(" ", _TIME.sub(" ", text[m.end:end])).lstrip(" $")
-        introduced = bool(reason) and (bool(_CAUSE.search(reason)) or lead[:1] in (":", "—", "–", "-", "("))
-        out.append(_Mention(s, m, kinds, strength, in_first, reason, introduced))
+        introduced = bool(reason) and (bool(_CAUSE.search(reason)) or lead[:1] in (":", "—", "–", "-", "(")
+                                       or bool(ahead))
+        out.append(_Mention(s, m, kinds, strength, in_first, reason, introduced, end))
     for k, m in enumerate(out):  # 'O(n) time and O(1) space because ...': the reason is shared
         if not m.reason:
             m.reason = next((x.reason for x in out[k + 1:] if x.introduced), "")
@@ -389,17 +394,39 @@ def _kinds(before: str, after: str, lo: int, hi: int) -> tuple[tuple[str, ...], 
     for kind, cue in (("time", _TIME), ("space", _SPACE)):
         for m in cue.finditer(before_clean):
             span = (lo + m.start(), lo + m.end())
-            options.append((len(before_clean) - m.end(), kind, _strength(m.group()), span))
+            options.append((len(before_clean) - m.end(), 0, kind, _strength(m.group()), span))
         m = cue.search(after_clean)
-        if m is not None and m.start() <= 12:  # 'O(n) time', 'O(1)의 공간'
-            options.append((m.start(), kind, _strength(m.group()), (hi + m.start(), hi + m.end())))
+        # 'O(n) time', 'O(1)의 공간'; not ', 공간 복잡도는 O(1)', which opens the next claim
+        if m is not None and m.start() <= 12 and not _CLAUSE_END.search(after_clean[:m.start()]):
+            options.append((m.start(), 1, kind, _strength(m.group()), (hi + m.start(), hi + m.end())))
     if options:
-        _, kind, strength, span = min(options)
+        _, _, kind, strength, span = min(options)
         return (kind,), strength, span
     generic = list(_GENERIC.finditer(before_clean))
     if generic:
         return ("time",), 1, (lo + generic[-1].start(), lo + generic[-1].end())
     return (), 0, (hi, hi)
+
+
+_CLAUSE_END = re.compile(r"[,;，、/|]|\s(?:and|but|while|whereas)\s|(?:이고|이며|이지만|인데|고|며)\s", re.I)
+# A reason that comes before its claim ends in a causal connective: Korean -이라/-라서/-니까/-므로/
+# -때문에/-아서, or opens with English 'since/because/as'.
+_REASON_BEFORE = re.compile(
+    r"(?:이라서|라서|이라|니까|으므로|므로|때문에|(?:아|어|해|되|여)서)\s*,?\s*$|"
+    r"^\s*(?:since|because|as|given\s+that|due\s+to)\b", re.I)
+
+
+def _reason_ahead(text: str) -> str:
+    """The reason given before a claim in its clause ('체 배열이 n칸이라 ', 'Since the exponent halves, the '),
+    or '' when the words before the claim are not one."""
+    body = text.strip().rstrip(",").strip()
+    if not body:
+        return ""
+    # 'Since ..., the time is': the clause up to the comma before the claim
+    head = re.sub(r"[,，]\s*(?:the|its|my|this|so|then)?\s*$", "", body, flags=re.I).strip()
+    if _REASON_BEFORE.search(head) or _REASON_BEFORE.search(body):
+        return head
+    return ""
 
 
 def _strength(cue: str) -> int:
