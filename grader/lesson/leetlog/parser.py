@@ -202,7 +202,8 @@ def match_label(label: str) -> str | None:
         name = _LABEL_INDEX.get(_norm(part))
         if name:
             return name
-    return None
+    joined = [_LABEL_INDEX.get(_norm(p)) for p in _LABEL_JOIN.split(text)]  # 'Time & space'
+    return joined[0] if len(joined) > 1 and all(joined) else None
 
 
 def _strip_md(text: str) -> str:
@@ -262,6 +263,86 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
         return match_label(m.group(1)) or "", m.group(2).strip(), m.group(1)
     name = match_label(text) if len(text) <= 40 else None  # a label alone, not a sentence with 'time' in it
     return (name, "", text) if name else None
+
+
+# --------------------------------------------------------------------------- one clause, one claim
+
+# A second label inside a line ('Problem: 50. Pow(x, n)  Difficulty: Medium', 'Time: O(n), Space: O(1)'):
+# set off by two spaces, a comma, semicolon, bar, slash or a sentence end, then a label and a colon.
+_INLINE_LABEL = re.compile(
+    r"(?:\s{2,}|\s*[,;|·/]\s*|[.。]\s+|\s[-—–]\s)(?P<label>(?:\*\*|__)?[^\W\d_][^:：,;|.*()（）\n]{0,28}?)"
+    r"\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*")
+_LABEL_JOIN = re.compile(r"\s*(?:/|&|,|·|\+|\band\b|및|와|과)\s*", re.I)
+
+
+def claims(name: str, rest: str, label: str) -> list[tuple[str, str, str]]:
+    """The (field, value, label) a label line holds, each value its own: a label naming two fields
+    ('시간복잡도 / 공간복잡도: O(log n) / O(1)') shares its Big-Os in order, and a second label in the
+    line ('... Difficulty: Medium') starts a field of its own."""
+    pieces: list[tuple[str, str, str]] = []
+    at, current = 0, (name, label)
+    for m in _INLINE_LABEL.finditer(rest):
+        other = match_label(m.group("label"))
+        value = rest[m.end():]
+        if other is None or other == current[0] or not _answers(other, value):
+            continue
+        pieces.append((current[0], rest[at:m.start()].strip(), current[1]))
+        at, current = m.end(), (other, m.group("label").strip("*_ "))
+    pieces.append((current[0], rest[at:].strip(), current[1]))
+    out: list[tuple[str, str, str]] = []
+    for field_name, value, field_label in pieces:
+        out += _share(field_name, value, field_label)
+    return out
+
+
+def _answers(name: str, value: str) -> bool:
+    """Whether ``value`` starts like an answer to ``name``: 'Solved: alone, time: 20 min' keeps its time."""
+    from .bigo import find_all_bigo
+    from .review import parse_difficulty  # review imports this module
+
+    head = re.split(r"\s{2,}|[,;|]", value, maxsplit=1)[0]
+    if name in ("time", "space"):
+        found = find_all_bigo(value)
+        return bool(found) and found[0].start <= 3
+    if name == "difficulty":
+        return parse_difficulty(head) is not None
+    return sum(c.isalpha() or c.isdigit() for c in head) >= 2
+
+
+def _label_fields(label: str) -> list[str]:
+    """The fields a label names, in order: 'Time/Space' -> ['time', 'space']; one field -> [it]."""
+    text = _TAG.sub("", label).strip().strip("*_`").rstrip(":：").strip()
+    text = re.sub(r"[(（][^)）]*[)）]", " ", text)  # '시간복잡도 (Time complexity)': the gloss names it too
+    names: list[str] = []
+    for part in _LABEL_JOIN.split(text):
+        named = match_label(part) if part.strip() else None
+        if named is None:
+            return []
+        if named not in names:
+            names.append(named)
+    return names
+
+
+def _share(name: str, value: str, label: str) -> list[tuple[str, str, str]]:
+    """'시간복잡도 / 공간복잡도: O(log n) / O(1) — ...': each Big-O to its field, in the label's order;
+    a reason given once at the end speaks for both."""
+    from .bigo import find_all_bigo
+
+    names = _label_fields(label)
+    if len(names) < 2 or not set(names) <= {"time", "space"}:
+        return [(name, value, label)]
+    found = find_all_bigo(value)
+    if len(found) != len(names):
+        return [(name, value, label)]
+    parts = [value[m.start:(found[i + 1].start if i + 1 < len(found) else len(value))].strip(" ,;/|")
+             for i, m in enumerate(found)]
+    shared = value[found[-1].end:].strip()
+    out = []
+    for field_name, part, m in zip(names, parts, found, strict=True):
+        if not part[len(m.written):].strip(" ,;/|—–-:") and shared:
+            part = f"{m.written} {shared}"
+        out.append((field_name, part, label))
+    return out
 
 
 def _says_how_solved(text: str) -> bool:
@@ -462,7 +543,8 @@ def _consume(b: _Builder, number: int, raw: str, stripped: str) -> None:
             return
     found = _label_line(stripped)
     if found:
-        b.open_field(found[0], found[1], found[2], number, raw)
+        for name, value, label in claims(*found):
+            b.open_field(name, value, label, number, raw)
         return
     closes = b.current is not None and b.inline and (b.gap or b.current.name in _ONE_LINE)
     if closes and not raw[:1].isspace() and set(read_fields(split_sentences([(number, raw)]))) - {
@@ -512,7 +594,8 @@ def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:
         return True
     found = _label_line(text)
     if found:
-        b.open_field(found[0], found[1], found[2], number, raw)
+        for name, value, label in claims(*found):
+            b.open_field(name, value, label, number, raw)
         return True
     if raw.lstrip().startswith("#"):
         if level <= 2:

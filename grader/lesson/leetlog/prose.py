@@ -349,6 +349,8 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
         hi = matches[k + 1].start if k + 1 < len(matches) else len(text)
         before, after = text[lo:m.start], text[m.end:hi]
         kinds, strength, cue_span = _kinds(before, after, lo, m.end)
+        if not kinds and out and len(out[-1].kinds) == 2 and _LIST_GAP.fullmatch(before):
+            kinds, strength, cue_span = out[-1].kinds, out[-1].strength, (m.start, m.start)  # '…, O(1)'
         if not kinds:
             continue
         final = _FINAL.search(text, first.end(), m.start) if first is not None and first.end() <= m.start \
@@ -376,10 +378,26 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
         introduced = bool(reason) and (bool(_CAUSE.search(reason)) or lead[:1] in (":", "—", "–", "-", "(")
                                        or bool(ahead))
         out.append(_Mention(s, m, kinds, strength, in_first, reason, introduced, end))
+    _one_claim_each(text, out)
     for k, m in enumerate(out):  # 'O(n) time and O(1) space because ...': the reason is shared
         if not m.reason:
             m.reason = next((x.reason for x in out[k + 1:] if x.introduced), "")
     return out
+
+
+_LIST_GAP = re.compile(r"\s*(?:[,/;]|and|및|그리고|,\s*and)?\s*(?:각각|respectively)?\s*", re.I)
+
+
+def _one_claim_each(text: str, mentions: list[_Mention]) -> None:
+    """'시간과 공간 복잡도는 O(n), O(1)': one cue naming both, then two Big-Os: each its own, in the cue's
+    order, rather than both to each."""
+    both = [m for m in mentions if len(m.kinds) == 2]
+    if len(both) != 2:
+        return
+    cue = _BOTH.search(text)
+    order = ("space", "time") if cue and re.match(r"space|공간", cue.group(), re.I) else ("time", "space")
+    for m, kind in zip(both, order, strict=True):
+        m.kinds = (kind,)
 
 
 def _kinds(before: str, after: str, lo: int, hi: int) -> tuple[tuple[str, ...], int, tuple[int, int]]:
@@ -417,8 +435,8 @@ _REASON_BEFORE = re.compile(
 
 
 def _reason_ahead(text: str) -> str:
-    """The reason given before a claim in its clause ('체 배열이 n칸이라 ', 'Since the exponent halves, the '),
-    or '' when the words before the claim are not one."""
+    """The reason given before a claim in its clause ('체 배열이 n칸이라 ', 'Since the exponent halves,
+    the '), or '' when the words before the claim are not one."""
     body = text.strip().rstrip(",").strip()
     if not body:
         return ""
