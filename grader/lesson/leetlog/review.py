@@ -170,6 +170,7 @@ class _Ctx:
         self.time_points = 0.0
         self.space_points = 0.0
         self.penalty = 0.0
+        self.quotes: dict[str, Quote] = {}  # time/space -> the Big-O read, as written, and its line
 
     def add(self, severity: str, code: str, fld: str | None, line: int | None, ko: str, en: str) -> None:
         self.findings.append(Finding(severity, code, self.k, fld, line, ko, en))
@@ -384,9 +385,11 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
                 "e.g. O(n^2) rather than n^2.")
         return None
     parsed: list[Complexity] = []
+    read: list[Quote] = []  # what each parsed Big-O was read from: messages quote that, never a rendering
     for m in matches:
         try:
             parsed.append(parse(m.written))  # as written: LaTeX reads as plain, positions stay the student's
+            read.append(Quote(m.written, f.line_of(m.written)))
         except ParseError as e:
             if not parsed and m is matches[0]:
                 ctx.add("error", "bad_bigo", name, f.line_of(m.written),
@@ -397,8 +400,9 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
     if not parsed:
         return None
     _award(ctx, name, BIGO_PARSE_POINTS)
-    if problem is None or _consistent(ctx, name, problem, parsed, f.line_of(matches[0].written)):
+    if problem is None or _consistent(ctx, name, problem, parsed, read[0]):
         _award(ctx, name, BIGO_CONSISTENT_POINTS)
+    ctx.quotes[name] = read[0]
     return parsed[0]
 
 
@@ -409,7 +413,23 @@ def _award(ctx: _Ctx, name: str, points: float) -> None:
         ctx.space_points += points
 
 
-def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], line: int) -> bool:
+@dataclass(frozen=True)
+class Quote:
+    """A Big-O exactly as the student wrote it, and the line it is on."""
+
+    written: str
+    line: int
+
+    @property
+    def en(self) -> str:
+        return f'"{self.written}" (line {self.line})'
+
+    @property
+    def ko(self) -> str:
+        return f'"{self.written}"({self.line}행)'
+
+
+def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quote: Quote) -> bool:
     if name == "time":
         known = [a.time_bigo for a in p.approaches]
         best_approach = p.best_time()
@@ -422,32 +442,33 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], line
     mine = parsed[0]
     order = compare(mine, best)
     label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
+    line, said_en, said_ko = quote.line, quote.en, quote.ko  # the span read and its line: misreadings show
     if order is None:
         ctx.add("info", "incomparable", name, line,
-                f"문제 {ctx.k}: {label_ko} {mine}를 기준 {best}와 비교하지 못했습니다 (변수가 다름). "
+                f"문제 {ctx.k}: {label_ko} {said_ko}를 기준 {best}와 비교하지 못했습니다 (변수가 다름). "
                 f"기준에서 {p.variables_ko or '변수는 입력 크기'}.",
-                f"Problem {ctx.k}: could not compare the {label_en} {mine} with the reference {best}: the "
+                f"Problem {ctx.k}: could not compare the {label_en} {said_en} with the reference {best}: the "
                 f"variables differ. In the reference, {p.variables_en or 'the variable is the input size'}.")
         return True
     known_list = ", ".join(sorted({str(k) for k in known}))
     if order > 0:
         ctx.add("warning", "complexity_worse", name, line,
-                f"문제 {ctx.k}: {p.label}의 {label_ko} {mine}: 가장 좋은 방법은 {best_approach.name_ko}로 "
-                f"{best}입니다. 분석을 다시 하거나, 정말 {mine}라면 LeetCode 제한에서 "
-                "시간 초과가 날 수 있습니다 "
+                f"문제 {ctx.k}: {p.label}의 {label_ko}를 {said_ko}로 적었습니다. 가장 좋은 방법은 "
+                f"{best_approach.name_ko}로 {best}입니다. 분석을 다시 하거나, 정말 그렇다면 "
+                "LeetCode 제한에서 시간 초과가 날 수 있습니다 "
                 f"(알려진 방법: {known_list}).",
-                f"Problem {ctx.k}: {label_en} {mine} for {p.label}: the best known is {best} with "
-                f"{best_approach.name_en}. Recheck the analysis; a solution that really is {mine} likely "
-                f"times out on LeetCode's limits (known approaches: {known_list}).")
+                f"Problem {ctx.k}: you wrote the {label_en} of {p.label} as {said_en}: the best known is "
+                f"{best} with {best_approach.name_en}. Recheck the analysis; a solution that really is that "
+                f"slow likely times out on LeetCode's limits (known approaches: {known_list}).")
     else:
         ctx.add("warning", "complexity_inconsistent", name, line,
-                f"문제 {ctx.k}: {p.label}의 {label_ko} {mine}는 가장 좋은 알려진 {best}"
+                f"문제 {ctx.k}: {p.label}의 {label_ko}를 {said_ko}로 적었는데, 가장 좋은 알려진 {best}"
                 f"({best_approach.name_ko})보다도 좋습니다. "
                 "새 알고리즘보다는 분석 실수일 가능성이 큽니다: "
                 "반복 횟수, 재귀 깊이, 배열 크기를 다시 세어 보세요.",
-                f"Problem {ctx.k}: {label_en} {mine} for {p.label} is better than the best known {best} "
-                f"({best_approach.name_en}): inconsistent, an analysis slip is likelier than a new "
-                "algorithm; "
+                f"Problem {ctx.k}: you wrote the {label_en} of {p.label} as {said_en}, better than the best "
+                f"known {best} ({best_approach.name_en}): inconsistent, an analysis slip is likelier than a "
+                "new algorithm; "
                 "recount the loop iterations, recursion depth and array sizes.")
     return False
 
@@ -488,10 +509,11 @@ def _review_solved(ctx: _Ctx) -> str | None:
 
 def _check_consistency(ctx: _Ctx, time: Complexity | None, space: Complexity | None) -> None:
     if time is not None and space is not None and compare(space, time) == 1:
-        ctx.add("warning", "space_exceeds_time", "space", ctx.line_for("space"),
-                f"문제 {ctx.k}: 공간 {space}이 시간 {time}보다 큽니다. 메모리를 채우는 데도 시간이 들므로 "
+        t, sp = ctx.quotes["time"], ctx.quotes["space"]
+        ctx.add("warning", "space_exceeds_time", "space", sp.line,
+                f"문제 {ctx.k}: 공간 {sp.ko}이 시간 {t.ko}보다 큽니다. 메모리를 채우는 데도 시간이 들므로 "
                 "둘 중 하나가 잘못됐을 가능성이 큽니다.",
-                f"Problem {ctx.k}: space {space} exceeds time {time}; filling memory takes time too, so one "
+                f"Problem {ctx.k}: space {sp.en} exceeds time {t.en}; filling memory takes time too, so one "
                 "of the two is likely off.")
     for dup in ctx.entry.duplicates:
         first = ctx.entry.fields[dup.name]
