@@ -77,5 +77,7 @@ def apply_choices(tests: list[TestResult], skipped: list[SkippedTest],
             "reason": str(reason.get("en", "not counted")),
             "messages": {"en": str(reason.get("en", "")), "ko": str(reason.get("ko", ""))},
             "not_counted": {"group": choice["group"], "tests": []}})
-        entry["not_counted"]["tests"].append({"id": t["id"], "status": t["status"]})
+        # its messages too: the reports show a failing problem that does not count as failing (cards.py)
+        entry["not_counted"]["tests"].append({"id": t["id"], "status": t["status"],
+                                              "messages": dict(t.get("messages") or {})})
     return kept, [*skipped, *left_out.values()]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from grader.core.feedback import fail
-from grader.lesson.leetlog import LogReview, review_log
+from grader.lesson.leetlog import LogReview, coverage, review_log
 
 LOG_NAME = "LEETCODE_LOG.md"
 # Findings that concern the whole log: every group of every problem fails with them.
@@ -33,7 +33,8 @@ class Group:
 
 
 # Points mirror the review's rubric: 0.25 per field, 0.25 per Big-O that parses,
-# 0.25 per Big-O that matches the catalog, 0.5 for fitting the task.
+# 0.25 per Big-O that matches the catalog, 0.5 for fitting the task; and, beyond the review's own
+# rubric, 0.25 for a problem the practice code solves (leetlog/coverage.py: the log covers those).
 PUBLIC_GROUPS = (
     Group("problem", ("problem", "difficulty"), None, 0.5,
           "names the problem and its difficulty", "문제와 난이도를 적었는지"),
@@ -46,6 +47,9 @@ PUBLIC_GROUPS = (
     Group("solved", ("solved", "redo_date"), None, 0.25,
           "solved alone or after a solution (then with a redo date)",
           "혼자 풀었는지, 풀이를 봤다면 다시 풀 날짜"),
+    Group("coverage", ("problem",), ("not_in_code",), 0.25,
+          "a problem your leetcode.py solves (or the log says why not)",
+          "leetcode.py로 푼 문제인지(아니면 그 이유를 적었는지)"),
 )
 HIDDEN_GROUPS = (
     Group("catalog", ("time", "space"), ("complexity_worse", "complexity_inconsistent"), 0.5,
@@ -132,7 +136,8 @@ def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview |
     if in_notebook:  # a notebook's log: its cells that look like one, found by content
         found = notebook_log(list(cells or []))
         text, starts = found if found else (None, [])
-    review = review_log(text) if text is not None else None
+    unsolved = coverage.unsolved(dict(getattr(submission, "sources", None) or {}))
+    review = review_log(text, unsolved=unsolved) if text is not None else None
     if review is not None and starts:
         review = NotebookLogReview(**vars(review), cells=starts)
     if in_notebook and text is None:

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from grader.lesson.tasks import TASKS
-from grader.report.i18n import translate
-from grader.report.view import split_message
+from grader.lesson.tasks import TASK_TITLES, TASKS
+from grader.report.i18n import status_word, translate
+from grader.report.view import reproduce_command, split_message
 
 _WHERE = re.compile(r"\(at ([^()`]+?)(?: `[^`]*`)?\)")
 
@@ -126,4 +126,52 @@ def top_fixes(cards: list[Row], not_started: list[Row], n: int = 3) -> list[Row]
     return [dict(c, task_lost=c["lost"]) for c in picked[:n]]
 
 
-__all__ = ["build_cards", "cause_key", "is_not_attempted", "not_started", "top_fixes"]
+# A problem outside the best two that fails: shown as failing, never scored (engine/choice.py).
+NOT_COUNTED_HEAD = ("Failing, not counted", "실패했지만 점수에 넣지 않음")
+NOT_COUNTED_LINE = (
+    "{group} fails {n} check(s). It does not count: your best two problems count, and this is not one of "
+    "them; but here is why it fails.",
+    "{group}이(가) 검사 {n}개에서 실패합니다. 가장 잘 푼 두 문제만 점수에 들어가므로 이 문제는 점수에 "
+    "넣지 않지만, 왜 실패하는지는 알려 드립니다.",
+)
+
+
+def not_counted_cards(results: dict, lang: str, path: str) -> list[Row]:
+    """One card per problem outside the best two with failed checks: each check with its expected /
+    found and command, as the counted cards have them. Nothing here changes a score: these checks are
+    in results["skipped"], not in results["tests"]. A problem not attempted has nothing to show."""
+    ko = lang == "ko"
+    seed = (results.get("replay") or {}).get("seed")
+    cards: dict[str, Row] = {}
+    for entry in results.get("skipped") or []:
+        left = entry.get("not_counted") or {}
+        group = str(left.get("group", ""))
+        for t in left.get("tests") or []:
+            messages = t.get("messages") or {}
+            en = messages.get("en", "")
+            if t.get("status") == "passed" or not en or en.startswith("Not attempted"):
+                continue
+            text = messages.get(lang) or en
+            test_id = str(t["id"])
+            where, _, name = test_id.partition("::")
+            command = reproduce_command(f"{where}::{name.partition('[')[0]}[{group}]", path, seed)
+            task = str(entry.get("task", ""))
+            card = cards.setdefault(group, {
+                "task": task, "group": group, "checks": [], "count": 0, "lost": 0.0,
+                "task_title": TASK_TITLES.get(task, (task, task))[1 if ko else 0],
+                "head": NOT_COUNTED_HEAD[1 if ko else 0]})
+            card["checks"].append({
+                "id": test_id, "status": t["status"], "text": text, "parts": split_message(text, lang),
+                "hidden": test_id.startswith("hidden/"), "reproduce": command, "points": 0.0,
+                "status_word": status_word(str(t["status"]), lang)})
+    out = []
+    for card in cards.values():
+        card["count"] = len(card["checks"])
+        card["text"] = NOT_COUNTED_LINE[1 if ko else 0].format(group=card["group"], n=card["count"])
+        card["reproduce"] = card["checks"][0]["reproduce"]
+        out.append(card)
+    return sorted(out, key=lambda c: (_order(c["task"]), c["group"]))
+
+
+__all__ = ["NOT_COUNTED_HEAD", "build_cards", "cause_key", "is_not_attempted", "not_counted_cards",
+           "not_started", "top_fixes"]

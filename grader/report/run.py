@@ -67,7 +67,7 @@ def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = Fal
     out = prepare(results, out, options.keyword)  # `previous`; a filtered run beside a full one
     write_results(results, out)
     write_feedback(results, out, lang, path)
-    summary = text_summary(results, lang)
+    summary = text_summary(results, lang, path.as_posix())  # the terminal's, reproduce commands too
     (out / "summary.txt").write_text(summary, encoding="utf-8")
     if not quiet:
         from grader.report.terminal import print_summary

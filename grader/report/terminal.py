@@ -16,7 +16,7 @@ from rich.progress import Progress as RichProgress
 from rich.table import Table
 
 from grader.engine.results import Results
-from grader.report.cards import build_cards, top_fixes
+from grader.report.cards import build_cards, not_counted_cards, top_fixes
 from grader.report.changes import change_view, filter_view
 from grader.report.i18n import translate
 from grader.report.view import failure_rows, task_rows
@@ -129,12 +129,27 @@ def summary_renderables(results: dict, lang: str, path: str) -> list[Any]:
         out.append(f"[dim]{escape(t('every_check', n=n_checks))}[/]")
     elif table.row_count:
         out.append(f"[green]{t('nothing_to_fix')}[/]")
+    out += not_counted_lines(results, lang, path)
     # a notebook's (or module's) top-level code that failed or could not run (grader/notebook)
     notes = [n for n in ((results.get("artifacts") or {}).get("notebook") or {}).get("notes", [])
              if n.get("important")]
     if notes:
         out.append(f"\n[bold]{'실행하지 못했거나 실패한 최상위 코드' if lang == 'ko' else 'Top-level code that failed or did not run'}[/]")  # noqa: E501
         out += [f"[yellow]-[/] {escape(n['messages'].get(lang) or n['messages']['en'])}" for n in notes[:8]]
+    return out
+
+
+def not_counted_lines(results: dict, lang: str, path: str) -> list[str]:
+    """A problem outside the best two that fails: said, with its first checks and the command to rerun,
+    though it costs nothing (report/cards.py)."""
+    cards = not_counted_cards(results, lang, path)
+    if not cards:
+        return []
+    out = [f"\n[bold]{escape(cards[0]['head'])}[/]"]
+    for c in cards:
+        out.append(f"[yellow]-[/] {escape(c['task_title'])}: {escape(c['text'])}")
+        out += [f"   {escape(_first_line(f['text']))}" for f in c["checks"][:3]]
+        out.append(f"   [dim]{escape(c['reproduce'])}[/]")
     return out
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from .bigo import Complexity, ParseError, compare, find_all_bigo, parse
 from .catalog import Problem, find_problem
+from .coverage import says_why
 from .mathtext import to_plain
 from .parser import LABELS_EN, LABELS_KO, REQUIRED, Field, ProblemEntry, parse_log
 
@@ -568,9 +569,11 @@ def review_file(path: str | Path, practice: dict[str, str] | None = None) -> Log
     return review_log(p.read_text(encoding="utf-8", errors="replace"), practice)
 
 
-def review_log(text: str | None, practice: dict[str, str] | None = None) -> LogReview:
+def review_log(text: str | None, practice: dict[str, str] | None = None,
+               unsolved: dict[str, str] | None = None) -> LogReview:
     """Findings and points for a log; ``practice`` maps a practice function
-    (my_pow, count_primes, is_happy, int_to_roman) to its failing edge case."""
+    (my_pow, count_primes, is_happy, int_to_roman) to its failing edge case, ``unsolved`` each one
+    the practice code leaves unsolved to how ('stub', 'missing'; coverage.py), None when not known."""
     findings: list[Finding] = []
     if text is None or not text.strip():
         return _zero(findings, "empty_log", "LEETCODE_LOG.md가 비어 있습니다. 템플릿의 칸을 채우세요.",
@@ -589,11 +592,12 @@ def review_log(text: str | None, practice: dict[str, str] | None = None) -> LogR
                      "LEETCODE_LOG.md가 아직 빈 템플릿입니다. 채운 칸이 하나도 없습니다.",
                      "LEETCODE_LOG.md is still the blank template: no field has been filled in.",
                      parsed.problems[0].line)
-    return _review_entries(parsed.problems, findings, practice or {})
+    return _review_entries(parsed.problems, findings, practice or {}, unsolved)
 
 
 def _review_entries(
-    entries: list[ProblemEntry], findings: list[Finding], practice: dict[str, str]
+    entries: list[ProblemEntry], findings: list[Finding], practice: dict[str, str],
+    unsolved: dict[str, str] | None = None,
 ) -> LogReview:
     breakdown: list[BreakdownItem] = []
     reviews: list[ProblemReview] = []
@@ -620,6 +624,7 @@ def _review_entries(
         if problem is not None:
             seen.setdefault(problem.number, slot)
             linked += _link(ctx, problem, practice, findings)
+            _check_coverage(ctx, problem, unsolved)
         pr.points = _items(ctx, breakdown)
         reviews.append(pr)
     if len(entries) > PROBLEMS:
@@ -663,3 +668,26 @@ def _link(
             f"(line {line}) mention this case?")
     return [LinkedFailure(ctx.k, problem.function, failure, line, said)]
 
+
+
+def _check_coverage(ctx: _Ctx, problem: Problem, unsolved: dict[str, str] | None) -> None:
+    """A logged problem the practice code leaves unsolved, with no word on why: name both sides."""
+    fn = problem.function
+    if unsolved is None or fn is None or fn not in unsolved or says_why(_entry_text(ctx.entry)):
+        return
+    how_en = ("still raises NotImplementedError" if unsolved[fn] == "stub"
+              else "is not defined there")
+    how_ko = "아직 NotImplementedError를 냅니다" if unsolved[fn] == "stub" else "정의되어 있지 않습니다"
+    ctx.add("warning", "not_in_code", "problem", ctx.line_for("problem"),
+            f"문제 {ctx.k}: 기록은 {problem.label}을(를) 다루는데 leetcode.py는 {fn}을(를) 풀지 않았습니다"
+            f"({fn}이(가) {how_ko}). 기록은 연습 코드로 푼 두 문제를 다룹니다. 이 문제를 LeetCode에서만 "
+            "풀었다면 기록에 그렇게 적으세요 (예: 'LeetCode에서만 풀었음').",
+            f"Problem {ctx.k}: the log covers {problem.label}; leetcode.py leaves {fn} unsolved ({fn} "
+            f"{how_en}). The log covers the two problems your practice code solves; if you solved this "
+            "one on LeetCode only, say so in the log (e.g. 'solved on LeetCode only').")
+
+
+def _entry_text(entry: ProblemEntry) -> str:
+    """Everything written under a problem: its fields and its prose."""
+    parts = [f.raw for f in (*entry.fields.values(), *entry.duplicates)]
+    return "\n".join([entry.heading, *parts, *(t for _, t in entry.extra)])

@@ -1,0 +1,76 @@
+"""The log against the code: each logged problem is one the practice code solves, or the log says why.
+
+The README's rule is "the log covers the two you solved". Which practice functions are still the
+stub is read from the source with ``ast`` (nothing of the student's runs, so the log suite stays
+fast and a hung function costs nothing here); the practice suite judges whether they are right.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+__all__ = ["PRACTICE_FUNCTIONS", "says_why", "unsolved"]
+
+PRACTICE_FUNCTIONS = ("my_pow", "count_primes", "is_happy", "int_to_roman")
+PRACTICE_MODULE = "leetcode"
+
+# 'Solved on LeetCode only', 'not in leetcode.py', '리트코드에서만 풀었다', 'leetcode.py에는 넣지 않았다'.
+_WHY = re.compile(
+    r"(?:solved|submitted|did|done|wrote|coded)\s+(?:it\s+|this\s+(?:one\s+)?)?(?:only\s+)?on\s+(?:the\s+)?"
+    r"leet\s*code(?:\s+site)?(?!\.py)|only\s+on\s+(?:the\s+)?leet\s*code(?!\.py)|"
+    r"not\s+(?:in|part\s+of)\s+(?:my\s+|the\s+)?(?:leetcode\.py|practice\s+code)|"
+    r"leetcode\.py\s+(?:does\s*n[o']t|doesn't|has\s+no)|(?:left|kept)\s+(?:it\s+)?out\s+of\s+leetcode\.py|"
+    r"(?:리트\s*코드|leet\s*code)\s*(?:사이트)?\s*에서만|사이트\s*에서만|"
+    r"(?:leetcode\.py|연습\s*코드|실습\s*코드)\s*(?:에|에는|엔)\s*(?:없|넣지|안\s*넣|구현하지|포함하지|안\s*들어)",
+    re.I)
+
+
+def says_why(text: str) -> bool:
+    """Whether the log says why a problem is not in the practice code (solved on LeetCode only...)."""
+    return bool(_WHY.search(text))
+
+
+def unsolved(sources: dict[str, str]) -> dict[str, str] | None:
+    """Practice function -> 'stub' (still raises NotImplementedError) or 'missing' (not defined), for
+    each one the code leaves unsolved; None when the submission holds no practice code to read."""
+    text = sources.get(PRACTICE_MODULE)
+    if text is None:
+        text = sources.get("notebook")  # a notebook: every kept statement, cell by cell
+    if text is None:
+        return None
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return None  # the practice suite reports the file; the log is not held against it
+    defs = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    out: dict[str, str] = {}
+    for name in PRACTICE_FUNCTIONS:
+        node = defs.get(name)
+        if node is None:
+            out[name] = "missing"
+        elif _is_stub(node):
+            out[name] = "stub"
+    return out
+
+
+def _is_stub(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """The body is the stub's: a docstring, `pass`/`...`, and `raise NotImplementedError(...)`."""
+    body = list(node.body)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    raises = False
+    for stmt in body:
+        filler = isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)  # '...', a string
+        if isinstance(stmt, ast.Pass) or filler:
+            continue
+        if isinstance(stmt, ast.Raise) and _names_not_implemented(stmt.exc):
+            raises = True
+            continue
+        return False
+    return raises or not body
+
+
+def _names_not_implemented(exc: ast.expr | None) -> bool:
+    target = exc.func if isinstance(exc, ast.Call) else exc
+    return isinstance(target, ast.Name) and target.id == "NotImplementedError"
