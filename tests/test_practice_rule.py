@@ -7,13 +7,18 @@ Each submission is the reference with some practice functions put back to the st
 from __future__ import annotations
 
 import ast
+import io
 import re
 import shutil
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from grader.lesson.practice import BEST_OF, NOT_COUNTED, PROBLEMS
+from grader.report.cards import NOT_COUNTED_HEAD, not_counted_cards
+from grader.report.render import render_html, render_markdown
+from grader.report.terminal import summary_renderables
 from grader.report.text import text_summary
 from tests.conftest import ROOT, grade
 
@@ -66,9 +71,10 @@ def test_two_chosen_problems_solved_are_full_marks(tmp_path: Path) -> None:
     assert entry["messages"] == {"en": NOT_COUNTED[0], "ko": NOT_COUNTED[1]}
     assert all(t["status"] == "failed" for t in entry["not_counted"]["tests"])
     assert results["score"] == pytest.approx(sum(t["score"] for t in results["tests"]))
-    # the summary says it once per problem and file, in the reader's language
+    # nothing to show for problems not attempted: no "failing, not counted" card, in either language
+    assert not_counted_cards(results, "en", "sub") == []
     summary = text_summary(results, "ko")
-    assert summary.count(NOT_COUNTED[1]) == 4 and NOT_COUNTED[0] not in summary
+    assert NOT_COUNTED_HEAD[1] not in summary and NOT_COUNTED[0] not in summary
 
 
 def test_one_solved_is_half_and_the_next_one_counts_as_not_attempted(tmp_path: Path) -> None:
@@ -106,3 +112,61 @@ def test_every_problem_weighs_the_same_in_each_suite() -> None:
         counts = {name: len(re.findall(rf'^\s+\("{name}", \(', text, re.M)) for name in PROBLEMS}
         assert len(set(counts.values())) == 1 and min(counts.values()) > 0, (suite, counts)
     assert BEST_OF == 2
+
+
+def _terminal(results: dict, lang: str, path: str) -> str:
+    console = Console(record=True, width=200, file=io.StringIO(), color_system=None)
+    for item in summary_renderables(results, lang, path):
+        console.print(item, soft_wrap=True)
+    return console.export_text()
+
+
+def test_a_failing_problem_outside_the_best_two_is_shown_failing_and_not_counted(tmp_path: Path) -> None:
+    """Three attempted, my_pow wrong for a negative n: full marks (the rule), and every page says my_pow
+    fails, with expected, found and the command, in both languages."""
+    sub = submission(tmp_path, {"my_pow": WRONG_POW, "int_to_roman": STUB["int_to_roman"]})
+    results = grade(sub, hidden=False, keyword=KEYWORD)
+    assert practice(results) == (4.0, 4.0)
+    assert results["score"] == pytest.approx(sum(t["score"] for t in results["tests"]))
+    for lang in ("en", "ko"):
+        cards = not_counted_cards(results, lang, "sub")
+        assert [c["group"] for c in cards] == ["my_pow"]  # int_to_roman is not attempted: nothing to show
+        (check,) = cards[0]["checks"]
+        assert check["id"] == "public/test_leetcode.py::test_examples[my_pow(2.0, -2)]"
+        assert check["parts"]["expected"].startswith("0.25") and check["parts"]["found"].startswith("4.0")
+        assert check["reproduce"] == "grade sub -k 'test_examples and my_pow'"
+        head = NOT_COUNTED_HEAD[1 if lang == "ko" else 0]
+        pages = {"html": render_html(results, lang, "sub"), "md": render_markdown(results, lang, "sub"),
+                 "summary.txt": text_summary(results, lang, "sub"),
+                 "terminal": _terminal(results, lang, "sub")}
+        for name, page in pages.items():
+            assert head in page and "my_pow(2.0, -2)" in page, name
+            assert "test_examples and my_pow" in page, name
+        assert ("fails 1 check(s)" in pages["terminal"]) == (lang == "en")
+        assert ("검사 1개에서 실패" in pages["terminal"]) == (lang == "ko")
+    # the command reruns exactly that problem's checks (alone in the run, so they count there): still failing
+    again = grade(sub, hidden=False, keyword="test_examples and my_pow")
+    assert {t["id"]: t["status"] for t in again["tests"]} == {
+        "public/test_leetcode.py::test_examples[my_pow(2.0, 10)]": "passed",
+        "public/test_leetcode.py::test_examples[my_pow(2.0, -2)]": "failed"}
+
+
+def test_summary_txt_is_the_terminal_summary(tmp_path: Path) -> None:
+    """The same lines in the same order (its top three, its grouping), then each check; no empty label."""
+    sub = tmp_path / "sub"
+    shutil.copytree(ROOT / "tests" / "corpus" / "bug_concat_sincos", sub)
+    results = grade(sub, hidden=False, keyword="sinusoidal_pe")
+    for lang in ("en", "ko"):
+        text = text_summary(results, lang, "sub")
+        terminal = [x.strip() for x in _terminal(results, lang, "sub").splitlines()
+                    if x.strip() and not re.search("[│┃━─]", x)][1:]  # past the head and the table
+        at = 0
+        for line in terminal:
+            found = text.find(line, at)
+            assert found >= 0, (line, text[at:at + 400])
+            at = found + len(line)
+        top = "Top three things to fix" if lang == "en" else "가장 먼저 고칠 세 가지"
+        assert text.count(top) == 1
+        failed = [t for t in results["tests"] if t["status"] != "passed"]
+        assert all(t["id"] in text for t in failed) and len(failed) > 1
+        assert not re.search(r"(?:Likely cause|원인 추정)\s*:\s*(?:$|Fix|How to fix|고치는 방법)", text, re.M)

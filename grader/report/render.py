@@ -18,7 +18,7 @@ import jinja2
 from grader.engine.results import Results
 from grader.paths import TEMPLATES, write_atomic
 from grader.report import plots
-from grader.report.cards import build_cards, top_fixes
+from grader.report.cards import build_cards, not_counted_cards, top_fixes
 from grader.report.changes import change_view, filter_view
 from grader.report.exp_view import experiment_view, sparkline
 from grader.report.gradescope import build_gradescope, visible_view
@@ -108,7 +108,7 @@ def build_context(results: dict, lang: str, path: str, *, with_plots: bool = Tru
         "score": score, "max_score": max_score,
         "percent": round(100 * score / max_score) if max_score else 0,
         "tasks": task_rows(results, lang), "failures": failures, "cards": cards, "not_started": not_started,
-        "fixes": top_fixes(cards, not_started),
+        "fixes": top_fixes(cards, not_started), "not_counted": not_counted_cards(results, lang, path),
         "change": change_view(results, lang), "filtered": filter_view(results, lang),
         "exp": exp, "sparkline": sparkline,
         "log": log_view(results, lang),
