@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -1069,3 +1070,264 @@ def test_prose_missing_any_field_names_exactly_that_field(lang: str, order: list
     assert {f.field for f in errors} == _SENTENCE_FIELDS[drop]
     assert all(f.code == "missing_field" and f.problem == 1 and f.line == 3 for f in errors)
     assert all("line 3" in f.message_en and "3행" in f.message_ko for f in errors)
+
+
+# --------------------------------------------------------------------------- read as a TA reads it (issue 27)
+
+def _log(first: str, second: str, lang: str = "ko") -> str:
+    """Two problems: labels for what is not under test, ``first`` / ``second`` the lines that are."""
+    if lang == "ko":
+        head = ("- 문제: {p}\n- 난이도: Medium\n- 처음 아이디어: 단순 반복으로 풀었다\n"
+                "- 최종 접근: 개선한 방법으로 바꿨다\n- 틀린 이유: 경계값을 빠뜨렸다\n- 풀이 방식: 혼자\n")
+    else:
+        head = ("- Problem: {p}\n- Difficulty: Medium\n- First idea: a plain loop\n"
+                "- Final approach: the improved method\n- What went wrong: missed an edge case\n"
+                "- Solved: alone\n")
+    return (f"## 1\n{head.format(p='50. Pow(x, n)')}{first}\n\n"
+            f"## 2\n{head.format(p='204. Count Primes')}{second}\n")
+
+
+CATALOG_CODES = {"complexity_worse", "complexity_inconsistent", "space_exceeds_time", "incomparable"}
+
+
+def _codes(review: object, *codes: str) -> list[tuple[int | None, str | None, str]]:
+    return [(f.problem, f.field, f.code) for f in review.findings if f.code in codes]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("pow_lines,primes_lines", [
+    # Korean: the reason first, closed by a connective ending
+    ("지수가 매번 절반이 되므로 시간 복잡도는 O(log n)이다.\n반복문이라 공간 복잡도는 O(1)이다.",
+     "각 합성수를 소인수마다 한 번씩 지우기 때문에 시간 복잡도는 O(n log log n)이다.\n"
+     "체 배열이 n칸이라서 공간 복잡도는 O(n)이다."),
+    ("n을 반으로 나누니까 시간 복잡도는 O(log n)이다. 변수 세 개만 쓰므로 공간 복잡도는 O(1)이다.",
+     "배수를 지워 나가서 시간 복잡도는 O(n log log n)이다. 체 배열이 n칸이라 공간 복잡도는 O(n)이다."),
+    # English: since / because / as, before or after the claim
+    ("Since the exponent halves, the time is O(log n).\n"
+     "The space is O(1) because only three variables are kept.",
+     "As each composite is crossed out once per prime factor, the time complexity is O(n log log n).\n"
+     "The space is O(n), since the sieve keeps one flag per number."),
+], ids=["ko-connectives", "ko-one-line", "en-since-because-as"])
+def test_a_reason_on_either_side_of_the_claim_is_a_reason(pow_lines: str, primes_lines: str) -> None:
+    lang = "en" if pow_lines.isascii() else "ko"
+    r = review_log(_log(pow_lines, primes_lines, lang))
+    assert _codes(r, "no_reason", "missing_field") == []
+    assert [(p.time, p.space) for p in r.problems] == [("O(log n)", "O(1)"), ("O(n log log n)", "O(n)")]
+    assert r.points == MAX_POINTS
+
+
+def test_a_claim_with_no_reason_either_side_still_has_none() -> None:
+    r = review_log(_log("시간 복잡도는 O(log n)이다. 공간 복잡도는 O(1)이다.",
+                        "The time is O(n log log n). The space is O(n).", "ko"))
+    assert sorted(_codes(r, "no_reason")) == [(1, "space", "no_reason"), (1, "time", "no_reason"),
+                                              (2, "space", "no_reason"), (2, "time", "no_reason")]
+
+
+@pytest.mark.parametrize("line", [
+    "시간 복잡도는 O(n log log n), 공간 복잡도는 O(n)이다.",
+    "공간 복잡도는 O(n), 시간 복잡도는 O(n log log n)이다.",
+    "시간과 공간 복잡도는 각각 O(n log log n), O(n)이다.",
+    "It runs in O(n log log n) time, O(n) space.",
+    "Space and time are O(n) and O(n log log n).",
+    "- 시간복잡도 / 공간복잡도: O(n log log n) / O(n)",
+    "- Time: O(n log log n), Space: O(n)",
+    "- **Time & space:** O(n log log n), O(n)",
+])
+def test_one_clause_one_claim_time_and_space_each_to_its_own(line: str) -> None:
+    """The misquote of the issue: 'space complexity O(n log log n)' for a student who wrote O(n)."""
+    r = review_log(_log("- 시간복잡도: O(log n) — 절반씩\n- 공간복잡도: O(1) — 변수 몇 개", line))
+    assert (r.problems[1].time, r.problems[1].space) == ("O(n log log n)", "O(n)")
+    assert _codes(r, *CATALOG_CODES) == []
+    for f in r.findings:  # a sentence may be quoted whole, but the space is never said to be the time's
+        assert "as O(n log log n)" not in f.message_en or f.field == "time", f.message_en
+
+
+def test_one_line_holding_problem_and_difficulty() -> None:
+    log = ("## 1\nProblem: 50. Pow(x, n)  Difficulty: Medium\n"
+           "## 2\n- 난이도: Medium, 번호: 204\n")
+    entries = parse_log(log).problems
+    assert [(e.fields["problem"].value, e.fields["difficulty"].value) for e in entries] == [
+        ("50. Pow(x, n)", "Medium"), ("204", "Medium")]
+
+
+SHORTHAND = {
+    "en": """## Problem 1
+Problem: 50. Pow(x, n)
+Difficulty: Medium
+Idea: multiply x by itself n times
+Final: fast exponentiation by squaring, halving n each round
+Time: O(log n) - n halves each round
+Space: O(1) - three variables
+Bug: forgot 1/x for a negative n
+Solved: alone
+
+## Problem 2
+Problem: 204. Count Primes
+Diff: Medium
+Intuition: trial division up to sqrt(k)
+Final: sieve of Eratosthenes from p*p
+Runtime: O(n log log n) - the sum of n/p over the primes
+Memory: O(n) - one flag per number
+Mistake: counted n itself
+Solved: after reading the editorial, redo 2026-10-05
+""",
+    "ko": """## 문제 1
+문제: 50. Pow(x, n)
+난이도: Medium
+아이디어: x를 n번 곱하기
+최종: 분할 정복으로 n을 절반씩 줄이기
+시간: O(log n) - n이 매번 절반
+공간: O(1) - 변수 세 개
+버그: 음수 지수에서 1/x를 빠뜨림
+혼자: 예, 혼자 풀었음
+
+## 문제 2
+문제: 204. Count Primes
+난이도: Medium
+발상: 각 수를 제곱근까지 나눠 보기
+최종: 에라토스테네스의 체
+시간: O(n log log n) - 소수 p마다 n/p번
+메모리: O(n) - 수마다 플래그 하나
+실수: n 자신을 셌음
+풀이 여부: 풀이를 보고 풀었음, 다시 풀 날 2026-10-05
+""",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_labels_as_students_abbreviate_them(lang: str) -> None:
+    r = review_log(SHORTHAND[lang])
+    assert [(f.problem, f.field, f.code) for f in r.findings if f.severity == "error"] == []
+    assert r.points == MAX_POINTS
+    entry = parse_log(SHORTHAND[lang]).problems[0]
+    assert entry.fields["final_approach"].value.startswith(("fast exponentiation", "분할 정복"))
+
+
+def test_catalog_messages_quote_the_span_read_with_its_line() -> None:
+    log = _log("- 시간복잡도: $\\mathcal{O}(n)$ — n번 곱함\n- 공간복잡도: O(1) — 변수 몇 개",
+               "- Time complexity: O(n^{2}) — two loops\n- Space complexity: O(n) — the sieve")
+    r = review_log(log)
+    lines = log.splitlines()
+    worse = {f.problem: f for f in r.findings if f.code == "complexity_worse"}
+    assert set(worse) == {1, 2}
+    assert '"\\mathcal{O}(n)" (line 8)' in worse[1].message_en
+    assert '"\\mathcal{O}(n)"(8행)' in worse[1].message_ko
+    assert '"O(n^{2})" (line 18)' in worse[2].message_en and "O(n^2)" not in worse[2].message_en
+    for f in worse.values():
+        assert f.message_en.split('"')[1] in lines[f.line - 1]
+
+
+def test_no_check_quotes_a_complexity_the_student_did_not_write() -> None:
+    """A sentence holding both: each check quotes what the student wrote for it, on the line it names."""
+    log = _log("- 시간복잡도: O(log n) — 절반\n- 공간복잡도: O(1) — 변수",
+               "시간 복잡도는 O(n^2), 공간 복잡도는 O(n log n)이다.")
+    r = review_log(log)
+    lines = log.splitlines()
+    quoted = {f.field: re.findall(r'"([^"]*O\([^"]*)" \(line (\d+)\)', f.message_en)
+              for f in r.findings if f.code in CATALOG_CODES}
+    assert quoted == {"time": [("O(n^2)", "18")], "space": [("O(n log n)", "18")]}
+    assert all(q in lines[int(n) - 1] for found in quoted.values() for q, n in found)
+
+
+# Big-O notations the parser reads as the same complexity (LATEX_FORMS above for the full list).
+NOTATIONS = {
+    "O(log n)": ["O(log n)", r"$O(\log n)$", r"$\mathcal{O}(\log n)$", r"\Theta(\log n)", r"O(\lg n)",
+                 r"O(\log_{2} n)", "O(log(n))"],
+    "O(1)": ["O(1)", r"$\mathcal{O}(1)$", "Θ(1)", r"$O(1)$"],
+    "O(n)": ["O(n)", r"$O(n)$", r"\Theta(n)", r"$\mathcal{O}(n)$"],
+    "O(n log log n)": ["O(n log log n)", r"$O(n \log \log n)$", r"O\left(n \log \log n\right)",
+                       r"O(n\,\log\log n)"],
+}
+KNOWN = {"50. Pow(x, n)": ("O(log n)", "O(1)"), "204. Count Primes": ("O(n log log n)", "O(n)"),
+         "202. Happy Number": ("O(log n)", "O(1)"), "12. Integer to Roman": ("O(1)", "O(1)")}
+# How a student may write the two claims: labels, one line, prose either way round, reasons either side.
+ORDERS = [
+    "- 시간복잡도: {t} — 이유가 있음\n- 공간복잡도: {s} — 이유가 있음",
+    "- Space complexity: {s} — a reason\n- Time complexity: {t} — a reason",
+    "- 시간복잡도 / 공간복잡도: {t} / {s} — 이유가 있음",
+    "- Time: {t}, Space: {s}",
+    "시간 복잡도는 {t}, 공간 복잡도는 {s}이다.",
+    "공간 복잡도는 {s}, 시간 복잡도는 {t}이다.",
+    "반복 횟수가 그만큼이라 시간 복잡도는 {t}이다. 변수가 그만큼이므로 공간 복잡도는 {s}이다.",
+    "Since the loop runs that often, the time is {t}. The space is {s} because of the table.",
+    "It runs in {t} time and {s} space.",
+    "시간과 공간 복잡도는 각각 {t}, {s}이다.",
+]
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.data())
+def test_known_complexities_in_any_notation_and_order_draw_no_catalog_complaint(data: st.DataObject) -> None:
+    entries = []
+    for title in data.draw(st.permutations(list(KNOWN)))[:2]:
+        t, s = KNOWN[title]
+        order = data.draw(st.sampled_from(ORDERS))
+        text = order.format(t=data.draw(st.sampled_from(NOTATIONS[t])),
+                            s=data.draw(st.sampled_from(NOTATIONS[s])))
+        entries.append((title, t, s, text))
+    log = "".join(f"## 문제 {i}\n- 문제: {title}\n- 난이도: Medium\n{text}\n\n"
+                  for i, (title, _t, _s, text) in enumerate(entries, 1))
+    r = review_log(log)
+    assert _codes(r, *CATALOG_CODES) == [], log
+    read = [(p.time, p.space) for p in r.problems]
+    assert len(read) == 2 and all(a is not None and b is not None for a, b in read), log
+    assert all(compare(parse(a), parse(t)) == 0 and compare(parse(b), parse(s)) == 0
+               for (a, b), (_, t, s, _) in zip(read, entries, strict=True)), (read, log)
+    lines = log.splitlines()
+    for f in r.findings:  # whatever a message quotes as a Big-O is on the line it names
+        for quoted in re.findall(r'"([^"]*[OΘ][^"]*)" \(line (\d+)\)', f.message_en):
+            assert quoted[0] in lines[int(quoted[1]) - 1], (quoted, log)
+
+
+# --------------------------------------------------------------------------- the log against the code
+
+def _solutions_with_stubs(tmp_path: Path, *stubs: str) -> Path:
+    import ast
+
+    out = tmp_path / "sub"
+    out.mkdir()
+    for f in (ROOT / "solutions").glob("*.py"):
+        (out / f.name).write_text(f.read_text())
+    source = (out / "leetcode.py").read_text()
+    lines = source.splitlines(keepends=True)
+    defs = [n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name in stubs]
+    for node in sorted(defs, key=lambda n: -n.lineno):
+        lines[node.body[0].lineno - 1:node.end_lineno] = [f'    raise NotImplementedError("{node.name}")\n']
+    (out / "leetcode.py").write_text("".join(lines))
+    return out
+
+
+def test_coverage_reads_which_practice_functions_are_stubs() -> None:
+    from grader.lesson.leetlog.coverage import unsolved
+
+    exercises = (ROOT / "exercises" / "leetcode.py").read_text()
+    assert unsolved({"leetcode": exercises}) == dict.fromkeys(("my_pow", "count_primes", "is_happy",
+                                                               "int_to_roman"), "stub")
+    assert unsolved({"leetcode": (ROOT / "solutions" / "leetcode.py").read_text()}) == {}
+    assert unsolved({"leetcode": "def my_pow(x, n):\n    return x ** n\n"}) == {
+        "count_primes": "missing", "is_happy": "missing", "int_to_roman": "missing"}
+    assert unsolved({"embedding": "x = 1"}) is None and unsolved({"leetcode": "def ("}) is None
+
+
+def test_a_log_of_a_problem_the_code_leaves_unsolved_loses_the_coverage_points(tmp_path: Path) -> None:
+    from tests.conftest import failed_messages, grade, task_scores
+
+    sub = _solutions_with_stubs(tmp_path, "is_happy", "int_to_roman")
+    log = ENGLISH.replace("204. Count Primes", "12. Integer to Roman").replace(
+        "O(n log log n) — sum of n/p over the primes p", "O(1) — at most 15 symbols").replace(
+        "O(n) — one flag per number", "O(1) — a fixed table")
+    (sub / "LEETCODE_LOG.md").write_text(log)
+    results = grade(sub, hidden=False, keyword="leetcode_log")
+    failed = [t["id"] for t in results["tests"] if t["task"] == "leetcode_log" and t["status"] != "passed"]
+    assert failed == ["public/test_log.py::test_log[problem2-coverage]"]
+    en, ko = failed_messages(results, "leetcode_log"), failed_messages(results, "leetcode_log", "ko")
+    assert "the log covers 12. Integer to Roman; leetcode.py leaves int_to_roman unsolved" in en
+    assert "LEETCODE_LOG.md line 16" in en and "12. Integer to Roman" in ko and "int_to_roman" in ko
+    score, top = task_scores(results)["leetcode_log"]
+    assert top - score == 0.25
+    # the log says why: solved on LeetCode only, in either language
+    for why in ("Solved on LeetCode only; my leetcode.py does the other two.", "LeetCode에서만 풀었다."):
+        said = log.replace("**Solved:** after reading a solution (editorial)",
+                           f"**Solved:** after reading a solution (editorial). {why}")
+        (sub / "LEETCODE_LOG.md").write_text(said)
+        results = grade(sub, hidden=False, keyword="leetcode_log")
+        assert task_scores(results)["leetcode_log"][0] == top, failed_messages(results, "leetcode_log")

@@ -261,7 +261,9 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
     m = re.match(r"^(.{1,40}?[?？])\s+(.*)$", text)  # '혼자 풀었나요? 혼자'
     if m and match_label(m.group(1)):
         return match_label(m.group(1)) or "", m.group(2).strip(), m.group(1)
-    name = match_label(text) if len(text) <= 40 else None  # a label alone, not a sentence with 'time' in it
+    # a label alone, not a sentence with 'time' in it ('It runs in O(log n) time and O(1) space.')
+    alone = len(text) <= 40 and not re.search(r"[OΘ]\s*\(|[.。다]$", text)
+    name = match_label(text) if alone else None
     return (name, "", text) if name else None
 
 

@@ -385,7 +385,7 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
     return out
 
 
-_LIST_GAP = re.compile(r"\s*(?:[,/;]|and|및|그리고|,\s*and)?\s*(?:각각|respectively)?\s*", re.I)
+_LIST_GAP = re.compile(r"[\s$]*(?:[,/;]|and|및|그리고|,\s*and)?[\s$]*(?:각각|respectively)?[\s$]*", re.I)
 
 
 def _one_claim_each(text: str, mentions: list[_Mention]) -> None:
@@ -428,9 +428,9 @@ def _kinds(before: str, after: str, lo: int, hi: int) -> tuple[tuple[str, ...], 
 
 _CLAUSE_END = re.compile(r"[,;，、/|]|\s(?:and|but|while|whereas)\s|(?:이고|이며|이지만|인데|고|며)\s", re.I)
 # A reason that comes before its claim ends in a causal connective: Korean -이라/-라서/-니까/-므로/
-# -때문에/-아서, or opens with English 'since/because/as'.
+# -때문에/-아서 (not the particle -에서), or opens with English 'since/because/as'.
 _REASON_BEFORE = re.compile(
-    r"(?:이라서|라서|이라|니까|으므로|므로|때문에|(?:아|어|해|되|여)서)\s*,?\s*$|"
+    r"(?:이라서|라서|이라|니까|으므로|므로|때문에|(?<=[가-힣])(?<![에로])서)\s*,?\s*$|"
     r"^\s*(?:since|because|as|given\s+that|due\s+to)\b", re.I)
 
 
