@@ -129,7 +129,7 @@ def top_fixes(cards: list[Row], not_started: list[Row], n: int = 3) -> list[Row]
 # A problem outside the best two that fails: shown as failing, never scored (engine/choice.py).
 NOT_COUNTED_HEAD = ("Failing, not counted", "실패했지만 점수에 넣지 않음")
 NOT_COUNTED_LINE = (
-    "{group} fails {n} check(s). It does not count: your best two problems count, and this is not one of "
+    "{group} fails {n} {checks}. It does not count: your best two problems count, and this is not one of "
     "them; but here is why it fails.",
     "{group}이(가) 검사 {n}개에서 실패합니다. 가장 잘 푼 두 문제만 점수에 들어가므로 이 문제는 점수에 "
     "넣지 않지만, 왜 실패하는지는 알려 드립니다.",
@@ -167,7 +167,8 @@ def not_counted_cards(results: dict, lang: str, path: str) -> list[Row]:
     out = []
     for card in cards.values():
         card["count"] = len(card["checks"])
-        card["text"] = NOT_COUNTED_LINE[1 if ko else 0].format(group=card["group"], n=card["count"])
+        card["text"] = NOT_COUNTED_LINE[1 if ko else 0].format(
+            group=card["group"], n=card["count"], checks="check" if card["count"] == 1 else "checks")
         card["reproduce"] = card["checks"][0]["reproduce"]
         out.append(card)
     return sorted(out, key=lambda c: (_order(c["task"]), c["group"]))
