@@ -1306,6 +1306,8 @@ def test_coverage_reads_which_practice_functions_are_stubs() -> None:
     assert unsolved({"leetcode": "def my_pow(x, n):\n    return x ** n\n"}) == {
         "count_primes": "missing", "is_happy": "missing", "int_to_roman": "missing"}
     assert unsolved({"embedding": "x = 1"}) is None and unsolved({"leetcode": "def ("}) is None
+    # a notebook: a stub it defines counts; one it does not define may be in a file it imports
+    assert unsolved({"notebook": "def my_pow(x, n):\n    raise NotImplementedError\n"}) == {"my_pow": "stub"}
 
 
 def test_a_log_of_a_problem_the_code_leaves_unsolved_loses_the_coverage_points(tmp_path: Path) -> None:

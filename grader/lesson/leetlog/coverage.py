@@ -35,8 +35,10 @@ def unsolved(sources: dict[str, str]) -> dict[str, str] | None:
     """Practice function -> 'stub' (still raises NotImplementedError) or 'missing' (not defined), for
     each one the code leaves unsolved; None when the submission holds no practice code to read."""
     text = sources.get(PRACTICE_MODULE)
-    if text is None:
-        text = sources.get("notebook")  # a notebook: every kept statement, cell by cell
+    # a notebook: every kept statement, cell by cell; a function it does not define may live in a file
+    # it imports (check() in a kernel), so only a stub it does define counts there
+    in_notebook = text is None
+    text = sources.get("notebook") if in_notebook else text
     if text is None:
         return None
     try:
@@ -47,9 +49,9 @@ def unsolved(sources: dict[str, str]) -> dict[str, str] | None:
     out: dict[str, str] = {}
     for name in PRACTICE_FUNCTIONS:
         node = defs.get(name)
-        if node is None:
+        if node is None and not in_notebook:
             out[name] = "missing"
-        elif _is_stub(node):
+        elif node is not None and _is_stub(node):
             out[name] = "stub"
     return out
 
