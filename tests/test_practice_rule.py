@@ -17,6 +17,7 @@ from rich.console import Console
 
 from grader.lesson.practice import BEST_OF, NOT_COUNTED, PROBLEMS
 from grader.report.cards import NOT_COUNTED_HEAD, not_counted_cards
+from grader.report.log_view import log_view
 from grader.report.render import render_html, render_markdown
 from grader.report.terminal import summary_renderables
 from grader.report.text import text_summary
@@ -125,8 +126,15 @@ def test_a_failing_problem_outside_the_best_two_is_shown_failing_and_not_counted
     """Three attempted, my_pow wrong for a negative n: full marks (the rule), and every page says my_pow
     fails, with expected, found and the command, in both languages."""
     sub = submission(tmp_path, {"my_pow": WRONG_POW, "int_to_roman": STUB["int_to_roman"]})
-    results = grade(sub, hidden=False, keyword=KEYWORD)
+    results = grade(sub, hidden=False, keyword="leetcode")  # the practice and the log
     assert practice(results) == (4.0, 4.0)
+    # the log (Pow and Count Primes) covers code that solves both, wrong or not: full marks; its review
+    # puts my_pow's failure next to 'what went wrong'
+    log = results["tasks"]["leetcode_log"]
+    assert log["score"] == log["max_score"] > 0
+    linked = log_view(results, "en")["linked"]
+    assert [(x["function"], x["failure"]) for x in linked] == [
+        ("my_pow", "my_pow(2.0, -2): expected 0.25; found 4.0")]
     assert results["score"] == pytest.approx(sum(t["score"] for t in results["tests"]))
     for lang in ("en", "ko"):
         cards = not_counted_cards(results, lang, "sub")

@@ -55,6 +55,20 @@ def test_breakdown(results: dict, lang: str) -> list[dict[str, Any]]:
     return [rows[k] for k in sorted(rows)]
 
 
+def not_counted_failures(results: dict, lang: str) -> dict[str, str]:
+    """Practice function -> its first failing check, for a logged problem outside the best two: it costs
+    nothing, but the log's 'what went wrong' still sits next to it (practice_failures has the rest)."""
+    found: dict[str, str] = {}
+    for entry in results.get("skipped") or []:
+        left = entry.get("not_counted") or {}
+        for t in left.get("tests") or []:
+            messages = t.get("messages") or {}
+            en = messages.get("en", "")
+            if t.get("status") != "passed" and en and not en.startswith("Not attempted"):
+                found.setdefault(str(left.get("group", "")), (messages.get(lang) or en).rstrip(". "))
+    return found
+
+
 def log_view(results: dict, lang: str) -> dict[str, Any] | None:
     """None when the log was not graded in this run (e.g. -k selected other tests)."""
     art = (results.get("artifacts") or {}).get("leetcode_log")
@@ -64,7 +78,7 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
         return {"present": False}
     source = str(art.get("source") or "")
     lines = source.splitlines()
-    practice = practice_failures(results, lang)
+    practice = not_counted_failures(results, lang) | practice_failures(results, lang)
     linked = art.get("linked_failures") or []
     if practice and source:
         linked = review_log(source, practice).to_dict()["linked_failures"]
