@@ -1333,3 +1333,35 @@ def test_a_log_of_a_problem_the_code_leaves_unsolved_loses_the_coverage_points(t
         (sub / "LEETCODE_LOG.md").write_text(said)
         results = grade(sub, hidden=False, keyword="leetcode_log")
         assert task_scores(results)["leetcode_log"][0] == top, failed_messages(results, "leetcode_log")
+
+
+LESSON_WORDING = """## 문제 1
+- 문제: 50. Pow(x, n)
+- 난이도: Medium
+- 접근: 처음엔 x를 n번 곱하는 브루트포스를 떠올렸고, 최종적으로 분할 정복으로 n을 절반씩 줄였다.
+- 시간복잡도 / 공간복잡도: O(log n) / O(1) — n이 매번 절반이 되고 변수 몇 개만 쓴다
+- 틀린 이유: 음수 지수에서 1/x로 바꾸는 것을 빠뜨렸다
+- 풀이 방식: 혼자
+
+## 문제 2
+- 문제: 204. Count Primes
+- 난이도: Medium
+- 접근: 처음에는 각 수를 제곱근까지 나눠 봤다. 결국 에라토스테네스의 체로 바꿨다.
+- 시간복잡도 / 공간복잡도: O(n log log n) / O(n) — 소수 p마다 n/p번 지우고, 수마다 플래그 하나
+- 틀린 이유: n 자신을 셌다
+- 풀이 방식: 풀이를 보고 (2026-10-05에 다시 풀기)
+"""
+
+
+def test_the_lessons_own_labels_read_as_the_fields_they_name() -> None:
+    """/work/shared/lesson: '접근: 처음 떠올린 방법과 최종 방법', '시간복잡도 / 공간복잡도: Big-O와 이유'."""
+    r = review_log(LESSON_WORDING)
+    assert [(f.problem, f.field, f.code) for f in r.findings if f.severity == "error"] == []
+    assert r.points == MAX_POINTS
+    first = parse_log(LESSON_WORDING).problems[0]
+    assert first.fields["first_idea"].value.startswith("처음엔 x를 n번 곱하는")
+    assert first.fields["final_approach"].value.startswith("최종적으로 분할 정복")
+    # one approach only: the first idea is still missing, and named
+    one = LESSON_WORDING.replace("처음엔 x를 n번 곱하는 브루트포스를 떠올렸고, ", "")
+    assert [(f.problem, f.field) for f in review_log(one).findings if f.code == "missing_field"] == [
+        (1, "first_idea")]

@@ -490,9 +490,30 @@ def _table_row(b: _Builder, number: int, raw: str, columns: list[str | None]) ->
     b.entry = None
 
 
+# The lesson's own label ("접근: 처음 떠올린 방법과 최종 방법을 한두 문장으로"): one field, both approaches.
+_BOTH_APPROACHES = {_norm(x) for x in ("접근", "접근 방법", "approach", "approaches", "풀이 방법", "풀이")}
+
+
+def _split_approach(entry: ProblemEntry) -> None:
+    """'접근: 처음엔 브루트포스, 최종적으로 분할 정복': the first idea and the final approach, each its own."""
+    f = entry.fields.get("final_approach")
+    if f is None or not f.filled or "first_idea" in entry.fields:
+        return
+    if _norm(f.label) not in _BOTH_APPROACHES:
+        return
+    read = read_fields(split_sentences([(f.line, f.value.replace("\n", " "))]))
+    first, final = read.get("first_idea"), read.get("final_approach")
+    if first is None or final is None:
+        return
+    entry.fields["first_idea"] = Field("first_idea", clean_value(first.value), f.line, f.label, f.raw,
+                                       list(f.lines))
+    f.value = clean_value(final.value)
+
+
 def _fields_from_prose(entry: ProblemEntry) -> None:
     """Sentences that are not fields ('I first thought of ...', '시간 복잡도는 O(log n)이고 ...') answer
     the fields the labels left empty, as a TA would read them (prose.py)."""
+    _split_approach(entry)
     prose = split_sentences(entry.extra)
     sentences = list(prose)
     for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
