@@ -495,7 +495,8 @@ _BOTH_APPROACHES = {_norm(x) for x in ("접근", "접근 방법", "approach", "a
 
 
 def _split_approach(entry: ProblemEntry) -> None:
-    """'접근: 처음엔 브루트포스, 최종적으로 분할 정복': the first idea and the final approach, each its own."""
+    """'접근: 처음엔 브루트포스, 최종적으로 분할 정복': the first idea and the final approach, each its
+    own field."""
     f = entry.fields.get("final_approach")
     if f is None or not f.filled or "first_idea" in entry.fields:
         return
