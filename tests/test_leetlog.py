@@ -1326,13 +1326,17 @@ def test_a_log_of_a_problem_the_code_leaves_unsolved_loses_the_coverage_points(t
     assert "LEETCODE_LOG.md line 16" in en and "12. Integer to Roman" in ko and "int_to_roman" in ko
     score, top = task_scores(results)["leetcode_log"]
     assert top - score == 0.25
-    # the log says why: solved on LeetCode only, in either language
-    for why in ("Solved on LeetCode only; my leetcode.py does the other two.", "LeetCode에서만 풀었다."):
-        said = log.replace("**Solved:** after reading a solution (editorial)",
-                           f"**Solved:** after reading a solution (editorial). {why}")
-        (sub / "LEETCODE_LOG.md").write_text(said)
-        results = grade(sub, hidden=False, keyword="leetcode_log")
-        assert task_scores(results)["leetcode_log"][0] == top, failed_messages(results, "leetcode_log")
+    # the log says why: solved on LeetCode only, in either language (the grader once, the review for both)
+    said = {why: log.replace("**Solved:** after reading a solution (editorial)",
+                             f"**Solved:** after reading a solution (editorial). {why}")
+            for why in ("Solved on LeetCode only; my leetcode.py does the other two.",
+                        "LeetCode에서만 풀었다.")}
+    stubs = {"is_happy": "stub", "int_to_roman": "stub"}
+    assert [f.code for f in review_log(log, unsolved=stubs).findings] == ["not_in_code"]
+    assert all(review_log(text, unsolved=stubs).findings == [] for text in said.values())
+    (sub / "LEETCODE_LOG.md").write_text(next(iter(said.values())))
+    results = grade(sub, hidden=False, keyword="leetcode_log")
+    assert task_scores(results)["leetcode_log"][0] == top, failed_messages(results, "leetcode_log")
 
 
 LESSON_WORDING = """## 문제 1
