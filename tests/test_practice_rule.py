@@ -178,3 +178,17 @@ def test_summary_txt_is_the_terminal_summary(tmp_path: Path) -> None:
         failed = [t for t in results["tests"] if t["status"] != "passed"]
         assert all(t["id"] in text for t in failed) and len(failed) > 1
         assert not re.search(r"(?:Likely cause|원인 추정)\s*:\s*(?:$|Fix|How to fix|고치는 방법)", text, re.M)
+
+
+@pytest.mark.parametrize(("text", "cause", "left"), [
+    ("f(2): expected 4; found 5. Likely cause: off by one. Fix: start at 0.", "off by one.",
+     "f(2): expected 4; found 5. Fix: start at 0."),
+    ("f(2): 4이어야 하는데 5입니다. 원인 추정: 하나 차이. 고치는 방법: 0부터.", "하나 차이.",
+     "f(2): 4이어야 하는데 5입니다. 고치는 방법: 0부터."),
+    ("f(2): expected 4; found 5. Likely cause: off by one.", "off by one.", "f(2): expected 4; found 5."),
+])
+def test_a_check_under_its_cause_drops_label_and_cause_together(text: str, cause: str, left: str) -> None:
+    """The old summary.txt printed 'Likely cause:  Fix: ...': the cause cut, its label left."""
+    from grader.report.text import _without
+
+    assert _without(text, cause) == left
