@@ -30,14 +30,18 @@ class Group:
     points: float
     en: str
     ko: str
+    also: tuple[str, ...] = ()  # finding codes that fail the group besides those ``codes`` selects
 
 
 # Points mirror the review's rubric: 0.25 per field, 0.25 per Big-O that parses,
-# 0.25 per Big-O that matches the catalog, 0.5 for fitting the task; and, beyond the review's own
-# rubric, 0.25 for a problem the practice code solves (leetlog/coverage.py: the log covers those).
+# 0.25 per Big-O that matches the catalog, 0.5 for fitting the task. The problem group also asks that
+# the problem be one the practice code solves (leetlog/coverage.py): the log covers those two, and the
+# rubric's maximum stays what it was.
 PUBLIC_GROUPS = (
     Group("problem", ("problem", "difficulty"), None, 0.5,
-          "names the problem and its difficulty", "문제와 난이도를 적었는지"),
+          "names the problem and its difficulty, a problem your leetcode.py solves (or the log says why not)",
+          "문제와 난이도를 적었는지, leetcode.py로 푼 문제인지(아니면 그 이유를 적었는지)",
+          also=("not_in_code",)),
     Group("approach", ("first_idea", "final_approach"), None, 0.5,
           "first idea and final approach", "처음 아이디어와 최종 접근"),
     Group("complexity", ("time", "space"), None, 1.0,
@@ -47,9 +51,6 @@ PUBLIC_GROUPS = (
     Group("solved", ("solved", "redo_date"), None, 0.25,
           "solved alone or after a solution (then with a redo date)",
           "혼자 풀었는지, 풀이를 봤다면 다시 풀 날짜"),
-    Group("coverage", ("problem",), ("not_in_code",), 0.25,
-          "a problem your leetcode.py solves (or the log says why not)",
-          "leetcode.py로 푼 문제인지(아니면 그 이유를 적었는지)"),
 )
 HIDDEN_GROUPS = (
     Group("catalog", ("time", "space"), ("complexity_worse", "complexity_inconsistent"), 0.5,
@@ -187,6 +188,8 @@ def check_group(review: LogReview | None, group: Group, problem: int) -> None:
 def _counts(finding: Any, group: Group) -> bool:
     if finding.field not in group.fields:
         return False
+    if finding.code in group.also:
+        return True
     if group.codes is None:
         return finding.severity == "error"
     return finding.code in group.codes
