@@ -82,6 +82,8 @@ def _adjustment(args: argparse.Namespace, row: Row) -> Adjustment:
             raise TermError("--set VALUE must be 0 or more", "--set VALUE는 0 이상이어야 합니다")
     elif args.points is not None:
         kind, points = ("bonus" if args.above_max else "points"), _number(args.points, "POINTS")
+        if kind == "bonus" and points <= 0:
+            raise TermError("--above-max takes a positive bonus", "--above-max에는 양수 가산점을 주세요")
     else:
         raise TermError("give POINTS, --set VALUE, --excuse or --confirm",
                         "POINTS, --set VALUE, --excuse, --confirm 중 하나를 주세요")

@@ -117,9 +117,9 @@ def reconcile(auto: float, maximum: float, steps: list[Step]) -> list[Step]:
 
     In order: the close takes everything so far (and the points of any later adjustment, said so);
     a score the instructor sets replaces the running total (and overrides the close); at the end the
-    total is kept within 0..max (max plus any bonus)."""
+    total without the bonuses is kept within 0..max, and the bonuses (``--above-max``) go on top."""
     out: list[Step] = []
-    running, closed = float(auto), False
+    running, closed, bonus = float(auto), False, 0.0
     for step in steps:
         if step.kind == "closed":
             step = replace(step, points=round(-running, 4))
@@ -136,21 +136,26 @@ def reconcile(auto: float, maximum: float, steps: list[Step]) -> list[Step]:
                             f"제출 종료 이후라 총점은 0점 그대로입니다: {_pts(step.points)}점은 "
                             "반영되지 않습니다"))
             continue
+        elif step.kind == "bonus":
+            bonus += step.points
         else:
             running += step.points
         out.append(step)
     if closed:
         return out
-    bonus = sum(s.points for s in out if s.kind == "bonus")
-    top = maximum + max(bonus, 0.0) if maximum > 0 else float("inf")
+    top = maximum if maximum > 0 else float("inf")
+    extra = f" before the bonus of {bonus:+g}" if bonus else ""
+    extra_ko = f"(가산점 {bonus:+g}점 제외)" if bonus else ""
     if running > top + 1e-9:
         out.append(Step("clamp", round(top - running, 4),
-                        f"capped at the maximum {top:g}: the steps above add up to {round(running, 2):g}",
-                        f"만점 {top:g}점으로 제한: 위의 변경을 더하면 {round(running, 2):g}점입니다"))
+                        f"capped at the maximum {top:g}: the steps above{extra} add up to "
+                        f"{round(running, 2):g}",
+                        f"만점 {top:g}점으로 제한: 위의 변경{extra_ko}을 더하면 {round(running, 2):g}점"
+                        "입니다"))
     elif running < -1e-9:
         out.append(Step("clamp", round(-running, 4),
-                        f"kept at 0: the steps above add up to {round(running, 2):g}",
-                        f"0점으로 유지: 위의 변경을 더하면 {round(running, 2):g}점입니다"))
+                        f"kept at 0: the steps above{extra} add up to {round(running, 2):g}",
+                        f"0점으로 유지: 위의 변경{extra_ko}을 더하면 {round(running, 2):g}점입니다"))
     return out
 
 
