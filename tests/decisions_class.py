@@ -35,9 +35,9 @@ HELD = 2.0  # the withheld test's points (its recorded verdict: passed)
 def results_of(s: Student) -> dict:
     """results.json of one graded submission: a passing test worth ``auto``, a failed one for the rest;
     a flagged one has ``HELD`` of its points withheld (verdict passed)."""
-    tests = [{"id": "public/test_pe.py::test_a", "task": "pe", "status": "passed", "score": s.auto - (
-        HELD if s.flagged else 0.0), "max_score": s.auto - (HELD if s.flagged else 0.0), "visibility": "visible",
-              "message": "", "messages": {"en": "", "ko": ""}}]
+    earned = s.auto - (HELD if s.flagged else 0.0)
+    tests = [{"id": "public/test_pe.py::test_a", "task": "pe", "status": "passed", "score": earned,
+              "max_score": earned, "visibility": "visible", "message": "", "messages": {"en": "", "ko": ""}}]
     if s.flagged:
         tests.append({"id": "public/test_pe.py::test_probe", "task": "pe", "status": "failed", "score": 0.0,
                       "max_score": HELD, "visibility": "visible", "message": WITHHELD,
