@@ -43,11 +43,13 @@ def merge(dirs: list[Path], out: Path, policy: Path | None = None) -> tuple[int,
     seen: dict[str, tuple[Path, str]] = {}
     roster: dict[str, str] = {}
     missing: set[str] = set()
+    class_ids: set[str] = set()
     shards: list[str] = []
     for src in dirs:
         manifest = load_manifest(src)
         roster.update(manifest.get("roster") or {})
         missing.update(manifest.get("roster_missing") or [])
+        class_ids.update(manifest.get("class_ids") or [])
         shards.append(str(manifest.get("shard", "?")))
         for d in sorted(p for p in src.iterdir() if p.is_dir() and not p.name.startswith(".")):
             marker = read_marker(d)
@@ -68,7 +70,8 @@ def merge(dirs: list[Path], out: Path, policy: Path | None = None) -> tuple[int,
             publish(work, out / d.name, out)
     shutil.rmtree(out / ".work", ignore_errors=True)
     manifest = {"merged_from": [str(d) for d in dirs], "shards": shards, "roster": roster,
-                "roster_missing": sorted(missing - set(seen)), "names": sorted(seen)}
+                "roster_missing": sorted(missing - set(seen)), "names": sorted(seen),
+                "class_ids": sorted(class_ids)}
     warnings += shard_coverage(shards)
     write_json(out / MANIFEST, manifest)
     # The instructor's decisions of every shard (and of the merged folder itself) survive the merge.

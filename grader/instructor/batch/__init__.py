@@ -139,6 +139,8 @@ def main(argv: list[str]) -> int:
         return 2
     submitted = {e.name for e in everyone}
     manifest = {"source": str(src.resolve()), "shard": f"{k}/{n}", "names": sorted(e.name for e in entries),
+                # the whole class, every shard's: what a times file or an extension may name
+                "class_ids": sorted(known or {x for e in everyone for x in (e.name, e.student_id)}),
                 "roster_missing": sorted(set(roster) - submitted), "roster": roster,
                 "hidden": config.options.hidden}
     write_json(out / MANIFEST, manifest)

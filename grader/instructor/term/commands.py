@@ -253,6 +253,14 @@ def list_reviews(model: ClassModel) -> int:
     return 0
 
 
+def class_ids(model: ClassModel) -> set[str]:
+    """Whom a times file or an extension may name: every id and submission name of the class, those
+    of the other shards too (the manifest's ``class_ids``) and the roster's."""
+    roster = model.manifest.get("roster") or {}
+    return ({k for r in model.rows for k in (r.id, r.name)} | set(model.manifest.get("class_ids") or [])
+            | set(roster) | set(roster.values()))
+
+
 def term_main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="grade term", description=(
         "Set or change a graded folder's late policy and submission times, then re-render the gradebook, "
@@ -275,8 +283,7 @@ def term_main(argv: list[str]) -> int:
             if not free:
                 raise TermError(f"a batch is writing {args.dir}; run this when it ends",
                                 "채점이 진행 중입니다. 끝난 뒤에 실행하세요")
-            graded = load_graded(args.dir)
-            known = None if args.allow_unknown_ids else {k for r in graded.rows for k in (r.id, r.name)}
+            known = None if args.allow_unknown_ids else class_ids(load_graded(args.dir))
             for line in store_term_files(args.dir, args.policy, args.submitted_at, args.gradescope_export,
                                          known=known, replace_times=args.replace_times):
                 if not args.quiet:
