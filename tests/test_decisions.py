@@ -27,6 +27,7 @@ from tests.batch_cli import grade, gradebook, results
 
 ROOT = Path(__file__).resolve().parents[1]
 FILTER = ["--public-only", "-k", "test_pe or test_tying", "-j", "2", "--timeout", "120", "-q", "--lang", "en"]
+NAMES = ("alice", "mallory", "dave")
 FLAG = "\nimport inspect as _inspect  # flagged by the tamper scan: probe points withheld\n"
 POLICY = """\
 due = 2026-03-10T23:59:00+09:00
@@ -48,7 +49,7 @@ dave,2026-03-18T00:30:00+09:00
 def klass(tmp_path_factory: pytest.TempPathFactory) -> dict:
     root = tmp_path_factory.mktemp("decisions")
     subs = root / "subs"
-    for name in ("alice", "mallory", "dave"):
+    for name in NAMES:
         shutil.copytree(ROOT / "solutions", subs / name, ignore=shutil.ignore_patterns("__pycache__"))
     with open(subs / "mallory" / "embedding.py", "a", encoding="utf-8") as fh:
         fh.write(FLAG)
@@ -206,7 +207,7 @@ def test_export_refuses_a_pending_review_and_a_points_mismatch(klass: dict, tmp_
     canvas = tmp_path / "canvas.csv"
     canvas.write_text("Student,ID,SIS User ID,SIS Login ID,Section,Lesson 3 (4471)\n"
                       "    Points Possible,,,,,94.5\n"
-                      + "".join(f"{n},{i},{n},{n},S1,\n" for i, n in enumerate(("alice", "mallory", "dave"), 1)))
+                      + "".join(f"{n},{i},{n},{n},S1,\n" for i, n in enumerate(NAMES, 1)))
     target = tmp_path / "import.csv"
     argv = ["export", "canvas", str(out), "--gradebook", str(canvas), "--assignment", "Lesson 3", "--out",
             str(target)]
@@ -285,6 +286,6 @@ def test_smaller_merge_text_conflicting_policies_and_notes_said_once(klass: dict
     (other / "policy.toml").write_text(POLICY.replace("deduct_percent = 10", "deduct_percent = 20"))
     proc = grade("merge", str(out), str(other), "--out", str(tmp_path / "m2"), ok=False)
     assert proc.returncode == 2 and "late policies differ" in proc.stderr and not (tmp_path / "m2").exists()
-    grade("merge", str(out), str(other), "--out", str(tmp_path / "m2"), "--policy", str(other / "policy.toml"),
-          "-q")
+    grade("merge", str(out), str(other), "--out", str(tmp_path / "m2"), "--policy",
+          str(other / "policy.toml"), "-q")
     assert "deduct_percent = 20" in (tmp_path / "m2" / "policy.toml").read_text()
