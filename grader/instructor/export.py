@@ -296,8 +296,10 @@ def report(matched: Matched, out: Path) -> None:
     print(f"grade export: {len(matched.students_without_submission)} students without a submission (left "
           f"blank), {len(matched.submissions_without_student)} submissions not matched or not graded; see "
           f"{side} / 짝을 찾지 못한 학생과 제출물 목록: {side}", file=sys.stderr)
+    korean = {"student without a submission": "제출물이 없는 학생",
+              "submission without a student": "학생과 짝이 없거나 채점되지 않은 제출물"}
     for kind, who in lines:
-        print(f"  {kind}: {who}", file=sys.stderr)
+        print(f"  {kind} / {korean[kind]}: {who}", file=sys.stderr)
 
 
 def main(argv: list[str]) -> int:
