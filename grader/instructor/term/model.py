@@ -173,14 +173,16 @@ def _write_final(model: ClassModel, has_term: bool) -> int:
         final = final_section(row) if (row.steps or has_term) else None
         if final is not None and review_state(row):
             final["review"] = review_state(row)  # the student's pages show the decision, not a stale banner
-        if row.results.get("final") == final and not _pages_stale(d):
+        same = row.results.get("final") == final
+        if same and not _pages_stale(d):
             continue
         results = dict(row.results)
-        if final is None:
-            results.pop("final", None)
-        else:
-            results["final"] = final
-        write_atomic(d / "results.json", json.dumps(results, ensure_ascii=False, indent=2))
+        if not same:  # results.json only when its final section changes; the pages at most once more
+            if final is None:
+                results.pop("final", None)
+            else:
+                results["final"] = final
+            write_atomic(d / "results.json", json.dumps(results, ensure_ascii=False, indent=2))
         if (d / "feedback.html").exists():
             try:
                 # as the student runs it in their own copy (`grade -k ...`): no instructor path
