@@ -133,7 +133,8 @@ def final_total(auto: float, maximum: float, steps: list[Step]) -> float:
     if any(s.zero for s in steps) and not any(s.kind == "set" for s in steps):
         return 0.0  # after the close, only a score the instructor sets counts
     bonus = sum(float(s.points) for s in steps if s.kind == "bonus")  # asked for: above the maximum
-    top = float(maximum) + max(bonus, 0.0)
+    top = float(maximum) + max(bonus, 0.0) if not any(s.kind == "set" for s in steps) else float("inf")
+    # (a score the instructor set may be above the maximum: the term's steps already bound it)
     return round(min(max(total, 0.0), top) if maximum > 0 else max(total, 0.0), 4)
 
 

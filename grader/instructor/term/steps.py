@@ -120,6 +120,7 @@ def reconcile(auto: float, maximum: float, steps: list[Step]) -> list[Step]:
     total without the bonuses is kept within 0..max, and the bonuses (``--above-max``) go on top."""
     out: list[Step] = []
     running, closed, bonus = float(auto), False, 0.0
+    top = maximum if maximum > 0 else float("inf")
     for step in steps:
         if step.kind == "closed":
             step = replace(step, points=round(-running, 4))
@@ -127,7 +128,7 @@ def reconcile(auto: float, maximum: float, steps: list[Step]) -> list[Step]:
         elif step.kind == "set":  # its points are the value set; as a step, the amount it changed
             value = step.points
             step = replace(step, points=round(value - running, 4))
-            running, closed = value, False
+            running, closed, top = value, False, max(top, value)  # a set score may be above the maximum
         elif closed and step.points:
             out.append(step)
             out.append(Step("clamp", -step.points,
@@ -143,7 +144,6 @@ def reconcile(auto: float, maximum: float, steps: list[Step]) -> list[Step]:
         out.append(step)
     if closed:
         return out
-    top = maximum if maximum > 0 else float("inf")
     extra = f" before the bonus of {bonus:+g}" if bonus else ""
     extra_ko = f"(가산점 {bonus:+g}점 제외)" if bonus else ""
     if running > top + 1e-9:
