@@ -28,7 +28,14 @@ from grader.instructor.term.records import (
     read_adjustments,
     read_reviews,
 )
-from grader.instructor.term.steps import adjustment_step, drift, pending_step, reconcile, review_step
+from grader.instructor.term.steps import (
+    ACCEPTED,
+    adjustment_step,
+    drift,
+    pending_step,
+    reconcile,
+    review_step,
+)
 from grader.instructor.term.times import read_times_csv, times_for
 from grader.paths import write_atomic
 from grader.report import classpages
@@ -59,9 +66,10 @@ def _listing(items: list[str]) -> str:
     return ", ".join(items[:10]) + (" …" if len(items) > 10 else "")
 
 
-def _own(rows: list, row: Row) -> list[tuple[int, object]]:
+def _own(adjustments: list[Adjustment], row: Row) -> list[tuple[int, Adjustment]]:
+    """The adjustments of ``row`` (by id or submission name), with their place in the file."""
     keys = (row.id.casefold(), row.name.casefold())
-    return [(i, x) for i, x in enumerate(rows) if x.id.casefold() in keys]
+    return [(i, a) for i, a in enumerate(adjustments) if a.id.casefold() in keys]
 
 
 def apply_term(model: ClassModel, term: Term) -> ClassModel:
@@ -141,7 +149,7 @@ def review_state(row: Row) -> str | None:
     step = next((s for s in row.steps if s.kind in ("review", "pending")), None)
     if step is None or step.kind == "pending":
         return "pending"
-    return "accepted" if step.en.startswith("review accepted") else "rejected"
+    return "accepted" if step.en.startswith(ACCEPTED) else "rejected"
 
 
 def load_class(out: Path) -> ClassModel:

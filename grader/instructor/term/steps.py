@@ -16,6 +16,8 @@ from dataclasses import dataclass, replace
 from grader.engine.classmodel import Row, Step
 from grader.instructor.term.records import Adjustment, Decision
 
+ACCEPTED = "review accepted"  # how an accepted review's step starts (the pages' banner reads it)
+
 
 def _pts(x: float) -> str:
     return f"{round(x, 2):+g}"
@@ -84,7 +86,7 @@ def review_step(row: Row, decision: Decision) -> Step:
         of_en = f" of {held:g}" if held != restored else ""
         of_ko = f" (보류 {held:g}점 중)" if held != restored else ""
         return Step("review", restored,
-                    f"review accepted, withheld points restored {_pts(restored)}{of_en}{why}",
+                    f"{ACCEPTED}, withheld points restored {_pts(restored)}{of_en}{why}",
                     f"검토 승인, 보류된 점수 복원 {_pts(restored)}점{of_ko}{why}")
     return Step("review", 0.0, f"review rejected, {held:g} withheld points stay withheld{why}",
                 f"검토 거부, 보류된 {held:g}점은 그대로 보류{why}")
@@ -159,4 +161,5 @@ def reconcile(auto: float, maximum: float, steps: list[Step]) -> list[Step]:
     return out
 
 
-__all__ = ["Drift", "adjustment_step", "drift", "findings_of", "pending_step", "reconcile", "review_step"]
+__all__ = ["ACCEPTED", "Drift", "adjustment_step", "drift", "findings_of", "pending_step", "reconcile",
+           "review_step"]
