@@ -245,11 +245,13 @@ def test_students_pages_hold_only_student_things(klass: dict, tmp_path: Path) ->
     failed = next(t for t in res["tests"] if t["status"] != "passed")
     hidden = dict(failed, id="hidden/test_pe.py::test_secret_probe", visibility="hidden")
     res["tests"] = [*res["tests"], hidden]
-    write_reports(res, tmp_path, "en", "")
+    write_reports(res, tmp_path, "en", "", for_student=True)  # as the term writes a batch's pages
     for page in ("feedback.html", "feedback.md"):
         assert "test_secret_probe" not in (tmp_path / page).read_text(encoding="utf-8")
     gs = json.loads((tmp_path / "gradescope.json").read_text())  # Gradescope hides it by its visibility
     assert [t["visibility"] for t in gs["tests"] if "test_secret_probe" in t["name"]] == ["hidden"]
+    write_reports(res, tmp_path, "en", "")  # the instructor's own `grade` run: every test named
+    assert "test_secret_probe" in (tmp_path / "feedback.html").read_text(encoding="utf-8")
 
 
 def test_gradescope_headline_is_the_final_total_over_the_final_maximum(klass: dict) -> None:

@@ -147,10 +147,14 @@ def render_summary_md(results: Results, lang: str, path: str) -> str:
     return environment().get_template("summary.md.j2").render(ctx)
 
 
-def write_reports(results: Results, out: Path, lang: str, path: str = "exercises") -> dict[str, Path]:
-    """feedback.html, feedback.md and gradescope.json next to results.json."""
+def write_reports(results: Results, out: Path, lang: str, path: str = "exercises", *,
+                  for_student: bool = False) -> dict[str, Path]:
+    """feedback.html, feedback.md and gradescope.json next to results.json.
+
+    ``for_student``: the pages a batch hands to the student (grader/instructor/term/model.py): no test
+    the hidden suite declared ``hidden`` is named on them; the instructor's own `grade` run shows all."""
     out.mkdir(parents=True, exist_ok=True)
-    page = page_view(results)  # no test the hidden suite declared hidden is named on the student's pages
+    page = page_view(results) if for_student else results
     written = {
         "feedback.html": render_html(page, lang, path),
         "feedback.md": render_markdown(page, lang, path),

@@ -194,7 +194,7 @@ def _write_final(model: ClassModel, has_term: bool) -> int:
         if (d / "feedback.html").exists():
             try:
                 # as the student runs it in their own copy (`grade -k ...`): no instructor path
-                write_reports(results, d, str(results.get("lang") or "en"), STUDENT_COPY)
+                write_reports(results, d, str(results.get("lang") or "en"), STUDENT_COPY, for_student=True)
                 (d / PAGES_MARK).write_text(STUDENT_COPY or ".", encoding="utf-8")
             except Exception as exc:  # the gradebook is what counts; a report bug must not stop it
                 print(f"grade: {row.name}: could not re-render the feedback ({type(exc).__name__}: {exc})",
