@@ -95,8 +95,13 @@ def test_canvas_export_imports_as_is(batch: Path, tmp_path: Path) -> None:
     gradebook = tmp_path / "canvas.csv"
     gradebook.write_text(CANVAS_EXPORT)
     out = tmp_path / "import.csv"
+    # Canvas's assignment is worth 94.5, the kit's totals 6: refused, both languages, nothing written
     proc = run_export("canvas", str(batch), "--gradebook", str(gradebook), "--assignment",
                       "Lesson 3: embeddings", "--out", str(out))
+    assert proc.returncode == 2 and "is worth 94.5 points; the kit's totals are out of 6" in proc.stderr
+    assert "--scale로" in proc.stderr and not out.exists()
+    proc = run_export("canvas", str(batch), "--gradebook", str(gradebook), "--assignment",
+                      "Lesson 3: embeddings", "--out", str(out), "--send-anyway")  # knowingly, as is
     assert proc.returncode == 0, proc.stderr
     read = canvas_reads(out.read_text())
     assert read["student_columns"] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
@@ -115,7 +120,7 @@ def test_canvas_export_imports_as_is(batch: Path, tmp_path: Path) -> None:
     assert "Park, Frank" in proc.stderr and "carol" in proc.stderr
     side = (tmp_path / "import.csv.unmatched.csv").read_text()
     assert "Park, Frank" in side and "carol (c-carol)" in side
-    assert "is worth 94.5 points; the kit's totals are out of 6" in proc.stderr  # the mismatch is said
+    assert "is worth 94.5 points; the kit's totals are out of 6" in proc.stderr  # still said
     proc = run_export("canvas", str(batch), "--gradebook", str(gradebook), "--assignment",
                       "Lesson 3: embeddings", "--out", str(out), "--scale")
     assert proc.returncode == 0, proc.stderr

@@ -182,8 +182,13 @@ def test_canvas_export_carries_the_final_totals(decided: dict, tmp_path: Path) -
                       "    Points Possible,,,,,9\n"
                       + "".join(f"{n.title()},{i},{n},{n},S1,\n" for i, n in enumerate(NAMES, start=100)))
     out = tmp_path / "import.csv"
-    grade("export", "canvas", str(merged), "--gradebook", str(canvas), "--assignment", "Lesson 3",
-          "--out", str(out))
+    # erin's time is unknown under the policy: refused, naming her, nothing written, until sent knowingly
+    proc = grade("export", "canvas", str(merged), "--gradebook", str(canvas), "--assignment", "Lesson 3",
+                 "--out", str(out), ok=False)
+    assert proc.returncode == 2 and "erin: submission time unknown" in proc.stderr and not out.exists()
+    proc = grade("export", "canvas", str(merged), "--gradebook", str(canvas), "--assignment", "Lesson 3",
+                 "--out", str(out), "--send-anyway")
+    assert "sent anyway (--send-anyway): erin: submission time unknown" in proc.stderr
     rows = list(csv.reader(io.StringIO(out.read_text())))
     assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Lesson 3 (4471)"]
     got = {r[3]: r[5] for r in rows[2:]}
@@ -196,7 +201,7 @@ def test_canvas_export_carries_the_final_totals(decided: dict, tmp_path: Path) -
     assert "late by 1 day 10 h" in alice["steps"] and "1일 10시간 늦음" in alice["steps_ko"]
     # Moodle: the steps go in a feedback column its importer maps to "Feedback for <item>"
     moodle = tmp_path / "moodle.csv"
-    grade("export", "moodle", str(merged), "--item", "Lesson 3", "--out", str(moodle))
+    grade("export", "moodle", str(merged), "--item", "Lesson 3", "--out", str(moodle), "--send-anyway")
     mrows = list(csv.reader(io.StringIO(moodle.read_text())))
     assert mrows[0] == ["username", "email", "idnumber", "Lesson 3", "Lesson 3 feedback"]
     assert {r[0]: r[3] for r in mrows[1:]} == got

@@ -23,7 +23,8 @@ MARKER = "batch.json"
 CLASS_JSON = "class.json"
 NOT_GRADED = ("unreadable", "timeout", "error", "missing")
 
-StepKind = Literal["late", "grace", "closed", "unknown_time", "adjustment", "review"]
+StepKind = Literal["late", "grace", "closed", "unknown_time", "adjustment", "bonus", "set", "excused",
+                   "review", "pending", "clamp"]
 
 
 @dataclass(frozen=True)
@@ -80,9 +81,11 @@ class Row:
     isolation: str = ""
     dir: str = ""
     path: str = ""  # the submission as handed in (the marker's path): its reports name it
+    hash: str = ""  # the marker's submission_hash: what a decision on this row judged
     submitted_at: str | None = None  # ISO 8601, when a time is known
     late_by: float | None = None  # seconds after the student's due (negative: early)
     steps: list[Step] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # the instructor's private notes: never a student's
     results: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -92,6 +95,11 @@ class Row:
     @property
     def total(self) -> float:
         return final_total(self.auto, self.max, self.steps)
+
+    @property
+    def excused(self) -> bool:
+        """The instructor excused this student: the total counts as excused (Canvas's EX), not as a number."""
+        return any(s.kind == "excused" for s in self.steps)
 
     def points_of(self, kind: str) -> float:
         """The sum of this row's steps of ``kind`` (e.g. "late": the penalty, negative)."""
@@ -114,14 +122,20 @@ class ClassModel:
 
 
 def final_total(auto: float, maximum: float, steps: list[Step]) -> float:
-    """THE final total: the grader's score plus every step, kept within [0, max]; 0 after a ``zero`` step.
+    """THE final total: the grader's score plus every step, kept within [0, max + bonus]; 0 after a
+    ``zero`` step that carries no amount.
 
-    The only place a class's totals are computed (gradebook, summary, exports, the student's own
-    report, the Gradescope bundle all call it)."""
-    if any(s.zero for s in steps):
-        return 0.0
+    The term (grader/instructor/term/steps.py) gives what the close takes and every clamp as a step
+    of its own, so the sum is the total and the bounds below only guard steps built elsewhere.  The
+    only place a class's totals are computed (gradebook, summary, exports, the student's own report,
+    the Gradescope bundle all call it)."""
     total = float(auto) + sum(float(s.points) for s in steps)
-    return round(min(max(total, 0.0), float(maximum)) if maximum > 0 else max(total, 0.0), 4)
+    if any(s.zero for s in steps) and not any(s.kind == "set" for s in steps):
+        return 0.0  # after the close, only a score the instructor sets counts
+    bonus = sum(float(s.points) for s in steps if s.kind == "bonus")  # asked for: above the maximum
+    top = float(maximum) + max(bonus, 0.0) if not any(s.kind == "set" for s in steps) else float("inf")
+    # (a score the instructor set may be above the maximum: the term's steps already bound it)
+    return round(min(max(total, 0.0), top) if maximum > 0 else max(total, 0.0), 4)
 
 
 @dataclass
@@ -183,7 +197,7 @@ def row_from(folder: str, marker: dict, results: dict, roster: dict[str, str]) -
                       withheld=withheld.restorable, withheld_tests=withheld.tests, held=withheld.held),
         reason=str(marker.get("reason", "")), duration=float(marker.get("duration") or 0.0),
         isolation=str(results.get("isolation", "")), dir=folder, path=str(marker.get("path", "")),
-        results=results)
+        hash=str(marker.get("submission_hash") or ""), results=results)
 
 
 def load_graded(out: Path) -> ClassModel:

@@ -39,6 +39,8 @@ from grader.paths import write_atomic
 CANVAS_STUDENT_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Integration ID", "Root Account",
                           "Section")
 CANVAS_KEYS = ("SIS Login ID", "SIS User ID", "ID")
+ANYWAY = ("send even while a review is pending, a submission time is unknown under the late policy, or "
+          "the points possible differ (each listed)")
 MOODLE_KEYS = ("username", "email", "idnumber")
 
 
@@ -57,11 +59,33 @@ def _fmt(score: float) -> str:
     return f"{round(float(score), 2):g}"
 
 
+def _shown(score: dict) -> str:
+    """The total as sent: ``EX`` for an excused student (Canvas's import takes it), else the number."""
+    return "EX" if score.get("excused") else _fmt(score["score"])
+
+
 def batch_scores(model: ClassModel) -> list[dict]:
     """name, id, status, final total, max and the steps to it of each submission of the class model."""
     return [{"name": r.name, "id": r.id, "status": r.status, "score": r.total, "max": r.max,
-             "auto": r.auto, "steps_en": "; ".join(s.en for s in r.steps),
-             "steps_ko": "; ".join(s.ko for s in r.steps)} for r in model.rows]
+             "auto": r.auto, "excused": r.excused, "steps_en": "; ".join(s.en for s in r.steps),
+             "steps_ko": "; ".join(s.ko for s in r.steps),
+             "pending": any(s.kind == "pending" for s in r.steps),
+             "unknown_time": any(s.kind == "unknown_time" for s in r.steps)} for r in model.rows]
+
+
+def unsendable(scores: list[dict]) -> list[str]:
+    """Why each total is not final yet, one bilingual line per student: a review still pending (its
+    points withheld) or a submission time unknown under the late policy (no penalty applied)."""
+    out = []
+    for s in scores:
+        who = f"{s['id']} ({s['name']})" if s["id"] != s["name"] else s["id"]
+        if s["pending"]:
+            out.append(f"{who}: review pending, its withheld points are not in the total / 검토 결정 대기: "
+                       "보류된 점수가 총점에 없습니다")
+        if s["unknown_time"]:
+            out.append(f"{who}: submission time unknown, the late policy was not applied / 제출 시각을 몰라 "
+                       "지각 규정을 적용하지 못했습니다")
+    return out
 
 
 def steps_csv(scores: list[dict]) -> str | None:
@@ -73,7 +97,7 @@ def steps_csv(scores: list[dict]) -> str | None:
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["id", "submission", "auto", "total", "steps", "steps_ko"])
     for s in stepped:
-        w.writerow([s["id"], s["name"], _fmt(s["auto"]), _fmt(s["score"]), s["steps_en"], s["steps_ko"]])
+        w.writerow([s["id"], s["name"], _fmt(s["auto"]), _shown(s), s["steps_en"], s["steps_ko"]])
     return buf.getvalue()
 
 
@@ -96,7 +120,7 @@ def match(lms_rows: list[dict], keys: tuple[str, ...], scores: list[dict], label
         used.add(hit)
         s = scores[hit]
         # a graded submission gets its total; a submission that could not be graded gets 0 (and is listed)
-        result.rows.append(dict(row, score=_fmt(s["score"]), feedback=_feedback(s)))
+        result.rows.append(dict(row, score=_shown(s), feedback=_feedback(s)))
         if s["status"] not in ("graded", "missing"):
             result.submissions_without_student.append(f"{s['name']} ({s['id']}): status {s['status']}, "
                                                       "exported as 0")
@@ -155,12 +179,17 @@ def find_canvas_column(header: list[str], title: str) -> str | None:
     return None
 
 
-def canvas_csv(gradebook: Path, title: str, scores: list[dict], *,
-               scale: bool = False) -> tuple[str, Matched, list[str]]:
-    """The importable CSV, the matching, and notes for the instructor.
+class PointsDiffer(ValueError):
+    """Canvas's points possible are not the kit's and --scale was not given: nothing is written."""
+
+
+def canvas_csv(gradebook: Path, title: str, scores: list[dict], *, scale: bool = False,
+               anyway: bool = False) -> tuple[str, Matched, list[str]]:
+    """The importable CSV, the matching, and notes for the instructor (bilingual).
 
     The "Points Possible" row keeps Canvas's own value for an existing assignment (the
     importer would otherwise change the assignment's points); a new one gets the kit's.
+    Raises PointsDiffer when they differ, unless ``scale`` (convert) or ``anyway`` (send as is).
     """
     student_cols, header, students, points = read_canvas(gradebook)
     column = find_canvas_column(header, title)
@@ -171,20 +200,26 @@ def canvas_csv(gradebook: Path, title: str, scores: list[dict], *,
         column = title
         notes.append(f"'{title}' is not a column of {gradebook.name}: Canvas will create a new assignment of "
                      "that name. Use the assignment's column header from the export to update an existing "
-                     "one.")
+                     f"one. / '{title}'은(는) {gradebook.name}의 열이 아니라 Canvas가 새 과제를 만듭니다. "
+                     "기존 과제를 고치려면 내보낸 파일의 열 머리글을 그대로 쓰세요.")
     elif points is not None:
         try:
             possible = float(points[header.index(column)].strip() or full)
         except ValueError:
             possible = full
     if full and abs(possible - full) > 1e-9:
+        differ = (f"Canvas's '{column}' is worth {possible:g} points; the kit's totals are out of {full:g}. "
+                  "Pass --scale to convert them, or change the assignment's points in Canvas. / Canvas의 "
+                  f"'{column}'은(는) {possible:g}점 만점이고 키트의 총점은 {full:g}점 만점입니다. --scale로 "
+                  "환산하거나 Canvas에서 배점을 바꾸세요.")
         if scale:
             scores = [dict(s, score=s["score"] * possible / full) for s in scores]
-            notes.append(f"totals scaled from {full:g} to Canvas's {possible:g} points")
+            notes.append(f"totals scaled from {full:g} to Canvas's {possible:g} points / 총점을 {full:g}점 "
+                         f"만점에서 Canvas의 {possible:g}점 만점으로 환산했습니다")
+        elif anyway:
+            notes.append(differ)
         else:
-            notes.append(f"Canvas's '{column}' is worth {possible:g} points; the kit's totals are out of "
-                         f"{full:g}. Pass --scale to convert them, or change the assignment's points in "
-                         "Canvas.")
+            raise PointsDiffer(differ)
     matched = match(students, CANVAS_KEYS, scores, "Student")
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
@@ -223,12 +258,15 @@ def moodle_csv(scores: list[dict], item: str, people: Path | None) -> tuple[str,
         matched = match(read_people(people), MOODLE_KEYS, scores, "name")
     else:  # the roster's ids are the identifiers (map them to username or ID number on import)
         matched = Matched(rows=[{"username": s["id"], "email": "", "idnumber": s["id"], "name": s["name"],
-                                 "score": _fmt(s["score"]) if s["status"] != "missing" else "",
+                                 "score": _shown(s) if s["status"] != "missing" else "",
                                  "feedback": _feedback(s)} for s in scores])
         matched.students_without_submission = [f"{s['name']} ({s['id']})" for s in scores
                                                if s["status"] == "missing"]
     # The steps to each total (late penalty, adjustments...) as a feedback column, which Moodle's import
     # maps to "Feedback for <item>"; only when there are some, so a plain export keeps one grade column.
+    for row in matched.rows:  # Moodle's CSV import takes numbers only: an excused student is left blank
+        if row.get("score") == "EX":
+            row["score"] = ""
     feedback = any(row.get("feedback") for row in matched.rows)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -258,8 +296,10 @@ def report(matched: Matched, out: Path) -> None:
     print(f"grade export: {len(matched.students_without_submission)} students without a submission (left "
           f"blank), {len(matched.submissions_without_student)} submissions not matched or not graded; see "
           f"{side} / 짝을 찾지 못한 학생과 제출물 목록: {side}", file=sys.stderr)
+    korean = {"student without a submission": "제출물이 없는 학생",
+              "submission without a student": "학생과 짝이 없거나 채점되지 않은 제출물"}
     for kind, who in lines:
-        print(f"  {kind}: {who}", file=sys.stderr)
+        print(f"  {kind} / {korean[kind]}: {who}", file=sys.stderr)
 
 
 def main(argv: list[str]) -> int:
@@ -274,11 +314,13 @@ def main(argv: list[str]) -> int:
     c.add_argument("--out", type=Path, required=True)
     c.add_argument("--scale", action="store_true",
                    help="scale totals to the assignment's Points Possible in Canvas")
+    c.add_argument("--send-anyway", action="store_true", help=ANYWAY)
     m = sub.add_parser("moodle", help="Moodle CSV grade import")
     m.add_argument("batch", type=Path)
     m.add_argument("--item", required=True, help="the grade item's name in Moodle")
     m.add_argument("--people", type=Path, help="participants CSV with username/email/idnumber (optional)")
     m.add_argument("--out", type=Path, required=True)
+    m.add_argument("--send-anyway", action="store_true", help=ANYWAY)
     args = p.parse_args(argv)
     if not args.batch.is_dir():
         print(f"grade export: {args.batch} is not a folder / 폴더가 아닙니다", file=sys.stderr)
@@ -288,17 +330,29 @@ def main(argv: list[str]) -> int:
     except TermError as exc:
         print(f"grade export: {exc}", file=sys.stderr)
         return 2
+    blocked = unsendable(scores)
+    if blocked and not args.send_anyway:  # nothing wrong leaves silently: the instructor decides first
+        print(f"grade export: {len(blocked)} total(s) are not final yet; nothing was written (decide them, "
+              "or pass --send-anyway) / 아직 확정되지 않은 총점이 있어 아무것도 쓰지 않았습니다",
+              file=sys.stderr)
+        for line in blocked:
+            print(f"  {line}", file=sys.stderr)
+        return 2
     if not scores:
         print(f"grade export: {args.batch} holds no graded submissions / 채점된 제출물이 없습니다",
               file=sys.stderr)
         return 2
     try:
         if args.lms == "canvas":
-            text, matched, notes = canvas_csv(args.gradebook, args.assignment, scores, scale=args.scale)
+            text, matched, notes = canvas_csv(args.gradebook, args.assignment, scores, scale=args.scale,
+                                              anyway=args.send_anyway)
         else:
             text, matched = moodle_csv(scores, args.item, args.people)
             notes = ["In Moodle: Grades > Import > CSV file; map 'username' (or 'idnumber') to the user "
-                     f"field and '{args.item}' to the grade item."]
+                     f"field and '{args.item}' to the grade item. / Moodle: 성적 > 가져오기 > CSV 파일에서 "
+                     f"'username'(또는 'idnumber')을 사용자 필드에, '{args.item}'을 성적 항목에 연결하세요."]
+            notes += [f"{s['id']}: excused, left blank (Moodle's CSV import takes numbers only) / 면제되어 "
+                      "빈칸으로 두었습니다" for s in scores if s["excused"]]
     except (OSError, ValueError) as exc:
         print(f"grade export: {exc}", file=sys.stderr)
         return 2
@@ -312,10 +366,12 @@ def main(argv: list[str]) -> int:
         write_atomic(side, steps)
         notes.append(f"the steps from the grader's score to each total (late penalty, adjustments, reviews) "
                      f"are in {side} / 최종 점수까지의 변경과 이유는 {side}에 있습니다")
+    notes += [f"sent anyway (--send-anyway): {line}" for line in blocked]
     for note in notes:
         print(f"grade export: {note}", file=sys.stderr)
-    print(f"{args.out}: {sum(1 for r in matched.rows if r['score'] != '')} totals for {len(matched.rows)} "
-          "students")
+    sent = sum(1 for r in matched.rows if r["score"] != "")
+    print(f"{args.out}: {sent} totals for {len(matched.rows)} students / 학생 {len(matched.rows)}명 중 "
+          f"{sent}명의 총점")
     return 0
 
 

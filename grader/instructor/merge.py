@@ -9,7 +9,6 @@ be run again.
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import sys
 import uuid
@@ -18,7 +17,7 @@ from pathlib import Path
 from grader.engine.classmodel import load_manifest
 from grader.instructor.batch import MANIFEST, publish, read_marker, write_json
 from grader.instructor.term.errors import TermError
-from grader.instructor.term.merging import merge_term
+from grader.instructor.term.merging import merge_term, merged_policy
 from grader.instructor.term.model import render_class
 
 
@@ -28,23 +27,29 @@ def build_parser() -> argparse.ArgumentParser:
         "summary.html. / 샤드별 채점 결과 폴더를 하나의 성적표와 요약으로 합칩니다."))
     p.add_argument("dirs", nargs="+", type=Path, help="output folders of the shards")
     p.add_argument("--out", type=Path, required=True, help="merged output folder")
+    p.add_argument("--policy", type=Path, default=None,
+                   help="the late policy of the merged folder, when the shards' policies differ")
     p.add_argument("-q", "--quiet", action="store_true")
     return p
 
 
-def merge(dirs: list[Path], out: Path) -> tuple[int, list[str]]:
-    """Copy every finished submission of ``dirs`` into ``out``; (count, warnings)."""
+def merge(dirs: list[Path], out: Path, policy: Path | None = None) -> tuple[int, list[str]]:
+    """Copy every finished submission of ``dirs`` into ``out``; (count, warnings).  TermError, before
+    anything is copied, when the shards' policies differ and ``policy`` does not choose one."""
+    merged_policy(dirs, out, policy)
     out.mkdir(parents=True, exist_ok=True)
     shutil.rmtree(out / ".work", ignore_errors=True)
     warnings: list[str] = []
     seen: dict[str, tuple[Path, str]] = {}
     roster: dict[str, str] = {}
     missing: set[str] = set()
+    class_ids: set[str] = set()
     shards: list[str] = []
     for src in dirs:
         manifest = load_manifest(src)
         roster.update(manifest.get("roster") or {})
         missing.update(manifest.get("roster_missing") or [])
+        class_ids.update(manifest.get("class_ids") or [])
         shards.append(str(manifest.get("shard", "?")))
         for d in sorted(p for p in src.iterdir() if p.is_dir() and not p.name.startswith(".")):
             marker = read_marker(d)
@@ -65,11 +70,12 @@ def merge(dirs: list[Path], out: Path) -> tuple[int, list[str]]:
             publish(work, out / d.name, out)
     shutil.rmtree(out / ".work", ignore_errors=True)
     manifest = {"merged_from": [str(d) for d in dirs], "shards": shards, "roster": roster,
-                "roster_missing": sorted(missing - set(seen)), "names": sorted(seen)}
+                "roster_missing": sorted(missing - set(seen)), "names": sorted(seen),
+                "class_ids": sorted(class_ids)}
     warnings += shard_coverage(shards)
     write_json(out / MANIFEST, manifest)
     # The instructor's decisions of every shard (and of the merged folder itself) survive the merge.
-    warnings += merge_term(dirs, out)
+    warnings += merge_term(dirs, out, policy)
     return len(seen), warnings
 
 
@@ -102,14 +108,14 @@ def main(argv: list[str]) -> int:
             print(f"grade merge: {d} is not a folder / 폴더가 아닙니다", file=sys.stderr)
             return 2
     try:
-        count, warnings = merge(args.dirs, args.out)
+        count, warnings = merge(args.dirs, args.out, args.policy)
         for w in warnings:
             print(f"grade merge: {w}", file=sys.stderr)
         report = render_class(args.out)
     except TermError as exc:
         print(f"grade merge: {exc}", file=sys.stderr)
         return 2
-    if not args.quiet:
-        print(json.dumps({"submissions": count, "gradebook": str(report.gradebook),
-                          "summary": str(report.summary)}))
+    if not args.quiet:  # text, like every other command (class.json is the file for tools)
+        print(f"merged {count} submissions from {len(args.dirs)} folders; gradebook: {report.gradebook} ; "
+              f"summary: {report.summary} / 제출물 {count}개를 합쳤습니다")
     return 0

@@ -63,22 +63,34 @@ def _late_by(row: Row) -> str:
     return span(row.late_by)[0]
 
 
+def _total(row: Row) -> str:
+    return "EX" if row.excused else _num(row.total)  # Canvas's mark for an excused student
+
+
 def gradebook_csv(model: ClassModel) -> str:
-    """The gradebook: ``total`` is the final total, ``auto`` the grader's, and the steps between them
-    (``late_penalty`` and ``adjustment`` signed: total = auto + late_penalty + adjustment, kept
-    within 0..max, and 0 after the close date)."""
+    """The gradebook: ``total`` is the final total, ``auto`` the grader's, and the steps between them,
+    signed, so that total = auto + late_penalty + adjustment + capped on every row:
+
+    * ``late_penalty``: the late policy's deduction and what the close date took;
+    * ``adjustment``: adjustments, bonuses, an accepted review, a score the instructor set;
+    * ``capped``: what keeping the total within 0..max (max plus any bonus) changed.
+
+    An excused student's total reads ``EX``.  ``note`` holds the instructor's private notes."""
     rows = model.rows
     tasks = task_columns(rows)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\r\n")
-    w.writerow(["id", "submission", "total", "max", "auto", "late_penalty", "adjustment", "submitted_at",
-                "late_by", "steps", *tasks, "status", "isolation", "duration_s", "reason", "review"])
+    w.writerow(["id", "submission", "total", "max", "auto", "late_penalty", "adjustment", "capped",
+                "submitted_at", "late_by", "steps", "note", *tasks, "status", "isolation", "duration_s",
+                "reason", "review"])
     for r in rows:
         w.writerow([
-            _cell(r.id), _cell(r.name), _num(r.total), _num(r.max), _num(r.auto),
-            _num(r.points_of("late")), _num(r.points_of("adjustment") + r.points_of("review")),
+            _cell(r.id), _cell(r.name), _total(r), _num(r.max), _num(r.auto),
+            _num(r.points_of("late") + r.points_of("closed")),
+            _num(sum(r.points_of(k) for k in ("adjustment", "bonus", "review", "set"))),
+            _num(r.points_of("clamp")),
             r.submitted_at or ("unknown" if _late_by(r) == "unknown" else ""), _late_by(r),
-            _cell("; ".join(s.en for s in r.steps)),
+            _cell("; ".join(s.en for s in r.steps)), _cell("; ".join(r.notes)),
             *[_num(r.tasks[t]) if t in r.tasks else ("" if r.graded else "0") for t in tasks],
             r.status, r.isolation if r.status != "missing" else "",
             f"{r.duration:.1f}", _cell(r.reason),
@@ -92,8 +104,8 @@ def gradebook_csv(model: ClassModel) -> str:
 
 
 def score_stats(model: ClassModel) -> dict[str, Any]:
-    """The class's final totals (ungraded and missing count as 0)."""
-    scores = [r.total for r in model.rows]
+    """The class's final totals (ungraded and missing count as 0; an excused student does not count)."""
+    scores = [r.total for r in model.rows if not r.excused]
     counts = Counter(r.status for r in model.rows)
     if not scores:
         return {"n": 0, "counts": dict(counts)}
@@ -262,6 +274,11 @@ def summary_context(model: ClassModel) -> dict[str, Any]:
         "policy": model.policy, "notes": model.notes,
         "stepped": [r for r in rows if r.steps],
         "flagged": [r for r in rows if r.review.flagged],
+        # what each flagged row's review stands at, from its steps: the decision, or pending (again)
+        "decided": {r.id: next((s for s in r.steps if s.kind in ("review", "pending")), None) for r in rows
+                    if r.review.flagged},
+        "pending_review": [r.id for r in rows if r.review.flagged
+                           and not any(s.kind == "review" for s in r.steps)],
         "similarity": SIMILARITY_PAGE if (out / SIMILARITY_PAGE).exists() else None,
     }
 

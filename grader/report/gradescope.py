@@ -47,6 +47,17 @@ def visible_view(results: dict) -> dict:
     return view
 
 
+def page_view(results: dict) -> dict:
+    """``results`` for a student's own pages (feedback.html/.md): a test the hidden suite declared
+    ``hidden`` (``--hidden-visibility hidden``) is counted, never named; its points stay in the total."""
+    tests = [t for t in results.get("tests", []) if t.get("visibility", "visible") != "hidden"]
+    if len(tests) == len(results.get("tests", [])):
+        return results
+    return dict(results, tests=tests, withheld=len(results.get("tests", [])) - len(tests),
+                skipped=[s for s in results.get("skipped", [])
+                         if not str(s.get("id", "")).startswith("hidden/")])
+
+
 def build_gradescope(results: Results, lang: str, path: str, summary_md: str = "") -> dict[str, Any]:
     tests_out = []
     failures = {f["id"]: f for f in failure_rows(results, lang, path)}
@@ -79,8 +90,9 @@ def build_gradescope(results: Results, lang: str, path: str, summary_md: str = "
             "visibility": visibility,
         })
     output = summary_md or _fallback_output(visible_view(results), lang, path)
+    final = results.get("final") or {}
     return {
-        "score": float(results.get("score", 0.0)),
+        "score": float(final.get("total", results.get("score", 0.0))),  # the term's final total, if any
         "execution_time": int(round(float(results.get("duration", 0.0)))),
         "output": _clip(output),
         "output_format": "md",
@@ -94,7 +106,9 @@ def _fallback_output(results: dict, lang: str, path: str) -> str:
     if results.get("error"):
         return f"{translate('unreadable', lang)}: {results['error']}"
     fixes = top_fixes(*build_cards(failure_rows(results, lang, path), lang))
-    lines = [f"{translate('score', lang)}: {results.get('score', 0):g} / {results.get('max_score', 0):g}"]
+    final = results.get("final") or {}  # with a late policy or decisions: the final total over its maximum
+    lines = [f"{translate('score', lang)}: {final.get('total', results.get('score', 0)):g} / "
+             f"{final.get('max', results.get('max_score', 0)):g}"]
     if fixes:
         lines.append(f"{translate('top_fixes', lang)}:")
         lines += [f"{i}. {f['task_title']}: {f['text']}" for i, f in enumerate(fixes, 1)]

@@ -86,6 +86,15 @@ STRINGS: dict[str, tuple[str, str]] = {
     "review_flagged": ("Listed for an instructor's review: points resting on the grader's own checks "
                        "are withheld",
                        "강사 검토 대상: 채점기 자체 검사에 기대는 점수는 보류되었습니다"),
+    # after the instructor's decision (results["final"]["review"]): the banner says it, never stale
+    "review_pending": ("Listed for an instructor's review: points resting on the grader's own checks "
+                       "are withheld until the instructor decides",
+                       "강사 검토 대상: 채점기 자체 검사에 기대는 점수는 강사가 결정할 때까지 보류됩니다"),
+    "review_accepted": ("Reviewed by the instructor and accepted: the withheld points your checks earned "
+                        "are restored",
+                        "강사가 검토해 승인했습니다: 보류되었던 점수 중 검사를 통과한 만큼 복원되었습니다"),
+    "review_rejected": ("Reviewed by the instructor: the withheld points stay withheld",
+                        "강사가 검토했습니다: 보류된 점수는 그대로 보류됩니다"),
     "truncated": ("This report was cut to stay under {limit}; the full report is feedback.html.",
                   "{limit} 제한 때문에 보고서를 줄였습니다. 전체 내용은 feedback.html에 있습니다."),
     "more_output": ("Details", "자세히"),

@@ -21,7 +21,7 @@ from grader.report import plots
 from grader.report.cards import build_cards, not_counted_cards, top_fixes
 from grader.report.changes import change_view, filter_view
 from grader.report.exp_view import experiment_view, sparkline
-from grader.report.gradescope import build_gradescope, visible_view
+from grader.report.gradescope import build_gradescope, page_view, visible_view
 from grader.report.i18n import skip_reason, status_word, translate
 from grader.report.log_view import log_view
 from grader.report.markup import code_spans, md_code_spans
@@ -99,7 +99,8 @@ def build_context(results: dict, lang: str, path: str, *, with_plots: bool = Tru
         part["img_loss"] = plots.loss_curves(part, lang) if with_plots else None
         part["img_acc"] = plots.accuracy_bars(part, lang) if with_plots else None
     score, max_score = float(results.get("score", 0.0)), float(results.get("max_score", 0.0))
-    score = float((results.get("final") or {}).get("total", score))  # the term's final total, where given
+    final = results.get("final") or {}  # the term's final total over its maximum, where given
+    score, max_score = float(final.get("total", score)), float(final.get("max") or max_score)
     return {
         "lang": lang, "r": results, "path": path,
         "t": lambda key, **fmt: translate(key, lang, **fmt),
@@ -146,12 +147,17 @@ def render_summary_md(results: Results, lang: str, path: str) -> str:
     return environment().get_template("summary.md.j2").render(ctx)
 
 
-def write_reports(results: Results, out: Path, lang: str, path: str = "exercises") -> dict[str, Path]:
-    """feedback.html, feedback.md and gradescope.json next to results.json."""
+def write_reports(results: Results, out: Path, lang: str, path: str = "exercises", *,
+                  for_student: bool = False) -> dict[str, Path]:
+    """feedback.html, feedback.md and gradescope.json next to results.json.
+
+    ``for_student``: the pages a batch hands to the student (grader/instructor/term/model.py): no test
+    the hidden suite declared ``hidden`` is named on them; the instructor's own `grade` run shows all."""
     out.mkdir(parents=True, exist_ok=True)
+    page = page_view(results) if for_student else results
     written = {
-        "feedback.html": render_html(results, lang, path),
-        "feedback.md": render_markdown(results, lang, path),
+        "feedback.html": render_html(page, lang, path),
+        "feedback.md": render_markdown(page, lang, path),
         "gradescope.json": json.dumps(build_gradescope(results, lang, path,
                                                        render_summary_md(results, lang, path)),
                                       ensure_ascii=False, indent=2) + "\n",

@@ -89,7 +89,8 @@ def student_output(text: str) -> str:
 
 
 def reproduce_command(test_id: str, path: str, seed: str | None = None) -> str:
-    """`grade PATH -k EXPR` selecting this test (its parameters too when -k can spell them).
+    """`grade PATH -k EXPR` selecting this test (its parameters too when -k can spell them); with no
+    ``path``, `grade -k EXPR` as the student runs it in their own copy (a batch's pages).
 
     A hidden test's command carries the submission seed, so it replays the same inputs anywhere.
     """
@@ -100,7 +101,8 @@ def reproduce_command(test_id: str, path: str, seed: str | None = None) -> str:
     expr = f"{func} and {param}" if re.fullmatch(r"[\w.+-]*[A-Za-z-][\w.+-]*", param) else func
     hidden = " --hidden" if test_id.startswith("hidden/") else ""
     replay = f"GK_GRADING_SEED={seed} " if hidden and seed and re.fullmatch(r"[0-9a-f]+", seed) else ""
-    return f"{replay}grade {shlex.quote(path)}{hidden} -k {shlex.quote(expr)}"
+    where = f" {shlex.quote(path)}" if path else ""
+    return f"{replay}grade{where}{hidden} -k {shlex.quote(expr)}"
 
 
 def task_title(task: str | None, lang: str) -> str:

@@ -89,6 +89,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--submitted-at", type=Path, default=None, metavar="TIMES_CSV",
                    help="submission times: id,submitted_at (ISO 8601 with an offset); default: a Gradescope "
                         "export's submission_metadata.yml in SUBMISSIONS")
+    p.add_argument("--replace-times", action="store_true",
+                   help="replace every stored submission time (default: merge, the ids named are updated)")
+    p.add_argument("--allow-unknown-ids", action="store_true",
+                   help="store times or extensions naming ids that are not in the class (default: refuse)")
     p.add_argument("--no-similarity", action="store_true",
                    help="skip the code similarity check at the end (grade similarity DIR runs it later)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
@@ -124,7 +128,10 @@ def main(argv: list[str]) -> int:
     for leftover in (".work", ".trash"):
         shutil.rmtree(out / leftover, ignore_errors=True)
     try:  # the term's inputs, checked whole before anything is graded (grader/instructor/term)
-        for line in store_term_files(out, args.policy, args.submitted_at, src):
+        known = None if args.allow_unknown_ids else (
+            {k for e in everyone for k in (e.name, e.student_id)} | set(roster) | set(roster.values()))
+        for line in store_term_files(out, args.policy, args.submitted_at, src, known=known,
+                                     replace_times=args.replace_times):
             if not args.quiet:
                 print(line)
     except TermError as exc:
@@ -132,6 +139,8 @@ def main(argv: list[str]) -> int:
         return 2
     submitted = {e.name for e in everyone}
     manifest = {"source": str(src.resolve()), "shard": f"{k}/{n}", "names": sorted(e.name for e in entries),
+                # the whole class, every shard's: what a times file or an extension may name
+                "class_ids": sorted(known or {x for e in everyone for x in (e.name, e.student_id)}),
                 "roster_missing": sorted(set(roster) - submitted), "roster": roster,
                 "hidden": config.options.hidden}
     write_json(out / MANIFEST, manifest)

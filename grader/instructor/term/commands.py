@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
-from grader.engine.classmodel import ClassModel, Row
+from grader.engine.classmodel import ClassModel, Row, load_graded
 from grader.instructor.term.errors import TermError
 from grader.instructor.term.model import load_class, render_class
 from grader.instructor.term.records import (
@@ -23,6 +24,7 @@ from grader.instructor.term.records import (
     write_adjustments,
     write_reviews,
 )
+from grader.instructor.term.steps import drift, findings_of
 from grader.instructor.term.store import require_batch_folder, store_term_files, unless_batch_running
 
 
@@ -57,50 +59,117 @@ def _rerender(out: Path, prog: str, quiet: bool) -> None:
         print(f"gradebook: {report.gradebook} ; summary: {report.summary}")
 
 
+def _number(text: str, what: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise TermError(f"{what} must be a number, found {text!r}",
+                        f"{what}는 수여야 합니다: {text!r}") from None
+    if value != value or abs(value) > 1e6:
+        raise TermError(f"{what} {text!r} is not a usable number",
+                        f"{what} {text!r}은(는) 쓸 수 없는 수입니다")
+    return value
+
+
+def _adjustment(args: argparse.Namespace, row: Row) -> Adjustment:
+    """The row adjustments.csv gains: points (or a bonus above the maximum), a set score, an excusal."""
+    reason = _reason(args.reason)
+    if args.excuse:
+        kind, points = "excused", 0.0
+    elif args.set is not None:
+        kind, points = "set", _number(args.set, "--set VALUE")
+        if points < 0:
+            raise TermError("--set VALUE must be 0 or more", "--set VALUE는 0 이상이어야 합니다")
+    elif args.points is not None:
+        kind, points = ("bonus" if args.above_max else "points"), _number(args.points, "POINTS")
+        if kind == "bonus" and points <= 0:
+            raise TermError("--above-max takes a positive bonus", "--above-max에는 양수 가산점을 주세요")
+    else:
+        raise TermError("give POINTS, --set VALUE, --excuse or --confirm",
+                        "POINTS, --set VALUE, --excuse, --confirm 중 하나를 주세요")
+    return Adjustment(row.id, args.task, points, reason, now(), kind, " ".join((args.note or "").split()),
+                      row.hash)
+
+
+def _confirm(out: Path, row: Row) -> int:
+    """Bind the student's adjustments to the submission graded now; how many were made on another one."""
+    with term_lock(out):
+        rows = read_adjustments(out / ADJUSTMENTS)
+        mine = (row.id.casefold(), row.name.casefold())
+        moved = sum(1 for a in rows if a.id.casefold() in mine and a.hash != row.hash)
+        write_adjustments(out / ADJUSTMENTS, [replace(a, hash=row.hash) if a.id.casefold() in mine else a
+                                              for a in rows])
+    return moved
+
+
 def adjust_main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="grade adjust", description=(
         "Record an instructor adjustment in DIR/adjustments.csv and re-render the gradebook (no regrade). / "
         "강사 점수 조정을 기록하고 성적표를 다시 씁니다(재채점 없음)."))
     p.add_argument("dir", type=Path, help="the folder `grade batch` or `grade merge` wrote")
     p.add_argument("id", help="the student's id or submission name")
-    p.add_argument("points", help="points to add (negative to take away), e.g. 1.5 or -2")
+    p.add_argument("points", nargs="?", help="points to add (negative to take away), e.g. 1.5 or -2")
     p.add_argument("--reason", help="why (shown to the student), e.g. 'regrade request'")
     p.add_argument("--task", default="", help="the task it concerns (optional)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--above-max", action="store_true",
+                       help="a bonus: POINTS may take the total above the maximum")
+    which.add_argument("--set", metavar="VALUE", help="set the total to VALUE (overrides the close date too)")
+    which.add_argument("--excuse", action="store_true",
+                       help="excuse the student: the total counts as excused")
+    which.add_argument("--confirm", action="store_true",
+                       help="confirm the student's adjustments made on an earlier version of the submission")
+    p.add_argument("--note", default="",
+                   help="a private note for the instructor (never shown to the student)")
     p.add_argument("-q", "--quiet", action="store_true")
     args = p.parse_args(argv)
     try:
         require_batch_folder(args.dir)
-        reason = _reason(args.reason)
-        try:
-            points = float(args.points)
-        except ValueError:
-            raise TermError(f"POINTS must be a number, found {args.points!r}",
-                            f"POINTS는 수여야 합니다: {args.points!r}") from None
-        if points != points or abs(points) > 1e6:
-            raise TermError(f"POINTS {args.points!r} is not a usable number",
-                            f"POINTS {args.points!r}은(는) 쓸 수 없는 수입니다")
         model = load_class(args.dir)
         row = _row(model, args.id)
+        if args.confirm:
+            moved = _confirm(args.dir, row)
+            _rerender(args.dir, "grade adjust", args.quiet)
+            if not args.quiet:
+                print(f"{row.id}: {moved} adjustment(s) confirmed on the current submission / "
+                      f"조정 {moved}건을 현재 제출물에 대해 확인")
+            return 0
+        if args.points is not None and (args.set is not None or args.excuse):
+            raise TermError("give POINTS or --set/--excuse, not both",
+                            "POINTS와 --set/--excuse 중 하나만 주세요")
         if args.task and args.task not in row.task_max:
             known = ", ".join(row.task_max) or "-"
             raise TermError(f"{row.id} has no task {args.task!r} (its tasks: {known})",
                             f"{row.id}에는 {args.task!r} 과제가 없습니다")
+        adj = _adjustment(args, row)
+        before = row.total
         with term_lock(args.dir):
             rows = read_adjustments(args.dir / ADJUSTMENTS)
-            rows.append(Adjustment(row.id, args.task, points, reason, now()))
+            rows.append(adj)
             write_adjustments(args.dir / ADJUSTMENTS, rows)
+        after = _row(load_class(args.dir), row.id)
         _rerender(args.dir, "grade adjust", args.quiet)
     except TermError as exc:
         return _fail("grade adjust", exc)
+    what = {"excused": "excusal", "set": f"score set to {adj.points:g}",
+            "bonus": f"bonus {adj.points:+g}"}.get(adj.kind, f"adjustment {adj.points:+g}")
     if not args.quiet:
-        print(f"{row.id}: adjustment {points:+g} recorded / 조정 {points:+g}점 기록")
+        shown = "excused" if after.excused else f"{after.total:g}"
+        print(f"{row.id}: {what} recorded; total {before:g} -> {shown} of {after.max:g} / 기록됨: 총점 "
+              f"{before:g} -> {shown}")
+    clamps = [s for s in after.steps if s.kind == "clamp"]
+    if clamps and adj.kind in ("points", "bonus"):  # never silent: say what held the total, and the way out
+        print(f"grade adjust: {row.id}: {clamps[-1].en}; to go past it use --above-max (a bonus), --set "
+              f"VALUE or --excuse / {clamps[-1].ko}. --above-max, --set, --excuse로 넘을 수 있습니다",
+              file=sys.stderr)
     return 0
 
 
 def review_main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="grade review", description=(
         "List the submissions the tamper scan flagged, or record a decision on one: --accept restores "
-        "the points withheld from the verdicts already recorded, --reject keeps them withheld. / "
+        "the points withheld from the verdicts already recorded, --reject keeps them withheld. A decision "
+        "holds for the code and findings it judged: a regrade of other code makes it pending again. / "
         "검토 대상 목록을 보이거나, 한 제출물에 대한 결정을 기록합니다."))
     p.add_argument("dir", type=Path)
     p.add_argument("id", nargs="?", help="the student's id or submission name (omit to list)")
@@ -109,6 +178,8 @@ def review_main(argv: list[str]) -> int:
                        help="restore the withheld points the recorded verdicts earned (no regrade)")
     which.add_argument("--reject", action="store_true", help="keep them withheld")
     p.add_argument("--reason", help="why (shown to the student)")
+    p.add_argument("--note", default="",
+                   help="a private note for the instructor (never shown to the student)")
     p.add_argument("-q", "--quiet", action="store_true")
     args = p.parse_args(argv)
     try:
@@ -128,11 +199,17 @@ def review_main(argv: list[str]) -> int:
         decision = "accept" if args.accept else "reject"
         with term_lock(args.dir):
             rows = read_reviews(args.dir / REVIEWS)
-            rows.append(Decision(row.id, decision, reason, now()))
+            earlier = _decision_for(latest_decisions(rows), row)
+            rows.append(Decision(row.id, decision, reason, now(), row.hash, findings_of(row),
+                                 " ".join((args.note or "").split())))
             write_reviews(args.dir / REVIEWS, rows)
         _rerender(args.dir, "grade review", args.quiet)
     except TermError as exc:
         return _fail("grade review", exc)
+    if earlier is not None and earlier.decision != decision:  # accept then reject (or back): said
+        print(f"grade review: {row.id}: this {decision} overrides the {earlier.decision} of {earlier.when} "
+              f"({earlier.reason}) / 이 결정이 {earlier.when}의 이전 결정({earlier.decision})을 대신합니다",
+              file=sys.stderr)
     if not args.quiet:
         restored, held = row.review.withheld_points, row.review.held_points
         if args.accept:
@@ -143,6 +220,10 @@ def review_main(argv: list[str]) -> int:
     return 0
 
 
+def _decision_for(decisions: dict[str, Decision], row: Row) -> Decision | None:
+    return decisions.get(row.id.casefold()) or decisions.get(row.name.casefold())
+
+
 def list_reviews(model: ClassModel) -> int:
     flagged = [r for r in model.rows if r.review.flagged]
     decisions = latest_decisions(read_reviews(model.out / REVIEWS))
@@ -150,9 +231,15 @@ def list_reviews(model: ClassModel) -> int:
         print("No submission is flagged for review / 검토 대상 제출물이 없습니다")
         return 0
     for r in flagged:
-        d = decisions.get(r.id.casefold()) or decisions.get(r.name.casefold())
-        state = (f"{d.decision}ed: {d.reason} / {'승인' if d.decision == 'accept' else '거부'}" if d
-                 else "pending / 결정 대기")
+        d = _decision_for(decisions, r)
+        changed = drift(r, d) if d is not None else None
+        if d is None:
+            state = "pending / 결정 대기"
+        elif changed:
+            state = (f"pending again: {d.decision}ed on {d.when} ({d.reason}), but {changed.words()} / "
+                     "다른 버전에 대한 결정이라 다시 결정 대기")
+        else:
+            state = f"{d.decision}ed: {d.reason} / {'승인' if d.decision == 'accept' else '거부'}"
         tests = len(r.review.withheld_tests)
         who = f"{r.id} ({r.name})" if r.name != r.id else r.id
         held, restorable = r.review.held_points, r.review.withheld_points
@@ -166,6 +253,14 @@ def list_reviews(model: ClassModel) -> int:
     return 0
 
 
+def class_ids(model: ClassModel) -> set[str]:
+    """Whom a times file or an extension may name: every id and submission name of the class, those
+    of the other shards too (the manifest's ``class_ids``) and the roster's."""
+    roster = model.manifest.get("roster") or {}
+    return ({k for r in model.rows for k in (r.id, r.name)} | set(model.manifest.get("class_ids") or [])
+            | set(roster) | set(roster.values()))
+
+
 def term_main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="grade term", description=(
         "Set or change a graded folder's late policy and submission times, then re-render the gradebook, "
@@ -176,6 +271,10 @@ def term_main(argv: list[str]) -> int:
     p.add_argument("--submitted-at", type=Path, help="times.csv: id,submitted_at (ISO 8601 with an offset)")
     p.add_argument("--gradescope-export", type=Path, default=None,
                    help="a Gradescope export folder holding submission_metadata.yml (for the times)")
+    p.add_argument("--replace-times", action="store_true",
+                   help="replace every stored submission time (default: merge, the ids named are updated)")
+    p.add_argument("--allow-unknown-ids", action="store_true",
+                   help="store times or extensions naming ids that are not in the class (default: refuse)")
     p.add_argument("-q", "--quiet", action="store_true")
     args = p.parse_args(argv)
     try:
@@ -184,7 +283,9 @@ def term_main(argv: list[str]) -> int:
             if not free:
                 raise TermError(f"a batch is writing {args.dir}; run this when it ends",
                                 "채점이 진행 중입니다. 끝난 뒤에 실행하세요")
-            for line in store_term_files(args.dir, args.policy, args.submitted_at, args.gradescope_export):
+            known = None if args.allow_unknown_ids else class_ids(load_graded(args.dir))
+            for line in store_term_files(args.dir, args.policy, args.submitted_at, args.gradescope_export,
+                                         known=known, replace_times=args.replace_times):
                 if not args.quiet:
                     print(line)
             report = render_class(args.dir)

@@ -15,6 +15,7 @@ from pathlib import Path
 from grader.engine.classmodel import Review, Row, final_section
 from grader.instructor.term.errors import TermError
 from grader.instructor.term.policy import Deadline, LatePolicy, late_steps, parse_time
+from grader.instructor.term.steps import reconcile
 
 THIS = "\0this submission"
 
@@ -56,7 +57,9 @@ def apply_in_gradescope(results: dict, policy: LatePolicy, metadata_path: Path) 
         when, keys = None, ()
     maximum = float(results.get("max_score") or 0.0)
     steps, late_by = late_steps(policy, maximum, when, keys)
+    auto = float(results.get("score", 0.0))
+    steps = reconcile(auto, maximum, steps)  # what the close took, as a step with its amount
     row = Row(name=str(results.get("submission", "")), id="", status="graded",
-              auto=float(results.get("score", 0.0)), max=maximum, tasks={}, task_max={}, review=Review(),
+              auto=auto, max=maximum, tasks={}, task_max={}, review=Review(),
               submitted_at=when.isoformat() if when else None, late_by=late_by, steps=steps)
     return dict(results, final=final_section(row))

@@ -21,9 +21,29 @@ from grader.instructor.term.records import (
 from grader.instructor.term.times import read_times_csv, write_times
 
 
-def merge_term(sources: list[Path], out: Path) -> list[str]:
+def merged_policy(sources: list[Path], out: Path, chosen: Path | None = None) -> Path | None:
+    """The one policy of the merge: ``chosen`` (``grade merge --policy``), else the shards' own when they
+    agree.  TermError, before anything is written, when they differ and none was chosen."""
+    if chosen is not None:
+        read_policy(chosen)
+        return chosen
+    folders = [out, *[s for s in sources if s.resolve() != out.resolve()]]
+    policies = [d / POLICY for d in folders if (d / POLICY).exists()]
+    if not policies:
+        return None
+    differ = [p for p in policies[1:] if read_policy(p) != read_policy(policies[0])]
+    if differ:
+        raise TermError(f"the shards' late policies differ ({policies[0]} and {differ[0]}): choose one with "
+                        "--policy FILE; nothing was merged",
+                        f"샤드의 지각 규정이 서로 다릅니다({policies[0]}, {differ[0]}). --policy FILE로 "
+                        "하나를 고르세요. 아무것도 합치지 않았습니다")
+    return policies[0]
+
+
+def merge_term(sources: list[Path], out: Path, policy: Path | None = None) -> list[str]:
     """Union of adjustments and review decisions (the merged folder's own first), the times of all,
-    one policy; the warnings (bilingual) for the instructor. TermError when a file is malformed."""
+    one policy (``merged_policy``); the warnings (bilingual) for the instructor. TermError when a file
+    is malformed."""
     warnings: list[str] = []
     folders = [out, *[s for s in sources if s.resolve() != out.resolve()]]
     adjustments, reviews = [], []
@@ -44,16 +64,10 @@ def merge_term(sources: list[Path], out: Path) -> list[str]:
                 times.setdefault(key, when)
     if times:
         write_times(out / TIMES, times, "merge")
-    policies = [d / POLICY for d in folders if (d / POLICY).exists()]
-    if policies:
-        first = policies[0]
-        for other in policies[1:]:
-            if read_policy(other) != read_policy(first):
-                warnings.append(f"{other} differs from {first}: kept {first} / 샤드의 지각 규정이 서로 달라 "
-                                f"{first}를 사용합니다")
-        if first.resolve() != (out / POLICY).resolve():
-            shutil.copyfile(first, out / POLICY)
+    first = merged_policy(sources, out, policy)
+    if first is not None and first.resolve() != (out / POLICY).resolve():
+        shutil.copyfile(first, out / POLICY)
     return warnings
 
 
-__all__ = ["TermError", "merge_term"]
+__all__ = ["TermError", "merge_term", "merged_policy"]

@@ -28,6 +28,14 @@ from grader.instructor.term.records import (
     read_adjustments,
     read_reviews,
 )
+from grader.instructor.term.steps import (
+    ACCEPTED,
+    adjustment_step,
+    drift,
+    pending_step,
+    reconcile,
+    review_step,
+)
 from grader.instructor.term.times import read_times_csv, times_for
 from grader.paths import write_atomic
 from grader.report import classpages
@@ -50,36 +58,28 @@ def read_term(out: Path) -> Term:
                 latest_decisions(read_reviews(out / REVIEWS)))
 
 
-def _pts(x: float) -> str:
-    return f"{round(x, 2):+g}"
+def _note(model: ClassModel, en: str, ko: str) -> None:
+    model.notes.append({"en": en, "ko": ko})
 
 
-def review_step(row: Row, decision: Decision) -> Step:
-    """Accept restores what the withheld tests' recorded verdicts earned (no regrade); reject nothing."""
-    restored, held = row.review.withheld_points, row.review.held_points
-    why = f": {decision.reason}" if decision.reason else ""
-    if decision.decision == "accept":
-        of_en = f" of {held:g}" if held != restored else ""
-        of_ko = f" (보류 {held:g}점 중)" if held != restored else ""
-        return Step("review", restored,
-                    f"review accepted, withheld points restored {_pts(restored)}{of_en}{why}",
-                    f"검토 승인, 보류된 점수 복원 {_pts(restored)}점{of_ko}{why}")
-    return Step("review", 0.0, f"review rejected, {held:g} withheld points stay withheld{why}",
-                f"검토 거부, 보류된 {held:g}점은 그대로 보류{why}")
+def _listing(items: list[str]) -> str:
+    return ", ".join(items[:10]) + (" …" if len(items) > 10 else "")
 
 
-def adjustment_step(adj: Adjustment) -> Step:
-    where_en = f" ({adj.task})" if adj.task else ""
-    why = f": {adj.reason}" if adj.reason else ""
-    return Step("adjustment", adj.points, f"instructor adjustment{where_en} {_pts(adj.points)}{why}",
-                f"강사 조정{where_en} {_pts(adj.points)}점{why}", task=adj.task or None)
+def _own(adjustments: list[Adjustment], row: Row) -> list[tuple[int, Adjustment]]:
+    """The adjustments of ``row`` (by id or submission name), with their place in the file."""
+    keys = (row.id.casefold(), row.name.casefold())
+    return [(i, a) for i, a in enumerate(adjustments) if a.id.casefold() in keys]
 
 
 def apply_term(model: ClassModel, term: Term) -> ClassModel:
-    """Each row's steps, in order: the deadline, the review decision, the adjustments."""
+    """Each row's steps, in order: the deadline, the review (decision or pending), the adjustments; then
+    the close's amount and the clamps (steps.reconcile), so every row's columns add up."""
     used_adj: set[int] = set()
     used_dec: set[str] = set()
-    unknown_times = []
+    unknown_times: list[str] = []
+    again: list[str] = []
+    stale: list[str] = []
     if term.policy is not None:
         model.policy = term.policy.describe()
     for row in model.rows:
@@ -96,30 +96,60 @@ def apply_term(model: ClassModel, term: Term) -> ClassModel:
             when = times_for(term.times, *keys)
             row.submitted_at = when.isoformat() if when else None
         decision = next((term.decisions[k.casefold()] for k in keys if k.casefold() in term.decisions), None)
-        if decision is not None and row.review.flagged:
-            steps.append(review_step(row, decision))
-            used_dec.add(decision.id.casefold())
-        for i, adj in enumerate(term.adjustments):
-            if adj.id.casefold() in (row.id.casefold(), row.name.casefold()):
-                steps.append(adjustment_step(adj))
-                used_adj.add(i)
-        row.steps = steps
+        if row.review.flagged:
+            changed = drift(row, decision) if decision is not None else None
+            if decision is not None:
+                used_dec.add(decision.id.casefold())
+            if decision is not None and not changed:
+                steps.append(review_step(row, decision))
+                if decision.note:
+                    row.notes.append(f"review: {decision.note}")
+            else:  # no decision, or one made on other code or other findings: the points stay withheld
+                steps.append(pending_step(row, changed))
+                if changed:
+                    again.append(f"{row.id} ({decision.decision}ed {decision.when}: {changed.words()})")
+        for i, adj in _own(term.adjustments, row):
+            old = bool(adj.hash and row.hash and adj.hash != row.hash)
+            steps.append(adjustment_step(adj, stale=old))
+            used_adj.add(i)
+            if adj.note:
+                row.notes.append(adj.note)
+            if old:
+                stale.append(f"{row.id} ({adj.kind} {adj.points:g}: {adj.reason})")
+        row.steps = reconcile(row.auto, row.max, steps)
     if unknown_times:
-        model.notes.append({
-            "en": f"No submission time for {len(unknown_times)} of them ({', '.join(unknown_times[:10])}"
-                  f"{' …' if len(unknown_times) > 10 else ''}): the late policy was not applied to them; "
-                  "give their times with --submitted-at.",
-            "ko": f"{len(unknown_times)}명의 제출 시각이 없어 지각 규정을 적용하지 못했습니다"
-                  f"({', '.join(unknown_times[:10])}). --submitted-at으로 시각을 주세요."})
+        _note(model, f"No submission time for {len(unknown_times)} of them ({_listing(unknown_times)}): the "
+                     "late policy was not applied to them; give their times with --submitted-at.",
+              f"{len(unknown_times)}명의 제출 시각이 없어 지각 규정을 적용하지 못했습니다"
+              f"({_listing(unknown_times)}). --submitted-at으로 시각을 주세요.")
+    if again:
+        _note(model, f"Review pending again, the decision was made on another version: {_listing(again)}. "
+                     "Decide again with grade review DIR ID --accept|--reject --reason TEXT.",
+              f"다른 버전에 대해 내린 검토 결정이라 다시 대기 중입니다: {_listing(again)}. "
+              "grade review로 다시 결정하세요.")
+    if stale:
+        _note(model, f"Adjustments made on an earlier version of the submission (still applied, marked so): "
+                     f"{_listing(stale)}. Confirm them with grade adjust DIR ID --confirm, or correct them.",
+              f"이전 버전의 제출물에 대해 한 조정(그대로 적용, 표시됨): {_listing(stale)}. "
+              "grade adjust DIR ID --confirm으로 확인하거나 바로잡으세요.")
     stray = sorted({a.id for i, a in enumerate(term.adjustments) if i not in used_adj}
                    | {d.id for k, d in term.decisions.items() if k not in used_dec})
     if stray:
-        model.notes.append({
-            "en": f"{ADJUSTMENTS} or {REVIEWS} name {', '.join(stray)}, not a flagged submission of this "
-                  "folder: kept in the file, not applied.",
-            "ko": f"{ADJUSTMENTS}나 {REVIEWS}에 이 폴더에 없는(또는 검토 대상이 아닌) "
-                  f"{', '.join(stray)}이(가) 있습니다. 파일에는 남기고 적용하지 않았습니다."})
+        _note(model, f"{ADJUSTMENTS} or {REVIEWS} name {', '.join(stray)}, not a flagged submission of this "
+                     "folder: kept in the file, not applied.",
+              f"{ADJUSTMENTS}나 {REVIEWS}에 이 폴더에 없는(또는 검토 대상이 아닌) "
+              f"{', '.join(stray)}이(가) 있습니다. 파일에는 남기고 적용하지 않았습니다.")
     return model
+
+
+def review_state(row: Row) -> str | None:
+    """What a student's pages say of the review: accepted, rejected, pending; None when not flagged."""
+    if not row.review.flagged:
+        return None
+    step = next((s for s in row.steps if s.kind in ("review", "pending")), None)
+    if step is None or step.kind == "pending":
+        return "pending"
+    return "accepted" if step.en.startswith(ACCEPTED) else "rejected"
 
 
 def load_class(out: Path) -> ClassModel:
@@ -128,6 +158,15 @@ def load_class(out: Path) -> ClassModel:
 
 
 # -- writing -------------------------------------------------------------------------------------
+
+
+STUDENT_COPY = ""  # the path a student's reproduce commands name: none, their own copy (report/view.py)
+PAGES_MARK = ".pages"  # beside feedback.html once the term wrote the pages for the student's own copy
+
+
+def _pages_stale(d: Path) -> bool:
+    """The pages a batch's child wrote name the instructor's path: written again once, for the student."""
+    return (d / "feedback.html").exists() and not (d / PAGES_MARK).exists()
 
 
 def _write_final(model: ClassModel, has_term: bool) -> int:
@@ -140,17 +179,23 @@ def _write_final(model: ClassModel, has_term: bool) -> int:
             continue
         d = model.out / row.dir
         final = final_section(row) if (row.steps or has_term) else None
-        if row.results.get("final") == final:
+        if final is not None and review_state(row):
+            final["review"] = review_state(row)  # the student's pages show the decision, not a stale banner
+        same = row.results.get("final") == final
+        if same and not _pages_stale(d):
             continue
         results = dict(row.results)
-        if final is None:
-            results.pop("final", None)
-        else:
-            results["final"] = final
-        write_atomic(d / "results.json", json.dumps(results, ensure_ascii=False, indent=2))
+        if not same:  # results.json only when its final section changes; the pages at most once more
+            if final is None:
+                results.pop("final", None)
+            else:
+                results["final"] = final
+            write_atomic(d / "results.json", json.dumps(results, ensure_ascii=False, indent=2))
         if (d / "feedback.html").exists():
             try:
-                write_reports(results, d, str(results.get("lang") or "en"), row.path or row.name)
+                # as the student runs it in their own copy (`grade -k ...`): no instructor path
+                write_reports(results, d, str(results.get("lang") or "en"), STUDENT_COPY, for_student=True)
+                (d / PAGES_MARK).write_text(STUDENT_COPY or ".", encoding="utf-8")
             except Exception as exc:  # the gradebook is what counts; a report bug must not stop it
                 print(f"grade: {row.name}: could not re-render the feedback ({type(exc).__name__}: {exc})",
                       file=sys.stderr)
@@ -159,11 +204,27 @@ def _write_final(model: ClassModel, has_term: bool) -> int:
     return changed
 
 
+NOTES_SEEN = ".notes-said.json"  # the notes the last render printed: each is said once, when it changes
+
+
+def _say_new_notes(out: Path, notes: list[dict]) -> None:
+    """The term's notes (unknown times, stale decisions...) on stderr when they are new or changed; the
+    summary lists them always, so a later command does not repeat them."""
+    try:
+        seen = json.loads((out / NOTES_SEEN).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        seen = []
+    for note in notes:
+        if note not in seen:
+            print(f"grade: {note['en']} / {note['ko']}", file=sys.stderr)
+    if notes != seen:
+        write_atomic(out / NOTES_SEEN, json.dumps(notes, ensure_ascii=False))
+
+
 def render_class(out: Path, model: ClassModel | None = None) -> ClassReport:
     """Every class output of ``out`` from one model (loaded here unless given)."""
     model = model if model is not None else load_class(out)
-    for note in model.notes:  # e.g. submissions without a known time: said where the instructor looks
-        print(f"grade: {note['en']} / {note['ko']}", file=sys.stderr)
+    _say_new_notes(out, model.notes)
     has_term = model.policy is not None
     _write_final(model, has_term)
     write_atomic(out / CLASS_JSON, to_json(model))

@@ -197,8 +197,8 @@ def late_steps(policy: LatePolicy, max_score: float, submitted: datetime | None,
     """(steps, seconds late) for one submission under ``policy``; late_by is None when no time is known."""
     if submitted is None:
         return [Step("unknown_time", 0.0,
-                     "submission time unknown: the late policy could not be applied (check it by hand)",
-                     "제출 시각을 알 수 없어 지각 규정을 적용하지 못했습니다(직접 확인하세요)")], None
+                     "submission time unknown: the late policy is not applied until the instructor has it",
+                     "제출 시각을 알 수 없어 강사가 확인할 때까지 지각 규정을 적용하지 않았습니다")], None
     deadline = policy.deadline_for(*keys)
     late_by = (submitted - deadline.due).total_seconds()
     ext_en = f" (extended due {_show(deadline.due)})" if deadline.extended else ""

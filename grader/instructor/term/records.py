@@ -1,7 +1,16 @@
 """The instructor's decisions, one CSV each in the batch folder, appended to and never rewritten by a grade.
 
-* ``adjustments.csv``: ``id,task,points,reason,when`` (every row counts; a correction is another row);
-* ``reviews.csv``: ``id,decision,reason,when`` (decision ``accept`` or ``reject``; the latest one counts).
+* ``adjustments.csv``: ``id,task,points,reason,when,kind,note,hash`` (every row counts; a correction is
+  another row); ``kind`` is ``points`` (an adjustment within the maximum), ``bonus`` (may go above it),
+  ``set`` (``points`` is the total the instructor sets) or ``excused``;
+* ``reviews.csv``: ``id,decision,reason,when,hash,findings,note`` (decision ``accept`` or ``reject``;
+  the latest one counts).
+
+``hash`` is the submission's content hash (its done-marker's ``submission_hash``) the decision was made
+on, and ``findings`` the tamper scan's findings it judged (a JSON list): a regrade of other code or with
+other findings makes a review pending again, and marks an adjustment as made on an earlier version.
+``note`` is the instructor's own and never reaches a student's page.  Files written before these
+columns existed (the first four or five) still read; their rows are bound to nothing.
 
 ``grade batch`` (resume or ``--force``) never touches them, ``grade merge`` takes the union, so a
 decision outlives every regrade.  Writers hold ``DIR/.term.lock`` while they read and rewrite a file.
@@ -26,9 +35,10 @@ TIMES = "submitted_at.csv"
 ADJUSTMENTS = "adjustments.csv"
 REVIEWS = "reviews.csv"
 TERM_FILES = (POLICY, TIMES, ADJUSTMENTS, REVIEWS)
-ADJUSTMENT_HEADER = ("id", "task", "points", "reason", "when")
-REVIEW_HEADER = ("id", "decision", "reason", "when")
+ADJUSTMENT_HEADER = ("id", "task", "points", "reason", "when", "kind", "note", "hash")
+REVIEW_HEADER = ("id", "decision", "reason", "when", "hash", "findings", "note")
 DECISIONS = ("accept", "reject")
+KINDS = ("points", "bonus", "set", "excused")
 
 
 @dataclass(frozen=True)
@@ -38,6 +48,9 @@ class Adjustment:
     points: float
     reason: str
     when: str
+    kind: str = "points"  # points | bonus | set | excused (KINDS)
+    note: str = ""  # the instructor's private note
+    hash: str = ""  # the submission it was made on ("" in a file older than the column)
 
 
 @dataclass(frozen=True)
@@ -46,6 +59,9 @@ class Decision:
     decision: str  # accept | reject
     reason: str
     when: str
+    hash: str = ""  # the submission it judged
+    findings: str = ""  # the findings it judged: a JSON list of their English text
+    note: str = ""
 
 
 def now() -> str:
@@ -60,10 +76,12 @@ def _rows(path: Path, header: tuple[str, ...]) -> list[tuple[int, dict[str, str]
     except (OSError, UnicodeDecodeError) as exc:
         raise TermError(f"{path}: cannot read it ({exc})", f"{path}: 읽을 수 없습니다") from None
     reader = csv.DictReader(io.StringIO(text))
-    if tuple(f.strip() for f in reader.fieldnames or ()) != header:
+    found = tuple(f.strip() for f in reader.fieldnames or ())
+    if found != header[: len(found)] or len(found) < 4:  # an older file has the first columns only
         raise TermError(f"{path}: the header must be {','.join(header)}",
                         f"{path}: 머리글은 {','.join(header)}여야 합니다")
-    return [(n, {k: (v or "").strip() for k, v in r.items() if k}) for n, r in enumerate(reader, start=2)]
+    return [(n, {**dict.fromkeys(header, ""), **{k.strip(): (v or "").strip() for k, v in r.items() if k}})
+            for n, r in enumerate(reader, start=2)]
 
 
 def read_adjustments(path: Path) -> list[Adjustment]:
@@ -76,7 +94,11 @@ def read_adjustments(path: Path) -> list[Adjustment]:
                             f"{path}: {line}행: 점수 {r['points']!r}이(가) 수가 아닙니다") from None
         if not r["id"]:
             raise TermError(f"{path}: line {line}: no id", f"{path}: {line}행: id가 없습니다")
-        out.append(Adjustment(r["id"], r["task"], points, r["reason"], r["when"]))
+        kind = r["kind"] or "points"
+        if kind not in KINDS:
+            raise TermError(f"{path}: line {line}: kind must be one of {', '.join(KINDS)}, found {kind!r}",
+                            f"{path}: {line}행: kind는 {', '.join(KINDS)} 중 하나여야 합니다: {kind!r}")
+        out.append(Adjustment(r["id"], r["task"], points, r["reason"], r["when"], kind, r["note"], r["hash"]))
     return out
 
 
@@ -86,7 +108,8 @@ def read_reviews(path: Path) -> list[Decision]:
         if r["decision"] not in DECISIONS or not r["id"]:
             raise TermError(f"{path}: line {line}: decision must be accept or reject, with an id",
                             f"{path}: {line}행: 결정은 accept 또는 reject이고 id가 있어야 합니다")
-        out.append(Decision(r["id"], r["decision"], r["reason"], r["when"]))
+        out.append(Decision(r["id"], r["decision"], r["reason"], r["when"], r["hash"], r["findings"],
+                            r["note"]))
     return out
 
 

@@ -121,13 +121,33 @@ def read_gradescope_export(path: Path) -> dict[str, datetime]:
     return times
 
 
-def write_times(path: Path, times: dict[str, datetime], source: str) -> None:
+def read_sources(path: Path) -> dict[str, str]:
+    """The stored file's ``source`` column: where each id's time came from ("" when not said)."""
+    if not path.exists():
+        return {}
+    reader = csv.DictReader(io.StringIO(path.read_text(encoding="utf-8-sig")))
+    return {str(r.get("id") or "").strip().casefold(): str(r.get("source") or "").strip() for r in reader}
+
+
+def write_times(path: Path, times: dict[str, datetime], source: str | dict[str, str]) -> None:
+    """``DIR/submitted_at.csv``; ``source`` one for all, or per id (a merge keeps each id's own)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["id", "submitted_at", "source"])
     for key in sorted(times):
-        w.writerow([key, times[key].isoformat(), source])
+        w.writerow([key, times[key].isoformat(), source if isinstance(source, str) else source.get(key, "")])
     write_atomic(path, buf.getvalue())
+
+
+def merge_times(path: Path, new: dict[str, datetime], source: str, *,
+                replace: bool = False) -> tuple[int, int]:
+    """Store ``new`` into ``path``: the ids it names updated, the others kept (all replaced with
+    ``replace``); (how many ids it updated or added, how many stored ones it kept)."""
+    old = {} if replace or not path.exists() else read_times_csv(path)
+    sources = {} if replace else read_sources(path)
+    kept = len(set(old) - set(new))
+    write_times(path, {**old, **new}, {**sources, **dict.fromkeys(new, source)})
+    return len(new), kept
 
 
 def times_for(times: dict[str, datetime], *keys: str) -> datetime | None:
