@@ -15,6 +15,7 @@ KIT_ROOT = PACKAGE.parent
 SUITES_DIR = PACKAGE / "suites"
 RUNTIME_DIR = PACKAGE / "runtime"
 TEMPLATES = KIT_ROOT / "templates"
+EXERCISES = KIT_ROOT / "exercises"
 # GK_SOLUTIONS: a sealed hidden archive unpacks its own copy of solutions/ (instructor/hidden_pack.py).
 SOLUTIONS = Path(os.environ.get("GK_SOLUTIONS") or KIT_ROOT / "solutions")
 # The lesson the engine grades by default: a module declaring LESSON (grader/engine/lesson_api.py).
