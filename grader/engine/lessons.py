@@ -43,8 +43,10 @@ class UnknownLesson(UsageProblem):
     """A lesson name that no installed distribution registers (exit status 2, one line)."""
 
     def __init__(self, name: str, known: list[str]) -> None:
-        super().__init__(f"unknown lesson {name!r}: installed lessons are {', '.join(known) or 'none'}"
-                         f" (`grade lessons` lists them)")
+        super().__init__(
+            f"unknown lesson {name!r}: installed lessons are {', '.join(known) or 'none'}"
+            f" (`grade lessons` lists them)"
+        )
 
 
 def installed() -> dict[str, LessonRef]:
