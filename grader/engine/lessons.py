@@ -16,6 +16,7 @@ from pathlib import Path
 
 from grader.engine.lesson_api import Lesson, load_lesson
 from grader.engine.options import UsageProblem
+from grader.engine.results import LessonRecord
 from grader.paths import LESSON_MODULE
 
 if sys.version_info >= (3, 11):
@@ -104,3 +105,16 @@ def select(flag: str | None = None, *starts: Path | None) -> LessonRef:
         if start is not None and (named := project_lesson(start)):
             return lookup(named)
     return lookup(DEFAULT_LESSON)
+
+
+def lesson_record(module: str) -> LessonRecord:
+    """What results.json records of the lesson graded: enough for every report to title and order the
+    tasks without importing the lesson (docs/contract.md, "results.json")."""
+    lesson = load_lesson(module)
+    return {
+        "name": name_of(module),
+        "module": module,
+        "version": lesson.version,
+        "title": {"en": lesson.title, "ko": lesson.title_in("ko")},
+        "tasks": [{"name": t.name, "en": t.en, "ko": t.ko} for t in lesson.tasks],
+    }
