@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from grader.engine.results import Results
-from grader.lesson.tasks import TASK_TITLES
 from grader.report.cards import build_cards
 from grader.report.changes import change_view, filter_view
 from grader.report.i18n import skip_reason, translate
+from grader.report.lesson_tasks import task_titles, title_of
 from grader.report.markup import ljust_display
 from grader.report.view import failure_rows
 
@@ -25,8 +25,9 @@ def text_summary(results: Results, lang: str = "en") -> str:
             lines.append(banner["text"])
     if results.get("error"):
         lines.append(f"{tr('text_unreadable')}: {results['error']}")
+    titles = task_titles(results)
     for task, tot in results.get("tasks", {}).items():
-        title = TASK_TITLES.get(task, (task, task))[1 if ko else 0]
+        title = title_of(titles, task, lang)
         lines.append(f"  {ljust_display(title, 34)} {tot['score']:>5g} / {tot['max_score']:<5g} "
                      f"({tot['passed']}/{tot['total']})")
     cards, not_started = build_cards(failure_rows(results, lang, "exercises"), lang)
