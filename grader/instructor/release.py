@@ -217,7 +217,7 @@ def distinctive_lines() -> dict[str, str]:
     own (non-hidden) code share it: tests share helpers and markers, and the
     worker's probes rebuild a model the contract spells out.
     """
-    public = _lines(sorted(EXERCISES.glob("*"))) | _lines(
+    public = _lines(sorted(p for p in EXERCISES.glob("*") if p.is_file())) | _lines(
         [p for p in sorted(GRADER.rglob("*.py")) if HIDDEN not in p.parents and INSTRUCTOR not in p.parents])
 
     def keep(line: str) -> bool:
