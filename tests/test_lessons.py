@@ -212,3 +212,30 @@ def test_the_kit_registers_this_lesson_by_entry_point() -> None:
     registered = {ep.name: ep.value for ep in entry_points(group=lessons.GROUP)}
     assert registered.get(DEFAULT_LESSON) == "grader.lesson"
     assert lessons.lookup("grader.lesson").name == DEFAULT_LESSON  # GradeOptions' module, named
+
+
+def test_check_in_a_notebook_takes_the_lesson(toy: Path, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from grader.jupyter.check import check
+
+    sub = submit(tmp_path / "sub", "def double(x):\n    return 2 * x\n", "Doubled.")
+    result = check(path=sub, lesson="arith", lang="en")
+    assert (result.score, result.max_score) == (3.0, 3.0)
+    assert result.results["lesson"]["name"] == "arith"
+    # no argument: the project the notebook runs in says which lesson
+    (tmp_path / "pyproject.toml").write_text('[tool.grade]\nlesson = "arith"\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert check(path=sub, lang="en").results["lesson"]["name"] == "arith"
+
+
+def test_the_gradescope_bundle_names_its_lesson(tmp_path: Path) -> None:
+    import zipfile
+
+    from grader.instructor import gradescope_bundle
+
+    zip_path = tmp_path / "autograder.zip"
+    assert gradescope_bundle.main([str(zip_path), "--public-only", "--lesson", DEFAULT_LESSON]) == 0
+    with zipfile.ZipFile(zip_path) as zf:
+        config = json.loads(zf.read(gradescope_bundle.CONFIG))
+    assert config["lesson"] == DEFAULT_LESSON  # run_autograder passes it on as `grade --lesson`
+    assert gradescope_bundle.main([str(tmp_path / "x.zip"), "--lesson", "nope"]) == 2
