@@ -138,6 +138,7 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
         parts = same_structure(split_message(text, lang), messages.get(other, ""), other, text)
         rows.append({
             "id": t["id"], "task": t.get("task"), "task_title": task_title(t.get("task"), lang, titles),
+            "task_rank": rank(order, t.get("task")),  # the lesson's order, for the cards (report/cards.py)
             "status": t["status"], "status_word": status_word(t["status"], lang),
             "points": t["max_score"], "text": text, "parts": parts,
             "hidden": t["id"].startswith("hidden/"), "reproduce": reproduce_command(t["id"], path, seed),
@@ -146,7 +147,7 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
             "figure": figure_view(t.get("figure"), lang),
         })
     # by task in rubric order, the public (reproducible) failures of a task first
-    rows.sort(key=lambda r: (rank(order, r["task"]), r["hidden"]))
+    rows.sort(key=lambda r: (r["task_rank"], r["hidden"]))
     return rows
 
 
