@@ -35,8 +35,14 @@ LESSON = Lesson(
     layout=Layout(modules=("arith",), log_name="notes.md"),
     title_ko="산수 준비 운동", version="3",
     exercises=HERE / "exercises", solutions=HERE / "solutions", suites=HERE / "suites",
+    templates=HERE / "templates",
 )
 '''
+
+# The lesson's own feedback.md (its templates folder is searched before the kit's); its feedback.html is
+# the kit's.
+MARKDOWN = ("# Arithmetic feedback / 산수 피드백\n"
+            "{% for t in tasks %}- {{ t.title }}: {{ t.score }}\n{% endfor %}")
 
 SUITE = '''
 import pytest
@@ -60,12 +66,13 @@ def test_notes_written(submission):
 def install_toy(site: Path) -> Path:
     """The lesson ``arith`` installed into ``site`` as pip would leave it: package + dist-info."""
     package = site / "arith_lesson"
-    for sub in ("suites/public", "exercises", "solutions"):
+    for sub in ("suites/public", "exercises", "solutions", "templates"):
         (package / sub).mkdir(parents=True, exist_ok=True)
     (package / "__init__.py").write_text(textwrap.dedent(LESSON), encoding="utf-8")
     ini = "[pytest]\naddopts = -p no:cacheprovider\n"
     (package / "suites" / "pytest.ini").write_text(ini, encoding="utf-8")
     (package / "suites" / "public" / "test_arith.py").write_text(textwrap.dedent(SUITE), encoding="utf-8")
+    (package / "templates" / "feedback.md.j2").write_text(MARKDOWN, encoding="utf-8")
     meta = site / "arith_lesson-1.0.dist-info"
     meta.mkdir()
     (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: arith-lesson\nVersion: 1.0\n",
@@ -164,6 +171,8 @@ def test_grade_and_the_reports_follow_the_lesson(toy: Path, tmp_path: Path) -> N
     assert "Doubling" in proc.stdout and "Notes" in proc.stdout
     page = (repo / "reports" / "feedback.html").read_text(encoding="utf-8")
     assert page.index(">Notes<") < page.index(">Doubling<")  # the task table, in the lesson's order
+    markdown = (repo / "reports" / "feedback.md").read_text(encoding="utf-8")
+    assert markdown == "# Arithmetic feedback / 산수 피드백\n- Notes: 1.0\n- Doubling: 0.0\n"
     scope = json.loads((repo / "reports" / "gradescope.json").read_text(encoding="utf-8"))
     assert [(t["number"], t["name"]) for t in scope["tests"]] == [
         ("1.1", "Notes: public/test_arith.py::test_notes_written"),

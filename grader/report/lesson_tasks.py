@@ -8,6 +8,7 @@ Results written before that field (and a class of them) fall back to this lesson
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from grader.lesson.tasks import TASK_LIST  # the fallback: results from before results.json named its lesson
@@ -46,6 +47,22 @@ def title_of(titles: Titles, task: str | None, lang: str) -> str:
 def rank(order: tuple[str, ...], task: str | None) -> int:
     """A task's place in the lesson's order (unknown tasks after all of them)."""
     return order.index(task) if task in order else len(order)
+
+
+def templates_of(results: Mapping[str, Any] | None) -> Path | None:
+    """The templates folder of the lesson ``results`` was graded against (``Lesson.templates``), searched
+    before the kit's; None where it declares none or is not installed here."""
+    from grader.engine.lesson_api import load_lesson
+
+    lesson = (results or {}).get("lesson")
+    module = lesson.get("module") if isinstance(lesson, Mapping) else None
+    if not isinstance(module, str) or not module:
+        return None
+    try:
+        folder = load_lesson(module).templates
+    except (ImportError, TypeError):  # graded elsewhere, with a lesson this machine lacks
+        return None
+    return folder if folder is not None and folder.is_dir() else None
 
 
 def class_results(results: Iterable[Mapping[str, Any] | None]) -> Mapping[str, Any] | None:
