@@ -27,8 +27,12 @@ class BuildWithKitData(build_py):
             return  # an editable install reads the checkout's folders
         target = Path(self.build_lib) / "grader" / "kitdata"
         for name in KIT_DATA:
-            shutil.copytree(ROOT / name, target / name, dirs_exist_ok=True,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            shutil.copytree(
+                ROOT / name,
+                target / name,
+                dirs_exist_ok=True,
+                ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+            )
         for name in KIT_FILES:
             shutil.copy2(ROOT / name, target / name)
 

@@ -73,8 +73,11 @@ def _docstring_lines(tree: ast.AST) -> set[int]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             first = node.body[0] if node.body else None
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(
-                    first.value.value, str):
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
                 lines.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
     return lines
 
@@ -115,16 +118,20 @@ def test_no_new_file_names_a_lesson_and_the_list_only_shrinks(lesson: str) -> No
     found = leaking_files(lesson)
     listed = STILL_TO_MOVE.get(lesson, {})
     new = {f: names for f, names in found.items() if f not in listed}
-    assert not new, (f"these kit files name the lesson {lesson!r} outside its package; move that code into "
-                     f"the lesson (README, 'Adding a lesson'): {new}")
+    assert not new, (
+        f"these kit files name the lesson {lesson!r} outside its package; move that code into "
+        f"the lesson (README, 'Adding a lesson'): {new}"
+    )
     done = sorted(set(listed) - set(found))
     assert not done, f"these files no longer name {lesson!r}: strike them from STILL_TO_MOVE: {done}"
 
 
 def test_the_scan_sees_names_in_code_and_strings_not_in_comments_or_docstrings(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
-    sample.write_text('"""Docs name sinusoidal_pe."""\n# a comment: TinyLM\nx = "grade -k weight_tying"\n'
-                      "def f():\n    '''count_params in a docstring'''\n    return make_batch\n",
-                      encoding="utf-8")
+    sample.write_text(
+        '"""Docs name sinusoidal_pe."""\n# a comment: TinyLM\nx = "grade -k weight_tying"\n'
+        "def f():\n    '''count_params in a docstring'''\n    return make_batch\n",
+        encoding="utf-8",
+    )
     assert {"weight_tying", "make_batch"} <= _words(sample)
     assert not {"sinusoidal_pe", "TinyLM", "count_params"} & _words(sample)

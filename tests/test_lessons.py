@@ -21,7 +21,7 @@ from grader.engine import lessons
 from grader.engine.lesson_api import load_lesson
 from grader.engine.lessons import DEFAULT_LESSON, UnknownLesson, project_lesson, select
 
-LESSON = '''
+LESSON = """
 from pathlib import Path
 
 from grader.engine.lesson_api import Layout, Lesson, Task
@@ -37,14 +37,15 @@ LESSON = Lesson(
     exercises=HERE / "exercises", solutions=HERE / "solutions", suites=HERE / "suites",
     templates=HERE / "templates",
 )
-'''
+"""
 
 # The lesson's own feedback.md (its templates folder is searched before the kit's); its feedback.html is
 # the kit's.
-MARKDOWN = ("# Arithmetic feedback / 산수 피드백\n"
-            "{% for t in tasks %}- {{ t.title }}: {{ t.score }}\n{% endfor %}")
+MARKDOWN = (
+    "# Arithmetic feedback / 산수 피드백\n{% for t in tasks %}- {{ t.title }}: {{ t.score }}\n{% endfor %}"
+)
 
-SUITE = '''
+SUITE = """
 import pytest
 
 from grader.core.feedback import expect
@@ -60,7 +61,7 @@ def test_double(student):
 @pytest.mark.task("notes", points=1)
 def test_notes_written(submission):
     expect(bool((submission.log_text or "").strip()), "notes.md is empty.", "notes.md가 비어 있습니다.")
-'''
+"""
 
 
 def install_toy(site: Path) -> Path:
@@ -75,8 +76,9 @@ def install_toy(site: Path) -> Path:
     (package / "templates" / "feedback.md.j2").write_text(MARKDOWN, encoding="utf-8")
     meta = site / "arith_lesson-1.0.dist-info"
     meta.mkdir()
-    (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: arith-lesson\nVersion: 1.0\n",
-                                   encoding="utf-8")
+    (meta / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: arith-lesson\nVersion: 1.0\n", encoding="utf-8"
+    )
     (meta / "entry_points.txt").write_text("[grader.lessons]\narith = arith_lesson\n", encoding="utf-8")
     return package
 
@@ -94,8 +96,9 @@ def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def grade(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "grader.cli", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "grader.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout
+    )
 
 
 def submit(folder: Path, body: str, notes: str = "") -> Path:
@@ -116,7 +119,11 @@ def test_grade_lessons_lists_every_installed_lesson(toy: Path, tmp_path: Path) -
     assert list(rows) == ["arith", DEFAULT_LESSON]  # sorted by name
     arith = rows["arith"]
     assert (arith["title"], arith["title_ko"], arith["version"], arith["module"]) == (
-        "Arithmetic warm-up", "산수 준비 운동", "3", "arith_lesson")
+        "Arithmetic warm-up",
+        "산수 준비 운동",
+        "3",
+        "arith_lesson",
+    )
     assert arith["exercises"] == str(toy / "arith_lesson" / "exercises")
     assert arith["solutions"] == str(toy / "arith_lesson" / "solutions")
     assert arith["tasks"] == ["notes", "double"] and not arith["default"]
@@ -164,10 +171,15 @@ def test_grade_and_the_reports_follow_the_lesson(toy: Path, tmp_path: Path) -> N
     results = json.loads((repo / "reports" / "results.json").read_text(encoding="utf-8"))
     assert (results["score"], results["max_score"]) == (1.0, 3.0)
     assert results["lesson"] == {
-        "name": "arith", "module": "arith_lesson", "version": "3",
+        "name": "arith",
+        "module": "arith_lesson",
+        "version": "3",
         "title": {"en": "Arithmetic warm-up", "ko": "산수 준비 운동"},
-        "tasks": [{"name": "notes", "en": "Notes", "ko": "노트"},
-                  {"name": "double", "en": "Doubling", "ko": "두 배"}]}
+        "tasks": [
+            {"name": "notes", "en": "Notes", "ko": "노트"},
+            {"name": "double", "en": "Doubling", "ko": "두 배"},
+        ],
+    }
     assert "Doubling" in proc.stdout and "Notes" in proc.stdout
     page = (repo / "reports" / "feedback.html").read_text(encoding="utf-8")
     assert page.index(">Notes<") < page.index(">Doubling<")  # the task table, in the lesson's order
@@ -176,12 +188,22 @@ def test_grade_and_the_reports_follow_the_lesson(toy: Path, tmp_path: Path) -> N
     scope = json.loads((repo / "reports" / "gradescope.json").read_text(encoding="utf-8"))
     assert [(t["number"], t["name"]) for t in scope["tests"]] == [
         ("1.1", "Notes: public/test_arith.py::test_notes_written"),
-        ("2.1", "Doubling: public/test_arith.py::test_double")]
+        ("2.1", "Doubling: public/test_arith.py::test_double"),
+    ]
     summary = (repo / "reports" / "summary.txt").read_text(encoding="utf-8")
     assert "Doubling" in summary and "sinusoidal" not in summary.lower()
 
-    flagged = grade(str(repo / "exercises"), "--lesson", DEFAULT_LESSON, "--out", str(tmp_path / "pe"),
-                    "-k", "sinusoidal_pe", "-q", cwd=tmp_path)  # the flag wins
+    flagged = grade(
+        str(repo / "exercises"),
+        "--lesson",
+        DEFAULT_LESSON,
+        "--out",
+        str(tmp_path / "pe"),
+        "-k",
+        "sinusoidal_pe",
+        "-q",
+        cwd=tmp_path,
+    )  # the flag wins
     assert flagged.returncode == 0, flagged.stderr[-2000:]
     pe = json.loads((tmp_path / "pe" / "results.json").read_text(encoding="utf-8"))
     assert pe["lesson"]["name"] == DEFAULT_LESSON and set(pe["tasks"]) == {"sinusoidal_pe"}
@@ -194,12 +216,24 @@ def test_batch_regrades_for_a_changed_suite_or_another_lesson(toy: Path, tmp_pat
     submit(subs / "alice", "def double(x):\n    return 2 * x\n", "Doubled.")
     submit(subs / "bob", "def double(x):\n    return x + 1\n")
     out = tmp_path / "out"
-    proc = grade("batch", str(subs), "--out", str(out), "--lesson", "arith", "--public-only", "-j", "1",
-                 "-q", "--no-similarity", cwd=tmp_path)
+    proc = grade(
+        "batch",
+        str(subs),
+        "--out",
+        str(out),
+        "--lesson",
+        "arith",
+        "--public-only",
+        "-j",
+        "1",
+        "-q",
+        "--no-similarity",
+        cwd=tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     book = (out / "gradebook.csv").read_text(encoding="utf-8-sig").splitlines()
     header = book[0].split(",")
-    assert header[header.index("steps") + 1: header.index("steps") + 3] == ["notes", "double"]
+    assert header[header.index("steps") + 1 : header.index("steps") + 3] == ["notes", "double"]
     assert json.loads((out / "alice" / "results.json").read_text(encoding="utf-8"))["score"] == 3.0
 
     def planned(*flags: str) -> tuple[int, int]:
@@ -223,8 +257,9 @@ def test_the_kit_registers_this_lesson_by_entry_point() -> None:
     assert lessons.lookup("grader.lesson").name == DEFAULT_LESSON  # GradeOptions' module, named
 
 
-def test_check_in_a_notebook_takes_the_lesson(toy: Path, tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_check_in_a_notebook_takes_the_lesson(
+    toy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from grader.jupyter.check import check
 
     sub = submit(tmp_path / "sub", "def double(x):\n    return 2 * x\n", "Doubled.")

@@ -32,15 +32,25 @@ def build_wheel(dest: Path) -> Path:
     src.mkdir()
     for name in SOURCES:
         if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, src / name,
-                            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
+            shutil.copytree(
+                ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+            )
         else:
             shutil.copy2(ROOT / name, src / name)
-    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", str(src), "--no-deps", "-q", "-w",
-                           str(dest / "dist")], capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(src), "--no-deps", "-q", "-w", str(dest / "dist")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     if proc.returncode != 0:
-        unreachable = ("No matching distribution", "Could not find a version", "NewConnectionError",
-                       "Network is unreachable", "Temporary failure in name resolution")
+        unreachable = (
+            "No matching distribution",
+            "Could not find a version",
+            "NewConnectionError",
+            "Network is unreachable",
+            "Temporary failure in name resolution",
+        )
         if any(s in proc.stderr for s in unreachable) and os.environ.get("GK_REQUIRE_WHEEL") != "1":
             pytest.skip(f"pip cannot fetch the build backend here: {proc.stderr.strip().splitlines()[-1]}")
         raise AssertionError(proc.stderr[-3000:])
@@ -55,8 +65,17 @@ def as_student(argv: list[str], cwd: Path, scratch: Path) -> list[str]:
         return argv
     if not (shutil.which("setpriv") and shutil.which("unshare")):
         pytest.skip("setpriv and unshare are needed to grade as a user who is not root")
-    drop = ["setpriv", "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups",
-            "env", f"HOME={cwd}", *argv]
+    drop = [
+        "setpriv",
+        "--reuid",
+        str(NOBODY),
+        "--regid",
+        str(NOBODY),
+        "--clear-groups",
+        "env",
+        f"HOME={cwd}",
+        *argv,
+    ]
     prefix = Path(sys.base_prefix).resolve()
     closed = next((p for p in prefix.parents if p != Path("/") and not os.stat(p).st_mode & 0o001), None)
     if closed is None:
@@ -65,9 +84,11 @@ def as_student(argv: list[str], cwd: Path, scratch: Path) -> list[str]:
     inner = prefix.relative_to(closed).parts[0]
     keep = scratch / "keep"
     keep.mkdir()
-    script = (f'mount --bind "{closed / inner}" "{keep}" && mount -t tmpfs -o mode=755 tmpfs "{closed}" && '
-              f'mkdir -p "{closed / inner}" && mount --move "{keep}" "{closed / inner}" && cd "{cwd}" && '
-              f'exec "$@"')
+    script = (
+        f'mount --bind "{closed / inner}" "{keep}" && mount -t tmpfs -o mode=755 tmpfs "{closed}" && '
+        f'mkdir -p "{closed / inner}" && mount --move "{keep}" "{closed / inner}" && cd "{cwd}" && '
+        f'exec "$@"'
+    )
     return ["unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh", *drop]
 
 
@@ -86,13 +107,24 @@ def test_the_kit_grades_from_its_wheel_as_a_student(open_tmp: Path) -> None:
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     python = venv / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True, capture_output=True
+    )
     grade = [str(venv / "bin" / "grade")]
-    listed = json.loads(subprocess.run([*grade, "lessons", "--json"], cwd=tmp_path, capture_output=True,
-                                       text=True, check=True).stdout)
-    site = Path(subprocess.run([str(python), "-c", "import grader; print(grader.__file__)"], cwd=tmp_path,
-                               capture_output=True, text=True, check=True).stdout.strip()).parent
+    listed = json.loads(
+        subprocess.run(
+            [*grade, "lessons", "--json"], cwd=tmp_path, capture_output=True, text=True, check=True
+        ).stdout
+    )
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import grader; print(grader.__file__)"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    ).parent
     assert site.is_relative_to(venv)  # the installed copy, not the checkout
     pe = next(row for row in listed if row["name"] == "embedding-pe")
     assert Path(pe["exercises"]) == site / "kitdata" / "exercises"
@@ -109,8 +141,9 @@ def test_the_kit_grades_from_its_wheel_as_a_student(open_tmp: Path) -> None:
         for p in [release, *release.rglob("*")]:
             os.chown(p, NOBODY, NOBODY, follow_symlinks=False)
 
-    run = subprocess.run(as_student(grade, release, tmp_path), cwd=release, capture_output=True, text=True,
-                         timeout=900)
+    run = subprocess.run(
+        as_student(grade, release, tmp_path), cwd=release, capture_output=True, text=True, timeout=900
+    )
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
     reports = release / "reports"
     assert (reports / "feedback.html").stat().st_size > 0 and (reports / "feedback.md").stat().st_size > 0
@@ -125,8 +158,13 @@ def test_the_kit_grades_from_its_wheel_as_a_student(open_tmp: Path) -> None:
     # Without its templates the kit cannot write the feedback: an error, and nothing points at them.
     shutil.rmtree(site / "kitdata" / "templates")
     out = tmp_path / "out-no-templates"
-    broken = subprocess.run([*grade, str(release / "exercises"), "--out", str(out), "-k", "sinusoidal_pe"],
-                            cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    broken = subprocess.run(
+        [*grade, str(release / "exercises"), "--out", str(out), "-k", "sinusoidal_pe"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert broken.returncode == 1, broken.stdout[-2000:] + broken.stderr[-2000:]
     assert "feedback reports (feedback.html, feedback.md) were not written" in broken.stderr
     assert "feedback.html" not in broken.stdout and not (out / "feedback.html").exists()

@@ -19,12 +19,27 @@ def describe(ref: LessonRef) -> dict:
     try:
         lesson = ref.load()
     except Exception as exc:  # a broken lesson package: say so, list the rest
-        return {**row, "title": None, "title_ko": None, "version": None, "exercises": None,
-                "solutions": None, "suites": None, "error": f"{type(exc).__name__}: {exc}"}
+        return {
+            **row,
+            "title": None,
+            "title_ko": None,
+            "version": None,
+            "exercises": None,
+            "solutions": None,
+            "suites": None,
+            "error": f"{type(exc).__name__}: {exc}",
+        }
     folder = lambda p: None if p is None else str(p)  # noqa: E731 - JSON has no Path
-    return {**row, "title": lesson.title, "title_ko": lesson.title_ko or None, "version": lesson.version,
-            "tasks": list(lesson.task_names), "exercises": folder(lesson.exercises),
-            "solutions": folder(lesson.solutions), "suites": folder(lesson.suites)}
+    return {
+        **row,
+        "title": lesson.title,
+        "title_ko": lesson.title_ko or None,
+        "version": lesson.version,
+        "tasks": list(lesson.task_names),
+        "exercises": folder(lesson.exercises),
+        "solutions": folder(lesson.solutions),
+        "suites": folder(lesson.suites),
+    }
 
 
 def table(rows: list[dict]) -> str:
@@ -36,9 +51,12 @@ def table(rows: list[dict]) -> str:
             blocks.append(f"{head}\n  cannot load / 불러올 수 없음: {row['error']}")
             continue
         title = row["title"] + (f" / {row['title_ko']}" if row["title_ko"] else "")
-        lines = [head, f"  title / 제목:         {title} (version {row['version']})",
-                 f"  exercises / 실습:     {row['exercises'] or '-'}",
-                 f"  solutions / 풀이:     {row['solutions'] or '-'}"]
+        lines = [
+            head,
+            f"  title / 제목:         {title} (version {row['version']})",
+            f"  exercises / 실습:     {row['exercises'] or '-'}",
+            f"  solutions / 풀이:     {row['solutions'] or '-'}",
+        ]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
@@ -46,7 +64,8 @@ def table(rows: list[dict]) -> str:
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(
         prog="grade lessons",
-        description="List the installed lessons (`grade --lesson NAME` picks one) / 설치된 레슨 목록")
+        description="List the installed lessons (`grade --lesson NAME` picks one) / 설치된 레슨 목록",
+    )
     p.add_argument("--json", action="store_true", help="a JSON list of objects instead of the table")
     args = p.parse_args(argv)
     rows = [describe(ref) for ref in installed().values()]

@@ -22,8 +22,10 @@ def recorded_tasks(results: Mapping[str, Any] | None) -> list[dict[str, str]] | 
     tasks = lesson.get("tasks") if isinstance(lesson, Mapping) else None
     if not isinstance(tasks, list) or not all(isinstance(t, Mapping) and t.get("name") for t in tasks):
         return None
-    return [{"name": str(t["name"]), "en": str(t.get("en") or t["name"]), "ko": str(t.get("ko") or t["name"])}
-            for t in tasks]
+    return [
+        {"name": str(t["name"]), "en": str(t.get("en") or t["name"]), "ko": str(t.get("ko") or t["name"])}
+        for t in tasks
+    ]
 
 
 def task_titles(results: Mapping[str, Any] | None) -> Titles:
