@@ -283,3 +283,23 @@ def test_the_gradescope_bundle_names_its_lesson(tmp_path: Path) -> None:
         config = json.loads(zf.read(gradescope_bundle.CONFIG))
     assert config["lesson"] == DEFAULT_LESSON  # run_autograder passes it on as `grade --lesson`
     assert gradescope_bundle.main([str(tmp_path / "x.zip"), "--lesson", "nope"]) == 2
+
+
+def test_a_lesson_that_cannot_load_is_named_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    meta = tmp_path / "site" / "broken-1.0.dist-info"
+    meta.mkdir(parents=True)
+    (meta / "METADATA").write_text("Metadata-Version: 2.1\nName: broken\nVersion: 1.0\n", encoding="utf-8")
+    (meta / "entry_points.txt").write_text(
+        "[grader.lessons]\nbroken = no_such_lesson_module\n", encoding="utf-8"
+    )
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path / "site"))
+    submit(tmp_path / "sub", "def double(x):\n    return 2 * x\n")
+    proc = grade("sub", "--lesson", "broken", cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert "lesson 'broken' (no_such_lesson_module) cannot be loaded: ModuleNotFoundError" in proc.stderr
+    listed = grade("lessons", "--json", cwd=tmp_path)
+    assert listed.returncode == 1  # the others are still listed
+    rows = {row["name"]: row for row in json.loads(listed.stdout)}
+    assert "cannot be loaded" in rows["broken"]["error"] and "error" not in rows[DEFAULT_LESSON]

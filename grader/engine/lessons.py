@@ -38,7 +38,14 @@ class LessonRef:
     module: str
 
     def load(self) -> Lesson:
-        return load_lesson(self.module)
+        """Its ``LESSON``; a package that fails to import, or declares none, is a usage problem (one line,
+        exit 2) naming the lesson, not a traceback from inside `grade`."""
+        try:
+            return load_lesson(self.module)
+        except (ImportError, TypeError) as exc:
+            raise UsageProblem(
+                f"lesson {self.name!r} ({self.module}) cannot be loaded: {type(exc).__name__}: {exc}"
+            ) from exc
 
 
 class UnknownLesson(UsageProblem):

@@ -11,6 +11,7 @@ import argparse
 import json
 
 from grader.engine.lessons import DEFAULT_LESSON, LessonRef, installed
+from grader.engine.options import UsageProblem
 
 
 def describe(ref: LessonRef) -> dict:
@@ -27,7 +28,7 @@ def describe(ref: LessonRef) -> dict:
             "exercises": None,
             "solutions": None,
             "suites": None,
-            "error": f"{type(exc).__name__}: {exc}",
+            "error": str(exc) if isinstance(exc, UsageProblem) else f"{type(exc).__name__}: {exc}",
         }
     folder = lambda p: None if p is None else str(p)  # noqa: E731 - JSON has no Path
     return {
