@@ -12,8 +12,14 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from grader.engine.flags import add_grading_arguments, add_hidden_arguments, options_from_args
-from grader.engine.options import GradeOptions
+from grader.engine.flags import (
+    add_grading_arguments,
+    add_hidden_arguments,
+    lesson_from_args,
+    options_from_args,
+)
+from grader.engine.lesson_api import Layout
+from grader.engine.options import GradeOptions, UsageProblem
 from grader.sandbox.flags import policy_from_args
 
 # What the zygote's fork runs (grader/sandbox/host.py): this module's main, by name.
@@ -23,7 +29,8 @@ HOST_ENTRY = "grader.cli:main"
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="grade",
-        description="Grade a submission for the lesson 'token embeddings + positional encoding'.",
+        description="Grade a submission for a lesson (--lesson; default: the project's [tool.grade] lesson, "
+                    "else 'token embeddings + positional encoding'). `grade lessons` lists the lessons.",
     )
     # path and --out default to None so that `grade` inside a submission can tell (resolve_target).
     p.add_argument("path", nargs="?", default=None,
@@ -54,6 +61,7 @@ COMMANDS: dict[str, str] = {
     "review": "grader.instructor.term.review",
     "term": "grader.instructor.term.term",
     "similarity": "grader.instructor.similarity",
+    "lessons": "grader.report.lesson_list",  # the student's copy has it too
 }
 
 
@@ -114,12 +122,12 @@ def run_hosted(argv: list[str]) -> int | None:
     return host.run_hosted(argv, policy_from_args(args), entry=HOST_ENTRY)
 
 
-def resolve_target(args: argparse.Namespace) -> str | None:
+def resolve_target(args: argparse.Namespace, layout: Layout) -> str | None:
     """Fill in the submission and the output folder left to their defaults: ./exercises into reports/,
     or, run inside a submission (a folder without ./exercises that holds the student's files, as after
     `cd exercises`), that folder into ../reports, outside it, so the reports never ship with it.  Returns
     the note that says so, or None."""
-    inside = args.path is None and not Path("exercises").exists() and _is_submission(Path.cwd())
+    inside = args.path is None and not Path("exercises").exists() and _is_submission(Path.cwd(), layout)
     here = str(Path("..") / Path.cwd().name)  # named as from its parent folder: results.json's submission
     if args.path is None:
         args.path = here if inside else "exercises"
@@ -132,20 +140,23 @@ def resolve_target(args: argparse.Namespace) -> str | None:
             f"보고서는 제출물 밖인 {args.out}에 씁니다")
 
 
-def _is_submission(folder: Path) -> bool:
-    from grader.engine.lesson_api import load_lesson
-
-    layout = load_lesson().layout
+def _is_submission(folder: Path, layout: Layout) -> bool:
     return (any((folder / f"{module}.py").is_file() for module in layout.modules)
             or bool(layout.log_name and (folder / layout.log_name).is_file()))
 
 
 def grade_one(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
-    note = resolve_target(args)
+    try:
+        lesson = lesson_from_args(args, Path(args.path) if args.path else None)
+        args.lesson = lesson.name  # picked once: the options below grade this one
+        note = resolve_target(args, lesson.load().layout)
+        options = options_from_args(args)
+    except UsageProblem as exc:  # an unknown --lesson or [tool.grade] lesson
+        print(f"grade: {exc}", file=sys.stderr)
+        return 2
     if note and not args.quiet:
         print(note, file=sys.stderr)
-    options = options_from_args(args)
     if args.hidden_from:
         try:
             options = with_hidden_archive(options, Path(args.hidden_from), args.key_env)

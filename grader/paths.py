@@ -14,7 +14,11 @@ PACKAGE = Path(__file__).resolve().parent
 KIT_ROOT = PACKAGE.parent
 SUITES_DIR = PACKAGE / "suites"
 RUNTIME_DIR = PACKAGE / "runtime"
-TEMPLATES = KIT_ROOT / "templates"
+# An installed wheel carries the top-level templates/ and exercises/ inside the package (setup.py).
+KIT_DATA = PACKAGE / "kitdata"
+TEMPLATES = KIT_DATA / "templates" if (KIT_DATA / "templates").is_dir() else KIT_ROOT / "templates"
+EXERCISES = KIT_DATA / "exercises" if (KIT_DATA / "exercises").is_dir() else KIT_ROOT / "exercises"
+BUILD_FILES = KIT_DATA if (KIT_DATA / "pyproject.toml").is_file() else KIT_ROOT  # pyproject.toml, setup.py
 # GK_SOLUTIONS: a sealed hidden archive unpacks its own copy of solutions/ (instructor/hidden_pack.py).
 SOLUTIONS = Path(os.environ.get("GK_SOLUTIONS") or KIT_ROOT / "solutions")
 # The lesson the engine grades by default: a module declaring LESSON (grader/engine/lesson_api.py).

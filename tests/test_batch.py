@@ -279,7 +279,8 @@ def test_children_get_typed_options_from_the_batch_flags(tmp_path: Path,
     assert (config.archive, config.key_env) == (Path("sealed.gkpack"), "GK_HIDDEN_KEY")
     # A --spawn child is told the same in flags; the options are in the done-markers' digest.
     assert config.grade_flags() == [
-        "--lang", "ko", "--isolation", "auto", "--memory-mb", "2048", "-k", "test_pe", "--cpu-seconds", "30",
+        "--lesson", "embedding-pe", "--lang", "ko", "--isolation", "auto", "--memory-mb", "2048",
+        "-k", "test_pe", "--cpu-seconds", "30",
         "--hidden-visibility", "visible", "--memory-mb", "2048", "--hidden-from", "sealed.gkpack"]
     assert config.digest() == batch.config_from_args(args).digest() != batch.config_from_args(
         batch.build_parser().parse_args(["subs", "--out", str(tmp_path), "--public-only"])).digest()

@@ -4,14 +4,17 @@ typed options they stand for (no argv round trip: a batch builds its children's 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from grader.core.lang import default_lang
+from grader.engine.lessons import DEFAULT_LESSON, LessonRef, select
 from grader.engine.options import GradeOptions
 from grader.sandbox.flags import add_sandbox_arguments, policy_from_args
 
 
 def add_grading_arguments(p: argparse.ArgumentParser) -> None:
-    """The flags `grade` and `grade batch` share: language, isolation and limits, the -k filter."""
+    """The flags `grade` and `grade batch` share: lesson, language, isolation and limits, the -k filter."""
+    add_lesson_argument(p)
     p.add_argument("--lang", choices=("ko", "en"), default=None,
                    help="language of the feedback (default: locale)")
     p.add_argument("--isolation", choices=("auto", "namespaces", "process"), default="auto",
@@ -19,6 +22,32 @@ def add_grading_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--memory-mb", type=int, default=4096, help="memory limit of the student process (MiB)")
     p.add_argument("-k", dest="keyword", default=None, help="only tests matching this pytest -k expression")
     add_sandbox_arguments(p)
+
+
+def add_lesson_argument(p: argparse.ArgumentParser) -> None:
+    """--lesson, the same on every command that grades or ships a lesson (grader/engine/lessons.py)."""
+    p.add_argument("--lesson", default=None, metavar="NAME",
+                   help=f"the lesson graded, by its installed name (`grade lessons` lists them; default: "
+                        f"[tool.grade] lesson in the nearest pyproject.toml, else {DEFAULT_LESSON})")
+
+
+def lesson_from_args(args: argparse.Namespace, *starts: Path | None) -> LessonRef:
+    """The lesson the flags pick: --lesson, else the project setting found from ``starts`` (the submission)
+    or the working folder, else the default. UnknownLesson (a UsageProblem: exit 2) for a name not
+    installed."""
+    return select(getattr(args, "lesson", None), *starts, Path.cwd())
+
+
+def lesson_options(ref: LessonRef) -> dict:
+    """GradeOptions' fields that follow from the lesson: its module, and the suites and solutions it
+    declares (the kit's own folders where it declares none)."""
+    lesson = ref.load()
+    fields: dict = {"lesson": ref.module}
+    if lesson.suites is not None:
+        fields["suites_dir"] = lesson.suites
+    if lesson.solutions is not None:
+        fields["solutions_dir"] = lesson.solutions
+    return fields
 
 
 def add_hidden_arguments(p: argparse.ArgumentParser) -> None:
@@ -32,9 +61,9 @@ def add_hidden_arguments(p: argparse.ArgumentParser) -> None:
                    help="environment variable holding the archive's passphrase (default: GK_HIDDEN_KEY)")
 
 
-def options_from_args(args: argparse.Namespace) -> GradeOptions:
-    """The typed options parsed flags stand for; the caller opens --hidden-from's archive (an instructor
-    tool: instructor/hidden_pack.py's options_with_archive)."""
+def options_from_args(args: argparse.Namespace, *starts: Path | None) -> GradeOptions:
+    """The typed options parsed flags stand for, the lesson picked as lesson_from_args says; the caller
+    opens --hidden-from's archive (an instructor tool: instructor/hidden_pack.py's options_with_archive)."""
     return GradeOptions(hidden=bool(args.hidden), lang=args.lang or default_lang(),
                         policy=policy_from_args(args), hidden_visibility=args.hidden_visibility,
-                        keyword=args.keyword)
+                        keyword=args.keyword, **lesson_options(lesson_from_args(args, *starts)))

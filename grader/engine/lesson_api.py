@@ -56,13 +56,32 @@ class Prefetch(Protocol):
 
 @dataclass(frozen=True)
 class Lesson:
-    name: str
+    """What a lesson declares as ``LESSON``. Every field after ``markers`` is optional, so a lesson
+    written before them still loads; the folders are absolute paths (``Path(__file__).parent / ...``
+    in a package), read where the lesson is installed, so they travel in its wheel as package data."""
+
+    name: str  # its title as a person reads it (``title_en`` when that is left empty)
     tasks: tuple[Task, ...]
     layout: Layout
     # Called once per grade with the folder of reference solutions in use (a sealed archive has its own).
     use_solutions: Callable[[Path], None] | None = None
     prefetch: Prefetch | None = None
     markers: tuple[str, ...] = ()  # pytest markers its suites use beyond ``task``: "name(args): help"
+    title_en: str = ""  # its title in English and Korean, for reports and `grade lessons`
+    title_ko: str = ""
+    version: str = "0"  # recorded in results.json; batch regrades when it changes
+    exercises: Path | None = None  # the student's stubs, the folder `grade release` ships
+    solutions: Path | None = None  # the reference solutions the hidden suites compare against
+    suites: Path | None = None  # pytest.ini, public/ and hidden/ (None: the kit's grader/suites)
+    templates: Path | None = None  # report templates searched before the kit's (None: the kit's only)
+
+    @property
+    def title(self) -> str:
+        return self.title_en or self.name
+
+    def title_in(self, lang: str) -> str:
+        """The title in ``lang`` ("en" or "ko"), English where no Korean one is declared."""
+        return (self.title_ko if lang == "ko" else "") or self.title
 
     @property
     def task_names(self) -> tuple[str, ...]:

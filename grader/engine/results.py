@@ -85,6 +85,22 @@ class Filter(TypedDict):
     report: NotRequired[str]  # where this run's feedback.html went (beside the full run's)
 
 
+class TaskTitle(TypedDict):
+    name: str
+    en: str
+    ko: str
+
+
+class LessonRecord(TypedDict):
+    """The lesson a result was graded against (engine/lessons.py: lesson_record)."""
+
+    name: str  # its registered name (`--lesson`), or its module where it is not registered
+    module: str
+    version: str
+    title: dict[str, str]  # "en", "ko"
+    tasks: list[TaskTitle]  # in report order
+
+
 class Results(TypedDict):
     schema: int
     submission: str
@@ -110,6 +126,7 @@ class Results(TypedDict):
     final: NotRequired[dict]  # the term's total and its steps (engine/classmodel.py: final_section)
     previous: NotRequired[Previous]  # the last comparable run of the same output folder
     filter: NotRequired[Filter]  # a `grade -k` run: only some tests ran
+    lesson: NotRequired[LessonRecord]  # absent from results written before lessons were recorded
 
 
 class Progress(Protocol):

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from grader.engine.lesson_api import Lesson, load_lesson
+from grader.engine.lessons import lesson_record
 from grader.engine.locate import add_locations
 from grader.engine.options import GradeOptions, UsageProblem
 from grader.engine.plugin import GradingPlugin
@@ -115,6 +116,7 @@ def grade_path(path: Path, options: GradeOptions) -> Results:
                 "worker": {"restarts": plugin.client.restarts, "output": plugin.client.output.text()[-4000:]},
                 "review": plugin.review,
                 "replay": plugin.replay,
+                "lesson": lesson_record(options.lesson),
             },
         )
         add_locations(results, staging, path.name if submission.kind == "notebook" else None, lesson.tasks)
@@ -130,7 +132,7 @@ def unreadable_results(name: str, reason: str, options: GradeOptions) -> Results
         "schema": 1, "submission": name, "score": 0.0, "max_score": 0.0,
         "suites": [n for n, _ in suite_paths(options)], "isolation": "none",
         "tests": [], "tasks": {}, "skipped": [], "lang": options.lang,
-        "error": reason,
+        "error": reason, "lesson": lesson_record(options.lesson),
     }
 
 

@@ -39,6 +39,9 @@ import time
 import zipfile
 from pathlib import Path
 
+from grader.engine.flags import add_lesson_argument, lesson_from_args
+from grader.engine.lessons import DEFAULT_LESSON
+from grader.engine.options import UsageProblem
 from grader.instructor.term.errors import TermError
 from grader.paths import KIT_ROOT, write_atomic
 from grader.sandbox.cgroup import container_limits
@@ -78,12 +81,14 @@ exec "${GK_PYTHON:-python3}" -m grader.instructor.gradescope_bundle run --root "
 
 def build_bundle(out: Path, *, hidden: bool = True, keyword: str | None = None, lang: str = "ko",
                  timeout: float = GRADESCOPE_TIMEOUT - TIMEOUT_MARGIN,
-                 gradescope_timeout: float = GRADESCOPE_TIMEOUT, policy: Path | None = None) -> list[str]:
-    """Write the autograder zip; returns the names it holds."""
+                 gradescope_timeout: float = GRADESCOPE_TIMEOUT, policy: Path | None = None,
+                 lesson: str = DEFAULT_LESSON) -> list[str]:
+    """Write the autograder zip; returns the names it holds. ``lesson`` (its registered name) is what the
+    container grades (`grade --lesson`)."""
     if timeout > gradescope_timeout - TIMEOUT_MARGIN:
         raise ValueError(f"--timeout {timeout:g} s leaves less than {TIMEOUT_MARGIN:g} s inside Gradescope's "
                          f"{gradescope_timeout:g} s: Gradescope would kill the run before the kit can report")
-    config = {"hidden": hidden, "keyword": keyword, "lang": lang, "timeout": timeout,
+    config = {"lesson": lesson, "hidden": hidden, "keyword": keyword, "lang": lang, "timeout": timeout,
               "gradescope_timeout": gradescope_timeout, "requires": REQUIRES}
     if policy is not None:  # the late policy, applied in the container (grader/instructor/term/gradescope.py)
         from grader.instructor.term.policy import read_policy
@@ -227,6 +232,8 @@ def run_autograder(root: Path) -> int:
             return _write(results_dir, gs, 0)
         target = pick_path(work)
         argv = [sys.executable, "-m", "grader.cli", str(target), "--out", str(out), "-q", "--lang", lang]
+        if config.get("lesson"):  # bundles from before lessons were named grade the kit's default
+            argv += ["--lesson", str(config["lesson"])]
         if config.get("hidden", True):
             argv.append("--hidden")
         if config.get("keyword"):
@@ -317,10 +324,22 @@ def main(argv: list[str]) -> int:
                    help="the timeout set in Gradescope's autograder settings (default 600, its default)")
     p.add_argument("--policy", type=Path, default=None,
                    help="late policy (policy.toml) applied in the container from submission_metadata.json")
+    add_lesson_argument(p)
     args = p.parse_args(argv)
     if args.timeout is None:
         args.timeout = args.gradescope_timeout - TIMEOUT_MARGIN
-    hidden_dir = KIT_ROOT / "grader" / "suites" / "hidden"
+    try:
+        lesson = lesson_from_args(args)
+    except UsageProblem as exc:
+        print(f"grade gradescope-bundle: {exc}", file=sys.stderr)
+        return 2
+    if lesson.name != DEFAULT_LESSON:
+        # The zip carries the kit's source; another lesson's package would have to be installed in the
+        # container too (README, "Adding a lesson").
+        print(f"grade gradescope-bundle: a bundle of {lesson.name!r} is not built by this kit yet; only "
+              f"{DEFAULT_LESSON!r} / 이 키트는 아직 {DEFAULT_LESSON!r}의 번들만 만듭니다", file=sys.stderr)
+        return 2
+    hidden_dir = (lesson.load().suites or KIT_ROOT / "grader" / "suites") / "hidden"
     if not args.public_only and not any(hidden_dir.glob("test_*.py")):
         print("grade gradescope-bundle: this copy has no hidden suite; use --public-only or the instructor "
               "copy / 이 키트에는 숨은 테스트가 없습니다", file=sys.stderr)
@@ -328,7 +347,7 @@ def main(argv: list[str]) -> int:
     try:
         names = build_bundle(args.out, hidden=not args.public_only, keyword=args.keyword, lang=args.lang,
                              timeout=args.timeout, gradescope_timeout=args.gradescope_timeout,
-                             policy=args.policy)
+                             policy=args.policy, lesson=lesson.name)
     except TermError as exc:  # a malformed --policy
         print(f"grade gradescope-bundle: {exc}", file=sys.stderr)
         return 2

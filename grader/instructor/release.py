@@ -20,15 +20,17 @@ import shutil
 import sys
 from pathlib import Path
 
+from grader.engine.flags import add_lesson_argument, lesson_from_args
+from grader.engine.lessons import DEFAULT_LESSON, PROJECT_FILE
+from grader.engine.options import UsageProblem
 from grader.instructor.notebook_release import write_notebook
-from grader.paths import KIT_ROOT
+from grader.paths import BUILD_FILES, EXERCISES, KIT_ROOT, PACKAGE, TEMPLATES
 
-GRADER = KIT_ROOT / "grader"
+GRADER = PACKAGE
 HIDDEN = GRADER / "suites" / "hidden"
 PUBLIC = GRADER / "suites" / "public"
 INSTRUCTOR = GRADER / "instructor"
 SOLUTIONS = KIT_ROOT / "solutions"
-EXERCISES = KIT_ROOT / "exercises"
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", "*.gkh", "*.enc")
 MIN_LINE = 30  # shorter lines are too generic to call a leak
 
@@ -144,33 +146,42 @@ def build_parser() -> argparse.ArgumentParser:
         "tests, no solutions. / 학생용 키트를 만듭니다(숨은 테스트와 정답 제외)."))
     p.add_argument("out", type=Path, help="folder to write (must not exist, or be empty; see --force)")
     p.add_argument("--force", action="store_true", help="replace the folder if it exists")
+    add_lesson_argument(p)
     return p
 
 
-def write_release(out: Path) -> list[Path]:
-    """Copy what students get into ``out``; returns the top-level entries written."""
+def write_release(out: Path, lesson: str = DEFAULT_LESSON) -> list[Path]:
+    """Copy what students get into ``out``; returns the top-level entries written. Its pyproject names
+    ``lesson`` ([tool.grade]), so `grade` and `check()` in the copy grade that lesson with no flag."""
     out.mkdir(parents=True, exist_ok=True)
     shutil.copytree(EXERCISES, out / "exercises", ignore=SKIP)
     grader = out / "grader"
     shutil.copytree(GRADER, grader, ignore=SKIP)
     shutil.rmtree(grader / "suites" / "hidden")
     shutil.rmtree(grader / "instructor")  # batch, merge, bundles, sealing: `grade` says they are not here
+    shutil.rmtree(grader / "kitdata", ignore_errors=True)  # an installed kit's copies: the top level has them
     (grader / "suites" / "hidden").mkdir()  # empty: `grade --hidden` says the tests are not in this copy
-    if (KIT_ROOT / "templates").is_dir():
-        shutil.copytree(KIT_ROOT / "templates", out / "templates", ignore=SKIP)
+    if TEMPLATES.is_dir():
+        shutil.copytree(TEMPLATES, out / "templates", ignore=SKIP)
     write_notebook(EXERCISES, out / "lesson.ipynb")
     if (KIT_ROOT / "docs" / "check-output.png").is_file():  # the README shows it
         (out / "docs").mkdir(exist_ok=True)
         shutil.copy2(KIT_ROOT / "docs" / "check-output.png", out / "docs" / "check-output.png")
     (out / "README.md").write_text(README, encoding="utf-8")
-    (out / "pyproject.toml").write_text(student_pyproject(), encoding="utf-8")
+    (out / PROJECT_FILE).write_text(student_pyproject(lesson), encoding="utf-8")
+    if (BUILD_FILES / "setup.py").is_file():  # the copy installs from a wheel as the kit does
+        shutil.copy2(BUILD_FILES / "setup.py", out / "setup.py")
     (out / ".gitignore").write_text("__pycache__/\n*.pyc\n*.egg-info/\n/reports/\n", encoding="utf-8")
     return sorted(out.iterdir())
 
 
-def student_pyproject() -> str:
-    """The kit's pyproject with the package list cut to the grader (no solutions package)."""
-    text = (KIT_ROOT / "pyproject.toml").read_text(encoding="utf-8")
+def student_pyproject(lesson: str = DEFAULT_LESSON) -> str:
+    """The kit's pyproject with the package list cut to the grader (no solutions package), and the
+    student's project setting: the lesson it is (grader/engine/lessons.py reads it)."""
+    text = (BUILD_FILES / PROJECT_FILE).read_text(encoding="utf-8")
+    text = re.sub(r"(?ms)^\[tool\.grade\]\n.*?(?=^\[|\Z)", "", text)  # the kit's own, if it has one
+    text = text.rstrip("\n") + (f'\n\n# The lesson `grade` and `check()` grade here.\n'
+                                 f'[tool.grade]\nlesson = "{lesson}"\n')
     text = re.sub(r'include\s*=\s*\[[^\]]*\]', 'include = ["grader*"]', text, count=1)
     text = re.sub(r'(?m)^name\s*=\s*"([^"]+)"', r'name = "\1-student"', text, count=1)
     text = re.sub(r'(?m)^\s*"copydetect[^\n]*\n', "", text)  # `grade similarity` is instructor-only
@@ -206,7 +217,7 @@ def distinctive_lines() -> dict[str, str]:
     own (non-hidden) code share it: tests share helpers and markers, and the
     worker's probes rebuild a model the contract spells out.
     """
-    public = _lines(sorted(EXERCISES.glob("*"))) | _lines(
+    public = _lines(sorted(p for p in EXERCISES.glob("*") if p.is_file())) | _lines(
         [p for p in sorted(GRADER.rglob("*.py")) if HIDDEN not in p.parents and INSTRUCTOR not in p.parents])
 
     def keep(line: str) -> bool:
@@ -264,13 +275,25 @@ def scan_release(root: Path) -> list[str]:
 def main(argv: list[str]) -> int:
     args = build_parser().parse_args(argv)
     out: Path = args.out
+    try:
+        lesson = lesson_from_args(args)
+    except UsageProblem as exc:
+        print(f"grade release: {exc}", file=sys.stderr)
+        return 2
+    if lesson.name != DEFAULT_LESSON:
+        # Its suites, hidden ones and solutions included, ship in its own package: a student copy of it
+        # needs that package split (README, "Adding a lesson").
+        print(f"grade release: the student copy of {lesson.name!r} is not built by this kit yet; only "
+              f"{DEFAULT_LESSON!r} / 이 키트는 아직 {DEFAULT_LESSON!r}의 학생용 배포본만 만듭니다",
+              file=sys.stderr)
+        return 2
     if out.exists() and any(out.iterdir()):
         if not args.force:
             print(f"grade release: {out} exists and is not empty; use --force to replace it / "
                   f"폴더가 비어 있지 않습니다. 바꾸려면 --force", file=sys.stderr)
             return 2
         shutil.rmtree(out)
-    write_release(out)
+    write_release(out, lesson.name)
     findings = scan_release(out)
     if findings:
         shutil.rmtree(out, ignore_errors=True)

@@ -74,11 +74,12 @@ class CheckResult:
 
 
 def check(task: str | None = None, *, lang: str | None = None, path: str | os.PathLike | None = None,
-          timeout: float = TIMEOUT) -> CheckResult:
+          timeout: float = TIMEOUT, lesson: str | None = None) -> CheckResult:
     """Grade ``task`` (a task name such as "sinusoidal_pe"; None: every task) with the public tests.
 
     ``lang`` is "ko" or "en" (default: the locale, as `grade` chooses). ``path``
-    grades that submission instead of the kernel's cells or ./exercises.
+    grades that submission instead of the kernel's cells or ./exercises. ``lesson`` is `grade --lesson`
+    (default: ``[tool.grade] lesson`` of the project the notebook runs in, else the kit's lesson).
     """
     chosen = lang if lang in ("ko", "en") else default_lang()
     with tempfile.TemporaryDirectory(prefix="gk-check-") as tmp:
@@ -89,6 +90,8 @@ def check(task: str | None = None, *, lang: str | None = None, path: str | os.Pa
         cmd = [sys.executable, "-m", "grader.cli", str(target), "--out", str(out), "-q", "--lang", chosen]
         if task:
             cmd += ["-k", task]
+        if lesson:
+            cmd += ["--lesson", lesson]
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=_env())
         report = out / "results.json"
         if not report.exists():
@@ -97,15 +100,15 @@ def check(task: str | None = None, *, lang: str | None = None, path: str | os.Pa
                        "error": message[-1] if message else f"grade exited with status {proc.returncode}"}
         else:
             results = json.loads(report.read_text(encoding="utf-8"))
-    remember(results, (task or "", str(path) if path is not None else ""))
+    remember(results, (task or "", str(path) if path is not None else "", lesson or ""))
     return CheckResult(results, chosen, task)
 
 
 # The last result of each check(task, path) in this kernel: the next call says what changed.
-_LAST: dict[tuple[str, str], tuple[dict, float]] = {}
+_LAST: dict[tuple[str, ...], tuple[dict, float]] = {}
 
 
-def remember(results: dict, key: tuple[str, str]) -> None:
+def remember(results: dict, key: tuple[str, ...]) -> None:
     """Give ``results`` the ``previous`` of the last comparable call with ``key``, then keep it."""
     import time
 

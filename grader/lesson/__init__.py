@@ -1,13 +1,16 @@
 """This lesson's grading knowledge: reference solutions, value checks, the experiment, the LeetCode log.
 
 ``LESSON`` is what the engine knows of it (grader/engine/lesson_api.py): the tasks, the submission's
-layout, the reference in use and the experiment's early start. The suites call the rest directly
-(structural evidence in ``structure``, the log review in ``loggrade``, the experiment in ``experiment``).
+layout, the reference in use, the experiment's early start and its folders. The kit's pyproject registers
+it as ``embedding-pe`` (entry point group ``grader.lessons``, grader/engine/lessons.py). The suites call
+the rest directly (structural evidence in ``structure``, the log review in ``loggrade``, the experiment in
+``experiment``).
 """
 
 from grader.engine.lesson_api import Layout, Lesson
 from grader.lesson import prefetch, reference
 from grader.lesson.tasks import LOG_NAME, TASK_LIST
+from grader.paths import EXERCISES, SOLUTIONS, SUITES_DIR
 
 LESSON = Lesson(
     name="Embedding + Positional Encoding",
@@ -17,4 +20,10 @@ LESSON = Lesson(
     use_solutions=reference.set_solutions_dir,
     prefetch=prefetch.EXPERIMENT_RUNS,
     markers=(prefetch.MARKER_HELP,),
+    title_en="Embedding + Positional Encoding",
+    title_ko="임베딩 + 위치 인코딩",
+    version="1",
+    exercises=EXERCISES,
+    solutions=SOLUTIONS,
+    suites=SUITES_DIR,
 )

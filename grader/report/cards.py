@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from grader.lesson.tasks import TASK_TITLES, TASKS
 from grader.report.i18n import status_word, translate
+from grader.report.lesson_tasks import rank, task_order, task_titles, title_of
 from grader.report.view import reproduce_command, split_message
 
 _WHERE = re.compile(r"\(at ([^()`]+?)(?: `[^`]*`)?\)")
@@ -44,8 +44,10 @@ def cause_key(row: dict[str, Any]) -> str:
     return f"cause:{cause}" if cause else f"test:{row['id']}"
 
 
-def _order(task: str | None) -> int:
-    return TASKS.index(task) if task in TASKS else len(TASKS)
+def _order(card: dict[str, Any]) -> int:
+    """A card's task in the lesson's order: its rows carry it (report/view.py's failure_rows), else this
+    lesson's list."""
+    return card["task_rank"] if "task_rank" in card else rank(task_order(None), card.get("task"))
 
 
 Row = dict[str, Any]
@@ -70,12 +72,13 @@ def build_cards(failures: list[Row], lang: str) -> tuple[list[Row], list[Row]]:
         figure = next((r["figure"] for r in rows if r.get("figure")), None)
         cards.append({
             "task": task, "task_title": first["task_title"], "checks": rows, "count": n,
+            "task_rank": _order(first),
             "count_text": translate("card_count", lang, n=n) if n > 1 else "",
             "cause": cause, "lost": round(sum(r["points"] for r in rows), 3),
             "status": first["status"], "figure": figure, "reproduce": first["reproduce"],
             "text": cause or first["text"],
         })
-    cards.sort(key=lambda c: (_order(c["task"]), -c["lost"]))
+    cards.sort(key=lambda c: (_order(c), -c["lost"]))
     lines = []
     for task, rows in idle.items():
         places = []
@@ -86,12 +89,13 @@ def build_cards(failures: list[Row], lang: str) -> tuple[list[Row], list[Row]]:
         lost = round(sum(r["points"] for r in rows), 3)
         lines.append({
             "task": task, "task_title": rows[0]["task_title"], "count": len(rows), "lost": lost,
+            "task_rank": _order(rows[0]),
             "places": places, "checks": rows, "reproduce": _task_command(rows[0]["reproduce"], task),
             "text": (translate("not_started_log", lang, n=len(rows)) if not_started(rows[0]) == "log" else
                      translate("not_started_line" if len(rows) > 1 else "not_started_line_one", lang,
                                n=len(rows), where=", ".join(places[:3]) or "–")),
         })
-    lines.sort(key=lambda c: _order(c["task"]))
+    lines.sort(key=_order)
     return cards, lines
 
 
@@ -118,10 +122,10 @@ def top_fixes(cards: list[Row], not_started: list[Row], n: int = 3) -> list[Row]
         if c["task"] not in best or key > (any(not r["hidden"] for r in best[c["task"]]["checks"]),
                                            best[c["task"]]["lost"]):
             best[c["task"]] = c
-    firsts = sorted(best.values(), key=lambda c: (-lost[c["task"]], _order(c["task"])))
+    firsts = sorted(best.values(), key=lambda c: (-lost[c["task"]], _order(c)))
     rest = sorted((c for c in cards if all(c is not b for b in firsts)),
-                  key=lambda c: (-c["lost"], _order(c["task"])))
-    idle = sorted(not_started, key=lambda c: _order(c["task"]))  # in the lesson's order: sinusoidal_pe first
+                  key=lambda c: (-c["lost"], _order(c)))
+    idle = sorted(not_started, key=_order)  # in the lesson's order: sinusoidal_pe first
     picked = [dict(c, kind="card") for c in firsts + rest] + [dict(c, kind="not_started") for c in idle]
     return [dict(c, task_lost=c["lost"]) for c in picked[:n]]
 
@@ -143,6 +147,7 @@ def not_counted_cards(results: dict, lang: str, path: str) -> list[Row]:
     ko = lang == "ko"
     seed = (results.get("replay") or {}).get("seed")
     cards: dict[str, Row] = {}
+    titles = task_titles(results)
     for entry in results.get("skipped") or []:
         left = entry.get("not_counted") or {}
         group = str(left.get("group", ""))
@@ -158,7 +163,7 @@ def not_counted_cards(results: dict, lang: str, path: str) -> list[Row]:
             task = str(entry.get("task", ""))
             card = cards.setdefault(group, {
                 "task": task, "group": group, "checks": [], "count": 0, "lost": 0.0,
-                "task_title": TASK_TITLES.get(task, (task, task))[1 if ko else 0],
+                "task_title": title_of(titles, task, lang),
                 "head": NOT_COUNTED_HEAD[1 if ko else 0]})
             card["checks"].append({
                 "id": test_id, "status": t["status"], "text": text, "parts": split_message(text, lang),

@@ -9,8 +9,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from grader.lesson.tasks import TASKS
 from grader.report.i18n import translate
+from grader.report.lesson_tasks import task_order
 
 EPS = 1e-9
 STILL_SHOWN = 3  # tasks named as still failing; the rest are counted
@@ -37,7 +37,8 @@ def task_changes(results: dict[str, Any]) -> list[dict[str, Any]]:
     """Per task in rubric order: how its points moved since ``previous`` (full then and now: left out)."""
     prev = (results.get("previous") or {}).get("tasks") or {}
     out = []
-    for task in [*TASKS, *sorted(set(results.get("tasks") or {}) - set(TASKS))]:
+    order = task_order(results)
+    for task in [*order, *sorted(set(results.get("tasks") or {}) - set(order))]:
         now = (results.get("tasks") or {}).get(task)
         before = prev.get(task)
         if not now:

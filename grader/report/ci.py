@@ -28,8 +28,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TextIO
 
-from grader.lesson.tasks import TASK_TITLES
 from grader.report.i18n import translate
+from grader.report.lesson_tasks import Titles, task_titles, title_of
 
 SUMMARY_LIMIT = 1_000_000  # bytes; GitHub rejects a step summary over 1 MiB
 RESULT_LIMIT = 96 * 1024  # bytes of base64: the reporter gets it as one env var (Linux caps one at 128 KiB)
@@ -93,11 +93,12 @@ def annotations(results: Mapping, sub_path: Path, cwd: Path, lang: str) -> list[
         else:
             unlocated.setdefault(str(t.get("task")), []).append(t)
     lines = []
+    titles = task_titles(results)
     for (path, line), tests in located.items():
         lines.append(command("error", _group_message(tests, lang), file=path, line=line or None,
-                             title=_group_title(tests, lang)))
+                             title=_group_title(tests, lang, titles)))
     for tests in unlocated.values():
-        lines.append(command("error", _group_message(tests, lang), title=_group_title(tests, lang)))
+        lines.append(command("error", _group_message(tests, lang), title=_group_title(tests, lang, titles)))
     if len(lines) > MAX_ERRORS:
         rest = len(lines) - (MAX_ERRORS - 1)
         lines = lines[:MAX_ERRORS - 1] + [command(
@@ -111,9 +112,9 @@ def annotations(results: Mapping, sub_path: Path, cwd: Path, lang: str) -> list[
     return lines
 
 
-def _group_title(tests: list[Mapping], lang: str) -> str:
+def _group_title(tests: list[Mapping], lang: str, titles: Titles) -> str:
     task = str(tests[0].get("task"))
-    title = TASK_TITLES.get(task, (task, task))[1 if lang == "ko" else 0]
+    title = title_of(titles, task, lang)
     lost = sum(float(t.get("max_score", 0)) for t in tests)
     n = len(tests)
     return translate("ci_group" if n > 1 else "ci_group_one", lang, title=title, n=n, lost=f"{lost:g}")
@@ -276,7 +277,6 @@ def md_escape(text: str) -> str:
 
 def compact_markdown(results: Mapping, lang: str) -> str:
     """A job summary of our own, used when the report renderer is not there."""
-    ko = lang == "ko"
     score, top = results.get("score", 0), results.get("max_score", 0)
     out = [f"## {translate('text_head', lang)}: {md_escape(str(results.get('submission', '')))} — "
            f"**{score:g} / {top:g}**", ""]
@@ -287,8 +287,9 @@ def compact_markdown(results: Mapping, lang: str) -> str:
     if tasks:
         out += ["| " + " | ".join(translate(k, lang) for k in ("task", "score", "ci_passed")) + " |",
                 "|---|---:|---:|"]
+        titles = task_titles(results)
         for task, tot in tasks.items():
-            title = TASK_TITLES.get(task, (task, task))[1 if ko else 0]
+            title = title_of(titles, task, lang)
             mark = "✅" if tot["passed"] == tot["total"] else "❌"
             out.append(f"| {mark} {title} | {tot['score']:g} / {tot['max_score']:g} | "
                        f"{tot['passed']}/{tot['total']} |")

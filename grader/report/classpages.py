@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from grader.engine.classmodel import MANIFEST, NOT_GRADED, ClassModel, Row, load_graded, load_manifest, span
-from grader.lesson.tasks import TASK_TITLES, TASKS
 from grader.paths import write_atomic
 from grader.report import svg_chart
+from grader.report.lesson_tasks import class_results, task_order, task_titles
 from grader.report.plots import COLOURS, colour, data_uri
 from grader.report.render import environment
 from grader.report.svg_chart import Dots
@@ -39,7 +39,8 @@ class ClassReport:
 
 def task_columns(rows: list[Row]) -> list[str]:
     seen = {t for r in rows for t in r.tasks}
-    return [t for t in TASKS if t in seen] + sorted(seen - set(TASKS))
+    order = task_order(class_results(r.results for r in rows))
+    return [t for t in order if t in seen] + sorted(seen - set(order))
 
 
 # -- gradebook.csv -----------------------------------------------------------------------
@@ -117,11 +118,12 @@ def score_stats(model: ClassModel) -> dict[str, Any]:
 def task_rates(rows: list[Row]) -> list[dict]:
     graded = [r for r in rows if r.graded]
     out = []
+    titles = task_titles(class_results(r.results for r in rows))
     for task in task_columns(rows):
         mine = [r.results["tasks"][task] for r in graded if task in (r.results.get("tasks") or {})]
         if not mine:
             continue
-        title = TASK_TITLES.get(task, (task, task))
+        title = titles.get(task, (task, task))
         out.append({
             "task": task, "title_en": title[0], "title_ko": title[1],
             "mean": statistics.fmean(t["score"] for t in mine), "max": max(t["max_score"] for t in mine),

@@ -13,9 +13,9 @@ from typing import Any
 
 from grader.engine.results import Results
 from grader.engine.scoring import task_totals
-from grader.lesson.tasks import TASKS
 from grader.report.cards import build_cards, top_fixes
 from grader.report.i18n import translate
+from grader.report.lesson_tasks import rank, task_order, task_titles
 from grader.report.view import failure_rows, task_title
 
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
@@ -36,7 +36,7 @@ def visible_view(results: dict) -> dict:
     if len(tests) == len(results.get("tests", [])):
         return results
     withheld = len(results.get("tests", [])) - len(tests)
-    view = dict(results, tests=tests, tasks=task_totals(tests, TASKS), withheld=withheld,
+    view = dict(results, tests=tests, tasks=task_totals(tests, task_order(results)), withheld=withheld,
                 score=round(sum(t["score"] for t in tests), 3),
                 max_score=round(sum(t["max_score"] for t in tests), 3))
     artifacts = dict(results.get("artifacts") or {})
@@ -62,11 +62,11 @@ def build_gradescope(results: Results, lang: str, path: str, summary_md: str = "
     tests_out = []
     failures = {f["id"]: f for f in failure_rows(results, lang, path)}
     numbering: dict[str, int] = {}
-    ordered = sorted(results.get("tests", []),
-                     key=lambda t: TASKS.index(t["task"]) if t.get("task") in TASKS else len(TASKS))
+    order, titles = task_order(results), task_titles(results)
+    ordered = sorted(results.get("tests", []), key=lambda t: rank(order, t.get("task")))
     for t in ordered:
         task = t.get("task") or "?"
-        major = (TASKS.index(task) + 1) if task in TASKS else len(TASKS) + 1
+        major = rank(order, task) + 1
         numbering[task] = numbering.get(task, 0) + 1
         visibility = t.get("visibility", "visible")
         if visibility not in VISIBILITIES:
@@ -79,7 +79,7 @@ def build_gradescope(results: Results, lang: str, path: str, summary_md: str = "
             output += (translate("hidden_reproduce", lang) if f["hidden"] else translate("reproduce", lang))
             output += f": {f['reproduce']}"
         tests_out.append({
-            "name": f"{task_title(task, lang)}: {t['id']}",
+            "name": f"{task_title(task, lang, titles)}: {t['id']}",
             "number": f"{major}.{numbering[task]}",
             "score": float(t["score"]),
             "max_score": float(t["max_score"]),

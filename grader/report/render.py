@@ -23,6 +23,7 @@ from grader.report.changes import change_view, filter_view
 from grader.report.exp_view import experiment_view, sparkline
 from grader.report.gradescope import build_gradescope, page_view, visible_view
 from grader.report.i18n import skip_reason, status_word, translate
+from grader.report.lesson_tasks import templates_of
 from grader.report.log_view import log_view
 from grader.report.markup import code_spans, md_code_spans
 from grader.report.view import failure_rows, student_output, task_rows
@@ -31,27 +32,29 @@ MD_LIMIT = 1_000_000  # bytes: under GitHub's 1 MiB job summary limit, with room
 MD_BUDGET = MD_LIMIT - 16 * 1024  # room for the truncation note
 
 
-_ENV: jinja2.Environment | None = None
+_ENVS: dict[str, jinja2.Environment] = {}
 
 
-def environment() -> jinja2.Environment:
-    """The one Jinja environment of every report (feedback, Gradescope summary, class pages).
+def environment(lesson_templates: Path | None = None) -> jinja2.Environment:
+    """The one Jinja environment of every report (feedback, Gradescope summary, class pages); with a
+    lesson's own templates folder (``Lesson.templates``), one that searches it before the kit's.
 
     HTML templates autoescape (student text is never markup); Markdown ones do not, and
     escape through the `md`/`code`/`html` filters instead.
     """
-    global _ENV
-    if _ENV is None:
+    key = str(lesson_templates or "")
+    if key not in _ENVS:
+        folders = [str(p) for p in (lesson_templates, TEMPLATES) if p is not None]
         env = jinja2.Environment(
-            loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+            loader=jinja2.FileSystemLoader(folders),
             autoescape=lambda name: bool(name) and name.endswith(".html.j2"),
             undefined=jinja2.StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         )
         env.filters.update(md=md_escape, code=md_code, html=html.escape, num=_num, pts=points, pct=percent,
                            msg=code_spans, mdmsg=lambda text: md_code_spans(text, md_escape, md_code))
-        _ENV = env
-    return _ENV
+        _ENVS[key] = env
+    return _ENVS[key]
 
 
 def points(value: Any) -> str:
@@ -120,13 +123,14 @@ def build_context(results: dict, lang: str, path: str, *, with_plots: bool = Tru
 
 
 def render_html(results: Results, lang: str, path: str) -> str:
-    return environment().get_template("feedback.html.j2").render(build_context(results, lang, path))
+    env = environment(templates_of(results))
+    return env.get_template("feedback.html.j2").render(build_context(results, lang, path))
 
 
 def render_markdown(results: Results, lang: str, path: str, limit: int = MD_LIMIT) -> str:
     """GitHub-flavoured Markdown under ``limit`` bytes: long output is cut with a note."""
     ctx = build_context(results, lang, path, with_plots=False)
-    env = environment()
+    env = environment(templates_of(results))
     text = env.get_template("feedback.md.j2").render(ctx, details_limit=None)
     if len(text.encode("utf-8")) <= limit:
         return text
@@ -144,7 +148,7 @@ def render_markdown(results: Results, lang: str, path: str, limit: int = MD_LIMI
 def render_summary_md(results: Results, lang: str, path: str) -> str:
     """The short Markdown shown on Gradescope's top-level output: visible tests only."""
     ctx = build_context(visible_view(results), lang, path, with_plots=False)
-    return environment().get_template("summary.md.j2").render(ctx)
+    return environment(templates_of(results)).get_template("summary.md.j2").render(ctx)
 
 
 def write_reports(results: Results, out: Path, lang: str, path: str = "exercises", *,

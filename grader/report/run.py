@@ -15,14 +15,19 @@ if TYPE_CHECKING:
     from grader.engine.results import Results
 
 
-def write_feedback(results: Results, out: Path, lang: str, path: Path) -> None:
-    """feedback.html, feedback.md, gradescope.json next to results.json (grader/report)."""
+def write_feedback(results: Results, out: Path, lang: str, path: Path) -> bool:
+    """feedback.html, feedback.md, gradescope.json next to results.json (grader/report); whether they
+    were written. A failure is said (the grade is still on the terminal and in results.json) and makes
+    `grade`'s exit status 1."""
     from grader.report import write_reports
 
     try:
         write_reports(results, out, lang, path.as_posix())
     except Exception as exc:  # results.json is written: a report bug must not hide the grade
-        print(f"grade: could not write the feedback reports ({type(exc).__name__}: {exc})", file=sys.stderr)
+        print(f"grade: error: the feedback reports (feedback.html, feedback.md) were not written "
+              f"({type(exc).__name__}: {exc}) / 피드백 보고서를 쓰지 못했습니다", file=sys.stderr)
+        return False
+    return True
 
 
 def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = False, ci: bool = False,
@@ -66,15 +71,16 @@ def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = Fal
 
     out = prepare(results, out, options.keyword)  # `previous`; a filtered run beside a full one
     write_results(results, out)
-    write_feedback(results, out, lang, path)
+    reports = write_feedback(results, out, lang, path)
     summary = text_summary(results, lang, path.as_posix())  # the terminal's, reproduce commands too
     (out / "summary.txt").write_text(summary, encoding="utf-8")
     if not quiet:
         from grader.report.terminal import print_summary
 
-        print_summary(results, lang, path.as_posix())
+        print_summary(results, lang, path.as_posix(), reports=reports)
     if ci:
         from grader.report import ci as ci_outputs
 
-        return ci_outputs.finish(results, sub_path=path, out=out, lang=lang, fail_under=fail_under)
-    return 1 if fail_under is not None and results["score"] < fail_under else 0
+        status = ci_outputs.finish(results, sub_path=path, out=out, lang=lang, fail_under=fail_under)
+        return status or (0 if reports else 1)
+    return 1 if not reports or (fail_under is not None and results["score"] < fail_under) else 0

@@ -68,7 +68,7 @@ def progress_for(lang: str, quiet: bool) -> Progress | None:
     return Progress(lang)
 
 
-def summary_renderables(results: dict, lang: str, path: str) -> list[Any]:
+def summary_renderables(results: dict, lang: str, path: str, reports: bool = True) -> list[Any]:
     """What print_summary prints, as rich objects (tests render them to text)."""
     t = lambda key, **fmt: translate(key, lang, **fmt)  # noqa: E731
     score, max_score = results.get("score", 0.0), results.get("max_score", 0.0)
@@ -126,7 +126,8 @@ def summary_renderables(results: dict, lang: str, path: str) -> list[Any]:
             out += [f"[yellow]-[/] {escape(n['task_title'])} [red](−{n['lost']:g})[/]: {escape(n['text'])}"
                     for n in idle]
         n_checks = sum(c["count"] for c in cards) + sum(n["count"] for n in not_started)
-        out.append(f"[dim]{escape(t('every_check', n=n_checks))}[/]")
+        if reports:  # never point at feedback files that were not written
+            out.append(f"[dim]{escape(t('every_check', n=n_checks))}[/]")
     elif table.row_count:
         out.append(f"[green]{t('nothing_to_fix')}[/]")
     out += not_counted_lines(results, lang, path)
@@ -158,7 +159,8 @@ def _first_line(text: str, limit: int = 160) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-def print_summary(results: Results, lang: str, path: str, console: Console | None = None) -> None:
+def print_summary(results: Results, lang: str, path: str, console: Console | None = None,
+                  reports: bool = True) -> None:
     console = console or Console()
-    for item in summary_renderables(results, lang, path):
+    for item in summary_renderables(results, lang, path, reports):
         console.print(item, highlight=False)

@@ -15,9 +15,9 @@ from rich.console import Console
 from rich.table import Table
 
 from grader.engine.results import Results
-from grader.lesson.tasks import TASK_TITLES
 from grader.report.cards import build_cards, top_fixes
 from grader.report.i18n import skip_reason, translate
+from grader.report.lesson_tasks import task_titles, title_of
 from grader.report.markup import ljust_display
 from grader.report.terminal import OTHER_CAUSES, summary_renderables
 from grader.report.view import failure_rows
@@ -53,10 +53,10 @@ def _head(results: Results, lang: str) -> str:
 
 
 def _task_lines(results: Results, lang: str) -> list[str]:
-    ko = lang == "ko"
+    titles = task_titles(results)
     out = []
     for task, tot in results.get("tasks", {}).items():
-        title = TASK_TITLES.get(task, (task, task))[1 if ko else 0]
+        title = title_of(titles, task, lang)
         out.append(f"  {ljust_display(title, 34)} {tot['score']:>5g} / {tot['max_score']:<5g} "
                    f"({tot['passed']}/{tot['total']})")
     return out

@@ -10,8 +10,8 @@ import re
 import shlex
 from typing import Any
 
-from grader.lesson.tasks import TASK_TITLES, TASKS
 from grader.report.i18n import status_word
+from grader.report.lesson_tasks import Titles, rank, task_order, task_titles, title_of
 from grader.report.pe_figure import figure_view
 
 # Practice functions of leetcode.py, as named in the catalog and the test ids.
@@ -105,20 +105,21 @@ def reproduce_command(test_id: str, path: str, seed: str | None = None) -> str:
     return f"{replay}grade{where}{hidden} -k {shlex.quote(expr)}"
 
 
-def task_title(task: str | None, lang: str) -> str:
-    en, ko = TASK_TITLES.get(task or "", (task or "?", task or "?"))
-    return ko if lang == "ko" else en
+def task_title(task: str | None, lang: str, titles: Titles | None = None) -> str:
+    """A task's title: from ``titles`` (a result's lesson, report/lesson_tasks.py), else this lesson's."""
+    return title_of(task_titles(None) if titles is None else titles, task, lang)
 
 
 def task_rows(results: dict, lang: str) -> list[dict[str, Any]]:
     rows = []
-    for task in TASKS:
+    order, titles = task_order(results), task_titles(results)
+    for task in [*order, *sorted(set(results.get("tasks") or {}) - set(order))]:
         tot = results.get("tasks", {}).get(task)
         if not tot:
             continue
         frac = tot["score"] / tot["max_score"] if tot["max_score"] else 1.0
         rows.append({
-            "task": task, "title": task_title(task, lang), "score": tot["score"],
+            "task": task, "title": task_title(task, lang, titles), "score": tot["score"],
             "max_score": tot["max_score"],
             "passed": tot["passed"], "total": tot["total"], "percent": round(100 * frac),
             "level": "good" if frac >= 0.999 else ("mid" if frac >= 0.5 else "bad"),
@@ -129,6 +130,7 @@ def task_rows(results: dict, lang: str) -> list[dict[str, Any]]:
 def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
     rows = []
     seed = (results.get("replay") or {}).get("seed")
+    order, titles = task_order(results), task_titles(results)
     for t in results.get("tests", []):
         if t["status"] == "passed":
             continue
@@ -137,7 +139,8 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
         other = "en" if lang == "ko" else "ko"
         parts = same_structure(split_message(text, lang), messages.get(other, ""), other, text)
         rows.append({
-            "id": t["id"], "task": t.get("task"), "task_title": task_title(t.get("task"), lang),
+            "id": t["id"], "task": t.get("task"), "task_title": task_title(t.get("task"), lang, titles),
+            "task_rank": rank(order, t.get("task")),  # the lesson's order, for the cards (report/cards.py)
             "status": t["status"], "status_word": status_word(t["status"], lang),
             "points": t["max_score"], "text": text, "parts": parts,
             "hidden": t["id"].startswith("hidden/"), "reproduce": reproduce_command(t["id"], path, seed),
@@ -146,7 +149,7 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
             "figure": figure_view(t.get("figure"), lang),
         })
     # by task in rubric order, the public (reproducible) failures of a task first
-    rows.sort(key=lambda r: (TASKS.index(r["task"]) if r["task"] in TASKS else len(TASKS), r["hidden"]))
+    rows.sort(key=lambda r: (r["task_rank"], r["hidden"]))
     return rows
 
 

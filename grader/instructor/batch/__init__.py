@@ -29,6 +29,7 @@ from pathlib import Path
 
 from grader.core import seeds
 from grader.engine.flags import add_grading_arguments
+from grader.engine.options import UsageProblem
 from grader.instructor.batch.discovery import (
     FINAL_STATUSES,
     MANIFEST,
@@ -50,7 +51,6 @@ from grader.instructor.similarity import run_after_batch
 from grader.instructor.term import model as term_model
 from grader.instructor.term.errors import TermError
 from grader.instructor.term.store import store_term_files
-from grader.paths import SUITES_DIR
 
 __all__ = [
     "FINAL_STATUSES", "MANIFEST", "MARKER", "RESERVED", "Config", "Entry", "Progress", "build_parser",
@@ -105,8 +105,12 @@ def main(argv: list[str]) -> int:
     if not src.is_dir():
         print(f"grade batch: {src} is not a folder of submissions / 제출물 폴더가 아닙니다", file=sys.stderr)
         return 2
-    config = config_from_args(args)
-    hidden_suite = any((SUITES_DIR / "hidden").glob("test_*.py"))
+    try:
+        config = config_from_args(args)
+    except UsageProblem as exc:  # an unknown --lesson or [tool.grade] lesson
+        print(f"grade batch: {exc}", file=sys.stderr)
+        return 2
+    hidden_suite = any((config.options.suites_dir / "hidden").glob("test_*.py"))
     if config.options.hidden and config.archive is None and not hidden_suite:
         print("grade batch: this copy of the kit has no hidden suite; use --public-only, or run from the "
               "instructor copy / 이 키트에는 비공개 테스트가 없습니다. --public-only를 쓰거나 강사용 "

@@ -4,16 +4,16 @@ hashes of the submission, the suites and the options, against the done-marker of
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.engine.options import GradeOptions
 from grader.instructor.batch.options import Config
 from grader.instructor.term.store import GRADESCOPE_EXPORT
-from grader.paths import SOLUTIONS, SUITES_DIR
 
-SOLUTIONS_DIR = SOLUTIONS
 MARKER = "batch.json"
 MANIFEST = "batch-manifest.json"
 RESERVED = {".work", ".trash", ".lock", "gradebook.csv", "summary.html", MANIFEST, "summary_files",
@@ -71,13 +71,27 @@ def hash_tree(path: Path, skip_dotfiles: bool = False) -> str:
     return h.hexdigest()
 
 
-def suites_hash(hidden: bool = True) -> str:
-    """The tests that run and the reference they compare against (grader/suites + solutions)."""
+def suites_hash(options: GradeOptions) -> str:
+    """The tests that run, the reference they compare against and the lesson's own code (its suites'
+    helpers): a changed suite, reference or lesson regrades (the lesson's name and version are in the
+    config digest)."""
     h = hashlib.sha256()
-    roots = (SUITES_DIR, SOLUTIONS_DIR) if hidden else (SUITES_DIR / "public", SUITES_DIR / "pytest.ini")
+    suites = options.suites_dir
+    roots = [suites, options.solutions_dir] if options.hidden else [suites / "public", suites / "pytest.ini"]
+    roots.append(lesson_source(options.lesson))
     for root in roots:
         h.update(hash_tree(root, skip_dotfiles=True).encode() if root.exists() else b"absent")
     return h.hexdigest()
+
+
+def lesson_source(module: str) -> Path:
+    """The folder of a lesson package (its module's file when it is a single module), found without
+    importing it."""
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        return Path("/nonexistent")  # hashed as "absent"; grading it will say what is wrong
+    origin = Path(spec.origin)
+    return origin.parent if spec.submodule_search_locations else origin
 
 
 # -- done-markers --------------------------------------------------------------------
@@ -105,7 +119,7 @@ def is_done(marker: dict | None, sub_hash: str, suite_hash: str, config_hash: st
 def plan(entries: list[Entry], out: Path, config: Config, *, force: bool = False,
          retry: bool = False) -> tuple[list[tuple[Entry, str]], list[Entry]]:
     """(to grade with their submission hash, already done) for this out folder."""
-    suite_hash, config_hash = suites_hash(config.options.hidden), config.digest()
+    suite_hash, config_hash = suites_hash(config.options), config.digest()
     todo, done = [], []
     for e in entries:
         sub_hash = hash_tree(e.path)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from grader.engine.lessons import lesson_record
 from grader.engine.options import GradeOptions
 from grader.instructor.batch.discovery import MARKER, Entry, suites_hash
 from grader.instructor.batch.options import Config
@@ -106,7 +107,7 @@ def start_job(entry: Entry, sub_hash: str, out: Path, config: Config, options: G
     """Start grading one entry: forked from the batch with ``options``, or (None) a fresh `grade` process."""
     work = out / ".work" / f"{entry.name}.{uuid.uuid4().hex[:8]}"
     work.mkdir(parents=True)
-    suite_hash = suites_hash(config.options.hidden)
+    suite_hash = suites_hash(config.options)
     if options is not None:
         child = fork_grade(entry.path, work, options, work / "grade.log")
         return Job(entry, sub_hash, work, child, time.monotonic(), suite_hash)
@@ -231,6 +232,7 @@ def _placeholder(name: str, status: str, reason: str, config: Config, partial: d
         "suites": base.get("suites") or (["public", "hidden"] if config.options.hidden else ["public"]),
         "isolation": base.get("isolation", "none"), "tests": [], "tasks": {}, "skipped": [],
         "lang": config.options.lang, "status": status, "error": reason,
+        "lesson": base.get("lesson") or lesson_record(config.options.lesson),
     }
 
 

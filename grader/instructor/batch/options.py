@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.engine.flags import add_grading_arguments, add_hidden_arguments, options_from_args
+from grader.engine.lesson_api import load_lesson
+from grader.engine.lessons import name_of
 from grader.engine.options import GradeOptions
 from grader.sandbox.flags import add_sandbox_arguments
 from grader.sandbox.launch import MiB
@@ -36,8 +38,8 @@ class Config:
     def grade_flags(self) -> list[str]:
         """These options as `grade` flags (for --spawn children)."""
         policy = self.options.policy
-        flags = ["--lang", self.options.lang, "--isolation", policy.isolation,
-                 "--memory-mb", str(policy.memory_bytes // MiB)]
+        flags = ["--lesson", name_of(self.options.lesson), "--lang", self.options.lang,
+                 "--isolation", policy.isolation, "--memory-mb", str(policy.memory_bytes // MiB)]
         if self.options.hidden:
             flags.append("--hidden")
         if self.options.keyword:
@@ -58,8 +60,11 @@ class Config:
         return options_with_archive(self.options, self.archive, self.key_env)
 
     def digest(self) -> str:
-        """What changes the grade (not the time limit: a rerun need not regrade for it)."""
-        key = [self.options.hidden, self.options.keyword, self.options.lang, self.options.policy.isolation,
+        """What changes the grade (not the time limit: a rerun need not regrade for it): the lesson by
+        name and version among the rest (its suites and code are in the markers' suites_hash)."""
+        lesson = load_lesson(self.options.lesson)
+        key = [name_of(self.options.lesson), lesson.version, self.options.hidden, self.options.keyword,
+               self.options.lang, self.options.policy.isolation,
                self.options.policy.memory_bytes // MiB, list(self.extra_flags)]
         return hashlib.sha256(json.dumps(key).encode()).hexdigest()
 
@@ -72,7 +77,7 @@ def config_from_args(args: argparse.Namespace) -> Config:
     add_hidden_arguments(extra)
     extra.set_defaults(**vars(args))
     merged = extra.parse_args(shlex.split(args.grade_args))
-    return Config(options_from_args(merged), timeout=args.timeout,
+    return Config(options_from_args(merged, args.submissions), timeout=args.timeout,
                   extra_flags=(*sandbox_flags(args), *shlex.split(args.grade_args)),
                   archive=Path(merged.hidden_from) if merged.hidden_from else None, key_env=merged.key_env)
 

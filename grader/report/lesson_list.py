@@ -1,0 +1,74 @@
+"""`grade lessons`: the installed lessons (grader/engine/lessons.py), as a table or as JSON.
+
+Each row is what a person needs to pick one (the name `--lesson` takes, its title) and to find its files
+(the exercises and solutions folders its package declares). A lesson whose module fails to import is
+listed with the reason rather than hiding the others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from grader.engine.lessons import DEFAULT_LESSON, LessonRef, installed
+from grader.engine.options import UsageProblem
+
+
+def describe(ref: LessonRef) -> dict:
+    """One lesson as `grade lessons --json` gives it."""
+    row: dict = {"name": ref.name, "module": ref.module, "default": ref.name == DEFAULT_LESSON}
+    try:
+        lesson = ref.load()
+    except Exception as exc:  # a broken lesson package: say so, list the rest
+        return {
+            **row,
+            "title": None,
+            "title_ko": None,
+            "version": None,
+            "exercises": None,
+            "solutions": None,
+            "suites": None,
+            "error": str(exc) if isinstance(exc, UsageProblem) else f"{type(exc).__name__}: {exc}",
+        }
+    folder = lambda p: None if p is None else str(p)  # noqa: E731 - JSON has no Path
+    return {
+        **row,
+        "title": lesson.title,
+        "title_ko": lesson.title_ko or None,
+        "version": lesson.version,
+        "tasks": list(lesson.task_names),
+        "exercises": folder(lesson.exercises),
+        "solutions": folder(lesson.solutions),
+        "suites": folder(lesson.suites),
+    }
+
+
+def table(rows: list[dict]) -> str:
+    """The rows for a terminal: one block per lesson, its fields aligned."""
+    blocks = []
+    for row in rows:
+        head = f"{row['name']}{' (default / 기본)' if row['default'] else ''}"
+        if "error" in row:
+            blocks.append(f"{head}\n  cannot load / 불러올 수 없음: {row['error']}")
+            continue
+        title = row["title"] + (f" / {row['title_ko']}" if row["title_ko"] else "")
+        lines = [
+            head,
+            f"  title / 제목:         {title} (version {row['version']})",
+            f"  exercises / 실습:     {row['exercises'] or '-'}",
+            f"  solutions / 풀이:     {row['solutions'] or '-'}",
+        ]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(
+        prog="grade lessons",
+        description="List the installed lessons (`grade --lesson NAME` picks one) / 설치된 레슨 목록",
+    )
+    p.add_argument("--json", action="store_true", help="a JSON list of objects instead of the table")
+    args = p.parse_args(argv)
+    rows = [describe(ref) for ref in installed().values()]
+    print(json.dumps(rows, ensure_ascii=False, indent=2) if args.json else table(rows))
+    return 1 if any("error" in row for row in rows) else 0

@@ -1,0 +1,72 @@
+"""The tasks a report shows, in order and with their titles, read from the results it renders.
+
+results.json records the lesson it was graded against (``lesson.tasks``: names and titles in report
+order, grader/engine/lessons.py), so a report of another lesson titles and orders that lesson's tasks.
+Results written before that field (and a class of them) fall back to this lesson's own list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from grader.lesson.tasks import TASK_LIST  # the fallback: results from before results.json named its lesson
+
+Titles = dict[str, tuple[str, str]]  # task → (English title, Korean title)
+
+
+def recorded_tasks(results: Mapping[str, Any] | None) -> list[dict[str, str]] | None:
+    """The tasks ``results`` records, or None where it records none (or not as a list of named tasks)."""
+    lesson = (results or {}).get("lesson")
+    tasks = lesson.get("tasks") if isinstance(lesson, Mapping) else None
+    if not isinstance(tasks, list) or not all(isinstance(t, Mapping) and t.get("name") for t in tasks):
+        return None
+    return [
+        {"name": str(t["name"]), "en": str(t.get("en") or t["name"]), "ko": str(t.get("ko") or t["name"])}
+        for t in tasks
+    ]
+
+
+def task_titles(results: Mapping[str, Any] | None) -> Titles:
+    tasks = recorded_tasks(results)
+    if tasks is None:
+        return {t.name: (t.en, t.ko) for t in TASK_LIST}
+    return {t["name"]: (t["en"], t["ko"]) for t in tasks}
+
+
+def task_order(results: Mapping[str, Any] | None) -> tuple[str, ...]:
+    tasks = recorded_tasks(results)
+    return tuple(t.name for t in TASK_LIST) if tasks is None else tuple(t["name"] for t in tasks)
+
+
+def title_of(titles: Titles, task: str | None, lang: str) -> str:
+    """A task's title in ``lang``; its name where the lesson gives none."""
+    en, ko = titles.get(task or "", (task or "?", task or "?"))
+    return ko if lang == "ko" else en
+
+
+def rank(order: tuple[str, ...], task: str | None) -> int:
+    """A task's place in the lesson's order (unknown tasks after all of them)."""
+    return order.index(task) if task in order else len(order)
+
+
+def templates_of(results: Mapping[str, Any] | None) -> Path | None:
+    """The templates folder of the lesson ``results`` was graded against (``Lesson.templates``), searched
+    before the kit's; None where it declares none or is not installed here."""
+    from grader.engine.lesson_api import load_lesson
+
+    lesson = (results or {}).get("lesson")
+    module = lesson.get("module") if isinstance(lesson, Mapping) else None
+    if not isinstance(module, str) or not module:
+        return None
+    try:
+        folder = load_lesson(module).templates
+    except (ImportError, TypeError):  # graded elsewhere, with a lesson this machine lacks
+        return None
+    return folder if folder is not None and folder.is_dir() else None
+
+
+def class_results(results: Iterable[Mapping[str, Any] | None]) -> Mapping[str, Any] | None:
+    """The results a class page takes its tasks from: the first that records its lesson."""
+    return next((r for r in results if recorded_tasks(r) is not None), None)

@@ -1,0 +1,137 @@
+"""The kit names no lesson: a lesson's task, module and function names appear in the kit's code only inside
+that lesson's own folders (its package, suites, exercises, solutions), strings included, docstrings and
+comments aside (issue 29, README "Adding a lesson").
+
+Today this course's lesson still lives partly outside grader/lesson/. The files that still name it are
+listed below, each with what it still holds; the list only shrinks: the test fails when a file not listed
+names a lesson, and when a listed file no longer does (then strike it from the list).
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from grader.engine.lessons import installed
+from grader.paths import PACKAGE
+
+ROOT = PACKAGE.parent
+
+# lesson name → kit file (relative to the repository) → what of that lesson it still holds. Move the code to
+# the lesson's package, then strike the line; nothing is ever added here.
+STILL_TO_MOVE: dict[str, dict[str, str]] = {
+    "embedding-pe": {
+        "grader/instructor/hidden_pack.py": "checks a sealed archive's solutions by embedding.py",
+        "grader/instructor/notebook_release.py": "the lesson notebook's cells and texts",
+        "grader/instructor/release.py": "the student README's texts (task, module and log names)",
+        "grader/jupyter/check.py": "the task names in its messages and the log's name",
+        "grader/notebook/plan.py": "EXPERIMENT_CALLS: the calls that train at top level",
+        "grader/report/i18n.py": "texts that name the log, the layer and the experiment's calls",
+        "grader/report/log_view.py": "the LeetCode log review's task",
+        "grader/report/view.py": "the practice functions' catalog",
+        "grader/runtime/probes.py": "the equivariance and device harness",
+        "grader/runtime/protocol.py": "HOME_MODULE: each graded name → its module",
+    },
+}
+
+
+def lesson_names(module: str) -> set[str]:
+    """What names a lesson: its tasks, the modules a student writes, the definitions its tasks test."""
+    from grader.engine.lesson_api import load_lesson
+
+    lesson = load_lesson(module)
+    names = {t.name for t in lesson.tasks} | set(lesson.layout.modules)
+    names |= {symbol for t in lesson.tasks for symbol in t.symbols}
+    if lesson.layout.log_name:
+        names.add(lesson.layout.log_name)
+    return names
+
+
+def own_folders(module: str) -> list[Path]:
+    """Where a lesson may name itself: its package and the folders it declares."""
+    import importlib.util
+
+    from grader.engine.lesson_api import load_lesson
+
+    lesson = load_lesson(module)
+    spec = importlib.util.find_spec(module)
+    assert spec is not None and spec.origin is not None
+    origin = Path(spec.origin).resolve()
+    folders = [origin.parent if spec.submodule_search_locations else origin]
+    folders += [p.resolve() for p in (lesson.suites, lesson.exercises, lesson.solutions) if p is not None]
+    return folders
+
+
+def _docstring_lines(tree: ast.AST) -> set[int]:
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            first = node.body[0] if node.body else None
+            if (
+                isinstance(first, ast.Expr)
+                and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)
+            ):
+                lines.update(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    return lines
+
+
+@cache
+def _words(path: Path) -> frozenset[str]:
+    """Every identifier and every word inside a string of ``path``, comments and docstrings left out."""
+    text = path.read_text(encoding="utf-8")
+    skip = _docstring_lines(ast.parse(text))
+    words: set[str] = set()
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        if tok.start[0] in skip and tok.type == tokenize.STRING:
+            continue
+        if tok.type == tokenize.NAME:
+            words.add(tok.string)
+        elif tok.type in (tokenize.STRING, getattr(tokenize, "FSTRING_MIDDLE", -1)):
+            words.update(re.findall(r"[A-Za-z_][\w-]*(?:\.md)?", tok.string))  # "embedding-pe" is one word
+    return frozenset(words)
+
+
+def leaking_files(lesson: str) -> dict[str, list[str]]:
+    """Kit files outside ``lesson``'s folders that name it → the names they hold."""
+    module = installed()[lesson].module
+    names, own = lesson_names(module), own_folders(module)
+    found: dict[str, list[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        resolved = path.resolve()
+        if any(resolved == folder or folder in resolved.parents for folder in own):
+            continue
+        hits = sorted(names & _words(path))
+        if hits:
+            found[path.relative_to(ROOT).as_posix()] = hits
+    return found
+
+
+@pytest.mark.parametrize("lesson", sorted(installed()))
+def test_no_new_file_names_a_lesson_and_the_list_only_shrinks(lesson: str) -> None:
+    found = leaking_files(lesson)
+    listed = STILL_TO_MOVE.get(lesson, {})
+    new = {f: names for f, names in found.items() if f not in listed}
+    assert not new, (
+        f"these kit files name the lesson {lesson!r} outside its package; move that code into "
+        f"the lesson (README, 'Adding a lesson'): {new}"
+    )
+    done = sorted(set(listed) - set(found))
+    assert not done, f"these files no longer name {lesson!r}: strike them from STILL_TO_MOVE: {done}"
+
+
+def test_the_scan_sees_names_in_code_and_strings_not_in_comments_or_docstrings(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        '"""Docs name sinusoidal_pe."""\n# a comment: TinyLM\nx = "grade -k weight_tying"\n'
+        "def f():\n    '''count_params in a docstring'''\n    return make_batch\n",
+        encoding="utf-8",
+    )
+    assert {"weight_tying", "make_batch"} <= _words(sample)
+    assert not {"sinusoidal_pe", "TinyLM", "count_params"} & _words(sample)

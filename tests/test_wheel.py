@@ -1,0 +1,171 @@
+"""The kit from a built wheel, not the checkout: `pip wheel`, a fresh venv, `grade release`, then `grade` on
+the release as a student who is not root (issue 29, README "Adding a lesson").
+
+What this guards: everything `grade` reads at run time travels in the wheel (the suites' pytest.ini, the
+report templates, the exercises `grade release` ships), and a report that cannot be written is an error
+that no message hides. Building needs pip to reach setuptools (an index or a wheelhouse): where it cannot,
+the test is skipped, unless GK_REQUIRE_WHEEL=1 (.ci/run) makes that a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+# What a wheel is built from: the project files and the folders the package and its data come from.
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "grader", "solutions", "templates", "exercises")
+NOBODY = 65534
+pytestmark = pytest.mark.slow
+
+
+def build_wheel(dest: Path) -> Path:
+    """The kit's wheel, built from a copy of its sources (the checkout is left as it is)."""
+    src = dest / "src"
+    src.mkdir()
+    for name in SOURCES:
+        if (ROOT / name).is_dir():
+            shutil.copytree(
+                ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+            )
+        else:
+            shutil.copy2(ROOT / name, src / name)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(src), "--no-deps", "-q", "-w", str(dest / "dist")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if proc.returncode != 0:
+        unreachable = (
+            "No matching distribution",
+            "Could not find a version",
+            "NewConnectionError",
+            "Network is unreachable",
+            "Temporary failure in name resolution",
+        )
+        if any(s in proc.stderr for s in unreachable) and os.environ.get("GK_REQUIRE_WHEEL") != "1":
+            pytest.skip(f"pip cannot fetch the build backend here: {proc.stderr.strip().splitlines()[-1]}")
+        raise AssertionError(proc.stderr[-3000:])
+    return next((dest / "dist").glob("pe_grader-*.whl"))
+
+
+def as_student(argv: list[str], cwd: Path, scratch: Path) -> list[str]:
+    """``argv`` run as an unprivileged user when this is root: ``setpriv`` to nobody, in a private mount
+    namespace where the interpreter's prefix is reachable when it sits under a folder only root may enter
+    (a pyenv in /root)."""
+    if os.geteuid() != 0:
+        return argv
+    if not (shutil.which("setpriv") and shutil.which("unshare")):
+        pytest.skip("setpriv and unshare are needed to grade as a user who is not root")
+    drop = [
+        "setpriv",
+        "--reuid",
+        str(NOBODY),
+        "--regid",
+        str(NOBODY),
+        "--clear-groups",
+        "env",
+        f"HOME={cwd}",
+        *argv,
+    ]
+    prefix = Path(sys.base_prefix).resolve()
+    closed = next((p for p in prefix.parents if p != Path("/") and not os.stat(p).st_mode & 0o001), None)
+    if closed is None:
+        return drop
+    # Mount a traversable tmpfs over the closed folder and bring the interpreter's tree back under it.
+    inner = prefix.relative_to(closed).parts[0]
+    keep = scratch / "keep"
+    keep.mkdir()
+    script = (
+        f'mount --bind "{closed / inner}" "{keep}" && mount -t tmpfs -o mode=755 tmpfs "{closed}" && '
+        f'mkdir -p "{closed / inner}" && mount --move "{keep}" "{closed / inner}" && cd "{cwd}" && '
+        f'exec "$@"'
+    )
+    return ["unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh", *drop]
+
+
+@pytest.fixture
+def open_tmp() -> Path:
+    """A scratch folder a student's uid may enter (pytest's own tmp_path is root's alone)."""
+    folder = Path(tempfile.mkdtemp(prefix="gk-wheel-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_the_kit_grades_from_its_wheel_as_a_student(open_tmp: Path) -> None:
+    tmp_path = open_tmp
+    wheel = build_wheel(tmp_path)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True, capture_output=True
+    )
+    grade = [str(venv / "bin" / "grade")]
+    listed = json.loads(
+        subprocess.run(
+            [*grade, "lessons", "--json"], cwd=tmp_path, capture_output=True, text=True, check=True
+        ).stdout
+    )
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import grader; print(grader.__file__)"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    ).parent
+    assert site.is_relative_to(venv)  # the installed copy, not the checkout
+    pe = next(row for row in listed if row["name"] == "embedding-pe")
+    assert Path(pe["exercises"]) == site / "kitdata" / "exercises"
+    assert (site / "suites" / "pytest.ini").is_file() and (site / "kitdata" / "templates").is_dir()
+
+    release = tmp_path / "release"
+    made = subprocess.run([*grade, "release", str(release)], cwd=tmp_path, capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr[-2000:]
+    assert 'lesson = "embedding-pe"' in (release / "pyproject.toml").read_text(encoding="utf-8")
+    # The student solved the embedding file (the reference's); the rest is still the stubs.
+    shutil.copy2(ROOT / "examples" / "reference" / "embedding.py", release / "exercises" / "embedding.py")
+    if os.geteuid() == 0:
+        shutil.chown(tmp_path, NOBODY, NOBODY)
+        for p in [release, *release.rglob("*")]:
+            os.chown(p, NOBODY, NOBODY, follow_symlinks=False)
+
+    run = subprocess.run(
+        as_student(grade, release, tmp_path), cwd=release, capture_output=True, text=True, timeout=900
+    )
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
+    reports = release / "reports"
+    assert (reports / "feedback.html").stat().st_size > 0 and (reports / "feedback.md").stat().st_size > 0
+    results = json.loads((reports / "results.json").read_text(encoding="utf-8"))
+    assert results["suites"] == ["public"] and results["lesson"]["name"] == "embedding-pe"
+    tasks = results["tasks"]
+    for task in ("sinusoidal_pe", "TokenAndPosEmbedding", "weight_tying", "equivariance"):
+        assert tasks[task]["score"] == tasks[task]["max_score"] > 0, (task, tasks[task])
+    assert tasks["leetcode_practice"]["score"] == 0 and 0 < results["score"] < results["max_score"]
+    assert "feedback.html" in run.stdout  # it points at the files it wrote
+
+    # Without its templates the kit cannot write the feedback: an error, and nothing points at them.
+    shutil.rmtree(site / "kitdata" / "templates")
+    out = tmp_path / "out-no-templates"
+    broken = subprocess.run(
+        [*grade, str(release / "exercises"), "--out", str(out), "-k", "sinusoidal_pe"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert broken.returncode == 1, broken.stdout[-2000:] + broken.stderr[-2000:]
+    assert "feedback reports (feedback.html, feedback.md) were not written" in broken.stderr
+    assert "feedback.html" not in broken.stdout and not (out / "feedback.html").exists()
+    assert json.loads((out / "results.json").read_text(encoding="utf-8"))["score"] > 0
