@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from grader.lesson.causes import cause_of, explained_by, link_text
 from grader.lesson.tasks import TASKS
 from grader.report.i18n import translate
 from grader.report.view import split_message
@@ -36,6 +37,9 @@ def is_not_attempted(row: dict[str, Any]) -> bool:
 def cause_key(row: dict[str, Any]) -> str:
     """What failures of one task share when they have one cause: the figure's diagnosis, else the
     English likely cause; a failure with neither is a card of its own."""
+    named = cause_of(row)
+    if named:  # a cause the lesson knows (tying, buffer, a table's diagnosis): one card across checks
+        return f"lesson:{named}"
     figure = row.get("figure_data") or {}
     key = (figure.get("cause") or {}).get("key")
     if key and key not in ("formula", "values_match"):
@@ -52,28 +56,51 @@ Row = dict[str, Any]
 
 
 def build_cards(failures: list[Row], lang: str) -> tuple[list[Row], list[Row]]:
-    """(cards of attempted work, one not-started line per task), both in rubric order."""
+    """(cards of attempted work, one not-started line per task), both in rubric order.
+
+    A check that a failing cause elsewhere explains (count_params doubled by a copied head) joins
+    that cause's card, after its own checks, and the card says to fix that cause first.
+    """
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     idle: dict[str, list[dict[str, Any]]] = {}
+    attempted = [r for r in failures if not is_not_attempted(r)]
+    home: dict[str, tuple[str, str]] = {}  # a cause some check names -> its card
+    for row in attempted:
+        named = cause_of(row)
+        if named and named not in home:
+            home[named] = (row.get("task") or "?", f"lesson:{named}")
     for row in failures:
         task = row.get("task") or "?"
         if is_not_attempted(row):
             idle.setdefault(task, []).append(row)
+            continue
+        upstream = explained_by(row) if cause_of(row) is None else None
+        if upstream in home:
+            groups.setdefault(home[upstream], []).append(dict(row, follows=upstream))
         else:
             groups.setdefault((task, cause_key(row)), []).append(row)
     cards = []
     for (task, _key), rows in groups.items():
-        rows.sort(key=lambda r: r["hidden"])  # what the student can rerun first
+        own = sorted((r for r in rows if not r.get("follows")), key=lambda r: r["hidden"])
+        follow = sorted((r for r in rows if r.get("follows")), key=lambda r: r["hidden"])
+        rows = own + follow  # the cause's own checks first, the public (reproducible) ones first
         first = rows[0]
         n = len(rows)
-        cause = first["parts"].get("cause", "") if n > 1 else ""
+        cause = first["parts"].get("cause", "") if len(own) > 1 else ""
         figure = next((r["figure"] for r in rows if r.get("figure")), None)
+        first_note = ""
+        if follow:
+            name, why = link_text(follow[0]["follows"], lang)
+            first_note = translate("fix_first", lang, name=name, n=len(follow),
+                                   titles=", ".join(dict.fromkeys(_check_name(r) for r in follow)), why=why)
+            for r in follow:
+                r["follows_text"] = translate("follows", lang, name=name)
         cards.append({
             "task": task, "task_title": first["task_title"], "checks": rows, "count": n,
             "count_text": translate("card_count", lang, n=n) if n > 1 else "",
             "cause": cause, "lost": round(sum(r["points"] for r in rows), 3),
             "status": first["status"], "figure": figure, "reproduce": first["reproduce"],
-            "text": cause or first["text"],
+            "text": cause or first["text"], "first_note": first_note,
         })
     cards.sort(key=lambda c: (_order(c["task"]), -c["lost"]))
     lines = []
@@ -93,6 +120,12 @@ def build_cards(failures: list[Row], lang: str) -> tuple[list[Row], list[Row]]:
         })
     lines.sort(key=lambda c: _order(c["task"]))
     return cards, lines
+
+
+def _check_name(row: Row) -> str:
+    """What a check tests, as its message names it: "count_params(...)" rather than a test id."""
+    what = row["parts"].get("what") or row.get("en_text", "").split(":")[0]
+    return what.split("(")[0].strip() or row["id"].split("::")[-1]
 
 
 def _task_command(command: str, task: str) -> str:
