@@ -91,7 +91,7 @@ def build_cards(failures: list[Row], lang: str) -> tuple[list[Row], list[Row]]:
         first_note = ""
         if follow:
             name, why = link_text(follow[0]["follows"], lang)
-            first_note = translate("fix_first", lang, name=name, n=len(follow),
+            first_note = translate("fix_first" if len(follow) > 1 else "fix_first_one", lang, name=name, n=len(follow),
                                    titles=", ".join(dict.fromkeys(_check_name(r) for r in follow)), why=why)
             for r in follow:
                 r["follows_text"] = translate("follows", lang, name=name)
@@ -134,6 +134,24 @@ def _task_command(command: str, task: str) -> str:
     return f"{head} -k {task}" if sep else command
 
 
+def tally(cards: list[Row], not_started: list[Row], lang: str) -> dict[str, Any]:
+    """The failure counts every page shows, from one place: checks = in cards + not started."""
+    in_cards = sum(c["count"] for c in cards)
+    idle = sum(n["count"] for n in not_started)
+    n, m = in_cards + idle, len(cards)
+    if n == 0:
+        text = ""
+    elif idle and m:
+        text = translate("checks_failed_idle", lang, n=n, m=m, k=idle)
+    elif idle:
+        text = ""  # only tasks not started: their lines say it
+    elif n == 1:
+        text = translate("check_failed_one", lang)
+    else:
+        text = translate("checks_failed_one" if m == 1 else "checks_failed", lang, n=n, m=m)
+    return {"checks": n, "in_cards": in_cards, "not_started": idle, "causes": m, "text": text}
+
+
 def top_fixes(cards: list[Row], not_started: list[Row], n: int = 3) -> list[Row]:
     """The n things to fix first: causes in attempted work, then tasks not started.
 
@@ -159,4 +177,4 @@ def top_fixes(cards: list[Row], not_started: list[Row], n: int = 3) -> list[Row]
     return [dict(c, task_lost=c["lost"]) for c in picked[:n]]
 
 
-__all__ = ["build_cards", "cause_key", "is_not_attempted", "not_started", "top_fixes"]
+__all__ = ["build_cards", "cause_key", "is_not_attempted", "not_started", "tally", "top_fixes"]

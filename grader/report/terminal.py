@@ -16,9 +16,10 @@ from rich.progress import Progress as RichProgress
 from rich.table import Table
 
 from grader.engine.results import Results
-from grader.report.cards import build_cards, top_fixes
+from grader.report.cards import build_cards, tally, top_fixes
 from grader.report.changes import change_view, filter_view
 from grader.report.i18n import translate
+from grader.report.markup import without_picture
 from grader.report.view import failure_rows, task_rows
 
 STYLE = {"good": "green", "mid": "yellow", "bad": "red"}
@@ -108,7 +109,9 @@ def summary_renderables(results: dict, lang: str, path: str) -> list[Any]:
         for i, f in enumerate(fixes, 1):
             count = f" [dim]({f['count_text']})[/]" if f["kind"] == "card" and f["count"] > 1 else ""
             out.append(f"[bold]{i}. {escape(f['task_title'])}[/] [red](−{f['task_lost']:g})[/]{count}: "
-                       f"{escape(f['text'])}")
+                       f"{escape(without_picture(f['text']))}")
+            if f.get("first_note"):
+                out.append(f"   [yellow]{escape(f['first_note'])}[/]")
             out.append(f"   [dim]{escape(f['reproduce'])}[/]")
         shown = {id(f["checks"][0]) for f in fixes}
         rest = [c for c in cards if id(c["checks"][0]) not in shown]
@@ -117,7 +120,7 @@ def summary_renderables(results: dict, lang: str, path: str) -> list[Any]:
             for c in rest[:OTHER_CAUSES]:
                 count = f" [dim]({c['count_text']})[/]" if c["count"] > 1 else ""
                 out.append(f"[yellow]-[/] {escape(c['task_title'])} [red](−{c['lost']:g})[/]{count}: "
-                           f"{escape(_first_line(c['text']))}")
+                           f"{escape(_first_line(without_picture(c['text'])))}")
         if len(rest) > OTHER_CAUSES:
             out.append(f"[dim]{escape(t('more_causes', n=len(rest) - OTHER_CAUSES))}[/]")
         idle = [n for n in not_started if id(n["checks"][0]) not in shown]
@@ -125,10 +128,10 @@ def summary_renderables(results: dict, lang: str, path: str) -> list[Any]:
             out.append(f"\n[bold]{t('not_started')}[/]")
             out += [f"[yellow]-[/] {escape(n['task_title'])} [red](−{n['lost']:g})[/]: {escape(n['text'])}"
                     for n in idle]
-        n_checks = sum(c["count"] for c in cards) + sum(n["count"] for n in not_started)
-        out.append(f"[dim]{escape(t('every_check', n=n_checks))}[/]")
+        out.append(f"[dim]{escape(t('every_check', n=tally(cards, not_started, lang)['checks']))}[/]")
     elif table.row_count:
-        out.append(f"[green]{t('nothing_to_fix')}[/]")
+        hidden = "" if "hidden" in results.get("suites", []) else " " + t("hidden_at_submit")
+        out.append(f"[green]{t('nothing_to_fix')}{hidden}[/]")
     # a notebook's (or module's) top-level code that failed or could not run (grader/notebook)
     notes = [n for n in ((results.get("artifacts") or {}).get("notebook") or {}).get("notes", [])
              if n.get("important")]
