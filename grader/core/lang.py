@@ -51,7 +51,6 @@ def _final_sound(word: str) -> str | None:
     if last.isdigit():
         return _DIGIT_FINAL[last]
     if last.isascii() and last.isalpha():
-        word_tail = text.lower()
         if text.isupper() or len(text) == 1 or not text[-2].isalpha():
             return _LATIN_FINAL.get(last.lower(), "")  # an acronym or one letter: read letter by letter
         # a word, read as Korean writes it: -ng 잉/옹, -l/-m/-n end in ㄹ/ㅁ/ㄴ, a silent e after

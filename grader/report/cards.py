@@ -91,7 +91,8 @@ def build_cards(failures: list[Row], lang: str) -> tuple[list[Row], list[Row]]:
         first_note = ""
         if follow:
             name, why = link_text(follow[0]["follows"], lang)
-            first_note = translate("fix_first" if len(follow) > 1 else "fix_first_one", lang, name=name, n=len(follow),
+            key = "fix_first" if len(follow) > 1 else "fix_first_one"
+            first_note = translate(key, lang, name=name, n=len(follow),
                                    titles=", ".join(dict.fromkeys(_check_name(r) for r in follow)), why=why)
             for r in follow:
                 r["follows_text"] = translate("follows", lang, name=name)

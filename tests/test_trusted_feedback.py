@@ -1,0 +1,140 @@
+"""Feedback a student trusts (issue 28): one cause across checks, counts that add up, words for the place.
+
+Real grades of real submissions: the corpus's `.data` tying copy, a plain-attribute table, a
+concatenated sin|cos table and the stubs. Each page (terminal, feedback.html, feedback.md) is read
+back and its numbers added up against results.json, never against the code that wrote them.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from rich.console import Console
+
+from grader.core.lang import particle
+from grader.report.render import render_html, render_markdown
+from grader.report.terminal import summary_renderables
+from tests.conftest import CORPUS, ROOT, grade
+
+
+def terminal(results: dict, lang: str = "en") -> str:
+    console = Console(width=100, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    for item in summary_renderables(results, lang, "exercises"):
+        console.print(item, highlight=False)
+    return console.export_text()
+
+
+@pytest.fixture(scope="module")
+def tying() -> dict:
+    return grade(CORPUS / "bug_tie_data_copy", hidden=True, keyword="tied or count_params")
+
+
+@pytest.fixture(scope="module")
+def plain_table() -> dict:
+    return grade(CORPUS / "bug_pe_plain_attr", hidden=True,
+                 keyword="buffer or to_meta or cuda_simulated or double_gives")
+
+
+@pytest.fixture(scope="module")
+def concat() -> dict:
+    return grade(CORPUS / "bug_concat_sincos", hidden=False)
+
+
+@pytest.fixture(scope="module")
+def stub() -> dict:
+    return grade(ROOT / "exercises", hidden=False)
+
+
+def failed_ids(results: dict) -> set[str]:
+    return {t["id"] for t in results["tests"] if t["status"] != "passed"}
+
+
+def cards_of(page: str) -> list[str]:
+    return re.findall(r'<article class="card[^"]*" data-checks="\d+">.*?</article>', page, re.S)
+
+
+def test_count_params_doubled_by_a_copied_head_is_one_card_that_says_fix_tying_first(tying):
+    failed = failed_ids(tying)
+    assert any("count_params" in i for i in failed) and any("tied" in i for i in failed)
+    for lang, first in (("en", "Fix the tying first"), ("ko", "가중치 공유부터 고치세요")):
+        page = render_html(tying, lang, "exercises")
+        cards = cards_of(page)
+        assert len(cards) == 1, "the tying and the count it doubles are one mistake"
+        assert all(i in cards[0] for i in failed)
+        assert first in cards[0] and 'data-first="tying"' in cards[0]
+        # the count check comes after the tying checks, marked as following from them
+        heads = re.findall(r"<h4>([^<]*)<", cards[0])
+        assert [("count_params" in h) for h in heads] == sorted("count_params" in h for h in heads)
+        text = terminal(tying, lang)
+        assert first in text
+        assert "Other causes" not in text and "그 밖의 원인" not in text
+        md = render_markdown(tying, lang, "exercises")
+        assert first in md.replace("\\", "")
+
+
+def test_a_plain_attribute_table_explains_the_device_checks(plain_table):
+    failed = failed_ids(plain_table)
+    device = [i for i in failed if "[sin]" in i]
+    assert device, "the plain attribute must fail a device check"
+    cards = cards_of(render_html(plain_table, "en", "exercises"))
+    assert len(cards) == 1 and all(i in cards[0] for i in failed)
+    assert "Fix the buffer first" in cards[0]
+
+
+def test_no_cause_is_borrowed_where_the_cause_check_passes(concat):
+    # a table bug fails sinusoidal_pe only; nothing here is tying or a buffer
+    page = render_html(concat, "en", "exercises")
+    assert "first:" not in page.lower().replace("fix the", "")
+    assert 'class="first"' not in page
+
+
+@pytest.mark.parametrize("case", ["tying", "plain_table", "concat", "stub"])
+def test_every_count_on_every_page_adds_up_to_results_json(case, request):
+    results = request.getfixturevalue(case)
+    n = len(failed_ids(results))
+    for lang in ("en", "ko"):
+        page = render_html(results, lang, "exercises")
+        head = re.search(r"<h2>(?:Failed checks|실패한 검사) \((\d+)\)</h2>", page)
+        assert head and int(head.group(1)) == n
+        shown = sum(int(x) for x in re.findall(r'data-checks="(\d+)"', page))
+        assert shown == n, "every failed check is in exactly one card or not-started line"
+        line = re.search(r'id="cards-count">([^<]*)<', page)
+        if line:
+            numbers = [int(x) for x in re.findall(r"\d+", line.group(1))]
+            assert numbers[0] == n
+            n_cards = len(cards_of(page))
+            assert (numbers[1] if len(numbers) > 1 else 1) == n_cards
+            assert "1 causes" not in line.group(1)
+            if len(numbers) > 2:  # "..., and k in tasks not started"
+                assert numbers[2] == n - sum(int(x) for x in re.findall(
+                    r'<article class="card[^"]*" data-checks="(\d+)"', page))
+        md = render_markdown(results, lang, "exercises")
+        assert re.search(rf"### (?:Failed checks|실패한 검사) \({n}\)", md)
+        every = re.search(r"(?:Every failed check \((\d+)\)|실패한 검사 (\d+)개 모두)",
+                          terminal(results, lang))
+        assert every and int(every.group(1) or every.group(2)) == n
+
+
+def test_the_terminal_and_markdown_never_point_at_a_picture(concat):
+    # the pages without a picture keep the diagnosis, without words that point at one
+    for lang, words in (("en", ("in the picture",)), ("ko", ("그림에서", "그림의"))):
+        for page in (terminal(concat, lang), render_markdown(concat, lang, "exercises")):
+            assert not any(w in page for w in words)
+            assert "sin" in page and ("interleaves" in page or "번갈아" in page)
+        assert any(w in render_html(concat, lang, "exercises") for w in words)
+
+
+@pytest.mark.parametrize(("word", "josa", "expected"), [
+    ("다음 주 월요일", "가", "다음 주 월요일이"),   # ㄹ final: 이
+    ("파일", "으로", "파일로"),                     # ㄹ final: 로, not 으로
+    ("집", "으로", "집으로"),                       # other final: 으로
+    ("학교", "으로", "학교로"),                     # vowel: 로
+    ("사과", "을", "사과를"), ("책", "를", "책을"),
+    ("버퍼", "과", "버퍼와"), ("표", "이라", "표라"), ("행", "이라", "행이라"),
+    ("`none`", "은", "`none`은"), ("`pe`", "을", "`pe`를"), ("count_params", "은", "count_params는"),
+    ("TinyLM", "은", "TinyLM은"), ("GPU", "가", "GPU가"), ("64000", "이", "64000이"), ("3", "으로", "3으로"),
+    ("'2026-13-01'", "가", "'2026-13-01'이"), ("%", "가", "%이(가)"),
+])
+def test_korean_particle_follows_the_final_sound(word, josa, expected):
+    assert particle(word, josa) == expected
