@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grader.lesson.practice import NOT_COUNTED
+from grader.lesson.practice import NOT_COUNTED, NOT_COUNTED_EASY
 
 STRINGS: dict[str, tuple[str, str]] = {
     "title": ("Grading feedback", "채점 피드백"),
@@ -117,6 +117,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "skip_no_cuda": ("no CUDA device on this machine (the simulated-CUDA test covers it)",
                      "이 컴퓨터에는 CUDA 장치가 없습니다(시뮬레이션한 CUDA 테스트가 대신 확인합니다)"),
     "skip_not_counted": NOT_COUNTED,
+    "skip_not_counted_easy": NOT_COUNTED_EASY,
     "text_head": ("Grade", "채점 결과"),
     "text_unreadable": ("Submission unreadable", "제출물을 읽을 수 없습니다"),
     "text_to_fix": ("To fix:", "고칠 것:"),
@@ -212,7 +213,8 @@ def translate(key: str, lang: str, **fmt: object) -> str:
 
 
 # Skip reasons the suites write in English -> their key here (anything else is shown as written).
-SKIP_REASONS = {STRINGS["skip_no_cuda"][0]: "skip_no_cuda", NOT_COUNTED[0]: "skip_not_counted"}
+SKIP_REASONS = {STRINGS["skip_no_cuda"][0]: "skip_no_cuda", NOT_COUNTED[0]: "skip_not_counted",
+                NOT_COUNTED_EASY[0]: "skip_not_counted_easy"}
 
 
 def skip_reason(reason: str, lang: str) -> str:
