@@ -83,7 +83,7 @@ def test_korean_report_has_no_english_ui_text_plots_included(buggy: dict) -> Non
                if w not in ALLOWED_LATIN and not re.fullmatch(r"test_\w+|[a-z]+_\w+", w)}
     assert not english, english
     # the plots are there, and labelled in Korean
-    assert "스텝" in text and "토큰 정확도" in text and "토큰 주머니 한계" in text
+    assert "스텝" in text and "토큰 정확도" in text and "bag-of-tokens 상한" in text
     assert "난이도" in text and "이 컴퓨터에는 CUDA 장치가 없습니다" in text  # LeetCode table, skip reasons
     md = (buggy["pages"]["ko"] / "feedback.md").read_text()
     md_text = re.sub(r"`[^`]*`", " ", md)

@@ -55,11 +55,12 @@ def _order(task: str | None) -> int:
 Row = dict[str, Any]
 
 
-def build_cards(failures: list[Row], lang: str) -> tuple[list[Row], list[Row]]:
+def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[list[Row], list[Row]]:
     """(cards of attempted work, one not-started line per task), both in rubric order.
 
     A check that a failing cause elsewhere explains (count_params doubled by a copied head) joins
-    that cause's card, after its own checks, and the card says to fix that cause first.
+    that cause's card, after its own checks, and the card says to fix that cause first. ``rerun`` is
+    what the reader runs again: "grade" in a shell, "check" in a notebook's kernel.
     """
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     idle: dict[str, list[dict[str, Any]]] = {}
@@ -117,7 +118,8 @@ def build_cards(failures: list[Row], lang: str) -> tuple[list[Row], list[Row]]:
             "places": places, "checks": rows, "reproduce": _task_command(rows[0]["reproduce"], task),
             "text": (translate("not_started_log", lang, n=len(rows)) if not_started(rows[0]) == "log" else
                      translate("not_started_line" if len(rows) > 1 else "not_started_line_one", lang,
-                               n=len(rows), where=", ".join(places[:3]) or "–")),
+                               n=len(rows), where=", ".join(places[:3]) or "–",
+                               rerun=translate(f"rerun_{rerun}", lang))),
         })
     lines.sort(key=lambda c: _order(c["task"]))
     return cards, lines

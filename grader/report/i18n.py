@@ -50,16 +50,18 @@ STRINGS: dict[str, tuple[str, str]] = {
     "steps": ("Steps", "스텝"),
     "final_loss": ("Final train loss", "마지막 학습 손실"),
     "acc_at": ("Accuracy at T={n}", "T={n} 정확도"),
-    "bound_row": ("Bag-of-tokens bound (best without positions)", "토큰 주머니 한계(위치 정보 없이 최선)"),
+    "bound_row": ("Bag-of-tokens bound (best without positions)",
+                  "bag-of-tokens 상한(위치 정보 없이 가능한 최선)"),
     "bound_note": (
-        "Without positions a model only knows its own token and the multiset of all tokens, so its best "
-        "guess is the most common other token: that is the bound. `none` should sit on it; `sin` and "
-        "`learned` should beat it at the training length.",
-        "위치 정보가 없으면 모델은 자기 토큰과 전체 토큰의 개수만 알 수 있어, 가장 흔한 다른 토큰을 고르는 "
-        "것이 최선입니다: 이것이 한계입니다. `none`은 이 값에 머물고, `sin`과 `learned`는 학습 길이에서 이를 "
-        "넘어야 합니다."),
+        "Without positions a model knows only its own token and the multiset of all tokens (which tokens "
+        "occur, and how often), so its best guess is the most common of the other tokens: that accuracy is "
+        "the bag-of-tokens bound. `none` should sit on it; `sin` and `learned` should beat it at the "
+        "training length.",
+        "위치 정보가 없으면 모델은 자기 토큰과, 어떤 토큰이 몇 번 나왔는지(multiset)만 압니다. 그래서 "
+        "나머지 토큰 중 가장 많이 나온 토큰을 고르는 것이 최선이고, 그 정확도가 bag-of-tokens 상한입니다. "
+        "`none`은 이 값에 머물러야 하고, `sin`과 `learned`는 학습 길이에서 이 값을 넘어야 합니다."),
     "loss_curves": ("Training loss per step (mean over seeds)", "스텝별 학습 손실(시드 평균)"),
-    "acc_plot": ("Accuracy by length, with the bag-of-tokens bound", "길이별 정확도와 토큰 주머니 한계"),
+    "acc_plot": ("Accuracy by length, with the bag-of-tokens bound", "길이별 정확도와 bag-of-tokens 상한"),
     "log_review": ("LeetCode log review", "LeetCode 기록 검토"),
     "log_missing": ("No LEETCODE_LOG.md in the submission.", "제출물에 LEETCODE_LOG.md가 없습니다."),
     "log_not_graded": ("The LeetCode log was not graded in this run.",
@@ -108,12 +110,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "plot_step": ("step", "스텝"),
     "plot_loss": ("cross-entropy loss", "교차 엔트로피 손실"),
     "plot_runs": ("{mode} (n={n})", "{mode} ({n}회)"),
-    "plot_bound": ("bag-of-tokens bound", "토큰 주머니 한계"),
+    "plot_bound": ("bag-of-tokens bound", "bag-of-tokens 상한"),
     "plot_accuracy": ("token accuracy", "토큰 정확도"),
-    "bound_noise": ("± is the sampling error of an accuracy measured on {n} sequences (one standard error): "
-                    "`none` within it of the bound is on the bound, not above it.",
-                    "±는 {n}개 시퀀스로 잰 정확도의 표본 오차(표준오차 1배)입니다. `none`이 한계와 이만큼 "
-                    "차이 나는 것은 한계를 넘은 것이 아니라 한계에 있는 것입니다."),
+    "bound_noise": ("± is one standard error of an accuracy measured on {n} sequences: a `none` accuracy "
+                    "within ± of the bound is on the bound, not above it.",
+                    "±는 시퀀스 {n}개로 잰 정확도의 표준오차입니다. `none`의 정확도가 상한에서 ± 안쪽이면 "
+                    "상한을 넘은 것이 아니라 상한에 있는 것입니다."),
     "skip_no_cuda": ("no CUDA device on this machine (the simulated-CUDA test covers it)",
                      "이 컴퓨터에는 CUDA 장치가 없습니다(시뮬레이션한 CUDA 테스트가 대신 확인합니다)"),
     "skip_not_counted": NOT_COUNTED,
@@ -158,14 +160,17 @@ STRINGS: dict[str, tuple[str, str]] = {
     # one card per mistake (report/cards.py)
     "card_count": ("{n} checks, one cause", "검사 {n}개, 원인 하나"),
     "not_started": ("Not started yet", "아직 시작하지 않은 항목"),
-    "not_started_line": ("not attempted yet: {n} checks meet NotImplementedError ({where}). Fill in the "
-                         "TODO, then run grade again.",
-                         "아직 구현하지 않았습니다: 검사 {n}개가 NotImplementedError를 만납니다({where}). "
-                         "TODO를 채운 뒤 grade를 다시 실행하세요."),
-    "not_started_line_one": ("not attempted yet: its check meets NotImplementedError ({where}). Fill in the "
-                             "TODO, then run grade again.",
-                             "아직 구현하지 않았습니다: 검사 {n}개가 NotImplementedError를 "
-                             "만납니다({where}). TODO를 채운 뒤 grade를 다시 실행하세요."),
+    "not_started_line": ("not attempted yet: {n} checks stop at NotImplementedError ({where}). Write the "
+                         "function, then {rerun}.",
+                         "아직 구현하지 않았습니다: 검사 {n}개에서 NotImplementedError가 발생합니다({where}). "
+                         "함수를 구현한 뒤 {rerun}."),
+    "not_started_line_one": ("not attempted yet: its check stops at NotImplementedError ({where}). Write the "
+                             "function, then {rerun}.",
+                             "아직 구현하지 않았습니다: 검사에서 NotImplementedError가 발생합니다({where}). "
+                             "함수를 구현한 뒤 {rerun}."),
+    # what to run again, by where the feedback is read: a shell, or a notebook's kernel
+    "rerun_grade": ("run `grade` again", "`grade`를 다시 실행하세요"),
+    "rerun_check": ("run `check()` again", "`check()`를 다시 실행하세요"),
     "not_started_log": ("not started yet: LEETCODE_LOG.md is still the blank template ({n} checks). Fill "
                         "it in as you solve the problems.",
                         "아직 시작하지 않았습니다: LEETCODE_LOG.md가 빈 양식 그대로입니다(검사 {n}개). "
