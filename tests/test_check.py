@@ -129,7 +129,7 @@ def test_check_in_a_kernel_draws_the_table_and_says_what_changed_since_the_last_
 
 
 def test_check_numbers_cells_as_grade_does_and_says_run_check_again(tmp_path):
-    """Markdown between code cells: check() and `grade lesson.ipynb` name the same cell; verbs for a kernel."""
+    """Markdown between code cells: check() and `grade lesson.ipynb` name the same cell; a kernel's verbs."""
     saved = tmp_path / "lesson.ipynb"
     stub = (ROOT / "exercises" / "leetcode.py").read_text()
     nb = nbformat.v4.new_notebook(cells=[
@@ -149,14 +149,16 @@ def test_check_numbers_cells_as_grade_does_and_says_run_check_again(tmp_path):
                             resources={"metadata": {"path": str(tmp_path)}}).execute()
     outputs = nb.cells[-1].outputs
     text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
-    html = "".join(o.get("data", {}).get("text/html", "") for o in outputs if o.output_type == "execute_result")
+    html = "".join(o.get("data", {}).get("text/html", "") for o in outputs
+                   if o.output_type == "execute_result")
     errors = [o for o in outputs if o.output_type == "error"]
     assert not errors, errors
     in_kernel = json.loads(text.strip().splitlines()[-1])
     line = REFERENCE.count("\n") + 2  # the print after the reference code, in the fourth cell
     assert [4, line] in in_kernel, in_kernel
-    proc = subprocess.run([sys.executable, "-m", "grader.cli", str(saved), "--out", str(tmp_path / "out"), "-q",
-                           "--lang", "en"], capture_output=True, text=True, timeout=600, env=dict(os.environ))
+    proc = subprocess.run([sys.executable, "-m", "grader.cli", str(saved), "--out", str(tmp_path / "out"),
+                           "-q", "--lang", "en"], capture_output=True, text=True, timeout=600,
+                          env=dict(os.environ))
     assert proc.returncode == 0, proc.stderr
     graded = json.loads((tmp_path / "out" / "results.json").read_text())
     # the same notes at the same places; `grade` also reads the last cell, the one calling check()

@@ -162,8 +162,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "not_started": ("Not started yet", "아직 시작하지 않은 항목"),
     "not_started_line": ("not attempted yet: {n} checks stop at NotImplementedError ({where}). Write the "
                          "function, then {rerun}.",
-                         "아직 구현하지 않았습니다: 검사 {n}개에서 NotImplementedError가 발생합니다({where}). "
-                         "함수를 구현한 뒤 {rerun}."),
+                         "아직 구현하지 않았습니다: 검사 {n}개에서 NotImplementedError가 "
+                         "발생합니다({where}). 함수를 구현한 뒤 {rerun}."),
     "not_started_line_one": ("not attempted yet: its check stops at NotImplementedError ({where}). Write the "
                              "function, then {rerun}.",
                              "아직 구현하지 않았습니다: 검사에서 NotImplementedError가 발생합니다({where}). "
