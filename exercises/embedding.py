@@ -24,7 +24,7 @@ import torch.nn as nn
 
 
 def sinusoidal_pe(max_len: int, d_model: int) -> torch.Tensor:
-    """사인 위치인코딩 표 / the fixed sinusoidal positional-encoding table.
+    """사인파 위치 인코딩 표 / the fixed sinusoidal positional-encoding table.
 
     [한국어]
     반환: float32 텐서, 모양 (max_len, d_model).

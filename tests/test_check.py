@@ -124,7 +124,7 @@ def test_check_in_a_kernel_draws_the_table_and_says_what_changed_since_the_last_
     first, second = ("".join(o.get("data", {}).get("text/html", "") for o in nb.cells[i].outputs
                              if o.output_type == "execute_result") for i in (1, 3))
     assert 'data-figure="pe-diff"' in first and "data-wrong=" in first and "since the last run" not in first
-    assert "since the last run" in second and "sinusoidal_pe now passes" in second
+    assert "since the last run" in second and "Sinusoidal positional encoding now passes" in second
     assert 'data-figure="pe-diff"' not in second
 
 

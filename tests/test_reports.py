@@ -208,7 +208,7 @@ def test_korean_reports_and_summary(graded):
     plain = text_summary(results, "ko")
     assert "채점 결과" in plain
     rich_text = _render_terminal(results, "ko")
-    assert "가장 먼저 고칠 세 가지" in rich_text and "사인 위치인코딩" in rich_text
+    assert "가장 먼저 고칠 세 가지" in rich_text and "사인파 위치 인코딩" in rich_text
 
 
 def test_split_message_both_languages():

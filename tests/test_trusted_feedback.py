@@ -135,6 +135,35 @@ def test_the_terminal_and_markdown_never_point_at_a_picture(concat):
     ("`none`", "은", "`none`은"), ("`pe`", "을", "`pe`를"), ("count_params", "은", "count_params는"),
     ("TinyLM", "은", "TinyLM은"), ("GPU", "가", "GPU가"), ("64000", "이", "64000이"), ("3", "으로", "3으로"),
     ("'2026-13-01'", "가", "'2026-13-01'이"), ("%", "가", "%이(가)"),
+    ("가중치 공유(weight tying)", "는", "가중치 공유(weight tying)는"),
+    ("pe[:, 0::2]", "로", "pe[:, 0::2]로"),
 ])
 def test_korean_particle_follows_the_final_sound(word, josa, expected):
     assert particle(word, josa) == expected
+
+
+def test_the_change_line_names_titles_in_local_time_and_is_quiet_about_the_unchanged(tying, monkeypatch):
+    import time
+
+    from grader.engine.history import summarize
+    from grader.report.changes import change_view
+
+    monkeypatch.setenv("TZ", "Asia/Seoul")
+    time.tzset()
+    try:
+        then = time.time() - 60
+        same = dict(tying, previous=summarize(tying, then))  # an unrelated edit: the same checks fail
+        for lang in ("en", "ko"):
+            view = change_view(same, lang)
+            assert "still fails" not in view["text"] and "아직 실패" not in view["text"]
+            assert view["when"] == time.strftime("%H:%M", time.localtime(then))  # KST, not UTC
+            assert "UTC" not in view["text"]
+        # worked on the tying, still failing: the task is named, by its title
+        fewer = dict(tying, tests=[t for t in tying["tests"] if "count_params" not in t["id"]])
+        worked = dict(tying, previous=summarize(fewer, then))
+        assert "Weight tying still fails" in change_view(worked, "en")["text"]
+        assert "가중치 공유(weight tying): 아직 실패" in change_view(worked, "ko")["text"]
+        assert "weight_tying" not in change_view(worked, "en")["text"]
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()

@@ -38,7 +38,7 @@ hidden tests run when you submit. Fill in the LeetCode log at the bottom too (ed
 
 # Shown before the cell that defines the name: the lesson's steps, in the kit's words.
 STEPS: dict[str, str] = {
-    "sinusoidal_pe": """## 1단계 · Step 1 — 사인 위치인코딩 / the sinusoidal table
+    "sinusoidal_pe": """## 1단계 · Step 1 — 사인파 위치 인코딩 / the sinusoidal table
 
 **[한국어]** self-attention은 토큰의 순서를 모릅니다. 입력 순서를 섞으면 출력도 똑같이 섞일 뿐입니다. 그래서 \
 각 위치에

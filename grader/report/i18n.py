@@ -144,11 +144,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     # since the last run, and filtered runs (report/changes.py)
     "change_head": ("{delta} since the last run ({when})", "지난 실행({when}) 이후 {delta}점"),
     "change_none": ("No change since the last run ({when})", "지난 실행({when}) 이후 바뀐 점수 없음"),
-    "change_now_passes": ("{task} now passes", "{task} 이제 통과"),
-    "change_now_fails": ("{task} now fails ({delta})", "{task} 이제 실패({delta})"),
-    "change_better": ("{task} {delta}, still failing", "{task} {delta}, 아직 실패"),
-    "change_worse": ("{task} {delta}", "{task} {delta}"),
-    "change_still_fails": ("{task} still fails", "{task} 아직 실패"),
+    "change_now_passes": ("{task} now passes", "{task}: 이제 통과"),
+    "change_now_fails": ("{task} now fails ({delta})", "{task}: 이제 실패({delta}점)"),
+    "change_better": ("{task} {delta}, still failing", "{task}: {delta}점, 아직 실패"),
+    "change_worse": ("{task} {delta}", "{task}: {delta}점"),
+    "change_still_fails": ("{task} still fails", "{task}: 아직 실패"),
     "change_more_still": ("{n} more still failing", "그 밖에 {n}개 아직 실패"),
     "filter_banner": ("Filtered run (-k {keyword}): only {n} checks ran, so this is not your score.",
                       "일부만 채점했습니다(-k {keyword}): 검사 {n}개만 실행했으므로 이 점수는 전체 점수가 "
