@@ -236,7 +236,7 @@ _CSS = """<style>
  padding:.3rem .7rem;margin:.5rem 0;background:#fff8f8}.gk-check dl{display:grid;grid-template-columns:max-content 1fr;
  gap:.1rem .8rem;margin:.3rem 0}.gk-check dt{font-weight:600}.gk-check dd{margin:0}.gk-check code{background:#f6f8fa;padding:0 .2rem;border-radius:3px}
 .gk-check .muted{color:#656d76}.gk-check .gk-panels{display:flex;flex-wrap:wrap;gap:8px}
-.gk-check .gk-panels svg{max-width:100%;height:auto}.gk-check figure{margin:.4rem 0}
+.gk-check .gk-panels{overflow-x:auto}.gk-check td.gk-num,.gk-check .gk-nowrap{white-space:nowrap}.gk-check figure{margin:.4rem 0}
 </style>"""  # noqa: E501
 
 _WORDS = {
@@ -282,9 +282,10 @@ def render_html(result: CheckResult) -> str:
     if rows:
         parts.append("<table>")
         for t in rows:
-            parts.append(f'<tr><td>{e(t["title"])}</td><td class="{t["level"]}">'
+            parts.append(f'<tr><td>{e(t["title"])}</td><td class="gk-num {t["level"]}">'
                          f'{t["score"]:g} / {t["max_score"]:g}'
-                         f'</td><td class="muted">{t["passed"]} / {t["total"]} {w["tests"]}</td></tr>')
+                         f'</td><td class="muted"><span class="gk-nowrap">{t["passed"]} / '
+                         f'{t["total"]}</span> {w["tests"]}</td></tr>')
         parts.append("</table>")
     elif not r.get("error"):
         parts.append(f'<p class="mid">{w["none"]}</p>')
