@@ -159,7 +159,7 @@ def write_release(out: Path) -> list[Path]:
     shutil.copytree(GRADER, grader, ignore=SKIP)
     shutil.rmtree(grader / "suites" / "hidden")
     shutil.rmtree(grader / "instructor")  # batch, merge, bundles, sealing: `grade` says they are not here
-    (grader / "suites" / "hidden").mkdir()  # empty: `grade --hidden` says the tests are not in this copy
+    # no suites/hidden/ at all: `grade --hidden` finds no hidden test and says they run at submission
     if (KIT_ROOT / "templates").is_dir():
         shutil.copytree(KIT_ROOT / "templates", out / "templates", ignore=SKIP)
     write_notebook(EXERCISES, out / "lesson.ipynb")
@@ -173,12 +173,19 @@ def write_release(out: Path) -> list[Path]:
 
 
 def student_pyproject() -> str:
-    """The kit's pyproject with the package list cut to the grader (no solutions package)."""
+    """The kit's pyproject with the package list cut to the grader (no solutions package), and none of
+    the instructor's own tool settings (the import contracts name grader.instructor, absent here)."""
     text = (KIT_ROOT / "pyproject.toml").read_text(encoding="utf-8")
     text = re.sub(r'include\s*=\s*\[[^\]]*\]', 'include = ["grader*"]', text, count=1)
     text = re.sub(r'(?m)^name\s*=\s*"([^"]+)"', r'name = "\1-student"', text, count=1)
     text = re.sub(r'(?m)^\s*"copydetect[^\n]*\n', "", text)  # `grade similarity` is instructor-only
-    return re.sub(r"(?ms)^\[project\.optional-dependencies\].*?(?=^\[)", "", text)
+    text = re.sub(r"(?ms)^\[project\.optional-dependencies\].*?(?=^\[)", "", text)
+    # every [tool.importlinter] / [[tool.importlinter.contracts]] table, up to the next other table
+    # every [tool.importlinter] / [[tool.importlinter.contracts]] table (and the comment over it), up to
+    # the next other table; the kit's own test settings too (the release has no tests/)
+    for table in (r"\[?tool\.importlinter", r"tool\.pytest\.ini_options"):
+        text = re.sub(rf"(?ms)(?:^#[^\n]*\n)*^\[{table}[^\n]*\n.*?(?=^\[(?!{table})|\Z)", "", text)
+    return re.sub(r'(?m)^extend-exclude\s*=.*\n', "", text).rstrip() + "\n"
 
 
 # -- the leak scan ------------------------------------------------------------------------------

@@ -8,8 +8,9 @@ same way. The reports (grader/report/cards.py) read the keys below: checks with 
 card, and a check one of them explains joins that card, marked "fix X first".
 
 The keys come from what the checks already produce: a sinusoidal table's figure carries its
-diagnosis (``figure.cause.key``, grader/core/testkit.py), and the other causes are the checks whose
-only job is that property (the tying checks, the buffer checks).
+diagnosis (``figure.cause.key``, grader/core/testkit.py), and the other causes are named by the
+checks' own English messages (the tying checks, the buffer checks). Messages, never test names: this
+module ships in the student copy, which must not name a hidden test (instructor/release.py's scan).
 """
 
 from __future__ import annotations
@@ -20,16 +21,16 @@ from typing import Any
 
 Row = dict[str, Any]
 
-# check (test function) -> the cause its failure names
-_CAUSE_OF_CHECK = {
-    "test_tied_head_is_the_embedding": "tying",
-    "test_tied_is_one_parameter": "tying",
-    "test_sin_table_is_a_buffer": "buffer",
-    "test_sin_pe_is_a_registered_buffer": "buffer",
-}
+# the English message of a failed check -> the cause it names
+_CAUSES = (
+    ("tying", re.compile(r"expected head\.weight to be the same Parameter object as emb\.weight")),
+    ("buffer", re.compile(r"^mode='sin': expected (?:a registered buffer named `pe`|`pe` as a registered "
+                          r"buffer)")),
+)
 _COUNT = re.compile(r"count_params\(TinyLM\([^)]*tie=True\)\): expected (\d+)[^;]*; found (\d+)")
-_SIN_DEVICE = re.compile(r"^test_(?:to_meta_moves_everything|cuda_simulated_device_safety|real_cuda|"
-                         r"double_gives_float64)\[sin\]$")
+# a check of the sin layer on another device or dtype: a table outside the buffers stays behind
+_SIN_DEVICE = re.compile(r"^mode='sin'(?: after \.double\(\))?: .*(?:\.to\('meta'\)|\(simulated\) GPU|"
+                         r"on cuda|\.double\(\)|float64)", re.S)
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class Link:
     cause: str
     en: str
     ko: str
+    checks: tuple[str, str]  # what the explained checks test, as "fix X first" names them
 
 
 # cause -> how it is named in "fix ... first"
@@ -49,25 +51,22 @@ CAUSE_NAMES = {
 }
 LINKS = {
     "tying": Link("tying",
-                  "count_params is not the problem: the copied head is a second Parameter, so it is counted "
-                  "twice. Tie the weights and this check passes too.",
-                  "count_params의 문제가 아닙니다: 값만 복사한 head는 두 번째 Parameter라서 두 번 셉니다. "
-                  "가중치를 공유하면 이 검사도 통과합니다."),
+                  "count_params itself is right: the copied head is a second Parameter, so it is counted "
+                  "twice. Tie the weights and count_params passes too.",
+                  "count_params 자체는 맞습니다: 값만 복사한 head는 두 번째 Parameter라서 두 번 셉니다. "
+                  "가중치를 공유하면 count_params 검사도 통과합니다.", ("count_params", "count_params")),
     "buffer": Link("buffer",
-                   "a table that is not a registered buffer stays on the CPU under .to(...) and .double(); "
-                   "register it and these checks can pass.",
-                   "등록된 버퍼가 아닌 표는 .to(...)나 .double()을 해도 CPU에 남습니다. 버퍼로 등록하면 이 "
-                   "검사들도 통과할 수 있습니다."),
+                   "A table that is not a registered buffer does not follow .to(...) or .double() (it keeps "
+                   "its device and dtype); register it and these checks can pass.",
+                   "등록된 버퍼가 아닌 표는 .to(...)나 .double()을 해도 따라가지 않습니다(장치도 dtype도 "
+                   "그대로). 버퍼로 등록하면 이 검사들도 통과할 수 있습니다.",
+                   ("device and dtype", "장치·dtype")),
     "table": Link("table",
-                  "forward adds rows of your sinusoidal_pe table, wrong in the same way; fix the table and "
-                  "these rows follow.",
-                  "forward는 내 sinusoidal_pe 표의 행을 더하므로 같은 방식으로 틀립니다. 표를 고치면 이 행도 "
-                  "맞게 됩니다."),
+                  "The rows forward adds come from your sinusoidal_pe table and are wrong in the same way; "
+                  "fix the table and they follow.",
+                  "forward가 더하는 행은 내 sinusoidal_pe 표에서 오므로 같은 방식으로 틀립니다. 표를 고치면 "
+                  "이 행도 맞게 됩니다.", ("forward", "forward")),
 }
-
-
-def _function(test_id: str) -> str:
-    return test_id.split("::")[-1]
 
 
 def cause_of(row: Row) -> str | None:
@@ -76,17 +75,17 @@ def cause_of(row: Row) -> str | None:
     key = (figure.get("cause") or {}).get("key")
     if figure.get("subject") == "table" and key and key not in ("formula", "values_match"):
         return f"table:{key}"
-    return _CAUSE_OF_CHECK.get(_function(row["id"]).partition("[")[0])
+    text = row.get("en_text", "")
+    return next((key for key, pattern in _CAUSES if pattern.search(text)), None)
 
 
 def explained_by(row: Row) -> str | None:
     """The cause that, if present, explains this check's failure although its own code may be right."""
-    name = _function(row["id"])
     text = row.get("en_text", "")
     count = _COUNT.search(text)
     if count and int(count.group(2)) == 2 * int(count.group(1)):
         return "tying"  # exactly the head counted a second time
-    if _SIN_DEVICE.match(name):
+    if _SIN_DEVICE.match(text):
         return "buffer"
     figure = row.get("figure_data") or {}
     key = (figure.get("cause") or {}).get("key")
@@ -95,12 +94,12 @@ def explained_by(row: Row) -> str | None:
     return None
 
 
-def link_text(cause: str, lang: str) -> tuple[str, str]:
-    """("fix X first" name, why) for a cause key, in ``lang``."""
+def link_text(cause: str, lang: str) -> tuple[str, str, str]:
+    """(the cause's name, the checks it explains, why) for a cause key, in ``lang``."""
     base = cause.partition(":")[0]
-    name = CAUSE_NAMES[base][1 if lang == "ko" else 0]
+    k = 1 if lang == "ko" else 0
     link = LINKS[base]
-    return name, (link.ko if lang == "ko" else link.en)
+    return CAUSE_NAMES[base][k], link.checks[k], (link.ko if lang == "ko" else link.en)
 
 
 __all__ = ["cause_of", "explained_by", "link_text"]

@@ -91,10 +91,9 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
         figure = next((r["figure"] for r in rows if r.get("figure")), None)
         first_note = ""
         if follow:
-            name, why = link_text(follow[0]["follows"], lang)
+            name, checks, why = link_text(follow[0]["follows"], lang)
             key = "fix_first" if len(follow) > 1 else "fix_first_one"
-            first_note = translate(key, lang, name=name, n=len(follow),
-                                   titles=", ".join(dict.fromkeys(_check_name(r) for r in follow)), why=why)
+            first_note = translate(key, lang, name=name, n=len(follow), titles=checks, why=why)
             for r in follow:
                 r["follows_text"] = translate("follows", lang, name=name)
         cards.append({
@@ -123,12 +122,6 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
         })
     lines.sort(key=lambda c: _order(c["task"]))
     return cards, lines
-
-
-def _check_name(row: Row) -> str:
-    """What a check tests, as its message names it: "count_params(...)" rather than a test id."""
-    what = row["parts"].get("what") or row.get("en_text", "").split(":")[0]
-    return what.split("(")[0].strip() or row["id"].split("::")[-1]
 
 
 def _task_command(command: str, task: str) -> str:
