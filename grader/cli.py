@@ -174,12 +174,24 @@ def resolve_target(args: argparse.Namespace) -> str | None:
     if args.path is None:
         args.path = here if inside else "exercises"
     if args.out is None:
-        args.out = str(Path("..") / "reports") if inside else "reports"
+        args.out = str(Path("..") / "reports") if inside else report_folder(args.path)
     if not inside:
         return None
     return (f"grade: no ./exercises here, and this folder is a submission: grading it ({here}), reports in "
             f"{args.out}, outside it / ./exercises가 없고 이 폴더가 제출물이라 이 폴더({here})를 채점하고, "
             f"보고서는 제출물 밖인 {args.out}에 씁니다")
+
+
+def report_folder(path: str) -> str:
+    """reports/ for ./exercises, reports/<name>/ for any other submission (a notebook, a zip, a folder):
+    each keeps its own results.json, so "since the last run" compares a submission with itself and a
+    notebook's grade never overwrites the history of exercises/."""
+    target = Path(path)
+    if target.resolve() == Path("exercises").resolve():
+        return "reports"
+    name = target.resolve().name
+    stem = name.rsplit(".", 1)[0] if target.suffix.lower() in (".ipynb", ".zip", ".py") else name
+    return str(Path("reports") / (stem or "submission"))
 
 
 def _is_submission(folder: Path) -> bool:

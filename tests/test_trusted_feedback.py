@@ -7,6 +7,7 @@ back and its numbers added up against results.json, never against the code that 
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -167,3 +168,29 @@ def test_the_change_line_names_titles_in_local_time_and_is_quiet_about_the_uncha
     finally:
         monkeypatch.delenv("TZ")
         time.tzset()
+
+
+def test_a_notebook_and_exercises_keep_their_own_reports_and_history(tmp_path):
+    import shutil
+    import subprocess
+    import sys
+
+    shutil.copytree(ROOT / "solutions", tmp_path / "exercises", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "examples" / "notebook.ipynb", tmp_path / "my_lesson.ipynb")
+
+    def grade_cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "grader.cli", *args, "-k", "count_params",
+                               "--lang", "en"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+
+    first = grade_cli()
+    assert first.returncode == 0, first.stderr
+    assert "reports/feedback.html" in first.stdout
+    notebook = grade_cli("my_lesson.ipynb")
+    assert notebook.returncode == 0, notebook.stderr
+    assert "reports/my_lesson/feedback.html" in notebook.stdout
+    mine = json.loads((tmp_path / "reports" / "my_lesson" / "results.json").read_text())
+    assert mine["submission"] == "my_lesson"
+    again = grade_cli()
+    results = json.loads((tmp_path / "reports" / "results.json").read_text())
+    assert results["submission"] == "exercises" and "previous" in results  # its history survived
+    assert "since the last run" in again.stdout

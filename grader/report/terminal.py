@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 from rich.progress import Progress as RichProgress
 from rich.table import Table
 
+from grader.core.lang import particle
 from grader.engine.results import Results
 from grader.report.cards import build_cards, tally, top_fixes
 from grader.report.changes import change_view, filter_view
@@ -69,7 +70,7 @@ def progress_for(lang: str, quiet: bool) -> Progress | None:
     return Progress(lang)
 
 
-def summary_renderables(results: dict, lang: str, path: str) -> list[Any]:
+def summary_renderables(results: dict, lang: str, path: str, out_dir: str | None = None) -> list[Any]:
     """What print_summary prints, as rich objects (tests render them to text)."""
     t = lambda key, **fmt: translate(key, lang, **fmt)  # noqa: E731
     score, max_score = results.get("score", 0.0), results.get("max_score", 0.0)
@@ -128,10 +129,15 @@ def summary_renderables(results: dict, lang: str, path: str) -> list[Any]:
             out.append(f"\n[bold]{t('not_started')}[/]")
             out += [f"[yellow]-[/] {escape(n['task_title'])} [red](−{n['lost']:g})[/]: {escape(n['text'])}"
                     for n in idle]
-        out.append(f"[dim]{escape(t('every_check', n=tally(cards, not_started, lang)['checks']))}[/]")
+        html = f"{out_dir}/feedback.html" if out_dir else "feedback.html"
+        every = t("every_check", n=tally(cards, not_started, lang)["checks"], html=html,
+                  html_and=particle(html, "과"))
+        out.append(f"[dim]{escape(every)}[/]")
     elif table.row_count:
         hidden = "" if "hidden" in results.get("suites", []) else " " + t("hidden_at_submit")
         out.append(f"[green]{t('nothing_to_fix')}{hidden}[/]")
+        if out_dir:
+            out.append(f"[dim]{escape(t('report_at', html=f'{out_dir}/feedback.html'))}[/]")
     # a notebook's (or module's) top-level code that failed or could not run (grader/notebook)
     notes = [n for n in ((results.get("artifacts") or {}).get("notebook") or {}).get("notes", [])
              if n.get("important")]
@@ -146,7 +152,8 @@ def _first_line(text: str, limit: int = 160) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-def print_summary(results: Results, lang: str, path: str, console: Console | None = None) -> None:
+def print_summary(results: Results, lang: str, path: str, console: Console | None = None,
+                  out: str | None = None) -> None:
     console = console or Console()
-    for item in summary_renderables(results, lang, path):
+    for item in summary_renderables(results, lang, path, out):
         console.print(item, highlight=False)
