@@ -187,6 +187,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "follows": ("fails because of {name} (above)", "위의 {name} 때문에 실패"),
     "other_causes": ("Other causes", "그 밖의 원인"),
     "more_causes": ("… and {n} more", "… 그 밖에 {n}개"),
+    "at_submission": ("counted when you submit", "제출할 때 반영"),
     "report_at": ("The full report: {html}", "전체 보고서: {html}"),
     "every_check": ("Every failed check ({n}), with its command, is in {html} and feedback.md.",
                     "실패한 검사 {n}개 모두와 재현 명령은 {html_and} feedback.md에 있습니다."),
