@@ -39,8 +39,10 @@ _SKIP = set("`'\"’”)]}>*_ \t.,:;!?")
 def _final_sound(word: str) -> str | None:
     """The final consonant of ``word`` as read aloud ("" for a vowel, "ㄹ" for ㄹ), None if unknown."""
     text = word.rstrip()
-    if text.endswith(")") and "(" in text[:-1] and not text.startswith("("):
-        text = text[:text.rindex("(")]  # 가중치 공유(weight tying)는: the word before the aside counts
+    if text.endswith(")") and "(" in text[:-1]:
+        before = text[:text.rindex("(")].rstrip()
+        if before and 0xAC00 <= ord(before[-1]) < 0xAC00 + 11172:
+            text = before  # 가중치 공유(weight tying)는: a Korean word's aside does not count; O(n)은 does
     while text and text[-1] in _SKIP:  # `code`, '따옴표', (괄호), **굵게**: the word inside counts
         text = text[:-1]
     if not text:
