@@ -194,3 +194,15 @@ def test_a_notebook_and_exercises_keep_their_own_reports_and_history(tmp_path):
     results = json.loads((tmp_path / "reports" / "results.json").read_text())
     assert results["submission"] == "exercises" and "previous" in results  # its history survived
     assert "since the last run" in again.stdout
+
+
+def test_the_log_review_matches_korean_particles_to_the_students_words():
+    from grader.lesson.leetlog import review_log
+
+    log = (ROOT / "solutions" / "LEETCODE_LOG.md").read_text(encoding="utf-8")
+    for written, expected in (("다음 주 월요일", "'다음 주 월요일'이 YYYY-MM-DD"),  # ㄹ final: 이
+                              ("next Monday", "'next Monday'가 YYYY-MM-DD")):      # a vowel: 가
+        review = review_log(log.replace("2026-10-05", written)).to_dict()
+        korean = " ".join(f["message_ko"] for f in review["findings"])
+        assert expected in korean, korean
+        assert "'가 YYYY" not in korean.replace(expected, "")

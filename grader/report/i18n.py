@@ -176,7 +176,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                         "아직 시작하지 않았습니다: LEETCODE_LOG.md가 빈 양식 그대로입니다(검사 {n}개). "
                         "문제를 풀면서 채우세요."),
     "checks_failed": ("{n} failed checks: {m} causes", "실패한 검사 {n}개, 원인 {m}개"),
-    "checks_failed_one": ("{n} failed checks: one cause", "실패한 검사 {n}개, 원인 1개"),
+    "checks_failed_one": ("{n} failed checks: one cause", "실패한 검사 {n}개, 원인 하나"),
     "check_failed_one": ("1 failed check", "실패한 검사 1개"),
     "checks_failed_idle": ("{n} failed checks: {m} causes, and {k} in tasks not started",
                            "실패한 검사 {n}개: 원인 {m}개, 시작하지 않은 항목의 검사 {k}개"),
