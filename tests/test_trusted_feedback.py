@@ -206,3 +206,49 @@ def test_the_log_review_matches_korean_particles_to_the_students_words():
         korean = " ".join(f["message_ko"] for f in review["findings"])
         assert expected in korean, korean
         assert "'가 YYYY" not in korean.replace(expected, "")
+
+
+MIN_TEXT_PX = """(() => {
+  const sizes = [];
+  for (const svg of document.querySelectorAll('svg')) {  // inline: the table beside the formula's
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    for (const t of svg.querySelectorAll('text')) {
+      sizes.push(parseFloat(t.getAttribute('font-size')) * scale);
+    }
+  }
+  for (const img of document.querySelectorAll('figure.chart img')) {  // the charts, as data: SVG
+    const scale = img.getBoundingClientRect().width / img.naturalWidth;
+    const source = atob(img.src.split(',')[1]);
+    for (const m of source.matchAll(/font-size="([0-9.]+)"/g)) sizes.push(parseFloat(m[1]) * scale);
+  }
+  return sizes.length ? Math.min(...sizes) : null;
+})()"""
+
+
+def test_a_phone_reads_every_chart_label_and_every_score(concat, chromium, tmp_path):
+    from grader.report.render import write_reports
+
+    for lang in ("en", "ko"):
+        out = tmp_path / lang
+        write_reports(concat, out, lang, "exercises")
+        visit = chromium.visit(out / "feedback.html", {
+            "min_text": MIN_TEXT_PX,
+            "charts": "document.querySelectorAll('figure.chart img').length",
+            "page_width": "document.documentElement.scrollWidth",
+            "score_lines": "(() => { const e = document.getElementById('score');"
+                           " return e.getBoundingClientRect().height"
+                           " / parseFloat(getComputedStyle(e).fontSize); })()",
+            "outlines": "[...document.querySelectorAll('[data-wrong]')].every(g =>"
+                        " g.querySelectorAll('rect').length === 2"
+                        " && [...g.querySelectorAll('rect')].map(r => r.getAttribute('stroke'))"
+                        ".includes('#fff'))",
+            "wrong": "document.querySelectorAll('[data-wrong]').length",
+        }, width=390)
+        assert visit.console_errors == []
+        assert visit.values["charts"] > 0 and visit.values["wrong"] > 0
+        # chart and table text as rendered at 390 px (to a tenth: sub-pixel layout)
+        assert round(visit.values["min_text"], 1) >= 11, visit.values
+        assert visit.values["page_width"] <= 390  # the charts scroll in their figure, the page does not
+        assert visit.values["score_lines"] < 1.5  # "80.5 / 94.5" on one line, never "80.5 /⏎94.5"
+        assert visit.values["outlines"] is True
+        (tmp_path / f"phone-{lang}.png").write_bytes(visit.screenshot)
