@@ -27,8 +27,9 @@ HOST_ENTRY = "grader.cli:main"
 STUDENT_HELP = {
     "path": ("submission: a folder, a .ipynb notebook or a .zip (default: ./exercises)",
              "채점할 제출물: 폴더, .ipynb 노트북 또는 .zip (기본값: ./exercises)"),
-    "out": ("folder for results.json and the reports (default: reports/)",
-            "results.json과 보고서를 쓸 폴더 (기본값: reports/)"),
+    "out": ("folder for results.json and the reports (default: reports/, or reports/NAME/ for a notebook "
+            "or another folder)",
+            "results.json과 보고서를 쓸 폴더 (기본값: reports/, 노트북이나 다른 폴더는 reports/이름/)"),
     "lang": ("language of the feedback: ko or en (default: the system's)",
              "피드백 언어: ko 또는 en (기본값: 시스템 언어)"),
     "keyword": ("only the checks matching EXPR: a task (sinusoidal_pe) or a pytest -k expression",
