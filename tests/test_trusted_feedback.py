@@ -252,3 +252,23 @@ def test_a_phone_reads_every_chart_label_and_every_score(concat, chromium, tmp_p
         assert visit.values["score_lines"] < 1.5  # "80.5 / 94.5" on one line, never "80.5 /⏎94.5"
         assert visit.values["outlines"] is True
         (tmp_path / f"phone-{lang}.png").write_bytes(visit.screenshot)
+
+
+def test_a_task_that_earns_points_is_never_listed_as_not_started(tmp_path):
+    import shutil
+
+    sub = tmp_path / "exercises"
+    sub.mkdir()
+    for name in ("embedding.py", "leetcode.py"):
+        shutil.copy(ROOT / "solutions" / name, sub / name)
+    shutil.copy(ROOT / "exercises" / "reversal.py", sub / "reversal.py")  # the stub: harness points only
+    results = grade(sub, hidden=False, keyword="reversal")
+    task = results["tasks"]["reversal_experiment"]
+    assert 0 < task["score"] < task["max_score"]
+    for lang, words in (("en", "the rest of this task already earns points"),
+                        ("ko", "이미 점수를 받았습니다")):
+        page = render_html(results, lang, "exercises")
+        assert 'id="not-started"' not in page and words in page
+        assert len(cards_of(page)) == 1
+        text = terminal(results, lang)
+        assert "Not started yet" not in text and "아직 시작하지 않은" not in text

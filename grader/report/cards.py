@@ -72,8 +72,11 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
             home[named] = (row.get("task") or "?", f"lesson:{named}")
     for row in failures:
         task = row.get("task") or "?"
-        if is_not_attempted(row):
+        if is_not_attempted(row) and not row.get("task_scored"):
             idle.setdefault(task, []).append(row)
+            continue
+        if is_not_attempted(row):  # part of a task that earns points: a card, "still to write"
+            groups.setdefault((task, "unwritten"), []).append(row)
             continue
         upstream = explained_by(row) if cause_of(row) is None else None
         if upstream in home:
@@ -96,6 +99,11 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
             first_note = translate(key, lang, name=name, n=len(follow), titles=checks, why=why)
             for r in follow:
                 r["follows_text"] = translate("follows", lang, name=name)
+        if _key == "unwritten":
+            places = list(dict.fromkeys(w for r in rows for w in _WHERE.findall(r.get("en_text", ""))))
+            first = dict(first, text=translate("not_finished", lang, n=n, where=", ".join(places[:3]) or "–",
+                                               rerun=translate(f"rerun_{rerun}", lang)))
+            cause = first["text"] if n > 1 else ""
         cards.append({
             "task": task, "task_title": first["task_title"], "checks": rows, "count": n,
             "count_text": translate("card_count", lang, n=n) if n > 1 else "",

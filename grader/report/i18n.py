@@ -168,6 +168,10 @@ STRINGS: dict[str, tuple[str, str]] = {
                              "function, then {rerun}.",
                              "아직 구현하지 않았습니다: 검사에서 NotImplementedError가 발생합니다({where}). "
                              "함수를 구현한 뒤 {rerun}."),
+    "not_finished": ("{n} checks still stop at NotImplementedError ({where}); the rest of this task already "
+                     "earns points. Write what is missing, then {rerun}.",
+                     "검사 {n}개에서 아직 NotImplementedError가 발생합니다({where}). 이 항목의 나머지는 이미 "
+                     "점수를 받았습니다. 빠진 부분을 구현한 뒤 {rerun}."),
     # what to run again, by where the feedback is read: a shell, or a notebook's kernel
     "rerun_grade": ("run `grade` again", "`grade`를 다시 실행하세요"),
     "rerun_check": ("run `check()` again", "`check()`를 다시 실행하세요"),

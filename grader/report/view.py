@@ -142,6 +142,8 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
             # grouping reads the English text (one card per cause, report/cards.py) and the figure
             "en_text": messages.get("en") or t.get("message", ""), "figure_data": t.get("figure"),
             "figure": figure_view(t.get("figure"), lang),
+            # a task that already earns points is not "not started", whatever else still raises
+            "task_scored": float(((results.get("tasks") or {}).get(t.get("task")) or {}).get("score", 0)) > 0,
         })
     # by task in rubric order, the public (reproducible) failures of a task first
     rows.sort(key=lambda r: (TASKS.index(r["task"]) if r["task"] in TASKS else len(TASKS), r["hidden"]))
