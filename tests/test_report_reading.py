@@ -159,7 +159,7 @@ def test_none_mode_bound_carries_its_sampling_error(buggy: dict) -> None:
     n = exp["component"]["harness"]["eval_samples"]
     b8 = exp["bound"]["8"]
     se = (b8 * (1 - b8) / n) ** 0.5
-    for lang, word in (("en", "sampling error"), ("ko", "표본 오차")):
+    for lang, word in (("en", "standard error"), ("ko", "표준오차")):
         page = (buggy["pages"][lang] / "feedback.html").read_text()
         assert f"± {se:.3f}" in page and word in page and str(n) in page
         md = (buggy["pages"][lang] / "feedback.md").read_text()
@@ -277,7 +277,7 @@ def test_summary_is_readable_on_a_phone(klass: Path, chromium) -> None:
 
 def test_markdown_is_within_limits_in_korean(buggy: dict) -> None:
     md = render_markdown(buggy["results"], "ko", "examples/buggy")
-    assert 0 < len(md.encode()) < 1_000_000 and "실패한 테스트" in md
+    assert 0 < len(md.encode()) < 1_000_000 and "실패한 검사" in md
     assert render_html(buggy["results"], "ko", "examples/buggy").startswith("<!DOCTYPE html>")
 
 
