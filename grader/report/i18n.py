@@ -126,13 +126,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "text_ignored": ("Ignored", "무시한 항목"),
     "text_skipped": ("Skipped", "건너뜀"),
     "ci_hidden_details": ("Hidden test: its details are not shown.",
-                          "숨김 테스트입니다: 자세한 내용은 공개되지 않습니다."),
+                          "숨은 테스트입니다: 자세한 내용은 공개되지 않습니다."),
     "ci_more_problems": ("{n} more problems: see the job summary.",
                          "{n}개의 문제가 더 있습니다: 작업 요약을 보세요."),
     "ci_weak_isolation": ("The hidden suite ran without namespace isolation: the student's code could have "
                           "read it. Run with --isolation namespaces as root.",
-                          "숨김 테스트를 namespaces 격리 없이 실행했습니다: 학생 코드가 숨김 테스트를 읽을 "
-                          "수 있었습니다. --isolation namespaces를 root로 실행하세요."),
+                          "숨은 테스트를 namespaces 격리 없이 실행했습니다: 학생 코드가 숨은 테스트를 읽을 "
+                          "수 있었습니다. root 권한으로 --isolation namespaces를 지정해 실행하세요."),
     "ci_score": ("Score {score}", "점수 {score}"),
     "ci_group_one": ("{title}: 1 test not passed (-{lost} points)", "{title}: 테스트 1개 실패 (-{lost}점)"),
     "ci_group": ("{title}: {n} tests not passed (-{lost} points)", "{title}: 테스트 {n}개 실패 (-{lost}점)"),
@@ -156,7 +156,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "filter_full": ("Your full run ({score} / {max_score}) is kept in {report}.",
                     "전체 채점 결과({score} / {max_score})는 {report}에 그대로 있습니다."),
     "filter_here": ("This run's report: {report}.", "이번 실행의 보고서: {report}."),
-    "filter_no_full": ("Run grade without -k for your score.", "전체 점수는 -k 없이 grade를 실행하세요."),
+    "filter_no_full": ("Run grade without -k for your score.", "전체 점수를 보려면 -k 없이 grade를 실행하세요."),
     # one card per mistake (report/cards.py)
     "card_count": ("{n} checks, one cause", "검사 {n}개, 원인 하나"),
     "not_started": ("Not started yet", "아직 시작하지 않은 항목"),
