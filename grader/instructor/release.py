@@ -48,8 +48,8 @@ README = """# Embedding + Positional Encoding — 실습 키트 / exercise kit
    풀이 기록은 `exercises/LEETCODE_LOG.md`에 씁니다. 노트북에서는 템플릿 칸(`**문제 (Problem):**` ...)이 있는
    마크다운 셀에 씁니다: `lesson.ipynb`에서는 맨 아래 셀이고, 직접 만든 노트북이면 템플릿을 마크다운 셀에
    붙여 넣으세요. 채점기는 셀의 위치가 아니라 내용으로 기록을 찾고, `check()`는 저장된 노트북에서 읽습니다.
-4. 채점: `grade` (= `grade exercises`) 또는 `grade lesson.ipynb`. 결과는 `reports/`에 저장됩니다
-   (`results.json`, `feedback.html`). 특정 테스트만: `grade -k test_pe`.
+4. 채점: `grade` (= `grade exercises`) 또는 `grade lesson.ipynb`. 결과는 `reports/`에, 노트북은
+   `reports/lesson/`에 따로 저장됩니다(`results.json`, `feedback.html`). 특정 과제만: `grade -k sinusoidal_pe`.
 
 **이 복사본에는 공개 테스트만 있습니다.** 숨은 테스트는 제출할 때 채점 서버에서 실행되므로, 여기서 모두 \
 통과해도
@@ -102,8 +102,9 @@ Exercises on token embeddings and positional encodings (sinusoidal and learned).
    (`**문제 (Problem):**` ...): the last cell of `lesson.ipynb`, or paste the template into a Markdown cell of
    your own notebook. The grader finds the log by its content, not its place; `check()` reads it from the
    saved notebook.
-4. Grade: `grade` (same as `grade exercises`) or `grade lesson.ipynb`. Results go to `reports/`
-   (`results.json`, `feedback.html`). One test only: `grade -k test_pe`.
+4. Grade: `grade` (same as `grade exercises`) or `grade lesson.ipynb`. Results go to `reports/`, a
+   notebook's to its own `reports/lesson/` (`results.json`, `feedback.html`). One task only:
+   `grade -k sinusoidal_pe`.
 
 **This copy holds the public tests only.** The hidden tests run on the grading server when you submit, so
 passing everything here does not guarantee the final score. `grade --hidden` does not work in this copy and
