@@ -49,7 +49,8 @@ README = """# Embedding + Positional Encoding — 실습 키트 / exercise kit
    마크다운 셀에 씁니다: `lesson.ipynb`에서는 맨 아래 셀이고, 직접 만든 노트북이면 템플릿을 마크다운 셀에
    붙여 넣으세요. 채점기는 셀의 위치가 아니라 내용으로 기록을 찾고, `check()`는 저장된 노트북에서 읽습니다.
 4. 채점: `grade` (= `grade exercises`) 또는 `grade lesson.ipynb`. 결과는 `reports/`에, 노트북은
-   `reports/lesson/`에 따로 저장됩니다(`results.json`, `feedback.html`). 특정 과제만: `grade -k sinusoidal_pe`.
+   `reports/lesson/`에 따로 저장됩니다(`results.json`, `feedback.html`).
+   특정 과제만: `grade -k sinusoidal_pe`.
 
 **이 복사본에는 공개 테스트만 있습니다.** 숨은 테스트는 제출할 때 채점 서버에서 실행되므로, 여기서 모두 \
 통과해도
