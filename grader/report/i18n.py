@@ -156,7 +156,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "filter_full": ("Your full run ({score} / {max_score}) is kept in {report}.",
                     "전체 채점 결과({score} / {max_score})는 {report}에 그대로 있습니다."),
     "filter_here": ("This run's report: {report}.", "이번 실행의 보고서: {report}."),
-    "filter_no_full": ("Run grade without -k for your score.", "전체 점수를 보려면 -k 없이 grade를 실행하세요."),
+    "filter_no_full": ("Run grade without -k for your score.",
+                       "전체 점수를 보려면 -k 없이 grade를 실행하세요."),
     # one card per mistake (report/cards.py)
     "card_count": ("{n} checks, one cause", "검사 {n}개, 원인 하나"),
     "not_started": ("Not started yet", "아직 시작하지 않은 항목"),
