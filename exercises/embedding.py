@@ -24,7 +24,7 @@ import torch.nn as nn
 
 
 def sinusoidal_pe(max_len: int, d_model: int) -> torch.Tensor:
-    """사인 위치인코딩 표 / the fixed sinusoidal positional-encoding table.
+    """사인파 위치 인코딩 표 / the fixed sinusoidal positional-encoding table.
 
     [한국어]
     반환: float32 텐서, 모양 (max_len, d_model).
@@ -70,7 +70,7 @@ class TokenAndPosEmbedding(nn.Module):
     초기화 힌트: 논문처럼 nn.init.normal_(self.tok.weight, std=d_model**-0.5)
         를 쓰세요. 기본 초기화(표준편차 1)에 sqrt(d_model)을 곱하면 d_model 64
         에서 토큰 벡터가 사인 행보다 약 8배 커져, 뒤집기 실험에서 "sin"이 약
-        2,100 스텝 동안 bag-of-tokens 한계(T=8에서 약 0.317; 수업의 10% 예상이
+        2,100 스텝 동안 bag-of-tokens 상한(T=8에서 약 0.317; 수업의 10% 예상이
         아님)에 머뭅니다.
 
     [English]

@@ -1,20 +1,23 @@
-"""LeetCode 수학 연습: 네 문제 중 두 문제 / LeetCode math practice: two of the four problems.
+"""LeetCode 수학 연습: Medium 세 문제 중 두 문제 / LeetCode math practice: two of the three Medium problems.
 
 [한국어]
-아래 네 문제 중 아무 두 문제를 골라 푸세요. 점수는 가장 잘 푼 두 문제만 반영합니다(문제마다 같은 점수).
-고른 두 문제를 모두 맞히면 연습 점수 만점이고, 더 풀어도 점수가 늘지는 않습니다
-(가장 잘 푼 두 문제가 남습니다).
+`leetcode.py`의 Medium 문제 세 개(50. Pow(x, n), 204. Count
+Primes, 12. Integer to Roman) 중 아무 두 문제를 푸세요. 가장 잘 푼 두
+문제가 같은 비중으로 점수에 들어갑니다. 202. Happy Number는 LeetCode에서
+Easy라 몸풀기용입니다. 코드는 점수에 들어가지 않고, 기록에 쓰면 제출할 때 0.5점이
+깎입니다(기록은 Medium 문제만 받습니다).
 고르지 않은 함수는 NotImplementedError를 그대로 두면 됩니다: "시도하지 않음"이며 틀린 것이 아닙니다.
-고른 두 문제의 풀이 과정은 LEETCODE_LOG.md에 적으세요(기록은 Medium 문제만 받습니다. Happy Number는 Easy).
-채점: 저장소 루트에서 `grade` (./exercises 공개 테스트), 강사용 `grade 경로 --hidden`.
+고른 두 문제의 풀이 과정은 LEETCODE_LOG.md에 적으세요.
+채점: 저장소 루트에서 `grade` (./exercises 공개 테스트). 숨은 테스트는 제출할 때 실행됩니다.
 
 [English]
-Pick any two of the four problems below and solve them. Your best two count, each worth the
-same: solve the two you chose and the practice is full marks; solving more adds nothing (your
-best two stay). Leave the others raising NotImplementedError: that is "not attempted", not
-"wrong". Keep your notes on the two in LEETCODE_LOG.md (the log takes Medium problems only: Happy
-Number is Easy). Grading: `grade` from the repository root (public tests on ./exercises);
-instructors run `grade PATH --hidden`.
+Solve any two of the three Medium problems in `leetcode.py` (50. Pow(x, n), 204. Count Primes, 12.
+Integer to Roman); your best two count, each worth the same. 202. Happy Number is Easy on LeetCode:
+it is there to warm up, its code never counts, and a log entry for it loses 0.5 at submission (the
+log takes Medium problems only).
+Leave the others raising NotImplementedError: that is "not attempted", not "wrong". Keep your notes
+on the two in LEETCODE_LOG.md. Grading: `grade` from the repository root (public tests on
+./exercises); the hidden tests run when you submit.
 """
 from __future__ import annotations
 
@@ -40,7 +43,7 @@ def count_primes(n: int) -> int:
 
 
 def is_happy(n: int) -> bool:
-    """LeetCode 202. Happy Number.
+    """LeetCode 202. Happy Number (Easy: 몸풀기용, 점수에 들어가지 않음 / warm-up, never counts).
 
     [한국어] 각 자리 숫자의 제곱합을 반복해 1이 되면 True, 순환하면 False.
     [English] True when repeatedly summing the squares of the digits reaches 1,

@@ -4,9 +4,10 @@
 위치 정보가 없으면("none") 순서 뒤집기를 풀 수 있을까요? embedding.py의
 TokenAndPosEmbedding 위에 Transformer 인코더를 올려 "none", "sin", "learned"
 세 모드를 같은 시드로 비교합니다. 아래 이름과 인자는 바꾸지 마세요.
-"none"이 멈추는 값은 수업의 10% 예상이 아니라 bag-of-tokens 한계입니다: 모델은
-자기 토큰과 전체 토큰의 묶음(multiset)만 알기 때문에 나머지 T-1개 중 가장 흔한
-토큰을 고르는 것이 최선이며, vocab 10에서 T=8은 약 0.317, T=12는 약 0.266입니다.
+"none"이 멈추는 값은 수업의 10% 예상이 아니라 bag-of-tokens 상한입니다: 모델은
+자기 토큰과, 어떤 토큰이 몇 번 나왔는지(multiset)만 알기 때문에 나머지 T-1개 중
+가장 많이 나온 토큰을 고르는 것이 최선이며, vocab 10에서 T=8은 약 0.317, T=12는
+약 0.266입니다.
 채점: 저장소 루트에서 `grade` (./exercises 공개 테스트), 강사용 `grade 경로 --hidden`.
 
 [English]

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
 
+from grader.core.lang import default_lang
 from grader.engine.flags import (
     add_grading_arguments,
     add_hidden_arguments,
@@ -26,11 +28,52 @@ from grader.sandbox.flags import policy_from_args
 HOST_ENTRY = "grader.cli:main"
 
 
-def build_parser() -> argparse.ArgumentParser:
+# What a student needs from `grade --help`, in the language they read; every other flag (sandbox
+# limits, the hidden suite, CI, Gradescope) is the instructor's and shown only in the instructor copy.
+STUDENT_HELP = {
+    "path": ("submission: a folder, a .ipynb notebook or a .zip (default: ./exercises)",
+             "채점할 제출물: 폴더, .ipynb 노트북 또는 .zip (기본값: ./exercises)"),
+    "out": ("folder for results.json and the reports (default: reports/, or reports/NAME/ for a notebook "
+            "or another folder)",
+            "results.json과 보고서를 쓸 폴더 (기본값: reports/, 노트북이나 다른 폴더는 reports/이름/)"),
+    "lang": ("language of the feedback: ko or en (default: the system's)",
+             "피드백 언어: ko 또는 en (기본값: 시스템 언어)"),
+    "keyword": ("only the checks matching EXPR: a task (sinusoidal_pe) or a pytest -k expression",
+                "EXPR에 맞는 검사만 실행: 과제 이름(sinusoidal_pe) 또는 pytest -k 식"),
+    "quiet": ("no summary on the terminal", "터미널에 요약을 출력하지 않음"),
+    "help": ("show this help and exit", "이 도움말을 보여 주고 끝냄"),
+}
+DESCRIPTION = ("Grade your exercises for the lesson 'token embeddings + positional encoding' with the public "
+               "tests. The hidden tests run when you submit.",
+               "'토큰 임베딩 + 위치 인코딩' 실습을 공개 테스트로 채점합니다. 숨은 테스트는 제출할 때 "
+               "실행됩니다.")
+
+
+def instructor_copy() -> bool:
+    """Whether this is the instructor's copy of the kit (`grade release` leaves grader/instructor out)."""
+    return importlib.util.find_spec("grader.instructor") is not None
+
+
+def help_lang(argv: list[str]) -> str:
+    """The language of --help: --lang on the same command line, else the locale's."""
+    for i, arg in enumerate(argv):
+        if arg.startswith("--lang="):
+            return "ko" if arg.split("=", 1)[1] == "ko" else "en"
+        if arg == "--lang" and i + 1 < len(argv):
+            return "ko" if argv[i + 1] == "ko" else "en"
+    return default_lang()
+
+
+def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
+    """`grade`'s flags. The student copy documents only the student's, in ``lang``; every flag still
+    parses (a CI job may pass --fail-under), so the short help hides nothing that would break."""
+    student = not instructor_copy()
+    ko = (lang or default_lang()) == "ko" and student
     p = argparse.ArgumentParser(
         prog="grade",
-        description="Grade a submission for a lesson (--lesson; default: the project's [tool.grade] lesson, "
-                    "else 'token embeddings + positional encoding'). `grade lessons` lists the lessons.",
+        description=(DESCRIPTION[1] if ko else DESCRIPTION[0]) if student else
+        "Grade a submission for a lesson (--lesson; default: the project's [tool.grade] lesson, "
+        "else 'token embeddings + positional encoding'). `grade lessons` lists the lessons.",
     )
     # path and --out default to None so that `grade` inside a submission can tell (resolve_target).
     p.add_argument("path", nargs="?", default=None,
@@ -46,6 +89,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "output")
     p.add_argument("--fail-under", type=float, default=None, metavar="SCORE",
                    help="exit status 1 when the score is below SCORE (for branch protection)")
+    if student:
+        for action in p._actions:
+            words = STUDENT_HELP.get(action.dest)
+            action.help = argparse.SUPPRESS if words is None else words[1 if ko else 0]
+            if action.dest == "keyword":
+                action.metavar = "EXPR"
+        if ko:
+            p._positionals.title, p._optionals.title = "위치 인자", "옵션"
     return p
 
 
@@ -112,7 +163,7 @@ def run_hosted(argv: list[str]) -> int | None:
             return None  # main says it is not in this copy
         parser, rest = command.build_parser(), argv[1:]
     else:
-        parser, rest = build_parser(), argv
+        parser, rest = build_parser(help_lang(argv)), argv
     try:
         args = parser.parse_args(rest)
     except SystemExit as exc:  # --help, or a usage error: already printed
@@ -132,12 +183,24 @@ def resolve_target(args: argparse.Namespace, layout: Layout) -> str | None:
     if args.path is None:
         args.path = here if inside else "exercises"
     if args.out is None:
-        args.out = str(Path("..") / "reports") if inside else "reports"
+        args.out = str(Path("..") / "reports") if inside else report_folder(args.path)
     if not inside:
         return None
     return (f"grade: no ./exercises here, and this folder is a submission: grading it ({here}), reports in "
             f"{args.out}, outside it / ./exercises가 없고 이 폴더가 제출물이라 이 폴더({here})를 채점하고, "
             f"보고서는 제출물 밖인 {args.out}에 씁니다")
+
+
+def report_folder(path: str) -> str:
+    """reports/ for ./exercises, reports/<name>/ for any other submission (a notebook, a zip, a folder):
+    each keeps its own results.json, so "since the last run" compares a submission with itself and a
+    notebook's grade never overwrites the history of exercises/."""
+    target = Path(path)
+    if target.resolve() == Path("exercises").resolve():
+        return "reports"
+    name = target.resolve().name
+    stem = name.rsplit(".", 1)[0] if target.suffix.lower() in (".ipynb", ".zip", ".py") else name
+    return str(Path("reports") / (stem or "submission"))
 
 
 def _is_submission(folder: Path, layout: Layout) -> bool:
@@ -146,7 +209,7 @@ def _is_submission(folder: Path, layout: Layout) -> bool:
 
 
 def grade_one(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser(help_lang(argv)).parse_args(argv)
     try:
         lesson = lesson_from_args(args, Path(args.path) if args.path else None)
         args.lesson = lesson.name  # picked once: the options below grade this one

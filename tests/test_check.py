@@ -124,5 +124,45 @@ def test_check_in_a_kernel_draws_the_table_and_says_what_changed_since_the_last_
     first, second = ("".join(o.get("data", {}).get("text/html", "") for o in nb.cells[i].outputs
                              if o.output_type == "execute_result") for i in (1, 3))
     assert 'data-figure="pe-diff"' in first and "data-wrong=" in first and "since the last run" not in first
-    assert "since the last run" in second and "sinusoidal_pe now passes" in second
+    assert "since the last run" in second and "Sinusoidal positional encoding now passes" in second
     assert 'data-figure="pe-diff"' not in second
+
+
+def test_check_numbers_cells_as_grade_does_and_says_run_check_again(tmp_path):
+    """Markdown between code cells: check() and `grade lesson.ipynb` name the same cell; a kernel's verbs."""
+    saved = tmp_path / "lesson.ipynb"
+    stub = (ROOT / "exercises" / "leetcode.py").read_text()
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(f"import json, os\nos.environ['JPY_SESSION_NAME'] = {str(saved)!r}"),
+        nbformat.v4.new_markdown_cell("# 1단계 · Step 1"),
+        nbformat.v4.new_markdown_cell("설명 / explanation"),
+        nbformat.v4.new_code_cell(REFERENCE + "\nprint(sinusoidal_pe(4, 6).shape)\nx = undefined_name + 1"),
+        nbformat.v4.new_markdown_cell("## 연습 · Practice"),
+        nbformat.v4.new_code_cell(stub),
+        nbformat.v4.new_code_cell("from grader import check\nr = check(lang='en')\n"
+                                  "print(json.dumps([[n['cell'], n['line']] for n in "
+                                  "r.results['artifacts']['notebook']['notes']]))\n"
+                                  "r"),
+    ])
+    nbformat.write(nb, str(saved))
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3", allow_errors=True,
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    outputs = nb.cells[-1].outputs
+    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+    html = "".join(o.get("data", {}).get("text/html", "") for o in outputs
+                   if o.output_type == "execute_result")
+    errors = [o for o in outputs if o.output_type == "error"]
+    assert not errors, errors
+    in_kernel = json.loads(text.strip().splitlines()[-1])
+    line = REFERENCE.count("\n") + 2  # the print after the reference code, in the fourth cell
+    assert [4, line] in in_kernel, in_kernel
+    proc = subprocess.run([sys.executable, "-m", "grader.cli", str(saved), "--out", str(tmp_path / "out"),
+                           "-q", "--lang", "en"], capture_output=True, text=True, timeout=600,
+                          env=dict(os.environ))
+    assert proc.returncode == 0, proc.stderr
+    graded = json.loads((tmp_path / "out" / "results.json").read_text())
+    # the same notes at the same places; `grade` also reads the last cell, the one calling check()
+    by_grade = [[n["cell"], n["line"]] for n in graded["artifacts"]["notebook"]["notes"] if n["cell"] < 7]
+    assert by_grade == in_kernel
+    # the practice stubs are not started: a kernel is told to run check() again, not grade
+    assert "run <code>check()</code> again" in html and "run <code>grade</code> again" not in html

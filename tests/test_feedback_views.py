@@ -201,9 +201,9 @@ def test_a_fix_between_two_runs_is_reported_and_a_filtered_run_keeps_the_full_sc
     gain = f"+{second['score'] - first['score']:g} since the last run"
     for name in ("feedback.html", "feedback.md", "summary.txt"):
         text = (out / name).read_text().replace("\\", "")  # Markdown escapes + and _
-        assert gain in text and "sinusoidal_pe now passes" in text, name
+        assert gain in text and "Sinusoidal positional encoding now passes" in text, name
     ko = render_html(second, "ko", "sub")
-    assert "지난 실행" in ko and "sinusoidal_pe 이제 통과" in ko
+    assert "지난 실행" in ko and "사인파 위치 인코딩: 이제 통과" in ko
     # a filtered run: beside the full one, marked on every page; the full run's score stays
     full_score = json.loads((out / "results.json").read_text())["score"]
     filtered = _grade_cli(sub, out, keyword="sinusoidal_pe")
@@ -227,7 +227,8 @@ def test_check_says_what_changed_between_calls(tmp_path):
     assert "previous" not in bad
     remember(good, key)
     assert good["previous"]["score"] == bad["score"]
-    for lang, words in (("en", "sinusoidal_pe now passes"), ("ko", "sinusoidal_pe 이제 통과")):
+    for lang, words in (("en", "Sinusoidal positional encoding now passes"),
+                        ("ko", "사인파 위치 인코딩: 이제 통과")):
         result = CheckResult(good, lang, "sinusoidal_pe")
         assert words in check_html(result) and words in repr(result)
     # and check() draws the table where it is wrong

@@ -1210,7 +1210,7 @@ def test_catalog_messages_quote_the_span_read_with_its_line() -> None:
     worse = {f.problem: f for f in r.findings if f.code == "complexity_worse"}
     assert set(worse) == {1, 2}
     assert '"\\mathcal{O}(n)" (line 8)' in worse[1].message_en
-    assert '"\\mathcal{O}(n)"(8행)' in worse[1].message_ko
+    assert '8행의 "\\mathcal{O}(n)"' in worse[1].message_ko
     assert '"O(n^{2})" (line 18)' in worse[2].message_en and "O(n^2)" not in worse[2].message_en
     for f in worse.values():
         assert f.message_en.split('"')[1] in lines[f.line - 1]

@@ -1,4 +1,7 @@
-"""The LeetCode practice's one rule, on real submissions: any two of the four, the best two count.
+"""The LeetCode practice's one rule, on real submissions: any two of the three Medium, the best two count.
+
+Happy Number (202) is Easy on LeetCode: solved or not, it never counts. The rule is stated in the
+same words wherever a student reads it (README, the stub, the log template, the release, the notebook).
 
 Each submission is the reference with some practice functions put back to the stub's
 `raise NotImplementedError` (or broken), graded by the real grader; only the practice runs.
@@ -15,7 +18,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from grader.lesson.practice import BEST_OF, NOT_COUNTED, PROBLEMS
+from grader.lesson.practice import BEST_OF, NOT_COUNTED, NOT_COUNTED_EASY, PROBLEMS, RULE
 from grader.report.cards import NOT_COUNTED_HEAD, not_counted_cards
 from grader.report.log_view import log_view
 from grader.report.render import render_html, render_markdown
@@ -55,27 +58,63 @@ def not_counted(results: dict) -> dict[str, dict]:
 
 
 def test_two_chosen_problems_solved_are_full_marks(tmp_path: Path) -> None:
-    # the two the stub lists last: the rule is "any two", not "the first two"
-    results = grade(submission(tmp_path, {"my_pow": STUB["my_pow"], "count_primes": STUB["count_primes"]}),
+    # the two Medium problems the stub lists last: the rule is "any two", not "the first two"
+    results = grade(submission(tmp_path, {"my_pow": STUB["my_pow"], "is_happy": STUB["is_happy"]}),
                     hidden=True, keyword=KEYWORD)
     assert practice(results) == (8.0, 8.0)
     counted = [t["id"] for t in results["tests"] if t["task"] == "leetcode_practice"]
-    assert groups(counted) == {"is_happy", "int_to_roman"}
+    assert groups(counted) == {"count_primes", "int_to_roman"}
     assert all(t["status"] == "passed" for t in results["tests"])
     left = not_counted(results)
-    assert set(left) == {"my_pow", "count_primes"}
+    assert set(left) == {"my_pow", "is_happy"}
     assert {s["id"] for s in results["skipped"] if s.get("not_counted")} == {
         f"{suite}/test_leetcode.py::{name}"
-        for suite in ("public", "hidden") for name in ("my_pow", "count_primes")}
+        for suite in ("public", "hidden") for name in ("my_pow", "is_happy")}
     entry = left["my_pow"]
     assert entry["reason"] == NOT_COUNTED[0]
     assert entry["messages"] == {"en": NOT_COUNTED[0], "ko": NOT_COUNTED[1]}
+    assert left["is_happy"]["messages"] == {"en": NOT_COUNTED_EASY[0], "ko": NOT_COUNTED_EASY[1]}
     assert all(t["status"] == "failed" for t in entry["not_counted"]["tests"])
     assert results["score"] == pytest.approx(sum(t["score"] for t in results["tests"]))
     # nothing to show for problems not attempted: no "failing, not counted" card, in either language
     assert not_counted_cards(results, "en", "sub") == []
     summary = text_summary(results, "ko")
     assert NOT_COUNTED_HEAD[1] not in summary and NOT_COUNTED[0] not in summary
+
+
+def test_happy_number_solved_never_counts(tmp_path: Path) -> None:
+    """Happy Number (Easy) and one Medium solved: half marks, as the rule says, not full."""
+    results = grade(submission(tmp_path, {"my_pow": STUB["my_pow"], "count_primes": STUB["count_primes"]}),
+                    hidden=False, keyword=KEYWORD)
+    assert practice(results) == (2.0, 4.0)
+    left = not_counted(results)
+    assert "is_happy" in left and left["is_happy"]["reason"] == NOT_COUNTED_EASY[0]
+    assert {t["status"] for t in left["is_happy"]["not_counted"]["tests"]} == {"passed"}
+    counted = [t["id"] for t in results["tests"] if t["task"] == "leetcode_practice"]
+    assert "is_happy" not in groups(counted) and "int_to_roman" in groups(counted)
+
+
+def _words(text: str) -> str:
+    """Text as read: Markdown quote marks, comment marks and line breaks are not words."""
+    return " ".join(re.sub(r"^\s*(?:>|#)\s?", "", text, flags=re.M).split())
+
+
+def test_the_rule_is_stated_in_the_same_words_wherever_a_student_chooses() -> None:
+    from grader.instructor.notebook_release import STEPS
+    from grader.instructor.release import README
+
+    places = {
+        "README.md": (ROOT / "README.md").read_text(encoding="utf-8"),
+        "exercises/leetcode.py": (ROOT / "exercises" / "leetcode.py").read_text(encoding="utf-8"),
+        "exercises/LEETCODE_LOG.md": (ROOT / "exercises" / "LEETCODE_LOG.md").read_text(encoding="utf-8"),
+        "release README": README,
+        "notebook": STEPS["my_pow"],
+    }
+    for place, text in places.items():
+        words = _words(text).replace("LeetCode: solve any", "Solve any").replace("**[English]** ", "")
+        words = words.replace("**[한국어]** ", "").replace("LeetCode: `leetcode.py`", "`leetcode.py`")
+        assert _words(RULE[0]) in words, place
+        assert _words(RULE[1]) in words, place
 
 
 def test_one_solved_is_half_and_the_next_one_counts_as_not_attempted(tmp_path: Path) -> None:
@@ -90,12 +129,12 @@ def test_one_solved_is_half_and_the_next_one_counts_as_not_attempted(tmp_path: P
 
 
 def test_best_two_of_more_count_and_an_attempted_failure_beats_not_attempted(tmp_path: Path) -> None:
-    # three attempted, my_pow wrong: the two solved count; my_pow is listed, failed, not counted
-    results = grade(submission(tmp_path, {"my_pow": WRONG_POW, "int_to_roman": STUB["int_to_roman"]}),
+    # three Medium attempted, my_pow wrong: the two solved count; my_pow is listed, failed, not counted
+    results = grade(submission(tmp_path, {"my_pow": WRONG_POW, "is_happy": STUB["is_happy"]}),
                     hidden=False, keyword=KEYWORD)
     assert practice(results) == (4.0, 4.0)
     left = not_counted(results)
-    assert set(left) == {"my_pow", "int_to_roman"}
+    assert set(left) == {"my_pow", "is_happy"}
     assert {t["status"] for t in left["my_pow"]["not_counted"]["tests"]} == {"passed", "failed"}
     # only my_pow attempted, and wrong everywhere it matters: it counts before a problem not started
     results = grade(submission(tmp_path / "b", {"my_pow": "    return 0.0\n",

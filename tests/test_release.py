@@ -92,7 +92,7 @@ def test_release_layout(released: Path) -> None:
         assert (released / rel).is_file(), rel
     assert {p.name for p in (released / "grader/suites/public").glob("test_*.py")} == \
         {p.name for p in PUBLIC.glob("test_*.py")}
-    assert not list((released / "grader/suites").glob("hidden/*"))
+    assert not (released / "grader/suites/hidden").exists()  # not even empty: nothing of the instructor's
     for absent in ("solutions", "examples", "tests", "bench", ".github"):
         assert not (released / absent).exists(), absent
     assert not list(released.rglob("__pycache__"))
@@ -103,6 +103,10 @@ def test_release_layout(released: Path) -> None:
     assert instructor_modules and not instructor_modules & shipped, instructor_modules & shipped
     pyproject = (released / "pyproject.toml").read_text()
     assert 'include = ["grader*"]' in pyproject and "solutions" not in pyproject
+    # the instructor's own settings stay home: import contracts (they name grader.instructor), tests
+    assert "importlinter" not in pyproject and "lint-imports" not in pyproject
+    assert "grader.instructor" not in pyproject and "tests/corpus" not in pyproject
+    assert 'grade = "grader.cli:program"' in pyproject
     readme = (released / "README.md").read_text(encoding="utf-8")
     assert "hidden tests run on the grading server when you submit" in readme
     assert "숨은 테스트는 제출할 때" in readme
@@ -186,6 +190,22 @@ def test_released_grade_says_hidden_tests_run_at_submission(released: Path, tmp_
     assert proc.returncode == 2
     assert "hidden tests run when you submit" in proc.stderr
     assert "숨은 테스트는 제출할 때 실행됩니다" in proc.stderr
+
+
+def test_released_help_is_short_and_in_the_students_language(released: Path) -> None:
+    instructor_flags = ("--isolation", "--memory-mb", "--cpu-seconds", "--hidden", "--key-env", "--ci",
+                        "--fail-under", "--time-limit", "Gradescope")
+    for lang, words in (("en", ("-k EXPR", "--lang", "--out", "hidden tests run when you submit")),
+                        ("ko", ("-k EXPR", "피드백 언어", "채점할 제출물", "숨은 테스트는 제출할 때"))):
+        proc = run_released(released, "--help", "--lang", lang, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        assert all(w in proc.stdout for w in words), (lang, proc.stdout)
+        assert not any(f in proc.stdout for f in instructor_flags), (lang, proc.stdout)
+        assert len(proc.stdout.splitlines()) <= 25
+    # the instructor's copy documents every flag
+    full = subprocess.run([sys.executable, "-m", "grader.cli", "--help"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60).stdout
+    assert all(f in full for f in instructor_flags[:-1])
 
 
 # -- the lesson notebook -------------------------------------------------------------------------

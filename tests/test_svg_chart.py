@@ -177,7 +177,7 @@ def test_feedback_plots_in_korean() -> None:
     words = texts(loss)
     assert "스텝" in words and "교차 엔트로피 손실" in words and "sin (2회)" in words
     acc = parse(decode(plots.accuracy_bars(_view("ko"), "ko")))
-    assert {"토큰 정확도", "토큰 주머니 한계", "T=8", "T=12"} <= set(texts(acc))
+    assert {"토큰 정확도", "bag-of-tokens 상한", "T=8", "T=12"} <= set(texts(acc))
     assert plots.loss_curves(_view("en", [{"mode": "sin", "acc_by_length": {"8": 1.0}}])) is None
     assert plots.accuracy_bars(_view("en", [{"mode": "sin", "loss_curve": [1.0]}])) is None
     odd = parse(decode(plots.accuracy_bars(_view("en", [{"mode": "rope <&>", "acc_by_length": {"8": 0.9}}]))))

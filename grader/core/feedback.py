@@ -75,10 +75,11 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
     if isinstance(exc, NotAttempted):
         en_at, ko_at = _at(exc.where)
         return Message(
-            f"Not attempted yet: this still raises NotImplementedError{en_at}. Fill in the TODO and run "
-            "`grade` again.",
-            f"아직 구현하지 않았습니다: NotImplementedError가 그대로 남아 있습니다{ko_at}. TODO를 채운 뒤 "
-            "`grade`를 다시 실행하세요.",
+            # no verb for where it is read (a shell's grade, a kernel's check()): the reports add it
+            f"Not attempted yet: this still raises NotImplementedError{en_at}. Write the function in place "
+            "of the raise.",
+            f"아직 구현하지 않았습니다: 아직 NotImplementedError가 발생합니다{ko_at}. raise 대신 함수를 "
+            "구현하세요.",
         ), "failed"
     if isinstance(exc, MissingName):
         return Message(

@@ -2,7 +2,8 @@
 
 A test joins a group by recording, in its pytest-json-report metadata (the ``json_metadata``
 fixture), ``choice = {"group": name, "best_of": n, "reason": {"en", "ko"}}``, plus
-``"attempted": False`` while the student has not started that problem. After the run the groups
+``"attempted": False`` while the student has not started that problem, and ``"counts": False`` for a
+problem the task's rule never counts (an Easy one where the lesson asks for Medium). After the run the groups
 of each task are ranked by the points they earned, then attempted before not attempted, then
 collection order; the first ``best_of`` count. The tests of the other groups leave the score: each
 group is one entry of the skipped tests per test file (``<file>::<group>``, its tests and their
@@ -21,6 +22,7 @@ class Choice(TypedDict, total=False):
     group: str
     best_of: int
     attempted: bool
+    counts: bool
     reason: dict[str, str]
 
 
@@ -44,14 +46,15 @@ def counted_groups(tests: list[TestResult], choices: dict[str, Choice]) -> dict[
         task = str(t["task"])
         g = groups.setdefault(task, {}).setdefault(
             choice["group"], {"score": 0.0, "attempted": False, "first": index,
-                              "best_of": int(choice["best_of"])})
+                              "best_of": int(choice["best_of"]), "counts": bool(choice.get("counts", True))})
         g["score"] += t["score"]
         g["attempted"] = g["attempted"] or bool(choice.get("attempted", True))
     counted: dict[str, set[str]] = {}
     for task, by_group in groups.items():
         best_of = min(g["best_of"] for g in by_group.values())
-        ranked = sorted(by_group, key=lambda name: (-round(by_group[name]["score"], 6),
-                                                    not by_group[name]["attempted"], by_group[name]["first"]))
+        ranked = sorted((name for name in by_group if by_group[name]["counts"]),
+                        key=lambda name: (-round(by_group[name]["score"], 6),
+                                          not by_group[name]["attempted"], by_group[name]["first"]))
         counted[task] = set(ranked[:best_of])
     return counted
 

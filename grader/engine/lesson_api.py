@@ -54,6 +54,20 @@ class Prefetch(Protocol):
         """The session ends: forget what was started for it."""
 
 
+class Causes(Protocol):
+    """Which failing check explains another (one mistake, one card: "fix X first"). The reports read a
+    failure row (report/view.py: ``en_text``, ``figure_data``) and never import the lesson."""
+
+    def cause_of(self, row: dict[str, Any]) -> str | None:
+        """The cause a failed check names itself, or None."""
+
+    def explained_by(self, row: dict[str, Any]) -> str | None:
+        """The cause that, if present, explains this check's failure although its own code may be right."""
+
+    def link_text(self, cause: str, lang: str) -> tuple[str, str, str]:
+        """(the cause's name, the checks it explains, why) in ``lang``."""
+
+
 @dataclass(frozen=True)
 class Lesson:
     """What a lesson declares as ``LESSON``. Every field after ``markers`` is optional, so a lesson
@@ -74,6 +88,7 @@ class Lesson:
     solutions: Path | None = None  # the reference solutions the hidden suites compare against
     suites: Path | None = None  # pytest.ini, public/ and hidden/ (None: the kit's grader/suites)
     templates: Path | None = None  # report templates searched before the kit's (None: the kit's only)
+    causes: Causes | None = None  # failures one cause explains across checks (report/cards.py)
 
     @property
     def title(self) -> str:

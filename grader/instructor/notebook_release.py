@@ -38,7 +38,7 @@ hidden tests run when you submit. Fill in the LeetCode log at the bottom too (ed
 
 # Shown before the cell that defines the name: the lesson's steps, in the kit's words.
 STEPS: dict[str, str] = {
-    "sinusoidal_pe": """## 1단계 · Step 1 — 사인 위치인코딩 / the sinusoidal table
+    "sinusoidal_pe": """## 1단계 · Step 1 — 사인파 위치 인코딩 / the sinusoidal table
 
 **[한국어]** self-attention은 토큰의 순서를 모릅니다. 입력 순서를 섞으면 출력도 똑같이 섞일 뿐입니다. 그래서 \
 각 위치에
@@ -89,11 +89,11 @@ numbers.""",
     "make_batch": """## 5단계 · Step 5 — 순서 뒤집기 실험 / the sequence-reversal experiment
 
 **[한국어]** 무작위 토큰 열을 거꾸로 출력하는 작은 Transformer를 `none`, `sin`, `learned` 세 방식으로 학습해
-비교합니다. 위치 정보가 없으면 모델은 자기 토큰과 전체 토큰의 개수만 알기 때문에 "다른 토큰 중 가장 흔한 것"을
-고르는 것이 최선입니다(길이 8, 어휘 10에서 정확도 약 0.317). 학습 길이(8)와 더 긴 길이(12)에서 정확도를 재 \
-보고,
+비교합니다. 위치 정보가 없으면 모델은 자기 토큰과, 어떤 토큰이 몇 번 나왔는지(multiset)만 알기
+때문에 "다른 토큰 중 가장 많이 나온 것"을 고르는 것이 최선입니다. 이것이 bag-of-tokens 상한입니다(길이 8,
+어휘 10에서 정확도 약 0.317). 학습 길이(8)와 더 긴 길이(12)에서 정확도를 재 보고,
 왜 두 위치 방식 모두 처음 보는 길이에서는 약한지 생각해 보세요. 힌트: 수업 코드의 기본 초기화 그대로면 `sin`이
-한동안 이 한계에 머뭅니다. 토큰 임베딩을 `std=d_model**-0.5`로 초기화해 보세요.
+한동안 이 상한에 머뭅니다. 토큰 임베딩을 `std=d_model**-0.5`로 초기화해 보세요.
 
 **[English]** Train a small Transformer to output a random sequence reversed, with `none`, `sin` and \
 `learned`,
@@ -101,17 +101,19 @@ and compare. Without positions the best a model can do is guess the most common 
 0.317 token accuracy at length 8, vocabulary 10). Measure at the training length (8) and a longer one (12),
 and think about why neither position scheme handles the unseen length. Hint: with the lesson's default init,
 `sin` sits on that bound for a long while; try initialising the token embedding with `std=d_model**-0.5`.""",
-    "my_pow": """## 연습 · Practice — LeetCode (네 문제 중 두 문제 / two of the four)
+    "my_pow": """## 연습 · Practice — LeetCode (Medium 세 문제 중 두 문제 / two of the three Medium problems)
 
-**[한국어]** 아래 네 문제 중 아무 두 문제를 골라 푸세요. 가장 잘 푼 두 문제가 점수에 들어갑니다
-(문제마다 같은 점수). 고른 두 문제를 맞히면 연습 점수 만점이고, 고르지 않은 함수는
-`NotImplementedError`를 그대로 두면 "시도하지 않음"으로 처리되어 틀린 것이 아닙니다.
-고른 두 문제의 풀이 기록은 이 노트북 맨 아래의 LeetCode 기록 셀에 씁니다.
+**[한국어]** `leetcode.py`의 Medium 문제 세 개(50. Pow(x, n), 204. Count Primes, 12. Integer to Roman) 중 아무
+두 문제를 푸세요. 가장 잘 푼 두 문제가 같은 비중으로 점수에 들어갑니다. 202. Happy Number는 LeetCode에서
+Easy라 몸풀기용입니다. 코드는 점수에 들어가지 않고, 기록에 쓰면 제출할 때 0.5점이 깎입니다(기록은 Medium
+문제만 받습니다). 고르지 않은 함수는 `NotImplementedError`를 그대로 두면 "시도하지 않음"이며 틀린 것이
+아닙니다. 고른 두 문제의 풀이 기록은 이 노트북 맨 아래의 LeetCode 기록 셀에 씁니다.
 
-**[English]** Pick any two of the four problems below and solve them. Your best two count, each worth
-the same: solve the two you chose and the practice is full marks. Leave the others raising
-`NotImplementedError`: that is "not attempted", not wrong. The log of your two goes in the LeetCode log
-cell at the bottom of this notebook.""",
+**[English]** Solve any two of the three Medium problems in `leetcode.py` (50. Pow(x, n), 204. Count Primes,
+12. Integer to Roman); your best two count, each worth the same. 202. Happy Number is Easy on LeetCode: it is
+there to warm up, its code never counts, and a log entry for it loses 0.5 at submission (the log takes Medium
+problems only). Leave the others raising `NotImplementedError`: that is "not attempted", not wrong. The log
+of your two goes in the LeetCode log cell at the bottom of this notebook.""",
 }
 
 TRY_IT = '''# 직접 확인해 보기 / try it (runs in Jupyter only, never while grading)

@@ -43,13 +43,16 @@ README = """# Embedding + Positional Encoding — 실습 키트 / exercise kit
 1. 설치: `pip install -e .` (Python 3.10 이상, PyTorch CPU 버전이면 충분합니다)
 2. `exercises/`의 `embedding.py`, `reversal.py`, `leetcode.py`를 채우거나, 같은 내용의 노트북
    `lesson.ipynb`에서 풀어도 됩니다. 함수 이름과 인자는 바꾸지 마세요.
-3. LeetCode: `leetcode.py`의 네 문제 중 아무 두 문제를 푸세요. 가장 잘 푼 두 문제가 점수에 들어가고
-   (고르지 않은 함수는 `NotImplementedError` 그대로), 고른 두 문제를 맞히면 연습 점수 만점입니다.
+3. LeetCode: `leetcode.py`의 Medium 문제 세 개(50. Pow(x, n), 204. Count Primes, 12. Integer to Roman) 중 아무
+   두 문제를 푸세요. 가장 잘 푼 두 문제가 같은 비중으로 점수에 들어갑니다. 202. Happy Number는 LeetCode에서
+   Easy라 몸풀기용입니다. 코드는 점수에 들어가지 않고, 기록에 쓰면 제출할 때 0.5점이 깎입니다(기록은 Medium
+   문제만 받습니다). 고르지 않은 함수는 `NotImplementedError`를 그대로 두세요.
    풀이 기록은 `exercises/LEETCODE_LOG.md`에 씁니다. 노트북에서는 템플릿 칸(`**문제 (Problem):**` ...)이 있는
    마크다운 셀에 씁니다: `lesson.ipynb`에서는 맨 아래 셀이고, 직접 만든 노트북이면 템플릿을 마크다운 셀에
    붙여 넣으세요. 채점기는 셀의 위치가 아니라 내용으로 기록을 찾고, `check()`는 저장된 노트북에서 읽습니다.
-4. 채점: `grade` (= `grade exercises`) 또는 `grade lesson.ipynb`. 결과는 `reports/`에 저장됩니다
-   (`results.json`, `feedback.html`). 특정 테스트만: `grade -k test_pe`.
+4. 채점: `grade` (= `grade exercises`) 또는 `grade lesson.ipynb`. 결과는 `reports/`에, 노트북은
+   `reports/lesson/`에 따로 저장됩니다(`results.json`, `feedback.html`).
+   특정 과제만: `grade -k sinusoidal_pe`.
 
 **이 복사본에는 공개 테스트만 있습니다.** 숨은 테스트는 제출할 때 채점 서버에서 실행되므로, 여기서 모두 \
 통과해도
@@ -94,14 +97,17 @@ Exercises on token embeddings and positional encodings (sinusoidal and learned).
 1. Install: `pip install -e .` (Python 3.10 or later; the CPU build of PyTorch is enough).
 2. Fill in `embedding.py`, `reversal.py` and `leetcode.py` in `exercises/`, or work in the notebook
    `lesson.ipynb`, which holds the same exercises. Keep the names and arguments of the functions.
-3. LeetCode: solve any two of the four problems in `leetcode.py`. Your best two count (leave the others
-   raising `NotImplementedError`): solve the two you chose and the practice is full marks. Write the log in
+3. LeetCode: solve any two of the three Medium problems in `leetcode.py` (50. Pow(x, n), 204. Count Primes,
+   12. Integer to Roman); your best two count, each worth the same. 202. Happy Number is Easy on LeetCode:
+   it is there to warm up, its code never counts, and a log entry for it loses 0.5 at submission (the log
+   takes Medium problems only). Leave the others raising `NotImplementedError`. Write the log in
    `exercises/LEETCODE_LOG.md`; in a notebook, in a Markdown cell holding the template's fields
    (`**문제 (Problem):**` ...): the last cell of `lesson.ipynb`, or paste the template into a Markdown cell of
    your own notebook. The grader finds the log by its content, not its place; `check()` reads it from the
    saved notebook.
-4. Grade: `grade` (same as `grade exercises`) or `grade lesson.ipynb`. Results go to `reports/`
-   (`results.json`, `feedback.html`). One test only: `grade -k test_pe`.
+4. Grade: `grade` (same as `grade exercises`) or `grade lesson.ipynb`. Results go to `reports/`, a
+   notebook's to its own `reports/lesson/` (`results.json`, `feedback.html`). One task only:
+   `grade -k sinusoidal_pe`.
 
 **This copy holds the public tests only.** The hidden tests run on the grading server when you submit, so
 passing everything here does not guarantee the final score. `grade --hidden` does not work in this copy and
@@ -160,7 +166,7 @@ def write_release(out: Path, lesson: str = DEFAULT_LESSON) -> list[Path]:
     shutil.rmtree(grader / "suites" / "hidden")
     shutil.rmtree(grader / "instructor")  # batch, merge, bundles, sealing: `grade` says they are not here
     shutil.rmtree(grader / "kitdata", ignore_errors=True)  # an installed kit's copies: the top level has them
-    (grader / "suites" / "hidden").mkdir()  # empty: `grade --hidden` says the tests are not in this copy
+    # no suites/hidden/ at all: `grade --hidden` finds no hidden test and says they run at submission
     if TEMPLATES.is_dir():
         shutil.copytree(TEMPLATES, out / "templates", ignore=SKIP)
     write_notebook(EXERCISES, out / "lesson.ipynb")
@@ -176,16 +182,21 @@ def write_release(out: Path, lesson: str = DEFAULT_LESSON) -> list[Path]:
 
 
 def student_pyproject(lesson: str = DEFAULT_LESSON) -> str:
-    """The kit's pyproject with the package list cut to the grader (no solutions package), and the
+    """The kit's pyproject with the package list cut to the grader (no solutions package), none of the
+    instructor's own tool settings (the import contracts name grader.instructor, absent here), and the
     student's project setting: the lesson it is (grader/engine/lessons.py reads it)."""
     text = (BUILD_FILES / PROJECT_FILE).read_text(encoding="utf-8")
     text = re.sub(r"(?ms)^\[tool\.grade\]\n.*?(?=^\[|\Z)", "", text)  # the kit's own, if it has one
-    text = text.rstrip("\n") + (f'\n\n# The lesson `grade` and `check()` grade here.\n'
-                                 f'[tool.grade]\nlesson = "{lesson}"\n')
     text = re.sub(r'include\s*=\s*\[[^\]]*\]', 'include = ["grader*"]', text, count=1)
     text = re.sub(r'(?m)^name\s*=\s*"([^"]+)"', r'name = "\1-student"', text, count=1)
     text = re.sub(r'(?m)^\s*"copydetect[^\n]*\n', "", text)  # `grade similarity` is instructor-only
-    return re.sub(r"(?ms)^\[project\.optional-dependencies\].*?(?=^\[)", "", text)
+    text = re.sub(r"(?ms)^\[project\.optional-dependencies\].*?(?=^\[)", "", text)
+    # every [tool.importlinter] / [[tool.importlinter.contracts]] table (and the comment over it), up to
+    # the next other table; the kit's own test settings too (the release has no tests/)
+    for table in (r"\[?tool\.importlinter", r"tool\.pytest\.ini_options"):
+        text = re.sub(rf"(?ms)(?:^#[^\n]*\n)*^\[{table}[^\n]*\n.*?(?=^\[(?!{table})|\Z)", "", text)
+    text = re.sub(r'(?m)^extend-exclude\s*=.*\n', "", text).rstrip()
+    return text + f'\n\n# The lesson `grade` and `check()` grade here.\n[tool.grade]\nlesson = "{lesson}"\n'
 
 
 # -- the leak scan ------------------------------------------------------------------------------

@@ -65,8 +65,10 @@ class CheckResult:
             lines.append(change["text"])
         if self.results.get("error"):
             lines.append(str(self.results["error"]))
-        for f in self.failures:
-            lines.append(f"- {f['id'].split('::')[-1]}: {f['text']}")
+        from grader.report.markup import without_picture
+
+        for f in self.failures:  # plain text: the picture is in the HTML view only
+            lines.append(f"- {f['id'].split('::')[-1]}: {without_picture(f['text'])}")
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
@@ -150,8 +152,13 @@ def _kernel_submission(folder: Path) -> Path | None:
     import nbformat
 
     folder.mkdir(parents=True)
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
-    nb.cells += _saved_markdown()  # the LeetCode log lives in Markdown cells, which the history lacks
+    saved = _saved_cells()
+    aligned = aligned_cells(cells, saved)
+    if aligned is not None:  # cell numbers as in the saved notebook: "cell 12" here is cell 12 in grade
+        nb = nbformat.v4.new_notebook(cells=aligned)
+    else:  # cells run out of order or edited since the save: the kernel's order, the log after it
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+        nb.cells += [c for c in saved if c.get("cell_type") == "markdown"]
     nbformat.write(nb, str(folder / "kernel.ipynb"))
     for log in (Path(LOG_NAME), Path("exercises") / LOG_NAME):
         if log.is_file():
@@ -171,8 +178,8 @@ def _defines_the_lesson(cells: list[str]) -> bool:
 _TOP_DEFS = re.compile(r"^(?:async\s+def|def|class)\s+(\w+)", re.M)
 
 
-def _saved_markdown() -> list:
-    """The Markdown cells of the notebook file this kernel runs, when Jupyter says which (as saved last)."""
+def _saved_cells() -> list:
+    """The cells of the notebook file this kernel runs, when Jupyter says which (as saved last)."""
     import nbformat
 
     ipython = sys.modules.get("IPython")
@@ -183,9 +190,42 @@ def _saved_markdown() -> list:
         return []
     try:
         saved = nbformat.read(str(path), as_version=4)
-    except Exception:  # an unreadable file only costs the log
+    except Exception:  # an unreadable file only costs the log and the cell numbers
         return []
-    return [c for c in saved.cells if c.get("cell_type") == "markdown"]
+    return list(saved.cells)
+
+
+def aligned_cells(history: list[str], saved: list) -> list | None:
+    """The saved notebook's cells with what the kernel ran in place, so cell numbers match `grade`.
+
+    Each cell the kernel ran must be a code cell of the saved notebook, run top to bottom (a cell run
+    again right away counts once); saved code cells the kernel has not run yet stay empty, Markdown
+    cells (the LeetCode log) stay where they are. None when the history does not fit (cells run out
+    of order, or edited since the last save): the caller numbers by the kernel's order then.
+    """
+    import nbformat
+
+    if not saved:
+        return None
+    code = [(i, str(c.get("source", "")).strip())
+            for i, c in enumerate(saved) if c.get("cell_type") == "code"]
+    ran: dict[int, str] = {}
+    at = -1
+    for cell in history:
+        text = cell.strip()
+        match = next((i for i, src in code if i >= at and src == text), None)
+        if match is None:
+            return None
+        ran[match], at = cell, match
+    out = []
+    for i, c in enumerate(saved):
+        if c.get("cell_type") == "code":
+            out.append(nbformat.v4.new_code_cell(ran.get(i, "")))
+        elif c.get("cell_type") == "markdown":
+            out.append(nbformat.v4.new_markdown_cell(str(c.get("source", ""))))
+        else:
+            out.append(nbformat.v4.new_raw_cell(str(c.get("source", ""))))
+    return out
 
 
 # --------------------------------------------------------------------------- HTML
@@ -199,11 +239,12 @@ _CSS = """<style>
  padding:.3rem .7rem;margin:.5rem 0;background:#fff8f8}.gk-check dl{display:grid;grid-template-columns:max-content 1fr;
  gap:.1rem .8rem;margin:.3rem 0}.gk-check dt{font-weight:600}.gk-check dd{margin:0}.gk-check code{background:#f6f8fa;padding:0 .2rem;border-radius:3px}
 .gk-check .muted{color:#656d76}.gk-check .gk-panels{display:flex;flex-wrap:wrap;gap:8px}
-.gk-check .gk-panels svg{max-width:100%;height:auto}.gk-check figure{margin:.4rem 0}
+.gk-check .gk-panels{overflow-x:auto}.gk-check td.gk-num,.gk-check .gk-nowrap{white-space:nowrap}.gk-check figure{margin:.4rem 0}
 </style>"""  # noqa: E501
 
 _WORDS = {
     "en": {"title": "check", "all": "all tasks", "passed": "All checks passed.", "expected": "Expected",
+           "hidden": "The hidden tests still run when you submit.",
            "found": "Found", "cause": "Likely cause", "fix": "How to fix", "check": "Check",
            "message": "Message",
            "notes": "Top-level code the grader did not run, or that failed", "tests": "checks passed",
@@ -211,6 +252,7 @@ _WORDS = {
            "none": "No test matched this task name: try sinusoidal_pe, TokenAndPosEmbedding, weight_tying, "
                    "equivariance, leetcode_practice or leetcode_log."},
     "ko": {"title": "check", "all": "모든 과제", "passed": "모든 검사를 통과했습니다.",
+           "hidden": "숨은 테스트는 제출할 때 따로 실행됩니다.",
            "expected": "기대한 것",
            "found": "실제 결과", "cause": "원인 추정", "fix": "고치는 방법", "check": "검사",
            "message": "메시지",
@@ -243,9 +285,10 @@ def render_html(result: CheckResult) -> str:
     if rows:
         parts.append("<table>")
         for t in rows:
-            parts.append(f'<tr><td>{e(t["title"])}</td><td class="{t["level"]}">'
+            parts.append(f'<tr><td>{e(t["title"])}</td><td class="gk-num {t["level"]}">'
                          f'{t["score"]:g} / {t["max_score"]:g}'
-                         f'</td><td class="muted">{t["passed"]} / {t["total"]} {w["tests"]}</td></tr>')
+                         f'</td><td class="muted"><span class="gk-nowrap">{t["passed"]} / '
+                         f'{t["total"]}</span> {w["tests"]}</td></tr>')
         parts.append("</table>")
     elif not r.get("error"):
         parts.append(f'<p class="mid">{w["none"]}</p>')
@@ -256,14 +299,17 @@ def render_html(result: CheckResult) -> str:
                         f'{e(change["head"])}</strong>{rest}</p>')
     failures = result.failures
     if rows and not failures:
-        parts.append(f'<p class="good">{w["passed"]}</p>')
-    cards, not_started = build_cards(failures, result.lang)
+        hidden = "" if "hidden" in (r.get("suites") or []) else " " + e(w["hidden"])
+        parts.append(f'<p class="good">{w["passed"]}{hidden}</p>')
+    cards, not_started = build_cards(failures, result.lang, rerun="check")
     for c in cards:
         parts.append('<div class="card">')
         if c["count"] > 1:
             parts.append(f'<strong>{e(c["task_title"])}: {e(c["count_text"])}</strong>')
             if c["cause"]:
                 parts.append(f'<p><strong>{w["cause"]}:</strong> {code_spans(c["cause"])}</p>')
+        if c.get("first_note"):
+            parts.append(f'<p class="first">{code_spans(c["first_note"])}</p>')
         if c["figure"]:
             fig = c["figure"]
             parts.append(f'<figure class="gk-fig" data-figure="pe-diff"><div class="gk-panels">{fig["found"]}'

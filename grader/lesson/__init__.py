@@ -8,7 +8,7 @@ the rest directly (structural evidence in ``structure``, the log review in ``log
 """
 
 from grader.engine.lesson_api import Layout, Lesson
-from grader.lesson import prefetch, reference
+from grader.lesson import causes, prefetch, reference
 from grader.lesson.tasks import LOG_NAME, TASK_LIST
 from grader.paths import EXERCISES, SOLUTIONS, SUITES_DIR
 
@@ -26,4 +26,5 @@ LESSON = Lesson(
     exercises=EXERCISES,
     solutions=SOLUTIONS,
     suites=SUITES_DIR,
+    causes=causes,
 )

@@ -7,7 +7,7 @@ from grader.engine.lesson_api import Task
 LOG_NAME = "LEETCODE_LOG.md"
 
 TASK_LIST = (
-    Task("sinusoidal_pe", "Sinusoidal positional encoding", "사인 위치인코딩", ("sinusoidal_pe",)),
+    Task("sinusoidal_pe", "Sinusoidal positional encoding", "사인파 위치 인코딩", ("sinusoidal_pe",)),
     Task("TokenAndPosEmbedding", "Token + position embedding", "토큰 + 위치 임베딩",
          ("TokenAndPosEmbedding",)),
     Task("weight_tying", "Weight tying", "가중치 공유(weight tying)", ("TinyLM", "count_params")),

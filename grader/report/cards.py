@@ -36,6 +36,9 @@ def is_not_attempted(row: dict[str, Any]) -> bool:
 def cause_key(row: dict[str, Any]) -> str:
     """What failures of one task share when they have one cause: the figure's diagnosis, else the
     English likely cause; a failure with neither is a card of its own."""
+    named = row.get("cause_named")
+    if named:  # a cause the lesson knows (tying, buffer, a table's diagnosis): one card across checks
+        return f"lesson:{named}"
     figure = row.get("figure_data") or {}
     key = (figure.get("cause") or {}).get("key")
     if key and key not in ("formula", "values_match"):
@@ -53,30 +56,62 @@ def _order(card: dict[str, Any]) -> int:
 Row = dict[str, Any]
 
 
-def build_cards(failures: list[Row], lang: str) -> tuple[list[Row], list[Row]]:
-    """(cards of attempted work, one not-started line per task), both in rubric order."""
+def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[list[Row], list[Row]]:
+    """(cards of attempted work, one not-started line per task), both in rubric order.
+
+    A check that a failing cause elsewhere explains (count_params doubled by a copied head) joins
+    that cause's card, after its own checks, and the card says to fix that cause first. ``rerun`` is
+    what the reader runs again: "grade" in a shell, "check" in a notebook's kernel.
+    """
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     idle: dict[str, list[dict[str, Any]]] = {}
+    attempted = [r for r in failures if not is_not_attempted(r)]
+    home: dict[str, tuple[str, str]] = {}  # a cause some check names -> its card
+    for row in attempted:
+        named = row.get("cause_named")
+        if named and named not in home:
+            home[named] = (row.get("task") or "?", f"lesson:{named}")
     for row in failures:
         task = row.get("task") or "?"
-        if is_not_attempted(row):
+        if is_not_attempted(row) and not row.get("task_scored"):
             idle.setdefault(task, []).append(row)
+            continue
+        if is_not_attempted(row):  # part of a task that earns points: a card, "still to write"
+            groups.setdefault((task, "unwritten"), []).append(row)
+            continue
+        upstream = row.get("explained_by")  # report/view.py: the lesson's Causes
+        if upstream in home:
+            groups.setdefault(home[upstream], []).append(dict(row, follows=upstream))
         else:
             groups.setdefault((task, cause_key(row)), []).append(row)
     cards = []
     for (task, _key), rows in groups.items():
-        rows.sort(key=lambda r: r["hidden"])  # what the student can rerun first
+        own = sorted((r for r in rows if not r.get("follows")), key=lambda r: r["hidden"])
+        follow = sorted((r for r in rows if r.get("follows")), key=lambda r: r["hidden"])
+        rows = own + follow  # the cause's own checks first, the public (reproducible) ones first
         first = rows[0]
         n = len(rows)
-        cause = first["parts"].get("cause", "") if n > 1 else ""
+        cause = first["parts"].get("cause", "") if len(own) > 1 else ""
         figure = next((r["figure"] for r in rows if r.get("figure")), None)
+        first_note = ""
+        if follow:
+            name, checks, why = follow[0]["link"]
+            key = "fix_first" if len(follow) > 1 else "fix_first_one"
+            first_note = translate(key, lang, name=name, n=len(follow), titles=checks, why=why)
+            for r in follow:
+                r["follows_text"] = translate("follows", lang, name=name)
+        if _key == "unwritten":
+            places = list(dict.fromkeys(w for r in rows for w in _WHERE.findall(r.get("en_text", ""))))
+            first = dict(first, text=translate("not_finished", lang, n=n, where=", ".join(places[:3]) or "–",
+                                               rerun=translate(f"rerun_{rerun}", lang)))
+            cause = first["text"] if n > 1 else ""
         cards.append({
             "task": task, "task_title": first["task_title"], "checks": rows, "count": n,
             "task_rank": _order(first),
             "count_text": translate("card_count", lang, n=n) if n > 1 else "",
             "cause": cause, "lost": round(sum(r["points"] for r in rows), 3),
             "status": first["status"], "figure": figure, "reproduce": first["reproduce"],
-            "text": cause or first["text"],
+            "text": cause or first["text"], "first_note": first_note,
         })
     cards.sort(key=lambda c: (_order(c), -c["lost"]))
     lines = []
@@ -93,7 +128,8 @@ def build_cards(failures: list[Row], lang: str) -> tuple[list[Row], list[Row]]:
             "places": places, "checks": rows, "reproduce": _task_command(rows[0]["reproduce"], task),
             "text": (translate("not_started_log", lang, n=len(rows)) if not_started(rows[0]) == "log" else
                      translate("not_started_line" if len(rows) > 1 else "not_started_line_one", lang,
-                               n=len(rows), where=", ".join(places[:3]) or "–")),
+                               n=len(rows), where=", ".join(places[:3]) or "–",
+                               rerun=translate(f"rerun_{rerun}", lang))),
         })
     lines.sort(key=_order)
     return cards, lines
@@ -103,6 +139,24 @@ def _task_command(command: str, task: str) -> str:
     """The reproduce command of one check, widened to the whole task (``-k TASK``)."""
     head, sep, _expr = command.rpartition(" -k ")
     return f"{head} -k {task}" if sep else command
+
+
+def tally(cards: list[Row], not_started: list[Row], lang: str) -> dict[str, Any]:
+    """The failure counts every page shows, from one place: checks = in cards + not started."""
+    in_cards = sum(c["count"] for c in cards)
+    idle = sum(n["count"] for n in not_started)
+    n, m = in_cards + idle, len(cards)
+    if n == 0:
+        text = ""
+    elif idle and m:
+        text = translate("checks_failed_idle", lang, n=n, m=m, k=idle)
+    elif idle:
+        text = ""  # only tasks not started: their lines say it
+    elif n == 1:
+        text = translate("check_failed_one", lang)
+    else:
+        text = translate("checks_failed_one" if m == 1 else "checks_failed", lang, n=n, m=m)
+    return {"checks": n, "in_cards": in_cards, "not_started": idle, "causes": m, "text": text}
 
 
 def top_fixes(cards: list[Row], not_started: list[Row], n: int = 3) -> list[Row]:
@@ -176,8 +230,8 @@ def not_counted_cards(results: dict, lang: str, path: str) -> list[Row]:
             group=card["group"], n=card["count"], checks="check" if card["count"] == 1 else "checks")
         card["reproduce"] = card["checks"][0]["reproduce"]
         out.append(card)
-    return sorted(out, key=lambda c: (_order(c["task"]), c["group"]))
+    return sorted(out, key=lambda c: (_order(c), c["group"]))
 
 
 __all__ = ["NOT_COUNTED_HEAD", "build_cards", "cause_key", "is_not_attempted", "not_counted_cards",
-           "not_started", "top_fixes"]
+           "not_started", "tally", "top_fixes"]

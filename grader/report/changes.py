@@ -1,31 +1,54 @@
 """What changed since the previous run (results["previous"]), and the banner of a filtered run.
 
-"+14 since the last run: sinusoidal_pe now passes; weight_tying still fails", in the report's
-language, for the terminal, feedback.html/md, summary.txt and check(). A first run says nothing.
+"+14 since the last run (14:05): Sinusoidal positional encoding now passes", in the report's
+language, for the terminal, feedback.html/md, summary.txt and check(). Tasks go by their titles, the
+time is the student's local time, and a task that still fails is named only when its failing checks
+changed (worked on, not fixed yet): an unrelated change does not repeat it. A first run says nothing.
 """
 
 from __future__ import annotations
 
+import calendar
 import time
 from typing import Any
 
 from grader.report.i18n import translate
 from grader.report.lesson_tasks import task_order
+from grader.report.view import task_title
 
 EPS = 1e-9
 STILL_SHOWN = 3  # tasks named as still failing; the rest are counted
 
 
-def _when(stamp: str) -> str:
-    """The previous run's time as people read it: 20:31 UTC today, else the date too."""
+def _when(stamp: str, now: float | None = None) -> str:
+    """The previous run's time as the student reads it, in the local time zone: 14:05 today, else the
+    date too (results.json keeps UTC)."""
     try:
-        then = time.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ")
-    except (TypeError, ValueError):
+        then = time.localtime(calendar.timegm(time.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ")))
+    except (TypeError, ValueError, OverflowError):
         return str(stamp or "")
-    today = time.strftime("%Y-%m-%d", time.gmtime())
+    today = time.strftime("%Y-%m-%d", time.localtime(now))
     day = time.strftime("%Y-%m-%d", then)
     clock = time.strftime("%H:%M", then)
-    return f"{clock} UTC" if day == today else f"{day} {clock} UTC"
+    return clock if day == today else f"{day} {clock}"
+
+
+def _failed_ids(results: dict[str, Any]) -> dict[str, set[str]]:
+    """task -> the ids of its checks that did not pass in this run."""
+    out: dict[str, set[str]] = {}
+    for t in results.get("tests") or []:
+        if t.get("status") != "passed":
+            out.setdefault(str(t.get("task")), set()).add(t["id"])
+    return out
+
+
+def _worked_on(results: dict[str, Any], task: str) -> bool:
+    """Whether the failing checks of ``task`` changed since ``previous`` (unknown then: assume so)."""
+    before = (results.get("previous") or {}).get("failed")
+    if before is None:
+        return True
+    ids = {t["id"] for t in results.get("tests") or [] if t.get("task") == task}
+    return set(before) & ids != _failed_ids(results).get(task, set())
 
 
 def _signed(x: float) -> str:
@@ -76,7 +99,10 @@ def change_view(results: dict[str, Any], lang: str) -> dict[str, Any] | None:
     for c in task_changes(results):
         if c["kind"] == "new" or (c["kind"] == "still_fails" and c["score"] <= EPS):
             continue  # a task with nothing yet, then and now, is not news
-        text = translate(f"change_{c['kind']}", lang, task=c["task"], delta=_signed(c["delta"]))
+        if c["kind"] == "still_fails" and not _worked_on(results, c["task"]):
+            continue  # the same checks fail as before: the change was elsewhere
+        text = translate(f"change_{c['kind']}", lang, task=task_title(c["task"], lang),
+                         delta=_signed(c["delta"]))
         (still if c["kind"] == "still_fails" else items).append(text)
     items += still[:STILL_SHOWN]
     if len(still) > STILL_SHOWN:

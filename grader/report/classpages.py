@@ -251,7 +251,7 @@ def experiment_plot(exp: dict[str, Any] | None) -> str | None:
     return data_uri(svg_chart.dot_chart(
         [f"{m}\nT={n}" for m, n in keys],
         [Dots(exp["values"][key], colour(key[0], modes)) for key in keys],
-        refs=[exp["bound"].get(n) for _, n in keys], ref_label="bag-of-tokens bound / 토큰 주머니 한계",
+        refs=[exp["bound"].get(n) for _, n in keys], ref_label="bag-of-tokens bound / bag-of-tokens 상한",
         y_title="token accuracy / 토큰 정확도"))
 
 

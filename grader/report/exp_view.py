@@ -73,6 +73,8 @@ def _part(rows_in: list[dict], bound_in: Any, lang: str,
             "final_loss": final, "acc": _lengths(r.get("acc_by_length")), "losses": losses,
             "student_acc": _lengths(r.get("student_acc_by_length")), "notes": notes,
         })
+    # a run that measured nothing (its code not written yet: no loss, no accuracy) is no table row
+    rows = [r for r in rows if r["acc"] or r["losses"] or r["final_loss"] is not None]
     if not rows:
         return None
     order = {m: i for i, m in enumerate(MODES_ORDER)}

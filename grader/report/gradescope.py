@@ -16,6 +16,7 @@ from grader.engine.scoring import task_totals
 from grader.report.cards import build_cards, top_fixes
 from grader.report.i18n import translate
 from grader.report.lesson_tasks import rank, task_order, task_titles
+from grader.report.markup import without_picture
 from grader.report.view import failure_rows, task_title
 
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
@@ -75,7 +76,7 @@ def build_gradescope(results: Results, lang: str, path: str, summary_md: str = "
             output = translate("status_passed", lang)
         else:
             f = failures[t["id"]]
-            output = f"[{f['status_word']}] {f['text']}\n\n"
+            output = f"[{f['status_word']}] {without_picture(f['text'])}\n\n"  # Gradescope draws no table
             output += (translate("hidden_reproduce", lang) if f["hidden"] else translate("reproduce", lang))
             output += f": {f['reproduce']}"
         tests_out.append({

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grader.lesson.practice import NOT_COUNTED
+from grader.lesson.practice import NOT_COUNTED, NOT_COUNTED_EASY
 
 STRINGS: dict[str, tuple[str, str]] = {
     "title": ("Grading feedback", "채점 피드백"),
@@ -16,7 +16,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "top_fixes": ("Top three things to fix", "가장 먼저 고칠 세 가지"),
     "nothing_to_fix": ("Nothing to fix: every test passed.",
                        "고칠 것이 없습니다: 모든 테스트를 통과했습니다."),
-    "failed_tests": ("Failed tests", "실패한 테스트"),
+    "failed_tests": ("Failed checks", "실패한 검사"),
+    "hidden_at_submit": ("The hidden tests still run when you submit.",
+                         "숨은 테스트는 제출할 때 따로 실행됩니다."),
     "all_passed": ("All tests passed.", "모든 테스트를 통과했습니다."),
     "expected": ("Expected", "기대한 것"),
     "found": ("Found", "실제 결과"),
@@ -48,16 +50,18 @@ STRINGS: dict[str, tuple[str, str]] = {
     "steps": ("Steps", "스텝"),
     "final_loss": ("Final train loss", "마지막 학습 손실"),
     "acc_at": ("Accuracy at T={n}", "T={n} 정확도"),
-    "bound_row": ("Bag-of-tokens bound (best without positions)", "토큰 주머니 한계(위치 정보 없이 최선)"),
+    "bound_row": ("Bag-of-tokens bound (best without positions)",
+                  "bag-of-tokens 상한(위치 정보 없이 가능한 최선)"),
     "bound_note": (
-        "Without positions a model only knows its own token and the multiset of all tokens, so its best "
-        "guess is the most common other token: that is the bound. `none` should sit on it; `sin` and "
-        "`learned` should beat it at the training length.",
-        "위치 정보가 없으면 모델은 자기 토큰과 전체 토큰의 개수만 알 수 있어, 가장 흔한 다른 토큰을 고르는 "
-        "것이 최선입니다: 이것이 한계입니다. `none`은 이 값에 머물고, `sin`과 `learned`는 학습 길이에서 이를 "
-        "넘어야 합니다."),
+        "Without positions a model knows only its own token and the multiset of all tokens (which tokens "
+        "occur, and how often), so its best guess is the most common of the other tokens: that accuracy is "
+        "the bag-of-tokens bound. `none` should sit on it; `sin` and `learned` should beat it at the "
+        "training length.",
+        "위치 정보가 없으면 모델은 자기 토큰과, 어떤 토큰이 몇 번 나왔는지(multiset)만 압니다. 그래서 "
+        "나머지 토큰 중 가장 많이 나온 토큰을 고르는 것이 최선이고, 그 정확도가 bag-of-tokens 상한입니다. "
+        "`none`은 이 값에 머물러야 하고, `sin`과 `learned`는 학습 길이에서 이 값을 넘어야 합니다."),
     "loss_curves": ("Training loss per step (mean over seeds)", "스텝별 학습 손실(시드 평균)"),
-    "acc_plot": ("Accuracy by length, with the bag-of-tokens bound", "길이별 정확도와 토큰 주머니 한계"),
+    "acc_plot": ("Accuracy by length, with the bag-of-tokens bound", "길이별 정확도와 bag-of-tokens 상한"),
     "log_review": ("LeetCode log review", "LeetCode 기록 검토"),
     "log_missing": ("No LEETCODE_LOG.md in the submission.", "제출물에 LEETCODE_LOG.md가 없습니다."),
     "log_not_graded": ("The LeetCode log was not graded in this run.",
@@ -115,28 +119,29 @@ STRINGS: dict[str, tuple[str, str]] = {
     "plot_step": ("step", "스텝"),
     "plot_loss": ("cross-entropy loss", "교차 엔트로피 손실"),
     "plot_runs": ("{mode} (n={n})", "{mode} ({n}회)"),
-    "plot_bound": ("bag-of-tokens bound", "토큰 주머니 한계"),
+    "plot_bound": ("bag-of-tokens bound", "bag-of-tokens 상한"),
     "plot_accuracy": ("token accuracy", "토큰 정확도"),
-    "bound_noise": ("± is the sampling error of an accuracy measured on {n} sequences (one standard error): "
-                    "`none` within it of the bound is on the bound, not above it.",
-                    "±는 {n}개 시퀀스로 잰 정확도의 표본 오차(표준오차 1배)입니다. `none`이 한계와 이만큼 "
-                    "차이 나는 것은 한계를 넘은 것이 아니라 한계에 있는 것입니다."),
+    "bound_noise": ("± is one standard error of an accuracy measured on {n} sequences: a `none` accuracy "
+                    "within ± of the bound is on the bound, not above it.",
+                    "±는 시퀀스 {n}개로 잰 정확도의 표준오차입니다. `none`의 정확도가 상한에서 ± 안쪽이면 "
+                    "상한을 넘은 것이 아니라 상한에 있는 것입니다."),
     "skip_no_cuda": ("no CUDA device on this machine (the simulated-CUDA test covers it)",
                      "이 컴퓨터에는 CUDA 장치가 없습니다(시뮬레이션한 CUDA 테스트가 대신 확인합니다)"),
     "skip_not_counted": NOT_COUNTED,
+    "skip_not_counted_easy": NOT_COUNTED_EASY,
     "text_head": ("Grade", "채점 결과"),
     "text_unreadable": ("Submission unreadable", "제출물을 읽을 수 없습니다"),
     "text_to_fix": ("To fix:", "고칠 것:"),
     "text_ignored": ("Ignored", "무시한 항목"),
     "text_skipped": ("Skipped", "건너뜀"),
     "ci_hidden_details": ("Hidden test: its details are not shown.",
-                          "숨김 테스트입니다: 자세한 내용은 공개되지 않습니다."),
+                          "숨은 테스트입니다: 자세한 내용은 공개되지 않습니다."),
     "ci_more_problems": ("{n} more problems: see the job summary.",
                          "{n}개의 문제가 더 있습니다: 작업 요약을 보세요."),
     "ci_weak_isolation": ("The hidden suite ran without namespace isolation: the student's code could have "
                           "read it. Run with --isolation namespaces as root.",
-                          "숨김 테스트를 namespaces 격리 없이 실행했습니다: 학생 코드가 숨김 테스트를 읽을 "
-                          "수 있었습니다. --isolation namespaces를 root로 실행하세요."),
+                          "숨은 테스트를 namespaces 격리 없이 실행했습니다: 학생 코드가 숨은 테스트를 읽을 "
+                          "수 있었습니다. root 권한으로 --isolation namespaces를 지정해 실행하세요."),
     "ci_score": ("Score {score}", "점수 {score}"),
     "ci_group_one": ("{title}: 1 test not passed (-{lost} points)", "{title}: 테스트 1개 실패 (-{lost}점)"),
     "ci_group": ("{title}: {n} tests not passed (-{lost} points)", "{title}: 테스트 {n}개 실패 (-{lost}점)"),
@@ -148,11 +153,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     # since the last run, and filtered runs (report/changes.py)
     "change_head": ("{delta} since the last run ({when})", "지난 실행({when}) 이후 {delta}점"),
     "change_none": ("No change since the last run ({when})", "지난 실행({when}) 이후 바뀐 점수 없음"),
-    "change_now_passes": ("{task} now passes", "{task} 이제 통과"),
-    "change_now_fails": ("{task} now fails ({delta})", "{task} 이제 실패({delta})"),
-    "change_better": ("{task} {delta}, still failing", "{task} {delta}, 아직 실패"),
-    "change_worse": ("{task} {delta}", "{task} {delta}"),
-    "change_still_fails": ("{task} still fails", "{task} 아직 실패"),
+    "change_now_passes": ("{task} now passes", "{task}: 이제 통과"),
+    "change_now_fails": ("{task} now fails ({delta})", "{task}: 이제 실패({delta}점)"),
+    "change_better": ("{task} {delta}, still failing", "{task}: {delta}점, 아직 실패"),
+    "change_worse": ("{task} {delta}", "{task}: {delta}점"),
+    "change_still_fails": ("{task} still fails", "{task}: 아직 실패"),
     "change_more_still": ("{n} more still failing", "그 밖에 {n}개 아직 실패"),
     "filter_banner": ("Filtered run (-k {keyword}): only {n} checks ran, so this is not your score.",
                       "일부만 채점했습니다(-k {keyword}): 검사 {n}개만 실행했으므로 이 점수는 전체 점수가 "
@@ -160,27 +165,46 @@ STRINGS: dict[str, tuple[str, str]] = {
     "filter_full": ("Your full run ({score} / {max_score}) is kept in {report}.",
                     "전체 채점 결과({score} / {max_score})는 {report}에 그대로 있습니다."),
     "filter_here": ("This run's report: {report}.", "이번 실행의 보고서: {report}."),
-    "filter_no_full": ("Run grade without -k for your score.", "전체 점수는 -k 없이 grade를 실행하세요."),
+    "filter_no_full": ("Run grade without -k for your score.",
+                       "전체 점수를 보려면 -k 없이 grade를 실행하세요."),
     # one card per mistake (report/cards.py)
     "card_count": ("{n} checks, one cause", "검사 {n}개, 원인 하나"),
     "not_started": ("Not started yet", "아직 시작하지 않은 항목"),
-    "not_started_line": ("not attempted yet: {n} checks meet NotImplementedError ({where}). Fill in the "
-                         "TODO, then run grade again.",
-                         "아직 구현하지 않았습니다: 검사 {n}개가 NotImplementedError를 만납니다({where}). "
-                         "TODO를 채운 뒤 grade를 다시 실행하세요."),
-    "not_started_line_one": ("not attempted yet: its check meets NotImplementedError ({where}). Fill in the "
-                             "TODO, then run grade again.",
-                             "아직 구현하지 않았습니다: 검사 {n}개가 NotImplementedError를 "
-                             "만납니다({where}). TODO를 채운 뒤 grade를 다시 실행하세요."),
+    "not_started_line": ("not attempted yet: {n} checks stop at NotImplementedError ({where}). Write the "
+                         "function, then {rerun}.",
+                         "아직 구현하지 않았습니다: 검사 {n}개에서 NotImplementedError가 "
+                         "발생합니다({where}). 함수를 구현한 뒤 {rerun}."),
+    "not_started_line_one": ("not attempted yet: its check stops at NotImplementedError ({where}). Write the "
+                             "function, then {rerun}.",
+                             "아직 구현하지 않았습니다: 검사에서 NotImplementedError가 발생합니다({where}). "
+                             "함수를 구현한 뒤 {rerun}."),
+    "not_finished": ("{n} checks still stop at NotImplementedError ({where}); the rest of this task already "
+                     "earns points. Write what is missing, then {rerun}.",
+                     "검사 {n}개에서 아직 NotImplementedError가 발생합니다({where}). 이 항목의 나머지는 이미 "
+                     "점수를 받았습니다. 빠진 부분을 구현한 뒤 {rerun}."),
+    # what to run again, by where the feedback is read: a shell, or a notebook's kernel
+    "rerun_grade": ("run `grade` again", "`grade`를 다시 실행하세요"),
+    "rerun_check": ("run `check()` again", "`check()`를 다시 실행하세요"),
     "not_started_log": ("not started yet: LEETCODE_LOG.md is still the blank template ({n} checks). Fill "
                         "it in as you solve the problems.",
                         "아직 시작하지 않았습니다: LEETCODE_LOG.md가 빈 양식 그대로입니다(검사 {n}개). "
                         "문제를 풀면서 채우세요."),
-    "checks_failed": ("{n} failed checks, {m} causes", "실패한 검사 {n}개, 원인 {m}개"),
+    "checks_failed": ("{n} failed checks: {m} causes", "실패한 검사 {n}개, 원인 {m}개"),
+    "checks_failed_one": ("{n} failed checks: one cause", "실패한 검사 {n}개, 원인 하나"),
+    "check_failed_one": ("1 failed check", "실패한 검사 1개"),
+    "checks_failed_idle": ("{n} failed checks: {m} causes, and {k} in tasks not started",
+                           "실패한 검사 {n}개: 원인 {m}개, 시작하지 않은 항목의 검사 {k}개"),
+    "fix_first": ("Fix {name} first: the same mistake makes {n} {titles} checks fail too. {why}",
+                  "{name}부터 고치세요: 같은 실수 때문에 {titles} 검사 {n}개도 실패합니다. {why}"),
+    "fix_first_one": ("Fix {name} first: the same mistake makes a {titles} check fail too. {why}",
+                      "{name}부터 고치세요: 같은 실수 때문에 {titles} 검사 1개도 실패합니다. {why}"),
+    "follows": ("fails because of {name} (above)", "위의 {name} 때문에 실패"),
     "other_causes": ("Other causes", "그 밖의 원인"),
     "more_causes": ("… and {n} more", "… 그 밖에 {n}개"),
-    "every_check": ("Every failed check ({n}), with its command, is in feedback.html and feedback.md.",
-                    "실패한 검사 {n}개 모두와 재현 명령은 feedback.html과 feedback.md에 있습니다."),
+    "at_submission": ("counted when you submit", "제출할 때 반영"),
+    "report_at": ("The full report: {html}", "전체 보고서: {html}"),
+    "every_check": ("Every failed check ({n}), with its command, is in {html} and feedback.md.",
+                    "실패한 검사 {n}개 모두와 재현 명령은 {html_and} feedback.md에 있습니다."),
     # the table as a picture (report/pe_figure.py)
     "fig_found": ("Your table {shape}", "내 표 {shape}"),
     "fig_expected": ("The formula's table {shape}", "수식의 표 {shape}"),
@@ -210,7 +234,8 @@ def translate(key: str, lang: str, **fmt: object) -> str:
 
 
 # Skip reasons the suites write in English -> their key here (anything else is shown as written).
-SKIP_REASONS = {STRINGS["skip_no_cuda"][0]: "skip_no_cuda", NOT_COUNTED[0]: "skip_not_counted"}
+SKIP_REASONS = {STRINGS["skip_no_cuda"][0]: "skip_no_cuda", NOT_COUNTED[0]: "skip_not_counted",
+                NOT_COUNTED_EASY[0]: "skip_not_counted_easy"}
 
 
 def skip_reason(reason: str, lang: str) -> str:

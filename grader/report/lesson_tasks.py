@@ -51,20 +51,34 @@ def rank(order: tuple[str, ...], task: str | None) -> int:
     return order.index(task) if task in order else len(order)
 
 
-def templates_of(results: Mapping[str, Any] | None) -> Path | None:
-    """The templates folder of the lesson ``results`` was graded against (``Lesson.templates``), searched
-    before the kit's; None where it declares none or is not installed here."""
+def lesson_of(results: Mapping[str, Any] | None, default: bool = False) -> Any | None:
+    """The ``Lesson`` ``results`` was graded against (its module, through the engine's loader: the
+    reports import no lesson); with ``default``, the default lesson for results that record none.
+    None where it is not installed here."""
     from grader.engine.lesson_api import load_lesson
 
     lesson = (results or {}).get("lesson")
     module = lesson.get("module") if isinstance(lesson, Mapping) else None
-    if not isinstance(module, str) or not module:
-        return None
     try:
-        folder = load_lesson(module).templates
+        if isinstance(module, str) and module:
+            return load_lesson(module)
+        return load_lesson() if default else None
     except (ImportError, TypeError):  # graded elsewhere, with a lesson this machine lacks
         return None
+
+
+def templates_of(results: Mapping[str, Any] | None) -> Path | None:
+    """The templates folder of the lesson ``results`` was graded against (``Lesson.templates``), searched
+    before the kit's; None where it declares none or is not installed here."""
+    lesson = lesson_of(results)
+    folder = lesson.templates if lesson is not None else None
     return folder if folder is not None and folder.is_dir() else None
+
+
+def causes_of(results: Mapping[str, Any] | None) -> Any | None:
+    """The lesson's ``Causes`` (which failing check explains another), or None."""
+    lesson = lesson_of(results, default=True)
+    return lesson.causes if lesson is not None else None
 
 
 def class_results(results: Iterable[Mapping[str, Any] | None]) -> Mapping[str, Any] | None:

@@ -35,6 +35,8 @@ def breakdown_label(item: str, lang: str) -> str:
 
 
 GROUPS = {g.name: g for g in (*PUBLIC_GROUPS, *HIDDEN_GROUPS)}
+# Findings whose points only the hidden suite takes: on a public run they cost nothing yet.
+AT_SUBMISSION = {code for g in HIDDEN_GROUPS for code in g.codes or ()}
 _CASE = re.compile(r"\[problem(\d+)-(\w+)\]$")  # test_log[problem1-complexity]
 
 
@@ -67,6 +69,20 @@ def not_counted_failures(results: dict, lang: str) -> dict[str, str]:
             if t.get("status") != "passed" and en and not en.startswith("Not attempted"):
                 found.setdefault(str(left.get("group", "")), (messages.get(lang) or en).rstrip(". "))
     return found
+def problem_points(results: dict, problems: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each problem's points as this run's log tests gave them, so the problems add up to the log's
+    score (the review's own 3 per problem includes checks that run only at submission)."""
+    earned: dict[int, list[float]] = {}
+    for t in results.get("tests", []):
+        m = _CASE.search(str(t.get("id", ""))) if t.get("task") == "leetcode_log" else None
+        if m and m.group(2) in GROUPS:
+            got = earned.setdefault(int(m.group(1)), [0.0, 0.0])
+            got[0] += float(t.get("score", 0.0))
+            got[1] += float(t.get("max_score", 0.0))
+    if not earned:
+        return problems
+    return [dict(p, points=round(earned.get(int(p.get("index", 0)), [0.0, 0.0])[0], 3),
+                 max_points=round(earned.get(int(p.get("index", 0)), [0.0, 0.0])[1], 3)) for p in problems]
 
 
 def log_view(results: dict, lang: str) -> dict[str, Any] | None:
@@ -83,6 +99,7 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
     if practice and source:
         linked = review_log(source, practice).to_dict()["linked_failures"]
     key = "message_ko" if lang == "ko" else "message_en"
+    public_only = "hidden" not in (results.get("suites") or [])
     findings = []
     for f in sorted(art.get("findings") or [],
                     key=lambda f: (f.get("line") or 0, SEVERITY_ORDER.get(f.get("severity"), 3))):
@@ -91,6 +108,7 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
             "severity": f.get("severity", "info"), "code": f.get("code", ""), "line": line,
             "message": f.get(key) or f.get("message_en", ""),
             "quote": lines[line - 1].strip() if isinstance(line, int) and 0 < line <= len(lines) else "",
+            "at_submission": public_only and f.get("code") in AT_SUBMISSION,
         })
     review, review_max = float(art.get("points", 0.0)), float(art.get("max_points", 0.0))
     task = (results.get("tasks") or {}).get("leetcode_log") or {}
@@ -103,7 +121,7 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
     return {
         "present": True,
         "points": total, "max_points": total_max,
-        "breakdown": breakdown, "problems": art.get("problems") or [],
+        "breakdown": breakdown, "problems": problem_points(results, art.get("problems") or []),
         "findings": findings, "linked": linked,
         "errors": sum(f["severity"] == "error" for f in findings),
     }

@@ -53,3 +53,14 @@ def display_width(text: str) -> int:
 def ljust_display(text: str, width: int) -> str:
     """``text`` padded with spaces to ``width`` display columns (str.ljust counts characters)."""
     return text + " " * max(0, width - display_width(text))
+
+
+# What a message says about the report's picture of a table (grader/core/testkit.diagnose_pe): only
+# feedback.html and check() draw it, so the terminal, summary.txt and Markdown leave these words out.
+_PICTURE_ASIDE = re.compile(r"\s*\([^()]*(?:in the picture|그림에서|그림의)[^()]*\)")
+_PICTURE_WORDS = re.compile(r"(?:\bin the picture,?\s+|그림에서\s+)")
+
+
+def without_picture(text: str) -> str:
+    """``text`` with its references to a picture removed, for a place that shows none."""
+    return _PICTURE_WORDS.sub("", _PICTURE_ASIDE.sub("", str(text)))

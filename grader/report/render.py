@@ -18,14 +18,14 @@ import jinja2
 from grader.engine.results import Results
 from grader.paths import TEMPLATES, write_atomic
 from grader.report import plots
-from grader.report.cards import build_cards, not_counted_cards, top_fixes
+from grader.report.cards import build_cards, not_counted_cards, tally, top_fixes
 from grader.report.changes import change_view, filter_view
 from grader.report.exp_view import experiment_view, sparkline
 from grader.report.gradescope import build_gradescope, page_view, visible_view
 from grader.report.i18n import skip_reason, status_word, translate
 from grader.report.lesson_tasks import templates_of
 from grader.report.log_view import log_view
-from grader.report.markup import code_spans, md_code_spans
+from grader.report.markup import code_spans, md_code_spans, without_picture
 from grader.report.view import failure_rows, student_output, task_rows
 
 MD_LIMIT = 1_000_000  # bytes: under GitHub's 1 MiB job summary limit, with room to spare
@@ -52,7 +52,8 @@ def environment(lesson_templates: Path | None = None) -> jinja2.Environment:
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         )
         env.filters.update(md=md_escape, code=md_code, html=html.escape, num=_num, pts=points, pct=percent,
-                           msg=code_spans, mdmsg=lambda text: md_code_spans(text, md_escape, md_code))
+                           msg=code_spans, nopic=without_picture,
+                           mdmsg=lambda text: md_code_spans(text, md_escape, md_code))
         _ENVS[key] = env
     return _ENVS[key]
 
@@ -113,6 +114,7 @@ def build_context(results: dict, lang: str, path: str, *, with_plots: bool = Tru
         "percent": round(100 * score / max_score) if max_score else 0,
         "tasks": task_rows(results, lang), "failures": failures, "cards": cards, "not_started": not_started,
         "fixes": top_fixes(cards, not_started), "not_counted": not_counted_cards(results, lang, path),
+        "tally": tally(cards, not_started, lang),
         "change": change_view(results, lang), "filtered": filter_view(results, lang),
         "exp": exp, "sparkline": sparkline,
         "log": log_view(results, lang),

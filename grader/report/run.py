@@ -77,7 +77,7 @@ def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = Fal
     if not quiet:
         from grader.report.terminal import print_summary
 
-        print_summary(results, lang, path.as_posix(), reports=reports)
+        print_summary(results, lang, path.as_posix(), out=out.as_posix(), reports=reports)
     if ci:
         from grader.report import ci as ci_outputs
 

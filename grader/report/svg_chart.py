@@ -27,6 +27,7 @@ FONT_FAMILY = ", ".join(f"'{f}'" for f in (*CJK_FONTS, "DejaVu Sans")) + ", sans
 WIDTH = 460  # viewBox units: on a 390 px phone (~350 px of image) a 12-unit label is still 9 px
 SCALE = 600 / 460  # and 600 CSS px wide where there is room (labels about the page's 15 px)
 FONT = 12.0  # tick labels and legend
+MIN_FONT = 11.0  # no text smaller: a phone shows the charts at their own size, never scaled down
 TITLE_FONT = 12.5  # axis titles
 INK, MUTED, GRID, AXIS = "#222", "#444", "#e6e6e6", "#888"
 PAD = 8.0
@@ -242,10 +243,10 @@ class _Chart:
         gap = min((b - a for a, b in zip(values, values[1:], strict=False)), default=x.hi - x.lo)
         room = gap / (x.hi - x.lo) * (self.right - self.left) - 4
         widest = max((text_width(s) for _, lines in x.ticks for s in lines), default=0.0)
-        self.x_font = FONT if widest <= room else max(7.0, FONT * room / widest)
+        self.x_font = FONT if widest <= room else max(MIN_FONT, FONT * room / widest)
         # a long y title: smaller, not cut
         plot_h, need = self.bottom - self.top, text_width(y_title, TITLE_FONT)
-        self.y_font = TITLE_FONT if need <= plot_h else max(9.0, TITLE_FONT * plot_h / need)
+        self.y_font = TITLE_FONT if need <= plot_h else max(MIN_FONT, TITLE_FONT * plot_h / need)
         self.body: list[str] = self._grid(x_grid)
 
     def px(self, v: float) -> float:
@@ -480,21 +481,21 @@ def heatmap(values: Sequence[Sequence[Number]], *, title: str, wrong: Sequence[S
     bad = {(int(r), int(c)) for r, c in wrong}
     cell = max(CELL, min(CELL_MAX, PANEL / max(n_cols, 1), 420.0 / max(n_rows, 1)))
     write = cell >= 30  # room for the value in the cell
-    left = PAD + text_width(str(n_rows - 1), 10) + 6 + (FONT * 1.3 if row_title else 0)
+    left = PAD + text_width(str(n_rows - 1), MIN_FONT) + 6 + (FONT * 1.3 if row_title else 0)
     top = PAD + TITLE_FONT * 1.4 + (FONT * 1.3 if col_title else 0) + 16
     width = max(left + n_cols * cell + PAD, PAD * 2 + text_width(title, TITLE_FONT))
     height = top + n_rows * cell + PAD
     body = [f'<rect width="{num(width)}" height="{num(height)}" fill="#fff"/>',
             _text(PAD, PAD + TITLE_FONT, title, size=TITLE_FONT, fill=INK, anchor="start")]
     if col_title:
-        body.append(_text(left, PAD + TITLE_FONT * 1.4 + FONT, col_title, size=FONT * 0.85, anchor="start"))
+        body.append(_text(left, PAD + TITLE_FONT * 1.4 + FONT, col_title, size=MIN_FONT, anchor="start"))
     if row_title:
-        body.append(_text(PAD + FONT * 0.8, top + n_rows * cell / 2, row_title, size=FONT * 0.85,
+        body.append(_text(PAD + FONT * 0.8, top + n_rows * cell / 2, row_title, size=MIN_FONT,
                           rotate=True))
     for c in range(n_cols):
-        body.append(_text(left + (c + 0.5) * cell, top - 4, str(c), size=9))
+        body.append(_text(left + (c + 0.5) * cell, top - 4, str(c), size=MIN_FONT))
     for r in range(n_rows):
-        body.append(_text(left - 4, top + (r + 0.5) * cell + 3, str(r), size=9, anchor="end"))
+        body.append(_text(left - 4, top + (r + 0.5) * cell + 4, str(r), size=MIN_FONT, anchor="end"))
     marks = []
     for r, row in enumerate(rows):
         for c in range(n_cols):
@@ -506,12 +507,14 @@ def heatmap(values: Sequence[Sequence[Number]], *, title: str, wrong: Sequence[S
             if write:
                 dark = finite(value) and abs(float(value)) > 0.55  # type: ignore[arg-type]
                 text = "–" if not finite(value) else f"{float(value):.2f}".replace("-0.00", "0.00")  # type: ignore[arg-type]
-                body.append(_text(x + cell / 2, y + cell / 2 + 3.5, text, size=10,
+                body.append(_text(x + cell / 2, y + cell / 2 + 4, text, size=MIN_FONT,
                                   fill="#fff" if dark else INK))
-            if (r, c) in bad:
-                marks.append(f'<rect data-wrong="{r},{c}" x="{num(x + 1.5)}" y="{num(y + 1.5)}" '
-                             f'width="{num(cell - 3)}" height="{num(cell - 3)}" fill="none" stroke="{INK}" '
-                             'stroke-width="2.5"/>')
+            if (r, c) in bad:  # dark ink around a white line: visible on a white and on a dark cell
+                marks.append(f'<g data-wrong="{r},{c}">'
+                             f'<rect x="{num(x + 1.5)}" y="{num(y + 1.5)}" width="{num(cell - 3)}" '
+                             f'height="{num(cell - 3)}" fill="none" stroke="{INK}" stroke-width="3"/>'
+                             f'<rect x="{num(x + 3.5)}" y="{num(y + 3.5)}" width="{num(cell - 7)}" '
+                             f'height="{num(cell - 7)}" fill="none" stroke="#fff" stroke-width="1.5"/></g>')
     aria = f' role="img" aria-label="{escape(label or title)}"'
     # inline in HTML: the parser gives <svg> its namespace, so no xmlns (and no URL in the page)
     head = (f'<svg style="font-family: {FONT_FAMILY}" '

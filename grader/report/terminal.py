@@ -15,10 +15,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 from rich.progress import Progress as RichProgress
 from rich.table import Table
 
+from grader.core.lang import particle
 from grader.engine.results import Results
-from grader.report.cards import build_cards, not_counted_cards, top_fixes
+from grader.report.cards import build_cards, not_counted_cards, tally, top_fixes
 from grader.report.changes import change_view, filter_view
 from grader.report.i18n import translate
+from grader.report.markup import without_picture
 from grader.report.view import failure_rows, task_rows
 
 STYLE = {"good": "green", "mid": "yellow", "bad": "red"}
@@ -68,7 +70,8 @@ def progress_for(lang: str, quiet: bool) -> Progress | None:
     return Progress(lang)
 
 
-def summary_renderables(results: dict, lang: str, path: str, reports: bool = True) -> list[Any]:
+def summary_renderables(results: dict, lang: str, path: str, out_dir: str | None = None,
+                        reports: bool = True) -> list[Any]:
     """What print_summary prints, as rich objects (tests render them to text)."""
     t = lambda key, **fmt: translate(key, lang, **fmt)  # noqa: E731
     score, max_score = results.get("score", 0.0), results.get("max_score", 0.0)
@@ -108,7 +111,9 @@ def summary_renderables(results: dict, lang: str, path: str, reports: bool = Tru
         for i, f in enumerate(fixes, 1):
             count = f" [dim]({f['count_text']})[/]" if f["kind"] == "card" and f["count"] > 1 else ""
             out.append(f"[bold]{i}. {escape(f['task_title'])}[/] [red](−{f['task_lost']:g})[/]{count}: "
-                       f"{escape(f['text'])}")
+                       f"{escape(without_picture(f['text']))}")
+            if f.get("first_note"):
+                out.append(f"   [yellow]{escape(f['first_note'])}[/]")
             out.append(f"   [dim]{escape(f['reproduce'])}[/]")
         shown = {id(f["checks"][0]) for f in fixes}
         rest = [c for c in cards if id(c["checks"][0]) not in shown]
@@ -117,7 +122,7 @@ def summary_renderables(results: dict, lang: str, path: str, reports: bool = Tru
             for c in rest[:OTHER_CAUSES]:
                 count = f" [dim]({c['count_text']})[/]" if c["count"] > 1 else ""
                 out.append(f"[yellow]-[/] {escape(c['task_title'])} [red](−{c['lost']:g})[/]{count}: "
-                           f"{escape(_first_line(c['text']))}")
+                           f"{escape(_first_line(without_picture(c['text'])))}")
         if len(rest) > OTHER_CAUSES:
             out.append(f"[dim]{escape(t('more_causes', n=len(rest) - OTHER_CAUSES))}[/]")
         idle = [n for n in not_started if id(n["checks"][0]) not in shown]
@@ -125,11 +130,16 @@ def summary_renderables(results: dict, lang: str, path: str, reports: bool = Tru
             out.append(f"\n[bold]{t('not_started')}[/]")
             out += [f"[yellow]-[/] {escape(n['task_title'])} [red](−{n['lost']:g})[/]: {escape(n['text'])}"
                     for n in idle]
-        n_checks = sum(c["count"] for c in cards) + sum(n["count"] for n in not_started)
         if reports:  # never point at feedback files that were not written
-            out.append(f"[dim]{escape(t('every_check', n=n_checks))}[/]")
+            html = f"{out_dir}/feedback.html" if out_dir else "feedback.html"
+            every = t("every_check", n=tally(cards, not_started, lang)["checks"], html=html,
+                      html_and=particle(html, "과"))
+            out.append(f"[dim]{escape(every)}[/]")
     elif table.row_count:
-        out.append(f"[green]{t('nothing_to_fix')}[/]")
+        hidden = "" if "hidden" in results.get("suites", []) else " " + t("hidden_at_submit")
+        out.append(f"[green]{t('nothing_to_fix')}{hidden}[/]")
+        if out_dir and reports:
+            out.append(f"[dim]{escape(t('report_at', html=f'{out_dir}/feedback.html'))}[/]")
     out += not_counted_lines(results, lang, path)
     # a notebook's (or module's) top-level code that failed or could not run (grader/notebook)
     notes = [n for n in ((results.get("artifacts") or {}).get("notebook") or {}).get("notes", [])
@@ -160,7 +170,7 @@ def _first_line(text: str, limit: int = 160) -> str:
 
 
 def print_summary(results: Results, lang: str, path: str, console: Console | None = None,
-                  reports: bool = True) -> None:
+                  out: str | None = None, reports: bool = True) -> None:
     console = console or Console()
-    for item in summary_renderables(results, lang, path, reports):
+    for item in summary_renderables(results, lang, path, out, reports):
         console.print(item, highlight=False)

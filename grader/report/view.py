@@ -11,7 +11,7 @@ import shlex
 from typing import Any
 
 from grader.report.i18n import status_word
-from grader.report.lesson_tasks import Titles, rank, task_order, task_titles, title_of
+from grader.report.lesson_tasks import Titles, causes_of, rank, task_order, task_titles, title_of
 from grader.report.pe_figure import figure_view
 
 # Practice functions of leetcode.py, as named in the catalog and the test ids.
@@ -131,6 +131,7 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
     rows = []
     seed = (results.get("replay") or {}).get("seed")
     order, titles = task_order(results), task_titles(results)
+    causes = causes_of(results)
     for t in results.get("tests", []):
         if t["status"] == "passed":
             continue
@@ -147,7 +148,14 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
             # grouping reads the English text (one card per cause, report/cards.py) and the figure
             "en_text": messages.get("en") or t.get("message", ""), "figure_data": t.get("figure"),
             "figure": figure_view(t.get("figure"), lang),
+            # a task that already earns points is not "not started", whatever else still raises
+            "task_scored": float(((results.get("tasks") or {}).get(t.get("task")) or {}).get("score", 0)) > 0,
         })
+        if causes is not None:  # the lesson's word on causes across checks, for the cards
+            row = rows[-1]
+            row["cause_named"] = causes.cause_of(row)
+            row["explained_by"] = None if row["cause_named"] else causes.explained_by(row)
+            row["link"] = causes.link_text(row["explained_by"], lang) if row["explained_by"] else None
     # by task in rubric order, the public (reproducible) failures of a task first
     rows.sort(key=lambda r: (r["task_rank"], r["hidden"]))
     return rows

@@ -20,6 +20,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from grader.core.lang import particle
+
 from .bigo import Complexity, ParseError, compare, find_all_bigo, parse
 from .catalog import Problem, find_problem
 from .coverage import says_why
@@ -273,7 +275,7 @@ def _review_problem_field(ctx: _Ctx) -> Problem | None:
     line = f.line if f is not None else ctx.entry.line
     if match.problem is None:
         ctx.add("info", "unknown_problem", "problem", line,
-                f"문제 {ctx.k}: '{_short(text)}'를 채점기 목록에서 찾지 못해 "
+                f"문제 {ctx.k}: {_quoted(text, '를')} 채점기 목록에서 찾지 못해 "
                 "난이도·복잡도는 확인하지 않았습니다. "
                 "번호와 제목을 함께 쓰면 확인할 수 있습니다 (예: 50. Pow(x, n)).",
                 f"Problem {ctx.k}: '{_short(text)}' is not in the grader's catalog, so its difficulty and "
@@ -283,7 +285,8 @@ def _review_problem_field(ctx: _Ctx) -> Problem | None:
     p = match.problem
     if match.conflict:
         ctx.add("warning", "number_title_mismatch", "problem", line,
-                f"문제 {ctx.k}: 번호 {match.number}와 제목 '{p.title}'(실제 {p.number}번)이 맞지 않습니다. "
+                f"문제 {ctx.k}: 번호 {particle(str(match.number), '와')} 제목 '{p.title}'"
+                f"(실제 {p.number}번)이 맞지 않습니다. "
                 "제목 기준으로 확인했습니다.",
                 f"Problem {ctx.k}: number {match.number} does not match the title '{p.title}' (which is "
                 f"{p.number}); checked as {p.label}, going by the title.")
@@ -295,7 +298,7 @@ def _review_difficulty(ctx: _Ctx, problem: Problem | None) -> str | None:
     stated = parse_difficulty(f.value) if f is not None else None
     if f is not None and stated is None:
         ctx.add("error", "bad_difficulty", "difficulty", f.line,
-                f"문제 {ctx.k}: 난이도 '{_short(f.value)}'를 읽지 못했습니다. "
+                f"문제 {ctx.k}: 난이도 {_quoted(f.value, '를')} 읽지 못했습니다. "
                 "Easy, Medium, Hard 중 하나만 쓰세요.",
                 f"Problem {ctx.k}: could not read the difficulty '{_short(f.value)}'; write exactly one of "
                 "Easy, Medium or Hard.")
@@ -303,7 +306,8 @@ def _review_difficulty(ctx: _Ctx, problem: Problem | None) -> str | None:
         ctx.field_points += FIELD_POINTS
     if f is not None and stated and problem is not None and stated != problem.difficulty:
         ctx.add("warning", "difficulty_mismatch", "difficulty", f.line,
-                f"문제 {ctx.k}: 난이도를 {stated}로 적었지만 LeetCode에서 {problem.label}은(는) "
+                f"문제 {ctx.k}: 난이도를 {particle(stated, '로')} 적었지만 LeetCode에서 "
+                f"{particle(problem.label, '은')} "
                 f"{problem.difficulty}입니다. 난이도는 사이트에서 확인하세요.",
                 f"Problem {ctx.k}: you wrote {stated}, but LeetCode lists {problem.label} as "
                 f"{problem.difficulty}; check the difficulty on the site.")
@@ -322,7 +326,7 @@ def _review_task_fit(ctx: _Ctx, problem: Problem | None, difficulty: str | None)
                      if problem is not None and problem.number in LESSON_EXAMPLES
                      else "과제는 수학 태그의 Medium 문제 2개입니다")
         ctx.add("warning", "not_medium", "difficulty", line,
-                f"{name_ko}은(는) LeetCode에서 Medium이 아니라 {difficulty}입니다. {lesson_ko} "
+                f"{particle(name_ko, '은')} LeetCode에서 Medium이 아니라 {difficulty}입니다. {lesson_ko} "
                 f"(-{TASK_FIT_PENALTY}점).",
                 f"{name} is {difficulty} on LeetCode, not Medium{lesson_en} (-{TASK_FIT_PENALTY}).")
         ctx.penalty = TASK_FIT_PENALTY
@@ -365,7 +369,8 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
     elif f.label == "sentence":  # read from prose: quote the sentence that gave the Big-O
         ctx.add("error", "no_reason", name, f.line,
                 f"문제 {ctx.k}: {label_ko}에 이유가 없습니다. {f.line}행 \"{_excerpt(f.raw, f.value)}\"에서 "
-                f"{label_ko}를 {f.value}로 읽었지만 왜 그런지가 없습니다. 같은 문장이나 다음 문장에 "
+                f"{particle(label_ko, '를')} {particle(f.value, '로')} 읽었지만 왜 그런지가 없습니다. "
+                "같은 문장이나 다음 문장에 "
                 "이유를 덧붙이세요 (예: '… n이 매번 절반이 되기 때문이다').",
                 f"Problem {ctx.k}: the {label_en} has no reason: "
                 f"line {f.line} \"{_excerpt(f.raw, f.value)}\" "
@@ -394,7 +399,7 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
         except ParseError as e:
             if not parsed and m is matches[0]:
                 ctx.add("error", "bad_bigo", name, f.line_of(m.written),
-                        f"문제 {ctx.k}: {label_ko} '{m.written}'를 읽지 못했습니다: {e.message} "
+                        f"문제 {ctx.k}: {label_ko} {_quoted(m.written, '를')} 읽지 못했습니다: {e.message} "
                         f"({e.position + 1}번째 글자).",
                         f"Problem {ctx.k}: could not read the {label_en} '{m.written}': {e.message} "
                         f"(character {e.position + 1}).")
@@ -427,7 +432,7 @@ class Quote:
 
     @property
     def ko(self) -> str:
-        return f'"{self.written}"({self.line}행)'
+        return f'{self.line}행의 "{self.written}"'  # a particle after it follows the Big-O, not the line
 
 
 def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quote: Quote) -> bool:
@@ -446,7 +451,8 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quot
     line, said_en, said_ko = quote.line, quote.en, quote.ko  # the span read and its line: misreadings show
     if order is None:
         ctx.add("info", "incomparable", name, line,
-                f"문제 {ctx.k}: {label_ko} {said_ko}를 기준 {best}와 비교하지 못했습니다 (변수가 다름). "
+                f"문제 {ctx.k}: {label_ko} {particle(said_ko, '를')} 기준 {particle(str(best), '와')} "
+                "비교하지 못했습니다(변수가 다름). "
                 f"기준에서 {p.variables_ko or '변수는 입력 크기'}.",
                 f"Problem {ctx.k}: could not compare the {label_en} {said_en} with the reference {best}: the "
                 f"variables differ. In the reference, {p.variables_en or 'the variable is the input size'}.")
@@ -454,8 +460,8 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quot
     known_list = ", ".join(sorted({str(k) for k in known}))
     if order > 0:
         ctx.add("warning", "complexity_worse", name, line,
-                f"문제 {ctx.k}: {p.label}의 {label_ko}를 {said_ko}로 적었습니다. 가장 좋은 방법은 "
-                f"{best_approach.name_ko}로 {best}입니다. 분석을 다시 하거나, 정말 그렇다면 "
+                f"문제 {ctx.k}: {p.label}의 {label_ko}를 {particle(said_ko, '로')} 적었습니다. "
+                f"가장 좋은 방법은 {best_approach.name_ko}로 {best}입니다. 분석을 다시 하거나, 정말 그렇다면 "
                 "LeetCode 제한에서 시간 초과가 날 수 있습니다 "
                 f"(알려진 방법: {known_list}).",
                 f"Problem {ctx.k}: you wrote the {label_en} of {p.label} as {said_en}: the best known is "
@@ -463,7 +469,8 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quot
                 f"slow likely times out on LeetCode's limits (known approaches: {known_list}).")
     else:
         ctx.add("warning", "complexity_inconsistent", name, line,
-                f"문제 {ctx.k}: {p.label}의 {label_ko}를 {said_ko}로 적었는데, 가장 좋은 알려진 {best}"
+                f"문제 {ctx.k}: {p.label}의 {label_ko}를 {particle(said_ko, '로')} 적었는데, "
+                f"가장 좋은 알려진 {best}"
                 f"({best_approach.name_ko})보다도 좋습니다. "
                 "새 알고리즘보다는 분석 실수일 가능성이 큽니다: "
                 "반복 횟수, 재귀 깊이, 배열 크기를 다시 세어 보세요.",
@@ -481,7 +488,7 @@ def _review_solved(ctx: _Ctx) -> str | None:
     how = classify_solved(f.value)
     if how is None:
         ctx.add("error", "bad_solved", "solved", f.line,
-                f"문제 {ctx.k}: 풀이 방식 '{_short(f.value)}'이 분명하지 않습니다. "
+                f"문제 {ctx.k}: 풀이 방식 {_quoted(f.value, '이')} 분명하지 않습니다. "
                 "'혼자' 또는 '풀이를 보고' 중 "
                 "하나만 쓰세요.",
                 f"Problem {ctx.k}: 'solved' reads '{_short(f.value)}'; write one of 'alone' or "
@@ -492,7 +499,7 @@ def _review_solved(ctx: _Ctx) -> str | None:
     date = _parse_date(redo.value) if redo is not None and redo.filled else None
     if redo is not None and redo.filled and date is None:
         ctx.add("error" if how == "solution" else "warning", "bad_date", "redo_date", redo.line,
-                f"문제 {ctx.k}: 다시 풀 날짜 '{_short(redo.value)}'가 YYYY-MM-DD 형식의 날짜가 아닙니다.",
+                f"문제 {ctx.k}: 다시 풀 날짜 {_quoted(redo.value, '가')} YYYY-MM-DD 형식의 날짜가 아닙니다.",
                 f"Problem {ctx.k}: the redo date '{_short(redo.value)}' is not a date in YYYY-MM-DD.")
     if how == "solution" and date is None and (redo is None or not redo.filled):
         # A date written on the "solved" line itself ("after a solution, redo 2026-10-05") counts too.
@@ -512,7 +519,8 @@ def _check_consistency(ctx: _Ctx, time: Complexity | None, space: Complexity | N
     if time is not None and space is not None and compare(space, time) == 1:
         t, sp = ctx.quotes["time"], ctx.quotes["space"]
         ctx.add("warning", "space_exceeds_time", "space", sp.line,
-                f"문제 {ctx.k}: 공간 {sp.ko}이 시간 {t.ko}보다 큽니다. 메모리를 채우는 데도 시간이 들므로 "
+                f"문제 {ctx.k}: 공간 {particle(sp.ko, '이')} 시간 {t.ko}보다 큽니다. "
+                "메모리를 채우는 데도 시간이 들므로 "
                 "둘 중 하나가 잘못됐을 가능성이 큽니다.",
                 f"Problem {ctx.k}: space {sp.en} exceeds time {t.en}; filling memory takes time too, so one "
                 "of the two is likely off.")
@@ -546,6 +554,11 @@ def _review_entry(
         time=str(time) if time else None, space=str(space) if space else None, solved=solved,
     )
     return ctx, pr, problem
+
+
+def _quoted(text: str, josa: str) -> str:
+    """'text' (shortened) with the particle its last sound takes: '다음 주 월요일'이, '2026-13-01'이."""
+    return particle(f"'{_short(text)}'", josa)
 
 
 def _short(text: str, limit: int = 60) -> str:
@@ -614,7 +627,8 @@ def _review_entries(
         ctx, pr, problem = _review_entry(slot, entries[slot - 1], findings)
         if problem is not None and problem.number in seen:
             ctx.add("warning", "duplicate_problem", "problem", ctx.line_for("problem"),
-                    f"문제 {slot}은(는) 문제 {seen[problem.number]}와 같은 {problem.label}입니다. "
+                    f"{particle(f'문제 {slot}', '은')} "
+                    f"{particle(f'문제 {seen[problem.number]}', '와')} 같은 {problem.label}입니다. "
                     "서로 다른 문제 2개를 "
                     f"풀어야 합니다 (-{TASK_FIT_PENALTY}점).",
                     f"Problem {slot} is the same as problem {seen[problem.number]} ({problem.label}); "

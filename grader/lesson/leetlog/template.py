@@ -6,6 +6,8 @@ that the shipped file equals ``render_template()`` and parses as all-missing.
 
 from __future__ import annotations
 
+from grader.lesson.practice import RULE
+
 from .parser import FIELDS, LABELS_EN, LABELS_KO
 
 PLACEHOLDERS: dict[str, str] = {
@@ -29,6 +31,9 @@ _INTRO = """\
 > LeetCode **Medium** 수학(Math) 태그 문제 2개를 풀고 문제마다 아래 칸을 채우세요.
 > (Solve two LeetCode **Medium** problems tagged Math and fill in every field below for each.)
 >
+> {rule_ko}
+> ({rule_en})
+>
 > - `<...>` 부분을 지우고 직접 쓰세요. `<...>`가 남은 칸은 빈 칸으로 채점됩니다.
 >   (Replace each `<...>` with your own words; a field still holding `<...>` counts as empty.)
 > - 복잡도는 Big-O 뒤에 이유 한 줄: `O(log n) — n을 매번 절반으로 줄임`
@@ -39,7 +44,8 @@ _INTRO = """\
 
 
 def render_template(problems: int = 2) -> str:
-    parts = [_INTRO]
+    # the practice's one rule, in the same words as the stub and the README (lesson/practice.py)
+    parts = [_INTRO.replace("{rule_ko}", RULE[1]).replace("{rule_en}", RULE[0])]
     for i in range(1, problems + 1):
         parts.append(f"\n## 문제 {i} (Problem {i})\n\n")
         for name in FIELDS:
