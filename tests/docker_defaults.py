@@ -54,8 +54,9 @@ def _python_home() -> str:
     return os.path.realpath(sys.base_prefix)
 
 
-def command(inner: str) -> list[str]:
-    """argv that runs the shell command ``inner`` inside the simulated container."""
+def command(inner: str, hide: tuple[str, ...] = ()) -> list[str]:
+    """argv that runs the shell command ``inner`` inside the simulated container; ``hide``: folders of
+    this machine the container must not have (the kit's checkout, when the bundle brings its own)."""
     setup = ["mount --make-rprivate /",
              # Docker mounts the cgroup tree read-only: the kit cannot make groups of its own
              "for d in /sys/fs/cgroup /sys/fs/cgroup/*/; do mount -o remount,bind,ro \"$d\" 2>/dev/null "
@@ -67,11 +68,14 @@ def command(inner: str) -> list[str]:
                   f"mkdir -p {shlex.quote(home)}",
                   f"mount --bind \"$keep\"/{shlex.quote(home[len('/root/'):])} {shlex.quote(home)}",
                   "umount -l \"$keep\"", "rmdir \"$keep\""]
-    restricted = (f"exec {SYSTEM_PYTHON} {shlex.quote(str(HERE / 'docker_seccomp.py'))} "
+    setup += [f"mount -t tmpfs -o ro,mode=0755 tmpfs {shlex.quote(path)}" for path in hide]
+    seccomp = (HERE / "docker_seccomp.py").read_text(encoding="utf-8")  # read now: ``hide`` may cover it
+    restricted = (f"exec {SYSTEM_PYTHON} -c {shlex.quote(seccomp)} "
                   f"capsh --drop={_dropped_caps()} -- -c {shlex.quote(inner)}")
     return ["unshare", "-m", "--propagation", "private", "bash", "-c", "; ".join([*setup, restricted])]
 
 
-def run(inner: str, *, env: dict[str, str] | None = None, timeout: float = 600,
-        cwd: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(command(inner), env=env, capture_output=True, text=True, timeout=timeout, cwd=cwd)
+def run(inner: str, *, env: dict[str, str] | None = None, timeout: float = 600, cwd: str | None = None,
+        hide: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+    return subprocess.run(command(inner, hide), env=env, capture_output=True, text=True, timeout=timeout,
+                          cwd=cwd)

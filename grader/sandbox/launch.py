@@ -411,6 +411,7 @@ def _launch_uid(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scrat
     # The kit's folders, but never a Python tree itself (an installed kit's root is site-packages).
     kit = [p for p in hidden_paths(policy, bound=False)
            if Path(p).name in ("grader", "solutions") or not any(_under(p, t) for t in trees)]
+    kit.append(str(Path.home()))  # the grader's home: its course secret, its caches
     uid_mod.seal(kit, keep=[*trees, str(scratch)])
     os.chmod(scratch, 0o711)  # the worker crosses it to its runtime and submission, lists nothing
     sub = uid_mod.stage(sub_dir, scratch / "submission")
