@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -176,7 +177,7 @@ METADATA = {"id": 1, "created_at": "2026-03-12T09:59:00.000000+09:00",
             "users": [{"email": "s@uni.example", "id": 7, "name": "S"}]}
 LATE_TOTAL = 75.6
 # The attack, appended to the reference's embedding.py: at import, as the student, it forges an on-time
-# created_at, signals every process that is not its own (its parent first), and leaves a daemon that
+# created_at, kills its parent (the process that started it), and leaves a daemon that
 # rewrites results.json for two minutes. @ROOT@ is the /autograder of the run.
 ATTACK_TAIL = '''
 
@@ -200,12 +201,10 @@ def _forge():
             _json.dump(data, fh)
     except OSError:
         pass
-    for pid in [_os.getppid()] + [int(n) for n in _os.listdir("/proc") if n.isdigit()]:
-        try:
-            if pid != _os.getpid() and _os.stat("/proc/%d" % pid).st_uid != _os.getuid():
-                _os.kill(pid, 9)
-        except OSError:
-            pass
+    try:
+        _os.kill(_os.getppid(), 9)
+    except OSError:
+        pass
     if _os.fork() == 0:
         _os.setsid()
         if _os.fork() == 0:
@@ -225,7 +224,8 @@ def _forge():
 _forge()
 '''
 # The carrier: int_to_roman (a practice problem; the best two of four count) raises whatever the
-# search of /autograder/source and the kit found, so the names would reach the student's feedback.
+# search of /autograder/source and the kit found, so the names would reach the student's feedback;
+# what it found is also left in @DROP@, a folder every uid may write, for the test to read.
 LEAK_CARRIER = '''
 
 import os as _os  # noqa: E402
@@ -249,7 +249,11 @@ def _search():
                 found += _re.findall(r"def (test_\\w+)", fh.read())
         except OSError as exc:
             found.append(type(exc).__name__)
-    print("LEAK", found)
+    try:  # what it would carry out, where the test (not the student) can look
+        with open("@DROP@/found.txt", "w") as fh:
+            fh.write(" ".join(found))
+    except OSError:
+        pass
     return found
 
 
@@ -262,8 +266,6 @@ def int_to_roman(num):
 
 
 def _hidden_names() -> set[str]:
-    import re
-
     return {n for f in HIDDEN.glob("test_*.py") for n in re.findall(r"def (test_\w+)", f.read_text())}
 
 
@@ -322,7 +324,8 @@ def test_docker_defaults_refuse_namespaces_and_keep_dockers_capabilities() -> No
     probe = ("grep -E '^Cap(Eff|Bnd)' /proc/self/status; unshare -U true; echo userns=$?; unshare -m true; "
              "echo mountns=$?; id -u")
     done = docker_defaults.run(probe, timeout=60)
-    lines = dict(x.split(":", 1) if ":" in x else x.split("=", 1) for x in done.stdout.split())
+    said = [x for x in done.stdout.splitlines() if re.search("[:=]", x)]
+    lines = dict(re.split(r"[:=]\s*", x, maxsplit=1) for x in said)
     assert int(lines["CapBnd"], 16) == int(lines["CapEff"], 16) == docker_defaults.DOCKER_CAP_MASK
     assert lines["userns"] != "0" and lines["mountns"] != "0", done.stdout + done.stderr
     assert done.stdout.split()[-1] == "0"  # still root
@@ -360,8 +363,11 @@ def test_reference_and_attacks_under_dockers_defaults(docker_bundle: Path, open_
     (sub / "embedding.py").write_text((sub / "embedding.py").read_text() + ATTACK_TAIL.replace("@ROOT@",
                                                                                                str(root)))
     leetcode = (sub / "leetcode.py").read_text().replace("def int_to_roman(", "def _honest_int_to_roman(")
+    drop = tmp_path / "drop"
+    drop.mkdir(mode=0o777)
+    os.chmod(drop, 0o1777)
     (sub / "leetcode.py").write_text(leetcode + LEAK_CARRIER.replace("@ROOT@", str(root))
-                                     .replace("@KIT@", str(ROOT)))
+                                     .replace("@KIT@", str(ROOT)).replace("@DROP@", str(drop)))
     assert _layout_late(tmp_path / "attack", docker_bundle, sub) == root
     run = _sim_run(root, 600)
     time.sleep(1.0)  # a daemon, had one survived, would have rewritten results.json by now
@@ -371,11 +377,13 @@ def test_reference_and_attacks_under_dockers_defaults(docker_bundle: Path, open_
     # the forged created_at changed nothing: the honest twin's total, late penalty included
     assert gs["score"] == pytest.approx(LATE_TOTAL), gs["output"][:600]
     assert json.loads((root / "submission_metadata.json").read_text()) == METADATA
-    # the carrier ran, and carried nothing of the hidden suite
-    carrier = [t for t in gs["tests"] if "LEAK" in str(t.get("output", ""))]
-    assert carrier and all("LEAK 2: PermissionError " in t["output"] for t in carrier), carrier
-    shown = json.dumps(gs)
+    # the search ran as the student, and found nothing of the hidden suite
+    found = (drop / "found.txt").read_text().split()
+    assert found[0] == "PermissionError" and len(found) == 2, found  # /autograder is root's alone
     names = _hidden_names()
-    assert names and not {n for n in names if n in shown} - {n for n in names if n in json.dumps(ref["gs"])}
+    assert names and not names & set(found)
+    # and nothing shown to the student names a hidden test that the reference's feedback does not
+    shown, ref_shown = json.dumps(gs), json.dumps(ref["gs"])
+    assert not {n for n in names if n in shown} - {n for n in names if n in ref_shown}
     assert "Isolation: uid" in gs["output"]
     print(f"Docker's defaults: reference {ref['wall']:.0f} s, attack {run['wall']:.0f} s")
