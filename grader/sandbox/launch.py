@@ -413,8 +413,10 @@ def _launch_uid(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scrat
            if Path(p).name in ("grader", "solutions") or not any(_under(p, t) for t in trees)]
     kit.append(str(Path.home()))  # the grader's home: its course secret, its caches
     uid_mod.seal(kit, keep=[*trees, str(scratch)])
-    os.chmod(scratch, 0o711)  # the worker crosses it to its runtime and submission, lists nothing
-    sub = uid_mod.stage(sub_dir, scratch / "submission")
+    # The worker crosses scratch to its runtime and submission and lists nothing there; the submission's
+    # name is secret, so the workers of other submissions (other uids) cannot name it.
+    os.chmod(scratch, 0o711)
+    sub = uid_mod.stage(sub_dir, scratch / f"submission-{secrets.token_hex(16)}")
     tmp = uid_mod.private_tmp(uid)
     cgroup = Cgroup.create(f"gk-{tag}", policy.memory_bytes, policy.processes)
     env = dict(scrubbed_env(tmp, policy.threads), **{reap.TAG_VAR: tag})
