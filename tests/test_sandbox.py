@@ -350,9 +350,12 @@ def test_seal_takes_others_out_but_leaves_python_runnable(tmp_path) -> None:
 def test_staging_copy_and_private_tmp(tmp_path) -> None:
     sub = _staging(tmp_path)
     (sub / "link.py").symlink_to("/etc/passwd")
-    copy = uid_mod.stage(sub, tmp_path / "copy")
-    assert (os.stat(copy).st_mode & 0o777) == 0o755 and os.stat(copy).st_uid == 0
-    assert all((os.stat(p).st_mode & 0o777) == 0o644 for p in copy.glob("*.py") if not p.is_symlink())
+    gid = sandbox.UID_BASE + 7
+    copy = uid_mod.stage(sub, tmp_path / "copy", gid)
+    st = os.stat(copy)
+    assert (st.st_uid, st.st_gid, st.st_mode & 0o777) == (0, gid, 0o750)  # its group reads, nobody else
+    files = [os.stat(p) for p in copy.glob("*.py") if not p.is_symlink()]
+    assert files and all((f.st_uid, f.st_gid, f.st_mode & 0o777) == (0, gid, 0o640) for f in files)
     assert (copy / "link.py").is_symlink()  # kept a link: the reader refuses links
     tmp = uid_mod.private_tmp(sandbox.UID_BASE + 7)
     try:

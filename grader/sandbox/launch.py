@@ -9,7 +9,7 @@ process-count cgroup where one can be made.  See ``grader/runtime/init.py``.
 ``uid`` (root, but no namespaces: Docker's defaults, Gradescope): no view of
 its own, but a fresh unprivileged uid per worker with no groups, no capabilities
 and no new privileges; the kit, the hidden suite and ``--out`` sealed from it by
-permission bits; a root-owned copy of the staging folder and a private tmp; rlimits,
+permission bits; a copy of the staging folder only its group may read, a private tmp; rlimits,
 a cgroup where one can be made; teardown kills every process of the uid.  See
 ``grader/sandbox/uid.py``.
 
@@ -416,7 +416,7 @@ def _launch_uid(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scrat
     # The worker crosses scratch to its runtime and submission and lists nothing there; the submission's
     # name is secret, so the workers of other submissions (other uids) cannot name it.
     os.chmod(scratch, 0o711)
-    sub = uid_mod.stage(sub_dir, scratch / f"submission-{secrets.token_hex(16)}")
+    sub = uid_mod.stage(sub_dir, scratch / f"submission-{secrets.token_hex(16)}", gid=uid)
     tmp = uid_mod.private_tmp(uid)
     cgroup = Cgroup.create(f"gk-{tag}", policy.memory_bytes, policy.processes)
     env = dict(scrubbed_env(tmp, policy.threads), **{reap.TAG_VAR: tag})

@@ -9,8 +9,8 @@ what it must not touch is kept from it by permission bits alone:
 * ``seal``: the kit, its hidden suite and solutions, ``--out`` lose their "other" bits, so
   a uid that is neither owner nor in the group can neither list nor read nor write them
   (the Python installation is left alone where it lies inside one of them);
-* ``stage``: the worker reads a root-owned copy of the staging folder (0755/0644), under a
-  0711 scratch folder it can cross but not list;
+* ``stage``: the worker reads a copy of the staging folder owned by root and its own group
+  (0750/0640), under a 0711 scratch folder it can cross but not list;
 * ``private_tmp``: its only writable folder, 0700 and owned by its uid;
 * ``kill_uid``: teardown signals every process of the uid from a process of that uid
   (``kill(-1)`` is atomic: a fork bomb cannot outrun it), until none is left;
@@ -90,15 +90,19 @@ def reachable(path: str, uid: int) -> bool:
     return st.st_uid == uid or bool(st.st_mode & stat.S_IROTH)
 
 
-def stage(sub_dir: Path, into: Path) -> Path:
-    """A root-owned, read-only-for-others copy of the staging folder (links stay links)."""
+def stage(sub_dir: Path, into: Path, gid: int) -> Path:
+    """A copy of the staging folder owned by root and the worker's own group, which may read it and
+    nothing more (0750/0640): the worker cannot change it, other workers (other gids) cannot read it,
+    even knowing its path from the worker's command line. Links stay links (the reader refuses them)."""
     shutil.copytree(sub_dir, into, symlinks=True)
     for folder, _dirs, files in os.walk(into):
-        os.chmod(folder, 0o755)
+        os.chown(folder, 0, gid)
+        os.chmod(folder, 0o750)
         for name in files:
             path = os.path.join(folder, name)
             if not os.path.islink(path):
-                os.chmod(path, 0o644)
+                os.chown(path, 0, gid)
+                os.chmod(path, 0o640)
     return into
 
 
