@@ -76,6 +76,12 @@ def command(inner: str, hide: tuple[str, ...] = ()) -> list[str]:
 
 
 def run(inner: str, *, env: dict[str, str] | None = None, timeout: float = 600, cwd: str | None = None,
-        hide: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+        hide: tuple[str, ...] = (), cgroup_procs: tuple[Path, ...] = ()) -> subprocess.CompletedProcess:
+    """``inner`` in the simulated container; ``cgroup_procs``: the cgroup.procs it starts in (its limits)."""
+
+    def join() -> None:
+        for procs in cgroup_procs:
+            procs.write_text(str(os.getpid()))
+
     return subprocess.run(command(inner, hide), env=env, capture_output=True, text=True, timeout=timeout,
-                          cwd=cwd)
+                          cwd=cwd, preexec_fn=join if cgroup_procs else None)

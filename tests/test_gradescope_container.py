@@ -270,16 +270,41 @@ def _hidden_names() -> set[str]:
 
 
 def _sim_run(root: Path, wall_s: int) -> dict:
-    """run_autograder at ``root`` inside the simulated container; its results.json and what is left."""
+    """run_autograder at ``root`` inside the simulated container, within the declared memory where a
+    cgroup v1 memory group can be made; its results.json, wall time, peak memory (MiB) and OOM kills."""
     import docker_defaults
 
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env.update(AUTOGRADER_ROOT=str(root), GK_PYTHON=sys.executable)
-    # The container has the kit only in /autograder/source: the checkout is not there.
+    mem = CG / "memory" / f"gk-docker-test-{os.getpid()}-{time.monotonic_ns()}"
+    limited = can_simulate() is None
+    if limited:
+        mem.mkdir()
+        limit = str(gsb.REQUIRES["memory_mb"] * 2**20)
+        (mem / "memory.limit_in_bytes").write_text(limit)
+        if (mem / "memory.memsw.limit_in_bytes").exists():
+            (mem / "memory.memsw.limit_in_bytes").write_text(limit)
     started = time.monotonic()
-    proc = docker_defaults.run(f"timeout {wall_s} bash {root}/run_autograder", env=env, timeout=wall_s + 60,
-                               hide=(str(ROOT),))
-    return {"proc": proc, "wall": time.monotonic() - started,
+    try:
+        # The container has the kit only in /autograder/source: the checkout is not there.
+        proc = docker_defaults.run(f"timeout {wall_s} bash {root}/run_autograder", env=env,
+                                   timeout=wall_s + 60, hide=(str(ROOT),),
+                                   cgroup_procs=(mem / "cgroup.procs",) if limited else ())
+        wall = time.monotonic() - started
+        peak, oom = 0.0, 0
+        if limited:
+            peak = int((mem / "memory.max_usage_in_bytes").read_text()) / 2**20
+            oom = int(next(line.split()[1] for line in (mem / "memory.oom_control").read_text().splitlines()
+                           if line.startswith("oom_kill ")) or 0)
+    finally:
+        for _ in range(50):
+            if not mem.exists():
+                break
+            try:
+                mem.rmdir()
+            except OSError:
+                time.sleep(0.1)
+    return {"proc": proc, "wall": wall, "peak_mb": peak, "oom": oom,
             "gs": json.loads((root / "results" / "results.json").read_text())}
 
 
@@ -356,6 +381,7 @@ def test_reference_and_attacks_under_dockers_defaults(docker_bundle: Path, open_
                                                               if t["status"] != "passed"]
     assert gs["score"] == pytest.approx(LATE_TOTAL), gs["output"][:600]
     assert "Isolation: uid" in gs["output"]
+    assert ref["oom"] == 0  # within the memory the bundle declares (where a memory cgroup could be made)
 
     sub = tmp_path / "attack-src"
     shutil.copytree(ROOT / "examples" / "reference", sub)
@@ -386,4 +412,6 @@ def test_reference_and_attacks_under_dockers_defaults(docker_bundle: Path, open_
     shown, ref_shown = json.dumps(gs), json.dumps(ref["gs"])
     assert not {n for n in names if n in shown} - {n for n in names if n in ref_shown}
     assert "Isolation: uid" in gs["output"]
-    print(f"Docker's defaults: reference {ref['wall']:.0f} s, attack {run['wall']:.0f} s")
+    assert run["oom"] == 0
+    print(f"Docker's defaults: reference {ref['wall']:.0f} s, peak {ref['peak_mb']:.0f} MB; "
+          f"attack {run['wall']:.0f} s, peak {run['peak_mb']:.0f} MB")
