@@ -17,8 +17,10 @@ import argparse
 import json
 import os
 import platform
+import shlex
 import statistics
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -26,51 +28,29 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 
-def inner(runs: int, out: Path) -> None:
-    """Inside the simulated container: the gradings, written to ``out`` as JSON."""
-    import tempfile
-
-    from bench_footprint import REFERENCE, run_sampled
-
-    figures: dict[str, list[dict]] = {"process": [], "uid": []}
-    with tempfile.TemporaryDirectory(prefix="gk-bench-uid-") as tmp:
-        for i in range(runs):
-            for mode in figures:
-                argv = [sys.executable, "-m", "grader.cli", str(REFERENCE), "--hidden", "-q", "--isolation",
-                        mode, "--out", f"{tmp}/{mode}{i}"]
-                figures[mode].append(run_sampled(argv))
-                res = json.loads(Path(f"{tmp}/{mode}{i}/results.json").read_text())
-                assert res["isolation"] == mode and res["score"] == res["max_score"], (mode, res["score"])
-    out.write_text(json.dumps(figures))
-
-
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--runs", type=int, default=3)
-    p.add_argument("--inner", type=Path, default=None, help=argparse.SUPPRESS)
     args = p.parse_args()
-    if args.inner:
-        inner(args.runs, args.inner)
-        return 0
     import docker_defaults
+    from bench_footprint import REFERENCE, run_sampled
 
     why = docker_defaults.unavailable()
     if why:
         print(f"cannot simulate Docker's defaults here: {why}")
         return 1
-    import shlex
-    import tempfile
-
     load = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "figures.json"
-        cmd = shlex.join([sys.executable, str(Path(__file__).resolve()), "--runs", str(args.runs),
-                          "--inner", str(out)])
-        done = docker_defaults.run(cmd, timeout=3600, cwd=str(ROOT))
-        if done.returncode != 0:
-            print(done.stdout[-2000:], done.stderr[-2000:])
-            return 1
-        figures = json.loads(out.read_text())
+    figures: dict[str, list[dict]] = {"process": [], "uid": []}
+    with tempfile.TemporaryDirectory(prefix="gk-bench-uid-") as tmp:
+        for i in range(args.runs):
+            for mode in figures:
+                grade = [sys.executable, "-m", "grader.cli", str(REFERENCE), "--hidden", "-q", "--isolation",
+                         mode, "--out", f"{tmp}/{mode}{i}"]
+                # Sampled from here, with every capability: inside, root could not read the worker's
+                # /proc/PID/smaps_rollup (another uid, and no CAP_SYS_PTRACE).
+                figures[mode].append(run_sampled(docker_defaults.command(shlex.join(grade))))
+                res = json.loads(Path(f"{tmp}/{mode}{i}/results.json").read_text())
+                assert res["isolation"] == mode and res["score"] == res["max_score"], (mode, res["score"])
     import torch
 
     med = {m: {k: statistics.median(r[k] for r in rows) for k in ("wall", "tree_pss")}
