@@ -54,9 +54,10 @@ def _python_home() -> str:
     return os.path.realpath(sys.base_prefix)
 
 
-def command(inner: str, hide: tuple[str, ...] = ()) -> list[str]:
+def command(inner: str, hide: tuple[str, ...] = (), tmp: tuple[str, ...] | None = None) -> list[str]:
     """argv that runs the shell command ``inner`` inside the simulated container; ``hide``: folders of
-    this machine the container must not have (the kit's checkout, when the bundle brings its own)."""
+    this machine the container must not have (the kit's checkout, when the bundle brings its own);
+    ``tmp``: give it a /tmp of its own, as a container has, holding only these folders of this one's."""
     setup = ["mount --make-rprivate /",
              # Docker mounts the cgroup tree read-only: the kit cannot make groups of its own
              "for d in /sys/fs/cgroup /sys/fs/cgroup/*/; do mount -o remount,bind,ro \"$d\" 2>/dev/null "
@@ -69,6 +70,13 @@ def command(inner: str, hide: tuple[str, ...] = ()) -> list[str]:
                   f"mount --bind \"$keep\"/{shlex.quote(home[len('/root/'):])} {shlex.quote(home)}",
                   "umount -l \"$keep\"", "rmdir \"$keep\""]
     setup += [f"mount -t tmpfs -o ro,mode=0755 tmpfs {shlex.quote(path)}" for path in hide]
+    if tmp is not None:  # the machine's /tmp holds other people's files, world-readable
+        setup += ["old=$(mktemp -d /run/gk-oldtmp.XXXXXX)", 'mount --bind /tmp "$old"',
+                  "mount -t tmpfs -o mode=1777 tmpfs /tmp"]
+        for path in tmp:
+            rel = shlex.quote(os.path.relpath(path, "/tmp"))
+            setup += [f"mkdir -p /tmp/{rel}", f'mount --bind "$old"/{rel} /tmp/{rel}']
+        setup += ['umount -l "$old"', 'rmdir "$old"']
     seccomp = (HERE / "docker_seccomp.py").read_text(encoding="utf-8")  # read now: ``hide`` may cover it
     restricted = (f"exec {SYSTEM_PYTHON} -c {shlex.quote(seccomp)} "
                   f"capsh --drop={_dropped_caps()} -- -c {shlex.quote(inner)}")
@@ -76,12 +84,13 @@ def command(inner: str, hide: tuple[str, ...] = ()) -> list[str]:
 
 
 def run(inner: str, *, env: dict[str, str] | None = None, timeout: float = 600, cwd: str | None = None,
-        hide: tuple[str, ...] = (), cgroup_procs: tuple[Path, ...] = ()) -> subprocess.CompletedProcess:
+        hide: tuple[str, ...] = (), tmp: tuple[str, ...] | None = None,
+        cgroup_procs: tuple[Path, ...] = ()) -> subprocess.CompletedProcess:
     """``inner`` in the simulated container; ``cgroup_procs``: the cgroup.procs it starts in (its limits)."""
 
     def join() -> None:
         for procs in cgroup_procs:
             procs.write_text(str(os.getpid()))
 
-    return subprocess.run(command(inner, hide), env=env, capture_output=True, text=True, timeout=timeout,
+    return subprocess.run(command(inner, hide, tmp), env=env, capture_output=True, text=True, timeout=timeout,
                           cwd=cwd, preexec_fn=join if cgroup_procs else None)

@@ -288,7 +288,7 @@ def _sim_run(root: Path, wall_s: int) -> dict:
     try:
         # The container has the kit only in /autograder/source: the checkout is not there.
         proc = docker_defaults.run(f"timeout {wall_s} bash {root}/run_autograder", env=env,
-                                   timeout=wall_s + 60, hide=(str(ROOT),),
+                                   timeout=wall_s + 60, hide=(str(ROOT),), tmp=(str(root.parent.parent),),
                                    cgroup_procs=(mem / "cgroup.procs",) if limited else ())
         wall = time.monotonic() - started
         peak, oom = 0.0, 0
