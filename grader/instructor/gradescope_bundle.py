@@ -44,7 +44,9 @@ from pathlib import Path
 
 from grader.instructor.term.errors import TermError
 from grader.paths import KIT_ROOT, write_atomic
+from grader.sandbox import reap
 from grader.sandbox.cgroup import container_limits
+from grader.sandbox.launch import UID_BASE, UID_SPAN
 
 CONFIG = "gk_gradescope.json"
 REQUIRES = {"memory_mb": 1536, "cpus": 1.0}  # Gradescope: Configure Autograder > container specifications
@@ -308,9 +310,6 @@ def seal_autograder(root: Path) -> None:
 def reap_workers() -> None:
     """Kill every process still running as a worker's uid (the kit's range): in a container of its own,
     nothing else runs as one of those."""
-    from grader.sandbox import reap
-    from grader.sandbox.launch import UID_BASE, UID_SPAN
-
     reap.kill_until_gone(lambda: {p for p in reap.all_pids()
                                   if UID_BASE <= (reap.uid_of(p) or -1) < UID_BASE + UID_SPAN})
 
