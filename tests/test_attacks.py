@@ -626,3 +626,76 @@ def test_flagged_submissions_are_listed_for_review(corpus: Corpus) -> None:
                                                                                      ("twin", twin))]
     header, forged_line, twin_line = gradebook_csv(model_of(Path("."), rows)).splitlines()[:3]
     assert header.endswith(",review") and "imports gk_probes" in forged_line and twin_line.endswith(",")
+
+
+# -- the uid level: root without namespaces (Docker's defaults, Gradescope) ---------------------------
+UID_BASE, UID_END = 3_000_000, 4_000_000  # the workers' uids (grader/sandbox/launch.py)
+FORK_BOMB = """
+
+import os as _os  # noqa: E402
+import time as _time  # noqa: E402
+
+
+def sinusoidal_pe(max_len, d_model):  # forks until the kernel says no, every child too, then returns
+    for _ in range(10000):
+        try:
+            if _os.fork() == 0:
+                while True:
+                    try:
+                        _os.fork()
+                    except OSError:
+                        _time.sleep(0.05)
+        except OSError:
+            break
+    return torch.full((max_len, d_model), 0.5, dtype=torch.float64)
+"""
+
+
+def test_corpus_under_dockers_defaults(tmp_path: Path) -> None:
+    """Reading hidden tests, fake results files, detached daemons and a fork bomb, in one `grade batch`
+    inside a simulated Docker container (tests/docker_defaults.py): the `uid` level holds each."""
+    import shlex
+    import sys
+
+    sys.path.insert(0, str(HERE))
+    import docker_defaults
+
+    why = docker_defaults.unavailable()
+    if why:
+        pytest.skip(f"cannot simulate Docker's defaults here: {why}")
+    subs, out = tmp_path / "subs", tmp_path / "out"
+    for name in ("leak_search", "fake_results", "detached_children"):
+        shutil.copytree(ATTACKS / name, subs / name)
+    marker = f"gk-attack-{secrets.token_hex(6)}"
+    _substitute(subs / "detached_children", {"marker": marker, "port": 0})
+    shutil.copytree(KIT / "examples" / "reference", subs / "fork_bomb")
+    bomb = subs / "fork_bomb" / "embedding.py"
+    bomb.write_text(bomb.read_text() + FORK_BOMB)
+    argv = [sys.executable, "-m", "grader.cli", "batch", str(subs), "--out", str(out), "--public-only",
+            "-k", ONE_PE, "--isolation", "uid", "-j", "2", "--lang", "en", "-q", "--call-timeout", "20"]
+    done = docker_defaults.run(shlex.join(argv), timeout=600, cwd=str(KIT), tmp=(str(tmp_path),))
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    graded = {n: json.loads((out / n / "results.json").read_text()) for n in
+              ("leak_search", "fake_results", "detached_children", "fork_bomb")}
+    for name, res in graded.items():
+        assert res["isolation"] == "uid", name
+        pe = [t for t in res["tests"] if t["task"] == PE]
+        assert pe and all(t["status"] != "passed" for t in pe), name  # the attacked task earns nothing
+        leet = [t for t in res["tests"] if t["task"] == LEET]
+        assert leet and all(t["status"] == "passed" for t in leet), name  # the honest one keeps its points
+    # nothing of the uid (daemons, the bomb's children) outlives the batch
+    left = [p for p in reap.all_pids() if UID_BASE <= (reap.uid_of(p) or -1) < UID_END and reap.is_alive(p)]
+    assert not left
+    # the search ran as the student, and the kit was not among what it found
+    text = json.dumps(graded["leak_search"])
+    assert "LOOT:" in text
+    solution_line = next(x for x in (KIT / "solutions" / "reversal.py").read_text().splitlines()
+                         if x.startswith("def "))
+    assert solution_line not in text
+    for hidden in (KIT / "grader" / "suites" / "hidden").glob("test_*.py"):
+        first_test = next((x for x in hidden.read_text().splitlines() if x.startswith("def test_")), None)
+        assert first_test is None or first_test not in text
+    # fake results: printed and ignored, written nowhere the grader reads
+    fake = graded["fake_results"]
+    assert fake["score"] == sum(t["score"] for t in fake["tests"]) < 999
+    assert not (subs / "fake_results" / "results.json").exists()

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import time
@@ -153,3 +155,263 @@ def test_reference_in_simulated_gradescope_containers(tmp_path: Path) -> None:
         [t["name"] for t in gs["tests"] if t["status"] != "passed" and t not in died]
     print(f"default container: {default['wall']:.0f} s, peak {default['peak_mb']:.0f} MB, "
           f"{default['oom']} OOM kills, {len(died)} tests lost to memory")
+
+
+# -- Docker's defaults: root, no namespaces (tests/docker_defaults.py) ---------------------------
+# Gradescope runs run_autograder as root in Docker with Docker's default capabilities and seccomp
+# profile: no unshare, so the kit takes the `uid` level. The policy: 10 % a day; the metadata: 1 day
+# 10 h late, so 2 started days, 20 % off 94.5.
+POLICY = """\
+due = 2026-03-10T23:59:00+09:00
+close = 2026-03-17T23:59:00+09:00
+
+[late]
+grace_minutes = 15
+per = "day"
+deduct_percent = 10
+max_percent = 50
+"""
+METADATA = {"id": 1, "created_at": "2026-03-12T09:59:00.000000+09:00",
+            "assignment": {"due_date": "2026-03-10T23:59:00.000000+09:00", "late_due_date": None,
+                           "title": "Lesson 3", "total_points": "94.5"},
+            "users": [{"email": "s@uni.example", "id": 7, "name": "S"}]}
+LATE_TOTAL = 75.6
+# The attack, appended to the reference's embedding.py: at import, as the student, it forges an on-time
+# created_at, kills its parent (the process that started it), and leaves a daemon that
+# rewrites results.json for two minutes. @ROOT@ is the /autograder of the run.
+ATTACK_TAIL = '''
+
+import json as _json  # noqa: E402
+import os as _os  # noqa: E402
+import time as _time  # noqa: E402
+
+_ROOT = "@ROOT@"
+
+
+def _forge():
+    meta = _os.path.join(_ROOT, "submission_metadata.json")
+    try:
+        with open(meta) as fh:
+            data = _json.load(fh)
+    except (OSError, ValueError):
+        data = {}
+    data["created_at"] = "2026-03-10T20:00:00.000000+09:00"
+    try:
+        with open(meta, "w") as fh:
+            _json.dump(data, fh)
+    except OSError:
+        pass
+    try:
+        _os.kill(_os.getppid(), 9)
+    except OSError:
+        pass
+    if _os.fork() == 0:
+        _os.setsid()
+        if _os.fork() == 0:
+            forged = _json.dumps({"score": 94.5, "output": "FORGED", "tests": []})
+            end = _time.time() + 120
+            while _time.time() < end:
+                for name in ("results.json", "results.json.tmp"):
+                    try:
+                        with open(_os.path.join(_ROOT, "results", name), "w") as fh:
+                            fh.write(forged)
+                    except OSError:
+                        pass
+                _time.sleep(0.1)
+        _os._exit(0)
+
+
+_forge()
+'''
+# The carrier: int_to_roman (a practice problem; the best two of four count) raises whatever the
+# search of /autograder/source and the kit found, so the names would reach the student's feedback;
+# what it found is also left in @DROP@, a folder every uid may write, for the test to read.
+LEAK_CARRIER = '''
+
+import os as _os  # noqa: E402
+import re as _re  # noqa: E402
+
+
+def _search():
+    found = []
+    for top in ("@ROOT@/source", "@KIT@"):
+        for folder, _dirs, files in _os.walk(top):
+            for name in files:
+                if name.startswith("test_") and name.endswith(".py"):
+                    try:
+                        with open(_os.path.join(folder, name)) as fh:
+                            found += _re.findall(r"def (test_\\w+)", fh.read())
+                    except OSError as exc:
+                        found.append(type(exc).__name__)
+    for path in ("@ROOT@/source/grader/suites/hidden/test_pe.py", "@KIT@/grader/suites/hidden/test_pe.py"):
+        try:
+            with open(path) as fh:
+                found += _re.findall(r"def (test_\\w+)", fh.read())
+        except OSError as exc:
+            found.append(type(exc).__name__)
+    try:  # what it would carry out, where the test (not the student) can look
+        with open("@DROP@/found.txt", "w") as fh:
+            fh.write(" ".join(found))
+    except OSError:
+        pass
+    return found
+
+
+_FOUND = _search()
+
+
+def int_to_roman(num):
+    raise RuntimeError("LEAK %d: %s" % (len(_FOUND), " ".join(_FOUND)))
+'''
+
+
+def _hidden_names() -> set[str]:
+    return {n for f in HIDDEN.glob("test_*.py") for n in re.findall(r"def (test_\w+)", f.read_text())}
+
+
+def _sim_run(root: Path, wall_s: int) -> dict:
+    """run_autograder at ``root`` inside the simulated container, within the declared memory where a
+    cgroup v1 memory group can be made; its results.json, wall time, peak memory (MiB) and OOM kills."""
+    import docker_defaults
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(AUTOGRADER_ROOT=str(root), GK_PYTHON=sys.executable)
+    mem = CG / "memory" / f"gk-docker-test-{os.getpid()}-{time.monotonic_ns()}"
+    limited = can_simulate() is None
+    if limited:
+        mem.mkdir()
+        limit = str(gsb.REQUIRES["memory_mb"] * 2**20)
+        (mem / "memory.limit_in_bytes").write_text(limit)
+        if (mem / "memory.memsw.limit_in_bytes").exists():
+            (mem / "memory.memsw.limit_in_bytes").write_text(limit)
+    started = time.monotonic()
+    try:
+        # The container has the kit only in /autograder/source: the checkout is not there.
+        proc = docker_defaults.run(f"timeout {wall_s} bash {root}/run_autograder", env=env,
+                                   timeout=wall_s + 60, hide=(str(ROOT),), tmp=(str(root.parent.parent),),
+                                   cgroup_procs=(mem / "cgroup.procs",) if limited else ())
+        wall = time.monotonic() - started
+        peak, oom = 0.0, 0
+        if limited:
+            peak = int((mem / "memory.max_usage_in_bytes").read_text()) / 2**20
+            oom = int(next(line.split()[1] for line in (mem / "memory.oom_control").read_text().splitlines()
+                           if line.startswith("oom_kill ")) or 0)
+    finally:
+        for _ in range(50):
+            if not mem.exists():
+                break
+            try:
+                mem.rmdir()
+            except OSError:
+                time.sleep(0.1)
+    return {"proc": proc, "wall": wall, "peak_mb": peak, "oom": oom,
+            "gs": json.loads((root / "results" / "results.json").read_text())}
+
+
+def _worker_uids_alive() -> list[int]:
+    from grader.sandbox import reap
+    from grader.sandbox.launch import UID_BASE, UID_SPAN
+
+    return [p for p in reap.all_pids() if UID_BASE <= (reap.uid_of(p) or -1) < UID_BASE + UID_SPAN
+            and reap.is_alive(p)]
+
+
+@pytest.fixture(scope="module")
+def docker_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    sys.path.insert(0, str(Path(__file__).parent))
+    import docker_defaults
+
+    why = docker_defaults.unavailable()
+    if why:
+        pytest.skip(f"cannot simulate Docker's defaults here: {why}")
+    if not any(HIDDEN.glob("test_*.py")):
+        pytest.skip("the hidden suite is not in this copy")
+    tmp = tmp_path_factory.mktemp("docker")
+    (tmp / "policy.toml").write_text(POLICY)
+    bundle = tmp / "autograder.zip"
+    gsb.build_bundle(bundle, hidden=True, lang="en", policy=tmp / "policy.toml")
+    return bundle
+
+
+def _layout_late(tmp: Path, bundle: Path, submission: Path) -> Path:
+    root = layout(tmp, bundle, submission)
+    (root / "submission_metadata.json").write_text(json.dumps(METADATA))
+    return root
+
+
+def test_docker_defaults_refuse_namespaces_and_keep_dockers_capabilities() -> None:
+    sys.path.insert(0, str(Path(__file__).parent))
+    import docker_defaults
+
+    why = docker_defaults.unavailable()
+    if why:
+        pytest.skip(f"cannot simulate Docker's defaults here: {why}")
+    probe = ("grep -E '^Cap(Eff|Bnd)' /proc/self/status; unshare -U true; echo userns=$?; unshare -m true; "
+             "echo mountns=$?; id -u")
+    done = docker_defaults.run(probe, timeout=60)
+    said = [x for x in done.stdout.splitlines() if re.search("[:=]", x)]
+    lines = dict(re.split(r"[:=]\s*", x, maxsplit=1) for x in said)
+    assert int(lines["CapBnd"], 16) == int(lines["CapEff"], 16) == docker_defaults.DOCKER_CAP_MASK
+    assert lines["userns"] != "0" and lines["mountns"] != "0", done.stdout + done.stderr
+    assert done.stdout.split()[-1] == "0"  # still root
+    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from grader.sandbox import launch; "
+            "print(launch.namespaces_status()[0], launch.resolve_isolation(launch.SandboxPolicy()))")
+    done = docker_defaults.run(f"{sys.executable} -c {code!r}", timeout=120, cwd=str(ROOT))
+    assert done.stdout.split() == ["False", "uid"], done.stdout + done.stderr
+
+
+@pytest.fixture
+def open_tmp():
+    """A folder every uid can cross, as / is for /autograder (pytest's own tmp is root's alone)."""
+    import tempfile
+
+    path = Path(tempfile.mkdtemp(prefix="gk-gs-docker-"))
+    os.chmod(path, 0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def test_reference_and_attacks_under_dockers_defaults(docker_bundle: Path, open_tmp: Path) -> None:
+    """The reference keeps its score and late penalty; the attack gains nothing and learns nothing."""
+    tmp_path = open_tmp
+    ref = _sim_run(_layout_late(tmp_path / "ref", docker_bundle, ROOT / "examples" / "reference"), 600)
+    gs = ref["gs"]
+    assert sum(t["max_score"] for t in gs["tests"]) == 94.5
+    assert all(t["status"] == "passed" for t in gs["tests"]), [t["name"] for t in gs["tests"]
+                                                              if t["status"] != "passed"]
+    assert gs["score"] == pytest.approx(LATE_TOTAL), gs["output"][:600]
+    assert "Isolation: uid" in gs["output"]
+    assert ref["oom"] == 0  # within the memory the bundle declares (where a memory cgroup could be made)
+
+    sub = tmp_path / "attack-src"
+    shutil.copytree(ROOT / "examples" / "reference", sub)
+    root = tmp_path / "attack" / "autograder"
+    (sub / "embedding.py").write_text((sub / "embedding.py").read_text() + ATTACK_TAIL.replace("@ROOT@",
+                                                                                               str(root)))
+    leetcode = (sub / "leetcode.py").read_text().replace("def int_to_roman(", "def _honest_int_to_roman(")
+    drop = tmp_path / "drop"
+    drop.mkdir(mode=0o777)
+    os.chmod(drop, 0o1777)
+    (sub / "leetcode.py").write_text(leetcode + LEAK_CARRIER.replace("@ROOT@", str(root))
+                                     .replace("@KIT@", str(ROOT)).replace("@DROP@", str(drop)))
+    assert _layout_late(tmp_path / "attack", docker_bundle, sub) == root
+    run = _sim_run(root, 600)
+    time.sleep(1.0)  # a daemon, had one survived, would have rewritten results.json by now
+    gs = json.loads((root / "results" / "results.json").read_text())
+    assert gs == run["gs"] and "FORGED" not in json.dumps(gs)
+    assert not _worker_uids_alive()
+    # the forged created_at changed nothing: the honest twin's total, late penalty included
+    assert gs["score"] == pytest.approx(LATE_TOTAL), gs["output"][:600]
+    assert json.loads((root / "submission_metadata.json").read_text()) == METADATA
+    # the search ran as the student, and found nothing of the hidden suite
+    found = (drop / "found.txt").read_text().split()
+    assert found[0] == "PermissionError" and len(found) == 2, found  # /autograder is root's alone
+    names = _hidden_names()
+    assert names and not names & set(found)
+    # and nothing shown to the student names a hidden test that the reference's feedback does not
+    shown, ref_shown = json.dumps(gs), json.dumps(ref["gs"])
+    assert not {n for n in names if n in shown} - {n for n in names if n in ref_shown}
+    assert "Isolation: uid" in gs["output"]
+    assert run["oom"] == 0
+    print(f"Docker's defaults: reference {ref['wall']:.0f} s, peak {ref['peak_mb']:.0f} MB; "
+          f"attack {run['wall']:.0f} s, peak {run['peak_mb']:.0f} MB")

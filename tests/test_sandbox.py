@@ -231,6 +231,7 @@ def test_process_mode(tmp_path, listener, monkeypatch) -> None:
 
 def test_auto_degrades_and_says_so(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(sandbox, "namespaces_status", lambda: (False, "not running as root"))
+    monkeypatch.setattr(sandbox, "uid_status", lambda: (False, "not running as root"))
     policy = SandboxPolicy()
     assert policy.describe() == "process"
     with WorkerClient(_staging(tmp_path), policy=policy) as client:
@@ -307,3 +308,95 @@ def test_leftovers_of_killed_graders_are_swept(tmp_path, monkeypatch) -> None:
     group = sandbox.Cgroup.create("gk-test-sweep", GiB, 8)
     if group is not None:  # an empty group of nobody's is removed once old enough
         assert sandbox.sweep_stale(min_age=0) >= 1 and not any(d.exists() for d in group.dirs)
+
+
+# -- the uid level (root without namespaces): its parts, on this machine; the whole under Docker's
+# defaults in tests/test_gradescope_container.py and tests/test_attacks.py
+from grader.sandbox import uid as uid_mod  # noqa: E402
+
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="needs root (setuid, chown)")
+
+
+def test_auto_takes_uid_where_root_has_no_namespaces(monkeypatch) -> None:
+    refused = (False, "unshare failed: Operation not permitted")
+    monkeypatch.setattr(sandbox, "namespaces_status", lambda: refused)
+    monkeypatch.setattr(sandbox, "uid_status", lambda: (True, "root, setuid works"))
+    assert sandbox.resolve_isolation(SandboxPolicy()) == "uid"
+    assert sandbox.resolve_isolation(SandboxPolicy(isolation="uid")) == "uid"
+    assert sandbox.resolve_isolation(SandboxPolicy(isolation="process")) == "process"
+    with pytest.raises(sandbox.SandboxUnavailable, match="Operation not permitted"):
+        sandbox.resolve_isolation(SandboxPolicy(isolation="namespaces"))
+    monkeypatch.setattr(sandbox, "uid_status", lambda: (False, "not running as root"))
+    with pytest.raises(sandbox.SandboxUnavailable, match="uid isolation is not available here"):
+        sandbox.resolve_isolation(SandboxPolicy(isolation="uid"))
+
+
+def test_seal_takes_others_out_but_leaves_python_runnable(tmp_path) -> None:
+    kit = tmp_path / "kit"
+    for rel in ("grader/suites/hidden/test_x.py", "solutions/embedding.py", ".venv/bin/python", "README.md"):
+        (kit / rel).parent.mkdir(parents=True, exist_ok=True)
+        (kit / rel).write_text("x")
+    for path in [kit, *kit.rglob("*")]:
+        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+    sealed = uid_mod.seal([str(kit)], keep=[str(kit / ".venv")])
+    names = ("", "grader", "solutions", ".venv", "README.md")
+    mode = {rel: os.stat(kit / rel).st_mode & 0o777 for rel in names}
+    assert mode[""] & 0o001 and mode[".venv"] == 0o755  # crossed to reach Python, which stays as it was
+    assert mode["grader"] == 0o750 and mode["solutions"] == 0o750 and mode["README.md"] == 0o640
+    assert str(kit / ".venv") not in sealed and str(kit / "grader") in sealed
+
+
+@needs_root
+def test_staging_copy_and_private_tmp(tmp_path) -> None:
+    sub = _staging(tmp_path)
+    (sub / "link.py").symlink_to("/etc/passwd")
+    gid = sandbox.UID_BASE + 7
+    copy = uid_mod.stage(sub, tmp_path / "copy", gid)
+    st = os.stat(copy)
+    assert (st.st_uid, st.st_gid, st.st_mode & 0o777) == (0, gid, 0o750)  # its group reads, nobody else
+    files = [os.stat(p) for p in copy.glob("*.py") if not p.is_symlink()]
+    assert files and all((f.st_uid, f.st_gid, f.st_mode & 0o777) == (0, gid, 0o640) for f in files)
+    assert (copy / "link.py").is_symlink()  # kept a link: the reader refuses links
+    tmp = uid_mod.private_tmp(sandbox.UID_BASE + 7)
+    try:
+        st = os.stat(tmp)
+        assert (st.st_uid, st.st_gid, st.st_mode & 0o777) == (sandbox.UID_BASE + 7,) * 2 + (0o700,)
+    finally:
+        shutil.rmtree(tmp)
+
+
+@needs_root
+def test_teardown_kills_every_process_of_the_uid_and_removes_its_files() -> None:
+    uid = sandbox.UID_BASE + 11
+    import tempfile
+
+    shared = Path(tempfile.mkdtemp(prefix="gk-shared-"))  # pytest's own folders are root's alone
+    os.chmod(shared, 0o1777)
+    (shared / "root-owned").write_text("stays")
+    child = os.fork()
+    if child == 0:  # as the uid: daemons that left the session, and a file in a world-writable folder
+        try:
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+            (shared / "left-behind").write_text("x")
+            for _ in range(5):
+                if os.fork() == 0:
+                    os.setsid()
+                    if os.fork() == 0:
+                        time.sleep(60)
+                    os._exit(0)  # noqa: B012 - every path of a forked child ends here
+        finally:
+            os._exit(0)
+    os.waitpid(child, 0)
+    deadline = time.monotonic() + 5
+    while len(reap.matching(uid=uid)) < 5 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(reap.matching(uid=uid)) == 5
+    uid_mod.kill_uid(uid)
+    assert not reap.matching(uid=uid)
+    uid_mod.remove_leftovers(uid, [str(shared)])
+    try:
+        assert sorted(p.name for p in shared.iterdir()) == ["root-owned"]
+    finally:
+        shutil.rmtree(shared)

@@ -17,7 +17,7 @@ def add_grading_arguments(p: argparse.ArgumentParser) -> None:
     add_lesson_argument(p)
     p.add_argument("--lang", choices=("ko", "en"), default=None,
                    help="language of the feedback (default: locale)")
-    p.add_argument("--isolation", choices=("auto", "namespaces", "process"), default="auto",
+    p.add_argument("--isolation", choices=("auto", "namespaces", "uid", "process"), default="auto",
                    help="sandbox level for student code (default: the strongest this machine allows)")
     p.add_argument("--memory-mb", type=int, default=4096, help="memory limit of the student process (MiB)")
     p.add_argument("-k", dest="keyword", default=None, help="only tests matching this pytest -k expression")

@@ -5,8 +5,11 @@ them (Gradescope unpacks it into ``/autograder/source``):
 
 * ``setup.sh`` installs the kit (CPU PyTorch first, then ``pip install -e``);
 * ``run_autograder`` runs ``python3 -m grader.instructor.gradescope_bundle run``, which
-  copies ``/autograder/submission`` to a private folder, grades it with the
-  hidden suite in a fresh ``grade`` process, and writes Gradescope's
+  keeps its own copy of ``submission_metadata.json`` (read before any student code
+  runs), makes ``/autograder`` root's alone (the worker runs as another uid: the
+  ``uid`` level, grader/sandbox/uid.py), copies ``/autograder/submission`` to a
+  private folder, grades it with the hidden suite in a fresh ``grade`` process,
+  kills whatever still runs as a worker's uid, and only then writes Gradescope's
   ``/autograder/results/results.json`` (converted by grader/report/gradescope.py).
   ``AUTOGRADER_ROOT`` replaces ``/autograder`` (for tests and local dry runs).
 
@@ -44,7 +47,9 @@ from grader.engine.lessons import DEFAULT_LESSON
 from grader.engine.options import UsageProblem
 from grader.instructor.term.errors import TermError
 from grader.paths import KIT_ROOT, write_atomic
+from grader.sandbox import reap
 from grader.sandbox.cgroup import container_limits
+from grader.sandbox.launch import UID_BASE, UID_SPAN
 
 CONFIG = "gk_gradescope.json"
 REQUIRES = {"memory_mb": 1536, "cpus": 1.0}  # Gradescope: Configure Autograder > container specifications
@@ -216,11 +221,17 @@ def run_autograder(root: Path) -> int:
         config = {"hidden": True, "keyword": None, "lang": "ko",
                   "timeout": GRADESCOPE_TIMEOUT - TIMEOUT_MARGIN}
     lang = config.get("lang", "ko")
+    # The platform's word, read before any student code runs: the late policy uses this copy only.
+    platform_word = read_metadata(root)
+    if os.geteuid() == 0:  # Gradescope runs this as root: the worker's uid must not reach /autograder
+        seal_autograder(root)
     have = container_limits()
     lacking = short_of(config.get("requires") or REQUIRES, have)
     print(f"grade (gradescope): container {have}, needs {config.get('requires') or REQUIRES}"
           + (f"; SHORT OF {sorted(lacking)}" if lacking else ""), flush=True)
     with tempfile.TemporaryDirectory(prefix="gk-gradescope-") as tmp:
+        metadata = Path(tmp) / "submission_metadata.json"  # 0700 folder: the grader's alone
+        metadata.write_bytes(platform_word)
         work = Path(tmp) / "submission"
         out = Path(tmp) / "out"
         try:
@@ -244,6 +255,7 @@ def run_autograder(root: Path) -> int:
             log = (proc.stdout + proc.stderr)[-3000:]
             code = proc.returncode
         except subprocess.TimeoutExpired:
+            reap_workers()
             t = config.get("timeout")
             gs = failure_results(
                 f"Grading did not finish within {t} s and was stopped. Does your code loop forever, or train "
@@ -251,6 +263,7 @@ def run_autograder(root: Path) -> int:
                 f"채점이 {t}초 안에 끝나지 않아 중단했습니다. 무한 루프이거나 요청보다 훨씬 "
                 f"오래 학습하는 코드가 아닌지 확인하세요.", lang, started)
             return _write(results_dir, gs, 0)
+        reap_workers()  # nothing the student started may outlive the grade, or see results.json written
         try:
             results = json.loads((out / "results.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -263,7 +276,7 @@ def run_autograder(root: Path) -> int:
             if lacking:  # killed for memory, most likely: say so first
                 flag_resource_failures(gs, resource_note(lacking, lang))
             return _write(results_dir, gs, 0)
-        results = with_late_policy(results, config, root)
+        results = with_late_policy(results, config, metadata)
         gs = to_gradescope(results, lang, student_path(target, work))
         if results.get("final"):  # Gradescope shows the top-level score: the final total
             final = results["final"]
@@ -271,6 +284,8 @@ def run_autograder(root: Path) -> int:
             lines = [f"{s['en']} / {s['ko']}" for s in final["steps"]]
             head = f"Final total / 최종 점수: {final['total']:g} / {final['max']:g}"
             gs["output"] = "\n".join([head, *lines, "", str(gs.get("output") or "")])
+        level = isolation_line(str(results.get("isolation", "")), lang)
+        gs["output"] = level + "\n" + str(gs.get("output") or "")
         if lacking:
             flag_resource_failures(gs, resource_note(lacking, lang))
         if results.get("error"):
@@ -281,8 +296,43 @@ def run_autograder(root: Path) -> int:
         return _write(results_dir, gs, 0)
 
 
-def with_late_policy(results: dict, config: dict, root: Path) -> dict:
-    """``results`` with its ``final`` total under the bundled late policy (unchanged without one)."""
+def read_metadata(root: Path) -> bytes:
+    """Gradescope's submission_metadata.json as it is before any student code runs (empty if absent)."""
+    try:
+        return (root / "submission_metadata.json").read_bytes()[:1_000_000]
+    except OSError:
+        return b""
+
+
+def seal_autograder(root: Path) -> None:
+    """/autograder for root alone: the kit, its hidden suite, the metadata and the results (a worker
+    runs as another uid, grader/sandbox/uid.py, and can then neither read nor write any of it)."""
+    for path in (root, root / "source", root / "results", root / "submission_metadata.json"):
+        try:
+            os.chmod(path, stat.S_IMODE(os.stat(path).st_mode) & ~stat.S_IRWXO)
+        except OSError:
+            pass
+
+
+def reap_workers() -> None:
+    """Kill every process still running as a worker's uid (the kit's range): in a container of its own,
+    nothing else runs as one of those."""
+    reap.kill_until_gone(lambda: {p for p in reap.all_pids()
+                                  if UID_BASE <= (reap.uid_of(p) or -1) < UID_BASE + UID_SPAN})
+
+
+def isolation_line(level: str, lang: str) -> str:
+    """The sandbox level in words, first in Gradescope's output."""
+    en = f"Isolation: {level or 'unknown'}"
+    ko = f"격리 수준: {level or '알 수 없음'}"
+    return f"{ko} / {en}" if lang == "ko" else f"{en} / {ko}"
+
+
+def with_late_policy(results: dict, config: dict, metadata: Path) -> dict:
+    """``results`` with its ``final`` total under the bundled late policy (unchanged without one);
+    ``metadata``: the grader's copy of submission_metadata.json, or the folder that holds one."""
+    if metadata.is_dir():
+        metadata = metadata / "submission_metadata.json"
     if not config.get("policy_toml") or results.get("error"):
         return results
     from grader.instructor.term.errors import TermError
@@ -295,7 +345,7 @@ def with_late_policy(results: dict, config: dict, root: Path) -> dict:
         print(f"grade (gradescope): the bundled policy is unusable, no late policy applied: {exc}",
               file=sys.stderr)
         return results
-    return apply_in_gradescope(results, policy, root / "submission_metadata.json")
+    return apply_in_gradescope(results, policy, metadata)
 
 
 def _write(results_dir: Path, data: dict, code: int) -> int:

@@ -1,5 +1,8 @@
 """PID 1 of the worker's namespaces: build its filesystem view, drop to an unprivileged uid, reap.
 
+In ``uid`` mode (root without namespaces, grader/sandbox/uid.py) it builds no view: it stays
+root, adopts orphans (a subreaper) and starts the worker through the same privilege drop.
+
 Copied into the runtime folder as ``gk_init.py`` and started (as root) by
 ``unshare --net --pid --ipc --uts --mount --fork ... python -I -S gk_init.py CONFIG``.
 Standard library only, and no site hooks (``-S``), because it runs as root.
@@ -205,7 +208,8 @@ def run(cfg: dict, start: Any = None) -> int:
     (the zygote's forked workers, grader/runtime/zygote.py).
     """
     fd = int(cfg.get("fd", -1))
-    namespaces = cfg.get("mode", "namespaces") == "namespaces"
+    mode = cfg.get("mode", "namespaces")
+    namespaces = mode == "namespaces"
     if namespaces:
         try:
             enter_root(build_root(cfg))
@@ -220,7 +224,7 @@ def run(cfg: dict, start: Any = None) -> int:
     child = os.fork()
     if child == 0:
         try:
-            if namespaces:
+            if mode in ("namespaces", "uid"):  # uid: root without namespaces, the same drop
                 drop_privileges(cfg)
             else:
                 _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)

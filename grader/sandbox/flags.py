@@ -39,7 +39,7 @@ def add_sandbox_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def policy_from_args(args: argparse.Namespace) -> SandboxPolicy:
-    """The policy the flags describe; exits with status 2 if `--isolation namespaces` cannot be had."""
+    """The policy the flags describe; exits with status 2 if the `--isolation` asked for cannot be had."""
     def get(name: str, default: object) -> object:
         return getattr(args, name, default)
 
@@ -60,7 +60,7 @@ def policy_from_args(args: argparse.Namespace) -> SandboxPolicy:
     try:
         resolve_isolation(policy)
     except SandboxUnavailable as exc:
-        print(f"grade: --isolation namespaces: {exc}. Use --isolation process (weaker) on this machine.",
-              file=sys.stderr)
+        print(f"grade: --isolation {policy.isolation}: {exc}. Use --isolation auto (the strongest level this "
+              f"machine allows) or process (weaker).", file=sys.stderr)
         raise SystemExit(2) from None
     return policy

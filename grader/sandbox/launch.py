@@ -6,12 +6,18 @@ student's staging folder (read-only) and a private /tmp; a fresh unprivileged
 uid per worker with no groups and no new privileges; rlimits; a memory and
 process-count cgroup where one can be made.  See ``grader/runtime/init.py``.
 
-``process`` (the degraded mode: no root, no namespaces, or ``--isolation
-process``): its own session and process group, rlimits, a scrubbed
-environment, ``python -I``.  It runs as the grading user and sees the whole
-filesystem that user sees.
+``uid`` (root, but no namespaces: Docker's defaults, Gradescope): no view of
+its own, but a fresh unprivileged uid per worker with no groups, no capabilities
+and no new privileges; the kit, the hidden suite and ``--out`` sealed from it by
+permission bits; a copy of the staging folder only its group may read, a private tmp; rlimits,
+a cgroup where one can be made; teardown kills every process of the uid.  See
+``grader/sandbox/uid.py``.
 
-Both start the worker with ``python -I``, so no student file on the path and no
+``process`` (the degraded mode: no root, or ``--isolation process``): its own
+session and process group, rlimits, a scrubbed environment, ``python -I``.  It
+runs as the grading user and sees the whole filesystem that user sees.
+
+All start the worker with ``python -I``, so no student file on the path and no
 user site hook can shadow a module, and both tear down every process the
 worker started (``Launch.terminate``).
 """
@@ -37,6 +43,7 @@ from pathlib import Path
 
 from grader.paths import KIT_ROOT, PACKAGE, RUNTIME_DIR
 from grader.sandbox import reap
+from grader.sandbox import uid as uid_mod
 from grader.sandbox import zygote as zygote_mod
 from grader.sandbox.cgroup import Cgroup, sweep_stale
 
@@ -46,7 +53,7 @@ MiB = 1024**2
 RUNTIME_FILES = {"worker.py": "gk_worker.py", "protocol.py": "gk_protocol.py", "probes.py": "gk_probes.py",
                  "guard.py": "gk_guard.py", "server.py": "gk_server.py", "init.py": "gk_init.py",
                  "zygote.py": "gk_zygote.py"}
-ISOLATION_LEVELS = ("auto", "namespaces", "process")
+ISOLATION_LEVELS = ("auto", "namespaces", "uid", "process")
 # Measured (torch 2.14, CPU build with CUDA libraries): `import torch` reserves about
 # 3.2 GB of address space but touches about 0.55 GB.  RLIMIT_AS counts the former, so
 # where it is the only memory limit it gets this much on top of the policy's budget.
@@ -60,7 +67,7 @@ class SandboxUnavailable(RuntimeError):
 
 @dataclass
 class SandboxPolicy:
-    isolation: str = "auto"  # auto | namespaces | process
+    isolation: str = "auto"  # auto | namespaces | uid | process
     memory_bytes: int = 4 * GiB
     cpu_seconds: int = 900
     file_size: int = 64 * MiB
@@ -98,7 +105,7 @@ class Launch:
     def terminate(self) -> None:
         """Kill the worker and everything it started, however detached, then clean up."""
         below: set[int] = set()
-        if self.isolation == "process":
+        if self.isolation in ("process", "uid"):
             # The helper (a subreaper) kills what it adopted; whatever is still below it is
             # killed here, in case one exec'd without the tag.  In namespaces mode the PID
             # namespace, the cgroup and the uid catch everything.
@@ -123,8 +130,12 @@ class Launch:
             pass
         if self.cgroup is not None:
             self.cgroup.kill_all()
+        if self.isolation == "uid" and self.uid is not None:  # no PID namespace: every process of the uid
+            uid_mod.kill_uid(self.uid)
         # Daemons that left the process group and lost their parent: by tag, by uid.
         reap.kill_until_gone(lambda: reap.matching(self.tag or None, self.uid))
+        if self.isolation == "uid" and self.uid is not None:
+            uid_mod.remove_leftovers(self.uid)
         if self.cgroup is not None:
             self.cgroup.remove()
         for path in self.cleanup_paths:
@@ -246,16 +257,63 @@ def _probe_namespaces() -> tuple[bool, str]:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+_UID_STATUS: list[tuple[bool, str]] = []
+
+
+def uid_status() -> tuple[bool, str]:
+    """(available, reason) of the ``uid`` level: probed once per process."""
+    if not _UID_STATUS:
+        _UID_STATUS.append(_probe_uid())
+    return _UID_STATUS[0]
+
+
+def _probe_uid() -> tuple[bool, str]:
+    """Probe by starting Python as a fresh uid through the init helper, as a worker would be."""
+    if not sys.platform.startswith("linux"):
+        return False, "not Linux"
+    if os.geteuid() != 0:
+        return False, "not running as root"
+    scratch = _scratch("gk-probe-")
+    os.chmod(scratch, 0o711)
+    uid = UID_BASE + secrets.randbelow(UID_SPAN)
+    try:
+        make_runtime(scratch / "runtime")
+        if not uid_mod.reachable(sys.executable, uid):
+            return False, f"{sys.executable} is not readable by another uid (a folder above it is private)"
+        config = {"mode": "uid", "fd": -1, "uid": uid, "cwd": "/", "rlimits": {}, "env": {},
+                  "argv": [sys.executable, "-I", "-S", "-c", "pass"]}
+        try:
+            done = subprocess.run(_init_argv(scratch, config, namespaces=False), capture_output=True,
+                                  timeout=30, env=_host_env(), start_new_session=True)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return False, f"cannot start a worker as another uid: {exc}"
+        if done.returncode != 0:
+            why = (done.stderr.decode("utf-8", "replace").strip().splitlines()
+                   or [f"exit {done.returncode}"])[-1]
+            return False, f"cannot start a worker as another uid: {why[:200]}"
+        return True, "root, setuid works"
+    finally:
+        uid_mod.kill_uid(uid, timeout=1.0)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
 def resolve_isolation(policy: SandboxPolicy) -> str:
+    """The level a worker gets: ``auto`` is the strongest of namespaces, uid, process that works here."""
     if policy.isolation not in ISOLATION_LEVELS:
         raise ValueError(f"unknown isolation level {policy.isolation!r}")
     if policy.isolation == "process":
         return "process"
-    ok, reason = namespaces_status()
+    if policy.isolation in ("auto", "namespaces"):
+        ok, reason = namespaces_status()
+        if ok:
+            return "namespaces"
+        if policy.isolation == "namespaces":
+            raise SandboxUnavailable(f"namespaces isolation is not available here: {reason}")
+    ok, reason = uid_status()
     if ok:
-        return "namespaces"
-    if policy.isolation == "namespaces":
-        raise SandboxUnavailable(f"namespaces isolation is not available here: {reason}")
+        return "uid"
+    if policy.isolation == "uid":
+        raise SandboxUnavailable(f"uid isolation is not available here: {reason}")
     return "process"
 
 
@@ -267,6 +325,8 @@ def launch_worker(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy) -> 
     runtime = make_runtime(scratch / "runtime")
     if level == "namespaces":
         launch = _launch_namespaces(Path(sub_dir), sock, policy, scratch, runtime)
+    elif level == "uid":
+        launch = _launch_uid(Path(sub_dir), sock, policy, scratch, runtime)
     else:
         launch = _launch_process(Path(sub_dir), sock, policy, scratch, runtime)
     _LIVE.add(launch)
@@ -342,6 +402,43 @@ def _launch_process(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, s
     return Launch(process, "process", scratch, [scratch], tag=tag)
 
 
+def _launch_uid(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scratch: Path,
+                runtime: Path) -> Launch:
+    fd = sock.fileno()
+    tag = secrets.token_hex(8)
+    uid = policy.uid if policy.uid is not None else UID_BASE + secrets.randbelow(UID_SPAN)
+    trees = python_trees()
+    # The kit's folders, but never a Python tree itself (an installed kit's root is site-packages).
+    kit = [p for p in hidden_paths(policy, bound=False)
+           if Path(p).name in ("grader", "solutions") or not any(_under(p, t) for t in trees)]
+    kit.append(str(Path.home()))  # the grader's home: its course secret, its caches
+    uid_mod.seal(kit, keep=[*trees, str(scratch)])
+    # The worker crosses scratch to its runtime and submission and lists nothing there; the submission's
+    # name is secret, so the workers of other submissions (other uids) cannot name it.
+    os.chmod(scratch, 0o711)
+    sub = uid_mod.stage(sub_dir, scratch / f"submission-{secrets.token_hex(16)}", gid=uid)
+    tmp = uid_mod.private_tmp(uid)
+    cgroup = Cgroup.create(f"gk-{tag}", policy.memory_bytes, policy.processes)
+    env = dict(scrubbed_env(tmp, policy.threads), **{reap.TAG_VAR: tag})
+    limits = rlimits(policy, address_space=None if cgroup else policy.memory_bytes + ADDRESS_SPACE_OVERHEAD)
+    limits["RLIMIT_NPROC"] = int(policy.processes)  # the uid is fresh: it counts only the worker's
+    config = {"mode": "uid", "fd": fd, "uid": uid, "cwd": str(sub), "env": env, "rlimits": limits,
+              "argv": _worker_argv(runtime, fd, sub)}
+
+    def preexec() -> None:
+        if cgroup is not None:
+            cgroup.join(os.getpid())
+
+    # The init helper stays root (the worker cannot signal it) and adopts orphans (a subreaper).
+    process = subprocess.Popen(
+        _init_argv(scratch, config, namespaces=False),
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        pass_fds=[fd], env=dict(_host_env(), **{reap.TAG_VAR: tag}), cwd="/", start_new_session=True,
+        preexec_fn=preexec,
+    )
+    return Launch(process, "uid", scratch, [scratch, tmp], tag=tag, uid=uid, cgroup=cgroup)
+
+
 def _launch_namespaces(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scratch: Path,
                        runtime: Path) -> Launch:
     fd = sock.fileno()
@@ -372,6 +469,10 @@ def _launch_namespaces(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy
         preexec_fn=preexec,
     )
     return Launch(process, "namespaces", scratch, [scratch], tag=tag, uid=uid, cgroup=cgroup)
+
+
+def _under(path: str, tree: str) -> bool:
+    return path == tree or path.startswith(tree.rstrip("/") + "/")
 
 
 def _host_env() -> dict[str, str]:
@@ -436,7 +537,7 @@ def python_trees() -> list[str]:
     return kept
 
 
-def hidden_paths(policy: SandboxPolicy) -> list[str]:
+def hidden_paths(policy: SandboxPolicy, *, bound: bool = True) -> list[str]:
     """Paths inside the bound trees to cover: the kit installed into site-packages (its solutions,
     its hidden suite) and the report folder.  Everything outside the bound trees is absent anyway;
     a path that merely *contains* a bound tree (the kit folder holding .venv or .tox) is left
@@ -454,8 +555,10 @@ def hidden_paths(policy: SandboxPolicy) -> list[str]:
         for packages in Path(tree).glob("lib*/python*/site-packages"):
             candidates.update(str(packages / name) for name in ("grader", "solutions"))
     candidates.update(os.path.realpath(p) for p in policy.hide)
-    bound = [*trees, *SYSTEM_TREES]
-    return sorted(p for p in candidates if any(p.startswith(t.rstrip("/") + "/") for t in bound))
+    if not bound:  # all of them (uid mode seals each; it has no view to leave them out of)
+        return sorted(candidates)
+    inside = [*trees, *SYSTEM_TREES]
+    return sorted(p for p in candidates if any(p.startswith(t.rstrip("/") + "/") for t in inside))
 
 
 def _make_readable(sub_dir: Path) -> None:

@@ -1,0 +1,96 @@
+"""A simulation of a Docker container with Docker's defaults, for the kit's own tests.
+
+Root, but only Docker's default capabilities (``capsh --drop`` empties the bounding set of
+the rest, so every program exec'd after it has at most those) and Docker's default seccomp
+rules for namespaces (tests/docker_seccomp.py: no ``unshare``, ``setns``, ``clone(CLONE_NEW*)``
+or ``clone3``).  As in a container, /sys/fs/cgroup is read-only and the Python installation
+is readable by every uid: where it lives under a private /root (pyenv), a mount namespace of
+the simulation's own puts a 0755 tmpfs over /root with only the Python tree bound back.
+That is the container's filesystem, set up before the restrictions; nothing inside can
+undo it (no CAP_SYS_ADMIN, no new namespaces).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SYSTEM_PYTHON = "/usr/bin/python3"
+# Docker's default capability set (moby's oci/caps/defaults.go).
+DOCKER_CAPS = ("chown", "dac_override", "fsetid", "fowner", "mknod", "net_raw", "setgid", "setuid", "setfcap",
+               "setpcap", "net_bind_service", "sys_chroot", "kill", "audit_write")
+CAP_NUMBERS = {"chown": 0, "dac_override": 1, "fowner": 3, "fsetid": 4, "kill": 5, "setgid": 6, "setuid": 7,
+               "setpcap": 8, "net_bind_service": 10, "net_raw": 13, "sys_chroot": 18, "mknod": 27,
+               "audit_write": 29, "setfcap": 31}
+DOCKER_CAP_MASK = sum(1 << CAP_NUMBERS[c] for c in DOCKER_CAPS)
+
+
+def unavailable() -> str | None:
+    """Why the simulation cannot run here, or None."""
+    if os.geteuid() != 0:
+        return "needs root"
+    if shutil.which("capsh") is None:
+        return "needs capsh (apt-get install libcap2-bin)"
+    if not Path(SYSTEM_PYTHON).exists() or subprocess.run(
+            [SYSTEM_PYTHON, "-c", "import seccomp"], capture_output=True).returncode != 0:
+        return "needs libseccomp for /usr/bin/python3 (apt-get install python3-seccomp)"
+    if subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode != 0:
+        return "needs unshare -m to lay out the simulated container"
+    return None
+
+
+def _dropped_caps() -> str:
+    last = int(Path("/proc/sys/kernel/cap_last_cap").read_text())
+    keep = {CAP_NUMBERS[c] for c in DOCKER_CAPS}
+    return ",".join(str(n) for n in range(last + 1) if n not in keep)
+
+
+def _python_home() -> str:
+    return os.path.realpath(sys.base_prefix)
+
+
+def command(inner: str, hide: tuple[str, ...] = (), tmp: tuple[str, ...] | None = None) -> list[str]:
+    """argv that runs the shell command ``inner`` inside the simulated container; ``hide``: folders of
+    this machine the container must not have (the kit's checkout, when the bundle brings its own);
+    ``tmp``: give it a /tmp of its own, as a container has, holding only these folders of this one's."""
+    setup = ["mount --make-rprivate /",
+             # Docker mounts the cgroup tree read-only: the kit cannot make groups of its own
+             "for d in /sys/fs/cgroup /sys/fs/cgroup/*/; do mount -o remount,bind,ro \"$d\" 2>/dev/null "
+             "|| mount --bind -o ro \"$d\" \"$d\" 2>/dev/null; done; true"]
+    home = _python_home()
+    if home.startswith("/root/"):  # pyenv: make the interpreter reachable as an image's would be
+        setup += ["keep=$(mktemp -d)", "mount --bind /root \"$keep\"",
+                  "mount -t tmpfs -o mode=0755 tmpfs /root",
+                  f"mkdir -p {shlex.quote(home)}",
+                  f"mount --bind \"$keep\"/{shlex.quote(home[len('/root/'):])} {shlex.quote(home)}",
+                  "umount -l \"$keep\"", "rmdir \"$keep\""]
+    setup += [f"mount -t tmpfs -o ro,mode=0755 tmpfs {shlex.quote(path)}" for path in hide]
+    if tmp is not None:  # the machine's /tmp holds other people's files, world-readable
+        setup += ["old=$(mktemp -d /run/gk-oldtmp.XXXXXX)", 'mount --bind /tmp "$old"',
+                  "mount -t tmpfs -o mode=1777 tmpfs /tmp"]
+        for path in tmp:
+            rel = shlex.quote(os.path.relpath(path, "/tmp"))
+            setup += [f"mkdir -p /tmp/{rel}", f'mount --bind "$old"/{rel} /tmp/{rel}']
+        setup += ['umount -l "$old"', 'rmdir "$old"']
+    seccomp = (HERE / "docker_seccomp.py").read_text(encoding="utf-8")  # read now: ``hide`` may cover it
+    restricted = (f"exec {SYSTEM_PYTHON} -c {shlex.quote(seccomp)} "
+                  f"capsh --drop={_dropped_caps()} -- -c {shlex.quote(inner)}")
+    return ["unshare", "-m", "--propagation", "private", "bash", "-c", "; ".join([*setup, restricted])]
+
+
+def run(inner: str, *, env: dict[str, str] | None = None, timeout: float = 600, cwd: str | None = None,
+        hide: tuple[str, ...] = (), tmp: tuple[str, ...] | None = None,
+        cgroup_procs: tuple[Path, ...] = ()) -> subprocess.CompletedProcess:
+    """``inner`` in the simulated container; ``cgroup_procs``: the cgroup.procs it starts in (its limits)."""
+
+    def join() -> None:
+        for procs in cgroup_procs:
+            procs.write_text(str(os.getpid()))
+
+    return subprocess.run(command(inner, hide, tmp), env=env, capture_output=True, text=True, timeout=timeout,
+                          cwd=cwd, preexec_fn=join if cgroup_procs else None)
