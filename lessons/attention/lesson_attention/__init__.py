@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from grader.engine.lesson_api import Layout, Lesson
+
 from lesson_attention import paths, reference
 from lesson_attention.tasks import MODULE, TASK_LIST
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 import torch
-
 from grader.core.errors import StudentRaised
 from grader.core.feedback import fail
 from grader.core.testkit import as_tensor, check_dtype, check_finite, check_shape, max_diff
+
 from lesson_attention import diagnose
 from lesson_attention.figure import attention_figure, wrong_cells
 
@@ -99,7 +99,8 @@ def check_mask(value: Any, T: int, what: str, expected: torch.Tensor) -> None:
         figure = attention_figure(mask.double(), expected.double(), what, atol=0.5, cause=cause,
                                   subject="mask")
         at = _first_wrong(mask.double(), expected.double(), 0.5)
-        fail(f"{what}: at {at} expected {bool(expected[at])}; found {bool(mask[at])}. Likely cause: {cause[1]}",
+        fail(f"{what}: at {at} expected {bool(expected[at])}; found {bool(mask[at])}. "
+             f"Likely cause: {cause[1]}",
              f"{what}: {at} 위치에서 {bool(expected[at])}이어야 하는데 {bool(mask[at])}입니다. "
              f"원인 추정: {cause[2]}", figure)
 
@@ -150,6 +151,7 @@ def check_causal(layer: Any, x: torch.Tensor, cut: int, what: str, atol: float =
              f"{cut + 1}.. change; found position {t} changed (by up to {float(diff[:, t].max()):.4g}). "
              "Likely cause: position t attends to later positions: apply causal_mask(T, device=x.device) "
              "(True above the diagonal) to the scores before the softmax.",
-             f"{what}: {cut + 1}번 이후 위치만 바꾸면 0..{cut}번 위치의 출력은 그대로여야 하는데 {t}번 위치가 "
-             f"바뀌었습니다(최대 {float(diff[:, t].max()):.4g}). 원인 추정: 위치 t가 뒤의 위치를 봅니다: "
-             "softmax 전에 점수에 causal_mask(T, device=x.device)(대각선 위가 True)를 적용하세요.")
+             f"{what}: {cut + 1}번 이후 위치만 바꾸면 0..{cut}번 위치의 출력은 그대로여야 하는데 "
+             f"{t}번 위치가 바뀌었습니다(최대 {float(diff[:, t].max()):.4g}). 원인 추정: 위치 t가 뒤의 "
+             "위치를 봅니다: softmax 전에 점수에 causal_mask(T, device=x.device)(대각선 위가 True)를 "
+             "적용하세요.")

@@ -93,8 +93,8 @@ WEIGHT_CAUSES: dict[str, tuple[dict, str, str]] = {
         "True kept (in the picture your weight sits exactly where the right one is 0). True means blocked: "
         "masked_fill(mask, ...), not masked_fill(~mask, ...) or masked_fill(mask == 0, ...).",
         "마스크를 반대로 적용했습니다: mask가 False인 칸을 막고 True인 칸을 남겼습니다(그림에서 내 가중치가 "
-        "정답이 0인 칸에 있습니다). True가 막힘입니다: masked_fill(~mask, ...)나 masked_fill(mask == 0, ...)가 "
-        "아니라 masked_fill(mask, ...)입니다.",
+        "정답이 0인 칸에 있습니다). True가 막힘입니다: masked_fill(~mask, ...)나 "
+        "masked_fill(mask == 0, ...)가 아니라 masked_fill(mask, ...)입니다.",
     ),
     "mask_ignored": (
         {"fill": "ignore"},
@@ -163,20 +163,21 @@ def output_cause() -> Cause:
 
 # -- causal_mask ----------------------------------------------------------------------------------------
 
+# In order: at T = 1 the first two are the same mask, [[True]], and position 0 seeing nothing is the point.
 MASK_CAUSES: dict[str, tuple[Callable[[int], torch.Tensor], str, str]] = {
-    "mask_inverted": (
-        lambda T: torch.ones(T, T, dtype=torch.bool).tril(),
-        "the mask is inverted: True on and below the diagonal (the cells a position may see). In this "
-        "lesson True means blocked: torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1).",
-        "마스크가 반대입니다: 대각선과 그 아래(볼 수 있는 칸)가 True입니다. 이 수업에서 True는 막힘입니다: "
-        "torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1).",
-    ),
     "diagonal_masked": (
         lambda T: torch.ones(T, T, dtype=torch.bool).triu(),
         "the diagonal is blocked too (off by one): position t must see itself. With the diagonal blocked "
         "position 0 sees nothing and its softmax is NaN. Use diagonal=1 in torch.triu.",
         "대각선까지 막았습니다(하나 차이): 위치 t는 자기 자신을 볼 수 있어야 합니다. 대각선을 막으면 0번 "
         "위치는 아무것도 볼 수 없어 softmax가 NaN이 됩니다. torch.triu에 diagonal=1을 쓰세요.",
+    ),
+    "mask_inverted": (
+        lambda T: torch.ones(T, T, dtype=torch.bool).tril(),
+        "the mask is inverted: True on and below the diagonal (the cells a position may see). In this "
+        "lesson True means blocked: torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1).",
+        "마스크가 반대입니다: 대각선과 그 아래(볼 수 있는 칸)가 True입니다. 이 수업에서 True는 막힘입니다: "
+        "torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1).",
     ),
     "past_masked": (
         lambda T: torch.ones(T, T, dtype=torch.bool).tril(-1),
@@ -197,8 +198,8 @@ def mask_cause(found: torch.Tensor, T: int) -> Cause:
                     "this is an additive float mask (0 where allowed, -inf where blocked), another "
                     "convention: the contract asks for a bool mask with True = blocked, which "
                     "masked_fill reads directly. Build it with dtype=torch.bool.",
-                    "더하는 방식의 float 마스크(허용 0, 막힘 -inf)로, 다른 규칙입니다: 계약은 True = 막힘인 bool "
-                    "마스크이고 masked_fill이 바로 읽습니다. dtype=torch.bool로 만드세요.")
+                    "더하는 방식의 float 마스크(허용 0, 막힘 -inf)로, 다른 규칙입니다: 계약은 "
+                    "True = 막힘인 bool 마스크이고 masked_fill이 바로 읽습니다. dtype=torch.bool로 만드세요.")
     as_bool = found != 0
     for key, (build, en, ko) in MASK_CAUSES.items():
         if found.shape == (T, T) and torch.equal(as_bool, build(T)):

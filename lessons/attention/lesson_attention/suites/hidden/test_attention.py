@@ -2,8 +2,8 @@
 
 import pytest
 import torch
-
 from grader.core.testkit import fresh_rng
+
 from lesson_attention import reference
 from lesson_attention.checks import check_attention
 
@@ -47,7 +47,8 @@ def test_causal_mask_random_sizes(student, trial):
     lead, t, _, d_k, d_v = _sizes()
     q, k, v = torch.randn(*lead, t, d_k), torch.randn(*lead, t, d_k), torch.randn(*lead, t, d_v)
     mask = torch.ones(t, t, dtype=torch.bool).triu(1)
-    _check(student, q, k, v, mask, f"scaled_dot_product_attention on q {tuple(q.shape)}, causal mask ({t}, {t})")
+    _check(student, q, k, v, mask,
+           f"scaled_dot_product_attention on q {tuple(q.shape)}, causal mask ({t}, {t})")
 
 
 @pytest.mark.task("scaled_dot_product_attention", points=1)
@@ -73,7 +74,8 @@ def test_rows_with_nothing_to_see(student):
 @pytest.mark.task("scaled_dot_product_attention", points=1)
 def test_float64_stays_float64(student):
     lead, t, _, d_k, d_v = _sizes()
-    q, k, v = (torch.randn(*lead, t, d_k, dtype=torch.float64), torch.randn(*lead, t, d_k, dtype=torch.float64),
-               torch.randn(*lead, t, d_v, dtype=torch.float64))
+    f64 = torch.float64
+    q, k, v = (torch.randn(*lead, t, d_k, dtype=f64), torch.randn(*lead, t, d_k, dtype=f64),
+               torch.randn(*lead, t, d_v, dtype=f64))
     mask = torch.ones(t, t, dtype=torch.bool).triu(1)
     _check(student, q, k, v, mask, f"scaled_dot_product_attention on float64 q {tuple(q.shape)}", atol=1e-9)

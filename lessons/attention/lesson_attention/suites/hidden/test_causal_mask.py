@@ -1,10 +1,10 @@
 """Hidden checks of causal_mask: random sizes against the reference, the device argument, bad sizes."""
 
 import pytest
-
 from grader.core.feedback import expect
 from grader.core.testkit import fresh_rng, mentions, raised
 from grader.runtime.protocol import MetaTensor
+
 from lesson_attention import reference
 from lesson_attention.checks import check_mask
 
@@ -13,7 +13,8 @@ from lesson_attention.checks import check_mask
 @pytest.mark.parametrize("trial", range(2))
 def test_matches_reference_on_random_sizes(student, trial):
     T = fresh_rng().randint(2, 40)
-    check_mask(student.call("attention.causal_mask", T), T, f"causal_mask({T})", reference.load().causal_mask(T))
+    expected = reference.load().causal_mask(T)
+    check_mask(student.call("attention.causal_mask", T), T, f"causal_mask({T})", expected)
 
 
 @pytest.mark.task("causal_mask", points=1)
@@ -40,5 +41,7 @@ def test_bad_sizes_are_value_errors(student, bad):
            "T는 양의 정수여야 합니다: 먼저 검사하고 ValueError를 발생시키세요.")
     if isinstance(bad, int):
         expect(mentions(out.error.message, bad),
-               f"{what}: the ValueError should name the bad value {bad}; its message was {out.error.message!r}.",
-               f"{what}: ValueError 메시지에 잘못된 값 {bad}가 있어야 하는데 메시지는 {out.error.message!r}입니다.")
+               f"{what}: the ValueError should name the bad value {bad}; its message was "
+               f"{out.error.message!r}.",
+               f"{what}: ValueError 메시지에 잘못된 값 {bad}가 있어야 하는데 메시지는 "
+               f"{out.error.message!r}입니다.")

@@ -3,8 +3,8 @@ causality at random sizes, one head, float64."""
 
 import pytest
 import torch
-
 from grader.core.testkit import as_tensor, check_dtype, fresh_rng
+
 from lesson_attention import reference
 from lesson_attention.checks import check_causal, check_module_output, read_weights
 
@@ -63,5 +63,5 @@ def test_double_runs_in_float64(student):
     out = as_tensor(layer.call("__call__", torch.randn(batch, t, d_model, dtype=torch.float64)), what)
     check_dtype(out, torch.float64, what, "Make nothing in forward float32 on purpose (no torch.tensor(..., "
                 "dtype=torch.float32), no .float()): follow the input's dtype.",
-                "forward 안에서 일부러 float32로 만들지 마세요(torch.tensor(..., dtype=torch.float32), .float() "
-                "금지): 입력의 dtype을 따르세요.")
+                "forward 안에서 일부러 float32로 만들지 마세요(torch.tensor(..., dtype=torch.float32), "
+                ".float() 금지): 입력의 dtype을 따르세요.")

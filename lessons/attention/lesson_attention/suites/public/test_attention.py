@@ -3,9 +3,9 @@ leading axes, a row with nothing to see, mismatched sizes."""
 
 import pytest
 import torch
-
 from grader.core.feedback import expect
 from grader.core.testkit import mentions, raised
+
 from lesson_attention.checks import check_attention
 from lesson_attention.diagnose import attention
 
@@ -29,7 +29,8 @@ def test_causal_mask_blocks_the_future(student):
     q, k, v = _qkv(t_q=5, t_k=5, d_k=16, d_v=16)
     mask = torch.ones(5, 5, dtype=torch.bool).triu(1)
     check_attention(student.call(CALL, q, k, v, mask), q, k, v, mask,
-                    "scaled_dot_product_attention(q, k, v, causal mask of 5)", expected=attention(q, k, v, mask))
+                    "scaled_dot_product_attention(q, k, v, causal mask of 5)",
+                    expected=attention(q, k, v, mask))
 
 
 @pytest.mark.task("scaled_dot_product_attention", points=1)
@@ -46,7 +47,8 @@ def test_a_row_with_nothing_to_see(student):
     q, k, v = _qkv(t_q=3, t_k=3, d_k=4, d_v=4)
     mask = torch.tensor([[True, True, True], [False, True, True], [False, False, True]])
     check_attention(student.call(CALL, q, k, v, mask), q, k, v, mask,
-                    "scaled_dot_product_attention with row 0 fully blocked", expected=attention(q, k, v, mask))
+                    "scaled_dot_product_attention with row 0 fully blocked",
+                    expected=attention(q, k, v, mask))
 
 
 @pytest.mark.task("scaled_dot_product_attention", points=1)
