@@ -1,0 +1,117 @@
+"""The attention lesson (lessons/attention), a second real lesson, graded by the kit's engine as it is:
+GradeOptions names the lesson module and its folders. Nothing is installed: the lesson's folder is put
+on sys.path, as `pip install` would put the package."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader.engine.lesson_api import load_lesson
+from grader.engine.runner import GradeOptions, grade_path
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSON_DIR = ROOT / "lessons" / "attention"
+EXAMPLES = LESSON_DIR / "examples"
+
+
+@pytest.fixture(scope="module")
+def lesson():
+    sys.path.insert(0, str(LESSON_DIR))
+    try:
+        from lesson_attention import paths
+
+        yield paths
+    finally:
+        sys.path.remove(str(LESSON_DIR))
+        load_lesson.cache_clear()
+        for name in [m for m in sys.modules if m == "lesson_attention" or m.startswith("lesson_attention.")]:
+            sys.modules.pop(name)
+
+
+@pytest.fixture(scope="module")
+def graded(lesson):
+    """Each submission graded once per suite set: {(name, hidden): results}."""
+    cache: dict[tuple[str, bool], dict] = {}
+
+    def grade(name: str, hidden: bool, lang: str = "en") -> dict:
+        if (name, hidden) not in cache:
+            folder = {"stubs": lesson.EXERCISES, "solutions": lesson.SOLUTIONS}.get(name, EXAMPLES / name)
+            options = GradeOptions(lesson="lesson_attention", suites_dir=lesson.SUITES,
+                                   solutions_dir=lesson.SOLUTIONS, hidden=hidden, lang=lang)
+            cache[name, hidden] = grade_path(folder, options)
+        return cache[name, hidden]
+
+    return grade
+
+
+def _tasks(results: dict) -> dict[str, tuple[float, float]]:
+    return {name: (t["score"], t["max_score"]) for name, t in results["tasks"].items()}
+
+
+def _failed(results: dict) -> dict[str, dict]:
+    return {t["id"]: t for t in results["tests"] if t["status"] != "passed"}
+
+
+def test_the_right_submission_gets_full_marks(graded):
+    public, full = graded("right", False), graded("right", True)
+    assert _tasks(public) == {"causal_mask": (4.0, 4.0), "scaled_dot_product_attention": (7.0, 7.0),
+                              "CausalSelfAttention": (5.0, 5.0)}
+    assert (full["score"], full["max_score"]) == (34.0, 34.0)
+    assert full["suites"] == ["public", "hidden"] and not _failed(full)
+
+
+def test_the_wrong_submission_scores_exactly_and_says_why(graded):
+    public = graded("wrong", False)
+    assert _tasks(public) == {"causal_mask": (1.0, 4.0), "scaled_dot_product_attention": (1.0, 7.0),
+                              "CausalSelfAttention": (3.0, 5.0)}
+    failed = _failed(public)
+    assert set(failed) == {
+        "public/test_causal_mask.py::test_mask_of_four",
+        "public/test_causal_mask.py::test_one_position_sees_itself",
+        "public/test_attention.py::test_formula_without_mask",
+        "public/test_attention.py::test_causal_mask_blocks_the_future",
+        "public/test_attention.py::test_batch_and_head_axes",
+        "public/test_attention.py::test_a_row_with_nothing_to_see",
+        "public/test_self_attention.py::test_no_position_sees_the_future",
+    }
+    mask = failed["public/test_causal_mask.py::test_mask_of_four"]
+    assert mask["message"].startswith("causal_mask(4): at (0, 0) expected False; found True. Likely cause: "
+                                      "the diagonal is blocked too (off by one)")
+    assert mask["messages"]["ko"].startswith("causal_mask(4): (0, 0) 위치에서 False이어야 하는데 True입니다. "
+                                             "원인 추정: 대각선까지 막았습니다")
+    assert mask["figure"]["cause"]["key"] == "diagonal_masked"
+    assert mask["figure"]["wrong"] == [[0, 0], [1, 1], [2, 2], [3, 3]]  # the diagonal, outlined
+    assert mask["location"]["file"] == "attention.py"  # Task.symbols: the failure points at causal_mask
+    for test in ("test_formula_without_mask", "test_causal_mask_blocks_the_future",
+                 "test_batch_and_head_axes"):
+        entry = failed[f"public/test_attention.py::{test}"]
+        assert entry["figure"]["cause"]["key"] == "no_scale"
+        assert "without the 1/sqrt(d_k) scale" in entry["message"]
+        assert "1/sqrt(d_k) 스케일 없이" in entry["messages"]["ko"]
+    causal = failed["public/test_self_attention.py::test_no_position_sees_the_future"]
+    assert "found position 0 changed" in causal["message"]
+    assert "0번 위치가 바뀌었습니다" in causal["messages"]["ko"]
+
+
+def test_the_hidden_suite_catches_the_module_that_sees_the_future(graded):
+    full = graded("wrong", True)
+    assert _tasks(full) == {"causal_mask": (2.5, 8.0), "scaled_dot_product_attention": (1.0, 15.0),
+                            "CausalSelfAttention": (4.0, 11.0)}
+    hidden = {i: t for i, t in _failed(full).items() if i.startswith("hidden/")}
+    module = [t for i, t in hidden.items() if "test_self_attention.py::test_forward_matches_reference" in i]
+    assert len(module) == 2
+    for entry in module:
+        assert "Likely cause: forward applies no causal mask" in entry["message"]
+    assert "expected ValueError; found TypeError" in hidden[
+        "hidden/test_causal_mask.py::test_bad_sizes_are_value_errors[float]"]["message"]
+
+
+def test_the_reference_passes_and_the_stubs_are_not_attempted(graded):
+    assert graded("solutions", True)["score"] == 34.0
+    stubs = graded("stubs", False)
+    assert (stubs["score"], stubs["max_score"]) == (0.0, 16.0)
+    assert all(t["message"].startswith("Not attempted yet: this still raises NotImplementedError")
+               for t in stubs["tests"])
