@@ -8,8 +8,8 @@ import math
 import pytest
 import torch
 import torch.nn as nn
-
 from grader.core.feedback import GradeFailure
+
 from lesson_attention import diagnose
 from lesson_attention.checks import check_attention, check_mask, check_module_output
 from lesson_attention.figure import KIND
@@ -132,7 +132,8 @@ def test_each_mask_mistake_has_its_cause(mask, key):
 
 def test_at_one_position_a_blocked_cell_is_the_diagonal():
     with pytest.raises(GradeFailure) as info:
-        check_mask(torch.ones(1, 1, dtype=torch.bool), 1, "causal_mask(1)", torch.zeros(1, 1, dtype=torch.bool))
+        check_mask(torch.ones(1, 1, dtype=torch.bool), 1, "causal_mask(1)",
+                   torch.zeros(1, 1, dtype=torch.bool))
     assert info.value.figure["cause"]["key"] == "diagonal_masked"
 
 
