@@ -62,10 +62,12 @@ print(json.dumps(out))
 def test_a_fresh_venv_grades_with_the_installed_wheel(wheel: Path, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
     # torch and the kit's dependencies come from the machine; the kit itself from the checkout
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    # (no pip of its own: ensurepip takes longer than the rest; this pip installs into it)
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
+                   check=True)
     python = venv / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "--no-deps", "-q", str(wheel)], check=True,
-                   capture_output=True)
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q",
+                    str(wheel)], check=True, capture_output=True)
     examples = LESSON_ROOT / "examples"
     done = subprocess.run([str(python), "-c", GRADE, str(examples / "right")],
                           capture_output=True, text=True, cwd=tmp_path, timeout=300,
