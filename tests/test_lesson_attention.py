@@ -4,6 +4,7 @@ on sys.path, as `pip install` would put the package."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -115,3 +116,60 @@ def test_the_reference_passes_and_the_stubs_are_not_attempted(graded):
     assert (stubs["score"], stubs["max_score"]) == (0.0, 16.0)
     assert all(t["message"].startswith("Not attempted yet: this still raises NotImplementedError")
                for t in stubs["tests"])
+
+
+# -- the lesson's picture (lesson_attention/report.py), on the kit's SVG heatmap ----------------------------
+
+
+def _sections(lesson, results: dict, lang: str):
+    from lesson_attention.report import report_sections
+
+    return report_sections(results, lang)
+
+
+def test_the_picture_marks_exactly_the_wrong_cells(graded, lesson):
+    results = graded("wrong", False)
+    (section,) = _sections(lesson, results, "en")
+    html = str(section.html)
+    figures = re.findall(r'<figure class="pe-diff" data-figure="attention-weights" data-cause="(\w+)" '
+                         r'data-test="([^"]+)">(.*?)</figure>', html, re.S)
+    # one picture per mistake: the mask's off-by-one, the missing scale (three checks, drawn once)
+    assert [(cause, test) for cause, test, _ in figures] == [
+        ("no_scale", "public/test_attention.py::test_formula_without_mask"),
+        ("diagonal_masked", "public/test_causal_mask.py::test_mask_of_four"),
+    ]
+    by_id = {t["id"]: t for t in results["tests"]}
+    for _cause, test, body in figures:
+        found_svg, expected_svg = re.findall(r"<svg.*?</svg>", body, re.S)
+        marked = {tuple(map(int, m.split(","))) for m in re.findall(r'data-wrong="(\d+,\d+)"', found_svg)}
+        assert marked == {tuple(c) for c in by_id[test]["figure"]["wrong"]} and marked
+        assert "data-wrong" not in expected_svg
+    assert "Your weights (3, 5)" in html and "The right weights (3, 5)" in html
+    assert "the diagonal is blocked too (off by one)" in html
+    assert "4 of 16 cells wrong (outlined in yours)." in html
+    assert "```\n     0 1 2 3\n  0  ■ · · ·\n  1  · ■ · ·\n" in section.markdown
+    assert "Likely cause: the diagonal is blocked too" in section.markdown
+    (ko,) = _sections(lesson, results, "ko")
+    assert ko.title == "내 어텐션 가중치와 정답 비교" and "대각선까지 막았습니다" in str(ko.html)
+    assert "16칸 중 4칸이 틀렸습니다" in str(ko.html) and "내 가중치 (3, 5)" in str(ko.html)
+
+
+def test_no_picture_when_every_check_passed(graded, lesson):
+    assert _sections(lesson, graded("right", True), "en") == []
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_picture_fits_a_phone(graded, lesson, chromium, tmp_path, lang):
+    (section,) = _sections(lesson, graded("wrong", False), lang)
+    page = tmp_path / f"attention-{lang}.html"
+    head = '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
+    body = f"<body>{section.html}</body>"
+    page.write_text(f'<!doctype html><html lang="{lang}"><head>{head}</head>{body}</html>', encoding="utf-8")
+    visit = chromium.visit(page, {
+        "scroll": "document.documentElement.scrollWidth",
+        "widest": "Math.max(...[...document.querySelectorAll('svg')]"
+                  ".map(s => s.getBoundingClientRect().right))",
+        "svgs": "document.querySelectorAll('svg').length",
+    }, width=390)
+    assert visit.values["svgs"] == 4 and not visit.console_errors
+    assert visit.values["scroll"] <= 390 and visit.values["widest"] <= 390

@@ -39,6 +39,7 @@ TEXT: dict[str, tuple[str, str]] = {
                       "색: 흰색 0, 빨강 1(정답 가중치의 한 행은 합이 1)."),
     "scale_mask": ("Colour: red True (blocked), white False (may look).",
                    "색: 빨강 True(막힘), 흰색 False(볼 수 있음)."),
+    "cause": ("Likely cause: {text}", "원인 추정: {text}"),
     "grid": ("Wrong cells of yours (■ wrong, · right; rows are queries, columns keys)",
              "내 것에서 틀린 칸(■ 틀림, · 맞음; 행은 query, 열은 key)"),
 }
@@ -91,6 +92,11 @@ def figure_view(figure: dict[str, Any] | None, lang: str) -> dict[str, Any] | No
     }
 
 
+STYLE = (".lesson-attention .panels { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; } "
+         ".lesson-attention svg { max-width: 100%; height: auto; } "
+         ".lesson-attention h4 { word-break: break-all; }")
+
+
 @dataclass(frozen=True)
 class Section:
     """One block of a report: its title, its HTML (feedback.html, check()) and Markdown (feedback.md)."""
@@ -125,7 +131,9 @@ def report_sections(results: dict[str, Any], lang: str = "en") -> list[Section]:
     if not pictures:
         return []
     title = tr("section", lang)
-    html = [f'<section class="lesson-attention" data-lesson="attention"><h2>{escape(title)}</h2>']
+    # Its own layout rules, so the section reads at 390 px wherever a page puts it (the SVGs shrink).
+    html = [f'<section class="lesson-attention" data-lesson="attention"><style>{STYLE}</style>'
+            f"<h2>{escape(title)}</h2>"]
     md = [f"## {title}", ""]
     for test, view in pictures:
         html.append(
@@ -133,8 +141,9 @@ def report_sections(results: dict[str, Any], lang: str = "en") -> list[Section]:
             f'data-test="{escape(test.get("id", ""))}"><h4>{escape(view["what"])}</h4>'
             f'<div class="panels">{view["found"]}{view["expected"]}</div>'
             f'<figcaption>{escape(view["count"])} {escape(view["crop"])} {escape(view["scale"])}</figcaption>'
-            f'<p class="cause">{escape(view["cause"])}</p></figure>')
+            f'<p class="cause">{escape(tr("cause", lang, text=view["cause"]))}</p></figure>')
         md += [f"**{view['what']}**: {view['count']} {view['crop']}".rstrip(), "",
-               f"{tr('grid', lang)}:", "", "```", view["grid"], "```", "", view["cause"], ""]
+               f"{tr('grid', lang)}:", "", "```", view["grid"], "```", "",
+               tr("cause", lang, text=view["cause"]), ""]
     html.append("</section>")
     return [Section("attention-weights", title, Markup("\n".join(html)), "\n".join(md).rstrip() + "\n")]
