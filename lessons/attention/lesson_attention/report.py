@@ -94,7 +94,7 @@ def figure_view(figure: dict[str, Any] | None, lang: str) -> dict[str, Any] | No
 
 STYLE = (".lesson-attention .panels { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; } "
          ".lesson-attention svg { max-width: 100%; height: auto; } "
-         ".lesson-attention h4 { word-break: break-all; }")
+         ".lesson-attention figure { margin: 10px 0; } .lesson-attention h4 { overflow-wrap: anywhere; }")
 
 
 @dataclass(frozen=True)
