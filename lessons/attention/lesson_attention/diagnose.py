@@ -146,9 +146,13 @@ def weights_cause(found: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torc
             continue
         if key == "qk_swapped" and q.shape[-2] != k.shape[-2]:
             continue
-        _, wrong = attention(q, k, v, mask, **options)
-        if close(found, wrong, atol):
-            return key, en, ko
+        # A mask mistake often comes with the bare softmax's NaN (or a large negative fill's uniform
+        # weights) on rows left with no key: the first mistake is the cause told first.
+        empties = [{}] if "empty" in options or mask is None else [{}, {"empty": "nan"}, {"empty": "uniform"}]
+        for empty in empties:
+            _, wrong = attention(q, k, v, mask, **options, **empty)
+            if close(found, wrong, atol):
+                return key, en, ko
     return FORMULA
 
 
@@ -216,11 +220,11 @@ def mask_cause(found: torch.Tensor, T: int) -> Cause:
 
 def self_attention(x: torch.Tensor, weights: dict[str, torch.Tensor], n_heads: int, *,
                    mask: str = "causal", scale: str = "sqrt", split: str = "right", merge: str = "right",
-                   out_proj: bool = True) -> torch.Tensor:
+                   out_proj: bool = True, empty: str = "zero") -> torch.Tensor:
     """The module's forward in float64 from its weights (``q_proj.weight``, ``q_proj.bias``, ...), or a
     known mistake: ``mask`` "causal" | "none" | "diagonal"; ``split`` "right" | "view" (heads taken
     as view(B, n_heads, T, d_head)); ``merge`` "right" | "view" (heads put back without the transpose);
-    ``out_proj`` False skips the output projection."""
+    ``out_proj`` False skips the output projection; ``empty`` as in ``attention``."""
     x = x.double()
     B, T, d = x.shape
     dh = d // n_heads
@@ -236,7 +240,7 @@ def self_attention(x: torch.Tensor, weights: dict[str, torch.Tensor], n_heads: i
     q, k, v = heads(lin("q_proj", x)), heads(lin("k_proj", x)), heads(lin("v_proj", x))
     blocked = {"causal": torch.ones(T, T, dtype=torch.bool).triu(1), "none": None,
                "diagonal": torch.ones(T, T, dtype=torch.bool).triu(0)}[mask]
-    out, _ = attention(q, k, v, blocked, scale=scale)
+    out, _ = attention(q, k, v, blocked, scale=scale, empty=empty)
     out = out.reshape(B, T, d) if merge == "view" else out.transpose(1, 2).reshape(B, T, d)
     return lin("out_proj", out) if out_proj else out
 
@@ -291,7 +295,8 @@ def module_cause(found: torch.Tensor, x: torch.Tensor, weights: dict[str, torch.
     for key, (options, en, ko) in MODULE_CAUSES.items():
         if key == "no_scale" and x.shape[-1] == n_heads:  # d_head = 1: sqrt(1) scales nothing
             continue
-        if close(found, self_attention(x, weights, n_heads, **options), atol):
+        empties = [{}] if options.get("mask") == "none" else [{}, {"empty": "nan"}]
+        if any(close(found, self_attention(x, weights, n_heads, **options, **e), atol) for e in empties):
             return key, en, ko
     return ("module_formula",
             "compare forward step by step with the recipe in the docstring: project, split the heads, "

@@ -54,6 +54,9 @@ def _failure(value, q, k, v, mask) -> GradeFailure:
     ({"swap": True}, CAUSAL, "qk_swapped"),
     ({"zero_rows": False}, EMPTY_ROW, "nan_rows"),
     ({"fill": -1e9, "zero_rows": False}, EMPTY_ROW, "uniform_rows"),
+    # inverted, the causal mask blocks every key of the last row: NaN there, from the bare softmax
+    ({"invert": True, "zero_rows": False}, CAUSAL, "mask_inverted"),
+    ({"scale": 1.0, "zero_rows": False}, EMPTY_ROW, "no_scale"),
 ])
 def test_each_attention_mistake_has_its_cause(mistake, mask, key):
     q, k, v = _inputs()
@@ -140,9 +143,11 @@ def test_at_one_position_a_blocked_cell_is_the_diagonal():
 class Student(nn.Module):
     """A student's module with one knob per classic mistake (the defaults are right)."""
 
-    def __init__(self, d, h, *, mask="causal", scale=True, split="right", merge="right", out=True):
+    def __init__(self, d, h, *, mask="causal", scale=True, split="right", merge="right", out=True,
+                 zero_rows=True):
         super().__init__()
         self.h, self.mask, self.scale, self.split, self.merge, self.out = h, mask, scale, split, merge, out
+        self.zero_rows = zero_rows
         self.q_proj, self.k_proj, self.v_proj, self.out_proj = (nn.Linear(d, d) for _ in range(4))
 
     def forward(self, x):
@@ -157,7 +162,7 @@ class Student(nn.Module):
         blocked = {"causal": torch.ones(T, T, dtype=torch.bool).triu(1), "none": None,
                    "diagonal": torch.ones(T, T, dtype=torch.bool).triu()}[self.mask]
         o, _ = sdpa(heads(self.q_proj(x)), heads(self.k_proj(x)), heads(self.v_proj(x)), blocked,
-                    scale=None if self.scale else 1.0)
+                    scale=None if self.scale else 1.0, zero_rows=self.zero_rows)
         o = o.reshape(B, T, d) if self.merge == "view" else o.transpose(1, 2).reshape(B, T, d)
         return self.out_proj(o) if self.out else o
 
@@ -165,6 +170,7 @@ class Student(nn.Module):
 @pytest.mark.parametrize("mistake,key", [
     ({"mask": "none"}, "no_mask"),
     ({"mask": "diagonal"}, "diagonal_masked"),
+    ({"mask": "diagonal", "zero_rows": False}, "diagonal_masked"),  # position 0 sees nothing: NaN
     ({"scale": False}, "no_scale"),
     ({"split": "view"}, "head_split"),
     ({"merge": "view"}, "head_merge"),
@@ -193,3 +199,15 @@ def test_the_right_module_matches_the_formula():
     weights = {n: p.detach() for n, p in layer.state_dict().items()}
     check_module_output(out, x, weights, 3, "CausalSelfAttention(24, 3)",
                         expected=diagnose.self_attention(x, weights, 3))
+
+
+def test_unexplained_nan_in_the_module_is_told_as_such():
+    torch.manual_seed(5)
+    layer = Student(8, 2)
+    weights = {n: p.detach() for n, p in layer.state_dict().items()}
+    x = torch.randn(1, 4, 8)
+    out = torch.full((1, 4, 8), float("nan"))
+    with pytest.raises(GradeFailure) as info:
+        check_module_output(out, x, weights, 2, "CausalSelfAttention(8, 2)",
+                            expected=diagnose.self_attention(x, weights, 2))
+    assert info.value.message.en == "CausalSelfAttention(8, 2): expected finite numbers; found NaN or inf."
