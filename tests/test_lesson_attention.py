@@ -85,7 +85,7 @@ def test_the_wrong_submission_scores_exactly_and_says_why(graded):
                                              "원인 추정: 대각선까지 막았습니다")
     assert mask["figure"]["cause"]["key"] == "diagonal_masked"
     assert mask["figure"]["wrong"] == [[0, 0], [1, 1], [2, 2], [3, 3]]  # the diagonal, outlined
-    assert mask["location"]["file"] == "attention.py"  # Task.symbols: the failure points at causal_mask
+    assert mask["location"]["file"] == "causal_attention.py"  # Task.symbols: it points at causal_mask
     for test in ("test_formula_without_mask", "test_causal_mask_blocks_the_future",
                  "test_batch_and_head_axes"):
         entry = failed[f"public/test_attention.py::{test}"]

@@ -25,12 +25,12 @@ __all__ = ["CONTRACT", "TOP_LEVEL_CALLS", "build_notebook", "write_notebook"]
 
 INTRO = """# 스케일드 닷프로덕트 어텐션 + 인과 마스크 — 실습 노트북 / lesson notebook
 
-**[한국어]** 이 노트북은 `exercises/attention.py`와 같은 내용입니다. 각 단계의 설명을 읽고, 코드 셀의
+**[한국어]** 이 노트북은 `exercises/causal_attention.py`와 같은 내용입니다. 각 단계의 설명을 읽고, 코드 셀의
 `raise NotImplementedError(...)`를 지우고 구현하세요. 함수 이름과 인자는 바꾸지 마세요: 채점기가 그 이름으로
 부릅니다. 다 쓰면 저장하고 `grade lesson.ipynb`로 공개 테스트를 돌려 보세요. 숨은 테스트는 제출할 때
 실행됩니다. 마스크 규칙: bool 마스크에서 True는 "막힘"입니다.
 
-**[English]** This notebook holds the same exercises as `exercises/attention.py`. Read each step, then
+**[English]** This notebook holds the same exercises as `exercises/causal_attention.py`. Read each step, then
 replace the `raise NotImplementedError(...)` in the code cells with your code. Keep the names and
 arguments: the grader calls them by name. When done, save and run `grade lesson.ipynb` for the public
 tests; the hidden tests run when you submit. The mask rule: in a bool mask, True means blocked."""
@@ -94,7 +94,7 @@ def _parts(source: str) -> tuple[str, list[tuple[str | None, str]]]:
 
 
 def build_notebook(source_dir: Path) -> nbformat.NotebookNode:
-    """The lesson notebook from ``source_dir``/attention.py."""
+    """The lesson notebook from ``source_dir``/causal_attention.py."""
     imports, parts = _parts((Path(source_dir) / f"{MODULE}.py").read_text(encoding="utf-8"))
     cells = [new_markdown_cell(INTRO), new_code_cell(f"from __future__ import annotations\n\n{imports}")]
     pending: list[str] = []  # constants and helpers travel with the next definition

@@ -14,6 +14,7 @@ from pathlib import Path
 from types import ModuleType
 
 from lesson_attention.paths import SOLUTIONS
+from lesson_attention.tasks import MODULE
 
 _FOLDER: list[Path] = [SOLUTIONS]
 
@@ -32,7 +33,7 @@ def folder() -> Path:
 @cache
 def load() -> ModuleType:
     """The reference ``attention`` module."""
-    path = _FOLDER[0] / "attention.py"
+    path = _FOLDER[0] / f"{MODULE}.py"
     if not path.is_file():
         raise FileNotFoundError(f"reference solution not found: {path}")
     spec = importlib.util.spec_from_file_location("_gk_reference_attention", path)

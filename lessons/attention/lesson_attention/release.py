@@ -26,8 +26,9 @@ README = """# 스케일드 닷프로덕트 어텐션 + 인과 마스크 — 실�
 개념은 `NOTES.md`에 있습니다.
 
 1. 설치: `pip install -e .` (Python 3.10 이상, PyTorch CPU 버전이면 충분합니다)
-2. `exercises/attention.py`의 `causal_mask`, `scaled_dot_product_attention`, `CausalSelfAttention`을 채우거나,
-   같은 내용의 노트북 `lesson.ipynb`에서 풀어도 됩니다. 함수 이름과 인자는 바꾸지 마세요.
+2. `exercises/causal_attention.py`의 `causal_mask`, `scaled_dot_product_attention`,
+   `CausalSelfAttention`을 채우거나, 같은 내용의 노트북 `lesson.ipynb`에서 풀어도 됩니다.
+   함수 이름과 인자는 바꾸지 마세요.
 3. 채점: `grade` (이 저장소의 `pyproject.toml`에 `[tool.grade] lesson = "attention"`이 있어
    이 수업을 채점합니다; 다른 곳에서는 `grade --lesson attention`). 노트북은 `grade lesson.ipynb`.
    결과는 `reports/`에 저장됩니다(`results.json`, `feedback.html`). 특정 과제만: `grade -k causal_mask`.
@@ -37,7 +38,7 @@ README = """# 스케일드 닷프로덕트 어텐션 + 인과 마스크 — 실�
 통과해도 최종 점수는 다를 수 있습니다. 틀린 가중치는 보고서에 정답 옆에 그림으로 나오고, 틀린 칸에
 테두리가 있습니다.
 
-제출: `attention.py`가 든 폴더, 노트북 하나, 또는 그것들의 zip.
+제출: `causal_attention.py`가 든 폴더, 노트북 하나, 또는 그것들의 zip.
 
 ## English
 
@@ -46,8 +47,8 @@ explains the ideas.
 
 1. Install: `pip install -e .` (Python 3.10 or later; the CPU build of PyTorch is enough).
 2. Fill in `causal_mask`, `scaled_dot_product_attention` and `CausalSelfAttention` in
-   `exercises/attention.py`, or work in the notebook `lesson.ipynb`, which holds the same exercises. Keep
-   the names and arguments.
+   `exercises/causal_attention.py`, or work in the notebook `lesson.ipynb`, which holds the same
+   exercises. Keep the names and arguments.
 3. Grade: `grade` (this repository's `pyproject.toml` says `[tool.grade] lesson = "attention"`; elsewhere,
    `grade --lesson attention`). A notebook: `grade lesson.ipynb`. Results go to `reports/` (`results.json`,
    `feedback.html`). One task only: `grade -k causal_mask`.
@@ -57,7 +58,7 @@ explains the ideas.
 passing everything here does not guarantee the final score. Wrong weights are drawn in the report beside
 the right ones, the wrong cells outlined.
 
-Submit a folder holding `attention.py`, one notebook, or a zip of either.
+Submit a folder holding `causal_attention.py`, one notebook, or a zip of either.
 """
 
 

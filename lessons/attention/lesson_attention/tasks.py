@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from grader.engine.lesson_api import Task
 
-MODULE = "attention"  # the one module a student writes (attention.py)
+MODULE = "causal_attention"  # the one module a student writes (causal_attention.py)
 
 TASK_LIST = (
     Task("causal_mask", "Causal mask", "인과 마스크", ("causal_mask",)),

@@ -33,8 +33,9 @@ def test_the_wheel_carries_every_file_of_the_package(wheel: Path) -> None:
     source = {str(p.relative_to(LESSON_ROOT)) for p in PACKAGE.rglob("*")
               if p.is_file() and "__pycache__" not in p.parts}
     assert {"lesson_attention/suites/pytest.ini", "lesson_attention/NOTES.md",
-            "lesson_attention/suites/hidden/test_attention.py", "lesson_attention/exercises/attention.py",
-            "lesson_attention/solutions/attention.py"} <= source
+            "lesson_attention/suites/hidden/test_attention.py",
+            "lesson_attention/exercises/causal_attention.py",
+            "lesson_attention/solutions/causal_attention.py"} <= source
     assert source <= names, f"left out of the wheel: {sorted(source - names)}"
     entry = next(n for n in names if n.endswith(".dist-info/entry_points.txt"))
     assert zipfile.ZipFile(wheel).read(entry).decode().split() == ["[grader.lessons]", "attention", "=",

@@ -44,7 +44,7 @@ def test_the_notebook_of_the_stubs_is_not_attempted(tmp_path: Path) -> None:
 
 def test_the_notebook_holds_each_stub_as_written() -> None:
     nb = notebook.build_notebook(paths.EXERCISES)
-    source = (paths.EXERCISES / "attention.py").read_text(encoding="utf-8")
+    source = (paths.EXERCISES / "causal_attention.py").read_text(encoding="utf-8")
     code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
     for node in ast.parse(source).body:
         if isinstance(node, ast.FunctionDef | ast.ClassDef):
@@ -55,15 +55,16 @@ def test_the_notebook_holds_each_stub_as_written() -> None:
     assert 'if __name__ == "__main__":' in try_it  # never runs while grading
     nbformat.validate(nb)
     assert notebook.TOP_LEVEL_CALLS == frozenset()  # nothing in this lesson trains
-    assert CONTRACT == dict.fromkeys(TASKS, "attention")
+    assert CONTRACT == dict.fromkeys(TASKS, "causal_attention")
 
 
 def test_the_release_ships_no_reference_and_no_hidden_test() -> None:
     ships = {p.relative_to(paths.PACKAGE).as_posix() for p in release.student_files()}
     private = {p.relative_to(paths.PACKAGE).as_posix() for p in release.private_files()}
-    assert {"exercises/attention.py", "NOTES.md", "suites/pytest.ini", "suites/public/test_attention.py",
-            "checks.py", "report.py"} <= ships
-    assert {"solutions/attention.py", "suites/hidden/test_attention.py"} <= private and not ships & private
+    assert {"exercises/causal_attention.py", "NOTES.md", "suites/pytest.ini",
+            "suites/public/test_attention.py", "checks.py", "report.py"} <= ships
+    assert {"solutions/causal_attention.py", "suites/hidden/test_attention.py"} <= private
+    assert not ships & private
     # A line of the reference or the hidden tests that the stubs and the public suite do not share (30
     # characters or more, not an import) is in none of the shipped files, the README or the notebook.
     def lines(files: list[Path]) -> set[str]:
@@ -88,4 +89,4 @@ def test_the_readme_names_every_task_and_the_lesson_flag_in_both_languages() -> 
             assert task in text
     assert re.search(r"[가-힣]", korean) and not re.search(r"[가-힣]", english)
     assert release.PROJECT_SETTING == '[tool.grade]\nlesson = "attention"\n'
-    assert sys.modules["lesson_attention"].LESSON.layout.modules == ("attention",)
+    assert sys.modules["lesson_attention"].LESSON.layout.modules == ("causal_attention",)

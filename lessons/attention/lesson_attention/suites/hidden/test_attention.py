@@ -7,7 +7,7 @@ from grader.core.testkit import fresh_rng
 from lesson_attention import reference
 from lesson_attention.checks import check_attention
 
-CALL = "attention.scaled_dot_product_attention"
+CALL = "causal_attention.scaled_dot_product_attention"
 
 
 def _sizes(square=True):

@@ -14,14 +14,14 @@ from lesson_attention.checks import check_mask
 def test_matches_reference_on_random_sizes(student, trial):
     T = fresh_rng().randint(2, 40)
     expected = reference.load().causal_mask(T)
-    check_mask(student.call("attention.causal_mask", T), T, f"causal_mask({T})", expected)
+    check_mask(student.call("causal_attention.causal_mask", T), T, f"causal_mask({T})", expected)
 
 
 @pytest.mark.task("causal_mask", points=1)
 def test_made_on_the_device_asked(student):
     T = fresh_rng().randint(2, 12)
     what = f"causal_mask({T}, device='meta')"
-    value = student.call("attention.causal_mask", T, device="meta")
+    value = student.call("causal_attention.causal_mask", T, device="meta")
     expect(isinstance(value, MetaTensor) and value.device == "meta",
            f"{what}: expected a tensor on device 'meta'; found "
            f"{getattr(value, 'device', type(value).__name__)}. Pass device= to the tensor you build "
@@ -36,7 +36,7 @@ def test_made_on_the_device_asked(student):
 @pytest.mark.parametrize("bad", [-3, 2.5], ids=["negative", "float"])
 def test_bad_sizes_are_value_errors(student, bad):
     what = f"causal_mask({bad})"
-    out = student.attempt("attention.causal_mask", bad)
+    out = student.attempt("causal_attention.causal_mask", bad)
     raised(out, "ValueError", what, "T must be a positive int: check it first and raise ValueError.",
            "T는 양의 정수여야 합니다: 먼저 검사하고 ValueError를 발생시키세요.")
     if isinstance(bad, int):

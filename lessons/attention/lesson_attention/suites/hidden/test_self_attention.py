@@ -8,7 +8,7 @@ from grader.core.testkit import as_tensor, check_dtype, fresh_rng
 from lesson_attention import reference
 from lesson_attention.checks import check_causal, check_module_output, read_weights
 
-CLASS = "attention.CausalSelfAttention"
+CLASS = "causal_attention.CausalSelfAttention"
 
 
 def _sizes(n_heads=None):

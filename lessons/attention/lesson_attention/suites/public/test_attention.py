@@ -9,7 +9,7 @@ from grader.core.testkit import mentions, raised
 from lesson_attention.checks import check_attention
 from lesson_attention.diagnose import attention
 
-CALL = "attention.scaled_dot_product_attention"
+CALL = "causal_attention.scaled_dot_product_attention"
 
 
 def _qkv(*lead, t_q=4, t_k=4, d_k=8, d_v=8, dtype=torch.float32):

@@ -16,18 +16,18 @@ FOUR = torch.tensor([[0, 1, 1, 1],
 
 @pytest.mark.task("causal_mask", points=2)
 def test_mask_of_four(student):
-    check_mask(student.call("attention.causal_mask", 4), 4, "causal_mask(4)", FOUR)
+    check_mask(student.call("causal_attention.causal_mask", 4), 4, "causal_mask(4)", FOUR)
 
 
 @pytest.mark.task("causal_mask", points=1)
 def test_one_position_sees_itself(student):
     expected = torch.zeros(1, 1, dtype=torch.bool)
-    check_mask(student.call("attention.causal_mask", 1), 1, "causal_mask(1)", expected)
+    check_mask(student.call("causal_attention.causal_mask", 1), 1, "causal_mask(1)", expected)
 
 
 @pytest.mark.task("causal_mask", points=1)
 def test_zero_is_value_error(student):
-    out = student.attempt("attention.causal_mask", 0)
+    out = student.attempt("causal_attention.causal_mask", 0)
     raised(out, "ValueError", "causal_mask(0)",
            "A mask needs at least one position: check T > 0 and raise ValueError.",
            "마스크에는 위치가 하나 이상 있어야 합니다: T > 0인지 검사하고 ValueError를 발생시키세요.")

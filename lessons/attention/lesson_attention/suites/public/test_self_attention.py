@@ -7,7 +7,7 @@ from grader.core.testkit import as_tensor, check_shape, mentions, raised
 
 from lesson_attention.checks import check_causal, read_weights
 
-CLASS = "attention.CausalSelfAttention"
+CLASS = "causal_attention.CausalSelfAttention"
 
 
 @pytest.mark.task("CausalSelfAttention", points=1)

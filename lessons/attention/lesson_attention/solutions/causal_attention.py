@@ -1,6 +1,6 @@
 """Scaled dot-product attention with a causal mask: reference solution.
 
-The contract (lesson_attention/NOTES.md, exercises/attention.py): a mask is a bool tensor where True
+The contract (lesson_attention/NOTES.md, exercises/causal_attention.py): a mask is a bool tensor where True
 means "blocked" (a query may not look at that key), as in ``nn.MultiheadAttention``'s ``attn_mask``.
 """
 
