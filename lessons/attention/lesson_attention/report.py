@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from grader.report import svg_chart
-from grader.report.pe_figure import text_grid
 from markupsafe import Markup, escape
 
 from lesson_attention.figure import KIND
@@ -48,6 +47,19 @@ TEXT: dict[str, tuple[str, str]] = {
 def tr(key: str, lang: str, **fmt: Any) -> str:
     en, ko = TEXT[key]
     return (ko if lang == "ko" else en).format(**fmt)
+
+
+def text_grid(found: list[list[Any]], wrong: list[tuple[int, int]]) -> str:
+    """The shown cells as characters for feedback.md, where GitHub draws no SVG: ■ wrong, · right.
+
+    (Not the kit's pe_figure.text_grid: that module is the other lesson's and may move with it.)"""
+    bad = set(wrong)
+    n_cols = max((len(r) for r in found), default=0)
+    width = len(str(max(len(found), n_cols, 1) - 1)) + 1
+    lines = [" " * 4 + "".join(f"{c:>{width}}" for c in range(n_cols))]
+    lines += [f"{r:>3} " + "".join(f"{'■' if (r, c) in bad else '·':>{width}}" for c in range(len(row)))
+              for r, row in enumerate(found)]
+    return "\n".join(lines)
 
 
 def _shape(shape: list[int]) -> str:
