@@ -60,7 +60,7 @@ def test_the_right_submission_gets_full_marks(graded):
     public, full = graded("right", False), graded("right", True)
     assert _tasks(public) == {"causal_mask": (4.0, 4.0), "scaled_dot_product_attention": (7.0, 7.0),
                               "CausalSelfAttention": (5.0, 5.0)}
-    assert (full["score"], full["max_score"]) == (34.0, 34.0)
+    assert (full["score"], full["max_score"]) == (35.0, 35.0)
     assert full["suites"] == ["public", "hidden"] and not _failed(full)
 
 
@@ -100,7 +100,7 @@ def test_the_wrong_submission_scores_exactly_and_says_why(graded):
 def test_the_hidden_suite_catches_the_module_that_sees_the_future(graded):
     full = graded("wrong", True)
     assert _tasks(full) == {"causal_mask": (2.5, 8.0), "scaled_dot_product_attention": (1.0, 15.0),
-                            "CausalSelfAttention": (4.0, 11.0)}
+                            "CausalSelfAttention": (5.0, 12.0)}
     hidden = {i: t for i, t in _failed(full).items() if i.startswith("hidden/")}
     module = [t for i, t in hidden.items() if "test_self_attention.py::test_forward_matches_reference" in i]
     assert len(module) == 2
@@ -110,8 +110,24 @@ def test_the_hidden_suite_catches_the_module_that_sees_the_future(graded):
         "hidden/test_causal_mask.py::test_bad_sizes_are_value_errors[float]"]["message"]
 
 
+def test_a_mask_made_on_the_cpu_fails_on_a_gpu(lesson, tmp_path):
+    """The right module with one change: causal_mask(T) without device=x.device (fine on a CPU)."""
+    source = (EXAMPLES / "right" / "causal_attention.py").read_text(encoding="utf-8")
+    assert "causal_mask(T, device=x.device)" in source
+    (tmp_path / "causal_attention.py").write_text(source.replace("causal_mask(T, device=x.device)",
+                                                                 "causal_mask(T)"), encoding="utf-8")
+    options = GradeOptions(lesson="lesson_attention", suites_dir=lesson.SUITES,
+                           solutions_dir=lesson.SOLUTIONS, hidden=True, keyword="gpu or forward_matches")
+    results = grade_path(tmp_path, options)
+    by_name = {t["id"].split("::")[-1]: t for t in results["tests"]}
+    assert by_name["test_forward_matches_reference[0]"]["status"] == "passed"  # right values on the CPU
+    gpu = by_name["test_forward_on_a_gpu"]
+    assert gpu["status"] == "failed" and "Likely cause: the mask is made on the CPU" in gpu["message"]
+    assert "원인 추정: 마스크를 CPU에 만들었습니다" in gpu["messages"]["ko"]
+
+
 def test_the_reference_passes_and_the_stubs_are_not_attempted(graded):
-    assert graded("solutions", True)["score"] == 34.0
+    assert graded("solutions", True)["score"] == 35.0
     stubs = graded("stubs", False)
     assert (stubs["score"], stubs["max_score"]) == (0.0, 16.0)
     assert all(t["message"].startswith("Not attempted yet: this still raises NotImplementedError")

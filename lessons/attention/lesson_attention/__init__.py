@@ -29,7 +29,7 @@ _KNOWN = {f.name for f in dataclasses.fields(Lesson)}
 LESSON = Lesson(
     name=TITLE_EN,
     tasks=TASK_LIST,
-    layout=Layout(modules=(MODULE,)),
+    layout=Layout(modules=(MODULE,), probe_modules=(MODULE,)),  # the device probe runs the student's module
     use_solutions=reference.set_solutions_dir,
     **{k: v for k, v in _OPTIONAL.items() if k in _KNOWN},
 )

@@ -77,4 +77,4 @@ def test_a_fresh_venv_grades_with_the_installed_wheel(wheel: Path, tmp_path: Pat
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert Path(out["module_file"]).is_relative_to(venv)  # the installed copy, not the checkout
     assert Path(out["suites"]).is_relative_to(venv)  # public and hidden suites from the wheel
-    assert out["right"] == [34.0, 34.0]
+    assert out["right"] == [35.0, 35.0]

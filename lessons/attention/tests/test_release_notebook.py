@@ -31,7 +31,7 @@ def _grade(path: Path, hidden: bool) -> dict:
 def test_the_notebook_of_the_solutions_gets_full_marks(tmp_path: Path) -> None:
     nb = notebook.write_notebook(paths.SOLUTIONS, tmp_path / "lesson.ipynb")
     results = _grade(nb, hidden=True)
-    assert (results["score"], results["max_score"]) == (34.0, 34.0)
+    assert (results["score"], results["max_score"]) == (35.0, 35.0)
     assert results["kind"] == "notebook"
 
 

@@ -3,6 +3,8 @@ causality at random sizes, one head, float64."""
 
 import pytest
 import torch
+from grader.core.errors import StudentRaised
+from grader.core.feedback import expect, fail
 from grader.core.testkit import as_tensor, check_dtype, fresh_rng
 
 from lesson_attention import reference
@@ -65,3 +67,28 @@ def test_double_runs_in_float64(student):
                 "dtype=torch.float32), no .float()): follow the input's dtype.",
                 "forward 안에서 일부러 float32로 만들지 마세요(torch.tensor(..., dtype=torch.float32), "
                 ".float() 금지): 입력의 dtype을 따르세요.")
+
+
+# A GPU simulated (FakeTensorMode raises on mixed devices as a GPU does) where torch is built with CUDA; on
+# a CPU-only build, the meta device, which also refuses a CPU mask mixed into the forward.
+SIMULATED = ("fakecuda", "cuda") if torch.backends.cuda.is_built() else ("meta", "meta")
+
+
+@pytest.mark.task("CausalSelfAttention", points=1)
+def test_forward_on_a_gpu(student):
+    d_model, n_heads, batch, t = _sizes()
+    what = f"CausalSelfAttention({d_model}, {n_heads})"
+    layer = student.call(CLASS, d_model, n_heads)
+    probe_device, device = SIMULATED
+    try:
+        info = student.probe("device_check", layer, torch.randn(batch, t, d_model), probe_device)
+    except StudentRaised as exc:
+        fail(f"{what}: on a (simulated) GPU, expected .to({device!r}) then forward on {device} inputs to "
+             f"work; found {exc.type_name}: {exc.message[:300]}. Likely cause: the mask is made on the CPU: "
+             "call causal_mask(T, device=x.device) and build it with device=device.",
+             f"{what}: (시뮬레이션한) GPU에서 .to({device!r}) 후 {device} 입력으로 forward가 동작해야 하는데 "
+             f"{exc.type_name}: {exc.message[:300]}가 발생했습니다. 원인 추정: 마스크를 CPU에 만들었습니다: "
+             "causal_mask(T, device=x.device)로 부르고 device=device로 만드세요.")
+    expect(str(info["output"].get("device", "")).startswith(device),
+           f"{what}: expected the output on {device}; found {info['output']}.",
+           f"{what}: 출력이 {device}에 있어야 하는데 {info['output']}입니다.")
