@@ -208,3 +208,22 @@ def test_the_picture_fits_a_phone(graded, lesson, chromium, tmp_path, lang):
     }, width=390)
     assert visit.values["svgs"] == 4 and not visit.console_errors
     assert visit.values["scroll"] <= 390 and visit.values["widest"] <= 390
+
+
+def test_one_failed_check_is_drawn_with_the_keys_of_the_kits_figure(graded, lesson):
+    """report.figure_view gives what the feedback template's figure block reads from the kit's own
+    pe_figure.figure_view, so the kit can hand this lesson's figures to it unchanged."""
+    import torch
+    from lesson_attention.report import figure_view
+
+    from grader.core.testkit import pe_formula, table_figure
+    from grader.report.pe_figure import figure_view as kit_view
+
+    kit = kit_view(table_figure(pe_formula(4, 6).flip(1), pe_formula(4, 6), "sinusoidal_pe(4, 6)", atol=1e-5),
+                   "en")
+    test = next(t for t in graded("wrong", False)["tests"] if t.get("figure"))
+    for lang in ("en", "ko"):
+        view = figure_view(test["figure"], lang)
+        assert set(kit) <= set(view)
+        assert view["found"].count("data-wrong") == len(test["figure"]["wrong"]) == view["wrong"] > 0
+    assert figure_view(table_figure(torch.zeros(2, 2), torch.ones(2, 2), "x", atol=0.1), "en") is None
