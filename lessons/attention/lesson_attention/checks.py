@@ -1,0 +1,159 @@
+"""The checks the lesson's suites share: each turns a wrong answer into a TA-style message.
+
+Everything runs in the grader process on plain tensors that came back from the worker. A failure
+says what was expected, what was found and the likely cause (lesson_attention/diagnose.py), in the
+kit's grammar ("Likely cause:" / "원인 추정:"), and keeps the matrices for the report's picture.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from grader.core.errors import StudentRaised
+from grader.core.feedback import fail
+from grader.core.testkit import as_tensor, check_dtype, check_finite, check_shape
+
+from lesson_attention import diagnose
+from lesson_attention.figure import attention_figure, wrong_cells
+
+PROJECTIONS = ("q_proj", "k_proj", "v_proj", "out_proj")
+
+
+def _first_wrong(found: torch.Tensor, expected: torch.Tensor, atol: float) -> tuple[int, ...]:
+    return tuple(int(i) for i in wrong_cells(found, expected, atol).nonzero()[0])
+
+
+def _value(t: torch.Tensor, at: tuple[int, ...]) -> str:
+    return f"{float(t[at]):.6f}" if t.numel() else "nothing"
+
+
+def _fail_cells(found: torch.Tensor, expected: torch.Tensor, what: str, atol: float,
+                cause: diagnose.Cause, figure: dict | None) -> None:
+    at = _first_wrong(found, expected, atol)
+    _key, en, ko = cause
+    fail(f"{what}: at {at} expected {_value(expected, at)}; found {_value(found, at)}. Likely cause: {en}",
+         f"{what}: {at} 위치에서 {_value(expected, at)}이어야 하는데 {_value(found, at)}입니다. "
+         f"원인 추정: {ko}", figure)
+
+
+def pair(value: Any, what: str) -> tuple[torch.Tensor, torch.Tensor]:
+    """``scaled_dot_product_attention`` returns a pair of tensors: (output, weights)."""
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        kind = type(value).__name__ + (f" of length {len(value)}" if isinstance(value, (tuple, list)) else "")
+        fail(f"{what}: expected a pair (output, weights); found a {kind}. Return both: "
+             "`return weights @ v, weights`.",
+             f"{what}: (output, weights) 쌍을 반환해야 하는데 {kind}이(가) 왔습니다. 둘 다 반환하세요: "
+             "`return weights @ v, weights`.")
+    return as_tensor(value[0], f"{what} output"), as_tensor(value[1], f"{what} weights")
+
+
+def check_attention(value: Any, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None,
+                    what: str, *, expected: tuple[torch.Tensor, torch.Tensor], atol: float = 1e-5) -> None:
+    """The student's (output, weights) against ``expected`` (the formula's or the reference's)."""
+    out, weights = pair(value, what)
+    exp_out, exp_w = expected
+    if weights.shape != exp_w.shape:
+        if tuple(out.shape) == tuple(exp_w.shape) and tuple(weights.shape) == tuple(exp_out.shape):
+            fail(f"{what}: expected (output, weights); found them the other way round (the first has the "
+                 f"weights' shape {tuple(exp_w.shape)}). Return `weights @ v, weights`.",
+                 f"{what}: (output, weights) 순서여야 하는데 반대로 반환했습니다(첫째가 가중치 모양 "
+                 f"{tuple(exp_w.shape)}). `weights @ v, weights`를 반환하세요.")
+        swapped = (*exp_w.shape[:-2], exp_w.shape[-1], exp_w.shape[-2])
+        cause_en, cause_ko = "", ""
+        if tuple(weights.shape) == swapped:
+            _, cause_en, cause_ko = diagnose.WEIGHT_CAUSES["qk_swapped"]
+            cause_en, cause_ko = f"Likely cause: {cause_en}", f"원인 추정: {cause_ko}"
+        check_shape(weights, tuple(exp_w.shape), f"{what} weights", cause_en, cause_ko)
+    check_dtype(weights, q.dtype, f"{what} weights", "Keep the inputs' dtype: compute in it, cast nothing.",
+                "입력의 dtype을 유지하세요: 그 dtype으로 계산하고 변환하지 마세요.")
+    if not diagnose.close(weights, exp_w, atol):
+        cause = diagnose.weights_cause(weights, q, k, v, mask, atol=max(atol, 1e-4))
+        figure = attention_figure(weights, exp_w, f"{what} weights", atol=atol, cause=cause)
+        _fail_cells(weights, exp_w, f"{what} weights", atol, cause, figure)
+    check_shape(out, tuple(exp_out.shape), f"{what} output", "output = weights @ v: (..., T_q, d_v).",
+                "output = weights @ v: (..., T_q, d_v)입니다.")
+    check_dtype(out, q.dtype, f"{what} output")
+    if not diagnose.close(out, exp_out, atol * 10):
+        _fail_cells(out, exp_out, f"{what} output", atol * 10, diagnose.output_cause(), None)
+
+
+def check_mask(value: Any, T: int, what: str, expected: torch.Tensor) -> None:
+    """``causal_mask(T)``: a (T, T) bool tensor equal to ``expected``; a picture when the cells differ."""
+    mask = as_tensor(value, what)
+    if mask.dtype != torch.bool:
+        key, en, ko = diagnose.mask_cause(mask, T)
+        shown = mask if mask.shape == expected.shape else None
+        figure = None
+        if shown is not None and key == "float_mask":
+            figure = attention_figure(torch.isinf(mask).double(), expected.double(), what, atol=0.5,
+                                      cause=(key, en, ko), subject="mask")
+        fail(f"{what}: expected dtype torch.bool (True = blocked); found {mask.dtype}. "
+             f"{en if key == 'float_mask' else 'Build it with dtype=torch.bool.'}",
+             f"{what}: dtype이 torch.bool(True = 막힘)이어야 하는데 {mask.dtype}입니다. "
+             f"{ko if key == 'float_mask' else 'dtype=torch.bool로 만드세요.'}", figure)
+    check_shape(mask, (T, T), what, "One row per query position, one column per key position.",
+                "query 위치마다 한 행, key 위치마다 한 열입니다.")
+    if not torch.equal(mask, expected):
+        cause = diagnose.mask_cause(mask, T)
+        figure = attention_figure(mask.double(), expected.double(), what, atol=0.5, cause=cause,
+                                  subject="mask")
+        at = _first_wrong(mask.double(), expected.double(), 0.5)
+        fail(f"{what}: at {at} expected {bool(expected[at])}; found {bool(mask[at])}. "
+             f"Likely cause: {cause[1]}",
+             f"{what}: {at} 위치에서 {bool(expected[at])}이어야 하는데 {bool(mask[at])}입니다. "
+             f"원인 추정: {cause[2]}", figure)
+
+
+def read_weights(layer: Any, what: str) -> dict[str, torch.Tensor]:
+    """The module's four projections (the contract names them), read back from the worker."""
+    weights: dict[str, torch.Tensor] = {}
+    for name in PROJECTIONS:
+        for part in ("weight", "bias"):
+            path = f"{name}.{part}"
+            try:
+                value = layer.attr(path)
+            except StudentRaised:
+                value = None
+            if value is None:
+                fail(f"{what}: expected `self.{name} = nn.Linear(d_model, d_model)` (with bias); found no "
+                     f"`{path}`. The contract names the four projections q_proj, k_proj, v_proj, out_proj.",
+                     f"{what}: `self.{name} = nn.Linear(d_model, d_model)`(bias 포함)이 있어야 하는데 "
+                     f"`{path}`가 없습니다. 계약은 네 projection을 q_proj, k_proj, v_proj, out_proj로 "
+                     "정합니다.")
+            weights[path] = as_tensor(value, f"{what} {path}")
+    return weights
+
+
+def check_module_output(out: torch.Tensor, x: torch.Tensor, weights: dict[str, torch.Tensor], n_heads: int,
+                        what: str, *, expected: torch.Tensor, atol: float = 1e-4) -> None:
+    """The module's forward against ``expected`` (the reference with the module's own weights)."""
+    check_shape(out, tuple(x.shape), what, "The output has the input's shape (B, T, d_model).",
+                "출력은 입력과 같은 모양 (B, T, d_model)입니다.")
+    if diagnose.close(out, expected, atol):
+        return
+    cause = diagnose.module_cause(out, x, weights, n_heads)
+    if cause[0] == "module_formula":
+        check_finite(out, what)  # NaN that no known mistake explains: say that first
+    _fail_cells(out, expected, what, atol, cause, None)
+
+
+def check_causal(layer: Any, x: torch.Tensor, cut: int, what: str, atol: float = 1e-5) -> None:
+    """Changing the inputs after position ``cut`` leaves the outputs at 0..cut as they were."""
+    before = as_tensor(layer.call("__call__", x), what)
+    changed = x.clone()
+    changed[:, cut + 1:] = torch.randn_like(changed[:, cut + 1:]) * 3
+    after = as_tensor(layer.call("__call__", changed), what)
+    check_shape(before, tuple(x.shape), what)
+    diff = (before[:, : cut + 1].double() - after[:, : cut + 1].double()).abs()
+    if not bool(torch.isfinite(diff).all()) or float(diff.max()) > atol:
+        bad = (~torch.isfinite(diff) | (diff > atol)).any(dim=(0, 2)).nonzero()
+        t = int(bad[0])
+        fail(f"{what}: expected the output at positions 0..{cut} to stay the same when only positions "
+             f"{cut + 1}.. change; found position {t} changed (by up to {float(diff[:, t].max()):.4g}). "
+             "Likely cause: position t attends to later positions: apply causal_mask(T, device=x.device) "
+             "(True above the diagonal) to the scores before the softmax.",
+             f"{what}: {cut + 1}번 이후 위치만 바꾸면 0..{cut}번 위치의 출력은 그대로여야 하는데 "
+             f"{t}번 위치가 바뀌었습니다(최대 {float(diff[:, t].max()):.4g}). 원인 추정: 위치 t가 뒤의 "
+             "위치를 봅니다: softmax 전에 점수에 causal_mask(T, device=x.device)(대각선 위가 True)를 "
+             "적용하세요.")

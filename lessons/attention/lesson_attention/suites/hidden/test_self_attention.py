@@ -1,0 +1,94 @@
+"""Hidden checks of CausalSelfAttention: its forward against the reference with its own weights,
+causality at random sizes, one head, float64."""
+
+import pytest
+import torch
+from grader.core.errors import StudentRaised
+from grader.core.feedback import expect, fail
+from grader.core.testkit import as_tensor, check_dtype, fresh_rng
+
+from lesson_attention import reference
+from lesson_attention.checks import check_causal, check_module_output, read_weights
+
+CLASS = "causal_attention.CausalSelfAttention"
+
+
+def _sizes(n_heads=None):
+    rng = fresh_rng()
+    heads = n_heads or rng.choice([2, 4, 8])
+    return heads * rng.randint(2, 8), heads, rng.randint(1, 3), rng.randint(3, 12)
+
+
+def _expected(weights, x, d_model, n_heads):
+    """The reference module given the student's own weights (so their init does not matter)."""
+    ref = reference.load().CausalSelfAttention(d_model, n_heads).double()
+    ref.load_state_dict({name: w.double() for name, w in weights.items()})
+    with torch.no_grad():
+        return ref(x.double())
+
+
+def _forward_matches(student, d_model, n_heads, batch, t):
+    what = f"CausalSelfAttention({d_model}, {n_heads}) on x ({batch}, {t}, {d_model})"
+    layer = student.call(CLASS, d_model, n_heads)
+    weights = read_weights(layer, what)
+    x = torch.randn(batch, t, d_model)
+    out = as_tensor(layer.call("__call__", x), what)
+    check_module_output(out, x, weights, n_heads, what, expected=_expected(weights, x, d_model, n_heads))
+
+
+@pytest.mark.task("CausalSelfAttention", points=1.5)
+@pytest.mark.parametrize("trial", range(2))
+def test_forward_matches_reference(student, trial):
+    _forward_matches(student, *_sizes())
+
+
+@pytest.mark.task("CausalSelfAttention", points=1)
+def test_one_head(student):
+    _forward_matches(student, *_sizes(n_heads=1))
+
+
+@pytest.mark.task("CausalSelfAttention", points=1)
+def test_causal_at_random_sizes(student):
+    d_model, n_heads, batch, t = _sizes()
+    cut = fresh_rng().randrange(t - 1)
+    layer = student.call(CLASS, d_model, n_heads)
+    check_causal(layer, torch.randn(batch, t, d_model), cut,
+                 f"CausalSelfAttention({d_model}, {n_heads}) on x ({batch}, {t}, {d_model})")
+
+
+@pytest.mark.task("CausalSelfAttention", points=1)
+def test_double_runs_in_float64(student):
+    d_model, n_heads, batch, t = _sizes()
+    what = f"CausalSelfAttention({d_model}, {n_heads}).double() on float64 x"
+    layer = student.call(CLASS, d_model, n_heads)
+    layer.call("double")
+    out = as_tensor(layer.call("__call__", torch.randn(batch, t, d_model, dtype=torch.float64)), what)
+    check_dtype(out, torch.float64, what, "Make nothing in forward float32 on purpose (no torch.tensor(..., "
+                "dtype=torch.float32), no .float()): follow the input's dtype.",
+                "forward 안에서 일부러 float32로 만들지 마세요(torch.tensor(..., dtype=torch.float32), "
+                ".float() 금지): 입력의 dtype을 따르세요.")
+
+
+# A GPU simulated (FakeTensorMode raises on mixed devices as a GPU does) where torch is built with CUDA; on
+# a CPU-only build, the meta device, which also refuses a CPU mask mixed into the forward.
+SIMULATED = ("fakecuda", "cuda") if torch.backends.cuda.is_built() else ("meta", "meta")
+
+
+@pytest.mark.task("CausalSelfAttention", points=1)
+def test_forward_on_a_gpu(student):
+    d_model, n_heads, batch, t = _sizes()
+    what = f"CausalSelfAttention({d_model}, {n_heads})"
+    layer = student.call(CLASS, d_model, n_heads)
+    probe_device, device = SIMULATED
+    try:
+        info = student.probe("device_check", layer, torch.randn(batch, t, d_model), probe_device)
+    except StudentRaised as exc:
+        fail(f"{what}: on a (simulated) GPU, expected .to({device!r}) then forward on {device} inputs to "
+             f"work; found {exc.type_name}: {exc.message[:300]}. Likely cause: the mask is made on the CPU: "
+             "call causal_mask(T, device=x.device) and build it with device=device.",
+             f"{what}: (시뮬레이션한) GPU에서 .to({device!r}) 후 {device} 입력으로 forward가 동작해야 하는데 "
+             f"{exc.type_name}: {exc.message[:300]}가 발생했습니다. 원인 추정: 마스크를 CPU에 만들었습니다: "
+             "causal_mask(T, device=x.device)로 부르고 device=device로 만드세요.")
+    expect(str(info["output"].get("device", "")).startswith(device),
+           f"{what}: expected the output on {device}; found {info['output']}.",
+           f"{what}: 출력이 {device}에 있어야 하는데 {info['output']}입니다.")
