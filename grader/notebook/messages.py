@@ -6,6 +6,8 @@ import difflib
 import re
 from collections.abc import Iterable
 
+from grader.core.lang import particle
+
 _COLAB = ("google.colab", "google")
 
 
@@ -49,13 +51,14 @@ def describe(note: dict) -> dict[str, str]:
         en = (f"does not parse ({detail}): this statement was not run, the rest of the cell was"
               + (f"; {names} stays undefined until you fix it" if names else ""))
         ko = (f"문법 오류({detail})라 이 문장은 실행하지 않았고, 셀의 나머지는 실행했습니다"
-              + (f". 고치기 전까지 {names}은(는) 정의되지 않습니다" if names else ""))
+              + (f". 고치기 전까지 {particle(names, '은')} 정의되지 않습니다" if names else ""))
     elif reason == "notebook_only":
         if detail.startswith(_COLAB):
-            en, ko = f"`{detail}` needs Colab: skipped", f"`{detail}`는 Colab에서만 됩니다: 건너뛰었습니다"
+            en = f"`{detail}` needs Colab: skipped"
+            ko = f"{particle(f'`{detail}`', '은')} Colab에서만 됩니다: 건너뛰었습니다"
         else:
             en = f"`{detail}` is for Jupyter itself, not needed for grading: skipped"
-            ko = f"`{detail}`는 Jupyter 전용이고 채점에는 필요 없어 건너뛰었습니다"
+            ko = f"{particle(f'`{detail}`', '은')} Jupyter 전용이고 채점에는 필요 없어 건너뛰었습니다"
     elif reason == "plotting":
         en, ko = "plotting is not needed for grading: skipped", "그래프는 채점에 필요 없어 건너뛰었습니다"
     elif reason == "kit":
@@ -67,7 +70,7 @@ def describe(note: dict) -> dict[str, str]:
             en, ko = f"needs Colab (`{name}`): skipped", f"Colab이 필요합니다(`{name}`): 건너뛰었습니다"
         else:
             en = f"needs `{name}`, but {why_en}: skipped"
-            ko = f"`{name}`이(가) 필요한데 {why_ko}: 건너뛰었습니다"
+            ko = f"{particle(f'`{name}`', '이')} 필요한데 {why_ko}: 건너뛰었습니다"
     elif reason == "output":
         en, ko = ("output only (print, display, plots): not run while grading",
                   "출력만 하는 코드(print, display, 그래프)라 채점 중에는 실행하지 않았습니다")
@@ -136,7 +139,8 @@ def missing_name_hint(notes: Iterable[dict], message: str, source: str = "") -> 
             return {"en": f"Expected `{name}` from your notebook; found none: cell {n['cell']} "
                           f"defines it but does not parse ({n.get('detail', '')}), so nothing in that "
                           "cell ran. Fix that cell and grade again.",
-                    "ko": f"노트북에 `{name}`이(가) 있어야 하는데 없습니다: 셀 {n['cell']}에서 "
+                    "ko": f"노트북에 {particle(f'`{name}`', '이')} 있어야 하는데 없습니다: "
+                          f"셀 {n['cell']}에서 "
                           "정의하지만 문법 오류가 있어"
                           f"({n.get('detail', '')}) 그 셀은 전혀 실행되지 않았습니다. "
                           "그 셀을 고친 뒤 다시 채점하세요."}
@@ -144,21 +148,23 @@ def missing_name_hint(notes: Iterable[dict], message: str, source: str = "") -> 
         if name in defined_names(str(n.get("code", ""))):
             why = describe(n)
             return {"en": f"Expected `{name}` from your notebook; found none: {why['en']}.",
-                    "ko": f"노트북에 `{name}`이(가) 있어야 하는데 없습니다: {why['ko']}."}
+                    "ko": f"노트북에 {particle(f'`{name}`', '이')} 있어야 하는데 없습니다: {why['ko']}."}
     close = difflib.get_close_matches(name, sorted(defined_names(source)), n=1, cutoff=0.75)
     if close:
         return {"en": f"Expected `{name}` from your notebook; found none, but it defines `{close[0]}`: check "
                       f"the spelling (the grader calls `{name}`).",
-                "ko": f"노트북에 `{name}`이(가) 있어야 하는데 없고, 대신 `{close[0]}`이(가) 있습니다: "
-                      f"철자를 확인하세요(채점기는 `{name}`을(를) 부릅니다)."}
+                "ko": f"노트북에 {particle(f'`{name}`', '이')} 있어야 하는데 없고, "
+                      f"대신 {particle(f'`{close[0]}`', '이')} 있습니다: "
+                      f"철자를 확인하세요(채점기는 {particle(f'`{name}`', '을')} 부릅니다)."}
     if not any(important(n) for n in listed):  # nothing failed or was held back that could have made it
         return {"en": f"Not attempted yet: your notebook does not define `{name}`. Write it in a cell (the "
                       "lesson notebook has its stub), run the cell, and grade again.",
-                "ko": f"아직 구현하지 않았습니다: 노트북에 `{name}`이(가) 없습니다. 셀에 작성하고"
+                "ko": f"아직 구현하지 않았습니다: 노트북에 {particle(f'`{name}`', '이')} 없습니다. "
+                      "셀에 작성하고"
                       "(lesson.ipynb에 뼈대가 있습니다) 그 셀을 실행한 뒤 다시 채점하세요."}
     return {"en": f"Expected `{name}` from your notebook; found none. Check the spelling, "
                   "that its cell defines it at "
                   "top level, and the list of cells the grader did not run or that failed, in the report.",
-            "ko": f"노트북에 `{name}`이(가) 있어야 하는데 없습니다. 철자, "
+            "ko": f"노트북에 {particle(f'`{name}`', '이')} 있어야 하는데 없습니다. 철자, "
                   "그 셀의 최상위에서 정의했는지, 그리고 보고서의 "
                   "'채점기가 실행하지 않았거나 실패한 최상위 코드' 목록을 확인하세요."}

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from grader.core.lang import particle
 from grader.report.i18n import status_word, translate
 from grader.report.lesson_tasks import rank, task_order, task_titles, title_of
 from grader.report.view import reproduce_command, split_message
@@ -189,7 +190,7 @@ NOT_COUNTED_HEAD = ("Failing, not counted", "실패했지만 점수에 넣지 �
 NOT_COUNTED_LINE = (
     "{group} fails {n} {checks}. It does not count: your best two problems count, and this is not one of "
     "them; but here is why it fails.",
-    "{group}이(가) 검사 {n}개에서 실패합니다. 가장 잘 푼 두 문제만 점수에 들어가므로 이 문제는 점수에 "
+    "{group_is} 검사 {n}개에서 실패합니다. 가장 잘 푼 두 문제만 점수에 들어가므로 이 문제는 점수에 "
     "넣지 않지만, 왜 실패하는지는 알려 드립니다.",
 )
 
@@ -227,7 +228,8 @@ def not_counted_cards(results: dict, lang: str, path: str) -> list[Row]:
     for card in cards.values():
         card["count"] = len(card["checks"])
         card["text"] = NOT_COUNTED_LINE[1 if ko else 0].format(
-            group=card["group"], n=card["count"], checks="check" if card["count"] == 1 else "checks")
+            group=card["group"], group_is=particle(card["group"], "이"), n=card["count"],
+            checks="check" if card["count"] == 1 else "checks")
         card["reproduce"] = card["checks"][0]["reproduce"]
         out.append(card)
     return sorted(out, key=lambda c: (_order(c), c["group"]))

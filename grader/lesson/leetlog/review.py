@@ -526,8 +526,9 @@ def _check_consistency(ctx: _Ctx, time: Complexity | None, space: Complexity | N
                 "of the two is likely off.")
     for dup in ctx.entry.duplicates:
         first = ctx.entry.fields[dup.name]
+        repr_label = f"'{LABELS_KO[dup.name]}'"
         ctx.add("warning", "duplicate_field", dup.name, dup.line,
-                f"문제 {ctx.k}: '{LABELS_KO[dup.name]}'이(가) 두 번 있습니다 "
+                f"문제 {ctx.k}: {particle(repr_label, '이')} 두 번 있습니다 "
                 f"({first.line}행, {dup.line}행). "
                 "첫 번째만 채점합니다.",
                 f"Problem {ctx.k}: '{LABELS_EN[dup.name]}' appears twice "
@@ -676,7 +677,7 @@ def _link(
     line = wrong.line if wrong is not None else ctx.entry.line
     said = wrong.value if wrong is not None else ""
     ctx.add("info", "practice_failure", "what_went_wrong", line,
-            f"문제 {ctx.k}: 연습 함수 {problem.function}이(가) 실패합니다: {failure}. '틀린 이유'"
+            f"문제 {ctx.k}: 연습 함수 {particle(problem.function, '이')} 실패합니다: {failure}. '틀린 이유'"
             f"({line}행)에 이 경우가 적혀 있는지 확인해 보세요.",
             f"Problem {ctx.k}: your practice {problem.function} fails: {failure}. Does 'what went wrong' "
             f"(line {line}) mention this case?")
@@ -693,8 +694,9 @@ def _check_coverage(ctx: _Ctx, problem: Problem, unsolved: dict[str, str] | None
               else "is not defined there")
     how_ko = "아직 NotImplementedError를 냅니다" if unsolved[fn] == "stub" else "정의되어 있지 않습니다"
     ctx.add("warning", "not_in_code", "problem", ctx.line_for("problem"),
-            f"문제 {ctx.k}: 기록은 {problem.label}을(를) 다루는데 leetcode.py는 {fn}을(를) 풀지 않았습니다"
-            f"({fn}이(가) {how_ko}). 기록은 연습 코드로 푼 두 문제를 다룹니다. 이 문제를 LeetCode에서만 "
+            f"문제 {ctx.k}: 기록은 {particle(problem.label, '을')} 다루는데 leetcode.py는 "
+            f"{particle(fn, '을')} 풀지 않았습니다({particle(fn, '이')} {how_ko}). "
+            "기록은 연습 코드로 푼 두 문제를 다룹니다. 이 문제를 LeetCode에서만 "
             "풀었다면 기록에 그렇게 적으세요 (예: 'LeetCode에서만 풀었음').",
             f"Problem {ctx.k}: the log covers {problem.label}; leetcode.py leaves {fn} unsolved ({fn} "
             f"{how_en}). The log covers the two problems your practice code solves; if you solved this "
