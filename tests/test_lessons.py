@@ -303,3 +303,15 @@ def test_a_lesson_that_cannot_load_is_named_in_one_line(
     assert listed.returncode == 1  # the others are still listed
     rows = {row["name"]: row for row in json.loads(listed.stdout)}
     assert "cannot be loaded" in rows["broken"]["error"] and "error" not in rows[DEFAULT_LESSON]
+
+
+def test_every_installed_lessons_package_is_hidden_from_the_worker(toy: Path) -> None:
+    """An installed lesson carries its hidden suite and solutions in site-packages, which the worker's
+    view binds: the runner adds each lesson's package to what the sandbox hides (namespaces) and seals
+    (uid), found without importing the lesson."""
+    from grader.sandbox.launch import SandboxPolicy, hidden_paths
+
+    folders = lessons.private_folders()
+    assert str((toy / "arith_lesson").resolve()) in folders
+    assert "arith_lesson" not in sys.modules  # found by its spec, not imported
+    assert str((toy / "arith_lesson").resolve()) in hidden_paths(SandboxPolicy(hide=folders), bound=False)

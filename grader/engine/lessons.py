@@ -76,6 +76,24 @@ def _installed(path: tuple[str, ...]) -> dict[str, LessonRef]:
     return dict(sorted(found.items()))
 
 
+def private_folders() -> tuple[str, ...]:
+    """Every installed lesson's package folder (its hidden suite, its solutions): the sandbox hides them
+    from the worker as it hides the kit (an installed lesson sits in site-packages, which the worker's
+    view binds). Found without importing a lesson."""
+    import importlib.util
+
+    found: list[str] = []
+    for ref in installed().values():
+        top = ref.module.partition(".")[0]
+        try:
+            spec = importlib.util.find_spec(ref.module if top == ref.module else top)
+        except (ImportError, ValueError):
+            continue
+        for loc in (spec.submodule_search_locations or []) if spec else []:
+            found.append(str(Path(loc).resolve()))
+    return tuple(dict.fromkeys(found))
+
+
 def lookup(name: str) -> LessonRef:
     """The lesson registered as ``name`` (its module's name is accepted too, as ``GradeOptions`` holds it)."""
     lessons = installed()

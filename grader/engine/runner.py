@@ -9,12 +9,13 @@ import os
 import shutil
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from grader.engine.lesson_api import Lesson, load_lesson
-from grader.engine.lessons import lesson_record
+from grader.engine.lessons import lesson_record, private_folders
 from grader.engine.locate import add_locations
 from grader.engine.options import GradeOptions, UsageProblem
 from grader.engine.plugin import GradingPlugin
@@ -41,7 +42,9 @@ def suite_paths(options: GradeOptions) -> list[tuple[str, Path]]:
 def run_suites(submission: Submission, options: GradeOptions,
                lesson: Lesson) -> tuple[dict, GradingPlugin, list[str]]:
     suites = suite_paths(options)
-    plugin = GradingPlugin(submission, lesson, options.policy, progress=options.progress)
+    # The worker sees no lesson's package (hidden suites, solutions), wherever it is installed.
+    policy = replace(options.policy, hide=(*options.policy.hide, *private_folders()))
+    plugin = GradingPlugin(submission, lesson, policy, progress=options.progress)
     plugin.client.prestart()
     with tempfile.TemporaryDirectory(prefix="gk-report-") as tmp:
         report_file = Path(tmp) / "report.json"

@@ -409,8 +409,9 @@ def _launch_uid(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scrat
     uid = policy.uid if policy.uid is not None else UID_BASE + secrets.randbelow(UID_SPAN)
     trees = python_trees()
     # The kit's folders, but never a Python tree itself (an installed kit's root is site-packages).
+    asked = {os.path.realpath(p) for p in policy.hide}  # --out, the lessons' packages: wherever they are
     kit = [p for p in hidden_paths(policy, bound=False)
-           if Path(p).name in ("grader", "solutions") or not any(_under(p, t) for t in trees)]
+           if Path(p).name in ("grader", "solutions") or p in asked or not any(_under(p, t) for t in trees)]
     kit.append(str(Path.home()))  # the grader's home: its course secret, its caches
     uid_mod.seal(kit, keep=[*trees, str(scratch)])
     # The worker crosses scratch to its runtime and submission and lists nothing there; the submission's

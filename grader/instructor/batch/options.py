@@ -8,7 +8,7 @@ import json
 import os
 import shlex
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from grader.engine.flags import add_grading_arguments, add_hidden_arguments, options_from_args
@@ -77,7 +77,11 @@ def config_from_args(args: argparse.Namespace) -> Config:
     add_hidden_arguments(extra)
     extra.set_defaults(**vars(args))
     merged = extra.parse_args(shlex.split(args.grade_args))
-    return Config(options_from_args(merged, args.submissions), timeout=args.timeout,
+    options = options_from_args(merged, args.submissions)
+    # the class's folder is the grader's: no worker reads another student's files there (uid mode seals it)
+    options = replace(options, policy=replace(options.policy, hide=(*options.policy.hide,
+                                                                    str(Path(args.submissions).resolve()))))
+    return Config(options, timeout=args.timeout,
                   extra_flags=(*sandbox_flags(args), *shlex.split(args.grade_args)),
                   archive=Path(merged.hidden_from) if merged.hidden_from else None, key_env=merged.key_env)
 
