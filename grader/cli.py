@@ -38,8 +38,9 @@ STUDENT_HELP = {
             "results.json과 보고서를 쓸 폴더 (기본값: reports/, 노트북이나 다른 폴더는 reports/이름/)"),
     "lang": ("language of the feedback: ko or en (default: the system's)",
              "피드백 언어: ko 또는 en (기본값: 시스템 언어)"),
-    "keyword": ("only the checks matching EXPR: a task (sinusoidal_pe) or a pytest -k expression",
-                "EXPR에 맞는 검사만 실행: 과제 이름(sinusoidal_pe) 또는 pytest -k 식"),
+    "keyword": ("only the checks matching EXPR: a task's name, as in the table `grade` prints, or a "
+                "pytest -k expression",
+                "EXPR에 맞는 검사만 실행: `grade`가 출력하는 표의 과제 이름, 또는 pytest -k 식"),
     "quiet": ("no summary on the terminal", "터미널에 요약을 출력하지 않음"),
     "help": ("show this help and exit", "이 도움말을 보여 주고 끝냄"),
 }

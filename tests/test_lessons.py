@@ -116,7 +116,7 @@ def test_grade_lessons_lists_every_installed_lesson(toy: Path, tmp_path: Path) -
     listed = grade("lessons", "--json", cwd=tmp_path)
     assert listed.returncode == 0, listed.stderr
     rows = {row["name"]: row for row in json.loads(listed.stdout)}
-    assert list(rows) == ["arith", DEFAULT_LESSON]  # sorted by name
+    assert list(rows) == sorted(rows) and {"arith", DEFAULT_LESSON} <= set(rows)  # sorted by name
     arith = rows["arith"]
     assert (arith["title"], arith["title_ko"], arith["version"], arith["module"]) == (
         "Arithmetic warm-up",
@@ -233,7 +233,8 @@ def test_batch_regrades_for_a_changed_suite_or_another_lesson(toy: Path, tmp_pat
     assert proc.returncode == 0, proc.stderr[-2000:]
     book = (out / "gradebook.csv").read_text(encoding="utf-8-sig").splitlines()
     header = book[0].split(",")
-    assert header[header.index("steps") + 1 : header.index("steps") + 3] == ["notes", "double"]
+    after = header.index("note") + 1  # the tasks follow the instructor's columns, in the lesson's order
+    assert header[after : after + 2] == ["notes", "double"]
     assert json.loads((out / "alice" / "results.json").read_text(encoding="utf-8"))["score"] == 3.0
 
     def planned(*flags: str) -> tuple[int, int]:
