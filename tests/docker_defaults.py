@@ -44,6 +44,31 @@ def unavailable() -> str | None:
     return None
 
 
+NS_LINE = "gk-container-mnt-ns:"
+
+
+def mount_ns(done: subprocess.CompletedProcess) -> str:
+    """The simulated container's mount namespace, as its run printed it first on stderr."""
+    line = next(x for x in done.stderr.splitlines() if x.startswith(NS_LINE))
+    return line[len(NS_LINE):].strip()
+
+
+def worker_uid_processes(ns: str) -> list[int]:
+    """Live processes of a worker uid that ran in the container ``ns``: what a grade there left behind
+    (workers of other tests on this machine, in other namespaces, are not its)."""
+    from grader.sandbox import reap
+    from grader.sandbox.launch import UID_BASE, UID_SPAN
+
+    def in_ns(pid: int) -> bool:
+        try:
+            return os.readlink(f"/proc/{pid}/ns/mnt") == ns
+        except OSError:
+            return False
+
+    return [p for p in reap.all_pids() if UID_BASE <= (reap.uid_of(p) or -1) < UID_BASE + UID_SPAN
+            and reap.is_alive(p) and in_ns(p)]
+
+
 def _dropped_caps() -> str:
     last = int(Path("/proc/sys/kernel/cap_last_cap").read_text())
     keep = {CAP_NUMBERS[c] for c in DOCKER_CAPS}
@@ -59,6 +84,8 @@ def command(inner: str, hide: tuple[str, ...] = (), tmp: tuple[str, ...] | None 
     this machine the container must not have (the kit's checkout, when the bundle brings its own);
     ``tmp``: give it a /tmp of its own, as a container has, holding only these folders of this one's."""
     setup = ["mount --make-rprivate /",
+             # the container's mount namespace, so a test can tell its processes from the machine's others
+             f'echo "{NS_LINE}$(readlink /proc/self/ns/mnt)" >&2',
              # Docker mounts the cgroup tree read-only: the kit cannot make groups of its own
              "for d in /sys/fs/cgroup /sys/fs/cgroup/*/; do mount -o remount,bind,ro \"$d\" 2>/dev/null "
              "|| mount --bind -o ro \"$d\" \"$d\" 2>/dev/null; done; true"]

@@ -629,7 +629,6 @@ def test_flagged_submissions_are_listed_for_review(corpus: Corpus) -> None:
 
 
 # -- the uid level: root without namespaces (Docker's defaults, Gradescope) ---------------------------
-UID_BASE, UID_END = 3_000_000, 4_000_000  # the workers' uids (grader/sandbox/launch.py)
 FORK_BOMB = """
 
 import os as _os  # noqa: E402
@@ -684,8 +683,8 @@ def test_corpus_under_dockers_defaults(tmp_path: Path) -> None:
         leet = [t for t in res["tests"] if t["task"] == LEET]
         assert leet and all(t["status"] == "passed" for t in leet), name  # the honest one keeps its points
     # nothing of the uid (daemons, the bomb's children) outlives the batch
-    left = [p for p in reap.all_pids() if UID_BASE <= (reap.uid_of(p) or -1) < UID_END and reap.is_alive(p)]
-    assert not left
+    left = docker_defaults.worker_uid_processes(docker_defaults.mount_ns(done))
+    assert not left, [(p, _proc_line(p)) for p in left]
     # the search ran as the student, and the kit was not among what it found
     text = json.dumps(graded["leak_search"])
     assert "LOOT:" in text
@@ -699,3 +698,14 @@ def test_corpus_under_dockers_defaults(tmp_path: Path) -> None:
     fake = graded["fake_results"]
     assert fake["score"] == sum(t["score"] for t in fake["tests"]) < 999
     assert not (subs / "fake_results" / "results.json").exists()
+
+
+def _proc_line(pid: int) -> str:
+    """A process's state, parent and command line, for a message about what outlived a grade."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+        cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return "gone"
+    fields = dict(line.split(":\t", 1) for line in status.splitlines() if ":\t" in line)
+    return f"{fields.get('State', '?').strip()} ppid={fields.get('PPid', '?').strip()} {cmd[:200]}"

@@ -304,16 +304,8 @@ def _sim_run(root: Path, wall_s: int) -> dict:
                 mem.rmdir()
             except OSError:
                 time.sleep(0.1)
-    return {"proc": proc, "wall": wall, "peak_mb": peak, "oom": oom,
+    return {"proc": proc, "wall": wall, "peak_mb": peak, "oom": oom, "ns": docker_defaults.mount_ns(proc),
             "gs": json.loads((root / "results" / "results.json").read_text())}
-
-
-def _worker_uids_alive() -> list[int]:
-    from grader.sandbox import reap
-    from grader.sandbox.launch import UID_BASE, UID_SPAN
-
-    return [p for p in reap.all_pids() if UID_BASE <= (reap.uid_of(p) or -1) < UID_BASE + UID_SPAN
-            and reap.is_alive(p)]
 
 
 @pytest.fixture(scope="module")
@@ -399,7 +391,9 @@ def test_reference_and_attacks_under_dockers_defaults(docker_bundle: Path, open_
     time.sleep(1.0)  # a daemon, had one survived, would have rewritten results.json by now
     gs = json.loads((root / "results" / "results.json").read_text())
     assert gs == run["gs"] and "FORGED" not in json.dumps(gs)
-    assert not _worker_uids_alive()
+    import docker_defaults
+
+    assert not docker_defaults.worker_uid_processes(run["ns"])
     # the forged created_at changed nothing: the honest twin's total, late penalty included
     assert gs["score"] == pytest.approx(LATE_TOTAL), gs["output"][:600]
     assert json.loads((root / "submission_metadata.json").read_text()) == METADATA
