@@ -1369,3 +1369,9 @@ def test_the_lessons_own_labels_read_as_the_fields_they_name() -> None:
     one = LESSON_WORDING.replace("처음엔 x를 n번 곱하는 브루트포스를 떠올렸고, ", "")
     assert [(f.problem, f.field) for f in review_log(one).findings if f.code == "missing_field"] == [
         (1, "first_idea")]
+
+
+def test_a_bare_shorthand_label_is_an_empty_field_not_a_crash() -> None:
+    """'문제번호' alone (a shorthand label with nothing after it), found by the fuzz test above."""
+    r = review_log("문제번호")
+    assert r.points == 0.0 and all(f.message_en and f.message_ko for f in r.findings)

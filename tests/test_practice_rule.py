@@ -162,9 +162,9 @@ def _terminal(results: dict, lang: str, path: str) -> str:
 
 
 def test_a_failing_problem_outside_the_best_two_is_shown_failing_and_not_counted(tmp_path: Path) -> None:
-    """Three attempted, my_pow wrong for a negative n: full marks (the rule), and every page says my_pow
-    fails, with expected, found and the command, in both languages."""
-    sub = submission(tmp_path, {"my_pow": WRONG_POW, "int_to_roman": STUB["int_to_roman"]})
+    """The three Medium problems attempted, my_pow wrong for a negative n: full marks (the best two count),
+    and every page says my_pow fails, with expected, found and the command, in both languages."""
+    sub = submission(tmp_path, {"my_pow": WRONG_POW, "is_happy": STUB["is_happy"]})
     results = grade(sub, hidden=False, keyword="leetcode")  # the practice and the log
     assert practice(results) == (4.0, 4.0)
     # the log (Pow and Count Primes) covers code that solves both, wrong or not: full marks; its review
@@ -177,7 +177,7 @@ def test_a_failing_problem_outside_the_best_two_is_shown_failing_and_not_counted
     assert results["score"] == pytest.approx(sum(t["score"] for t in results["tests"]))
     for lang in ("en", "ko"):
         cards = not_counted_cards(results, lang, "sub")
-        assert [c["group"] for c in cards] == ["my_pow"]  # int_to_roman is not attempted: nothing to show
+        assert [c["group"] for c in cards] == ["my_pow"]  # is_happy is not attempted: nothing to show
         (check,) = cards[0]["checks"]
         assert check["id"] == "public/test_leetcode.py::test_examples[my_pow(2.0, -2)]"
         assert check["parts"]["expected"].startswith("0.25") and check["parts"]["found"].startswith("4.0")

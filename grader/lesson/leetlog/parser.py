@@ -519,7 +519,8 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
     sentences = list(prose)
     for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
         sentences += split_sentences(f.lines[:1])[1:]
-        if f.name in _ONE_LINE and f.lines[0][1].strip() and clean_value(f.raw.splitlines()[0]):
+        first_raw = f.raw.splitlines()[:1]  # a label with nothing after it ('문제번호') has no raw line
+        if f.name in _ONE_LINE and f.lines[0][1].strip() and first_raw and clean_value(first_raw[0]):
             sentences += split_sentences(f.lines[1:])  # the lines under 'Difficulty: Medium' are prose
     sentences.sort(key=lambda s: s.line)
     raw_lines = dict(entry.extra) | {n: r for f in entry.fields.values() for n, r in f.lines}
