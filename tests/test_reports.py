@@ -158,7 +158,7 @@ def test_buggy_log_review_with_lines_and_practice_link(graded):
     assert "LEETCODE_LOG.md line 14" in failed["public/test_log.py::test_log[problem2-solved]"]["message"]
     assert '<td class="num">14</td>' in html and "redo date (YYYY-MM-DD) is required" in html
     # my_pow fails on a negative exponent: shown next to the log's 'what went wrong' (line 11)
-    assert ("Your practice code for this problem fails:</strong> "
+    assert ("Your practice code for problem 1 (my_pow) fails:</strong> "
             "<code>my_pow(2.0, -2): expected 0.25; found 4.0" in html)
     assert "Your log&#39;s &#39;what went wrong&#39; (line 11) says" in html
     assert "[!WARNING]" in md and "`my_pow(2.0, -2): expected 0.25; found 4.0`" in md

@@ -77,7 +77,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "sev_warning": ("warning", "경고"),
     "sev_info": ("note", "참고"),
     "problems": ("Problems", "문제"),
-    "practice_link": ("Your practice code for this problem fails", "이 문제의 연습 코드가 실패합니다"),
+    # named, since the callout follows the whole table (it once read as the last row's)
+    "practice_link": ("Your practice code for problem {n} ({function}) fails",
+                      "문제 {n}의 연습 코드가 실패합니다({function})"),
     "went_wrong_says": ("Your log's 'what went wrong' (line {line}) says", "기록의 '틀린 이유'({line}행)"),
     "environment": ("How this was graded", "채점 환경"),
     "isolation": ("Isolation", "격리 수준"),
