@@ -19,6 +19,7 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from lesson_attention.tasks import CONTRACT, MODULE, TOP_LEVEL_CALLS
+
 __all__ = ["CONTRACT", "TOP_LEVEL_CALLS", "build_notebook", "write_notebook"]
 
 INTRO = """# 스케일드 닷프로덕트 어텐션 + 인과 마스크 — 실습 노트북 / lesson notebook
