@@ -126,12 +126,10 @@ def test_a_mask_made_on_the_cpu_fails_on_a_gpu(lesson, tmp_path):
     assert "원인 추정: 마스크를 CPU에 만들었습니다" in gpu["messages"]["ko"]
 
 
-@pytest.mark.xfail(strict=True, reason="kit hook still to wire: grader/notebook/plan.py keeps a notebook's "
-                   "contract names from runtime/protocol.HOME_MODULE (the other lesson's), not the graded "
-                   "lesson's (lesson_attention.notebook.CONTRACT); lessons/attention/README.md, 'Kit hooks'")
 def test_a_notebook_may_bind_a_graded_name_to_its_own_function(lesson, tmp_path):
-    """``causal_mask = my_mask`` in a cell of its own: right, and graded as right once the hook is wired
-    (today the plan skips that line as demo code: 12/16)."""
+    """``causal_mask = my_mask`` in a cell of its own: right, and graded as right (the notebook plan keeps
+    a cell binding a name of the graded lesson's contract, Lesson.contract; it skipped it as demo code,
+    12/16, while it read the other lesson's names)."""
     import nbformat
     from nbformat.v4 import new_code_cell, new_notebook
 

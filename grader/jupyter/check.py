@@ -85,7 +85,7 @@ def check(task: str | None = None, *, lang: str | None = None, path: str | os.Pa
     """
     chosen = lang if lang in ("ko", "en") else default_lang()
     with tempfile.TemporaryDirectory(prefix="gk-check-") as tmp:
-        target = Path(path) if path is not None else _kernel_submission(Path(tmp) / "submission")
+        target = Path(path) if path is not None else _kernel_submission(Path(tmp) / "submission", lesson)
         if target is None:
             target = Path("exercises") if Path("exercises").is_dir() else Path.cwd()
         out = Path(tmp) / "out"
@@ -144,10 +144,10 @@ def kernel_cells() -> list[str] | None:
     return cells[:-1] if cells else cells  # the last one is the cell calling check() right now
 
 
-def _kernel_submission(folder: Path) -> Path | None:
+def _kernel_submission(folder: Path, lesson: str | None = None) -> Path | None:
     """The kernel's cells as a notebook (with the log beside it, when there is one) in ``folder``."""
     cells = kernel_cells()
-    if cells is None or not _defines_the_lesson(cells):
+    if cells is None or not _defines_the_lesson(cells, _graded_names(lesson)):
         return None  # a plain session, or a notebook that imports from exercises/: grade the files
     import nbformat
 
@@ -167,12 +167,22 @@ def _kernel_submission(folder: Path) -> Path | None:
     return folder
 
 
-def _defines_the_lesson(cells: list[str]) -> bool:
-    """Whether the cells themselves define a contract name (or write a module with %%writefile)."""
-    from grader.runtime.protocol import HOME_MODULE
+def _graded_names(lesson: str | None) -> set[str]:
+    """The contract's names of the lesson `grade` will pick here (``--lesson``, the project setting, else
+    the default); none where that lesson cannot load (`grade` then says why)."""
+    from grader.engine.lessons import select
+    from grader.engine.options import UsageProblem
 
+    try:
+        return set(select(lesson, Path.cwd()).load().home_modules)
+    except UsageProblem:
+        return set()
+
+
+def _defines_the_lesson(cells: list[str], names: set[str]) -> bool:
+    """Whether the cells themselves define a contract name (or write a module with %%writefile)."""
     text = "\n".join(cells)
-    return "%%writefile" in text or any(name in HOME_MODULE for name in _TOP_DEFS.findall(text))
+    return "%%writefile" in text or any(name in names for name in _TOP_DEFS.findall(text))
 
 
 _TOP_DEFS = re.compile(r"^(?:async\s+def|def|class)\s+(\w+)", re.M)
