@@ -4,6 +4,7 @@ on sys.path, as `pip install` would put the package."""
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -183,7 +184,7 @@ def test_the_picture_marks_exactly_the_wrong_cells(graded, lesson):
     assert "```\n     0 1 2 3\n  0  ■ · · ·\n  1  · ■ · ·\n" in section.markdown
     assert "Likely cause: the diagonal is blocked too" in section.markdown
     (ko,) = _sections(lesson, results, "ko")
-    assert ko.title == "내 어텐션 가중치와 정답 비교" and "대각선까지 막았습니다" in str(ko.html)
+    assert ko.title_in("ko") == "내 어텐션 가중치와 정답 비교" and "대각선까지 막았습니다" in str(ko.html)
     assert "16칸 중 4칸이 틀렸습니다" in str(ko.html) and "내 가중치 (3, 5)" in str(ko.html)
 
 
@@ -225,3 +226,93 @@ def test_one_failed_check_is_drawn_with_the_keys_of_the_kits_figure(graded, less
         assert set(kit) <= set(view)
         assert view["found"].count("data-wrong") == len(test["figure"]["wrong"]) == view["wrong"] > 0
     assert figure_view(table_figure(torch.zeros(2, 2), torch.ones(2, 2), "x", atol=0.1), "en") is None
+
+
+# -- the kit's hooks: the lesson's section in the feedback, --lesson in commands, the class page -----------
+
+
+def _installed() -> bool:
+    from grader.engine.lessons import installed
+
+    return "attention" in installed()
+
+
+needs_install = pytest.mark.skipif(not _installed(), reason="the lesson is not installed (pip install "
+                                   "lessons/attention): `grade --lesson attention` cannot find it")
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_feedback_holds_the_picture(graded, lesson, tmp_path, lang):
+    """Lesson.report_sections reaches feedback.html (the SVGs, the wrong cells outlined) and feedback.md
+    (the text grid), under the kit's heading; a report with nothing to draw has no such block."""
+    from grader.report.render import write_reports
+
+    results = graded("wrong", False)
+    out = write_reports(results, tmp_path / lang, lang, "lessons/attention/examples/wrong")
+    html = out["feedback.html"].read_text(encoding="utf-8")
+    title = "내 어텐션 가중치와 정답 비교" if lang == "ko" else "Your attention weights beside the right ones"
+    assert f'<h2 id="lesson-attention-weights">{title}</h2>' in html
+    block = html[html.index('<div class="lesson-section" data-section="attention-weights">'):]
+    block = block[:block.index("</section></div>")]
+    assert block.count("<svg") == 4  # two checks' weights and mask, each beside the right one
+    mask = next(t for t in results["tests"] if t["id"].endswith("test_mask_of_four"))
+    assert block.count("data-wrong") == len(mask["figure"]["wrong"]) + 15  # the diagonal; 15 weights
+    assert ("대각선까지 막았습니다" if lang == "ko" else "the diagonal is blocked too") in block
+    md = out["feedback.md"].read_text(encoding="utf-8")
+    assert f"\n### {title}\n" in md and "  0  ■ · · ·\n" in md and "<svg" not in md
+    right = write_reports(graded("right", True), tmp_path / f"right-{lang}", lang, "right")
+    assert "lesson-section" not in right["feedback.html"].read_text(encoding="utf-8")
+
+
+def test_a_lesson_without_sections_adds_no_block():
+    from grader.report.lesson_sections import lesson_sections
+
+    assert lesson_sections({"lesson": {"module": "grader.lesson"}}, "en") == []
+    assert lesson_sections({}, "ko") == []  # results that name no lesson (before results.json did)
+
+
+@needs_install
+def test_the_reproduce_command_grades_the_same_test(graded, lesson, tmp_path):
+    """Each printed command names --lesson attention (grade PATH alone would grade embedding-pe), and run,
+    it grades that one test with the same verdict; a project that selects the lesson needs no flag."""
+    import shlex
+    import subprocess
+
+    from grader.report.view import failure_rows
+
+    results = graded("wrong", False)
+    path = str(EXAMPLES / "wrong")
+    rows = failure_rows(results, "en", path)
+    assert rows and all(" --lesson attention " in r["reproduce"] for r in rows)
+    row = next(r for r in rows if r["id"].endswith("test_mask_of_four"))
+    assert row["reproduce"] == f"grade {shlex.quote(path)} --lesson attention -k test_mask_of_four"
+    argv = shlex.split(row["reproduce"])
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "grader.cli", *argv[1:], "--out", str(out), "-q"],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    rerun = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert done.returncode == 1, done.stderr  # a failing test
+    assert rerun["lesson"]["name"] == "attention"
+    assert [(t["id"], t["status"], t["message"]) for t in rerun["tests"]] == [
+        (row["id"], row["status"], next(t["message"] for t in results["tests"] if t["id"] == row["id"]))]
+    # the student's own copy, released with [tool.grade] lesson = "attention": the plain command is right
+    (tmp_path / "copy").mkdir()
+    setting = '[tool.grade]\nlesson = "attention"\n'
+    (tmp_path / "copy" / "pyproject.toml").write_text(setting, encoding="utf-8")
+    plain = failure_rows(results, "en", str(tmp_path / "copy"))
+    assert plain and all("--lesson" not in r["reproduce"] for r in plain)
+
+
+@needs_install
+def test_the_class_page_of_an_attention_batch_has_no_reversal_section(tmp_path):
+    import subprocess
+
+    out = tmp_path / "batch"
+    argv = ["batch", str(EXAMPLES), "--lesson", "attention", "--out", str(out), "-j", "1", "-q"]
+    done = subprocess.run([sys.executable, "-m", "grader.cli", *argv], capture_output=True, text=True,
+                          timeout=600, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    summary = (out / "summary.html").read_text(encoding="utf-8")
+    assert "Reversal experiment" not in summary and "No experiment numbers" not in summary
+    gradebook = (out / "gradebook.csv").read_text(encoding="utf-8")
+    assert gradebook.splitlines()[0].count("causal_mask") == 1 and "right" in gradebook
