@@ -431,7 +431,7 @@ def _sibling_of(student: Any, needs: tuple[str, ...]) -> Any:
     except Exception:
         return None
     # the same submission: the same scan
-    helper = Student(sibling, student.review(), probe_modules=student.probe_modules)
+    helper = Student(sibling, student.review(), probe_modules=student.probe_modules, home=student.home)
     helper.plan_imports(*needs)  # here, not in the helper thread (Student.plan_imports)
     return helper
 
