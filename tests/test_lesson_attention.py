@@ -264,6 +264,16 @@ def test_feedback_holds_the_picture(graded, lesson, tmp_path, lang):
     assert "lesson-section" not in right["feedback.html"].read_text(encoding="utf-8")
 
 
+def test_check_shows_the_picture_in_the_notebook(graded, lesson):
+    """check()'s output under a cell holds the same section as feedback.html."""
+    from grader.jupyter.check import CheckResult
+
+    shown = CheckResult(graded("wrong", False), "ko", None)._repr_html_()
+    assert '<h4 id="lesson-attention-weights">내 어텐션 가중치와 정답 비교</h4>' in shown
+    assert shown.count("<svg") == 4 and "16칸 중 4칸이 틀렸습니다" in shown
+    assert "lesson-section" not in CheckResult(graded("right", True), "en", None)._repr_html_()
+
+
 def test_a_lesson_without_sections_adds_no_block():
     from grader.report.lesson_sections import lesson_sections
 

@@ -278,6 +278,7 @@ def render_html(result: CheckResult) -> str:
     """The report's feedback for a notebook output: score, tasks, each failing check, cells not run."""
     from grader.report.cards import build_cards
     from grader.report.changes import change_view
+    from grader.report.lesson_sections import lesson_sections
     from grader.report.markup import code_spans
     from grader.report.view import task_rows
 
@@ -348,6 +349,10 @@ def render_html(result: CheckResult) -> str:
         parts += [f'<li>{e(n["task_title"])} (−{n["lost"]:g}): {code_spans(n["text"])}</li>'
                   for n in not_started]
         parts.append("</ul>")
+    for section in lesson_sections(r, result.lang):  # the graded lesson's own blocks, as in feedback.html
+        key = e(section["key"])
+        parts.append(f'<h4 id="lesson-{key}">{e(section["title"])}</h4>'
+                     f'<div class="lesson-section" data-section="{key}">{section["html"]}</div>')
     notes = [n for n in ((r.get("artifacts") or {}).get("notebook") or {}).get("notes", [])
              if n.get("important")]
     if notes:
