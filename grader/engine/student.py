@@ -36,6 +36,10 @@ class Student:
         self._seeded: tuple[int, str] | None = None  # (worker generation, draw owner) last seeded
         self._imports: dict[str, list[str]] = {}  # module -> the student modules it imports (from the source)
 
+    def on(self, client: WorkerClient) -> Student:
+        """This submission's Student on another worker (a sibling): the same scan, probes and contract."""
+        return Student(client, self.review(), probe_modules=self.probe_modules, home=self.home)
+
     @property
     def staging(self) -> Path:
         """The staged files the worker imports: the trusted side reads them with ``ast``, never runs them."""
