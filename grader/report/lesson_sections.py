@@ -25,9 +25,15 @@ def lesson_sections(results: Mapping[str, Any], lang: str) -> list[dict[str, Any
     for section in hook(results, lang):
         if not isinstance(section, Section):  # a lesson's bug, said where it is rather than half-drawn
             raise TypeError(f"report_sections gave {type(section).__name__}, not a lesson_api.Section")
-        out.append({"key": section.key, "title": section.title_in(lang),
-                    # the lesson built this markup and escaped its texts (lesson_api.Section)
-                    "html": Markup(section.html), "markdown": section.markdown.strip("\n")})
+        out.append(
+            {
+                "key": section.key,
+                "title": section.title_in(lang),
+                # the lesson built this markup and escaped its texts (lesson_api.Section)
+                "html": Markup(section.html),
+                "markdown": section.markdown.strip("\n"),
+            }
+        )
     return out
 
 
