@@ -326,3 +326,47 @@ def test_the_class_page_of_an_attention_batch_has_no_reversal_section(tmp_path):
     assert "Reversal experiment" not in summary and "No experiment numbers" not in summary
     gradebook = (out / "gradebook.csv").read_text(encoding="utf-8")
     assert gradebook.splitlines()[0].count("causal_mask") == 1 and "right" in gradebook
+
+
+@needs_install
+def test_the_lesson_is_released_and_graded_in_the_students_copy(lesson, tmp_path):
+    """`grade release OUT --lesson attention`: the kit and the lesson's package without its reference and
+    hidden suite; a plain `grade` in the copy grades this lesson (its project setting) with the copy's
+    own packages; a private line planted in the copy is found by the leak scan."""
+    import os
+    import subprocess
+
+    from grader.engine.lessons import lookup
+    from grader.instructor.lesson_release import public_lines, scan_lesson_release
+    from grader.instructor.release import main
+
+    out = tmp_path / "copy"
+    assert main([str(out), "--lesson", "attention"]) == 0
+    package = out / "lesson_attention"
+    assert (package / "suites" / "public").is_dir() and (package / "suites" / "pytest.ini").is_file()
+    assert not (package / "suites" / "hidden").exists() and not (package / "solutions").exists()
+    assert not (out / "grader" / "suites" / "hidden").exists() and (out / "lesson.ipynb").is_file()
+    assert "exercises/causal_attention.py" in (out / "README.md").read_text(encoding="utf-8")
+    project = (out / "pyproject.toml").read_text(encoding="utf-8")
+    assert '[tool.grade]\nlesson = "attention"' in project and 'attention = "lesson_attention"' in project
+    assert 'include = ["grader*", "lesson_attention*"]' in project
+    (out / "exercises" / "causal_attention.py").write_text(
+        (EXAMPLES / "right" / "causal_attention.py").read_text(encoding="utf-8"), encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(out))  # the copy's grader and lesson, before the installed ones
+    done = subprocess.run([sys.executable, "-m", "grader.cli", "-q", "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=300, cwd=out, env=env)
+    assert done.returncode == 0, done.stderr
+    results = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
+    assert (results["score"], results["max_score"], results["suites"]) == (16.0, 16.0, ["public"])
+    assert results["lesson"]["name"] == "attention"
+    declared = lookup("attention").load()
+    (out / "exercises" / "causal_attention.py").unlink()  # a submission in the copy is no release's
+    assert scan_lesson_release(out, "lesson_attention", declared) == []
+    solution = [line.strip() for line in (lesson.SOLUTIONS / "causal_attention.py").read_text(
+        encoding="utf-8").splitlines()]
+    shipped = public_lines(declared)
+    private = next(line for line in solution if len(line) >= 30 and line not in shipped
+                   and not line.startswith(("import", "from", "#")))
+    (package / "planted.py").write_text(private + "\n", encoding="utf-8")
+    findings = scan_lesson_release(out, "lesson_attention", declared)
+    assert findings == [f"lesson_attention/planted.py: holds a private line: {private[:80]}"]

@@ -68,6 +68,21 @@ class Causes(Protocol):
         """(the cause's name, the checks it explains, why) in ``lang``."""
 
 
+class Release(Protocol):
+    """What `grade release --lesson NAME` builds a lesson's student copy from (a module of the lesson)."""
+
+    README: str  # the student copy's README.md, Korean and English
+
+    def student_files(self) -> list[Path]:
+        """The files of the lesson's package a student's copy holds (stubs, notes, public suite, checks)."""
+
+    def private_files(self) -> list[Path]:
+        """What never ships (the reference, the hidden suite): the leak scan compares the copy with it."""
+
+    def write_notebook(self, source_dir: Path, out: Path) -> Path:
+        """The lesson notebook built from the stubs in ``source_dir``, written to ``out``."""
+
+
 @dataclass(frozen=True)
 class Section:
     """One block a lesson adds to a submission's report (``Lesson.report_sections``), in one language.
@@ -119,6 +134,7 @@ class Lesson:
     contract: Mapping[str, str] = field(default_factory=dict)
     # Calls that train when run at top level: a graded notebook skips such a call (the suites run it).
     notebook_top_level_calls: frozenset[str] = frozenset()
+    release: Release | None = None  # its student copy (`grade release --lesson NAME`); None: not released
 
     @property
     def title(self) -> str:

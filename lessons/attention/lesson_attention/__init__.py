@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from grader.engine.lesson_api import Layout, Lesson
 
-from lesson_attention import paths, reference
+from lesson_attention import paths, reference, release
 from lesson_attention.tasks import CONTRACT, MODULE, TASK_LIST, TOP_LEVEL_CALLS
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ _OPTIONAL = {  # fields of Lesson that a kit before the lesson registry (issue 2
     "title_en": TITLE_EN, "title_ko": TITLE_KO, "version": __version__,
     "exercises": paths.EXERCISES, "solutions": paths.SOLUTIONS, "suites": paths.SUITES,
     "report_sections": report_sections, "contract": CONTRACT,
-    "notebook_top_level_calls": TOP_LEVEL_CALLS,
+    "notebook_top_level_calls": TOP_LEVEL_CALLS, "release": release,
 }
 _KNOWN = {f.name for f in dataclasses.fields(Lesson)}
 
