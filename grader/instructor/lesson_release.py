@@ -74,8 +74,12 @@ def _test_names(files: list[Path]) -> set[str]:
 
 
 def _lines(files: list[Path]) -> set[str]:
-    return {line.strip() for f in files if f.suffix in SUFFIXES
-            for line in f.read_text(encoding="utf-8", errors="replace").splitlines()}
+    return {
+        line.strip()
+        for f in files
+        if f.suffix in SUFFIXES
+        for line in f.read_text(encoding="utf-8", errors="replace").splitlines()
+    }
 
 
 def public_lines(lesson: Any) -> set[str]:
@@ -89,18 +93,26 @@ def scan_lesson_release(root: Path, module: str, lesson: Any) -> list[str]:
     private = [Path(f).resolve() for f in release.private_files()]
     public = [Path(f).resolve() for f in release.student_files()]
     package = package_root(module)
-    findings = [f"{root.name}/{f.relative_to(package.parent).as_posix()} is in the release"
-                for f in private if (root / f.relative_to(package.parent)).exists()]
+    findings = [
+        f"{root.name}/{f.relative_to(package.parent).as_posix()} is in the release"
+        for f in private
+        if (root / f.relative_to(package.parent)).exists()
+    ]
     hidden = _test_names(private) - _test_names(public)
     shared = _lines(public)
-    lines = {line for line in _lines(private) if len(line) >= MIN_LINE and line not in shared
-             and not line.startswith(("import ", "from "))}
+    lines = {
+        line
+        for line in _lines(private)
+        if len(line) >= MIN_LINE and line not in shared and not line.startswith(("import ", "from "))
+    }
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(hidden))) + r")\b") if hidden else None
     for rel, text in release_texts(root).items():
         if pattern:
             findings += [f"{rel}: names the hidden test {m}" for m in sorted(set(pattern.findall(text)))]
-        findings += [f"{rel}: holds a private line: {line[:80]}"
-                     for line in sorted({ln.strip() for ln in text.splitlines()} & lines)]
+        findings += [
+            f"{rel}: holds a private line: {line[:80]}"
+            for line in sorted({ln.strip() for ln in text.splitlines()} & lines)
+        ]
     return findings
 
 
