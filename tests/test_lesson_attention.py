@@ -370,3 +370,43 @@ def test_the_lesson_is_released_and_graded_in_the_students_copy(lesson, tmp_path
     (package / "planted.py").write_text(private + "\n", encoding="utf-8")
     findings = scan_lesson_release(out, "lesson_attention", declared)
     assert findings == [f"lesson_attention/planted.py: holds a private line: {private[:80]}"]
+
+
+@needs_install
+def test_the_gradescope_bundle_ships_and_grades_the_lesson(tmp_path):
+    """`grade gradescope-bundle --lesson attention`: the lesson's source (hidden suite and reference, no
+    tests or caches) beside the kit, installed by setup.sh; run in Gradescope's layout (with the lesson
+    installed here, as setup.sh installs it there), the wrong example gets its 5 of 16."""
+    import os
+    import shutil
+    import subprocess
+    import zipfile
+
+    from grader.instructor import gradescope_bundle
+
+    bundle = tmp_path / "autograder.zip"
+    argv = [str(bundle), "--lesson", "attention", "--public-only", "--lang", "en"]
+    assert gradescope_bundle.main(argv) == 0
+    with zipfile.ZipFile(bundle) as zf:
+        names = set(zf.namelist())
+        assert json.loads(zf.read(gradescope_bundle.CONFIG))["lesson"] == "attention"
+        assert 'python3 -m pip install -e "$lesson"' in zf.read("setup.sh").decode()
+    ours = {n for n in names if n.startswith("lessons/attention/")}
+    assert {"lessons/attention/pyproject.toml", "lessons/attention/lesson_attention/__init__.py",
+            "lessons/attention/lesson_attention/suites/hidden/test_attention.py",
+            "lessons/attention/lesson_attention/solutions/causal_attention.py"} <= ours
+    assert not any("/tests/" in n or "/examples/" in n or "/." in n for n in ours)
+    root = tmp_path / "autograder"
+    for folder in ("source", "submission", "results"):
+        (root / folder).mkdir(parents=True)
+    with zipfile.ZipFile(bundle) as zf:
+        zf.extractall(root / "source")
+    shutil.copy(root / "source" / "run_autograder", root / "run_autograder")
+    shutil.copy(EXAMPLES / "wrong" / "causal_attention.py", root / "submission")
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "GK_PYTHON": sys.executable}
+    env.pop("PYTHONPATH", None)
+    done = subprocess.run(["bash", str(root / "run_autograder")], env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    graded = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    assert graded["score"] == 5.0 and sum(t["max_score"] for t in graded["tests"]) == 16.0
