@@ -33,7 +33,7 @@ from grader.sandbox.launch import SandboxPolicy, namespaces_status  # noqa: E402
 def worker_start(sub: Path, isolation: str) -> float:
     started = time.perf_counter()
     with WorkerClient(sub, policy=SandboxPolicy(isolation=isolation)) as client:
-        assert client.request({"op": "call", "target": "count_primes"}, (10,), {}) == 4
+        assert client.request({"op": "call", "target": "leetcode.count_primes"}, (10,), {}) == 4
         return time.perf_counter() - started
 
 

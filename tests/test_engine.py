@@ -99,13 +99,13 @@ def call(client, target, *args, timeout=None):
 
 
 def test_values_exceptions_and_not_attempted_come_back_as_data(client):
-    assert torch.equal(call(client, "sinusoidal_pe", 2, 4), torch.ones(2, 4))
+    assert torch.equal(call(client, "embedding.sinusoidal_pe", 2, 4), torch.ones(2, 4))
     with pytest.raises(StudentRaised) as raised:
-        call(client, "sinusoidal_pe", 2, 5)
+        call(client, "embedding.sinusoidal_pe", 2, 5)
     assert raised.value.type_name == "ValueError" and "d_model=5" in raised.value.message
     assert raised.value.where["file"] == "embedding.py" and raised.value.where["line"] == 4
     with pytest.raises(NotAttempted):
-        call(client, "count_params", None)
+        call(client, "embedding.count_params", None)
 
 
 def test_hang_and_exit_fail_one_call_and_the_worker_restarts(client):
@@ -116,7 +116,7 @@ def test_hang_and_exit_fail_one_call_and_the_worker_restarts(client):
         call(client, "embedding.die")
     assert "3" in str(crashed.value)
     client.ensure_module("embedding")  # a fresh worker re-imports the module
-    assert torch.equal(call(client, "sinusoidal_pe", 1, 2), torch.ones(1, 2))
+    assert torch.equal(call(client, "embedding.sinusoidal_pe", 1, 2), torch.ones(1, 2))
     assert client.restarts == restarts + 2
 
 

@@ -4,6 +4,7 @@ on sys.path, as `pip install` would put the package."""
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -126,12 +127,10 @@ def test_a_mask_made_on_the_cpu_fails_on_a_gpu(lesson, tmp_path):
     assert "원인 추정: 마스크를 CPU에 만들었습니다" in gpu["messages"]["ko"]
 
 
-@pytest.mark.xfail(strict=True, reason="kit hook still to wire: grader/notebook/plan.py keeps a notebook's "
-                   "contract names from runtime/protocol.HOME_MODULE (the other lesson's), not the graded "
-                   "lesson's (lesson_attention.notebook.CONTRACT); lessons/attention/README.md, 'Kit hooks'")
 def test_a_notebook_may_bind_a_graded_name_to_its_own_function(lesson, tmp_path):
-    """``causal_mask = my_mask`` in a cell of its own: right, and graded as right once the hook is wired
-    (today the plan skips that line as demo code: 12/16)."""
+    """``causal_mask = my_mask`` in a cell of its own: right, and graded as right (the notebook plan keeps
+    a cell binding a name of the graded lesson's contract, Lesson.contract; it skipped it as demo code,
+    12/16, while it read the other lesson's names)."""
     import nbformat
     from nbformat.v4 import new_code_cell, new_notebook
 
@@ -185,7 +184,7 @@ def test_the_picture_marks_exactly_the_wrong_cells(graded, lesson):
     assert "```\n     0 1 2 3\n  0  ■ · · ·\n  1  · ■ · ·\n" in section.markdown
     assert "Likely cause: the diagonal is blocked too" in section.markdown
     (ko,) = _sections(lesson, results, "ko")
-    assert ko.title == "내 어텐션 가중치와 정답 비교" and "대각선까지 막았습니다" in str(ko.html)
+    assert ko.title_in("ko") == "내 어텐션 가중치와 정답 비교" and "대각선까지 막았습니다" in str(ko.html)
     assert "16칸 중 4칸이 틀렸습니다" in str(ko.html) and "내 가중치 (3, 5)" in str(ko.html)
 
 
@@ -227,3 +226,187 @@ def test_one_failed_check_is_drawn_with_the_keys_of_the_kits_figure(graded, less
         assert set(kit) <= set(view)
         assert view["found"].count("data-wrong") == len(test["figure"]["wrong"]) == view["wrong"] > 0
     assert figure_view(table_figure(torch.zeros(2, 2), torch.ones(2, 2), "x", atol=0.1), "en") is None
+
+
+# -- the kit's hooks: the lesson's section in the feedback, --lesson in commands, the class page -----------
+
+
+def _installed() -> bool:
+    from grader.engine.lessons import installed
+
+    return "attention" in installed()
+
+
+needs_install = pytest.mark.skipif(not _installed(), reason="the lesson is not installed (pip install "
+                                   "lessons/attention): `grade --lesson attention` cannot find it")
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_feedback_holds_the_picture(graded, lesson, tmp_path, lang):
+    """Lesson.report_sections reaches feedback.html (the SVGs, the wrong cells outlined) and feedback.md
+    (the text grid), under the kit's heading; a report with nothing to draw has no such block."""
+    from grader.report.render import write_reports
+
+    results = graded("wrong", False)
+    out = write_reports(results, tmp_path / lang, lang, "lessons/attention/examples/wrong")
+    html = out["feedback.html"].read_text(encoding="utf-8")
+    title = "내 어텐션 가중치와 정답 비교" if lang == "ko" else "Your attention weights beside the right ones"
+    assert f'<h2 id="lesson-attention-weights">{title}</h2>' in html
+    block = html[html.index('<div class="lesson-section" data-section="attention-weights">'):]
+    block = block[:block.index("</section></div>")]
+    assert block.count("<svg") == 4  # two checks' weights and mask, each beside the right one
+    mask = next(t for t in results["tests"] if t["id"].endswith("test_mask_of_four"))
+    assert block.count("data-wrong") == len(mask["figure"]["wrong"]) + 15  # the diagonal; 15 weights
+    assert ("대각선까지 막았습니다" if lang == "ko" else "the diagonal is blocked too") in block
+    md = out["feedback.md"].read_text(encoding="utf-8")
+    assert f"\n### {title}\n" in md and "  0  ■ · · ·\n" in md and "<svg" not in md
+    right = write_reports(graded("right", True), tmp_path / f"right-{lang}", lang, "right")
+    assert "lesson-section" not in right["feedback.html"].read_text(encoding="utf-8")
+
+
+def test_check_shows_the_picture_in_the_notebook(graded, lesson):
+    """check()'s output under a cell holds the same section as feedback.html."""
+    from grader.jupyter.check import CheckResult
+
+    shown = CheckResult(graded("wrong", False), "ko", None)._repr_html_()
+    assert '<h4 id="lesson-attention-weights">내 어텐션 가중치와 정답 비교</h4>' in shown
+    assert shown.count("<svg") == 4 and "16칸 중 4칸이 틀렸습니다" in shown
+    assert "lesson-section" not in CheckResult(graded("right", True), "en", None)._repr_html_()
+
+
+def test_a_lesson_without_sections_adds_no_block():
+    from grader.report.lesson_sections import lesson_sections
+
+    assert lesson_sections({"lesson": {"module": "grader.lesson"}}, "en") == []
+    assert lesson_sections({}, "ko") == []  # results that name no lesson (before results.json did)
+
+
+@needs_install
+def test_the_reproduce_command_grades_the_same_test(graded, lesson, tmp_path):
+    """Each printed command names --lesson attention (grade PATH alone would grade embedding-pe), and run,
+    it grades that one test with the same verdict; a project that selects the lesson needs no flag."""
+    import shlex
+    import subprocess
+
+    from grader.report.view import failure_rows
+
+    results = graded("wrong", False)
+    path = str(EXAMPLES / "wrong")
+    rows = failure_rows(results, "en", path)
+    assert rows and all(" --lesson attention " in r["reproduce"] for r in rows)
+    row = next(r for r in rows if r["id"].endswith("test_mask_of_four"))
+    assert row["reproduce"] == f"grade {shlex.quote(path)} --lesson attention -k test_mask_of_four"
+    argv = shlex.split(row["reproduce"])
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "grader.cli", *argv[1:], "--out", str(out), "-q"],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    rerun = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert done.returncode == 0, done.stderr  # graded (a failing test is no error)
+    assert rerun["lesson"]["name"] == "attention"
+    assert [(t["id"], t["status"], t["message"]) for t in rerun["tests"]] == [
+        (row["id"], row["status"], next(t["message"] for t in results["tests"] if t["id"] == row["id"]))]
+    # the student's own copy, released with [tool.grade] lesson = "attention": the plain command is right
+    (tmp_path / "copy").mkdir()
+    setting = '[tool.grade]\nlesson = "attention"\n'
+    (tmp_path / "copy" / "pyproject.toml").write_text(setting, encoding="utf-8")
+    plain = failure_rows(results, "en", str(tmp_path / "copy"))
+    assert plain and all("--lesson" not in r["reproduce"] for r in plain)
+
+
+@needs_install
+def test_the_class_page_of_an_attention_batch_has_no_reversal_section(tmp_path):
+    import subprocess
+
+    out = tmp_path / "batch"
+    argv = ["batch", str(EXAMPLES), "--lesson", "attention", "--out", str(out), "-j", "1", "-q"]
+    done = subprocess.run([sys.executable, "-m", "grader.cli", *argv], capture_output=True, text=True,
+                          timeout=600, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    summary = (out / "summary.html").read_text(encoding="utf-8")
+    assert "Reversal experiment" not in summary and "No experiment numbers" not in summary
+    gradebook = (out / "gradebook.csv").read_text(encoding="utf-8")
+    assert gradebook.splitlines()[0].count("causal_mask") == 1 and "right" in gradebook
+
+
+@needs_install
+def test_the_lesson_is_released_and_graded_in_the_students_copy(lesson, tmp_path):
+    """`grade release OUT --lesson attention`: the kit and the lesson's package without its reference and
+    hidden suite; a plain `grade` in the copy grades this lesson (its project setting) with the copy's
+    own packages; a private line planted in the copy is found by the leak scan."""
+    import os
+    import subprocess
+
+    from grader.engine.lessons import lookup
+    from grader.instructor.lesson_release import public_lines, scan_lesson_release
+    from grader.instructor.release import main
+
+    out = tmp_path / "copy"
+    assert main([str(out), "--lesson", "attention"]) == 0
+    package = out / "lesson_attention"
+    assert (package / "suites" / "public").is_dir() and (package / "suites" / "pytest.ini").is_file()
+    assert not (package / "suites" / "hidden").exists() and not (package / "solutions").exists()
+    assert not (out / "grader" / "suites" / "hidden").exists() and (out / "lesson.ipynb").is_file()
+    assert "exercises/causal_attention.py" in (out / "README.md").read_text(encoding="utf-8")
+    project = (out / "pyproject.toml").read_text(encoding="utf-8")
+    assert '[tool.grade]\nlesson = "attention"' in project and 'attention = "lesson_attention"' in project
+    assert 'include = ["grader*", "lesson_attention*"]' in project
+    (out / "exercises" / "causal_attention.py").write_text(
+        (EXAMPLES / "right" / "causal_attention.py").read_text(encoding="utf-8"), encoding="utf-8")
+    env = dict(os.environ, PYTHONPATH=str(out))  # the copy's grader and lesson, before the installed ones
+    done = subprocess.run([sys.executable, "-m", "grader.cli", "-q", "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=300, cwd=out, env=env)
+    assert done.returncode == 0, done.stderr
+    results = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
+    assert (results["score"], results["max_score"], results["suites"]) == (16.0, 16.0, ["public"])
+    assert results["lesson"]["name"] == "attention"
+    declared = lookup("attention").load()
+    (out / "exercises" / "causal_attention.py").unlink()  # a submission in the copy is no release's
+    assert scan_lesson_release(out, "lesson_attention", declared) == []
+    solution = [line.strip() for line in (lesson.SOLUTIONS / "causal_attention.py").read_text(
+        encoding="utf-8").splitlines()]
+    shipped = public_lines(declared)
+    private = next(line for line in solution if len(line) >= 30 and line not in shipped
+                   and not line.startswith(("import", "from", "#")))
+    (package / "planted.py").write_text(private + "\n", encoding="utf-8")
+    findings = scan_lesson_release(out, "lesson_attention", declared)
+    assert findings == [f"lesson_attention/planted.py: holds a private line: {private[:80]}"]
+
+
+@needs_install
+def test_the_gradescope_bundle_ships_and_grades_the_lesson(tmp_path):
+    """`grade gradescope-bundle --lesson attention`: the lesson's source (hidden suite and reference, no
+    tests or caches) beside the kit, installed by setup.sh; run in Gradescope's layout (with the lesson
+    installed here, as setup.sh installs it there), the wrong example gets its 5 of 16."""
+    import os
+    import shutil
+    import subprocess
+    import zipfile
+
+    from grader.instructor import gradescope_bundle
+
+    bundle = tmp_path / "autograder.zip"
+    argv = [str(bundle), "--lesson", "attention", "--public-only", "--lang", "en"]
+    assert gradescope_bundle.main(argv) == 0
+    with zipfile.ZipFile(bundle) as zf:
+        names = set(zf.namelist())
+        assert json.loads(zf.read(gradescope_bundle.CONFIG))["lesson"] == "attention"
+        assert 'python3 -m pip install -e "$lesson"' in zf.read("setup.sh").decode()
+    ours = {n for n in names if n.startswith("lessons/attention/")}
+    assert {"lessons/attention/pyproject.toml", "lessons/attention/lesson_attention/__init__.py",
+            "lessons/attention/lesson_attention/suites/hidden/test_attention.py",
+            "lessons/attention/lesson_attention/solutions/causal_attention.py"} <= ours
+    assert not any("/tests/" in n or "/examples/" in n or "/." in n for n in ours)
+    root = tmp_path / "autograder"
+    for folder in ("source", "submission", "results"):
+        (root / folder).mkdir(parents=True)
+    with zipfile.ZipFile(bundle) as zf:
+        zf.extractall(root / "source")
+    shutil.copy(root / "source" / "run_autograder", root / "run_autograder")
+    shutil.copy(EXAMPLES / "wrong" / "causal_attention.py", root / "submission")
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "GK_PYTHON": sys.executable}
+    env.pop("PYTHONPATH", None)
+    done = subprocess.run(["bash", str(root / "run_autograder")], env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    graded = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    assert graded["score"] == 5.0 and sum(t["max_score"] for t in graded["tests"]) == 16.0

@@ -252,9 +252,11 @@ rows = run_experiment(seeds=(0, 1, 2), steps=1500)
 
 
 def test_py_pruning_keeps_every_definitional_pattern():
+    from grader.engine.lesson_api import load_lesson
+    from grader.engine.submission import notebook_rules
     from grader.notebook.plan import prune_module
 
-    pruned, notes = prune_module(PATTERNS, set())
+    pruned, notes = prune_module(PATTERNS, set(), notebook_rules(load_lesson()))
     dropped = {n.code for n in notes}
     assert dropped == {"from google.colab import drive", "demo = Holder()", "print(demo(torch.zeros(1)))",
                        'drive.mount("/content/drive")', "rows = run_experiment(seeds=(0, 1, 2), steps=1500)"}

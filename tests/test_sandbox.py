@@ -220,7 +220,7 @@ def test_process_mode(tmp_path, listener, monkeypatch) -> None:
         assert view["limits"]["RLIMIT_AS"] == SandboxPolicy().memory_bytes + sandbox.ADDRESS_SPACE_OVERHEAD
         with pytest.raises(StudentRaised):
             _call(client, "gk_probe_mod.big_file", 2 * MiB)
-        assert _call(client, "count_primes", 10) == 4
+        assert _call(client, "leetcode.count_primes", 10) == 4
     finally:
         client.stop()
     try:  # the degraded mode does not cut the network (README: Security): drain what arrived
@@ -235,7 +235,7 @@ def test_auto_degrades_and_says_so(tmp_path, monkeypatch) -> None:
     policy = SandboxPolicy()
     assert policy.describe() == "process"
     with WorkerClient(_staging(tmp_path), policy=policy) as client:
-        assert _call(client, "count_primes", 10) == 4
+        assert _call(client, "leetcode.count_primes", 10) == 4
         assert client.isolation == "process"
     with pytest.raises(sandbox.SandboxUnavailable, match="not running as root"):
         sandbox.resolve_isolation(SandboxPolicy(isolation="namespaces"))
@@ -266,7 +266,7 @@ def test_submission_time_limit(tmp_path) -> None:
     time.sleep(0.3)
     started = time.monotonic()
     with pytest.raises(WorkerTimeout):
-        _call(client, "count_primes", 10)
+        _call(client, "leetcode.count_primes", 10)
     assert time.monotonic() - started < 1 and client.launch is None  # refused without starting a worker
 
 

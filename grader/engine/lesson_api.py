@@ -12,8 +12,8 @@ lesson is a second module, not a fork of the engine (README, "Adding a lesson").
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
@@ -68,6 +68,44 @@ class Causes(Protocol):
         """(the cause's name, the checks it explains, why) in ``lang``."""
 
 
+class Release(Protocol):
+    """What `grade release --lesson NAME` builds a lesson's student copy from (a module of the lesson)."""
+
+    README: str  # the student copy's README.md, Korean and English
+
+    def student_files(self) -> list[Path]:
+        """The files of the lesson's package a student's copy holds (stubs, notes, public suite, checks)."""
+
+    def private_files(self) -> list[Path]:
+        """What never ships (the reference, the hidden suite): the leak scan compares the copy with it."""
+
+    def write_notebook(self, source_dir: Path, out: Path) -> Path:
+        """The lesson notebook built from the stubs in ``source_dir``, written to ``out``."""
+
+
+@dataclass(frozen=True)
+class Section:
+    """One block a lesson adds to a submission's report (``Lesson.report_sections``), in one language.
+
+    The kit's feedback templates give it a heading (``title_in(lang)``) and an anchor (``lesson-<key>``)
+    and place the body as it is: ``html`` in feedback.html and check() (markup the lesson built, every text
+    in it already escaped; it should read at 390 px), ``markdown`` in feedback.md (no raw HTML: GitHub
+    drops SVG, so a picture needs a text form there)."""
+
+    key: str  # stable and unique among the lesson's sections: the page's anchor
+    title_en: str
+    title_ko: str
+    html: str
+    markdown: str
+
+    def title_in(self, lang: str) -> str:
+        return (self.title_ko if lang == "ko" else "") or self.title_en
+
+
+# results.json (one submission's, as the reports read it) and a language -> the lesson's sections
+ReportSections = Callable[[Mapping[str, Any], str], Sequence[Section]]
+
+
 @dataclass(frozen=True)
 class Lesson:
     """What a lesson declares as ``LESSON``. Every field after ``markers`` is optional, so a lesson
@@ -89,6 +127,14 @@ class Lesson:
     suites: Path | None = None  # pytest.ini, public/ and hidden/ (None: the kit's grader/suites)
     templates: Path | None = None  # report templates searched before the kit's (None: the kit's only)
     causes: Causes | None = None  # failures one cause explains across checks (report/cards.py)
+    report_sections: ReportSections | None = None  # its own blocks in feedback.html/.md (none: no block)
+    # Each graded name -> the student module that defines it: the runtime resolves a bare name there and
+    # a notebook keeps a cell that binds one (``causal_mask = my_mask``). Empty: the tasks' symbols, in
+    # the layout's one module when it has exactly one.
+    contract: Mapping[str, str] = field(default_factory=dict)
+    # Calls that train when run at top level: a graded notebook skips such a call (the suites run it).
+    notebook_top_level_calls: frozenset[str] = frozenset()
+    release: Release | None = None  # its student copy (`grade release --lesson NAME`); None: not released
 
     @property
     def title(self) -> str:
@@ -104,6 +150,15 @@ class Lesson:
 
     def task(self, name: str) -> Task | None:
         return next((t for t in self.tasks if t.name == name), None)
+
+    @property
+    def home_modules(self) -> dict[str, str]:
+        """The contract: ``contract`` as declared, else each task symbol in the layout's only module."""
+        if self.contract:
+            return dict(self.contract)
+        if len(self.layout.modules) != 1:
+            return {}
+        return {symbol: self.layout.modules[0] for t in self.tasks for symbol in t.symbols}
 
 
 @cache

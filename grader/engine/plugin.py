@@ -55,7 +55,8 @@ class GradingPlugin:
         return self.new_student()
 
     def new_student(self) -> Student:
-        return Student(self.client, self.review, probe_modules=self.lesson.layout.probe_modules)
+        return Student(self.client, self.review, probe_modules=self.lesson.layout.probe_modules,
+                       home=self.lesson.home_modules)
 
     @pytest.fixture(scope="session")
     def submission(self) -> Submission:

@@ -101,7 +101,7 @@ def grade_path(path: Path, options: GradeOptions) -> Results:
     staging = Path(tempfile.mkdtemp(prefix="gk-sub-"))
     os.chmod(staging, 0o755)
     try:
-        submission = read_submission(path, staging, lesson.layout)
+        submission = read_submission(path, staging, lesson)
         report, plugin, suites = run_suites(submission, options, lesson)
         results = build_results(
             report,

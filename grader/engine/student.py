@@ -11,7 +11,6 @@ from grader.core.errors import ImportFailed, StudentProblem, StudentRaised
 from grader.core.feedback import Evidence, fail
 from grader.core.source import student_imports
 from grader.engine import withheld
-from grader.runtime.protocol import HOME_MODULE
 from grader.sandbox.client import Remote, WorkerClient
 
 
@@ -29,12 +28,17 @@ class Outcome:
 
 class Student:
     def __init__(self, client: WorkerClient, review: dict | None = None,
-                 probe_modules: tuple[str, ...] = ()) -> None:
+                 probe_modules: tuple[str, ...] = (), home: dict[str, str] | None = None) -> None:
         self.client = client
         self.probe_modules = probe_modules  # the lesson's modules a probe resolves (lesson_api.Layout)
+        self.home = dict(home or {})  # the lesson's contract: graded name -> its module (Lesson.home_modules)
         self._review = review  # the plugin's scan, made once per submission; else made on first use
         self._seeded: tuple[int, str] | None = None  # (worker generation, draw owner) last seeded
         self._imports: dict[str, list[str]] = {}  # module -> the student modules it imports (from the source)
+
+    def on(self, client: WorkerClient) -> Student:
+        """This submission's Student on another worker (a sibling): the same scan, probes and contract."""
+        return Student(client, self.review(), probe_modules=self.probe_modules, home=self.home)
 
     @property
     def staging(self) -> Path:
@@ -71,9 +75,11 @@ class Student:
         Student exceptions are raised here as StudentRaised/NotAttempted/...:
         a test that does not expect one fails with a message naming it.
         """
-        self.ensure_module(HOME_MODULE.get(name, name.split(".")[0]))
+        module = self.home.get(name)
+        self.ensure_module(module or name.split(".")[0])
         self._seed_worker()
-        return self.client.request({"op": "call", "target": name}, args, kwargs, timeout)
+        target = f"{module}.{name}" if module else name  # the worker knows no lesson: it is told where
+        return self.client.request({"op": "call", "target": target}, args, kwargs, timeout)
 
     def ensure_module(self, module: str) -> None:
         """Import ``module``, the student modules it imports first (read from the source, not run).

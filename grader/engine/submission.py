@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from grader.core.text import BINARY_KINDS, as_python, as_text, markdown_text
-from grader.engine.lesson_api import Layout, load_lesson
+from grader.engine.lesson_api import Layout, Lesson, load_lesson
+from grader.notebook.plan import NotebookRules
 
 MAX_FILE_BYTES = 1024 * 1024
 MAX_TOTAL_BYTES = 16 * 1024 * 1024
@@ -38,6 +39,7 @@ class Submission:
     kind: str  # folder | notebook | zip
     staging: Path
     layout: Layout  # what the lesson's submissions hold (its modules, its log)
+    rules: NotebookRules = field(default_factory=NotebookRules)  # the lesson's names and training calls
     files: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
     notebook: bool = False
@@ -56,10 +58,16 @@ class Submission:
         return f"{module}.py" in self.files or self.notebook
 
 
-def read_submission(path: Path, staging: Path | None = None, layout: Layout | None = None) -> Submission:
+def notebook_rules(lesson: Lesson) -> NotebookRules:
+    """What a notebook's plan (and a .py file's demo pruning) takes from the lesson graded."""
+    return NotebookRules(frozenset(lesson.home_modules), frozenset(lesson.notebook_top_level_calls))
+
+
+def read_submission(path: Path, staging: Path | None = None, lesson: Lesson | None = None) -> Submission:
     """Turn ``path`` into a staging folder holding only what the worker may import.
-    ``layout``: the lesson's (default: the lesson graded by default)."""
-    layout = load_lesson().layout if layout is None else layout
+    ``lesson``: the one graded (default: the lesson graded by default), for its layout and notebook rules."""
+    lesson = load_lesson() if lesson is None else lesson
+    layout, rules = lesson.layout, notebook_rules(lesson)
     path = Path(path)
     if path.is_symlink():
         raise SubmissionError(f"{path.name} is a symbolic link; submit the folder or file itself")
@@ -69,13 +77,13 @@ def read_submission(path: Path, staging: Path | None = None, layout: Layout | No
     staging.mkdir(parents=True, exist_ok=True)
     name = path.name.removesuffix(".zip").removesuffix(".ipynb")
     if path.is_dir():
-        sub = Submission(name, "folder", staging, layout)
+        sub = Submission(name, "folder", staging, layout, rules)
         _from_folder(path, sub)
     elif path.suffix == ".ipynb":
-        sub = Submission(name, "notebook", staging, layout)
+        sub = Submission(name, "notebook", staging, layout, rules)
         _from_notebook(_read_limited(path), sub, path.name)
     elif path.suffix == ".zip":
-        sub = Submission(name, "zip", staging, layout)
+        sub = Submission(name, "zip", staging, layout, rules)
         _from_zip(path, sub)
     else:
         raise SubmissionError(f"{path.name}: expected a folder, a .ipynb notebook or a .zip")
@@ -96,7 +104,7 @@ def _drop_demos(sub: Submission) -> None:
 
     texts = {m: sub.sources[m] for m in sub.layout.modules if f"{m}.py" in sub.files and m in sub.sources}
     for module, text in texts.items():
-        pruned, notes = prune_module(text, names_imported_from(module, texts))
+        pruned, notes = prune_module(text, names_imported_from(module, texts), sub.rules)
         if notes:
             (sub.staging / f"{module}.py").write_text(pruned, encoding="utf-8")
             sub.notebook_notes += [dict(n.as_dict(), file=f"{module}.py") for n in notes]
@@ -292,7 +300,7 @@ def _from_notebook(data: bytes, sub: Submission, label: str) -> None:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise SubmissionError(f"{label} is not a readable Jupyter notebook ({first[:200]})") from None
     sub.notebook = True
-    plan = plan_notebook(nb)
+    plan = plan_notebook(nb, sub.rules)
     for fname, body in plan.writefiles:
         _accept(sub, fname, body)
     sub.notebook_notes = [n.as_dict() for n in plan.notes]

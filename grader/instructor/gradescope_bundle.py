@@ -69,6 +69,10 @@ fi
 python3 -m pip install --upgrade pip
 python3 -m pip install torch --index-url https://download.pytorch.org/whl/cpu
 python3 -m pip install -e /autograder/source
+# A lesson of its own package, shipped beside the kit (lessons/NAME/): installed so `grade --lesson` finds it.
+for lesson in /autograder/source/lessons/*/; do
+  if [ -f "$lesson/pyproject.toml" ]; then python3 -m pip install -e "$lesson"; fi
+done
 """
 
 RUN_AUTOGRADER = """#!/usr/bin/env bash
@@ -87,9 +91,11 @@ exec "${GK_PYTHON:-python3}" -m grader.instructor.gradescope_bundle run --root "
 def build_bundle(out: Path, *, hidden: bool = True, keyword: str | None = None, lang: str = "ko",
                  timeout: float = GRADESCOPE_TIMEOUT - TIMEOUT_MARGIN,
                  gradescope_timeout: float = GRADESCOPE_TIMEOUT, policy: Path | None = None,
-                 lesson: str = DEFAULT_LESSON) -> list[str]:
+                 lesson: str = DEFAULT_LESSON, lesson_source: Path | None = None) -> list[str]:
     """Write the autograder zip; returns the names it holds. ``lesson`` (its registered name) is what the
-    container grades (`grade --lesson`)."""
+    container grades (`grade --lesson`); ``lesson_source``, the source folder of a lesson in its own
+    package (its pyproject.toml, hidden suite and solutions included), ships as lessons/<folder>/ and
+    setup.sh installs it."""
     if timeout > gradescope_timeout - TIMEOUT_MARGIN:
         raise ValueError(f"--timeout {timeout:g} s leaves less than {TIMEOUT_MARGIN:g} s inside Gradescope's "
                          f"{gradescope_timeout:g} s: Gradescope would kill the run before the kit can report")
@@ -122,8 +128,29 @@ def build_bundle(out: Path, *, hidden: bool = True, keyword: str | None = None, 
                     continue
                 zf.write(f, rel.as_posix())
                 names.append(rel.as_posix())
+        if lesson_source is not None:
+            for f in sorted(p for p in lesson_source.rglob("*") if p.is_file()):
+                rel = f.relative_to(lesson_source)
+                # what installing and grading need: no caches, build metadata, its own tests or examples
+                if (SKIP_PARTS & set(rel.parts) or f.suffix == ".pyc" or rel.parts[0] in ("tests", "examples")
+                        or any(part.startswith(".") or part.endswith(".egg-info") for part in rel.parts)):
+                    continue
+                name = f"lessons/{lesson_source.name}/{rel.as_posix()}"
+                zf.write(f, name)
+                names.append(name)
     os.replace(tmp, out)
     return names
+
+
+def lesson_source(module: str) -> Path | None:
+    """The source folder of a lesson's distribution (its pyproject.toml beside the package), or None."""
+    from grader.instructor.lesson_release import package_root
+
+    try:
+        folder = package_root(module).parent
+    except ValueError:
+        return None
+    return folder if (folder / "pyproject.toml").is_file() else None
 
 
 # -- running on Gradescope -----------------------------------------------------------------------
@@ -383,12 +410,16 @@ def main(argv: list[str]) -> int:
     except UsageProblem as exc:
         print(f"grade gradescope-bundle: {exc}", file=sys.stderr)
         return 2
+    source = None
     if lesson.name != DEFAULT_LESSON:
-        # The zip carries the kit's source; another lesson's package would have to be installed in the
-        # container too (README, "Adding a lesson").
-        print(f"grade gradescope-bundle: a bundle of {lesson.name!r} is not built by this kit yet; only "
-              f"{DEFAULT_LESSON!r} / 이 키트는 아직 {DEFAULT_LESSON!r}의 번들만 만듭니다", file=sys.stderr)
-        return 2
+        # The zip carries the kit's source and the lesson's (setup.sh installs both): the lesson's package
+        # must come from a source folder (its pyproject.toml beside it), not from a wheel.
+        source = lesson_source(lesson.module)
+        if source is None:
+            print(f"grade gradescope-bundle: {lesson.name!r} is not installed from a source folder (no "
+                  f"pyproject.toml beside its package); install it with `pip install -e` / {lesson.name!r}의 "
+                  "소스 폴더를 찾을 수 없습니다", file=sys.stderr)
+            return 2
     hidden_dir = (lesson.load().suites or KIT_ROOT / "grader" / "suites") / "hidden"
     if not args.public_only and not any(hidden_dir.glob("test_*.py")):
         print("grade gradescope-bundle: this copy has no hidden suite; use --public-only or the instructor "
@@ -397,7 +428,7 @@ def main(argv: list[str]) -> int:
     try:
         names = build_bundle(args.out, hidden=not args.public_only, keyword=args.keyword, lang=args.lang,
                              timeout=args.timeout, gradescope_timeout=args.gradescope_timeout,
-                             policy=args.policy, lesson=lesson.name)
+                             policy=args.policy, lesson=lesson.name, lesson_source=source)
     except TermError as exc:  # a malformed --policy
         print(f"grade gradescope-bundle: {exc}", file=sys.stderr)
         return 2

@@ -161,6 +161,19 @@ def write_release(out: Path, lesson: str = DEFAULT_LESSON) -> list[Path]:
     ``lesson`` ([tool.grade]), so `grade` and `check()` in the copy grade that lesson with no flag."""
     out.mkdir(parents=True, exist_ok=True)
     shutil.copytree(EXERCISES, out / "exercises", ignore=SKIP)
+    write_kit(out)
+    write_notebook(EXERCISES, out / "lesson.ipynb")
+    if (KIT_ROOT / "docs" / "check-output.png").is_file():  # the README shows it
+        (out / "docs").mkdir(exist_ok=True)
+        shutil.copy2(KIT_ROOT / "docs" / "check-output.png", out / "docs" / "check-output.png")
+    (out / "README.md").write_text(README, encoding="utf-8")
+    (out / PROJECT_FILE).write_text(student_pyproject(lesson), encoding="utf-8")
+    return sorted(out.iterdir())
+
+
+def write_kit(out: Path) -> None:
+    """The kit's part of any student copy: the grader without its hidden suite and instructor tools, the
+    report templates, the build files."""
     grader = out / "grader"
     shutil.copytree(GRADER, grader, ignore=SKIP)
     shutil.rmtree(grader / "suites" / "hidden")
@@ -169,16 +182,9 @@ def write_release(out: Path, lesson: str = DEFAULT_LESSON) -> list[Path]:
     # no suites/hidden/ at all: `grade --hidden` finds no hidden test and says they run at submission
     if TEMPLATES.is_dir():
         shutil.copytree(TEMPLATES, out / "templates", ignore=SKIP)
-    write_notebook(EXERCISES, out / "lesson.ipynb")
-    if (KIT_ROOT / "docs" / "check-output.png").is_file():  # the README shows it
-        (out / "docs").mkdir(exist_ok=True)
-        shutil.copy2(KIT_ROOT / "docs" / "check-output.png", out / "docs" / "check-output.png")
-    (out / "README.md").write_text(README, encoding="utf-8")
-    (out / PROJECT_FILE).write_text(student_pyproject(lesson), encoding="utf-8")
     if (BUILD_FILES / "setup.py").is_file():  # the copy installs from a wheel as the kit does
         shutil.copy2(BUILD_FILES / "setup.py", out / "setup.py")
     (out / ".gitignore").write_text("__pycache__/\n*.pyc\n*.egg-info/\n/reports/\n", encoding="utf-8")
-    return sorted(out.iterdir())
 
 
 def student_pyproject(lesson: str = DEFAULT_LESSON) -> str:
@@ -221,7 +227,7 @@ def _lines(files: list[Path]) -> set[str]:
     return out
 
 
-def distinctive_lines() -> dict[str, str]:
+def distinctive_lines(shared: frozenset[str] = frozenset()) -> dict[str, str]:
     """Line -> where it comes from, for solution and hidden-test lines nobody else has.
 
     A line is distinctive unless the stubs, the public suite or the grader's
@@ -230,6 +236,7 @@ def distinctive_lines() -> dict[str, str]:
     """
     public = _lines(sorted(p for p in EXERCISES.glob("*") if p.is_file())) | _lines(
         [p for p in sorted(GRADER.rglob("*.py")) if HIDDEN not in p.parents and INSTRUCTOR not in p.parents])
+    public |= shared  # lines another released lesson ships on purpose (lesson_release.py)
 
     def keep(line: str) -> bool:
         return len(line) >= MIN_LINE and not line.startswith(("import ", "from ")) and line not in public
@@ -263,8 +270,9 @@ def release_texts(root: Path) -> dict[str, str]:
     return texts
 
 
-def scan_release(root: Path) -> list[str]:
-    """What in ``root`` would reveal the hidden tests or the solutions (empty when clean)."""
+def scan_release(root: Path, shared: frozenset[str] = frozenset()) -> list[str]:
+    """What in ``root`` would reveal the hidden tests or the solutions (empty when clean); ``shared``:
+    lines the copy holds on purpose (a released lesson's own public files), no leak of the kit's."""
     findings = []
     if (root / "solutions").exists():
         findings.append("solutions/ is in the release")
@@ -273,7 +281,7 @@ def scan_release(root: Path) -> list[str]:
         findings.append("grader/suites/hidden/ is not empty")
     names = hidden_test_names()
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, sorted(names))) + r")\b") if names else None
-    lines = distinctive_lines()
+    lines = distinctive_lines(shared)
     for rel, text in release_texts(root).items():
         if pattern:
             for m in sorted(set(pattern.findall(text))):
@@ -291,12 +299,12 @@ def main(argv: list[str]) -> int:
     except UsageProblem as exc:
         print(f"grade release: {exc}", file=sys.stderr)
         return 2
-    if lesson.name != DEFAULT_LESSON:
-        # Its suites, hidden ones and solutions included, ship in its own package: a student copy of it
-        # needs that package split (README, "Adding a lesson").
-        print(f"grade release: the student copy of {lesson.name!r} is not built by this kit yet; only "
-              f"{DEFAULT_LESSON!r} / 이 키트는 아직 {DEFAULT_LESSON!r}의 학생용 배포본만 만듭니다",
-              file=sys.stderr)
+    declared = lesson.load() if lesson.name != DEFAULT_LESSON else None
+    if declared is not None and declared.release is None:
+        # Its suites, hidden ones and solutions included, ship in its own package: without its release
+        # hook (Lesson.release: what a student gets) the kit cannot tell what to leave out.
+        print(f"grade release: {lesson.name!r} declares no release (Lesson.release); only lessons that do "
+              f"are released / {lesson.name!r}에는 배포 정의(Lesson.release)가 없습니다", file=sys.stderr)
         return 2
     if out.exists() and any(out.iterdir()):
         if not args.force:
@@ -304,8 +312,15 @@ def main(argv: list[str]) -> int:
                   f"폴더가 비어 있지 않습니다. 바꾸려면 --force", file=sys.stderr)
             return 2
         shutil.rmtree(out)
-    write_release(out, lesson.name)
-    findings = scan_release(out)
+    if declared is None:
+        write_release(out, lesson.name)
+        findings = scan_release(out)
+    else:
+        from grader.instructor.lesson_release import public_lines, scan_lesson_release, write_lesson_release
+
+        write_lesson_release(out, lesson.name, lesson.module, declared)
+        shared = frozenset(public_lines(declared))
+        findings = scan_release(out, shared) + scan_lesson_release(out, lesson.module, declared)
     if findings:
         shutil.rmtree(out, ignore_errors=True)
         print("grade release: refused, the release would reveal hidden material / 숨은 자료가 드러나 "

@@ -85,7 +85,7 @@ def check(task: str | None = None, *, lang: str | None = None, path: str | os.Pa
     """
     chosen = lang if lang in ("ko", "en") else default_lang()
     with tempfile.TemporaryDirectory(prefix="gk-check-") as tmp:
-        target = Path(path) if path is not None else _kernel_submission(Path(tmp) / "submission")
+        target = Path(path) if path is not None else _kernel_submission(Path(tmp) / "submission", lesson)
         if target is None:
             target = Path("exercises") if Path("exercises").is_dir() else Path.cwd()
         out = Path(tmp) / "out"
@@ -144,10 +144,10 @@ def kernel_cells() -> list[str] | None:
     return cells[:-1] if cells else cells  # the last one is the cell calling check() right now
 
 
-def _kernel_submission(folder: Path) -> Path | None:
+def _kernel_submission(folder: Path, lesson: str | None = None) -> Path | None:
     """The kernel's cells as a notebook (with the log beside it, when there is one) in ``folder``."""
     cells = kernel_cells()
-    if cells is None or not _defines_the_lesson(cells):
+    if cells is None or not _defines_the_lesson(cells, _graded_names(lesson)):
         return None  # a plain session, or a notebook that imports from exercises/: grade the files
     import nbformat
 
@@ -167,12 +167,22 @@ def _kernel_submission(folder: Path) -> Path | None:
     return folder
 
 
-def _defines_the_lesson(cells: list[str]) -> bool:
-    """Whether the cells themselves define a contract name (or write a module with %%writefile)."""
-    from grader.runtime.protocol import HOME_MODULE
+def _graded_names(lesson: str | None) -> set[str]:
+    """The contract's names of the lesson `grade` will pick here (``--lesson``, the project setting, else
+    the default); none where that lesson cannot load (`grade` then says why)."""
+    from grader.engine.lessons import select
+    from grader.engine.options import UsageProblem
 
+    try:
+        return set(select(lesson, Path.cwd()).load().home_modules)
+    except UsageProblem:
+        return set()
+
+
+def _defines_the_lesson(cells: list[str], names: set[str]) -> bool:
+    """Whether the cells themselves define a contract name (or write a module with %%writefile)."""
     text = "\n".join(cells)
-    return "%%writefile" in text or any(name in HOME_MODULE for name in _TOP_DEFS.findall(text))
+    return "%%writefile" in text or any(name in names for name in _TOP_DEFS.findall(text))
 
 
 _TOP_DEFS = re.compile(r"^(?:async\s+def|def|class)\s+(\w+)", re.M)
@@ -268,6 +278,7 @@ def render_html(result: CheckResult) -> str:
     """The report's feedback for a notebook output: score, tasks, each failing check, cells not run."""
     from grader.report.cards import build_cards
     from grader.report.changes import change_view
+    from grader.report.lesson_sections import lesson_sections
     from grader.report.markup import code_spans
     from grader.report.view import task_rows
 
@@ -338,6 +349,10 @@ def render_html(result: CheckResult) -> str:
         parts += [f'<li>{e(n["task_title"])} (−{n["lost"]:g}): {code_spans(n["text"])}</li>'
                   for n in not_started]
         parts.append("</ul>")
+    for section in lesson_sections(r, result.lang):  # the graded lesson's own blocks, as in feedback.html
+        key = e(section["key"])
+        parts.append(f'<h4 id="lesson-{key}">{e(section["title"])}</h4>'
+                     f'<div class="lesson-section" data-section="{key}">{section["html"]}</div>')
     notes = [n for n in ((r.get("artifacts") or {}).get("notebook") or {}).get("notes", [])
              if n.get("important")]
     if notes:

@@ -9,7 +9,7 @@ the rest directly (structural evidence in ``structure``, the log review in ``log
 
 from grader.engine.lesson_api import Layout, Lesson
 from grader.lesson import causes, prefetch, reference
-from grader.lesson.tasks import LOG_NAME, TASK_LIST
+from grader.lesson.tasks import CONTRACT, LOG_NAME, TASK_LIST, TOP_LEVEL_CALLS
 from grader.paths import EXERCISES, SOLUTIONS, SUITES_DIR
 
 LESSON = Lesson(
@@ -27,4 +27,6 @@ LESSON = Lesson(
     solutions=SOLUTIONS,
     suites=SUITES_DIR,
     causes=causes,
+    contract=CONTRACT,
+    notebook_top_level_calls=TOP_LEVEL_CALLS,
 )

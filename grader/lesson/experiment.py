@@ -419,7 +419,6 @@ def second_worker_pays(client: Any) -> bool:
 def _sibling_of(student: Any, needs: tuple[str, ...]) -> Any:
     """A Student on a second worker, with ``needs`` imported there; None where that would not pay
     or the modules are not known to import (a hang at import is the main worker's to find)."""
-    from grader.engine.student import Student
 
     client = getattr(student, "client", None)
     if client is None or not second_worker_pays(client) or not all(m in client.imported for m in needs):
@@ -431,7 +430,7 @@ def _sibling_of(student: Any, needs: tuple[str, ...]) -> Any:
     except Exception:
         return None
     # the same submission: the same scan
-    helper = Student(sibling, student.review(), probe_modules=student.probe_modules)
+    helper = student.on(sibling)
     helper.plan_imports(*needs)  # here, not in the helper thread (Student.plan_imports)
     return helper
 

@@ -55,7 +55,6 @@ class Prefetch:
     """The parts a session reads, made on one thread and worker per lane."""
 
     def __init__(self, student: Any, parts: tuple[str, ...]) -> None:
-        from grader.engine.student import Student
         from grader.lesson.experiment import ALL_MODES
 
         self.parts = {name: Part(set(ALL_MODES)) for name in parts}
@@ -65,8 +64,7 @@ class Prefetch:
             # Each lane's worker starts here, in the test thread (launching is not thread-safe), and its
             # import plan is read here too (the lane must not parse: Student.plan_imports). Siblings 1 and
             # 2: sibling 0 is in_parallel's, should a part fail here while the other lane still runs.
-            worker = Student(student.client.sibling(index + 1), student.review(),
-                             probe_modules=student.probe_modules)
+            worker = student.on(student.client.sibling(index + 1))
             worker.plan_imports(*{m for part, _ in jobs for m in NEEDS[part]})
             threading.Thread(target=self._run, args=(worker, jobs), name=f"gk-prefetch-{index}",
                              daemon=True).start()

@@ -20,4 +20,16 @@ TASK_LIST = (
 )
 
 TASKS = tuple(t.name for t in TASK_LIST)
+
+# The contract (Lesson.contract): which student module defines each graded name.
+CONTRACT = {
+    "sinusoidal_pe": "embedding", "TokenAndPosEmbedding": "embedding", "TinyLM": "embedding",
+    "count_params": "embedding", "equivariance_error": "embedding",
+    "make_batch": "reversal", "ReversalModel": "reversal", "train_reversal": "reversal",
+    "evaluate": "reversal", "run_experiment": "reversal",
+    "my_pow": "leetcode", "count_primes": "leetcode", "is_happy": "leetcode", "int_to_roman": "leetcode",
+}
+# The experiment's long runs (Lesson.notebook_top_level_calls): a graded notebook skips them at top level,
+# since the grader trains the student's model itself, with its own budget.
+TOP_LEVEL_CALLS = frozenset({"run_experiment", "train_reversal", "evaluate"})
 TASK_TITLES = {t.name: (t.en, t.ko) for t in TASK_LIST}

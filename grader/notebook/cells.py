@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from grader.notebook.plan import SIMPLE, Note, Stmt, decide, has_call, note_for, statements
+from grader.notebook.plan import SIMPLE, Note, NotebookRules, Stmt, decide, has_call, note_for, statements
 
 PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug", "python", "python3"}
 _MAGIC_LINE = re.compile(r"^(\s*)(?:[%!]|\w[\w.,\s]*=\s*[%!](?![=]))")  # %cmd, !cmd, x = !cmd, x = %sx cmd
@@ -86,8 +86,8 @@ def _is_python(line: str) -> bool:
         return False
 
 
-def plan_notebook(nb: dict) -> NotebookPlan:
-    """Read every cell, then decide per statement what the worker runs."""
+def plan_notebook(nb: dict, rules: NotebookRules) -> NotebookPlan:
+    """Read every cell, then decide per statement what the worker runs (``rules``: the graded lesson's)."""
     plan = NotebookPlan()
     stmts: list[Stmt] = []
     kept_text: list[str] = []
@@ -117,7 +117,7 @@ def plan_notebook(nb: dict) -> NotebookPlan:
             continue
         plan.cells[index] = python
         stmts += statements(tree, python, index, split=True)
-    decide(stmts, notebook=True)
+    decide(stmts, notebook=True, rules=rules)
     for s in stmts:
         if s.verdict != "run":
             plan.notes.append(note_for(s))

@@ -19,8 +19,6 @@ import builtins
 import symtable
 from dataclasses import dataclass, field
 
-from grader.runtime.protocol import HOME_MODULE
-
 # Imports that exist only in Colab or Jupyter, and plotting: never needed to grade.
 NOTEBOOK_ONLY = ("google.colab", "google", "IPython", "ipywidgets", "ipykernel", "jupyter", "tqdm.notebook")
 PLOTTING = ("matplotlib", "seaborn", "plotly", "pylab")
@@ -31,14 +29,22 @@ OUTPUT_CALLS = {"print", "display", "pprint", "clear_output", "get_ipython", "HT
 OUTPUT_METHODS = {"show", "plot", "imshow", "savefig", "hist", "scatter", "legend", "title", "xlabel",
                   "ylabel", "figure", "subplots", "bar", "tight_layout", "set_title", "set_xlabel",
                   "set_ylabel"}
-# The lesson's long runs: the grader trains the student's model itself, with its own budget.
-EXPERIMENT_CALLS = {"run_experiment", "train_reversal", "evaluate"}
 # Library calls that configure the process: cheap and possibly relied upon.
 CONFIG_CALLS = {"manual_seed", "seed", "set_default_dtype", "filterwarnings", "simplefilter",
                 "set_num_threads", "use_deterministic_algorithms", "set_printoptions", "set_grad_enabled",
                 "setattr", "delattr", "setrecursionlimit", "set_default_device"}
 BUILTINS = set(dir(builtins))
 SIMPLE = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Delete)
+
+
+@dataclass(frozen=True)
+class NotebookRules:
+    """What the graded lesson tells the plan (``Lesson.contract``, ``Lesson.notebook_top_level_calls``):
+    the names it grades, kept wherever a statement binds one (``causal_mask = my_mask``), and the calls
+    that train at top level, skipped because the suites run that work themselves, on their own budget."""
+
+    graded: frozenset[str] = frozenset()
+    top_level_calls: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -234,7 +240,7 @@ def _is_main_guard(node: ast.stmt) -> bool:
 
 
 def _static_verdict(s: Stmt, defined: set[str], imported: dict[str, str], unavailable: dict[str, str],
-                    notebook: bool) -> None:
+                    notebook: bool, rules: NotebookRules) -> None:
     """What a statement is, before liveness: a definition, something never run, or undecided."""
     if s.is_definition:
         mods = list(s.imports.values())
@@ -255,7 +261,7 @@ def _static_verdict(s: Stmt, defined: set[str], imported: dict[str, str], unavai
     if call is not None:
         root, name = _call_name(call)
         module = imported.get(root or "", "")
-        if name in EXPERIMENT_CALLS and (root is None or root in imported):
+        if name in rules.top_level_calls and (root is None or root in imported):
             s.verdict, s.detail = "experiment", name or ""
         elif isinstance(node, ast.Expr) and root is None and name in OUTPUT_CALLS:
             s.verdict, s.detail = "output", name or ""
@@ -272,16 +278,17 @@ def _static_verdict(s: Stmt, defined: set[str], imported: dict[str, str], unavai
         s.verdict, s.detail = "needs", f"{missing[0]}:{unavailable[missing[0]]}"
 
 
-def decide(stmts: list[Stmt], *, notebook: bool, extra_live: set[str] = frozenset()) -> None:
-    """Set every statement's verdict: run, or the reason it is not run."""
+def decide(stmts: list[Stmt], *, notebook: bool, rules: NotebookRules,
+           extra_live: set[str] = frozenset()) -> None:
+    """Set every statement's verdict: run, or the reason it is not run (``rules``: the graded lesson's)."""
     defined = {n for s in stmts for n in s.binds}
     imported = {n: m for s in stmts for n, m in s.imports.items()}
     unavailable: dict[str, str] = {}
     for s in stmts:
-        _static_verdict(s, defined - set(unavailable), imported, unavailable, notebook)
+        _static_verdict(s, defined - set(unavailable), imported, unavailable, notebook, rules)
         if s.verdict in ("notebook_only", "plotting", "kit"):
             unavailable.update(dict.fromkeys(s.binds, s.detail))
-    contract = set(HOME_MODULE) | {"__all__"}
+    contract = set(rules.graded) | {"__all__"}
     live = set(extra_live) | contract
     for s in stmts:
         live |= s.refs
@@ -324,7 +331,7 @@ def note_for(s: Stmt) -> Note:
 # --------------------------------------------------------------------------- .py files
 
 
-def prune_module(source: str, live_from_siblings: set[str]) -> tuple[str, list[Note]]:
+def prune_module(source: str, live_from_siblings: set[str], rules: NotebookRules) -> tuple[str, list[Note]]:
     """A .py file with its top-level demos and experiment calls blanked (line numbers kept).
 
     Only simple statements are ever dropped (calls, assignments); loops, ``with``
@@ -335,7 +342,7 @@ def prune_module(source: str, live_from_siblings: set[str]) -> tuple[str, list[N
     except (SyntaxError, ValueError, RecursionError):
         return source, []  # the import reports it, with its line
     stmts = statements(tree, source, None)
-    decide(stmts, notebook=False, extra_live=live_from_siblings)
+    decide(stmts, notebook=False, rules=rules, extra_live=live_from_siblings)
     imported = {n: m for s in stmts if s.verdict != "notebook_only" for n, m in s.imports.items()}
     lines = source.splitlines(keepends=True)
     notes = []

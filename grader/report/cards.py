@@ -15,7 +15,7 @@ from typing import Any
 from grader.core.lang import particle
 from grader.report.i18n import status_word, translate
 from grader.report.lesson_tasks import rank, task_order, task_titles, title_of
-from grader.report.view import reproduce_command, split_message
+from grader.report.view import lesson_flag, reproduce_command, split_message
 
 _WHERE = re.compile(r"\(at ([^()`]+?)(?: `[^`]*`)?\)")
 
@@ -201,6 +201,7 @@ def not_counted_cards(results: dict, lang: str, path: str) -> list[Row]:
     in results["skipped"], not in results["tests"]. A problem not attempted has nothing to show."""
     ko = lang == "ko"
     seed = (results.get("replay") or {}).get("seed")
+    lesson = lesson_flag(results, path)
     cards: dict[str, Row] = {}
     titles = task_titles(results)
     for entry in results.get("skipped") or []:
@@ -214,7 +215,7 @@ def not_counted_cards(results: dict, lang: str, path: str) -> list[Row]:
             text = messages.get(lang) or en
             test_id = str(t["id"])
             where, _, name = test_id.partition("::")
-            command = reproduce_command(f"{where}::{name.partition('[')[0]}[{group}]", path, seed)
+            command = reproduce_command(f"{where}::{name.partition('[')[0]}[{group}]", path, seed, lesson)
             task = str(entry.get("task", ""))
             card = cards.setdefault(group, {
                 "task": task, "group": group, "checks": [], "count": 0, "lost": 0.0,

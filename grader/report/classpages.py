@@ -270,6 +270,8 @@ def summary_context(model: ClassModel) -> dict[str, Any]:
     return {
         "title": out.resolve().name, "stats": stats, "rows": rows,
         "tasks": task_rates(rows), "tests": test_rates(rows), "exp": exp,
+        # the experiment's section belongs to results that record one (another lesson's batch has none)
+        "exp_recorded": any("experiment" in (r.results.get("artifacts") or {}) for r in rows),
         "images": {"hist": histogram(stats), "exp": experiment_plot(exp)},
         "slowest": slow, "failed": failed, "manifest": model.manifest,
         "status_label": lambda status: STATUS_LABELS.get(status, status),

@@ -23,6 +23,7 @@ from grader.report.changes import change_view, filter_view
 from grader.report.exp_view import experiment_view, sparkline
 from grader.report.gradescope import build_gradescope, page_view, visible_view
 from grader.report.i18n import skip_reason, status_word, translate
+from grader.report.lesson_sections import lesson_sections
 from grader.report.lesson_tasks import templates_of
 from grader.report.log_view import log_view
 from grader.report.markup import code_spans, md_code_spans, without_picture
@@ -118,6 +119,7 @@ def build_context(results: dict, lang: str, path: str, *, with_plots: bool = Tru
         "change": change_view(results, lang), "filtered": filter_view(results, lang),
         "exp": exp, "sparkline": sparkline,
         "log": log_view(results, lang),
+        "lesson_sections": lesson_sections(results, lang),  # the graded lesson's own blocks, if any
         "versions": results.get("versions") or {},
         "worker": dict(results.get("worker") or {},
                        output=student_output((results.get("worker") or {}).get("output", ""))),

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
+from grader.engine.lessons import DEFAULT_LESSON, project_lesson
 from grader.report.i18n import status_word
 from grader.report.lesson_tasks import Titles, causes_of, rank, task_order, task_titles, title_of
 from grader.report.pe_figure import figure_view
@@ -88,11 +91,26 @@ def student_output(text: str) -> str:
     return _RUNTIME_WARNING.sub("", text or "").strip("\n")
 
 
-def reproduce_command(test_id: str, path: str, seed: str | None = None) -> str:
+def lesson_flag(results: Mapping[str, Any] | None, path: str) -> str | None:
+    """The lesson a printed command must name with ``--lesson``: the one ``results`` was graded against,
+    unless `grade PATH` picks it anyway, as the default or by the project setting (``[tool.grade]``, found
+    from the submission, then the working folder: engine/lessons.py's ``select``). With no ``path`` (a
+    batch's pages, run in the student's own copy) no setting is known, so any other lesson is named."""
+    record = (results or {}).get("lesson")
+    name = record.get("name") if isinstance(record, Mapping) else None
+    if not isinstance(name, str) or not name or name == DEFAULT_LESSON:
+        return None
+    starts = (Path(path), Path.cwd()) if path else ()
+    picked = next((found for start in starts if (found := project_lesson(start))), DEFAULT_LESSON)
+    return None if picked == name else name
+
+
+def reproduce_command(test_id: str, path: str, seed: str | None = None, lesson: str | None = None) -> str:
     """`grade PATH -k EXPR` selecting this test (its parameters too when -k can spell them); with no
     ``path``, `grade -k EXPR` as the student runs it in their own copy (a batch's pages).
 
-    A hidden test's command carries the submission seed, so it replays the same inputs anywhere.
+    A hidden test's command carries the submission seed, so it replays the same inputs anywhere;
+    ``lesson`` (``lesson_flag``) adds `--lesson NAME`, so the command grades the lesson the test is of.
     """
     name = test_id.split("::")[-1]
     func, _, param = name.partition("[")
@@ -102,7 +120,8 @@ def reproduce_command(test_id: str, path: str, seed: str | None = None) -> str:
     hidden = " --hidden" if test_id.startswith("hidden/") else ""
     replay = f"GK_GRADING_SEED={seed} " if hidden and seed and re.fullmatch(r"[0-9a-f]+", seed) else ""
     where = f" {shlex.quote(path)}" if path else ""
-    return f"{replay}grade{where}{hidden} -k {shlex.quote(expr)}"
+    pick = f" --lesson {shlex.quote(lesson)}" if lesson else ""
+    return f"{replay}grade{where}{pick}{hidden} -k {shlex.quote(expr)}"
 
 
 def task_title(task: str | None, lang: str, titles: Titles | None = None) -> str:
@@ -132,6 +151,7 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
     seed = (results.get("replay") or {}).get("seed")
     order, titles = task_order(results), task_titles(results)
     causes = causes_of(results)
+    lesson = lesson_flag(results, path)
     for t in results.get("tests", []):
         if t["status"] == "passed":
             continue
@@ -144,7 +164,8 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
             "task_rank": rank(order, t.get("task")),  # the lesson's order, for the cards (report/cards.py)
             "status": t["status"], "status_word": status_word(t["status"], lang),
             "points": t["max_score"], "text": text, "parts": parts,
-            "hidden": t["id"].startswith("hidden/"), "reproduce": reproduce_command(t["id"], path, seed),
+            "hidden": t["id"].startswith("hidden/"),
+            "reproduce": reproduce_command(t["id"], path, seed, lesson),
             # grouping reads the English text (one card per cause, report/cards.py) and the figure
             "en_text": messages.get("en") or t.get("message", ""), "figure_data": t.get("figure"),
             "figure": figure_view(t.get("figure"), lang),
@@ -179,5 +200,5 @@ def practice_failures(results: dict, lang: str = "en") -> dict[str, str]:
     return found
 
 
-__all__ = ["failure_rows", "practice_failures", "reproduce_command", "split_message", "student_output",
-           "task_rows"]
+__all__ = ["failure_rows", "lesson_flag", "practice_failures", "reproduce_command", "split_message",
+           "student_output", "task_rows"]

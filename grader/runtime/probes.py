@@ -108,7 +108,7 @@ def probe_equivariance(worker: Any, kind: str, state: dict, x: torch.Tensor, per
                        config: dict) -> Any:
     """Call the student's equivariance_error on a function the grader describes."""
     fn = build_function(kind, state, config)
-    return worker.resolve("equivariance_error")(fn, x, perm)
+    return worker.resolve("embedding.equivariance_error")(fn, x, perm)
 
 
 def build_function(kind: str, state: dict, config: dict) -> Any:
@@ -179,7 +179,7 @@ def probe_reversal_component(worker: Any, mode: str, seed: int, cfg: dict, stop_
     """
     d, vocab = int(cfg["d_model"]), int(cfg["vocab_size"])
     torch.manual_seed(seed)
-    emb = worker.resolve("TokenAndPosEmbedding")(vocab, d, int(cfg["max_len"]), mode=mode)
+    emb = worker.resolve("embedding.TokenAndPosEmbedding")(vocab, d, int(cfg["max_len"]), mode=mode)
     tok = getattr(emb, "tok", None)
     if not isinstance(tok, nn.Embedding):
         raise AttributeError("the component check needs `self.tok`, an nn.Embedding(vocab_size, d_model)")
@@ -221,7 +221,7 @@ def probe_reversal_component(worker: Any, mode: str, seed: int, cfg: dict, stop_
 def probe_embedding_scale(worker: Any, vocab: int, d_model: int, max_len: int, mode: str, seed: int) -> dict:
     """Entry size of the scaled token vectors and of the position rows, at the student's own init."""
     torch.manual_seed(seed)
-    emb = worker.resolve("TokenAndPosEmbedding")(vocab, d_model, max_len, mode=mode)
+    emb = worker.resolve("embedding.TokenAndPosEmbedding")(vocab, d_model, max_len, mode=mode)
     with torch.no_grad():
         tokens = emb.tok.weight.double() * d_model ** 0.5
         out = emb(torch.zeros(1, max_len, dtype=torch.int64)).double()[0]

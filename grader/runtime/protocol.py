@@ -30,16 +30,6 @@ DTYPES = (
     "complex64", "complex128",
 )
 
-# Which student module defines each public name of the contract.
-HOME_MODULE = {
-    "sinusoidal_pe": "embedding", "TokenAndPosEmbedding": "embedding", "TinyLM": "embedding",
-    "count_params": "embedding", "equivariance_error": "embedding",
-    "make_batch": "reversal", "ReversalModel": "reversal", "train_reversal": "reversal",
-    "evaluate": "reversal", "run_experiment": "reversal",
-    "my_pow": "leetcode", "count_primes": "leetcode", "is_happy": "leetcode", "int_to_roman": "leetcode",
-}
-
-
 class ProtocolError(Exception):
     """The other side sent something that is not a valid message."""
 

@@ -51,10 +51,12 @@ def getpath(obj, path):
 
 
 def resolve(target):
+    # The trusted side names the module of a graded name (engine/student.py, from the lesson's contract);
+    # a bare name is looked for in the module of that name.
     if "." in target:
         module_name, attr = target.split(".", 1)
     else:
-        module_name, attr = home.get(target, target), target
+        module_name, attr = target, target
     module = import_module(module_name)
     if not hasattr(module, attr):
         raise missing(f"{module_name}.py does not define `{attr}`")
@@ -102,13 +104,12 @@ def make_server(runtime: dict, sub_dir: str) -> Any:
     clean = runtime["builtins"]
     main_code = compile(MAIN_THREAD_CODE, "<gk-main>", "exec", dont_inherit=True)
     main_builtins = tuple((n, clean[n]) for n in ("BaseException", "getattr", "hasattr", "dict", "exec"))  # noqa: E501
-    home = tuple(protocol["HOME_MODULE"].items())
     tasks = _queue.SimpleQueue()
     allocate = _thread.allocate_lock
 
     def fresh() -> dict:
         ns: dict[str, Any] = {
-            "__builtins__": dict(main_builtins), "home": dict(home), "import_module": importlib.import_module,
+            "__builtins__": dict(main_builtins), "import_module": importlib.import_module,
             "missing": missing, "unknown": unknown, "probes_code": probes_code,
             "clean_builtins": clean_items, "start_modules": start_modules, "real_import": clean["__import__"],
         }

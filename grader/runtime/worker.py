@@ -7,7 +7,7 @@ loop is gk_server.py.  It talks only over the inherited socket ``N``; the
 student's prints go to stdout/stderr, which the grader drains and never parses.
 
 Requests (JSON header, tensors as blobs):
-  {"op": "call", "target": "sinusoidal_pe", "args": [...], "kwargs": {...}}
+  {"op": "call", "target": "embedding.sinusoidal_pe", "args": [...], "kwargs": {...}}
   {"op": "method", "handle": 3, "name": "forward", "args": [...], "kwargs": {...}}
   {"op": "getattr", "handle": 3, "path": "tok.weight"}
   {"op": "probe", "name": "module_summary", "args": [...], "kwargs": {...}}

@@ -9,20 +9,36 @@ so grading loads no report code.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from grader.engine.lesson_api import Layout, Lesson
 
-from lesson_attention import paths, reference
-from lesson_attention.tasks import MODULE, TASK_LIST
+from lesson_attention import paths, reference, release
+from lesson_attention.tasks import CONTRACT, MODULE, TASK_LIST, TOP_LEVEL_CALLS
+
+if TYPE_CHECKING:
+    from grader.engine.lesson_api import Section
 
 __version__ = "0.1.0"
 
 TITLE_EN = "Scaled dot-product attention + causal mask"
 TITLE_KO = "스케일드 닷프로덕트 어텐션 + 인과 마스크"
 
+
+
+def report_sections(results: Mapping[str, Any], lang: str) -> list[Section]:
+    """The picture's section (report.py), imported only when a report asks for it."""
+    from lesson_attention.report import report_sections as sections
+
+    return sections(dict(results), lang)
+
+
 _OPTIONAL = {  # fields of Lesson that a kit before the lesson registry (issue 29) does not have yet
     "title_en": TITLE_EN, "title_ko": TITLE_KO, "version": __version__,
     "exercises": paths.EXERCISES, "solutions": paths.SOLUTIONS, "suites": paths.SUITES,
+    "report_sections": report_sections, "contract": CONTRACT,
+    "notebook_top_level_calls": TOP_LEVEL_CALLS, "release": release,
 }
 _KNOWN = {f.name for f in dataclasses.fields(Lesson)}
 

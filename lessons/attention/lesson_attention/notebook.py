@@ -18,9 +18,8 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from lesson_attention.tasks import CONTRACT, MODULE
+from lesson_attention.tasks import CONTRACT, MODULE, TOP_LEVEL_CALLS
 
-TOP_LEVEL_CALLS: frozenset[str] = frozenset()
 __all__ = ["CONTRACT", "TOP_LEVEL_CALLS", "build_notebook", "write_notebook"]
 
 INTRO = """# 스케일드 닷프로덕트 어텐션 + 인과 마스크 — 실습 노트북 / lesson notebook

@@ -74,3 +74,10 @@ def private_files() -> list[Path]:
 def student_files() -> list[Path]:
     """Everything of the package a student's copy holds (stubs, notes, public suite, the checks)."""
     return [p for p in _files(PACKAGE) if not any(p.is_relative_to(folder) for folder in PRIVATE)]
+
+
+def write_notebook(source_dir: Path, out: Path) -> Path:
+    """The lesson notebook (notebook.py) from the stubs in ``source_dir``."""
+    from lesson_attention.notebook import write_notebook as write
+
+    return write(source_dir, out)

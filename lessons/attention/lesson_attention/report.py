@@ -6,15 +6,16 @@ the wrong cells outlined. Two entry points for the kit's report hooks:
 
 - ``figure_view(figure, lang)``: one failed check's picture, as the same dict the kit's
   ``pe_figure.figure_view`` returns (so the feedback template's figure block draws it unchanged);
-- ``report_sections(results, lang)``: the lesson's own report section, one picture per cause (a
-  mistake seen in five checks is drawn once), each as HTML and as a Markdown text grid.
+- ``report_sections(results, lang)``: the lesson's own report section (``Lesson.report_sections``, a
+  kit ``Section``), one picture per cause (a mistake seen in five checks is drawn once), each as HTML
+  and as a Markdown text grid.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from grader.engine.lesson_api import Section
 from grader.report import svg_chart
 from markupsafe import Markup, escape
 
@@ -109,16 +110,6 @@ STYLE = (".lesson-attention .panels { display: flex; flex-wrap: wrap; gap: 12px;
          ".lesson-attention figure { margin: 10px 0; } .lesson-attention h4 { overflow-wrap: anywhere; }")
 
 
-@dataclass(frozen=True)
-class Section:
-    """One block of a report: its title, its HTML (feedback.html, check()) and Markdown (feedback.md)."""
-
-    key: str
-    title: str
-    html: Markup
-    markdown: str
-
-
 def _pictures(results: dict[str, Any], lang: str) -> list[tuple[dict, dict[str, Any]]]:
     """(test, view) of each failed check with a picture, the first of each cause, in test order."""
     seen: set[tuple[str, str]] = set()
@@ -142,11 +133,10 @@ def report_sections(results: dict[str, Any], lang: str = "en") -> list[Section]:
     pictures = _pictures(results, lang)
     if not pictures:
         return []
-    title = tr("section", lang)
     # Its own layout rules, so the section reads at 390 px wherever a page puts it (the SVGs shrink).
-    html = [f'<section class="lesson-attention" data-lesson="attention"><style>{STYLE}</style>'
-            f"<h2>{escape(title)}</h2>"]
-    md = [f"## {title}", ""]
+    # The kit's templates give it its heading (Section.title_in) and place the body below it.
+    html = [f'<section class="lesson-attention" data-lesson="attention"><style>{STYLE}</style>']
+    md = []
     for test, view in pictures:
         html.append(
             f'<figure class="pe-diff" data-figure="{KIND}" data-cause="{escape(view["cause_key"])}" '
@@ -158,4 +148,5 @@ def report_sections(results: dict[str, Any], lang: str = "en") -> list[Section]:
                f"{tr('grid', lang)}:", "", "```", view["grid"], "```", "",
                tr("cause", lang, text=view["cause"]), ""]
     html.append("</section>")
-    return [Section("attention-weights", title, Markup("\n".join(html)), "\n".join(md).rstrip() + "\n")]
+    en, ko = TEXT["section"]
+    return [Section("attention-weights", en, ko, Markup("\n".join(html)), "\n".join(md).rstrip() + "\n")]
