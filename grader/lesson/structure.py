@@ -18,6 +18,7 @@ import ast
 from pathlib import Path
 
 from grader.core.feedback import Evidence
+from grader.core.lang import particle
 from grader.core.source import Sources, dotted, literal_str, sources_of
 
 FOUND = Evidence(True)
@@ -199,6 +200,11 @@ _DEVICE_CALLS = {
 }
 
 
+# Tensor factories that build positions on the CPU unless told a device.
+_MAKERS = {"torch.arange", "torch.range", "torch.linspace", "torch.tensor", "torch.zeros", "torch.ones",
+           "torch.empty", "torch.full", "torch.LongTensor"}
+
+
 def _self_chain(node: ast.AST) -> bool:
     chain = dotted(node)
     return chain.startswith("self.") or chain.startswith("cls.")
@@ -221,6 +227,13 @@ def positions_on_device(staging: Path, mode: str) -> Evidence:
             anywhere = attr in ("to", "type_as", "cuda") or attr.endswith("_like") or attr.startswith("new_")
             if attr in _DEVICE_CALLS and (anywhere or _self_chain(n.func.value)):
                 return FOUND
+    made = next((ast.unparse(n) for n in nodes
+                 if isinstance(n, ast.Call) and dotted(n.func) in _MAKERS), None)
+    if made is not None:  # name the call that made them: what the student fixes
+        return Evidence(False, f"in mode={mode!r}, your forward makes its positions with {made} without "
+                               "device=ids.device, so on a GPU they stay on the CPU",
+                        f"mode={mode!r}의 forward가 위치를 device=ids.device 없이 {particle(made, '로')} "
+                        "만들어 GPU에서 위치가 CPU에 남습니다")
     return Evidence(False, f"in mode={mode!r}, your forward never ties its "
                            "positions to the input's device: no "
                            "device=ids.device, .to(ids.device) or "
