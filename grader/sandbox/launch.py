@@ -243,18 +243,22 @@ def _probe_namespaces() -> tuple[bool, str]:
         os.chmod(sub, 0o755)
         config = _ns_config(scratch, sub, SandboxPolicy(), fd=-1, argv=["/bin/true"], env={}, uid=UID_BASE)
         config["probe"] = True
-        try:
-            done = subprocess.run(_init_argv(scratch, config, namespaces=True), capture_output=True,
-                                  timeout=30, env=_host_env(), start_new_session=True)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return False, f"unshare failed: {exc}"
-        if done.returncode != 0:
-            why = (done.stderr.decode("utf-8", "replace").strip().splitlines()
-                   or [f"exit {done.returncode}"])[-1]
-            return False, f"unshare failed: {why[:200]}"
-        return True, "root, unshare and mounts work"
+        return _run_probe(scratch, config, True, "unshare failed", "root, unshare and mounts work")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _run_probe(scratch: Path, config: dict, namespaces: bool, failed: str, works: str) -> tuple[bool, str]:
+    """Start the init helper as a probe: (True, ``works``), or (False, ``failed``: the last line it said)."""
+    try:
+        done = subprocess.run(_init_argv(scratch, config, namespaces=namespaces), capture_output=True,
+                              timeout=30, env=_host_env(), start_new_session=True)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return False, f"{failed}: {exc}"
+    if done.returncode != 0:
+        why = (done.stderr.decode("utf-8", "replace").strip().splitlines() or [f"exit {done.returncode}"])[-1]
+        return False, f"{failed}: {why[:200]}"
+    return True, works
 
 
 _UID_STATUS: list[tuple[bool, str]] = []
@@ -282,16 +286,8 @@ def _probe_uid() -> tuple[bool, str]:
             return False, f"{sys.executable} is not readable by another uid (a folder above it is private)"
         config = {"mode": "uid", "fd": -1, "uid": uid, "cwd": "/", "rlimits": {}, "env": {},
                   "argv": [sys.executable, "-I", "-S", "-c", "pass"]}
-        try:
-            done = subprocess.run(_init_argv(scratch, config, namespaces=False), capture_output=True,
-                                  timeout=30, env=_host_env(), start_new_session=True)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return False, f"cannot start a worker as another uid: {exc}"
-        if done.returncode != 0:
-            why = (done.stderr.decode("utf-8", "replace").strip().splitlines()
-                   or [f"exit {done.returncode}"])[-1]
-            return False, f"cannot start a worker as another uid: {why[:200]}"
-        return True, "root, setuid works"
+        return _run_probe(scratch, config, False, "cannot start a worker as another uid",
+                          "root, setuid works")
     finally:
         uid_mod.kill_uid(uid, timeout=1.0)
         shutil.rmtree(scratch, ignore_errors=True)
