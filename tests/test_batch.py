@@ -275,7 +275,9 @@ def test_children_get_typed_options_from_the_batch_flags(tmp_path: Path,
     options, policy = config.options, config.options.policy
     assert (options.hidden, options.keyword, options.lang, options.hidden_visibility) == (
         False, "test_pe", "ko", "visible")
-    assert (policy.cpu_seconds, policy.memory_bytes, policy.hide) == (30, 2048 * 1024**2, (str(tmp_path),))
+    # hidden from every worker: the reports' folder and the class's (uid mode seals both)
+    assert (policy.cpu_seconds, policy.memory_bytes, policy.hide) == (
+        30, 2048 * 1024**2, (str(tmp_path), str(Path("subs").resolve())))
     assert (config.archive, config.key_env) == (Path("sealed.gkpack"), "GK_HIDDEN_KEY")
     # A --spawn child is told the same in flags; the options are in the done-markers' digest.
     assert config.grade_flags() == [

@@ -281,7 +281,7 @@ BUGS = {
                     "registers_buffer", "never registers"),
     "another buffer's name": (_emb(init='self.register_buffer("table", sinusoidal_pe(8, 2))'),
                               "registers_buffer", "never registers"),
-    "arange on the CPU": (_emb(learned="self.pos(torch.arange(T))"), "learned", "never ties its positions"),
+    "arange on the CPU": (_emb(learned="self.pos(torch.arange(T))"), "learned", "torch.arange(T) without"),
     ".data copied": (LM.replace("{tie}", "if tie:\n            "
                                          "self.head.weight.data.copy_(self.emb.weight.data)"),
                      "shares_one_parameter", "never makes head and embedding share"),

@@ -342,10 +342,20 @@ def seal_autograder(root: Path) -> None:
 
 
 def reap_workers() -> None:
-    """Kill every process still running as a worker's uid (the kit's range): in a container of its own,
-    nothing else runs as one of those."""
+    """Kill every process still running as a worker's uid (the kit's range) in this container: its mount
+    namespace, which a uid-level worker cannot leave. A machine that runs other graders beside it (the
+    kit's own tests) keeps their workers, each in a mount namespace of its own."""
+    here = _mount_ns("self")
     reap.kill_until_gone(lambda: {p for p in reap.all_pids()
-                                  if UID_BASE <= (reap.uid_of(p) or -1) < UID_BASE + UID_SPAN})
+                                  if UID_BASE <= (reap.uid_of(p) or -1) < UID_BASE + UID_SPAN
+                                  and _mount_ns(str(p)) == here})
+
+
+def _mount_ns(pid: str) -> str | None:
+    try:
+        return os.readlink(f"/proc/{pid}/ns/mnt")
+    except OSError:
+        return None
 
 
 def isolation_line(level: str, lang: str) -> str:
