@@ -390,9 +390,10 @@ def test_teardown_kills_every_process_of_the_uid_and_removes_its_files() -> None
             os._exit(0)
     os.waitpid(child, 0)
     deadline = time.monotonic() + 5
-    while len(reap.matching(uid=uid)) < 5 and time.monotonic() < deadline:
+    # the five daemons; an intermediate child may still be on its way out (then the count settles at 5)
+    while len(reap.matching(uid=uid)) != 5 and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert len(reap.matching(uid=uid)) == 5
+    assert len(reap.matching(uid=uid)) >= 5
     uid_mod.kill_uid(uid)
     assert not reap.matching(uid=uid)
     uid_mod.remove_leftovers(uid, [str(shared)])
