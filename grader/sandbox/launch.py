@@ -422,17 +422,8 @@ def _launch_uid(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scrat
     config = {"mode": "uid", "fd": fd, "uid": uid, "cwd": str(sub), "env": env, "rlimits": limits,
               "argv": _worker_argv(runtime, fd, sub)}
 
-    def preexec() -> None:
-        if cgroup is not None:
-            cgroup.join(os.getpid())
-
     # The init helper stays root (the worker cannot signal it) and adopts orphans (a subreaper).
-    process = subprocess.Popen(
-        _init_argv(scratch, config, namespaces=False),
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        pass_fds=[fd], env=dict(_host_env(), **{reap.TAG_VAR: tag}), cwd="/", start_new_session=True,
-        preexec_fn=preexec,
-    )
+    process = _start_init(scratch, config, False, fd, tag, cgroup)
     return Launch(process, "uid", scratch, [scratch, tmp], tag=tag, uid=uid, cgroup=cgroup)
 
 
@@ -455,17 +446,23 @@ def _launch_namespaces(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy
             forked = zygote.spawn(dict(config, cgroup_procs=procs), fd)
             return Launch(forked, "namespaces", scratch, [scratch], tag=tag, uid=uid, cgroup=cgroup)  # type: ignore[arg-type]
 
+    process = _start_init(scratch, config, True, fd, tag, cgroup)
+    return Launch(process, "namespaces", scratch, [scratch], tag=tag, uid=uid, cgroup=cgroup)
+
+
+def _start_init(scratch: Path, config: dict, namespaces: bool, fd: int, tag: str,
+                cgroup: Cgroup | None) -> subprocess.Popen:
+    """The init helper (runtime/init.py) for one worker, in its cgroup from its first instruction."""
     def preexec() -> None:
         if cgroup is not None:
             cgroup.join(os.getpid())
 
-    process = subprocess.Popen(
-        _init_argv(scratch, config, namespaces=True),
+    return subprocess.Popen(
+        _init_argv(scratch, config, namespaces=namespaces),
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         pass_fds=[fd], env=dict(_host_env(), **{reap.TAG_VAR: tag}), cwd="/", start_new_session=True,
         preexec_fn=preexec,
     )
-    return Launch(process, "namespaces", scratch, [scratch], tag=tag, uid=uid, cgroup=cgroup)
 
 
 def _under(path: str, tree: str) -> bool:
