@@ -87,7 +87,9 @@ def private_folders() -> tuple[str, ...]:
         top = ref.module.partition(".")[0]
         try:
             spec = importlib.util.find_spec(ref.module if top == ref.module else top)
-        except (ImportError, ValueError):
+        except (ImportError, ValueError, OSError):
+            # A lesson this user cannot even look up (an editable install in a folder it may not read, as
+            # a non-root student beside root's checkout) cannot be graded by it either: nothing to hide.
             continue
         for loc in (spec.submodule_search_locations or []) if spec else []:
             found.append(str(Path(loc).resolve()))

@@ -280,7 +280,7 @@ def module_name_problem(stem: str, modules: tuple[str, ...]) -> str | None:
         return f"shadows the standard module `{stem}`, ignored"
     try:
         installed = importlib.util.find_spec(stem) is not None
-    except (ImportError, ValueError):
+    except (ImportError, ValueError, OSError):  # an install this user cannot read still owns the name
         installed = True
     if installed:
         return f"shadows the installed module `{stem}`, ignored"

@@ -540,7 +540,7 @@ def hidden_paths(policy: SandboxPolicy, *, bound: bool = True) -> list[str]:
     for name in ("solutions", "grader"):
         try:
             spec = importlib.util.find_spec(name)
-        except (ImportError, ValueError):
+        except (ImportError, ValueError, OSError):
             spec = None
         for loc in (spec.submodule_search_locations or []) if spec else []:
             candidates.add(os.path.realpath(loc))
