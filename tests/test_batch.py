@@ -235,10 +235,10 @@ def test_rerun_skips_what_is_done(main: Path, klass: tuple[Path, Path]) -> None:
     sub, roster = klass
     before = (main / "gradebook.csv").read_text(encoding="utf-8-sig")
     markers = {p.parent.name: p.read_text() for p in main.glob("*/batch.json")}
-    started = time.monotonic()
     proc = run_batch("batch", str(sub), "--out", str(main), "--roster", str(roster), *FILTER[:-1])
+    # nothing regraded: the plan says so and every marker is the one written before (no wall-clock
+    # bound here: a loaded machine is slow, not wrong)
     assert "12 already graded, 0 to grade" in proc.stdout
-    assert time.monotonic() - started < 30
     assert {p.parent.name: p.read_text() for p in main.glob("*/batch.json")} == markers
     assert (main / "gradebook.csv").read_text(encoding="utf-8-sig") == before
 

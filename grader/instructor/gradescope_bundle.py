@@ -341,14 +341,19 @@ def seal_autograder(root: Path) -> None:
             pass
 
 
+REAP_TIMEOUT_S = 30.0  # at most; a clean container has nothing to reap and returns at once
+
+
 def reap_workers() -> None:
     """Kill every process still running as a worker's uid (the kit's range) in this container: its mount
     namespace, which a uid-level worker cannot leave. A machine that runs other graders beside it (the
     kit's own tests) keeps their workers, each in a mount namespace of its own."""
     here = _mount_ns("self")
+    # A killed process still counts until its exit is done, which a loaded machine can stretch past
+    # seconds (a torch worker unmapping gigabytes): wait for it, or results.json would be written beside it.
     reap.kill_until_gone(lambda: {p for p in reap.all_pids()
                                   if UID_BASE <= (reap.uid_of(p) or -1) < UID_BASE + UID_SPAN
-                                  and _mount_ns(str(p)) == here})
+                                  and _mount_ns(str(p)) == here}, timeout=REAP_TIMEOUT_S)
 
 
 def _mount_ns(pid: str) -> str | None:
