@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 from pathlib import Path
 
 import pytest
 from cdp_browser import Chromium, find_chromium
+from filelock import FileLock
 
 from grader.engine.runner import GradeOptions, grade_path
 
@@ -34,8 +36,52 @@ def load_expect(case: Path) -> dict:
 
 
 @pytest.fixture(scope="session")
-def reference_results() -> dict:
-    return grade(ROOT / "solutions")
+def reference_results(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The reference graded with the hidden suite, once for the whole run: under xdist the workers'
+    temporary folders share a parent, and the first worker's grade is every worker's (a file lock)."""
+    shared = tmp_path_factory.getbasetemp().parent
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return grade(ROOT / "solutions")
+    cached = shared / "reference_results.json"
+    with FileLock(str(cached) + ".lock"):
+        if cached.is_file():
+            return json.loads(cached.read_text(encoding="utf-8"))
+        results = grade(ROOT / "solutions")
+        cached.write_text(json.dumps(results), encoding="utf-8")
+        return results
+
+
+# -- two workers (`-n 2`), one grade each ------------------------------------------------------------
+# Under xdist's default scheduling the tests of one module are spread over both workers, and a module's
+# cache (a module-scoped fixture: a graded batch, an attack corpus) is then built once per worker: the
+# same minutes twice. The tests of such a module share a worker instead (``--dist loadgroup``, set in
+# pyproject's addopts); a module that caches per parameter says which (``XDIST_GROUP_BY``), so its groups
+# stay small. The heaviest modules start first, so neither worker is left alone with one at the end
+# (measured with ``--durations``: the Gradescope containers, batches, kernels, the attention suite).
+HEAVY_FIRST = (
+    "test_gradescope_container", "test_batch", "test_check", "test_report_reading", "test_prefetch",
+    "test_lesson_attention_suite", "test_lessons", "test_ci", "test_term", "test_wheel", "test_host",
+    "test_attacks", "test_similarity", "test_lesson_attention", "test_notebooks",
+)
+
+
+def _uses_a_module_cache(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)
+    defs = info.name2fixturedefs.values() if info is not None else ()
+    return any(d.scope == "module" for chain in defs for d in chain)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist turns the group marks into node ids
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if not _uses_a_module_cache(item):
+            continue
+        group = item.module.__name__
+        by = getattr(item.module, "XDIST_GROUP_BY", None)
+        value = getattr(getattr(item, "callspec", None), "params", {}).get(by) if by else None
+        item.add_marker(pytest.mark.xdist_group(f"{group}[{value}]" if isinstance(value, str) else group))
+    rank = {name: i for i, name in enumerate(HEAVY_FIRST)}
+    items.sort(key=lambda item: rank.get(item.module.__name__.rpartition(".")[2], len(rank)))
 
 
 @pytest.fixture(scope="module")
