@@ -9,7 +9,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from grader.lesson import class_report
 from grader.report import classpages, plots, svg_chart
+from grader.report.class_sections import CHARTS
 from grader.report.exp_view import experiment_view
 from grader.report.svg_chart import Bars, Dots, Line
 
@@ -185,14 +187,14 @@ def test_feedback_plots_in_korean() -> None:
 
 
 def test_class_plots() -> None:
-    assert classpages.histogram({"n": 0}) is None and classpages.experiment_plot(None) is None
+    assert classpages.histogram({"n": 0}) is None and class_report.experiment_plot(None, CHARTS) is None
     stats = {"n": 3, "scores": [50.0, 75.25, 100.0], "mean": 75.08, "full": 100.0}
     hist = parse(decode(classpages.histogram(stats)))
     ticks = [t for t in texts(hist) if re.fullmatch(r"[0-9.−-]+", t)]
     assert ticks and "mean / 평균 75.08" in texts(hist)
     exp = {"table": [{"mode": "none", "length": 8}, {"mode": "sin", "length": 8}],
            "values": {("none", 8): [0.31, 0.33], ("sin", 8): [1.0]}, "bound": {8: 0.317}}
-    dots = parse(decode(classpages.experiment_plot(exp)))
+    dots = parse(decode(class_report.experiment_plot(exp, CHARTS)))
     assert len(dots.findall(f".//{NS}circle")) == 3 and "T=8" in texts(dots)
 
 

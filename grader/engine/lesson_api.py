@@ -106,6 +106,24 @@ class Section:
 ReportSections = Callable[[Mapping[str, Any], str], Sequence[Section]]
 
 
+class ClassCharts(Protocol):
+    """The kit's charts, handed to ``Lesson.class_sections`` (grader/report/class_sections.py draws them):
+    a lesson inside the kit's package sits below its report layer and takes them as this parameter rather
+    than importing them. Each gives an ``<img>`` source (an SVG data URI), or None with nothing to draw."""
+
+    def dots(self, groups: Sequence[str], values: Sequence[Sequence[float]], series: Sequence[str], *,
+             refs: Sequence[float | None] = (), ref_label: str = "", y_title: str = "") -> str | None:
+        """Each group's ``values`` as dots (a label may hold "\\n"), coloured by the group's ``series``
+        (the kit's palette); ``refs`` dashed, one per group, named ``ref_label`` in the key."""
+
+
+# Every student's results.json of a batch, in the class's order (``{}`` where a student has none, such as a
+# missing submission), and the kit's charts -> the lesson's blocks of summary.html. The class page is
+# bilingual: it heads each block "title_en / title_ko" and places ``html`` as it is (both languages in it,
+# every text escaped); it has no Markdown form, so ``markdown`` may be empty.
+ClassSections = Callable[[Sequence[Mapping[str, Any]], ClassCharts], Sequence[Section]]
+
+
 @dataclass(frozen=True)
 class Lesson:
     """What a lesson declares as ``LESSON``. Every field after ``markers`` is optional, so a lesson
@@ -135,6 +153,7 @@ class Lesson:
     # Calls that train when run at top level: a graded notebook skips such a call (the suites run it).
     notebook_top_level_calls: frozenset[str] = frozenset()
     release: Release | None = None  # its student copy (`grade release --lesson NAME`); None: not released
+    class_sections: ClassSections | None = None  # its own blocks in a batch's summary.html (none: no block)
 
     @property
     def title(self) -> str:

@@ -8,7 +8,7 @@ the rest directly (structural evidence in ``structure``, the log review in ``log
 """
 
 from grader.engine.lesson_api import Layout, Lesson
-from grader.lesson import causes, prefetch, reference
+from grader.lesson import causes, class_report, prefetch, reference
 from grader.lesson.tasks import CONTRACT, LOG_NAME, TASK_LIST, TOP_LEVEL_CALLS
 from grader.paths import EXERCISES, SOLUTIONS, SUITES_DIR
 
@@ -29,4 +29,5 @@ LESSON = Lesson(
     causes=causes,
     contract=CONTRACT,
     notebook_top_level_calls=TOP_LEVEL_CALLS,
+    class_sections=class_report.class_sections,
 )

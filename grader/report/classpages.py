@@ -19,14 +19,15 @@ from typing import Any
 from grader.engine.classmodel import MANIFEST, NOT_GRADED, ClassModel, Row, load_graded, load_manifest, span
 from grader.paths import write_atomic
 from grader.report import svg_chart
+from grader.report.class_sections import class_sections
 from grader.report.lesson_tasks import class_results, task_order, task_titles
-from grader.report.plots import COLOURS, colour, data_uri
+from grader.report.plots import data_uri
 from grader.report.render import environment
-from grader.report.svg_chart import Dots
 
 MARKER = "batch.json"
 SIMILARITY_PAGE = "similarity.html"  # written by `grade similarity` beside the summary, when it runs
 SPREADSHEET_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+BAR_COLOUR = "#1f77b4"  # the histogram's, as the task table's bars (.bar in summary.html.j2)
 __all__ = ["MANIFEST", "NOT_GRADED", "ClassReport", "gradebook_csv", "load_manifest", "write_class_report"]
 
 
@@ -170,89 +171,15 @@ def test_rates(rows: list[Row]) -> list[dict]:
     return out
 
 
-KNOWN_BOUND = {8: 0.317, 12: 0.266}  # bag-of-tokens bound, vocab 10 (docs/contract.md)
-
-
-def _lengths(mapping: Any) -> dict[int, float]:
-    out: dict[int, float] = {}
-    for k, v in (mapping or {}).items() if isinstance(mapping, dict) else []:
-        try:
-            out[int(k)] = float(v)
-        except (TypeError, ValueError):
-            continue
-    return out
-
-
-def experiment_runs(art: Any) -> list[dict]:
-    """The runs of one student's experiment artifact (grader/lesson/experiment.py's schema, or a plain list).
-
-    The student's own experiment first; the grader's component runs when that is absent.
-    """
-    if isinstance(art, list):
-        return [r for r in art if isinstance(r, dict)]
-    if not isinstance(art, dict):
-        return []
-    for key in ("student", "component"):
-        part = art.get(key)
-        if isinstance(part, dict) and isinstance(part.get("runs"), list) and part["runs"]:
-            return [r for r in part["runs"] if isinstance(r, dict)]
-    for key in ("rows", "runs"):
-        if isinstance(art.get(key), list):
-            return [r for r in art[key] if isinstance(r, dict)]
-    return []
-
-
-def experiment_summary(rows: list[Row]) -> dict[str, Any] | None:
-    """Each student's accuracy per mode and length (mean over seeds), summarised over the class."""
-    per: dict[tuple[str, int], list[float]] = {}
-    bound: dict[int, float] = dict(KNOWN_BOUND)
-    students = 0
-    for r in rows:
-        art = (r.results.get("artifacts") or {}).get("experiment")
-        runs = experiment_runs(art)
-        mine: dict[tuple[str, int], list[float]] = {}
-        for run in runs:
-            for length, acc in _lengths(run.get("acc_by_length")).items():
-                mine.setdefault((str(run.get("mode", "?")), length), []).append(acc)
-        if not mine:
-            continue
-        students += 1
-        if isinstance(art, dict):
-            bound.update(_lengths(art.get("bound")))
-        for key, accs in mine.items():
-            per.setdefault(key, []).append(statistics.fmean(accs))
-    if not per:
-        return None
-    order = {m: i for i, m in enumerate(("none", "sin", "learned"))}
-    table = [{"mode": m, "length": n, "n": len(v), "mean": statistics.fmean(v),
-              "median": statistics.median(v), "min": min(v), "max": max(v), "bound": bound.get(n)}
-             for (m, n), v in sorted(per.items(),
-                                     key=lambda kv: (kv[0][1], order.get(kv[0][0], 9), kv[0][0]))]
-    return {"students": students, "table": table, "values": per, "bound": bound}
-
-
 def histogram(stats: dict[str, Any]) -> str | None:
     """The class's scores in up to 20 bins over the full marks; the mean dashed."""
     if not stats.get("n"):
         return None
     full = stats.get("full") or max(stats["scores"]) or 1.0
     return data_uri(svg_chart.histogram(
-        stats["scores"], lo=0.0, hi=full, bins=min(20, max(5, int(full))), colour=COLOURS["sin"],
+        stats["scores"], lo=0.0, hi=full, bins=min(20, max(5, int(full))), colour=BAR_COLOUR,
         marker=stats["mean"], marker_label=f"mean / 평균 {round(stats['mean'], 2):g}",
         x_title=f"score / 점수 (out of / 만점 {full:g})", y_title="students / 학생 수"))
-
-
-def experiment_plot(exp: dict[str, Any] | None) -> str | None:
-    """Every student as a dot, per mode and length; the bag-of-tokens bound dashed."""
-    if not exp:
-        return None
-    keys = [(row["mode"], row["length"]) for row in exp["table"]]
-    modes = list(dict.fromkeys(m for m, _ in keys))
-    return data_uri(svg_chart.dot_chart(
-        [f"{m}\nT={n}" for m, n in keys],
-        [Dots(exp["values"][key], colour(key[0], modes)) for key in keys],
-        refs=[exp["bound"].get(n) for _, n in keys], ref_label="bag-of-tokens bound / bag-of-tokens 상한",
-        y_title="token accuracy / 토큰 정확도"))
 
 
 # The status cards of summary.html, in both languages (the page is bilingual).
@@ -264,15 +191,14 @@ STATUS_LABELS = {"graded": "Graded / 채점됨", "missing": "Missing / 미제출
 def summary_context(model: ClassModel) -> dict[str, Any]:
     rows, out = model.rows, model.out
     stats = score_stats(model)
-    exp = experiment_summary(rows)
     failed = [r for r in rows if r.status in NOT_GRADED]
     slow = sorted((r for r in rows if r.status != "missing"), key=lambda r: -r.duration)[:10]
     return {
         "title": out.resolve().name, "stats": stats, "rows": rows,
-        "tasks": task_rates(rows), "tests": test_rates(rows), "exp": exp,
-        # the experiment's section belongs to results that record one (another lesson's batch has none)
-        "exp_recorded": any("experiment" in (r.results.get("artifacts") or {}) for r in rows),
-        "images": {"hist": histogram(stats), "exp": experiment_plot(exp)},
+        "tasks": task_rates(rows), "tests": test_rates(rows),
+        # the graded lesson's own blocks (Lesson.class_sections): another lesson's batch shows none of them
+        "lesson_sections": class_sections([r.results for r in rows]),
+        "images": {"hist": histogram(stats)},
         "slowest": slow, "failed": failed, "manifest": model.manifest,
         "status_label": lambda status: STATUS_LABELS.get(status, status),
         "policy": model.policy, "notes": model.notes,
