@@ -101,9 +101,18 @@ def open_tmp() -> Path:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def test_the_kit_grades_from_its_wheel_as_a_student(open_tmp: Path) -> None:
+@pytest.fixture(scope="module")
+def kit_wheel() -> Path:
+    """The kit's wheel, built once for this module's tests."""
+    folder = Path(tempfile.mkdtemp(prefix="gk-wheel-build-"))
+    folder.chmod(0o755)
+    yield build_wheel(folder)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_the_kit_grades_from_its_wheel_as_a_student(open_tmp: Path, kit_wheel: Path) -> None:
     tmp_path = open_tmp
-    wheel = build_wheel(tmp_path)
+    wheel = kit_wheel
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     python = venv / "bin" / "python"
@@ -169,3 +178,79 @@ def test_the_kit_grades_from_its_wheel_as_a_student(open_tmp: Path) -> None:
     assert "feedback reports (feedback.html, feedback.md) were not written" in broken.stderr
     assert "feedback.html" not in broken.stdout and not (out / "feedback.html").exists()
     assert json.loads((out / "results.json").read_text(encoding="utf-8"))["score"] > 0
+
+
+def build_lesson_wheel(dest: Path) -> Path:
+    """The attention lesson's wheel, from a copy of lessons/attention (its own pyproject, package data)."""
+    src = dest / "attention-src"
+    shutil.copytree(
+        ROOT / "lessons" / "attention",
+        src,
+        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "tests", "examples"),
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(src), "--no-deps", "-q", "-w", str(dest / "dist")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return next((dest / "dist").glob("grade_lesson_attention-*.whl"))
+
+
+def test_a_lesson_from_its_own_wheel_is_released_and_graded_as_a_student(
+    open_tmp: Path, kit_wheel: Path
+) -> None:
+    """Issue 29's "done when": the kit and a lesson that is its own distribution, both installed from
+    wheels (not editable), found by entry point; `grade release --lesson attention`, then a plain `grade`
+    in the student's copy as a user who is not root grades that lesson (its [tool.grade] setting)."""
+    tmp_path = open_tmp
+    lesson_wheel = build_lesson_wheel(tmp_path)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    python, grade = venv / "bin" / "python", [str(venv / "bin" / "grade")]
+    subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", str(kit_wheel), str(lesson_wheel)],
+        check=True,
+        capture_output=True,
+    )
+    listed = {
+        row["name"]: row
+        for row in json.loads(
+            subprocess.run(
+                [*grade, "lessons", "--json"], cwd=tmp_path, capture_output=True, text=True, check=True
+            ).stdout
+        )
+    }
+    assert {"embedding-pe", "attention"} <= set(listed)
+    # the installed wheel's package, not the checkout's (an editable install beside it is shadowed)
+    assert Path(listed["attention"]["exercises"]).is_relative_to(venv), listed["attention"]
+
+    release = tmp_path / "release"
+    made = subprocess.run(
+        [*grade, "release", str(release), "--lesson", "attention"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    assert made.returncode == 0, made.stderr[-2000:]
+    assert 'lesson = "attention"' in (release / "pyproject.toml").read_text(encoding="utf-8")
+    assert not (release / "lesson_attention" / "solutions").exists()
+    right = ROOT / "lessons" / "attention" / "examples" / "right" / "causal_attention.py"
+    shutil.copy2(right, release / "exercises" / "causal_attention.py")
+    if os.geteuid() == 0:
+        shutil.chown(tmp_path, NOBODY, NOBODY)
+        for p in [release, *release.rglob("*")]:
+            os.chown(p, NOBODY, NOBODY, follow_symlinks=False)
+    run = subprocess.run(
+        as_student([*grade, "-q"], release, tmp_path),
+        cwd=release,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
+    results = json.loads((release / "reports" / "results.json").read_text(encoding="utf-8"))
+    assert results["lesson"]["name"] == "attention" and results["suites"] == ["public"]
+    assert results["score"] == results["max_score"] == 16.0, results["score"]
+    assert (release / "reports" / "feedback.html").stat().st_size > 0
