@@ -137,9 +137,7 @@ def preload(lesson: str) -> None:
             environment().get_template(name)
     import torch
 
-    warm_up = load_lesson(lesson).warm_up
-    if warm_up is not None:
-        warm_up()
+    warm_lesson(lesson)
     torch.set_num_threads(1)
     # What the children inherit is out of the collector's sight: its full passes over torch's objects
     # would cost each child a tenth of a second and copy every page they touch.
@@ -150,6 +148,13 @@ def preload(lesson: str) -> None:
     from grader.sandbox.launch import warm
 
     warm()
+
+
+def warm_lesson(module: str) -> None:
+    """Run the lesson's warm-up (``Lesson.warm_up``) where it declares one; the forked children inherit it."""
+    warm_up = load_lesson(module).warm_up
+    if warm_up is not None:
+        warm_up()
 
 
 def fork_grade(path: Path, out: Path, options: GradeOptions, log_path: Path) -> ForkedProcess:
