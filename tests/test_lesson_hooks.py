@@ -104,8 +104,13 @@ def test_pack_hidden_seals_another_lessons_suite_and_reference(tmp_path, monkeyp
 def _empty(tasks: list[str] | None) -> dict:
     results: dict = {"score": 0.0, "max_score": 0.0, "tests": [], "tasks": {}}
     if tasks is not None:
-        results["lesson"] = {"name": "toy", "module": "toy", "version": "1", "title": {"en": "T", "ko": "T"},
-                             "tasks": [{"name": t, "en": t, "ko": t} for t in tasks]}
+        results["lesson"] = {
+            "name": "toy",
+            "module": "toy",
+            "version": "1",
+            "title": {"en": "T", "ko": "T"},
+            "tasks": [{"name": t, "en": t, "ko": t} for t in tasks],
+        }
     return results
 
 
@@ -114,7 +119,8 @@ def test_check_names_the_tasks_of_the_lesson_it_graded() -> None:
     english = "No test matched this task name: try alpha, beta or gamma."
     assert no_match(CheckResult(three, "en", "x")) == english
     assert no_match(CheckResult(three, "ko", "x")) == (
-        "이 과제 이름에 맞는 테스트가 없습니다: alpha, beta, gamma 중 하나를 쓰세요.")
+        "이 과제 이름에 맞는 테스트가 없습니다: alpha, beta, gamma 중 하나를 쓰세요."
+    )
     assert no_match(CheckResult(_empty(["solo"]), "en", "x")) == "No test matched this task name: try solo."
     assert "try alpha, beta or gamma." in render_html(CheckResult(three, "en", "x"))
 
@@ -174,9 +180,12 @@ def test_this_lessons_release_goes_through_its_release_hook(tmp_path) -> None:
     assert lesson.release is not None
     files = lesson.release.student_files()
     dropped = next(f for f in files if f.name == "notebook.py")
-    cut = types.SimpleNamespace(README=lesson.release.README, write_notebook=lesson.release.write_notebook,
-                                student_files=lambda: [f for f in files if f != dropped],
-                                private_files=lesson.release.private_files)
+    cut = types.SimpleNamespace(
+        README=lesson.release.README,
+        write_notebook=lesson.release.write_notebook,
+        student_files=lambda: [f for f in files if f != dropped],
+        private_files=lesson.release.private_files,
+    )
     out = tmp_path / "copy"
     write_lesson_release(out, DEFAULT_LESSON, LESSON_MODULE, replace(lesson, release=cut))
     package = out / "grader" / "lesson"
