@@ -27,10 +27,6 @@ ROOT = PACKAGE.parent
 # the lesson's package, then strike the line; nothing is ever added here.
 STILL_TO_MOVE: dict[str, dict[str, str]] = {
     "embedding-pe": {
-        "grader/instructor/hidden_pack.py": "checks a sealed archive's solutions by embedding.py",
-        "grader/instructor/notebook_release.py": "the lesson notebook's cells and texts",
-        "grader/instructor/release.py": "the student README's texts (task, module and log names)",
-        "grader/jupyter/check.py": "the task names in its messages and the log's name",
         "grader/report/i18n.py": "texts that name the log, the layer and the experiment's calls",
         "grader/report/log_view.py": "the LeetCode log review's task",
         "grader/report/view.py": "the practice functions' catalog",

@@ -100,8 +100,8 @@ def _words(text: str) -> str:
 
 
 def test_the_rule_is_stated_in_the_same_words_wherever_a_student_chooses() -> None:
-    from grader.instructor.notebook_release import STEPS
-    from grader.instructor.release import README
+    from grader.lesson.notebook import STEPS
+    from grader.lesson.student_release import README
 
     places = {
         "README.md": (ROOT / "README.md").read_text(encoding="utf-8"),

@@ -24,7 +24,7 @@ import pytest
 
 from grader.engine.runner import GradeOptions, grade_path
 from grader.instructor import release
-from grader.instructor.notebook_release import build_notebook, write_notebook
+from grader.lesson.notebook import build_notebook, write_notebook
 
 ROOT = Path(__file__).resolve().parent.parent
 HIDDEN = ROOT / "grader" / "suites" / "hidden"

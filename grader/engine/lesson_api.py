@@ -69,9 +69,12 @@ class Causes(Protocol):
 
 
 class Release(Protocol):
-    """What `grade release --lesson NAME` builds a lesson's student copy from (a module of the lesson)."""
+    """What `grade release --lesson NAME` builds a lesson's student copy from (a module of the lesson).
 
-    README: str  # the student copy's README.md, Korean and English
+    A lesson packaged on its own lands beside the kit in the copy; a lesson inside the kit's package (this
+    course's) is already in the kit's copy, which is cut to ``student_files()`` there."""
+
+    README: str  # the copy's README.md, Korean and English (docs/check-output.png ships if it shows it)
 
     def student_files(self) -> list[Path]:
         """The files of the lesson's package a student's copy holds (stubs, notes, public suite, checks)."""
@@ -154,6 +157,9 @@ class Lesson:
     notebook_top_level_calls: frozenset[str] = frozenset()
     release: Release | None = None  # its student copy (`grade release --lesson NAME`); None: not released
     class_sections: ClassSections | None = None  # its own blocks in a batch's summary.html (none: no block)
+    # Work a batch does once, before it forks its graders, so each child inherits the result (caches, tables
+    # the suites read); None: nothing to warm. It runs in the grader, never with student code.
+    warm_up: Callable[[], None] | None = None
 
     @property
     def title(self) -> str:

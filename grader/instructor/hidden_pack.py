@@ -1,9 +1,9 @@
 """The hidden suite as an encrypted, authenticated archive for CI.
 
-``grade pack-hidden OUT`` seals ``grader/suites/hidden`` and ``solutions/`` into
-one file that is safe to commit anywhere (even the student repository): without
-the passphrase it is noise, and any change to it is detected.  The trusted
-workflow holds the passphrase in a secret and runs ``grade --hidden-from OUT``.
+``grade pack-hidden OUT [--lesson NAME]`` seals the lesson's hidden suite and reference solutions
+(this course's: ``grader/suites/hidden`` and ``solutions/``) into one file that is safe to commit
+anywhere (even the student repository): without the passphrase it is noise, and any change to it is
+detected.  The trusted workflow holds the passphrase in a secret and runs ``grade --hidden-from OUT``.
 
 Format (all integers big-endian)::
 
@@ -32,7 +32,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
-from grader.paths import KIT_ROOT
+from grader.engine.flags import add_lesson_argument, lesson_from_args
+from grader.engine.lesson_api import load_lesson
+from grader.engine.options import UsageProblem
+from grader.paths import SOLUTIONS, SUITES_DIR
 
 if TYPE_CHECKING:
     from grader.engine.options import GradeOptions
@@ -62,6 +65,11 @@ class Unpacked:
     suites_dir: Path
     solutions: Path
     manifest: dict
+
+
+def holds_reference(folder: Path, modules: tuple[str, ...]) -> bool:
+    """Whether ``folder`` holds a reference for the lesson: a file for each module its students write."""
+    return bool(modules) and all((folder / f"{module}.py").is_file() for module in modules)
 
 
 def _derive(passphrase: str, salt: bytes, log2_n: int, r: int, p: int) -> tuple[bytes, bytes]:
@@ -220,34 +228,40 @@ def options_with_archive(options: GradeOptions, archive: Path, key_env: str) -> 
     except HiddenArchiveError as exc:
         raise ValueError(str(exc)) from None
     policy = replace(options.policy, hide=(*options.policy.hide, str(unpacked.root)))
-    solutions = (unpacked.solutions if (unpacked.solutions / "embedding.py").is_file()
-                 else options.solutions_dir)
+    modules = load_lesson(options.lesson).layout.modules
+    solutions = unpacked.solutions if holds_reference(unpacked.solutions, modules) else options.solutions_dir
     return replace(options, hidden=True, suites_dir=unpacked.suites_dir, solutions_dir=solutions,
                    policy=policy)
 
 
 # -- `grade pack-hidden` ----------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    repo = KIT_ROOT
     p = argparse.ArgumentParser(prog="grade pack-hidden",
                                 description="Seal the hidden suite and the solutions into an encrypted "
                                             "archive for CI.")
     p.add_argument("out", help="archive to write (e.g. grading/hidden.gkpack)")
     p.add_argument("--key-env", default=DEFAULT_KEY_ENV,
                    help=f"environment variable holding the passphrase (default: {DEFAULT_KEY_ENV})")
-    p.add_argument("--hidden", default=str(repo / "grader" / "suites" / "hidden"), help="hidden suite folder")
-    p.add_argument("--solutions", default=str(repo / "solutions"), help="reference solutions folder")
+    p.add_argument("--hidden", default=None, help="hidden suite folder (default: the lesson's)")
+    p.add_argument("--solutions", default=None, help="reference solutions folder (default: the lesson's)")
+    add_lesson_argument(p)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    hidden, solutions = Path(args.hidden), Path(args.solutions)
+    try:
+        lesson = lesson_from_args(args).load()
+    except UsageProblem as exc:
+        print(f"grade pack-hidden: {exc}", file=sys.stderr)
+        return 2
+    hidden = Path(args.hidden) if args.hidden else (lesson.suites or SUITES_DIR) / "hidden"
+    solutions = Path(args.solutions) if args.solutions else lesson.solutions or SOLUTIONS
     try:
         if not any(hidden.glob("test_*.py")):
             raise HiddenArchiveError(f"no hidden tests in {hidden} (this copy of the kit has none) / "
                                      f"{hidden}에 숨김 테스트가 없습니다")
-        if not (solutions / "embedding.py").is_file():
+        if not holds_reference(solutions, lesson.layout.modules):
             raise HiddenArchiveError(f"no reference solutions in {solutions} / {solutions}에 참조 답안이 "
                                      "없습니다")
         passphrase = passphrase_from_env(args.key_env)

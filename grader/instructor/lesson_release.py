@@ -1,10 +1,12 @@
-"""`grade release OUT --lesson NAME` for a lesson in its own package (``Lesson.release``).
+"""`grade release OUT [--lesson NAME]`: a lesson's student copy, built from its ``Lesson.release``.
 
-The copy holds the kit as the default release has it (no hidden suite, no instructor tools), the lesson's
-package cut to ``release.student_files()``, its stubs as ``exercises/``, its notebook and README, and a
-pyproject that installs both and registers the lesson (entry point and ``[tool.grade]``), so `grade` and
-`check()` there grade that lesson unasked. Before it is kept, the copy is scanned against
-``release.private_files()``: no private file, no hidden test's name, no distinctive line of them.
+The copy holds the kit as every release has it (no hidden suite, no instructor tools), the lesson's package
+cut to ``release.student_files()``, its stubs as ``exercises/``, its notebook and README, and a pyproject
+that installs both and selects the lesson (``[tool.grade]``), so `grade` and `check()` there grade that
+lesson unasked. A lesson packaged on its own lands beside the kit (its folder, its entry point added to the
+pyproject); the kit's own lesson, a package inside the kit, is already part of the kit's copy and its
+pyproject. Before it is kept, the copy is scanned against ``release.private_files()``: no private file, no
+hidden test's name, no distinctive line of them.
 """
 
 from __future__ import annotations
@@ -16,9 +18,19 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from grader.instructor.release import MIN_LINE, SKIP, release_texts, student_pyproject, write_kit
+from grader.instructor.release import (
+    HIDDEN,
+    MIN_LINE,
+    SKIP,
+    SOLUTIONS,
+    release_texts,
+    student_pyproject,
+    write_kit,
+)
+from grader.paths import KIT_ROOT, PACKAGE
 
 SUFFIXES = (".py", ".md", ".ini", ".json", ".txt")  # what of the private files is text worth scanning
+PICTURE = Path("docs") / "check-output.png"  # the kit's picture of check(), shipped where a README shows it
 
 
 def package_root(module: str) -> Path:
@@ -29,10 +41,24 @@ def package_root(module: str) -> Path:
     return Path(next(iter(spec.submodule_search_locations))).resolve()
 
 
+def in_kit(module: str) -> bool:
+    """Whether the lesson's package lies inside the kit's (the kit's own lesson): the kit's copy holds it."""
+    return package_root(module).is_relative_to(PACKAGE)
+
+
+def copy_base(module: str) -> Path:
+    """The folder the copy mirrors for the lesson's files: the kit's root for the kit's own lesson, else
+    the folder holding the lesson's package (which lands at the copy's top level)."""
+    return KIT_ROOT if in_kit(module) else package_root(module).parent
+
+
 def lesson_pyproject(name: str, module: str) -> str:
-    """The kit's student pyproject, also installing the lesson's package and registering it as ``name``."""
-    package = module.split(".")[0]
+    """The kit's student pyproject, selecting ``name``; a lesson packaged on its own is also installed and
+    registered there (the kit's pyproject already does both for its own lesson)."""
     text = student_pyproject(name)
+    if in_kit(module):
+        return text
+    package = module.split(".")[0]
     text = re.sub(r'include = \["grader\*"\]', f'include = ["grader*", "{package}*"]', text, count=1)
     entry = '[project.entry-points."grader.lessons"]\n'
     if entry in text:
@@ -44,20 +70,36 @@ def lesson_pyproject(name: str, module: str) -> str:
     return text.replace(data, data + files, 1) if data in text else text + f"\n{data}{files}"
 
 
-def write_lesson_release(out: Path, name: str, module: str, lesson: Any) -> list[Path]:
-    """Write the student copy of ``lesson`` (registered as ``name``, declared by ``module``) into ``out``."""
-    release = lesson.release
+def _copy_package(out: Path, module: str, release: Any) -> None:
+    """The lesson's package in the copy, cut to ``release.student_files()``."""
     root = package_root(module)
-    out.mkdir(parents=True, exist_ok=True)
-    write_kit(out)
-    target = out / root.name
-    for f in release.student_files():
-        dest = target / Path(f).resolve().relative_to(root)
+    base = copy_base(module)
+    keep = {Path(f).resolve() for f in release.student_files()}
+    if in_kit(module):  # write_kit copied the whole package: take out what the lesson does not ship
+        copied = out / root.relative_to(base)
+        for f in sorted(p for p in copied.rglob("*") if p.is_file()):
+            if root / f.relative_to(copied) not in keep:
+                f.unlink()
+        return
+    for f in sorted(keep):
+        dest = out / f.relative_to(base)
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(f, dest)
+
+
+def write_lesson_release(out: Path, name: str, module: str, lesson: Any) -> list[Path]:
+    """Write the student copy of ``lesson`` (registered as ``name``, declared by ``module``) into ``out``;
+    returns the top-level entries written."""
+    release = lesson.release
+    out.mkdir(parents=True, exist_ok=True)
+    write_kit(out)
+    _copy_package(out, module, release)
     if lesson.exercises is not None:
         shutil.copytree(lesson.exercises, out / "exercises", ignore=SKIP)
         release.write_notebook(lesson.exercises, out / "lesson.ipynb")
+    if PICTURE.as_posix() in release.README and (KIT_ROOT / PICTURE).is_file():
+        (out / PICTURE).parent.mkdir(exist_ok=True)
+        shutil.copy2(KIT_ROOT / PICTURE, out / PICTURE)
     (out / "README.md").write_text(release.README, encoding="utf-8")
     (out / "pyproject.toml").write_text(lesson_pyproject(name, module), encoding="utf-8")
     return sorted(out.iterdir())
@@ -87,16 +129,22 @@ def public_lines(lesson: Any) -> set[str]:
     return _lines([Path(f) for f in lesson.release.student_files()])
 
 
+def _kit_scanned(f: Path) -> bool:
+    """Whether the kit's own scan (release.scan_release) already covers ``f``: its hidden suite and its
+    reference, which are its own lesson's."""
+    return any(f.is_relative_to(folder.resolve()) for folder in (HIDDEN, SOLUTIONS))
+
+
 def scan_lesson_release(root: Path, module: str, lesson: Any) -> list[str]:
     """What in the copy at ``root`` would reveal ``lesson``'s private files (empty when clean)."""
     release = lesson.release
-    private = [Path(f).resolve() for f in release.private_files()]
+    private = [f for f in (Path(p).resolve() for p in release.private_files()) if not _kit_scanned(f)]
     public = [Path(f).resolve() for f in release.student_files()]
-    package = package_root(module)
+    base = copy_base(module)
     findings = [
-        f"{root.name}/{f.relative_to(package.parent).as_posix()} is in the release"
+        f"{root.name}/{f.relative_to(base).as_posix()} is in the release"
         for f in private
-        if (root / f.relative_to(package.parent)).exists()
+        if f.is_relative_to(base) and (root / f.relative_to(base)).exists()
     ]
     hidden = _test_names(private) - _test_names(public)
     shared = _lines(public)

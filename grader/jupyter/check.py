@@ -21,21 +21,24 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader.core.lang import default_lang
 
-LOG_NAME = "LEETCODE_LOG.md"
+if TYPE_CHECKING:
+    from grader.engine.lesson_api import Lesson
+
 TIMEOUT = 900.0
 
 
 class CheckResult:
     """What `check()` found: ``.score``, ``.max_score``, ``.results`` (results.json) and an HTML view."""
 
-    def __init__(self, results: dict, lang: str, task: str | None) -> None:
+    def __init__(self, results: dict, lang: str, task: str | None, lesson: str | None = None) -> None:
         self.results = results
         self.lang = lang
         self.task = task
+        self.lesson = lesson  # check(lesson=...) (None: the project setting, else the default)
 
     @property
     def score(self) -> float:
@@ -103,7 +106,7 @@ def check(task: str | None = None, *, lang: str | None = None, path: str | os.Pa
         else:
             results = json.loads(report.read_text(encoding="utf-8"))
     remember(results, (task or "", str(path) if path is not None else "", lesson or ""))
-    return CheckResult(results, chosen, task)
+    return CheckResult(results, chosen, task, lesson)
 
 
 # The last result of each check(task, path) in this kernel: the next call says what changed.
@@ -160,23 +163,31 @@ def _kernel_submission(folder: Path, lesson: str | None = None) -> Path | None:
         nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
         nb.cells += [c for c in saved if c.get("cell_type") == "markdown"]
     nbformat.write(nb, str(folder / "kernel.ipynb"))
-    for log in (Path(LOG_NAME), Path("exercises") / LOG_NAME):
+    declared = _lesson(lesson)
+    log_name = declared.layout.log_name if declared is not None else None
+    for log in (Path(log_name), Path("exercises") / log_name) if log_name else ():
         if log.is_file():
-            (folder / LOG_NAME).write_bytes(log.read_bytes()[:1024 * 1024])
+            (folder / log_name).write_bytes(log.read_bytes()[:1024 * 1024])
             break
     return folder
 
 
-def _graded_names(lesson: str | None) -> set[str]:
-    """The contract's names of the lesson `grade` will pick here (``--lesson``, the project setting, else
-    the default); none where that lesson cannot load (`grade` then says why)."""
+def _lesson(lesson: str | None) -> Lesson | None:
+    """The lesson `grade` will pick here (``--lesson``, the project setting, else the default); None where
+    that lesson cannot load (`grade` then says why)."""
     from grader.engine.lessons import select
     from grader.engine.options import UsageProblem
 
     try:
-        return set(select(lesson, Path.cwd()).load().home_modules)
+        return select(lesson, Path.cwd()).load()
     except UsageProblem:
-        return set()
+        return None
+
+
+def _graded_names(lesson: str | None) -> set[str]:
+    """The contract's names of the lesson `grade` will pick here."""
+    declared = _lesson(lesson)
+    return set(declared.home_modules) if declared is not None else set()
 
 
 def _defines_the_lesson(cells: list[str], names: set[str]) -> bool:
@@ -259,8 +270,7 @@ _WORDS = {
            "message": "Message",
            "notes": "Top-level code the grader did not run, or that failed", "tests": "checks passed",
            "not_started": "Not started yet",
-           "none": "No test matched this task name: try sinusoidal_pe, TokenAndPosEmbedding, weight_tying, "
-                   "equivariance, leetcode_practice or leetcode_log."},
+           "none": "No test matched this task name", "try": ": try {names}", "or": " or "},
     "ko": {"title": "check", "all": "모든 과제", "passed": "모든 검사를 통과했습니다.",
            "hidden": "숨은 테스트는 제출할 때 따로 실행됩니다.",
            "expected": "기대한 것",
@@ -268,10 +278,26 @@ _WORDS = {
            "message": "메시지",
            "notes": "채점기가 실행하지 않았거나 실패한 최상위 코드", "tests": "검사 통과",
            "not_started": "아직 시작하지 않은 항목",
-           "none": "이 과제 이름에 맞는 테스트가 없습니다: sinusoidal_pe, "
-                   "TokenAndPosEmbedding, weight_tying, "
-                   "equivariance, leetcode_practice, leetcode_log 중 하나를 쓰세요."},
+           "none": "이 과제 이름에 맞는 테스트가 없습니다", "try": ": {names} 중 하나를 쓰세요", "or": ", "},
 }
+
+
+def no_match(result: CheckResult) -> str:
+    """What to say when no test matched the task asked for: the lesson's task names to try (those
+    ``results`` records, else those of the lesson check() grades here)."""
+    from grader.report.lesson_tasks import recorded_tasks
+
+    w = _WORDS[result.lang]
+    recorded = recorded_tasks(result.results)
+    if recorded is not None:
+        names = [t["name"] for t in recorded]
+    else:
+        declared = _lesson(result.lesson)
+        names = list(declared.task_names) if declared is not None else []
+    if not names:
+        return w["none"] + "."
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + w["or"] + names[-1]
+    return w["none"] + w["try"].format(names=listed) + "."
 
 
 def render_html(result: CheckResult) -> str:
@@ -302,7 +328,7 @@ def render_html(result: CheckResult) -> str:
                          f'{t["total"]}</span> {w["tests"]}</td></tr>')
         parts.append("</table>")
     elif not r.get("error"):
-        parts.append(f'<p class="mid">{w["none"]}</p>')
+        parts.append(f'<p class="mid">{html.escape(no_match(result))}</p>')
     change = change_view(r, result.lang)
     if change:
         rest = f': {e(change["rest"])}' if change["rest"] else "."

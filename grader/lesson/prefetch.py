@@ -145,6 +145,14 @@ def stop(artifacts: dict) -> None:
     _ACTIVE.pop(id(artifacts), None)
 
 
+def warm_up() -> None:
+    """Before a batch forks its graders (Lesson.warm_up): the bag-of-tokens bounds every experiment test
+    reads (exact fractions, cached), made once for all the children that inherit them."""
+    from grader.lesson.experiment import header
+
+    header()
+
+
 class ExperimentRuns:
     """The engine's view of this module (grader.engine.lesson_api.Prefetch)."""
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from grader.engine.lesson_api import load_lesson
 from grader.engine.lessons import lesson_record
 from grader.engine.options import GradeOptions
 from grader.instructor.batch.discovery import MARKER, Entry, suites_hash
@@ -121,8 +122,9 @@ def start_job(entry: Entry, sub_hash: str, out: Path, config: Config, options: G
     return Job(entry, sub_hash, work, proc, time.monotonic(), suite_hash)
 
 
-def preload() -> None:
-    """Import the grader (and torch) once in the batch, so each forked child starts warm."""
+def preload(lesson: str) -> None:
+    """Import the grader (and torch) once in the batch, and run the graded lesson's warm-up (module
+    ``lesson``'s ``Lesson.warm_up``), so each forked child starts warm."""
     import grader.engine.runner  # noqa: F401
     import grader.engine.scoring  # noqa: F401
     import grader.report.run  # noqa: F401 (what each child runs)
@@ -135,9 +137,7 @@ def preload() -> None:
             environment().get_template(name)
     import torch
 
-    from grader.lesson.experiment import header
-
-    header()  # the bag-of-tokens bounds (exact fractions, cached)
+    warm_lesson(lesson)
     torch.set_num_threads(1)
     # What the children inherit is out of the collector's sight: its full passes over torch's objects
     # would cost each child a tenth of a second and copy every page they touch.
@@ -148,6 +148,13 @@ def preload() -> None:
     from grader.sandbox.launch import warm
 
     warm()
+
+
+def warm_lesson(module: str) -> None:
+    """Run the lesson's warm-up (``Lesson.warm_up``) where it declares one; the forked children inherit it."""
+    warm_up = load_lesson(module).warm_up
+    if warm_up is not None:
+        warm_up()
 
 
 def fork_grade(path: Path, out: Path, options: GradeOptions, log_path: Path) -> ForkedProcess:
@@ -270,7 +277,7 @@ def run_batch(todo: list[tuple[Entry, str]], out: Path, config: Config, jobs: in
     if options is not None:
         if jobs > 1:  # the batch's grades take the cores: none of them runs workers beside its own
             options = replace(options, policy=replace(options.policy, siblings=False))
-        preload()
+        preload(options.lesson)
     known = set(reap.children_of(os.getpid()))  # children of whoever called us: not ours to kill
     pending = deque(todo)
     running: list[Job] = []

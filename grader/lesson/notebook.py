@@ -1,4 +1,5 @@
-"""The lesson as a Jupyter notebook, generated with nbformat from the stubs.
+"""This lesson as a Jupyter notebook, generated with nbformat from the stubs (``Lesson.release``'s
+``write_notebook``: the release's lesson.ipynb).
 
 One Markdown cell per lesson step (the kit's own words, Korean and English),
 then one code cell per function or class of the stub, docstring included,
@@ -18,8 +19,9 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+from grader.lesson.tasks import LOG_NAME
+
 MODULES = ("embedding", "reversal", "leetcode")
-LOG_NAME = "LEETCODE_LOG.md"
 
 INTRO = """# Embedding + Positional Encoding — 실습 노트북 / lesson notebook
 
