@@ -135,6 +135,11 @@ class Lesson:
     # Calls that train when run at top level: a graded notebook skips such a call (the suites run it).
     notebook_top_level_calls: frozenset[str] = frozenset()
     release: Release | None = None  # its student copy (`grade release --lesson NAME`); None: not released
+    # A Python file of the lesson whose ``probe_<name>(worker, *args)`` functions run in the worker beside
+    # the kit's (grader/runtime/probes.py): its harness, its spies, ``student.probe(name, ...)``. Shipped
+    # into every worker of its grades (any isolation level), run in a fresh namespace per call, importing
+    # only torch, torch.nn, copy and typing (bound at start); a name the kit has is the kit's. None: none.
+    probes: Path | None = None
 
     @property
     def title(self) -> str:

@@ -1,11 +1,14 @@
 """This lesson's grading knowledge: reference solutions, value checks, the experiment, the LeetCode log.
 
 ``LESSON`` is what the engine knows of it (grader/engine/lesson_api.py): the tasks, the submission's
-layout, the reference in use, the experiment's early start and its folders. The kit's pyproject registers
-it as ``embedding-pe`` (entry point group ``grader.lessons``, grader/engine/lessons.py). The suites call
-the rest directly (structural evidence in ``structure``, the log review in ``loggrade``, the experiment in
+layout, the reference in use, the experiment's early start, its folders and its worker probes
+(``probes.py``). The kit's pyproject registers it as ``embedding-pe`` (entry point group
+``grader.lessons``, grader/engine/lessons.py). The suites call the rest directly (structural evidence in
+``structure``, the table checks in ``pe_checks``, the log review in ``loggrade``, the experiment in
 ``experiment``).
 """
+
+from pathlib import Path
 
 from grader.engine.lesson_api import Layout, Lesson
 from grader.lesson import causes, prefetch, reference
@@ -29,4 +32,5 @@ LESSON = Lesson(
     causes=causes,
     contract=CONTRACT,
     notebook_top_level_calls=TOP_LEVEL_CALLS,
+    probes=Path(__file__).resolve().parent / "probes.py",
 )
