@@ -4,8 +4,8 @@
 
 Each run is a fresh Python that loads the runtime exactly as a worker does (gk_worker's
 ``prepare``), then, with and without the hook installed, times: the grader's reversal
-harness training the reference embedding (``probe_reversal_component``, mode sin, a fixed
-300 steps: the experiment's heaviest kind of call), and importing a dozen standard-library
+harness training the reference embedding (``probe_reversal_component``, the lesson's probe, mode sin,
+a fixed 300 steps: the experiment's heaviest kind of call), and importing a dozen standard-library
 modules that nothing had imported yet (imports are where the hook sees most events).
 Prints the medians and the difference.
 """
@@ -35,7 +35,7 @@ from grader.lesson import experiment as X
 if guard_on:  # as for student code: installed for another (serve) thread
     runtime["guard"]["install"](_thread.get_ident() + 1, runtime["trusted_roots"])
 probes = {"__name__": "gk_probe"}
-exec(runtime["probes_code"], probes)
+exec(runtime["lesson_probes_code"], probes)  # the harness is the lesson's (grader/lesson/probes.py)
 view = types.SimpleNamespace(resolve=lambda name: TokenAndPosEmbedding)
 cfg = dict(X.HARNESS, max_steps={"sin": 300}, stop_threshold=2.0)
 ids = {8: X.fresh_batch(64, 8, seed=1)}
@@ -56,10 +56,11 @@ def main() -> int:
     p.add_argument("--runs", type=int, default=5)
     args = p.parse_args()
     sys.path.insert(0, str(ROOT))
+    from grader.lesson import LESSON
     from grader.sandbox.launch import make_runtime
 
     with tempfile.TemporaryDirectory(prefix="gk-bench-guard-") as tmp:
-        runtime = make_runtime(Path(tmp) / "runtime")
+        runtime = make_runtime(Path(tmp) / "runtime", LESSON.probes)
         code = CHILD.replace("@ROOT@", str(ROOT))
         results: dict[str, list[dict]] = {"off": [], "on": []}
         for _ in range(args.runs):

@@ -215,7 +215,7 @@ def test_one_failed_check_is_drawn_with_the_keys_of_the_kits_figure(graded, less
     import torch
     from lesson_attention.report import figure_view
 
-    from grader.core.testkit import pe_formula, table_figure
+    from grader.lesson.pe_checks import pe_formula, table_figure
     from grader.report.pe_figure import figure_view as kit_view
 
     kit = kit_view(table_figure(pe_formula(4, 6).flip(1), pe_formula(4, 6), "sinusoidal_pe(4, 6)", atol=1e-5),

@@ -30,7 +30,6 @@ STILL_TO_MOVE: dict[str, dict[str, str]] = {
         "grader/report/i18n.py": "texts that name the log, the layer and the experiment's calls",
         "grader/report/log_view.py": "the LeetCode log review's task",
         "grader/report/view.py": "the practice functions' catalog",
-        "grader/runtime/probes.py": "the equivariance and device harness",
     },
 }
 

@@ -43,12 +43,13 @@ class GradeFailure(AssertionError):
         super().__init__(en)
         # not `.msg`: pytest reads an AssertionError's `.msg` as a string
         self.message = Message(en, ko)
-        # What the report can draw (testkit.pictured: the student's table beside the formula's), or None.
+        # What the report can draw (a lesson's picture: the student's table beside the right one), or None.
         self.figure: dict | None = None
 
 
 def fail(en: str, ko: str, figure: dict | None = None) -> None:
-    """Fail the test with this message (and, for the report to draw, a ``figure``: testkit.table_figure)."""
+    """Fail the test with this message (and, for the report to draw, a ``figure``: e.g. the lesson's
+    table_figure, grader/lesson/pe_checks.py)."""
     exc = GradeFailure(en, ko)
     exc.figure = figure
     raise exc

@@ -160,6 +160,11 @@ class Lesson:
     # Work a batch does once, before it forks its graders, so each child inherits the result (caches, tables
     # the suites read); None: nothing to warm. It runs in the grader, never with student code.
     warm_up: Callable[[], None] | None = None
+    # A Python file of the lesson whose ``probe_<name>(worker, *args)`` functions run in the worker beside
+    # the kit's (grader/runtime/probes.py): its harness, its spies, ``student.probe(name, ...)``. Shipped
+    # into every worker of its grades (any isolation level), run in a fresh namespace per call, importing
+    # only torch, torch.nn, copy and typing (bound at start); a name the kit has is the kit's. None: none.
+    probes: Path | None = None
 
     @property
     def title(self) -> str:

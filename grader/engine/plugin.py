@@ -118,7 +118,7 @@ class GradingPlugin:
             meta["status"] = status
             if call.when == "call" and item.nodeid in self.verdicts:
                 meta["withheld"] = self.verdicts[item.nodeid]
-            figure = getattr(exc, "figure", None)  # a table check's two tables (core/testkit.pictured)
+            figure = getattr(exc, "figure", None)  # a table check's two tables (lesson/pe_checks.pictured)
             if isinstance(figure, dict) and item.nodeid not in self.verdicts:  # never a held verdict's
                 meta["figure"] = figure
             # Where in the student's source it went wrong (for CI annotations).

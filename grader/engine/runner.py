@@ -42,8 +42,10 @@ def suite_paths(options: GradeOptions) -> list[tuple[str, Path]]:
 def run_suites(submission: Submission, options: GradeOptions,
                lesson: Lesson) -> tuple[dict, GradingPlugin, list[str]]:
     suites = suite_paths(options)
-    # The worker sees no lesson's package (hidden suites, solutions), wherever it is installed.
-    policy = replace(options.policy, hide=(*options.policy.hide, *private_folders()))
+    # The worker sees no lesson's package (hidden suites, solutions), wherever it is installed; it gets
+    # the graded lesson's probes as a copy (Lesson.probes).
+    policy = replace(options.policy, hide=(*options.policy.hide, *private_folders()),
+                     probes=str(lesson.probes) if lesson.probes is not None else None)
     plugin = GradingPlugin(submission, lesson, policy, progress=options.progress)
     plugin.client.prestart()
     with tempfile.TemporaryDirectory(prefix="gk-report-") as tmp:

@@ -47,11 +47,13 @@ MAX_LOG2_N = 20  # a forged header must not make us allocate gigabytes
 HEADER = len(MAGIC) + 3 + 16 + 16 + 12
 MIN_PASSPHRASE = 16
 ROOTS = ("hidden", "solutions")
-# The hidden tests import the grader by module path (grader.core.testkit, ...).  Format 3 is the
-# layout with core/ (testkit, feedback, errors) under engine/ and lesson/; an older archive imports
-# modules that moved (format 1: the flat modules, format 2: grader.lesson.testkit, grader.engine.feedback),
-# so it is refused with the command that re-seals it rather than failing test by test.
-LAYOUT_FORMAT = 3
+# The hidden tests import the grader by module path (grader.core.testkit, ...).  Format 4 is the
+# layout with core/ (testkit, feedback, errors) under engine/ and lesson/, and this lesson's table checks
+# and worker probes in its package (grader.lesson.pe_checks, grader.lesson.probes); an older archive
+# imports modules that moved (format 1: the flat modules, format 2: grader.lesson.testkit,
+# grader.engine.feedback, format 3: grader.core.testkit's pe_formula, grader.runtime.probes'
+# build_function), so it is refused with the command that re-seals it rather than failing test by test.
+LAYOUT_FORMAT = 4
 SKIP_PARTS = {"__pycache__", ".pytest_cache", ".ipynb_checkpoints"}
 
 

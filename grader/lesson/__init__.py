@@ -1,16 +1,18 @@
 """This lesson's grading knowledge: reference solutions, value checks, the experiment, the LeetCode log.
 
 ``LESSON`` is what the engine knows of it (grader/engine/lesson_api.py): the tasks, the submission's
-layout, the reference in use, the experiment's early start (and a batch's warm-up), its folders and
-its student release (``student_release``, the notebook in ``notebook``). The kit's pyproject registers
-it as ``embedding-pe`` (entry point group ``grader.lessons``, grader/engine/lessons.py). The suites call
-the rest directly (structural evidence in ``structure``, the log review in ``loggrade``, the experiment in
+layout, the reference in use, the experiment's early start (and a batch's warm-up), its folders, its
+worker probes (``probes.py``) and its student release (``student_release``, the notebook in
+``notebook``). The kit's pyproject registers it as ``embedding-pe`` (entry point group
+``grader.lessons``, grader/engine/lessons.py). The suites call the rest directly (structural evidence in
+``structure``, the table checks in ``pe_checks``, the log review in ``loggrade``, the experiment in
 ``experiment``).
 """
 
+from pathlib import Path
+
 from grader.engine.lesson_api import Layout, Lesson
 from grader.lesson import causes, class_report, prefetch, reference, student_release
-
 from grader.lesson.tasks import CONTRACT, LOG_NAME, TASK_LIST, TOP_LEVEL_CALLS
 from grader.paths import EXERCISES, SOLUTIONS, SUITES_DIR
 
@@ -34,4 +36,5 @@ LESSON = Lesson(
     class_sections=class_report.class_sections,
     release=student_release,
     warm_up=prefetch.warm_up,
+    probes=Path(__file__).resolve().parent / "probes.py",
 )

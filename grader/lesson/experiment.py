@@ -3,7 +3,7 @@
 Two kinds of check share this module (see grader/suites/*/test_reversal.py):
 
 * the **component check**: the grader's own reversal harness (encoder, loop,
-  budget; ``probe_reversal_component`` in grader/runtime/probes.py, run in the worker)
+  budget; ``probe_reversal_component`` in grader/lesson/probes.py, run in the worker)
   with the student's ``TokenAndPosEmbedding`` plugged in and its token weights
   re-initialised at the paper's scale (std ``d_model**-0.5``), so a correct
   embedding is graded on its own merit;

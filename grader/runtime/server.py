@@ -10,7 +10,8 @@ runtime, and no object it is given carries ``__globals__`` or a closure that doe
 Probes run in a fresh namespace per call (the probes source executed anew, with
 its own copy of the builtins as they were at start and the modules as they were
 at start), so whatever student code does to one probe's namespace is gone by the
-next.
+next.  The kit's probes are looked up first, then the graded lesson's (its own
+file, its own namespace).
 """
 
 from __future__ import annotations
@@ -71,9 +72,14 @@ def probe(name, view, args, kwargs):
             return modules[name]
         return real_import(name, globals, locals, fromlist, level)
 
-    ns = {"__builtins__": dict(clean_builtins, __import__=bound_import), "__name__": "gk_probe"}
-    exec(probes_code, ns)
-    fn = ns.get("probe_" + name)
+    # The kit's probes first, then the lesson's, each in a namespace of its own: a kit name is always
+    # the kit's, and neither file's helpers stand in for the other's.
+    fn = None
+    for code in (probes_code, lesson_probes_code):
+        if code is not None and fn is None:
+            ns = {"__builtins__": dict(clean_builtins, __import__=bound_import), "__name__": "gk_probe"}
+            exec(code, ns)
+            fn = ns.get("probe_" + name)
     if fn is None:
         raise unknown(f"unknown probe {name!r}")
     return fn(view, *args, **kwargs)
@@ -111,6 +117,7 @@ def make_server(runtime: dict, sub_dir: str) -> Any:
         ns: dict[str, Any] = {
             "__builtins__": dict(main_builtins), "import_module": importlib.import_module,
             "missing": missing, "unknown": unknown, "probes_code": probes_code,
+            "lesson_probes_code": lesson_probes_code,
             "clean_builtins": clean_items, "start_modules": start_modules, "real_import": clean["__import__"],
         }
         exec(main_code, ns)
@@ -118,6 +125,7 @@ def make_server(runtime: dict, sub_dir: str) -> Any:
 
     clean_items = tuple(clean.items())
     probes_code = runtime.get("probes_code")
+    lesson_probes_code = runtime.get("lesson_probes_code")  # the graded lesson's own (worker.py)
     start_modules = tuple(runtime["modules"].items())
 
     def on_main(make: Any) -> Any:

@@ -2,7 +2,8 @@
 
 Run as ``python -I gk_worker.py --fd N --sub DIR`` from a runtime folder that
 holds copies of this file, ``gk_protocol.py``, ``gk_probes.py``, ``gk_server.py`` and
-``gk_guard.py`` (see ``grader.runtime``); this file is only the bootstrap, the serve
+``gk_guard.py`` (see ``grader.runtime``), and the graded lesson's probes where it has
+some (``gk_probes_lesson.py``); this file is only the bootstrap, the serve
 loop is gk_server.py.  It talks only over the inherited socket ``N``; the
 student's prints go to stdout/stderr, which the grader drains and never parses.
 
@@ -33,6 +34,9 @@ from typing import Any
 # Modules the probes import, bound as they are at start: a student's sys.modules entry
 # or module attribute swapped later does not reach a probe.
 PROBE_MODULES = ("torch", "torch.nn", "copy", "typing", "__future__", "torch._subclasses.fake_tensor")
+# The graded lesson's probes (grader/engine/lesson_api.py ``Lesson.probes``), copied beside gk_probes.py under
+# a gk_ name: no student module can take it, and the tamper scan flags a submission that spells it.
+LESSON_PROBES = "gk_probes_lesson.py"
 
 
 def _load(path: str, name: str, builtins_copy: dict) -> dict:
@@ -75,7 +79,8 @@ def prepare(here: str) -> dict:
     if torch is not None:
         _warm_up(torch)
     clean = dict(vars(builtins))
-    runtime: dict[str, Any] = {"builtins": clean, "modules": {}, "probes_code": None}
+    runtime: dict[str, Any] = {"builtins": clean, "modules": {}, "probes_code": None,
+                               "lesson_probes_code": None}
     for name in ("protocol", "guard", "server"):
         runtime[name] = _load(os.path.join(here, f"gk_{name}.py"), f"gk_{name}", clean)
     if torch is not None:
@@ -85,14 +90,27 @@ def prepare(here: str) -> dict:
                 runtime["modules"][name] = importlib.import_module(name)
             except ImportError:
                 pass
-        with open(os.path.join(here, "gk_probes.py"), encoding="utf-8") as fh:
-            runtime["probes_code"] = compile(fh.read(), os.path.join(here, "gk_probes.py"), "exec",
-                                             dont_inherit=True)
+        runtime["probes_code"] = _compile(os.path.join(here, "gk_probes.py"))
+        load_lesson_probes(runtime, here)
     roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
     roots.update(os.path.dirname(os.path.dirname(getattr(m, "__file__", None) or "/nonexistent/x"))
                  for m in runtime["modules"].values())
     runtime["trusted_roots"] = sorted(r for r in roots if r and r != "/" and os.path.isdir(r))
     return runtime
+
+
+def _compile(path: str) -> Any:
+    with open(path, encoding="utf-8") as fh:
+        return compile(fh.read(), path, "exec", dont_inherit=True)
+
+
+def load_lesson_probes(runtime: dict, here: str) -> None:
+    """The graded lesson's own probes, where the grader shipped them into the runtime folder ``here``
+    (``LESSON_PROBES``; none for a lesson that declares none). A zygote's runtime has none: its forked
+    worker loads them from its own runtime folder before it serves (gk_zygote.py ``serve``)."""
+    path = os.path.join(here, LESSON_PROBES)
+    if runtime["probes_code"] is not None and os.path.isfile(path):
+        runtime["lesson_probes_code"] = _compile(path)
 
 
 def _warm_up(torch: Any) -> None:

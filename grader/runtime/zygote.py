@@ -99,6 +99,9 @@ def serve(cfg: dict, boot: dict, runtime: dict) -> None:
     except BaseException:
         pass
     sub_dir = cfg["cwd"]
+    # The graded lesson's probes: this worker's own runtime folder has them (gk_init binds it at /runtime),
+    # the zygote's, made before any lesson was known, does not.
+    boot["load_lesson_probes"](runtime, "/runtime")
     begin, take = runtime["server"]["make_server"](runtime, sub_dir + os.sep)
     boot["hide_runtime"]()
     sys.path.insert(0, sub_dir)

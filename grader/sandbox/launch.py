@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.paths import KIT_ROOT, PACKAGE, RUNTIME_DIR
+from grader.runtime.worker import LESSON_PROBES
 from grader.sandbox import reap
 from grader.sandbox import uid as uid_mod
 from grader.sandbox import zygote as zygote_mod
@@ -86,6 +87,8 @@ class SandboxPolicy:
     # more workers beside a grade's own, for its independent work (the experiment's runs), where two cores
     # and the zygote allow; a batch running several grades at once turns it off (its cores are taken)
     siblings: bool = True
+    # the graded lesson's worker probes (Lesson.probes), shipped beside the kit's; None: the kit's only
+    probes: str | None = None
 
     def describe(self) -> str:
         """The level a worker started now would get."""
@@ -165,13 +168,17 @@ def _ask_to_stop(process: subprocess.Popen) -> None:
         pass
 
 
-def make_runtime(into: Path) -> Path:
-    """Copy the worker's own files (and nothing else of the grader) into ``into``."""
+def make_runtime(into: Path, probes: str | Path | None = None) -> Path:
+    """Copy the worker's own files (and nothing else of the grader) into ``into``, with the graded lesson's
+    ``probes`` (a Python file of its package) as ``LESSON_PROBES`` where it has some."""
     into.mkdir(parents=True, exist_ok=True)
     os.chmod(into, 0o755)
     here = RUNTIME_DIR
-    for src, dst in RUNTIME_FILES.items():
-        shutil.copyfile(here / src, into / dst)
+    files = [(here / src, dst) for src, dst in RUNTIME_FILES.items()]
+    if probes is not None:
+        files.append((Path(probes), LESSON_PROBES))
+    for src, dst in files:
+        shutil.copyfile(src, into / dst)
         os.chmod(into / dst, 0o644)
     return into
 
@@ -318,7 +325,7 @@ def launch_worker(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy) -> 
     level = resolve_isolation(policy)
     _sweep_once()
     scratch = _scratch("gk-worker-")
-    runtime = make_runtime(scratch / "runtime")
+    runtime = make_runtime(scratch / "runtime", policy.probes)  # a zygote's worker reads it there too
     if level == "namespaces":
         launch = _launch_namespaces(Path(sub_dir), sock, policy, scratch, runtime)
     elif level == "uid":

@@ -7,18 +7,9 @@ import torch
 
 from grader.core.errors import StudentRaised
 from grader.core.feedback import expect, fail
-from grader.core.testkit import (
-    as_tensor,
-    check_dtype,
-    check_shape,
-    forward_rows_cause,
-    fresh_rng,
-    max_diff,
-    mentions,
-    raised,
-    table_figure,
-)
+from grader.core.testkit import as_tensor, check_dtype, check_shape, fresh_rng, max_diff, mentions, raised
 from grader.lesson import reference, structure
+from grader.lesson.pe_checks import forward_rows_cause, table_figure
 
 MODES = ["sin", "learned", "none"]
 

@@ -7,7 +7,7 @@ from torch import nn
 from grader.core.feedback import expect
 from grader.core.testkit import fresh_rng
 from grader.lesson import reference
-from grader.runtime.probes import build_function
+from grader.lesson.probes import build_function
 
 
 def _case(with_positions):

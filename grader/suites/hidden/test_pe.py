@@ -8,16 +8,14 @@ from grader.core.testkit import (
     as_tensor,
     check_dtype,
     check_finite,
-    check_pe_values,
     check_shape,
-    diagnose_pe,
     fresh_rng,
     max_diff,
     mentions,
-    pictured,
     raised,
 )
 from grader.lesson import reference
+from grader.lesson.pe_checks import check_pe_values, diagnose_pe, pictured
 
 
 @pytest.mark.task("sinusoidal_pe", points=3)

@@ -6,17 +6,9 @@ import pytest
 import torch
 
 from grader.core.feedback import expect, fail
-from grader.core.testkit import (
-    as_tensor,
-    check_shape,
-    forward_rows_cause,
-    max_diff,
-    mentions,
-    pe_formula,
-    raised,
-    table_figure,
-)
+from grader.core.testkit import as_tensor, check_shape, max_diff, mentions, raised
 from grader.lesson import structure
+from grader.lesson.pe_checks import forward_rows_cause, pe_formula, table_figure
 
 
 def _ids(batch, length, vocab, seed=0):

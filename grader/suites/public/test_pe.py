@@ -3,17 +3,8 @@
 import pytest
 
 from grader.core.feedback import expect
-from grader.core.testkit import (
-    as_tensor,
-    check_dtype,
-    check_finite,
-    check_pe_values,
-    check_shape,
-    mentions,
-    pe_formula,
-    pictured,
-    raised,
-)
+from grader.core.testkit import as_tensor, check_dtype, check_finite, check_shape, mentions, raised
+from grader.lesson.pe_checks import check_pe_values, pe_formula, pictured
 
 
 @pytest.mark.task("sinusoidal_pe", points=1)
