@@ -265,3 +265,24 @@ def test_py_pruning_keeps_every_definitional_pattern():
                  "setattr(Holder", "Holder.shared = shared", "for i in range(3):"):
         assert kept in pruned, kept
     assert pruned.count("\n") == PATTERNS.count("\n")
+
+
+def test_a_notebook_stages_the_same_file_whatever_the_string_hashing(tmp_path):
+    """The staged file decides the content hash and so the seeds a grade draws: it must not follow
+    Python's per-process string hashing (the zygote runs `python -I`, so each grade has its own)."""
+    import hashlib
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys, tempfile, pathlib; from grader.engine.submission import read_submission; "
+            "s = read_submission(pathlib.Path(sys.argv[1]), pathlib.Path(tempfile.mkdtemp())); "
+            "print((s.staging / 'notebook.py').read_text(encoding='utf-8'))")
+    staged = set()
+    for seed in ("1", "2", "3"):
+        done = subprocess.run([sys.executable, "-c", code, str(ROOT / "examples" / "notebook.ipynb")],
+                              capture_output=True, text=True, check=True, cwd=ROOT,
+                              env=dict(os.environ, PYTHONHASHSEED=seed))
+        assert "__GK_UNAVAILABLE = {" in done.stdout
+        staged.add(hashlib.sha256(done.stdout.encode()).hexdigest())
+    assert len(staged) == 1

@@ -287,7 +287,7 @@ def decide(stmts: list[Stmt], *, notebook: bool, rules: NotebookRules,
     for s in stmts:
         _static_verdict(s, defined - set(unavailable), imported, unavailable, notebook, rules)
         if s.verdict in ("notebook_only", "plotting", "kit"):
-            unavailable.update(dict.fromkeys(s.binds, s.detail))
+            unavailable.update(dict.fromkeys(sorted(s.binds), s.detail))
     contract = set(rules.graded) | {"__all__"}
     live = set(extra_live) | contract
     for s in stmts:
