@@ -31,9 +31,6 @@ STILL_TO_MOVE: dict[str, dict[str, str]] = {
         "grader/instructor/notebook_release.py": "the lesson notebook's cells and texts",
         "grader/instructor/release.py": "the student README's texts (task, module and log names)",
         "grader/jupyter/check.py": "the task names in its messages and the log's name",
-        "grader/report/i18n.py": "texts that name the log, the layer and the experiment's calls",
-        "grader/report/log_view.py": "the LeetCode log review's task",
-        "grader/report/view.py": "the practice functions' catalog",
         "grader/runtime/probes.py": "the equivariance and device harness",
     },
 }

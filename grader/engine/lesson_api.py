@@ -97,6 +97,16 @@ class Section:
     title_ko: str
     html: str
     markdown: str
+    # Optional, for a block with markup of its own: ``heading`` off, the bodies bring their own heading and
+    # anchors and are placed as they are (no wrapper); ``late``, the block comes after the others (in
+    # feedback.html after the notes on a notebook's code too); ``in_check`` off, check()'s notebook view
+    # leaves it out (the full report has it); ``document``, the block reviews the graded document
+    # (``Layout.log_name``) and gives ``present``, ``points``, ``max_points`` for short summaries
+    # (Gradescope's top-level output states them in one line).
+    heading: bool = True
+    late: bool = False
+    in_check: bool = True
+    document: Mapping[str, Any] | None = None
 
     def title_in(self, lang: str) -> str:
         return (self.title_ko if lang == "ko" else "") or self.title_en
