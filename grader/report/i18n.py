@@ -1,4 +1,6 @@
-"""Every fixed string of the reports (HTML, Markdown, Gradescope, terminal, text, CI), in English and Korean."""  # noqa: E501
+"""The fixed strings every lesson's reports share (HTML, Markdown, Gradescope, terminal, text, CI), in English
+and Korean. A lesson's own texts live in its package and reach the page in its report blocks
+(Lesson.report_sections); a skip its suites explain carries its own words in results.json (``messages``)."""
 
 from __future__ import annotations
 
