@@ -18,8 +18,9 @@ from grader.report.lesson_tasks import rank, task_order, task_titles, title_of
 from grader.report.view import lesson_flag, reproduce_command, split_message
 
 _WHERE = re.compile(r"\(at ([^()`]+?)(?: `[^`]*`)?\)")
-# A graded document still as its template left it: "NOTES.md is still the blank template: ..."
-_BLANK = re.compile(r"(?P<document>[^\s`]+) is still the blank template")
+# A graded document still as its template left it: "NOTES.md is still the blank template: ..." (a plain
+# substring: messages may be megabytes long)
+_BLANK = " is still the blank template"
 
 
 def not_started(row: dict[str, Any]) -> str | None:
@@ -27,7 +28,7 @@ def not_started(row: dict[str, Any]) -> str | None:
     text = row.get("en_text", "")
     if "Not attempted yet" in text:  # also a check that could not run for it (the component check)
         return "code"
-    if _BLANK.search(text):
+    if _BLANK in text:
         return "log"
     return None
 
@@ -35,8 +36,8 @@ def not_started(row: dict[str, Any]) -> str | None:
 def _blank_line(rows: list[Row], lang: str) -> str:
     """The not-started line of a graded document still blank: it names the document as its checks do
     (the lesson's ``Layout.log_name``)."""
-    found = _BLANK.search(rows[0].get("en_text", ""))
-    document = found.group("document") if found else "?"
+    before = rows[0].get("en_text", "").partition(_BLANK)[0].split()
+    document = before[-1].strip("`") if before else "?"
     return translate("not_started_log", lang, n=len(rows), document=document,
                      document_is=particle(document, "이"))
 
