@@ -262,6 +262,10 @@ def test_feedback_holds_the_picture(graded, lesson, tmp_path, lang):
     assert f"\n### {title}\n" in md and "  0  ■ · · ·\n" in md and "<svg" not in md
     right = write_reports(graded("right", True), tmp_path / f"right-{lang}", lang, "right")
     assert "lesson-section" not in right["feedback.html"].read_text(encoding="utf-8")
+    # none of the other lesson's blocks: its experiment, its log review (nor their words)
+    for page in (html, md, right["feedback.html"].read_text(encoding="utf-8"),
+                 right["feedback.md"].read_text(encoding="utf-8")):
+        assert not re.search(r"Sequence-reversal|순서 뒤집기|LeetCode|log-points|experiment-", page)
 
 
 def test_check_shows_the_picture_in_the_notebook(graded, lesson):
@@ -274,11 +278,14 @@ def test_check_shows_the_picture_in_the_notebook(graded, lesson):
     assert "lesson-section" not in CheckResult(graded("right", True), "en", None)._repr_html_()
 
 
-def test_a_lesson_without_sections_adds_no_block():
+def test_results_that_name_no_lesson_get_the_default_lessons_blocks():
+    """Results from before results.json named its lesson were the default lesson's: its blocks (the
+    experiment and the log review, report-only: check()'s view leaves them out)."""
     from grader.report.lesson_sections import lesson_sections
 
-    assert lesson_sections({"lesson": {"module": "grader.lesson"}}, "en") == []
-    assert lesson_sections({}, "ko") == []  # results that name no lesson (before results.json did)
+    assert [s["key"] for s in lesson_sections({}, "ko", report=True)] == ["experiment", "log"]
+    assert lesson_sections({}, "ko") == []
+    assert lesson_sections({"lesson": {"module": "not_installed_here"}}, "en", report=True) == []
 
 
 @needs_install

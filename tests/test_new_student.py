@@ -17,8 +17,8 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from grader.lesson.loggrade import NOTEBOOK_NO_LOG
 from grader.lesson.notebook import build_notebook
+from grader.lesson.report.log import log_view
 from grader.report import render_html, render_markdown
-from grader.report.log_view import log_view
 from grader.report.markup import code_spans, display_width
 from grader.report.text import text_summary
 from grader.report.view import split_message

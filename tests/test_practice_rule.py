@@ -19,8 +19,8 @@ import pytest
 from rich.console import Console
 
 from grader.lesson.practice import BEST_OF, NOT_COUNTED, NOT_COUNTED_EASY, PROBLEMS, RULE
+from grader.lesson.report.log import log_view
 from grader.report.cards import NOT_COUNTED_HEAD, not_counted_cards
-from grader.report.log_view import log_view
 from grader.report.render import render_html, render_markdown
 from grader.report.terminal import summary_renderables
 from grader.report.text import text_summary

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.lesson.report.texts import TEXT as LESSON_TEXT
 from grader.report.classpages import clip_words
 from grader.report.gradescope import build_gradescope
 from grader.report.i18n import STRINGS
@@ -55,9 +56,10 @@ def visible_text(page: str) -> str:
     return htmllib.unescape(f"{body} {alts} {plot_text}")
 
 
-# Every English UI string of the kit that has a Korean one (words of 4+ letters, so that
-# a single "T=8" or "#" is not counted), and the strings the issue found left in English.
-ENGLISH_UI = sorted(({en for en, ko in STRINGS.values() if en != ko and re.search(r"[A-Za-z]{4,}", en)
+# Every English UI string of the kit and of the lesson's own blocks that has a Korean one (words of 4+
+# letters, so that a single "T=8" or "#" is not counted), and the strings the issue found left in English.
+ENGLISH_UI = sorted(({en for en, ko in (*STRINGS.values(), *LESSON_TEXT.values())
+                      if en != ko and re.search(r"[A-Za-z]{4,}", en)
                      and "{" not in en} | {"Difficulty", "Likely cause", "bag-of-tokens bound",
                                            "token accuracy", "cross-entropy loss"})
                     # single words that also occur in torch's own error text and in Korean prose ("optimizer

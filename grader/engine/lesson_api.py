@@ -100,6 +100,16 @@ class Section:
     title_ko: str
     html: str
     markdown: str
+    # Optional, for a block with markup of its own: ``heading`` off, the bodies bring their own heading and
+    # anchors and are placed as they are (no wrapper); ``late``, the block comes after the others (in
+    # feedback.html after the notes on a notebook's code too); ``in_check`` off, check()'s notebook view
+    # leaves it out (the full report has it); ``document``, the block reviews the graded document
+    # (``Layout.log_name``) and gives ``present``, ``points``, ``max_points`` for short summaries
+    # (Gradescope's top-level output states them in one line).
+    heading: bool = True
+    late: bool = False
+    in_check: bool = True
+    document: Mapping[str, Any] | None = None
 
     def title_in(self, lang: str) -> str:
         return (self.title_ko if lang == "ko" else "") or self.title_en
@@ -110,9 +120,9 @@ ReportSections = Callable[[Mapping[str, Any], str], Sequence[Section]]
 
 
 class ClassCharts(Protocol):
-    """The kit's charts, handed to ``Lesson.class_sections`` (grader/report/class_sections.py draws them):
-    a lesson inside the kit's package sits below its report layer and takes them as this parameter rather
-    than importing them. Each gives an ``<img>`` source (an SVG data URI), or None with nothing to draw."""
+    """The kit's charts, handed to ``Lesson.class_sections`` (grader/report/class_sections.py draws them),
+    so a lesson draws in the class page's palette through a typed interface rather than the kit's report
+    internals. Each gives an ``<img>`` source (an SVG data URI), or None with nothing to draw."""
 
     def dots(self, groups: Sequence[str], values: Sequence[Sequence[float]], series: Sequence[str], *,
              refs: Sequence[float | None] = (), ref_label: str = "", y_title: str = "") -> str | None:

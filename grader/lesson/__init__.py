@@ -9,12 +9,23 @@ worker probes (``probes.py``) and its student release (``student_release``, the 
 ``experiment``).
 """
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
-from grader.engine.lesson_api import Layout, Lesson
+from grader.engine.lesson_api import Layout, Lesson, Section
 from grader.lesson import causes, class_report, prefetch, reference, student_release
 from grader.lesson.tasks import CONTRACT, LOG_NAME, TASK_LIST, TOP_LEVEL_CALLS
 from grader.paths import EXERCISES, SOLUTIONS, SUITES_DIR
+
+
+def report_sections(results: Mapping[str, Any], lang: str) -> list[Section]:
+    """The experiment's table and the LeetCode log review (grader/lesson/report), imported when a report
+    is written: grading, and the worker, never load the report code."""
+    from grader.lesson.report import report_sections as sections
+
+    return sections(results, lang)
+
 
 LESSON = Lesson(
     name="Embedding + Positional Encoding",
@@ -31,6 +42,7 @@ LESSON = Lesson(
     solutions=SOLUTIONS,
     suites=SUITES_DIR,
     causes=causes,
+    report_sections=report_sections,
     contract=CONTRACT,
     notebook_top_level_calls=TOP_LEVEL_CALLS,
     class_sections=class_report.class_sections,

@@ -18,6 +18,9 @@ from grader.report.lesson_tasks import rank, task_order, task_titles, title_of
 from grader.report.view import lesson_flag, reproduce_command, split_message
 
 _WHERE = re.compile(r"\(at ([^()`]+?)(?: `[^`]*`)?\)")
+# A graded document still as its template left it: "NOTES.md is still the blank template: ..." (a plain
+# substring: messages may be megabytes long)
+_BLANK = " is still the blank template"
 
 
 def not_started(row: dict[str, Any]) -> str | None:
@@ -25,9 +28,18 @@ def not_started(row: dict[str, Any]) -> str | None:
     text = row.get("en_text", "")
     if "Not attempted yet" in text:  # also a check that could not run for it (the component check)
         return "code"
-    if "is still the blank template" in text:
+    if _BLANK in text:
         return "log"
     return None
+
+
+def _blank_line(rows: list[Row], lang: str) -> str:
+    """The not-started line of a graded document still blank: it names the document as its checks do
+    (the lesson's ``Layout.log_name``)."""
+    before = rows[0].get("en_text", "").partition(_BLANK)[0].split()
+    document = before[-1].strip("`") if before else "?"
+    return translate("not_started_log", lang, n=len(rows), document=document,
+                     document_is=particle(document, "이"))
 
 
 def is_not_attempted(row: dict[str, Any]) -> bool:
@@ -127,7 +139,7 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
             "task": task, "task_title": rows[0]["task_title"], "count": len(rows), "lost": lost,
             "task_rank": _order(rows[0]),
             "places": places, "checks": rows, "reproduce": _task_command(rows[0]["reproduce"], task),
-            "text": (translate("not_started_log", lang, n=len(rows)) if not_started(rows[0]) == "log" else
+            "text": (_blank_line(rows, lang) if not_started(rows[0]) == "log" else
                      translate("not_started_line" if len(rows) > 1 else "not_started_line_one", lang,
                                n=len(rows), where=", ".join(places[:3]) or "–",
                                rerun=translate(f"rerun_{rerun}", lang))),

@@ -1,8 +1,10 @@
-"""Every fixed string of the reports (HTML, Markdown, Gradescope, terminal, text, CI), in English and Korean."""  # noqa: E501
+"""The fixed strings every lesson's reports share (HTML, Markdown, Gradescope, terminal, text, CI), in English
+and Korean. A lesson's own texts live in its package and reach the page in its report blocks
+(Lesson.report_sections); a skip its suites explain carries its own words in results.json (``messages``)."""
 
 from __future__ import annotations
 
-from grader.lesson.practice import NOT_COUNTED, NOT_COUNTED_EASY
+from collections.abc import Mapping
 
 STRINGS: dict[str, tuple[str, str]] = {
     "title": ("Grading feedback", "채점 피드백"),
@@ -35,52 +37,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "status_failed": ("failed", "실패"),
     "status_error": ("error", "오류"),
     "status_timeout": ("timeout", "시간 초과"),
-    "experiment": ("Sequence-reversal experiment", "순서 뒤집기 실험"),
-    "experiment_missing": ("No experiment numbers in this run (the experiment is graded by the hidden "
-                           "suite).",
-                           "이번 채점에는 실험 결과가 없습니다(실험은 숨은 테스트에서 채점합니다)."),
-    "part_student": ("Your experiment: your train_reversal, every model measured by the grader",
-                     "내 실험: 내 train_reversal로 학습, 정확도는 채점기가 측정"),
-    "part_component": ("The grader's training harness with your TokenAndPosEmbedding",
-                       "채점기의 학습 환경에 내 TokenAndPosEmbedding을 넣은 결과"),
-    "part_runs": ("Runs", "실행 결과"),
-    "your_evaluate": ("your evaluate()", "내 evaluate()"),
-    "mode": ("Mode", "모드"),
-    "seed": ("Seed", "시드"),
-    "steps": ("Steps", "스텝"),
-    "final_loss": ("Final train loss", "마지막 학습 손실"),
-    "acc_at": ("Accuracy at T={n}", "T={n} 정확도"),
-    "bound_row": ("Bag-of-tokens bound (best without positions)",
-                  "bag-of-tokens 상한(위치 정보 없이 가능한 최선)"),
-    "bound_note": (
-        "Without positions a model knows only its own token and the multiset of all tokens (which tokens "
-        "occur, and how often), so its best guess is the most common of the other tokens: that accuracy is "
-        "the bag-of-tokens bound. `none` should sit on it; `sin` and `learned` should beat it at the "
-        "training length.",
-        "위치 정보가 없으면 모델은 자기 토큰과, 어떤 토큰이 몇 번 나왔는지(multiset)만 압니다. 그래서 "
-        "나머지 토큰 중 가장 많이 나온 토큰을 고르는 것이 최선이고, 그 정확도가 bag-of-tokens 상한입니다. "
-        "`none`은 이 값에 머물러야 하고, `sin`과 `learned`는 학습 길이에서 이 값을 넘어야 합니다."),
     "loss_curves": ("Training loss per step (mean over seeds)", "스텝별 학습 손실(시드 평균)"),
-    "acc_plot": ("Accuracy by length, with the bag-of-tokens bound", "길이별 정확도와 bag-of-tokens 상한"),
-    "log_review": ("LeetCode log review", "LeetCode 기록 검토"),
-    "log_missing": ("No LEETCODE_LOG.md in the submission.", "제출물에 LEETCODE_LOG.md가 없습니다."),
-    "log_not_graded": ("The LeetCode log was not graded in this run.",
-                       "이번 채점에서는 LeetCode 기록을 채점하지 않았습니다."),
     "log_points": ("Log points", "기록 점수"),
-    "breakdown": ("Breakdown", "세부 점수"),
-    "findings": ("Findings", "지적 사항"),
-    "no_findings": ("No findings: the log is complete and consistent.",
-                    "지적 사항 없음: 기록이 완전하고 일관됩니다."),
-    "line": ("Line", "행"),
-    "severity": ("Severity", "종류"),
-    "sev_error": ("missing/malformed", "누락/형식 오류"),
-    "sev_warning": ("warning", "경고"),
-    "sev_info": ("note", "참고"),
-    "problems": ("Problems", "문제"),
-    # named, since the callout follows the whole table (it once read as the last row's)
-    "practice_link": ("Your practice code for problem {n} ({function}) fails",
-                      "문제 {n}의 연습 코드가 실패합니다({function})"),
-    "went_wrong_says": ("Your log's 'what went wrong' (line {line}) says", "기록의 '틀린 이유'({line}행)"),
     "environment": ("How this was graded", "채점 환경"),
     "isolation": ("Isolation", "격리 수준"),
     "versions": ("Versions", "버전"),
@@ -110,27 +68,18 @@ STRINGS: dict[str, tuple[str, str]] = {
                  "appear when the instructor publishes them.",
                  "위 내용은 지금 볼 수 있는 테스트입니다. 테스트 {n}개가 더 채점되었고, 그 결과와 점수는 "
                  "강사가 공개할 때 보입니다."),
-    "difficulty": ("Difficulty", "난이도"),
     # the term (grader/instructor/term): results["final"], the total after the late policy and decisions
     "final_total": ("Final total (after the course's late policy and the instructor's decisions)",
                     "최종 점수(과목의 지각 규정과 강사의 결정 반영)"),
     "final_on_time": ("Submitted on time: the final total is the grader's score.",
                       "기한 안에 제출: 최종 점수는 채점 점수와 같습니다."),
-    "time": ("Time", "시간"),
-    "space": ("Space", "공간"),
     "plot_step": ("step", "스텝"),
     "plot_loss": ("cross-entropy loss", "교차 엔트로피 손실"),
     "plot_runs": ("{mode} (n={n})", "{mode} ({n}회)"),
     "plot_bound": ("bag-of-tokens bound", "bag-of-tokens 상한"),
     "plot_accuracy": ("token accuracy", "토큰 정확도"),
-    "bound_noise": ("± is one standard error of an accuracy measured on {n} sequences: a `none` accuracy "
-                    "within ± of the bound is on the bound, not above it.",
-                    "±는 시퀀스 {n}개로 잰 정확도의 표준오차입니다. `none`의 정확도가 상한에서 ± 안쪽이면 "
-                    "상한을 넘은 것이 아니라 상한에 있는 것입니다."),
     "skip_no_cuda": ("no CUDA device on this machine (the simulated-CUDA test covers it)",
                      "이 컴퓨터에는 CUDA 장치가 없습니다(시뮬레이션한 CUDA 테스트가 대신 확인합니다)"),
-    "skip_not_counted": NOT_COUNTED,
-    "skip_not_counted_easy": NOT_COUNTED_EASY,
     "text_head": ("Grade", "채점 결과"),
     "text_unreadable": ("Submission unreadable", "제출물을 읽을 수 없습니다"),
     "text_to_fix": ("To fix:", "고칠 것:"),
@@ -187,9 +136,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     # what to run again, by where the feedback is read: a shell, or a notebook's kernel
     "rerun_grade": ("run `grade` again", "`grade`를 다시 실행하세요"),
     "rerun_check": ("run `check()` again", "`check()`를 다시 실행하세요"),
-    "not_started_log": ("not started yet: LEETCODE_LOG.md is still the blank template ({n} checks). Fill "
+    # a document the lesson grades (Layout.log_name), still as its template left it
+    "not_started_log": ("not started yet: {document} is still the blank template ({n} checks). Fill "
                         "it in as you solve the problems.",
-                        "아직 시작하지 않았습니다: LEETCODE_LOG.md가 빈 양식 그대로입니다(검사 {n}개). "
+                        "아직 시작하지 않았습니다: {document_is} 빈 양식 그대로입니다(검사 {n}개). "
                         "문제를 풀면서 채우세요."),
     "checks_failed": ("{n} failed checks: {m} causes", "실패한 검사 {n}개, 원인 {m}개"),
     "checks_failed_one": ("{n} failed checks: one cause", "실패한 검사 {n}개, 원인 하나"),
@@ -203,7 +153,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "follows": ("fails because of {name} (above)", "위의 {name} 때문에 실패"),
     "other_causes": ("Other causes", "그 밖의 원인"),
     "more_causes": ("… and {n} more", "… 그 밖에 {n}개"),
-    "at_submission": ("counted when you submit", "제출할 때 반영"),
     "report_at": ("The full report: {html}", "전체 보고서: {html}"),
     "every_check": ("Every failed check ({n}), with its command, is in {html} and feedback.md.",
                     "실패한 검사 {n}개 모두와 재현 명령은 {html_and} feedback.md에 있습니다."),
@@ -236,11 +185,14 @@ def translate(key: str, lang: str, **fmt: object) -> str:
 
 
 # Skip reasons the suites write in English -> their key here (anything else is shown as written).
-SKIP_REASONS = {STRINGS["skip_no_cuda"][0]: "skip_no_cuda", NOT_COUNTED[0]: "skip_not_counted",
-                NOT_COUNTED_EASY[0]: "skip_not_counted_easy"}
+SKIP_REASONS = {STRINGS["skip_no_cuda"][0]: "skip_no_cuda"}
 
 
-def skip_reason(reason: str, lang: str) -> str:
+def skip_reason(reason: str, lang: str, messages: Mapping[str, str] | None = None) -> str:
+    """A skipped test's reason in ``lang``: the skip's own ``messages`` where it has them (a lesson's rule,
+    such as a problem that does not count), else the kit's text for a reason it knows, else as written."""
+    if messages and messages.get("en", "").strip() == reason.strip():
+        return messages.get(lang) or reason
     key = SKIP_REASONS.get(reason.strip())
     return translate(key, lang) if key else reason
 

@@ -15,9 +15,11 @@ from grader.engine.lesson_api import Section
 from grader.report.lesson_tasks import lesson_of
 
 
-def lesson_sections(results: Mapping[str, Any], lang: str) -> list[dict[str, Any]]:
-    """Each block as the templates read it: key, title (in ``lang``), html (trusted markup), markdown."""
-    lesson = lesson_of(results)
+def lesson_sections(results: Mapping[str, Any], lang: str, *, report: bool = False) -> list[dict[str, Any]]:
+    """Each block as the templates read it: key, title (in ``lang``), html (trusted markup), markdown, and
+    how it is placed (heading, late, document). ``report``: for feedback.html/.md, every block; otherwise
+    for check()'s notebook view, the blocks it shows (``Section.in_check``)."""
+    lesson = lesson_of(results, default=True)  # results from before they named a lesson: the default's
     hook = getattr(lesson, "report_sections", None)
     if hook is None:
         return []
@@ -25,6 +27,8 @@ def lesson_sections(results: Mapping[str, Any], lang: str) -> list[dict[str, Any
     for section in hook(results, lang):
         if not isinstance(section, Section):  # a lesson's bug, said where it is rather than half-drawn
             raise TypeError(f"report_sections gave {type(section).__name__}, not a lesson_api.Section")
+        if not (report or section.in_check):
+            continue
         out.append(
             {
                 "key": section.key,
@@ -32,9 +36,18 @@ def lesson_sections(results: Mapping[str, Any], lang: str) -> list[dict[str, Any
                 # the lesson built this markup and escaped its texts (lesson_api.Section)
                 "html": Markup(section.html),
                 "markdown": section.markdown.strip("\n"),
+                "heading": section.heading,
+                "late": section.late,
+                "document": section.document,
             }
         )
     return out
 
 
-__all__ = ["lesson_sections"]
+def document_summary(sections: list[dict[str, Any]]) -> Mapping[str, Any] | None:
+    """The graded document's review in brief (``present``, ``points``, ``max_points``), from the block
+    that reviews it; None where no block does (or the document was not graded in this run)."""
+    return next((s["document"] for s in sections if s["document"] is not None), None)
+
+
+__all__ = ["document_summary", "lesson_sections"]

@@ -2,7 +2,8 @@
 
 results.json records the lesson it was graded against (``lesson.tasks``: names and titles in report
 order, grader/engine/lessons.py), so a report of another lesson titles and orders that lesson's tasks.
-Results written before that field (and a class of them) fall back to this lesson's own list.
+Results written before that field (and a class of them) fall back to the default lesson's list, loaded
+through the engine's loader (the reports import no lesson).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from grader.lesson.tasks import TASK_LIST  # the fallback: results from before results.json named its lesson
+from grader.engine.lesson_api import load_lesson
 
 Titles = dict[str, tuple[str, str]]  # task → (English title, Korean title)
 
@@ -28,16 +29,26 @@ def recorded_tasks(results: Mapping[str, Any] | None) -> list[dict[str, str]] | 
     ]
 
 
-def task_titles(results: Mapping[str, Any] | None) -> Titles:
+def default_tasks() -> list[dict[str, str]]:
+    """The default lesson's tasks, for results that record none; none where it is not installed here."""
+    try:
+        lesson = load_lesson()
+    except (ImportError, TypeError):
+        return []
+    return [{"name": t.name, "en": t.en, "ko": t.ko} for t in lesson.tasks]
+
+
+def _tasks(results: Mapping[str, Any] | None) -> list[dict[str, str]]:
     tasks = recorded_tasks(results)
-    if tasks is None:
-        return {t.name: (t.en, t.ko) for t in TASK_LIST}
-    return {t["name"]: (t["en"], t["ko"]) for t in tasks}
+    return default_tasks() if tasks is None else tasks
+
+
+def task_titles(results: Mapping[str, Any] | None) -> Titles:
+    return {t["name"]: (t["en"], t["ko"]) for t in _tasks(results)}
 
 
 def task_order(results: Mapping[str, Any] | None) -> tuple[str, ...]:
-    tasks = recorded_tasks(results)
-    return tuple(t.name for t in TASK_LIST) if tasks is None else tuple(t["name"] for t in tasks)
+    return tuple(t["name"] for t in _tasks(results))
 
 
 def title_of(titles: Titles, task: str | None, lang: str) -> str:
@@ -55,8 +66,6 @@ def lesson_of(results: Mapping[str, Any] | None, default: bool = False) -> Any |
     """The ``Lesson`` ``results`` was graded against (its module, through the engine's loader: the
     reports import no lesson); with ``default``, the default lesson for results that record none.
     None where it is not installed here."""
-    from grader.engine.lesson_api import load_lesson
-
     lesson = (results or {}).get("lesson")
     module = lesson.get("module") if isinstance(lesson, Mapping) else None
     try:

@@ -17,15 +17,12 @@ import jinja2
 
 from grader.engine.results import Results
 from grader.paths import TEMPLATES, write_atomic
-from grader.report import plots
 from grader.report.cards import build_cards, not_counted_cards, tally, top_fixes
 from grader.report.changes import change_view, filter_view
-from grader.report.exp_view import experiment_view, sparkline
 from grader.report.gradescope import build_gradescope, page_view, visible_view
 from grader.report.i18n import skip_reason, status_word, translate
-from grader.report.lesson_sections import lesson_sections
+from grader.report.lesson_sections import document_summary, lesson_sections
 from grader.report.lesson_tasks import templates_of
-from grader.report.log_view import log_view
 from grader.report.markup import code_spans, md_code_spans, without_picture
 from grader.report.view import failure_rows, student_output, task_rows
 
@@ -95,14 +92,11 @@ def _num(value: Any, digits: int = 3) -> str:
         return str(value)
 
 
-def build_context(results: dict, lang: str, path: str, *, with_plots: bool = True) -> dict[str, Any]:
+def build_context(results: dict, lang: str, path: str) -> dict[str, Any]:
     """Everything a template needs, in ``lang``."""
     failures = failure_rows(results, lang, path)
     cards, not_started = build_cards(failures, lang)
-    exp = experiment_view((results.get("artifacts") or {}).get("experiment"), lang)
-    for part in (exp or {}).get("parts", []):
-        part["img_loss"] = plots.loss_curves(part, lang) if with_plots else None
-        part["img_acc"] = plots.accuracy_bars(part, lang) if with_plots else None
+    sections = lesson_sections(results, lang, report=True)  # the graded lesson's own blocks, if any
     score, max_score = float(results.get("score", 0.0)), float(results.get("max_score", 0.0))
     final = results.get("final") or {}  # the term's final total over its maximum, where given
     score, max_score = float(final.get("total", score)), float(final.get("max") or max_score)
@@ -110,16 +104,15 @@ def build_context(results: dict, lang: str, path: str, *, with_plots: bool = Tru
         "lang": lang, "r": results, "path": path,
         "t": lambda key, **fmt: translate(key, lang, **fmt),
         "status_word": lambda s: status_word(s, lang),
-        "skip_reason": lambda s: skip_reason(s, lang),
+        "skip_reason": lambda s, messages=None: skip_reason(s, lang, messages),
         "score": score, "max_score": max_score,
         "percent": round(100 * score / max_score) if max_score else 0,
         "tasks": task_rows(results, lang), "failures": failures, "cards": cards, "not_started": not_started,
         "fixes": top_fixes(cards, not_started), "not_counted": not_counted_cards(results, lang, path),
         "tally": tally(cards, not_started, lang),
         "change": change_view(results, lang), "filtered": filter_view(results, lang),
-        "exp": exp, "sparkline": sparkline,
-        "log": log_view(results, lang),
-        "lesson_sections": lesson_sections(results, lang),  # the graded lesson's own blocks, if any
+        "lesson_sections": sections,
+        "log": document_summary(sections),  # the graded document's points, for short summaries
         "versions": results.get("versions") or {},
         "worker": dict(results.get("worker") or {},
                        output=student_output((results.get("worker") or {}).get("output", ""))),
@@ -133,7 +126,7 @@ def render_html(results: Results, lang: str, path: str) -> str:
 
 def render_markdown(results: Results, lang: str, path: str, limit: int = MD_LIMIT) -> str:
     """GitHub-flavoured Markdown under ``limit`` bytes: long output is cut with a note."""
-    ctx = build_context(results, lang, path, with_plots=False)
+    ctx = build_context(results, lang, path)
     env = environment(templates_of(results))
     text = env.get_template("feedback.md.j2").render(ctx, details_limit=None)
     if len(text.encode("utf-8")) <= limit:
@@ -151,7 +144,7 @@ def render_markdown(results: Results, lang: str, path: str, limit: int = MD_LIMI
 
 def render_summary_md(results: Results, lang: str, path: str) -> str:
     """The short Markdown shown on Gradescope's top-level output: visible tests only."""
-    ctx = build_context(visible_view(results), lang, path, with_plots=False)
+    ctx = build_context(visible_view(results), lang, path)
     return environment(templates_of(results)).get_template("summary.md.j2").render(ctx)
 
 

@@ -112,5 +112,5 @@ def _the_rest(results: Results, lang: str) -> list[str]:
     for s in results.get("skipped", []):
         if s.get("not_counted"):
             continue  # a problem outside the best two: its own section above, failing checks shown
-        out.append(f"{tr('text_skipped')}: {s['id']}: {skip_reason(s['reason'], lang)}")
+        out.append(f"{tr('text_skipped')}: {s['id']}: {skip_reason(s['reason'], lang, s.get('messages'))}")
     return out

@@ -17,9 +17,6 @@ from grader.report.i18n import status_word
 from grader.report.lesson_tasks import Titles, causes_of, rank, task_order, task_titles, title_of
 from grader.report.pe_figure import figure_view
 
-# Practice functions of leetcode.py, as named in the catalog and the test ids.
-PRACTICE_FUNCTIONS = ("my_pow", "count_primes", "is_happy", "int_to_roman")
-
 _EN = re.compile(r"^(?P<what>.*?)\s*\bexpected\s+(?P<exp>.+?);\s*found\s+(?P<found>.+?)"
                  r"(?:\.\s+(?P<rest>.*)|\.?)$", re.S)
 # "X: after .to('meta'), forward should work; found Y": the same card without the word "expected"
@@ -182,23 +179,4 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
     return rows
 
 
-def practice_failures(results: dict, lang: str = "en") -> dict[str, str]:
-    """Practice function -> its first failing check in ``lang`` (not-attempted ones excluded)."""
-    found: dict[str, str] = {}
-    for t in results.get("tests", []):
-        if t.get("task") != "leetcode_practice" or t["status"] == "passed":
-            continue
-        messages = t.get("messages") or {}
-        # the English one says which function and "Not attempted"
-        text = messages.get("en") or t.get("message", "")
-        if text.startswith("Not attempted"):
-            continue
-        shown = messages.get(lang) or text
-        for fn in PRACTICE_FUNCTIONS:
-            if fn in t["id"] or text.startswith(fn):
-                found.setdefault(fn, shown.rstrip(". "))
-    return found
-
-
-__all__ = ["failure_rows", "lesson_flag", "practice_failures", "reproduce_command", "split_message",
-           "student_output", "task_rows"]
+__all__ = ["failure_rows", "lesson_flag", "reproduce_command", "split_message", "student_output", "task_rows"]

@@ -1,4 +1,4 @@
-"""The LeetCode log review (results["artifacts"]["leetcode_log"]) for the reports.
+"""The LeetCode log review (results["artifacts"]["leetcode_log"]) for this lesson's report block.
 
 Findings are shown with the line of the student's log they point at. When
 practice code fails (tests of task leetcode_practice), the review is redone
@@ -13,7 +13,7 @@ from typing import Any
 
 from grader.lesson.leetlog import review_log
 from grader.lesson.loggrade import HIDDEN_GROUPS, PUBLIC_GROUPS
-from grader.report.view import practice_failures
+from grader.lesson.practice import PROBLEMS
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 # The review names its breakdown items in English; their Korean, by suffix.
@@ -57,6 +57,24 @@ def test_breakdown(results: dict, lang: str) -> list[dict[str, Any]]:
     return [rows[k] for k in sorted(rows)]
 
 
+def practice_failures(results: dict, lang: str = "en") -> dict[str, str]:
+    """Practice function -> its first failing check in ``lang`` (not-attempted ones excluded)."""
+    found: dict[str, str] = {}
+    for t in results.get("tests", []):
+        if t.get("task") != "leetcode_practice" or t["status"] == "passed":
+            continue
+        messages = t.get("messages") or {}
+        # the English one says which function and "Not attempted"
+        text = messages.get("en") or t.get("message", "")
+        if text.startswith("Not attempted"):
+            continue
+        shown = messages.get(lang) or text
+        for fn in PROBLEMS:
+            if fn in t["id"] or text.startswith(fn):
+                found.setdefault(fn, shown.rstrip(". "))
+    return found
+
+
 def not_counted_failures(results: dict, lang: str) -> dict[str, str]:
     """Practice function -> its first failing check, for a logged problem outside the best two: it costs
     nothing, but the log's 'what went wrong' still sits next to it (practice_failures has the rest)."""
@@ -69,6 +87,8 @@ def not_counted_failures(results: dict, lang: str) -> dict[str, str]:
             if t.get("status") != "passed" and en and not en.startswith("Not attempted"):
                 found.setdefault(str(left.get("group", "")), (messages.get(lang) or en).rstrip(". "))
     return found
+
+
 def problem_points(results: dict, problems: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each problem's points as this run's log tests gave them, so the problems add up to the log's
     score (the review's own 3 per problem includes checks that run only at submission)."""

@@ -1,0 +1,73 @@
+"""This lesson's own report texts (the experiment's table, the LeetCode log review), English and Korean.
+
+The kit's grader/report/i18n.py holds the texts every lesson's report shares; ``t`` looks a key up here
+first, then there, so the lesson's blocks read both through one function.
+"""
+
+from __future__ import annotations
+
+from grader.report.i18n import translate
+
+TEXT: dict[str, tuple[str, str]] = {
+    "experiment": ("Sequence-reversal experiment", "순서 뒤집기 실험"),
+    "experiment_missing": ("No experiment numbers in this run (the experiment is graded by the hidden "
+                           "suite).",
+                           "이번 채점에는 실험 결과가 없습니다(실험은 숨은 테스트에서 채점합니다)."),
+    "part_student": ("Your experiment: your train_reversal, every model measured by the grader",
+                     "내 실험: 내 train_reversal로 학습, 정확도는 채점기가 측정"),
+    "part_component": ("The grader's training harness with your TokenAndPosEmbedding",
+                       "채점기의 학습 환경에 내 TokenAndPosEmbedding을 넣은 결과"),
+    "part_runs": ("Runs", "실행 결과"),
+    "your_evaluate": ("your evaluate()", "내 evaluate()"),
+    "mode": ("Mode", "모드"),
+    "seed": ("Seed", "시드"),
+    "steps": ("Steps", "스텝"),
+    "final_loss": ("Final train loss", "마지막 학습 손실"),
+    "acc_at": ("Accuracy at T={n}", "T={n} 정확도"),
+    "bound_row": ("Bag-of-tokens bound (best without positions)",
+                  "bag-of-tokens 상한(위치 정보 없이 가능한 최선)"),
+    "bound_note": (
+        "Without positions a model knows only its own token and the multiset of all tokens (which tokens "
+        "occur, and how often), so its best guess is the most common of the other tokens: that accuracy is "
+        "the bag-of-tokens bound. `none` should sit on it; `sin` and `learned` should beat it at the "
+        "training length.",
+        "위치 정보가 없으면 모델은 자기 토큰과, 어떤 토큰이 몇 번 나왔는지(multiset)만 압니다. 그래서 "
+        "나머지 토큰 중 가장 많이 나온 토큰을 고르는 것이 최선이고, 그 정확도가 bag-of-tokens 상한입니다. "
+        "`none`은 이 값에 머물러야 하고, `sin`과 `learned`는 학습 길이에서 이 값을 넘어야 합니다."),
+    "acc_plot": ("Accuracy by length, with the bag-of-tokens bound", "길이별 정확도와 bag-of-tokens 상한"),
+    "bound_noise": ("± is one standard error of an accuracy measured on {n} sequences: a `none` accuracy "
+                    "within ± of the bound is on the bound, not above it.",
+                    "±는 시퀀스 {n}개로 잰 정확도의 표준오차입니다. `none`의 정확도가 상한에서 ± 안쪽이면 "
+                    "상한을 넘은 것이 아니라 상한에 있는 것입니다."),
+    "log_review": ("LeetCode log review", "LeetCode 기록 검토"),
+    "log_missing": ("No LEETCODE_LOG.md in the submission.", "제출물에 LEETCODE_LOG.md가 없습니다."),
+    "log_not_graded": ("The LeetCode log was not graded in this run.",
+                       "이번 채점에서는 LeetCode 기록을 채점하지 않았습니다."),
+    "breakdown": ("Breakdown", "세부 점수"),
+    "findings": ("Findings", "지적 사항"),
+    "no_findings": ("No findings: the log is complete and consistent.",
+                    "지적 사항 없음: 기록이 완전하고 일관됩니다."),
+    "line": ("Line", "행"),
+    "severity": ("Severity", "종류"),
+    "sev_error": ("missing/malformed", "누락/형식 오류"),
+    "sev_warning": ("warning", "경고"),
+    "sev_info": ("note", "참고"),
+    "problems": ("Problems", "문제"),
+    # named, since the callout follows the whole table (it once read as the last row's)
+    "practice_link": ("Your practice code for problem {n} ({function}) fails",
+                      "문제 {n}의 연습 코드가 실패합니다({function})"),
+    "went_wrong_says": ("Your log's 'what went wrong' (line {line}) says", "기록의 '틀린 이유'({line}행)"),
+    "difficulty": ("Difficulty", "난이도"),
+    "time": ("Time", "시간"),
+    "space": ("Space", "공간"),
+    "at_submission": ("counted when you submit", "제출할 때 반영"),
+}
+
+
+def t(key: str, lang: str, **fmt: object) -> str:
+    """``key`` in ``lang``: the lesson's text, else the kit's."""
+    if key not in TEXT:
+        return translate(key, lang, **fmt)
+    en, ko = TEXT[key]
+    text = ko if lang == "ko" else en
+    return text.format(**fmt) if fmt else text
