@@ -10,9 +10,10 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from grader.lesson import class_report
-from grader.report import classpages, plots, svg_chart
+from grader.lesson.report import charts
+from grader.lesson.report.experiment_view import experiment_view
+from grader.report import classpages, svg_chart
 from grader.report.class_sections import CHARTS
-from grader.report.exp_view import experiment_view
 from grader.report.svg_chart import Bars, Dots, Line
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -174,15 +175,16 @@ def _view(lang: str, runs: list[dict] | None = None) -> dict:
 
 
 def test_feedback_plots_in_korean() -> None:
-    loss = parse(decode(plots.loss_curves(_view("ko"), "ko")))
+    loss = parse(decode(charts.loss_curves(_view("ko"), "ko")))
     assert len(loss.findall(f".//{NS}polyline")) == 6 + 3  # each seed, then each mode's mean
     words = texts(loss)
     assert "스텝" in words and "교차 엔트로피 손실" in words and "sin (2회)" in words
-    acc = parse(decode(plots.accuracy_bars(_view("ko"), "ko")))
+    acc = parse(decode(charts.accuracy_bars(_view("ko"), "ko")))
     assert {"토큰 정확도", "bag-of-tokens 상한", "T=8", "T=12"} <= set(texts(acc))
-    assert plots.loss_curves(_view("en", [{"mode": "sin", "acc_by_length": {"8": 1.0}}])) is None
-    assert plots.accuracy_bars(_view("en", [{"mode": "sin", "loss_curve": [1.0]}])) is None
-    odd = parse(decode(plots.accuracy_bars(_view("en", [{"mode": "rope <&>", "acc_by_length": {"8": 0.9}}]))))
+    assert charts.loss_curves(_view("en", [{"mode": "sin", "acc_by_length": {"8": 1.0}}])) is None
+    assert charts.accuracy_bars(_view("en", [{"mode": "sin", "loss_curve": [1.0]}])) is None
+    odd_view = _view("en", [{"mode": "rope <&>", "acc_by_length": {"8": 0.9}}])
+    odd = parse(decode(charts.accuracy_bars(odd_view)))
     assert "rope <&>" in texts(odd)
 
 
@@ -202,10 +204,11 @@ def test_drawing_the_plots_imports_no_matplotlib() -> None:
     import subprocess
     import sys
 
-    code = ("import sys; from grader.report import classpages, plots; from grader.report.exp_view import "
-            "experiment_view; v = experiment_view([{'mode': 'sin', 'loss_curve': [2.0, 1.0], "
+    code = ("import sys; from grader.report import classpages; from grader.lesson.report import charts; "
+            "from grader.lesson.report.experiment_view import experiment_view; "
+            "v = experiment_view([{'mode': 'sin', 'loss_curve': [2.0, 1.0], "
             "'acc_by_length': {'8': 1.0}}])['parts'][0]; "
-            "assert plots.loss_curves(v) and plots.accuracy_bars(v); "
+            "assert charts.loss_curves(v) and charts.accuracy_bars(v); "
             "assert classpages.histogram({'n': 1, 'scores': [1.0], 'mean': 1.0, 'full': 2.0}); "
             "assert 'matplotlib' not in sys.modules")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

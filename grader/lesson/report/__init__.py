@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from grader.engine.lesson_api import Section
+from grader.lesson.report.charts import accuracy_bars, loss_curves
+from grader.lesson.report.experiment_view import experiment_view, sparkline
 from grader.lesson.report.log import log_view
 from grader.lesson.report.texts import t
-from grader.report import plots
-from grader.report.exp_view import experiment_view, sparkline
 from grader.report.render import environment
 
 HERE = Path(__file__).resolve().parent
@@ -36,8 +36,8 @@ def experiment_section(results: Mapping[str, Any], lang: str) -> Section:
     line saying there are none in this run."""
     exp = experiment_view((results.get("artifacts") or {}).get("experiment"), lang)
     for part in (exp or {}).get("parts", []):
-        part["img_loss"] = plots.loss_curves(part, lang)
-        part["img_acc"] = plots.accuracy_bars(part, lang)
+        part["img_loss"] = loss_curves(part, lang)
+        part["img_acc"] = accuracy_bars(part, lang)
     tr = partial(t, lang=lang)
     return Section(
         key="experiment", title_en=t("experiment", "en"), title_ko=t("experiment", "ko"),

@@ -61,6 +61,11 @@ TEXT: dict[str, tuple[str, str]] = {
     "time": ("Time", "시간"),
     "space": ("Space", "공간"),
     "at_submission": ("counted when you submit", "제출할 때 반영"),
+    "plot_step": ("step", "스텝"),
+    "plot_loss": ("cross-entropy loss", "교차 엔트로피 손실"),
+    "plot_runs": ("{mode} (n={n})", "{mode} ({n}회)"),
+    "plot_bound": ("bag-of-tokens bound", "bag-of-tokens 상한"),
+    "plot_accuracy": ("token accuracy", "토큰 정확도"),
 }
 
 
