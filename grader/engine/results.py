@@ -46,7 +46,7 @@ class TestResult(TypedDict):
     duration: float
     location: NotRequired[Location]
     withheld: NotRequired[WithheldVerdict]  # a flagged submission: the verdict held for review
-    figure: NotRequired[dict]  # a failed table check's two tables, for the report's picture (core/testkit)
+    figure: NotRequired[dict]  # a failed table check's two tables, for the report's figure (lesson/pe_checks)
 
 
 class SkippedTest(TypedDict):

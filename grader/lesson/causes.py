@@ -8,7 +8,7 @@ same way. The reports (grader/report/cards.py) read the keys below: checks with 
 card, and a check one of them explains joins that card, marked "fix X first".
 
 The keys come from what the checks already produce: a sinusoidal table's figure carries its
-diagnosis (``figure.cause.key``, grader/core/testkit.py), and the other causes are named by the
+diagnosis (``figure.cause.key``, grader/lesson/pe_checks.py), and the other causes are named by the
 checks' own English messages (the tying checks, the buffer checks). Messages, never test names: this
 module ships in the student copy, which must not name a hidden test (instructor/release.py's scan).
 """

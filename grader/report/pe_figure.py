@@ -1,4 +1,4 @@
-"""The student's sinusoidal table drawn beside the formula's (a failed test's ``figure``, core/testkit.py).
+"""The student's sinusoidal table drawn beside the formula's (a failed test's ``figure``, lesson/pe_checks).
 
 Two heatmaps as inline SVG (the wrong cells outlined, each with ``data-wrong``) for feedback.html and
 check(), and a text grid of the wrong cells for feedback.md, where GitHub draws no SVG.
