@@ -303,10 +303,6 @@ class Corpus:
         return Graded(name, spec, results, launches, out, path, ctx, time.monotonic() - started)
 
 
-# Each case is graded once per worker (the module cache): its tests share a worker (tests/conftest.py).
-XDIST_GROUP_BY = "name"
-
-
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory):
     c = Corpus(tmp_path_factory.mktemp("attacks"))

@@ -46,10 +46,6 @@ MESSAGES = {
 CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "expect.json").exists())
 
 
-# Each case is graded once per worker (the module cache): its tests share a worker (tests/conftest.py).
-XDIST_GROUP_BY = "graded"
-
-
 @pytest.fixture(scope="module", params=CASES)
 def graded(request, tmp_path_factory):
     case = CORPUS / request.param
