@@ -16,6 +16,7 @@ from markupsafe import Markup
 
 from grader.engine.lesson_api import Section
 from grader.report import svg_chart
+from grader.report.lesson_sections import hook_sections
 from grader.report.lesson_tasks import class_results, lesson_of
 from grader.report.plots import colour, data_uri
 
@@ -43,16 +44,9 @@ def heading(section: Section) -> str:
 def class_sections(results: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Each block as summary.html reads it: key, title (both languages), html (trusted markup)."""
     lesson = lesson_of(class_results(results), default=True)
-    hook = getattr(lesson, "class_sections", None)
-    if hook is None:
-        return []
-    out = []
-    for section in hook(results, CHARTS):
-        if not isinstance(section, Section):  # a lesson's bug, said where it is rather than half-drawn
-            raise TypeError(f"class_sections gave {type(section).__name__}, not a lesson_api.Section")
-        # the lesson built this markup and escaped its texts (lesson_api.ClassSections)
-        out.append({"key": section.key, "title": heading(section), "html": Markup(section.html.strip("\n"))})
-    return out
+    # the lesson built this markup and escaped its texts (lesson_api.ClassSections)
+    return [{"key": section.key, "title": heading(section), "html": Markup(section.html.strip("\n"))}
+            for section in hook_sections(lesson, "class_sections", results, CHARTS)]
 
 
 __all__ = ["CHARTS", "KitCharts", "class_sections", "heading"]

@@ -15,18 +15,24 @@ from grader.engine.lesson_api import Section
 from grader.report.lesson_tasks import lesson_of
 
 
+def hook_sections(lesson: Any, hook_name: str, *args: Any) -> list[Section]:
+    """What the lesson's ``hook_name`` hook gives for ``args`` (none without the hook), each a
+    ``lesson_api.Section``: anything else is the lesson's bug, said where it is rather than half-drawn."""
+    hook = getattr(lesson, hook_name, None)
+    sections = list(hook(*args)) if hook is not None else []
+    for section in sections:
+        if not isinstance(section, Section):
+            raise TypeError(f"{hook_name} gave {type(section).__name__}, not a lesson_api.Section")
+    return sections
+
+
 def lesson_sections(results: Mapping[str, Any], lang: str, *, report: bool = False) -> list[dict[str, Any]]:
     """Each block as the templates read it: key, title (in ``lang``), html (trusted markup), markdown, and
     how it is placed (heading, late, document). ``report``: for feedback.html/.md, every block; otherwise
     for check()'s notebook view, the blocks it shows (``Section.in_check``)."""
     lesson = lesson_of(results, default=True)  # results from before they named a lesson: the default's
-    hook = getattr(lesson, "report_sections", None)
-    if hook is None:
-        return []
     out = []
-    for section in hook(results, lang):
-        if not isinstance(section, Section):  # a lesson's bug, said where it is rather than half-drawn
-            raise TypeError(f"report_sections gave {type(section).__name__}, not a lesson_api.Section")
+    for section in hook_sections(lesson, "report_sections", results, lang):
         if not (report or section.in_check):
             continue
         out.append(
@@ -50,4 +56,4 @@ def document_summary(sections: list[dict[str, Any]]) -> Mapping[str, Any] | None
     return next((s["document"] for s in sections if s["document"] is not None), None)
 
 
-__all__ = ["document_summary", "lesson_sections"]
+__all__ = ["document_summary", "hook_sections", "lesson_sections"]
