@@ -1,14 +1,16 @@
-"""Failure messages in Korean and English, written like a TA would say them.
+"""Failures in Korean and English, written like a TA would say them, each with its record.
 
-A test fails with ``fail(en, ko)`` or ``expect(cond, en, ko)``: each message
-says what was expected, what was found and the likely cause.  Problems of the
-student's process (an exception, a crash, a hang) are turned into messages
-here too, so every test reads the same way.
+A test that compares values fails with ``fail_check(check(what, expected, found, cause=..., fix=...))``
+(``expect_check`` under a condition): the record (grader/core/finding.py) goes to results.json and the
+reports, and the student's message is worded from it. ``fail(en, ko)`` / ``expect(cond, en, ko)`` fail
+with a message shown whole. Problems of the student's process (an exception, a crash, a hang) get
+messages and records here too, so every test reads the same way.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import NoReturn
 
 from grader.core.errors import (
     ImportFailed,
@@ -19,45 +21,118 @@ from grader.core.errors import (
     WorkerCrashed,
     WorkerTimeout,
 )
+from grader.core.finding import Cause, Finding, Said
 from grader.core.text import BINARY_KINDS
 
 LANGS = ("ko", "en")
 
-
-@dataclass
-class Message:
-    en: str
-    ko: str
-
-    def get(self, lang: str) -> str:
-        return self.ko if lang == "ko" else self.en
-
-    def as_dict(self) -> dict[str, str]:
-        return {"en": self.en, "ko": self.ko}
+# A message in both languages: what a student reads (kept under its old name for the suites' imports).
+Message = Said
 
 
 class GradeFailure(AssertionError):
-    """A test's verdict with its bilingual explanation."""
+    """A test's verdict: its record (``finding``) and the words the student reads (``message``)."""
 
-    def __init__(self, en: str, ko: str) -> None:
+    def __init__(self, en: str, ko: str, finding: Finding | None = None) -> None:
         super().__init__(en)
         # not `.msg`: pytest reads an AssertionError's `.msg` as a string
         self.message = Message(en, ko)
+        self.finding = finding if finding is not None else Finding()
+        self.wording: Said | None = None  # the templates the message was worded by (fail_check)
         # What the report can draw (a lesson's picture: the student's table beside the right one), or None.
         self.figure: dict | None = None
 
+    def amend(self, finding: Finding, wording: Said | None = None) -> None:
+        """Replace the record (a check that learns more, e.g. a picture's diagnosis) and its words."""
+        self.finding = finding
+        self.wording = wording or self.wording
+        if finding.compares or self.wording:
+            self.message = worded(finding, self.wording)
+            self.args = (self.message.en,)
 
-def fail(en: str, ko: str, figure: dict | None = None) -> None:
-    """Fail the test with this message (and, for the report to draw, a ``figure``: e.g. the lesson's
-    table_figure, grader/lesson/pe_checks.py)."""
-    exc = GradeFailure(en, ko)
+
+def fail(en: str, ko: str, figure: dict | None = None, *, cause: Cause | None = None,
+         fix: Said | None = None, status: str = "failed", document: str | None = None,
+         command: str | None = None) -> NoReturn:
+    """Fail the test with this message, shown whole (and, for the report to draw, a ``figure``: e.g. the
+    lesson's table_figure, grader/lesson/pe_checks.py). ``cause`` and ``fix``, where the message has
+    them, are shown beside it; a failure that compares values is ``fail_check``'s."""
+    exc = GradeFailure(en, ko, Finding(cause=cause, fix=fix, status=status,  # type: ignore[arg-type]
+                                       document=document, command=command))
     exc.figure = figure
     raise exc
 
 
-def expect(condition: bool, en: str, ko: str) -> None:
+def expect(condition: bool, en: str, ko: str, **record: object) -> None:
     if not condition:
-        raise GradeFailure(en, ko)
+        fail(en, ko, **record)  # type: ignore[arg-type]
+
+
+def fail_check(finding: Finding, wording: Said | None = None, figure: dict | None = None) -> NoReturn:
+    """Fail the test with ``finding``, worded by ``wording`` (templates over the parts, see ``worded``)."""
+    message = worded(finding, wording)
+    exc = GradeFailure(message.en, message.ko, finding)
+    exc.wording, exc.figure = wording, figure
+    raise exc
+
+
+def expect_check(condition: bool, finding: Finding, wording: Said | None = None) -> None:
+    if not condition:
+        fail_check(finding, wording)
+
+
+def check(what: Said | str | None, expected: Said, found: Said, *, cause: Cause | None = None,
+          fix: Said | None = None, explained_by: str | None = None, command: str | None = None) -> Finding:
+    """A comparison finding; a plain ``what`` (code, a call) reads the same in both languages."""
+    if isinstance(what, str):
+        what = Said(what, what)
+    return Finding(what=what, expected=expected, found=found, cause=cause, fix=fix,
+                   explained_by=explained_by, command=command)
+
+
+# The TA grammar: "X: expected A; found B. Likely cause: C. Fix: F" and
+# "X: A이어야 하는데 B입니다. 원인 추정: C. 고치는 방법: F" (Korean ``expected`` ends in "함" as shown).
+_DEFAULT = Said("{lead}expected {expected}; found {found}.{tail}",
+                "{lead}{expected_stem} 하는데 {found}.{tail}")
+_CAUSE_LABEL = Said("Likely cause", "원인 추정")
+_FIX_LABEL = Said("Fix", "고치는 방법")
+
+
+def worded(finding: Finding, wording: Said | None = None) -> Said:
+    """The finding in words, in both languages.
+
+    ``wording`` holds ``str.format`` templates over the parts: ``{what}``, ``{expected}``,
+    ``{expected_stem}`` (the Korean clause without its final "함"), ``{found}``, ``{cause}``, ``{fix}``,
+    and ``{lead}`` ("WHAT: " or nothing) and ``{tail}`` (" Likely cause: C. Fix: F", " F" or nothing).
+    Without it, the TA grammar above. A check whose sentence has another order words it itself, so
+    the message students read stays a sentence while the record stays its parts.
+    """
+    def one(lang: str) -> str:
+        get = lambda value: value.get(lang) if value is not None else ""  # noqa: E731
+        what, cause, fix = get(finding.what), get(finding.cause), get(finding.fix)
+        tail = ""
+        if cause:
+            tail = f" {_CAUSE_LABEL.get(lang)}: {cause}" + (f" {_FIX_LABEL.get(lang)}: {fix}" if fix else "")
+        elif fix:
+            tail = f" {fix}"
+        expected = get(finding.expected)
+        template = (wording or _DEFAULT).get(lang)
+        return template.format(what=what, expected=expected, expected_stem=expected.removesuffix(" 함"),
+                               found=get(finding.found), cause=cause, fix=fix,
+                               lead=f"{what}: " if what else "", tail=tail)
+
+    return Said(one("en"), one("ko"))
+
+
+def with_cause(exc: GradeFailure, cause: Cause) -> None:
+    """Give a failure the likely cause it lacked (a picture's diagnosis): in its record, and said after
+    its words."""
+    if exc.finding.cause is not None:
+        return
+    exc.finding = replace(exc.finding, cause=cause)
+    exc.message = Message(f"{exc.message.en} {_CAUSE_LABEL.en}: {cause.en}",
+                          f"{exc.message.ko} {_CAUSE_LABEL.ko}: {cause.ko}")
+    exc.args = (exc.message.en,)
 
 
 def _at(where: dict | None) -> tuple[str, str]:
@@ -156,6 +231,20 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
         f"채점기가 이 테스트를 끝내지 못했습니다({text}). 학생 코드가 아니라 채점기 문제일 가능성이 큽니다: "
         "강사에게 알려 주세요.",
     ), "error"
+
+
+def finding_of(exc: BaseException) -> Finding:
+    """The record of any test exception (its words: ``describe_problem``): a check's own, "not
+    started" for a function still raising NotImplementedError, else a message shown whole."""
+    if isinstance(exc, GradeFailure):
+        return exc.finding
+    if isinstance(exc, NotAttempted):
+        where = exc.where or {}
+        place = f"{where.get('file')}:{where.get('line')}" if where else ""
+        return Finding(status="not_started", where=(place,) if place else ())
+    if isinstance(exc, ImportFailed) and exc.kind not in ("missing", "timeout", "NotATextFile", "crash"):
+        return Finding(command=f'python -c "import {exc.module}"')
+    return Finding()
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from typing import Any
 import torch
 
 from grader.core import seeds
-from grader.core.feedback import expect, fail
+from grader.core.feedback import Said, check, expect_check, fail_check
 from grader.runtime.protocol import MetaTensor
 
 # The submission seed (grader/core/seeds.py) and the draws made from it so far.
@@ -112,34 +112,42 @@ def fresh_rng() -> Any:
 def as_tensor(value: Any, what: str) -> torch.Tensor:
     """The value must be a real tensor that came back with data."""
     if isinstance(value, MetaTensor):
-        fail(f"{what}: expected a tensor with values; found a tensor on device '{value.device}' (no data).",
-             f"{what}: 값이 있는 텐서를 기대했는데 device '{value.device}' 텐서(값 없음)가 왔습니다.")
+        fail_check(check(what, Said("a tensor with values", "값이 있는 텐서"),
+                         Said(f"a tensor on device '{value.device}' (no data)",
+                              f"device '{value.device}' 텐서(값 없음)")),
+                   Said("{lead}expected {expected}; found {found}.",
+                        "{lead}{expected}를 기대했는데 {found}가 왔습니다."))
     if not isinstance(value, torch.Tensor):
-        fail(f"{what}: expected a torch.Tensor; found {type(value).__name__}. Return the tensor itself.",
-             f"{what}: torch.Tensor를 반환해야 하는데 "
-             f"{type(value).__name__}이(가) 왔습니다. 텐서 자체를 반환하세요.")
+        kind = type(value).__name__
+        fail_check(check(what, Said("a torch.Tensor", "torch.Tensor를 반환해야 함"),
+                         Said(kind, f"{kind}이(가) 왔습니다"),
+                         fix=Said("Return the tensor itself.", "텐서 자체를 반환하세요.")))
     assert type(value) is torch.Tensor  # protocol.decode only ever builds plain tensors
     return value
 
 
-def check_shape(t: torch.Tensor, shape: tuple[int, ...], what: str, cause_en: str = "",
-                cause_ko: str = "") -> None:
-    expect(tuple(t.shape) == tuple(shape),
-           f"{what}: expected shape {tuple(shape)}; found {tuple(t.shape)}. {cause_en}".strip(),
-           f"{what}: 모양이 {tuple(shape)}이어야 하는데 {tuple(t.shape)}입니다. {cause_ko}".strip())
+def _fix(en: str, ko: str) -> Said | None:
+    return Said(en, ko) if en or ko else None
 
 
-def check_dtype(t: torch.Tensor, dtype: torch.dtype, what: str, cause_en: str = "",
-                cause_ko: str = "") -> None:
-    expect(t.dtype == dtype,
-           f"{what}: expected dtype {dtype}; found {t.dtype}. {cause_en}".strip(),
-           f"{what}: dtype이 {dtype}이어야 하는데 {t.dtype}입니다. {cause_ko}".strip())
+def check_shape(t: torch.Tensor, shape: tuple[int, ...], what: str, fix_en: str = "",
+                fix_ko: str = "") -> None:
+    """``fix_en``/``fix_ko``: what to do about a wrong shape, in the student's terms."""
+    if tuple(t.shape) != tuple(shape):
+        fail_check(check(what, Said(f"shape {tuple(shape)}", f"모양이 {tuple(shape)}이어야 함"),
+                         Said(f"{tuple(t.shape)}", f"{tuple(t.shape)}입니다"), fix=_fix(fix_en, fix_ko)))
+
+
+def check_dtype(t: torch.Tensor, dtype: torch.dtype, what: str, fix_en: str = "", fix_ko: str = "") -> None:
+    if t.dtype != dtype:
+        fail_check(check(what, Said(f"dtype {dtype}", f"dtype이 {dtype}이어야 함"),
+                         Said(f"{t.dtype}", f"{t.dtype}입니다"), fix=_fix(fix_en, fix_ko)))
 
 
 def check_finite(t: torch.Tensor, what: str) -> None:
-    if t.is_floating_point() and not bool(torch.isfinite(t).all()):
-        fail(f"{what}: expected finite numbers; found NaN or inf.",
-             f"{what}: 유한한 값이어야 하는데 NaN 또는 inf가 있습니다.")
+    expect_check(not t.is_floating_point() or bool(torch.isfinite(t).all()),
+                 check(what, Said("finite numbers", "유한한 값이어야 함"),
+                       Said("NaN or inf", "NaN 또는 inf가 있습니다")))
 
 
 def max_diff(actual: torch.Tensor, expected: torch.Tensor) -> float:
@@ -162,13 +170,15 @@ def wrong_cells(found: torch.Tensor, expected: torch.Tensor, atol: float) -> tor
 
 def raised(outcome: Any, kind: str, what: str, why_en: str, why_ko: str) -> None:
     """The call must have raised ``kind`` (or a subclass name the student chose to derive)."""
+    expected, why = Said(kind, f"{kind}가 발생해야 함"), _fix(why_en, why_ko)
     if outcome.error is None:
-        fail(f"{what}: expected {kind}; the call returned normally. {why_en}",
-             f"{what}: {kind}가 발생해야 하는데 정상적으로 반환했습니다. {why_ko}")
+        fail_check(check(what, expected, Said("the call returned normally", "정상적으로 반환했습니다"),
+                         fix=why),
+                   Said("{lead}expected {expected}; {found}.{tail}",
+                        "{lead}{expected_stem} 하는데 {found}.{tail}"))
     if kind not in outcome.error.bases:
-        fail(f"{what}: expected {kind}; found {outcome.error.type_name}: {outcome.error.message}. {why_en}",
-             f"{what}: {kind}가 발생해야 하는데 {outcome.error.type_name}: "
-             f"{outcome.error.message} 가 발생했습니다. {why_ko}")
+        error = f"{outcome.error.type_name}: {outcome.error.message}"
+        fail_check(check(what, expected, Said(error, f"{error} 가 발생했습니다"), fix=why))
 
 
 def mentions(message: str, *numbers: int) -> bool:

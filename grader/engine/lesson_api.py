@@ -56,7 +56,8 @@ class Prefetch(Protocol):
 
 class Causes(Protocol):
     """Which failing check explains another (one mistake, one card: "fix X first"). The reports read a
-    failure row (report/view.py: ``en_text``, ``figure_data``) and never import the lesson."""
+    failure row (report/view.py: ``record``, the check's Finding with its cause key and ``explained_by``;
+    ``figure_data``) and never import the lesson."""
 
     def cause_of(self, row: dict[str, Any]) -> str | None:
         """The cause a failed check names itself, or None."""

@@ -14,7 +14,7 @@ import pytest
 
 from grader.core import seeds, tamper, testkit
 from grader.core.errors import MissingName
-from grader.core.feedback import GradeFailure, Message, describe_problem
+from grader.core.feedback import GradeFailure, describe_problem, finding_of
 from grader.core.source import content_hash
 from grader.engine import withheld
 from grader.engine.lesson_api import Lesson
@@ -108,13 +108,16 @@ class GradingPlugin:
                 meta["skip_reason"] = str(exc)
                 return meta
             message, status = describe_problem(exc)
+            finding = finding_of(exc)
             if isinstance(exc, MissingName) and self.sub.notebook:  # say which cell, not "embedding.py"
                 from grader.notebook.messages import missing_name_hint
 
                 hint = missing_name_hint(self.sub.notebook_notes, exc.message,
                                          self.sub.sources.get("notebook", ""))
-                message = Message(hint["en"], hint["ko"]) if hint else message
+                if hint:
+                    message, finding = hint
             meta["message"] = message.as_dict()
+            meta["feedback"] = finding.as_dict()  # the record the reports render (core/finding.py)
             meta["status"] = status
             if call.when == "call" and item.nodeid in self.verdicts:
                 meta["withheld"] = self.verdicts[item.nodeid]

@@ -34,6 +34,32 @@ class WithheldVerdict(TypedDict):
     message: NotRequired[Messages]
 
 
+class Said(TypedDict):
+    en: str
+    ko: str
+
+
+class CauseRecord(TypedDict):
+    key: str
+    en: str
+    ko: str
+
+
+class Feedback(TypedDict):
+    """A failed check's record (grader/core/finding.py's Finding.as_dict): what the reports render."""
+
+    status: Literal["failed", "not_started", "not_counted"]
+    what: NotRequired[Said]
+    expected: NotRequired[Said]
+    found: NotRequired[Said]
+    cause: NotRequired[CauseRecord]
+    fix: NotRequired[Said]
+    command: NotRequired[str]
+    explained_by: NotRequired[str]
+    where: NotRequired[list[str]]
+    document: NotRequired[str]
+
+
 class TestResult(TypedDict):
     id: str
     task: str | None
@@ -47,6 +73,7 @@ class TestResult(TypedDict):
     location: NotRequired[Location]
     withheld: NotRequired[WithheldVerdict]  # a flagged submission: the verdict held for review
     figure: NotRequired[dict]  # a failed table check's two tables, for the report's figure (lesson/pe_checks)
+    feedback: NotRequired[Feedback]  # every test that did not pass: its record
 
 
 class SkippedTest(TypedDict):

@@ -52,6 +52,9 @@ def test_entries(report: dict, lang: str,
             # a flagged submission's test, failed "Withheld for review": the verdict its check gave
             **({"withheld": meta["withheld"]} if meta.get("withheld") and status != "passed" else {}),
             **({"figure": meta["figure"]} if meta.get("figure") and status != "passed" else {}),
+            # the record the reports render (grader/core/finding.py); a test that stopped before any
+            # check could speak has a message to show whole
+            **({"feedback": meta.get("feedback") or {"status": "failed"}} if status != "passed" else {}),
         })
     return tests, skipped
 

@@ -7,10 +7,12 @@ the CPU under ``.to(...)``, and a wrong sinusoidal table makes the rows ``forwar
 same way. The reports (grader/report/cards.py) read the keys below: checks with one key are one
 card, and a check one of them explains joins that card, marked "fix X first".
 
-The keys come from what the checks already produce: a sinusoidal table's figure carries its
-diagnosis (``figure.cause.key``, grader/lesson/pe_checks.py), and the other causes are named by the
-checks' own English messages (the tying checks, the buffer checks). Messages, never test names: this
-module ships in the student copy, which must not name a hidden test (instructor/release.py's scan).
+The keys come from the checks' records (grader/core/finding.py): the tying and buffer checks name
+their cause (``cause.key``), the checks those causes explain say so (``explained_by``), and a
+sinusoidal table's figure carries its diagnosis (``figure.cause.key``, grader/lesson/pe_checks.py).
+A results.json from before records has only the checks' words: its English messages are read for the
+same keys (``_LEGACY``). Messages, never test names: this module ships in the student copy, which
+must not name a hidden test (instructor/release.py's scan).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 
 Row = dict[str, Any]
 
-# the English message of a failed check -> the cause it names
+# A results.json from before records: the English message of a failed check -> the cause it names.
 _CAUSES = (
     ("tying", re.compile(r"expected head\.weight to be the same Parameter object as emb\.weight")),
     ("buffer", re.compile(r"^mode='sin': expected (?:a registered buffer named `pe`|`pe` as a registered "
@@ -69,29 +71,46 @@ LINKS = {
 }
 
 
-def cause_of(row: Row) -> str | None:
-    """The cause a failed check names itself: "tying", "buffer", "table:<diagnosis>", else None."""
+def _table_key(row: Row, subject: str) -> str | None:
+    """"table:<diagnosis>" for a failed check of a sinusoidal table whose figure names what is wrong."""
     figure = row.get("figure_data") or {}
     key = (figure.get("cause") or {}).get("key")
-    if figure.get("subject") == "table" and key and key not in ("formula", "values_match"):
+    if figure.get("subject") == subject and key and key not in ("formula", "values_match"):
         return f"table:{key}"
-    text = row.get("en_text", "")
-    return next((key for key, pattern in _CAUSES if pattern.search(text)), None)
+    return None
+
+
+def _legacy_text(row: Row) -> str | None:
+    """The English words of a check recorded before records (report/records.py), else None."""
+    return str((row.get("messages") or {}).get("en") or "") if row.get("legacy") else None
+
+
+def cause_of(row: Row) -> str | None:
+    """The cause a failed check names itself: "tying", "buffer", "table:<diagnosis>", else None."""
+    table = _table_key(row, "table")
+    if table:
+        return table
+    record = row.get("record")
+    key = record.cause.key if record is not None and record.cause is not None else ""
+    if key in LINKS:
+        return key
+    text = _legacy_text(row)
+    return next((key for key, pattern in _CAUSES if pattern.search(text)), None) if text else None
 
 
 def explained_by(row: Row) -> str | None:
     """The cause that, if present, explains this check's failure although its own code may be right."""
-    text = row.get("en_text", "")
-    count = _COUNT.search(text)
-    if count and int(count.group(2)) == 2 * int(count.group(1)):
-        return "tying"  # exactly the head counted a second time
-    if _SIN_DEVICE.match(text):
-        return "buffer"
-    figure = row.get("figure_data") or {}
-    key = (figure.get("cause") or {}).get("key")
-    if figure.get("subject") == "forward" and key and key not in ("formula", "values_match"):
-        return f"table:{key}"
-    return None
+    record = row.get("record")
+    if record is not None and record.explained_by in LINKS:
+        return record.explained_by
+    text = _legacy_text(row)
+    if text:
+        count = _COUNT.search(text)
+        if count and int(count.group(2)) == 2 * int(count.group(1)):
+            return "tying"  # exactly the head counted a second time
+        if _SIN_DEVICE.match(text):
+            return "buffer"
+    return _table_key(row, "forward")
 
 
 def link_text(cause: str, lang: str) -> tuple[str, str, str]:

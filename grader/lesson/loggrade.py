@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from grader.core.feedback import fail
+from grader.core.feedback import Said, check, fail, fail_check
 from grader.lesson.leetlog import LogReview, coverage, review_log
 
 LOG_NAME = "LEETCODE_LOG.md"
@@ -170,10 +170,12 @@ def check_group(review: LogReview | None, group: Group, problem: int) -> None:
     what_en = f"LeetCode log, problem {problem}: {group.en}"
     what_ko = f"LeetCode 기록, 문제 {problem}: {group.ko}"
     if review is None:
-        fail(f"{what_en}: expected {LOG_NAME} in the submission; found none. Copy the template "
-             f"exercises/{LOG_NAME}, fill it in, and submit it with your code.",
-             f"{what_ko}: 제출물에 {LOG_NAME}가 있어야 하는데 없습니다. exercises/{LOG_NAME} 템플릿을 "
-             "복사해 채운 뒤 코드와 함께 제출하세요.")
+        fail_check(check(Said(what_en, what_ko), Said(f"{LOG_NAME} in the submission",
+                                                       f"제출물에 {LOG_NAME}가 있어야 함"),
+                         Said("none", "없습니다"),
+                         fix=Said(f"Copy the template exercises/{LOG_NAME}, fill it in, and submit it "
+                                  "with your code.",
+                                  f"exercises/{LOG_NAME} 템플릿을 복사해 채운 뒤 코드와 함께 제출하세요.")))
     whole = [f for f in review.findings if f.code in WHOLE_LOG]
     mine = [f for f in review.findings if f.problem == problem and _counts(f, group)]
     missing = [f for f in review.findings if f.code == "missing_problem" and f.problem == problem]
@@ -182,7 +184,10 @@ def check_group(review: LogReview | None, group: Group, problem: int) -> None:
         return
     lines_en = [_cite(f.line, f.message_en, "line", review) for f in found]
     lines_ko = [_cite(f.line, f.message_ko, "행", review) for f in found]
-    fail(f"{what_en}: " + " | ".join(lines_en), f"{what_ko}: " + " | ".join(lines_ko))
+    # a log still its blank template is not started (the reports say so once, not per field)
+    blank = any(f.code == "template_untouched" for f in found)
+    fail(f"{what_en}: " + " | ".join(lines_en), f"{what_ko}: " + " | ".join(lines_ko),
+         status="not_started" if blank else "failed", document=LOG_NAME if blank else None)
 
 
 def _counts(finding: Any, group: Group) -> bool:

@@ -16,7 +16,7 @@ from typing import Any
 
 import torch
 
-from grader.core.feedback import GradeFailure, Message, fail
+from grader.core.feedback import Cause, GradeFailure, Said, check, fail_check, with_cause
 from grader.core.testkit import first_mismatch, max_diff, wrong_cells
 
 
@@ -38,11 +38,12 @@ def check_pe_values(pe: torch.Tensor, expected: torch.Tensor, what: str, atol: f
         return
     at = first_mismatch(pe, expected, atol)
     assert at is not None
-    _key, cause_en, cause_ko = diagnose_pe(pe, *pe.shape)
-    fail(f"{what}: at {at} expected {float(expected[at]):.6f}; found "
-         f"{float(pe[at]):.6f}. Likely cause: {cause_en}",
-         f"{what}: {at} 위치에서 {float(expected[at]):.6f}이어야 하는데 "
-         f"{float(pe[at]):.6f}입니다. 원인 추정: {cause_ko}")
+    key, cause_en, cause_ko = diagnose_pe(pe, *pe.shape)
+    want, got = f"{float(expected[at]):.6f}", f"{float(pe[at]):.6f}"
+    fail_check(check(Said(f"{what}: at {at}", what), Said(want, f"{at} 위치에서 {want}이어야 함"),
+                     Said(got, f"{got}입니다"), cause=Cause(cause_en, cause_ko, key)),
+               Said("{what} expected {expected}; found {found}.{tail}",
+                    "{lead}{expected_stem} 하는데 {found}.{tail}"))
 
 
 # -- the table as a picture ----------------------------------------------------------------------------
@@ -108,9 +109,8 @@ def pictured(found: Any, expected: Any, what: str, *, atol: float) -> Iterator[N
             table = expected() if callable(expected) else expected
             exc.figure = table_figure(found, table, what, atol=atol)
             cause = (exc.figure or {}).get("cause") or {}
-            if cause.get("key") == "transposed" and "Likely cause" not in exc.message.en:
-                exc.message = Message(f"{exc.message.en} Likely cause: {cause['en']}",
-                                      f"{exc.message.ko} 원인 추정: {cause['ko']}")
+            if cause.get("key") == "transposed":
+                with_cause(exc, Cause(cause["en"], cause["ko"], "transposed"))
         raise
 
 

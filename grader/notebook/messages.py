@@ -6,6 +6,8 @@ import difflib
 import re
 from collections.abc import Iterable
 
+from grader.core.feedback import worded
+from grader.core.finding import Finding, Said
 from grader.core.lang import particle
 
 _COLAB = ("google.colab", "google")
@@ -122,8 +124,9 @@ def defined_names(source: str) -> set[str]:
     return {a or b for a, b in _DEFINES.findall(source or "")}
 
 
-def missing_name_hint(notes: Iterable[dict], message: str, source: str = "") -> dict[str, str] | None:
-    """For "embedding.py does not define `TinyLM`" in a notebook: why, in the notebook's terms.
+def missing_name_hint(notes: Iterable[dict], message: str, source: str = "") -> tuple[Said, Finding] | None:
+    """For "embedding.py does not define `TinyLM`" in a notebook: why, in the notebook's terms (the
+    words and the record, grader/core/finding.py).
 
     A cell that would have defined it but did not parse or did not run is named; a name spelled
     close to one the notebook defines is pointed out; otherwise the notebook simply has no such
@@ -134,37 +137,46 @@ def missing_name_hint(notes: Iterable[dict], message: str, source: str = "") -> 
         return None
     name = m.group(1)
     listed = list(notes)
+    # "Expected `NAME` from your notebook; found none…" / "노트북에 `NAME`이 있어야 하는데 없습니다…"
+    expected = Said(f"`{name}` from your notebook", f"노트북에 {particle(f'`{name}`', '이')} 있어야 함")
+
+    def missing(found: Said, fix: Said | None = None, then: str = ". ") -> tuple[Said, Finding]:
+        """``then`` joins the found and the fix: ". " or ": " (a fix that explains what was found)."""
+        rest = f"{then}{{fix}}" if fix else "."
+        finding = Finding(expected=expected, found=found, fix=fix)
+        wording = Said("Expected {expected}; found {found}" + rest, "{expected_stem} 하는데 {found}" + rest)
+        return worded(finding, wording), finding
+
     for n in listed:
         if n.get("reason") == "syntax" and name in n.get("defines", []):
-            return {"en": f"Expected `{name}` from your notebook; found none: cell {n['cell']} "
-                          f"defines it but does not parse ({n.get('detail', '')}), so nothing in that "
-                          "cell ran. Fix that cell and grade again.",
-                    "ko": f"노트북에 {particle(f'`{name}`', '이')} 있어야 하는데 없습니다: "
-                          f"셀 {n['cell']}에서 "
-                          "정의하지만 문법 오류가 있어"
-                          f"({n.get('detail', '')}) 그 셀은 전혀 실행되지 않았습니다. "
-                          "그 셀을 고친 뒤 다시 채점하세요."}
+            return missing(
+                Said(f"none: cell {n['cell']} defines it but does not parse ({n.get('detail', '')}), so "
+                     "nothing in that cell ran",
+                     f"없습니다: 셀 {n['cell']}에서 정의하지만 문법 오류가 있어"
+                     f"({n.get('detail', '')}) 그 셀은 "
+                     "전혀 실행되지 않았습니다"),
+                Said("Fix that cell and grade again.", "그 셀을 고친 뒤 다시 채점하세요."))
     for n in listed:  # its definition was skipped or failed: say which cell and why
         if name in defined_names(str(n.get("code", ""))):
             why = describe(n)
-            return {"en": f"Expected `{name}` from your notebook; found none: {why['en']}.",
-                    "ko": f"노트북에 {particle(f'`{name}`', '이')} 있어야 하는데 없습니다: {why['ko']}."}
+            return missing(Said(f"none: {why['en']}", f"없습니다: {why['ko']}"))
     close = difflib.get_close_matches(name, sorted(defined_names(source)), n=1, cutoff=0.75)
     if close:
-        return {"en": f"Expected `{name}` from your notebook; found none, but it defines `{close[0]}`: check "
-                      f"the spelling (the grader calls `{name}`).",
-                "ko": f"노트북에 {particle(f'`{name}`', '이')} 있어야 하는데 없고, "
-                      f"대신 {particle(f'`{close[0]}`', '이')} 있습니다: "
-                      f"철자를 확인하세요(채점기는 {particle(f'`{name}`', '을')} 부릅니다)."}
+        return missing(
+            Said(f"none, but it defines `{close[0]}`",
+                 f"없고, 대신 {particle(f'`{close[0]}`', '이')} 있습니다"),
+            Said(f"check the spelling (the grader calls `{name}`).",
+                 f"철자를 확인하세요(채점기는 {particle(f'`{name}`', '을')} 부릅니다)."), then=": ")
     if not any(important(n) for n in listed):  # nothing failed or was held back that could have made it
-        return {"en": f"Not attempted yet: your notebook does not define `{name}`. Write it in a cell (the "
-                      "lesson notebook has its stub), run the cell, and grade again.",
-                "ko": f"아직 구현하지 않았습니다: 노트북에 {particle(f'`{name}`', '이')} 없습니다. "
-                      "셀에 작성하고"
-                      "(lesson.ipynb에 뼈대가 있습니다) 그 셀을 실행한 뒤 다시 채점하세요."}
-    return {"en": f"Expected `{name}` from your notebook; found none. Check the spelling, "
-                  "that its cell defines it at "
-                  "top level, and the list of cells the grader did not run or that failed, in the report.",
-            "ko": f"노트북에 {particle(f'`{name}`', '이')} 있어야 하는데 없습니다. 철자, "
-                  "그 셀의 최상위에서 정의했는지, 그리고 보고서의 "
-                  "'채점기가 실행하지 않았거나 실패한 최상위 코드' 목록을 확인하세요."}
+        said = Said(f"Not attempted yet: your notebook does not define `{name}`. Write it in a cell (the "
+                    "lesson notebook has its stub), run the cell, and grade again.",
+                    f"아직 구현하지 않았습니다: 노트북에 {particle(f'`{name}`', '이')} 없습니다. "
+                    "셀에 작성하고"
+                    "(lesson.ipynb에 뼈대가 있습니다) 그 셀을 실행한 뒤 다시 채점하세요.")
+        return said, Finding(status="not_started")
+    return missing(
+        Said("none", "없습니다"),
+        Said("Check the spelling, that its cell defines it at top level, and the list of cells the grader "
+             "did not run or that failed, in the report.",
+             "철자, 그 셀의 최상위에서 정의했는지, 그리고 보고서의 '채점기가 실행하지 않았거나 실패한 최상위 "
+             "코드' 목록을 확인하세요."))

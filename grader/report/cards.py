@@ -9,37 +9,35 @@ are causes in attempted work first, then what is not started.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from grader.core.finding import Finding
 from grader.core.lang import particle
 from grader.report.i18n import status_word, translate
 from grader.report.lesson_tasks import rank, task_order, task_titles, title_of
-from grader.report.view import lesson_flag, reproduce_command, split_message
-
-_WHERE = re.compile(r"\(at ([^()`]+?)(?: `[^`]*`)?\)")
-# A graded document still as its template left it: "NOTES.md is still the blank template: ..." (a plain
-# substring: messages may be megabytes long)
-_BLANK = " is still the blank template"
+from grader.report.records import record_of
+from grader.report.view import card_parts, lesson_flag, reproduce_command
 
 
 def not_started(row: dict[str, Any]) -> str | None:
-    """"code" for a function still raising NotImplementedError, "log" for the untouched log template."""
-    text = row.get("en_text", "")
-    if "Not attempted yet" in text:  # also a check that could not run for it (the component check)
-        return "code"
-    if _BLANK in text:
-        return "log"
-    return None
+    """"code" for a function still raising NotImplementedError (or a check that could not run for it),
+    "log" for a graded document still its blank template: the record's status (core/finding.py)."""
+    record: Finding = row["record"]
+    if record.status != "not_started":
+        return None
+    return "log" if record.document else "code"
 
 
 def _blank_line(rows: list[Row], lang: str) -> str:
-    """The not-started line of a graded document still blank: it names the document as its checks do
-    (the lesson's ``Layout.log_name``)."""
-    before = rows[0].get("en_text", "").partition(_BLANK)[0].split()
-    document = before[-1].strip("`") if before else "?"
+    """The not-started line of a graded document still blank, named as its record names it."""
+    document = rows[0]["record"].document or "?"
     return translate("not_started_log", lang, n=len(rows), document=document,
                      document_is=particle(document, "이"))
+
+
+def _places(rows: list[Row]) -> list[str]:
+    """Where the rows' records point in the student's code, each once, in order."""
+    return list(dict.fromkeys(w for r in rows for w in r["record"].where))
 
 
 def is_not_attempted(row: dict[str, Any]) -> bool:
@@ -56,8 +54,10 @@ def cause_key(row: dict[str, Any]) -> str:
     key = (figure.get("cause") or {}).get("key")
     if key and key not in ("formula", "values_match"):
         return f"figure:{key}"
-    cause = split_message(row.get("en_text", ""), "en")["cause"].strip()
-    return f"cause:{cause}" if cause else f"test:{row['id']}"
+    cause = row["record"].cause
+    if cause is not None and (cause.key or cause.en.strip()):
+        return f"cause:{cause.key}" if cause.key else f"cause:{cause.en.strip()}"
+    return f"test:{row['id']}"
 
 
 def _order(card: dict[str, Any]) -> int:
@@ -114,7 +114,7 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
             for r in follow:
                 r["follows_text"] = translate("follows", lang, name=name)
         if _key == "unwritten":
-            places = list(dict.fromkeys(w for r in rows for w in _WHERE.findall(r.get("en_text", ""))))
+            places = _places(rows)
             first = dict(first, text=translate("not_finished", lang, n=n, where=", ".join(places[:3]) or "–",
                                                rerun=translate(f"rerun_{rerun}", lang)))
             cause = first["text"] if n > 1 else ""
@@ -129,11 +129,7 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
     cards.sort(key=lambda c: (_order(c), -c["lost"]))
     lines = []
     for task, rows in idle.items():
-        places = []
-        for r in rows:
-            for where in _WHERE.findall(r.get("en_text", "")):
-                if where not in places:
-                    places.append(where)
+        places = _places(rows)
         lost = round(sum(r["points"] for r in rows), 3)
         lines.append({
             "task": task, "task_title": rows[0]["task_title"], "count": len(rows), "lost": lost,
@@ -222,7 +218,8 @@ def not_counted_cards(results: dict, lang: str, path: str) -> list[Row]:
         for t in left.get("tests") or []:
             messages = t.get("messages") or {}
             en = messages.get("en", "")
-            if t.get("status") == "passed" or not en or en.startswith("Not attempted"):
+            record = record_of(t)
+            if t.get("status") == "passed" or not en or record.status == "not_started":
                 continue
             text = messages.get(lang) or en
             test_id = str(t["id"])
@@ -234,7 +231,7 @@ def not_counted_cards(results: dict, lang: str, path: str) -> list[Row]:
                 "task_title": title_of(titles, task, lang),
                 "head": NOT_COUNTED_HEAD[1 if ko else 0]})
             card["checks"].append({
-                "id": test_id, "status": t["status"], "text": text, "parts": split_message(text, lang),
+                "id": test_id, "status": t["status"], "text": text, "parts": card_parts(record, lang, text),
                 "hidden": test_id.startswith("hidden/"), "reproduce": command, "points": 0.0,
                 "status_word": status_word(str(t["status"]), lang)})
     out = []

@@ -12,75 +12,20 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from grader.core.finding import Finding
 from grader.engine.lessons import DEFAULT_LESSON, project_lesson
 from grader.report.i18n import status_word
 from grader.report.lesson_tasks import Titles, causes_of, rank, task_order, task_titles, title_of
 from grader.report.pe_figure import figure_view
+from grader.report.records import is_legacy, record_of
 
-_EN = re.compile(r"^(?P<what>.*?)\s*\bexpected\s+(?P<exp>.+?);\s*found\s+(?P<found>.+?)"
-                 r"(?:\.\s+(?P<rest>.*)|\.?)$", re.S)
-# "X: after .to('meta'), forward should work; found Y": the same card without the word "expected"
-_EN_SHOULD = re.compile(r"^(?:(?P<what>[^:;]*?):\s+)?(?P<exp>[^;]*?\bshould\b[^;]*?);"
-                        r"\s*found\s+(?P<found>.+?)"
-                        r"(?:\.\s+(?P<rest>.*)|\.?)$", re.S)
-_PAREN = r"\((?:[^()]|\([^()]*\))*\)"  # one parenthetical, one level of nesting: (… .to('cuda') …)
-_KO = re.compile(r"^(?:(?P<what>[^:]*?):\s+)?(?P<exp>.+?)\s*하는데"
-                 r"\s*(?P<found>.+?니다(?:" + _PAREN + r")?)\.?"
-                 r"(?:\s+(?P<rest>.*))?$", re.S)
-_LEADING_PAREN = re.compile(r"^\s*(?P<note>" + _PAREN + r")\s*(?P<rest>.+)$", re.S)
 # A warning the grader's own runtime (gk_*.py in the worker) raised, with its source line.
 _RUNTIME_WARNING = re.compile(r"^[^\n]*\bgk_\w+\.py:\d+: \w*Warning: .*?(?:\n  [^\n]*)$", re.M | re.S)
-_CAUSE = re.compile(r"(?:Likely cause|원인 추정):\s*(?P<cause>.*)$", re.S)
-# A cause that goes on with the fix: "Likely cause: C. Fix: F" / "원인 추정: C. 고치는 방법: F".
-_FIX = re.compile(r"(?:^|(?<=[.;:)])\s+)(?:Fix|고치는 방법):\s*(?P<fix>.*)$", re.S)
 
 
-def _cause_and_fix(cause: str) -> tuple[str, str]:
-    m = _FIX.search(cause)
-    return (cause[:m.start()].strip(), m.group("fix").strip()) if m else (cause.strip(), "")
-
-
-def split_message(text: str, lang: str) -> dict[str, str]:
-    """A TA message -> what / expected / found / likely cause / fix (best effort).
-
-    The suites write "X: expected A; found B. Likely cause: C. Fix: F" and the Korean
-    "X: A이어야 하는데 B입니다. 원인 추정: C. 고치는 방법: F"; text after expected / found with no
-    "Likely cause:" is the fix. Anything else stays whole in `message`.
-    """
-    out = {"what": "", "expected": "", "found": "", "cause": "", "fix": "", "message": text}
-    m = _KO.match(text.strip()) if lang == "ko" else (_EN.match(text.strip())
-                                                      or _EN_SHOULD.match(text.strip()))
-    if not m:
-        cause = _CAUSE.search(text)
-        if cause:
-            out["cause"], out["fix"] = _cause_and_fix(cause.group("cause"))
-        return out
-    rest = (m.group("rest") or "").strip()
-    expected, found = m.group("exp").strip(), m.group("found").strip()
-    if lang == "ko":
-        expected += " 함"
-        # "A이어야 하는데 (설명) B입니다": the explanation is about what was expected
-        lead = _LEADING_PAREN.match(found)
-        if lead:
-            expected, found = f"{expected} {lead.group('note')}", lead.group("rest").strip()
-    out.update(what=(m.group("what") or "").strip().rstrip(":").strip(), expected=expected, found=found,
-               message="")
-    # What follows expected / found is the likely cause only where the message says so; otherwise it is
-    # what to do ("Use self.register_buffer(...)"), shown as the fix, never under "Likely cause".
-    cause = _CAUSE.search(rest)
-    if cause:
-        out["cause"], out["fix"] = _cause_and_fix(cause.group("cause"))
-    else:
-        out["fix"] = _cause_and_fix(rest)[1] or rest
-    return out
-
-
-def same_structure(parts: dict[str, str], other_text: str, other_lang: str, text: str) -> dict[str, str]:
-    """A card has the same shape in both languages: structured only when both messages split."""
-    if parts["expected"] and other_text and not split_message(other_text, other_lang)["expected"]:
-        cause = parts["cause"] if not parts["cause"] or parts["cause"] in text else ""
-        return {"what": "", "expected": "", "found": "", "cause": cause, "fix": "", "message": text}
-    return parts
+def card_parts(record: Finding, lang: str, text: str) -> dict[str, str]:
+    """A check's fields on its card, in ``lang``; ``message`` is the whole text where nothing compares."""
+    return dict(record.parts(lang), message="" if record.compares else text)
 
 
 def student_output(text: str) -> str:
@@ -154,17 +99,19 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
             continue
         messages = t.get("messages") or {}
         text = messages.get(lang) or t.get("message", "")
-        other = "en" if lang == "ko" else "ko"
-        parts = same_structure(split_message(text, lang), messages.get(other, ""), other, text)
+        record = record_of(t)  # what the check found (grader/core/finding.py)
+        parts = card_parts(record, lang, text)
         rows.append({
             "id": t["id"], "task": t.get("task"), "task_title": task_title(t.get("task"), lang, titles),
             "task_rank": rank(order, t.get("task")),  # the lesson's order, for the cards (report/cards.py)
             "status": t["status"], "status_word": status_word(t["status"], lang),
-            "points": t["max_score"], "text": text, "parts": parts,
+            "points": t["max_score"], "text": text, "parts": parts, "record": record,
             "hidden": t["id"].startswith("hidden/"),
             "reproduce": reproduce_command(t["id"], path, seed, lesson),
-            # grouping reads the English text (one card per cause, report/cards.py) and the figure
-            "en_text": messages.get("en") or t.get("message", ""), "figure_data": t.get("figure"),
+            # grouping reads the record's cause and the figure's diagnosis (one card per cause: cards.py)
+            "figure_data": t.get("figure"),
+            # a results.json from before records: its words, for a lesson's own reading of them (Causes)
+            "legacy": is_legacy(t), "messages": messages,
             "figure": figure_view(t.get("figure"), lang),
             # a task that already earns points is not "not started", whatever else still raises
             "task_scored": float(((results.get("tasks") or {}).get(t.get("task")) or {}).get("score", 0)) > 0,
@@ -179,4 +126,4 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
     return rows
 
 
-__all__ = ["failure_rows", "lesson_flag", "reproduce_command", "split_message", "student_output", "task_rows"]
+__all__ = ["failure_rows", "lesson_flag", "reproduce_command", "student_output", "task_rows"]

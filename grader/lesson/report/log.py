@@ -14,6 +14,7 @@ from typing import Any
 from grader.lesson.leetlog import review_log
 from grader.lesson.loggrade import HIDDEN_GROUPS, PUBLIC_GROUPS
 from grader.lesson.practice import PROBLEMS
+from grader.report.records import record_of
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 # The review names its breakdown items in English; their Korean, by suffix.
@@ -64,9 +65,8 @@ def practice_failures(results: dict, lang: str = "en") -> dict[str, str]:
         if t.get("task") != "leetcode_practice" or t["status"] == "passed":
             continue
         messages = t.get("messages") or {}
-        # the English one says which function and "Not attempted"
         text = messages.get("en") or t.get("message", "")
-        if text.startswith("Not attempted"):
+        if record_of(t).status == "not_started":
             continue
         shown = messages.get(lang) or text
         for fn in PROBLEMS:
@@ -84,7 +84,7 @@ def not_counted_failures(results: dict, lang: str) -> dict[str, str]:
         for t in left.get("tests") or []:
             messages = t.get("messages") or {}
             en = messages.get("en", "")
-            if t.get("status") != "passed" and en and not en.startswith("Not attempted"):
+            if t.get("status") != "passed" and en and record_of(t).status != "not_started":
                 found.setdefault(str(left.get("group", "")), (messages.get(lang) or en).rstrip(". "))
     return found
 
