@@ -7,6 +7,7 @@ Korean summary's columns.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -15,13 +16,14 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+from grader.core.feedback import check, worded
+from grader.core.finding import Cause, Finding, Said
 from grader.lesson.loggrade import NOTEBOOK_NO_LOG
 from grader.lesson.notebook import build_notebook
 from grader.lesson.report.log import log_view
 from grader.report import render_html, render_markdown
 from grader.report.markup import code_spans, display_width
 from grader.report.text import text_summary
-from grader.report.view import split_message
 from tests.conftest import ROOT, failed_messages, grade, task_scores
 
 LOG_OR_TYING = "leetcode_log or weight_tying"
@@ -160,11 +162,17 @@ def test_korean_summary_columns_line_up(stub_and_buggy: dict) -> None:
         assert len(starts) == 1, lines
 
 
-def test_a_message_with_cause_and_fix_is_split_in_both_languages() -> None:
-    en = split_message("f(2): expected 4; found 5. Likely cause: off by one. Fix: start at 0.", "en")
-    assert (en["cause"], en["fix"]) == ("off by one.", "start at 0.")
-    ko = split_message("f(2): 4이어야 하는데 5입니다. 원인 추정: 하나 차이. 고치는 방법: 0부터 시작하세요.",
-                       "ko")
-    assert (ko["cause"], ko["fix"]) == ("하나 차이.", "0부터 시작하세요.")
-    plain = split_message("f(2): expected 4; found 5. Use range(n).", "en")
-    assert (plain["cause"], plain["fix"]) == ("", "Use range(n).")
+def test_a_finding_with_cause_and_fix_is_worded_in_both_languages_and_kept_as_its_parts() -> None:
+    finding = check("f(2)", Said("4", "4이어야 함"), Said("5", "5입니다"),
+                    cause=Cause("off by one.", "하나 차이.", "off_by_one"),
+                    fix=Said("start at 0.", "0부터 시작하세요."))
+    words = worded(finding)
+    assert words.en == "f(2): expected 4; found 5. Likely cause: off by one. Fix: start at 0."
+    assert words.ko == "f(2): 4이어야 하는데 5입니다. 원인 추정: 하나 차이. 고치는 방법: 0부터 시작하세요."
+    record = Finding.from_dict(json.loads(json.dumps(finding.as_dict())))  # as results.json keeps it
+    assert record == finding
+    assert record.parts("ko") == {"what": "f(2)", "expected": "4이어야 함", "found": "5입니다",
+                                  "cause": "하나 차이.", "fix": "0부터 시작하세요."}
+    plain = worded(check("f(2)", Said("4", "4이어야 함"), Said("5", "5입니다"),
+                         fix=Said("Use range(n).", "range(n)을 쓰세요.")))
+    assert plain.en == "f(2): expected 4; found 5. Use range(n)."

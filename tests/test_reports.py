@@ -20,12 +20,13 @@ import jsonschema
 import pytest
 from rich.console import Console
 
+from grader.core.finding import Said
 from grader.report import render_html, render_markdown
 from grader.report.gradescope import build_gradescope
+from grader.report.records import is_legacy, record_of
 from grader.report.render import write_reports
 from grader.report.terminal import Progress, summary_renderables
 from grader.report.text import text_summary
-from grader.report.view import split_message
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = json.loads((ROOT / "tests/schemas/gradescope_results.schema.json").read_text())
@@ -213,17 +214,34 @@ def test_korean_reports_and_summary(graded):
     assert "가장 먼저 고칠 세 가지" in rich_text and "사인파 위치 인코딩" in rich_text
 
 
-def test_split_message_both_languages():
-    en = split_message("sinusoidal_pe(4, 6): at (0, 1) expected 1.000000; found 0.000000. Likely cause: "
-                       "swapped.", "en")
-    assert en["expected"] == "1.000000" and en["found"] == "0.000000" and en["cause"] == "swapped."
-    ko = split_message("make_batch: targets는 ids.flip(1)이어야 하는데 다릅니다. 원인 추정: 뒤집지 않음",
-                       "ko")
-    assert ko["what"] == "make_batch" and ko["expected"] == "targets는 ids.flip(1)이어야 함"
-    assert ko["found"] == "다릅니다"
-    assert ko["cause"] == "뒤집지 않음"
-    other = split_message("Your code raised ValueError: bad", "en")
-    assert other["expected"] == "" and other["message"] == "Your code raised ValueError: bad"
+def test_a_results_json_from_before_records_is_read_by_its_words():
+    """A stored term's results (no ``feedback`` records) render as they always did (report/records.py)."""
+    old = {"id": "t", "messages": {
+        "en": "sinusoidal_pe(4, 6): at (0, 1) expected 1.000000; found 0.000000. Likely cause: swapped.",
+        "ko": "sinusoidal_pe(4, 6): (0, 1) 위치에서 1.000000이어야 하는데 0.000000입니다. "
+              "원인 추정: 뒤집지 않음"}}
+    record = record_of(old)
+    assert is_legacy(old) and record.compares
+    assert record.parts("en") == {"what": "sinusoidal_pe(4, 6): at (0, 1)", "expected": "1.000000",
+                                  "found": "0.000000", "cause": "swapped.", "fix": ""}
+    assert record.parts("ko")["expected"] == "(0, 1) 위치에서 1.000000이어야 함"
+    assert record.parts("ko")["found"] == "0.000000입니다" and record.parts("ko")["cause"] == "뒤집지 않음"
+    raised = record_of({"messages": {"en": "Your code raised ValueError: bad", "ko": "코드에서 ValueError"}})
+    assert not raised.compares and raised.status == "failed"
+    idle = record_of({"messages": {"ko": "", "en": "Not attempted yet: this still raises NotImplementedError "
+                                                   "(at embedding.py:12 `raise NotImplementedError`). Write it."}})
+    assert idle.status == "not_started" and idle.where == ("embedding.py:12",)
+    blank = record_of({"messages": {"ko": "", "en": "LeetCode log, problem 1: line 3: LEETCODE_LOG.md is still "
+                                                    "the blank template: no field has been filled in."}})
+    assert blank.status == "not_started" and blank.document == "LEETCODE_LOG.md"
+
+
+def test_a_record_wins_over_the_words():
+    """A check's record is what the cards show: its words are never read for parts."""
+    test = {"messages": {"en": "f: expected 1; found 2.", "ko": "f: 1이어야 하는데 2입니다."},
+            "feedback": {"status": "failed", "what": {"en": "f", "ko": "f"}}}
+    record = record_of(test)
+    assert not is_legacy(test) and not record.compares and record.what == Said("f", "f")
 
 
 # -- terminal -------------------------------------------------------------------------------

@@ -42,14 +42,6 @@ class GradeFailure(AssertionError):
         # What the report can draw (a lesson's picture: the student's table beside the right one), or None.
         self.figure: dict | None = None
 
-    def amend(self, finding: Finding, wording: Said | None = None) -> None:
-        """Replace the record (a check that learns more, e.g. a picture's diagnosis) and its words."""
-        self.finding = finding
-        self.wording = wording or self.wording
-        if finding.compares or self.wording:
-            self.message = worded(finding, self.wording)
-            self.args = (self.message.en,)
-
 
 def fail(en: str, ko: str, figure: dict | None = None, *, cause: Cause | None = None,
          fix: Said | None = None, status: str = "failed", document: str | None = None,
