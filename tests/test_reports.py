@@ -228,11 +228,12 @@ def test_a_results_json_from_before_records_is_read_by_its_words():
     assert record.parts("ko")["found"] == "0.000000입니다" and record.parts("ko")["cause"] == "뒤집지 않음"
     raised = record_of({"messages": {"en": "Your code raised ValueError: bad", "ko": "코드에서 ValueError"}})
     assert not raised.compares and raised.status == "failed"
-    idle = record_of({"messages": {"ko": "", "en": "Not attempted yet: this still raises NotImplementedError "
-                                                   "(at embedding.py:12 `raise NotImplementedError`). Write it."}})
+    idle_en = ("Not attempted yet: this still raises NotImplementedError (at embedding.py:12 "
+               "`raise NotImplementedError`). Write it.")
+    idle = record_of({"messages": {"en": idle_en, "ko": ""}})
     assert idle.status == "not_started" and idle.where == ("embedding.py:12",)
-    blank = record_of({"messages": {"ko": "", "en": "LeetCode log, problem 1: line 3: LEETCODE_LOG.md is still "
-                                                    "the blank template: no field has been filled in."}})
+    blank_en = "LeetCode log, problem 1: line 3: LEETCODE_LOG.md is still the blank template: no field is filled."
+    blank = record_of({"messages": {"en": blank_en, "ko": ""}})
     assert blank.status == "not_started" and blank.document == "LEETCODE_LOG.md"
 
 
