@@ -232,7 +232,7 @@ def test_a_results_json_from_before_records_is_read_by_its_words():
                "`raise NotImplementedError`). Write it.")
     idle = record_of({"messages": {"en": idle_en, "ko": ""}})
     assert idle.status == "not_started" and idle.where == ("embedding.py:12",)
-    blank_en = "LeetCode log, problem 1: line 3: LEETCODE_LOG.md is still the blank template: no field is filled."
+    blank_en = "LeetCode log, problem 1: line 3: LEETCODE_LOG.md is still the blank template: nothing filled."
     blank = record_of({"messages": {"en": blank_en, "ko": ""}})
     assert blank.status == "not_started" and blank.document == "LEETCODE_LOG.md"
 
