@@ -162,7 +162,10 @@ class Connection:
                         with self.cond:
                             self.replies.clear()
                         socket.send_fds(self.sock, [json.dumps(config).encode()], [conn, out_w, err_w])
-                        if self._wait(lambda: self.replies, 30):
+                        # as long as a start may take: on a loaded machine (a batch on every core) the
+                        # zygote's fork can take well over 30 s, and a worker given up on reads as dead
+                        # (exit 122) although it starts a moment later
+                        if self._wait(lambda: self.replies, READY_TIMEOUT):
                             with self.cond:
                                 pid = self.replies.pop(0)
                                 self._register(pid, child)
