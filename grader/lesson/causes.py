@@ -17,6 +17,7 @@ must not name a hidden test (instructor/release.py's scan).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -113,6 +114,13 @@ def explained_by(row: Row) -> str | None:
     return _table_key(row, "forward")
 
 
+def counted_twice(found: object, expected: int) -> bool:
+    """Whether count_params found exactly twice the tied count: the head counted a second time, what a
+    tying check's "tying" cause explains (the count checks' ``explained_by``)."""
+    return (isinstance(found, (int, float)) and not isinstance(found, bool) and math.isfinite(found)
+            and int(found) == 2 * expected)
+
+
 def link_text(cause: str, lang: str) -> tuple[str, str, str]:
     """(the cause's name, the checks it explains, why) for a cause key, in ``lang``."""
     base = cause.partition(":")[0]
@@ -121,4 +129,4 @@ def link_text(cause: str, lang: str) -> tuple[str, str, str]:
     return CAUSE_NAMES[base][k], link.checks[k], (link.ko if lang == "ko" else link.en)
 
 
-__all__ = ["cause_of", "explained_by", "link_text"]
+__all__ = ["cause_of", "counted_twice", "explained_by", "link_text"]
