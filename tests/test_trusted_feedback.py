@@ -272,3 +272,12 @@ def test_a_task_that_earns_points_is_never_listed_as_not_started(tmp_path):
         assert len(cards_of(page)) == 1
         text = terminal(results, lang)
         assert "Not started yet" not in text and "아직 시작하지 않은" not in text
+
+
+@pytest.mark.parametrize("found,expected,twice", [
+    (128000, 64000, True), (128000.0, 64000, True), (128001, 64000, False), (64000, 64000, False),
+    ("128000", 64000, False), (True, 1, False), (float("inf"), 64000, False), (float("nan"), 64000, False)])
+def test_only_a_count_of_exactly_twice_the_tied_size_is_explained_by_the_tying(found, expected, twice):
+    from grader.lesson.causes import counted_twice
+
+    assert counted_twice(found, expected) is twice

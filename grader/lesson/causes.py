@@ -8,7 +8,9 @@ same way. The reports (grader/report/cards.py) read the keys below: checks with 
 card, and a check one of them explains joins that card, marked "fix X first".
 
 The keys come from the checks' records (grader/core/finding.py): the tying and buffer checks name
-their cause (``cause.key``), the checks those causes explain say so (``explained_by``), and a
+their cause (``cause.key``; its words are empty where the check's own words state the mistake, so
+the card shows no cause twice), the checks those causes explain say so (``explained_by``: a count
+of exactly twice the tied size, ``counted_twice``; a sin layer's device or dtype check), and a
 sinusoidal table's figure carries its diagnosis (``figure.cause.key``, grader/lesson/pe_checks.py).
 A results.json from before records has only the checks' words: its English messages are read for the
 same keys (``_LEGACY``). Messages, never test names: this module ships in the student copy, which
@@ -17,6 +19,7 @@ must not name a hidden test (instructor/release.py's scan).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -113,6 +116,13 @@ def explained_by(row: Row) -> str | None:
     return _table_key(row, "forward")
 
 
+def counted_twice(found: object, expected: int) -> bool:
+    """Whether count_params found exactly twice the tied count: the head counted a second time, what a
+    tying check's "tying" cause explains (the count checks' ``explained_by``)."""
+    return (isinstance(found, (int, float)) and not isinstance(found, bool) and math.isfinite(found)
+            and int(found) == 2 * expected)
+
+
 def link_text(cause: str, lang: str) -> tuple[str, str, str]:
     """(the cause's name, the checks it explains, why) for a cause key, in ``lang``."""
     base = cause.partition(":")[0]
@@ -121,4 +131,4 @@ def link_text(cause: str, lang: str) -> tuple[str, str, str]:
     return CAUSE_NAMES[base][k], link.checks[k], (link.ko if lang == "ko" else link.en)
 
 
-__all__ = ["cause_of", "explained_by", "link_text"]
+__all__ = ["cause_of", "counted_twice", "explained_by", "link_text"]

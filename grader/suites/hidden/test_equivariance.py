@@ -4,7 +4,7 @@ import pytest
 import torch
 from torch import nn
 
-from grader.core.feedback import expect
+from grader.core.feedback import Said, check, expect_check
 from grader.core.testkit import fresh_rng
 from grader.lesson import reference
 from grader.lesson.probes import build_function
@@ -34,18 +34,24 @@ def _expected(kind, state, x, perm, config):
 def test_attention_without_positions_is_about_zero(student):
     state, x, perm, config = _case(False)
     err = student.probe("equivariance", "attention", state, x, perm, config)
-    expect(isinstance(err, float),
-           "equivariance_error: expected a Python float; found "
-           f"{type(err).__name__}. Return .item() of the max.",
-           "equivariance_error: Python float를 반환해야 하는데 "
-           f"{type(err).__name__}입니다. 최댓값의 .item()을 반환하세요.")
-    expect(0 <= err < 1e-4,
-           "equivariance_error(attention, x, perm): expected about 0 (attention without positions is "
-           f"permutation-equivariant); found {err:.4g}. Compare fn(x)[:, perm] with fn(x[:, perm]): "
-           "permute the output of the unpermuted input, along the sequence axis (dim 1).",
-           "equivariance_error(attention, x, perm): 0에 가까워야 하는데(위치 없는 "
-           f"어텐션은 순열 동변) {err:.4g}입니다. fn(x)[:, perm]과 fn(x[:, perm])을 "
-           "비교하세요: 원래 입력의 출력을 시퀀스 축(dim 1)으로 섞습니다.")
+    kind = type(err).__name__
+    expect_check(isinstance(err, float),
+                 check("equivariance_error", Said("a Python float", "Python float를 반환해야 함"),
+                       Said(kind, f"{kind}입니다"),
+                       fix=Said("Return .item() of the max.", "최댓값의 .item()을 반환하세요.")))
+    # the Korean sentence gives the reason after "하는데"; the card shows it with what is expected
+    about_ko, why_ko = "0에 가까워야", "(위치 없는 어텐션은 순열 동변)"
+    expect_check(0 <= err < 1e-4,
+                 check("equivariance_error(attention, x, perm)",
+                       Said("about 0 (attention without positions is permutation-equivariant)",
+                            f"{about_ko} 함 {why_ko}"),
+                       Said(f"{err:.4g}", f"{err:.4g}입니다"),
+                       fix=Said("Compare fn(x)[:, perm] with fn(x[:, perm]): permute the output of the "
+                                "unpermuted input, along the sequence axis (dim 1).",
+                                "fn(x)[:, perm]과 fn(x[:, perm])을 비교하세요: 원래 입력의 출력을 시퀀스 "
+                                "축(dim 1)으로 섞습니다.")),
+                 Said("{lead}expected {expected}; found {found}.{tail}",
+                      f"{{lead}}{about_ko} 하는데{why_ko} {{found}}.{{tail}}"))
 
 
 @pytest.mark.task("equivariance", points=2)
@@ -53,9 +59,11 @@ def test_positions_break_equivariance(student):
     state, x, perm, config = _case(True)
     err = student.probe("equivariance", "attention_with_positions", state, x, perm, config)
     expected = _expected("attention_with_positions", state, x, perm, config)
-    expect(isinstance(err, float) and abs(err - expected) <= 1e-4 + 1e-3 * expected,
-           "equivariance_error(attention after adding positions): expected "
-           f"{expected:.4g} (the largest |fn(x)[:, perm] - fn(x[:, perm])|); found "
-           f"{err!r}. Use the maximum absolute difference, not the mean or a boolean.",
-           f"equivariance_error(위치를 더한 어텐션): {expected:.4g}(|fn(x)[:, perm] - fn(x[:, perm])|의 "
-           f"최댓값)이어야 하는데 {err!r}입니다. 평균이나 bool이 아니라 최대 절대 차이를 쓰세요.")
+    expect_check(isinstance(err, float) and abs(err - expected) <= 1e-4 + 1e-3 * expected,
+                 check(Said("equivariance_error(attention after adding positions)",
+                            "equivariance_error(위치를 더한 어텐션)"),
+                       Said(f"{expected:.4g} (the largest |fn(x)[:, perm] - fn(x[:, perm])|)",
+                            f"{expected:.4g}(|fn(x)[:, perm] - fn(x[:, perm])|의 최댓값)이어야 함"),
+                       Said(f"{err!r}", f"{err!r}입니다"),
+                       fix=Said("Use the maximum absolute difference, not the mean or a boolean.",
+                                "평균이나 bool이 아니라 최대 절대 차이를 쓰세요.")))

@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from grader.core.feedback import expect, fail
+from grader.core.feedback import Cause, Said, check, expect_check, fail_check
 from grader.core.testkit import (
     as_tensor,
     check_dtype,
@@ -44,11 +44,16 @@ def test_max_len_one(student):
     with pictured(pe, row, "sinusoidal_pe(1, 4)", atol=1e-6):
         check_shape(pe, (1, 4), "sinusoidal_pe(1, 4)")
         if max_diff(pe, row) >= 1e-6:
-            _key, cause_en, cause_ko = diagnose_pe(pe, 1, 4)
-            fail("sinusoidal_pe(1, 4): expected [[0, 1, 0, 1]] (position "
-                 f"0: sin 0 = 0, cos 0 = 1); found {pe.tolist()}. Likely cause: {cause_en}",
-                 "sinusoidal_pe(1, 4): [[0, 1, 0, 1]]이어야 하는데(0번 "
-                 f"위치: sin 0 = 0, cos 0 = 1) {pe.tolist()}입니다. 원인 추정: {cause_ko}")
+            key, cause_en, cause_ko = diagnose_pe(pe, 1, 4)
+            # the Korean sentence puts the note on position 0 after "하는데"; the card shows it with the row
+            row_ko, note_ko = "[[0, 1, 0, 1]]이어야", "(0번 위치: sin 0 = 0, cos 0 = 1)"
+            fail_check(check("sinusoidal_pe(1, 4)",
+                             Said("[[0, 1, 0, 1]] (position 0: sin 0 = 0, cos 0 = 1)",
+                                  f"{row_ko} 함 {note_ko}"),
+                             Said(f"{pe.tolist()}", f"{pe.tolist()}입니다"),
+                             cause=Cause(cause_en, cause_ko, key)),
+                       Said("{lead}expected {expected}; found {found}.{tail}",
+                            f"{{lead}}{row_ko} 하는데{note_ko} {{found}}.{{tail}}"))
 
 
 BAD = [
@@ -67,7 +72,10 @@ def test_bad_sizes_are_value_errors(student, args, bad, label):
            "number (sin/cos fill column pairs) and max_len positive.",
            "먼저 크기를 검사하세요: d_model은 양의 짝수(sin/cos가 "
            "열을 쌍으로 채움), max_len은 양수여야 합니다.")
-    expect(mentions(out.error.message, bad),
-           f"{what}: the ValueError should name the bad value {bad}; its message was {out.error.message!r}.",
-           f"{what}: ValueError 메시지에 잘못된 값 {bad}가 있어야 "
-           f"하는데 메시지는 {out.error.message!r}입니다.")
+    said = repr(out.error.message)
+    expect_check(mentions(out.error.message, bad),
+                 check(what, Said(f"the ValueError to name the bad value {bad}",
+                                  f"ValueError 메시지에 잘못된 값 {bad}가 있어야 함"),
+                       Said(said, f"메시지는 {said}입니다")),
+                 Said(f"{{lead}}the ValueError should name the bad value {bad}; its message was {{found}}.",
+                      "{lead}{expected_stem} 하는데 {found}."))

@@ -5,7 +5,7 @@ import math
 import pytest
 import torch
 
-from grader.core.feedback import expect, fail
+from grader.core.feedback import Cause, Said, check, expect_check, fail_check
 from grader.core.testkit import as_tensor, check_shape, max_diff, mentions, raised
 from grader.lesson import structure
 from grader.lesson.pe_checks import forward_rows_cause, pe_formula, table_figure
@@ -32,15 +32,23 @@ def test_sin_table_is_a_buffer(student):
     buffers = {b["name"] for b in info["buffers"]}
     params = {p["name"] for p in info["parameters"]}
     if "pe" not in buffers:
+        # the lesson's "buffer" cause (grader/lesson/causes.py): the device checks it explains join its card
+        buffer = Cause("", "", "buffer")
         if "pe" in params:
-            fail("mode='sin': expected `pe` as a registered buffer; found an nn.Parameter, so the "
-                 "optimizer would train the fixed table. Use self.register_buffer('pe', ...).",
-                 "mode='sin': `pe`는 buffer여야 하는데 nn.Parameter입니다. 고정된 표가 "
-                 "학습되어 버립니다. self.register_buffer('pe', ...)를 쓰세요.")
-        fail("mode='sin': expected a registered buffer named `pe`; found none (a plain attribute is not "
-             "moved by .to('cuda')). Use self.register_buffer('pe', sinusoidal_pe(max_len, d_model)).",
-             "mode='sin': `pe`라는 이름의 buffer가 있어야 하는데 없습니다(일반 속성은 .to('cuda')로 "
-             "옮겨지지 않습니다). self.register_buffer('pe', sinusoidal_pe(max_len, d_model))를 쓰세요.")
+            fail_check(check("mode='sin'", Said("`pe` as a registered buffer", "`pe`는 buffer여야 함"),
+                             Said("an nn.Parameter, so the optimizer would train the fixed table",
+                                  "nn.Parameter입니다"),
+                             cause=buffer,
+                             fix=Said("Use self.register_buffer('pe', ...).",
+                                      "고정된 표가 학습되어 버립니다. "
+                                      "self.register_buffer('pe', ...)를 쓰세요.")))
+        fail_check(check("mode='sin'", Said("a registered buffer named `pe`",
+                                            "`pe`라는 이름의 buffer가 있어야 함"),
+                         Said("none (a plain attribute is not moved by .to('cuda'))",
+                              "없습니다(일반 속성은 .to('cuda')로 옮겨지지 않습니다)"),
+                         cause=buffer,
+                         fix=Said("Use self.register_buffer('pe', sinusoidal_pe(max_len, d_model)).",
+                                  "self.register_buffer('pe', sinusoidal_pe(max_len, d_model))를 쓰세요.")))
     student.source_shows(structure.registers_buffer(student.staging), "mode='sin'")
 
 
@@ -66,10 +74,12 @@ def test_sin_forward_value(student):
         # the rows forward added, drawn beside pe[:6] (not when the tokens are unscaled: then they mix in)
         figure = None if unscaled else table_figure(added, table[:6], "forward: out - tok(ids) * sqrt(8)",
                                                     atol=1e-4, subject="forward", cause=(hint, hint_ko))
-        fail("mode='sin': expected tok(ids) * sqrt(8) + pe[:6]; found values off by "
-             f"up to {max_diff(out, expected):.3g}. Likely cause: {hint}",
-             "mode='sin': tok(ids) * sqrt(8) + pe[:6]이어야 하는데 최대 "
-             f"{max_diff(out, expected):.3g}만큼 다릅니다. 원인 추정: {hint_ko}", figure)
+        err = f"{max_diff(out, expected):.3g}"
+        fail_check(check("mode='sin'", Said("tok(ids) * sqrt(8) + pe[:6]",
+                                            "tok(ids) * sqrt(8) + pe[:6]이어야 함"),
+                         Said(f"values off by up to {err}", f"최대 {err}만큼 다릅니다"),
+                         cause=Cause(hint, hint_ko, "unscaled" if unscaled else "")),
+                   figure=figure)
 
 
 @pytest.mark.task("TokenAndPosEmbedding", points=1)
@@ -79,6 +89,10 @@ def test_too_long_is_index_error(student):
     raised(out, "IndexError", "mode='learned', T=9 > max_len=6",
            "Check T against max_len in forward and raise IndexError naming both numbers.",
            "forward에서 T와 max_len을 비교하고 두 숫자를 모두 적은 IndexError를 발생시키세요.")
-    expect(mentions(out.error.message, 9, 6),
-           f"The IndexError should name both T=9 and max_len=6; its message was {out.error.message!r}.",
-           f"IndexError 메시지에 T=9와 max_len=6이 모두 있어야 하는데 메시지는 {out.error.message!r}입니다.")
+    said = repr(out.error.message)
+    expect_check(mentions(out.error.message, 9, 6),
+                 check(None, Said("the IndexError to name both T=9 and max_len=6",
+                                  "IndexError 메시지에 T=9와 max_len=6이 모두 있어야 함"),
+                       Said(said, f"메시지는 {said}입니다")),
+                 Said("The IndexError should name both T=9 and max_len=6; its message was {found}.",
+                      "{expected_stem} 하는데 {found}."))

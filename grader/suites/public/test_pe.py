@@ -2,7 +2,7 @@
 
 import pytest
 
-from grader.core.feedback import expect
+from grader.core.feedback import Said, check, expect_check
 from grader.core.testkit import as_tensor, check_dtype, check_finite, check_shape, mentions, raised
 from grader.lesson.pe_checks import check_pe_values, pe_formula, pictured
 
@@ -38,8 +38,10 @@ def test_odd_d_model_is_value_error(student):
            "must be even: check it and raise ValueError.",
            "sin/cos는 (2i, 2i+1) 쌍으로 열을 채우므로 d_model은 "
            "짝수여야 합니다: 검사해서 ValueError를 발생시키세요.")
-    expect(mentions(out.error.message, 7),
-           "sinusoidal_pe(8, 7): the ValueError should name the bad "
-           f"value 7; its message was {out.error.message!r}.",
-           "sinusoidal_pe(8, 7): ValueError 메시지에 잘못된 값 7이 "
-           f"있어야 하는데 메시지는 {out.error.message!r}입니다.")
+    said = repr(out.error.message)
+    expect_check(mentions(out.error.message, 7),
+                 check("sinusoidal_pe(8, 7)", Said("the ValueError to name the bad value 7",
+                                                   "ValueError 메시지에 잘못된 값 7이 있어야 함"),
+                       Said(said, f"메시지는 {said}입니다")),
+                 Said("{lead}the ValueError should name the bad value 7; its message was {found}.",
+                      "{lead}{expected_stem} 하는데 {found}."))
