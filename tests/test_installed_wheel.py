@@ -113,7 +113,8 @@ def test_the_bundle_ships_a_lesson_installed_from_a_wheel_as_its_wheel(
     argv = [str(out), "--lesson", "arith", "--public-only"]
     assert gradescope_bundle.main(argv) == 2
     err = capsys.readouterr().err
-    assert "'arith' cannot be shipped" in err and "installed neither from a source folder" in err
+    assert "cannot ship lesson 'arith' (arith_lesson) at " in err
+    assert "is installed neither from a source folder" in err
     assert len(err.strip().splitlines()) == 1 and not out.exists()
 
     finish_install(toy_site)

@@ -202,15 +202,17 @@ def kit_wheel() -> Wheel:
     return _wheel_of(PACKAGE, "the kit (grader)")
 
 
-def lesson_wheel(module: str) -> Wheel:
-    """The wheel of a lesson installed from one (no source folder), rebuilt from its installed files."""
+def lesson_wheel(module: str, name: str | None = None) -> Wheel:
+    """The wheel of a lesson installed from one (no source folder), rebuilt from its installed files;
+    ``name``: its registered name, for the message."""
     from grader.instructor.lesson_release import package_root
 
+    what = f"lesson {name!r} ({module})" if name else f"lesson {module}"
     try:
         package = package_root(module)
     except ValueError as exc:
-        raise Unshippable(str(exc)) from exc
-    return _wheel_of(package, module)
+        raise Unshippable(f"{what}: {exc}") from exc
+    return _wheel_of(package, what)
 
 
 def _wheel_of(package: Path, what: str) -> Wheel:
@@ -502,13 +504,13 @@ def main(argv: list[str]) -> int:
             # The zip carries the lesson as setup.sh installs it: its source folder (its pyproject.toml
             # beside its package), else the wheel it was installed from, rebuilt from its installed files.
             source = lesson_source(lesson.module)
-            wheel = lesson_wheel(lesson.module) if source is None else None
+            wheel = lesson_wheel(lesson.module, lesson.name) if source is None else None
         if not kit_from_source():
             kit_wheel()  # the kit's too: fail here, in one line, rather than halfway through the zip
     except Unshippable as exc:
-        print(f"grade gradescope-bundle: {lesson.name!r} cannot be shipped: {exc}; install it from its "
-              f"source folder (`pip install -e`) or from its wheel / {lesson.name!r}을(를) 담을 수 없습니다: "
-              "소스 폴더에서(`pip install -e`) 또는 wheel로 설치하세요", file=sys.stderr)
+        print(f"grade gradescope-bundle: cannot ship {exc}; install it from its source folder (`pip install "
+              "-e`) or from its wheel / 번들에 담을 수 없습니다: 소스 폴더에서(`pip install -e`) 또는 "
+              "wheel로 설치하세요", file=sys.stderr)
         return 2
     hidden_dir = (lesson.load().suites or KIT_ROOT / "grader" / "suites") / "hidden"
     if not args.public_only and not any(hidden_dir.glob("test_*.py")):
