@@ -114,13 +114,14 @@ def build_bundle(out: Path, *, hidden: bool = True, keyword: str | None = None, 
                  timeout: float = GRADESCOPE_TIMEOUT - TIMEOUT_MARGIN,
                  gradescope_timeout: float = GRADESCOPE_TIMEOUT, policy: Path | None = None,
                  lesson: str = DEFAULT_LESSON, lesson_source: Path | None = None,
-                 lesson_wheel: Wheel | None = None) -> list[str]:
+                 lesson_wheel: Wheel | None = None, kit_wheel: Wheel | None = None) -> list[str]:
     """Write the autograder zip; returns the names it holds. ``lesson`` (its registered name) is what the
     container grades (`grade --lesson`); ``lesson_source``, the source folder of a lesson in its own
     package (its pyproject.toml, hidden suite and solutions included), ships as lessons/<folder>/ and
     setup.sh installs it; ``lesson_wheel``, the wheel of one installed from a wheel (lesson_wheel()),
     ships in wheels/ and setup.sh installs it. The kit ships as its source from a checkout, else as the
-    wheel of its installed distribution (Unshippable when there is none)."""
+    wheel of its installed distribution (``kit_wheel`` when already rebuilt; Unshippable when there is
+    none)."""
     if timeout > gradescope_timeout - TIMEOUT_MARGIN:
         raise ValueError(f"--timeout {timeout:g} s leaves less than {TIMEOUT_MARGIN:g} s inside Gradescope's "
                          f"{gradescope_timeout:g} s: Gradescope would kill the run before the kit can report")
@@ -131,7 +132,7 @@ def build_bundle(out: Path, *, hidden: bool = True, keyword: str | None = None, 
 
         read_policy(policy)  # TermError (a ValueError) when it is malformed
         config["policy_toml"] = policy.read_text(encoding="utf-8-sig")
-    kit = None if kit_from_source() else kit_wheel()
+    kit = None if kit_from_source() else kit_wheel or installed_kit_wheel()
     wheels = [w for w in (kit, lesson_wheel) if w is not None]
     names: list[str] = []
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -197,7 +198,7 @@ def kit_from_source() -> bool:
     return (KIT_ROOT / "pyproject.toml").is_file()
 
 
-def kit_wheel() -> Wheel:
+def installed_kit_wheel() -> Wheel:
     """The installed kit's wheel, rebuilt from its installed files (its hidden suite and solutions too)."""
     return _wheel_of(PACKAGE, "the kit (grader)")
 
@@ -498,15 +499,15 @@ def main(argv: list[str]) -> int:
     except UsageProblem as exc:
         print(f"grade gradescope-bundle: {exc}", file=sys.stderr)
         return 2
-    source = wheel = None
+    source = wheel = kit = None
     try:
         if lesson.name != DEFAULT_LESSON:
             # The zip carries the lesson as setup.sh installs it: its source folder (its pyproject.toml
             # beside its package), else the wheel it was installed from, rebuilt from its installed files.
             source = lesson_source(lesson.module)
             wheel = lesson_wheel(lesson.module, lesson.name) if source is None else None
-        if not kit_from_source():
-            kit_wheel()  # the kit's too: fail here, in one line, rather than halfway through the zip
+        if not kit_from_source():  # the kit installed from a wheel ships as that wheel too
+            kit = installed_kit_wheel()
     except Unshippable as exc:
         print(f"grade gradescope-bundle: cannot ship {exc}; install it from its source folder (`pip install "
               "-e`) or from its wheel / 번들에 담을 수 없습니다: 소스 폴더에서(`pip install -e`) 또는 "
@@ -521,7 +522,7 @@ def main(argv: list[str]) -> int:
         names = build_bundle(args.out, hidden=not args.public_only, keyword=args.keyword, lang=args.lang,
                              timeout=args.timeout, gradescope_timeout=args.gradescope_timeout,
                              policy=args.policy, lesson=lesson.name, lesson_source=source,
-                             lesson_wheel=wheel)
+                             lesson_wheel=wheel, kit_wheel=kit)
     except TermError as exc:  # a malformed --policy
         print(f"grade gradescope-bundle: {exc}", file=sys.stderr)
         return 2
