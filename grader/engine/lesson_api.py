@@ -39,6 +39,10 @@ class Layout:
     modules: tuple[str, ...]  # the student's Python modules, by name (``embedding`` for embedding.py)
     log_name: str | None = None  # a document graded beside the code (staged as text, never imported)
     probe_modules: tuple[str, ...] = ()  # imported before a grader probe runs (the probes resolve them)
+    # Per probe name, the modules imported before that probe instead of ``probe_modules``: ``()`` for one
+    # that runs none of the student's code (a stand-in model handed to the student's function afterwards),
+    # so a module it never touches cannot fail, or slow, the check that calls it. Empty: ``probe_modules``.
+    probe_imports: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 class Prefetch(Protocol):

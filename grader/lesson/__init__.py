@@ -18,6 +18,11 @@ from grader.lesson import causes, class_report, prefetch, reference, student_rel
 from grader.lesson.tasks import CONTRACT, LOG_NAME, TASK_LIST, TOP_LEVEL_CALLS
 from grader.paths import EXERCISES, SOLUTIONS, SUITES_DIR
 
+# The spies of evaluate's check (probes.py) stand in for a model handed to the student's reversal.evaluate:
+# they run none of embedding.py, so they import nothing first, and evaluate's check meets only the modules
+# reversal.py itself imports (a hang in embedding.py costs the embedding checks, not that one).
+SPY_IMPORTS: dict[str, tuple[str, ...]] = {"spy_model": (), "spy_report": ()}
+
 
 def report_sections(results: Mapping[str, Any], lang: str) -> list[Section]:
     """The experiment's table and the LeetCode log review (grader/lesson/report), imported when a report
@@ -31,7 +36,7 @@ LESSON = Lesson(
     name="Embedding + Positional Encoding",
     tasks=TASK_LIST,
     layout=Layout(modules=("embedding", "reversal", "leetcode"), log_name=LOG_NAME,
-                  probe_modules=("embedding",)),
+                  probe_modules=("embedding",), probe_imports=SPY_IMPORTS),
     use_solutions=reference.set_solutions_dir,
     prefetch=prefetch.EXPERIMENT_RUNS,
     markers=(prefetch.MARKER_HELP,),
