@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from grader.engine.lesson_api import Layout, Lesson, Section
+from grader.engine.lesson_api import FigureTexts, Layout, Lesson, Section
 from grader.lesson import causes, class_report, prefetch, reference, student_release
 from grader.lesson.tasks import CONTRACT, LOG_NAME, TASK_LIST, TOP_LEVEL_CALLS
 from grader.paths import EXERCISES, SOLUTIONS, SUITES_DIR
@@ -30,6 +30,13 @@ def report_sections(results: Mapping[str, Any], lang: str) -> list[Section]:
     from grader.lesson.report import report_sections as sections
 
     return sections(results, lang)
+
+
+def figure_texts(figure: Mapping[str, Any], lang: str) -> FigureTexts | None:
+    """The words of its table picture (grader/lesson/report/figure.py), imported when a report is written."""
+    from grader.lesson.report.figure import figure_texts as texts
+
+    return texts(figure, lang)
 
 
 LESSON = Lesson(
@@ -54,4 +61,5 @@ LESSON = Lesson(
     release=student_release,
     warm_up=prefetch.warm_up,
     probes=Path(__file__).resolve().parent / "probes.py",
+    figure_texts=figure_texts,
 )
