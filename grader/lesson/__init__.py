@@ -2,7 +2,8 @@
 
 ``LESSON`` is what the engine knows of it (grader/engine/lesson_api.py): the tasks, the submission's
 layout, the reference in use, the experiment's early start (and a batch's warm-up), its folders, its
-worker probes (``probes.py``) and its student release (``student_release``, the notebook in
+worker probes (``probes.py``) and which of them import nothing first (``SPY_IMPORTS``), the words of its
+table picture (``report/figure.py``) and its student release (``student_release``, the notebook in
 ``notebook``). The kit's pyproject registers it as ``embedding-pe`` (entry point group
 ``grader.lessons``, grader/engine/lessons.py). The suites call the rest directly (structural evidence in
 ``structure``, the table checks in ``pe_checks``, the log review in ``loggrade``, the experiment in
