@@ -37,7 +37,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "status_failed": ("failed", "실패"),
     "status_error": ("error", "오류"),
     "status_timeout": ("timeout", "시간 초과"),
-    "loss_curves": ("Training loss per step (mean over seeds)", "스텝별 학습 손실(시드 평균)"),
     "log_points": ("Log points", "기록 점수"),
     "environment": ("How this was graded", "채점 환경"),
     "isolation": ("Isolation", "격리 수준"),

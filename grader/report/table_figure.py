@@ -50,6 +50,7 @@ def two_tables(figure: Mapping[str, Any], texts: FigureTexts, lang: str) -> dict
         return None
     cause = figure.get("cause") or {}
     return {
+        "kind": str(figure.get("kind", "")),  # the page's data-figure (this course's: "pe-diff", contract.md)
         "label": texts.label,
         "what": str(figure.get("what", "")),
         "found": Markup(svg_found), "expected": Markup(svg_expected),

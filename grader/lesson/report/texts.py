@@ -62,6 +62,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "time": ("Time", "시간"),
     "space": ("Space", "공간"),
     "at_submission": ("counted when you submit", "제출할 때 반영"),
+    "loss_curves": ("Training loss per step (mean over seeds)", "스텝별 학습 손실(시드 평균)"),
     "plot_step": ("step", "스텝"),
     "plot_loss": ("cross-entropy loss", "교차 엔트로피 손실"),
     "plot_runs": ("{mode} (n={n})", "{mode} ({n}회)"),
