@@ -133,8 +133,8 @@ class FigureTexts:
     (grader/report/table_figure.py), and the lesson says what they are. Plain text: the kit escapes it."""
 
     label: str  # the picture's name (feedback.html's aria-label)
-    found_title: str  # above the student's table and the right one
-    expected_title: str
+    found_title: str  # above the student's table
+    expected_title: str  # above the right one
     row_title: str  # along the rows and the columns of both
     col_title: str
     count: str  # the caption: what is wrong (how many cells, or what failed where no cell is)
