@@ -15,7 +15,7 @@ from typing import Any
 from grader.engine.lessons import DEFAULT_LESSON, project_lesson
 from grader.report.i18n import status_word
 from grader.report.lesson_tasks import Titles, causes_of, rank, task_order, task_titles, title_of
-from grader.report.pe_figure import figure_view
+from grader.report.table_figure import figure_texts_of, figure_view
 
 _EN = re.compile(r"^(?P<what>.*?)\s*\bexpected\s+(?P<exp>.+?);\s*found\s+(?P<found>.+?)"
                  r"(?:\.\s+(?P<rest>.*)|\.?)$", re.S)
@@ -148,6 +148,7 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
     seed = (results.get("replay") or {}).get("seed")
     order, titles = task_order(results), task_titles(results)
     causes = causes_of(results)
+    texts_of = figure_texts_of(results)  # the lesson's words for a check's picture (none: no picture)
     lesson = lesson_flag(results, path)
     for t in results.get("tests", []):
         if t["status"] == "passed":
@@ -165,7 +166,7 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
             "reproduce": reproduce_command(t["id"], path, seed, lesson),
             # grouping reads the English text (one card per cause, report/cards.py) and the figure
             "en_text": messages.get("en") or t.get("message", ""), "figure_data": t.get("figure"),
-            "figure": figure_view(t.get("figure"), lang),
+            "figure": figure_view(t.get("figure"), lang, texts_of),
             # a task that already earns points is not "not started", whatever else still raises
             "task_scored": float(((results.get("tasks") or {}).get(t.get("task")) or {}).get("score", 0)) > 0,
         })
