@@ -16,6 +16,7 @@ from grader.engine.lesson_api import Section
 from grader.lesson import class_report
 from grader.report import classpages
 from grader.report.class_sections import CHARTS, heading
+from grader.report.plots import PALETTE, UNLISTED, colour
 
 LESSON_SOURCE = """
 from pathlib import Path
@@ -112,8 +113,21 @@ def test_the_kits_dots_colour_by_series_and_draw_nothing_without_values() -> Non
     svg = _svg(CHARTS.dots(["a", "b", "c"], [[0.1, 0.2], [0.3], [0.9]], ["sin", "rope", "sin"],
                            refs=[0.5, None, 0.5]))
     circles = svg.count("<circle")
-    assert circles == 4 and svg.count("#1f77b4") >= 3  # the palette's sin, for both of its groups
+    assert circles == 4 and svg.count(PALETTE[0]) >= 3  # the first series' colour, for both of its groups
+    assert PALETTE[1] in svg  # the second series, the next one
     assert CHARTS.dots(["a"], [[]], ["sin"]) is None
+
+
+def test_a_lesson_fixes_its_series_colours_and_the_others_take_the_kits_spare_ones() -> None:
+    fixed = class_report.MODE_COLOURS  # this lesson's modes
+    svg = _svg(CHARTS.dots(["a", "b", "c"], [[0.1], [0.2], [0.3]], ["learned", "rope", "none"],
+                           colours=fixed))
+    spare = [c for c in PALETTE if c not in fixed.values()]
+    assert fixed["learned"] in svg and fixed["none"] in svg and spare[0] in svg
+    modes = ["sin", "rope", "learned", "alibi"]
+    assert [colour(m, modes, fixed) for m in modes] == [fixed["sin"], spare[0], fixed["learned"], spare[1]]
+    assert [colour(m, ["x", "y"]) for m in ("x", "y")] == list(PALETTE[:2])  # no lesson colours: in order
+    assert colour("z", ["x"], fixed) == UNLISTED
 
 
 def test_this_lessons_block_needs_results_that_record_the_experiment() -> None:

@@ -209,23 +209,28 @@ def test_the_picture_fits_a_phone(graded, lesson, chromium, tmp_path, lang):
     assert visit.values["scroll"] <= 390 and visit.values["widest"] <= 390
 
 
-def test_one_failed_check_is_drawn_with_the_keys_of_the_kits_figure(graded, lesson):
-    """report.figure_view gives what the feedback template's figure block reads from the kit's own
-    pe_figure.figure_view, so the kit can hand this lesson's figures to it unchanged."""
+def test_one_failed_check_is_drawn_by_the_kits_two_tables(graded, lesson):
+    """report.figure_view is the kit's two-table picture (report/table_figure.py) with this lesson's words,
+    the same view the kit draws another lesson's figures with (the default lesson's, through its
+    figure_texts), so the feedback template's figure block could draw either."""
     import torch
-    from lesson_attention.report import figure_view
+    from lesson_attention.report import figure_texts, figure_view
 
+    from grader.engine.lesson_api import load_lesson
     from grader.lesson.pe_checks import pe_formula, table_figure
-    from grader.report.pe_figure import figure_view as kit_view
+    from grader.report.table_figure import figure_view as kit_view
 
-    kit = kit_view(table_figure(pe_formula(4, 6).flip(1), pe_formula(4, 6), "sinusoidal_pe(4, 6)", atol=1e-5),
-                   "en")
+    pe = table_figure(pe_formula(4, 6).flip(1), pe_formula(4, 6), "sinusoidal_pe(4, 6)", atol=1e-5)
+    kit = kit_view(pe, "en", load_lesson().figure_texts)
+    assert kit is not None and kit["found"].count("data-wrong") == kit["wrong"] > 0
     test = next(t for t in graded("wrong", False)["tests"] if t.get("figure"))
     for lang in ("en", "ko"):
         view = figure_view(test["figure"], lang)
-        assert set(kit) <= set(view)
+        assert set(kit) == set(view)
         assert view["found"].count("data-wrong") == len(test["figure"]["wrong"]) == view["wrong"] > 0
+        assert view["scale"] == figure_texts(test["figure"], lang).scale  # its own words, not the kit's
     assert figure_view(table_figure(torch.zeros(2, 2), torch.ones(2, 2), "x", atol=0.1), "en") is None
+    assert kit_view(test["figure"], "en", load_lesson().figure_texts) is None  # a kind that lesson lacks
 
 
 # -- the kit's hooks: the lesson's section in the feedback, --lesson in commands, the class page -----------

@@ -122,3 +122,33 @@ def test_the_scan_sees_names_in_code_and_strings_not_in_comments_or_docstrings(t
     )
     assert {"weight_tying", "make_batch"} <= _words(sample)
     assert not {"sinusoidal_pe", "TinyLM", "count_params"} & _words(sample)
+
+
+HEX_COLOUR = re.compile(r"#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?")
+
+
+def named_colours(path: Path) -> list[str]:
+    """The names ``path`` gives a colour of its own in a dict literal (``{"sin": "#1f77b4"}``)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Dict):
+            found += [key.value for key, value in zip(node.keys, node.values, strict=True)
+                      if isinstance(key, ast.Constant) and isinstance(key.value, str)
+                      and isinstance(value, ast.Constant) and isinstance(value.value, str)
+                      and HEX_COLOUR.fullmatch(value.value)]
+    return found
+
+
+def test_the_kits_reports_colour_no_series_by_name() -> None:
+    """The kit's palette is a sequence (report/plots.py ``PALETTE``); a colour kept for a named series (a
+    lesson's modes) is the lesson's, handed in (``plots.colour(..., fixed)``, ``ClassCharts.dots``)."""
+    found = {path.relative_to(ROOT).as_posix(): names for path in sorted((PACKAGE / "report").rglob("*.py"))
+             if (names := named_colours(path))}
+    assert not found, f"the kit's report code keeps colours by name; move them into the lesson: {found}"
+
+
+def test_the_colour_scan_sees_a_named_palette(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text('A = {"sin": "#1f77b4", "x": 1}\nB = ("#2ca02c",)\nC = {"fill": "none"}\n',
+                      encoding="utf-8")
+    assert named_colours(sample) == ["sin"]

@@ -9,12 +9,14 @@ the test is skipped, unless GK_REQUIRE_WHEEL=1 (.ci/run) makes that a failure.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -198,22 +200,39 @@ def build_lesson_wheel(dest: Path) -> Path:
     return next((dest / "dist").glob("grade_lesson_attention-*.whl"))
 
 
+@pytest.fixture(scope="module")
+def lesson_wheel(kit_wheel: Path) -> Path:
+    """The attention lesson's wheel, built once, beside the kit's."""
+    return build_lesson_wheel(kit_wheel.parent.parent)
+
+
+@pytest.fixture(scope="module")
+def wheel_venv(kit_wheel: Path, lesson_wheel: Path) -> Path:
+    """A fresh venv (torch from the system's site-packages) with the kit and the attention lesson installed
+    from their wheels, not editable; shared by the tests that only read it."""
+    folder = Path(tempfile.mkdtemp(prefix="gk-wheel-venv-"))
+    folder.chmod(0o755)  # a student's uid runs its Python
+    venv = folder / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", str(kit_wheel),
+         str(lesson_wheel)],
+        check=True,
+        capture_output=True,
+    )
+    yield venv
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 def test_a_lesson_from_its_own_wheel_is_released_and_graded_as_a_student(
-    open_tmp: Path, kit_wheel: Path
+    open_tmp: Path, wheel_venv: Path
 ) -> None:
     """Issue 29's "done when": the kit and a lesson that is its own distribution, both installed from
     wheels (not editable), found by entry point; `grade release --lesson attention`, then a plain `grade`
     in the student's copy as a user who is not root grades that lesson (its [tool.grade] setting)."""
     tmp_path = open_tmp
-    lesson_wheel = build_lesson_wheel(tmp_path)
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
-    python, grade = venv / "bin" / "python", [str(venv / "bin" / "grade")]
-    subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--no-deps", str(kit_wheel), str(lesson_wheel)],
-        check=True,
-        capture_output=True,
-    )
+    venv = wheel_venv
+    grade = [str(venv / "bin" / "grade")]
     listed = {
         row["name"]: row
         for row in json.loads(
@@ -254,3 +273,74 @@ def test_a_lesson_from_its_own_wheel_is_released_and_graded_as_a_student(
     assert results["lesson"]["name"] == "attention" and results["suites"] == ["public"]
     assert results["score"] == results["max_score"] == 16.0, results["score"]
     assert (release / "reports" / "feedback.html").stat().st_size > 0
+
+
+def test_the_gradescope_bundle_of_a_kit_and_lesson_installed_from_wheels(
+    open_tmp: Path, kit_wheel: Path, lesson_wheel: Path, wheel_venv: Path
+) -> None:
+    """Issue 29's "done when", the Gradescope bundle: from the kit and a lesson installed from wheels, each
+    ships as a wheel rebuilt from its installed files; the bundle's setup.sh installs them into a fresh
+    Python (the container's), and run_autograder grades there as Gradescope runs it (root with Docker's
+    defaults: the `uid` level), the hidden suite and the reference from the installed lesson."""
+    tmp = open_tmp
+    bundle = tmp / "autograder.zip"
+    made = subprocess.run(
+        [str(wheel_venv / "bin" / "grade"), "gradescope-bundle", str(bundle), "--lesson", "attention",
+         "--lang", "en"],
+        cwd=tmp, capture_output=True, text=True, timeout=300,
+    )
+    assert made.returncode == 0, made.stderr[-2000:]
+    with zipfile.ZipFile(bundle) as zf:
+        names = sorted(zf.namelist())
+        setup = zf.read("setup.sh").decode()
+        shipped = zf.read(f"wheels/{lesson_wheel.name}")
+    assert names == sorted(["setup.sh", "run_autograder", "gk_gradescope.json", f"wheels/{kit_wheel.name}",
+                            f"wheels/{lesson_wheel.name}"])
+    assert "pip install -e /autograder/source\n" not in setup  # no kit source: its wheel
+    # the rebuilt wheel holds what the built one did, byte for byte (RECORD aside: its rows' order)
+    with zipfile.ZipFile(io.BytesIO(shipped)) as new, zipfile.ZipFile(lesson_wheel) as old:
+        assert sorted(new.namelist()) == sorted(old.namelist())
+        assert all(new.read(n) == old.read(n) for n in old.namelist() if not n.endswith("/RECORD"))
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    import docker_defaults
+
+    why = docker_defaults.unavailable()
+    if why:
+        pytest.skip(f"cannot simulate Gradescope's container here: {why}")
+    root = tmp / "autograder"
+    for folder in ("source", "submission", "results"):
+        (root / folder).mkdir(parents=True)
+    with zipfile.ZipFile(bundle) as zf:
+        zf.extractall(root / "source")
+    shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")
+    wrong = ROOT / "lessons" / "attention" / "examples" / "wrong" / "causal_attention.py"
+    shutil.copy2(wrong, root / "submission")
+    # The container's Python, before setup.sh: the system's site-packages stand in for the torch and the
+    # dependencies it would download (offline: PIP_NO_INDEX; the venv's own old setuptools would hide the
+    # system's, which torch's metadata asks for).
+    python = tmp / "container" / "bin" / "python"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(python.parent.parent)],
+                   check=True)
+    subprocess.run([str(python), "-m", "pip", "uninstall", "-y", "-q", "setuptools"], capture_output=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.update(PATH=f"{python.parent}{os.pathsep}{env.get('PATH', '')}", PIP_NO_INDEX="1")
+    installed = subprocess.run(["bash", "-c", setup.replace("/autograder", str(root))], env=env,
+                               capture_output=True, text=True, timeout=600)
+    assert installed.returncode == 0, installed.stdout[-2000:] + installed.stderr[-2000:]
+    where = subprocess.run([str(python), "-c", "import lesson_attention; print(lesson_attention.__file__)"],
+                           cwd=tmp, env=env, capture_output=True, text=True, check=True)
+    package = Path(where.stdout.strip()).parent
+    assert package.is_relative_to(python.parent.parent)  # the container's install, not the checkout's
+
+    env.update(AUTOGRADER_ROOT=str(root), GK_PYTHON=str(python))
+    done = docker_defaults.run(f"timeout 600 bash {root}/run_autograder", env=env, timeout=660,
+                               hide=(str(ROOT),), tmp=(str(tmp),))
+    gs = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    # the wrong example: 5 of the public suite's 16, 3.5 of the hidden suite's 19
+    assert sum(t["max_score"] for t in gs["tests"]) == 35.0 and gs["score"] == 8.5, gs["output"][:1500]
+    hidden = [t for t in gs["tests"] if "hidden/" in t["name"]]
+    assert {t["status"] for t in hidden} == {"passed", "failed"}
+    assert "Isolation: uid" in gs["output"]
+    assert not package.stat().st_mode & 0o007  # the installed lesson (hidden suite, reference): root's alone

@@ -39,6 +39,10 @@ class Layout:
     modules: tuple[str, ...]  # the student's Python modules, by name (``embedding`` for embedding.py)
     log_name: str | None = None  # a document graded beside the code (staged as text, never imported)
     probe_modules: tuple[str, ...] = ()  # imported before a grader probe runs (the probes resolve them)
+    # Per probe name, the modules imported before that probe instead of ``probe_modules``: ``()`` for one
+    # that runs none of the student's code (a stand-in model handed to the student's function afterwards),
+    # so a module it never touches cannot fail, or slow, the check that calls it. Empty: ``probe_modules``.
+    probe_imports: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 class Prefetch(Protocol):
@@ -120,15 +124,42 @@ class Section:
 ReportSections = Callable[[Mapping[str, Any], str], Sequence[Section]]
 
 
+@dataclass(frozen=True)
+class FigureTexts:
+    """The words of one failed check's picture, in one language (``Lesson.figure_texts``).
+
+    A check may keep two tables for the report (``GradeFailure.figure``, results.json's ``figure``:
+    ``found``, the student's, and ``expected``, each a list of rows cut to what is shown, and ``wrong``,
+    the shown [row, column] cells that differ); the kit draws them side by side, the wrong cells outlined
+    (grader/report/table_figure.py), and the lesson says what they are. Plain text: the kit escapes it."""
+
+    label: str  # the picture's name (feedback.html's aria-label)
+    found_title: str  # above the student's table
+    expected_title: str  # above the right one
+    row_title: str  # along the rows and the columns of both
+    col_title: str
+    count: str  # the caption: what is wrong (how many cells, or what failed where no cell is)
+    grid_title: str  # feedback.md's text form of the student's table: what its ■ (wrong) and · (right) are
+    crop: str = ""  # where the tables are cut to their first rows and columns: which part is shown
+    scale: str = ""  # what the colours mean ("": the kit's words for its heatmap's scale, diverging at 0)
+
+
+# A failed check's ``figure`` record and a language -> the words of its picture; None where the lesson
+# draws none for it (a kind it does not know): the kit then shows the check without a picture.
+FigureTextsHook = Callable[[Mapping[str, Any], str], "FigureTexts | None"]
+
+
 class ClassCharts(Protocol):
     """The kit's charts, handed to ``Lesson.class_sections`` (grader/report/class_sections.py draws them),
     so a lesson draws in the class page's palette through a typed interface rather than the kit's report
     internals. Each gives an ``<img>`` source (an SVG data URI), or None with nothing to draw."""
 
     def dots(self, groups: Sequence[str], values: Sequence[Sequence[float]], series: Sequence[str], *,
-             refs: Sequence[float | None] = (), ref_label: str = "", y_title: str = "") -> str | None:
+             refs: Sequence[float | None] = (), ref_label: str = "", y_title: str = "",
+             colours: Mapping[str, str] | None = None) -> str | None:
         """Each group's ``values`` as dots (a label may hold "\\n"), coloured by the group's ``series``
-        (the kit's palette); ``refs`` dashed, one per group, named ``ref_label`` in the key."""
+        (``colours``: the lesson's own colour of a series, as "#rrggbb"; the others take the kit's palette,
+        skipping those); ``refs`` dashed, one per group, named ``ref_label`` in the key."""
 
 
 # Every student's results.json of a batch, in the class's order (``{}`` where a student has none, such as a
@@ -176,6 +207,10 @@ class Lesson:
     # into every worker of its grades (any isolation level), run in a fresh namespace per call, importing
     # only torch, torch.nn, copy and typing (bound at start); a name the kit has is the kit's. None: none.
     probes: Path | None = None
+    # The words of a failed check's picture (its ``figure``: two tables, the wrong cells marked): the kit
+    # draws the tables in the check's card (feedback.html, check(); a text grid in feedback.md), the lesson
+    # titles and captions them (``FigureTexts``). None: no picture in the cards.
+    figure_texts: FigureTextsHook | None = None
 
     @property
     def title(self) -> str:

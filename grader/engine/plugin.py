@@ -56,7 +56,7 @@ class GradingPlugin:
 
     def new_student(self) -> Student:
         return Student(self.client, self.review, probe_modules=self.lesson.layout.probe_modules,
-                       home=self.lesson.home_modules)
+                       home=self.lesson.home_modules, probe_imports=self.lesson.layout.probe_imports)
 
     @pytest.fixture(scope="session")
     def submission(self) -> Submission:

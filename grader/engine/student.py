@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,9 +29,11 @@ class Outcome:
 
 class Student:
     def __init__(self, client: WorkerClient, review: dict | None = None,
-                 probe_modules: tuple[str, ...] = (), home: dict[str, str] | None = None) -> None:
+                 probe_modules: tuple[str, ...] = (), home: dict[str, str] | None = None,
+                 probe_imports: Mapping[str, tuple[str, ...]] | None = None) -> None:
         self.client = client
         self.probe_modules = probe_modules  # the lesson's modules a probe resolves (lesson_api.Layout)
+        self.probe_imports = dict(probe_imports or {})  # a probe's own modules instead (Layout.probe_imports)
         self.home = dict(home or {})  # the lesson's contract: graded name -> its module (Lesson.home_modules)
         self._review = review  # the plugin's scan, made once per submission; else made on first use
         self._seeded: tuple[int, str] | None = None  # (worker generation, draw owner) last seeded
@@ -38,7 +41,8 @@ class Student:
 
     def on(self, client: WorkerClient) -> Student:
         """This submission's Student on another worker (a sibling): the same scan, probes and contract."""
-        return Student(client, self.review(), probe_modules=self.probe_modules, home=self.home)
+        return Student(client, self.review(), probe_modules=self.probe_modules, home=self.home,
+                       probe_imports=self.probe_imports)
 
     @property
     def staging(self) -> Path:
@@ -141,9 +145,8 @@ class Student:
         """
         if name != "seed":
             self.rests_on_grader()
-            if name not in ("spy_model", "spy_report"):
-                for module in self.probe_modules:  # the probe resolves or runs the student's code in them
-                    self.ensure_module(module)
+            for module in self.probe_imports.get(name, self.probe_modules):  # what the probe resolves or runs
+                self.ensure_module(module)
             self._seed_worker()
         return self.client.request({"op": "probe", "name": name}, args, kwargs, timeout)
 

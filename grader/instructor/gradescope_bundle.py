@@ -3,7 +3,10 @@
 The zip holds Gradescope's two entry points at its root and the kit beside
 them (Gradescope unpacks it into ``/autograder/source``):
 
-* ``setup.sh`` installs the kit (CPU PyTorch first, then ``pip install -e``);
+* ``setup.sh`` installs the kit (CPU PyTorch first, then ``pip install -e``) and a lesson of its own
+  package shipped as its source folder (``lessons/NAME/``); what was installed here from a wheel (the
+  kit, a lesson) ships as a wheel rebuilt from its installed files (``wheels/``, installed_wheel.py),
+  which setup.sh installs;
 * ``run_autograder`` runs ``python3 -m grader.instructor.gradescope_bundle run``, which
   keeps its own copy of ``submission_metadata.json`` (read before any student code
   runs), makes ``/autograder`` root's alone (the worker runs as another uid: the
@@ -45,8 +48,9 @@ from pathlib import Path
 from grader.engine.flags import add_lesson_argument, lesson_from_args
 from grader.engine.lessons import DEFAULT_LESSON
 from grader.engine.options import UsageProblem
+from grader.instructor.installed_wheel import Wheel, installed_distribution, rebuild_wheel
 from grader.instructor.term.errors import TermError
-from grader.paths import KIT_ROOT, write_atomic
+from grader.paths import KIT_ROOT, PACKAGE, write_atomic
 from grader.sandbox import reap
 from grader.sandbox.cgroup import container_limits
 from grader.sandbox.launch import UID_BASE, UID_SPAN
@@ -58,7 +62,9 @@ TIMEOUT_MARGIN = 60.0  # copying, starting Python, converting: room left inside 
 KIT_FILES = ("grader", "solutions", "templates", "pyproject.toml", "README.md")
 SKIP_PARTS = {"__pycache__", ".pytest_cache"}
 
-SETUP_SH = """#!/usr/bin/env bash
+# setup.sh, in parts: the kit's source (a checkout's bundle), the wheels (what was installed from wheels),
+# the lessons' source folders. A bundle of sources only is SETUP_SH.
+SETUP_HEAD = """#!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder image.
 set -euo pipefail
 cd /autograder/source
@@ -68,12 +74,28 @@ fi
 # The CPU build of PyTorch: a fraction of the CUDA build's size, and enough to grade.
 python3 -m pip install --upgrade pip
 python3 -m pip install torch --index-url https://download.pytorch.org/whl/cpu
-python3 -m pip install -e /autograder/source
+"""
+SETUP_KIT = """python3 -m pip install -e /autograder/source
+"""
+SETUP_WHEELS = """\
+# The kit or the lesson as installed where the bundle was built (a wheel each, rebuilt from its
+# installed files), with what they depend on (a lesson's on the kit: met by the kit above or beside it).
+python3 -m pip install /autograder/source/wheels/*.whl
+"""
+SETUP_LESSONS = """\
 # A lesson of its own package, shipped beside the kit (lessons/NAME/): installed so `grade --lesson` finds it.
 for lesson in /autograder/source/lessons/*/; do
   if [ -f "$lesson/pyproject.toml" ]; then python3 -m pip install -e "$lesson"; fi
 done
 """
+SETUP_SH = SETUP_HEAD + SETUP_KIT + SETUP_LESSONS
+WHEELS = "wheels"  # the zip's folder of wheels (setup.sh installs them)
+
+
+def setup_script(kit_source: bool, wheels: bool) -> str:
+    """setup.sh for a bundle that ships the kit's source (else its wheel) and, or not, wheels."""
+    return SETUP_HEAD + (SETUP_KIT if kit_source else "") + (SETUP_WHEELS if wheels else "") + SETUP_LESSONS
+
 
 RUN_AUTOGRADER = """#!/usr/bin/env bash
 # Gradescope runs this for every submission (the files are in /autograder/submission).
@@ -91,11 +113,15 @@ exec "${GK_PYTHON:-python3}" -m grader.instructor.gradescope_bundle run --root "
 def build_bundle(out: Path, *, hidden: bool = True, keyword: str | None = None, lang: str = "ko",
                  timeout: float = GRADESCOPE_TIMEOUT - TIMEOUT_MARGIN,
                  gradescope_timeout: float = GRADESCOPE_TIMEOUT, policy: Path | None = None,
-                 lesson: str = DEFAULT_LESSON, lesson_source: Path | None = None) -> list[str]:
+                 lesson: str = DEFAULT_LESSON, lesson_source: Path | None = None,
+                 lesson_wheel: Wheel | None = None, kit_wheel: Wheel | None = None) -> list[str]:
     """Write the autograder zip; returns the names it holds. ``lesson`` (its registered name) is what the
     container grades (`grade --lesson`); ``lesson_source``, the source folder of a lesson in its own
     package (its pyproject.toml, hidden suite and solutions included), ships as lessons/<folder>/ and
-    setup.sh installs it."""
+    setup.sh installs it; ``lesson_wheel``, the wheel of one installed from a wheel (lesson_wheel()),
+    ships in wheels/ and setup.sh installs it. The kit ships as its source from a checkout, else as the
+    wheel of its installed distribution (``kit_wheel`` when already rebuilt; Unshippable when there is
+    none)."""
     if timeout > gradescope_timeout - TIMEOUT_MARGIN:
         raise ValueError(f"--timeout {timeout:g} s leaves less than {TIMEOUT_MARGIN:g} s inside Gradescope's "
                          f"{gradescope_timeout:g} s: Gradescope would kill the run before the kit can report")
@@ -106,11 +132,14 @@ def build_bundle(out: Path, *, hidden: bool = True, keyword: str | None = None, 
 
         read_policy(policy)  # TermError (a ValueError) when it is malformed
         config["policy_toml"] = policy.read_text(encoding="utf-8-sig")
+    kit = None if kit_from_source() else kit_wheel or installed_kit_wheel()
+    wheels = [w for w in (kit, lesson_wheel) if w is not None]
     names: list[str] = []
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name, text in (("setup.sh", SETUP_SH), ("run_autograder", RUN_AUTOGRADER)):
+        setup = setup_script(kit_source=kit is None, wheels=bool(wheels))
+        for name, text in (("setup.sh", setup), ("run_autograder", RUN_AUTOGRADER)):
             info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
             info.external_attr = (stat.S_IFREG | 0o755) << 16
             info.compress_type = zipfile.ZIP_DEFLATED
@@ -118,7 +147,7 @@ def build_bundle(out: Path, *, hidden: bool = True, keyword: str | None = None, 
             names.append(name)
         zf.writestr(CONFIG, json.dumps(config, indent=2) + "\n")
         names.append(CONFIG)
-        for item in KIT_FILES:
+        for item in KIT_FILES if kit is None else ():
             src = KIT_ROOT / item
             files = ([src] if src.is_file()
                      else sorted(p for p in src.rglob("*") if p.is_file()) if src.is_dir() else [])
@@ -138,8 +167,18 @@ def build_bundle(out: Path, *, hidden: bool = True, keyword: str | None = None, 
                 name = f"lessons/{lesson_source.name}/{rel.as_posix()}"
                 zf.write(f, name)
                 names.append(name)
+        for wheel in wheels:  # stored as they are: a wheel is a zip already
+            info = zipfile.ZipInfo(f"{WHEELS}/{wheel.filename}", date_time=(2020, 1, 1, 0, 0, 0))
+            info.external_attr = (stat.S_IFREG | 0o644) << 16
+            zf.writestr(info, wheel.data, compress_type=zipfile.ZIP_STORED)
+            names.append(info.filename)
     os.replace(tmp, out)
     return names
+
+
+class Unshippable(Exception):
+    """The kit or a lesson is installed in a way the bundle cannot carry: neither its source folder nor
+    a wheel's installation (a RECORD listing its files)."""
 
 
 def lesson_source(module: str) -> Path | None:
@@ -151,6 +190,41 @@ def lesson_source(module: str) -> Path | None:
     except ValueError:
         return None
     return folder if (folder / "pyproject.toml").is_file() else None
+
+
+def kit_from_source() -> bool:
+    """Whether the kit runs from its source (a checkout, an editable install): its pyproject.toml at its
+    root, which setup.sh's ``pip install -e`` needs. An installed kit's root is site-packages."""
+    return (KIT_ROOT / "pyproject.toml").is_file()
+
+
+def installed_kit_wheel() -> Wheel:
+    """The installed kit's wheel, rebuilt from its installed files (its hidden suite and solutions too)."""
+    return _wheel_of(PACKAGE, "the kit (grader)")
+
+
+def lesson_wheel(module: str, name: str | None = None) -> Wheel:
+    """The wheel of a lesson installed from one (no source folder), rebuilt from its installed files;
+    ``name``: its registered name, for the message."""
+    from grader.instructor.lesson_release import package_root
+
+    what = f"lesson {name!r} ({module})" if name else f"lesson {module}"
+    try:
+        package = package_root(module)
+    except ValueError as exc:
+        raise Unshippable(f"{what}: {exc}") from exc
+    return _wheel_of(package, what)
+
+
+def _wheel_of(package: Path, what: str) -> Wheel:
+    dist = installed_distribution(package)
+    if dist is None:
+        raise Unshippable(f"{what} at {package} is installed neither from a source folder (a pyproject.toml "
+                          "beside its package) nor from a wheel (a .dist-info whose RECORD lists it)")
+    try:
+        return rebuild_wheel(dist)
+    except ValueError as exc:
+        raise Unshippable(f"{what}: {exc}") from exc
 
 
 # -- running on Gradescope -----------------------------------------------------------------------
@@ -425,16 +499,20 @@ def main(argv: list[str]) -> int:
     except UsageProblem as exc:
         print(f"grade gradescope-bundle: {exc}", file=sys.stderr)
         return 2
-    source = None
-    if lesson.name != DEFAULT_LESSON:
-        # The zip carries the kit's source and the lesson's (setup.sh installs both): the lesson's package
-        # must come from a source folder (its pyproject.toml beside it), not from a wheel.
-        source = lesson_source(lesson.module)
-        if source is None:
-            print(f"grade gradescope-bundle: {lesson.name!r} is not installed from a source folder (no "
-                  f"pyproject.toml beside its package); install it with `pip install -e` / {lesson.name!r}의 "
-                  "소스 폴더를 찾을 수 없습니다", file=sys.stderr)
-            return 2
+    source = wheel = kit = None
+    try:
+        if lesson.name != DEFAULT_LESSON:
+            # The zip carries the lesson as setup.sh installs it: its source folder (its pyproject.toml
+            # beside its package), else the wheel it was installed from, rebuilt from its installed files.
+            source = lesson_source(lesson.module)
+            wheel = lesson_wheel(lesson.module, lesson.name) if source is None else None
+        if not kit_from_source():  # the kit installed from a wheel ships as that wheel too
+            kit = installed_kit_wheel()
+    except Unshippable as exc:
+        print(f"grade gradescope-bundle: cannot ship {exc}; install it from its source folder (`pip install "
+              "-e`) or from its wheel / 번들에 담을 수 없습니다: 소스 폴더에서(`pip install -e`) 또는 "
+              "wheel로 설치하세요", file=sys.stderr)
+        return 2
     hidden_dir = (lesson.load().suites or KIT_ROOT / "grader" / "suites") / "hidden"
     if not args.public_only and not any(hidden_dir.glob("test_*.py")):
         print("grade gradescope-bundle: this copy has no hidden suite; use --public-only or the instructor "
@@ -443,7 +521,8 @@ def main(argv: list[str]) -> int:
     try:
         names = build_bundle(args.out, hidden=not args.public_only, keyword=args.keyword, lang=args.lang,
                              timeout=args.timeout, gradescope_timeout=args.gradescope_timeout,
-                             policy=args.policy, lesson=lesson.name, lesson_source=source)
+                             policy=args.policy, lesson=lesson.name, lesson_source=source,
+                             lesson_wheel=wheel, kit_wheel=kit)
     except TermError as exc:  # a malformed --policy
         print(f"grade gradescope-bundle: {exc}", file=sys.stderr)
         return 2

@@ -349,8 +349,8 @@ def render_html(result: CheckResult) -> str:
             parts.append(f'<p class="first">{code_spans(c["first_note"])}</p>')
         if c["figure"]:
             fig = c["figure"]
-            parts.append(f'<figure class="gk-fig" data-figure="pe-diff"><div class="gk-panels">{fig["found"]}'
-                         f'{fig["expected"]}</div><figcaption class="muted">{e(fig["count"])} '
+            parts.append(f'<figure class="gk-fig" data-figure="{e(fig["kind"])}"><div class="gk-panels">'
+                         f'{fig["found"]}{fig["expected"]}</div><figcaption class="muted">{e(fig["count"])} '
                          f'{e(fig["crop"])} {e(fig["scale"])}</figcaption></figure>')
         m = code_spans  # messages: escaped, `code` spans as <code>
         for f in c["checks"]:

@@ -2,7 +2,8 @@
 
 ``LESSON`` is what the engine knows of it (grader/engine/lesson_api.py): the tasks, the submission's
 layout, the reference in use, the experiment's early start (and a batch's warm-up), its folders, its
-worker probes (``probes.py``) and its student release (``student_release``, the notebook in
+worker probes (``probes.py``) and which of them import nothing first (``SPY_IMPORTS``), the words of its
+table picture (``report/figure.py``) and its student release (``student_release``, the notebook in
 ``notebook``). The kit's pyproject registers it as ``embedding-pe`` (entry point group
 ``grader.lessons``, grader/engine/lessons.py). The suites call the rest directly (structural evidence in
 ``structure``, the table checks in ``pe_checks``, the log review in ``loggrade``, the experiment in
@@ -13,10 +14,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from grader.engine.lesson_api import Layout, Lesson, Section
+from grader.engine.lesson_api import FigureTexts, Layout, Lesson, Section
 from grader.lesson import causes, class_report, prefetch, reference, student_release
 from grader.lesson.tasks import CONTRACT, LOG_NAME, TASK_LIST, TOP_LEVEL_CALLS
 from grader.paths import EXERCISES, SOLUTIONS, SUITES_DIR
+
+# The spies of evaluate's check (probes.py) stand in for a model handed to the student's reversal.evaluate:
+# they run none of embedding.py, so they import nothing first, and evaluate's check meets only the modules
+# reversal.py itself imports (a hang in embedding.py costs the embedding checks, not that one).
+SPY_IMPORTS: dict[str, tuple[str, ...]] = {"spy_model": (), "spy_report": ()}
 
 
 def report_sections(results: Mapping[str, Any], lang: str) -> list[Section]:
@@ -27,11 +33,18 @@ def report_sections(results: Mapping[str, Any], lang: str) -> list[Section]:
     return sections(results, lang)
 
 
+def figure_texts(figure: Mapping[str, Any], lang: str) -> FigureTexts | None:
+    """The words of its table picture (grader/lesson/report/figure.py), imported when a report is written."""
+    from grader.lesson.report.figure import figure_texts as texts
+
+    return texts(figure, lang)
+
+
 LESSON = Lesson(
     name="Embedding + Positional Encoding",
     tasks=TASK_LIST,
     layout=Layout(modules=("embedding", "reversal", "leetcode"), log_name=LOG_NAME,
-                  probe_modules=("embedding",)),
+                  probe_modules=("embedding",), probe_imports=SPY_IMPORTS),
     use_solutions=reference.set_solutions_dir,
     prefetch=prefetch.EXPERIMENT_RUNS,
     markers=(prefetch.MARKER_HELP,),
@@ -49,4 +62,5 @@ LESSON = Lesson(
     release=student_release,
     warm_up=prefetch.warm_up,
     probes=Path(__file__).resolve().parent / "probes.py",
+    figure_texts=figure_texts,
 )

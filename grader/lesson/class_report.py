@@ -18,6 +18,9 @@ from grader.engine.lesson_api import ClassCharts, Section
 
 KNOWN_BOUND = {8: 0.317, 12: 0.266}  # bag-of-tokens bound, vocab 10 (docs/contract.md)
 MODE_ORDER = ("none", "sin", "learned")  # the table's order within a length; other modes after, by name
+# each mode's colour in every chart of the experiment (here and grader/lesson/report/charts.py); a mode the
+# lesson does not have takes the kit's next spare colour
+MODE_COLOURS = {"none": "#9e9e9e", "sin": "#1f77b4", "learned": "#d62728"}
 
 TITLE = ("Reversal experiment across students", "학생별 순서 뒤집기 실험")
 INTRO = ("<p>{n} students reported numbers; each dot is one student's accuracy averaged over seeds, "
@@ -95,7 +98,7 @@ def experiment_plot(exp: dict[str, Any] | None, charts: ClassCharts) -> str | No
     return charts.dots([f"{m}\nT={n}" for m, n in keys], [exp["values"][key] for key in keys],
                        [m for m, _ in keys], refs=[exp["bound"].get(n) for _, n in keys],
                        ref_label="bag-of-tokens bound / bag-of-tokens 상한",
-                       y_title="token accuracy / 토큰 정확도")
+                       y_title="token accuracy / 토큰 정확도", colours=MODE_COLOURS)
 
 
 def _num(value: float | None) -> str:

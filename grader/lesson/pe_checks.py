@@ -3,7 +3,7 @@
 The suites' value checks of ``sinusoidal_pe`` and of the rows forward adds (grader/suites/*/test_pe.py,
 test_embedding.py): a wrong table names its first bad cell and the likely cause in the student's terms
 (``diagnose_pe``), and a failing check keeps both tables for the report to draw (``table_figure``,
-``pictured``; drawn by grader/report/pe_figure.py). The lesson-neutral tensor checks they build on are the
+``pictured``; drawn by grader/report/table_figure.py). The lesson-neutral tensor checks they build on are the
 kit's (grader/core/testkit.py).
 """
 
@@ -65,7 +65,8 @@ def _as_table(t: torch.Tensor) -> torch.Tensor | None:
 
 def table_figure(found: torch.Tensor, expected: torch.Tensor, what: str, *, atol: float,
                  subject: str = "table", cause: tuple[str, str] | None = None) -> dict | None:
-    """The two tables of a failed check, for the report's picture (grader/report/pe_figure.py).
+    """The two tables of a failed check, for the report's picture (grader/report/table_figure.py,
+    its words in grader/lesson/report/figure.py).
 
     ``subject`` is "table" (sinusoidal_pe's return value) or "forward" (the rows forward added).
     ``wrong`` lists exactly the cells shown that differ from the formula by more than ``atol``.
@@ -117,7 +118,7 @@ def pictured(found: Any, expected: Any, what: str, *, atol: float) -> Iterator[N
 def diagnose_pe(actual: torch.Tensor, max_len: int, d_model: int) -> tuple[str, str, str]:
     """The likely cause of a wrong sinusoidal table, in the student's terms: (key, en, ko).
 
-    Each names what the report's picture of the table shows (grader/report/pe_figure.py).
+    Each names what the report's picture of the table shows (report/figure.py).
     """
     a = actual.double()
     if a.dim() == 3 and a.shape[0] == 1:

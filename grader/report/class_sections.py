@@ -25,9 +25,10 @@ class KitCharts:
     """``lesson_api.ClassCharts``: the kit's SVG charts as data URIs, in its palette (report/plots.py)."""
 
     def dots(self, groups: Sequence[str], values: Sequence[Sequence[float]], series: Sequence[str], *,
-             refs: Sequence[float | None] = (), ref_label: str = "", y_title: str = "") -> str | None:
-        names = list(dict.fromkeys(series))  # a series the palette lacks takes the next spare colour
-        dots = [svg_chart.Dots(v, colour(s, names)) for v, s in zip(values, series, strict=True)]
+             refs: Sequence[float | None] = (), ref_label: str = "", y_title: str = "",
+             colours: Mapping[str, str] | None = None) -> str | None:
+        names = list(dict.fromkeys(series))  # a series the lesson gives no colour takes the next spare one
+        dots = [svg_chart.Dots(v, colour(s, names, colours)) for v, s in zip(values, series, strict=True)]
         return data_uri(svg_chart.dot_chart(list(groups), dots, refs=list(refs), ref_label=ref_label,
                                             y_title=y_title))
 

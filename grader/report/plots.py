@@ -13,21 +13,27 @@ grader/lesson/report/charts.py).
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping, Sequence
 
 from grader.report.svg_chart import CJK_FONTS
 
-__all__ = ["CJK_FONTS", "COLOURS", "colour", "data_uri"]
+__all__ = ["CJK_FONTS", "PALETTE", "colour", "data_uri"]
 
-COLOURS = {"none": "#9e9e9e", "sin": "#1f77b4", "learned": "#d62728"}
-# for a mode the lesson does not have, in order of appearance
-EXTRA_COLOURS = ("#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
+# The kit's series colours, in order of appearance; a lesson may fix some series' colours (its modes, say)
+# and the other series then skip the colours it took, so no two series share one.
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
+UNLISTED = "#444"  # a series missing from ``names``
 
 
-def colour(mode: str, modes: list[str]) -> str:
-    if mode in COLOURS:
-        return COLOURS[mode]
-    others = [m for m in modes if m not in COLOURS]
-    return EXTRA_COLOURS[others.index(mode) % len(EXTRA_COLOURS)] if mode in others else "#444"
+def colour(name: str, names: Sequence[str], fixed: Mapping[str, str] | None = None) -> str:
+    """The colour of series ``name`` among ``names`` (in order of appearance): ``fixed``'s where it has
+    one, else the next palette colour that no fixed series uses."""
+    fixed = fixed or {}
+    if name in fixed:
+        return fixed[name]
+    others = [n for n in names if n not in fixed]
+    spare = [c for c in PALETTE if c not in fixed.values()] or list(PALETTE)
+    return spare[others.index(name) % len(spare)] if name in others else UNLISTED
 
 
 def data_uri(svg: str | None) -> str | None:

@@ -16,8 +16,8 @@ from grader.core.finding import Finding
 from grader.engine.lessons import DEFAULT_LESSON, project_lesson
 from grader.report.i18n import status_word
 from grader.report.lesson_tasks import Titles, causes_of, rank, task_order, task_titles, title_of
-from grader.report.pe_figure import figure_view
 from grader.report.records import is_legacy, record_of
+from grader.report.table_figure import figure_texts_of, figure_view
 
 # A warning the grader's own runtime (gk_*.py in the worker) raised, with its source line.
 _RUNTIME_WARNING = re.compile(r"^[^\n]*\bgk_\w+\.py:\d+: \w*Warning: .*?(?:\n  [^\n]*)$", re.M | re.S)
@@ -93,6 +93,7 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
     seed = (results.get("replay") or {}).get("seed")
     order, titles = task_order(results), task_titles(results)
     causes = causes_of(results)
+    texts_of = figure_texts_of(results)  # the lesson's words for a check's picture (none: no picture)
     lesson = lesson_flag(results, path)
     for t in results.get("tests", []):
         if t["status"] == "passed":
@@ -112,7 +113,7 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
             "figure_data": t.get("figure"),
             # a results.json from before records: its words, for a lesson's own reading of them (Causes)
             "legacy": is_legacy(t), "messages": messages,
-            "figure": figure_view(t.get("figure"), lang),
+            "figure": figure_view(t.get("figure"), lang, texts_of),
             # a task that already earns points is not "not started", whatever else still raises
             "task_scored": float(((results.get("tasks") or {}).get(t.get("task")) or {}).get("score", 0)) > 0,
         })

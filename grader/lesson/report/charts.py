@@ -1,10 +1,12 @@
 """This lesson's experiment charts in the report: the loss curves and the accuracy bars per length, drawn
-with the kit's SVG charts in its palette (grader/report/plots.py, svg_chart.py)."""
+with the kit's SVG charts (grader/report/plots.py, svg_chart.py), each mode in its colour (MODE_COLOURS;
+a mode the lesson does not have in the kit's palette)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from grader.lesson.class_report import MODE_COLOURS
 from grader.lesson.report.experiment_view import mean_by_mode
 from grader.lesson.report.texts import t
 from grader.report import svg_chart
@@ -23,7 +25,7 @@ def loss_curves(view: dict[str, Any], lang: str = "en") -> str | None:
         curves = [r["losses"] for r in view["rows"] if r["mode"] == mode and r["losses"]]
         if not curves:
             continue
-        c = colour(mode, view["modes"])
+        c = colour(mode, view["modes"], MODE_COLOURS)
         thin += [Line(curve, c, width=1.0, opacity=0.35) for curve in curves]
         n = min(len(curve) for curve in curves)
         mean = [sum(curve[i] for curve in curves) / len(curves) for i in range(n)]
@@ -40,7 +42,8 @@ def accuracy_bars(view: dict[str, Any], lang: str = "en") -> str | None:
     if not lengths or not means:
         return None
     modes = [m for m in view["modes"] if m in means]
-    bars = [Bars([means[m].get(n) for n in lengths], colour(m, view["modes"]), label=m) for m in modes]
+    bars = [Bars([means[m].get(n) for n in lengths], colour(m, view["modes"], MODE_COLOURS), label=m)
+            for m in modes]
     return data_uri(svg_chart.bar_chart(
         [f"T={n}" for n in lengths], bars, refs=[view["bound"].get(n) for n in lengths],
         ref_label=t("plot_bound", lang), y_title=t("plot_accuracy", lang)))

@@ -1,4 +1,5 @@
-"""This lesson's own report texts (the experiment's table, the LeetCode log review), English and Korean.
+"""This lesson's own report texts (the experiment's table, the LeetCode log review, the table picture),
+English and Korean.
 
 The kit's grader/report/i18n.py holds the texts every lesson's report shares; ``t`` looks a key up here
 first, then there, so the lesson's blocks read both through one function.
@@ -61,11 +62,28 @@ TEXT: dict[str, tuple[str, str]] = {
     "time": ("Time", "시간"),
     "space": ("Space", "공간"),
     "at_submission": ("counted when you submit", "제출할 때 반영"),
+    "loss_curves": ("Training loss per step (mean over seeds)", "스텝별 학습 손실(시드 평균)"),
     "plot_step": ("step", "스텝"),
     "plot_loss": ("cross-entropy loss", "교차 엔트로피 손실"),
     "plot_runs": ("{mode} (n={n})", "{mode} ({n}회)"),
     "plot_bound": ("bag-of-tokens bound", "bag-of-tokens 상한"),
     "plot_accuracy": ("token accuracy", "토큰 정확도"),
+    # the picture of a failed table check (figure.py; drawn by the kit's report/table_figure.py)
+    "fig_found": ("Your table {shape}", "내 표 {shape}"),
+    "fig_expected": ("The formula's table {shape}", "수식의 표 {shape}"),
+    "fig_found_forward": ("Rows your forward added {shape}", "내 forward가 더한 행 {shape}"),
+    "fig_expected_forward": ("Rows it should add {shape}", "더해야 하는 행 {shape}"),
+    "fig_rows": ("position p ↓", "위치 p ↓"),
+    "fig_cols": ("column j →", "열 j →"),
+    "fig_title": ("Your table beside the formula's", "내 표와 수식의 표"),
+    "fig_count": ("{n} of {total} cells wrong (outlined in your table).",
+                  "{total}칸 중 {n}칸이 틀렸습니다(내 표에 테두리로 표시)."),
+    "fig_count_forward": ("{n} of {total} cells wrong (outlined in the rows your forward added).",
+                          "{total}칸 중 {n}칸이 틀렸습니다(내 forward가 더한 행에 테두리로 표시)."),
+    "fig_crop": ("Showing rows {rows} of {n_rows} and columns {cols} of {n_cols}.",
+                 "{n_rows}행 중 {rows}행, {n_cols}열 중 {cols}열만 보입니다."),
+    "fig_grid": ("Wrong cells of your table (■ wrong, · right; rows are positions, columns dimensions)",
+                 "내 표의 틀린 칸(■ 틀림, · 맞음; 행은 위치, 열은 차원)"),
 }
 
 

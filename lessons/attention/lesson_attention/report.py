@@ -1,11 +1,12 @@
 """The lesson's picture for the reports: the student's attention weights beside the right ones.
 
 A failed check keeps both matrices as its ``figure`` (lesson_attention/figure.py, kind
-"attention-weights"); this module draws them with the kit's SVG heatmap (grader/report/svg_chart.py),
-the wrong cells outlined. Two entry points for the kit's report hooks:
+"attention-weights"); the kit draws them side by side, the wrong cells outlined
+(grader/report/table_figure.py ``two_tables``), with this lesson's words (``figure_texts``). Two entry
+points for the kit's report hooks:
 
-- ``figure_view(figure, lang)``: one failed check's picture, as the same dict the kit's
-  ``pe_figure.figure_view`` returns (so the feedback template's figure block draws it unchanged);
+- ``figure_view(figure, lang)``: one failed check's picture, the kit's figure view (so the feedback
+  template's figure block would draw it unchanged);
 - ``report_sections(results, lang)``: the lesson's own report section (``Lesson.report_sections``, a
   kit ``Section``), one picture per cause (a mistake seen in five checks is drawn once), each as HTML
   and as a Markdown text grid.
@@ -13,10 +14,11 @@ the wrong cells outlined. Two entry points for the kit's report hooks:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from grader.engine.lesson_api import Section
-from grader.report import svg_chart
+from grader.engine.lesson_api import FigureTexts, Section
+from grader.report.table_figure import two_tables
 from markupsafe import Markup, escape
 
 from lesson_attention.figure import KIND
@@ -50,59 +52,41 @@ def tr(key: str, lang: str, **fmt: Any) -> str:
     return (ko if lang == "ko" else en).format(**fmt)
 
 
-def text_grid(found: list[list[Any]], wrong: list[tuple[int, int]]) -> str:
-    """The shown cells as characters for feedback.md, where GitHub draws no SVG: ■ wrong, · right.
-
-    (Not the kit's pe_figure.text_grid: that module is the other lesson's and may move with it.)"""
-    bad = set(wrong)
-    n_cols = max((len(r) for r in found), default=0)
-    width = len(str(max(len(found), n_cols, 1) - 1)) + 1
-    lines = [" " * 4 + "".join(f"{c:>{width}}" for c in range(n_cols))]
-    lines += [f"{r:>3} " + "".join(f"{'■' if (r, c) in bad else '·':>{width}}" for c in range(len(row)))
-              for r, row in enumerate(found)]
-    return "\n".join(lines)
-
-
-def _shape(shape: list[int]) -> str:
-    return "(" + ", ".join(str(int(n)) for n in shape) + ")"
-
-
-def figure_view(figure: dict[str, Any] | None, lang: str) -> dict[str, Any] | None:
-    """One failed check's picture in ``lang`` (the keys of the kit's pe_figure.figure_view); None when
-    the check kept no matrices of this lesson."""
-    if not isinstance(figure, dict) or figure.get("kind") != KIND:
+def figure_texts(figure: Mapping[str, Any], lang: str) -> FigureTexts | None:
+    """The words of one failed check's picture in ``lang`` (a ``lesson_api.FigureTexts``); None when the
+    check kept no matrices of this lesson."""
+    if figure.get("kind") != KIND:
         return None
     mask = figure.get("subject") == "mask"
-    found, expected = figure.get("found") or [], figure.get("expected") or []
-    wrong = [(int(r), int(c)) for r, c in figure.get("wrong") or []]
+    found = figure.get("found") or []
     shape = [int(n) for n in figure.get("shape") or [0, 0]]
-    axes = {"row_title": tr("rows", lang), "col_title": tr("cols", lang)}
-    matrix = _shape(shape[-2:])
+    matrix = "(" + ", ".join(str(n) for n in shape[-2:]) + ")"
     subject = "mask" if mask else "weights"
-    svg_found = svg_chart.heatmap(found, title=tr(f"found_{subject}", lang, shape=matrix), wrong=wrong,
-                                  **axes)
-    svg_expected = svg_chart.heatmap(expected, title=tr(f"expected_{subject}", lang, shape=matrix), **axes)
-    if svg_found is None or svg_expected is None:
-        return None
     notes = []
     if figure.get("slice"):
         notes.append(tr("slice", lang, index=tuple(figure["slice"])))
     rows, cols = len(found), max((len(r) for r in found), default=0)
     if len(shape) >= 2 and (rows < shape[-2] or cols < shape[-1]):
         notes.append(tr("crop", lang, rows=rows - 1, cols=cols - 1, n_rows=shape[-2], n_cols=shape[-1]))
-    cause = figure.get("cause") or {}
-    total = int(figure.get("wrong_total", len(wrong)))
-    return {
-        "what": str(figure.get("what", "")),
-        "found": Markup(svg_found), "expected": Markup(svg_expected),
-        "wrong": len(wrong), "wrong_total": total, "cells_total": int(figure.get("cells_total", 0)),
-        "count": tr("count", lang, n=total, total=int(figure.get("cells_total", 0))),
-        "crop": " ".join(notes),
-        "scale": tr("scale_mask" if mask else "scale_weights", lang),
-        "cause": str(cause.get(lang) or cause.get("en") or ""),
-        "cause_key": str(cause.get("key") or ""),
-        "grid": text_grid(found, wrong),
-    }
+    total = int(figure.get("wrong_total", len(figure.get("wrong") or [])))
+    return FigureTexts(
+        label=tr("section", lang),
+        found_title=tr(f"found_{subject}", lang, shape=matrix),
+        expected_title=tr(f"expected_{subject}", lang, shape=matrix),
+        row_title=tr("rows", lang), col_title=tr("cols", lang),
+        count=tr("count", lang, n=total, total=int(figure.get("cells_total", 0))),
+        grid_title=tr("grid", lang),
+        crop=" ".join(notes),
+        scale=tr("scale_mask" if mask else "scale_weights", lang),
+    )
+
+
+def figure_view(figure: dict[str, Any] | None, lang: str) -> dict[str, Any] | None:
+    """One failed check's picture in ``lang``, drawn by the kit (its two tables side by side, the wrong
+    cells outlined, and a text grid: ``table_figure.two_tables``); None when the check kept no matrices of
+    this lesson."""
+    texts = figure_texts(figure, lang) if isinstance(figure, dict) else None
+    return two_tables(figure, texts, lang) if figure is not None and texts is not None else None
 
 
 STYLE = (".lesson-attention .panels { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; } "
