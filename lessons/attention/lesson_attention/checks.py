@@ -12,8 +12,8 @@ from typing import Any
 
 import torch
 from grader.core.errors import StudentRaised
-from grader.core.feedback import Cause, Said, check, fail_check
-from grader.core.testkit import as_tensor, check_dtype, check_finite, check_shape
+from grader.core.feedback import Cause, Said, check, expect_check, fail_check
+from grader.core.testkit import as_tensor, check_dtype, check_finite, check_shape, mentions
 
 from lesson_attention import diagnose
 from lesson_attention.figure import attention_figure, wrong_cells
@@ -177,3 +177,14 @@ def check_causal(layer: Any, x: torch.Tensor, cut: int, what: str, atol: float =
                                      "softmax.",
                                      "위치 t가 뒤의 위치를 봅니다: softmax 전에 점수에 causal_mask(T, "
                                      "device=x.device)(대각선 위가 True)를 적용하세요.", "not_causal")))
+
+
+def check_names(message: str, numbers: tuple[int, ...], what: str, en: str, ko: str) -> None:
+    """The ValueError's ``message`` names each of ``numbers``; ``en``/``ko`` say them in the sentence
+    ("the bad value 3" / "잘못된 값 3가", with its particle)."""
+    said = en.replace("{", "{{").replace("}", "}}")
+    expect_check(mentions(message, *numbers),
+                 check(what, Said(f"a message that names {en}", f"ValueError 메시지에 {ko} 있어야 함"),
+                       Said(f"{message!r}", f"메시지는 {message!r}입니다")),
+                 Said(f"{{lead}}the ValueError should name {said}; its message was {{found}}.",
+                      "{lead}{expected_stem} 하는데 {found}."))
