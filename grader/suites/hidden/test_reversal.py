@@ -86,7 +86,7 @@ def test_component_none_sits_on_the_bound_and_is_equivariant(student, artifacts)
                  "훨씬 낮다면 토큰 벡터에 학습할 정보가 부족합니다."))
     # the cause is said after the comparison without its label ("...; found 0.52. Above it, ...")
     expect_check(abs(acc - oracle) <= X.BOUND_MARGIN,
-                 check("Component check, mode='none'",
+                 check(Said("Component check, mode='none'", "컴포넌트 검사, mode='none'"),
                        Said(f"token accuracy near the bag-of-tokens bound ({oracle:.3f} on the grader's "
                             f"sequences, {B8:.3f} in expectation) after {run['steps']} steps",
                             f"{run['steps']} 스텝 뒤 토큰 정확도가 bag-of-tokens 상한(채점기 시퀀스에서 "
