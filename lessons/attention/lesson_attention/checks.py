@@ -33,6 +33,9 @@ def _value(t: torch.Tensor, at: tuple[int, ...]) -> str:
 # of what was checked in English and of what was expected in Korean
 _AT_CELL = Said("{what} expected {expected}; found {found}.{tail}",
                 "{lead}{expected_stem} 하는데 {found}.{tail}")
+# "WHAT, expected A; found B.": a check whose English ``what`` ends in a phrase of its own ("…: on a GPU")
+AFTER_PHRASE = Said("{what}, expected {expected}; found {found}.{tail}",
+                    "{lead}{expected_stem} 하는데 {found}.{tail}")
 
 
 def _fail_cell(what: str, at: tuple[int, ...], want: str, got: str, cause: diagnose.Cause,

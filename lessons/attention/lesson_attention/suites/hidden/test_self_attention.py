@@ -8,7 +8,7 @@ from grader.core.feedback import Cause, Said, check, expect_check, fail_check
 from grader.core.testkit import as_tensor, check_dtype, fresh_rng
 
 from lesson_attention import reference
-from lesson_attention.checks import check_causal, check_module_output, read_weights
+from lesson_attention.checks import AFTER_PHRASE, check_causal, check_module_output, read_weights
 
 CLASS = "causal_attention.CausalSelfAttention"
 
@@ -94,8 +94,7 @@ def test_forward_on_a_gpu(student):
                                      "build it with device=device.",
                                      "마스크를 CPU에 만들었습니다: causal_mask(T, device=x.device)로 부르고 "
                                      "device=device로 만드세요.", "mask_on_cpu")),
-                   Said("{what}, expected {expected}; found {found}.{tail}",
-                        "{lead}{expected_stem} 하는데 {found}.{tail}"))
+                   AFTER_PHRASE)
     found = info["output"]
     expect_check(str(found.get("device", "")).startswith(device),
                  check(what, Said(f"the output on {device}", f"출력이 {device}에 있어야 함"),
