@@ -141,6 +141,9 @@ def test_each_honesty_failure_has_its_own_message(case, keyword, test, en, ko):
     assert entry["status"] == "failed", entry
     assert en in entry["messages"]["en"], entry["messages"]["en"]
     assert ko in entry["messages"]["ko"], entry["messages"]["ko"]
+    if case == "ignores_steps":  # the record names the cause the words give after the count
+        record = entry["feedback"]
+        assert record["cause"]["key"] == "steps_ignored" and record["found"]["en"].isdigit(), record
     others = [h for h in HONESTY if h[2] == test and h[0] != case]
     for other in others:  # the same test says something else for a different bug
         assert other[3] not in entry["messages"]["en"]

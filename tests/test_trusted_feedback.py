@@ -281,3 +281,20 @@ def test_only_a_count_of_exactly_twice_the_tied_size_is_explained_by_the_tying(f
     from grader.lesson.causes import counted_twice
 
     assert counted_twice(found, expected) is twice
+
+
+def test_a_students_exception_and_a_failed_import_keep_their_place_in_the_record():
+    """finding_of: the place the words name goes to the record's ``where``; the words stay as they were."""
+    from grader.core.errors import ImportFailed, StudentRaised
+    from grader.core.feedback import describe_problem, finding_of
+
+    where = {"file": "embedding.py", "line": 12, "code": "x = 1 / 0"}
+    raised = StudentRaised("ZeroDivisionError", "division by zero", where)
+    assert describe_problem(raised)[0].en == ("Your code raised ZeroDivisionError: division by zero (at "
+                                              "embedding.py:12 `x = 1 / 0`). The test expected a result "
+                                              "here.")
+    assert finding_of(raised).where == ("embedding.py:12",) and finding_of(raised).status == "failed"
+    broken = ImportFailed("embedding", "SyntaxError", "invalid syntax", {"file": "embedding.py", "line": 3})
+    record = finding_of(broken)
+    assert record.where == ("embedding.py:3",) and record.command == 'python -c "import embedding"'
+    assert finding_of(StudentRaised("ValueError", "no")).where == ()

@@ -227,16 +227,22 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
 
 def finding_of(exc: BaseException) -> Finding:
     """The record of any test exception (its words: ``describe_problem``): a check's own, "not
-    started" for a function still raising NotImplementedError, else a message shown whole."""
+    started" for a function still raising NotImplementedError, else a message shown whole, with the
+    place in the student's code it names and the command that shows the error."""
     if isinstance(exc, GradeFailure):
         return exc.finding
     if isinstance(exc, NotAttempted):
-        where = exc.where or {}
-        place = f"{where.get('file')}:{where.get('line')}" if where else ""
-        return Finding(status="not_started", where=(place,) if place else ())
+        return Finding(status="not_started", where=_place(exc.where))
     if isinstance(exc, ImportFailed) and exc.kind not in ("missing", "timeout", "NotATextFile", "crash"):
-        return Finding(command=f'python -c "import {exc.module}"')
+        return Finding(command=f'python -c "import {exc.module}"', where=_place(exc.where))
+    if isinstance(exc, StudentRaised):
+        return Finding(where=_place(exc.where))
     return Finding()
+
+
+def _place(where: dict | None) -> tuple[str, ...]:
+    """"file:line" of a place the worker reported (the same as ``_at`` says), or none."""
+    return (f"{where.get('file')}:{where.get('line')}",) if where else ()
 
 
 @dataclass(frozen=True)

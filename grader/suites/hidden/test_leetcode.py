@@ -6,7 +6,7 @@ attempted yet scores 0 without an error.
 
 import pytest
 
-from grader.core.feedback import expect
+from grader.core.feedback import Said, check, expect_check
 from grader.lesson import practice, reference
 
 EDGE = [
@@ -46,5 +46,7 @@ def test_edge_cases(student, json_metadata, name, args, why):
         ok = number and abs(found - expected) <= 1e-6 * max(1.0, abs(expected))
     else:
         ok = found == expected and type(found) is type(expected)
-    expect(ok, f"{call}: expected {expected!r}; found {found!r}. Edge case: {why[0]}.",
-           f"{call}: {expected!r}이어야 하는데 {found!r}입니다. 경계 사례: {why[1]}.")
+    # the edge case is told where a fix goes: after the comparison ("...; found X. Edge case: ...")
+    expect_check(ok, check(call, Said(f"{expected!r}", f"{expected!r}이어야 함"),
+                           Said(f"{found!r}", f"{found!r}입니다"),
+                           fix=Said(f"Edge case: {why[0]}.", f"경계 사례: {why[1]}.")))

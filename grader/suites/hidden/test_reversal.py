@@ -11,7 +11,7 @@ import random
 import pytest
 import torch
 
-from grader.core.feedback import expect, fail
+from grader.core.feedback import Cause, Said, check, expect, expect_check, fail
 from grader.core.testkit import as_tensor, check_shape, fresh_rng
 from grader.lesson import experiment as X
 
@@ -80,18 +80,20 @@ def test_component_none_sits_on_the_bound_and_is_equivariant(student, artifacts)
            "똑같이 바뀌어야 합니다(위치 정보 없음). 가장 큰 차이가 "
            f"{err:.3g}입니다. mode='none'에서는 위치 행을 전혀 더하지 않아야 합니다.")
     acc, oracle = run["acc_by_length"].get("8", 0.0), run["oracle_by_length"]["8"]
-    expect(abs(acc - oracle) <= X.BOUND_MARGIN,
-           "Component check, mode='none': expected token accuracy "
-           f"near the bag-of-tokens bound ({oracle:.3f} on the "
-           f"grader's sequences, {B8:.3f} in expectation) after {run['steps']} steps; found {acc:.3f}. "
-           + ("Above it, positions leak into mode='none'." if acc > oracle else "Far below it, the token "
-                                                                                "vectors carry too little "
-                                                                                "to learn from."),
-           f"컴포넌트 검사, mode='none': {run['steps']} 스텝 뒤 토큰 "
-           f"정확도가 bag-of-tokens 상한(채점기 시퀀스에서 {oracle:.3f}, "
-           f"기댓값 {B8:.3f}) 근처여야 하는데 {acc:.3f}입니다. "
-           + ("상한보다 높다면 mode='none'에 위치 정보가 "
-              "새고 있습니다." if acc > oracle else "훨씬 낮다면 토큰 벡터에 학습할 정보가 부족합니다."))
+    why = (Cause("Above it, positions leak into mode='none'.",
+                 "상한보다 높다면 mode='none'에 위치 정보가 새고 있습니다.") if acc > oracle else
+           Cause("Far below it, the token vectors carry too little to learn from.",
+                 "훨씬 낮다면 토큰 벡터에 학습할 정보가 부족합니다."))
+    # the cause is said after the comparison without its label ("...; found 0.52. Above it, ...")
+    expect_check(abs(acc - oracle) <= X.BOUND_MARGIN,
+                 check(Said("Component check, mode='none'", "컴포넌트 검사, mode='none'"),
+                       Said(f"token accuracy near the bag-of-tokens bound ({oracle:.3f} on the grader's "
+                            f"sequences, {B8:.3f} in expectation) after {run['steps']} steps",
+                            f"{run['steps']} 스텝 뒤 토큰 정확도가 bag-of-tokens 상한(채점기 시퀀스에서 "
+                            f"{oracle:.3f}, 기댓값 {B8:.3f}) 근처여야 함"),
+                       Said(f"{acc:.3f}", f"{acc:.3f}입니다"), cause=why),
+                 Said("{lead}expected {expected}; found {found}. {cause}",
+                      "{lead}{expected_stem} 하는데 {found}. {cause}"))
 
 
 # -- the student's experiment: the science -------------------------------------------
@@ -219,21 +221,26 @@ def test_same_seed_same_losses(short_runs):
 @pytest.mark.task("reversal_experiment", points=0.5)
 def test_steps_are_respected(student, short_runs):
     k, first = short_runs.k, short_runs.losses(0)
-    expect(len(first) == k,
-           f"train_reversal(steps={k}): expected {k} losses (one per "
-           f"step); found {len(first)}: the loop ignores `steps`. "
-           f"Loop `for _ in range(steps)`; the grader sets the budget through it.",
-           f"train_reversal(steps={k}): 스텝마다 하나씩 {k}개의 손실이 "
-           f"있어야 하는데 {len(first)}개입니다: 루프가 `steps`를 "
-           f"무시합니다. `for _ in range(steps)`로 도세요. 채점기는 이 인자로 학습 예산을 정합니다.")
+    expect_check(len(first) == k,
+                 check(f"train_reversal(steps={k})",
+                       Said(f"{k} losses (one per step)", f"스텝마다 하나씩 {k}개의 손실이 있어야 함"),
+                       Said(f"{len(first)}", f"{len(first)}개입니다"),
+                       cause=Cause("the loop ignores `steps`", "루프가 `steps`를 무시합니다",
+                                   "steps_ignored"),
+                       fix=Said("Loop `for _ in range(steps)`; the grader sets the budget through it.",
+                                "`for _ in range(steps)`로 도세요. 채점기는 이 인자로 학습 예산을 "
+                                "정합니다.")),
+                 Said("{lead}expected {expected}; found {found}: {cause}. {fix}",
+                      "{lead}{expected_stem} 하는데 {found}: {cause}. {fix}"))
     j = random.randint(2, 5)
     rows = student.call("run_experiment", modes=("learned", "none"), seeds=(0,), steps=j, train_length=8,
                         eval_lengths=(8, 12), timeout=X.train_timeout(600))
-    expect(isinstance(rows, list) and len(rows) == 2 and all(isinstance(r, dict) for r in rows),
-           "run_experiment(modes=('learned', 'none'), seeds=(0,)): expected a list of 2 dicts, one per "
-           f"(mode, seed); found {type(rows).__name__} of {len(rows) if isinstance(rows, list) else '?'}.",
-           "run_experiment(modes=('learned', 'none'), seeds=(0,)): (mode, seed)마다 "
-           f"하나씩 dict 2개의 리스트여야 하는데 {type(rows).__name__}입니다.")
+    kind = type(rows).__name__
+    expect_check(isinstance(rows, list) and len(rows) == 2 and all(isinstance(r, dict) for r in rows),
+                 check("run_experiment(modes=('learned', 'none'), seeds=(0,))",
+                       Said("a list of 2 dicts, one per (mode, seed)",
+                            "(mode, seed)마다 하나씩 dict 2개의 리스트여야 함"),
+                       Said(f"{kind} of {len(rows) if isinstance(rows, list) else '?'}", f"{kind}입니다")))
     for row in rows:
         missing = {"mode", "seed", "steps", "final_train_loss", "acc_by_length"} - set(row)
         expect(not missing, "run_experiment rows need the keys mode, seed, steps, "

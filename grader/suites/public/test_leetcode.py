@@ -6,7 +6,7 @@ scored, the others are listed as not counted (grader/lesson/practice.py, grader/
 
 import pytest
 
-from grader.core.feedback import expect
+from grader.core.feedback import Said, check, expect_check
 from grader.lesson import practice
 
 CASES = [
@@ -30,5 +30,5 @@ def test_examples(student, json_metadata, name, args, expected):
     else:
         ok = found == expected and type(found) is type(expected)
     call = f"{name}({', '.join(map(repr, args))})"
-    expect(ok, f"{call}: expected {expected!r}; found {found!r}.",
-               f"{call}: {expected!r}이어야 하는데 {found!r}입니다.")
+    expect_check(ok, check(call, Said(f"{expected!r}", f"{expected!r}이어야 함"),
+                           Said(f"{found!r}", f"{found!r}입니다")))

@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from grader.core.feedback import expect
+from grader.core.feedback import Said, check, expect, expect_check
 from grader.core.testkit import as_tensor, check_dtype, check_shape
 from grader.lesson import experiment as X
 
@@ -19,14 +19,15 @@ def test_make_batch(student):
     targets = as_tensor(targets, "make_batch targets")
     check_shape(ids, (4, 8), "make_batch(4, 8) ids")
     check_dtype(ids, torch.int64, "make_batch ids")
-    expect(bool(((ids >= 0) & (ids < 10)).all()), "make_batch: expected ids in [0, "
-                                                  "10); found values outside.",
-           "make_batch: ids는 [0, 10) 범위여야 하는데 벗어난 값이 있습니다.")
-    expect(torch.equal(targets, ids.flip(1)),
-           "make_batch: expected targets = ids.flip(1) (each row reversed); found "
-           "something else. Without the flip the task is copying, not reversing.",
-           "make_batch: targets는 ids.flip(1)(각 행을 뒤집은 것)이어야 "
-           "하는데 다릅니다. 뒤집지 않으면 복사 태스크가 됩니다.")
+    expect_check(bool(((ids >= 0) & (ids < 10)).all()),
+                 check("make_batch", Said("ids in [0, 10)", "ids는 [0, 10) 범위여야 함"),
+                       Said("values outside", "벗어난 값이 있습니다")))
+    expect_check(torch.equal(targets, ids.flip(1)),
+                 check("make_batch", Said("targets = ids.flip(1) (each row reversed)",
+                                          "targets는 ids.flip(1)(각 행을 뒤집은 것)이어야 함"),
+                       Said("something else", "다릅니다"),
+                       fix=Said("Without the flip the task is copying, not reversing.",
+                                "뒤집지 않으면 복사 태스크가 됩니다.")))
 
 
 @pytest.mark.task("reversal_experiment", points=0.5)
@@ -43,11 +44,11 @@ def test_model_output_shape(student):
 @pytest.mark.task("reversal_experiment", points=0.5)
 def test_short_training_run(student):
     _model, losses = student.call("train_reversal", "sin", seed=0, steps=20, timeout=X.train_timeout(20))
-    expect(isinstance(losses, list) and len(losses) == 20,
-           "train_reversal(steps=20): expected 20 losses, one per step; found "
-           f"{len(losses) if isinstance(losses, list) else type(losses).__name__}.",
-           "train_reversal(steps=20): 스텝마다 하나씩 20개의 손실이 있어야 하는데 "
-           f"{len(losses) if isinstance(losses, list) else type(losses).__name__}입니다.")
+    got = len(losses) if isinstance(losses, list) else type(losses).__name__
+    expect_check(isinstance(losses, list) and len(losses) == 20,
+                 check("train_reversal(steps=20)", Said("20 losses, one per step",
+                                                        "스텝마다 하나씩 20개의 손실이 있어야 함"),
+                       Said(f"{got}", f"{got}입니다")))
     expect(all(isinstance(v, float) for v in losses),
            "train_reversal: expected each loss as a Python float (loss.item()).",
            "train_reversal: 손실은 Python float(loss.item())이어야 합니다.")

@@ -1,8 +1,9 @@
 """The checks the lesson's suites share: each turns a wrong answer into a TA-style message.
 
 Everything runs in the grader process on plain tensors that came back from the worker. A failure
-says what was expected, what was found and the likely cause (lesson_attention/diagnose.py), in the
-kit's grammar ("Likely cause:" / "원인 추정:"), and keeps the matrices for the report's picture.
+says what was expected, what was found and the likely cause (lesson_attention/diagnose.py) as a
+record (grader/core/finding.py), worded in the kit's grammar ("Likely cause:" / "원인 추정:"), and keeps
+the matrices for the report's picture.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ from typing import Any
 
 import torch
 from grader.core.errors import StudentRaised
-from grader.core.feedback import fail
-from grader.core.testkit import as_tensor, check_dtype, check_finite, check_shape
+from grader.core.feedback import Cause, Said, check, expect_check, fail_check
+from grader.core.testkit import as_tensor, check_dtype, check_finite, check_shape, mentions
 
 from lesson_attention import diagnose
 from lesson_attention.figure import attention_figure, wrong_cells
@@ -28,23 +29,36 @@ def _value(t: torch.Tensor, at: tuple[int, ...]) -> str:
     return f"{float(t[at]):.6f}" if t.numel() else "nothing"
 
 
+# "WHAT: at (i, j) expected A; found B." / "WHAT: (i, j) 위치에서 A이어야 하는데 B입니다.": the cell is part
+# of what was checked in English and of what was expected in Korean
+_AT_CELL = Said("{what} expected {expected}; found {found}.{tail}",
+                "{lead}{expected_stem} 하는데 {found}.{tail}")
+# "WHAT, expected A; found B.": a check whose English ``what`` ends in a phrase of its own ("…: on a GPU")
+AFTER_PHRASE = Said("{what}, expected {expected}; found {found}.{tail}",
+                    "{lead}{expected_stem} 하는데 {found}.{tail}")
+
+
+def _fail_cell(what: str, at: tuple[int, ...], want: str, got: str, cause: diagnose.Cause,
+               figure: dict | None) -> None:
+    key, en, ko = cause
+    fail_check(check(Said(f"{what}: at {at}", what), Said(want, f"{at} 위치에서 {want}이어야 함"),
+                     Said(got, f"{got}입니다"), cause=Cause(en, ko, key)), _AT_CELL, figure)
+
+
 def _fail_cells(found: torch.Tensor, expected: torch.Tensor, what: str, atol: float,
                 cause: diagnose.Cause, figure: dict | None) -> None:
     at = _first_wrong(found, expected, atol)
-    _key, en, ko = cause
-    fail(f"{what}: at {at} expected {_value(expected, at)}; found {_value(found, at)}. Likely cause: {en}",
-         f"{what}: {at} 위치에서 {_value(expected, at)}이어야 하는데 {_value(found, at)}입니다. "
-         f"원인 추정: {ko}", figure)
+    _fail_cell(what, at, _value(expected, at), _value(found, at), cause, figure)
 
 
 def pair(value: Any, what: str) -> tuple[torch.Tensor, torch.Tensor]:
     """``scaled_dot_product_attention`` returns a pair of tensors: (output, weights)."""
     if not isinstance(value, (tuple, list)) or len(value) != 2:
         kind = type(value).__name__ + (f" of length {len(value)}" if isinstance(value, (tuple, list)) else "")
-        fail(f"{what}: expected a pair (output, weights); found a {kind}. Return both: "
-             "`return weights @ v, weights`.",
-             f"{what}: (output, weights) 쌍을 반환해야 하는데 {kind}이(가) 왔습니다. 둘 다 반환하세요: "
-             "`return weights @ v, weights`.")
+        fail_check(check(what, Said("a pair (output, weights)", "(output, weights) 쌍을 반환해야 함"),
+                         Said(f"a {kind}", f"{kind}이(가) 왔습니다"),
+                         fix=Said("Return both: `return weights @ v, weights`.",
+                                  "둘 다 반환하세요: `return weights @ v, weights`.")))
     return as_tensor(value[0], f"{what} output"), as_tensor(value[1], f"{what} weights")
 
 
@@ -55,16 +69,20 @@ def check_attention(value: Any, q: torch.Tensor, k: torch.Tensor, v: torch.Tenso
     exp_out, exp_w = expected
     if weights.shape != exp_w.shape:
         if tuple(out.shape) == tuple(exp_w.shape) and tuple(weights.shape) == tuple(exp_out.shape):
-            fail(f"{what}: expected (output, weights); found them the other way round (the first has the "
-                 f"weights' shape {tuple(exp_w.shape)}). Return `weights @ v, weights`.",
-                 f"{what}: (output, weights) 순서여야 하는데 반대로 반환했습니다(첫째가 가중치 모양 "
-                 f"{tuple(exp_w.shape)}). `weights @ v, weights`를 반환하세요.")
+            fail_check(check(what, Said("(output, weights)", "(output, weights) 순서여야 함"),
+                             Said(f"them the other way round (the first has the weights' shape "
+                                  f"{tuple(exp_w.shape)})",
+                                  f"반대로 반환했습니다(첫째가 가중치 모양 {tuple(exp_w.shape)})"),
+                             fix=Said("Return `weights @ v, weights`.",
+                                      "`weights @ v, weights`를 반환하세요.")))
         swapped = (*exp_w.shape[:-2], exp_w.shape[-1], exp_w.shape[-2])
-        cause_en, cause_ko = "", ""
-        if tuple(weights.shape) == swapped:
+        if tuple(weights.shape) == swapped:  # k q^T: the shape itself names the cause
             _, cause_en, cause_ko = diagnose.WEIGHT_CAUSES["qk_swapped"]
-            cause_en, cause_ko = f"Likely cause: {cause_en}", f"원인 추정: {cause_ko}"
-        check_shape(weights, tuple(exp_w.shape), f"{what} weights", cause_en, cause_ko)
+            shape = tuple(exp_w.shape)
+            fail_check(check(f"{what} weights", Said(f"shape {shape}", f"모양이 {shape}이어야 함"),
+                             Said(f"{tuple(weights.shape)}", f"{tuple(weights.shape)}입니다"),
+                             cause=Cause(cause_en, cause_ko, "qk_swapped")))
+        check_shape(weights, tuple(exp_w.shape), f"{what} weights")
     check_dtype(weights, q.dtype, f"{what} weights", "Keep the inputs' dtype: compute in it, cast nothing.",
                 "입력의 dtype을 유지하세요: 그 dtype으로 계산하고 변환하지 마세요.")
     if not diagnose.close(weights, exp_w, atol):
@@ -88,10 +106,11 @@ def check_mask(value: Any, T: int, what: str, expected: torch.Tensor) -> None:
         if shown is not None and key == "float_mask":
             figure = attention_figure(torch.isinf(mask).double(), expected.double(), what, atol=0.5,
                                       cause=(key, en, ko), subject="mask")
-        fail(f"{what}: expected dtype torch.bool (True = blocked); found {mask.dtype}. "
-             f"{en if key == 'float_mask' else 'Build it with dtype=torch.bool.'}",
-             f"{what}: dtype이 torch.bool(True = 막힘)이어야 하는데 {mask.dtype}입니다. "
-             f"{ko if key == 'float_mask' else 'dtype=torch.bool로 만드세요.'}", figure)
+        fix = (Said(en, ko) if key == "float_mask" else
+               Said("Build it with dtype=torch.bool.", "dtype=torch.bool로 만드세요."))
+        fail_check(check(what, Said("dtype torch.bool (True = blocked)",
+                                    "dtype이 torch.bool(True = 막힘)이어야 함"),
+                         Said(f"{mask.dtype}", f"{mask.dtype}입니다"), fix=fix), figure=figure)
     check_shape(mask, (T, T), what, "One row per query position, one column per key position.",
                 "query 위치마다 한 행, key 위치마다 한 열입니다.")
     if not torch.equal(mask, expected):
@@ -99,10 +118,7 @@ def check_mask(value: Any, T: int, what: str, expected: torch.Tensor) -> None:
         figure = attention_figure(mask.double(), expected.double(), what, atol=0.5, cause=cause,
                                   subject="mask")
         at = _first_wrong(mask.double(), expected.double(), 0.5)
-        fail(f"{what}: at {at} expected {bool(expected[at])}; found {bool(mask[at])}. "
-             f"Likely cause: {cause[1]}",
-             f"{what}: {at} 위치에서 {bool(expected[at])}이어야 하는데 {bool(mask[at])}입니다. "
-             f"원인 추정: {cause[2]}", figure)
+        _fail_cell(what, at, f"{bool(expected[at])}", f"{bool(mask[at])}", cause, figure)
 
 
 def read_weights(layer: Any, what: str) -> dict[str, torch.Tensor]:
@@ -116,11 +132,14 @@ def read_weights(layer: Any, what: str) -> dict[str, torch.Tensor]:
             except StudentRaised:
                 value = None
             if value is None:
-                fail(f"{what}: expected `self.{name} = nn.Linear(d_model, d_model)` (with bias); found no "
-                     f"`{path}`. The contract names the four projections q_proj, k_proj, v_proj, out_proj.",
-                     f"{what}: `self.{name} = nn.Linear(d_model, d_model)`(bias 포함)이 있어야 하는데 "
-                     f"`{path}`가 없습니다. 계약은 네 projection을 q_proj, k_proj, v_proj, out_proj로 "
-                     "정합니다.")
+                fail_check(check(what, Said(f"`self.{name} = nn.Linear(d_model, d_model)` (with bias)",
+                                            f"`self.{name} = nn.Linear(d_model, d_model)`(bias 포함)이 "
+                                            "있어야 함"),
+                                 Said(f"no `{path}`", f"`{path}`가 없습니다"),
+                                 fix=Said("The contract names the four projections q_proj, k_proj, v_proj, "
+                                          "out_proj.",
+                                          "계약은 네 projection을 q_proj, k_proj, v_proj, out_proj로 "
+                                          "정합니다.")))
             weights[path] = as_tensor(value, f"{what} {path}")
     return weights
 
@@ -149,11 +168,26 @@ def check_causal(layer: Any, x: torch.Tensor, cut: int, what: str, atol: float =
     if not bool(torch.isfinite(diff).all()) or float(diff.max()) > atol:
         bad = (~torch.isfinite(diff) | (diff > atol)).any(dim=(0, 2)).nonzero()
         t = int(bad[0])
-        fail(f"{what}: expected the output at positions 0..{cut} to stay the same when only positions "
-             f"{cut + 1}.. change; found position {t} changed (by up to {float(diff[:, t].max()):.4g}). "
-             "Likely cause: position t attends to later positions: apply causal_mask(T, device=x.device) "
-             "(True above the diagonal) to the scores before the softmax.",
-             f"{what}: {cut + 1}번 이후 위치만 바꾸면 0..{cut}번 위치의 출력은 그대로여야 하는데 "
-             f"{t}번 위치가 바뀌었습니다(최대 {float(diff[:, t].max()):.4g}). 원인 추정: 위치 t가 뒤의 "
-             "위치를 봅니다: softmax 전에 점수에 causal_mask(T, device=x.device)(대각선 위가 True)를 "
-             "적용하세요.")
+        by = f"{float(diff[:, t].max()):.4g}"
+        fail_check(check(what,
+                         Said(f"the output at positions 0..{cut} to stay the same when only positions "
+                              f"{cut + 1}.. change",
+                              f"{cut + 1}번 이후 위치만 바꾸면 0..{cut}번 위치의 출력은 그대로여야 함"),
+                         Said(f"position {t} changed (by up to {by})",
+                              f"{t}번 위치가 바뀌었습니다(최대 {by})"),
+                         cause=Cause("position t attends to later positions: apply causal_mask(T, "
+                                     "device=x.device) (True above the diagonal) to the scores before the "
+                                     "softmax.",
+                                     "위치 t가 뒤의 위치를 봅니다: softmax 전에 점수에 causal_mask(T, "
+                                     "device=x.device)(대각선 위가 True)를 적용하세요.", "not_causal")))
+
+
+def check_names(message: str, numbers: tuple[int, ...], what: str, en: str, ko: str) -> None:
+    """The ValueError's ``message`` names each of ``numbers``; ``en``/``ko`` say them in the sentence
+    ("the bad value 3" / "잘못된 값 3가", with its particle)."""
+    said = en.replace("{", "{{").replace("}", "}}")
+    expect_check(mentions(message, *numbers),
+                 check(what, Said(f"a message that names {en}", f"ValueError 메시지에 {ko} 있어야 함"),
+                       Said(f"{message!r}", f"메시지는 {message!r}입니다")),
+                 Said(f"{{lead}}the ValueError should name {said}; its message was {{found}}.",
+                      "{lead}{expected_stem} 하는데 {found}."))

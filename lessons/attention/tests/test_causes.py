@@ -11,7 +11,7 @@ import torch.nn as nn
 from grader.core.feedback import GradeFailure
 
 from lesson_attention import diagnose
-from lesson_attention.checks import check_attention, check_mask, check_module_output
+from lesson_attention.checks import check_attention, check_mask, check_module_output, check_names
 from lesson_attention.figure import KIND
 
 
@@ -65,6 +65,7 @@ def test_each_attention_mistake_has_its_cause(mistake, mask, key):
     assert f"Likely cause: {cause_en}" in exc.message.en
     assert f"원인 추정: {cause_ko}" in exc.message.ko
     assert exc.figure["kind"] == KIND and exc.figure["cause"]["key"] == key
+    assert exc.finding.compares and exc.finding.cause.key == key  # the record names it (core/finding.py)
     found, expected = exc.figure["found"], exc.figure["expected"]
     assert len(found) == 6 and len(found[0]) == 6 and exc.figure["wrong"], "the picture marks the wrong cells"
     for r, c in exc.figure["wrong"]:  # each marked cell differs (None: not finite, as JSON keeps it)
@@ -129,8 +130,34 @@ def test_each_mask_mistake_has_its_cause(mask, key):
     if key != "float_mask":
         assert exc.figure["wrong_total"] == int((mask != torch.ones(5, 5, dtype=torch.bool).triu(1)).sum())
         assert "Likely cause:" in exc.message.en and "원인 추정:" in exc.message.ko
+        assert exc.finding.compares and exc.finding.cause.key == key
     else:
         assert "expected dtype torch.bool (True = blocked); found torch.float32" in exc.message.en
+
+
+def test_weights_of_k_q_transposed_are_a_shape_with_its_cause():
+    q, k, v = _inputs(d=8)
+    q = q[:, :3]  # T_q 3, T_k 6: k q^T gives (..., 6, 3)
+    scores = k @ q.transpose(-2, -1) / math.sqrt(8)
+    exc = _failure((torch.zeros(2, 3, 8), torch.softmax(scores, -1)), q, k, v, None)
+    assert exc.message.en.startswith("sdpa weights: expected shape (2, 3, 6); found (2, 6, 3). "
+                                     "Likely cause: ")
+    assert exc.message.ko.startswith("sdpa weights: 모양이 (2, 3, 6)이어야 하는데 (2, 6, 3)입니다. "
+                                     "원인 추정: ")
+    assert exc.finding.cause.key == "qk_swapped" and exc.finding.fix is None
+
+
+def test_a_value_error_that_does_not_name_the_value_is_a_comparison():
+    what = "sdpa(q (3, 8), k (3, 6), v)"
+    with pytest.raises(GradeFailure) as info:
+        check_names("bad size", (8, 6), what, "both sizes, 8 and 6", "두 크기 8과 6이")
+    exc = info.value
+    assert exc.message.en == (f"{what}: the ValueError should name both sizes, 8 and 6; its message was "
+                              "'bad size'.")
+    assert exc.message.ko == (f"{what}: ValueError 메시지에 두 크기 8과 6이 있어야 하는데 메시지는 "
+                              "'bad size'입니다.")
+    assert exc.finding.found.en == "'bad size'" and exc.finding.expected.ko.endswith("있어야 함")
+    check_names("q has 8, k has 6", (8, 6), "sdpa", "both sizes, 8 and 6", "두 크기 8과 6이")  # named: passes
 
 
 def test_at_one_position_a_blocked_cell_is_the_diagonal():

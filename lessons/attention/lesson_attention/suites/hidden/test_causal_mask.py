@@ -1,12 +1,12 @@
 """Hidden checks of causal_mask: random sizes against the reference, the device argument, bad sizes."""
 
 import pytest
-from grader.core.feedback import expect
-from grader.core.testkit import fresh_rng, mentions, raised
+from grader.core.feedback import Said, check, expect_check
+from grader.core.testkit import fresh_rng, raised
 from grader.runtime.protocol import MetaTensor
 
 from lesson_attention import reference
-from lesson_attention.checks import check_mask
+from lesson_attention.checks import check_mask, check_names
 
 
 @pytest.mark.task("causal_mask", points=1)
@@ -22,14 +22,16 @@ def test_made_on_the_device_asked(student):
     T = fresh_rng().randint(2, 12)
     what = f"causal_mask({T}, device='meta')"
     value = student.call("causal_attention.causal_mask", T, device="meta")
-    expect(isinstance(value, MetaTensor) and value.device == "meta",
-           f"{what}: expected a tensor on device 'meta'; found "
-           f"{getattr(value, 'device', type(value).__name__)}. Pass device= to the tensor you build "
-           "(torch.ones(T, T, dtype=torch.bool, device=device)): the module calls it with x.device, so on a "
-           "GPU a mask made on the CPU fails with a device error.",
-           f"{what}: device 'meta'의 텐서여야 하는데 {getattr(value, 'device', type(value).__name__)}입니다. "
-           "만드는 텐서에 device=를 넘기세요(torch.ones(T, T, dtype=torch.bool, device=device)): 모듈이 "
-           "x.device로 부르므로, GPU에서 CPU에 만든 마스크는 device 오류가 납니다.")
+    got = getattr(value, "device", type(value).__name__)
+    expect_check(isinstance(value, MetaTensor) and value.device == "meta",
+                 check(what, Said("a tensor on device 'meta'", "device 'meta'의 텐서여야 함"),
+                       Said(f"{got}", f"{got}입니다"),
+                       fix=Said("Pass device= to the tensor you build (torch.ones(T, T, dtype=torch.bool, "
+                                "device=device)): the module calls it with x.device, so on a GPU a mask made "
+                                "on the CPU fails with a device error.",
+                                "만드는 텐서에 device=를 넘기세요(torch.ones(T, T, dtype=torch.bool, "
+                                "device=device)): 모듈이 x.device로 부르므로, GPU에서 CPU에 만든 마스크는 "
+                                "device 오류가 납니다.")))
 
 
 @pytest.mark.task("causal_mask", points=0.5)
@@ -40,8 +42,4 @@ def test_bad_sizes_are_value_errors(student, bad):
     raised(out, "ValueError", what, "T must be a positive int: check it first and raise ValueError.",
            "T는 양의 정수여야 합니다: 먼저 검사하고 ValueError를 발생시키세요.")
     if isinstance(bad, int):
-        expect(mentions(out.error.message, bad),
-               f"{what}: the ValueError should name the bad value {bad}; its message was "
-               f"{out.error.message!r}.",
-               f"{what}: ValueError 메시지에 잘못된 값 {bad}가 있어야 하는데 메시지는 "
-               f"{out.error.message!r}입니다.")
+        check_names(out.error.message, (bad,), what, f"the bad value {bad}", f"잘못된 값 {bad}가")

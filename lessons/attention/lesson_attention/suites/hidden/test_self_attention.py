@@ -4,11 +4,11 @@ causality at random sizes, one head, float64."""
 import pytest
 import torch
 from grader.core.errors import StudentRaised
-from grader.core.feedback import expect, fail
+from grader.core.feedback import Cause, Said, check, expect_check, fail_check
 from grader.core.testkit import as_tensor, check_dtype, fresh_rng
 
 from lesson_attention import reference
-from lesson_attention.checks import check_causal, check_module_output, read_weights
+from lesson_attention.checks import AFTER_PHRASE, check_causal, check_module_output, read_weights
 
 CLASS = "causal_attention.CausalSelfAttention"
 
@@ -83,12 +83,19 @@ def test_forward_on_a_gpu(student):
     try:
         info = student.probe("device_check", layer, torch.randn(batch, t, d_model), probe_device)
     except StudentRaised as exc:
-        fail(f"{what}: on a (simulated) GPU, expected .to({device!r}) then forward on {device} inputs to "
-             f"work; found {exc.type_name}: {exc.message[:300]}. Likely cause: the mask is made on the CPU: "
-             "call causal_mask(T, device=x.device) and build it with device=device.",
-             f"{what}: (시뮬레이션한) GPU에서 .to({device!r}) 후 {device} 입력으로 forward가 동작해야 하는데 "
-             f"{exc.type_name}: {exc.message[:300]}가 발생했습니다. 원인 추정: 마스크를 CPU에 만들었습니다: "
-             "causal_mask(T, device=x.device)로 부르고 device=device로 만드세요.")
-    expect(str(info["output"].get("device", "")).startswith(device),
-           f"{what}: expected the output on {device}; found {info['output']}.",
-           f"{what}: 출력이 {device}에 있어야 하는데 {info['output']}입니다.")
+        error = f"{exc.type_name}: {exc.message[:300]}"
+        # "WHAT: on a (simulated) GPU, expected ..." / "WHAT: (시뮬레이션한) GPU에서 ...이어야 하는데 ..."
+        fail_check(check(Said(f"{what}: on a (simulated) GPU", what),
+                         Said(f".to({device!r}) then forward on {device} inputs to work",
+                              f"(시뮬레이션한) GPU에서 .to({device!r}) 후 {device} 입력으로 forward가 "
+                              "동작해야 함"),
+                         Said(error, f"{error}가 발생했습니다"),
+                         cause=Cause("the mask is made on the CPU: call causal_mask(T, device=x.device) and "
+                                     "build it with device=device.",
+                                     "마스크를 CPU에 만들었습니다: causal_mask(T, device=x.device)로 부르고 "
+                                     "device=device로 만드세요.", "mask_on_cpu")),
+                   AFTER_PHRASE)
+    found = info["output"]
+    expect_check(str(found.get("device", "")).startswith(device),
+                 check(what, Said(f"the output on {device}", f"출력이 {device}에 있어야 함"),
+                       Said(f"{found}", f"{found}입니다")))

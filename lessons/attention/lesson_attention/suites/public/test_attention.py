@@ -3,10 +3,9 @@ leading axes, a row with nothing to see, mismatched sizes."""
 
 import pytest
 import torch
-from grader.core.feedback import expect
-from grader.core.testkit import mentions, raised
+from grader.core.testkit import raised
 
-from lesson_attention.checks import check_attention
+from lesson_attention.checks import check_attention, check_names
 from lesson_attention.diagnose import attention
 
 CALL = "causal_attention.scaled_dot_product_attention"
@@ -59,6 +58,4 @@ def test_mismatched_d_k_is_value_error(student):
     raised(out, "ValueError", what,
            "q k^T needs the same d_k on both sides: compare q.shape[-1] with k.shape[-1] first.",
            "q k^T는 양쪽 d_k가 같아야 합니다: 먼저 q.shape[-1]과 k.shape[-1]을 비교하세요.")
-    expect(mentions(out.error.message, 8, 6),
-           f"{what}: the ValueError should name both sizes, 8 and 6; its message was {out.error.message!r}.",
-           f"{what}: ValueError 메시지에 두 크기 8과 6이 있어야 하는데 메시지는 {out.error.message!r}입니다.")
+    check_names(out.error.message, (8, 6), what, "both sizes, 8 and 6", "두 크기 8과 6이")

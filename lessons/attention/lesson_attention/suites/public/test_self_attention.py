@@ -2,10 +2,9 @@
 
 import pytest
 import torch
-from grader.core.feedback import expect
-from grader.core.testkit import as_tensor, check_shape, mentions, raised
+from grader.core.testkit import as_tensor, check_shape, raised
 
-from lesson_attention.checks import check_causal, read_weights
+from lesson_attention.checks import check_causal, check_names, read_weights
 
 CLASS = "causal_attention.CausalSelfAttention"
 
@@ -43,8 +42,5 @@ def test_heads_must_divide_d_model(student):
            "__init__.",
            "각 헤드가 d_model // n_heads개의 열을 가지므로 n_heads가 d_model을 나누어야 합니다: __init__에서 "
            "검사하세요.")
-    expect(mentions(out.error.message, 10, 4),
-           "CausalSelfAttention(10, 4): the ValueError should name both values, 10 and 4; its message was "
-           f"{out.error.message!r}.",
-           "CausalSelfAttention(10, 4): ValueError 메시지에 두 값 10과 4가 있어야 하는데 메시지는 "
-           f"{out.error.message!r}입니다.")
+    check_names(out.error.message, (10, 4), "CausalSelfAttention(10, 4)", "both values, 10 and 4",
+                "두 값 10과 4가")
