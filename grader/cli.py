@@ -21,6 +21,7 @@ from grader.engine.flags import (
     options_from_args,
 )
 from grader.engine.lesson_api import Layout
+from grader.engine.lessons import DEFAULT_LESSON, select
 from grader.engine.options import GradeOptions, UsageProblem
 from grader.sandbox.flags import policy_from_args
 
@@ -44,10 +45,31 @@ STUDENT_HELP = {
     "quiet": ("no summary on the terminal", "터미널에 요약을 출력하지 않음"),
     "help": ("show this help and exit", "이 도움말을 보여 주고 끝냄"),
 }
-DESCRIPTION = ("Grade your exercises for the lesson 'token embeddings + positional encoding' with the public "
-               "tests. The hidden tests run when you submit.",
-               "'토큰 임베딩 + 위치 인코딩' 실습을 공개 테스트로 채점합니다. 숨은 테스트는 제출할 때 "
-               "실행됩니다.")
+# The student's help names the lesson `grade` would grade here ({title}: its own title, lesson_title).
+DESCRIPTION = ("Grade your exercises for the lesson '{title}' with the public tests. The hidden tests run "
+               "when you submit.",
+               "'{title}' 실습을 공개 테스트로 채점합니다. 숨은 테스트는 제출할 때 실행됩니다.")
+DESCRIPTION_ANY = ("Grade your exercises with the public tests. The hidden tests run when you submit.",
+                   "실습을 공개 테스트로 채점합니다. 숨은 테스트는 제출할 때 실행됩니다.")
+
+
+def _wants_help(argv: list[str]) -> bool:
+    """Only --help prints the description: no lesson is loaded for it otherwise."""
+    return "-h" in argv or "--help" in argv
+
+
+def lesson_title(argv: list[str]) -> tuple[str, str] | None:
+    """(en, ko) title of the lesson `grade` picks for ``argv`` here: --lesson, else the project's
+    [tool.grade] from the working folder, else the default; None if it cannot be loaded (the run
+    itself then says why, in one line)."""
+    flag = next((a.split("=", 1)[1] for a in argv if a.startswith("--lesson=")), None)
+    if flag is None and "--lesson" in argv[:-1]:
+        flag = argv[argv.index("--lesson") + 1]
+    try:
+        lesson = select(flag, Path.cwd()).load()
+    except (UsageProblem, OSError):
+        return None
+    return lesson.title_en, lesson.title_ko
 
 
 def instructor_copy() -> bool:
@@ -65,16 +87,18 @@ def help_lang(argv: list[str]) -> str:
     return default_lang()
 
 
-def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
-    """`grade`'s flags. The student copy documents only the student's, in ``lang``; every flag still
-    parses (a CI job may pass --fail-under), so the short help hides nothing that would break."""
+def build_parser(lang: str | None = None, title: tuple[str, str] | None = None) -> argparse.ArgumentParser:
+    """`grade`'s flags. The student copy documents only the student's, in ``lang``, for the lesson
+    titled ``title`` (lesson_title); every flag still parses (a CI job may pass --fail-under), so the
+    short help hides nothing that would break."""
     student = not instructor_copy()
     ko = (lang or default_lang()) == "ko" and student
+    k = 1 if ko else 0
     p = argparse.ArgumentParser(
         prog="grade",
-        description=(DESCRIPTION[1] if ko else DESCRIPTION[0]) if student else
+        description=(DESCRIPTION[k].format(title=title[k]) if title else DESCRIPTION_ANY[k]) if student else
         "Grade a submission for a lesson (--lesson; default: the project's [tool.grade] lesson, "
-        "else 'token embeddings + positional encoding'). `grade lessons` lists the lessons.",
+        f"else {DEFAULT_LESSON!r}). `grade lessons` lists the lessons.",
     )
     # path and --out default to None so that `grade` inside a submission can tell (resolve_target).
     p.add_argument("path", nargs="?", default=None,
@@ -164,7 +188,7 @@ def run_hosted(argv: list[str]) -> int | None:
             return None  # main says it is not in this copy
         parser, rest = command.build_parser(), argv[1:]
     else:
-        parser, rest = build_parser(help_lang(argv)), argv
+        parser, rest = build_parser(help_lang(argv), lesson_title(argv) if _wants_help(argv) else None), argv
     try:
         args = parser.parse_args(rest)
     except SystemExit as exc:  # --help, or a usage error: already printed
@@ -210,7 +234,7 @@ def _is_submission(folder: Path, layout: Layout) -> bool:
 
 
 def grade_one(argv: list[str]) -> int:
-    args = build_parser(help_lang(argv)).parse_args(argv)
+    args = build_parser(help_lang(argv), lesson_title(argv) if _wants_help(argv) else None).parse_args(argv)
     try:
         lesson = lesson_from_args(args, Path(args.path) if args.path else None)
         args.lesson = lesson.name  # picked once: the options below grade this one
