@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -35,20 +37,70 @@ def load_expect(case: Path) -> dict:
     return json.loads((case / "expect.json").read_text())
 
 
+# -- work done once per run, not once per xdist worker ---------------------------------------------------
+# Under `-n 2` a module's tests are spread over both workers, and a module-scoped fixture is then built by
+# each worker that runs one of its tests: the same grade twice. What such a fixture builds is made once
+# for the whole run instead: the workers' temporary folders share a parent, and the first worker to ask
+# builds under a file lock while the others wait for it and read what it left. A build that fails leaves
+# nothing behind, so the next worker to ask builds again (and fails the same way, with its own message).
+def run_folder(factory: pytest.TempPathFactory) -> Path:
+    """A folder every worker of this run shares (the run's own temporary folder without xdist)."""
+    base = factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "once"
+    shared.mkdir(exist_ok=True)
+    return shared
+
+
+def built_once(factory: pytest.TempPathFactory, key: str, build: Callable[[Path], None]) -> Path:
+    """The folder ``build`` fills (it gets a fresh, empty one), built by one worker for the whole run."""
+    shared = run_folder(factory)
+    folder, done = shared / key, shared / f"{key}.done"
+    with FileLock(str(shared / f"{key}.lock")):
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            build(folder)
+            done.touch()
+    return folder
+
+
+def computed_once(factory: pytest.TempPathFactory, key: str, compute: Callable[[], dict]) -> dict:
+    """What ``compute`` returns (JSON), computed by one worker for the whole run."""
+    def build(folder: Path) -> None:
+        (folder / "value.json").write_text(json.dumps(compute()), encoding="utf-8")
+    return json.loads((built_once(factory, key, build) / "value.json").read_text(encoding="utf-8"))
+
+
+# A module that caches its grades per parameter (a dict filled on first use) names that parameter
+# (RUN_TOGETHER_BY): its tests then run one parameter after another rather than one test function after
+# another, so that xdist, which hands each worker runs of consecutive tests, sends the tests of one cached
+# grade to one worker and the grade is made once, not once per worker. The module's tests without that
+# parameter keep their order, after the others.
+def _param(item: pytest.Item, name: str) -> object:
+    return getattr(getattr(item, "callspec", None), "params", {}).get(name)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    start = 0
+    while start < len(items):
+        module = getattr(items[start], "module", None)
+        end = start + 1
+        while end < len(items) and getattr(items[end], "module", None) is module:
+            end += 1
+        name = getattr(module, "RUN_TOGETHER_BY", None)
+        if name:
+            rank: dict[object, int] = {}
+            for item in items[start:end]:
+                if _param(item, name) is not None:
+                    rank.setdefault(_param(item, name), len(rank))
+            items[start:end] = sorted(items[start:end], key=lambda i: rank.get(_param(i, name), len(rank)))
+        start = end
+
+
 @pytest.fixture(scope="session")
 def reference_results(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """The reference graded with the hidden suite, once for the whole run: under xdist the workers'
-    temporary folders share a parent, and the first worker's grade is every worker's (a file lock)."""
-    shared = tmp_path_factory.getbasetemp().parent
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
-        return grade(ROOT / "solutions")
-    cached = shared / "reference_results.json"
-    with FileLock(str(cached) + ".lock"):
-        if cached.is_file():
-            return json.loads(cached.read_text(encoding="utf-8"))
-        results = grade(ROOT / "solutions")
-        cached.write_text(json.dumps(results), encoding="utf-8")
-        return results
+    """The reference graded with the hidden suite, once for the whole run."""
+    return computed_once(tmp_path_factory, "reference_results", lambda: grade(ROOT / "solutions"))
 
 
 @pytest.fixture(scope="module")

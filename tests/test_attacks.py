@@ -303,6 +303,11 @@ class Corpus:
         return Graded(name, spec, results, launches, out, path, ctx, time.monotonic() - started)
 
 
+# Each attack is graded once per worker (the module cache): its tests run one after another
+# (tests/conftest.py), so that a worker grades the attacks it is sent, not all of them.
+RUN_TOGETHER_BY = "name"
+
+
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory):
     c = Corpus(tmp_path_factory.mktemp("attacks"))

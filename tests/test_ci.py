@@ -24,6 +24,7 @@ import yaml
 
 from grader.instructor import hidden_pack
 from grader.report import ci
+from tests.conftest import built_once
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = ROOT / "solutions"
@@ -91,19 +92,27 @@ def check_classroom_schema(result: dict, *, equal_weights: bool = True) -> None:
 
 
 # -- a buggy submission: the reference with one function raising at a known line -------
-@pytest.fixture(scope="module")
-def buggy(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    repo = tmp_path_factory.mktemp("buggy_repo")
+def _grade_buggy(repo: Path) -> None:
     ex = repo / "exercises"
     shutil.copytree(SOLUTIONS, ex, ignore=shutil.ignore_patterns("__pycache__"))
     lines = (ex / "embedding.py").read_text().splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("def count_params("))
     lines.insert(at + 1, "    " + BOOM_LINE_TEXT)
     (ex / "embedding.py").write_text("\n".join(lines) + "\n")
-    proc, summary, output = run_grade(["--ci", "exercises", "--out", "reports", "--fail-under", "1000"], repo)
+    proc, _, _ = run_grade(["--ci", "exercises", "--out", "reports", "--fail-under", "1000"], repo)
+    (repo / "proc.json").write_text(json.dumps({"args": proc.args, "returncode": proc.returncode,
+                                                "stdout": proc.stdout, "stderr": proc.stderr}))
+    (repo / "boom_line.txt").write_text(str(at + 2))
+
+
+@pytest.fixture(scope="module")
+def buggy(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    repo = built_once(tmp_path_factory, "ci-buggy", _grade_buggy)  # read only, by every worker
+    proc = subprocess.CompletedProcess(**json.loads((repo / "proc.json").read_text()))
     results = json.loads((repo / "reports" / "results.json").read_text())
-    return {"repo": repo, "proc": proc, "summary": summary.read_text(), "output": output, "results": results,
-            "boom_line": at + 2}
+    return {"repo": repo, "proc": proc, "summary": (repo / "step_summary.md").read_text(),
+            "output": repo / "github_output.txt", "results": results,
+            "boom_line": int((repo / "boom_line.txt").read_text())}
 
 
 def test_buggy_exit_status_follows_fail_under(buggy: dict) -> None:

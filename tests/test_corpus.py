@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from tests.conftest import CORPUS, ROOT, failed_messages, grade, load_expect, task_scores
+from tests.conftest import CORPUS, ROOT, computed_once, failed_messages, grade, load_expect, task_scores
 
 # The slow experiment and the log are graded by their own tests.
 KEYWORD = "not reversal and not log"
@@ -46,16 +46,23 @@ MESSAGES = {
 CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "expect.json").exists())
 
 
-@pytest.fixture(scope="module", params=CASES)
-def graded(request, tmp_path_factory):
-    case = CORPUS / request.param
+def _grade_case(name: str, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    case = CORPUS / name
     expect = load_expect(case)
     # e.g. the untouched stubs: graded from the kit's own exercises/, never a stale copy
     if "copy_of" in expect:
-        case = tmp_path_factory.mktemp(request.param)
+        case = tmp_path_factory.mktemp(name)
         for source in (ROOT / expect["copy_of"]).glob("*.py"):
             shutil.copy(source, case / source.name)
-    return request.param, expect, grade(case, keyword=KEYWORD)
+    return grade(case, keyword=KEYWORD)
+
+
+@pytest.fixture(scope="module", params=CASES)
+def graded(request, tmp_path_factory):
+    """A case graded once for the run, whichever worker runs its tests (tests/conftest.py)."""
+    results = computed_once(tmp_path_factory, f"corpus-{request.param}",
+                            lambda: _grade_case(request.param, tmp_path_factory))
+    return request.param, load_expect(CORPUS / request.param), results
 
 
 def test_scores_follow_the_expectation(graded):

@@ -7,25 +7,31 @@ from __future__ import annotations
 import functools
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import nbformat
 import pytest
 
 from grader.engine.submission import read_submission
-from tests.conftest import ROOT, failed_messages, grade, task_scores
+from tests.conftest import ROOT, computed_once, failed_messages, grade, task_scores
 
 NOTEBOOKS = ROOT / "tests" / "notebooks"
 EXPECT = json.loads((NOTEBOOKS / "expect.json").read_text())
 
 
-@functools.cache
-def graded_notebook(name: str) -> dict:
-    return grade(NOTEBOOKS / f"{name}.ipynb")
+@pytest.fixture(scope="session")
+def graded_notebook(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], dict]:
+    """A notebook of tests/notebooks graded with the hidden suite, once per run (tests/conftest.py)."""
+    @functools.cache
+    def get(name: str) -> dict:
+        return computed_once(tmp_path_factory, f"notebook-{name}", lambda: grade(NOTEBOOKS / f"{name}.ipynb"))
+    return get
 
 
-@pytest.fixture(params=sorted(EXPECT))
-def graded(request):
+# Module-scoped: pytest then runs each notebook's tests one after the other, on one worker.
+@pytest.fixture(scope="module", params=sorted(EXPECT))
+def graded(request, graded_notebook):
     return request.param, EXPECT[request.param], graded_notebook(request.param)
 
 
@@ -55,7 +61,7 @@ def test_every_note_is_said_in_both_languages(graded):
         assert n["messages"]["ko"].startswith(f"셀 {n['cell']}, {n['line']}번째 줄:")
 
 
-def test_colab_export_says_what_it_skipped_and_skips_the_experiment(reference_results):
+def test_colab_export_says_what_it_skipped_and_skips_the_experiment(reference_results, graded_notebook):
     results = graded_notebook("ok_colab_export")
     by_text = "\n".join(n["messages"]["en"] for n in notes_of(results))
     assert "cell 4, line 2: `drive.mount('/content/drive')` needs Colab" in by_text
@@ -69,7 +75,7 @@ def test_colab_export_says_what_it_skipped_and_skips_the_experiment(reference_re
     assert results["duration"] < reference_results["duration"] + 20
 
 
-def test_early_failures_are_recorded_and_the_rest_still_runs():
+def test_early_failures_are_recorded_and_the_rest_still_runs(graded_notebook):
     results = graded_notebook("ok_early_failure")
     notes = {(n["cell"], n["reason"]): n for n in notes_of(results)}
     assert notes[(1, "raised")]["type"] == "ModuleNotFoundError" and "wandb" in notes[(1, "raised")]["detail"]
@@ -79,7 +85,7 @@ def test_early_failures_are_recorded_and_the_rest_still_runs():
     assert all(n["important"] for key, n in notes.items() if key[1] in ("raised", "syntax", "slow"))
 
 
-def test_notebook_report_lists_the_notes():
+def test_notebook_report_lists_the_notes(graded_notebook):
     from grader.report.render import render_html, render_markdown
 
     name = "ok_colab_export"

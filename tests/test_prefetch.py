@@ -12,6 +12,7 @@ from grader.engine.runner import GradeOptions, grade_path
 from grader.lesson import prefetch
 from grader.paths import SUITES_DIR as SUITES
 from grader.sandbox.launch import SandboxPolicy, namespaces_status
+from tests.conftest import computed_once
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMESPACES, WHY_NOT = namespaces_status()
@@ -27,9 +28,17 @@ def _verdicts(results: dict, task: str | None = None) -> list[tuple]:
     return [(t["id"], t["status"], t["score"]) for t in results["tests"] if task in (None, t["task"])]
 
 
+@pytest.fixture(scope="module")
+def serial(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The reference graded without the prefetch (one worker, every run made by the test that asks first):
+    what both tests below compare with, graded once for the run."""
+    return computed_once(tmp_path_factory, "prefetch-serial", lambda: grade_path(
+        ROOT / "solutions", GradeOptions(hidden=True, policy=SandboxPolicy(siblings=False))))
+
+
 @pytest.mark.skipif(not NAMESPACES or len(__import__("os").sched_getaffinity(0)) < 2,
                     reason=f"the prefetch needs two cores and the zygote ({WHY_NOT or 'one core'})")
-def test_prefetched_runs_are_the_runs_the_tests_make(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_prefetched_runs_are_the_runs_the_tests_make(monkeypatch: pytest.MonkeyPatch, serial: dict) -> None:
     made: list[prefetch.Prefetch] = []
     real = prefetch.Prefetch.__init__
 
@@ -42,8 +51,7 @@ def test_prefetched_runs_are_the_runs_the_tests_make(monkeypatch: pytest.MonkeyP
     beside = grade_path(ROOT / "solutions", options)
     assert len(made) == 1 and set(made[0].parts) == {"component", "student"}
     assert all(part.done.is_set() and not part.failed for part in made[0].parts.values())
-    # One worker, every run made by the test that asks first, after the other tests.
-    serial = grade_path(ROOT / "solutions", replace(options, policy=SandboxPolicy(siblings=False)))
+    # (serial: one worker, every run made by the test that asks first, after the other tests.)
     # Only the experiment's tests (-k: no prefetch), each run made inside whichever of them asks first.
     alone = grade_path(ROOT / "solutions", replace(options, keyword="reversal_experiment"))
     assert len(made) == 1
@@ -98,7 +106,8 @@ def test_the_prefetch_waits_for_nothing_it_was_not_asked_for(tmp_path: Path) -> 
 
 @pytest.mark.skipif(not NAMESPACES or len(__import__("os").sched_getaffinity(0)) < 2,
                     reason=f"the prefetch needs two cores and the zygote ({WHY_NOT or 'one core'})")
-def test_a_lane_that_fails_leaves_the_runs_to_the_tests(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_lane_that_fails_leaves_the_runs_to_the_tests(monkeypatch: pytest.MonkeyPatch,
+                                                         serial: dict) -> None:
     """The component check fails in one lane while the other lane still trains: the tests make the runs
     themselves, on workers of their own (never a lane's, still busy), and grade as without the prefetch."""
     import threading
@@ -114,8 +123,6 @@ def test_a_lane_that_fails_leaves_the_runs_to_the_tests(monkeypatch: pytest.Monk
 
     monkeypatch.setattr(X, "component_run", flaky)
     results = grade_path(ROOT / "solutions", GradeOptions(hidden=True))
-    monkeypatch.setattr(X, "component_run", real)
-    serial = grade_path(ROOT / "solutions", GradeOptions(hidden=True, policy=SandboxPolicy(siblings=False)))
     assert results["score"] == results["max_score"]
     assert _experiment(results)["component"] == _experiment(serial)["component"]
     assert _verdicts(results) == _verdicts(serial)  # (the student's runs: see the length-12 note above)

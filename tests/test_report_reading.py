@@ -23,26 +23,28 @@ from grader.report.gradescope import build_gradescope
 from grader.report.i18n import STRINGS
 from grader.report.render import render_html, render_markdown, render_summary_md, write_reports
 from grader.report.view import student_output
+from tests.conftest import built_once
 
 ROOT = Path(__file__).resolve().parents[1]
 PHONE = 390  # CSS px: an iPhone 12-15 in portrait
 
 
-@pytest.fixture(scope="module")
-def buggy(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    out = tmp_path_factory.mktemp("buggy")
+def _grade_buggy(out: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "examples/buggy", "--hidden",
                            "--hidden-visibility", "hidden", "--out", str(out), "-q", "--lang", "en"],
                           cwd=ROOT, capture_output=True,
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
     results = json.loads((out / "results.json").read_text())
-    pages = {}
     for lang in ("en", "ko"):
-        d = out / lang
-        write_reports(results, d, lang, "examples/buggy")
-        pages[lang] = d
-    return {"results": results, "out": out, "pages": pages}
+        write_reports(results, out / lang, lang, "examples/buggy")
+
+
+@pytest.fixture(scope="module")
+def buggy(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    out = built_once(tmp_path_factory, "report_reading-buggy", _grade_buggy)  # read only, by every worker
+    results = json.loads((out / "results.json").read_text())
+    return {"results": results, "out": out, "pages": {lang: out / lang for lang in ("en", "ko")}}
 
 
 def visible_text(page: str) -> str:
@@ -199,9 +201,7 @@ def test_gradescope_visible_output_shows_only_visible_tests(buggy: dict) -> None
 # -- summary.html ------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def klass(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("class")
+def _grade_class(tmp: Path) -> None:
     subs = tmp / "subs"
     subs.mkdir()
     for name, src in (("alice", "solutions"), ("bob", "examples/buggy"), ("dave", "examples/reference")):
@@ -210,7 +210,11 @@ def klass(tmp_path_factory: pytest.TempPathFactory) -> Path:
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "batch", str(subs), "--out", str(out), "-j",
                            "2", "-q", "--lang", "ko"], cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    return out
+
+
+@pytest.fixture(scope="module")
+def klass(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return built_once(tmp_path_factory, "report_reading-class", _grade_class) / "out"  # read only
 
 
 def test_summary_html_numbers_words_and_failures(klass: Path) -> None:
