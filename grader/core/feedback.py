@@ -45,12 +45,12 @@ class GradeFailure(AssertionError):
 
 def fail(en: str, ko: str, figure: dict | None = None, *, cause: Cause | None = None,
          fix: Said | None = None, status: str = "failed", document: str | None = None,
-         command: str | None = None) -> NoReturn:
+         command: str | None = None, where: tuple[str, ...] = ()) -> NoReturn:
     """Fail the test with this message, shown whole (and, for the report to draw, a ``figure``: e.g. the
     lesson's table_figure, grader/lesson/pe_checks.py). ``cause`` and ``fix``, where the message has
     them, are shown beside it; a failure that compares values is ``fail_check``'s."""
     exc = GradeFailure(en, ko, Finding(cause=cause, fix=fix, status=status,  # type: ignore[arg-type]
-                                       document=document, command=command))
+                                       document=document, command=command, where=tuple(where)))
     exc.figure = figure
     raise exc
 

@@ -59,7 +59,7 @@ from typing import Any
 import torch
 
 from grader.core import testkit
-from grader.core.feedback import GradeFailure, describe_problem, fail
+from grader.core.feedback import GradeFailure, describe_problem, fail, finding_of
 from grader.core.testkit import as_tensor, check_shape
 from grader.sandbox.cgroup import container_limits
 
@@ -335,7 +335,8 @@ def check_component_learns(run: dict, mode: str) -> None:
              f"loop around your TokenAndPosEmbedding(10, 64, 16, mode='{mode}')) could not run: "
              f"{run['error']['en']}",
              f"컴포넌트 검사, mode='{mode}': 여러분의 TokenAndPosEmbedding(10, 64, 16, mode='{mode}')을 "
-             f"채점기의 인코더와 학습 루프에 넣어 돌리지 못했습니다: {run['error']['ko']}")
+             f"채점기의 인코더와 학습 루프에 넣어 돌리지 못했습니다: {run['error']['ko']}",
+             **run_failure(run))
     acc = run["acc_by_length"].get("8", 0.0)
     if acc < THRESHOLD:
         hint_en = ("check that forward adds pe[:T] (rows 0..T-1, sin/cos interleaved) to the scaled token "
@@ -626,7 +627,14 @@ def _student_run(student: Any, mode: str, seed: int, steps: int, eval_ids: dict,
     return run
 
 
-def _short(exc: BaseException) -> dict[str, str]:
-    """The bilingual message the plugin would give for this problem."""
-    msg = describe_problem(exc)[0]
-    return {"en": msg.en[:600], "ko": msg.ko[:600]}
+def _short(exc: BaseException) -> dict[str, Any]:
+    """The bilingual message the plugin would give for this problem, with its record's status and places
+    (a check that reports it is "not started" when the embedding still raises NotImplementedError)."""
+    msg, record = describe_problem(exc)[0], finding_of(exc)
+    return {"en": msg.en[:600], "ko": msg.ko[:600], "status": record.status, "where": list(record.where)}
+
+
+def run_failure(run: dict) -> dict[str, Any]:
+    """``fail``'s record of a run that could not run: the status and places of its error (``_short``)."""
+    error = run.get("error") or {}
+    return {"status": str(error.get("status") or "failed"), "where": tuple(error.get("where") or ())}

@@ -56,7 +56,7 @@ def _raise_run_error(run):
     if "_exc" in run:
         raise run["_exc"]
     if "error" in run:
-        fail(run["error"]["en"], run["error"]["ko"])
+        fail(run["error"]["en"], run["error"]["ko"], **X.run_failure(run))
 
 
 # -- component check: none -------------------------------------------------------
