@@ -418,3 +418,19 @@ def test_feedback_html_in_headless_chromium(graded, chromium, tmp_path, name):
     shot = tmp_path / f"feedback-{name}.png"
     shot.write_bytes(visit.screenshot)
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
+
+
+def test_gradescopes_visible_output_leaves_out_what_hidden_tests_measured():
+    """visible_view: a lesson's ``hidden_artifacts`` (this lesson's experiment) go before publication; a
+    lesson not installed here keeps only the kit's own artifacts."""
+    from grader.report.gradescope import visible_view
+
+    tests = [{"id": "public/t.py::a", "task": "sinusoidal_pe", "status": "passed", "score": 1.0,
+              "max_score": 1.0, "visibility": "visible"},
+             {"id": "hidden/t.py::b", "task": "sinusoidal_pe", "status": "failed", "score": 0.0,
+              "max_score": 1.0, "visibility": "after_published"}]
+    artifacts = {"experiment": {"runs": []}, "leetcode_log": {"points": 1}, "notebook": {"cells": []}}
+    results = {"tests": tests, "artifacts": artifacts, "skipped": []}
+    assert set(visible_view(results)["artifacts"]) == {"leetcode_log", "notebook"}
+    elsewhere = dict(results, lesson={"name": "gone", "module": "no_such_lesson_package"})
+    assert set(visible_view(elsewhere)["artifacts"]) == {"notebook"}

@@ -211,6 +211,9 @@ class Lesson:
     # draws the tables in the check's card (feedback.html, check(); a text grid in feedback.md), the lesson
     # titles and captions them (``FigureTexts``). None: no picture in the cards.
     figure_texts: FigureTextsHook | None = None
+    # Keys of ``results.json``'s ``artifacts`` its hidden tests write (numbers measured on hidden inputs):
+    # Gradescope's always-visible output leaves them out before the hidden tests are published.
+    hidden_artifacts: tuple[str, ...] = ()
 
     @property
     def title(self) -> str:

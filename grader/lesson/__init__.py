@@ -63,4 +63,5 @@ LESSON = Lesson(
     warm_up=prefetch.warm_up,
     probes=Path(__file__).resolve().parent / "probes.py",
     figure_texts=figure_texts,
+    hidden_artifacts=("experiment",),  # the reversal experiment's numbers come from hidden runs
 )

@@ -15,7 +15,7 @@ from grader.engine.results import Results
 from grader.engine.scoring import task_totals
 from grader.report.cards import build_cards, top_fixes
 from grader.report.i18n import translate
-from grader.report.lesson_tasks import rank, task_order, task_titles
+from grader.report.lesson_tasks import lesson_of, rank, task_order, task_titles
 from grader.report.markup import without_picture
 from grader.report.view import failure_rows, task_title
 
@@ -40,12 +40,25 @@ def visible_view(results: dict) -> dict:
     view = dict(results, tests=tests, tasks=task_totals(tests, task_order(results)), withheld=withheld,
                 score=round(sum(t["score"] for t in tests), 3),
                 max_score=round(sum(t["max_score"] for t in tests), 3))
-    artifacts = dict(results.get("artifacts") or {})
-    artifacts.pop("experiment", None)  # the experiment's numbers come from hidden runs
-    view["artifacts"] = artifacts
+    view["artifacts"] = _visible_artifacts(results)
     view["skipped"] = [s for s in results.get("skipped", [])
                        if not str(s.get("id", "")).startswith("hidden/")]
     return view
+
+
+# What the kit itself writes into ``artifacts`` (the notebook's cells), never from a hidden test.
+KIT_ARTIFACTS = ("notebook",)
+
+
+def _visible_artifacts(results: dict) -> dict:
+    """The artifacts a student may see before the hidden tests are published: without those the graded
+    lesson's hidden tests write (``Lesson.hidden_artifacts``); a lesson that cannot be loaded here keeps
+    only the kit's own."""
+    artifacts = dict(results.get("artifacts") or {})
+    lesson = lesson_of(results, default=True)
+    if lesson is None:
+        return {k: v for k, v in artifacts.items() if k in KIT_ARTIFACTS}
+    return {k: v for k, v in artifacts.items() if k not in lesson.hidden_artifacts}
 
 
 def page_view(results: dict) -> dict:
