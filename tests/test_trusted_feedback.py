@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -298,3 +299,25 @@ def test_a_students_exception_and_a_failed_import_keep_their_place_in_the_record
     record = finding_of(broken)
     assert record.where == ("embedding.py:3",) and record.command == 'python -c "import embedding"'
     assert finding_of(StudentRaised("ValueError", "no")).where == ()
+
+
+def test_a_kit_check_the_buffer_explains_keeps_its_words_and_gains_the_link():
+    """The hidden suite's dtype check after .double() is testkit's: the suite marks its failure as one the
+    lesson's "buffer" cause explains (the record), and its words stay the kit's."""
+    import importlib.util
+
+    import torch
+
+    from grader.core.feedback import GradeFailure
+    from grader.core.testkit import check_dtype
+
+    path = Path(__file__).resolve().parents[1] / "grader" / "suites" / "hidden" / "test_embedding.py"
+    spec = importlib.util.spec_from_file_location("hidden_test_embedding", path)
+    suite = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(suite)
+    with pytest.raises(GradeFailure) as info:
+        with suite._explained_by("buffer"):
+            check_dtype(torch.zeros(2), torch.float64, "mode='sin': output after .double()")
+    assert info.value.finding.explained_by == "buffer"
+    assert info.value.message.en == ("mode='sin': output after .double(): expected dtype torch.float64; "
+                                     "found torch.float32.")

@@ -293,7 +293,7 @@ def _explained_by(cause: str | None) -> Iterator[None]:
         yield
     except GradeFailure as exc:
         if cause is not None:
-            exc.amend(replace(exc.finding, explained_by=cause))
+            exc.finding = replace(exc.finding, explained_by=cause)  # its words stay as they are
         raise
 
 
