@@ -634,7 +634,12 @@ def _short(exc: BaseException) -> dict[str, Any]:
     return {"en": msg.en[:600], "ko": msg.ko[:600], "status": record.status, "where": list(record.where)}
 
 
-def run_failure(run: dict) -> dict[str, Any]:
-    """``fail``'s record of a run that could not run: the status and places of its error (``_short``)."""
-    error = run.get("error") or {}
+def error_failure(error: dict | None) -> dict[str, Any]:
+    """``fail``'s record of a check that reports ``error`` (``_short``): its status and places."""
+    error = error or {}
     return {"status": str(error.get("status") or "failed"), "where": tuple(error.get("where") or ())}
+
+
+def run_failure(run: dict) -> dict[str, Any]:
+    """``fail``'s record of a run that could not run: its error's status and places."""
+    return error_failure(run.get("error"))

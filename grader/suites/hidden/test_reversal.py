@@ -69,7 +69,7 @@ def test_component_none_sits_on_the_bound_and_is_equivariant(student, artifacts)
         fail("Component check, mode='none': the grader's reversal model "
              f"around your embedding could not run: {run['error']['en']}",
              "컴포넌트 검사, mode='none': 여러분의 임베딩을 넣은 채점기의 "
-             f"뒤집기 모델이 실행되지 않았습니다: {run['error']['ko']}")
+             f"뒤집기 모델이 실행되지 않았습니다: {run['error']['ko']}", **X.run_failure(run))
     err = run.get("equivariance_error", float("inf"))
     expect(err < 1e-4,
            "Component check, mode='none': permuting the input tokens "
@@ -108,7 +108,7 @@ def test_experiment_positions_learn_to_reverse(student, artifacts, runs, mode):
     if "8" not in run["acc_by_length"]:
         err = run.get("errors", {}).get("8", {"en": "no result", "ko": "결과 없음"})
         fail(f"Your trained {mode} model could not be measured at length 8: {err['en']}",
-             f"학습한 {mode} 모델을 길이 8에서 측정할 수 없었습니다: {err['ko']}")
+             f"학습한 {mode} 모델을 길이 8에서 측정할 수 없었습니다: {err['ko']}", **X.error_failure(err))
     acc = run["acc_by_length"]["8"]
     if acc >= X.THRESHOLD:
         return
@@ -183,7 +183,8 @@ def test_length_generalisation_measured(runs):
             extra_ko = (" `learned`는 위치 표의 max_len이 12 이상이어야 합니다(ReversalModel 기본 max_len은 "
                         "16)." if mode == "learned" else "")
             fail(f"Evaluating your trained `{mode}` model at length 12 failed: {err['en']}.{extra_en}",
-                 f"학습한 `{mode}` 모델을 길이 12에서 평가하지 못했습니다: {err['ko']}.{extra_ko}")
+                 f"학습한 `{mode}` 모델을 길이 12에서 평가하지 못했습니다: {err['ko']}.{extra_ko}",
+                 **X.error_failure(err))
         mine, ours = run["student_acc_by_length"].get("12"), run["acc_by_length"]["12"]
         expect(mine is not None and abs(mine - ours) <= 0.06,
                f"evaluate(model, 12) on your trained `{mode}` model said "
