@@ -38,7 +38,6 @@ class GradeFailure(AssertionError):
         # not `.msg`: pytest reads an AssertionError's `.msg` as a string
         self.message = Message(en, ko)
         self.finding = finding if finding is not None else Finding()
-        self.wording: Said | None = None  # the templates the message was worded by (fail_check)
         # What the report can draw (a lesson's picture: the student's table beside the right one), or None.
         self.figure: dict | None = None
 
@@ -64,7 +63,7 @@ def fail_check(finding: Finding, wording: Said | None = None, figure: dict | Non
     """Fail the test with ``finding``, worded by ``wording`` (templates over the parts, see ``worded``)."""
     message = worded(finding, wording)
     exc = GradeFailure(message.en, message.ko, finding)
-    exc.wording, exc.figure = wording, figure
+    exc.figure = figure
     raise exc
 
 
