@@ -138,10 +138,13 @@ def check_shape(t: torch.Tensor, shape: tuple[int, ...], what: str, fix_en: str 
                          Said(f"{tuple(t.shape)}", f"{tuple(t.shape)}입니다"), fix=_fix(fix_en, fix_ko)))
 
 
-def check_dtype(t: torch.Tensor, dtype: torch.dtype, what: str, fix_en: str = "", fix_ko: str = "") -> None:
+def check_dtype(t: torch.Tensor, dtype: torch.dtype, what: str, fix_en: str = "", fix_ko: str = "",
+                explained_by: str | None = None) -> None:
+    """``explained_by``: a lesson's cause that makes this check fail although its own code may be right."""
     if t.dtype != dtype:
         fail_check(check(what, Said(f"dtype {dtype}", f"dtype이 {dtype}이어야 함"),
-                         Said(f"{t.dtype}", f"{t.dtype}입니다"), fix=_fix(fix_en, fix_ko)))
+                         Said(f"{t.dtype}", f"{t.dtype}입니다"), fix=_fix(fix_en, fix_ko),
+                         explained_by=explained_by))
 
 
 def check_finite(t: torch.Tensor, what: str) -> None:

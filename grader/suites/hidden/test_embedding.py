@@ -1,15 +1,12 @@
 """Hidden checks of TokenAndPosEmbedding: structure, values, lengths, devices, dtypes."""
 
-import contextlib
 import math
-from collections.abc import Iterator
-from dataclasses import replace
 
 import pytest
 import torch
 
 from grader.core.errors import StudentRaised
-from grader.core.feedback import Cause, GradeFailure, Said, check, expect_check, fail_check
+from grader.core.feedback import Cause, Said, check, expect_check, fail_check
 from grader.core.testkit import as_tensor, check_dtype, check_shape, fresh_rng, max_diff, mentions, raised
 from grader.lesson import reference, structure
 from grader.lesson.pe_checks import forward_rows_cause, table_figure
@@ -286,17 +283,6 @@ def _buffer_explains(mode: str) -> str | None:
     return "buffer" if mode == "sin" else None
 
 
-@contextlib.contextmanager
-def _explained_by(cause: str | None) -> Iterator[None]:
-    """A failed kit check inside (testkit's check_dtype) is one the lesson's ``cause`` explains."""
-    try:
-        yield
-    except GradeFailure as exc:
-        if cause is not None:
-            exc.finding = replace(exc.finding, explained_by=cause)  # its words stay as they are
-        raise
-
-
 def _source_follows_device(student, mode):
     """The device tests' structural half: the table is a buffer, the positions follow the input."""
     if mode == "sin":
@@ -325,8 +311,8 @@ def test_double_gives_float64(student, mode):
     layer.call("double")
     out = layer.call("__call__", _ids(2, min(5, max_len), vocab))
     out = as_tensor(out, f"mode={mode!r} after .double()")
-    with _explained_by(_buffer_explains(mode)):
-        check_dtype(out, torch.float64, f"mode={mode!r}: output after .double()",
-                    "A table kept outside the module's buffers stays float32 and the "
-                    "sum is promoted only by luck; register it as a buffer.",
-                    "모듈 buffer 밖에 둔 표는 float32로 남습니다. buffer로 등록하세요.")
+    check_dtype(out, torch.float64, f"mode={mode!r}: output after .double()",
+                "A table kept outside the module's buffers stays float32 and the "
+                "sum is promoted only by luck; register it as a buffer.",
+                "모듈 buffer 밖에 둔 표는 float32로 남습니다. buffer로 등록하세요.",
+                explained_by=_buffer_explains(mode))
