@@ -93,18 +93,24 @@ def _from_words(messages: Mapping[str, str]) -> Finding:
                    cause=Cause(cause.en, cause.ko) if cause else None, fix=said("fix"))
 
 
-def record_of(test: Mapping[str, Any]) -> Finding:
-    """The record of a test that did not pass: its own, else read from its words (an older file)."""
+def read_record(test: Mapping[str, Any]) -> tuple[Finding, bool]:
+    """(the record of a test that did not pass, whether it was read from its words): its own, else read
+    from its words (a results.json from before records)."""
     record = Finding.from_dict(test.get("feedback"))
     if record is not None:
-        return record
+        return record, False
     messages = test.get("messages") or {"en": str(test.get("message") or ""), "ko": ""}
-    return _from_words(messages)
+    return _from_words(messages), True
+
+
+def record_of(test: Mapping[str, Any]) -> Finding:
+    """The record of a test that did not pass (``read_record``)."""
+    return read_record(test)[0]
 
 
 def is_legacy(test: Mapping[str, Any]) -> bool:
-    """Whether the test's record was read from its words (a results.json from before records)."""
+    """Whether the test's record would be read from its words (a results.json from before records)."""
     return Finding.from_dict(test.get("feedback")) is None
 
 
-__all__ = ["is_legacy", "record_of"]
+__all__ = ["is_legacy", "read_record", "record_of"]

@@ -16,7 +16,7 @@ from grader.core.finding import Finding
 from grader.engine.lessons import DEFAULT_LESSON, project_lesson
 from grader.report.i18n import status_word
 from grader.report.lesson_tasks import Titles, causes_of, rank, task_order, task_titles, title_of
-from grader.report.records import is_legacy, record_of
+from grader.report.records import read_record
 from grader.report.table_figure import figure_texts_of, figure_view
 
 # A warning the grader's own runtime (gk_*.py in the worker) raised, with its source line.
@@ -100,7 +100,7 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
             continue
         messages = t.get("messages") or {}
         text = messages.get(lang) or t.get("message", "")
-        record = record_of(t)  # what the check found (grader/core/finding.py)
+        record, legacy = read_record(t)  # what the check found (grader/core/finding.py)
         parts = card_parts(record, lang, text)
         rows.append({
             "id": t["id"], "task": t.get("task"), "task_title": task_title(t.get("task"), lang, titles),
@@ -112,7 +112,7 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
             # grouping reads the record's cause and the figure's diagnosis (one card per cause: cards.py)
             "figure_data": t.get("figure"),
             # a results.json from before records: its words, for a lesson's own reading of them (Causes)
-            "legacy": is_legacy(t), "messages": messages,
+            "legacy": legacy, "messages": messages,
             "figure": figure_view(t.get("figure"), lang, texts_of),
             # a task that already earns points is not "not started", whatever else still raises
             "task_scored": float(((results.get("tasks") or {}).get(t.get("task")) or {}).get("score", 0)) > 0,
