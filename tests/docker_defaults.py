@@ -41,6 +41,23 @@ def unavailable() -> str | None:
         return "needs libseccomp for /usr/bin/python3 (apt-get install python3-seccomp)"
     if subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode != 0:
         return "needs unshare -m to lay out the simulated container"
+    closed = _closed_to_others(os.path.realpath(sys.prefix))
+    if closed:
+        return (f"the Python running the tests ({sys.prefix}) lies in {closed}, which other users cannot "
+                "enter, so a worker's uid could not start it; a container image's Python is readable by "
+                "every uid: make a virtualenv in a folder others may enter")
+    return None
+
+
+def _closed_to_others(prefix: str) -> str | None:
+    """The first folder above the Python installation ``prefix`` that other users cannot enter (no o+x),
+    or None. The private /root of a pyenv installation is opened by ``command`` itself."""
+    if prefix == _python_home() and prefix.startswith("/root/"):
+        return None
+    folder = Path(prefix)
+    for parent in [*reversed(folder.parents), folder]:
+        if not os.stat(parent).st_mode & 0o001:
+            return str(parent)
     return None
 
 
