@@ -156,3 +156,46 @@ def test_moodle_export(batch: Path, tmp_path: Path) -> None:
     got = {r[0]: r[3] for r in list(csv.reader(io.StringIO(out.read_text())))[1:]}
     assert got["a001"] == want["alice"] and got["c-carol"] == want["carol"] and got["e-erin"] == ""
     assert "erin" in proc.stderr
+
+
+@pytest.fixture(scope="module")
+def ungraded_batch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real batch the kit could not grade: tim (the solutions) under a 1 s limit times out; nora has no
+    Python file at all and is unreadable."""
+    tmp = tmp_path_factory.mktemp("ungraded")
+    subs = tmp / "subs"
+    subs.mkdir()
+    shutil.copytree(ROOT / "solutions", subs / "tim", ignore=shutil.ignore_patterns("__pycache__"))
+    (subs / "nora").mkdir()
+    (subs / "nora" / "notes.txt").write_text("I will send the code tomorrow\n")
+    out = tmp / "out"
+    proc = subprocess.run([sys.executable, "-m", "grader.cli", "batch", str(subs), "--out", str(out),
+                           "--public-only", "-k", "test_pe", "--timeout", "1", "-j", "2", "-q",
+                           "--lang", "en"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    statuses = {r["submission"]: r["status"] for r in csv.DictReader(
+        io.StringIO((out / "gradebook.csv").read_text(encoding="utf-8-sig")))}
+    assert statuses == {"tim": "timeout", "nora": "unreadable"}, proc.stdout[-2000:] + proc.stderr[-2000:]
+    return out
+
+
+def test_an_ungraded_submission_is_not_exported_as_a_score(ungraded_batch: Path, tmp_path: Path) -> None:
+    gradebook = tmp_path / "canvas.csv"
+    gradebook.write_text("Student,ID,SIS User ID,SIS Login ID,Section,Lesson 3\n"
+                         "    Points Possible,,,,,6\nTim,1,tim,tim,S1,\nNora,2,nora,nora,S1,\n")
+    out = tmp_path / "import.csv"
+    canvas = ("canvas", str(ungraded_batch), "--gradebook", str(gradebook), "--assignment", "Lesson 3",
+              "--out", str(out))
+    for args in (canvas, ("moodle", str(ungraded_batch), "--item", "Lesson 3", "--out", str(out))):
+        proc = run_export(*args)
+        # refused like a pending review: each student named with the status, the retry suggested
+        assert proc.returncode == 2 and not out.exists(), proc.stderr
+        assert "tim: status timeout: the grade ran out of time" in proc.stderr
+        assert "nora: status unreadable: the submission could not be read" in proc.stderr
+        assert f"grade batch SUBMISSIONS --out {ungraded_batch} --retry" in proc.stderr
+        assert "상태 timeout: 채점 시간이 초과되었습니다" in proc.stderr
+    proc = run_export(*canvas, "--send-anyway")  # knowingly: 0 each, and still said
+    assert proc.returncode == 0, proc.stderr
+    sent = {r[3]: r[5] for r in canvas_reads(out.read_text())["students"]}
+    assert sent == {"tim": "0", "nora": "0"}
+    assert "sent anyway (--send-anyway): tim: status timeout" in proc.stderr

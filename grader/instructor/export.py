@@ -39,8 +39,8 @@ from grader.paths import write_atomic
 CANVAS_STUDENT_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Integration ID", "Root Account",
                           "Section")
 CANVAS_KEYS = ("SIS Login ID", "SIS User ID", "ID")
-ANYWAY = ("send even while a review is pending, a submission time is unknown under the late policy, or "
-          "the points possible differ (each listed)")
+ANYWAY = ("send even while a submission could not be graded (sent as 0), a review is pending, a submission "
+          "time is unknown under the late policy, or the points possible differ (each listed)")
 MOODLE_KEYS = ("username", "email", "idnumber")
 
 
@@ -73,12 +73,27 @@ def batch_scores(model: ClassModel) -> list[dict]:
              "unknown_time": any(s.kind == "unknown_time" for s in r.steps)} for r in model.rows]
 
 
-def unsendable(scores: list[dict]) -> list[str]:
-    """Why each total is not final yet, one bilingual line per student: a review still pending (its
-    points withheld) or a submission time unknown under the late policy (no penalty applied)."""
+# What each status the kit could not grade means, in both languages: none of them is a score.
+NOT_GRADED = {
+    "timeout": ("the grade ran out of time", "채점 시간이 초과되었습니다"),
+    "unreadable": ("the submission could not be read", "제출물을 읽을 수 없었습니다"),
+    "error": ("the grader itself failed", "채점기 자체가 실패했습니다"),
+}
+
+
+def unsendable(scores: list[dict], batch: Path | None = None) -> list[str]:
+    """Why each total is not final yet, one bilingual line per student: a submission the kit could not
+    grade (a timeout, an unreadable submission, a crashed grade: 0 would not be a score), a review still
+    pending (its points withheld) or a submission time unknown under the late policy (no penalty applied)."""
     out = []
+    retry = f"grade batch SUBMISSIONS --out {batch} --retry" if batch else "grade batch ... --retry"
     for s in scores:
         who = f"{s['id']} ({s['name']})" if s["id"] != s["name"] else s["id"]
+        if s["status"] not in ("graded", "missing"):
+            en, ko = NOT_GRADED.get(s["status"], ("it was not graded", "채점되지 않았습니다"))
+            out.append(f"{who}: status {s['status']}: {en}, so it has no total (exported as 0 only with "
+                       f"--send-anyway); grade it again with `{retry}` / 상태 {s['status']}: {ko}. 총점이 "
+                       f"없습니다(--send-anyway일 때만 0으로 내보냄). `{retry}`로 다시 채점하세요")
         if s["pending"]:
             out.append(f"{who}: review pending, its withheld points are not in the total / 검토 결정 대기: "
                        "보류된 점수가 총점에 없습니다")
@@ -123,7 +138,7 @@ def match(lms_rows: list[dict], keys: tuple[str, ...], scores: list[dict], label
         result.rows.append(dict(row, score=_shown(s), feedback=_feedback(s)))
         if s["status"] not in ("graded", "missing"):
             result.submissions_without_student.append(f"{s['name']} ({s['id']}): status {s['status']}, "
-                                                      "exported as 0")
+                                                      "not graded, exported as 0 (--send-anyway)")
         if s["status"] == "missing":
             result.rows[-1]["score"] = ""
             result.students_without_submission.append(label_of(row, label))
@@ -330,7 +345,7 @@ def main(argv: list[str]) -> int:
     except TermError as exc:
         print(f"grade export: {exc}", file=sys.stderr)
         return 2
-    blocked = unsendable(scores)
+    blocked = unsendable(scores, args.batch)
     if blocked and not args.send_anyway:  # nothing wrong leaves silently: the instructor decides first
         print(f"grade export: {len(blocked)} total(s) are not final yet; nothing was written (decide them, "
               "or pass --send-anyway) / 아직 확정되지 않은 총점이 있어 아무것도 쓰지 않았습니다",
