@@ -359,3 +359,36 @@ def test_policy_arithmetic_at_the_edges() -> None:
     assert final_total(9.0, 9.0, [Step("adjustment", 5.0, "", "")]) == 9.0  # never above the maximum
     assert final_total(1.0, 9.0, [Step("late", -4.5, "", "")]) == 0.0  # nor below 0
     assert final_total(9.0, 9.0, [Step("closed", 0.0, "", "", zero=True), Step("adjustment", 3, "", "")]) == 0
+
+
+def test_a_correction_by_submission_name_replaces_the_time_stored_under_the_id(klass: dict,
+                                                                               tmp_path: Path) -> None:
+    one = tmp_path / "one"
+    shutil.copytree(klass["shards"][1], one)
+    roster = tmp_path / "roster.csv"
+    roster.write_text("submission,id\nalice,2024-001\nbob,2024-002\ndave,2024-004\n", encoding="utf-8")
+    by_id = tmp_path / "by_id.csv"  # the registrar's times, by student id
+    by_id.write_text("id,submitted_at\n2024-001,2026-03-12T09:59:00+09:00\n2024-002,2026-03-11T00:10:00+09:00\n"
+                     "2024-004,2026-03-18T00:30:00+09:00\n", encoding="utf-8")
+    grade("batch", str(klass["subs"]), "--out", str(one), "--shard", "1/2", "--roster", str(roster),
+          "--submitted-at", str(by_id), *FILTER)
+    alice = gradebook(one)["alice"]
+    assert alice["id"] == "2024-001"
+    assert float(alice["late_penalty"]) == pytest.approx(-0.2 * float(alice["max"]))
+    fix = tmp_path / "fix.csv"  # the TA's correction names her by submission name: she was on time
+    fix.write_text("id,submitted_at\nalice,2026-03-10T20:00:00+09:00\n", encoding="utf-8")
+    proc = grade("term", str(one), "--submitted-at", str(fix))
+    assert "1 updated or added, 4 kept" in proc.stdout  # carol's and mallory's (the other shard) kept
+    assert "2024-001: 2026-03-12T09:59:00+09:00 -> 2026-03-10T20:00:00+09:00 (replaced)" in proc.stdout
+    stored = list(csv.DictReader(io.StringIO((one / "submitted_at.csv").read_text(encoding="utf-8"))))
+    # one row per student: the names the first times file used are stored under the roster's ids
+    assert [r["id"] for r in stored] == ["2024-001", "2024-002", "2024-004", "carol", "mallory"]
+    alice = gradebook(one)["alice"]
+    assert float(alice["late_penalty"]) == 0 and alice["submitted_at"] == "2026-03-10T20:00:00+09:00"
+    # one student named twice with two times is refused, nothing changed
+    both = tmp_path / "both.csv"
+    both.write_text("id,submitted_at\nalice,2026-03-10T20:00:00+09:00\n2024-001,2026-03-11T20:00:00+09:00\n",
+                    encoding="utf-8")
+    proc = grade("term", str(one), "--submitted-at", str(both), ok=False)
+    assert proc.returncode == 2 and "are one student (2024-001) with two different times" in proc.stderr
+    assert gradebook(one)["alice"]["submitted_at"] == "2026-03-10T20:00:00+09:00"

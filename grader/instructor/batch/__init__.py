@@ -134,7 +134,9 @@ def main(argv: list[str]) -> int:
     try:  # the term's inputs, checked whole before anything is graded (grader/instructor/term)
         known = None if args.allow_unknown_ids else (
             {k for e in everyone for k in (e.name, e.student_id)} | set(roster) | set(roster.values()))
-        for line in store_term_files(out, args.policy, args.submitted_at, src, known=known,
+        aliases = {str(name).casefold(): str(sid) for name, sid in roster.items()}
+        aliases.update({k.casefold(): e.student_id for e in everyone for k in (e.name, e.student_id)})
+        for line in store_term_files(out, args.policy, args.submitted_at, src, known=known, aliases=aliases,
                                      replace_times=args.replace_times):
             if not args.quiet:
                 print(line)

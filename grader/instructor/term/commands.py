@@ -261,6 +261,14 @@ def class_ids(model: ClassModel) -> set[str]:
             | set(roster) | set(roster.values()))
 
 
+def class_aliases(model: ClassModel) -> dict[str, str]:
+    """Each student's names, folded, to their one id: the submission name and the roster's."""
+    roster = model.manifest.get("roster") or {}
+    aliases = {str(name).casefold(): str(sid) for name, sid in roster.items()}
+    aliases.update({k.casefold(): r.id for r in model.rows for k in (r.id, r.name)})
+    return aliases
+
+
 def term_main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="grade term", description=(
         "Set or change a graded folder's late policy and submission times, then re-render the gradebook, "
@@ -283,9 +291,11 @@ def term_main(argv: list[str]) -> int:
             if not free:
                 raise TermError(f"a batch is writing {args.dir}; run this when it ends",
                                 "채점이 진행 중입니다. 끝난 뒤에 실행하세요")
-            known = None if args.allow_unknown_ids else class_ids(load_graded(args.dir))
+            model = load_graded(args.dir)
+            known = None if args.allow_unknown_ids else class_ids(model)
             for line in store_term_files(args.dir, args.policy, args.submitted_at, args.gradescope_export,
-                                         known=known, replace_times=args.replace_times):
+                                         known=known, aliases=class_aliases(model),
+                                         replace_times=args.replace_times):
                 if not args.quiet:
                     print(line)
             report = render_class(args.dir)

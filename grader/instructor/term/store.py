@@ -38,14 +38,16 @@ def _refuse_unknown(what: str, unknown: list[str]) -> None:
 
 def store_term_files(out: Path, policy: Path | None = None, times: Path | None = None,
                      submissions: Path | None = None, *, known: set[str] | None = None,
-                     replace_times: bool = False) -> list[str]:
+                     aliases: dict[str, str] | None = None, replace_times: bool = False) -> list[str]:
     """Copy ``policy`` and merge the submission times into ``out``; what was stored, for the instructor.
 
     The times come from ``times`` (``--submitted-at``), else from a Gradescope export's
     ``submission_metadata.yml`` in ``submissions``; they are merged into the stored ones (the ids they
     name updated, the others kept), or replace them all with ``replace_times``.  With ``known`` (the
     class's ids and submission names), a times file or an ``[extensions]`` entry naming anyone else is
-    refused.  Raises TermError (nothing written) on a bad file."""
+    refused.  ``aliases`` (folded submission name or id -> id) make a student's names one key, so a
+    correction by submission name replaces the time stored under the id (and says so).  Raises TermError
+    (nothing written) on a bad file."""
     checked = read_policy(policy) if policy is not None else None  # checked before anything is written
     found = None
     if times is not None:
@@ -63,9 +65,11 @@ def store_term_files(out: Path, policy: Path | None = None, times: Path | None =
         shutil.copyfile(policy, out / POLICY)
         stored.append(f"policy: {out / POLICY}")
     if found is not None:
-        updated, kept = merge_times(out / TIMES, found[0], found[1], replace=replace_times)
+        updated, kept, replaced = merge_times(out / TIMES, found[0], found[1], replace=replace_times,
+                                              aliases=aliases)
         how = "replaced all" if replace_times else f"{updated} updated or added, {kept} kept"
         stored.append(f"submission times ({found[1]}; {how}): {out / TIMES} / 제출 시각 저장")
+        stored += [f"  {r.line()}" for r in replaced]
     read_term(out)  # a hand-edited term file that is broken stops a batch before it grades, not after
     return stored
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -139,15 +140,51 @@ def write_times(path: Path, times: dict[str, datetime], source: str | dict[str, 
     write_atomic(path, buf.getvalue())
 
 
-def merge_times(path: Path, new: dict[str, datetime], source: str, *,
-                replace: bool = False) -> tuple[int, int]:
-    """Store ``new`` into ``path``: the ids it names updated, the others kept (all replaced with
-    ``replace``); (how many ids it updated or added, how many stored ones it kept)."""
+def canonical(times: dict[str, datetime], aliases: dict[str, str], what: str) -> dict[str, datetime]:
+    """``times`` keyed by each student's one id: a submission name and the id it stands for are one
+    student (``aliases``: folded name or id -> id). Two different times for one student are refused."""
+    out: dict[str, datetime] = {}
+    named: dict[str, str] = {}
+    for key, stamp in times.items():
+        sid = aliases.get(key.strip().casefold(), key).strip().casefold()
+        if sid in out and out[sid] != stamp:
+            raise TermError(f"{what}: {named[sid]} and {key} are one student ({sid}) with two different "
+                            "times",
+                            f"{what}: {named[sid]}와(과) {key}은(는) 같은 학생({sid})인데 시각이 다릅니다")
+        out[sid], named[sid] = stamp, key
+    return out
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """A stored time a correction replaced: said to the instructor, never silently."""
+
+    id: str
+    old: datetime
+    new: datetime
+
+    def line(self) -> str:
+        return (f"{self.id}: {self.old.isoformat()} -> {self.new.isoformat()} (replaced) / "
+                f"{self.id}: {self.old.isoformat()}을(를) {self.new.isoformat()}(으)로 바꿨습니다")
+
+
+def merge_times(path: Path, new: dict[str, datetime], source: str, *, replace: bool = False,
+                aliases: dict[str, str] | None = None) -> tuple[int, int, list[Replaced]]:
+    """Store ``new`` into ``path``: the students it names updated, the others kept (all replaced with
+    ``replace``). With ``aliases``, stored and new times are keyed by the student's id first, so a
+    correction naming a student by submission name replaces the time stored under the id. Returns how
+    many it updated or added, how many stored ones it kept, and each stored time it changed."""
     old = {} if replace or not path.exists() else read_times_csv(path)
     sources = {} if replace else read_sources(path)
+    if aliases:
+        fold = {k: aliases.get(k, k).strip().casefold() for k in old}
+        sources = {fold.get(k, aliases.get(k, k).strip().casefold()): v for k, v in sources.items()}
+        old = canonical(old, aliases, str(path))
+        new = canonical(new, aliases, source)
+    replaced = [Replaced(k, old[k], t) for k, t in sorted(new.items()) if k in old and old[k] != t]
     kept = len(set(old) - set(new))
     write_times(path, {**old, **new}, {**sources, **dict.fromkeys(new, source)})
-    return len(new), kept
+    return len(new), kept, replaced
 
 
 def times_for(times: dict[str, datetime], *keys: str) -> datetime | None:
