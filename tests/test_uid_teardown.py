@@ -229,7 +229,8 @@ ATTACK = textwrap.dedent('''
         with open("/dev/shm/gk-i35-posix-shm", "wb") as fh:
             fh.write(b"x" * 4096)
         # ctypes is refused in the worker (the audit hook), not in a child it starts: IPC from there
-        done = subprocess.run([sys.executable, "-I", "-c", MAKE_IPC], capture_output=True, text=True, timeout=60)
+        done = subprocess.run([sys.executable, "-I", "-c", MAKE_IPC], capture_output=True, text=True,
+                              timeout=60)
         ipc, mq = eval(done.stdout.strip() or "([-9], -9)")
         return {"put": put, "ipc": ipc, "mq": mq}
 
@@ -287,7 +288,8 @@ ATTACK = textwrap.dedent('''
             found.append("tree or posix shm")
         if os.path.isdir("/dev/mqueue") and os.path.lexists("/dev/mqueue/gk-i35-mq"):
             found.append("mqueue")
-        done = subprocess.run([sys.executable, "-I", "-c", SEEK_IPC], capture_output=True, text=True, timeout=60)
+        done = subprocess.run([sys.executable, "-I", "-c", SEEK_IPC], capture_output=True, text=True,
+                              timeout=60)
         found += ["sysv %s" % i for i in eval(done.stdout.strip() or "['?']")]
         return found
 ''')
@@ -350,7 +352,8 @@ def test_every_route_leaves_nothing_under_dockers_defaults(tmp_path: Path) -> No
         assert set(out["planted"]["put"]) >= {"/tmp", "/dev/shm"} and min(out["planted"]["ipc"]) >= 0
         assert out["planted"]["mq"] >= 0 or not os.path.isdir("/dev/mqueue")  # Docker mounts it
         child = out["child"]  # a child of the worker: neither its memory nor its socket
-        assert "'mem': 'PermissionError'" in child and "'getfd': []" in child and "'ptrace': -1" in child, child
+        assert "'mem': 'PermissionError'" in child and "'getfd': []" in child, child
+        assert "'ptrace': -1" in child, child
         assert "over the disk budget" in out["fill"] and "\n" not in out["fill"].strip(), out["fill"]
         assert out["ipc_left"] == []
         assert out["found"] == [], out  # the second submission finds nothing of the first
