@@ -380,3 +380,144 @@ def test_the_fallback_to_process_is_refused_under_dockers_defaults() -> None:
     said = [x for x in done.stderr.splitlines() if x.startswith("grade:")]
     assert len(said) == 1 and "uid isolation is not available here" in said[0], done.stderr[-2000:]
     assert "--isolation process" in said[0] and "Traceback" not in done.stderr
+
+
+# A batch of two under Docker's defaults: the first plants at import in every folder a uid may write, builds
+# a deep tree, makes IPC of both kinds and fills the disk in int_to_roman; the second looks for all of it.
+PLANT_AT_IMPORT = '''
+
+import os as _os  # noqa: E402
+import subprocess as _sp  # noqa: E402
+import sys as _sys  # noqa: E402
+
+_IPC = """
+import ctypes, os
+libc = ctypes.CDLL(None)
+libc.shmget(0x35350010, 4096, 0o1000 | 0o666); libc.semget(0x35350011, 1, 0o1000 | 0o666)
+libc.msgget(0x35350012, 0o1000 | 0o666)
+made = [n for n, k in (("shm", libc.shmget(0x35350010, 0, 0)), ("sem", libc.semget(0x35350011, 0, 0)),
+                       ("msg", libc.msgget(0x35350012, 0, 0))) if k >= 0]
+if os.path.isdir("/dev/mqueue"):
+    if ctypes.CDLL("librt.so.1").mq_open(b"/gk-i35-batch", os.O_CREAT | os.O_RDWR, 0o666, None) >= 0:
+        made.append("mqueue")
+print(" ".join(made))
+"""
+
+
+def _plant():
+    put = []
+    for folder in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock"):
+        try:
+            with open(_os.path.join(folder, "gk-i35-batch"), "w") as fh:
+                fh.write("for the next student")
+            put.append(folder)
+        except OSError:
+            pass
+    try:
+        _os.mkdir("/tmp/gk-i35-batch-deep")
+        fd = _os.open("/tmp/gk-i35-batch-deep", _os.O_RDONLY)
+        for _ in range(3000):
+            _os.mkdir("d", dir_fd=fd)
+            below = _os.open("d", _os.O_RDONLY, dir_fd=fd)
+            _os.close(fd)
+            fd = below
+        _os.close(fd)
+        put.append("deep")
+    except OSError:
+        pass
+    done = _sp.run([_sys.executable, "-I", "-c", _IPC], capture_output=True, text=True, timeout=60)
+    try:  # what it planted, where the test (not the next student) can read it: root's file
+        with open("@DROP@", "w") as fh:
+            fh.write(" ".join(put) + " " + done.stdout)
+    except OSError:
+        pass
+
+
+_plant()
+'''
+FILL = '''
+
+def int_to_roman(num):
+    import os
+    import time
+    for i in range(48):
+        with open("/var/tmp/gk-i35-fill-%d" % i, "wb") as fh:
+            fh.write(b"x" * 2**20)
+    time.sleep(3)
+    return _honest_int_to_roman(num)
+'''
+SEEK = '''
+
+_SEEK_IPC = """
+import ctypes, os
+libc = ctypes.CDLL(None)
+found = [n for n, k in (("shm", libc.shmget(0x35350010, 0, 0)), ("sem", libc.semget(0x35350011, 0, 0)),
+                        ("msg", libc.msgget(0x35350012, 0, 0))) if k >= 0]
+if os.path.lexists("/dev/mqueue/gk-i35-batch"):
+    found.append("mqueue")
+print(" ".join(found))
+"""
+
+
+def int_to_roman(num):
+    import os
+    import subprocess
+    import sys
+    found = [f for f in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock")
+             if os.path.lexists(os.path.join(f, "gk-i35-batch"))]
+    found += [p for p in ("/tmp/gk-i35-batch-deep", "/var/tmp/gk-i35-fill-0") if os.path.lexists(p)]
+    found += subprocess.run([sys.executable, "-I", "-c", _SEEK_IPC], capture_output=True, text=True,
+                            timeout=60).stdout.split()
+    if found:
+        raise RuntimeError("FOUND " + " ".join(found))
+    return _honest_int_to_roman(num)
+'''
+
+
+def test_a_batch_of_two_the_second_finds_nothing_of_the_first() -> None:
+    sys.path.insert(0, str(Path(__file__).parent))
+    import docker_defaults
+
+    why = docker_defaults.unavailable()
+    if why:
+        pytest.skip(f"cannot simulate Docker's defaults here: {why}")
+    work = Path(tempfile.mkdtemp(prefix="gk-i35-batch-"))
+    os.chmod(work, 0o711)  # the uid may cross it to its drop file, not list it
+    drop = work / f"drop-{os.urandom(8).hex()}"
+    drop.write_text("")
+    os.chmod(drop, 0o666)
+    try:
+        subs = work / "subs"
+        for name, tail in (("a-plants", FILL), ("b-seeks", SEEK)):
+            sub = subs / name
+            shutil.copytree(ROOT / "examples" / "reference", sub)
+            leetcode = (sub / "leetcode.py").read_text()
+            leetcode = leetcode.replace("def int_to_roman(", "def _honest_int_to_roman(")
+            (sub / "leetcode.py").write_text(leetcode + tail)
+            if name == "a-plants":
+                plant = PLANT_AT_IMPORT.replace("@DROP@", str(drop))
+                (sub / "embedding.py").write_text((sub / "embedding.py").read_text() + plant)
+        out = work / "out"
+        inner = shlex.join([sys.executable, "-m", "grader.cli", "batch", str(subs), "--out", str(out), "-j",
+                            "1", "--public-only", "-q", "--no-similarity", "--isolation", "uid", "--disk-mb",
+                            "16", "-k", "int_to_roman or embedding"])
+        done = docker_defaults.run(inner, timeout=500, cwd=str(ROOT))
+        planted = drop.read_text().split()
+        wanted = {"/tmp", "/var/tmp", "/dev/shm", "/run/lock", "deep", "shm", "sem", "msg"}
+        assert wanted <= set(planted), planted
+        assert "mqueue" in planted or not os.path.isdir("/dev/mqueue")
+        first = json.loads((out / "a-plants" / "results.json").read_text())
+        second = json.loads((out / "b-seeks" / "results.json").read_text())
+        assert first["isolation"] == second["isolation"] == "uid", done.stderr[-2000:]
+        roman = [t for t in first["tests"] if "int_to_roman" in t["id"]]
+        assert roman and all(t["status"] != "passed" for t in roman)
+        said = json.dumps(roman, ensure_ascii=False)
+        print(roman[0].get("message", "")[:400])
+        assert "over the disk budget" in said and "Traceback" not in said and "JSONDecodeError" not in said
+        assert [t for t in first["tests"] if t["status"] == "passed"]  # the rest of its grade is kept
+        assert second["tests"] and all(t["status"] == "passed" for t in second["tests"]), [
+            (t["id"], t.get("message", "")[:200]) for t in second["tests"] if t["status"] != "passed"]
+        assert second["score"] == second["max_score"] > 0
+        assert not docker_defaults.worker_uid_processes(docker_defaults.mount_ns(done))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
