@@ -501,7 +501,12 @@ def test_a_batch_of_two_the_second_finds_nothing_of_the_first() -> None:
         inner = shlex.join([sys.executable, "-m", "grader.cli", "batch", str(subs), "--out", str(out), "-j",
                             "1", "--public-only", "-q", "--no-similarity", "--isolation", "uid", "--disk-mb",
                             "16", "-k", "int_to_roman or embedding"])
+        kit = [ROOT / "solutions", ROOT / "grader", ROOT / "grader" / "suites" / "hidden"]
+        modes = {p: p.stat().st_mode for p in kit if p.exists()}
         done = docker_defaults.run(inner, timeout=500, cwd=str(ROOT))
+        record = Path(tempfile.gettempdir()) / uid_mod.SEAL_DIR_NAME / "record.json"
+        if not record.exists():  # no other grade on this machine holds the seal now: the modes are back
+            assert {p: p.stat().st_mode for p in modes} == modes
         planted = drop.read_text().split()
         wanted = {"/tmp", "/var/tmp", "/dev/shm", "/run/lock", "deep", "shm", "sem", "msg"}
         assert wanted <= set(planted), planted
