@@ -527,3 +527,21 @@ def test_a_batch_of_two_the_second_finds_nothing_of_the_first() -> None:
         assert not docker_defaults.worker_uid_processes(docker_defaults.mount_ns(done))
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+@needs_root
+def test_a_teardown_that_fails_says_so_in_one_line_and_goes_on(tmp_path: Path, monkeypatch, capsys) -> None:
+    import subprocess
+
+    def boom(uid: int) -> list[str]:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(uid_mod, "sweep", boom)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    process = subprocess.Popen(["sleep", "30"], start_new_session=True)
+    launch = sandbox.Launch(process, "uid", scratch, [scratch], uid=sandbox.UID_BASE + 35_004)
+    launch.terminate()  # never raises
+    assert process.poll() is not None and not scratch.exists()  # the rest of the teardown still ran
+    said = [x for x in capsys.readouterr().err.splitlines() if x.startswith("grade: the teardown")]
+    assert len(said) == 1 and "RecursionError" in said[0] and f"uid {sandbox.UID_BASE + 35_004}" in said[0]

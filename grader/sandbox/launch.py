@@ -115,10 +115,11 @@ class Launch:
         """Kill the worker and everything it started, however detached, then clean up. Never raises:
         what it could not clean is said on stderr, the instructor's log."""
         problems: list[str] = []
-        try:
-            self._terminate(problems)
-        except Exception as exc:  # noqa: BLE001 - the grade must survive its teardown
-            problems.append(f"{type(exc).__name__}: {exc}")
+        for step in (self._kill, self._sweep_uid, self._remove_cgroup):  # each, whatever the one before did
+            try:
+                step(problems)
+            except Exception as exc:  # noqa: BLE001 - the grade must survive its teardown
+                problems.append(f"{step.__name__}: {type(exc).__name__}: {exc}")
         for path in self.cleanup_paths:
             uid_mod.remove_path(str(path), problems)
         self.cleanup_paths = []
@@ -135,7 +136,7 @@ class Launch:
             except (OSError, ValueError):
                 pass
 
-    def _terminate(self, problems: list[str]) -> None:
+    def _kill(self, problems: list[str]) -> None:
         if self.watch is not None:
             self.watch.stop()
         below: set[int] = set()
@@ -168,11 +169,17 @@ class Launch:
             uid_mod.kill_uid(self.uid)
         # Daemons that left the process group and lost their parent: by tag, by uid.
         reap.kill_until_gone(lambda: reap.matching(self.tag or None, self.uid))
-        if self.isolation == "uid" and self.uid is not None:
-            problems += uid_mod.sweep(self.uid)
-            left = reap.matching(uid=self.uid)
-            if left:
-                problems.append(f"processes {sorted(left)[:5]} of the uid still alive")
+
+    def _sweep_uid(self, problems: list[str]) -> None:
+        if self.isolation != "uid" or self.uid is None:
+            return
+        uid_mod.kill_uid(self.uid)  # again: a step above may have failed before it
+        problems += uid_mod.sweep(self.uid)
+        left = reap.matching(uid=self.uid)
+        if left:
+            problems.append(f"processes {sorted(left)[:5]} of the uid still alive")
+
+    def _remove_cgroup(self, problems: list[str]) -> None:
         if self.cgroup is not None:
             self.cgroup.remove()
 
@@ -181,8 +188,11 @@ class Launch:
         grader can still write its report; later calls fail with ``reason``."""
         self.over_budget = reason
         if self.uid is not None:
-            uid_mod.kill_uid(self.uid)
-            uid_mod.sweep(self.uid)
+            try:
+                uid_mod.kill_uid(self.uid)
+                uid_mod.sweep(self.uid)
+            except Exception:  # noqa: BLE001 - the teardown tries again, and says what is left
+                pass
 
     def describe_exit(self, code: int) -> str:
         """The worker's exit status in words; the init helper passes a fatal signal on as 128+N."""
@@ -434,7 +444,7 @@ def _sweep_once() -> None:
         except (OSError, ValueError):
             continue
         if reap.start_time(int(pid)) != started:
-            shutil.rmtree(path, ignore_errors=True)
+            uid_mod.remove_path(str(path), [])  # a worker's private tmp inside may hold a 3,000-level tree
     sweep_stale()
 
 
@@ -482,7 +492,8 @@ def _launch_uid(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scrat
     # name is secret, so the workers of other submissions (other uids) cannot name it.
     os.chmod(scratch, 0o711)
     sub = uid_mod.stage(sub_dir, scratch / f"submission-{secrets.token_hex(16)}", gid=uid)
-    tmp = uid_mod.private_tmp(uid)
+    tmp = uid_mod.private_tmp(uid, inside=scratch)  # inside: a grader killed before teardown leaves it for
+    # the next grade's sweep of stale scratch folders (_sweep_once)
     cgroup = Cgroup.create(f"gk-{tag}", policy.memory_bytes, policy.processes)
     env = dict(scrubbed_env(tmp, policy.threads), **{reap.TAG_VAR: tag})
     limits = rlimits(policy, address_space=None if cgroup else policy.memory_bytes + ADDRESS_SPACE_OVERHEAD)

@@ -222,9 +222,10 @@ def stage(sub_dir: Path, into: Path, gid: int) -> Path:
     return into
 
 
-def private_tmp(uid: int) -> Path:
-    """The worker's own writable folder: 0700, owned by its uid and gid."""
-    path = Path(tempfile.mkdtemp(prefix="gk-uidtmp-"))
+def private_tmp(uid: int, inside: Path | None = None) -> Path:
+    """The worker's own writable folder: 0700, owned by its uid and gid (in ``inside``, else the temp
+    folder)."""
+    path = Path(tempfile.mkdtemp(prefix="gk-uidtmp-", dir=inside))
     os.chown(path, uid, uid)
     os.chmod(path, 0o700)
     return path
