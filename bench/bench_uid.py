@@ -114,7 +114,7 @@ def teardown(runs: int) -> int:
     print("| the uid level's sweep | time |\n|---|---:|")
     print(f"| scan for world-writable folders ({len(folders)} found; once per process) | "
           f"{scan * 1000:.0f} ms |")
-    print(f"| sweep, nothing left | {statistics.median(clean) * 1000:.0f} ms |")
+    print(f"| sweep, nothing left | {statistics.median(clean) * 1000:.1f} ms |")
     print(f"| sweep, a file in each folder + a 3,000-level tree + 3 IPC objects | "
           f"{statistics.median(dirty) * 1000:.0f} ms |")
     return 0
