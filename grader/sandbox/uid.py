@@ -8,7 +8,8 @@ what it must not touch is kept from it by permission bits alone:
 
 * ``seal``: the kit, its hidden suite and solutions, ``--out`` lose their "other" bits, so
   a uid that is neither owner nor in the group can neither list nor read nor write them
-  (the Python installation is left alone where it lies inside one of them);
+  (the Python installation is left alone where it lies inside one of them); the modes it changed
+  are given back by the last grade on the machine to leave (``hold_seal``/``release_seal``);
 * ``stage``: the worker reads a copy of the staging folder owned by root and its own group
   (0750/0640), under a 0711 scratch folder it can cross but not list;
 * ``private_tmp``: its only writable folder, 0700 and owned by its uid;
