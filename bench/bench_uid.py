@@ -1,6 +1,7 @@
 """The cost of the `uid` level: a hidden grade under Docker's defaults, `uid` against `process`.
 
     python bench/bench_uid.py [--runs 3]
+    python bench/bench_uid.py --teardown [--runs 5]   # the teardown's sweep alone, on this machine
 
 Docker's defaults (root, Docker's default capabilities and seccomp rules, no namespaces) are
 simulated as in the kit's tests (tests/docker_defaults.py; needs root, capsh, python3-seccomp).
@@ -9,6 +10,10 @@ interleaved so that a change of load hits both alike; each figure is the median 
 the wall time and the peak PSS of the grade's whole process tree (bench/bench_footprint.py's
 sampler).  The `uid` level adds a probe (once per `grade`), the staged copy, the seal (a few
 chmods) and the teardown by uid per worker.
+
+``--teardown`` times the sweep that teardown runs after killing the uid's processes (root needed):
+the scan for world-writable folders (once per process), the sweep of a uid that left nothing, and of
+one that left a file in every such folder, a 3,000-level tree and three System V IPC objects.
 """
 
 from __future__ import annotations
@@ -31,7 +36,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--teardown", action="store_true", help="time the teardown's sweep alone")
     args = p.parse_args()
+    if args.teardown:
+        return teardown(args.runs)
     import docker_defaults
     from bench_footprint import REFERENCE, run_sampled
 
@@ -65,6 +73,50 @@ def main() -> int:
         a, b = med["process"][key], med["uid"][key]
         fmt = ".1f" if unit == "s" else ".0f"
         print(f"| {label} | {a:{fmt}} {unit} | {b:{fmt}} {unit} | {b - a:+{fmt}} {unit} |")
+    return 0
+
+
+def teardown(runs: int) -> int:
+    import time
+
+    from grader.sandbox import uid as uid_mod
+    from grader.sandbox.launch import UID_BASE
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from test_uid_teardown import _as_uid, _deep_tree, _ipc
+
+    if os.geteuid() != 0:
+        print("needs root")
+        return 1
+    started = time.perf_counter()
+    folders = uid_mod.writable_folders()
+    scan = time.perf_counter() - started
+    clean, dirty = [], []
+    for i in range(runs):
+        uid = UID_BASE + 350_000 + i
+        started = time.perf_counter()
+        assert uid_mod.sweep(uid) == []
+        clean.append(time.perf_counter() - started)
+
+        def plant(uid: int = uid) -> None:
+            for folder in folders:
+                if folder != "/dev/mqueue":
+                    Path(folder, f"gk-bench-{uid}").write_text("x")
+            _deep_tree(f"/tmp/gk-bench-deep-{uid}")
+            _ipc()
+
+        _as_uid(uid, plant)
+        started = time.perf_counter()
+        assert uid_mod.sweep(uid) == []
+        dirty.append(time.perf_counter() - started)
+    print(f"{platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; median of {runs} "
+          f"(`python bench/bench_uid.py --teardown --runs {runs}`)\n")
+    print("| the uid level's sweep | time |\n|---|---:|")
+    print(f"| scan for world-writable folders ({len(folders)} found; once per process) | "
+          f"{scan * 1000:.0f} ms |")
+    print(f"| sweep, nothing left | {statistics.median(clean) * 1000:.1f} ms |")
+    print(f"| sweep, a file in each folder + a 3,000-level tree + 3 IPC objects | "
+          f"{statistics.median(dirty) * 1000:.0f} ms |")
     return 0
 
 

@@ -105,7 +105,10 @@ def command(inner: str, hide: tuple[str, ...] = (), tmp: tuple[str, ...] | None 
              f'echo "{NS_LINE}$(readlink /proc/self/ns/mnt)" >&2',
              # Docker mounts the cgroup tree read-only: the kit cannot make groups of its own
              "for d in /sys/fs/cgroup /sys/fs/cgroup/*/; do mount -o remount,bind,ro \"$d\" 2>/dev/null "
-             "|| mount --bind -o ro \"$d\" \"$d\" 2>/dev/null; done; true"]
+             "|| mount --bind -o ro \"$d\" \"$d\" 2>/dev/null; done; true",
+             # Docker mounts the POSIX message queues at /dev/mqueue: the kit must find them there
+             "mountpoint -q /dev/mqueue || { mkdir -p /dev/mqueue && mount -t mqueue mqueue /dev/mqueue; } "
+             "2>/dev/null; true"]
     home = _python_home()
     if home.startswith("/root/"):  # pyenv: make the interpreter reachable as an image's would be
         setup += ["keep=$(mktemp -d)", "mount --bind /root \"$keep\"",

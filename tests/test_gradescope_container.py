@@ -384,6 +384,10 @@ def test_reference_and_attacks_under_dockers_defaults(docker_bundle: Path, open_
     drop = tmp_path / "drop"
     drop.mkdir(mode=0o777)
     os.chmod(drop, 0o1777)
+    # root's file, which the student may write: the teardown removes what the worker's uid owns in every
+    # world-writable folder (a file it made here would be gone), not the contents of others' files
+    (drop / "found.txt").write_text("")
+    os.chmod(drop / "found.txt", 0o666)
     (sub / "leetcode.py").write_text(leetcode + LEAK_CARRIER.replace("@ROOT@", str(root))
                                      .replace("@KIT@", str(ROOT)).replace("@DROP@", str(drop)))
     assert _layout_late(tmp_path / "attack", docker_bundle, sub) == root
@@ -409,3 +413,23 @@ def test_reference_and_attacks_under_dockers_defaults(docker_bundle: Path, open_
     assert run["oom"] == 0
     print(f"Docker's defaults: reference {ref['wall']:.0f} s, peak {ref['peak_mb']:.0f} MB; "
           f"attack {run['wall']:.0f} s, peak {run['peak_mb']:.0f} MB")
+
+
+def test_the_bundle_refuses_to_grade_as_root_at_process(docker_bundle: Path, open_tmp: Path) -> None:
+    """Where the container's Python is root's alone (a pyenv under a 0700 /root), uid cannot start it:
+    the bundle says so in one line and how to fix it, instead of running the student's code as root."""
+    import docker_defaults
+
+    root = _layout_late(open_tmp / "refused", docker_bundle, ROOT / "examples" / "reference")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env.update(AUTOGRADER_ROOT=str(root), GK_PYTHON=sys.executable)
+    python = os.path.realpath(sys.executable)
+    closed = "/root" if python.startswith("/root/") else os.path.dirname(python)
+    proc = docker_defaults.run(f"chmod 700 {closed} && timeout 300 bash {root}/run_autograder", env=env,
+                               timeout=360, hide=(str(ROOT),), tmp=(str(root.parent.parent),))
+    gs = json.loads((root / "results" / "results.json").read_text())
+    assert gs["score"] == 0 and not gs["tests"], proc.stderr[-2000:]
+    refused = [x for x in gs["output"].splitlines() if "uid isolation is not available here" in x]
+    assert len(refused) == 2, gs["output"]  # the English line and the Korean one
+    assert "--isolation process" in refused[0] and "apt-get install python3" in refused[0]
+    assert "Traceback" not in gs["output"] and "Isolation: process" not in gs["output"]

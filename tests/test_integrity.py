@@ -88,6 +88,7 @@ HONEST = {
     "gc.collect() in training code": "import gc\ngc.collect()\n",
     "pickle.dump of results": "import pickle\ndef save(r, f):\n    pickle.dump(r, f)\n",
     "json.loads": "import json\nx = json.loads('{}')\n",
+    "os for processes": "import os\npid = os.getpid()\nos.kill(pid, 0)\n",
 }
 
 HOSTILE = {
@@ -122,6 +123,9 @@ HOSTILE = {
     "dill": "import dill\n",
     "signal": "import signal\n",
     "/proc": "open('/proc/self/mem', 'rb')\n",
+    "a handle on another process": "import os\nfd = os.pidfd_open(os.getppid())\n",
+    "the worker's socket by syscall name": 'ROUTE = "pidfd_getfd"\n',
+    "ptrace spelled": 'CALL = "ptrace"\n',
     "a string naming the runtime": 'NAME = "gk_" + "probes"\n',
     "patching torch": "torch.allclose = lambda *a, **k: True\n",
     "patching nn.Module": "nn.Module.named_buffers = lambda self: iter(())\n",

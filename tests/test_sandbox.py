@@ -232,6 +232,7 @@ def test_process_mode(tmp_path, listener, monkeypatch) -> None:
 def test_auto_degrades_and_says_so(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(sandbox, "namespaces_status", lambda: (False, "not running as root"))
     monkeypatch.setattr(sandbox, "uid_status", lambda: (False, "not running as root"))
+    monkeypatch.setattr(sandbox, "running_as_root", lambda: False)  # as root, auto refuses instead
     policy = SandboxPolicy()
     assert policy.describe() == "process"
     with WorkerClient(_staging(tmp_path), policy=policy) as client:

@@ -333,6 +333,17 @@ def test_the_gradescope_bundle_of_a_kit_and_lesson_installed_from_wheels(
     package = Path(where.stdout.strip()).parent
     assert package.is_relative_to(python.parent.parent)  # the container's install, not the checkout's
 
+    # what the student's code finds of the installed lesson, in a file of root's it may write (the teardown
+    # removes the files its uid owns in shared folders)
+    drop = tmp / "drop.txt"
+    drop.write_text("")
+    os.chmod(drop, 0o666)
+    carrier = (f"\n\nimport os as _os  # noqa: E402\ntry:\n    _os.listdir({str(package)!r})\n"
+               f"    _SEEN = 'listed'\nexcept OSError as _exc:\n    _SEEN = type(_exc).__name__\n"
+               f"with open({str(drop)!r}, 'w') as _fh:\n    _fh.write(_SEEN)\n")
+    submitted = root / "submission" / "causal_attention.py"
+    submitted.write_text(submitted.read_text(encoding="utf-8") + carrier, encoding="utf-8")
+    mode = package.stat().st_mode
     env.update(AUTOGRADER_ROOT=str(root), GK_PYTHON=str(python))
     done = docker_defaults.run(f"timeout 600 bash {root}/run_autograder", env=env, timeout=660,
                                hide=(str(ROOT),), tmp=(str(tmp),))
@@ -343,4 +354,7 @@ def test_the_gradescope_bundle_of_a_kit_and_lesson_installed_from_wheels(
     hidden = [t for t in gs["tests"] if "hidden/" in t["name"]]
     assert {t["status"] for t in hidden} == {"passed", "failed"}
     assert "Isolation: uid" in gs["output"]
-    assert not package.stat().st_mode & 0o007  # the installed lesson (hidden suite, reference): root's alone
+    # the installed lesson (hidden suite, reference) was root's alone while the student's code ran, and its
+    # modes are given back after
+    assert drop.read_text() == "PermissionError"
+    assert package.stat().st_mode == mode

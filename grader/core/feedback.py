@@ -199,6 +199,13 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
             f"{exc.seconds:g}초 안에 답이 없어 중단했습니다: 무한 루프이거나 필요 이상으로 많은 계산을 하고 "
             "있지 않나요?",
         ), "timeout"
+    if isinstance(exc, WorkerCrashed) and "over the disk budget" in str(exc):  # grader/sandbox/budget.py
+        return Message(
+            f"The process running your code was stopped: it wrote more to disk than allowed ({exc}). "
+            "Write less, or delete temporary files as you go.",
+            f"코드를 실행하던 프로세스를 중단했습니다: 허용된 것보다 많이 디스크에 썼습니다({exc}). "
+            "덜 쓰거나 임시 파일을 그때그때 지우세요.",
+        ), "error"
     if isinstance(exc, WorkerCrashed):
         return Message(
             f"The process running your code died ({exc}): os._exit, a crash in native code, or the memory "

@@ -45,6 +45,14 @@ MEMBERS = {
                "unpickling(임의 객체 생성, 이름으로 import)"),
 }
 MEMBERS["_pickle"] = MEMBERS["pickle"]
+# A handle on another process: with pidfd_getfd (a syscall, through ctypes) its open files, the worker's
+# socket to the grader among them; the worker is not dumpable (grader/runtime/worker.py), this says who tried.
+MEMBERS["os"] = ({"pidfd_open"}, "a handle on another process (its open files, through pidfd_getfd)",
+                 "다른 프로세스의 핸들(pidfd_getfd로 그 프로세스의 열린 파일에 접근)")
+MEMBERS["posix"] = MEMBERS["os"]
+# Names of the routes into another process's memory or files, spelled as strings (ctypes, syscall numbers).
+PROCESS_ROUTES = ("pidfd_getfd", "pidfd_open", "process_vm_readv", "process_vm_writev", "ptrace",
+                  "PR_SET_DUMPABLE")
 # Attributes that lead from an object to the code, frames or namespaces behind it.
 ATTRIBUTES = {
     "__globals__", "__closure__", "__code__", "__subclasses__", "__builtins__", "__traceback__",
@@ -328,6 +336,9 @@ class _Scanner(ast.NodeVisitor):
         elif text in ATTRIBUTES:
             self.flag(node, f"spells {text!r} as a string (a way round the names above)",
                       f"{text!r}를 문자열로 씁니다(위 이름을 우회하는 방법)")
+        elif text in PROCESS_ROUTES:
+            self.flag(node, f"spells {text!r}: a way into another process (the worker's memory, its socket)",
+                      f"{text!r}를 씁니다: 다른 프로세스(워커의 메모리, 소켓)에 들어가는 방법")
         elif text.startswith(("/proc/", "/dev/mem")):
             self.flag(node, f"opens {text.split()[0][:40]} (the process's own memory and state)",
                       f"{text.split()[0][:40]}를 엽니다(프로세스 자신의 메모리와 상태)")

@@ -86,12 +86,45 @@ def run_suites(submission: Submission, options: GradeOptions,
                                f"{tasks})")
         if not report_file.exists():
             raise RuntimeError(f"pytest did not run (exit {code}): {sink.getvalue()[-2000:]}")
-        report = json.loads(report_file.read_text())
+        report = read_report(report_file, code)
         # In the order collected, whatever order they ran in (the prefetch runs the experiment's last).
         report.get("tests", []).sort(key=lambda t: plugin.order.get(t.get("nodeid", ""), len(plugin.order)))
     if code not in (0, 1):
         raise RuntimeError(f"pytest stopped with exit status {int(code)}: {sink.getvalue()[-2000:]}")
     return report, plugin, [name for name, _ in suites]
+
+
+class ReportLost(RuntimeError):
+    """pytest ran, but its report could not be written or read back (a full disk, most often)."""
+
+
+def read_report(path: Path, code: int) -> dict:
+    """pytest's JSON report; ReportLost with a one-line reason when it is empty or cut short."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        free = disk_free(path.parent)
+        # Read after the teardown freed what the student's code wrote: a disk full then may have room now.
+        why = f"{type(exc).__name__}; a full disk does this, {free or 'unknown'} free on it now"
+        raise ReportLost(f"the grader's test report came out {'empty' if _empty(path) else 'unreadable'} "
+                         f"(pytest exit {int(code)}; {why}): no score could be given / 채점기의 테스트 결과 "
+                         f"파일이 비었거나 읽을 수 없어 점수를 매길 수 없습니다") from None
+
+
+def _empty(path: Path) -> bool:
+    try:
+        return path.stat().st_size == 0
+    except OSError:
+        return True
+
+
+def disk_free(folder: Path) -> str | None:
+    """The free space of ``folder``'s file system in words ("0 MiB"), or None."""
+    try:
+        v = os.statvfs(folder if folder.exists() else folder.parent)
+    except OSError:
+        return None
+    return f"{v.f_bavail * v.f_frsize // 2**20} MiB"
 
 
 def grade_path(path: Path, options: GradeOptions) -> Results:
@@ -148,5 +181,5 @@ def write_results(results: Results, out: Path) -> Path:
     return target
 
 
-__all__ = ["GradeOptions", "SubmissionError", "UsageProblem", "grade_path", "write_results",
+__all__ = ["GradeOptions", "ReportLost", "SubmissionError", "UsageProblem", "grade_path", "write_results",
            "unreadable_results"]

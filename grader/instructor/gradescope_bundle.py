@@ -114,7 +114,8 @@ def build_bundle(out: Path, *, hidden: bool = True, keyword: str | None = None, 
                  timeout: float = GRADESCOPE_TIMEOUT - TIMEOUT_MARGIN,
                  gradescope_timeout: float = GRADESCOPE_TIMEOUT, policy: Path | None = None,
                  lesson: str = DEFAULT_LESSON, lesson_source: Path | None = None,
-                 lesson_wheel: Wheel | None = None, kit_wheel: Wheel | None = None) -> list[str]:
+                 lesson_wheel: Wheel | None = None, kit_wheel: Wheel | None = None,
+                 isolation: str = "auto") -> list[str]:
     """Write the autograder zip; returns the names it holds. ``lesson`` (its registered name) is what the
     container grades (`grade --lesson`); ``lesson_source``, the source folder of a lesson in its own
     package (its pyproject.toml, hidden suite and solutions included), ships as lessons/<folder>/ and
@@ -127,6 +128,8 @@ def build_bundle(out: Path, *, hidden: bool = True, keyword: str | None = None, 
                          f"{gradescope_timeout:g} s: Gradescope would kill the run before the kit can report")
     config = {"lesson": lesson, "hidden": hidden, "keyword": keyword, "lang": lang, "timeout": timeout,
               "gradescope_timeout": gradescope_timeout, "requires": REQUIRES}
+    if isolation != "auto":  # --isolation process: the instructor's choice to grade as root where uid fails
+        config["isolation"] = isolation
     if policy is not None:  # the late policy, applied in the container (grader/instructor/term/gradescope.py)
         from grader.instructor.term.policy import read_policy
 
@@ -350,6 +353,8 @@ def run_autograder(root: Path) -> int:
             argv.append("--hidden")
         if config.get("keyword"):
             argv += ["-k", str(config["keyword"])]
+        if config.get("isolation"):
+            argv += ["--isolation", str(config["isolation"])]
         try:
             proc = subprocess.run(argv, cwd=source, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                   timeout=float(config.get("timeout", GRADESCOPE_TIMEOUT - TIMEOUT_MARGIN)))
@@ -369,6 +374,14 @@ def run_autograder(root: Path) -> int:
             results = json.loads((out / "results.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             print(log, file=sys.stderr)
+            refused = [x for x in proc.stderr.splitlines() if x.startswith("grade: uid isolation is not")]
+            if refused:  # never root by surprise: the one line that says why and how to fix it
+                gs = failure_results(
+                    f"The autograder is not set up to grade safely; please tell the instructor. "
+                    f"{refused[-1]}",
+                    f"자동 채점기가 안전하게 채점하도록 설정되지 않았습니다. 강사에게 알려 주세요. "
+                    f"{refused[-1]}", lang, started)
+                return _write(results_dir, gs, 0)
             gs = failure_results(
                 f"The grader failed before scoring (exit status {code}); please tell the instructor. "
                 f"{log[-500:]}",
@@ -437,10 +450,22 @@ def _mount_ns(pid: str) -> str | None:
         return None
 
 
+# What each level means for the student's code, in Gradescope's output beside its name.
+LEVEL_MEANS = {
+    "namespaces": ("its own view of the files, no network, a fresh unprivileged user",
+                   "자기만의 파일 보기, 네트워크 없음, 권한 없는 새 사용자"),
+    "uid": ("a fresh unprivileged user; the kit and the hidden tests sealed from it by permissions",
+            "권한 없는 새 사용자로 실행, 키트와 숨은 테스트는 권한으로 막힘"),
+    "process": ("as the grader's own user (root here): it could read the hidden tests",
+                "채점기와 같은 사용자(여기서는 root)로 실행: 숨은 테스트를 읽을 수 있었음"),
+}
+
+
 def isolation_line(level: str, lang: str) -> str:
-    """The sandbox level in words, first in Gradescope's output."""
-    en = f"Isolation: {level or 'unknown'}"
-    ko = f"격리 수준: {level or '알 수 없음'}"
+    """The sandbox level in words, and what it means, first in Gradescope's output."""
+    means = LEVEL_MEANS.get(level)
+    en = f"Isolation: {level or 'unknown'}" + (f" ({means[0]})" if means else "")
+    ko = f"격리 수준: {level or '알 수 없음'}" + (f" ({means[1]})" if means else "")
     return f"{ko} / {en}" if lang == "ko" else f"{en} / {ko}"
 
 
@@ -490,6 +515,9 @@ def main(argv: list[str]) -> int:
                    help="the timeout set in Gradescope's autograder settings (default 600, its default)")
     p.add_argument("--policy", type=Path, default=None,
                    help="late policy (policy.toml) applied in the container from submission_metadata.json")
+    p.add_argument("--isolation", choices=("auto", "process"), default="auto",
+                   help="process: grade even where the container's Python cannot run as another uid, the "
+                        "student's code then running as root (default auto: refuse there, saying why)")
     add_lesson_argument(p)
     args = p.parse_args(argv)
     if args.timeout is None:
@@ -522,7 +550,7 @@ def main(argv: list[str]) -> int:
         names = build_bundle(args.out, hidden=not args.public_only, keyword=args.keyword, lang=args.lang,
                              timeout=args.timeout, gradescope_timeout=args.gradescope_timeout,
                              policy=args.policy, lesson=lesson.name, lesson_source=source,
-                             lesson_wheel=wheel, kit_wheel=kit)
+                             lesson_wheel=wheel, kit_wheel=kit, isolation=args.isolation)
     except TermError as exc:  # a malformed --policy
         print(f"grade gradescope-bundle: {exc}", file=sys.stderr)
         return 2

@@ -36,7 +36,7 @@ def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = Fal
 
     `grade` and each child of `grade batch` call this with complete, typed options.
     """
-    from grader.engine.runner import UsageProblem, grade_path, unreadable_results, write_results
+    from grader.engine.runner import ReportLost, UsageProblem, grade_path, unreadable_results, write_results
     from grader.engine.submission import SubmissionError
     from grader.report.terminal import progress_for
     from grader.report.text import text_summary
@@ -56,6 +56,13 @@ def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = Fal
     except KeyboardInterrupt:
         print("grade: interrupted, nothing written / 중단되어 아무것도 쓰지 않았습니다", file=sys.stderr)
         return 130
+    except ReportLost as exc:  # a full disk, most often: one line, and a results.json if it can be written
+        print(f"grade: {exc}", file=sys.stderr)
+        try:
+            write_results(unreadable_results(path.name, str(exc), options), out)
+        except OSError as err:
+            print(f"grade: cannot write {out / 'results.json'}: {err.strerror}", file=sys.stderr)
+        return 2
     except SubmissionError as exc:
         unreadable = unreadable_results(path.name, str(exc), options)
         write_results(unreadable, out)
@@ -69,11 +76,16 @@ def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = Fal
         return 2
     from grader.engine.history import prepare
 
-    out = prepare(results, out, options.keyword)  # `previous`; a filtered run beside a full one
-    write_results(results, out)
-    reports = write_feedback(results, out, lang, path)
-    summary = text_summary(results, lang, path.as_posix())  # the terminal's, reproduce commands too
-    (out / "summary.txt").write_text(summary, encoding="utf-8")
+    try:
+        out = prepare(results, out, options.keyword)  # `previous`; a filtered run beside a full one
+        write_results(results, out)
+        reports = write_feedback(results, out, lang, path)
+        summary = text_summary(results, lang, path.as_posix())  # the terminal's, reproduce commands too
+        (out / "summary.txt").write_text(summary, encoding="utf-8")
+    except OSError as exc:  # a full disk: said in one line, not a traceback
+        print(f"grade: cannot write the report to {out}: {exc.strerror or exc} / 보고서를 쓸 수 없습니다",
+              file=sys.stderr)
+        return 2
     if not quiet:
         from grader.report.terminal import print_summary
 

@@ -104,6 +104,7 @@ def serve(cfg: dict, boot: dict, runtime: dict) -> None:
     boot["load_lesson_probes"](runtime, "/runtime")
     begin, take = runtime["server"]["make_server"](runtime, sub_dir + os.sep)
     boot["hide_runtime"]()
+    boot["undumpable"]()  # the uid change made it so already; said, not assumed
     sys.path.insert(0, sub_dir)
     os.chdir(sub_dir)
     holder = [take]

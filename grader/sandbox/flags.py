@@ -25,6 +25,9 @@ def add_sandbox_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--scratch-mb", type=int, default=_DEFAULTS.scratch_bytes // MiB,
                    help=f"size of its private /tmp, MiB (namespaces mode; default "
                         f"{_DEFAULTS.scratch_bytes // MiB})")
+    g.add_argument("--disk-mb", type=int, default=_DEFAULTS.disk_bytes // MiB,
+                   help=f"what its files may take on disk, MiB; over it the worker is stopped (uid mode, "
+                        f"where no private /tmp can be mounted; default {_DEFAULTS.disk_bytes // MiB})")
     g.add_argument("--output-kb", type=int, default=_DEFAULTS.output_limit // 1024,
                    help=f"stdout+stderr kept for the report, KiB; the rest is drained and dropped "
                         f"(default {_DEFAULTS.output_limit // 1024})")
@@ -56,11 +59,15 @@ def policy_from_args(args: argparse.Namespace) -> SandboxPolicy:
         import_seconds=float(get("import_timeout", _DEFAULTS.import_seconds)),
         submission_seconds=float(get("time_limit", _DEFAULTS.submission_seconds)),
         hide=tuple(str(x) for x in [get("out", None)] if x),
+        disk_bytes=int(get("disk_mb", _DEFAULTS.disk_bytes // MiB)) * MiB,
     )
     try:
         resolve_isolation(policy)
     except SandboxUnavailable as exc:
-        print(f"grade: --isolation {policy.isolation}: {exc}. Use --isolation auto (the strongest level this "
-              f"machine allows) or process (weaker).", file=sys.stderr)
+        if policy.isolation == "auto":  # as root, neither namespaces nor uid: never process by surprise
+            print(f"grade: {exc}.", file=sys.stderr)
+        else:
+            print(f"grade: --isolation {policy.isolation}: {exc}. Use --isolation auto (the strongest level "
+                  f"this machine allows) or process (weaker).", file=sys.stderr)
         raise SystemExit(2) from None
     return policy

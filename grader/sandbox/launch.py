@@ -46,6 +46,7 @@ from grader.runtime.worker import LESSON_PROBES
 from grader.sandbox import reap
 from grader.sandbox import uid as uid_mod
 from grader.sandbox import zygote as zygote_mod
+from grader.sandbox.budget import DiskWatch
 from grader.sandbox.cgroup import Cgroup, sweep_stale
 
 GiB = 1024**3
@@ -77,6 +78,8 @@ class SandboxPolicy:
     threads: int = 1
     processes: int = 128  # processes + threads of the worker (its own uid / pids cgroup)
     scratch_bytes: int = 256 * MiB  # the private /tmp (namespaces mode)
+    disk_bytes: int = 1 * GiB  # what the worker's uid may keep on disk (uid mode; grader/sandbox/budget.py)
+    disk_inodes: int = 100_000  # and how many files and folders
     call_seconds: float = 20.0  # default wall time of one call
     import_seconds: float = 30.0  # wall time to import one student module (after the worker is up)
     submission_seconds: float = 1800.0  # wall time of all the student's code in one grading
@@ -104,9 +107,38 @@ class Launch:
     tag: str = ""
     uid: int | None = None
     cgroup: Cgroup | None = None
+    watch: DiskWatch | None = None
+    over_budget: str = ""  # why the disk watch stopped the worker
+    holds_seal: bool = False
 
     def terminate(self) -> None:
-        """Kill the worker and everything it started, however detached, then clean up."""
+        """Kill the worker and everything it started, however detached, then clean up. Never raises:
+        what it could not clean is said on stderr, the instructor's log."""
+        problems: list[str] = []
+        for step in (self._kill, self._sweep_uid, self._remove_cgroup):  # each, whatever the one before did
+            try:
+                step(problems)
+            except Exception as exc:  # noqa: BLE001 - the grade must survive its teardown
+                problems.append(f"{step.__name__}: {type(exc).__name__}: {exc}")
+        for path in self.cleanup_paths:
+            uid_mod.remove_path(str(path), problems)
+        self.cleanup_paths = []
+        if self.holds_seal:
+            self.holds_seal = False
+            _UID_LAUNCHES.discard(self)
+            if not _UID_LAUNCHES:
+                problems += uid_mod.release_seal()
+        if problems:
+            shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
+            try:
+                print(f"grade: the teardown of a worker{f' (uid {self.uid})' if self.uid else ''} left: "
+                      f"{shown}", file=sys.stderr)
+            except (OSError, ValueError):
+                pass
+
+    def _kill(self, problems: list[str]) -> None:
+        if self.watch is not None:
+            self.watch.stop()
         below: set[int] = set()
         if self.isolation in ("process", "uid"):
             # The helper (a subreaper) kills what it adopted; whatever is still below it is
@@ -137,12 +169,30 @@ class Launch:
             uid_mod.kill_uid(self.uid)
         # Daemons that left the process group and lost their parent: by tag, by uid.
         reap.kill_until_gone(lambda: reap.matching(self.tag or None, self.uid))
-        if self.isolation == "uid" and self.uid is not None:
-            uid_mod.remove_leftovers(self.uid)
+
+    def _sweep_uid(self, problems: list[str]) -> None:
+        if self.isolation != "uid" or self.uid is None:
+            return
+        uid_mod.kill_uid(self.uid)  # again: a step above may have failed before it
+        problems += uid_mod.sweep(self.uid)
+        left = reap.matching(uid=self.uid)
+        if left:
+            problems.append(f"processes {sorted(left)[:5]} of the uid still alive")
+
+    def _remove_cgroup(self, problems: list[str]) -> None:
         if self.cgroup is not None:
             self.cgroup.remove()
-        for path in self.cleanup_paths:
-            shutil.rmtree(path, ignore_errors=True)
+
+    def stop_over_budget(self, reason: str) -> None:
+        """The disk watch found the uid over its budget: stop the worker now and free the disk, so the
+        grader can still write its report; later calls fail with ``reason``."""
+        self.over_budget = reason
+        if self.uid is not None:
+            try:
+                uid_mod.kill_uid(self.uid)
+                uid_mod.sweep(self.uid)
+            except Exception:  # noqa: BLE001 - the teardown tries again, and says what is left
+                pass
 
     def describe_exit(self, code: int) -> str:
         """The worker's exit status in words; the init helper passes a fatal signal on as 128+N."""
@@ -153,6 +203,8 @@ class Launch:
             name = signal.Signals(signum).name
         except ValueError:
             name = f"signal {signum}"
+        if self.over_budget:
+            return f"killed by {name}: {self.over_budget}"
         if self.cgroup is not None and self.cgroup.memory_exceeded():
             return f"killed by {name}: over the memory limit"
         return f"killed by {name}"
@@ -317,7 +369,21 @@ def resolve_isolation(policy: SandboxPolicy) -> str:
         return "uid"
     if policy.isolation == "uid":
         raise SandboxUnavailable(f"uid isolation is not available here: {reason}")
+    if running_as_root():
+        raise SandboxUnavailable(root_fallback_refused(reason))
     return "process"
+
+
+def running_as_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def root_fallback_refused(reason: str) -> str:
+    """Why ``auto`` will not grade at ``process`` as root: the student's code would run as root."""
+    return (f"uid isolation is not available here ({reason}), and at the process level the student's code "
+            f"would run as root; install Python where every uid can run it (the system Python: "
+            f"apt-get install python3 python3-pip, as the Gradescope bundle's setup.sh does), or pass "
+            f"--isolation process to grade as root anyway")
 
 
 # -- launching ---------------------------------------------------------------------
@@ -355,6 +421,8 @@ _LIVE: weakref.WeakSet[Launch] = weakref.WeakSet()
 def _terminate_live() -> None:
     for launch in list(_LIVE):
         launch.terminate()
+    if _SEALED:  # a worker never torn down (collected): the seal is still given back
+        uid_mod.release_seal()
 
 
 def _scratch(prefix: str) -> Path:
@@ -376,7 +444,7 @@ def _sweep_once() -> None:
         except (OSError, ValueError):
             continue
         if reap.start_time(int(pid)) != started:
-            shutil.rmtree(path, ignore_errors=True)
+            uid_mod.remove_path(str(path), [])  # a worker's private tmp inside may hold a 3,000-level tree
     sweep_stale()
 
 
@@ -416,12 +484,16 @@ def _launch_uid(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scrat
     kit = [p for p in hidden_paths(policy, bound=False)
            if Path(p).name in ("grader", "solutions") or p in asked or not any(_under(p, t) for t in trees)]
     kit.append(str(Path.home()))  # the grader's home: its course secret, its caches
-    uid_mod.seal(kit, keep=[*trees, str(scratch)])
+    changed: dict[str, int] = {}
+    uid_mod.seal(kit, keep=[*trees, str(scratch)], changed=changed)
+    _SEALED.append(True)
+    uid_mod.hold_seal(changed)  # the last grade to leave gives the modes back (the instructor's checkout)
     # The worker crosses scratch to its runtime and submission and lists nothing there; the submission's
     # name is secret, so the workers of other submissions (other uids) cannot name it.
     os.chmod(scratch, 0o711)
     sub = uid_mod.stage(sub_dir, scratch / f"submission-{secrets.token_hex(16)}", gid=uid)
-    tmp = uid_mod.private_tmp(uid)
+    tmp = uid_mod.private_tmp(uid, inside=scratch)  # inside: a grader killed before teardown leaves it for
+    # the next grade's sweep of stale scratch folders (_sweep_once)
     cgroup = Cgroup.create(f"gk-{tag}", policy.memory_bytes, policy.processes)
     env = dict(scrubbed_env(tmp, policy.threads), **{reap.TAG_VAR: tag})
     limits = rlimits(policy, address_space=None if cgroup else policy.memory_bytes + ADDRESS_SPACE_OVERHEAD)
@@ -431,7 +503,17 @@ def _launch_uid(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scrat
 
     # The init helper stays root (the worker cannot signal it) and adopts orphans (a subreaper).
     process = _start_init(scratch, config, False, fd, tag, cgroup)
-    return Launch(process, "uid", scratch, [scratch, tmp], tag=tag, uid=uid, cgroup=cgroup)
+    launch = Launch(process, "uid", scratch, [scratch, tmp], tag=tag, uid=uid, cgroup=cgroup,
+                    holds_seal=True)
+    _UID_LAUNCHES.add(launch)
+    launch.watch = DiskWatch(uid, uid_mod.writable_folders(), [str(tmp)], policy.disk_bytes,
+                             policy.disk_inodes, launch.stop_over_budget)
+    return launch
+
+
+_SEALED: list[bool] = []
+# Live uid-level workers of this process: the seal is released when the last one is torn down.
+_UID_LAUNCHES: weakref.WeakSet[Launch] = weakref.WeakSet()
 
 
 def _launch_namespaces(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scratch: Path,

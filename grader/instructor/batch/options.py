@@ -16,7 +16,7 @@ from grader.engine.lesson_api import load_lesson
 from grader.engine.lessons import name_of
 from grader.engine.options import GradeOptions
 from grader.sandbox.flags import add_sandbox_arguments
-from grader.sandbox.launch import MiB
+from grader.sandbox.launch import MiB, SandboxPolicy
 
 # Per concurrent grade: with the zygote its grader and worker add about 0.2 GB to the one shared torch; the
 # rest is room for a student's larger model and for machines where each imports its own (process mode).
@@ -40,6 +40,8 @@ class Config:
         policy = self.options.policy
         flags = ["--lesson", name_of(self.options.lesson), "--lang", self.options.lang,
                  "--isolation", policy.isolation, "--memory-mb", str(policy.memory_bytes // MiB)]
+        if policy.disk_bytes != SandboxPolicy().disk_bytes:  # only when set: the default digest as before
+            flags += ["--disk-mb", str(policy.disk_bytes // MiB)]
         if self.options.hidden:
             flags.append("--hidden")
         if self.options.keyword:

@@ -1,0 +1,547 @@
+"""The uid level leaves nothing behind and loses no grade (issue 35).
+
+On this machine (root): the teardown's parts, as a uid of the kit's range that plants in every folder
+it can write to, builds a 3,000-level tree and makes System V IPC objects; the disk watch; the seal given
+back; auto refusing to grade at process as root; an empty pytest report in one line.
+Under Docker's defaults (tests/docker_defaults.py): real uid-level workers attacked by each route, and a
+second submission that looks for what the first planted.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import shlex
+import shutil
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from grader.engine.runner import ReportLost, read_report
+from grader.sandbox import launch as sandbox
+from grader.sandbox import uid as uid_mod
+from grader.sandbox.budget import DiskWatch, usage_of
+from grader.sandbox.launch import SandboxPolicy
+
+ROOT = Path(__file__).resolve().parent.parent
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="needs root (setuid, chown)")
+DEPTH = 3000
+
+
+def _as_uid(uid: int, body) -> None:
+    """Run ``body()`` in a child that has become ``uid`` (as a worker is), and wait for it."""
+    child = os.fork()
+    if child == 0:
+        code = 1
+        try:
+            os.setgroups([])
+            os.setresgid(uid, uid, uid)
+            os.setresuid(uid, uid, uid)
+            body()
+            code = 0
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(child, 0)
+    assert os.WEXITSTATUS(status) == 0
+
+
+def _deep_tree(top: str, depth: int = DEPTH) -> None:
+    """``top``/d/d/... ``depth`` levels, with a file every 500 (its path is longer than PATH_MAX)."""
+    os.mkdir(top)
+    fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+    for i in range(depth):
+        os.mkdir("d", dir_fd=fd)
+        below = os.open("d", os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+        os.close(fd)
+        fd = below
+        if i % 500 == 0:
+            os.close(os.open("f", os.O_WRONLY | os.O_CREAT, 0o600, dir_fd=fd))
+    os.close(fd)
+
+
+def _ipc() -> None:
+    libc = ctypes.CDLL(None, use_errno=True)
+    private = 0
+    assert libc.shmget(private, 4096, 0o1000 | 0o600) >= 0  # IPC_CREAT
+    assert libc.semget(private, 1, 0o1000 | 0o600) >= 0
+    assert libc.msgget(private, 0o1000 | 0o600) >= 0
+
+
+@needs_root
+def test_the_sweep_finds_every_writable_folder_and_leaves_nothing(tmp_path: Path) -> None:
+    uid = sandbox.UID_BASE + 35_001
+    nested = Path(tempfile.mkdtemp(prefix="gk-i35-nested-"))  # root's, world-writable, inside /tmp
+    os.chmod(nested, 0o1777)
+    (nested / "root-owned").write_text("stays")
+    folders = uid_mod.writable_folders.__wrapped__()  # found now, not the cached answer
+    assert "/tmp" in folders and "/dev/shm" in folders
+    if os.path.isdir("/run/lock") and os.stat("/run/lock").st_mode & 0o002:
+        assert "/run/lock" in folders  # found by the scan: SHARED_WRITABLE used to miss it
+    planted = [os.path.join(f, f"gk-i35-plant-{uid}") for f in (*folders, str(nested))]
+
+    def plant() -> None:
+        for path in planted:
+            Path(path).write_text("for the next student")
+        _deep_tree(f"/tmp/gk-i35-deep-{uid}")
+        _ipc()
+
+    try:
+        _as_uid(uid, plant)
+        assert len(uid_mod.ipc_objects(uid)) == 3
+        sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))  # the walk must not need more
+        started = time.perf_counter()
+        problems = uid_mod.sweep(uid)
+        spent = time.perf_counter() - started
+        assert problems == []
+        assert not [p for p in planted if os.path.lexists(p)]
+        assert not os.path.lexists(f"/tmp/gk-i35-deep-{uid}")
+        assert uid_mod.ipc_objects(uid) == []
+        assert (nested / "root-owned").read_text() == "stays"
+        print(f"sweep of a {DEPTH}-level tree, {len(planted)} plants, 3 IPC objects: {spent:.2f} s")
+    finally:
+        shutil.rmtree(nested, ignore_errors=True)
+
+
+@needs_root
+def test_what_cannot_be_removed_is_said_never_raised(tmp_path: Path) -> None:
+    problems: list[str] = []
+    uid_mod.remove_path(str(tmp_path / "absent"), problems)  # nothing there: nothing to say
+    assert problems == []
+    link = tmp_path / "link"
+    target = tmp_path / "target"
+    target.mkdir()
+    (target / "kept").write_text("x")
+    link.symlink_to(target)
+    uid_mod.remove_path(str(link), problems)  # the link goes, never what it points to
+    assert not link.exists() and (target / "kept").exists() and problems == []
+    assert isinstance(uid_mod.sweep(sandbox.UID_BASE + 35_002), list)
+
+
+@needs_root
+def test_the_disk_watch_stops_a_uid_over_its_budget(tmp_path: Path) -> None:
+    uid = sandbox.UID_BASE + 35_003
+    own = Path(tempfile.mkdtemp(prefix="gk-i35-own-"))
+    os.chown(own, uid, uid)
+    said: list[str] = []
+    watch = DiskWatch(uid, [], [str(own)], 2 * 2**20, 100_000, said.append)
+    watch.stop()  # checked by hand below, not by its thread's timing
+    try:
+        assert watch.check() is None
+
+        def fill() -> None:
+            for i in range(8):
+                with open(own / f"fill{i}", "wb") as fh:
+                    fh.write(os.urandom(2**20))
+                    os.fsync(fh.fileno())
+
+        _as_uid(uid, fill)
+        assert usage_of(uid, [], [str(own)]).bytes >= 8 * 2**20
+        reason = None
+        for _ in range(20):  # the file system's free count can trail the writes a little
+            reason = watch.check()
+            if reason:
+                break
+            time.sleep(0.1)
+        assert reason and reason.startswith("over the disk budget: its files took") and "\n" not in reason
+    finally:
+        shutil.rmtree(own, ignore_errors=True)
+
+
+@needs_root
+def test_the_seal_is_given_back_by_its_last_holder(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(uid_mod, "SEAL_DIR_NAME", f"gk-seal-i35-{os.getpid()}")
+    solutions = tmp_path / "solutions"
+    solutions.mkdir(mode=0o755)
+    os.chmod(solutions, 0o755)
+    changed: dict[str, int] = {}
+    uid_mod.seal([str(solutions)], keep=[], changed=changed)
+    assert solutions.stat().st_mode & 0o777 == 0o750
+    uid_mod.hold_seal(changed)
+    other = f"1 {uid_mod.reap.start_time(1)}"  # another grade still running (pid 1 is alive)
+    assert uid_mod._with_record(lambda r: r["holders"].append(other))
+    assert uid_mod.release_seal() == []
+    assert solutions.stat().st_mode & 0o777 == 0o750  # still sealed for the other grade
+    assert uid_mod._with_record(lambda r: r["holders"].remove(other) or r["holders"].append("999999999 0"))
+    uid_mod.hold_seal({})
+    assert uid_mod.release_seal() == []  # the dead holder does not count
+    assert solutions.stat().st_mode & 0o777 == 0o755
+    shutil.rmtree(os.path.join(tempfile.gettempdir(), uid_mod.SEAL_DIR_NAME), ignore_errors=True)
+
+
+def test_auto_never_grades_at_process_as_root(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(sandbox, "namespaces_status", lambda: (False, "unshare failed"))
+    monkeypatch.setattr(sandbox, "uid_status", lambda: (False, "/root/.pyenv/bin/python is not readable"))
+    monkeypatch.setattr(sandbox, "running_as_root", lambda: True)
+    with pytest.raises(sandbox.SandboxUnavailable, match="pass --isolation process") as err:
+        sandbox.resolve_isolation(SandboxPolicy())
+    assert "would run as root" in str(err.value) and "apt-get install python3" in str(err.value)
+    assert sandbox.resolve_isolation(SandboxPolicy(isolation="process")) == "process"
+    from grader.cli import build_parser
+    from grader.sandbox.flags import policy_from_args
+
+    with pytest.raises(SystemExit) as done:
+        policy_from_args(build_parser().parse_args(["examples/reference"]))
+    assert done.value.code == 2
+    said = capsys.readouterr().err.strip()
+    assert said.startswith("grade: uid isolation is not available here") and "\n" not in said
+    monkeypatch.setattr(sandbox, "running_as_root", lambda: False)  # a student's laptop: as today
+    assert sandbox.resolve_isolation(SandboxPolicy()) == "process"
+
+
+def test_an_empty_report_is_one_line(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    report.write_text("")
+    with pytest.raises(ReportLost) as err:
+        read_report(report, 1)
+    text = str(err.value)
+    assert "\n" not in text and "came out empty" in text and "Traceback" not in text
+    report.write_text('{"tests": []}')
+    assert read_report(report, 0) == {"tests": []}
+
+
+# -- under Docker's defaults: real uid-level workers ---------------------------------------------------
+ATTACK = textwrap.dedent('''
+    import ctypes, os, subprocess, sys, time
+
+    def plant(folders):
+        put = []
+        for folder in folders:
+            try:
+                with open(os.path.join(folder, "gk-i35-plant"), "w") as fh:
+                    fh.write("for the next student")
+                put.append(folder)
+            except OSError:
+                pass
+        top = os.path.join("/tmp", "gk-i35-deep")
+        os.mkdir(top)
+        fd = os.open(top, os.O_RDONLY)
+        for _ in range(3000):
+            os.mkdir("d", dir_fd=fd)
+            below = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = below
+        os.close(fd)
+        with open("/dev/shm/gk-i35-posix-shm", "wb") as fh:
+            fh.write(b"x" * 4096)
+        # ctypes is refused in the worker (the audit hook), not in a child it starts: IPC from there
+        done = subprocess.run([sys.executable, "-I", "-c", MAKE_IPC], capture_output=True, text=True,
+                              timeout=60)
+        ipc, mq = eval(done.stdout.strip() or "([-9], -9)")
+        return {"put": put, "ipc": ipc, "mq": mq}
+
+    MAKE_IPC = """
+    import ctypes, os
+    libc = ctypes.CDLL(None)
+    ipc = [libc.shmget(0x35350000, 4096, 0o1000 | 0o666), libc.semget(0x35350001, 1, 0o1000 | 0o666),
+           libc.msgget(0x35350002, 0o1000 | 0o666)]
+    mq = -1
+    if os.path.isdir("/dev/mqueue"):
+        rt = ctypes.CDLL("librt.so.1")
+        mq = rt.mq_open(b"/gk-i35-mq", os.O_CREAT | os.O_RDWR, 0o666, None)
+    print(repr((ipc, mq)))
+    """
+    SEEK_IPC = """
+    import ctypes
+    libc = ctypes.CDLL(None)
+    print(repr([i for i, k in enumerate((libc.shmget(0x35350000, 0, 0), libc.semget(0x35350001, 0, 0),
+                                         libc.msgget(0x35350002, 0, 0))) if k >= 0]))
+    """
+
+    CHILD = """
+    import ctypes, os, sys
+    pid = int(sys.argv[1])
+    out = {}
+    try:
+        open("/proc/%d/mem" % pid, "rb").close()
+        out["mem"] = "opened"
+    except OSError as exc:
+        out["mem"] = type(exc).__name__
+    libc = ctypes.CDLL(None, use_errno=True)
+    pidfd = libc.syscall(434, pid, 0)
+    got = [n for n in range(64) if pidfd >= 0 and libc.syscall(438, pidfd, n, 0) >= 0]
+    out["getfd"] = got
+    out["ptrace"] = libc.ptrace(16, pid, None, None)  # PTRACE_ATTACH
+    print(repr(out))
+    """
+
+    def child_reads_worker():
+        done = subprocess.run([sys.executable, "-I", "-c", CHILD, str(os.getpid())], capture_output=True,
+                              text=True, timeout=60)
+        return done.stdout.strip() or done.stderr[-300:]
+
+    def fill(mib):
+        for i in range(mib):
+            with open("/run/lock/gk-i35-fill-%d" % i if os.access("/run/lock", os.W_OK) else
+                      "/var/tmp/gk-i35-fill-%d" % i, "wb") as fh:
+                fh.write(b"x" * 2**20)
+        time.sleep(3)  # the student's code goes on: the watch (every 0.25 s) stops it before it returns
+        return mib
+
+    def seek(folders):
+        found = [f for f in folders if os.path.lexists(os.path.join(f, "gk-i35-plant"))]
+        if os.path.lexists("/tmp/gk-i35-deep") or os.path.lexists("/dev/shm/gk-i35-posix-shm"):
+            found.append("tree or posix shm")
+        if os.path.isdir("/dev/mqueue") and os.path.lexists("/dev/mqueue/gk-i35-mq"):
+            found.append("mqueue")
+        done = subprocess.run([sys.executable, "-I", "-c", SEEK_IPC], capture_output=True, text=True,
+                              timeout=60)
+        found += ["sysv %s" % i for i in eval(done.stdout.strip() or "['?']")]
+        return found
+''')
+# Run in the simulated container: two submissions in turn, each its own uid-level worker, then the kit's
+# view of what is left. Prints one JSON line.
+DRIVER = textwrap.dedent('''
+    import json, os, sys
+    sys.path.insert(0, @ROOT@)
+    from pathlib import Path
+    from grader.sandbox import uid as uid_mod
+    from grader.sandbox.client import WorkerClient
+    from grader.sandbox.launch import MiB, SandboxPolicy
+
+    def call(client, name, *args, timeout=120.0):
+        return client.request({"op": "call", "target": "attack." + name}, list(args), {}, timeout)
+
+    sub = Path(@SUB@)
+    folders = list(uid_mod.writable_folders())
+    out = {"folders": folders}
+    policy = SandboxPolicy(isolation="uid", disk_bytes=24 * MiB)
+    first = WorkerClient(sub, policy=policy)
+    first.start()
+    out["isolation"] = first.isolation
+    out["uid1"] = first.launch.uid
+    out["planted"] = call(first, "plant", folders)
+    out["child"] = call(first, "child_reads_worker")
+    try:
+        out["fill"] = call(first, "fill", 200)
+    except Exception as exc:
+        out["fill"] = f"{type(exc).__name__}: {exc}"
+    first.stop()
+    out["ipc_left"] = uid_mod.ipc_objects(out["uid1"])
+    second = WorkerClient(sub, policy=policy)
+    second.start()
+    out["found"] = call(second, "seek", folders)
+    second.stop()
+    print("RESULT " + json.dumps(out))
+''')
+
+
+def test_every_route_leaves_nothing_under_dockers_defaults(tmp_path: Path) -> None:
+    sys.path.insert(0, str(Path(__file__).parent))
+    import docker_defaults
+
+    why = docker_defaults.unavailable()
+    if why:
+        pytest.skip(f"cannot simulate Docker's defaults here: {why}")
+    sub = Path(tempfile.mkdtemp(prefix="gk-i35-sub-"))  # a folder the kit stages from (root's)
+    try:
+        (sub / "attack.py").write_text(ATTACK)
+        driver = DRIVER.replace("@ROOT@", repr(str(ROOT))).replace("@SUB@", repr(str(sub)))
+        done = docker_defaults.run(f"{sys.executable} -c {shlex.quote(driver)}", timeout=400, cwd=str(ROOT))
+        line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT ")), None)
+        assert line, done.stdout[-2000:] + done.stderr[-3000:]
+        out = json.loads(line[len("RESULT "):])
+        print(json.dumps(out))
+        assert out["isolation"] == "uid"
+        assert "/run/lock" in out["folders"] or not os.path.isdir("/run/lock")
+        assert "/dev/mqueue" in out["folders"]  # mounted as Docker does (tests/docker_defaults.py)
+        assert set(out["planted"]["put"]) >= {"/tmp", "/dev/shm"} and min(out["planted"]["ipc"]) >= 0
+        assert out["planted"]["mq"] >= 0 or not os.path.isdir("/dev/mqueue")  # Docker mounts it
+        child = out["child"]  # a child of the worker: neither its memory nor its socket
+        assert "'mem': 'PermissionError'" in child and "'getfd': []" in child, child
+        assert "'ptrace': -1" in child, child
+        assert "over the disk budget" in out["fill"] and "\n" not in out["fill"].strip(), out["fill"]
+        assert out["ipc_left"] == []
+        assert out["found"] == [], out  # the second submission finds nothing of the first
+        assert "Traceback" not in done.stderr, done.stderr[-2000:]
+        assert not docker_defaults.worker_uid_processes(docker_defaults.mount_ns(done))
+    finally:
+        shutil.rmtree(sub, ignore_errors=True)
+
+
+def test_the_fallback_to_process_is_refused_under_dockers_defaults() -> None:
+    sys.path.insert(0, str(Path(__file__).parent))
+    import docker_defaults
+
+    why = docker_defaults.unavailable()
+    if why:
+        pytest.skip(f"cannot simulate Docker's defaults here: {why}")
+    python = os.path.realpath(sys.executable)
+    # The container's Python made private to root (a pyenv under a 0700 /root): uid cannot start it.
+    closed = "/root" if python.startswith("/root/") else os.path.dirname(python)
+    inner = (f"chmod 700 {closed} && {sys.executable} -m grader.cli examples/reference --out "
+             f"{tempfile.gettempdir()}/gk-i35-refused -q")
+    done = docker_defaults.run(inner, timeout=300, cwd=str(ROOT))
+    assert done.returncode == 2, done.stdout[-1000:] + done.stderr[-2000:]
+    said = [x for x in done.stderr.splitlines() if x.startswith("grade:")]
+    assert len(said) == 1 and "uid isolation is not available here" in said[0], done.stderr[-2000:]
+    assert "--isolation process" in said[0] and "Traceback" not in done.stderr
+
+
+# A batch of two under Docker's defaults: the first plants at import in every folder a uid may write, builds
+# a deep tree, makes IPC of both kinds and fills the disk in int_to_roman; the second looks for all of it.
+PLANT_AT_IMPORT = '''
+
+import os as _os  # noqa: E402
+import subprocess as _sp  # noqa: E402
+import sys as _sys  # noqa: E402
+
+_IPC = """
+import ctypes, os
+libc = ctypes.CDLL(None)
+libc.shmget(0x35350010, 4096, 0o1000 | 0o666); libc.semget(0x35350011, 1, 0o1000 | 0o666)
+libc.msgget(0x35350012, 0o1000 | 0o666)
+made = [n for n, k in (("shm", libc.shmget(0x35350010, 0, 0)), ("sem", libc.semget(0x35350011, 0, 0)),
+                       ("msg", libc.msgget(0x35350012, 0, 0))) if k >= 0]
+if os.path.isdir("/dev/mqueue"):
+    if ctypes.CDLL("librt.so.1").mq_open(b"/gk-i35-batch", os.O_CREAT | os.O_RDWR, 0o666, None) >= 0:
+        made.append("mqueue")
+print(" ".join(made))
+"""
+
+
+def _plant():
+    put = []
+    for folder in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock"):
+        try:
+            with open(_os.path.join(folder, "gk-i35-batch"), "w") as fh:
+                fh.write("for the next student")
+            put.append(folder)
+        except OSError:
+            pass
+    try:
+        _os.mkdir("/tmp/gk-i35-batch-deep")
+        fd = _os.open("/tmp/gk-i35-batch-deep", _os.O_RDONLY)
+        for _ in range(3000):
+            _os.mkdir("d", dir_fd=fd)
+            below = _os.open("d", _os.O_RDONLY, dir_fd=fd)
+            _os.close(fd)
+            fd = below
+        _os.close(fd)
+        put.append("deep")
+    except OSError:
+        pass
+    done = _sp.run([_sys.executable, "-I", "-c", _IPC], capture_output=True, text=True, timeout=60)
+    try:  # what it planted, where the test (not the next student) can read it: root's file
+        with open("@DROP@", "w") as fh:
+            fh.write(" ".join(put) + " " + done.stdout)
+    except OSError:
+        pass
+
+
+_plant()
+'''
+FILL = '''
+
+def int_to_roman(num):
+    import os
+    import time
+    for i in range(48):
+        with open("/var/tmp/gk-i35-fill-%d" % i, "wb") as fh:
+            fh.write(b"x" * 2**20)
+    time.sleep(3)
+    return _honest_int_to_roman(num)
+'''
+SEEK = '''
+
+_SEEK_IPC = """
+import ctypes, os
+libc = ctypes.CDLL(None)
+found = [n for n, k in (("shm", libc.shmget(0x35350010, 0, 0)), ("sem", libc.semget(0x35350011, 0, 0)),
+                        ("msg", libc.msgget(0x35350012, 0, 0))) if k >= 0]
+if os.path.lexists("/dev/mqueue/gk-i35-batch"):
+    found.append("mqueue")
+print(" ".join(found))
+"""
+
+
+def int_to_roman(num):
+    import os
+    import subprocess
+    import sys
+    found = [f for f in ("/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/lock")
+             if os.path.lexists(os.path.join(f, "gk-i35-batch"))]
+    found += [p for p in ("/tmp/gk-i35-batch-deep", "/var/tmp/gk-i35-fill-0") if os.path.lexists(p)]
+    found += subprocess.run([sys.executable, "-I", "-c", _SEEK_IPC], capture_output=True, text=True,
+                            timeout=60).stdout.split()
+    if found:
+        raise RuntimeError("FOUND " + " ".join(found))
+    return _honest_int_to_roman(num)
+'''
+
+
+def test_a_batch_of_two_the_second_finds_nothing_of_the_first() -> None:
+    sys.path.insert(0, str(Path(__file__).parent))
+    import docker_defaults
+
+    why = docker_defaults.unavailable()
+    if why:
+        pytest.skip(f"cannot simulate Docker's defaults here: {why}")
+    work = Path(tempfile.mkdtemp(prefix="gk-i35-batch-"))
+    os.chmod(work, 0o711)  # the uid may cross it to its drop file, not list it
+    drop = work / f"drop-{os.urandom(8).hex()}"
+    drop.write_text("")
+    os.chmod(drop, 0o666)
+    try:
+        subs = work / "subs"
+        for name, tail in (("a-plants", FILL), ("b-seeks", SEEK)):
+            sub = subs / name
+            shutil.copytree(ROOT / "examples" / "reference", sub)
+            leetcode = (sub / "leetcode.py").read_text()
+            leetcode = leetcode.replace("def int_to_roman(", "def _honest_int_to_roman(")
+            (sub / "leetcode.py").write_text(leetcode + tail)
+            if name == "a-plants":
+                plant = PLANT_AT_IMPORT.replace("@DROP@", str(drop))
+                (sub / "embedding.py").write_text((sub / "embedding.py").read_text() + plant)
+        out = work / "out"
+        inner = shlex.join([sys.executable, "-m", "grader.cli", "batch", str(subs), "--out", str(out), "-j",
+                            "1", "--public-only", "-q", "--no-similarity", "--isolation", "uid", "--disk-mb",
+                            "16", "-k", "int_to_roman or embedding"])
+        kit = [ROOT / "solutions", ROOT / "grader", ROOT / "grader" / "suites" / "hidden"]
+        modes = {p: p.stat().st_mode for p in kit if p.exists()}
+        done = docker_defaults.run(inner, timeout=500, cwd=str(ROOT))
+        record = Path(tempfile.gettempdir()) / uid_mod.SEAL_DIR_NAME / "record.json"
+        if not record.exists():  # no other grade on this machine holds the seal now: the modes are back
+            assert {p: p.stat().st_mode for p in modes} == modes
+        planted = drop.read_text().split()
+        wanted = {"/tmp", "/var/tmp", "/dev/shm", "/run/lock", "deep", "shm", "sem", "msg"}
+        assert wanted <= set(planted), planted
+        assert "mqueue" in planted or not os.path.isdir("/dev/mqueue")
+        first = json.loads((out / "a-plants" / "results.json").read_text())
+        second = json.loads((out / "b-seeks" / "results.json").read_text())
+        assert first["isolation"] == second["isolation"] == "uid", done.stderr[-2000:]
+        roman = [t for t in first["tests"] if "int_to_roman" in t["id"]]
+        assert roman and all(t["status"] != "passed" for t in roman)
+        said = json.dumps(roman, ensure_ascii=False)
+        print(roman[0].get("message", "")[:400])
+        assert "over the disk budget" in said and "wrote more to disk than allowed" in said
+        assert "Traceback" not in said and "JSONDecodeError" not in said
+        assert [t for t in first["tests"] if t["status"] == "passed"]  # the rest of its grade is kept
+        assert second["tests"] and all(t["status"] == "passed" for t in second["tests"]), [
+            (t["id"], t.get("message", "")[:200]) for t in second["tests"] if t["status"] != "passed"]
+        assert second["score"] == second["max_score"] > 0
+        assert not docker_defaults.worker_uid_processes(docker_defaults.mount_ns(done))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+@needs_root
+def test_a_teardown_that_fails_says_so_in_one_line_and_goes_on(tmp_path: Path, monkeypatch, capsys) -> None:
+    import subprocess
+
+    def boom(uid: int) -> list[str]:
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(uid_mod, "sweep", boom)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    process = subprocess.Popen(["sleep", "30"], start_new_session=True)
+    launch = sandbox.Launch(process, "uid", scratch, [scratch], uid=sandbox.UID_BASE + 35_004)
+    launch.terminate()  # never raises
+    assert process.poll() is not None and not scratch.exists()  # the rest of the teardown still ran
+    said = [x for x in capsys.readouterr().err.splitlines() if x.startswith("grade: the teardown")]
+    assert len(said) == 1 and "RecursionError" in said[0] and f"uid {sandbox.UID_BASE + 35_004}" in said[0]
