@@ -392,3 +392,28 @@ def test_a_correction_by_submission_name_replaces_the_time_stored_under_the_id(k
     proc = grade("term", str(one), "--submitted-at", str(both), ok=False)
     assert proc.returncode == 2 and "are one student (2024-001) with two different times" in proc.stderr
     assert gradebook(one)["alice"]["submitted_at"] == "2026-03-10T20:00:00+09:00"
+
+
+def test_a_merge_changes_no_decision_without_a_word(klass: dict, tmp_path: Path) -> None:
+    one, two = klass["shards"][1], klass["shards"][2]
+    run_a, run_b = tmp_path / "two_a", tmp_path / "two_b"  # two runs of shard 2/2
+    shutil.copytree(two, run_a)
+    shutil.copytree(two, run_b)
+    grade("review", str(run_a), "mallory", "--accept", "--reason", "only imported", "-q")
+    time.sleep(1.1)  # decisions are stamped to the second
+    grade("review", str(run_b), "mallory", "--reject", "--reason", "used to read the tests", "-q")
+    merged = tmp_path / "merged"
+    proc = grade("merge", str(one), str(run_a), str(run_b), "--out", str(merged), ok=False)
+    assert proc.returncode == 2 and "decided 1 review(s) differently" in proc.stderr
+    assert "accept of" in proc.stderr and "reject of" in proc.stderr and not merged.exists()
+    proc = grade("merge", str(one), str(run_a), str(run_b), "--out", str(merged), "--prefer", str(run_a))
+    assert "mallory: dropped the reject of" in proc.stderr and "(used to read the tests)" in proc.stderr
+    book = gradebook(merged)
+    assert float(book["mallory"]["total"]) == float(book["mallory"]["max"])  # run_a's accept counts
+    # a decision made in the merged folder, then a newer one from a shard on the next merge: said
+    time.sleep(1.1)
+    grade("review", str(run_b), "mallory", "--reject", "--reason", "second look: it reads the tests", "-q")
+    proc = grade("merge", str(one), str(run_b), "--out", str(merged))
+    assert "mallory: the reject of" in proc.stderr and "(second look: it reads the tests) overrides the " \
+        "accept of" in proc.stderr
+    assert float(gradebook(merged)["mallory"]["total"]) < float(book["mallory"]["max"])

@@ -17,7 +17,7 @@ from pathlib import Path
 from grader.engine.classmodel import load_manifest
 from grader.instructor.batch import MANIFEST, publish, read_marker, write_json
 from grader.instructor.term.errors import TermError
-from grader.instructor.term.merging import merge_term, merged_policy
+from grader.instructor.term.merging import conflicting_decisions, merge_term, merged_policy
 from grader.instructor.term.model import render_class
 
 
@@ -29,14 +29,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, required=True, help="merged output folder")
     p.add_argument("--policy", type=Path, default=None,
                    help="the late policy of the merged folder, when the shards' policies differ")
+    p.add_argument("--prefer", type=Path, default=None, metavar="DIR",
+                   help="which folder's review decision wins where folders (e.g. two runs of one shard) "
+                        "decided differently for one student (default: refuse to merge)")
     p.add_argument("-q", "--quiet", action="store_true")
     return p
 
 
-def merge(dirs: list[Path], out: Path, policy: Path | None = None) -> tuple[int, list[str]]:
+def merge(dirs: list[Path], out: Path, policy: Path | None = None,
+          prefer: Path | None = None) -> tuple[int, list[str]]:
     """Copy every finished submission of ``dirs`` into ``out``; (count, warnings).  TermError, before
-    anything is copied, when the shards' policies differ and ``policy`` does not choose one."""
+    anything is copied, when the shards' policies differ and ``policy`` does not choose one, or when the
+    folders' review decisions for one student differ and ``prefer`` does not say which wins."""
     merged_policy(dirs, out, policy)
+    refuse_conflicts([d for d in dirs if d.resolve() != out.resolve()], prefer)
     out.mkdir(parents=True, exist_ok=True)
     shutil.rmtree(out / ".work", ignore_errors=True)
     warnings: list[str] = []
@@ -75,8 +81,24 @@ def merge(dirs: list[Path], out: Path, policy: Path | None = None) -> tuple[int,
     warnings += shard_coverage(shards)
     write_json(out / MANIFEST, manifest)
     # The instructor's decisions of every shard (and of the merged folder itself) survive the merge.
-    warnings += merge_term(dirs, out, policy)
+    warnings += merge_term(dirs, out, policy, prefer)
     return len(seen), warnings
+
+
+def refuse_conflicts(dirs: list[Path], prefer: Path | None) -> None:
+    """Two folders that decided one student's review differently: the instructor says which wins."""
+    if prefer is not None and not any(prefer.resolve() == d.resolve() for d in dirs):
+        raise TermError(f"--prefer {prefer} is not one of the folders merged; nothing was merged",
+                        f"--prefer {prefer}은(는) 합치는 폴더가 아닙니다. 아무것도 합치지 않았습니다")
+    conflicts = conflicting_decisions(dirs)
+    if not conflicts or prefer is not None:
+        return
+    lines = "; ".join(f"{sid}: " + ", ".join(f"{x.decision} of {x.when} in {d}" for d, x in found)
+                      for sid, found in conflicts)
+    raise TermError(f"the folders decided {len(conflicts)} review(s) differently ({lines}); say which "
+                    "folder wins with --prefer DIR; nothing was merged",
+                    f"폴더마다 검토 결정이 다른 학생이 {len(conflicts)}명 있습니다. --prefer DIR로 어느 "
+                    "폴더의 결정을 따를지 정하세요. 아무것도 합치지 않았습니다")
 
 
 def shard_coverage(shards: list[str]) -> list[str]:
@@ -108,7 +130,7 @@ def main(argv: list[str]) -> int:
             print(f"grade merge: {d} is not a folder / 폴더가 아닙니다", file=sys.stderr)
             return 2
     try:
-        count, warnings = merge(args.dirs, args.out, args.policy)
+        count, warnings = merge(args.dirs, args.out, args.policy, args.prefer)
         for w in warnings:
             print(f"grade merge: {w}", file=sys.stderr)
         report = render_class(args.out)

@@ -12,6 +12,8 @@ from grader.instructor.term.records import (
     POLICY,
     REVIEWS,
     TIMES,
+    Decision,
+    latest_decisions,
     read_adjustments,
     read_reviews,
     union,
@@ -40,16 +42,51 @@ def merged_policy(sources: list[Path], out: Path, chosen: Path | None = None) ->
     return policies[0]
 
 
-def merge_term(sources: list[Path], out: Path, policy: Path | None = None) -> list[str]:
+def _verdict(d: Decision) -> str:
+    return f"{d.decision} of {d.when} ({d.reason})"
+
+
+def conflicting_decisions(folders: list[Path]) -> list[tuple[str, list[tuple[Path, Decision]]]]:
+    """Students whose decision that counts differs between ``folders`` (e.g. two runs of one shard):
+    (id, each folder's decision)."""
+    per = {d: latest_decisions(read_reviews(d / REVIEWS)) for d in folders}
+    out = []
+    for sid in sorted({k for latest in per.values() for k in latest}):
+        found = [(d, latest[sid]) for d, latest in per.items() if sid in latest]
+        if len({x.decision for _, x in found}) > 1:
+            out.append((found[0][1].id, found))
+    return out
+
+
+def merge_term(sources: list[Path], out: Path, policy: Path | None = None,
+               prefer: Path | None = None) -> list[str]:
     """Union of adjustments and review decisions (the merged folder's own first), the times of all,
     one policy (``merged_policy``); the warnings (bilingual) for the instructor. TermError when a file
-    is malformed."""
+    is malformed.  Every decision the merge overrides is named with both verdicts and their times; with
+    ``prefer``, the other folders' decisions for a student whose verdicts conflict are dropped (named)."""
     warnings: list[str] = []
     folders = [out, *[s for s in sources if s.resolve() != out.resolve()]]
+    before = latest_decisions(read_reviews(out / REVIEWS))  # what the merged folder decided so far
+    dropped: set[tuple[Path, str]] = set()
+    if prefer is not None:
+        for sid, found in conflicting_decisions(folders):
+            for d, x in found:
+                if d.resolve() != prefer.resolve():
+                    dropped.add((d.resolve(), sid.casefold()))
+                    warnings.append(f"{sid}: dropped the {_verdict(x)} in {d} (--prefer {prefer}) / "
+                                    f"--prefer에 따라 {d}의 결정({x.decision}, {x.when})을 버렸습니다")
     adjustments, reviews = [], []
     for d in folders:
         adjustments = union(adjustments, read_adjustments(d / ADJUSTMENTS))
-        reviews = union(reviews, read_reviews(d / REVIEWS))
+        reviews = union(reviews, [x for x in read_reviews(d / REVIEWS)
+                                  if (d.resolve(), x.id.casefold()) not in dropped])
+    after = latest_decisions(reviews)
+    for key, old in before.items():  # the merged folder's decision replaced by a newer one from a shard
+        new = after.get(key)
+        if new is not None and new != old and new.decision != old.decision:
+            warnings.append(f"{old.id}: the {_verdict(new)} overrides the {_verdict(old)} / 새 결정"
+                            f"({new.decision}, {new.when})이 이전 결정({old.decision}, {old.when})을 "
+                            "대신합니다")
     if adjustments:
         write_adjustments(out / ADJUSTMENTS, adjustments)
     if reviews:
@@ -70,4 +107,4 @@ def merge_term(sources: list[Path], out: Path, policy: Path | None = None) -> li
     return warnings
 
 
-__all__ = ["TermError", "merge_term", "merged_policy"]
+__all__ = ["TermError", "conflicting_decisions", "merge_term", "merged_policy"]
