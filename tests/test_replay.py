@@ -14,7 +14,7 @@ import pytest
 
 from grader.cli import main as grade_cli
 from grader.core import seeds
-from grader.report.view import failure_rows
+from grader.report.view import failure_rows, replay_commands
 from tests.conftest import ROOT
 
 BUGGY = ROOT / "examples" / "buggy"
@@ -68,7 +68,9 @@ def test_the_reproduce_command_reruns_the_failing_case(twice, monkeypatch: pytes
     rows = [r for r in failure_rows(first, "en", str(BUGGY))
             if r["hidden"] and r["id"].startswith("hidden/test_tying")]
     assert rows, "examples/buggy fails hidden tying tests"
-    command = rows[0]["reproduce"]
+    # the student's page offers the task's public tests; the instructor's replay is the class summary's
+    assert rows[0]["reproduce"] == f"grade {BUGGY} -k {rows[0]['task']}"
+    command = dict(replay_commands(first, str(BUGGY)))[rows[0]["id"]]
     assignment, grade_word, *argv = shlex.split(command)
     assert assignment == f"GK_GRADING_SEED={first['replay']['seed']}" and grade_word == "grade"
     monkeypatch.setenv(seeds.SECRET_ENV, "another-machine-another-secret")
@@ -96,3 +98,21 @@ def test_the_default_secret_is_created_once_and_private(tmp_path: Path,
     blocked.write_text("")
     monkeypatch.setenv(seeds.SECRET_FILE_ENV, str(blocked / "kit" / "secret"))
     assert seeds.replay_info("abc")["secret"] == "ephemeral"
+
+
+def test_a_batch_keeps_the_replay_for_the_instructor(tmp_path: Path) -> None:
+    """Students' pages of a batch carry no instructor line; the class summary carries the replay."""
+    subs = tmp_path / "subs"
+    shutil.copytree(BUGGY, subs / "bob", ignore=shutil.ignore_patterns("__pycache__"))
+    out = tmp_path / "out"
+    assert grade_cli(["batch", str(subs), "--out", str(out), "-k", "test_tying", "-j", "1", "-q",
+                      "--lang", "en"]) == 0
+    results = json.loads((out / "bob" / "results.json").read_text())
+    hidden = [t["id"] for t in results["tests"] if t["status"] != "passed" and t["id"].startswith("hidden/")]
+    assert hidden, "examples/buggy fails hidden tying tests"
+    for page in ("feedback.html", "feedback.md", "summary.txt", "gradescope.json"):
+        text = (out / "bob" / page).read_text(encoding="utf-8")
+        assert "GK_GRADING_SEED" not in text and "--hidden" not in text, page
+    summary = (out / "summary.html").read_text(encoding="utf-8")
+    assert "Replaying hidden failures (instructor only)" in summary
+    assert f"GK_GRADING_SEED={results['replay']['seed']} grade" in summary and "--hidden -k" in summary

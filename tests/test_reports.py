@@ -143,7 +143,9 @@ def test_buggy_html_explains_each_failure(graded):
     # how to reproduce: the CLI's -k, with the test's parameters when -k can spell them
     assert "grade examples/buggy -k &#39;test_formula_small and 4-6&#39;" in html
     assert "grade examples/buggy -k test_tied_head_is_the_embedding" in html
-    assert "Reproduce (instructor)" in html and "--hidden -k" in html
+    # a hidden check: the student's closest command (the task's public tests), never the instructor's replay
+    assert "Closest check you can run (this task&#39;s public tests)" in html
+    assert "--hidden" not in html and "GK_GRADING_SEED" not in html
     # top three: one per task, costliest first, never the same task twice
     fixes = re.search(r'<ol class="fixes" id="fixes">(.*?)</ol>', html, re.S).group(1)
     titles = re.findall(r"<strong>(.*?)</strong>", fixes)

@@ -224,8 +224,9 @@ def not_counted_cards(results: dict, lang: str, path: str) -> list[Row]:
             text = messages.get(lang) or en
             test_id = str(t["id"])
             where, _, name = test_id.partition("::")
-            command = reproduce_command(f"{where}::{name.partition('[')[0]}[{group}]", path, seed, lesson)
             task = str(entry.get("task", ""))
+            command = reproduce_command(f"{where}::{name.partition('[')[0]}[{group}]", path, seed, lesson,
+                                        task=task)
             card = cards.setdefault(group, {
                 "task": task, "group": group, "checks": [], "count": 0, "lost": 0.0,
                 "task_title": title_of(titles, task, lang),

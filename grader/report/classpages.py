@@ -23,6 +23,7 @@ from grader.report.class_sections import class_sections
 from grader.report.lesson_tasks import class_results, task_order, task_titles
 from grader.report.plots import data_uri
 from grader.report.render import environment
+from grader.report.view import replay_commands
 
 MARKER = "batch.json"
 SIMILARITY_PAGE = "similarity.html"  # written by `grade similarity` beside the summary, when it runs
@@ -210,6 +211,8 @@ def summary_context(model: ClassModel) -> dict[str, Any]:
         "pending_review": [r.id for r in rows if r.review.flagged
                            and not any(s.kind == "review" for s in r.steps)],
         "similarity": SIMILARITY_PAGE if (out / SIMILARITY_PAGE).exists() else None,
+        # the instructor's replay of each failed hidden test (seed, --hidden): here, never a student's page
+        "replays": [(r.id, cmds) for r in rows if (cmds := replay_commands(r.results, r.path or r.name))],
     }
 
 

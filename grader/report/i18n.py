@@ -28,7 +28,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "fix": ("How to fix", "고치는 방법"),
     "message": ("Message", "메시지"),
     "reproduce": ("Reproduce locally", "내 컴퓨터에서 재현"),
-    "hidden_reproduce": ("Reproduce (instructor)", "재현(강사용)"),
+    "hidden_reproduce": ("Closest check you can run (this task's public tests)",
+                         "직접 돌려 볼 수 있는 가장 가까운 검사(이 과제의 공개 테스트)"),
     "hidden_note": ("Hidden test: it runs when you submit; the public tests of the same task are your "
                     "closest check.",
                     "숨은 테스트: 제출할 때 실행됩니다. 같은 항목의 공개 테스트로 먼저 확인하세요."),

@@ -47,23 +47,38 @@ def lesson_flag(results: Mapping[str, Any] | None, path: str) -> str | None:
     return None if picked == name else name
 
 
-def reproduce_command(test_id: str, path: str, seed: str | None = None, lesson: str | None = None) -> str:
+def reproduce_command(test_id: str, path: str, seed: str | None = None, lesson: str | None = None, *,
+                      task: str | None = None, instructor: bool = False) -> str:
     """`grade PATH -k EXPR` selecting this test (its parameters too when -k can spell them); with no
     ``path``, `grade -k EXPR` as the student runs it in their own copy (a batch's pages).
 
-    A hidden test's command carries the submission seed, so it replays the same inputs anywhere;
+    A student cannot run the hidden suite: for a hidden test their command runs the public tests of its
+    ``task``, the closest check they have. The instructor's (``instructor``) carries the submission seed
+    and ``--hidden``, so it replays the same inputs anywhere; it belongs to the instructor's views only.
     ``lesson`` (``lesson_flag``) adds `--lesson NAME`, so the command grades the lesson the test is of.
     """
     name = test_id.split("::")[-1]
     func, _, param = name.partition("[")
     param = param.rstrip("]")
-    # -k can spell ids like "4-6" or "problem2-solved"; bare indices say nothing
-    expr = f"{func} and {param}" if re.fullmatch(r"[\w.+-]*[A-Za-z-][\w.+-]*", param) else func
-    hidden = " --hidden" if test_id.startswith("hidden/") else ""
-    replay = f"GK_GRADING_SEED={seed} " if hidden and seed and re.fullmatch(r"[0-9a-f]+", seed) else ""
     where = f" {shlex.quote(path)}" if path else ""
     pick = f" --lesson {shlex.quote(lesson)}" if lesson else ""
-    return f"{replay}grade{where}{pick}{hidden} -k {shlex.quote(expr)}"
+    hidden = test_id.startswith("hidden/")
+    if hidden and not instructor:
+        return f"grade{where}{pick} -k {shlex.quote(task)}" if task else f"grade{where}{pick}"
+    # -k can spell ids like "4-6" or "problem2-solved"; bare indices say nothing
+    expr = f"{func} and {param}" if re.fullmatch(r"[\w.+-]*[A-Za-z-][\w.+-]*", param) else func
+    replay = f"GK_GRADING_SEED={seed} " if hidden and seed and re.fullmatch(r"[0-9a-f]+", seed) else ""
+    return f"{replay}grade{where}{pick}{' --hidden' if hidden else ''} -k {shlex.quote(expr)}"
+
+
+def replay_commands(results: dict, path: str) -> list[tuple[str, str]]:
+    """The instructor's command replaying each failed hidden test (its seed and --hidden), by test id:
+    for the instructor's views (the class summary), never a student's page."""
+    seed = (results.get("replay") or {}).get("seed")
+    lesson = lesson_flag(results, path)
+    return [(str(t["id"]), reproduce_command(str(t["id"]), path, seed, lesson, instructor=True))
+            for t in results.get("tests", []) if t.get("status") != "passed"
+            and str(t.get("id", "")).startswith("hidden/")]
 
 
 def task_title(task: str | None, lang: str, titles: Titles | None = None) -> str:
@@ -108,7 +123,7 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
             "status": t["status"], "status_word": status_word(t["status"], lang),
             "points": t["max_score"], "text": text, "parts": parts, "record": record,
             "hidden": t["id"].startswith("hidden/"),
-            "reproduce": reproduce_command(t["id"], path, seed, lesson),
+            "reproduce": reproduce_command(t["id"], path, seed, lesson, task=t.get("task")),
             # grouping reads the record's cause and the figure's diagnosis (one card per cause: cards.py)
             "figure_data": t.get("figure"),
             # a results.json from before records: its words, for a lesson's own reading of them (Causes)
@@ -127,4 +142,5 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
     return rows
 
 
-__all__ = ["failure_rows", "lesson_flag", "reproduce_command", "student_output", "task_rows"]
+__all__ = ["failure_rows", "lesson_flag", "replay_commands", "reproduce_command", "student_output",
+           "task_rows"]
