@@ -330,3 +330,14 @@ def test_student_imports_are_read_from_the_source(tmp_path: Path) -> None:
     (tmp_path / "cycle_a.py").write_text("import cycle_b\n")
     (tmp_path / "cycle_b.py").write_text("import cycle_a\nimport helpers\n")
     assert student_imports(tmp_path, "cycle_a") == []  # importing cycle_b first could change the cycle
+
+
+def test_korean_findings_put_the_particle_after_what_is_read_last() -> None:
+    """"`signal`(…을 받음)을 import합니다": the particle follows the parenthesis, not the module's name."""
+    from grader.core.tamper import scan_text
+
+    found = scan_text("import signal\nimport inspect\nfrom sys import modules\n", "embedding.py")
+    ko = [f.ko for f in found]
+    assert "`signal`(핸들러가 실행 중인 프레임을 받음)을 import합니다" in ko
+    assert "`inspect`(프레임, 소스, 전역 변수)를 import합니다" in ko
+    assert "sys.modules를 import합니다" in ko

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.core.lang import particle
 from grader.core.source import Sources, dotted, sources_of
 
 # Modules whose only use here would be to reach into the running process.
@@ -246,10 +247,10 @@ class _Scanner(ast.NodeVisitor):
         root = module.split(".")[0]
         if root.startswith("gk_"):
             self.flag(node, f"imports {module}, part of the grader's own runtime",
-                      f"채점기 런타임의 일부인 {module}를 import합니다")
+                      f"채점기 런타임의 일부인 {particle(module, '을')} import합니다")
         elif root in MODULES:
             en, ko = MODULES[root]
-            self.flag(node, f"imports {en}", f"{ko}를 import합니다")
+            self.flag(node, f"imports {en}", f"{particle(ko, '을')} import합니다")
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
@@ -260,13 +261,14 @@ class _Scanner(ast.NodeVisitor):
         self._module(node, module)
         for alias in node.names:
             if module == "sys" and alias.name in SYS_NAMES | ATTRIBUTES:
-                self.flag(node, f"imports sys.{alias.name}", f"sys.{alias.name}를 import합니다")
+                self.flag(node, f"imports sys.{alias.name}",
+                          f"{particle('sys.' + alias.name, '을')} import합니다")
             elif module in MEMBERS and alias.name in MEMBERS[module][0]:
                 self.flag(node, f"imports {module}.{alias.name}: {MEMBERS[module][1]}",
-                          f"{module}.{alias.name}를 import합니다: {MEMBERS[module][2]}")
+                          f"{particle(module + '.' + alias.name, '을')} import합니다: {MEMBERS[module][2]}")
             elif alias.name in ATTRIBUTES or alias.name in ("exec", "eval", "__import__", "breakpoint"):
                 self.flag(node, f"imports {alias.name} from {module}",
-                                f"{module}에서 {alias.name}를 import합니다")
+                                f"{module}에서 {particle(alias.name, '을')} import합니다")
         self.generic_visit(node)
 
     def _resolved(self, node: ast.AST) -> str:
