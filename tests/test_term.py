@@ -173,6 +173,11 @@ def test_student_feedback_shows_each_step_in_both_languages(decided: dict) -> No
     assert f"— {round(0.8 * full + 1.5, 2):g} / {full:g}" in md.splitlines()[0]
     erin = (merged / "erin" / "feedback.html").read_text(encoding="utf-8")
     assert 'id="final"' in erin and "submission time unknown" in erin and "제출 시각을 알 수 없어" in erin
+    # Gradescope's top-level output says every step too (the late penalty, the adjustment, the review)
+    for name, step in (("carol", "instructor adjustment \\+1.5: regrade request"), ("carol", "late by 1 day 2 h"),
+                       ("mallory", "review accepted, withheld points restored")):
+        output = json.loads((merged / name / "gradescope.json").read_text(encoding="utf-8"))["output"]
+        assert step in output, (name, step)
 
 
 def test_canvas_export_carries_the_final_totals(decided: dict, tmp_path: Path) -> None:
