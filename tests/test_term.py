@@ -174,7 +174,8 @@ def test_student_feedback_shows_each_step_in_both_languages(decided: dict) -> No
     erin = (merged / "erin" / "feedback.html").read_text(encoding="utf-8")
     assert 'id="final"' in erin and "submission time unknown" in erin and "제출 시각을 알 수 없어" in erin
     # Gradescope's top-level output says every step too (the late penalty, the adjustment, the review)
-    for name, step in (("carol", "instructor adjustment \\+1.5: regrade request"), ("carol", "late by 1 day 2 h"),
+    for name, step in (("carol", "instructor adjustment \\+1.5: regrade request"),
+                       ("carol", "late by 1 day 2 h"),
                        ("mallory", "review accepted, withheld points restored")):
         output = json.loads((merged / name / "gradescope.json").read_text(encoding="utf-8"))["output"]
         assert step in output, (name, step)
