@@ -48,6 +48,8 @@ STUDENT_HELP = {
     "no_daemon": ("grade cold, without the warm grader this folder keeps between runs",
                   "이 폴더에 상주하는 채점기 없이 새로 채점"),
     "stop_daemon": ("stop this folder's warm grader and exit", "이 폴더의 상주 채점기를 끄고 끝냄"),
+    "watch": ("grade again on every save: the score, what changed and three failed checks",
+              "저장할 때마다 다시 채점: 점수, 바뀐 점, 실패한 검사 세 개"),
     "help": ("show this help and exit", "이 도움말을 보여 주고 끝냄"),
 }
 # The student's help names the lesson `grade` would grade here ({title}: its own title, lesson_title).
@@ -116,6 +118,8 @@ def build_parser(lang: str | None = None, title: tuple[str, str] | None = None) 
     # The warm grader (grader/daemon/): an interactive `grade` leaves one for the next run.
     p.add_argument("--no-daemon", action="store_true", help="grade cold, without the warm grader")
     p.add_argument("--stop-daemon", action="store_true", help="stop this folder's warm grader and exit")
+    p.add_argument("--watch", action="store_true",
+                   help="grade again on every save, printing the score, the change and three failed checks")
     # GitHub Actions / Classroom (grader/report/ci.py, docs/ci.md).
     p.add_argument("--ci", action="store_true",
                    help="also write $GITHUB_STEP_SUMMARY, ::error annotations and Classroom's `result` "
@@ -203,6 +207,8 @@ def run_hosted(argv: list[str]) -> int | None:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     from grader.sandbox import host
 
+    if getattr(args, "watch", False):
+        return None  # the loop runs here, small; each round's grade is the warm grader's
     policy = policy_from_args(args)
     if not (argv and argv[0] in HOSTED):
         code = run_warm(argv, args, policy)
@@ -294,6 +300,11 @@ def grade_one(argv: list[str]) -> int:
         return 2
     if note and not args.quiet:
         print(note, file=sys.stderr)
+    if args.watch:
+        from grader.daemon.watch import watch
+
+        rest = [a for a in argv if a != "--watch"]
+        return watch(Path(args.path), Path(args.out) / "results.json", rest, options.lang)
     if args.hidden_from:
         try:
             options = with_hidden_archive(options, Path(args.hidden_from), args.key_env)

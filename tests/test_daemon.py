@@ -94,3 +94,30 @@ def test_a_warm_grade_equals_a_cold_one_and_leaves_nothing(tmp_path):
     alive = [p for p in [pid, *zygotes] if Path(f"/proc/{p}/status").exists()
              and "zombie" not in Path(f"/proc/{p}/status").read_text()]
     assert alive == []
+
+
+def test_watch_shows_score_change_and_three_failures_within_the_width(tmp_path):
+    from grader.daemon import watch
+
+    results = tmp_path / "results.json"
+    tests = [{"task": f"t{i}", "status": "failed", "messages": {"en": "x " * 80, "ko": "실패"}}
+             for i in range(5)]
+    results.write_text(json.dumps({"score": 3, "max_score": 10, "tests": [{"status": "passed"}, *tests]}))
+    output = "Score 3/10\n+2 since the last run (04:06): t9 now passes\n"
+    lines = watch.summary(output, results, "en", 40)
+    assert lines[0] == "3 / 10"
+    assert lines[1].startswith("+2 since the last run")
+    assert [line.split(":")[0] for line in lines[2:5]] == ["✗ t0", "✗ t1", "✗ t2"]
+    assert lines[5] == "… +2"
+    assert all(len(line) <= 40 for line in lines)
+    assert watch.summary(output, results, "ko", 40)[2] == "✗ t0: 실패"
+
+
+def test_watch_sees_a_save(tmp_path):
+    from grader.daemon import watch
+
+    (tmp_path / "m.py").write_text("a = 1\n")
+    before = watch.snapshot(tmp_path)
+    time.sleep(0.01)
+    (tmp_path / "m.py").write_text("a = 22\n")
+    assert watch.snapshot(tmp_path) != before

@@ -25,7 +25,7 @@ from grader.sandbox import host, launch
 from grader.sandbox import zygote as zygote_mod
 
 # Flags a daemon never serves (the client runs them cold, and so does a daemon asked anyway).
-COLD_FLAGS = ("--hidden", "--hidden-from", "--ci", "--no-daemon", "--stop-daemon")
+COLD_FLAGS = ("--hidden", "--hidden-from", "--ci", "--no-daemon", "--stop-daemon", "--watch")
 
 
 def peer_uid(conn: socket.socket) -> int:
