@@ -71,7 +71,8 @@ def watch(target: Path, results_file: Path, argv: list[str], lang: str,
                 seen = now
                 run = subprocess.run(command, env=env, capture_output=True, text=True)
                 width = shutil.get_terminal_size().columns
-                echo(_fit(f"── {time.strftime('%H:%M:%S')} " + "─" * width, width))
+                head = f"── {time.strftime('%H:%M:%S')} "
+                echo(head + "─" * max(0, width - len(head)))
                 for line in summary(run.stdout + run.stderr, results_file, lang, width):
                     echo(line)
                 done += 1
