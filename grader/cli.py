@@ -223,6 +223,9 @@ def run_warm(argv: list[str], args: argparse.Namespace, policy: SandboxPolicy) -
     from grader.daemon import client
     from grader.sandbox import host
 
+    cold = args.no_daemon or args.hidden or args.hidden_from or args.ci or not client.wanted()
+    if cold and not args.stop_daemon:
+        return None
     try:
         ref = lesson_from_args(args, Path(args.path) if args.path else None)
     except UsageProblem:
@@ -234,8 +237,6 @@ def run_warm(argv: list[str], args: argparse.Namespace, policy: SandboxPolicy) -
               "grade: no warm grader runs for this folder / 이 폴더에 상주 채점기가 없습니다",
               file=sys.stderr)
         return 0
-    if args.no_daemon or args.hidden or args.hidden_from or args.ci or not client.wanted():
-        return None
     if not host.wanted(policy):
         return None
     code = client.serve(argv, key, HOST_ENTRY)
