@@ -10,6 +10,7 @@ import argparse
 import importlib
 import importlib.util
 import sys
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
@@ -24,6 +25,7 @@ from grader.engine.lesson_api import Layout
 from grader.engine.lessons import DEFAULT_LESSON, select
 from grader.engine.options import GradeOptions, UsageProblem
 from grader.sandbox.flags import policy_from_args
+from grader.sandbox.launch import SandboxPolicy
 
 # What the zygote's fork runs (grader/sandbox/host.py): this module's main, by name.
 HOST_ENTRY = "grader.cli:main"
@@ -43,6 +45,11 @@ STUDENT_HELP = {
                 "pytest -k expression",
                 "EXPR에 맞는 검사만 실행: `grade`가 출력하는 표의 과제 이름, 또는 pytest -k 식"),
     "quiet": ("no summary on the terminal", "터미널에 요약을 출력하지 않음"),
+    "no_daemon": ("grade cold, without the warm grader this folder keeps between runs",
+                  "이 폴더에 상주하는 채점기 없이 새로 채점"),
+    "stop_daemon": ("stop this folder's warm grader and exit", "이 폴더의 상주 채점기를 끄고 끝냄"),
+    "watch": ("grade again on every save: the score, what changed and three failed checks",
+              "저장할 때마다 다시 채점: 점수, 바뀐 점, 실패한 검사 세 개"),
     "help": ("show this help and exit", "이 도움말을 보여 주고 끝냄"),
 }
 # The student's help names the lesson `grade` would grade here ({title}: its own title, lesson_title).
@@ -108,6 +115,11 @@ def build_parser(lang: str | None = None, title: tuple[str, str] | None = None) 
     add_grading_arguments(p)
     add_hidden_arguments(p)
     p.add_argument("-q", "--quiet", action="store_true", help="no summary on the terminal")
+    # The warm grader (grader/daemon/): an interactive `grade` leaves one for the next run.
+    p.add_argument("--no-daemon", action="store_true", help="grade cold, without the warm grader")
+    p.add_argument("--stop-daemon", action="store_true", help="stop this folder's warm grader and exit")
+    p.add_argument("--watch", action="store_true",
+                   help="grade again on every save, printing the score, the change and three failed checks")
     # GitHub Actions / Classroom (grader/report/ci.py, docs/ci.md).
     p.add_argument("--ci", action="store_true",
                    help="also write $GITHUB_STEP_SUMMARY, ::error annotations and Classroom's `result` "
@@ -195,7 +207,51 @@ def run_hosted(argv: list[str]) -> int | None:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     from grader.sandbox import host
 
-    return host.run_hosted(argv, policy_from_args(args), entry=HOST_ENTRY)
+    if getattr(args, "watch", False):
+        return None  # the loop runs here, small; each round's grade is the warm grader's
+    policy = policy_from_args(args)
+    if not (argv and argv[0] in HOSTED):
+        code = run_warm(argv, args, policy)
+        if code is not None:
+            return code
+    return host.run_hosted(argv, policy, entry=HOST_ENTRY)
+
+
+def run_warm(argv: list[str], args: argparse.Namespace, policy: SandboxPolicy) -> int | None:
+    """`grade argv` served by this folder's warm grader (grader/daemon/), or None to grade cold, having
+    started one for the next run where it may; --stop-daemon ends it."""
+    from grader.daemon import client
+    from grader.sandbox import host
+
+    cold = args.no_daemon or args.hidden or args.hidden_from or args.ci or not client.wanted()
+    if cold and not args.stop_daemon:
+        return None
+    try:
+        ref = lesson_from_args(args, Path(args.path) if args.path else None)
+    except UsageProblem:
+        return None  # grade_one says why
+    key = [ref.module, repr(replace(policy, hide=())), str(args.out)]
+    if args.stop_daemon:
+        stopped = client.stop(key)
+        print("grade: the warm grader stopped / 상주 채점기를 껐습니다" if stopped else
+              "grade: no warm grader runs for this folder / 이 폴더에 상주 채점기가 없습니다",
+              file=sys.stderr)
+        return 0
+    if not host.wanted(policy):
+        return None
+    code = client.serve(argv, key, HOST_ENTRY)
+    if code is None:
+        client.start(key, kit_trees(ref.module))
+    return code
+
+
+def kit_trees(module: str) -> list[str]:
+    """The folders whose change retires a warm grader: the kit's and the lesson's package (its suites)."""
+    trees = [str(Path(__file__).resolve().parent)]
+    spec = importlib.util.find_spec(module.partition(".")[0])
+    if spec is not None and spec.submodule_search_locations:
+        trees += [str(Path(p).resolve()) for p in spec.submodule_search_locations]
+    return trees
 
 
 def resolve_target(args: argparse.Namespace, layout: Layout) -> str | None:
@@ -245,6 +301,11 @@ def grade_one(argv: list[str]) -> int:
         return 2
     if note and not args.quiet:
         print(note, file=sys.stderr)
+    if args.watch:
+        from grader.daemon.watch import watch
+
+        rest = [a for a in argv if a != "--watch"]
+        return watch(Path(args.path), Path(args.out) / "results.json", rest, options.lang)
     if args.hidden_from:
         try:
             options = with_hidden_archive(options, Path(args.hidden_from), args.key_env)

@@ -16,6 +16,9 @@ from filelock import FileLock
 from grader.engine.runner import GradeOptions, grade_path
 
 ROOT = Path(__file__).resolve().parent.parent
+# No test leaves a warm grader behind (grader/daemon/): `grade` run by a test grades cold unless the
+# test asks for the daemon itself (GK_DAEMON=1 in a child's environment, with this removed).
+os.environ["GK_NO_DAEMON"] = "1"
 CORPUS = ROOT / "tests" / "corpus"
 
 

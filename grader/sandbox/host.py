@@ -68,14 +68,7 @@ def run_hosted(argv: list[str], policy: launch.SandboxPolicy, entry: str) -> int
     if child is None:
         ours.close()
         return None
-    payload = {
-        "module": __name__, "entry": entry, "argv": argv, "prog": sys.argv[0],
-        "sys_path": [os.path.abspath(p) if p else os.getcwd() for p in sys.path],  # the fork starts in /
-        "env": dict(os.environ), "cwd": os.getcwd(), "finders": [_finder_name(f) for f in sys.meta_path],
-        "dont_write_bytecode": sys.dont_write_bytecode,
-        "zygote": {"path": zygote.path, "pid": zygote.process.pid},
-        "namespaces": list(launch.namespaces_status()),
-    }
+    payload = {**request(argv, entry), **zygote_fields(zygote)}
 
     def forward(signum: int, _frame: Any) -> None:
         child.send_signal(signum)
@@ -101,6 +94,22 @@ def run_hosted(argv: list[str], policy: launch.SandboxPolicy, entry: str) -> int
         os.kill(os.getpid(), -code)
         return 128 - code
     return code
+
+
+def request(argv: list[str], entry: str) -> dict[str, Any]:
+    """What a forked grader needs to become this `grade argv` (also sent to a warm daemon, grader/daemon/)."""
+    return {
+        "module": __name__, "entry": entry, "argv": argv, "prog": sys.argv[0],
+        "sys_path": [os.path.abspath(p) if p else os.getcwd() for p in sys.path],  # the fork starts in /
+        "env": dict(os.environ), "cwd": os.getcwd(), "finders": [_finder_name(f) for f in sys.meta_path],
+        "dont_write_bytecode": sys.dont_write_bytecode,
+    }
+
+
+def zygote_fields(zygote: zygote_mod.Zygote) -> dict[str, Any]:
+    """The part of the request only the zygote's owner knows."""
+    return {"zygote": {"path": zygote.path, "pid": zygote.process.pid},
+            "namespaces": list(launch.namespaces_status())}
 
 
 def hosted(payload: dict[str, Any], channel: socket.socket) -> int:

@@ -1,0 +1,131 @@
+"""The student's loop: a re-grade after a one-line edit, cold and through the warm grader (issue 39).
+
+    python bench/bench_loop.py [--runs 5] [--out /tmp/loop.md]
+
+In a student release of this kit (`grade release`, run from that copy with `python -m grader.cli`, as
+a student's `grade` would be), with the reference solutions as the student's code, measures in one
+run, each figure the median of --runs runs:
+
+* `python -c "import torch"`, the floor;
+* a re-grade after a one-line change in leetcode.py (a module the experiment does not call) and in
+  embedding.py (one it does), cold (`--no-daemon`) and warm (the folder's daemon, after a warm-up);
+* the daemon's idle memory: RSS of the daemon and its zygote (shared pages counted in each).
+
+Writes a Markdown table to --out and prints it, with the machine and the load average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLUTIONS = ROOT / "solutions"
+
+
+def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
+    started = time.monotonic()
+    done = subprocess.run(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall = time.monotonic() - started
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr.decode()[-2000:]}")
+    return wall
+
+
+def edit(path: Path, n: int) -> None:
+    """A one-line change: the last line of the module, a new comment each time."""
+    lines = path.read_text().splitlines()
+    if lines and lines[-1].startswith("# edit "):
+        lines.pop()
+    path.write_text("\n".join([*lines, f"# edit {n}"]) + "\n")
+
+
+def rss_mib(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--out", type=Path, default=Path("/tmp/loop.md"))
+    args = p.parse_args()
+    load_before = os.getloadavg()
+    with tempfile.TemporaryDirectory(prefix="gk-loop-") as tmp:
+        copy = Path(tmp) / "release"
+        subprocess.run([sys.executable, "-m", "grader.cli", "release", str(copy)], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+        for module in SOLUTIONS.iterdir():
+            shutil.copy(module, copy / "exercises" / module.name)
+        env = {k: v for k, v in os.environ.items() if k not in ("GK_NO_DAEMON", "PYTHONPATH")}
+        env.update(GK_DAEMON="1", XDG_RUNTIME_DIR=str(Path(tmp) / "run"), GK_DAEMON_IDLE="600")
+        (Path(tmp) / "run").mkdir()
+        grade = [sys.executable, "-m", "grader.cli", "-q"]
+        torch_walls: list[float] = []  # measured between the grades, under the same load as they run
+        walls: dict[tuple[str, str], list[float]] = {}
+        n = 0
+        try:
+            timed(grade, copy, env)  # starts the daemon
+            deadline = time.monotonic() + 180
+            folder = Path(tmp) / "run" / f"gk-daemon-{os.getuid()}"
+            while not list(folder.glob("*.pid")) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            timed(grade, copy, env)  # warm-up through it
+            for _ in range(args.runs):
+                torch_walls.append(timed([sys.executable, "-c", "import torch"], copy, env))
+                for module in ("leetcode", "embedding"):
+                    for mode, extra in (("cold", ["--no-daemon"]), ("warm", [])):
+                        n += 1
+                        edit(copy / "exercises" / f"{module}.py", n)
+                        walls.setdefault((module, mode), []).append(timed([*grade, *extra], copy, env))
+            time.sleep(2)
+            (pid_file,) = folder.glob("*.pid")
+            pid = int(pid_file.read_text().split()[0])
+            kids = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True,
+                                  text=True).stdout.split()
+            idle = rss_mib(pid) + sum(rss_mib(int(k)) for k in kids)
+        finally:
+            subprocess.run([*grade, "--stop-daemon"], cwd=copy, env=env, capture_output=True)
+    load_after = os.getloadavg()
+    torch_wall = statistics.median(torch_walls)
+    rows = [("bare `python -c \"import torch\"`", torch_wall, "1×", "")]
+    goals = {"leetcode": 0.5, "embedding": 1.5}
+    for module in ("leetcode", "embedding"):
+        for mode in ("cold", "warm"):
+            wall = statistics.median(walls[(module, mode)])
+            goal = f"goal ≤ {goals[module]}×" if mode == "warm" else ""
+            rows.append((f"re-grade after a one-line change in {module}.py, {mode}", wall,
+                         f"{wall / torch_wall:.2f}×", goal))
+    import torch  # noqa: F401 - for its version only
+
+    lines = [
+        f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, torch "
+        f"{torch.__version__}; median of {args.runs} runs; load average {load_before[0]:.1f} before, "
+        f"{load_after[0]:.1f} after (`python bench/bench_loop.py --runs {args.runs}`).",
+        "",
+        "| measure | wall | against import torch | |",
+        "|---|---:|---:|---|",
+        *[f"| {a} | {b:.2f} s | {c} | {d} |" for a, b, c, d in rows],
+        f"| the daemon's idle memory (RSS of daemon + zygote) | {idle:.0f} MiB | | |",
+    ]
+    table = "\n".join(lines) + "\n"
+    args.out.write_text(table, encoding="utf-8")
+    print(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

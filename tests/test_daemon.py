@@ -1,0 +1,123 @@
+"""The warm grader (grader/daemon/): who it serves, and a real one graded through and stopped."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from conftest import CORPUS
+
+from grader.daemon import client, place, server
+
+
+def test_used_only_where_asked_and_never_in_ci(monkeypatch):
+    assert not client.wanted({"GK_NO_DAEMON": "1", "GK_DAEMON": "1"}, interactive=True)
+    assert not client.wanted({"CI": "true"}, interactive=True)
+    assert not client.wanted({"GITHUB_ACTIONS": "true", "GK_DAEMON": "1"}, interactive=True)
+    assert not client.wanted({}, interactive=False)  # a script, a test: cold unless asked
+    assert client.wanted({"GK_DAEMON": "1"}, interactive=False)
+    assert client.wanted({}, interactive=True)
+
+
+def test_refuses_another_folder_and_the_hidden_suite():
+    assert server.refuses({"cwd": "/a", "argv": []}, "/a") is None
+    assert server.refuses({"cwd": "/b", "argv": []}, "/a") == "another folder"
+    for flag in (["--hidden"], ["--hidden-from=x.zip"], ["--ci"], ["--no-daemon"]):
+        assert server.refuses({"cwd": "/a", "argv": ["exercises", *flag]}, "/a") == "a cold-only flag"
+
+
+def test_socket_private_and_named_by_folder_and_flags(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    a = place.socket_path("/x", ["lesson_a"])
+    assert stat.S_IMODE(a.parent.stat().st_mode) == 0o700
+    assert a != place.socket_path("/y", ["lesson_a"]) != place.socket_path("/x", ["lesson_b"])
+    tree = tmp_path / "kit"
+    tree.mkdir()
+    (tree / "m.py").write_text("x = 1\n")
+    before = place.stamp([str(tree)])
+    (tree / "m.py").write_text("x = 22\n")
+    assert place.stamp([str(tree)]) != before
+
+
+def _results(folder: Path) -> list[tuple]:
+    data = json.loads((folder / "reports" / "results.json").read_text())
+    return [data["score"], [(t["id"], t["status"], t["messages"]) for t in data["tests"]]]
+
+
+def test_a_warm_grade_equals_a_cold_one_and_leaves_nothing(tmp_path):
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "exercises").mkdir()
+    for f in (CORPUS / "bug_no_scale").iterdir():
+        if f.name != "expect.json":
+            (work / "exercises" / f.name).write_bytes(f.read_bytes())
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "GK_NO_DAEMON"}
+    env.update(GK_DAEMON="1", XDG_RUNTIME_DIR=str(run_dir), GK_DAEMON_IDLE="300")
+    grade = [sys.executable, "-c", "import sys; from grader.cli import program; sys.exit(program())"]
+    folder = run_dir / f"gk-daemon-{os.getuid()}"
+    pid, zygotes = 0, []
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([*grade, *args], cwd=work, env=env, capture_output=True, text=True)
+
+    try:
+        cold = run("-q", "--lang", "en")
+        cold_results = _results(work)
+        deadline = time.monotonic() + 120
+        while not list(folder.glob("*.pid")) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        (pid_file,) = folder.glob("*.pid")
+        sock = pid_file.with_suffix(".sock")
+        assert stat.S_IMODE(sock.stat().st_mode) == 0o600
+        pid = int(pid_file.read_text().split()[0])
+        warm = run("-q", "--lang", "en")
+        assert pid_file.read_text().split()[1] == "1"  # served by the daemon
+        assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
+        assert _results(work) == cold_results
+        ps = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True)
+        zygotes = [int(p) for p in ps.stdout.split()]
+        assert zygotes
+        assert "stopped" in run("--stop-daemon").stderr
+    finally:
+        run("--stop-daemon")
+    assert list(folder.iterdir()) == []
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(Path(f"/proc/{p}").exists() for p in [pid, *zygotes]):
+        time.sleep(0.1)
+    alive = [p for p in [pid, *zygotes] if Path(f"/proc/{p}/status").exists()
+             and "zombie" not in Path(f"/proc/{p}/status").read_text()]
+    assert alive == []
+
+
+def test_watch_shows_score_change_and_three_failures_within_the_width(tmp_path):
+    from grader.daemon import watch
+
+    results = tmp_path / "results.json"
+    tests = [{"task": f"t{i}", "status": "failed", "messages": {"en": "x " * 80, "ko": "실패"}}
+             for i in range(5)]
+    results.write_text(json.dumps({"score": 3, "max_score": 10, "tests": [{"status": "passed"}, *tests]}))
+    output = "Score 3/10\n+2 since the last run (04:06): t9 now passes\n"
+    lines = watch.summary(output, results, "en", 40)
+    assert lines[0] == "3 / 10"
+    assert lines[1].startswith("+2 since the last run")
+    assert [line.split(":")[0] for line in lines[2:5]] == ["✗ t0", "✗ t1", "✗ t2"]
+    assert lines[5] == "… +2"
+    assert all(len(line) <= 40 for line in lines)
+    assert watch.summary(output, results, "ko", 40)[2] == "✗ t0: 실패"
+
+
+def test_watch_sees_a_save(tmp_path):
+    from grader.daemon import watch
+
+    (tmp_path / "m.py").write_text("a = 1\n")
+    before = watch.snapshot(tmp_path)
+    time.sleep(0.01)
+    (tmp_path / "m.py").write_text("a = 22\n")
+    assert watch.snapshot(tmp_path) != before
