@@ -50,24 +50,3 @@ def test_grade_inside_the_exercises_folder_grades_it_and_writes_outside(tmp_path
     assert parent.returncode == 0 and "outside it" not in parent.stderr
     again = json.loads((tmp_path / "reports" / "results.json").read_text(encoding="utf-8"))
     assert again["score"] == results["score"] and again["submission"] == "exercises"
-
-
-def test_a_mistyped_path_writes_no_page_and_suggests_k(tmp_path: Path) -> None:
-    """`grade sinusoidal_pe` (the student forgot -k): nothing graded, nothing written, -k suggested."""
-    for lang, said in (("en", "To grade one task or test, use -k: `grade -k sinusoidal_pe`"),
-                       ("ko", "과제나 테스트 하나만 채점하려면 -k를 쓰세요: `grade -k sinusoidal_pe`")):
-        proc = _grade("sinusoidal_pe", "--lang", lang, cwd=tmp_path)
-        assert proc.returncode == 2 and said in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
-        assert not (tmp_path / "reports").exists()
-
-
-def test_an_unreadable_submission_page_states_only_what_happened(tmp_path: Path) -> None:
-    """A page of a submission that could not be read has no score table, no "nothing to fix" and no
-    lesson blocks: nothing was graded."""
-    (tmp_path / "bad.zip").write_bytes(b"garbage")
-    proc = _grade("bad.zip", "--lang", "en", "-q", cwd=tmp_path)
-    assert proc.returncode == 2
-    for page in ("feedback.html", "feedback.md"):
-        text = (tmp_path / "reports" / "bad" / page).read_text(encoding="utf-8")
-        assert "not a readable zip" in text
-        assert "Nothing to fix" not in text and "every test passed" not in text and "0 / 0" not in text, page

@@ -96,8 +96,7 @@ def build_context(results: dict, lang: str, path: str) -> dict[str, Any]:
     """Everything a template needs, in ``lang``."""
     failures = failure_rows(results, lang, path)
     cards, not_started = build_cards(failures, lang)
-    # the graded lesson's own blocks, if any; none for a submission that could not be read (nothing graded)
-    sections = [] if results.get("error") else lesson_sections(results, lang, report=True)
+    sections = lesson_sections(results, lang, report=True)  # the graded lesson's own blocks, if any
     score, max_score = float(results.get("score", 0.0)), float(results.get("max_score", 0.0))
     final = results.get("final") or {}  # the term's final total over its maximum, where given
     score, max_score = float(final.get("total", score)), float(final.get("max") or max_score)

@@ -30,26 +30,6 @@ def write_feedback(results: Results, out: Path, lang: str, path: Path) -> bool:
     return True
 
 
-def missing_path(path: Path, options: GradeOptions) -> str:
-    """One line, in the student's language, for a path that does not exist; `-k NAME` suggested when
-    it names a task or a test."""
-    from grader.core.lang import particle
-    from grader.engine.lesson_api import load_lesson
-
-    ko = options.lang == "ko"
-    line = (f"{particle(str(path), '이')} 없어 아무것도 채점하지 않았고 아무 파일도 쓰지 않았습니다" if ko
-            else f"{path} does not exist: nothing was graded or written")
-    try:
-        tasks = load_lesson(options.lesson).task_names
-    except Exception:  # the lesson's own trouble is said when it grades; here only the path matters
-        tasks = ()
-    name = path.as_posix().strip("/")
-    if name in tasks or (name.startswith("test_") and "/" not in name):
-        line += (f". 과제나 테스트 하나만 채점하려면 -k를 쓰세요: `grade -k {name}`" if ko
-                 else f". To grade one task or test, use -k: `grade -k {name}`")
-    return line
-
-
 def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = False, ci: bool = False,
               fail_under: float | None = None) -> int:
     """Grade ``path`` into ``out`` (results.json and every report); the `grade` exit status.
@@ -62,9 +42,6 @@ def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = Fal
     from grader.report.text import text_summary
 
     lang = options.lang
-    if not path.exists():  # a mistyped path: nothing was graded, so no page says anything about it
-        print(f"grade: {missing_path(path, options)}", file=sys.stderr)
-        return 2
     if options.progress is None and not quiet:
         options = replace(options, progress=progress_for(lang, quiet))
     try:
