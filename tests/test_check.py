@@ -197,36 +197,3 @@ def test_check_and_grade_read_the_same_log_of_a_notebook(tmp_path, where):
     graded = json.loads((out / "results.json").read_text())
     assert in_kernel == [graded["score"], graded["max_score"]]
     assert (in_kernel[0] == in_kernel[1] > 0) if where == "cell" else in_kernel[0] < in_kernel[1]
-
-
-def test_check_before_a_cell_has_run_says_run_it_and_never_renames_a_graded_function(tmp_path):
-    """check() above the cell that defines count_primes: "run cell 3", not "check the spelling" towards
-    count_params (a function the lesson itself asks for)."""
-    saved = tmp_path / "lesson.ipynb"
-    nb = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell(f"import json, os\nos.environ['JPY_SESSION_NAME'] = {str(saved)!r}\n"
-                                  + REFERENCE),
-        nbformat.v4.new_code_cell("from grader import check\nr = check('leetcode_practice', lang='en')\n"
-                                  "print(json.dumps([f['text'] for f in r.failures]))"),
-        nbformat.v4.new_code_cell((ROOT / "solutions" / "leetcode.py").read_text()),
-    ])
-    nbformat.write(nb, str(saved))
-    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}}).execute()
-    text = "".join(o.get("text", "") for o in nb.cells[1].outputs if o.output_type == "stream")
-    texts = json.loads(text.strip().splitlines()[-1])
-    primes = [t for t in texts if "`count_primes`" in t]
-    assert primes and all("cell 3 defines it, but it has not run in this kernel" in t for t in primes), texts
-    assert not any("count_params" in t or "spelling" in t for t in texts), texts
-
-
-def test_a_misspelling_is_still_pointed_out():
-    from grader.notebook.messages import missing_name_hint
-
-    said, _finding = missing_name_hint([], "notebook does not define `count_primes`",
-                                       "def count_prime(n):\n    return 0\n", graded={"count_primes"})
-    assert "it defines `count_prime`" in said.en and "spelling" in said.en
-    said, _finding = missing_name_hint([], "notebook does not define `count_primes`",
-                                       "def count_params(m):\n    return 0\n",
-                                       graded={"count_primes", "count_params"})
-    assert "count_params" not in said.en

@@ -113,7 +113,7 @@ class GradingPlugin:
                 from grader.notebook.messages import missing_name_hint
 
                 hint = missing_name_hint(self.sub.notebook_notes, exc.message,
-                                         self.sub.sources.get("notebook", ""), self.lesson.home_modules)
+                                         self.sub.sources.get("notebook", ""))
                 if hint:
                     message, finding = hint
             meta["message"] = message.as_dict()

@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grader.core.lang import default_lang
-from grader.notebook.plan import NOT_RUN_KEY
 
 if TYPE_CHECKING:
     from grader.engine.lesson_api import Lesson
@@ -238,12 +237,7 @@ def aligned_cells(history: list[str], saved: list) -> list | None:
     out = []
     for i, c in enumerate(saved):
         if c.get("cell_type") == "code":
-            cell = nbformat.v4.new_code_cell(ran.get(i, ""))
-            if i not in ran:  # not run yet: what it defines, so a missing name says "run cell N"
-                defines = sorted(set(_TOP_DEFS.findall(str(c.get("source", "")))))
-                if defines:
-                    cell.metadata[NOT_RUN_KEY] = defines
-            out.append(cell)
+            out.append(nbformat.v4.new_code_cell(ran.get(i, "")))
         elif c.get("cell_type") == "markdown":
             out.append(nbformat.v4.new_markdown_cell(str(c.get("source", ""))))
         else:

@@ -13,17 +13,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from grader.notebook.plan import (
-    NOT_RUN_KEY,
-    SIMPLE,
-    Note,
-    NotebookRules,
-    Stmt,
-    decide,
-    has_call,
-    note_for,
-    statements,
-)
+from grader.notebook.plan import SIMPLE, Note, NotebookRules, Stmt, decide, has_call, note_for, statements
 
 PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug", "python", "python3"}
 _MAGIC_LINE = re.compile(r"^(\s*)(?:[%!]|\w[\w.,\s]*=\s*[%!](?![=]))")  # %cmd, !cmd, x = !cmd, x = %sx cmd
@@ -109,10 +99,6 @@ def plan_notebook(nb: dict, rules: NotebookRules) -> NotebookPlan:
             plan.markdown_cells.append(index)
             continue
         if cell.get("cell_type") != "code":
-            continue
-        not_run = (cell.get("metadata") or {}).get(NOT_RUN_KEY)
-        if not source.strip() and isinstance(not_run, list):  # check(): a saved cell the kernel has not run
-            plan.notes.append(Note(index, 1, "", "skipped", "not_run", defines=[str(n) for n in not_run]))
             continue
         target = _WRITEFILE.match(source.splitlines()[0].strip()) if source.strip() else None
         if target:

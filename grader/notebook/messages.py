@@ -42,11 +42,7 @@ def describe(note: dict) -> dict[str, str]:
     reason, detail = note.get("reason", ""), str(note.get("detail", ""))
     en: str
     ko: str
-    if reason == "not_run":
-        names = ", ".join(f"`{n}`" for n in note.get("defines", [])[:5])
-        en = f"not run yet in this kernel (it defines {names})"
-        ko = f"이 커널에서 아직 실행하지 않았습니다({particle(names, '을')} 정의하는 셀)"
-    elif reason == "magic":
+    if reason == "magic":
         en, ko = ("a notebook command, not Python: not run",
                   "노트북 명령(파이썬 코드가 아님)이라 실행하지 않았습니다")
     elif reason == "cell_magic":
@@ -128,8 +124,7 @@ def defined_names(source: str) -> set[str]:
     return {a or b for a, b in _DEFINES.findall(source or "")}
 
 
-def missing_name_hint(notes: Iterable[dict], message: str, source: str = "",
-                      graded: Iterable[str] = ()) -> tuple[Said, Finding] | None:
+def missing_name_hint(notes: Iterable[dict], message: str, source: str = "") -> tuple[Said, Finding] | None:
     """For "embedding.py does not define `TinyLM`" in a notebook: why, in the notebook's terms (the
     words and the record, grader/core/finding.py).
 
@@ -165,17 +160,7 @@ def missing_name_hint(notes: Iterable[dict], message: str, source: str = "",
         if name in defined_names(str(n.get("code", ""))):
             why = describe(n)
             return missing(Said(f"none: {why['en']}", f"없습니다: {why['ko']}"))
-    for n in listed:  # check(): a saved cell defines it, but the kernel has not run that cell yet
-        if n.get("reason") == "not_run" and name in n.get("defines", []):
-            return missing(
-                Said(f"none yet: cell {n['cell']} defines it, but it has not run in this kernel",
-                     f"아직 없습니다: 셀 {n['cell']}에서 정의하지만 이 커널에서 아직 실행하지 않았습니다"),
-                Said("Run that cell (or Run All), then call check() again.",
-                     "그 셀을 실행한 뒤(또는 모두 실행) check()를 다시 부르세요."))
-    # a spelling close to another name the notebook defines; never a name the lesson itself grades
-    # (count_params is not a misspelled count_primes)
-    candidates = sorted(defined_names(source) - set(graded) - {name})
-    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.75)
+    close = difflib.get_close_matches(name, sorted(defined_names(source)), n=1, cutoff=0.75)
     if close:
         return missing(
             Said(f"none, but it defines `{close[0]}`",

@@ -47,11 +47,6 @@ class NotebookRules:
     top_level_calls: frozenset[str] = frozenset()
 
 
-# A check() notebook's code cell the kernel has not run yet (grader/jupyter/check.py): empty, with the
-# names its saved source defines in this metadata key, so a missing name can say "run cell N".
-NOT_RUN_KEY = "gk_not_run"
-
-
 @dataclass
 class Note:
     """A statement the grader did not run (or, filled in by the worker, one that failed)."""
