@@ -166,34 +166,3 @@ def test_check_numbers_cells_as_grade_does_and_says_run_check_again(tmp_path):
     assert by_grade == in_kernel
     # the practice stubs are not started: a kernel is told to run check() again, not grade
     assert "run <code>check()</code> again" in html and "run <code>grade</code> again" not in html
-
-
-@pytest.mark.parametrize("where", ["cell", "file"])
-def test_check_and_grade_read_the_same_log_of_a_notebook(tmp_path, where):
-    """A notebook is one submission: its log is its own cell. With the log only in the cell (a release's
-    blank template in exercises/ beside it) or only in exercises/ (the cell left out), check() and
-    `grade lesson.ipynb` give the same points."""
-    (tmp_path / "exercises").mkdir()
-    log = (ROOT / "solutions" / "LEETCODE_LOG.md").read_text()
-    blank = (ROOT / "exercises" / "LEETCODE_LOG.md").read_text()
-    (tmp_path / "exercises" / "LEETCODE_LOG.md").write_text(blank if where == "cell" else log)
-    saved = tmp_path / "lesson.ipynb"
-    cells = [nbformat.v4.new_code_cell(f"import json, os\nos.environ['JPY_SESSION_NAME'] = {str(saved)!r}"),
-             nbformat.v4.new_code_cell((ROOT / "solutions" / "leetcode.py").read_text())]
-    if where == "cell":
-        cells.append(nbformat.v4.new_markdown_cell(log))
-    cells.append(nbformat.v4.new_code_cell("from grader import check\nr = check('leetcode_log', lang='en')\n"
-                                           "print(json.dumps([r.score, r.max_score]))"))
-    nb = nbformat.v4.new_notebook(cells=cells)
-    nbformat.write(nb, str(saved))
-    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}}).execute()
-    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
-    in_kernel = json.loads(text.strip().splitlines()[-1])
-    out = tmp_path / "out"
-    subprocess.run([sys.executable, "-m", "grader.cli", str(saved), "-k", "leetcode_log", "--out", str(out),
-                    "-q", "--lang", "en"], cwd=tmp_path, capture_output=True, text=True, timeout=600,
-                   env={**os.environ, "PYTHONPATH": str(ROOT)})
-    graded = json.loads((out / "results.json").read_text())
-    assert in_kernel == [graded["score"], graded["max_score"]]
-    assert (in_kernel[0] == in_kernel[1] > 0) if where == "cell" else in_kernel[0] < in_kernel[1]

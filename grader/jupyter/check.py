@@ -148,7 +148,7 @@ def kernel_cells() -> list[str] | None:
 
 
 def _kernel_submission(folder: Path, lesson: str | None = None) -> Path | None:
-    """The kernel's cells as a notebook in ``folder``: the one submission `grade NOTEBOOK` would read."""
+    """The kernel's cells as a notebook (with the log beside it, when there is one) in ``folder``."""
     cells = kernel_cells()
     if cells is None or not _defines_the_lesson(cells, _graded_names(lesson)):
         return None  # a plain session, or a notebook that imports from exercises/: grade the files
@@ -162,9 +162,13 @@ def _kernel_submission(folder: Path, lesson: str | None = None) -> Path | None:
     else:  # cells run out of order or edited since the save: the kernel's order, the log after it
         nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
         nb.cells += [c for c in saved if c.get("cell_type") == "markdown"]
-    # The notebook alone, as `grade lesson.ipynb` reads it: its log is its own cell, never a log file
-    # that happens to lie beside it (a release's blank template would otherwise win over the cell).
     nbformat.write(nb, str(folder / "kernel.ipynb"))
+    declared = _lesson(lesson)
+    log_name = declared.layout.log_name if declared is not None else None
+    for log in (Path(log_name), Path("exercises") / log_name) if log_name else ():
+        if log.is_file():
+            (folder / log_name).write_bytes(log.read_bytes()[:1024 * 1024])
+            break
     return folder
 
 
