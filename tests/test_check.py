@@ -93,6 +93,39 @@ def test_check_in_a_kernel_reads_the_log_from_the_saved_notebook(tmp_path):
     assert score == top > 0
 
 
+@pytest.mark.parametrize("cell_filled", [True, False])
+def test_check_and_grade_of_the_saved_notebook_read_the_same_log(tmp_path, cell_filled):
+    """A notebook is one submission: its log cell is the log, whatever exercises/LEETCODE_LOG.md says.
+    check() in the kernel and `grade lesson.ipynb` of the saved file agree on every number."""
+    filled = (ROOT / "solutions" / "LEETCODE_LOG.md").read_text()
+    blank = (ROOT / "exercises" / "LEETCODE_LOG.md").read_text()
+    (tmp_path / "exercises").mkdir()
+    (tmp_path / "exercises" / "LEETCODE_LOG.md").write_text(blank if cell_filled else filled)
+    saved = tmp_path / "lesson.ipynb"
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(f"import json, os\nos.environ['JPY_SESSION_NAME'] = {str(saved)!r}"),
+        nbformat.v4.new_code_cell(REFERENCE),
+        nbformat.v4.new_markdown_cell(filled if cell_filled else blank),
+        nbformat.v4.new_code_cell("from grader import check\nr = check('leetcode_log', lang='en')\n"
+                                  "print(json.dumps(r.results))"),
+    ])
+    nbformat.write(nb, str(saved))
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
+    in_kernel = json.loads(text.strip().splitlines()[-1])
+    subprocess.run([sys.executable, "-m", "grader.cli", str(saved), "--out", str(tmp_path / "out"), "-q",
+                    "--lang", "en", "-k", "leetcode_log"], cwd=tmp_path, check=False, capture_output=True)
+    graded = json.loads((tmp_path / "out" / "results.json").read_text())
+
+    def numbers(results: dict) -> tuple:
+        return (results["score"], results["max_score"],
+                sorted((t["id"], t["score"], t["max_score"]) for t in results["tests"]))
+
+    assert numbers(in_kernel) == numbers(graded)
+    assert (in_kernel["score"] == in_kernel["max_score"] > 0) is cell_filled
+
+
 def test_check_in_a_kernel_that_imports_the_exercises_grades_the_files(tmp_path):
     """A notebook that only imports exercises/*.py (and defines nothing of the lesson) grades those files."""
     (tmp_path / "exercises").mkdir()

@@ -148,7 +148,9 @@ def kernel_cells() -> list[str] | None:
 
 
 def _kernel_submission(folder: Path, lesson: str | None = None) -> Path | None:
-    """The kernel's cells as a notebook (with the log beside it, when there is one) in ``folder``."""
+    """The kernel's cells as a notebook in ``folder``: with the saved notebook's Markdown (its log cell,
+    never exercises/'s log file, so check() and `grade lesson.ipynb` read the same log), else with the
+    log file beside it when Jupyter does not say which notebook runs."""
     cells = kernel_cells()
     if cells is None or not _defines_the_lesson(cells, _graded_names(lesson)):
         return None  # a plain session, or a notebook that imports from exercises/: grade the files
@@ -163,6 +165,9 @@ def _kernel_submission(folder: Path, lesson: str | None = None) -> Path | None:
         nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
         nb.cells += [c for c in saved if c.get("cell_type") == "markdown"]
     nbformat.write(nb, str(folder / "kernel.ipynb"))
+    if saved:  # the notebook is the submission: its log cell is the log, as in `grade lesson.ipynb`
+        return folder
+    # No saved notebook to read the log cell from (Jupyter did not say which file): the log file, if any
     declared = _lesson(lesson)
     log_name = declared.layout.log_name if declared is not None else None
     for log in (Path(log_name), Path("exercises") / log_name) if log_name else ():
