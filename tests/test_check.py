@@ -126,6 +126,26 @@ def test_check_and_grade_of_the_saved_notebook_read_the_same_log(tmp_path, cell_
     assert (in_kernel["score"] == in_kernel["max_score"] > 0) is cell_filled
 
 
+def test_check_before_a_cell_ran_says_run_it_and_never_renames_a_graded_function(tmp_path):
+    """count_primes is defined in a later cell, not yet run: "run cell N", never "did you mean
+    count_params" (itself a function the lesson grades)."""
+    saved = tmp_path / "lesson.ipynb"
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(f"import json, os\nos.environ['JPY_SESSION_NAME'] = {str(saved)!r}"),
+        nbformat.v4.new_code_cell(REFERENCE),
+        nbformat.v4.new_code_cell("from grader import check\nr = check('leetcode_practice', lang='en')\n"
+                                  "print(json.dumps([t['message'] for t in r.results['tests']]))"),
+        nbformat.v4.new_code_cell((ROOT / "solutions" / "leetcode.py").read_text()),
+    ])
+    nbformat.write(nb, str(saved))
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    text = "".join(o.get("text", "") for o in nb.cells[2].outputs if o.output_type == "stream")
+    messages = " ".join(json.dumps(m) for m in json.loads(text.strip().splitlines()[-1]))
+    assert "count_primes" in messages and "Run cell 4" in messages, messages
+    assert "count_params" not in messages and "spelling" not in messages, messages
+
+
 def test_check_in_a_kernel_that_imports_the_exercises_grades_the_files(tmp_path):
     """A notebook that only imports exercises/*.py (and defines nothing of the lesson) grades those files."""
     (tmp_path / "exercises").mkdir()

@@ -231,6 +231,8 @@ def aligned_cells(history: list[str], saved: list) -> list | None:
     """
     import nbformat
 
+    from grader.engine.submission import NOT_RUN_KEY
+
     if not saved:
         return None
     code = [(i, str(c.get("source", "")).strip())
@@ -246,7 +248,10 @@ def aligned_cells(history: list[str], saved: list) -> list | None:
     out = []
     for i, c in enumerate(saved):
         if c.get("cell_type") == "code":
-            out.append(nbformat.v4.new_code_cell(ran.get(i, "")))
+            cell = nbformat.v4.new_code_cell(ran.get(i, ""))
+            if i not in ran and str(c.get("source", "")).strip():  # graded empty; its names "run that cell"
+                cell.metadata[NOT_RUN_KEY] = str(c.get("source", ""))
+            out.append(cell)
         elif c.get("cell_type") == "markdown":
             out.append(nbformat.v4.new_markdown_cell(str(c.get("source", ""))))
         else:
