@@ -30,6 +30,31 @@ def write_feedback(results: Results, out: Path, lang: str, path: Path) -> bool:
     return True
 
 
+def missing_path(path: Path, options: GradeOptions) -> str:
+    """One line, in the run's language, for a path that does not exist; ``-k NAME`` when it names a task
+    (`grade sinusoidal_pe`: the student meant `grade -k sinusoidal_pe`)."""
+    from grader.core.lang import particle
+    from grader.engine.lesson_api import load_lesson
+
+    try:
+        tasks = load_lesson(options.lesson).task_names
+    except Exception:  # the lesson cannot load: `grade` says why on a path that exists
+        tasks = ()
+    task = next((t for t in tasks if t.lower() == path.name.removesuffix(".py").lower()), None)
+    shown = path.as_posix()
+    if options.lang == "ko":
+        line = f"{particle(f'`{shown}`', '이')} 없어 아무것도 채점하지 않았습니다."
+        if task:
+            line += (f" 과제 {particle(f'`{task}`', '만')} 채점하려면 `grade -k {task}`(또는 "
+                     f"`grade lesson.ipynb -k {task}`)처럼 -k를 붙이세요.")
+        return line
+    line = f"`{shown}` does not exist; nothing was graded."
+    if task:
+        line += (f" To grade only the task `{task}`, use -k: `grade -k {task}` "
+                 f"(or `grade lesson.ipynb -k {task}`).")
+    return line
+
+
 def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = False, ci: bool = False,
               fail_under: float | None = None) -> int:
     """Grade ``path`` into ``out`` (results.json and every report); the `grade` exit status.
@@ -42,6 +67,9 @@ def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = Fal
     from grader.report.text import text_summary
 
     lang = options.lang
+    if not path.exists() and not path.is_symlink() and not ci:  # nothing to grade: no page says otherwise
+        print(f"grade: {missing_path(path, options)}", file=sys.stderr)
+        return 2
     if options.progress is None and not quiet:
         options = replace(options, progress=progress_for(lang, quiet))
     try:
