@@ -434,3 +434,18 @@ def test_gradescopes_visible_output_leaves_out_what_hidden_tests_measured():
     assert set(visible_view(results)["artifacts"]) == {"leetcode_log", "notebook"}
     elsewhere = dict(results, lesson={"name": "gone", "module": "no_such_lesson_package"})
     assert set(visible_view(elsewhere)["artifacts"]) == {"notebook"}
+
+
+def test_a_page_of_a_submission_that_could_not_be_read_states_nothing_it_did_not_grade() -> None:
+    """An unreadable submission (CI, batch) gets the reason, never "every test passed" or empty tables."""
+    from grader.engine.options import GradeOptions
+    from grader.engine.runner import unreadable_results
+    from grader.report.render import render_html, render_markdown
+
+    reason = "broken.zip is not a readable zip (bad header)"
+    results = unreadable_results("broken.zip", reason, GradeOptions())
+    for lang in ("en", "ko"):
+        for page in (render_html(results, lang, "broken.zip"), render_markdown(results, lang, "broken.zip")):
+            assert "not a readable zip" in page
+            assert "every test passed" not in page and "모든 테스트를 통과" not in page
+            assert 'id="tasks"' not in page and "| --- |" not in page and "|---|" not in page

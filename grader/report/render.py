@@ -96,12 +96,14 @@ def build_context(results: dict, lang: str, path: str) -> dict[str, Any]:
     """Everything a template needs, in ``lang``."""
     failures = failure_rows(results, lang, path)
     cards, not_started = build_cards(failures, lang)
-    sections = lesson_sections(results, lang, report=True)  # the graded lesson's own blocks, if any
+    # A page states only what was graded: a submission that could not be read has no tasks, fixes or blocks.
+    graded = not (results.get("error") and not results.get("tests"))
+    sections = lesson_sections(results, lang, report=True) if graded else []
     score, max_score = float(results.get("score", 0.0)), float(results.get("max_score", 0.0))
     final = results.get("final") or {}  # the term's final total over its maximum, where given
     score, max_score = float(final.get("total", score)), float(final.get("max") or max_score)
     return {
-        "lang": lang, "r": results, "path": path,
+        "lang": lang, "r": results, "path": path, "graded": graded,
         "t": lambda key, **fmt: translate(key, lang, **fmt),
         "status_word": lambda s: status_word(s, lang),
         "skip_reason": lambda s, messages=None: skip_reason(s, lang, messages),
