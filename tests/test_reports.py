@@ -449,3 +449,21 @@ def test_a_page_of_a_submission_that_could_not_be_read_states_nothing_it_did_not
             assert "not a readable zip" in page
             assert "every test passed" not in page and "모든 테스트를 통과" not in page
             assert 'id="tasks"' not in page and "| --- |" not in page and "|---|" not in page
+
+
+def test_a_filtered_run_without_failures_never_says_every_test_passed() -> None:
+    """`grade -k weight_tying` of a submission failing elsewhere: the pages and the terminal speak of the
+    checks that ran and of the points the last full run still loses, never "every test passed"."""
+    from grader.report.render import render_html, render_markdown
+    from grader.report.terminal import summary_renderables
+    from tests.conftest import CORPUS, grade
+
+    results = grade(CORPUS / "bug_sin_only", hidden=False, keyword="weight_tying")
+    assert all(t["status"] == "passed" for t in results["tests"])
+    results["filter"] = {"keyword": "weight_tying", "full": {"score": 26.0, "max_score": 30.0,
+                                                             "report": "reports/x/feedback.html"}}
+    for lang, words in (("en", "still loses 4 points"), ("ko", "아직 4점을 잃고")):
+        terminal = " ".join(str(x) for x in summary_renderables(results, lang, "x", "out", reports=True))
+        for page in (render_html(results, lang, "x"), render_markdown(results, lang, "x"), terminal):
+            assert words in page and "every test passed" not in page and "모든 테스트를 통과" not in page
+            assert "The full report" not in page and "전체 보고서" not in page

@@ -18,6 +18,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "top_fixes": ("Top three things to fix", "가장 먼저 고칠 세 가지"),
     "nothing_to_fix": ("Nothing to fix: every test passed.",
                        "고칠 것이 없습니다: 모든 테스트를 통과했습니다."),
+    "nothing_to_fix_filtered": ("Nothing to fix in the {n} checks this run (-k {keyword}) ran; checks "
+                                "outside the filter did not run.",
+                                "이번 실행(-k {keyword})이 돌린 검사 {n}개에는 고칠 것이 없습니다. 필터 "
+                                "밖의 검사는 실행하지 않았습니다."),
+    "filtered_full_lost": ("Your last full run still loses {lost} points elsewhere.",
+                           "마지막 전체 채점에서는 다른 곳에서 아직 {lost}점을 잃고 있습니다."),
+    "report_at_filtered": ("This filtered run's report: {html}", "이번 일부 채점의 보고서: {html}"),
     "failed_tests": ("Failed checks", "실패한 검사"),
     "hidden_at_submit": ("The hidden tests still run when you submit.",
                          "숨은 테스트는 제출할 때 따로 실행됩니다."),

@@ -18,7 +18,7 @@ import jinja2
 from grader.engine.results import Results
 from grader.paths import TEMPLATES, write_atomic
 from grader.report.cards import build_cards, not_counted_cards, tally, top_fixes
-from grader.report.changes import change_view, filter_view
+from grader.report.changes import change_view, filter_view, nothing_to_fix
 from grader.report.gradescope import build_gradescope, page_view, visible_view
 from grader.report.i18n import skip_reason, status_word, translate
 from grader.report.lesson_sections import document_summary, lesson_sections
@@ -113,6 +113,7 @@ def build_context(results: dict, lang: str, path: str) -> dict[str, Any]:
         "fixes": top_fixes(cards, not_started), "not_counted": not_counted_cards(results, lang, path),
         "tally": tally(cards, not_started, lang),
         "change": change_view(results, lang), "filtered": filter_view(results, lang),
+        "nothing_to_fix": nothing_to_fix(results, lang),
         "lesson_sections": sections,
         "log": document_summary(sections),  # the graded document's points, for short summaries
         "versions": results.get("versions") or {},
