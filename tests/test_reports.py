@@ -111,6 +111,8 @@ def test_stub_report_says_not_attempted_and_blank_log(graded):
     assert results["score"] < results["max_score"] / 2
     html, md = text["feedback.html"], text["feedback.md"]
     assert "not attempted yet" in html and "not attempted yet" in md
+    # a place is given where one is known, and never an empty "(–)"; the code may be a class, not a function
+    assert "(–)" not in html and "(–)" not in md and "Write the function" not in html
     # one line per task not started, one card per cause: far fewer than the 37 failed checks, each reachable
     failed = [t for t in results["tests"] if t["status"] != "passed"]
     # every check of the stubs is "not started" by its record: a check that could not run for a stub too

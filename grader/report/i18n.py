@@ -122,17 +122,19 @@ STRINGS: dict[str, tuple[str, str]] = {
     # one card per mistake (report/cards.py)
     "card_count": ("{n} checks, one cause", "검사 {n}개, 원인 하나"),
     "not_started": ("Not started yet", "아직 시작하지 않은 항목"),
-    "not_started_line": ("not attempted yet: {n} checks stop at NotImplementedError ({where}). Write the "
-                         "function, then {rerun}.",
+    # {where}: " (embedding.py:12, ...)", or nothing where no place is known; the code there may be a
+    # function or a class, so the fix names neither
+    "not_started_line": ("not attempted yet: {n} checks stop at NotImplementedError{where}. Write your code "
+                         "in place of the raise, then {rerun}.",
                          "아직 구현하지 않았습니다: 검사 {n}개에서 NotImplementedError가 "
-                         "발생합니다({where}). 함수를 구현한 뒤 {rerun}."),
-    "not_started_line_one": ("not attempted yet: its check stops at NotImplementedError ({where}). Write the "
-                             "function, then {rerun}.",
-                             "아직 구현하지 않았습니다: 검사에서 NotImplementedError가 발생합니다({where}). "
-                             "함수를 구현한 뒤 {rerun}."),
-    "not_finished": ("{n} checks still stop at NotImplementedError ({where}); the rest of this task already "
+                         "발생합니다{where}. raise 자리에 코드를 작성한 뒤 {rerun}."),
+    "not_started_line_one": ("not attempted yet: its check stops at NotImplementedError{where}. Write your "
+                             "code in place of the raise, then {rerun}.",
+                             "아직 구현하지 않았습니다: 검사에서 NotImplementedError가 발생합니다{where}. "
+                             "raise 자리에 코드를 작성한 뒤 {rerun}."),
+    "not_finished": ("{n} checks still stop at NotImplementedError{where}; the rest of this task already "
                      "earns points. Write what is missing, then {rerun}.",
-                     "검사 {n}개에서 아직 NotImplementedError가 발생합니다({where}). 이 항목의 나머지는 이미 "
+                     "검사 {n}개에서 아직 NotImplementedError가 발생합니다{where}. 이 항목의 나머지는 이미 "
                      "점수를 받았습니다. 빠진 부분을 구현한 뒤 {rerun}."),
     # what to run again, by where the feedback is read: a shell, or a notebook's kernel
     "rerun_grade": ("run `grade` again", "`grade`를 다시 실행하세요"),
