@@ -469,3 +469,16 @@ def test_a_filtered_run_without_failures_never_says_every_test_passed() -> None:
         for page in (render_html(results, lang, "x"), render_markdown(results, lang, "x"), terminal):
             assert words in page and "every test passed" not in page and "모든 테스트를 통과" not in page
             assert "The full report" not in page and "전체 보고서" not in page
+
+
+def test_a_check_that_follows_a_cause_shows_no_fix_of_its_own() -> None:
+    """A tied head copied: count_params fails because of the tying. Its card says "count_params itself is
+    right"; the count check's own fix ("a shared Parameter counts once") would contradict it."""
+    from grader.report.render import render_html, render_markdown
+    from tests.conftest import CORPUS, grade
+
+    results = grade(CORPUS / "bug_tie_clone", hidden=False, keyword="weight_tying")
+    for lang, right, symptom in (("en", "count_params itself is right", "A shared Parameter counts once"),
+                                 ("ko", "count_params 자체는 맞습니다", "공유된 Parameter는 한 번만 셉니다")):
+        html = render_html(results, lang, "x")
+        assert right in html and symptom not in html and symptom not in render_markdown(results, lang, "x")

@@ -99,7 +99,10 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
             continue
         upstream = row.get("explained_by")  # report/view.py: the lesson's Causes
         if upstream in home:
-            groups.setdefault(home[upstream], []).append(dict(row, follows=upstream))
+            # its own fix treats the symptom the card's "fix X first" explains (a shared Parameter counts
+            # once, under "count_params itself is right"): the card says the fix once, from the cause
+            parts = dict(row.get("parts") or {}, fix="")
+            groups.setdefault(home[upstream], []).append(dict(row, follows=upstream, parts=parts))
         else:
             groups.setdefault((task, cause_key(row)), []).append(row)
     cards = []
