@@ -471,7 +471,7 @@ def test_a_filtered_run_without_failures_never_says_every_test_passed() -> None:
             assert "The full report" not in page and "전체 보고서" not in page
 
 
-def test_a_check_that_follows_a_cause_shows_no_fix_of_its_own() -> None:
+def test_a_check_that_follows_a_cause_shows_no_fix_of_its_own_and_a_filtered_page_no_other_block() -> None:
     """A tied head copied: count_params fails because of the tying. Its card says "count_params itself is
     right"; the count check's own fix ("a shared Parameter counts once") would contradict it."""
     from grader.report.render import render_html, render_markdown
@@ -482,3 +482,6 @@ def test_a_check_that_follows_a_cause_shows_no_fix_of_its_own() -> None:
                                  ("ko", "count_params 자체는 맞습니다", "공유된 Parameter는 한 번만 셉니다")):
         html = render_html(results, lang, "x")
         assert right in html and symptom not in html and symptom not in render_markdown(results, lang, "x")
+    # a page states only what was graded: -k weight_tying ran no experiment and no log check
+    for page in (render_html(results, "en", "x"), render_markdown(results, "en", "x")):
+        assert "No experiment numbers" not in page and "LeetCode log was not graded" not in page
