@@ -482,6 +482,12 @@ def test_a_check_that_follows_a_cause_shows_no_fix_of_its_own_and_a_filtered_pag
                                  ("ko", "count_params 자체는 맞습니다", "공유된 Parameter는 한 번만 셉니다")):
         html = render_html(results, lang, "x")
         assert right in html and symptom not in html and symptom not in render_markdown(results, lang, "x")
+    # no internals on the score line or the page: which tests ran, in words; no host platform string
+    from grader.report.text import text_summary
+
+    assert text_summary(results, "ko", "x").splitlines()[0].endswith("[공개 테스트]")
+    assert "platform" not in render_html(results, "en", "x")
+    assert "Suites:" not in render_markdown(results, "en", "x")
     # a page states only what was graded: -k weight_tying ran no experiment and no log check
     for page in (render_html(results, "en", "x"), render_markdown(results, "en", "x")):
         assert "No experiment numbers" not in page and "LeetCode log was not graded" not in page

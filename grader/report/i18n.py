@@ -11,6 +11,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "score": ("Score", "점수"),
     "submission": ("Submission", "제출물"),
     "suites": ("Suites", "테스트 묶음"),
+    # which tests ran, as a student reads it (the sandbox's isolation is in "How this was graded")
+    "ran_public": ("public tests", "공개 테스트"),
+    "ran_hidden": ("hidden tests", "숨은 테스트"),
+    "ran_both": ("public and hidden tests", "공개·숨은 테스트"),
     "tasks": ("Tasks", "과제 항목"),
     "task": ("Task", "항목"),
     "points": ("Points", "점수"),
@@ -164,6 +168,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "fig_where": ("Both tables are drawn in feedback.html (the job's artifact or reports/feedback.html).",
                   "두 표의 그림은 feedback.html(작업 산출물 또는 reports/feedback.html)에 있습니다."),
 }
+
+
+def suites_ran(suites: list[str], lang: str) -> str:
+    """Which tests ran, in words ("public tests"), for the score line."""
+    key = ("ran_both" if {"public", "hidden"} <= set(suites) else
+           "ran_hidden" if "hidden" in suites else "ran_public" if "public" in suites else "")
+    return translate(key, lang) if key else ", ".join(suites)
 
 
 def translate(key: str, lang: str, **fmt: object) -> str:

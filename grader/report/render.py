@@ -20,7 +20,7 @@ from grader.paths import TEMPLATES, write_atomic
 from grader.report.cards import build_cards, not_counted_cards, tally, top_fixes
 from grader.report.changes import change_view, filter_view, nothing_to_fix
 from grader.report.gradescope import build_gradescope, page_view, visible_view
-from grader.report.i18n import skip_reason, status_word, translate
+from grader.report.i18n import skip_reason, status_word, suites_ran, translate
 from grader.report.lesson_sections import document_summary, lesson_sections
 from grader.report.lesson_tasks import templates_of
 from grader.report.markup import code_spans, md_code_spans, without_picture
@@ -105,6 +105,7 @@ def build_context(results: dict, lang: str, path: str) -> dict[str, Any]:
     return {
         "lang": lang, "r": results, "path": path, "graded": graded,
         "t": lambda key, **fmt: translate(key, lang, **fmt),
+        "suites_ran": lambda suites: suites_ran(list(suites or []), lang),
         "status_word": lambda s: status_word(s, lang),
         "skip_reason": lambda s, messages=None: skip_reason(s, lang, messages),
         "score": score, "max_score": max_score,
@@ -116,7 +117,8 @@ def build_context(results: dict, lang: str, path: str) -> dict[str, Any]:
         "nothing_to_fix": nothing_to_fix(results, lang),
         "lesson_sections": sections,
         "log": document_summary(sections),  # the graded document's points, for short summaries
-        "versions": results.get("versions") or {},
+        # the versions a student can match (python, torch); the host's platform string is an internal
+        "versions": {k: v for k, v in (results.get("versions") or {}).items() if k != "platform"},
         "worker": dict(results.get("worker") or {},
                        output=student_output((results.get("worker") or {}).get("output", ""))),
     }

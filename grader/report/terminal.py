@@ -19,7 +19,7 @@ from grader.core.lang import particle
 from grader.engine.results import Results
 from grader.report.cards import build_cards, not_counted_cards, tally, top_fixes
 from grader.report.changes import change_view, filter_view, nothing_to_fix
-from grader.report.i18n import translate
+from grader.report.i18n import suites_ran, translate
 from grader.report.markup import without_picture
 from grader.report.view import failure_rows, task_rows
 
@@ -79,8 +79,7 @@ def summary_renderables(results: dict, lang: str, path: str, out_dir: str | None
     level = "good" if frac >= 0.999 else ("mid" if frac >= 0.5 else "bad")
     head = (f"[bold]{t('score')}[/]: {escape(str(results.get('submission', '')))}  "
             f"[bold {STYLE[level]}]{score:g} / {max_score:g}[/]  "
-            f"[dim]\\[{', '.join(results.get('suites', []))}; {t('isolation').lower()}: "
-            f"{results.get('isolation')}][/]")
+            f"[dim]\\[{suites_ran(list(results.get('suites', [])), lang)}][/]")
     out: list[Any] = [head]
     filtered, change = filter_view(results, lang), change_view(results, lang)
     if filtered:
