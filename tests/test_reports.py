@@ -491,3 +491,12 @@ def test_a_check_that_follows_a_cause_shows_no_fix_of_its_own_and_a_filtered_pag
     # a page states only what was graded: -k weight_tying ran no experiment and no log check
     for page in (render_html(results, "en", "x"), render_markdown(results, "en", "x")):
         assert "No experiment numbers" not in page and "LeetCode log was not graded" not in page
+
+
+def test_the_students_output_names_their_files_without_sandbox_paths() -> None:
+    from grader.report.view import student_output
+
+    out = student_output("/submission/reversal.py:121: UserWarning: lr\n  warnings.warn(x)\n"
+                         "/tmp/gk-sub-ab12/notebook.py:3: DeprecationWarning: y\n")
+    assert out.startswith("reversal.py:121: UserWarning") and "\nnotebook.py:3:" in out
+    assert "/submission" not in out and "gk-sub" not in out
