@@ -24,8 +24,10 @@ def write_feedback(results: Results, out: Path, lang: str, path: Path) -> bool:
     try:
         write_reports(results, out, lang, path.as_posix())
     except Exception as exc:  # results.json is written: a report bug must not hide the grade
-        print(f"grade: error: the feedback reports (feedback.html, feedback.md) were not written "
-              f"({type(exc).__name__}: {exc}) / 피드백 보고서를 쓰지 못했습니다", file=sys.stderr)
+        why = f"({type(exc).__name__}: {exc})"
+        ko = f"grade: error: 피드백 보고서(feedback.html, feedback.md)를 쓰지 못했습니다 {why}"
+        en = f"grade: error: the feedback reports (feedback.html, feedback.md) were not written {why}"
+        print(ko if lang == "ko" else en, file=sys.stderr)
         return False
     return True
 
@@ -82,13 +84,15 @@ def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = Fal
         print(f"grade: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("grade: interrupted, nothing written / 중단되어 아무것도 쓰지 않았습니다", file=sys.stderr)
+        ko, en = "grade: 중단되어 아무것도 쓰지 않았습니다", "grade: interrupted, nothing written"
+        print(ko if lang == "ko" else en, file=sys.stderr)
         return 130
     except SubmissionError as exc:
         unreadable = unreadable_results(path.name, str(exc), options)
         write_results(unreadable, out)
         write_feedback(unreadable, out, lang, path)
-        print(f"grade: cannot read the submission / 제출물을 읽을 수 없습니다: {exc}", file=sys.stderr)
+        ko, en = f"grade: 제출물을 읽을 수 없습니다: {exc}", f"grade: cannot read the submission: {exc}"
+        print(ko if lang == "ko" else en, file=sys.stderr)
         if ci:
             from grader.report import ci as ci_outputs
 
