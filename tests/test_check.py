@@ -146,6 +146,29 @@ def test_check_before_a_cell_ran_says_run_it_and_never_renames_a_graded_function
     assert "count_params" not in messages and "spelling" not in messages, messages
 
 
+def test_check_called_again_from_the_same_cell_sees_the_same_inputs(tmp_path):
+    """The same cell run twice (here: two identical cells): the same staged code, so the same seed and
+    the same numbers, whether Jupyter names the saved notebook or not."""
+    saved = tmp_path / "lesson.ipynb"
+    again = ("from grader import check\nr = check('sinusoidal_pe', lang='en')\n"
+             "print(json.dumps([r.results['replay']['content_hash'], r.score]))")
+    for named in (True, False):
+        session = f"os.environ['JPY_SESSION_NAME'] = {str(saved)!r}" if named else "pass"
+        nb = nbformat.v4.new_notebook(cells=[
+            nbformat.v4.new_code_cell(f"import json, os\n{session}"),
+            nbformat.v4.new_code_cell(SIN_ONLY),
+            nbformat.v4.new_code_cell(again),
+            nbformat.v4.new_code_cell(again),
+        ])
+        nbformat.write(nb, str(saved))
+        nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                                resources={"metadata": {"path": str(tmp_path)}}).execute()
+        first, second = (json.loads("".join(o.get("text", "") for o in nb.cells[i].outputs
+                                            if o.output_type == "stream").strip().splitlines()[-1])
+                         for i in (2, 3))
+        assert first == second, (named, first, second)
+
+
 def test_check_in_a_kernel_that_imports_the_exercises_grades_the_files(tmp_path):
     """A notebook that only imports exercises/*.py (and defines nothing of the lesson) grades those files."""
     (tmp_path / "exercises").mkdir()

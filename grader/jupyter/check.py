@@ -144,7 +144,13 @@ def kernel_cells() -> list[str] | None:
     if history is None:
         history = shell.user_ns.get("In", [])
     cells = [str(c) for c in list(history)[1:] if str(c).strip()]
-    return cells[:-1] if cells else cells  # the last one is the cell calling check() right now
+    if not cells:
+        return cells
+    # The last one is the cell calling check() right now; earlier runs of that same cell are dropped too,
+    # so calling check() again from the same cell grades the same code with the same inputs (the seed is
+    # made from the staged files: a cell's second run must not change them).
+    current = cells[-1].strip()
+    return [c for c in cells[:-1] if c.strip() != current]
 
 
 def _kernel_submission(folder: Path, lesson: str | None = None) -> Path | None:
