@@ -242,3 +242,11 @@ def test_check_numbers_cells_as_grade_does_and_says_run_check_again(tmp_path):
     assert by_grade == in_kernel
     # the practice stubs are not started: a kernel is told to run check() again, not grade
     assert "run <code>check()</code> again" in html and "run <code>grade</code> again" not in html
+
+
+def test_check_html_keeps_korean_words_whole():
+    """A narrow notebook column breaks between words, never inside one ("통⏎과")."""
+    from grader.jupyter.check import CheckResult, render_html
+
+    html = render_html(CheckResult({"score": 1.0, "max_score": 2.0, "tests": [], "tasks": {}}, "ko", None))
+    assert "word-break:keep-all" in html

@@ -269,7 +269,7 @@ def aligned_cells(history: list[str], saved: list) -> list | None:
 
 _CSS = """<style>
 .gk-check{font-family:system-ui,-apple-system,"Segoe UI","Noto Sans KR",sans-serif;font-size:14px;line-height:1.45;
- max-width:60rem;border:1px solid #d0d7de;border-radius:8px;padding:.8rem 1rem;background:#fff;color:#1f2328}
+ max-width:60rem;word-break:keep-all;overflow-wrap:anywhere;border:1px solid #d0d7de;border-radius:8px;padding:.8rem 1rem;background:#fff;color:#1f2328}
 .gk-check h3{margin:.1rem 0 .5rem;font-size:1.05rem}.gk-check .good{color:#1a7f37}.gk-check .bad{color:#cf222e}
 .gk-check .mid{color:#9a6700}.gk-check table{border-collapse:collapse;margin:.3rem 0}
 .gk-check td{padding:.15rem .6rem .15rem 0;vertical-align:top}.gk-check .card{border-left:4px solid #cf222e;
