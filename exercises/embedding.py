@@ -4,15 +4,15 @@
 이 파일의 함수와 클래스를 구현하세요. 이름과 인자는 바꾸지 마세요(채점기가 이 이름으로 부릅니다).
 각 본문의 `raise NotImplementedError(...)`를 지우고 코드를 채우면 됩니다.
 아직 안 푼 항목은 "시도하지 않음"으로 처리됩니다.
-채점: 저장소 루트에서 `grade` 를 실행하면 ./exercises 를 공개 테스트로 채점합니다.
-(강사용: `grade 경로 --hidden` 은 숨은 테스트까지 채점합니다.)
+채점: 저장소 루트에서 `grade`를 실행하면 ./exercises를 공개 테스트로 채점합니다.
+숨은 테스트는 제출할 때 실행됩니다.
 
 [English]
 Implement the functions and classes below. Keep the names and arguments: the
 grader calls them by name. Replace each `raise NotImplementedError(...)` with
 your code; anything still raising counts as "not attempted".
 Grading: run `grade` from the repository root to grade ./exercises with the
-public tests (instructors: `grade PATH --hidden` adds the hidden tests).
+public tests; the hidden tests run when you submit.
 """
 from __future__ import annotations
 

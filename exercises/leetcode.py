@@ -8,7 +8,8 @@ Easy라 몸풀기용입니다. 코드는 점수에 들어가지 않고, 기록�
 깎입니다(기록은 Medium 문제만 받습니다).
 고르지 않은 함수는 NotImplementedError를 그대로 두면 됩니다: "시도하지 않음"이며 틀린 것이 아닙니다.
 고른 두 문제의 풀이 과정은 LEETCODE_LOG.md에 적으세요.
-채점: 저장소 루트에서 `grade` (./exercises 공개 테스트). 숨은 테스트는 제출할 때 실행됩니다.
+채점: 저장소 루트에서 `grade`를 실행하면 ./exercises를 공개 테스트로 채점합니다.
+숨은 테스트는 제출할 때 실행됩니다.
 
 [English]
 Solve any two of the three Medium problems in `leetcode.py` (50. Pow(x, n), 204. Count Primes, 12.

@@ -8,7 +8,8 @@ TokenAndPosEmbedding 위에 Transformer 인코더를 올려 "none", "sin", "lear
 자기 토큰과, 어떤 토큰이 몇 번 나왔는지(multiset)만 알기 때문에 나머지 T-1개 중
 가장 많이 나온 토큰을 고르는 것이 최선이며, vocab 10에서 T=8은 약 0.317, T=12는
 약 0.266입니다.
-채점: 저장소 루트에서 `grade` (./exercises 공개 테스트), 강사용 `grade 경로 --hidden`.
+채점: 저장소 루트에서 `grade`를 실행하면 ./exercises를 공개 테스트로 채점합니다.
+숨은 테스트는 제출할 때 실행됩니다.
 
 [English]
 Can a Transformer reverse a sequence without positions? Compare "none", "sin"
@@ -17,7 +18,7 @@ bag-of-tokens bound, not at the lesson's 10% guess: it knows its own token and
 the multiset of all tokens, so its best guess is the most common of the other
 T-1 tokens (about 0.317 at T=8 and 0.266 at T=12 with vocab 10).
 Grading: run `grade` from the repository root (public tests on ./exercises);
-instructors run `grade PATH --hidden`.
+the hidden tests run when you submit.
 """
 from __future__ import annotations
 

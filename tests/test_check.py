@@ -93,6 +93,82 @@ def test_check_in_a_kernel_reads_the_log_from_the_saved_notebook(tmp_path):
     assert score == top > 0
 
 
+@pytest.mark.parametrize("cell_filled", [True, False])
+def test_check_and_grade_of_the_saved_notebook_read_the_same_log(tmp_path, cell_filled):
+    """A notebook is one submission: its log cell is the log, whatever exercises/LEETCODE_LOG.md says.
+    check() in the kernel and `grade lesson.ipynb` of the saved file agree on every number."""
+    filled = (ROOT / "solutions" / "LEETCODE_LOG.md").read_text()
+    blank = (ROOT / "exercises" / "LEETCODE_LOG.md").read_text()
+    (tmp_path / "exercises").mkdir()
+    (tmp_path / "exercises" / "LEETCODE_LOG.md").write_text(blank if cell_filled else filled)
+    saved = tmp_path / "lesson.ipynb"
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(f"import json, os\nos.environ['JPY_SESSION_NAME'] = {str(saved)!r}"),
+        nbformat.v4.new_code_cell(REFERENCE),
+        nbformat.v4.new_markdown_cell(filled if cell_filled else blank),
+        nbformat.v4.new_code_cell("from grader import check\nr = check('leetcode_log', lang='en')\n"
+                                  "print(json.dumps(r.results))"),
+    ])
+    nbformat.write(nb, str(saved))
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
+    in_kernel = json.loads(text.strip().splitlines()[-1])
+    subprocess.run([sys.executable, "-m", "grader.cli", str(saved), "--out", str(tmp_path / "out"), "-q",
+                    "--lang", "en", "-k", "leetcode_log"], cwd=tmp_path, check=False, capture_output=True)
+    graded = json.loads((tmp_path / "out" / "results.json").read_text())
+
+    def numbers(results: dict) -> tuple:
+        return (results["score"], results["max_score"],
+                sorted((t["id"], t["score"], t["max_score"]) for t in results["tests"]))
+
+    assert numbers(in_kernel) == numbers(graded)
+    assert (in_kernel["score"] == in_kernel["max_score"] > 0) is cell_filled
+
+
+def test_check_before_a_cell_ran_says_run_it_and_never_renames_a_graded_function(tmp_path):
+    """count_primes is defined in a later cell, not yet run: "run cell N", never "did you mean
+    count_params" (itself a function the lesson grades)."""
+    saved = tmp_path / "lesson.ipynb"
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(f"import json, os\nos.environ['JPY_SESSION_NAME'] = {str(saved)!r}"),
+        nbformat.v4.new_code_cell(REFERENCE),
+        nbformat.v4.new_code_cell("from grader import check\nr = check('leetcode_practice', lang='en')\n"
+                                  "print(json.dumps([t['message'] for t in r.results['tests']]))"),
+        nbformat.v4.new_code_cell((ROOT / "solutions" / "leetcode.py").read_text()),
+    ])
+    nbformat.write(nb, str(saved))
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    text = "".join(o.get("text", "") for o in nb.cells[2].outputs if o.output_type == "stream")
+    messages = " ".join(json.dumps(m) for m in json.loads(text.strip().splitlines()[-1]))
+    assert "count_primes" in messages and "Run cell 4" in messages, messages
+    assert "count_params" not in messages and "spelling" not in messages, messages
+
+
+def test_check_called_again_from_the_same_cell_sees_the_same_inputs(tmp_path):
+    """The same cell run twice (here: two identical cells): the same staged code, so the same seed and
+    the same numbers, whether Jupyter names the saved notebook or not."""
+    saved = tmp_path / "lesson.ipynb"
+    again = ("from grader import check\nr = check('sinusoidal_pe', lang='en')\n"
+             "print(json.dumps([r.results['replay']['content_hash'], r.score]))")
+    for named in (True, False):
+        session = f"os.environ['JPY_SESSION_NAME'] = {str(saved)!r}" if named else "pass"
+        nb = nbformat.v4.new_notebook(cells=[
+            nbformat.v4.new_code_cell(f"import json, os\n{session}"),
+            nbformat.v4.new_code_cell(SIN_ONLY),
+            nbformat.v4.new_code_cell(again),
+            nbformat.v4.new_code_cell(again),
+        ])
+        nbformat.write(nb, str(saved))
+        nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                                resources={"metadata": {"path": str(tmp_path)}}).execute()
+        first, second = (json.loads("".join(o.get("text", "") for o in nb.cells[i].outputs
+                                            if o.output_type == "stream").strip().splitlines()[-1])
+                         for i in (2, 3))
+        assert first == second, (named, first, second)
+
+
 def test_check_in_a_kernel_that_imports_the_exercises_grades_the_files(tmp_path):
     """A notebook that only imports exercises/*.py (and defines nothing of the lesson) grades those files."""
     (tmp_path / "exercises").mkdir()
@@ -166,3 +242,11 @@ def test_check_numbers_cells_as_grade_does_and_says_run_check_again(tmp_path):
     assert by_grade == in_kernel
     # the practice stubs are not started: a kernel is told to run check() again, not grade
     assert "run <code>check()</code> again" in html and "run <code>grade</code> again" not in html
+
+
+def test_check_html_keeps_korean_words_whole():
+    """A narrow notebook column breaks between words, never inside one ("통⏎과")."""
+    from grader.jupyter.check import CheckResult, render_html
+
+    html = render_html(CheckResult({"score": 1.0, "max_score": 2.0, "tests": [], "tasks": {}}, "ko", None))
+    assert "word-break:keep-all" in html

@@ -50,3 +50,16 @@ def test_grade_inside_the_exercises_folder_grades_it_and_writes_outside(tmp_path
     assert parent.returncode == 0 and "outside it" not in parent.stderr
     again = json.loads((tmp_path / "reports" / "results.json").read_text(encoding="utf-8"))
     assert again["score"] == results["score"] and again["submission"] == "exercises"
+
+
+def test_a_path_that_does_not_exist_writes_no_page_and_suggests_k_for_a_task(tmp_path: Path) -> None:
+    """`grade sinusoidal_pe` (the student forgot -k): one line in the run's language, exit 2, and no
+    page that would say "0 / 0, every test passed" about something never graded."""
+    for lang, words in (("en", "grade -k sinusoidal_pe"), ("ko", "`sinusoidal_pe`만 채점하려면")):
+        proc = _grade("sinusoidal_pe", "--lang", lang, cwd=tmp_path)
+        assert proc.returncode == 2 and words in proc.stderr, proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+        assert not (tmp_path / "reports").exists()
+    proc = _grade("no_such_folder", "--lang", "en", cwd=tmp_path)
+    assert proc.returncode == 2 and "does not exist" in proc.stderr and "-k" not in proc.stderr
+    assert not list(tmp_path.rglob("*.html"))

@@ -191,3 +191,29 @@ def test_equivariance_error_and_accuracy_helpers():
     assert X.equivariance_error(out, out[:, perm], perm) == 0.0
     assert X.accuracy(ids.flip(1), ids) == 1.0
     assert X.copy_accuracy(torch.nn.functional.one_hot(ids, 10).float(), ids) == 1.0
+
+
+def test_the_public_suite_sees_a_train_reversal_that_never_seeds() -> None:
+    """The lesson compares runs by seed: an unseeded train_reversal loses a public point, told why."""
+    from tests.conftest import CORPUS, failed_messages, grade
+
+    results = grade(CORPUS / "bug_reversal_unseeded", hidden=False, keyword="reversal_experiment")
+    task = results["tasks"]["reversal_experiment"]
+    assert task["score"] < task["max_score"]
+    assert "not seeded" in failed_messages(results, "reversal_experiment")
+    assert "시드가 고정되지 않아서" in failed_messages(results, "reversal_experiment", "ko")
+
+
+def test_a_nan_loss_is_said_as_nan_and_where_it_comes_from_never_as_not_seeded() -> None:
+    """NaN != NaN: two NaN runs would otherwise read as "not seeded"."""
+    from grader.core.feedback import GradeFailure
+    from grader.lesson import experiment as X
+
+    nan = float("nan")
+    for first, where in (([nan, nan, nan], "forward pass"), ([2.3, 1.9, nan], "diverged")):
+        with pytest.raises(GradeFailure) as raised:
+            X.check_seeded(first, list(first), "train_reversal('sin', seed=0, steps=3)")
+        en, ko = raised.value.message.en, raised.value.message.ko
+        assert "nan loss at step" in en and where in en and "not seeded" not in en, en
+        assert "nan입니다" in ko and "시드" not in ko, ko
+    X.check_seeded([2.3, 1.9], [2.3, 1.9], "train_reversal")  # seeded and finite: passes

@@ -335,3 +335,13 @@ def test_run_autograder_reports_an_empty_submission(tmp_path: Path) -> None:
     gs = json.loads((root / "results" / "results.json").read_text())
     assert gs["score"] == 0
     assert "제출물을 읽을 수 없습니다" in gs["output"] and "could not be read" in gs["output"]
+
+
+def test_the_student_stubs_hold_no_instructor_lines_and_no_space_before_a_particle() -> None:
+    """The stubs are the student's: no `grade PATH --hidden`, and Korean particles attached ("`grade`를")."""
+    import re
+
+    for stub in sorted((ROOT / "exercises").glob("*.py")):
+        text = stub.read_text(encoding="utf-8")
+        assert "--hidden" not in text and "instructors" not in text and "강사" not in text, stub.name
+        assert not re.search(r"[`)] (를|을|이|가|은|는|로|으로|와|과)[ .,)]", text), stub.name

@@ -111,6 +111,8 @@ def test_stub_report_says_not_attempted_and_blank_log(graded):
     assert results["score"] < results["max_score"] / 2
     html, md = text["feedback.html"], text["feedback.md"]
     assert "not attempted yet" in html and "not attempted yet" in md
+    # a place is given where one is known, and never an empty "(–)"; the code may be a class, not a function
+    assert "(–)" not in html and "(–)" not in md and "Write the function" not in html
     # one line per task not started, one card per cause: far fewer than the 37 failed checks, each reachable
     failed = [t for t in results["tests"] if t["status"] != "passed"]
     # every check of the stubs is "not started" by its record: a check that could not run for a stub too
@@ -436,3 +438,67 @@ def test_gradescopes_visible_output_leaves_out_what_hidden_tests_measured():
     assert set(visible_view(results)["artifacts"]) == {"leetcode_log", "notebook"}
     elsewhere = dict(results, lesson={"name": "gone", "module": "no_such_lesson_package"})
     assert set(visible_view(elsewhere)["artifacts"]) == {"notebook"}
+
+
+def test_a_page_of_a_submission_that_could_not_be_read_states_nothing_it_did_not_grade() -> None:
+    """An unreadable submission (CI, batch) gets the reason, never "every test passed" or empty tables."""
+    from grader.engine.options import GradeOptions
+    from grader.engine.runner import unreadable_results
+    from grader.report.render import render_html, render_markdown
+
+    reason = "broken.zip is not a readable zip (bad header)"
+    results = unreadable_results("broken.zip", reason, GradeOptions())
+    for lang in ("en", "ko"):
+        for page in (render_html(results, lang, "broken.zip"), render_markdown(results, lang, "broken.zip")):
+            assert "not a readable zip" in page
+            assert "every test passed" not in page and "모든 테스트를 통과" not in page
+            assert 'id="tasks"' not in page and "| --- |" not in page and "|---|" not in page
+
+
+def test_a_filtered_run_without_failures_never_says_every_test_passed() -> None:
+    """`grade -k weight_tying` of a submission failing elsewhere: the pages and the terminal speak of the
+    checks that ran and of the points the last full run still loses, never "every test passed"."""
+    from grader.report.render import render_html, render_markdown
+    from grader.report.terminal import summary_renderables
+    from tests.conftest import CORPUS, grade
+
+    results = grade(CORPUS / "bug_sin_only", hidden=False, keyword="weight_tying")
+    assert all(t["status"] == "passed" for t in results["tests"])
+    results["filter"] = {"keyword": "weight_tying", "full": {"score": 26.0, "max_score": 30.0,
+                                                             "report": "reports/x/feedback.html"}}
+    for lang, words in (("en", "still loses 4 points"), ("ko", "아직 4점을 잃고")):
+        terminal = " ".join(str(x) for x in summary_renderables(results, lang, "x", "out", reports=True))
+        for page in (render_html(results, lang, "x"), render_markdown(results, lang, "x"), terminal):
+            assert words in page and "every test passed" not in page and "모든 테스트를 통과" not in page
+            assert "The full report" not in page and "전체 보고서" not in page
+
+
+def test_a_check_that_follows_a_cause_shows_no_fix_of_its_own_and_a_filtered_page_no_other_block() -> None:
+    """A tied head copied: count_params fails because of the tying. Its card says "count_params itself is
+    right"; the count check's own fix ("a shared Parameter counts once") would contradict it."""
+    from grader.report.render import render_html, render_markdown
+    from tests.conftest import CORPUS, grade
+
+    results = grade(CORPUS / "bug_tie_clone", hidden=False, keyword="weight_tying")
+    for lang, right, symptom in (("en", "count_params itself is right", "A shared Parameter counts once"),
+                                 ("ko", "count_params 자체는 맞습니다", "공유된 Parameter는 한 번만 셉니다")):
+        html = render_html(results, lang, "x")
+        assert right in html and symptom not in html and symptom not in render_markdown(results, lang, "x")
+    # no internals on the score line or the page: which tests ran, in words; no host platform string
+    from grader.report.text import text_summary
+
+    assert text_summary(results, "ko", "x").splitlines()[0].endswith("[공개 테스트]")
+    assert "platform" not in render_html(results, "en", "x")
+    assert "Suites:" not in render_markdown(results, "en", "x")
+    # a page states only what was graded: -k weight_tying ran no experiment and no log check
+    for page in (render_html(results, "en", "x"), render_markdown(results, "en", "x")):
+        assert "No experiment numbers" not in page and "LeetCode log was not graded" not in page
+
+
+def test_the_students_output_names_their_files_without_sandbox_paths() -> None:
+    from grader.report.view import student_output
+
+    out = student_output("/submission/reversal.py:121: UserWarning: lr\n  warnings.warn(x)\n"
+                         "/tmp/gk-sub-ab12/notebook.py:3: DeprecationWarning: y\n")
+    assert out.startswith("reversal.py:121: UserWarning") and "\nnotebook.py:3:" in out
+    assert "/submission" not in out and "gk-sub" not in out

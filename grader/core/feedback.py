@@ -143,10 +143,10 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
         en_at, ko_at = _at(exc.where)
         return Message(
             # no verb for where it is read (a shell's grade, a kernel's check()): the reports add it
-            f"Not attempted yet: this still raises NotImplementedError{en_at}. Write the function in place "
+            f"Not attempted yet: this still raises NotImplementedError{en_at}. Write your code in place "
             "of the raise.",
-            f"아직 구현하지 않았습니다: 아직 NotImplementedError가 발생합니다{ko_at}. raise 대신 함수를 "
-            "구현하세요.",
+            f"아직 구현하지 않았습니다: 여전히 NotImplementedError가 발생합니다{ko_at}. raise 자리에 코드를 "
+            "작성하세요.",
         ), "failed"
     if isinstance(exc, MissingName):
         return Message(

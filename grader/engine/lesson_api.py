@@ -115,6 +115,9 @@ class Section:
     late: bool = False
     in_check: bool = True
     document: Mapping[str, Any] | None = None
+    # ``task``: the task whose checks the block reports; a run that graded none of them (`grade -k other`)
+    # leaves the block out, so a page states only what was graded. None: the block is always placed.
+    task: str | None = None
 
     def title_in(self, lang: str) -> str:
         return (self.title_ko if lang == "ko" else "") or self.title_en

@@ -113,7 +113,8 @@ class GradingPlugin:
                 from grader.notebook.messages import missing_name_hint
 
                 hint = missing_name_hint(self.sub.notebook_notes, exc.message,
-                                         self.sub.sources.get("notebook", ""))
+                                         self.sub.sources.get("notebook", ""),
+                                         graded=self.sub.rules.graded, not_run=self.sub.notebook_not_run)
                 if hint:
                     message, finding = hint
             meta["message"] = message.as_dict()

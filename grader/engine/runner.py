@@ -31,9 +31,10 @@ def suite_paths(options: GradeOptions) -> list[tuple[str, Path]]:
         hidden = options.suites_dir / "hidden"
         if not any(hidden.glob("test_*.py")):
             raise UsageProblem(
+                "--hidden: 이 키트에는 숨은 테스트가 없습니다(학생용 배포본에는 공개 테스트만 있고, 숨은 "
+                "테스트는 제출할 때 실행됩니다)" if options.lang == "ko" else
                 "--hidden: this copy of the kit has no hidden suite (the student release ships only public "
-                "tests; hidden tests run when you submit) / 이 키트에는 숨은 테스트가 없습니다(학생용 "
-                "배포본에는 공개 테스트만 있고, 숨은 테스트는 제출할 때 실행됩니다)"
+                "tests; hidden tests run when you submit)"
             )
         suites.append(("hidden", hidden))
     return suites

@@ -29,6 +29,10 @@ MAX_ZIP_RATIO = 200
 FORBIDDEN = {"conftest", "sitecustomize", "usercustomize", "setup", "__init__", "__main__"}
 
 
+# The metadata key check() gives a saved code cell the kernel has not run (its source; the cell is empty).
+NOT_RUN_KEY = "gk_not_run"
+
+
 class SubmissionError(Exception):
     """The submission cannot be read at all; the message is one line for the report."""
 
@@ -51,6 +55,9 @@ class Submission:
     # A notebook's Markdown cells, in order: the lesson finds its log among them by content
     # (grader/lesson/loggrade.py), so a title or an explanation cell is never read as the log.
     notebook_markdown: list[tuple[int, str]] = field(default_factory=list)  # (cell number, text)
+    # check() in a kernel: the saved notebook's code cells the kernel has not run yet (cell number,
+    # source), graded empty; a missing name one of them defines is "run that cell", not a misspelling.
+    notebook_not_run: list[tuple[int, str]] = field(default_factory=list)
     # Module name -> the source that defines its names (a notebook: its kept statements), for static checks.
     sources: dict[str, str] = field(default_factory=dict)
 
@@ -321,6 +328,9 @@ def _from_notebook(data: bytes, sub: Submission, label: str) -> None:
                 "from notebook import *  # noqa: F403 (written by the grader)\n")
     sub.notebook_markdown = [(n, text) for n, text in zip(plan.markdown_cells, plan.markdown, strict=True)
                              if text.strip()]
+    sub.notebook_not_run = [(i, str(c.get("metadata", {}).get(NOT_RUN_KEY, "")))
+                            for i, c in enumerate(nb.get("cells", []), start=1)
+                            if c.get("cell_type") == "code" and c.get("metadata", {}).get(NOT_RUN_KEY)]
 
 
 def read_text_limited(data: bytes) -> str:

@@ -144,11 +144,19 @@ def kernel_cells() -> list[str] | None:
     if history is None:
         history = shell.user_ns.get("In", [])
     cells = [str(c) for c in list(history)[1:] if str(c).strip()]
-    return cells[:-1] if cells else cells  # the last one is the cell calling check() right now
+    if not cells:
+        return cells
+    # The last one is the cell calling check() right now; earlier runs of that same cell are dropped too,
+    # so calling check() again from the same cell grades the same code with the same inputs (the seed is
+    # made from the staged files: a cell's second run must not change them).
+    current = cells[-1].strip()
+    return [c for c in cells[:-1] if c.strip() != current]
 
 
 def _kernel_submission(folder: Path, lesson: str | None = None) -> Path | None:
-    """The kernel's cells as a notebook (with the log beside it, when there is one) in ``folder``."""
+    """The kernel's cells as a notebook in ``folder``: with the saved notebook's Markdown (its log cell,
+    never exercises/'s log file, so check() and `grade lesson.ipynb` read the same log), else with the
+    log file beside it when Jupyter does not say which notebook runs."""
     cells = kernel_cells()
     if cells is None or not _defines_the_lesson(cells, _graded_names(lesson)):
         return None  # a plain session, or a notebook that imports from exercises/: grade the files
@@ -163,6 +171,9 @@ def _kernel_submission(folder: Path, lesson: str | None = None) -> Path | None:
         nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
         nb.cells += [c for c in saved if c.get("cell_type") == "markdown"]
     nbformat.write(nb, str(folder / "kernel.ipynb"))
+    if saved:  # the notebook is the submission: its log cell is the log, as in `grade lesson.ipynb`
+        return folder
+    # No saved notebook to read the log cell from (Jupyter did not say which file): the log file, if any
     declared = _lesson(lesson)
     log_name = declared.layout.log_name if declared is not None else None
     for log in (Path(log_name), Path("exercises") / log_name) if log_name else ():
@@ -226,6 +237,8 @@ def aligned_cells(history: list[str], saved: list) -> list | None:
     """
     import nbformat
 
+    from grader.engine.submission import NOT_RUN_KEY
+
     if not saved:
         return None
     code = [(i, str(c.get("source", "")).strip())
@@ -241,7 +254,10 @@ def aligned_cells(history: list[str], saved: list) -> list | None:
     out = []
     for i, c in enumerate(saved):
         if c.get("cell_type") == "code":
-            out.append(nbformat.v4.new_code_cell(ran.get(i, "")))
+            cell = nbformat.v4.new_code_cell(ran.get(i, ""))
+            if i not in ran and str(c.get("source", "")).strip():  # graded empty; its names "run that cell"
+                cell.metadata[NOT_RUN_KEY] = str(c.get("source", ""))
+            out.append(cell)
         elif c.get("cell_type") == "markdown":
             out.append(nbformat.v4.new_markdown_cell(str(c.get("source", ""))))
         else:
@@ -253,7 +269,7 @@ def aligned_cells(history: list[str], saved: list) -> list | None:
 
 _CSS = """<style>
 .gk-check{font-family:system-ui,-apple-system,"Segoe UI","Noto Sans KR",sans-serif;font-size:14px;line-height:1.45;
- max-width:60rem;border:1px solid #d0d7de;border-radius:8px;padding:.8rem 1rem;background:#fff;color:#1f2328}
+ max-width:60rem;word-break:keep-all;overflow-wrap:anywhere;border:1px solid #d0d7de;border-radius:8px;padding:.8rem 1rem;background:#fff;color:#1f2328}
 .gk-check h3{margin:.1rem 0 .5rem;font-size:1.05rem}.gk-check .good{color:#1a7f37}.gk-check .bad{color:#cf222e}
 .gk-check .mid{color:#9a6700}.gk-check table{border-collapse:collapse;margin:.3rem 0}
 .gk-check td{padding:.15rem .6rem .15rem 0;vertical-align:top}.gk-check .card{border-left:4px solid #cf222e;

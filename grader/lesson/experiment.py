@@ -362,6 +362,40 @@ def check_component_learns(run: dict, mode: str) -> None:
 # -- running the two kinds of check ------------------------------------------------
 
 
+def check_seeded(first: list, again: list, call: str) -> None:
+    """Fail unless two runs of ``call`` with the same seed gave the same losses. A NaN or inf loss is
+    said as such first (and where it comes from), never as "not seeded" because NaN != NaN."""
+    for losses in (first, again):
+        bad = next((i for i, v in enumerate(losses) if isinstance(v, float) and not math.isfinite(v)), None)
+        if bad is None:
+            continue
+        value = losses[bad]
+        if bad == 0:  # the untrained model's first loss: the forward pass itself makes it
+            why_en = ("the very first loss, before any update, so the forward pass itself produces it: "
+                      "look at the positional encoding (a division by zero or log(0) in the frequencies "
+                      "gives inf, then NaN) and at the logits of one batch")
+            why_ko = ("업데이트 전의 첫 손실부터 그렇습니다. 순전파 자체가 만들어 낸 값이니 위치 인코딩"
+                      "(주파수 계산에서 0으로 나누거나 log(0)을 하면 inf, 이어서 NaN이 됩니다)과 배치 하나의 "
+                      "logit을 확인하세요")
+        else:  # finite, then not: training diverged
+            why_en = ("the losses were finite until then, so training diverged: lower the learning rate "
+                      "or clip the gradients (torch.nn.utils.clip_grad_norm_)")
+            why_ko = ("그 전까지는 유한했으니 학습이 발산한 것입니다. 학습률을 낮추거나 그래디언트를 "
+                      "잘라 주세요(torch.nn.utils.clip_grad_norm_)")
+        fail(f"{call} gave a {value} loss at step {bad + 1} of {len(losses)}: {why_en}.",
+             f"{call}: 손실이 {len(losses)}스텝 중 {bad + 1}번째 스텝에서 {value}입니다. {why_ko}.")
+    if first != again:
+        shown = ", ".join(f"{a:.6g} vs {b:.6g}" for a, b in list(zip(first, again, strict=False))[:2])
+        fail(f"{call} run twice gave different losses ({shown}, ...): the run is not "
+             "seeded, and the lesson compares runs by their seed. Call torch.manual_seed(seed) before "
+             "building the model and draw the batches from torch.Generator().manual_seed(seed), so a "
+             "result can be reproduced.",
+             f"{call}: 같은 시드로 두 번 실행했더니 손실이 달랐습니다({shown}, ...). "
+             "시드가 고정되지 않아서, 시드로 실행을 비교하는 이 실습의 결과를 재현할 수 없습니다. "
+             "모델을 만들기 전에 torch.manual_seed(seed)를 호출하고, 배치는 "
+             "torch.Generator().manual_seed(seed)로 뽑으세요.")
+
+
 def train_timeout(steps: int) -> float:
     """Generous: ~7 ms a step measured, 30x that for a loaded CI box, plus start-up."""
     return 60.0 + 0.2 * steps

@@ -124,7 +124,9 @@ def defined_names(source: str) -> set[str]:
     return {a or b for a, b in _DEFINES.findall(source or "")}
 
 
-def missing_name_hint(notes: Iterable[dict], message: str, source: str = "") -> tuple[Said, Finding] | None:
+def missing_name_hint(notes: Iterable[dict], message: str, source: str = "", *,
+                      graded: Iterable[str] = (), not_run: Iterable[tuple[int, str]] = ()
+                      ) -> tuple[Said, Finding] | None:
     """For "embedding.py does not define `TinyLM`" in a notebook: why, in the notebook's terms (the
     words and the record, grader/core/finding.py).
 
@@ -160,7 +162,16 @@ def missing_name_hint(notes: Iterable[dict], message: str, source: str = "") -> 
         if name in defined_names(str(n.get("code", ""))):
             why = describe(n)
             return missing(Said(f"none: {why['en']}", f"없습니다: {why['ko']}"))
-    close = difflib.get_close_matches(name, sorted(defined_names(source)), n=1, cutoff=0.75)
+    later = [n for n, text in not_run if name in defined_names(text)]
+    if later:  # check() before that cell ran: the definition is there, the kernel has not run it
+        return missing(
+            Said(f"none yet: cell {later[0]} defines it but has not run in this kernel",
+                 f"아직 없습니다: 셀 {later[0]}에서 정의하지만 이 커널에서 아직 실행하지 않았습니다"),
+            Said(f"Run cell {later[0]} (the cell that defines it), then check again.",
+                 f"정의하는 셀(셀 {later[0]})을 실행한 뒤 다시 확인하세요."), then=". ")
+    # A graded name is never a misspelling of another one (count_params for count_primes).
+    candidates = sorted(defined_names(source) - set(graded))
+    close = difflib.get_close_matches(name, candidates, n=1, cutoff=0.75)
     if close:
         return missing(
             Said(f"none, but it defines `{close[0]}`",

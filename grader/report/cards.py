@@ -40,6 +40,11 @@ def _places(rows: list[Row]) -> list[str]:
     return list(dict.fromkeys(w for r in rows for w in r["record"].where))
 
 
+def _where(places: list[str]) -> str:
+    """" (a, b, c)" for a message, or nothing where no place is known (never an empty "(–)")."""
+    return f" ({', '.join(places[:3])})" if places else ""
+
+
 def is_not_attempted(row: dict[str, Any]) -> bool:
     return not_started(row) is not None
 
@@ -94,7 +99,10 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
             continue
         upstream = row.get("explained_by")  # report/view.py: the lesson's Causes
         if upstream in home:
-            groups.setdefault(home[upstream], []).append(dict(row, follows=upstream))
+            # its own fix treats the symptom the card's "fix X first" explains (a shared Parameter counts
+            # once, under "count_params itself is right"): the card says the fix once, from the cause
+            parts = dict(row.get("parts") or {}, fix="")
+            groups.setdefault(home[upstream], []).append(dict(row, follows=upstream, parts=parts))
         else:
             groups.setdefault((task, cause_key(row)), []).append(row)
     cards = []
@@ -115,7 +123,7 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
                 r["follows_text"] = translate("follows", lang, name=name)
         if _key == "unwritten":
             places = _places(rows)
-            first = dict(first, text=translate("not_finished", lang, n=n, where=", ".join(places[:3]) or "–",
+            first = dict(first, text=translate("not_finished", lang, n=n, where=_where(places),
                                                rerun=translate(f"rerun_{rerun}", lang)))
             cause = first["text"] if n > 1 else ""
         cards.append({
@@ -137,7 +145,7 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
             "places": places, "checks": rows, "reproduce": _task_command(rows[0]["reproduce"], task),
             "text": (_blank_line(rows, lang) if not_started(rows[0]) == "log" else
                      translate("not_started_line" if len(rows) > 1 else "not_started_line_one", lang,
-                               n=len(rows), where=", ".join(places[:3]) or "–",
+                               n=len(rows), where=_where(places),
                                rerun=translate(f"rerun_{rerun}", lang))),
         })
     lines.sort(key=_order)

@@ -136,4 +136,20 @@ def filter_view(results: dict[str, Any], lang: str) -> dict[str, Any] | None:
     return {"keyword": mark.get("keyword", ""), "text": text}
 
 
-__all__ = ["change_view", "filter_view", "task_changes"]
+def nothing_to_fix(results: dict[str, Any], lang: str) -> str:
+    """What a run without a failure says: "every test passed" only of a full run. A `-k` run speaks of
+    the checks it ran, and of the full run's points still to fix where it knows them."""
+    hidden = "" if "hidden" in results.get("suites", []) else " " + translate("hidden_at_submit", lang)
+    mark = results.get("filter")
+    if not mark:
+        return translate("nothing_to_fix", lang) + hidden
+    text = translate("nothing_to_fix_filtered", lang, keyword=mark.get("keyword", ""),
+                     n=len(results.get("tests") or []))
+    full = mark.get("full") or {}
+    lost = float(full.get("max_score", 0) or 0) - float(full.get("score", 0) or 0)
+    if full and lost > 0:
+        text += " " + translate("filtered_full_lost", lang, lost=f"{lost:g}")
+    return text + hidden
+
+
+__all__ = ["change_view", "filter_view", "nothing_to_fix", "task_changes"]

@@ -11,6 +11,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "score": ("Score", "점수"),
     "submission": ("Submission", "제출물"),
     "suites": ("Suites", "테스트 묶음"),
+    # which tests ran, as a student reads it (the sandbox's isolation is in "How this was graded")
+    "ran_public": ("public tests", "공개 테스트"),
+    "ran_hidden": ("hidden tests", "숨은 테스트"),
+    "ran_both": ("public and hidden tests", "공개·숨은 테스트"),
     "tasks": ("Tasks", "과제 항목"),
     "task": ("Task", "항목"),
     "points": ("Points", "점수"),
@@ -18,6 +22,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "top_fixes": ("Top three things to fix", "가장 먼저 고칠 세 가지"),
     "nothing_to_fix": ("Nothing to fix: every test passed.",
                        "고칠 것이 없습니다: 모든 테스트를 통과했습니다."),
+    "nothing_to_fix_filtered": ("Nothing to fix in the {n} checks this run (-k {keyword}) ran; checks "
+                                "outside the filter did not run.",
+                                "이번 실행(-k {keyword})이 돌린 검사 {n}개에는 고칠 것이 없습니다. 필터 "
+                                "밖의 검사는 실행하지 않았습니다."),
+    "filtered_full_lost": ("Your last full run still loses {lost} points elsewhere.",
+                           "마지막 전체 채점에서는 다른 곳에서 아직 {lost}점을 잃고 있습니다."),
+    "report_at_filtered": ("This filtered run's report: {html}", "이번 일부 채점의 보고서: {html}"),
     "failed_tests": ("Failed checks", "실패한 검사"),
     "hidden_at_submit": ("The hidden tests still run when you submit.",
                          "숨은 테스트는 제출할 때 따로 실행됩니다."),
@@ -116,17 +127,19 @@ STRINGS: dict[str, tuple[str, str]] = {
     # one card per mistake (report/cards.py)
     "card_count": ("{n} checks, one cause", "검사 {n}개, 원인 하나"),
     "not_started": ("Not started yet", "아직 시작하지 않은 항목"),
-    "not_started_line": ("not attempted yet: {n} checks stop at NotImplementedError ({where}). Write the "
-                         "function, then {rerun}.",
+    # {where}: " (embedding.py:12, ...)", or nothing where no place is known; the code there may be a
+    # function or a class, so the fix names neither
+    "not_started_line": ("not attempted yet: {n} checks stop at NotImplementedError{where}. Write your code "
+                         "in place of the raise, then {rerun}.",
                          "아직 구현하지 않았습니다: 검사 {n}개에서 NotImplementedError가 "
-                         "발생합니다({where}). 함수를 구현한 뒤 {rerun}."),
-    "not_started_line_one": ("not attempted yet: its check stops at NotImplementedError ({where}). Write the "
-                             "function, then {rerun}.",
-                             "아직 구현하지 않았습니다: 검사에서 NotImplementedError가 발생합니다({where}). "
-                             "함수를 구현한 뒤 {rerun}."),
-    "not_finished": ("{n} checks still stop at NotImplementedError ({where}); the rest of this task already "
+                         "발생합니다{where}. raise 자리에 코드를 작성한 뒤 {rerun}."),
+    "not_started_line_one": ("not attempted yet: its check stops at NotImplementedError{where}. Write your "
+                             "code in place of the raise, then {rerun}.",
+                             "아직 구현하지 않았습니다: 검사에서 NotImplementedError가 발생합니다{where}. "
+                             "raise 자리에 코드를 작성한 뒤 {rerun}."),
+    "not_finished": ("{n} checks still stop at NotImplementedError{where}; the rest of this task already "
                      "earns points. Write what is missing, then {rerun}.",
-                     "검사 {n}개에서 아직 NotImplementedError가 발생합니다({where}). 이 항목의 나머지는 이미 "
+                     "검사 {n}개에서 아직 NotImplementedError가 발생합니다{where}. 이 항목의 나머지는 이미 "
                      "점수를 받았습니다. 빠진 부분을 구현한 뒤 {rerun}."),
     # what to run again, by where the feedback is read: a shell, or a notebook's kernel
     "rerun_grade": ("run `grade` again", "`grade`를 다시 실행하세요"),
@@ -156,6 +169,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "fig_where": ("Both tables are drawn in feedback.html (the job's artifact or reports/feedback.html).",
                   "두 표의 그림은 feedback.html(작업 산출물 또는 reports/feedback.html)에 있습니다."),
 }
+
+
+def suites_ran(suites: list[str], lang: str) -> str:
+    """Which tests ran, in words ("public tests"), for the score line."""
+    key = ("ran_both" if {"public", "hidden"} <= set(suites) else
+           "ran_hidden" if "hidden" in suites else "ran_public" if "public" in suites else "")
+    return translate(key, lang) if key else ", ".join(suites)
 
 
 def translate(key: str, lang: str, **fmt: object) -> str:

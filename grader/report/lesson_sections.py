@@ -32,8 +32,11 @@ def lesson_sections(results: Mapping[str, Any], lang: str, *, report: bool = Fal
     for check()'s notebook view, the blocks it shows (``Section.in_check``)."""
     lesson = lesson_of(results, default=True)  # results from before they named a lesson: the default's
     out = []
+    graded = {t.get("task") for t in results.get("tests") or []}
     for section in hook_sections(lesson, "report_sections", results, lang):
         if not (report or section.in_check):
+            continue
+        if section.task and section.task not in graded:  # a page states only what was graded
             continue
         out.append(
             {

@@ -18,9 +18,9 @@ import jinja2
 from grader.engine.results import Results
 from grader.paths import TEMPLATES, write_atomic
 from grader.report.cards import build_cards, not_counted_cards, tally, top_fixes
-from grader.report.changes import change_view, filter_view
+from grader.report.changes import change_view, filter_view, nothing_to_fix
 from grader.report.gradescope import build_gradescope, page_view, visible_view
-from grader.report.i18n import skip_reason, status_word, translate
+from grader.report.i18n import skip_reason, status_word, suites_ran, translate
 from grader.report.lesson_sections import document_summary, lesson_sections
 from grader.report.lesson_tasks import templates_of
 from grader.report.markup import code_spans, md_code_spans, without_picture
@@ -96,13 +96,16 @@ def build_context(results: dict, lang: str, path: str) -> dict[str, Any]:
     """Everything a template needs, in ``lang``."""
     failures = failure_rows(results, lang, path)
     cards, not_started = build_cards(failures, lang)
-    sections = lesson_sections(results, lang, report=True)  # the graded lesson's own blocks, if any
+    # A page states only what was graded: a submission that could not be read has no tasks, fixes or blocks.
+    graded = not (results.get("error") and not results.get("tests"))
+    sections = lesson_sections(results, lang, report=True) if graded else []
     score, max_score = float(results.get("score", 0.0)), float(results.get("max_score", 0.0))
     final = results.get("final") or {}  # the term's final total over its maximum, where given
     score, max_score = float(final.get("total", score)), float(final.get("max") or max_score)
     return {
-        "lang": lang, "r": results, "path": path,
+        "lang": lang, "r": results, "path": path, "graded": graded,
         "t": lambda key, **fmt: translate(key, lang, **fmt),
+        "suites_ran": lambda suites: suites_ran(list(suites or []), lang),
         "status_word": lambda s: status_word(s, lang),
         "skip_reason": lambda s, messages=None: skip_reason(s, lang, messages),
         "score": score, "max_score": max_score,
@@ -111,9 +114,11 @@ def build_context(results: dict, lang: str, path: str) -> dict[str, Any]:
         "fixes": top_fixes(cards, not_started), "not_counted": not_counted_cards(results, lang, path),
         "tally": tally(cards, not_started, lang),
         "change": change_view(results, lang), "filtered": filter_view(results, lang),
+        "nothing_to_fix": nothing_to_fix(results, lang),
         "lesson_sections": sections,
         "log": document_summary(sections),  # the graded document's points, for short summaries
-        "versions": results.get("versions") or {},
+        # the versions a student can match (python, torch); the host's platform string is an internal
+        "versions": {k: v for k, v in (results.get("versions") or {}).items() if k != "platform"},
         "worker": dict(results.get("worker") or {},
                        output=student_output((results.get("worker") or {}).get("output", ""))),
     }

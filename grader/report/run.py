@@ -24,10 +24,37 @@ def write_feedback(results: Results, out: Path, lang: str, path: Path) -> bool:
     try:
         write_reports(results, out, lang, path.as_posix())
     except Exception as exc:  # results.json is written: a report bug must not hide the grade
-        print(f"grade: error: the feedback reports (feedback.html, feedback.md) were not written "
-              f"({type(exc).__name__}: {exc}) / 피드백 보고서를 쓰지 못했습니다", file=sys.stderr)
+        why = f"({type(exc).__name__}: {exc})"
+        ko = f"grade: error: 피드백 보고서(feedback.html, feedback.md)를 쓰지 못했습니다 {why}"
+        en = f"grade: error: the feedback reports (feedback.html, feedback.md) were not written {why}"
+        print(ko if lang == "ko" else en, file=sys.stderr)
         return False
     return True
+
+
+def missing_path(path: Path, options: GradeOptions) -> str:
+    """One line, in the run's language, for a path that does not exist; ``-k NAME`` when it names a task
+    (`grade sinusoidal_pe`: the student meant `grade -k sinusoidal_pe`)."""
+    from grader.core.lang import particle
+    from grader.engine.lesson_api import load_lesson
+
+    try:
+        tasks = load_lesson(options.lesson).task_names
+    except Exception:  # the lesson cannot load: `grade` says why on a path that exists
+        tasks = ()
+    task = next((t for t in tasks if t.lower() == path.name.removesuffix(".py").lower()), None)
+    shown = path.as_posix()
+    if options.lang == "ko":
+        line = f"{particle(f'`{shown}`', '이')} 없어 아무것도 채점하지 않았습니다."
+        if task:
+            line += (f" 과제 {particle(f'`{task}`', '만')} 채점하려면 `grade -k {task}`(또는 "
+                     f"`grade lesson.ipynb -k {task}`)처럼 -k를 붙이세요.")
+        return line
+    line = f"`{shown}` does not exist; nothing was graded."
+    if task:
+        line += (f" To grade only the task `{task}`, use -k: `grade -k {task}` "
+                 f"(or `grade lesson.ipynb -k {task}`).")
+    return line
 
 
 def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = False, ci: bool = False,
@@ -42,6 +69,9 @@ def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = Fal
     from grader.report.text import text_summary
 
     lang = options.lang
+    if not path.exists() and not path.is_symlink() and not ci:  # nothing to grade: no page says otherwise
+        print(f"grade: {missing_path(path, options)}", file=sys.stderr)
+        return 2
     if options.progress is None and not quiet:
         options = replace(options, progress=progress_for(lang, quiet))
     try:
@@ -54,7 +84,8 @@ def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = Fal
         print(f"grade: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("grade: interrupted, nothing written / 중단되어 아무것도 쓰지 않았습니다", file=sys.stderr)
+        ko, en = "grade: 중단되어 아무것도 쓰지 않았습니다", "grade: interrupted, nothing written"
+        print(ko if lang == "ko" else en, file=sys.stderr)
         return 130
     except ReportLost as exc:  # a full disk, most often: one line, and a results.json if it can be written
         print(f"grade: {exc}", file=sys.stderr)
@@ -67,7 +98,8 @@ def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = Fal
         unreadable = unreadable_results(path.name, str(exc), options)
         write_results(unreadable, out)
         write_feedback(unreadable, out, lang, path)
-        print(f"grade: cannot read the submission / 제출물을 읽을 수 없습니다: {exc}", file=sys.stderr)
+        ko, en = f"grade: 제출물을 읽을 수 없습니다: {exc}", f"grade: cannot read the submission: {exc}"
+        print(ko if lang == "ko" else en, file=sys.stderr)
         if ci:
             from grader.report import ci as ci_outputs
 

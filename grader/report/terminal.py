@@ -18,8 +18,8 @@ from rich.table import Table
 from grader.core.lang import particle
 from grader.engine.results import Results
 from grader.report.cards import build_cards, not_counted_cards, tally, top_fixes
-from grader.report.changes import change_view, filter_view
-from grader.report.i18n import translate
+from grader.report.changes import change_view, filter_view, nothing_to_fix
+from grader.report.i18n import suites_ran, translate
 from grader.report.markup import without_picture
 from grader.report.view import failure_rows, task_rows
 
@@ -79,8 +79,7 @@ def summary_renderables(results: dict, lang: str, path: str, out_dir: str | None
     level = "good" if frac >= 0.999 else ("mid" if frac >= 0.5 else "bad")
     head = (f"[bold]{t('score')}[/]: {escape(str(results.get('submission', '')))}  "
             f"[bold {STYLE[level]}]{score:g} / {max_score:g}[/]  "
-            f"[dim]\\[{', '.join(results.get('suites', []))}; {t('isolation').lower()}: "
-            f"{results.get('isolation')}][/]")
+            f"[dim]\\[{suites_ran(list(results.get('suites', [])), lang)}][/]")
     out: list[Any] = [head]
     filtered, change = filter_view(results, lang), change_view(results, lang)
     if filtered:
@@ -136,10 +135,10 @@ def summary_renderables(results: dict, lang: str, path: str, out_dir: str | None
                       html_and=particle(html, "과"))
             out.append(f"[dim]{escape(every)}[/]")
     elif table.row_count:
-        hidden = "" if "hidden" in results.get("suites", []) else " " + t("hidden_at_submit")
-        out.append(f"[green]{t('nothing_to_fix')}{hidden}[/]")
+        out.append(f"[green]{escape(nothing_to_fix(results, lang))}[/]")
         if out_dir and reports:
-            out.append(f"[dim]{escape(t('report_at', html=f'{out_dir}/feedback.html'))}[/]")
+            key = "report_at_filtered" if results.get("filter") else "report_at"
+            out.append(f"[dim]{escape(t(key, html=f'{out_dir}/feedback.html'))}[/]")
     out += not_counted_lines(results, lang, path)
     # a notebook's (or module's) top-level code that failed or could not run (grader/notebook)
     notes = [n for n in ((results.get("artifacts") or {}).get("notebook") or {}).get("notes", [])

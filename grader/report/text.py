@@ -16,7 +16,7 @@ from rich.table import Table
 
 from grader.engine.results import Results
 from grader.report.cards import build_cards, top_fixes
-from grader.report.i18n import skip_reason, translate
+from grader.report.i18n import skip_reason, suites_ran, translate
 from grader.report.lesson_tasks import task_titles, title_of
 from grader.report.markup import ljust_display
 from grader.report.terminal import OTHER_CAUSES, summary_renderables
@@ -48,8 +48,7 @@ def text_summary(results: Results, lang: str = "en", path: str = "exercises") ->
 
 def _head(results: Results, lang: str) -> str:
     return (f"{translate('text_head', lang)}: {results['submission']}  {results['score']:g} / "
-            f"{results['max_score']:g}  [{', '.join(results['suites'])}; "
-            f"{translate('isolation', lang).lower()}: {results['isolation']}]")
+            f"{results['max_score']:g}  [{suites_ran(list(results['suites']), lang)}]")
 
 
 def _task_lines(results: Results, lang: str) -> list[str]:

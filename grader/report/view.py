@@ -28,9 +28,15 @@ def card_parts(record: Finding, lang: str, text: str) -> dict[str, str]:
     return dict(record.parts(lang), message="" if record.compares else text)
 
 
+# Where the sandbox placed the submission ("/submission/", a staging folder "/tmp/gk-sub-x1y2/"): a
+# warning's "/submission/reversal.py:121" reads to the student as their own "reversal.py:121".
+_STAGED_AT = re.compile(r"(?:/submission|/\S*?/gk-sub-[^/\s]+)/(?=[\w.-]+\.py\b)")
+
+
 def student_output(text: str) -> str:
-    """What the student's code printed, without warnings the grader's own runtime raised."""
-    return _RUNTIME_WARNING.sub("", text or "").strip("\n")
+    """What the student's code printed, without warnings the grader's own runtime raised, and with
+    their files named as they know them (no sandbox paths)."""
+    return _STAGED_AT.sub("", _RUNTIME_WARNING.sub("", text or "")).strip("\n")
 
 
 def lesson_flag(results: Mapping[str, Any] | None, path: str) -> str | None:

@@ -43,7 +43,7 @@ def experiment_section(results: Mapping[str, Any], lang: str) -> Section:
         key="experiment", title_en=t("experiment", "en"), title_ko=t("experiment", "ko"),
         html=_render("experiment.html.j2", t=tr, lang=lang, exp=exp),
         markdown=_render("experiment.md.j2", t=tr, lang=lang, exp=exp, sparkline=sparkline),
-        heading=False, late=True, in_check=False,
+        heading=False, late=True, in_check=False, task="reversal_experiment",
     )
 
 
@@ -56,7 +56,7 @@ def log_section(results: Mapping[str, Any], lang: str) -> Section:
         key="log", title_en=t("log_review", "en"), title_ko=t("log_review", "ko"),
         html=_render("log.html.j2", t=tr, lang=lang, log=log),
         markdown=_render("log.md.j2", t=tr, lang=lang, log=log),
-        heading=False, late=True, in_check=False, document=brief,
+        heading=False, late=True, in_check=False, document=brief, task="leetcode_log",
     )
 
 

@@ -202,16 +202,7 @@ def test_length_generalisation_measured(runs):
 def test_same_seed_same_losses(short_runs):
     k, a, b = short_runs.k, short_runs.a, short_runs.b
     first, again, other = (short_runs.losses(i) for i in range(3))
-    expect(first == again,
-           f"train_reversal('sin', seed={a}, steps={k}) twice gave "
-           f"different losses ({first[:2]}... vs {again[:2]}...): "
-           "the run is not seeded. Call torch.manual_seed(seed) "
-           "before building the model and draw the batches from "
-           f"torch.Generator().manual_seed(seed), so a result can be reproduced.",
-           f"train_reversal('sin', seed={a}, steps={k})을 두 번 실행했더니 "
-           f"손실이 달랐습니다({first[:2]}... vs {again[:2]}...): "
-           f"시드가 고정되지 않았습니다. 모델을 만들기 전에 torch.manual_seed(seed)를 호출하고, 배치는 "
-           f"torch.Generator().manual_seed(seed)로 뽑아 결과를 재현할 수 있게 하세요.")
+    X.check_seeded(first, again, f"train_reversal('sin', seed={a}, steps={k})")
     expect(first != other,
            f"seeds {a} and {b} gave exactly the same losses: `seed` is "
            "ignored (a hard-coded seed?). Seed with the argument.",

@@ -52,6 +52,10 @@ def test_short_training_run(student):
     expect(all(isinstance(v, float) for v in losses),
            "train_reversal: expected each loss as a Python float (loss.item()).",
            "train_reversal: 손실은 Python float(loss.item())이어야 합니다.")
+    # The lesson compares runs by seed: the same seed must give the same losses (NaN said as NaN).
+    _model, again = student.call("train_reversal", "sin", seed=0, steps=20, timeout=X.train_timeout(20))
+    again = list(again) if isinstance(again, list) else []
+    X.check_seeded(losses, again, "train_reversal('sin', seed=0, steps=20)")
 
 
 @pytest.mark.task("reversal_experiment", points=0.5)
