@@ -159,8 +159,8 @@ def check_module_output(out: torch.Tensor, x: torch.Tensor, weights: dict[str, t
 
 def run_layer(student: Any, layer: Any, x: torch.Tensor, what: str) -> tuple[torch.Tensor, dict[str, int]]:
     """The layer's output on ``x`` with the reference causal_mask and scaled_dot_product_attention in place
-    of the student's (probes.py), and how often forward called each: a layer's check charges the layer only,
-    never a mistake of the functions it calls (those are graded in their own tasks)."""
+    of the student's (probes.py), and how often forward called each: a layer's check charges the layer
+    only, never a mistake of the functions it calls (those are graded in their own tasks)."""
     info = student.probe("with_reference_parts", layer, x)
     return as_tensor(info["output"], what), dict(info["calls"])
 
@@ -177,7 +177,8 @@ def _leak_cause(calls: dict[str, int]) -> Cause:
                      "d_model) 전에 transpose(1, 2)를 하세요. transpose 없이 reshape하면 위치가 섞입니다.",
                      "heads_mix_positions")
     return Cause("position t attends to later positions: forward never calls causal_mask; apply "
-                 "causal_mask(T, device=x.device) (True above the diagonal) to the scores before the softmax.",
+                 "causal_mask(T, device=x.device) (True above the diagonal) to the scores before the "
+                 "softmax.",
                  "위치 t가 뒤의 위치를 봅니다: forward가 causal_mask를 부르지 않습니다. softmax 전에 점수에 "
                  "causal_mask(T, device=x.device)(대각선 위가 True)를 적용하세요.", "not_causal")
 
@@ -194,17 +195,22 @@ def check_causal(student: Any, layer: Any, x: torch.Tensor, cut: int, what: str,
     if not bool(torch.isfinite(diff).all()) or float(diff.max()) > atol:
         bad = (~torch.isfinite(diff) | (diff > atol)).any(dim=(0, 2)).nonzero()
         t = int(bad[0])
-        expect = Said(f"the output at positions 0..{cut} to stay the same when only positions {cut + 1}.. change",
+        expect = Said(f"the output at positions 0..{cut} to stay the same when only positions "
+                      f"{cut + 1}.. change",
                       f"{cut + 1}번 이후 위치만 바꾸면 0..{cut}번 위치의 출력은 그대로여야 함")
-        if not bool(torch.isfinite(before[:, t]).all()):  # NaN is no leak: a position that attends to nothing
-            fail_check(check(what, expect, Said(f"the output at position {t} is NaN", f"{t}번 위치의 출력이 NaN입니다"),
-                             cause=Cause(f"position {t} sees no future, it gets NaN: nothing in forward may divide "
+        if not bool(torch.isfinite(before[:, t]).all()):  # NaN is no leak: a position attends to nothing
+            fail_check(check(what, expect,
+                             Said(f"the output at position {t} is NaN", f"{t}번 위치의 출력이 NaN입니다"),
+                             cause=Cause(f"position {t} sees no future, it gets NaN: nothing in forward may "
+                                         "divide "
                                          "by zero or take a softmax over a row with every key blocked.",
-                                         f"{t}번 위치는 미래를 보지 않고 NaN이 됩니다: forward에서 0으로 나누거나 "
-                                         "모든 키가 막힌 행에 softmax를 하지 마세요.", "nan_output")))
+                                         f"{t}번 위치는 미래를 보지 않고 NaN이 됩니다: forward에서 "
+                                         "0으로 나누거나 모든 키가 막힌 행에 softmax를 하지 마세요.",
+                                         "nan_output")))
         by = f"{float(diff[:, t].max()):.4g}"
         fail_check(check(what, expect,
-                         Said(f"position {t} changed (by up to {by})", f"{t}번 위치가 바뀌었습니다(최대 {by})"),
+                         Said(f"position {t} changed (by up to {by})",
+                              f"{t}번 위치가 바뀌었습니다(최대 {by})"),
                          cause=_leak_cause(calls)))
 
 
