@@ -17,19 +17,19 @@ import torch
 
 
 def _reference_mask(T: Any, device: Any = None) -> torch.Tensor:
-    """(T, T) bool, True above the diagonal (lesson_attention/solutions)."""
-    return torch.triu(torch.ones(T, T, dtype=torch.bool, device=device), diagonal=1)
+    """(T, T) bool, True above the diagonal: the mask the public suite builds."""
+    return torch.ones(T, T, dtype=torch.bool, device=device).triu(1)
 
 
 def _reference_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: Any = None) -> Any:
-    """softmax(q k^T / sqrt(d_k)) v with blocked scores at -inf (lesson_attention/solutions)."""
-    scores = q @ k.transpose(-2, -1) / (q.shape[-1] ** 0.5)
+    """(output, weights) of softmax(q k^T / sqrt(d_k)) v, blocked scores at -inf, a fully blocked row 0."""
+    s = (q @ k.transpose(-2, -1)) * q.shape[-1] ** -0.5
     if mask is not None:
-        scores = scores.masked_fill(mask, float("-inf"))
-    weights = torch.softmax(scores, dim=-1)
+        s = s.masked_fill(mask, -float("inf"))
+    w = s.softmax(-1)
     if mask is not None:
-        weights = weights.masked_fill(mask, 0.0)
-    return weights @ v, weights
+        w = w.masked_fill(mask, 0.0)
+    return w @ v, w
 
 
 def probe_with_reference_parts(worker: Any, layer: Any, x: torch.Tensor) -> dict:
