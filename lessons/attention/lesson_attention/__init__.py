@@ -38,7 +38,7 @@ _OPTIONAL = {  # fields of Lesson that a kit before the lesson registry (issue 2
     "title_en": TITLE_EN, "title_ko": TITLE_KO, "version": __version__,
     "exercises": paths.EXERCISES, "solutions": paths.SOLUTIONS, "suites": paths.SUITES,
     "report_sections": report_sections, "contract": CONTRACT,
-    "notebook_top_level_calls": TOP_LEVEL_CALLS, "release": release,
+    "notebook_top_level_calls": TOP_LEVEL_CALLS, "release": release, "probes": paths.PROBES,
 }
 _KNOWN = {f.name for f in dataclasses.fields(Lesson)}
 

@@ -157,29 +157,61 @@ def check_module_output(out: torch.Tensor, x: torch.Tensor, weights: dict[str, t
     _fail_cells(out, expected, what, atol, cause, None)
 
 
-def check_causal(layer: Any, x: torch.Tensor, cut: int, what: str, atol: float = 1e-5) -> None:
-    """Changing the inputs after position ``cut`` leaves the outputs at 0..cut as they were."""
-    before = as_tensor(layer.call("__call__", x), what)
+def run_layer(student: Any, layer: Any, x: torch.Tensor, what: str) -> tuple[torch.Tensor, dict[str, int]]:
+    """The layer's output on ``x`` with the reference causal_mask and scaled_dot_product_attention in place
+    of the student's (probes.py), and how often forward called each: a layer's check charges the layer
+    only, never a mistake of the functions it calls (those are graded in their own tasks)."""
+    info = student.probe("with_reference_parts", layer, x)
+    return as_tensor(info["output"], what), dict(info["calls"])
+
+
+def _leak_cause(calls: dict[str, int]) -> Cause:
+    """Why a layer's earlier outputs move with later inputs, from what its forward was seen to call."""
+    if calls.get("causal_mask") and calls.get("scaled_dot_product_attention"):
+        return Cause("forward applies causal_mask, so the leak is in how the heads are split or merged: "
+                     "(B, T, d_model) -> view(B, T, n_heads, d_head).transpose(1, 2), and back with "
+                     "transpose(1, 2) before reshape(B, T, d_model); a reshape without the transpose mixes "
+                     "positions.",
+                     "forward가 causal_mask를 적용하므로 새는 곳은 헤드를 나누거나 합치는 부분입니다: (B, T, "
+                     "d_model) -> view(B, T, n_heads, d_head).transpose(1, 2), 되돌릴 때는 reshape(B, T, "
+                     "d_model) 전에 transpose(1, 2)를 하세요. transpose 없이 reshape하면 위치가 섞입니다.",
+                     "heads_mix_positions")
+    return Cause("position t attends to later positions: forward never calls causal_mask; apply "
+                 "causal_mask(T, device=x.device) (True above the diagonal) to the scores before the "
+                 "softmax.",
+                 "위치 t가 뒤의 위치를 봅니다: forward가 causal_mask를 부르지 않습니다. softmax 전에 점수에 "
+                 "causal_mask(T, device=x.device)(대각선 위가 True)를 적용하세요.", "not_causal")
+
+
+def check_causal(student: Any, layer: Any, x: torch.Tensor, cut: int, what: str, atol: float = 1e-5) -> None:
+    """Changing the inputs after position ``cut`` leaves the outputs at 0..cut as they were (the layer run
+    with the reference parts, ``run_layer``)."""
+    before, calls = run_layer(student, layer, x, what)
     changed = x.clone()
     changed[:, cut + 1:] = torch.randn_like(changed[:, cut + 1:]) * 3
-    after = as_tensor(layer.call("__call__", changed), what)
+    after, _ = run_layer(student, layer, changed, what)
     check_shape(before, tuple(x.shape), what)
     diff = (before[:, : cut + 1].double() - after[:, : cut + 1].double()).abs()
     if not bool(torch.isfinite(diff).all()) or float(diff.max()) > atol:
         bad = (~torch.isfinite(diff) | (diff > atol)).any(dim=(0, 2)).nonzero()
         t = int(bad[0])
+        expect = Said(f"the output at positions 0..{cut} to stay the same when only positions "
+                      f"{cut + 1}.. change",
+                      f"{cut + 1}번 이후 위치만 바꾸면 0..{cut}번 위치의 출력은 그대로여야 함")
+        if not bool(torch.isfinite(before[:, t]).all()):  # NaN is no leak: a position attends to nothing
+            fail_check(check(what, expect,
+                             Said(f"the output at position {t} is NaN", f"{t}번 위치의 출력이 NaN입니다"),
+                             cause=Cause(f"position {t} sees no future, it gets NaN: nothing in forward may "
+                                         "divide "
+                                         "by zero or take a softmax over a row with every key blocked.",
+                                         f"{t}번 위치는 미래를 보지 않고 NaN이 됩니다: forward에서 "
+                                         "0으로 나누거나 모든 키가 막힌 행에 softmax를 하지 마세요.",
+                                         "nan_output")))
         by = f"{float(diff[:, t].max()):.4g}"
-        fail_check(check(what,
-                         Said(f"the output at positions 0..{cut} to stay the same when only positions "
-                              f"{cut + 1}.. change",
-                              f"{cut + 1}번 이후 위치만 바꾸면 0..{cut}번 위치의 출력은 그대로여야 함"),
+        fail_check(check(what, expect,
                          Said(f"position {t} changed (by up to {by})",
                               f"{t}번 위치가 바뀌었습니다(최대 {by})"),
-                         cause=Cause("position t attends to later positions: apply causal_mask(T, "
-                                     "device=x.device) (True above the diagonal) to the scores before the "
-                                     "softmax.",
-                                     "위치 t가 뒤의 위치를 봅니다: softmax 전에 점수에 causal_mask(T, "
-                                     "device=x.device)(대각선 위가 True)를 적용하세요.", "not_causal")))
+                         cause=_leak_cause(calls)))
 
 
 def check_names(message: str, numbers: tuple[int, ...], what: str, en: str, ko: str) -> None:

@@ -8,7 +8,7 @@ from grader.core.feedback import Cause, Said, check, expect_check, fail_check
 from grader.core.testkit import as_tensor, check_dtype, fresh_rng
 
 from lesson_attention import reference
-from lesson_attention.checks import AFTER_PHRASE, check_causal, check_module_output, read_weights
+from lesson_attention.checks import AFTER_PHRASE, check_causal, check_module_output, read_weights, run_layer
 
 CLASS = "causal_attention.CausalSelfAttention"
 
@@ -32,7 +32,7 @@ def _forward_matches(student, d_model, n_heads, batch, t):
     layer = student.call(CLASS, d_model, n_heads)
     weights = read_weights(layer, what)
     x = torch.randn(batch, t, d_model)
-    out = as_tensor(layer.call("__call__", x), what)
+    out, _ = run_layer(student, layer, x, what)  # the reference parts in place: the layer's own work only
     check_module_output(out, x, weights, n_heads, what, expected=_expected(weights, x, d_model, n_heads))
 
 
@@ -52,7 +52,7 @@ def test_causal_at_random_sizes(student):
     d_model, n_heads, batch, t = _sizes()
     cut = fresh_rng().randrange(t - 1)
     layer = student.call(CLASS, d_model, n_heads)
-    check_causal(layer, torch.randn(batch, t, d_model), cut,
+    check_causal(student, layer, torch.randn(batch, t, d_model), cut,
                  f"CausalSelfAttention({d_model}, {n_heads}) on x ({batch}, {t}, {d_model})")
 
 

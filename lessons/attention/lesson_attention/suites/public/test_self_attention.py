@@ -2,9 +2,9 @@
 
 import pytest
 import torch
-from grader.core.testkit import as_tensor, check_shape, raised
+from grader.core.testkit import check_shape, raised
 
-from lesson_attention.checks import check_causal, check_names, read_weights
+from lesson_attention.checks import check_causal, check_names, read_weights, run_layer
 
 CLASS = "causal_attention.CausalSelfAttention"
 
@@ -22,7 +22,7 @@ def test_four_projections(student):
 @pytest.mark.task("CausalSelfAttention", points=1)
 def test_output_shape(student):
     layer = student.call(CLASS, 16, 4)
-    out = as_tensor(layer.call("__call__", torch.randn(2, 5, 16)), "CausalSelfAttention(16, 4)(x (2, 5, 16))")
+    out, _ = run_layer(student, layer, torch.randn(2, 5, 16), "CausalSelfAttention(16, 4)(x (2, 5, 16))")
     check_shape(out, (2, 5, 16), "CausalSelfAttention(16, 4)(x (2, 5, 16))",
                 "The output has the input's shape (B, T, d_model).",
                 "출력은 입력과 같은 모양 (B, T, d_model)입니다.")
@@ -31,7 +31,7 @@ def test_output_shape(student):
 @pytest.mark.task("CausalSelfAttention", points=2)
 def test_no_position_sees_the_future(student):
     layer = student.call(CLASS, 16, 4)
-    check_causal(layer, torch.randn(2, 6, 16), 2, "CausalSelfAttention(16, 4) on x (2, 6, 16)")
+    check_causal(student, layer, torch.randn(2, 6, 16), 2, "CausalSelfAttention(16, 4) on x (2, 6, 16)")
 
 
 @pytest.mark.task("CausalSelfAttention", points=1)

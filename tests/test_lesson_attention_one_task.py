@@ -1,0 +1,63 @@
+"""One mistake, one task charged (issue 34): a wrong causal_mask or scaled_dot_product_attention costs its
+own task only, never CausalSelfAttention, whose checks run the layer with the reference parts in its
+module (lesson_attention/probes.py); a layer that leaks although it applies the mask is told where the
+leak is (the heads' split/merge), not to apply the mask. Real submissions: the reference with one
+mistake planted, graded by the real grader with both suites."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from grader.engine.lesson_api import load_lesson
+from grader.engine.runner import GradeOptions, grade_path
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSON_DIR = ROOT / "lessons" / "attention"
+SOLUTION = LESSON_DIR / "lesson_attention" / "solutions" / "causal_attention.py"
+
+MISTAKES = {  # name -> (the text replaced, its replacement, the one task that loses points)
+    "softmax_over_queries": ("torch.softmax(scores, dim=-1)", "torch.softmax(scores, dim=-2)",
+                             "scaled_dot_product_attention"),
+    "diagonal_blocked": ("diagonal=1)", "diagonal=0)", "causal_mask"),
+    "merge_without_transpose": ("out.transpose(1, 2).reshape(B, T, self.d_model)",
+                                "out.reshape(B, T, self.d_model)", "CausalSelfAttention"),
+}
+
+
+@pytest.fixture(scope="module")
+def grade(tmp_path_factory):
+    sys.path.insert(0, str(LESSON_DIR))
+    try:
+        from lesson_attention import paths
+
+        def run(name: str) -> dict:
+            old, new, _ = MISTAKES[name]
+            text = SOLUTION.read_text(encoding="utf-8")
+            assert old in text
+            folder = tmp_path_factory.mktemp(name)
+            (folder / "causal_attention.py").write_text(text.replace(old, new), encoding="utf-8")
+            options = GradeOptions(lesson="lesson_attention", suites_dir=paths.SUITES,
+                                   solutions_dir=paths.SOLUTIONS, hidden=True, lang="en")
+            return grade_path(folder, options)
+
+        yield run
+    finally:
+        sys.path.remove(str(LESSON_DIR))
+        load_lesson.cache_clear()
+        for name in [m for m in sys.modules if m == "lesson_attention" or m.startswith("lesson_attention.")]:
+            sys.modules.pop(name)
+
+
+@pytest.mark.parametrize("mistake", sorted(MISTAKES))
+def test_one_mistake_is_charged_in_its_own_task_only(grade, mistake):
+    results = grade(mistake)
+    charged = {name for name, t in results["tasks"].items() if t["score"] < t["max_score"]}
+    assert charged == {MISTAKES[mistake][2]}, results["tasks"]
+    failed = [t for t in results["tests"] if t["status"] != "passed"]
+    if mistake == "merge_without_transpose":  # the layer applies the mask: never "apply causal_mask"
+        words = " ".join(str(t.get("message") or "") + str(t.get("messages") or "") for t in failed)
+        assert "apply causal_mask" not in words and "forward never calls causal_mask" not in words
+        assert "the leak is in how the heads are split or merged" in words
