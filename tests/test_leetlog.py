@@ -356,7 +356,7 @@ def test_missing_file_scores_zero(tmp_path: Path) -> None:
     [
         ("O(n log — halving", "bad_bigo", 5.5),
         ("O() — constant", "bad_bigo", 5.5),
-        ("n^2 — two nested loops", "no_bigo", 5.5),
+        ("n^2 — two nested loops", "unsure_no_bigo", 6.0),
         ("O(log n)", "no_reason", 5.75),
     ],
 )
@@ -1375,3 +1375,18 @@ def test_a_bare_shorthand_label_is_an_empty_field_not_a_crash() -> None:
     """'문제번호' alone (a shorthand label with nothing after it), found by the fuzz test above."""
     r = review_log("문제번호")
     assert r.points == 0.0 and all(f.message_en and f.message_ko for f in r.findings)
+
+
+def test_unsure_complexity_in_words_keeps_its_points_and_says_a_ta_reads_it() -> None:
+    """Issue 33: 'log n time' is a complexity in words: unsure (a TA reads it), never a deduction."""
+    r = review_log(replace_line(ENGLISH, "**Time complexity:** O(log n)",
+                                "**Time complexity:** log n time, since n halves every step"))
+    unsure = [f for f in r.findings if f.severity == "unsure"]
+    assert [f.code for f in unsure] == ["unsure_no_bigo"] and not r.errors
+    assert "TA" in unsure[0].message_en and "조교" in unsure[0].message_ko
+    assert r.points == review_log(ENGLISH).points
+
+
+def test_plainly_absent_complexity_is_still_a_sure_error() -> None:
+    r = review_log(replace_line(ENGLISH, "**Time complexity:** O(log n)", "**Time complexity:** ok"))
+    assert any(f.code in ("no_bigo", "no_reason") and f.severity == "error" for f in r.findings)

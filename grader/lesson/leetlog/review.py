@@ -675,6 +675,9 @@ def _settle(ctx: _Ctx, mine: list[Finding]) -> None:
             continue
         placed = ctx.entry.fields.get(f.field)
         emptied = placed is not None and not placed.filled
+        prose = ctx.entry.implicit or any(x.label == "sentence" for x in ctx.entry.fields.values())
+        if prose and f.code == "missing_field":  # prose was read sentence by sentence (prose.py) already
+            continue
         text = _unplaced_text(ctx.entry, f.field)
         saw = is_unsure(f.code, f.field, placed.value if placed else "", text, emptied)
         if saw is None:
@@ -699,9 +702,7 @@ def _unplaced_text(entry: ProblemEntry, name: str) -> str:
     """What under a problem might still hold field ``name``: its prose, every field's continuation
     lines (where a label the parser does not know is swallowed), and for a complexity the other
     complexity's line (both said in one field). A field's own labelled line belongs to that field."""
-    placed = {" ".join(f.raw.split()) for f in entry.fields.values() if f.label == "sentence"}
-    parts = [entry.heading, *(t for _, t in entry.extra),
-             *(t for _, t in entry.sentences if " ".join(t.split()) not in placed)]
+    parts = [entry.heading, *(t for _, t in entry.extra)]  # prose: its sentences were all read already
     for other, f in entry.fields.items():
         rest = f.lines[1:] if f.lines else []
         if other == name or (other in ("time", "space") and name in ("time", "space")
