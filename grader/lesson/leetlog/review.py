@@ -26,8 +26,8 @@ from .bigo import Complexity, ParseError, compare, find_all_bigo, parse
 from .catalog import Problem, find_problem
 from .coverage import says_why
 from .mathtext import to_plain
-from .unsure import SETTLED_BY_TA, TA_EN, TA_KO, UNSURE, is_unsure
 from .parser import LABELS_EN, LABELS_KO, REQUIRED, Field, ProblemEntry, parse_log
+from .unsure import SETTLED_BY_TA, TA_EN, TA_KO, UNSURE, is_unsure
 
 __all__ = [
     "MAX_POINTS", "BreakdownItem", "Finding", "LinkedFailure", "LogReview", "ProblemReview",

@@ -12,7 +12,6 @@ the text holds none of the field's words is the finding kept as a sure ``error``
 from __future__ import annotations
 
 import re
-from typing import Any
 
 UNSURE = "unsure"
 # The checks that can be unsure: what the reader could not place, never what it read and judged.
@@ -34,7 +33,8 @@ _CONNECTIVE = re.compile(
 # parser does not know (an unknown label, a table column, an arrow, a line per problem).
 _FIELD_WORDS = {
     "problem": r"\b\d{1,4}\s*[.)번]\s*[A-Za-z가-힣]",
-    "difficulty": r"\bmed(?:ium)?\b|\beasy\b|\bhard\b|중간|보통|쉬움|어려움|미디엄|난이도|difficulty|\bdiff\b",
+    "difficulty": r"\bmed(?:ium)?\b|\beasy\b|\bhard\b|중간|보통|쉬움|어려움|미디엄|난이도"
+                  r"|difficulty|\bdiff\b",
     "first_idea": r"처음|첫\s*아이디어|first|initial|brute|naive|완전\s*탐색|브루트|단순|idea|아이디어|->|→",
     "final_approach": r"최종|결국|final|approach|접근|improv|개선|submitted|제출|->|→",
     "time": rf"time|시간|{_BIGO.pattern}|{_COMPLEXITY_WORDS}|complexity|복잡도",
