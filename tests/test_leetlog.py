@@ -1390,3 +1390,22 @@ def test_unsure_complexity_in_words_keeps_its_points_and_says_a_ta_reads_it() ->
 def test_plainly_absent_complexity_is_still_a_sure_error() -> None:
     r = review_log(replace_line(ENGLISH, "**Time complexity:** O(log n)", "**Time complexity:** ok"))
     assert any(f.code in ("no_bigo", "no_reason") and f.severity == "error" for f in r.findings)
+
+
+# Issue 33 (a first slice of the generator): a complexity field written as students write it, claim
+# in O() or in words, reason before or after it, in English or Korean, is never marked down.
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_CLAIMS = ("O(log n)", "log n time", "logarithmic time", "O(\\log n)")
+_REASONS_EN = ("because n halves every step", "since n halves every step", "as n halves every step")
+_REASONS_KO = ("n이 매번 절반이 되기 때문이다", "n이 매번 절반이 되므로", "n이 매번 절반이 되니까")
+
+
+@settings(max_examples=150, deadline=None, print_blob=True)
+@given(st.sampled_from(_CLAIMS), st.sampled_from(_REASONS_EN + _REASONS_KO), st.booleans())
+def test_generated_time_field_is_never_marked_down(claim: str, reason: str, before: bool) -> None:
+    value = f"{reason}, {claim}" if before else f"{claim} — {reason}"
+    r = review_log(replace_line(ENGLISH, "**Time complexity:** O(log n)", f"**Time complexity:** {value}"))
+    assert not [f for f in r.findings if f.severity == "error" and f.field == "time"], value
+    assert r.points == review_log(ENGLISH).points, value
