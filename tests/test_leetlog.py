@@ -356,7 +356,7 @@ def test_missing_file_scores_zero(tmp_path: Path) -> None:
     [
         ("O(n log — halving", "bad_bigo", 5.5),
         ("O() — constant", "bad_bigo", 5.5),
-        ("n^2 — two nested loops", "no_bigo", 5.5),
+        ("n^2 — two nested loops", "unsure_no_bigo", 6.0),
         ("O(log n)", "no_reason", 5.75),
     ],
 )
@@ -1375,3 +1375,37 @@ def test_a_bare_shorthand_label_is_an_empty_field_not_a_crash() -> None:
     """'문제번호' alone (a shorthand label with nothing after it), found by the fuzz test above."""
     r = review_log("문제번호")
     assert r.points == 0.0 and all(f.message_en and f.message_ko for f in r.findings)
+
+
+def test_unsure_complexity_in_words_keeps_its_points_and_says_a_ta_reads_it() -> None:
+    """Issue 33: 'log n time' is a complexity in words: unsure (a TA reads it), never a deduction."""
+    r = review_log(replace_line(ENGLISH, "**Time complexity:** O(log n)",
+                                "**Time complexity:** log n time, since n halves every step"))
+    unsure = [f for f in r.findings if f.severity == "unsure"]
+    assert [f.code for f in unsure] == ["unsure_no_bigo"] and not r.errors
+    assert "TA" in unsure[0].message_en and "조교" in unsure[0].message_ko
+    assert r.points == review_log(ENGLISH).points
+
+
+def test_plainly_absent_complexity_is_still_a_sure_error() -> None:
+    r = review_log(replace_line(ENGLISH, "**Time complexity:** O(log n)", "**Time complexity:** ok"))
+    assert any(f.code in ("no_bigo", "no_reason") and f.severity == "error" for f in r.findings)
+
+
+# Issue 33 (a first slice of the generator): a complexity field written as students write it, claim
+# in O() or in words, reason before or after it, in English or Korean, is never marked down.
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_CLAIMS = ("O(log n)", "log n time", "logarithmic time", "O(\\log n)")
+_REASONS_EN = ("because n halves every step", "since n halves every step", "as n halves every step")
+_REASONS_KO = ("n이 매번 절반이 되기 때문이다", "n이 매번 절반이 되므로", "n이 매번 절반이 되니까")
+
+
+@settings(max_examples=150, deadline=None, print_blob=True)
+@given(st.sampled_from(_CLAIMS), st.sampled_from(_REASONS_EN + _REASONS_KO), st.booleans())
+def test_generated_time_field_is_never_marked_down(claim: str, reason: str, before: bool) -> None:
+    value = f"{reason}, {claim}" if before else f"{claim} — {reason}"
+    r = review_log(replace_line(ENGLISH, "**Time complexity:** O(log n)", f"**Time complexity:** {value}"))
+    assert not [f for f in r.findings if f.severity == "error" and f.field == "time"], value
+    assert r.points == review_log(ENGLISH).points, value

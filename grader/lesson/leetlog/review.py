@@ -27,6 +27,7 @@ from .catalog import Problem, find_problem
 from .coverage import says_why
 from .mathtext import to_plain
 from .parser import LABELS_EN, LABELS_KO, REQUIRED, Field, ProblemEntry, parse_log
+from .unsure import SETTLED_BY_TA, TA_EN, TA_KO, UNSURE, is_unsure
 
 __all__ = [
     "MAX_POINTS", "BreakdownItem", "Finding", "LinkedFailure", "LogReview", "ProblemReview",
@@ -244,8 +245,11 @@ def _check_presence(ctx: _Ctx, name: str) -> Field | None:
     f = ctx.entry.fields.get(name)
     if f is not None and f.filled:
         return f
-    where_en = "still holds the template placeholder" if f is not None else "is missing"
-    where_ko = "템플릿 자리표시(<...>) 그대로입니다" if f is not None else "없습니다"
+    template = f is not None and "<" in (f.raw or "")  # left as the template's <...>, or emptied
+    where_en = ("still holds the template placeholder" if template
+                else "is empty" if f is not None else "is missing")
+    where_ko = ("템플릿 자리표시(<...>) 그대로입니다" if template
+                else "비어 있습니다" if f is not None else "없습니다")
     line = ctx.line_for(name)
     quote_en = quote_ko = ""
     near = _nearest_sentence(ctx.entry, name) if f is None else None
@@ -625,7 +629,9 @@ def _review_entries(
                 f"There is no entry for problem {slot}; the task asks for two problems."))
             breakdown.append(BreakdownItem(f"problem {slot}", 0.0, PER_PROBLEM))
             continue
+        first = len(findings)
         ctx, pr, problem = _review_entry(slot, entries[slot - 1], findings)
+        _settle(ctx, findings[first:])
         if problem is not None and problem.number in seen:
             ctx.add("warning", "duplicate_problem", "problem", ctx.line_for("problem"),
                     f"{particle(f'문제 {slot}', '은')} "
@@ -649,6 +655,63 @@ def _review_entries(
             f"The log has {len(entries)} problems; the first {PROBLEMS} are graded."))
     points = round(sum(b.points for b in breakdown), 4)
     return LogReview(points, MAX_POINTS, breakdown, findings, linked, reviews)
+
+
+# What an unsure check keeps: the points its sure "error" would have taken, per field.
+_UNSURE_POINTS = {
+    "missing_field": {"time": (FIELD_POINTS, BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS),
+                      "space": (FIELD_POINTS, BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS)},
+    "no_reason": {},
+    "no_bigo": {"time": (0.0, BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS),
+                "space": (0.0, BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS)},
+}
+
+
+def _settle(ctx: _Ctx, mine: list[Finding]) -> None:
+    """Sure or ask (leetlog/unsure.py): an error the reader is not sure of becomes ``unsure``, keeps
+    its points provisionally, and says a TA will read that part."""
+    for f in mine:
+        if f.severity != "error" or f.code not in SETTLED_BY_TA or f.field is None:
+            continue
+        placed = ctx.entry.fields.get(f.field)
+        emptied = placed is not None and not placed.filled
+        prose = ctx.entry.implicit or any(x.label == "sentence" for x in ctx.entry.fields.values())
+        if prose and f.code == "missing_field":  # prose was read sentence by sentence (prose.py) already
+            continue
+        text = _unplaced_text(ctx.entry, f.field)
+        saw = is_unsure(f.code, f.field, placed.value if placed else "", text, emptied)
+        if saw is None:
+            continue
+        field_pts, bigo_pts = _UNSURE_POINTS[f.code].get(f.field, (FIELD_POINTS, 0.0))
+        if f.code == "no_bigo":  # its field point was judged on its own (the reason)
+            field_pts = 0.0
+        ctx.field_points += field_pts
+        if bigo_pts:
+            _award(ctx, f.field, bigo_pts)
+        f.severity = UNSURE
+        f.code = f"unsure_{f.code}"
+        name_en, name_ko = LABELS_EN[f.field], LABELS_KO[f.field]
+        f.message_en = (f"Problem {ctx.k}: the reader is not sure about '{name_en}' ({saw}). {TA_EN}")
+        f.message_ko = (f"문제 {ctx.k}: '{name_ko}' 칸을 채점기가 확실히 읽지 못했습니다. {TA_KO}")
+
+
+_NAMED = {"time": re.compile(r"time|시간", re.I), "space": re.compile(r"space|공간|memory|메모리", re.I)}
+
+
+def _unplaced_text(entry: ProblemEntry, name: str) -> str:
+    """What under a problem might still hold field ``name``: its prose, every field's continuation
+    lines (where a label the parser does not know is swallowed), and for a complexity the other
+    complexity's line (both said in one field). A field's own labelled line belongs to that field."""
+    parts = [entry.heading, *(t for _, t in entry.extra)]  # prose: its sentences were all read already
+    for other, f in entry.fields.items():
+        rest = f.lines[1:] if f.lines else []
+        if other == name or (other in ("time", "space") and name in ("time", "space")
+                             and _NAMED[name].search(f.raw)):
+            rest = f.lines or [(f.line, f.raw)]
+        parts += [t for _, t in rest]
+    for d in entry.duplicates:
+        parts.append(d.raw)
+    return "\n".join(parts)
 
 
 def _items(ctx: _Ctx, breakdown: list[BreakdownItem]) -> float:
