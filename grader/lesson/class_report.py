@@ -126,10 +126,56 @@ def experiment_html(exp: dict[str, Any] | None, image: str | None) -> str:
             "</table></div>")
 
 
+TA_TITLE = ("LeetCode log parts a TA reads", "조교가 읽을 LeetCode 기록")
+TA_INTRO = ("<p>The log reader takes a point only when it is sure. These parts it could not place: they "
+            "cost nothing now. Read each; to take the points, record it as an adjustment of the task "
+            "<code>leetcode_log</code> with your reason (<code>grade adjust DIR ID -POINTS --task "
+            "leetcode_log --reason ...</code>), which is kept across reruns and shown to the student. /\n"
+            "채점기는 확실할 때만 감점합니다. 아래는 채점기가 확신하지 못해 지금은 감점하지 않은 "
+            "부분입니다. 읽어 보고 감점할 때는 이유와 함께 <code>leetcode_log</code> 과제의 조정으로 "
+            "기록하세요.</p>")
+
+
+def unsure_parts(results: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, Any]]]]:
+    """(submission, its unsure log findings) of each student with any (leetlog/unsure.py)."""
+    out = []
+    for res in results:
+        log = (res.get("artifacts") or {}).get("leetcode_log")
+        found = [f for f in (log.get("findings") or []) if isinstance(f, Mapping)
+                 and f.get("severity") == "unsure"] if isinstance(log, Mapping) else []
+        if found:
+            out.append((str(res.get("submission", "?")), found))
+    return out
+
+
+def ta_section(results: Sequence[Mapping[str, Any]]) -> Section | None:
+    """The TA's queue of the log: each unsure part with its line and the student's words there."""
+    queue = unsure_parts(results)
+    if not queue:
+        return None
+    items = []
+    for who, found in queue:
+        source = str(((next(r for r in results if str(r.get("submission", "?")) == who).get("artifacts")
+                       or {}).get("leetcode_log") or {}).get("source") or "").splitlines()
+        rows = "".join(
+            f"<li>{escape(f.get('message_en', ''))}"
+            + (f"<br><code>{escape(source[f['line'] - 1].strip())}</code> (line {f['line']})"
+               if isinstance(f.get("line"), int) and 0 < f["line"] <= len(source) else "") + "</li>"
+            for f in found)
+        items.append(f"<details><summary>{escape(who)} ({len(found)})</summary><ul>{rows}</ul></details>")
+    share = f"<p>{len(queue)} of {len(results)} students / 학생 {len(results)}명 중 {len(queue)}명</p>"
+    return Section("log-ta", *TA_TITLE, html=f"{TA_INTRO}\n{share}\n" + "\n".join(items), markdown="")
+
+
 def class_sections(results: Sequence[Mapping[str, Any]], charts: ClassCharts) -> list[Section]:
-    """The experiment's block, for a class whose results record the experiment (none otherwise)."""
-    if not any("experiment" in (res.get("artifacts") or {}) for res in results):
-        return []
-    exp = experiment_summary(results)
-    html = experiment_html(exp, experiment_plot(exp, charts))
-    return [Section("experiment", *TITLE, html=html, markdown="")]  # the class page has no Markdown form
+    """The experiment's block, for a class whose results record the experiment, and the log parts a TA
+    reads, for a class with any (none otherwise)."""
+    sections = []
+    if any("experiment" in (res.get("artifacts") or {}) for res in results):
+        exp = experiment_summary(results)
+        html = experiment_html(exp, experiment_plot(exp, charts))
+        sections.append(Section("experiment", *TITLE, html=html, markdown=""))  # no Markdown form
+    ta = ta_section(results)
+    if ta is not None:
+        sections.append(ta)
+    return sections

@@ -16,7 +16,7 @@ from grader.lesson.loggrade import HIDDEN_GROUPS, PUBLIC_GROUPS
 from grader.lesson.practice import PROBLEMS
 from grader.report.records import record_of
 
-SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+SEVERITY_ORDER = {"error": 0, "warning": 1, "unsure": 2, "info": 3}
 # The review names its breakdown items in English; their Korean, by suffix.
 BREAKDOWN_KO = {
     "fields present and well formed": "항목이 모두 있고 형식이 맞음",
@@ -122,7 +122,7 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
     public_only = "hidden" not in (results.get("suites") or [])
     findings = []
     for f in sorted(art.get("findings") or [],
-                    key=lambda f: (f.get("line") or 0, SEVERITY_ORDER.get(f.get("severity"), 3))):
+                    key=lambda f: (f.get("line") or 0, SEVERITY_ORDER.get(f.get("severity"), 4))):
         line = f.get("line")
         findings.append({
             "severity": f.get("severity", "info"), "code": f.get("code", ""), "line": line,
@@ -144,4 +144,5 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
         "breakdown": breakdown, "problems": problem_points(results, art.get("problems") or []),
         "findings": findings, "linked": linked,
         "errors": sum(f["severity"] == "error" for f in findings),
+        "unsure": sum(f["severity"] == "unsure" for f in findings),  # a TA reads these (leetlog/unsure.py)
     }

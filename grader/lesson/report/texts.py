@@ -53,6 +53,14 @@ TEXT: dict[str, tuple[str, str]] = {
     "sev_error": ("missing/malformed", "누락/형식 오류"),
     "sev_warning": ("warning", "경고"),
     "sev_info": ("note", "참고"),
+    "sev_unsure": ("a TA reads this", "조교 확인"),
+    # sure or ask (leetlog/unsure.py): what the reader could not place costs nothing; a TA reads it
+    "ta_reads": ("A TA will read {n} part(s) of your log the reader could not place (marked \"a TA reads "
+                 "this\" below); no point is taken for them now.",
+                 "기록에서 채점기가 확신하지 못한 {n}곳(아래 '조교 확인')은 조교가 직접 읽습니다. 지금은 그 "
+                 "부분에서 감점하지 않습니다."),
+    "no_findings_but_linked": ("No findings in the log itself; see the practice code above.",
+                               "기록 자체에는 지적 사항이 없습니다. 위의 연습 코드 실패를 확인하세요."),
     "problems": ("Problems", "문제"),
     # named, since the callout follows the whole table (it once read as the last row's)
     "practice_link": ("Your practice code for problem {n} ({function}) fails",
