@@ -367,7 +367,7 @@ ARCHIVE_TEST = '''
 import pytest
 import torch
 
-from grader.lesson import reference
+from lesson_embedding_pe import reference
 from grader.core.feedback import expect
 
 

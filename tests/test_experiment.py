@@ -18,7 +18,7 @@ import pytest
 import torch
 
 from grader.engine.runner import GradeOptions, grade_path
-from grader.lesson import experiment as X
+from lesson_embedding_pe import experiment as X
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus_experiment"

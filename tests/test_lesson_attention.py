@@ -214,11 +214,11 @@ def test_one_failed_check_is_drawn_by_the_kits_two_tables(graded, lesson):
     the same view the kit draws another lesson's figures with (the default lesson's, through its
     figure_texts), so the feedback template's figure block could draw either."""
     import torch
-    from lesson_attention.report import figure_texts, figure_view
 
     from grader.engine.lesson_api import load_lesson
-    from grader.lesson.pe_checks import pe_formula, table_figure
     from grader.report.table_figure import figure_view as kit_view
+    from lesson_attention.report import figure_texts, figure_view
+    from lesson_embedding_pe.pe_checks import pe_formula, table_figure
 
     pe = table_figure(pe_formula(4, 6).flip(1), pe_formula(4, 6), "sinusoidal_pe(4, 6)", atol=1e-5)
     kit = kit_view(pe, "en", load_lesson().figure_texts)

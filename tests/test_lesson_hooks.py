@@ -52,7 +52,7 @@ def test_a_batch_runs_the_lessons_warm_up_and_a_lesson_without_one_needs_none(mo
 
 
 def test_this_lessons_warm_up_fills_the_experiments_cache() -> None:
-    from grader.lesson import experiment
+    from lesson_embedding_pe import experiment
 
     warm_up = load_lesson(LESSON_MODULE).warm_up
     assert warm_up is not None
@@ -193,5 +193,5 @@ def test_this_lessons_release_goes_through_its_release_hook(tmp_path) -> None:
     assert (package / "__init__.py").is_file() and (out / "lesson.ipynb").is_file()
     assert (out / "README.md").read_text(encoding="utf-8") == lesson.release.README
     assert lesson_pyproject(DEFAULT_LESSON, LESSON_MODULE) == student_pyproject(DEFAULT_LESSON)
-    assert (out / "pyproject.toml").read_text(encoding="utf-8").count('"grader.lesson"') == 1
+    assert (out / "pyproject.toml").read_text(encoding="utf-8").count('"lesson_embedding_pe"') == 1
     assert not (out / "solutions").exists() and not (out / "grader" / "suites" / "hidden").exists()

@@ -24,7 +24,7 @@ import pytest
 
 from grader.engine.runner import GradeOptions, grade_path
 from grader.instructor import release
-from grader.lesson.notebook import build_notebook, write_notebook
+from lesson_embedding_pe.notebook import build_notebook, write_notebook
 
 ROOT = Path(__file__).resolve().parent.parent
 HIDDEN = ROOT / "grader" / "suites" / "hidden"
@@ -88,11 +88,11 @@ def released(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_release_layout(released: Path) -> None:
     for rel in ("exercises/embedding.py", "exercises/reversal.py", "exercises/leetcode.py",
                 "exercises/LEETCODE_LOG.md", "lesson.ipynb", "README.md", "pyproject.toml",
-                "grader/cli.py", "grader/suites/pytest.ini", "templates/summary.html.j2"):
+                "grader/cli.py", "lesson_embedding_pe/suites/pytest.ini", "templates/summary.html.j2"):
         assert (released / rel).is_file(), rel
-    assert {p.name for p in (released / "grader/suites/public").glob("test_*.py")} == \
+    assert {p.name for p in (released / "lesson_embedding_pe/suites/public").glob("test_*.py")} == \
         {p.name for p in PUBLIC.glob("test_*.py")}
-    assert not (released / "grader/suites/hidden").exists()  # not even empty: nothing of the instructor's
+    assert not (released / "lesson_embedding_pe/suites/hidden").exists()  # not even empty: nothing of the instructor's
     for absent in ("solutions", "examples", "tests", "bench", ".github"):
         assert not (released / absent).exists(), absent
     assert not list(released.rglob("__pycache__"))
@@ -291,7 +291,7 @@ def test_bundle_contents(tmp_path: Path) -> None:
         names = set(zf.namelist())
         assert {"setup.sh", "run_autograder", "pyproject.toml", "grader/cli.py",
                 "solutions/embedding.py"} <= names
-        assert any(n.startswith("grader/suites/hidden/test_") for n in names) == any(HIDDEN.glob("test_*.py"))
+        assert any(n.startswith("lesson_embedding_pe/suites/hidden/test_") for n in names) == any(HIDDEN.glob("test_*.py"))
         assert not any("__pycache__" in n for n in names)
         for script in ("setup.sh", "run_autograder"):
             assert (zf.getinfo(script).external_attr >> 16) & 0o111

@@ -198,7 +198,7 @@ def test_a_notebook_and_exercises_keep_their_own_reports_and_history(tmp_path):
 
 
 def test_the_log_review_matches_korean_particles_to_the_students_words():
-    from grader.lesson.leetlog import review_log
+    from lesson_embedding_pe.leetlog import review_log
 
     log = (ROOT / "solutions" / "LEETCODE_LOG.md").read_text(encoding="utf-8")
     for written, expected in (("다음 주 월요일", "'다음 주 월요일'이 YYYY-MM-DD"),  # ㄹ final: 이
@@ -279,7 +279,7 @@ def test_a_task_that_earns_points_is_never_listed_as_not_started(tmp_path):
     (128000, 64000, True), (128000.0, 64000, True), (128001, 64000, False), (64000, 64000, False),
     ("128000", 64000, False), (True, 1, False), (float("inf"), 64000, False), (float("nan"), 64000, False)])
 def test_only_a_count_of_exactly_twice_the_tied_size_is_explained_by_the_tying(found, expected, twice):
-    from grader.lesson.causes import counted_twice
+    from lesson_embedding_pe.causes import counted_twice
 
     assert counted_twice(found, expected) is twice
 

@@ -49,7 +49,7 @@ class Submission:
     notebook_label: str = ""
     log_not_text: str | None = None  # a LEETCODE_LOG.md that is binary: what it looks like (BINARY_KINDS)
     # A notebook's Markdown cells, in order: the lesson finds its log among them by content
-    # (grader/lesson/loggrade.py), so a title or an explanation cell is never read as the log.
+    # (the lesson's log reader), so a title or an explanation cell is never read as the log.
     notebook_markdown: list[tuple[int, str]] = field(default_factory=list)  # (cell number, text)
     # Module name -> the source that defines its names (a notebook: its kept statements), for static checks.
     sources: dict[str, str] = field(default_factory=dict)

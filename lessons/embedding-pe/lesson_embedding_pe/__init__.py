@@ -4,7 +4,7 @@
 layout, the reference in use, the experiment's early start (and a batch's warm-up), its folders, its
 worker probes (``probes.py``) and which of them import nothing first (``SPY_IMPORTS``), the words of its
 table picture (``report/figure.py``) and its student release (``student_release``, the notebook in
-``notebook``). The kit's pyproject registers it as ``embedding-pe`` (entry point group
+``notebook``). Its pyproject (lessons/embedding-pe) registers it as ``embedding-pe`` (entry point group
 ``grader.lessons``, grader/engine/lessons.py). The suites call the rest directly (structural evidence in
 ``structure``, the table checks in ``pe_checks``, the log review in ``loggrade``, the experiment in
 ``experiment``).
@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from grader.engine.lesson_api import FigureTexts, Layout, Lesson, Section
-from grader.lesson import causes, class_report, prefetch, reference, student_release
-from grader.lesson.tasks import CONTRACT, LOG_NAME, TASK_LIST, TOP_LEVEL_CALLS
-from grader.paths import EXERCISES, SOLUTIONS, SUITES_DIR
+from lesson_embedding_pe import causes, class_report, prefetch, reference, student_release
+from lesson_embedding_pe.paths import EXERCISES, SOLUTIONS, SUITES
+from lesson_embedding_pe.tasks import CONTRACT, LOG_NAME, TASK_LIST, TOP_LEVEL_CALLS
 
 # The spies of evaluate's check (probes.py) stand in for a model handed to the student's reversal.evaluate:
 # they run none of embedding.py, so they import nothing first, and evaluate's check meets only the modules
@@ -26,16 +26,16 @@ SPY_IMPORTS: dict[str, tuple[str, ...]] = {"spy_model": (), "spy_report": ()}
 
 
 def report_sections(results: Mapping[str, Any], lang: str) -> list[Section]:
-    """The experiment's table and the LeetCode log review (grader/lesson/report), imported when a report
+    """The experiment's table and the LeetCode log review (report), imported when a report
     is written: grading, and the worker, never load the report code."""
-    from grader.lesson.report import report_sections as sections
+    from lesson_embedding_pe.report import report_sections as sections
 
     return sections(results, lang)
 
 
 def figure_texts(figure: Mapping[str, Any], lang: str) -> FigureTexts | None:
-    """The words of its table picture (grader/lesson/report/figure.py), imported when a report is written."""
-    from grader.lesson.report.figure import figure_texts as texts
+    """The words of its table picture (report/figure.py), imported when a report is written."""
+    from lesson_embedding_pe.report.figure import figure_texts as texts
 
     return texts(figure, lang)
 
@@ -53,7 +53,7 @@ LESSON = Lesson(
     version="1",
     exercises=EXERCISES,
     solutions=SOLUTIONS,
-    suites=SUITES_DIR,
+    suites=SUITES,
     causes=causes,
     report_sections=report_sections,
     contract=CONTRACT,

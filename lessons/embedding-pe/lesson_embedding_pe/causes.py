@@ -11,7 +11,7 @@ The keys come from the checks' records (grader/core/finding.py): the tying and b
 their cause (``cause.key``; its words are empty where the check's own words state the mistake, so
 the card shows no cause twice), the checks those causes explain say so (``explained_by``: a count
 of exactly twice the tied size, ``counted_twice``; a sin layer's device or dtype check), and a
-sinusoidal table's figure carries its diagnosis (``figure.cause.key``, grader/lesson/pe_checks.py).
+sinusoidal table's figure carries its diagnosis (``figure.cause.key``, pe_checks.py).
 A results.json from before records has only the checks' words: its English messages are read for the
 same keys (``_LEGACY``). Messages, never test names: this module ships in the student copy, which
 must not name a hidden test (instructor/release.py's scan).

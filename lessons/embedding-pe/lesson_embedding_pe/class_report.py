@@ -18,7 +18,7 @@ from grader.engine.lesson_api import ClassCharts, Section
 
 KNOWN_BOUND = {8: 0.317, 12: 0.266}  # bag-of-tokens bound, vocab 10 (docs/contract.md)
 MODE_ORDER = ("none", "sin", "learned")  # the table's order within a length; other modes after, by name
-# each mode's colour in every chart of the experiment (here and grader/lesson/report/charts.py); a mode the
+# each mode's colour in every chart of the experiment (here and report/charts.py); a mode the
 # lesson does not have takes the kit's next spare colour
 MODE_COLOURS = {"none": "#9e9e9e", "sin": "#1f77b4", "learned": "#d62728"}
 

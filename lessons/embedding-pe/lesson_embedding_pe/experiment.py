@@ -1,9 +1,9 @@
 """The reversal experiment, graded: the bag-of-tokens bound, budgets, the grader's runs.
 
-Two kinds of check share this module (see grader/suites/*/test_reversal.py):
+Two kinds of check share this module (see lesson_embedding_pe/suites/*/test_reversal.py):
 
 * the **component check**: the grader's own reversal harness (encoder, loop,
-  budget; ``probe_reversal_component`` in grader/lesson/probes.py, run in the worker)
+  budget; ``probe_reversal_component`` in lesson_embedding_pe/probes.py, run in the worker)
   with the student's ``TokenAndPosEmbedding`` plugged in and its token weights
   re-initialised at the paper's scale (std ``d_model**-0.5``), so a correct
   embedding is graded on its own merit;
@@ -443,7 +443,7 @@ def component_runs(student: Any, artifacts: dict, modes: tuple[str, ...] = ALL_M
     them one test at a time."""
     import time
 
-    from grader.lesson import prefetch
+    from lesson_embedding_pe import prefetch
 
     # the runs are the grader's harness in the worker (a probe), maybe made on another thread: the
     # test that reads them is the one that rests on it (a flagged submission: its verdict is withheld)
@@ -529,7 +529,7 @@ class StudentExperiment:
     def of(self, mode: str) -> list[dict]:
         import time
 
-        from grader.lesson import prefetch
+        from lesson_embedding_pe import prefetch
 
         if mode not in self.runs:
             # Every mode at once on the first call (the tests ask one mode at a time).

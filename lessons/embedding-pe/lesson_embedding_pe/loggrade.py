@@ -1,7 +1,7 @@
 """The LeetCode log as graded tests: review once, then one verdict per rubric group.
 
 Scores are pass/fail per test (the contract: only `passed` earns points), so
-the review's rubric (grader/lesson/leetlog/review.py) is cut into groups, one test
+the review's rubric (leetlog/review.py) is cut into groups, one test
 each per problem. A group fails exactly when the review found an error (or,
 for the catalog checks, a warning) on one of its fields, and its message
 lists those findings with their line numbers. Public groups check that the
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from grader.core.feedback import Said, check, fail, fail_check
-from grader.lesson.leetlog import LogReview, coverage, review_log
+from lesson_embedding_pe.leetlog import LogReview, coverage, review_log
 
 LOG_NAME = "LEETCODE_LOG.md"
 # Findings that concern the whole log: every group of every problem fails with them.
@@ -82,7 +82,7 @@ def looks_like_log(text: str) -> bool:
     written as labels ("- **난이도 (Difficulty):** Medium", "Time complexity: O(n)", a table row).
     The parser itself is tolerant enough to read a label into any sentence naming a field, so the
     lesson's explanations (which name the fields) would pass it."""
-    from grader.lesson.leetlog.parser import match_label
+    from lesson_embedding_pe.leetlog.parser import match_label
 
     if _PROBLEM_HEADING.search(text):
         return True
@@ -97,7 +97,7 @@ def _reads_as_prose_log(text: str) -> bool:
     """A log written as prose ("첫 번째 문제는 LeetCode 50번 Pow(x, n)이고 ... 시간 복잡도는 O(log n)"):
     a sentence names a problem as a log would, and the sentences answer most of the fields, which an
     explanation of the log (naming the fields, answering none) does not."""
-    from grader.lesson.leetlog.prose import read_fields, split_sentences
+    from lesson_embedding_pe.leetlog.prose import read_fields, split_sentences
 
     found = read_fields(split_sentences(list(enumerate(text.splitlines(), start=1))))
     return "problem" in found and len(found) >= PROSE_FIELDS
@@ -142,13 +142,13 @@ def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview |
     if review is not None and starts:
         review = NotebookLogReview(**vars(review), cells=starts)
     if in_notebook and text is None:
-        from grader.lesson.leetlog.review import _zero
+        from lesson_embedding_pe.leetlog.review import _zero
 
         review = _zero([], "missing_file", *NOTEBOOK_NO_LOG)
     kind = getattr(submission, "log_not_text", None)
     if kind:  # binary data under the log's name: say so rather than "the log is empty"
         from grader.core.text import BINARY_KINDS
-        from grader.lesson.leetlog.review import _zero
+        from lesson_embedding_pe.leetlog.review import _zero
 
         en, ko = BINARY_KINDS.get(kind, BINARY_KINDS["binary"])
         review = _zero([], "not_text", f"{LOG_NAME}가 텍스트 파일이 아닙니다: {ko}로 보입니다. "

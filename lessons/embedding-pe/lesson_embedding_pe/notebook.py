@@ -19,7 +19,7 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from grader.lesson.tasks import LOG_NAME
+from lesson_embedding_pe.tasks import LOG_NAME
 
 MODULES = ("embedding", "reversal", "leetcode")
 

@@ -1,6 +1,6 @@
 """This lesson's checks of a sinusoidal table: the formula, the likely cause of a wrong table, its picture.
 
-The suites' value checks of ``sinusoidal_pe`` and of the rows forward adds (grader/suites/*/test_pe.py,
+The suites' value checks of ``sinusoidal_pe`` and of the rows forward adds (suites/*/test_pe.py,
 test_embedding.py): a wrong table names its first bad cell and the likely cause in the student's terms
 (``diagnose_pe``), and a failing check keeps both tables for the report to draw (``table_figure``,
 ``pictured``; drawn by grader/report/table_figure.py). The lesson-neutral tensor checks they build on are the
@@ -66,7 +66,7 @@ def _as_table(t: torch.Tensor) -> torch.Tensor | None:
 def table_figure(found: torch.Tensor, expected: torch.Tensor, what: str, *, atol: float,
                  subject: str = "table", cause: tuple[str, str] | None = None) -> dict | None:
     """The two tables of a failed check, for the report's picture (grader/report/table_figure.py,
-    its words in grader/lesson/report/figure.py).
+    its words in lesson_embedding_pe/report/figure.py).
 
     ``subject`` is "table" (sinusoidal_pe's return value) or "forward" (the rows forward added).
     ``wrong`` lists exactly the cells shown that differ from the formula by more than ``atol``.

@@ -55,7 +55,7 @@ class Prefetch:
     """The parts a session reads, made on one thread and worker per lane."""
 
     def __init__(self, student: Any, parts: tuple[str, ...]) -> None:
-        from grader.lesson.experiment import ALL_MODES
+        from lesson_embedding_pe.experiment import ALL_MODES
 
         self.parts = {name: Part(set(ALL_MODES)) for name in parts}
         self.lock = threading.Lock()
@@ -70,7 +70,7 @@ class Prefetch:
                              daemon=True).start()
 
     def _run(self, worker: Any, jobs: list[tuple[str, str]]) -> None:
-        from grader.lesson import experiment as X
+        from lesson_embedding_pe import experiment as X
 
         make = {"component": X.component_run, "student": X.student_runs}
         left = list(jobs)
@@ -122,7 +122,7 @@ def wanted(items: list[Any]) -> tuple[str, ...]:
 
 def start(student: Any, artifacts: dict, items: list[Any], filtered: bool) -> bool:
     """Start what ``items`` will read, where a second worker pays; whether it started."""
-    from grader.lesson.experiment import second_worker_pays
+    from lesson_embedding_pe.experiment import second_worker_pays
 
     parts = wanted(items)
     client = getattr(student, "client", None)
@@ -148,7 +148,7 @@ def stop(artifacts: dict) -> None:
 def warm_up() -> None:
     """Before a batch forks its graders (Lesson.warm_up): the bag-of-tokens bounds every experiment test
     reads (exact fractions, cached), made once for all the children that inherit them."""
-    from grader.lesson.experiment import header
+    from lesson_embedding_pe.experiment import header
 
     header()
 

@@ -8,7 +8,7 @@ imports only what the worker binds at start (torch, torch.nn, typing, __future__
 ``PROBE_MODULES``) and nothing of the grader. Each probe returns observations, never a verdict.
 
 The grader process imports it as a module too: ``build_function`` builds the equivariance tests' expected
-function from the same code the worker runs (grader/suites/hidden/test_equivariance.py).
+function from the same code the worker runs (suites/hidden/test_equivariance.py).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def build_function(kind: str, state: dict, config: dict) -> Any:
     return fn
 
 
-# -- the reversal experiment (grader/lesson/experiment.py; suites/*/test_reversal.py) --------------------
+# -- the reversal experiment (experiment.py; suites/*/test_reversal.py) --------------------
 # The grader's own harness and spies: grader-written code that must run in the worker because it trains or
 # drives the student's objects.
 

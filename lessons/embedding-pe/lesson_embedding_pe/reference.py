@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 
-from grader.paths import SOLUTIONS as DEFAULT_SOLUTIONS
+from lesson_embedding_pe.paths import SOLUTIONS as DEFAULT_SOLUTIONS
 
 SOLUTIONS = DEFAULT_SOLUTIONS
 

@@ -1,7 +1,7 @@
 """What a student release of this lesson holds, and its texts (``Lesson.release``).
 
 `grade release` (grader/instructor/lesson_release.py) writes the student's copy: the kit, which holds this
-lesson's package (grader/lesson/) and its public suite, cut to ``student_files()``; the stubs as
+lesson's package () and its public suite, cut to ``student_files()``; the stubs as
 ``exercises/``; the notebook (lesson/notebook.py); the README below. ``private_files()`` is what must never
 ship (the reference solutions and the hidden suite): the kit's leak scan compares the copy with it. The
 README names this lesson's files and shows the kit's picture of check() (docs/check-output.png, which the
@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from grader.paths import SOLUTIONS, SUITES_DIR
+from lesson_embedding_pe.paths import SOLUTIONS
+from lesson_embedding_pe.paths import SUITES as SUITES_DIR
 
 PACKAGE = Path(__file__).resolve().parent
 PRIVATE = (SOLUTIONS, SUITES_DIR / "hidden")  # graded on the server only
@@ -148,6 +149,6 @@ def student_files() -> list[Path]:
 
 def write_notebook(source_dir: Path, out: Path) -> Path:
     """The lesson notebook (lesson/notebook.py) from the stubs in ``source_dir``."""
-    from grader.lesson.notebook import write_notebook as write
+    from lesson_embedding_pe.notebook import write_notebook as write
 
     return write(source_dir, out)

@@ -6,7 +6,7 @@ that the shipped file equals ``render_template()`` and parses as all-missing.
 
 from __future__ import annotations
 
-from grader.lesson.practice import RULE
+from lesson_embedding_pe.practice import RULE
 
 from .parser import FIELDS, LABELS_EN, LABELS_KO
 

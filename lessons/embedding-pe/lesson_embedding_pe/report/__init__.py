@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from grader.engine.lesson_api import Section
-from grader.lesson.report.charts import accuracy_bars, loss_curves
-from grader.lesson.report.experiment_view import experiment_view, sparkline
-from grader.lesson.report.log import log_view
-from grader.lesson.report.texts import t
 from grader.report.render import environment
+from lesson_embedding_pe.report.charts import accuracy_bars, loss_curves
+from lesson_embedding_pe.report.experiment_view import experiment_view, sparkline
+from lesson_embedding_pe.report.log import log_view
+from lesson_embedding_pe.report.texts import t
 
 HERE = Path(__file__).resolve().parent
 
@@ -32,7 +32,7 @@ def _render(name: str, **context: Any) -> str:
 
 
 def experiment_section(results: Mapping[str, Any], lang: str) -> Section:
-    """The experiment's numbers (results["artifacts"]["experiment"], grader/lesson/experiment.py), or a
+    """The experiment's numbers (results["artifacts"]["experiment"], experiment.py), or a
     line saying there are none in this run."""
     exp = experiment_view((results.get("artifacts") or {}).get("experiment"), lang)
     for part in (exp or {}).get("parts", []):

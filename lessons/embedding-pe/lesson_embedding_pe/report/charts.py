@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.lesson.class_report import MODE_COLOURS
-from grader.lesson.report.experiment_view import mean_by_mode
-from grader.lesson.report.texts import t
 from grader.report import svg_chart
 from grader.report.plots import colour, data_uri
 from grader.report.svg_chart import Bars, Line
+from lesson_embedding_pe.class_report import MODE_COLOURS
+from lesson_embedding_pe.report.experiment_view import mean_by_mode
+from lesson_embedding_pe.report.texts import t
 
 __all__ = ["accuracy_bars", "loss_curves"]
 

@@ -1,6 +1,6 @@
 """The reversal experiment's numbers (results["artifacts"]["experiment"]) for the reports.
 
-The numbers are written by the experiment's tests (grader/lesson/experiment.py
+The numbers are written by the experiment's tests (experiment.py
 documents the schema). This reader is deliberately tolerant: rows may come
 as a list or under "rows"/"runs", lengths as int or str keys, losses under
 "losses" or "loss_curve"; anything it cannot read is left out, never fatal.
@@ -49,7 +49,7 @@ def _rows(art: Any) -> list[dict]:
     return []
 
 
-EVAL_SAMPLES = 500  # sequences per accuracy when the artifact does not say (grader/lesson/experiment.py)
+EVAL_SAMPLES = 500  # sequences per accuracy when the artifact does not say (experiment.py)
 
 
 def sampling_error(p: float, n: int) -> float:
@@ -99,7 +99,7 @@ def _part(rows_in: list[dict], bound_in: Any, lang: str,
 def experiment_view(art: Any, lang: str = "en") -> dict[str, Any] | None:
     """Parts to show (the student's runs, the grader's harness runs) and the diagnosis.
 
-    grader/lesson/experiment.py's schema has ``student.runs`` and ``component.runs``;
+    lesson_embedding_pe/experiment.py's schema has ``student.runs`` and ``component.runs``;
     a plain list of rows (or ``rows``/``runs``) is read as one part too.
     None when there is nothing to show.
     """

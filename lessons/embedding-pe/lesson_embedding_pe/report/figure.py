@@ -1,7 +1,7 @@
 """The words of this lesson's table picture (``Lesson.figure_texts``).
 
 A failed check of a sinusoidal table keeps the student's table and the formula's as its ``figure`` (kind
-"pe-diff", grader/lesson/pe_checks.py ``table_figure``: of sinusoidal_pe's return value, or of the rows
+"pe-diff", pe_checks.py ``table_figure``: of sinusoidal_pe's return value, or of the rows
 forward added); the kit draws the two side by side, the wrong cells outlined (grader/report/table_figure.py),
 with these titles, axes and captions.
 """
@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from grader.engine.lesson_api import FigureTexts
-from grader.lesson.report.texts import t
+from lesson_embedding_pe.report.texts import t
 
 KIND = "pe-diff"  # pe_checks.table_figure's records (and results.json files stored before this module)
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from grader.lesson.leetlog import review_log
-from grader.lesson.loggrade import HIDDEN_GROUPS, PUBLIC_GROUPS
-from grader.lesson.practice import PROBLEMS
 from grader.report.records import record_of
+from lesson_embedding_pe.leetlog import review_log
+from lesson_embedding_pe.loggrade import HIDDEN_GROUPS, PUBLIC_GROUPS
+from lesson_embedding_pe.practice import PROBLEMS
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 # The review names its breakdown items in English; their Korean, by suffix.

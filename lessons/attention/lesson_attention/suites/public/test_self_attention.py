@@ -2,8 +2,8 @@
 
 import pytest
 import torch
-from grader.core.testkit import as_tensor, check_shape, raised
 
+from grader.core.testkit import as_tensor, check_shape, raised
 from lesson_attention.checks import check_causal, check_names, read_weights
 
 CLASS = "causal_attention.CausalSelfAttention"

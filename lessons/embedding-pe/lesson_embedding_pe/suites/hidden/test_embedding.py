@@ -8,8 +8,8 @@ import torch
 from grader.core.errors import StudentRaised
 from grader.core.feedback import Cause, Said, check, expect_check, fail_check
 from grader.core.testkit import as_tensor, check_dtype, check_shape, fresh_rng, max_diff, mentions, raised
-from grader.lesson import reference, structure
-from grader.lesson.pe_checks import forward_rows_cause, table_figure
+from lesson_embedding_pe import reference, structure
+from lesson_embedding_pe.pe_checks import forward_rows_cause, table_figure
 
 MODES = ["sin", "learned", "none"]
 # A sin table that is not a registered buffer: the lesson's cause the device checks follow (causes.py).
@@ -55,7 +55,7 @@ def test_sin_pe_is_a_registered_buffer(student):
                                   "고정된 사인 표가 학습됩니다. "
                                   "self.register_buffer('pe', table)를 쓰세요.")))
     if "pe" in plain:
-        # the lesson's "buffer" cause (grader/lesson/causes.py): the device checks it explains join its card
+        # the lesson's "buffer" cause (causes.py): the device checks it explains join its card
         fail_check(check("mode='sin'", Said("`pe` as a registered buffer", "`pe`는 등록된 buffer여야 함"),
                          Said("a plain attribute: .to('cuda') and .double() will not move it, and forward "
                               "fails on a GPU with a device error", "일반 속성입니다"),
@@ -279,7 +279,7 @@ def test_cuda_simulated_device_safety(student, mode):
 
 def _buffer_explains(mode: str) -> str | None:
     """A sin layer that fails on another device or dtype: its table outside the buffers stays behind (the
-    lesson's "buffer" cause, grader/lesson/causes.py), which the report says to fix first."""
+    lesson's "buffer" cause, causes.py), which the report says to fix first."""
     return "buffer" if mode == "sin" else None
 
 

@@ -6,8 +6,8 @@ from torch import nn
 
 from grader.core.feedback import Said, check, expect_check
 from grader.core.testkit import fresh_rng
-from grader.lesson import reference
-from grader.lesson.probes import build_function
+from lesson_embedding_pe import reference
+from lesson_embedding_pe.probes import build_function
 
 
 def _case(with_positions):

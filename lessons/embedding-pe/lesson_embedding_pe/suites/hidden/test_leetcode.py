@@ -1,13 +1,13 @@
 """Hidden edge cases of the LeetCode practice: four per problem; the two problems that count are scored.
 
-Solve any two of the four; your best two count (grader/lesson/practice.py). A problem not
+Solve any two of the four; your best two count (practice.py). A problem not
 attempted yet scores 0 without an error.
 """
 
 import pytest
 
 from grader.core.feedback import Said, check, expect_check
-from grader.lesson import practice, reference
+from lesson_embedding_pe import practice, reference
 
 EDGE = [
     ("my_pow", (2.0, -2147483648), ("minimum 32-bit exponent: negate n only after converting, or use -(n+1)",

@@ -1,12 +1,12 @@
 """Hidden checks of LEETCODE_LOG.md: complexities against the catalog, Medium math problems.
 
 One test per (problem, rubric group); the groups, their points and the
-messages live in grader/lesson/loggrade.py shared with the public suite.
+messages live in lesson_embedding_pe/loggrade.py shared with the public suite.
 """
 
 import pytest
 
-from grader.lesson.loggrade import HIDDEN_GROUPS, check_group, review_submission
+from lesson_embedding_pe.loggrade import HIDDEN_GROUPS, check_group, review_submission
 
 CASES = [
     pytest.param(group, problem, id=f"problem{problem}-{group.name}",

@@ -14,8 +14,8 @@ from grader.core.testkit import (
     mentions,
     raised,
 )
-from grader.lesson import reference
-from grader.lesson.pe_checks import check_pe_values, diagnose_pe, pictured
+from lesson_embedding_pe import reference
+from lesson_embedding_pe.pe_checks import check_pe_values, diagnose_pe, pictured
 
 
 @pytest.mark.task("sinusoidal_pe", points=3)

@@ -1,6 +1,6 @@
 """Hidden checks of the reversal experiment: the science and the honesty of the student's run.
 
-The component check (grader/lesson/experiment.py, run with the student's embedding)
+The component check (experiment.py, run with the student's embedding)
 says whether the embedding works; the student's experiment is trained with
 budgets the grader sets and measured by the grader on ids it drew.  Every
 number lands in results["artifacts"]["experiment"] for the report.
@@ -13,9 +13,9 @@ import torch
 
 from grader.core.feedback import Cause, Said, check, expect, expect_check, fail
 from grader.core.testkit import as_tensor, check_shape, fresh_rng
-from grader.lesson import experiment as X
+from lesson_embedding_pe import experiment as X
 
-# Every test here reads the component check, which the prefetch may start early (grader/lesson/prefetch.py);
+# Every test here reads the component check, which the prefetch may start early (prefetch.py);
 # a test that also reads the student's own runs (the `runs` fixture) says so with experiment_runs("student").
 pytestmark = pytest.mark.experiment_runs("component")
 

@@ -5,10 +5,10 @@ import torch
 
 from grader.core.feedback import Cause, Said, check, expect_check, fail_check
 from grader.core.testkit import as_tensor, check_shape, fresh_rng, max_diff
-from grader.lesson import structure
-from grader.lesson.causes import counted_twice
+from lesson_embedding_pe import structure
+from lesson_embedding_pe.causes import counted_twice
 
-# The lesson's "tying" cause (grader/lesson/causes.py): a count doubled by an untied head joins its card.
+# The lesson's "tying" cause (causes.py): a count doubled by an untied head joins its card.
 TYING = Cause("", "", "tying")
 SAME_PARAMETER = Said("head.weight to be the same Parameter object as emb.weight",
                       "head.weight가 emb.weight와 같은 Parameter 객체여야 함")

@@ -7,8 +7,8 @@ import torch
 
 from grader.core.feedback import Cause, Said, check, expect_check, fail_check
 from grader.core.testkit import as_tensor, check_shape, max_diff, mentions, raised
-from grader.lesson import structure
-from grader.lesson.pe_checks import forward_rows_cause, pe_formula, table_figure
+from lesson_embedding_pe import structure
+from lesson_embedding_pe.pe_checks import forward_rows_cause, pe_formula, table_figure
 
 
 def _ids(batch, length, vocab, seed=0):
@@ -32,7 +32,7 @@ def test_sin_table_is_a_buffer(student):
     buffers = {b["name"] for b in info["buffers"]}
     params = {p["name"] for p in info["parameters"]}
     if "pe" not in buffers:
-        # the lesson's "buffer" cause (grader/lesson/causes.py): the device checks it explains join its card
+        # the lesson's "buffer" cause (causes.py): the device checks it explains join its card
         buffer = Cause("", "", "buffer")
         if "pe" in params:
             fail_check(check("mode='sin'", Said("`pe` as a registered buffer", "`pe`는 buffer여야 함"),

@@ -1,13 +1,13 @@
 """Public checks of the LeetCode practice: solve any two of the four problems; your best two count.
 
 Each problem is worth the same (2 points here); the checks of the two problems that count are
-scored, the others are listed as not counted (grader/lesson/practice.py, grader/engine/choice.py).
+scored, the others are listed as not counted (practice.py, grader/engine/choice.py).
 """
 
 import pytest
 
 from grader.core.feedback import Said, check, expect_check
-from grader.lesson import practice
+from lesson_embedding_pe import practice
 
 CASES = [
     ("my_pow", (2.0, 10), 1024.0),

@@ -1,12 +1,12 @@
 """Public checks of LEETCODE_LOG.md: each field there and well formed.
 
 One test per (problem, rubric group); the groups, their points and the
-messages live in grader/lesson/loggrade.py so the hidden suite shares them.
+messages live in lesson_embedding_pe/loggrade.py so the hidden suite shares them.
 """
 
 import pytest
 
-from grader.lesson.loggrade import PUBLIC_GROUPS, check_group, review_submission
+from lesson_embedding_pe.loggrade import PUBLIC_GROUPS, check_group, review_submission
 
 CASES = [
     pytest.param(group, problem, id=f"problem{problem}-{group.name}",

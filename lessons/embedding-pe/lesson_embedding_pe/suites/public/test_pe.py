@@ -4,7 +4,7 @@ import pytest
 
 from grader.core.feedback import Said, check, expect_check
 from grader.core.testkit import as_tensor, check_dtype, check_finite, check_shape, mentions, raised
-from grader.lesson.pe_checks import check_pe_values, pe_formula, pictured
+from lesson_embedding_pe.pe_checks import check_pe_values, pe_formula, pictured
 
 
 @pytest.mark.task("sinusoidal_pe", points=1)

@@ -5,9 +5,9 @@ import torch
 
 from grader.core.feedback import Said, check, expect, expect_check
 from grader.core.testkit import as_tensor, check_dtype, check_shape
-from grader.lesson import experiment as X
+from lesson_embedding_pe import experiment as X
 
-# Every test here reads the component check, which the prefetch may start early (grader/lesson/prefetch.py);
+# Every test here reads the component check, which the prefetch may start early (prefetch.py);
 # a test that also reads the student's own runs (the `runs` fixture) says so with experiment_runs("student").
 pytestmark = pytest.mark.experiment_runs("component")
 

@@ -3,14 +3,14 @@
 import pytest
 
 from grader.core.feedback import Cause, Said, check, expect_check
-from grader.lesson import structure
-from grader.lesson.causes import counted_twice
+from lesson_embedding_pe import structure
+from lesson_embedding_pe.causes import counted_twice
 
 
 @pytest.mark.task("weight_tying", points=1)
 def test_tied_head_is_the_embedding(student):
     lm = student.call("TinyLM", 50, 16, tie=True)
-    # the lesson's "tying" cause (grader/lesson/causes.py): a count doubled by an untied head joins its card
+    # the lesson's "tying" cause (causes.py): a count doubled by an untied head joins its card
     expect_check(student.probe("same_object", lm, "head.weight", "emb.weight"),
                  check("TinyLM(tie=True)", Said("head.weight to be the same Parameter object as emb.weight",
                                                 "head.weight가 emb.weight와 같은 Parameter 객체여야 함"),
