@@ -121,7 +121,8 @@ def test_the_import_contracts_hold() -> None:
     """The layers, the runtime's independence, the student copy's and the core's from any lesson, as
     pyproject.toml declares them."""
     # this interpreter's import-linter: the lesson packages the contracts name are installed where it is
-    command = [sys.executable, "-c", "from importlinter.cli import lint_imports_command as c; c()", "--no-cache"]
+    command = [sys.executable, "-c", "from importlinter.cli import lint_imports_command as c; c()",
+               "--no-cache"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert "Contracts: 4 kept, 0 broken." in done.stdout

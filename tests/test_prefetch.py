@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from grader.engine.runner import GradeOptions, grade_path
-from grader.paths import SUITES_DIR as SUITES
+from lesson_embedding_pe.paths import SUITES
 from grader.sandbox.launch import SandboxPolicy, namespaces_status
 from lesson_embedding_pe import prefetch
 from tests.conftest import computed_once

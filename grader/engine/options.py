@@ -24,7 +24,7 @@ class GradeOptions:
     hidden_visibility: str = "after_published"
     # None: the lesson's own folders, filled in at construction (a sealed archive brings its own)
     suites_dir: Path = None  # type: ignore[assignment]  # always a Path once constructed
-    solutions_dir: Path = None  # type: ignore[assignment]  # the reference the suites compare against
+    solutions_dir: Path | None = None  # the reference the suites compare against (None: the lesson has none)
     progress: Progress | None = None
     keyword: str | None = None
     lesson: str = ""  # the module declaring the LESSON graded ("": the default lesson, engine/lessons.py)
@@ -39,8 +39,9 @@ class GradeOptions:
             from grader.engine.lesson_api import load_lesson
 
             declared = load_lesson(self.lesson)
-            for name, folder in (("suites_dir", declared.suites), ("solutions_dir", declared.solutions)):
-                if getattr(self, name) is None:
-                    if folder is None:
-                        raise UsageProblem(f"lesson {self.lesson!r} declares no {name.split('_')[0]} folder")
-                    object.__setattr__(self, name, Path(folder))
+            if self.suites_dir is None:
+                if declared.suites is None:
+                    raise UsageProblem(f"lesson {self.lesson!r} declares no suites folder (Lesson.suites)")
+                object.__setattr__(self, "suites_dir", Path(declared.suites))
+            if self.solutions_dir is None and declared.solutions is not None:
+                object.__setattr__(self, "solutions_dir", Path(declared.solutions))

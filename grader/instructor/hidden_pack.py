@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING
 from grader.engine.flags import add_lesson_argument, lesson_from_args
 from grader.engine.lesson_api import load_lesson
 from grader.engine.options import UsageProblem
-from grader.paths import SOLUTIONS, SUITES_DIR
 
 if TYPE_CHECKING:
     from grader.engine.options import GradeOptions
@@ -257,8 +256,8 @@ def main(argv: list[str] | None = None) -> int:
     except UsageProblem as exc:
         print(f"grade pack-hidden: {exc}", file=sys.stderr)
         return 2
-    hidden = Path(args.hidden) if args.hidden else (lesson.suites or SUITES_DIR) / "hidden"
-    solutions = Path(args.solutions) if args.solutions else lesson.solutions or SOLUTIONS
+    hidden = Path(args.hidden) if args.hidden else (lesson.suites or Path(".")) / "hidden"
+    solutions = Path(args.solutions) if args.solutions else lesson.solutions or Path("solutions")
     try:
         if not any(hidden.glob("test_*.py")):
             raise HiddenArchiveError(f"no hidden tests in {hidden} (this copy of the kit has none) / "
