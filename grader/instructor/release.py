@@ -62,7 +62,8 @@ def student_pyproject(lesson: str = DEFAULT_LESSON) -> str:
     text = re.sub(r"(?ms)^\[project\.optional-dependencies\].*?(?=^\[)", "", text)
     # every [tool.importlinter] / [[tool.importlinter.contracts]] table (and the comment over it), up to
     # the next other table; the kit's own test settings too (the release has no tests/)
-    for table in (r"\[?tool\.importlinter", r"tool\.pytest\.ini_options"):
+    # and the kit's import sorting, which names the lessons of the kit's checkout
+    for table in (r"\[?tool\.importlinter", r"tool\.pytest\.ini_options", r"tool\.ruff\.lint\.isort"):
         text = re.sub(rf"(?ms)(?:^#[^\n]*\n)*^\[{table}[^\n]*\n.*?(?=^\[(?!{table})|\Z)", "", text)
     text = re.sub(r'(?m)^extend-exclude\s*=.*\n', "", text).rstrip()
     return text + f'\n\n# The lesson `grade` and `check()` grade here.\n[tool.grade]\nlesson = "{lesson}"\n'

@@ -142,9 +142,10 @@ def private_files() -> list[Path]:
 
 
 def student_files() -> list[Path]:
-    """This lesson's package as a student's copy holds it: all of it (the reference is loaded from
-    solutions/, which never ships)."""
-    return _files(PACKAGE)
+    """This lesson's package as a student's copy holds it: all of it but the hidden suite and the reference
+    (and, in an installed wheel, its copy of the stubs, which ship as the copy's exercises/)."""
+    private = [folder.resolve() for folder in (*PRIVATE, PACKAGE / "exercises")]
+    return [f for f in _files(PACKAGE) if not any(f.resolve().is_relative_to(d) for d in private)]
 
 
 def write_notebook(source_dir: Path, out: Path) -> Path:
