@@ -118,8 +118,10 @@ def scan_lesson_release(root: Path, module: str, lesson: Any) -> list[str]:
         if f.is_relative_to(base) and (root / f.relative_to(base)).exists()
     ]
     hidden = _test_names(private) - _test_names(public)
-    # lines the copy ships on purpose: the lesson's student files and the kit's own code
-    shared = _lines(public) | _lines(sorted(p for p in (root / "grader").rglob("*") if p.is_file()))
+    # lines the copy ships on purpose: the lesson's student files and stubs, and the kit's own code
+    stubs = sorted(p for p in Path(lesson.exercises).rglob("*") if p.is_file()) if lesson.exercises else []
+    kit = sorted(p for p in (root / "grader").rglob("*") if p.is_file())
+    shared = _lines(public) | _lines(stubs) | _lines(kit)
     lines = {
         line
         for line in _lines(private)
