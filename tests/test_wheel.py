@@ -23,7 +23,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 # What a wheel is built from: the project files and the folders the package and its data come from.
-SOURCES = ("pyproject.toml", "setup.py", "README.md", "grader", "solutions", "templates", "exercises")
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "grader", "templates")
+# the embedding lesson's wheel is built from its folder with the course's top-level folders it packs
+LESSON_SOURCES = ("lessons/embedding-pe", "exercises", "solutions")
 NOBODY = 65534
 pytestmark = pytest.mark.slow
 
@@ -57,6 +59,24 @@ def build_wheel(dest: Path) -> Path:
             pytest.skip(f"pip cannot fetch the build backend here: {proc.stderr.strip().splitlines()[-1]}")
         raise AssertionError(proc.stderr[-3000:])
     return next((dest / "dist").glob("pe_grader-*.whl"))
+
+
+def build_embedding_wheel(dest: Path) -> Path:
+    """The default lesson's wheel, from a copy of lessons/embedding-pe beside copies of the course's
+    exercises/ and solutions/, which its build step packs into the package (lessons/embedding-pe/setup.py)."""
+    course = dest / "course"
+    for name in LESSON_SOURCES:
+        shutil.copytree(ROOT / name, course / name,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(course / "lessons" / "embedding-pe"), "--no-deps", "-q",
+         "-w", str(dest / "dist")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return next((dest / "dist").glob("grade_lesson_embedding_pe-*.whl"))
 
 
 def as_student(argv: list[str], cwd: Path, scratch: Path) -> list[str]:
@@ -114,12 +134,14 @@ def kit_wheel() -> Path:
 
 def test_the_kit_grades_from_its_wheel_as_a_student(open_tmp: Path, kit_wheel: Path) -> None:
     tmp_path = open_tmp
-    wheel = kit_wheel
+    lesson_wheel = build_embedding_wheel(tmp_path / "lesson-build")
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     python = venv / "bin" / "python"
     subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True, capture_output=True
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", str(kit_wheel), str(lesson_wheel)],
+        check=True,
+        capture_output=True,
     )
     grade = [str(venv / "bin" / "grade")]
     listed = json.loads(
@@ -138,8 +160,10 @@ def test_the_kit_grades_from_its_wheel_as_a_student(open_tmp: Path, kit_wheel: P
     ).parent
     assert site.is_relative_to(venv)  # the installed copy, not the checkout
     pe = next(row for row in listed if row["name"] == "embedding-pe")
-    assert Path(pe["exercises"]) == site / "kitdata" / "exercises"
-    assert (site / "suites" / "pytest.ini").is_file() and (site / "kitdata" / "templates").is_dir()
+    lesson = site.parent / "lesson_embedding_pe"  # the lesson's wheel packs the course's folders
+    assert Path(pe["exercises"]) == lesson / "exercises" and Path(pe["solutions"]) == lesson / "solutions"
+    assert (lesson / "suites" / "pytest.ini").is_file() and (site / "kitdata" / "templates").is_dir()
+    assert not (site / "kitdata" / "exercises").exists() and not (site.parent / "solutions").exists()
 
     release = tmp_path / "release"
     made = subprocess.run([*grade, "release", str(release)], cwd=tmp_path, capture_output=True, text=True)
