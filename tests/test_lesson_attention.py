@@ -357,7 +357,7 @@ def test_the_lesson_is_released_and_graded_in_the_students_copy(lesson, tmp_path
     package = out / "lesson_attention"
     assert (package / "suites" / "public").is_dir() and (package / "suites" / "pytest.ini").is_file()
     assert not (package / "suites" / "hidden").exists() and not (package / "solutions").exists()
-    assert not (out / "grader" / "suites" / "hidden").exists() and (out / "lesson.ipynb").is_file()
+    assert not (out / "lesson_embedding_pe").exists() and (out / "lesson.ipynb").is_file()
     assert "exercises/causal_attention.py" in (out / "README.md").read_text(encoding="utf-8")
     project = (out / "pyproject.toml").read_text(encoding="utf-8")
     assert '[tool.grade]\nlesson = "attention"' in project and 'attention = "lesson_attention"' in project

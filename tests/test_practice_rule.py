@@ -22,6 +22,7 @@ from grader.report.cards import NOT_COUNTED_HEAD, not_counted_cards
 from grader.report.render import render_html, render_markdown
 from grader.report.terminal import summary_renderables
 from grader.report.text import text_summary
+from lesson_embedding_pe.paths import SUITES as EMBEDDING_SUITES
 from lesson_embedding_pe.practice import BEST_OF, NOT_COUNTED, NOT_COUNTED_EASY, PROBLEMS, RULE
 from lesson_embedding_pe.report.log import log_view
 from tests.conftest import ROOT, grade
@@ -148,7 +149,7 @@ def test_best_two_of_more_count_and_an_attempted_failure_beats_not_attempted(tmp
 
 def test_every_problem_weighs_the_same_in_each_suite() -> None:
     for suite in ("public", "hidden"):
-        text = (ROOT / "grader" / "suites" / suite / "test_leetcode.py").read_text()
+        text = (EMBEDDING_SUITES / suite / "test_leetcode.py").read_text()
         counts = {name: len(re.findall(rf'^\s+\("{name}", \(', text, re.M)) for name in PROBLEMS}
         assert len(set(counts.values())) == 1 and min(counts.values()) > 0, (suite, counts)
     assert BEST_OF == 2

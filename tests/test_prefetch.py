@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from grader.engine.runner import GradeOptions, grade_path
-from lesson_embedding_pe.paths import SUITES
 from grader.sandbox.launch import SandboxPolicy, namespaces_status
 from lesson_embedding_pe import prefetch
+from lesson_embedding_pe.paths import SUITES
 from tests.conftest import computed_once
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -204,7 +204,8 @@ def test_drawing_the_plots_imports_no_matplotlib() -> None:
     import subprocess
     import sys
 
-    code = ("import sys; from grader.report import classpages; from lesson_embedding_pe.report import charts; "
+    code = ("import sys; from grader.report import classpages; "
+            "from lesson_embedding_pe.report import charts; "
             "from lesson_embedding_pe.report.experiment_view import experiment_view; "
             "v = experiment_view([{'mode': 'sin', 'loss_curve': [2.0, 1.0], "
             "'acc_by_length': {'8': 1.0}}])['parts'][0]; "

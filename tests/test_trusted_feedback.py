@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -17,6 +16,7 @@ from rich.console import Console
 from grader.core.lang import particle
 from grader.report.render import render_html, render_markdown
 from grader.report.terminal import summary_renderables
+from lesson_embedding_pe.paths import SUITES as EMBEDDING_SUITES
 from tests.conftest import CORPUS, ROOT, grade
 
 
@@ -309,7 +309,7 @@ def test_a_kit_check_the_buffer_explains_keeps_its_words_and_gains_the_link():
     from grader.core.feedback import GradeFailure
     from grader.core.testkit import check_dtype
 
-    suite = (Path(__file__).resolve().parents[1] / "grader" / "suites" / "hidden" / "test_embedding.py")
+    suite = (EMBEDDING_SUITES / "hidden" / "test_embedding.py")
     assert "explained_by=_buffer_explains(mode)" in suite.read_text(encoding="utf-8")
     with pytest.raises(GradeFailure) as info:
         check_dtype(torch.zeros(2), torch.float64, "mode='sin': output after .double()",

@@ -132,9 +132,17 @@ def kit_wheel() -> Path:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def test_the_kit_grades_from_its_wheel_as_a_student(open_tmp: Path, kit_wheel: Path) -> None:
+@pytest.fixture(scope="module")
+def embedding_wheel(kit_wheel: Path) -> Path:
+    """The default lesson's wheel, built once, beside the kit's."""
+    return build_embedding_wheel(kit_wheel.parent.parent / "embedding")
+
+
+def test_the_kit_grades_from_its_wheel_as_a_student(
+    open_tmp: Path, kit_wheel: Path, embedding_wheel: Path
+) -> None:
     tmp_path = open_tmp
-    lesson_wheel = build_embedding_wheel(tmp_path / "lesson-build")
+    lesson_wheel = embedding_wheel
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     python = venv / "bin" / "python"
@@ -231,16 +239,16 @@ def lesson_wheel(kit_wheel: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def wheel_venv(kit_wheel: Path, lesson_wheel: Path) -> Path:
-    """A fresh venv (torch from the system's site-packages) with the kit and the attention lesson installed
-    from their wheels, not editable; shared by the tests that only read it."""
+def wheel_venv(kit_wheel: Path, lesson_wheel: Path, embedding_wheel: Path) -> Path:
+    """A fresh venv (torch from the system's site-packages) with the kit and both lessons installed from
+    their wheels, not editable; shared by the tests that only read it."""
     folder = Path(tempfile.mkdtemp(prefix="gk-wheel-venv-"))
     folder.chmod(0o755)  # a student's uid runs its Python
     venv = folder / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     subprocess.run(
         [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", str(kit_wheel),
-         str(lesson_wheel)],
+         str(lesson_wheel), str(embedding_wheel)],
         check=True,
         capture_output=True,
     )
@@ -279,6 +287,9 @@ def test_a_lesson_from_its_own_wheel_is_released_and_graded_as_a_student(
     assert made.returncode == 0, made.stderr[-2000:]
     assert 'lesson = "attention"' in (release / "pyproject.toml").read_text(encoding="utf-8")
     assert not (release / "lesson_attention" / "solutions").exists()
+    # the release carries only its lesson (issue 37): the embedding lesson is neither shipped nor registered
+    assert not (release / "lesson_embedding_pe").exists() and not (release / "solutions").exists()
+    assert "embedding" not in (release / "pyproject.toml").read_text(encoding="utf-8")
     right = ROOT / "lessons" / "attention" / "examples" / "right" / "causal_attention.py"
     shutil.copy2(right, release / "exercises" / "causal_attention.py")
     if os.geteuid() == 0:
