@@ -8,7 +8,6 @@ allow-listed files are written to the staging folder the worker will see.
 from __future__ import annotations
 
 import importlib.util
-import io
 import stat
 import sys
 import tempfile
@@ -53,9 +52,6 @@ class Submission:
     notebook_markdown: list[tuple[int, str]] = field(default_factory=list)  # (cell number, text)
     # Module name -> the source that defines its names (a notebook: its kept statements), for static checks.
     sources: dict[str, str] = field(default_factory=dict)
-
-    def has_module(self, module: str) -> bool:
-        return f"{module}.py" in self.files or self.notebook
 
 
 def notebook_rules(lesson: Lesson) -> NotebookRules:
@@ -321,7 +317,3 @@ def _from_notebook(data: bytes, sub: Submission, label: str) -> None:
                 "from notebook import *  # noqa: F403 (written by the grader)\n")
     sub.notebook_markdown = [(n, text) for n, text in zip(plan.markdown_cells, plan.markdown, strict=True)
                              if text.strip()]
-
-
-def read_text_limited(data: bytes) -> str:
-    return io.BytesIO(data).read(MAX_FILE_BYTES).decode("utf-8", "replace")
