@@ -334,8 +334,7 @@ def test_auto_takes_uid_where_root_has_no_namespaces(monkeypatch) -> None:
 
 def test_seal_takes_others_out_but_leaves_python_runnable(tmp_path) -> None:
     kit = tmp_path / "kit"
-    for rel in ("lesson_embedding_pe/suites/hidden/test_x.py", "solutions/embedding.py", ".venv/bin/python",
-                "README.md"):
+    for rel in ("grader/suites/hidden/test_x.py", "solutions/embedding.py", ".venv/bin/python", "README.md"):
         (kit / rel).parent.mkdir(parents=True, exist_ok=True)
         (kit / rel).write_text("x")
     for path in [kit, *kit.rglob("*")]:
