@@ -1,9 +1,10 @@
 """The kit's build: pyproject.toml says everything but one step, which setuptools cannot declare there.
 
-The top-level ``templates/`` (the reports) and ``exercises/`` (the student's stubs, which `grade release`
-ships) stay where the course's layout puts them; a built wheel carries copies of them inside the package,
+The top-level ``templates/`` (the reports) stays where the course's layout puts it; a built wheel carries a
+copy of it inside the package,
 as ``grader/kitdata/``, so an installed kit (wheel, pipx, Docker image) has them where it runs.
-grader/paths.py reads the packaged copy when there is one, else the checkout's folders.
+grader/paths.py reads the packaged copy when there is one, else the checkout's folder. (The lesson's
+``exercises/`` and ``solutions/`` ship in its own wheel: lessons/embedding-pe/setup.py.)
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
-KIT_DATA = ("templates", "exercises")  # top-level folders copied to grader/kitdata/ in a build
+KIT_DATA = ("templates",)  # top-level folders copied to grader/kitdata/ in a build
 # and the files `grade release` builds the student's copy from (its pyproject, this build step)
 KIT_FILES = ("pyproject.toml", "setup.py")
 

@@ -6,7 +6,7 @@ The model is the reference ReversalModel (d_model 64, 2 layers, 4 heads); only
 the token table's init differs: the lesson's (nn.Embedding default, std 1)
 or the paper's (std d_model**-0.5).  Two recipes: the lesson's (Adam lr 1e-3,
 batch 64, what the student's own experiment uses) and the grader's component
-harness (lr 3e-3, batch 32, grader/lesson/experiment.py HARNESS).  One thread per run,
+harness (lr 3e-3, batch 32, lesson_embedding_pe/experiment.py HARNESS).  One thread per run,
 accuracy checked every 10 steps on 500 fresh length-8 sequences; `none` never
 reaches the threshold, so it reports where it stalls against the bound.
 """
@@ -25,8 +25,8 @@ from torch import nn
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grader.lesson import experiment as X  # noqa: E402
-from grader.lesson import reference  # noqa: E402
+from lesson_embedding_pe import experiment as X  # noqa: E402
+from lesson_embedding_pe import reference  # noqa: E402
 
 RECIPES = {"lesson": ("lesson (lr 1e-3, batch 64)", 1e-3, 64),
            "harness": ("grader harness (lr 3e-3, batch 32)", 3e-3, 32)}

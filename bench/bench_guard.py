@@ -31,11 +31,11 @@ exec(open(ns["__file__"]).read(), ns)
 runtime = ns["prepare"](runtime_dir)
 import _thread, types
 from solutions.embedding import TokenAndPosEmbedding
-from grader.lesson import experiment as X
+from lesson_embedding_pe import experiment as X
 if guard_on:  # as for student code: installed for another (serve) thread
     runtime["guard"]["install"](_thread.get_ident() + 1, runtime["trusted_roots"])
 probes = {"__name__": "gk_probe"}
-exec(runtime["lesson_probes_code"], probes)  # the harness is the lesson's (grader/lesson/probes.py)
+exec(runtime["lesson_probes_code"], probes)  # the harness is the lesson's (lesson_embedding_pe/probes.py)
 view = types.SimpleNamespace(resolve=lambda name: TokenAndPosEmbedding)
 cfg = dict(X.HARNESS, max_steps={"sin": 300}, stop_threshold=2.0)
 ids = {8: X.fresh_batch(64, 8, seed=1)}
@@ -56,8 +56,8 @@ def main() -> int:
     p.add_argument("--runs", type=int, default=5)
     args = p.parse_args()
     sys.path.insert(0, str(ROOT))
-    from grader.lesson import LESSON
     from grader.sandbox.launch import make_runtime
+    from lesson_embedding_pe import LESSON
 
     with tempfile.TemporaryDirectory(prefix="gk-bench-guard-") as tmp:
         runtime = make_runtime(Path(tmp) / "runtime", LESSON.probes)

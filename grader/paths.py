@@ -1,7 +1,7 @@
 """Where the kit's parts live, and the one way results are written to disk.
 
-Every module that needs the kit root, the suites, the solutions or the templates
-imports them from here, so a move of the tree changes one file.
+Every module that needs the kit root or the templates imports them from here, so a move of the tree
+changes one file.
 """
 
 from __future__ import annotations
@@ -12,18 +12,12 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 KIT_ROOT = PACKAGE.parent
-SUITES_DIR = PACKAGE / "suites"
 RUNTIME_DIR = PACKAGE / "runtime"
-# An installed wheel carries the top-level templates/ and exercises/ inside the package (setup.py).
+# An installed wheel carries the top-level templates/ inside the package (setup.py).
 KIT_DATA = PACKAGE / "kitdata"
 TEMPLATES = KIT_DATA / "templates" if (KIT_DATA / "templates").is_dir() else KIT_ROOT / "templates"
-EXERCISES = KIT_DATA / "exercises" if (KIT_DATA / "exercises").is_dir() else KIT_ROOT / "exercises"
 BUILD_FILES = KIT_DATA if (KIT_DATA / "pyproject.toml").is_file() else KIT_ROOT  # pyproject.toml, setup.py
-# GK_SOLUTIONS: a sealed hidden archive unpacks its own copy of solutions/ (instructor/hidden_pack.py).
-SOLUTIONS = Path(os.environ.get("GK_SOLUTIONS") or KIT_ROOT / "solutions")
-# The lesson the engine grades by default: a module declaring LESSON (grader/engine/lesson_api.py).
-LESSON_MODULE = "grader.lesson"
-
+# No lesson's folder is named here: each lesson is a package that declares its own (grader/engine/lessons.py).
 
 def write_atomic(path: Path, data: str | bytes, encoding: str = "utf-8") -> None:
     """Write ``path`` so that a reader (or a crash at any moment) sees the old file or the new one,

@@ -29,6 +29,7 @@ from grader.engine.runner import GradeOptions, grade_path, write_results
 from grader.engine.submission import SubmissionError, read_submission
 from grader.sandbox import reap
 from grader.sandbox.launch import Launch, SandboxPolicy, namespaces_status
+from lesson_embedding_pe.paths import SUITES as EMBEDDING_SUITES
 
 HERE = Path(__file__).resolve().parent
 KIT = HERE.parent
@@ -461,7 +462,7 @@ def test_search_finds_nothing_of_the_grader(corpus: Corpus) -> None:
     solution_line = next(x for x in (KIT / "solutions" / "reversal.py").read_text().splitlines()
                          if x.startswith("def "))
     assert solution_line not in g.text  # ...yet nothing of the kit was among them
-    for hidden in (KIT / "grader" / "suites" / "hidden").glob("test_*.py"):
+    for hidden in (EMBEDDING_SUITES / "hidden").glob("test_*.py"):
         first_test = next((x for x in hidden.read_text().splitlines() if x.startswith("def test_")), None)
         assert first_test is None or first_test not in g.text
     assert str(KIT) + "/solutions" not in g.text
@@ -699,7 +700,7 @@ def test_corpus_under_dockers_defaults(tmp_path: Path) -> None:
     solution_line = next(x for x in (KIT / "solutions" / "reversal.py").read_text().splitlines()
                          if x.startswith("def "))
     assert solution_line not in text
-    for hidden in (KIT / "grader" / "suites" / "hidden").glob("test_*.py"):
+    for hidden in (EMBEDDING_SUITES / "hidden").glob("test_*.py"):
         first_test = next((x for x in hidden.read_text().splitlines() if x.startswith("def test_")), None)
         assert first_test is None or first_test not in text
     # fake results: printed and ignored, written nowhere the grader reads

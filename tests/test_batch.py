@@ -31,8 +31,8 @@ import pytest
 from grader.engine.options import GradeOptions
 from grader.instructor import batch
 from grader.instructor.term.model import load_class
-from grader.lesson import class_report
 from grader.report import classpages
+from lesson_embedding_pe import class_report
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"
@@ -359,7 +359,7 @@ def test_shard_workflow_matches_the_commands(shards: dict, tmp_path: Path) -> No
 
 
 def test_class_report_shows_experiment_accuracies(tmp_path: Path) -> None:
-    """Experiment numbers (results["artifacts"]["experiment"], grader/lesson/experiment.py's schema) across students."""  # noqa: E501
+    """Experiment numbers (results["artifacts"]["experiment"], lesson_embedding_pe/experiment.py's schema) across students."""  # noqa: E501
     accs = {"alice": {"none": 0.31, "sin": 1.0, "learned": 0.99},
             "bob": {"none": 0.33, "sin": 0.32, "learned": 0.97}}
     for name, by_mode in accs.items():

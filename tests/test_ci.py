@@ -23,7 +23,9 @@ import pytest
 import yaml
 
 from grader.instructor import hidden_pack
+from grader.instructor.lesson_release import lesson_pyproject
 from grader.report import ci
+from lesson_embedding_pe.paths import SUITES as EMBEDDING_SUITES
 from tests.conftest import built_once
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -367,7 +369,7 @@ ARCHIVE_TEST = '''
 import pytest
 import torch
 
-from grader.lesson import reference
+from lesson_embedding_pe import reference
 from grader.core.feedback import expect
 
 
@@ -603,7 +605,12 @@ def make_student_repo(into: Path) -> Path:
     (repo / "README.md").write_text(readme.read_text() if readme.is_file() else "# Lesson kit\n")
     shutil.copytree(ROOT / "grader", repo / "grader",
                     ignore=shutil.ignore_patterns("__pycache__", "hidden"))
-    (repo / "grader" / "suites" / "hidden").mkdir()
+    # the lesson beside the kit, as a release ships it: its package without the hidden suite, registered
+    shutil.copytree(EMBEDDING_SUITES.parent, repo / "lesson_embedding_pe",
+                    ignore=shutil.ignore_patterns("__pycache__", "hidden", "exercises", "solutions"))
+    (repo / "lesson_embedding_pe" / "suites" / "hidden").mkdir()
+    (repo / "pyproject.toml").write_text(lesson_pyproject("embedding-pe", "lesson_embedding_pe"),
+                                         encoding="utf-8")
     if (ROOT / "templates").is_dir():
         shutil.copytree(ROOT / "templates", repo / "templates")
     shutil.copytree(ROOT / ".github", repo / ".github")

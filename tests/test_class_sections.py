@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from grader.engine.lesson_api import Section
-from grader.lesson import class_report
 from grader.report import classpages
 from grader.report.class_sections import CHARTS, heading
 from grader.report.plots import PALETTE, UNLISTED, colour
+from lesson_embedding_pe import class_report
 
 LESSON_SOURCE = """
 from pathlib import Path

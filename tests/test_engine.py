@@ -17,6 +17,7 @@ from grader.engine.runner import GradeOptions, UsageProblem, suite_paths
 from grader.engine.submission import SubmissionError, read_submission
 from grader.runtime import protocol
 from grader.sandbox.client import WorkerClient
+from lesson_embedding_pe.paths import SUITES as EMBEDDING_SUITES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -171,7 +172,7 @@ def test_every_suite_test_is_priced(tmp_path):
     """The rubric: a test without @pytest.mark.task stops the run instead of scoring silently."""
     suites = tmp_path / "suites"
     (suites / "public").mkdir(parents=True)
-    (suites / "pytest.ini").write_text((ROOT / "grader" / "suites" / "pytest.ini").read_text())
+    (suites / "pytest.ini").write_text((EMBEDDING_SUITES / "pytest.ini").read_text())
     (suites / "public" / "test_x.py").write_text("def test_unpriced():\n    pass\n")
     from tests.conftest import grade_path
 

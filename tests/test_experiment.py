@@ -18,7 +18,7 @@ import pytest
 import torch
 
 from grader.engine.runner import GradeOptions, grade_path
-from grader.lesson import experiment as X
+from lesson_embedding_pe import experiment as X
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus_experiment"
@@ -207,7 +207,7 @@ def test_the_public_suite_sees_a_train_reversal_that_never_seeds() -> None:
 def test_a_nan_loss_is_said_as_nan_and_where_it_comes_from_never_as_not_seeded() -> None:
     """NaN != NaN: two NaN runs would otherwise read as "not seeded"."""
     from grader.core.feedback import GradeFailure
-    from grader.lesson import experiment as X
+    from lesson_embedding_pe import experiment as X
 
     nan = float("nan")
     for first, where in (([nan, nan, nan], "forward pass"), ([2.3, 1.9, nan], "diverged")):

@@ -22,10 +22,11 @@ from pathlib import Path
 import pytest
 
 from grader.instructor import gradescope_bundle as gsb
+from lesson_embedding_pe.paths import SUITES as EMBEDDING_SUITES
 
 ROOT = Path(__file__).resolve().parents[1]
 CG = Path("/sys/fs/cgroup")
-HIDDEN = ROOT / "grader" / "suites" / "hidden"
+HIDDEN = EMBEDDING_SUITES / "hidden"
 
 
 def can_simulate() -> str | None:
@@ -243,7 +244,8 @@ def _search():
                             found += _re.findall(r"def (test_\\w+)", fh.read())
                     except OSError as exc:
                         found.append(type(exc).__name__)
-    for path in ("@ROOT@/source/grader/suites/hidden/test_pe.py", "@KIT@/grader/suites/hidden/test_pe.py"):
+    for path in ("@ROOT@/source/lessons/embedding-pe/lesson_embedding_pe/suites/hidden/test_pe.py",
+                 "@KIT@/../lesson_embedding_pe/suites/hidden/test_pe.py"):
         try:
             with open(path) as fh:
                 found += _re.findall(r"def (test_\\w+)", fh.read())

@@ -15,7 +15,7 @@ import pytest
 
 from grader.core import tamper
 from grader.engine.submission import read_submission
-from grader.lesson import structure
+from lesson_embedding_pe import structure
 from tests.conftest import CORPUS, ROOT
 
 LESSON = Path("/work/shared/lesson/lesson-ko.txt")

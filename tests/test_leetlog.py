@@ -1,4 +1,4 @@
-"""Tests for grader.lesson.leetlog: Big-O parser, catalog, log parser and review."""
+"""Tests for lesson_embedding_pe.leetlog: Big-O parser, catalog, log parser and review."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grader.lesson.leetlog import bigo, catalog, parse_log, render_template, review_file, review_log
-from grader.lesson.leetlog.bigo import Complexity, Growth, ParseError, Term, compare, parse
-from grader.lesson.leetlog.review import MAX_POINTS, classify_solved, parse_difficulty
+from lesson_embedding_pe.leetlog import bigo, catalog, parse_log, render_template, review_file, review_log
+from lesson_embedding_pe.leetlog.bigo import Complexity, Growth, ParseError, Term, compare, parse
+from lesson_embedding_pe.leetlog.review import MAX_POINTS, classify_solved, parse_difficulty
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -657,7 +657,7 @@ def test_latex_parse_error_points_at_what_was_written() -> None:
 
 
 def test_plain_text_is_left_as_it_is() -> None:
-    from grader.lesson.leetlog.mathtext import to_plain
+    from lesson_embedding_pe.leetlog.mathtext import to_plain
 
     values = [f.value for log in (ENGLISH, KOREAN, HEADINGS_LOG, TABLE_LOG)
               for p in parse_log(log).problems for f in p.fields.values()]
@@ -1297,7 +1297,7 @@ def _solutions_with_stubs(tmp_path: Path, *stubs: str) -> Path:
 
 
 def test_coverage_reads_which_practice_functions_are_stubs() -> None:
-    from grader.lesson.leetlog.coverage import unsolved
+    from lesson_embedding_pe.leetlog.coverage import unsolved
 
     exercises = (ROOT / "exercises" / "leetcode.py").read_text()
     assert unsolved({"leetcode": exercises}) == dict.fromkeys(("my_pow", "count_primes", "is_happy",

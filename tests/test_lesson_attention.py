@@ -127,6 +127,27 @@ def test_a_mask_made_on_the_cpu_fails_on_a_gpu(lesson, tmp_path):
     assert "원인 추정: 마스크를 CPU에 만들었습니다" in gpu["messages"]["ko"]
 
 
+def test_torchs_own_not_implemented_error_is_a_failure_not_a_stub(lesson, tmp_path):
+    """A finished causal_mask whose torch op raises torch's own NotImplementedError (here: copying a meta
+    tensor out, as an op a device does not support does) fails like any error; only the student's own
+    ``raise NotImplementedError`` reads as "not attempted" (issue 37)."""
+    source = (EXAMPLES / "right" / "causal_attention.py").read_text(encoding="utf-8")
+    made = "    return rows[None, :] > rows[:, None]\n"
+    assert made in source
+    broken = source.replace(made, '    return (rows[None, :] > rows[:, None]).to("meta").cpu()\n', 1)
+    (tmp_path / "causal_attention.py").write_text(broken, encoding="utf-8")
+    options = GradeOptions(lesson="lesson_attention", suites_dir=lesson.SUITES,
+                           solutions_dir=lesson.SOLUTIONS, keyword="test_mask_of_four")
+    results = grade_path(tmp_path, options)
+    (test,) = results["tests"]
+    assert test["status"] == "failed" and "NotImplementedError" in test["message"], test
+    assert "Not attempted" not in test["message"] and "아직 구현하지 않았습니다" not in test["messages"]["ko"]
+    stub = (lesson.EXERCISES / "causal_attention.py")
+    (tmp_path / "causal_attention.py").write_text(stub.read_text(encoding="utf-8"), encoding="utf-8")
+    (test,) = grade_path(tmp_path, options)["tests"]
+    assert "Not attempted" in test["message"], test  # the stub's own raise still reads as not started
+
+
 def test_a_notebook_may_bind_a_graded_name_to_its_own_function(lesson, tmp_path):
     """``causal_mask = my_mask`` in a cell of its own: right, and graded as right (the notebook plan keeps
     a cell binding a name of the graded lesson's contract, Lesson.contract; it skipped it as demo code,
@@ -214,11 +235,11 @@ def test_one_failed_check_is_drawn_by_the_kits_two_tables(graded, lesson):
     the same view the kit draws another lesson's figures with (the default lesson's, through its
     figure_texts), so the feedback template's figure block could draw either."""
     import torch
-    from lesson_attention.report import figure_texts, figure_view
 
     from grader.engine.lesson_api import load_lesson
-    from grader.lesson.pe_checks import pe_formula, table_figure
     from grader.report.table_figure import figure_view as kit_view
+    from lesson_attention.report import figure_texts, figure_view
+    from lesson_embedding_pe.pe_checks import pe_formula, table_figure
 
     pe = table_figure(pe_formula(4, 6).flip(1), pe_formula(4, 6), "sinusoidal_pe(4, 6)", atol=1e-5)
     kit = kit_view(pe, "en", load_lesson().figure_texts)
@@ -357,7 +378,7 @@ def test_the_lesson_is_released_and_graded_in_the_students_copy(lesson, tmp_path
     package = out / "lesson_attention"
     assert (package / "suites" / "public").is_dir() and (package / "suites" / "pytest.ini").is_file()
     assert not (package / "suites" / "hidden").exists() and not (package / "solutions").exists()
-    assert not (out / "grader" / "suites" / "hidden").exists() and (out / "lesson.ipynb").is_file()
+    assert not (out / "lesson_embedding_pe").exists() and (out / "lesson.ipynb").is_file()
     assert "exercises/causal_attention.py" in (out / "README.md").read_text(encoding="utf-8")
     project = (out / "pyproject.toml").read_text(encoding="utf-8")
     assert '[tool.grade]\nlesson = "attention"' in project and 'attention = "lesson_attention"' in project

@@ -22,9 +22,9 @@ from grader.instructor.lesson_release import lesson_pyproject, write_lesson_rele
 from grader.instructor.release import student_pyproject
 from grader.jupyter import check as check_module
 from grader.jupyter.check import CheckResult, no_match, render_html
-from grader.paths import LESSON_MODULE
 
 KEY = "test-passphrase-0123456789abcdef"
+LESSON_MODULE = "lesson_embedding_pe"  # the default lesson's package (lessons/embedding-pe)
 HAS_ATTENTION = importlib.util.find_spec("lesson_attention") is not None
 needs_attention = pytest.mark.skipif(not HAS_ATTENTION, reason="pip install lessons/attention")
 
@@ -52,7 +52,7 @@ def test_a_batch_runs_the_lessons_warm_up_and_a_lesson_without_one_needs_none(mo
 
 
 def test_this_lessons_warm_up_fills_the_experiments_cache() -> None:
-    from grader.lesson import experiment
+    from lesson_embedding_pe import experiment
 
     warm_up = load_lesson(LESSON_MODULE).warm_up
     assert warm_up is not None
@@ -173,9 +173,9 @@ def test_check_copies_no_log_for_a_lesson_that_declares_none(tmp_path, monkeypat
 
 
 def test_this_lessons_release_goes_through_its_release_hook(tmp_path) -> None:
-    """The kit's own lesson is released like any other: its README and notebook come from its
-    ``Lesson.release``, its package in the kit's copy is cut to ``student_files()``, and its pyproject is
-    the kit's (which registers it already: no second entry point)."""
+    """The default lesson is released like any other: its README and notebook come from its
+    ``Lesson.release``, its package lands beside the kit cut to ``student_files()``, and the pyproject
+    registers it once and no other lesson (issue 37)."""
     lesson = load_lesson(LESSON_MODULE)
     assert lesson.release is not None
     files = lesson.release.student_files()
@@ -188,10 +188,13 @@ def test_this_lessons_release_goes_through_its_release_hook(tmp_path) -> None:
     )
     out = tmp_path / "copy"
     write_lesson_release(out, DEFAULT_LESSON, LESSON_MODULE, replace(lesson, release=cut))
-    package = out / "grader" / "lesson"
+    package = out / "lesson_embedding_pe"
     assert package.is_dir() and not (package / "notebook.py").exists()
     assert (package / "__init__.py").is_file() and (out / "lesson.ipynb").is_file()
     assert (out / "README.md").read_text(encoding="utf-8") == lesson.release.README
-    assert lesson_pyproject(DEFAULT_LESSON, LESSON_MODULE) == student_pyproject(DEFAULT_LESSON)
-    assert (out / "pyproject.toml").read_text(encoding="utf-8").count('"grader.lesson"') == 1
-    assert not (out / "solutions").exists() and not (out / "grader" / "suites" / "hidden").exists()
+    pyproject = lesson_pyproject(DEFAULT_LESSON, LESSON_MODULE)
+    assert pyproject.startswith(student_pyproject(DEFAULT_LESSON).split("[tool.grade]")[0].rstrip()[:200])
+    assert (out / "pyproject.toml").read_text(encoding="utf-8").count('"lesson_embedding_pe"') == 1
+    assert "lesson_attention" not in pyproject and not (out / "lesson_attention").exists()
+    assert not (out / "solutions").exists() and not (package / "suites" / "hidden").exists()
+    assert not (package / "solutions").exists() and not (package / "exercises").exists()

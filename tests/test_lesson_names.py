@@ -2,7 +2,7 @@
 that lesson's own folders (its package, suites, exercises, solutions), strings included, docstrings and
 comments aside (issue 29, README "Adding a lesson").
 
-Today this course's lesson still lives partly outside grader/lesson/. The files that still name it are
+Today this course's lesson still lives partly outside lesson_embedding_pe/. The files that still name it are
 listed below, each with what it still holds; the list only shrinks: the test fails when a file not listed
 names a lesson, and when a listed file no longer does (then strike it from the list).
 """

@@ -109,7 +109,7 @@ def _probe_names(path: Path) -> set[str]:
 def test_this_courses_harness_is_its_lessons_not_the_kits() -> None:
     kit = _probe_names(RUNTIME_DIR / "probes.py")
     assert {"probe_module_summary", "probe_same_object", "probe_device_check", "probe_seed"} <= kit
-    course = load_lesson("grader.lesson").probes
+    course = load_lesson("lesson_embedding_pe").probes
     assert course is not None and "probe_reversal_component" in _probe_names(course)
     assert "probe_reversal_component" not in kit
 

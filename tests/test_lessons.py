@@ -254,8 +254,8 @@ def test_the_kit_registers_this_lesson_by_entry_point() -> None:
     from importlib.metadata import entry_points
 
     registered = {ep.name: ep.value for ep in entry_points(group=lessons.GROUP)}
-    assert registered.get(DEFAULT_LESSON) == "grader.lesson"
-    assert lessons.lookup("grader.lesson").name == DEFAULT_LESSON  # GradeOptions' module, named
+    assert registered.get(DEFAULT_LESSON) == "lesson_embedding_pe"
+    assert lessons.lookup("lesson_embedding_pe").name == DEFAULT_LESSON  # GradeOptions' module, named
 
 
 def test_check_in_a_notebook_takes_the_lesson(

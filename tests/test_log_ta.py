@@ -1,5 +1,5 @@
 """Sure or ask, end to end: a log part the reader cannot place costs nothing, the student is told a TA
-reads it, and the class summary lists it for the TA (grader/lesson/leetlog/unsure.py)."""
+reads it, and the class summary lists it for the TA (lesson_embedding_pe/leetlog/unsure.py)."""
 
 from __future__ import annotations
 

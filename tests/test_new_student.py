@@ -18,12 +18,12 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from grader.core.feedback import check, worded
 from grader.core.finding import Cause, Finding, Said
-from grader.lesson.loggrade import NOTEBOOK_NO_LOG
-from grader.lesson.notebook import build_notebook
-from grader.lesson.report.log import log_view
 from grader.report import render_html, render_markdown
 from grader.report.markup import code_spans, display_width
 from grader.report.text import text_summary
+from lesson_embedding_pe.loggrade import NOTEBOOK_NO_LOG
+from lesson_embedding_pe.notebook import build_notebook
+from lesson_embedding_pe.report.log import log_view
 from tests.conftest import ROOT, failed_messages, grade, task_scores
 
 LOG_OR_TYING = "leetcode_log or weight_tying"

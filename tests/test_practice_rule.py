@@ -18,12 +18,13 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from grader.lesson.practice import BEST_OF, NOT_COUNTED, NOT_COUNTED_EASY, PROBLEMS, RULE
-from grader.lesson.report.log import log_view
 from grader.report.cards import NOT_COUNTED_HEAD, not_counted_cards
 from grader.report.render import render_html, render_markdown
 from grader.report.terminal import summary_renderables
 from grader.report.text import text_summary
+from lesson_embedding_pe.paths import SUITES as EMBEDDING_SUITES
+from lesson_embedding_pe.practice import BEST_OF, NOT_COUNTED, NOT_COUNTED_EASY, PROBLEMS, RULE
+from lesson_embedding_pe.report.log import log_view
 from tests.conftest import ROOT, grade
 
 KEYWORD = "leetcode_practice"
@@ -100,8 +101,8 @@ def _words(text: str) -> str:
 
 
 def test_the_rule_is_stated_in_the_same_words_wherever_a_student_chooses() -> None:
-    from grader.lesson.notebook import STEPS
-    from grader.lesson.student_release import README
+    from lesson_embedding_pe.notebook import STEPS
+    from lesson_embedding_pe.student_release import README
 
     places = {
         "README.md": (ROOT / "README.md").read_text(encoding="utf-8"),
@@ -148,7 +149,7 @@ def test_best_two_of_more_count_and_an_attempted_failure_beats_not_attempted(tmp
 
 def test_every_problem_weighs_the_same_in_each_suite() -> None:
     for suite in ("public", "hidden"):
-        text = (ROOT / "grader" / "suites" / suite / "test_leetcode.py").read_text()
+        text = (EMBEDDING_SUITES / suite / "test_leetcode.py").read_text()
         counts = {name: len(re.findall(rf'^\s+\("{name}", \(', text, re.M)) for name in PROBLEMS}
         assert len(set(counts.values())) == 1 and min(counts.values()) > 0, (suite, counts)
     assert BEST_OF == 2

@@ -1,4 +1,5 @@
-"""The experiment's runs made beside the other tests (grader/lesson/prefetch.py) are the runs the tests would
+"""The experiment's runs made beside the other tests (lesson_embedding_pe/prefetch.py)
+are the runs the tests would
 have made themselves: the same numbers, the same verdicts, whoever makes them and wherever."""
 
 from __future__ import annotations
@@ -9,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from grader.engine.runner import GradeOptions, grade_path
-from grader.lesson import prefetch
-from grader.paths import SUITES_DIR as SUITES
 from grader.sandbox.launch import SandboxPolicy, namespaces_status
+from lesson_embedding_pe import prefetch
+from lesson_embedding_pe.paths import SUITES
 from tests.conftest import computed_once
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -112,7 +113,7 @@ def test_a_lane_that_fails_leaves_the_runs_to_the_tests(monkeypatch: pytest.Monk
     themselves, on workers of their own (never a lane's, still busy), and grade as without the prefetch."""
     import threading
 
-    from grader.lesson import experiment as X
+    from lesson_embedding_pe import experiment as X
 
     real = X.component_run
 

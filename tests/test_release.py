@@ -24,11 +24,14 @@ import pytest
 
 from grader.engine.runner import GradeOptions, grade_path
 from grader.instructor import release
-from grader.lesson.notebook import build_notebook, write_notebook
+from grader.instructor.lesson_release import scan_lesson_release
+from lesson_embedding_pe import LESSON
+from lesson_embedding_pe.notebook import build_notebook, write_notebook
+from lesson_embedding_pe.paths import SUITES
 
 ROOT = Path(__file__).resolve().parent.parent
-HIDDEN = ROOT / "grader" / "suites" / "hidden"
-PUBLIC = ROOT / "grader" / "suites" / "public"
+HIDDEN = SUITES / "hidden"
+PUBLIC = SUITES / "public"
 STUB_NAMES = {"sinusoidal_pe", "TokenAndPosEmbedding", "TinyLM", "count_params", "equivariance_error",
               "make_batch", "ReversalModel", "train_reversal", "evaluate", "run_experiment",
               "my_pow", "count_primes", "is_happy", "int_to_roman"}
@@ -88,12 +91,14 @@ def released(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_release_layout(released: Path) -> None:
     for rel in ("exercises/embedding.py", "exercises/reversal.py", "exercises/leetcode.py",
                 "exercises/LEETCODE_LOG.md", "lesson.ipynb", "README.md", "pyproject.toml",
-                "grader/cli.py", "grader/suites/pytest.ini", "templates/summary.html.j2"):
+                "grader/cli.py", "lesson_embedding_pe/suites/pytest.ini", "templates/summary.html.j2"):
         assert (released / rel).is_file(), rel
-    assert {p.name for p in (released / "grader/suites/public").glob("test_*.py")} == \
+    assert {p.name for p in (released / "lesson_embedding_pe/suites/public").glob("test_*.py")} == \
         {p.name for p in PUBLIC.glob("test_*.py")}
-    assert not (released / "grader/suites/hidden").exists()  # not even empty: nothing of the instructor's
-    for absent in ("solutions", "examples", "tests", "bench", ".github"):
+    # not even empty: nothing of the instructor's
+    assert not (released / "lesson_embedding_pe/suites/hidden").exists()
+    for absent in ("solutions", "examples", "tests", "bench", ".github", "lesson_attention",
+                   "lesson_embedding_pe/solutions", "grader/suites", "grader/lesson"):
         assert not (released / absent).exists(), absent
     assert not list(released.rglob("__pycache__"))
     # The student's tool is the grader without instructor/: no batch, merge, bundle, sealing.
@@ -102,7 +107,8 @@ def test_release_layout(released: Path) -> None:
     shipped = {p.stem for p in (released / "grader").rglob("*.py")}
     assert instructor_modules and not instructor_modules & shipped, instructor_modules & shipped
     pyproject = (released / "pyproject.toml").read_text()
-    assert 'include = ["grader*"]' in pyproject and "solutions" not in pyproject
+    assert 'include = ["grader*", "lesson_embedding_pe*"]' in pyproject and "solutions" not in pyproject
+    assert "lesson_attention" not in pyproject  # the release carries only its lesson (issue 37)
     # the instructor's own settings stay home: import contracts (they name grader.instructor), tests
     assert "importlinter" not in pyproject and "lint-imports" not in pyproject
     assert "grader.instructor" not in pyproject and "tests/corpus" not in pyproject
@@ -124,7 +130,8 @@ def test_release_holds_no_hidden_test_name(released: Path) -> None:
 def test_release_holds_no_solution_body(released: Path) -> None:
     """Distinctive solution lines: not in the stubs, and not shared by the grader's public code."""
     shared = set()
-    for f in [*ROOT.joinpath("exercises").glob("*"), *ROOT.joinpath("grader").rglob("*.py")]:
+    for f in [*ROOT.joinpath("exercises").glob("*"), *ROOT.joinpath("grader").rglob("*.py"),
+              *SUITES.parent.rglob("*.py")]:
         if f.is_file() and HIDDEN not in f.parents:
             shared.update(ln.strip() for ln in f.read_text(encoding="utf-8", errors="replace").splitlines())
     lines = {ln.strip() for f in ROOT.joinpath("solutions").glob("*.py")
@@ -136,6 +143,7 @@ def test_release_holds_no_solution_body(released: Path) -> None:
              for rel, text in _release_text(released).items()}
     assert {rel: hits for rel, hits in found.items() if hits} == {}
     assert release.scan_release(released) == []
+    assert scan_lesson_release(released, "lesson_embedding_pe", LESSON) == []
 
 
 def test_the_scan_catches_a_planted_leak(released: Path, tmp_path: Path) -> None:
@@ -145,9 +153,9 @@ def test_the_scan_catches_a_planted_leak(released: Path, tmp_path: Path) -> None
     shutil.copy(ROOT / "solutions" / "embedding.py", copy / "exercises" / "embedding.py")
     hidden_file = next(iter(sorted(HIDDEN.glob("test_*.py"))), None)
     if hidden_file is not None:
-        shutil.copy(hidden_file, copy / "grader" / "suites" / "public" / "test_extra.py")
-    findings = release.scan_release(copy)
-    assert any("exercises/embedding.py: holds a line of solutions/embedding.py" in f for f in findings)
+        shutil.copy(hidden_file, copy / "lesson_embedding_pe" / "suites" / "public" / "test_extra.py")
+    findings = scan_lesson_release(copy, "lesson_embedding_pe", LESSON)
+    assert any("exercises/embedding.py: holds a private line" in f for f in findings)
     if hidden_file is not None:
         assert any("test_extra.py: names the hidden test" in f for f in findings)
 
@@ -291,7 +299,10 @@ def test_bundle_contents(tmp_path: Path) -> None:
         names = set(zf.namelist())
         assert {"setup.sh", "run_autograder", "pyproject.toml", "grader/cli.py",
                 "solutions/embedding.py"} <= names
-        assert any(n.startswith("grader/suites/hidden/test_") for n in names) == any(HIDDEN.glob("test_*.py"))
+        hidden = "lessons/embedding-pe/lesson_embedding_pe/suites/hidden/test_"
+        assert any(n.startswith(hidden) for n in names) == any(HIDDEN.glob("test_*.py"))
+        assert "lessons/embedding-pe/pyproject.toml" in names  # its source: setup.sh installs it
+        assert not any(n.startswith("lessons/attention/") for n in names)
         assert not any("__pycache__" in n for n in names)
         for script in ("setup.sh", "run_autograder"):
             assert (zf.getinfo(script).external_attr >> 16) & 0o111

@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from grader.lesson.report.texts import TEXT as LESSON_TEXT
 from grader.report.classpages import clip_words
 from grader.report.gradescope import build_gradescope
 from grader.report.i18n import STRINGS
 from grader.report.render import render_html, render_markdown, render_summary_md, write_reports
 from grader.report.view import student_output
+from lesson_embedding_pe.report.texts import TEXT as LESSON_TEXT
 from tests.conftest import built_once
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -324,7 +324,7 @@ def _runs(with_curves: bool = True) -> list[dict]:
     ]
 
 
-# grader/lesson/experiment.py's schema (version 1), abridged
+# lesson_embedding_pe/experiment.py's schema (version 1), abridged
 EXPERIMENT = {
     "schema": 1, "bound": {"8": 0.3172, "12": 0.2663},
     "diagnosis": [{"en": "Why not the lesson's 10%", "ko": "레슨의 10% 예상이 틀린 이유"}],

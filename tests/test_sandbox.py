@@ -25,6 +25,7 @@ from grader.sandbox import reap
 from grader.sandbox.client import WorkerClient
 from grader.sandbox.flags import policy_from_args
 from grader.sandbox.launch import GiB, MiB, SandboxPolicy, namespaces_status
+from lesson_embedding_pe.paths import SUITES as EMBEDDING_SUITES
 
 KIT = Path(__file__).resolve().parent.parent
 NAMESPACES, WHY_NOT = namespaces_status()
@@ -118,7 +119,7 @@ def ns_view(tmp_path_factory, listener, hidden_out):
     policy = SandboxPolicy(isolation="namespaces", processes=48, file_size=1 * MiB,
                            hide=(str(hidden_out), installed))
     client = WorkerClient(_staging(tmp), policy=policy)
-    paths = [str(KIT), str(KIT / "solutions"), str(KIT / "grader" / "suites" / "hidden"), "/root/.bashrc",
+    paths = [str(KIT), str(KIT / "solutions"), str(EMBEDDING_SUITES / "hidden"), "/root/.bashrc",
              "/home", str(hidden_out), str(tmp), "/work", "/etc/shadow", "/runtime/gk_worker.py",
              "/submission/leetcode.py", installed]
     view = _call(client, "gk_probe_mod.look", paths, listener.getsockname()[1])
@@ -156,7 +157,7 @@ def test_namespaces_have_no_network(ns_view, listener) -> None:
 def test_namespaces_filesystem_view(ns_view) -> None:
     _, view, _ = ns_view
     exists = view["exists"]
-    for gone in (str(KIT), str(KIT / "solutions"), str(KIT / "grader" / "suites" / "hidden"), "/root/.bashrc",
+    for gone in (str(KIT), str(KIT / "solutions"), str(EMBEDDING_SUITES / "hidden"), "/root/.bashrc",
                  "/home", "/work", "/etc/shadow"):
         assert not exists[gone], f"{gone} is visible to the student's code"
     # other staging, --out

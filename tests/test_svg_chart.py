@@ -9,12 +9,12 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from grader.lesson import class_report
-from grader.lesson.report import charts
-from grader.lesson.report.experiment_view import experiment_view
 from grader.report import classpages, svg_chart
 from grader.report.class_sections import CHARTS
 from grader.report.svg_chart import Bars, Dots, Line
+from lesson_embedding_pe import class_report
+from lesson_embedding_pe.report import charts
+from lesson_embedding_pe.report.experiment_view import experiment_view
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -204,8 +204,9 @@ def test_drawing_the_plots_imports_no_matplotlib() -> None:
     import subprocess
     import sys
 
-    code = ("import sys; from grader.report import classpages; from grader.lesson.report import charts; "
-            "from grader.lesson.report.experiment_view import experiment_view; "
+    code = ("import sys; from grader.report import classpages; "
+            "from lesson_embedding_pe.report import charts; "
+            "from lesson_embedding_pe.report.experiment_view import experiment_view; "
             "v = experiment_view([{'mode': 'sin', 'loss_curve': [2.0, 1.0], "
             "'acc_by_length': {'8': 1.0}}])['parts'][0]; "
             "assert charts.loss_curves(v) and charts.accuracy_bars(v); "

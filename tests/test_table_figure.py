@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from grader.engine.lesson_api import FigureTexts, load_lesson
-from grader.lesson.pe_checks import pe_formula, table_figure
 from grader.report.i18n import translate
 from grader.report.table_figure import figure_view, text_grid, two_tables
+from lesson_embedding_pe.pe_checks import pe_formula, table_figure
 
 RECORD = {"kind": "grid-diff", "what": "paint(2, 3)", "found": [[0.0, 1.0, 0.5], [1.0, 0.0, -1.0]],
           "expected": [[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]], "wrong": [[0, 2], [1, 2]], "wrong_total": 2,

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from grader.core import tamper
 from grader.core.text import as_python, python_source, read_python
 from grader.engine.submission import read_submission
-from grader.lesson import structure
+from lesson_embedding_pe import structure
 from tests.conftest import CORPUS, ROOT, grade, task_scores
 from tests.transforms import CONTAINERS, ENCODINGS, NEWLINES, SOURCE_EDITS, build, load, parses, save
 

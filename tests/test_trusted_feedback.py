@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -17,6 +16,7 @@ from rich.console import Console
 from grader.core.lang import particle
 from grader.report.render import render_html, render_markdown
 from grader.report.terminal import summary_renderables
+from lesson_embedding_pe.paths import SUITES as EMBEDDING_SUITES
 from tests.conftest import CORPUS, ROOT, grade
 
 
@@ -198,7 +198,7 @@ def test_a_notebook_and_exercises_keep_their_own_reports_and_history(tmp_path):
 
 
 def test_the_log_review_matches_korean_particles_to_the_students_words():
-    from grader.lesson.leetlog import review_log
+    from lesson_embedding_pe.leetlog import review_log
 
     log = (ROOT / "solutions" / "LEETCODE_LOG.md").read_text(encoding="utf-8")
     for written, expected in (("다음 주 월요일", "'다음 주 월요일'이 YYYY-MM-DD"),  # ㄹ final: 이
@@ -279,7 +279,7 @@ def test_a_task_that_earns_points_is_never_listed_as_not_started(tmp_path):
     (128000, 64000, True), (128000.0, 64000, True), (128001, 64000, False), (64000, 64000, False),
     ("128000", 64000, False), (True, 1, False), (float("inf"), 64000, False), (float("nan"), 64000, False)])
 def test_only_a_count_of_exactly_twice_the_tied_size_is_explained_by_the_tying(found, expected, twice):
-    from grader.lesson.causes import counted_twice
+    from lesson_embedding_pe.causes import counted_twice
 
     assert counted_twice(found, expected) is twice
 
@@ -309,7 +309,7 @@ def test_a_kit_check_the_buffer_explains_keeps_its_words_and_gains_the_link():
     from grader.core.feedback import GradeFailure
     from grader.core.testkit import check_dtype
 
-    suite = (Path(__file__).resolve().parents[1] / "grader" / "suites" / "hidden" / "test_embedding.py")
+    suite = (EMBEDDING_SUITES / "hidden" / "test_embedding.py")
     assert "explained_by=_buffer_explains(mode)" in suite.read_text(encoding="utf-8")
     with pytest.raises(GradeFailure) as info:
         check_dtype(torch.zeros(2), torch.float64, "mode='sin': output after .double()",

@@ -23,7 +23,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 # What a wheel is built from: the project files and the folders the package and its data come from.
-SOURCES = ("pyproject.toml", "setup.py", "README.md", "grader", "solutions", "templates", "exercises")
+SOURCES = ("pyproject.toml", "setup.py", "README.md", "grader", "templates")
+# the embedding lesson's wheel is built from its folder with the course's top-level folders it packs
+LESSON_SOURCES = ("lessons/embedding-pe", "exercises", "solutions")
 NOBODY = 65534
 pytestmark = pytest.mark.slow
 
@@ -57,6 +59,24 @@ def build_wheel(dest: Path) -> Path:
             pytest.skip(f"pip cannot fetch the build backend here: {proc.stderr.strip().splitlines()[-1]}")
         raise AssertionError(proc.stderr[-3000:])
     return next((dest / "dist").glob("pe_grader-*.whl"))
+
+
+def build_embedding_wheel(dest: Path) -> Path:
+    """The default lesson's wheel, from a copy of lessons/embedding-pe beside copies of the course's
+    exercises/ and solutions/, which its build step packs into the package (lessons/embedding-pe/setup.py)."""
+    course = dest / "course"
+    for name in LESSON_SOURCES:
+        shutil.copytree(ROOT / name, course / name,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(course / "lessons" / "embedding-pe"), "--no-deps", "-q",
+         "-w", str(dest / "dist")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return next((dest / "dist").glob("grade_lesson_embedding_pe-*.whl"))
 
 
 def as_student(argv: list[str], cwd: Path, scratch: Path) -> list[str]:
@@ -112,14 +132,24 @@ def kit_wheel() -> Path:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def test_the_kit_grades_from_its_wheel_as_a_student(open_tmp: Path, kit_wheel: Path) -> None:
+@pytest.fixture(scope="module")
+def embedding_wheel(kit_wheel: Path) -> Path:
+    """The default lesson's wheel, built once, beside the kit's."""
+    return build_embedding_wheel(kit_wheel.parent.parent / "embedding")
+
+
+def test_the_kit_grades_from_its_wheel_as_a_student(
+    open_tmp: Path, kit_wheel: Path, embedding_wheel: Path
+) -> None:
     tmp_path = open_tmp
-    wheel = kit_wheel
+    lesson_wheel = embedding_wheel
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     python = venv / "bin" / "python"
     subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True, capture_output=True
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", str(kit_wheel), str(lesson_wheel)],
+        check=True,
+        capture_output=True,
     )
     grade = [str(venv / "bin" / "grade")]
     listed = json.loads(
@@ -138,8 +168,10 @@ def test_the_kit_grades_from_its_wheel_as_a_student(open_tmp: Path, kit_wheel: P
     ).parent
     assert site.is_relative_to(venv)  # the installed copy, not the checkout
     pe = next(row for row in listed if row["name"] == "embedding-pe")
-    assert Path(pe["exercises"]) == site / "kitdata" / "exercises"
-    assert (site / "suites" / "pytest.ini").is_file() and (site / "kitdata" / "templates").is_dir()
+    lesson = site.parent / "lesson_embedding_pe"  # the lesson's wheel packs the course's folders
+    assert Path(pe["exercises"]) == lesson / "exercises" and Path(pe["solutions"]) == lesson / "solutions"
+    assert (lesson / "suites" / "pytest.ini").is_file() and (site / "kitdata" / "templates").is_dir()
+    assert not (site / "kitdata" / "exercises").exists() and not (site.parent / "solutions").exists()
 
     release = tmp_path / "release"
     made = subprocess.run([*grade, "release", str(release)], cwd=tmp_path, capture_output=True, text=True)
@@ -207,16 +239,16 @@ def lesson_wheel(kit_wheel: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def wheel_venv(kit_wheel: Path, lesson_wheel: Path) -> Path:
-    """A fresh venv (torch from the system's site-packages) with the kit and the attention lesson installed
-    from their wheels, not editable; shared by the tests that only read it."""
+def wheel_venv(kit_wheel: Path, lesson_wheel: Path, embedding_wheel: Path) -> Path:
+    """A fresh venv (torch from the system's site-packages) with the kit and both lessons installed from
+    their wheels, not editable; shared by the tests that only read it."""
     folder = Path(tempfile.mkdtemp(prefix="gk-wheel-venv-"))
     folder.chmod(0o755)  # a student's uid runs its Python
     venv = folder / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
     subprocess.run(
         [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", str(kit_wheel),
-         str(lesson_wheel)],
+         str(lesson_wheel), str(embedding_wheel)],
         check=True,
         capture_output=True,
     )
@@ -255,6 +287,9 @@ def test_a_lesson_from_its_own_wheel_is_released_and_graded_as_a_student(
     assert made.returncode == 0, made.stderr[-2000:]
     assert 'lesson = "attention"' in (release / "pyproject.toml").read_text(encoding="utf-8")
     assert not (release / "lesson_attention" / "solutions").exists()
+    # the release carries only its lesson (issue 37): the embedding lesson is neither shipped nor registered
+    assert not (release / "lesson_embedding_pe").exists() and not (release / "solutions").exists()
+    assert "embedding" not in (release / "pyproject.toml").read_text(encoding="utf-8")
     right = ROOT / "lessons" / "attention" / "examples" / "right" / "causal_attention.py"
     shutil.copy2(right, release / "exercises" / "causal_attention.py")
     if os.geteuid() == 0:

@@ -24,11 +24,6 @@ class StudentRaised(StudentProblem):
         self.where = where
         self.frames = frames or []
 
-    def location(self) -> str:
-        if not self.where:
-            return ""
-        return f"{self.where.get('file')}:{self.where.get('line')}"
-
 
 class NotAttempted(StudentProblem):
     """The function still raises NotImplementedError."""

@@ -46,7 +46,7 @@ def fail(en: str, ko: str, figure: dict | None = None, *, cause: Cause | None = 
          fix: Said | None = None, status: str = "failed", document: str | None = None,
          command: str | None = None, where: tuple[str, ...] = ()) -> NoReturn:
     """Fail the test with this message, shown whole (and, for the report to draw, a ``figure``: e.g. the
-    lesson's table_figure, grader/lesson/pe_checks.py). ``cause`` and ``fix``, where the message has
+    lesson's table_figure, in its package). ``cause`` and ``fix``, where the message has
     them, are shown beside it; a failure that compares values is ``fail_check``'s."""
     exc = GradeFailure(en, ko, Finding(cause=cause, fix=fix, status=status,  # type: ignore[arg-type]
                                        document=document, command=command, where=tuple(where)))
@@ -253,7 +253,8 @@ def _place(where: dict | None) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Evidence:
-    """What the trusted side read in the student's source (grader/lesson/structure.py): ``ok``, or why not."""
+    """What the trusted side read in the student's source (a lesson's structure checks):
+    ``ok``, or why not."""
 
     ok: bool
     en: str = ""

@@ -78,7 +78,7 @@ def draw_owner() -> str:
 @contextlib.contextmanager
 def owning(owner: str) -> Iterator[None]:
     """Draws (and the worker's seed) in this thread keyed by ``owner``, from its first draw on: work
-    that may run inside whichever test asks first, or beside the tests (grader/lesson/prefetch.py),
+    that may run inside whichever test asks first, or beside the tests (a lesson's prefetch),
     draws the same wherever it runs."""
     previous = getattr(_OWNER, "name", None)
     _OWNER.name = owner

@@ -5,7 +5,7 @@ everything it needs to know about one lesson comes from that lesson's ``LESSON``
 (names, titles, what each points at in the student's files), the submission's layout (the modules a
 student writes, the document a task reads), and hooks it calls at fixed points of a grade (the
 reference solutions in use, an early start of long work such as training runs). A lesson is a
-module; ``GradeOptions.lesson`` names it (``grader.paths.LESSON_MODULE`` by default), so a second
+module; ``GradeOptions.lesson`` names it (empty: the default lesson), so a second
 lesson is a second module, not a fork of the engine (README, "Adding a lesson").
 """
 
@@ -17,8 +17,6 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
-
-from grader.paths import LESSON_MODULE
 
 
 @dataclass(frozen=True)
@@ -190,7 +188,7 @@ class Lesson:
     version: str = "0"  # recorded in results.json; batch regrades when it changes
     exercises: Path | None = None  # the student's stubs, the folder `grade release` ships
     solutions: Path | None = None  # the reference solutions the hidden suites compare against
-    suites: Path | None = None  # pytest.ini, public/ and hidden/ (None: the kit's grader/suites)
+    suites: Path | None = None  # pytest.ini, public/ and hidden/
     templates: Path | None = None  # report templates searched before the kit's (None: the kit's only)
     causes: Causes | None = None  # failures one cause explains across checks (report/cards.py)
     report_sections: ReportSections | None = None  # its own blocks in feedback.html/.md (none: no block)
@@ -244,8 +242,13 @@ class Lesson:
 
 
 @cache
-def load_lesson(module: str = LESSON_MODULE) -> Lesson:
-    """The ``LESSON`` a lesson module declares (imported by name: the engine imports no lesson)."""
+def load_lesson(module: str = "") -> Lesson:
+    """The ``LESSON`` a lesson module declares (imported by name: the engine imports no lesson); ``""``:
+    the default lesson's (grader/engine/lessons.py)."""
+    if not module:
+        from grader.engine.lessons import default_lesson
+
+        module = default_lesson().module
     lesson = getattr(importlib.import_module(module), "LESSON", None)
     if not isinstance(lesson, Lesson):
         raise TypeError(f"{module} declares no LESSON (a grader.engine.lesson_api.Lesson)")

@@ -18,7 +18,6 @@ from pathlib import Path
 from grader.engine.lesson_api import Lesson, load_lesson
 from grader.engine.options import UsageProblem
 from grader.engine.results import LessonRecord
-from grader.paths import LESSON_MODULE
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -26,7 +25,7 @@ else:  # pragma: no cover - the kit's pyproject requires tomli there
     import tomli as tomllib
 
 GROUP = "grader.lessons"
-DEFAULT_LESSON = "embedding-pe"  # the name the kit's pyproject gives LESSON_MODULE
+DEFAULT_LESSON = "embedding-pe"  # graded where nothing names a lesson, when installed (lessons/embedding-pe)
 PROJECT_FILE = "pyproject.toml"  # where a student repo says which lesson it is ([tool.grade] lesson)
 
 
@@ -59,8 +58,7 @@ class UnknownLesson(UsageProblem):
 
 
 def installed() -> dict[str, LessonRef]:
-    """Every registered lesson by name, sorted; the kit's own is there even when the kit runs from a
-    source tree whose metadata predates its entry point."""
+    """Every registered lesson by name, sorted."""
     return dict(_installed(tuple(sys.path)))
 
 
@@ -72,8 +70,21 @@ def _installed(path: tuple[str, ...]) -> dict[str, LessonRef]:
     for ep in entry_points(group=GROUP):
         # Two distributions claiming a name: the first found wins, as for console scripts.
         found.setdefault(ep.name, LessonRef(ep.name, ep.value.split(":")[0].strip()))
-    found.setdefault(DEFAULT_LESSON, LessonRef(DEFAULT_LESSON, LESSON_MODULE))
     return dict(sorted(found.items()))
+
+
+def default_lesson() -> LessonRef:
+    """The lesson graded where nothing names one: ``DEFAULT_LESSON`` when installed, else the only lesson
+    installed; none, or several and not that one, is a usage problem (one line, exit 2)."""
+    lessons = installed()
+    if DEFAULT_LESSON in lessons:
+        return lessons[DEFAULT_LESSON]
+    if len(lessons) == 1:
+        return next(iter(lessons.values()))
+    raise UsageProblem(
+        f"no lesson named and {len(lessons) or 'no'} installed ({', '.join(lessons) or 'none'}): "
+        "say which with --lesson NAME or [tool.grade] lesson in pyproject.toml"
+    )
 
 
 def private_folders() -> tuple[str, ...]:
@@ -139,7 +150,7 @@ def select(flag: str | None = None, *starts: Path | None) -> LessonRef:
     for start in starts:
         if start is not None and (named := project_lesson(start)):
             return lookup(named)
-    return lookup(DEFAULT_LESSON)
+    return default_lesson()
 
 
 def lesson_record(module: str) -> LessonRecord:

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.engine.results import Progress
-from grader.paths import LESSON_MODULE, SOLUTIONS, SUITES_DIR
 from grader.sandbox.launch import SandboxPolicy
 
 
@@ -23,8 +22,26 @@ class GradeOptions:
     lang: str = "en"
     policy: SandboxPolicy = field(default_factory=SandboxPolicy)
     hidden_visibility: str = "after_published"
-    suites_dir: Path = SUITES_DIR
-    solutions_dir: Path = SOLUTIONS  # the reference the suites compare against (a sealed archive has its own)
+    # None: the lesson's own folders, filled in at construction (a sealed archive brings its own)
+    suites_dir: Path = None  # type: ignore[assignment]  # always a Path once constructed
+    solutions_dir: Path | None = None  # the reference the suites compare against (None: the lesson has none)
     progress: Progress | None = None
     keyword: str | None = None
-    lesson: str = LESSON_MODULE  # the module declaring the LESSON graded (grader/engine/lesson_api.py)
+    lesson: str = ""  # the module declaring the LESSON graded ("": the default lesson, engine/lessons.py)
+
+    def __post_init__(self) -> None:
+        """Fill in what was left to the lesson: which one (the default), its suites, its reference."""
+        if not self.lesson:
+            from grader.engine.lessons import default_lesson
+
+            object.__setattr__(self, "lesson", default_lesson().module)
+        if self.suites_dir is None or self.solutions_dir is None:
+            from grader.engine.lesson_api import load_lesson
+
+            declared = load_lesson(self.lesson)
+            if self.suites_dir is None:
+                if declared.suites is None:
+                    raise UsageProblem(f"lesson {self.lesson!r} declares no suites folder (Lesson.suites)")
+                object.__setattr__(self, "suites_dir", Path(declared.suites))
+            if self.solutions_dir is None and declared.solutions is not None:
+                object.__setattr__(self, "solutions_dir", Path(declared.solutions))

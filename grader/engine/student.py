@@ -149,6 +149,3 @@ class Student:
                 self.ensure_module(module)
             self._seed_worker()
         return self.client.request({"op": "probe", "name": name}, args, kwargs, timeout)
-
-    def has(self, module: str) -> bool:
-        return (self.client.sub_dir / f"{module}.py").exists()

@@ -8,7 +8,6 @@ allow-listed files are written to the staging folder the worker will see.
 from __future__ import annotations
 
 import importlib.util
-import io
 import stat
 import sys
 import tempfile
@@ -53,16 +52,13 @@ class Submission:
     notebook_label: str = ""
     log_not_text: str | None = None  # a LEETCODE_LOG.md that is binary: what it looks like (BINARY_KINDS)
     # A notebook's Markdown cells, in order: the lesson finds its log among them by content
-    # (grader/lesson/loggrade.py), so a title or an explanation cell is never read as the log.
+    # (the lesson's log reader), so a title or an explanation cell is never read as the log.
     notebook_markdown: list[tuple[int, str]] = field(default_factory=list)  # (cell number, text)
     # check() in a kernel: the saved notebook's code cells the kernel has not run yet (cell number,
     # source), graded empty; a missing name one of them defines is "run that cell", not a misspelling.
     notebook_not_run: list[tuple[int, str]] = field(default_factory=list)
     # Module name -> the source that defines its names (a notebook: its kept statements), for static checks.
     sources: dict[str, str] = field(default_factory=dict)
-
-    def has_module(self, module: str) -> bool:
-        return f"{module}.py" in self.files or self.notebook
 
 
 def notebook_rules(lesson: Lesson) -> NotebookRules:
@@ -332,6 +328,3 @@ def _from_notebook(data: bytes, sub: Submission, label: str) -> None:
                             for i, c in enumerate(nb.get("cells", []), start=1)
                             if c.get("cell_type") == "code" and c.get("metadata", {}).get(NOT_RUN_KEY)]
 
-
-def read_text_limited(data: bytes) -> str:
-    return io.BytesIO(data).read(MAX_FILE_BYTES).decode("utf-8", "replace")

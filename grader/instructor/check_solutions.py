@@ -5,12 +5,15 @@ from __future__ import annotations
 import sys
 
 from grader.engine.runner import GradeOptions, grade_path
-from grader.paths import SOLUTIONS
 from grader.report.text import text_summary
 
 
 def main() -> int:
-    results = grade_path(SOLUTIONS, GradeOptions(hidden=True))
+    options = GradeOptions(hidden=True)  # the default lesson, its reference
+    if options.solutions_dir is None:
+        print(f"FAIL: lesson {options.lesson} declares no reference solutions", file=sys.stderr)
+        return 1
+    results = grade_path(options.solutions_dir, options)
     print(text_summary(results), end="")
     if results["score"] != results["max_score"] or not results["tests"]:
         print(f"FAIL: the reference scored {results['score']} / {results['max_score']}", file=sys.stderr)

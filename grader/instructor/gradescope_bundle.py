@@ -59,7 +59,7 @@ CONFIG = "gk_gradescope.json"
 REQUIRES = {"memory_mb": 1536, "cpus": 1.0}  # Gradescope: Configure Autograder > container specifications
 GRADESCOPE_TIMEOUT = 600.0  # Gradescope's default autograder timeout (10 minutes)
 TIMEOUT_MARGIN = 60.0  # copying, starting Python, converting: room left inside Gradescope's timeout
-KIT_FILES = ("grader", "solutions", "templates", "pyproject.toml", "README.md")
+KIT_FILES = ("grader", "templates", "pyproject.toml", "README.md")
 SKIP_PARTS = {"__pycache__", ".pytest_cache"}
 
 # setup.sh, in parts: the kit's source (a checkout's bundle), the wheels (what was installed from wheels),
@@ -115,14 +115,15 @@ def build_bundle(out: Path, *, hidden: bool = True, keyword: str | None = None, 
                  gradescope_timeout: float = GRADESCOPE_TIMEOUT, policy: Path | None = None,
                  lesson: str = DEFAULT_LESSON, lesson_source: Path | None = None,
                  lesson_wheel: Wheel | None = None, kit_wheel: Wheel | None = None,
-                 isolation: str = "auto") -> list[str]:
+                 isolation: str = "auto", lesson_folders: tuple[Path, ...] = ()) -> list[str]:
     """Write the autograder zip; returns the names it holds. ``lesson`` (its registered name) is what the
     container grades (`grade --lesson`); ``lesson_source``, the source folder of a lesson in its own
     package (its pyproject.toml, hidden suite and solutions included), ships as lessons/<folder>/ and
     setup.sh installs it; ``lesson_wheel``, the wheel of one installed from a wheel (lesson_wheel()),
-    ships in wheels/ and setup.sh installs it. The kit ships as its source from a checkout, else as the
-    wheel of its installed distribution (``kit_wheel`` when already rebuilt; Unshippable when there is
-    none)."""
+    ships in wheels/ and setup.sh installs it; ``lesson_folders``, folders a source lesson reads beside its
+    own (the course's top-level solutions/), ship at their place relative to the kit's root. The kit ships
+    as its source from a checkout, else as the wheel of its installed distribution (``kit_wheel`` when
+    already rebuilt; Unshippable when there is none)."""
     if timeout > gradescope_timeout - TIMEOUT_MARGIN:
         raise ValueError(f"--timeout {timeout:g} s leaves less than {TIMEOUT_MARGIN:g} s inside Gradescope's "
                          f"{gradescope_timeout:g} s: Gradescope would kill the run before the kit can report")
@@ -150,7 +151,8 @@ def build_bundle(out: Path, *, hidden: bool = True, keyword: str | None = None, 
             names.append(name)
         zf.writestr(CONFIG, json.dumps(config, indent=2) + "\n")
         names.append(CONFIG)
-        for item in KIT_FILES if kit is None else ():
+        items = [*(KIT_FILES if kit is None else ()), *(f.relative_to(KIT_ROOT) for f in lesson_folders)]
+        for item in items:
             src = KIT_ROOT / item
             files = ([src] if src.is_file()
                      else sorted(p for p in src.rglob("*") if p.is_file()) if src.is_dir() else [])
@@ -529,11 +531,10 @@ def main(argv: list[str]) -> int:
         return 2
     source = wheel = kit = None
     try:
-        if lesson.name != DEFAULT_LESSON:
-            # The zip carries the lesson as setup.sh installs it: its source folder (its pyproject.toml
-            # beside its package), else the wheel it was installed from, rebuilt from its installed files.
-            source = lesson_source(lesson.module)
-            wheel = lesson_wheel(lesson.module, lesson.name) if source is None else None
+        # The zip carries the lesson as setup.sh installs it: its source folder (its pyproject.toml beside
+        # its package), else the wheel it was installed from, rebuilt from its installed files.
+        source = lesson_source(lesson.module)
+        wheel = lesson_wheel(lesson.module, lesson.name) if source is None else None
         if not kit_from_source():  # the kit installed from a wheel ships as that wheel too
             kit = installed_kit_wheel()
     except Unshippable as exc:
@@ -541,7 +542,14 @@ def main(argv: list[str]) -> int:
               "-e`) or from its wheel / 번들에 담을 수 없습니다: 소스 폴더에서(`pip install -e`) 또는 "
               "wheel로 설치하세요", file=sys.stderr)
         return 2
-    hidden_dir = (lesson.load().suites or KIT_ROOT / "grader" / "suites") / "hidden"
+    declared = lesson.load()
+    # A source lesson's folders outside its own (the course keeps solutions/ at the top level) travel too.
+    outside = tuple(
+        Path(f).resolve() for f in (declared.solutions,)
+        if source is not None and f is not None and not Path(f).resolve().is_relative_to(source.resolve())
+        and Path(f).resolve().is_relative_to(KIT_ROOT.resolve())
+    )
+    hidden_dir = (declared.suites or Path(".")) / "hidden"
     if not args.public_only and not any(hidden_dir.glob("test_*.py")):
         print("grade gradescope-bundle: this copy has no hidden suite; use --public-only or the instructor "
               "copy / 이 키트에는 숨은 테스트가 없습니다", file=sys.stderr)
@@ -550,7 +558,8 @@ def main(argv: list[str]) -> int:
         names = build_bundle(args.out, hidden=not args.public_only, keyword=args.keyword, lang=args.lang,
                              timeout=args.timeout, gradescope_timeout=args.gradescope_timeout,
                              policy=args.policy, lesson=lesson.name, lesson_source=source,
-                             lesson_wheel=wheel, kit_wheel=kit, isolation=args.isolation)
+                             lesson_wheel=wheel, kit_wheel=kit, isolation=args.isolation,
+                             lesson_folders=outside)
     except TermError as exc:  # a malformed --policy
         print(f"grade gradescope-bundle: {exc}", file=sys.stderr)
         return 2

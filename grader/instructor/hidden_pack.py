@@ -1,7 +1,7 @@
 """The hidden suite as an encrypted, authenticated archive for CI.
 
 ``grade pack-hidden OUT [--lesson NAME]`` seals the lesson's hidden suite and reference solutions
-(this course's: ``grader/suites/hidden`` and ``solutions/``) into one file that is safe to commit
+(its ``suites/hidden`` and its reference solutions) into one file that is safe to commit
 anywhere (even the student repository): without the passphrase it is noise, and any change to it is
 detected.  The trusted workflow holds the passphrase in a secret and runs ``grade --hidden-from OUT``.
 
@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING
 from grader.engine.flags import add_lesson_argument, lesson_from_args
 from grader.engine.lesson_api import load_lesson
 from grader.engine.options import UsageProblem
-from grader.paths import SOLUTIONS, SUITES_DIR
 
 if TYPE_CHECKING:
     from grader.engine.options import GradeOptions
@@ -48,12 +47,12 @@ HEADER = len(MAGIC) + 3 + 16 + 16 + 12
 MIN_PASSPHRASE = 16
 ROOTS = ("hidden", "solutions")
 # The hidden tests import the grader by module path (grader.core.testkit, ...).  Format 4 is the
-# layout with core/ (testkit, feedback, errors) under engine/ and lesson/, and this lesson's table checks
-# and worker probes in its package (grader.lesson.pe_checks, grader.lesson.probes); an older archive
-# imports modules that moved (format 1: the flat modules, format 2: grader.lesson.testkit,
-# grader.engine.feedback, format 3: grader.core.testkit's pe_formula, grader.runtime.probes'
-# build_function), so it is refused with the command that re-seals it rather than failing test by test.
-LAYOUT_FORMAT = 4
+# layout with core/ (testkit, feedback, errors) in the kit and every lesson's checks and probes in its own
+# installed package (issue 37: no lesson inside grader/); an older archive imports modules that moved
+# (format 1: the flat modules, format 2: grader.lesson.testkit, grader.engine.feedback, format 3:
+# grader.core.testkit's pe_formula, grader.runtime.probes' build_function, format 4: a lesson inside
+# grader/), so it is refused with the command that re-seals it rather than failing test by test.
+LAYOUT_FORMAT = 5
 SKIP_PARTS = {"__pycache__", ".pytest_cache", ".ipynb_checkpoints"}
 
 
@@ -257,8 +256,8 @@ def main(argv: list[str] | None = None) -> int:
     except UsageProblem as exc:
         print(f"grade pack-hidden: {exc}", file=sys.stderr)
         return 2
-    hidden = Path(args.hidden) if args.hidden else (lesson.suites or SUITES_DIR) / "hidden"
-    solutions = Path(args.solutions) if args.solutions else lesson.solutions or SOLUTIONS
+    hidden = Path(args.hidden) if args.hidden else (lesson.suites or Path(".")) / "hidden"
+    solutions = Path(args.solutions) if args.solutions else lesson.solutions or Path("solutions")
     try:
         if not any(hidden.glob("test_*.py")):
             raise HiddenArchiveError(f"no hidden tests in {hidden} (this copy of the kit has none) / "

@@ -3,10 +3,9 @@
 The copy holds the kit as every release has it (no hidden suite, no instructor tools), the lesson's package
 cut to ``release.student_files()``, its stubs as ``exercises/``, its notebook and README, and a pyproject
 that installs both and selects the lesson (``[tool.grade]``), so `grade` and `check()` there grade that
-lesson unasked. A lesson packaged on its own lands beside the kit (its folder, its entry point added to the
-pyproject); the kit's own lesson, a package inside the kit, is already part of the kit's copy and its
-pyproject. Before it is kept, the copy is scanned against ``release.private_files()``: no private file, no
-hidden test's name, no distinctive line of them.
+lesson unasked. The lesson's package lands beside the kit (its folder, its entry point added to the
+pyproject); no other lesson is copied or registered. Before it is kept, the copy is scanned against
+``release.private_files()``: no private file, no hidden test's name, no distinctive line of them.
 """
 
 from __future__ import annotations
@@ -18,16 +17,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from grader.instructor.release import (
-    HIDDEN,
-    MIN_LINE,
-    SKIP,
-    SOLUTIONS,
-    release_texts,
-    student_pyproject,
-    write_kit,
-)
-from grader.paths import KIT_ROOT, PACKAGE
+from grader.instructor.release import MIN_LINE, SKIP, release_texts, student_pyproject, write_kit
+from grader.paths import KIT_ROOT
 
 SUFFIXES = (".py", ".md", ".ini", ".json", ".txt")  # what of the private files is text worth scanning
 PICTURE = Path("docs") / "check-output.png"  # the kit's picture of check(), shipped where a README shows it
@@ -41,23 +32,16 @@ def package_root(module: str) -> Path:
     return Path(next(iter(spec.submodule_search_locations))).resolve()
 
 
-def in_kit(module: str) -> bool:
-    """Whether the lesson's package lies inside the kit's (the kit's own lesson): the kit's copy holds it."""
-    return package_root(module).is_relative_to(PACKAGE)
-
-
 def copy_base(module: str) -> Path:
-    """The folder the copy mirrors for the lesson's files: the kit's root for the kit's own lesson, else
-    the folder holding the lesson's package (which lands at the copy's top level)."""
-    return KIT_ROOT if in_kit(module) else package_root(module).parent
+    """The folder the copy mirrors for the lesson's files: the one holding the lesson's package (which lands
+    at the copy's top level)."""
+    return package_root(module).parent
 
 
 def lesson_pyproject(name: str, module: str) -> str:
     """The kit's student pyproject, selecting ``name``; a lesson packaged on its own is also installed and
-    registered there (the kit's pyproject already does both for its own lesson)."""
+    registered there."""
     text = student_pyproject(name)
-    if in_kit(module):
-        return text
     package = module.split(".")[0]
     text = re.sub(r'include = \["grader\*"\]', f'include = ["grader*", "{package}*"]', text, count=1)
     entry = '[project.entry-points."grader.lessons"]\n'
@@ -72,15 +56,8 @@ def lesson_pyproject(name: str, module: str) -> str:
 
 def _copy_package(out: Path, module: str, release: Any) -> None:
     """The lesson's package in the copy, cut to ``release.student_files()``."""
-    root = package_root(module)
     base = copy_base(module)
     keep = {Path(f).resolve() for f in release.student_files()}
-    if in_kit(module):  # write_kit copied the whole package: take out what the lesson does not ship
-        copied = out / root.relative_to(base)
-        for f in sorted(p for p in copied.rglob("*") if p.is_file()):
-            if root / f.relative_to(copied) not in keep:
-                f.unlink()
-        return
     for f in sorted(keep):
         dest = out / f.relative_to(base)
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -129,16 +106,10 @@ def public_lines(lesson: Any) -> set[str]:
     return _lines([Path(f) for f in lesson.release.student_files()])
 
 
-def _kit_scanned(f: Path) -> bool:
-    """Whether the kit's own scan (release.scan_release) already covers ``f``: its hidden suite and its
-    reference, which are its own lesson's."""
-    return any(f.is_relative_to(folder.resolve()) for folder in (HIDDEN, SOLUTIONS))
-
-
 def scan_lesson_release(root: Path, module: str, lesson: Any) -> list[str]:
     """What in the copy at ``root`` would reveal ``lesson``'s private files (empty when clean)."""
     release = lesson.release
-    private = [f for f in (Path(p).resolve() for p in release.private_files()) if not _kit_scanned(f)]
+    private = [Path(p).resolve() for p in release.private_files()]
     public = [Path(f).resolve() for f in release.student_files()]
     base = copy_base(module)
     findings = [
@@ -147,7 +118,10 @@ def scan_lesson_release(root: Path, module: str, lesson: Any) -> list[str]:
         if f.is_relative_to(base) and (root / f.relative_to(base)).exists()
     ]
     hidden = _test_names(private) - _test_names(public)
-    shared = _lines(public)
+    # lines the copy ships on purpose: the lesson's student files and stubs, and the kit's own code
+    stubs = sorted(p for p in Path(lesson.exercises).rglob("*") if p.is_file()) if lesson.exercises else []
+    kit = sorted(p for p in (root / "grader").rglob("*") if p.is_file())
+    shared = _lines(public) | _lines(stubs) | _lines(kit)
     lines = {
         line
         for line in _lines(private)

@@ -7,7 +7,7 @@ it with its own fonts (Korean-capable ones first, CJK_FONTS). Data URIs rather
 than inline <svg>: an <img> can never run script, and nothing in one plot can
 clash with the page or another plot. Labels and legends are in the report's
 language. A lesson draws its own charts with these (this course's experiment curves:
-grader/lesson/report/charts.py).
+a lesson's report charts).
 """
 
 from __future__ import annotations

@@ -198,6 +198,24 @@ def make_server(runtime: dict, sub_dir: str) -> Any:
         text = lines[filename]
         return text[lineno - 1].strip() if 0 < lineno <= len(text) else ""
 
+    def raised_by_stub(exc: BaseException) -> bool:
+        """Whether the student's own ``raise NotImplementedError`` raised ``exc`` (a stub not yet written):
+        its innermost frame is a student file's raise statement. torch's own NotImplementedError (an op a
+        device does not support, raised inside torch from a student's finished line) is an ordinary
+        failure, not "not attempted"."""
+        try:
+            frames = frames_of(exc.__traceback__, set_trusted)  # the guard's reading: frames are guarded
+            if not frames:
+                return True
+            filename, lineno = frames[-1]
+            if filename.startswith(sub_dir):
+                return source_line(filename, lineno).startswith("raise NotImplementedError")
+            # raised inside a library's file (torch's own Python code): not the student's stub; code with
+            # no file (a cell run from a string) keeps the old reading
+            return not os.path.isfile(filename)
+        except BaseException:
+            return True  # unreadable: as before, a NotImplementedError counts as not attempted
+
     def describe(exc: BaseException) -> dict:
         """Type, message and the deepest student-file line of an exception."""
         kind = grader_kinds.get(type(exc)) or type(exc).__name__
@@ -223,7 +241,7 @@ def make_server(runtime: dict, sub_dir: str) -> Any:
             "message": message[:MAX_MESSAGE],
             "where": where,
             "frames": frames[-5:],
-            "not_implemented": isinstance(exc, NotImplementedError),
+            "not_implemented": isinstance(exc, NotImplementedError) and raised_by_stub(exc),
             "bases": [c.__name__ for c in type(exc).__mro__][:10],
         }
 

@@ -291,11 +291,3 @@ def _error_from(error: dict) -> Exception:
     bases = [str(b) for b in error.get("bases", [])][:10] if isinstance(error.get("bases"), list) else None
     return StudentRaised(kind, message, where, [str(f) for f in error.get("frames", [])][:5], bases)
 
-
-def close_quietly(client: WorkerClient | None) -> None:
-    if client is not None:
-        try:
-            client.stop()
-        except Exception:
-            pass
-

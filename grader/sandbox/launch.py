@@ -482,7 +482,7 @@ def _launch_uid(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scrat
     # The kit's folders, but never a Python tree itself (an installed kit's root is site-packages).
     asked = {os.path.realpath(p) for p in policy.hide}  # --out, the lessons' packages: wherever they are
     kit = [p for p in hidden_paths(policy, bound=False)
-           if Path(p).name in ("grader", "solutions") or p in asked or not any(_under(p, t) for t in trees)]
+           if Path(p).name == "grader" or p in asked or not any(_under(p, t) for t in trees)]
     kit.append(str(Path.home()))  # the grader's home: its course secret, its caches
     changed: dict[str, int] = {}
     uid_mod.seal(kit, keep=[*trees, str(scratch)], changed=changed)
@@ -621,12 +621,13 @@ def python_trees() -> list[str]:
 
 
 def hidden_paths(policy: SandboxPolicy, *, bound: bool = True) -> list[str]:
-    """Paths inside the bound trees to cover: the kit installed into site-packages (its solutions,
-    its hidden suite) and the report folder.  Everything outside the bound trees is absent anyway;
+    """Paths inside the bound trees to cover: the kit installed into site-packages, the installed lessons'
+    packages (their hidden suites and references: ``policy.hide``, grader/engine/lessons.private_folders)
+    and the report folder.  Everything outside the bound trees is absent anyway;
     a path that merely *contains* a bound tree (the kit folder holding .venv or .tox) is left
     alone, since covering it would hide Python itself and the view shows nothing else of it."""
     candidates = {str(KIT_ROOT), str(PACKAGE)}
-    for name in ("solutions", "grader"):
+    for name in ("grader",):
         try:
             spec = importlib.util.find_spec(name)
         except (ImportError, ValueError, OSError):
@@ -636,7 +637,7 @@ def hidden_paths(policy: SandboxPolicy, *, bound: bool = True) -> list[str]:
     trees = python_trees()
     for tree in trees:
         for packages in Path(tree).glob("lib*/python*/site-packages"):
-            candidates.update(str(packages / name) for name in ("grader", "solutions"))
+            candidates.add(str(packages / "grader"))
     candidates.update(os.path.realpath(p) for p in policy.hide)
     if not bound:  # all of them (uid mode seals each; it has no view to leave them out of)
         return sorted(candidates)

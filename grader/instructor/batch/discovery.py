@@ -78,6 +78,7 @@ def suites_hash(options: GradeOptions) -> str:
     h = hashlib.sha256()
     suites = options.suites_dir
     roots = [suites, options.solutions_dir] if options.hidden else [suites / "public", suites / "pytest.ini"]
+    roots = [root for root in roots if root is not None]  # a lesson without a reference
     roots.append(lesson_source(options.lesson))
     for root in roots:
         h.update(hash_tree(root, skip_dotfiles=True).encode() if root.exists() else b"absent")

@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from grader.engine.lesson_api import Layout, Lesson
-
 from lesson_attention import paths, reference, release
 from lesson_attention.tasks import CONTRACT, MODULE, TASK_LIST, TOP_LEVEL_CALLS
 

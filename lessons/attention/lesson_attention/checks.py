@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 import torch
+
 from grader.core.errors import StudentRaised
 from grader.core.feedback import Cause, Said, check, expect_check, fail_check
 from grader.core.testkit import as_tensor, check_dtype, check_finite, check_shape, mentions
-
 from lesson_attention import diagnose
 from lesson_attention.figure import attention_figure, wrong_cells
 

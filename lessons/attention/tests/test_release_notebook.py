@@ -9,9 +9,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
+
 from grader.engine.lesson_api import load_lesson
 from grader.engine.runner import GradeOptions, grade_path
-
 from lesson_attention import notebook, paths, release
 from lesson_attention.tasks import CONTRACT, TASKS
 

@@ -2,8 +2,8 @@
 
 import pytest
 import torch
-from grader.core.testkit import fresh_rng
 
+from grader.core.testkit import fresh_rng
 from lesson_attention import reference
 from lesson_attention.checks import check_attention
 

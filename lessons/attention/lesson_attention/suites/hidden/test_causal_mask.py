@@ -1,10 +1,10 @@
 """Hidden checks of causal_mask: random sizes against the reference, the device argument, bad sizes."""
 
 import pytest
+
 from grader.core.feedback import Said, check, expect_check
 from grader.core.testkit import fresh_rng, raised
 from grader.runtime.protocol import MetaTensor
-
 from lesson_attention import reference
 from lesson_attention.checks import check_mask, check_names
 

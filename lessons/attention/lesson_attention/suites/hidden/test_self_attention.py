@@ -3,10 +3,10 @@ causality at random sizes, one head, float64."""
 
 import pytest
 import torch
+
 from grader.core.errors import StudentRaised
 from grader.core.feedback import Cause, Said, check, expect_check, fail_check
 from grader.core.testkit import as_tensor, check_dtype, fresh_rng
-
 from lesson_attention import reference
 from lesson_attention.checks import AFTER_PHRASE, check_causal, check_module_output, read_weights, run_layer
 

@@ -1,0 +1,210 @@
+"""The LeetCode log as graded tests: review once, then one verdict per rubric group.
+
+Scores are pass/fail per test (the contract: only `passed` earns points), so
+the review's rubric (leetlog/review.py) is cut into groups, one test
+each per problem. A group fails exactly when the review found an error (or,
+for the catalog checks, a warning) on one of its fields, and its message
+lists those findings with their line numbers. Public groups check that the
+log is complete and well formed; the hidden ones check it against the catalog.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from grader.core.feedback import Said, check, fail, fail_check
+from lesson_embedding_pe.leetlog import LogReview, coverage, review_log
+
+LOG_NAME = "LEETCODE_LOG.md"
+# Findings that concern the whole log: every group of every problem fails with them.
+WHOLE_LOG = {"empty_log", "no_fields", "template_untouched", "missing_file", "not_text"}
+
+
+@dataclass(frozen=True)
+class Group:
+    name: str
+    fields: tuple[str, ...]
+    codes: tuple[str, ...] | None  # None: any "error" finding on those fields
+    points: float
+    en: str
+    ko: str
+    also: tuple[str, ...] = ()  # finding codes that fail the group besides those ``codes`` selects
+
+
+# Points mirror the review's rubric: 0.25 per field, 0.25 per Big-O that parses,
+# 0.25 per Big-O that matches the catalog, 0.5 for fitting the task. The problem group also asks that
+# the problem be one the practice code solves (leetlog/coverage.py): the log covers those two, and the
+# rubric's maximum stays what it was.
+PUBLIC_GROUPS = (
+    Group("problem", ("problem", "difficulty"), None, 0.5,
+          "names the problem and its difficulty, a problem your leetcode.py solves (or the log says why not)",
+          "문제와 난이도를 적었는지, leetcode.py로 푼 문제인지(아니면 그 이유를 적었는지)",
+          also=("not_in_code",)),
+    Group("approach", ("first_idea", "final_approach"), None, 0.5,
+          "first idea and final approach", "처음 아이디어와 최종 접근"),
+    Group("complexity", ("time", "space"), None, 1.0,
+          "time and space complexity as Big-O, each with a reason", "시간·공간복잡도(Big-O와 이유)"),
+    Group("went_wrong", ("what_went_wrong",), None, 0.25,
+          "what went wrong, or could have", "틀린 이유(또는 틀릴 수 있었던 곳)"),
+    Group("solved", ("solved", "redo_date"), None, 0.25,
+          "solved alone or after a solution (then with a redo date)",
+          "혼자 풀었는지, 풀이를 봤다면 다시 풀 날짜"),
+)
+HIDDEN_GROUPS = (
+    Group("catalog", ("time", "space"), ("complexity_worse", "complexity_inconsistent"), 0.5,
+          "complexities agree with the best known approaches", "복잡도가 알려진 방법과 맞는지"),
+    Group("task_fit", ("problem", "difficulty"), ("not_medium", "not_math", "duplicate_problem"), 0.5,
+          "two different Medium problems tagged Math", "서로 다른 Medium 수학 문제 2개인지"),
+)
+
+
+# A notebook with no Markdown cell holding the log's fields: where the log goes, in its terms.
+NOTEBOOK_NO_LOG = (
+    "이 노트북에서 LeetCode 기록을 찾지 못했습니다: 템플릿의 항목(문제, 난이도, 시간복잡도 ...)이 있는 "
+    f"마크다운 셀이 없습니다. {LOG_NAME} 템플릿(lesson.ipynb에서는 맨 아래 셀)을 마크다운 셀에 붙여 넣고 "
+    "채우세요. "
+    "채점기는 셀의 위치가 아니라 내용으로 기록을 찾습니다. check()는 저장된 노트북을 읽으니 먼저 저장하세요.",
+    "No LeetCode log was found in this notebook: no Markdown cell holds the template's fields (Problem, "
+    f"Difficulty, Time complexity, ...). Paste the {LOG_NAME} template (in lesson.ipynb, its last cell) "
+    "into a Markdown cell and fill it in; the grader finds the log by its content, not its place. check() "
+    "reads the notebook as last saved: save it first.",
+)
+
+
+_LABEL_FORM = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\|\s*)?\**([^:：|*\n]{1,40}?)\**\s*[:：|]")
+_PROBLEM_HEADING = re.compile(r"^\s*#{1,6}\s*\**\s*(?:문제|problem)\s*\d", re.I | re.M)
+
+
+def looks_like_log(text: str) -> bool:
+    """A cell holds the log when it has a "Problem 1" heading or two of the log's field labels
+    written as labels ("- **난이도 (Difficulty):** Medium", "Time complexity: O(n)", a table row).
+    The parser itself is tolerant enough to read a label into any sentence naming a field, so the
+    lesson's explanations (which name the fields) would pass it."""
+    from lesson_embedding_pe.leetlog.parser import match_label
+
+    if _PROBLEM_HEADING.search(text):
+        return True
+    fields = {match_label(m.group(1)) for line in text.splitlines() if (m := _LABEL_FORM.match(line))}
+    return len(fields - {None}) >= 2 or _reads_as_prose_log(text)
+
+
+PROSE_FIELDS = 4  # a log in sentences names its problem and answers at least this many of the fields
+
+
+def _reads_as_prose_log(text: str) -> bool:
+    """A log written as prose ("첫 번째 문제는 LeetCode 50번 Pow(x, n)이고 ... 시간 복잡도는 O(log n)"):
+    a sentence names a problem as a log would, and the sentences answer most of the fields, which an
+    explanation of the log (naming the fields, answering none) does not."""
+    from lesson_embedding_pe.leetlog.prose import read_fields, split_sentences
+
+    found = read_fields(split_sentences(list(enumerate(text.splitlines(), start=1))))
+    return "problem" in found and len(found) >= PROSE_FIELDS
+
+
+@dataclass
+class NotebookLogReview(LogReview):
+    """A review of a log read from notebook cells: where each cell starts in the joined text."""
+
+    cells: list[tuple[int, int]] = field(default_factory=list)  # (first line in the text, cell number)
+
+    def where(self, line: int) -> tuple[int, int]:
+        """A line of the joined text -> (cell number, line in that cell)."""
+        start, cell = max((c for c in self.cells if c[0] <= line), default=(1, 0))
+        return cell, line - start + 1
+
+
+def notebook_log(cells: list[tuple[int, str]]) -> tuple[str, list[tuple[int, int]]] | None:
+    """The Markdown cells that hold the log, joined, with where each starts; None if none does. A title,
+    the lesson's explanations or the log's own instructions are left out, wherever they are."""
+    kept = [(n, text) for n, text in cells if looks_like_log(text)]
+    if not kept:
+        return None
+    starts, line = [], 1
+    for n, text in kept:
+        starts.append((line, n))
+        line += len(text.splitlines()) + 1  # joined by one blank line
+    return "\n\n".join(text for _, text in kept), starts
+
+
+def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview | None:
+    """Review the submission's log (milliseconds); the review goes to results.json."""
+    text = getattr(submission, "log_text", None)
+    cells = getattr(submission, "notebook_markdown", None)
+    in_notebook = text is None and bool(getattr(submission, "notebook", False))
+    starts: list[tuple[int, int]] = []
+    if in_notebook:  # a notebook's log: its cells that look like one, found by content
+        found = notebook_log(list(cells or []))
+        text, starts = found if found else (None, [])
+    unsolved = coverage.unsolved(dict(getattr(submission, "sources", None) or {}))
+    review = review_log(text, unsolved=unsolved) if text is not None else None
+    if review is not None and starts:
+        review = NotebookLogReview(**vars(review), cells=starts)
+    if in_notebook and text is None:
+        from lesson_embedding_pe.leetlog.review import _zero
+
+        review = _zero([], "missing_file", *NOTEBOOK_NO_LOG)
+    kind = getattr(submission, "log_not_text", None)
+    if kind:  # binary data under the log's name: say so rather than "the log is empty"
+        from grader.core.text import BINARY_KINDS
+        from lesson_embedding_pe.leetlog.review import _zero
+
+        en, ko = BINARY_KINDS.get(kind, BINARY_KINDS["binary"])
+        review = _zero([], "not_text", f"{LOG_NAME}가 텍스트 파일이 아닙니다: {ko}로 보입니다. "
+                       "마크다운(텍스트)으로 "
+                       "저장해 제출하세요.", f"{LOG_NAME} is not a text file: it looks like {en}. Save it as "
+                       "Markdown (plain text) and submit that.")
+    # a notebook without a log is still reviewed: the review's finding says where the log goes
+    entry: dict[str, Any] = {"present": text is not None or in_notebook}
+    if review is not None:
+        entry.update(review.to_dict())
+        # kept so the report can quote the lines the findings point at
+        entry["source"] = (text or "")[:64_000]
+    artifacts["leetcode_log"] = entry
+    return review
+
+
+def check_group(review: LogReview | None, group: Group, problem: int) -> None:
+    """Fail (bilingual, with line numbers) when ``group`` of ``problem`` lost points."""
+    what_en = f"LeetCode log, problem {problem}: {group.en}"
+    what_ko = f"LeetCode 기록, 문제 {problem}: {group.ko}"
+    if review is None:
+        fail_check(check(Said(what_en, what_ko), Said(f"{LOG_NAME} in the submission",
+                                                       f"제출물에 {LOG_NAME}가 있어야 함"),
+                         Said("none", "없습니다"),
+                         fix=Said(f"Copy the template exercises/{LOG_NAME}, fill it in, and submit it "
+                                  "with your code.",
+                                  f"exercises/{LOG_NAME} 템플릿을 복사해 채운 뒤 코드와 함께 제출하세요.")))
+    whole = [f for f in review.findings if f.code in WHOLE_LOG]
+    mine = [f for f in review.findings if f.problem == problem and _counts(f, group)]
+    missing = [f for f in review.findings if f.code == "missing_problem" and f.problem == problem]
+    found = whole or missing or mine
+    if not found:
+        return
+    lines_en = [_cite(f.line, f.message_en, "line", review) for f in found]
+    lines_ko = [_cite(f.line, f.message_ko, "행", review) for f in found]
+    # a log still its blank template is not started (the reports say so once, not per field)
+    blank = any(f.code == "template_untouched" for f in found)
+    fail(f"{what_en}: " + " | ".join(lines_en), f"{what_ko}: " + " | ".join(lines_ko),
+         status="not_started" if blank else "failed", document=LOG_NAME if blank else None)
+
+
+def _counts(finding: Any, group: Group) -> bool:
+    if finding.field not in group.fields:
+        return False
+    if finding.code in group.also:
+        return True
+    if group.codes is None:
+        return finding.severity == "error"
+    return finding.code in group.codes
+
+
+def _cite(line: int | None, message: str, word: str, review: LogReview | None = None) -> str:
+    if line is None:
+        return message
+    if isinstance(review, NotebookLogReview):  # a notebook has cells, not a LEETCODE_LOG.md
+        cell, at = review.where(line)
+        return (f"the log in cell {cell}, line {at}: {message}" if word == "line"
+                else f"셀 {cell}의 기록 {at}행: {message}")
+    return f"{LOG_NAME} line {line}: {message}" if word == "line" else f"{LOG_NAME} {line}{word}: {message}"
