@@ -55,6 +55,22 @@ def layout(tmp: Path, bundle: Path, submission: Path) -> Path:
     return root
 
 
+def setup_python(root: Path) -> str:
+    """The interpreter as the bundle's setup.sh leaves it: the kit's dependencies (this Python's, as
+    Gradescope's image has them) and each lesson shipped in /autograder/source/lessons/ importable from
+    there, which is what its `pip install -e` gives (a path entry; the registry's entry point is the
+    installed one's). A venv with a .pth stands in for running pip here."""
+    venv = root.parent / "python"
+    if not venv.exists():
+        subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
+                       check=True, capture_output=True, timeout=120)
+        lessons = sorted(str(d) for d in (root / "source" / "lessons").glob("*/")
+                         if (d / "pyproject.toml").exists())
+        site = next((venv / "lib").glob("python3*/site-packages"))
+        (site / "gk_bundle_lessons.pth").write_text("".join(f"{d}\n" for d in lessons), encoding="utf-8")
+    return str(venv / "bin" / "python")
+
+
 def run_in_container(root: Path, memory_mb: int, cpus: float, wall_s: int) -> dict:
     """run_autograder under the limits; its results.json, wall time and the group's peak and OOM kills."""
     name = f"gk-gs-test-{os.getpid()}-{memory_mb}"
@@ -73,7 +89,7 @@ def run_in_container(root: Path, memory_mb: int, cpus: float, wall_s: int) -> di
         script = (f"echo $$ > {mem}/cgroup.procs && echo $$ > {cpu}/cgroup.procs && "
                   f"exec unshare -m --propagation private bash -c '{inner}'")
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-        env.update(AUTOGRADER_ROOT=str(root), GK_PYTHON=sys.executable)
+        env.update(AUTOGRADER_ROOT=str(root), GK_PYTHON=setup_python(root))
         started = time.monotonic()
         proc = subprocess.run(["bash", "-c", script], env=env, capture_output=True, text=True,
                               timeout=wall_s + 60)
@@ -129,7 +145,7 @@ def test_reference_in_simulated_gradescope_containers(tmp_path: Path) -> None:
     if why:
         pytest.skip(f"cannot simulate a Gradescope container here: {why}")
     bundle = tmp_path / "autograder.zip"
-    gsb.build_bundle(bundle, hidden=True, lang="en")
+    assert gsb.main([str(bundle), "--lang", "en"]) == 0  # as the instructor builds it: the lesson ships too
     config_timeout = gsb.GRADESCOPE_TIMEOUT
     declared = run_in_container(layout(tmp_path / "declared", bundle, ROOT / "examples" / "reference"),
                                 gsb.REQUIRES["memory_mb"], gsb.REQUIRES["cpus"], int(config_timeout))
@@ -277,7 +293,7 @@ def _sim_run(root: Path, wall_s: int) -> dict:
     import docker_defaults
 
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env.update(AUTOGRADER_ROOT=str(root), GK_PYTHON=sys.executable)
+    env.update(AUTOGRADER_ROOT=str(root), GK_PYTHON=setup_python(root))
     mem = CG / "memory" / f"gk-docker-test-{os.getpid()}-{time.monotonic_ns()}"
     limited = can_simulate() is None
     if limited:
@@ -323,7 +339,7 @@ def docker_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("docker")
     (tmp / "policy.toml").write_text(POLICY)
     bundle = tmp / "autograder.zip"
-    gsb.build_bundle(bundle, hidden=True, lang="en", policy=tmp / "policy.toml")
+    assert gsb.main([str(bundle), "--lang", "en", "--policy", str(tmp / "policy.toml")]) == 0
     return bundle
 
 
@@ -370,7 +386,7 @@ def test_reference_and_attacks_under_dockers_defaults(docker_bundle: Path, open_
     tmp_path = open_tmp
     ref = _sim_run(_layout_late(tmp_path / "ref", docker_bundle, ROOT / "examples" / "reference"), 600)
     gs = ref["gs"]
-    assert sum(t["max_score"] for t in gs["tests"]) == 94.5
+    assert sum(t["max_score"] for t in gs["tests"]) == 94.5, gs["output"][:1500]
     assert all(t["status"] == "passed" for t in gs["tests"]), [t["name"] for t in gs["tests"]
                                                               if t["status"] != "passed"]
     assert gs["score"] == pytest.approx(LATE_TOTAL), gs["output"][:600]
@@ -424,7 +440,7 @@ def test_the_bundle_refuses_to_grade_as_root_at_process(docker_bundle: Path, ope
 
     root = _layout_late(open_tmp / "refused", docker_bundle, ROOT / "examples" / "reference")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    env.update(AUTOGRADER_ROOT=str(root), GK_PYTHON=sys.executable)
+    env.update(AUTOGRADER_ROOT=str(root), GK_PYTHON=setup_python(root))
     python = os.path.realpath(sys.executable)
     closed = "/root" if python.startswith("/root/") else os.path.dirname(python)
     proc = docker_defaults.run(f"chmod 700 {closed} && timeout 300 bash {root}/run_autograder", env=env,
