@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-from conftest import CORPUS
-
 from grader.daemon import client, place, server
+from tests.conftest import CORPUS
 
 
 def test_used_only_where_asked_and_never_in_ci(monkeypatch):
@@ -56,9 +57,9 @@ def test_a_warm_grade_equals_a_cold_one_and_leaves_nothing(tmp_path):
     for f in (CORPUS / "bug_no_scale").iterdir():
         if f.name != "expect.json":
             (work / "exercises" / f.name).write_bytes(f.read_bytes())
-    run_dir = tmp_path / "run"
-    run_dir.mkdir()
-    env = {k: v for k, v in os.environ.items() if k != "GK_NO_DAEMON"}
+    # a short folder: a Unix socket's path has at most 107 bytes, and pytest's tmp_path under xdist is long
+    run_dir = Path(tempfile.mkdtemp(prefix="gkd-"))
+    env = {k: v for k, v in os.environ.items() if k not in ("GK_NO_DAEMON", "CI", "GITHUB_ACTIONS")}
     env.update(GK_DAEMON="1", XDG_RUNTIME_DIR=str(run_dir), GK_DAEMON_IDLE="300")
     grade = [sys.executable, "-c", "import sys; from grader.cli import program; sys.exit(program())"]
     folder = run_dir / f"gk-daemon-{os.getuid()}"
@@ -88,6 +89,7 @@ def test_a_warm_grade_equals_a_cold_one_and_leaves_nothing(tmp_path):
     finally:
         run("--stop-daemon")
     assert list(folder.iterdir()) == []
+    shutil.rmtree(run_dir, ignore_errors=True)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and any(Path(f"/proc/{p}").exists() for p in [pid, *zygotes]):
         time.sleep(0.1)

@@ -194,10 +194,11 @@ def test_released_grade_says_instructor_commands_are_absent(released: Path, tmp_
 
 
 def test_released_grade_says_hidden_tests_run_at_submission(released: Path, tmp_path: Path) -> None:
-    proc = run_released(released, "--hidden", "--out", str(tmp_path / "r"), "-q", timeout=60)
+    proc = run_released(released, "--hidden", "--out", str(tmp_path / "r"), "-q", "--lang", "en", timeout=60)
     assert proc.returncode == 2
-    assert "hidden tests run when you submit" in proc.stderr
-    assert "숨은 테스트는 제출할 때 실행됩니다" in proc.stderr
+    assert "hidden tests run when you submit" in proc.stderr and "숨은" not in proc.stderr  # --lang's only
+    proc = run_released(released, "--hidden", "--out", str(tmp_path / "r"), "-q", "--lang", "ko", timeout=60)
+    assert proc.returncode == 2 and "숨은 테스트는 제출할 때 실행됩니다" in proc.stderr
 
 
 def test_released_help_is_short_and_in_the_students_language(released: Path) -> None:

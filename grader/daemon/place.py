@@ -29,6 +29,8 @@ def private_dir() -> Path:
     """The user's 0700 folder for daemons' sockets; OSError if it exists but is not the user's own."""
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     base = Path(runtime) if runtime and Path(runtime).is_dir() else Path(tempfile.gettempdir())
+    if len(str(base)) > 48:  # a Unix socket's path has at most 107 bytes: the folder, then a hash name
+        base = Path("/tmp")
     folder = base / f"gk-daemon-{os.getuid()}"
     try:
         folder.mkdir(mode=0o700)

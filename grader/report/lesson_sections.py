@@ -36,7 +36,9 @@ def lesson_sections(results: Mapping[str, Any], lang: str, *, report: bool = Fal
     for section in hook_sections(lesson, "report_sections", results, lang):
         if not (report or section.in_check):
             continue
-        if section.task and section.task not in graded:  # a page states only what was graded
+        # a page states only what was graded: a run that graded checks, none of this block's task (-k),
+        # leaves it out; results with no tests at all (from before blocks named a task) show every block
+        if section.task and graded and section.task not in graded:
             continue
         out.append(
             {
