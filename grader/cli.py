@@ -150,6 +150,7 @@ COMMANDS: dict[str, str] = {
     "term": "grader.instructor.term.term",
     "similarity": "grader.instructor.similarity",
     "lessons": "grader.report.lesson_list",  # the student's copy has it too
+    "new-lesson": "grader.instructor.new_lesson",
 }
 
 

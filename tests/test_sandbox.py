@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import sys
 import textwrap
 import time
 from pathlib import Path
@@ -157,9 +158,16 @@ def test_namespaces_have_no_network(ns_view, listener) -> None:
 def test_namespaces_filesystem_view(ns_view) -> None:
     _, view, _ = ns_view
     exists = view["exists"]
+    # What the student's code must not see: the reference, the hidden suite, other people's files. A folder
+    # that holds the interpreter itself (a venv inside the checkout, the README's quick start in a fresh
+    # `python -m venv`) stays traversable so Python runs; what lies beside the interpreter stays hidden.
+    interpreter = Path(sys.prefix).resolve()
     for gone in (str(KIT), str(KIT / "solutions"), str(EMBEDDING_SUITES / "hidden"), "/root/.bashrc",
                  "/home", "/work", "/etc/shadow"):
+        if interpreter.is_relative_to(gone):
+            continue
         assert not exists[gone], f"{gone} is visible to the student's code"
+    assert not exists[str(KIT / "solutions")] and not exists[str(EMBEDDING_SUITES / "hidden")]
     # other staging, --out
     assert not any(v for k, v in exists.items() if "pytest" in k or "/out" in k), exists
     assert exists["/runtime/gk_worker.py"] and exists["/submission/leetcode.py"]

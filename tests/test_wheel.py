@@ -114,6 +114,22 @@ def as_student(argv: list[str], cwd: Path, scratch: Path) -> list[str]:
     return ["unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh", *drop]
 
 
+def make_venv(venv: Path) -> None:
+    """A venv that sees what these tests run under (its dependencies, torch) but none of its packages'
+    installs of the kit: ``--system-site-packages`` reaches the base interpreter only, so when the tests
+    themselves run in a venv (the README's commands in a fresh `python -m venv`), that venv's
+    site-packages is added as a plain path, whose editable installs (the checkout) are not processed."""
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    if sys.prefix == sys.base_prefix:
+        return
+    import site
+
+    mine = Path(sys.prefix).resolve()
+    outer = [p for p in site.getsitepackages() if Path(p).resolve().is_relative_to(mine)]
+    inner = next((venv / "lib").glob("python3*/site-packages"))
+    (inner / "zz_outer_venv.pth").write_text("".join(f"{p}\n" for p in outer), encoding="utf-8")
+
+
 @pytest.fixture
 def open_tmp() -> Path:
     """A scratch folder a student's uid may enter (pytest's own tmp_path is root's alone)."""
@@ -144,7 +160,7 @@ def test_the_kit_grades_from_its_wheel_as_a_student(
     tmp_path = open_tmp
     lesson_wheel = embedding_wheel
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    make_venv(venv)
     python = venv / "bin" / "python"
     subprocess.run(
         [str(python), "-m", "pip", "install", "-q", "--no-deps", str(kit_wheel), str(lesson_wheel)],
@@ -245,7 +261,7 @@ def wheel_venv(kit_wheel: Path, lesson_wheel: Path, embedding_wheel: Path) -> Pa
     folder = Path(tempfile.mkdtemp(prefix="gk-wheel-venv-"))
     folder.chmod(0o755)  # a student's uid runs its Python
     venv = folder / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    make_venv(venv)
     subprocess.run(
         [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", str(kit_wheel),
          str(lesson_wheel), str(embedding_wheel)],
@@ -355,8 +371,7 @@ def test_the_gradescope_bundle_of_a_kit_and_lesson_installed_from_wheels(
     # dependencies it would download (offline: PIP_NO_INDEX; the venv's own old setuptools would hide the
     # system's, which torch's metadata asks for).
     python = tmp / "container" / "bin" / "python"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(python.parent.parent)],
-                   check=True)
+    make_venv(python.parent.parent)
     subprocess.run([str(python), "-m", "pip", "uninstall", "-y", "-q", "setuptools"], capture_output=True)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env.update(PATH=f"{python.parent}{os.pathsep}{env.get('PATH', '')}", PIP_NO_INDEX="1")

@@ -1,0 +1,69 @@
+"""`grade new-lesson`: the package it writes installs, is listed, grades its reference full and its stubs 0,
+and catches its wrong example, with no file of the kit changed (issue 37)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from grader.instructor.new_lesson import main as new_lesson
+from tests.conftest import ROOT
+
+
+def kit_files() -> dict[str, tuple[int, int]]:
+    """Every source file of the kit and its lessons, with its size and modification time."""
+    return {str(p): (p.stat().st_size, p.stat().st_mtime_ns) for d in ("grader", "lessons")
+            for p in (ROOT / d).rglob("*.py") if "__pycache__" not in p.parts}
+
+
+def test_a_bad_name_or_a_full_folder_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert new_lesson(["Rope!", "--out", str(tmp_path / "a")]) == 2
+    assert "is not a lesson name" in capsys.readouterr().err and not (tmp_path / "a").exists()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "mine.txt").write_text("keep me")
+    assert new_lesson(["rope", "--out", str(tmp_path / "b")]) == 2
+    assert "is not empty" in capsys.readouterr().err
+    assert [p.name for p in (tmp_path / "b").iterdir()] == ["mine.txt"]
+
+
+def test_the_new_lesson_installs_and_grades_as_written() -> None:
+    before = kit_files()
+    folder = Path(tempfile.mkdtemp(prefix="gk-new-lesson-"))
+    folder.chmod(0o755)  # the worker's uid may enter it, as a course's checkout
+    try:
+        lesson = folder / "rope"
+        assert new_lesson(["rope", "--out", str(lesson), "--title", "Rotary position embedding"]) == 0
+        venv = folder / "venv"
+        subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+        python = str(venv / "bin" / "python")
+        pip = subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", "-e", str(lesson)],
+                             capture_output=True, text=True, timeout=600)
+        assert pip.returncode == 0, pip.stderr[-2000:]
+
+        def grade(*args: str) -> subprocess.CompletedProcess:
+            return subprocess.run([python, "-m", "grader.cli", *args], cwd=lesson, capture_output=True,
+                                  text=True, timeout=600)
+
+        listed = json.loads(grade("lessons", "--json").stdout)
+        rope = next(row for row in listed if row["name"] == "rope")
+        assert "Rotary position embedding" in json.dumps(rope)
+        scores = {}
+        for name, where, extra in (("reference", "lesson_rope/solutions", ["--hidden"]),
+                                   ("stubs", "lesson_rope/exercises", []),
+                                   ("wrong", "examples/wrong", ["--hidden"])):
+            done = grade(where, "--lesson", "rope", "--out", str(folder / name), "-q", "--lang", "en", *extra)
+            assert done.returncode in (0, 1), done.stderr[-2000:]
+            results = json.loads((folder / name / "results.json").read_text(encoding="utf-8"))
+            scores[name] = (results["score"], results["max_score"])
+        assert scores["reference"][0] == scores["reference"][1] == 6
+        assert scores["stubs"][0] == 0 < scores["stubs"][1]
+        assert 0 < scores["wrong"][0] < scores["wrong"][1]
+        assert kit_files() == before  # no file of the kit or its lessons changed
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
