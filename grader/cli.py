@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import os
+import signal
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -162,8 +164,23 @@ def program() -> int:
     """The `grade` program: its grading done by a fork of the zygote where there is one (one copy of
     torch for the whole tree, grader/sandbox/host.py), else here."""
     argv = sys.argv[1:]
-    code = run_hosted(argv)
-    return main(argv) if code is None else code
+    try:
+        code = run_hosted(argv)
+        return main(argv) if code is None else code
+    except BrokenPipeError:
+        return closed_pipe()
+
+
+def closed_pipe() -> int:
+    """A reader that closed our stdout (`grade lessons | head -1`): end quietly, as Unix tools do, with
+    128 + SIGPIPE; stdout pointed at /dev/null so that the interpreter's last flush raises nothing."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # a stdout without a descriptor (a test's capture): nothing to flush
+        pass
+    return 128 + int(signal.SIGPIPE)
 
 
 def command_module(name: str) -> ModuleType | None:
@@ -185,8 +202,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"grade {argv[0]}: an instructor command, not in the student copy of the kit / "
                   f"강사용 명령이라 학생용 키트에는 없습니다", file=sys.stderr)
             return 2
-        return int(command.main(argv[1:]) or 0)
-    return grade_one(argv)
+        try:
+            return int(command.main(argv[1:]) or 0)
+        except BrokenPipeError:
+            return closed_pipe()
+    try:
+        return grade_one(argv)
+    except BrokenPipeError:
+        return closed_pipe()
 
 
 def run_hosted(argv: list[str]) -> int | None:
