@@ -1,13 +1,19 @@
-"""MkDocs hook: the CLI reference (cli.md) is each command's own `--help`, run at build time, so the page
-cannot drift from the code. The page holds one marker, ``<!-- cli-reference -->``, replaced here."""
+"""MkDocs hook: pages made from the project's own sources at build time, so they cannot drift.
+
+* the CLI reference (cli.md, marker ``<!-- cli-reference -->``): each command's own `--help`;
+* the home page (index.md, marker ``<!-- readme -->``): the README, its links into docs/ made relative.
+"""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 MARKER = "<!-- cli-reference -->"
+README_MARKER = "<!-- readme -->"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _help(*args: str) -> str:
@@ -32,4 +38,7 @@ def reference() -> str:
 def on_page_markdown(markdown: str, page, config, files) -> str:  # noqa: ANN001 (MkDocs' hook signature)
     if MARKER in markdown:
         return markdown.replace(MARKER, reference())
+    if README_MARKER in markdown:
+        readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("](docs/", "](")
+        return markdown.replace(README_MARKER, readme)
     return markdown

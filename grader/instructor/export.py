@@ -74,7 +74,7 @@ def batch_scores(model: ClassModel) -> list[dict]:
 
 
 # What each status the kit could not grade means, in both languages: none of them is a score.
-NOT_GRADED = {
+UNGRADED_WORDS = {
     "timeout": ("the grade ran out of time", "채점 시간이 초과되었습니다"),
     "unreadable": ("the submission could not be read", "제출물을 읽을 수 없었습니다"),
     "error": ("the grader itself failed", "채점기 자체가 실패했습니다"),
@@ -90,7 +90,7 @@ def unsendable(scores: list[dict], batch: Path | None = None) -> list[str]:
     for s in scores:
         who = f"{s['id']} ({s['name']})" if s["id"] != s["name"] else s["id"]
         if s["status"] not in ("graded", "missing"):
-            en, ko = NOT_GRADED.get(s["status"], ("it was not graded", "채점되지 않았습니다"))
+            en, ko = UNGRADED_WORDS.get(s["status"], ("it was not graded", "채점되지 않았습니다"))
             out.append(f"{who}: status {s['status']}: {en}, so it has no total (exported as 0 only with "
                        f"--send-anyway); grade it again with `{retry}` / 상태 {s['status']}: {ko}. 총점이 "
                        f"없습니다(--send-anyway일 때만 0으로 내보냄). `{retry}`로 다시 채점하세요")
