@@ -120,7 +120,11 @@ def command(inner: str, hide: tuple[str, ...] = (), tmp: tuple[str, ...] | None 
     if tmp is not None:  # the machine's /tmp holds other people's files, world-readable
         setup += ["old=$(mktemp -d /run/gk-oldtmp.XXXXXX)", 'mount --bind /tmp "$old"',
                   "mount -t tmpfs -o mode=1777 tmpfs /tmp"]
-        for path in tmp:
+        # what the image has that lies in this machine's /tmp (a venv, a clone made there): the tests'
+        # interpreter and the kit's checkout (unless hidden) come back, as /root's Python tree does above
+        image = [p for p in (sys.prefix, str(HERE.parent)) if p.startswith("/tmp/")
+                 and not any(p == h or p.startswith(h.rstrip("/") + "/") for h in hide)]
+        for path in (*tmp, *image):
             rel = shlex.quote(os.path.relpath(path, "/tmp"))
             setup += [f"mkdir -p /tmp/{rel}", f'mount --bind "$old"/{rel} /tmp/{rel}']
         setup += ['umount -l "$old"', 'rmdir "$old"']
