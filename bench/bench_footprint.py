@@ -232,8 +232,9 @@ def main() -> int:
     table = "\n".join(lines) + "\n"
     args.out.write_text(table, encoding="utf-8")
     print(table)
-    path = write_record(record_name("footprint"), command=f"python bench/bench_footprint.py --runs {args.runs}",
-                        runs=args.runs, load=(load_before[0], load_after[0]),
+    command = f"python bench/bench_footprint.py --runs {args.runs}"
+    path = write_record(record_name("footprint"), command=command, runs=args.runs,
+                        load=(load_before[0], load_after[0]),
                         columns=("measure", "value", "against import torch"), rows=rows)
     print(f"wrote {path.relative_to(ROOT)}")
     return 0
