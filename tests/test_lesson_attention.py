@@ -111,8 +111,16 @@ def test_the_hidden_suite_catches_the_module_that_sees_the_future(graded):
         "hidden/test_causal_mask.py::test_bad_sizes_are_value_errors[float]"]["message"]
 
 
-def test_a_mask_made_on_the_cpu_fails_on_a_gpu(lesson, tmp_path):
-    """The right module with one change: causal_mask(T) without device=x.device (fine on a CPU)."""
+@pytest.mark.parametrize("cuda_built", [True, False], ids=["fakecuda", "cpu-wheel-meta"])
+def test_a_mask_made_on_the_cpu_fails_on_a_gpu(lesson, tmp_path, monkeypatch, cuda_built):
+    """The right module with one change: causal_mask(T) without device=x.device (fine on a CPU); caught on
+    the GPU FakeTensorMode simulates and on the meta device the kit's device_check takes with the CPU
+    wheel, where FakeTensorMode cannot make CUDA tensors (issue 37)."""
+    import torch
+
+    if cuda_built and not torch.backends.cuda.is_built():
+        pytest.skip("this torch is the CPU wheel")
+    monkeypatch.setattr(torch.backends.cuda, "is_built", lambda: cuda_built)
     source = (EXAMPLES / "right" / "causal_attention.py").read_text(encoding="utf-8")
     assert "causal_mask(T, device=x.device)" in source
     (tmp_path / "causal_attention.py").write_text(source.replace("causal_mask(T, device=x.device)",
