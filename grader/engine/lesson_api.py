@@ -110,7 +110,7 @@ class ClassCharts(Protocol):
         skipping those); ``refs`` dashed, one per group, named ``ref_label`` in the key."""
 
 
-class Hooks:
+class _Hooks:
     """What a lesson's hook objects share: each hook is a method that does nothing unless the lesson's
     subclass overrides it, and a subclass that defines a public name its base has no hook of (a misspelled
     hook, one from another phase) is an error where the class is written, not a hook never called.
@@ -119,7 +119,7 @@ class Hooks:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         base = next(b for b in cls.__mro__[1:] if b.__module__ == __name__)
-        if base is Hooks:
+        if base is _Hooks:
             return
         hooks = {n for n in vars(base) if not n.startswith("_")}
         for name in vars(cls):
@@ -128,7 +128,7 @@ class Hooks:
                                 f"(its hooks: {', '.join(sorted(hooks))}); a helper's name starts with _")
 
 
-class GradeHooks(Hooks):
+class GradeHooks(_Hooks):
     """What a lesson does while its submissions are graded, in the grader (never in the worker)."""
 
     def use_solutions(self, folder: Path) -> None:
@@ -153,7 +153,7 @@ class GradeHooks(Hooks):
         """The grade's test session ends: forget what was started for it."""
 
 
-class ReportHooks(Hooks):
+class ReportHooks(_Hooks):
     """What a lesson adds to the reports. The reports read results.json and call these in the reporting
     process (never while grading), so a lesson imports its report code inside them."""
 
@@ -187,7 +187,7 @@ class ReportHooks(Hooks):
         return (cause, "", "")
 
 
-class ReleaseHooks(Hooks):
+class ReleaseHooks(_Hooks):
     """What `grade release --lesson NAME` builds the lesson's student copy from: its package lands beside
     the kit cut to ``student_files()``, its stubs as ``exercises/``, the notebook, the README."""
 
