@@ -1,9 +1,10 @@
 """Scaled dot-product attention with a causal mask: the course's step after embeddings + positions.
 
-A lesson package (README, "Adding a lesson"): ``LESSON`` is everything the kit's engine knows of it.
-The suites import the rest directly (``checks``, ``diagnose``, ``reference``); the report's picture is
-in ``report`` and the release's texts in ``release``, imported only by the kit's hooks that want them,
-so grading loads no report code.
+A lesson package (docs/authors.md): ``LESSON`` is everything the kit's engine knows of it, its data and
+its hooks by phase (``Grading``: the reference folder in use; ``Reporting``: its picture's section;
+``Releasing``: the student copy). The suites import the rest directly (``checks``, ``diagnose``,
+``reference``); the report's picture is in ``report`` and the release's texts in ``release``, imported
+only by the hooks that want them, so grading loads no report code.
 """
 
 from __future__ import annotations
