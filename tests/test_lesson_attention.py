@@ -67,7 +67,7 @@ def test_the_right_submission_gets_full_marks(graded):
 
 def test_the_wrong_submission_scores_exactly_and_says_why(graded):
     public = graded("wrong", False)
-    assert _tasks(public) == {"causal_mask": (1.0, 4.0), "scaled_dot_product_attention": (1.0, 7.0),
+    assert _tasks(public) == {"causal_mask": (2.0, 4.0), "scaled_dot_product_attention": (1.0, 7.0),
                               "CausalSelfAttention": (3.0, 5.0)}
     failed = _failed(public)
     assert set(failed) == {

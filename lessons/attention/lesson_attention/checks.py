@@ -97,28 +97,29 @@ def check_attention(value: Any, q: torch.Tensor, k: torch.Tensor, v: torch.Tenso
 
 
 def check_mask(value: Any, T: int, what: str, expected: torch.Tensor) -> None:
-    """``causal_mask(T)``: a (T, T) bool tensor equal to ``expected``; a picture when the cells differ."""
+    """``causal_mask(T)``'s cells: (T, T), blocked exactly where ``expected`` is True; a picture when they
+    differ. The cells are read as blocked where nonzero (a float 0/1 or additive 0/-inf mask with the
+    right cells passes here): the dtype is ``check_mask_dtype``'s one check, so one mistake costs once."""
     mask = as_tensor(value, what)
-    if mask.dtype != torch.bool:
-        key, en, ko = diagnose.mask_cause(mask, T)
-        shown = mask if mask.shape == expected.shape else None
-        figure = None
-        if shown is not None and key == "float_mask":
-            figure = attention_figure(torch.isinf(mask).double(), expected.double(), what, atol=0.5,
-                                      cause=(key, en, ko), subject="mask")
-        fix = (Said(en, ko) if key == "float_mask" else
-               Said("Build it with dtype=torch.bool.", "dtype=torch.bool로 만드세요."))
-        fail_check(check(what, Said("dtype torch.bool (True = blocked)",
-                                    "dtype이 torch.bool(True = 막힘)이어야 함"),
-                         Said(f"{mask.dtype}", f"{mask.dtype}입니다"), fix=fix), figure=figure)
     check_shape(mask, (T, T), what, "One row per query position, one column per key position.",
                 "query 위치마다 한 행, key 위치마다 한 열입니다.")
-    if not torch.equal(mask, expected):
+    blocked = mask if mask.dtype == torch.bool else mask != 0
+    if not torch.equal(blocked, expected):
         cause = diagnose.mask_cause(mask, T)
-        figure = attention_figure(mask.double(), expected.double(), what, atol=0.5, cause=cause,
+        figure = attention_figure(blocked.double(), expected.double(), what, atol=0.5, cause=cause,
                                   subject="mask")
-        at = _first_wrong(mask.double(), expected.double(), 0.5)
-        _fail_cell(what, at, f"{bool(expected[at])}", f"{bool(mask[at])}", cause, figure)
+        at = _first_wrong(blocked.double(), expected.double(), 0.5)
+        _fail_cell(what, at, f"{bool(expected[at])}", f"{bool(blocked[at])}", cause, figure)
+
+
+def check_mask_dtype(value: Any, T: int, what: str) -> None:
+    """``causal_mask(T)`` is a bool tensor (True = blocked), the contract masked_fill reads directly."""
+    mask = as_tensor(value, what)
+    if mask.dtype == torch.bool:
+        return
+    key, en, ko = diagnose.mask_dtype_cause(mask, T)
+    fail_check(check(what, Said("dtype torch.bool (True = blocked)", "dtype이 torch.bool(True = 막힘)이어야 함"),
+                     Said(f"{mask.dtype}", f"{mask.dtype}입니다"), fix=Said(en, ko)))
 
 
 def read_weights(layer: Any, what: str) -> dict[str, torch.Tensor]:
