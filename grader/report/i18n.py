@@ -166,8 +166,10 @@ STRINGS: dict[str, tuple[str, str]] = {
                     "실패한 검사 {n}개 모두와 재현 명령은 {html_and} feedback.md에 있습니다."),
     # a check's two tables as a picture (report/table_figure.py; the lesson's words: Lesson.figure_texts)
     "fig_scale": ("Colour: blue −1, white 0, red +1.", "색: 파랑 −1, 흰색 0, 빨강 +1."),
-    "fig_where": ("Both tables are drawn in feedback.html (the job's artifact or reports/feedback.html).",
-                  "두 표의 그림은 feedback.html(작업 산출물 또는 reports/feedback.html)에 있습니다."),
+    # feedback.md is a file beside feedback.html, or a CI job's summary with feedback.html uploaded: the
+    # words hold in both (no "job's artifact" to a student at a desk)
+    "fig_where": ("Both tables are drawn in feedback.html, the page written with this report.",
+                  "두 표의 그림은 이 보고서와 함께 만들어진 feedback.html에 있습니다."),
 }
 
 
