@@ -166,7 +166,9 @@ def tally(cards: list[Row], not_started: list[Row], lang: str) -> dict[str, Any]
     if n == 0:
         text = ""
     elif idle and m:
-        text = translate("checks_failed_idle", lang, n=n, m=m, k=idle)
+        causes = translate("n_causes", lang, m=m) if m > 1 else translate("one_cause_of", lang)
+        tasks = translate("tasks_word" if len(not_started) > 1 else "task_word", lang)
+        text = translate("checks_failed_idle", lang, n=n, m=m, c=in_cards, k=idle, causes=causes, tasks=tasks)
     elif idle:
         text = ""  # only tasks not started: their lines say it
     elif n == 1:

@@ -24,6 +24,7 @@ from grader.report.i18n import skip_reason, status_word, suites_ran, translate
 from grader.report.lesson_sections import document_summary, lesson_sections
 from grader.report.lesson_tasks import templates_of
 from grader.report.markup import code_spans, md_code_spans, without_picture
+from grader.report.pending import pending
 from grader.report.view import failure_rows, student_output, task_rows
 
 MD_LIMIT = 1_000_000  # bytes: under GitHub's 1 MiB job summary limit, with room to spare
@@ -115,6 +116,7 @@ def build_context(results: dict, lang: str, path: str) -> dict[str, Any]:
         "tally": tally(cards, not_started, lang),
         "change": change_view(results, lang), "filtered": filter_view(results, lang),
         "nothing_to_fix": nothing_to_fix(results, lang),
+        "at_submit": pending(results, lang),  # what the hidden checks will take, with its amount
         "lesson_sections": sections,
         "log": document_summary(sections),  # the graded document's points, for short summaries
         # the versions a student can match (python, torch); the host's platform string is an internal

@@ -118,7 +118,8 @@ def check_mask_dtype(value: Any, T: int, what: str) -> None:
     if mask.dtype == torch.bool:
         return
     key, en, ko = diagnose.mask_dtype_cause(mask, T)
-    fail_check(check(what, Said("dtype torch.bool (True = blocked)", "dtype이 torch.bool(True = 막힘)이어야 함"),
+    fail_check(check(what, Said("dtype torch.bool (True = blocked)",
+                                "dtype이 torch.bool(True = 막힘)이어야 함"),
                      Said(f"{mask.dtype}", f"{mask.dtype}입니다"), fix=Said(en, ko)))
 
 

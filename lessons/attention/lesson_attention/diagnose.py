@@ -228,8 +228,8 @@ def mask_dtype_cause(found: torch.Tensor, T: int) -> Cause:
     return ("number_mask",
             f"{cells}a mask of numbers is no bool mask: masked_fill accepts only a bool mask, with True = "
             "blocked. Build it with dtype=torch.bool (torch.ones(T, T, dtype=torch.bool)).",
-            f"{cells_ko}숫자 마스크는 bool 마스크가 아닙니다: masked_fill은 True = 막힘인 bool 마스크만 받습니다. "
-            "dtype=torch.bool로 만드세요(torch.ones(T, T, dtype=torch.bool)).")
+            f"{cells_ko}숫자 마스크는 bool 마스크가 아닙니다: masked_fill은 True = 막힘인 bool 마스크만 "
+            "받습니다. dtype=torch.bool로 만드세요(torch.ones(T, T, dtype=torch.bool)).")
 
 
 def mask_cause(found: torch.Tensor, T: int) -> Cause:

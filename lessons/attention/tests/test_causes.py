@@ -11,8 +11,13 @@ import torch.nn as nn
 
 from grader.core.feedback import GradeFailure
 from lesson_attention import diagnose
-from lesson_attention.checks import (check_attention, check_mask, check_mask_dtype, check_module_output,
-                                     check_names)
+from lesson_attention.checks import (
+    check_attention,
+    check_mask,
+    check_mask_dtype,
+    check_module_output,
+    check_names,
+)
 from lesson_attention.figure import KIND
 
 

@@ -16,8 +16,11 @@ from typing import Any
 
 from grader.core.feedback import Said, check, fail, fail_check
 from lesson_embedding_pe.leetlog import LogReview, coverage, review_log
+from lesson_embedding_pe.leetlog.review import TASK_FIT_PENALTY
 
 LOG_NAME = "LEETCODE_LOG.md"
+TASK = "leetcode_log"  # the rubric task the log's tests are filed under
+LOGGED = (1, 2)  # the problems a log holds: one test per (problem, group) in each suite
 # Findings that concern the whole log: every group of every problem fails with them.
 WHOLE_LOG = {"empty_log", "no_fields", "template_untouched", "missing_file", "not_text"}
 
@@ -55,7 +58,9 @@ PUBLIC_GROUPS = (
 HIDDEN_GROUPS = (
     Group("catalog", ("time", "space"), ("complexity_worse", "complexity_inconsistent"), 0.5,
           "complexities agree with the best known approaches", "복잡도가 알려진 방법과 맞는지"),
-    Group("task_fit", ("problem", "difficulty"), ("not_medium", "not_math", "duplicate_problem"), 0.5,
+    # the review's own words state this deduction ("(-0.5)"): one number for both
+    Group("task_fit", ("problem", "difficulty"), ("not_medium", "not_math", "duplicate_problem"),
+          TASK_FIT_PENALTY,
           "two different Medium problems tagged Math", "서로 다른 Medium 수학 문제 2개인지"),
 )
 
@@ -162,7 +167,39 @@ def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview |
         # kept so the report can quote the lines the findings point at
         entry["source"] = (text or "")[:64_000]
     artifacts["leetcode_log"] = entry
+    # what the hidden groups will take at submission, decided here once (the kit's report/pending.py
+    # shows it wherever a score is read; a run with the hidden suite has taken it already)
+    others = [e for e in artifacts.get("at_submission") or [] if e.get("task") != TASK]
+    artifacts["at_submission"] = others + at_submission(review)
     return review
+
+
+def group_findings(review: LogReview, group: Group, problem: int) -> list[Any]:
+    """The findings on ``problem`` that fail ``group`` (a whole-log finding aside)."""
+    return [f for f in review.findings if f.problem == problem and _counts(f, group)]
+
+
+def at_submission(review: LogReview | None) -> list[dict[str, Any]]:
+    """Each hidden group this log fails, with the points it is worth: {"task", "points", "problem",
+    "group", "codes", "lines", "en", "ko"}. None for a log that is missing, blank or unreadable, or a
+    problem left out: the public checks already fail those, and say so."""
+    if review is None or any(f.code in WHOLE_LOG for f in review.findings):
+        return []
+    out = []
+    for problem in LOGGED:
+        if any(f.code == "missing_problem" and f.problem == problem for f in review.findings):
+            continue
+        for group in HIDDEN_GROUPS:
+            found = group_findings(review, group, problem)
+            if not found:
+                continue
+            out.append({
+                "task": TASK, "points": group.points, "problem": problem, "group": group.name,
+                "codes": sorted({f.code for f in found}), "lines": [f.line for f in found],
+                "en": " | ".join(_cite(f.line, f.message_en, "line", review) for f in found),
+                "ko": " | ".join(_cite(f.line, f.message_ko, "행", review) for f in found),
+            })
+    return out
 
 
 def check_group(review: LogReview | None, group: Group, problem: int) -> None:
@@ -177,7 +214,7 @@ def check_group(review: LogReview | None, group: Group, problem: int) -> None:
                                   "with your code.",
                                   f"exercises/{LOG_NAME} 템플릿을 복사해 채운 뒤 코드와 함께 제출하세요.")))
     whole = [f for f in review.findings if f.code in WHOLE_LOG]
-    mine = [f for f in review.findings if f.problem == problem and _counts(f, group)]
+    mine = group_findings(review, group, problem)
     missing = [f for f in review.findings if f.code == "missing_problem" and f.problem == problem]
     found = whole or missing or mine
     if not found:

@@ -11,8 +11,9 @@ attn_mask와 같은 뜻).
 Implement the functions and the class below. Keep the names and arguments: the
 grader calls them by name. Replace each `raise NotImplementedError(...)` with
 your code; anything still raising counts as "not attempted".
-lesson_attention/NOTES.md explains the ideas. The mask rule: in a bool mask, True means "blocked" (the query may
-not look at that key), as in nn.MultiheadAttention's attn_mask.
+lesson_attention/NOTES.md explains the ideas. The mask rule: in a bool mask, True
+means "blocked" (the query may not look at that key), as in nn.MultiheadAttention's
+attn_mask.
 """
 
 from __future__ import annotations
