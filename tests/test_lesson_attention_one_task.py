@@ -1,8 +1,8 @@
 """One mistake, one task charged (issue 34): a wrong causal_mask or scaled_dot_product_attention costs its
 own task only, never CausalSelfAttention, whose checks run the layer with the reference parts in its
 module (lesson_attention/probes.py); a layer that leaks although it applies the mask is told where the
-leak is (the heads' split/merge), not to apply the mask. Real submissions: the reference with one
-mistake planted, graded by the real grader with both suites."""
+leak is (the heads' split/merge, the forward check's own cause: one card), not to apply the mask.
+Real submissions: the reference with one mistake planted, graded by the real grader with both suites."""
 
 from __future__ import annotations
 
@@ -60,4 +60,12 @@ def test_one_mistake_is_charged_in_its_own_task_only(grade, mistake):
     if mistake == "merge_without_transpose":  # the layer applies the mask: never "apply causal_mask"
         words = " ".join(str(t.get("message") or "") + str(t.get("messages") or "") for t in failed)
         assert "apply causal_mask" not in words and "forward never calls causal_mask" not in words
-        assert "the leak is in how the heads are split or merged" in words
+        assert "the heads are merged without transposing back" in words
+        # the leak and the forward's comparison name one cause: one card, never "2 causes" for one bug
+        from grader.report.cards import build_cards, tally
+        from grader.report.view import failure_rows
+
+        for lang in ("en", "ko"):
+            cards, idle = build_cards(failure_rows(results, lang, "sub"), lang)
+            assert len(cards) == 1 and cards[0]["count"] == len(failed) and not idle, cards
+            assert tally(cards, idle, lang)["causes"] == 1

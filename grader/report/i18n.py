@@ -178,6 +178,10 @@ STRINGS: dict[str, tuple[str, str]] = {
                        "깎입니다:"),
     "at_submit_item": ("{title} (−{points}): {text}", "{title} (−{points}): {text}"),
     "at_submit_tag": ("−{points} when you submit", "제출할 때 −{points}"),
+    # the chips beside a task or check: the number says what it is
+    "chip_lost": ("−{n} {points}", "−{n}점"),
+    "chip_none_lost": ("costs nothing", "감점 없음"),
+    "chip_worth": ("worth {n} {points}", "배점 {n}점"),
     "every_check": ("Every failed check ({n}), with its command, is in {html} and feedback.md.",
                     "실패한 검사 {n}개 모두와 재현 명령은 {html_and} feedback.md에 있습니다."),
     # a check's two tables as a picture (report/table_figure.py; the lesson's words: Lesson.figure_texts)

@@ -93,6 +93,14 @@ def _num(value: Any, digits: int = 3) -> str:
         return str(value)
 
 
+def chip(n: Any, key: str, lang: str) -> str:
+    """A chip's number with what it is ("−2 points", "worth 1 point", "−2점"): never a bare number."""
+    value = float(n or 0)
+    if key == "chip_lost" and value == 0:
+        return translate("chip_none_lost", lang)
+    return translate(key, lang, n=_num(value), points="point" if value == 1 else "points")
+
+
 def build_context(results: dict, lang: str, path: str) -> dict[str, Any]:
     """Everything a template needs, in ``lang``."""
     failures = failure_rows(results, lang, path)
@@ -110,6 +118,7 @@ def build_context(results: dict, lang: str, path: str) -> dict[str, Any]:
         "status_word": lambda s: status_word(s, lang),
         "skip_reason": lambda s, messages=None: skip_reason(s, lang, messages),
         "score": score, "max_score": max_score,
+        "chip_lost": lambda n: chip(n, "chip_lost", lang), "chip_worth": lambda n: chip(n, "chip_worth", lang),
         "percent": round(100 * score / max_score) if max_score else 0,
         "tasks": task_rows(results, lang), "failures": failures, "cards": cards, "not_started": not_started,
         "fixes": top_fixes(cards, not_started), "not_counted": not_counted_cards(results, lang, path),

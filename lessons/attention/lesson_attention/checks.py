@@ -13,7 +13,7 @@ from typing import Any
 import torch
 
 from grader.core.errors import StudentRaised
-from grader.core.feedback import Cause, Said, check, expect_check, fail_check
+from grader.core.feedback import Cause, GradeFailure, Said, check, expect_check, fail_check
 from grader.core.testkit import as_tensor, check_dtype, check_finite, check_shape, mentions
 from lesson_attention import diagnose
 from lesson_attention.figure import attention_figure, wrong_cells
@@ -185,9 +185,25 @@ def _leak_cause(calls: dict[str, int]) -> Cause:
                  "causal_mask(T, device=x.device)(대각선 위가 True)를 적용하세요.", "not_causal")
 
 
-def check_causal(student: Any, layer: Any, x: torch.Tensor, cut: int, what: str, atol: float = 1e-5) -> None:
+def _heads_cause(layer: Any, out: torch.Tensor, x: torch.Tensor, n_heads: int | None,
+                 what: str) -> Cause | None:
+    """The heads' split or merge that explains a leak, as the forward check names it (the same key: one
+    mistake, one card), from the layer's own weights; None when it is neither or cannot be read."""
+    if n_heads is None:
+        return None
+    try:
+        weights = read_weights(layer, what)
+    except GradeFailure:
+        return None
+    key, en, ko = diagnose.module_cause(out, x, weights, n_heads)
+    return Cause(en, ko, key) if key in ("head_split", "head_merge") else None
+
+
+def check_causal(student: Any, layer: Any, x: torch.Tensor, cut: int, what: str, atol: float = 1e-5,
+                 n_heads: int | None = None) -> None:
     """Changing the inputs after position ``cut`` leaves the outputs at 0..cut as they were (the layer run
-    with the reference parts, ``run_layer``)."""
+    with the reference parts, ``run_layer``). With ``n_heads``, a leak the heads' split or merge explains
+    is named as the forward check names it."""
     before, calls = run_layer(student, layer, x, what)
     changed = x.clone()
     changed[:, cut + 1:] = torch.randn_like(changed[:, cut + 1:]) * 3
@@ -210,10 +226,11 @@ def check_causal(student: Any, layer: Any, x: torch.Tensor, cut: int, what: str,
                                          "0으로 나누거나 모든 키가 막힌 행에 softmax를 하지 마세요.",
                                          "nan_output")))
         by = f"{float(diff[:, t].max()):.4g}"
+        heads = _heads_cause(layer, before, x, n_heads, what) if calls.get("causal_mask") else None
         fail_check(check(what, expect,
                          Said(f"position {t} changed (by up to {by})",
                               f"{t}번 위치가 바뀌었습니다(최대 {by})"),
-                         cause=_leak_cause(calls)))
+                         cause=heads or _leak_cause(calls)))
 
 
 def check_names(message: str, numbers: tuple[int, ...], what: str, en: str, ko: str) -> None:

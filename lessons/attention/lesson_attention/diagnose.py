@@ -223,10 +223,10 @@ def mask_dtype_cause(found: torch.Tensor, T: int) -> Cause:
                 "Build it with dtype=torch.bool.",
                 "더하는 방식의 float 마스크(허용 0, 막힘 -inf)로, 다른 규칙입니다: 계약은 True = 막힘인 bool "
                 "마스크이고 masked_fill이 바로 읽습니다. dtype=torch.bool로 만드세요.")
-    cells = ("its cells are right (nonzero where blocked), but " if right else "")
+    cells = ("Its cells are right (nonzero where blocked), but a" if right else "A")
     cells_ko = ("칸은 맞지만(막힌 칸이 0이 아님) " if right else "")
     return ("number_mask",
-            f"{cells}a mask of numbers is no bool mask: masked_fill accepts only a bool mask, with True = "
+            f"{cells} mask of numbers is no bool mask: masked_fill accepts only a bool mask, with True = "
             "blocked. Build it with dtype=torch.bool (torch.ones(T, T, dtype=torch.bool)).",
             f"{cells_ko}숫자 마스크는 bool 마스크가 아닙니다: masked_fill은 True = 막힘인 bool 마스크만 "
             "받습니다. dtype=torch.bool로 만드세요(torch.ones(T, T, dtype=torch.bool)).")

@@ -146,8 +146,8 @@ CAUSAL5 = torch.ones(5, 5, dtype=torch.bool).triu(1)
 
 @pytest.mark.parametrize("mask,key,said", [
     (torch.zeros(5, 5).masked_fill(CAUSAL5, float("-inf")), "float_mask", "additive float mask"),
-    (CAUSAL5.float(), "number_mask", "its cells are right (nonzero where blocked), but a mask of numbers"),
-    (CAUSAL5.long(), "number_mask", "its cells are right"),
+    (CAUSAL5.float(), "number_mask", "Its cells are right (nonzero where blocked), but a mask of numbers"),
+    (CAUSAL5.long(), "number_mask", "Its cells are right"),
 ])
 def test_a_mask_of_numbers_costs_its_dtype_check_only(mask, key, said):
     """The cells of a float 0/1 or additive mask are read as blocked where nonzero: right cells pass the
@@ -165,7 +165,7 @@ def test_a_mask_of_numbers_costs_its_dtype_check_only(mask, key, said):
 def test_a_mask_of_wrong_numbers_is_not_said_to_have_right_cells():
     with pytest.raises(GradeFailure) as info:
         check_mask_dtype(torch.ones(5, 5), 5, "causal_mask(5)")
-    assert "a mask of numbers is no bool mask" in info.value.message.en
+    assert "A mask of numbers is no bool mask" in info.value.message.en
     assert "cells are right" not in info.value.message.en and "칸은 맞지만" not in info.value.message.ko
 
 
