@@ -148,7 +148,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     # what to run again, by where the feedback is read: a shell, or a notebook's kernel
     "rerun_grade": ("run `grade` again", "`grade`를 다시 실행하세요"),
     "rerun_check": ("run `check()` again", "`check()`를 다시 실행하세요"),
-    # a document the lesson grades (Layout.log_name), still as its template left it
+    # a document the lesson grades (Layout.log_name), still as its template left it; in a notebook, the
+    # cell that holds it (a record's document "cell:N")
+    "document_cell": ("the log in cell {n}", "{n}번 셀의 기록"),
     "not_started_log": ("not started yet: {document} is still the blank template ({n} checks). Fill "
                         "it in as you solve the problems.",
                         "아직 시작하지 않았습니다: {document_is} 빈 양식 그대로입니다(검사 {n}개). "

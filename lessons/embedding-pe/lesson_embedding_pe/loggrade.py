@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from grader.core.feedback import Said, check, fail, fail_check
+from grader.core.lang import particle
 from lesson_embedding_pe.leetlog import LogReview, coverage, review_log
 from lesson_embedding_pe.leetlog.review import TASK_FIT_PENALTY
 
@@ -146,6 +147,7 @@ def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview |
     review = review_log(text, unsolved=unsolved) if text is not None else None
     if review is not None and starts:
         review = NotebookLogReview(**vars(review), cells=starts)
+        _in_cells(review)
     if in_notebook and text is None:
         from lesson_embedding_pe.leetlog.review import _zero
 
@@ -202,6 +204,22 @@ def at_submission(review: LogReview | None) -> list[dict[str, Any]]:
     return out
 
 
+_NAMED = re.compile(re.escape(LOG_NAME) + r"(이|가|은|는|을|를|와|과|의|에|로|으로)?")
+
+
+def _in_cells(review: NotebookLogReview) -> None:
+    """A notebook's log is its cells: the review's words name the cell, never a LEETCODE_LOG.md (the
+    reader's wording is kept; only the document's name changes, its Korean particle with it)."""
+    cells = sorted({n for _, n in review.cells})
+    en = f"the log in cell {cells[0]}" if len(cells) == 1 else "the log cells"
+    ko = f"{cells[0]}번 셀의 기록" if len(cells) == 1 else "기록 셀"
+    for f in review.findings:
+        f.message_en = _NAMED.sub(lambda m: en, f.message_en)
+        f.message_ko = _NAMED.sub(lambda m: particle(ko, m.group(1)) if m.group(1) else ko, f.message_ko)
+        if f.message_en[:1].islower():
+            f.message_en = f.message_en[0].upper() + f.message_en[1:]
+
+
 def check_group(review: LogReview | None, group: Group, problem: int) -> None:
     """Fail (bilingual, with line numbers) when ``group`` of ``problem`` lost points."""
     what_en = f"LeetCode log, problem {problem}: {group.en}"
@@ -223,8 +241,11 @@ def check_group(review: LogReview | None, group: Group, problem: int) -> None:
     lines_ko = [_cite(f.line, f.message_ko, "행", review) for f in found]
     # a log still its blank template is not started (the reports say so once, not per field)
     blank = any(f.code == "template_untouched" for f in found)
+    # the blank document as the student knows it: a notebook's log is its cell, not a LEETCODE_LOG.md
+    document = (f"cell:{review.cells[0][1]}" if isinstance(review, NotebookLogReview) and review.cells
+                else LOG_NAME)
     fail(f"{what_en}: " + " | ".join(lines_en), f"{what_ko}: " + " | ".join(lines_ko),
-         status="not_started" if blank else "failed", document=LOG_NAME if blank else None)
+         status="not_started" if blank else "failed", document=document if blank else None)
 
 
 def _counts(finding: Any, group: Group) -> bool:
