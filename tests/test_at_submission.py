@@ -87,3 +87,20 @@ def test_every_place_a_score_is_read_shows_it_with_its_amount(easy, lang, head, 
     assert block.count(tag) == 3, block
     for text in (render_html(hidden, lang, "sub"), _terminal(hidden, lang)):
         assert head not in text and tag not in text
+
+
+def test_a_big_o_warning_carries_the_points_its_hidden_check_takes():
+    """A time complexity worse than the best known warns on a public run; the hidden catalog check takes
+    its group's points, and that is the amount shown (one number: loggrade.HIDDEN_GROUPS)."""
+    from lesson_embedding_pe.leetlog import review_log
+    from lesson_embedding_pe.loggrade import HIDDEN_GROUPS, at_submission
+
+    log = (ROOT / "solutions" / "LEETCODE_LOG.md").read_text(encoding="utf-8")
+    worse = log.replace("- **Time complexity:** O(log n) — n is halved",
+                        "- **Time complexity:** O(n) — n is halved", 1)
+    assert worse != log
+    entries = at_submission(review_log(worse))
+    catalog = next(g for g in HIDDEN_GROUPS if g.name == "catalog")
+    assert [(e["problem"], e["group"], e["points"]) for e in entries] == [(1, "catalog", catalog.points)]
+    assert "complexity_worse" in entries[0]["codes"] and "O(n)" in entries[0]["en"]
+    assert at_submission(review_log(log)) == []  # the reference's log loses nothing at submission
