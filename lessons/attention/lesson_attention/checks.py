@@ -178,6 +178,13 @@ def _leak_cause(calls: dict[str, int]) -> Cause:
                      "d_model) -> view(B, T, n_heads, d_head).transpose(1, 2), 되돌릴 때는 reshape(B, T, "
                      "d_model) 전에 transpose(1, 2)를 하세요. transpose 없이 reshape하면 위치가 섞입니다.",
                      "heads_mix_positions")
+    if calls.get("causal_mask"):  # the mask is made, the attention is the layer's own
+        return Cause("forward makes causal_mask but computes the attention itself, and position t still "
+                     "attends to later positions: fill the scores where the mask is True with -inf before "
+                     "the softmax, or call scaled_dot_product_attention(q, k, v, mask).",
+                     "forward가 causal_mask를 만들지만 어텐션을 직접 계산하고, 위치 t가 여전히 뒤의 위치를 "
+                     "봅니다: softmax 전에 마스크가 True인 점수를 -inf로 채우거나 "
+                     "scaled_dot_product_attention(q, k, v, mask)를 부르세요.", "mask_not_applied")
     return Cause("position t attends to later positions: forward never calls causal_mask; apply "
                  "causal_mask(T, device=x.device) (True above the diagonal) to the scores before the "
                  "softmax.",
