@@ -194,23 +194,24 @@ def _leak_cause(calls: dict[str, int]) -> Cause:
 
 def _heads_cause(layer: Any, out: torch.Tensor, x: torch.Tensor, n_heads: int | None,
                  what: str) -> Cause | None:
-    """The heads' split or merge that explains a leak, as the forward check names it (the same key: one
-    mistake, one card), from the layer's own weights; None when it is neither or cannot be read."""
+    """The known mistake of the layer that explains a leak, as the forward check names it (the same key:
+    one mistake, one card), from the layer's own weights and output: the heads' split or merge, a mask
+    never applied; None when none is recognised or the weights cannot be read."""
     if n_heads is None:
         return None
     try:
-        weights = read_weights(layer, what)
+        projections = read_weights(layer, what)
     except GradeFailure:
         return None
-    key, en, ko = diagnose.module_cause(out, x, weights, n_heads)
-    return Cause(en, ko, key) if key in ("head_split", "head_merge") else None
+    key, en, ko = diagnose.module_cause(out, x, projections, n_heads)
+    return None if key == "module_formula" else Cause(en, ko, key)
 
 
 def check_causal(student: Any, layer: Any, x: torch.Tensor, cut: int, what: str, atol: float = 1e-5,
                  n_heads: int | None = None) -> None:
     """Changing the inputs after position ``cut`` leaves the outputs at 0..cut as they were (the layer run
-    with the reference parts, ``run_layer``). With ``n_heads``, a leak the heads' split or merge explains
-    is named as the forward check names it."""
+    with the reference parts, ``run_layer``). With ``n_heads``, a leak a known mistake of the layer explains
+    (the heads' split or merge, a mask never applied) is named as the forward check names it."""
     before, calls = run_layer(student, layer, x, what)
     changed = x.clone()
     changed[:, cut + 1:] = torch.randn_like(changed[:, cut + 1:]) * 3
@@ -233,7 +234,7 @@ def check_causal(student: Any, layer: Any, x: torch.Tensor, cut: int, what: str,
                                          "0으로 나누거나 모든 키가 막힌 행에 softmax를 하지 마세요.",
                                          "nan_output")))
         by = f"{float(diff[:, t].max()):.4g}"
-        heads = _heads_cause(layer, before, x, n_heads, what) if calls.get("causal_mask") else None
+        heads = _heads_cause(layer, before, x, n_heads, what)
         fail_check(check(what, expect,
                          Said(f"position {t} changed (by up to {by})",
                               f"{t}번 위치가 바뀌었습니다(최대 {by})"),
