@@ -14,6 +14,7 @@ from typing import Any
 
 from grader.report.i18n import translate
 from grader.report.lesson_tasks import task_order
+from grader.report.pending import pending
 from grader.report.view import task_title
 
 EPS = 1e-9
@@ -141,6 +142,8 @@ def nothing_to_fix(results: dict[str, Any], lang: str) -> str:
     the checks it ran, and of the full run's points still to fix where it knows them."""
     hidden = "" if "hidden" in results.get("suites", []) else " " + translate("hidden_at_submit", lang)
     mark = results.get("filter")
+    if pending(results, lang):  # a deduction already known for submission is something to fix
+        return translate("nothing_failed_pending", lang) + hidden
     if not mark:
         return translate("nothing_to_fix", lang) + hidden
     text = translate("nothing_to_fix_filtered", lang, keyword=mark.get("keyword", ""),

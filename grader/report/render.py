@@ -24,6 +24,7 @@ from grader.report.i18n import skip_reason, status_word, suites_ran, translate
 from grader.report.lesson_sections import document_summary, lesson_sections
 from grader.report.lesson_tasks import templates_of
 from grader.report.markup import code_spans, md_code_spans, without_picture
+from grader.report.pending import pending
 from grader.report.view import failure_rows, student_output, task_rows
 
 MD_LIMIT = 1_000_000  # bytes: under GitHub's 1 MiB job summary limit, with room to spare
@@ -92,6 +93,14 @@ def _num(value: Any, digits: int = 3) -> str:
         return str(value)
 
 
+def chip(n: Any, key: str, lang: str) -> str:
+    """A chip's number with what it is ("−2 points", "worth 1 point", "−2점"): never a bare number."""
+    value = float(n or 0)
+    if key == "chip_lost" and value == 0:
+        return translate("chip_none_lost", lang)
+    return translate(key, lang, n=_num(value), points="point" if value == 1 else "points")
+
+
 def build_context(results: dict, lang: str, path: str) -> dict[str, Any]:
     """Everything a template needs, in ``lang``."""
     failures = failure_rows(results, lang, path)
@@ -109,12 +118,14 @@ def build_context(results: dict, lang: str, path: str) -> dict[str, Any]:
         "status_word": lambda s: status_word(s, lang),
         "skip_reason": lambda s, messages=None: skip_reason(s, lang, messages),
         "score": score, "max_score": max_score,
+        "chip_lost": lambda n: chip(n, "chip_lost", lang), "chip_worth": lambda n: chip(n, "chip_worth", lang),
         "percent": round(100 * score / max_score) if max_score else 0,
         "tasks": task_rows(results, lang), "failures": failures, "cards": cards, "not_started": not_started,
         "fixes": top_fixes(cards, not_started), "not_counted": not_counted_cards(results, lang, path),
         "tally": tally(cards, not_started, lang),
         "change": change_view(results, lang), "filtered": filter_view(results, lang),
         "nothing_to_fix": nothing_to_fix(results, lang),
+        "at_submit": pending(results, lang),  # what the hidden checks will take, with its amount
         "lesson_sections": sections,
         "log": document_summary(sections),  # the graded document's points, for short summaries
         # the versions a student can match (python, torch); the host's platform string is an internal

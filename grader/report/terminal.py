@@ -21,6 +21,7 @@ from grader.report.cards import build_cards, not_counted_cards, tally, top_fixes
 from grader.report.changes import change_view, filter_view, nothing_to_fix
 from grader.report.i18n import suites_ran, translate
 from grader.report.markup import without_picture
+from grader.report.pending import pending
 from grader.report.view import failure_rows, task_rows
 
 STYLE = {"good": "green", "mid": "yellow", "bad": "red"}
@@ -103,6 +104,10 @@ def summary_renderables(results: dict, lang: str, path: str, out_dir: str | None
                       f"[{style}]{'█' * filled}[/][dim]{'░' * (10 - filled)}[/]")
     if table.row_count:
         out.append(table)
+    at_submit = pending(results, lang)
+    if at_submit:  # a deduction the hidden checks will take, with its amount (report/pending.py)
+        out.append(f"[bold yellow]{escape(at_submit['head'])}[/]")
+        out += [f"[yellow]-[/] {escape(i['line'])}" for i in at_submit["items"]]
     cards, not_started = build_cards(failure_rows(results, lang, path), lang)
     fixes = top_fixes(cards, not_started)
     if fixes:
