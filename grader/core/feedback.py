@@ -24,8 +24,6 @@ from grader.core.errors import (
 from grader.core.finding import Cause, Finding, Said
 from grader.core.text import BINARY_KINDS
 
-LANGS = ("ko", "en")
-
 # A message in both languages: what a student reads (kept under its old name for the suites' imports).
 Message = Said
 

@@ -34,7 +34,6 @@ from grader.report.lesson_tasks import Titles, task_titles, title_of
 SUMMARY_LIMIT = 1_000_000  # bytes; GitHub rejects a step summary over 1 MiB
 RESULT_LIMIT = 96 * 1024  # bytes of base64: the reporter gets it as one env var (Linux caps one at 128 KiB)
 MAX_ERRORS = 10  # GitHub shows at most 10 error annotations per step
-CLASSROOM_STATUS = {"passed": "pass", "failed": "fail", "error": "error", "timeout": "error"}
 
 
 # -- workflow commands ---------------------------------------------------------------

@@ -27,7 +27,6 @@ from grader.report.markup import code_spans, md_code_spans, without_picture
 from grader.report.view import failure_rows, student_output, task_rows
 
 MD_LIMIT = 1_000_000  # bytes: under GitHub's 1 MiB job summary limit, with room to spare
-MD_BUDGET = MD_LIMIT - 16 * 1024  # room for the truncation note
 
 
 _ENVS: dict[str, jinja2.Environment] = {}
