@@ -13,6 +13,7 @@ import secrets
 import sys
 import threading
 from collections.abc import Iterator
+from types import FrameType
 from typing import Any
 
 import torch
@@ -63,7 +64,8 @@ def draw_owner() -> str:
     forced = getattr(_OWNER, "name", None)
     if forced:
         return forced
-    frame, outer = sys._getframe(1), None
+    frame: FrameType | None = sys._getframe(1)
+    outer: FrameType | None = None
     # Up to the frame pytest called (past it lie pytest, and maybe a kit test that runs the grader).
     while frame is not None and not _is_pytest(frame.f_code.co_filename):
         name = os.path.basename(frame.f_code.co_filename)

@@ -76,7 +76,7 @@ def shown_message(test: Mapping, lang: str) -> str:
     return str(messages.get(lang) or test.get("message") or "")
 
 
-def annotations(results: Mapping, sub_path: Path, cwd: Path, lang: str) -> list[str]:
+def error_annotations(results: Mapping, sub_path: Path, cwd: Path, lang: str) -> list[str]:
     """Error annotations: one per student source line, then one per task for the rest."""
     located: dict[tuple[str, int], list[Mapping]] = {}
     unlocated: dict[str, list[Mapping]] = {}
@@ -342,7 +342,7 @@ def finish(results: Mapping, *, sub_path: Path, out: Path, lang: str, fail_under
     if env.get("GITHUB_STEP_SUMMARY"):
         with open(env["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as f:
             f.write(fit_summary(feedback_markdown(results, sub_path, lang)))
-    for line in annotations(results, sub_path, Path.cwd(), lang):
+    for line in error_annotations(results, sub_path, Path.cwd(), lang):
         print(line, file=stream)
     if env.get("GITHUB_OUTPUT"):
         append_output(Path(env["GITHUB_OUTPUT"]), "result", encode_result(results))

@@ -15,7 +15,7 @@ from typing import Any
 
 import jinja2
 
-from grader.engine.results import Results
+from grader.engine.results import Results, ResultsView
 from grader.paths import TEMPLATES, write_atomic
 from grader.report.cards import build_cards, not_counted_cards, tally, top_fixes
 from grader.report.changes import change_view, filter_view, nothing_to_fix
@@ -91,7 +91,7 @@ def _num(value: Any, digits: int = 3) -> str:
         return str(value)
 
 
-def build_context(results: dict, lang: str, path: str) -> dict[str, Any]:
+def build_context(results: ResultsView, lang: str, path: str) -> dict[str, Any]:
     """Everything a template needs, in ``lang``."""
     failures = failure_rows(results, lang, path)
     cards, not_started = build_cards(failures, lang)
@@ -123,12 +123,12 @@ def build_context(results: dict, lang: str, path: str) -> dict[str, Any]:
     }
 
 
-def render_html(results: Results, lang: str, path: str) -> str:
+def render_html(results: ResultsView, lang: str, path: str) -> str:
     env = environment(templates_of(results))
     return env.get_template("feedback.html.j2").render(build_context(results, lang, path))
 
 
-def render_markdown(results: Results, lang: str, path: str, limit: int = MD_LIMIT) -> str:
+def render_markdown(results: ResultsView, lang: str, path: str, limit: int = MD_LIMIT) -> str:
     """GitHub-flavoured Markdown under ``limit`` bytes: long output is cut with a note."""
     ctx = build_context(results, lang, path)
     env = environment(templates_of(results))
@@ -146,13 +146,13 @@ def render_markdown(results: Results, lang: str, path: str, limit: int = MD_LIMI
     return text + note
 
 
-def render_summary_md(results: Results, lang: str, path: str) -> str:
+def render_summary_md(results: ResultsView, lang: str, path: str) -> str:
     """The short Markdown shown on Gradescope's top-level output: visible tests only."""
     ctx = build_context(visible_view(results), lang, path)
     return environment(templates_of(results)).get_template("summary.md.j2").render(ctx)
 
 
-def write_reports(results: Results, out: Path, lang: str, path: str = "exercises", *,
+def write_reports(results: ResultsView, out: Path, lang: str, path: str = "exercises", *,
                   for_student: bool = False) -> dict[str, Path]:
     """feedback.html, feedback.md and gradescope.json next to results.json.
 

@@ -18,6 +18,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeGuard
 
 # Korean-capable fonts first: the browser, not this module, picks the one it has.
 CJK_FONTS = ("NanumGothic", "NanumBarunGothic", "Noto Sans CJK KR", "Noto Sans KR", "Apple SD Gothic Neo",
@@ -93,7 +94,7 @@ def num(x: float, digits: int = 2) -> str:
     return "0" if s in ("-0", "") else s
 
 
-def finite(x: Number) -> bool:
+def finite(x: Number) -> TypeGuard[float | int]:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
