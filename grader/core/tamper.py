@@ -204,11 +204,11 @@ def string_names(tree: ast.AST) -> dict[str, set[str]]:
     env: dict[str, set[str]] = {}
     for _round in range(3):
         for node in ast.walk(tree):
-            single = isinstance(node, ast.Assign) and len(node.targets) == 1
-            if single and isinstance(node.targets[0], ast.Name):
+            if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                    and isinstance(target := node.targets[0], ast.Name)):
                 values = fold(node.value, env)
                 if values is not None:
-                    name = node.targets[0].id
+                    name = target.id
                     env[name] = set(list(env.get(name, set()) | values)[:MAX_VALUES])
             elif (isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add)
                   and isinstance(node.target, ast.Name)):

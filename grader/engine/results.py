@@ -67,6 +67,8 @@ class SkippedTest(TypedDict):
     id: str
     task: str | None
     reason: str
+    messages: NotRequired[SaidRecord]  # the reason in both languages, where the lesson gave one
+    not_counted: NotRequired[dict]  # a practice problem outside the best two: {"group", "tests"}
 
 
 class TaskTotal(TypedDict):

@@ -104,9 +104,10 @@ def build_gradescope(results: ResultsView, lang: str, path: str, summary_md: str
             "visibility": visibility,
         })
     output = summary_md or _fallback_output(visible_view(results), lang, path)
-    final = results.get("final") or {}
+    final: dict[str, Any] = results.get("final") or {}
+    score: float = results.get("score", 0.0)
     return {
-        "score": float(final.get("total", results.get("score", 0.0))),  # the term's final total, if any
+        "score": float(final.get("total", score)),  # the term's final total, if any
         "execution_time": int(round(float(results.get("duration", 0.0)))),
         "output": _clip(output),
         "output_format": "md",

@@ -44,7 +44,7 @@ def environment(lesson_templates: Path | None = None) -> jinja2.Environment:
         folders = [str(p) for p in (lesson_templates, TEMPLATES) if p is not None]
         env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(folders),
-            autoescape=lambda name: bool(name) and name.endswith(".html.j2"),
+            autoescape=lambda name: name is not None and name.endswith(".html.j2"),
             undefined=jinja2.StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         )
