@@ -103,5 +103,5 @@ def build_results(report: dict, *, submission: str, suites: list[str], tasks: Se
         "versions": {"python": platform.python_version(), "torch": torch.__version__,
                      "platform": platform.platform(terse=True)},
     }
-    results.update(extra or {})  # type: ignore[typeddict-item]
+    results.update(extra or {})  # type: ignore[typeddict-item]  # the caller's NotRequired fields (a plain dict)
     return results

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.engine.results import Results, ResultsView
+from grader.engine.results import ResultsView
 from grader.engine.scoring import task_totals
 from grader.report.cards import build_cards, top_fixes
 from grader.report.i18n import translate

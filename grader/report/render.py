@@ -15,7 +15,7 @@ from typing import Any
 
 import jinja2
 
-from grader.engine.results import Results, ResultsView
+from grader.engine.results import ResultsView
 from grader.paths import TEMPLATES, write_atomic
 from grader.report.cards import build_cards, not_counted_cards, tally, top_fixes
 from grader.report.changes import change_view, filter_view, nothing_to_fix
