@@ -182,7 +182,7 @@ def _kernel_submission(folder: Path, lesson: str | None = None) -> Path | None:
     declared = _lesson(lesson)
     log_name = declared.layout.log_name if declared is not None else None
     for log in (Path(log_name), Path("exercises") / log_name) if log_name else ():
-        if log.is_file():
+        if log_name and log.is_file():
             (folder / log_name).write_bytes(log.read_bytes()[:1024 * 1024])
             break
     return folder

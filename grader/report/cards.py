@@ -14,6 +14,7 @@ from typing import Any
 
 from grader.core.finding import Finding
 from grader.core.lang import particle
+from grader.engine.results import ResultsView
 from grader.report.i18n import status_word, translate
 from grader.report.lesson_tasks import rank, task_order, task_titles, title_of
 from grader.report.records import record_of
@@ -217,7 +218,7 @@ NOT_COUNTED_LINE = (
 )
 
 
-def not_counted_cards(results: dict, lang: str, path: str) -> list[Row]:
+def not_counted_cards(results: ResultsView, lang: str, path: str) -> list[Row]:
     """One card per problem outside the best two with failed checks: each check with its expected /
     found and command, as the counted cards have them. Nothing here changes a score: these checks are
     in results["skipped"], not in results["tests"]. A problem not attempted has nothing to show."""

@@ -5,6 +5,7 @@ and Korean. A lesson's own texts live in its package and reach the page in its r
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 STRINGS: dict[str, tuple[str, str]] = {
     "title": ("Grading feedback", "채점 피드백"),
@@ -212,7 +213,7 @@ def translate(key: str, lang: str, **fmt: object) -> str:
 SKIP_REASONS = {STRINGS["skip_no_cuda"][0]: "skip_no_cuda"}
 
 
-def skip_reason(reason: str, lang: str, messages: Mapping[str, str] | None = None) -> str:
+def skip_reason(reason: str, lang: str, messages: Mapping[str, Any] | None = None) -> str:
     """A skipped test's reason in ``lang``: the skip's own ``messages`` where it has them (a lesson's rule,
     such as a problem that does not count), else the kit's text for a reason it knows, else as written."""
     if messages and messages.get("en", "").strip() == reason.strip():

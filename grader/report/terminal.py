@@ -16,7 +16,7 @@ from rich.progress import Progress as RichProgress
 from rich.table import Table
 
 from grader.core.lang import particle
-from grader.engine.results import Results
+from grader.engine.results import Results, ResultsView
 from grader.report.cards import build_cards, not_counted_cards, tally, top_fixes
 from grader.report.changes import change_view, filter_view, nothing_to_fix
 from grader.report.i18n import suites_ran, translate
@@ -71,7 +71,7 @@ def progress_for(lang: str, quiet: bool) -> Progress | None:
     return Progress(lang)
 
 
-def summary_renderables(results: dict, lang: str, path: str, out_dir: str | None = None,
+def summary_renderables(results: ResultsView, lang: str, path: str, out_dir: str | None = None,
                         reports: bool = True) -> list[Any]:
     """What print_summary prints, as rich objects (tests render them to text)."""
     t = lambda key, **fmt: translate(key, lang, **fmt)  # noqa: E731
@@ -154,7 +154,7 @@ def summary_renderables(results: dict, lang: str, path: str, out_dir: str | None
     return out
 
 
-def not_counted_lines(results: dict, lang: str, path: str) -> list[str]:
+def not_counted_lines(results: ResultsView, lang: str, path: str) -> list[str]:
     """A problem outside the best two that fails: said, with its first checks and the command to rerun,
     though it costs nothing (report/cards.py)."""
     cards = not_counted_cards(results, lang, path)
