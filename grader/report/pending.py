@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from grader.engine.results import ResultsView
 from grader.report.i18n import translate
 from grader.report.lesson_tasks import task_titles, title_of
 
@@ -23,7 +24,7 @@ def _amount(points: float) -> str:
     return f"{round(points, 3):g}"
 
 
-def pending(results: dict[str, Any], lang: str) -> dict[str, Any] | None:
+def pending(results: ResultsView, lang: str) -> dict[str, Any] | None:
     """{"points", "head", "items": [{"task", "task_title", "points", "text", "line"}]} or None."""
     if "hidden" in (results.get("suites") or []):
         return None
