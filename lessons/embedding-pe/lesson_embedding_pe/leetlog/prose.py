@@ -339,9 +339,33 @@ def _read_complexities(sentences: list[Sentence], put: _Put) -> None:
         put(kind, value, chosen.sentence.line_at(chosen.match.start), chosen.sentence)
 
 
+# A complexity said in words ('log n time', 'constant extra space', '선형 시간', 'time is linear',
+# '공간 복잡도는 상수'): read as the claim, so the review can say it wants O(...) (unsure, no point taken)
+# rather than call the field missing.
+_WORDS = (r"log(?:arithmic)?(?:\s*\(?\s*[nN]\s*\)?)?|linear|constant|quadratic|[nN]\s*log\s*[nN]|"
+          r"선형|상수|로그|이차")
+_CUE_WORDS = r"time|space|memory|시간|공간|메모리"
+_WORDS_BEFORE = re.compile(rf"(?<![\w(])(?P<w>{_WORDS})\s*(?:-\s*)?(?:extra\s+|auxiliary\s+|추가\s*)?"
+                           rf"(?:{_CUE_WORDS})", re.I)
+_WORDS_AFTER = re.compile(rf"(?:{_CUE_WORDS})(?:\s*complexity|\s*복잡도)?\s*(?:is|are|was|:|은|는|이|가)?\s*"
+                          rf"(?P<w>{_WORDS})(?![\w(])", re.I)
+
+
+def word_complexities(text: str) -> list[BigOMatch]:
+    """Each complexity said in words next to its cue, as a match the way ``find_all_bigo`` gives one."""
+    found: dict[int, BigOMatch] = {}
+    for pattern in (_WORDS_BEFORE, _WORDS_AFTER):
+        for m in pattern.finditer(text):
+            w = m.group("w").rstrip()
+            found.setdefault(m.start("w"), BigOMatch(m.start("w"), m.start("w") + len(w), w, w))
+    return sorted(found.values(), key=lambda m: m.start)
+
+
 def _sentence_complexities(s: Sentence) -> list[_Mention]:
     text = s.text
     matches = find_all_bigo(text)
+    if not matches:  # a Big-O said in words only where the sentence has none in O(...)
+        matches = word_complexities(text)
     first = _FIRST.search(text)
     out: list[_Mention] = []
     for k, m in enumerate(matches):
