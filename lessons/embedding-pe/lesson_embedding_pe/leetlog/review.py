@@ -23,8 +23,8 @@ from pathlib import Path
 from grader.core.lang import particle
 
 from .bigo import Complexity, ParseError, compare, find_all_bigo, parse
-from .catalog import Problem, find_problem
-from .coverage import says_why
+from .catalog import Approach, Problem, find_problem, identify
+from .coverage import function_source, says_why
 from .mathtext import to_plain
 from .parser import LABELS_EN, LABELS_KO, REQUIRED, Field, ProblemEntry, parse_log
 from .unsure import SETTLED_BY_TA, TA_EN, TA_KO, UNSURE, is_unsure
@@ -175,6 +175,7 @@ class _Ctx:
         self.space_points = 0.0
         self.penalty = 0.0
         self.quotes: dict[str, Quote] = {}  # time/space -> the Big-O read, as written, and its line
+        self.sources: dict[str, str] | None = None  # the practice code, to see which approach it implements
 
     def add(self, severity: str, code: str, fld: str | None, line: int | None, ko: str, en: str) -> None:
         self.findings.append(Finding(severity, code, self.k, fld, line, ko, en))
@@ -439,16 +440,49 @@ class Quote:
         return f'{self.line}행의 "{self.written}"'  # a particle after it follows the Big-O, not the line
 
 
+def _bounds(name: str, a: Approach) -> tuple[Complexity, ...]:
+    return (a.time_bigo,) if name == "time" else a.space_bigo
+
+
+def _holds(name: str, parsed: list[Complexity], a: Approach) -> bool:
+    return any(compare(c, k) == 0 for c in parsed for k in _bounds(name, a))
+
+
+def _approach_text(entry: ProblemEntry) -> str:
+    """What the log says of the method it submitted: its final approach and its complexities (a first
+    idea is not the approach the complexities are about)."""
+    return "\n".join(f.value for n, f in entry.fields.items() if n in ("final_approach", "time", "space"))
+
+
 def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quote: Quote) -> bool:
+    """The claim against the approach the log names and the code implements (catalog.identify), not
+    against the best bound of any approach: the sieve of Eratosthenes is not O(n) because the linear
+    sieve is. When neither names one and the approaches disagree, the reader is not sure: a TA reads it."""
+    source = function_source(ctx.sources, p.function) if p.function else None
+    named = identify(p, _approach_text(ctx.entry), source)
+    if named:
+        in_code = bool(source) and named[0] in identify(p, "", source)
+        return _against_named(ctx, name, p, named, parsed, quote, in_code)
+    holding = [a for a in p.approaches if _holds(name, parsed, a)]
+    if holding and len(holding) < len(p.approaches):
+        label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
+        others = [a for a in p.approaches if a not in holding]
+        yes_ko, no_ko = (", ".join(a.name_ko for a in x) for x in (holding, others))
+        yes_en, no_en = (", ".join(a.name_en for a in x) for x in (holding, others))
+        ctx.add(UNSURE, "unsure_approach", name, quote.line,
+                f"문제 {ctx.k}: {label_ko} {particle(quote.ko, '은')} {yes_ko}에는 맞지만 {no_ko}에는 "
+                f"맞지 않습니다. 기록에서 어느 방법인지 알 수 없었습니다. {TA_KO}",
+                f"Problem {ctx.k}: the {label_en} {quote.en} holds for {yes_en} but not for {no_en}, and the "
+                f"reader could not tell which one the log describes. {TA_EN}")
+        return True
+    if holding:
+        return True
     if name == "time":
-        known = [a.time_bigo for a in p.approaches]
         best_approach = p.best_time()
         best = best_approach.time_bigo
     else:
-        known = [s for a in p.approaches for s in a.space_bigo]
         best, best_approach = p.best_space()
-    if any(compare(c, k) == 0 for c in parsed for k in known):
-        return True
+    known = [k for a in p.approaches for k in _bounds(name, a)]
     mine = parsed[0]
     order = compare(mine, best)
     label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
@@ -482,6 +516,32 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quot
                 f"known {best} ({best_approach.name_en}): inconsistent, an analysis slip is likelier than a "
                 "new algorithm; "
                 "recount the loop iterations, recursion depth and array sizes.")
+    return False
+
+
+def _against_named(ctx: _Ctx, name: str, p: Problem, named: tuple[Approach, ...], parsed: list[Complexity],
+                   quote: Quote, from_code: bool) -> bool:
+    """A claim that does not hold for the approach the log names (and the code implements)."""
+    if any(_holds(name, parsed, a) for a in named):
+        return True
+    approach = named[0]
+    bound = _bounds(name, approach)[0]
+    order = compare(parsed[0], bound)
+    label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
+    if order is None:
+        return True  # other variables: the incomparable case is the reference's to explain, not a fault
+    other = next((a for a in p.approaches if a not in named and _holds(name, parsed, a)), None)
+    by_en = "your log and code describe" if from_code else "your log describes"
+    by_ko = "기록과 코드가 설명하는" if from_code else "기록이 설명하는"
+    also_en = f"; {quote.written} is the bound of the {other.name_en}, a different approach" if other else ""
+    also_ko = f" {particle(quote.written, '은')} 다른 방법인 {other.name_ko}의 복잡도입니다." if other else ""
+    ctx.add("warning", "complexity_worse" if order > 0 else "complexity_inconsistent", name, quote.line,
+            f"문제 {ctx.k}: {by_ko} {p.label} 풀이는 {approach.name_ko}이고, 그 {label_ko}는 {bound}입니다. "
+            f"{particle(quote.ko, '와')} 맞지 않습니다.{also_ko} 적은 방법에 맞게 "
+            "반복 횟수, 재귀 깊이, 배열 크기를 다시 세어 보세요.",
+            f"Problem {ctx.k}: {by_en} {p.label} solved with the {approach.name_en}, whose {label_en} is "
+            f"{bound}, not {quote.en}{also_en}. Recount the loop iterations, recursion depth and array sizes "
+            "of the approach you describe.")
     return False
 
 
@@ -541,9 +601,10 @@ def _check_consistency(ctx: _Ctx, time: Complexity | None, space: Complexity | N
 
 
 def _review_entry(
-    slot: int, entry: ProblemEntry, findings: list[Finding]
+    slot: int, entry: ProblemEntry, findings: list[Finding], sources: dict[str, str] | None = None
 ) -> tuple[_Ctx, ProblemReview, Problem | None]:
     ctx = _Ctx(slot, entry, findings)
+    ctx.sources = sources
     problem = _review_problem_field(ctx)
     difficulty = _review_difficulty(ctx, problem)
     _review_text_fields(ctx)
@@ -588,10 +649,12 @@ def review_file(path: str | Path, practice: dict[str, str] | None = None) -> Log
 
 
 def review_log(text: str | None, practice: dict[str, str] | None = None,
-               unsolved: dict[str, str] | None = None) -> LogReview:
+               unsolved: dict[str, str] | None = None, sources: dict[str, str] | None = None) -> LogReview:
     """Findings and points for a log; ``practice`` maps a practice function
     (my_pow, count_primes, is_happy, int_to_roman) to its failing edge case, ``unsolved`` each one
-    the practice code leaves unsolved to how ('stub', 'missing'; coverage.py), None when not known."""
+    the practice code leaves unsolved to how ('stub', 'missing'; coverage.py), None when not known;
+    ``sources`` the practice code itself (module -> text), so the catalog compares a complexity with
+    the approach the code implements."""
     findings: list[Finding] = []
     if text is None or not text.strip():
         return _zero(findings, "empty_log", "LEETCODE_LOG.md가 비어 있습니다. 템플릿의 칸을 채우세요.",
@@ -610,12 +673,12 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
                      "LEETCODE_LOG.md가 아직 빈 템플릿입니다. 채운 칸이 하나도 없습니다.",
                      "LEETCODE_LOG.md is still the blank template: no field has been filled in.",
                      parsed.problems[0].line)
-    return _review_entries(parsed.problems, findings, practice or {}, unsolved)
+    return _review_entries(parsed.problems, findings, practice or {}, unsolved, sources)
 
 
 def _review_entries(
     entries: list[ProblemEntry], findings: list[Finding], practice: dict[str, str],
-    unsolved: dict[str, str] | None = None,
+    unsolved: dict[str, str] | None = None, sources: dict[str, str] | None = None,
 ) -> LogReview:
     breakdown: list[BreakdownItem] = []
     reviews: list[ProblemReview] = []
@@ -630,7 +693,7 @@ def _review_entries(
             breakdown.append(BreakdownItem(f"problem {slot}", 0.0, PER_PROBLEM))
             continue
         first = len(findings)
-        ctx, pr, problem = _review_entry(slot, entries[slot - 1], findings)
+        ctx, pr, problem = _review_entry(slot, entries[slot - 1], findings, sources)
         _settle(ctx, findings[first:])
         if problem is not None and problem.number in seen:
             ctx.add("warning", "duplicate_problem", "problem", ctx.line_for("problem"),
