@@ -38,7 +38,7 @@ LABELS_EN = {
 _SYNONYMS: dict[str, tuple[str, ...]] = {
     "problem": ("문제", "문제 이름", "문제 번호", "문제명", "문제 제목", "제목", "problem", "title",
                 "problem title", "problem name", "name", "leetcode problem", "번호", "문제번호", "number",
-                "problem number", "problem no", "문항"),
+                "problem number", "problem no", "문항", "prob", "#", "no"),
     "difficulty": ("난이도", "difficulty", "level", "레벨", "diff", "lvl", "난도"),
     "first_idea": ("처음 아이디어", "첫 아이디어", "처음 떠올린 방법", "처음 떠올린 아이디어",
                    "초기 아이디어", "처음 접근", "첫 접근", "처음 방법", "아이디어", "브루트포스",
@@ -309,9 +309,11 @@ def _answers(name: str, value: str) -> bool:
     from .review import parse_difficulty  # review imports this module
 
     head = re.split(r"\s{2,}|[,;|]", value, maxsplit=1)[0]
-    if name in ("time", "space"):
-        found = find_all_bigo(value)
-        return bool(found) and found[0].start <= 3
+    if name in ("time", "space"):  # a Big-O or a complexity in words soon after: 'since n halves, O(log n)'
+        from .prose import word_complexities
+
+        found = find_all_bigo(value[:80]) or [m for m, _ in word_complexities(value[:80])]
+        return bool(found)
     if name == "difficulty":
         return parse_difficulty(head) is not None
     return sum(c.isalpha() or c.isdigit() for c in head) >= 2
@@ -345,6 +347,9 @@ def _share(name: str, value: str, label: str) -> list[tuple[str, str, str]]:
     if len(names) < 2 or not set(names) <= {"time", "space"}:
         return [(name, value, label)]
     found = find_all_bigo(value)
+    halves = _outside_parens(value, re.compile(r"\s+/\s+|\s*[|;]\s*"))
+    if len(found) != len(names) and len(halves) == len(names):  # 'O(log n) / constant space', '- / O(1)'
+        return [(n, v, label) for n, v in zip(names, halves, strict=True)]
     if len(found) != len(names):
         return [(name, value, label)]
     parts = [value[m.start:(found[i + 1].start if i + 1 < len(found) else len(value))].strip(" ,;/|")
@@ -395,8 +400,9 @@ def split_approaches(value: str) -> tuple[str, str] | None:
     m = _INLINE_APPROACHES.match(one)
     if m:
         return m.group("first").strip(), m.group("final").strip()
-    parts = [p.strip() for p in _ARROW.split(one) if p.strip()]
-    if len(parts) >= 2 and all(sum(c.isalpha() for c in p) >= 2 for p in (parts[0], parts[-1])):
+    parts = [clean_value(p) for p in _ARROW.split(one)]  # '- → 체': the first left empty ('-')
+    if len(parts) >= 2 and any(sum(c.isalpha() for c in p) >= 2 for p in (parts[0], parts[-1])) and all(
+            not p or sum(c.isalpha() for c in p) >= 2 for p in (parts[0], parts[-1])):
         return parts[0], " -> ".join(parts[1:]) if len(parts) > 2 else parts[-1]
     return None
 
@@ -655,7 +661,7 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
     """Sentences that are not fields ('I first thought of ...', '시간 복잡도는 O(log n)이고 ...') answer
     the fields the labels left empty, as a TA would read them (prose.py)."""
     _split_approach(entry)
-    prose = split_sentences(entry.extra)
+    prose = split_sentences([(n, _unlabelled(t)) for n, t in entry.extra])
     sentences = list(prose)
     for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
         sentences += split_sentences(f.lines[:1])[1:]
@@ -724,6 +730,17 @@ def _consume(b: _Builder, number: int, raw: str, stripped: str) -> None:
 
 # 'Complexity: …', '- 복잡도: …', '**Note** → …': a label the reader does not know, set off as labels are
 _UNKNOWN_LABEL = re.compile(r"^(?:\*\*|__)?[^\W\d_][^:：\n]{0,28}?(?:\*\*|__)?\s*(?:[:：]|->|→|=>)", re.I)
+
+
+def _unlabelled(raw: str) -> str:
+    """A line less the label the reader does not know ('- **Complexity:** Since n halves, …' reads as
+    'Since n halves, …'): its content is read, not its label."""
+    indent = raw[:_indent(raw)]
+    body = _BULLET.sub("", raw.strip(), count=1)
+    label = _UNKNOWN_LABEL.match(body)
+    if label is None or len(label.group().split()) > 4 or match_label(label.group().rstrip(":：->→= ")):
+        return raw
+    return indent + body[label.end():].lstrip("*_ ")
 
 
 def _indent(raw: str) -> int:

@@ -191,7 +191,7 @@ _WRONG = re.compile(
     r"wrong|mistake|\bbugs?\b|forgot|forget|missed|overflow|fail|\bTLE\b|time\s*limit|timed?\s*out|"
     r"edge\s+case|corner\s+case|off[- ]by[- ]one|crash|error|exception|tricky|careful|pitfall|stuck|"
     r"trip(?:ped)?\s+(?:me\s+)?up|struggl|confus|\bissues?\b|didn'?t\s+(?:handle|consider|account|check)|"
-    r"careless|could\s+have\s+gone|"
+    r"careless|could\s+have\s+gone|left\s+out|overlook|neglect|"
     r"틀렸|틀린|틀릴|틀려|실수|오답|시간\s*초과|빠뜨|빼먹|놓쳤|놓치|잊|까먹|오버플로|에러|오류|버그|경계|"
     r"주의|헷갈|예외|실패|막혔|고생|잘못|헤맸|어려웠|(?:처리|고려|확인)하지\s*(?:않|못)", re.I)
 _ALONE = re.compile(r"\balone\b|\bby\s+myself\b|\bon\s+my\s+own\b|\bindependently\b|"
@@ -351,21 +351,25 @@ _WORDS_AFTER = re.compile(rf"(?:{_CUE_WORDS})(?:\s*complexity|\s*복잡도)?\s*(
                           rf"(?P<w>{_WORDS})(?![\w(])", re.I)
 
 
-def word_complexities(text: str) -> list[BigOMatch]:
-    """Each complexity said in words next to its cue, as a match the way ``find_all_bigo`` gives one."""
-    found: dict[int, BigOMatch] = {}
+def word_complexities(text: str) -> list[tuple[BigOMatch, str]]:
+    """Each complexity said in words next to its cue, as a match the way ``find_all_bigo`` gives one,
+    with what its own cue says it measures ('time' or 'space')."""
+    found: dict[int, tuple[BigOMatch, str]] = {}
     for pattern in (_WORDS_BEFORE, _WORDS_AFTER):
         for m in pattern.finditer(text):
             w = m.group("w").rstrip()
-            found.setdefault(m.start("w"), BigOMatch(m.start("w"), m.start("w") + len(w), w, w))
-    return sorted(found.values(), key=lambda m: m.start)
+            kind = "space" if _SPACE.search(m.group()) else "time"
+            found.setdefault(m.start("w"), (BigOMatch(m.start("w"), m.start("w") + len(w), w, w), kind))
+    return sorted(found.values(), key=lambda x: x[0].start)
 
 
 def _sentence_complexities(s: Sentence) -> list[_Mention]:
     text = s.text
     matches = find_all_bigo(text)
+    said: dict[int, str] = {}  # a complexity in words: its own cue ('log n time') says what it measures
     if not matches:  # a Big-O said in words only where the sentence has none in O(...)
-        matches = word_complexities(text)
+        worded = word_complexities(text)
+        matches, said = [m for m, _ in worded], {m.start: kind for m, kind in worded}
     first = _FIRST.search(text)
     out: list[_Mention] = []
     for k, m in enumerate(matches):
@@ -373,6 +377,8 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
         hi = matches[k + 1].start if k + 1 < len(matches) else len(text)
         before, after = text[lo:m.start], text[m.end:hi]
         kinds, strength, cue_span = _kinds(before, after, lo, m.end)
+        if m.start in said:
+            kinds, strength = (said[m.start],), 2
         if not kinds and out and len(out[-1].kinds) == 2 and _LIST_GAP.fullmatch(before):
             kinds, strength, cue_span = out[-1].kinds, out[-1].strength, (m.start, m.start)  # '…, O(1)'
         if not kinds:
