@@ -91,6 +91,7 @@ def _p(number: int, title: str, difficulty: str, tags: str, *approaches: Approac
 A = Approach
 _FAST_POW = (r"fast|binary\s*exp|squar|divide|halv|exponentiation\s+by|분할|빠른|제곱|절반|반씩|recurs|재귀|"
              r"iterat|반복")
+_SIEVE = r"eratosthenes|에라토스테네스|\bsieve\b|체|linear\s+sieve|euler|오일러"
 _LINEAR_SIEVE = r"linear\s+sieve|euler|선형\s*체|오일러"
 _ANY = r"(?s:.)"  # one method in two readings (bounded input): any description names both
 _DIGITS_EN = "n is the input number (its digit count is log n)"
@@ -100,7 +101,7 @@ CATALOG: tuple[Problem, ...] = (
     # The four the lesson names (practice functions in exercises/leetcode.py).
     _p(50, "Pow(x, n)", "Medium", "Math, Recursion",
        A("fast exponentiation, iterative (halving n)", "분할 거듭제곱, 반복문 (n을 절반씩)",
-         "O(log n)", ("O(1)",), names=_FAST_POW, variant=r"iterat|loop|반복문|while|for\s*문",
+         "O(log n)", ("O(1)",), names=_FAST_POW, variant=r"iterat|loop|반복문|while|for\s*문|variables?|변수",
          code=r"^(?![\s\S]*\b{fn}\s*\([\s\S]*\b{fn}\s*\()[\s\S]*\b(?:while|for)\b"),
        A("fast exponentiation, recursive (halving n)", "분할 거듭제곱, 재귀 (n을 절반씩)",
          "O(log n)", ("O(log n)",), names=_FAST_POW, variant=r"recurs|재귀|call\s*stack|호출\s*스택",
@@ -109,10 +110,10 @@ CATALOG: tuple[Problem, ...] = (
        aliases=("mypow", "pow", "powxn", "거듭제곱")),
     _p(204, "Count Primes", "Medium", "Array, Math, Enumeration, Number Theory",
        A("Sieve of Eratosthenes", "에라토스테네스의 체", "O(n log log n)", ("O(n)",),
-         names=r"eratosthenes|에라토스테네스|\bsieve\b|체", variant=r"eratosthenes|에라토스테네스",
+         names=_SIEVE, variant=r"eratosthenes|에라토스테네스|[pi]\s*\*\s*[pi]|[pi]\s*\^\s*2|[pi]²|제곱부터",
          code=r"\w+\s*\*\s*\w+\s*::|range\(\s*\w+\s*\*\s*\w+\s*,"),
        A("linear (Euler) sieve", "선형(오일러) 체", "O(n)", ("O(n)",),
-         names=_LINEAR_SIEVE, variant=_LINEAR_SIEVE, code=r"%\s*\w+\s*==\s*0\s*:\s*(?:#.*)?\n?\s*break"),
+         names=_SIEVE, variant=_LINEAR_SIEVE, code=r"%\s*\w+\s*==\s*0\s*:\s*(?:#.*)?\n?\s*break"),
        variables_en="n is the bound", variables_ko="n은 상한", function="count_primes",
        aliases=("countprimes", "소수개수", "소수세기", "소수의개수")),
     _p(202, "Happy Number", "Easy", "Hash Table, Math, Two Pointers",
@@ -261,7 +262,8 @@ def identify(problem: Problem, text: str, source: str | None = None) -> tuple[Ap
     """The catalog's approaches that the log's words (``text``: its final approach and complexities)
     and the practice function's ``source`` describe; () when neither names one. A family word ('fast
     exponentiation', 'sieve') names every member unless a member's own words single it out
-    ('recursive', 'Eratosthenes'); where the log and the code both name some, those both name win."""
+    ('recursive', 'Eratosthenes'); where the log and the code both name some, those both name win, and
+    where they name different ones, all of them (the review is then unsure, not wrong)."""
     hits = tuple(a for a in problem.approaches if a.names and re.search(a.names, text, re.I))
     singled = tuple(a for a in hits if a.variant and re.search(a.variant, text, re.I))
     from_log = singled or hits
@@ -271,7 +273,7 @@ def identify(problem: Problem, text: str, source: str | None = None) -> tuple[Ap
         from_code = tuple(a for a in problem.approaches
                           if a.code and re.search(a.code.replace("{fn}", fn), source))
     both = tuple(a for a in from_log if a in from_code)
-    return both or from_log or from_code
+    return both or tuple(a for a in problem.approaches if a in from_log or a in from_code)
 
 
 def get(number: int) -> Problem | None:

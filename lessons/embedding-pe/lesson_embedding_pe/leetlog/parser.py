@@ -812,13 +812,19 @@ def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:
             b.open_field(name, value, label, number, raw)
         return True
     if raw.lstrip().startswith("#"):
-        if level <= 2:
+        if level <= 2 and not (b.entry is not None and _SECTION_OF_A_PROBLEM.search(text)):
             b.end_section()
         else:
             b.close_field()
         b.add_line(number, raw)
         return True
     return False
+
+
+# LeetCode's own solution headings ('# Intuition', '# Approach', '# Complexity', '# Code') and their
+# Korean forms are parts of the problem above them, whatever their level.
+_SECTION_OF_A_PROBLEM = re.compile(
+    r"complexity|복잡도|analysis|분석|\bcode\b|코드|intuition|approach|직관|접근", re.I)
 
 
 def _identified(entry: ProblemEntry) -> bool:

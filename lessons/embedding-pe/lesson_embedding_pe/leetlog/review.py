@@ -460,13 +460,14 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quot
     sieve is. When neither names one and the approaches disagree, the reader is not sure: a TA reads it."""
     source = function_source(ctx.sources, p.function) if p.function else None
     named = identify(p, _approach_text(ctx.entry), source)
-    if named:
+    pool = named or p.approaches
+    holding = [a for a in pool if _holds(name, parsed, a)]
+    if named and not holding:
         in_code = bool(source) and named[0] in identify(p, "", source)
         return _against_named(ctx, name, p, named, parsed, quote, in_code)
-    holding = [a for a in p.approaches if _holds(name, parsed, a)]
-    if holding and len(holding) < len(p.approaches):
+    if holding and len(holding) < len(pool):
         label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
-        others = [a for a in p.approaches if a not in holding]
+        others = [a for a in pool if a not in holding]
         yes_ko, no_ko = (", ".join(a.name_ko for a in x) for x in (holding, others))
         yes_en, no_en = (", ".join(a.name_en for a in x) for x in (holding, others))
         ctx.add(UNSURE, "unsure_approach", name, quote.line,
@@ -522,8 +523,6 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quot
 def _against_named(ctx: _Ctx, name: str, p: Problem, named: tuple[Approach, ...], parsed: list[Complexity],
                    quote: Quote, from_code: bool) -> bool:
     """A claim that does not hold for the approach the log names (and the code implements)."""
-    if any(_holds(name, parsed, a) for a in named):
-        return True
     approach = named[0]
     bound = _bounds(name, approach)[0]
     order = compare(parsed[0], bound)
