@@ -460,7 +460,7 @@ _CLAUSE_END = re.compile(r"[,;，、/|]|\s(?:and|but|while|whereas)\s|(?:이고|
 # A reason that comes before its claim ends in a causal connective: Korean -이라/-라서/-니까/-므로/
 # -때문에/-아서 (not the particle -에서), or opens with English 'since/because/as'.
 _REASON_BEFORE = re.compile(
-    r"(?:이라서|라서|이라|니까|으므로|므로|때문에|(?<=[가-힣])(?<![에로])서)\s*,?\s*$|"
+    r"(?:이라서|라서|이라|(?<=[가-힣])라|니까|으므로|므로|때문에|(?<=[가-힣])(?<![에로])서)\s*,?\s*$|"
     r"^\s*(?:since|because|as|given\s+that|due\s+to)\b", re.I)
 
 

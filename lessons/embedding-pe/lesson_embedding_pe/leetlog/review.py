@@ -362,6 +362,14 @@ def _has_reason(value: str, spans: list[tuple[int, int]]) -> bool:
     return sum(c.isalpha() for c in _SEPARATORS.sub(" ", rest)) >= 2
 
 
+# A reason for each complexity of its own kind: a time argument is no example for a space complexity.
+# (en clause, ko clause before '때문이다', ko note)
+_REASON_EXAMPLE = {
+    "time": ("n halves every step", "n이 매번 절반이 되기", "n이 매번 절반으로 줄어듦"),
+    "space": ("only a few variables are kept", "변수 몇 개만 쓰기", "변수 몇 개만 사용"),
+}
+
+
 def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complexity | None:
     """Presence+reason (field point), parse and consistency (0.25 each)."""
     f = _check_presence(ctx, name)
@@ -376,17 +384,17 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
                 f"문제 {ctx.k}: {label_ko}에 이유가 없습니다. {f.line}행 \"{_excerpt(f.raw, f.value)}\"에서 "
                 f"{particle(label_ko, '를')} {particle(f.value, '로')} 읽었지만 왜 그런지가 없습니다. "
                 "같은 문장이나 다음 문장에 "
-                "이유를 덧붙이세요 (예: '… n이 매번 절반이 되기 때문이다').",
+                f"이유를 덧붙이세요 (예: '… {_REASON_EXAMPLE[name][1]} 때문이다').",
                 f"Problem {ctx.k}: the {label_en} has no reason: "
                 f"line {f.line} \"{_excerpt(f.raw, f.value)}\" "
                 f"gives it as {f.value} but not why; add the reason in that sentence or the next "
-                "(e.g. '... because n halves every step').")
+                f"(e.g. '... because {_REASON_EXAMPLE[name][0]}').")
     else:
         ctx.add("error", "no_reason", name, f.line,
                 f"문제 {ctx.k}: {label_ko}에 이유가 없습니다. Big-O 뒤에 왜 그런지 한 줄을 덧붙이세요 "
-                "(예: 'n이 매번 절반으로 줄어듦').",
+                f"(예: '{_REASON_EXAMPLE[name][2]}').",
                 f"Problem {ctx.k}: the {label_en} has no reason; add one line after the Big-O saying why "
-                "(e.g. 'n halves every step').")
+                f"(e.g. '{_REASON_EXAMPLE[name][0]}').")
     if not matches:
         ctx.add("error", "no_bigo", name, f.line,
                 f"문제 {ctx.k}: {label_ko} '{_short(f.value)}'에서 Big-O를 찾지 못했습니다. "
@@ -473,8 +481,8 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quot
         ctx.add(UNSURE, "unsure_approach", name, quote.line,
                 f"문제 {ctx.k}: {label_ko} {particle(quote.ko, '은')} {yes_ko}에는 맞지만 {no_ko}에는 "
                 f"맞지 않습니다. 기록에서 어느 방법인지 알 수 없었습니다. {TA_KO}",
-                f"Problem {ctx.k}: the {label_en} {quote.en} holds for {yes_en} but not for {no_en}, and the "
-                f"reader could not tell which one the log describes. {TA_EN}")
+                f"Problem {ctx.k}: the {label_en} {quote.en} holds for the {yes_en} but not for the {no_en}, "
+                f"and the reader could not tell which one the log describes. {TA_EN}")
         return True
     if holding:
         return True
