@@ -131,6 +131,20 @@ FAMILIES = {
         "# Complexity\n- Time complexity: $$O(n \\log \\log n)$$, each composite crossed once per prime\n"
         "- Space complexity: $$O(n)$$, one flag per number",
     ),
+    "both complexities in one field": _two(
+        "- 시간복잡도: 시간 O(log n), 공간 O(1) — n이 절반씩 줄고 변수 몇 개만 씀",
+        "- Time complexity: O(n log log n) time and O(n) space because of the sum of n/p and one flag each",
+    ),
+    "LeetCode's solution template": (
+        "## Problem 1: 50. Pow(x, n)\nDifficulty: Medium\n# Intuition\n"
+        "Multiply x by itself n times: too slow.\n"
+        "# Approach\nFast exponentiation: square x and halve n each step.\n# Complexity\n- Time complexity:\n"
+        "$$O(\\log n)$$ since n halves each step\n- Space complexity:\n"
+        "$$O(1)$$ since only a few variables are kept\n"
+        "# Code\n```python\ndef my_pow(x, n): ...\n```\nMistakes: negative n. Solved alone.\n\n"
+        f"## Problem 2\n{_HEAD['en'].format(**_PRIMES)}- Time: O(n log log n) — sum of n/p\n"
+        f"- Space: O(n) — one flag per number\n{_TAIL['en']}"
+    ),
     "arrows and shorthand": (
         "## Problem 1: 50. Pow(x, n)\n- Difficulty: Medium\n- Approach -> brute force -> fast pow\n"
         "- Time: O(log n) because n halves\n- Space: O(1) as only a few variables are kept\n"

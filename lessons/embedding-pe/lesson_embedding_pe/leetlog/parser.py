@@ -668,6 +668,9 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
         first_raw = f.raw.splitlines()[:1]  # a label with nothing after it ('문제번호') has no raw line
         if f.name in _ONE_LINE and f.lines[0][1].strip() and first_raw and clean_value(first_raw[0]):
             sentences += split_sentences(f.lines[1:])  # the lines under 'Difficulty: Medium' are prose
+        other = {"time": "space", "space": "time"}.get(f.name)
+        if other and not (entry.fields.get(other) and entry.fields[other].filled):
+            sentences += split_sentences(f.lines)  # 'Time: O(log n) time and O(1) space because …'
     sentences.sort(key=lambda s: s.line)
     raw_lines = dict(entry.extra) | {n: r for f in entry.fields.values() for n, r in f.lines}
     read = False
@@ -753,8 +756,8 @@ def _ends_field(current: Field, inline: bool, raw: str, stripped: str) -> bool:
     bullet once the field has its answer ('- 틀린 이유: …' then '- 혼자 풂'). The words are then read by
     what they say, never swallowed into the field above."""
     label_raw = current.lines[0][1] if current.lines else ""
-    if _indent(raw) > _indent(label_raw):
-        return False  # indented under the label: the field's own continuation
+    if _indent(raw) > _indent(label_raw) or label_raw.lstrip().startswith("#"):
+        return False  # indented under the label, or under a heading ('# Approach'): the field's own text
     body = _BULLET.sub("", stripped, count=1)
     label = _UNKNOWN_LABEL.match(body)
     if label and len(label.group().split()) <= 4:
