@@ -669,8 +669,8 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
         if f.name in _ONE_LINE and f.lines[0][1].strip() and first_raw and clean_value(first_raw[0]):
             sentences += split_sentences(f.lines[1:])  # the lines under 'Difficulty: Medium' are prose
         other = {"time": "space", "space": "time"}.get(f.name)
-        if other and not (entry.fields.get(other) and entry.fields[other].filled):
-            sentences += split_sentences(f.lines)  # 'Time: O(log n) time and O(1) space because …'
+        if other and f.filled and not (entry.fields.get(other) and entry.fields[other].filled):
+            sentences += split_sentences([(f.line, f.value)])  # 'Time: O(log n) time and O(1) space …'
     sentences.sort(key=lambda s: s.line)
     raw_lines = dict(entry.extra) | {n: r for f in entry.fields.values() for n, r in f.lines}
     read = False
