@@ -25,7 +25,7 @@ FIELDS = (
     "what_went_wrong",
     "solved",
 )
-LAYOUTS = ("template", "bullets", "prose", "line", "table", "notebook")
+LAYOUTS = ("template", "bullets", "prose", "line", "table", "notebook", "leetcode")
 LABEL_SETS = ("full", "short", "unknown", "none")
 LANGS = ("en", "ko")
 
@@ -325,6 +325,8 @@ def _problem(i: int, p: Problem, spec: Spec, drop: str | None) -> str:
         if spec.layout == "prose":
             return f"{heading}\n\n" + " ".join(sentences) + "\n"
         return f"{heading}\n" + "".join(f"- {s}\n" for s in sentences)  # label-less bullets
+    if spec.layout == "leetcode":  # LeetCode's own solution template, its headings kept
+        return _leetcode(i, p, spec, drop, texts)
     if spec.layout == "line":
         fields = [texts["problem"]] + (["Medium"] if drop != "difficulty" else [])
         fields += [f"{_label(spec, f)}: {texts[f]}" for f in FIELDS[2:] if f != drop]
@@ -380,3 +382,23 @@ def _table(spec: Spec) -> str:
         }
         rows.append("| " + " | ".join(cell[c] for c in cols) + " |")
     return "\n".join(rows) + "\n"
+
+
+def _leetcode(i: int, p: Problem, spec: Spec, drop: str | None, texts: dict[str, str]) -> str:
+    """'# Intuition / # Approach / # Complexity / # Code', as LeetCode's editor starts a solution."""
+    out = [f"## {_label(spec, 'problem')} {i}: {texts['problem']}"]
+    if drop != "difficulty":
+        out.append(f"{_label(spec, 'difficulty')}: Medium")
+    if drop != "first_idea":
+        out += ["# Intuition", f"{texts['first_idea']}"]
+    if drop != "final_approach":
+        out += ["# Approach", f"{texts['final_approach']}"]
+    out.append("# Complexity")
+    for kind in ("time", "space"):
+        if kind != drop:
+            out += [f"- {'Time' if kind == 'time' else 'Space'} complexity:", texts[kind]]
+    out += ["# Code", "```python", f"def solve_{p.number}(): ...", "```"]
+    for name in ("what_went_wrong", "solved"):
+        if name != drop:
+            out.append(f"{_label(spec, name)}: {texts[name]}")
+    return "\n".join(out) + "\n"

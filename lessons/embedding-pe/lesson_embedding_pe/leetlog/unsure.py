@@ -37,8 +37,9 @@ _FIELD_WORDS = {
                   r"|difficulty|\bdiff\b",
     "first_idea": r"처음|첫\s*아이디어|first|initial|brute|naive|완전\s*탐색|브루트|단순|idea|아이디어|->|→",
     "final_approach": r"최종|결국|final|approach|접근|improv|개선|submitted|제출|->|→",
-    "time": rf"time|시간|{_BIGO.pattern}|{_COMPLEXITY_WORDS}|complexity|복잡도",
-    "space": rf"space|공간|memory|메모리|{_BIGO.pattern}|{_COMPLEXITY_WORDS}|extra|complexity|복잡도",
+    # not the bare word 'complexity' ('# Complexity' heads both): it says neither which one nor what it is
+    "time": rf"\btime\b|시간|{_BIGO.pattern}|{_COMPLEXITY_WORDS}",
+    "space": rf"space|공간|memory|메모리|{_BIGO.pattern}|{_COMPLEXITY_WORDS}|extra",
     "what_went_wrong": r"wrong|mistake|bug|틀|오류|실수|edge|경계|overflow|오버플로|timeout|초과|\bTLE\b|"
                        r"\bWA\b|fail|실패|음수|negative|could\s+have",
     "solved": r"alone|myself|on\s+my\s+own|solution|editorial|혼자|스스로|풀이|힌트|hint|해설|\bsolved\b|풂",
