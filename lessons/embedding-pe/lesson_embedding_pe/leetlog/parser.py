@@ -661,7 +661,7 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
     """Sentences that are not fields ('I first thought of ...', '시간 복잡도는 O(log n)이고 ...') answer
     the fields the labels left empty, as a TA would read them (prose.py)."""
     _split_approach(entry)
-    prose = split_sentences([(n, _unlabelled(t)) for n, t in entry.extra])
+    prose = split_sentences([(n, unlabelled(t)) for n, t in entry.extra])
     sentences = list(prose)
     for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
         sentences += split_sentences(f.lines[:1])[1:]
@@ -735,7 +735,7 @@ def _consume(b: _Builder, number: int, raw: str, stripped: str) -> None:
 _UNKNOWN_LABEL = re.compile(r"^(?:\*\*|__)?[^\W\d_][^:：\n]{0,28}?(?:\*\*|__)?\s*(?:[:：]|->|→|=>)", re.I)
 
 
-def _unlabelled(raw: str) -> str:
+def unlabelled(raw: str) -> str:
     """A line less the label the reader does not know ('- **Complexity:** Since n halves, …' reads as
     'Since n halves, …'): its content is read, not its label."""
     indent = raw[:_indent(raw)]

@@ -26,7 +26,8 @@ from .bigo import Complexity, ParseError, compare, find_all_bigo, parse
 from .catalog import Approach, Problem, find_problem, identify
 from .coverage import function_source, says_why
 from .mathtext import to_plain
-from .parser import LABELS_EN, LABELS_KO, REQUIRED, Field, ProblemEntry, parse_log
+from .parser import LABELS_EN, LABELS_KO, REQUIRED, Field, ProblemEntry, parse_log, unlabelled
+from .prose import split_sentences
 from .unsure import SETTLED_BY_TA, TA_EN, TA_KO, UNSURE, is_unsure
 
 __all__ = [
@@ -745,8 +746,7 @@ def _settle(ctx: _Ctx, mine: list[Finding]) -> None:
             continue
         placed = ctx.entry.fields.get(f.field)
         emptied = placed is not None and not placed.filled
-        prose = ctx.entry.implicit or any(x.label == "sentence" for x in ctx.entry.fields.values())
-        if prose and f.code == "missing_field":  # prose was read sentence by sentence (prose.py) already
+        if ctx.entry.implicit and f.code == "missing_field":  # a log all in prose: every sentence was read
             continue
         text = _unplaced_text(ctx.entry, f.field)
         saw = is_unsure(f.code, f.field, placed.value if placed else "", text, emptied)
@@ -772,7 +772,11 @@ def _unplaced_text(entry: ProblemEntry, name: str) -> str:
     """What under a problem might still hold field ``name``: its prose, every field's continuation
     lines (where a label the parser does not know is swallowed), and for a complexity the other
     complexity's line (both said in one field). A field's own labelled line belongs to that field."""
-    parts = [entry.heading, *(t for _, t in entry.extra)]  # prose: its sentences were all read already
+    # the prose less each sentence a field was read from (prose.py): what is left was not placed
+    placed = {" ".join(f.raw.split()) for f in entry.fields.values() if f.label == "sentence"}
+    extra = split_sentences([(n, unlabelled(t)) for n, t in entry.extra]) if placed else []
+    parts = [entry.heading, *(s.text for s in extra if " ".join(s.text.split()) not in placed)] if placed \
+        else [entry.heading, *(t for _, t in entry.extra)]
     for other, f in entry.fields.items():
         rest = f.lines[1:] if f.lines else []
         if other == name or (other in ("time", "space") and name in ("time", "space")
