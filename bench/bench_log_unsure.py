@@ -74,15 +74,18 @@ def generated(count: int) -> dict[str, int]:
     return tally
 
 
-def kit_corpus() -> dict[str, str]:
-    """name -> log text: the repository's LEETCODE_LOG.md files (once each) and the tests' logs."""
+def kit_corpus() -> tuple[dict[str, str], int]:
+    """(name -> log text, how many files): the repository's LEETCODE_LOG.md files other than the blank
+    template (each distinct text once) and the tests' logs."""
     logs: dict[str, str] = {}
     seen: set[str] = set()
+    files = 0
     template = (ROOT / "exercises" / "LEETCODE_LOG.md").read_text(encoding="utf-8")
     for path in sorted(ROOT.glob("**/LEETCODE_LOG.md")):
         if ".git" in path.parts or "site" in path.parts:
             continue
         text = path.read_text(encoding="utf-8")
+        files += text != template
         if text != template and text not in seen:
             seen.add(text)
             logs[str(path.relative_to(ROOT))] = text
@@ -103,7 +106,11 @@ def kit_corpus() -> dict[str, str]:
         logs[f"tests/test_leetlog.py:{name}"] = getattr(t, name)
     for name, text in r.FAMILIES.items():
         logs[f"tests/test_log_reader.py:{name}"] = text
-    return logs
+    return logs, files
+
+
+def seen_files(corpus: dict[str, str]) -> list[str]:
+    return [name for name in corpus if name.endswith("LEETCODE_LOG.md")]
 
 
 def main() -> int:
@@ -124,9 +131,13 @@ def main() -> int:
     print(
         f"  complete logs marked down: {g['marked_down']}; fields left out given for free: {g['given_free']}"
     )
-    corpus = kit_corpus()
+    corpus, files = kit_corpus()
     unsure = {name: text for name, text in corpus.items() if _unsure(review_log(text))}
-    print(f"kit's corpus: {len(corpus)} logs, unsure: {len(unsure)} ({len(unsure) / len(corpus):.0%})")
+    print(
+        f"kit's corpus: {len(corpus)} distinct logs ({files} LEETCODE_LOG.md files, "
+        f"{len(corpus) - len(seen_files(corpus))} from the tests), unsure: {len(unsure)} "
+        f"({len(unsure) / len(corpus):.0%})"
+    )
     for name in unsure:
         print(f"  unsure: {name}")
     return 1 if g["marked_down"] or g["given_free"] else 0
