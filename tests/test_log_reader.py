@@ -284,3 +284,24 @@ def test_recursive_fast_power_in_the_code_is_held_to_its_log_n_space() -> None:
     assert [(f.problem, f.field, f.code) for f in both.findings if f.severity == "unsure"] == [
         (1, "space", "unsure_approach")
     ] and both.points == MAX_POINTS
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        "- 시간복잡도: n이 매번 절반이 되므로 O(log n)이다.\n- 공간복잡도: O(1)",
+        "- Time complexity: O(log n) because n halves every step\n- Space complexity: O(1)",
+        "- 시간복잡도: O(log n) — n이 절반씩\n- 공간복잡도: O(1)이다.",
+    ],
+    ids=["ko-before", "en-after", "ko-dash"],
+)
+def test_a_reason_belongs_to_its_own_complexity(lines: str) -> None:
+    """The time's reason is not the space's: a space complexity with none is a sure gap, and the hint's
+    example is a space argument, not 'n halves every step'."""
+    r = review_log(
+        _two(lines, "- Time: O(n log log n) — n/p per prime p\n- Space: O(n) — one flag per number")
+    )
+    found = [f for f in r.findings if f.code == "no_reason"]
+    assert [(f.problem, f.field, f.severity) for f in found] == [(1, "space", "error")]
+    assert "a few variables" in found[0].message_en and "halves" not in found[0].message_en
+    assert "변수" in found[0].message_ko and r.points == MAX_POINTS - 0.25

@@ -28,6 +28,7 @@ from .coverage import function_source, says_why
 from .mathtext import to_plain
 from .parser import LABELS_EN, LABELS_KO, REQUIRED, Field, ProblemEntry, parse_log, unlabelled
 from .prose import split_sentences
+from .unsure import COPULA as _COPULA
 from .unsure import SETTLED_BY_TA, TA_EN, TA_KO, UNSURE, is_unsure
 
 __all__ = [
@@ -360,7 +361,8 @@ def _has_reason(value: str, spans: list[tuple[int, int]]) -> bool:
     for start, end in sorted(spans, reverse=True):
         rest = rest[:start] + " " + rest[end:]
     rest = to_plain(rest).text  # LaTeX markup ('$', '\\mathcal{') is not a reason
-    return sum(c.isalpha() for c in _SEPARATORS.sub(" ", rest)) >= 2
+    rest = _COPULA.sub(" ", _SEPARATORS.sub(" ", rest))  # 'O(1)이다.' states the claim, gives no reason
+    return sum(c.isalpha() for c in rest) >= 2
 
 
 # A reason for each complexity of its own kind: a time argument is no example for a space complexity.

@@ -47,6 +47,9 @@ _FIELD_WORDS = {
 }
 _WORDS = {k: re.compile(v, re.I) for k, v in _FIELD_WORDS.items()}
 
+# 'O(1)이다.', 'is O(n)': the claim stated, no reason given
+COPULA = re.compile(r"(?:^|(?<=\s))(?:이다|입니다|이에요|예요|이야|임|is|are|was)(?=\s|$)", re.I)
+
 TA_EN = "A TA will read this part; no point is taken for it."
 TA_KO = "이 부분은 조교가 직접 읽습니다. 이 부분에서 감점하지 않습니다."
 
@@ -81,7 +84,7 @@ def is_unsure(code: str, name: str, value: str, text: str, emptied: bool) -> str
     if code == "no_reason":
         from .mathtext import to_plain  # LaTeX markup ('\\mathcal') is neither a reason nor words
 
-        rest = _BIGO_SPAN.sub(" ", to_plain(value).text)
+        rest = COPULA.sub(" ", re.sub(r"[.。,;:]", " ", _BIGO_SPAN.sub(" ", to_plain(value).text)))
         if has_connective(rest) or sum(c.isalpha() for c in rest) >= 2:
             return "the field holds words besides the Big-O the reader could not tell apart from a reason"
         if has_connective(text) and field_words(name, text):
