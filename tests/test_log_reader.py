@@ -240,6 +240,14 @@ def test_the_linear_sieve_named_or_implemented_keeps_its_o_n() -> None:
         "linear (Euler) sieve"
     ]
     assert review_log(plain, sources=code).points == MAX_POINTS
+    # 'a sieve' alone is the sieve of Eratosthenes when its bound is claimed; O(n) for it may be the
+    # linear sieve's: a TA reads that, no point taken
+    r = review_log(plain)
+    assert [(f.problem, f.field, f.code) for f in r.findings if f.severity == "unsure"] == [
+        (2, "time", "unsure_approach")
+    ] and r.points == MAX_POINTS
+    usual = review_log(plain.replace("O(n) — each number is crossed out", "O(n log log n) — n/p per prime"))
+    assert usual.points == MAX_POINTS and not [f for f in usual.findings if f.severity == "unsure"]
 
 
 def test_an_approach_the_reader_cannot_identify_is_unsure_where_the_approaches_disagree() -> None:

@@ -468,14 +468,22 @@ def _approach_text(entry: ProblemEntry) -> str:
 def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quote: Quote) -> bool:
     """The claim against the approach the log names and the code implements (catalog.identify), not
     against the best bound of any approach: the sieve of Eratosthenes is not O(n) because the linear
-    sieve is. When neither names one and the approaches disagree, the reader is not sure: a TA reads it."""
+    sieve is. A family named by its words alone ('a sieve') is its usual member (the catalog's first) when
+    the claim holds for that one. When neither names one and the approaches disagree, or the claim holds
+    only for a family's other member, the reader is not sure: a TA reads it."""
     source = function_source(ctx.sources, p.function) if p.function else None
-    named = identify(p, _approach_text(ctx.entry), source)
+    text = _approach_text(ctx.entry)
+    named = identify(p, text, source)
+    # named by a family's words alone: no member's own words, no code that says which
+    family = bool(named) and not (source and identify(p, "", source)) and not any(
+        a.variant and re.search(a.variant, text, re.I) for a in named)
     pool = named or p.approaches
     holding = [a for a in pool if _holds(name, parsed, a)]
     if named and not holding:
         in_code = bool(source) and named[0] in identify(p, "", source)
         return _against_named(ctx, name, p, named, parsed, quote, in_code)
+    if family and pool[0] in holding:
+        return True  # a family named by its usual member's words ('sieve', 'fast exponentiation'): that one
     if holding and len(holding) < len(pool):
         label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
         others = [a for a in pool if a not in holding]
