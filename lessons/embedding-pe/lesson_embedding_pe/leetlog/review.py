@@ -792,9 +792,10 @@ def _unplaced_text(entry: ProblemEntry, name: str) -> str:
         if other == name or (other in ("time", "space") and name in ("time", "space")
                              and _NAMED[name].search(f.raw)):
             rest = f.lines or [(f.line, f.raw)]
-        elif name in ("time", "space"):
-            # the other complexity's own claim, or a method's own words ('제곱근까지', 'n times'): none of
-            # them is this complexity (an unknown label no longer hides in a field: parser._ends_field)
+        elif name in ("time", "space") or {name, other} == {"first_idea", "final_approach"}:
+            # the other complexity's own claim, a method's own words ('제곱근까지', 'n times'), the final
+            # approach's for the first idea: none of them is this field (an unknown label no longer hides in
+            # a field: parser._ends_field)
             rest = []
         parts += [t for _, t in rest]
     for d in entry.duplicates:

@@ -35,7 +35,9 @@ _FIELD_WORDS = {
     "problem": r"\b\d{1,4}\s*[.)번]\s*[A-Za-z가-힣]",
     "difficulty": r"\bmed(?:ium)?\b|\beasy\b|\bhard\b|중간|보통|쉬움|어려움|미디엄|난이도"
                   r"|difficulty|\bdiff\b",
-    "first_idea": r"처음|첫\s*아이디어|first|initial|brute|naive|완전\s*탐색|브루트|단순|idea|아이디어|->|→",
+    # 'first' alone is no first idea ('largest first'): a phrase that introduces one
+    "first_idea": r"처음|첫\s*(?:아이디어|시도|접근|생각)|at\s+first|"
+                  r"\bfirst\s+(?:idea|thought|attempt|try|approach)|\binitial(?:ly)?\b|brute|naive|완전\s*탐색|브루트|단순|\bidea\b|아이디어|intuition|->|→",
     "final_approach": r"최종|결국|final|approach|접근|improv|개선|submitted|제출|->|→",
     # not the bare word 'complexity' ('# Complexity' heads both): it says neither which one nor what it is
     "time": rf"\btime\b|시간|{_BIGO.pattern}|{_COMPLEXITY_WORDS}",
