@@ -144,7 +144,8 @@ def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview |
         found = notebook_log(list(cells or []))
         text, starts = found if found else (None, [])
     unsolved = coverage.unsolved(dict(getattr(submission, "sources", None) or {}))
-    review = review_log(text, unsolved=unsolved) if text is not None else None
+    sources = dict(getattr(submission, "sources", None) or {})
+    review = review_log(text, unsolved=unsolved, sources=sources) if text is not None else None
     if review is not None and starts:
         review = NotebookLogReview(**vars(review), cells=starts)
         _in_cells(review)
