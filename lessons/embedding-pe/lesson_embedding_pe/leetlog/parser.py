@@ -134,10 +134,6 @@ class LogParse:
     line_count: int
 
     @property
-    def is_blank(self) -> bool:
-        return self.line_count == 0 or not (self.problems or any(t.strip() for _, t in self.prose))
-
-    @property
     def filled_fields(self) -> int:
         return sum(f.filled for p in self.problems for f in p.fields.values())
 
