@@ -15,6 +15,7 @@ properties the tests hold: no complete log marked down, no field left out given 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -24,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 
+from bench.record import write_record  # noqa: E402 - the figures, for docs/leetcode-log.md
 from lesson_embedding_pe.leetlog import review_log  # noqa: E402
 from lesson_embedding_pe.leetlog.review import MAX_POINTS  # noqa: E402
 from tests.loggen import Spec, claim, render, specs  # noqa: E402
@@ -121,6 +123,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--logs", type=int, default=600, help="generated logs (default 600)")
     args = ap.parse_args()
+    load = os.getloadavg()[0]
     start = time.perf_counter()
     g = generated(args.logs)
     took = time.perf_counter() - start
@@ -145,6 +148,19 @@ def main() -> int:
     )
     for name in unsure:
         print(f"  unsure: {name}")
+    share = f"{g['unsure'] / g['logs']:.0%}"
+    rows = [
+        ("generated logs (complete / one field left out)", f"{g['logs']} ({g['complete']} / "
+         f"{g['logs'] - g['complete']})"),
+        ("complete logs marked down", str(g["marked_down"])),
+        ("fields left out given for free", str(g["given_free"])),
+        ("unsure, logs whose complexities are all O(...)", f"{g['bigo_unsure']} of {g['bigo_logs']}"),
+        ("unsure, all generated logs (each for a complexity said in words)", f"{g['unsure']} ({share})"),
+        ("unsure for another reason", str(g["unsure_other"])),
+        (f"the kit's own logs ({files} files, {len(corpus)} distinct), unsure", str(len(unsure))),
+    ]
+    write_record("log-unsure", command=f"python bench/bench_log_unsure.py --logs {args.logs}", runs=1,
+                 load=(load, os.getloadavg()[0]), columns=("the log reader", "logs"), rows=rows)
     return 1 if g["marked_down"] or g["given_free"] else 0
 
 
