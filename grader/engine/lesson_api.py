@@ -163,6 +163,29 @@ class ClassCharts(Protocol):
         skipping those); ``refs`` dashed, one per group, named ``ref_label`` in the key."""
 
 
+@dataclass(frozen=True)
+class TACheck:
+    """A check the lesson passed only provisionally: its reader was not sure, so a TA reads that part.
+
+    It costs nothing until a TA decides (``grade review DIR ID --check KEY --confirm|--take``): taking
+    its points takes those ``tests`` earned. ``hash`` binds the decision to the content it judged (a
+    hash of the part's text): when the student changes that part, the decision is void and said so."""
+
+    key: str  # stable across reruns of the same submission ("problem1/time"): what a decision names
+    task: str
+    tests: tuple[str, ...]  # the ids of the tests it passed provisionally (results.json ``tests[].id``)
+    en: str  # for the TA: the part, and what kept the reader from being sure (English, Korean)
+    ko: str
+    saw: str  # the student's words the reader could not place, as written
+    hash: str  # of the content the check judged
+    line: int | None = None  # where in the graded document, when it has lines
+    document: str | None = None  # the graded document it reads, when not the code
+
+
+# A grade's results.json (tests scored, artifacts written) -> the checks the lesson passed provisionally.
+TAChecks = Callable[[Mapping[str, Any]], Sequence[TACheck]]
+
+
 # Every student's results.json of a batch, in the class's order (``{}`` where a student has none, such as a
 # missing submission), and the kit's charts -> the lesson's blocks of summary.html. The class page is
 # bilingual: it heads each block "title_en / title_ko" and places ``html`` as it is (both languages in it,
@@ -215,6 +238,10 @@ class Lesson:
     # Keys of ``results.json``'s ``artifacts`` its hidden tests write (numbers measured on hidden inputs):
     # Gradescope's always-visible output leaves them out before the hidden tests are published.
     hidden_artifacts: tuple[str, ...] = ()
+    # The checks its suites passed only provisionally (``TACheck``): written to results.json
+    # ``ta_checks``, listed in `grade review` beside flagged submissions and in Gradescope's instructor
+    # view; a TA confirms each or takes its points. None: the lesson is always sure.
+    ta_checks: TAChecks | None = None
 
     @property
     def title(self) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.engine.lesson_api import FigureTexts, Layout, Lesson, Section
-from lesson_embedding_pe import causes, class_report, prefetch, reference, student_release
+from lesson_embedding_pe import causes, class_report, logta, prefetch, reference, student_release
 from lesson_embedding_pe.paths import EXERCISES, SOLUTIONS, SUITES
 from lesson_embedding_pe.tasks import CONTRACT, LOG_NAME, TASK_LIST, TOP_LEVEL_CALLS
 
@@ -64,4 +64,5 @@ LESSON = Lesson(
     probes=Path(__file__).resolve().parent / "probes.py",
     figure_texts=figure_texts,
     hidden_artifacts=("experiment",),  # the reversal experiment's numbers come from hidden runs
+    ta_checks=logta.ta_checks,  # the log's unsure parts: a TA reads them (logta.py)
 )
