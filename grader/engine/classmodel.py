@@ -89,6 +89,8 @@ class Row:
     notes: list[str] = field(default_factory=list)  # the instructor's private notes: never a student's
     results: dict = field(default_factory=dict, repr=False)
     checks: list[dict] = field(default_factory=list)  # passed provisionally: a TA reads them (ta_checks)
+    # check key -> the TA's decision that applies: {"decision": confirm|take|void, "reason", "points"}
+    decided: dict[str, dict] = field(default_factory=dict)
 
     @property
     def graded(self) -> bool:
@@ -261,7 +263,8 @@ def span(seconds: float) -> tuple[str, str]:
 def final_section(row: Row) -> dict[str, Any]:
     """What a student's results.json carries as ``final`` (its report renders it)."""
     return {"auto": row.auto, "total": row.total, "max": row.max, "submitted_at": row.submitted_at,
-            "late_by": row.late_by, "steps": [asdict(s) for s in row.steps]}
+            "late_by": row.late_by, "steps": [asdict(s) for s in row.steps],
+            **({"checks": row.decided} if row.decided else {})}
 
 
 def to_json(model: ClassModel) -> str:

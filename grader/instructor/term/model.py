@@ -182,6 +182,7 @@ def _check_steps(row: Row, term: Term, used: set[tuple[str, str]], void: list[st
         used.add((decision.id.casefold(), decision.check))
         if decision.hash and decision.hash != check.get("hash"):
             steps.append(check_void_step(check, decision))
+            row.decided[str(check["key"])] = {"decision": "void", "reason": decision.reason, "points": 0.0}
             void.append(f"{row.id} ({check['key']}: {decision.decision}, {decision.when})")
             continue
         new = [t for t in check.get("tests") or [] if t not in taken]
@@ -190,6 +191,8 @@ def _check_steps(row: Row, term: Term, used: set[tuple[str, str]], void: list[st
             taken.update(new)
             points = round(sum(earned.get(t, 0.0) for t in new), 4)
         steps.append(check_step(check, decision, points))
+        row.decided[str(check["key"])] = {"decision": decision.decision, "reason": decision.reason,
+                                          "points": -points if points else 0.0}
         if decision.note:
             row.notes.append(f"{check['key']}: {decision.note}")
     return steps

@@ -16,7 +16,7 @@ from lesson_embedding_pe.leetlog import review_log
 from lesson_embedding_pe.loggrade import HIDDEN_GROUPS, PUBLIC_GROUPS
 from lesson_embedding_pe.practice import PROBLEMS
 
-SEVERITY_ORDER = {"error": 0, "warning": 1, "unsure": 2, "info": 3}
+SEVERITY_ORDER = {"error": 0, "warning": 1, "unsure": 2, "ta_read": 2, "info": 3}
 # The review names its breakdown items in English; their Korean, by suffix.
 BREAKDOWN_KO = {
     "fields present and well formed": "항목이 모두 있고 형식이 맞음",
@@ -105,6 +105,20 @@ def problem_points(results: dict, problems: list[dict[str, Any]]) -> list[dict[s
                  max_points=round(earned.get(int(p.get("index", 0)), [0.0, 0.0])[1], 3)) for p in problems]
 
 
+def ta_decision(finding: dict, decided: dict, message: str, lang: str) -> tuple[str, str]:
+    """An unsure finding as the student reads it once a TA decided (logta.py's key names it): read by a
+    TA, confirmed or with the points taken and why; still ``unsure`` while undecided or void."""
+    d = decided.get(f"problem{finding.get('problem')}/{finding.get('field')}")
+    if not isinstance(d, dict) or d.get("decision") not in ("confirm", "take"):
+        return "unsure", message
+    from lesson_embedding_pe.report.texts import t
+
+    what = t("ta_confirmed" if d["decision"] == "confirm" else "ta_taken", lang,
+              points=f"{abs(float(d.get('points') or 0)):g}", reason=str(d.get("reason") or ""))
+    head = message.split(". ", 1)[0].split(": ", 1)[0]  # "Problem 1" / "문제 1"
+    return "ta_read", f"{head}: {what}"
+
+
 def log_view(results: dict, lang: str) -> dict[str, Any] | None:
     """None when the log was not graded in this run (e.g. -k selected other tests)."""
     art = (results.get("artifacts") or {}).get("leetcode_log")
@@ -120,13 +134,17 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
         linked = review_log(source, practice).to_dict()["linked_failures"]
     key = "message_ko" if lang == "ko" else "message_en"
     public_only = "hidden" not in (results.get("suites") or [])
+    decided = (results.get("final") or {}).get("checks") or {}
     findings = []
     for f in sorted(art.get("findings") or [],
                     key=lambda f: (f.get("line") or 0, SEVERITY_ORDER.get(f.get("severity"), 4))):
         line = f.get("line")
+        severity, message = f.get("severity", "info"), f.get(key) or f.get("message_en", "")
+        if severity == "unsure":  # a TA's decision on it (grade review --check) replaces "a TA reads this"
+            severity, message = ta_decision(f, decided, message, lang)
         findings.append({
-            "severity": f.get("severity", "info"), "code": f.get("code", ""), "line": line,
-            "message": f.get(key) or f.get("message_en", ""),
+            "severity": severity, "code": f.get("code", ""), "line": line,
+            "message": message,
             "quote": lines[line - 1].strip() if isinstance(line, int) and 0 < line <= len(lines) else "",
             "at_submission": public_only and f.get("code") in AT_SUBMISSION,
         })

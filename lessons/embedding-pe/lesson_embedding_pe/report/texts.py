@@ -54,6 +54,11 @@ TEXT: dict[str, tuple[str, str]] = {
     "sev_warning": ("warning", "경고"),
     "sev_info": ("note", "참고"),
     "sev_unsure": ("a TA reads this", "조교 확인"),
+    "sev_ta_read": ("read by a TA", "조교가 읽음"),
+    "ta_confirmed": ("a TA read this part and confirmed it, no point taken ({reason})",
+                     "조교가 이 부분을 읽고 확인했습니다. 감점 없음({reason})"),
+    "ta_taken": ("a TA read this part and took {points} point(s): {reason}",
+                 "조교가 이 부분을 읽고 {points}점을 감점했습니다: {reason}"),
     # sure or ask (leetlog/unsure.py): what the reader could not place costs nothing; a TA reads it
     "ta_reads": ("A TA will read {n} part(s) of your log the reader could not place (marked \"a TA reads "
                  "this\" below); no point is taken for them now.",
