@@ -1,31 +1,72 @@
-"""Sure or ask, end to end: a log part the reader cannot place costs nothing, the student is told a TA
-reads it, and the class summary lists it for the TA (lesson_embedding_pe/leetlog/unsure.py)."""
+"""Sure or ask, end to end on a real grade: a log part the reader cannot place costs nothing, the student is
+told a TA reads it, and the TA finds it in `grade review`'s one queue beside flagged submissions, decides
+it (confirm, or take the points with a reason the student sees), and the decision is bound to the part it
+judged: kept across re-renders and merges, void (and said so) once the student changes that part
+(lesson_embedding_pe/leetlog/unsure.py, logta.py; grader/instructor/term/)."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from grader.cli import main as grade_cli
+from grader.instructor.term.merging import merge_term
+from grader.instructor.term.records import REVIEWS, latest_checks, read_reviews
+from grader.report.gradescope import build_gradescope
+from tests.batch_cli import grade as batch_grade
 from tests.conftest import ROOT
 
+BATCH = ["--public-only", "-k", "leetcode_log", "-j", "1", "-q", "--lang", "en"]
+REASON = "the task asks for the complexity as O(...)"
 
-def test_an_unsure_log_part_costs_nothing_and_reaches_the_ta(tmp_path: Path) -> None:
-    subs = tmp_path / "subs"
+
+def _grade(subs: Path, out: Path) -> None:
+    """In a process of its own: a batch's warm grader outlives it holding the folder's lock, and the
+    term's commands (here, in-process) would then wait for a batch that has ended."""
+    batch_grade("batch", str(subs), "--out", str(out), *BATCH)
+
+
+def _results(out: Path) -> dict:
+    return json.loads((out / "bob" / "results.json").read_text(encoding="utf-8"))
+
+
+def _cli(*argv: str) -> tuple[int, str]:
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        code = grade_cli(list(argv))
+    return code, buf.getvalue()
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """bob's log says one complexity in words ('log n time'): graded once for the module."""
+    tmp = tmp_path_factory.mktemp("log_ta")
+    subs, out = tmp / "subs", tmp / "out"
     shutil.copytree(ROOT / "solutions", subs / "bob", ignore=shutil.ignore_patterns("__pycache__"))
     log = subs / "bob" / "LEETCODE_LOG.md"
     log.write_text(log.read_text(encoding="utf-8").replace("O(log n)", "log n time", 1), encoding="utf-8")
-    out = tmp_path / "out"
-    assert grade_cli(["batch", str(subs), "--out", str(out), "--public-only", "-k", "leetcode_log", "-j", "1",
-                      "-q", "--lang", "en"]) == 0
-    results = json.loads((out / "bob" / "results.json").read_text(encoding="utf-8"))
+    _grade(subs, out)
+    return subs, out
+
+
+def test_an_unsure_log_part_costs_nothing_and_reaches_the_ta(graded: tuple[Path, Path]) -> None:
+    _, out = graded
+    results = _results(out)
     task = results["tasks"]["leetcode_log"]
     assert task["score"] == task["max_score"] > 0  # no point taken for what the reader could not place
     unsure = [f for f in results["artifacts"]["leetcode_log"]["findings"] if f["severity"] == "unsure"]
     assert [f["field"] for f in unsure] == ["time"]
+    # the lesson declares it to the kit (results.json ta_checks): the test it passed, what the reader saw
+    [check] = results["ta_checks"]
+    assert check["key"] == "problem1/time" and check["task"] == "leetcode_log"
+    assert check["tests"] == ["public/test_log.py::test_log[problem1-complexity]"] and check["points"] == 1.0
+    assert "log n time" in check["saw"] and check["hash"]
     html = (out / "bob" / "feedback.html").read_text(encoding="utf-8")
     assert "A TA will read 1 part(s) of your log" in html and "a TA reads this" in html
     md = (out / "bob" / "feedback.md").read_text(encoding="utf-8")
@@ -34,3 +75,50 @@ def test_an_unsure_log_part_costs_nothing_and_reaches_the_ta(tmp_path: Path) -> 
     assert "LeetCode log parts a TA reads" in summary and "log n time" in summary
     book = list(csv.DictReader(io.StringIO((out / "gradebook.csv").read_text(encoding="utf-8-sig"))))
     assert float(book[0]["leetcode_log"]) == task["max_score"]
+    # Gradescope: the instructor sees the part (a hidden test); the student's test says only a TA reads it
+    gs = build_gradescope(results, "en", "exercises")
+    [ta] = [t for t in gs["tests"] if t["visibility"] == "hidden"]
+    assert ta["max_score"] == 0 and "log n time" in ta["output"] and "problem1/time" in ta["name"]
+    [mine] = [t for t in gs["tests"] if t["name"].endswith("[problem1-complexity]")]
+    assert "a TA will read part of this" in mine["output"] and "log n time" not in mine["output"]
+
+
+def test_a_ta_decides_in_grade_review_and_the_decision_is_bound_to_the_part(
+        graded: tuple[Path, Path], tmp_path: Path) -> None:
+    subs, out = graded
+    code, listing = _cli("review", str(out))
+    assert code == 0 and "bob: check problem1/time of leetcode_log (LEETCODE_LOG.md, line" in listing
+    assert "pending" in listing and "log n time" in listing  # what the reader saw, for the TA
+    # a student who is not flagged has no accept/reject; a check needs its own verbs
+    assert _cli("review", str(out), "bob", "--accept", "--reason", "x")[0] == 2
+    assert _cli("review", str(out), "bob", "--check", "problem9/time", "--take", "--reason", "x")[0] == 2
+    before = _results(out)["score"]
+
+    assert _cli("review", str(out), "bob", "--check", "problem1/time", "--take", "--reason", REASON)[0] == 0
+    final = _results(out)["final"]
+    assert final["total"] == before - 1.0 and final["checks"]["problem1/time"]["decision"] == "take"
+    md = (out / "bob" / "feedback.md").read_text(encoding="utf-8")
+    assert REASON in md and "took 1 point(s)" in md
+    assert "A TA will read 1 part(s)" not in md  # one verdict: the page no longer says nothing is taken
+    book = list(csv.DictReader(io.StringIO((out / "gradebook.csv").read_text(encoding="utf-8-sig"))))
+    assert float(book[0]["total"]) == before - 1.0 and float(book[0]["adjustment"]) == -1.0
+    [row] = read_reviews(out / REVIEWS)
+    assert (row.check, row.decision, row.hash) == ("problem1/time", "take", _results(out)["ta_checks"][0]["hash"])
+
+    # a merge keeps it (the union of the shards' decisions), a re-render applies it again
+    merged = tmp_path / "merged"
+    merged.mkdir()
+    merge_term([out], merged)
+    assert ("bob", "problem1/time") in latest_checks(read_reviews(merged / REVIEWS))
+
+    # the student changes that part: the decision is void, visibly, and the points are back until a TA decides
+    log = subs / "bob" / "LEETCODE_LOG.md"
+    log.write_text(log.read_text(encoding="utf-8").replace("log n time", "logarithmic time", 1), encoding="utf-8")
+    _grade(subs, out)
+    results = _results(out)
+    assert results["final"]["total"] == before and results["final"]["checks"]["problem1/time"]["decision"] == "void"
+    assert any("earlier version" in s["en"] for s in results["final"]["steps"])
+    code, listing = _cli("review", str(out))
+    assert "pending again" in listing and "logarithmic time" in listing
+    md = (out / "bob" / "feedback.md").read_text(encoding="utf-8")
+    assert "A TA will read 1 part(s)" in md and REASON not in md.split("### ")[-1]
