@@ -103,7 +103,8 @@ def test_a_ta_decides_in_grade_review_and_the_decision_is_bound_to_the_part(
     book = list(csv.DictReader(io.StringIO((out / "gradebook.csv").read_text(encoding="utf-8-sig"))))
     assert float(book[0]["total"]) == before - 1.0 and float(book[0]["adjustment"]) == -1.0
     [row] = read_reviews(out / REVIEWS)
-    assert (row.check, row.decision, row.hash) == ("problem1/time", "take", _results(out)["ta_checks"][0]["hash"])
+    judged = _results(out)["ta_checks"][0]["hash"]
+    assert (row.check, row.decision, row.hash) == ("problem1/time", "take", judged)
 
     # a merge keeps it (the union of the shards' decisions), a re-render applies it again
     merged = tmp_path / "merged"
@@ -113,10 +114,12 @@ def test_a_ta_decides_in_grade_review_and_the_decision_is_bound_to_the_part(
 
     # the student changes that part: the decision is void, visibly, and the points are back until a TA decides
     log = subs / "bob" / "LEETCODE_LOG.md"
-    log.write_text(log.read_text(encoding="utf-8").replace("log n time", "logarithmic time", 1), encoding="utf-8")
+    text = log.read_text(encoding="utf-8")
+    log.write_text(text.replace("log n time", "logarithmic time", 1), encoding="utf-8")
     _grade(subs, out)
     results = _results(out)
-    assert results["final"]["total"] == before and results["final"]["checks"]["problem1/time"]["decision"] == "void"
+    assert results["final"]["total"] == before
+    assert results["final"]["checks"]["problem1/time"]["decision"] == "void"
     assert any("earlier version" in s["en"] for s in results["final"]["steps"])
     code, listing = _cli("review", str(out))
     assert "pending again" in listing and "logarithmic time" in listing
