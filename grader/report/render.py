@@ -68,10 +68,14 @@ def percent(value: Any) -> str:
 
 
 def md_escape(text: Any) -> str:
-    """Student text as literal Markdown: no markup, links, HTML or table breaks."""
+    """Student text as literal Markdown: no markup, links, HTML or table breaks. Escaped as Markdown (a
+    backslash, which CommonMark takes before any ASCII punctuation), never as HTML entities, so the file
+    reads as written in a plain viewer too: ``->`` stays ``->``, not ``-&gt;``. A ``>`` is markup only
+    where it starts the text (a quote), an ``&`` only where it starts an entity."""
     s = str(text).replace("\r", "")
-    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    s = re.sub(r"([\\`*_{}\[\]#+!|~])", r"\\\1", s)
+    s = re.sub(r"([\\`*_{}\[\]#+!|~<])", r"\\\1", s)
+    s = re.sub(r"&(?=#?\w+;)", r"\\&", s)
+    s = re.sub(r"^(\s*)>", r"\1\\>", s)
     return s.replace("\n", "<br>")
 
 

@@ -41,7 +41,35 @@ AT_SUBMISSION = {code for g in HIDDEN_GROUPS for code in g.codes or ()}
 _CASE = re.compile(r"\[problem(\d+)-(\w+)\]$")  # test_log[problem1-complexity]
 
 
-def test_breakdown(results: dict, lang: str) -> list[dict[str, Any]]:
+# A complexity the page says is missing (or has no Big-O) is one the catalog could not check.
+_NOT_CHECKED = ("missing_field", "no_bigo")
+
+
+def _unchecked(findings: list[dict]) -> dict[int, list[str]]:
+    """Problem -> the complexities ("time", "space") a sure finding says are missing or unreadable."""
+    out: dict[int, list[str]] = {}
+    for f in findings:
+        sure = f.get("severity") == "error" and f.get("code") in _NOT_CHECKED
+        if sure and f.get("field") in ("time", "space"):
+            out.setdefault(int(f.get("problem") or 0), []).append(str(f["field"]))
+    return out
+
+
+def _catalog_label(label: str, missing: list[str], lang: str) -> str:
+    """The catalog row of a problem whose complexity is missing: it says what it checked, so the page
+    never shows points earned for a comparison of a claim it says is not there."""
+    ko = {"time": "시간복잡도", "space": "공간복잡도"}
+    if set(missing) >= {"time", "space"}:
+        return label + (" (확인할 복잡도가 없음)" if lang == "ko" else " (no complexity to check)")
+    gone = missing[0]
+    other = "space" if gone == "time" else "time"
+    if lang == "ko":
+        return label + f" ({ko[other]}만 확인함: {ko[gone]}가 없음)"
+    return label + f" ({other} complexity only: the {gone} complexity is missing)"
+
+
+def test_breakdown(results: dict, lang: str, unchecked: dict[int, list[str]] | None = None
+                   ) -> list[dict[str, Any]]:
     """'problem 1: time and space complexity ...  0 / 1' per log test, in problem then rubric order."""
     rows: dict[tuple[int, int, str], dict[str, Any]] = {}
     order = list(GROUPS)
@@ -51,6 +79,8 @@ def test_breakdown(results: dict, lang: str) -> list[dict[str, Any]]:
             continue
         problem, group = int(m.group(1)), GROUPS[m.group(2)]
         label = f"문제 {problem}: {group.ko}" if lang == "ko" else f"problem {problem}: {group.en}"
+        if group.name == "catalog" and (unchecked or {}).get(problem):
+            label = _catalog_label(label, (unchecked or {})[problem], lang)
         row = rows.setdefault((problem, order.index(group.name), group.name),
                               {"item": label, "points": 0.0, "max_points": 0.0, "group": False})
         row["points"] = round(row["points"] + float(t.get("score", 0.0)), 3)
@@ -153,11 +183,14 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
     total, total_max = float(task.get("score", review)), float(task.get("max_score", review_max))
     # One figure for the log, the task's points, and a breakdown that adds up to it: one line per
     # log test (problem, rubric group) of this run. The review's own rubric only where no test ran.
-    breakdown = test_breakdown(results, lang) or [
+    breakdown = test_breakdown(results, lang, _unchecked(art.get("findings") or [])) or [
         dict(b, item=breakdown_label(str(b.get("item", "")), lang), group=False)
         for b in art.get("breakdown") or []]
+    # "no findings: complete and consistent" only when it is: full marks here and no practice code failing
+    # (the page's callouts); otherwise the empty table says where the points went instead
+    clean = total >= total_max and not practice and not linked
     return {
-        "present": True,
+        "present": True, "clean": clean,
         "points": total, "max_points": total_max,
         "breakdown": breakdown, "problems": problem_points(results, art.get("problems") or []),
         "findings": findings, "linked": linked,
