@@ -18,9 +18,11 @@ import pytest
 from grader.cli import main as grade_cli
 from grader.instructor.term.merging import merge_term
 from grader.instructor.term.records import REVIEWS, latest_checks, read_reviews
+from grader.report import render_markdown
 from grader.report.gradescope import build_gradescope
+from lesson_embedding_pe.report.log import log_view
 from tests.batch_cli import grade as batch_grade
-from tests.conftest import ROOT
+from tests.conftest import ROOT, grade
 
 BATCH = ["--public-only", "-k", "leetcode_log", "-j", "1", "-q", "--lang", "en"]
 REASON = "the task asks for the complexity as O(...)"
@@ -125,3 +127,45 @@ def test_a_ta_decides_in_grade_review_and_the_decision_is_bound_to_the_part(
     assert "pending again" in listing and "logarithmic time" in listing
     md = (out / "bob" / "feedback.md").read_text(encoding="utf-8")
     assert "A TA will read 1 part(s)" in md and REASON not in md.split("### ")[-1]
+
+
+# -- one verdict per page ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def gappy(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """A real grade (hidden suite too) of a log with real gaps beside practice code that fails: problem
+    1's space complexity deleted, problem 2's time complexity emptied, an arrow in the 'what went
+    wrong' the page quotes beside the failing practice code."""
+    sub = tmp_path_factory.mktemp("gappy")
+    shutil.copytree(ROOT / "solutions", sub, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "tests" / "corpus" / "bug_leetcode_pow_negative" / "leetcode.py", sub / "leetcode.py")
+    log = sub / "LEETCODE_LOG.md"
+    lines = log.read_text(encoding="utf-8").splitlines()
+    kept = []
+    for line in lines:
+        if line.startswith("- **Space complexity:** O(1)"):
+            continue  # problem 1: deleted
+        if line.startswith("- **Time complexity:** O(n log log n)"):
+            line = "- **Time complexity:**"  # problem 2: emptied
+        if line.startswith("- **What went wrong:** The linear loop"):
+            line = "- **What went wrong:** linear loop -> time limit for n = 2147483647 & negative n."
+        kept.append(line)
+    log.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    return grade(sub, keyword="leetcode")
+
+
+def test_the_log_page_gives_one_verdict(gappy: dict) -> None:
+    results = gappy
+    md = render_markdown(results, "en", "exercises")
+    log_part = md[md.index("LeetCode log review"):]
+    assert "linear loop -> time limit" in md and "&gt;" not in md and "&amp;" not in md  # escaped as Markdown
+    assert "No findings: the log is complete and consistent" not in md
+    found = results["artifacts"]["leetcode_log"]["findings"]
+    errors = {(f["problem"], f["field"]): f["message_en"] for f in found if f["severity"] == "error"}
+    assert "is missing" in errors[(1, "space")] and "placeholder" not in errors[(1, "space")]
+    assert "is empty" in errors[(2, "time")] and "placeholder" not in errors[(2, "time")]
+    # the catalog's row says what it compared: never points "earned" for a claim the page says is absent
+    assert "(time complexity only: the space complexity is missing)" in log_part
+    assert "(space complexity only: the time complexity is missing)" in log_part
+    view = log_view(results, "en")
+    assert view is not None and not view["clean"]
