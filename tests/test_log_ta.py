@@ -169,3 +169,41 @@ def test_the_log_page_gives_one_verdict(gappy: dict) -> None:
     assert "(space complexity only: the time complexity is missing)" in log_part
     view = log_view(results, "en")
     assert view is not None and not view["clean"]
+
+
+PROSE_TITLED = """# Log
+
+## Problem 1
+
+**50. Pow(x, n)**
+
+At first I multiplied x by itself n times. Finally I used exponentiation by squaring, halving n each round.
+The time complexity is O(log n) because n halves every step, and the space is O(1) since only a few
+variables are kept. It went wrong at first for negative n. I solved it alone.
+"""
+
+
+def test_a_quoted_nearest_sentence_is_a_real_sentence_of_the_log() -> None:
+    """Not the bold title above the prose, not a sentence holding the very field said to be missing."""
+    from lesson_embedding_pe.leetlog import review_log
+
+    [f] = [f for f in review_log(PROSE_TITLED).findings if f.code == "missing_field"]
+    assert f.field == "difficulty" and 'the nearest is line 7: "At first I multiplied' in f.message_en
+    assert "**" not in f.message_en
+    text = PROSE_TITLED.replace(", and the space is O(1) since only a few\nvariables are kept", "")
+    [f] = [f for f in review_log(text).findings if f.code == "missing_field" and f.field == "space"]
+    assert "the nearest is line" in f.message_en
+
+
+@pytest.mark.parametrize(("value", "words"), [
+    ("<TODO>", "still holds the template placeholder"), ("<O(...) — 이유 한 줄>", "still holds the template"),
+    ("", "is empty"), ("<!-- later -->", "is empty"),
+])
+def test_an_emptied_field_is_called_empty_and_a_placeholder_a_placeholder(value: str, words: str) -> None:
+    from lesson_embedding_pe.leetlog import review_log
+
+    log = (ROOT / "solutions" / "LEETCODE_LOG.md").read_text(encoding="utf-8")
+    old = next(line for line in log.splitlines() if line.startswith("- **Space complexity:**"))
+    found = review_log(log.replace(old, f"- **Space complexity:** {value}".rstrip(), 1)).findings
+    [f] = [f for f in found if f.code == "missing_field"]
+    assert words in f.message_en

@@ -232,9 +232,20 @@ def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
     rest = list(reversed(entry.sentences)) if name == "solved" else list(entry.sentences)
     for line, text in [*candidates, *rest]:
         plain = _plain_sentence(text)
-        if plain and not field_words(name, plain):
+        if plain and not _names_field(name, plain):
             return line, plain
     return None
+
+
+# A complexity's own name: a sentence with it holds that claim (one with only the other's Big-O does not).
+_OWN_NAME = {"time": re.compile(r"\btime\b|시간", re.I),
+             "space": re.compile(r"\bspace\b|공간|memory|메모리|\bextra\b", re.I)}
+
+
+def _names_field(name: str, sentence: str) -> bool:
+    """Whether ``sentence`` holds field ``name``'s own words (then it is no 'nearest' to quote)."""
+    own = _OWN_NAME.get(name)
+    return bool(own.search(sentence)) if own is not None else field_words(name, sentence)
 
 
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)")
@@ -252,8 +263,11 @@ def _plain_sentence(text: str) -> str:
     return plain if words >= 4 or (ends and words >= 2) else ""
 
 
-# A template placeholder left in a field: '<...>' around words (not an HTML comment, not 'a < b').
-_PLACEHOLDER = re.compile(r"<(?![!\s])[^<>\n]*[\s.…가-힣][^<>\n]*(?<!\s)>|<\s*>")
+# A template placeholder left in a field: '<...>' around words ('<TODO>', the template's own), not an
+# HTML comment or tag, not 'a < b and c > d'.
+_PLACEHOLDER = re.compile(
+    r"<(?![!/\s])(?!(?:br|b|i|em|strong|code|sub|sup|span|p|div|a|u|s|del|kbd|mark|small|img|hr)\b)"
+    r"[^<>\n]*[^<>\s]>|<\s*>", re.I)
 
 
 def _excerpt(text: str, needle: str, limit: int = 80) -> str:
