@@ -69,9 +69,8 @@ class GradingPlugin:
 
     # -- hooks -----------------------------------------------------------------
     def pytest_configure(self, config: pytest.Config) -> None:
+        # the lesson's own markers are its pytest.ini's (the runner passes it with -c)
         config.addinivalue_line("markers", "task(name, points=1): the rubric entry of a test")
-        for marker in self.lesson.markers:
-            config.addinivalue_line("markers", marker)
 
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
         for item in items:
@@ -92,12 +91,11 @@ class GradingPlugin:
         """The lesson's long work (this lesson: the experiment's training) starts now beside the other
         tests, and the tests that read it run last (results.json keeps the collection order: ``order``)."""
         self.order = {item.nodeid: i for i, item in enumerate(items)}
-        prefetch = self.lesson.prefetch
+        hooks = self.lesson.grade
         option = config.option
         filtered = bool(getattr(option, "keyword", "") or getattr(option, "markexpr", ""))
-        if prefetch is not None and prefetch.start(self.new_student(), self.artifacts_store, items,
-                                                   filtered=filtered):
-            items.sort(key=prefetch.reads)  # stable: each group keeps its order
+        if hooks.prefetch(self.new_student(), self.artifacts_store, items, filtered=filtered):
+            items.sort(key=hooks.reads_prefetch)  # stable: each group keeps its order
 
     def pytest_json_runtest_metadata(self, item: pytest.Item, call: pytest.CallInfo) -> dict:
         task, points = rubric_of(item, self.lesson.task_names)
@@ -170,5 +168,4 @@ class GradingPlugin:
         if notes:
             self.artifacts_store["notebook"] = notes
         self.client.stop()
-        if self.lesson.prefetch is not None:
-            self.lesson.prefetch.stop(self.artifacts_store)
+        self.lesson.grade.session_end(self.artifacts_store)

@@ -1,4 +1,4 @@
-"""The checks a lesson passed only provisionally (``Lesson.ta_checks``), as results.json ``ta_checks``.
+"""The checks a lesson passed only provisionally (``GradeHooks.ta_checks``), as results.json ``ta_checks``.
 
 Each entry is a ``TACheck`` with ``points``: what its provisionally passed tests earned, the most a TA
 who takes them can take. Everything downstream (``grade review``, the class model, Gradescope's
@@ -17,10 +17,8 @@ from grader.engine.lesson_api import Lesson, TACheck
 def ta_checks_of(lesson: Lesson, results: dict[str, Any]) -> list[dict[str, Any]]:
     """The lesson's provisional checks of ``results``, each with its ``points``; [] when it declares
     none. A lesson's hook that fails costs no grade: said on stderr, no checks recorded."""
-    if lesson.ta_checks is None:
-        return []
     try:
-        checks = list(lesson.ta_checks(results))
+        checks = list(lesson.grade.ta_checks(results))
     except Exception as exc:  # a lesson's bug must not lose the grade it annotates
         print(f"grade: the lesson's ta_checks failed ({type(exc).__name__}: {exc}); no TA checks recorded",
               file=sys.stderr)

@@ -1,4 +1,4 @@
-"""The log's unsure parts as the kit's TA checks (``Lesson.ta_checks``, grader/engine/lesson_api.py).
+"""The log's unsure parts as the kit's TA checks (``GradeHooks.ta_checks``, grader/engine/lesson_api.py).
 
 The review marks a part ``unsure`` when its reader found the field's words but could not place them
 (leetlog/unsure.py); the group test holding that field then passed provisionally. Each such part
