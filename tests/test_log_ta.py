@@ -13,6 +13,7 @@ import json
 import shutil
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from grader.cli import main as grade_cli
@@ -79,6 +80,7 @@ def test_an_unsure_log_part_costs_nothing_and_reaches_the_ta(graded: tuple[Path,
     assert float(book[0]["leetcode_log"]) == task["max_score"]
     # Gradescope: the instructor sees the part (a hidden test); the student's test says only a TA reads it
     gs = build_gradescope(results, "en", "exercises")
+    jsonschema.validate(gs, json.loads((ROOT / "tests/schemas/gradescope_results.schema.json").read_text()))
     [ta] = [t for t in gs["tests"] if t["visibility"] == "hidden"]
     assert ta["max_score"] == 0 and "log n time" in ta["output"] and "problem1/time" in ta["name"]
     [mine] = [t for t in gs["tests"] if t["name"].endswith("[problem1-complexity]")]
