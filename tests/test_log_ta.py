@@ -84,7 +84,8 @@ def test_an_unsure_log_part_costs_nothing_and_reaches_the_ta(graded: tuple[Path,
     [ta] = [t for t in gs["tests"] if t["visibility"] == "hidden"]
     assert ta["max_score"] == 0 and "log n time" in ta["output"] and "problem1/time" in ta["name"]
     [mine] = [t for t in gs["tests"] if t["name"].endswith("[problem1-complexity]")]
-    assert "a TA will read part of this" in mine["output"] and "log n time" not in mine["output"]
+    assert "a TA will read part of this (problem 1, 'Time complexity')" in mine["output"]
+    assert "log n time" not in mine["output"]
 
 
 def test_a_ta_decides_in_grade_review_and_the_decision_is_bound_to_the_part(
@@ -101,6 +102,9 @@ def test_a_ta_decides_in_grade_review_and_the_decision_is_bound_to_the_part(
     assert _cli("review", str(out), "bob", "--check", "problem1/time", "--take", "--reason", REASON)[0] == 0
     final = _results(out)["final"]
     assert final["total"] == before - 1.0 and final["checks"]["problem1/time"]["decision"] == "take"
+    [step] = final["steps"]  # the reason the student reads beside their total, in both languages
+    assert step["en"] == f"a TA read LEETCODE_LOG.md, problem 1, 'Time complexity': -1 taken: {REASON}"
+    assert step["ko"].startswith("조교가 LEETCODE_LOG.md, 문제 1의 '시간복잡도' 부분을 읽고 -1점 감점")
     md = (out / "bob" / "feedback.md").read_text(encoding="utf-8")
     assert REASON in md and "took 1 point(s)" in md
     assert "A TA will read 1 part(s)" not in md  # one verdict: the page no longer says nothing is taken

@@ -127,6 +127,8 @@ class TACheck:
     hash: str  # of the content the check judged
     line: int | None = None  # where in the graded document, when it has lines
     document: str | None = None  # the graded document it reads, when not the code
+    part_en: str = ""  # the part as the student reads it ("problem 1's time complexity"); "": the key
+    part_ko: str = ""
 
 
 class _Hooks:

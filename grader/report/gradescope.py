@@ -80,10 +80,10 @@ def build_gradescope(results: Results, lang: str, path: str, summary_md: str = "
     order, titles = task_order(results), task_titles(results)
     ordered = sorted(results.get("tests", []), key=lambda t: rank(order, t.get("task")))
     decided = (results.get("final") or {}).get("checks") or {}
-    provisional: dict[str, list[str]] = {}  # test id -> the keys of the checks it passed provisionally
+    provisional: dict[str, list[dict]] = {}  # test id -> the checks it passed provisionally
     for c in checks_in(results):
         for tid in c["tests"]:
-            provisional.setdefault(str(tid), []).append(str(c["key"]))
+            provisional.setdefault(str(tid), []).append(c)
     for t in ordered:
         task = t.get("task") or "?"
         major = rank(order, task) + 1
@@ -94,10 +94,10 @@ def build_gradescope(results: Results, lang: str, path: str, summary_md: str = "
         if t["status"] == "passed":
             output = translate("status_passed", lang)
             if t["id"] in provisional:
-                keys = provisional[t["id"]]
-                read = all(k in decided for k in keys)  # a TA decided every part: the final total has it
+                parts = provisional[t["id"]]
+                read = all(c["key"] in decided for c in parts)  # a TA decided each: the final total has it
                 output = translate("ta_read_part" if read else "ta_reads_part", lang).format(
-                    keys=", ".join(keys))
+                    keys=", ".join(str(c.get(f"part_{lang}") or c["key"]) for c in parts))
         else:
             f = failures[t["id"]]
             output = f"[{f['status_word']}] {without_picture(f['text'])}\n\n"  # Gradescope draws no table

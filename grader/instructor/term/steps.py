@@ -114,9 +114,11 @@ def adjustment_step(adj: Adjustment, stale: bool = False) -> Step:
 
 
 def _part(check: dict) -> tuple[str, str]:
-    """The part a check is about, as a student reads it: its key, in the document it reads."""
+    """The part a check is about, as a student reads it (the lesson's words, else its key), in the
+    document it reads."""
     where = f"{check['document']}, " if check.get("document") else ""
-    return f"{where}{check['key']}", f"{where}{check['key']}"
+    en, ko = check.get("part_en") or check["key"], check.get("part_ko") or check["key"]
+    return f"{where}{en}", f"{where}{ko}"
 
 
 def check_step(check: dict, decision: Decision, taken: float) -> Step:

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from grader.engine.lesson_api import TACheck
+from lesson_embedding_pe.leetlog.parser import LABELS_EN, LABELS_KO
 from lesson_embedding_pe.leetlog.unsure import TA_EN, TA_KO
 from lesson_embedding_pe.tasks import LOG_NAME
 
@@ -69,5 +70,7 @@ def ta_checks(results: Mapping[str, Any]) -> Sequence[TACheck]:
             key=f"problem{k}/{field}", task=TASK, tests=mine,
             en=f"{LOG_NAME}: {_for_ta(str(f.get('message_en', '')), TA_EN)}",
             ko=f"{LOG_NAME}: {_for_ta(str(f.get('message_ko', '')), TA_KO)}",
-            saw=saw, hash=section_hash("\n".join(section)), line=line if own else start, document=LOG_NAME))
+            saw=saw, hash=section_hash("\n".join(section)), line=line if own else start, document=LOG_NAME,
+            part_en=f"problem {k}, '{LABELS_EN.get(field, field)}'",
+            part_ko=f"문제 {k}의 '{LABELS_KO.get(field, field)}'"))
     return out
