@@ -213,3 +213,22 @@ def test_an_emptied_field_is_called_empty_and_a_placeholder_a_placeholder(value:
     found = review_log(log.replace(old, f"- **Space complexity:** {value}".rstrip(), 1)).findings
     [f] = [f for f in found if f.code == "missing_field"]
     assert words in f.message_en
+
+
+def test_a_claim_unsure_of_its_approach_is_the_catalog_checks_to_take() -> None:
+    """An unsure complexity field costs the complexity test; a claim the reader could not hold to one
+    approach (leetlog's 'unsure_approach') the catalog's: each check names the test it passed."""
+    from lesson_embedding_pe.logta import ta_checks
+
+    source = "## Problem 1\n- **Time complexity:** linear — one pass\n"
+    finding = {"severity": "unsure", "problem": 1, "line": 2, "message_en": "m", "message_ko": "m"}
+    results = {
+        "tests": [{"id": f"{s}/test_log.py::test_log[problem1-{g}]", "task": "leetcode_log", "score": 1.0}
+                  for s, g in (("public", "complexity"), ("hidden", "catalog"))],
+        "artifacts": {"leetcode_log": {"source": source, "problems": [{"line": 1}], "findings": [
+            dict(finding, field="time", code="unsure_no_bigo"),
+            dict(finding, field="time", code="unsure_approach")]}},
+    }
+    checks = {c.key: c.tests for c in ta_checks(results)}
+    assert checks == {"problem1/time": ("public/test_log.py::test_log[problem1-complexity]",),
+                      "problem1/time/approach": ("hidden/test_log.py::test_log[problem1-catalog]",)}

@@ -152,7 +152,9 @@ def unsure_parts(results: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[M
 
 def _key(finding: Mapping[str, Any]) -> str:
     """The check's key in grade review (logta.py)."""
-    return f"problem{finding.get('problem')}/{finding.get('field')}"
+    from lesson_embedding_pe.logta import check_key
+
+    return check_key(finding)
 
 
 def _state(decision: Any) -> str:

@@ -22,11 +22,26 @@ TASK = "leetcode_log"
 SAW_CHARS = 800  # a problem's section quoted for a field the reader could not find: enough to read
 
 
-def _group_of(field: str) -> str | None:
-    """The public group a field's sure error would have failed (loggrade.PUBLIC_GROUPS)."""
-    from lesson_embedding_pe.loggrade import PUBLIC_GROUPS
+# What the reader was unsure of -> the finding it would have given were it sure. An unsure claim about the
+# approach (the complexity holds for some of the approaches the log may name) is a catalog check's.
+_SURE = {"unsure_approach": "complexity_inconsistent"}
 
-    return next((g.name for g in PUBLIC_GROUPS if field in g.fields and g.codes is None), None)
+
+def _group_of(code: str, field: str) -> str | None:
+    """The group (loggrade's rubric) a sure finding of ``code`` on ``field`` would have failed: the
+    test the unsure one passed provisionally."""
+    from lesson_embedding_pe.loggrade import HIDDEN_GROUPS, PUBLIC_GROUPS
+
+    sure = _SURE.get(code, code.removeprefix("unsure_"))
+    return next((g.name for g in (*PUBLIC_GROUPS, *HIDDEN_GROUPS) if field in g.fields
+                 and (sure in g.codes if g.codes is not None else sure not in _SURE.values())), None)
+
+
+def check_key(finding: Mapping[str, Any]) -> str:
+    """A TA check's key (what `grade review --check` names and the report looks up): the problem and the
+    field, and ``/approach`` for a claim the reader could not hold to one approach."""
+    tail = "/approach" if finding.get("code") == "unsure_approach" else ""
+    return f"problem{finding.get('problem')}/{finding.get('field')}{tail}"
 
 
 def _section(lines: list[str], starts: list[int], k: int) -> tuple[int, list[str]]:
@@ -59,7 +74,7 @@ def ta_checks(results: Mapping[str, Any]) -> Sequence[TACheck]:
         if not isinstance(f, Mapping) or f.get("severity") != "unsure" or not f.get("field"):
             continue
         k, field = int(f.get("problem") or 0), str(f["field"])
-        group = _group_of(field)
+        group = _group_of(str(f.get("code", "")), field)
         mine = tuple(t for t in tests if group and t.endswith(f"[problem{k}-{group}]"))
         start, section = _section(source, starts, k)
         line = f.get("line") if isinstance(f.get("line"), int) else None
@@ -67,7 +82,7 @@ def ta_checks(results: Mapping[str, Any]) -> Sequence[TACheck]:
                and not str(f.get("code", "")).endswith("missing_field"))
         saw = source[line - 1].strip() if own and line else "\n".join(section).strip()[:SAW_CHARS]
         out.append(TACheck(
-            key=f"problem{k}/{field}", task=TASK, tests=mine,
+            key=check_key(f), task=TASK, tests=mine,
             en=f"{LOG_NAME}: {_for_ta(str(f.get('message_en', '')), TA_EN)}",
             ko=f"{LOG_NAME}: {_for_ta(str(f.get('message_ko', '')), TA_KO)}",
             saw=saw, hash=section_hash("\n".join(section)), line=line if own else start, document=LOG_NAME,

@@ -27,7 +27,7 @@ from .catalog import Problem, find_problem
 from .coverage import says_why
 from .mathtext import to_plain
 from .parser import LABELS_EN, LABELS_KO, REQUIRED, Field, ProblemEntry, parse_log
-from .unsure import SETTLED_BY_TA, TA_EN, TA_KO, UNSURE, field_words, is_unsure
+from .unsure import SETTLED_BY_TA, TA_EN, TA_KO, UNSURE, is_unsure
 
 __all__ = [
     "MAX_POINTS", "BreakdownItem", "Finding", "LinkedFailure", "LogReview", "ProblemReview",
@@ -244,6 +244,8 @@ _OWN_NAME = {"time": re.compile(r"\btime\b|시간", re.I),
 
 def _names_field(name: str, sentence: str) -> bool:
     """Whether ``sentence`` holds field ``name``'s own words (then it is no 'nearest' to quote)."""
+    from .unsure import field_words
+
     own = _OWN_NAME.get(name)
     return bool(own.search(sentence)) if own is not None else field_words(name, sentence)
 

@@ -138,7 +138,9 @@ def problem_points(results: dict, problems: list[dict[str, Any]]) -> list[dict[s
 def ta_decision(finding: dict, decided: dict, message: str, lang: str) -> tuple[str, str]:
     """An unsure finding as the student reads it once a TA decided (logta.py's key names it): read by a
     TA, confirmed or with the points taken and why; still ``unsure`` while undecided or void."""
-    d = decided.get(f"problem{finding.get('problem')}/{finding.get('field')}")
+    from lesson_embedding_pe.logta import check_key
+
+    d = decided.get(check_key(finding))
     if not isinstance(d, dict) or d.get("decision") not in ("confirm", "take"):
         return "unsure", message
     from lesson_embedding_pe.report.texts import t
