@@ -16,7 +16,7 @@ from lesson_embedding_pe.leetlog import review_log
 from lesson_embedding_pe.loggrade import HIDDEN_GROUPS, PUBLIC_GROUPS
 from lesson_embedding_pe.practice import PROBLEMS
 
-SEVERITY_ORDER = {"error": 0, "warning": 1, "unsure": 2, "ta_read": 2, "info": 3}
+SEVERITY_ORDER = {"error": 0, "warning": 1, "unsure": 2, "info": 3}
 # The review names its breakdown items in English; their Korean, by suffix.
 BREAKDOWN_KO = {
     "fields present and well formed": "항목이 모두 있고 형식이 맞음",
@@ -137,7 +137,7 @@ def problem_points(results: dict, problems: list[dict[str, Any]]) -> list[dict[s
 
 def ta_decision(finding: dict, decided: dict, message: str, lang: str) -> tuple[str, str]:
     """An unsure finding as the student reads it once a TA decided (logta.py's key names it): read by a
-    TA, confirmed or with the points taken and why; still ``unsure`` while undecided or void."""
+    TA (a note: confirmed, or the points taken and why); still ``unsure`` while undecided or void."""
     from lesson_embedding_pe.logta import check_key
 
     d = decided.get(check_key(finding))
@@ -148,7 +148,7 @@ def ta_decision(finding: dict, decided: dict, message: str, lang: str) -> tuple[
     what = t("ta_confirmed" if d["decision"] == "confirm" else "ta_taken", lang,
               points=f"{abs(float(d.get('points') or 0)):g}", reason=str(d.get("reason") or ""))
     head = message.split(". ", 1)[0].split(": ", 1)[0]  # "Problem 1" / "문제 1"
-    return "ta_read", f"{head}: {what}"
+    return "info", f"{head}: {what}"
 
 
 def log_view(results: dict, lang: str) -> dict[str, Any] | None:
@@ -188,11 +188,8 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
     breakdown = test_breakdown(results, lang, _unchecked(art.get("findings") or [])) or [
         dict(b, item=breakdown_label(str(b.get("item", "")), lang), group=False)
         for b in art.get("breakdown") or []]
-    # "no findings: complete and consistent" only when it is: full marks here and no practice code failing
-    # (the page's callouts); otherwise the empty table says where the points went instead
-    clean = total >= total_max and not practice and not linked
     return {
-        "present": True, "clean": clean,
+        "present": True,
         "points": total, "max_points": total_max,
         "breakdown": breakdown, "problems": problem_points(results, art.get("problems") or []),
         "findings": findings, "linked": linked,

@@ -54,7 +54,6 @@ TEXT: dict[str, tuple[str, str]] = {
     "sev_warning": ("warning", "경고"),
     "sev_info": ("note", "참고"),
     "sev_unsure": ("a TA reads this", "조교 확인"),
-    "sev_ta_read": ("read by a TA", "조교가 읽음"),
     "ta_confirmed": ("a TA read this part and confirmed it, no point taken ({reason})",
                      "조교가 이 부분을 읽고 확인했습니다. 감점 없음({reason})"),
     "ta_taken": ("a TA read this part and took {points} point(s): {reason}",
