@@ -135,12 +135,12 @@ def problem_points(results: dict, problems: list[dict[str, Any]]) -> list[dict[s
                  max_points=round(earned.get(int(p.get("index", 0)), [0.0, 0.0])[1], 3)) for p in problems]
 
 
-def ta_decision(finding: dict, decided: dict, message: str, lang: str) -> tuple[str, str]:
+def ta_decision(finding: dict, results: dict, message: str, lang: str) -> tuple[str, str]:
     """An unsure finding as the student reads it once a TA decided (logta.py's key names it): read by a
     TA (a note: confirmed, or the points taken and why); still ``unsure`` while undecided or void."""
     from lesson_embedding_pe.logta import check_key
 
-    d = decided.get(check_key(finding))
+    d = ((results.get("final") or {}).get("checks") or {}).get(check_key(finding))
     if not isinstance(d, dict) or d.get("decision") not in ("confirm", "take"):
         return "unsure", message
     from lesson_embedding_pe.report.texts import t
@@ -166,14 +166,13 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
         linked = review_log(source, practice).to_dict()["linked_failures"]
     key = "message_ko" if lang == "ko" else "message_en"
     public_only = "hidden" not in (results.get("suites") or [])
-    decided = (results.get("final") or {}).get("checks") or {}
     findings = []
     for f in sorted(art.get("findings") or [],
                     key=lambda f: (f.get("line") or 0, SEVERITY_ORDER.get(f.get("severity"), 4))):
         line = f.get("line")
         severity, message = f.get("severity", "info"), f.get(key) or f.get("message_en", "")
         if severity == "unsure":  # a TA's decision on it (grade review --check) replaces "a TA reads this"
-            severity, message = ta_decision(f, decided, message, lang)
+            severity, message = ta_decision(f, results, message, lang)
         findings.append({
             "severity": severity, "code": f.get("code", ""), "line": line,
             "message": message,
