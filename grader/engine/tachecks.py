@@ -8,6 +8,7 @@ instructor view) reads these entries and never the lesson: the kit names no less
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any
 
@@ -35,7 +36,7 @@ def ta_checks_of(lesson: Lesson, results: dict[str, Any]) -> list[dict[str, Any]
     return out
 
 
-def checks_in(results: dict[str, Any]) -> list[dict[str, Any]]:
+def checks_in(results: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The well-formed ``ta_checks`` of a results.json (none in one written before they existed)."""
     return [c for c in results.get("ta_checks") or []
             if isinstance(c, dict) and c.get("key") and isinstance(c.get("tests"), list)]

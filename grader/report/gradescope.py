@@ -9,6 +9,7 @@ is the same spec as a JSON Schema, and the tests validate against it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from grader.engine.results import Results
@@ -128,7 +129,20 @@ def build_gradescope(results: Results, lang: str, path: str, summary_md: str = "
     }
 
 
-def ta_check_tests(results: Results) -> list[dict[str, Any]]:
+def _fallback_output(results: dict, lang: str, path: str) -> str:
+    if results.get("error"):
+        return f"{translate('unreadable', lang)}: {results['error']}"
+    fixes = top_fixes(*build_cards(failure_rows(results, lang, path), lang))
+    final = results.get("final") or {}  # with a late policy or decisions: the final total over its maximum
+    lines = [f"{translate('score', lang)}: {final.get('total', results.get('score', 0)):g} / "
+             f"{final.get('max', results.get('max_score', 0)):g}"]
+    if fixes:
+        lines.append(f"{translate('top_fixes', lang)}:")
+        lines += [f"{i}. {f['task_title']}: {f['text']}" for i, f in enumerate(fixes, 1)]
+    return "\n".join(lines)
+
+
+def ta_check_tests(results: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Each check passed provisionally (results.json ``ta_checks``) as a test only instructors see
     (``visibility: hidden``, no points): what it is, what the reader saw, and how a TA decides it."""
     final = (results.get("final") or {}).get("checks") or {}
@@ -151,16 +165,3 @@ def ta_check_tests(results: Results) -> list[dict[str, Any]]:
             "visibility": "hidden",  # instructors only: the student's test says a TA reads it
         })
     return out
-
-
-def _fallback_output(results: dict, lang: str, path: str) -> str:
-    if results.get("error"):
-        return f"{translate('unreadable', lang)}: {results['error']}"
-    fixes = top_fixes(*build_cards(failure_rows(results, lang, path), lang))
-    final = results.get("final") or {}  # with a late policy or decisions: the final total over its maximum
-    lines = [f"{translate('score', lang)}: {final.get('total', results.get('score', 0)):g} / "
-             f"{final.get('max', results.get('max_score', 0)):g}"]
-    if fixes:
-        lines.append(f"{translate('top_fixes', lang)}:")
-        lines += [f"{i}. {f['task_title']}: {f['text']}" for i, f in enumerate(fixes, 1)]
-    return "\n".join(lines)
