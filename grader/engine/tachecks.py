@@ -15,7 +15,7 @@ from typing import Any
 from grader.engine.lesson_api import Lesson, TACheck
 
 
-def ta_checks_of(lesson: Lesson, results: dict[str, Any]) -> list[dict[str, Any]]:
+def ta_checks_of(lesson: Lesson, results: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The lesson's provisional checks of ``results``, each with its ``points``; [] when it declares
     none. A lesson's hook that fails costs no grade: said on stderr, no checks recorded."""
     try:
