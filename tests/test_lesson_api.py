@@ -166,6 +166,7 @@ def test_hooks_default_to_nothing() -> None:
     grade, report, release = GradeHooks(), ReportHooks(), ReleaseHooks()
     assert grade.prefetch(None, {}, [], filtered=False) is False and grade.reads_prefetch(None) is False
     assert grade.use_solutions(Path(".")) is None and grade.warm_up() is None
+    assert list(grade.ta_checks({"tests": []})) == []  # always sure: no check for a TA
     assert list(report.sections({}, "en")) == [] and report.figure_texts({}, "en") is None
     assert report.cause_of({}) is None and report.explained_by({}) is None
     assert release.readme() == "" and list(release.student_files()) == []

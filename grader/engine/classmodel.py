@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from grader.engine.tachecks import checks_in
 from grader.engine.withheld import WITHHELD_PREFIX  # how a withheld test's message starts
 
 MANIFEST = "batch-manifest.json"
@@ -24,7 +25,7 @@ CLASS_JSON = "class.json"
 NOT_GRADED = ("unreadable", "timeout", "error", "missing")
 
 StepKind = Literal["late", "grace", "closed", "unknown_time", "adjustment", "bonus", "set", "excused",
-                   "review", "pending", "clamp"]
+                   "review", "pending", "clamp", "check"]
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,9 @@ class Row:
     steps: list[Step] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # the instructor's private notes: never a student's
     results: dict = field(default_factory=dict, repr=False)
+    checks: list[dict] = field(default_factory=list)  # passed provisionally: a TA reads them (ta_checks)
+    # check key -> the TA's decision that applies: {"decision": confirm|take|void, "reason", "points"}
+    decided: dict[str, dict] = field(default_factory=dict)
 
     @property
     def graded(self) -> bool:
@@ -197,7 +201,8 @@ def row_from(folder: str, marker: dict, results: dict, roster: dict[str, str]) -
                       withheld=withheld.restorable, withheld_tests=withheld.tests, held=withheld.held),
         reason=str(marker.get("reason", "")), duration=float(marker.get("duration") or 0.0),
         isolation=str(results.get("isolation", "")), dir=folder, path=str(marker.get("path", "")),
-        hash=str(marker.get("submission_hash") or ""), results=results)
+        hash=str(marker.get("submission_hash") or ""), results=results,
+        checks=checks_in(results) if graded else [])
 
 
 def load_graded(out: Path) -> ClassModel:
@@ -258,7 +263,8 @@ def span(seconds: float) -> tuple[str, str]:
 def final_section(row: Row) -> dict[str, Any]:
     """What a student's results.json carries as ``final`` (its report renders it)."""
     return {"auto": row.auto, "total": row.total, "max": row.max, "submitted_at": row.submitted_at,
-            "late_by": row.late_by, "steps": [asdict(s) for s in row.steps]}
+            "late_by": row.late_by, "steps": [asdict(s) for s in row.steps],
+            **({"checks": row.decided} if row.decided else {})}
 
 
 def to_json(model: ClassModel) -> str:
@@ -267,6 +273,7 @@ def to_json(model: ClassModel) -> str:
              "max": r.max, "tasks": r.tasks, "submitted_at": r.submitted_at, "late_by": r.late_by,
              "review": {"flagged": r.review.flagged, "reasons": r.review.reasons,
                         "withheld": r.review.withheld, "held": r.review.held},
-             "reason": r.reason, "steps": [asdict(s) for s in r.steps]} for r in model.rows]
+             "reason": r.reason, "steps": [asdict(s) for s in r.steps], "ta_checks": r.checks}
+            for r in model.rows]
     return json.dumps({"schema": 1, "full": model.full, "policy": model.policy, "notes": model.notes,
                        "rows": rows}, ensure_ascii=False, indent=2) + "\n"

@@ -110,6 +110,27 @@ class ClassCharts(Protocol):
         skipping those); ``refs`` dashed, one per group, named ``ref_label`` in the key."""
 
 
+@dataclass(frozen=True)
+class TACheck:
+    """A check the lesson passed only provisionally: its reader was not sure, so a TA reads that part.
+
+    It costs nothing until a TA decides (``grade review DIR ID --check KEY --confirm|--take``): taking
+    its points takes those ``tests`` earned. ``hash`` binds the decision to the content it judged (a
+    hash of the part's text): when the student changes that part, the decision is void and said so."""
+
+    key: str  # stable across reruns of the same submission ("problem1/time"): what a decision names
+    task: str
+    tests: tuple[str, ...]  # the ids of the tests it passed provisionally (results.json ``tests[].id``)
+    en: str  # for the TA: the part, and what kept the reader from being sure (English, Korean)
+    ko: str
+    saw: str  # the student's words the reader could not place, as written
+    hash: str  # of the content the check judged
+    line: int | None = None  # where in the graded document, when it has lines
+    document: str | None = None  # the graded document it reads, when not the code
+    part_en: str = ""  # the part as the student reads it ("problem 1's time complexity"); "": the key
+    part_ko: str = ""
+
+
 class _Hooks:
     """What a lesson's hook objects share: each hook is a method that does nothing unless the lesson's
     subclass overrides it, and a subclass that defines a public name its base has no hook of (a misspelled
@@ -151,6 +172,13 @@ class GradeHooks(_Hooks):
 
     def session_end(self, artifacts: dict[str, Any]) -> None:
         """The grade's test session ends: forget what was started for it."""
+
+    def ta_checks(self, results: Mapping[str, Any]) -> Sequence[TACheck]:
+        """Once per grade, on its results (tests scored, artifacts written): the checks its tests passed
+        only provisionally because its reader was not sure (``TACheck``). The kit writes them to
+        results.json ``ta_checks``, lists them in `grade review` beside flagged submissions and in
+        Gradescope's instructor view, where a TA confirms each or takes its points. None: always sure."""
+        return ()
 
 
 class ReportHooks(_Hooks):

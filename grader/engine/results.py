@@ -143,6 +143,7 @@ class Results(TypedDict):
     previous: NotRequired[Previous]  # the last comparable run of the same output folder
     filter: NotRequired[Filter]  # a `grade -k` run: only some tests ran
     lesson: NotRequired[LessonRecord]  # absent from results written before lessons were recorded
+    ta_checks: NotRequired[list[dict]]  # checks passed provisionally, for a TA (engine/tachecks.py)
 
 
 # What the reports read: a Results, or a view of one made for a reader (report/gradescope.py's

@@ -22,6 +22,7 @@ from grader.engine.plugin import GradingPlugin
 from grader.engine.results import Results
 from grader.engine.scoring import build_results
 from grader.engine.submission import Submission, SubmissionError, read_submission
+from grader.engine.tachecks import ta_checks_of
 from grader.paths import write_atomic
 
 
@@ -159,6 +160,9 @@ def grade_path(path: Path, options: GradeOptions) -> Results:
             },
         )
         add_locations(results, staging, path.name if submission.kind == "notebook" else None, lesson.tasks)
+        checks = ta_checks_of(lesson, results)
+        if checks:
+            results["ta_checks"] = checks
         results["duration"] = round(time.monotonic() - started, 2)
         return results
     finally:

@@ -90,7 +90,7 @@ def gradebook_csv(model: ClassModel) -> str:
         w.writerow([
             _cell(r.id), _cell(r.name), _total(r), _num(r.max), _num(r.auto),
             _num(r.points_of("late") + r.points_of("closed")),
-            _num(sum(r.points_of(k) for k in ("adjustment", "bonus", "review", "set"))),
+            _num(sum(r.points_of(k) for k in ("adjustment", "bonus", "review", "set", "check"))),
             _num(r.points_of("clamp")),
             r.submitted_at or ("unknown" if _late_by(r) == "unknown" else ""), _late_by(r),
             _cell("; ".join(s.en for s in r.steps)), _cell("; ".join(r.notes)),

@@ -9,10 +9,12 @@ is the same spec as a JSON Schema, and the tests validate against it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from grader.engine.results import ResultsView
 from grader.engine.scoring import task_totals
+from grader.engine.tachecks import checks_in
 from grader.report.cards import build_cards, top_fixes
 from grader.report.i18n import translate
 from grader.report.lesson_tasks import lesson_of, rank, task_order, task_titles
@@ -78,6 +80,11 @@ def build_gradescope(results: ResultsView, lang: str, path: str, summary_md: str
     numbering: dict[str, int] = {}
     order, titles = task_order(results), task_titles(results)
     ordered = sorted(results.get("tests", []), key=lambda t: rank(order, t.get("task")))
+    decided = (results.get("final") or {}).get("checks") or {}
+    provisional: dict[str, list[dict]] = {}  # test id -> the checks it passed provisionally
+    for c in checks_in(results):
+        for tid in c["tests"]:
+            provisional.setdefault(str(tid), []).append(c)
     for t in ordered:
         task = t.get("task") or "?"
         major = rank(order, task) + 1
@@ -87,6 +94,11 @@ def build_gradescope(results: ResultsView, lang: str, path: str, summary_md: str
             visibility = "after_published"
         if t["status"] == "passed":
             output = translate("status_passed", lang)
+            if t["id"] in provisional:
+                parts = provisional[t["id"]]
+                read = all(c["key"] in decided for c in parts)  # a TA decided each: the final total has it
+                output = translate("ta_read_part" if read else "ta_reads_part", lang).format(
+                    keys=", ".join(str(c.get(f"part_{lang}") or c["key"]) for c in parts))
         else:
             f = failures[t["id"]]
             output = f"[{f['status_word']}] {without_picture(f['text'])}\n\n"  # Gradescope draws no table
@@ -103,6 +115,7 @@ def build_gradescope(results: ResultsView, lang: str, path: str, summary_md: str
             "tags": [task, t["id"].split("/", 1)[0]],
             "visibility": visibility,
         })
+    tests_out += ta_check_tests(results)
     output = summary_md or _fallback_output(visible_view(results), lang, path)
     final: dict[str, Any] = results.get("final") or {}
     score: float = results.get("score", 0.0)
@@ -128,3 +141,28 @@ def _fallback_output(results: ResultsView, lang: str, path: str) -> str:
         lines.append(f"{translate('top_fixes', lang)}:")
         lines += [f"{i}. {f['task_title']}: {f['text']}" for i, f in enumerate(fixes, 1)]
     return "\n".join(lines)
+
+
+def ta_check_tests(results: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Each check passed provisionally (results.json ``ta_checks``) as a test only instructors see
+    (``visibility: hidden``, no points): what it is, what the reader saw, and how a TA decides it."""
+    final = (results.get("final") or {}).get("checks") or {}
+    out = []
+    for n, c in enumerate(checks_in(results), 1):
+        d = final.get(c["key"])
+        state = (f"decided: {d['decision']} ({d.get('reason', '')})" if isinstance(d, dict)
+                 else "pending: a TA decides with grade review DIR ID --check KEY --confirm|--take")
+        where = f"{c['document']}, line {c['line']}" if c.get("document") and c.get("line") else ""
+        saw = "\n".join(f"    {line}" for line in str(c.get("saw") or "").splitlines())
+        out.append({
+            "name": f"TA reads: {c.get('task', '?')} {c['key']}",
+            "number": f"TA.{n}",
+            "score": 0.0, "max_score": 0.0, "status": "passed",
+            "output": _clip(f"{c.get('en', '')}\n{c.get('ko', '')}\n\n{where}\n{saw}\n\n"
+                            f"{float(c.get('points') or 0):g} points passed provisionally in "
+                            f"{', '.join(c['tests'])}; {state}"),
+            "output_format": "text",
+            "tags": ["ta_check", str(c.get("task", ""))],
+            "visibility": "hidden",  # instructors only: the student's test says a TA reads it
+        })
+    return out

@@ -51,6 +51,11 @@ STRINGS: dict[str, tuple[str, str]] = {
                     "숨은 테스트: 제출할 때 실행됩니다. 같은 항목의 공개 테스트로 먼저 확인하세요."),
     "check": ("Check", "검사 항목"),
     "status_passed": ("passed", "통과"),
+    # a check passed provisionally (results.json ta_checks): the student learns only that a TA reads it
+    "ta_reads_part": ("passed for now: a TA will read part of this ({keys}); no point is taken for it now",
+                      "지금은 통과: 이 중 일부({keys})는 조교가 직접 읽습니다. 지금은 감점하지 않습니다"),
+    "ta_read_part": ("passed; a TA read part of this ({keys}): the final total says what they decided",
+                     "통과. 이 중 일부({keys})는 조교가 읽었습니다. 결정은 최종 점수에 있습니다"),
     "status_failed": ("failed", "실패"),
     "status_error": ("error", "오류"),
     "status_timeout": ("timeout", "시간 초과"),

@@ -68,10 +68,16 @@ def percent(value: Any) -> str:
 
 
 def md_escape(text: Any) -> str:
-    """Student text as literal Markdown: no markup, links, HTML or table breaks."""
+    """Student text as literal Markdown: no markup, links, HTML or table breaks. Only what would be
+    markup is escaped, so the file reads as written in a plain viewer too: ``->`` and ``a < b`` stay as
+    they are (never ``-&gt;``). A ``<`` that could open a tag or an autolink becomes ``&lt;``, an ``&``
+    that would start an entity ``&amp;``, a ``>`` that starts the text (a quote) and Markdown's own
+    punctuation take a backslash."""
     s = str(text).replace("\r", "")
-    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    s = re.sub(r"&(?=#?\w+;)", "&amp;", s)
+    s = re.sub(r"<(?=[A-Za-z/!?])", "&lt;", s)
     s = re.sub(r"([\\`*_{}\[\]#+!|~])", r"\\\1", s)
+    s = re.sub(r"^(\s*)>", r"\1\\>", s)
     return s.replace("\n", "<br>")
 
 

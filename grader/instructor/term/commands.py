@@ -10,12 +10,13 @@ from pathlib import Path
 
 from grader.engine.classmodel import ClassModel, Row, load_graded
 from grader.instructor.term.errors import TermError
-from grader.instructor.term.model import load_class, render_class
+from grader.instructor.term.model import check_decision, load_class, render_class
 from grader.instructor.term.records import (
     ADJUSTMENTS,
     REVIEWS,
     Adjustment,
     Decision,
+    latest_checks,
     latest_decisions,
     now,
     read_adjustments,
@@ -167,16 +168,26 @@ def adjust_main(argv: list[str]) -> int:
 
 def review_main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="grade review", description=(
-        "List the submissions the tamper scan flagged, or record a decision on one: --accept restores "
-        "the points withheld from the verdicts already recorded, --reject keeps them withheld. A decision "
-        "holds for the code and findings it judged: a regrade of other code makes it pending again. / "
-        "검토 대상 목록을 보이거나, 한 제출물에 대한 결정을 기록합니다."))
+        "One queue for the instructor: the submissions the tamper scan flagged, and the checks a lesson "
+        "passed only provisionally because its reader was not sure (a TA reads them). Without an ID, list "
+        "both; with one, record a decision: --accept restores the points withheld from the verdicts "
+        "already recorded, --reject keeps them withheld; --check KEY --confirm keeps a provisional check's "
+        "points, --take takes them. A decision holds for the content it judged: a regrade of other code "
+        "(or a changed part, for a check) makes it pending again. / 검토 대상(표시된 제출물, 조교가 읽을 "
+        "확인 항목)을 보이거나 하나에 대한 결정을 기록합니다."))
     p.add_argument("dir", type=Path)
     p.add_argument("id", nargs="?", help="the student's id or submission name (omit to list)")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--accept", action="store_true",
                        help="restore the withheld points the recorded verdicts earned (no regrade)")
     which.add_argument("--reject", action="store_true", help="keep them withheld")
+    which.add_argument("--confirm", action="store_true",
+                       help="with --check: the provisional check stands, its points stay")
+    which.add_argument("--take", action="store_true",
+                       help="with --check: take the points the provisional check's tests earned")
+    p.add_argument("--check", metavar="KEY",
+                   help="the provisional check decided (its key, as the list shows; may be left out when the "
+                        "student has only one)")
     p.add_argument("--reason", help="why (shown to the student)")
     p.add_argument("--note", default="",
                    help="a private note for the instructor (never shown to the student)")
@@ -185,14 +196,22 @@ def review_main(argv: list[str]) -> int:
     try:
         require_batch_folder(args.dir)
         model = load_class(args.dir)
+        decided = args.accept or args.reject or args.confirm or args.take
         if args.id is None:
-            if args.accept or args.reject:
-                raise TermError("--accept/--reject need an ID", "--accept/--reject에는 ID가 필요합니다")
+            if decided or args.check:
+                raise TermError("a decision needs an ID", "결정에는 ID가 필요합니다")
             return list_reviews(model)
-        if not (args.accept or args.reject):
-            raise TermError("give --accept or --reject (and --reason)",
-                            "--accept나 --reject(와 --reason)를 주세요")
+        if not decided:
+            raise TermError("give --accept or --reject (a flagged submission), or --confirm or --take (a "
+                            "provisional check), and --reason",
+                            "--accept나 --reject(표시된 제출물), --confirm이나 --take(확인 항목)와 "
+                            "--reason을 주세요")
         row = _row(model, args.id)
+        if args.confirm or args.take:
+            return _decide_check(args, row)
+        if args.check:
+            raise TermError("--check goes with --confirm or --take",
+                            "--check는 --confirm이나 --take와 씁니다")
         if not row.review.flagged:
             raise TermError(f"{row.id} is not flagged for review", f"{row.id}은(는) 검토 대상이 아닙니다")
         reason = _reason(args.reason)
@@ -220,15 +239,59 @@ def review_main(argv: list[str]) -> int:
     return 0
 
 
+def _the_check(row: Row, key: str | None) -> dict:
+    """The provisional check ``key`` of ``row`` (its only one when no key is given)."""
+    keys = [str(c["key"]) for c in row.checks]
+    if not keys:
+        raise TermError(f"{row.id} has no check a TA reads", f"{row.id}에는 조교가 읽을 확인 항목이 없습니다")
+    if key is None and len(keys) > 1:
+        raise TermError(f"{row.id} has {len(keys)} checks: name one with --check ({', '.join(keys)})",
+                        f"{row.id}의 확인 항목이 {len(keys)}개입니다. --check로 하나를 고르세요"
+                        f"({', '.join(keys)})")
+    if key is not None and key not in keys:
+        raise TermError(f"{row.id} has no check {key!r} (it has: {', '.join(keys)})",
+                        f"{row.id}에는 {key!r} 확인 항목이 없습니다({', '.join(keys)})")
+    return next(c for c in row.checks if key is None or c["key"] == key)
+
+
+def _decide_check(args: argparse.Namespace, row: Row) -> int:
+    """Record a TA's decision on one provisional check, bound to the content it judged (its hash)."""
+    check = _the_check(row, args.check)
+    reason = _reason(args.reason)
+    decision = "take" if args.take else "confirm"
+    with term_lock(args.dir):
+        rows = read_reviews(args.dir / REVIEWS)
+        earlier = check_decision(latest_checks(rows), row, str(check["key"]))
+        rows.append(Decision(row.id, decision, reason, now(), str(check.get("hash") or ""), "",
+                             " ".join((args.note or "").split()), str(check["key"])))
+        write_reviews(args.dir / REVIEWS, rows)
+    _rerender(args.dir, "grade review", args.quiet)
+    if earlier is not None and earlier.decision != decision:
+        print(f"grade review: {row.id} {check['key']}: this {decision} overrides the {earlier.decision} of "
+              f"{earlier.when} ({earlier.reason}) / 이 결정이 이전 결정({earlier.decision})을 대신합니다",
+              file=sys.stderr)
+    if not args.quiet:
+        after = _row(load_class(args.dir), row.id)
+        done = "confirmed" if decision == "confirm" else "points taken"
+        print(f"{row.id} {check['key']}: {done}; total {row.total:g} -> {after.total:g} of "
+              f"{after.max:g} / {'확인' if decision == 'confirm' else '감점'}: 총점 {row.total:g} -> "
+              f"{after.total:g}")
+    return 0
+
+
 def _decision_for(decisions: dict[str, Decision], row: Row) -> Decision | None:
     return decisions.get(row.id.casefold()) or decisions.get(row.name.casefold())
 
 
 def list_reviews(model: ClassModel) -> int:
+    """The one queue: flagged submissions, then every provisional check with what its reader saw."""
     flagged = [r for r in model.rows if r.review.flagged]
-    decisions = latest_decisions(read_reviews(model.out / REVIEWS))
-    if not flagged:
-        print("No submission is flagged for review / 검토 대상 제출물이 없습니다")
+    checked = [r for r in model.rows if r.checks]
+    reviews = read_reviews(model.out / REVIEWS)
+    decisions, checks = latest_decisions(reviews), latest_checks(reviews)
+    if not flagged and not checked:
+        print("No submission is flagged for review and no check waits for a TA / 검토 대상 제출물도, "
+              "조교가 읽을 확인 항목도 없습니다")
         return 0
     for r in flagged:
         d = _decision_for(decisions, r)
@@ -241,16 +304,40 @@ def list_reviews(model: ClassModel) -> int:
         else:
             state = f"{d.decision}ed: {d.reason} / {'승인' if d.decision == 'accept' else '거부'}"
         tests = len(r.review.withheld_tests)
-        who = f"{r.id} ({r.name})" if r.name != r.id else r.id
         held, restorable = r.review.held_points, r.review.withheld_points
-        print(f"{who}: {held:g} points withheld in {tests} test{'s' if tests != 1 else ''}; "
+        print(f"{_who(r)}: {held:g} points withheld in {tests} test{'s' if tests != 1 else ''}; "
               f"the recorded verdicts would restore {restorable:g} of {held:g} / "
               f"보류 {held:g}점(테스트 {tests}개), 기록된 판정으로 복원될 점수 {held:g}점 중 "
               f"{restorable:g}점 — {state}")
         for x in r.review.reasons:
             print(f"    {x.get('en', '')}")
             print(f"    {x.get('ko', '')}")
+    for r in checked:
+        for c in r.checks:
+            d = check_decision(checks, r, str(c["key"]))
+            if d is None:
+                state = "pending / 결정 대기"
+            elif d.hash and d.hash != c.get("hash"):
+                state = (f"pending again: {d.decision} on {d.when} ({d.reason}) judged an earlier version of "
+                         "this part / 이전 버전에 대한 결정이라 다시 결정 대기")
+            else:
+                word = ("confirmed", "확인") if d.decision == "confirm" else ("taken", "감점")
+                state = f"{word[0]}: {d.reason} / {word[1]}"
+            where = f" ({c['document']}, line {c['line']})" if c.get("document") and c.get("line") else ""
+            pts = float(c.get("points") or 0)
+            print(f"{_who(r)}: check {c['key']} of {c.get('task', '?')}{where}: {pts:g} points passed "
+                  f"provisionally, a TA reads it / 조교 확인 항목, 잠정 {pts:g}점 — {state}")
+            print(f"    {c.get('en', '')}")
+            print(f"    {c.get('ko', '')}")
+            for line in str(c.get("saw") or "").splitlines():
+                print(f"    | {line}")
+            print(f"    decide: grade review {model.out} {r.id} --check {c['key']} --confirm|--take "
+                  "--reason TEXT")
     return 0
+
+
+def _who(r: Row) -> str:
+    return f"{r.id} ({r.name})" if r.name != r.id else r.id
 
 
 def class_ids(model: ClassModel) -> set[str]:

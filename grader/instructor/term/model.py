@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.engine.classmodel import CLASS_JSON, ClassModel, Row, Step, final_section, load_graded, to_json
@@ -24,6 +24,7 @@ from grader.instructor.term.records import (
     TIMES,
     Adjustment,
     Decision,
+    latest_checks,
     latest_decisions,
     read_adjustments,
     read_reviews,
@@ -31,6 +32,8 @@ from grader.instructor.term.records import (
 from grader.instructor.term.steps import (
     ACCEPTED,
     adjustment_step,
+    check_step,
+    check_void_step,
     drift,
     pending_step,
     reconcile,
@@ -48,14 +51,16 @@ class Term:
     times: dict
     adjustments: list[Adjustment]
     decisions: dict[str, Decision]
+    checks: dict[tuple[str, str], Decision] = field(default_factory=dict)  # a TA's, per (id, check key)
 
 
 def read_term(out: Path) -> Term:
     """The term files of ``out``; TermError on the first malformed one."""
     policy = read_policy(out / POLICY) if (out / POLICY).exists() else None
     times = read_times_csv(out / TIMES) if (out / TIMES).exists() else {}
-    return Term(policy, times, read_adjustments(out / ADJUSTMENTS),
-                latest_decisions(read_reviews(out / REVIEWS)))
+    reviews = read_reviews(out / REVIEWS)
+    return Term(policy, times, read_adjustments(out / ADJUSTMENTS), latest_decisions(reviews),
+                latest_checks(reviews))
 
 
 def _note(model: ClassModel, en: str, ko: str) -> None:
@@ -80,6 +85,8 @@ def apply_term(model: ClassModel, term: Term) -> ClassModel:
     unknown_times: list[str] = []
     again: list[str] = []
     stale: list[str] = []
+    used_checks: set[tuple[str, str]] = set()
+    void: list[str] = []
     if term.policy is not None:
         model.policy = term.policy.describe()
     for row in model.rows:
@@ -108,6 +115,7 @@ def apply_term(model: ClassModel, term: Term) -> ClassModel:
                 steps.append(pending_step(row, changed))
                 if changed and decision is not None:  # a drift is only measured against a decision
                     again.append(f"{row.id} ({decision.decision}ed {decision.when}: {changed.words()})")
+        steps += _check_steps(row, term, used_checks, void)
         for i, adj in _own(term.adjustments, row):
             old = bool(adj.hash and row.hash and adj.hash != row.hash)
             steps.append(adjustment_step(adj, stale=old))
@@ -132,6 +140,18 @@ def apply_term(model: ClassModel, term: Term) -> ClassModel:
                      f"{_listing(stale)}. Confirm them with grade adjust DIR ID --confirm, or correct them.",
               f"이전 버전의 제출물에 대해 한 조정(그대로 적용, 표시됨): {_listing(stale)}. "
               "grade adjust DIR ID --confirm으로 확인하거나 바로잡으세요.")
+    if void:
+        _note(model, f"A TA's decision on a check was made on an earlier version of that part, which the "
+                     f"student changed since: void (the points stay until decided again): {_listing(void)}. "
+                     "Decide again with grade review DIR ID --check KEY --confirm|--take --reason TEXT.",
+              f"학생이 바꾼 부분에 대한 이전 조교 결정이라 적용하지 않았습니다: {_listing(void)}. "
+              "grade review DIR ID --check KEY로 다시 결정하세요.")
+    gone = sorted(f"{d.id} ({d.check})" for k, d in term.checks.items() if k not in used_checks)
+    if gone:
+        _note(model, f"{REVIEWS} holds a TA's decision on a check this folder's results no longer have "
+                     f"(the part was changed or is now read for sure): {_listing(gone)}; kept, not applied.",
+              f"{REVIEWS}에 지금 결과에 없는 확인 항목의 결정이 있습니다: {_listing(gone)}. "
+              "파일에는 남기고 적용하지 않았습니다.")
     stray = sorted({a.id for i, a in enumerate(term.adjustments) if i not in used_adj}
                    | {d.id for k, d in term.decisions.items() if k not in used_dec})
     if stray:
@@ -140,6 +160,42 @@ def apply_term(model: ClassModel, term: Term) -> ClassModel:
               f"{ADJUSTMENTS}나 {REVIEWS}에 이 폴더에 없는(또는 검토 대상이 아닌) "
               f"{', '.join(stray)}이(가) 있습니다. 파일에는 남기고 적용하지 않았습니다.")
     return model
+
+
+def check_decision(term_checks: dict[tuple[str, str], Decision], row: Row, key: str) -> Decision | None:
+    """The TA's decision that counts on ``row``'s check ``key``, by the student's id or submission name."""
+    return next((term_checks[(k.casefold(), key)] for k in (row.id, row.name)
+                 if (k.casefold(), key) in term_checks), None)
+
+
+def _check_steps(row: Row, term: Term, used: set[tuple[str, str]], void: list[str]) -> list[Step]:
+    """The TA's decisions on ``row``'s provisional checks: each applies to the content it judged (its
+    hash); on other content it is void, said to the student and the instructor. Points taken are those
+    the check's tests earned, each test taken once however many checks name it."""
+    steps: list[Step] = []
+    taken: set[str] = set()
+    earned = {str(t.get("id")): float(t.get("score") or 0.0) for t in row.results.get("tests") or []}
+    for check in row.checks:
+        decision = check_decision(term.checks, row, str(check["key"]))
+        if decision is None:
+            continue
+        used.add((decision.id.casefold(), decision.check))
+        if decision.hash and decision.hash != check.get("hash"):
+            steps.append(check_void_step(check, decision))
+            row.decided[str(check["key"])] = {"decision": "void", "reason": decision.reason, "points": 0.0}
+            void.append(f"{row.id} ({check['key']}: {decision.decision}, {decision.when})")
+            continue
+        new = [t for t in check.get("tests") or [] if t not in taken]
+        points = 0.0
+        if decision.decision == "take":
+            taken.update(new)
+            points = round(sum(earned.get(t, 0.0) for t in new), 4)
+        steps.append(check_step(check, decision, points))
+        row.decided[str(check["key"])] = {"decision": decision.decision, "reason": decision.reason,
+                                          "points": -points if points else 0.0}
+        if decision.note:
+            row.notes.append(f"{check['key']}: {decision.note}")
+    return steps
 
 
 def review_state(row: Row) -> str | None:

@@ -3,8 +3,11 @@
 * ``adjustments.csv``: ``id,task,points,reason,when,kind,note,hash`` (every row counts; a correction is
   another row); ``kind`` is ``points`` (an adjustment within the maximum), ``bonus`` (may go above it),
   ``set`` (``points`` is the total the instructor sets) or ``excused``;
-* ``reviews.csv``: ``id,decision,reason,when,hash,findings,note`` (decision ``accept`` or ``reject``;
-  the latest one counts).
+* ``reviews.csv``: ``id,decision,reason,when,hash,findings,note,check`` (decision ``accept`` or
+  ``reject`` on a flagged submission; the latest one counts). A row with a ``check`` is a TA's decision
+  on one check the lesson passed provisionally (results.json ``ta_checks``): ``confirm`` (the points
+  stay) or ``take`` (the points its tests earned are taken); its ``hash`` is the check's, the content it
+  judged, and the latest one per student and check counts.
 
 ``hash`` is the submission's content hash (its done-marker's ``submission_hash``) the decision was made
 on, and ``findings`` the tamper scan's findings it judged (a JSON list): a regrade of other code or with
@@ -36,8 +39,9 @@ ADJUSTMENTS = "adjustments.csv"
 REVIEWS = "reviews.csv"
 TERM_FILES = (POLICY, TIMES, ADJUSTMENTS, REVIEWS)
 ADJUSTMENT_HEADER = ("id", "task", "points", "reason", "when", "kind", "note", "hash")
-REVIEW_HEADER = ("id", "decision", "reason", "when", "hash", "findings", "note")
+REVIEW_HEADER = ("id", "decision", "reason", "when", "hash", "findings", "note", "check")
 DECISIONS = ("accept", "reject")
+CHECK_DECISIONS = ("confirm", "take")  # a TA's decision on a provisional check
 KINDS = ("points", "bonus", "set", "excused")
 
 
@@ -62,7 +66,7 @@ class Decision:
     hash: str = ""  # the submission it judged
     findings: str = ""  # the findings it judged: a JSON list of their English text
     note: str = ""
-
+    check: str = ""  # a TA's decision on this check's key (results.json ``ta_checks``); "": the flag
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -105,19 +109,31 @@ def read_adjustments(path: Path) -> list[Adjustment]:
 def read_reviews(path: Path) -> list[Decision]:
     out = []
     for line, r in _rows(path, REVIEW_HEADER):
-        if r["decision"] not in DECISIONS or not r["id"]:
-            raise TermError(f"{path}: line {line}: decision must be accept or reject, with an id",
-                            f"{path}: {line}행: 결정은 accept 또는 reject이고 id가 있어야 합니다")
+        allowed = CHECK_DECISIONS if r["check"] else DECISIONS
+        if r["decision"] not in allowed or not r["id"]:
+            raise TermError(f"{path}: line {line}: decision must be {' or '.join(allowed)}, with an id",
+                            f"{path}: {line}행: 결정은 {' 또는 '.join(allowed)}이고 id가 있어야 합니다")
         out.append(Decision(r["id"], r["decision"], r["reason"], r["when"], r["hash"], r["findings"],
-                            r["note"]))
+                            r["note"], r["check"]))
     return out
 
 
 def latest_decisions(decisions: list[Decision]) -> dict[str, Decision]:
-    """Casefolded id -> the decision that counts: the latest by time, the later row on a tie."""
+    """Casefolded id -> the review decision that counts: the latest by time, the later row on a tie
+    (a TA's decisions on checks are ``latest_checks``)."""
     out: dict[str, Decision] = {}
     for d in sorted(enumerate(decisions), key=lambda p: (p[1].when, p[0])):
-        out[d[1].id.casefold()] = d[1]
+        if not d[1].check:
+            out[d[1].id.casefold()] = d[1]
+    return out
+
+
+def latest_checks(decisions: list[Decision]) -> dict[tuple[str, str], Decision]:
+    """(casefolded id, check key) -> the TA's decision that counts on that check, as ``latest_decisions``."""
+    out: dict[tuple[str, str], Decision] = {}
+    for d in sorted(enumerate(decisions), key=lambda p: (p[1].when, p[0])):
+        if d[1].check:
+            out[(d[1].id.casefold(), d[1].check)] = d[1]
     return out
 
 

@@ -113,6 +113,35 @@ def adjustment_step(adj: Adjustment, stale: bool = False) -> Step:
                 f"강사 조정{where} {_pts(adj.points)}점{why}{old_ko}", task=adj.task or None)
 
 
+def _part(check: dict) -> tuple[str, str]:
+    """The part a check is about, as a student reads it (the lesson's words, else its key), in the
+    document it reads."""
+    where = f"{check['document']}, " if check.get("document") else ""
+    en, ko = check.get("part_en") or check["key"], check.get("part_ko") or check["key"]
+    return f"{where}{en}", f"{where}{ko}"
+
+
+def check_step(check: dict, decision: Decision, taken: float) -> Step:
+    """A TA's decision on a provisional check: confirmed (the points stay) or ``taken`` points taken."""
+    why = f": {decision.reason}" if decision.reason else ""
+    en, ko = _part(check)
+    if decision.decision == "confirm":
+        return Step("check", 0.0, f"a TA read {en}: confirmed, its points stay{why}",
+                    f"조교가 {ko} 부분을 읽고 확인함: 점수 유지{why}", task=check.get("task"))
+    return Step("check", -taken, f"a TA read {en}: {_pts(-taken)} taken{why}",
+                f"조교가 {ko} 부분을 읽고 {_pts(-taken)}점 감점{why}", task=check.get("task"))
+
+
+def check_void_step(check: dict, decision: Decision) -> Step:
+    """A TA's decision made on other content than the check now reads: void, and said so."""
+    en, ko = _part(check)
+    return Step("check", 0.0,
+                f"the TA's decision on {en} ({decision.decision}, {decision.when}) was made on an "
+                "earlier version of it and no longer applies; a TA reads it again",
+                f"{ko} 부분에 대한 조교의 결정({decision.decision}, {decision.when})은 이전 버전에 "
+                "대한 것이라 적용하지 않습니다. 조교가 다시 읽습니다", task=check.get("task"))
+
+
 def reconcile(auto: float, maximum: float, steps: list[Step]) -> list[Step]:
     """``steps`` with what each one really changed: the close's amount, and a clamp step wherever the
     total was held at 0 or at the maximum; afterwards ``auto + sum(points)`` is the final total.
@@ -161,5 +190,6 @@ def reconcile(auto: float, maximum: float, steps: list[Step]) -> list[Step]:
     return out
 
 
-__all__ = ["ACCEPTED", "Drift", "adjustment_step", "drift", "findings_of", "pending_step", "reconcile",
+__all__ = ["ACCEPTED", "Drift", "adjustment_step", "check_step", "check_void_step", "drift", "findings_of",
+           "pending_step", "reconcile",
            "review_step"]

@@ -23,8 +23,9 @@ from grader.engine.lesson_api import (
     ReleaseHooks,
     ReportHooks,
     Section,
+    TACheck,
 )
-from lesson_embedding_pe import causes, class_report, prefetch, reference, student_release
+from lesson_embedding_pe import causes, class_report, logta, prefetch, reference, student_release
 from lesson_embedding_pe.paths import EXERCISES, SOLUTIONS, SUITES
 from lesson_embedding_pe.tasks import CONTRACT, LOG_NAME, TASK_LIST, TOP_LEVEL_CALLS
 
@@ -35,7 +36,8 @@ SPY_IMPORTS: dict[str, tuple[str, ...]] = {"spy_model": (), "spy_report": ()}
 
 
 class Grading(GradeHooks):
-    """The reference in use, the experiment's early start (prefetch.py) and a batch's warm-up."""
+    """The reference in use, the experiment's early start (prefetch.py), a batch's warm-up, and the log's
+    parts a TA reads (logta.py)."""
 
     def use_solutions(self, folder: Path) -> None:
         reference.set_solutions_dir(folder)
@@ -51,6 +53,9 @@ class Grading(GradeHooks):
 
     def session_end(self, artifacts: dict[str, Any]) -> None:
         prefetch.stop(artifacts)
+
+    def ta_checks(self, results: Mapping[str, Any]) -> Sequence[TACheck]:
+        return logta.ta_checks(results)  # the log's unsure parts: a TA reads them
 
 
 class Reporting(ReportHooks):

@@ -15,6 +15,7 @@ from typing import Any
 from markupsafe import escape
 
 from grader.engine.lesson_api import ClassCharts, Section
+from lesson_embedding_pe.leetlog.unsure import TA_EN
 
 KNOWN_BOUND = {8: 0.317, 12: 0.266}  # bag-of-tokens bound, vocab 10 (docs/contract.md)
 MODE_ORDER = ("none", "sin", "learned")  # the table's order within a length; other modes after, by name
@@ -128,12 +129,13 @@ def experiment_html(exp: dict[str, Any] | None, image: str | None) -> str:
 
 TA_TITLE = ("LeetCode log parts a TA reads", "조교가 읽을 LeetCode 기록")
 TA_INTRO = ("<p>The log reader takes a point only when it is sure. These parts it could not place: they "
-            "cost nothing now. Read each; to take the points, record it as an adjustment of the task "
-            "<code>leetcode_log</code> with your reason (<code>grade adjust DIR ID -POINTS --task "
-            "leetcode_log --reason ...</code>), which is kept across reruns and shown to the student. /\n"
+            "cost nothing now. They are in <code>grade review DIR</code>, beside the flagged submissions; "
+            "read each and decide with <code>grade review DIR ID --check KEY --confirm|--take --reason "
+            "...</code>: the decision is kept across reruns, bound to the part it judged, and its reason "
+            "shown to the student. /\n"
             "채점기는 확실할 때만 감점합니다. 아래는 채점기가 확신하지 못해 지금은 감점하지 않은 "
-            "부분입니다. 읽어 보고 감점할 때는 이유와 함께 <code>leetcode_log</code> 과제의 조정으로 "
-            "기록하세요.</p>")
+            "부분입니다. <code>grade review DIR</code>에 표시된 제출물과 함께 나옵니다. 읽어 보고 "
+            "<code>grade review DIR ID --check KEY --confirm|--take --reason ...</code>로 결정하세요.</p>")
 
 
 def unsure_parts(results: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[Mapping[str, Any]]]]:
@@ -148,6 +150,21 @@ def unsure_parts(results: Sequence[Mapping[str, Any]]) -> list[tuple[str, list[M
     return out
 
 
+def _key(finding: Mapping[str, Any]) -> str:
+    """The check's key in grade review (logta.py)."""
+    from lesson_embedding_pe.logta import check_key
+
+    return check_key(finding)
+
+
+def _state(decision: Any) -> str:
+    if not isinstance(decision, Mapping):
+        return "pending / 결정 대기"
+    return {"confirm": "confirmed / 확인", "take": f"points taken {decision.get('points', 0):g} / 감점",
+            "void": "pending again: the part changed / 다시 결정 대기"}.get(str(decision.get("decision")),
+                                                                       "pending / 결정 대기")
+
+
 def ta_section(results: Sequence[Mapping[str, Any]]) -> Section | None:
     """The TA's queue of the log: each unsure part with its line and the student's words there."""
     queue = unsure_parts(results)
@@ -157,8 +174,11 @@ def ta_section(results: Sequence[Mapping[str, Any]]) -> Section | None:
     for who, found in queue:
         source = str(((next(r for r in results if str(r.get("submission", "?")) == who).get("artifacts")
                        or {}).get("leetcode_log") or {}).get("source") or "").splitlines()
+        res = next(r for r in results if str(r.get("submission", "?")) == who)
+        decided = (res.get("final") or {}).get("checks") or {}
         rows = "".join(
-            f"<li>{escape(f.get('message_en', ''))}"
+            f"<li><code>{escape(_key(f))}</code> ({escape(_state(decided.get(_key(f))))}): "
+            f"{escape(str(f.get('message_en', '')).replace(TA_EN, '').strip())}"
             + (f"<br><code>{escape(source[f['line'] - 1].strip())}</code> (line {f['line']})"
                if isinstance(f.get("line"), int) and 0 < f["line"] <= len(source) else "") + "</li>"
             for f in found)

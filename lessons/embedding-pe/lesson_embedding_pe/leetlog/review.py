@@ -221,16 +221,58 @@ _NEAREST = {
 
 
 def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
-    """The student's sentence to quote when ``name`` was not found in their prose."""
-    if not entry.sentences:
-        return None
+    """The student's sentence to quote when ``name`` was not found in their prose: a real sentence
+    (not a heading, not a bold title), and never one holding the field's own words (quoting that
+    one as "none of them gives it" would contradict the quote); None when no sentence is fit."""
+    candidates: list[tuple[int, str]] = []
     for other in _NEAREST.get(name, ()):
         f = entry.fields.get(other)
         if f is not None and f.filled and f.label == "sentence":
             if other in ("time", "space"):  # around its Big-O, which may sit late in a long sentence
-                return f.line, _excerpt(f.raw, f.value.split(" — ")[0])
-            return f.line, f.value if f.value in f.raw else f.raw
-    return entry.sentences[-1] if name == "solved" else entry.sentences[0]
+                candidates.append((f.line, _excerpt(f.raw, f.value.split(" — ")[0])))
+            else:
+                candidates.append((f.line, f.value if f.value in f.raw else f.raw))
+    rest = list(reversed(entry.sentences)) if name == "solved" else list(entry.sentences)
+    for line, text in [*candidates, *rest]:
+        plain = _plain_sentence(text)
+        if plain and not _names_field(name, plain):
+            return line, plain
+    return None
+
+
+# A complexity's own name: a sentence with it holds that claim (one with only the other's Big-O does not).
+_OWN_NAME = {"time": re.compile(r"\btime\b|시간", re.I),
+             "space": re.compile(r"\bspace\b|공간|memory|메모리|\bextra\b", re.I)}
+
+
+def _names_field(name: str, sentence: str) -> bool:
+    """Whether ``sentence`` holds field ``name``'s own words (then it is no 'nearest' to quote)."""
+    from .unsure import field_words
+
+    own = _OWN_NAME.get(name)
+    return bool(own.search(sentence)) if own is not None else field_words(name, sentence)
+
+
+_EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)")
+
+
+def _plain_sentence(text: str) -> str:
+    """``text`` as a sentence to quote: Markdown's emphasis marks and a heading's ``#`` off; "" when it
+    is no sentence (a heading, or a title alone: few words and no sentence's end)."""
+    one = " ".join(text.split())
+    if re.match(r"^#{1,6}\s", one):
+        return ""
+    plain = _EMPHASIS.sub("", one).strip()
+    words = len(plain.split())
+    ends = bool(re.search(r"[.!?。]$|[다요음함][.]?$", plain))
+    return plain if words >= 4 or (ends and words >= 2) else ""
+
+
+# A template placeholder left in a field: '<...>' around words ('<TODO>', the template's own), not an
+# HTML comment or tag, not 'a < b and c > d'.
+_PLACEHOLDER = re.compile(
+    r"<(?![!/\s])(?!(?:br|b|i|em|strong|code|sub|sup|span|p|div|a|u|s|del|kbd|mark|small|img|hr)\b)"
+    r"[^<>\n]*[^<>\s]>|<\s*>", re.I)
 
 
 def _excerpt(text: str, needle: str, limit: int = 80) -> str:
@@ -248,7 +290,7 @@ def _check_presence(ctx: _Ctx, name: str) -> Field | None:
     f = ctx.entry.fields.get(name)
     if f is not None and f.filled:
         return f
-    template = f is not None and "<" in (f.raw or "")  # left as the template's <...>, or emptied
+    template = f is not None and bool(_PLACEHOLDER.search(f.raw or ""))  # left as the template's <...>
     where_en = ("still holds the template placeholder" if template
                 else "is empty" if f is not None else "is missing")
     where_ko = ("템플릿 자리표시(<...>) 그대로입니다" if template

@@ -43,7 +43,35 @@ AT_SUBMISSION = {code for g in HIDDEN_GROUPS for code in g.codes or ()}
 _CASE = re.compile(r"\[problem(\d+)-(\w+)\]$")  # test_log[problem1-complexity]
 
 
-def test_breakdown(results: dict, lang: str) -> list[dict[str, Any]]:
+# A complexity the page says is missing (or has no Big-O) is one the catalog could not check.
+_NOT_CHECKED = ("missing_field", "no_bigo")
+
+
+def _unchecked(findings: list[dict]) -> dict[int, list[str]]:
+    """Problem -> the complexities ("time", "space") a sure finding says are missing or unreadable."""
+    out: dict[int, list[str]] = {}
+    for f in findings:
+        sure = f.get("severity") == "error" and f.get("code") in _NOT_CHECKED
+        if sure and f.get("field") in ("time", "space"):
+            out.setdefault(int(f.get("problem") or 0), []).append(str(f["field"]))
+    return out
+
+
+def _catalog_label(label: str, missing: list[str], lang: str) -> str:
+    """The catalog row of a problem whose complexity is missing: it says what it checked, so the page
+    never shows points earned for a comparison of a claim it says is not there."""
+    ko = {"time": "시간복잡도", "space": "공간복잡도"}
+    if set(missing) >= {"time", "space"}:
+        return label + (" (확인할 복잡도가 없음)" if lang == "ko" else " (no complexity to check)")
+    gone = missing[0]
+    other = "space" if gone == "time" else "time"
+    if lang == "ko":
+        return label + f" ({ko[other]}만 확인함: {ko[gone]}가 없음)"
+    return label + f" ({other} complexity only: the {gone} complexity is missing)"
+
+
+def test_breakdown(results: dict, lang: str, unchecked: dict[int, list[str]] | None = None
+                   ) -> list[dict[str, Any]]:
     """'problem 1: time and space complexity ...  0 / 1' per log test, in problem then rubric order."""
     rows: dict[tuple[int, int, str], dict[str, Any]] = {}
     order = list(GROUPS)
@@ -53,6 +81,8 @@ def test_breakdown(results: dict, lang: str) -> list[dict[str, Any]]:
             continue
         problem, group = int(m.group(1)), GROUPS[m.group(2)]
         label = f"문제 {problem}: {group.ko}" if lang == "ko" else f"problem {problem}: {group.en}"
+        if group.name == "catalog" and (unchecked or {}).get(problem):
+            label = _catalog_label(label, (unchecked or {})[problem], lang)
         row = rows.setdefault((problem, order.index(group.name), group.name),
                               {"item": label, "points": 0.0, "max_points": 0.0, "group": False})
         row["points"] = round(row["points"] + float(t.get("score", 0.0)), 3)
@@ -107,6 +137,22 @@ def problem_points(results: dict, problems: list[dict[str, Any]]) -> list[dict[s
                  max_points=round(earned.get(int(p.get("index", 0)), [0.0, 0.0])[1], 3)) for p in problems]
 
 
+def ta_decision(finding: dict, results: dict, message: str, lang: str) -> tuple[str, str]:
+    """An unsure finding as the student reads it once a TA decided (logta.py's key names it): read by a
+    TA (a note: confirmed, or the points taken and why); still ``unsure`` while undecided or void."""
+    from lesson_embedding_pe.logta import check_key
+
+    d = ((results.get("final") or {}).get("checks") or {}).get(check_key(finding))
+    if not isinstance(d, dict) or d.get("decision") not in ("confirm", "take"):
+        return "unsure", message
+    from lesson_embedding_pe.report.texts import t
+
+    what = t("ta_confirmed" if d["decision"] == "confirm" else "ta_taken", lang,
+              points=f"{abs(float(d.get('points') or 0)):g}", reason=str(d.get("reason") or ""))
+    head = message.split(". ", 1)[0].split(": ", 1)[0]  # "Problem 1" / "문제 1"
+    return "info", f"{head}: {what}"
+
+
 def log_view(results: dict, lang: str) -> dict[str, Any] | None:
     """None when the log was not graded in this run (e.g. -k selected other tests)."""
     art = (results.get("artifacts") or {}).get("leetcode_log")
@@ -143,9 +189,12 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
     for f in sorted(art.get("findings") or [],
                     key=lambda f: (f.get("line") or 0, SEVERITY_ORDER.get(f.get("severity"), 4))):
         line = f.get("line")
+        severity, message = f.get("severity", "info"), f.get(key) or f.get("message_en", "")
+        if severity == "unsure":  # a TA's decision on it (grade review --check) replaces "a TA reads this"
+            severity, message = ta_decision(f, results, message, lang)
         findings.append({
-            "severity": f.get("severity", "info"), "code": f.get("code", ""), "line": line,
-            "message": f.get(key) or f.get("message_en", ""),
+            "severity": severity, "code": f.get("code", ""), "line": line,
+            "message": message,
             "quote": lines[line - 1].strip() if isinstance(line, int) and 0 < line <= len(lines) else "",
             "at_submission": public_only and f.get("code") in AT_SUBMISSION,
         })
@@ -156,7 +205,7 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
     total, total_max = float(task.get("score", review)), float(task.get("max_score", review_max))
     # One figure for the log, the task's points, and a breakdown that adds up to it: one line per
     # log test (problem, rubric group) of this run. The review's own rubric only where no test ran.
-    breakdown = test_breakdown(results, lang) or [
+    breakdown = test_breakdown(results, lang, _unchecked(art.get("findings") or [])) or [
         dict(b, item=breakdown_label(str(b.get("item", "")), lang), group=False)
         for b in art.get("breakdown") or []]
     problems = problem_points(results, art.get("problems") or [])

@@ -54,11 +54,18 @@ TEXT: dict[str, tuple[str, str]] = {
     "sev_warning": ("warning", "경고"),
     "sev_info": ("note", "참고"),
     "sev_unsure": ("a TA reads this", "조교 확인"),
+    "ta_confirmed": ("a TA read this part and confirmed it, no point taken ({reason})",
+                     "조교가 이 부분을 읽고 확인했습니다. 감점 없음({reason})"),
+    "ta_taken": ("a TA read this part and took {points} point(s): {reason}",
+                 "조교가 이 부분을 읽고 {points}점을 감점했습니다: {reason}"),
     # sure or ask (leetlog/unsure.py): what the reader could not place costs nothing; a TA reads it
     "ta_reads": ("A TA will read {n} part(s) of your log the reader could not place (marked \"a TA reads "
                  "this\" below); no point is taken for them now.",
                  "기록에서 채점기가 확신하지 못한 {n}곳(아래 '조교 확인')은 조교가 직접 읽습니다. 지금은 그 "
                  "부분에서 감점하지 않습니다."),
+    # no finding, yet not full marks or practice code failing: the page does not call the log flawless
+    "no_findings_lost": ("No finding in the log itself; the checks above say where points were lost.",
+                         "기록 자체에는 지적 사항이 없습니다. 잃은 점수는 위의 검사 결과에 있습니다."),
     "no_findings_but_linked": ("No findings in the log itself; see the practice code above.",
                                "기록 자체에는 지적 사항이 없습니다. 위의 연습 코드 실패를 확인하세요."),
     "problems": ("Problems", "문제"),
