@@ -70,6 +70,7 @@ def serve(argv: list[str], key: list[str], entry: str) -> int | None:
             print(FALLBACK, file=sys.stderr)
             path.unlink(missing_ok=True)
             path.with_suffix(".pid").unlink(missing_ok=True)
+            path.with_suffix(".reuse").unlink(missing_ok=True)
         return None
     accepted = False
     try:

@@ -7,6 +7,7 @@ import io
 import json
 import os
 import shutil
+import sys
 import tempfile
 import time
 from dataclasses import replace
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from grader.engine.lesson_api import Lesson, load_lesson
+from grader.engine import reuse
 from grader.engine.lessons import lesson_record, private_folders
 from grader.engine.locate import add_locations
 from grader.engine.options import GradeOptions, UsageProblem
@@ -48,6 +50,10 @@ def run_suites(submission: Submission, options: GradeOptions,
     policy = replace(options.policy, hide=(*options.policy.hide, *private_folders()),
                      probes=str(lesson.probes) if lesson.probes is not None else None)
     plugin = GradingPlugin(submission, lesson, policy, progress=options.progress)
+    store = reuse.store_path(options.hidden)
+    if store is not None:  # a warm re-grade (engine/reuse.py): only what changed runs again
+        reuse.ACTIVE = reuse.Recorder(submission.staging, reuse.submission_text(submission))
+        plugin.reuse = reuse.Reuse(store, reuse_key(options, lesson, plugin), reuse.ACTIVE)
     plugin.client.prestart()
     with tempfile.TemporaryDirectory(prefix="gk-report-") as tmp:
         report_file = Path(tmp) / "report.json"
@@ -78,6 +84,11 @@ def run_suites(submission: Submission, options: GradeOptions,
                 code = pytest.main(args, plugins=[plugin])
         finally:
             plugin.client.stop()  # also when pytest stops before its session does
+            reuse.ACTIVE = None
+        if code == pytest.ExitCode.NO_TESTS_COLLECTED and plugin.reused:  # every test reused: none ran
+            code = pytest.ExitCode.OK
+            if not report_file.exists():
+                report_file.write_text("{}", encoding="utf-8")
         if code == pytest.ExitCode.INTERRUPTED:  # Ctrl-C (pytest caught it): no grade to write
             raise KeyboardInterrupt
         if code == pytest.ExitCode.NO_TESTS_COLLECTED and options.keyword:
@@ -88,11 +99,31 @@ def run_suites(submission: Submission, options: GradeOptions,
         if not report_file.exists():
             raise RuntimeError(f"pytest did not run (exit {code}): {sink.getvalue()[-2000:]}")
         report = read_report(report_file, code)
+        if plugin.reuse is not None:
+            plugin.reuse.merge(report, plugin.artifacts_store, plugin.reused)
+            if code in (0, 1):
+                plugin.reuse.save(report, plugin.artifacts_store, plugin.prefetch_reads)
         # In the order collected, whatever order they ran in (the prefetch runs the experiment's last).
         report.get("tests", []).sort(key=lambda t: plugin.order.get(t.get("nodeid", ""), len(plugin.order)))
     if code not in (0, 1):
         raise RuntimeError(f"pytest stopped with exit status {int(code)}: {sink.getvalue()[-2000:]}")
     return report, plugin, [name for name, _ in suites]
+
+
+def reuse_key(options: GradeOptions, lesson: Lesson, plugin: GradingPlugin) -> str:
+    """What every result a warm re-grade reuses must share with this run (engine/reuse.py): the kit's,
+    the lesson's, the suites' and the reference's files, the options that choose or run the tests, the
+    tamper scan and the seed every input is drawn from.  Not the language: both are in the entries."""
+    import grader
+
+    module = sys.modules.get(type(lesson).__module__)
+    lesson_pkg = sys.modules.get(options.lesson.split(".")[0])
+    trees = [Path(grader.__file__).parent, options.suites_dir, options.solutions_dir]
+    trees += [Path(m.__file__).parent for m in (module, lesson_pkg) if m is not None and getattr(m, "__file__", None)]
+    parts = {"lesson": options.lesson, "keyword": options.keyword, "hidden": options.hidden,
+             "policy": repr(options.policy), "seed": plugin.replay.get("seed"), "review": plugin.review,
+             "version": lesson.version, "torch": getattr(sys.modules.get("torch"), "__version__", "")}
+    return reuse.run_key(parts, trees)
 
 
 class ReportLost(RuntimeError):
