@@ -38,21 +38,93 @@ REUSABLE = ("passed", "failed")  # pytest outcomes kept; a verdict of the clock 
 # What lets a module read beyond the student modules it imports (a file, another module by name, the
 # worker's other modules): a module importing, naming or calling any of these makes its tests read every
 # staged file.  Bare names (a call to eval, not a model's .eval()), attributes, and modules imported.
-REACH_NAMES = frozenset({
-    "__import__", "exec", "eval", "compile", "open", "globals", "vars", "locals", "__builtins__", "__file__",
-    "__loader__", "__spec__", "breakpoint", "input",
-})
-REACH_ATTRS = frozenset({
-    "import_module", "read_text", "read_bytes", "open", "load", "loads", "fromfile", "loadtxt", "genfromtxt",
-    "memmap", "from_file", "environ", "getenv", "system", "popen", "listdir", "scandir", "walk", "glob",
-    "rglob", "iglob", "__globals__", "__builtins__", "__subclasses__", "__import__", "__code__", "f_globals",
-    "f_back", "modules",
-})
-REACH_MODULES = frozenset({
-    "importlib", "runpy", "sys", "os", "io", "pathlib", "pickle", "shelve", "marshal", "subprocess", "shutil",
-    "glob", "json", "csv", "numpy", "pandas", "builtins", "ctypes", "inspect", "gc", "types", "tempfile",
-    "fileinput", "zipfile", "tarfile", "urllib", "socket", "pkgutil", "linecache", "codecs", "mmap",
-})
+REACH_NAMES = frozenset(
+    {
+        "__import__",
+        "exec",
+        "eval",
+        "compile",
+        "open",
+        "globals",
+        "vars",
+        "locals",
+        "__builtins__",
+        "__file__",
+        "__loader__",
+        "__spec__",
+        "breakpoint",
+        "input",
+    }
+)
+REACH_ATTRS = frozenset(
+    {
+        "import_module",
+        "read_text",
+        "read_bytes",
+        "open",
+        "load",
+        "loads",
+        "fromfile",
+        "loadtxt",
+        "genfromtxt",
+        "memmap",
+        "from_file",
+        "environ",
+        "getenv",
+        "system",
+        "popen",
+        "listdir",
+        "scandir",
+        "walk",
+        "glob",
+        "rglob",
+        "iglob",
+        "__globals__",
+        "__builtins__",
+        "__subclasses__",
+        "__import__",
+        "__code__",
+        "f_globals",
+        "f_back",
+        "modules",
+    }
+)
+REACH_MODULES = frozenset(
+    {
+        "importlib",
+        "runpy",
+        "sys",
+        "os",
+        "io",
+        "pathlib",
+        "pickle",
+        "shelve",
+        "marshal",
+        "subprocess",
+        "shutil",
+        "glob",
+        "json",
+        "csv",
+        "numpy",
+        "pandas",
+        "builtins",
+        "ctypes",
+        "inspect",
+        "gc",
+        "types",
+        "tempfile",
+        "fileinput",
+        "zipfile",
+        "tarfile",
+        "urllib",
+        "socket",
+        "pkgutil",
+        "linecache",
+        "codecs",
+        "mmap",
+    }
+)
+KEEP = 4  # runs kept, each under its own key (the full grade, a check() of one task ...)
 WHOLE = "*"  # a test's module set holding this read every staged file
 ACTIVE: Recorder | None = None  # the session's recorder, set by the plugin while a reusing grade runs
 
@@ -80,8 +152,13 @@ def _tree_stamp(h: Any, tree: Path) -> None:
 
 def run_key(parts: dict[str, Any], trees: list[Path]) -> str:
     """The key every reused result must share with this run."""
-    h = hashlib.sha256(json.dumps({"schema": SCHEMA, "python": sys.executable, "version": sys.version,
-                                   **parts}, sort_keys=True, default=str).encode())
+    h = hashlib.sha256(
+        json.dumps(
+            {"schema": SCHEMA, "python": sys.executable, "version": sys.version, **parts},
+            sort_keys=True,
+            default=str,
+        ).encode()
+    )
     for tree in sorted({str(t) for t in trees if t is not None and Path(t).exists()}):
         _tree_stamp(h, Path(tree))
     return h.hexdigest()
@@ -124,23 +201,24 @@ class Recorder:
 
     def end(self, nodeid: str, artifacts: dict) -> None:
         after = _dumps(artifacts)
-        self.wrote[nodeid] = {k for k in set(after) | set(self._before) if after.get(k) != self._before.get(k)}
+        keys = set(after) | set(self._before)
+        self.wrote[nodeid] = {k for k in keys if after.get(k) != self._before.get(k)}
         self.current = None
 
     def module(self, name: str) -> None:
         """A student module resolved (imported or called into) by the running test."""
         top = name.split(".")[0]
         keys = {top, WHOLE} if self.reaches(top) else {top}
-        if threading.get_ident() in self._background:
+        if threading.get_ident() in self._background or self.current is None:  # beside the tests
             self.background |= keys
-        elif self.current is not None:
+        else:
             self.reads[self.current] |= keys
 
     def whole(self) -> None:
         """The running test read the staging itself (a structure check reads any file with ast)."""
-        if threading.get_ident() in self._background:
+        if threading.get_ident() in self._background or self.current is None:
             self.background.add(WHOLE)
-        elif self.current is not None:
+        else:
             self.reads[self.current].add(WHOLE)
 
     def beside(self, threads: set[int]) -> None:
@@ -173,9 +251,12 @@ def _reaches(path: Path) -> bool:
             return True
         if isinstance(node, ast.Attribute) and node.attr in REACH_ATTRS:
             return True
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in (
-                "getattr", "setattr", "hasattr", "delattr") and not (
-                len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)):  # a name not spelled out
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "setattr", "hasattr", "delattr")
+            and not (len(node.args) >= 2 and isinstance(node.args[1], ast.Constant))
+        ):  # a name not spelled out
             return True
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
@@ -208,10 +289,11 @@ class Reuse:
     def __init__(self, path: Path, key: str, recorder: Recorder) -> None:
         self.path, self.key, self.recorder = path, key, recorder
         self.previous: dict[str, Any] = {}
+        self.others: list[dict[str, Any]] = []  # the runs kept under other keys (a check() of one task)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if data.get("key") == key:
-                self.previous = data
+            runs = json.loads(path.read_text(encoding="utf-8")).get("runs", [])
+            self.others = [r for r in runs if isinstance(r, dict) and r.get("key") != key]
+            self.previous = next((r for r in runs if isinstance(r, dict) and r.get("key") == key), {})
         except (OSError, ValueError, AttributeError):
             pass
         self.reused: list[str] = []  # nodeids taken from the store, not run
@@ -272,11 +354,17 @@ class Reuse:
             if n in prefetch_reads:
                 reads |= self.recorder.background
             meta = entry.get("metadata") or {}
-            tests[n] = {"entry": entry, "outcome": entry.get("outcome"), "status": meta.get("status"),
-                        "reads": self.recorder.hashes(reads), "wrote": sorted(self.recorder.wrote.get(n, ()))}
+            tests[n] = {
+                "entry": entry,
+                "outcome": entry.get("outcome"),
+                "status": meta.get("status"),
+                "reads": self.recorder.hashes(reads),
+                "wrote": sorted(self.recorder.wrote.get(n, ())),
+            }
         kept = {k: v for k, v in artifacts.items() if any(k in t["wrote"] for t in tests.values())}
         try:
-            payload = json.dumps({"key": self.key, "tests": tests, "artifacts": kept}, default=repr)
+            run = {"key": self.key, "tests": tests, "artifacts": kept}
+            payload = json.dumps({"runs": [*self.others[-(KEEP - 1) :], run]}, default=repr)
         except (TypeError, ValueError):
             return
         tmp = self.path.with_name(self.path.name + f".{os.getpid()}.tmp")

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.engine.lesson_api import Lesson, load_lesson
 from grader.engine import reuse
+from grader.engine.lesson_api import Lesson, load_lesson
 from grader.engine.lessons import lesson_record, private_folders
 from grader.engine.locate import add_locations
 from grader.engine.options import GradeOptions, UsageProblem
@@ -119,7 +119,7 @@ def reuse_key(options: GradeOptions, lesson: Lesson, plugin: GradingPlugin) -> s
     module = sys.modules.get(type(lesson).__module__)
     lesson_pkg = sys.modules.get(options.lesson.split(".")[0])
     trees = [Path(grader.__file__).parent, options.suites_dir, options.solutions_dir]
-    trees += [Path(m.__file__).parent for m in (module, lesson_pkg) if m is not None and getattr(m, "__file__", None)]
+    trees += [Path(m.__file__).parent for m in (module, lesson_pkg) if getattr(m, "__file__", None)]
     parts = {"lesson": options.lesson, "keyword": options.keyword, "hidden": options.hidden,
              "policy": repr(options.policy), "seed": plugin.replay.get("seed"), "review": plugin.review,
              "version": lesson.version, "torch": getattr(sys.modules.get("torch"), "__version__", "")}
