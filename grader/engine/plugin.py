@@ -155,8 +155,8 @@ class GradingPlugin:
         testkit.begin_test(item.nodeid)
         withheld.marks().begin_test(item.nodeid)
         if reuse.ACTIVE is not None:  # what it reads from here on, its fixtures' included
-            reuse.ACTIVE.begin(item.nodeid, "submission" in getattr(item, "fixturenames", ()),
-                               self.artifacts_store)
+            names = getattr(item, "fixturenames", ())
+            reuse.ACTIVE.begin(item.nodeid, "submission" in names, self.artifacts_store, "artifacts" in names)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_teardown(self, item: pytest.Item):  # noqa: ANN201 - a pluggy wrapper

@@ -192,17 +192,23 @@ class Recorder:
         self.wrote: dict[str, set[str]] = {}  # nodeid -> artifact keys it changed
         self._background: set[int] = set()  # idents of the threads a lesson's prefetch started
         self._before: dict[str, str] = {}
+        self._shares = False
         self._reach: dict[str, bool] = {}
 
-    def begin(self, nodeid: str, whole: bool, artifacts: dict) -> None:
+    def begin(self, nodeid: str, whole: bool, artifacts: dict, shares: bool = False) -> None:
+        """``shares``: the test asked for the artifacts the suites share (it may read what an earlier
+        test left there): it runs again with every other test that did."""
         self.current = nodeid
         self.reads[nodeid] = {WHOLE} if whole else set()
         self._before = _dumps(artifacts)
+        self._shares = shares
 
     def end(self, nodeid: str, artifacts: dict) -> None:
         after = _dumps(artifacts)
         keys = set(after) | set(self._before)
         self.wrote[nodeid] = {k for k in keys if after.get(k) != self._before.get(k)}
+        if self._shares:
+            self.wrote[nodeid].add(WHOLE)
         self.current = None
 
     def module(self, name: str) -> None:

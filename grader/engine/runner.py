@@ -114,12 +114,9 @@ def reuse_key(options: GradeOptions, lesson: Lesson, plugin: GradingPlugin) -> s
     """What every result a warm re-grade reuses must share with this run (engine/reuse.py): the kit's,
     the lesson's, the suites' and the reference's files, the options that choose or run the tests, the
     tamper scan and the seed every input is drawn from.  Not the language: both are in the entries."""
-    import grader
-
-    module = sys.modules.get(type(lesson).__module__)
-    lesson_pkg = sys.modules.get(options.lesson.split(".")[0])
-    trees = [Path(grader.__file__).parent, options.suites_dir, options.solutions_dir]
-    trees += [Path(m.__file__).parent for m in (module, lesson_pkg) if getattr(m, "__file__", None)]
+    lesson_pkg = sys.modules.get(options.lesson.split(".")[0])  # loaded by now (load_lesson)
+    trees = [Path(__file__).resolve().parents[1], options.suites_dir, options.solutions_dir]  # the kit's own
+    trees += [Path(lesson_pkg.__file__).parent] if getattr(lesson_pkg, "__file__", None) else []
     parts = {"lesson": options.lesson, "keyword": options.keyword, "hidden": options.hidden,
              "policy": repr(options.policy), "seed": plugin.replay.get("seed"), "review": plugin.review,
              "version": lesson.version, "torch": getattr(sys.modules.get("torch"), "__version__", "")}
