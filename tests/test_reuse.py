@@ -24,7 +24,7 @@ def _staging(tmp_path: Path, files: dict[str, str]) -> Path:
     return staging
 
 
-def test_a_module_that_reads_beyond_its_imports_reads_the_whole_submission(tmp_path):
+def test_a_module_that_may_read_beyond_its_imports_is_never_reused(tmp_path):
     staging = _staging(tmp_path, {
         "plain.py": "import torch\n\ndef f(m):\n    m.eval()\n    return getattr(m, 'pe', None)\n",
         "opens.py": "def f(p):\n    return open(p).read()\n",
@@ -35,6 +35,13 @@ def test_a_module_that_reads_beyond_its_imports_reads_the_whole_submission(tmp_p
     rec = reuse.Recorder(staging)
     assert not rec.reaches("plain")  # a model's .eval() and a spelled-out getattr read nothing more
     assert all(rec.reaches(m) for m in ("opens", "imports_os", "by_name", "dynamic"))
+    rec.begin("t", False, {})
+    rec.module("opens")
+    rec.end("t", {})
+    store = tmp_path / "store.reuse"
+    report = {"tests": [{"nodeid": "t", "outcome": "passed", "metadata": {}}]}
+    reuse.Reuse(store, "k", rec).save(report, {}, set())
+    assert reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(["t"]) == set()
 
 
 def _record(rec: reuse.Recorder, reads: set[str], wrote: tuple = (), outcome: str = "passed") -> dict:
@@ -83,8 +90,9 @@ def test_the_store_keeps_each_run_under_its_key(tmp_path):
     assert runs[-1]["tests"]["t"]["reads"]["a"] and oct(store.stat().st_mode & 0o777) == "0o600"
 
 
-def test_a_warm_regrade_of_an_unchanged_submission_reuses_every_test_and_says_so(tmp_path):
-    """The real daemon: the second warm grade runs no test, and its results equal the first's."""
+def test_a_warm_regrade_of_an_unchanged_submission_reuses_every_test_and_says_so(tmp_path, monkeypatch):
+    """The real daemon: the second warm grade runs no test, and its results equal the first's; a
+    notebook's check() in that folder is served by the same daemon."""
     work = tmp_path / "work"
     (work / "exercises").mkdir(parents=True)
     for f in (CORPUS / "bug_leetcode_pow_negative").iterdir():
@@ -115,6 +123,17 @@ def test_a_warm_regrade_of_an_unchanged_submission_reuses_every_test_and_says_so
         assert view(again) == view(first) and again["lang"] == "ko"
         assert again["tests"][0]["message"] == again["tests"][0]["messages"]["ko"]
         assert list(folder.glob("*.reuse"))
+        (pid_file,) = folder.glob("*.pid")
+        assert pid_file.read_text().split()[1] == "2"  # grades served
+
+        from grader.jupyter.check import check
+
+        monkeypatch.chdir(work)
+        monkeypatch.delenv("GK_NO_DAEMON", raising=False)
+        monkeypatch.setenv("XDG_RUNTIME_DIR", str(run_dir))
+        checked = check(path=work / "exercises", lang="en")
+        assert pid_file.read_text().split()[1] == "3"  # served by the folder's daemon, not cold
+        assert checked.score == first["score"] and all(t.get("reused") for t in checked.results["tests"])
     finally:
         subprocess.run([*grade, "--stop-daemon"], cwd=work, env=env, capture_output=True)
     assert list(folder.iterdir()) == []  # the store went with the daemon

@@ -11,8 +11,9 @@ core/seeds.py).  The language is not in it: results.json is rendered from both l
 
 Conservative on purpose:
 * a test that met a timeout, a crash or an error, or that was skipped, runs again;
-* a module whose source reaches beyond its imports (importlib, exec, open, a path, pickle ...)
-  makes its test read the whole submission;
+* a test that called into a module whose code may reach beyond its imports (importlib, exec, open,
+  os, json, numpy, getattr by a computed name ...: a file anywhere, another module by name) always
+  runs again, and so do the tests that share that module;
 * tests that share a student module (its state in the worker) or an artifact (a cache the suites
   keep there) run again together: if one must, all of them do, in their usual order.
 
@@ -34,10 +35,9 @@ from typing import Any
 STORE_ENV = "GK_REUSE_FILE"
 SCHEMA = 1
 REUSABLE = ("passed", "failed")  # pytest outcomes kept; a verdict of the clock or a crash runs again
-# Source that may read what no import names: its module's tests read every staged file.
-# What lets a module read beyond the student modules it imports (a file, another module by name, the
-# worker's other modules): a module importing, naming or calling any of these makes its tests read every
-# staged file.  Bare names (a call to eval, not a model's .eval()), attributes, and modules imported.
+# What lets a module read beyond the student modules it imports (a file anywhere, another module by name,
+# the worker's other modules): a test calling into a module that imports, names or calls any of these is
+# never reused.  Bare names (a call to eval, not a model's .eval()), attributes, and modules imported.
 REACH_NAMES = frozenset(
     {
         "__import__",
@@ -126,6 +126,7 @@ REACH_MODULES = frozenset(
 )
 KEEP = 4  # runs kept, each under its own key (the full grade, a check() of one task ...)
 WHOLE = "*"  # a test's module set holding this read every staged file
+UNHASHED = "!"  # ... holding this called into code that may read what nothing here hashes: it always runs
 ACTIVE: Recorder | None = None  # the session's recorder, set by the plugin while a reusing grade runs
 
 
@@ -214,7 +215,7 @@ class Recorder:
     def module(self, name: str) -> None:
         """A student module resolved (imported or called into) by the running test."""
         top = name.split(".")[0]
-        keys = {top, WHOLE} if self.reaches(top) else {top}
+        keys = {top, UNHASHED} if self.reaches(top) else {top}
         if threading.get_ident() in self._background or self.current is None:  # beside the tests
             self.background |= keys
         else:
@@ -239,7 +240,11 @@ class Recorder:
 
     def hashes(self, modules: set[str]) -> dict[str, str | None]:
         """The content hashes a test's reads stand for: its modules', the data files', or all files."""
-        out: dict[str, str | None] = {m: self.files.get(f"{m}.py") for m in sorted(modules - {WHOLE})}
+        out: dict[str, str | None] = {
+            m: self.files.get(f"{m}.py") for m in sorted(modules - {WHOLE, UNHASHED})
+        }
+        if UNHASHED in modules:
+            out[UNHASHED] = None
         if WHOLE in modules:
             out[WHOLE] = self.whole_hash
         out["<data>"] = _combined({k: v for k, v in self.files.items() if not k.endswith(".py")})
@@ -321,7 +326,7 @@ class Reuse:
 
         owner: dict[str, str] = {}
         for n in nodeids:
-            shared = [f"m:{m}" for m in tests[n]["reads"] if m not in ("<data>", WHOLE)]
+            shared = [f"m:{m}" for m in tests[n]["reads"] if m not in ("<data>", WHOLE, UNHASHED)]
             shared += [f"a:{a}" for a in tests[n]["wrote"]]
             for token in shared:
                 if token in owner:
@@ -333,6 +338,8 @@ class Reuse:
 
     def _unchanged(self, record: dict) -> bool:
         if record.get("outcome") not in REUSABLE or record.get("status") not in (None, *REUSABLE):
+            return False
+        if UNHASHED in record["reads"]:
             return False
         reads = set(record["reads"]) - {"<data>"}
         return self.recorder.hashes(reads) == record["reads"]

@@ -118,7 +118,10 @@ def reuse_key(options: GradeOptions, lesson: Lesson, plugin: GradingPlugin) -> s
     trees = [Path(__file__).resolve().parents[1], options.suites_dir, options.solutions_dir]  # the kit's own
     trees += [Path(lesson_pkg.__file__).parent] if getattr(lesson_pkg, "__file__", None) else []
     parts = {"lesson": options.lesson, "keyword": options.keyword, "hidden": options.hidden,
-             "policy": repr(options.policy), "seed": plugin.replay.get("seed"), "review": plugin.review,
+             # not the folders hidden from the worker (the output folder's name): no test that runs
+             # code able to look for them is ever reused (engine/reuse.py, UNHASHED)
+             "policy": repr(replace(options.policy, hide=())),
+             "seed": plugin.replay.get("seed"), "review": plugin.review,
              "version": lesson.version, "torch": getattr(sys.modules.get("torch"), "__version__", "")}
     return reuse.run_key(parts, trees)
 
