@@ -15,7 +15,8 @@ Prints, each figure the median of --runs runs:
   `import torch` and of `import torch` plus one optimizer (torch._dynamo, which any
   training imports), sampled every 20 ms from /proc/PID/smaps_rollup.
 
-Writes a Markdown table to --out and prints it, with the machine and the load.
+Writes a Markdown table to --out and prints it, with the machine and the load, and the same figures to
+bench/results/footprint-<build>.json (rendered into docs/performance.md by the site's build).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.record import record_name, write_record  # noqa: E402
 from grader.sandbox.launch import UID_BASE  # noqa: E402 - workers run as uids from here
 
 REFERENCE = ROOT / "examples" / "reference"
@@ -230,6 +232,11 @@ def main() -> int:
     table = "\n".join(lines) + "\n"
     args.out.write_text(table, encoding="utf-8")
     print(table)
+    command = f"python bench/bench_footprint.py --runs {args.runs}"
+    path = write_record(record_name("footprint"), command=command, runs=args.runs,
+                        load=(load_before[0], load_after[0]),
+                        columns=("measure", "value", "against import torch"), rows=rows)
+    print(f"wrote {path.relative_to(ROOT)}")
     return 0
 
 

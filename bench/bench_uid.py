@@ -31,6 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))
+from bench.record import record_name, write_record  # noqa: E402 - the figures, for docs/uid-level.md
 
 
 def main() -> int:
@@ -69,10 +71,16 @@ def main() -> int:
           f"{args.runs}`).\n")
     print("| `grade examples/reference --hidden` | process | uid | difference |")
     print("|---|---:|---:|---:|")
+    rows = []
     for key, label, unit in (("wall", "wall time", "s"), ("tree_pss", "peak PSS, whole tree", "MiB")):
         a, b = med["process"][key], med["uid"][key]
         fmt = ".1f" if unit == "s" else ".0f"
-        print(f"| {label} | {a:{fmt}} {unit} | {b:{fmt}} {unit} | {b - a:+{fmt}} {unit} |")
+        rows.append((label, f"{a:{fmt}} {unit}", f"{b:{fmt}} {unit}", f"{b - a:+{fmt}} {unit}"))
+        print("| " + " | ".join(rows[-1]) + " |")
+    write_record(record_name("uid"), command=f"python bench/bench_uid.py --runs {args.runs}", runs=args.runs,
+                 load=(load, os.getloadavg()[0]),
+                 columns=("`grade examples/reference --hidden`, Docker's defaults", "process", "uid",
+                          "difference"), rows=rows)
     return 0
 
 
@@ -111,12 +119,16 @@ def teardown(runs: int) -> int:
         dirty.append(time.perf_counter() - started)
     print(f"{platform.machine()}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; median of {runs} "
           f"(`python bench/bench_uid.py --teardown --runs {runs}`)\n")
+    rows = [(f"scan for world-writable folders ({len(folders)} found; once per process)",
+             f"{scan * 1000:.0f} ms"),
+            ("sweep, nothing left", f"{statistics.median(clean) * 1000:.1f} ms"),
+            ("sweep, a file in each folder + a 3,000-level tree + 3 IPC objects",
+             f"{statistics.median(dirty) * 1000:.0f} ms")]
     print("| the uid level's sweep | time |\n|---|---:|")
-    print(f"| scan for world-writable folders ({len(folders)} found; once per process) | "
-          f"{scan * 1000:.0f} ms |")
-    print(f"| sweep, nothing left | {statistics.median(clean) * 1000:.1f} ms |")
-    print(f"| sweep, a file in each folder + a 3,000-level tree + 3 IPC objects | "
-          f"{statistics.median(dirty) * 1000:.0f} ms |")
+    print("\n".join(f"| {a} | {b} |" for a, b in rows))
+    load = os.getloadavg()[0]
+    write_record("uid-sweep", command=f"python bench/bench_uid.py --teardown --runs {runs}",
+                 runs=runs, load=(load, load), columns=("the uid level's sweep", "time"), rows=rows)
     return 0
 
 

@@ -124,8 +124,9 @@ class Chromium:
             pass
 
     def visit(self, path: Path, expressions: dict[str, str] | None = None,
-              width: int | None = None) -> PageVisit:
-        """Load ``path``; ``width`` emulates a phone's viewport (CSS pixels, mobile layout)."""
+              width: int | None = None, max_height: int = 16000) -> PageVisit:
+        """Load ``path``; ``width`` emulates a phone's viewport (CSS pixels, mobile layout); the screenshot
+        is the page's top ``max_height`` pixels."""
         self.events.clear()
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
@@ -146,7 +147,8 @@ class Chromium:
         height = int(self.send("Page.getLayoutMetrics", session=session)["cssContentSize"]["height"])
         shot = self.send("Page.captureScreenshot", {
             "format": "png", "captureBeyondViewport": True,
-            "clip": {"x": 0, "y": 0, "width": width or self.width, "height": min(height, 16000), "scale": 1},
+            "clip": {"x": 0, "y": 0, "width": width or self.width, "height": min(height, max_height),
+                     "scale": 1},
         }, session=session)
         visit.screenshot = base64.b64decode(shot["data"])
         self.settle(0.2)

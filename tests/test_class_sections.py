@@ -1,4 +1,4 @@
-"""A lesson's own blocks of a batch's summary.html (``Lesson.class_sections``, report/class_sections.py):
+"""A lesson's own blocks of a batch's summary.html (``ReportHooks.class_sections``, report/class_sections.py):
 the lesson the class's results record draws them, with the kit's charts; a lesson that declares none has
 none.
 """
@@ -20,11 +20,16 @@ from lesson_embedding_pe import class_report
 
 LESSON_SOURCE = """
 from pathlib import Path
-from grader.engine.lesson_api import Layout, Lesson, Section, Task
+from grader.engine.lesson_api import Layout, Lesson, ReportHooks, Section, Task
 
 SEEN = []
 
 {hook}
+
+
+class Reporting(ReportHooks):
+    def class_sections(self, results, charts):
+        return class_sections(results, charts)
 
 LESSON = Lesson(name="Tiny", tasks=(Task("unit", "Unit", "단위"),), layout=Layout(modules=("tiny",)),
                 {field})
@@ -73,7 +78,7 @@ def _svg(uri: str) -> str:
 
 
 def test_the_recorded_lessons_blocks_sit_under_a_bilingual_heading(tmp_path, monkeypatch) -> None:
-    module = _lesson(tmp_path, monkeypatch, "tiny_class_lesson", SPREAD, "class_sections=class_sections,")
+    module = _lesson(tmp_path, monkeypatch, "tiny_class_lesson", SPREAD, "report=Reporting(),")
     out = _class(tmp_path / "batch", module, {"ann": 0.25, "ben": 1.0})
     html = classpages.write_class_report(out).summary.read_text(encoding="utf-8")
     # the heading escaped, both languages; the lesson's markup as it gave it, just before the kit's next block
@@ -97,7 +102,7 @@ def test_a_lesson_without_the_hook_adds_no_block(tmp_path, monkeypatch) -> None:
 
 def test_a_hook_that_gives_no_section_is_a_lessons_bug_said_as_such(tmp_path, monkeypatch) -> None:
     hook = "def class_sections(results, charts):\n    return ['<p>not a Section</p>']\n"
-    module = _lesson(tmp_path, monkeypatch, "tiny_broken_lesson", hook, "class_sections=class_sections,")
+    module = _lesson(tmp_path, monkeypatch, "tiny_broken_lesson", hook, "report=Reporting(),")
     out = _class(tmp_path / "batch", module, {"ann": 1.0})
     with pytest.raises(TypeError, match="class_sections gave str, not a lesson_api.Section"):
         classpages.write_class_report(out)

@@ -52,3 +52,19 @@ def test_every_docs_page_is_in_the_site_and_the_site_builds_strictly(tmp_path: P
     assert proc.returncode == 0, proc.stderr[-3000:]
     cli = (tmp_path / "site" / "cli" / "index.html").read_text(encoding="utf-8")
     assert "usage: grade batch" in cli and "usage: grade export" in cli  # generated from --help
+
+
+def test_every_benchmark_table_in_the_docs_comes_from_a_record() -> None:
+    """Each ``<!-- bench: NAME -->`` names a file the benchmark wrote, and renders as a full table."""
+    sys.path.insert(0, str(ROOT / "docs" / "hooks"))
+    import bench_tables
+
+    markers = [m.group(1) for page in (ROOT / "docs").glob("*.md")
+               for m in bench_tables.MARKER.finditer(page.read_text(encoding="utf-8"))]
+    assert len(markers) >= 4, markers  # footprint (both builds), the uid level's two
+    for name in markers:
+        table = bench_tables.table_for(name).splitlines()
+        columns = table[2].count(" | ") + 1
+        assert len(table) > 4 and all(row.count(" | ") + 1 == columns for row in table[4:]), (name, table)
+    assert not re.search(r"^\| [^|]*\| \d+(\.\d+)? (s|MiB) \|", (ROOT / "docs" / "performance.md")
+                         .read_text(encoding="utf-8"), re.M), "a figure pasted into performance.md by hand"

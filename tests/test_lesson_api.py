@@ -15,16 +15,22 @@ from grader.engine.runner import GradeOptions, grade_path
 LESSON = '''
 from pathlib import Path
 
-from grader.engine.lesson_api import Layout, Lesson, Task
+from grader.engine.lesson_api import GradeHooks, Layout, Lesson, Task
 
 USED: list[Path] = []  # the reference folders the engine handed over, one per grade
+
+
+class Grading(GradeHooks):
+    def use_solutions(self, folder: Path) -> None:
+        USED.append(folder)
+
 
 LESSON = Lesson(
     name="Arithmetic warm-up",
     tasks=(Task("double", "Doubling", "두 배", ("double",)),
            Task("notes", "Notes", "노트", document="notes.md")),
     layout=Layout(modules=("arith",), log_name="notes.md"),
-    use_solutions=USED.append,
+    grade=Grading(),
 )
 '''
 
@@ -113,3 +119,54 @@ def test_a_module_without_a_lesson_is_refused(tmp_path: Path, monkeypatch: pytes
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(TypeError, match="not_a_lesson declares no LESSON"):
         load_lesson("not_a_lesson")
+
+
+HOOKS = """
+from pathlib import Path
+
+from grader.engine.lesson_api import GradeHooks, Layout, Lesson, Task
+
+
+class Grading(GradeHooks):
+    def {hook}(self, folder: Path) -> None:
+        pass
+
+
+LESSON = Lesson(name="Misspelt", tasks=(Task("t", "T", "T"),), layout=Layout(modules=("m",)), {field})
+"""
+
+
+@pytest.mark.parametrize(("hook", "field", "says"), [
+    # a misspelled hook: said where the class is written, with the phase's hooks
+    ("use_solution", "grade=Grading()", r"Grading: 'use_solution' is no GradeHooks hook \(its hooks: "),
+    # an unknown field of the declaration, and a hook object of the wrong phase
+    ("use_solutions", "grading=Grading()", "unexpected keyword argument 'grading'"),
+    ("use_solutions", "report=Grading()", "report= is a Grading, not a ReportHooks"),
+])
+def test_a_misspelled_hook_or_unknown_field_is_one_line_at_load(hook: str, field: str, says: str,
+                                                                tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through the registry, as `grade --lesson NAME` loads it: one line naming the lesson and the name."""
+    from grader.engine.lessons import LessonRef
+    from grader.engine.options import UsageProblem
+
+    name = f"misspelt_{abs(hash((hook, field)))}"
+    (tmp_path / f"{name}.py").write_text(HOOKS.format(hook=hook, field=field), encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(UsageProblem, match=says) as caught:
+        LessonRef("misspelt", name).load()
+    assert str(caught.value).startswith(f"lesson 'misspelt' ({name}) cannot be loaded: TypeError: ")
+    assert "\n" not in str(caught.value)
+
+
+def test_hooks_default_to_nothing() -> None:
+    """A lesson that declares no hooks: every phase's methods do nothing (the kit calls them unasked)."""
+    from grader.engine.lesson_api import GradeHooks, ReleaseHooks, ReportHooks
+
+    grade, report, release = GradeHooks(), ReportHooks(), ReleaseHooks()
+    assert grade.prefetch(None, {}, [], filtered=False) is False and grade.reads_prefetch(None) is False
+    assert grade.use_solutions(Path(".")) is None and grade.warm_up() is None
+    assert list(report.sections({}, "en")) == [] and report.figure_texts({}, "en") is None
+    assert report.cause_of({}) is None and report.explained_by({}) is None
+    assert release.readme() == "" and list(release.student_files()) == []
+    assert release.write_notebook(Path("."), Path("x.ipynb")) is None

@@ -111,8 +111,16 @@ def test_the_hidden_suite_catches_the_module_that_sees_the_future(graded):
         "hidden/test_causal_mask.py::test_bad_sizes_are_value_errors[float]"]["message"]
 
 
-def test_a_mask_made_on_the_cpu_fails_on_a_gpu(lesson, tmp_path):
-    """The right module with one change: causal_mask(T) without device=x.device (fine on a CPU)."""
+@pytest.mark.parametrize("cuda_built", [True, False], ids=["fakecuda", "cpu-wheel-meta"])
+def test_a_mask_made_on_the_cpu_fails_on_a_gpu(lesson, tmp_path, monkeypatch, cuda_built):
+    """The right module with one change: causal_mask(T) without device=x.device (fine on a CPU); caught on
+    the GPU FakeTensorMode simulates and on the meta device the kit's device_check takes with the CPU
+    wheel, where FakeTensorMode cannot make CUDA tensors (issue 37)."""
+    import torch
+
+    if cuda_built and not torch.backends.cuda.is_built():
+        pytest.skip("this torch is the CPU wheel")
+    monkeypatch.setattr(torch.backends.cuda, "is_built", lambda: cuda_built)
     source = (EXAMPLES / "right" / "causal_attention.py").read_text(encoding="utf-8")
     assert "causal_mask(T, device=x.device)" in source
     (tmp_path / "causal_attention.py").write_text(source.replace("causal_mask(T, device=x.device)",
@@ -242,7 +250,7 @@ def test_one_failed_check_is_drawn_by_the_kits_two_tables(graded, lesson):
     from lesson_embedding_pe.pe_checks import pe_formula, table_figure
 
     pe = table_figure(pe_formula(4, 6).flip(1), pe_formula(4, 6), "sinusoidal_pe(4, 6)", atol=1e-5)
-    kit = kit_view(pe, "en", load_lesson().figure_texts)
+    kit = kit_view(pe, "en", load_lesson().report.figure_texts)
     assert kit is not None and kit["found"].count("data-wrong") == kit["wrong"] > 0
     test = next(t for t in graded("wrong", False)["tests"] if t.get("figure"))
     for lang in ("en", "ko"):
@@ -251,7 +259,7 @@ def test_one_failed_check_is_drawn_by_the_kits_two_tables(graded, lesson):
         assert view["found"].count("data-wrong") == len(test["figure"]["wrong"]) == view["wrong"] > 0
         assert view["scale"] == figure_texts(test["figure"], lang).scale  # its own words, not the kit's
     assert figure_view(table_figure(torch.zeros(2, 2), torch.ones(2, 2), "x", atol=0.1), "en") is None
-    assert kit_view(test["figure"], "en", load_lesson().figure_texts) is None  # a kind that lesson lacks
+    assert kit_view(test["figure"], "en", load_lesson().report.figure_texts) is None  # a kind it lacks
 
 
 # -- the kit's hooks: the lesson's section in the feedback, --lesson in commands, the class page -----------
@@ -269,7 +277,7 @@ needs_install = pytest.mark.skipif(not _installed(), reason="the lesson is not i
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_feedback_holds_the_picture(graded, lesson, tmp_path, lang):
-    """Lesson.report_sections reaches feedback.html (the SVGs, the wrong cells outlined) and feedback.md
+    """ReportHooks.sections reaches feedback.html (the SVGs, the wrong cells outlined) and feedback.md
     (the text grid), under the kit's heading; a report with nothing to draw has no such block."""
     from grader.report.render import write_reports
 

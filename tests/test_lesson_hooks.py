@@ -1,6 +1,6 @@
 """The lesson hooks behind the instructor's tools and check(): a release built from ``Lesson.release`` for
 this course's lesson too (its package inside the kit), a sealed pack of the lesson's own hidden suite and
-reference, check()'s task and log names from the lesson, a batch's warm-up from ``Lesson.warm_up``."""
+reference, check()'s task and log names from the lesson, a batch's warm-up from ``GradeHooks.warm_up``."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.engine.lesson_api import Layout, Lesson, Task, load_lesson
+from grader.engine.lesson_api import GradeHooks, Layout, Lesson, Task, load_lesson
 from grader.engine.lessons import DEFAULT_LESSON, select
 from grader.instructor import hidden_pack
 from grader.instructor.batch.jobs import warm_lesson
@@ -42,8 +42,12 @@ def _register(monkeypatch: pytest.MonkeyPatch, name: str, lesson: Lesson) -> str
 
 def test_a_batch_runs_the_lessons_warm_up_and_a_lesson_without_one_needs_none(monkeypatch) -> None:
     calls: list[str] = []
+    class Warming(GradeHooks):
+        def warm_up(self) -> None:
+            calls.append("warm")
+
     base = Lesson(name="Toy", tasks=(Task("t", "T", "T"),), layout=Layout(modules=("toy",)))
-    warmed = _register(monkeypatch, "gk_toy_warmed", replace(base, warm_up=lambda: calls.append("warm")))
+    warmed = _register(monkeypatch, "gk_toy_warmed", replace(base, grade=Warming()))
     plain = _register(monkeypatch, "gk_toy_plain", base)
     warm_lesson(warmed)
     warm_lesson(plain)
@@ -54,10 +58,8 @@ def test_a_batch_runs_the_lessons_warm_up_and_a_lesson_without_one_needs_none(mo
 def test_this_lessons_warm_up_fills_the_experiments_cache() -> None:
     from lesson_embedding_pe import experiment
 
-    warm_up = load_lesson(LESSON_MODULE).warm_up
-    assert warm_up is not None
     experiment.expected_max_count.cache_clear()
-    warm_up()
+    load_lesson(LESSON_MODULE).grade.warm_up()
     assert experiment.expected_max_count.cache_info().currsize > 0
 
 
@@ -180,18 +182,17 @@ def test_this_lessons_release_goes_through_its_release_hook(tmp_path) -> None:
     assert lesson.release is not None
     files = lesson.release.student_files()
     dropped = next(f for f in files if f.name == "notebook.py")
-    cut = types.SimpleNamespace(
-        README=lesson.release.README,
-        write_notebook=lesson.release.write_notebook,
-        student_files=lambda: [f for f in files if f != dropped],
-        private_files=lesson.release.private_files,
-    )
+    class Cut(type(lesson.release)):  # the lesson's release hooks, one student file fewer
+        def student_files(self) -> list[Path]:
+            return [f for f in files if f != dropped]
+
+    cut = Cut()
     out = tmp_path / "copy"
     write_lesson_release(out, DEFAULT_LESSON, LESSON_MODULE, replace(lesson, release=cut))
     package = out / "lesson_embedding_pe"
     assert package.is_dir() and not (package / "notebook.py").exists()
     assert (package / "__init__.py").is_file() and (out / "lesson.ipynb").is_file()
-    assert (out / "README.md").read_text(encoding="utf-8") == lesson.release.README
+    assert (out / "README.md").read_text(encoding="utf-8") == lesson.release.readme()
     pyproject = lesson_pyproject(DEFAULT_LESSON, LESSON_MODULE)
     assert pyproject.startswith(student_pyproject(DEFAULT_LESSON).split("[tool.grade]")[0].rstrip()[:200])
     assert (out / "pyproject.toml").read_text(encoding="utf-8").count('"lesson_embedding_pe"') == 1

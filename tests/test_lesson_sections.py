@@ -1,4 +1,4 @@
-"""A lesson's report blocks (Lesson.report_sections, lesson_api.Section) as the kit places them: under its
+"""A lesson's report blocks (ReportHooks.sections, lesson_api.Section) as the kit places them: under its
 own heading or the kit's, before or after the notes on a notebook's code, in check()'s view or not, and the
 graded document's points on Gradescope's summary. The lesson here is made up, so the kit's placement is
 what is tested, not one lesson's blocks."""
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from grader.engine.lesson_api import Layout, Lesson, Section, Task, load_lesson
+from grader.engine.lesson_api import Layout, Lesson, ReportHooks, Section, Task, load_lesson
 from grader.jupyter.check import CheckResult
 from grader.report.lesson_sections import lesson_sections
 from grader.report.render import render_html, render_markdown, render_summary_md
@@ -30,11 +30,16 @@ def _sections(results: Mapping[str, Any], lang: str) -> list[Section]:
     ]
 
 
+class Reporting(ReportHooks):
+    def sections(self, results: Mapping[str, Any], lang: str) -> list[Section]:
+        return _sections(results, lang)
+
+
 @pytest.fixture()
 def made_up() -> Iterator[str]:
     module = types.ModuleType(MODULE)
     module.LESSON = Lesson(name="Made up", tasks=(Task("notes", "Notes", "노트", document="NOTES.md"),),
-                           layout=Layout(modules=("m",), log_name="NOTES.md"), report_sections=_sections)
+                           layout=Layout(modules=("m",), log_name="NOTES.md"), report=Reporting())
     sys.modules[MODULE] = module
     load_lesson.cache_clear()
     try:

@@ -1,11 +1,12 @@
 """The kit's two-table picture of a failed check (report/table_figure.py): any lesson's tables, drawn with
-the words that lesson gives them (``Lesson.figure_texts``); the kit's code holds none of a lesson's words."""
+the words that lesson gives them (``ReportHooks.figure_texts``); the kit's code holds none of a lesson's
+words."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from grader.engine.lesson_api import FigureTexts, load_lesson
+from grader.engine.lesson_api import FigureTexts, ReportHooks, load_lesson
 from grader.report.i18n import translate
 from grader.report.table_figure import figure_view, text_grid, two_tables
 from lesson_embedding_pe.pe_checks import pe_formula, table_figure
@@ -39,14 +40,14 @@ def test_any_lessons_tables_are_drawn_with_its_words() -> None:
 
 
 def test_no_picture_without_the_lessons_words_or_without_cells() -> None:
-    assert figure_view(RECORD, "en", None) is None  # the lesson declares no figure_texts
+    assert figure_view(RECORD, "en", ReportHooks().figure_texts) is None  # the lesson declares no words
     assert figure_view(dict(RECORD, kind="other"), "en", _texts) is None  # a kind it does not know
     assert figure_view(None, "en", _texts) is None
     assert two_tables(dict(RECORD, found=[]), _texts(RECORD, "en"), "en") is None  # type: ignore[arg-type]
 
 
 def test_this_lessons_table_picture_keeps_its_words() -> None:
-    texts_of = load_lesson().figure_texts
+    texts_of = load_lesson().report.figure_texts
     table = pe_formula(20, 18)
     record = table_figure(table.flip(1), table, "sinusoidal_pe(20, 18)", atol=1e-5)
     en, ko = figure_view(record, "en", texts_of), figure_view(record, "ko", texts_of)

@@ -35,8 +35,8 @@ class Said:
 @dataclass(frozen=True)
 class Cause(Said):
     """The likely cause of a failure; ``key`` names it for grouping (one mistake, one card) and for a
-    lesson's links between checks (lesson_api.Causes). An empty key is a cause told, not named; empty
-    words are a cause named, not told (the check's message says it in its own sentence)."""
+    lesson's links between checks (lesson_api.ReportHooks.explained_by). An empty key is a cause told, not
+    named; empty words are a cause named, not told (the check's message says it in its own sentence)."""
 
     key: str = ""
 

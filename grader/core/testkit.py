@@ -7,18 +7,22 @@ from bytes, with torch functions the submission cannot reach.
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import random
 import secrets
 import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import torch
 
 from grader.core import seeds
-from grader.core.feedback import Said, check, expect_check, fail_check
+from grader.core.errors import StudentRaised
+from grader.core.feedback import Cause, Said, check, expect_check, fail_check
 from grader.runtime.protocol import MetaTensor
 
 # The submission seed (grader/core/seeds.py) and the draws made from it so far.
@@ -191,3 +195,95 @@ def mentions(message: str, *numbers: int) -> bool:
     # Signs are not compared: "got -4" and "d_model=-4" and "length-20" all name the number.
     found = {int(m) for m in re.findall(r"\d+", message)}
     return all(abs(n) in found for n in numbers)
+
+
+class Reference:
+    """A lesson's reference solution, loaded in the grader process for its hidden suite's expectations.
+
+    Loaded by path under a private module name (``_gk_reference_<module>``), so it never collides with the
+    student's module of the same name. The lesson's ``GradeHooks.use_solutions`` hands over the folder in
+    use once per grade (``use``): the package's own ``solutions/`` by default, a sealed archive's copy when
+    grading from one. In the lesson: ``REFERENCE = Reference(SOLUTIONS, "attention")``, then
+    ``REFERENCE.load().causal_mask(T)`` in a hidden test."""
+
+    def __init__(self, folder: Path, module: str) -> None:
+        self.folder = Path(folder)
+        self.module = module
+        self._loaded: ModuleType | None = None
+
+    def use(self, folder: Path) -> None:
+        """Use the reference in ``folder`` from now on (loaded again at the next ``load``)."""
+        if Path(folder) != self.folder:
+            self.folder, self._loaded = Path(folder), None
+
+    def load(self) -> ModuleType:
+        """The reference module (loaded once per folder); FileNotFoundError naming the file it lacks."""
+        if self._loaded is None:
+            path = self.folder / f"{self.module}.py"
+            if not path.is_file():
+                raise FileNotFoundError(f"reference solution not found: {path}")
+            spec = importlib.util.spec_from_file_location(f"_gk_reference_{self.module}", path)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = module
+            spec.loader.exec_module(module)
+            self._loaded = module
+        return self._loaded
+
+
+def simulated_gpu() -> tuple[str, str]:
+    """(the device ``device_check`` asks the worker for, the device its output lands on). Where torch is
+    built with CUDA (PyPI's default wheel), a GPU simulated without one: FakeTensorMode (``fakecuda``), which
+    raises on mixed devices as a GPU does. The CPU wheel (what Gradescope installs) cannot make even fake
+    CUDA tensors, so there the meta device stands in: it too refuses a CPU tensor mixed into an op."""
+    return ("fakecuda", "cuda") if torch.backends.cuda.is_built() else ("meta", "meta")
+
+
+def _devices(info: Any) -> list[str]:
+    """Every device in an output's description (a tuple's items too)."""
+    if not isinstance(info, dict):
+        return []
+    if "items" in info:
+        return [d for item in info["items"] for d in _devices(item)]
+    return [str(info["device"])] if "device" in info else []
+
+
+def device_check(student: Any, target: Any, *args: Any, what: str, cause: Cause | None = None,
+                 template: Said | None = None, **kwargs: Any) -> dict[str, Any]:
+    """Run ``target`` on a simulated GPU (``simulated_gpu``) with its tensor arguments moved there, and check
+    that it runs and its output is there; the worker's description of the run comes back (``output``: shape,
+    dtype, device, a tuple's ``items``; for a module, its ``buffers`` and ``parameters`` by device).
+
+    ``target``: a graded name (``"attention.causal_mask"``, or a bare name of the lesson's contract) or a
+    student's object that ``student.call`` returned (an ``nn.Module``: a copy is moved there first). Pass
+    CPU tensors: each is moved in the worker (a meta tensor sent from here would arrive as a description).
+    A raise in the student's code fails the check with ``cause`` (the likely mistake: a tensor made on the
+    CPU); the student's own ``raise NotImplementedError`` still reads as not attempted, while torch's own
+    (an op the device lacks, raised from a finished line) is an ordinary failure. ``template``: the
+    check's sentence (default: the kit's)."""
+    probe_device, device = simulated_gpu()
+    by_name = isinstance(target, str)
+    if by_name and "." not in target and target in student.home:  # a bare name: its module by the contract
+        target = f"{student.home[target]}.{target}"
+    try:
+        info = student.probe("device_call", target, args, kwargs, probe_device)
+    except StudentRaised as exc:
+        error = f"{exc.type_name}: {exc.message[:300]}"
+        if by_name:
+            expected = Said(f"it to work on {device} inputs",
+                            f"(시뮬레이션한) GPU의 {device} 입력으로 동작해야 함")
+        else:
+            expected = Said(f".to({device!r}) then forward on {device} inputs to work",
+                            f"(시뮬레이션한) GPU에서 .to({device!r}) 후 {device} 입력으로 forward가 "
+                            "동작해야 함")
+        # "WHAT: on a (simulated) GPU, expected ..." / "WHAT: (시뮬레이션한) GPU에서 ...이어야 하는데 ..."
+        fail_check(check(Said(f"{what}: on a (simulated) GPU", what), expected,
+                         Said(error, f"{error}가 발생했습니다"), cause=cause),
+                   template or Said("{lead}expected {expected}; found {found}.{tail}",
+                                    "{lead}{expected_stem} 하는데 {found}.{tail}"))
+    found = info["output"]
+    devices = _devices(found)
+    expect_check(bool(devices) and all(d.startswith(device) for d in devices),
+                 check(what, Said(f"the output on {device}", f"출력이 {device}에 있어야 함"),
+                       Said(f"{found}", f"{found}입니다")))
+    return info

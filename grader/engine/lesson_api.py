@@ -3,16 +3,18 @@
 The engine grades a submission against suites of pytest tests and scores what the rubric declares;
 everything it needs to know about one lesson comes from that lesson's ``LESSON``: the tasks
 (names, titles, what each points at in the student's files), the submission's layout (the modules a
-student writes, the document a task reads), and hooks it calls at fixed points of a grade (the
-reference solutions in use, an early start of long work such as training runs). A lesson is a
-module; ``GradeOptions.lesson`` names it (empty: the default lesson), so a second
-lesson is a second module, not a fork of the engine (README, "Adding a lesson").
+student writes, the document a task reads), its folders, and three optional hook objects by when they
+run: ``GradeHooks`` while grading (the reference in use, a batch's warm-up, an early start of long work),
+``ReportHooks`` in the reports (its blocks, a picture's words, causes across checks, the class page) and
+``ReleaseHooks`` for its student copy. Each hook is a method that does nothing unless the lesson's
+subclass overrides it. A lesson is a module; ``GradeOptions.lesson`` names it (empty: the default
+lesson), so a second lesson is a second module, not a fork of the engine (docs/authors.md).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -43,55 +45,9 @@ class Layout:
     probe_imports: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
-class Prefetch(Protocol):
-    """Long work a lesson starts when collection ends, beside the other tests (see lesson/prefetch.py)."""
-
-    def start(self, student: Any, artifacts: dict, items: list[Any], filtered: bool) -> bool:
-        """Start what ``items`` will read; whether it started (then they run last)."""
-
-    def reads(self, item: Any) -> bool:
-        """Whether a collected test reads what was started (such tests run after the others)."""
-
-    def stop(self, artifacts: dict) -> None:
-        """The session ends: forget what was started for it."""
-
-
-class Causes(Protocol):
-    """Which failing check explains another (one mistake, one card: "fix X first"). The reports read a
-    failure row (report/view.py: ``record``, the check's Finding with its cause key and ``explained_by``;
-    ``figure_data``) and never import the lesson."""
-
-    def cause_of(self, row: dict[str, Any]) -> str | None:
-        """The cause a failed check names itself, or None."""
-
-    def explained_by(self, row: dict[str, Any]) -> str | None:
-        """The cause that, if present, explains this check's failure although its own code may be right."""
-
-    def link_text(self, cause: str, lang: str) -> tuple[str, str, str]:
-        """(the cause's name, the checks it explains, why) in ``lang``."""
-
-
-class Release(Protocol):
-    """What `grade release --lesson NAME` builds a lesson's student copy from (a module of the lesson).
-
-    A lesson packaged on its own lands beside the kit in the copy; a lesson inside the kit's package (this
-    course's) is already in the kit's copy, which is cut to ``student_files()`` there."""
-
-    README: str  # the copy's README.md, Korean and English (docs/check-output.png ships if it shows it)
-
-    def student_files(self) -> list[Path]:
-        """The files of the lesson's package a student's copy holds (stubs, notes, public suite, checks)."""
-
-    def private_files(self) -> list[Path]:
-        """What never ships (the reference, the hidden suite): the leak scan compares the copy with it."""
-
-    def write_notebook(self, source_dir: Path, out: Path) -> Path:
-        """The lesson notebook built from the stubs in ``source_dir``, written to ``out``."""
-
-
 @dataclass(frozen=True)
 class Section:
-    """One block a lesson adds to a submission's report (``Lesson.report_sections``), in one language.
+    """One block a lesson adds to a submission's report (``ReportHooks.sections``), in one language.
 
     The kit's feedback templates give it a heading (``title_in(lang)``) and an anchor (``lesson-<key>``)
     and place the body as it is: ``html`` in feedback.html and check() (markup the lesson built, every text
@@ -121,13 +77,9 @@ class Section:
         return (self.title_ko if lang == "ko" else "") or self.title_en
 
 
-# results.json (one submission's, as the reports read it) and a language -> the lesson's sections
-ReportSections = Callable[[Mapping[str, Any], str], Sequence[Section]]
-
-
 @dataclass(frozen=True)
 class FigureTexts:
-    """The words of one failed check's picture, in one language (``Lesson.figure_texts``).
+    """The words of one failed check's picture, in one language (``ReportHooks.figure_texts``).
 
     A check may keep two tables for the report (``GradeFailure.figure``, results.json's ``figure``:
     ``found``, the student's, and ``expected``, each a list of rows cut to what is shown, and ``wrong``,
@@ -145,15 +97,10 @@ class FigureTexts:
     scale: str = ""  # what the colours mean ("": the kit's words for its heatmap's scale, diverging at 0)
 
 
-# A failed check's ``figure`` record and a language -> the words of its picture; None where the lesson
-# draws none for it (a kind it does not know): the kit then shows the check without a picture.
-FigureTextsHook = Callable[[Mapping[str, Any], str], "FigureTexts | None"]
-
-
 class ClassCharts(Protocol):
-    """The kit's charts, handed to ``Lesson.class_sections`` (grader/report/class_sections.py draws them),
-    so a lesson draws in the class page's palette through a typed interface rather than the kit's report
-    internals. Each gives an ``<img>`` source (an SVG data URI), or None with nothing to draw."""
+    """The kit's charts, handed to ``ReportHooks.class_sections`` (grader/report/class_sections.py draws
+    them), so a lesson draws in the class page's palette through a typed interface rather than the kit's
+    report internals. Each gives an ``<img>`` source (an SVG data URI), or None with nothing to draw."""
 
     def dots(self, groups: Sequence[str], values: Sequence[Sequence[float]], series: Sequence[str], *,
              refs: Sequence[float | None] = (), ref_label: str = "", y_title: str = "",
@@ -163,58 +110,148 @@ class ClassCharts(Protocol):
         skipping those); ``refs`` dashed, one per group, named ``ref_label`` in the key."""
 
 
-# Every student's results.json of a batch, in the class's order (``{}`` where a student has none, such as a
-# missing submission), and the kit's charts -> the lesson's blocks of summary.html. The class page is
-# bilingual: it heads each block "title_en / title_ko" and places ``html`` as it is (both languages in it,
-# every text escaped); it has no Markdown form, so ``markdown`` may be empty.
-ClassSections = Callable[[Sequence[Mapping[str, Any]], ClassCharts], Sequence[Section]]
+class _Hooks:
+    """What a lesson's hook objects share: each hook is a method that does nothing unless the lesson's
+    subclass overrides it, and a subclass that defines a public name its base has no hook of (a misspelled
+    hook, one from another phase) is an error where the class is written, not a hook never called.
+    Helpers of a subclass are private (``_name``)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        base = next(b for b in cls.__mro__[1:] if b.__module__ == __name__)
+        if base is _Hooks:
+            return
+        hooks = {n for n in vars(base) if not n.startswith("_")}
+        for name in vars(cls):
+            if not name.startswith("_") and name not in hooks:
+                raise TypeError(f"{cls.__module__}.{cls.__qualname__}: {name!r} is no {base.__name__} hook "
+                                f"(its hooks: {', '.join(sorted(hooks))}); a helper's name starts with _")
+
+
+class GradeHooks(_Hooks):
+    """What a lesson does while its submissions are graded, in the grader (never in the worker)."""
+
+    def use_solutions(self, folder: Path) -> None:
+        """Once per grade, before the suites: the folder of reference solutions in use (the lesson's own,
+        or a sealed archive's copy), for a hidden suite's reference loader (testkit.Reference)."""
+
+    def warm_up(self) -> None:
+        """Once per batch, before it forks its graders: work each child inherits (caches, tables the
+        suites read). It runs in the grader, never with student code."""
+
+    def prefetch(self, student: Any, artifacts: dict[str, Any], items: list[Any], filtered: bool) -> bool:
+        """When collection ends: start long work ``items`` will read (training runs) beside the other tests;
+        whether it started (then the tests ``reads_prefetch`` names run last). ``filtered``: `-k`/`-m` cut
+        the run."""
+        return False
+
+    def reads_prefetch(self, item: Any) -> bool:
+        """Whether a collected test reads what ``prefetch`` started."""
+        return False
+
+    def session_end(self, artifacts: dict[str, Any]) -> None:
+        """The grade's test session ends: forget what was started for it."""
+
+
+class ReportHooks(_Hooks):
+    """What a lesson adds to the reports. The reports read results.json and call these in the reporting
+    process (never while grading), so a lesson imports its report code inside them."""
+
+    def sections(self, results: Mapping[str, Any], lang: str) -> Sequence[Section]:
+        """Its own blocks in feedback.html/.md and check(), for one submission's results in ``lang``."""
+        return ()
+
+    def figure_texts(self, figure: Mapping[str, Any], lang: str) -> FigureTexts | None:
+        """The words of a failed check's picture (its ``figure`` record: two tables, the wrong cells marked);
+        None where the lesson draws none of its kind: the check is shown without a picture."""
+        return None
+
+    def class_sections(self, results: Sequence[Mapping[str, Any]], charts: ClassCharts) -> Sequence[Section]:
+        """Its blocks of a batch's summary.html: every student's results.json in the class's order (``{}``
+        where a student has none). The page is bilingual: it heads each block "title_en / title_ko" and
+        places ``html`` as it is (both languages in it, every text escaped); ``markdown`` may be empty."""
+        return ()
+
+    def cause_of(self, row: dict[str, Any]) -> str | None:
+        """The cause a failed check names itself, or None. A failure row (report/view.py): ``record``,
+        the check's Finding with its cause key and ``explained_by``; ``figure_data``."""
+        return None
+
+    def explained_by(self, row: dict[str, Any]) -> str | None:
+        """The cause that, present, explains this check's failure although its own code may be right (one
+        mistake, one card: "fix X first"), or None."""
+        return None
+
+    def link_text(self, cause: str, lang: str) -> tuple[str, str, str]:
+        """(the cause's name, the checks it explains, why) in ``lang``, for a cause ``explained_by`` gave."""
+        return (cause, "", "")
+
+
+class ReleaseHooks(_Hooks):
+    """What `grade release --lesson NAME` builds the lesson's student copy from: its package lands beside
+    the kit cut to ``student_files()``, its stubs as ``exercises/``, the notebook, the README."""
+
+    def readme(self) -> str:
+        """The copy's README.md, Korean and English (docs/check-output.png ships if it shows it)."""
+        return ""
+
+    def student_files(self) -> Sequence[Path]:
+        """The files of the lesson's package a student's copy holds (stubs, notes, public suite, checks)."""
+        return ()
+
+    def private_files(self) -> Sequence[Path]:
+        """What never ships (the reference, the hidden suite): the leak scan compares the copy with it."""
+        return ()
+
+    def write_notebook(self, source_dir: Path, out: Path) -> Path | None:
+        """The lesson notebook built from the stubs in ``source_dir``, written to ``out``; None: none."""
+        return None
 
 
 @dataclass(frozen=True)
 class Lesson:
-    """What a lesson declares as ``LESSON``. Every field after ``markers`` is optional, so a lesson
-    written before them still loads; the folders are absolute paths (``Path(__file__).parent / ...``
-    in a package), read where the lesson is installed, so they travel in its wheel as package data."""
+    """What a lesson declares as ``LESSON``: data, then its hook objects by phase. Only ``name``, ``tasks``
+    and ``layout`` are required; an unknown field is an error at load. The folders are absolute paths
+    (``Path(__file__).parent / ...`` in a package), read where the lesson is installed, so they travel in
+    its wheel as package data. Its suites' pytest markers are its pytest.ini's (``suites``)."""
 
     name: str  # its title as a person reads it (``title_en`` when that is left empty)
     tasks: tuple[Task, ...]
     layout: Layout
-    # Called once per grade with the folder of reference solutions in use (a sealed archive has its own).
-    use_solutions: Callable[[Path], None] | None = None
-    prefetch: Prefetch | None = None
-    markers: tuple[str, ...] = ()  # pytest markers its suites use beyond ``task``: "name(args): help"
     title_en: str = ""  # its title in English and Korean, for reports and `grade lessons`
     title_ko: str = ""
     version: str = "0"  # recorded in results.json; batch regrades when it changes
-    exercises: Path | None = None  # the student's stubs, the folder `grade release` ships
-    solutions: Path | None = None  # the reference solutions the hidden suites compare against
-    suites: Path | None = None  # pytest.ini, public/ and hidden/
-    templates: Path | None = None  # report templates searched before the kit's (None: the kit's only)
-    causes: Causes | None = None  # failures one cause explains across checks (report/cards.py)
-    report_sections: ReportSections | None = None  # its own blocks in feedback.html/.md (none: no block)
     # Each graded name -> the student module that defines it: the runtime resolves a bare name there and
     # a notebook keeps a cell that binds one (``causal_mask = my_mask``). Empty: the tasks' symbols, in
     # the layout's one module when it has exactly one.
     contract: Mapping[str, str] = field(default_factory=dict)
     # Calls that train when run at top level: a graded notebook skips such a call (the suites run it).
     notebook_top_level_calls: frozenset[str] = frozenset()
-    release: Release | None = None  # its student copy (`grade release --lesson NAME`); None: not released
-    class_sections: ClassSections | None = None  # its own blocks in a batch's summary.html (none: no block)
-    # Work a batch does once, before it forks its graders, so each child inherits the result (caches, tables
-    # the suites read); None: nothing to warm. It runs in the grader, never with student code.
-    warm_up: Callable[[], None] | None = None
+    exercises: Path | None = None  # the student's stubs, the folder `grade release` ships
+    solutions: Path | None = None  # the reference solutions the hidden suites compare against
+    suites: Path | None = None  # pytest.ini (its markers too), public/ and hidden/
+    templates: Path | None = None  # report templates searched before the kit's (None: the kit's only)
     # A Python file of the lesson whose ``probe_<name>(worker, *args)`` functions run in the worker beside
     # the kit's (grader/runtime/probes.py): its harness, its spies, ``student.probe(name, ...)``. Shipped
     # into every worker of its grades (any isolation level), run in a fresh namespace per call, importing
     # only torch, torch.nn, copy and typing (bound at start); a name the kit has is the kit's. None: none.
     probes: Path | None = None
-    # The words of a failed check's picture (its ``figure``: two tables, the wrong cells marked): the kit
-    # draws the tables in the check's card (feedback.html, check(); a text grid in feedback.md), the lesson
-    # titles and captions them (``FigureTexts``). None: no picture in the cards.
-    figure_texts: FigureTextsHook | None = None
     # Keys of ``results.json``'s ``artifacts`` its hidden tests write (numbers measured on hidden inputs):
     # Gradescope's always-visible output leaves them out before the hidden tests are published.
     hidden_artifacts: tuple[str, ...] = ()
+    grade: GradeHooks = field(default_factory=GradeHooks)  # while grading
+    report: ReportHooks = field(default_factory=ReportHooks)  # in the reports
+    release: ReleaseHooks | None = None  # its student copy (`grade release --lesson NAME`); None: none
+
+    def __post_init__(self) -> None:
+        phases = (("grade", self.grade, GradeHooks), ("report", self.report, ReportHooks),
+                  ("release", ReleaseHooks() if self.release is None else self.release, ReleaseHooks))
+        for name, value, kind in phases:
+            if not isinstance(value, kind):
+                raise TypeError(f"Lesson {self.name!r}: {name}= is a {type(value).__name__}, not a "
+                                f"{kind.__name__} (a subclass's instance)")
+        if not isinstance(self.layout, Layout) or not all(isinstance(t, Task) for t in self.tasks):
+            raise TypeError(f"Lesson {self.name!r}: layout= takes a Layout and tasks= a tuple of Task")
 
     @property
     def title(self) -> str:

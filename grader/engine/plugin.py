@@ -73,9 +73,8 @@ class GradingPlugin:
 
     # -- hooks -----------------------------------------------------------------
     def pytest_configure(self, config: pytest.Config) -> None:
+        # the lesson's own markers are its pytest.ini's (the runner passes it with -c)
         config.addinivalue_line("markers", "task(name, points=1): the rubric entry of a test")
-        for marker in self.lesson.markers:
-            config.addinivalue_line("markers", marker)
 
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
         for item in items:
@@ -104,16 +103,14 @@ class GradingPlugin:
                 for nodeid in sorted(self.reused, key=self.order.__getitem__):
                     if self.progress is not None:
                         self.progress.advance(nodeid)
-        prefetch = self.lesson.prefetch
+        hooks = self.lesson.grade
         option = config.option
         filtered = bool(getattr(option, "keyword", "") or getattr(option, "markexpr", ""))
-        if prefetch is not None:
-            self.prefetch_reads = {item.nodeid for item in items if prefetch.reads(item)}
+        self.prefetch_reads = {item.nodeid for item in items if hooks.reads_prefetch(item)}
         before = {t.ident for t in threading.enumerate()}
-        if prefetch is not None and items and prefetch.start(self.new_student(), self.artifacts_store, items,
-                                                             filtered=filtered):
-            items.sort(key=prefetch.reads)  # stable: each group keeps its order
-            if reuse.ACTIVE is not None:
+        if items and hooks.prefetch(self.new_student(), self.artifacts_store, items, filtered=filtered):
+            items.sort(key=hooks.reads_prefetch)  # stable: each group keeps its order
+            if reuse.ACTIVE is not None:  # what its threads resolve counts for the tests that read their work
                 reuse.ACTIVE.beside({t.ident for t in threading.enumerate()} - before - {None})
 
     def pytest_json_runtest_metadata(self, item: pytest.Item, call: pytest.CallInfo) -> dict:
@@ -198,5 +195,4 @@ class GradingPlugin:
         if notes:
             self.artifacts_store["notebook"] = notes
         self.client.stop()
-        if self.lesson.prefetch is not None:
-            self.lesson.prefetch.stop(self.artifacts_store)
+        self.lesson.grade.session_end(self.artifacts_store)

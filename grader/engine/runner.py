@@ -163,8 +163,8 @@ def grade_path(path: Path, options: GradeOptions) -> Results:
     """Grade the submission at ``path``; raises SubmissionError if it cannot be read."""
     started = time.monotonic()
     lesson = load_lesson(options.lesson)
-    if lesson.use_solutions is not None and options.solutions_dir is not None:
-        lesson.use_solutions(options.solutions_dir)
+    if options.solutions_dir is not None:
+        lesson.grade.use_solutions(options.solutions_dir)
     staging = Path(tempfile.mkdtemp(prefix="gk-sub-"))
     os.chmod(staging, 0o755)
     try:

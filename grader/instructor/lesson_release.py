@@ -74,10 +74,11 @@ def write_lesson_release(out: Path, name: str, module: str, lesson: Any) -> list
     if lesson.exercises is not None:
         shutil.copytree(lesson.exercises, out / "exercises", ignore=SKIP)
         release.write_notebook(lesson.exercises, out / "lesson.ipynb")
-    if PICTURE.as_posix() in release.README and (KIT_ROOT / PICTURE).is_file():
+    readme = release.readme() or f"# {lesson.title}\n"  # a lesson that writes none: its title
+    if PICTURE.as_posix() in readme and (KIT_ROOT / PICTURE).is_file():
         (out / PICTURE).parent.mkdir(exist_ok=True)
         shutil.copy2(KIT_ROOT / PICTURE, out / PICTURE)
-    (out / "README.md").write_text(release.README, encoding="utf-8")
+    (out / "README.md").write_text(readme, encoding="utf-8")
     (out / "pyproject.toml").write_text(lesson_pyproject(name, module), encoding="utf-8")
     return sorted(out.iterdir())
 

@@ -57,14 +57,17 @@ addopts = "-p no:cacheprovider"
 INIT = '''\
 """$title: a lesson package for the grading kit (written by `grade new-lesson`).
 
-``LESSON`` is everything the kit knows of the lesson: its tasks, the module a student writes, where its
-stubs, reference and suites are, and how the reference is handed over. The suites import the rest
+``LESSON`` is everything the kit knows of the lesson (grader/engine/lesson_api.py, docs/authors.md): its
+tasks, the module a student writes, where its stubs, reference and suites are, and its hooks by phase
+(here one: the grade's reference folder handed to the reference loader). The suites import the rest
 (``reference``) directly.
 """
 
 from __future__ import annotations
 
-from grader.engine.lesson_api import Layout, Lesson
+from pathlib import Path
+
+from grader.engine.lesson_api import GradeHooks, Layout, Lesson
 from $package import paths, reference
 from $package.tasks import CONTRACT, MODULE, TASK_LIST
 
@@ -73,18 +76,26 @@ __version__ = "0.1.0"
 TITLE_EN = "$title"
 TITLE_KO = "$title"  # the lesson's Korean title
 
+
+class Grading(GradeHooks):
+    """While grading: the reference folder in use (a sealed archive has its own)."""
+
+    def use_solutions(self, folder: Path) -> None:
+        reference.REFERENCE.use(folder)
+
+
 LESSON = Lesson(
     name=TITLE_EN,
     tasks=TASK_LIST,
     layout=Layout(modules=(MODULE,)),
-    use_solutions=reference.set_solutions_dir,
     title_en=TITLE_EN,
     title_ko=TITLE_KO,
     version=__version__,
+    contract=CONTRACT,
     exercises=paths.EXERCISES,
     solutions=paths.SOLUTIONS,
     suites=paths.SUITES,
-    contract=CONTRACT,
+    grade=Grading(),
 )
 '''
 
@@ -123,43 +134,19 @@ CONTRACT = {symbol: MODULE for task in TASK_LIST for symbol in task.symbols}
 REFERENCE = '''\
 """The reference solution, loaded in the grader process to compute the hidden suite's expectations.
 
-Loaded by path under a private module name, so it never collides with the student's module. The engine
-hands over the folder in use once per grade (``Lesson.use_solutions``).
+The kit's loader (``grader.core.testkit.Reference``): by path under a private module name, so it never
+collides with the student's module; ``GradeHooks.use_solutions`` hands over the folder in use once per
+grade. A hidden test reads ``reference.load().row_means(x)``.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from functools import cache
-from pathlib import Path
-from types import ModuleType
-
+from grader.core.testkit import Reference
 from $package.paths import SOLUTIONS
 from $package.tasks import MODULE
 
-_FOLDER: list[Path] = [SOLUTIONS]
-
-
-def set_solutions_dir(path: Path) -> None:
-    """Use the reference in ``path`` from now on (the engine calls it once per grade)."""
-    if Path(path) != _FOLDER[0]:
-        _FOLDER[0] = Path(path)
-        load.cache_clear()
-
-
-@cache
-def load() -> ModuleType:
-    """The reference module."""
-    path = _FOLDER[0] / f"{MODULE}.py"
-    if not path.is_file():
-        raise FileNotFoundError(f"reference solution not found: {path}")
-    spec = importlib.util.spec_from_file_location("_gk_reference_$module", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+REFERENCE = Reference(SOLUTIONS, MODULE)
+load = REFERENCE.load
 '''
 
 STUB = '''\

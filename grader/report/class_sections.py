@@ -1,4 +1,4 @@
-"""The graded lesson's own blocks of a batch's class page (``Lesson.class_sections``), for summary.html.
+"""The graded lesson's own blocks of a batch's class page (``ReportHooks.class_sections``), for summary.html.
 
 The lesson is the one the class's results record (report/lesson_tasks.py: the first that records one;
 results from before that record, the default lesson, as the task columns read them), so an attention
@@ -16,8 +16,8 @@ from markupsafe import Markup
 
 from grader.engine.lesson_api import Section
 from grader.report import svg_chart
-from grader.report.lesson_sections import hook_sections
-from grader.report.lesson_tasks import class_results, lesson_of
+from grader.report.lesson_sections import checked
+from grader.report.lesson_tasks import class_results, report_hooks
 from grader.report.plots import colour, data_uri
 
 
@@ -44,10 +44,10 @@ def heading(section: Section) -> str:
 
 def class_sections(results: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Each block as summary.html reads it: key, title (both languages), html (trusted markup)."""
-    lesson = lesson_of(class_results(results), default=True)
-    # the lesson built this markup and escaped its texts (lesson_api.ClassSections)
+    hooks = report_hooks(class_results(results))
+    # the lesson built this markup and escaped its texts (ReportHooks.class_sections)
     return [{"key": section.key, "title": heading(section), "html": Markup(section.html.strip("\n"))}
-            for section in hook_sections(lesson, "class_sections", results, CHARTS)]
+            for section in checked(hooks.class_sections(results, CHARTS), "class_sections")]
 
 
 __all__ = ["CHARTS", "KitCharts", "class_sections", "heading"]

@@ -197,7 +197,7 @@ def summary_context(model: ClassModel) -> dict[str, Any]:
     return {
         "title": out.resolve().name, "stats": stats, "rows": rows,
         "tasks": task_rates(rows), "tests": test_rates(rows),
-        # the graded lesson's own blocks (Lesson.class_sections): another lesson's batch shows none of them
+        # the graded lesson's blocks (ReportHooks.class_sections): another lesson's batch shows none of them
         "lesson_sections": class_sections([r.results for r in rows]),
         "images": {"hist": histogram(stats)},
         "slowest": slow, "failed": failed, "manifest": model.manifest,

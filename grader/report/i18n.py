@@ -1,6 +1,6 @@
 """The fixed strings every lesson's reports share (HTML, Markdown, Gradescope, terminal, text, CI), in English
 and Korean. A lesson's own texts live in its package and reach the page in its report blocks
-(Lesson.report_sections); a skip its suites explain carries its own words in results.json (``messages``)."""
+(ReportHooks.sections); a skip its suites explain carries its own words in results.json (``messages``)."""
 
 from __future__ import annotations
 
@@ -164,7 +164,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "report_at": ("The full report: {html}", "전체 보고서: {html}"),
     "every_check": ("Every failed check ({n}), with its command, is in {html} and feedback.md.",
                     "실패한 검사 {n}개 모두와 재현 명령은 {html_and} feedback.md에 있습니다."),
-    # a check's two tables as a picture (report/table_figure.py; the lesson's words: Lesson.figure_texts)
+    # a check's two tables as a picture (report/table_figure.py; the lesson's words: ReportHooks.figure_texts)
     "fig_scale": ("Colour: blue −1, white 0, red +1.", "색: 파랑 −1, 흰색 0, 빨강 +1."),
     "fig_where": ("Both tables are drawn in feedback.html (the job's artifact or reports/feedback.html).",
                   "두 표의 그림은 feedback.html(작업 산출물 또는 reports/feedback.html)에 있습니다."),

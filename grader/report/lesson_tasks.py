@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from grader.engine.lesson_api import load_lesson
+from grader.engine.lesson_api import ReportHooks, load_lesson
 
 Titles = dict[str, tuple[str, str]]  # task → (English title, Korean title)
 
@@ -84,10 +84,11 @@ def templates_of(results: Mapping[str, Any] | None) -> Path | None:
     return folder if folder is not None and folder.is_dir() else None
 
 
-def causes_of(results: Mapping[str, Any] | None) -> Any | None:
-    """The lesson's ``Causes`` (which failing check explains another), or None."""
+def report_hooks(results: Mapping[str, Any] | None) -> ReportHooks:
+    """The report hooks of the lesson ``results`` was graded against (results that record no lesson: the
+    default's); a lesson not installed here adds nothing (the hooks' defaults)."""
     lesson = lesson_of(results, default=True)
-    return lesson.causes if lesson is not None else None
+    return lesson.report if lesson is not None else ReportHooks()
 
 
 def class_results(results: Iterable[Mapping[str, Any] | None]) -> Mapping[str, Any] | None:

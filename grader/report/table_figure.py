@@ -2,7 +2,7 @@
 
 The record holds the tables (``found``, the student's, and ``expected``, each a list of rows, cut to
 what is shown), the shown cells that are ``wrong`` ([row, column] pairs) and their counts; the graded
-lesson says what the tables are (``Lesson.figure_texts``: titles, axes, captions, in the report's
+lesson says what the tables are (``ReportHooks.figure_texts``: titles, axes, captions, in the report's
 language), the kit draws them: two heatmaps as inline SVG (the wrong cells outlined, each with
 ``data-wrong``) for feedback.html and check(), and a text grid of the wrong cells for feedback.md, where
 GitHub draws no SVG.
@@ -10,29 +10,24 @@ GitHub draws no SVG.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from markupsafe import Markup
 
-from grader.engine.lesson_api import FigureTexts, FigureTextsHook
+from grader.engine.lesson_api import FigureTexts
 from grader.report import svg_chart
 from grader.report.i18n import translate
-from grader.report.lesson_tasks import lesson_of
+
+# A failed check's ``figure`` record and a language -> the words of its picture (``ReportHooks.figure_texts``)
+TextsOf = Callable[[Mapping[str, Any], str], FigureTexts | None]
 
 
-def figure_texts_of(results: Mapping[str, Any] | None) -> FigureTextsHook | None:
-    """The words the lesson ``results`` was graded against gives a check's picture (``Lesson.figure_texts``;
-    results that record no lesson: the default's), or None: no pictures."""
-    lesson = lesson_of(results, default=True)
-    return getattr(lesson, "figure_texts", None) if lesson is not None else None
-
-
-def figure_view(figure: Any, lang: str, texts_of: FigureTextsHook | None) -> dict[str, Any] | None:
+def figure_view(figure: Any, lang: str, texts_of: TextsOf) -> dict[str, Any] | None:
     """What the templates need for one failed check's picture, in ``lang``: the lesson's words for it
-    (``texts_of``, the lesson's ``figure_texts``), drawn; None where the check kept no picture or the
-    lesson draws none of its kind."""
-    if not isinstance(figure, Mapping) or texts_of is None:
+    (``texts_of``, the lesson's ``ReportHooks.figure_texts``), drawn; None where the check kept no picture
+    or the lesson draws none of its kind."""
+    if not isinstance(figure, Mapping):
         return None
     texts = texts_of(figure, lang)
     return two_tables(figure, texts, lang) if texts is not None else None
@@ -78,4 +73,4 @@ def text_grid(found: list[list[Any]], wrong: list[tuple[int, int]]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["figure_texts_of", "figure_view", "text_grid", "two_tables"]
+__all__ = ["figure_view", "text_grid", "two_tables"]

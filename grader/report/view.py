@@ -15,9 +15,9 @@ from typing import Any
 from grader.core.finding import Finding
 from grader.engine.lessons import DEFAULT_LESSON, project_lesson
 from grader.report.i18n import status_word
-from grader.report.lesson_tasks import Titles, causes_of, rank, task_order, task_titles, title_of
+from grader.report.lesson_tasks import Titles, rank, report_hooks, task_order, task_titles, title_of
 from grader.report.records import read_record
-from grader.report.table_figure import figure_texts_of, figure_view
+from grader.report.table_figure import figure_view
 
 # A warning the grader's own runtime (gk_*.py in the worker) raised, with its source line.
 _RUNTIME_WARNING = re.compile(r"^[^\n]*\bgk_\w+\.py:\d+: \w*Warning: .*?(?:\n  [^\n]*)$", re.M | re.S)
@@ -113,8 +113,7 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
     rows = []
     seed = (results.get("replay") or {}).get("seed")
     order, titles = task_order(results), task_titles(results)
-    causes = causes_of(results)
-    texts_of = figure_texts_of(results)  # the lesson's words for a check's picture (none: no picture)
+    hooks = report_hooks(results)  # the lesson's words for a check's picture, its causes across checks
     lesson = lesson_flag(results, path)
     for t in results.get("tests", []):
         if t["status"] == "passed":
@@ -134,15 +133,14 @@ def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
             "figure_data": t.get("figure"),
             # a results.json from before records: its words, for a lesson's own reading of them (Causes)
             "legacy": legacy, "messages": messages,
-            "figure": figure_view(t.get("figure"), lang, texts_of),
+            "figure": figure_view(t.get("figure"), lang, hooks.figure_texts),
             # a task that already earns points is not "not started", whatever else still raises
             "task_scored": float(((results.get("tasks") or {}).get(t.get("task")) or {}).get("score", 0)) > 0,
         })
-        if causes is not None:  # the lesson's word on causes across checks, for the cards
-            row = rows[-1]
-            row["cause_named"] = causes.cause_of(row)
-            row["explained_by"] = None if row["cause_named"] else causes.explained_by(row)
-            row["link"] = causes.link_text(row["explained_by"], lang) if row["explained_by"] else None
+        row = rows[-1]  # the lesson's word on causes across checks, for the cards (none by default)
+        row["cause_named"] = hooks.cause_of(row)
+        row["explained_by"] = None if row["cause_named"] else hooks.explained_by(row)
+        row["link"] = hooks.link_text(row["explained_by"], lang) if row["explained_by"] else None
     # by task in rubric order, the public (reproducible) failures of a task first
     rows.sort(key=lambda r: (r["task_rank"], r["hidden"]))
     return rows

@@ -97,6 +97,41 @@ def probe_device_check(worker: Any, module: nn.Module, ids: torch.Tensor, device
     return _result_info(model, out)
 
 
+def probe_device_call(worker: Any, target: Any, args: tuple, kwargs: dict, device: str) -> dict:
+    """Call ``target`` with its tensor arguments moved to ``device`` (``meta``, ``cuda`` or ``fakecuda``,
+    as ``device_check``): a graded name (``module.name``, resolved as ``student.call`` resolves it) or a
+    student's object (a module: a copy moved there first). A tensor made inside from no argument stays on
+    the CPU, so a mixed op raises as on a GPU. The output's description comes back (a tuple's, each)."""
+    fn = worker.resolve(target) if isinstance(target, str) else target
+    if isinstance(fn, nn.Module):
+        fn = copy.deepcopy(fn)
+
+    def run(to: str) -> dict:
+        call = fn.to(to) if isinstance(fn, nn.Module) else fn
+        moved = [a.to(to) if isinstance(a, torch.Tensor) else a for a in args]
+        named = {k: v.to(to) if isinstance(v, torch.Tensor) else v for k, v in kwargs.items()}
+        out = call(*moved, **named)
+        info = _result_info(call, out) if isinstance(call, nn.Module) else {}
+        info.update(output=_output_info(out), device=to)
+        return info
+
+    if device == "fakecuda":
+        from torch._subclasses.fake_tensor import FakeTensorMode
+
+        with FakeTensorMode(allow_non_fake_inputs=True):
+            return run("cuda")
+    with torch.no_grad():
+        return run(device)
+
+
+def _output_info(out: Any) -> dict:
+    if isinstance(out, torch.Tensor):
+        return _tensor_info(out)
+    if isinstance(out, tuple | list):
+        return {"type": type(out).__name__, "items": [_output_info(o) for o in out]}
+    return {"type": type(out).__name__}
+
+
 def _result_info(model: nn.Module, out: Any) -> dict:
     info = {"output": _tensor_info(out) if isinstance(out, torch.Tensor) else {"type": type(out).__name__}}
     info["buffers"] = {n: str(b.device) for n, b in model.named_buffers()}

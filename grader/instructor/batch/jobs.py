@@ -124,7 +124,7 @@ def start_job(entry: Entry, sub_hash: str, out: Path, config: Config, options: G
 
 def preload(lesson: str) -> None:
     """Import the grader (and torch) once in the batch, and run the graded lesson's warm-up (module
-    ``lesson``'s ``Lesson.warm_up``), so each forked child starts warm."""
+    ``lesson``'s ``GradeHooks.warm_up``), so each forked child starts warm."""
     import grader.engine.runner  # noqa: F401
     import grader.engine.scoring  # noqa: F401
     import grader.report.run  # noqa: F401 (what each child runs)
@@ -151,10 +151,8 @@ def preload(lesson: str) -> None:
 
 
 def warm_lesson(module: str) -> None:
-    """Run the lesson's warm-up (``Lesson.warm_up``) where it declares one; the forked children inherit it."""
-    warm_up = load_lesson(module).warm_up
-    if warm_up is not None:
-        warm_up()
+    """Run the lesson's warm-up (``GradeHooks.warm_up``; none by default); the forked children inherit it."""
+    load_lesson(module).grade.warm_up()
 
 
 def fork_grade(path: Path, out: Path, options: GradeOptions, log_path: Path) -> ForkedProcess:

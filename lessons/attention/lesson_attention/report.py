@@ -7,7 +7,7 @@ points for the kit's report hooks:
 
 - ``figure_view(figure, lang)``: one failed check's picture, the kit's figure view (so the feedback
   template's figure block would draw it unchanged);
-- ``report_sections(results, lang)``: the lesson's own report section (``Lesson.report_sections``, a
+- ``report_sections(results, lang)``: the lesson's own report section (``ReportHooks.sections``, a
   kit ``Section``), one picture per cause (a mistake seen in five checks is drawn once), each as HTML
   and as a Markdown text grid.
 """

@@ -10,11 +10,20 @@ table picture (``report/figure.py``) and its student release (``student_release`
 ``experiment``).
 """
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from grader.engine.lesson_api import FigureTexts, Layout, Lesson, Section
+from grader.engine.lesson_api import (
+    ClassCharts,
+    FigureTexts,
+    GradeHooks,
+    Layout,
+    Lesson,
+    ReleaseHooks,
+    ReportHooks,
+    Section,
+)
 from lesson_embedding_pe import causes, class_report, prefetch, reference, student_release
 from lesson_embedding_pe.paths import EXERCISES, SOLUTIONS, SUITES
 from lesson_embedding_pe.tasks import CONTRACT, LOG_NAME, TASK_LIST, TOP_LEVEL_CALLS
@@ -25,19 +34,67 @@ from lesson_embedding_pe.tasks import CONTRACT, LOG_NAME, TASK_LIST, TOP_LEVEL_C
 SPY_IMPORTS: dict[str, tuple[str, ...]] = {"spy_model": (), "spy_report": ()}
 
 
-def report_sections(results: Mapping[str, Any], lang: str) -> list[Section]:
-    """The experiment's table and the LeetCode log review (report), imported when a report
-    is written: grading, and the worker, never load the report code."""
-    from lesson_embedding_pe.report import report_sections as sections
+class Grading(GradeHooks):
+    """The reference in use, the experiment's early start (prefetch.py) and a batch's warm-up."""
 
-    return sections(results, lang)
+    def use_solutions(self, folder: Path) -> None:
+        reference.set_solutions_dir(folder)
+
+    def warm_up(self) -> None:
+        prefetch.warm_up()
+
+    def prefetch(self, student: Any, artifacts: dict[str, Any], items: list[Any], filtered: bool) -> bool:
+        return prefetch.start(student, artifacts, items, filtered)
+
+    def reads_prefetch(self, item: Any) -> bool:
+        return prefetch.reads_prefetch(item)
+
+    def session_end(self, artifacts: dict[str, Any]) -> None:
+        prefetch.stop(artifacts)
 
 
-def figure_texts(figure: Mapping[str, Any], lang: str) -> FigureTexts | None:
-    """The words of its table picture (report/figure.py), imported when a report is written."""
-    from lesson_embedding_pe.report.figure import figure_texts as texts
+class Reporting(ReportHooks):
+    """The experiment's table and the log review (report/), the words of its table picture
+    (report/figure.py), its causes across checks (causes.py) and the class page's blocks (class_report.py).
+    The report code is imported when a report is written: grading, and the worker, never load it."""
 
-    return texts(figure, lang)
+    def sections(self, results: Mapping[str, Any], lang: str) -> Sequence[Section]:
+        from lesson_embedding_pe.report import report_sections
+
+        return report_sections(results, lang)
+
+    def figure_texts(self, figure: Mapping[str, Any], lang: str) -> FigureTexts | None:
+        from lesson_embedding_pe.report.figure import figure_texts
+
+        return figure_texts(figure, lang)
+
+    def class_sections(self, results: Sequence[Mapping[str, Any]], charts: ClassCharts) -> Sequence[Section]:
+        return class_report.class_sections(results, charts)
+
+    def cause_of(self, row: dict[str, Any]) -> str | None:
+        return causes.cause_of(row)
+
+    def explained_by(self, row: dict[str, Any]) -> str | None:
+        return causes.explained_by(row)
+
+    def link_text(self, cause: str, lang: str) -> tuple[str, str, str]:
+        return causes.link_text(cause, lang)
+
+
+class Releasing(ReleaseHooks):
+    """The student copy (student_release.py; the notebook in notebook.py)."""
+
+    def readme(self) -> str:
+        return student_release.README
+
+    def student_files(self) -> Sequence[Path]:
+        return student_release.student_files()
+
+    def private_files(self) -> Sequence[Path]:
+        return student_release.private_files()
+
+    def write_notebook(self, source_dir: Path, out: Path) -> Path | None:
+        return student_release.write_notebook(source_dir, out)
 
 
 LESSON = Lesson(
@@ -45,23 +102,17 @@ LESSON = Lesson(
     tasks=TASK_LIST,
     layout=Layout(modules=("embedding", "reversal", "leetcode"), log_name=LOG_NAME,
                   probe_modules=("embedding",), probe_imports=SPY_IMPORTS),
-    use_solutions=reference.set_solutions_dir,
-    prefetch=prefetch.EXPERIMENT_RUNS,
-    markers=(prefetch.MARKER_HELP,),
     title_en="Embedding + Positional Encoding",
     title_ko="임베딩 + 위치 인코딩",
     version="1",
+    contract=CONTRACT,
+    notebook_top_level_calls=TOP_LEVEL_CALLS,
     exercises=EXERCISES,
     solutions=SOLUTIONS,
     suites=SUITES,
-    causes=causes,
-    report_sections=report_sections,
-    contract=CONTRACT,
-    notebook_top_level_calls=TOP_LEVEL_CALLS,
-    class_sections=class_report.class_sections,
-    release=student_release,
-    warm_up=prefetch.warm_up,
     probes=Path(__file__).resolve().parent / "probes.py",
-    figure_texts=figure_texts,
     hidden_artifacts=("experiment",),  # the reversal experiment's numbers come from hidden runs
+    grade=Grading(),
+    report=Reporting(),
+    release=Releasing(),
 )

@@ -1,6 +1,6 @@
 """The reversal experiment across a class: this lesson's block of a batch's summary.html.
 
-``LESSON.class_sections`` (grader/engine/lesson_api.py): every student's accuracy per mode and length
+``ReportHooks.class_sections`` (grader/engine/lesson_api.py): every student's accuracy per mode and length
 (the mean over seeds), the class's spread of it as a table and a dot chart (the kit's, handed in as
 ``charts``), the bag-of-tokens bound beside it. Shown for a class whose results record the experiment
 (``artifacts["experiment"]``, experiment.py's schema); a batch of results without one has no block.

@@ -99,9 +99,7 @@ class Prefetch:
 _ACTIVE: dict[int, Prefetch] = {}  # by id() of the session's artifacts dict
 
 
-MARKER = "experiment_runs"
-MARKER_HELP = (f"{MARKER}(*parts): the test reads the reversal experiment's runs (parts: component, "
-               "student), which the prefetch may start early on more workers")
+MARKER = "experiment_runs"  # declared in the suites' pytest.ini
 
 
 def parts_read(item: Any) -> tuple[str, ...]:
@@ -146,19 +144,8 @@ def stop(artifacts: dict) -> None:
 
 
 def warm_up() -> None:
-    """Before a batch forks its graders (Lesson.warm_up): the bag-of-tokens bounds every experiment test
+    """Before a batch forks its graders (GradeHooks.warm_up): the bag-of-tokens bounds every experiment test
     reads (exact fractions, cached), made once for all the children that inherit them."""
     from lesson_embedding_pe.experiment import header
 
     header()
-
-
-class ExperimentRuns:
-    """The engine's view of this module (grader.engine.lesson_api.Prefetch)."""
-
-    start = staticmethod(start)
-    reads = staticmethod(reads_prefetch)
-    stop = staticmethod(stop)
-
-
-EXPERIMENT_RUNS = ExperimentRuns()

@@ -1,4 +1,4 @@
-"""This lesson's own blocks of a submission's report (``Lesson.report_sections``): the sequence-reversal
+"""This lesson's own blocks of a submission's report (``ReportHooks.sections``): the sequence-reversal
 experiment's table with its curves, and the LeetCode log review.
 
 Each block is rendered from its own templates here (``experiment.html.j2``, ``log.md.j2``, ...) with the
@@ -61,7 +61,7 @@ def log_section(results: Mapping[str, Any], lang: str) -> Section:
 
 
 def report_sections(results: Mapping[str, Any], lang: str) -> list[Section]:
-    """``Lesson.report_sections``: the experiment, then the log review."""
+    """``ReportHooks.sections``: the experiment, then the log review."""
     return [experiment_section(results, lang), log_section(results, lang)]
 
 

@@ -1,4 +1,4 @@
-"""The words of this lesson's table picture (``Lesson.figure_texts``).
+"""The words of this lesson's table picture (``ReportHooks.figure_texts``).
 
 A failed check of a sinusoidal table keeps the student's table and the formula's as its ``figure`` (kind
 "pe-diff", pe_checks.py ``table_figure``: of sinusoidal_pe's return value, or of the rows

@@ -4,9 +4,8 @@ causality at random sizes, one head, float64."""
 import pytest
 import torch
 
-from grader.core.errors import StudentRaised
-from grader.core.feedback import Cause, Said, check, expect_check, fail_check
-from grader.core.testkit import as_tensor, check_dtype, fresh_rng
+from grader.core.feedback import Cause
+from grader.core.testkit import as_tensor, check_dtype, device_check, fresh_rng
 from lesson_attention import reference
 from lesson_attention.checks import AFTER_PHRASE, check_causal, check_module_output, read_weights, run_layer
 
@@ -69,33 +68,15 @@ def test_double_runs_in_float64(student):
                 ".float() 금지): 입력의 dtype을 따르세요.")
 
 
-# A GPU simulated (FakeTensorMode raises on mixed devices as a GPU does) where torch is built with CUDA; on
-# a CPU-only build, the meta device, which also refuses a CPU mask mixed into the forward.
-SIMULATED = ("fakecuda", "cuda") if torch.backends.cuda.is_built() else ("meta", "meta")
-
-
 @pytest.mark.task("CausalSelfAttention", points=1)
 def test_forward_on_a_gpu(student):
+    """On a simulated GPU (the kit's device_check: FakeTensorMode, or the meta device on the CPU wheel)."""
     d_model, n_heads, batch, t = _sizes()
     what = f"CausalSelfAttention({d_model}, {n_heads})"
     layer = student.call(CLASS, d_model, n_heads)
-    probe_device, device = SIMULATED
-    try:
-        info = student.probe("device_check", layer, torch.randn(batch, t, d_model), probe_device)
-    except StudentRaised as exc:
-        error = f"{exc.type_name}: {exc.message[:300]}"
-        # "WHAT: on a (simulated) GPU, expected ..." / "WHAT: (시뮬레이션한) GPU에서 ...이어야 하는데 ..."
-        fail_check(check(Said(f"{what}: on a (simulated) GPU", what),
-                         Said(f".to({device!r}) then forward on {device} inputs to work",
-                              f"(시뮬레이션한) GPU에서 .to({device!r}) 후 {device} 입력으로 forward가 "
-                              "동작해야 함"),
-                         Said(error, f"{error}가 발생했습니다"),
-                         cause=Cause("the mask is made on the CPU: call causal_mask(T, device=x.device) and "
-                                     "build it with device=device.",
-                                     "마스크를 CPU에 만들었습니다: causal_mask(T, device=x.device)로 부르고 "
-                                     "device=device로 만드세요.", "mask_on_cpu")),
-                   AFTER_PHRASE)
-    found = info["output"]
-    expect_check(str(found.get("device", "")).startswith(device),
-                 check(what, Said(f"the output on {device}", f"출력이 {device}에 있어야 함"),
-                       Said(f"{found}", f"{found}입니다")))
+    device_check(student, layer, torch.randn(batch, t, d_model), what=what,
+                 cause=Cause("the mask is made on the CPU: call causal_mask(T, device=x.device) and build it "
+                             "with device=device.",
+                             "마스크를 CPU에 만들었습니다: causal_mask(T, device=x.device)로 부르고 "
+                             "device=device로 만드세요.", "mask_on_cpu"),
+                 template=AFTER_PHRASE)

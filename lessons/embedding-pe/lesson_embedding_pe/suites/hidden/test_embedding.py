@@ -7,7 +7,16 @@ import torch
 
 from grader.core.errors import StudentRaised
 from grader.core.feedback import Cause, Said, check, expect_check, fail_check
-from grader.core.testkit import as_tensor, check_dtype, check_shape, fresh_rng, max_diff, mentions, raised
+from grader.core.testkit import (
+    as_tensor,
+    check_dtype,
+    check_shape,
+    fresh_rng,
+    max_diff,
+    mentions,
+    raised,
+    simulated_gpu,
+)
 from lesson_embedding_pe import reference, structure
 from lesson_embedding_pe.pe_checks import forward_rows_cause, table_figure
 
@@ -242,7 +251,7 @@ def test_to_meta_moves_everything(student, mode):
 # FakeTensorMode needs a torch built with CUDA (PyPI's default wheel); the CPU wheel (what Gradescope's
 # setup.sh installs) cannot even fake it, so there the same check runs on the meta device, which also
 # raises on a CPU tensor mixed into the forward: the same points, the same bug caught, on any build.
-SIMULATED = ("fakecuda", "cuda") if torch.backends.cuda.is_built() else ("meta", "meta")
+SIMULATED = simulated_gpu()
 
 
 @pytest.mark.task("TokenAndPosEmbedding", points=2)
