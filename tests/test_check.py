@@ -124,6 +124,15 @@ def test_check_and_grade_of_the_saved_notebook_read_the_same_log(tmp_path, cell_
 
     assert numbers(in_kernel) == numbers(graded)
     assert (in_kernel["score"] == in_kernel["max_score"] > 0) is cell_filled
+    if not cell_filled:  # a notebook's log is its cell: check() and the page name it, never a LEETCODE_LOG.md
+        from grader.jupyter.check import CheckResult
+        from grader.report.render import render_html
+
+        for lang, words in (("en", "the log in cell 3 is still the blank template"),
+                            ("ko", "3번 셀의 기록이 빈 양식")):
+            for page in (CheckResult(in_kernel, lang, None)._repr_html_(),
+                         render_html(graded, lang, "lesson.ipynb")):
+                assert words in page and "LEETCODE_LOG.md" not in page
 
 
 def test_check_before_a_cell_ran_says_run_it_and_never_renames_a_graded_function(tmp_path):

@@ -67,7 +67,7 @@ def test_the_right_submission_gets_full_marks(graded):
 
 def test_the_wrong_submission_scores_exactly_and_says_why(graded):
     public = graded("wrong", False)
-    assert _tasks(public) == {"causal_mask": (1.0, 4.0), "scaled_dot_product_attention": (1.0, 7.0),
+    assert _tasks(public) == {"causal_mask": (2.0, 4.0), "scaled_dot_product_attention": (1.0, 7.0),
                               "CausalSelfAttention": (3.0, 5.0)}
     failed = _failed(public)
     assert set(failed) == {
@@ -100,7 +100,8 @@ def test_the_wrong_submission_scores_exactly_and_says_why(graded):
 
 def test_the_hidden_suite_catches_the_module_that_sees_the_future(graded):
     full = graded("wrong", True)
-    assert _tasks(full) == {"causal_mask": (2.5, 8.0), "scaled_dot_product_attention": (1.0, 15.0),
+    # its mask is a bool one (the dtype check passes) with the diagonal blocked (the cells' checks fail)
+    assert _tasks(full) == {"causal_mask": (3.5, 8.0), "scaled_dot_product_attention": (1.0, 15.0),
                             "CausalSelfAttention": (5.0, 12.0)}
     hidden = {i: t for i, t in _failed(full).items() if i.startswith("hidden/")}
     module = [t for i, t in hidden.items() if "test_self_attention.py::test_forward_matches_reference" in i]
@@ -450,4 +451,4 @@ def test_the_gradescope_bundle_ships_and_grades_the_lesson(tmp_path):
                           timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     graded = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
-    assert graded["score"] == 5.0 and sum(t["max_score"] for t in graded["tests"]) == 16.0
+    assert graded["score"] == 6.0 and sum(t["max_score"] for t in graded["tests"]) == 16.0

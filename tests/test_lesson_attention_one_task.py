@@ -1,8 +1,8 @@
 """One mistake, one task charged (issue 34): a wrong causal_mask or scaled_dot_product_attention costs its
 own task only, never CausalSelfAttention, whose checks run the layer with the reference parts in its
 module (lesson_attention/probes.py); a layer that leaks although it applies the mask is told where the
-leak is (the heads' split/merge), not to apply the mask. Real submissions: the reference with one
-mistake planted, graded by the real grader with both suites."""
+leak is (the heads' split/merge, the forward check's own cause: one card), not to apply the mask.
+Real submissions: the reference with one mistake planted, graded by the real grader with both suites."""
 
 from __future__ import annotations
 
@@ -24,6 +24,12 @@ MISTAKES = {  # name -> (the text replaced, its replacement, the one task that l
     "diagonal_blocked": ("diagonal=1)", "diagonal=0)", "causal_mask"),
     "merge_without_transpose": ("out.transpose(1, 2).reshape(B, T, self.d_model)",
                                 "out.reshape(B, T, self.d_model)", "CausalSelfAttention"),
+    # the mask made, then forgotten: forward computes the attention itself
+    "mask_made_not_applied": ("out, _ = scaled_dot_product_attention(q, k, v, "
+                              "causal_mask(T, device=x.device))",
+                              "mask = causal_mask(T, device=x.device)\n        out = torch.softmax(q @ "
+                              "k.transpose(-2, -1) / math.sqrt(q.shape[-1]), dim=-1) @ v",
+                              "CausalSelfAttention"),
 }
 
 
@@ -57,7 +63,17 @@ def test_one_mistake_is_charged_in_its_own_task_only(grade, mistake):
     charged = {name for name, t in results["tasks"].items() if t["score"] < t["max_score"]}
     assert charged == {MISTAKES[mistake][2]}, results["tasks"]
     failed = [t for t in results["tests"] if t["status"] != "passed"]
+    from grader.report.cards import build_cards, tally
+    from grader.report.view import failure_rows
+
+    for lang in ("en", "ko"):  # one mistake, one card: never "2 causes" for one bug
+        cards, idle = build_cards(failure_rows(results, lang, "sub"), lang)
+        assert len(cards) == 1 and cards[0]["count"] == len(failed) and not idle, cards
+        assert tally(cards, idle, lang)["causes"] == 1
+    if mistake == "mask_made_not_applied":  # what the layer was seen to do, not "never calls causal_mask"
+        words = " ".join(str(t.get("message") or "") for t in failed)
+        assert "forward applies no causal mask" in words and "never calls causal_mask" not in words
     if mistake == "merge_without_transpose":  # the layer applies the mask: never "apply causal_mask"
         words = " ".join(str(t.get("message") or "") + str(t.get("messages") or "") for t in failed)
         assert "apply causal_mask" not in words and "forward never calls causal_mask" not in words
-        assert "the leak is in how the heads are split or merged" in words
+        assert "the heads are merged without transposing back" in words

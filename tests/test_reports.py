@@ -92,7 +92,7 @@ def test_reference_report_is_clean(graded):
     results = load(graded["reference"])
     text = files(graded["reference"])
     assert results["score"] == results["max_score"] > 0
-    assert "Nothing to fix: every test passed." in text["feedback.html"]
+    assert "Nothing to fix: every check passed." in text["feedback.html"]
     # one "nothing to fix", no empty failure section beside it
     assert "Failed checks" not in text["feedback.html"] and 'class="card failed"' not in text["feedback.html"]
     assert "All tests passed" not in text["feedback.html"]
@@ -451,7 +451,7 @@ def test_a_page_of_a_submission_that_could_not_be_read_states_nothing_it_did_not
     for lang in ("en", "ko"):
         for page in (render_html(results, lang, "broken.zip"), render_markdown(results, lang, "broken.zip")):
             assert "not a readable zip" in page
-            assert "every test passed" not in page and "모든 테스트를 통과" not in page
+            assert "every check passed" not in page and "모든 검사를 통과" not in page
             assert 'id="tasks"' not in page and "| --- |" not in page and "|---|" not in page
 
 
@@ -469,7 +469,7 @@ def test_a_filtered_run_without_failures_never_says_every_test_passed() -> None:
     for lang, words in (("en", "still loses 4 points"), ("ko", "아직 4점을 잃고")):
         terminal = " ".join(str(x) for x in summary_renderables(results, lang, "x", "out", reports=True))
         for page in (render_html(results, lang, "x"), render_markdown(results, lang, "x"), terminal):
-            assert words in page and "every test passed" not in page and "모든 테스트를 통과" not in page
+            assert words in page and "every check passed" not in page and "모든 검사를 통과" not in page
             assert "The full report" not in page and "전체 보고서" not in page
 
 

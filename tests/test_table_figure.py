@@ -63,3 +63,24 @@ def test_this_lessons_table_picture_keeps_its_words() -> None:
     same = table_figure(table.float(), table, "dtype", atol=1e-5)  # values right: the cause is the caption
     assert figure_view(same, "en", texts_of)["count"] == same["cause"]["en"]
     assert figure_view(dict(record, kind="grid-diff"), "en", texts_of) is None
+
+
+def test_a_place_without_the_picture_drops_its_words() -> None:
+    """feedback.md, the terminal and summary.txt draw no picture: a figure's count and a cause lose their
+    words about it (the outline, "the picture"), in either lesson, and feedback.md says where it is drawn
+    in words true at a desk and in CI."""
+    from grader.report.markup import without_picture
+    from lesson_attention.diagnose import FORMULA
+
+    texts_of = load_lesson().figure_texts
+    table = pe_formula(20, 18)
+    record = table_figure(table.flip(1), table, "sinusoidal_pe(20, 18)", atol=1e-5)
+    n = record["wrong_total"]
+    assert without_picture(figure_view(record, "en", texts_of)["count"]) == f"{n} of 360 cells wrong."
+    assert without_picture(figure_view(record, "ko", texts_of)["count"]) == f"360칸 중 {n}칸이 틀렸습니다."
+    _, en, ko = FORMULA
+    assert "picture" not in without_picture(en) and "그림" not in without_picture(ko)
+    assert without_picture(en).endswith("before the softmax.") and without_picture(ko).endswith("확인하세요.")
+    for lang in ("en", "ko"):
+        where = translate("fig_where", lang)
+        assert "artifact" not in where and "산출물" not in where and "feedback.html" in where

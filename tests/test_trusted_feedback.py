@@ -103,14 +103,19 @@ def test_every_count_on_every_page_adds_up_to_results_json(case, request):
         assert shown == n, "every failed check is in exactly one card or not-started line"
         line = re.search(r'id="cards-count">([^<]*)<', page)
         if line:
-            numbers = [int(x) for x in re.findall(r"\d+", line.group(1))]
+            text = line.group(1)
+            numbers = [int(x) for x in re.findall(r"\d+", text)]
             assert numbers[0] == n
             n_cards = len(cards_of(page))
-            assert (numbers[1] if len(numbers) > 1 else 1) == n_cards
-            assert "1 causes" not in line.group(1)
-            if len(numbers) > 2:  # "..., and k in tasks not started"
-                assert numbers[2] == n - sum(int(x) for x in re.findall(
-                    r'<article class="card[^"]*" data-checks="(\d+)"', page))
+            in_cards = sum(int(x) for x in re.findall(r'<article class="card[^"]*" data-checks="(\d+)"',
+                                                       page))
+            assert "1 causes" not in text and "1 tasks" not in text
+            if re.search(r"not started|시작하지 않은", text):  # "n: c from m causes, and k in tasks ..."
+                assert numbers[-1] == n - in_cards and in_cards in numbers[1:-1]  # the parts add up
+                one = "one cause" in text or "원인 한 가지" in text
+                assert one == (n_cards == 1) and (one or n_cards in numbers[1:-1])
+            else:
+                assert (numbers[1] if len(numbers) > 1 else 1) == n_cards
         md = render_markdown(results, lang, "exercises")
         assert re.search(rf"### (?:Failed checks|실패한 검사) \({n}\)", md)
         every = re.search(r"(?:Every failed check \((\d+)\)|실패한 검사 (\d+)개 모두)",

@@ -443,7 +443,7 @@ def int_to_roman(num):
     for i in range(48):
         with open("/var/tmp/gk-i35-fill-%d" % i, "wb") as fh:
             fh.write(b"x" * 2**20)
-    time.sleep(3)
+    time.sleep(15)  # room for the watch on a loaded machine; the call's own limit is 20 s
     return _honest_int_to_roman(num)
 '''
 SEEK = '''

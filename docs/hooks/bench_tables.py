@@ -24,9 +24,9 @@ def _cell(text: str) -> str:
 
 def render(record: dict[str, Any]) -> str:
     load = record["load"]
-    head = (f"{record['machine']}, Python {record['python']}, torch {record['torch']}; median of "
-            f"{record['runs']} runs; load average {load[0]} before, {load[1]} after; {record['date']} "
-            f"(`{record['command']}`).")
+    runs = f"median of {record['runs']} runs; " if record["runs"] > 1 else ""
+    head = (f"{record['machine']}, Python {record['python']}, torch {record['torch']}; {runs}load average "
+            f"{load[0]} before, {load[1]} after; {record['date']} (`{record['command']}`).")
     columns = record["columns"]
     align = ["---"] + ["---:" if i == 1 else "---" for i in range(1, len(columns))]
     lines = [head, "", "| " + " | ".join(map(_cell, columns)) + " |", "|" + "|".join(align) + "|"]

@@ -10,7 +10,7 @@ messages and records here too, so every test reads the same way.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from grader.core.errors import (
     ImportFailed,
@@ -21,10 +21,8 @@ from grader.core.errors import (
     WorkerCrashed,
     WorkerTimeout,
 )
-from grader.core.finding import Cause, Finding, Said
+from grader.core.finding import Cause, Finding, FindingStatus, Said
 from grader.core.text import BINARY_KINDS
-
-LANGS = ("ko", "en")
 
 # A message in both languages: what a student reads (kept under its old name for the suites' imports).
 Message = Said
@@ -43,20 +41,20 @@ class GradeFailure(AssertionError):
 
 
 def fail(en: str, ko: str, figure: dict | None = None, *, cause: Cause | None = None,
-         fix: Said | None = None, status: str = "failed", document: str | None = None,
+         fix: Said | None = None, status: FindingStatus = "failed", document: str | None = None,
          command: str | None = None, where: tuple[str, ...] = ()) -> NoReturn:
     """Fail the test with this message, shown whole (and, for the report to draw, a ``figure``: e.g. the
     lesson's table_figure, in its package). ``cause`` and ``fix``, where the message has
     them, are shown beside it; a failure that compares values is ``fail_check``'s."""
-    exc = GradeFailure(en, ko, Finding(cause=cause, fix=fix, status=status,  # type: ignore[arg-type]
+    exc = GradeFailure(en, ko, Finding(cause=cause, fix=fix, status=status,
                                        document=document, command=command, where=tuple(where)))
     exc.figure = figure
     raise exc
 
 
-def expect(condition: bool, en: str, ko: str, **record: object) -> None:
+def expect(condition: bool, en: str, ko: str, **record: Any) -> None:
     if not condition:
-        fail(en, ko, **record)  # type: ignore[arg-type]
+        fail(en, ko, **record)
 
 
 def fail_check(finding: Finding, wording: Said | None = None, figure: dict | None = None) -> NoReturn:

@@ -12,15 +12,30 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 FindingStatus = Literal["failed", "not_started", "not_counted"]
 FINDING_STATUSES: tuple[str, ...] = ("failed", "not_started", "not_counted")
 
 
+class SaidRecord(TypedDict):
+    """A ``Said`` as results.json holds it (``tests[].messages``, a record's ``what``/``fix``...)."""
+
+    en: str
+    ko: str
+
+
+class CauseRecord(TypedDict):
+    """A ``Cause`` as results.json holds it (``tests[].feedback.cause``)."""
+
+    key: str
+    en: str
+    ko: str
+
+
 @dataclass(frozen=True)
 class Said:
-    """One thing said in both languages."""
+    """One thing said in both languages; ``as_dict()`` is its form in results.json (``SaidRecord``)."""
 
     en: str
     ko: str
@@ -28,7 +43,7 @@ class Said:
     def get(self, lang: str) -> str:
         return self.ko if lang == "ko" else self.en
 
-    def as_dict(self) -> dict[str, str]:
+    def as_dict(self) -> SaidRecord:
         return {"en": self.en, "ko": self.ko}
 
 
@@ -40,7 +55,7 @@ class Cause(Said):
 
     key: str = ""
 
-    def as_dict(self) -> dict[str, str]:
+    def as_dict(self) -> CauseRecord:
         return {"key": self.key, "en": self.en, "ko": self.ko}
 
 
@@ -127,4 +142,4 @@ def _text_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-__all__ = ["FINDING_STATUSES", "Cause", "Finding", "FindingStatus", "Said"]
+__all__ = ["FINDING_STATUSES", "Cause", "CauseRecord", "Finding", "FindingStatus", "Said", "SaidRecord"]

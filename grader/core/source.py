@@ -109,7 +109,7 @@ def literal_str(node: ast.AST | None) -> str | None:
         if left is not None and right is not None:
             return left + right
     if isinstance(node, ast.JoinedStr) and all(isinstance(v, ast.Constant) for v in node.values):
-        return "".join(str(v.value) for v in node.values)  # type: ignore[attr-defined]
+        return "".join(str(v.value) for v in node.values if isinstance(v, ast.Constant))
     return None
 
 

@@ -174,7 +174,7 @@ def fold(node: ast.AST | None, env: dict[str, set[str]]) -> set[str] | None:
             args = [fold(a, env) for a in node.args]
             if any(a is None or len(a) != 1 for a in args):
                 return None
-            plain = [next(iter(a)) for a in args]  # type: ignore[arg-type]
+            plain = [next(iter(a)) for a in args if a is not None]  # none is None (just above)
             if method == "decode":
                 return base
             try:
@@ -204,11 +204,11 @@ def string_names(tree: ast.AST) -> dict[str, set[str]]:
     env: dict[str, set[str]] = {}
     for _round in range(3):
         for node in ast.walk(tree):
-            single = isinstance(node, ast.Assign) and len(node.targets) == 1
-            if single and isinstance(node.targets[0], ast.Name):
+            if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                    and isinstance(target := node.targets[0], ast.Name)):
                 values = fold(node.value, env)
                 if values is not None:
-                    name = node.targets[0].id
+                    name = target.id
                     env[name] = set(list(env.get(name, set()) | values)[:MAX_VALUES])
             elif (isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add)
                   and isinstance(node.target, ast.Name)):
@@ -350,7 +350,7 @@ class _Scanner(ast.NodeVisitor):
         func = node.func
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
         if isinstance(func, ast.Name):
-            func._gk_called = True  # type: ignore[attr-defined]
+            func._gk_called = True  # type: ignore[attr-defined]  # a mark on the node for the scan that follows
         is_runner = name in RUNNERS and (isinstance(func, ast.Name) or dotted(func) in (
             f"importlib.{name}", f"builtins.{name}"))
         if is_runner:

@@ -15,7 +15,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
+from types import FrameType, ModuleType
 from typing import Any
 
 import torch
@@ -67,7 +67,8 @@ def draw_owner() -> str:
     forced = getattr(_OWNER, "name", None)
     if forced:
         return forced
-    frame, outer = sys._getframe(1), None
+    frame: FrameType | None = sys._getframe(1)
+    outer: FrameType | None = None
     # Up to the frame pytest called (past it lie pytest, and maybe a kit test that runs the grader).
     while frame is not None and not _is_pytest(frame.f_code.co_filename):
         name = os.path.basename(frame.f_code.co_filename)

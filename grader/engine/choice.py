@@ -32,7 +32,7 @@ def choices_of(report: dict) -> dict[str, Choice]:
     for t in report.get("tests", []):
         choice = (t.get("metadata") or {}).get("choice")
         if isinstance(choice, dict) and choice.get("group") and int(choice.get("best_of", 0)) > 0:
-            out[t["nodeid"]] = choice  # type: ignore[assignment]
+            out[t["nodeid"]] = choice  # type: ignore[assignment]  # the plugin's JSON, checked just above
     return out
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from grader.core.text import read_python
 from grader.engine.lesson_api import Task, load_lesson
+from grader.engine.results import ResultsView
 
 NOTEBOOK_PY = "notebook.py"
 _CELL = re.compile(r"^# --- cell (\d+) ---$")
@@ -93,7 +94,7 @@ class Locator:
         return None
 
 
-def add_locations(results: dict, staging: Path, notebook_name: str | None = None,
+def add_locations(results: ResultsView, staging: Path, notebook_name: str | None = None,
                   tasks: Sequence[Task] | None = None) -> None:
     """Give every failed test a ``location``; the worker's traceback line is kept where there is one.
     ``tasks``: the lesson's (default: the lesson graded by default)."""

@@ -7,17 +7,15 @@ Fields marked NotRequired are absent on some results (an unreadable submission h
 
 from __future__ import annotations
 
-from typing import Literal, Protocol, TypedDict
+from collections.abc import Mapping
+from typing import Any, Literal, Protocol, TypedDict
 
 from typing_extensions import NotRequired
 
+from grader.core.finding import CauseRecord, FindingStatus, SaidRecord
+
 Status = Literal["passed", "failed", "error", "timeout"]
 Visibility = Literal["visible", "hidden", "after_due_date", "after_published"]
-
-
-class Messages(TypedDict):
-    en: str
-    ko: str
 
 
 class Location(TypedDict):
@@ -31,29 +29,18 @@ class WithheldVerdict(TypedDict):
 
     verdict: Status
     score: NotRequired[float]
-    message: NotRequired[Messages]
-
-
-class Said(TypedDict):
-    en: str
-    ko: str
-
-
-class CauseRecord(TypedDict):
-    key: str
-    en: str
-    ko: str
+    message: NotRequired[SaidRecord]
 
 
 class Feedback(TypedDict):
     """A failed check's record (grader/core/finding.py's Finding.as_dict): what the reports render."""
 
-    status: Literal["failed", "not_started", "not_counted"]
-    what: NotRequired[Said]
-    expected: NotRequired[Said]
-    found: NotRequired[Said]
+    status: FindingStatus
+    what: NotRequired[SaidRecord]
+    expected: NotRequired[SaidRecord]
+    found: NotRequired[SaidRecord]
     cause: NotRequired[CauseRecord]
-    fix: NotRequired[Said]
+    fix: NotRequired[SaidRecord]
     command: NotRequired[str]
     explained_by: NotRequired[str]
     where: NotRequired[list[str]]
@@ -68,7 +55,7 @@ class TestResult(TypedDict):
     max_score: float
     visibility: Visibility
     message: str
-    messages: Messages
+    messages: SaidRecord
     duration: float
     location: NotRequired[Location]
     withheld: NotRequired[WithheldVerdict]  # a flagged submission: the verdict held for review
@@ -81,6 +68,8 @@ class SkippedTest(TypedDict):
     id: str
     task: str | None
     reason: str
+    messages: NotRequired[SaidRecord]  # the reason in both languages, where the lesson gave one
+    not_counted: NotRequired[dict]  # a practice problem outside the best two: {"group", "tests"}
 
 
 class TaskTotal(TypedDict):
@@ -155,6 +144,11 @@ class Results(TypedDict):
     previous: NotRequired[Previous]  # the last comparable run of the same output folder
     filter: NotRequired[Filter]  # a `grade -k` run: only some tests ran
     lesson: NotRequired[LessonRecord]  # absent from results written before lessons were recorded
+
+
+# What the reports read: a Results, or a view of one made for a reader (report/gradescope.py's
+# visible_view and page_view leave some tests out and count them in ``withheld``).
+ResultsView = Mapping[str, Any]
 
 
 class Progress(Protocol):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import platform
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from grader.engine.choice import apply_choices
 from grader.engine.results import Results, SkippedTest, TaskTotal, TestResult
@@ -38,7 +38,8 @@ def test_entries(report: dict, lang: str,
             crash = ((t.get("call") or t.get("setup") or {}).get("crash") or {}).get("message", "")
             messages = {"en": f"The grader could not finish this test: {crash[:300]}",
                         "ko": f"채점기가 이 테스트를 끝내지 못했습니다: {crash[:300]}"}
-        tests.append({
+        # built from pytest-json-report's untyped metadata (plugin.py wrote it): the contract's keys
+        tests.append(cast(TestResult, {
             "id": nodeid,
             "task": meta.get("task"),
             "status": status,
@@ -57,7 +58,7 @@ def test_entries(report: dict, lang: str,
             **({"feedback": meta.get("feedback") or {"status": "failed"}} if status != "passed" else {}),
             # a warm re-grade took it from the last run: nothing it read had changed (engine/reuse.py)
             **({"reused": True} if t.get("reused") else {}),
-        })
+        }))
     return tests, skipped
 
 
@@ -104,5 +105,5 @@ def build_results(report: dict, *, submission: str, suites: list[str], tasks: Se
         "versions": {"python": platform.python_version(), "torch": torch.__version__,
                      "platform": platform.platform(terse=True)},
     }
-    results.update(extra or {})  # type: ignore[typeddict-item]
+    results.update(extra or {})  # type: ignore[typeddict-item]  # the caller's NotRequired fields (a plain dict)
     return results

@@ -36,8 +36,6 @@ from grader.instructor.term.errors import TermError
 from grader.instructor.term.model import load_class
 from grader.paths import write_atomic
 
-CANVAS_STUDENT_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Integration ID", "Root Account",
-                          "Section")
 CANVAS_KEYS = ("SIS Login ID", "SIS User ID", "ID")
 ANYWAY = ("send even while a submission could not be graded (sent as 0), a review is pending, a submission "
           "time is unknown under the late policy, or the points possible differ (each listed)")

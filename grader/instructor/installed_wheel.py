@@ -71,7 +71,7 @@ def rebuild_wheel(dist: Distribution) -> Wheel:
     rows = csv.writer(record, lineterminator="\n")
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
         for f in kept:
-            path = Path(dist.locate_file(f))
+            path = Path(str(dist.locate_file(f)))
             try:
                 data = path.read_bytes()
                 mode = stat.S_IMODE(path.stat().st_mode)

@@ -66,6 +66,11 @@ class CheckResult:
         change = change_view(self.results, self.lang)
         if change:
             lines.append(change["text"])
+        from grader.report.pending import pending
+
+        at_submit = pending(self.results, self.lang)
+        if at_submit:
+            lines += [at_submit["head"], *(f"- {i['line']}" for i in at_submit["items"])]
         if self.results.get("error"):
             lines.append(str(self.results["error"]))
         from grader.report.markup import without_picture
@@ -180,7 +185,7 @@ def _kernel_submission(folder: Path, lesson: str | None = None) -> Path | None:
     declared = _lesson(lesson)
     log_name = declared.layout.log_name if declared is not None else None
     for log in (Path(log_name), Path("exercises") / log_name) if log_name else ():
-        if log.is_file():
+        if log_name and log.is_file():
             (folder / log_name).write_bytes(log.read_bytes()[:1024 * 1024])
             break
     return folder
@@ -325,6 +330,7 @@ def render_html(result: CheckResult) -> str:
     from grader.report.changes import change_view
     from grader.report.lesson_sections import lesson_sections
     from grader.report.markup import code_spans
+    from grader.report.pending import pending
     from grader.report.view import task_rows
 
     w = _WORDS[result.lang]
@@ -346,6 +352,12 @@ def render_html(result: CheckResult) -> str:
                          f'</td><td class="muted"><span class="gk-nowrap">{t["passed"]} / '
                          f'{t["total"]}</span> {w["tests"]}</td></tr>')
         parts.append("</table>")
+        at_submit = pending(r, result.lang)  # what the hidden checks will take, with its amount
+        if at_submit:
+            parts.append(f'<p class="mid" data-at-submit="{at_submit["points"]:g}"><strong>'
+                         f'{e(at_submit["head"])}</strong></p><ul>')
+            parts += [f'<li>{code_spans(i["line"])}</li>' for i in at_submit["items"]]
+            parts.append("</ul>")
     elif not r.get("error"):
         parts.append(f'<p class="mid">{html.escape(no_match(result))}</p>')
     change = change_view(r, result.lang)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import builtins
 import symtable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
 # Imports that exist only in Colab or Jupyter, and plotting: never needed to grade.
@@ -279,7 +280,7 @@ def _static_verdict(s: Stmt, defined: set[str], imported: dict[str, str], unavai
 
 
 def decide(stmts: list[Stmt], *, notebook: bool, rules: NotebookRules,
-           extra_live: set[str] = frozenset()) -> None:
+           extra_live: AbstractSet[str] = frozenset()) -> None:
     """Set every statement's verdict: run, or the reason it is not run (``rules``: the graded lesson's)."""
     defined = {n for s in stmts for n in s.binds}
     imported = {n: m for s in stmts for n, m in s.imports.items()}

@@ -9,10 +9,12 @@ are causes in attempted work first, then what is not started.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from grader.core.finding import Finding
 from grader.core.lang import particle
+from grader.engine.results import ResultsView
 from grader.report.i18n import status_word, translate
 from grader.report.lesson_tasks import rank, task_order, task_titles, title_of
 from grader.report.records import record_of
@@ -31,6 +33,9 @@ def not_started(row: dict[str, Any]) -> str | None:
 def _blank_line(rows: list[Row], lang: str) -> str:
     """The not-started line of a graded document still blank, named as its record names it."""
     document = rows[0]["record"].document or "?"
+    cell = re.fullmatch(r"cell:(\d+)", document)  # a notebook's document is one of its cells
+    if cell:
+        document = translate("document_cell", lang, n=cell.group(1))
     return translate("not_started_log", lang, n=len(rows), document=document,
                      document_is=particle(document, "이"))
 
@@ -166,7 +171,9 @@ def tally(cards: list[Row], not_started: list[Row], lang: str) -> dict[str, Any]
     if n == 0:
         text = ""
     elif idle and m:
-        text = translate("checks_failed_idle", lang, n=n, m=m, k=idle)
+        causes = translate("n_causes", lang, m=m) if m > 1 else translate("one_cause_of", lang)
+        tasks = translate("tasks_word" if len(not_started) > 1 else "task_word", lang)
+        text = translate("checks_failed_idle", lang, n=n, m=m, c=in_cards, k=idle, causes=causes, tasks=tasks)
     elif idle:
         text = ""  # only tasks not started: their lines say it
     elif n == 1:
@@ -211,7 +218,7 @@ NOT_COUNTED_LINE = (
 )
 
 
-def not_counted_cards(results: dict, lang: str, path: str) -> list[Row]:
+def not_counted_cards(results: ResultsView, lang: str, path: str) -> list[Row]:
     """One card per problem outside the best two with failed checks: each check with its expected /
     found and command, as the counted cards have them. Nothing here changes a score: these checks are
     in results["skipped"], not in results["tests"]. A problem not attempted has nothing to show."""

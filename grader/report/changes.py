@@ -12,8 +12,10 @@ import calendar
 import time
 from typing import Any
 
+from grader.engine.results import ResultsView
 from grader.report.i18n import translate
 from grader.report.lesson_tasks import task_order
+from grader.report.pending import pending
 from grader.report.view import task_title
 
 EPS = 1e-9
@@ -33,7 +35,7 @@ def _when(stamp: str, now: float | None = None) -> str:
     return clock if day == today else f"{day} {clock}"
 
 
-def _failed_ids(results: dict[str, Any]) -> dict[str, set[str]]:
+def _failed_ids(results: ResultsView) -> dict[str, set[str]]:
     """task -> the ids of its checks that did not pass in this run."""
     out: dict[str, set[str]] = {}
     for t in results.get("tests") or []:
@@ -42,7 +44,7 @@ def _failed_ids(results: dict[str, Any]) -> dict[str, set[str]]:
     return out
 
 
-def _worked_on(results: dict[str, Any], task: str) -> bool:
+def _worked_on(results: ResultsView, task: str) -> bool:
     """Whether the failing checks of ``task`` changed since ``previous`` (unknown then: assume so)."""
     before = (results.get("previous") or {}).get("failed")
     if before is None:
@@ -56,7 +58,7 @@ def _signed(x: float) -> str:
     return f"+{value:g}" if value > 0 else (f"−{abs(value):g}" if value < 0 else "±0")
 
 
-def task_changes(results: dict[str, Any]) -> list[dict[str, Any]]:
+def task_changes(results: ResultsView) -> list[dict[str, Any]]:
     """Per task in rubric order: how its points moved since ``previous`` (full then and now: left out)."""
     prev = (results.get("previous") or {}).get("tasks") or {}
     out = []
@@ -89,13 +91,14 @@ def task_changes(results: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def change_view(results: dict[str, Any], lang: str) -> dict[str, Any] | None:
+def change_view(results: ResultsView, lang: str) -> dict[str, Any] | None:
     """The sentence of what changed, its parts and the score delta; None on a first run."""
     prev = results.get("previous")
     if not prev:
         return None
     delta = float(results.get("score", 0.0)) - float(prev.get("score", 0.0))
-    items, still = [], []
+    items: list[str] = []
+    still: list[str] = []
     for c in task_changes(results):
         if c["kind"] == "new" or (c["kind"] == "still_fails" and c["score"] <= EPS):
             continue  # a task with nothing yet, then and now, is not news
@@ -117,7 +120,7 @@ def change_view(results: dict[str, Any], lang: str) -> dict[str, Any] | None:
             "previous_score": prev.get("score"), "previous_max": prev.get("max_score")}
 
 
-def filter_view(results: dict[str, Any], lang: str) -> dict[str, Any] | None:
+def filter_view(results: ResultsView, lang: str) -> dict[str, Any] | None:
     """The banner of a `grade -k` run: what ran, and where the full run's score is; None for a full run."""
     mark = results.get("filter")
     if not mark:
@@ -136,11 +139,13 @@ def filter_view(results: dict[str, Any], lang: str) -> dict[str, Any] | None:
     return {"keyword": mark.get("keyword", ""), "text": text}
 
 
-def nothing_to_fix(results: dict[str, Any], lang: str) -> str:
+def nothing_to_fix(results: ResultsView, lang: str) -> str:
     """What a run without a failure says: "every test passed" only of a full run. A `-k` run speaks of
     the checks it ran, and of the full run's points still to fix where it knows them."""
     hidden = "" if "hidden" in results.get("suites", []) else " " + translate("hidden_at_submit", lang)
     mark = results.get("filter")
+    if pending(results, lang):  # a deduction already known for submission is something to fix
+        return translate("nothing_failed_pending", lang) + hidden
     if not mark:
         return translate("nothing_to_fix", lang) + hidden
     text = translate("nothing_to_fix_filtered", lang, keyword=mark.get("keyword", ""),

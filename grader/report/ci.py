@@ -34,7 +34,6 @@ from grader.report.lesson_tasks import Titles, task_titles, title_of
 SUMMARY_LIMIT = 1_000_000  # bytes; GitHub rejects a step summary over 1 MiB
 RESULT_LIMIT = 96 * 1024  # bytes of base64: the reporter gets it as one env var (Linux caps one at 128 KiB)
 MAX_ERRORS = 10  # GitHub shows at most 10 error annotations per step
-CLASSROOM_STATUS = {"passed": "pass", "failed": "fail", "error": "error", "timeout": "error"}
 
 
 # -- workflow commands ---------------------------------------------------------------
@@ -77,7 +76,7 @@ def shown_message(test: Mapping, lang: str) -> str:
     return str(messages.get(lang) or test.get("message") or "")
 
 
-def annotations(results: Mapping, sub_path: Path, cwd: Path, lang: str) -> list[str]:
+def error_annotations(results: Mapping, sub_path: Path, cwd: Path, lang: str) -> list[str]:
     """Error annotations: one per student source line, then one per task for the rest."""
     located: dict[tuple[str, int], list[Mapping]] = {}
     unlocated: dict[str, list[Mapping]] = {}
@@ -343,7 +342,7 @@ def finish(results: Mapping, *, sub_path: Path, out: Path, lang: str, fail_under
     if env.get("GITHUB_STEP_SUMMARY"):
         with open(env["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as f:
             f.write(fit_summary(feedback_markdown(results, sub_path, lang)))
-    for line in annotations(results, sub_path, Path.cwd(), lang):
+    for line in error_annotations(results, sub_path, Path.cwd(), lang):
         print(line, file=stream)
     if env.get("GITHUB_OUTPUT"):
         append_output(Path(env["GITHUB_OUTPUT"]), "result", encode_result(results))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.engine.results import Results
+from grader.engine.results import ResultsView
 from grader.engine.scoring import task_totals
 from grader.report.cards import build_cards, top_fixes
 from grader.report.i18n import translate
@@ -27,7 +27,7 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_OUTPUT else text[: MAX_OUTPUT - 1] + "…"
 
 
-def visible_view(results: dict) -> dict:
+def visible_view(results: ResultsView) -> ResultsView:
     """``results`` as a student may see it before publication: only the ``visible`` tests.
 
     Gradescope's top-level ``output`` is always shown, so it is built from this: no
@@ -50,7 +50,7 @@ def visible_view(results: dict) -> dict:
 KIT_ARTIFACTS = ("notebook",)
 
 
-def _visible_artifacts(results: dict) -> dict:
+def _visible_artifacts(results: ResultsView) -> dict:
     """The artifacts a student may see before the hidden tests are published: without those the graded
     lesson's hidden tests write (``Lesson.hidden_artifacts``); a lesson that cannot be loaded here keeps
     only the kit's own."""
@@ -61,7 +61,7 @@ def _visible_artifacts(results: dict) -> dict:
     return {k: v for k, v in artifacts.items() if k not in lesson.hidden_artifacts}
 
 
-def page_view(results: dict) -> dict:
+def page_view(results: ResultsView) -> ResultsView:
     """``results`` for a student's own pages (feedback.html/.md): a test the hidden suite declared
     ``hidden`` (``--hidden-visibility hidden``) is counted, never named; its points stay in the total."""
     tests = [t for t in results.get("tests", []) if t.get("visibility", "visible") != "hidden"]
@@ -72,7 +72,7 @@ def page_view(results: dict) -> dict:
                          if not str(s.get("id", "")).startswith("hidden/")])
 
 
-def build_gradescope(results: Results, lang: str, path: str, summary_md: str = "") -> dict[str, Any]:
+def build_gradescope(results: ResultsView, lang: str, path: str, summary_md: str = "") -> dict[str, Any]:
     tests_out = []
     failures = {f["id"]: f for f in failure_rows(results, lang, path)}
     numbering: dict[str, int] = {}
@@ -104,9 +104,10 @@ def build_gradescope(results: Results, lang: str, path: str, summary_md: str = "
             "visibility": visibility,
         })
     output = summary_md or _fallback_output(visible_view(results), lang, path)
-    final = results.get("final") or {}
+    final: dict[str, Any] = results.get("final") or {}
+    score: float = results.get("score", 0.0)
     return {
-        "score": float(final.get("total", results.get("score", 0.0))),  # the term's final total, if any
+        "score": float(final.get("total", score)),  # the term's final total, if any
         "execution_time": int(round(float(results.get("duration", 0.0)))),
         "output": _clip(output),
         "output_format": "md",
@@ -116,7 +117,7 @@ def build_gradescope(results: Results, lang: str, path: str, summary_md: str = "
     }
 
 
-def _fallback_output(results: dict, lang: str, path: str) -> str:
+def _fallback_output(results: ResultsView, lang: str, path: str) -> str:
     if results.get("error"):
         return f"{translate('unreadable', lang)}: {results['error']}"
     fixes = top_fixes(*build_cards(failure_rows(results, lang, path), lang))

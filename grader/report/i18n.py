@@ -5,6 +5,7 @@ and Korean. A lesson's own texts live in its package and reach the page in its r
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 STRINGS: dict[str, tuple[str, str]] = {
     "title": ("Grading feedback", "채점 피드백"),
@@ -18,10 +19,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "tasks": ("Tasks", "과제 항목"),
     "task": ("Task", "항목"),
     "points": ("Points", "점수"),
-    "tests_passed": ("Tests passed", "통과한 테스트"),
+    "tests_passed": ("Checks passed", "통과한 검사"),  # a check, as the cards and every count say
     "top_fixes": ("Top three things to fix", "가장 먼저 고칠 세 가지"),
-    "nothing_to_fix": ("Nothing to fix: every test passed.",
-                       "고칠 것이 없습니다: 모든 테스트를 통과했습니다."),
+    "nothing_to_fix": ("Nothing to fix: every check passed.",
+                       "고칠 것이 없습니다: 모든 검사를 통과했습니다."),
+    "nothing_failed_pending": ("Every check this run ran passed, but the deduction above comes when you "
+                               "submit: fix it now to keep those points.",
+                               "이번 실행의 검사는 모두 통과했지만, 위의 감점은 제출할 때 반영됩니다. "
+                               "그 점수를 지키려면 지금 고치세요."),
     "nothing_to_fix_filtered": ("Nothing to fix in the {n} checks this run (-k {keyword}) ran; checks "
                                 "outside the filter did not run.",
                                 "이번 실행(-k {keyword})이 돌린 검사 {n}개에는 고칠 것이 없습니다. 필터 "
@@ -32,7 +37,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "failed_tests": ("Failed checks", "실패한 검사"),
     "hidden_at_submit": ("The hidden tests still run when you submit.",
                          "숨은 테스트는 제출할 때 따로 실행됩니다."),
-    "all_passed": ("All tests passed.", "모든 테스트를 통과했습니다."),
+    "all_passed": ("All checks passed.", "모든 검사를 통과했습니다."),
     "expected": ("Expected", "기대한 것"),
     "found": ("Found", "실제 결과"),
     "cause": ("Likely cause", "원인 추정"),
@@ -144,7 +149,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     # what to run again, by where the feedback is read: a shell, or a notebook's kernel
     "rerun_grade": ("run `grade` again", "`grade`를 다시 실행하세요"),
     "rerun_check": ("run `check()` again", "`check()`를 다시 실행하세요"),
-    # a document the lesson grades (Layout.log_name), still as its template left it
+    # a document the lesson grades (Layout.log_name), still as its template left it; in a notebook, the
+    # cell that holds it (a record's document "cell:N")
+    "document_cell": ("the log in cell {n}", "{n}번 셀의 기록"),
     "not_started_log": ("not started yet: {document} is still the blank template ({n} checks). Fill "
                         "it in as you solve the problems.",
                         "아직 시작하지 않았습니다: {document_is} 빈 양식 그대로입니다(검사 {n}개). "
@@ -152,8 +159,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "checks_failed": ("{n} failed checks: {m} causes", "실패한 검사 {n}개, 원인 {m}개"),
     "checks_failed_one": ("{n} failed checks: one cause", "실패한 검사 {n}개, 원인 하나"),
     "check_failed_one": ("1 failed check", "실패한 검사 1개"),
-    "checks_failed_idle": ("{n} failed checks: {m} causes, and {k} in tasks not started",
-                           "실패한 검사 {n}개: 원인 {m}개, 시작하지 않은 항목의 검사 {k}개"),
+    # the parts add up to n: {c} checks under the causes' cards, {k} in the tasks not started
+    "checks_failed_idle": ("{n} failed checks: {c} from {causes}, and {k} in {tasks} not started",
+                           "실패한 검사 {n}개: 원인 {m}가지로 {c}개, 시작하지 않은 항목에서 {k}개"),
+    "n_causes": ("{m} causes", "원인 {m}가지"),
+    "one_cause_of": ("one cause", "원인 한 가지"),
+    "tasks_word": ("tasks", "항목"),
+    "task_word": ("a task", "항목"),
     "fix_first": ("Fix {name} first: the same mistake makes {n} {titles} checks fail too. {why}",
                   "{name}부터 고치세요: 같은 실수 때문에 {titles} 검사 {n}개도 실패합니다. {why}"),
     "fix_first_one": ("Fix {name} first: the same mistake makes a {titles} check fail too. {why}",
@@ -162,12 +174,25 @@ STRINGS: dict[str, tuple[str, str]] = {
     "other_causes": ("Other causes", "그 밖의 원인"),
     "more_causes": ("… and {n} more", "… 그 밖에 {n}개"),
     "report_at": ("The full report: {html}", "전체 보고서: {html}"),
+    # points the hidden checks will take at submission for what a public run already sees (pending.py)
+    "at_submit_head": ("When you submit, the hidden checks take −{points} more for what this run already "
+                       "shows:",
+                       "제출하면 이번 실행에서 이미 보이는 것 때문에 숨은 검사에서 {points}점이 더 "
+                       "깎입니다:"),
+    "at_submit_item": ("{title} (−{points}): {text}", "{title} (−{points}): {text}"),
+    "at_submit_tag": ("−{points} when you submit", "제출할 때 −{points}"),
+    # the chips beside a task or check: the number says what it is
+    "chip_lost": ("−{n} {points}", "−{n}점"),
+    "chip_none_lost": ("costs nothing", "감점 없음"),
+    "chip_worth": ("worth {n} {points}", "배점 {n}점"),
     "every_check": ("Every failed check ({n}), with its command, is in {html} and feedback.md.",
                     "실패한 검사 {n}개 모두와 재현 명령은 {html_and} feedback.md에 있습니다."),
     # a check's two tables as a picture (report/table_figure.py; the lesson's words: ReportHooks.figure_texts)
     "fig_scale": ("Colour: blue −1, white 0, red +1.", "색: 파랑 −1, 흰색 0, 빨강 +1."),
-    "fig_where": ("Both tables are drawn in feedback.html (the job's artifact or reports/feedback.html).",
-                  "두 표의 그림은 feedback.html(작업 산출물 또는 reports/feedback.html)에 있습니다."),
+    # feedback.md is a file beside feedback.html, or a CI job's summary with feedback.html uploaded: the
+    # words hold in both (no "job's artifact" to a student at a desk)
+    "fig_where": ("Both tables are drawn in feedback.html, the page written with this report.",
+                  "두 표의 그림은 이 보고서와 함께 만들어진 feedback.html에 있습니다."),
 }
 
 
@@ -188,7 +213,7 @@ def translate(key: str, lang: str, **fmt: object) -> str:
 SKIP_REASONS = {STRINGS["skip_no_cuda"][0]: "skip_no_cuda"}
 
 
-def skip_reason(reason: str, lang: str, messages: Mapping[str, str] | None = None) -> str:
+def skip_reason(reason: str, lang: str, messages: Mapping[str, Any] | None = None) -> str:
     """A skipped test's reason in ``lang``: the skip's own ``messages`` where it has them (a lesson's rule,
     such as a problem that does not count), else the kit's text for a reason it knows, else as written."""
     if messages and messages.get("en", "").strip() == reason.strip():

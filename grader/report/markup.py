@@ -57,7 +57,7 @@ def ljust_display(text: str, width: int) -> str:
 
 # What a message says about the report's picture of a table (a lesson's diagnosis): only
 # feedback.html and check() draw it, so the terminal, summary.txt and Markdown leave these words out.
-_PICTURE_ASIDE = re.compile(r"\s*\([^()]*(?:in the picture|그림에서|그림의)[^()]*\)")
+_PICTURE_ASIDE = re.compile(r"\s*\([^()]*(?:\bpicture\b|\boutlined\b|그림|테두리)[^()]*\)")
 _PICTURE_WORDS = re.compile(r"(?:\bin the picture,?\s+|그림에서\s+)")
 
 

@@ -88,9 +88,9 @@ def _from_words(messages: Mapping[str, str]) -> Finding:
     def said(name: str) -> Said | None:
         return Said(parts["en"][name], parts["ko"][name]) if parts["en"][name] or parts["ko"][name] else None
 
-    cause = said("cause")
+    told = said("cause")
     return Finding(what=said("what"), expected=said("expected"), found=said("found"),
-                   cause=Cause(cause.en, cause.ko) if cause else None, fix=said("fix"))
+                   cause=Cause(told.en, told.ko) if told else None, fix=said("fix"))
 
 
 def read_record(test: Mapping[str, Any]) -> tuple[Finding, bool]:

@@ -15,7 +15,7 @@ from typing import Any
 
 import jinja2
 
-from grader.engine.results import Results
+from grader.engine.results import ResultsView
 from grader.paths import TEMPLATES, write_atomic
 from grader.report.cards import build_cards, not_counted_cards, tally, top_fixes
 from grader.report.changes import change_view, filter_view, nothing_to_fix
@@ -24,10 +24,10 @@ from grader.report.i18n import skip_reason, status_word, suites_ran, translate
 from grader.report.lesson_sections import document_summary, lesson_sections
 from grader.report.lesson_tasks import templates_of
 from grader.report.markup import code_spans, md_code_spans, without_picture
+from grader.report.pending import pending
 from grader.report.view import failure_rows, student_output, task_rows
 
 MD_LIMIT = 1_000_000  # bytes: under GitHub's 1 MiB job summary limit, with room to spare
-MD_BUDGET = MD_LIMIT - 16 * 1024  # room for the truncation note
 
 
 _ENVS: dict[str, jinja2.Environment] = {}
@@ -45,7 +45,7 @@ def environment(lesson_templates: Path | None = None) -> jinja2.Environment:
         folders = [str(p) for p in (lesson_templates, TEMPLATES) if p is not None]
         env = jinja2.Environment(
             loader=jinja2.FileSystemLoader(folders),
-            autoescape=lambda name: bool(name) and name.endswith(".html.j2"),
+            autoescape=lambda name: name is not None and name.endswith(".html.j2"),
             undefined=jinja2.StrictUndefined,
             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         )
@@ -92,7 +92,15 @@ def _num(value: Any, digits: int = 3) -> str:
         return str(value)
 
 
-def build_context(results: dict, lang: str, path: str) -> dict[str, Any]:
+def chip(n: Any, key: str, lang: str) -> str:
+    """A chip's number with what it is ("−2 points", "worth 1 point", "−2점"): never a bare number."""
+    value = float(n or 0)
+    if key == "chip_lost" and value == 0:
+        return translate("chip_none_lost", lang)
+    return translate(key, lang, n=_num(value), points="point" if value == 1 else "points")
+
+
+def build_context(results: ResultsView, lang: str, path: str) -> dict[str, Any]:
     """Everything a template needs, in ``lang``."""
     failures = failure_rows(results, lang, path)
     cards, not_started = build_cards(failures, lang)
@@ -109,12 +117,14 @@ def build_context(results: dict, lang: str, path: str) -> dict[str, Any]:
         "status_word": lambda s: status_word(s, lang),
         "skip_reason": lambda s, messages=None: skip_reason(s, lang, messages),
         "score": score, "max_score": max_score,
+        "chip_lost": lambda n: chip(n, "chip_lost", lang), "chip_worth": lambda n: chip(n, "chip_worth", lang),
         "percent": round(100 * score / max_score) if max_score else 0,
         "tasks": task_rows(results, lang), "failures": failures, "cards": cards, "not_started": not_started,
         "fixes": top_fixes(cards, not_started), "not_counted": not_counted_cards(results, lang, path),
         "tally": tally(cards, not_started, lang),
         "change": change_view(results, lang), "filtered": filter_view(results, lang),
         "nothing_to_fix": nothing_to_fix(results, lang),
+        "at_submit": pending(results, lang),  # what the hidden checks will take, with its amount
         "lesson_sections": sections,
         "log": document_summary(sections),  # the graded document's points, for short summaries
         # the versions a student can match (python, torch); the host's platform string is an internal
@@ -124,12 +134,12 @@ def build_context(results: dict, lang: str, path: str) -> dict[str, Any]:
     }
 
 
-def render_html(results: Results, lang: str, path: str) -> str:
+def render_html(results: ResultsView, lang: str, path: str) -> str:
     env = environment(templates_of(results))
     return env.get_template("feedback.html.j2").render(build_context(results, lang, path))
 
 
-def render_markdown(results: Results, lang: str, path: str, limit: int = MD_LIMIT) -> str:
+def render_markdown(results: ResultsView, lang: str, path: str, limit: int = MD_LIMIT) -> str:
     """GitHub-flavoured Markdown under ``limit`` bytes: long output is cut with a note."""
     ctx = build_context(results, lang, path)
     env = environment(templates_of(results))
@@ -147,13 +157,13 @@ def render_markdown(results: Results, lang: str, path: str, limit: int = MD_LIMI
     return text + note
 
 
-def render_summary_md(results: Results, lang: str, path: str) -> str:
+def render_summary_md(results: ResultsView, lang: str, path: str) -> str:
     """The short Markdown shown on Gradescope's top-level output: visible tests only."""
     ctx = build_context(visible_view(results), lang, path)
     return environment(templates_of(results)).get_template("summary.md.j2").render(ctx)
 
 
-def write_reports(results: Results, out: Path, lang: str, path: str = "exercises", *,
+def write_reports(results: ResultsView, out: Path, lang: str, path: str = "exercises", *,
                   for_student: bool = False) -> dict[str, Path]:
     """feedback.html, feedback.md and gradescope.json next to results.json.
 

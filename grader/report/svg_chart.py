@@ -18,6 +18,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeGuard
 
 # Korean-capable fonts first: the browser, not this module, picks the one it has.
 CJK_FONTS = ("NanumGothic", "NanumBarunGothic", "Noto Sans CJK KR", "Noto Sans KR", "Apple SD Gothic Neo",
@@ -93,7 +94,7 @@ def num(x: float, digits: int = 2) -> str:
     return "0" if s in ("-0", "") else s
 
 
-def finite(x: Number) -> bool:
+def finite(x: Number) -> TypeGuard[float | int]:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
@@ -463,7 +464,7 @@ def diverging(value: Number, limit: float = 1.0) -> str:
     """-limit blue, 0 white, +limit red (clipped beyond); grey where there is no finite value."""
     if not finite(value):
         return MISSING
-    t = max(-1.0, min(1.0, float(value) / limit))  # type: ignore[arg-type]
+    t = max(-1.0, min(1.0, float(value) / limit))
     far = HOT if t > 0 else COLD
     mix = [round(z + (f - z) * abs(t)) for z, f in zip(ZERO, far, strict=True)]
     return "#{:02x}{:02x}{:02x}".format(*mix)
@@ -501,12 +502,12 @@ def heatmap(values: Sequence[Sequence[Number]], *, title: str, wrong: Sequence[S
         for c in range(n_cols):
             value = row[c] if c < len(row) else None
             x, y = left + c * cell, top + r * cell
-            shown = "–" if not finite(value) else f"{float(value):.4g}"  # type: ignore[arg-type]
+            shown = "–" if not finite(value) else f"{float(value):.4g}"
             body.append(f'<rect x="{num(x)}" y="{num(y)}" width="{num(cell)}" height="{num(cell)}" '
                         f'fill="{diverging(value)}"><title>[{r}, {c}] {escape(shown)}</title></rect>')
             if write:
-                dark = finite(value) and abs(float(value)) > 0.55  # type: ignore[arg-type]
-                text = "–" if not finite(value) else f"{float(value):.2f}".replace("-0.00", "0.00")  # type: ignore[arg-type]
+                dark = finite(value) and abs(float(value)) > 0.55
+                text = "–" if not finite(value) else f"{float(value):.2f}".replace("-0.00", "0.00")
                 body.append(_text(x + cell / 2, y + cell / 2 + 4, text, size=MIN_FONT,
                                   fill="#fff" if dark else INK))
             if (r, c) in bad:  # dark ink around a white line: visible on a white and on a dark cell

@@ -16,11 +16,12 @@ from rich.progress import Progress as RichProgress
 from rich.table import Table
 
 from grader.core.lang import particle
-from grader.engine.results import Results
+from grader.engine.results import Results, ResultsView
 from grader.report.cards import build_cards, not_counted_cards, tally, top_fixes
 from grader.report.changes import change_view, filter_view, nothing_to_fix
 from grader.report.i18n import suites_ran, translate
 from grader.report.markup import without_picture
+from grader.report.pending import pending
 from grader.report.view import failure_rows, task_rows
 
 STYLE = {"good": "green", "mid": "yellow", "bad": "red"}
@@ -70,7 +71,7 @@ def progress_for(lang: str, quiet: bool) -> Progress | None:
     return Progress(lang)
 
 
-def summary_renderables(results: dict, lang: str, path: str, out_dir: str | None = None,
+def summary_renderables(results: ResultsView, lang: str, path: str, out_dir: str | None = None,
                         reports: bool = True) -> list[Any]:
     """What print_summary prints, as rich objects (tests render them to text)."""
     t = lambda key, **fmt: translate(key, lang, **fmt)  # noqa: E731
@@ -103,6 +104,10 @@ def summary_renderables(results: dict, lang: str, path: str, out_dir: str | None
                       f"[{style}]{'█' * filled}[/][dim]{'░' * (10 - filled)}[/]")
     if table.row_count:
         out.append(table)
+    at_submit = pending(results, lang)
+    if at_submit:  # a deduction the hidden checks will take, with its amount (report/pending.py)
+        out.append(f"[bold yellow]{escape(at_submit['head'])}[/]")
+        out += [f"[yellow]-[/] {escape(i['line'])}" for i in at_submit["items"]]
     cards, not_started = build_cards(failure_rows(results, lang, path), lang)
     fixes = top_fixes(cards, not_started)
     if fixes:
@@ -149,7 +154,7 @@ def summary_renderables(results: dict, lang: str, path: str, out_dir: str | None
     return out
 
 
-def not_counted_lines(results: dict, lang: str, path: str) -> list[str]:
+def not_counted_lines(results: ResultsView, lang: str, path: str) -> list[str]:
     """A problem outside the best two that fails: said, with its first checks and the command to rerun,
     though it costs nothing (report/cards.py)."""
     cards = not_counted_cards(results, lang, path)

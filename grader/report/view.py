@@ -14,6 +14,7 @@ from typing import Any
 
 from grader.core.finding import Finding
 from grader.engine.lessons import DEFAULT_LESSON, project_lesson
+from grader.engine.results import ResultsView
 from grader.report.i18n import status_word
 from grader.report.lesson_tasks import Titles, rank, report_hooks, task_order, task_titles, title_of
 from grader.report.records import read_record
@@ -77,7 +78,7 @@ def reproduce_command(test_id: str, path: str, seed: str | None = None, lesson: 
     return f"{replay}grade{where}{pick}{' --hidden' if hidden else ''} -k {shlex.quote(expr)}"
 
 
-def replay_commands(results: dict, path: str) -> list[tuple[str, str]]:
+def replay_commands(results: ResultsView, path: str) -> list[tuple[str, str]]:
     """The instructor's command replaying each failed hidden test (its seed and --hidden), by test id:
     for the instructor's views (the class summary), never a student's page."""
     seed = (results.get("replay") or {}).get("seed")
@@ -92,7 +93,7 @@ def task_title(task: str | None, lang: str, titles: Titles | None = None) -> str
     return title_of(task_titles(None) if titles is None else titles, task, lang)
 
 
-def task_rows(results: dict, lang: str) -> list[dict[str, Any]]:
+def task_rows(results: ResultsView, lang: str) -> list[dict[str, Any]]:
     rows = []
     order, titles = task_order(results), task_titles(results)
     for task in [*order, *sorted(set(results.get("tasks") or {}) - set(order))]:
@@ -109,7 +110,7 @@ def task_rows(results: dict, lang: str) -> list[dict[str, Any]]:
     return rows
 
 
-def failure_rows(results: dict, lang: str, path: str) -> list[dict[str, Any]]:
+def failure_rows(results: ResultsView, lang: str, path: str) -> list[dict[str, Any]]:
     rows = []
     seed = (results.get("replay") or {}).get("seed")
     order, titles = task_order(results), task_titles(results)

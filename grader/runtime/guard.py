@@ -68,7 +68,8 @@ def install(serve_thread: int, trusted_roots: list[str]) -> Callable[[bool], Non
     roots = tuple({f(r).rstrip("/") + "/"
                    for r in trusted_roots for f in (os.path.realpath, os.path.normpath)})
     # What a genuine import of a .pyc goes through, as it is now (student code can patch it later).
-    compile_bytecode = external._compile_bytecode.__code__
+    # private to importlib, absent from typeshed: the very function a .pyc import runs
+    compile_bytecode = external._compile_bytecode.__code__  # type: ignore[attr-defined]
     get_code = external.SourceLoader.get_code.__code__
     source_loader, file_get_data = external.SourceFileLoader, external.FileLoader.get_data
     external_globals, real_io = vars(external), external._io if hasattr(external, "_io") else io

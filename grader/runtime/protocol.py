@@ -101,7 +101,7 @@ def _encode_tensor(t: Any, blobs: list[bytes]) -> dict:
     with torch._C.DisableTorchFunction():
         t = base.detach(t)
         device = str(t.device)
-        info = {
+        info: dict[str, Any] = {
             "dtype": _dtype_name(t),
             "shape": list(t.shape),
             "device": device,

@@ -110,7 +110,7 @@ def make_server(runtime: dict, sub_dir: str) -> Any:
     clean = runtime["builtins"]
     main_code = compile(MAIN_THREAD_CODE, "<gk-main>", "exec", dont_inherit=True)
     main_builtins = tuple((n, clean[n]) for n in ("BaseException", "getattr", "hasattr", "dict", "exec"))  # noqa: E501
-    tasks = _queue.SimpleQueue()
+    tasks: _queue.SimpleQueue[Any] = _queue.SimpleQueue()
     allocate = _thread.allocate_lock
 
     def fresh() -> dict:

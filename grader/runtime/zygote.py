@@ -187,7 +187,8 @@ def main() -> None:
     if early is not None:
         watching[os.pidfd_open(early)] = (early, starter)
     while True:
-        ready, _, _ = select.select([listener, *conns, *watching], [], [], 5.0)
+        waiting: list[socket.socket | int] = [listener, *conns, *watching]
+        ready, _, _ = select.select(waiting, [], [], 5.0)
         for fd in [f for f in ready if isinstance(f, int)]:
             pid, conn = watching.pop(fd)
             os.close(fd)

@@ -4,9 +4,10 @@ Docker's defaults leave root without CAP_SYS_ADMIN, so ``quotactl`` is refused a
 container file systems (overlay) have no quota anyway.  The worker's uid is fresh, so what
 it owns is exactly what the student's code wrote: a thread of the grader watches the free
 space and inodes of every file system the uid can write to (``statvfs``, cheap), and when
-they fall by more than the budget, or near empty, counts what the uid owns there; over the
-budget, the worker is stopped with a one-line reason and its files are removed at once, so
-the grader still has room to write its report.
+they fall by more than the budget, or near empty, counts what the uid owns there, and counts it
+every few seconds anyway (on a shared machine another process freeing space hides the uid's writes
+from ``statvfs``); over the budget, the worker is stopped with a one-line reason and its files are
+removed at once, so the grader still has room to write its report.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import os
 import stat
 import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -22,6 +24,7 @@ POLL_S = 0.25
 RESERVE_BYTES = 64 * MiB  # a file system this close to full is checked whatever it held at the start
 RESERVE_INODES = 2_000
 RECOUNT_S = 2.0  # a fall that is not the uid's (another grade, the machine) is re-counted this often
+COUNT_S = 2.0  # what the uid owns is counted this often even with no fall in sight
 
 
 @dataclass
@@ -106,9 +109,9 @@ class DiskWatch:
                 return True
         return False
 
-    def check(self) -> str | None:
-        """The reason the uid is over its budget, or None (counts only when the file systems fell)."""
-        if not self._pressed():
+    def check(self, count: bool = False) -> str | None:
+        """Why the uid is over its budget, or None (counted when the file systems fell, or ``count``)."""
+        if not (count or self._pressed()):
             return None
         use = usage_of(self.uid, self.folders, self.own)
         if use.bytes > self.budget_bytes or (use.bytes >= RESERVE_BYTES and self._full()):
@@ -131,13 +134,18 @@ class DiskWatch:
         return False
 
     def _run(self) -> None:
+        counted = time.monotonic()
         while not self._stop.wait(POLL_S):
+            due = time.monotonic() - counted >= COUNT_S
             try:
-                reason = self.check()
+                reason = self.check(count=due)
             except Exception:  # noqa: BLE001 - a watch that fails must not take the grade with it
                 reason = None
             if reason:
                 self.over(reason)
                 return
+            if due:
+                counted = time.monotonic()
             if self._pressed():  # not the uid's: count again later, not every tick
                 self._stop.wait(RECOUNT_S)
+                counted = time.monotonic()

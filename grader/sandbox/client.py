@@ -22,8 +22,6 @@ from grader.core.errors import (
 from grader.runtime import protocol
 from grader.sandbox.launch import Launch, SandboxPolicy, launch_worker
 
-DEFAULT_CALL_TIMEOUT = 20.0
-IMPORT_TIMEOUT = 30.0  # SandboxPolicy.import_seconds is the one in use
 START_TIMEOUT = 120.0  # starting the worker, sandbox and `import torch` included (not student code)
 
 

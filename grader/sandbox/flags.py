@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from grader.sandbox.launch import MiB, SandboxPolicy, SandboxUnavailable, resolve_isolation
 
@@ -43,7 +44,7 @@ def add_sandbox_arguments(p: argparse.ArgumentParser) -> None:
 
 def policy_from_args(args: argparse.Namespace) -> SandboxPolicy:
     """The policy the flags describe; exits with status 2 if the `--isolation` asked for cannot be had."""
-    def get(name: str, default: object) -> object:
+    def get(name: str, default: Any) -> Any:  # argparse's Namespace: untyped
         return getattr(args, name, default)
 
     policy = SandboxPolicy(

@@ -136,7 +136,7 @@ def hosted(payload: dict[str, Any], channel: socket.socket) -> int:
         signal.signal(sig, signal.SIG_DFL)
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.reconfigure(line_buffering=stream.isatty())  # type: ignore[union-attr]
+            stream.reconfigure(line_buffering=stream.isatty())  # type: ignore[union-attr]  # TextIO to typeshed; a TextIOWrapper here
         except (AttributeError, OSError, ValueError):
             pass
     launch.assume_namespaces_status((payload["namespaces"][0], payload["namespaces"][1]))

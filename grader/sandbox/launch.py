@@ -533,7 +533,7 @@ def _launch_namespaces(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy
         if zygote is not None:
             procs = [str(d / "cgroup.procs") for d in cgroup.dirs] if cgroup is not None else []
             forked = zygote.spawn(dict(config, cgroup_procs=procs), fd)
-            return Launch(forked, "namespaces", scratch, [scratch], tag=tag, uid=uid, cgroup=cgroup)  # type: ignore[arg-type]
+            return Launch(forked, "namespaces", scratch, [scratch], tag=tag, uid=uid, cgroup=cgroup)  # type: ignore[arg-type]  # ForkedProcess has the Popen surface Launch uses
 
     process = _start_init(scratch, config, True, fd, tag, cgroup)
     return Launch(process, "namespaces", scratch, [scratch], tag=tag, uid=uid, cgroup=cgroup)

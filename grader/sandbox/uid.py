@@ -38,7 +38,7 @@ import signal
 import stat
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from grader.sandbox import reap
@@ -94,7 +94,7 @@ def _holder(pid: int) -> str:
     return f"{pid} {reap.start_time(pid)}"
 
 
-def _with_record(change: object) -> bool:
+def _with_record(change: Callable[[dict], object]) -> bool:
     """Apply ``change(record)`` to the shared seal record under its lock; False where there is none."""
     import fcntl
     import json
@@ -110,7 +110,7 @@ def _with_record(change: object) -> bool:
             record = json.loads(open(path, encoding="utf-8").read())
         except (OSError, ValueError):
             record = {"modes": {}, "holders": []}
-        change(record)  # type: ignore[operator]
+        change(record)
         if record["holders"]:
             with open(path + ".tmp", "w", encoding="utf-8") as fh:
                 json.dump(record, fh)
@@ -183,10 +183,10 @@ def _seal_one(path: str, keep: list[str], sealed: list[str], changed: dict[str, 
     sealed.append(path)
 
 
-def _chmod(path: str, change: object, changed: dict[str, int] | None = None) -> None:
+def _chmod(path: str, change: Callable[[int], int], changed: dict[str, int] | None = None) -> None:
     try:
         mode = stat.S_IMODE(os.lstat(path).st_mode)
-        new = change(mode)  # type: ignore[operator]
+        new = change(mode)
         if new != mode:
             os.chmod(path, new)
             if changed is not None:

@@ -75,7 +75,7 @@ def reap_orphans(known: set[int]) -> None:
             os.waitpid(pid, os.WNOHANG)
 
 
-def kill_tree(proc: subprocess.Popen) -> None:
+def kill_tree(proc: subprocess.Popen | ForkedProcess) -> None:
     """Stop the child so it spawns nothing new, then kill it and everything below it."""
     with contextlib.suppress(OSError):
         os.killpg(proc.pid, signal.SIGSTOP)

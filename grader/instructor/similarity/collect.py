@@ -21,7 +21,6 @@ from grader.engine.submission import MAX_FILE_BYTES, MAX_ZIP_MEMBERS, MAX_ZIP_RA
 CODE_DIR = "code"
 MAX_FILES = 64
 MAX_TOTAL_BYTES = 4 * 1024 * 1024
-NOTEBOOK_SUFFIX = ".ipynb.py"  # lesson.ipynb is kept as lesson.ipynb.py: its code cells, in order
 
 
 def notebook_code(data: bytes) -> str | None:
@@ -49,7 +48,7 @@ def _decode(name: str, data: bytes) -> tuple[str, str] | None:
     """(kept name, text) for a .py file or a notebook; None for anything else or what is not text."""
     if name.endswith(".ipynb"):
         text = notebook_code(data)
-        return None if text is None else (name + ".py", text)
+        return None if text is None else (name + ".py", text)  # kept as NAME.ipynb.py: its code cells
     if name.endswith(".py"):  # read as the grader stages it (a BOM, CRLF or a cp949 cookie hides no copy)
         text = as_python(data).text
         return None if text is None else (name, text)

@@ -12,6 +12,7 @@ from grader.instructor.term.records import (
     POLICY,
     REVIEWS,
     TIMES,
+    Adjustment,
     Decision,
     latest_decisions,
     read_adjustments,
@@ -75,7 +76,8 @@ def merge_term(sources: list[Path], out: Path, policy: Path | None = None,
                     dropped.add((d.resolve(), sid.casefold()))
                     warnings.append(f"{sid}: dropped the {_verdict(x)} in {d} (--prefer {prefer}) / "
                                     f"--prefer에 따라 {d}의 결정({x.decision}, {x.when})을 버렸습니다")
-    adjustments, reviews = [], []
+    adjustments: list[Adjustment] = []
+    reviews: list[Decision] = []
     for d in folders:
         adjustments = union(adjustments, read_adjustments(d / ADJUSTMENTS))
         reviews = union(reviews, [x for x in read_reviews(d / REVIEWS)

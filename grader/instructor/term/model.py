@@ -106,7 +106,7 @@ def apply_term(model: ClassModel, term: Term) -> ClassModel:
                     row.notes.append(f"review: {decision.note}")
             else:  # no decision, or one made on other code or other findings: the points stay withheld
                 steps.append(pending_step(row, changed))
-                if changed:
+                if changed and decision is not None:  # a drift is only measured against a decision
                     again.append(f"{row.id} ({decision.decision}ed {decision.when}: {changed.words()})")
         for i, adj in _own(term.adjustments, row):
             old = bool(adj.hash and row.hash and adj.hash != row.hash)

@@ -29,7 +29,7 @@ from grader.instructor.term.errors import TermError
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
+    import tomli as tomllib  # type: ignore[no-redef]  # the same API under tomllib's name
 
 INTERVAL = {"hour": 3600.0, "day": 86400.0}
 TOP_KEYS = {"due", "close", "late", "extensions"}

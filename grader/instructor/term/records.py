@@ -152,4 +152,9 @@ def term_lock(out: Path) -> Iterator[None]:
 def union(first: list, second: list) -> list:
     """``first`` then what ``second`` adds, exact duplicates once (a merge of shards' decisions)."""
     seen = set(first)
-    return [*first, *[x for x in second if not (x in seen or seen.add(x))]]
+    out = list(first)
+    for x in second:
+        if x not in seen:
+            seen.add(x)
+            out.append(x)
+    return out

@@ -13,7 +13,7 @@ from typing import Any
 import torch
 
 from grader.core.errors import StudentRaised
-from grader.core.feedback import Cause, Said, check, expect_check, fail_check
+from grader.core.feedback import Cause, GradeFailure, Said, check, expect_check, fail_check
 from grader.core.testkit import as_tensor, check_dtype, check_finite, check_shape, mentions
 from lesson_attention import diagnose
 from lesson_attention.figure import attention_figure, wrong_cells
@@ -97,28 +97,30 @@ def check_attention(value: Any, q: torch.Tensor, k: torch.Tensor, v: torch.Tenso
 
 
 def check_mask(value: Any, T: int, what: str, expected: torch.Tensor) -> None:
-    """``causal_mask(T)``: a (T, T) bool tensor equal to ``expected``; a picture when the cells differ."""
+    """``causal_mask(T)``'s cells: (T, T), blocked exactly where ``expected`` is True; a picture when they
+    differ. The cells are read as blocked where nonzero (a float 0/1 or additive 0/-inf mask with the
+    right cells passes here): the dtype is ``check_mask_dtype``'s one check, so one mistake costs once."""
     mask = as_tensor(value, what)
-    if mask.dtype != torch.bool:
-        key, en, ko = diagnose.mask_cause(mask, T)
-        shown = mask if mask.shape == expected.shape else None
-        figure = None
-        if shown is not None and key == "float_mask":
-            figure = attention_figure(torch.isinf(mask).double(), expected.double(), what, atol=0.5,
-                                      cause=(key, en, ko), subject="mask")
-        fix = (Said(en, ko) if key == "float_mask" else
-               Said("Build it with dtype=torch.bool.", "dtype=torch.bool로 만드세요."))
-        fail_check(check(what, Said("dtype torch.bool (True = blocked)",
-                                    "dtype이 torch.bool(True = 막힘)이어야 함"),
-                         Said(f"{mask.dtype}", f"{mask.dtype}입니다"), fix=fix), figure=figure)
     check_shape(mask, (T, T), what, "One row per query position, one column per key position.",
                 "query 위치마다 한 행, key 위치마다 한 열입니다.")
-    if not torch.equal(mask, expected):
+    blocked = mask if mask.dtype == torch.bool else mask != 0
+    if not torch.equal(blocked, expected):
         cause = diagnose.mask_cause(mask, T)
-        figure = attention_figure(mask.double(), expected.double(), what, atol=0.5, cause=cause,
+        figure = attention_figure(blocked.double(), expected.double(), what, atol=0.5, cause=cause,
                                   subject="mask")
-        at = _first_wrong(mask.double(), expected.double(), 0.5)
-        _fail_cell(what, at, f"{bool(expected[at])}", f"{bool(mask[at])}", cause, figure)
+        at = _first_wrong(blocked.double(), expected.double(), 0.5)
+        _fail_cell(what, at, f"{bool(expected[at])}", f"{bool(blocked[at])}", cause, figure)
+
+
+def check_mask_dtype(value: Any, T: int, what: str) -> None:
+    """``causal_mask(T)`` is a bool tensor (True = blocked), the contract masked_fill reads directly."""
+    mask = as_tensor(value, what)
+    if mask.dtype == torch.bool:
+        return
+    key, en, ko = diagnose.mask_dtype_cause(mask, T)
+    fail_check(check(what, Said("dtype torch.bool (True = blocked)",
+                                "dtype이 torch.bool(True = 막힘)이어야 함"),
+                     Said(f"{mask.dtype}", f"{mask.dtype}입니다"), fix=Said(en, ko)))
 
 
 def read_weights(layer: Any, what: str) -> dict[str, torch.Tensor]:
@@ -176,6 +178,13 @@ def _leak_cause(calls: dict[str, int]) -> Cause:
                      "d_model) -> view(B, T, n_heads, d_head).transpose(1, 2), 되돌릴 때는 reshape(B, T, "
                      "d_model) 전에 transpose(1, 2)를 하세요. transpose 없이 reshape하면 위치가 섞입니다.",
                      "heads_mix_positions")
+    if calls.get("causal_mask"):  # the mask is made, the attention is the layer's own
+        return Cause("forward makes causal_mask but computes the attention itself, and position t still "
+                     "attends to later positions: fill the scores where the mask is True with -inf before "
+                     "the softmax, or call scaled_dot_product_attention(q, k, v, mask).",
+                     "forward가 causal_mask를 만들지만 어텐션을 직접 계산하고, 위치 t가 여전히 뒤의 위치를 "
+                     "봅니다: softmax 전에 마스크가 True인 점수를 -inf로 채우거나 "
+                     "scaled_dot_product_attention(q, k, v, mask)를 부르세요.", "mask_not_applied")
     return Cause("position t attends to later positions: forward never calls causal_mask; apply "
                  "causal_mask(T, device=x.device) (True above the diagonal) to the scores before the "
                  "softmax.",
@@ -183,9 +192,26 @@ def _leak_cause(calls: dict[str, int]) -> Cause:
                  "causal_mask(T, device=x.device)(대각선 위가 True)를 적용하세요.", "not_causal")
 
 
-def check_causal(student: Any, layer: Any, x: torch.Tensor, cut: int, what: str, atol: float = 1e-5) -> None:
+def _heads_cause(layer: Any, out: torch.Tensor, x: torch.Tensor, n_heads: int | None,
+                 what: str) -> Cause | None:
+    """The known mistake of the layer that explains a leak, as the forward check names it (the same key:
+    one mistake, one card), from the layer's own weights and output: the heads' split or merge, a mask
+    never applied; None when none is recognised or the weights cannot be read."""
+    if n_heads is None:
+        return None
+    try:
+        projections = read_weights(layer, what)
+    except GradeFailure:
+        return None
+    key, en, ko = diagnose.module_cause(out, x, projections, n_heads)
+    return None if key == "module_formula" else Cause(en, ko, key)
+
+
+def check_causal(student: Any, layer: Any, x: torch.Tensor, cut: int, what: str, atol: float = 1e-5,
+                 n_heads: int | None = None) -> None:
     """Changing the inputs after position ``cut`` leaves the outputs at 0..cut as they were (the layer run
-    with the reference parts, ``run_layer``)."""
+    with the reference parts, ``run_layer``). With ``n_heads``, a leak a known mistake of the layer explains
+    (the heads' split or merge, a mask never applied) is named as the forward check names it."""
     before, calls = run_layer(student, layer, x, what)
     changed = x.clone()
     changed[:, cut + 1:] = torch.randn_like(changed[:, cut + 1:]) * 3
@@ -208,10 +234,11 @@ def check_causal(student: Any, layer: Any, x: torch.Tensor, cut: int, what: str,
                                          "0으로 나누거나 모든 키가 막힌 행에 softmax를 하지 마세요.",
                                          "nan_output")))
         by = f"{float(diff[:, t].max()):.4g}"
+        heads = _heads_cause(layer, before, x, n_heads, what)
         fail_check(check(what, expect,
                          Said(f"position {t} changed (by up to {by})",
                               f"{t}번 위치가 바뀌었습니다(최대 {by})"),
-                         cause=_leak_cause(calls)))
+                         cause=heads or _leak_cause(calls)))
 
 
 def check_names(message: str, numbers: tuple[int, ...], what: str, en: str, ko: str) -> None:

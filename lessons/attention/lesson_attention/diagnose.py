@@ -20,11 +20,14 @@ Cause = tuple[str, str, str]  # (key, en, ko)
 
 def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None = None, *,
               scale: str = "sqrt", dim: int = -1, fill: str = "-inf", invert: bool = False,
-              swap_qk: bool = False, empty: str = "zero") -> tuple[torch.Tensor, torch.Tensor]:
+              swap_qk: bool = False, empty: str = "zero",
+              zero_after: bool = False) -> tuple[torch.Tensor, torch.Tensor]:
     """softmax(q k^T / sqrt(d_k)) v in float64, or one of its known mistakes.
 
     ``scale``: "sqrt" (right), "none", "d". ``dim``: the softmax axis (-1 right, -2 over queries).
-    ``fill``: "-inf" (right), "zero" (masked_fill with 0), "ignore" (no mask). ``invert``: the mask
+    ``fill``: "-inf" (right), "zero" (masked_fill with 0), "ignore" (no mask), "after" (the softmax of the
+    unmasked scores, blocked weights set to 0 afterwards). ``zero_after``: blocked weights also set to 0
+    after the softmax (a student's second masked_fill). ``invert``: the mask
     applied as ~mask. ``swap_qk``: k q^T. ``empty``: a row with every key blocked gives "zero"
     weights (right), "nan" (the bare softmax of -inf) or "uniform" (a large negative fill).
     """
@@ -35,10 +38,11 @@ def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Ten
     blocked = None
     if mask is not None and fill != "ignore":
         blocked = (~mask if invert else mask).expand_as(scores)
+    if blocked is not None and fill != "after":
         value = 0.0 if fill == "zero" else (-1e9 if empty == "uniform" else float("-inf"))
         scores = scores.masked_fill(blocked, value)
     weights = torch.softmax(scores, dim=dim)
-    if blocked is not None and fill == "-inf" and empty == "zero":
+    if blocked is not None and ((fill == "-inf" and empty == "zero") or fill == "after" or zero_after):
         weights = weights.masked_fill(blocked, 0.0)
     return weights @ v, weights
 
@@ -81,11 +85,12 @@ WEIGHT_CAUSES: dict[str, tuple[dict, str, str]] = {
     ),
     "mask_zero": (
         {"fill": "zero"},
-        "blocked cells were filled with 0 instead of -inf before the softmax: exp(0) = 1, so blocked keys "
-        "keep a nonzero weight (the marked cells in the picture). Use scores.masked_fill(mask, "
-        "float('-inf')).",
-        "막힌 칸을 softmax 전에 -inf가 아니라 0으로 채웠습니다: exp(0) = 1이라 막힌 key의 가중치가 0이 "
-        "아닙니다(그림에서 표시된 칸). scores.masked_fill(mask, float('-inf'))를 쓰세요.",
+        "blocked scores were filled with 0 instead of -inf before the softmax: exp(0) = 1, so the blocked "
+        "keys still take a share of each row (the marked cells in the picture), and zeroing them afterwards "
+        "leaves rows that sum to less than 1. Use scores.masked_fill(mask, float('-inf')).",
+        "막힌 점수를 softmax 전에 -inf가 아니라 0으로 채웠습니다: exp(0) = 1이라 막힌 key도 각 행의 가중치를 "
+        "나눠 가집니다(그림에서 표시된 칸). 나중에 0으로 지우면 행의 합이 1보다 작아집니다. "
+        "scores.masked_fill(mask, float('-inf'))를 쓰세요.",
     ),
     "mask_inverted": (
         {"invert": True},
@@ -102,6 +107,16 @@ WEIGHT_CAUSES: dict[str, tuple[dict, str, str]] = {
         "scores where mask is True with -inf before the softmax.",
         "마스크를 적용하지 않았습니다: 막힌 key도 가중치를 받습니다(그림에서 표시된 칸). softmax 전에 "
         "mask가 True인 점수를 -inf로 채우세요.",
+    ),
+    "mask_after_softmax": (
+        {"fill": "after"},
+        "the mask is applied after the softmax: the softmax ran over every key, future ones included, and "
+        "setting the blocked weights to 0 afterwards leaves each row summing to less than 1 (the marked "
+        "cells in the picture). Fill the scores with -inf before the softmax: "
+        "scores.masked_fill(mask, float('-inf')), then torch.softmax(scores, dim=-1).",
+        "마스크를 softmax 뒤에 적용했습니다: softmax가 미래 key까지 모든 key에 대해 계산되었고, 그 뒤에 막힌 "
+        "가중치를 0으로 지우면 각 행의 합이 1보다 작아집니다(그림에서 표시된 칸). softmax 전에 점수를 "
+        "-inf로 채우세요: scores.masked_fill(mask, float('-inf')) 다음 torch.softmax(scores, dim=-1).",
     ),
     "qk_swapped": (
         {"swap_qk": True},
@@ -132,9 +147,9 @@ WEIGHT_CAUSES: dict[str, tuple[dict, str, str]] = {
 FORMULA: Cause = (
     "formula",
     "check weights = softmax(q @ k.transpose(-2, -1) / math.sqrt(d_k), dim=-1), with the cells where mask "
-    "is True filled with -inf before the softmax; the picture outlines where yours differ.",
+    "is True filled with -inf before the softmax (the picture outlines where yours differ).",
     "weights = softmax(q @ k.transpose(-2, -1) / math.sqrt(d_k), dim=-1)인지, mask가 True인 칸을 softmax "
-    "전에 -inf로 채웠는지 확인하세요. 그림에 다른 칸이 표시되어 있습니다.",
+    "전에 -inf로 채웠는지 확인하세요(그림에서 다른 칸에 테두리가 있습니다).",
 )
 
 
@@ -142,13 +157,16 @@ def weights_cause(found: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torc
                   mask: torch.Tensor | None, atol: float = 1e-4) -> Cause:
     """Why the student's attention weights differ from the formula's."""
     for key, (options, en, ko) in WEIGHT_CAUSES.items():
-        if mask is None and key in ("mask_zero", "mask_inverted", "mask_ignored", "nan_rows", "uniform_rows"):
+        if mask is None and key in ("mask_zero", "mask_inverted", "mask_ignored", "mask_after_softmax",
+                                    "nan_rows", "uniform_rows"):
             continue
         if key == "qk_swapped" and q.shape[-2] != k.shape[-2]:
             continue
         # A mask mistake often comes with the bare softmax's NaN (or a large negative fill's uniform
         # weights) on rows left with no key: the first mistake is the cause told first.
         empties = [{}] if "empty" in options or mask is None else [{}, {"empty": "nan"}, {"empty": "uniform"}]
+        if key == "mask_zero":  # often followed by the right masked_fill(mask, 0.0) after the softmax
+            empties = [{}, {"zero_after": True}]
         for empty in empties:
             _, wrong = attention(q, k, v, mask, **options, **empty)
             if close(found, wrong, atol):
@@ -193,17 +211,29 @@ MASK_CAUSES: dict[str, tuple[Callable[[int], torch.Tensor], str, str]] = {
 }
 
 
+def mask_dtype_cause(found: torch.Tensor, T: int) -> Cause:
+    """What a mask that is not bool is, said from its values: an additive float mask (0 allowed, -inf
+    blocked, with at least one -inf), or 0/1 numbers; whether its cells are right is checked apart."""
+    right = found.shape == (T, T) and torch.equal(found != 0, torch.ones(T, T, dtype=torch.bool).triu(1))
+    if found.dtype.is_floating_point and bool(torch.isinf(found).any()) and bool(
+            ((found == 0) | (torch.isinf(found) & (found < 0))).all()):
+        return ("float_mask",
+                "this is an additive float mask (0 where allowed, -inf where blocked), another convention: "
+                "the contract asks for a bool mask with True = blocked, which masked_fill reads directly. "
+                "Build it with dtype=torch.bool.",
+                "더하는 방식의 float 마스크(허용 0, 막힘 -inf)로, 다른 규칙입니다: 계약은 True = 막힘인 bool "
+                "마스크이고 masked_fill이 바로 읽습니다. dtype=torch.bool로 만드세요.")
+    cells = ("Its cells are right (nonzero where blocked), but a" if right else "A")
+    cells_ko = ("칸은 맞지만(막힌 칸이 0이 아님) " if right else "")
+    return ("number_mask",
+            f"{cells} mask of numbers is no bool mask: masked_fill accepts only a bool mask, with True = "
+            "blocked. Build it with dtype=torch.bool (torch.ones(T, T, dtype=torch.bool)).",
+            f"{cells_ko}숫자 마스크는 bool 마스크가 아닙니다: masked_fill은 True = 막힘인 bool 마스크만 "
+            "받습니다. dtype=torch.bool로 만드세요(torch.ones(T, T, dtype=torch.bool)).")
+
+
 def mask_cause(found: torch.Tensor, T: int) -> Cause:
     """Why the student's (T, T) mask differs from the causal one (``found`` read as bool)."""
-    if found.dtype.is_floating_point:
-        blocked = torch.isinf(found) & (found < 0)
-        if found.shape == (T, T) and torch.equal(blocked, torch.ones(T, T, dtype=torch.bool).triu(1)):
-            return ("float_mask",
-                    "this is an additive float mask (0 where allowed, -inf where blocked), another "
-                    "convention: the contract asks for a bool mask with True = blocked, which "
-                    "masked_fill reads directly. Build it with dtype=torch.bool.",
-                    "더하는 방식의 float 마스크(허용 0, 막힘 -inf)로, 다른 규칙입니다: 계약은 "
-                    "True = 막힘인 bool 마스크이고 masked_fill이 바로 읽습니다. dtype=torch.bool로 만드세요.")
     as_bool = found != 0
     for key, (build, en, ko) in MASK_CAUSES.items():
         if found.shape == (T, T) and torch.equal(as_bool, build(T)):

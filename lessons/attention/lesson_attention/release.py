@@ -23,7 +23,7 @@ README = """# 스케일드 닷프로덕트 어텐션 + 인과 마스크 — 실�
 ## 한국어
 
 지난 시간의 임베딩 + 위치인코딩 다음 단계입니다. 어텐션과 인과 마스크를 직접 구현합니다.
-개념은 `NOTES.md`에 있습니다.
+개념은 `lesson_attention/NOTES.md`에 있습니다.
 
 1. 설치: `pip install -e .` (Python 3.10 이상, PyTorch CPU 버전이면 충분합니다)
 2. `exercises/causal_attention.py`의 `causal_mask`, `scaled_dot_product_attention`,
@@ -42,8 +42,8 @@ README = """# 스케일드 닷프로덕트 어텐션 + 인과 마스크 — 실�
 
 ## English
 
-The step after embeddings + positional encoding: build attention and the causal mask yourself. `NOTES.md`
-explains the ideas.
+The step after embeddings + positional encoding: build attention and the causal mask yourself.
+`lesson_attention/NOTES.md` explains the ideas.
 
 1. Install: `pip install -e .` (Python 3.10 or later; the CPU build of PyTorch is enough).
 2. Fill in `causal_mask`, `scaled_dot_product_attention` and `CausalSelfAttention` in

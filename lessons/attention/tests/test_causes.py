@@ -11,12 +11,18 @@ import torch.nn as nn
 
 from grader.core.feedback import GradeFailure
 from lesson_attention import diagnose
-from lesson_attention.checks import check_attention, check_mask, check_module_output, check_names
+from lesson_attention.checks import (
+    check_attention,
+    check_mask,
+    check_mask_dtype,
+    check_module_output,
+    check_names,
+)
 from lesson_attention.figure import KIND
 
 
 def sdpa(q, k, v, mask=None, *, scale=None, dim=-1, fill=float("-inf"), invert=False, swap=False,
-         zero_rows=True):
+         zero_rows=True, zero_blocked=False):
     """A student's attention with one knob per classic mistake (the defaults are right)."""
     scores = (k @ q.transpose(-2, -1)) if swap else (q @ k.transpose(-2, -1))
     scores = scores / (math.sqrt(q.shape[-1]) if scale is None else scale)
@@ -25,6 +31,8 @@ def sdpa(q, k, v, mask=None, *, scale=None, dim=-1, fill=float("-inf"), invert=F
     weights = torch.softmax(scores, dim=dim)
     if zero_rows:
         weights = torch.nan_to_num(weights, nan=0.0)
+    if zero_blocked:  # a second masked_fill after the softmax (alone: the mask applied after it)
+        weights = weights.masked_fill(mask, 0.0)
     return weights @ v, weights
 
 
@@ -49,6 +57,8 @@ def _failure(value, q, k, v, mask) -> GradeFailure:
     ({"scale": 16.0}, CAUSAL, "scale_d"),
     ({"dim": -2}, CAUSAL, "softmax_dim"),
     ({"fill": 0.0}, CAUSAL, "mask_zero"),
+    ({"fill": 0.0, "zero_blocked": True}, CAUSAL, "mask_zero"),
+    ({"fill": None, "zero_blocked": True}, CAUSAL, "mask_after_softmax"),
     ({"invert": True}, CAUSAL, "mask_inverted"),
     ({"fill": None}, CAUSAL, "mask_ignored"),
     ({"swap": True}, CAUSAL, "qk_swapped"),
@@ -120,19 +130,43 @@ def test_a_single_tensor_is_not_a_pair():
     (torch.ones(5, 5, dtype=torch.bool).triu(), "diagonal_masked"),
     (torch.ones(5, 5, dtype=torch.bool).tril(-1), "past_masked"),
     (torch.ones(5, 5, dtype=torch.bool), "mask_formula"),
-    (torch.zeros(5, 5).masked_fill(torch.ones(5, 5, dtype=torch.bool).triu(1), float("-inf")), "float_mask"),
 ])
 def test_each_mask_mistake_has_its_cause(mask, key):
     with pytest.raises(GradeFailure) as info:
         check_mask(mask, 5, "causal_mask(5)", torch.ones(5, 5, dtype=torch.bool).triu(1))
     exc = info.value
     assert exc.figure["cause"]["key"] == key and exc.figure["subject"] == "mask"
-    if key != "float_mask":
-        assert exc.figure["wrong_total"] == int((mask != torch.ones(5, 5, dtype=torch.bool).triu(1)).sum())
-        assert "Likely cause:" in exc.message.en and "원인 추정:" in exc.message.ko
-        assert exc.finding.compares and exc.finding.cause.key == key
-    else:
-        assert "expected dtype torch.bool (True = blocked); found torch.float32" in exc.message.en
+    assert exc.figure["wrong_total"] == int((mask != torch.ones(5, 5, dtype=torch.bool).triu(1)).sum())
+    assert "Likely cause:" in exc.message.en and "원인 추정:" in exc.message.ko
+    assert exc.finding.compares and exc.finding.cause.key == key
+
+
+CAUSAL5 = torch.ones(5, 5, dtype=torch.bool).triu(1)
+
+
+@pytest.mark.parametrize("mask,key,said", [
+    (torch.zeros(5, 5).masked_fill(CAUSAL5, float("-inf")), "float_mask", "additive float mask"),
+    (CAUSAL5.float(), "number_mask", "Its cells are right (nonzero where blocked), but a mask of numbers"),
+    (CAUSAL5.long(), "number_mask", "Its cells are right"),
+])
+def test_a_mask_of_numbers_costs_its_dtype_check_only(mask, key, said):
+    """The cells of a float 0/1 or additive mask are read as blocked where nonzero: right cells pass the
+    cells' check, and the dtype check says what the mask is (a 0/1 mask is never called additive)."""
+    check_mask(mask, 5, "causal_mask(5)", CAUSAL5)  # the cells are right: no failure
+    with pytest.raises(GradeFailure) as info:
+        check_mask_dtype(mask, 5, "causal_mask(5)")
+    exc = info.value
+    assert f"expected dtype torch.bool (True = blocked); found {mask.dtype}" in exc.message.en
+    assert said in exc.message.en
+    assert ("additive" in exc.message.en) == (key == "float_mask")
+    assert "torch.bool" in exc.message.ko and "이어야 하는데" in exc.message.ko
+
+
+def test_a_mask_of_wrong_numbers_is_not_said_to_have_right_cells():
+    with pytest.raises(GradeFailure) as info:
+        check_mask_dtype(torch.ones(5, 5), 5, "causal_mask(5)")
+    assert "A mask of numbers is no bool mask" in info.value.message.en
+    assert "cells are right" not in info.value.message.en and "칸은 맞지만" not in info.value.message.ko
 
 
 def test_weights_of_k_q_transposed_are_a_shape_with_its_cause():

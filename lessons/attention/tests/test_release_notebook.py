@@ -90,3 +90,12 @@ def test_the_readme_names_every_task_and_the_lesson_flag_in_both_languages() -> 
     assert re.search(r"[가-힣]", korean) and not re.search(r"[가-힣]", english)
     assert release.PROJECT_SETTING == '[tool.grade]\nlesson = "attention"\n'
     assert sys.modules["lesson_attention"].LESSON.layout.modules == ("causal_attention",)
+
+
+def test_the_readme_and_stub_name_the_notes_where_a_student_copy_holds_them():
+    """The copy holds the package beside its README: a path the texts name is a file of the package."""
+    stub = (paths.EXERCISES / "causal_attention.py").read_text(encoding="utf-8")
+    for text in (release.README, stub):
+        named = set(re.findall(r"[\w/]*NOTES\.md", text))
+        assert named == {"lesson_attention/NOTES.md"}, named
+    assert (paths.PACKAGE / "NOTES.md").is_file()

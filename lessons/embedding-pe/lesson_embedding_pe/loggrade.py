@@ -15,9 +15,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from grader.core.feedback import Said, check, fail, fail_check
+from grader.core.lang import particle
 from lesson_embedding_pe.leetlog import LogReview, coverage, review_log
+from lesson_embedding_pe.leetlog.review import TASK_FIT_PENALTY
 
 LOG_NAME = "LEETCODE_LOG.md"
+TASK = "leetcode_log"  # the rubric task the log's tests are filed under
+LOGGED = (1, 2)  # the problems a log holds: one test per (problem, group) in each suite
 # Findings that concern the whole log: every group of every problem fails with them.
 WHOLE_LOG = {"empty_log", "no_fields", "template_untouched", "missing_file", "not_text"}
 
@@ -55,7 +59,9 @@ PUBLIC_GROUPS = (
 HIDDEN_GROUPS = (
     Group("catalog", ("time", "space"), ("complexity_worse", "complexity_inconsistent"), 0.5,
           "complexities agree with the best known approaches", "복잡도가 알려진 방법과 맞는지"),
-    Group("task_fit", ("problem", "difficulty"), ("not_medium", "not_math", "duplicate_problem"), 0.5,
+    # the review's own words state this deduction ("(-0.5)"): one number for both
+    Group("task_fit", ("problem", "difficulty"), ("not_medium", "not_math", "duplicate_problem"),
+          TASK_FIT_PENALTY,
           "two different Medium problems tagged Math", "서로 다른 Medium 수학 문제 2개인지"),
 )
 
@@ -138,9 +144,11 @@ def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview |
         found = notebook_log(list(cells or []))
         text, starts = found if found else (None, [])
     unsolved = coverage.unsolved(dict(getattr(submission, "sources", None) or {}))
-    review = review_log(text, unsolved=unsolved) if text is not None else None
+    sources = dict(getattr(submission, "sources", None) or {})
+    review = review_log(text, unsolved=unsolved, sources=sources) if text is not None else None
     if review is not None and starts:
         review = NotebookLogReview(**vars(review), cells=starts)
+        _in_cells(review)
     if in_notebook and text is None:
         from lesson_embedding_pe.leetlog.review import _zero
 
@@ -162,7 +170,55 @@ def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview |
         # kept so the report can quote the lines the findings point at
         entry["source"] = (text or "")[:64_000]
     artifacts["leetcode_log"] = entry
+    # what the hidden groups will take at submission, decided here once (the kit's report/pending.py
+    # shows it wherever a score is read; a run with the hidden suite has taken it already)
+    others = [e for e in artifacts.get("at_submission") or [] if e.get("task") != TASK]
+    artifacts["at_submission"] = others + at_submission(review)
     return review
+
+
+def group_findings(review: LogReview, group: Group, problem: int) -> list[Any]:
+    """The findings on ``problem`` that fail ``group`` (a whole-log finding aside)."""
+    return [f for f in review.findings if f.problem == problem and _counts(f, group)]
+
+
+def at_submission(review: LogReview | None) -> list[dict[str, Any]]:
+    """Each hidden group this log fails, with the points it is worth: {"task", "points", "problem",
+    "group", "codes", "lines", "en", "ko"}. None for a log that is missing, blank or unreadable, or a
+    problem left out: the public checks already fail those, and say so."""
+    if review is None or any(f.code in WHOLE_LOG for f in review.findings):
+        return []
+    out = []
+    for problem in LOGGED:
+        if any(f.code == "missing_problem" and f.problem == problem for f in review.findings):
+            continue
+        for group in HIDDEN_GROUPS:
+            found = group_findings(review, group, problem)
+            if not found:
+                continue
+            out.append({
+                "task": TASK, "points": group.points, "problem": problem, "group": group.name,
+                "codes": sorted({f.code for f in found}), "lines": [f.line for f in found],
+                "en": " | ".join(_cite(f.line, f.message_en, "line", review) for f in found),
+                "ko": " | ".join(_cite(f.line, f.message_ko, "행", review) for f in found),
+            })
+    return out
+
+
+_NAMED = re.compile(re.escape(LOG_NAME) + r"(이|가|은|는|을|를|와|과|의|에|로|으로)?")
+
+
+def _in_cells(review: NotebookLogReview) -> None:
+    """A notebook's log is its cells: the review's words name the cell, never a LEETCODE_LOG.md (the
+    reader's wording is kept; only the document's name changes, its Korean particle with it)."""
+    cells = sorted({n for _, n in review.cells})
+    en = f"the log in cell {cells[0]}" if len(cells) == 1 else "the log cells"
+    ko = f"{cells[0]}번 셀의 기록" if len(cells) == 1 else "기록 셀"
+    for f in review.findings:
+        f.message_en = _NAMED.sub(lambda m: en, f.message_en)
+        f.message_ko = _NAMED.sub(lambda m: particle(ko, m.group(1)) if m.group(1) else ko, f.message_ko)
+        if f.message_en[:1].islower():
+            f.message_en = f.message_en[0].upper() + f.message_en[1:]
 
 
 def check_group(review: LogReview | None, group: Group, problem: int) -> None:
@@ -177,7 +233,7 @@ def check_group(review: LogReview | None, group: Group, problem: int) -> None:
                                   "with your code.",
                                   f"exercises/{LOG_NAME} 템플릿을 복사해 채운 뒤 코드와 함께 제출하세요.")))
     whole = [f for f in review.findings if f.code in WHOLE_LOG]
-    mine = [f for f in review.findings if f.problem == problem and _counts(f, group)]
+    mine = group_findings(review, group, problem)
     missing = [f for f in review.findings if f.code == "missing_problem" and f.problem == problem]
     found = whole or missing or mine
     if not found:
@@ -186,8 +242,11 @@ def check_group(review: LogReview | None, group: Group, problem: int) -> None:
     lines_ko = [_cite(f.line, f.message_ko, "행", review) for f in found]
     # a log still its blank template is not started (the reports say so once, not per field)
     blank = any(f.code == "template_untouched" for f in found)
+    # the blank document as the student knows it: a notebook's log is its cell, not a LEETCODE_LOG.md
+    document = (f"cell:{review.cells[0][1]}" if isinstance(review, NotebookLogReview) and review.cells
+                else LOG_NAME)
     fail(f"{what_en}: " + " | ".join(lines_en), f"{what_ko}: " + " | ".join(lines_ko),
-         status="not_started" if blank else "failed", document=LOG_NAME if blank else None)
+         status="not_started" if blank else "failed", document=document if blank else None)
 
 
 def _counts(finding: Any, group: Group) -> bool:

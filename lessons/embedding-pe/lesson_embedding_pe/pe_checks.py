@@ -204,10 +204,10 @@ def forward_rows_cause(added: torch.Tensor, rows: torch.Tensor) -> tuple[str, st
                 "expected row p+1. Add rows 0..T-1: pe[:T].",
                 "forward가 한 위치 앞선 행(pe[1:T+1])을 더합니다: 그림에서 내 p번 행이 기대한 p+1번 "
                 "행입니다. 0..T-1번 행(pe[:T])을 더하세요.")
-    return ("compare your forward with tok(ids) * sqrt(d_model) + position rows 0..T-1: the picture outlines "
-            "where the rows forward added differ.",
-            "forward를 tok(ids) * sqrt(d_model) + 위치 0..T-1 행과 비교해 보세요: 그림에서 forward가 더한 "
-            "행이 다른 곳에 테두리가 있습니다.")
+    return ("compare your forward with tok(ids) * sqrt(d_model) + position rows 0..T-1 (the picture outlines "
+            "where the rows forward added differ).",
+            "forward를 tok(ids) * sqrt(d_model) + 위치 0..T-1 행과 비교해 보세요(그림에서 forward가 더한 "
+            "행이 다른 곳에 테두리가 있습니다).")
 
 
 def pe_formula_positions(start: int, max_len: int, d_model: int) -> torch.Tensor:

@@ -32,4 +32,3 @@ CONTRACT = {
 # The experiment's long runs (Lesson.notebook_top_level_calls): a graded notebook skips them at top level,
 # since the grader trains the student's model itself, with its own budget.
 TOP_LEVEL_CALLS = frozenset({"run_experiment", "train_reversal", "evaluate"})
-TASK_TITLES = {t.name: (t.en, t.ko) for t in TASK_LIST}

@@ -3,16 +3,17 @@
 [한국어]
 이 파일의 함수와 클래스를 구현하세요. 이름과 인자는 바꾸지 마세요(채점기가 이 이름으로 부릅니다).
 각 본문의 `raise NotImplementedError(...)`를 지우고 코드를 채우면 됩니다.
-아직 안 푼 항목은 "시도하지 않음"으로 처리됩니다. 개념 설명은 NOTES.md에 있습니다.
+아직 안 푼 항목은 "시도하지 않음"으로 처리됩니다. 개념 설명은 lesson_attention/NOTES.md에 있습니다.
 마스크 규칙: bool 텐서에서 True는 "막힘"(그 key를 볼 수 없음)입니다(nn.MultiheadAttention의
 attn_mask와 같은 뜻).
 
 [English]
 Implement the functions and the class below. Keep the names and arguments: the
 grader calls them by name. Replace each `raise NotImplementedError(...)` with
-your code; anything still raising counts as "not attempted". NOTES.md explains
-the ideas. The mask rule: in a bool mask, True means "blocked" (the query may
-not look at that key), as in nn.MultiheadAttention's attn_mask.
+your code; anything still raising counts as "not attempted".
+lesson_attention/NOTES.md explains the ideas. The mask rule: in a bool mask, True
+means "blocked" (the query may not look at that key), as in nn.MultiheadAttention's
+attn_mask.
 """
 
 from __future__ import annotations

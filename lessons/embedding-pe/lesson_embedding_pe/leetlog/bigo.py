@@ -161,9 +161,6 @@ class Complexity:
     def variables(self) -> frozenset[str]:
         return frozenset(v for t in self.terms for v, _ in t.factors)
 
-    def is_constant(self) -> bool:
-        return self.terms == (Term(),)
-
     def render(self) -> str:
         return f"{self.notation}({' + '.join(t.render() for t in self.terms)})"
 

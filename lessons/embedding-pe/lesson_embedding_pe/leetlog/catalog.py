@@ -14,7 +14,8 @@ from functools import cache
 
 from .bigo import Complexity, compare, parse
 
-__all__ = ["Approach", "Problem", "ProblemMatch", "CATALOG", "by_function", "find_problem", "get"]
+__all__ = ["Approach", "Problem", "ProblemMatch", "CATALOG", "by_function", "find_problem", "get",
+           "identify"]
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,12 @@ class Approach:
     name_ko: str
     time: str
     space: tuple[str, ...]
+    # How a log or code names this approach (identify()): ``names`` its family in the log's words,
+    # ``variant`` the words that single it out within the family, ``code`` a mark of it in the
+    # practice function's source ('{fn}' stands for the function's own name).
+    names: str = ""
+    variant: str = ""
+    code: str = ""
 
     @property
     def time_bigo(self) -> Complexity:
@@ -82,6 +89,11 @@ def _p(number: int, title: str, difficulty: str, tags: str, *approaches: Approac
 
 
 A = Approach
+_FAST_POW = (r"fast|binary\s*exp|squar|divide|halv|exponentiation\s+by|분할|빠른|제곱|절반|반씩|recurs|재귀|"
+             r"iterat|반복")
+_SIEVE = r"eratosthenes|에라토스테네스|\bsieve\b|체|linear\s+sieve|euler|오일러"
+_LINEAR_SIEVE = r"linear\s+sieve|euler|선형\s*체|오일러"
+_ANY = r"(?s:.)"  # one method in two readings (bounded input): any description names both
 _DIGITS_EN = "n is the input number (its digit count is log n)"
 _DIGITS_KO = "n은 입력 수 (자릿수는 log n)"
 
@@ -89,19 +101,27 @@ CATALOG: tuple[Problem, ...] = (
     # The four the lesson names (practice functions in exercises/leetcode.py).
     _p(50, "Pow(x, n)", "Medium", "Math, Recursion",
        A("fast exponentiation, iterative (halving n)", "분할 거듭제곱, 반복문 (n을 절반씩)",
-         "O(log n)", ("O(1)",)),
+         "O(log n)", ("O(1)",), names=_FAST_POW, variant=r"iterat|loop|반복문|while|for\s*문|variables?|변수",
+         code=r"^(?![\s\S]*\b{fn}\s*\([\s\S]*\b{fn}\s*\()[\s\S]*\b(?:while|for)\b"),
        A("fast exponentiation, recursive (halving n)", "분할 거듭제곱, 재귀 (n을 절반씩)",
-         "O(log n)", ("O(log n)",)),
+         "O(log n)", ("O(log n)",), names=_FAST_POW, variant=r"recurs|재귀|call\s*stack|호출\s*스택",
+         code=r"\b{fn}\s*\([\s\S]*\b{fn}\s*\("),
        variables_en="n is the exponent", variables_ko="n은 지수", function="my_pow",
        aliases=("mypow", "pow", "powxn", "거듭제곱")),
     _p(204, "Count Primes", "Medium", "Array, Math, Enumeration, Number Theory",
-       A("Sieve of Eratosthenes", "에라토스테네스의 체", "O(n log log n)", ("O(n)",)),
-       A("linear (Euler) sieve", "선형(오일러) 체", "O(n)", ("O(n)",)),
+       A("Sieve of Eratosthenes", "에라토스테네스의 체", "O(n log log n)", ("O(n)",),
+         names=_SIEVE, variant=r"eratosthenes|에라토스테네스|[pi]\s*\*\s*[pi]|[pi]\s*\^\s*2|[pi]²|제곱부터",
+         code=r"\w+\s*\*\s*\w+\s*::|range\(\s*\w+\s*\*\s*\w+\s*,"),
+       A("linear (Euler) sieve", "선형(오일러) 체", "O(n)", ("O(n)",),
+         names=_SIEVE, variant=_LINEAR_SIEVE, code=r"%\s*\w+\s*==\s*0\s*:\s*(?:#.*)?\n?\s*break"),
        variables_en="n is the bound", variables_ko="n은 상한", function="count_primes",
        aliases=("countprimes", "소수개수", "소수세기", "소수의개수")),
     _p(202, "Happy Number", "Easy", "Hash Table, Math, Two Pointers",
-       A("Floyd cycle detection", "플로이드 사이클 탐지 (두 포인터)", "O(log n)", ("O(1)",)),
-       A("hash set of seen numbers", "본 수를 해시셋에 저장", "O(log n)", ("O(log n)",)),
+       A("Floyd cycle detection", "플로이드 사이클 탐지 (두 포인터)", "O(log n)", ("O(1)",),
+         names=r"floyd|플로이드|cycle\s*detect|two\s*pointers?|slow|토끼|거북|두\s*포인터|투\s*포인터",
+         code=r"\bslow\b|\bfast\b|tortoise|hare"),
+       A("hash set of seen numbers", "본 수를 해시셋에 저장", "O(log n)", ("O(log n)",),
+         names=r"hash|\bset\b|seen|visited|해시|집합|셋|방문", code=r"\bset\(|\bseen\b|\bvisited\b"),
        variables_en=_DIGITS_EN, variables_ko=_DIGITS_KO, function="is_happy",
        aliases=("ishappy", "happynumber", "행복한수", "해피넘버")),
     _p(12, "Integer to Roman", "Medium", "Hash Table, Math, String",
@@ -119,8 +139,9 @@ CATALOG: tuple[Problem, ...] = (
        variables_en="x is the input (log x digits)", variables_ko="x는 입력 (자릿수 log x)"),
     _p(29, "Divide Two Integers", "Medium", "Math, Bit Manipulation",
        A("doubling the divisor with a table of powers", "제수를 두 배씩 늘린 표 사용",
-         "O(log n)", ("O(1)", "O(log n)")),
-       A("repeated doubling from scratch", "매번 두 배씩 다시 늘리기", "O(log^2 n)", ("O(1)",)),
+         "O(log n)", ("O(1)", "O(log n)"), names=r"table|list\s+of\s+powers|표|배열|미리"),
+       A("repeated doubling from scratch", "매번 두 배씩 다시 늘리기", "O(log^2 n)", ("O(1)",),
+         names=r"from\s+scratch|again|repeated|다시|매번"),
        variables_en="n is the dividend", variables_ko="n은 피제수"),
     _p(43, "Multiply Strings", "Medium", "Math, String, Simulation",
        A("grade-school multiplication into a digit array", "자리별 곱셈을 배열에 누적",
@@ -136,23 +157,29 @@ CATALOG: tuple[Problem, ...] = (
     _p(223, "Rectangle Area", "Medium", "Math, Geometry",
        A("sum of areas minus the overlap", "두 넓이 합에서 겹친 넓이 빼기", "O(1)", ("O(1)",))),
     _p(264, "Ugly Number II", "Medium", "Hash Table, Math, Dynamic Programming, Heap (Priority Queue)",
-       A("three pointers over the sequence", "세 포인터로 수열 생성", "O(n)", ("O(n)",)),
-       A("min-heap", "최소 힙", "O(n log n)", ("O(n)",)),
+       A("three pointers over the sequence", "세 포인터로 수열 생성", "O(n)", ("O(n)",),
+         names=r"pointers?|포인터|\bdp\b|dynamic|동적"),
+       A("min-heap", "최소 힙", "O(n log n)", ("O(n)",), names=r"heap|힙|priority|우선\s*순위"),
        variables_en="n is the index asked for", variables_ko="n은 구하려는 순번"),
     _p(279, "Perfect Squares", "Medium", "Math, Dynamic Programming, Breadth-First Search",
-       A("Lagrange's four-square theorem", "라그랑주 네 제곱수 정리", "O(√n)", ("O(1)",)),
-       A("dynamic programming over 1..n", "1..n 동적 계획법", "O(n √n)", ("O(n)",)),
+       A("Lagrange's four-square theorem", "라그랑주 네 제곱수 정리", "O(√n)", ("O(1)",),
+         names=r"lagrange|라그랑주|four[- ]square|네\s*제곱|legendre|르장드르"),
+       A("dynamic programming over 1..n", "1..n 동적 계획법", "O(n √n)", ("O(n)",),
+         names=r"\bdp\b|dynamic|동적|bfs|너비"),
        variables_en="n is the input", variables_ko="n은 입력"),
     _p(319, "Bulb Switcher", "Medium", "Math, Brainteaser",
        A("count perfect squares: floor(sqrt(n))", "완전제곱수 세기: floor(sqrt(n))", "O(1)", ("O(1)",))),
     _p(343, "Integer Break", "Medium", "Math, Dynamic Programming",
-       A("split into 3s (math)", "3으로 나누기 (수학)", "O(1)", ("O(1)",)),
-       A("fast power of 3", "3의 거듭제곱을 분할 거듭제곱으로", "O(log n)", ("O(1)",)),
-       A("dynamic programming", "동적 계획법", "O(n^2)", ("O(n)",)),
+       A("split into 3s (math)", "3으로 나누기 (수학)", "O(1)", ("O(1)",),
+         names=r"\b3s?\b|three|3으로|3을|3의", variant=r"pow\(|\*\*|거듭제곱\s*함수|built-?in"),
+       A("fast power of 3", "3의 거듭제곱을 분할 거듭제곱으로", "O(log n)", ("O(1)",),
+         names=r"\b3s?\b|three|3으로|3을|3의", variant=r"fast\s*pow|squaring|분할\s*거듭제곱|loop|반복"),
+       A("dynamic programming", "동적 계획법", "O(n^2)", ("O(n)",), names=r"\bdp\b|dynamic|동적"),
        variables_en="n is the input", variables_ko="n은 입력"),
     _p(357, "Count Numbers with Unique Digits", "Medium", "Math, Dynamic Programming, Backtracking",
-       A("product formula per digit count (n <= 8)", "자릿수별 곱셈 공식 (n <= 8)", "O(n)", ("O(1)",)),
-       A("same, bounded input", "같은 방법, 입력이 작아 상수", "O(1)", ("O(1)",)),
+       A("product formula per digit count (n <= 8)", "자릿수별 곱셈 공식 (n <= 8)", "O(n)", ("O(1)",),
+         names=_ANY),
+       A("same, bounded input", "같은 방법, 입력이 작아 상수", "O(1)", ("O(1)",), names=_ANY),
        variables_en="n is the number of digits", variables_ko="n은 자릿수"),
     _p(365, "Water and Jug Problem", "Medium", "Math, Depth-First Search, Breadth-First Search",
        A("Bezout: target divisible by gcd", "베주 항등식: 목표가 gcd의 배수인지",
@@ -180,8 +207,9 @@ CATALOG: tuple[Problem, ...] = (
        A("reverse half of the digits", "자릿수 절반 뒤집기", "O(log n)", ("O(1)",)),
        variables_en=_DIGITS_EN, variables_ko=_DIGITS_KO),
     _p(13, "Roman to Integer", "Easy", "Hash Table, Math, String",
-       A("one pass with subtraction pairs", "빼는 조합을 고려해 한 번 순회", "O(n)", ("O(1)",)),
-       A("same, bounded input (length <= 15)", "같은 방법, 길이 <= 15 이므로 상수", "O(1)", ("O(1)",)),
+       A("one pass with subtraction pairs", "빼는 조합을 고려해 한 번 순회", "O(n)", ("O(1)",), names=_ANY),
+       A("same, bounded input (length <= 15)", "같은 방법, 길이 <= 15 이므로 상수", "O(1)", ("O(1)",),
+         names=_ANY),
        variables_en="n is the string length", variables_ko="n은 문자열 길이"),
     _p(66, "Plus One", "Easy", "Array, Math",
        A("carry from the last digit", "마지막 자리부터 올림", "O(n)", ("O(1)", "O(n)")),
@@ -199,8 +227,9 @@ CATALOG: tuple[Problem, ...] = (
        variables_en="n is the input", variables_ko="n은 입력"),
     _p(326, "Power of Three", "Easy", "Math, Recursion",
        A("divides 3^19 (largest power of 3 in int32)", "3^19를 나누는지 (int32 최대 3의 거듭제곱)",
-         "O(1)", ("O(1)",)),
-       A("divide by 3 in a loop", "3으로 반복해서 나누기", "O(log n)", ("O(1)",)),
+         "O(1)", ("O(1)",), names=r"3\s*\^\s*19|3\*\*19|1162261467|largest\s+power|최대"),
+       A("divide by 3 in a loop", "3으로 반복해서 나누기", "O(log n)", ("O(1)",),
+         names=r"loop|divide|repeated|반복|나누"),
        variables_en="n is the input", variables_ko="n은 입력"),
     _p(367, "Valid Perfect Square", "Easy", "Math, Binary Search",
        A("binary search", "이분 탐색", "O(log n)", ("O(1)",)),
@@ -227,6 +256,24 @@ CATALOG: tuple[Problem, ...] = (
 )
 
 _BY_NUMBER = {p.number: p for p in CATALOG}
+
+
+def identify(problem: Problem, text: str, source: str | None = None) -> tuple[Approach, ...]:
+    """The catalog's approaches that the log's words (``text``: its final approach and complexities)
+    and the practice function's ``source`` describe; () when neither names one. A family word ('fast
+    exponentiation', 'sieve') names every member unless a member's own words single it out
+    ('recursive', 'Eratosthenes'); where the log and the code both name some, those both name win, and
+    where they name different ones, all of them (the review is then unsure, not wrong)."""
+    hits = tuple(a for a in problem.approaches if a.names and re.search(a.names, text, re.I))
+    singled = tuple(a for a in hits if a.variant and re.search(a.variant, text, re.I))
+    from_log = singled or hits
+    from_code: tuple[Approach, ...] = ()
+    if source and problem.function:
+        fn = re.escape(problem.function)
+        from_code = tuple(a for a in problem.approaches
+                          if a.code and re.search(a.code.replace("{fn}", fn), source))
+    both = tuple(a for a in from_log if a in from_code)
+    return both or tuple(a for a in problem.approaches if a in from_log or a in from_code)
 
 
 def get(number: int) -> Problem | None:

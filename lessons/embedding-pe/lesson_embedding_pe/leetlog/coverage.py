@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import re
 
-__all__ = ["PRACTICE_FUNCTIONS", "says_why", "unsolved"]
+__all__ = ["PRACTICE_FUNCTIONS", "function_source", "says_why", "unsolved"]
 
 PRACTICE_FUNCTIONS = ("my_pow", "count_primes", "is_happy", "int_to_roman")
 PRACTICE_MODULE = "leetcode"
@@ -76,3 +76,20 @@ def _is_stub(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 def _names_not_implemented(exc: ast.expr | None) -> bool:
     target = exc.func if isinstance(exc, ast.Call) else exc
     return isinstance(target, ast.Name) and target.id == "NotImplementedError"
+
+
+def function_source(sources: dict[str, str] | None, name: str) -> str | None:
+    """The source of practice function ``name`` (leetcode.py, else the notebook's code), for the
+    catalog to see which approach it implements; None when it is not there or does not parse."""
+    for key in (PRACTICE_MODULE, "notebook"):
+        text = (sources or {}).get(key)
+        if not text:
+            continue
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+                return ast.get_source_segment(text, node)
+    return None

@@ -38,7 +38,7 @@ LABELS_EN = {
 _SYNONYMS: dict[str, tuple[str, ...]] = {
     "problem": ("문제", "문제 이름", "문제 번호", "문제명", "문제 제목", "제목", "problem", "title",
                 "problem title", "problem name", "name", "leetcode problem", "번호", "문제번호", "number",
-                "problem number", "problem no", "문항"),
+                "problem number", "problem no", "문항", "prob", "#", "no"),
     "difficulty": ("난이도", "difficulty", "level", "레벨", "diff", "lvl", "난도"),
     "first_idea": ("처음 아이디어", "첫 아이디어", "처음 떠올린 방법", "처음 떠올린 아이디어",
                    "초기 아이디어", "처음 접근", "첫 접근", "처음 방법", "아이디어", "브루트포스",
@@ -134,10 +134,6 @@ class LogParse:
     line_count: int
 
     @property
-    def is_blank(self) -> bool:
-        return self.line_count == 0 or not (self.problems or any(t.strip() for _, t in self.prose))
-
-    @property
     def filled_fields(self) -> int:
         return sum(f.filled for p in self.problems for f in p.fields.values())
 
@@ -197,7 +193,10 @@ _TABLE_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$
 def match_label(label: str) -> str | None:
     """'**문제 (Problem):**' -> 'problem'. Tries the whole label, then each part."""
     text = _TAG.sub("", label).strip().strip("*_`").strip().rstrip(":：").strip().strip("*_`")
-    parts = [text, *re.split(r"[()（）/|·,]", text)]
+    # a gloss ('문제 (Problem)') or a pair ('Time/Space'), never a list: '50. Pow(x, n), Medium, First'
+    # is a problem and its difficulty before the 'First:' label, not the label 'First'
+    listed = "," in re.sub(r"[(（][^)）]*[)）]", "", text)
+    parts = [text] if listed else [text, *re.split(r"[()（）/|·,]", text)]
     for part in parts:
         name = _LABEL_INDEX.get(_norm(part))
         if name:
@@ -246,6 +245,9 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
         name = match_label(m.group(2))
         if name:
             return name, m.group(3).lstrip("*_ :：").strip(), m.group(2)
+    arrowed = _arrow_label(text)
+    if arrowed:
+        return arrowed
     m = re.match(r"^([^:：]{1,40})[:：](.*)$", text)
     if m:
         name = match_label(m.group(1))
@@ -274,7 +276,7 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
 _INLINE_LABEL = re.compile(
     r"(?:\s{2,}|\s*[,;|·/]\s*|[.。]\s+|\s[-—–]\s)(?P<label>(?:\*\*|__)?[^\W\d_][^:：,;|.*()（）\n]{0,28}?)"
     r"\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*")
-_LABEL_JOIN = re.compile(r"\s*(?:/|&|,|·|\+|\band\b|및|와|과)\s*", re.I)
+_LABEL_JOIN = re.compile(r"\s*(?:/|&|,|·|\+|->|→|=>|⇒|\band\b|및|와|과)\s*", re.I)
 
 
 def claims(name: str, rest: str, label: str) -> list[tuple[str, str, str]]:
@@ -303,9 +305,11 @@ def _answers(name: str, value: str) -> bool:
     from .review import parse_difficulty  # review imports this module
 
     head = re.split(r"\s{2,}|[,;|]", value, maxsplit=1)[0]
-    if name in ("time", "space"):
-        found = find_all_bigo(value)
-        return bool(found) and found[0].start <= 3
+    if name in ("time", "space"):  # a Big-O or a complexity in words soon after: 'since n halves, O(log n)'
+        from .prose import word_complexities
+
+        found = find_all_bigo(value[:80]) or [m for m, _ in word_complexities(value[:80])]
+        return bool(found)
     if name == "difficulty":
         return parse_difficulty(head) is not None
     return sum(c.isalpha() or c.isdigit() for c in head) >= 2
@@ -331,9 +335,17 @@ def _share(name: str, value: str, label: str) -> list[tuple[str, str, str]]:
     from .bigo import find_all_bigo
 
     names = _label_fields(label)
+    if names == ["first_idea", "final_approach"]:  # '처음 아이디어 → 최종 접근: x를 n번 곱함 → 분할 거듭제곱'
+        halves = split_approaches(value)
+        if halves is None:
+            return [(name, value, label)]
+        return [(n, v, label) for n, v in zip(names, halves, strict=True)]
     if len(names) < 2 or not set(names) <= {"time", "space"}:
         return [(name, value, label)]
     found = find_all_bigo(value)
+    halves = _outside_parens(value, re.compile(r"\s+/\s+|\s*[|;]\s*"))
+    if len(found) != len(names) and len(halves) == len(names):  # 'O(log n) / constant space', '- / O(1)'
+        return [(n, v, label) for n, v in zip(names, halves, strict=True)]
     if len(found) != len(names):
         return [(name, value, label)]
     parts = [value[m.start:(found[i + 1].start if i + 1 < len(found) else len(value))].strip(" ,;/|")
@@ -345,6 +357,96 @@ def _share(name: str, value: str, label: str) -> list[tuple[str, str, str]]:
             part = f"{m.written} {shared}"
         out.append((field_name, part, label))
     return out
+
+
+_ARROW = re.compile(r"\s*(?:->|→|=>|⇒)\s*")
+
+
+def _arrow_label(text: str) -> tuple[str, str, str] | None:
+    """'Approach -> brute force -> fast pow', '접근 -> 처음: … / 최종: …': a label set off by an arrow
+    rather than a colon. A label naming two fields with an arrow between them ('처음 아이디어 → 최종
+    접근: …') is a pair, read by the colon rule."""
+    head = re.match(r"^([^:：]{1,40}?)(?:->|→|=>|⇒)(.*)$", text)
+    if head is None:
+        return None
+    name = match_label(head.group(1))
+    if name is None:
+        return None
+    rest = head.group(2).strip()
+    pair = re.match(r"^([^:：]{1,40})[:：](.*)$", text)
+    if pair and _label_fields(pair.group(1)) and len(_label_fields(pair.group(1))) > 1:
+        named = _label_fields(pair.group(1))
+        inline = [match_label(m.group("label")) for m in _INLINE_LABEL.finditer(pair.group(2))]
+        if not set(named) & {n for n in inline if n}:
+            return None  # '처음 아이디어 → 최종 접근: x → y': the pair's label and its two values
+    return name, rest.lstrip("*_ ").strip(), head.group(1).strip()
+
+
+_FIRST_LABELS = r"처음(?:\s*아이디어)?|첫\s*아이디어|first(?:\s+idea)?|initial(?:\s+idea)?|brute\s*force"
+_FINAL_LABELS = r"최종(?:\s*(?:접근|방법|풀이))?|final(?:\s+(?:approach|idea|solution))?|결국|then|after"
+_INLINE_APPROACHES = re.compile(
+    rf"^\s*(?:{_FIRST_LABELS})\s*[:：]\s*(?P<first>.+?)\s*(?:[/;|,]|->|→|=>)\s*(?:{_FINAL_LABELS})\s*[:：]\s*"
+    r"(?P<final>.+)$", re.I)
+
+
+def split_approaches(value: str) -> tuple[str, str] | None:
+    """(first idea, final approach) from one value that holds both: '처음: 나눗셈 / 최종: 체',
+    'brute force -> fast pow', 'x를 n번 곱함 → 분할 거듭제곱'; None when it does not split."""
+    one = " ".join(value.split())
+    m = _INLINE_APPROACHES.match(one)
+    if m:
+        return m.group("first").strip(), m.group("final").strip()
+    parts = [clean_value(p) for p in _ARROW.split(one)]  # '- → 체': the first left empty ('-')
+    if len(parts) >= 2 and any(sum(c.isalpha() for c in p) >= 2 for p in (parts[0], parts[-1])) and all(
+            not p or sum(c.isalpha() for c in p) >= 2 for p in (parts[0], parts[-1])):
+        return parts[0], " -> ".join(parts[1:]) if len(parts) > 2 else parts[-1]
+    return None
+
+
+def _outside_parens(text: str, sep: re.Pattern[str]) -> list[str]:
+    """``text`` split at ``sep`` where it is not inside parentheses: 'Pow(x, n), Medium' -> 2 parts."""
+    parts, depth, start = [], 0, 0
+    i = 0
+    while i < len(text):
+        c = text[i]
+        depth += c in "(（["
+        depth -= c in ")）]" and depth > 0
+        m = sep.match(text, i) if depth == 0 else None
+        if m and m.end() > i:
+            parts.append(text[start:i])
+            start = i = m.end()
+            continue
+        i += 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+_RECORD_SEP = re.compile(r"\s*(?:[,;|]|\s[-—–]\s|[—–])\s*")
+
+
+def _record(line: str) -> list[tuple[str, str, str]] | None:
+    """One line per problem: '1. 50. Pow(x, n), Medium, First: …, Final: …, Time: O(log n) …'. The
+    words before the first label are read by what they are (the problem, its difficulty); each label
+    after them starts its own field."""
+    from .review import parse_difficulty  # review imports this module
+
+    body = _BULLET.sub("", line, count=1)
+    labels = [m for m in _INLINE_LABEL.finditer(body)
+              if (name := match_label(m.group("label"))) and _answers(name, body[m.end():])]
+    if len(labels) < 2 or _label_line(body[:labels[0].start()].strip() + ":"):
+        return None
+    head: list[tuple[str, str, str]] = []
+    for seg in _outside_parens(body[:labels[0].start()], _RECORD_SEP):
+        named = find_problem(seg).problem is not None or problem_mention(seg) or re.match(r"\d{1,4}\.\s", seg)
+        if named and not any(n == "problem" for n, _, _ in head):
+            head.append(("problem", seg, ""))
+        elif not any(n == "difficulty" for n, _, _ in head) and len(seg) <= 24 and parse_difficulty(seg):
+            head.append(("difficulty", seg, ""))
+    if not head:
+        return None
+    first = labels[0]
+    name = match_label(first.group("label")) or ""
+    return head + claims(name, body[first.end():], first.group("label").strip("*_ "))
 
 
 def _says_how_solved(text: str) -> bool:
@@ -446,20 +548,38 @@ def _cells(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
-def _problem_tables(lines: list[str]) -> dict[int, list[str | None]]:
+# A column the reader knows by what it holds rather than as a field: the reason for the complexities.
+_REASON_COLUMN = re.compile(r"^(?:이유|근거|설명|reason|reasons|why|justification|explanation)s?$", re.I)
+REASON = "reason"
+
+
+def _column(head: str) -> list[str]:
+    """The fields a column's header names: one, two ('시간복잡도 / 공간복잡도', '처음 아이디어 → 최종
+    접근'), the reason column, or none (a column the reader does not know: read by content)."""
+    text = _TAG.sub("", head).strip().strip("*_` ")
+    if _REASON_COLUMN.match(re.sub(r"\s*[(（][^)）]*[)）]", "", text).strip()):
+        return [REASON]
+    names = _label_fields(text)
+    if len(names) > 1:
+        return names
+    name = match_label(text)
+    return [name] if name else []
+
+
+def _problem_tables(lines: list[str]) -> dict[int, list[list[str]]]:
     """Line number -> the columns' field names, for each line of a table with one row per problem.
 
     Such a table has a header naming at least three fields, the problem among them
     (`| Problem | Difficulty | Time | Space | ... |`); the header and separator map to [].
     """
-    rows: dict[int, list[str | None]] = {}
+    rows: dict[int, list[list[str]]] = {}
     i = 0
     while i + 1 < len(lines):
         head, sep = lines[i].strip(), lines[i + 1].strip()
         if head.startswith("|") and _TABLE_SEPARATOR.match(sep):
-            columns = [match_label(c) for c in _cells(head)]
-            named = [c for c in columns if c]
-            if "problem" in named and len(set(named)) >= 3:
+            columns = [_column(c) for c in _cells(head)]
+            named = {n for c in columns for n in c if n != REASON}
+            if "problem" in named and len(named) >= 3:
                 rows[i + 1] = rows[i + 2] = []
                 j = i + 2
                 while j < len(lines) and lines[j].strip().startswith("|"):
@@ -471,8 +591,10 @@ def _problem_tables(lines: list[str]) -> dict[int, list[str | None]]:
     return rows
 
 
-def _table_row(b: _Builder, number: int, raw: str, columns: list[str | None]) -> None:
-    """One row of a per-problem table: a problem of its own, each cell a field on this line."""
+def _table_row(b: _Builder, number: int, raw: str, columns: list[list[str]]) -> None:
+    """One row of a per-problem table: a problem of its own, each cell a field on this line; a cell
+    under two fields' header gives each its part, a reason column speaks for the complexities, and a
+    column the reader does not know is read by what it says."""
     b.end_section()
     if not columns:  # the header or the separator
         b.prose.append((number, raw))
@@ -480,13 +602,30 @@ def _table_row(b: _Builder, number: int, raw: str, columns: list[str | None]) ->
     cells = _cells(raw)
     if not any(cells):
         return
-    b.entry = ProblemEntry(len(b.problems) + 1, number, heading="")
-    b.problems.append(b.entry)
-    for name, cell in zip(columns, cells, strict=False):
-        if name is None or name in b.entry.fields:
+    entry = ProblemEntry(len(b.problems) + 1, number, heading="")
+    b.entry = entry
+    b.problems.append(entry)
+    reasons: list[str] = []
+    for names, cell in zip(columns, cells, strict=False):
+        text = cell.replace("<br>", "\n")
+        if names == [REASON]:
+            reasons.append(clean_value(text))
             continue
-        b.entry.fields[name] = Field(name, clean_value(cell.replace("<br>", "\n")), number, LABELS_EN[name],
-                                     cell, [(number, raw)])
+        if not names:
+            if clean_value(text):
+                entry.extra.append((number, text))
+            continue
+        pieces = claims(names[0], text, " / ".join(LABELS_EN[n] for n in names)) if len(names) > 1 \
+            else [(names[0], text, LABELS_EN[names[0]])]
+        for name, value, _ in pieces:
+            if name not in entry.fields:
+                entry.fields[name] = Field(name, clean_value(value), number, LABELS_EN[name], cell,
+                                           [(number, raw)])
+    reason = "; ".join(r for r in reasons if r)
+    for name in ("time", "space"):
+        f = entry.fields.get(name)
+        if reason and f is not None and f.filled:
+            f.value = f"{f.value} — {reason}"
     b.entry = None
 
 
@@ -502,26 +641,32 @@ def _split_approach(entry: ProblemEntry) -> None:
         return
     if _norm(f.label) not in _BOTH_APPROACHES:
         return
-    read = read_fields(split_sentences([(f.line, f.value.replace("\n", " "))]))
-    first, final = read.get("first_idea"), read.get("final_approach")
-    if first is None or final is None:
-        return
-    entry.fields["first_idea"] = Field("first_idea", clean_value(first.value), f.line, f.label, f.raw,
+    halves = split_approaches(f.value)
+    if halves is None:
+        read = read_fields(split_sentences([(f.line, f.value.replace("\n", " "))]))
+        first, final = read.get("first_idea"), read.get("final_approach")
+        if first is None or final is None:
+            return
+        halves = first.value, final.value
+    entry.fields["first_idea"] = Field("first_idea", clean_value(halves[0]), f.line, f.label, f.raw,
                                        list(f.lines))
-    f.value = clean_value(final.value)
+    f.value = clean_value(halves[1])
 
 
 def _fields_from_prose(entry: ProblemEntry) -> None:
     """Sentences that are not fields ('I first thought of ...', '시간 복잡도는 O(log n)이고 ...') answer
     the fields the labels left empty, as a TA would read them (prose.py)."""
     _split_approach(entry)
-    prose = split_sentences(entry.extra)
+    prose = split_sentences([(n, unlabelled(t)) for n, t in entry.extra])
     sentences = list(prose)
     for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
         sentences += split_sentences(f.lines[:1])[1:]
         first_raw = f.raw.splitlines()[:1]  # a label with nothing after it ('문제번호') has no raw line
         if f.name in _ONE_LINE and f.lines[0][1].strip() and first_raw and clean_value(first_raw[0]):
             sentences += split_sentences(f.lines[1:])  # the lines under 'Difficulty: Medium' are prose
+        other = {"time": "space", "space": "time"}.get(f.name)
+        if other and f.filled and not (entry.fields.get(other) and entry.fields[other].filled):
+            sentences += split_sentences([(f.line, f.value)])  # 'Time: O(log n) time and O(1) space …'
     sentences.sort(key=lambda s: s.line)
     raw_lines = dict(entry.extra) | {n: r for f in entry.fields.values() for n, r in f.lines}
     read = False
@@ -566,17 +711,60 @@ def _consume(b: _Builder, number: int, raw: str, stripped: str) -> None:
         level = len(m.group(1)) if m.group(1).startswith("#") else 3
         if _heading(b, number, raw, level, m.group(2)):
             return
-    found = _label_line(stripped)
-    if found:
-        for name, value, label in claims(*found):
+    record = _record(stripped)
+    found = None if record else _label_line(stripped)
+    if record or found:
+        for name, value, label in record or claims(*found):  # type: ignore[misc]
             b.open_field(name, value, label, number, raw)
         return
+    if b.current is not None and _ends_field(b.current, b.inline, raw, stripped):
+        b.close_field()  # an unknown label or a sibling bullet: its words are read by content (prose.py)
     closes = b.current is not None and b.inline and (b.gap or b.current.name in _ONE_LINE)
     if closes and not raw[:1].isspace() and set(read_fields(split_sentences([(number, raw)]))) - {
             b.current.name if b.current else ""}:
         b.close_field()  # a paragraph after an answered field that answers others is prose of its own
     _maybe_start_problem(b, number, stripped)
     b.add_line(number, raw)
+
+
+# 'Complexity: …', '- 복잡도: …', '**Note** → …': a label the reader does not know, set off as labels are
+_UNKNOWN_LABEL = re.compile(r"^(?:\*\*|__)?[^\W\d_][^:：\n]{0,28}?(?:\*\*|__)?\s*(?:[:：]|->|→|=>)", re.I)
+
+
+def unlabelled(raw: str) -> str:
+    """A line less the label the reader does not know ('- **Complexity:** Since n halves, …' reads as
+    'Since n halves, …'): its content is read, not its label."""
+    indent = raw[:_indent(raw)]
+    body = _BULLET.sub("", raw.strip(), count=1)
+    label = _UNKNOWN_LABEL.match(body)
+    if label is None or len(label.group().split()) > 4 or match_label(label.group().rstrip(":：->→= ")):
+        return raw
+    return indent + body[label.end():].lstrip("*_ ")
+
+
+def _indent(raw: str) -> int:
+    return len(raw) - len(raw.lstrip())
+
+
+def _ends_field(current: Field, inline: bool, raw: str, stripped: str) -> bool:
+    """Whether a line that is no known label still ends the open field: a label the reader does not
+    know ('- 복잡도: …', 'Complexity: …') at the field's own level, or a bullet beside the field's own
+    bullet once the field has its answer ('- 틀린 이유: …' then '- 혼자 풂'). The words are then read by
+    what they say, never swallowed into the field above."""
+    label_raw = current.lines[0][1] if current.lines else ""
+    if _indent(raw) > _indent(label_raw) or label_raw.lstrip().startswith("#"):
+        return False  # indented under the label, or under a heading ('# Approach'): the field's own text
+    body = _BULLET.sub("", stripped, count=1)
+    label = _UNKNOWN_LABEL.match(body)
+    if label and len(label.group().split()) <= 4:
+        return True
+    if not (_BULLET.match(stripped) and _BULLET.match(label_raw.strip())):
+        return False
+    if inline:
+        return True
+    # the label's line was empty: a sibling bullet is its value unless it answers another field
+    said = set(read_fields(split_sentences([(0, body)])))
+    return bool(said) and current.name not in said
 
 
 _ORDINAL_PROBLEM = re.compile(r"^(?:the\s+)?(?:first|second|1st|2nd|next|other)\s+(?:problem|question|one)\b|"
@@ -623,13 +811,19 @@ def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:
             b.open_field(name, value, label, number, raw)
         return True
     if raw.lstrip().startswith("#"):
-        if level <= 2:
+        if level <= 2 and not (b.entry is not None and _SECTION_OF_A_PROBLEM.search(text)):
             b.end_section()
         else:
             b.close_field()
         b.add_line(number, raw)
         return True
     return False
+
+
+# LeetCode's own solution headings ('# Intuition', '# Approach', '# Complexity', '# Code') and their
+# Korean forms are parts of the problem above them, whatever their level.
+_SECTION_OF_A_PROBLEM = re.compile(
+    r"complexity|복잡도|analysis|분석|\bcode\b|코드|intuition|approach|직관|접근", re.I)
 
 
 def _identified(entry: ProblemEntry) -> bool:

@@ -191,7 +191,7 @@ _WRONG = re.compile(
     r"wrong|mistake|\bbugs?\b|forgot|forget|missed|overflow|fail|\bTLE\b|time\s*limit|timed?\s*out|"
     r"edge\s+case|corner\s+case|off[- ]by[- ]one|crash|error|exception|tricky|careful|pitfall|stuck|"
     r"trip(?:ped)?\s+(?:me\s+)?up|struggl|confus|\bissues?\b|didn'?t\s+(?:handle|consider|account|check)|"
-    r"careless|could\s+have\s+gone|"
+    r"careless|could\s+have\s+gone|left\s+out|overlook|neglect|"
     r"틀렸|틀린|틀릴|틀려|실수|오답|시간\s*초과|빠뜨|빼먹|놓쳤|놓치|잊|까먹|오버플로|에러|오류|버그|경계|"
     r"주의|헷갈|예외|실패|막혔|고생|잘못|헤맸|어려웠|(?:처리|고려|확인)하지\s*(?:않|못)", re.I)
 _ALONE = re.compile(r"\balone\b|\bby\s+myself\b|\bon\s+my\s+own\b|\bindependently\b|"
@@ -339,9 +339,37 @@ def _read_complexities(sentences: list[Sentence], put: _Put) -> None:
         put(kind, value, chosen.sentence.line_at(chosen.match.start), chosen.sentence)
 
 
+# A complexity said in words ('log n time', 'constant extra space', '선형 시간', 'time is linear',
+# '공간 복잡도는 상수'): read as the claim, so the review can say it wants O(...) (unsure, no point taken)
+# rather than call the field missing.
+_WORDS = (r"log(?:arithmic)?(?:\s*\(?\s*[nN]\s*\)?)?|linear|constant|quadratic|[nN]\s*log\s*[nN]|"
+          r"선형|상수|로그|이차")
+_CUE_WORDS = r"time|space|memory|시간|공간|메모리"
+_WORDS_BEFORE = re.compile(rf"(?<![\w(])(?P<w>{_WORDS})\s*(?:-\s*)?(?:extra\s+|auxiliary\s+|추가\s*)?"
+                           rf"(?:{_CUE_WORDS})", re.I)
+_WORDS_AFTER = re.compile(rf"(?:{_CUE_WORDS})(?:\s*complexity|\s*복잡도)?\s*(?:is|are|was|:|은|는|이|가)?\s*"
+                          rf"(?P<w>{_WORDS})(?![\w(])", re.I)
+
+
+def word_complexities(text: str) -> list[tuple[BigOMatch, str]]:
+    """Each complexity said in words next to its cue, as a match the way ``find_all_bigo`` gives one,
+    with what its own cue says it measures ('time' or 'space')."""
+    found: dict[int, tuple[BigOMatch, str]] = {}
+    for pattern in (_WORDS_BEFORE, _WORDS_AFTER):
+        for m in pattern.finditer(text):
+            w = m.group("w").rstrip()
+            kind = "space" if _SPACE.search(m.group()) else "time"
+            found.setdefault(m.start("w"), (BigOMatch(m.start("w"), m.start("w") + len(w), w, w), kind))
+    return sorted(found.values(), key=lambda x: x[0].start)
+
+
 def _sentence_complexities(s: Sentence) -> list[_Mention]:
     text = s.text
     matches = find_all_bigo(text)
+    said: dict[int, str] = {}  # a complexity in words: its own cue ('log n time') says what it measures
+    if not matches:  # a Big-O said in words only where the sentence has none in O(...)
+        worded = word_complexities(text)
+        matches, said = [m for m, _ in worded], {m.start: kind for m, kind in worded}
     first = _FIRST.search(text)
     out: list[_Mention] = []
     for k, m in enumerate(matches):
@@ -349,6 +377,8 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
         hi = matches[k + 1].start if k + 1 < len(matches) else len(text)
         before, after = text[lo:m.start], text[m.end:hi]
         kinds, strength, cue_span = _kinds(before, after, lo, m.end)
+        if m.start in said:
+            kinds, strength = (said[m.start],), 2
         if not kinds and out and len(out[-1].kinds) == 2 and _LIST_GAP.fullmatch(before):
             kinds, strength, cue_span = out[-1].kinds, out[-1].strength, (m.start, m.start)  # '…, O(1)'
         if not kinds:
@@ -430,7 +460,7 @@ _CLAUSE_END = re.compile(r"[,;，、/|]|\s(?:and|but|while|whereas)\s|(?:이고|
 # A reason that comes before its claim ends in a causal connective: Korean -이라/-라서/-니까/-므로/
 # -때문에/-아서 (not the particle -에서), or opens with English 'since/because/as'.
 _REASON_BEFORE = re.compile(
-    r"(?:이라서|라서|이라|니까|으므로|므로|때문에|(?<=[가-힣])(?<![에로])서)\s*,?\s*$|"
+    r"(?:이라서|라서|이라|(?<=[가-힣])라|니까|으므로|므로|때문에|(?<=[가-힣])(?<![에로])서)\s*,?\s*$|"
     r"^\s*(?:since|because|as|given\s+that|due\s+to)\b", re.I)
 
 

@@ -23,10 +23,12 @@ from pathlib import Path
 from grader.core.lang import particle
 
 from .bigo import Complexity, ParseError, compare, find_all_bigo, parse
-from .catalog import Problem, find_problem
-from .coverage import says_why
+from .catalog import Approach, Problem, find_problem, identify
+from .coverage import function_source, says_why
 from .mathtext import to_plain
-from .parser import LABELS_EN, LABELS_KO, REQUIRED, Field, ProblemEntry, parse_log
+from .parser import LABELS_EN, LABELS_KO, REQUIRED, Field, ProblemEntry, parse_log, unlabelled
+from .prose import split_sentences
+from .unsure import COPULA as _COPULA
 from .unsure import SETTLED_BY_TA, TA_EN, TA_KO, UNSURE, is_unsure
 
 __all__ = [
@@ -175,6 +177,7 @@ class _Ctx:
         self.space_points = 0.0
         self.penalty = 0.0
         self.quotes: dict[str, Quote] = {}  # time/space -> the Big-O read, as written, and its line
+        self.sources: dict[str, str] | None = None  # the practice code, to see which approach it implements
 
     def add(self, severity: str, code: str, fld: str | None, line: int | None, ko: str, en: str) -> None:
         self.findings.append(Finding(severity, code, self.k, fld, line, ko, en))
@@ -358,7 +361,16 @@ def _has_reason(value: str, spans: list[tuple[int, int]]) -> bool:
     for start, end in sorted(spans, reverse=True):
         rest = rest[:start] + " " + rest[end:]
     rest = to_plain(rest).text  # LaTeX markup ('$', '\\mathcal{') is not a reason
-    return sum(c.isalpha() for c in _SEPARATORS.sub(" ", rest)) >= 2
+    rest = _COPULA.sub(" ", _SEPARATORS.sub(" ", rest))  # 'O(1)이다.' states the claim, gives no reason
+    return sum(c.isalpha() for c in rest) >= 2
+
+
+# A reason for each complexity of its own kind: a time argument is no example for a space complexity.
+# (en clause, ko clause before '때문이다', ko note)
+_REASON_EXAMPLE = {
+    "time": ("n halves every step", "n이 매번 절반이 되기", "n이 매번 절반으로 줄어듦"),
+    "space": ("only a few variables are kept", "변수 몇 개만 쓰기", "변수 몇 개만 사용"),
+}
 
 
 def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complexity | None:
@@ -375,17 +387,17 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
                 f"문제 {ctx.k}: {label_ko}에 이유가 없습니다. {f.line}행 \"{_excerpt(f.raw, f.value)}\"에서 "
                 f"{particle(label_ko, '를')} {particle(f.value, '로')} 읽었지만 왜 그런지가 없습니다. "
                 "같은 문장이나 다음 문장에 "
-                "이유를 덧붙이세요 (예: '… n이 매번 절반이 되기 때문이다').",
+                f"이유를 덧붙이세요 (예: '… {_REASON_EXAMPLE[name][1]} 때문이다').",
                 f"Problem {ctx.k}: the {label_en} has no reason: "
                 f"line {f.line} \"{_excerpt(f.raw, f.value)}\" "
                 f"gives it as {f.value} but not why; add the reason in that sentence or the next "
-                "(e.g. '... because n halves every step').")
+                f"(e.g. '... because {_REASON_EXAMPLE[name][0]}').")
     else:
         ctx.add("error", "no_reason", name, f.line,
                 f"문제 {ctx.k}: {label_ko}에 이유가 없습니다. Big-O 뒤에 왜 그런지 한 줄을 덧붙이세요 "
-                "(예: 'n이 매번 절반으로 줄어듦').",
+                f"(예: '{_REASON_EXAMPLE[name][2]}').",
                 f"Problem {ctx.k}: the {label_en} has no reason; add one line after the Big-O saying why "
-                "(e.g. 'n halves every step').")
+                f"(e.g. '{_REASON_EXAMPLE[name][0]}').")
     if not matches:
         ctx.add("error", "no_bigo", name, f.line,
                 f"문제 {ctx.k}: {label_ko} '{_short(f.value)}'에서 Big-O를 찾지 못했습니다. "
@@ -439,16 +451,58 @@ class Quote:
         return f'{self.line}행의 "{self.written}"'  # a particle after it follows the Big-O, not the line
 
 
+def _bounds(name: str, a: Approach) -> tuple[Complexity, ...]:
+    return (a.time_bigo,) if name == "time" else a.space_bigo
+
+
+def _holds(name: str, parsed: list[Complexity], a: Approach) -> bool:
+    return any(compare(c, k) == 0 for c in parsed for k in _bounds(name, a))
+
+
+def _approach_text(entry: ProblemEntry) -> str:
+    """What the log says of the method it submitted: its final approach and its complexities (a first
+    idea is not the approach the complexities are about)."""
+    return "\n".join(f.value for n, f in entry.fields.items() if n in ("final_approach", "time", "space"))
+
+
 def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quote: Quote) -> bool:
+    """The claim against the approach the log names and the code implements (catalog.identify), not
+    against the best bound of any approach: the sieve of Eratosthenes is not O(n) because the linear
+    sieve is. A family named by its words alone ('a sieve') is its usual member (the catalog's first) when
+    the claim holds for that one. When neither names one and the approaches disagree, or the claim holds
+    only for a family's other member, the reader is not sure: a TA reads it."""
+    source = function_source(ctx.sources, p.function) if p.function else None
+    text = _approach_text(ctx.entry)
+    named = identify(p, text, source)
+    # named by a family's words alone: no member's own words, no code that says which
+    family = bool(named) and not (source and identify(p, "", source)) and not any(
+        a.variant and re.search(a.variant, text, re.I) for a in named)
+    pool = named or p.approaches
+    holding = [a for a in pool if _holds(name, parsed, a)]
+    if named and not holding:
+        in_code = bool(source) and named[0] in identify(p, "", source)
+        return _against_named(ctx, name, p, named, parsed, quote, in_code)
+    if family and pool[0] in holding:
+        return True  # a family named by its usual member's words ('sieve', 'fast exponentiation'): that one
+    if holding and len(holding) < len(pool):
+        label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
+        others = [a for a in pool if a not in holding]
+        yes_ko, no_ko = (", ".join(a.name_ko for a in x) for x in (holding, others))
+        yes_en, no_en = (", ".join(a.name_en for a in x) for x in (holding, others))
+        ctx.add(UNSURE, "unsure_approach", name, quote.line,
+                f"문제 {ctx.k}: {label_ko} {particle(quote.ko, '은')} {yes_ko}에는 맞지만 {no_ko}에는 "
+                f"맞지 않습니다. 기록에서 어느 방법인지 알 수 없었습니다. {TA_KO}",
+                f"Problem {ctx.k}: the {label_en} {quote.en} holds for the {yes_en} but not for the {no_en}, "
+                f"and the reader could not tell which one the log describes. {TA_EN}")
+        return True
+    if holding:
+        return True
     if name == "time":
-        known = [a.time_bigo for a in p.approaches]
         best_approach = p.best_time()
         best = best_approach.time_bigo
     else:
-        known = [s for a in p.approaches for s in a.space_bigo]
         best, best_approach = p.best_space()
-    if any(compare(c, k) == 0 for c in parsed for k in known):
-        return True
+    known = [k for a in p.approaches for k in _bounds(name, a)]
     mine = parsed[0]
     order = compare(mine, best)
     label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
@@ -482,6 +536,30 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quot
                 f"known {best} ({best_approach.name_en}): inconsistent, an analysis slip is likelier than a "
                 "new algorithm; "
                 "recount the loop iterations, recursion depth and array sizes.")
+    return False
+
+
+def _against_named(ctx: _Ctx, name: str, p: Problem, named: tuple[Approach, ...], parsed: list[Complexity],
+                   quote: Quote, from_code: bool) -> bool:
+    """A claim that does not hold for the approach the log names (and the code implements)."""
+    approach = named[0]
+    bound = _bounds(name, approach)[0]
+    order = compare(parsed[0], bound)
+    label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
+    if order is None:
+        return True  # other variables: the incomparable case is the reference's to explain, not a fault
+    other = next((a for a in p.approaches if a not in named and _holds(name, parsed, a)), None)
+    by_en = "your log and code describe" if from_code else "your log describes"
+    by_ko = "기록과 코드가 설명하는" if from_code else "기록이 설명하는"
+    also_en = f"; {quote.written} is the bound of the {other.name_en}, a different approach" if other else ""
+    also_ko = f" {particle(quote.written, '은')} 다른 방법인 {other.name_ko}의 복잡도입니다." if other else ""
+    ctx.add("warning", "complexity_worse" if order > 0 else "complexity_inconsistent", name, quote.line,
+            f"문제 {ctx.k}: {by_ko} {p.label} 풀이는 {approach.name_ko}이고, 그 {label_ko}는 {bound}입니다. "
+            f"{particle(quote.ko, '와')} 맞지 않습니다.{also_ko} 적은 방법에 맞게 "
+            "반복 횟수, 재귀 깊이, 배열 크기를 다시 세어 보세요.",
+            f"Problem {ctx.k}: {by_en} {p.label} solved with the {approach.name_en}, whose {label_en} is "
+            f"{bound}, not {quote.en}{also_en}. Recount the loop iterations, recursion depth and array sizes "
+            "of the approach you describe.")
     return False
 
 
@@ -541,9 +619,10 @@ def _check_consistency(ctx: _Ctx, time: Complexity | None, space: Complexity | N
 
 
 def _review_entry(
-    slot: int, entry: ProblemEntry, findings: list[Finding]
+    slot: int, entry: ProblemEntry, findings: list[Finding], sources: dict[str, str] | None = None
 ) -> tuple[_Ctx, ProblemReview, Problem | None]:
     ctx = _Ctx(slot, entry, findings)
+    ctx.sources = sources
     problem = _review_problem_field(ctx)
     difficulty = _review_difficulty(ctx, problem)
     _review_text_fields(ctx)
@@ -588,10 +667,12 @@ def review_file(path: str | Path, practice: dict[str, str] | None = None) -> Log
 
 
 def review_log(text: str | None, practice: dict[str, str] | None = None,
-               unsolved: dict[str, str] | None = None) -> LogReview:
+               unsolved: dict[str, str] | None = None, sources: dict[str, str] | None = None) -> LogReview:
     """Findings and points for a log; ``practice`` maps a practice function
     (my_pow, count_primes, is_happy, int_to_roman) to its failing edge case, ``unsolved`` each one
-    the practice code leaves unsolved to how ('stub', 'missing'; coverage.py), None when not known."""
+    the practice code leaves unsolved to how ('stub', 'missing'; coverage.py), None when not known;
+    ``sources`` the practice code itself (module -> text), so the catalog compares a complexity with
+    the approach the code implements."""
     findings: list[Finding] = []
     if text is None or not text.strip():
         return _zero(findings, "empty_log", "LEETCODE_LOG.md가 비어 있습니다. 템플릿의 칸을 채우세요.",
@@ -610,12 +691,12 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
                      "LEETCODE_LOG.md가 아직 빈 템플릿입니다. 채운 칸이 하나도 없습니다.",
                      "LEETCODE_LOG.md is still the blank template: no field has been filled in.",
                      parsed.problems[0].line)
-    return _review_entries(parsed.problems, findings, practice or {}, unsolved)
+    return _review_entries(parsed.problems, findings, practice or {}, unsolved, sources)
 
 
 def _review_entries(
     entries: list[ProblemEntry], findings: list[Finding], practice: dict[str, str],
-    unsolved: dict[str, str] | None = None,
+    unsolved: dict[str, str] | None = None, sources: dict[str, str] | None = None,
 ) -> LogReview:
     breakdown: list[BreakdownItem] = []
     reviews: list[ProblemReview] = []
@@ -630,7 +711,7 @@ def _review_entries(
             breakdown.append(BreakdownItem(f"problem {slot}", 0.0, PER_PROBLEM))
             continue
         first = len(findings)
-        ctx, pr, problem = _review_entry(slot, entries[slot - 1], findings)
+        ctx, pr, problem = _review_entry(slot, entries[slot - 1], findings, sources)
         _settle(ctx, findings[first:])
         if problem is not None and problem.number in seen:
             ctx.add("warning", "duplicate_problem", "problem", ctx.line_for("problem"),
@@ -675,8 +756,7 @@ def _settle(ctx: _Ctx, mine: list[Finding]) -> None:
             continue
         placed = ctx.entry.fields.get(f.field)
         emptied = placed is not None and not placed.filled
-        prose = ctx.entry.implicit or any(x.label == "sentence" for x in ctx.entry.fields.values())
-        if prose and f.code == "missing_field":  # prose was read sentence by sentence (prose.py) already
+        if ctx.entry.implicit and f.code == "missing_field":  # a log all in prose: every sentence was read
             continue
         text = _unplaced_text(ctx.entry, f.field)
         saw = is_unsure(f.code, f.field, placed.value if placed else "", text, emptied)
@@ -702,12 +782,21 @@ def _unplaced_text(entry: ProblemEntry, name: str) -> str:
     """What under a problem might still hold field ``name``: its prose, every field's continuation
     lines (where a label the parser does not know is swallowed), and for a complexity the other
     complexity's line (both said in one field). A field's own labelled line belongs to that field."""
-    parts = [entry.heading, *(t for _, t in entry.extra)]  # prose: its sentences were all read already
+    # the prose less each sentence a field was read from (prose.py): what is left was not placed
+    placed = {" ".join(f.raw.split()) for f in entry.fields.values() if f.label == "sentence"}
+    extra = split_sentences([(n, unlabelled(t)) for n, t in entry.extra]) if placed else []
+    parts = [entry.heading, *(s.text for s in extra if " ".join(s.text.split()) not in placed)] if placed \
+        else [entry.heading, *(t for _, t in entry.extra)]
     for other, f in entry.fields.items():
         rest = f.lines[1:] if f.lines else []
         if other == name or (other in ("time", "space") and name in ("time", "space")
                              and _NAMED[name].search(f.raw)):
             rest = f.lines or [(f.line, f.raw)]
+        elif name in ("time", "space") or {name, other} == {"first_idea", "final_approach"}:
+            # the other complexity's own claim, a method's own words ('제곱근까지', 'n times'), the final
+            # approach's for the first idea: none of them is this field (an unknown label no longer hides in
+            # a field: parser._ends_field)
+            rest = []
         parts += [t for _, t in rest]
     for d in entry.duplicates:
         parts.append(d.raw)

@@ -35,16 +35,22 @@ _FIELD_WORDS = {
     "problem": r"\b\d{1,4}\s*[.)번]\s*[A-Za-z가-힣]",
     "difficulty": r"\bmed(?:ium)?\b|\beasy\b|\bhard\b|중간|보통|쉬움|어려움|미디엄|난이도"
                   r"|difficulty|\bdiff\b",
-    "first_idea": r"처음|첫\s*아이디어|first|initial|brute|naive|완전\s*탐색|브루트|단순|idea|아이디어|->|→",
+    # 'first' alone is no first idea ('largest first'): a phrase that introduces one
+    "first_idea": r"처음|첫\s*(?:아이디어|시도|접근|생각)|at\s+first|"
+                  r"\bfirst\s+(?:idea|thought|attempt|try|approach)|\binitial(?:ly)?\b|brute|naive|완전\s*탐색|브루트|단순|\bidea\b|아이디어|intuition|->|→",
     "final_approach": r"최종|결국|final|approach|접근|improv|개선|submitted|제출|->|→",
-    "time": rf"time|시간|{_BIGO.pattern}|{_COMPLEXITY_WORDS}|complexity|복잡도",
-    "space": rf"space|공간|memory|메모리|{_BIGO.pattern}|{_COMPLEXITY_WORDS}|extra|complexity|복잡도",
+    # not the bare word 'complexity' ('# Complexity' heads both): it says neither which one nor what it is
+    "time": rf"\btime\b|시간|{_BIGO.pattern}|{_COMPLEXITY_WORDS}",
+    "space": rf"space|공간|memory|메모리|{_BIGO.pattern}|{_COMPLEXITY_WORDS}|extra",
     "what_went_wrong": r"wrong|mistake|bug|틀|오류|실수|edge|경계|overflow|오버플로|timeout|초과|\bTLE\b|"
                        r"\bWA\b|fail|실패|음수|negative|could\s+have",
     "solved": r"alone|myself|on\s+my\s+own|solution|editorial|혼자|스스로|풀이|힌트|hint|해설|\bsolved\b|풂",
     "redo_date": r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}|redo|다시",
 }
 _WORDS = {k: re.compile(v, re.I) for k, v in _FIELD_WORDS.items()}
+
+# 'O(1)이다.', 'is O(n)': the claim stated, no reason given
+COPULA = re.compile(r"(?:^|(?<=\s))(?:이다|입니다|이에요|예요|이야|임|is|are|was)(?=\s|$)", re.I)
 
 TA_EN = "A TA will read this part; no point is taken for it."
 TA_KO = "이 부분은 조교가 직접 읽습니다. 이 부분에서 감점하지 않습니다."
@@ -80,7 +86,7 @@ def is_unsure(code: str, name: str, value: str, text: str, emptied: bool) -> str
     if code == "no_reason":
         from .mathtext import to_plain  # LaTeX markup ('\\mathcal') is neither a reason nor words
 
-        rest = _BIGO_SPAN.sub(" ", to_plain(value).text)
+        rest = COPULA.sub(" ", re.sub(r"[.。,;:]", " ", _BIGO_SPAN.sub(" ", to_plain(value).text)))
         if has_connective(rest) or sum(c.isalpha() for c in rest) >= 2:
             return "the field holds words besides the Big-O the reader could not tell apart from a reason"
         if has_connective(text) and field_words(name, text):

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from grader.report.i18n import translate
+from grader.report.pending import pending
 from grader.report.records import record_of
 from lesson_embedding_pe.leetlog import review_log
 from lesson_embedding_pe.loggrade import HIDDEN_GROUPS, PUBLIC_GROUPS
@@ -120,6 +122,23 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
         linked = review_log(source, practice).to_dict()["linked_failures"]
     key = "message_ko" if lang == "ko" else "message_en"
     public_only = "hidden" not in (results.get("suites") or [])
+    # the points the hidden groups will take, as the lesson decided them once (loggrade.at_submission):
+    # the first finding of each group carries the amount, the problem's row and the log's total the sum
+    entries = [e for e in (results.get("artifacts") or {}).get("at_submission") or []
+               if e.get("task") == "leetcode_log"] if pending(results, lang) else []
+    tagged: set[int] = set()
+
+    def amount_of(f: dict[str, Any]) -> float | None:
+        for i, e in enumerate(entries):
+            if f.get("code") in (e.get("codes") or ()) and f.get("line") in (e.get("lines") or ()):
+                first = i not in tagged
+                tagged.add(i)
+                return float(e.get("points") or 0.0) if first else None
+        return None
+
+    def tag(points: float) -> str:
+        return translate("at_submit_tag", lang, points=f"{round(points, 3):g}")
+
     findings = []
     for f in sorted(art.get("findings") or [],
                     key=lambda f: (f.get("line") or 0, SEVERITY_ORDER.get(f.get("severity"), 4))):
@@ -130,6 +149,8 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
             "quote": lines[line - 1].strip() if isinstance(line, int) and 0 < line <= len(lines) else "",
             "at_submission": public_only and f.get("code") in AT_SUBMISSION,
         })
+        amount = amount_of(f) if findings[-1]["at_submission"] else None
+        findings[-1]["at_submission_text"] = tag(amount) if amount else ""
     review, review_max = float(art.get("points", 0.0)), float(art.get("max_points", 0.0))
     task = (results.get("tasks") or {}).get("leetcode_log") or {}
     total, total_max = float(task.get("score", review)), float(task.get("max_score", review_max))
@@ -138,10 +159,15 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
     breakdown = test_breakdown(results, lang) or [
         dict(b, item=breakdown_label(str(b.get("item", "")), lang), group=False)
         for b in art.get("breakdown") or []]
+    problems = problem_points(results, art.get("problems") or [])
+    for p in problems:
+        lost = sum(float(e.get("points") or 0.0) for e in entries if e.get("problem") == p.get("index"))
+        p["at_submission"] = tag(lost) if lost else ""
+    lost = sum(float(e.get("points") or 0.0) for e in entries)
     return {
         "present": True,
-        "points": total, "max_points": total_max,
-        "breakdown": breakdown, "problems": problem_points(results, art.get("problems") or []),
+        "points": total, "max_points": total_max, "at_submission": tag(lost) if lost else "",
+        "breakdown": breakdown, "problems": problems,
         "findings": findings, "linked": linked,
         "errors": sum(f["severity"] == "error" for f in findings),
         "unsure": sum(f["severity"] == "unsure" for f in findings),  # a TA reads these (leetlog/unsure.py)

@@ -78,4 +78,5 @@ def test_float64_stays_float64(student):
     q, k, v = (torch.randn(*lead, t, d_k, dtype=f64), torch.randn(*lead, t, d_k, dtype=f64),
                torch.randn(*lead, t, d_v, dtype=f64))
     mask = torch.ones(t, t, dtype=torch.bool).triu(1)
-    _check(student, q, k, v, mask, f"scaled_dot_product_attention on float64 q {tuple(q.shape)}", atol=1e-9)
+    _check(student, q, k, v, mask, f"scaled_dot_product_attention(q float64 {tuple(q.shape)}, ...)",
+           atol=1e-9)

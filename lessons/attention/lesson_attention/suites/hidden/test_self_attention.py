@@ -27,7 +27,7 @@ def _expected(weights, x, d_model, n_heads):
 
 
 def _forward_matches(student, d_model, n_heads, batch, t):
-    what = f"CausalSelfAttention({d_model}, {n_heads}) on x ({batch}, {t}, {d_model})"
+    what = f"CausalSelfAttention({d_model}, {n_heads})(x ({batch}, {t}, {d_model}))"
     layer = student.call(CLASS, d_model, n_heads)
     weights = read_weights(layer, what)
     x = torch.randn(batch, t, d_model)
@@ -52,13 +52,13 @@ def test_causal_at_random_sizes(student):
     cut = fresh_rng().randrange(t - 1)
     layer = student.call(CLASS, d_model, n_heads)
     check_causal(student, layer, torch.randn(batch, t, d_model), cut,
-                 f"CausalSelfAttention({d_model}, {n_heads}) on x ({batch}, {t}, {d_model})")
+                 f"CausalSelfAttention({d_model}, {n_heads})(x ({batch}, {t}, {d_model}))", n_heads=n_heads)
 
 
 @pytest.mark.task("CausalSelfAttention", points=1)
 def test_double_runs_in_float64(student):
     d_model, n_heads, batch, t = _sizes()
-    what = f"CausalSelfAttention({d_model}, {n_heads}).double() on float64 x"
+    what = f"CausalSelfAttention({d_model}, {n_heads}).double()(x float64)"
     layer = student.call(CLASS, d_model, n_heads)
     layer.call("double")
     out = as_tensor(layer.call("__call__", torch.randn(batch, t, d_model, dtype=torch.float64)), what)

@@ -4,7 +4,7 @@ import pytest
 import torch
 
 from grader.core.testkit import raised
-from lesson_attention.checks import check_mask, check_names
+from lesson_attention.checks import check_mask, check_mask_dtype, check_names
 
 # causal_mask(4) written out: row i is query position i; True (1) marks the keys it may not see.
 FOUR = torch.tensor([[0, 1, 1, 1],
@@ -13,9 +13,16 @@ FOUR = torch.tensor([[0, 1, 1, 1],
                      [0, 0, 0, 0]], dtype=torch.bool)
 
 
-@pytest.mark.task("causal_mask", points=2)
+@pytest.mark.task("causal_mask", points=1)
 def test_mask_of_four(student):
     check_mask(student.call("causal_attention.causal_mask", 4), 4, "causal_mask(4)", FOUR)
+
+
+# The cells and the dtype are one check each: a float 0/1 mask with the right cells loses this point
+# only, less than a mask that lets a position see the future.
+@pytest.mark.task("causal_mask", points=1)
+def test_mask_is_bool(student):
+    check_mask_dtype(student.call("causal_attention.causal_mask", 4), 4, "causal_mask(4)")
 
 
 @pytest.mark.task("causal_mask", points=1)

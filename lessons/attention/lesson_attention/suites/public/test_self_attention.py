@@ -31,7 +31,8 @@ def test_output_shape(student):
 @pytest.mark.task("CausalSelfAttention", points=2)
 def test_no_position_sees_the_future(student):
     layer = student.call(CLASS, 16, 4)
-    check_causal(student, layer, torch.randn(2, 6, 16), 2, "CausalSelfAttention(16, 4) on x (2, 6, 16)")
+    check_causal(student, layer, torch.randn(2, 6, 16), 2, "CausalSelfAttention(16, 4)(x (2, 6, 16))",
+                 n_heads=4)
 
 
 @pytest.mark.task("CausalSelfAttention", points=1)

@@ -19,7 +19,7 @@ from lesson_embedding_pe import experiment as X
 # a test that also reads the student's own runs (the `runs` fixture) says so with experiment_runs("student").
 pytestmark = pytest.mark.experiment_runs("component")
 
-B8, B12 = X.bound(8), X.bound(12)
+B8 = X.bound(8)
 
 
 @pytest.fixture(scope="module")
