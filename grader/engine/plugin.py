@@ -111,7 +111,7 @@ class GradingPlugin:
         if items and hooks.prefetch(self.new_student(), self.artifacts_store, items, filtered=filtered):
             items.sort(key=hooks.reads_prefetch)  # stable: each group keeps its order
             if reuse.ACTIVE is not None:  # what its threads resolve counts for the tests that read their work
-                reuse.ACTIVE.beside({t.ident for t in threading.enumerate()} - before - {None})
+                reuse.ACTIVE.beside({t.ident for t in threading.enumerate() if t.ident is not None} - before)
 
     def pytest_json_runtest_metadata(self, item: pytest.Item, call: pytest.CallInfo) -> dict:
         task, points = rubric_of(item, self.lesson.task_names)

@@ -115,8 +115,10 @@ def reuse_key(options: GradeOptions, lesson: Lesson, plugin: GradingPlugin) -> s
     the lesson's, the suites' and the reference's files, the options that choose or run the tests, the
     tamper scan and the seed every input is drawn from.  Not the language: both are in the entries."""
     lesson_pkg = sys.modules.get(options.lesson.split(".")[0])  # loaded by now (load_lesson)
-    trees = [Path(__file__).resolve().parents[1], options.suites_dir, options.solutions_dir]  # the kit's own
-    trees += [Path(lesson_pkg.__file__).parent] if getattr(lesson_pkg, "__file__", None) else []
+    trees = [Path(__file__).resolve().parents[1], options.suites_dir]  # the kit's own, the suites
+    trees += [options.solutions_dir] if options.solutions_dir is not None else []
+    where = getattr(lesson_pkg, "__file__", None)
+    trees += [Path(where).parent] if where else []
     parts = {"lesson": options.lesson, "keyword": options.keyword, "hidden": options.hidden,
              # not the folders hidden from the worker (the output folder's name): no test that runs
              # code able to look for them is ever reused (engine/reuse.py, UNHASHED)
