@@ -9,7 +9,12 @@ run, each figure the median of --runs runs:
 * `python -c "import torch"`, the floor;
 * a re-grade after a one-line change in leetcode.py (a module the experiment does not call) and in
   embedding.py (one it does), cold (`--no-daemon`) and warm (the folder's daemon, after a warm-up);
+* a warm re-grade after a save that changed nothing (every test's result reused, engine/reuse.py);
 * the daemon's idle memory: RSS of the daemon and its zygote (shared pages counted in each).
+
+Each warm row also says how many of the tests were reused rather than run.  ``--seed HEX`` grades with a
+fixed seed (GK_GRADING_SEED): the seed is otherwise made from every staged file, so an edit anywhere draws
+fresh inputs for every test and nothing can be reused (docs/warm-grader.md).
 
 Writes a Markdown table to --out and prints it, with the machine and the load average.
 """
@@ -17,6 +22,7 @@ Writes a Markdown table to --out and prints it, with the machine and the load av
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import shutil
@@ -48,6 +54,15 @@ def edit(path: Path, n: int) -> None:
     path.write_text("\n".join([*lines, f"# edit {n}"]) + "\n")
 
 
+def reused_share(reports: Path) -> float:
+    """The share of the last grade's tests taken from the run before (results.json ``reused``)."""
+    try:
+        tests = json.loads((reports / "results.json").read_text(encoding="utf-8"))["tests"]
+    except (OSError, ValueError, KeyError):
+        return 0.0
+    return sum(1 for t in tests if t.get("reused")) / max(1, len(tests))
+
+
 def rss_mib(pid: int) -> float:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -62,6 +77,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--out", type=Path, default=Path("/tmp/loop.md"))
+    p.add_argument("--seed", default=None, help="grade with this fixed seed (GK_GRADING_SEED)")
     args = p.parse_args()
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="gk-loop-") as tmp:
@@ -72,10 +88,13 @@ def main() -> int:
             shutil.copy(module, copy / "exercises" / module.name)
         env = {k: v for k, v in os.environ.items() if k not in ("GK_NO_DAEMON", "PYTHONPATH")}
         env.update(GK_DAEMON="1", XDG_RUNTIME_DIR=str(Path(tmp) / "run"), GK_DAEMON_IDLE="600")
+        if args.seed:
+            env["GK_GRADING_SEED"] = args.seed
         (Path(tmp) / "run").mkdir()
         grade = [sys.executable, "-m", "grader.cli", "-q"]
         torch_walls: list[float] = []  # measured between the grades, under the same load as they run
         walls: dict[tuple[str, str], list[float]] = {}
+        reused: dict[tuple[str, str], list[float]] = {}  # the share of the tests a warm grade reused
         n = 0
         try:
             timed(grade, copy, env)  # starts the daemon
@@ -86,11 +105,15 @@ def main() -> int:
             timed(grade, copy, env)  # warm-up through it
             for _ in range(args.runs):
                 torch_walls.append(timed([sys.executable, "-c", "import torch"], copy, env))
-                for module in ("leetcode", "embedding"):
+                for module in ("leetcode", "embedding", "unchanged"):
                     for mode, extra in (("cold", ["--no-daemon"]), ("warm", [])):
+                        if module == "unchanged" and mode == "cold":
+                            continue
                         n += 1
-                        edit(copy / "exercises" / f"{module}.py", n)
+                        if module != "unchanged":
+                            edit(copy / "exercises" / f"{module}.py", n)
                         walls.setdefault((module, mode), []).append(timed([*grade, *extra], copy, env))
+                        reused.setdefault((module, mode), []).append(reused_share(copy / "reports"))
             time.sleep(2)
             (pid_file,) = folder.glob("*.pid")
             pid = int(pid_file.read_text().split()[0])
@@ -103,18 +126,24 @@ def main() -> int:
     torch_wall = statistics.median(torch_walls)
     rows = [("bare `python -c \"import torch\"`", torch_wall, "1×", "")]
     goals = {"leetcode": 0.5, "embedding": 1.5}
-    for module in ("leetcode", "embedding"):
+    for module in ("leetcode", "embedding", "unchanged"):
         for mode in ("cold", "warm"):
+            if (module, mode) not in walls:
+                continue
             wall = statistics.median(walls[(module, mode)])
-            goal = f"goal ≤ {goals[module]}×" if mode == "warm" else ""
-            rows.append((f"re-grade after a one-line change in {module}.py, {mode}", wall,
-                         f"{wall / torch_wall:.2f}×", goal))
+            goal = f"goal ≤ {goals[module]}×" if mode == "warm" and module in goals else ""
+            share = statistics.mean(reused[(module, mode)])
+            what = ("re-grade after a save that changed nothing" if module == "unchanged" else
+                    f"re-grade after a one-line change in {module}.py")
+            label = f"{what}, {mode}" + (f" ({share:.0%} of the tests reused)" if mode == "warm" else "")
+            rows.append((label, wall, f"{wall / torch_wall:.2f}×", goal))
     import torch  # noqa: F401 - for its version only
 
     lines = [
         f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, torch "
         f"{torch.__version__}; median of {args.runs} runs; load average {load_before[0]:.1f} before, "
-        f"{load_after[0]:.1f} after (`python bench/bench_loop.py --runs {args.runs}`).",
+        f"{load_after[0]:.1f} after (`python bench/bench_loop.py --runs {args.runs}"
+        f"{f' --seed {args.seed}' if args.seed else ''}`).",
         "",
         "| measure | wall | against import torch | |",
         "|---|---:|---:|---|",
@@ -123,6 +152,16 @@ def main() -> int:
     ]
     table = "\n".join(lines) + "\n"
     args.out.write_text(table, encoding="utf-8")
+    # The record docs/warm-grader.md renders (<!-- bench: NAME -->), one per seed mode and torch build.
+    sys.path.insert(0, str(ROOT))
+    from bench.record import record_name, write_record
+
+    command = f"python bench/bench_loop.py --runs {args.runs}" + (f" --seed {args.seed}" if args.seed else "")
+    columns = ("measure", "wall", "against import torch", "goal")
+    write_record(record_name("loop-fixed-seed" if args.seed else "loop"), command=command, runs=args.runs,
+                 load=(load_before[0], load_after[0]), columns=columns,
+                 rows=[*[(a, f"{b:.2f} s", c, d) for a, b, c, d in rows],
+                       ("the daemon's idle memory (RSS of daemon + zygote)", f"{idle:.0f} MiB", "", "")])
     print(table)
     return 0
 

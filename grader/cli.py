@@ -254,7 +254,9 @@ def run_warm(argv: list[str], args: argparse.Namespace, policy: SandboxPolicy) -
         ref = lesson_from_args(args, Path(args.path) if args.path else None)
     except UsageProblem:
         return None  # grade_one says why
-    key = [ref.module, repr(replace(policy, hide=())), str(args.out)]
+    # Not the output folder: a notebook's check() (grader/jupyter/check.py) writes to one of its own and
+    # is served by the folder's daemon all the same; the request carries the whole command line.
+    key = [ref.module, repr(replace(policy, hide=()))]
     if args.stop_daemon:
         stopped = client.stop(key)
         print("grade: the warm grader stopped / 상주 채점기를 껐습니다" if stopped else
@@ -264,7 +266,7 @@ def run_warm(argv: list[str], args: argparse.Namespace, policy: SandboxPolicy) -
     if not host.wanted(policy):
         return None
     code = client.serve(argv, key, HOST_ENTRY)
-    if code is None:
+    if code is None and os.environ.get("GK_DAEMON") != client.IF_UP:  # check(): served where one is up
         client.start(key, kit_trees(ref.module))
     return code
 

@@ -22,6 +22,7 @@ from typing import Any
 from grader.daemon.place import socket_path
 from grader.sandbox import host
 
+IF_UP = "if-up"  # GK_DAEMON=if-up: served by the folder's daemon where one runs, never starting one
 FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 FALLBACK = "grade: the warm grader did not answer; grading cold / 상주 채점기가 응답하지 않아 새로 채점합니다"
 
@@ -70,6 +71,7 @@ def serve(argv: list[str], key: list[str], entry: str) -> int | None:
             print(FALLBACK, file=sys.stderr)
             path.unlink(missing_ok=True)
             path.with_suffix(".pid").unlink(missing_ok=True)
+            path.with_suffix(".reuse").unlink(missing_ok=True)
         return None
     accepted = False
     try:

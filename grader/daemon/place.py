@@ -46,7 +46,10 @@ def private_dir() -> Path:
 
 def socket_path(folder: str, key: list[str]) -> Path:
     """The socket of the daemon for ``folder`` and ``key`` (the lesson and grading flags)."""
-    digest = hashlib.sha256("\0".join([sys.executable, folder, *key]).encode()).hexdigest()[:20]
+    # The environment and the interpreter it runs, whichever link named it (a `grade` script's python3, a
+    # notebook kernel's python): the same daemon serves both.
+    python = f"{sys.prefix}\0{os.path.realpath(sys.executable)}"
+    digest = hashlib.sha256("\0".join([python, folder, *key]).encode()).hexdigest()[:20]
     return private_dir() / f"{digest}.sock"
 
 

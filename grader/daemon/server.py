@@ -59,6 +59,7 @@ class Daemon:
         self.folder, self.sock_path, self.trees = folder, sock_path, trees
         self.stamp = stamp(trees)
         self.pid_file = sock_path.with_suffix(".pid")
+        self.reuse_file = sock_path.with_suffix(".reuse")  # the last grade's results by what they read
         self.served = 0
 
     def serve(self) -> int:
@@ -89,6 +90,8 @@ class Daemon:
                         return 0
         finally:
             listener.close()
+            for leftover in self.reuse_file.parent.glob(self.reuse_file.name + "*"):  # with a grade's .tmp
+                leftover.unlink(missing_ok=True)
             self.sock_path.unlink(missing_ok=True)
             self.pid_file.unlink(missing_ok=True)
             zygote_mod.close_started()
@@ -134,7 +137,9 @@ class Daemon:
             client.sendall(b"no zygote\n")
             return
         client.sendall(b"ok\n")
-        ours.sendall(json.dumps({**payload, **host.zygote_fields(zygote)}).encode() + b"\n")
+        # Only what changed runs again (grader/engine/reuse.py): the served grade keeps its results here.
+        env = {**payload.get("env", {}), "GK_REUSE_FILE": str(self.reuse_file)}
+        ours.sendall(json.dumps({**payload, "env": env, **host.zygote_fields(zygote)}).encode() + b"\n")
 
         def relay() -> None:  # the client's signals; its going away kills the grade, as a cold one dies
             buffer = b""

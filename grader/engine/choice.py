@@ -81,7 +81,8 @@ def apply_choices(tests: list[TestResult], skipped: list[SkippedTest],
             "messages": {"en": str(reason.get("en", "")), "ko": str(reason.get("ko", ""))},
             "not_counted": {"group": choice["group"], "tests": []}})
         # its messages too: the reports show a failing problem that does not count as failing (cards.py)
-        left = {"id": t["id"], "status": t["status"], "messages": dict(t.get("messages") or {})}
+        left = {"id": t["id"], "status": t["status"], "messages": dict(t.get("messages") or {}),
+                **({"reused": True} if t.get("reused") else {})}
         if "feedback" in t:  # its record, "not counted" unless it is not started at all
             record = dict(t["feedback"])
             if record.get("status") == "failed":

@@ -8,6 +8,7 @@ pytest-json-report record.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from grader.core import seeds, tamper, testkit
 from grader.core.errors import MissingName
 from grader.core.feedback import GradeFailure, describe_problem, finding_of
 from grader.core.source import content_hash
-from grader.engine import withheld
+from grader.engine import reuse, withheld
 from grader.engine.lesson_api import Lesson
 from grader.engine.results import Progress, WithheldVerdict
 from grader.engine.rubric import rubric_of
@@ -48,6 +49,9 @@ class GradingPlugin:
         self.review = tamper.review(submission.staging)
         withheld.begin_grading()
         self.verdicts: dict[str, WithheldVerdict] = {}  # nodeid -> what a withheld test would have been
+        self.reuse: reuse.Reuse | None = None  # a warm re-grade's store (engine/reuse.py), set by the runner
+        self.reused: set[str] = set()  # nodeids taken from it, not run
+        self.prefetch_reads: set[str] = set()  # nodeids that read the prefetch's work
 
     # -- fixtures ------------------------------------------------------------
     @pytest.fixture(scope="session")
@@ -91,11 +95,23 @@ class GradingPlugin:
         """The lesson's long work (this lesson: the experiment's training) starts now beside the other
         tests, and the tests that read it run last (results.json keeps the collection order: ``order``)."""
         self.order = {item.nodeid: i for i, item in enumerate(items)}
+        if self.reuse is not None:  # a warm re-grade: the tests whose inputs did not change are not run
+            self.reused = self.reuse.choose([item.nodeid for item in items])
+            if self.reused:
+                config.hook.pytest_deselected(items=[i for i in items if i.nodeid in self.reused])
+                items[:] = [i for i in items if i.nodeid not in self.reused]
+                for nodeid in sorted(self.reused, key=self.order.__getitem__):
+                    if self.progress is not None:
+                        self.progress.advance(nodeid)
         hooks = self.lesson.grade
         option = config.option
         filtered = bool(getattr(option, "keyword", "") or getattr(option, "markexpr", ""))
-        if hooks.prefetch(self.new_student(), self.artifacts_store, items, filtered=filtered):
+        self.prefetch_reads = {item.nodeid for item in items if hooks.reads_prefetch(item)}
+        before = {t.ident for t in threading.enumerate()}
+        if items and hooks.prefetch(self.new_student(), self.artifacts_store, items, filtered=filtered):
             items.sort(key=hooks.reads_prefetch)  # stable: each group keeps its order
+            if reuse.ACTIVE is not None:  # what its threads resolve counts for the tests that read their work
+                reuse.ACTIVE.beside({t.ident for t in threading.enumerate() if t.ident is not None} - before)
 
     def pytest_json_runtest_metadata(self, item: pytest.Item, call: pytest.CallInfo) -> dict:
         task, points = rubric_of(item, self.lesson.task_names)
@@ -135,6 +151,17 @@ class GradingPlugin:
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
         testkit.begin_test(item.nodeid)
         withheld.marks().begin_test(item.nodeid)
+        if reuse.ACTIVE is not None:  # what it reads from here on, its fixtures' included
+            names = getattr(item, "fixturenames", ())
+            reuse.ACTIVE.begin(item.nodeid, "submission" in names, self.artifacts_store, "artifacts" in names)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_teardown(self, item: pytest.Item):  # noqa: ANN201 - a pluggy wrapper
+        try:
+            return (yield)
+        finally:
+            if reuse.ACTIVE is not None:
+                reuse.ACTIVE.end(item.nodeid, self.artifacts_store)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item: pytest.Item):  # noqa: ANN201 - a pluggy wrapper (a generator)

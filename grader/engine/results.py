@@ -61,6 +61,7 @@ class TestResult(TypedDict):
     withheld: NotRequired[WithheldVerdict]  # a flagged submission: the verdict held for review
     figure: NotRequired[dict]  # a failed table check's two tables, for the report's figure (lesson/pe_checks)
     feedback: NotRequired[Feedback]  # every test that did not pass: its record
+    reused: NotRequired[bool]  # a warm re-grade took it from the last run: what it read is unchanged
 
 
 class SkippedTest(TypedDict):

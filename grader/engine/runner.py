@@ -7,6 +7,7 @@ import io
 import json
 import os
 import shutil
+import sys
 import tempfile
 import time
 from dataclasses import replace
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.engine import reuse
 from grader.engine.lesson_api import Lesson, load_lesson
 from grader.engine.lessons import lesson_record, private_folders
 from grader.engine.locate import add_locations
@@ -49,6 +51,10 @@ def run_suites(submission: Submission, options: GradeOptions,
     policy = replace(options.policy, hide=(*options.policy.hide, *private_folders()),
                      probes=str(lesson.probes) if lesson.probes is not None else None)
     plugin = GradingPlugin(submission, lesson, policy, progress=options.progress)
+    store = reuse.store_path(options.hidden)
+    if store is not None:  # a warm re-grade (engine/reuse.py): only what changed runs again
+        reuse.ACTIVE = reuse.Recorder(submission.staging, reuse.submission_text(submission))
+        plugin.reuse = reuse.Reuse(store, reuse_key(options, lesson, plugin), reuse.ACTIVE)
     plugin.client.prestart()
     with tempfile.TemporaryDirectory(prefix="gk-report-") as tmp:
         report_file = Path(tmp) / "report.json"
@@ -79,6 +85,11 @@ def run_suites(submission: Submission, options: GradeOptions,
                 code = pytest.main(args, plugins=[plugin])
         finally:
             plugin.client.stop()  # also when pytest stops before its session does
+            reuse.ACTIVE = None
+        if code == pytest.ExitCode.NO_TESTS_COLLECTED and plugin.reused:  # every test reused: none ran
+            code = pytest.ExitCode.OK
+            if not report_file.exists():
+                report_file.write_text("{}", encoding="utf-8")
         if code == pytest.ExitCode.INTERRUPTED:  # Ctrl-C (pytest caught it): no grade to write
             raise KeyboardInterrupt
         if code == pytest.ExitCode.NO_TESTS_COLLECTED and options.keyword:
@@ -89,11 +100,33 @@ def run_suites(submission: Submission, options: GradeOptions,
         if not report_file.exists():
             raise RuntimeError(f"pytest did not run (exit {code}): {sink.getvalue()[-2000:]}")
         report = read_report(report_file, code)
+        if plugin.reuse is not None:
+            plugin.reuse.merge(report, plugin.artifacts_store, plugin.reused)
+            if code in (0, 1):
+                plugin.reuse.save(report, plugin.artifacts_store, plugin.prefetch_reads)
         # In the order collected, whatever order they ran in (the prefetch runs the experiment's last).
         report.get("tests", []).sort(key=lambda t: plugin.order.get(t.get("nodeid", ""), len(plugin.order)))
     if code not in (0, 1):
         raise RuntimeError(f"pytest stopped with exit status {int(code)}: {sink.getvalue()[-2000:]}")
     return report, plugin, [name for name, _ in suites]
+
+
+def reuse_key(options: GradeOptions, lesson: Lesson, plugin: GradingPlugin) -> str:
+    """What every result a warm re-grade reuses must share with this run (engine/reuse.py): the kit's,
+    the lesson's, the suites' and the reference's files, the options that choose or run the tests, the
+    tamper scan and the seed every input is drawn from.  Not the language: both are in the entries."""
+    lesson_pkg = sys.modules.get(options.lesson.split(".")[0])  # loaded by now (load_lesson)
+    trees = [Path(__file__).resolve().parents[1], options.suites_dir]  # the kit's own, the suites
+    trees += [options.solutions_dir] if options.solutions_dir is not None else []
+    where = getattr(lesson_pkg, "__file__", None)
+    trees += [Path(where).parent] if where else []
+    parts = {"lesson": options.lesson, "keyword": options.keyword, "hidden": options.hidden,
+             # not the folders hidden from the worker (the output folder's name): no test that runs
+             # code able to look for them is ever reused (engine/reuse.py, UNHASHED)
+             "policy": repr(replace(options.policy, hide=())),
+             "seed": plugin.replay.get("seed"), "review": plugin.review,
+             "version": lesson.version, "torch": getattr(sys.modules.get("torch"), "__version__", "")}
+    return reuse.run_key(parts, trees)
 
 
 class ReportLost(RuntimeError):

@@ -56,6 +56,8 @@ def test_entries(report: dict, lang: str,
             # the record the reports render (grader/core/finding.py); a test that stopped before any
             # check could speak has a message to show whole
             **({"feedback": meta.get("feedback") or {"status": "failed"}} if status != "passed" else {}),
+            # a warm re-grade took it from the last run: nothing it read had changed (engine/reuse.py)
+            **({"reused": True} if t.get("reused") else {}),
         }))
     return tests, skipped
 

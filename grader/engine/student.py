@@ -11,7 +11,7 @@ from grader.core import tamper, testkit
 from grader.core.errors import ImportFailed, StudentProblem, StudentRaised
 from grader.core.feedback import Evidence, fail
 from grader.core.source import student_imports
-from grader.engine import withheld
+from grader.engine import reuse, withheld
 from grader.sandbox.client import Remote, WorkerClient
 
 
@@ -46,13 +46,16 @@ class Student:
 
     @property
     def staging(self) -> Path:
-        """The staged files the worker imports: the trusted side reads them with ``ast``, never runs them."""
+        """The staged files the worker imports: the trusted side reads them with ``ast``, never runs them.
+        A test that reads them reads the whole submission (engine/reuse.py)."""
+        if reuse.ACTIVE is not None:
+            reuse.ACTIVE.whole()
         return self.client.sub_dir
 
     def review(self) -> dict:
         """The tamper scan of the staged source (grader/core/tamper.py), once per submission."""
         if self._review is None:
-            self._review = tamper.review(self.staging)
+            self._review = tamper.review(self.client.sub_dir)
         return self._review
 
     def rests_on_grader(self) -> None:
@@ -94,6 +97,9 @@ class Student:
         """
         failed = self.client.failed_imports
         self.plan_imports(module)
+        if reuse.ACTIVE is not None:  # what this test resolved, and what that imports (engine/reuse.py)
+            for name in (module, *self._imports[module]):
+                reuse.ACTIVE.module(name)
         for dep in self._imports[module]:
             try:
                 self.client.ensure_module(dep)
@@ -110,7 +116,7 @@ class Student:
         thread-safe (two threads parsing at once: SystemError "AST constructor recursion depth")."""
         for module in modules:
             if module not in self._imports:
-                self._imports[module] = student_imports(self.staging, module)
+                self._imports[module] = student_imports(self.client.sub_dir, module)
 
     def _seed_worker(self) -> None:
         """Seed the worker's torch once per test (or fixture): its inits then replay with the inputs."""

@@ -1,0 +1,390 @@
+"""Only what changed runs again (issue 39): a warm re-grade reuses the results of the tests whose
+inputs are provably unchanged and runs the rest.
+
+Each test's pytest-json-report entry is kept with the content hashes of what it read: the staged
+student modules its Student resolved (each with the modules it imports, engine/student.py), the
+submission's data files, every staged file where it read the submission or the staging itself, and
+the artifacts it wrote.  A run reuses nothing unless the whole run's key is the same: the kit's,
+the lesson's, the suites' and the reference's files, the interpreter, the lesson, ``-k``, the sandbox
+flags, the tamper scan and the submission seed (every input a test draws comes from it,
+core/seeds.py).  The language is not in it: results.json is rendered from both languages' words.
+
+Conservative on purpose:
+* a test that met a timeout, a crash or an error, or that was skipped, runs again;
+* a test that called into a module whose code may reach beyond its imports (importlib, exec, open,
+  os, json, numpy, getattr by a computed name ...: a file anywhere, another module by name) always
+  runs again, and so do the tests that share that module;
+* tests that share a student module (its state in the worker) or an artifact (a cache the suites
+  keep there) run again together: if one must, all of them do, in their usual order.
+
+Used only where GK_REUSE_FILE names the store (the warm grader sets it for the grades it serves,
+grader/daemon/server.py, and removes the file when it stops); never for the hidden suite.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+STORE_ENV = "GK_REUSE_FILE"
+SCHEMA = 1
+REUSABLE = ("passed", "failed")  # pytest outcomes kept; a verdict of the clock or a crash runs again
+# What lets a module read beyond the student modules it imports (a file anywhere, another module by name,
+# the worker's other modules): a test calling into a module that imports, names or calls any of these is
+# never reused.  Bare names (a call to eval, not a model's .eval()), attributes, and modules imported.
+REACH_NAMES = frozenset(
+    {
+        "__import__",
+        "exec",
+        "eval",
+        "compile",
+        "open",
+        "globals",
+        "vars",
+        "locals",
+        "__builtins__",
+        "__file__",
+        "__loader__",
+        "__spec__",
+        "breakpoint",
+        "input",
+    }
+)
+REACH_ATTRS = frozenset(
+    {
+        "import_module",
+        "read_text",
+        "read_bytes",
+        "open",
+        "load",
+        "loads",
+        "fromfile",
+        "loadtxt",
+        "genfromtxt",
+        "memmap",
+        "from_file",
+        "environ",
+        "getenv",
+        "system",
+        "popen",
+        "listdir",
+        "scandir",
+        "walk",
+        "glob",
+        "rglob",
+        "iglob",
+        "__globals__",
+        "__builtins__",
+        "__subclasses__",
+        "__import__",
+        "__code__",
+        "f_globals",
+        "f_back",
+        "modules",
+    }
+)
+REACH_MODULES = frozenset(
+    {
+        "importlib",
+        "runpy",
+        "sys",
+        "os",
+        "io",
+        "pathlib",
+        "pickle",
+        "shelve",
+        "marshal",
+        "subprocess",
+        "shutil",
+        "glob",
+        "json",
+        "csv",
+        "numpy",
+        "pandas",
+        "builtins",
+        "ctypes",
+        "inspect",
+        "gc",
+        "types",
+        "tempfile",
+        "fileinput",
+        "zipfile",
+        "tarfile",
+        "urllib",
+        "socket",
+        "pkgutil",
+        "linecache",
+        "codecs",
+        "mmap",
+    }
+)
+KEEP = 4  # runs kept, each under its own key (the full grade, a check() of one task ...)
+WHOLE = "*"  # a test's module set holding this read every staged file
+UNHASHED = "!"  # ... holding this called into code that may read what nothing here hashes: it always runs
+ACTIVE: Recorder | None = None  # the session's recorder, set by the plugin while a reusing grade runs
+
+
+def store_path(hidden: bool) -> Path | None:
+    path = os.environ.get(STORE_ENV)
+    return Path(path) if path and not hidden else None
+
+
+def _tree_stamp(h: Any, tree: Path) -> None:
+    for root, dirs, files in os.walk(tree):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith((".pyc", ".pyo")):
+                continue
+            path = os.path.join(root, name)
+            try:
+                data = Path(path).read_bytes() if name.endswith(".py") or "suites" in root else b""
+                info = os.stat(path)
+            except OSError:
+                continue
+            h.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
+            h.update(hashlib.sha256(data).digest())
+
+
+def run_key(parts: dict[str, Any], trees: list[Path]) -> str:
+    """The key every reused result must share with this run."""
+    h = hashlib.sha256(
+        json.dumps(
+            {"schema": SCHEMA, "python": sys.executable, "version": sys.version, **parts},
+            sort_keys=True,
+            default=str,
+        ).encode()
+    )
+    for tree in sorted({str(t) for t in trees if t is not None and Path(t).exists()}):
+        _tree_stamp(h, Path(tree))
+    return h.hexdigest()
+
+
+def submission_text(sub: Any) -> str:
+    """What a Submission holds beyond its staged files, as text (its staging folder left out)."""
+    fields = {k: v for k, v in vars(sub).items() if k not in ("staging", "layout", "rules")}
+    return hashlib.sha256(json.dumps(fields, sort_keys=True, default=repr).encode()).hexdigest()
+
+
+def file_hashes(staging: Path) -> dict[str, str]:
+    out = {}
+    for path in sorted(p for p in Path(staging).iterdir() if p.is_file()):
+        out[path.name] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+
+class Recorder:
+    """What each test read and wrote, while the session runs (the plugin feeds it)."""
+
+    def __init__(self, staging: Path, submission: str = "") -> None:
+        """``submission``: what the grader read of it beside the staged files (a test reading the
+        ``submission`` fixture reads that too): its hash joins the whole submission's."""
+        self.staging = Path(staging)
+        self.files = file_hashes(self.staging)
+        self.whole_hash = _combined({**self.files, "<submission>": submission})
+        self.current: str | None = None
+        self.reads: dict[str, set[str]] = {}  # nodeid -> modules (or WHOLE)
+        self.background: set[str] = set()  # modules resolved beside the tests (a lesson's prefetch)
+        self.wrote: dict[str, set[str]] = {}  # nodeid -> artifact keys it changed
+        self._background: set[int] = set()  # idents of the threads a lesson's prefetch started
+        self._before: dict[str, str] = {}
+        self._shares = False
+        self._reach: dict[str, bool] = {}
+
+    def begin(self, nodeid: str, whole: bool, artifacts: dict, shares: bool = False) -> None:
+        """``shares``: the test asked for the artifacts the suites share (it may read what an earlier
+        test left there): it runs again with every other test that did."""
+        self.current = nodeid
+        self.reads[nodeid] = {WHOLE} if whole else set()
+        self._before = _dumps(artifacts)
+        self._shares = shares
+
+    def end(self, nodeid: str, artifacts: dict) -> None:
+        after = _dumps(artifacts)
+        keys = set(after) | set(self._before)
+        self.wrote[nodeid] = {k for k in keys if after.get(k) != self._before.get(k)}
+        if self._shares:
+            self.wrote[nodeid].add(WHOLE)
+        self.current = None
+
+    def module(self, name: str) -> None:
+        """A student module resolved (imported or called into) by the running test."""
+        top = name.split(".")[0]
+        keys = {top, UNHASHED} if self.reaches(top) else {top}
+        if threading.get_ident() in self._background or self.current is None:  # beside the tests
+            self.background |= keys
+        else:
+            self.reads[self.current] |= keys
+
+    def whole(self) -> None:
+        """The running test read the staging itself (a structure check reads any file with ast)."""
+        if threading.get_ident() in self._background or self.current is None:
+            self.background.add(WHOLE)
+        else:
+            self.reads[self.current].add(WHOLE)
+
+    def beside(self, threads: set[int]) -> None:
+        """Threads that work beside the tests (a lesson's prefetch): what they resolve goes to the
+        tests that read their work."""
+        self._background |= threads
+
+    def reaches(self, module: str) -> bool:
+        if module not in self._reach:
+            self._reach[module] = _reaches(self.staging / f"{module}.py")
+        return self._reach[module]
+
+    def hashes(self, modules: set[str]) -> dict[str, str | None]:
+        """The content hashes a test's reads stand for: its modules', the data files', or all files."""
+        out: dict[str, str | None] = {
+            m: self.files.get(f"{m}.py") for m in sorted(modules - {WHOLE, UNHASHED})
+        }
+        if UNHASHED in modules:
+            out[UNHASHED] = None
+        if WHOLE in modules:
+            out[WHOLE] = self.whole_hash
+        out["<data>"] = _combined({k: v for k, v in self.files.items() if not k.endswith(".py")})
+        return out
+
+
+def _reaches(path: Path) -> bool:
+    """Whether the module's code names anything in REACHES (True where it cannot be read or parsed)."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return path.exists()  # no such module: nothing of it is read
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in REACH_NAMES:
+            return True
+        if isinstance(node, ast.Attribute) and node.attr in REACH_ATTRS:
+            return True
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "setattr", "hasattr", "delattr")
+            and not (len(node.args) >= 2 and isinstance(node.args[1], ast.Constant))
+        ):  # a name not spelled out
+            return True
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module or ""]
+        else:
+            continue
+        if any(name.split(".")[0] in REACH_MODULES for name in names):
+            return True
+    return False
+
+
+def _combined(files: dict[str, str]) -> str:
+    return hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()
+
+
+def _dumps(artifacts: dict) -> dict[str, str]:
+    out = {}
+    for key, value in artifacts.items():
+        try:
+            out[key] = json.dumps(value, sort_keys=True, default=repr)
+        except (TypeError, ValueError):
+            out[key] = repr(value)
+    return out
+
+
+class Reuse:
+    """The store of one folder's last warm grade, and what this run takes from it."""
+
+    def __init__(self, path: Path, key: str, recorder: Recorder) -> None:
+        self.path, self.key, self.recorder = path, key, recorder
+        self.previous: dict[str, Any] = {}
+        self.others: list[dict[str, Any]] = []  # the runs kept under other keys (a check() of one task)
+        try:
+            runs = json.loads(path.read_text(encoding="utf-8")).get("runs", [])
+            self.others = [r for r in runs if isinstance(r, dict) and r.get("key") != key]
+            self.previous = next((r for r in runs if isinstance(r, dict) and r.get("key") == key), {})
+        except (OSError, ValueError, AttributeError):
+            pass
+        self.reused: list[str] = []  # nodeids taken from the store, not run
+
+    def choose(self, nodeids: list[str]) -> set[str]:
+        """Which of the collected tests (in order) are reused; the rest run."""
+        tests = self.previous.get("tests", {})
+        if not nodeids or any(n not in tests for n in nodeids):
+            return set()
+        fresh = {n: self._unchanged(tests[n]) for n in nodeids}
+        # Tests that share a module or an artifact run again together (union-find over what they share).
+        parent = {n: n for n in nodeids}
+
+        def find(n: str) -> str:
+            while parent[n] != n:
+                parent[n] = parent[parent[n]]
+                n = parent[n]
+            return n
+
+        owner: dict[str, str] = {}
+        for n in nodeids:
+            shared = [f"m:{m}" for m in tests[n]["reads"] if m not in ("<data>", WHOLE, UNHASHED)]
+            shared += [f"a:{a}" for a in tests[n]["wrote"]]
+            for token in shared:
+                if token in owner:
+                    parent[find(n)] = find(owner[token])
+                else:
+                    owner[token] = n
+        stale = {find(n) for n in nodeids if not fresh[n]}
+        return {n for n in nodeids if find(n) not in stale}
+
+    def _unchanged(self, record: dict) -> bool:
+        if record.get("outcome") not in REUSABLE or record.get("status") not in (None, *REUSABLE):
+            return False
+        if UNHASHED in record["reads"]:
+            return False
+        reads = set(record["reads"]) - {"<data>"}
+        return self.recorder.hashes(reads) == record["reads"]
+
+    def merge(self, report: dict, artifacts: dict, reused: set[str]) -> None:
+        """Put the reused tests' entries into pytest's report and their artifacts back."""
+        tests = self.previous.get("tests", {})
+        self.reused = sorted(reused)
+        report.setdefault("tests", []).extend({**tests[n]["entry"], "reused": True} for n in self.reused)
+        ran_wrote = {k for n, keys in self.recorder.wrote.items() for k in keys}
+        for key, value in self.previous.get("artifacts", {}).items():
+            if key not in ran_wrote and any(key in tests[n]["wrote"] for n in self.reused):
+                artifacts[key] = value
+
+    def save(self, report: dict, artifacts: dict, prefetch_reads: set[str]) -> None:
+        """Keep this run's whole set for the next one (written atomically; 0600 in the daemon's folder)."""
+        old = self.previous.get("tests", {})
+        tests: dict[str, Any] = {}
+        for entry in report.get("tests", []):
+            n = entry.get("nodeid", "")
+            if entry.get("reused"):
+                tests[n] = old[n]
+                continue
+            reads = set(self.recorder.reads.get(n, {WHOLE}))
+            if n in prefetch_reads:
+                reads |= self.recorder.background
+            meta = entry.get("metadata") or {}
+            tests[n] = {
+                "entry": entry,
+                "outcome": entry.get("outcome"),
+                "status": meta.get("status"),
+                "reads": self.recorder.hashes(reads),
+                "wrote": sorted(self.recorder.wrote.get(n, ())),
+            }
+        kept = {k: v for k, v in artifacts.items() if any(k in t["wrote"] for t in tests.values())}
+        try:
+            run = {"key": self.key, "tests": tests, "artifacts": kept}
+            payload = json.dumps({"runs": [*self.others[-(KEEP - 1) :], run]}, default=repr)
+        except (TypeError, ValueError):
+            return
+        tmp = self.path.with_name(self.path.name + f".{os.getpid()}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(payload)
+            os.replace(tmp, self.path)
+        except OSError:
+            tmp.unlink(missing_ok=True)

@@ -1,0 +1,141 @@
+"""Only what changed runs again (grader/engine/reuse.py): what a test's reads stand for, which tests a
+re-grade may reuse, and a real warm re-grade that reuses every test of an unchanged submission."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from grader.engine import reuse
+from tests.conftest import CORPUS
+
+
+def _staging(tmp_path: Path, files: dict[str, str]) -> Path:
+    staging = tmp_path / "staging"
+    staging.mkdir(exist_ok=True)
+    for name, text in files.items():
+        (staging / name).write_text(text)
+    return staging
+
+
+def test_a_module_that_may_read_beyond_its_imports_is_never_reused(tmp_path):
+    staging = _staging(tmp_path, {
+        "plain.py": "import torch\n\ndef f(m):\n    m.eval()\n    return getattr(m, 'pe', None)\n",
+        "opens.py": "def f(p):\n    return open(p).read()\n",
+        "imports_os.py": "import os\n",
+        "by_name.py": "def f(m, name):\n    return getattr(m, name)\n",
+        "dynamic.py": "import importlib\n",
+    })
+    rec = reuse.Recorder(staging)
+    assert not rec.reaches("plain")  # a model's .eval() and a spelled-out getattr read nothing more
+    assert all(rec.reaches(m) for m in ("opens", "imports_os", "by_name", "dynamic"))
+    rec.begin("t", False, {})
+    rec.module("opens")
+    rec.end("t", {})
+    store = tmp_path / "store.reuse"
+    report = {"tests": [{"nodeid": "t", "outcome": "passed", "metadata": {}}]}
+    reuse.Reuse(store, "k", rec).save(report, {}, set())
+    assert reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(["t"]) == set()
+
+
+def _record(rec: reuse.Recorder, reads: set[str], wrote: tuple = (), outcome: str = "passed") -> dict:
+    return {"entry": {"outcome": outcome}, "outcome": outcome, "status": None,
+            "reads": rec.hashes(reads), "wrote": list(wrote)}
+
+
+def test_changed_reads_and_what_shares_state_with_them_run_again(tmp_path):
+    staging = _staging(tmp_path, {"a.py": "x = 1\n", "b.py": "y = 1\n", "c.py": "z = 1\n", "data.txt": "1"})
+    old = reuse.Recorder(staging)
+    tests = {"t_a": _record(old, {"a"}), "t_ab": _record(old, {"a", "b"}), "t_b": _record(old, {"b"}),
+             "t_c": _record(old, {"c"}), "t_c_cache": _record(old, set(), wrote=("cache",)),
+             "t_c_cache2": _record(old, {"c"}, wrote=("cache",)), "t_whole": _record(old, {reuse.WHOLE}),
+             "t_timeout": _record(old, set(), outcome="failed")}
+    tests["t_timeout"]["status"] = "timeout"
+    store = tmp_path / "store.reuse"
+    store.write_text(json.dumps({"runs": [{"key": "k", "tests": tests, "artifacts": {}}]}))
+    order = list(tests)
+
+    same = reuse.Reuse(store, "k", reuse.Recorder(staging))
+    assert same.choose(order) == set(order) - {"t_timeout"}  # a verdict of the clock runs again
+    assert reuse.Reuse(store, "another key", reuse.Recorder(staging)).choose(order) == set()
+    assert same.choose([*order, "t_new"]) == set()  # a test never seen: nothing is taken
+
+    (staging / "b.py").write_text("y = 2\n")
+    edited = reuse.Reuse(store, "k", reuse.Recorder(staging))
+    # b changed: t_b and t_ab run, and t_a with them (it shares module a with t_ab); c's tests, tied by an
+    # artifact, stay; the test that read every staged file runs.
+    assert edited.choose(order) == {"t_c", "t_c_cache", "t_c_cache2"}
+    (staging / "data.txt").write_text("2")
+    assert reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(order) == set()  # any module may read data
+
+
+def test_the_store_keeps_each_run_under_its_key(tmp_path):
+    staging = _staging(tmp_path, {"a.py": "x = 1\n"})
+    store = tmp_path / "store.reuse"
+    for key in ("full", "one task", "full"):
+        rec = reuse.Recorder(staging)
+        rec.begin("t", False, {})
+        rec.module("a")
+        rec.end("t", {})
+        r = reuse.Reuse(store, key, rec)
+        r.save({"tests": [{"nodeid": "t", "outcome": "passed", "metadata": {}}]}, {}, set())
+    runs = json.loads(store.read_text())["runs"]
+    assert [r["key"] for r in runs] == ["one task", "full"]
+    assert runs[-1]["tests"]["t"]["reads"]["a"] and oct(store.stat().st_mode & 0o777) == "0o600"
+
+
+def test_a_warm_regrade_of_an_unchanged_submission_reuses_every_test_and_says_so(tmp_path, monkeypatch):
+    """The real daemon: the second warm grade runs no test, and its results equal the first's; a
+    notebook's check() in that folder is served by the same daemon."""
+    work = tmp_path / "work"
+    (work / "exercises").mkdir(parents=True)
+    for f in (CORPUS / "bug_leetcode_pow_negative").iterdir():
+        if f.name != "expect.json":
+            shutil.copy(f, work / "exercises" / f.name)
+    run_dir = Path(tempfile.mkdtemp(prefix="gkr-"))
+    env = {k: v for k, v in os.environ.items() if k not in ("GK_NO_DAEMON", "CI", "GITHUB_ACTIONS")}
+    env.update(GK_DAEMON="1", XDG_RUNTIME_DIR=str(run_dir), GK_DAEMON_IDLE="300")
+    grade = [sys.executable, "-c", "import sys; from grader.cli import program; sys.exit(program())"]
+    folder = run_dir / f"gk-daemon-{os.getuid()}"
+
+    def run(*args: str) -> dict:
+        subprocess.run([*grade, *args], cwd=work, env=env, capture_output=True, text=True)
+        return json.loads((work / "reports" / "results.json").read_text())
+
+    def view(r: dict) -> list:
+        return [r["score"], [(t["id"], t["status"], t["messages"]) for t in r["tests"]]]
+
+    try:
+        run("-q", "--lang", "en")  # cold; leaves the daemon
+        deadline = time.monotonic() + 120
+        while not list(folder.glob("*.pid")) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        first = run("-q", "--lang", "en")  # warm: runs every test, keeps them
+        again = run("-q", "--lang", "ko")  # warm, unchanged: reuses them all, rendered in Korean
+        assert not any(t.get("reused") for t in first["tests"])
+        assert again["tests"] and all(t.get("reused") for t in again["tests"])
+        assert view(again) == view(first) and again["lang"] == "ko"
+        assert again["tests"][0]["message"] == again["tests"][0]["messages"]["ko"]
+        assert list(folder.glob("*.reuse"))
+        (pid_file,) = folder.glob("*.pid")
+        assert pid_file.read_text().split()[1] == "2"  # grades served
+
+        from grader.jupyter.check import check
+
+        monkeypatch.chdir(work)
+        monkeypatch.delenv("GK_NO_DAEMON", raising=False)
+        monkeypatch.setenv("XDG_RUNTIME_DIR", str(run_dir))
+        checked = check(path=work / "exercises", lang="en")
+        assert pid_file.read_text().split()[1] == "3"  # served by the folder's daemon, not cold
+        assert checked.score == first["score"] and all(t.get("reused") for t in checked.results["tests"])
+    finally:
+        subprocess.run([*grade, "--stop-daemon"], cwd=work, env=env, capture_output=True)
+        left = list(folder.iterdir()) if folder.exists() else []
+        shutil.rmtree(run_dir, ignore_errors=True)
+    assert left == []  # the store went with the daemon
