@@ -61,6 +61,20 @@ def test_every_note_is_said_in_both_languages(graded):
         assert n["messages"]["ko"].startswith(f"셀 {n['cell']}, {n['line']}번째 줄:")
 
 
+def test_a_korean_page_says_the_skipped_statements_once_in_korean(graded_notebook):
+    """results.json keeps the statements with the ignored files (its contract); the pages say them once,
+    as the notebook's notes in the reader's language, not again in English under "ignored files"."""
+    from grader.report.render import render_html, render_markdown
+    from grader.report.text import text_summary
+
+    results = graded_notebook("ok_colab_export")
+    assert any(" cell 2 line 1: `!pip install" in d for d in results["dropped"])
+    for page in (render_markdown(results, "ko", "lesson.ipynb"), render_html(results, "ko", "lesson.ipynb"),
+                 text_summary(results, "ko", "lesson.ipynb")):
+        assert "cell 2 line 1" not in page and "not run" not in page
+    assert "셀 2, 1번째 줄" in render_markdown(results, "ko", "lesson.ipynb")
+
+
 def test_colab_export_says_what_it_skipped_and_skips_the_experiment(reference_results, graded_notebook):
     results = graded_notebook("ok_colab_export")
     by_text = "\n".join(n["messages"]["en"] for n in notes_of(results))

@@ -20,7 +20,7 @@ from grader.report.i18n import skip_reason, suites_ran, translate
 from grader.report.lesson_tasks import task_titles, title_of
 from grader.report.markup import ljust_display
 from grader.report.terminal import OTHER_CAUSES, summary_renderables
-from grader.report.view import failure_rows
+from grader.report.view import failure_rows, ignored_files
 
 STATUS_MARK = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"}
 WIDTH = 110
@@ -106,7 +106,7 @@ def _without(text: str, cause: str) -> str:
 def _the_rest(results: Results, lang: str) -> list[str]:
     tr = lambda key: translate(key, lang)  # noqa: E731
     out = []
-    for note in results.get("dropped", []):
+    for note in ignored_files(results):
         out.append(f"{tr('text_ignored')}: {note}")
     for s in results.get("skipped", []):
         if s.get("not_counted"):

@@ -88,6 +88,18 @@ def replay_commands(results: ResultsView, path: str) -> list[tuple[str, str]]:
             and str(t.get("id", "")).startswith("hidden/")]
 
 
+_NOTEBOOK_STATEMENT = re.compile(r" cell \d+(?: line \d+)?: `")
+
+
+def ignored_files(results: ResultsView) -> list[str]:
+    """What results.json's ``dropped`` lists, less a notebook's statements that were not run: those are
+    the notebook's notes (``artifacts.notebook``), which the pages give in the reader's language."""
+    dropped = [str(d) for d in results.get("dropped") or []]
+    if not (results.get("artifacts") or {}).get("notebook"):
+        return dropped
+    return [d for d in dropped if not _NOTEBOOK_STATEMENT.search(d)]
+
+
 def task_title(task: str | None, lang: str, titles: Titles | None = None) -> str:
     """A task's title: from ``titles`` (a result's lesson, report/lesson_tasks.py), else this lesson's."""
     return title_of(task_titles(None) if titles is None else titles, task, lang)
