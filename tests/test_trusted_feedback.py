@@ -322,3 +322,16 @@ def test_a_kit_check_the_buffer_explains_keeps_its_words_and_gains_the_link():
     assert info.value.finding.explained_by == "buffer"
     assert info.value.message.en == ("mode='sin': output after .double(): expected dtype torch.float64; "
                                      "found torch.float32.")
+
+
+def test_a_cause_cut_to_one_line_ends_at_a_sentence_or_a_space_never_inside_code() -> None:
+    from grader.report.terminal import _first_line
+
+    code = "`scores.masked_fill(~mask, float('-inf')).softmax(-1)`"
+    long = f"The mask is applied after the softmax: fill the scores with {code} first, " + "then " * 30
+    cut = _first_line(long)
+    assert len(cut) <= 162 and cut.endswith(" …") and cut.count("`") % 2 == 0, cut
+    said = "가중치 공유부터 고치세요: 같은 실수 때문에 count_params 검사도 실패합니다. " * 4
+    cut = _first_line(said)
+    assert cut.endswith("실패합니다. …") and said.startswith(cut[:-2]) and len(cut) <= 162, cut
+    assert _first_line("short and whole") == "short and whole"

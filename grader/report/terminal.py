@@ -6,6 +6,7 @@ The plugin calls ``progress.start(n)`` after collection and
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any
 
@@ -169,8 +170,20 @@ def not_counted_lines(results: ResultsView, lang: str, path: str) -> list[str]:
 
 
 def _first_line(text: str, limit: int = 160) -> str:
+    """The text on one line of at most ``limit`` characters: whole if it fits, else its whole sentences
+    that fit, else cut at a space outside code (never inside a `code span` or a word), with "…"."""
     line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    if len(line) <= limit:
+        return line
+    sentence = re.match(r"(.+[.!?])(?= )", line[:limit])  # the last sentence that ends within the limit
+    if sentence and len(sentence.group(1)) >= limit // 3 and sentence.group(1).count("`") % 2 == 0:
+        return sentence.group(1) + " …"
+    cut = line[: limit - 1]
+    if cut.count("`") % 2:  # inside a code span: end before it opens
+        cut = cut[: cut.rfind("`")]
+    space = cut.rfind(" ")
+    cut = cut[:space] if space > limit // 3 else cut
+    return cut.rstrip(" ,;:(") + " …"
 
 
 def print_summary(results: Results, lang: str, path: str, console: Console | None = None,
