@@ -226,8 +226,9 @@ def test_ci_run_points_the_tests_at_the_shared_reporter(tmp_path: Path, shared: 
                           timeout=60)
     assert proc.returncode == 0, proc.stderr
     calls = (tmp_path / "calls").read_text().splitlines()
-    assert calls[-1].startswith("-m pytest -n 2")
-    assert calls[-2] == "lint-imports"  # the import contracts, checked before the tests
+    assert calls[-2].startswith("-m pytest -n 2")  # the README's test command, then the property job
+    assert calls[-1].startswith("-m pytest tests/test_reuse_property.py")
+    assert calls[-3] == "lint-imports"  # the import contracts, checked before the tests
     calls.remove("lint-imports")
     expected = str(tmp_path / "shared" / "classroom-reporter" / "dist" / "main.js") if shared else ""
     assert all(c.endswith(f"GK_CLASSROOM_REPORTER={expected}") for c in calls), calls
