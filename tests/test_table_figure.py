@@ -72,7 +72,7 @@ def test_a_place_without_the_picture_drops_its_words() -> None:
     from grader.report.markup import without_picture
     from lesson_attention.diagnose import FORMULA
 
-    texts_of = load_lesson().figure_texts
+    texts_of = load_lesson().report.figure_texts
     table = pe_formula(20, 18)
     record = table_figure(table.flip(1), table, "sinusoidal_pe(20, 18)", atol=1e-5)
     n = record["wrong_total"]

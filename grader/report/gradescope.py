@@ -9,7 +9,7 @@ is the same spec as a JSON Schema, and the tests validate against it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from grader.engine.results import ResultsView
@@ -115,7 +115,12 @@ def build_gradescope(results: ResultsView, lang: str, path: str, summary_md: str
             "tags": [task, t["id"].split("/", 1)[0]],
             "visibility": visibility,
         })
-    tests_out += ta_check_tests(results)
+
+    def next_number(task: str) -> str:  # a TA's check follows its task's tests, numbered as theirs
+        numbering[task] = numbering.get(task, 0) + 1
+        return f"{rank(order, task) + 1}.{numbering[task]}"
+
+    tests_out += ta_check_tests(results, next_number)
     output = summary_md or _fallback_output(visible_view(results), lang, path)
     final: dict[str, Any] = results.get("final") or {}
     score: float = results.get("score", 0.0)
@@ -143,12 +148,13 @@ def _fallback_output(results: ResultsView, lang: str, path: str) -> str:
     return "\n".join(lines)
 
 
-def ta_check_tests(results: Mapping[str, Any]) -> list[dict[str, Any]]:
+def ta_check_tests(results: Mapping[str, Any], number: Callable[[str], str]) -> list[dict[str, Any]]:
     """Each check passed provisionally (results.json ``ta_checks``) as a test only instructors see
-    (``visibility: hidden``, no points): what it is, what the reader saw, and how a TA decides it."""
+    (``visibility: hidden``, no points): what it is, what the reader saw, and how a TA decides it.
+    ``number``: its Gradescope number from its task (the builder's: after the task's own tests)."""
     final = (results.get("final") or {}).get("checks") or {}
     out = []
-    for n, c in enumerate(checks_in(results), 1):
+    for c in checks_in(results):
         d = final.get(c["key"])
         state = (f"decided: {d['decision']} ({d.get('reason', '')})" if isinstance(d, dict)
                  else "pending: a TA decides with grade review DIR ID --check KEY --confirm|--take")
@@ -156,7 +162,7 @@ def ta_check_tests(results: Mapping[str, Any]) -> list[dict[str, Any]]:
         saw = "\n".join(f"    {line}" for line in str(c.get("saw") or "").splitlines())
         out.append({
             "name": f"TA reads: {c.get('task', '?')} {c['key']}",
-            "number": f"TA.{n}",
+            "number": number(str(c.get("task", ""))),
             "score": 0.0, "max_score": 0.0, "status": "passed",
             "output": _clip(f"{c.get('en', '')}\n{c.get('ko', '')}\n\n{where}\n{saw}\n\n"
                             f"{float(c.get('points') or 0):g} points passed provisionally in "
