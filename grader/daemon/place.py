@@ -14,6 +14,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from grader.core.trees import tree_files
+
 IDLE_SECONDS = 15 * 60.0
 
 
@@ -58,15 +60,6 @@ def stamp(trees: list[str]) -> str:
     a daemon started from other code than is installed now must not grade."""
     h = hashlib.sha256()
     for tree in sorted(set(trees)):
-        for root, dirs, files in os.walk(tree):
-            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-            for name in sorted(files):
-                if name.endswith((".pyc", ".pyo")):
-                    continue
-                path = os.path.join(root, name)
-                try:
-                    info = os.stat(path)
-                except OSError:
-                    continue
-                h.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
+        for path, info in tree_files(tree):
+            h.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
     return h.hexdigest()

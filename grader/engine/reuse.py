@@ -32,6 +32,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from grader.core.trees import tree_files
+
 STORE_ENV = "GK_REUSE_FILE"
 SCHEMA = 1
 REUSABLE = ("passed", "failed")  # pytest outcomes kept; a verdict of the clock or a crash runs again
@@ -136,19 +138,14 @@ def store_path(hidden: bool) -> Path | None:
 
 
 def _tree_stamp(h: Any, tree: Path) -> None:
-    for root, dirs, files in os.walk(tree):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(files):
-            if name.endswith((".pyc", ".pyo")):
-                continue
-            path = os.path.join(root, name)
-            try:
-                data = Path(path).read_bytes() if name.endswith(".py") or "suites" in root else b""
-                info = os.stat(path)
-            except OSError:
-                continue
-            h.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
-            h.update(hashlib.sha256(data).digest())
+    for path, info in tree_files(tree):
+        root, name = os.path.split(path)
+        try:
+            data = Path(path).read_bytes() if name.endswith(".py") or "suites" in root else b""
+        except OSError:
+            continue
+        h.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
+        h.update(hashlib.sha256(data).digest())
 
 
 def run_key(parts: dict[str, Any], trees: list[Path]) -> str:
