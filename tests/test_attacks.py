@@ -656,6 +656,7 @@ def sinusoidal_pe(max_len, d_model):  # forks until the kernel says no, every ch
 """
 
 
+@pytest.mark.xdist_group("kit-seal")  # seals the checkout: see tests/test_host.py
 def test_corpus_under_dockers_defaults(tmp_path: Path) -> None:
     """Reading hidden tests, fake results files, detached daemons and a fork bomb, in one `grade batch`
     inside a simulated Docker container (tests/docker_defaults.py): the `uid` level holds each."""

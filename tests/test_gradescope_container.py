@@ -24,6 +24,11 @@ import pytest
 from grader.instructor import gradescope_bundle as gsb
 from lesson_embedding_pe.paths import SUITES as EMBEDDING_SUITES
 
+# A uid-level grade seals the shared checkout (takes its 'other' bits off) while it runs, and a
+# grade at another level beside it on the same checkout cannot read it: these run on one xdist
+# worker, one after another (pyproject's --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("kit-seal")
+
 ROOT = Path(__file__).resolve().parents[1]
 CG = Path("/sys/fs/cgroup")
 HIDDEN = EMBEDDING_SUITES / "hidden"

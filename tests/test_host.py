@@ -24,7 +24,11 @@ from grader.sandbox.launch import UID_BASE, namespaces_status
 
 KIT = Path(__file__).resolve().parent.parent
 NAMESPACES, WHY_NOT = namespaces_status()
-pytestmark = pytest.mark.skipif(not NAMESPACES, reason=f"no zygote without namespaces: {WHY_NOT}")
+# A uid-level grade seals the shared checkout (takes its 'other' bits off) while it runs, and a
+# grade at another level beside it on the same checkout cannot read it: these run on one xdist
+# worker, one after another (pyproject's --dist loadgroup).
+pytestmark = [pytest.mark.skipif(not NAMESPACES, reason=f"no zygote without namespaces: {WHY_NOT}"),
+              pytest.mark.xdist_group("kit-seal")]
 
 
 def _env(**extra: str) -> dict[str, str]:

@@ -20,6 +20,11 @@ from grader.runtime.worker import LESSON_PROBES
 from grader.sandbox.client import WorkerClient
 from grader.sandbox.launch import RUNTIME_FILES, SandboxPolicy, make_runtime, namespaces_status, uid_status
 
+# A uid-level grade seals the shared checkout (takes its 'other' bits off) while it runs, and a
+# grade at another level beside it on the same checkout cannot read it: these run on one xdist
+# worker, one after another (pyproject's --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("kit-seal")
+
 NAMESPACES, WHY_NO_NAMESPACES = namespaces_status()
 UID, WHY_NO_UID = uid_status()
 

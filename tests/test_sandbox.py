@@ -28,6 +28,11 @@ from grader.sandbox.flags import policy_from_args
 from grader.sandbox.launch import GiB, MiB, SandboxPolicy, namespaces_status
 from lesson_embedding_pe.paths import SUITES as EMBEDDING_SUITES
 
+# A uid-level grade seals the shared checkout (takes its 'other' bits off) while it runs, and a
+# grade at another level beside it on the same checkout cannot read it: these run on one xdist
+# worker, one after another (pyproject's --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("kit-seal")
+
 KIT = Path(__file__).resolve().parent.parent
 NAMESPACES, WHY_NOT = namespaces_status()
 needs_namespaces = pytest.mark.skipif(not NAMESPACES, reason=f"namespaces isolation unavailable: {WHY_NOT}")

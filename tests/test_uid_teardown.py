@@ -28,6 +28,11 @@ from grader.sandbox import uid as uid_mod
 from grader.sandbox.budget import DiskWatch, usage_of
 from grader.sandbox.launch import SandboxPolicy
 
+# A uid-level grade seals the shared checkout (takes its 'other' bits off) while it runs, and a
+# grade at another level beside it on the same checkout cannot read it: these run on one xdist
+# worker, one after another (pyproject's --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("kit-seal")
+
 ROOT = Path(__file__).resolve().parent.parent
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="needs root (setuid, chown)")
 DEPTH = 3000

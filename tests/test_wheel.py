@@ -27,7 +27,10 @@ SOURCES = ("pyproject.toml", "setup.py", "README.md", "grader", "templates")
 # the embedding lesson's wheel is built from its folder with the course's top-level folders it packs
 LESSON_SOURCES = ("lessons/embedding-pe", "exercises", "solutions")
 NOBODY = 65534
-pytestmark = pytest.mark.slow
+# A uid-level grade seals the shared checkout (takes its 'other' bits off) while it runs, and a
+# grade at another level beside it on the same checkout cannot read it: these run on one xdist
+# worker, one after another (pyproject's --dist loadgroup).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("kit-seal")]
 
 
 def build_wheel(dest: Path) -> Path:
