@@ -83,7 +83,34 @@ def _param(item: pytest.Item, name: str) -> object:
     return getattr(getattr(item, "callspec", None), "params", {}).get(name)
 
 
+def _module_group(item: pytest.Item) -> str | None:
+    """The xdist group of a test that shares work with the other tests of its module: a module- or
+    class-scoped fixture, or a grade cached per RUN_TOGETHER_BY parameter. None for a test on its own."""
+    module = getattr(item, "module", None)
+    if module is None:
+        return None
+    name = getattr(module, "RUN_TOGETHER_BY", None)
+    if name and _param(item, name) is not None:
+        return f"{module.__name__}[{_param(item, name)}]"
+    info = getattr(item, "_fixtureinfo", None)
+    shared = sorted(n for n, defs in (info.name2fixturedefs.items() if info is not None else ())
+                    if any(d.scope in ("module", "class") for d in defs))
+    if not shared:
+        return None
+    # A module fixture made once per parameter (a corpus case): one group per value, not per module.
+    params = [f"{_param(item, n)}" for n in shared if _param(item, n) is not None]
+    return f"{module.__name__}[{','.join(params)}]" if params else module.__name__
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist names each test by its group (--dist loadgroup)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # --dist loadgroup hands out the tests outside a group one by one, alternately to each worker: the
+    # tests of one module then wait on both workers for the same module fixture (built_once). Tests that
+    # share a module's work run as one group, on one worker; the others still spread one by one.
+    for item in items:
+        group = None if item.get_closest_marker("xdist_group") else _module_group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
     start = 0
     while start < len(items):
         module = getattr(items[start], "module", None)
