@@ -332,6 +332,8 @@ def grade_one(argv: list[str]) -> int:
 
         rest = [a for a in argv if a != "--watch"]
         return watch(Path(args.path), Path(args.out) / "results.json", rest, options.lang)
+    if not (args.hidden or args.hidden_from):  # a student's public run: the public seed (core/seeds.py)
+        options = replace(options, public_seed=True)
     if args.hidden_from:
         try:
             options = with_hidden_archive(options, Path(args.hidden_from), args.key_env)

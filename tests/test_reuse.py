@@ -75,6 +75,50 @@ def test_changed_reads_and_what_shares_state_with_them_run_again(tmp_path):
     assert reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(order) == set()  # any module may read data
 
 
+def test_a_structure_check_reads_the_definitions_it_looked_up_not_every_file(tmp_path):
+    """A structure check reading the source through student.sources (core/source.py SourceView) depends
+    on the definitions it looked up: an edit to leetcode.py leaves it reusable, unless the edit defines
+    a name the check follows (here an ``__init__``, which TokenAndPosEmbedding's own calls name)."""
+    from lesson_embedding_pe import structure
+
+    from grader.core.source import SourceView, sources_of
+    from tests.conftest import ROOT
+
+    staging = _staging(tmp_path, {name: (ROOT / "solutions" / name).read_text()
+                                  for name in ("embedding.py", "leetcode.py")})
+    rec = reuse.Recorder(staging)
+    rec.begin("t", False, {})
+    assert structure.registers_buffer(SourceView(sources_of(staging), rec.source)).ok
+    assert structure.shares_one_parameter(SourceView(sources_of(staging), rec.source)).ok
+    rec.end("t", {})
+    assert reuse.WHOLE not in rec.reads["t"] and f"{reuse.SOURCE}def:TokenAndPosEmbedding" in rec.reads["t"]
+    store = tmp_path / "store.reuse"
+    reuse.Reuse(store, "k", rec).save({"tests": [{"nodeid": "t", "outcome": "passed", "metadata": {}}]}, {},
+                                      set())
+
+    def reused() -> bool:
+        return reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(["t"]) == {"t"}
+
+    leetcode = staging / "leetcode.py"
+    original = leetcode.read_text()
+    body = "def my_pow(x: float, n: int) -> float:\n"
+    assert body in original
+    leetcode.write_text("import math\n" + original.replace(body, body + "    x = float(x)\n")
+                        + "\ndef helper(k):\n    return k + 1\n")
+    assert reused()  # every line of it moved, a changed and a new function: none the checks looked up
+    leetcode.write_text(original + "\nclass Node:\n    def __init__(self):\n        self.next = None\n")
+    assert not reused()  # an __init__ the checks follow from TokenAndPosEmbedding's super().__init__()
+    leetcode.write_text(original)
+    assert reused()
+    embedding = staging / "embedding.py"
+    line = 'self.register_buffer("pe", sinusoidal_pe(max_len, d_model))'
+    assert line in embedding.read_text()
+    embedding.write_text(embedding.read_text().replace(line, line + "  # a table, not a Parameter"))
+    assert reused()  # a comment: the same syntax trees, at the same places
+    embedding.write_text(embedding.read_text().replace("register_buffer", "register_parameter", 1))
+    assert not reused()
+
+
 def test_the_store_keeps_each_run_under_its_key(tmp_path):
     staging = _staging(tmp_path, {"a.py": "x = 1\n"})
     store = tmp_path / "store.reuse"

@@ -34,7 +34,8 @@ def withheld_failure(reason: dict) -> GradeFailure:
 
 class GradingPlugin:
     def __init__(self, submission: Submission, lesson: Lesson, policy: SandboxPolicy | None = None,
-                 progress: Progress | None = None) -> None:
+                 progress: Progress | None = None, public_seed: str | None = None) -> None:
+        """``public_seed``: the lesson's module where the run draws from the public seed (core/seeds.py)."""
         self.sub = submission
         self.lesson = lesson
         self.client = WorkerClient(submission.staging, policy=policy)
@@ -42,8 +43,9 @@ class GradingPlugin:
         self.progress = progress
         self.rubric_errors: list[str] = []
         self.order: dict[str, int] = {}  # nodeid -> place in the collection (before the prefetch's reorder)
-        # Fixed per submission, unpredictable to students (grader/core/seeds.py): results.json `replay`.
-        self.replay = seeds.replay_info(content_hash(submission.staging))
+        # Fixed per submission, unpredictable to students, or per lesson for a public run
+        # (grader/core/seeds.py): results.json `replay`.
+        self.replay = seeds.replay_info(content_hash(submission.staging), public=public_seed)
         testkit.begin_grading(self.replay["seed"])
         # The tamper scan (trusted, ast only), once: the student fixture withholds by it, results lists it.
         self.review = tamper.review(submission.staging)

@@ -3,11 +3,13 @@ inputs are provably unchanged and runs the rest.
 
 Each test's pytest-json-report entry is kept with the content hashes of what it read: the staged
 student modules its Student resolved (each with the modules it imports, engine/student.py), the
-submission's data files, every staged file where it read the submission or the staging itself, and
-the artifacts it wrote.  A run reuses nothing unless the whole run's key is the same: the kit's,
-the lesson's, the suites' and the reference's files, the interpreter, the lesson, ``-k``, the sandbox
-flags, the tamper scan and the submission seed (every input a test draws comes from it,
-core/seeds.py).  The language is not in it: results.json is rendered from both languages' words.
+submission's data files, what it read of the source through ``student.sources`` (the definitions of
+each name it looked up, a file, every class: core/source.py's SourceView), every staged file where it
+read the submission or the staging itself, and the artifacts it wrote.  A run reuses nothing unless
+the whole run's key is the same: the kit's, the lesson's, the suites' and the reference's files, the
+interpreter, the lesson, ``-k``, the sandbox flags, the tamper scan and the seed (every input a test
+draws comes from it, core/seeds.py: a public run's is the lesson's, the same after any edit).  The
+language is not in it: results.json is rendered from both languages' words.
 
 Conservative on purpose:
 * a test that met a timeout, a crash or an error, or that was skipped, runs again;
@@ -32,6 +34,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from grader.core.source import read_digest, sources_of
 from grader.core.trees import tree_files
 
 STORE_ENV = "GK_REUSE_FILE"
@@ -129,6 +132,7 @@ REACH_MODULES = frozenset(
 KEEP = 4  # runs kept, each under its own key (the full grade, a check() of one task ...)
 WHOLE = "*"  # a test's module set holding this read every staged file
 UNHASHED = "!"  # ... holding this called into code that may read what nothing here hashes: it always runs
+SOURCE = "src:"  # ... a key with this prefix: a read of the source's syntax trees (core/source.py SourceView)
 ACTIVE: Recorder | None = None  # the session's recorder, set by the plugin while a reusing grade runs
 
 
@@ -192,6 +196,7 @@ class Recorder:
         self._before: dict[str, str] = {}
         self._shares = False
         self._reach: dict[str, bool] = {}
+        self._digests: dict[str, str] = {}  # source read -> its hash (the staging does not change in a run)
 
     def begin(self, nodeid: str, whole: bool, artifacts: dict, shares: bool = False) -> None:
         """``shares``: the test asked for the artifacts the suites share (it may read what an earlier
@@ -219,11 +224,18 @@ class Recorder:
             self.reads[self.current] |= keys
 
     def whole(self) -> None:
-        """The running test read the staging itself (a structure check reads any file with ast)."""
+        """The running test read the staging itself (a path that can reach any file)."""
+        self._read(WHOLE)
+
+    def source(self, key: str) -> None:
+        """The running test read the source through a SourceView (core/source.py): ``key`` names what."""
+        self._read(SOURCE + key)
+
+    def _read(self, key: str) -> None:
         if threading.get_ident() in self._background or self.current is None:
-            self.background.add(WHOLE)
+            self.background.add(key)
         else:
-            self.reads[self.current].add(WHOLE)
+            self.reads[self.current].add(key)
 
     def beside(self, threads: set[int]) -> None:
         """Threads that work beside the tests (a lesson's prefetch): what they resolve goes to the
@@ -238,7 +250,8 @@ class Recorder:
     def hashes(self, modules: set[str]) -> dict[str, str | None]:
         """The content hashes a test's reads stand for: its modules', the data files', or all files."""
         out: dict[str, str | None] = {
-            m: self.files.get(f"{m}.py") for m in sorted(modules - {WHOLE, UNHASHED})
+            m: self.digest(m) if m.startswith(SOURCE) else self.files.get(f"{m}.py")
+            for m in sorted(modules - {WHOLE, UNHASHED})
         }
         if UNHASHED in modules:
             out[UNHASHED] = None
@@ -246,6 +259,11 @@ class Recorder:
             out[WHOLE] = self.whole_hash
         out["<data>"] = _combined({k: v for k, v in self.files.items() if not k.endswith(".py")})
         return out
+
+    def digest(self, key: str) -> str:
+        if key not in self._digests:
+            self._digests[key] = read_digest(sources_of(self.staging), key[len(SOURCE) :])
+        return self._digests[key]
 
 
 def _reaches(path: Path) -> bool:
@@ -323,7 +341,11 @@ class Reuse:
 
         owner: dict[str, str] = {}
         for n in nodeids:
-            shared = [f"m:{m}" for m in tests[n]["reads"] if m not in ("<data>", WHOLE, UNHASHED)]
+            shared = [
+                f"m:{m}"
+                for m in tests[n]["reads"]
+                if m not in ("<data>", WHOLE, UNHASHED) and not m.startswith(SOURCE)
+            ]
             shared += [f"a:{a}" for a in tests[n]["wrote"]]
             for token in shared:
                 if token in owner:
