@@ -13,8 +13,8 @@ run, each figure the median of --runs runs:
 * the daemon's idle memory: RSS of the daemon and its zygote (shared pages counted in each).
 
 Each warm row also says how many of the tests were reused rather than run.  ``--seed HEX`` grades with a
-fixed seed (GK_GRADING_SEED): the seed is otherwise made from every staged file, so an edit anywhere draws
-fresh inputs for every test and nothing can be reused (docs/warm-grader.md).
+fixed seed (GK_GRADING_SEED) in place of the lesson's public seed that a student's `grade` draws from
+(core/seeds.py); both are the same after any edit, so the figures should agree (docs/warm-grader.md).
 
 Writes a Markdown table to --out and prints it, with the machine and the load average.
 """
