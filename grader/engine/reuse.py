@@ -395,7 +395,7 @@ class Artifacts(dict):
         self._took(ALL_KEYS)
         return super().__repr__()
 
-    __hash__ = None  # type: ignore[assignment]  # as a dict's
+    __hash__ = None  # as a dict's
 
 
 def _dumps(artifacts: dict) -> dict[str, str]:
