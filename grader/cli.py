@@ -315,6 +315,20 @@ def _is_submission(folder: Path, layout: Layout) -> bool:
             or bool(layout.log_name and (folder / layout.log_name).is_file()))
 
 
+def preload(argv: list[str]) -> None:
+    """Import what grading ``argv`` imports, before its request comes (a warm daemon's spare grader,
+    grader/sandbox/host.py): the engine and pytest, the reports, the lesson.  Nothing is graded or read
+    that the request itself would not read again."""
+    import pytest_jsonreport.plugin  # noqa: F401 - pytest's plugin of the grade's report
+
+    import grader.engine.runner  # noqa: F401
+    import grader.report.run  # noqa: F401
+    import grader.report.terminal  # noqa: F401
+
+    args = build_parser(help_lang(argv), None).parse_args(argv)
+    lesson_from_args(args, Path(args.path) if args.path else None).load()
+
+
 def grade_one(argv: list[str]) -> int:
     args = build_parser(help_lang(argv), lesson_title(argv) if _wants_help(argv) else None).parse_args(argv)
     try:
@@ -332,6 +346,8 @@ def grade_one(argv: list[str]) -> int:
 
         rest = [a for a in argv if a != "--watch"]
         return watch(Path(args.path), Path(args.out) / "results.json", rest, options.lang)
+    if not (args.hidden or args.hidden_from):  # a student's public run: the public seed (core/seeds.py)
+        options = replace(options, public_seed=True)
     if args.hidden_from:
         try:
             options = with_hidden_archive(options, Path(args.hidden_from), args.key_env)

@@ -82,9 +82,18 @@ def test_a_warm_grade_equals_a_cold_one_and_leaves_nothing(tmp_path):
         assert pid_file.read_text().split()[1] == "1"  # served by the daemon
         assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
         assert _results(work) == cold_results
+        # the next one is served by the grader forked after that one, its imports done (a spare)
+        again = run("-q", "--lang", "en")
+        assert pid_file.read_text().split()[1] == "2"
+        assert (again.returncode, again.stdout, again.stderr) == (cold.returncode, cold.stdout, cold.stderr)
+        assert _results(work) == cold_results
         ps = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True)
         zygotes = [int(p) for p in ps.stdout.split()]
         assert zygotes
+        for parent in list(zygotes):  # and what they hold: the spare grader waiting for the next request
+            ps = subprocess.run(["ps", "-o", "pid=", "--ppid", str(parent)], capture_output=True, text=True)
+            zygotes += [int(p) for p in ps.stdout.split()]
+        assert len(zygotes) > 1
         assert "stopped" in run("--stop-daemon").stderr
     finally:
         run("--stop-daemon")

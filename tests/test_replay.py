@@ -1,5 +1,6 @@
 """Replayable grading, through the real grader: the same submission draws the same inputs, a changed one
-fresh inputs, and the report's reproduce command reruns exactly the failing case."""
+fresh inputs for the hidden suite (a public run draws from the lesson's seed), and the report's
+reproduce command reruns exactly the failing case."""
 
 from __future__ import annotations
 
@@ -116,3 +117,23 @@ def test_a_batch_keeps_the_replay_for_the_instructor(tmp_path: Path) -> None:
     summary = (out / "summary.html").read_text(encoding="utf-8")
     assert "Replaying hidden failures (instructor only)" in summary
     assert f"GK_GRADING_SEED={results['replay']['seed']} grade" in summary and "--hidden -k" in summary
+
+
+def test_a_public_run_draws_from_the_lessons_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A public run's seed is the lesson's: the same for any content, course secret or machine (the same
+    code sees the same inputs everywhere, and an edit leaves other tests' inputs alone); the hidden
+    suite's stays the submission's, and a given seed replays either."""
+    monkeypatch.delenv(seeds.SEED_ENV, raising=False)
+    monkeypatch.setenv(seeds.SECRET_ENV, "one-secret")
+    public = seeds.replay_info("abc", public="lesson_embedding_pe")
+    assert public["made_from"] == "public:lesson_embedding_pe" and "secret" not in public
+    assert public["content_hash"] == "abc"
+    assert seeds.replay_info("abd", public="lesson_embedding_pe")["seed"] == public["seed"]
+    assert seeds.replay_info("abc", public="lesson_attention")["seed"] != public["seed"]
+    hidden = seeds.replay_info("abc")
+    assert hidden["made_from"] == "submission" and hidden["seed"] != public["seed"]
+    monkeypatch.setenv(seeds.SECRET_ENV, "another-secret")
+    assert seeds.replay_info("abc", public="lesson_embedding_pe")["seed"] == public["seed"]
+    assert seeds.replay_info("abc")["seed"] != hidden["seed"]
+    monkeypatch.setenv(seeds.SEED_ENV, hidden["seed"])
+    assert seeds.replay_info("abd", public="lesson_embedding_pe")["seed"] == hidden["seed"]

@@ -1,5 +1,6 @@
 """Only what changed runs again (grader/engine/reuse.py): what a test's reads stand for, which tests a
-re-grade may reuse, and a real warm re-grade that reuses every test of an unchanged submission."""
+re-grade may reuse, and a real warm re-grade that reuses every test of an unchanged submission and the
+embedding lesson's other tests after an edit to leetcode.py."""
 
 from __future__ import annotations
 
@@ -75,6 +76,85 @@ def test_changed_reads_and_what_shares_state_with_them_run_again(tmp_path):
     assert reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(order) == set()  # any module may read data
 
 
+def test_tests_run_again_with_those_that_wrote_what_they_read(tmp_path):
+    """Artifacts are grouped by key: a reader of a key runs again with its writer, a test that read the
+    whole dict with every test that touched any key, the users of a module-wide fixture together."""
+    staging = _staging(tmp_path, {"a.py": "x = 1\n", "b.py": "y = 1\n"})
+    rec = reuse.Recorder(staging)
+    reuse.ACTIVE = rec
+    try:
+        art = reuse.Artifacts()
+        for n, module, act, fixtures in [
+            ("w_a", "a", lambda: art.__setitem__("k", 1), ()),
+            ("r_b", "b", lambda: art.get("k"), ()),  # reads what w_a wrote
+            ("other_b", "b", lambda: art.setdefault("j", 2), ()),
+            ("all_c", None, lambda: list(art), ()),  # reads every key
+            ("fx_a", "a", lambda: None, ("review@t.py",)),
+            ("fx_none", None, lambda: None, ("review@t.py",)),
+            ("alone", None, lambda: None, ()),
+        ]:
+            rec.begin(n, False, art, fixtures)
+            if module:
+                rec.module(module)
+            act()
+            rec.end(n, art)
+    finally:
+        reuse.ACTIVE = None
+    assert rec.took["r_b"] == {"k"} and rec.wrote["w_a"] == {"k"} and rec.took["all_c"] == {reuse.ALL_KEYS}
+    store = tmp_path / "store.reuse"
+    order = list(rec.reads)
+    report = {"tests": [{"nodeid": n, "outcome": "passed", "metadata": {}} for n in order]}
+    reuse.Reuse(store, "k", rec).save(report, dict(art), set())
+    assert reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(order) == set(order)
+    (staging / "a.py").write_text("x = 2\n")
+    # a changed: w_a and fx_a run, r_b (read k) and fx_none (the same fixture) with them, other_b (module
+    # b, with r_b), all_c (read every key); only the test that shares nothing stays
+    assert reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(order) == {"alone"}
+
+
+def test_a_structure_check_reads_the_definitions_it_looked_up_not_every_file(tmp_path):
+    """A structure check reading the source through student.sources (core/source.py SourceView) depends
+    on the definitions it looked up: an edit to leetcode.py leaves it reusable, unless the edit defines
+    a name the check follows (here an ``__init__``, which TokenAndPosEmbedding's own calls name)."""
+    from grader.core.source import SourceView, sources_of
+    from lesson_embedding_pe import structure
+    from tests.conftest import ROOT
+
+    staging = _staging(tmp_path, {name: (ROOT / "solutions" / name).read_text()
+                                  for name in ("embedding.py", "leetcode.py")})
+    rec = reuse.Recorder(staging)
+    rec.begin("t", False, {})
+    assert structure.registers_buffer(SourceView(sources_of(staging), rec.source)).ok
+    assert structure.shares_one_parameter(SourceView(sources_of(staging), rec.source)).ok
+    rec.end("t", {})
+    assert reuse.WHOLE not in rec.reads["t"] and f"{reuse.SOURCE}def:TokenAndPosEmbedding" in rec.reads["t"]
+    store = tmp_path / "store.reuse"
+    reuse.Reuse(store, "k", rec).save({"tests": [{"nodeid": "t", "outcome": "passed", "metadata": {}}]}, {},
+                                      set())
+
+    def reused() -> bool:
+        return reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(["t"]) == {"t"}
+
+    leetcode = staging / "leetcode.py"
+    original = leetcode.read_text()
+    body = "def my_pow(x: float, n: int) -> float:\n"
+    assert body in original
+    leetcode.write_text("import math\n" + original.replace(body, body + "    x = float(x)\n")
+                        + "\ndef helper(k):\n    return k + 1\n")
+    assert reused()  # every line of it moved, a changed and a new function: none the checks looked up
+    leetcode.write_text(original + "\nclass Node:\n    def __init__(self):\n        self.next = None\n")
+    assert not reused()  # an __init__ the checks follow from TokenAndPosEmbedding's super().__init__()
+    leetcode.write_text(original)
+    assert reused()
+    embedding = staging / "embedding.py"
+    line = 'self.register_buffer("pe", sinusoidal_pe(max_len, d_model))'
+    assert line in embedding.read_text()
+    embedding.write_text(embedding.read_text().replace(line, line + "  # a table, not a Parameter"))
+    assert reused()  # a comment: the same syntax trees, at the same places
+    embedding.write_text(embedding.read_text().replace("register_buffer", "register_parameter", 1))
+    assert not reused()
+
+
 def test_the_store_keeps_each_run_under_its_key(tmp_path):
     staging = _staging(tmp_path, {"a.py": "x = 1\n"})
     store = tmp_path / "store.reuse"
@@ -135,6 +215,22 @@ def test_a_warm_regrade_of_an_unchanged_submission_reuses_every_test_and_says_so
         checked = check(path=work / "exercises", lang="en")
         assert pid_file.read_text().split()[1] == "3"  # served by the folder's daemon, not cold
         assert checked.score == first["score"] and all(t.get("reused") for t in checked.results["tests"])
+
+        # A real edit to leetcode.py: the public seed is the lesson's, so no other test draws new inputs,
+        # and the structure checks read only the definitions they follow: the embedding side is reused.
+        leetcode = work / "exercises" / "leetcode.py"
+        leetcode.write_text(leetcode.read_text() + "\n\ndef helper(k):\n    return k + 1\n")
+        edited = run("-q", "--lang", "en")
+        assert edited["replay"]["seed"] == first["replay"]["seed"]
+        assert edited["replay"]["made_from"] == "public:lesson_embedding_pe"
+        assert edited["replay"]["content_hash"] != first["replay"]["content_hash"]
+        ran = {t["id"] for t in edited["tests"] if not t.get("reused")}
+        # the LeetCode tests, and the log's (they read the whole submission): nothing of the embedding side
+        assert ran and all(i.startswith(("public/test_leetcode", "public/test_log")) for i in ran), ran
+        assert {"public/test_tying.py::test_tied_head_is_the_embedding",
+                "public/test_reversal.py::test_component_check_positions_learn[sin]"} <= {
+            t["id"] for t in edited["tests"] if t.get("reused")}
+        assert view(edited) == view(first)
     finally:
         subprocess.run([*grade, "--stop-daemon"], cwd=work, env=env, capture_output=True)
         left = list(folder.iterdir()) if folder.exists() else []

@@ -4,9 +4,9 @@ what did not change, grader/engine/reuse.py) equals a cold full grade (`--no-dae
 files: the score, the failed checks and their messages in both languages.
 
 Slow (two real grades per step, a few minutes on two cores): it runs where GK_LOOP_PROPERTY=1, in its own
-job (`GK_LOOP_PROPERTY=1 python -m pytest tests/test_reuse_property.py -q`).  Every grade draws from one
-fixed seed (GK_GRADING_SEED): the seed is otherwise made from all the staged files, so any edit would
-draw fresh inputs for every test and nothing could be reused (docs/warm-grader.md).
+job (`GK_LOOP_PROPERTY=1 python -m pytest tests/test_reuse_property.py -q`).  Every grade is a student's
+public run and draws from the lesson's public seed (core/seeds.py), the same after any edit, as `grade`
+does for a student: what is compared is what a student gets.
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     not os.environ.get("GK_LOOP_PROPERTY"),
     reason="slow: two real grades per edit; its own job runs it (GK_LOOP_PROPERTY=1)")]
 
-SEED = "5eed" * 8
 ATTENTION = ROOT / "lessons" / "attention"
 # lesson -> (its module's files as graded correct, the known mistakes: (file, case))
 LESSONS = {
@@ -84,7 +83,8 @@ class Folder:
 def folders():
     base = Path(tempfile.mkdtemp(prefix="gkp-"))  # short: a Unix socket's path has at most 107 bytes
     env = {k: v for k, v in os.environ.items() if k not in ("GK_NO_DAEMON", "CI", "GITHUB_ACTIONS")}
-    env.update(GK_DAEMON="1", XDG_RUNTIME_DIR=str(base), GK_DAEMON_IDLE="600", GK_GRADING_SEED=SEED)
+    env.update(GK_DAEMON="1", XDG_RUNTIME_DIR=str(base), GK_DAEMON_IDLE="600")
+    env.pop("GK_GRADING_SEED", None)
     made = {lesson: Folder(lesson, base) for lesson in LESSONS}
     sockets = base / f"gk-daemon-{os.getuid()}"
     try:

@@ -116,7 +116,9 @@ def test_the_graders_parse_error_is_told_on_the_passing_test(monkeypatch):
                 f.tree, f.error = None, "SyntaxError: as if"
         return found
 
-    monkeypatch.setattr(structure, "sources_of", unreadable)
+    from grader.engine import student
+
+    monkeypatch.setattr(student, "sources_of", unreadable)  # what student.sources reads
     results = grade(ROOT / "solutions", hidden=False, keyword="test_sin_table_is_a_buffer")
     [test] = results["tests"]
     assert test["status"] == "passed" and test["score"] == test["max_score"] > 0

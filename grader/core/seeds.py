@@ -1,13 +1,21 @@
-"""Replayable grading: every random input comes from a seed fixed per submission that students cannot predict.
+"""Replayable grading: every random input comes from a seed, fixed per submission where students
+must not predict it (the hidden suite), fixed per lesson where they may (the public tests).
 
     submission seed = HMAC-SHA256(course secret, sha256 of the staged files)
+    public seed     = HMAC-SHA256("gk-public-seed", "public:" + the lesson's module)
 
 The course secret is the instructor's: ``GK_COURSE_SECRET`` (a string), else the
 file named by ``GK_COURSE_SECRET_FILE``, else a random one created once in
 ``$XDG_STATE_HOME/grading-kit/course-secret`` (0600).  A batch keeps its own
 beside its results (``use_batch_secret``), so a regrade elsewhere replays it.
 The same submission graded twice draws the same inputs; a changed one draws
-fresh ones.  ``GK_GRADING_SEED`` replays a seed recorded in results.json
+fresh ones.  A public run (a student's `grade`, `check()`, the warm grader; never
+``--hidden``, ``--hidden-from``, `grade batch` or Gradescope) draws from the public
+seed instead: the public tests are in the student's copy, so nothing is hidden by
+a secret there (a student's own machine holds its secret anyway), and the same
+code sees the same inputs in every run and place (a laptop, a notebook, CI), and
+an edit to one file leaves the other tests' inputs as they were (a warm re-grade
+reuses them, engine/reuse.py).  ``GK_GRADING_SEED`` replays a seed recorded in results.json
 without the secret (the report's instructor reproduce command sets it).
 """
 
@@ -63,15 +71,30 @@ def use_batch_secret(out_dir: Path) -> None:
         os.environ[SECRET_FILE_ENV] = str(Path(out_dir) / BATCH_SECRET)
 
 
-def replay_info(content_hash: str) -> dict:
-    """The submission's seed and what it was made from (results.json ``replay``)."""
+PUBLIC_KEY = b"gk-public-seed"
+
+
+def replay_info(content_hash: str, public: str | None = None) -> dict:
+    """The run's seed and what it was made from (results.json ``replay``): ``public``, the lesson's
+    module for a public run (the public seed), else None (the submission seed).  ``content_hash`` is
+    the staged files' hash either way (what was graded)."""
     if os.environ.get(SEED_ENV):
         seed = os.environ[SEED_ENV].strip().lower()
-        return {"seed": seed, "content_hash": content_hash, "secret": f"${SEED_ENV}"}
+        return {"seed": seed, "content_hash": content_hash, "secret": f"${SEED_ENV}", "made_from": "given"}
+    if public is not None:
+        made_from = f"public:{public}"
+        seed = hmac.new(PUBLIC_KEY, made_from.encode(), hashlib.sha256).hexdigest()[:32]
+        return {"seed": seed, "content_hash": content_hash, "made_from": made_from}
     secret, source = course_secret()
     seed = hmac.new(secret, content_hash.encode(), hashlib.sha256).hexdigest()[:32]
     fingerprint = hashlib.sha256(b"gk-secret-id:" + secret).hexdigest()[:12]
-    return {"seed": seed, "content_hash": content_hash, "secret": source, "secret_id": fingerprint}
+    return {
+        "seed": seed,
+        "content_hash": content_hash,
+        "secret": source,
+        "secret_id": fingerprint,
+        "made_from": "submission",
+    }
 
 
 def derive(seed: str, key: str) -> int:

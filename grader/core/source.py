@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import ast
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from grader.core.text import read_python
 
@@ -35,12 +37,96 @@ class SourceFile:
 @dataclass
 class Sources:
     files: list[SourceFile] = field(default_factory=list)
+    _defs: dict[str, list[tuple[str, ast.AST]]] | None = field(default=None, repr=False, compare=False)
 
     def parsed(self) -> list[SourceFile]:
         return [f for f in self.files if f.tree is not None]
 
     def unparsed(self) -> list[SourceFile]:
         return [f for f in self.files if f.tree is None]
+
+    def file(self, name: str) -> SourceFile | None:
+        """The staged file ``name`` (``embedding.py``), parsed or not; None where there is none."""
+        return next((f for f in self.files if f.name == name), None)
+
+    def definitions(self, name: str) -> list[tuple[str, ast.AST]]:
+        """Every function and class definition called ``name`` (nested ones too), with its file, in
+        file order and, within a file, in ``ast.walk`` order."""
+        return list(self._index().get(name, ()))
+
+    def classes(self) -> list[tuple[str, ast.ClassDef]]:
+        """Every class definition, with its file, in the order of ``definitions``."""
+        return [(fname, node) for found in self._index().values() for fname, node in found
+                if isinstance(node, ast.ClassDef)]
+
+    def _index(self) -> dict[str, list[tuple[str, ast.AST]]]:
+        if self._defs is None:
+            defs: dict[str, list[tuple[str, ast.AST]]] = {}
+            for f in self.parsed():
+                assert f.tree is not None
+                for node in ast.walk(f.tree):
+                    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                        defs.setdefault(node.name, []).append((f.name, node))
+            self._defs = defs
+        return self._defs
+
+
+# What a read through a SourceView depends on (engine/reuse.py keeps it with a test's result):
+ALL = "*"  # every staged file (the whole list, parsed() or unparsed())
+DEF = "def:"  # + a name: the definitions of that name, wherever they are
+FILE = "file:"  # + a file's name: that file
+CLASSES = "classes"  # every class definition
+
+
+class SourceView:
+    """Sources as a test reads them, each read told to ``note`` as what it depends on (ALL, DEF+name,
+    FILE+name, CLASSES): a warm re-grade runs the test again only when one of those changed
+    (engine/reuse.py, ``read_digest``).  The same methods as Sources: a check takes either."""
+
+    def __init__(self, sources: Sources, note: Callable[[str], None] | None = None) -> None:
+        self._sources = sources
+        self._note = note or (lambda key: None)
+
+    @property
+    def files(self) -> list[SourceFile]:
+        self._note(ALL)
+        return self._sources.files
+
+    def parsed(self) -> list[SourceFile]:
+        self._note(ALL)
+        return self._sources.parsed()
+
+    def unparsed(self) -> list[SourceFile]:
+        self._note(ALL)
+        return self._sources.unparsed()
+
+    def file(self, name: str) -> SourceFile | None:
+        self._note(FILE + name)
+        return self._sources.file(name)
+
+    def definitions(self, name: str) -> list[tuple[str, ast.AST]]:
+        self._note(DEF + name)
+        return self._sources.definitions(name)
+
+    def classes(self) -> list[tuple[str, ast.ClassDef]]:
+        self._note(CLASSES)
+        return self._sources.classes()
+
+
+def read_digest(sources: Sources, key: str) -> str:
+    """The content a SourceView read ``key`` stood for, as a hash: equal exactly when every answer that
+    read could give is (definitions compared as syntax trees with their positions, files as text)."""
+    if key.startswith(DEF):
+        parts: list[Any] = [(f, ast.dump(n, include_attributes=True))
+                            for f, n in sources.definitions(key[len(DEF):])]
+    elif key == CLASSES:
+        parts = [(f, ast.dump(n, include_attributes=True)) for f, n in sources.classes()]
+    elif key.startswith(FILE):
+        found = sources.file(key[len(FILE):])
+        parts = [] if found is None else [found.text, found.error, found.tree is None]
+    else:  # ALL, or a key of a later kit: every file
+        parts = [(f.name, f.text, f.error) for f in sources.files]
+    return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
 def read_sources(staging: Path) -> Sources:
@@ -81,6 +167,12 @@ def notebook_statements(driver: str) -> str:
 @lru_cache(maxsize=8)
 def _cached(staging: str, stamp: tuple) -> Sources:
     return read_sources(Path(staging))
+
+
+def as_sources(where: Path | Sources | SourceView) -> Sources | SourceView:
+    """What a check reads: a staging folder's sources (sources_of), or a Sources or a SourceView
+    (``student.sources``, which records the reads) as it is."""
+    return where if isinstance(where, (Sources, SourceView)) else sources_of(where)
 
 
 def sources_of(staging: Path) -> Sources:

@@ -26,6 +26,7 @@ from grader.sandbox import zygote as zygote_mod
 
 # Flags a daemon never serves (the client runs them cold, and so does a daemon asked anyway).
 COLD_FLAGS = ("--hidden", "--hidden-from", "--ci", "--no-daemon", "--stop-daemon", "--watch")
+SPARE_READY = 120.0  # how long a request waits for the spare grader's imports (a fresh fork would do them)
 
 
 def peer_uid(conn: socket.socket) -> int:
@@ -61,6 +62,9 @@ class Daemon:
         self.pid_file = sock_path.with_suffix(".pid")
         self.reuse_file = sock_path.with_suffix(".reuse")  # the last grade's results by what they read
         self.served = 0
+        # A grader forked after each grade for the next one, its imports done while the student edits
+        # (grader/sandbox/host.py ``_spare``): (the process, its socket, the requests it fits).
+        self.spare: tuple[zygote_mod.ForkedProcess, socket.socket, str] | None = None
 
     def serve(self) -> int:
         conn = launch.warm(launch.SandboxPolicy())
@@ -90,6 +94,7 @@ class Daemon:
                         return 0
         finally:
             listener.close()
+            self.drop_spare()
             for leftover in self.reuse_file.parent.glob(self.reuse_file.name + "*"):  # with a grade's .tmp
                 leftover.unlink(missing_ok=True)
             self.sock_path.unlink(missing_ok=True)
@@ -127,19 +132,31 @@ class Daemon:
 
     def run(self, client: socket.socket, conn: zygote_mod.Connection, zygote: zygote_mod.Zygote,
             payload: dict[str, Any], fds: list[int]) -> None:
-        ours, theirs = socket.socketpair()
-        try:
-            child = conn.host([*fds, theirs.fileno()])
-        finally:
-            theirs.close()
-        if child is None:
-            ours.close()
-            client.sendall(b"no zygote\n")
-            return
-        client.sendall(b"ok\n")
         # Only what changed runs again (grader/engine/reuse.py): the served grade keeps its results here.
         env = {**payload.get("env", {}), "GK_REUSE_FILE": str(self.reuse_file)}
-        ours.sendall(json.dumps({**payload, "env": env, **host.zygote_fields(zygote)}).encode() + b"\n")
+        request = {**payload, "env": env, **host.zygote_fields(zygote)}
+        spare = self.take_spare(request)
+        if spare is not None:  # forked and its imports done already: it takes the streams over its socket
+            child, ours = spare
+            try:
+                socket.send_fds(ours, [b"R"], fds)
+            except OSError:
+                child.kill()
+                ours.close()
+                spare = None
+        if spare is None:
+            ours, theirs = socket.socketpair()
+            try:
+                found = conn.host([*fds, theirs.fileno()])
+            finally:
+                theirs.close()
+            if found is None:
+                ours.close()
+                client.sendall(b"no zygote\n")
+                return
+            child = found
+        client.sendall(b"ok\n")
+        ours.sendall(json.dumps(request).encode() + b"\n")
 
         def relay() -> None:  # the client's signals; its going away kills the grade, as a cold one dies
             buffer = b""
@@ -164,6 +181,67 @@ class Daemon:
             client.sendall(f"exit {code}\n".encode())
         except OSError:
             pass
+        self.fork_spare(conn, request)
+
+    def fork_spare(self, conn: zygote_mod.Connection, request: dict[str, Any]) -> None:
+        """Fork the grader of the next request now, on /dev/null until it comes: it imports what grading
+        ``request``'s command line imports meanwhile (host.py ``_spare``)."""
+        self.drop_spare()
+        ours, theirs = socket.socketpair()
+        null_in, null_out = os.open(os.devnull, os.O_RDONLY), os.open(os.devnull, os.O_WRONLY)
+        try:
+            child = conn.host([null_in, null_out, null_out, theirs.fileno()])
+        finally:
+            theirs.close()
+            os.close(null_in)
+            os.close(null_out)
+        if child is None:
+            ours.close()
+            return
+        try:
+            ours.sendall(json.dumps({**request, host.SPARE: True}).encode() + b"\n")
+        except OSError:
+            child.kill()
+            ours.close()
+            return
+        self.spare = (child, ours, host.spare_signature(request))
+
+    def take_spare(self, request: dict[str, Any]) -> tuple[zygote_mod.ForkedProcess, socket.socket] | None:
+        """The spare grader, where it was made for a request like this one and is ready (its imports
+        done: waited for, as a fresh fork would import the same); else None, the spare gone."""
+        if self.spare is None:
+            return None
+        child, ours, signature = self.spare
+        self.spare = None
+        if signature == host.spare_signature(request) and child.poll() is None and _ready(ours):
+            return child, ours
+        child.kill()
+        ours.close()
+        return None
+
+    def drop_spare(self) -> None:
+        if self.spare is not None:
+            child, ours, _ = self.spare
+            self.spare = None
+            child.kill()
+            ours.close()
+
+
+def _ready(sock: socket.socket, timeout: float = SPARE_READY) -> bool:
+    """Whether the spare said "ready" (within ``timeout``)."""
+    line = b""
+    sock.settimeout(timeout)
+    try:
+        while not line.endswith(b"\n"):
+            chunk = sock.recv(64)
+            if not chunk:
+                return False
+            line += chunk
+    except OSError:
+        return False
+    finally:
+        sock.settimeout(None)
+    return line == b"ready\n"
 
 
 def main(argv: list[str] | None = None) -> int:

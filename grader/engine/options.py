@@ -28,6 +28,9 @@ class GradeOptions:
     progress: Progress | None = None
     keyword: str | None = None
     lesson: str = ""  # the module declaring the LESSON graded ("": the default lesson, engine/lessons.py)
+    # The public seed (core/seeds.py): a student's own public run (`grade`, check(), the warm grader) sets
+    # it; left False, every input is drawn from the submission seed (a batch, Gradescope, --hidden).
+    public_seed: bool = False
 
     def __post_init__(self) -> None:
         """Fill in what was left to the lesson: which one (the default), its suites, its reference."""

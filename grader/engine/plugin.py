@@ -32,18 +32,34 @@ def withheld_failure(reason: dict) -> GradeFailure:
     return GradeFailure(message.en, message.ko)
 
 
+OWN_FIXTURES = ("student", "submission", "artifacts")  # what a test reads through them is recorded itself
+
+
+def wide_fixtures(item: pytest.Item) -> list[str]:
+    """The fixtures wider than one test that ``item`` uses, the plugin's own aside: their value is made
+    once, in whichever test comes first, from what that test read (engine/reuse.py groups their users)."""
+    info = getattr(item, "_fixtureinfo", None)
+    out = []
+    for name, defs in getattr(info, "name2fixturedefs", {}).items():
+        if name not in OWN_FIXTURES and defs and str(getattr(defs[-1], "scope", "function")) != "function":
+            out.append(f"{name}@{getattr(defs[-1], 'baseid', '')}")
+    return out
+
+
 class GradingPlugin:
     def __init__(self, submission: Submission, lesson: Lesson, policy: SandboxPolicy | None = None,
-                 progress: Progress | None = None) -> None:
+                 progress: Progress | None = None, public_seed: str | None = None) -> None:
+        """``public_seed``: the lesson's module where the run draws from the public seed (core/seeds.py)."""
         self.sub = submission
         self.lesson = lesson
         self.client = WorkerClient(submission.staging, policy=policy)
-        self.artifacts_store: dict[str, Any] = {}
+        self.artifacts_store: dict[str, Any] = reuse.Artifacts()  # tells a warm re-grade what a test read
         self.progress = progress
         self.rubric_errors: list[str] = []
         self.order: dict[str, int] = {}  # nodeid -> place in the collection (before the prefetch's reorder)
-        # Fixed per submission, unpredictable to students (grader/core/seeds.py): results.json `replay`.
-        self.replay = seeds.replay_info(content_hash(submission.staging))
+        # Fixed per submission, unpredictable to students, or per lesson for a public run
+        # (grader/core/seeds.py): results.json `replay`.
+        self.replay = seeds.replay_info(content_hash(submission.staging), public=public_seed)
         testkit.begin_grading(self.replay["seed"])
         # The tamper scan (trusted, ast only), once: the student fixture withholds by it, results lists it.
         self.review = tamper.review(submission.staging)
@@ -153,7 +169,7 @@ class GradingPlugin:
         withheld.marks().begin_test(item.nodeid)
         if reuse.ACTIVE is not None:  # what it reads from here on, its fixtures' included
             names = getattr(item, "fixturenames", ())
-            reuse.ACTIVE.begin(item.nodeid, "submission" in names, self.artifacts_store, "artifacts" in names)
+            reuse.ACTIVE.begin(item.nodeid, "submission" in names, self.artifacts_store, wide_fixtures(item))
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_teardown(self, item: pytest.Item):  # noqa: ANN201 - a pluggy wrapper

@@ -3,19 +3,24 @@ inputs are provably unchanged and runs the rest.
 
 Each test's pytest-json-report entry is kept with the content hashes of what it read: the staged
 student modules its Student resolved (each with the modules it imports, engine/student.py), the
-submission's data files, every staged file where it read the submission or the staging itself, and
-the artifacts it wrote.  A run reuses nothing unless the whole run's key is the same: the kit's,
-the lesson's, the suites' and the reference's files, the interpreter, the lesson, ``-k``, the sandbox
-flags, the tamper scan and the submission seed (every input a test draws comes from it,
-core/seeds.py).  The language is not in it: results.json is rendered from both languages' words.
+submission's data files, what it read of the source through ``student.sources`` (the definitions of
+each name it looked up, a file, every class: core/source.py's SourceView), every staged file where it
+read the submission or the staging itself, and the artifacts it wrote.  A run reuses nothing unless
+the whole run's key is the same: the kit's, the lesson's, the suites' and the reference's files, the
+interpreter, the lesson, ``-k``, the sandbox flags, the tamper scan and the seed (every input a test
+draws comes from it, core/seeds.py: a public run's is the lesson's, the same after any edit).  The
+language is not in it: results.json is rendered from both languages' words.
 
 Conservative on purpose:
 * a test that met a timeout, a crash or an error, or that was skipped, runs again;
 * a test that called into a module whose code may reach beyond its imports (importlib, exec, open,
   os, json, numpy, getattr by a computed name ...: a file anywhere, another module by name) always
   runs again, and so do the tests that share that module;
-* tests that share a student module (its state in the worker) or an artifact (a cache the suites
-  keep there) run again together: if one must, all of them do, in their usual order.
+* tests that share a student module (its state in the worker), an artifact (a key of the dict the
+  suites keep results and caches in, ``Artifacts``: one test wrote it, another read or wrote it; a
+  test that read the whole dict shares every key) or a fixture wider than one test (its value made
+  once, in whichever test came first) run again together: if one must, all of them do, in their
+  usual order.
 
 Used only where GK_REUSE_FILE names the store (the warm grader sets it for the grades it serves,
 grader/daemon/server.py, and removes the file when it stops); never for the hidden suite.
@@ -32,10 +37,11 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from grader.core.source import read_digest, sources_of
 from grader.core.trees import tree_files
 
 STORE_ENV = "GK_REUSE_FILE"
-SCHEMA = 1
+SCHEMA = 2
 REUSABLE = ("passed", "failed")  # pytest outcomes kept; a verdict of the clock or a crash runs again
 # What lets a module read beyond the student modules it imports (a file anywhere, another module by name,
 # the worker's other modules): a test calling into a module that imports, names or calls any of these is
@@ -129,6 +135,7 @@ REACH_MODULES = frozenset(
 KEEP = 4  # runs kept, each under its own key (the full grade, a check() of one task ...)
 WHOLE = "*"  # a test's module set holding this read every staged file
 UNHASHED = "!"  # ... holding this called into code that may read what nothing here hashes: it always runs
+SOURCE = "src:"  # ... a key with this prefix: a read of the source's syntax trees (core/source.py SourceView)
 ACTIVE: Recorder | None = None  # the session's recorder, set by the plugin while a reusing grade runs
 
 
@@ -188,26 +195,36 @@ class Recorder:
         self.reads: dict[str, set[str]] = {}  # nodeid -> modules (or WHOLE)
         self.background: set[str] = set()  # modules resolved beside the tests (a lesson's prefetch)
         self.wrote: dict[str, set[str]] = {}  # nodeid -> artifact keys it changed
+        self.took: dict[str, set[str]] = {}  # nodeid -> artifact keys it read (ALL_KEYS: the whole dict)
+        self.took_beside: set[str] = set()  # artifact keys read beside the tests (a lesson's prefetch)
+        self.fixtures: dict[str, list[str]] = {}  # nodeid -> the fixtures wider than a test it used
         self._background: set[int] = set()  # idents of the threads a lesson's prefetch started
         self._before: dict[str, str] = {}
-        self._shares = False
         self._reach: dict[str, bool] = {}
+        self._digests: dict[str, str] = {}  # source read -> its hash (the staging does not change in a run)
 
-    def begin(self, nodeid: str, whole: bool, artifacts: dict, shares: bool = False) -> None:
-        """``shares``: the test asked for the artifacts the suites share (it may read what an earlier
-        test left there): it runs again with every other test that did."""
+    def begin(self, nodeid: str, whole: bool, artifacts: dict, fixtures: list[str] | tuple = ()) -> None:
+        """``fixtures``: the fixtures wider than one test it uses (their value may hold what another
+        test read): it runs again with every other test that uses one of them."""
         self.current = nodeid
         self.reads[nodeid] = {WHOLE} if whole else set()
+        self.took[nodeid] = set()
+        self.fixtures[nodeid] = sorted(fixtures)
         self._before = _dumps(artifacts)
-        self._shares = shares
 
     def end(self, nodeid: str, artifacts: dict) -> None:
         after = _dumps(artifacts)
         keys = set(after) | set(self._before)
         self.wrote[nodeid] = {k for k in keys if after.get(k) != self._before.get(k)}
-        if self._shares:
-            self.wrote[nodeid].add(WHOLE)
         self.current = None
+
+    def artifact(self, key: str) -> None:
+        """The running test (or a thread beside the tests) read ``key`` of the artifacts (ALL_KEYS:
+        all of them); a read outside any test (the report's) is no test's."""
+        if threading.get_ident() in self._background:
+            self.took_beside.add(key)
+        elif self.current is not None:
+            self.took[self.current].add(key)
 
     def module(self, name: str) -> None:
         """A student module resolved (imported or called into) by the running test."""
@@ -219,11 +236,18 @@ class Recorder:
             self.reads[self.current] |= keys
 
     def whole(self) -> None:
-        """The running test read the staging itself (a structure check reads any file with ast)."""
+        """The running test read the staging itself (a path that can reach any file)."""
+        self._read(WHOLE)
+
+    def source(self, key: str) -> None:
+        """The running test read the source through a SourceView (core/source.py): ``key`` names what."""
+        self._read(SOURCE + key)
+
+    def _read(self, key: str) -> None:
         if threading.get_ident() in self._background or self.current is None:
-            self.background.add(WHOLE)
+            self.background.add(key)
         else:
-            self.reads[self.current].add(WHOLE)
+            self.reads[self.current].add(key)
 
     def beside(self, threads: set[int]) -> None:
         """Threads that work beside the tests (a lesson's prefetch): what they resolve goes to the
@@ -238,7 +262,8 @@ class Recorder:
     def hashes(self, modules: set[str]) -> dict[str, str | None]:
         """The content hashes a test's reads stand for: its modules', the data files', or all files."""
         out: dict[str, str | None] = {
-            m: self.files.get(f"{m}.py") for m in sorted(modules - {WHOLE, UNHASHED})
+            m: self.digest(m) if m.startswith(SOURCE) else self.files.get(f"{m}.py")
+            for m in sorted(modules - {WHOLE, UNHASHED})
         }
         if UNHASHED in modules:
             out[UNHASHED] = None
@@ -246,6 +271,11 @@ class Recorder:
             out[WHOLE] = self.whole_hash
         out["<data>"] = _combined({k: v for k, v in self.files.items() if not k.endswith(".py")})
         return out
+
+    def digest(self, key: str) -> str:
+        if key not in self._digests:
+            self._digests[key] = read_digest(sources_of(self.staging), key[len(SOURCE) :])
+        return self._digests[key]
 
 
 def _reaches(path: Path) -> bool:
@@ -281,9 +311,96 @@ def _combined(files: dict[str, str]) -> str:
     return hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest()
 
 
+ALL_KEYS = "*"  # an artifacts read of the whole dict (its keys, its length, a copy)
+
+
+class Artifacts(dict):
+    """The artifacts the suites share (the plugin's ``artifacts`` fixture): a dict that tells the
+    session's recorder which keys the running test read, so that only the tests that read or wrote the
+    same key run again together.  Reads of the whole dict count as reads of every key."""
+
+    def _took(self, key: Any) -> None:
+        if ACTIVE is not None:
+            ACTIVE.artifact(key if isinstance(key, str) else ALL_KEYS)
+
+    def __getitem__(self, key: Any) -> Any:
+        self._took(key)
+        return super().__getitem__(key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self._took(key)
+        return super().get(key, default)
+
+    def __contains__(self, key: Any) -> bool:
+        self._took(key)
+        return super().__contains__(key)
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        self._took(key)
+        return super().setdefault(key, default)
+
+    def pop(self, key: Any, *default: Any) -> Any:
+        self._took(key)
+        return super().pop(key, *default)
+
+    def popitem(self) -> tuple[Any, Any]:
+        self._took(ALL_KEYS)
+        return super().popitem()
+
+    def __iter__(self) -> Any:
+        self._took(ALL_KEYS)
+        return super().__iter__()
+
+    def __reversed__(self) -> Any:
+        self._took(ALL_KEYS)
+        return super().__reversed__()
+
+    def __len__(self) -> int:
+        self._took(ALL_KEYS)
+        return super().__len__()
+
+    def keys(self) -> Any:
+        self._took(ALL_KEYS)
+        return super().keys()
+
+    def values(self) -> Any:
+        self._took(ALL_KEYS)
+        return super().values()
+
+    def items(self) -> Any:
+        self._took(ALL_KEYS)
+        return super().items()
+
+    def copy(self) -> dict:
+        self._took(ALL_KEYS)
+        return dict(super().items())
+
+    def __eq__(self, other: object) -> bool:
+        self._took(ALL_KEYS)
+        return super().__eq__(other)
+
+    def __ne__(self, other: object) -> bool:
+        self._took(ALL_KEYS)
+        return super().__ne__(other)
+
+    def __or__(self, other: Any) -> Any:
+        self._took(ALL_KEYS)
+        return dict(super().items()) | other
+
+    def __ror__(self, other: Any) -> Any:
+        self._took(ALL_KEYS)
+        return other | dict(super().items())
+
+    def __repr__(self) -> str:
+        self._took(ALL_KEYS)
+        return super().__repr__()
+
+    __hash__ = None  # as a dict's
+
+
 def _dumps(artifacts: dict) -> dict[str, str]:
     out = {}
-    for key, value in artifacts.items():
+    for key, value in dict.items(artifacts):  # not a read of the running test's
         try:
             out[key] = json.dumps(value, sort_keys=True, default=repr)
         except (TypeError, ValueError):
@@ -322,14 +439,27 @@ class Reuse:
             return n
 
         owner: dict[str, str] = {}
+        everything: list[str] = []  # tests that read the whole artifacts dict: they share every key
         for n in nodeids:
-            shared = [f"m:{m}" for m in tests[n]["reads"] if m not in ("<data>", WHOLE, UNHASHED)]
-            shared += [f"a:{a}" for a in tests[n]["wrote"]]
+            shared = [
+                f"m:{m}"
+                for m in tests[n]["reads"]
+                if m not in ("<data>", WHOLE, UNHASHED) and not m.startswith(SOURCE)
+            ]
+            keys = {*tests[n]["wrote"], *tests[n].get("took", ())}
+            if ALL_KEYS in keys:
+                everything.append(n)
+            shared += [f"a:{a}" for a in keys - {ALL_KEYS}]
+            shared += [f"f:{f}" for f in tests[n].get("fixtures", ())]
             for token in shared:
                 if token in owner:
                     parent[find(n)] = find(owner[token])
                 else:
                     owner[token] = n
+        if everything:
+            users = everything + [n for token, n in owner.items() if token.startswith("a:")]
+            for n in users[1:]:
+                parent[find(n)] = find(users[0])
         stale = {find(n) for n in nodeids if not fresh[n]}
         return {n for n in nodeids if find(n) not in stale}
 
@@ -349,7 +479,7 @@ class Reuse:
         ran_wrote = {k for n, keys in self.recorder.wrote.items() for k in keys}
         for key, value in self.previous.get("artifacts", {}).items():
             if key not in ran_wrote and any(key in tests[n]["wrote"] for n in self.reused):
-                artifacts[key] = value
+                dict.__setitem__(artifacts, key, value)
 
     def save(self, report: dict, artifacts: dict, prefetch_reads: set[str]) -> None:
         """Keep this run's whole set for the next one (written atomically; 0600 in the daemon's folder)."""
@@ -361,8 +491,10 @@ class Reuse:
                 tests[n] = old[n]
                 continue
             reads = set(self.recorder.reads.get(n, {WHOLE}))
+            took = set(self.recorder.took.get(n, {ALL_KEYS}))
             if n in prefetch_reads:
                 reads |= self.recorder.background
+                took |= self.recorder.took_beside
             meta = entry.get("metadata") or {}
             tests[n] = {
                 "entry": entry,
@@ -370,8 +502,10 @@ class Reuse:
                 "status": meta.get("status"),
                 "reads": self.recorder.hashes(reads),
                 "wrote": sorted(self.recorder.wrote.get(n, ())),
+                "took": sorted(took),
+                "fixtures": self.recorder.fixtures.get(n, []),
             }
-        kept = {k: v for k, v in artifacts.items() if any(k in t["wrote"] for t in tests.values())}
+        kept = {k: v for k, v in dict.items(artifacts) if any(k in t["wrote"] for t in tests.values())}
         try:
             run = {"key": self.key, "tests": tests, "artifacts": kept}
             payload = json.dumps({"runs": [*self.others[-(KEEP - 1) :], run]}, default=repr)

@@ -50,7 +50,8 @@ def run_suites(submission: Submission, options: GradeOptions,
     # the graded lesson's probes as a copy (Lesson.probes).
     policy = replace(options.policy, hide=(*options.policy.hide, *private_folders()),
                      probes=str(lesson.probes) if lesson.probes is not None else None)
-    plugin = GradingPlugin(submission, lesson, policy, progress=options.progress)
+    plugin = GradingPlugin(submission, lesson, policy, progress=options.progress,
+                           public_seed=options.lesson if options.public_seed and not options.hidden else None)
     store = reuse.store_path(options.hidden)
     if store is not None:  # a warm re-grade (engine/reuse.py): only what changed runs again
         reuse.ACTIVE = reuse.Recorder(submission.staging, reuse.submission_text(submission))

@@ -10,7 +10,7 @@ from typing import Any
 from grader.core import tamper, testkit
 from grader.core.errors import ImportFailed, StudentProblem, StudentRaised
 from grader.core.feedback import Evidence, fail
-from grader.core.source import student_imports
+from grader.core.source import SourceView, sources_of, student_imports
 from grader.engine import reuse, withheld
 from grader.sandbox.client import Remote, WorkerClient
 
@@ -51,6 +51,14 @@ class Student:
         if reuse.ACTIVE is not None:
             reuse.ACTIVE.whole()
         return self.client.sub_dir
+
+    @property
+    def sources(self) -> SourceView:
+        """The staged source as syntax trees (read with ``ast`` here, never run), each read recorded: a
+        test that reads the source through it reads only the definitions and files it asked for, not
+        the whole submission (engine/reuse.py).  Structure checks take it in place of ``staging``."""
+        recorder = reuse.ACTIVE
+        return SourceView(sources_of(self.client.sub_dir), recorder.source if recorder is not None else None)
 
     def review(self) -> dict:
         """The tamper scan of the staged source (grader/core/tamper.py), once per submission."""

@@ -112,11 +112,25 @@ def zygote_fields(zygote: zygote_mod.Zygote) -> dict[str, Any]:
             "namespaces": list(launch.namespaces_status())}
 
 
+SPARE = "spare"  # a request's field: fork the grader now, its request comes later (grader/daemon/server.py)
+SPARE_KEYS = ("module", "entry", "prog", "sys_path", "env", "cwd", "finders", "dont_write_bytecode")
+
+
+def spare_signature(payload: dict[str, Any]) -> str:
+    """What a spare grader was made for: a request that differs only in its command line may use it."""
+    return json.dumps({k: payload.get(k) for k in SPARE_KEYS}, sort_keys=True)
+
+
 def hosted(payload: dict[str, Any], channel: socket.socket) -> int:
     """In the forked grader: become the `grade` that asked, run its command, return its exit status."""
     import locale
     import tempfile
 
+    if payload.get(SPARE):
+        request = _spare(payload, channel)
+        if request is None:
+            return 0
+        payload = request
     os.environ.clear()
     os.environ.update(payload["env"])
     os.chdir(payload["cwd"])
@@ -169,6 +183,50 @@ def hosted(payload: dict[str, Any], channel: socket.socket) -> int:
         except (OSError, ValueError):
             pass
     return code
+
+
+def _spare(payload: dict[str, Any], channel: socket.socket) -> dict[str, Any] | None:
+    """A grader forked before its request (a warm daemon's spare): as the last request's `grade` (its
+    environment, folder and finders), import what grading its command line imports (the entry module's
+    ``preload``), say "ready", then take the request and its stdin, stdout and stderr.  None: the daemon
+    went away instead.  It serves one request, as any forked grader: nothing of one grade is another's."""
+    os.environ.clear()
+    os.environ.update(payload["env"])
+    os.chdir(payload["cwd"])
+    sys.argv = [payload["prog"], *payload["argv"]]
+    keep = set(payload["finders"])
+    sys.meta_path[:] = [f for f in sys.meta_path if _finder_name(f) in keep]
+    try:
+        module, _, _function = str(payload["entry"]).partition(":")
+        preload = getattr(importlib.import_module(module), "preload", None)
+        if preload is not None:
+            preload(list(payload["argv"]))
+    except BaseException:  # noqa: BLE001 - the request then imports (and reports) it itself
+        pass
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    try:
+        channel.sendall(b"ready\n")
+        marker, fds, _, _ = socket.recv_fds(channel, 1, 3)
+        line = b""
+        while marker == b"R" and len(fds) == 3 and not line.endswith(b"\n"):
+            chunk = channel.recv(1 << 16)
+            if not chunk:
+                break
+            line += chunk
+    except OSError:
+        return None
+    if not line.endswith(b"\n"):
+        for fd in fds:
+            os.close(fd)
+        return None
+    for fd, target in zip(fds, (0, 1, 2), strict=True):
+        os.dup2(fd, target)
+        os.close(fd)
+    return dict(json.loads(line))
 
 
 def _exit_code(code: object) -> int:

@@ -10,6 +10,11 @@ such as a plain attribute or ``.data`` copied into a second Parameter.
 
 Code is what a class can run: its methods, its student-defined bases, and
 every function or class of the staged files it names, transitively.
+
+Each check takes the staging folder or ``student.sources`` (a SourceView, grader/core/source.py) and
+reads it only through ``definitions``, ``classes`` and ``file``: a warm re-grade then knows what a
+check read (the definitions of the names it looked up, not every file) and reuses its result after an
+edit elsewhere (engine/reuse.py).
 """
 
 from __future__ import annotations
@@ -19,25 +24,15 @@ from pathlib import Path
 
 from grader.core.feedback import Evidence
 from grader.core.lang import particle
-from grader.core.source import Sources, dotted, literal_str, sources_of
+from grader.core.source import Sources, SourceView, as_sources, dotted, literal_str
 
 FOUND = Evidence(True)
+Staged = Path | Sources | SourceView  # the staging folder, or its sources (student.sources)
 
 
-def _definitions(sources: Sources) -> dict[str, list[tuple[str, ast.AST]]]:
-    """Top-level (and nested) function and class definitions by name, with their file, in file order."""
-    defs: dict[str, list[tuple[str, ast.AST]]] = {}
-    for f in sources.parsed():
-        assert f.tree is not None
-        for node in ast.walk(f.tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                defs.setdefault(node.name, []).append((f.name, node))
-    return defs
-
-
-def find_class(sources: Sources, name: str, home: str = "embedding.py") -> ast.ClassDef | None:
+def find_class(sources: Sources | SourceView, name: str, home: str = "embedding.py") -> ast.ClassDef | None:
     """The class the worker would resolve: the last definition in the home file, else the last anywhere."""
-    found = [(fname, node) for fname, node in _definitions(sources).get(name, [])
+    found = [(fname, node) for fname, node in sources.definitions(name)
              if isinstance(node, ast.ClassDef)]
     in_home = [node for fname, node in found if fname == home]
     return (in_home or [node for _, node in found] or [None])[-1]  # type: ignore[return-value]
@@ -53,15 +48,14 @@ def _referenced(node: ast.AST) -> set[str]:
     return names
 
 
-def reachable(sources: Sources, root: ast.AST) -> list[ast.AST]:
+def reachable(sources: Sources | SourceView, root: ast.AST) -> list[ast.AST]:
     """``root`` and every staged definition it names, transitively (helpers, base classes, methods)."""
-    defs = _definitions(sources)
     seen: list[ast.AST] = [root]
     todo = [root]
     while todo:
         node = todo.pop()
         for name in _referenced(node):
-            for _fname, d in defs.get(name, []):
+            for _fname, d in sources.definitions(name):
                 if all(d is not s for s in seen):
                     seen.append(d)
                     todo.append(d)
@@ -114,7 +108,7 @@ def _walk_for_mode(node: ast.AST, mode: str | None):
         todo.extend(ast.iter_child_nodes(n))
 
 
-def _code(sources: Sources, class_name: str, mode: str | None = None,
+def _code(sources: Sources | SourceView, class_name: str, mode: str | None = None,
           method: str | None = None) -> list[ast.AST] | None:
     cls = find_class(sources, class_name)
     if cls is None:
@@ -130,8 +124,9 @@ def _code(sources: Sources, class_name: str, mode: str | None = None,
     return nodes
 
 
-def _no_class(name: str, staging: Path) -> Evidence:
-    unread = [f for f in sources_of(staging).unparsed() if f.name in ("embedding.py", "notebook.py")]
+def _no_class(name: str, sources: Sources | SourceView) -> Evidence:
+    unread = [f for f in (sources.file("embedding.py"), sources.file("notebook.py"))
+              if f is not None and f.tree is None]
     if unread:
         # The check runs once the worker's behaviour passed, so the worker imported the class from a
         # file the grader's own reading could not parse: the grader's fault, never a lost point.
@@ -161,12 +156,13 @@ def _arg(node: ast.Call, index: int, keyword: str) -> ast.AST | None:
     return node.args[index] if len(node.args) > index else None
 
 
-def registers_buffer(staging: Path, name: str = "pe", mode: str = "sin") -> Evidence:
+def registers_buffer(staging: Staged, name: str = "pe", mode: str = "sin") -> Evidence:
     """A ``register_buffer`` call that can register ``name`` (a literal "pe" or a name passed in),
     or an assignment to ``_buffers[...]``."""
-    nodes = _code(sources_of(staging), "TokenAndPosEmbedding", mode)
+    sources = as_sources(staging)
+    nodes = _code(sources, "TokenAndPosEmbedding", mode)
     if nodes is None:
-        return _no_class("TokenAndPosEmbedding", staging)
+        return _no_class("TokenAndPosEmbedding", sources)
     for n in nodes:
         if isinstance(n, ast.Call) and _call_name(n) == "register_buffer":
             # nn.Module.register_buffer(self, "pe", t) passes self first.
@@ -210,11 +206,12 @@ def _self_chain(node: ast.AST) -> bool:
     return chain.startswith("self.") or chain.startswith("cls.")
 
 
-def positions_on_device(staging: Path, mode: str) -> Evidence:
+def positions_on_device(staging: Staged, mode: str) -> Evidence:
     """forward (and what it calls), in ``mode``, builds its positions on the input's device."""
-    nodes = _code(sources_of(staging), "TokenAndPosEmbedding", mode, method="forward")
+    sources = as_sources(staging)
+    nodes = _code(sources, "TokenAndPosEmbedding", mode, method="forward")
     if nodes is None:
-        return _no_class("TokenAndPosEmbedding", staging)
+        return _no_class("TokenAndPosEmbedding", sources)
     for n in nodes:
         if isinstance(n, ast.keyword) and n.arg == "device":
             return FOUND
@@ -264,9 +261,8 @@ def _shares_weight(n: ast.AST) -> bool:
 _CONDITIONAL = (ast.If, ast.IfExp, ast.For, ast.While, ast.Try, ast.Match, ast.FunctionDef)
 
 
-def _tying_statements(staging: Path) -> list[tuple[ast.AST, bool]] | None:
+def _tying_statements(sources: Sources | SourceView) -> list[tuple[ast.AST, bool]] | None:
     """Each statement that can share a weight, and whether it runs only under a condition or in a helper."""
-    sources = sources_of(staging)
     cls = find_class(sources, "TinyLM")
     if cls is None:
         return None
@@ -294,10 +290,11 @@ def _tying_statements(staging: Path) -> list[tuple[ast.AST, bool]] | None:
     return found
 
 
-def shares_one_parameter(staging: Path) -> Evidence:
-    statements = _tying_statements(staging)
+def shares_one_parameter(staging: Staged) -> Evidence:
+    sources = as_sources(staging)
+    statements = _tying_statements(sources)
     if statements is None:
-        return _no_class("TinyLM", staging)
+        return _no_class("TinyLM", sources)
     if statements:
         return FOUND
     return Evidence(False, "your source never makes head and embedding share "
@@ -309,10 +306,11 @@ def shares_one_parameter(staging: Path) -> Evidence:
                     "없습니다(.data 복사나 clone()은 Parameter 두 개)")
 
 
-def ties_only_when_asked(staging: Path) -> Evidence:
-    statements = _tying_statements(staging)
+def ties_only_when_asked(staging: Staged) -> Evidence:
+    sources = as_sources(staging)
+    statements = _tying_statements(sources)
     if statements is None:
-        return _no_class("TinyLM", staging)
+        return _no_class("TinyLM", sources)
     if all(conditional for _, conditional in statements):
         return FOUND
     return Evidence(False, "your source shares the weight unconditionally in TinyLM.__init__: put the tying "
@@ -320,16 +318,16 @@ def ties_only_when_asked(staging: Path) -> Evidence:
                     "TinyLM.__init__에서 조건 없이 가중치를 공유합니다: `if tie:` 안에서만 공유하세요")
 
 
-def makes_embedding(staging: Path, class_name: str = "TokenAndPosEmbedding",
+def makes_embedding(staging: Staged, class_name: str = "TokenAndPosEmbedding",
                     mode: str | None = None) -> Evidence:
     """An ``nn.Embedding`` (or a subclass the student defined) is constructed in the class's code."""
-    sources = sources_of(staging)
+    sources = as_sources(staging)
     nodes = _code(sources, class_name, mode)
     if nodes is None:
-        return _no_class(class_name, staging)
+        return _no_class(class_name, sources)
     embedding_classes = {"Embedding"} | {
-        node.name for fname_nodes in _definitions(sources).values() for _f, node in fname_nodes
-        if isinstance(node, ast.ClassDef) and any(dotted(b).endswith("Embedding") for b in node.bases)}
+        node.name for _f, node in sources.classes()
+        if any(dotted(b).endswith("Embedding") for b in node.bases)}
     for n in nodes:
         if isinstance(n, ast.Call) and _call_name(n) in embedding_classes:
             return FOUND

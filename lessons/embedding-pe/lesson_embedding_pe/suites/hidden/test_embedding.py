@@ -83,7 +83,7 @@ def test_sin_pe_is_a_registered_buffer(student):
                                           f"`pe`의 모양이 ({max_len}, {d_model}) (또는 (1, {max_len}, "
                                           f"{d_model}))이어야 함"),
                        Said(f"{shape}", f"{shape}입니다")))
-    student.source_shows(structure.registers_buffer(student.staging), "mode='sin'")
+    student.source_shows(structure.registers_buffer(student.sources), "mode='sin'")
 
 
 @pytest.mark.task("TokenAndPosEmbedding", points=1)
@@ -114,7 +114,7 @@ def test_submodules_per_mode(student, mode):
         expect_check(not tables,
                      check(where, Said("no sinusoidal table", "사인 표가 없어야 함"),
                            Said(f"float buffers {tables}", f"float buffer {tables}가 있습니다")))
-    student.source_shows(structure.makes_embedding(student.staging, mode=mode), f"mode={mode!r}")
+    student.source_shows(structure.makes_embedding(student.sources, mode=mode), f"mode={mode!r}")
 
 
 @pytest.mark.task("TokenAndPosEmbedding", points=1)
@@ -295,8 +295,8 @@ def _buffer_explains(mode: str) -> str | None:
 def _source_follows_device(student, mode):
     """The device tests' structural half: the table is a buffer, the positions follow the input."""
     if mode == "sin":
-        student.source_shows(structure.registers_buffer(student.staging), "mode='sin'")
-    student.source_shows(structure.positions_on_device(student.staging, mode), f"mode={mode!r}")
+        student.source_shows(structure.registers_buffer(student.sources), "mode='sin'")
+    student.source_shows(structure.positions_on_device(student.sources, mode), f"mode={mode!r}")
 
 
 @pytest.mark.task("TokenAndPosEmbedding", points=0)

@@ -24,7 +24,7 @@ def test_tied_is_one_parameter(student):
     vocab, d_model = _sizes()
     lm = student.call("TinyLM", vocab, d_model, tie=True)
     if student.probe("same_object", lm, "head.weight", "emb.weight"):
-        student.source_shows(structure.shares_one_parameter(student.staging), "TinyLM(tie=True)")
+        student.source_shows(structure.shares_one_parameter(student.sources), "TinyLM(tie=True)")
         return
     head = as_tensor(lm.attr("head.weight"), "head.weight")
     emb = as_tensor(lm.attr("emb.weight"), "emb.weight")
@@ -52,7 +52,7 @@ def test_untied_is_two_parameters(student):
                                                  "head와 임베딩 가중치가 따로 있어야 함"),
                        Said("them shared", "공유되어 있습니다"),
                        fix=Said("Tie only when tie=True.", "tie=True일 때만 공유하세요.")))
-    student.source_shows(structure.ties_only_when_asked(student.staging), "TinyLM(tie=False)")
+    student.source_shows(structure.ties_only_when_asked(student.sources), "TinyLM(tie=False)")
 
 
 @pytest.mark.task("weight_tying", points=1)

@@ -49,7 +49,7 @@ def test_sin_table_is_a_buffer(student):
                          cause=buffer,
                          fix=Said("Use self.register_buffer('pe', sinusoidal_pe(max_len, d_model)).",
                                   "self.register_buffer('pe', sinusoidal_pe(max_len, d_model))를 쓰세요.")))
-    student.source_shows(structure.registers_buffer(student.staging), "mode='sin'")
+    student.source_shows(structure.registers_buffer(student.sources), "mode='sin'")
 
 
 @pytest.mark.task("TokenAndPosEmbedding", points=2)

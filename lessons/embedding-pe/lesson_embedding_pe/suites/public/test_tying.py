@@ -19,7 +19,7 @@ def test_tied_head_is_the_embedding(student):
                                 "don't copy .data.",
                                 ".data를 복사하지 말고 Parameter를 대입하세요"
                                 "(self.head.weight = self.emb.weight).")))
-    student.source_shows(structure.shares_one_parameter(student.staging), "TinyLM(tie=True)")
+    student.source_shows(structure.shares_one_parameter(student.sources), "TinyLM(tie=True)")
 
 
 @pytest.mark.task("weight_tying", points=1)
