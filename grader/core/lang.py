@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import locale
 import os
+import re
 
 
 def default_lang() -> str:
@@ -26,6 +27,7 @@ _PARTICLES = {
     "으로": ("으로", "로"), "로": ("으로", "로"),
     "이라": ("이라", "라"), "라": ("이라", "라"),
     "이다": ("이다", "다"), "이에요": ("이에요", "예요"),
+    "이어야": ("이어야", "여야"), "여야": ("이어야", "여야"),  # 0.25여야, (4, 6)이어야, True여야
 }
 # How Latin letters and digits are read aloud in Korean: the final sound of their names.
 # Letters: a name ending in a consonant (ㄹ for L, R; ㅁ for M; ㄴ for N), else a vowel.
@@ -33,6 +35,10 @@ _LATIN_FINAL = {"l": "ㄹ", "r": "ㄹ", "m": "ㅁ", "n": "ㄴ"}
 # Digits by their Sino-Korean names: 영, 일, 이, 삼, 사, 오, 육, 칠, 팔, 구.
 _DIGIT_FINAL = {"0": "ㅇ", "1": "ㄹ", "2": "", "3": "ㅁ", "4": "", "5": "", "6": "ㄱ", "7": "ㄹ", "8": "ㄹ",
                 "9": ""}
+# Code words whose Korean reading ends in a consonant although the rule below reads a vowel
+# (로짓, 드롭아웃, 인풋, 아웃풋, 집, 코랩, 타입, 스텝): the words a lesson's messages put a particle after.
+_WORD_FINAL = {"logit": "ㅅ", "logits": "", "dropout": "ㅅ", "input": "ㅅ", "output": "ㅅ", "zip": "ㅂ",
+               "colab": "ㅂ", "type": "ㅂ", "dtype": "ㅂ", "step": "ㅂ"}
 _SKIP = set("`'\"’”)]}>*_ \t.,:;!?")
 
 
@@ -60,6 +66,9 @@ def _final_sound(word: str) -> str | None:
         # a word, read as Korean writes it: -ng 잉/옹, -l/-m/-n end in ㄹ/ㅁ/ㄴ, a silent e after
         # n/m/l too (none 논, table 테이블); anything else ends in a vowel (forward 포워드, params 파람스)
         tail = text.lower()
+        word = re.search(r"[a-z]+$", tail)
+        if word and word.group() in _WORD_FINAL:  # x.dtype, my_logit: the last word is read
+            return _WORD_FINAL[word.group()]
         if tail.endswith("ng"):
             return "ㅇ"
         if len(tail) > 2 and tail[-1] == "e" and tail[-2] in "nml" and tail[-3] in "aeiouy":
