@@ -146,12 +146,13 @@ def check_shape(t: torch.Tensor, shape: tuple[int, ...], what: str, fix_en: str 
 
 
 def check_dtype(t: torch.Tensor, dtype: torch.dtype, what: str, fix_en: str = "", fix_ko: str = "",
-                explained_by: str | None = None) -> None:
-    """``explained_by``: a lesson's cause that makes this check fail although its own code may be right."""
+                explained_by: str | None = None, cause: str = "") -> None:
+    """``explained_by``: a lesson's cause that makes this check fail although its own code may be right;
+    ``cause``: the key this mistake goes by where it makes other checks fail (a lesson's links)."""
     if t.dtype != dtype:
         fail_check(check(what, Said(f"dtype {dtype}", f"dtype이 {particle(str(dtype), '이어야')} 함"),
                          Said(f"{t.dtype}", f"{t.dtype}입니다"), fix=_fix(fix_en, fix_ko),
-                         explained_by=explained_by))
+                         explained_by=explained_by, cause=Cause("", "", cause) if cause else None))
 
 
 def check_finite(t: torch.Tensor, what: str) -> None:

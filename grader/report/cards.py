@@ -117,6 +117,7 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
         rows = own + follow  # the cause's own checks first, the public (reproducible) ones first
         first = rows[0]
         n = len(rows)
+        spans = {r.get("task") for r in rows}  # a cause may cost points in other tasks (fix X first)
         cause = first["parts"].get("cause", "") if len(own) > 1 else ""
         figure = next((r["figure"] for r in rows if r.get("figure")), None)
         first_note = ""
@@ -134,7 +135,8 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
         cards.append({
             "task": task, "task_title": first["task_title"], "checks": rows, "count": n,
             "task_rank": _order(first),
-            "count_text": translate("card_count", lang, n=n) if n > 1 else "",
+            "count_text": (translate("card_count_tasks", lang, n=n, k=len(spans)) if len(spans) > 1 else
+                           translate("card_count", lang, n=n) if n > 1 else ""),
             "cause": cause, "lost": round(sum(r["points"] for r in rows), 3),
             "status": first["status"], "figure": figure, "reproduce": first["reproduce"],
             "text": cause or first["text"], "first_note": first_note,
