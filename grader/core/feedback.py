@@ -9,6 +9,7 @@ messages and records here too, so every test reads the same way.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
@@ -22,6 +23,7 @@ from grader.core.errors import (
     WorkerTimeout,
 )
 from grader.core.finding import Cause, Finding, FindingStatus, Said
+from grader.core.lang import particle
 from grader.core.text import BINARY_KINDS
 
 # A message in both languages: what a student reads (kept under its old name for the suites' imports).
@@ -133,6 +135,9 @@ def _at(where: dict | None) -> tuple[str, str]:
     return f" (at {loc}{tail})", f" ({loc}{tail})"
 
 
+_MISSING = re.compile(r"(\S+\.py) does not define `([^`]+)`$")
+
+
 def describe_problem(exc: BaseException) -> tuple[Message, str]:
     """A message and a status (failed/error/timeout) for any test exception."""
     if isinstance(exc, GradeFailure):
@@ -147,10 +152,12 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
             "작성하세요.",
         ), "failed"
     if isinstance(exc, MissingName):
+        missing = _MISSING.match(exc.message)  # runtime/server.py's words
+        ko = (f"{missing[1]}에 {particle(f'`{missing[2]}`', '이')} 없습니다" if missing else exc.message)
         return Message(
-            f"Expected a definition the contract names; found none: {exc.message}. Check the spelling and "
+            f"Expected a definition the lesson asks for; found none: {exc.message}. Check the spelling and "
             "that it is at module level.",
-            f"계약에 정해진 이름이 있어야 하는데 찾지 못했습니다: {exc.message}. 철자와, 모듈 최상위에 "
+            f"실습에서 요구하는 정의가 있어야 하는데 찾지 못했습니다: {ko}. 철자와, 모듈 최상위에 "
             "정의했는지 확인하세요.",
         ), "failed"
     if isinstance(exc, ImportFailed):
@@ -237,8 +244,17 @@ def finding_of(exc: BaseException) -> Finding:
         return exc.finding
     if isinstance(exc, NotAttempted):
         return Finding(status="not_started", where=_place(exc.where))
-    if isinstance(exc, ImportFailed) and exc.kind not in ("missing", "timeout", "NotATextFile", "crash"):
-        return Finding(command=f'python -c "import {exc.module}"', where=_place(exc.where))
+    # a file that does not import, or lacks a name, fails every check that needs it, in any task: one
+    # cause (report/cards.py's SHARED_CAUSES), told once
+    if isinstance(exc, ImportFailed):
+        # reversal.py fails to import because embedding.py it imports has the error: embedding.py's cause
+        broken = str((exc.where or {}).get("file") or f"{exc.module}.py")
+        shared = Cause("", "", f"import:{broken.rsplit('/', 1)[-1].removesuffix('.py')}")
+        if exc.kind not in ("missing", "timeout", "NotATextFile", "crash"):
+            return Finding(command=f'python -c "import {exc.module}"', where=_place(exc.where), cause=shared)
+        return Finding(cause=shared)
+    if isinstance(exc, MissingName):
+        return Finding(cause=Cause("", "", f"missing:{exc.message}"))
     if isinstance(exc, StudentRaised):
         return Finding(where=_place(exc.where))
     return Finding()

@@ -54,6 +54,10 @@ def is_not_attempted(row: dict[str, Any]) -> bool:
     return not_started(row) is not None
 
 
+# the causes of a file rather than of a task (core/feedback.py's finding_of): one card across tasks
+SHARED_CAUSES = ("cause:import:", "cause:missing:")
+
+
 def cause_key(row: dict[str, Any]) -> str:
     """What failures of one task share when they have one cause: the figure's diagnosis, else the
     English likely cause; a failure with neither is a card of its own."""
@@ -90,6 +94,7 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
     idle: dict[str, list[dict[str, Any]]] = {}
     attempted = [r for r in failures if not is_not_attempted(r)]
     home: dict[str, tuple[str, str]] = {}  # a cause some check names -> its card
+    shared: dict[str, str] = {}  # a cause of a whole file (it does not import) -> the first task it costs
     for row in attempted:
         named = row.get("cause_named")
         if named and named not in home:
@@ -109,7 +114,10 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
             parts = dict(row.get("parts") or {}, fix="")
             groups.setdefault(home[upstream], []).append(dict(row, follows=upstream, parts=parts))
         else:
-            groups.setdefault((task, cause_key(row)), []).append(row)
+            key = cause_key(row)
+            if key.startswith(SHARED_CAUSES):
+                task = shared.setdefault(key, task)
+            groups.setdefault((task, key), []).append(row)
     cards = []
     for (task, _key), rows in groups.items():
         own = sorted((r for r in rows if not r.get("follows")), key=lambda r: r["hidden"])
