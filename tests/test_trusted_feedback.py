@@ -144,6 +144,10 @@ def test_the_terminal_and_markdown_never_point_at_a_picture(concat):
     ("'2026-13-01'", "가", "'2026-13-01'이"), ("%", "가", "%이(가)"),
     ("가중치 공유(weight tying)", "는", "가중치 공유(weight tying)는"),
     ("pe[:, 0::2]", "로", "pe[:, 0::2]로"),
+    ("0.25", "이어야", "0.25여야"), ("1.000000", "이어야", "1.000000이어야"), ("True", "이어야", "True여야"),
+    ("(2, 5)", "이어야", "(2, 5)여야"), ("(4, 6)", "여야", "(4, 6)이어야"),
+    ("torch.int64", "이어야", "torch.int64여야"), ("logit", "을", "logit을"), ("x.dtype", "가", "x.dtype이"),
+    ("Colab", "가", "Colab이"), ("ValueError", "이", "ValueError가"),
 ])
 def test_korean_particle_follows_the_final_sound(word, josa, expected):
     assert particle(word, josa) == expected
@@ -249,6 +253,9 @@ def test_a_phone_reads_every_chart_label_and_every_score(concat, chromium, tmp_p
                         " && [...g.querySelectorAll('rect')].map(r => r.getAttribute('stroke'))"
                         ".includes('#fff'))",
             "wrong": "document.querySelectorAll('[data-wrong]').length",
+            # the experiment's table fits the phone; a wide table shows a shadow at the edge it scrolls to
+            "tables": "[...document.querySelectorAll('.table-wrap')].map(w => [w.scrollWidth - w.clientWidth,"
+                      " getComputedStyle(w).backgroundImage.includes('radial-gradient')])",
         }, width=390)
         assert visit.console_errors == []
         assert visit.values["charts"] > 0 and visit.values["wrong"] > 0
@@ -257,6 +264,7 @@ def test_a_phone_reads_every_chart_label_and_every_score(concat, chromium, tmp_p
         assert visit.values["page_width"] <= 390  # the charts scroll in their figure, the page does not
         assert visit.values["score_lines"] < 1.5  # "80.5 / 94.5" on one line, never "80.5 /⏎94.5"
         assert visit.values["outlines"] is True
+        assert visit.values["tables"] and all(over <= 0 and shadow for over, shadow in visit.values["tables"])
         (tmp_path / f"phone-{lang}.png").write_bytes(visit.screenshot)
 
 
