@@ -105,7 +105,9 @@ def test_reference_report_is_clean(graded):
     assert log_tests and all(t["status"] == "passed" for t in log_tests)
     assert "LeetCode log review" in text["feedback.html"] and "Pow(x, n)" in text["feedback.html"]
     assert results["artifacts"]["leetcode_log"]["points"] > 0
-    assert f"isolation: `{results['isolation']}`" in text["feedback.md"].lower()
+    # the sandbox's level is in results.json, never on the student's pages
+    assert results["isolation"] and "isolation" not in text["feedback.md"].lower()
+    assert "isolation" not in text["feedback.html"].lower()
 
 
 def test_stub_report_says_not_attempted_and_blank_log(graded):
@@ -157,7 +159,7 @@ def test_buggy_html_explains_each_failure(graded):
     assert len(titles) == 3 and len(set(titles)) == 3 and "Sinusoidal positional encoding" in titles
     # environment
     results = load(graded["buggy"])
-    assert f"<code>{results['isolation']}</code>" in html and f"torch {results['versions']['torch']}" in html
+    assert f"<code>{results['isolation']}</code>" not in html and f"torch {results['versions']['torch']}" in html
 
 
 def test_buggy_log_review_with_lines_and_practice_link(graded):
