@@ -343,3 +343,16 @@ def test_a_cause_cut_to_one_line_ends_at_a_sentence_or_a_space_never_inside_code
     cut = _first_line(said)
     assert cut.endswith("실패합니다. …") and said.startswith(cut[:-2]) and len(cut) <= 162, cut
     assert _first_line("short and whole") == "short and whole"
+
+
+def test_a_worker_that_never_started_is_the_graders_failure_not_the_students_code():
+    """Exit 122 is gk_init's or the zygote's "cannot start the worker": never "your code died"."""
+    from grader.core.errors import WorkerCrashed
+    from grader.core.feedback import describe_problem
+
+    crashed = WorkerCrashed("[Errno 104] Connection reset by peer", "exit status 122")
+    message, status = describe_problem(crashed)
+    assert status == "error" and "could not start" in message.en and "run it again" in message.en
+    assert "Errno" not in message.en + message.ko and "다시 실행하세요" in message.ko
+    died, _ = describe_problem(WorkerCrashed("EOF", "killed by SIGKILL: over the memory limit"))
+    assert "died" in died.en and "memory limit" in died.en
