@@ -329,9 +329,11 @@ def grade_one(argv: list[str]) -> int:
         print(note, file=sys.stderr)
     if args.watch:
         from grader.daemon.watch import watch
+        from grader.report.terminal import watch_lines
 
         rest = [a for a in argv if a != "--watch"]
-        return watch(Path(args.path), Path(args.out) / "results.json", rest, options.lang)
+        return watch(Path(args.path), Path(args.out) / "results.json", rest, options.lang,
+                     describe=lambda results, lang: watch_lines(results, lang, args.path))
     if args.hidden_from:
         try:
             options = with_hidden_archive(options, Path(args.hidden_from), args.key_env)

@@ -356,3 +356,21 @@ def test_a_worker_that_never_started_is_the_graders_failure_not_the_students_cod
     assert "Errno" not in message.en + message.ko and "다시 실행하세요" in message.ko
     died, _ = describe_problem(WorkerCrashed("EOF", "killed by SIGKILL: over the memory limit"))
     assert "died" in died.en and "memory limit" in died.en
+
+
+def test_watch_tells_one_cause_once_with_its_points_as_the_summary_does(concat, tmp_path):
+    """`grade --watch`'s view after a grade: the concatenated table's two failed checks are one line,
+    with the points and the count the terminal's top three give it, cut to the terminal's width."""
+    import json as _json
+
+    from grader.daemon.watch import summary
+    from grader.report.terminal import watch_lines
+
+    results_file = tmp_path / "results.json"
+    results_file.write_text(_json.dumps(concat))
+    for lang, words in (("en", "(−4) (2 checks, one cause): sin and cos are concatenated"),
+                        ("ko", "(−4) (검사 2개, 원인 하나): sin과 cos를 이어 붙였습니다")):
+        lines = summary("", results_file, lang, 100, lambda r, lg: watch_lines(r, lg, "exercises"))
+        assert lines[0] == f"{concat['score']:g} / {concat['max_score']:g}"
+        assert [line for line in lines if line.startswith("✗")] == [lines[1]] and words in lines[1]
+        assert all(len(line) <= 100 for line in lines)
