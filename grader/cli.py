@@ -50,8 +50,8 @@ STUDENT_HELP = {
     "no_daemon": ("grade cold, without the warm grader this folder keeps between runs",
                   "이 폴더에 상주하는 채점기 없이 새로 채점"),
     "stop_daemon": ("stop this folder's warm grader and exit", "이 폴더의 상주 채점기를 끄고 끝냄"),
-    "watch": ("grade again on every save: the score, what changed and three failed checks",
-              "저장할 때마다 다시 채점: 점수, 바뀐 점, 실패한 검사 세 개"),
+    "watch": ("grade again on every save: the score, what changed and the three things to fix first",
+              "저장할 때마다 다시 채점: 점수, 바뀐 점, 가장 먼저 고칠 세 가지"),
     "help": ("show this help and exit", "이 도움말을 보여 주고 끝냄"),
 }
 # The student's help names the lesson `grade` would grade here ({title}: its own title, lesson_title).
