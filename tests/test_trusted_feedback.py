@@ -374,3 +374,16 @@ def test_watch_tells_one_cause_once_with_its_points_as_the_summary_does(concat, 
         assert lines[0] == f"{concat['score']:g} / {concat['max_score']:g}"
         assert [line for line in lines if line.startswith("✗")] == [lines[1]] and words in lines[1]
         assert all(len(line) <= 100 for line in lines)
+
+
+def test_check_text_tells_one_cause_once_as_its_html_does(concat):
+    """check()'s plain-text view (a console, a non-HTML frontend): the two failed checks of the
+    concatenated table are one line with their points and count, as in the HTML view and the terminal."""
+    from grader.jupyter.check import CheckResult
+
+    for lang, words in (("en", "(−4) (2 checks, one cause): sin and cos are concatenated"),
+                        ("ko", "(−4) (검사 2개, 원인 하나): sin과 cos를 이어 붙였습니다")):
+        text = repr(CheckResult(concat, lang, None))
+        causes = [line for line in text.splitlines() if line.startswith("- ")]
+        assert len(causes) == 1 and words in causes[0], text
+        assert "test_formula_small" not in text
