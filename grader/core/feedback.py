@@ -23,7 +23,7 @@ from grader.core.errors import (
     WorkerTimeout,
 )
 from grader.core.finding import Cause, Finding, FindingStatus, Said
-from grader.core.lang import particle
+from grader.core.lang import particle, place_ko
 from grader.core.text import BINARY_KINDS
 
 # A message in both languages: what a student reads (kept under its old name for the suites' imports).
@@ -132,7 +132,7 @@ def _at(where: dict | None) -> tuple[str, str]:
     loc = f"{where.get('file')}:{where.get('line')}"
     code = str(where.get("code") or "").strip()
     tail = f" `{code[:120]}`" if code else ""
-    return f" (at {loc}{tail})", f" ({loc}{tail})"
+    return f" (at {loc}{tail})", f" ({place_ko(loc)}{tail})"
 
 
 # the exit status of a worker its init (runtime/init.py) or the zygote could not start

@@ -95,3 +95,9 @@ def particle(word: str, josa: str) -> str:
     if forms[0] == "으로":
         return word + ("로" if final in ("", "ㄹ") else "으로")
     return word + (forms[1] if final == "" else forms[0])
+
+
+def place_ko(place: str) -> str:
+    """A place in the student's code as Korean reads it: a notebook's "cell 5:23" (notebook/driver.py
+    names a cell's code so) is "셀 5:23"; a file's "embedding.py:12" stays."""
+    return re.sub(r"^cell (\d+)", r"셀 \1", place)

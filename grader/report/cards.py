@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from grader.core.finding import Finding
-from grader.core.lang import particle
+from grader.core.lang import particle, place_ko
 from grader.engine.results import ResultsView
 from grader.report.i18n import status_word, translate
 from grader.report.lesson_tasks import rank, task_order, task_titles, title_of
@@ -45,9 +45,10 @@ def _places(rows: list[Row]) -> list[str]:
     return list(dict.fromkeys(w for r in rows for w in r["record"].where))
 
 
-def _where(places: list[str]) -> str:
+def _where(places: list[str], lang: str) -> str:
     """" (a, b, c)" for a message, or nothing where no place is known (never an empty "(–)")."""
-    return f" ({', '.join(places[:3])})" if places else ""
+    shown = [place_ko(p) for p in places[:3]] if lang == "ko" else places[:3]
+    return f" ({', '.join(shown)})" if places else ""
 
 
 def is_not_attempted(row: dict[str, Any]) -> bool:
@@ -137,7 +138,7 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
                 r["follows_text"] = translate("follows", lang, name=name)
         if _key == "unwritten":
             places = _places(rows)
-            first = dict(first, text=translate("not_finished", lang, n=n, where=_where(places),
+            first = dict(first, text=translate("not_finished", lang, n=n, where=_where(places, lang),
                                                rerun=translate(f"rerun_{rerun}", lang)))
             cause = first["text"] if n > 1 else ""
         cards.append({
@@ -160,7 +161,7 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
             "places": places, "checks": rows, "reproduce": _task_command(rows[0]["reproduce"], task),
             "text": (_blank_line(rows, lang) if not_started(rows[0]) == "log" else
                      translate("not_started_line" if len(rows) > 1 else "not_started_line_one", lang,
-                               n=len(rows), where=_where(places),
+                               n=len(rows), where=_where(places, lang),
                                rerun=translate(f"rerun_{rerun}", lang))),
         })
     lines.sort(key=_order)
