@@ -376,16 +376,16 @@ def _review_task_fit(ctx: _Ctx, problem: Problem | None, difficulty: str | None)
                      else "과제는 수학 태그의 Medium 문제 2개입니다")
         ctx.add("warning", "not_medium", "difficulty", line,
                 f"{particle(name_ko, '은')} LeetCode에서 Medium이 아니라 {difficulty}입니다. {lesson_ko} "
-                f"(-{TASK_FIT_PENALTY}점).",
-                f"{name} is {difficulty} on LeetCode, not Medium{lesson_en} (-{TASK_FIT_PENALTY}).")
+                f"(−{TASK_FIT_PENALTY}점).",
+                f"{name} is {difficulty} on LeetCode, not Medium{lesson_en} (−{TASK_FIT_PENALTY}).")
         ctx.penalty = TASK_FIT_PENALTY
     if problem is not None and not problem.is_math:
         ctx.add("warning", "not_math", "problem", line,
                 f"{problem.label}에는 Math 태그가 없습니다 (태그: {', '.join(problem.tags)}). "
                 "과제는 수학 유형 "
-                f"문제입니다 (-{TASK_FIT_PENALTY}점, 난이도 감점과 중복되지 않음).",
+                f"문제입니다 (−{TASK_FIT_PENALTY}점, 난이도 감점과 중복되지 않음).",
                 f"{problem.label} is not tagged Math on LeetCode (tags: {', '.join(problem.tags)}); the task "
-                f"asks for math problems (-{TASK_FIT_PENALTY}, not added to a difficulty deduction).")
+                f"asks for math problems (−{TASK_FIT_PENALTY}, not added to a difficulty deduction).")
         ctx.penalty = TASK_FIT_PENALTY
 
 
@@ -760,10 +760,10 @@ def _review_entries(
                     f"{particle(f'문제 {slot}', '은')} "
                     f"{particle(f'문제 {seen[problem.number]}', '와')} 같은 {problem.label}입니다. "
                     "서로 다른 문제 2개를 "
-                    f"풀어야 합니다 (-{TASK_FIT_PENALTY}점).",
+                    f"풀어야 합니다 (−{TASK_FIT_PENALTY}점).",
                     f"Problem {slot} is the same as problem {seen[problem.number]} ({problem.label}); "
                     "the task "
-                    f"asks for two different problems (-{TASK_FIT_PENALTY}).")
+                    f"asks for two different problems (−{TASK_FIT_PENALTY}).")
             ctx.penalty = TASK_FIT_PENALTY
         if problem is not None:
             seen.setdefault(problem.number, slot)
