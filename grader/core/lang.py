@@ -17,6 +17,16 @@ def default_lang() -> str:
     return "ko" if loc.startswith("ko") else "en"
 
 
+def lang_of(argv: list[str]) -> str:
+    """The language a command line asks for: its --lang, else the environment's (default_lang)."""
+    for i, arg in enumerate(argv):
+        if arg.startswith("--lang="):
+            return "ko" if arg.split("=", 1)[1] == "ko" else "en"
+        if arg == "--lang" and i + 1 < len(argv):
+            return "ko" if argv[i + 1] == "ko" else "en"
+    return default_lang()
+
+
 # Korean particles that change with the final sound of the word before them: (after a consonant,
 # after a vowel). 으로/로 also takes 로 after ㄹ (서울로, 파일로).
 _PARTICLES = {
