@@ -76,9 +76,9 @@ def _final_sound(word: str) -> str | None:
         # a word, read as Korean writes it: -ng 잉/옹, -l/-m/-n end in ㄹ/ㅁ/ㄴ, a silent e after
         # n/m/l too (none 논, table 테이블); anything else ends in a vowel (forward 포워드, params 파람스)
         tail = text.lower()
-        word = re.search(r"[a-z]+$", tail)
-        if word and word.group() in _WORD_FINAL:  # x.dtype, my_logit: the last word is read
-            return _WORD_FINAL[word.group()]
+        last_word = re.search(r"[a-z]+$", tail)
+        if last_word and last_word.group() in _WORD_FINAL:  # x.dtype, my_logit: the last word is read
+            return _WORD_FINAL[last_word.group()]
         if tail.endswith("ng"):
             return "ㅇ"
         if len(tail) > 2 and tail[-1] == "e" and tail[-2] in "nml" and tail[-3] in "aeiouy":
