@@ -60,18 +60,18 @@ class TokenAndPosEmbedding(nn.Module):
       device 오류가 납니다. nn.Parameter로 두면 학습되어 버립니다.
     - "learned": self.pos = nn.Embedding(max_len, d_model).
     - "none": 둘 다 없음.
-    - self.d_model, self.max_len, self.mode 를 저장하세요.
+    - self.d_model, self.max_len, self.mode를 저장하세요.
     forward(ids): ids는 (B, T) int64, 반환은 (B, T, d_model).
-        tok(ids) * sqrt(d_model) + 위치 0..T-1 의 행.
+        tok(ids) * sqrt(d_model) + 위치 0..T-1의 행.
         위치 번호는 ids.device 위에 만드세요(torch.arange(T, device=ids.device)).
-        "sin"/"learned"에서 T > max_len 이면 두 숫자(T와 max_len)를 모두 담은
-        IndexError를 직접 raise 하세요. pe[:T]는 조용히 잘리므로 검사가
-        필요합니다. T == max_len 은 정상, "none"은 길이 제한이 없습니다.
-    초기화 힌트: 논문처럼 nn.init.normal_(self.tok.weight, std=d_model**-0.5)
-        를 쓰세요. 기본 초기화(표준편차 1)에 sqrt(d_model)을 곱하면 d_model 64
-        에서 토큰 벡터가 사인 행보다 약 8배 커져, 뒤집기 실험에서 "sin"이 약
-        2,100 스텝 동안 bag-of-tokens 상한(T=8에서 약 0.317; 수업의 10% 예상이
-        아님)에 머뭅니다.
+        "sin"/"learned"에서 T > max_len이면 두 숫자(T와 max_len)를 모두 담은
+        IndexError를 직접 raise하세요. pe[:T]는 조용히 잘리므로 검사가
+        필요합니다. T == max_len은 정상, "none"은 길이 제한이 없습니다.
+    초기화 힌트: 논문처럼 nn.init.normal_(self.tok.weight, std=d_model**-0.5)를
+        쓰세요. 기본 초기화(표준편차 1)에 sqrt(d_model)을 곱하면 d_model 64에서
+        토큰 벡터가 사인 행보다 약 8배 커져, 뒤집기 실험에서 "sin"이 약 2,100 스텝
+        동안 bag-of-tokens 상한(T=8에서 약 0.317; 수업의 10% 예상이 아님)에
+        머뭅니다.
 
     [English]
     mode is "sin", "learned" or "none"; anything else raises ValueError.
@@ -103,7 +103,7 @@ class TinyLM(nn.Module):
     [한국어]
     self.emb = nn.Embedding(vocab_size, d_model)
     self.head = nn.Linear(d_model, vocab_size, bias=False)  # weight 모양 (vocab_size, d_model)
-    tie=True 이면 self.head.weight = self.emb.weight 처럼 Parameter 객체 자체를
+    tie=True이면 self.head.weight = self.emb.weight처럼 Parameter 객체 자체를
     대입하세요. .data 복사나 clone()은 값만 같은 별개의 텐서라 tying이 아닙니다
     (둘이 따로 학습되고 파라미터 수도 줄지 않음).
     forward(ids: (B, T) int64) -> 로짓 (B, T, vocab_size) = head(emb(ids)).
@@ -143,7 +143,7 @@ def equivariance_error(
 
     [한국어]
     fn: (B, T, d) -> (B, T, d). x: (B, T, d). perm: 길이 T의 순열(int64).
-    fn(x)[:, perm] 와 fn(x[:, perm]) 의 최대 절대 차이를 파이썬 float로 반환.
+    fn(x)[:, perm]과 fn(x[:, perm])의 최대 절대 차이를 파이썬 float로 반환.
     출력도 perm으로 섞어야 비교가 맞습니다. torch.no_grad() 안에서 계산하세요.
     위치 없는 어텐션은 약 0, 위치를 더하면 0에서 멀어집니다.
 

@@ -26,8 +26,8 @@ from __future__ import annotations
 def my_pow(x: float, n: int) -> float:
     """LeetCode 50. Pow(x, n).
 
-    [한국어] x의 n제곱. n은 음수일 수 있고 -2**31 도 들어옵니다. 반복 제곱으로
-    O(log |n|)에 푸세요. x ** n 이나 math.pow 한 줄은 연습이 되지 않습니다.
+    [한국어] x의 n제곱. n은 음수일 수 있고 -2**31도 들어옵니다. 반복 제곱으로
+    O(log |n|)에 푸세요. x ** n이나 math.pow 한 줄은 연습이 되지 않습니다.
     [English] x to the power n; n may be negative, down to -2**31. Use
     exponentiation by squaring, O(log |n|).
     """
@@ -37,7 +37,7 @@ def my_pow(x: float, n: int) -> float:
 def count_primes(n: int) -> int:
     """LeetCode 204. Count Primes.
 
-    [한국어] n보다 작은(n은 제외) 소수의 개수. n = 0, 1, 2 이면 0. 에라토스테네스의 체.
+    [한국어] n보다 작은(n은 제외) 소수의 개수. n = 0, 1, 2이면 0. 에라토스테네스의 체.
     [English] Number of primes strictly less than n (0 for n = 0, 1, 2). Sieve.
     """
     raise NotImplementedError("leetcode_practice: count_primes")
@@ -56,7 +56,7 @@ def is_happy(n: int) -> bool:
 def int_to_roman(num: int) -> str:
     """LeetCode 12. Integer to Roman.
 
-    [한국어] 1 <= num <= 3999 를 로마 숫자 문자열로(예: 1994 -> "MCMXCIV").
+    [한국어] 1 <= num <= 3999를 로마 숫자 문자열로(예: 1994 -> "MCMXCIV").
     [English] Roman numeral for 1 <= num <= 3999 (e.g. 1994 -> "MCMXCIV").
     """
     raise NotImplementedError("leetcode_practice: int_to_roman")

@@ -55,7 +55,7 @@ class ReversalModel(nn.Module):
     self.emb = TokenAndPosEmbedding(vocab_size, d_model, max_len, mode)
     self.encoder = nn.TransformerEncoder(nn.TransformerEncoderLayer(d_model,
         n_heads, batch_first=True, dropout=0.0, ...), n_layers)
-    self.head = nn.Linear(d_model, vocab_size); self.vocab_size 도 저장하세요.
+    self.head = nn.Linear(d_model, vocab_size); self.vocab_size도 저장하세요.
     forward(ids: (B, T) int64) -> (B, T, vocab_size) 로짓. 마스크는 쓰지
     마세요(causal mask를 쓰면 앞 위치가 뒤 토큰을 못 봐서 뒤집기를 못 합니다).
 
@@ -84,9 +84,9 @@ def train_reversal(
     """학습 / training.
 
     [한국어]
-    torch.manual_seed(seed)로 모델 초기화를, torch.Generator().manual_seed(seed)
-    로 데이터를 고정하세요(같은 seed -> 같은 losses). 매 스텝 make_batch로 새
-    배치를 만들고 CrossEntropyLoss, Adam(lr 기본 1e-3)으로 정확히 `steps`번
+    torch.manual_seed(seed)로 모델 초기화를, torch.Generator().manual_seed(seed)로
+    데이터를 고정하세요(같은 seed -> 같은 losses). 매 스텝 make_batch로 새 배치를
+    만들고 CrossEntropyLoss, Adam(lr 기본 1e-3)으로 정확히 `steps`번
     학습합니다. hyper로 lr, d_model, n_layers, n_heads, max_len, vocab_size를
     바꿀 수 있습니다. 반환: (eval 모드의 모델, 스텝마다의 손실 float 리스트).
     힌트: 논문 초기화(std d_model**-0.5)면 sin/learned가 수백 스텝 안에 거의

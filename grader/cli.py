@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
-from grader.core.lang import default_lang
+from grader.core.lang import default_lang, lang_of
 from grader.engine.flags import (
     add_grading_arguments,
     add_hidden_arguments,
@@ -50,8 +50,8 @@ STUDENT_HELP = {
     "no_daemon": ("grade cold, without the warm grader this folder keeps between runs",
                   "이 폴더에 상주하는 채점기 없이 새로 채점"),
     "stop_daemon": ("stop this folder's warm grader and exit", "이 폴더의 상주 채점기를 끄고 끝냄"),
-    "watch": ("grade again on every save: the score, what changed and three failed checks",
-              "저장할 때마다 다시 채점: 점수, 바뀐 점, 실패한 검사 세 개"),
+    "watch": ("grade again on every save: the score, what changed and the three things to fix first",
+              "저장할 때마다 다시 채점: 점수, 바뀐 점, 가장 먼저 고칠 세 가지"),
     "help": ("show this help and exit", "이 도움말을 보여 주고 끝냄"),
 }
 # The student's help names the lesson `grade` would grade here ({title}: its own title, lesson_title).
@@ -88,12 +88,7 @@ def instructor_copy() -> bool:
 
 def help_lang(argv: list[str]) -> str:
     """The language of --help: --lang on the same command line, else the locale's."""
-    for i, arg in enumerate(argv):
-        if arg.startswith("--lang="):
-            return "ko" if arg.split("=", 1)[1] == "ko" else "en"
-        if arg == "--lang" and i + 1 < len(argv):
-            return "ko" if argv[i + 1] == "ko" else "en"
-    return default_lang()
+    return lang_of(argv)
 
 
 def build_parser(lang: str | None = None, title: tuple[str, str] | None = None) -> argparse.ArgumentParser:
@@ -259,9 +254,9 @@ def run_warm(argv: list[str], args: argparse.Namespace, policy: SandboxPolicy) -
     key = [ref.module, repr(replace(policy, hide=()))]
     if args.stop_daemon:
         stopped = client.stop(key)
-        print("grade: the warm grader stopped / 상주 채점기를 껐습니다" if stopped else
-              "grade: no warm grader runs for this folder / 이 폴더에 상주 채점기가 없습니다",
-              file=sys.stderr)
+        said = (("grade: the warm grader stopped", "grade: 상주 채점기를 껐습니다") if stopped else
+                ("grade: no warm grader runs for this folder", "grade: 이 폴더에 상주 채점기가 없습니다"))
+        print(said[lang_of(argv) == "ko"], file=sys.stderr)  # a notice in the reader's language only
         return 0
     if not host.wanted(policy):
         return None
@@ -280,11 +275,11 @@ def kit_trees(module: str) -> list[str]:
     return trees
 
 
-def resolve_target(args: argparse.Namespace, layout: Layout) -> str | None:
+def resolve_target(args: argparse.Namespace, layout: Layout) -> tuple[str, str] | None:
     """Fill in the submission and the output folder left to their defaults: ./exercises into reports/,
     or, run inside a submission (a folder without ./exercises that holds the student's files, as after
     `cd exercises`), that folder into ../reports, outside it, so the reports never ship with it.  Returns
-    the note that says so, or None."""
+    the note that says so (English, Korean), or None."""
     inside = args.path is None and not Path("exercises").exists() and _is_submission(Path.cwd(), layout)
     here = str(Path("..") / Path.cwd().name)  # named as from its parent folder: results.json's submission
     if args.path is None:
@@ -294,7 +289,8 @@ def resolve_target(args: argparse.Namespace, layout: Layout) -> str | None:
     if not inside:
         return None
     return (f"grade: no ./exercises here, and this folder is a submission: grading it ({here}), reports in "
-            f"{args.out}, outside it / ./exercises가 없고 이 폴더가 제출물이라 이 폴더({here})를 채점하고, "
+            f"{args.out}, outside it",
+            f"grade: ./exercises가 없고 이 폴더가 제출물이라 이 폴더({here})를 채점하고, "
             f"보고서는 제출물 밖인 {args.out}에 씁니다")
 
 
@@ -340,12 +336,14 @@ def grade_one(argv: list[str]) -> int:
         print(f"grade: {exc}", file=sys.stderr)
         return 2
     if note and not args.quiet:
-        print(note, file=sys.stderr)
+        print(note[1] if options.lang == "ko" else note[0], file=sys.stderr)
     if args.watch:
         from grader.daemon.watch import watch
+        from grader.report.terminal import watch_lines
 
         rest = [a for a in argv if a != "--watch"]
-        return watch(Path(args.path), Path(args.out) / "results.json", rest, options.lang)
+        return watch(Path(args.path), Path(args.out) / "results.json", rest, options.lang,
+                     describe=lambda results, lang: watch_lines(results, lang, args.path))
     if not (args.hidden or args.hidden_from):  # a student's public run: the public seed (core/seeds.py)
         options = replace(options, public_seed=True)
     if args.hidden_from:

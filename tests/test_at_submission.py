@@ -19,7 +19,7 @@ from rich.console import Console
 from grader.jupyter.check import CheckResult
 from grader.report.pending import pending
 from grader.report.render import render_html, render_markdown
-from grader.report.terminal import summary_renderables
+from grader.report.terminal import summary_renderables, watch_lines
 from grader.report.text import text_summary
 from lesson_embedding_pe.leetlog.review import TASK_FIT_PENALTY
 from tests.conftest import ROOT, computed_once, grade
@@ -77,7 +77,8 @@ def test_every_place_a_score_is_read_shows_it_with_its_amount(easy, lang, head, 
     html = render_html(public, lang, "sub")
     places = {"terminal": _terminal(public, lang), "summary.txt": text_summary(public, lang, "sub"),
               "feedback.html": html, "feedback.md": render_markdown(public, lang, "sub"),
-              "check()": result._repr_html_(), "check() text": repr(result)}
+              "check()": result._repr_html_(), "check() text": repr(result),
+              "grade --watch": "\n".join(watch_lines(public, lang, "sub"))}
     for place, text in places.items():
         assert head in text and "Happy Number" in text, place
         # no "nothing to fix" beside a deduction still to come

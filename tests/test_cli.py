@@ -39,7 +39,10 @@ def test_grade_inside_the_exercises_folder_grades_it_and_writes_outside(tmp_path
     before = sorted(p.name for p in exercises.iterdir())
     proc = _grade("-k", "count_params", "--lang", "en", cwd=exercises)
     assert proc.returncode == 0, proc.stderr
-    assert "reports in ../reports, outside it" in proc.stderr and "제출물 밖인 ../reports에" in proc.stderr
+    # said in the run's language only
+    assert "reports in ../reports, outside it" in proc.stderr and "../reports에" not in proc.stderr
+    korean = _grade("-k", "count_params", "--lang", "ko", cwd=exercises)
+    assert "제출물 밖인 ../reports에" in korean.stderr and "outside it" not in korean.stderr
     assert sorted(p.name for p in exercises.iterdir()) == before  # no reports/ to ship in the zip
     results = json.loads((tmp_path / "reports" / "results.json").read_text(encoding="utf-8"))
     assert results["submission"] == "exercises" and results["suites"] == ["public"]

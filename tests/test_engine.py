@@ -206,5 +206,9 @@ def test_k_selects_a_task_by_name_and_rejects_a_miss():
 
     results = grade(ROOT / "solutions", hidden=False, keyword="weight_tying")
     assert set(results["tasks"]) == {"weight_tying"} and results["score"] == results["max_score"] > 0
-    with pytest.raises(UsageProblem, match="matches no test"):
+    with pytest.raises(UsageProblem, match="matches no test") as miss:
         grade(ROOT / "solutions", hidden=False, keyword="no_such_test_anywhere")
+    assert "테스트" not in str(miss.value)  # a notice in the reader's language only
+    with pytest.raises(UsageProblem, match="에 맞는 테스트가 없습니다") as miss:
+        grade(ROOT / "solutions", hidden=False, keyword="no_such_test_anywhere", lang="ko")
+    assert "matches no test" not in str(miss.value)

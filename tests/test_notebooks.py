@@ -306,3 +306,26 @@ def test_a_notebook_stages_the_same_file_whatever_the_string_hashing(tmp_path):
         assert "__GK_UNAVAILABLE = {" in done.stdout
         staged.add(hashlib.sha256(done.stdout.encode()).hexdigest())
     assert len(staged) == 1
+
+
+def test_a_place_in_a_notebook_reads_as_a_cell_in_the_readers_language(tmp_path):
+    """A check stopping at a cell's NotImplementedError names the place "cell 2:3" in English and
+    "셀 2:3" in Korean, in the message and in the not-started line (never "cell" on a Korean page)."""
+    from grader.jupyter.check import CheckResult
+    from grader.report.render import render_markdown
+    from grader.report.text import text_summary
+
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("import math\nimport torch"),
+        nbformat.v4.new_code_cell("def sinusoidal_pe(max_len, d_model):\n    # TODO\n"
+                                  "    raise NotImplementedError"),
+    ])
+    path = tmp_path / "lesson.ipynb"
+    nbformat.write(nb, str(path))
+    results = grade(path, hidden=False, keyword="sinusoidal_pe")
+    assert "cell 2:3" in failed_messages(results, "sinusoidal_pe", "en")
+    ko = [text_summary(results, "ko", "lesson.ipynb"), render_markdown(results, "ko", "lesson.ipynb"),
+          repr(CheckResult(results, "ko", None)), failed_messages(results, "sinusoidal_pe", "ko")]
+    for page in ko:
+        assert "셀 2:3" in page and "cell 2" not in page, page
+    assert "cell 2:3" in text_summary(results, "en", "lesson.ipynb")

@@ -356,4 +356,9 @@ def test_the_student_stubs_hold_no_instructor_lines_and_no_space_before_a_partic
     for stub in sorted((ROOT / "exercises").glob("*.py")):
         text = stub.read_text(encoding="utf-8")
         assert "--hidden" not in text and "instructors" not in text and "강사" not in text, stub.name
-        assert not re.search(r"[`)] (를|을|이|가|은|는|로|으로|와|과)[ .,)]", text), stub.name
+        # after code, quoted or not ("self.mode를", "max_len이면", "fn(x)[:, perm]과"), at a line's end too
+        josa = "(를|을|이|가|은|는|로|으로|와|과|의|도|이면|이나|처럼)"
+        space = re.search(r"[A-Za-z0-9_`)\]] " + josa + r"(?=[ .,)]|$)", text, re.M)
+        assert not space, (stub.name, space and text[space.start() - 30:space.end()])
+        # a particle a wrap cut off (not 이 or 가: "이 파일의" opens a sentence)
+        assert not re.search(r"^\s*(를|을|은|는|로|으로|와|과|의) ", text, re.M), stub.name

@@ -144,6 +144,10 @@ def test_the_terminal_and_markdown_never_point_at_a_picture(concat):
     ("'2026-13-01'", "가", "'2026-13-01'이"), ("%", "가", "%이(가)"),
     ("가중치 공유(weight tying)", "는", "가중치 공유(weight tying)는"),
     ("pe[:, 0::2]", "로", "pe[:, 0::2]로"),
+    ("0.25", "이어야", "0.25여야"), ("1.000000", "이어야", "1.000000이어야"), ("True", "이어야", "True여야"),
+    ("(2, 5)", "이어야", "(2, 5)여야"), ("(4, 6)", "여야", "(4, 6)이어야"),
+    ("torch.int64", "이어야", "torch.int64여야"), ("logit", "을", "logit을"), ("x.dtype", "가", "x.dtype이"),
+    ("Colab", "가", "Colab이"), ("ValueError", "이", "ValueError가"),
 ])
 def test_korean_particle_follows_the_final_sound(word, josa, expected):
     assert particle(word, josa) == expected
@@ -249,6 +253,9 @@ def test_a_phone_reads_every_chart_label_and_every_score(concat, chromium, tmp_p
                         " && [...g.querySelectorAll('rect')].map(r => r.getAttribute('stroke'))"
                         ".includes('#fff'))",
             "wrong": "document.querySelectorAll('[data-wrong]').length",
+            # the experiment's table fits the phone; a wide table shows a shadow at the edge it scrolls to
+            "tables": "[...document.querySelectorAll('.table-wrap')].map(w => [w.scrollWidth - w.clientWidth,"
+                      " getComputedStyle(w).backgroundImage.includes('radial-gradient')])",
         }, width=390)
         assert visit.console_errors == []
         assert visit.values["charts"] > 0 and visit.values["wrong"] > 0
@@ -257,6 +264,7 @@ def test_a_phone_reads_every_chart_label_and_every_score(concat, chromium, tmp_p
         assert visit.values["page_width"] <= 390  # the charts scroll in their figure, the page does not
         assert visit.values["score_lines"] < 1.5  # "80.5 / 94.5" on one line, never "80.5 /⏎94.5"
         assert visit.values["outlines"] is True
+        assert visit.values["tables"] and all(over <= 0 and shadow for over, shadow in visit.values["tables"])
         (tmp_path / f"phone-{lang}.png").write_bytes(visit.screenshot)
 
 
@@ -335,3 +343,47 @@ def test_a_cause_cut_to_one_line_ends_at_a_sentence_or_a_space_never_inside_code
     cut = _first_line(said)
     assert cut.endswith("실패합니다. …") and said.startswith(cut[:-2]) and len(cut) <= 162, cut
     assert _first_line("short and whole") == "short and whole"
+
+
+def test_a_worker_that_never_started_is_the_graders_failure_not_the_students_code():
+    """Exit 122 is gk_init's or the zygote's "cannot start the worker": never "your code died"."""
+    from grader.core.errors import WorkerCrashed
+    from grader.core.feedback import describe_problem
+
+    crashed = WorkerCrashed("[Errno 104] Connection reset by peer", "exit status 122")
+    message, status = describe_problem(crashed)
+    assert status == "error" and "could not start" in message.en and "run it again" in message.en
+    assert "Errno" not in message.en + message.ko and "다시 실행하세요" in message.ko
+    died, _ = describe_problem(WorkerCrashed("EOF", "killed by SIGKILL: over the memory limit"))
+    assert "died" in died.en and "memory limit" in died.en
+
+
+def test_watch_tells_one_cause_once_with_its_points_as_the_summary_does(concat, tmp_path):
+    """`grade --watch`'s view after a grade: the concatenated table's two failed checks are one line,
+    with the points and the count the terminal's top three give it, cut to the terminal's width."""
+    import json as _json
+
+    from grader.daemon.watch import summary
+    from grader.report.terminal import watch_lines
+
+    results_file = tmp_path / "results.json"
+    results_file.write_text(_json.dumps(concat))
+    for lang, words in (("en", "(−4) (2 checks, one cause): sin and cos are concatenated"),
+                        ("ko", "(−4) (검사 2개, 원인 하나): sin과 cos를 이어 붙였습니다")):
+        lines = summary("", results_file, lang, 100, lambda r, lg: watch_lines(r, lg, "exercises"))
+        assert lines[0] == f"{concat['score']:g} / {concat['max_score']:g}"
+        assert [line for line in lines if line.startswith("✗")] == [lines[1]] and words in lines[1]
+        assert all(len(line) <= 100 for line in lines)
+
+
+def test_check_text_tells_one_cause_once_as_its_html_does(concat):
+    """check()'s plain-text view (a console, a non-HTML frontend): the two failed checks of the
+    concatenated table are one line with their points and count, as in the HTML view and the terminal."""
+    from grader.jupyter.check import CheckResult
+
+    for lang, words in (("en", "(−4) (2 checks, one cause): sin and cos are concatenated"),
+                        ("ko", "(−4) (검사 2개, 원인 하나): sin과 cos를 이어 붙였습니다")):
+        text = repr(CheckResult(concat, lang, None))
+        causes = [line for line in text.splitlines() if line.startswith("- ")]
+        assert len(causes) == 1 and words in causes[0], text
+        assert "test_formula_small" not in text

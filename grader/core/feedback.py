@@ -9,6 +9,7 @@ messages and records here too, so every test reads the same way.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
@@ -22,6 +23,7 @@ from grader.core.errors import (
     WorkerTimeout,
 )
 from grader.core.finding import Cause, Finding, FindingStatus, Said
+from grader.core.lang import particle, place_ko
 from grader.core.text import BINARY_KINDS
 
 # A message in both languages: what a student reads (kept under its old name for the suites' imports).
@@ -130,7 +132,12 @@ def _at(where: dict | None) -> tuple[str, str]:
     loc = f"{where.get('file')}:{where.get('line')}"
     code = str(where.get("code") or "").strip()
     tail = f" `{code[:120]}`" if code else ""
-    return f" (at {loc}{tail})", f" ({loc}{tail})"
+    return f" (at {loc}{tail})", f" ({place_ko(loc)}{tail})"
+
+
+# the exit status of a worker its init (runtime/init.py) or the zygote could not start
+WORKER_NOT_STARTED = 122
+_MISSING = re.compile(r"(\S+\.py) does not define `([^`]+)`$")
 
 
 def describe_problem(exc: BaseException) -> tuple[Message, str]:
@@ -147,10 +154,12 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
             "작성하세요.",
         ), "failed"
     if isinstance(exc, MissingName):
+        missing = _MISSING.match(exc.message)  # runtime/server.py's words
+        ko = (f"{missing[1]}에 {particle(f'`{missing[2]}`', '이')} 없습니다" if missing else exc.message)
         return Message(
-            f"Expected a definition the contract names; found none: {exc.message}. Check the spelling and "
+            f"Expected a definition the lesson asks for; found none: {exc.message}. Check the spelling and "
             "that it is at module level.",
-            f"계약에 정해진 이름이 있어야 하는데 찾지 못했습니다: {exc.message}. 철자와, 모듈 최상위에 "
+            f"실습에서 요구하는 정의가 있어야 하는데 찾지 못했습니다: {ko}. 철자와, 모듈 최상위에 "
             "정의했는지 확인하세요.",
         ), "failed"
     if isinstance(exc, ImportFailed):
@@ -204,6 +213,13 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
             f"코드를 실행하던 프로세스를 중단했습니다: 허용된 것보다 많이 디스크에 썼습니다({exc}). "
             "덜 쓰거나 임시 파일을 그때그때 지우세요.",
         ), "error"
+    if isinstance(exc, WorkerCrashed) and exc.exit_status == f"exit status {WORKER_NOT_STARTED}":
+        return Message(  # the worker never ran the student's code: gk_init or the zygote could not start it
+            "The grader could not start the process that runs your code (a busy machine?). This is not "
+            "your code's doing: run it again.",
+            "채점기가 코드를 실행할 프로세스를 시작하지 못했습니다(컴퓨터가 바쁜 경우 등). 코드의 문제가 "
+            "아니니 다시 실행하세요.",
+        ), "error"
     if isinstance(exc, WorkerCrashed):
         return Message(
             f"The process running your code died ({exc}): os._exit, a crash in native code, or the memory "
@@ -237,8 +253,17 @@ def finding_of(exc: BaseException) -> Finding:
         return exc.finding
     if isinstance(exc, NotAttempted):
         return Finding(status="not_started", where=_place(exc.where))
-    if isinstance(exc, ImportFailed) and exc.kind not in ("missing", "timeout", "NotATextFile", "crash"):
-        return Finding(command=f'python -c "import {exc.module}"', where=_place(exc.where))
+    # a file that does not import, or lacks a name, fails every check that needs it, in any task: one
+    # cause (report/cards.py's SHARED_CAUSES), told once
+    if isinstance(exc, ImportFailed):
+        # reversal.py fails to import because embedding.py it imports has the error: embedding.py's cause
+        broken = str((exc.where or {}).get("file") or f"{exc.module}.py")
+        shared = Cause("", "", f"import:{broken.rsplit('/', 1)[-1].removesuffix('.py')}")
+        if exc.kind not in ("missing", "timeout", "NotATextFile", "crash"):
+            return Finding(command=f'python -c "import {exc.module}"', where=_place(exc.where), cause=shared)
+        return Finding(cause=shared)
+    if isinstance(exc, MissingName):
+        return Finding(cause=Cause("", "", f"missing:{exc.message}"))
     if isinstance(exc, StudentRaised):
         return Finding(where=_place(exc.where))
     return Finding()

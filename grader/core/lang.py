@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import locale
 import os
+import re
 
 
 def default_lang() -> str:
@@ -16,6 +17,16 @@ def default_lang() -> str:
     return "ko" if loc.startswith("ko") else "en"
 
 
+def lang_of(argv: list[str]) -> str:
+    """The language a command line asks for: its --lang, else the environment's (default_lang)."""
+    for i, arg in enumerate(argv):
+        if arg.startswith("--lang="):
+            return "ko" if arg.split("=", 1)[1] == "ko" else "en"
+        if arg == "--lang" and i + 1 < len(argv):
+            return "ko" if argv[i + 1] == "ko" else "en"
+    return default_lang()
+
+
 # Korean particles that change with the final sound of the word before them: (after a consonant,
 # after a vowel). 으로/로 also takes 로 after ㄹ (서울로, 파일로).
 _PARTICLES = {
@@ -26,6 +37,7 @@ _PARTICLES = {
     "으로": ("으로", "로"), "로": ("으로", "로"),
     "이라": ("이라", "라"), "라": ("이라", "라"),
     "이다": ("이다", "다"), "이에요": ("이에요", "예요"),
+    "이어야": ("이어야", "여야"), "여야": ("이어야", "여야"),  # 0.25여야, (4, 6)이어야, True여야
 }
 # How Latin letters and digits are read aloud in Korean: the final sound of their names.
 # Letters: a name ending in a consonant (ㄹ for L, R; ㅁ for M; ㄴ for N), else a vowel.
@@ -33,6 +45,10 @@ _LATIN_FINAL = {"l": "ㄹ", "r": "ㄹ", "m": "ㅁ", "n": "ㄴ"}
 # Digits by their Sino-Korean names: 영, 일, 이, 삼, 사, 오, 육, 칠, 팔, 구.
 _DIGIT_FINAL = {"0": "ㅇ", "1": "ㄹ", "2": "", "3": "ㅁ", "4": "", "5": "", "6": "ㄱ", "7": "ㄹ", "8": "ㄹ",
                 "9": ""}
+# Code words whose Korean reading ends in a consonant although the rule below reads a vowel
+# (로짓, 드롭아웃, 인풋, 아웃풋, 집, 코랩, 타입, 스텝): the words a lesson's messages put a particle after.
+_WORD_FINAL = {"logit": "ㅅ", "logits": "", "dropout": "ㅅ", "input": "ㅅ", "output": "ㅅ", "zip": "ㅂ",
+               "colab": "ㅂ", "type": "ㅂ", "dtype": "ㅂ", "step": "ㅂ"}
 _SKIP = set("`'\"’”)]}>*_ \t.,:;!?")
 
 
@@ -60,6 +76,9 @@ def _final_sound(word: str) -> str | None:
         # a word, read as Korean writes it: -ng 잉/옹, -l/-m/-n end in ㄹ/ㅁ/ㄴ, a silent e after
         # n/m/l too (none 논, table 테이블); anything else ends in a vowel (forward 포워드, params 파람스)
         tail = text.lower()
+        last_word = re.search(r"[a-z]+$", tail)
+        if last_word and last_word.group() in _WORD_FINAL:  # x.dtype, my_logit: the last word is read
+            return _WORD_FINAL[last_word.group()]
         if tail.endswith("ng"):
             return "ㅇ"
         if len(tail) > 2 and tail[-1] == "e" and tail[-2] in "nml" and tail[-3] in "aeiouy":
@@ -86,3 +105,9 @@ def particle(word: str, josa: str) -> str:
     if forms[0] == "으로":
         return word + ("로" if final in ("", "ㄹ") else "으로")
     return word + (forms[1] if final == "" else forms[0])
+
+
+def place_ko(place: str) -> str:
+    """A place in the student's code as Korean reads it: a notebook's "cell 5:23" (notebook/driver.py
+    names a cell's code so) is "셀 5:23"; a file's "embedding.py:12" stays."""
+    return re.sub(r"^cell (\d+)", r"셀 \1", place)

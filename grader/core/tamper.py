@@ -285,22 +285,22 @@ class _Scanner(ast.NodeVisitor):
         members = MEMBERS.get(module.split(".")[0]) if module else None
         if node.attr in ATTRIBUTES:
             self.flag(node, f"uses .{node.attr} (reaches code, frames or namespaces)",
-                      f".{node.attr}를 씁니다(코드, 프레임, 네임스페이스에 접근)")
+                      f"{particle('.' + node.attr, '를')} 씁니다(코드, 프레임, 네임스페이스에 접근)")
         elif node.attr in SYS_NAMES and module == "sys":
-            self.flag(node, f"uses sys.{node.attr}", f"sys.{node.attr}를 씁니다")
+            self.flag(node, f"uses sys.{node.attr}", f"{particle('sys.' + node.attr, '를')} 씁니다")
         elif members and node.attr in members[0]:
             self.flag(node, f"uses {module}.{node.attr}: {members[1]}",
-                      f"{module}.{node.attr}를 씁니다: {members[2]}")
+                      f"{particle(f'{module}.{node.attr}', '를')} 씁니다: {members[2]}")
         elif node.attr == "__class__" and isinstance(node.ctx, ast.Store):
             self.flag(node, "changes an object's __class__", "객체의 __class__를 바꿉니다")
         self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:
         if node.id in NAMES and not self._is_called(node):
-            self.flag(node, f"takes hold of {node.id}", f"{node.id}를 값으로 다룹니다")
+            self.flag(node, f"takes hold of {node.id}", f"{particle(node.id, '를')} 값으로 다룹니다")
         elif node.id.startswith("gk_"):
             self.flag(node, f"names {node.id}, part of the grader's own runtime",
-                      f"채점기 런타임의 일부인 {node.id}를 가리킵니다")
+                      f"채점기 런타임의 일부인 {particle(node.id, '를')} 가리킵니다")
 
     def _is_called(self, node: ast.Name) -> bool:
         return getattr(node, "_gk_called", False)
@@ -337,13 +337,14 @@ class _Scanner(ast.NodeVisitor):
                       "채점기 런타임의 gk_ 이름을 문자열로 씁니다")
         elif text in ATTRIBUTES:
             self.flag(node, f"spells {text!r} as a string (a way round the names above)",
-                      f"{text!r}를 문자열로 씁니다(위 이름을 우회하는 방법)")
+                      f"{particle(repr(text), '를')} 문자열로 씁니다(위 이름을 우회하는 방법)")
         elif text in PROCESS_ROUTES:
             self.flag(node, f"spells {text!r}: a way into another process (the worker's memory, its socket)",
-                      f"{text!r}를 씁니다: 다른 프로세스(워커의 메모리, 소켓)에 들어가는 방법")
+                      f"{particle(repr(text), '를')} 씁니다: 다른 프로세스(워커의 메모리, 소켓)에 "
+                      "들어가는 방법")
         elif text.startswith(("/proc/", "/dev/mem")):
             self.flag(node, f"opens {text.split()[0][:40]} (the process's own memory and state)",
-                      f"{text.split()[0][:40]}를 엽니다(프로세스 자신의 메모리와 상태)")
+                      f"{particle(text.split()[0][:40], '를')} 엽니다(프로세스 자신의 메모리와 상태)")
 
     def visit_Call(self, node: ast.Call) -> None:
         self._folded(node)
@@ -367,14 +368,15 @@ class _Scanner(ast.NodeVisitor):
         if name in ("__import__", "import_module", "reload"):
             if texts is None:
                 self.flag(node, f"calls {name} on a module name built at run time",
-                          f"실행 중에 만든 모듈 이름으로 {name}를 호출합니다")
+                          f"실행 중에 만든 모듈 이름으로 {particle(name, '를')} 호출합니다")
             for text in sorted(texts or ()):
                 self._module(node, text)
         elif name == "breakpoint":
             self.flag(node, "calls breakpoint()", "breakpoint()를 호출합니다")
         elif texts is None:
             self.flag(node, f"calls {name} on source built at run time (it cannot be read before it runs)",
-                      f"실행 중에 만든 소스로 {name}를 호출합니다(실행 전에는 읽을 수 없습니다)")
+                      f"실행 중에 만든 소스로 {particle(name, '를')} 호출합니다(실행 전에는 읽을 수 "
+                      "없습니다)")
         else:
             for text in sorted(texts):
                 for inner in scan_text(text, self.name):

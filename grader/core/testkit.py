@@ -23,6 +23,7 @@ import torch
 from grader.core import seeds
 from grader.core.errors import StudentRaised
 from grader.core.feedback import Cause, Said, check, expect_check, fail_check
+from grader.core.lang import particle
 from grader.runtime.protocol import MetaTensor
 
 # The submission seed (grader/core/seeds.py) and the draws made from it so far.
@@ -125,7 +126,7 @@ def as_tensor(value: Any, what: str) -> torch.Tensor:
     if not isinstance(value, torch.Tensor):
         kind = type(value).__name__
         fail_check(check(what, Said("a torch.Tensor", "torch.Tensor를 반환해야 함"),
-                         Said(kind, f"{kind}이(가) 왔습니다"),
+                         Said(kind, f"{particle(kind, '이')} 왔습니다"),
                          fix=Said("Return the tensor itself.", "텐서 자체를 반환하세요.")))
     assert type(value) is torch.Tensor  # protocol.decode only ever builds plain tensors
     return value
@@ -139,17 +140,19 @@ def check_shape(t: torch.Tensor, shape: tuple[int, ...], what: str, fix_en: str 
                 fix_ko: str = "") -> None:
     """``fix_en``/``fix_ko``: what to do about a wrong shape, in the student's terms."""
     if tuple(t.shape) != tuple(shape):
-        fail_check(check(what, Said(f"shape {tuple(shape)}", f"모양이 {tuple(shape)}이어야 함"),
+        want = str(tuple(shape))
+        fail_check(check(what, Said(f"shape {want}", f"모양이 {particle(want, '이어야')} 함"),
                          Said(f"{tuple(t.shape)}", f"{tuple(t.shape)}입니다"), fix=_fix(fix_en, fix_ko)))
 
 
 def check_dtype(t: torch.Tensor, dtype: torch.dtype, what: str, fix_en: str = "", fix_ko: str = "",
-                explained_by: str | None = None) -> None:
-    """``explained_by``: a lesson's cause that makes this check fail although its own code may be right."""
+                explained_by: str | None = None, cause: str = "") -> None:
+    """``explained_by``: a lesson's cause that makes this check fail although its own code may be right;
+    ``cause``: the key this mistake goes by where it makes other checks fail (a lesson's links)."""
     if t.dtype != dtype:
-        fail_check(check(what, Said(f"dtype {dtype}", f"dtype이 {dtype}이어야 함"),
+        fail_check(check(what, Said(f"dtype {dtype}", f"dtype이 {particle(str(dtype), '이어야')} 함"),
                          Said(f"{t.dtype}", f"{t.dtype}입니다"), fix=_fix(fix_en, fix_ko),
-                         explained_by=explained_by))
+                         explained_by=explained_by, cause=Cause("", "", cause) if cause else None))
 
 
 def check_finite(t: torch.Tensor, what: str) -> None:
@@ -178,7 +181,7 @@ def wrong_cells(found: torch.Tensor, expected: torch.Tensor, atol: float) -> tor
 
 def raised(outcome: Any, kind: str, what: str, why_en: str, why_ko: str) -> None:
     """The call must have raised ``kind`` (or a subclass name the student chose to derive)."""
-    expected, why = Said(kind, f"{kind}가 발생해야 함"), _fix(why_en, why_ko)
+    expected, why = Said(kind, f"{particle(kind, '가')} 발생해야 함"), _fix(why_en, why_ko)
     if outcome.error is None:
         fail_check(check(what, expected, Said("the call returned normally", "정상적으로 반환했습니다"),
                          fix=why),
@@ -186,7 +189,7 @@ def raised(outcome: Any, kind: str, what: str, why_en: str, why_ko: str) -> None
                         "{lead}{expected_stem} 하는데 {found}.{tail}"))
     if kind not in outcome.error.bases:
         error = f"{outcome.error.type_name}: {outcome.error.message}"
-        fail_check(check(what, expected, Said(error, f"{error} 가 발생했습니다"), fix=why))
+        fail_check(check(what, expected, Said(error, f"{error} 예외가 발생했습니다"), fix=why))
 
 
 def mentions(message: str, *numbers: int) -> bool:
@@ -279,7 +282,7 @@ def device_check(student: Any, target: Any, *args: Any, what: str, cause: Cause 
                             "동작해야 함")
         # "WHAT: on a (simulated) GPU, expected ..." / "WHAT: (시뮬레이션한) GPU에서 ...이어야 하는데 ..."
         fail_check(check(Said(f"{what}: on a (simulated) GPU", what), expected,
-                         Said(error, f"{error}가 발생했습니다"), cause=cause),
+                         Said(error, f"{error} 예외가 발생했습니다"), cause=cause),
                    template or Said("{lead}expected {expected}; found {found}.{tail}",
                                     "{lead}{expected_stem} 하는데 {found}.{tail}"))
     found = info["output"]

@@ -19,12 +19,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from grader.core.lang import lang_of
 from grader.daemon.place import socket_path
 from grader.sandbox import host
 
 IF_UP = "if-up"  # GK_DAEMON=if-up: served by the folder's daemon where one runs, never starting one
 FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
-FALLBACK = "grade: the warm grader did not answer; grading cold / 상주 채점기가 응답하지 않아 새로 채점합니다"
+FALLBACK = ("grade: the warm grader did not answer; grading cold",  # (English, Korean): by --lang
+            "grade: 상주 채점기가 응답하지 않아 새로 채점합니다")
 
 
 def wanted(environ: dict[str, str] | None = None, interactive: bool | None = None) -> bool:
@@ -68,7 +70,7 @@ def serve(argv: list[str], key: list[str], entry: str) -> int | None:
     sock = _connect(path)
     if sock is None:
         if path.exists():  # a daemon that died without its teardown (killed): say so, once
-            print(FALLBACK, file=sys.stderr)
+            print(FALLBACK[lang_of(argv) == "ko"], file=sys.stderr)
             path.unlink(missing_ok=True)
             path.with_suffix(".pid").unlink(missing_ok=True)
             path.with_suffix(".reuse").unlink(missing_ok=True)
@@ -97,7 +99,7 @@ def serve(argv: list[str], key: list[str], entry: str) -> int | None:
         code = int(answer.split()[1])
     except (OSError, ValueError, IndexError):
         if accepted:  # output may have begun: say so, then grade cold
-            print(FALLBACK, file=sys.stderr)
+            print(FALLBACK[lang_of(argv) == "ko"], file=sys.stderr)
         return None
     finally:
         sock.close()

@@ -36,8 +36,15 @@ def _fit(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(1, width - 1)] + "…"
 
 
-def summary(output: str, results_file: Path, lang: str, width: int) -> list[str]:
-    """The lines shown after one grade: score, the change since the last run, three failed checks."""
+# The report's view of one grade (report/terminal.py's watch_lines, passed in by the cli: the daemon
+# sits below the report layer): results -> lines.
+Describe = Callable[[dict, str], list[str]]
+
+
+def summary(output: str, results_file: Path, lang: str, width: int,
+            describe: Describe | None = None) -> list[str]:
+    """The lines shown after one grade: score, the change since the last run, then ``describe``'s lines
+    (the causes to fix first, as the summary tells them), else the first three failed checks."""
     try:
         results = json.loads(results_file.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -45,6 +52,8 @@ def summary(output: str, results_file: Path, lang: str, width: int) -> list[str]
     k = "ko" if lang == "ko" else "en"
     lines = [f"{results.get('score', 0):g} / {results.get('max_score', 0):g}"]
     lines += [line.strip() for line in output.splitlines() if any(m in line for m in CHANGE_MARKS)][:1]
+    if describe is not None:
+        return [_fit(line, width) for line in [*lines, *describe(results, lang)]]
     failed = [t for t in results.get("tests", []) if t.get("status") != "passed"]
     for test in failed[:3]:
         message = (test.get("messages") or {}).get(k) or test.get("message") or ""
@@ -56,7 +65,7 @@ def summary(output: str, results_file: Path, lang: str, width: int) -> list[str]
 
 def watch(target: Path, results_file: Path, argv: list[str], lang: str,
           poll: float = POLL_SECONDS, rounds: int | None = None,
-          echo: Callable[[str], None] = print) -> int:
+          echo: Callable[[str], None] = print, describe: Describe | None = None) -> int:
     """Grade ``argv`` (`grade` without --watch) now and after each save under ``target``, until Ctrl-C
     (or ``rounds`` grades, for tests)."""
     env = dict(os.environ)
@@ -73,8 +82,9 @@ def watch(target: Path, results_file: Path, argv: list[str], lang: str,
                 width = shutil.get_terminal_size().columns
                 head = f"── {time.strftime('%H:%M:%S')} "
                 echo(head + "─" * max(0, width - len(head)))
-                for line in summary(run.stdout + run.stderr, results_file, lang, width):
+                for line in summary(run.stdout + run.stderr, results_file, lang, width, describe):
                     echo(line)
+                sys.stdout.flush()  # a piped watch shows each round as it ends
                 done += 1
                 seen = snapshot(target)  # what the grade itself wrote does not count as a save
             else:

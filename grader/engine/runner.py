@@ -95,9 +95,10 @@ def run_suites(submission: Submission, options: GradeOptions,
             raise KeyboardInterrupt
         if code == pytest.ExitCode.NO_TESTS_COLLECTED and options.keyword:
             tasks = ", ".join(lesson.task_names)
-            raise UsageProblem(f"-k {options.keyword!r} matches no test; try a task name ({tasks}) / "
-                               f"-k {options.keyword!r}에 맞는 테스트가 없습니다(과제 이름을 써 보세요: "
-                               f"{tasks})")
+            raise UsageProblem(  # in the reader's language only, as every notice
+                f"-k {options.keyword!r}에 맞는 테스트가 없습니다(과제 이름을 써 보세요: {tasks})"
+                if options.lang == "ko" else
+                f"-k {options.keyword!r} matches no test; try a task name ({tasks})")
         if not report_file.exists():
             raise RuntimeError(f"pytest did not run (exit {code}): {sink.getvalue()[-2000:]}")
         report = read_report(report_file, code)

@@ -73,10 +73,18 @@ class CheckResult:
             lines += [at_submit["head"], *(f"- {i['line']}" for i in at_submit["items"])]
         if self.results.get("error"):
             lines.append(str(self.results["error"]))
+        from grader.report.cards import build_cards
         from grader.report.markup import without_picture
 
-        for f in self.failures:  # plain text: the picture is in the HTML view only
-            lines.append(f"- {f['id'].split('::')[-1]}: {without_picture(f['text'])}")
+        # as the HTML view: one line per cause (its checks counted), "fix X first", then what is not
+        # started; plain text, so the picture is in the HTML view only
+        cards, not_started = build_cards(self.failures, self.lang, rerun="check")
+        for c in cards:
+            count = f" ({c['count_text']})" if c["count"] > 1 else ""
+            lines.append(f"- {c['task_title']} (−{c['lost']:g}){count}: {without_picture(c['text'])}")
+            if c.get("first_note"):
+                lines.append(f"  {c['first_note']}")
+        lines += [f"- {n['task_title']} (−{n['lost']:g}): {n['text']}" for n in not_started]
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from grader.core.finding import Finding
-from grader.core.lang import particle
+from grader.core.lang import particle, place_ko
 from grader.engine.results import ResultsView
 from grader.report.i18n import status_word, translate
 from grader.report.lesson_tasks import rank, task_order, task_titles, title_of
@@ -45,13 +45,18 @@ def _places(rows: list[Row]) -> list[str]:
     return list(dict.fromkeys(w for r in rows for w in r["record"].where))
 
 
-def _where(places: list[str]) -> str:
+def _where(places: list[str], lang: str) -> str:
     """" (a, b, c)" for a message, or nothing where no place is known (never an empty "(–)")."""
-    return f" ({', '.join(places[:3])})" if places else ""
+    shown = [place_ko(p) for p in places[:3]] if lang == "ko" else places[:3]
+    return f" ({', '.join(shown)})" if places else ""
 
 
 def is_not_attempted(row: dict[str, Any]) -> bool:
     return not_started(row) is not None
+
+
+# the causes of a file rather than of a task (core/feedback.py's finding_of): one card across tasks
+SHARED_CAUSES = ("cause:import:", "cause:missing:")
 
 
 def cause_key(row: dict[str, Any]) -> str:
@@ -90,6 +95,7 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
     idle: dict[str, list[dict[str, Any]]] = {}
     attempted = [r for r in failures if not is_not_attempted(r)]
     home: dict[str, tuple[str, str]] = {}  # a cause some check names -> its card
+    shared: dict[str, str] = {}  # a cause of a whole file (it does not import) -> the first task it costs
     for row in attempted:
         named = row.get("cause_named")
         if named and named not in home:
@@ -109,7 +115,10 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
             parts = dict(row.get("parts") or {}, fix="")
             groups.setdefault(home[upstream], []).append(dict(row, follows=upstream, parts=parts))
         else:
-            groups.setdefault((task, cause_key(row)), []).append(row)
+            key = cause_key(row)
+            if key.startswith(SHARED_CAUSES):
+                task = shared.setdefault(key, task)
+            groups.setdefault((task, key), []).append(row)
     cards = []
     for (task, _key), rows in groups.items():
         own = sorted((r for r in rows if not r.get("follows")), key=lambda r: r["hidden"])
@@ -117,6 +126,7 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
         rows = own + follow  # the cause's own checks first, the public (reproducible) ones first
         first = rows[0]
         n = len(rows)
+        spans = {r.get("task") for r in rows}  # a cause may cost points in other tasks (fix X first)
         cause = first["parts"].get("cause", "") if len(own) > 1 else ""
         figure = next((r["figure"] for r in rows if r.get("figure")), None)
         first_note = ""
@@ -128,13 +138,14 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
                 r["follows_text"] = translate("follows", lang, name=name)
         if _key == "unwritten":
             places = _places(rows)
-            first = dict(first, text=translate("not_finished", lang, n=n, where=_where(places),
+            first = dict(first, text=translate("not_finished", lang, n=n, where=_where(places, lang),
                                                rerun=translate(f"rerun_{rerun}", lang)))
             cause = first["text"] if n > 1 else ""
         cards.append({
             "task": task, "task_title": first["task_title"], "checks": rows, "count": n,
             "task_rank": _order(first),
-            "count_text": translate("card_count", lang, n=n) if n > 1 else "",
+            "count_text": (translate("card_count_tasks", lang, n=n, k=len(spans)) if len(spans) > 1 else
+                           translate("card_count", lang, n=n) if n > 1 else ""),
             "cause": cause, "lost": round(sum(r["points"] for r in rows), 3),
             "status": first["status"], "figure": figure, "reproduce": first["reproduce"],
             "text": cause or first["text"], "first_note": first_note,
@@ -150,7 +161,7 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
             "places": places, "checks": rows, "reproduce": _task_command(rows[0]["reproduce"], task),
             "text": (_blank_line(rows, lang) if not_started(rows[0]) == "log" else
                      translate("not_started_line" if len(rows) > 1 else "not_started_line_one", lang,
-                               n=len(rows), where=_where(places),
+                               n=len(rows), where=_where(places, lang),
                                rerun=translate(f"rerun_{rerun}", lang))),
         })
     lines.sort(key=_order)

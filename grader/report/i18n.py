@@ -136,6 +136,8 @@ STRINGS: dict[str, tuple[str, str]] = {
                        "전체 점수를 보려면 -k 없이 grade를 실행하세요."),
     # one card per mistake (report/cards.py)
     "card_count": ("{n} checks, one cause", "검사 {n}개, 원인 하나"),
+    # a cause whose checks lie in more than one task: the card's points are theirs together
+    "card_count_tasks": ("{n} checks in {k} tasks, one cause", "과제 {k}개의 검사 {n}개, 원인 하나"),
     "not_started": ("Not started yet", "아직 시작하지 않은 항목"),
     # {where}: " (embedding.py:12, ...)", or nothing where no place is known; the code there may be a
     # function or a class, so the fix names neither

@@ -115,8 +115,8 @@ def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = Fal
         summary = text_summary(results, lang, path.as_posix())  # the terminal's, reproduce commands too
         (out / "summary.txt").write_text(summary, encoding="utf-8")
     except OSError as exc:  # a full disk: said in one line, not a traceback
-        print(f"grade: cannot write the report to {out}: {exc.strerror or exc} / 보고서를 쓸 수 없습니다",
-              file=sys.stderr)
+        print(f"grade: {out}에 보고서를 쓸 수 없습니다: {exc.strerror or exc}" if lang == "ko" else
+              f"grade: cannot write the report to {out}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     if not quiet:
         from grader.report.terminal import print_summary

@@ -186,6 +186,26 @@ def _first_line(text: str, limit: int = 160) -> str:
     return cut.rstrip(" ,;:(") + " …"
 
 
+def watch_lines(results: ResultsView, lang: str, path: str) -> list[str]:
+    """`grade --watch`'s short view after a grade, as the summary says it: the deductions still to come
+    at submission with their amounts, then the top three causes (one line each, a cause once however
+    many checks it fails) and how many more; the score and the change line are the watch's own."""
+    out = []
+    at_submit = pending(results, lang)
+    if at_submit:
+        out.append(at_submit["head"])
+        out += [f"! {i['line']}" for i in at_submit["items"]]
+    cards, not_started = build_cards(failure_rows(results, lang, path), lang)
+    fixes = top_fixes(cards, not_started)
+    for f in fixes:
+        count = f" ({f['count_text']})" if f["kind"] == "card" and f["count"] > 1 else ""
+        out.append(f"✗ {f['task_title']} (−{f['task_lost']:g}){count}: {without_picture(f['text'])}")
+    more = len(cards) + len(not_started) - len(fixes)
+    if more > 0:
+        out.append(translate("more_causes", lang, n=more))
+    return out
+
+
 def print_summary(results: Results, lang: str, path: str, console: Console | None = None,
                   out: str | None = None, reports: bool = True) -> None:
     console = console or Console()

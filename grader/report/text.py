@@ -74,7 +74,7 @@ def _every_check(results: Results, lang: str, path: str) -> list[str]:
     out = ["", EVERY_CHECK[1 if lang == "ko" else 0]]
     for card in cards:
         stated = id(card["checks"][0]) in said
-        head = f"* {card['task_title']} (-{card['lost']:g}"
+        head = f"* {card['task_title']} (−{card['lost']:g}"
         head += f", {card['count_text']})" if card["count"] > 1 else ")"
         if card["count"] > 1 and card["cause"] and not stated:
             head += f": {card['cause']}"
@@ -90,7 +90,7 @@ def _every_check(results: Results, lang: str, path: str) -> list[str]:
                 out.append(f"    {text}")
             out.append(f"    {f['reproduce']}")
     for n in not_started:
-        out.append(f"* {n['task_title']} (-{n['lost']:g}): {n['text']}")
+        out.append(f"* {n['task_title']} (−{n['lost']:g}): {n['text']}")
         out += [f"- [{STATUS_MARK[f['status']]}] {f['id']}" for f in n["checks"]]
     return out
 

@@ -34,6 +34,8 @@ _CAUSES = (
 )
 _COUNT = re.compile(r"count_params\(TinyLM\([^)]*tie=True\)\): expected (\d+)[^;]*; found (\d+)")
 # a check of the sin layer on another device or dtype: a table outside the buffers stays behind
+# an error from the model's float32 layers meeting a float64 input (a float64 table added to it)
+_DOUBLE_MEETS_FLOAT = re.compile(r"\b[Dd]ouble\b.*\b[Ff]loat\b|\b[Ff]loat\b.*\b[Dd]ouble\b")
 _SIN_DEVICE = re.compile(r"^mode='sin'(?: after \.double\(\))?: .*(?:\.to\('meta'\)|\(simulated\) GPU|"
                          r"on cuda|\.double\(\)|float64)", re.S)
 
@@ -53,6 +55,7 @@ CAUSE_NAMES = {
     "tying": ("the tying", "가중치 공유"),
     "buffer": ("the buffer", "버퍼 등록"),
     "table": ("sinusoidal_pe", "sinusoidal_pe"),
+    "table_dtype": ("sinusoidal_pe's dtype", "sinusoidal_pe의 dtype"),
 }
 LINKS = {
     "tying": Link("tying",
@@ -71,6 +74,13 @@ LINKS = {
                   "fix the table and they follow.",
                   "forward가 더하는 행은 내 sinusoidal_pe 표에서 오므로 같은 방식으로 틀립니다. 표를 고치면 "
                   "이 행도 맞게 됩니다.", ("forward", "forward")),
+    "table_dtype": Link("table_dtype",
+                        "Your sinusoidal_pe table is float64, so what it is added to becomes float64 and "
+                        "then meets the model's float32 layers; return float32 from sinusoidal_pe and these "
+                        "checks can pass.",
+                        "sinusoidal_pe 표가 float64라서 표를 더한 값도 float64가 되고, 모델의 float32 층에서 "
+                        "dtype이 맞지 않습니다. sinusoidal_pe가 float32를 반환하면 이 검사들도 통과할 수 "
+                        "있습니다.", ("reversal-experiment", "순서 뒤집기 실험")),
 }
 
 
@@ -106,6 +116,8 @@ def explained_by(row: Row) -> str | None:
     record = row.get("record")
     if record is not None and record.explained_by in LINKS:
         return record.explained_by
+    if row.get("status") in ("failed", "error") and _DOUBLE_MEETS_FLOAT.search(_raised(row)):
+        return "table_dtype"  # joins the float64 table's card when that check fails (cards.py)
     text = _legacy_text(row)
     if text:
         count = _COUNT.search(text)
@@ -114,6 +126,12 @@ def explained_by(row: Row) -> str | None:
         if _SIN_DEVICE.match(text):
             return "buffer"
     return _table_key(row, "forward")
+
+
+def _raised(row: Row) -> str:
+    """The error a check's call raised, as the student's English message quotes it, else ""."""
+    text = str((row.get("messages") or {}).get("en") or "")
+    return text if "Your code raised " in text else ""
 
 
 def counted_twice(found: object, expected: int) -> bool:

@@ -60,6 +60,7 @@ import torch
 
 from grader.core import testkit
 from grader.core.feedback import GradeFailure, describe_problem, fail, finding_of
+from grader.core.finding import Cause
 from grader.core.testkit import as_tensor, check_shape
 from grader.sandbox.cgroup import container_limits
 
@@ -665,13 +666,17 @@ def _short(exc: BaseException) -> dict[str, Any]:
     """The bilingual message the plugin would give for this problem, with its record's status and places
     (a check that reports it is "not started" when the embedding still raises NotImplementedError)."""
     msg, record = describe_problem(exc)[0], finding_of(exc)
-    return {"en": msg.en[:600], "ko": msg.ko[:600], "status": record.status, "where": list(record.where)}
+    cause = record.cause.key if record.cause is not None else ""
+    return {"en": msg.en[:600], "ko": msg.ko[:600], "status": record.status, "where": list(record.where),
+            "cause": cause if cause.startswith(("import:", "missing:")) else ""}
 
 
 def error_failure(error: dict | None) -> dict[str, Any]:
     """``fail``'s record of a check that reports ``error`` (``_short``): its status and places."""
     error = error or {}
-    return {"status": str(error.get("status") or "failed"), "where": tuple(error.get("where") or ())}
+    shared = str(error.get("cause") or "")  # a file that does not import: the card of that cause
+    return {"status": str(error.get("status") or "failed"), "where": tuple(error.get("where") or ()),
+            "cause": Cause("", "", shared) if shared else None}
 
 
 def run_failure(run: dict) -> dict[str, Any]:

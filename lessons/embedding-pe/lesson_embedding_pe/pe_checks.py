@@ -17,6 +17,7 @@ from typing import Any
 import torch
 
 from grader.core.feedback import Cause, GradeFailure, Said, check, fail_check, with_cause
+from grader.core.lang import particle
 from grader.core.testkit import first_mismatch, max_diff, wrong_cells
 
 
@@ -40,7 +41,8 @@ def check_pe_values(pe: torch.Tensor, expected: torch.Tensor, what: str, atol: f
     assert at is not None
     key, cause_en, cause_ko = diagnose_pe(pe, *pe.shape)
     want, got = f"{float(expected[at]):.6f}", f"{float(pe[at]):.6f}"
-    fail_check(check(Said(f"{what}: at {at}", what), Said(want, f"{at} 위치에서 {want}이어야 함"),
+    fail_check(check(Said(f"{what}: at {at}", what),
+                     Said(want, f"{at} 위치에서 {particle(want, '이어야')} 함"),
                      Said(got, f"{got}입니다"), cause=Cause(cause_en, cause_ko, key)),
                Said("{what} expected {expected}; found {found}.{tail}",
                     "{lead}{expected_stem} 하는데 {found}.{tail}"))

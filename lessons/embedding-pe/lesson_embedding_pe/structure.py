@@ -180,7 +180,7 @@ def registers_buffer(staging: Staged, name: str = "pe", mode: str = "sin") -> Ev
                            f"register_buffer('{name}', ...) call; an "
                            "attribute or a Parameter is not a buffer. "
                            f"Use self.register_buffer('{name}', table)",
-                    f"소스 어디에서도 mode={mode!r}의 `{name}`를 buffer로 "
+                    f"소스 어디에서도 mode={mode!r}의 {particle(f'`{name}`', '를')} buffer로 "
                     f"등록하지 않습니다: register_buffer('{name}', ...) "
                     "호출이 없습니다. 일반 속성이나 Parameter는 buffer가 "
                     f"아닙니다. self.register_buffer('{name}', table)를 쓰세요")

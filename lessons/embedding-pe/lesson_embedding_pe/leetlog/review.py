@@ -201,13 +201,13 @@ _HINT_EN = {
 _HINT_KO = {
     "problem": "LeetCode 번호와 제목을 쓰세요. 예: '50. Pow(x, n)'.",
     "difficulty": "문제 페이지에서 그대로 옮기세요: Easy, Medium, Hard.",
-    "first_idea": "처음 떠올린 방법을 한두 문장으로 (브루트포스도 괜찮습니다).",
-    "final_approach": "제출한 방법과 처음보다 무엇을 개선했는지 한두 문장으로.",
-    "time": "Big-O와 이유 한 줄. 예: 'O(log n) — n이 매번 절반으로 줄어듦'.",
-    "space": "Big-O와 이유 한 줄. 예: 'O(1) — 변수 몇 개만 사용'.",
+    "first_idea": "처음 떠올린 방법을 한두 문장으로 쓰세요(브루트포스도 괜찮습니다).",
+    "final_approach": "제출한 방법과 처음보다 무엇을 개선했는지 한두 문장으로 쓰세요.",
+    "time": "Big-O와 이유 한 줄을 쓰세요. 예: 'O(log n) — n이 매번 절반으로 줄어듦'.",
+    "space": "Big-O와 이유 한 줄을 쓰세요. 예: 'O(1) — 변수 몇 개만 사용'.",
     "what_went_wrong": "오답·시간 초과의 원인을, 한 번에 맞혔다면 어디서 틀릴 수 있었는지 "
                        "(음수 지수, 정수 오버플로, 0·1 경계값 등) 적으세요.",
-    "solved": "'혼자' 또는 '풀이를 보고' 중 하나.",
+    "solved": "'혼자' 또는 '풀이를 보고' 중 하나를 쓰세요.",
 }
 
 
@@ -376,16 +376,16 @@ def _review_task_fit(ctx: _Ctx, problem: Problem | None, difficulty: str | None)
                      else "과제는 수학 태그의 Medium 문제 2개입니다")
         ctx.add("warning", "not_medium", "difficulty", line,
                 f"{particle(name_ko, '은')} LeetCode에서 Medium이 아니라 {difficulty}입니다. {lesson_ko} "
-                f"(-{TASK_FIT_PENALTY}점).",
-                f"{name} is {difficulty} on LeetCode, not Medium{lesson_en} (-{TASK_FIT_PENALTY}).")
+                f"(−{TASK_FIT_PENALTY}점).",
+                f"{name} is {difficulty} on LeetCode, not Medium{lesson_en} (−{TASK_FIT_PENALTY}).")
         ctx.penalty = TASK_FIT_PENALTY
     if problem is not None and not problem.is_math:
         ctx.add("warning", "not_math", "problem", line,
                 f"{problem.label}에는 Math 태그가 없습니다 (태그: {', '.join(problem.tags)}). "
                 "과제는 수학 유형 "
-                f"문제입니다 (-{TASK_FIT_PENALTY}점, 난이도 감점과 중복되지 않음).",
+                f"문제입니다 (−{TASK_FIT_PENALTY}점, 난이도 감점과 중복되지 않음).",
                 f"{problem.label} is not tagged Math on LeetCode (tags: {', '.join(problem.tags)}); the task "
-                f"asks for math problems (-{TASK_FIT_PENALTY}, not added to a difficulty deduction).")
+                f"asks for math problems (−{TASK_FIT_PENALTY}, not added to a difficulty deduction).")
         ctx.penalty = TASK_FIT_PENALTY
 
 
@@ -760,10 +760,10 @@ def _review_entries(
                     f"{particle(f'문제 {slot}', '은')} "
                     f"{particle(f'문제 {seen[problem.number]}', '와')} 같은 {problem.label}입니다. "
                     "서로 다른 문제 2개를 "
-                    f"풀어야 합니다 (-{TASK_FIT_PENALTY}점).",
+                    f"풀어야 합니다 (−{TASK_FIT_PENALTY}점).",
                     f"Problem {slot} is the same as problem {seen[problem.number]} ({problem.label}); "
                     "the task "
-                    f"asks for two different problems (-{TASK_FIT_PENALTY}).")
+                    f"asks for two different problems (−{TASK_FIT_PENALTY}).")
             ctx.penalty = TASK_FIT_PENALTY
         if problem is not None:
             seen.setdefault(problem.number, slot)

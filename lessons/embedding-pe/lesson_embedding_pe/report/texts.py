@@ -24,6 +24,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "seed": ("Seed", "시드"),
     "steps": ("Steps", "스텝"),
     "final_loss": ("Final train loss", "마지막 학습 손실"),
+    "loss_trend": ("Loss over the steps", "스텝별 손실"),  # feedback.md's sparkline column
     "acc_at": ("Accuracy at T={n}", "T={n} 정확도"),
     "bound_row": ("Bag-of-tokens bound (best without positions)",
                   "bag-of-tokens 상한(위치 정보 없이 가능한 최선)"),

@@ -7,6 +7,7 @@ import torch
 
 from grader.core.errors import StudentRaised
 from grader.core.feedback import Cause, Said, check, expect_check, fail_check
+from grader.core.lang import particle
 from grader.core.testkit import (
     as_tensor,
     check_dtype,
@@ -80,8 +81,9 @@ def test_sin_pe_is_a_registered_buffer(student):
     expect_check(shape in ((max_len, d_model), (1, max_len, d_model)),
                  check("mode='sin'", Said(f"`pe` of shape ({max_len}, {d_model}) "
                                           f"(or (1, {max_len}, {d_model}))",
-                                          f"`pe`의 모양이 ({max_len}, {d_model}) (또는 (1, {max_len}, "
-                                          f"{d_model}))이어야 함"),
+                                          "`pe`의 모양이 " + particle(f"({max_len}, {d_model}) (또는 "
+                                                                  f"(1, {max_len}, {d_model}))", "이어야")
+                                          + " 함"),
                        Said(f"{shape}", f"{shape}입니다")))
     student.source_shows(structure.registers_buffer(student.sources), "mode='sin'")
 
@@ -96,12 +98,14 @@ def test_submodules_per_mode(student, mode):
     where = f"mode={mode!r}"
     expect_check(emb.get("tok") == [vocab, d_model],
                  check(where, Said(f"self.tok = nn.Embedding({vocab}, {d_model})",
-                                   f"self.tok = nn.Embedding({vocab}, {d_model})이어야 함"),
+                                   particle(f"self.tok = nn.Embedding({vocab}, {d_model})", "이어야")
+                                   + " 함"),
                        Said(f"{emb.get('tok')}", f"{emb.get('tok')}입니다")))
     if mode == "learned":
         expect_check(emb.get("pos") == [max_len, d_model],
                      check(where, Said(f"self.pos = nn.Embedding({max_len}, {d_model})",
-                                       f"self.pos = nn.Embedding({max_len}, {d_model})이어야 함"),
+                                       particle(f"self.pos = nn.Embedding({max_len}, {d_model})",
+                                                "이어야") + " 함"),
                            Said(f"{emb.get('pos')}", f"{emb.get('pos')}입니다")))
     else:
         expect_check("pos" not in emb,
@@ -161,7 +165,8 @@ def test_forward_is_scaled_tokens_plus_positions(student, mode):
                   table_figure(added, pos, f"{what}: out - tok(ids) * sqrt({d_model})", atol=1e-4,
                                subject="forward", cause=cause))
         fail_check(check(what, Said(f"tok(ids) * sqrt({d_model}) + positions 0..{length - 1}",
-                                    f"tok(ids) * sqrt({d_model}) + 위치 0..{length - 1}이어야 함"),
+                                    particle(f"tok(ids) * sqrt({d_model}) + 위치 0..{length - 1}",
+                                             "이어야") + " 함"),
                          Said(f"values off by up to {err:.3g}", f"최대 {err:.3g}만큼 다릅니다"),
                          cause=Cause(*cause, key)),
                    figure=figure)

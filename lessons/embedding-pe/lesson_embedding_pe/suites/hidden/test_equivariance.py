@@ -64,6 +64,6 @@ def test_positions_break_equivariance(student):
                             "equivariance_error(위치를 더한 어텐션)"),
                        Said(f"{expected:.4g} (the largest |fn(x)[:, perm] - fn(x[:, perm])|)",
                             f"{expected:.4g}(|fn(x)[:, perm] - fn(x[:, perm])|의 최댓값)이어야 함"),
-                       Said(f"{err!r}", f"{err!r}입니다"),
+                       Said(shown := f"{err:.4g}" if isinstance(err, float) else repr(err), f"{shown}입니다"),
                        fix=Said("Use the maximum absolute difference, not the mean or a boolean.",
                                 "평균이나 bool이 아니라 최대 절대 차이를 쓰세요.")))

@@ -7,6 +7,7 @@ attempted yet scores 0 without an error.
 import pytest
 
 from grader.core.feedback import Said, check, expect_check
+from grader.core.lang import particle
 from lesson_embedding_pe import practice, reference
 
 EDGE = [
@@ -47,6 +48,6 @@ def test_edge_cases(student, json_metadata, name, args, why):
     else:
         ok = found == expected and type(found) is type(expected)
     # the edge case is told where a fix goes: after the comparison ("...; found X. Edge case: ...")
-    expect_check(ok, check(call, Said(f"{expected!r}", f"{expected!r}이어야 함"),
+    expect_check(ok, check(call, Said(f"{expected!r}", f"{particle(repr(expected), '이어야')} 함"),
                            Said(f"{found!r}", f"{found!r}입니다"),
                            fix=Said(f"Edge case: {why[0]}.", f"경계 사례: {why[1]}.")))

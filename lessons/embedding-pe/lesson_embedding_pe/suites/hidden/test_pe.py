@@ -32,7 +32,8 @@ def test_matches_reference_on_random_sizes(student, trial):
     with pictured(pe, expected, what, atol=1e-4):
         check_shape(pe, (max_len, d_model), what)
         check_dtype(pe, torch.float32, what, "Return float32: cast with .float() at the end.",
-                                             "float32로 반환하세요: 마지막에 .float()로 변환하세요.")
+                                             "float32로 반환하세요: 마지막에 .float()로 변환하세요.",
+                    cause="table_dtype")
         check_finite(pe, what)
         check_pe_values(pe, expected, what, atol=1e-4)
 

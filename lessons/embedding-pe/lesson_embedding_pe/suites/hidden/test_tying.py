@@ -4,6 +4,7 @@ import pytest
 import torch
 
 from grader.core.feedback import Cause, Said, check, expect_check, fail_check
+from grader.core.lang import particle
 from grader.core.testkit import as_tensor, check_shape, fresh_rng, max_diff
 from lesson_embedding_pe import structure
 from lesson_embedding_pe.causes import counted_twice
@@ -83,7 +84,7 @@ def test_count_params_counts_shared_once(student, tie):
     expected = vocab * d_model * (1 if tie else 2)
     expect_check(found == expected and isinstance(found, int),
                  check(f"count_params(TinyLM({vocab}, {d_model}, tie={tie}))",
-                       Said(f"{expected} (an int)", f"{expected}(int)이어야 함"),
+                       Said(f"{expected} (an int)", f"정수 {particle(str(expected), '이어야')} 함"),
                        Said(f"{found!r}", f"{found!r}입니다"),
                        fix=Said("Count each distinct Parameter once: model.parameters() already skips shared "
                                 "ones; state_dict() or named_parameters(remove_duplicate=False) count them "

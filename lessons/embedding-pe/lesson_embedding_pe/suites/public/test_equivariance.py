@@ -20,7 +20,7 @@ def test_attention_alone_is_equivariant(student):
                  check("equivariance_error(attention, x, perm)",
                        Said("about 0 (attention without positions only reorders its outputs)",
                             f"{about_ko} 함 {why_ko}"),
-                       Said(f"{err!r}", f"{err!r}입니다"),
+                       Said(shown := f"{err:.4g}" if isinstance(err, float) else repr(err), f"{shown}입니다"),
                        fix=Said("Compare fn(x)[:, perm] with fn(x[:, perm]) and return the largest absolute "
                                 "difference as a float.",
                                 "fn(x)[:, perm]과 fn(x[:, perm])을 비교해 가장 큰 절대 차이를 float로 "

@@ -7,6 +7,7 @@ scored, the others are listed as not counted (practice.py, grader/engine/choice.
 import pytest
 
 from grader.core.feedback import Said, check, expect_check
+from grader.core.lang import particle
 from lesson_embedding_pe import practice
 
 CASES = [
@@ -30,5 +31,5 @@ def test_examples(student, json_metadata, name, args, expected):
     else:
         ok = found == expected and type(found) is type(expected)
     call = f"{name}({', '.join(map(repr, args))})"
-    expect_check(ok, check(call, Said(f"{expected!r}", f"{expected!r}이어야 함"),
+    expect_check(ok, check(call, Said(f"{expected!r}", f"{particle(repr(expected), '이어야')} 함"),
                            Said(f"{found!r}", f"{found!r}입니다")))

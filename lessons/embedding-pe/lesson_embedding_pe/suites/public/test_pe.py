@@ -15,7 +15,7 @@ def test_shape_and_dtype(student):
                     "위치마다 한 행, 차원마다 한 열입니다.")
         check_dtype(pe, __import__("torch").float32, "sinusoidal_pe(16, 8)",
                     "Cast the table with .float() (or build it in float32).",
-                    ".float()로 변환하거나 float32로 만드세요.")
+                    ".float()로 변환하거나 float32로 만드세요.", cause="table_dtype")
 
 
 @pytest.mark.task("sinusoidal_pe", points=2)

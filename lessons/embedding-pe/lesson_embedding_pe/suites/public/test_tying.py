@@ -3,6 +3,7 @@
 import pytest
 
 from grader.core.feedback import Cause, Said, check, expect_check
+from grader.core.lang import particle
 from lesson_embedding_pe import structure
 from lesson_embedding_pe.causes import counted_twice
 
@@ -29,7 +30,7 @@ def test_count_params_lesson_numbers(student, tie, expected):
     found = student.call("count_params", lm)
     expect_check(found == expected,
                  check(f"count_params(TinyLM(1000, 64, tie={tie}))",
-                       Said(f"{expected}", f"{expected}이어야 함"),
+                       Said(f"{expected}", f"{particle(str(expected), '이어야')} 함"),
                        Said(f"{found}", f"{found}입니다"),
                        fix=Said("A shared Parameter counts once.", "공유된 Parameter는 한 번만 셉니다."),
                        explained_by="tying" if tie and counted_twice(found, expected) else None))
