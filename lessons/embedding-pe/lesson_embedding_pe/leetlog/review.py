@@ -887,7 +887,7 @@ def _check_coverage(ctx: _Ctx, problem: Problem, unsolved: dict[str, str] | None
     how_en = ("still raises NotImplementedError" if unsolved[fn] == "stub"
               else "is not defined there")
     how_ko = "아직 NotImplementedError를 냅니다" if unsolved[fn] == "stub" else "정의되어 있지 않습니다"
-    ctx.add("warning", "not_in_code", "problem", ctx.line_for("problem"),
+    ctx.add("error", "not_in_code", "problem", ctx.line_for("problem"),
             f"문제 {ctx.k}: 기록은 {particle(problem.label, '을')} 다루는데 leetcode.py는 "
             f"{particle(fn, '을')} 풀지 않았습니다({particle(fn, '이')} {how_ko}). "
             "기록은 연습 코드로 푼 두 문제를 다룹니다. 이 문제를 LeetCode에서만 "
