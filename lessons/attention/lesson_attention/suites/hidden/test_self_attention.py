@@ -83,8 +83,9 @@ def test_forward_on_a_gpu(student):
     layer = student.call(CLASS, d_model, n_heads)
     with reference_parts(student, layer):  # the layer's own tensors on the device, not causal_mask's
         device_check(student, layer, torch.randn(batch, t, d_model), what=what,
-                     cause=Cause("forward makes a tensor on the CPU: call causal_mask(T, device=x.device), "
-                                 "and make any tensor of forward on x.device.",
-                                 "forward가 CPU에 텐서를 만듭니다: causal_mask(T, device=x.device)로 부르고 "
-                                 "forward에서 만드는 텐서는 x.device에 만드세요.", "mask_on_cpu"),
+                     cause=Cause("forward makes a tensor on the CPU: pass device=x.device to causal_mask "
+                                 "(causal_mask(T, device=x.device)) and to any tensor forward makes.",
+                                 "forward가 CPU에 텐서를 만듭니다: causal_mask에 device=x.device를 넘기고"
+                                 "(causal_mask(T, device=x.device)) forward에서 만드는 다른 텐서에도 "
+                                 "넘기세요.", "mask_on_cpu"),
                      template=AFTER_PHRASE)
