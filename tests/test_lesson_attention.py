@@ -136,6 +136,21 @@ def test_a_mask_made_on_the_cpu_fails_on_a_gpu(lesson, tmp_path, monkeypatch, cu
     assert "원인 추정: forward가 CPU에 텐서를 만듭니다" in gpu["messages"]["ko"]
 
 
+def test_a_task_by_its_name_grades_that_task_only(lesson):
+    """`grade -k causal_mask` and check("causal_mask") grade causal_mask's checks, not every test whose
+    name holds the task's (scaled_dot_product_attention's test_causal_mask_blocks_the_future)."""
+    options = GradeOptions(lesson="lesson_attention", suites_dir=lesson.SUITES,
+                           solutions_dir=lesson.SOLUTIONS, keyword="causal_mask")
+    results = grade_path(EXAMPLES / "wrong", options)
+    assert {t["task"] for t in results["tests"]} == {"causal_mask"} and len(results["tests"]) == 4
+    assert (results["score"], results["max_score"]) == (2.0, 4.0)
+    expression = grade_path(EXAMPLES / "wrong", GradeOptions(
+        lesson="lesson_attention", suites_dir=lesson.SUITES, solutions_dir=lesson.SOLUTIONS,
+        keyword="causal_mask_blocks"))  # any other -k is pytest's, as written
+    (test,) = expression["tests"]
+    assert test["id"] == "public/test_attention.py::test_causal_mask_blocks_the_future"
+
+
 def test_torchs_own_not_implemented_error_is_a_failure_not_a_stub(lesson, tmp_path):
     """A finished causal_mask whose torch op raises torch's own NotImplementedError (here: copying a meta
     tensor out, as an op a device does not support does) fails like any error; only the student's own
@@ -331,6 +346,42 @@ def test_results_that_name_no_lesson_get_the_default_lessons_blocks():
     assert [s["key"] for s in lesson_sections({}, "ko", report=True)] == ["experiment", "log"]
     assert lesson_sections({}, "ko") == []
     assert lesson_sections({"lesson": {"module": "not_installed_here"}}, "en", report=True) == []
+
+
+@needs_install
+def test_check_in_a_kernel_and_grade_of_the_saved_notebook_agree_on_every_number(tmp_path):
+    """A notebook is one submission: check() in its kernel and `grade lesson.ipynb` of the saved file draw
+    the same inputs (the seed comes from the code that runs, not from the staged driver's cell numbers,
+    file name or skipped statements), so every number and message agrees."""
+    nbclient = pytest.importorskip("nbclient", reason="nbclient and ipykernel are test dependencies")
+    import subprocess
+
+    import nbformat
+
+    (tmp_path / "pyproject.toml").write_text('[tool.grade]\nlesson = "attention"\n', encoding="utf-8")
+    saved = tmp_path / "lesson.ipynb"
+    task = "scaled_dot_product_attention"
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(f"import json, os\nos.environ['JPY_SESSION_NAME'] = {str(saved)!r}"),
+        nbformat.v4.new_code_cell((EXAMPLES / "wrong" / "causal_attention.py").read_text(encoding="utf-8")),
+        nbformat.v4.new_code_cell(f"from grader import check\nr = check({task!r}, lang='ko')\n"
+                                  "print(json.dumps(r.results))"),
+    ])
+    nbformat.write(nb, str(saved))
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
+    in_kernel = json.loads(text.strip().splitlines()[-1])
+    subprocess.run([sys.executable, "-m", "grader.cli", str(saved), "--out", str(tmp_path / "out"), "-q",
+                    "--lang", "ko", "-k", task], cwd=tmp_path, check=False, capture_output=True)
+    graded = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
+
+    def numbers(results: dict) -> tuple:
+        return (results["score"], results["max_score"], results["replay"]["seed"],
+                sorted((t["id"], t["score"], t["messages"]["ko"]) for t in results["tests"]))
+
+    assert numbers(in_kernel) == numbers(graded)
+    assert any("위치에서 0." in t["messages"]["ko"] for t in graded["tests"])  # numbers drawn from the seed
 
 
 @needs_install
