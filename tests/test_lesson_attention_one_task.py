@@ -27,6 +27,11 @@ MISTAKES = {  # name -> ((text replaced, its replacement), ...), the one task th
                            "self.make_mask = causal_mask\n        self.q_proj = nn.Linear(d_model, d_model)"),
                           ("causal_mask(T, device=x.device))", "self.make_mask(T, device=x.device))")),
                          "causal_mask"),
+    # k q^T: with T_q != T_k it raises in weights @ v, a check that joins the card naming k q^T
+    "scores_transposed": ((("q @ k.transpose(-2, -1) / math.sqrt(d_k)",
+                            "k @ q.transpose(-2, -1) / math.sqrt(d_k)"),), "scaled_dot_product_attention"),
+    # inverted: at T = 1 it is the blocked diagonal's one cell, told as the inversion seen at T = 4
+    "mask_inverted": ((("diagonal=1)", "diagonal=1).logical_not()"),), "causal_mask"),
     "merge_without_transpose": ((("out.transpose(1, 2).reshape(B, T, self.d_model)",
                                   "out.reshape(B, T, self.d_model)"),), "CausalSelfAttention"),
     # a float 0/1 mask (the student's attention cannot masked_fill with it) and one made on the CPU whatever

@@ -36,6 +36,21 @@ class Reporting(ReportHooks):
 
         return figure_texts(figure, lang)
 
+    def cause_of(self, row: dict[str, Any]) -> str | None:
+        from lesson_attention import causes
+
+        return causes.cause_of(row)
+
+    def explained_by(self, row: dict[str, Any]) -> str | None:
+        from lesson_attention import causes
+
+        return causes.explained_by(row)
+
+    def link_text(self, cause: str, lang: str) -> tuple[str, str, str]:
+        from lesson_attention import causes
+
+        return causes.link_text(cause, lang)
+
 
 class Releasing(ReleaseHooks):
     """The student copy (release.py; the notebook in notebook.py)."""

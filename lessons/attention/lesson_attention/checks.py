@@ -8,7 +8,7 @@ the matrices for the report's picture.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
@@ -115,16 +115,24 @@ def check_attention(value: Any, q: torch.Tensor, k: torch.Tensor, v: torch.Tenso
         _fail_cells(out, exp_out, _part(what, "output"), atol * 10, diagnose.output_cause(), None)
 
 
-def check_mask(value: Any, T: int, what: str, expected: torch.Tensor) -> None:
+def check_mask(value: Any, T: int, what: str, expected: torch.Tensor,
+               explain: Callable[[], Any] | None = None) -> None:
     """``causal_mask(T)``'s cells: (T, T), blocked exactly where ``expected`` is True; a picture when they
     differ. The cells are read as blocked where nonzero (a float 0/1 or additive 0/-inf mask with the
-    right cells passes here): the dtype is ``check_mask_dtype``'s one check, so one mistake costs once."""
+    right cells passes here): the dtype is ``check_mask_dtype``'s one check, so one mistake costs once.
+    ``explain``: the student's mask at a size that tells the causes apart, asked for only when this one is
+    wrong (at T = 1 an inverted mask and a blocked diagonal are the same cell: one mistake, one cause)."""
     mask = as_tensor(value, what)
     check_shape(mask, (T, T), what, "One row per query position, one column per key position.",
                 "query 위치마다 한 행, key 위치마다 한 열입니다.")
     blocked = mask if mask.dtype == torch.bool else mask != 0
     if not torch.equal(blocked, expected):
         cause = diagnose.mask_cause(mask, T)
+        larger = explain() if explain is not None else None
+        if isinstance(larger, torch.Tensor) and larger.dim() == 2 and larger.shape[0] == larger.shape[1]:
+            n = larger.shape[0]
+            if not torch.equal(larger != 0, torch.ones(n, n, dtype=torch.bool).triu(1)):
+                cause = diagnose.mask_cause(larger, n)
         figure = attention_figure(blocked.double(), expected.double(), what, atol=0.5, cause=cause,
                                   subject="mask")
         at = _first_wrong(blocked.double(), expected.double(), 0.5)
