@@ -32,6 +32,10 @@ MISTAKES = {  # name -> ((text replaced, its replacement), ...), the one task th
                             "k @ q.transpose(-2, -1) / math.sqrt(d_k)"),), "scaled_dot_product_attention"),
     # inverted: at T = 1 it is the blocked diagonal's one cell, told as the inversion seen at T = 4
     "mask_inverted": ((("diagonal=1)", "diagonal=1).logical_not()"),), "causal_mask"),
+    # a projection without its bias: read in four checks, one card
+    "projection_without_bias": ((("self.q_proj = nn.Linear(d_model, d_model)",
+                                  "self.q_proj = nn.Linear(d_model, d_model, bias=False)"),),
+                                "CausalSelfAttention"),
     "merge_without_transpose": ((("out.transpose(1, 2).reshape(B, T, self.d_model)",
                                   "out.reshape(B, T, self.d_model)"),), "CausalSelfAttention"),
     # a float 0/1 mask (the student's attention cannot masked_fill with it) and one made on the CPU whatever

@@ -150,6 +150,12 @@ def check_mask_dtype(value: Any, T: int, what: str) -> None:
                      Said(f"{mask.dtype}", f"{mask.dtype}입니다"), fix=Said(en, ko)))
 
 
+_NAMES = Said("The exercise names the four projections q_proj, k_proj, v_proj, out_proj.",
+              "과제는 네 projection의 이름을 q_proj, k_proj, v_proj, out_proj로 정합니다.")
+_NO_BIAS = Said("Keep the bias: nn.Linear(d_model, d_model) has one (bias=False drops it).",
+                "bias를 두세요: nn.Linear(d_model, d_model)에는 bias가 있습니다(bias=False면 없어집니다).")
+
+
 def read_weights(layer: Any, what: str) -> dict[str, torch.Tensor]:
     """The module's four projections (the contract names them), read back from the worker."""
     weights: dict[str, torch.Tensor] = {}
@@ -165,10 +171,10 @@ def read_weights(layer: Any, what: str) -> dict[str, torch.Tensor]:
                                             f"`self.{name} = nn.Linear(d_model, d_model)`(bias 포함)이 "
                                             "있어야 함"),
                                  Said(f"no `{path}`", f"`{path}`가 없습니다"),
-                                 fix=Said("The exercise names the four projections q_proj, k_proj, v_proj, "
-                                          "out_proj.",
-                                          "과제는 네 projection의 이름을 q_proj, k_proj, v_proj, out_proj로 "
-                                          "정합니다.")))
+                                 # one cause wherever the layer is read (its words are the check's own)
+                                 cause=Cause("", "", f"projection_missing:{path}"),
+                                 # the weight read already: only the bias is missing
+                                 fix=_NO_BIAS if part == "bias" else _NAMES))
             weights[path] = as_tensor(value, f"{what} {path}")
     return weights
 
