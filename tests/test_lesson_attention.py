@@ -132,8 +132,23 @@ def test_a_mask_made_on_the_cpu_fails_on_a_gpu(lesson, tmp_path, monkeypatch, cu
     by_name = {t["id"].split("::")[-1]: t for t in results["tests"]}
     assert by_name["test_forward_matches_reference[0]"]["status"] == "passed"  # right values on the CPU
     gpu = by_name["test_forward_on_a_gpu"]
-    assert gpu["status"] == "failed" and "Likely cause: the mask is made on the CPU" in gpu["message"]
-    assert "원인 추정: 마스크를 CPU에 만들었습니다" in gpu["messages"]["ko"]
+    assert gpu["status"] == "failed" and "Likely cause: forward makes a tensor on the CPU" in gpu["message"]
+    assert "원인 추정: forward가 CPU에 텐서를 만듭니다" in gpu["messages"]["ko"]
+
+
+def test_a_task_by_its_name_grades_that_task_only(lesson):
+    """`grade -k causal_mask` and check("causal_mask") grade causal_mask's checks, not every test whose
+    name holds the task's (scaled_dot_product_attention's test_causal_mask_blocks_the_future)."""
+    options = GradeOptions(lesson="lesson_attention", suites_dir=lesson.SUITES,
+                           solutions_dir=lesson.SOLUTIONS, keyword="causal_mask")
+    results = grade_path(EXAMPLES / "wrong", options)
+    assert {t["task"] for t in results["tests"]} == {"causal_mask"} and len(results["tests"]) == 4
+    assert (results["score"], results["max_score"]) == (2.0, 4.0)
+    expression = grade_path(EXAMPLES / "wrong", GradeOptions(
+        lesson="lesson_attention", suites_dir=lesson.SUITES, solutions_dir=lesson.SOLUTIONS,
+        keyword="causal_mask_blocks"))  # any other -k is pytest's, as written
+    (test,) = expression["tests"]
+    assert test["id"] == "public/test_attention.py::test_causal_mask_blocks_the_future"
 
 
 def test_torchs_own_not_implemented_error_is_a_failure_not_a_stub(lesson, tmp_path):
@@ -185,55 +200,65 @@ def test_the_reference_passes_and_the_stubs_are_not_attempted(graded):
 # -- the lesson's picture (lesson_attention/report.py), on the kit's SVG heatmap ----------------------------
 
 
-def _sections(lesson, results: dict, lang: str):
-    from lesson_attention.report import report_sections
+def _cards(results: dict, lang: str) -> dict[str, dict]:
+    """The report's cards by task (report/cards.py), each with the picture the kit draws in it."""
+    from grader.report.cards import build_cards
+    from grader.report.view import failure_rows
 
-    return report_sections(results, lang)
+    cards, _idle = build_cards(failure_rows(results, lang, "wrong"), lang)
+    return {c["task"]: c for c in cards}
 
 
-def test_the_picture_marks_exactly_the_wrong_cells(graded, lesson):
+def _marked(svg: str) -> set[tuple[int, int]]:
+    return {tuple(map(int, m.split(","))) for m in re.findall(r'data-wrong="(\d+,\d+)"', svg)}
+
+
+def test_each_card_draws_its_mistake_the_wrong_cells_marked(graded, lesson):
+    """The kit draws the lesson's picture in the card of its cause (ReportHooks.figure_texts): one per
+    mistake (the missing scale's three checks, drawn once), the wrong cells outlined, the mask drawn as a
+    mask (its cells T and F, not 1.00 and 0.00)."""
     results = graded("wrong", False)
-    (section,) = _sections(lesson, results, "en")
-    html = str(section.html)
-    figures = re.findall(r'<figure class="pe-diff" data-figure="attention-weights" data-cause="(\w+)" '
-                         r'data-test="([^"]+)">(.*?)</figure>', html, re.S)
-    # one picture per mistake: the mask's off-by-one, the missing scale (three checks, drawn once)
-    assert [(cause, test) for cause, test, _ in figures] == [
-        ("no_scale", "public/test_attention.py::test_formula_without_mask"),
-        ("diagonal_masked", "public/test_causal_mask.py::test_mask_of_four"),
-    ]
+    cards = _cards(results, "en")
+    assert cards["CausalSelfAttention"]["figure"] is None  # a leak, no matrix to draw
     by_id = {t["id"]: t for t in results["tests"]}
-    for _cause, test, body in figures:
-        found_svg, expected_svg = re.findall(r"<svg.*?</svg>", body, re.S)
-        marked = {tuple(map(int, m.split(","))) for m in re.findall(r'data-wrong="(\d+,\d+)"', found_svg)}
-        assert marked == {tuple(c) for c in by_id[test]["figure"]["wrong"]} and marked
-        assert "data-wrong" not in expected_svg
-    assert "Your weights (3, 5)" in html and "The right weights (3, 5)" in html
-    assert "the diagonal is blocked too (off by one)" in html
-    assert "4 of 16 cells wrong (outlined in yours)." in html
-    assert "```\n     0 1 2 3\n  0  ■ · · ·\n  1  · ■ · ·\n" in section.markdown
-    assert "Likely cause: the diagonal is blocked too" in section.markdown
-    (ko,) = _sections(lesson, results, "ko")
-    assert ko.title_in("ko") == "내 어텐션 가중치와 정답 비교" and "대각선까지 막았습니다" in str(ko.html)
-    assert "16칸 중 4칸이 틀렸습니다" in str(ko.html) and "내 가중치 (3, 5)" in str(ko.html)
+    for task, test, cause in (
+            ("causal_mask", "public/test_causal_mask.py::test_mask_of_four", "diagonal_masked"),
+            ("scaled_dot_product_attention", "public/test_attention.py::test_formula_without_mask",
+             "no_scale")):
+        figure = cards[task]["figure"]
+        assert figure["cause_key"] == cause and cards[task]["checks"][0]["id"] == test
+        assert _marked(figure["found"]) == {tuple(c) for c in by_id[test]["figure"]["wrong"]} != set()
+        assert "data-wrong" not in figure["expected"]
+    mask, weights = cards["causal_mask"]["figure"], cards["scaled_dot_product_attention"]["figure"]
+    assert "Your weights (3, 5)" in weights["found"] and "The right weights (3, 5)" in weights["expected"]
+    def cells(svg: str) -> list[str]:  # what the cells read (the axes' numbers are integers)
+        return re.findall(r">(T|F|\d\.\d\d)</text>", svg)
+
+    assert len(cells(weights["found"] + weights["expected"])) == 30 and "T" not in cells(weights["found"])
+    assert len(cells(mask["found"] + mask["expected"])) == 32 and set(cells(mask["found"])) == {"T", "F"}
+    assert mask["count"] == "4 of 16 cells wrong (outlined in yours)."
+    assert mask["scale"] == "T = True (blocked, red), F = False (may look, white)."
+    assert mask["grid"].startswith("     0 1 2 3\n  0  ■ · · ·\n  1  · ■ · ·\n")
+    ko = _cards(results, "ko")
+    assert ko["causal_mask"]["figure"]["count"] == "16칸 중 4칸이 틀렸습니다(내 그림에 테두리)."
+    assert "내 가중치 (3, 5)" in ko["scaled_dot_product_attention"]["figure"]["found"]
 
 
-def test_no_picture_when_every_check_passed(graded, lesson):
-    assert _sections(lesson, graded("right", True), "en") == []
+def _page(results: dict, folder: Path, lang: str) -> tuple[str, str]:
+    from grader.report.render import write_reports
+
+    out = write_reports(results, folder, lang, "lessons/attention/examples/wrong")
+    return out["feedback.html"].read_text(encoding="utf-8"), out["feedback.md"].read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_the_picture_fits_a_phone(graded, lesson, chromium, tmp_path, lang):
-    (section,) = _sections(lesson, graded("wrong", False), lang)
-    page = tmp_path / f"attention-{lang}.html"
-    head = '<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
-    body = f"<body>{section.html}</body>"
-    page.write_text(f'<!doctype html><html lang="{lang}"><head>{head}</head>{body}</html>', encoding="utf-8")
-    visit = chromium.visit(page, {
+    html, _md = _page(graded("wrong", False), tmp_path, lang)
+    visit = chromium.visit(tmp_path / "feedback.html", {
         "scroll": "document.documentElement.scrollWidth",
-        "widest": "Math.max(...[...document.querySelectorAll('svg')]"
+        "widest": "Math.max(...[...document.querySelectorAll('article svg')]"
                   ".map(s => s.getBoundingClientRect().right))",
-        "svgs": "document.querySelectorAll('svg').length",
+        "svgs": "document.querySelectorAll('article svg').length",
     }, width=390)
     assert visit.values["svgs"] == 4 and not visit.console_errors
     assert visit.values["scroll"] <= 390 and visit.values["widest"] <= 390
@@ -277,40 +302,40 @@ needs_install = pytest.mark.skipif(not _installed(), reason="the lesson is not i
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
-def test_feedback_holds_the_picture(graded, lesson, tmp_path, lang):
-    """ReportHooks.sections reaches feedback.html (the SVGs, the wrong cells outlined) and feedback.md
-    (the text grid), under the kit's heading; a report with nothing to draw has no such block."""
-    from grader.report.render import write_reports
-
-    results = graded("wrong", False)
-    out = write_reports(results, tmp_path / lang, lang, "lessons/attention/examples/wrong")
-    html = out["feedback.html"].read_text(encoding="utf-8")
-    title = "내 어텐션 가중치와 정답 비교" if lang == "ko" else "Your attention weights beside the right ones"
-    assert f'<h2 id="lesson-attention-weights">{title}</h2>' in html
-    block = html[html.index('<div class="lesson-section" data-section="attention-weights">'):]
-    block = block[:block.index("</section></div>")]
-    assert block.count("<svg") == 4  # two checks' weights and mask, each beside the right one
-    mask = next(t for t in results["tests"] if t["id"].endswith("test_mask_of_four"))
-    assert block.count("data-wrong") == len(mask["figure"]["wrong"]) + 15  # the diagonal; 15 weights
-    assert ("대각선까지 막았습니다" if lang == "ko" else "the diagonal is blocked too") in block
-    md = out["feedback.md"].read_text(encoding="utf-8")
-    assert f"\n### {title}\n" in md and "  0  ■ · · ·\n" in md and "<svg" not in md
-    right = write_reports(graded("right", True), tmp_path / f"right-{lang}", lang, "right")
-    assert "lesson-section" not in right["feedback.html"].read_text(encoding="utf-8")
+def test_feedback_holds_the_picture_in_its_card(graded, lesson, tmp_path, lang):
+    """feedback.html draws each picture in its cause's card, beside the cause (the SVGs, the wrong cells
+    outlined), feedback.md its text grid there; no section of pictures far from their cards, and a report
+    with nothing to draw has none."""
+    html, md = _page(graded("wrong", False), tmp_path / lang, lang)
+    assert "lesson-section" not in html and "attention-weights" not in md
+    articles = re.findall(r"<article .*?</article>", html, re.S)
+    mask = next(a for a in articles if "test_mask_of_four" in a)
+    weights = next(a for a in articles if "test_formula_without_mask" in a)
+    for article in (mask, weights):
+        assert article.count("<svg") == 2  # the student's beside the right one
+        assert article.index("<figure") < article.index('<section class="check"')  # above its checks
+    assert ("대각선까지 막았습니다" if lang == "ko" else "the diagonal is blocked too") in mask
+    assert len(_marked(mask)) == 4 and len(_marked(weights)) == 15 and html.count("<svg") == 4
+    title = "인과 마스크" if lang == "ko" else "Causal mask"
+    card_md = md[md.index(f"#### {title}"):]
+    card_md = card_md[:card_md.index("\n#### ")]
+    assert "  0  ■ · · ·\n" in card_md and card_md.index("■") < card_md.index("<details>")
+    assert "<svg" not in md and "outlined" not in md and "테두리" not in md
+    right_html, right_md = _page(graded("right", True), tmp_path / f"right-{lang}", lang)
+    assert "<svg" not in right_html and "■" not in right_md
     # none of the other lesson's blocks: its experiment, its log review (nor their words)
-    for page in (html, md, right["feedback.html"].read_text(encoding="utf-8"),
-                 right["feedback.md"].read_text(encoding="utf-8")):
+    for page in (html, md, right_html, right_md):
         assert not re.search(r"Sequence-reversal|순서 뒤집기|LeetCode|log-points|experiment-", page)
 
 
 def test_check_shows_the_picture_in_the_notebook(graded, lesson):
-    """check()'s output under a cell holds the same section as feedback.html."""
+    """check()'s output under a cell draws the pictures in their cards, as feedback.html does."""
     from grader.jupyter.check import CheckResult
 
     shown = CheckResult(graded("wrong", False), "ko", None)._repr_html_()
-    assert '<h4 id="lesson-attention-weights">내 어텐션 가중치와 정답 비교</h4>' in shown
-    assert shown.count("<svg") == 4 and "16칸 중 4칸이 틀렸습니다" in shown
-    assert "lesson-section" not in CheckResult(graded("right", True), "en", None)._repr_html_()
+    assert shown.count("<svg") == 4 and "16칸 중 4칸이 틀렸습니다" in shown and "lesson-section" not in shown
+    assert shown.count('class="gk-fig" data-figure="attention-weights"') == 2
+    assert "<svg" not in CheckResult(graded("right", True), "en", None)._repr_html_()
 
 
 def test_results_that_name_no_lesson_get_the_default_lessons_blocks():
@@ -321,6 +346,42 @@ def test_results_that_name_no_lesson_get_the_default_lessons_blocks():
     assert [s["key"] for s in lesson_sections({}, "ko", report=True)] == ["experiment", "log"]
     assert lesson_sections({}, "ko") == []
     assert lesson_sections({"lesson": {"module": "not_installed_here"}}, "en", report=True) == []
+
+
+@needs_install
+def test_check_in_a_kernel_and_grade_of_the_saved_notebook_agree_on_every_number(tmp_path):
+    """A notebook is one submission: check() in its kernel and `grade lesson.ipynb` of the saved file draw
+    the same inputs (the seed comes from the code that runs, not from the staged driver's cell numbers,
+    file name or skipped statements), so every number and message agrees."""
+    nbclient = pytest.importorskip("nbclient", reason="nbclient and ipykernel are test dependencies")
+    import subprocess
+
+    import nbformat
+
+    (tmp_path / "pyproject.toml").write_text('[tool.grade]\nlesson = "attention"\n', encoding="utf-8")
+    saved = tmp_path / "lesson.ipynb"
+    task = "scaled_dot_product_attention"
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(f"import json, os\nos.environ['JPY_SESSION_NAME'] = {str(saved)!r}"),
+        nbformat.v4.new_code_cell((EXAMPLES / "wrong" / "causal_attention.py").read_text(encoding="utf-8")),
+        nbformat.v4.new_code_cell(f"from grader import check\nr = check({task!r}, lang='ko')\n"
+                                  "print(json.dumps(r.results))"),
+    ])
+    nbformat.write(nb, str(saved))
+    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
+    in_kernel = json.loads(text.strip().splitlines()[-1])
+    subprocess.run([sys.executable, "-m", "grader.cli", str(saved), "--out", str(tmp_path / "out"), "-q",
+                    "--lang", "ko", "-k", task], cwd=tmp_path, check=False, capture_output=True)
+    graded = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
+
+    def numbers(results: dict) -> tuple:
+        return (results["score"], results["max_score"], results["replay"]["seed"],
+                sorted((t["id"], t["score"], t["messages"]["ko"]) for t in results["tests"]))
+
+    assert numbers(in_kernel) == numbers(graded)
+    assert any("위치에서 0." in t["messages"]["ko"] for t in graded["tests"])  # numbers drawn from the seed
 
 
 @needs_install

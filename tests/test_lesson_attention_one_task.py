@@ -18,17 +18,36 @@ ROOT = Path(__file__).resolve().parent.parent
 LESSON_DIR = ROOT / "lessons" / "attention"
 SOLUTION = LESSON_DIR / "lesson_attention" / "solutions" / "causal_attention.py"
 
-MISTAKES = {  # name -> (the text replaced, its replacement, the one task that loses points)
-    "softmax_over_queries": ("torch.softmax(scores, dim=-1)", "torch.softmax(scores, dim=-2)",
+MISTAKES = {  # name -> ((text replaced, its replacement), ...), the one task that loses points
+    "softmax_over_queries": ((("torch.softmax(scores, dim=-1)", "torch.softmax(scores, dim=-2)"),),
                              "scaled_dot_product_attention"),
-    "diagonal_blocked": ("diagonal=1)", "diagonal=0)", "causal_mask"),
-    "merge_without_transpose": ("out.transpose(1, 2).reshape(B, T, self.d_model)",
-                                "out.reshape(B, T, self.d_model)", "CausalSelfAttention"),
+    # the layer keeps causal_mask in __init__ and calls it from there: the reference reaches it there too
+    "diagonal_blocked": ((("diagonal=1)", "diagonal=0)"),
+                          ("self.q_proj = nn.Linear(d_model, d_model)",
+                           "self.make_mask = causal_mask\n        self.q_proj = nn.Linear(d_model, d_model)"),
+                          ("causal_mask(T, device=x.device))", "self.make_mask(T, device=x.device))")),
+                         "causal_mask"),
+    # k q^T: with T_q != T_k it raises in weights @ v, a check that joins the card naming k q^T
+    "scores_transposed": ((("q @ k.transpose(-2, -1) / math.sqrt(d_k)",
+                            "k @ q.transpose(-2, -1) / math.sqrt(d_k)"),), "scaled_dot_product_attention"),
+    # inverted: at T = 1 it is the blocked diagonal's one cell, told as the inversion seen at T = 4
+    "mask_inverted": ((("diagonal=1)", "diagonal=1).logical_not()"),), "causal_mask"),
+    # a projection without its bias: read in four checks, one card
+    "projection_without_bias": ((("self.q_proj = nn.Linear(d_model, d_model)",
+                                  "self.q_proj = nn.Linear(d_model, d_model, bias=False)"),),
+                                "CausalSelfAttention"),
+    "merge_without_transpose": ((("out.transpose(1, 2).reshape(B, T, self.d_model)",
+                                  "out.reshape(B, T, self.d_model)"),), "CausalSelfAttention"),
+    # a float 0/1 mask (the student's attention cannot masked_fill with it) and one made on the CPU whatever
+    # device is asked: the layer's float64 and simulated-GPU checks run it with the reference parts too
+    "float_mask": ((("torch.ones(T, T, dtype=torch.bool, device=device)",
+                     "torch.ones(T, T, device=device)"),), "causal_mask"),
+    "mask_on_cpu": ((("dtype=torch.bool, device=device)", "dtype=torch.bool)"),), "causal_mask"),
     # the mask made, then forgotten: forward computes the attention itself
-    "mask_made_not_applied": ("out, _ = scaled_dot_product_attention(q, k, v, "
-                              "causal_mask(T, device=x.device))",
-                              "mask = causal_mask(T, device=x.device)\n        out = torch.softmax(q @ "
-                              "k.transpose(-2, -1) / math.sqrt(q.shape[-1]), dim=-1) @ v",
+    "mask_made_not_applied": ((("out, _ = scaled_dot_product_attention(q, k, v, "
+                                "causal_mask(T, device=x.device))",
+                                "mask = causal_mask(T, device=x.device)\n        out = torch.softmax(q @ "
+                                "k.transpose(-2, -1) / math.sqrt(q.shape[-1]), dim=-1) @ v"),),
                               "CausalSelfAttention"),
 }
 
@@ -40,11 +59,12 @@ def grade(tmp_path_factory):
         from lesson_attention import paths
 
         def run(name: str) -> dict:
-            old, new, _ = MISTAKES[name]
             text = SOLUTION.read_text(encoding="utf-8")
-            assert old in text
+            for old, new in MISTAKES[name][0]:
+                assert old in text
+                text = text.replace(old, new)
             folder = tmp_path_factory.mktemp(name)
-            (folder / "causal_attention.py").write_text(text.replace(old, new), encoding="utf-8")
+            (folder / "causal_attention.py").write_text(text, encoding="utf-8")
             options = GradeOptions(lesson="lesson_attention", suites_dir=paths.SUITES,
                                    solutions_dir=paths.SOLUTIONS, hidden=True, lang="en")
             return grade_path(folder, options)
@@ -61,7 +81,7 @@ def grade(tmp_path_factory):
 def test_one_mistake_is_charged_in_its_own_task_only(grade, mistake):
     results = grade(mistake)
     charged = {name for name, t in results["tasks"].items() if t["score"] < t["max_score"]}
-    assert charged == {MISTAKES[mistake][2]}, results["tasks"]
+    assert charged == {MISTAKES[mistake][1]}, results["tasks"]
     failed = [t for t in results["tests"] if t["status"] != "passed"]
     from grader.report.cards import build_cards, tally
     from grader.report.view import failure_rows

@@ -4,6 +4,9 @@ must not predict it (the hidden suite), fixed per lesson where they may (the pub
     submission seed = HMAC-SHA256(course secret, sha256 of the staged files)
     public seed     = HMAC-SHA256("gk-public-seed", "public:" + the lesson's module)
 
+(a notebook's staged driver read as the code it runs, its kept statements: its cell numbers, file
+name and skipped statements differ between the saved notebook and check()'s kernel, its inputs must not)
+
 The course secret is the instructor's: ``GK_COURSE_SECRET`` (a string), else the
 file named by ``GK_COURSE_SECRET_FILE``, else a random one created once in
 ``$XDG_STATE_HOME/grading-kit/course-secret`` (0600).  A batch keeps its own

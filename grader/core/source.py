@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -182,11 +182,13 @@ def sources_of(staging: Path) -> Sources:
     return _cached(str(staging), stamp)
 
 
-def content_hash(staging: Path) -> str:
-    """sha256 over the staged files' names and bytes: what the worker will see, whatever the container."""
+def content_hash(staging: Path, read_as: Mapping[str, bytes] | None = None) -> str:
+    """sha256 over the staged files' names and bytes: what the worker will see, whatever the container.
+    ``read_as``: file name -> the bytes hashed in its place (a notebook's driver as the code it runs)."""
     digest = hashlib.sha256()
     for path in sorted(p for p in Path(staging).iterdir() if p.is_file()):
-        data = path.read_bytes()
+        data = (read_as or {}).get(path.name)
+        data = path.read_bytes() if data is None else data
         digest.update(f"{path.name}\0{len(data)}\0".encode())
         digest.update(data)
     return digest.hexdigest()

@@ -95,6 +95,9 @@ class FigureTexts:
     grid_title: str  # feedback.md's text form of the student's table: what its ■ (wrong) and · (right) are
     crop: str = ""  # where the tables are cut to their first rows and columns: which part is shown
     scale: str = ""  # what the colours mean ("": the kit's words for its heatmap's scale, diverging at 0)
+    # what a cell of one of these values shows instead of its number (a mask's 1.0 "T", 0.0 "F"): a table of
+    # flags drawn as flags, not as 1.00 and 0.00
+    cell_words: tuple[tuple[float, str], ...] = ()
 
 
 class ClassCharts(Protocol):

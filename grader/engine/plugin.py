@@ -57,9 +57,11 @@ class GradingPlugin:
         self.progress = progress
         self.rubric_errors: list[str] = []
         self.order: dict[str, int] = {}  # nodeid -> place in the collection (before the prefetch's reorder)
+        self.task_of: dict[str, str] = {}  # nodeid -> its task (the rubric's)
         # Fixed per submission, unpredictable to students, or per lesson for a public run
-        # (grader/core/seeds.py): results.json `replay`.
-        self.replay = seeds.replay_info(content_hash(submission.staging), public=public_seed)
+        # (grader/core/seeds.py): results.json `replay`. A notebook's driver is read as the code it runs.
+        self.replay = seeds.replay_info(content_hash(submission.staging, submission.seed_files),
+                                        public=public_seed)
         testkit.begin_grading(self.replay["seed"])
         # The tamper scan (trusted, ast only), once: the student fixture withholds by it, results lists it.
         self.review = tamper.review(submission.staging)
@@ -101,6 +103,7 @@ class GradingPlugin:
                 continue
             # `grade -k weight_tying` selects a task's tests by its name.
             item.extra_keyword_matches.add(task)
+            self.task_of[item.nodeid] = task
         if self.rubric_errors:
             raise pytest.UsageError("rubric: " + "; ".join(self.rubric_errors))
         if self.progress is not None:
@@ -110,6 +113,13 @@ class GradingPlugin:
     def pytest_collection_modifyitems_prefetch(self, config: pytest.Config, items: list[pytest.Item]) -> None:
         """The lesson's long work (this lesson: the experiment's training) starts now beside the other
         tests, and the tests that read it run last (results.json keeps the collection order: ``order``)."""
+        keyword = str(getattr(config.option, "keyword", "") or "").strip()
+        if keyword in self.lesson.task_names:  # a task by its name: its tests only, not every test whose
+            # name holds it (`-k causal_mask` is not scaled_dot_product_attention's test_causal_mask_...)
+            others = [i for i in items if self.task_of.get(i.nodeid) != keyword]
+            if others:
+                config.hook.pytest_deselected(items=others)
+                items[:] = [i for i in items if self.task_of.get(i.nodeid) == keyword]
         self.order = {item.nodeid: i for i, item in enumerate(items)}
         if self.reuse is not None:  # a warm re-grade: the tests whose inputs did not change are not run
             self.reused = self.reuse.choose([item.nodeid for item in items])

@@ -59,6 +59,10 @@ class Submission:
     notebook_not_run: list[tuple[int, str]] = field(default_factory=list)
     # Module name -> the source that defines its names (a notebook: its kept statements), for static checks.
     sources: dict[str, str] = field(default_factory=dict)
+    # Staged files read as other bytes for the seed (core/seeds.py): a notebook's driver as the code it runs
+    # (its cell numbers, its file name and the statements it skips differ between the saved notebook and
+    # check()'s kernel history; the inputs the tests draw must not).
+    seed_files: dict[str, bytes] = field(default_factory=dict)
 
 
 def notebook_rules(lesson: Lesson) -> NotebookRules:
@@ -316,6 +320,7 @@ def _from_notebook(data: bytes, sub: Submission, label: str) -> None:
     sub.sources["notebook"] = plan.sources
     (sub.staging / "notebook.py").write_text(driver_source(plan, label), encoding="utf-8")
     sub.files.append("notebook.py")
+    sub.seed_files["notebook.py"] = plan.code.encode("utf-8")
     # Shims so `from embedding import ...` (in the notebook or the grader) finds
     # the notebook's names; a star import of the partly run notebook works too.
     for module in sub.layout.modules:

@@ -51,6 +51,9 @@ class NotebookPlan:
     # name -> module or "cell:line" that was not run
     unavailable: dict[str, str] = field(default_factory=dict)
     sources: str = ""  # every kept statement, cell by cell: what the notebook defines, as one text
+    # the kept statements alone (no cell numbers, no file name, nothing skipped): what the submission's seed
+    # is drawn from, so the same code draws the same inputs in the saved notebook and in check()'s kernel
+    code: str = ""
 
 
 def python_of_cell(source: str, index: int, notes: list[Note]) -> str | None:
@@ -91,6 +94,7 @@ def plan_notebook(nb: dict, rules: NotebookRules) -> NotebookPlan:
     plan = NotebookPlan()
     stmts: list[Stmt] = []
     kept_text: list[str] = []
+    kept_code: list[str] = []
     for index, cell in enumerate(nb.get("cells", []), start=1):
         source = cell.get("source", "")
         source = "".join(source) if isinstance(source, list) else str(source)
@@ -129,8 +133,10 @@ def plan_notebook(nb: dict, rules: NotebookRules) -> NotebookPlan:
         plan.steps.append(Step(s.cell, s.first, s.code, "\n" * (s.first - 1) + s.text + "\n", _budget_of(s),
                                sorted(s.binds), sorted(s.loads)))
         kept_text.append(f"# --- cell {s.cell}, line {s.first} ---\n{s.text}")
+        kept_code.append(s.text)
     plan.notes.sort(key=lambda n: (n.cell or 0, n.line))
     plan.sources = "\n\n".join(kept_text) + "\n"
+    plan.code = "\n\n".join(kept_code) + "\n"
     return plan
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeGuard
 
@@ -471,10 +471,12 @@ def diverging(value: Number, limit: float = 1.0) -> str:
 
 
 def heatmap(values: Sequence[Sequence[Number]], *, title: str, wrong: Sequence[Sequence[int]] = (),
-            row_title: str = "", col_title: str = "", label: str = "") -> str | None:
+            row_title: str = "", col_title: str = "", label: str = "",
+            words: Mapping[float, str] | None = None) -> str | None:
     """A grid of coloured cells (diverging around 0) with row and column numbers; ``wrong`` cells
     (row, column) are outlined and carry ``data-wrong="r,c"``. Inline SVG (the page can find them),
-    scaled down by CSS (``max-width: 100%``) where the page is narrow. None without cells."""
+    scaled down by CSS (``max-width: 100%``) where the page is narrow. None without cells. ``words``: what
+    a cell of one of these values shows instead of its number (a mask's "T" and "F")."""
     rows = [list(r) for r in values]
     n_rows, n_cols = len(rows), max((len(r) for r in rows), default=0)
     if not n_rows or not n_cols:
@@ -502,12 +504,13 @@ def heatmap(values: Sequence[Sequence[Number]], *, title: str, wrong: Sequence[S
         for c in range(n_cols):
             value = row[c] if c < len(row) else None
             x, y = left + c * cell, top + r * cell
-            shown = "–" if not finite(value) else f"{float(value):.4g}"
+            word = words.get(float(value)) if words and finite(value) else None
+            shown = "–" if not finite(value) else word or f"{float(value):.4g}"
             body.append(f'<rect x="{num(x)}" y="{num(y)}" width="{num(cell)}" height="{num(cell)}" '
                         f'fill="{diverging(value)}"><title>[{r}, {c}] {escape(shown)}</title></rect>')
             if write:
                 dark = finite(value) and abs(float(value)) > 0.55
-                text = "–" if not finite(value) else f"{float(value):.2f}".replace("-0.00", "0.00")
+                text = word or ("–" if not finite(value) else f"{float(value):.2f}".replace("-0.00", "0.00"))
                 body.append(_text(x + cell / 2, y + cell / 2 + 4, text, size=MIN_FONT,
                                   fill="#fff" if dark else INK))
             if (r, c) in bad:  # dark ink around a white line: visible on a white and on a dark cell

@@ -38,10 +38,11 @@ def two_tables(figure: Mapping[str, Any], texts: FigureTexts, lang: str) -> dict
     where either table has no cell."""
     found, expected = figure.get("found") or [], figure.get("expected") or []
     wrong = [(int(r), int(c)) for r, c in figure.get("wrong") or []]
+    words = dict(texts.cell_words)
     svg_found = svg_chart.heatmap(found, title=texts.found_title, wrong=wrong, row_title=texts.row_title,
-                                  col_title=texts.col_title)
+                                  col_title=texts.col_title, words=words)
     svg_expected = svg_chart.heatmap(expected, title=texts.expected_title, row_title=texts.row_title,
-                                     col_title=texts.col_title)
+                                     col_title=texts.col_title, words=words)
     if svg_found is None or svg_expected is None:
         return None
     cause = figure.get("cause") or {}

@@ -1,7 +1,7 @@
 """Scaled dot-product attention with a causal mask: the course's step after embeddings + positions.
 
 A lesson package (docs/authors.md): ``LESSON`` is everything the kit's engine knows of it, its data and
-its hooks by phase (``Grading``: the reference folder in use; ``Reporting``: its picture's section;
+its hooks by phase (``Grading``: the reference folder in use; ``Reporting``: its picture's words;
 ``Releasing``: the student copy). The suites import the rest directly (``checks``, ``diagnose``,
 ``reference``); the report's picture is in ``report`` and the release's texts in ``release``, imported
 only by the hooks that want them, so grading loads no report code.
@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from grader.engine.lesson_api import GradeHooks, Layout, Lesson, ReleaseHooks, ReportHooks, Section
+from grader.engine.lesson_api import FigureTexts, GradeHooks, Layout, Lesson, ReleaseHooks, ReportHooks
 from lesson_attention import paths, reference, release
 from lesson_attention.tasks import CONTRACT, MODULE, TASK_LIST, TOP_LEVEL_CALLS
 
@@ -29,11 +29,27 @@ class Grading(GradeHooks):
 
 
 class Reporting(ReportHooks):
-    def sections(self, results: Mapping[str, Any], lang: str) -> Sequence[Section]:
-        """The picture's section (report.py), imported only when a report asks for it."""
-        from lesson_attention.report import report_sections
+    def figure_texts(self, figure: Mapping[str, Any], lang: str) -> FigureTexts | None:
+        """The words of a failed check's picture (report.py, imported only when a report asks for it): the
+        kit draws it in that check's card, beside its cause."""
+        from lesson_attention.report import figure_texts
 
-        return report_sections(dict(results), lang)
+        return figure_texts(figure, lang)
+
+    def cause_of(self, row: dict[str, Any]) -> str | None:
+        from lesson_attention import causes
+
+        return causes.cause_of(row)
+
+    def explained_by(self, row: dict[str, Any]) -> str | None:
+        from lesson_attention import causes
+
+        return causes.explained_by(row)
+
+    def link_text(self, cause: str, lang: str) -> tuple[str, str, str]:
+        from lesson_attention import causes
+
+        return causes.link_text(cause, lang)
 
 
 class Releasing(ReleaseHooks):

@@ -8,12 +8,15 @@ the matrices for the report's picture.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from typing import Any
 
 import torch
 
 from grader.core.errors import StudentRaised
 from grader.core.feedback import Cause, GradeFailure, Said, check, expect_check, fail_check
+from grader.core.lang import particle
 from grader.core.testkit import as_tensor, check_dtype, check_finite, check_shape, mentions
 from lesson_attention import diagnose
 from lesson_attention.figure import attention_figure, wrong_cells
@@ -38,14 +41,28 @@ AFTER_PHRASE = Said("{what}, expected {expected}; found {found}.{tail}",
                     "{lead}{expected_stem} 하는데 {found}.{tail}")
 
 
-def _fail_cell(what: str, at: tuple[int, ...], want: str, got: str, cause: diagnose.Cause,
+def _said(what: str | Said) -> Said:
+    return what if isinstance(what, Said) else Said(what, what)
+
+
+def _part(what: str, part: str) -> Said:
+    """One of the pair a call returns, named in the reader's language: "CALL weights" / "CALL 가중치"."""
+    return Said(f"{what} {part}", f"{what} {_PART_KO[part]}")
+
+
+_PART_KO = {"weights": "가중치", "output": "출력"}
+
+
+def _fail_cell(what: str | Said, at: tuple[int, ...], want: str, got: str, cause: diagnose.Cause,
                figure: dict | None) -> None:
     key, en, ko = cause
-    fail_check(check(Said(f"{what}: at {at}", what), Said(want, f"{at} 위치에서 {want}이어야 함"),
+    what = _said(what)
+    expected = Said(want, f"{at} 위치에서 {particle(want, '이어야')} 함")  # True여야, 1.000000이어야
+    fail_check(check(Said(f"{what.en}: at {at}", what.ko), expected,
                      Said(got, f"{got}입니다"), cause=Cause(en, ko, key)), _AT_CELL, figure)
 
 
-def _fail_cells(found: torch.Tensor, expected: torch.Tensor, what: str, atol: float,
+def _fail_cells(found: torch.Tensor, expected: torch.Tensor, what: str | Said, atol: float,
                 cause: diagnose.Cause, figure: dict | None) -> None:
     at = _first_wrong(found, expected, atol)
     _fail_cell(what, at, _value(expected, at), _value(found, at), cause, figure)
@@ -56,10 +73,10 @@ def pair(value: Any, what: str) -> tuple[torch.Tensor, torch.Tensor]:
     if not isinstance(value, (tuple, list)) or len(value) != 2:
         kind = type(value).__name__ + (f" of length {len(value)}" if isinstance(value, (tuple, list)) else "")
         fail_check(check(what, Said("a pair (output, weights)", "(output, weights) 쌍을 반환해야 함"),
-                         Said(f"a {kind}", f"{kind}이(가) 왔습니다"),
+                         Said(f"a {kind}", f"{particle(kind, '이')} 왔습니다"),
                          fix=Said("Return both: `return weights @ v, weights`.",
                                   "둘 다 반환하세요: `return weights @ v, weights`.")))
-    return as_tensor(value[0], f"{what} output"), as_tensor(value[1], f"{what} weights")
+    return as_tensor(value[0], _part(what, "output")), as_tensor(value[1], _part(what, "weights"))
 
 
 def check_attention(value: Any, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: torch.Tensor | None,
@@ -79,33 +96,43 @@ def check_attention(value: Any, q: torch.Tensor, k: torch.Tensor, v: torch.Tenso
         if tuple(weights.shape) == swapped:  # k q^T: the shape itself names the cause
             _, cause_en, cause_ko = diagnose.WEIGHT_CAUSES["qk_swapped"]
             shape = tuple(exp_w.shape)
-            fail_check(check(f"{what} weights", Said(f"shape {shape}", f"모양이 {shape}이어야 함"),
+            wanted = Said(f"shape {shape}", f"모양이 {particle(str(shape), '이어야')} 함")
+            fail_check(check(_part(what, "weights"), wanted,
                              Said(f"{tuple(weights.shape)}", f"{tuple(weights.shape)}입니다"),
                              cause=Cause(cause_en, cause_ko, "qk_swapped")))
-        check_shape(weights, tuple(exp_w.shape), f"{what} weights")
-    check_dtype(weights, q.dtype, f"{what} weights", "Keep the inputs' dtype: compute in it, cast nothing.",
+        check_shape(weights, tuple(exp_w.shape), _part(what, "weights"))
+    check_dtype(weights, q.dtype, _part(what, "weights"),
+                "Keep the inputs' dtype: compute in it, cast nothing.",
                 "입력의 dtype을 유지하세요: 그 dtype으로 계산하고 변환하지 마세요.")
     if not diagnose.close(weights, exp_w, atol):
         cause = diagnose.weights_cause(weights, q, k, v, mask, atol=max(atol, 1e-4))
-        figure = attention_figure(weights, exp_w, f"{what} weights", atol=atol, cause=cause)
-        _fail_cells(weights, exp_w, f"{what} weights", atol, cause, figure)
-    check_shape(out, tuple(exp_out.shape), f"{what} output", "output = weights @ v: (..., T_q, d_v).",
+        figure = attention_figure(weights, exp_w, what, atol=atol, cause=cause)
+        _fail_cells(weights, exp_w, _part(what, "weights"), atol, cause, figure)
+    check_shape(out, tuple(exp_out.shape), _part(what, "output"), "output = weights @ v: (..., T_q, d_v).",
                 "output = weights @ v: (..., T_q, d_v)입니다.")
-    check_dtype(out, q.dtype, f"{what} output")
+    check_dtype(out, q.dtype, _part(what, "output"))
     if not diagnose.close(out, exp_out, atol * 10):
-        _fail_cells(out, exp_out, f"{what} output", atol * 10, diagnose.output_cause(), None)
+        _fail_cells(out, exp_out, _part(what, "output"), atol * 10, diagnose.output_cause(), None)
 
 
-def check_mask(value: Any, T: int, what: str, expected: torch.Tensor) -> None:
+def check_mask(value: Any, T: int, what: str, expected: torch.Tensor,
+               explain: Callable[[], Any] | None = None) -> None:
     """``causal_mask(T)``'s cells: (T, T), blocked exactly where ``expected`` is True; a picture when they
     differ. The cells are read as blocked where nonzero (a float 0/1 or additive 0/-inf mask with the
-    right cells passes here): the dtype is ``check_mask_dtype``'s one check, so one mistake costs once."""
+    right cells passes here): the dtype is ``check_mask_dtype``'s one check, so one mistake costs once.
+    ``explain``: the student's mask at a size that tells the causes apart, asked for only when this one is
+    wrong (at T = 1 an inverted mask and a blocked diagonal are the same cell: one mistake, one cause)."""
     mask = as_tensor(value, what)
     check_shape(mask, (T, T), what, "One row per query position, one column per key position.",
                 "query 위치마다 한 행, key 위치마다 한 열입니다.")
     blocked = mask if mask.dtype == torch.bool else mask != 0
     if not torch.equal(blocked, expected):
         cause = diagnose.mask_cause(mask, T)
+        larger = explain() if explain is not None else None
+        if isinstance(larger, torch.Tensor) and larger.dim() == 2 and larger.shape[0] == larger.shape[1]:
+            n = larger.shape[0]
+            if not torch.equal(larger != 0, torch.ones(n, n, dtype=torch.bool).triu(1)):
+                cause = diagnose.mask_cause(larger, n)
         figure = attention_figure(blocked.double(), expected.double(), what, atol=0.5, cause=cause,
                                   subject="mask")
         at = _first_wrong(blocked.double(), expected.double(), 0.5)
@@ -123,6 +150,12 @@ def check_mask_dtype(value: Any, T: int, what: str) -> None:
                      Said(f"{mask.dtype}", f"{mask.dtype}입니다"), fix=Said(en, ko)))
 
 
+_NAMES = Said("The exercise names the four projections q_proj, k_proj, v_proj, out_proj.",
+              "과제는 네 projection의 이름을 q_proj, k_proj, v_proj, out_proj로 정합니다.")
+_NO_BIAS = Said("Keep the bias: nn.Linear(d_model, d_model) has one (bias=False drops it).",
+                "bias를 두세요: nn.Linear(d_model, d_model)에는 bias가 있습니다(bias=False면 없어집니다).")
+
+
 def read_weights(layer: Any, what: str) -> dict[str, torch.Tensor]:
     """The module's four projections (the contract names them), read back from the worker."""
     weights: dict[str, torch.Tensor] = {}
@@ -138,10 +171,10 @@ def read_weights(layer: Any, what: str) -> dict[str, torch.Tensor]:
                                             f"`self.{name} = nn.Linear(d_model, d_model)`(bias 포함)이 "
                                             "있어야 함"),
                                  Said(f"no `{path}`", f"`{path}`가 없습니다"),
-                                 fix=Said("The contract names the four projections q_proj, k_proj, v_proj, "
-                                          "out_proj.",
-                                          "계약은 네 projection을 q_proj, k_proj, v_proj, out_proj로 "
-                                          "정합니다.")))
+                                 # one cause wherever the layer is read (its words are the check's own)
+                                 cause=Cause("", "", f"projection_missing:{path}"),
+                                 # the weight read already: only the bias is missing
+                                 fix=_NO_BIAS if part == "bias" else _NAMES))
             weights[path] = as_tensor(value, f"{what} {path}")
     return weights
 
@@ -165,6 +198,21 @@ def run_layer(student: Any, layer: Any, x: torch.Tensor, what: str) -> tuple[tor
     only, never a mistake of the functions it calls (those are graded in their own tasks)."""
     info = student.probe("with_reference_parts", layer, x)
     return as_tensor(info["output"], what), dict(info["calls"])
+
+
+@contextmanager
+def reference_parts(student: Any, layer: Any) -> Iterator[None]:
+    """The reference causal_mask and scaled_dot_product_attention in place of the student's while a check
+    calls ``layer`` through a probe of the kit's (the simulated GPU's ``device_check``), as ``run_layer``
+    does for one call: a layer's check never charges a mistake of the functions it calls."""
+    student.probe("use_reference_parts", layer)
+    try:
+        yield
+    except BaseException:
+        with suppress(Exception):  # the worker may be gone (a timeout): the check's own failure stands
+            student.probe("restore_student_parts", layer)
+        raise
+    student.probe("restore_student_parts", layer)
 
 
 def _leak_cause(calls: dict[str, int]) -> Cause:

@@ -218,11 +218,11 @@ def mask_dtype_cause(found: torch.Tensor, T: int) -> Cause:
     if found.dtype.is_floating_point and bool(torch.isinf(found).any()) and bool(
             ((found == 0) | (torch.isinf(found) & (found < 0))).all()):
         return ("float_mask",
-                "this is an additive float mask (0 where allowed, -inf where blocked), another convention: "
-                "the contract asks for a bool mask with True = blocked, which masked_fill reads directly. "
+                "This is an additive float mask (0 where allowed, -inf where blocked), another convention: "
+                "the exercise asks for a bool mask with True = blocked, which masked_fill reads directly. "
                 "Build it with dtype=torch.bool.",
-                "더하는 방식의 float 마스크(허용 0, 막힘 -inf)로, 다른 규칙입니다: 계약은 True = 막힘인 bool "
-                "마스크이고 masked_fill이 바로 읽습니다. dtype=torch.bool로 만드세요.")
+                "더하는 방식의 float 마스크(허용 0, 막힘 -inf)입니다. 다른 규칙입니다: 과제는 True = 막힘인 "
+                "bool 마스크를 요구하고, masked_fill이 그것을 바로 읽습니다. dtype=torch.bool로 만드세요.")
     cells = ("Its cells are right (nonzero where blocked), but a" if right else "A")
     cells_ko = ("칸은 맞지만(막힌 칸이 0이 아님) " if right else "")
     return ("number_mask",

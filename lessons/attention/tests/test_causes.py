@@ -176,7 +176,7 @@ def test_weights_of_k_q_transposed_are_a_shape_with_its_cause():
     exc = _failure((torch.zeros(2, 3, 8), torch.softmax(scores, -1)), q, k, v, None)
     assert exc.message.en.startswith("sdpa weights: expected shape (2, 3, 6); found (2, 6, 3). "
                                      "Likely cause: ")
-    assert exc.message.ko.startswith("sdpa weights: 모양이 (2, 3, 6)이어야 하는데 (2, 6, 3)입니다. "
+    assert exc.message.ko.startswith("sdpa 가중치: 모양이 (2, 3, 6)이어야 하는데 (2, 6, 3)입니다. "
                                      "원인 추정: ")
     assert exc.finding.cause.key == "qk_swapped" and exc.finding.fix is None
 

@@ -37,8 +37,8 @@ def _check(student, q, k, v, mask, what, atol=1e-5):
 def test_no_mask_random_sizes(student, trial):
     lead, t_q, t_k, d_k, d_v = _sizes(square=False)
     q, k, v = torch.randn(*lead, t_q, d_k), torch.randn(*lead, t_k, d_k), torch.randn(*lead, t_k, d_v)
-    _check(student, q, k, v, None, f"scaled_dot_product_attention on q {tuple(q.shape)}, k {tuple(k.shape)}, "
-                                   f"v {tuple(v.shape)}")
+    _check(student, q, k, v, None, f"scaled_dot_product_attention(q {tuple(q.shape)}, k {tuple(k.shape)}, "
+                                   f"v {tuple(v.shape)})")
 
 
 @pytest.mark.task("scaled_dot_product_attention", points=1)
@@ -48,7 +48,7 @@ def test_causal_mask_random_sizes(student, trial):
     q, k, v = torch.randn(*lead, t, d_k), torch.randn(*lead, t, d_k), torch.randn(*lead, t, d_v)
     mask = torch.ones(t, t, dtype=torch.bool).triu(1)
     _check(student, q, k, v, mask,
-           f"scaled_dot_product_attention on q {tuple(q.shape)}, causal mask ({t}, {t})")
+           f"scaled_dot_product_attention(q {tuple(q.shape)}, k, v, causal_mask({t}))")
 
 
 @pytest.mark.task("scaled_dot_product_attention", points=1)
@@ -57,8 +57,8 @@ def test_random_masks(student, trial):
     lead, t_q, t_k, d_k, d_v = _sizes(square=False)
     q, k, v = torch.randn(*lead, t_q, d_k), torch.randn(*lead, t_k, d_k), torch.randn(*lead, t_k, d_v)
     mask = _random_mask(lead, t_q, t_k)
-    _check(student, q, k, v, mask, f"scaled_dot_product_attention on q {tuple(q.shape)}, k {tuple(k.shape)}, "
-                                   "a random mask")
+    _check(student, q, k, v, mask, f"scaled_dot_product_attention(q {tuple(q.shape)}, k {tuple(k.shape)}, v, "
+                                   f"mask {tuple(mask.shape)})")
 
 
 @pytest.mark.task("scaled_dot_product_attention", points=1)
@@ -66,9 +66,10 @@ def test_rows_with_nothing_to_see(student):
     lead, t_q, t_k, d_k, d_v = _sizes(square=False)
     q, k, v = torch.randn(*lead, t_q, d_k), torch.randn(*lead, t_k, d_k), torch.randn(*lead, t_k, d_v)
     mask = _random_mask(lead, t_q, t_k)
-    mask[..., fresh_rng().randrange(t_q), :] = True  # one query with every key blocked
-    _check(student, q, k, v, mask, f"scaled_dot_product_attention on q {tuple(q.shape)}, a mask with a fully "
-                                   "blocked row")
+    row = fresh_rng().randrange(t_q)
+    mask[..., row, :] = True  # one query with every key blocked
+    _check(student, q, k, v, mask, f"mask[..., {row}, :] = True; scaled_dot_product_attention(q "
+                                   f"{tuple(q.shape)}, k, v, mask)")
 
 
 @pytest.mark.task("scaled_dot_product_attention", points=1)
@@ -78,5 +79,5 @@ def test_float64_stays_float64(student):
     q, k, v = (torch.randn(*lead, t, d_k, dtype=f64), torch.randn(*lead, t, d_k, dtype=f64),
                torch.randn(*lead, t, d_v, dtype=f64))
     mask = torch.ones(t, t, dtype=torch.bool).triu(1)
-    _check(student, q, k, v, mask, f"scaled_dot_product_attention(q float64 {tuple(q.shape)}, ...)",
-           atol=1e-9)
+    _check(student, q, k, v, mask,
+           f"scaled_dot_product_attention(q {tuple(q.shape)} float64, k, v, causal_mask({t}))", atol=1e-9)

@@ -3,6 +3,7 @@
 import pytest
 
 from grader.core.feedback import Said, check, expect_check
+from grader.core.lang import particle
 from grader.core.testkit import fresh_rng, raised
 from grader.runtime.protocol import MetaTensor
 from lesson_attention import reference
@@ -42,4 +43,5 @@ def test_bad_sizes_are_value_errors(student, bad):
     raised(out, "ValueError", what, "T must be a positive int: check it first and raise ValueError.",
            "T는 양의 정수여야 합니다: 먼저 검사하고 ValueError를 발생시키세요.")
     if isinstance(bad, int):
-        check_names(out.error.message, (bad,), what, f"the bad value {bad}", f"잘못된 값 {bad}가")
+        check_names(out.error.message, (bad,), what, f"the bad value {bad}",
+                    particle(f"잘못된 값 {bad}", "이"))  # -3이

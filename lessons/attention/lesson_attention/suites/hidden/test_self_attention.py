@@ -5,9 +5,16 @@ import pytest
 import torch
 
 from grader.core.feedback import Cause
-from grader.core.testkit import as_tensor, check_dtype, device_check, fresh_rng
+from grader.core.testkit import check_dtype, device_check, fresh_rng
 from lesson_attention import reference
-from lesson_attention.checks import AFTER_PHRASE, check_causal, check_module_output, read_weights, run_layer
+from lesson_attention.checks import (
+    AFTER_PHRASE,
+    check_causal,
+    check_module_output,
+    read_weights,
+    reference_parts,
+    run_layer,
+)
 
 CLASS = "causal_attention.CausalSelfAttention"
 
@@ -61,7 +68,7 @@ def test_double_runs_in_float64(student):
     what = f"CausalSelfAttention({d_model}, {n_heads}).double()(x float64)"
     layer = student.call(CLASS, d_model, n_heads)
     layer.call("double")
-    out = as_tensor(layer.call("__call__", torch.randn(batch, t, d_model, dtype=torch.float64)), what)
+    out, _ = run_layer(student, layer, torch.randn(batch, t, d_model, dtype=torch.float64), what)
     check_dtype(out, torch.float64, what, "Make nothing in forward float32 on purpose (no torch.tensor(..., "
                 "dtype=torch.float32), no .float()): follow the input's dtype.",
                 "forward 안에서 일부러 float32로 만들지 마세요(torch.tensor(..., dtype=torch.float32), "
@@ -74,9 +81,11 @@ def test_forward_on_a_gpu(student):
     d_model, n_heads, batch, t = _sizes()
     what = f"CausalSelfAttention({d_model}, {n_heads})"
     layer = student.call(CLASS, d_model, n_heads)
-    device_check(student, layer, torch.randn(batch, t, d_model), what=what,
-                 cause=Cause("the mask is made on the CPU: call causal_mask(T, device=x.device) and build it "
-                             "with device=device.",
-                             "마스크를 CPU에 만들었습니다: causal_mask(T, device=x.device)로 부르고 "
-                             "device=device로 만드세요.", "mask_on_cpu"),
-                 template=AFTER_PHRASE)
+    with reference_parts(student, layer):  # the layer's own tensors on the device, not causal_mask's
+        device_check(student, layer, torch.randn(batch, t, d_model), what=what,
+                     cause=Cause("forward makes a tensor on the CPU: pass device=x.device to causal_mask "
+                                 "(causal_mask(T, device=x.device)) and to any tensor forward makes.",
+                                 "forward가 CPU에 텐서를 만듭니다: causal_mask에 device=x.device를 넘기고"
+                                 "(causal_mask(T, device=x.device)) forward에서 만드는 다른 텐서에도 "
+                                 "넘기세요.", "mask_on_cpu"),
+                     template=AFTER_PHRASE)

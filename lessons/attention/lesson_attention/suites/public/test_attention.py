@@ -28,7 +28,7 @@ def test_causal_mask_blocks_the_future(student):
     q, k, v = _qkv(t_q=5, t_k=5, d_k=16, d_v=16)
     mask = torch.ones(5, 5, dtype=torch.bool).triu(1)
     check_attention(student.call(CALL, q, k, v, mask), q, k, v, mask,
-                    "scaled_dot_product_attention(q, k, v, causal mask of 5)",
+                    "scaled_dot_product_attention(q, k, v, causal_mask(5))",
                     expected=attention(q, k, v, mask))
 
 
@@ -37,7 +37,7 @@ def test_batch_and_head_axes(student):
     q, k, v = _qkv(2, 3, t_q=4, t_k=4, d_k=8, d_v=8)
     mask = torch.ones(4, 4, dtype=torch.bool).triu(1)  # one (T, T) mask broadcast over batch and heads
     check_attention(student.call(CALL, q, k, v, mask), q, k, v, mask,
-                    "scaled_dot_product_attention on (2, 3, 4, 8) inputs, causal mask (4, 4)",
+                    "scaled_dot_product_attention(q (2, 3, 4, 8), k, v, causal_mask(4))",
                     expected=attention(q, k, v, mask))
 
 
@@ -46,7 +46,8 @@ def test_a_row_with_nothing_to_see(student):
     q, k, v = _qkv(t_q=3, t_k=3, d_k=4, d_v=4)
     mask = torch.tensor([[True, True, True], [False, True, True], [False, False, True]])
     check_attention(student.call(CALL, q, k, v, mask), q, k, v, mask,
-                    "scaled_dot_product_attention with row 0 fully blocked",
+                    "scaled_dot_product_attention(q, k, v, mask=[[True, True, True], [False, True, True], "
+                    "[False, False, True]])",
                     expected=attention(q, k, v, mask))
 
 
