@@ -179,17 +179,20 @@ def wrong_cells(found: torch.Tensor, expected: torch.Tensor, atol: float) -> tor
     return mask
 
 
-def raised(outcome: Any, kind: str, what: str, why_en: str, why_ko: str) -> None:
-    """The call must have raised ``kind`` (or a subclass name the student chose to derive)."""
+def raised(outcome: Any, kind: str, what: str, why_en: str, why_ko: str, cause: str = "") -> None:
+    """The call must have raised ``kind`` (or a subclass name the student chose to derive). ``cause``:
+    the key the checks of one missing validation share (0, -3 and 2.5 unchecked: one card, not three),
+    whether the call returned or raised something else."""
     expected, why = Said(kind, f"{particle(kind, '가')} 발생해야 함"), _fix(why_en, why_ko)
+    named = Cause("", "", cause) if cause else None
     if outcome.error is None:
         fail_check(check(what, expected, Said("the call returned normally", "정상적으로 반환했습니다"),
-                         fix=why),
+                         fix=why, cause=named),
                    Said("{lead}expected {expected}; {found}.{tail}",
                         "{lead}{expected_stem} 하는데 {found}.{tail}"))
     if kind not in outcome.error.bases:
         error = f"{outcome.error.type_name}: {outcome.error.message}"
-        fail_check(check(what, expected, Said(error, f"{error} 예외가 발생했습니다"), fix=why))
+        fail_check(check(what, expected, Said(error, f"{error} 예외가 발생했습니다"), fix=why, cause=named))
 
 
 def mentions(message: str, *numbers: int) -> bool:

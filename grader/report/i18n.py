@@ -194,6 +194,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "chip_worth": ("worth {n} {points}", "배점 {n}점"),
     "every_check": ("Every failed check ({n}), with its command, is in {html} and feedback.md.",
                     "실패한 검사 {n}개 모두와 재현 명령은 {html_and} feedback.md에 있습니다."),
+    "the_one_check": ("The failed check, with its command, is in {html} and feedback.md.",
+                      "실패한 검사와 재현 명령은 {html_and} feedback.md에 있습니다."),
     # a check's two tables as a picture (report/table_figure.py; the lesson's words: ReportHooks.figure_texts)
     "fig_scale": ("Colour: blue −1, white 0, red +1.", "색: 파랑 −1, 흰색 0, 빨강 +1."),
     # feedback.md is a file beside feedback.html, or a CI job's summary with feedback.html uploaded: the

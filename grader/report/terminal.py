@@ -137,7 +137,8 @@ def summary_renderables(results: ResultsView, lang: str, path: str, out_dir: str
                     for n in idle]
         if reports:  # never point at feedback files that were not written
             html = f"{out_dir}/feedback.html" if out_dir else "feedback.html"
-            every = t("every_check", n=tally(cards, not_started, lang)["checks"], html=html,
+            failed = tally(cards, not_started, lang)["checks"]
+            every = t("every_check" if failed != 1 else "the_one_check", n=failed, html=html,
                       html_and=particle(html, "과"))
             out.append(f"[dim]{escape(every)}[/]")
     elif table.row_count:

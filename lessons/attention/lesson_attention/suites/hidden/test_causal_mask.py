@@ -41,7 +41,8 @@ def test_bad_sizes_are_value_errors(student, bad):
     what = f"causal_mask({bad})"
     out = student.attempt("causal_attention.causal_mask", bad)
     raised(out, "ValueError", what, "T must be a positive int: check it first and raise ValueError.",
-           "T는 양의 정수여야 합니다: 먼저 검사하고 ValueError를 발생시키세요.")
+           "T는 양의 정수여야 합니다: 먼저 검사하고 ValueError를 발생시키세요.",
+           cause="causal_mask_checks_T")
     if isinstance(bad, int):
         check_names(out.error.message, (bad,), what, f"the bad value {bad}",
                     particle(f"잘못된 값 {bad}", "이"))  # -3이

@@ -37,5 +37,6 @@ def test_zero_is_value_error(student):
     out = student.attempt("causal_attention.causal_mask", 0)
     raised(out, "ValueError", "causal_mask(0)",
            "A mask needs at least one position: check T > 0 and raise ValueError.",
-           "마스크에는 위치가 하나 이상 있어야 합니다: T > 0인지 검사하고 ValueError를 발생시키세요.")
+           "마스크에는 위치가 하나 이상 있어야 합니다: T > 0인지 검사하고 ValueError를 발생시키세요.",
+           cause="causal_mask_checks_T")
     check_names(out.error.message, (0,), "causal_mask(0)", "the bad value 0", "잘못된 값 0이")
