@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import shutil
 from collections import Counter, defaultdict
 from fractions import Fraction
 from functools import cache
@@ -217,3 +218,24 @@ def test_a_nan_loss_is_said_as_nan_and_where_it_comes_from_never_as_not_seeded()
         assert "nan loss at step" in en and where in en and "not seeded" not in en, en
         assert "nan입니다" in ko and "시드" not in ko, ko
     X.check_seeded([2.3, 1.9], [2.3, 1.9], "train_reversal")  # seeded and finite: passes
+    # where the first NaN comes from: the student's encoding when it holds one, else after it
+    for finite, where_en, where_ko in ((False, "fix sinusoidal_pe first", "sinusoidal_pe부터 고치세요"),
+                                       (True, "sinusoidal_pe(16, 32) is finite", "유한합니다")):
+        with pytest.raises(GradeFailure) as raised:
+            X.check_seeded([nan], [nan], "train_reversal", pe_finite=lambda finite=finite: finite)
+        assert where_en in raised.value.message.en and where_ko in raised.value.message.ko
+
+
+def test_a_nan_from_the_encoding_is_traced_to_sinusoidal_pe(tmp_path: Path) -> None:
+    """A real submission whose sinusoidal_pe divides by sin(0): the reversal run's NaN names it."""
+    for f in (ROOT / "examples" / "reference").iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    code = (tmp_path / "embedding.py").read_text(encoding="utf-8")
+    planted = code.replace("    return torch.tensor(table, dtype=torch.float64).float()\n",
+                           "    pe = torch.tensor(table, dtype=torch.float64).float()\n"
+                           "    return pe / pe[:, 0:1]  # 'normalised' by column 0: sin(0) = 0\n", 1)
+    assert planted != code
+    (tmp_path / "embedding.py").write_text(planted, encoding="utf-8")
+    results = grade_path(tmp_path, GradeOptions(hidden=False, keyword="test_short_training_run"))
+    en = "\n".join(t["messages"]["en"] for t in results["tests"] if t["status"] != "passed")
+    assert "nan loss at step 1" in en and "fix sinusoidal_pe first" in en and "not seeded" not in en, en

@@ -363,15 +363,42 @@ def check_component_learns(run: dict, mode: str) -> None:
 # -- running the two kinds of check ------------------------------------------------
 
 
-def check_seeded(first: list, again: list, call: str) -> None:
+def pe_is_finite(student: Any, max_len: int = 16, d_model: int = 32) -> bool | None:
+    """Whether the student's sinusoidal_pe gives finite values (None where it cannot be called): where a
+    NaN in the very first loss comes from."""
+    out = student.attempt("sinusoidal_pe", max_len, d_model)
+    value = out.value if out.error is None else None
+    if not isinstance(value, torch.Tensor) or not value.is_floating_point():
+        return None
+    return bool(torch.isfinite(value).all())
+
+
+def check_seeded(first: list, again: list, call: str, pe_finite: Any = None) -> None:
     """Fail unless two runs of ``call`` with the same seed gave the same losses. A NaN or inf loss is
-    said as such first (and where it comes from), never as "not seeded" because NaN != NaN."""
+    said as such first (and where it comes from), never as "not seeded" because NaN != NaN.
+    ``pe_finite``: called only for a bad first loss, whether the student's sinusoidal_pe is finite
+    (pe_is_finite), so the message points at it or away from it."""
     for losses in (first, again):
         bad = next((i for i, v in enumerate(losses) if isinstance(v, float) and not math.isfinite(v)), None)
         if bad is None:
             continue
         value = losses[bad]
-        if bad == 0:  # the untrained model's first loss: the forward pass itself makes it
+        finite = pe_finite() if bad == 0 and pe_finite is not None else None
+        if finite is False:  # the encoding itself holds NaN or inf: the first thing to fix
+            why_en = ("the very first loss, before any update, and your sinusoidal_pe(16, 32) already "
+                      "holds NaN or inf (a division by zero or log(0) in the frequencies gives inf, then "
+                      "NaN): fix sinusoidal_pe first")
+            why_ko = ("업데이트 전의 첫 손실부터 그렇고, 여러분의 sinusoidal_pe(16, 32)에 이미 NaN 또는 inf가 "
+                      "있습니다(주파수 계산에서 0으로 나누거나 log(0)을 하면 inf, 이어서 NaN이 됩니다). "
+                      "sinusoidal_pe부터 고치세요")
+        elif finite:  # the encoding is fine: the forward pass after it, or the loss, makes the NaN
+            why_en = ("the very first loss, before any update, and your sinusoidal_pe(16, 32) is finite: "
+                      "the model's forward pass or the loss makes it. Look at the logits of one batch "
+                      "and at what the loss is computed from (a log of 0, a division by zero)")
+            why_ko = ("업데이트 전의 첫 손실부터 그렇지만 sinusoidal_pe(16, 32)는 유한합니다. 모델의 "
+                      "순전파나 손실 계산이 만든 값이니 배치 하나의 logit과 손실을 계산하는 값"
+                      "(log(0), 0으로 나누기)을 확인하세요")
+        elif bad == 0:  # the untrained model's first loss: the forward pass itself makes it
             why_en = ("the very first loss, before any update, so the forward pass itself produces it: "
                       "look at the positional encoding (a division by zero or log(0) in the frequencies "
                       "gives inf, then NaN) and at the logits of one batch")
