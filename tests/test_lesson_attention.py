@@ -82,7 +82,7 @@ def test_the_wrong_submission_scores_exactly_and_says_why(graded):
     mask = failed["public/test_causal_mask.py::test_mask_of_four"]
     assert mask["message"].startswith("causal_mask(4): at (0, 0) expected False; found True. Likely cause: "
                                       "the diagonal is blocked too (off by one)")
-    assert mask["messages"]["ko"].startswith("causal_mask(4): (0, 0) 위치에서 False이어야 하는데 True입니다. "
+    assert mask["messages"]["ko"].startswith("causal_mask(4): (0, 0) 위치에서 False여야 하는데 True입니다. "
                                              "원인 추정: 대각선까지 막았습니다")
     assert mask["figure"]["cause"]["key"] == "diagonal_masked"
     assert mask["figure"]["wrong"] == [[0, 0], [1, 1], [2, 2], [3, 3]]  # the diagonal, outlined

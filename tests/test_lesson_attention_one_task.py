@@ -44,7 +44,8 @@ MISTAKES = {  # name -> ((text replaced, its replacement), ...), the one task th
                      "torch.ones(T, T, device=device)"),), "causal_mask"),
     # no check of T at all: causal_mask(0) returns, -3 and 2.5 raise torch's own errors; one card
     "mask_no_valueerror": ((("    if not isinstance(T, int) or T <= 0:\n"
-                             "        raise ValueError(f\"causal_mask: T must be a positive int, got {T!r}\")\n",
+                             "        raise ValueError(f\"causal_mask: T must be a positive int, "
+                             "got {T!r}\")\n",
                              ""),), "causal_mask"),
     "mask_on_cpu": ((("dtype=torch.bool, device=device)", "dtype=torch.bool)"),), "causal_mask"),
     # the mask made, then forgotten: forward computes the attention itself

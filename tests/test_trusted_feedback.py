@@ -120,7 +120,8 @@ def test_every_count_on_every_page_adds_up_to_results_json(case, request):
         assert re.search(rf"### (?:Failed checks|실패한 검사) \({n}\)", md)
         every = re.search(r"(?:Every failed check \((\d+)\)|실패한 검사 (\d+)개 모두)",
                           terminal(results, lang))
-        one = re.search(r"The failed check, with its command|실패한 검사와 재현 명령", terminal(results, lang))
+        one = re.search(r"The failed check, with its command|실패한 검사와 재현 명령",
+                        terminal(results, lang))
         assert (one and n == 1) if every is None else int(every.group(1) or every.group(2)) == n > 1
 
 

@@ -389,7 +389,8 @@ def check_seeded(first: list, again: list, call: str, pe_finite: Any = None) -> 
                       "holds NaN or inf (a division by zero or log(0) in the frequencies gives inf, then "
                       "NaN): fix sinusoidal_pe first")
             why_ko = ("업데이트 전의 첫 손실부터 그렇고, 여러분의 sinusoidal_pe(16, 32)에 이미 "
-                      "NaN 또는 inf가 있습니다(주파수 계산에서 0으로 나누거나 log(0)을 하면 inf, 이어서 NaN이 됩니다). "
+                      "NaN 또는 inf가 있습니다(주파수 계산에서 0으로 나누거나 log(0)을 하면 inf, "
+                      "이어서 NaN이 됩니다). "
                       "sinusoidal_pe부터 고치세요")
         elif finite:  # the encoding is fine: the forward pass after it, or the loss, makes the NaN
             why_en = ("the very first loss, before any update, and your sinusoidal_pe(16, 32) is finite: "
