@@ -224,6 +224,7 @@ def test_korean_reports_and_summary(graded):
     assert any("실패" in t["output"] for t in gs["tests"] if t["status"] == "failed")
     plain = text_summary(results, "ko")
     assert "채점 결과" in plain
+    assert "- [실패] " in plain and "[FAIL]" not in plain and "[PASS]" not in plain  # verdicts in Korean
     rich_text = _render_terminal(results, "ko")
     assert "가장 먼저 고칠 세 가지" in rich_text and "사인파 위치 인코딩" in rich_text
 

@@ -22,7 +22,9 @@ from grader.report.markup import ljust_display
 from grader.report.terminal import OTHER_CAUSES, summary_renderables
 from grader.report.view import failure_rows, ignored_files
 
-STATUS_MARK = {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"}
+# a check's verdict in the reader's language (summary.txt is read beside a Korean page too)
+STATUS_MARK = {"en": {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"},
+               "ko": {"passed": "통과", "failed": "실패", "error": "오류", "timeout": "시간 초과"}}
 WIDTH = 110
 EVERY_CHECK = ("Every failed check, by cause", "실패한 검사 전체(원인별)")
 # "Likely cause: X" with its label: a check under a card that states X drops both, never the label alone
@@ -72,6 +74,7 @@ def _every_check(results: Results, lang: str, path: str) -> list[str]:
     rest = [c for c in cards if id(c["checks"][0]) not in said]
     said |= {id(c["checks"][0]) for c in rest[:OTHER_CAUSES]}
     out = ["", EVERY_CHECK[1 if lang == "ko" else 0]]
+    mark = STATUS_MARK["ko" if lang == "ko" else "en"]
     for card in cards:
         stated = id(card["checks"][0]) in said
         head = f"* {card['task_title']} (−{card['lost']:g}"
@@ -80,7 +83,7 @@ def _every_check(results: Results, lang: str, path: str) -> list[str]:
             head += f": {card['cause']}"
         out.append(head)
         for f in card["checks"]:
-            out.append(f"- [{STATUS_MARK[f['status']]}] {f['id']} ({f['points']:g})")
+            out.append(f"- [{mark.get(f['status'], f['status'])}] {f['id']} ({f['points']:g})")
             text = f["text"]
             if card["count"] > 1 and card["cause"]:
                 text = _without(text, card["cause"])
@@ -91,7 +94,7 @@ def _every_check(results: Results, lang: str, path: str) -> list[str]:
             out.append(f"    {f['reproduce']}")
     for n in not_started:
         out.append(f"* {n['task_title']} (−{n['lost']:g}): {n['text']}")
-        out += [f"- [{STATUS_MARK[f['status']]}] {f['id']}" for f in n["checks"]]
+        out += [f"- [{mark.get(f['status'], f['status'])}] {f['id']}" for f in n["checks"]]
     return out
 
 
