@@ -193,6 +193,15 @@ def test_released_grade_says_instructor_commands_are_absent(released: Path, tmp_
     assert proc.returncode == 2 and "instructor copy" in proc.stderr
 
 
+def test_released_lessons_list_no_folder_the_copy_lacks(released: Path) -> None:
+    """`grade lessons` in a student's copy names no solutions folder: the copy has none."""
+    proc = run_released(released, "lessons", "--json", timeout=60)
+    rows = [r for r in json.loads(proc.stdout) if "error" not in r]
+    assert rows and all(r["solutions"] is None or Path(r["solutions"]).is_dir() for r in rows), rows
+    assert any(r["exercises"] for r in rows)
+    assert "not in this copy" in run_released(released, "lessons", timeout=60).stdout
+
+
 def test_released_grade_says_hidden_tests_run_at_submission(released: Path, tmp_path: Path) -> None:
     proc = run_released(released, "--hidden", "--out", str(tmp_path / "r"), "-q", "--lang", "en", timeout=60)
     assert proc.returncode == 2

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from grader.engine.lessons import DEFAULT_LESSON, LessonRef, installed
 from grader.engine.options import UsageProblem
@@ -30,7 +31,9 @@ def describe(ref: LessonRef) -> dict:
             "suites": None,
             "error": str(exc) if isinstance(exc, UsageProblem) else f"{type(exc).__name__}: {exc}",
         }
-    folder = lambda p: None if p is None else str(p)  # noqa: E731 - JSON has no Path
+    # JSON has no Path; a folder the package declares but this copy lacks (a student's release has no
+    # solutions/) is None, never a path that does not exist
+    folder = lambda p: None if p is None or not Path(p).is_dir() else str(p)  # noqa: E731
     return {
         **row,
         "title": lesson.title,
@@ -56,7 +59,7 @@ def table(rows: list[dict]) -> str:
             head,
             f"  title / 제목:         {title} (version {row['version']})",
             f"  exercises / 실습:     {row['exercises'] or '-'}",
-            f"  solutions / 풀이:     {row['solutions'] or '-'}",
+            f"  solutions / 풀이:     {row['solutions'] or '- (not in this copy / 이 사본에는 없음)'}",
         ]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)

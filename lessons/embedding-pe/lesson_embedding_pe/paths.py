@@ -1,5 +1,6 @@
 """This lesson's folders: its suites in the package; its stubs and reference at the course's top level in a
-checkout (an editable install), or copied into the package by a wheel's build (setup.py)."""
+checkout (an editable install), copied into the package by a wheel's build (setup.py), or beside it in a
+student's release."""
 
 from pathlib import Path
 
@@ -9,8 +10,12 @@ _COURSE = PACKAGE.parent.parent.parent  # the checkout: lessons/embedding-pe/les
 
 
 def _folder(name: str) -> Path:
-    packaged = PACKAGE / name
-    return packaged if packaged.is_dir() else _COURSE / name
+    """In the package (a wheel), else beside it (a student's release: the package next to exercises/),
+    else at the checkout's top level."""
+    for folder in (PACKAGE / name, PACKAGE.parent / name):
+        if folder.is_dir():
+            return folder
+    return _COURSE / name
 
 
 EXERCISES = _folder("exercises")  # the student's stubs, which `grade release` ships
