@@ -11,6 +11,7 @@ import nbformat
 import pytest
 
 from tests.conftest import ROOT
+from tests.notebook_kernel import check_in_kernel_and_grade_saved
 
 nbclient = pytest.importorskip(
     "nbclient", reason="nbclient and ipykernel are test dependencies (pip install -e .[test])")
@@ -101,22 +102,10 @@ def test_check_and_grade_of_the_saved_notebook_read_the_same_log(tmp_path, cell_
     blank = (ROOT / "exercises" / "LEETCODE_LOG.md").read_text()
     (tmp_path / "exercises").mkdir()
     (tmp_path / "exercises" / "LEETCODE_LOG.md").write_text(blank if cell_filled else filled)
-    saved = tmp_path / "lesson.ipynb"
-    nb = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell(f"import json, os\nos.environ['JPY_SESSION_NAME'] = {str(saved)!r}"),
-        nbformat.v4.new_code_cell(REFERENCE),
-        nbformat.v4.new_markdown_cell(filled if cell_filled else blank),
-        nbformat.v4.new_code_cell("from grader import check\nr = check('leetcode_log', lang='en')\n"
-                                  "print(json.dumps(r.results))"),
-    ])
-    nbformat.write(nb, str(saved))
-    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}}).execute()
-    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
-    in_kernel = json.loads(text.strip().splitlines()[-1])
-    subprocess.run([sys.executable, "-m", "grader.cli", str(saved), "--out", str(tmp_path / "out"), "-q",
-                    "--lang", "en", "-k", "leetcode_log"], cwd=tmp_path, check=False, capture_output=True)
-    graded = json.loads((tmp_path / "out" / "results.json").read_text())
+    cells = [nbformat.v4.new_code_cell(REFERENCE),
+             nbformat.v4.new_markdown_cell(filled if cell_filled else blank)]
+    in_kernel, graded = check_in_kernel_and_grade_saved(tmp_path, cells, "check('leetcode_log', lang='en')",
+                                                        ["--lang", "en", "-k", "leetcode_log"])
 
     def numbers(results: dict) -> tuple:
         return (results["score"], results["max_score"],

@@ -13,6 +13,7 @@ import pytest
 
 from grader.engine.lesson_api import load_lesson
 from grader.engine.runner import GradeOptions, grade_path
+from tests.notebook_kernel import check_in_kernel_and_grade_saved
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON_DIR = ROOT / "lessons" / "attention"
@@ -353,28 +354,14 @@ def test_check_in_a_kernel_and_grade_of_the_saved_notebook_agree_on_every_number
     """A notebook is one submission: check() in its kernel and `grade lesson.ipynb` of the saved file draw
     the same inputs (the seed comes from the code that runs, not from the staged driver's cell numbers,
     file name or skipped statements), so every number and message agrees."""
-    nbclient = pytest.importorskip("nbclient", reason="nbclient and ipykernel are test dependencies")
-    import subprocess
-
+    pytest.importorskip("nbclient", reason="nbclient and ipykernel are test dependencies")
     import nbformat
 
     (tmp_path / "pyproject.toml").write_text('[tool.grade]\nlesson = "attention"\n', encoding="utf-8")
-    saved = tmp_path / "lesson.ipynb"
     task = "scaled_dot_product_attention"
-    nb = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell(f"import json, os\nos.environ['JPY_SESSION_NAME'] = {str(saved)!r}"),
-        nbformat.v4.new_code_cell((EXAMPLES / "wrong" / "causal_attention.py").read_text(encoding="utf-8")),
-        nbformat.v4.new_code_cell(f"from grader import check\nr = check({task!r}, lang='ko')\n"
-                                  "print(json.dumps(r.results))"),
-    ])
-    nbformat.write(nb, str(saved))
-    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}}).execute()
-    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
-    in_kernel = json.loads(text.strip().splitlines()[-1])
-    subprocess.run([sys.executable, "-m", "grader.cli", str(saved), "--out", str(tmp_path / "out"), "-q",
-                    "--lang", "ko", "-k", task], cwd=tmp_path, check=False, capture_output=True)
-    graded = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
+    code = nbformat.v4.new_code_cell((EXAMPLES / "wrong" / "causal_attention.py").read_text(encoding="utf-8"))
+    in_kernel, graded = check_in_kernel_and_grade_saved(tmp_path, [code], f"check({task!r}, lang='ko')",
+                                                        ["--lang", "ko", "-k", task])
 
     def numbers(results: dict) -> tuple:
         return (results["score"], results["max_score"], results["replay"]["seed"],
