@@ -228,12 +228,37 @@ def run_hosted(argv: list[str]) -> int | None:
 
     if getattr(args, "watch", False):
         return None  # the loop runs here, small; each round's grade is the warm grader's
+    if not (argv and argv[0] in HOSTED) and (missing := missing_target(args)) is not None:
+        print(f"grade: {missing}", file=sys.stderr)
+        return 2
     policy = policy_from_args(args)
     if not (argv and argv[0] in HOSTED):
         code = run_warm(argv, args, policy)
         if code is not None:
             return code
     return host.run_hosted(argv, policy, entry=HOST_ENTRY)
+
+
+def missing_target(args: argparse.Namespace) -> str | None:
+    """The line for a submission that does not exist (a typo, the wrong folder), said here at once:
+    before the zygote or a warm grader starts (each imports torch, seconds) and without starting one.
+    None where the path exists, or where the answer is run_grade's (--ci writes its results all the same;
+    --stop-daemon grades nothing; an unknown lesson is grade_one's to say)."""
+    if args.ci or args.stop_daemon:
+        return None
+    probe = argparse.Namespace(**vars(args))  # resolve_target fills in defaults: grade_one does it again
+    try:
+        lesson = lesson_from_args(probe, Path(probe.path) if probe.path else None)
+        probe.lesson = lesson.name
+        resolve_target(probe, lesson.load().layout)
+        path = Path(probe.path)
+        if path.exists() or path.is_symlink():
+            return None
+        from grader.report.run import missing_path
+
+        return missing_path(path, options_from_args(probe))
+    except Exception:  # noqa: BLE001 - whatever fails here, grade_one meets again and says why
+        return None
 
 
 def run_warm(argv: list[str], args: argparse.Namespace, policy: SandboxPolicy) -> int | None:

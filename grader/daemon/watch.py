@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from grader.core.lang import particle
+
 POLL_SECONDS = 0.5
 CHANGE_MARKS = ("since the last run", "지난 실행")
 
@@ -39,6 +41,8 @@ def _fit(text: str, width: int) -> str:
 # The report's view of one grade (report/terminal.py's watch_lines, passed in by the cli: the daemon
 # sits below the report layer): results -> lines.
 Describe = Callable[[dict, str], list[str]]
+WATCHING = ("grade --watch: grading {target} now and again on every save; Ctrl+C stops",  # (English, Korean)
+            "grade --watch: {target_ko} 지금 채점하고, 파일을 저장할 때마다 다시 채점합니다. 멈추려면 Ctrl+C")
 
 
 def summary(output: str, results_file: Path, lang: str, width: int,
@@ -73,6 +77,8 @@ def watch(target: Path, results_file: Path, argv: list[str], lang: str,
     command = [sys.executable, "-m", "grader.cli", *argv]
     seen: dict[str, int] | None = None
     done = 0
+    shown = f"`{target.as_posix()}`"
+    echo(WATCHING[lang == "ko"].format(target=shown, target_ko=particle(shown, "을")))
     try:
         while rounds is None or done < rounds:
             now = snapshot(target)

@@ -44,17 +44,41 @@ def missing_path(path: Path, options: GradeOptions) -> str:
         tasks = ()
     task = next((t for t in tasks if t.lower() == path.name.removesuffix(".py").lower()), None)
     shown = path.as_posix()
+    near = None if task else nearby_name(path)
     if options.lang == "ko":
         line = f"{particle(f'`{shown}`', '이')} 없어 아무것도 채점하지 않았습니다."
         if task:
             line += (f" 과제 {particle(f'`{task}`', '만')} 채점하려면 `grade -k {task}`(또는 "
                      f"`grade lesson.ipynb -k {task}`)처럼 -k를 붙이세요.")
+        elif near:
+            line += f" 혹시 `{near}`인가요? `grade {near}`"
+        elif shown == "exercises":
+            line += (" `grade`는 exercises/ 폴더가 있는 곳(키트의 맨 위 폴더)이나 제출물 폴더 안에서 "
+                     "실행하거나, `grade 경로`로 채점할 폴더나 노트북을 지정하세요.")
         return line
     line = f"`{shown}` does not exist; nothing was graded."
     if task:
         line += (f" To grade only the task `{task}`, use -k: `grade -k {task}` "
                  f"(or `grade lesson.ipynb -k {task}`).")
+    elif near:
+        line += f" Did you mean `{near}`? `grade {near}`"
+    elif shown == "exercises":
+        line += (" Run `grade` in the folder that holds exercises/ (the top of your copy of the kit) or "
+                 "inside your submission folder, or name what to grade: `grade PATH`.")
     return line
+
+
+def nearby_name(path: Path) -> str | None:
+    """The entry beside a mistyped path that it most likely meant (`exercise` for `exercises`), as typed."""
+    import difflib
+
+    parent = path.parent
+    try:
+        names = [p.name for p in parent.iterdir() if not p.name.startswith(".")]
+    except OSError:
+        return None
+    match = difflib.get_close_matches(path.name, names, n=1, cutoff=0.75)
+    return (parent / match[0]).as_posix() if match else None
 
 
 def run_grade(path: Path, out: Path, options: GradeOptions, *, quiet: bool = False, ci: bool = False,

@@ -45,6 +45,10 @@ class Progress:
             TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
             TextColumn("[dim]{task.fields[test]}"), TimeElapsedColumn(),
             console=self.console, transient=True,
+            # rich's Live would swap sys.stdout/sys.stderr for proxies and, at stop, put back whatever
+            # it found at start: pytest's capture sink (the runner redirects output while the suites run),
+            # so the summary printed after the bar went into that sink and a terminal showed nothing.
+            redirect_stdout=False, redirect_stderr=False,
         )
         self._bar.start()
         self._task = self._bar.add_task(translate("grading", self.lang), total=total, test="")
