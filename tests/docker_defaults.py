@@ -19,6 +19,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import venvs
+
 HERE = Path(__file__).resolve().parent
 SYSTEM_PYTHON = "/usr/bin/python3"
 # Docker's default capability set (moby's oci/caps/defaults.go).
@@ -116,13 +118,25 @@ def command(inner: str, hide: tuple[str, ...] = (), tmp: tuple[str, ...] | None 
                   f"mkdir -p {shlex.quote(home)}",
                   f"mount --bind \"$keep\"/{shlex.quote(home[len('/root/'):])} {shlex.quote(home)}",
                   "umount -l \"$keep\"", "rmdir \"$keep\""]
-    setup += [f"mount -t tmpfs -o ro,mode=0755 tmpfs {shlex.quote(path)}" for path in hide]
+    for path in hide:
+        # the suite's own venv stays where it lies inside a hidden folder (the README's `.venv` in the
+        # clone): it stands for the image's Python, which a container has; the checkout around it it has not
+        venv = os.path.realpath(sys.prefix)
+        if venv.startswith(path.rstrip("/") + "/"):
+            setup += ["keep=$(mktemp -d /run/gk-keep.XXXXXX)", f'mount --bind {shlex.quote(venv)} "$keep"',
+                      f"mount -t tmpfs -o mode=0755 tmpfs {shlex.quote(path)}",
+                      f"mkdir -p {shlex.quote(venv)}",
+                      f'mount --move "$keep" {shlex.quote(venv)}', 'rmdir "$keep"',
+                      f"mount -o remount,ro {shlex.quote(path)}"]
+        else:
+            setup.append(f"mount -t tmpfs -o ro,mode=0755 tmpfs {shlex.quote(path)}")
     if tmp is not None:  # the machine's /tmp holds other people's files, world-readable
         setup += ["old=$(mktemp -d /run/gk-oldtmp.XXXXXX)", 'mount --bind /tmp "$old"',
                   "mount -t tmpfs -o mode=1777 tmpfs /tmp"]
         # what the image has that lies in this machine's /tmp (a venv, a clone made there): the tests'
         # interpreter and the kit's checkout (unless hidden) come back, as /root's Python tree does above
-        image = [p for p in (sys.prefix, str(HERE.parent)) if p.startswith("/tmp/")
+        image = [p for p in (sys.prefix, str(HERE.parent), *venvs.made_dependency_folders())
+                 if p.startswith("/tmp/")
                  and not any(p == h or p.startswith(h.rstrip("/") + "/") for h in hide)]
         for path in (*tmp, *image):
             rel = shlex.quote(os.path.relpath(path, "/tmp"))

@@ -20,6 +20,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import venvs
 
 from grader.instructor import gradescope_bundle as gsb
 from lesson_embedding_pe.paths import SUITES as EMBEDDING_SUITES
@@ -64,15 +65,14 @@ def setup_python(root: Path) -> str:
     """The interpreter as the bundle's setup.sh leaves it: the kit's dependencies (this Python's, as
     Gradescope's image has them) and each lesson shipped in /autograder/source/lessons/ importable from
     there, which is what its `pip install -e` gives (a path entry; the registry's entry point is the
-    installed one's). A venv with a .pth stands in for running pip here."""
+    installed one's). A venv with the lessons' path entries and metadata stands in for running pip here
+    (tests/venvs.py)."""
     venv = root.parent / "python"
     if not venv.exists():
-        subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
-                       check=True, capture_output=True, timeout=120)
-        lessons = sorted(str(d) for d in (root / "source" / "lessons").glob("*/")
-                         if (d / "pyproject.toml").exists())
-        site = next((venv / "lib").glob("python3*/site-packages"))
-        (site / "gk_bundle_lessons.pth").write_text("".join(f"{d}\n" for d in lessons), encoding="utf-8")
+        site = venvs.make_venv(venv, pip=False)
+        for lesson in sorted((root / "source" / "lessons").glob("*/")):
+            if (lesson / "pyproject.toml").exists():
+                venvs.register_source_lesson(site, lesson)
     return str(venv / "bin" / "python")
 
 

@@ -20,6 +20,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import venvs
 
 ROOT = Path(__file__).resolve().parent.parent
 # What a wheel is built from: the project files and the folders the package and its data come from.
@@ -101,36 +102,37 @@ def as_student(argv: list[str], cwd: Path, scratch: Path) -> list[str]:
         f"HOME={cwd}",
         *argv,
     ]
-    prefix = Path(sys.base_prefix).resolve()
-    closed = next((p for p in prefix.parents if p != Path("/") and not os.stat(p).st_mode & 0o001), None)
-    if closed is None:
+    # The interpreter, and the venv the suite runs in (whose packages the test's venv links to), may sit
+    # under a folder only root may enter (a pyenv in /root, a clone in a 0700 home): mount a traversable
+    # tmpfs over each such folder and bring the trees needed back under it.
+    needed: dict[Path, set[str]] = {}
+    for prefix in {Path(p).resolve() for p in (sys.base_prefix, sys.prefix)}:
+        if (closed := _closed_parent(prefix)) is not None:
+            needed.setdefault(closed, set()).add(prefix.relative_to(closed).parts[0])
+    steps = []
+    for closed, inners in sorted(needed.items()):
+        kept = {inner: scratch / f"keep-{len(steps)}-{n}" for n, inner in enumerate(sorted(inners))}
+        for inner, keep in kept.items():
+            keep.mkdir()
+            steps.append(f'mount --bind "{closed / inner}" "{keep}"')
+        steps.append(f'mount -t tmpfs -o mode=755 tmpfs "{closed}"')
+        for inner, keep in kept.items():
+            steps.append(f'mkdir -p "{closed / inner}" && mount --move "{keep}" "{closed / inner}"')
+    if not steps:
         return drop
-    # Mount a traversable tmpfs over the closed folder and bring the interpreter's tree back under it.
-    inner = prefix.relative_to(closed).parts[0]
-    keep = scratch / "keep"
-    keep.mkdir()
-    script = (
-        f'mount --bind "{closed / inner}" "{keep}" && mount -t tmpfs -o mode=755 tmpfs "{closed}" && '
-        f'mkdir -p "{closed / inner}" && mount --move "{keep}" "{closed / inner}" && cd "{cwd}" && '
-        f'exec "$@"'
-    )
+    script = " && ".join([*steps, f'cd "{cwd}"', 'exec "$@"'])
     return ["unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh", *drop]
 
 
-def make_venv(venv: Path) -> None:
-    """A venv that sees what these tests run under (its dependencies, torch) but none of its packages'
-    installs of the kit: ``--system-site-packages`` reaches the base interpreter only, so when the tests
-    themselves run in a venv (the README's commands in a fresh `python -m venv`), that venv's
-    site-packages is added as a plain path, whose editable installs (the checkout) are not processed."""
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
-    if sys.prefix == sys.base_prefix:
-        return
-    import site
+def _closed_parent(path: Path) -> Path | None:
+    """The outermost folder above ``path`` that a user who is not root may not enter, if any."""
+    closed = (p for p in reversed(path.parents) if p != Path("/") and not os.stat(p).st_mode & 0o001)
+    return next(closed, None)
 
-    mine = Path(sys.prefix).resolve()
-    outer = [p for p in site.getsitepackages() if Path(p).resolve().is_relative_to(mine)]
-    inner = next((venv / "lib").glob("python3*/site-packages"))
-    (inner / "zz_outer_venv.pth").write_text("".join(f"{p}\n" for p in outer), encoding="utf-8")
+
+def make_venv(venv: Path) -> None:
+    """A venv with the suite's dependencies (torch) and none of its installs of the kit (tests/venvs.py)."""
+    venvs.make_venv(venv)
 
 
 @pytest.fixture
