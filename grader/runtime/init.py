@@ -230,7 +230,7 @@ def keyring_filter(machine: str) -> list[tuple[int, int, int, int]] | None:
         body += block
     body += [(ret, 0, 0, 0x7FFF0000), (ret, 0, 0, 0x00050000 | 1)]  # ALLOW; ERRNO | EPERM
     allow, deny = len(body) - 2, len(body) - 1
-    for i, (code, jt, jf, k) in enumerate(body):
+    for i, (code, _jt, jf, k) in enumerate(body):
         if code == ja:
             body[i] = (ja, 0, 0, allow - i - 1)
         elif code in (jeq, jge) and jf == 0:  # a call number: to deny when it matches

@@ -16,6 +16,7 @@ import ctypes.util
 import os
 import platform
 import time
+from collections.abc import Callable
 
 # keyctl(2) by architecture: Python has no binding, and libkeyutils may not be installed.
 KEYCTL_NR = {"x86_64": 250, "aarch64": 219, "arm64": 219, "riscv64": 219, "loongarch64": 219, "ppc64le": 271,
@@ -26,7 +27,7 @@ KEY_SPEC_SESSION_KEYRING, KEY_SPEC_USER_KEYRING, KEY_SPEC_USER_SESSION_KEYRING =
 MAX_KEYS = 10_000  # a walk never visits more (the kernel's quota for a uid is far lower)
 
 
-def _keyctl() -> "ctypes._FuncPointer | None":
+def _keyctl() -> Callable[..., int] | None:
     libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
     number = KEYCTL_NR.get(platform.machine())
     if number is not None:
@@ -72,7 +73,7 @@ def _visible(uid: int) -> list[tuple[int, str]]:
     return found
 
 
-def _linked(keyctl, serial: int) -> list[int]:
+def _linked(keyctl: Callable[..., int], serial: int) -> list[int]:
     """The serials a keyring links to (none for a key that is not a keyring, or that cannot be read)."""
     size = 4096
     while size <= 4 * MAX_KEYS:

@@ -1,4 +1,4 @@
-"""POSIX message queues a uid left, at the ``uid`` level (the ``namespaces`` level's IPC namespace takes them).
+"""POSIX message queues a uid left, at the ``uid`` level (at ``namespaces``, its IPC namespace takes them).
 
 A queue is a file of the ``mqueue`` file system, owned by the uid that made it: listed where that file
 system is mounted (Docker mounts it at /dev/mqueue). Where it is mounted nowhere, the teardown mounts it

@@ -20,8 +20,9 @@ what it must not touch is kept from it by permission bits alone:
   /tmp, /var/tmp, /dev/shm, /run/lock ...: POSIX shared memory and named semaphores live in /dev/shm),
   its POSIX message queues (grader/sandbox/mqueue.py), its System V IPC objects (by creator, from
   /proc/sysvipc) and its kernel keys (grader/sandbox/keyring.py), each removed by a child that has
-  become the uid where root would need CAP_SYS_ADMIN, which Docker's defaults lack.  No recursion (a 3,000-level tree is walked with one open folder at a
-  time), no symlink followed, and no error escapes: what it could not remove is returned in words.
+  become the uid where root would need CAP_SYS_ADMIN, which Docker's defaults lack.  No recursion
+  (a 3,000-level tree is walked with one open folder at a time), no symlink followed, and no error
+  escapes: what it could not remove is returned in words.
 
 What it cannot close: the network is open, and the worker sees other processes in
 ``/proc`` (not their environment or memory: they belong to another uid).
