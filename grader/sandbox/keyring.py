@@ -58,7 +58,7 @@ def counted(uid: int) -> int:
 
 def _visible(uid: int) -> list[tuple[int, str]]:
     """(serial, description) of the keys of ``uid`` that /proc/keys shows this process."""
-    found = []
+    found: list[tuple[int, str]] = []
     try:
         lines = open("/proc/keys", encoding="utf-8", errors="replace").read().splitlines()
     except OSError:
