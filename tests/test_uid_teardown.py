@@ -346,6 +346,13 @@ ATTACK = textwrap.dedent('''
     print(repr(out))
     """
 
+    def posix():  # the POSIX objects, a kernel key and System V IPC, from a child (ctypes is refused here)
+        made = subprocess.run([sys.executable, "-I", "-c", MAKE_POSIX], capture_output=True, text=True,
+                              timeout=60)
+        sysv = subprocess.run([sys.executable, "-I", "-c", MAKE_IPC], capture_output=True, text=True,
+                              timeout=60)
+        return [made.stdout.strip() or made.stderr[-500:], sysv.stdout.strip() or sysv.stderr[-500:]]
+
     def child_reads_worker():
         done = subprocess.run([sys.executable, "-I", "-c", CHILD, str(os.getpid())], capture_output=True,
                               text=True, timeout=60)
@@ -448,6 +455,59 @@ def test_every_route_leaves_nothing_under_dockers_defaults(tmp_path: Path) -> No
         assert not docker_defaults.worker_uid_processes(docker_defaults.mount_ns(done))
     finally:
         shutil.rmtree(sub, ignore_errors=True)
+
+
+def test_a_namespaces_worker_leaves_no_kernel_object_either(tmp_path: Path) -> None:
+    """The namespaces level: its IPC namespace and private /dev/shm take queues, semaphores, shared memory
+    and System V objects away; a kernel key belongs to no namespace, so the worker may not make one, and the
+    teardown clears any its uid has."""
+    ok, why = sandbox.namespaces_status()
+    if not ok:
+        pytest.skip(f"namespaces isolation unavailable: {why}")
+    from grader.sandbox.client import WorkerClient
+
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "attack.py").write_text(ATTACK.replace("@POSIX@", repr((MAKE_POSIX, SEEK_POSIX))))
+    client = WorkerClient(sub, policy=SandboxPolicy(isolation="namespaces"))
+    client.start()
+    try:
+        assert client.isolation == "namespaces"
+        uid = client.launch.uid
+        posix, sysv = client.request({"op": "call", "target": "attack.posix"}, (), {}, 120)
+    finally:
+        client.stop()
+    made = ast.literal_eval(posix)
+    assert made["mq"] is made["sem"] is made["shm"] is True, made  # in its own namespaces
+    assert made["key"] in (True, -errno.EPERM), made
+    assert min(ast.literal_eval(sysv)[0]) >= 0, sysv
+    assert uid is not None and keyring.counted(uid) == 0
+    assert uid_mod.ipc_objects(uid) == [] and _run_snippet(SEEK_POSIX) == []  # none on the machine
+
+
+@needs_root
+def test_without_a_listable_mqueue_a_worker_can_make_no_queue(monkeypatch) -> None:
+    """Where mqueue is mounted nowhere and cannot be (root under Docker's defaults, no /dev/mqueue), the
+    teardown could not list a queue: the worker gets RLIMIT_MSGQUEUE 0, and the kernel refuses it one."""
+    monkeypatch.setattr(mqueue, "mounted", lambda: [])
+    monkeypatch.setattr(mqueue, "_in_private_mount", lambda uid: None)
+    mqueue.listable.cache_clear()
+    try:
+        assert mqueue.limit() == {"RLIMIT_MSGQUEUE": 0}
+        uid = sandbox.UID_BASE + 50_001
+
+        def try_queue() -> None:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_MSGQUEUE, (0, 0))
+            rt = ctypes.CDLL("librt.so.1", use_errno=True)
+            assert rt.mq_open(b"/gk-i50-refused", os.O_CREAT | os.O_RDWR, 0o600, None) == -1
+            assert ctypes.get_errno() == errno.EMFILE
+
+        _as_uid(uid, try_queue)
+    finally:
+        monkeypatch.undo()
+        mqueue.listable.cache_clear()  # the next grade in this process asks the machine again
 
 
 def test_the_fallback_to_process_is_refused_under_dockers_defaults() -> None:
