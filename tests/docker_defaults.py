@@ -98,10 +98,14 @@ def _python_home() -> str:
     return os.path.realpath(sys.base_prefix)
 
 
-def command(inner: str, hide: tuple[str, ...] = (), tmp: tuple[str, ...] | None = None) -> list[str]:
+def command(inner: str, hide: tuple[str, ...] = (), tmp: tuple[str, ...] | None = None,
+            private: tuple[str, ...] = ()) -> list[str]:
     """argv that runs the shell command ``inner`` inside the simulated container; ``hide``: folders of
     this machine the container must not have (the kit's checkout, when the bundle brings its own);
-    ``tmp``: give it a /tmp of its own, as a container has, holding only these folders of this one's."""
+    ``tmp``: give it a /tmp of its own, as a container has, holding only these folders of this one's;
+    ``private``: folders the container may change (``chmod 700`` on its Python's) while this machine's
+    stay as they are: an overlay whose upper layer lives in the container's memory. The container shares
+    this machine's files, so a change made to them without one is made for every process here."""
     setup = ["mount --make-rprivate /",
              # the container's mount namespace, so a test can tell its processes from the machine's others
              f'echo "{NS_LINE}$(readlink /proc/self/ns/mnt)" >&2',
@@ -142,6 +146,13 @@ def command(inner: str, hide: tuple[str, ...] = (), tmp: tuple[str, ...] | None 
             rel = shlex.quote(os.path.relpath(path, "/tmp"))
             setup += [f"mkdir -p /tmp/{rel}", f'mount --bind "$old"/{rel} /tmp/{rel}']
         setup += ['umount -l "$old"', 'rmdir "$old"']
+    for path in private:
+        quoted = shlex.quote(path)
+        setup += ["ov=$(mktemp -d /run/gk-overlay.XXXXXX)", 'mount -t tmpfs -o mode=0700 tmpfs "$ov"',
+                  'mkdir "$ov/upper" "$ov/work"',
+                  f'mount -t overlay overlay -o "lowerdir={path},upperdir=$ov/upper,workdir=$ov/work" '
+                  f'{quoted}',
+                  'umount -l "$ov"', 'rmdir "$ov"']
     seccomp = (HERE / "docker_seccomp.py").read_text(encoding="utf-8")  # read now: ``hide`` may cover it
     restricted = (f"exec {SYSTEM_PYTHON} -c {shlex.quote(seccomp)} "
                   f"capsh --drop={_dropped_caps()} -- -c {shlex.quote(inner)}")
@@ -149,7 +160,7 @@ def command(inner: str, hide: tuple[str, ...] = (), tmp: tuple[str, ...] | None 
 
 
 def run(inner: str, *, env: dict[str, str] | None = None, timeout: float = 600, cwd: str | None = None,
-        hide: tuple[str, ...] = (), tmp: tuple[str, ...] | None = None,
+        hide: tuple[str, ...] = (), tmp: tuple[str, ...] | None = None, private: tuple[str, ...] = (),
         cgroup_procs: tuple[Path, ...] = ()) -> subprocess.CompletedProcess:
     """``inner`` in the simulated container; ``cgroup_procs``: the cgroup.procs it starts in (its limits)."""
 
@@ -157,5 +168,5 @@ def run(inner: str, *, env: dict[str, str] | None = None, timeout: float = 600, 
         for procs in cgroup_procs:
             procs.write_text(str(os.getpid()))
 
-    return subprocess.run(command(inner, hide, tmp), env=env, capture_output=True, text=True, timeout=timeout,
-                          cwd=cwd, preexec_fn=join if cgroup_procs else None)
+    return subprocess.run(command(inner, hide, tmp, private), env=env, capture_output=True, text=True,
+                          timeout=timeout, cwd=cwd, preexec_fn=join if cgroup_procs else None)

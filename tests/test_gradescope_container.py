@@ -449,7 +449,8 @@ def test_the_bundle_refuses_to_grade_as_root_at_process(docker_bundle: Path, ope
     python = os.path.realpath(sys.executable)
     closed = "/root" if python.startswith("/root/") else os.path.dirname(python)
     proc = docker_defaults.run(f"chmod 700 {closed} && timeout 300 bash {root}/run_autograder", env=env,
-                               timeout=360, hide=(str(ROOT),), tmp=(str(root.parent.parent),))
+                               timeout=360, hide=(str(ROOT),), tmp=(str(root.parent.parent),),
+                               private=(closed,))  # chmod in an overlay, never this machine's folder
     gs = json.loads((root / "results" / "results.json").read_text())
     assert gs["score"] == 0 and not gs["tests"], proc.stderr[-2000:]
     refused = [x for x in gs["output"].splitlines() if "uid isolation is not available here" in x]

@@ -9,7 +9,9 @@ second submission that looks for what the first planted.
 
 from __future__ import annotations
 
+import ast
 import ctypes
+import errno
 import json
 import os
 import shlex
@@ -24,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from grader.engine.runner import ReportLost, read_report
+from grader.sandbox import keyring, mqueue
 from grader.sandbox import launch as sandbox
 from grader.sandbox import uid as uid_mod
 from grader.sandbox.budget import DiskWatch, usage_of
@@ -78,6 +81,57 @@ def _ipc() -> None:
     assert libc.msgget(private, 0o1000 | 0o600) >= 0
 
 
+# What a student's code makes through ctypes beyond files and System V: a POSIX message queue with a message
+# in it, a named semaphore, a POSIX shared-memory object, a kernel key in its user keyring (issue 50).
+# Run as ``python -c``; prints what it made: True, or the errno (a negative one for the key).
+MAKE_POSIX = textwrap.dedent("""
+    import ctypes, os, platform
+    libc = ctypes.CDLL(None, use_errno=True)
+    rt = ctypes.CDLL("librt.so.1", use_errno=True)
+    made = {}
+    q = rt.mq_open(b"/gk-i50-mq", os.O_CREAT | os.O_RDWR, 0o666, None)
+    made["mq"] = (q >= 0 and rt.mq_send(q, b"for the next student", 20, 0) == 0) or ctypes.get_errno()
+    libc.sem_open.restype = ctypes.c_void_p
+    made["sem"] = bool(libc.sem_open(b"/gk-i50-sem", os.O_CREAT, 0o666, 1)) or ctypes.get_errno()
+    fd = rt.shm_open(b"/gk-i50-shm", os.O_CREAT | os.O_RDWR, 0o666)
+    made["shm"] = (fd >= 0 and os.write(fd, b"x" * 4096) == 4096) or ctypes.get_errno()
+    try:
+        add_key = ctypes.CDLL("libkeyutils.so.1", use_errno=True).add_key
+        serial = add_key(b"user", b"gk-i50-key", b"for the next student", 20, -4)  # @u
+    except OSError:
+        nr = {"x86_64": 248, "aarch64": 217}[platform.machine()]
+        serial = libc.syscall(ctypes.c_long(nr), b"user", b"gk-i50-key", b"for the next student",
+                              ctypes.c_long(20), ctypes.c_long(-4))
+    made["key"] = True if serial > 0 else -ctypes.get_errno()
+    print(repr(made))
+""")
+# Looks for them by name (as root: whatever is there, it opens); prints the list of what it found.
+SEEK_POSIX = textwrap.dedent("""
+    import ctypes, errno, os
+    libc = ctypes.CDLL(None, use_errno=True)
+    rt = ctypes.CDLL("librt.so.1", use_errno=True)
+    libc.sem_open.restype = ctypes.c_void_p
+    found = []
+    for name, ok in (("mq", lambda: rt.mq_open(b"/gk-i50-mq", os.O_RDONLY, 0, None) >= 0),
+                     ("sem", lambda: bool(libc.sem_open(b"/gk-i50-sem", 0))),
+                     ("shm", lambda: rt.shm_open(b"/gk-i50-shm", os.O_RDONLY, 0) >= 0)):
+        if ok() or ctypes.get_errno() != errno.ENOENT:  # EACCES: there, another uid's
+            found.append(name)
+    if "gk-i50-key" in open("/proc/keys").read():
+        found.append("key")
+    print(repr(found))
+""")
+
+
+def _run_snippet(code: str) -> object:
+    import ast
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return ast.literal_eval(done.stdout.strip())
+
+
 @needs_root
 def test_the_sweep_finds_every_writable_folder_and_leaves_nothing(tmp_path: Path) -> None:
     uid = sandbox.UID_BASE + 35_001
@@ -90,15 +144,31 @@ def test_the_sweep_finds_every_writable_folder_and_leaves_nothing(tmp_path: Path
         assert "/run/lock" in folders  # found by the scan: SHARED_WRITABLE used to miss it
     planted = [os.path.join(f, f"gk-i35-plant-{uid}") for f in (*folders, str(nested))]
 
+    limits = mqueue.limit()  # as a worker gets it (asked here, as root: the uid could mount nothing)
+
     def plant() -> None:
         for path in planted:
             Path(path).write_text("for the next student")
         _deep_tree(f"/tmp/gk-i35-deep-{uid}")
         _ipc()
+        import resource
+
+        for name, value in limits.items():  # none where the queues cannot be listed
+            resource.setrlimit(getattr(resource, name), (value, value))
+        names: dict = {}
+        exec(MAKE_POSIX, names)  # as the uid, in this child (no seccomp filter here: the key is made)
+        made = names["made"]
+        assert made["sem"] is made["shm"] is made["key"] is True, made
+        assert made["mq"] is True or (limits and made["mq"] == errno.EMFILE), made
 
     try:
+        uid_mod.sweep(uid)  # what an earlier run stopped halfway left
+        assert _run_snippet(SEEK_POSIX) == []
         _as_uid(uid, plant)
         assert len(uid_mod.ipc_objects(uid)) == 3
+        seen = set(_run_snippet(SEEK_POSIX))  # root sees these; a key is counted for the uid
+        assert seen >= {"sem", "shm"} and ("mq" in seen or bool(limits)), seen
+        assert keyring.counted(uid) >= 2  # its key and its user keyring
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000))  # the walk must not need more
         started = time.perf_counter()
         problems = uid_mod.sweep(uid)
@@ -107,10 +177,12 @@ def test_the_sweep_finds_every_writable_folder_and_leaves_nothing(tmp_path: Path
         assert not [p for p in planted if os.path.lexists(p)]
         assert not os.path.lexists(f"/tmp/gk-i35-deep-{uid}")
         assert uid_mod.ipc_objects(uid) == []
+        assert _run_snippet(SEEK_POSIX) == [] and keyring.counted(uid) == 0
         assert (nested / "root-owned").read_text() == "stays"
         print(f"sweep of a {DEPTH}-level tree, {len(planted)} plants, 3 IPC objects: {spent:.2f} s")
     finally:
         shutil.rmtree(nested, ignore_errors=True)
+        uid_mod.sweep(uid)  # a failed assertion leaves nothing for the next run either
 
 
 @needs_root
@@ -214,6 +286,8 @@ def test_an_empty_report_is_one_line(tmp_path: Path) -> None:
 ATTACK = textwrap.dedent('''
     import ctypes, os, subprocess, sys, time
 
+    MAKE_POSIX, SEEK_POSIX = @POSIX@
+
     def plant(folders):
         put = []
         for folder in folders:
@@ -238,7 +312,9 @@ ATTACK = textwrap.dedent('''
         done = subprocess.run([sys.executable, "-I", "-c", MAKE_IPC], capture_output=True, text=True,
                               timeout=60)
         ipc, mq = eval(done.stdout.strip() or "([-9], -9)")
-        return {"put": put, "ipc": ipc, "mq": mq}
+        done = subprocess.run([sys.executable, "-I", "-c", MAKE_POSIX], capture_output=True, text=True,
+                              timeout=60)
+        return {"put": put, "ipc": ipc, "mq": mq, "posix": done.stdout.strip() or done.stderr[-500:]}
 
     MAKE_IPC = """
     import ctypes, os
@@ -275,6 +351,13 @@ ATTACK = textwrap.dedent('''
     print(repr(out))
     """
 
+    def posix():  # the POSIX objects, a kernel key and System V IPC, from a child (ctypes is refused here)
+        made = subprocess.run([sys.executable, "-I", "-c", MAKE_POSIX], capture_output=True, text=True,
+                              timeout=60)
+        sysv = subprocess.run([sys.executable, "-I", "-c", MAKE_IPC], capture_output=True, text=True,
+                              timeout=60)
+        return [made.stdout.strip() or made.stderr[-500:], sysv.stdout.strip() or sysv.stderr[-500:]]
+
     def child_reads_worker():
         done = subprocess.run([sys.executable, "-I", "-c", CHILD, str(os.getpid())], capture_output=True,
                               text=True, timeout=60)
@@ -285,7 +368,8 @@ ATTACK = textwrap.dedent('''
             with open("/run/lock/gk-i35-fill-%d" % i if os.access("/run/lock", os.W_OK) else
                       "/var/tmp/gk-i35-fill-%d" % i, "wb") as fh:
                 fh.write(b"x" * 2**20)
-        time.sleep(3)  # the student's code goes on: the watch (every 0.25 s) stops it before it returns
+        for _ in range(100):  # the student's code goes on until the watch (every 0.25 s) stops it; on a
+            time.sleep(1)     # busy machine that may take a while: the call's own limit is 120 s
         return mib
 
     def seek(folders):
@@ -297,6 +381,9 @@ ATTACK = textwrap.dedent('''
         done = subprocess.run([sys.executable, "-I", "-c", SEEK_IPC], capture_output=True, text=True,
                               timeout=60)
         found += ["sysv %s" % i for i in eval(done.stdout.strip() or "['?']")]
+        done = subprocess.run([sys.executable, "-I", "-c", SEEK_POSIX], capture_output=True, text=True,
+                              timeout=60)
+        found += ["posix %s" % n for n in eval(done.stdout.strip() or "['?']")]
         return found
 ''')
 # Run in the simulated container: two submissions in turn, each its own uid-level worker, then the kit's
@@ -305,6 +392,7 @@ DRIVER = textwrap.dedent('''
     import json, os, sys
     sys.path.insert(0, @ROOT@)
     from pathlib import Path
+    from grader.sandbox import keyring
     from grader.sandbox import uid as uid_mod
     from grader.sandbox.client import WorkerClient
     from grader.sandbox.launch import MiB, SandboxPolicy
@@ -328,6 +416,7 @@ DRIVER = textwrap.dedent('''
         out["fill"] = f"{type(exc).__name__}: {exc}"
     first.stop()
     out["ipc_left"] = uid_mod.ipc_objects(out["uid1"])
+    out["keys_left"] = keyring.counted(out["uid1"])
     second = WorkerClient(sub, policy=policy)
     second.start()
     out["found"] = call(second, "seek", folders)
@@ -345,7 +434,7 @@ def test_every_route_leaves_nothing_under_dockers_defaults(tmp_path: Path) -> No
         pytest.skip(f"cannot simulate Docker's defaults here: {why}")
     sub = Path(tempfile.mkdtemp(prefix="gk-i35-sub-"))  # a folder the kit stages from (root's)
     try:
-        (sub / "attack.py").write_text(ATTACK)
+        (sub / "attack.py").write_text(ATTACK.replace("@POSIX@", repr((MAKE_POSIX, SEEK_POSIX))))
         driver = DRIVER.replace("@ROOT@", repr(str(ROOT))).replace("@SUB@", repr(str(sub)))
         done = docker_defaults.run(f"{sys.executable} -c {shlex.quote(driver)}", timeout=400, cwd=str(ROOT))
         line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT ")), None)
@@ -360,13 +449,70 @@ def test_every_route_leaves_nothing_under_dockers_defaults(tmp_path: Path) -> No
         child = out["child"]  # a child of the worker: neither its memory nor its socket
         assert "'mem': 'PermissionError'" in child and "'getfd': []" in child, child
         assert "'ptrace': -1" in child, child
-        assert "over the disk budget" in out["fill"] and "\n" not in out["fill"].strip(), out["fill"]
-        assert out["ipc_left"] == []
+        fill = str(out["fill"])  # the call's result (an int) had the watch not stopped it
+        assert "over the disk budget" in fill and "\n" not in fill.strip(), fill
+        made = ast.literal_eval(out["planted"]["posix"])  # POSIX objects and a key, made by the student
+        assert made["mq"] is made["sem"] is made["shm"] is True, made  # Docker mounts /dev/mqueue
+        assert made["key"] in (True, -errno.EPERM), made  # the worker may not use keyrings (as in Docker)
+        assert out["ipc_left"] == [] and out["keys_left"] == 0
         assert out["found"] == [], out  # the second submission finds nothing of the first
         assert "Traceback" not in done.stderr, done.stderr[-2000:]
         assert not docker_defaults.worker_uid_processes(docker_defaults.mount_ns(done))
     finally:
         shutil.rmtree(sub, ignore_errors=True)
+
+
+def test_a_namespaces_worker_leaves_no_kernel_object_either(tmp_path: Path) -> None:
+    """The namespaces level: its IPC namespace and private /dev/shm take queues, semaphores, shared memory
+    and System V objects away; a kernel key belongs to no namespace, so the worker may not make one, and the
+    teardown clears any its uid has."""
+    ok, why = sandbox.namespaces_status()
+    if not ok:
+        pytest.skip(f"namespaces isolation unavailable: {why}")
+    from grader.sandbox.client import WorkerClient
+
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "attack.py").write_text(ATTACK.replace("@POSIX@", repr((MAKE_POSIX, SEEK_POSIX))))
+    client = WorkerClient(sub, policy=SandboxPolicy(isolation="namespaces"))
+    client.start()
+    try:
+        assert client.isolation == "namespaces"
+        uid = client.launch.uid
+        posix, sysv = client.request({"op": "call", "target": "attack.posix"}, (), {}, 120)
+    finally:
+        client.stop()
+    made = ast.literal_eval(posix)
+    assert made["mq"] is made["sem"] is made["shm"] is True, made  # in its own namespaces
+    assert made["key"] in (True, -errno.EPERM), made
+    assert min(ast.literal_eval(sysv)[0]) >= 0, sysv
+    assert uid is not None and keyring.counted(uid) == 0
+    assert uid_mod.ipc_objects(uid) == [] and _run_snippet(SEEK_POSIX) == []  # none on the machine
+
+
+@needs_root
+def test_without_a_listable_mqueue_a_worker_can_make_no_queue(monkeypatch) -> None:
+    """Where mqueue is mounted nowhere and cannot be (root under Docker's defaults, no /dev/mqueue), the
+    teardown could not list a queue: the worker gets RLIMIT_MSGQUEUE 0, and the kernel refuses it one."""
+    monkeypatch.setattr(mqueue, "mounted", lambda: [])
+    monkeypatch.setattr(mqueue, "_in_private_mount", lambda uid: None)
+    mqueue.listable.cache_clear()
+    try:
+        assert mqueue.limit() == {"RLIMIT_MSGQUEUE": 0}
+        uid = sandbox.UID_BASE + 50_001
+
+        def try_queue() -> None:
+            import resource
+
+            resource.setrlimit(resource.RLIMIT_MSGQUEUE, (0, 0))
+            rt = ctypes.CDLL("librt.so.1", use_errno=True)
+            assert rt.mq_open(b"/gk-i50-refused", os.O_CREAT | os.O_RDWR, 0o600, None) == -1
+            assert ctypes.get_errno() == errno.EMFILE
+
+        _as_uid(uid, try_queue)
+    finally:
+        monkeypatch.undo()
+        mqueue.listable.cache_clear()  # the next grade in this process asks the machine again
 
 
 def test_the_fallback_to_process_is_refused_under_dockers_defaults() -> None:
@@ -381,7 +527,9 @@ def test_the_fallback_to_process_is_refused_under_dockers_defaults() -> None:
     closed = "/root" if python.startswith("/root/") else os.path.dirname(python)
     inner = (f"chmod 700 {closed} && {sys.executable} -m grader.cli examples/reference --out "
              f"{tempfile.gettempdir()}/gk-i35-refused -q")
-    done = docker_defaults.run(inner, timeout=300, cwd=str(ROOT))
+    # In an overlay: a chmod of this machine's own /usr/bin would close it to every other uid here
+    done = docker_defaults.run(inner, timeout=300, cwd=str(ROOT), private=(closed,))
+    assert os.stat(closed).st_mode & 0o005 == 0o005 or closed == "/root"
     assert done.returncode == 2, done.stdout[-1000:] + done.stderr[-2000:]
     said = [x for x in done.stderr.splitlines() if x.startswith("grade:")]
     assert len(said) == 1 and "uid isolation is not available here" in said[0], done.stderr[-2000:]

@@ -171,6 +171,9 @@ class Launch:
         reap.kill_until_gone(lambda: reap.matching(self.tag or None, self.uid))
 
     def _sweep_uid(self, problems: list[str]) -> None:
+        if self.isolation == "namespaces" and self.uid is not None:
+            # The namespaces take its files and IPC objects away, not its kernel keys (no user namespace)
+            problems += uid_mod.keyring.remove(self.uid)
         if self.isolation != "uid" or self.uid is None:
             return
         uid_mod.kill_uid(self.uid)  # again: a step above may have failed before it
@@ -498,6 +501,7 @@ def _launch_uid(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scrat
     env = dict(scrubbed_env(tmp, policy.threads), **{reap.TAG_VAR: tag})
     limits = rlimits(policy, address_space=None if cgroup else policy.memory_bytes + ADDRESS_SPACE_OVERHEAD)
     limits["RLIMIT_NPROC"] = int(policy.processes)  # the uid is fresh: it counts only the worker's
+    limits.update(uid_mod.mqueue.limit())  # no queue it could make that the teardown could not list
     config = {"mode": "uid", "fd": fd, "uid": uid, "cwd": str(sub), "env": env, "rlimits": limits,
               "argv": _worker_argv(runtime, fd, sub)}
 

@@ -17,10 +17,12 @@ what it must not touch is kept from it by permission bits alone:
   (``kill(-1)`` is atomic: a fork bomb cannot outrun it), until none is left;
 * ``sweep``: after ``kill_uid``, what the uid left anywhere it could write is deleted: every
   world-writable folder found from the mount table and a bounded scan (``writable_folders``:
-  /tmp, /var/tmp, /dev/shm, /run/lock, /dev/mqueue ...), and its System V IPC objects (by creator,
-  from /proc/sysvipc, removed by a child that has become the uid: root under Docker's defaults
-  lacks CAP_SYS_ADMIN).  No recursion (a 3,000-level tree is walked with one open folder at a
-  time), no symlink followed, and no error escapes: what it could not remove is returned in words.
+  /tmp, /var/tmp, /dev/shm, /run/lock ...: POSIX shared memory and named semaphores live in /dev/shm),
+  its POSIX message queues (grader/sandbox/mqueue.py), its System V IPC objects (by creator, from
+  /proc/sysvipc) and its kernel keys (grader/sandbox/keyring.py), each removed by a child that has
+  become the uid where root would need CAP_SYS_ADMIN, which Docker's defaults lack.  No recursion
+  (a 3,000-level tree is walked with one open folder at a time), no symlink followed, and no error
+  escapes: what it could not remove is returned in words.
 
 What it cannot close: the network is open, and the worker sees other processes in
 ``/proc`` (not their environment or memory: they belong to another uid).
@@ -41,7 +43,7 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from grader.sandbox import reap
+from grader.sandbox import keyring, mqueue, reap
 
 # Folders any uid can write to on most systems, swept even where the scan would miss them (a link:
 # /var/lock -> /run/lock is swept once); writable_folders() finds the rest.
@@ -542,11 +544,12 @@ def remove_ipc(uid: int) -> list[str]:
 
 
 def sweep(uid: int) -> list[str]:
-    """After ``kill_uid``: the uid's files in every world-writable folder (POSIX shared memory in
-    /dev/shm and message queues in /dev/mqueue among them) and its System V IPC objects, removed.
+    """After ``kill_uid``: the uid's files in every world-writable folder (POSIX shared memory and
+    named semaphores in /dev/shm among them), its POSIX message queues (wherever mqueue is mounted, or
+    in a private mount of it), its System V IPC objects and its kernel keys, removed.
     Never raises; what it could not clean, in words (for the instructor's log)."""
     problems: list[str] = []
-    for step in (remove_leftovers, remove_ipc):
+    for step in (remove_leftovers, mqueue.remove, remove_ipc, keyring.remove):
         try:
             problems += step(uid)
         except Exception as exc:  # noqa: BLE001 - teardown goes on; the log says what was left

@@ -1,0 +1,116 @@
+"""POSIX message queues a uid left, at the ``uid`` level (at ``namespaces``, its IPC namespace takes them).
+
+A queue is a file of the ``mqueue`` file system, owned by the uid that made it: listed where that file
+system is mounted (Docker mounts it at /dev/mqueue). Where it is mounted nowhere, the teardown mounts it
+in a mount namespace of a child's own (nothing changes in the machine's mount table) if it may; where it
+may not (root under Docker's defaults has no CAP_SYS_ADMIN), queues cannot be listed and so cannot be
+removed: the worker then gets ``RLIMIT_MSGQUEUE`` 0 (``limit``), and ``mq_open(O_CREAT)`` fails for it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import functools
+import os
+import stat
+import tempfile
+
+CLONE_NEWNS = 0x00020000
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 0x2, 0x4, 0x8, 0x4000, 0x40000
+
+
+def mounted() -> list[str]:
+    """Where the mqueue file system is mounted in this process's view (/proc/self/mountinfo)."""
+    try:
+        lines = open("/proc/self/mountinfo", encoding="utf-8", errors="replace").read().splitlines()
+    except OSError:
+        return []
+    points = []
+    for line in lines:
+        left, _, right = line.partition(" - ")
+        fields, after = left.split(), right.split()
+        if len(fields) >= 5 and after and after[0] == "mqueue":
+            points.append(fields[4].encode().decode("unicode_escape"))
+    return points
+
+
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+
+
+def unlink_owned(folder: str, uid: int) -> list[str]:
+    """Unlink every queue of ``uid`` in the mqueue mount ``folder`` (flat: a queue's name has no '/')."""
+    problems = []
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError as exc:
+        return [f"{folder}: {exc.strerror}"]
+    try:
+        with os.scandir(fd) as entries:
+            names = [e.name for e in entries]
+        for name in names:
+            try:
+                st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                if st.st_uid == uid and not stat.S_ISDIR(st.st_mode):
+                    os.unlink(name, dir_fd=fd)
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                problems.append(f"POSIX message queue /{name}: {exc.strerror}")
+    finally:
+        os.close(fd)
+    return problems
+
+
+def _in_private_mount(uid: int | None) -> list[str] | None:
+    """Mount mqueue in a child's own mount namespace and unlink ``uid``'s queues there (None: only see
+    whether that works). None where it cannot be mounted; else what could not be removed."""
+    where = tempfile.mkdtemp(prefix="gk-mqueue-")
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:
+        code = 1
+        try:
+            os.close(read)
+            libc = _libc()
+            if (libc.unshare(CLONE_NEWNS) == 0
+                    and libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) == 0
+                    and libc.mount(b"mqueue", where.encode(), b"mqueue", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                                   None) == 0):
+                said = "\n".join(unlink_owned(where, uid)) if uid is not None else ""
+                os.write(write, said.encode()[:60_000])
+                code = 0
+        finally:
+            os._exit(code)  # the namespace, and the mount in it, go with the child
+    os.close(write)
+    with os.fdopen(read, "rb") as fh:
+        said = fh.read().decode(errors="replace")
+    _, status = os.waitpid(child, 0)
+    try:
+        os.rmdir(where)
+    except OSError:
+        pass
+    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+        return None
+    return [x for x in said.splitlines() if x]
+
+
+@functools.lru_cache(maxsize=1)
+def listable() -> bool:
+    """Whether the teardown can list the queues: mounted somewhere, or mountable in a private namespace."""
+    return bool(mounted()) or _in_private_mount(None) is not None
+
+
+def limit() -> dict[str, int]:
+    """The rlimit a uid-level worker gets: none where its queues can be listed (and so removed), else
+    ``RLIMIT_MSGQUEUE`` 0 so it can make none."""
+    return {} if listable() else {"RLIMIT_MSGQUEUE": 0}
+
+
+def remove(uid: int) -> list[str]:
+    """Remove every POSIX message queue of ``uid``; what could not be removed, in words."""
+    points = mounted()
+    if points:
+        return unlink_owned(points[0], uid)  # one IPC namespace: every mount shows the same queues
+    return _in_private_mount(uid) or []  # None: not listable, and the worker could make none (``limit``)
