@@ -5,27 +5,29 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from grader.engine.classmodel import ClassModel, Row, load_graded
+from grader.instructor.term.decide import (
+    add_adjustment,
+    confirm_adjustments,
+    decide_check,
+    decide_flag,
+    one_line,
+    reason_of,
+)
 from grader.instructor.term.errors import TermError
 from grader.instructor.term.model import check_decision, load_class, render_class
 from grader.instructor.term.records import (
-    ADJUSTMENTS,
     REVIEWS,
     Adjustment,
     Decision,
     latest_checks,
     latest_decisions,
     now,
-    read_adjustments,
     read_reviews,
-    term_lock,
-    write_adjustments,
-    write_reviews,
 )
-from grader.instructor.term.steps import drift, findings_of
+from grader.instructor.term.steps import drift
 from grader.instructor.term.store import require_batch_folder, store_term_files, unless_batch_running
 
 
@@ -43,10 +45,7 @@ def _row(model: ClassModel, key: str) -> Row:
 
 
 def _reason(text: str | None) -> str:
-    if not (text or "").strip():
-        raise TermError("--reason TEXT is required (it is shown to the student)",
-                        "--reason TEXT가 필요합니다(학생에게 보입니다)")
-    return " ".join(str(text).split())
+    return reason_of(text)
 
 
 def _rerender(out: Path, prog: str, quiet: bool) -> None:
@@ -88,19 +87,8 @@ def _adjustment(args: argparse.Namespace, row: Row) -> Adjustment:
     else:
         raise TermError("give POINTS, --set VALUE, --excuse or --confirm",
                         "POINTS, --set VALUE, --excuse, --confirm 중 하나를 주세요")
-    return Adjustment(row.id, args.task, points, reason, now(), kind, " ".join((args.note or "").split()),
-                      row.hash)
-
-
-def _confirm(out: Path, row: Row) -> int:
-    """Bind the student's adjustments to the submission graded now; how many were made on another one."""
-    with term_lock(out):
-        rows = read_adjustments(out / ADJUSTMENTS)
-        mine = (row.id.casefold(), row.name.casefold())
-        moved = sum(1 for a in rows if a.id.casefold() in mine and a.hash != row.hash)
-        write_adjustments(out / ADJUSTMENTS, [replace(a, hash=row.hash) if a.id.casefold() in mine else a
-                                              for a in rows])
-    return moved
+    return Adjustment(row.id, args.task, points, reason, now(), kind, one_line(args.note), row.hash,
+                      one_line(args.ta))
 
 
 def adjust_main(argv: list[str]) -> int:
@@ -122,6 +110,9 @@ def adjust_main(argv: list[str]) -> int:
                        help="confirm the student's adjustments made on an earlier version of the submission")
     p.add_argument("--note", default="",
                    help="a private note for the instructor (never shown to the student)")
+    p.add_argument("--ta", default="", metavar="NAME",
+                   help="who decides (recorded beside the decision, for the instructor; never shown to the "
+                        "student)")
     p.add_argument("-q", "--quiet", action="store_true")
     args = p.parse_args(argv)
     try:
@@ -129,7 +120,7 @@ def adjust_main(argv: list[str]) -> int:
         model = load_class(args.dir)
         row = _row(model, args.id)
         if args.confirm:
-            moved = _confirm(args.dir, row)
+            moved = confirm_adjustments(args.dir, row)
             _rerender(args.dir, "grade adjust", args.quiet)
             if not args.quiet:
                 print(f"{row.id}: {moved} adjustment(s) confirmed on the current submission / "
@@ -144,10 +135,7 @@ def adjust_main(argv: list[str]) -> int:
                             f"{row.id}에는 {args.task!r} 과제가 없습니다")
         adj = _adjustment(args, row)
         before = row.total
-        with term_lock(args.dir):
-            rows = read_adjustments(args.dir / ADJUSTMENTS)
-            rows.append(adj)
-            write_adjustments(args.dir / ADJUSTMENTS, rows)
+        add_adjustment(args.dir, adj, row)
         after = _row(load_class(args.dir), row.id)
         _rerender(args.dir, "grade adjust", args.quiet)
     except TermError as exc:
@@ -191,6 +179,9 @@ def review_main(argv: list[str]) -> int:
     p.add_argument("--reason", help="why (shown to the student)")
     p.add_argument("--note", default="",
                    help="a private note for the instructor (never shown to the student)")
+    p.add_argument("--ta", default="", metavar="NAME",
+                   help="who decides (recorded beside the decision, for the instructor; never shown to the "
+                        "student)")
     p.add_argument("-q", "--quiet", action="store_true")
     args = p.parse_args(argv)
     try:
@@ -212,16 +203,8 @@ def review_main(argv: list[str]) -> int:
         if args.check:
             raise TermError("--check goes with --confirm or --take",
                             "--check는 --confirm이나 --take와 씁니다")
-        if not row.review.flagged:
-            raise TermError(f"{row.id} is not flagged for review", f"{row.id}은(는) 검토 대상이 아닙니다")
-        reason = _reason(args.reason)
         decision = "accept" if args.accept else "reject"
-        with term_lock(args.dir):
-            rows = read_reviews(args.dir / REVIEWS)
-            earlier = _decision_for(latest_decisions(rows), row)
-            rows.append(Decision(row.id, decision, reason, now(), row.hash, findings_of(row),
-                                 " ".join((args.note or "").split())))
-            write_reviews(args.dir / REVIEWS, rows)
+        earlier = decide_flag(args.dir, row, decision, args.reason, args.note, args.ta)
         _rerender(args.dir, "grade review", args.quiet)
     except TermError as exc:
         return _fail("grade review", exc)
@@ -239,32 +222,10 @@ def review_main(argv: list[str]) -> int:
     return 0
 
 
-def _the_check(row: Row, key: str | None) -> dict:
-    """The provisional check ``key`` of ``row`` (its only one when no key is given)."""
-    keys = [str(c["key"]) for c in row.checks]
-    if not keys:
-        raise TermError(f"{row.id} has no check a TA reads", f"{row.id}에는 조교가 읽을 확인 항목이 없습니다")
-    if key is None and len(keys) > 1:
-        raise TermError(f"{row.id} has {len(keys)} checks: name one with --check ({', '.join(keys)})",
-                        f"{row.id}의 확인 항목이 {len(keys)}개입니다. --check로 하나를 고르세요"
-                        f"({', '.join(keys)})")
-    if key is not None and key not in keys:
-        raise TermError(f"{row.id} has no check {key!r} (it has: {', '.join(keys)})",
-                        f"{row.id}에는 {key!r} 확인 항목이 없습니다({', '.join(keys)})")
-    return next(c for c in row.checks if key is None or c["key"] == key)
-
-
 def _decide_check(args: argparse.Namespace, row: Row) -> int:
     """Record a TA's decision on one provisional check, bound to the content it judged (its hash)."""
-    check = _the_check(row, args.check)
-    reason = _reason(args.reason)
     decision = "take" if args.take else "confirm"
-    with term_lock(args.dir):
-        rows = read_reviews(args.dir / REVIEWS)
-        earlier = check_decision(latest_checks(rows), row, str(check["key"]))
-        rows.append(Decision(row.id, decision, reason, now(), str(check.get("hash") or ""), "",
-                             " ".join((args.note or "").split()), str(check["key"])))
-        write_reviews(args.dir / REVIEWS, rows)
+    check, earlier = decide_check(args.dir, row, args.check, decision, args.reason, args.note, args.ta)
     _rerender(args.dir, "grade review", args.quiet)
     if earlier is not None and earlier.decision != decision:
         print(f"grade review: {row.id} {check['key']}: this {decision} overrides the {earlier.decision} of "
