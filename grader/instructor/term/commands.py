@@ -263,7 +263,8 @@ def list_reviews(model: ClassModel) -> int:
             state = (f"pending again: {d.decision}ed on {d.when} ({d.reason}), but {changed.words()} / "
                      "다른 버전에 대한 결정이라 다시 결정 대기")
         else:
-            state = f"{d.decision}ed: {d.reason} / {'승인' if d.decision == 'accept' else '거부'}"
+            by = f" (by {d.ta})" if d.ta else ""
+            state = f"{d.decision}ed{by}: {d.reason} / {'승인' if d.decision == 'accept' else '거부'}"
         tests = len(r.review.withheld_tests)
         held, restorable = r.review.held_points, r.review.withheld_points
         print(f"{_who(r)}: {held:g} points withheld in {tests} test{'s' if tests != 1 else ''}; "
@@ -283,7 +284,8 @@ def list_reviews(model: ClassModel) -> int:
                          "this part / 이전 버전에 대한 결정이라 다시 결정 대기")
             else:
                 word = ("confirmed", "확인") if d.decision == "confirm" else ("taken", "감점")
-                state = f"{word[0]}: {d.reason} / {word[1]}"
+                by = f" (by {d.ta})" if d.ta else ""
+                state = f"{word[0]}{by}: {d.reason} / {word[1]}"
             where = f" ({c['document']}, line {c['line']})" if c.get("document") and c.get("line") else ""
             pts = float(c.get("points") or 0)
             print(f"{_who(r)}: check {c['key']} of {c.get('task', '?')}{where}: {pts:g} points passed "

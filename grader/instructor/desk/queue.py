@@ -1,0 +1,192 @@
+"""The desk's one queue: everything a person decides in a batch folder, read from the same records and
+the same class model `grade review` reads (grader/instructor/term/).
+
+An item is one thing to decide: a flagged submission (accept or reject), a log part the lesson's reader
+was unsure of (confirm or take), a submission that crashed or ran out of time and a roster student with
+nothing submitted (an adjustment: keep, set a score, excuse), an adjustment made on an earlier version
+of the code (confirm it).  Its state is ``pending`` (never decided), ``decided`` (a decision applies to
+what it judged) or ``again`` (the decision judged another version).  ``seen`` is how many decisions are
+recorded on it: a decision sent back with it is refused when another one landed since (term/decide.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from grader.engine.classmodel import ClassModel, Row
+from grader.instructor.term.decide import adjustment_rows, review_rows
+from grader.instructor.term.records import Adjustment, Decision
+from grader.instructor.term.steps import drift
+
+KINDS = {  # kind -> (English, Korean) label
+    "flag": ("flagged submission", "표시된 제출물"),
+    "check": ("log part a TA reads", "조교가 읽을 로그 부분"),
+    "crash": ("crash or timeout", "오류·시간 초과"),
+    "missing": ("nothing submitted", "미제출"),
+    "adjustment": ("adjustment on an earlier version", "이전 버전에 대한 조정"),
+}
+STATES = {"pending": ("pending", "결정 대기"), "decided": ("decided", "결정됨"),
+          "again": ("pending again", "다시 결정 대기")}
+CRASHED = ("unreadable", "timeout", "error")
+CANNED = {  # the reason the student reads when the TA gives none (one click), in both languages
+    "accept": "reviewed by a TA: the flagged code is fine / 조교 검토: 표시된 코드에 문제가 없습니다",
+    "reject": "reviewed by a TA: the flagged code reaches into the grader / 조교 검토: 표시된 코드가 "
+              "채점기를 건드립니다",
+    "confirm": "a TA read it: it answers what was asked / 조교 확인: 요구한 답입니다",
+    "take": "a TA read it: it does not answer what was asked / 조교 확인: 요구한 답이 아닙니다",
+    "keep": "a TA looked at it: the grade stands / 조교 확인: 점수 유지",
+    "set": "score set by a TA after a manual check / 조교가 직접 확인해 점수를 정함",
+    "excuse": "excused / 면제",
+}
+
+
+@dataclass(frozen=True)
+class Action:
+    verb: str  # what the form posts: accept | reject | confirm | take | keep | set | excuse | reconfirm
+    en: str
+    ko: str
+    effect: str  # what it changes, in points, for the TA
+    reason: str  # the canned reason the student reads (editable), both languages
+    value: bool = False  # needs a number (a score to set)
+
+
+@dataclass
+class Item:
+    kind: str
+    row: Row
+    state: str
+    seen: int  # decisions recorded on it (term/decide.py refuses a stale one)
+    task: str = ""
+    check: dict | None = None
+    latest: Decision | Adjustment | None = None
+    changed: str = ""  # for ``again``: what changed since the decision
+    actions: list[Action] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        """Unique in the class: the kind, the student's id and the check's key."""
+        return "/".join((self.kind, self.row.id, str(self.check["key"]) if self.check else ""))
+
+    @property
+    def ta(self) -> str:
+        return self.latest.ta if self.latest is not None else ""
+
+    @property
+    def verdict(self) -> str:
+        """The decision that counts, for the TA: 'take by bob: reason'."""
+        d = self.latest
+        if d is None:
+            return ""
+        by = f" by {d.ta}" if d.ta else ""
+        what = d.decision if isinstance(d, Decision) else f"{d.kind} {d.points:g}"
+        return f"{what}{by}, {d.when}: {d.reason}"
+
+
+def _flag_actions(row: Row) -> list[Action]:
+    restored, held = row.review.withheld_points, row.review.held_points
+    return [Action("accept", "Accept", "승인", f"+{restored:g} (of {held:g} withheld)", CANNED["accept"]),
+            Action("reject", "Reject", "거부", f"+0 ({held:g} stay withheld)", CANNED["reject"])]
+
+
+def _check_actions(row: Row, check: dict) -> list[Action]:
+    pts = float(check.get("points") or 0)
+    return [Action("confirm", "Confirm", "확인", "+0 (its points stay)", CANNED["confirm"]),
+            Action("take", "Take", "감점", f"-{pts:g}", CANNED["take"])]
+
+
+def _adjust_actions(row: Row, missing: bool) -> list[Action]:
+    keep = [] if missing else [Action("keep", "Keep", "유지", "+0 (the total stays)", CANNED["keep"])]
+    return keep + [Action("set", "Set score", "점수 지정", "the total becomes the value", CANNED["set"],
+                          value=True),
+                   Action("excuse", "Excuse", "면제", "excused (no total)", CANNED["excuse"])]
+
+
+def _review_item(row: Row, rows: list[Decision]) -> Item:
+    done = review_rows(rows, row)
+    latest = _latest(done)
+    state, changed = "pending", ""
+    if latest is not None:
+        moved = drift(row, latest)
+        state, changed = ("again", moved.words()) if moved else ("decided", "")
+    return Item("flag", row, state, len(done), "", None, latest, changed, _flag_actions(row))
+
+
+def _check_item(row: Row, check: dict, rows: list[Decision]) -> Item:
+    done = review_rows(rows, row, str(check["key"]))
+    latest = _latest(done)
+    state, changed = "pending", ""
+    if latest is not None:
+        stale = bool(latest.hash and latest.hash != check.get("hash"))
+        state = "again" if stale else "decided"
+        changed = "the student changed this part since" if stale else ""
+    return Item("check", row, state, len(done), str(check.get("task") or ""), check, latest, changed,
+                _check_actions(row, check))
+
+
+def _adjusted_item(kind: str, row: Row, adjustments: list[Adjustment]) -> Item:
+    """A crash, a timeout or a missing student: decided by an adjustment on the current submission."""
+    done = adjustment_rows(adjustments, row)
+    latest = done[-1] if done else None
+    state, changed = "pending", ""
+    if latest is not None:
+        stale = bool(latest.hash and row.hash and latest.hash != row.hash)
+        state, changed = ("again", "the submission changed since") if stale else ("decided", "")
+    return Item(kind, row, state, len(done), "", None, latest, changed,
+                _adjust_actions(row, kind == "missing"))
+
+
+def _latest(done: list[Decision]) -> Decision | None:
+    ranked = sorted(enumerate(done), key=lambda p: (p[1].when, p[0]))
+    return ranked[-1][1] if ranked else None
+
+
+def build_queue(model: ClassModel, reviews: list[Decision], adjustments: list[Adjustment]) -> list[Item]:
+    """Every item of the class, student by student in the gradebook's order."""
+    items: list[Item] = []
+    for row in model.rows:
+        if row.status == "missing":
+            items.append(_adjusted_item("missing", row, adjustments))
+            continue
+        if row.status in CRASHED:
+            items.append(_adjusted_item("crash", row, adjustments))
+        if row.review.flagged:
+            items.append(_review_item(row, reviews))
+        items += [_check_item(row, c, reviews) for c in row.checks]
+        own = adjustment_rows(adjustments, row)
+        old = [a for a in own if a.hash and row.hash and a.hash != row.hash]
+        if old and row.status not in CRASHED:  # made on an earlier version: confirm it or correct it
+            items.append(Item("adjustment", row, "again", len(own), old[-1].task, None, old[-1],
+                              f"{len(old)} adjustment(s) made on an earlier version",
+                              [Action("reconfirm", "Confirm", "확인",
+                                      "no change (binds them to this version)", "")]))
+    return items
+
+
+@dataclass(frozen=True)
+class Filters:
+    state: str = ""
+    kind: str = ""
+    task: str = ""
+    student: str = ""
+    ta: str = ""
+
+    def keep(self, item: Item) -> bool:
+        s = self.student.casefold()
+        state = item.state == self.state or (self.state == "open" and item.state != "decided")
+        return ((not self.state or state)
+                and (not self.kind or item.kind == self.kind)
+                and (not self.task or item.task == self.task)
+                and (not s or s in item.row.id.casefold() or s in item.row.name.casefold())
+                and (not self.ta or item.ta == self.ta))
+
+
+def counts(items: list[Item]) -> dict[str, int]:
+    """How many items in each state and of each kind."""
+    out = {k: 0 for k in (*STATES, *KINDS)}
+    for item in items:
+        out[item.state] += 1
+        out[item.kind] += 1
+    return out
+
+
+__all__ = ["CANNED", "KINDS", "STATES", "Action", "Filters", "Item", "build_queue", "counts"]
