@@ -77,8 +77,8 @@ def _refuse_if_moved(seen: int | None, done: list, what: str) -> None:
         by, who = (f" by {last.ta}", f"({last.ta}) ") if last.ta else ("", "")
         raise Stale(f"{what} changed{by} while you read it: {last.kind} {last.points:g} ({last.reason}, "
                     f"{last.when}); nothing was recorded, read it again and decide",
-                    f"읽는 동안 다른 조정이 기록되었습니다{who}: {last.kind} {last.points:g} ({last.reason}). "
-                    "아무것도 기록하지 않았습니다. 다시 읽고 결정하세요", last)
+                    f"읽는 동안 다른 조정이 기록되었습니다{who}: {last.kind} {last.points:g} "
+                    f"({last.reason}). 아무것도 기록하지 않았습니다. 다시 읽고 결정하세요", last)
     raise Stale(f"{what} changed while you read it; nothing was recorded, read it again",
                 "읽는 동안 바뀌었습니다. 아무것도 기록하지 않았습니다. 다시 읽으세요", None)
 
