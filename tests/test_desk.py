@@ -3,7 +3,8 @@ review`, driven over HTTP as a browser would, then in Debian's Chromium through 
 
 One class graded once for the module: bob's log says one complexity in words with a ``<script>`` beside it
 (the log reader is unsure: a part a TA reads), mallory imports ``inspect`` (flagged by the tamper scan),
-zoe is on the roster with nothing submitted.  Each test decides on its own copy of the folder.
+zoe is on the roster with nothing submitted; bob's and mallory's code is the same (a pair `grade similarity`
+flags).  Each test decides on its own copy of the folder.
 """
 
 from __future__ import annotations
@@ -23,8 +24,16 @@ import pytest
 
 from grader.instructor.desk.queue import Filters, build_queue
 from grader.instructor.desk.server import Desk, make_server
+from grader.instructor.term.decide import flagged_pairs
 from grader.instructor.term.model import load_class
-from grader.instructor.term.records import ADJUSTMENTS, REVIEWS, read_adjustments, read_reviews
+from grader.instructor.term.records import (
+    ADJUSTMENTS,
+    PAIR_REVIEWS,
+    REVIEWS,
+    read_adjustments,
+    read_pair_reviews,
+    read_reviews,
+)
 from tests.batch_cli import grade, gradebook, results
 from tests.conftest import ROOT, built_once
 
@@ -115,12 +124,14 @@ def _seen(out: Path, kind: str, who: str) -> str:
 
 def test_the_queue_holds_what_a_person_decides(out: Path) -> None:
     model = load_class(out)
-    items = build_queue(model, [], [])
+    items = build_queue(model, [], [], flagged_pairs(out), [])
     assert sorted((i.kind, i.row.id) for i in items) == [("check", "s-bob"), ("flag", "s-mal"),
-                                                          ("missing", "s-zoe")]
+                                                          ("missing", "s-zoe"), ("similarity", "s-bob")]
+    [pair] = [i for i in items if i.kind == "similarity"]
+    assert pair.other is not None and pair.other.id == "s-mal" and pair.key == "similarity/s-bob/s-mal"
     assert all(i.state == "pending" and i.seen == 0 for i in items)
     assert [i.kind for i in items if Filters(kind="check", task="leetcode_log").keep(i)] == ["check"]
-    assert [i.row.id for i in items if Filters(student="MALL").keep(i)] == ["s-mal"]
+    assert [i.kind for i in items if Filters(student="MALL").keep(i)] == ["flag", "similarity"]
     assert not [i for i in items if Filters(state="decided").keep(i)]
 
 
@@ -151,7 +162,7 @@ def test_grade_desk_serves_the_token_holders_and_records_who_decided(out: Path) 
         assert status == 303 and headers["location"] == "/" and "HttpOnly" in headers["set-cookie"]
         status, headers, page = alice.request("GET", "/")
         assert status == 200 and "script-src 'self'" in headers["content-security-policy"]
-        assert "pending <b>3</b>" in page and "TA: <b>alice</b>" in page
+        assert "pending <b>4</b>" in page and "TA: <b>alice</b>" in page
         status, _, page = alice.request("GET", "/student?id=s-bob")
         assert status == 200 and "log n time" in page and "embedding.py" in page  # the log and the code
         assert SCRIPT not in page and "&lt;script&gt;alert(" in page  # the student's text is text
@@ -197,7 +208,16 @@ def test_grade_desk_serves_the_token_holders_and_records_who_decided(out: Path) 
         assert grade("review", str(out), "s-mal", "--reject", "--reason", "reads the grader's frames", "--ta",
                      "carol").returncode == 0
         page = alice.request("GET", "/?ta=carol")[2]
-        assert "reject by carol" in page and "1 of 3 item(s)" in page
+        assert "reject by carol" in page and "1 of 4 item(s)" in page
+        # a similar pair: an outcome in the instructor's record, the same one `grade review` lists
+        status, answer = alice.decide(tokens["alice"], kind="similarity", id="s-mal", check="s-bob",
+                                      verb="refer", seen="0")
+        assert status == 200, answer
+        [outcome] = read_pair_reviews(out / PAIR_REVIEWS)
+        [judged] = flagged_pairs(out)
+        assert (outcome.decision, outcome.ta, outcome.similarity) == ("refer", "alice", judged["similarity"])
+        assert "refer (by alice)" in grade("review", str(out)).stdout
+        assert alice.request("GET", "/similarity.html")[0] == 200
     finally:
         proc.terminate()
         proc.wait(timeout=30)

@@ -14,8 +14,10 @@ from grader.instructor.term.decide import (
     confirm_adjustments,
     decide_check,
     decide_flag,
+    decide_pair,
     one_line,
     reason_of,
+    the_pair,
 )
 from grader.instructor.term.errors import TermError
 from grader.instructor.term.model import load_class, render_class
@@ -73,6 +75,9 @@ def record(out: Path, sent: Sent, ta: str) -> tuple[Row, bool]:
         add_adjustment(out, _adjustment(row, sent, ta), row, sent.seen)
     elif sent.kind == "adjustment" and sent.verb == "reconfirm":
         confirm_adjustments(out, row, sent.seen)
+    elif sent.kind == "similarity":  # the instructor's record alone: no student's page changes
+        decide_pair(out, the_pair(out, row.id, sent.check), sent.verb, sent.reason, sent.note, ta, sent.seen)
+        return row, True
     else:
         raise TermError(f"nothing to {sent.verb!r} on a {sent.kind!r} item",
                         f"{sent.kind!r} 항목에는 {sent.verb!r} 결정을 할 수 없습니다")

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from grader.engine.classmodel import ClassModel, Row
-from grader.instructor.term.decide import adjustment_rows, review_rows
-from grader.instructor.term.records import Adjustment, Decision
+from grader.instructor.term.decide import adjustment_rows, pair_rows, review_rows
+from grader.instructor.term.records import Adjustment, Decision, PairDecision
 from grader.instructor.term.steps import drift
 
 KINDS = {  # kind -> (English, Korean) label
@@ -24,6 +24,7 @@ KINDS = {  # kind -> (English, Korean) label
     "crash": ("crash or timeout", "오류·시간 초과"),
     "missing": ("nothing submitted", "미제출"),
     "adjustment": ("adjustment on an earlier version", "이전 버전에 대한 조정"),
+    "similarity": ("similar pair", "유사한 코드 쌍"),
 }
 STATES = {"pending": ("pending", "결정 대기"), "decided": ("decided", "결정됨"),
           "again": ("pending again", "다시 결정 대기")}
@@ -37,6 +38,8 @@ CANNED = {  # the reason the student reads when the TA gives none (one click), i
     "keep": "a TA looked at it: the grade stands / 조교 확인: 점수 유지",
     "set": "score set by a TA after a manual check / 조교가 직접 확인해 점수를 정함",
     "excuse": "excused / 면제",
+    "clear": "similar for an ordinary reason: nothing to pursue / 흔한 이유로 비슷함: 조치 없음",
+    "refer": "referred to the instructor / 강사에게 넘김",
 }
 
 
@@ -58,14 +61,22 @@ class Item:
     seen: int  # decisions recorded on it (term/decide.py refuses a stale one)
     task: str = ""
     check: dict | None = None
-    latest: Decision | Adjustment | None = None
+    latest: Decision | Adjustment | PairDecision | None = None
     changed: str = ""  # for ``again``: what changed since the decision
     actions: list[Action] = field(default_factory=list)
+    pair: dict[str, str] | None = None  # a similar pair: its row of similarity.csv (``row`` is its ``a``)
+    other: Row | None = None  # the pair's ``b``
 
     @property
     def key(self) -> str:
-        """Unique in the class: the kind, the student's id and the check's key."""
-        return "/".join((self.kind, self.row.id, str(self.check["key"]) if self.check else ""))
+        """Unique in the class: the kind, the student's id and the check's key (the pair's other id)."""
+        last = str(self.check["key"]) if self.check else (self.pair["b"] if self.pair else "")
+        return "/".join((self.kind, self.row.id, last))
+
+    @property
+    def sub(self) -> str:
+        """What the form posts beside the id: the check's key, or the pair's other student."""
+        return self.key.split("/", 2)[2]
 
     @property
     def ta(self) -> str:
@@ -78,7 +89,7 @@ class Item:
         if d is None:
             return ""
         by = f" by {d.ta}" if d.ta else ""
-        what = d.decision if isinstance(d, Decision) else f"{d.kind} {d.points:g}"
+        what = f"{d.kind} {d.points:g}" if isinstance(d, Adjustment) else d.decision
         return f"{what}{by}, {d.when}: {d.reason}"
 
 
@@ -140,8 +151,30 @@ def _latest(done: list[Decision]) -> Decision | None:
     return ranked[-1][1] if ranked else None
 
 
-def build_queue(model: ClassModel, reviews: list[Decision], adjustments: list[Adjustment]) -> list[Item]:
-    """Every item of the class, student by student in the gradebook's order."""
+def _pair_items(model: ClassModel, pairs: list[dict[str, str]], outcomes: list[PairDecision]) -> list[Item]:
+    """The pairs `grade similarity` flagged whose two students are in the class."""
+    items = []
+    for p in pairs:
+        a, b = model.row(p["a"]), model.row(p["b"])
+        if a is None or b is None:
+            continue
+        done = pair_rows(outcomes, p["a"], p["b"])
+        latest = done[-1] if done else None
+        state, changed = "pending", ""
+        if latest is not None:
+            moved = bool(latest.similarity and latest.similarity != p.get("similarity"))
+            state = "again" if moved else "decided"
+            changed = f"the similarity was {latest.similarity}, now {p.get('similarity')}" if moved else ""
+        items.append(Item("similarity", a, state, len(done), "", None, latest, changed,
+                          [Action("clear", "Clear", "조치 없음", "no grade changes", CANNED["clear"]),
+                           Action("refer", "Refer", "넘김", "no grade changes", CANNED["refer"])], p, b))
+    return items
+
+
+def build_queue(model: ClassModel, reviews: list[Decision], adjustments: list[Adjustment],
+                pairs: list[dict[str, str]] | None = None, outcomes: list[PairDecision] | None = None
+                ) -> list[Item]:
+    """Every item of the class, student by student in the gradebook's order, then the similar pairs."""
     items: list[Item] = []
     for row in model.rows:
         if row.status == "missing":
@@ -159,7 +192,7 @@ def build_queue(model: ClassModel, reviews: list[Decision], adjustments: list[Ad
                               f"{len(old)} adjustment(s) made on an earlier version",
                               [Action("reconfirm", "Confirm", "확인",
                                       "no change (binds them to this version)", "")]))
-    return items
+    return items + _pair_items(model, pairs or [], outcomes or [])
 
 
 @dataclass(frozen=True)
@@ -176,7 +209,8 @@ class Filters:
         return ((not self.state or state)
                 and (not self.kind or item.kind == self.kind)
                 and (not self.task or item.task == self.task)
-                and (not s or s in item.row.id.casefold() or s in item.row.name.casefold())
+                and (not s or any(s in r.id.casefold() or s in r.name.casefold()
+                                  for r in (item.row, item.other) if r is not None))
                 and (not self.ta or item.ta == self.ta))
 
 

@@ -77,11 +77,12 @@ class Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(data)))
-        self.send_header("Content-Security-Policy", CSP)
+        extra = dict(headers or {})
+        self.send_header("Content-Security-Policy", extra.pop("Content-Security-Policy", CSP))
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Referrer-Policy", "no-referrer")
         self.send_header("Cache-Control", "no-store")
-        for k, v in (headers or {}).items():
+        for k, v in extra.items():
             self.send_header(k, v)
         self.end_headers()
         self.wfile.write(data)
@@ -156,6 +157,10 @@ class Handler(BaseHTTPRequestHandler):
             self._json(HTTPStatus.OK, {"version": version(out), "reading": open_})
         elif path == "/static/pygments.css":
             self._send(HTTPStatus.OK, pygments_css(), "text/css; charset=utf-8")
+        elif path == "/similarity.html" and (out / "similarity.html").is_file():
+            # `grade similarity`'s own page (escaped by its templates): its inline style, never a script
+            self._send(HTTPStatus.OK, (out / "similarity.html").read_bytes(), headers={
+                "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:"})
         elif path == "/favicon.ico":
             self._send(HTTPStatus.NO_CONTENT, b"", "image/x-icon")
         elif path.startswith("/static/") and path[8:] in STATIC:

@@ -21,7 +21,15 @@ from pygments.lexers import MarkdownLexer, PythonLexer, TextLexer
 from grader.engine.classmodel import ClassModel, Row
 from grader.instructor.desk.queue import KINDS, STATES, Filters, Item, build_queue, counts
 from grader.instructor.similarity.collect import read_kept
-from grader.instructor.term.records import ADJUSTMENTS, REVIEWS, read_adjustments, read_reviews
+from grader.instructor.term.decide import flagged_pairs
+from grader.instructor.term.records import (
+    ADJUSTMENTS,
+    PAIR_REVIEWS,
+    REVIEWS,
+    read_adjustments,
+    read_pair_reviews,
+    read_reviews,
+)
 
 HERE = Path(__file__).parent
 MAX_DOC_BYTES = 512 * 1024  # a log document read for the TA; larger is not a log
@@ -115,7 +123,7 @@ def student_code(model: ClassModel, row: Row) -> list[Shown]:
 def version(out: Path) -> str:
     """Changes whenever a decision is recorded (by this desk, another one or the CLI)."""
     parts = []
-    for name in (REVIEWS, ADJUSTMENTS):
+    for name in (REVIEWS, ADJUSTMENTS, PAIR_REVIEWS):
         try:
             st = (out / name).stat()
             parts.append(f"{st.st_mtime_ns}.{st.st_size}")
@@ -144,7 +152,9 @@ def _readers(page: Page, row: Row) -> list[str]:
 
 
 def _queue(model: ClassModel) -> list[Item]:
-    return build_queue(model, read_reviews(model.out / REVIEWS), read_adjustments(model.out / ADJUSTMENTS))
+    out = model.out
+    return build_queue(model, read_reviews(out / REVIEWS), read_adjustments(out / ADJUSTMENTS),
+                       flagged_pairs(out), read_pair_reviews(out / PAIR_REVIEWS))
 
 
 def render_queue(model: ClassModel, page: Page, filters: Filters, message: str = "") -> str:
@@ -159,7 +169,7 @@ def render_queue(model: ClassModel, page: Page, filters: Filters, message: str =
 
 
 def render_student(model: ClassModel, row: Row, page: Page, message: str = "") -> str:
-    items = [i for i in _queue(model) if i.row.id == row.id]
+    items = [i for i in _queue(model) if row.id in (i.row.id, i.other.id if i.other else "")]
     sections = {i.key: log_section(row, i.check) for i in items if i.check}
     failed = [t for t in row.results.get("tests") or [] if t.get("status") not in ("passed", "skipped")]
     adjustments = [a for a in read_adjustments(model.out / ADJUSTMENTS)

@@ -13,18 +13,24 @@ from grader.instructor.term.decide import (
     confirm_adjustments,
     decide_check,
     decide_flag,
+    decide_pair,
+    flagged_pairs,
     one_line,
+    pair_rows,
     reason_of,
+    the_pair,
 )
 from grader.instructor.term.errors import TermError
 from grader.instructor.term.model import check_decision, load_class, render_class
 from grader.instructor.term.records import (
+    PAIR_REVIEWS,
     REVIEWS,
     Adjustment,
     Decision,
     latest_checks,
     latest_decisions,
     now,
+    read_pair_reviews,
     read_reviews,
 )
 from grader.instructor.term.steps import drift
@@ -173,9 +179,15 @@ def review_main(argv: list[str]) -> int:
                        help="with --check: the provisional check stands, its points stay")
     which.add_argument("--take", action="store_true",
                        help="with --check: take the points the provisional check's tests earned")
+    which.add_argument("--clear", action="store_true",
+                       help="with --pair: the similar pair needs nothing more (the instructor's record only)")
+    which.add_argument("--refer", action="store_true",
+                       help="with --pair: the similar pair is taken further (the instructor's record only)")
     p.add_argument("--check", metavar="KEY",
                    help="the provisional check decided (its key, as the list shows; may be left out when the "
                         "student has only one)")
+    p.add_argument("--pair", metavar="OTHER",
+                   help="the other student of a pair `grade similarity` flagged (with --clear or --refer)")
     p.add_argument("--reason", help="why (shown to the student)")
     p.add_argument("--note", default="",
                    help="a private note for the instructor (never shown to the student)")
@@ -187,9 +199,9 @@ def review_main(argv: list[str]) -> int:
     try:
         require_batch_folder(args.dir)
         model = load_class(args.dir)
-        decided = args.accept or args.reject or args.confirm or args.take
+        decided = args.accept or args.reject or args.confirm or args.take or args.clear or args.refer
         if args.id is None:
-            if decided or args.check:
+            if decided or args.check or args.pair:
                 raise TermError("a decision needs an ID", "결정에는 ID가 필요합니다")
             return list_reviews(model)
         if not decided:
@@ -197,6 +209,15 @@ def review_main(argv: list[str]) -> int:
                             "provisional check), and --reason",
                             "--accept나 --reject(표시된 제출물), --confirm이나 --take(확인 항목)와 "
                             "--reason을 주세요")
+        if args.pair or args.clear or args.refer:
+            if not (args.pair and (args.clear or args.refer)):
+                raise TermError("--pair OTHER goes with --clear or --refer",
+                                "--pair는 --clear나 --refer와 씁니다")
+            pair = the_pair(args.dir, args.id, args.pair)
+            decide_pair(args.dir, pair, "clear" if args.clear else "refer", args.reason, args.note, args.ta)
+            if not args.quiet:
+                print(f"{pair['a']} / {pair['b']}: {'cleared' if args.clear else 'referred'} / 기록됨")
+            return 0
         row = _row(model, args.id)
         if args.confirm or args.take:
             return _decide_check(args, row)
@@ -250,7 +271,8 @@ def list_reviews(model: ClassModel) -> int:
     checked = [r for r in model.rows if r.checks]
     reviews = read_reviews(model.out / REVIEWS)
     decisions, checks = latest_decisions(reviews), latest_checks(reviews)
-    if not flagged and not checked:
+    pairs = flagged_pairs(model.out)
+    if not flagged and not checked and not pairs:
         print("No submission is flagged for review and no check waits for a TA / 검토 대상 제출물도, "
               "조교가 읽을 확인 항목도 없습니다")
         return 0
@@ -296,6 +318,18 @@ def list_reviews(model: ClassModel) -> int:
                 print(f"    | {line}")
             print(f"    decide: grade review {model.out} {r.id} --check {c['key']} --confirm|--take "
                   "--reason TEXT")
+    outcomes = read_pair_reviews(model.out / PAIR_REVIEWS)
+    for p in pairs:
+        done = pair_rows(outcomes, p["a"], p["b"])
+        if not done:
+            state = "pending / 결정 대기"
+        else:
+            last = done[-1]
+            by = f" (by {last.ta})" if last.ta else ""
+            again = " — pending again, the similarity changed" if last.similarity != p["similarity"] else ""
+            state = f"{last.decision}{by}: {last.reason}{again}"
+        print(f"{p['a']} / {p['b']}: similar code (similarity {p['similarity']}, {p['matched_tokens']} "
+              f"matched tokens) / 유사한 코드 — {state}")
     return 0
 
 

@@ -9,6 +9,8 @@ between (a second TA on the same item), the decision is refused with what the ot
 
 from __future__ import annotations
 
+import csv
+import io
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,14 +18,20 @@ from grader.engine.classmodel import Row
 from grader.instructor.term.errors import TermError
 from grader.instructor.term.records import (
     ADJUSTMENTS,
+    PAIR_DECISIONS,
+    PAIR_REVIEWS,
     REVIEWS,
     Adjustment,
     Decision,
+    PairDecision,
     now,
+    pair_key,
     read_adjustments,
+    read_pair_reviews,
     read_reviews,
     term_lock,
     write_adjustments,
+    write_pair_reviews,
     write_reviews,
 )
 from grader.instructor.term.steps import findings_of
@@ -32,7 +40,7 @@ from grader.instructor.term.steps import findings_of
 class Stale(TermError):
     """Someone decided the item after the person deciding last saw it: nothing was written."""
 
-    def __init__(self, en: str, ko: str, latest: Decision | Adjustment | None) -> None:
+    def __init__(self, en: str, ko: str, latest: Decision | Adjustment | PairDecision | None) -> None:
         super().__init__(en, ko)
         self.latest = latest
 
@@ -66,7 +74,7 @@ def _refuse_if_moved(seen: int | None, done: list, what: str) -> None:
     if seen is None or len(done) == seen:
         return
     last = done[-1] if done else None
-    if isinstance(last, Decision):
+    if isinstance(last, (Decision, PairDecision)):
         by, who = (f" by {last.ta}", f"({last.ta}) ") if last.ta else ("", "")
         said = f"{last.decision} ({last.reason}, {last.when})"
         raise Stale(f"{what} was decided{by} while you read it: {said}; nothing was recorded, read it again "
@@ -157,6 +165,45 @@ def confirm_adjustments(out: Path, row: Row, seen: int | None = None) -> int:
     return moved
 
 
+def pair_rows(rows: list[PairDecision], a: str, b: str) -> list[PairDecision]:
+    return [d for d in rows if d.pair() == pair_key(a, b)]
+
+
+def decide_pair(out: Path, pair: dict[str, str], decision: str, reason: str | None, note: str = "",
+                ta: str = "", seen: int | None = None) -> PairDecision | None:
+    """Record the outcome of a flagged similarity pair (a row of similarity.csv); the one it replaces."""
+    if decision not in PAIR_DECISIONS:
+        raise TermError(f"a similar pair is cleared or referred, not {decision!r}",
+                        f"유사한 쌍은 clear나 refer로 결정합니다: {decision!r}")
+    why = reason_of(reason)
+    with term_lock(out):
+        rows = read_pair_reviews(out / PAIR_REVIEWS)
+        done = pair_rows(rows, pair["a"], pair["b"])
+        _refuse_if_moved(seen, done, f"the pair {pair['a']} / {pair['b']}")
+        rows.append(PairDecision(pair["a"], pair["b"], decision, why, now(), pair.get("similarity", ""),
+                                 one_line(note), one_line(ta)))
+        write_pair_reviews(out / PAIR_REVIEWS, rows)
+    return done[-1] if done else None
+
+
+def flagged_pairs(out: Path) -> list[dict[str, str]]:
+    """The rows of similarity.csv `grade similarity` flagged (none when it did not run), with their rank."""
+    path = out / "similarity.csv"
+    if not path.is_file():
+        return []
+    rows = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8-sig"))))
+    return [{**r, "rank": str(n)} for n, r in enumerate(rows, 1) if r.get("flagged") == "true"]
+
+
+def the_pair(out: Path, a: str, b: str) -> dict[str, str]:
+    key = pair_key(a, b)
+    found = next((p for p in flagged_pairs(out) if pair_key(p["a"], p["b"]) == key), None)
+    if found is None:
+        raise TermError(f"{a} and {b} are not a pair `grade similarity` flagged in {out}",
+                        f"{a}와 {b}는 {out}에서 grade similarity가 표시한 쌍이 아닙니다")
+    return found
+
+
 def _latest(done: list[Decision]) -> Decision | None:
     """The decision that counts among one item's: the latest by time, the later row on a tie."""
     ranked = sorted(enumerate(done), key=lambda p: (p[1].when, p[0]))
@@ -164,4 +211,5 @@ def _latest(done: list[Decision]) -> Decision | None:
 
 
 __all__ = ["Stale", "add_adjustment", "adjustment_rows", "confirm_adjustments", "decide_check", "decide_flag",
-           "one_line", "reason_of", "review_rows", "the_check"]
+           "decide_pair", "flagged_pairs", "one_line", "pair_rows", "reason_of", "review_rows", "the_check",
+           "the_pair"]

@@ -16,6 +16,11 @@ other findings makes a review pending again, and marks an adjustment as made on 
 review --ta`, the desk's token), for the instructor only.  Files written before these columns existed
 (the first four or five) still read; their rows are bound to nothing.
 
+``similarity-reviews.csv`` (``a,b,decision,reason,when,similarity,note,ta``) holds the outcome a person
+recorded on a pair `grade similarity` flagged: ``clear`` (nothing to pursue) or ``refer`` (taken
+further); the latest per pair counts, bound to the similarity it judged.  It is the instructor's
+alone: no student's total or page reads it.
+
 ``grade batch`` (resume or ``--force``) never touches them, ``grade merge`` takes the union, so a
 decision outlives every regrade.  Writers hold ``DIR/.term.lock`` while they read and rewrite a file.
 """
@@ -38,12 +43,15 @@ POLICY = "policy.toml"
 TIMES = "submitted_at.csv"
 ADJUSTMENTS = "adjustments.csv"
 REVIEWS = "reviews.csv"
+PAIR_REVIEWS = "similarity-reviews.csv"
 TERM_FILES = (POLICY, TIMES, ADJUSTMENTS, REVIEWS)
 ADJUSTMENT_HEADER = ("id", "task", "points", "reason", "when", "kind", "note", "hash", "ta")
 REVIEW_HEADER = ("id", "decision", "reason", "when", "hash", "findings", "note", "check", "ta")
 DECISIONS = ("accept", "reject")
 CHECK_DECISIONS = ("confirm", "take")  # a TA's decision on a provisional check
 KINDS = ("points", "bonus", "set", "excused")
+PAIR_HEADER = ("a", "b", "decision", "reason", "when", "similarity", "note", "ta")
+PAIR_DECISIONS = ("clear", "refer")  # a flagged similarity pair: nothing to pursue, or taken further
 
 
 @dataclass(frozen=True)
@@ -70,6 +78,27 @@ class Decision:
     note: str = ""
     check: str = ""  # a TA's decision on this check's key (results.json ``ta_checks``); "": the flag
     ta: str = ""  # who decided (never shown to the student)
+
+
+@dataclass(frozen=True)
+class PairDecision:
+    a: str
+    b: str
+    decision: str  # clear | refer
+    reason: str
+    when: str
+    similarity: str = ""  # the similarity it judged, as similarity.csv wrote it
+    note: str = ""
+    ta: str = ""
+
+    def pair(self) -> tuple[str, str]:
+        return pair_key(self.a, self.b)
+
+
+def pair_key(a: str, b: str) -> tuple[str, str]:
+    """A pair's one name, whichever way round it is given."""
+    x, y = a.casefold(), b.casefold()
+    return (x, y) if x <= y else (y, x)
 
 
 def now() -> str:
@@ -121,6 +150,22 @@ def read_reviews(path: Path) -> list[Decision]:
         out.append(Decision(r["id"], r["decision"], r["reason"], r["when"], r["hash"], r["findings"],
                             r["note"], r["check"], r["ta"]))
     return out
+
+
+def read_pair_reviews(path: Path) -> list[PairDecision]:
+    out = []
+    for line, r in _rows(path, PAIR_HEADER):
+        if r["decision"] not in PAIR_DECISIONS or not r["a"] or not r["b"]:
+            allowed = " or ".join(PAIR_DECISIONS)
+            raise TermError(f"{path}: line {line}: decision must be {allowed}, with a and b",
+                            f"{path}: {line}행: 결정은 {allowed}이고 a와 b가 있어야 합니다")
+        out.append(PairDecision(r["a"], r["b"], r["decision"], r["reason"], r["when"], r["similarity"],
+                                r["note"], r["ta"]))
+    return out
+
+
+def write_pair_reviews(path: Path, rows: list[PairDecision]) -> None:
+    write_atomic(path, _csv(PAIR_HEADER, [astuple(d) for d in rows]))
 
 
 def latest_decisions(decisions: list[Decision]) -> dict[str, Decision]:
