@@ -163,6 +163,7 @@ def test_grade_desk_serves_the_token_holders_and_records_who_decided(out: Path) 
         status, headers, page = alice.request("GET", "/")
         assert status == 200 and "script-src 'self'" in headers["content-security-policy"]
         assert "pending <b>4</b>" in page and "TA: <b>alice</b>" in page
+        assert "<b>1</b> blocker(s)" in page and "s-mal (mallory): review pending" in page  # as the export
         status, _, page = alice.request("GET", "/student?id=s-bob")
         assert status == 200 and "log n time" in page and "embedding.py" in page  # the log and the code
         assert SCRIPT not in page and "&lt;script&gt;alert(" in page  # the student's text is text
@@ -208,7 +209,7 @@ def test_grade_desk_serves_the_token_holders_and_records_who_decided(out: Path) 
         assert grade("review", str(out), "s-mal", "--reject", "--reason", "reads the grader's frames", "--ta",
                      "carol").returncode == 0
         page = alice.request("GET", "/?ta=carol")[2]
-        assert "reject by carol" in page and "1 of 4 item(s)" in page
+        assert "reject by carol" in page and "1 of 4 item(s)" in page and "ready / 준비됨" in page
         # a similar pair: an outcome in the instructor's record, the same one `grade review` lists
         status, answer = alice.decide(tokens["alice"], kind="similarity", id="s-mal", check="s-bob",
                                       verb="refer", seen="0")

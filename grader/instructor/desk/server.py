@@ -210,7 +210,7 @@ class Handler(BaseHTTPRequestHandler):
             self._json(HTTPStatus.OK, {"ok": True, "message": said, "id": row.id})
             return
         back = form.get("next", "/")
-        back = back if back.startswith("/") and not back.startswith("//") else "/"
+        back = back if back.startswith("/") and not back.startswith("//") and "\\" not in back else "/"
         self._send(HTTPStatus.SEE_OTHER, "", headers={
             "Location": back + ("&" if "?" in back else "?") + "said=" + quote(said)})
 

@@ -20,6 +20,7 @@ from pygments.lexers import MarkdownLexer, PythonLexer, TextLexer
 
 from grader.engine.classmodel import ClassModel, Row
 from grader.instructor.desk.queue import KINDS, STATES, Filters, Item, build_queue, counts
+from grader.instructor.export import batch_scores, unsendable
 from grader.instructor.similarity.collect import read_kept
 from grader.instructor.term.decide import flagged_pairs
 from grader.instructor.term.records import (
@@ -157,6 +158,11 @@ def _queue(model: ClassModel) -> list[Item]:
                        flagged_pairs(out), read_pair_reviews(out / PAIR_REVIEWS))
 
 
+def blockers(model: ClassModel) -> list[tuple[str, str]]:
+    """(student id, why) for each reason `grade export` refuses to send the class yet."""
+    return [(s["id"], line) for s in batch_scores(model) for line in unsendable([s], model.out)]
+
+
 def render_queue(model: ClassModel, page: Page, filters: Filters, message: str = "") -> str:
     items = _queue(model)
     shown = [i for i in items if filters.keep(i)]
@@ -165,7 +171,7 @@ def render_queue(model: ClassModel, page: Page, filters: Filters, message: str =
     return _env.get_template("queue.html.j2").render(
         page=page, items=shown, total=len(items), counts=counts(items), kinds=KINDS, states=STATES,
         filters=filters, tasks=tasks, tas=tas, readers={i.row.id: _readers(page, i.row) for i in shown},
-        version=version(model.out), message=message, notes=model.notes)
+        version=version(model.out), message=message, notes=model.notes, blockers=blockers(model))
 
 
 def render_student(model: ClassModel, row: Row, page: Page, message: str = "") -> str:
