@@ -311,3 +311,24 @@ def test_two_tas_in_chromium_decide_with_keys_and_see_each_other(desk: tuple[Des
             assert bob.evaluate("document.querySelectorAll('script:not([src])').length") == 0
         finally:
             browser.close()
+
+
+def test_the_same_unsure_text_is_decided_at_once(desk: tuple[Desk, dict[str, str]], out: Path) -> None:
+    """carl handed in bob's log (his folder as a batch writes it): the two checks read the same text, are
+    grouped, and one click decides both, each bound to its own part and each student's pages rewritten."""
+    shutil.copytree(out / "bob", out / "carl")
+    marker = json.loads((out / "carl" / "batch.json").read_text(encoding="utf-8"))
+    marker.update(name="carl", student_id="carl")
+    (out / "carl" / "batch.json").write_text(json.dumps(marker), encoding="utf-8")
+    d, tokens = desk
+    c = Client(d.port)
+    c.request("GET", f"/?token={tokens['alice']}")
+    page = c.request("GET", "/student?id=s-bob")[2]
+    assert 'name="also" value="0:carl" checked' in page and "1 other student(s) who wrote the same" in page
+    status, answer = c.decide(tokens["alice"], kind="check", id="s-bob", check=CHECK, verb="take", seen="0",
+                              also="0:carl")
+    assert status == 200, answer
+    assert sorted((r.id, r.decision, r.ta) for r in read_reviews(out / REVIEWS)) == [
+        ("carl", "take", "alice"), ("s-bob", "take", "alice")]
+    for name in ("bob", "carl"):
+        assert results(out, name)["final"]["checks"][CHECK]["decision"] == "take"

@@ -39,6 +39,7 @@ class Sent:
     note: str
     seen: int
     value: str = ""
+    also: tuple[tuple[str, int], ...] = ()  # a check: the students who wrote the same, with what was seen
 
 
 def _row(model: ClassModel, key: str) -> Row:
@@ -64,13 +65,19 @@ def record(out: Path, sent: Sent, ta: str) -> tuple[Row, bool]:
     """Record ``sent`` as ``ta``'s decision and render the class files and that student's pages; the row
     it was made on and whether the pages were written (False while a batch writes the folder: the batch
     renders them when it ends). TermError (decide.Stale included) when refused: nothing written."""
-    row = _row(load_class(out), sent.id)
+    model = load_class(out)
+    row = _row(model, sent.id)
+    rendered = {row.id}
     if not sent.reason.strip() and sent.kind != "student":  # one click: the canned reason of that choice
         sent = replace(sent, reason=CANNED.get(sent.verb, ""))
     if sent.kind == "flag":
         decide_flag(out, row, sent.verb, sent.reason, sent.note, ta, sent.seen)
     elif sent.kind == "check":
+        others = [(_row(model, who), seen) for who, seen in sent.also]  # all found before one is written
         decide_check(out, row, sent.check, sent.verb, sent.reason, sent.note, ta, sent.seen)
+        for other, seen in others:  # the same text, decided at once (each refused alone when stale)
+            decide_check(out, other, sent.check, sent.verb, sent.reason, sent.note, ta, seen)
+            rendered.add(other.id)
     elif sent.kind in ("crash", "missing", "student"):
         add_adjustment(out, _adjustment(row, sent, ta), row, sent.seen)
     elif sent.kind == "adjustment" and sent.verb == "reconfirm":
@@ -83,7 +90,7 @@ def record(out: Path, sent: Sent, ta: str) -> tuple[Row, bool]:
                         f"{sent.kind!r} 항목에는 {sent.verb!r} 결정을 할 수 없습니다")
     with _RENDER, unless_batch_running(out) as free:
         if free:
-            render_class(out, only={row.id})
+            render_class(out, only=rendered)
     return row, free
 
 

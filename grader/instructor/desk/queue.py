@@ -66,6 +66,7 @@ class Item:
     actions: list[Action] = field(default_factory=list)
     pair: dict[str, str] | None = None  # a similar pair: its row of similarity.csv (``row`` is its ``a``)
     other: Row | None = None  # the pair's ``b``
+    same: list[Item] = field(default_factory=list)  # a check: the others undecided with the same text
 
     @property
     def key(self) -> str:
@@ -192,7 +193,25 @@ def build_queue(model: ClassModel, reviews: list[Decision], adjustments: list[Ad
                               f"{len(old)} adjustment(s) made on an earlier version",
                               [Action("reconfirm", "Confirm", "확인",
                                       "no change (binds them to this version)", "")]))
+    _group_same(items)
     return items + _pair_items(model, pairs or [], outcomes or [])
+
+
+def _normalised(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _group_same(items: list[Item]) -> None:
+    """Each undecided check learns the others of its key whose student wrote the same text (normalised):
+    decided together, as Gradescope groups answers."""
+    groups: dict[tuple[str, str], list[Item]] = {}
+    for item in items:
+        if item.kind == "check" and item.check is not None and item.state != "decided":
+            groups.setdefault((str(item.check["key"]), _normalised(str(item.check.get("saw") or ""))),
+                              []).append(item)
+    for group in groups.values():
+        for item in group:
+            item.same = [x for x in group if x is not item]
 
 
 @dataclass(frozen=True)

@@ -177,8 +177,8 @@ class Handler(BaseHTTPRequestHandler):
         if length > MAX_BODY:
             self._refuse(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too large / 너무 큽니다")
             return
-        form = {k: v[-1] for k, v in parse_qs(self.rfile.read(length).decode("utf-8", "replace"),
-                                              keep_blank_values=True).items()}
+        fields = parse_qs(self.rfile.read(length).decode("utf-8", "replace"), keep_blank_values=True)
+        form = {k: v[-1] for k, v in fields.items()}
         ta = self.desk.ta_of(form.get("token"))  # in the form, not only the cookie: no cross-site POST
         if ta is None or not self._same_origin():
             self._refuse(HTTPStatus.FORBIDDEN, "a decision needs this desk's token, sent from its own page / "
@@ -193,8 +193,13 @@ class Handler(BaseHTTPRequestHandler):
             self._refuse(HTTPStatus.BAD_REQUEST, "the form lacks what it showed (seen) / "
                                                  "양식이 잘못되었습니다")
             return
+        try:  # "also": the students who wrote the same text, each as "seen:id"
+            also = tuple((who, int(n)) for n, _, who in (x.partition(":") for x in fields.get("also", [])))
+        except ValueError:
+            self._refuse(HTTPStatus.BAD_REQUEST, "the form is malformed (also) / 양식이 잘못되었습니다")
+            return
         sent = Sent(form.get("kind", ""), form.get("id", ""), form.get("check", ""), form.get("verb", ""),
-                    form.get("reason", ""), form.get("note", ""), seen, form.get("value", ""))
+                    form.get("reason", ""), form.get("note", ""), seen, form.get("value", ""), also)
         try:
             row, written = record(self.desk.out, sent, ta)
         except Stale as exc:
