@@ -307,6 +307,11 @@ def test_two_tas_in_chromium_decide_with_keys_and_see_each_other(desk: tuple[Des
             assert "decided by alice" in bob.locator(".message").inner_text()
             bob.locator("article.item.decided").wait_for(timeout=30_000)  # the page shows alice's take
             assert [r.ta for r in read_reviews(out / REVIEWS)] == ["alice"]
+            # a decision made elsewhere (here over plain HTTP) reaches bob's open page without a reload
+            status, _ = Client(d.port).decide(tokens["alice"], kind="similarity", id="s-bob", check="s-mal",
+                                              verb="clear", seen="0")
+            assert status == 200
+            bob.get_by_text("clear by alice").wait_for(timeout=30_000)
             assert not [e for e in errors if "409 (Conflict)" not in e], errors  # bob's refusal, said
             assert bob.evaluate("document.querySelectorAll('script:not([src])').length") == 0
         finally:
