@@ -9,6 +9,7 @@ flags).  Each test decides on its own copy of the folder.
 
 from __future__ import annotations
 
+import html
 import http.client
 import json
 import re
@@ -167,6 +168,7 @@ def test_grade_desk_serves_the_token_holders_and_records_who_decided(out: Path) 
         status, _, page = alice.request("GET", "/student?id=s-bob")
         assert status == 200 and "log n time" in page and "embedding.py" in page  # the log and the code
         assert SCRIPT not in page and "&lt;script&gt;alert(" in page  # the student's text is text
+        previews = re.findall(r"<li><b>Take</b>: (.*?)<br>", page)
         bob.request("GET", f"/?token={tokens['bob']}")
 
         # a decision needs the token in the form, and this origin (a cross-site form has neither)
@@ -187,6 +189,7 @@ def test_grade_desk_serves_the_token_holders_and_records_who_decided(out: Path) 
         # rendered as after `grade review`: that student's pages and the gradebook, no one else's page
         final = results(out, "bob")["final"]
         assert final["checks"][CHECK]["decision"] == "take" and row.reason in final["steps"][0]["en"]
+        assert [html.unescape(p) for p in previews] == [final["steps"][0]["en"]]  # as the page foretold
         assert float(gradebook(out)["bob"]["adjustment"]) == -1.0
         changed = {p.parent.name for p, t in pages.items() if p.stat().st_mtime_ns != t}
         assert changed == {"bob"}

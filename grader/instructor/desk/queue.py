@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from grader.engine.classmodel import ClassModel, Row
 from grader.instructor.term.decide import adjustment_rows, pair_rows, review_rows
 from grader.instructor.term.records import Adjustment, Decision, PairDecision
-from grader.instructor.term.steps import drift
+from grader.instructor.term.steps import adjustment_step, check_step, drift, review_step
 
 KINDS = {  # kind -> (English, Korean) label
     "flag": ("flagged submission", "표시된 제출물"),
@@ -51,6 +51,7 @@ class Action:
     effect: str  # what it changes, in points, for the TA
     reason: str  # the canned reason the student reads (editable), both languages
     value: bool = False  # needs a number (a score to set)
+    reads: tuple[str, str] = ("", "")  # the step the student reads after it (the canned reason), en and ko
 
 
 @dataclass
@@ -96,21 +97,43 @@ class Item:
 
 def _flag_actions(row: Row) -> list[Action]:
     restored, held = row.review.withheld_points, row.review.held_points
-    return [Action("accept", "Accept", "승인", f"+{restored:g} (of {held:g} withheld)", CANNED["accept"]),
-            Action("reject", "Reject", "거부", f"+0 ({held:g} stay withheld)", CANNED["reject"])]
+
+    def reads(verb: str) -> tuple[str, str]:
+        step = review_step(row, Decision(row.id, verb, CANNED[verb], ""))
+        return step.en, step.ko
+
+    return [Action("accept", "Accept", "승인", f"+{restored:g} (of {held:g} withheld)", CANNED["accept"],
+                   reads=reads("accept")),
+            Action("reject", "Reject", "거부", f"+0 ({held:g} stay withheld)", CANNED["reject"],
+                   reads=reads("reject"))]
 
 
 def _check_actions(row: Row, check: dict) -> list[Action]:
     pts = float(check.get("points") or 0)
-    return [Action("confirm", "Confirm", "확인", "+0 (its points stay)", CANNED["confirm"]),
-            Action("take", "Take", "감점", f"-{pts:g}", CANNED["take"])]
+
+    def reads(verb: str, taken: float) -> tuple[str, str]:
+        step = check_step(check, Decision(row.id, verb, CANNED[verb], "", check=str(check["key"])), taken)
+        return step.en, step.ko
+
+    return [Action("confirm", "Confirm", "확인", "+0 (its points stay)", CANNED["confirm"],
+                   reads=reads("confirm", 0.0)),
+            Action("take", "Take", "감점", f"-{pts:g}", CANNED["take"], reads=reads("take", pts))]
 
 
 def _adjust_actions(row: Row, missing: bool) -> list[Action]:
-    keep = [] if missing else [Action("keep", "Keep", "유지", "+0 (the total stays)", CANNED["keep"])]
+    def reads(verb: str, kind: str) -> tuple[str, str]:
+        step = adjustment_step(Adjustment(row.id, "", 0.0, CANNED[verb], "", kind))
+        if kind != "set":
+            return step.en, step.ko
+        return (step.en.replace("set by the instructor to 0", "set by the instructor to SCORE"),
+                step.ko.replace("점수를 0점으로", "점수를 SCORE점으로"))
+
+    keep = [] if missing else [Action("keep", "Keep", "유지", "+0 (the total stays)", CANNED["keep"],
+                                      reads=reads("keep", "points"))]
     return keep + [Action("set", "Set score", "점수 지정", "the total becomes the value", CANNED["set"],
-                          value=True),
-                   Action("excuse", "Excuse", "면제", "excused (no total)", CANNED["excuse"])]
+                          value=True, reads=reads("set", "set")),
+                   Action("excuse", "Excuse", "면제", "excused (no total)", CANNED["excuse"],
+                          reads=reads("excuse", "excused"))]
 
 
 def _review_item(row: Row, rows: list[Decision]) -> Item:
