@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.cli import main as grade_cli
 from grader.instructor.desk.queue import Filters, build_queue
 from grader.instructor.desk.server import Desk, make_server
 from grader.instructor.term.decide import flagged_pairs
@@ -134,6 +135,13 @@ def test_the_queue_holds_what_a_person_decides(out: Path) -> None:
     assert [i.kind for i in items if Filters(kind="check", task="leetcode_log").keep(i)] == ["check"]
     assert [i.kind for i in items if Filters(student="MALL").keep(i)] == ["flag", "similarity"]
     assert not [i for i in items if Filters(state="decided").keep(i)]
+    # a roster student with nothing submitted: a score set or an excusal, by `grade adjust` as by the desk
+    assert grade_cli(["adjust", str(out), "s-zoe", "1", "--reason", "x", "-q"]) == 2
+    assert grade_cli(["adjust", str(out), "s-zoe", "--set", "0", "--reason", "nothing handed in", "--ta",
+                      "carol", "-q"]) == 0
+    model = load_class(out)
+    [zoe] = [i for i in build_queue(model, [], read_adjustments(out / ADJUSTMENTS)) if i.kind == "missing"]
+    assert (zoe.state, zoe.ta, zoe.seen) == ("decided", "carol", 1)
 
 
 def test_grade_desk_serves_the_token_holders_and_records_who_decided(out: Path) -> None:

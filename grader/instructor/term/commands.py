@@ -42,9 +42,11 @@ def _fail(prog: str, exc: TermError) -> int:
     return 2
 
 
-def _row(model: ClassModel, key: str) -> Row:
+def _row(model: ClassModel, key: str, missing_ok: bool = False) -> Row:
+    """The student ``key``; a roster student with nothing submitted only where ``missing_ok`` (a score
+    set or an excusal: nothing else applies to no submission)."""
     row = model.row(key)
-    if row is None or row.status == "missing":
+    if row is None or (row.status == "missing" and not missing_ok):
         raise TermError(f"no submission with id or name {key!r} in {model.out}",
                         f"{model.out}에 id나 이름이 {key!r}인 제출물이 없습니다")
     return row
@@ -124,7 +126,7 @@ def adjust_main(argv: list[str]) -> int:
     try:
         require_batch_folder(args.dir)
         model = load_class(args.dir)
-        row = _row(model, args.id)
+        row = _row(model, args.id, missing_ok=args.excuse or args.set is not None)
         if args.confirm:
             moved = confirm_adjustments(args.dir, row)
             _rerender(args.dir, "grade adjust", args.quiet)
@@ -142,7 +144,7 @@ def adjust_main(argv: list[str]) -> int:
         adj = _adjustment(args, row)
         before = row.total
         add_adjustment(args.dir, adj, row)
-        after = _row(load_class(args.dir), row.id)
+        after = _row(load_class(args.dir), row.id, missing_ok=True)
         _rerender(args.dir, "grade adjust", args.quiet)
     except TermError as exc:
         return _fail("grade adjust", exc)
