@@ -32,7 +32,8 @@
     const form = ev.target;
     if (!form.classList.contains("decide")) return;
     ev.preventDefault();
-    const data = new URLSearchParams(new FormData(form, ev.submitter));
+    const data = new URLSearchParams(new FormData(form));
+    if (ev.submitter && ev.submitter.name) data.set(ev.submitter.name, ev.submitter.value);  // the choice clicked
     busy = true;
     try {
       const r = await fetch(form.action, {method: "POST", body: data, credentials: "same-origin",
