@@ -146,6 +146,7 @@ COMMANDS: dict[str, str] = {
     "review": "grader.instructor.term.review",
     "term": "grader.instructor.term.term",
     "similarity": "grader.instructor.similarity",
+    "desk": "grader.instructor.desk",
     "lessons": "grader.report.lesson_list",  # the student's copy has it too
     "new-lesson": "grader.instructor.new_lesson",
 }

@@ -5,27 +5,35 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from grader.engine.classmodel import ClassModel, Row, load_graded
+from grader.instructor.term.decide import (
+    add_adjustment,
+    confirm_adjustments,
+    decide_check,
+    decide_flag,
+    decide_pair,
+    flagged_pairs,
+    one_line,
+    pair_rows,
+    reason_of,
+    the_pair,
+)
 from grader.instructor.term.errors import TermError
 from grader.instructor.term.model import check_decision, load_class, render_class
 from grader.instructor.term.records import (
-    ADJUSTMENTS,
+    PAIR_REVIEWS,
     REVIEWS,
     Adjustment,
     Decision,
     latest_checks,
     latest_decisions,
     now,
-    read_adjustments,
+    read_pair_reviews,
     read_reviews,
-    term_lock,
-    write_adjustments,
-    write_reviews,
 )
-from grader.instructor.term.steps import drift, findings_of
+from grader.instructor.term.steps import drift
 from grader.instructor.term.store import require_batch_folder, store_term_files, unless_batch_running
 
 
@@ -34,19 +42,18 @@ def _fail(prog: str, exc: TermError) -> int:
     return 2
 
 
-def _row(model: ClassModel, key: str) -> Row:
+def _row(model: ClassModel, key: str, missing_ok: bool = False) -> Row:
+    """The student ``key``; a roster student with nothing submitted only where ``missing_ok`` (a score
+    set or an excusal: nothing else applies to no submission)."""
     row = model.row(key)
-    if row is None or row.status == "missing":
+    if row is None or (row.status == "missing" and not missing_ok):
         raise TermError(f"no submission with id or name {key!r} in {model.out}",
                         f"{model.out}에 id나 이름이 {key!r}인 제출물이 없습니다")
     return row
 
 
 def _reason(text: str | None) -> str:
-    if not (text or "").strip():
-        raise TermError("--reason TEXT is required (it is shown to the student)",
-                        "--reason TEXT가 필요합니다(학생에게 보입니다)")
-    return " ".join(str(text).split())
+    return reason_of(text)
 
 
 def _rerender(out: Path, prog: str, quiet: bool) -> None:
@@ -88,19 +95,8 @@ def _adjustment(args: argparse.Namespace, row: Row) -> Adjustment:
     else:
         raise TermError("give POINTS, --set VALUE, --excuse or --confirm",
                         "POINTS, --set VALUE, --excuse, --confirm 중 하나를 주세요")
-    return Adjustment(row.id, args.task, points, reason, now(), kind, " ".join((args.note or "").split()),
-                      row.hash)
-
-
-def _confirm(out: Path, row: Row) -> int:
-    """Bind the student's adjustments to the submission graded now; how many were made on another one."""
-    with term_lock(out):
-        rows = read_adjustments(out / ADJUSTMENTS)
-        mine = (row.id.casefold(), row.name.casefold())
-        moved = sum(1 for a in rows if a.id.casefold() in mine and a.hash != row.hash)
-        write_adjustments(out / ADJUSTMENTS, [replace(a, hash=row.hash) if a.id.casefold() in mine else a
-                                              for a in rows])
-    return moved
+    return Adjustment(row.id, args.task, points, reason, now(), kind, one_line(args.note), row.hash,
+                      one_line(args.ta))
 
 
 def adjust_main(argv: list[str]) -> int:
@@ -122,14 +118,17 @@ def adjust_main(argv: list[str]) -> int:
                        help="confirm the student's adjustments made on an earlier version of the submission")
     p.add_argument("--note", default="",
                    help="a private note for the instructor (never shown to the student)")
+    p.add_argument("--ta", default="", metavar="NAME",
+                   help="who decides (recorded beside the decision, for the instructor; never shown to the "
+                        "student)")
     p.add_argument("-q", "--quiet", action="store_true")
     args = p.parse_args(argv)
     try:
         require_batch_folder(args.dir)
         model = load_class(args.dir)
-        row = _row(model, args.id)
+        row = _row(model, args.id, missing_ok=args.excuse or args.set is not None)
         if args.confirm:
-            moved = _confirm(args.dir, row)
+            moved = confirm_adjustments(args.dir, row)
             _rerender(args.dir, "grade adjust", args.quiet)
             if not args.quiet:
                 print(f"{row.id}: {moved} adjustment(s) confirmed on the current submission / "
@@ -144,11 +143,8 @@ def adjust_main(argv: list[str]) -> int:
                             f"{row.id}에는 {args.task!r} 과제가 없습니다")
         adj = _adjustment(args, row)
         before = row.total
-        with term_lock(args.dir):
-            rows = read_adjustments(args.dir / ADJUSTMENTS)
-            rows.append(adj)
-            write_adjustments(args.dir / ADJUSTMENTS, rows)
-        after = _row(load_class(args.dir), row.id)
+        add_adjustment(args.dir, adj, row)
+        after = _row(load_class(args.dir), row.id, missing_ok=True)
         _rerender(args.dir, "grade adjust", args.quiet)
     except TermError as exc:
         return _fail("grade adjust", exc)
@@ -185,20 +181,29 @@ def review_main(argv: list[str]) -> int:
                        help="with --check: the provisional check stands, its points stay")
     which.add_argument("--take", action="store_true",
                        help="with --check: take the points the provisional check's tests earned")
+    which.add_argument("--clear", action="store_true",
+                       help="with --pair: the similar pair needs nothing more (the instructor's record only)")
+    which.add_argument("--refer", action="store_true",
+                       help="with --pair: the similar pair is taken further (the instructor's record only)")
     p.add_argument("--check", metavar="KEY",
                    help="the provisional check decided (its key, as the list shows; may be left out when the "
                         "student has only one)")
+    p.add_argument("--pair", metavar="OTHER",
+                   help="the other student of a pair `grade similarity` flagged (with --clear or --refer)")
     p.add_argument("--reason", help="why (shown to the student)")
     p.add_argument("--note", default="",
                    help="a private note for the instructor (never shown to the student)")
+    p.add_argument("--ta", default="", metavar="NAME",
+                   help="who decides (recorded beside the decision, for the instructor; never shown to the "
+                        "student)")
     p.add_argument("-q", "--quiet", action="store_true")
     args = p.parse_args(argv)
     try:
         require_batch_folder(args.dir)
         model = load_class(args.dir)
-        decided = args.accept or args.reject or args.confirm or args.take
+        decided = args.accept or args.reject or args.confirm or args.take or args.clear or args.refer
         if args.id is None:
-            if decided or args.check:
+            if decided or args.check or args.pair:
                 raise TermError("a decision needs an ID", "결정에는 ID가 필요합니다")
             return list_reviews(model)
         if not decided:
@@ -206,22 +211,23 @@ def review_main(argv: list[str]) -> int:
                             "provisional check), and --reason",
                             "--accept나 --reject(표시된 제출물), --confirm이나 --take(확인 항목)와 "
                             "--reason을 주세요")
+        if args.pair or args.clear or args.refer:
+            if not (args.pair and (args.clear or args.refer)):
+                raise TermError("--pair OTHER goes with --clear or --refer",
+                                "--pair는 --clear나 --refer와 씁니다")
+            pair = the_pair(args.dir, args.id, args.pair)
+            decide_pair(args.dir, pair, "clear" if args.clear else "refer", args.reason, args.note, args.ta)
+            if not args.quiet:
+                print(f"{pair['a']} / {pair['b']}: {'cleared' if args.clear else 'referred'} / 기록됨")
+            return 0
         row = _row(model, args.id)
         if args.confirm or args.take:
             return _decide_check(args, row)
         if args.check:
             raise TermError("--check goes with --confirm or --take",
                             "--check는 --confirm이나 --take와 씁니다")
-        if not row.review.flagged:
-            raise TermError(f"{row.id} is not flagged for review", f"{row.id}은(는) 검토 대상이 아닙니다")
-        reason = _reason(args.reason)
         decision = "accept" if args.accept else "reject"
-        with term_lock(args.dir):
-            rows = read_reviews(args.dir / REVIEWS)
-            earlier = _decision_for(latest_decisions(rows), row)
-            rows.append(Decision(row.id, decision, reason, now(), row.hash, findings_of(row),
-                                 " ".join((args.note or "").split())))
-            write_reviews(args.dir / REVIEWS, rows)
+        earlier = decide_flag(args.dir, row, decision, args.reason, args.note, args.ta)
         _rerender(args.dir, "grade review", args.quiet)
     except TermError as exc:
         return _fail("grade review", exc)
@@ -239,32 +245,10 @@ def review_main(argv: list[str]) -> int:
     return 0
 
 
-def _the_check(row: Row, key: str | None) -> dict:
-    """The provisional check ``key`` of ``row`` (its only one when no key is given)."""
-    keys = [str(c["key"]) for c in row.checks]
-    if not keys:
-        raise TermError(f"{row.id} has no check a TA reads", f"{row.id}에는 조교가 읽을 확인 항목이 없습니다")
-    if key is None and len(keys) > 1:
-        raise TermError(f"{row.id} has {len(keys)} checks: name one with --check ({', '.join(keys)})",
-                        f"{row.id}의 확인 항목이 {len(keys)}개입니다. --check로 하나를 고르세요"
-                        f"({', '.join(keys)})")
-    if key is not None and key not in keys:
-        raise TermError(f"{row.id} has no check {key!r} (it has: {', '.join(keys)})",
-                        f"{row.id}에는 {key!r} 확인 항목이 없습니다({', '.join(keys)})")
-    return next(c for c in row.checks if key is None or c["key"] == key)
-
-
 def _decide_check(args: argparse.Namespace, row: Row) -> int:
     """Record a TA's decision on one provisional check, bound to the content it judged (its hash)."""
-    check = _the_check(row, args.check)
-    reason = _reason(args.reason)
     decision = "take" if args.take else "confirm"
-    with term_lock(args.dir):
-        rows = read_reviews(args.dir / REVIEWS)
-        earlier = check_decision(latest_checks(rows), row, str(check["key"]))
-        rows.append(Decision(row.id, decision, reason, now(), str(check.get("hash") or ""), "",
-                             " ".join((args.note or "").split()), str(check["key"])))
-        write_reviews(args.dir / REVIEWS, rows)
+    check, earlier = decide_check(args.dir, row, args.check, decision, args.reason, args.note, args.ta)
     _rerender(args.dir, "grade review", args.quiet)
     if earlier is not None and earlier.decision != decision:
         print(f"grade review: {row.id} {check['key']}: this {decision} overrides the {earlier.decision} of "
@@ -289,7 +273,8 @@ def list_reviews(model: ClassModel) -> int:
     checked = [r for r in model.rows if r.checks]
     reviews = read_reviews(model.out / REVIEWS)
     decisions, checks = latest_decisions(reviews), latest_checks(reviews)
-    if not flagged and not checked:
+    pairs = flagged_pairs(model.out)
+    if not flagged and not checked and not pairs:
         print("No submission is flagged for review and no check waits for a TA / 검토 대상 제출물도, "
               "조교가 읽을 확인 항목도 없습니다")
         return 0
@@ -302,7 +287,8 @@ def list_reviews(model: ClassModel) -> int:
             state = (f"pending again: {d.decision}ed on {d.when} ({d.reason}), but {changed.words()} / "
                      "다른 버전에 대한 결정이라 다시 결정 대기")
         else:
-            state = f"{d.decision}ed: {d.reason} / {'승인' if d.decision == 'accept' else '거부'}"
+            by = f" (by {d.ta})" if d.ta else ""
+            state = f"{d.decision}ed{by}: {d.reason} / {'승인' if d.decision == 'accept' else '거부'}"
         tests = len(r.review.withheld_tests)
         held, restorable = r.review.held_points, r.review.withheld_points
         print(f"{_who(r)}: {held:g} points withheld in {tests} test{'s' if tests != 1 else ''}; "
@@ -322,7 +308,8 @@ def list_reviews(model: ClassModel) -> int:
                          "this part / 이전 버전에 대한 결정이라 다시 결정 대기")
             else:
                 word = ("confirmed", "확인") if d.decision == "confirm" else ("taken", "감점")
-                state = f"{word[0]}: {d.reason} / {word[1]}"
+                by = f" (by {d.ta})" if d.ta else ""
+                state = f"{word[0]}{by}: {d.reason} / {word[1]}"
             where = f" ({c['document']}, line {c['line']})" if c.get("document") and c.get("line") else ""
             pts = float(c.get("points") or 0)
             print(f"{_who(r)}: check {c['key']} of {c.get('task', '?')}{where}: {pts:g} points passed "
@@ -333,6 +320,18 @@ def list_reviews(model: ClassModel) -> int:
                 print(f"    | {line}")
             print(f"    decide: grade review {model.out} {r.id} --check {c['key']} --confirm|--take "
                   "--reason TEXT")
+    outcomes = read_pair_reviews(model.out / PAIR_REVIEWS)
+    for p in pairs:
+        done = pair_rows(outcomes, p["a"], p["b"])
+        if not done:
+            state = "pending / 결정 대기"
+        else:
+            last = done[-1]
+            by = f" (by {last.ta})" if last.ta else ""
+            again = " — pending again, the similarity changed" if last.similarity != p["similarity"] else ""
+            state = f"{last.decision}{by}: {last.reason}{again}"
+        print(f"{p['a']} / {p['b']}: similar code (similarity {p['similarity']}, {p['matched_tokens']} "
+              f"matched tokens) / 유사한 코드 — {state}")
     return 0
 
 

@@ -225,13 +225,14 @@ def _pages_stale(d: Path) -> bool:
     return (d / "feedback.html").exists() and not (d / PAGES_MARK).exists()
 
 
-def _write_final(model: ClassModel, has_term: bool) -> int:
-    """Each student's results.json ``final`` and reports, where they change; how many were rewritten."""
+def _write_final(model: ClassModel, has_term: bool, only: set[str] | None = None) -> int:
+    """Each student's results.json ``final`` and reports, where they change (of the rows whose id is in
+    ``only``, when given); how many were rewritten."""
     from grader.report import write_reports
 
     changed = 0
     for row in model.rows:
-        if not row.dir:
+        if not row.dir or (only is not None and row.id not in only):
             continue
         d = model.out / row.dir
         final = final_section(row) if (row.steps or has_term) else None
@@ -277,12 +278,14 @@ def _say_new_notes(out: Path, notes: list[dict]) -> None:
         write_atomic(out / NOTES_SEEN, json.dumps(notes, ensure_ascii=False))
 
 
-def render_class(out: Path, model: ClassModel | None = None) -> ClassReport:
-    """Every class output of ``out`` from one model (loaded here unless given)."""
+def render_class(out: Path, model: ClassModel | None = None, only: set[str] | None = None) -> ClassReport:
+    """Every class output of ``out`` from one model (loaded here unless given); with ``only`` (ids),
+    the class files and those students' pages alone (a decision changes no one else's)."""
     model = model if model is not None else load_class(out)
-    _say_new_notes(out, model.notes)
+    if only is None:
+        _say_new_notes(out, model.notes)
     has_term = model.policy is not None
-    _write_final(model, has_term)
+    _write_final(model, has_term, only)
     write_atomic(out / CLASS_JSON, to_json(model))
     return classpages.write_class_report(out, model)
 

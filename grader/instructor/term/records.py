@@ -1,9 +1,9 @@
 """The instructor's decisions, one CSV each in the batch folder, appended to and never rewritten by a grade.
 
-* ``adjustments.csv``: ``id,task,points,reason,when,kind,note,hash`` (every row counts; a correction is
+* ``adjustments.csv``: ``id,task,points,reason,when,kind,note,hash,ta`` (every row counts; a correction is
   another row); ``kind`` is ``points`` (an adjustment within the maximum), ``bonus`` (may go above it),
   ``set`` (``points`` is the total the instructor sets) or ``excused``;
-* ``reviews.csv``: ``id,decision,reason,when,hash,findings,note,check`` (decision ``accept`` or
+* ``reviews.csv``: ``id,decision,reason,when,hash,findings,note,check,ta`` (decision ``accept`` or
   ``reject`` on a flagged submission; the latest one counts). A row with a ``check`` is a TA's decision
   on one check the lesson passed provisionally (results.json ``ta_checks``): ``confirm`` (the points
   stay) or ``take`` (the points its tests earned are taken); its ``hash`` is the check's, the content it
@@ -12,8 +12,14 @@
 ``hash`` is the submission's content hash (its done-marker's ``submission_hash``) the decision was made
 on, and ``findings`` the tamper scan's findings it judged (a JSON list): a regrade of other code or with
 other findings makes a review pending again, and marks an adjustment as made on an earlier version.
-``note`` is the instructor's own and never reaches a student's page.  Files written before these
-columns existed (the first four or five) still read; their rows are bound to nothing.
+``note`` is the instructor's own and never reaches a student's page; ``ta`` names who decided (`grade
+review --ta`, the desk's token), for the instructor only.  Files written before these columns existed
+(the first four or five) still read; their rows are bound to nothing.
+
+``similarity-reviews.csv`` (``a,b,decision,reason,when,similarity,note,ta``) holds the outcome a person
+recorded on a pair `grade similarity` flagged: ``clear`` (nothing to pursue) or ``refer`` (taken
+further); the latest per pair counts, bound to the similarity it judged.  It is the instructor's
+alone: no student's total or page reads it.
 
 ``grade batch`` (resume or ``--force``) never touches them, ``grade merge`` takes the union, so a
 decision outlives every regrade.  Writers hold ``DIR/.term.lock`` while they read and rewrite a file.
@@ -37,12 +43,15 @@ POLICY = "policy.toml"
 TIMES = "submitted_at.csv"
 ADJUSTMENTS = "adjustments.csv"
 REVIEWS = "reviews.csv"
+PAIR_REVIEWS = "similarity-reviews.csv"
 TERM_FILES = (POLICY, TIMES, ADJUSTMENTS, REVIEWS)
-ADJUSTMENT_HEADER = ("id", "task", "points", "reason", "when", "kind", "note", "hash")
-REVIEW_HEADER = ("id", "decision", "reason", "when", "hash", "findings", "note", "check")
+ADJUSTMENT_HEADER = ("id", "task", "points", "reason", "when", "kind", "note", "hash", "ta")
+REVIEW_HEADER = ("id", "decision", "reason", "when", "hash", "findings", "note", "check", "ta")
 DECISIONS = ("accept", "reject")
 CHECK_DECISIONS = ("confirm", "take")  # a TA's decision on a provisional check
 KINDS = ("points", "bonus", "set", "excused")
+PAIR_HEADER = ("a", "b", "decision", "reason", "when", "similarity", "note", "ta")
+PAIR_DECISIONS = ("clear", "refer")  # a flagged similarity pair: nothing to pursue, or taken further
 
 
 @dataclass(frozen=True)
@@ -55,6 +64,7 @@ class Adjustment:
     kind: str = "points"  # points | bonus | set | excused (KINDS)
     note: str = ""  # the instructor's private note
     hash: str = ""  # the submission it was made on ("" in a file older than the column)
+    ta: str = ""  # who made it (never shown to the student)
 
 
 @dataclass(frozen=True)
@@ -67,6 +77,29 @@ class Decision:
     findings: str = ""  # the findings it judged: a JSON list of their English text
     note: str = ""
     check: str = ""  # a TA's decision on this check's key (results.json ``ta_checks``); "": the flag
+    ta: str = ""  # who decided (never shown to the student)
+
+
+@dataclass(frozen=True)
+class PairDecision:
+    a: str
+    b: str
+    decision: str  # clear | refer
+    reason: str
+    when: str
+    similarity: str = ""  # the similarity it judged, as similarity.csv wrote it
+    note: str = ""
+    ta: str = ""
+
+    def pair(self) -> tuple[str, str]:
+        return pair_key(self.a, self.b)
+
+
+def pair_key(a: str, b: str) -> tuple[str, str]:
+    """A pair's one name, whichever way round it is given."""
+    x, y = a.casefold(), b.casefold()
+    return (x, y) if x <= y else (y, x)
+
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
@@ -102,7 +135,8 @@ def read_adjustments(path: Path) -> list[Adjustment]:
         if kind not in KINDS:
             raise TermError(f"{path}: line {line}: kind must be one of {', '.join(KINDS)}, found {kind!r}",
                             f"{path}: {line}행: kind는 {', '.join(KINDS)} 중 하나여야 합니다: {kind!r}")
-        out.append(Adjustment(r["id"], r["task"], points, r["reason"], r["when"], kind, r["note"], r["hash"]))
+        out.append(Adjustment(r["id"], r["task"], points, r["reason"], r["when"], kind, r["note"], r["hash"],
+                              r["ta"]))
     return out
 
 
@@ -114,8 +148,24 @@ def read_reviews(path: Path) -> list[Decision]:
             raise TermError(f"{path}: line {line}: decision must be {' or '.join(allowed)}, with an id",
                             f"{path}: {line}행: 결정은 {' 또는 '.join(allowed)}이고 id가 있어야 합니다")
         out.append(Decision(r["id"], r["decision"], r["reason"], r["when"], r["hash"], r["findings"],
-                            r["note"], r["check"]))
+                            r["note"], r["check"], r["ta"]))
     return out
+
+
+def read_pair_reviews(path: Path) -> list[PairDecision]:
+    out = []
+    for line, r in _rows(path, PAIR_HEADER):
+        if r["decision"] not in PAIR_DECISIONS or not r["a"] or not r["b"]:
+            allowed = " or ".join(PAIR_DECISIONS)
+            raise TermError(f"{path}: line {line}: decision must be {allowed}, with a and b",
+                            f"{path}: {line}행: 결정은 {allowed}이고 a와 b가 있어야 합니다")
+        out.append(PairDecision(r["a"], r["b"], r["decision"], r["reason"], r["when"], r["similarity"],
+                                r["note"], r["ta"]))
+    return out
+
+
+def write_pair_reviews(path: Path, rows: list[PairDecision]) -> None:
+    write_atomic(path, _csv(PAIR_HEADER, [astuple(d) for d in rows]))
 
 
 def latest_decisions(decisions: list[Decision]) -> dict[str, Decision]:
