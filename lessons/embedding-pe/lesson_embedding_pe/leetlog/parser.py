@@ -44,7 +44,9 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
                    "초기 아이디어", "처음 접근", "첫 접근", "처음 방법", "아이디어", "브루트포스",
                    "first idea", "initial idea",
                    "first approach", "initial approach", "first thought", "idea", "brute force",
-                   "first", "initial", "intuition", "초기 접근", "첫 풀이", "착안", "발상", "직관", "처음"),
+                   "first", "initial", "intuition", "초기 접근", "첫 풀이", "착안", "발상", "직관", "처음",
+                   # 반말 and plain speech: '- 처음 생각:', '- 첫 생각:'
+                   "처음 생각", "첫 생각", "처음 떠올린 거", "처음 떠올린 것", "처음엔", "first thoughts"),
     "final_approach": ("최종 접근", "최종 방법", "최종 풀이", "최종 아이디어", "접근", "접근 방법",
                        "풀이 방법", "해결 방법", "풀이", "final approach", "approach", "final solution",
                        "final idea",
@@ -63,11 +65,13 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
                         "mistake", "pitfalls", "pitfall", "bugs", "errors", "wrong", "bug", "error",
                         "mistakes made", "issue", "issues", "gotcha", "gotchas", "edge cases",
                         "what i got wrong", "버그", "오류", "에러", "오답", "오답 노트", "오답노트",
-                        "주의", "주의점", "배운 점", "회고", "틀린 곳"),
+                        "주의", "주의점", "배운 점", "회고", "틀린 곳",
+                        "틀린 거", "틀린 것", "틀렸던 거", "틀렸던 것", "실수한 거", "실수한 것", "헷갈린 거"),
     "solved": ("풀이 방식", "풀이 여부", "해결 방식", "혼자 풀었나", "혼자 풀었나요", "혼자 풀었는지",
                "혼자 여부", "solved", "solved alone", "how solved", "solved by", "solved how",
                "independently", "alone", "혼자",
-               "스스로", "해결 여부", "풀었나", "자력"),
+               "스스로", "해결 여부", "풀었나", "자력",
+               "혼자 풀었어", "혼자 풀었니", "혼자 풀었음", "혼자 풂", "혼자 풀었나"),
     "redo_date": ("다시 풀 날짜", "다시 풀 날", "다시 풀기", "재풀이 날짜", "재풀이", "복습 날짜", "복습일",
                   "redo date", "redo", "redo on", "review date", "retry date", "revisit", "revisit date",
                   "next review", "redo by", "retry on", "re-solve", "resolve date", "다시 풀기 날짜",
@@ -253,6 +257,9 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
         name = match_label(m.group(1))
         if name:
             return name, m.group(2).strip().lstrip("*_ ").strip(), m.group(1)
+    m = _PARTICLE_LABEL.match(text)  # 'First idea는 x를 n번 곱하기': an English label, a Korean particle
+    if m and (name := match_label(m.group(1))) and _answers(name, m.group(2)):
+        return name, m.group(2).strip(), m.group(1)
     m = _SOLVED_SENTENCE.match(text)
     if m and not _says_how_solved(text):
         m = None  # 'I solved LeetCode 50, Pow(x, n). I first ...' is prose, not the answer to 'Solved'
@@ -269,6 +276,11 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
     return (name, "", text) if name else None
 
 
+# A label in English with the Korean topic or subject particle, then its value (a student switching
+# language inside the line): 'Time complexity는 O(log n)인데 …', 'First idea는 brute force'.
+_PARTICLE_LABEL = re.compile(r"^\**([A-Za-z][A-Za-z .'/&-]{1,30}?)\**\s*(?:은|는|이|가|란)\s+(.+)$")
+
+
 # --------------------------------------------------------------------------- one clause, one claim
 
 # A second label inside a line ('Problem: 50. Pow(x, n)  Difficulty: Medium', 'Time: O(n), Space: O(1)'):
@@ -276,6 +288,8 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
 _INLINE_LABEL = re.compile(
     r"(?:\s{2,}|\s*[,;|·/]\s*|[.。]\s+|\s[-—–]\s)(?P<label>(?:\*\*|__)?[^\W\d_][^:：,;|.*()（）\n]{0,28}?)"
     r"\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*")
+# '…이고, 난이도는 Medium': a second field in the line said with the topic particle rather than a colon
+_INLINE_PARTICLE = re.compile(r"(?:[,;]\s*|\s[-—–]\s)(?P<label>[가-힣A-Za-z][가-힣A-Za-z ]{0,24}?)(?:은|는)\s+")
 _LABEL_JOIN = re.compile(r"\s*(?:/|&|,|·|\+|->|→|=>|⇒|\band\b|및|와|과)\s*", re.I)
 
 
@@ -285,10 +299,11 @@ def claims(name: str, rest: str, label: str) -> list[tuple[str, str, str]]:
     line ('... Difficulty: Medium') starts a field of its own."""
     pieces: list[tuple[str, str, str]] = []
     at, current = 0, (name, label)
-    for m in _INLINE_LABEL.finditer(rest):
+    found = sorted([*_INLINE_LABEL.finditer(rest), *_INLINE_PARTICLE.finditer(rest)], key=lambda m: m.start())
+    for m in found:
         other = match_label(m.group("label"))
         value = rest[m.end():]
-        if other is None or other == current[0] or not _answers(other, value):
+        if m.start() < at or other is None or other == current[0] or not _answers(other, value):
             continue
         pieces.append((current[0], rest[at:m.start()].strip(), current[1]))
         at, current = m.end(), (other, m.group("label").strip("*_ "))
@@ -516,7 +531,47 @@ class _Builder:
 
 
 def parse_log(text: str) -> LogParse:
-    """Split a log into problems and labelled fields, keeping line numbers."""
+    """Split a log into problems and labelled fields, keeping the student's line numbers. The log is
+    read as a Markdown tree first (tree.py): a container that holds the log is read as the text it
+    holds, a table with a column per problem one column at a time."""
+    from .tree import flatten
+
+    flat = flatten(text, _holds_log)
+    if not flat.changed and flat.text == "\n".join(text.splitlines()):
+        return _parse_lines(text)
+    parsed = _parse_lines(flat.text)
+    _remap(parsed, flat.origin)
+    parsed.line_count = len(text.splitlines())
+    return parsed
+
+
+def _holds_log(text: str) -> bool:
+    """A container holds the log when its text, read alone, holds a problem with two labelled fields
+    filled, or six said in sentences (the template's instructions name problems, a level and a Big-O)."""
+    for p in _parse_lines(text).problems:
+        filled = [f for f in p.fields.values() if f.filled]
+        if sum(f.label not in ("sentence", "heading") for f in filled) >= 2 or len(filled) >= 6:
+            return True
+    return False
+
+
+def _remap(parsed: LogParse, origin: list[int]) -> None:
+    """Each line number of a flattened log back to the student's own line."""
+    def at(n: int) -> int:
+        return origin[n - 1] if 0 < n <= len(origin) else n
+
+    def pairs(items: list[tuple[int, str]]) -> list[tuple[int, str]]:
+        return [(at(n), t) for n, t in items]
+
+    parsed.prose = pairs(parsed.prose)
+    for entry in parsed.problems:
+        entry.heading_line = at(entry.heading_line) if entry.heading_line else entry.heading_line
+        entry.extra, entry.sentences = pairs(entry.extra), pairs(entry.sentences)
+        for f in (*entry.fields.values(), *entry.duplicates):
+            f.line, f.lines = at(f.line), pairs(f.lines)
+
+
+def _parse_lines(text: str) -> LogParse:
     b = _Builder()
     lines = text.splitlines()
     tables = _problem_tables(lines)

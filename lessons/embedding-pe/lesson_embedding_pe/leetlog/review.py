@@ -720,6 +720,8 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
         return _zero(findings, "empty_log", "LEETCODE_LOG.md가 비어 있습니다. 템플릿의 칸을 채우세요.",
                      "LEETCODE_LOG.md is empty; fill in the template's fields.")
     parsed = parse_log(text)
+    if not parsed.problems and _has_words(text):
+        return _unplaced(text)
     if not parsed.problems:
         return _zero(findings, "no_fields",
                      "문제 구역이나 항목 이름(문제, 난이도, 시간복잡도 ...)을 하나도 찾지 못했습니다. "
@@ -734,6 +736,48 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
                      "LEETCODE_LOG.md is still the blank template: no field has been filled in.",
                      parsed.problems[0].line)
     return _review_entries(parsed.problems, findings, practice or {}, unsolved, sources)
+
+
+# A log the reader placed nothing of is still a log when it has this many words of its own: a title or a
+# stray line is not, a paragraph is. Such a log goes to a TA whole; the reader is sure of nothing in it.
+UNPLACED_WORDS = 12
+# The field a TA decides for each public part of a problem (loggrade's groups: problem, approach,
+# complexity, what went wrong, solved), so that each part is a TA check of its own.
+_UNPLACED_FIELDS = ("problem", "first_idea", "time", "what_went_wrong", "solved")
+
+
+def _has_words(text: str) -> bool:
+    """Whether ``text`` holds words of the student's own beyond headings, comments and placeholders."""
+    body = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
+    body = "\n".join(line for line in body.splitlines() if not re.match(r"^\s*#{1,6}\s", line))
+    body = _PLACEHOLDER.sub(" ", body)
+    return len(re.findall(r"[^\W\d_]{2,}", body)) >= UNPLACED_WORDS
+
+
+def _unplaced(text: str) -> LogReview:
+    """Text the reader could not place in any problem or field: never a sure 0, a TA reads it. The
+    points stay provisionally, and each part of each problem is one unsure finding (one TA check)."""
+    findings: list[Finding] = []
+    breakdown: list[BreakdownItem] = []
+    for k in range(1, PROBLEMS + 1):
+        for name in _UNPLACED_FIELDS:
+            findings.append(Finding(
+                UNSURE, "unsure_unplaced", k, name, None,
+                f"문제 {k}: 기록의 글을 어느 문제·칸에도 놓지 못했습니다 ('{LABELS_KO[name]}' 포함). "
+                f"형식을 알아보지 못했을 뿐 내용이 없다고 확신할 수 없습니다. {TA_KO}",
+                f"Problem {k}: the reader could not place any of the log's text in a problem or field "
+                f"('{LABELS_EN[name]}' among them); it cannot be sure the log lacks it, only that it did not "
+                f"recognise the layout. {TA_EN}"))
+        breakdown += [
+            BreakdownItem(f"problem {k}: fields present and well formed", 2.0, 2.0),
+            BreakdownItem(f"problem {k}: time complexity parses and matches a known approach",
+                          BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS, BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS),
+            BreakdownItem(f"problem {k}: space complexity parses and matches a known approach",
+                          BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS, BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS),
+            BreakdownItem(f"problem {k}: task fit (Medium, Math, distinct)", 0.0, 0.0),
+        ]
+    points = round(sum(b.points for b in breakdown), 4)
+    return LogReview(points, MAX_POINTS, breakdown, findings)
 
 
 def _review_entries(
