@@ -287,11 +287,13 @@ def test_recursive_fast_power_in_the_code_is_held_to_its_log_n_space() -> None:
         (1, "space", "complexity_inconsistent")
     ]
     assert review_log(log, sources={"leetcode": _ERATOSTHENES}).points == MAX_POINTS
-    # the log says 'a few variables' (the iterative one) and the code recurses: a TA reads it
+    # the log says 'a few variables' (the iterative one) and the code recurses: the claim is held to the
+    # code (issue 43), which the message quotes
     both = review_log(log.replace("추가 메모리 없음", "변수 몇 개"), sources={"leetcode": recursive})
-    assert [(f.problem, f.field, f.code) for f in both.findings if f.severity == "unsure"] == [
-        (1, "space", "unsure_approach")
-    ] and both.points == MAX_POINTS
+    held = [f for f in both.findings if f.code.startswith("complexity")]
+    assert [(f.problem, f.field, f.code) for f in held] == [(1, "space", "complexity_inconsistent")]
+    assert "half = my_pow(x, n // 2)" in held[0].message_en and "O(log n)" in held[0].message_en
+    assert not [f for f in both.findings if f.severity == "unsure"] and both.points == MAX_POINTS - 0.25
 
 
 @pytest.mark.parametrize(

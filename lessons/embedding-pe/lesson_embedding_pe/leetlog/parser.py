@@ -71,7 +71,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
                "혼자 여부", "solved", "solved alone", "how solved", "solved by", "solved how",
                "independently", "alone", "혼자",
                "스스로", "해결 여부", "풀었나", "자력",
-               "혼자 풀었어", "혼자 풀었니", "혼자 풀었음", "혼자 풂", "혼자 풀었나"),
+               "혼자 풀었어", "혼자 풀었니", "혼자 풀었나"),
     "redo_date": ("다시 풀 날짜", "다시 풀 날", "다시 풀기", "재풀이 날짜", "재풀이", "복습 날짜", "복습일",
                   "redo date", "redo", "redo on", "review date", "retry date", "revisit", "revisit date",
                   "next review", "redo by", "retry on", "re-solve", "resolve date", "다시 풀기 날짜",
@@ -273,6 +273,8 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
     # a label alone, not a sentence with 'time' in it ('It runs in O(log n) time and O(1) space.')
     alone = len(text) <= 40 and not re.search(r"[OΘ]\s*\(|[.。다]$", text)
     name = match_label(text) if alone else None
+    if name == "solved" and _says_how_solved(text):
+        return "solved", text, "Solved"  # '- 혼자 풀었어': the question's words are its answer
     return (name, "", text) if name else None
 
 

@@ -22,8 +22,9 @@ from pathlib import Path
 
 from grader.core.lang import particle
 
-from .bigo import Complexity, ParseError, compare, find_all_bigo, parse
+from .bigo import Complexity, ParseError, Term, compare, find_all_bigo, parse
 from .catalog import Approach, Problem, find_problem, identify
+from .codecost import implemented, size_name
 from .coverage import function_source, says_why
 from .mathtext import to_plain
 from .parser import LABELS_EN, LABELS_KO, REQUIRED, Field, ProblemEntry, parse_log, unlabelled
@@ -321,6 +322,8 @@ def _review_problem_field(ctx: _Ctx) -> Problem | None:
     if not text:
         return None
     match = find_problem(text)
+    if match.conflict and _section_number(text, match.number, ctx):
+        match = find_problem(_SECTION_NUMBER.sub("", text, count=1))  # '## 1. Pow(x, n)': the section's place
     line = f.line if f is not None else ctx.entry.line
     if match.problem is None:
         ctx.add("info", "unknown_problem", "problem", line,
@@ -340,6 +343,20 @@ def _review_problem_field(ctx: _Ctx) -> Problem | None:
                 f"Problem {ctx.k}: number {match.number} does not match the title '{p.title}' (which is "
                 f"{p.number}); checked as {p.label}, going by the title.")
     return p
+
+
+# A section's own number before the problem's name: '1. Pow(x, n)', '2) 204. Count Primes', '1 - Happy Number'.
+_SECTION_NUMBER = re.compile(r"^\s*\[?(\d{1,2})\s*(?:[.)\]:]|\s[-—–])\s*")
+
+
+def _section_number(text: str, number: int | None, ctx: _Ctx) -> bool:
+    """Whether the number leading ``text`` is the section's place in the log, not the problem's number:
+    it is this problem's place (1 or 2), or another number follows it ('1. 50. Pow(x, n)')."""
+    m = _SECTION_NUMBER.match(text)
+    if m is None or number is None or int(m.group(1)) != number:
+        return False
+    rest = text[m.end():]
+    return number in (ctx.k, ctx.entry.index) or bool(re.match(r"\d{1,4}\b", rest))
 
 
 def _review_difficulty(ctx: _Ctx, problem: Problem | None) -> str | None:
@@ -494,7 +511,7 @@ class Quote:
 
 
 def _bounds(name: str, a: Approach) -> tuple[Complexity, ...]:
-    return (a.time_bigo,) if name == "time" else a.space_bigo
+    return a.time_bounds if name == "time" else a.space_bigo
 
 
 def _holds(name: str, parsed: list[Complexity], a: Approach) -> bool:
@@ -514,12 +531,14 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quot
     the claim holds for that one. When neither names one and the approaches disagree, or the claim holds
     only for a family's other member, the reader is not sure: a TA reads it."""
     source = function_source(ctx.sources, p.function) if p.function else None
+    if p.function:  # 'O(log num)': the code's own name for the size is the catalog's n
+        parsed = [_renamed(c, size_name(p.function, source)) for c in parsed]
     text = _approach_text(ctx.entry)
     named = identify(p, text, source)
     # named by a family's words alone: no member's own words, no code that says which
     family = bool(named) and not (source and identify(p, "", source)) and not any(
         a.variant and re.search(a.variant, text, re.I) for a in named)
-    pool = named or p.approaches
+    pool = named or p.described
     holding = [a for a in pool if _holds(name, parsed, a)]
     if named and not holding:
         in_code = bool(source) and named[0] in identify(p, "", source)
@@ -544,7 +563,7 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quot
         best = best_approach.time_bigo
     else:
         best, best_approach = p.best_space()
-    known = [k for a in p.approaches for k in _bounds(name, a)]
+    known = [k for a in p.described for k in _bounds(name, a)]
     mine = parsed[0]
     order = compare(mine, best)
     label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
@@ -593,6 +612,13 @@ def _against_named(ctx: _Ctx, name: str, p: Problem, named: tuple[Approach, ...]
     other = next((a for a in p.approaches if a not in named and _holds(name, parsed, a)), None)
     by_en = "your log and code describe" if from_code else "your log describes"
     by_ko = "기록과 코드가 설명하는" if from_code else "기록이 설명하는"
+    shown = _code_line(ctx, p, approach) if from_code else None
+    if shown is not None:  # the line of the student's code that shows the approach
+        where = f"leetcode.py line {shown[0]}: `{_short(shown[1], 70)}`"
+        where_ko = f"leetcode.py {shown[0]}행: `{_short(shown[1], 70)}`"
+        in_log = approach in identify(p, _approach_text(ctx.entry))
+        by_en = f"your log and code ({where}) describe" if in_log else f"your code ({where}) describes"
+        by_ko = f"기록과 코드({where_ko})가 설명하는" if in_log else f"코드({where_ko})가 보여 주는"
     also_en = f"; {quote.written} is the bound of the {other.name_en}, a different approach" if other else ""
     also_ko = f" {particle(quote.written, '은')} 다른 방법인 {other.name_ko}의 복잡도입니다." if other else ""
     ctx.add("warning", "complexity_worse" if order > 0 else "complexity_inconsistent", name, quote.line,
@@ -603,6 +629,24 @@ def _against_named(ctx: _Ctx, name: str, p: Problem, named: tuple[Approach, ...]
             f"{bound}, not {quote.en}{also_en}. Recount the loop iterations, recursion depth and array sizes "
             "of the approach you describe.")
     return False
+
+
+def _renamed(c: Complexity, old: str, new: str = "n") -> Complexity:
+    """``c`` with variable ``old`` called ``new`` (when ``new`` is not already one of its variables)."""
+    if old == new or old not in c.variables or new in c.variables:
+        return c
+    terms = tuple(Term.of({(new if v == old else v): g for v, g in t.factors}) for t in c.terms)
+    return Complexity(terms, c.notation)
+
+
+def _code_line(ctx: _Ctx, p: Problem, approach: Approach) -> tuple[int, str] | None:
+    """(line, text) of the practice code that shows ``approach`` (codecost.py), in the student's file."""
+    for key in ("leetcode", "notebook"):
+        text = (ctx.sources or {}).get(key)
+        found = implemented(p.function, text) if text and p.function else None
+        if found is not None and approach.code in found.keys:
+            return found.keys[approach.code] if key == "leetcode" else None
+    return None
 
 
 def _review_solved(ctx: _Ctx) -> str | None:
