@@ -16,7 +16,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-__all__ = ["Implementation", "implemented", "size_name"]
+__all__ = ["Implementation", "implemented", "parameters", "size_name"]
 
 # The parameter that is the input's size, by position, and its name in the stubs.
 _SIZE = {"my_pow": (1, "n"), "count_primes": (0, "n"), "is_happy": (0, "n"), "int_to_roman": (0, "num")}
@@ -41,6 +41,14 @@ def size_name(function: str, source: str | None = None) -> str:
     if node is not None and len(_params(node)) > position:
         return _params(node)[position]
     return default
+
+
+def parameters(function: str, source: str | None = None) -> list[str]:
+    """``function``'s parameters in the student's code, else the stub's (my_pow(x, n))."""
+    node = _function(function, source) if source else None
+    if node is not None:
+        return _params(node)
+    return [*(("x",) if function == "my_pow" else ()), _SIZE.get(function, (0, "n"))[1]]
 
 
 def implemented(function: str, source: str | None) -> Implementation | None:

@@ -24,7 +24,7 @@ from grader.core.lang import particle
 
 from .bigo import Complexity, ParseError, Term, compare, find_all_bigo, parse
 from .catalog import Approach, Problem, find_problem, identify
-from .codecost import implemented, size_name
+from .codecost import implemented, parameters, size_name
 from .coverage import function_source, says_why
 from .mathtext import to_plain
 from .parser import LABELS_EN, LABELS_KO, REQUIRED, Field, ProblemEntry, parse_log, unlabelled
@@ -325,6 +325,16 @@ def _review_problem_field(ctx: _Ctx) -> Problem | None:
     if match.conflict and _section_number(text, match.number, ctx):
         match = find_problem(_SECTION_NUMBER.sub("", text, count=1))  # '## 1. Pow(x, n)': the section's place
     line = f.line if f is not None else ctx.entry.line
+    if match.problem is None and match.number is None:
+        # 'Power 문제': no number, no title the catalog knows; which problem it is (its difficulty, its
+        # complexities) is a TA's to read, not a pass by default
+        ctx.add(UNSURE, "unsure_unknown_problem", "problem", line,
+                f"문제 {ctx.k}: {_quoted(text, '가')} 어느 LeetCode 문제인지 알 수 없어 난이도·복잡도를 "
+                f"확인하지 못했습니다. 번호와 제목을 함께 쓰세요 (예: 50. Pow(x, n)). {TA_KO}",
+                f"Problem {ctx.k}: the reader cannot tell which LeetCode problem '{_short(text)}' is, so its "
+                f"difficulty and complexities were not checked; write its number and title (e.g. '50. Pow(x, "
+                f"n)'). {TA_EN}")
+        return None
     if match.problem is None:
         ctx.add("info", "unknown_problem", "problem", line,
                 f"문제 {ctx.k}: {_quoted(text, '를')} 채점기 목록에서 찾지 못해 "
@@ -481,10 +491,58 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
     if not parsed:
         return None
     _award(ctx, name, BIGO_PARSE_POINTS)
-    if problem is None or _consistent(ctx, name, problem, parsed, read[0]):
-        _award(ctx, name, BIGO_CONSISTENT_POINTS)
     ctx.quotes[name] = read[0]
+    held = _held_back(ctx, name, problem, f, parsed[0], read[0])
+    if held or problem is None or _consistent(ctx, name, problem, parsed, read[0]):
+        _award(ctx, name, BIGO_CONSISTENT_POINTS)
     return parsed[0]
+
+
+# An amortized or average bound is not a worst case: whether it is right depends on what is averaged over.
+_AMORTIZED = re.compile(r"amorti[sz]|on\s+average|average\s+case|expected|분할\s*상환|상환|평균", re.I)
+
+
+def _held_back(ctx: _Ctx, name: str, problem: Problem | None, f: Field, claim: Complexity, quote: Quote) -> bool:
+    """Whether the claim is a TA's to judge rather than the catalog's: an amortized or average bound, or
+    a variable neither the problem, the code nor the log defines ('O(b)'). Unsure, no point taken."""
+    label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
+    if _AMORTIZED.search(f.value):
+        ctx.add(UNSURE, "unsure_amortized", name, quote.line,
+                f"문제 {ctx.k}: {label_ko} {particle(quote.ko, '은')} 분할 상환(평균) 복잡도입니다. 무엇에 대한 "
+                f"평균인지에 따라 맞을 수도 틀릴 수도 있습니다. {TA_KO}",
+                f"Problem {ctx.k}: the {label_en} {quote.en} is an amortized (average) bound; whether it holds "
+                f"depends on what it is averaged over. {TA_EN}")
+        return True
+    if problem is None:
+        return False
+    undefined = sorted(v for v in claim.variables if v not in _known_variables(ctx, problem)
+                       and not _defined(v, _entry_text(ctx.entry)))
+    if not undefined:
+        return False
+    said = ", ".join(undefined)
+    ctx.add(UNSURE, "unsure_undefined_variable", name, quote.line,
+            f"문제 {ctx.k}: {label_ko} {particle(quote.ko, '의')} 변수 {said}{'가' if said[-1].isalpha() else '이'} "
+            f"무엇인지 기록에 없습니다 (이 문제에서 {problem.variables_ko or 'n은 입력 크기'}). {TA_KO}",
+            f"Problem {ctx.k}: the {label_en} {quote.en} uses {said}, which the log does not define (for this "
+            f"problem, {problem.variables_en or 'n is the input size'}). {TA_EN}")
+    return True
+
+
+def _known_variables(ctx: _Ctx, problem: Problem) -> set[str]:
+    """The variables a claim about ``problem`` may use unexplained: the reference's, and the practice
+    function's parameters (Pow's x and n, Integer to Roman's num)."""
+    known = {v for a in problem.approaches for c in (a.time_bigo, *a.space_bigo) for v in c.variables} | {"n"}
+    if problem.function:
+        source = function_source(ctx.sources, problem.function)
+        known |= set(parameters(problem.function, source))
+    return known
+
+
+def _defined(variable: str, text: str) -> bool:
+    """'b is the number of bits', 'b = 비트 수', 'where b denotes …', 'b는 자릿수': the log says what it is."""
+    v = re.escape(variable)
+    return bool(re.search(rf"(?<![\w(]){v}\s*(?:=|:|is\b|are\b|means\b|denotes\b|stands\s+for\b|"
+                          rf"(?:은|는|이|가|란)\s)", text, re.I))
 
 
 def _award(ctx: _Ctx, name: str, points: float) -> None:
@@ -684,7 +742,8 @@ def _review_solved(ctx: _Ctx) -> str | None:
 
 
 def _check_consistency(ctx: _Ctx, time: Complexity | None, space: Complexity | None) -> None:
-    if time is not None and space is not None and compare(space, time) == 1:
+    held = {f.field for f in ctx.findings if f.problem == ctx.k and f.code in _HELD_BACK}
+    if time is not None and space is not None and not held and compare(space, time) == 1:
         t, sp = ctx.quotes["time"], ctx.quotes["space"]
         ctx.add("warning", "space_exceeds_time", "space", sp.line,
                 f"문제 {ctx.k}: 공간 {particle(sp.ko, '이')} 시간 {t.ko}보다 큽니다. "
@@ -702,6 +761,9 @@ def _check_consistency(ctx: _Ctx, time: Complexity | None, space: Complexity | N
                 f"Problem {ctx.k}: '{LABELS_EN[dup.name]}' appears twice "
                 f"(lines {first.line} and {dup.line}); "
                 "the first is graded.")
+
+
+_HELD_BACK = ("unsure_amortized", "unsure_undefined_variable")
 
 
 def _review_entry(
