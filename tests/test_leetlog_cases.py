@@ -37,8 +37,15 @@ VERDICTS: dict[str, Verdict] = {
     "numbered_parens": (FULL, [], []),
     "numbered_reasons_en": (FULL, [], []),
     # text the reader places nothing of: every part of both problems goes to a TA, no point taken
-    "unplaceable": (FULL, [], [(k, f, "unsure_unplaced") for k in (1, 2)
-                               for f in ("problem", "first_idea", "time", "what_went_wrong", "solved")]),
+    "unplaceable": (
+        FULL,
+        [],
+        [
+            (k, f, "unsure_unplaced")
+            for k in (1, 2)
+            for f in ("problem", "first_idea", "time", "what_went_wrong", "solved")
+        ],
+    ),
     # where a TA looks first: unsure, no point taken
     "vague_name_ko": (FULL, [], [(1, "problem", "unsure_unknown_problem")]),
     "undefined_variable": (FULL, [], [(1, "time", "unsure_undefined_variable")]),
@@ -122,19 +129,42 @@ def test_recursion_on_n_minus_1_is_charged_for_the_space_claim_only() -> None:
 @pytest.mark.parametrize(
     ("code", "function", "key"),
     [
-        ("def my_pow(x, n):\n    r = 1\n    while n > 0:\n        r *= x\n        n -= 1\n    return r\n",
-         "my_pow", "pow_linear_loop"),
-        ("def my_pow(x, n):\n    r = 1\n    m = abs(n)\n    while m:\n        if m & 1:\n            r *= x\n"
-         "        x *= x\n        m //= 2\n    return r if n >= 0 else 1 / r\n", "my_pow", "pow_halving_loop"),
-        ("def my_pow(x, n):\n    if n == 0:\n        return 1\n    h = my_pow(x, n >> 1)\n"
-         "    return h * h * (x if n & 1 else 1)\n", "my_pow", "pow_halving_recursive"),
-        ("def count_primes(n):\n    c = 0\n    for i in range(2, n):\n        for j in range(2, int(i ** 0.5) + 1):\n"
-         "            if i % j == 0:\n                break\n        else:\n            c += 1\n    return c\n",
-         "count_primes", "trial_division"),
-        ("def int_to_roman(num):\n    out = ''\n    for v, s in PAIRS:\n        while num >= v:\n"
-         "            out += s\n            num -= v\n    return out\n", "int_to_roman", "roman_greedy"),
-        ("def is_happy(n):\n    seen = set()\n    while n != 1 and n not in seen:\n        seen.add(n)\n"
-         "        n = sum(int(d) ** 2 for d in str(n))\n    return n == 1\n", "is_happy", "hash_set"),
+        (
+            "def my_pow(x, n):\n    r = 1\n    while n > 0:\n        r *= x\n        n -= 1\n    return r\n",
+            "my_pow",
+            "pow_linear_loop",
+        ),
+        (
+            "def my_pow(x, n):\n    r = 1\n    m = abs(n)\n    while m:\n        if m & 1:\n"
+            "            r *= x\n        x *= x\n        m //= 2\n    return r if n >= 0 else 1 / r\n",
+            "my_pow",
+            "pow_halving_loop",
+        ),
+        (
+            "def my_pow(x, n):\n    if n == 0:\n        return 1\n    h = my_pow(x, n >> 1)\n"
+            "    return h * h * (x if n & 1 else 1)\n",
+            "my_pow",
+            "pow_halving_recursive",
+        ),
+        (
+            "def count_primes(n):\n    c = 0\n    for i in range(2, n):\n"
+            "        for j in range(2, int(i ** 0.5) + 1):\n            if i % j == 0:\n"
+            "                break\n        else:\n            c += 1\n    return c\n",
+            "count_primes",
+            "trial_division",
+        ),
+        (
+            "def int_to_roman(num):\n    out = ''\n    for v, s in PAIRS:\n        while num >= v:\n"
+            "            out += s\n            num -= v\n    return out\n",
+            "int_to_roman",
+            "roman_greedy",
+        ),
+        (
+            "def is_happy(n):\n    seen = set()\n    while n != 1 and n not in seen:\n        seen.add(n)\n"
+            "        n = sum(int(d) ** 2 for d in str(n))\n    return n == 1\n",
+            "is_happy",
+            "hash_set",
+        ),
     ],
     ids=["pow-steps", "pow-halves", "pow-recursive-halves", "trial-division", "roman-greedy", "happy-set"],
 )
@@ -151,14 +181,22 @@ def test_code_that_shows_nothing_known_leaves_the_log_to_say() -> None:
 
 def test_each_unsure_case_is_a_ta_check_on_the_part_it_concerns() -> None:
     """What the TA decides maps to the test the part passed provisionally (logta.py)."""
-    groups = {f.code: _group_of(f.code, f.field or "") for c in ("vague_name_ko", "undefined_variable",
-                                                               "amortized", "unplaceable")
-              for f in _review(c).findings if f.severity == "unsure"}
-    assert groups == {"unsure_unknown_problem": "task_fit", "unsure_undefined_variable": "catalog",
-                      "unsure_amortized": "catalog", "unsure_approach": "catalog", "unsure_unplaced": groups[
-                          "unsure_unplaced"]}
+    groups = {
+        f.code: _group_of(f.code, f.field or "")
+        for c in ("vague_name_ko", "undefined_variable", "amortized", "unplaceable")
+        for f in _review(c).findings
+        if f.severity == "unsure"
+    }
+    assert groups == {
+        "unsure_unknown_problem": "task_fit",
+        "unsure_undefined_variable": "catalog",
+        "unsure_amortized": "catalog",
+        "unsure_approach": "catalog",
+        "unsure_unplaced": groups["unsure_unplaced"],
+    }
     keys = {check_key(vars(f)) for f in _review("unplaceable").findings}
     assert len(keys) == 10  # one check per part of each problem
-    assert {_group_of("unsure_unplaced", f) for f in ("problem", "first_idea", "time", "what_went_wrong",
-                                                      "solved")} == {"problem", "approach", "complexity",
-                                                                     "went_wrong", "solved"}
+    assert {
+        _group_of("unsure_unplaced", f)
+        for f in ("problem", "first_idea", "time", "what_went_wrong", "solved")
+    } == {"problem", "approach", "complexity", "went_wrong", "solved"}

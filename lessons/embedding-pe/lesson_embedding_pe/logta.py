@@ -29,8 +29,8 @@ SAW_CHARS = 800  # a problem's section quoted for a field the reader could not f
 _SURE = {"unsure_approach": "complexity_inconsistent", "unsure_amortized": "complexity_inconsistent",
          "unsure_undefined_variable": "complexity_inconsistent", "unsure_unknown_problem": "not_medium"}
 # each such check's key says which question the TA answers beside the field's own
-_TAIL = {"unsure_approach": "/approach", "unsure_amortized": "/approach", "unsure_undefined_variable": "/approach",
-         "unsure_unknown_problem": "/which"}
+_TAIL = {"unsure_approach": "/approach", "unsure_amortized": "/approach",
+         "unsure_undefined_variable": "/approach", "unsure_unknown_problem": "/which"}
 
 
 def _group_of(code: str, field: str) -> str | None:

@@ -133,8 +133,12 @@ def _shrinks(body: list[ast.stmt], names: set[str]) -> str | None:
             target, op, by = None, None, None
             if isinstance(node, ast.AugAssign):
                 target, op, by = node.target, node.op, node.value
-            elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.BinOp):
-                if isinstance(node.value.left, ast.Name) and node.value.left.id == getattr(node.targets[0], "id", ""):
+            elif (
+                isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.BinOp)
+            ):
+                if isinstance(node.value.left, ast.Name) and node.value.left.id == getattr(
+                    node.targets[0], "id", ""
+                ):
                     target, op, by = node.targets[0], node.value.op, node.value.right
             if not (isinstance(target, ast.Name) and target.id in names and isinstance(by, ast.Constant)):
                 continue
@@ -159,7 +163,9 @@ def _self_calls(fn: ast.FunctionDef) -> list[ast.Call]:
     for node in _walk(fn):
         if isinstance(node, ast.Call):
             f = node.func
-            if (isinstance(f, ast.Name) and f.id == fn.name) or (isinstance(f, ast.Attribute) and f.attr == fn.name):
+            if (isinstance(f, ast.Name) and f.id == fn.name) or (
+                isinstance(f, ast.Attribute) and f.attr == fn.name
+            ):
                 out.append(node)
     return out
 
@@ -191,9 +197,13 @@ def _pow(fn: ast.FunctionDef, found: Implementation, lines: list[str]) -> None:
                 kinds.setdefault("halves", call)
             elif isinstance(arg.op, ast.Sub) and arg.right.value == 1:
                 kinds.setdefault("steps", call)
-    halving = [c for c in _self_calls(fn) if kinds.get("halves") is not None
-               and ast.dump(_argument(c, position, found.size) or c) == ast.dump(
-                   _argument(kinds["halves"], position, found.size) or c)]
+    halving = [
+        c
+        for c in _self_calls(fn)
+        if kinds.get("halves") is not None
+        and ast.dump(_argument(c, position, found.size) or c)
+        == ast.dump(_argument(kinds["halves"], position, found.size) or c)
+    ]
     if set(kinds) == {"steps"}:
         found.add("pow_linear_recursive", kinds["steps"], lines)
     elif set(kinds) == {"halves"} and len(halving) == 1:  # two calls on n // 2 per frame are O(n) calls
@@ -223,7 +233,11 @@ def _primes(fn: ast.FunctionDef, found: Implementation, lines: list[str]) -> Non
         if not (isinstance(loop, ast.For) and isinstance(loop.iter, ast.Name)):
             continue
         for node in _walk(loop):
-            if isinstance(node, ast.If) and _is_mod_zero(node.test) and any(isinstance(s, ast.Break) for s in node.body):
+            if (
+                isinstance(node, ast.If)
+                and _is_mod_zero(node.test)
+                and any(isinstance(s, ast.Break) for s in node.body)
+            ):
                 found.add("linear_sieve", node, lines)
     for outer in loops:
         if not (isinstance(outer, ast.For) and (step := _range_step(outer)) is not None):
@@ -233,44 +247,73 @@ def _primes(fn: ast.FunctionDef, found: Implementation, lines: list[str]) -> Non
     if "linear_sieve" in found.keys or "segmented_sieve" in found.keys:
         return
     for node in _walk(fn):
-        crossing = isinstance(node, ast.For) and isinstance(_range_step(node), ast.Name) and \
-            getattr(_range_step(node), "id", "") in loop_vars
+        crossing = (
+            isinstance(node, ast.For)
+            and isinstance(_range_step(node), ast.Name)
+            and getattr(_range_step(node), "id", "") in loop_vars
+        )
         sliced = isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Slice) and isinstance(t.slice.step, ast.Name)
-            and t.slice.step.id in loop_vars for t in node.targets)
+            isinstance(t, ast.Subscript)
+            and isinstance(t.slice, ast.Slice)
+            and isinstance(t.slice.step, ast.Name)
+            and t.slice.step.id in loop_vars
+            for t in node.targets
+        )
         if crossing or sliced:
             found.add("sieve", node, lines)
             return
     # trial division: a divisibility test in a loop inside a loop, and no table of the numbers
     for outer in loops:
         inner = [n for n in _walk(outer) if isinstance(n, (ast.For, ast.While))]
-        if inner and any(isinstance(n, ast.Compare) and _is_mod_zero(n) for n in _walk(outer)) \
-                and not _allocates(fn.body):
+        if (
+            inner
+            and any(isinstance(n, ast.Compare) and _is_mod_zero(n) for n in _walk(outer))
+            and not _allocates(fn.body)
+        ):
             found.add("trial_division", inner[0], lines)
             return
 
 
 def _range_step(loop: ast.For) -> ast.expr | None:
     it = loop.iter
-    if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and len(it.args) == 3:
+    if (
+        isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "range"
+        and len(it.args) == 3
+    ):
         return it.args[2]
     return None
 
 
 def _is_mod_zero(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Compare) and isinstance(test.left, ast.BinOp) and isinstance(test.left.op, ast.Mod)
-            and len(test.comparators) == 1 and isinstance(test.comparators[0], ast.Constant)
-            and test.comparators[0].value == 0)
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.BinOp)
+        and isinstance(test.left.op, ast.Mod)
+        and len(test.comparators) == 1
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == 0
+    )
 
 
 def _allocates(body: list[ast.stmt]) -> bool:
     """An array sized by an expression: ``[True] * m``, ``bytearray(m)``, a comprehension over a range."""
     for stmt in body:
         for node in [stmt, *_walk(stmt)]:
-            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and isinstance(node.left, ast.List):
+            if (
+                isinstance(node, ast.BinOp)
+                and isinstance(node.op, ast.Mult)
+                and isinstance(node.left, ast.List)
+            ):
                 return True
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("bytearray", "bytes") \
-                    and node.args and not isinstance(node.args[0], ast.Constant):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("bytearray", "bytes")
+                and node.args
+                and not isinstance(node.args[0], ast.Constant)
+            ):
                 return True
     return False
 
@@ -279,29 +322,48 @@ def _roman(fn: ast.FunctionDef, found: Implementation, lines: list[str]) -> None
     names = _derived(fn, found.size)
     for node in _walk(fn):
         # a table indexed by one digit of num: THOUSANDS[num // 1000], ONES[num % 10]
-        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.BinOp) \
-                and isinstance(node.slice.op, (ast.FloorDiv, ast.Mod)) and _names(node.slice) & names:
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.slice, ast.BinOp)
+            and isinstance(node.slice.op, (ast.FloorDiv, ast.Mod))
+            and _names(node.slice) & names
+        ):
             found.add("roman_digit_tables", node, lines)
             return
         # a loop over num's digits: while num: ... num //= 10
-        if isinstance(node, ast.While) and _names(node.test) & names and _shrinks(node.body, names) == "halves":
+        if (
+            isinstance(node, ast.While)
+            and _names(node.test) & names
+            and _shrinks(node.body, names) == "halves"
+        ):
             found.add("roman_digit_tables", node, lines)
             return
     for node in _walk(fn):
         # greedy over the symbol values: for value, symbol in TABLE (a constant table, not a range)
-        if isinstance(node, ast.For) and _range_stop(node) is None and any(
-                isinstance(n, (ast.While, ast.AugAssign, ast.Call)) and _names(n) & names for n in _walk(node)):
+        if (
+            isinstance(node, ast.For)
+            and _range_stop(node) is None
+            and any(
+                isinstance(n, (ast.While, ast.AugAssign, ast.Call)) and _names(n) & names for n in _walk(node)
+            )
+        ):
             found.add("roman_greedy", node, lines)
             return
 
 
 def _happy(fn: ast.FunctionDef, found: Implementation, lines: list[str]) -> None:
     for node in _walk(fn):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args and isinstance(
-                node.args[0], ast.Call) and ast.dump(node.args[0].func) == ast.dump(node.func):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.args
+            and isinstance(node.args[0], ast.Call)
+            and ast.dump(node.args[0].func) == ast.dump(node.func)
+        ):
             found.add("floyd", node, lines)  # fast = step(step(fast))
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "set") or isinstance(
-                node, ast.Set):
+        if (
+            isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "set"
+        ) or isinstance(node, ast.Set):
             found.add("hash_set", node, lines)
     if len(found.keys) > 1:
         found.keys.clear()

@@ -66,7 +66,8 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
                         "mistakes made", "issue", "issues", "gotcha", "gotchas", "edge cases",
                         "what i got wrong", "버그", "오류", "에러", "오답", "오답 노트", "오답노트",
                         "주의", "주의점", "배운 점", "회고", "틀린 곳",
-                        "틀린 거", "틀린 것", "틀렸던 거", "틀렸던 것", "실수한 거", "실수한 것", "헷갈린 거"),
+                        "틀린 거", "틀린 것", "틀렸던 거", "틀렸던 것", "실수한 거", "실수한 것",
+                        "헷갈린 거"),
     "solved": ("풀이 방식", "풀이 여부", "해결 방식", "혼자 풀었나", "혼자 풀었나요", "혼자 풀었는지",
                "혼자 여부", "solved", "solved alone", "how solved", "solved by", "solved how",
                "independently", "alone", "혼자",
@@ -291,7 +292,8 @@ _INLINE_LABEL = re.compile(
     r"(?:\s{2,}|\s*[,;|·/]\s*|[.。]\s+|\s[-—–]\s)(?P<label>(?:\*\*|__)?[^\W\d_][^:：,;|.*()（）\n]{0,28}?)"
     r"\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*")
 # '…이고, 난이도는 Medium': a second field in the line said with the topic particle rather than a colon
-_INLINE_PARTICLE = re.compile(r"(?:[,;]\s*|\s[-—–]\s)(?P<label>[가-힣A-Za-z][가-힣A-Za-z ]{0,24}?)(?:은|는)\s+")
+_INLINE_PARTICLE = re.compile(
+    r"(?:[,;]\s*|\s[-—–]\s)(?P<label>[가-힣A-Za-z][가-힣A-Za-z ]{0,24}?)(?:은|는)\s+")
 _LABEL_JOIN = re.compile(r"\s*(?:/|&|,|·|\+|->|→|=>|⇒|\band\b|및|와|과)\s*", re.I)
 
 

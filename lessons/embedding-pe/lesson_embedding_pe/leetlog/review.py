@@ -355,7 +355,8 @@ def _review_problem_field(ctx: _Ctx) -> Problem | None:
     return p
 
 
-# A section's own number before the problem's name: '1. Pow(x, n)', '2) 204. Count Primes', '1 - Happy Number'.
+# A section's own number before the problem's name: '1. Pow(x, n)', '2) 204. Count Primes',
+# '1 - Happy Number'.
 _SECTION_NUMBER = re.compile(r"^\s*\[?(\d{1,2})\s*(?:[.)\]:]|\s[-—–])\s*")
 
 
@@ -502,15 +503,18 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
 _AMORTIZED = re.compile(r"amorti[sz]|on\s+average|average\s+case|expected|분할\s*상환|상환|평균", re.I)
 
 
-def _held_back(ctx: _Ctx, name: str, problem: Problem | None, f: Field, claim: Complexity, quote: Quote) -> bool:
+def _held_back(ctx: _Ctx, name: str, problem: Problem | None, f: Field, claim: Complexity,
+               quote: Quote) -> bool:
     """Whether the claim is a TA's to judge rather than the catalog's: an amortized or average bound, or
     a variable neither the problem, the code nor the log defines ('O(b)'). Unsure, no point taken."""
     label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
     if _AMORTIZED.search(f.value):
         ctx.add(UNSURE, "unsure_amortized", name, quote.line,
-                f"문제 {ctx.k}: {label_ko} {particle(quote.ko, '은')} 분할 상환(평균) 복잡도입니다. 무엇에 대한 "
+                f"문제 {ctx.k}: {label_ko} {particle(quote.ko, '은')} 분할 상환(평균) 복잡도입니다. "
+                "무엇에 대한 "
                 f"평균인지에 따라 맞을 수도 틀릴 수도 있습니다. {TA_KO}",
-                f"Problem {ctx.k}: the {label_en} {quote.en} is an amortized (average) bound; whether it holds "
+                f"Problem {ctx.k}: the {label_en} {quote.en} is an amortized (average) bound; "
+                "whether it holds "
                 f"depends on what it is averaged over. {TA_EN}")
         return True
     if problem is None:
@@ -521,9 +525,11 @@ def _held_back(ctx: _Ctx, name: str, problem: Problem | None, f: Field, claim: C
         return False
     said = ", ".join(undefined)
     ctx.add(UNSURE, "unsure_undefined_variable", name, quote.line,
-            f"문제 {ctx.k}: {label_ko} {particle(quote.ko, '의')} 변수 {said}{'가' if said[-1].isalpha() else '이'} "
+            f"문제 {ctx.k}: {label_ko} {particle(quote.ko, '의')} 변수 "
+            f"{said}{'가' if said[-1].isalpha() else '이'} "
             f"무엇인지 기록에 없습니다 (이 문제에서 {problem.variables_ko or 'n은 입력 크기'}). {TA_KO}",
-            f"Problem {ctx.k}: the {label_en} {quote.en} uses {said}, which the log does not define (for this "
+            f"Problem {ctx.k}: the {label_en} {quote.en} uses {said}, which the log does not define "
+            "(for this "
             f"problem, {problem.variables_en or 'n is the input size'}). {TA_EN}")
     return True
 
@@ -539,7 +545,8 @@ def _known_variables(ctx: _Ctx, problem: Problem) -> set[str]:
 
 
 def _defined(variable: str, text: str) -> bool:
-    """'b is the number of bits', 'b = 비트 수', 'where b denotes …', 'b는 자릿수': the log says what it is."""
+    """'b is the number of bits', 'b = 비트 수', 'where b denotes …', 'b는 자릿수': the log says what it
+    is."""
     v = re.escape(variable)
     return bool(re.search(rf"(?<![\w(]){v}\s*(?:=|:|is\b|are\b|means\b|denotes\b|stands\s+for\b|"
                           rf"(?:은|는|이|가|란)\s)", text, re.I))
@@ -852,6 +859,9 @@ UNPLACED_WORDS = 12
 _UNPLACED_FIELDS = ("problem", "first_idea", "time", "what_went_wrong", "solved")
 
 
+_BIGO_POINTS = BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS
+
+
 def _has_words(text: str) -> bool:
     """Whether ``text`` holds words of the student's own beyond headings, comments and placeholders."""
     body = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
@@ -877,9 +887,9 @@ def _unplaced(text: str) -> LogReview:
         breakdown += [
             BreakdownItem(f"problem {k}: fields present and well formed", 2.0, 2.0),
             BreakdownItem(f"problem {k}: time complexity parses and matches a known approach",
-                          BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS, BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS),
+                          _BIGO_POINTS, _BIGO_POINTS),
             BreakdownItem(f"problem {k}: space complexity parses and matches a known approach",
-                          BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS, BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS),
+                          _BIGO_POINTS, _BIGO_POINTS),
             BreakdownItem(f"problem {k}: task fit (Medium, Math, distinct)", 0.0, 0.0),
         ]
     points = round(sum(b.points for b in breakdown), 4)

@@ -109,13 +109,13 @@ def _opened(tok: Token, lines: list[str], start: int, end: int) -> tuple[list[st
 
 def _dedent(line: str, n: int) -> str:
     cut = len(line) - len(line.lstrip(" "))
-    return line[min(cut, n):]
+    return line[min(cut, n) :]
 
 
 def _rows(tokens: list[Token], i: int) -> list[tuple[int, list[str]]]:
     """A table's rows from its ``table_open`` at ``i``: (0-based line, cell texts)."""
     rows: list[tuple[int, list[str]]] = []
-    for tok in tokens[i + 1:]:
+    for tok in tokens[i + 1 :]:
         if tok.type == "table_close":
             break
         if tok.type == "tr_open" and tok.map is not None:
