@@ -130,7 +130,9 @@ def _shrinks(body: list[ast.stmt], names: set[str]) -> str | None:
     'steps' (``n -= 1``), or None."""
     for stmt in body:
         for node in [stmt, *_walk(stmt)]:
-            target, op, by = None, None, None
+            target: ast.expr | None = None
+            op: ast.operator | None = None
+            by: ast.expr | None = None
             if isinstance(node, ast.AugAssign):
                 target, op, by = node.target, node.op, node.value
             elif (
@@ -141,6 +143,8 @@ def _shrinks(body: list[ast.stmt], names: set[str]) -> str | None:
                 ):
                     target, op, by = node.targets[0], node.value.op, node.value.right
             if not (isinstance(target, ast.Name) and target.id in names and isinstance(by, ast.Constant)):
+                continue
+            if op is None:
                 continue
             if _divides(op, by):
                 return "halves"
