@@ -429,7 +429,8 @@ def _columns(spec: Spec) -> str:
         if spec.labels == "unknown" and name in ("time", "space"):
             if name == "time":
                 said = [
-                    " ".join(sentence(p, x, spec) for x in ("time", "space") if not (i == 0 and x == spec.drop))
+                    " ".join(sentence(p, x, spec) for x in ("time", "space")
+                             if not (i == 0 and x == spec.drop))
                     for i, p in enumerate(spec.problems)
                 ]
                 rows.append(f"| {UNKNOWN[spec.lang]} | {said[0]} | {said[1]} |")

@@ -11,6 +11,7 @@ undefined variable, an amortized claim, and claims the student's own code contra
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -200,3 +201,25 @@ def test_each_unsure_case_is_a_ta_check_on_the_part_it_concerns() -> None:
         _group_of("unsure_unplaced", f)
         for f in ("problem", "first_idea", "time", "what_went_wrong", "solved")
     } == {"problem", "approach", "complexity", "went_wrong", "solved"}
+
+
+def test_a_notebook_cell_quoted_line_by_line_is_found_as_the_log() -> None:
+    from lesson_embedding_pe.loggrade import looks_like_log
+
+    assert looks_like_log((CASES / "quoted_ko.md").read_text(encoding="utf-8"))
+
+
+def test_a_log_in_a_code_fence_gets_the_whole_log_mark_from_the_grader(tmp_path: Path) -> None:
+    """End to end: the real grader, the reference code and a log pasted inside a code fence (every log test
+    passes, public and hidden, and no part goes to a TA)."""
+    from tests.conftest import ROOT, grade
+
+    sub = tmp_path / "fenced"
+    shutil.copytree(ROOT / "solutions", sub, ignore=shutil.ignore_patterns("__pycache__"))
+    fenced = (CASES / "fenced_en.md").read_text(encoding="utf-8")
+    (sub / "LEETCODE_LOG.md").write_text(fenced, encoding="utf-8")
+    results = grade(sub, keyword="leetcode_log")
+    log = [t for t in results["tests"] if t["task"] == "leetcode_log"]
+    failed = [t["id"] for t in log if t["status"] != "passed"]
+    assert log and not failed, failed
+    assert not results.get("ta_checks")
