@@ -684,15 +684,17 @@ def _against_named(ctx: _Ctx, name: str, p: Problem, named: tuple[Approach, ...]
         in_log = approach in identify(p, _approach_text(ctx.entry))
         by_en = f"your log and code ({where}) describe" if in_log else f"your code ({where}) describes"
         by_ko = f"기록과 코드({where_ko})가 설명하는" if in_log else f"코드({where_ko})가 보여 주는"
+    whose_en, whose_ko = ("of your code", "코드의") if shown is not None else (
+        "of the approach you describe", "적은 방법에 맞게")
     also_en = f"; {quote.written} is the bound of the {other.name_en}, a different approach" if other else ""
     also_ko = f" {particle(quote.written, '은')} 다른 방법인 {other.name_ko}의 복잡도입니다." if other else ""
     ctx.add("warning", "complexity_worse" if order > 0 else "complexity_inconsistent", name, quote.line,
             f"문제 {ctx.k}: {by_ko} {p.label} 풀이는 {approach.name_ko}이고, 그 {label_ko}는 {bound}입니다. "
-            f"{particle(quote.ko, '와')} 맞지 않습니다.{also_ko} 적은 방법에 맞게 "
+            f"{particle(quote.ko, '와')} 맞지 않습니다.{also_ko} {whose_ko} "
             "반복 횟수, 재귀 깊이, 배열 크기를 다시 세어 보세요.",
             f"Problem {ctx.k}: {by_en} {p.label} solved with the {approach.name_en}, whose {label_en} is "
             f"{bound}, not {quote.en}{also_en}. Recount the loop iterations, recursion depth and array sizes "
-            "of the approach you describe.")
+            f"{whose_en}.")
     return False
 
 
