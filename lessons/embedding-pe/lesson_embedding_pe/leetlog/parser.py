@@ -10,74 +10,20 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field
 
+from . import vocab as _vocab
 from .catalog import find_problem
 from .prose import problem_mention, read_fields, split_sentences
 
 __all__ = ["FIELDS", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value", "match_label",
            "parse_log"]
 
-# Canonical field names, in template order.
-FIELDS: tuple[str, ...] = (
-    "problem", "difficulty", "first_idea", "final_approach",
-    "time", "space", "what_went_wrong", "solved", "redo_date",
-)
+# The field names, the template's labels and the labels students write for each field: vocab.json.
+FIELDS: tuple[str, ...] = _vocab.FIELDS
 # redo_date is required only when the problem was solved after reading a solution.
 REQUIRED: tuple[str, ...] = FIELDS[:-1]
-
-LABELS_KO = {
-    "problem": "문제", "difficulty": "난이도", "first_idea": "처음 아이디어", "final_approach": "최종 접근",
-    "time": "시간복잡도", "space": "공간복잡도", "what_went_wrong": "틀린 이유", "solved": "풀이 방식",
-    "redo_date": "다시 풀 날짜",
-}
-LABELS_EN = {
-    "problem": "Problem", "difficulty": "Difficulty", "first_idea": "First idea",
-    "final_approach": "Final approach", "time": "Time complexity", "space": "Space complexity",
-    "what_went_wrong": "What went wrong", "solved": "Solved", "redo_date": "Redo date",
-}
-
-_SYNONYMS: dict[str, tuple[str, ...]] = {
-    "problem": ("문제", "문제 이름", "문제 번호", "문제명", "문제 제목", "제목", "problem", "title",
-                "problem title", "problem name", "name", "leetcode problem", "번호", "문제번호", "number",
-                "problem number", "problem no", "문항", "prob", "#", "no"),
-    "difficulty": ("난이도", "difficulty", "level", "레벨", "diff", "lvl", "난도"),
-    "first_idea": ("처음 아이디어", "첫 아이디어", "처음 떠올린 방법", "처음 떠올린 아이디어",
-                   "초기 아이디어", "처음 접근", "첫 접근", "처음 방법", "아이디어", "브루트포스",
-                   "first idea", "initial idea",
-                   "first approach", "initial approach", "first thought", "idea", "brute force",
-                   "first", "initial", "intuition", "초기 접근", "첫 풀이", "착안", "발상", "직관", "처음",
-                   # 반말 and plain speech: '- 처음 생각:', '- 첫 생각:'
-                   "처음 생각", "첫 생각", "처음 떠올린 거", "처음 떠올린 것", "처음엔", "first thoughts"),
-    "final_approach": ("최종 접근", "최종 방법", "최종 풀이", "최종 아이디어", "접근", "접근 방법",
-                       "풀이 방법", "해결 방법", "풀이", "final approach", "approach", "final solution",
-                       "final idea",
-                       "final method", "method", "solution", "final", "final answer", "optimized",
-                       "optimal", "improved", "improvement", "최종", "최종안", "개선", "개선한 방법",
-                       "최적화", "제출 풀이"),
-    "time": ("시간복잡도", "시간 복잡도", "시간복잡성", "시간", "time", "time complexity", "tc", "t.c",
-             "runtime", "running time", "time cost", "시간 비용", "수행 시간", "실행 시간", "시복"),
-    "space": ("공간복잡도", "공간 복잡도", "공간복잡성", "공간", "메모리", "space", "space complexity", "sc",
-              "memory", "s.c", "space cost", "memory usage", "공간 비용", "메모리 사용", "공복",
-              "추가 공간", "extra space", "auxiliary space"),
-    "what_went_wrong": ("틀린 이유", "틀린 점", "틀린 부분", "오답 이유", "오답 원인", "실수", "함정",
-                        "주의할 점", "어디서 틀릴 수 있었는지", "틀릴 수 있었던 곳",
-                        "틀릴 수 있었던 점", "what went wrong",
-                        "went wrong", "what could go wrong", "where it could have gone wrong", "mistakes",
-                        "mistake", "pitfalls", "pitfall", "bugs", "errors", "wrong", "bug", "error",
-                        "mistakes made", "issue", "issues", "gotcha", "gotchas", "edge cases",
-                        "what i got wrong", "버그", "오류", "에러", "오답", "오답 노트", "오답노트",
-                        "주의", "주의점", "배운 점", "회고", "틀린 곳",
-                        "틀린 거", "틀린 것", "틀렸던 거", "틀렸던 것", "실수한 거", "실수한 것",
-                        "헷갈린 거"),
-    "solved": ("풀이 방식", "풀이 여부", "해결 방식", "혼자 풀었나", "혼자 풀었나요", "혼자 풀었는지",
-               "혼자 여부", "solved", "solved alone", "how solved", "solved by", "solved how",
-               "independently", "alone", "혼자",
-               "스스로", "해결 여부", "풀었나", "자력",
-               "혼자 풀었어", "혼자 풀었니", "혼자 풀었나"),
-    "redo_date": ("다시 풀 날짜", "다시 풀 날", "다시 풀기", "재풀이 날짜", "재풀이", "복습 날짜", "복습일",
-                  "redo date", "redo", "redo on", "review date", "retry date", "revisit", "revisit date",
-                  "next review", "redo by", "retry on", "re-solve", "resolve date", "다시 풀기 날짜",
-                  "재도전", "재도전 날짜", "복습 예정", "복습 예정일"),
-}
+LABELS_KO = _vocab.LABELS_KO
+LABELS_EN = _vocab.LABELS_EN
+_SYNONYMS = _vocab.SYNONYMS
 
 
 def _norm(label: str) -> str:

@@ -31,6 +31,7 @@ from .parser import LABELS_EN, LABELS_KO, REQUIRED, Field, ProblemEntry, parse_l
 from .prose import split_sentences
 from .unsure import COPULA as _COPULA
 from .unsure import SETTLED_BY_TA, TA_EN, TA_KO, UNSURE, is_unsure
+from .vocab import DIFFICULTY_WORDS
 
 __all__ = [
     "MAX_POINTS", "BreakdownItem", "Finding", "LinkedFailure", "LogReview", "ProblemReview",
@@ -114,11 +115,7 @@ class LogReview:
 
 # --------------------------------------------------------------------------- small readers
 
-_DIFFICULTY_WORDS = {
-    "Easy": ("easy", "쉬움", "이지"),
-    "Medium": ("medium", "med", "중간", "보통", "미디엄"),
-    "Hard": ("hard", "어려움", "하드"),
-}
+_DIFFICULTY_WORDS = DIFFICULTY_WORDS  # vocab.json
 
 
 def parse_difficulty(text: str) -> str | None:
