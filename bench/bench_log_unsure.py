@@ -3,8 +3,8 @@
     python bench/bench_log_unsure.py [--logs 600]
 
 Generated: ``--logs`` logs from tests/loggen.py (derandomized, so the figures repeat), complete and
-with one field left out, over every layout, label set, language, connective and reason order. The
-kit's corpus: every LEETCODE_LOG.md in the repository (the blank template left out, copies counted
+with one field left out, over every layout, label set, container, language, connective and reason
+order. The kit's corpus: every LEETCODE_LOG.md in the repository (the blank template left out, copies counted
 once) and the complete logs the log tests are written around (tests/test_leetlog.py,
 tests/test_log_reader.py). A log is *unsure* when at least one of its checks is (a TA reads it); a
 complexity said in words ('log n time') is unsure by design, so the generated figure is also given

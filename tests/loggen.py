@@ -25,8 +25,10 @@ FIELDS = (
     "what_went_wrong",
     "solved",
 )
-LAYOUTS = ("template", "bullets", "prose", "line", "table", "notebook", "leetcode")
-LABEL_SETS = ("full", "short", "unknown", "none")
+LAYOUTS = ("template", "bullets", "prose", "line", "table", "notebook", "leetcode", "columns")
+LABEL_SETS = ("full", "short", "unknown", "none", "casual")
+# Where the log sits in the file (issue 43): as it is, pasted inside a code fence, every line quoted.
+CONTAINERS = ("none", "fence", "quote")
 LANGS = ("en", "ko")
 
 
@@ -128,6 +130,29 @@ LABELS = {
         "solved": "Solved",
         "redo_date": "Redo",
     },
+    # 반말 and conversational labels (issue 43): '- 처음 생각:', '- 틀린 거:', '- 혼자 풀었어?:'
+    ("casual", "en"): {
+        "problem": "Problem",
+        "difficulty": "Level",
+        "first_idea": "First thoughts",
+        "final_approach": "Final",
+        "time": "Time",
+        "space": "Space",
+        "what_went_wrong": "Mistakes",
+        "solved": "Solved?",
+        "redo_date": "Redo",
+    },
+    ("casual", "ko"): {
+        "problem": "문제",
+        "difficulty": "난이도",
+        "first_idea": "처음 생각",
+        "final_approach": "최종 풀이",
+        "time": "시간",
+        "space": "공간",
+        "what_went_wrong": "틀린 거",
+        "solved": "혼자 풀었어?",
+        "redo_date": "다시 풀 날",
+    },
     ("short", "ko"): {
         "problem": "문제",
         "difficulty": "난도",
@@ -155,6 +180,7 @@ class Spec:
     before: tuple[bool, bool]  # (time, space): the reason before the claim
     connective: int  # which connective, per language
     drop: str | None  # the field left out of problem 1, or None for a complete log
+    container: str = "none"  # CONTAINERS: the log as it is, in a code fence, or quoted line by line
 
     @property
     def dropped(self) -> str | None:
@@ -166,10 +192,11 @@ def specs(draw: st.DrawFn, complete: bool | None = None) -> Spec:
     """A log's spec; ``complete`` True: no field left out, False: one left out, None: either."""
     first, second = draw(st.permutations(PROBLEMS))[:2]
     layout = draw(st.sampled_from(LAYOUTS))
+    labelled = tuple(s for s in LABEL_SETS if s != "none")  # a table or a line per problem has labels
     labels = (
         "none"
         if layout == "prose"
-        else draw(st.sampled_from(LABEL_SETS[:3] if layout in ("line", "table") else LABEL_SETS))
+        else draw(st.sampled_from(labelled if layout in ("line", "table", "columns") else LABEL_SETS))
     )
     if complete is True:
         drop = None
@@ -186,6 +213,7 @@ def specs(draw: st.DrawFn, complete: bool | None = None) -> Spec:
         (draw(st.booleans()), draw(st.booleans())),
         draw(st.integers(0, 4)),
         drop,
+        draw(st.sampled_from(CONTAINERS)),
     )
 
 
@@ -301,15 +329,21 @@ def _verb(phrase: str) -> str:
 
 
 def render(spec: Spec) -> str:
-    """The log the spec describes, as Markdown."""
-    parts = [("# LeetCode 기록" if spec.lang == "ko" else "# My LeetCode log") + "\n"]
+    """The log the spec describes, as Markdown, in its container."""
+    title = ("# LeetCode 기록" if spec.lang == "ko" else "# My LeetCode log") + "\n"
     if spec.layout == "table":
-        return parts[0] + "\n" + _table(spec)
-    for i, p in enumerate(spec.problems, start=1):
-        drop = spec.drop if i == 1 else None
-        parts.append(_problem(i, p, spec, drop))
-    sep = "\n"
-    return sep.join(parts)
+        body = _table(spec)
+    elif spec.layout == "columns":
+        body = _columns(spec)
+    else:
+        body = "\n".join(_problem(i, p, spec, spec.drop if i == 1 else None)
+                         for i, p in enumerate(spec.problems, start=1))
+    if spec.container == "fence":  # notes pasted from another app, fence and all (longer than any inside)
+        fence = "````" if "```" in body else "```"
+        return f"{title}\n{fence}markdown\n{body.rstrip()}\n{fence}\n"
+    if spec.container == "quote":
+        return "".join(f"> {line}".rstrip() + "\n" for line in f"{title}\n{body}".splitlines())
+    return f"{title}\n{body}"
 
 
 def _label(spec: Spec, name: str) -> str:
@@ -381,6 +415,28 @@ def _table(spec: Spec) -> str:
             "reason": "; ".join(reasons),
         }
         rows.append("| " + " | ".join(cell[c] for c in cols) + " |")
+    return "\n".join(rows) + "\n"
+
+
+def _columns(spec: Spec) -> str:
+    """A row per field and a column per problem (issue 43); 'unknown' puts both complexities in one row
+    under a label the reader does not know."""
+    k = "ko" if spec.lang == "ko" else "en"
+    head = {"ko": ("항목", "문제"), "en": ("Field", "Problem")}[k]
+    texts = [_texts(p, spec) for p in spec.problems]
+    rows = [f"| {head[0]} | {head[1]} 1 | {head[1]} 2 |", "|---|---|---|"]
+    for name in FIELDS:
+        if spec.labels == "unknown" and name in ("time", "space"):
+            if name == "time":
+                said = [
+                    " ".join(sentence(p, x, spec) for x in ("time", "space")
+                             if not (i == 0 and x == spec.drop))
+                    for i, p in enumerate(spec.problems)
+                ]
+                rows.append(f"| {UNKNOWN[spec.lang]} | {said[0]} | {said[1]} |")
+            continue
+        cells = ["" if (i == 0 and name == spec.drop) else t[name] for i, t in enumerate(texts)]
+        rows.append(f"| {_label(spec, name)} | {cells[0]} | {cells[1]} |")
     return "\n".join(rows) + "\n"
 
 

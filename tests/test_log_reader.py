@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from lesson_embedding_pe.leetlog import catalog, parse_log, review_log
 from lesson_embedding_pe.leetlog.review import MAX_POINTS, PER_PROBLEM
-from tests.loggen import render, specs
+from tests.loggen import claim, render, specs
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = settings(
@@ -89,9 +89,44 @@ def test_the_verdict_does_not_change_with_layout_language_or_labels(
         other.before,
         other.connective,
         spec.drop,
+        other.container,
     )  # type: ignore[attr-defined]
     one, two = render(spec), render(other)  # type: ignore[arg-type]
     assert _verdict(review_log(one)) == _verdict(review_log(two)), (one, two)
+
+
+# Pow's practice code as students write it when the log's O(log n) is not what it does (issue 43).
+_POW_CODE = {
+    "loop": "def my_pow(x, n):\n    r = 1.0\n    for _ in range(abs(n)):\n        r *= x\n"
+            "    return r if n >= 0 else 1 / r\n",
+    "recursion": "def my_pow(x, n):\n    if n == 0:\n        return 1.0\n    if n < 0:\n"
+                 "        return 1 / my_pow(x, -n)\n    return x * my_pow(x, n - 1)\n",
+}
+
+
+@settings(RUNS, max_examples=60)
+@given(specs(complete=True), st.sampled_from(sorted(_POW_CODE)))
+def test_a_claim_the_code_contradicts_is_never_met(spec: object, code: str) -> None:
+    """Every generated log about Pow claims O(log n) time and O(1) space. Held to code that loops n times,
+    the time claim is a sure finding; to code recursing on n - 1, both are (O(n) steps, n frames deep).
+    A claim said in words is a TA's (unsure), never met silently either."""
+    log = render(spec)  # type: ignore[arg-type]
+    r = review_log(log, sources={"leetcode": _POW_CODE[code]})
+    slot = next((k for k, p in enumerate(spec.problems, 1) if p.number == 50), None)  # type: ignore[attr-defined]
+    if slot is None:
+        assert r.points == MAX_POINTS, (spec, log)
+        return
+    pow_ = spec.problems[slot - 1]  # type: ignore[attr-defined]
+    wrong = {"loop": ("time",), "recursion": ("time", "space")}[code]
+    for kind in wrong:
+        said = {(f.field, f.severity) for f in r.findings if f.problem == slot and f.field == kind}
+        if claim(pow_, kind, spec).startswith("O("):  # type: ignore[arg-type]
+            assert (kind, "warning") in said and any(
+                f.code == "complexity_inconsistent" and "leetcode.py line" in f.message_en
+                for f in r.findings if f.problem == slot and f.field == kind), (spec, log)
+        else:
+            assert (kind, "unsure") in said, (spec, log)
+    assert r.problems[2 - slot].points == PER_PROBLEM, (spec, log)
 
 
 # --------------------------------------------------------------------------- the issue's families
@@ -287,11 +322,13 @@ def test_recursive_fast_power_in_the_code_is_held_to_its_log_n_space() -> None:
         (1, "space", "complexity_inconsistent")
     ]
     assert review_log(log, sources={"leetcode": _ERATOSTHENES}).points == MAX_POINTS
-    # the log says 'a few variables' (the iterative one) and the code recurses: a TA reads it
+    # the log says 'a few variables' (the iterative one) and the code recurses: the claim is held to the
+    # code (issue 43), which the message quotes
     both = review_log(log.replace("추가 메모리 없음", "변수 몇 개"), sources={"leetcode": recursive})
-    assert [(f.problem, f.field, f.code) for f in both.findings if f.severity == "unsure"] == [
-        (1, "space", "unsure_approach")
-    ] and both.points == MAX_POINTS
+    held = [f for f in both.findings if f.code.startswith("complexity")]
+    assert [(f.problem, f.field, f.code) for f in held] == [(1, "space", "complexity_inconsistent")]
+    assert "half = my_pow(x, n // 2)" in held[0].message_en and "O(log n)" in held[0].message_en
+    assert not [f for f in both.findings if f.severity == "unsure"] and both.points == MAX_POINTS - 0.25
 
 
 @pytest.mark.parametrize(

@@ -80,6 +80,7 @@ NOTEBOOK_NO_LOG = (
 
 
 _LABEL_FORM = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\|\s*)?\**([^:：|*\n]{1,40}?)\**\s*[:：|]")
+_QUOTED = re.compile(r"^[ \t]{0,3}>[ \t]?", re.M)
 _PROBLEM_HEADING = re.compile(r"^\s*#{1,6}\s*\**\s*(?:문제|problem)\s*\d", re.I | re.M)
 
 
@@ -90,6 +91,7 @@ def looks_like_log(text: str) -> bool:
     lesson's explanations (which name the fields) would pass it."""
     from lesson_embedding_pe.leetlog.parser import match_label
 
+    text = _QUOTED.sub("", text)  # a log quoted line by line ('> - 문제: …') is still the log
     if _PROBLEM_HEADING.search(text):
         return True
     fields = {match_label(m.group(1)) for line in text.splitlines() if (m := _LABEL_FORM.match(line))}

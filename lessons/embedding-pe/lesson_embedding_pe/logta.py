@@ -24,7 +24,13 @@ SAW_CHARS = 800  # a problem's section quoted for a field the reader could not f
 
 # What the reader was unsure of -> the finding it would have given were it sure. An unsure claim about the
 # approach (the complexity holds for some of the approaches the log may name) is a catalog check's.
-_SURE = {"unsure_approach": "complexity_inconsistent"}
+# A claim held back from the catalog (amortized, a variable the log does not define) is the catalog's too;
+# a problem the reader cannot identify is the task-fit check's (its difficulty went unchecked).
+_SURE = {"unsure_approach": "complexity_inconsistent", "unsure_amortized": "complexity_inconsistent",
+         "unsure_undefined_variable": "complexity_inconsistent", "unsure_unknown_problem": "not_medium"}
+# each such check's key says which question the TA answers beside the field's own
+_TAIL = {"unsure_approach": "/approach", "unsure_amortized": "/approach",
+         "unsure_undefined_variable": "/approach", "unsure_unknown_problem": "/which"}
 
 
 def _group_of(code: str, field: str) -> str | None:
@@ -40,7 +46,7 @@ def _group_of(code: str, field: str) -> str | None:
 def check_key(finding: Mapping[str, Any]) -> str:
     """A TA check's key (what `grade review --check` names and the report looks up): the problem and the
     field, and ``/approach`` for a claim the reader could not hold to one approach."""
-    tail = "/approach" if finding.get("code") == "unsure_approach" else ""
+    tail = _TAIL.get(str(finding.get("code")), "")
     return f"problem{finding.get('problem')}/{finding.get('field')}{tail}"
 
 

@@ -27,15 +27,22 @@ class Approach:
     time: str
     space: tuple[str, ...]
     # How a log or code names this approach (identify()): ``names`` its family in the log's words,
-    # ``variant`` the words that single it out within the family, ``code`` a mark of it in the
-    # practice function's source ('{fn}' stands for the function's own name).
+    # ``variant`` the words that single it out within the family, ``code`` the key codecost.py gives the
+    # practice function's code when it implements this approach (read from its syntax tree).
     names: str = ""
     variant: str = ""
     code: str = ""
+    # other time bounds that are just as true of it: per-digit tables are O(log num) for the digits they
+    # read and O(1) for num <= 3999
+    time_also: tuple[str, ...] = ()
 
     @property
     def time_bigo(self) -> Complexity:
         return _parsed(self.time)
+
+    @property
+    def time_bounds(self) -> tuple[Complexity, ...]:
+        return (self.time_bigo, *(_parsed(t) for t in self.time_also))
 
     @property
     def space_bigo(self) -> tuple[Complexity, ...]:
@@ -53,6 +60,12 @@ class Problem:
     variables_ko: str = ""
     function: str | None = None  # name in exercises/leetcode.py, when there is a practice
     aliases: tuple[str, ...] = field(default=())
+
+    @property
+    def described(self) -> tuple[Approach, ...]:
+        """The approaches a log is held to when neither it nor the code names one: all but those known
+        by the code alone (an O(n) loop for Pow is what a student's code may do, not a known answer)."""
+        return tuple(a for a in self.approaches if a.names or not a.code)
 
     @property
     def is_math(self) -> bool:
@@ -102,31 +115,47 @@ CATALOG: tuple[Problem, ...] = (
     _p(50, "Pow(x, n)", "Medium", "Math, Recursion",
        A("fast exponentiation, iterative (halving n)", "분할 거듭제곱, 반복문 (n을 절반씩)",
          "O(log n)", ("O(1)",), names=_FAST_POW, variant=r"iterat|loop|반복문|while|for\s*문|variables?|변수",
-         code=r"^(?![\s\S]*\b{fn}\s*\([\s\S]*\b{fn}\s*\()[\s\S]*\b(?:while|for)\b"),
+         code="pow_halving_loop"),
        A("fast exponentiation, recursive (halving n)", "분할 거듭제곱, 재귀 (n을 절반씩)",
          "O(log n)", ("O(log n)",), names=_FAST_POW, variant=r"recurs|재귀|call\s*stack|호출\s*스택",
-         code=r"\b{fn}\s*\([\s\S]*\b{fn}\s*\("),
+         code="pow_halving_recursive"),
+       # known by the code alone (codecost.py): a log that only says 'n번 곱함' is held to the best bound,
+       # since such a solution times out on LeetCode's n up to 2^31
+       A("repeated multiplication, loop (n steps)", "반복 곱셈, 반복문 (n번)", "O(n)", ("O(1)",),
+         code="pow_linear_loop"),
+       A("repeated multiplication, recursive (n - 1)", "반복 곱셈, 재귀 (n - 1)", "O(n)", ("O(n)",),
+         code="pow_linear_recursive"),
        variables_en="n is the exponent", variables_ko="n은 지수", function="my_pow",
        aliases=("mypow", "pow", "powxn", "거듭제곱")),
     _p(204, "Count Primes", "Medium", "Array, Math, Enumeration, Number Theory",
        A("Sieve of Eratosthenes", "에라토스테네스의 체", "O(n log log n)", ("O(n)",),
          names=_SIEVE, variant=r"eratosthenes|에라토스테네스|[pi]\s*\*\s*[pi]|[pi]\s*\^\s*2|[pi]²|제곱부터",
-         code=r"\w+\s*\*\s*\w+\s*::|range\(\s*\w+\s*\*\s*\w+\s*,"),
+         code="sieve"),
        A("linear (Euler) sieve", "선형(오일러) 체", "O(n)", ("O(n)",),
-         names=_SIEVE, variant=_LINEAR_SIEVE, code=r"%\s*\w+\s*==\s*0\s*:\s*(?:#.*)?\n?\s*break"),
+         names=_SIEVE, variant=_LINEAR_SIEVE, code="linear_sieve"),
+       A("segmented sieve of Eratosthenes (blocks of √n)", "구간별 에라토스테네스의 체 (√n 크기 구간)",
+         "O(n log log n)", ("O(√n)",), names=r"segment|구간|블록", variant=r"segment|구간|블록",
+         code="segmented_sieve"),
+       A("trial division up to √i", "√i까지 나눠 보기", "O(n √n)", ("O(1)",), code="trial_division"),
        variables_en="n is the bound", variables_ko="n은 상한", function="count_primes",
        aliases=("countprimes", "소수개수", "소수세기", "소수의개수")),
     _p(202, "Happy Number", "Easy", "Hash Table, Math, Two Pointers",
        A("Floyd cycle detection", "플로이드 사이클 탐지 (두 포인터)", "O(log n)", ("O(1)",),
          names=r"floyd|플로이드|cycle\s*detect|two\s*pointers?|slow|토끼|거북|두\s*포인터|투\s*포인터",
-         code=r"\bslow\b|\bfast\b|tortoise|hare"),
+         code="floyd"),
        A("hash set of seen numbers", "본 수를 해시셋에 저장", "O(log n)", ("O(log n)",),
-         names=r"hash|\bset\b|seen|visited|해시|집합|셋|방문", code=r"\bset\(|\bseen\b|\bvisited\b"),
+         names=r"hash|\bset\b|seen|visited|해시|집합|셋|방문", code="hash_set"),
        variables_en=_DIGITS_EN, variables_ko=_DIGITS_KO, function="is_happy",
        aliases=("ishappy", "happynumber", "행복한수", "해피넘버")),
     _p(12, "Integer to Roman", "Medium", "Hash Table, Math, String",
        A("greedy over the 13 symbol values (num <= 3999, so bounded)",
-         "13개 기호 값으로 탐욕 (num <= 3999 이므로 상수)", "O(1)", ("O(1)",)),
+         "13개 기호 값으로 탐욕 (num <= 3999 이므로 상수)", "O(1)", ("O(1)",),
+         names=r"greedy|탐욕|그리디|subtract|빼", code="roman_greedy"),
+       A("per-digit lookup tables (one lookup per digit of num)",
+         "자릿수마다 표에서 꺼내기 (자릿수마다 한 번)", "O(log n)", ("O(1)",),
+         names=r"digit|자릿수|자리|table|lookup|표에서|표를", code="roman_digit_tables",
+         time_also=("O(1)",)),
+       variables_en="n is num (its digit count is log n)", variables_ko="n은 num (자릿수는 log n)",
        function="int_to_roman", aliases=("inttoroman", "정수를로마숫자로", "로마숫자변환")),
     # More Medium problems with the Math tag.
     _p(2, "Add Two Numbers", "Medium", "Linked List, Math, Recursion",
@@ -263,17 +292,18 @@ def identify(problem: Problem, text: str, source: str | None = None) -> tuple[Ap
     and the practice function's ``source`` describe; () when neither names one. A family word ('fast
     exponentiation', 'sieve') names every member unless a member's own words single it out
     ('recursive', 'Eratosthenes'); where the log and the code both name some, those both name win, and
-    where they name different ones, all of them (the review is then unsure, not wrong)."""
+    where they name different ones, the code's: a claim is held to what the student's code does."""
     hits = tuple(a for a in problem.approaches if a.names and re.search(a.names, text, re.I))
     singled = tuple(a for a in hits if a.variant and re.search(a.variant, text, re.I))
     from_log = singled or hits
     from_code: tuple[Approach, ...] = ()
     if source and problem.function:
-        fn = re.escape(problem.function)
-        from_code = tuple(a for a in problem.approaches
-                          if a.code and re.search(a.code.replace("{fn}", fn), source))
+        from .codecost import implemented
+
+        code = implemented(problem.function, source)
+        from_code = tuple(a for a in problem.approaches if code is not None and a.code in code.keys)
     both = tuple(a for a in from_log if a in from_code)
-    return both or tuple(a for a in problem.approaches if a in from_log or a in from_code)
+    return both or from_code or from_log  # the code is what the claim is about: it decides where they differ
 
 
 def get(number: int) -> Problem | None:

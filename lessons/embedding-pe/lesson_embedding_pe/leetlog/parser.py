@@ -10,69 +10,20 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field
 
+from . import vocab as _vocab
 from .catalog import find_problem
 from .prose import problem_mention, read_fields, split_sentences
 
 __all__ = ["FIELDS", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value", "match_label",
            "parse_log"]
 
-# Canonical field names, in template order.
-FIELDS: tuple[str, ...] = (
-    "problem", "difficulty", "first_idea", "final_approach",
-    "time", "space", "what_went_wrong", "solved", "redo_date",
-)
+# The field names, the template's labels and the labels students write for each field: vocab.json.
+FIELDS: tuple[str, ...] = _vocab.FIELDS
 # redo_date is required only when the problem was solved after reading a solution.
 REQUIRED: tuple[str, ...] = FIELDS[:-1]
-
-LABELS_KO = {
-    "problem": "문제", "difficulty": "난이도", "first_idea": "처음 아이디어", "final_approach": "최종 접근",
-    "time": "시간복잡도", "space": "공간복잡도", "what_went_wrong": "틀린 이유", "solved": "풀이 방식",
-    "redo_date": "다시 풀 날짜",
-}
-LABELS_EN = {
-    "problem": "Problem", "difficulty": "Difficulty", "first_idea": "First idea",
-    "final_approach": "Final approach", "time": "Time complexity", "space": "Space complexity",
-    "what_went_wrong": "What went wrong", "solved": "Solved", "redo_date": "Redo date",
-}
-
-_SYNONYMS: dict[str, tuple[str, ...]] = {
-    "problem": ("문제", "문제 이름", "문제 번호", "문제명", "문제 제목", "제목", "problem", "title",
-                "problem title", "problem name", "name", "leetcode problem", "번호", "문제번호", "number",
-                "problem number", "problem no", "문항", "prob", "#", "no"),
-    "difficulty": ("난이도", "difficulty", "level", "레벨", "diff", "lvl", "난도"),
-    "first_idea": ("처음 아이디어", "첫 아이디어", "처음 떠올린 방법", "처음 떠올린 아이디어",
-                   "초기 아이디어", "처음 접근", "첫 접근", "처음 방법", "아이디어", "브루트포스",
-                   "first idea", "initial idea",
-                   "first approach", "initial approach", "first thought", "idea", "brute force",
-                   "first", "initial", "intuition", "초기 접근", "첫 풀이", "착안", "발상", "직관", "처음"),
-    "final_approach": ("최종 접근", "최종 방법", "최종 풀이", "최종 아이디어", "접근", "접근 방법",
-                       "풀이 방법", "해결 방법", "풀이", "final approach", "approach", "final solution",
-                       "final idea",
-                       "final method", "method", "solution", "final", "final answer", "optimized",
-                       "optimal", "improved", "improvement", "최종", "최종안", "개선", "개선한 방법",
-                       "최적화", "제출 풀이"),
-    "time": ("시간복잡도", "시간 복잡도", "시간복잡성", "시간", "time", "time complexity", "tc", "t.c",
-             "runtime", "running time", "time cost", "시간 비용", "수행 시간", "실행 시간", "시복"),
-    "space": ("공간복잡도", "공간 복잡도", "공간복잡성", "공간", "메모리", "space", "space complexity", "sc",
-              "memory", "s.c", "space cost", "memory usage", "공간 비용", "메모리 사용", "공복",
-              "추가 공간", "extra space", "auxiliary space"),
-    "what_went_wrong": ("틀린 이유", "틀린 점", "틀린 부분", "오답 이유", "오답 원인", "실수", "함정",
-                        "주의할 점", "어디서 틀릴 수 있었는지", "틀릴 수 있었던 곳",
-                        "틀릴 수 있었던 점", "what went wrong",
-                        "went wrong", "what could go wrong", "where it could have gone wrong", "mistakes",
-                        "mistake", "pitfalls", "pitfall", "bugs", "errors", "wrong", "bug", "error",
-                        "mistakes made", "issue", "issues", "gotcha", "gotchas", "edge cases",
-                        "what i got wrong", "버그", "오류", "에러", "오답", "오답 노트", "오답노트",
-                        "주의", "주의점", "배운 점", "회고", "틀린 곳"),
-    "solved": ("풀이 방식", "풀이 여부", "해결 방식", "혼자 풀었나", "혼자 풀었나요", "혼자 풀었는지",
-               "혼자 여부", "solved", "solved alone", "how solved", "solved by", "solved how",
-               "independently", "alone", "혼자",
-               "스스로", "해결 여부", "풀었나", "자력"),
-    "redo_date": ("다시 풀 날짜", "다시 풀 날", "다시 풀기", "재풀이 날짜", "재풀이", "복습 날짜", "복습일",
-                  "redo date", "redo", "redo on", "review date", "retry date", "revisit", "revisit date",
-                  "next review", "redo by", "retry on", "re-solve", "resolve date", "다시 풀기 날짜",
-                  "재도전", "재도전 날짜", "복습 예정", "복습 예정일"),
-}
+LABELS_KO = _vocab.LABELS_KO
+LABELS_EN = _vocab.LABELS_EN
+_SYNONYMS = _vocab.SYNONYMS
 
 
 def _norm(label: str) -> str:
@@ -253,6 +204,9 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
         name = match_label(m.group(1))
         if name:
             return name, m.group(2).strip().lstrip("*_ ").strip(), m.group(1)
+    m = _PARTICLE_LABEL.match(text)  # 'First idea는 x를 n번 곱하기': an English label, a Korean particle
+    if m and (name := match_label(m.group(1))) and _answers(name, m.group(2)):
+        return name, m.group(2).strip(), m.group(1)
     m = _SOLVED_SENTENCE.match(text)
     if m and not _says_how_solved(text):
         m = None  # 'I solved LeetCode 50, Pow(x, n). I first ...' is prose, not the answer to 'Solved'
@@ -266,7 +220,14 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
     # a label alone, not a sentence with 'time' in it ('It runs in O(log n) time and O(1) space.')
     alone = len(text) <= 40 and not re.search(r"[OΘ]\s*\(|[.。다]$", text)
     name = match_label(text) if alone else None
+    if name == "solved" and _says_how_solved(text):
+        return "solved", text, "Solved"  # '- 혼자 풀었어': the question's words are its answer
     return (name, "", text) if name else None
+
+
+# A label in English with the Korean topic or subject particle, then its value (a student switching
+# language inside the line): 'Time complexity는 O(log n)인데 …', 'First idea는 brute force'.
+_PARTICLE_LABEL = re.compile(r"^\**([A-Za-z][A-Za-z .'/&-]{1,30}?)\**\s*(?:은|는|이|가|란)\s+(.+)$")
 
 
 # --------------------------------------------------------------------------- one clause, one claim
@@ -276,6 +237,9 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
 _INLINE_LABEL = re.compile(
     r"(?:\s{2,}|\s*[,;|·/]\s*|[.。]\s+|\s[-—–]\s)(?P<label>(?:\*\*|__)?[^\W\d_][^:：,;|.*()（）\n]{0,28}?)"
     r"\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*")
+# '…이고, 난이도는 Medium': a second field in the line said with the topic particle rather than a colon
+_INLINE_PARTICLE = re.compile(
+    r"(?:[,;]\s*|\s[-—–]\s)(?P<label>[가-힣A-Za-z][가-힣A-Za-z ]{0,24}?)(?:은|는)\s+")
 _LABEL_JOIN = re.compile(r"\s*(?:/|&|,|·|\+|->|→|=>|⇒|\band\b|및|와|과)\s*", re.I)
 
 
@@ -285,10 +249,11 @@ def claims(name: str, rest: str, label: str) -> list[tuple[str, str, str]]:
     line ('... Difficulty: Medium') starts a field of its own."""
     pieces: list[tuple[str, str, str]] = []
     at, current = 0, (name, label)
-    for m in _INLINE_LABEL.finditer(rest):
+    found = sorted([*_INLINE_LABEL.finditer(rest), *_INLINE_PARTICLE.finditer(rest)], key=lambda m: m.start())
+    for m in found:
         other = match_label(m.group("label"))
         value = rest[m.end():]
-        if other is None or other == current[0] or not _answers(other, value):
+        if m.start() < at or other is None or other == current[0] or not _answers(other, value):
             continue
         pieces.append((current[0], rest[at:m.start()].strip(), current[1]))
         at, current = m.end(), (other, m.group("label").strip("*_ "))
@@ -516,7 +481,47 @@ class _Builder:
 
 
 def parse_log(text: str) -> LogParse:
-    """Split a log into problems and labelled fields, keeping line numbers."""
+    """Split a log into problems and labelled fields, keeping the student's line numbers. The log is
+    read as a Markdown tree first (tree.py): a container that holds the log is read as the text it
+    holds, a table with a column per problem one column at a time."""
+    from .tree import flatten
+
+    flat = flatten(text, _holds_log)
+    if not flat.changed and flat.text == "\n".join(text.splitlines()):
+        return _parse_lines(text)
+    parsed = _parse_lines(flat.text)
+    _remap(parsed, flat.origin)
+    parsed.line_count = len(text.splitlines())
+    return parsed
+
+
+def _holds_log(text: str) -> bool:
+    """A container holds the log when its text, read alone, holds a problem with two labelled fields
+    filled, or six said in sentences (the template's instructions name problems, a level and a Big-O)."""
+    for p in _parse_lines(text).problems:
+        filled = [f for f in p.fields.values() if f.filled]
+        if sum(f.label not in ("sentence", "heading") for f in filled) >= 2 or len(filled) >= 6:
+            return True
+    return False
+
+
+def _remap(parsed: LogParse, origin: list[int]) -> None:
+    """Each line number of a flattened log back to the student's own line."""
+    def at(n: int) -> int:
+        return origin[n - 1] if 0 < n <= len(origin) else n
+
+    def pairs(items: list[tuple[int, str]]) -> list[tuple[int, str]]:
+        return [(at(n), t) for n, t in items]
+
+    parsed.prose = pairs(parsed.prose)
+    for entry in parsed.problems:
+        entry.heading_line = at(entry.heading_line) if entry.heading_line else entry.heading_line
+        entry.extra, entry.sentences = pairs(entry.extra), pairs(entry.sentences)
+        for f in (*entry.fields.values(), *entry.duplicates):
+            f.line, f.lines = at(f.line), pairs(f.lines)
+
+
+def _parse_lines(text: str) -> LogParse:
     b = _Builder()
     lines = text.splitlines()
     tables = _problem_tables(lines)

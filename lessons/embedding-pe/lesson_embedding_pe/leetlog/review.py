@@ -22,14 +22,16 @@ from pathlib import Path
 
 from grader.core.lang import particle
 
-from .bigo import Complexity, ParseError, compare, find_all_bigo, parse
+from .bigo import Complexity, ParseError, Term, compare, find_all_bigo, parse
 from .catalog import Approach, Problem, find_problem, identify
+from .codecost import implemented, parameters, size_name
 from .coverage import function_source, says_why
 from .mathtext import to_plain
 from .parser import LABELS_EN, LABELS_KO, REQUIRED, Field, ProblemEntry, parse_log, unlabelled
 from .prose import split_sentences
 from .unsure import COPULA as _COPULA
 from .unsure import SETTLED_BY_TA, TA_EN, TA_KO, UNSURE, is_unsure
+from .vocab import DIFFICULTY_WORDS
 
 __all__ = [
     "MAX_POINTS", "BreakdownItem", "Finding", "LinkedFailure", "LogReview", "ProblemReview",
@@ -113,11 +115,7 @@ class LogReview:
 
 # --------------------------------------------------------------------------- small readers
 
-_DIFFICULTY_WORDS = {
-    "Easy": ("easy", "쉬움", "이지"),
-    "Medium": ("medium", "med", "중간", "보통", "미디엄"),
-    "Hard": ("hard", "어려움", "하드"),
-}
+_DIFFICULTY_WORDS = DIFFICULTY_WORDS  # vocab.json
 
 
 def parse_difficulty(text: str) -> str | None:
@@ -321,7 +319,19 @@ def _review_problem_field(ctx: _Ctx) -> Problem | None:
     if not text:
         return None
     match = find_problem(text)
+    if match.conflict and _section_number(text, match.number, ctx):
+        match = find_problem(_SECTION_NUMBER.sub("", text, count=1))  # '## 1. Pow(x, n)': the section's place
     line = f.line if f is not None else ctx.entry.line
+    if match.problem is None and match.number is None:
+        # 'Power 문제': no number, no title the catalog knows; which problem it is (its difficulty, its
+        # complexities) is a TA's to read, not a pass by default
+        ctx.add(UNSURE, "unsure_unknown_problem", "problem", line,
+                f"문제 {ctx.k}: {_quoted(text, '가')} 어느 LeetCode 문제인지 알 수 없어 난이도·복잡도를 "
+                f"확인하지 못했습니다. 번호와 제목을 함께 쓰세요 (예: 50. Pow(x, n)). {TA_KO}",
+                f"Problem {ctx.k}: the reader cannot tell which LeetCode problem '{_short(text)}' is, so its "
+                f"difficulty and complexities were not checked; write its number and title (e.g. '50. Pow(x, "
+                f"n)'). {TA_EN}")
+        return None
     if match.problem is None:
         ctx.add("info", "unknown_problem", "problem", line,
                 f"문제 {ctx.k}: {_quoted(text, '를')} 채점기 목록에서 찾지 못해 "
@@ -340,6 +350,21 @@ def _review_problem_field(ctx: _Ctx) -> Problem | None:
                 f"Problem {ctx.k}: number {match.number} does not match the title '{p.title}' (which is "
                 f"{p.number}); checked as {p.label}, going by the title.")
     return p
+
+
+# A section's own number before the problem's name: '1. Pow(x, n)', '2) 204. Count Primes',
+# '1 - Happy Number'.
+_SECTION_NUMBER = re.compile(r"^\s*\[?(\d{1,2})\s*(?:[.)\]:]|\s[-—–])\s*")
+
+
+def _section_number(text: str, number: int | None, ctx: _Ctx) -> bool:
+    """Whether the number leading ``text`` is the section's place in the log, not the problem's number:
+    it is this problem's place (1 or 2), or another number follows it ('1. 50. Pow(x, n)')."""
+    m = _SECTION_NUMBER.match(text)
+    if m is None or number is None or int(m.group(1)) != number:
+        return False
+    rest = text[m.end():]
+    return number in (ctx.k, ctx.entry.index) or bool(re.match(r"\d{1,4}\b", rest))
 
 
 def _review_difficulty(ctx: _Ctx, problem: Problem | None) -> str | None:
@@ -464,10 +489,64 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
     if not parsed:
         return None
     _award(ctx, name, BIGO_PARSE_POINTS)
-    if problem is None or _consistent(ctx, name, problem, parsed, read[0]):
-        _award(ctx, name, BIGO_CONSISTENT_POINTS)
     ctx.quotes[name] = read[0]
+    held = _held_back(ctx, name, problem, f, parsed[0], read[0])
+    if held or problem is None or _consistent(ctx, name, problem, parsed, read[0]):
+        _award(ctx, name, BIGO_CONSISTENT_POINTS)
     return parsed[0]
+
+
+# An amortized or average bound is not a worst case: whether it is right depends on what is averaged over.
+_AMORTIZED = re.compile(r"amorti[sz]|on\s+average|average\s+case|expected|분할\s*상환|상환|평균", re.I)
+
+
+def _held_back(ctx: _Ctx, name: str, problem: Problem | None, f: Field, claim: Complexity,
+               quote: Quote) -> bool:
+    """Whether the claim is a TA's to judge rather than the catalog's: an amortized or average bound, or
+    a variable neither the problem, the code nor the log defines ('O(b)'). Unsure, no point taken."""
+    label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
+    if _AMORTIZED.search(f.value):
+        ctx.add(UNSURE, "unsure_amortized", name, quote.line,
+                f"문제 {ctx.k}: {label_ko} {particle(quote.ko, '은')} 분할 상환(평균) 복잡도입니다. "
+                "무엇에 대한 "
+                f"평균인지에 따라 맞을 수도 틀릴 수도 있습니다. {TA_KO}",
+                f"Problem {ctx.k}: the {label_en} {quote.en} is an amortized (average) bound; "
+                "whether it holds "
+                f"depends on what it is averaged over. {TA_EN}")
+        return True
+    if problem is None:
+        return False
+    undefined = sorted(v for v in claim.variables if v not in _known_variables(ctx, problem)
+                       and not _defined(v, _entry_text(ctx.entry)))
+    if not undefined:
+        return False
+    said = ", ".join(undefined)
+    ctx.add(UNSURE, "unsure_undefined_variable", name, quote.line,
+            f"문제 {ctx.k}: {label_ko} {particle(quote.ko, '의')} 변수 "
+            f"{said}{'가' if said[-1].isalpha() else '이'} "
+            f"무엇인지 기록에 없습니다 (이 문제에서 {problem.variables_ko or 'n은 입력 크기'}). {TA_KO}",
+            f"Problem {ctx.k}: the {label_en} {quote.en} uses {said}, which the log does not define "
+            "(for this "
+            f"problem, {problem.variables_en or 'n is the input size'}). {TA_EN}")
+    return True
+
+
+def _known_variables(ctx: _Ctx, problem: Problem) -> set[str]:
+    """The variables a claim about ``problem`` may use unexplained: the reference's, and the practice
+    function's parameters (Pow's x and n, Integer to Roman's num)."""
+    known = {v for a in problem.approaches for c in (a.time_bigo, *a.space_bigo) for v in c.variables} | {"n"}
+    if problem.function:
+        source = function_source(ctx.sources, problem.function)
+        known |= set(parameters(problem.function, source))
+    return known
+
+
+def _defined(variable: str, text: str) -> bool:
+    """'b is the number of bits', 'b = 비트 수', 'where b denotes …', 'b는 자릿수': the log says what it
+    is."""
+    v = re.escape(variable)
+    return bool(re.search(rf"(?<![\w(]){v}\s*(?:=|:|is\b|are\b|means\b|denotes\b|stands\s+for\b|"
+                          rf"(?:은|는|이|가|란)\s)", text, re.I))
 
 
 def _award(ctx: _Ctx, name: str, points: float) -> None:
@@ -494,7 +573,7 @@ class Quote:
 
 
 def _bounds(name: str, a: Approach) -> tuple[Complexity, ...]:
-    return (a.time_bigo,) if name == "time" else a.space_bigo
+    return a.time_bounds if name == "time" else a.space_bigo
 
 
 def _holds(name: str, parsed: list[Complexity], a: Approach) -> bool:
@@ -514,12 +593,14 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quot
     the claim holds for that one. When neither names one and the approaches disagree, or the claim holds
     only for a family's other member, the reader is not sure: a TA reads it."""
     source = function_source(ctx.sources, p.function) if p.function else None
+    if p.function:  # 'O(log num)': the code's own name for the size is the catalog's n
+        parsed = [_renamed(c, size_name(p.function, source)) for c in parsed]
     text = _approach_text(ctx.entry)
     named = identify(p, text, source)
     # named by a family's words alone: no member's own words, no code that says which
     family = bool(named) and not (source and identify(p, "", source)) and not any(
         a.variant and re.search(a.variant, text, re.I) for a in named)
-    pool = named or p.approaches
+    pool = named or p.described
     holding = [a for a in pool if _holds(name, parsed, a)]
     if named and not holding:
         in_code = bool(source) and named[0] in identify(p, "", source)
@@ -544,7 +625,7 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quot
         best = best_approach.time_bigo
     else:
         best, best_approach = p.best_space()
-    known = [k for a in p.approaches for k in _bounds(name, a)]
+    known = [k for a in p.described for k in _bounds(name, a)]
     mine = parsed[0]
     order = compare(mine, best)
     label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
@@ -593,16 +674,43 @@ def _against_named(ctx: _Ctx, name: str, p: Problem, named: tuple[Approach, ...]
     other = next((a for a in p.approaches if a not in named and _holds(name, parsed, a)), None)
     by_en = "your log and code describe" if from_code else "your log describes"
     by_ko = "기록과 코드가 설명하는" if from_code else "기록이 설명하는"
+    shown = _code_line(ctx, p, approach) if from_code else None
+    if shown is not None:  # the line of the student's code that shows the approach
+        where = f"leetcode.py line {shown[0]}: `{_short(shown[1], 70)}`"
+        where_ko = f"leetcode.py {shown[0]}행: `{_short(shown[1], 70)}`"
+        in_log = approach in identify(p, _approach_text(ctx.entry))
+        by_en = f"your log and code ({where}) describe" if in_log else f"your code ({where}) describes"
+        by_ko = f"기록과 코드({where_ko})가 설명하는" if in_log else f"코드({where_ko})가 보여 주는"
+    whose_en, whose_ko = ("of your code", "코드의") if shown is not None else (
+        "of the approach you describe", "적은 방법에 맞게")
     also_en = f"; {quote.written} is the bound of the {other.name_en}, a different approach" if other else ""
     also_ko = f" {particle(quote.written, '은')} 다른 방법인 {other.name_ko}의 복잡도입니다." if other else ""
     ctx.add("warning", "complexity_worse" if order > 0 else "complexity_inconsistent", name, quote.line,
             f"문제 {ctx.k}: {by_ko} {p.label} 풀이는 {approach.name_ko}이고, 그 {label_ko}는 {bound}입니다. "
-            f"{particle(quote.ko, '와')} 맞지 않습니다.{also_ko} 적은 방법에 맞게 "
+            f"{particle(quote.ko, '와')} 맞지 않습니다.{also_ko} {whose_ko} "
             "반복 횟수, 재귀 깊이, 배열 크기를 다시 세어 보세요.",
             f"Problem {ctx.k}: {by_en} {p.label} solved with the {approach.name_en}, whose {label_en} is "
             f"{bound}, not {quote.en}{also_en}. Recount the loop iterations, recursion depth and array sizes "
-            "of the approach you describe.")
+            f"{whose_en}.")
     return False
+
+
+def _renamed(c: Complexity, old: str, new: str = "n") -> Complexity:
+    """``c`` with variable ``old`` called ``new`` (when ``new`` is not already one of its variables)."""
+    if old == new or old not in c.variables or new in c.variables:
+        return c
+    terms = tuple(Term.of({(new if v == old else v): g for v, g in t.factors}) for t in c.terms)
+    return Complexity(terms, c.notation)
+
+
+def _code_line(ctx: _Ctx, p: Problem, approach: Approach) -> tuple[int, str] | None:
+    """(line, text) of the practice code that shows ``approach`` (codecost.py), in the student's file."""
+    for key in ("leetcode", "notebook"):
+        text = (ctx.sources or {}).get(key)
+        found = implemented(p.function, text) if text and p.function else None
+        if found is not None and approach.code in found.keys:
+            return found.keys[approach.code] if key == "leetcode" else None
+    return None
 
 
 def _review_solved(ctx: _Ctx) -> str | None:
@@ -640,7 +748,8 @@ def _review_solved(ctx: _Ctx) -> str | None:
 
 
 def _check_consistency(ctx: _Ctx, time: Complexity | None, space: Complexity | None) -> None:
-    if time is not None and space is not None and compare(space, time) == 1:
+    held = {f.field for f in ctx.findings if f.problem == ctx.k and f.code in _HELD_BACK}
+    if time is not None and space is not None and not held and compare(space, time) == 1:
         t, sp = ctx.quotes["time"], ctx.quotes["space"]
         ctx.add("warning", "space_exceeds_time", "space", sp.line,
                 f"문제 {ctx.k}: 공간 {particle(sp.ko, '이')} 시간 {t.ko}보다 큽니다. "
@@ -658,6 +767,9 @@ def _check_consistency(ctx: _Ctx, time: Complexity | None, space: Complexity | N
                 f"Problem {ctx.k}: '{LABELS_EN[dup.name]}' appears twice "
                 f"(lines {first.line} and {dup.line}); "
                 "the first is graded.")
+
+
+_HELD_BACK = ("unsure_amortized", "unsure_undefined_variable")
 
 
 def _review_entry(
@@ -720,6 +832,8 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
         return _zero(findings, "empty_log", "LEETCODE_LOG.md가 비어 있습니다. 템플릿의 칸을 채우세요.",
                      "LEETCODE_LOG.md is empty; fill in the template's fields.")
     parsed = parse_log(text)
+    if not parsed.problems and _has_words(text):
+        return _unplaced(text)
     if not parsed.problems:
         return _zero(findings, "no_fields",
                      "문제 구역이나 항목 이름(문제, 난이도, 시간복잡도 ...)을 하나도 찾지 못했습니다. "
@@ -734,6 +848,51 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
                      "LEETCODE_LOG.md is still the blank template: no field has been filled in.",
                      parsed.problems[0].line)
     return _review_entries(parsed.problems, findings, practice or {}, unsolved, sources)
+
+
+# A log the reader placed nothing of is still a log when it has this many words of its own: a title or a
+# stray line is not, a paragraph is. Such a log goes to a TA whole; the reader is sure of nothing in it.
+UNPLACED_WORDS = 12
+# The field a TA decides for each public part of a problem (loggrade's groups: problem, approach,
+# complexity, what went wrong, solved), so that each part is a TA check of its own.
+_UNPLACED_FIELDS = ("problem", "first_idea", "time", "what_went_wrong", "solved")
+
+
+_BIGO_POINTS = BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS
+
+
+def _has_words(text: str) -> bool:
+    """Whether ``text`` holds words of the student's own beyond headings, comments and placeholders."""
+    body = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
+    body = "\n".join(line for line in body.splitlines() if not re.match(r"^\s*#{1,6}\s", line))
+    body = _PLACEHOLDER.sub(" ", body)
+    return len(re.findall(r"[^\W\d_]{2,}", body)) >= UNPLACED_WORDS
+
+
+def _unplaced(text: str) -> LogReview:
+    """Text the reader could not place in any problem or field: never a sure 0, a TA reads it. The
+    points stay provisionally, and each part of each problem is one unsure finding (one TA check)."""
+    findings: list[Finding] = []
+    breakdown: list[BreakdownItem] = []
+    for k in range(1, PROBLEMS + 1):
+        for name in _UNPLACED_FIELDS:
+            findings.append(Finding(
+                UNSURE, "unsure_unplaced", k, name, None,
+                f"문제 {k}: 기록의 글을 어느 문제·칸에도 놓지 못했습니다 ('{LABELS_KO[name]}' 포함). "
+                f"형식을 알아보지 못했을 뿐 내용이 없다고 확신할 수 없습니다. {TA_KO}",
+                f"Problem {k}: the reader could not place any of the log's text in a problem or field "
+                f"('{LABELS_EN[name]}' among them); it cannot be sure the log lacks it, only that it did not "
+                f"recognise the layout. {TA_EN}"))
+        breakdown += [
+            BreakdownItem(f"problem {k}: fields present and well formed", 2.0, 2.0),
+            BreakdownItem(f"problem {k}: time complexity parses and matches a known approach",
+                          _BIGO_POINTS, _BIGO_POINTS),
+            BreakdownItem(f"problem {k}: space complexity parses and matches a known approach",
+                          _BIGO_POINTS, _BIGO_POINTS),
+            BreakdownItem(f"problem {k}: task fit (Medium, Math, distinct)", 0.0, 0.0),
+        ]
+    points = round(sum(b.points for b in breakdown), 4)
+    return LogReview(points, MAX_POINTS, breakdown, findings)
 
 
 def _review_entries(

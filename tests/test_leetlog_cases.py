@@ -1,0 +1,225 @@
+"""Issue 43: new logs written as students write them, each with the verdict a TA would give.
+
+Each case is a log under tests/leetlog_cases/ (and, where its claims are held to code, the leetcode.py
+beside it, of the same name). A verdict is the points, the sure findings (error or warning: what the
+student loses) and the unsure ones (what a TA reads, no point taken). None of these logs is generated:
+they are the layouts and claims the issue found the reader got wrong (a log in a code fence, every line
+quoted, a table with a column per problem, 반말 labels, code-switching inside a line, section numbers,
+numbered lists with reasons in parentheses, a log the reader cannot place, a vague problem name, an
+undefined variable, an amortized claim, and claims the student's own code contradicts).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from lesson_embedding_pe.leetlog import catalog, parse_log, review_log
+from lesson_embedding_pe.leetlog.codecost import implemented
+from lesson_embedding_pe.leetlog.review import MAX_POINTS
+from lesson_embedding_pe.logta import _group_of, check_key
+
+CASES = Path(__file__).resolve().parent / "leetlog_cases"
+FULL = MAX_POINTS
+# (problem, field, code)
+Verdict = tuple[float, list[tuple[int, str, str]], list[tuple[int, str, str]]]
+
+VERDICTS: dict[str, Verdict] = {
+    # containers and layouts: a complete log is never marked down, nothing unsure
+    "fenced_en": (FULL, [], []),
+    "quoted_ko": (FULL, [], []),
+    "details_html": (FULL, [], []),
+    "transposed_table": (FULL, [], []),
+    "banmal_ko": (FULL, [], []),
+    "codeswitch": (FULL, [], []),
+    "section_numbers": (FULL, [], []),
+    "numbered_parens": (FULL, [], []),
+    "numbered_reasons_en": (FULL, [], []),
+    # text the reader places nothing of: every part of both problems goes to a TA, no point taken
+    "unplaceable": (
+        FULL,
+        [],
+        [
+            (k, f, "unsure_unplaced")
+            for k in (1, 2)
+            for f in ("problem", "first_idea", "time", "what_went_wrong", "solved")
+        ],
+    ),
+    # where a TA looks first: unsure, no point taken
+    "vague_name_ko": (FULL, [], [(1, "problem", "unsure_unknown_problem")]),
+    "undefined_variable": (FULL, [], [(1, "time", "unsure_undefined_variable")]),
+    "amortized": (FULL, [], [(1, "space", "unsure_approach"), (1, "time", "unsure_amortized")]),
+    # claims held to the student's code (the .py beside the log)
+    "pow_loop_n": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
+    "pow_recursive_n1": (FULL - 0.25, [(1, "space", "complexity_inconsistent")], []),
+    "sieve_segmented": (FULL, [], []),
+    "roman_tables": (FULL, [], []),
+}
+
+
+def _review(case: str) -> object:
+    code = CASES / f"{case}.py"
+    sources = {"leetcode": code.read_text(encoding="utf-8")} if code.is_file() else None
+    return review_log((CASES / f"{case}.md").read_text(encoding="utf-8"), sources=sources)
+
+
+def _verdict(review: object) -> Verdict:
+    found = review.findings  # type: ignore[attr-defined]
+    sure = sorted((f.problem, f.field, f.code) for f in found if f.severity in ("error", "warning"))
+    unsure = sorted((f.problem, f.field, f.code) for f in found if f.severity == "unsure")
+    return review.points, sure, unsure  # type: ignore[attr-defined]
+
+
+def test_every_case_has_a_verdict() -> None:
+    assert sorted(p.stem for p in CASES.glob("*.md")) == sorted(VERDICTS)
+
+
+@pytest.mark.parametrize("case", sorted(VERDICTS))
+def test_each_log_gets_the_verdict_a_ta_would_give(case: str) -> None:
+    r = _review(case)
+    points, sure, unsure = VERDICTS[case]
+    assert _verdict(r) == (points, sorted(sure), sorted(unsure)), [f.message_en for f in r.findings]
+
+
+@pytest.mark.parametrize("case", ["fenced_en", "quoted_ko", "transposed_table"])
+def test_a_log_in_a_container_keeps_the_students_line_numbers(case: str) -> None:
+    """Read from the tree, every field still points at its line in the student's file."""
+    text = (CASES / f"{case}.md").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    parsed = parse_log(text)
+    assert len(parsed.problems) == 2
+    for entry in parsed.problems:
+        time = entry.fields["time"]
+        assert time.value.split(" ")[0] in lines[time.line - 1], (case, time.line)
+
+
+def test_a_table_is_read_by_the_columns_that_hold_the_problems() -> None:
+    parsed = parse_log((CASES / "transposed_table.md").read_text(encoding="utf-8"))
+    named = [catalog.find_problem(p.fields["problem"].value).problem for p in parsed.problems]
+    assert [p.number for p in named if p] == [50, 204]
+    assert parsed.problems[1].fields["time"].value.startswith("O(n log log n)")
+
+
+def test_a_section_number_is_no_problem_number_but_a_wrong_number_still_is() -> None:
+    text = (CASES / "section_numbers.md").read_text(encoding="utf-8")
+    wrong = review_log(text.replace("## 2. Count Primes", "## 205. Count Primes"))
+    assert [(f.problem, f.code) for f in wrong.findings if f.severity == "warning"] == [
+        (2, "number_title_mismatch")
+    ]
+
+
+def test_a_claim_the_code_contradicts_quotes_the_code_and_the_claim() -> None:
+    r = _review("pow_loop_n")
+    f = next(f for f in r.findings if f.code == "complexity_inconsistent")
+    assert "line 5: `for _ in range(n):`" in f.message_en and '"O(log n)" (line 6)' in f.message_en
+    assert "5행: `for _ in range(n):`" in f.message_ko and "O(n)" in f.message_ko
+    # the same log with fast exponentiation in the code: the claim fits, nothing is charged
+    fast = (CASES.parent.parent / "solutions" / "leetcode.py").read_text(encoding="utf-8")
+    log = (CASES / "pow_loop_n.md").read_text(encoding="utf-8")
+    assert review_log(log, sources={"leetcode": fast}).points == FULL
+
+
+def test_recursion_on_n_minus_1_is_charged_for_the_space_claim_only() -> None:
+    f = [f for f in _review("pow_recursive_n1").findings if f.code.startswith("complexity")]
+    assert [(x.field, x.code) for x in f] == [("space", "complexity_inconsistent")]
+    assert "return x * my_pow(x, n - 1)" in f[0].message_en and "O(n)" in f[0].message_en
+
+
+@pytest.mark.parametrize(
+    ("code", "function", "key"),
+    [
+        (
+            "def my_pow(x, n):\n    r = 1\n    while n > 0:\n        r *= x\n        n -= 1\n    return r\n",
+            "my_pow",
+            "pow_linear_loop",
+        ),
+        (
+            "def my_pow(x, n):\n    r = 1\n    m = abs(n)\n    while m:\n        if m & 1:\n"
+            "            r *= x\n        x *= x\n        m //= 2\n    return r if n >= 0 else 1 / r\n",
+            "my_pow",
+            "pow_halving_loop",
+        ),
+        (
+            "def my_pow(x, n):\n    if n == 0:\n        return 1\n    h = my_pow(x, n >> 1)\n"
+            "    return h * h * (x if n & 1 else 1)\n",
+            "my_pow",
+            "pow_halving_recursive",
+        ),
+        (
+            "def count_primes(n):\n    c = 0\n    for i in range(2, n):\n"
+            "        for j in range(2, int(i ** 0.5) + 1):\n            if i % j == 0:\n"
+            "                break\n        else:\n            c += 1\n    return c\n",
+            "count_primes",
+            "trial_division",
+        ),
+        (
+            "def int_to_roman(num):\n    out = ''\n    for v, s in PAIRS:\n        while num >= v:\n"
+            "            out += s\n            num -= v\n    return out\n",
+            "int_to_roman",
+            "roman_greedy",
+        ),
+        (
+            "def is_happy(n):\n    seen = set()\n    while n != 1 and n not in seen:\n        seen.add(n)\n"
+            "        n = sum(int(d) ** 2 for d in str(n))\n    return n == 1\n",
+            "is_happy",
+            "hash_set",
+        ),
+    ],
+    ids=["pow-steps", "pow-halves", "pow-recursive-halves", "trial-division", "roman-greedy", "happy-set"],
+)
+def test_the_approach_is_read_from_the_code(code: str, function: str, key: str) -> None:
+    found = implemented(function, code)
+    assert found is not None and list(found.keys) == [key]
+
+
+def test_code_that_shows_nothing_known_leaves_the_log_to_say() -> None:
+    """A builtin power, or a stub: no reading, so the catalog goes by the log's words."""
+    assert implemented("my_pow", "def my_pow(x, n):\n    return x ** n\n") is None
+    assert implemented("my_pow", "def my_pow(x, n):\n    raise NotImplementedError\n") is None
+
+
+def test_each_unsure_case_is_a_ta_check_on_the_part_it_concerns() -> None:
+    """What the TA decides maps to the test the part passed provisionally (logta.py)."""
+    groups = {
+        f.code: _group_of(f.code, f.field or "")
+        for c in ("vague_name_ko", "undefined_variable", "amortized", "unplaceable")
+        for f in _review(c).findings
+        if f.severity == "unsure"
+    }
+    assert groups == {
+        "unsure_unknown_problem": "task_fit",
+        "unsure_undefined_variable": "catalog",
+        "unsure_amortized": "catalog",
+        "unsure_approach": "catalog",
+        "unsure_unplaced": groups["unsure_unplaced"],
+    }
+    keys = {check_key(vars(f)) for f in _review("unplaceable").findings}
+    assert len(keys) == 10  # one check per part of each problem
+    assert {
+        _group_of("unsure_unplaced", f)
+        for f in ("problem", "first_idea", "time", "what_went_wrong", "solved")
+    } == {"problem", "approach", "complexity", "went_wrong", "solved"}
+
+
+def test_a_notebook_cell_quoted_line_by_line_is_found_as_the_log() -> None:
+    from lesson_embedding_pe.loggrade import looks_like_log
+
+    assert looks_like_log((CASES / "quoted_ko.md").read_text(encoding="utf-8"))
+
+
+def test_a_log_in_a_code_fence_gets_the_whole_log_mark_from_the_grader(tmp_path: Path) -> None:
+    """End to end: the real grader, the reference code and a log pasted inside a code fence (every log test
+    passes, public and hidden, and no part goes to a TA)."""
+    from tests.conftest import ROOT, grade
+
+    sub = tmp_path / "fenced"
+    shutil.copytree(ROOT / "solutions", sub, ignore=shutil.ignore_patterns("__pycache__"))
+    fenced = (CASES / "fenced_en.md").read_text(encoding="utf-8")
+    (sub / "LEETCODE_LOG.md").write_text(fenced, encoding="utf-8")
+    results = grade(sub, keyword="leetcode_log")
+    log = [t for t in results["tests"] if t["task"] == "leetcode_log"]
+    failed = [t["id"] for t in log if t["status"] != "passed"]
+    assert log and not failed, failed
+    assert not results.get("ta_checks")
