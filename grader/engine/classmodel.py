@@ -260,17 +260,50 @@ def span(seconds: float) -> tuple[str, str]:
     return en, ko
 
 
+TASK_STEPS = ("adjustment", "bonus", "check")  # the steps that may name a task (``Step.task``)
+
+
+def final_tasks(row: Row) -> dict[str, float]:
+    """Each task's points after the steps that concern it: an accepted review gives each task back what
+    it withheld there, a TA's decision on a check and an adjustment given with ``--task`` change theirs;
+    within 0..the task's maximum (a bonus may go above it).  Steps of the whole submission (the late
+    policy, a set score, a clamp) name no task: they change the total only.  The gradebook's task
+    columns, the class's task means and the student's task table all read this."""
+    out = dict(row.tasks)
+    bonus: dict[str, float] = {}
+    for s in row.steps:
+        if s.kind == "review" and s.points:
+            for task, points in row.review.withheld.items():
+                out[task] = out.get(task, 0.0) + points
+        elif s.task and s.kind in TASK_STEPS and s.task in out:
+            out[s.task] += s.points
+            if s.kind == "bonus":
+                bonus[s.task] = bonus.get(s.task, 0.0) + s.points
+    top = {t: row.task_max.get(t, 0.0) + max(bonus.get(t, 0.0), 0.0) for t in out}
+    return {t: round(min(max(v, 0.0), top[t]) if top[t] > 0 else max(v, 0.0), 4) for t, v in out.items()}
+
+
+def shown_total(row: Row) -> float | str:
+    """The total as every page and file writes it: ``EX`` for an excused student (Canvas's mark)."""
+    return "EX" if row.excused else row.total
+
+
 def final_section(row: Row) -> dict[str, Any]:
-    """What a student's results.json carries as ``final`` (its report renders it)."""
-    return {"auto": row.auto, "total": row.total, "max": row.max, "submitted_at": row.submitted_at,
+    """What a student's results.json carries as ``final`` (its report renders it): the total (``EX`` when
+    excused), each task's points after the decisions, and every step with its reason."""
+    tasks = final_tasks(row)
+    return {"auto": row.auto, "total": shown_total(row), "max": row.max, "submitted_at": row.submitted_at,
             "late_by": row.late_by, "steps": [asdict(s) for s in row.steps],
+            **({"excused": True} if row.excused else {}),
+            **({"tasks": tasks} if tasks != row.tasks else {}),
             **({"checks": row.decided} if row.decided else {})}
 
 
 def to_json(model: ClassModel) -> str:
     """``DIR/class.json``: the model as written once per render (for other tools; never read back)."""
-    rows = [{"id": r.id, "submission": r.name, "status": r.status, "auto": r.auto, "total": r.total,
-             "max": r.max, "tasks": r.tasks, "submitted_at": r.submitted_at, "late_by": r.late_by,
+    rows = [{"id": r.id, "submission": r.name, "status": r.status, "auto": r.auto, "total": shown_total(r),
+             "excused": r.excused, "max": r.max, "tasks": final_tasks(r), "auto_tasks": r.tasks,
+             "submitted_at": r.submitted_at, "late_by": r.late_by,
              "review": {"flagged": r.review.flagged, "reasons": r.review.reasons,
                         "withheld": r.review.withheld, "held": r.review.held},
              "reason": r.reason, "steps": [asdict(s) for s in r.steps], "ta_checks": r.checks}

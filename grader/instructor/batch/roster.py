@@ -106,19 +106,20 @@ def read_roster(path: Path, folders: set[str] | None = None, column: str | None 
                               f"--roster-column {column!r}은(는) {path}의 열이 아닙니다({', '.join(raw)})")
         sub = head.index(_key(column))
     elif has_header:
-        sub = _first(head, SUBMISSION_HEADERS, set())
-        if sub is None:  # `id,name` or `name,email`: the column whose values are the folders' names
-            ids = {i for i, h in enumerate(head) if h in ID_HEADERS}
-            sub = _best_by_content(body, [i for i in range(width) if i not in ids], folders)
-            if sub is None:
-                sub = _best_by_content(body, list(range(width)), folders)
-            if sub is None:
-                sub = _first(head, NAME_HEADERS, set())
-        if sub is None:
+        found = _first(head, SUBMISSION_HEADERS, set())
+        if found is None:  # `id,name` or `name,email`: the column whose values are the folders' names
+            id_like = {i for i, h in enumerate(head) if h in ID_HEADERS}
+            found = _best_by_content(body, [i for i in range(width) if i not in id_like], folders)
+            if found is None:
+                found = _best_by_content(body, list(range(width)), folders)
+            if found is None:
+                found = _first(head, NAME_HEADERS, set())
+        if found is None:
             raise RosterError(f"{path}: no column names the submissions (headers: {', '.join(raw)}); name "
                               "it with --roster-column HEADER",
                               f"{path}: 제출물 이름 열을 찾지 못했습니다({', '.join(raw)}). "
                               "--roster-column HEADER로 알려 주세요")
+        sub = found
     else:
         sub = _best_by_content(body, list(range(min(width, 2))), folders) or 0
     if has_header:
@@ -128,7 +129,7 @@ def read_roster(path: Path, folders: set[str] | None = None, column: str | None 
             idc = next((i for i in rest if head[i] not in NAME_HEADERS), None)
     else:
         idc = 1 if sub == 0 and width > 1 else (0 if sub != 0 else None)
-    ids = {}
+    ids: dict[str, str] = {}
     for r in body:
         if len(r) > sub and r[sub].strip():
             key = _value(r[sub])

@@ -34,9 +34,11 @@ def _fail(prog: str, exc: TermError) -> int:
     return 2
 
 
-def _row(model: ClassModel, key: str) -> Row:
+def _row(model: ClassModel, key: str, *, missing: bool = False) -> Row:
+    """The student ``key``; with ``missing``, a roster student who sent nothing too (they can be excused or
+    given a score like anyone, never reviewed)."""
     row = model.row(key)
-    if row is None or row.status == "missing":
+    if row is None or (row.status == "missing" and not missing):
         raise TermError(f"no submission with id or name {key!r} in {model.out}",
                         f"{model.out}에 id나 이름이 {key!r}인 제출물이 없습니다")
     return row
@@ -127,7 +129,7 @@ def adjust_main(argv: list[str]) -> int:
     try:
         require_batch_folder(args.dir)
         model = load_class(args.dir)
-        row = _row(model, args.id)
+        row = _row(model, args.id, missing=True)
         if args.confirm:
             moved = _confirm(args.dir, row)
             _rerender(args.dir, "grade adjust", args.quiet)
@@ -148,7 +150,7 @@ def adjust_main(argv: list[str]) -> int:
             rows = read_adjustments(args.dir / ADJUSTMENTS)
             rows.append(adj)
             write_adjustments(args.dir / ADJUSTMENTS, rows)
-        after = _row(load_class(args.dir), row.id)
+        after = _row(load_class(args.dir), row.id, missing=True)
         _rerender(args.dir, "grade adjust", args.quiet)
     except TermError as exc:
         return _fail("grade adjust", exc)

@@ -67,8 +67,8 @@ def conflicting_decisions(folders: list[Path]) -> list[tuple[str, list[tuple[Pat
     a flagged submission or on one of a TA's checks: (who, each folder's decision)."""
     per = {d: _counting(d) for d in folders}
     out = []
-    for key in sorted({k for latest in per.values() for k in latest}):
-        found = [(d, latest[key]) for d, latest in per.items() if key in latest]
+    for which in sorted({k for latest in per.values() for k in latest}):
+        found = [(d, latest[which]) for d, latest in per.items() if which in latest]
         if len({x.decision for _, x in found}) > 1:
             out.append((_who(found[0][1]), found))
     return out
@@ -112,11 +112,11 @@ def merge_term(sources: list[Path], out: Path, policy: Path | None = None,
     times: dict = {}
     for d in folders:
         if (d / TIMES).exists():
-            for key, when in read_times_csv(d / TIMES).items():
-                if key in times and times[key] != when:
-                    warnings.append(f"{key}: two submission times ({times[key].isoformat()} kept, "
+            for sid, when in read_times_csv(d / TIMES).items():
+                if sid in times and times[sid] != when:
+                    warnings.append(f"{sid}: two submission times ({times[sid].isoformat()} kept, "
                                     f"{when.isoformat()} in {d}) / 제출 시각이 둘입니다")
-                times.setdefault(key, when)
+                times.setdefault(sid, when)
     if times:
         write_times(out / TIMES, times, "merge")
     first = merged_policy(sources, out, policy)

@@ -228,6 +228,8 @@ def _pages_stale(d: Path) -> bool:
 def _write_final(model: ClassModel, has_term: bool) -> int:
     """Each student's results.json ``final`` and reports, where they change; how many were rewritten."""
     from grader.report import write_reports
+    from grader.report.gradescope import page_view
+    from grader.report.text import text_summary
 
     changed = 0
     for row in model.rows:
@@ -250,7 +252,10 @@ def _write_final(model: ClassModel, has_term: bool) -> int:
         if (d / "feedback.html").exists():
             try:
                 # as the student runs it in their own copy (`grade -k ...`): no instructor path
-                write_reports(results, d, str(results.get("lang") or "en"), STUDENT_COPY, for_student=True)
+                lang = str(results.get("lang") or "en")
+                write_reports(results, d, lang, STUDENT_COPY, for_student=True)
+                if (d / "summary.txt").exists():  # the text summary leads with the same final total
+                    write_atomic(d / "summary.txt", text_summary(page_view(results), lang, STUDENT_COPY))  # type: ignore[arg-type]
                 (d / PAGES_MARK).write_text(STUDENT_COPY or ".", encoding="utf-8")
             except Exception as exc:  # the gradebook is what counts; a report bug must not stop it
                 print(f"grade: {row.name}: could not re-render the feedback ({type(exc).__name__}: {exc})",
