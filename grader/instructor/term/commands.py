@@ -14,10 +14,13 @@ from grader.instructor.term.model import check_decision, load_class, render_clas
 from grader.instructor.term.records import (
     ADJUSTMENTS,
     REVIEWS,
+    WITHDRAW,
+    WITHDRAWN,
     Adjustment,
     Decision,
     latest_checks,
     latest_decisions,
+    live_adjustments,
     now,
     read_adjustments,
     read_reviews,
@@ -90,8 +93,8 @@ def _adjustment(args: argparse.Namespace, row: Row) -> Adjustment:
     else:
         raise TermError("give POINTS, --set VALUE, --excuse or --confirm",
                         "POINTS, --set VALUE, --excuse, --confirm 중 하나를 주세요")
-    return Adjustment(row.id, args.task, points, reason, now(), kind, " ".join((args.note or "").split()),
-                      row.hash)
+    return Adjustment(row.id, args.task, points, reason, now(precise=True), kind,
+                      " ".join((args.note or "").split()), row.hash)
 
 
 def _confirm(out: Path, row: Row) -> int:
@@ -99,7 +102,7 @@ def _confirm(out: Path, row: Row) -> int:
     with term_lock(out):
         rows = read_adjustments(out / ADJUSTMENTS)
         mine = (row.id.casefold(), row.name.casefold())
-        moved = sum(1 for a in rows if a.id.casefold() in mine and a.hash != row.hash)
+        moved = sum(1 for a in rows if a.id.casefold() in mine and a.hash != row.hash and a.kind != WITHDRAWN)
         write_adjustments(out / ADJUSTMENTS, [replace(a, hash=row.hash) if a.id.casefold() in mine else a
                                               for a in rows])
     return moved
@@ -122,6 +125,10 @@ def adjust_main(argv: list[str]) -> int:
                        help="excuse the student: the total counts as excused")
     which.add_argument("--confirm", action="store_true",
                        help="confirm the student's adjustments made on an earlier version of the submission")
+    which.add_argument("--withdraw", nargs="?", const="last", metavar="WHEN",
+                       help="undo the student's adjustment made at WHEN (its time in the gradebook's note or "
+                            "adjustments.csv; default: the latest that counts); recorded for the instructor, "
+                            "never shown to the student as a correction")
     p.add_argument("--note", default="",
                    help="a private note for the instructor (never shown to the student)")
     p.add_argument("-q", "--quiet", action="store_true")
@@ -130,6 +137,10 @@ def adjust_main(argv: list[str]) -> int:
         require_batch_folder(args.dir)
         model = load_class(args.dir)
         row = _row(model, args.id, missing=True)
+        if args.withdraw is not None:
+            if args.points is not None:
+                raise TermError("--withdraw takes no POINTS", "--withdraw에는 POINTS를 주지 않습니다")
+            return _withdraw_adjustment(args, row)
         if args.confirm:
             moved = _confirm(args.dir, row)
             _rerender(args.dir, "grade adjust", args.quiet)
@@ -168,6 +179,40 @@ def adjust_main(argv: list[str]) -> int:
     return 0
 
 
+def _withdraw_adjustment(args: argparse.Namespace, row: Row) -> int:
+    """Undo one of the student's adjustments: a ``withdrawn`` row naming it (by its time) is appended, so
+    the file keeps both; the total is as if it had never been made."""
+    reason = _reason(args.reason)
+    with term_lock(args.dir):
+        rows = read_adjustments(args.dir / ADJUSTMENTS)
+        live = [a for _, a in live_adjustments(rows)[0] if a.id.casefold() in (row.id.casefold(),
+                                                                              row.name.casefold())]
+        if not live:
+            raise TermError(f"{row.id} has no adjustment to withdraw", f"{row.id}에는 철회할 조정이 없습니다")
+        if args.withdraw == "last":  # the file is appended to: the last row that counts is the latest
+            target = live[-1]
+        else:
+            found = [a for a in live if a.when == args.withdraw]
+            if not found:
+                listed = "; ".join(f"{a.when} ({a.kind} {a.points:g}: {a.reason})" for a in live)
+                raise TermError(f"{row.id} has no adjustment made at {args.withdraw!r} that counts "
+                                f"(theirs: {listed})",
+                                f"{row.id}에는 {args.withdraw!r}에 한 조정이 없습니다({listed})")
+            target = found[-1]
+        rows.append(Adjustment(target.id, target.task, 0.0, reason, now(), WITHDRAWN,
+                               " ".join((args.note or "").split()), row.hash, target.when))
+        write_adjustments(args.dir / ADJUSTMENTS, rows)
+    before = "excused" if row.excused else f"{row.total:g}"
+    after = _row(load_class(args.dir), row.id, missing=True)
+    _rerender(args.dir, "grade adjust", args.quiet)
+    if not args.quiet:
+        shown = "excused" if after.excused else f"{after.total:g}"
+        print(f"{row.id}: withdrew the {target.kind} {target.points:g} of {target.when} ({target.reason}); "
+              f"total {before} -> {shown} of {after.max:g} / 조정을 철회했습니다: 총점 {before} -> "
+              f"{shown}")
+    return 0
+
+
 def review_main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="grade review", description=(
         "One queue for the instructor: the submissions the tamper scan flagged, and the checks a lesson "
@@ -187,6 +232,10 @@ def review_main(argv: list[str]) -> int:
                        help="with --check: the provisional check stands, its points stay")
     which.add_argument("--take", action="store_true",
                        help="with --check: take the points the provisional check's tests earned")
+    which.add_argument("--withdraw", action="store_true",
+                       help="undo the decision that counts (the flag's, or with --check one check's): "
+                            "pending again, as if never decided; recorded for the instructor, not shown as a "
+                            "correction")
     p.add_argument("--check", metavar="KEY",
                    help="the provisional check decided (its key, as the list shows; may be left out when the "
                         "student has only one)")
@@ -198,7 +247,7 @@ def review_main(argv: list[str]) -> int:
     try:
         require_batch_folder(args.dir)
         model = load_class(args.dir)
-        decided = args.accept or args.reject or args.confirm or args.take
+        decided = args.accept or args.reject or args.confirm or args.take or args.withdraw
         if args.id is None:
             if decided or args.check:
                 raise TermError("a decision needs an ID", "결정에는 ID가 필요합니다")
@@ -209,6 +258,8 @@ def review_main(argv: list[str]) -> int:
                             "--accept나 --reject(표시된 제출물), --confirm이나 --take(확인 항목)와 "
                             "--reason을 주세요")
         row = _row(model, args.id)
+        if args.withdraw:
+            return _withdraw_decision(args, row)
         if args.confirm or args.take:
             return _decide_check(args, row)
         if args.check:
@@ -238,6 +289,32 @@ def review_main(argv: list[str]) -> int:
                   f"verdicts / 승인: 보류 {held:g}점 중 기록된 판정으로 {restored:g}점 복원")
         else:
             print(f"{row.id}: rejected; {held:g} withheld points stay withheld / 거부: 보류 {held:g}점 유지")
+    return 0
+
+
+def _withdraw_decision(args: argparse.Namespace, row: Row) -> int:
+    """Undo the review decision that counts (or a TA's on one check): a ``withdraw`` row is appended."""
+    reason = _reason(args.reason)
+    with term_lock(args.dir):
+        rows = read_reviews(args.dir / REVIEWS)
+        if args.check is not None or (not row.review.flagged and row.checks):
+            key = str(_the_check(row, args.check)["key"])
+            earlier = check_decision(latest_checks(rows), row, key)
+        else:
+            key, earlier = "", _decision_for(latest_decisions(rows), row)
+        if earlier is None:
+            what = f"check {key}" if key else "review"
+            raise TermError(f"{row.id} has no {what} decision to withdraw",
+                            f"{row.id}에는 철회할 결정이 없습니다")
+        rows.append(Decision(earlier.id, WITHDRAW, reason, now(), earlier.hash, earlier.findings,
+                             " ".join((args.note or "").split()), key))
+        write_reviews(args.dir / REVIEWS, rows)
+    _rerender(args.dir, "grade review", args.quiet)
+    if not args.quiet:
+        after = _row(load_class(args.dir), row.id)
+        what = f"{key} " if key else ""
+        print(f"{row.id}: {what}withdrew the {earlier.decision} of {earlier.when} ({earlier.reason}); "
+              f"pending again; total {row.total:g} -> {after.total:g} / 결정을 철회했습니다. 다시 결정 대기")
     return 0
 
 
