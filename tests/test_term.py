@@ -384,7 +384,7 @@ def test_a_correction_by_submission_name_replaces_the_time_stored_under_the_id(k
     fix = tmp_path / "fix.csv"  # the TA's correction names her by submission name: she was on time
     fix.write_text("id,submitted_at\nalice,2026-03-10T20:00:00+09:00\n", encoding="utf-8")
     proc = grade("term", str(one), "--submitted-at", str(fix))
-    assert "1 updated or added, 4 kept" in proc.stdout  # carol's and mallory's (the other shard) kept
+    assert "0 added, 1 changed, 0 unchanged, 4 kept" in proc.stdout  # carol, mallory (other shard)
     assert "2024-001: 2026-03-12T09:59:00+09:00 -> 2026-03-10T20:00:00+09:00 (replaced)" in proc.stdout
     stored = list(csv.DictReader(io.StringIO((one / "submitted_at.csv").read_text(encoding="utf-8"))))
     # one row per student: the names the first times file used are stored under the roster's ids

@@ -186,3 +186,20 @@ def test_merge_refuses_conflicting_ta_decisions_naming_both(tmp_path: Path) -> N
     assert not (tmp_path / "merged").exists()
     count, warnings = merge_command.merge([one, two], tmp_path / "merged", prefer=two)
     assert count == 1 and any("dropped the take" in w for w in warnings)
+
+
+def test_the_times_counter_says_what_changed(tmp_path: Path) -> None:
+    from datetime import datetime
+
+    from grader.instructor.term.times import merge_times
+
+    def at(day: int) -> datetime:
+        return datetime.fromisoformat(f"2026-03-{day:02d}T20:00:00+09:00")
+
+    stored = tmp_path / "submitted_at.csv"
+    first, _ = merge_times(stored, {"ann": at(10), "cy": at(11)}, "times.csv")
+    assert first.words().startswith("2 added, 0 changed, 0 unchanged, 0 kept")
+    again, replaced = merge_times(stored, {"ann": at(10), "cy": at(11)}, "times.csv")
+    assert again.words().startswith("0 added, 0 changed, 2 unchanged, 0 kept") and not replaced
+    fix, replaced = merge_times(stored, {"cy": at(12), "di": at(10)}, "fix.csv")
+    assert fix.words().startswith("1 added, 1 changed, 0 unchanged, 1 kept") and len(replaced) == 1
