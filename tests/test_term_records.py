@@ -203,3 +203,26 @@ def test_the_times_counter_says_what_changed(tmp_path: Path) -> None:
     assert again.words().startswith("0 added, 0 changed, 2 unchanged, 0 kept") and not replaced
     fix, replaced = merge_times(stored, {"cy": at(12), "di": at(10)}, "fix.csv")
     assert fix.words().startswith("1 added, 1 changed, 0 unchanged, 1 kept") and len(replaced) == 1
+
+
+def test_an_import_crash_is_said_once_not_as_every_test(tmp_path: Path) -> None:
+    from grader.engine.classmodel import load_graded
+    from grader.report.classpages import gradebook_csv, test_rates
+
+    out = write_class(tmp_path / "class", [Student("ann", 8.0), Student("bo", 0.0)])
+    why = ("embedding.py could not be imported: SyntaxError: invalid syntax (line 3). Every test of this "
+           "file fails")
+    results = json.loads((out / "bo" / "results.json").read_text())
+    results["tests"] = [dict(t, status="failed", score=0.0, message=why, id=f"public/test_pe.py::test_{i}",
+                             messages={"en": why, "ko": "import 실패"})
+                        for i, t in enumerate(results["tests"] * 30)]
+    (out / "bo" / "results.json").write_text(json.dumps(results))
+    model = load_graded(out)
+    bo = model.row("bo")
+    assert bo is not None and bo.graded
+    assert bo.reason == ("graded: could not be imported: embedding.py could not be imported: SyntaxError: "
+                         "invalid syntax (line 3).")
+    rates = test_rates(model.rows)
+    assert [r["id"] for r in rates].count("could not be imported / import 실패") == 1
+    assert not any(r["id"].startswith("public/test_pe.py::test_") and r["n"] > 1 for r in rates)
+    assert "could not be imported" in gradebook_csv(model)

@@ -11,6 +11,7 @@ lesson: tasks are whatever the results list.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -91,6 +92,7 @@ class Row:
     checks: list[dict] = field(default_factory=list)  # passed provisionally: a TA reads them (ta_checks)
     # check key -> the TA's decision that applies: {"decision": confirm|take|void, "reason", "points"}
     decided: dict[str, dict] = field(default_factory=dict)
+    unimported: str = ""  # graded, but its code could not be imported: why (every test failed on it)
 
     @property
     def graded(self) -> bool:
@@ -175,6 +177,24 @@ def withheld_of(results: dict) -> Withheld:
     return out
 
 
+# How a test's message starts when the student's module did not import (core/feedback.py's words).
+_IMPORT_FAILED = re.compile(r"^(?:\S+\.py could not be imported: |Importing \S+\.py ended the process)")
+
+
+def import_failure(results: dict) -> str:
+    """Why a graded submission's code could not be imported, when that is why every test failed (its
+    first such message, to the first sentence); "" when any test passed or failed for another reason."""
+    tests = results.get("tests") or []
+    if not tests or any(t.get("status") == "passed" for t in tests):
+        return ""
+    said = [str((t.get("messages") or {}).get("en") or t.get("message") or "") for t in tests]
+    if not all(_IMPORT_FAILED.match(m) for m in said):
+        return ""
+    first = said[0]
+    cut = first.find(". ", first.find(": "))
+    return first[: cut + 1] if cut > 0 else first
+
+
 def load_manifest(out: Path) -> dict:
     try:
         data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
@@ -191,6 +211,7 @@ def row_from(folder: str, marker: dict, results: dict, roster: dict[str, str]) -
     per_task = results.get("tasks") or {}
     review = results.get("review") or {}
     withheld = withheld_of(results) if graded else Withheld({}, {}, [])
+    unimported = import_failure(results) if graded else ""
     return Row(
         name=name, id=str(roster.get(name, marker.get("student_id") or name)), status=status,
         auto=float(results.get("score", 0.0)) if graded else 0.0,
@@ -199,7 +220,9 @@ def row_from(folder: str, marker: dict, results: dict, roster: dict[str, str]) -
         task_max={t: float(v.get("max_score", 0.0)) for t, v in per_task.items()},
         review=Review(flagged=bool(review.get("flagged")), reasons=list(review.get("reasons") or []),
                       withheld=withheld.restorable, withheld_tests=withheld.tests, held=withheld.held),
-        reason=str(marker.get("reason", "")), duration=float(marker.get("duration") or 0.0),
+        reason=str(marker.get("reason", "")) or (f"graded: could not be imported: {unimported}" if unimported
+                                                 else ""),
+        duration=float(marker.get("duration") or 0.0), unimported=unimported,
         isolation=str(results.get("isolation", "")), dir=folder, path=str(marker.get("path", "")),
         hash=str(marker.get("submission_hash") or ""), results=results,
         checks=checks_in(results) if graded else [])

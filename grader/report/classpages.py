@@ -160,8 +160,9 @@ def clip_words(text: str, limit: int) -> str:
 def test_rates(rows: list[Row]) -> list[dict]:
     """Per test that someone failed: how many passed, and the failure the class hit most; most failed first."""  # noqa: E501
     stats: dict[str, dict[str, Any]] = {}
+    unimported = [r for r in rows if r.graded and r.unimported]
     for r in rows:
-        if not r.graded:
+        if not r.graded or r.unimported:  # its every test failed on the import: one row below, not each
             continue
         for t in r.results.get("tests") or []:
             s = stats.setdefault(t["id"], {"id": t["id"], "task": t.get("task"), "passed": 0, "n": 0,
@@ -181,6 +182,12 @@ def test_rates(rows: list[Row]) -> list[dict]:
                     "message": common[0][0] if common else "",
                     "message_count": common[0][1] if common else 0})
     out.sort(key=lambda s: (s["rate"], s["id"]))
+    if unimported:  # one row for the submissions that never imported, with their most common reason
+        reason, count = Counter(r.unimported for r in unimported).most_common(1)[0]
+        out.insert(0, {"id": "could not be imported / import 실패",
+                       "task": ", ".join(r.id for r in unimported), "passed": 0, "n": len(unimported),
+                       "rate": 0.0, "failed": len(unimported),
+                       "message": clip_words(reason, 300), "message_count": count})
     return out
 
 
@@ -204,7 +211,7 @@ STATUS_LABELS = {"graded": "Graded / 채점됨", "missing": "Missing / 미제출
 def summary_context(model: ClassModel) -> dict[str, Any]:
     rows, out = model.rows, model.out
     stats = score_stats(model)
-    failed = [r for r in rows if r.status in NOT_GRADED]
+    failed = [r for r in rows if r.status in NOT_GRADED or r.unimported]  # graded as 0, said why
     slow = sorted((r for r in rows if r.status != "missing"), key=lambda r: -r.duration)[:10]
     return {
         "title": out.resolve().name, "stats": stats, "rows": rows,
