@@ -178,8 +178,9 @@ def withheld_of(results: dict) -> Withheld:
 
 
 # How a test's message starts when the student's module did not import (core/feedback.py's words).
-_IMPORT_FAILED = re.compile(r"^(?:\S+\.py could not be imported: |Importing \S+\.py (?:ended the process|never "
-                            r"finished)|Expected \S+\.py in the submission; it is not there)")
+_IMPORT_FAILED = re.compile(r"^(?:\S+\.py could not be imported: "
+                            r"|Importing \S+\.py (?:ended the process|never finished)"
+                            r"|Expected \S+\.py in the submission; it is not there)")
 
 
 def import_failure(results: dict) -> str:
