@@ -226,3 +226,17 @@ def test_an_import_crash_is_said_once_not_as_every_test(tmp_path: Path) -> None:
     assert [r["id"] for r in rates].count("could not be imported / import 실패") == 1
     assert not any(r["id"].startswith("public/test_pe.py::test_") and r["n"] > 1 for r in rates)
     assert "could not be imported" in gradebook_csv(model)
+
+
+def test_the_gradebook_grows_while_the_batch_runs(tmp_path: Path) -> None:
+    from grader.instructor.batch import GrowingGradebook
+
+    out = write_class(tmp_path / "class", [Student("ann", 8.0)])
+    grow = GrowingGradebook(out, every=0.0)  # the batch calls it after each published submission
+    grow()
+    assert [r["submission"] for r in csv.DictReader(io.StringIO(
+        (out / "gradebook.csv").read_text(encoding="utf-8-sig")))] == ["ann"]
+    write_class(out, [Student("ann", 8.0), Student("bo", 6.0)])
+    grow()
+    assert "bo" in (out / "gradebook.csv").read_text(encoding="utf-8-sig")
+    assert not (out / "summary.html").exists()  # the pages wait for the end

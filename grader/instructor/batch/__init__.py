@@ -27,6 +27,7 @@ import csv
 import io
 import shutil
 import sys
+import time
 from pathlib import Path
 
 from grader.core import seeds
@@ -54,6 +55,7 @@ from grader.instructor.term import model as term_model
 from grader.instructor.term.errors import TermError
 from grader.instructor.term.store import store_term_files
 from grader.paths import write_atomic
+from grader.report.classpages import gradebook_csv
 
 __all__ = [
     "FINAL_STATUSES", "MANIFEST", "MARKER", "RESERVED", "Config", "Entry", "Progress", "build_parser",
@@ -182,7 +184,8 @@ def main(argv: list[str]) -> int:
     except ValueError as exc:  # --grade-args '--hidden-from ARCHIVE' that cannot be opened
         print(f"grade batch: --hidden-from: {exc}", file=sys.stderr)
         return 2
-    markers = run_batch(todo, out, config, jobs, args.quiet, fork=not args.spawn, options=options)
+    markers = run_batch(todo, out, config, jobs, args.quiet, fork=not args.spawn, options=options,
+                        on_done=GrowingGradebook(out))
     if not args.no_similarity:  # before the summary, which links to similarity.html
         run_after_batch(out, quiet=args.quiet)
     book = term_model.render_or_explain(out, "grade batch")  # the class pages, final totals: one call
@@ -227,3 +230,22 @@ def write_roster(path: Path, ids: dict[str, str]) -> None:
     w.writerows(sorted(ids.items()))
     path.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(path, buf.getvalue())
+
+
+class GrowingGradebook:
+    """Rewrites ``gradebook.csv`` as submissions finish, at most every ``every`` seconds, so an instructor
+    can read it while a long batch runs (the pages and summary are written once, when it ends)."""
+
+    def __init__(self, out: Path, every: float = 20.0) -> None:
+        self.out, self.every, self.last = out, every, time.monotonic()
+
+    def __call__(self) -> None:
+        if time.monotonic() - self.last < self.every:
+            return
+        self.last = time.monotonic()
+        try:
+            book = gradebook_csv(term_model.load_class(self.out))
+            write_atomic(self.out / "gradebook.csv", book, encoding="utf-8-sig")
+        except Exception as exc:  # noqa: BLE001 -- a partial gradebook must never stop the batch
+            print(f"grade batch: the gradebook so far could not be written ({type(exc).__name__}: {exc})",
+                  file=sys.stderr)
