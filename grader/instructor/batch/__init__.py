@@ -210,10 +210,16 @@ def _roster_ok(roster: Roster, kept: Roster | None, names: set[str], args: argpa
         changed = sorted(n for n in set(kept.ids) | set(roster.ids) if kept.ids.get(n) != roster.ids.get(n))
         shown = ", ".join(f"{n}: {kept.ids.get(n, '-')} -> {roster.ids.get(n, '-')}" for n in changed[:10])
         print(f"grade batch: the new --roster changes {len(changed)} student(s) of the kept one ({shown}"
-              f"{' …' if len(changed) > 10 else ''}); decisions stay bound to the submission names "
-              f"/ 새 명단이 기존 명단의 {len(changed)}명을 바꿉니다", file=sys.stderr)
+              f"{' …' if len(changed) > 10 else ''}); a decision or time recorded under an old id no "
+              "longer finds its student (the summary lists it) / 새 명단이 기존 명단의 "
+              f"{len(changed)}명을 바꿉니다. 이전 id로 기록된 결정과 시각은 학생을 찾지 못합니다",
+              file=sys.stderr)
     matched = roster.matched(names)
-    if 2 * matched < len(roster.ids) and not args.roster_partial:
+    if 2 * matched < len(roster.ids) and args.roster_partial:  # going on knowingly, never quietly
+        print(f"grade batch: only {matched} of the roster's {len(roster.ids)} students matched a submission "
+              f"(--roster-partial: going on) / 명단 {len(roster.ids)}명 중 {matched}명만 제출물과 맞습니다",
+              file=sys.stderr)
+    elif 2 * matched < len(roster.ids):
         print(f"grade batch: only {matched} of the roster's {len(roster.ids)} students matched a submission "
               f"(submission column {roster.submission_column!r}): a wrong column? name it with "
               "--roster-column HEADER, or go on with --roster-partial; nothing was graded / 명단 "
