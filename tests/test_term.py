@@ -410,7 +410,7 @@ def test_a_merge_changes_no_decision_without_a_word(klass: dict, tmp_path: Path)
     grade("review", str(run_b), "mallory", "--reject", "--reason", "used to read the tests", "-q")
     merged = tmp_path / "merged"
     proc = grade("merge", str(one), str(run_a), str(run_b), "--out", str(merged), ok=False)
-    assert proc.returncode == 2 and "decided 1 review(s) differently" in proc.stderr
+    assert proc.returncode == 2 and "decided 1 review(s) or TA check(s) differently" in proc.stderr
     assert "accept of" in proc.stderr and "reject of" in proc.stderr and not merged.exists()
     proc = grade("merge", str(one), str(run_a), str(run_b), "--out", str(merged), "--prefer", str(run_a))
     assert "mallory: dropped the reject of" in proc.stderr and "(used to read the tests)" in proc.stderr
