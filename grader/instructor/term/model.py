@@ -58,8 +58,6 @@ class Term:
     withdrawn: list[Decision] = field(default_factory=list)  # review rows that undid a decision
 
 
-
-
 def read_term(out: Path) -> Term:
     """The term files of ``out``; TermError on the first malformed one."""
     policy = read_policy(out / POLICY) if (out / POLICY).exists() else None
@@ -282,7 +280,8 @@ def _write_final(model: ClassModel, has_term: bool) -> int:
                 lang = str(results.get("lang") or "en")
                 write_reports(results, d, lang, STUDENT_COPY, for_student=True)
                 if (d / "summary.txt").exists():  # the text summary leads with the same final total
-                    write_atomic(d / "summary.txt", text_summary(page_view(results), lang, STUDENT_COPY))  # type: ignore[arg-type]
+                    text = text_summary(page_view(results), lang, STUDENT_COPY)  # type: ignore[arg-type]
+                    write_atomic(d / "summary.txt", text)
                 (d / PAGES_MARK).write_text(STUDENT_COPY or ".", encoding="utf-8")
             except Exception as exc:  # the gradebook is what counts; a report bug must not stop it
                 print(f"grade: {row.name}: could not re-render the feedback ({type(exc).__name__}: {exc})",
