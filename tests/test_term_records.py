@@ -125,6 +125,7 @@ def test_every_file_agrees_after_each_decision_and_its_undo(klass: Path) -> None
     assert _cli("adjust", str(out), "ann", "--excuse", "--reason", "medical leave", "-q")[0] == 0
     f = _agree(out, "ann", "EX", "8")
     assert "EX: excused by the instructor" in f["gs"]["output"] and f["class"]["excused"] is True
+    assert '>a1</a></td>\n<td class="n">EX <span' in f["summary"]  # the class page's Everyone table
     assert _cli("adjust", str(out), "ann", "1.5", "--reason", "regrade request", "-q")[0] == 0
     code, said, _ = _cli("adjust", str(out), "ann", "--withdraw", "--reason", "entered twice by mistake")
     assert code == 0 and "withdrew the points 1.5" in said  # the latest that counts: the 1.5
