@@ -132,7 +132,7 @@ def test_a_partial_times_file_merges_and_replacing_takes_a_flag(klass: dict, tmp
     one = tmp_path / "one_row.csv"
     one.write_text("id,submitted_at\ndave,2026-03-10T22:00:00+09:00\n")
     proc = grade("term", str(out), "--submitted-at", str(one))
-    assert "1 updated or added, 2 kept" in proc.stdout
+    assert "0 added, 1 changed, 0 unchanged, 2 kept" in proc.stdout
     after = _reconciles(out)
     assert float(after["dave"]["total"]) == float(after["dave"]["auto"])  # on time now
     assert after["alice"]["late_penalty"] == before["alice"]["late_penalty"]  # kept
@@ -291,3 +291,52 @@ def test_smaller_merge_text_conflicting_policies_and_notes_said_once(klass: dict
     grade("merge", str(out), str(other), "--out", str(tmp_path / "m2"), "--policy",
           str(other / "policy.toml"), "-q")
     assert "deduct_percent = 20" in (tmp_path / "m2" / "policy.toml").read_text()
+
+
+def test_a_roster_in_any_order_is_kept_and_a_rerun_without_it_changes_nothing(klass: dict,
+                                                                                 tmp_path: Path) -> None:
+    """Issue 44 on the real batch: `id,name,submission` matches, the count is said, a rerun for a late
+    submission without --roster keeps every id and decision, every file agrees with the gradebook."""
+    subs, out = _copy(klass, tmp_path)
+    roster = tmp_path / "roster.csv"
+    roster.write_text("id,name,submission\n2024-001,Alice Kim,alice\n2024-007,Mallory Park,mallory\n"
+                      "2024-004,Dave Choi,dave\n2024-009,Zoe Han,zoe\n", encoding="utf-8")
+    wrong = tmp_path / "wrong.csv"  # the names are people's, not the folders': nothing matches
+    wrong.write_text("name,email\nAlice Kim,a@x\nMallory Park,m@x\nDave Choi,d@x\n", encoding="utf-8")
+    before = (out / "gradebook.csv").read_bytes()
+    refused = grade("batch", str(subs), "--out", str(out), "--roster", str(wrong), *FILTER, ok=False)
+    assert refused.returncode == 2 and "only 0 of the roster's 3 students matched" in refused.stderr
+    assert (out / "gradebook.csv").read_bytes() == before and not (out / "roster.csv").exists()
+    run = [f for f in FILTER if f != "-q"]
+    proc = grade("batch", str(subs), "--out", str(out), "--roster", str(roster), *run)
+    assert "roster: 3 of 4 students matched a submission (of 3 submissions; submission column " \
+           "'submission', id column 'id')" in proc.stdout and "3 already graded, 0 to grade" in proc.stdout
+    book = gradebook(out)
+    assert {n: r["id"] for n, r in book.items()} == {"alice": "2024-001", "mallory": "2024-007",
+                                                    "dave": "2024-004", "zoe": "2024-009"}
+    grade("review", str(out), "2024-007", "--accept", "--reason", "inspect is only imported", "-q")
+    grade("adjust", str(out), "2024-009", "--excuse", "--reason", "joined after the due date", "-q")
+    grade("adjust", str(out), "alice", "1.5", "--reason", "regrade request", "-q")
+    decided = _reconciles(out)
+    kept = [out / n / f for n in ("alice", "mallory", "dave") for f in ("feedback.md", "summary.txt",
+                                                                       "results.json")]
+    pages = {p: p.read_bytes() for p in kept}
+    # a late submission: the rerun has no --roster, and keeps what was decided
+    shutil.copytree(ROOT / "solutions", subs / "erin", ignore=shutil.ignore_patterns("__pycache__"))
+    proc = grade("batch", str(subs), "--out", str(out), *run)
+    assert "roster: 3 of 4 students matched" in proc.stdout and "(the roster kept in" in proc.stdout
+    assert "3 already graded, 1 to grade" in proc.stdout
+    after = _reconciles(out)
+    assert {n: r for n, r in after.items() if n != "erin"} == decided and after["erin"]["id"] == "erin"
+    assert {p: p.read_bytes() for p in kept} == pages  # no page rewritten
+    # one total on every page: mallory's headline, task table, summary.txt and Gradescope file are final
+    mallory = after["mallory"]
+    total, full = float(mallory["total"]), float(mallory["max"])
+    assert total == full and "review accepted" in mallory["steps"]
+    md = (out / "mallory" / "feedback.md").read_text(encoding="utf-8")
+    assert f"— {total:g} / {full:g} (100%)" in md
+    assert f"{total:g} / {full:g}  [" in (out / "mallory" / "summary.txt").read_text(encoding="utf-8")
+    assert json.loads((out / "mallory" / "gradescope.json").read_text())["score"] == total
+    tasks = results(out, "mallory")["final"]["tasks"]
+    assert sum(tasks.values()) == total and all(float(mallory[t]) == v for t, v in tasks.items())
+    assert (after["zoe"]["total"], after["zoe"]["status"]) == ("EX", "missing")

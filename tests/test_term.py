@@ -384,7 +384,7 @@ def test_a_correction_by_submission_name_replaces_the_time_stored_under_the_id(k
     fix = tmp_path / "fix.csv"  # the TA's correction names her by submission name: she was on time
     fix.write_text("id,submitted_at\nalice,2026-03-10T20:00:00+09:00\n", encoding="utf-8")
     proc = grade("term", str(one), "--submitted-at", str(fix))
-    assert "1 updated or added, 4 kept" in proc.stdout  # carol's and mallory's (the other shard) kept
+    assert "0 added, 1 changed, 0 unchanged, 4 kept" in proc.stdout  # carol, mallory (other shard)
     assert "2024-001: 2026-03-12T09:59:00+09:00 -> 2026-03-10T20:00:00+09:00 (replaced)" in proc.stdout
     stored = list(csv.DictReader(io.StringIO((one / "submitted_at.csv").read_text(encoding="utf-8"))))
     # one row per student: the names the first times file used are stored under the roster's ids
@@ -410,7 +410,7 @@ def test_a_merge_changes_no_decision_without_a_word(klass: dict, tmp_path: Path)
     grade("review", str(run_b), "mallory", "--reject", "--reason", "used to read the tests", "-q")
     merged = tmp_path / "merged"
     proc = grade("merge", str(one), str(run_a), str(run_b), "--out", str(merged), ok=False)
-    assert proc.returncode == 2 and "decided 1 review(s) differently" in proc.stderr
+    assert proc.returncode == 2 and "decided 1 review(s) or TA check(s) differently" in proc.stderr
     assert "accept of" in proc.stderr and "reject of" in proc.stderr and not merged.exists()
     proc = grade("merge", str(one), str(run_a), str(run_b), "--out", str(merged), "--prefer", str(run_a))
     assert "mallory: dropped the reject of" in proc.stderr and "(used to read the tests)" in proc.stderr

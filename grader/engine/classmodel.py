@@ -11,6 +11,7 @@ lesson: tasks are whatever the results list.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -91,6 +92,7 @@ class Row:
     checks: list[dict] = field(default_factory=list)  # passed provisionally: a TA reads them (ta_checks)
     # check key -> the TA's decision that applies: {"decision": confirm|take|void, "reason", "points"}
     decided: dict[str, dict] = field(default_factory=dict)
+    unimported: str = ""  # graded, but its code could not be imported: why (every test failed on it)
 
     @property
     def graded(self) -> bool:
@@ -175,6 +177,26 @@ def withheld_of(results: dict) -> Withheld:
     return out
 
 
+# How a test's message starts when the student's module did not import (core/feedback.py's words).
+_IMPORT_FAILED = re.compile(r"^(?:\S+\.py could not be imported: "
+                            r"|Importing \S+\.py (?:ended the process|never finished)"
+                            r"|Expected \S+\.py in the submission; it is not there)")
+
+
+def import_failure(results: dict) -> str:
+    """Why a graded submission's code could not be imported, when that is why every test failed (its
+    first such message, to the first sentence); "" when any test passed or failed for another reason."""
+    tests = results.get("tests") or []
+    if not tests or any(t.get("status") == "passed" for t in tests):
+        return ""
+    said = [str((t.get("messages") or {}).get("en") or t.get("message") or "") for t in tests]
+    if not all(_IMPORT_FAILED.match(m) for m in said):
+        return ""
+    first = said[0]
+    cut = first.find(". ", first.find(": "))
+    return first[: cut + 1] if cut > 0 else first
+
+
 def load_manifest(out: Path) -> dict:
     try:
         data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
@@ -191,6 +213,7 @@ def row_from(folder: str, marker: dict, results: dict, roster: dict[str, str]) -
     per_task = results.get("tasks") or {}
     review = results.get("review") or {}
     withheld = withheld_of(results) if graded else Withheld({}, {}, [])
+    unimported = import_failure(results) if graded else ""
     return Row(
         name=name, id=str(roster.get(name, marker.get("student_id") or name)), status=status,
         auto=float(results.get("score", 0.0)) if graded else 0.0,
@@ -199,7 +222,9 @@ def row_from(folder: str, marker: dict, results: dict, roster: dict[str, str]) -
         task_max={t: float(v.get("max_score", 0.0)) for t, v in per_task.items()},
         review=Review(flagged=bool(review.get("flagged")), reasons=list(review.get("reasons") or []),
                       withheld=withheld.restorable, withheld_tests=withheld.tests, held=withheld.held),
-        reason=str(marker.get("reason", "")), duration=float(marker.get("duration") or 0.0),
+        reason=str(marker.get("reason", "")) or (f"graded: could not be imported: {unimported}" if unimported
+                                                 else ""),
+        duration=float(marker.get("duration") or 0.0), unimported=unimported,
         isolation=str(results.get("isolation", "")), dir=folder, path=str(marker.get("path", "")),
         hash=str(marker.get("submission_hash") or ""), results=results,
         checks=checks_in(results) if graded else [])
@@ -260,17 +285,50 @@ def span(seconds: float) -> tuple[str, str]:
     return en, ko
 
 
+TASK_STEPS = ("adjustment", "bonus", "check")  # the steps that may name a task (``Step.task``)
+
+
+def final_tasks(row: Row) -> dict[str, float]:
+    """Each task's points after the steps that concern it: an accepted review gives each task back what
+    it withheld there, a TA's decision on a check and an adjustment given with ``--task`` change theirs;
+    within 0..the task's maximum (a bonus may go above it).  Steps of the whole submission (the late
+    policy, a set score, a clamp) name no task: they change the total only.  The gradebook's task
+    columns, the class's task means and the student's task table all read this."""
+    out = dict(row.tasks)
+    bonus: dict[str, float] = {}
+    for s in row.steps:
+        if s.kind == "review" and s.points:
+            for task, points in row.review.withheld.items():
+                out[task] = out.get(task, 0.0) + points
+        elif s.task and s.kind in TASK_STEPS and s.task in out:
+            out[s.task] += s.points
+            if s.kind == "bonus":
+                bonus[s.task] = bonus.get(s.task, 0.0) + s.points
+    top = {t: row.task_max.get(t, 0.0) + max(bonus.get(t, 0.0), 0.0) for t in out}
+    return {t: round(min(max(v, 0.0), top[t]) if top[t] > 0 else max(v, 0.0), 4) for t, v in out.items()}
+
+
+def shown_total(row: Row) -> float | str:
+    """The total as every page and file writes it: ``EX`` for an excused student (Canvas's mark)."""
+    return "EX" if row.excused else row.total
+
+
 def final_section(row: Row) -> dict[str, Any]:
-    """What a student's results.json carries as ``final`` (its report renders it)."""
-    return {"auto": row.auto, "total": row.total, "max": row.max, "submitted_at": row.submitted_at,
+    """What a student's results.json carries as ``final`` (its report renders it): the total (``EX`` when
+    excused), each task's points after the decisions, and every step with its reason."""
+    tasks = final_tasks(row)
+    return {"auto": row.auto, "total": shown_total(row), "max": row.max, "submitted_at": row.submitted_at,
             "late_by": row.late_by, "steps": [asdict(s) for s in row.steps],
+            **({"excused": True} if row.excused else {}),
+            **({"tasks": tasks} if tasks != row.tasks else {}),
             **({"checks": row.decided} if row.decided else {})}
 
 
 def to_json(model: ClassModel) -> str:
     """``DIR/class.json``: the model as written once per render (for other tools; never read back)."""
-    rows = [{"id": r.id, "submission": r.name, "status": r.status, "auto": r.auto, "total": r.total,
-             "max": r.max, "tasks": r.tasks, "submitted_at": r.submitted_at, "late_by": r.late_by,
+    rows = [{"id": r.id, "submission": r.name, "status": r.status, "auto": r.auto, "total": shown_total(r),
+             "excused": r.excused, "max": r.max, "tasks": final_tasks(r), "auto_tasks": r.tasks,
+             "submitted_at": r.submitted_at, "late_by": r.late_by,
              "review": {"flagged": r.review.flagged, "reasons": r.review.reasons,
                         "withheld": r.review.withheld, "held": r.review.held},
              "reason": r.reason, "steps": [asdict(s) for s in r.steps], "ta_checks": r.checks}

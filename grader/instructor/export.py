@@ -37,8 +37,9 @@ from grader.instructor.term.model import load_class
 from grader.paths import write_atomic
 
 CANVAS_KEYS = ("SIS Login ID", "SIS User ID", "ID")
-ANYWAY = ("send even while a submission could not be graded (sent as 0), a review is pending, a submission "
-          "time is unknown under the late policy, or the points possible differ (each listed)")
+ANYWAY = ("send even while a submission could not be graded (sent as 0), a review or a TA's log part is "
+          "pending, a submission time is unknown under the late policy, the points possible differ, or a "
+          "total is above Moodle's maximum (each listed)")
 MOODLE_KEYS = ("username", "email", "idnumber")
 
 
@@ -67,7 +68,11 @@ def batch_scores(model: ClassModel) -> list[dict]:
     return [{"name": r.name, "id": r.id, "status": r.status, "score": r.total, "max": r.max,
              "auto": r.auto, "excused": r.excused, "steps_en": "; ".join(s.en for s in r.steps),
              "steps_ko": "; ".join(s.ko for s in r.steps),
+             # a roster student who sent nothing has a total only when the instructor gave one (set, excused)
+             "decided": any(s.kind in ("set", "excused") for s in r.steps),
              "pending": any(s.kind == "pending" for s in r.steps),
+             "pending_checks": [str(c["key"]) for c in r.checks if str(c["key"]) not in r.decided
+                                or r.decided[str(c["key"])].get("decision") == "void"],
              "unknown_time": any(s.kind == "unknown_time" for s in r.steps)} for r in model.rows]
 
 
@@ -85,6 +90,7 @@ def unsendable(scores: list[dict], batch: Path | None = None) -> list[str]:
     pending (its points withheld) or a submission time unknown under the late policy (no penalty applied)."""
     out = []
     retry = f"grade batch SUBMISSIONS --out {batch} --retry" if batch else "grade batch ... --retry"
+    where = str(batch) if batch else "DIR"
     for s in scores:
         who = f"{s['id']} ({s['name']})" if s["id"] != s["name"] else s["id"]
         if s["status"] not in ("graded", "missing"):
@@ -93,12 +99,28 @@ def unsendable(scores: list[dict], batch: Path | None = None) -> list[str]:
                        f"--send-anyway); grade it again with `{retry}` / 상태 {s['status']}: {ko}. 총점이 "
                        f"없습니다(--send-anyway일 때만 0으로 내보냄). `{retry}`로 다시 채점하세요")
         if s["pending"]:
-            out.append(f"{who}: review pending, its withheld points are not in the total / 검토 결정 대기: "
-                       "보류된 점수가 총점에 없습니다")
+            out.append(f"{who}: review pending, its withheld points are not in the total; decide with `grade "
+                       f"review {where} {s['id']} --accept|--reject --reason TEXT` / 검토 결정 대기: 보류된 "
+                       "점수가 총점에 없습니다")
+        for key in s.get("pending_checks") or []:
+            out.append(f"{who}: a TA has not decided the log part {key} (its points are provisional); "
+                       f"decide with `grade review {where} {s['id']} --check {key} --confirm|--take --reason "
+                       f"TEXT` / 조교가 아직 {key} 부분을 결정하지 않았습니다(점수가 잠정적입니다)")
         if s["unknown_time"]:
-            out.append(f"{who}: submission time unknown, the late policy was not applied / 제출 시각을 몰라 "
-                       "지각 규정을 적용하지 못했습니다")
+            out.append(f"{who}: submission time unknown, the late policy was not applied; give it with "
+                       f"`grade term {where} --submitted-at TIMES.csv` / 제출 시각을 몰라 지각 규정을 "
+                       "적용하지 못했습니다")
     return out
+
+
+def above_maximum(scores: list[dict]) -> list[str]:
+    """Totals above the maximum (a bonus, a set score): Moodle's CSV import does not take a grade above the
+    grade item's maximum, so each is a blocker until the item allows it."""
+    return [f"{s['id']}: total {_fmt(s['score'])} is above the maximum {_fmt(s['max'])} (a bonus or a set "
+            "score); raise the grade item's maximum in Moodle (Grades > Setup), then rerun with "
+            f"--send-anyway / 총점 {_fmt(s['score'])}점이 만점 {_fmt(s['max'])}점을 넘습니다. Moodle에서 "
+            "성적 항목의 최고 점수를 올린 뒤 --send-anyway로 다시 실행하세요"
+            for s in scores if not s["excused"] and s["max"] and s["score"] > s["max"] + 1e-9]
 
 
 def steps_csv(scores: list[dict]) -> str | None:
@@ -137,7 +159,7 @@ def match(lms_rows: list[dict], keys: tuple[str, ...], scores: list[dict], label
         if s["status"] not in ("graded", "missing"):
             result.submissions_without_student.append(f"{s['name']} ({s['id']}): status {s['status']}, "
                                                       "not graded, exported as 0 (--send-anyway)")
-        if s["status"] == "missing":
+        if s["status"] == "missing" and not s["decided"]:
             result.rows[-1]["score"] = ""
             result.students_without_submission.append(label_of(row, label))
     for i, s in enumerate(scores):
@@ -271,10 +293,10 @@ def moodle_csv(scores: list[dict], item: str, people: Path | None) -> tuple[str,
         matched = match(read_people(people), MOODLE_KEYS, scores, "name")
     else:  # the roster's ids are the identifiers (map them to username or ID number on import)
         matched = Matched(rows=[{"username": s["id"], "email": "", "idnumber": s["id"], "name": s["name"],
-                                 "score": _shown(s) if s["status"] != "missing" else "",
+                                 "score": _shown(s) if s["status"] != "missing" or s["decided"] else "",
                                  "feedback": _feedback(s)} for s in scores])
         matched.students_without_submission = [f"{s['name']} ({s['id']})" for s in scores
-                                               if s["status"] == "missing"]
+                                               if s["status"] == "missing" and not s["decided"]]
     # The steps to each total (late penalty, adjustments...) as a feedback column, which Moodle's import
     # maps to "Feedback for <item>"; only when there are some, so a plain export keeps one grade column.
     for row in matched.rows:  # Moodle's CSV import takes numbers only: an excused student is left blank
@@ -343,23 +365,20 @@ def main(argv: list[str]) -> int:
     except TermError as exc:
         print(f"grade export: {exc}", file=sys.stderr)
         return 2
-    blocked = unsendable(scores, args.batch)
-    if blocked and not args.send_anyway:  # nothing wrong leaves silently: the instructor decides first
-        print(f"grade export: {len(blocked)} total(s) are not final yet; nothing was written (decide them, "
-              "or pass --send-anyway) / 아직 확정되지 않은 총점이 있어 아무것도 쓰지 않았습니다",
-              file=sys.stderr)
-        for line in blocked:
-            print(f"  {line}", file=sys.stderr)
-        return 2
     if not scores:
         print(f"grade export: {args.batch} holds no graded submissions / 채점된 제출물이 없습니다",
               file=sys.stderr)
         return 2
+    blocked = unsendable(scores, args.batch)  # every blocker of this export, listed in one run
     try:
         if args.lms == "canvas":
-            text, matched, notes = canvas_csv(args.gradebook, args.assignment, scores, scale=args.scale,
-                                              anyway=args.send_anyway)
+            try:
+                text, matched, notes = canvas_csv(args.gradebook, args.assignment, scores, scale=args.scale,
+                                                  anyway=args.send_anyway)
+            except PointsDiffer as exc:
+                blocked.append(str(exc))
         else:
+            blocked += above_maximum(scores)
             text, matched = moodle_csv(scores, args.item, args.people)
             notes = ["In Moodle: Grades > Import > CSV file; map 'username' (or 'idnumber') to the user "
                      f"field and '{args.item}' to the grade item. / Moodle: 성적 > 가져오기 > CSV 파일에서 "
@@ -368,6 +387,13 @@ def main(argv: list[str]) -> int:
                       "빈칸으로 두었습니다" for s in scores if s["excused"]]
     except (OSError, ValueError) as exc:
         print(f"grade export: {exc}", file=sys.stderr)
+        return 2
+    if blocked and not args.send_anyway:  # nothing wrong leaves silently: the instructor decides first
+        print(f"grade export: {len(blocked)} total(s) are not final yet; nothing was written (decide them, "
+              "or pass --send-anyway) / 아직 확정되지 않은 총점이 있어 아무것도 쓰지 않았습니다",
+              file=sys.stderr)
+        for line in blocked:
+            print(f"  {line}", file=sys.stderr)
         return 2
     write_atomic(args.out, text)
     report(matched, args.out)

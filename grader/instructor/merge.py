@@ -86,19 +86,21 @@ def merge(dirs: list[Path], out: Path, policy: Path | None = None,
 
 
 def refuse_conflicts(dirs: list[Path], prefer: Path | None) -> None:
-    """Two folders that decided one student's review differently: the instructor says which wins."""
+    """Two folders that decided one student's review, or one of a TA's checks, differently: the instructor
+    says which wins."""
     if prefer is not None and not any(prefer.resolve() == d.resolve() for d in dirs):
         raise TermError(f"--prefer {prefer} is not one of the folders merged; nothing was merged",
                         f"--prefer {prefer}은(는) 합치는 폴더가 아닙니다. 아무것도 합치지 않았습니다")
     conflicts = conflicting_decisions(dirs)
     if not conflicts or prefer is not None:
         return
-    lines = "; ".join(f"{sid}: " + ", ".join(f"{x.decision} of {x.when} in {d}" for d, x in found)
-                      for sid, found in conflicts)
-    raise TermError(f"the folders decided {len(conflicts)} review(s) differently ({lines}); say which "
-                    "folder wins with --prefer DIR; nothing was merged",
-                    f"폴더마다 검토 결정이 다른 학생이 {len(conflicts)}명 있습니다. --prefer DIR로 어느 "
-                    "폴더의 결정을 따를지 정하세요. 아무것도 합치지 않았습니다")
+    lines = "; ".join(f"{who}: " + " and ".join(f"{x.decision} of {x.when} ({x.reason}) in {d}"
+                                                for d, x in found)
+                      for who, found in conflicts)
+    raise TermError(f"the folders decided {len(conflicts)} review(s) or TA check(s) differently ({lines}); "
+                    "say which folder wins with --prefer DIR; nothing was merged",
+                    f"폴더마다 검토 결정(조교 확인 포함)이 다른 항목이 {len(conflicts)}개 있습니다({lines}). "
+                    "--prefer DIR로 어느 폴더의 결정을 따를지 정하세요. 아무것도 합치지 않았습니다")
 
 
 def shard_coverage(shards: list[str]) -> list[str]:

@@ -16,7 +16,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from grader.engine.classmodel import MANIFEST, NOT_GRADED, ClassModel, Row, load_graded, load_manifest, span
+from grader.engine.classmodel import (
+    MANIFEST,
+    NOT_GRADED,
+    ClassModel,
+    Row,
+    final_tasks,
+    load_graded,
+    load_manifest,
+    span,
+)
 from grader.paths import write_atomic
 from grader.report import svg_chart
 from grader.report.class_sections import class_sections
@@ -87,6 +96,7 @@ def gradebook_csv(model: ClassModel) -> str:
                 "submitted_at", "late_by", "steps", "note", *tasks, "status", "isolation", "duration_s",
                 "reason", "review"])
     for r in rows:
+        done = final_tasks(r)  # each task after the decisions that concern it (a TA's, an accepted review)
         w.writerow([
             _cell(r.id), _cell(r.name), _total(r), _num(r.max), _num(r.auto),
             _num(r.points_of("late") + r.points_of("closed")),
@@ -94,7 +104,7 @@ def gradebook_csv(model: ClassModel) -> str:
             _num(r.points_of("clamp")),
             r.submitted_at or ("unknown" if _late_by(r) == "unknown" else ""), _late_by(r),
             _cell("; ".join(s.en for s in r.steps)), _cell("; ".join(r.notes)),
-            *[_num(r.tasks[t]) if t in r.tasks else ("" if r.graded else "0") for t in tasks],
+            *[_num(done[t]) if t in done else ("" if r.graded else "0") for t in tasks],
             r.status, r.isolation if r.status != "missing" else "",
             f"{r.duration:.1f}", _cell(r.reason),
             # flagged by the tamper scan: its first reasons, for the instructor to look at
@@ -125,11 +135,13 @@ def task_rates(rows: list[Row]) -> list[dict]:
         mine = [r.results["tasks"][task] for r in graded if task in (r.results.get("tasks") or {})]
         if not mine:
             continue
+        # the points after the decisions (a TA's, an accepted review), as the gradebook's columns
+        final = [final_tasks(r)[task] for r in graded if task in (r.results.get("tasks") or {})]
         title = titles.get(task, (task, task))
         out.append({
             "task": task, "title_en": title[0], "title_ko": title[1],
-            "mean": statistics.fmean(t["score"] for t in mine), "max": max(t["max_score"] for t in mine),
-            "full_rate": sum(t["score"] >= t["max_score"] for t in mine) / len(mine),
+            "mean": statistics.fmean(final), "max": max(t["max_score"] for t in mine),
+            "full_rate": sum(f >= t["max_score"] for f, t in zip(final, mine, strict=True)) / len(mine),
             "test_rate": sum(t["passed"] for t in mine) / max(1, sum(t["total"] for t in mine)),
             "n": len(mine),
         })
@@ -148,8 +160,9 @@ def clip_words(text: str, limit: int) -> str:
 def test_rates(rows: list[Row]) -> list[dict]:
     """Per test that someone failed: how many passed, and the failure the class hit most; most failed first."""  # noqa: E501
     stats: dict[str, dict[str, Any]] = {}
+    unimported = [r for r in rows if r.graded and r.unimported]
     for r in rows:
-        if not r.graded:
+        if not r.graded or r.unimported:  # its every test failed on the import: one row below, not each
             continue
         for t in r.results.get("tests") or []:
             s = stats.setdefault(t["id"], {"id": t["id"], "task": t.get("task"), "passed": 0, "n": 0,
@@ -169,6 +182,12 @@ def test_rates(rows: list[Row]) -> list[dict]:
                     "message": common[0][0] if common else "",
                     "message_count": common[0][1] if common else 0})
     out.sort(key=lambda s: (s["rate"], s["id"]))
+    if unimported:  # one row for the submissions that never imported, with their most common reason
+        reason, count = Counter(r.unimported for r in unimported).most_common(1)[0]
+        out.insert(0, {"id": "could not be imported / import 실패",
+                       "task": ", ".join(r.id for r in unimported), "passed": 0, "n": len(unimported),
+                       "rate": 0.0, "failed": len(unimported),
+                       "message": clip_words(reason, 300), "message_count": count})
     return out
 
 
@@ -192,7 +211,7 @@ STATUS_LABELS = {"graded": "Graded / 채점됨", "missing": "Missing / 미제출
 def summary_context(model: ClassModel) -> dict[str, Any]:
     rows, out = model.rows, model.out
     stats = score_stats(model)
-    failed = [r for r in rows if r.status in NOT_GRADED]
+    failed = [r for r in rows if r.status in NOT_GRADED or r.unimported]  # graded as 0, said why
     slow = sorted((r for r in rows if r.status != "missing"), key=lambda r: -r.duration)[:10]
     return {
         "title": out.resolve().name, "stats": stats, "rows": rows,

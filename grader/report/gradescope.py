@@ -19,7 +19,7 @@ from grader.report.cards import build_cards, top_fixes
 from grader.report.i18n import translate
 from grader.report.lesson_tasks import lesson_of, rank, task_order, task_titles
 from grader.report.markup import without_picture
-from grader.report.view import failure_rows, task_title
+from grader.report.view import failure_rows, final_score, task_title
 
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 MAX_OUTPUT = 20_000  # characters per output string: long enough to help, short enough to read
@@ -122,10 +122,9 @@ def build_gradescope(results: ResultsView, lang: str, path: str, summary_md: str
 
     tests_out += ta_check_tests(results, next_number)
     output = summary_md or _fallback_output(visible_view(results), lang, path)
-    final: dict[str, Any] = results.get("final") or {}
-    score: float = results.get("score", 0.0)
-    return {
-        "score": float(final.get("total", score)),  # the term's final total, if any
+    score, _ = final_score(results)  # the term's final total, if any
+    out: dict[str, Any] = {
+        "score": score,
         "execution_time": int(round(float(results.get("duration", 0.0)))),
         "output": _clip(output),
         "output_format": "md",
@@ -133,15 +132,19 @@ def build_gradescope(results: ResultsView, lang: str, path: str, summary_md: str
         "stdout_visibility": "hidden",
         "tests": tests_out,
     }
+    if isinstance(score, str):  # excused: Gradescope has no EX; no number is given, the file says why
+        del out["score"]
+        out["extra_data"] = {"excused": True}
+        out["output"] = _clip(f"EX: {translate('excused', lang)}\n\n{output}")
+    return out
 
 
 def _fallback_output(results: ResultsView, lang: str, path: str) -> str:
     if results.get("error"):
         return f"{translate('unreadable', lang)}: {results['error']}"
     fixes = top_fixes(*build_cards(failure_rows(results, lang, path), lang))
-    final = results.get("final") or {}  # with a late policy or decisions: the final total over its maximum
-    lines = [f"{translate('score', lang)}: {final.get('total', results.get('score', 0)):g} / "
-             f"{final.get('max', results.get('max_score', 0)):g}"]
+    score, top = final_score(results)  # with a late policy or decisions: the final total over its maximum
+    lines = [f"{translate('score', lang)}: {score if isinstance(score, str) else f'{score:g}'} / {top:g}"]
     if fixes:
         lines.append(f"{translate('top_fixes', lang)}:")
         lines += [f"{i}. {f['task_title']}: {f['text']}" for i, f in enumerate(fixes, 1)]

@@ -92,6 +92,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     # the term (grader/instructor/term): results["final"], the total after the late policy and decisions
     "final_total": ("Final total (after the course's late policy and the instructor's decisions)",
                     "최종 점수(과목의 지각 규정과 강사의 결정 반영)"),
+    "excused": ("excused by the instructor: this work does not count toward your grade",
+                "강사가 면제함: 이 과제는 성적에 들어가지 않습니다"),
     "final_on_time": ("Submitted on time: the final total is the grader's score.",
                       "기한 안에 제출: 최종 점수는 채점 점수와 같습니다."),
     "skip_no_cuda": ("no CUDA device on this machine (the simulated-CUDA test covers it)",

@@ -25,7 +25,7 @@ from grader.report.lesson_sections import document_summary, lesson_sections
 from grader.report.lesson_tasks import templates_of
 from grader.report.markup import code_spans, md_code_spans, without_picture
 from grader.report.pending import pending
-from grader.report.view import failure_rows, ignored_files, student_output, task_rows
+from grader.report.view import failure_rows, final_score, ignored_files, student_output, task_rows
 
 MD_LIMIT = 1_000_000  # bytes: under GitHub's 1 MiB job summary limit, with room to spare
 
@@ -113,9 +113,7 @@ def build_context(results: ResultsView, lang: str, path: str) -> dict[str, Any]:
     # A page states only what was graded: a submission that could not be read has no tasks, fixes or blocks.
     graded = not (results.get("error") and not results.get("tests"))
     sections = lesson_sections(results, lang, report=True) if graded else []
-    score, max_score = float(results.get("score", 0.0)), float(results.get("max_score", 0.0))
-    final = results.get("final") or {}  # the term's final total over its maximum, where given
-    score, max_score = float(final.get("total", score)), float(final.get("max") or max_score)
+    score, max_score = final_score(results)  # the term's final total over its maximum, EX if excused
     return {
         "lang": lang, "r": results, "path": path, "graded": graded,
         "t": lambda key, **fmt: translate(key, lang, **fmt),
@@ -125,7 +123,8 @@ def build_context(results: ResultsView, lang: str, path: str) -> dict[str, Any]:
         "score": score, "max_score": max_score,
         "chip_lost": lambda n: chip(n, "chip_lost", lang),
         "chip_worth": lambda n: chip(n, "chip_worth", lang),
-        "percent": round(100 * score / max_score) if max_score else 0,
+        "percent": round(100 * score / max_score) if max_score and not isinstance(score, str) else 0,
+        "excused": isinstance(score, str),
         "ignored_files": ignored_files(results),
         "tasks": task_rows(results, lang), "failures": failures, "cards": cards, "not_started": not_started,
         "fixes": top_fixes(cards, not_started), "not_counted": not_counted_cards(results, lang, path),

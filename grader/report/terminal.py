@@ -23,7 +23,7 @@ from grader.report.changes import change_view, filter_view, nothing_to_fix
 from grader.report.i18n import suites_ran, translate
 from grader.report.markup import without_picture
 from grader.report.pending import pending
-from grader.report.view import failure_rows, task_rows
+from grader.report.view import failure_rows, final_score, task_rows
 
 STYLE = {"good": "green", "mid": "yellow", "bad": "red"}
 OTHER_CAUSES = 6  # lines of causes beyond the top three (the rest are counted)
@@ -80,11 +80,12 @@ def summary_renderables(results: ResultsView, lang: str, path: str, out_dir: str
                         reports: bool = True) -> list[Any]:
     """What print_summary prints, as rich objects (tests render them to text)."""
     t = lambda key, **fmt: translate(key, lang, **fmt)  # noqa: E731
-    score, max_score = results.get("score", 0.0), results.get("max_score", 0.0)
-    frac = score / max_score if max_score else 0.0
+    score, max_score = final_score(results)  # the term's final total where given, EX if excused
+    frac = score / max_score if max_score and not isinstance(score, str) else 0.0
     level = "good" if frac >= 0.999 else ("mid" if frac >= 0.5 else "bad")
+    said = score if isinstance(score, str) else f"{score:g}"
     head = (f"[bold]{t('score')}[/]: {escape(str(results.get('submission', '')))}  "
-            f"[bold {STYLE[level]}]{score:g} / {max_score:g}[/]  "
+            f"[bold {STYLE[level]}]{said} / {max_score:g}[/]  "
             f"[dim]\\[{suites_ran(list(results.get('suites', [])), lang)}][/]")
     out: list[Any] = [head]
     filtered, change = filter_view(results, lang), change_view(results, lang)

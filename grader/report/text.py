@@ -20,7 +20,7 @@ from grader.report.i18n import skip_reason, suites_ran, translate
 from grader.report.lesson_tasks import task_titles, title_of
 from grader.report.markup import ljust_display
 from grader.report.terminal import OTHER_CAUSES, summary_renderables
-from grader.report.view import failure_rows, ignored_files
+from grader.report.view import failure_rows, final_score, ignored_files, task_score
 
 # a check's verdict in the reader's language (summary.txt is read beside a Korean page too)
 STATUS_MARK = {"en": {"passed": "PASS", "failed": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"},
@@ -49,8 +49,10 @@ def text_summary(results: Results, lang: str = "en", path: str = "exercises") ->
 
 
 def _head(results: Results, lang: str) -> str:
-    return (f"{translate('text_head', lang)}: {results['submission']}  {results['score']:g} / "
-            f"{results['max_score']:g}  [{suites_ran(list(results['suites']), lang)}]")
+    score, top = final_score(results)  # after the instructor's decisions, as the pages lead with it
+    shown = score if isinstance(score, str) else f"{score:g}"
+    return (f"{translate('text_head', lang)}: {results['submission']}  {shown} / "
+            f"{top:g}  [{suites_ran(list(results['suites']), lang)}]")
 
 
 def _task_lines(results: Results, lang: str) -> list[str]:
@@ -58,7 +60,7 @@ def _task_lines(results: Results, lang: str) -> list[str]:
     out = []
     for task, tot in results.get("tasks", {}).items():
         title = title_of(titles, task, lang)
-        out.append(f"  {ljust_display(title, 34)} {tot['score']:>5g} / {tot['max_score']:<5g} "
+        out.append(f"  {ljust_display(title, 34)} {task_score(results, task):>5g} / {tot['max_score']:<5g} "
                    f"({tot['passed']}/{tot['total']})")
     return out
 

@@ -105,6 +105,23 @@ def task_title(task: str | None, lang: str, titles: Titles | None = None) -> str
     return title_of(task_titles(None) if titles is None else titles, task, lang)
 
 
+def final_score(results: ResultsView) -> tuple[float | str, float]:
+    """What a page leads with: the term's final total over its maximum where the instructor's term
+    gave one (results.json ``final``), ``EX`` for an excused student; else the grader's score."""
+    final = results.get("final") or {}
+    top = float(final.get("max") or results.get("max_score") or 0.0)
+    if final.get("excused"):
+        return "EX", top
+    return float(final.get("total", results.get("score")) or 0.0), top
+
+
+def task_score(results: ResultsView, task: str) -> float:
+    """A task's points as the pages show them: after the instructor's and TAs' decisions (``final``)."""
+    final = (results.get("final") or {}).get("tasks") or {}
+    graded = ((results.get("tasks") or {}).get(task) or {}).get("score", 0.0)
+    return float(final.get(task, graded) or 0.0)
+
+
 def task_rows(results: ResultsView, lang: str) -> list[dict[str, Any]]:
     rows = []
     order, titles = task_order(results), task_titles(results)
@@ -112,9 +129,10 @@ def task_rows(results: ResultsView, lang: str) -> list[dict[str, Any]]:
         tot = results.get("tasks", {}).get(task)
         if not tot:
             continue
-        frac = tot["score"] / tot["max_score"] if tot["max_score"] else 1.0
+        score = task_score(results, task)
+        frac = score / tot["max_score"] if tot["max_score"] else 1.0
         rows.append({
-            "task": task, "title": task_title(task, lang, titles), "score": tot["score"],
+            "task": task, "title": task_title(task, lang, titles), "score": score,
             "max_score": tot["max_score"],
             "passed": tot["passed"], "total": tot["total"], "percent": round(100 * frac),
             "level": "good" if frac >= 0.999 else ("mid" if frac >= 0.5 else "bad"),

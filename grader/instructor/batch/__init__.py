@@ -23,8 +23,11 @@ The package by job: ``discovery`` (what to grade, what a rerun skips), ``roster`
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import shutil
 import sys
+import time
 from pathlib import Path
 
 from grader.core import seeds
@@ -46,17 +49,19 @@ from grader.instructor.batch.discovery import (
 from grader.instructor.batch.jobs import finish_job, hold_lock, publish, run_batch, start_job, write_json
 from grader.instructor.batch.options import Config, config_from_args, default_jobs, sandbox_flags
 from grader.instructor.batch.progress import Progress
-from grader.instructor.batch.roster import parse_shard, read_roster, shard_of
+from grader.instructor.batch.roster import ROSTER, Roster, RosterError, parse_shard, read_roster, shard_of
 from grader.instructor.similarity import run_after_batch
 from grader.instructor.term import model as term_model
 from grader.instructor.term.errors import TermError
 from grader.instructor.term.store import store_term_files
+from grader.paths import write_atomic
+from grader.report.classpages import gradebook_csv
 
 __all__ = [
     "FINAL_STATUSES", "MANIFEST", "MARKER", "RESERVED", "Config", "Entry", "Progress", "build_parser",
     "config_from_args", "default_jobs", "discover", "finish_job", "hash_tree", "is_done", "main",
-    "parse_shard", "plan", "publish", "read_marker", "read_roster", "run_batch", "sandbox_flags", "shard_of",
-    "start_job", "suites_hash", "write_json",
+    "ROSTER", "parse_shard", "plan", "publish", "read_marker", "read_roster", "run_batch", "sandbox_flags",
+    "shard_of", "start_job", "suites_hash", "write_json",
 ]
 
 
@@ -72,7 +77,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="submissions at once (default: cores, memory allowing)")
     p.add_argument("--force", action="store_true", help="regrade everything, even what is done")
     p.add_argument("--retry", action="store_true", help="also regrade rows that timed out or were unreadable")
-    p.add_argument("--roster", type=Path, help="CSV mapping submission names to student ids")
+    p.add_argument("--roster", type=Path,
+                   help="CSV mapping submission names to student ids (kept in --out: a rerun without "
+                        "--roster uses the kept one)")
+    p.add_argument("--roster-column", metavar="HEADER", default=None,
+                   help="the roster's column holding the submission names (default: found by header, else "
+                        "by the values that match the submissions)")
+    p.add_argument("--roster-partial", action="store_true",
+                   help="go on when under half the roster has a submission (default: stop and say so)")
     p.add_argument("--shard", type=parse_shard, default=(1, 1), metavar="K/N",
                    help="grade only the K-th of N deterministic slices (merge them with `grade merge`)")
     p.add_argument("--timeout", type=float, default=900.0, help="seconds per submission (default 900)")
@@ -116,8 +128,18 @@ def main(argv: list[str]) -> int:
               "instructor copy / 이 키트에는 비공개 테스트가 없습니다. --public-only를 쓰거나 강사용 "
               "키트에서 실행하세요", file=sys.stderr)
         return 2
-    roster = read_roster(args.roster) if args.roster else {}
     everyone = [e for e in discover(src) if e.path.resolve() != out.resolve()]
+    try:
+        kept = read_roster(out / ROSTER) if (out / ROSTER).is_file() else None
+        given = (read_roster(args.roster, {e.name for e in everyone}, args.roster_column)
+                 if args.roster else None)
+    except (OSError, RosterError) as exc:
+        print(f"grade batch: --roster: {exc}", file=sys.stderr)
+        return 2
+    chosen = given or kept or Roster()
+    if not _roster_ok(chosen, kept if given else None, {e.name for e in everyone}, args):
+        return 2
+    roster = chosen.ids
     for e in everyone:
         e.student_id = roster.get(e.name, e.name)
     k, n = args.shard
@@ -143,6 +165,8 @@ def main(argv: list[str]) -> int:
     except TermError as exc:
         print(f"grade batch: {exc}", file=sys.stderr)
         return 2
+    if given is not None:  # kept beside the policy, read back unambiguously as submission,id
+        write_roster(out / ROSTER, roster)
     submitted = {e.name for e in everyone}
     manifest = {"source": str(src.resolve()), "shard": f"{k}/{n}", "names": sorted(e.name for e in entries),
                 # the whole class, every shard's: what a times file or an extension may name
@@ -160,7 +184,8 @@ def main(argv: list[str]) -> int:
     except ValueError as exc:  # --grade-args '--hidden-from ARCHIVE' that cannot be opened
         print(f"grade batch: --hidden-from: {exc}", file=sys.stderr)
         return 2
-    markers = run_batch(todo, out, config, jobs, args.quiet, fork=not args.spawn, options=options)
+    markers = run_batch(todo, out, config, jobs, args.quiet, fork=not args.spawn, options=options,
+                        on_done=GrowingGradebook(out))
     if not args.no_similarity:  # before the summary, which links to similarity.html
         run_after_batch(out, quiet=args.quiet)
     book = term_model.render_or_explain(out, "grade batch")  # the class pages, final totals: one call
@@ -171,3 +196,62 @@ def main(argv: list[str]) -> int:
         print(f"graded {len(markers)} now ({failed} not graded normally); gradebook: {book.gradebook} ; "
               f"summary: {book.summary} / 이번에 {len(markers)}개 채점 (정상 채점 아님 {failed}개)")
     return 0
+
+
+def _roster_ok(roster: Roster, kept: Roster | None, names: set[str], args: argparse.Namespace) -> bool:
+    """Say how many submissions the roster matched (every run), what a new roster changes against the
+    kept one (before anything is graded or rendered); False (said why) when under half the roster
+    matched and --roster-partial was not given."""
+    if not roster.ids:
+        return True
+    if not args.quiet:
+        print(roster.said(names) + (f" (the roster kept in {args.out / ROSTER})" if not args.roster else ""))
+    if kept is not None and kept.ids != roster.ids:
+        changed = sorted(n for n in set(kept.ids) | set(roster.ids) if kept.ids.get(n) != roster.ids.get(n))
+        shown = ", ".join(f"{n}: {kept.ids.get(n, '-')} -> {roster.ids.get(n, '-')}" for n in changed[:10])
+        print(f"grade batch: the new --roster changes {len(changed)} student(s) of the kept one ({shown}"
+              f"{' …' if len(changed) > 10 else ''}); a decision or time recorded under an old id no "
+              "longer finds its student (the summary lists it) / 새 명단이 기존 명단의 "
+              f"{len(changed)}명을 바꿉니다. 이전 id로 기록된 결정과 시각은 학생을 찾지 못합니다",
+              file=sys.stderr)
+    matched = roster.matched(names)
+    if 2 * matched < len(roster.ids) and args.roster_partial:  # going on knowingly, never quietly
+        print(f"grade batch: only {matched} of the roster's {len(roster.ids)} students matched a submission "
+              f"(--roster-partial: going on) / 명단 {len(roster.ids)}명 중 {matched}명만 제출물과 맞습니다",
+              file=sys.stderr)
+    elif 2 * matched < len(roster.ids):
+        print(f"grade batch: only {matched} of the roster's {len(roster.ids)} students matched a submission "
+              f"(submission column {roster.submission_column!r}): a wrong column? name it with "
+              "--roster-column HEADER, or go on with --roster-partial; nothing was graded / 명단 "
+              f"{len(roster.ids)}명 중 {matched}명만 제출물과 맞습니다. --roster-column으로 열을 "
+              "알려 주거나 --roster-partial로 계속하세요. 아무것도 채점하지 않았습니다", file=sys.stderr)
+        return False
+    return True
+
+
+def write_roster(path: Path, ids: dict[str, str]) -> None:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["submission", "id"])
+    w.writerows(sorted(ids.items()))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, buf.getvalue())
+
+
+class GrowingGradebook:
+    """Rewrites ``gradebook.csv`` as submissions finish, at most every ``every`` seconds, so an instructor
+    can read it while a long batch runs (the pages and summary are written once, when it ends)."""
+
+    def __init__(self, out: Path, every: float = 20.0) -> None:
+        self.out, self.every, self.last = out, every, time.monotonic()
+
+    def __call__(self) -> None:
+        if time.monotonic() - self.last < self.every:
+            return
+        self.last = time.monotonic()
+        try:
+            book = gradebook_csv(term_model.load_class(self.out))
+            write_atomic(self.out / "gradebook.csv", book, encoding="utf-8-sig")
+        except Exception as exc:  # noqa: BLE001 -- a partial gradebook must never stop the batch
+            print(f"grade batch: the gradebook so far could not be written ({type(exc).__name__}: {exc})",
+                  file=sys.stderr)

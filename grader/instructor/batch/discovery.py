@@ -18,7 +18,7 @@ MARKER = "batch.json"
 MANIFEST = "batch-manifest.json"
 RESERVED = {".work", ".trash", ".lock", "gradebook.csv", "summary.html", MANIFEST, "summary_files",
             "class.json", "policy.toml", "submitted_at.csv", "adjustments.csv", "reviews.csv",  # the term's
-            "similarity.csv", "similarity.html"}
+            "similarity.csv", "similarity.html", "roster.csv"}
 FINAL_STATUSES = {"graded", "unreadable", "timeout"}  # "error" (the grader's own failure) is retried
 
 

@@ -17,6 +17,7 @@ import sys
 import time
 import uuid
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -265,8 +266,10 @@ def publish(work: Path, final: Path, out: Path) -> None:
 
 
 def run_batch(todo: list[tuple[Entry, str]], out: Path, config: Config, jobs: int, quiet: bool,
-              fork: bool = True, options: GradeOptions | None = None) -> list[dict]:
-    """Grade ``todo``; forked children grade with ``options`` (default: ``config.grade_options()``)."""
+              fork: bool = True, options: GradeOptions | None = None,
+              on_done: Callable[[], None] | None = None) -> list[dict]:
+    """Grade ``todo``; forked children grade with ``options`` (default: ``config.grade_options()``);
+    ``on_done`` is called after each submission is published (the gradebook growing as they finish)."""
     become_subreaper()
     if fork and todo and options is None:
         options = config.grade_options()
@@ -302,6 +305,8 @@ def run_batch(todo: list[tuple[Entry, str]], out: Path, config: Config, jobs: in
                 marker = finish_job(job, out, config, timed_out)
                 markers.append(marker)
                 progress.advance(marker)
+                if on_done is not None:
+                    on_done()
     finally:
         progress.close()
         for job in running:  # Ctrl-C: leave no grader behind

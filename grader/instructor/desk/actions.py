@@ -108,7 +108,8 @@ def _adjustment(row: Row, sent: Sent, ta: str) -> Adjustment:
     else:
         raise TermError(f"{sent.verb!r} is not an adjustment here",
                         f"{sent.verb!r}은(는) 여기서 할 수 없는 조정입니다")
-    return Adjustment(row.id, "", points, why, now(), kind, one_line(sent.note), row.hash, one_line(ta))
+    return Adjustment(row.id, "", points, why, now(precise=True), kind, one_line(sent.note), row.hash,
+                      one_line(ta))
 
 
 __all__ = ["Sent", "record"]

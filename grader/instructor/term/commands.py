@@ -19,6 +19,8 @@ from grader.instructor.term.decide import (
     pair_rows,
     reason_of,
     the_pair,
+    withdraw_adjustment,
+    withdraw_decision,
 )
 from grader.instructor.term.errors import TermError
 from grader.instructor.term.model import check_decision, load_class, render_class
@@ -95,8 +97,8 @@ def _adjustment(args: argparse.Namespace, row: Row) -> Adjustment:
     else:
         raise TermError("give POINTS, --set VALUE, --excuse or --confirm",
                         "POINTS, --set VALUE, --excuse, --confirm 중 하나를 주세요")
-    return Adjustment(row.id, args.task, points, reason, now(), kind, one_line(args.note), row.hash,
-                      one_line(args.ta))
+    return Adjustment(row.id, args.task, points, reason, now(precise=True), kind, one_line(args.note),
+                      row.hash, one_line(args.ta))
 
 
 def adjust_main(argv: list[str]) -> int:
@@ -116,6 +118,10 @@ def adjust_main(argv: list[str]) -> int:
                        help="excuse the student: the total counts as excused")
     which.add_argument("--confirm", action="store_true",
                        help="confirm the student's adjustments made on an earlier version of the submission")
+    which.add_argument("--withdraw", nargs="?", const="last", metavar="WHEN",
+                       help="undo the student's adjustment made at WHEN (its time in the gradebook's note or "
+                            "adjustments.csv; default: the latest that counts); recorded for the instructor, "
+                            "never shown to the student as a correction")
     p.add_argument("--note", default="",
                    help="a private note for the instructor (never shown to the student)")
     p.add_argument("--ta", default="", metavar="NAME",
@@ -126,7 +132,11 @@ def adjust_main(argv: list[str]) -> int:
     try:
         require_batch_folder(args.dir)
         model = load_class(args.dir)
-        row = _row(model, args.id, missing_ok=args.excuse or args.set is not None)
+        row = _row(model, args.id, missing_ok=bool(args.excuse or args.set is not None or args.withdraw))
+        if args.withdraw is not None:
+            if args.points is not None:
+                raise TermError("--withdraw takes no POINTS", "--withdraw에는 POINTS를 주지 않습니다")
+            return _withdraw_adjustment(args, row)
         if args.confirm:
             moved = confirm_adjustments(args.dir, row)
             _rerender(args.dir, "grade adjust", args.quiet)
@@ -162,6 +172,21 @@ def adjust_main(argv: list[str]) -> int:
     return 0
 
 
+def _withdraw_adjustment(args: argparse.Namespace, row: Row) -> int:
+    """Undo one of the student's adjustments: a ``withdrawn`` row naming it (by its time) is appended, so
+    the file keeps both; the total is as if it had never been made."""
+    target = withdraw_adjustment(args.dir, row, args.withdraw, args.reason, args.note, args.ta)
+    before = "excused" if row.excused else f"{row.total:g}"
+    after = _row(load_class(args.dir), row.id, missing_ok=True)
+    _rerender(args.dir, "grade adjust", args.quiet)
+    if not args.quiet:
+        shown = "excused" if after.excused else f"{after.total:g}"
+        print(f"{row.id}: withdrew the {target.kind} {target.points:g} of {target.when} ({target.reason}); "
+              f"total {before} -> {shown} of {after.max:g} / 조정을 철회했습니다: 총점 {before} -> "
+              f"{shown}")
+    return 0
+
+
 def review_main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="grade review", description=(
         "One queue for the instructor: the submissions the tamper scan flagged, and the checks a lesson "
@@ -185,6 +210,10 @@ def review_main(argv: list[str]) -> int:
                        help="with --pair: the similar pair needs nothing more (the instructor's record only)")
     which.add_argument("--refer", action="store_true",
                        help="with --pair: the similar pair is taken further (the instructor's record only)")
+    which.add_argument("--withdraw", action="store_true",
+                       help="undo the decision that counts (the flag's, or with --check one check's): "
+                            "pending again, as if never decided; recorded for the instructor, not shown as a "
+                            "correction")
     p.add_argument("--check", metavar="KEY",
                    help="the provisional check decided (its key, as the list shows; may be left out when the "
                         "student has only one)")
@@ -201,7 +230,8 @@ def review_main(argv: list[str]) -> int:
     try:
         require_batch_folder(args.dir)
         model = load_class(args.dir)
-        decided = args.accept or args.reject or args.confirm or args.take or args.clear or args.refer
+        decided = (args.accept or args.reject or args.confirm or args.take or args.clear or args.refer
+                   or args.withdraw)
         if args.id is None:
             if decided or args.check or args.pair:
                 raise TermError("a decision needs an ID", "결정에는 ID가 필요합니다")
@@ -221,6 +251,8 @@ def review_main(argv: list[str]) -> int:
                 print(f"{pair['a']} / {pair['b']}: {'cleared' if args.clear else 'referred'} / 기록됨")
             return 0
         row = _row(model, args.id)
+        if args.withdraw:
+            return _withdraw_decision(args, row)
         if args.confirm or args.take:
             return _decide_check(args, row)
         if args.check:
@@ -242,6 +274,18 @@ def review_main(argv: list[str]) -> int:
                   f"verdicts / 승인: 보류 {held:g}점 중 기록된 판정으로 {restored:g}점 복원")
         else:
             print(f"{row.id}: rejected; {held:g} withheld points stay withheld / 거부: 보류 {held:g}점 유지")
+    return 0
+
+
+def _withdraw_decision(args: argparse.Namespace, row: Row) -> int:
+    """Undo the review decision that counts (or a TA's on one check): a ``withdraw`` row is appended."""
+    key, earlier = withdraw_decision(args.dir, row, args.check, args.reason, args.note, args.ta)
+    _rerender(args.dir, "grade review", args.quiet)
+    if not args.quiet:
+        after = _row(load_class(args.dir), row.id)
+        what = f"{key} " if key else ""
+        print(f"{row.id}: {what}withdrew the {earlier.decision} of {earlier.when} ({earlier.reason}); "
+              f"pending again; total {row.total:g} -> {after.total:g} / 결정을 철회했습니다. 다시 결정 대기")
     return 0
 
 

@@ -21,9 +21,14 @@ from grader.instructor.term.records import (
     PAIR_DECISIONS,
     PAIR_REVIEWS,
     REVIEWS,
+    WITHDRAW,
+    WITHDRAWN,
     Adjustment,
     Decision,
     PairDecision,
+    latest_checks,
+    latest_decisions,
+    live_adjustments,
     now,
     pair_key,
     read_adjustments,
@@ -159,10 +164,59 @@ def confirm_adjustments(out: Path, row: Row, seen: int | None = None) -> int:
     with term_lock(out):
         rows = read_adjustments(out / ADJUSTMENTS)
         _refuse_if_moved(seen, adjustment_rows(rows, row), f"{row.id}'s adjustments")
-        moved = sum(1 for a in rows if _mine(row, a.id) and a.hash != row.hash)
+        moved = sum(1 for a in rows if _mine(row, a.id) and a.hash != row.hash and a.kind != WITHDRAWN)
         write_adjustments(out / ADJUSTMENTS, [replace(a, hash=row.hash) if _mine(row, a.id) else a
                                               for a in rows])
     return moved
+
+
+def withdraw_adjustment(out: Path, row: Row, when: str, reason: str | None, note: str = "",
+                        ta: str = "") -> Adjustment:
+    """Undo one of ``row``'s adjustments that count, the one made at ``when`` (``"last"``: the latest):
+    a ``withdrawn`` row naming it is appended, so the file keeps both. The adjustment undone."""
+    why = reason_of(reason)
+    with term_lock(out):
+        rows = read_adjustments(out / ADJUSTMENTS)
+        live = [a for _, a in live_adjustments(rows)[0] if _mine(row, a.id)]
+        if not live:
+            raise TermError(f"{row.id} has no adjustment to withdraw", f"{row.id}에는 철회할 조정이 없습니다")
+        # the file is appended to: the last row that counts is the latest
+        found = live if when == "last" else [a for a in live if a.when == when]
+        if not found:
+            listed = "; ".join(f"{a.when} ({a.kind} {a.points:g}: {a.reason})" for a in live)
+            raise TermError(f"{row.id} has no adjustment made at {when!r} that counts (theirs: {listed})",
+                            f"{row.id}에는 {when!r}에 한 조정이 없습니다({listed})")
+        target = found[-1]
+        rows.append(Adjustment(target.id, target.task, 0.0, why, now(precise=True), WITHDRAWN, one_line(note),
+                               row.hash, one_line(ta), target.when))
+        write_adjustments(out / ADJUSTMENTS, rows)
+    return target
+
+
+def withdraw_decision(out: Path, row: Row, key: str | None, reason: str | None, note: str = "",
+                      ta: str = "") -> tuple[str, Decision]:
+    """Undo the review decision that counts on ``row`` (its flag's, or with ``key``, or where it has checks
+    and no flag, one check's): a ``withdraw`` row is appended and the item is pending again. The check's
+    key ("" for the flag) and the decision undone."""
+    why = reason_of(reason)
+    with term_lock(out):
+        rows = read_reviews(out / REVIEWS)
+        if key is not None or (not row.review.flagged and row.checks):
+            key = str(the_check(row, key)["key"])
+            checks = latest_checks(rows)
+            earlier = next((checks[(k.casefold(), key)] for k in (row.id, row.name)
+                            if (k.casefold(), key) in checks), None)
+        else:
+            key, flags = "", latest_decisions(rows)
+            earlier = flags.get(row.id.casefold()) or flags.get(row.name.casefold())
+        if earlier is None:
+            what = f"check {key}" if key else "review"
+            raise TermError(f"{row.id} has no {what} decision to withdraw",
+                            f"{row.id}에는 철회할 결정이 없습니다")
+        rows.append(Decision(earlier.id, WITHDRAW, why, now(), earlier.hash, earlier.findings, one_line(note),
+                             key, one_line(ta)))
+        write_reviews(out / REVIEWS, rows)
+    return key, earlier
 
 
 def pair_rows(rows: list[PairDecision], a: str, b: str) -> list[PairDecision]:
@@ -212,4 +266,4 @@ def _latest(done: list[Decision]) -> Decision | None:
 
 __all__ = ["Stale", "add_adjustment", "adjustment_rows", "confirm_adjustments", "decide_check", "decide_flag",
            "decide_pair", "flagged_pairs", "one_line", "pair_rows", "reason_of", "review_rows", "the_check",
-           "the_pair"]
+           "the_pair", "withdraw_adjustment", "withdraw_decision"]

@@ -22,12 +22,15 @@ from grader.instructor.term.records import (
     POLICY,
     REVIEWS,
     TIMES,
+    WITHDRAWN,
     Adjustment,
     Decision,
     latest_checks,
     latest_decisions,
+    live_adjustments,
     read_adjustments,
     read_reviews,
+    withdrawals,
 )
 from grader.instructor.term.steps import (
     ACCEPTED,
@@ -52,6 +55,7 @@ class Term:
     adjustments: list[Adjustment]
     decisions: dict[str, Decision]
     checks: dict[tuple[str, str], Decision] = field(default_factory=dict)  # a TA's, per (id, check key)
+    withdrawn: list[Decision] = field(default_factory=list)  # review rows that undid a decision
 
 
 def read_term(out: Path) -> Term:
@@ -60,7 +64,7 @@ def read_term(out: Path) -> Term:
     times = read_times_csv(out / TIMES) if (out / TIMES).exists() else {}
     reviews = read_reviews(out / REVIEWS)
     return Term(policy, times, read_adjustments(out / ADJUSTMENTS), latest_decisions(reviews),
-                latest_checks(reviews))
+                latest_checks(reviews), withdrawals(reviews))
 
 
 def _note(model: ClassModel, en: str, ko: str) -> None:
@@ -71,10 +75,29 @@ def _listing(items: list[str]) -> str:
     return ", ".join(items[:10]) + (" …" if len(items) > 10 else "")
 
 
+def _mine(row: Row, who: str) -> bool:
+    return who.casefold() in (row.id.casefold(), row.name.casefold())
+
+
 def _own(adjustments: list[Adjustment], row: Row) -> list[tuple[int, Adjustment]]:
-    """The adjustments of ``row`` (by id or submission name), with their place in the file."""
-    keys = (row.id.casefold(), row.name.casefold())
-    return [(i, a) for i, a in enumerate(adjustments) if a.id.casefold() in keys]
+    """The adjustments of ``row`` (by id or submission name) that count, with their place in the file:
+    a withdrawn one and the withdrawal itself are not among them."""
+    live, _ = live_adjustments(adjustments)
+    return [(i, a) for i, a in live if _mine(row, a.id)]
+
+
+def _undone(term: Term, row: Row) -> list[str]:
+    """The instructor's private notes of what was withdrawn for ``row`` (never a student's step)."""
+    notes = []
+    for w in (a for a in term.adjustments if a.kind == WITHDRAWN and _mine(row, a.id)):
+        what = next((a for a in term.adjustments
+                     if a.kind != WITHDRAWN and _mine(row, a.id) and a.when == w.withdraws), None)
+        said = f"{what.kind} {what.points:g} ({what.reason})" if what else "an adjustment"
+        notes.append(f"withdrawn {w.when}: {said} of {w.withdraws}: {w.reason}")
+    for d in (d for d in term.withdrawn if _mine(row, d.id)):
+        notes.append(f"withdrawn {d.when}: the {'check ' + d.check if d.check else 'review'} decision: "
+                     f"{d.reason}")
+    return notes
 
 
 def apply_term(model: ClassModel, term: Term) -> ClassModel:
@@ -125,6 +148,7 @@ def apply_term(model: ClassModel, term: Term) -> ClassModel:
             if old:
                 stale.append(f"{row.id} ({adj.kind} {adj.points:g}: {adj.reason})")
         row.steps = reconcile(row.auto, row.max, steps)
+        row.notes += _undone(term, row)
     if unknown_times:
         _note(model, f"No submission time for {len(unknown_times)} of them ({_listing(unknown_times)}): the "
                      "late policy was not applied to them; give their times with --submitted-at.",
@@ -152,7 +176,8 @@ def apply_term(model: ClassModel, term: Term) -> ClassModel:
                      f"(the part was changed or is now read for sure): {_listing(gone)}; kept, not applied.",
               f"{REVIEWS}에 지금 결과에 없는 확인 항목의 결정이 있습니다: {_listing(gone)}. "
               "파일에는 남기고 적용하지 않았습니다.")
-    stray = sorted({a.id for i, a in enumerate(term.adjustments) if i not in used_adj}
+    live = {i for i, _ in live_adjustments(term.adjustments)[0]}  # a withdrawn row or its undo is no stray
+    stray = sorted({a.id for i, a in enumerate(term.adjustments) if i not in used_adj and i in live}
                    | {d.id for k, d in term.decisions.items() if k not in used_dec})
     if stray:
         _note(model, f"{ADJUSTMENTS} or {REVIEWS} name {', '.join(stray)}, not a flagged submission of this "
@@ -229,6 +254,8 @@ def _write_final(model: ClassModel, has_term: bool, only: set[str] | None = None
     """Each student's results.json ``final`` and reports, where they change (of the rows whose id is in
     ``only``, when given); how many were rewritten."""
     from grader.report import write_reports
+    from grader.report.gradescope import page_view
+    from grader.report.text import text_summary
 
     changed = 0
     for row in model.rows:
@@ -251,7 +278,11 @@ def _write_final(model: ClassModel, has_term: bool, only: set[str] | None = None
         if (d / "feedback.html").exists():
             try:
                 # as the student runs it in their own copy (`grade -k ...`): no instructor path
-                write_reports(results, d, str(results.get("lang") or "en"), STUDENT_COPY, for_student=True)
+                lang = str(results.get("lang") or "en")
+                write_reports(results, d, lang, STUDENT_COPY, for_student=True)
+                if (d / "summary.txt").exists():  # the text summary leads with the same final total
+                    text = text_summary(page_view(results), lang, STUDENT_COPY)  # type: ignore[arg-type]
+                    write_atomic(d / "summary.txt", text)
                 (d / PAGES_MARK).write_text(STUDENT_COPY or ".", encoding="utf-8")
             except Exception as exc:  # the gradebook is what counts; a report bug must not stop it
                 print(f"grade: {row.name}: could not re-render the feedback ({type(exc).__name__}: {exc})",

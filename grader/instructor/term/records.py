@@ -1,10 +1,13 @@
 """The instructor's decisions, one CSV each in the batch folder, appended to and never rewritten by a grade.
 
-* ``adjustments.csv``: ``id,task,points,reason,when,kind,note,hash,ta`` (every row counts; a correction is
-  another row); ``kind`` is ``points`` (an adjustment within the maximum), ``bonus`` (may go above it),
-  ``set`` (``points`` is the total the instructor sets) or ``excused``;
+* ``adjustments.csv``: ``id,task,points,reason,when,kind,note,hash,ta,withdraws`` (every row counts;
+  a correction is another row); ``kind`` is ``points`` (an adjustment within the maximum), ``bonus`` (may
+  go above it), ``set`` (``points`` is the total the instructor sets), ``excused``, or ``withdrawn``: the
+  undo of the student's adjustment made at ``withdraws`` (its ``when``), which then counts as never
+  made (the withdrawal is the instructor's record, never a step on the student's page);
 * ``reviews.csv``: ``id,decision,reason,when,hash,findings,note,check,ta`` (decision ``accept`` or
-  ``reject`` on a flagged submission; the latest one counts). A row with a ``check`` is a TA's decision
+  ``reject`` on a flagged submission; the latest one counts; ``withdraw`` undoes the one before it).
+  A row with a ``check`` is a TA's decision
   on one check the lesson passed provisionally (results.json ``ta_checks``): ``confirm`` (the points
   stay) or ``take`` (the points its tests earned are taken); its ``hash`` is the check's, the content it
   judged, and the latest one per student and check counts.
@@ -45,11 +48,13 @@ ADJUSTMENTS = "adjustments.csv"
 REVIEWS = "reviews.csv"
 PAIR_REVIEWS = "similarity-reviews.csv"
 TERM_FILES = (POLICY, TIMES, ADJUSTMENTS, REVIEWS)
-ADJUSTMENT_HEADER = ("id", "task", "points", "reason", "when", "kind", "note", "hash", "ta")
+ADJUSTMENT_HEADER = ("id", "task", "points", "reason", "when", "kind", "note", "hash", "ta", "withdraws")
 REVIEW_HEADER = ("id", "decision", "reason", "when", "hash", "findings", "note", "check", "ta")
-DECISIONS = ("accept", "reject")
-CHECK_DECISIONS = ("confirm", "take")  # a TA's decision on a provisional check
-KINDS = ("points", "bonus", "set", "excused")
+WITHDRAW = "withdraw"  # a review row that undoes the decision before it (the flag's, or one check's)
+DECISIONS = ("accept", "reject", WITHDRAW)
+CHECK_DECISIONS = ("confirm", "take", WITHDRAW)  # a TA's decision on a provisional check
+WITHDRAWN = "withdrawn"  # an adjustments row that undoes the one made at ``withdraws`` (its ``when``)
+KINDS = ("points", "bonus", "set", "excused", WITHDRAWN)
 PAIR_HEADER = ("a", "b", "decision", "reason", "when", "similarity", "note", "ta")
 PAIR_DECISIONS = ("clear", "refer")  # a flagged similarity pair: nothing to pursue, or taken further
 
@@ -65,6 +70,7 @@ class Adjustment:
     note: str = ""  # the instructor's private note
     hash: str = ""  # the submission it was made on ("" in a file older than the column)
     ta: str = ""  # who made it (never shown to the student)
+    withdraws: str = ""  # kind ``withdrawn``: the ``when`` of the adjustment it undoes
 
 
 @dataclass(frozen=True)
@@ -101,8 +107,10 @@ def pair_key(a: str, b: str) -> tuple[str, str]:
     return (x, y) if x <= y else (y, x)
 
 
-def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+def now(precise: bool = False) -> str:
+    """The time a row is recorded; ``precise`` (an adjustment: its time is what a withdrawal names, so two
+    made within one second stay apart) to the microsecond."""
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds" if precise else "seconds")
 
 
 def _rows(path: Path, header: tuple[str, ...]) -> list[tuple[int, dict[str, str]]]:
@@ -135,8 +143,11 @@ def read_adjustments(path: Path) -> list[Adjustment]:
         if kind not in KINDS:
             raise TermError(f"{path}: line {line}: kind must be one of {', '.join(KINDS)}, found {kind!r}",
                             f"{path}: {line}행: kind는 {', '.join(KINDS)} 중 하나여야 합니다: {kind!r}")
+        if kind == WITHDRAWN and not r["withdraws"]:
+            raise TermError(f"{path}: line {line}: a withdrawal names the adjustment it undoes (withdraws)",
+                            f"{path}: {line}행: 철회 행에는 철회할 조정(withdraws)이 있어야 합니다")
         out.append(Adjustment(r["id"], r["task"], points, r["reason"], r["when"], kind, r["note"], r["hash"],
-                              r["ta"]))
+                              r["ta"], r["withdraws"]))
     return out
 
 
@@ -175,6 +186,8 @@ def latest_decisions(decisions: list[Decision]) -> dict[str, Decision]:
     for d in sorted(enumerate(decisions), key=lambda p: (p[1].when, p[0])):
         if not d[1].check:
             out[d[1].id.casefold()] = d[1]
+            if d[1].decision == WITHDRAW:  # undone: pending again, as if never decided
+                del out[d[1].id.casefold()]
     return out
 
 
@@ -184,7 +197,23 @@ def latest_checks(decisions: list[Decision]) -> dict[tuple[str, str], Decision]:
     for d in sorted(enumerate(decisions), key=lambda p: (p[1].when, p[0])):
         if d[1].check:
             out[(d[1].id.casefold(), d[1].check)] = d[1]
+            if d[1].decision == WITHDRAW:
+                del out[(d[1].id.casefold(), d[1].check)]
     return out
+
+
+def withdrawals(decisions: list[Decision]) -> list[Decision]:
+    """The rows that undid a decision (for the instructor's notes; a student never sees them)."""
+    return [d for d in decisions if d.decision == WITHDRAW]
+
+
+def live_adjustments(adjustments: list[Adjustment]) -> tuple[list[tuple[int, Adjustment]], list[Adjustment]]:
+    """(the adjustments that count, with their place in the file; the withdrawals, each with what it
+    undid found by id and time)."""
+    gone = {(a.id.casefold(), a.withdraws) for a in adjustments if a.kind == WITHDRAWN}
+    live = [(i, a) for i, a in enumerate(adjustments)
+            if a.kind != WITHDRAWN and (a.id.casefold(), a.when) not in gone]
+    return live, [a for a in adjustments if a.kind == WITHDRAWN]
 
 
 def _csv(header: tuple[str, ...], rows: list[tuple]) -> str:

@@ -65,9 +65,9 @@ def store_term_files(out: Path, policy: Path | None = None, times: Path | None =
         shutil.copyfile(policy, out / POLICY)
         stored.append(f"policy: {out / POLICY}")
     if found is not None:
-        updated, kept, replaced = merge_times(out / TIMES, found[0], found[1], replace=replace_times,
+        counted, replaced = merge_times(out / TIMES, found[0], found[1], replace=replace_times,
                                               aliases=aliases)
-        how = "replaced all" if replace_times else f"{updated} updated or added, {kept} kept"
+        how = "replaced all" if replace_times else counted.words()
         stored.append(f"submission times ({found[1]}; {how}): {out / TIMES} / 제출 시각 저장")
         stored += [f"  {r.line()}" for r in replaced]
     read_term(out)  # a hand-edited term file that is broken stops a batch before it grades, not after

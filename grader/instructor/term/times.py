@@ -168,12 +168,27 @@ class Replaced:
                 f"{self.id}: {self.old.isoformat()}을(를) {self.new.isoformat()}(으)로 바꿨습니다")
 
 
+@dataclass(frozen=True)
+class Counted:
+    """What a times file did to the stored times, said to the instructor."""
+
+    added: int
+    changed: int
+    same: int
+    kept: int
+
+    def words(self) -> str:
+        return (f"{self.added} added, {self.changed} changed, {self.same} unchanged, {self.kept} kept / "
+                f"추가 {self.added}, 변경 {self.changed}, 같음 {self.same}, 유지 {self.kept}")
+
+
 def merge_times(path: Path, new: dict[str, datetime], source: str, *, replace: bool = False,
-                aliases: dict[str, str] | None = None) -> tuple[int, int, list[Replaced]]:
+                aliases: dict[str, str] | None = None) -> tuple[Counted, list[Replaced]]:
     """Store ``new`` into ``path``: the students it names updated, the others kept (all replaced with
     ``replace``). With ``aliases``, stored and new times are keyed by the student's id first, so a
-    correction naming a student by submission name replaces the time stored under the id. Returns how
-    many it updated or added, how many stored ones it kept, and each stored time it changed."""
+    correction naming a student by submission name replaces the time stored under the id. Returns what
+    changed (added, changed, unchanged, kept: the same file given twice says 0 added, 0 changed) and
+    each stored time it changed."""
     old = {} if replace or not path.exists() else read_times_csv(path)
     sources = {} if replace else read_sources(path)
     if aliases:
@@ -182,9 +197,11 @@ def merge_times(path: Path, new: dict[str, datetime], source: str, *, replace: b
         old = canonical(old, aliases, str(path))
         new = canonical(new, aliases, source)
     replaced = [Replaced(k, old[k], t) for k, t in sorted(new.items()) if k in old and old[k] != t]
-    kept = len(set(old) - set(new))
+    counted = Counted(added=len(set(new) - set(old)), changed=len(replaced),
+                      same=sum(1 for k, t in new.items() if k in old and old[k] == t),
+                      kept=len(set(old) - set(new)))
     write_times(path, {**old, **new}, {**sources, **dict.fromkeys(new, source)})
-    return len(new), kept, replaced
+    return counted, replaced
 
 
 def times_for(times: dict[str, datetime], *keys: str) -> datetime | None:
