@@ -172,7 +172,9 @@ def test_grade_desk_serves_the_token_holders_and_records_who_decided(out: Path) 
         status, headers, page = alice.request("GET", "/")
         assert status == 200 and "script-src 'self'" in headers["content-security-policy"]
         assert "pending <b>4</b>" in page and "TA: <b>alice</b>" in page
-        assert "<b>1</b> blocker(s)" in page and "s-mal (mallory): review pending" in page  # as the export
+        # as `grade export` says: mallory's review and bob's log part a TA has not decided
+        assert "<b>2</b> blocker(s)" in page and "s-mal (mallory): review pending" in page
+        assert "s-bob (bob): a TA has not decided the log part" in page
         status, _, page = alice.request("GET", "/student?id=s-bob")
         assert status == 200 and "log n time" in page and "embedding.py" in page  # the log and the code
         assert SCRIPT not in page and "&lt;script&gt;alert(" in page  # the student's text is text
