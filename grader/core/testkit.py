@@ -179,6 +179,29 @@ def wrong_cells(found: torch.Tensor, expected: torch.Tensor, atol: float) -> tor
     return mask
 
 
+def check_close(value: Any, want: torch.Tensor, what: str, *, atol: float = 1e-5, fix_en: str = "",
+                fix_ko: str = "", cause: str = "") -> torch.Tensor:
+    """The generic value check: ``value`` (what the student's call returned) must be a tensor of ``want``'s
+    shape, finite where ``want`` is, and within ``atol`` of it everywhere. A failure names the shape, or the
+    first cell off and by how much; ``fix_en``/``fix_ko`` say what to do, ``cause`` is the mistake's key
+    (``raised``). Returns the tensor, for further checks."""
+    out = as_tensor(value, what)
+    check_shape(out, tuple(want.shape), what, fix_en, fix_ko)
+    if bool(torch.isfinite(want).all()):
+        check_finite(out, what)
+    cell = first_mismatch(out, want, atol)
+    if cell is not None:
+        diff, at = max_diff(out, want), str(list(cell))
+        fail_check(check(what, Said(f"values within {atol:g} of the reference's",
+                                    f"기준 풀이의 값과 {atol:g} 이내여야 함"),
+                         Said(f"values off by up to {diff:.3g} (first at {at}: {float(out[cell]):.4g} "
+                              f"instead of {float(want[cell]):.4g})",
+                              f"최대 {diff:.3g}만큼 다른 값입니다({at}에서 처음: {float(want[cell]):.4g} 대신 "
+                              f"{float(out[cell]):.4g})"),
+                         fix=_fix(fix_en, fix_ko), cause=Cause("", "", cause) if cause else None))
+    return out
+
+
 def raised(outcome: Any, kind: str, what: str, why_en: str, why_ko: str, cause: str = "") -> None:
     """The call must have raised ``kind`` (or a subclass name the student chose to derive). ``cause``:
     the key the checks of one missing validation share (0, -3 and 2.5 unchecked: one card, not three),
