@@ -1,5 +1,6 @@
 """`grade new-lesson`: the package it writes installs, is listed, grades its reference full and its stubs 0,
-and catches its wrong example, with no file of the kit changed (issue 37)."""
+catches its wrong example, is released (`grade release --lesson`) and graded by ``check()`` in the
+release's notebook, with no file of the kit changed."""
 
 from __future__ import annotations
 
@@ -61,9 +62,28 @@ def test_the_new_lesson_installs_and_grades_as_written() -> None:
             assert done.returncode in (0, 1), done.stderr[-2000:]
             results = json.loads((folder / name / "results.json").read_text(encoding="utf-8"))
             scores[name] = (results["score"], results["max_score"])
-        assert scores["reference"][0] == scores["reference"][1] == 6
+        assert scores["reference"][0] == scores["reference"][1] == 10
         assert scores["stubs"][0] == 0 < scores["stubs"][1]
         assert 0 < scores["wrong"][0] < scores["wrong"][1]
+
+        release = folder / "release"
+        done = grade("release", str(release), "--lesson", "rope")
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert (release / "lesson.ipynb").is_file() and (release / "exercises" / "rope.py").is_file()
+        assert not (release / "lesson_rope" / "solutions").exists()
+        assert not (release / "lesson_rope" / "suites" / "hidden").exists()
+        # check() in the release, as in its notebook: the lesson comes from the release's [tool.grade]; the
+        # notebook of the stubs scores 0, the same notebook built from the solutions full (public suite)
+        checked = subprocess.run([python, "-c", (
+            "import json, sys; from pathlib import Path; from grader import check; import lesson_rope\n"
+            "lesson_rope.LESSON.release.write_notebook(Path(sys.argv[1]), Path('solved.ipynb'))\n"
+            "print(json.dumps([(r.score, r.max_score, r.results.get('kind')) for r in "
+            "(check(path='lesson.ipynb', lang='en'), check(path='solved.ipynb', lang='en'))]))"),
+            str(lesson / "lesson_rope" / "solutions")],
+            cwd=release, capture_output=True, text=True, timeout=600)
+        assert checked.returncode == 0, checked.stderr[-2000:]
+        stubs, solved = json.loads(checked.stdout.strip().splitlines()[-1])
+        assert stubs == [0.0, 5.0, "notebook"] and solved == [5.0, 5.0, "notebook"]
         assert kit_files() == before  # no file of the kit or its lessons changed
     finally:
         shutil.rmtree(folder, ignore_errors=True)
