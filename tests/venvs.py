@@ -57,7 +57,8 @@ def chained(sources: list[str]) -> list[str]:
         for pth in sorted(Path(source).glob("*.pth")) if os.path.isdir(source) else []:
             for line in pth.read_text(encoding="utf-8", errors="replace").splitlines():
                 line = line.strip()
-                if line and not line.startswith(("#", "import ")) and os.path.isdir(line) and line not in sources:
+                plain = line and not line.startswith(("#", "import "))
+                if plain and os.path.isdir(line) and line not in sources:
                     found.append(line)
     return found
 

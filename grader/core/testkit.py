@@ -196,8 +196,8 @@ def check_close(value: Any, want: torch.Tensor, what: str, *, atol: float = 1e-5
                                     f"기준 풀이의 값과 {atol:g} 이내여야 함"),
                          Said(f"values off by up to {diff:.3g} (first at {at}: {float(out[cell]):.4g} "
                               f"instead of {float(want[cell]):.4g})",
-                              f"최대 {diff:.3g}만큼 다른 값입니다({at}에서 처음: {float(want[cell]):.4g} 대신 "
-                              f"{float(out[cell]):.4g})"),
+                              f"최대 {diff:.3g}만큼 다른 값입니다({at}에서 처음: "
+                              f"{float(want[cell]):.4g} 대신 {float(out[cell]):.4g})"),
                          fix=_fix(fix_en, fix_ko), cause=Cause("", "", cause) if cause else None))
     return out
 

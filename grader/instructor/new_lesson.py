@@ -238,7 +238,8 @@ def _inputs(n: int = 3):
 @pytest.mark.task("row_means", points=3)
 def test_random_shapes_match_the_reference(student):
     for shape, x in _inputs():
-        check_close(student.call("row_means", x), REFERENCE.load().row_means(x), f"row_means(x) of a {shape} x",
+        want = REFERENCE.load().row_means(x)
+        check_close(student.call("row_means", x), want, f"row_means(x) of a {shape} x",
                     fix_en="Average over the last dimension only.", fix_ko="마지막 차원으로만 평균을 내세요.")
 
 

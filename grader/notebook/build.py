@@ -34,16 +34,18 @@ class NotebookTexts:
 
 def default_intro(title: str, module: str) -> str:
     """The intro cell a lesson that writes none gets: what to do, in both languages."""
-    return (f"# {title} — 실습 노트북 / lesson notebook\n\n"
-            f"**[한국어]** 이 노트북은 `exercises/{module}.py`와 같은 내용입니다. 각 단계를 읽고 코드 셀의 "
-            "`raise NotImplementedError(...)`를 지우고 구현하세요. 함수 이름과 인자는 바꾸지 마세요: 채점기가 "
-            "그 이름으로 부릅니다. 노트북 안에서 `from grader import check` 다음 `check()`로 공개 테스트를 돌려 "
-            "보세요(또는 저장 후 `grade lesson.ipynb`). 숨은 테스트는 제출할 때 실행됩니다.\n\n"
-            f"**[English]** This notebook holds the same exercises as `exercises/{module}.py`. Read each step, "
-            "then replace the `raise NotImplementedError(...)` in the code cells with your code. Keep the names "
-            "and arguments: the grader calls them by name. Inside the notebook, `from grader import check` "
-            "then `check()` runs the public tests (or save and run `grade lesson.ipynb`); the hidden tests run "
-            "when you submit.")
+    return (
+        f"# {title} — 실습 노트북 / lesson notebook\n\n"
+        f"**[한국어]** 이 노트북은 `exercises/{module}.py`와 같은 내용입니다. 각 단계를 읽고 "
+        "코드 셀의 `raise NotImplementedError(...)`를 지우고 구현하세요. 함수 이름과 인자는 "
+        "바꾸지 마세요: 채점기가 그 이름으로 부릅니다. 노트북 안에서 `from grader import check` "
+        "다음 `check()`로 공개 테스트를 돌려 보세요(또는 저장 후 `grade lesson.ipynb`). "
+        "숨은 테스트는 제출할 때 실행됩니다.\n\n"
+        f"**[English]** This notebook holds the same exercises as `exercises/{module}.py`. Read each "
+        "step, then replace the `raise NotImplementedError(...)` in the code cells with your code. Keep "
+        "the names and arguments: the grader calls them by name. Inside the notebook, "
+        "`from grader import check` then `check()` runs the public tests (or save and run "
+        "`grade lesson.ipynb`); the hidden tests run when you submit.")
 
 
 def _parts(source: str) -> tuple[str, list[tuple[str | None, str]]]:
