@@ -156,6 +156,7 @@ def check_dtype(t: torch.Tensor, dtype: torch.dtype, what: str, fix_en: str = ""
 
 
 def check_finite(t: torch.Tensor, what: str) -> None:
+    """A floating tensor must hold no NaN or inf (a softmax over an all-masked row, a division by 0)."""
     expect_check(not t.is_floating_point() or bool(torch.isfinite(t).all()),
                  check(what, Said("finite numbers", "유한한 값이어야 함"),
                        Said("NaN or inf", "NaN 또는 inf가 있습니다")))
