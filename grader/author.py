@@ -21,11 +21,15 @@ A test reaches the student's code only through its ``student`` fixture (``Studen
 student's object (an ``nn.Module``) living there, called with ``student.call(layer, x)`` (its
 ``__call__``) or ``layer.call("method", ...)`` and read with ``layer.attr("q_proj.weight")``.
 
-Report-side helpers (``grader.report``'s charts and figures) are imported inside a lesson's report hooks,
-never here, so grading loads no report code.
+Report-side helpers (``two_tables``, the picture of a failed check's two tables) are imported from here
+too, but only when first asked for (a lesson's report hooks import them inside the hook), so grading loads
+no report code.
 """
 
 from __future__ import annotations
+
+import importlib
+from typing import Any
 
 from grader.core.errors import MissingName, NotAttempted, StudentProblem, StudentRaised
 from grader.core.feedback import (
@@ -72,7 +76,18 @@ from grader.engine.lesson_api import (
 from grader.engine.package import ReferenceGrading, StandardRelease, default_readme, lesson_package
 from grader.engine.student import Outcome, Student
 from grader.notebook.build import NotebookTexts, build_notebook, write_notebook
+from grader.runtime.protocol import MetaTensor
 from grader.sandbox.client import Remote
+
+# Report code, loaded on first use (PEP 562): name -> the module that defines it.
+_REPORT = {"two_tables": "grader.report.table_figure"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _REPORT:
+        return getattr(importlib.import_module(_REPORT[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     # the declaration
@@ -82,7 +97,7 @@ __all__ = [
     "lesson_package", "ReferenceGrading", "StandardRelease", "default_readme", "NotebookTexts",
     "build_notebook", "write_notebook", "Reference",
     # calling the student's code
-    "Student", "Outcome", "Remote",
+    "Student", "Outcome", "Remote", "MetaTensor",
     # checks
     "as_tensor", "check_shape", "check_dtype", "check_finite", "check_close", "max_diff", "first_mismatch",
     "wrong_cells", "raised", "mentions", "fresh_rng", "device_check", "note",

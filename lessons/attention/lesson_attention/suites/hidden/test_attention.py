@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from grader.core.testkit import fresh_rng
+from grader.author import fresh_rng
 from lesson_attention import REFERENCE
 from lesson_attention.checks import check_attention
 

@@ -2,10 +2,7 @@
 
 import pytest
 
-from grader.core.feedback import Said, check, expect_check
-from grader.core.lang import particle
-from grader.core.testkit import fresh_rng, raised
-from grader.runtime.protocol import MetaTensor
+from grader.author import MetaTensor, Said, check, expect_check, fresh_rng, particle, raised
 from lesson_attention import REFERENCE
 from lesson_attention.checks import check_mask, check_names
 

@@ -4,8 +4,7 @@ causality at random sizes, one head, float64."""
 import pytest
 import torch
 
-from grader.core.feedback import Cause
-from grader.core.testkit import check_dtype, device_check, fresh_rng
+from grader.author import Cause, check_dtype, device_check, fresh_rng
 from lesson_attention import REFERENCE
 from lesson_attention.checks import (
     AFTER_PHRASE,
