@@ -28,6 +28,12 @@ class Outcome:
 
 
 class Student:
+    """The suites' ``student`` fixture: the only way a test reaches the submission's code, which runs in a
+    sandboxed worker. ``call`` runs a graded name (or calls a ``Remote`` the worker gave back) and returns
+    its value; ``attempt`` returns an ``Outcome`` instead of raising the student's exception; ``probe`` runs
+    one of the kit's or the lesson's probes beside the student's code; ``sources`` reads the source as
+    syntax trees, never run."""
+
     def __init__(self, client: WorkerClient, review: dict | None = None,
                  probe_modules: tuple[str, ...] = (), home: dict[str, str] | None = None,
                  probe_imports: Mapping[str, tuple[str, ...]] | None = None) -> None:
