@@ -1,11 +1,14 @@
-"""`grade new-lesson NAME --out DIR`: a working lesson package to start from (issue 37).
+"""`grade new-lesson NAME --out DIR`: a whole working lesson package to start from.
 
 It writes what every lesson has and no lesson's content: the pyproject with the entry point and the
-package data, the declaration (``LESSON``), the paths, the task list, the reference loader, bilingual
-stubs with one task, its reference, notes, public and hidden suites written with the testkit, a right and
-a wrong example, and the package's own tests. As written it installs (`pip install -e DIR`), is listed by
-`grade lessons`, grades its reference full and its stubs 0; the author then replaces the one task with
-the lesson's content. Nothing of the kit is copied: the package imports the kit's API.
+package data, the declaration (``LESSON``, with ``grader.author.lesson_package``: the reference loader, a
+release and its notebook by default), bilingual stubs with two tasks (a function, and an ``nn.Module`` its
+tests call through a ``Remote``), their reference, notes, public and hidden suites written with
+``grader.author``, a right and a wrong example, and the package's own tests. As written it installs
+(`pip install -e DIR`), is listed by `grade lessons`, grades its reference full, its stubs 0 and its wrong
+example in between, and `grade release --lesson NAME` writes its student copy, whose notebook ``check()``
+grades; the author then replaces the tasks with the lesson's content. Nothing of the kit is copied: the
+package imports ``grader.author`` only.
 """
 
 from __future__ import annotations
@@ -371,8 +374,9 @@ def write_lesson(name: str, out: Path, title: str | None = None) -> list[Path]:
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="grade new-lesson", description=(
-        "Write a working lesson package (one task, stubs, reference, public and hidden suites, examples, "
-        "its own tests) to start a lesson from. / 과제 하나가 든, 바로 채점되는 레슨 패키지를 만듭니다."))
+        "Write a whole working lesson package to start a lesson from: two tasks (a function and an "
+        "nn.Module), stubs, reference, public and hidden suites, a release with its notebook, examples and "
+        "its own tests. / 바로 채점·배포되는 레슨 패키지를 만듭니다."))
     p.add_argument("name", help="the lesson's name, as `grade --lesson NAME` will take it (e.g. rope)")
     p.add_argument("--out", type=Path, required=True, help="the new folder (e.g. lessons/rope)")
     p.add_argument("--title", default=None, help="the lesson's title (default: from the name)")
@@ -384,7 +388,8 @@ def main(argv: list[str]) -> int:
         return 2
     print(f"{args.out}: lesson '{args.name}' ({len(written)} files, package {package_name(args.name)}). "
           f"Next: pip install -e {args.out} && grade lessons && grade --lesson {args.name} "
-          f"{args.out / package_name(args.name) / 'solutions'} / 레슨을 만들었습니다")
+          f"{args.out / package_name(args.name) / 'solutions'} --hidden && grade release "
+          f"{args.name}-release --lesson {args.name} / 레슨을 만들었습니다")
     return 0
 
 
