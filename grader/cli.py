@@ -12,6 +12,7 @@ import importlib.util
 import os
 import signal
 import sys
+import textwrap
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
@@ -103,6 +104,11 @@ def build_parser(lang: str | None = None, title: tuple[str, str] | None = None) 
         description=(DESCRIPTION[k].format(title=title[k]) if title else DESCRIPTION_ANY[k]) if student else
         "Grade a submission for a lesson (--lesson; default: the project's [tool.grade] lesson, "
         f"else {DEFAULT_LESSON!r}). `grade lessons` lists the lessons.",
+        # the subcommands this copy of the kit has (the student's lacks the instructor's): `grade CMD --help`
+        epilog=None if student else textwrap.fill("commands (grade COMMAND --help): " + ", ".join(
+            name for name, module in COMMANDS.items() if importlib.util.find_spec(module) is not None),
+            78, break_on_hyphens=False),
+        formatter_class=argparse.HelpFormatter if student else _KeepEpilog,
     )
     # path and --out default to None so that `grade` inside a submission can tell (resolve_target).
     p.add_argument("path", nargs="?", default=None,
@@ -122,7 +128,8 @@ def build_parser(lang: str | None = None, title: tuple[str, str] | None = None) 
                    help="also write $GITHUB_STEP_SUMMARY, ::error annotations and Classroom's `result` "
                         "output")
     p.add_argument("--fail-under", type=float, default=None, metavar="SCORE",
-                   help="exit status 1 when the score is below SCORE (for branch protection)")
+                   help="exit status 1 when the score is below SCORE, in points as results.json's "
+                        "`score` (not a percentage; for branch protection)")
     if student:
         for action in p._actions:
             words = STUDENT_HELP.get(action.dest)
@@ -132,6 +139,17 @@ def build_parser(lang: str | None = None, title: tuple[str, str] | None = None) 
         if ko:
             p._positionals.title, p._optionals.title = "위치 인자", "옵션"
     return p
+
+
+class _KeepEpilog(argparse.HelpFormatter):
+    """Wraps the description as argparse does, keeps the epilog as written (a command's name has a dash
+    argparse would break at)."""
+
+    def add_text(self, text: str | None) -> None:
+        if text and text.startswith("commands ("):
+            self._add_item(lambda t: t + "\n", [text])
+        else:
+            super().add_text(text)
 
 
 # `grade <command> ...`: each command lives in its own module with a main(argv).

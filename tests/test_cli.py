@@ -24,6 +24,10 @@ def test_help_and_usage_errors_are_printed_once(tmp_path: Path) -> None:
     shown = _grade("--help", cwd=tmp_path)
     assert shown.returncode == 0 and shown.stdout.count("usage: grade") == 1, shown.stdout
     assert shown.stdout.count("--fail-under SCORE") == 2  # once in the usage line, once in the list
+    # the subcommands, each by its name as typed (never broken at its dash)
+    commands = shown.stdout.split("commands (grade COMMAND --help):")[1].replace("\n", " ")
+    assert {"batch", "release", "gradescope-bundle", "new-lesson", "lessons"} <= {
+        c.strip() for c in commands.split(",")}
     batch = _grade("batch", "--help", cwd=tmp_path)
     assert batch.returncode == 0 and batch.stdout.count("usage: grade batch") == 1, batch.stdout
     wrong = _grade("--lang", "fr", cwd=tmp_path)

@@ -1,5 +1,6 @@
 """`grade new-lesson`: the package it writes installs, is listed, grades its reference full and its stubs 0,
-and catches its wrong example, with no file of the kit changed (issue 37)."""
+catches its wrong example, is released (`grade release --lesson`) and graded by ``check()`` in the
+release's notebook, with no file of the kit changed."""
 
 from __future__ import annotations
 
@@ -61,9 +62,65 @@ def test_the_new_lesson_installs_and_grades_as_written() -> None:
             assert done.returncode in (0, 1), done.stderr[-2000:]
             results = json.loads((folder / name / "results.json").read_text(encoding="utf-8"))
             scores[name] = (results["score"], results["max_score"])
-        assert scores["reference"][0] == scores["reference"][1] == 6
+        assert scores["reference"][0] == scores["reference"][1] == 10
         assert scores["stubs"][0] == 0 < scores["stubs"][1]
         assert 0 < scores["wrong"][0] < scores["wrong"][1]
+
+        release = folder / "release"
+        done = grade("release", str(release), "--lesson", "rope")
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert (release / "lesson.ipynb").is_file() and (release / "exercises" / "rope.py").is_file()
+        assert not (release / "lesson_rope" / "solutions").exists()
+        assert not (release / "lesson_rope" / "suites" / "hidden").exists()
+        # check() in the release, as in its notebook: the lesson comes from the release's [tool.grade]; the
+        # notebook of the stubs scores 0, the same notebook built from the solutions full (public suite)
+        checked = subprocess.run([python, "-c", (
+            "import json, sys; from pathlib import Path; from grader import check; import lesson_rope\n"
+            "lesson_rope.LESSON.release.write_notebook(Path(sys.argv[1]), Path('solved.ipynb'))\n"
+            "print(json.dumps([(r.score, r.max_score, r.results.get('kind')) for r in "
+            "(check(path='lesson.ipynb', lang='en'), check(path='solved.ipynb', lang='en'))]))"),
+            str(lesson / "lesson_rope" / "solutions")],
+            cwd=release, capture_output=True, text=True, timeout=600)
+        assert checked.returncode == 0, checked.stderr[-2000:]
+        stubs, solved = json.loads(checked.stdout.strip().splitlines()[-1])
+        assert stubs == [0.0, 5.0, "notebook"] and solved == [5.0, 5.0, "notebook"]
         assert kit_files() == before  # no file of the kit or its lessons changed
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_the_scaffold_declares_a_release_and_a_notebook(tmp_path: Path) -> None:
+    """``lesson_package`` on the written folder (not installed): the release ships the package without its
+    reference and hidden suite, its README names the lesson, its notebook holds each graded definition."""
+    import importlib.util
+    import sys
+
+    import nbformat
+
+    from grader.author import Lesson, StandardRelease
+
+    lesson_dir = tmp_path / "rope"
+    assert new_lesson(["rope", "--out", str(lesson_dir)]) == 0
+    spec = importlib.util.spec_from_file_location("lesson_rope", lesson_dir / "lesson_rope" / "__init__.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["lesson_rope"] = module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.modules.pop("lesson_rope", None)
+    lesson, package = module.LESSON, lesson_dir / "lesson_rope"
+    assert isinstance(lesson, Lesson) and isinstance(lesson.release, StandardRelease)
+    assert lesson.home_modules == {"row_means": "rope", "Centered": "rope"}
+    assert (lesson.exercises, lesson.solutions, lesson.suites) == (
+        package / "exercises", package / "solutions", package / "suites")
+    ships = {p.relative_to(package).as_posix() for p in lesson.release.student_files()}
+    private = {p.relative_to(package).as_posix() for p in lesson.release.private_files()}
+    assert {"__init__.py", "exercises/rope.py", "suites/public/test_rope.py", "NOTES.md"} <= ships
+    assert private == {"solutions/rope.py", "suites/hidden/test_rope.py"} and not ships & private
+    readme = lesson.release.readme()
+    assert "grade --lesson rope" in readme and "## English" in readme and "check()" in readme
+    nb = nbformat.read(str(lesson.release.write_notebook(lesson.exercises, tmp_path / "lesson.ipynb")), 4)
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    assert "def row_means" in code and "class Centered" in code and 'if __name__ == "__main__":' in code
+    assert module.REFERENCE.load().row_means(__import__("torch").ones(2, 3)).tolist() == [1.0, 1.0]

@@ -36,6 +36,7 @@ def dependency_folder() -> Path:
     folder = Path(tempfile.mkdtemp(prefix="gk-deps-"))
     folder.chmod(0o755)
     sources = [*site.getsitepackages(), *([site.getusersitepackages()] if site.ENABLE_USER_SITE else [])]
+    sources += chained(sources)
     for source in sources:
         if not os.path.isdir(source):
             continue
@@ -46,6 +47,20 @@ def dependency_folder() -> Path:
             if not link.exists() and not link.is_symlink():  # the first site-packages wins, as on sys.path
                 link.symlink_to(Path(source) / entry)
     return folder
+
+
+def chained(sources: list[str]) -> list[str]:
+    """The folders a site-packages' .pth files add as plain paths (a venv chained to another's packages):
+    they are on this interpreter's path as much as its own site-packages are."""
+    found = []
+    for source in sources:
+        for pth in sorted(Path(source).glob("*.pth")) if os.path.isdir(source) else []:
+            for line in pth.read_text(encoding="utf-8", errors="replace").splitlines():
+                line = line.strip()
+                plain = line and not line.startswith(("#", "import "))
+                if plain and os.path.isdir(line) and line not in sources:
+                    found.append(line)
+    return found
 
 
 def made_dependency_folders() -> list[str]:

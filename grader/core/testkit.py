@@ -156,6 +156,7 @@ def check_dtype(t: torch.Tensor, dtype: torch.dtype, what: str, fix_en: str = ""
 
 
 def check_finite(t: torch.Tensor, what: str) -> None:
+    """A floating tensor must hold no NaN or inf (a softmax over an all-masked row, a division by 0)."""
     expect_check(not t.is_floating_point() or bool(torch.isfinite(t).all()),
                  check(what, Said("finite numbers", "유한한 값이어야 함"),
                        Said("NaN or inf", "NaN 또는 inf가 있습니다")))
@@ -177,6 +178,29 @@ def wrong_cells(found: torch.Tensor, expected: torch.Tensor, atol: float) -> tor
     a, b = found[:rows, :cols], expected[:rows, :cols]
     mask[:rows, :cols] = ~torch.isfinite(a) | ((a - b).abs() > atol)
     return mask
+
+
+def check_close(value: Any, want: torch.Tensor, what: str, *, atol: float = 1e-5, fix_en: str = "",
+                fix_ko: str = "", cause: str = "") -> torch.Tensor:
+    """The generic value check: ``value`` (what the student's call returned) must be a tensor of ``want``'s
+    shape, finite where ``want`` is, and within ``atol`` of it everywhere. A failure names the shape, or the
+    first cell off and by how much; ``fix_en``/``fix_ko`` say what to do, ``cause`` is the mistake's key
+    (``raised``). Returns the tensor, for further checks."""
+    out = as_tensor(value, what)
+    check_shape(out, tuple(want.shape), what, fix_en, fix_ko)
+    if bool(torch.isfinite(want).all()):
+        check_finite(out, what)
+    cell = first_mismatch(out, want, atol)
+    if cell is not None:
+        diff, at = max_diff(out, want), str(list(cell))
+        fail_check(check(what, Said(f"values within {atol:g} of the reference's",
+                                    f"기준 풀이의 값과 {atol:g} 이내여야 함"),
+                         Said(f"values off by up to {diff:.3g} (first at {at}: {float(out[cell]):.4g} "
+                              f"instead of {float(want[cell]):.4g})",
+                              f"최대 {diff:.3g}만큼 다른 값입니다({at}에서 처음: "
+                              f"{float(want[cell]):.4g} 대신 {float(out[cell]):.4g})"),
+                         fix=_fix(fix_en, fix_ko), cause=Cause("", "", cause) if cause else None))
+    return out
 
 
 def raised(outcome: Any, kind: str, what: str, why_en: str, why_ko: str, cause: str = "") -> None:

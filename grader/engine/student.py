@@ -28,6 +28,12 @@ class Outcome:
 
 
 class Student:
+    """The suites' ``student`` fixture: the only way a test reaches the submission's code, which runs in a
+    sandboxed worker. ``call`` runs a graded name (or calls a ``Remote`` the worker gave back) and returns
+    its value; ``attempt`` returns an ``Outcome`` instead of raising the student's exception; ``probe`` runs
+    one of the kit's or the lesson's probes beside the student's code; ``sources`` reads the source as
+    syntax trees, never run."""
+
     def __init__(self, client: WorkerClient, review: dict | None = None,
                  probe_modules: tuple[str, ...] = (), home: dict[str, str] | None = None,
                  probe_imports: Mapping[str, tuple[str, ...]] | None = None) -> None:
@@ -84,12 +90,27 @@ class Student:
         if evidence.en:  # ok, with the grader's own trouble to tell (lesson/structure.py)
             testkit.note(f"{what}: {evidence.en}.", f"{what}: {evidence.ko}.")
 
-    def call(self, name: str, *args: Any, timeout: float | None = None, **kwargs: Any) -> Any:
-        """Call a contract function or class; a plain value or a Remote comes back.
+    def call(self, name: str | Remote, *args: Any, timeout: float | None = None, **kwargs: Any) -> Any:
+        """Call a contract function or class by name; a plain value or a ``Remote`` comes back.
+
+        A class gives back a ``Remote``, the instance living in the worker; call it again through this
+        method (``student.call(layer, x)`` is ``layer.call("__call__", x)``, its ``forward``), or use its
+        own ``call(method, ...)`` and ``attr(path)``::
+
+            layer = student.call("CausalSelfAttention", 16, 4)   # the student's nn.Module, in the worker
+            y = student.call(layer, x)                            # layer(x): a tensor comes back
+            w = layer.attr("q_proj.weight")                       # a parameter, copied back
+            n = layer.call("extra_repr")                          # any method by name
 
         Student exceptions are raised here as StudentRaised/NotAttempted/...:
         a test that does not expect one fails with a message naming it.
         """
+        if isinstance(name, Remote):  # an object of the student's: calling it is calling its __call__
+            self._seed_worker()
+            return name.call("__call__", *args, timeout=timeout, **kwargs)
+        if not isinstance(name, str):
+            raise TypeError(f"student.call takes a graded name (a str such as 'causal_mask') or a Remote the "
+                            f"worker gave back, not a {type(name).__name__}")
         module = self.home.get(name)
         self.ensure_module(module or name.split(".")[0])
         self._seed_worker()
@@ -137,7 +158,7 @@ class Student:
             return  # the call that follows meets (and reports) whatever is wrong with the worker
         self._seeded = (self.client.generation, owner)
 
-    def attempt(self, name: str, *args: Any, timeout: float | None = None, **kwargs: Any) -> Outcome:
+    def attempt(self, name: str | Remote, *args: Any, timeout: float | None = None, **kwargs: Any) -> Outcome:
         """Like call, but a StudentRaised comes back as a value (for error tests)."""
         try:
             return Outcome(value=self.call(name, *args, timeout=timeout, **kwargs))

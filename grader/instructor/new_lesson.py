@@ -1,11 +1,14 @@
-"""`grade new-lesson NAME --out DIR`: a working lesson package to start from (issue 37).
+"""`grade new-lesson NAME --out DIR`: a whole working lesson package to start from.
 
 It writes what every lesson has and no lesson's content: the pyproject with the entry point and the
-package data, the declaration (``LESSON``), the paths, the task list, the reference loader, bilingual
-stubs with one task, its reference, notes, public and hidden suites written with the testkit, a right and
-a wrong example, and the package's own tests. As written it installs (`pip install -e DIR`), is listed by
-`grade lessons`, grades its reference full and its stubs 0; the author then replaces the one task with
-the lesson's content. Nothing of the kit is copied: the package imports the kit's API.
+package data, the declaration (``LESSON``, with ``grader.author.lesson_package``: the reference loader, a
+release and its notebook by default), bilingual stubs with two tasks (a function, and an ``nn.Module`` its
+tests call through a ``Remote``), their reference, notes, public and hidden suites written with
+``grader.author``, a right and a wrong example, and the package's own tests. As written it installs
+(`pip install -e DIR`), is listed by `grade lessons`, grades its reference full, its stubs 0 and its wrong
+example in between, and `grade release --lesson NAME` writes its student copy, whose notebook ``check()``
+grades; the author then replaces the tasks with the lesson's content. Nothing of the kit is copied: the
+package imports ``grader.author`` only.
 """
 
 from __future__ import annotations
@@ -55,104 +58,43 @@ addopts = "-p no:cacheprovider"
 """
 
 INIT = '''\
-"""$title: a lesson package for the grading kit (written by `grade new-lesson`).
+"""$title: a lesson package for the grading kit (written by `grade new-lesson $name`).
 
-``LESSON`` is everything the kit knows of the lesson (grader/engine/lesson_api.py, docs/authors.md): its
-tasks, the module a student writes, where its stubs, reference and suites are, and its hooks by phase
-(here one: the grade's reference folder handed to the reference loader). The suites import the rest
-(``reference``) directly.
+``LESSON`` is everything the kit knows of the lesson. ``lesson_package`` (grader.author, docs/authors.md)
+builds it from this folder: exercises/ (the stubs), solutions/ (the reference), suites/ (public/,
+hidden/), the reference loader ``REFERENCE`` the hidden suite compares against, and the student release
+(`grade release --lesson $name`) with its README and notebook. ``readme=``, ``notebook=``, ``report=``...
+make them the lesson's own.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from grader.engine.lesson_api import GradeHooks, Layout, Lesson
-from $package import paths, reference
-from $package.tasks import CONTRACT, MODULE, TASK_LIST
+from grader.author import NotebookTexts, Task, lesson_package
 
 __version__ = "0.1.0"
 
-TITLE_EN = "$title"
-TITLE_KO = "$title"  # the lesson's Korean title
-
-
-class Grading(GradeHooks):
-    """While grading: the reference folder in use (a sealed archive has its own)."""
-
-    def use_solutions(self, folder: Path) -> None:
-        reference.REFERENCE.use(folder)
-
-
-LESSON = Lesson(
-    name=TITLE_EN,
-    tasks=TASK_LIST,
-    layout=Layout(modules=(MODULE,)),
-    title_en=TITLE_EN,
-    title_ko=TITLE_KO,
-    version=__version__,
-    contract=CONTRACT,
-    exercises=paths.EXERCISES,
-    solutions=paths.SOLUTIONS,
-    suites=paths.SUITES,
-    grade=Grading(),
-)
-'''
-
-PATHS = '''\
-"""Where the lesson's folders live: inside the package, so they travel in its wheel as package data."""
-
-from __future__ import annotations
-
-from pathlib import Path
-
-PACKAGE = Path(__file__).resolve().parent
-EXERCISES = PACKAGE / "exercises"  # the student's stubs (what `grade release` ships)
-SOLUTIONS = PACKAGE / "solutions"  # the reference (hidden suite only; never in a student release)
-SUITES = PACKAGE / "suites"  # pytest.ini, public/, hidden/
-'''
-
-TASKS = '''\
-"""The lesson's rubric tasks, in report order: names, titles, the graded names each points at."""
-
-from __future__ import annotations
-
-from grader.engine.lesson_api import Task
-
-MODULE = "$module"  # the one module a student writes ($module.py)
-
-TASK_LIST = (
+TASKS = (
     Task("row_means", "Row means", "행 평균", ("row_means",)),
+    Task("Centered", "Centring layer", "중심화 레이어", ("Centered",)),
 )
 
-TASKS = tuple(t.name for t in TASK_LIST)
-
-# The contract: each graded name -> the module it lives in (a notebook's shims, the runtime's lookup).
-CONTRACT = {symbol: MODULE for task in TASK_LIST for symbol in task.symbols}
-'''
-
-REFERENCE = '''\
-"""The reference solution, loaded in the grader process to compute the hidden suite's expectations.
-
-The kit's loader (``grader.core.testkit.Reference``): by path under a private module name, so it never
-collides with the student's module; ``GradeHooks.use_solutions`` hands over the folder in use once per
-grade. A hidden test reads ``reference.load().row_means(x)``.
+TRY_IT = """if __name__ == "__main__":  # runs in Jupyter only, never while grading
+    from grader import check
+    check()  # the public tests on this notebook's cells / 이 노트북 셀의 공개 테스트
 """
 
-from __future__ import annotations
-
-from grader.core.testkit import Reference
-from $package.paths import SOLUTIONS
-from $package.tasks import MODULE
-
-REFERENCE = Reference(SOLUTIONS, MODULE)
-load = REFERENCE.load
+LESSON, REFERENCE = lesson_package(
+    __file__, "$name", module="$module", tasks=TASKS, version=__version__,
+    title_en="$title", title_ko="$title",  # the lesson's Korean title
+    notebook=NotebookTexts(try_it=TRY_IT),
+)
 '''
 
 STUB = '''\
 """$title: the exercise. / $title: 실습."""
 
 import torch
+from torch import nn
 
 
 def row_means(x: torch.Tensor) -> torch.Tensor:
@@ -170,36 +112,57 @@ def row_means(x: torch.Tensor) -> torch.Tensor:
     Hint: ``torch.Tensor.mean`` takes a ``dim``. / 힌트: ``torch.Tensor.mean``은 ``dim``을 받습니다.
     """
     raise NotImplementedError("row_means")
+
+
+class Centered(nn.Module):
+    """A layer that subtracts each row's mean: ``Centered()(x)`` is ``x - row_means(x)[..., None]``.
+    / 각 행에서 그 행의 평균을 빼는 레이어."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        raise NotImplementedError("Centered.forward")
 '''
 
 SOLUTION = '''\
 """$title: the reference solution (never in a student release)."""
 
 import torch
+from torch import nn
 
 
 def row_means(x: torch.Tensor) -> torch.Tensor:
     if x.shape[-1] == 0:
         raise ValueError(f"row_means needs at least one column, got shape {tuple(x.shape)}")
     return x.mean(dim=-1)
+
+
+class Centered(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x - row_means(x).unsqueeze(-1)
 '''
 
 WRONG = '''\
 """A classic mistake, for the lesson's tests: the mean over the wrong dimension."""
 
 import torch
+from torch import nn
 
 
 def row_means(x: torch.Tensor) -> torch.Tensor:
     if x.shape[-1] == 0:
         raise ValueError(f"row_means needs at least one column, got shape {tuple(x.shape)}")
     return x.mean(dim=0)
+
+
+class Centered(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x - x.mean(dim=-1, keepdim=True)
 '''
 
 RIGHT = '''\
 """Another correct way to write it, for the lesson's tests: the sum over the count."""
 
 import torch
+from torch import nn
 
 
 def row_means(x: torch.Tensor) -> torch.Tensor:
@@ -207,6 +170,11 @@ def row_means(x: torch.Tensor) -> torch.Tensor:
     if n == 0:
         raise ValueError("empty rows: n == 0")
     return x.sum(-1) / n
+
+
+class Centered(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x - x.sum(-1, keepdim=True) / x.shape[-1]
 '''
 
 PYTEST_INI = """\
@@ -218,63 +186,71 @@ markers =
 """
 
 PUBLIC = '''\
-"""Public checks of row_means: a small input written out, and an empty row."""
+"""Public checks: a small input written out, an empty row, and the layer called as a student's module."""
 
 import pytest
 import torch
 
-from grader.core.feedback import Said, check, expect_check
-from grader.core.testkit import as_tensor, check_shape, raised
+from grader.author import check_close, raised
 
 X = torch.tensor([[1.0, 2.0, 3.0], [4.0, 4.0, 4.0]])
-EXPECTED = torch.tensor([2.0, 4.0])
 
 
 @pytest.mark.task("row_means", points=2)
 def test_two_rows(student):
-    out = as_tensor(student.call("$module.row_means", X), "row_means(x)")
-    check_shape(out, (2,), "row_means(x) of a (2, 3) x")
-    expect_check(torch.allclose(out, EXPECTED), check(
-        "row_means([[1, 2, 3], [4, 4, 4]])", Said("[2.0, 4.0]", "[2.0, 4.0]"),
-        Said(str([round(v, 4) for v in out.tolist()]), str([round(v, 4) for v in out.tolist()])),
-        fix=Said("Average over the last dimension: x.mean(dim=-1).",
-                 "마지막 차원으로 평균을 내세요: x.mean(dim=-1).")))
+    check_close(student.call("row_means", X), torch.tensor([2.0, 4.0]), "row_means([[1, 2, 3], [4, 4, 4]])",
+                fix_en="Average over the last dimension: x.mean(dim=-1).",
+                fix_ko="마지막 차원으로 평균을 내세요: x.mean(dim=-1).")
 
 
 @pytest.mark.task("row_means", points=1)
 def test_empty_rows_are_a_value_error(student):
-    out = student.attempt("$module.row_means", torch.zeros(2, 0))
+    out = student.attempt("row_means", torch.zeros(2, 0))
     raised(out, "ValueError", "row_means(x) of a (2, 0) x",
            "A row needs at least one value: check x.shape[-1] > 0 and raise ValueError.",
            "행에는 값이 하나 이상 있어야 합니다: x.shape[-1] > 0인지 검사하고 ValueError를 발생시키세요.")
+
+
+@pytest.mark.task("Centered", points=2)
+def test_the_layer_centres_each_row(student):
+    layer = student.call("Centered")  # a Remote: the student's nn.Module, living in the worker
+    check_close(student.call(layer, X), torch.tensor([[-1.0, 0.0, 1.0], [0.0, 0.0, 0.0]]),
+                "Centered()(x) of [[1, 2, 3], [4, 4, 4]]",
+                fix_en="Subtract each row's mean, kept as a column: x - x.mean(-1, keepdim=True).",
+                fix_ko="각 행의 평균을 열로 두고 빼세요: x - x.mean(-1, keepdim=True).")
 '''
 
 HIDDEN = '''\
-"""Hidden checks of row_means: random shapes against the reference."""
+"""Hidden checks: random shapes against the reference (``REFERENCE``, the lesson's solutions)."""
 
 import pytest
 import torch
 
-from grader.core.feedback import Said, check, expect_check
-from grader.core.testkit import as_tensor, check_shape, fresh_rng
-from $package import reference
+from grader.author import check_close, fresh_rng
+from $package import REFERENCE
+
+
+def _inputs(n: int = 3):
+    rng = fresh_rng()  # seeded per submission: the same inputs on every rerun, replayable
+    values = torch.Generator().manual_seed(rng.getrandbits(63))
+    for _ in range(n):
+        shape = tuple(rng.randint(1, 5) for _ in range(3))
+        yield shape, torch.randn(*shape, generator=values)
 
 
 @pytest.mark.task("row_means", points=3)
 def test_random_shapes_match_the_reference(student):
-    rng = fresh_rng()  # seeded per submission: the same inputs on every rerun, replayable
-    values = torch.Generator().manual_seed(rng.getrandbits(63))
-    for _ in range(3):
-        shape = tuple(rng.randint(1, 5) for _ in range(3))
-        x = torch.randn(*shape, generator=values)
-        out = as_tensor(student.call("$module.row_means", x), f"row_means(x) of a {shape} x")
-        want = reference.load().row_means(x)
-        check_shape(out, tuple(want.shape), f"row_means(x) of a {shape} x")
-        diff = float((out - want).abs().max())
-        expect_check(diff < 1e-5, check(
-            f"row_means(x) of a {shape} x", Said("the reference's values", "기준 풀이의 값"),
-            Said(f"values off by up to {diff:.3g}", f"최대 {diff:.3g}만큼 다른 값"),
-            fix=Said("Average over the last dimension only.", "마지막 차원으로만 평균을 내세요.")))
+    for shape, x in _inputs():
+        want = REFERENCE.load().row_means(x)
+        check_close(student.call("row_means", x), want, f"row_means(x) of a {shape} x",
+                    fix_en="Average over the last dimension only.", fix_ko="마지막 차원으로만 평균을 내세요.")
+
+
+@pytest.mark.task("Centered", points=2)
+def test_the_layer_matches_the_reference(student):
+    layer = student.call("Centered")
+    for shape, x in _inputs():
+        check_close(student.call(layer, x), REFERENCE.load().Centered()(x), f"Centered()(x) of a {shape} x")
 '''
 
 NOTES = """\
@@ -291,14 +267,16 @@ A lesson package for the grading kit, written by `grade new-lesson $name`.
 
 ```bash
 pip install -e .                          # registers the lesson: `grade lessons` lists `$name`
-grade --lesson $name $package/solutions   # the reference: full marks
+grade --lesson $name $package/solutions --hidden   # the reference: full marks
 grade --lesson $name $package/exercises   # the stubs: 0, every task "not started"
+grade release ../$name-release --lesson $name      # the student copy: stubs, notebook, public suite
 python -m pytest tests                    # the package's own tests
 ```
 
-Edit `$package/tasks.py` (the tasks), `exercises/` (the stubs students get), `solutions/` (the
-reference), `suites/public/` and `suites/hidden/` (the checks, written with `grader.core.testkit` and
-`grader.core.feedback`), `examples/` (right and wrong submissions the tests grade) and `NOTES.md`.
+Edit `$package/__init__.py` (the tasks, titles, the release's README and notebook texts),
+`exercises/` (the stubs students get), `solutions/` (the reference), `suites/public/` and
+`suites/hidden/` (the checks, written with `grader.author`), `examples/` (right and wrong submissions
+the tests grade) and `NOTES.md`.
 """
 
 CONFTEST = '''\
@@ -306,7 +284,8 @@ CONFTEST = '''\
 '''
 
 TEST_LESSON = '''\
-"""The lesson as written: the reference full, the stubs 0, a right way full and a wrong way caught."""
+"""The lesson as written: the reference full, the stubs 0, a right way full and a wrong way caught, and a
+student release that holds no private file."""
 
 from __future__ import annotations
 
@@ -321,25 +300,35 @@ HERE = Path(__file__).resolve().parents[1]
 PACKAGE = HERE / "$package"
 
 
-def grade(folder: Path, out: Path, *extra: str) -> dict:
-    proc = subprocess.run([sys.executable, "-m", "grader.cli", str(folder), "--lesson", "$name", "--out",
-                           str(out), "-q", "--lang", "en", *extra], capture_output=True, text=True,
+def grade(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "grader.cli", *args], capture_output=True, text=True,
                           timeout=600)
+
+
+def score(folder: Path, out: Path, *extra: str) -> dict:
+    proc = grade(str(folder), "--lesson", "$name", "--out", str(out), "-q", "--lang", "en", *extra)
     assert proc.returncode in (0, 1), proc.stderr[-2000:]
     return json.loads((out / "results.json").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("folder", [PACKAGE / "solutions", HERE / "examples" / "right"])
 def test_a_correct_submission_is_full(folder: Path, tmp_path: Path) -> None:
-    results = grade(folder, tmp_path / "out", "--hidden")
+    results = score(folder, tmp_path / "out", "--hidden")
     assert results["score"] == results["max_score"] > 0
 
 
 def test_the_stubs_get_zero_and_the_wrong_way_is_caught(tmp_path: Path) -> None:
-    stubs = grade(PACKAGE / "exercises", tmp_path / "stubs")
+    stubs = score(PACKAGE / "exercises", tmp_path / "stubs")
     assert stubs["score"] == 0 < stubs["max_score"]
-    wrong = grade(HERE / "examples" / "wrong", tmp_path / "wrong", "--hidden")
+    wrong = score(HERE / "examples" / "wrong", tmp_path / "wrong", "--hidden")
     assert 0 < wrong["score"] < wrong["max_score"]
+
+
+def test_the_release_holds_the_stubs_and_the_notebook(tmp_path: Path) -> None:
+    proc = grade("release", str(tmp_path / "copy"), "--lesson", "$name")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert (tmp_path / "copy" / "lesson.ipynb").is_file() and (tmp_path / "copy" / "exercises").is_dir()
+    assert not (tmp_path / "copy" / "$package" / "solutions").exists()
 '''
 
 GITIGNORE = "*.egg-info/\nbuild/\n__pycache__/\n"
@@ -355,8 +344,7 @@ def files(name: str, title: str) -> dict[str, str]:
     values = {"name": name, "package": package, "module": module, "title": title}
     plain = {
         "pyproject.toml": PYPROJECT, "README.md": README, ".gitignore": GITIGNORE,
-        f"{package}/__init__.py": INIT, f"{package}/paths.py": PATHS, f"{package}/tasks.py": TASKS,
-        f"{package}/reference.py": REFERENCE, f"{package}/NOTES.md": NOTES,
+        f"{package}/__init__.py": INIT, f"{package}/NOTES.md": NOTES,
         f"{package}/exercises/{module}.py": STUB, f"{package}/solutions/{module}.py": SOLUTION,
         f"{package}/suites/pytest.ini": PYTEST_INI,
         f"{package}/suites/public/test_{module}.py": PUBLIC,
@@ -386,8 +374,9 @@ def write_lesson(name: str, out: Path, title: str | None = None) -> list[Path]:
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(prog="grade new-lesson", description=(
-        "Write a working lesson package (one task, stubs, reference, public and hidden suites, examples, "
-        "its own tests) to start a lesson from. / 과제 하나가 든, 바로 채점되는 레슨 패키지를 만듭니다."))
+        "Write a whole working lesson package to start a lesson from: two tasks (a function and an "
+        "nn.Module), stubs, reference, public and hidden suites, a release with its notebook, examples and "
+        "its own tests. / 바로 채점·배포되는 레슨 패키지를 만듭니다."))
     p.add_argument("name", help="the lesson's name, as `grade --lesson NAME` will take it (e.g. rope)")
     p.add_argument("--out", type=Path, required=True, help="the new folder (e.g. lessons/rope)")
     p.add_argument("--title", default=None, help="the lesson's title (default: from the name)")
@@ -399,7 +388,8 @@ def main(argv: list[str]) -> int:
         return 2
     print(f"{args.out}: lesson '{args.name}' ({len(written)} files, package {package_name(args.name)}). "
           f"Next: pip install -e {args.out} && grade lessons && grade --lesson {args.name} "
-          f"{args.out / package_name(args.name) / 'solutions'} / 레슨을 만들었습니다")
+          f"{args.out / package_name(args.name) / 'solutions'} --hidden && grade release "
+          f"{args.name}-release --lesson {args.name} / 레슨을 만들었습니다")
     return 0
 
 

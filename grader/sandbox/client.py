@@ -27,7 +27,18 @@ START_TIMEOUT = 120.0  # starting the worker, sandbox and `import torch` include
 
 @dataclass
 class Remote:
-    """An object that lives in the worker (a module, a trained model...)."""
+    """An object that lives in the worker: what ``student.call("SomeClass", ...)`` gives back (the student's
+    ``nn.Module``, a trained model...). Its data never crosses to the grader unless asked for, and what
+    comes back is a copy (tensors, plain values) or another ``Remote``::
+
+        layer = student.call("CausalSelfAttention", 16, 4)   # constructs it in the worker
+        y = student.call(layer, x)                            # layer(x), as layer.call("__call__", x)
+        w = layer.attr("q_proj.weight")                       # a dotted attribute, copied back
+        layer.call("eval")                                    # any method by name
+
+    A student's exception in any of them is raised as ``StudentRaised`` (``student.attempt(layer, x)``
+    and ``student.attempt_method(layer, "name", ...)`` return it in an ``Outcome`` instead). The object is
+    lost when the worker restarts (a crash, a timeout): using it then raises ``WorkerCrashed``."""
 
     client: WorkerClient
     id: int
@@ -35,10 +46,12 @@ class Remote:
     generation: int
 
     def call(self, method: str, *args: Any, timeout: float | None = None, **kwargs: Any) -> Any:
+        """Call the object's ``method`` (``"__call__"``: the object itself, an ``nn.Module``'s forward)."""
         return self.client.request({"op": "method", "handle": self._id(), "name": method}, args, kwargs,
                                    timeout)
 
     def attr(self, path: str, timeout: float | None = None) -> Any:
+        """The attribute at the dotted ``path`` (``"out_proj.weight"``, ``"n_heads"``), copied back."""
         return self.client.request({"op": "getattr", "handle": self._id(), "path": path}, (), {}, timeout)
 
     def as_handle(self) -> protocol.Handle:

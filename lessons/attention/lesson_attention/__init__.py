@@ -1,37 +1,37 @@
 """Scaled dot-product attention with a causal mask: the course's step after embeddings + positions.
 
-A lesson package (docs/authors.md): ``LESSON`` is everything the kit's engine knows of it, its data and
-its hooks by phase (``Grading``: the reference folder in use; ``Reporting``: its picture's words;
-``Releasing``: the student copy). The suites import the rest directly (``checks``, ``diagnose``,
-``reference``); the report's picture is in ``report`` and the release's texts in ``release``, imported
-only by the hooks that want them, so grading loads no report code.
+A lesson package (docs/authors.md): ``LESSON`` is everything the kit's engine knows of it, declared with
+``grader.author.lesson_package`` from this folder (exercises/, solutions/, suites/, probes.py): the
+reference loader ``REFERENCE`` its hidden suites compare against, the student release and its notebook
+(texts.py), and its report hooks (``Reporting``: its picture's words and its causes, imported only when a
+report asks, so grading loads no report code). The suites import the rest directly (``checks``,
+``diagnose``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
-from grader.engine.lesson_api import FigureTexts, GradeHooks, Layout, Lesson, ReleaseHooks, ReportHooks
-from lesson_attention import paths, reference, release
-from lesson_attention.tasks import CONTRACT, MODULE, TASK_LIST, TOP_LEVEL_CALLS
+from grader.author import FigureTexts, Layout, NotebookTexts, ReportHooks, Task, lesson_package
+from lesson_attention import texts
 
 __version__ = "0.1.0"
 
-TITLE_EN = "Scaled dot-product attention + causal mask"
-TITLE_KO = "스케일드 닷프로덕트 어텐션 + 인과 마스크"
+MODULE = "causal_attention"  # the one module a student writes (causal_attention.py)
 
-
-class Grading(GradeHooks):
-    def use_solutions(self, folder: Path) -> None:
-        reference.REFERENCE.use(folder)
+TASKS = (
+    Task("causal_mask", "Causal mask", "인과 마스크", ("causal_mask",)),
+    Task("scaled_dot_product_attention", "Scaled dot-product attention", "스케일드 닷프로덕트 어텐션",
+         ("scaled_dot_product_attention",)),
+    Task("CausalSelfAttention", "Causal multi-head self-attention", "인과 멀티헤드 셀프 어텐션",
+         ("CausalSelfAttention",)),
+)
 
 
 class Reporting(ReportHooks):
     def figure_texts(self, figure: Mapping[str, Any], lang: str) -> FigureTexts | None:
-        """The words of a failed check's picture (report.py, imported only when a report asks for it): the
-        kit draws it in that check's card, beside its cause."""
+        """The words of a failed check's picture: the kit draws it in that check's card, beside its cause."""
         from lesson_attention.report import figure_texts
 
         return figure_texts(figure, lang)
@@ -52,36 +52,10 @@ class Reporting(ReportHooks):
         return causes.link_text(cause, lang)
 
 
-class Releasing(ReleaseHooks):
-    """The student copy (release.py; the notebook in notebook.py)."""
-
-    def readme(self) -> str:
-        return release.README
-
-    def student_files(self) -> Sequence[Path]:
-        return release.student_files()
-
-    def private_files(self) -> Sequence[Path]:
-        return release.private_files()
-
-    def write_notebook(self, source_dir: Path, out: Path) -> Path | None:
-        return release.write_notebook(source_dir, out)
-
-
-LESSON = Lesson(
-    name=TITLE_EN,
-    tasks=TASK_LIST,
+LESSON, REFERENCE = lesson_package(
+    __file__, "attention", module=MODULE, tasks=TASKS, version=__version__,
+    title_en="Scaled dot-product attention + causal mask",
+    title_ko="스케일드 닷프로덕트 어텐션 + 인과 마스크",
     layout=Layout(modules=(MODULE,), probe_modules=(MODULE,)),  # the device probe runs the student's module
-    title_en=TITLE_EN,
-    title_ko=TITLE_KO,
-    version=__version__,
-    contract=CONTRACT,
-    notebook_top_level_calls=TOP_LEVEL_CALLS,
-    exercises=paths.EXERCISES,
-    solutions=paths.SOLUTIONS,
-    suites=paths.SUITES,
-    probes=paths.PROBES,
-    grade=Grading(),
-    report=Reporting(),
-    release=Releasing(),
+    readme=texts.README, notebook=NotebookTexts(texts.INTRO, texts.STEPS, texts.TRY_IT), report=Reporting(),
 )

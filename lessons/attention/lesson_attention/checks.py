@@ -14,10 +14,21 @@ from typing import Any
 
 import torch
 
-from grader.core.errors import StudentRaised
-from grader.core.feedback import Cause, GradeFailure, Said, check, expect_check, fail_check
-from grader.core.lang import particle
-from grader.core.testkit import as_tensor, check_dtype, check_finite, check_shape, mentions
+from grader.author import (
+    Cause,
+    GradeFailure,
+    Said,
+    StudentRaised,
+    as_tensor,
+    check,
+    check_dtype,
+    check_finite,
+    check_shape,
+    expect_check,
+    fail_check,
+    mentions,
+    particle,
+)
 from lesson_attention import diagnose
 from lesson_attention.figure import attention_figure, wrong_cells
 

@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from grader.engine.lesson_api import FigureTexts
-from grader.report.table_figure import two_tables
+from grader.author import FigureTexts, two_tables
 from lesson_attention.figure import KIND
 
 # The lesson's own strings (the kit's i18n holds the kit's): (English, Korean).

@@ -3,8 +3,8 @@
 import pytest
 import torch
 
-from grader.core.testkit import fresh_rng
-from lesson_attention import reference
+from grader.author import fresh_rng
+from lesson_attention import REFERENCE
 from lesson_attention.checks import check_attention
 
 CALL = "causal_attention.scaled_dot_product_attention"
@@ -27,7 +27,7 @@ def _random_mask(lead, t_q, t_k):
 
 
 def _check(student, q, k, v, mask, what, atol=1e-5):
-    expected = reference.load().scaled_dot_product_attention(q.double(), k.double(), v.double(), mask)
+    expected = REFERENCE.load().scaled_dot_product_attention(q.double(), k.double(), v.double(), mask)
     args = (q, k, v) if mask is None else (q, k, v, mask)
     check_attention(student.call(CALL, *args), q, k, v, mask, what, expected=expected, atol=atol)
 

@@ -2,11 +2,8 @@
 
 import pytest
 
-from grader.core.feedback import Said, check, expect_check
-from grader.core.lang import particle
-from grader.core.testkit import fresh_rng, raised
-from grader.runtime.protocol import MetaTensor
-from lesson_attention import reference
+from grader.author import MetaTensor, Said, check, expect_check, fresh_rng, particle, raised
+from lesson_attention import REFERENCE
 from lesson_attention.checks import check_mask, check_names
 
 
@@ -14,7 +11,7 @@ from lesson_attention.checks import check_mask, check_names
 @pytest.mark.parametrize("trial", range(2))
 def test_matches_reference_on_random_sizes(student, trial):
     T = fresh_rng().randint(2, 40)
-    expected = reference.load().causal_mask(T)
+    expected = REFERENCE.load().causal_mask(T)
     check_mask(student.call("causal_attention.causal_mask", T), T, f"causal_mask({T})", expected)
 
 

@@ -4,9 +4,8 @@ causality at random sizes, one head, float64."""
 import pytest
 import torch
 
-from grader.core.feedback import Cause
-from grader.core.testkit import check_dtype, device_check, fresh_rng
-from lesson_attention import reference
+from grader.author import Cause, check_dtype, device_check, fresh_rng
+from lesson_attention import REFERENCE
 from lesson_attention.checks import (
     AFTER_PHRASE,
     check_causal,
@@ -27,7 +26,7 @@ def _sizes(n_heads=None):
 
 def _expected(weights, x, d_model, n_heads):
     """The reference module given the student's own weights (so their init does not matter)."""
-    ref = reference.load().CausalSelfAttention(d_model, n_heads).double()
+    ref = REFERENCE.load().CausalSelfAttention(d_model, n_heads).double()
     ref.load_state_dict({name: w.double() for name, w in weights.items()})
     with torch.no_grad():
         return ref(x.double())

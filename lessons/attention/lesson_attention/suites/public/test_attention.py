@@ -4,7 +4,7 @@ leading axes, a row with nothing to see, mismatched sizes."""
 import pytest
 import torch
 
-from grader.core.testkit import raised
+from grader.author import raised
 from lesson_attention.checks import check_attention, check_names
 from lesson_attention.diagnose import attention
 

@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from grader.core.testkit import raised
+from grader.author import raised
 from lesson_attention.checks import check_mask, check_mask_dtype, check_names
 
 # causal_mask(4) written out: row i is query position i; True (1) marks the keys it may not see.

@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from grader.core.testkit import check_shape, raised
+from grader.author import check_shape, raised
 from lesson_attention.checks import check_causal, check_names, read_weights, run_layer
 
 CLASS = "causal_attention.CausalSelfAttention"

@@ -1,26 +1,52 @@
-"""The lesson as a Jupyter notebook, and its rules for graded notebooks.
-
-``build_notebook`` turns the stubs (exercises/, or solutions/ in tests) into the lesson notebook: a
-bilingual Markdown cell per step, then the step's code cell exactly as in the stub, docstring included.
-A try-it cell closes it, guarded by ``if __name__ == "__main__":`` (true in Jupyter, false while
-grading). ``grade lesson.ipynb`` reads it back with the kit's notebook reader.
-
-The rules the kit's notebook plan needs from this lesson: ``TOP_LEVEL_CALLS``, the calls that train
-at top level and that grading skips (none here: nothing in this lesson trains), and ``CONTRACT``
-(tasks.py), the graded names a notebook must define.
-"""
+"""The lesson's texts a student reads outside its notes: the release's README and the notebook's cells
+(an intro, a step per graded name, a try-it cell that runs in Jupyter only). The kit builds the copy and
+the notebook from them (grader.author.lesson_package)."""
 
 from __future__ import annotations
 
-import ast
-from pathlib import Path
+README = """# 스케일드 닷프로덕트 어텐션 + 인과 마스크 — 실습 키트 / exercise kit
 
-import nbformat
-from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+## 한국어
 
-from lesson_attention.tasks import CONTRACT, MODULE, TOP_LEVEL_CALLS
+지난 시간의 임베딩 + 위치인코딩 다음 단계입니다. 어텐션과 인과 마스크를 직접 구현합니다.
+개념은 `lesson_attention/NOTES.md`에 있습니다.
 
-__all__ = ["CONTRACT", "TOP_LEVEL_CALLS", "build_notebook", "write_notebook"]
+1. 설치: `pip install -e .` (Python 3.10 이상, PyTorch CPU 버전이면 충분합니다)
+2. `exercises/causal_attention.py`의 `causal_mask`, `scaled_dot_product_attention`,
+   `CausalSelfAttention`을 채우거나, 같은 내용의 노트북 `lesson.ipynb`에서 풀어도 됩니다.
+   함수 이름과 인자는 바꾸지 마세요.
+3. 채점: `grade` (이 저장소의 `pyproject.toml`에 `[tool.grade] lesson = "attention"`이 있어
+   이 수업을 채점합니다; 다른 곳에서는 `grade --lesson attention`). 노트북은 `grade lesson.ipynb`.
+   결과는 `reports/`에 저장됩니다(`results.json`, `feedback.html`). 특정 과제만: `grade -k causal_mask`.
+4. 노트북 안에서: `from grader import check` 다음 `check()` 또는 `check("scaled_dot_product_attention")`.
+
+**이 복사본에는 공개 테스트만 있습니다.** 숨은 테스트는 제출할 때 채점 서버에서 실행되므로, 여기서 모두
+통과해도 최종 점수는 다를 수 있습니다. 틀린 가중치는 보고서에 정답 옆에 그림으로 나오고, 틀린 칸에
+테두리가 있습니다.
+
+제출: `causal_attention.py`가 든 폴더, 노트북 하나, 또는 그것들의 zip.
+
+## English
+
+The step after embeddings + positional encoding: build attention and the causal mask yourself.
+`lesson_attention/NOTES.md` explains the ideas.
+
+1. Install: `pip install -e .` (Python 3.10 or later; the CPU build of PyTorch is enough).
+2. Fill in `causal_mask`, `scaled_dot_product_attention` and `CausalSelfAttention` in
+   `exercises/causal_attention.py`, or work in the notebook `lesson.ipynb`, which holds the same
+   exercises. Keep the names and arguments.
+3. Grade: `grade` (this repository's `pyproject.toml` says `[tool.grade] lesson = "attention"`; elsewhere,
+   `grade --lesson attention`). A notebook: `grade lesson.ipynb`. Results go to `reports/` (`results.json`,
+   `feedback.html`). One task only: `grade -k causal_mask`.
+4. Inside a notebook: `from grader import check`, then `check()` or `check("scaled_dot_product_attention")`.
+
+**This copy holds the public tests only.** The hidden tests run on the grading server when you submit, so
+passing everything here does not guarantee the final score. Wrong weights are drawn in the report beside
+the right ones, the wrong cells outlined.
+
+Submit a folder holding `causal_attention.py`, one notebook, or a zip of either.
+"""
+
 
 INTRO = """# 스케일드 닷프로덕트 어텐션 + 인과 마스크 — 실습 노트북 / lesson notebook
 
@@ -70,52 +96,3 @@ if __name__ == "__main__":
     except NotImplementedError as exc:
         print("not implemented yet / 아직 구현하지 않음:", exc)
 '''
-
-
-def _parts(source: str) -> tuple[str, list[tuple[str | None, str]]]:
-    """The module's imports (one cell), then each top-level statement's source with its name (None for
-    anything but a def or a class). The module docstring stays out: the intro cell says it."""
-    tree = ast.parse(source)
-    lines = source.splitlines()
-    imports: list[str] = []
-    parts: list[tuple[str | None, str]] = []
-    for node in tree.body:
-        start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
-        text = "\n".join(lines[start - 1:node.end_lineno])
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            if not (isinstance(node, ast.ImportFrom) and node.module == "__future__"):
-                imports.append(text)
-        elif isinstance(node, ast.FunctionDef | ast.ClassDef):
-            parts.append((node.name, text))
-        elif not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):  # the docstring
-            parts.append((None, text))
-    return "\n".join(imports), parts
-
-
-def build_notebook(source_dir: Path) -> nbformat.NotebookNode:
-    """The lesson notebook from ``source_dir``/causal_attention.py."""
-    imports, parts = _parts((Path(source_dir) / f"{MODULE}.py").read_text(encoding="utf-8"))
-    cells = [new_markdown_cell(INTRO), new_code_cell(f"from __future__ import annotations\n\n{imports}")]
-    pending: list[str] = []  # constants and helpers travel with the next definition
-    for name, text in parts:
-        if name is None or name not in CONTRACT:
-            pending.append(text)
-            continue
-        cells.append(new_markdown_cell(STEPS[name]))
-        cells.append(new_code_cell("\n\n\n".join([*pending, text])))
-        pending = []
-    if pending:
-        cells.append(new_code_cell("\n\n\n".join(pending)))
-    cells.append(new_code_cell(TRY_IT.rstrip("\n")))
-    nb = new_notebook(cells=cells)
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.metadata["language_info"] = {"name": "python"}
-    return nb
-
-
-def write_notebook(source_dir: Path, out: Path) -> Path:
-    nb = build_notebook(source_dir)
-    nbformat.validate(nb)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    nbformat.write(nb, str(out))
-    return out

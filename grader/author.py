@@ -1,0 +1,109 @@
+"""The one module a lesson author imports: every name docs/authors.md uses, from wherever it lives in the kit.
+
+A lesson package declares itself with ``lesson_package`` (its ``LESSON`` and reference loader, a release
+and a notebook by default) and writes its suites with the checks below::
+
+    from grader.author import Task, lesson_package
+
+    LESSON, REFERENCE = lesson_package(__file__, "rope", module="rope", title_en="RoPE", title_ko="회전 위치",
+                                       tasks=(Task("rotate", "Rotation", "회전", ("rotate",)),))
+
+and in a suite::
+
+    from grader.author import Said, check_close, expect_check, raised
+
+    @pytest.mark.task("rotate", points=2)
+    def test_rotate(student):
+        check_close(student.call("rotate", x), REFERENCE.load().rotate(x), "rotate(x)")
+
+A test reaches the student's code only through its ``student`` fixture (``Student``): ``student.call(name,
+...)`` runs a graded function or class in the sandboxed worker; a class gives back a ``Remote``, the
+student's object (an ``nn.Module``) living there, called with ``student.call(layer, x)`` (its
+``__call__``) or ``layer.call("method", ...)`` and read with ``layer.attr("q_proj.weight")``.
+
+Report-side helpers (``two_tables``, the picture of a failed check's two tables) are imported from here
+too, but only when first asked for (a lesson's report hooks import them inside the hook), so grading loads
+no report code.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from grader.core.errors import MissingName, NotAttempted, StudentProblem, StudentRaised
+from grader.core.feedback import (
+    Evidence,
+    GradeFailure,
+    check,
+    expect,
+    expect_check,
+    fail,
+    fail_check,
+    finding_of,
+    with_cause,
+)
+from grader.core.finding import Cause, Finding, Said
+from grader.core.lang import particle
+from grader.core.testkit import (
+    Reference,
+    as_tensor,
+    check_close,
+    check_dtype,
+    check_finite,
+    check_shape,
+    device_check,
+    first_mismatch,
+    fresh_rng,
+    max_diff,
+    mentions,
+    note,
+    raised,
+    wrong_cells,
+)
+from grader.engine.lesson_api import (
+    ClassCharts,
+    FigureTexts,
+    GradeHooks,
+    Layout,
+    Lesson,
+    ReleaseHooks,
+    ReportHooks,
+    Section,
+    TACheck,
+    Task,
+)
+from grader.engine.package import ReferenceGrading, StandardRelease, default_readme, lesson_package
+from grader.engine.student import Outcome, Student
+from grader.notebook.build import NotebookTexts, build_notebook, write_notebook
+from grader.runtime.protocol import MetaTensor
+from grader.sandbox.client import Remote
+
+# Report code, loaded on first use (PEP 562): name -> the module that defines it.
+_REPORT = {"two_tables": "grader.report.table_figure"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _REPORT:
+        return getattr(importlib.import_module(_REPORT[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = [
+    # the declaration
+    "Lesson", "Task", "Layout", "GradeHooks", "ReportHooks", "ReleaseHooks", "Section", "FigureTexts",
+    "ClassCharts", "TACheck",
+    # the package's defaults
+    "lesson_package", "ReferenceGrading", "StandardRelease", "default_readme", "NotebookTexts",
+    "build_notebook", "write_notebook", "Reference",
+    # calling the student's code
+    "Student", "Outcome", "Remote", "MetaTensor",
+    # checks
+    "as_tensor", "check_shape", "check_dtype", "check_finite", "check_close", "max_diff", "first_mismatch",
+    "wrong_cells", "raised", "mentions", "fresh_rng", "device_check", "note",
+    # feedback records
+    "Said", "Cause", "Finding", "check", "expect", "expect_check", "fail", "fail_check", "with_cause",
+    "finding_of", "GradeFailure", "Evidence", "particle",
+    # what a student's code can do wrong
+    "StudentProblem", "StudentRaised", "NotAttempted", "MissingName",
+]
