@@ -257,7 +257,10 @@ import re as _re  # noqa: E402
 def _search():
     found = []
     for top in ("@ROOT@/source", "@KIT@"):
-        for folder, _dirs, files in _os.walk(top):
+        for folder, dirs, files in _os.walk(top):
+            # the interpreter's own packages (the image's Python, which may lie in the clone as `.venv`)
+            # hold their own test_*.py files, none of them the course's
+            dirs[:] = [d for d in dirs if d not in ("site-packages", "dist-packages")]
             for name in files:
                 if name.startswith("test_") and name.endswith(".py"):
                     try:
