@@ -26,12 +26,14 @@ class StudentRaised(StudentProblem):
 
 
 class NotAttempted(StudentProblem):
-    """The function still raises NotImplementedError."""
+    """The function still raises NotImplementedError. ``code_below``: the raise is the stub's, left above
+    a body the student wrote (which never runs): an attempt, told as such."""
 
-    def __init__(self, message: str, where: dict | None = None):
+    def __init__(self, message: str, where: dict | None = None, code_below: bool = False):
         super().__init__(message)
         self.message = message
         self.where = where
+        self.code_below = code_below
 
 
 class MissingName(StudentProblem):

@@ -144,6 +144,14 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
     """A message and a status (failed/error/timeout) for any test exception."""
     if isinstance(exc, GradeFailure):
         return exc.message, "failed"
+    if isinstance(exc, NotAttempted) and exc.code_below:
+        en_at, ko_at = _at(exc.where)
+        return Message(
+            f"Your code never runs: the stub's `raise NotImplementedError` is still above it{en_at}, so every "
+            "call stops there. Delete that line.",
+            f"작성한 코드가 실행되지 않습니다: 스텁의 `raise NotImplementedError`가 코드 위에 남아 있어"
+            f"{ko_at} 모든 호출이 거기서 멈춥니다. 그 줄을 지우세요.",
+        ), "failed"
     if isinstance(exc, NotAttempted):
         en_at, ko_at = _at(exc.where)
         return Message(
@@ -251,8 +259,8 @@ def finding_of(exc: BaseException) -> Finding:
     place in the student's code it names and the command that shows the error."""
     if isinstance(exc, GradeFailure):
         return exc.finding
-    if isinstance(exc, NotAttempted):
-        return Finding(status="not_started", where=_place(exc.where))
+    if isinstance(exc, NotAttempted):  # the stub's raise left above written code: an attempt that fails
+        return Finding(status="failed" if exc.code_below else "not_started", where=_place(exc.where))
     # a file that does not import, or lacks a name, fails every check that needs it, in any task: one
     # cause (report/cards.py's SHARED_CAUSES), told once
     if isinstance(exc, ImportFailed):

@@ -285,7 +285,7 @@ def _error_from(error: dict) -> Exception:
     if kind == "MissingName":
         return MissingName(message)
     if error.get("not_implemented") is True:
-        return NotAttempted(message, where)
+        return NotAttempted(message, where, code_below=error.get("code_below") is True)
     bases = [str(b) for b in error.get("bases", [])][:10] if isinstance(error.get("bases"), list) else None
     return StudentRaised(kind, message, where, [str(f) for f in error.get("frames", [])][:5], bases)
 
