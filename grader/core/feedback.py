@@ -147,8 +147,8 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
     if isinstance(exc, NotAttempted) and exc.code_below:
         en_at, ko_at = _at(exc.where)
         return Message(
-            f"Your code never runs: the stub's `raise NotImplementedError` is still above it{en_at}, so every "
-            "call stops there. Delete that line.",
+            f"Your code never runs: the stub's `raise NotImplementedError` is still above it{en_at}, so "
+            "every call stops there. Delete that line.",
             f"작성한 코드가 실행되지 않습니다: 스텁의 `raise NotImplementedError`가 코드 위에 남아 있어"
             f"{ko_at} 모든 호출이 거기서 멈춥니다. 그 줄을 지우세요.",
         ), "failed"

@@ -220,8 +220,8 @@ def make_server(runtime: dict, sub_dir: str) -> Any:
             return True  # unreadable: as before, a NotImplementedError counts as not attempted
 
     def code_below(exc: BaseException) -> bool:
-        """Whether the student's ``raise NotImplementedError`` that raised ``exc`` has code of its own below it
-        in the same block: the stub's raise left above a written body, which never runs (told apart from a
+        """Whether the student's ``raise NotImplementedError`` that raised ``exc`` has code of its own below
+        it in the same block: the stub's raise left above a written body, which never runs (told apart from a
         stub not started). Read from the file's lines: the first line after the statement that is neither
         blank, a comment, nor the statement's own continuation, at the raise's indentation."""
         try:
