@@ -18,7 +18,7 @@ import jinja2
 from grader.engine.results import ResultsView
 from grader.paths import TEMPLATES, write_atomic
 from grader.report.cards import build_cards, not_counted_cards, tally, top_fixes
-from grader.report.changes import change_view, filter_view, nothing_to_fix
+from grader.report.changes import change_view, filter_view, lesson_banner, nothing_to_fix
 from grader.report.gradescope import build_gradescope, page_view, visible_view
 from grader.report.i18n import skip_reason, status_word, suites_ran, translate
 from grader.report.lesson_sections import document_summary, lesson_sections
@@ -131,6 +131,7 @@ def build_context(results: ResultsView, lang: str, path: str) -> dict[str, Any]:
         "fixes": top_fixes(cards, not_started), "not_counted": not_counted_cards(results, lang, path),
         "tally": tally(cards, not_started, lang),
         "change": change_view(results, lang), "filtered": filter_view(results, lang),
+        "other_lesson": lesson_banner(results, lang),
         "nothing_to_fix": nothing_to_fix(results, lang),
         "at_submit": pending(results, lang),  # what the hidden checks will take, with its amount
         "lesson_sections": sections,

@@ -19,7 +19,7 @@ from rich.table import Table
 from grader.core.lang import particle
 from grader.engine.results import Results, ResultsView
 from grader.report.cards import build_cards, not_counted_cards, tally, top_fixes
-from grader.report.changes import change_view, filter_view, nothing_to_fix
+from grader.report.changes import change_view, filter_view, lesson_banner, nothing_to_fix
 from grader.report.i18n import suites_ran, translate
 from grader.report.markup import without_picture
 from grader.report.pending import pending
@@ -84,6 +84,9 @@ def summary_renderables(results: ResultsView, lang: str, path: str, out_dir: str
             f"[dim]\\[{suites_ran(list(results.get('suites', [])), lang)}][/]")
     out: list[Any] = [head]
     filtered, change = filter_view(results, lang), change_view(results, lang)
+    other = lesson_banner(results, lang)  # another lesson's folder: said before any number is read
+    if other:
+        out.append(f"[bold red]{escape(other)}[/]")
     if filtered:
         out.append(f"[bold yellow]{escape(filtered['text'])}[/]")
     if change:
