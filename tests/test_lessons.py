@@ -328,8 +328,8 @@ def test_another_lessons_folder_is_said_and_its_history_kept(toy: Path, tmp_path
     (repo / "pyproject.toml").write_text('[tool.grade]\nlesson = "arith"\n', encoding="utf-8")
     assert grade("--lang", "en", "-q", cwd=repo).returncode == 0
     own = (repo / "reports" / "results.json").read_text(encoding="utf-8")
-    for lang, words in (("en", 'This folder belongs to the Arithmetic warm-up lesson (its pyproject.toml says '
-                                'lesson = "arith")'),
+    for lang, words in (("en", "This folder belongs to the Arithmetic warm-up lesson (its pyproject.toml "
+                                'says lesson = "arith")'),
                         ("ko", "이 폴더는 산수 준비 운동 실습의 것입니다")):
         proc = grade("--lesson", DEFAULT_LESSON, "-k", "sinusoidal_pe", "--lang", lang, "-q", cwd=repo)
         assert proc.returncode in (0, 1), proc.stderr[-2000:]

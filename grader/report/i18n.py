@@ -132,16 +132,16 @@ STRINGS: dict[str, tuple[str, str]] = {
     "filter_full": ("Your full run ({score} / {max_score}) is kept in {report}.",
                     "전체 채점 결과({score} / {max_score})는 {report}에 그대로 있습니다."),
     "filter_here": ("This run's report: {report}.", "이번 실행의 보고서: {report}."),
-    "other_lesson": ("This folder belongs to the {title} lesson ({why}), and it was graded as {graded}: these "
-                     "points are not your score. Run `grade --lesson {name}` (or `grade` without --lesson){kept}.",
-                     "이 폴더는 {title} 실습의 것입니다({why}). 그런데 {graded} 실습으로 채점했으므로 이 점수는 "
-                     "여러분의 점수가 아닙니다. `grade --lesson {name}`(또는 --lesson 없이 `grade`)를 "
-                     "실행하세요{kept}."),
+    "other_lesson": (
+        "This folder belongs to the {title} lesson ({why}), and it was graded as {graded}: these points are "
+        "not your score. Run `grade --lesson {name}` (or `grade` without --lesson){kept}.",
+        "이 폴더는 {title} 실습의 것입니다({why}). 그런데 {graded} 실습으로 채점했으므로 이 점수는 "
+        "여러분의 점수가 아닙니다. `grade --lesson {name}`(또는 --lesson 없이 `grade`)를 실행하세요{kept}."),
     "other_lesson_project": ("its pyproject.toml says lesson = \"{name}\"",
                              "pyproject.toml에 lesson = \"{name}\"이라고 적혀 있음"),
     "other_lesson_files": ("it holds {files}", "{files}이(가) 있음"),
-    "other_lesson_kept": ("; that lesson's results in this folder are kept", ". 이 폴더에 있던 그 실습의 결과는 "
-                          "그대로 둡니다"),
+    "other_lesson_kept": ("; that lesson's results in this folder are kept",
+                          ". 이 폴더에 있던 그 실습의 결과는 그대로 둡니다"),
     "filter_no_full": ("Run grade without -k for your score.",
                        "전체 점수를 보려면 -k 없이 grade를 실행하세요."),
     # one card per mistake (report/cards.py)
