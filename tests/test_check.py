@@ -289,3 +289,24 @@ def test_check_names_what_it_read_and_never_deducts_for_a_log_it_did_not_see(tmp
         for view in (repr(result), result._repr_html_()):
             assert all(w in view for w in words), (lang, view[-1500:])
             assert "blank template" not in view.replace("still the blank template, which is not", "")
+
+
+def test_check_says_a_cause_once_and_names_no_file_a_notebook_lacks(tmp_path):
+    """A notebook with no log cell: the ten log checks fail for one reason, said once (not ten lines), in
+    the notebook's terms (its practice code, never a leetcode.py), in both languages."""
+    from grader.jupyter.check import CheckResult
+    from tests.conftest import grade
+
+    practice = (ROOT / "solutions" / "leetcode.py").read_text()
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(REFERENCE), nbformat.v4.new_code_cell(practice)])
+    nbformat.write(nb, str(tmp_path / "lesson.ipynb"))
+    results = grade(tmp_path / "lesson.ipynb", hidden=False, keyword="leetcode_log")
+    failing = [t for t in results["tests"] if t["status"] != "passed"]
+    assert len(failing) == 10
+    for lang, words in (("en", "No LeetCode log was found in this notebook"),
+                        ("ko", "이 노트북에서 LeetCode 기록을 찾지 못했습니다")):
+        text = repr(CheckResult(results, lang, "leetcode_log"))
+        lines = [line for line in text.splitlines() if line.startswith("- ")]
+        assert len(lines) == 1 and words in lines[0], text
+        assert "leetcode.py" not in text
+        assert "leetcode.py" not in CheckResult(results, lang, None)._repr_html_()

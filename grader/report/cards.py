@@ -72,7 +72,9 @@ def cause_key(row: dict[str, Any]) -> str:
     cause = row["record"].cause
     if cause is not None and (cause.key or cause.en.strip()):
         return f"cause:{cause.key}" if cause.key else f"cause:{cause.en.strip()}"
-    return f"test:{row['id']}"
+    # checks of one task saying the very same thing are one cause, told once (not once per check)
+    text = " ".join(str(row.get("text") or "").split())
+    return f"text:{text}" if text else f"test:{row['id']}"
 
 
 def _order(card: dict[str, Any]) -> int:
