@@ -298,7 +298,8 @@ def test_check_says_a_cause_once_and_names_no_file_a_notebook_lacks(tmp_path):
     from tests.conftest import grade
 
     practice = (ROOT / "solutions" / "leetcode.py").read_text()
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(REFERENCE), nbformat.v4.new_code_cell(practice)])
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(REFERENCE),
+                                         nbformat.v4.new_code_cell(practice)])
     nbformat.write(nb, str(tmp_path / "lesson.ipynb"))
     results = grade(tmp_path / "lesson.ipynb", hidden=False, keyword="leetcode_log")
     failing = [t for t in results["tests"] if t["status"] != "passed"]
