@@ -43,12 +43,16 @@ class MissingName(StudentProblem):
 
 
 class ImportFailed(StudentProblem):
-    def __init__(self, module: str, kind: str, message: str, where: dict | None):
+    """A student module that did not import. ``near``: for one not there, a file of the submission named
+    close to it (embeddings.py for embedding.py), the likely rename."""
+
+    def __init__(self, module: str, kind: str, message: str, where: dict | None, near: str | None = None):
         super().__init__(f"{module}.py: {kind}: {message}")
         self.module = module
         self.kind = kind
         self.message = message
         self.where = where
+        self.near = near
 
 
 class WorkerCrashed(StudentProblem):

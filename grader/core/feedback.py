@@ -172,6 +172,13 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
         ), "failed"
     if isinstance(exc, ImportFailed):
         en_at, ko_at = _at(exc.where)
+        if exc.kind == "missing" and exc.near:
+            return Message(
+                f"Expected {exc.module}.py in the submission; it is not there, but {exc.near} is: rename it "
+                f"to {exc.module}.py (the grader imports it by that name).",
+                f"제출물에 {exc.module}.py가 있어야 하는데 없고, 대신 {particle(exc.near, '이')} 있습니다: "
+                f"{exc.module}.py로 이름을 바꾸세요(채점기는 이 이름으로 import합니다).",
+            ), "failed"
         if exc.kind == "missing":
             return Message(
                 f"Expected {exc.module}.py in the submission; it is not there.",
@@ -266,6 +273,9 @@ def finding_of(exc: BaseException) -> Finding:
     if isinstance(exc, ImportFailed):
         # reversal.py fails to import because embedding.py it imports has the error: embedding.py's cause
         broken = str((exc.where or {}).get("file") or f"{exc.module}.py")
+        absent = re.fullmatch(r"No module named '(\w+)'", exc.message.strip())
+        if exc.kind == "ModuleNotFoundError" and absent:  # reversal.py imports embedding.py, not there:
+            broken = f"{absent[1]}.py"  # that missing file's cause, one card with its own checks
         shared = Cause("", "", f"import:{broken.rsplit('/', 1)[-1].removesuffix('.py')}")
         if exc.kind not in ("missing", "timeout", "NotATextFile", "crash"):
             return Finding(command=f'python -c "import {exc.module}"', where=_place(exc.where), cause=shared)

@@ -178,7 +178,8 @@ class WorkerClient:
                             self._budget(self.policy.import_seconds))
         except StudentRaised as exc:
             if exc.type_name == "ModuleNotFoundError" and f"'{module}'" in exc.message:
-                err: Exception = ImportFailed(module, "missing", exc.message, exc.where)
+                err: Exception = ImportFailed(module, "missing", exc.message, exc.where,
+                                              near=near_file(self.sub_dir, module))
             else:
                 err = ImportFailed(module, exc.type_name, exc.message, exc.where)
             self.failed_imports[module] = err
@@ -270,6 +271,20 @@ class WorkerClient:
 
     def pid(self) -> int | None:
         return self.launch.process.pid if self.launch else None
+
+
+def near_file(folder: Path, module: str) -> str | None:
+    """A .py file in ``folder`` named close to ``module`` (embeddings.py, Embedding.py for embedding), the
+    name a student most likely meant; None where there is none."""
+    import difflib
+
+    try:
+        names = sorted(p.name for p in folder.glob("*.py") if not p.name.startswith("gk_"))
+    except OSError:
+        return None
+    by_case = [n for n in names if n.lower() == f"{module}.py".lower() and n != f"{module}.py"]
+    close = by_case or difflib.get_close_matches(f"{module}.py", names, n=1, cutoff=0.8)
+    return close[0] if close else None
 
 
 def _as_handle(value: Any) -> protocol.Handle:
