@@ -20,6 +20,7 @@ MESSAGES = {
     "bug_concat_sincos": ("sinusoidal_pe", ["concatenated", "interleave"]),
     "bug_sin_only": ("sinusoidal_pe", ["cos"]),
     "bug_wrong_base": ("sinusoidal_pe", ["10000"]),
+    "bug_exponent_i": ("sinusoidal_pe", ["i/d_model instead of 2i/d_model"]),
     "bug_swapped_sincos": ("sinusoidal_pe", ["swapped", "row 0 reads 1, 0, 1, 0"]),
     "bug_positions_from_one": ("sinusoidal_pe", ["one position ahead", "start at 1"]),
     "bug_transposed": ("sinusoidal_pe", ["transposed", "one row per dimension"]),
