@@ -41,6 +41,7 @@ MESSAGES = {
     "syntax_error": ("sinusoidal_pe", ["could not be imported", "SyntaxError", "embedding.py:"]),
     "missing_function": ("weight_tying", ["count_params"]),
     "import_loop": ("leetcode_practice", ["never finished"]),
+    "import_loop_stubs": ("leetcode_practice", ["never finished", "Not attempted"]),
     "stub": ("TokenAndPosEmbedding", ["Not attempted"]),
 }
 
@@ -100,3 +101,19 @@ def test_statuses_are_contract_values(graded):
     _name, _expect, results = graded
     assert {t["status"] for t in results["tests"]} <= {"passed", "failed", "error", "timeout"}
     assert results["score"] == pytest.approx(sum(t["score"] for t in results["tests"]))
+
+
+def test_a_file_that_never_imports_leaves_its_untouched_stubs_not_attempted(tmp_path_factory):
+    """A loop at module level costs what was written (my_pow: never finished); the stubs beside it are
+    not attempted, as they would be in a file that imports."""
+    results = computed_once(tmp_path_factory, "corpus-import_loop_stubs",
+                            lambda: _grade_case("import_loop_stubs", tmp_path_factory))
+    practice = [t for t in results["tests"] if t["task"] == "leetcode_practice"]
+    by_problem: dict[str, set[str]] = {}
+    for t in practice:
+        if t["status"] != "passed":
+            name = next(n for n in ("my_pow", "count_primes", "is_happy", "int_to_roman") if n in t["id"])
+            by_problem.setdefault(name, set()).add(t["feedback"]["status"])
+    assert by_problem.get("my_pow") == {"failed"}
+    assert by_problem.keys() - {"my_pow"} and all(by_problem[n] == {"not_started"} for n in by_problem
+                                                   if n != "my_pow"), by_problem
