@@ -100,6 +100,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "text_unreadable": ("Submission unreadable", "제출물을 읽을 수 없습니다"),
     "text_to_fix": ("To fix:", "고칠 것:"),
     "text_ignored": ("Ignored", "무시한 항목"),
+    "converted": ("Read with a conversion", "변환해서 읽은 파일"),
     "text_skipped": ("Skipped", "건너뜀"),
     "ci_hidden_details": ("Hidden test: its details are not shown.",
                           "숨은 테스트입니다: 자세한 내용은 공개되지 않습니다."),

@@ -25,7 +25,7 @@ from grader.report.lesson_sections import document_summary, lesson_sections
 from grader.report.lesson_tasks import templates_of
 from grader.report.markup import code_spans, md_code_spans, without_picture
 from grader.report.pending import pending
-from grader.report.view import failure_rows, ignored_files, student_output, task_rows
+from grader.report.view import converted_files, failure_rows, ignored_files, student_output, task_rows
 
 MD_LIMIT = 1_000_000  # bytes: under GitHub's 1 MiB job summary limit, with room to spare
 
@@ -126,7 +126,7 @@ def build_context(results: ResultsView, lang: str, path: str) -> dict[str, Any]:
         "chip_lost": lambda n: chip(n, "chip_lost", lang),
         "chip_worth": lambda n: chip(n, "chip_worth", lang),
         "percent": round(100 * score / max_score) if max_score else 0,
-        "ignored_files": ignored_files(results),
+        "ignored_files": ignored_files(results), "converted_files": converted_files(results, lang),
         "tasks": task_rows(results, lang), "failures": failures, "cards": cards, "not_started": not_started,
         "fixes": top_fixes(cards, not_started), "not_counted": not_counted_cards(results, lang, path),
         "tally": tally(cards, not_started, lang),

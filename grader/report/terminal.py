@@ -23,7 +23,7 @@ from grader.report.changes import change_view, filter_view, lesson_banner, nothi
 from grader.report.i18n import suites_ran, translate
 from grader.report.markup import without_picture
 from grader.report.pending import pending
-from grader.report.view import failure_rows, task_rows
+from grader.report.view import converted_files, failure_rows, task_rows
 
 STYLE = {"good": "green", "mid": "yellow", "bad": "red"}
 OTHER_CAUSES = 6  # lines of causes beyond the top three (the rest are counted)
@@ -152,6 +152,8 @@ def summary_renderables(results: ResultsView, lang: str, path: str, out_dir: str
             key = "report_at_filtered" if results.get("filter") else "report_at"
             out.append(f"[dim]{escape(t(key, html=f'{out_dir}/feedback.html'))}[/]")
     out += not_counted_lines(results, lang, path, whole)
+    # a file graded by converting its encoding, which Python itself would refuse: said, not "ignored"
+    out += [f"[yellow]![/] {escape(line)}" for line in converted_files(results, lang)]
     # a notebook's (or module's) top-level code that failed or could not run (grader/notebook)
     notes = [n for n in ((results.get("artifacts") or {}).get("notebook") or {}).get("notes", [])
              if n.get("important")]
