@@ -194,6 +194,32 @@ def fresh_batch(n: int, length: int, vocab: int = VOCAB, seed: int | None = None
     return torch.randint(0, vocab, (n, length), generator=gen)
 
 
+def check_no_causal_mask(student: Any, **kwargs: Any) -> None:
+    """ReversalModel(**kwargs) in eval mode: the output at position 0 must change with the last input
+    token (the stub's rule: no mask, every position sees the whole input). Shared by both suites."""
+    from grader.core.feedback import expect
+    from grader.core.testkit import as_tensor
+
+    model = student.call("ReversalModel", **kwargs)
+    model.call("eval")
+    ids = fresh_batch(16, 8)
+    changed = ids.clone()
+    changed[:, -1] = (changed[:, -1] + 1) % VOCAB
+    out = as_tensor(model.call("__call__", ids), "ReversalModel(ids)").double()
+    out2 = as_tensor(model.call("__call__", changed), "ReversalModel(ids)").double()
+    diff = float((out[:, 0] - out2[:, 0]).abs().max())
+    expect(diff > 1e-6,
+           "ReversalModel: the output at position 0 does not change "
+           "when the last input token does: the encoder runs "
+           "with a causal mask. Position 0 must predict the last "
+           "token, so every position has to see the whole input: "
+           "call the encoder without a mask.",
+           "ReversalModel: 마지막 입력 토큰을 바꿔도 0번 위치의 출력이 "
+           "변하지 않습니다: 인코더가 causal 마스크로 돌고 있습니다. "
+           "0번 위치는 마지막 토큰을 맞혀야 하므로 모든 위치가 입력 "
+           "전체를 봐야 합니다: 마스크 없이 인코더를 호출하세요.")
+
+
 def accuracy(logits_or_preds: torch.Tensor, ids: torch.Tensor) -> float:
     """Token accuracy of predictions (or logits) against ids.flip(1)."""
     preds = logits_or_preds.argmax(-1) if logits_or_preds.dim() == 3 else logits_or_preds
