@@ -78,3 +78,7 @@ def test_the_hidden_suite_times_out_a_count_primes_that_hangs_past_small_n(tmp_p
     assert any("count_primes(997,)" in i for i in lost), lost
     assert any("count_primes(5000000,)" in i for i in lost), lost
     assert not any("count_primes(2,)" in i or "count_primes(3,)" in i for i in lost), lost
+    # the timeout says what timed out, in both languages
+    (mid,) = [t for t in results["tests"] if "count_primes(997,)" in t["id"]]
+    assert "`count_primes(997)` gave no answer within" in mid["messages"]["en"], mid["messages"]["en"]
+    assert "`count_primes(997)`이" in mid["messages"]["ko"], mid["messages"]["ko"]

@@ -67,6 +67,8 @@ class WorkerCrashed(StudentProblem):
 class WorkerTimeout(StudentProblem):
     status = "timeout"
 
-    def __init__(self, seconds: float):
-        super().__init__(f"no answer within {seconds:g} s")
+    def __init__(self, seconds: float, what: str = "", whole: bool = False):
+        super().__init__(f"{what or 'no answer'}: no answer within {seconds:g} s")
         self.seconds = seconds
+        self.what = what  # the call that timed out ("count_primes(997)"), "" where unknown
+        self.whole = whole  # the whole submission's time budget ran out, not one call's

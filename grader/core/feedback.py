@@ -214,12 +214,21 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
             f"{exc.module}.py를 import할 수 없습니다: {exc.kind}: {exc.message}{ko_at}. import가 될 때까지 "
             f"이 파일의 모든 테스트가 실패합니다. `python -c \"import {exc.module}\"`로 오류를 확인하세요.",
         ), "failed"
-    if isinstance(exc, WorkerTimeout):
+    if isinstance(exc, WorkerTimeout) and exc.whole:
         return Message(
-            f"Your code gave no answer within {exc.seconds:g} s and was stopped: an infinite loop, or far "
+            f"The whole submission's time ({exc.seconds:g} s) ran out before this check: earlier calls used "
+            "it up (an infinite loop, or far more work than needed, in one of them).",
+            f"제출물 전체에 주어진 시간({exc.seconds:g}초)이 이 검사 전에 다 떨어졌습니다: 앞선 호출이 다 "
+            "썼습니다(그중 하나의 무한 루프나 필요 이상으로 많은 계산).",
+        ), "timeout"
+    if isinstance(exc, WorkerTimeout):
+        what_en = f"`{exc.what}`" if exc.what else "Your code"
+        what_ko = f"`{exc.what}`" if exc.what else "코드"
+        return Message(
+            f"{what_en} gave no answer within {exc.seconds:g} s and was stopped: an infinite loop, or far "
             "more work than needed?",
-            f"{exc.seconds:g}초 안에 답이 없어 중단했습니다: 무한 루프이거나 필요 이상으로 많은 계산을 하고 "
-            "있지 않나요?",
+            f"{particle(what_ko, '이')} {exc.seconds:g}초 안에 답하지 않아 중단했습니다: 무한 루프이거나 "
+            "필요 이상으로 많은 계산을 하고 있지 않나요?",
         ), "timeout"
     if isinstance(exc, WorkerCrashed) and "over the disk budget" in str(exc):  # grader/sandbox/budget.py
         return Message(

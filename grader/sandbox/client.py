@@ -205,7 +205,7 @@ class WorkerClient:
         """A call's wall time, cut to what is left of the whole submission's (policy.submission_seconds)."""
         left = self.policy.submission_seconds - (time.monotonic() - self.started_at)
         if left <= 0:
-            raise WorkerTimeout(self.policy.submission_seconds)
+            raise WorkerTimeout(self.policy.submission_seconds, whole=True)
         return min(timeout, left)
 
     def _roundtrip(self, header: dict, args: tuple, kwargs: dict, timeout: float) -> Any:
@@ -218,7 +218,7 @@ class WorkerClient:
             reply, out = self._read_reply(timeout)
         except TimeoutError:
             self._restart()
-            raise WorkerTimeout(timeout) from None
+            raise WorkerTimeout(timeout, _what(header, args)) from None
         except (EOFError, OSError, protocol.ProtocolError) as exc:
             status = self._exit_status()
             self._restart()
@@ -271,6 +271,23 @@ class WorkerClient:
 
     def pid(self) -> int | None:
         return self.launch.process.pid if self.launch else None
+
+
+def _what(header: dict, args: tuple) -> str:
+    """The student's call a request made, as the student would write it ("count_primes(997)"): its
+    arguments shown where they are short plain values, "..." otherwise."""
+    op = header.get("op")
+    name = str(header.get("target") if op == "call" else header.get("name") if op == "method" else "")
+    if op == "import":
+        return f"import {header.get('module')}"
+    if not name or op not in ("call", "method"):
+        return ""
+    name = name.rpartition(".")[2] if op == "call" else name
+    if name == "__call__":
+        name = "forward"
+    shown = [repr(a) for a in args if isinstance(a, (int, float, str, bool)) and len(repr(a)) <= 20]
+    inner = ", ".join(shown) if len(shown) == len(args) else "..."
+    return f"{name}({inner})"
 
 
 def near_file(folder: Path, module: str) -> str | None:
