@@ -356,3 +356,26 @@ def test_a_folder_is_told_by_its_files_where_no_project_names_its_lesson(toy: Pa
     assert other_lesson(folder, "arith_lesson") is None  # its own lesson
     (folder / load_lesson(default).layout.modules[0]).with_suffix(".py").write_text("x = 1\n")
     assert other_lesson(folder, default) is None  # one of the graded lesson's files is there: its folder
+
+
+def test_what_changed_names_the_graded_lessons_tasks_by_their_titles() -> None:
+    """"since the last run" in another lesson: its task titles, never its function names (the default
+    lesson's titles do not know them)."""
+    from grader.report.changes import change_view
+
+    tasks = [{"name": "causal_mask", "en": "Causal mask", "ko": "인과 마스크"},
+             {"name": "CausalSelfAttention", "en": "Causal multi-head self-attention", "ko": "인과 멀티헤드"}]
+    results = {
+        "score": 5.0, "max_score": 5.0, "lesson": {"name": "attention", "tasks": tasks},
+        "tasks": {"causal_mask": {"score": 2.0, "max_score": 2.0}, "CausalSelfAttention": {"score": 3.0,
+                                                                                         "max_score": 3.0}},
+        "tests": [],
+        "previous": {"score": 2.0, "max_score": 5.0, "when": "2026-01-01T10:00:00Z", "failed": ["a"],
+                     "tasks": {"causal_mask": {"score": 0.0, "max_score": 2.0},
+                               "CausalSelfAttention": {"score": 2.0, "max_score": 3.0}}},
+    }
+    for lang, words in (("en", ["Causal mask now passes", "Causal multi-head self-attention now passes"]),
+                        ("ko", ["인과 마스크", "인과 멀티헤드"])):
+        view = change_view(results, lang)
+        assert view is not None and all(w in view["text"] for w in words), view
+        assert "causal_mask" not in view["text"] and "CausalSelfAttention" not in view["text"]

@@ -14,7 +14,7 @@ from typing import Any
 
 from grader.engine.results import ResultsView
 from grader.report.i18n import translate
-from grader.report.lesson_tasks import task_order
+from grader.report.lesson_tasks import task_order, task_titles
 from grader.report.pending import pending
 from grader.report.view import task_title
 
@@ -99,12 +99,13 @@ def change_view(results: ResultsView, lang: str) -> dict[str, Any] | None:
     delta = float(results.get("score", 0.0)) - float(prev.get("score", 0.0))
     items: list[str] = []
     still: list[str] = []
+    titles = task_titles(results)  # the graded lesson's titles, never the default lesson's
     for c in task_changes(results):
         if c["kind"] == "new" or (c["kind"] == "still_fails" and c["score"] <= EPS):
             continue  # a task with nothing yet, then and now, is not news
         if c["kind"] == "still_fails" and not _worked_on(results, c["task"]):
             continue  # the same checks fail as before: the change was elsewhere
-        text = translate(f"change_{c['kind']}", lang, task=task_title(c["task"], lang),
+        text = translate(f"change_{c['kind']}", lang, task=task_title(c["task"], lang, titles),
                          delta=_signed(c["delta"]))
         (still if c["kind"] == "still_fails" else items).append(text)
     items += still[:STILL_SHOWN]
