@@ -30,7 +30,7 @@ from tests.conftest import ROOT, grade
 KEYWORD = "leetcode_practice"
 STUB = {name: f'    raise NotImplementedError("leetcode_practice: {name}")\n' for name in PROBLEMS}
 # by hand, as the stub asks, but wrong for a negative n (Python's own ** is refused by the rule itself)
-WRONG_POW = "    out = 1.0\n    for _ in range(abs(n)):\n        out *= x\n    return out  # wrong for n < 0\n"
+WRONG_POW = "    out = 1.0\n    for _ in range(abs(n)):\n        out *= x\n    return out  # n < 0: wrong\n"
 
 
 def submission(tmp_path: Path, bodies: dict[str, str]) -> Path:
