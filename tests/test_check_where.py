@@ -89,3 +89,11 @@ def test_an_older_jupyter_server_names_it_by_the_kernel_id(tmp_path):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_session_name_relative_to_the_servers_root_is_found_in_the_kernels_folder(tmp_path, monkeypatch):
+    (tmp_path / "week1").mkdir()
+    _save(tmp_path / "week1" / "lesson.ipynb")
+    monkeypatch.chdir(tmp_path / "week1")  # a kernel runs in its notebook's folder
+    found = kernel_notebook({"__session__": "week1/lesson.ipynb"})  # relative to the server's root
+    assert found is not None and found.where == str(tmp_path / "week1" / "lesson.ipynb")

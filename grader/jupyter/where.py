@@ -69,6 +69,10 @@ def _read_file(where: str, how: str) -> FoundNotebook | None:
     if not where:
         return None
     path = Path(where).expanduser()
+    if not path.is_absolute() and not path.is_file():
+        # a path relative to the server's root (some Jupyter versions), while the kernel runs in the
+        # notebook's own folder: the file is there by its name
+        path = Path.cwd() / path.name
     if path.suffix != ".ipynb" or not path.is_file() or path.stat().st_size > MAX_NOTEBOOK_BYTES:
         return None
     saved = nbformat.read(str(path), as_version=4)
