@@ -139,7 +139,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "이 폴더는 {title} 실습의 것입니다({why}). 그런데 {graded} 실습으로 채점했으므로 이 점수는 "
         "여러분의 점수가 아닙니다. `grade --lesson {name}`(또는 --lesson 없이 `grade`)를 실행하세요{kept}."),
     "other_lesson_project": ("its pyproject.toml says lesson = \"{name}\"",
-                             "pyproject.toml에 lesson = \"{name}\"이라고 적혀 있음"),
+                             "pyproject.toml에 lesson = \"{name}\" 설정이 있음"),
     "other_lesson_files": ("it holds {files}", "{files}이(가) 있음"),
     "other_lesson_kept": ("; that lesson's results in this folder are kept",
                           ". 이 폴더에 있던 그 실습의 결과는 그대로 둡니다"),
