@@ -8,19 +8,24 @@ import sys
 from pathlib import Path
 from typing import Any
 
+# How the first cell tells the kernel its notebook, as each front end does: Jupyter Server's environment
+# (ipykernel reads it), VS Code's user-namespace name; None: nothing (nbclient, or an old server's kernel).
+NAMED_BY = {"jupyter": "os.environ['JPY_SESSION_NAME'] = {path!r}", "vscode": "__vsc_ipynb_file__ = {path!r}",
+            None: "pass"}
 
-def check_in_kernel_and_grade_saved(folder: Path, cells: list[Any], call: str,
-                                    grade_args: list[str]) -> tuple[dict, dict]:
-    """Save ``cells`` as ``folder/lesson.ipynb`` (after a cell naming it as the kernel's notebook, before a
-    cell printing ``call``'s results, a ``check(...)`` expression), run it in a python3 kernel, then grade
-    the saved file with `grade lesson.ipynb --out folder/out -q *grade_args`. (check()'s results in the
-    kernel, the grade's results)."""
+
+def check_in_kernel_and_grade_saved(folder: Path, cells: list[Any], call: str, grade_args: list[str],
+                                    named_by: str | None = "jupyter") -> tuple[dict, dict]:
+    """Save ``cells`` as ``folder/lesson.ipynb`` (after a cell naming it as the kernel's notebook the way
+    ``named_by`` does, before a cell printing ``call``'s results, a ``check(...)`` expression), run it in a
+    python3 kernel, then grade the saved file with `grade lesson.ipynb --out folder/out -q *grade_args`.
+    (check()'s results in the kernel, the grade's results)."""
     import nbclient
     import nbformat
 
     saved = folder / "lesson.ipynb"
     nb = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell(f"import json, os\nos.environ['JPY_SESSION_NAME'] = {str(saved)!r}"),
+        nbformat.v4.new_code_cell("import json, os\n" + NAMED_BY[named_by].format(path=str(saved))),
         *cells,
         nbformat.v4.new_code_cell(f"from grader import check\nr = {call}\nprint(json.dumps(r.results))"),
     ])

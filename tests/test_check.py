@@ -248,3 +248,66 @@ def test_check_html_keeps_korean_words_whole():
 
     html = render_html(CheckResult({"score": 1.0, "max_score": 2.0, "tests": [], "tasks": {}}, "ko", None))
     assert "word-break:keep-all" in html
+
+
+@pytest.mark.parametrize("named_by", ["vscode", None])
+def test_check_names_what_it_read_and_never_deducts_for_a_log_it_did_not_see(tmp_path, named_by):
+    """VS Code names the notebook in the user namespace: check() and `grade lesson.ipynb` agree on every
+    number. A kernel nobody names it to (nbclient, like an old server's): the log cell cannot be read, so
+    the blank exercises/ template is not graded in its place; the log is left out of check()'s score, and a
+    sentence says which notebook was not found, which log file was seen and how to grade the log."""
+    filled = (ROOT / "solutions" / "LEETCODE_LOG.md").read_text()
+    blank = (ROOT / "exercises" / "LEETCODE_LOG.md").read_text()
+    (tmp_path / "exercises").mkdir()
+    (tmp_path / "exercises" / "LEETCODE_LOG.md").write_text(blank)
+    cells = [nbformat.v4.new_code_cell((ROOT / "solutions" / "leetcode.py").read_text()),
+             nbformat.v4.new_markdown_cell(filled)]
+    call = "check('leetcode_log or leetcode_practice', lang='en')"
+    in_kernel, graded = check_in_kernel_and_grade_saved(
+        tmp_path, cells, call, ["--lang", "en", "-k", "leetcode_log or leetcode_practice"], named_by=named_by)
+
+    def numbers(results: dict, task: str | None = None) -> list:
+        return sorted((t["id"], t["score"], t["max_score"]) for t in results["tests"]
+                      if task is None or t["task"] == task)
+
+    assert graded["score"] == graded["max_score"] > 0
+    from grader.jupyter.check import CheckResult
+
+    if named_by == "vscode":
+        assert numbers(in_kernel) == numbers(graded) and in_kernel["score"] == graded["score"]
+        assert "lesson.ipynb (as last saved)" in repr(CheckResult(in_kernel, "en", None))
+        return
+    log_points = graded["tasks"]["leetcode_log"]["max_score"]
+    assert numbers(in_kernel, "leetcode_practice") == numbers(graded, "leetcode_practice")
+    assert numbers(in_kernel, "leetcode_log") == []
+    assert in_kernel["score"] == in_kernel["max_score"] == graded["max_score"] - log_points
+    for lang, words in (("en", ["could not find which notebook file", "exercises/LEETCODE_LOG.md",
+                                f"({log_points:g} points) is left out of this score, not deducted"]),
+                        ("ko", ["노트북 파일을 찾지 못했습니다", "exercises/LEETCODE_LOG.md",
+                                f"({log_points:g}점)은 이 점수에서 빼 두었을 뿐 감점하지 않았습니다"])):
+        result = CheckResult(in_kernel, lang, None)
+        for view in (repr(result), result._repr_html_()):
+            assert all(w in view for w in words), (lang, view[-1500:])
+            assert "blank template" not in view.replace("still the blank template, which is not", "")
+
+
+def test_check_says_a_cause_once_and_names_no_file_a_notebook_lacks(tmp_path):
+    """A notebook with no log cell: the ten log checks fail for one reason, said once (not ten lines), in
+    the notebook's terms (its practice code, never a leetcode.py), in both languages."""
+    from grader.jupyter.check import CheckResult
+    from tests.conftest import grade
+
+    practice = (ROOT / "solutions" / "leetcode.py").read_text()
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(REFERENCE),
+                                         nbformat.v4.new_code_cell(practice)])
+    nbformat.write(nb, str(tmp_path / "lesson.ipynb"))
+    results = grade(tmp_path / "lesson.ipynb", hidden=False, keyword="leetcode_log")
+    failing = [t for t in results["tests"] if t["status"] != "passed"]
+    assert len(failing) == 10
+    for lang, words in (("en", "No LeetCode log was found in this notebook"),
+                        ("ko", "이 노트북에서 LeetCode 기록을 찾지 못했습니다")):
+        text = repr(CheckResult(results, lang, "leetcode_log"))
+        lines = [line for line in text.splitlines() if line.startswith("- ")]
+        assert len(lines) == 1 and words in lines[0], text
+        assert "leetcode.py" not in text
+        assert "leetcode.py" not in CheckResult(results, lang, None)._repr_html_()

@@ -20,6 +20,7 @@ MESSAGES = {
     "bug_concat_sincos": ("sinusoidal_pe", ["concatenated", "interleave"]),
     "bug_sin_only": ("sinusoidal_pe", ["cos"]),
     "bug_wrong_base": ("sinusoidal_pe", ["10000"]),
+    "bug_exponent_i": ("sinusoidal_pe", ["i/d_model instead of 2i/d_model"]),
     "bug_swapped_sincos": ("sinusoidal_pe", ["swapped", "row 0 reads 1, 0, 1, 0"]),
     "bug_positions_from_one": ("sinusoidal_pe", ["one position ahead", "start at 1"]),
     "bug_transposed": ("sinusoidal_pe", ["transposed", "one row per dimension"]),
@@ -40,6 +41,7 @@ MESSAGES = {
     "syntax_error": ("sinusoidal_pe", ["could not be imported", "SyntaxError", "embedding.py:"]),
     "missing_function": ("weight_tying", ["count_params"]),
     "import_loop": ("leetcode_practice", ["never finished"]),
+    "import_loop_stubs": ("leetcode_practice", ["never finished", "Not attempted"]),
     "stub": ("TokenAndPosEmbedding", ["Not attempted"]),
 }
 
@@ -99,3 +101,19 @@ def test_statuses_are_contract_values(graded):
     _name, _expect, results = graded
     assert {t["status"] for t in results["tests"]} <= {"passed", "failed", "error", "timeout"}
     assert results["score"] == pytest.approx(sum(t["score"] for t in results["tests"]))
+
+
+def test_a_file_that_never_imports_leaves_its_untouched_stubs_not_attempted(tmp_path_factory):
+    """A loop at module level costs what was written (my_pow: never finished); the stubs beside it are
+    not attempted, as they would be in a file that imports."""
+    results = computed_once(tmp_path_factory, "corpus-import_loop_stubs",
+                            lambda: _grade_case("import_loop_stubs", tmp_path_factory))
+    practice = [t for t in results["tests"] if t["task"] == "leetcode_practice"]
+    by_problem: dict[str, set[str]] = {}
+    for t in practice:
+        if t["status"] != "passed":
+            name = next(n for n in ("my_pow", "count_primes", "is_happy", "int_to_roman") if n in t["id"])
+            by_problem.setdefault(name, set()).add(t["feedback"]["status"])
+    assert by_problem.get("my_pow") == {"failed"}
+    assert by_problem.keys() - {"my_pow"} and all(by_problem[n] == {"not_started"} for n in by_problem
+                                                   if n != "my_pow"), by_problem

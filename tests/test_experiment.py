@@ -239,3 +239,34 @@ def test_a_nan_from_the_encoding_is_traced_to_sinusoidal_pe(tmp_path: Path) -> N
     results = grade_path(tmp_path, GradeOptions(hidden=False, keyword="test_short_training_run"))
     en = "\n".join(t["messages"]["en"] for t in results["tests"] if t["status"] != "passed")
     assert "nan loss at step 1" in en and "fix sinusoidal_pe first" in en and "not seeded" not in en, en
+
+
+def test_nan_losses_kept_as_tensors_are_nan_not_unseeded(tmp_path: Path) -> None:
+    """train_reversal keeping `loss.detach()` (0-d tensors) with an encoding that makes NaN: the hidden
+    reproducibility check reads the numbers and says NaN and where from, never "not seeded" (a NaN
+    tensor equals nothing, so two identical runs compared as they are read as unseeded)."""
+    import torch
+
+    from grader.core.feedback import GradeFailure
+    from lesson_embedding_pe import experiment as X
+
+    nan = torch.tensor(float("nan"))
+    with pytest.raises(GradeFailure) as raised:
+        X.check_seeded([nan, nan], [nan, nan], "train_reversal")
+    assert "nan loss at step 1" in raised.value.message.en and "not seeded" not in raised.value.message.en
+    X.check_seeded([torch.tensor(2.5), 1.5], [2.5, torch.tensor(1.5)], "train_reversal")  # the same numbers
+    for f in (ROOT / "solutions").iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    code = (tmp_path / "embedding.py").read_text(encoding="utf-8")
+    planted = code.replace("    angle = pos * torch.exp(i2 * (-math.log(10000.0) / d_model))",
+                           "    angle = pos / (i2 * 0.0)  # 0/0 and p/0: NaN and inf", 1)
+    loop = (tmp_path / "reversal.py").read_text(encoding="utf-8")
+    kept = loop.replace("losses.append(loss.item())", "losses.append(loss.detach())", 1)
+    assert planted != code and kept != loop
+    (tmp_path / "embedding.py").write_text(planted, encoding="utf-8")
+    (tmp_path / "reversal.py").write_text(kept, encoding="utf-8")
+    results = grade_path(tmp_path, GradeOptions(hidden=True, keyword="test_same_seed_same_losses"))
+    (test,) = [t for t in results["tests"] if t["id"].endswith("test_same_seed_same_losses")]
+    en = test["messages"]["en"]
+    assert "nan loss at step 1" in en and "fix sinusoidal_pe first" in en
+    assert "not seeded" not in test["messages"]["en"] and "시드가 고정되지" not in test["messages"]["ko"]

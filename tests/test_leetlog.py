@@ -385,7 +385,13 @@ def test_easy_problem_warns_and_costs_half_point() -> None:
     not_medium = next(f for f in warnings if f.code == "not_medium")
     assert not_medium.problem == 2
     assert "Happy Number" in not_medium.message_en and "Easy" in not_medium.message_en
-    assert "lesson lists it" in not_medium.message_en and "Medium" in not_medium.message_ko
+    # the reason is the practice rule's own: the warm-up, whose code never counts; Medium only in the log
+    assert "warm-up, whose code never counts" in not_medium.message_en and "lesson lists it" not in (
+        not_medium.message_en)
+    assert "몸풀기 문제라 코드는 점수에 들어가지 않고" in not_medium.message_ko
+    from lesson_embedding_pe.practice import RULE
+
+    assert "warm up" in RULE[0] and "its code never counts" in RULE[0] and "몸풀기" in RULE[1]
     assert r.points == 5.5
 
 

@@ -153,8 +153,10 @@ def test_check_takes_the_log_the_lesson_declares_beside_the_kernels_cells(tmp_pa
     (tmp_path / log_name).write_text("# my log\n", encoding="utf-8")
     symbol = next(iter(lesson.home_modules))
     _kernel(monkeypatch, [f"def {symbol}(*args):\n    return None\n"])
-    folder = check_module._kernel_submission(tmp_path / "sub", DEFAULT_LESSON)
-    assert folder is not None and (folder / "kernel.ipynb").is_file()
+    staged = check_module._kernel_submission(tmp_path / "sub", DEFAULT_LESSON)
+    assert staged is not None and staged.notebook is None and staged.log_file == log_name
+    folder = staged.folder
+    assert (folder / "kernel.ipynb").is_file()
     assert (folder / log_name).read_text(encoding="utf-8") == "# my log\n"
 
 
@@ -167,8 +169,9 @@ def test_check_copies_no_log_for_a_lesson_that_declares_none(tmp_path, monkeypat
     (tmp_path / stray).write_text("# another lesson's log\n", encoding="utf-8")
     symbol = next(iter(lesson.home_modules))
     _kernel(monkeypatch, [f"def {symbol}(*args):\n    return None\n"])
-    folder = check_module._kernel_submission(tmp_path / "sub", "attention")
-    assert folder is not None and sorted(p.name for p in folder.iterdir()) == ["kernel.ipynb"]
+    staged = check_module._kernel_submission(tmp_path / "sub", "attention")
+    assert staged is not None and staged.log_file is None
+    assert sorted(p.name for p in staged.folder.iterdir()) == ["kernel.ipynb"]
 
 
 # -- the release ------------------------------------------------------------------------------------

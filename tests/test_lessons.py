@@ -8,6 +8,7 @@ with its entry point, in a folder on the path, and graded through `grade` in a f
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import subprocess
@@ -316,3 +317,65 @@ def test_every_installed_lessons_package_is_hidden_from_the_worker(toy: Path) ->
     assert str((toy / "arith_lesson").resolve()) in folders
     assert "arith_lesson" not in sys.modules  # found by its spec, not imported
     assert str((toy / "arith_lesson").resolve()) in hidden_paths(SandboxPolicy(hide=folders), bound=False)
+
+
+def test_another_lessons_folder_is_said_and_its_history_kept(toy: Path, tmp_path: Path) -> None:
+    """`grade --lesson embedding-pe` in an arith repo: the reports say whose folder it is and how to grade
+    it as that, the arith run in reports/ is kept (no "since the last run" across lessons), and this run
+    goes to reports/<lesson>/."""
+    repo = tmp_path / "repo"
+    submit(repo / "exercises", "def double(x):\n    return 2 * x\n", "Doubled.")
+    (repo / "pyproject.toml").write_text('[tool.grade]\nlesson = "arith"\n', encoding="utf-8")
+    assert grade("--lang", "en", "-q", cwd=repo).returncode == 0
+    own = (repo / "reports" / "results.json").read_text(encoding="utf-8")
+    for lang, words in (("en", "This folder belongs to the Arithmetic warm-up lesson (its pyproject.toml "
+                                'says lesson = "arith")'),
+                        ("ko", "이 폴더는 산수 준비 운동 실습의 것입니다")):
+        proc = grade("--lesson", DEFAULT_LESSON, "-k", "sinusoidal_pe", "--lang", lang, "-q", cwd=repo)
+        assert proc.returncode in (0, 1), proc.stderr[-2000:]
+        assert (repo / "reports" / "results.json").read_text(encoding="utf-8") == own  # kept
+        mine = repo / "reports" / DEFAULT_LESSON
+        results = json.loads((mine / "results.json").read_text(encoding="utf-8"))
+        assert results["other_lesson"]["name"] == "arith"
+        # the first run of this lesson here compares with nothing (never with arith's run); the second
+        # with the first
+        assert ("previous" in results) is (lang == "ko")
+        for page in ("summary.txt", "feedback.html", "feedback.md"):
+            text = html.unescape((mine / page).read_text(encoding="utf-8"))
+            assert words in text and "grade --lesson arith" in text, (lang, page, text[:800])
+
+
+def test_a_folder_is_told_by_its_files_where_no_project_names_its_lesson(toy: Path, tmp_path: Path) -> None:
+    from grader.engine.other_lesson import other_lesson
+
+    folder = submit(tmp_path / "sub", "def double(x):\n    return 2 * x\n")
+    default = lessons.lookup(DEFAULT_LESSON).module
+    found = other_lesson(folder, default)
+    assert found is not None and found["name"] == "arith" and found["files"] == ["arith.py"]
+    assert not found["project"]
+    assert other_lesson(folder, "arith_lesson") is None  # its own lesson
+    (folder / load_lesson(default).layout.modules[0]).with_suffix(".py").write_text("x = 1\n")
+    assert other_lesson(folder, default) is None  # one of the graded lesson's files is there: its folder
+
+
+def test_what_changed_names_the_graded_lessons_tasks_by_their_titles() -> None:
+    """"since the last run" in another lesson: its task titles, never its function names (the default
+    lesson's titles do not know them)."""
+    from grader.report.changes import change_view
+
+    tasks = [{"name": "causal_mask", "en": "Causal mask", "ko": "인과 마스크"},
+             {"name": "CausalSelfAttention", "en": "Causal multi-head self-attention", "ko": "인과 멀티헤드"}]
+    results = {
+        "score": 5.0, "max_score": 5.0, "lesson": {"name": "attention", "tasks": tasks},
+        "tasks": {"causal_mask": {"score": 2.0, "max_score": 2.0}, "CausalSelfAttention": {"score": 3.0,
+                                                                                         "max_score": 3.0}},
+        "tests": [],
+        "previous": {"score": 2.0, "max_score": 5.0, "when": "2026-01-01T10:00:00Z", "failed": ["a"],
+                     "tasks": {"causal_mask": {"score": 0.0, "max_score": 2.0},
+                               "CausalSelfAttention": {"score": 2.0, "max_score": 3.0}}},
+    }
+    for lang, words in (("en", ["Causal mask now passes", "Causal multi-head self-attention now passes"]),
+                        ("ko", ["인과 마스크", "인과 멀티헤드"])):
+        view = change_view(results, lang)
+        assert view is not None and all(w in view["text"] for w in words), view
+        assert "causal_mask" not in view["text"] and "CausalSelfAttention" not in view["text"]

@@ -157,8 +157,23 @@ def test_a_failing_cell_costs_only_what_it_defines(tmp_path):
         assert scores[task][0] == scores[task][1] > 0, failed_messages(results, task)[:600]
     assert any(n["reason"] == "syntax" and n["cell"] == 1 for n in notes_of(results))
     text = failed_messages(results, "weight_tying")
-    assert "Expected `TinyLM` from your notebook; found none: cell 1 defines it but does not parse" in text
-    assert "셀 1에서 정의하지만 문법 오류가" in failed_messages(results, "weight_tying", "ko")
+    # the check's words agree with the cell's note (the rest of the cell ran: sinusoidal_pe passes)
+    assert ("Expected `TinyLM` from your notebook; found none: cell 1 defines it, but that statement does "
+            "not parse") in text and "(the rest of the cell was)" in text
+    assert "nothing in that cell" not in text
+    ko = failed_messages(results, "weight_tying", "ko")
+    assert "셀 1에서 정의하지만 그 문장에 문법 오류가" in ko and "셀의 나머지는 실행했습니다" in ko
+    note = next(n for n in notes_of(results) if n["reason"] == "syntax")
+    assert "the rest of the cell was" in note["messages"]["en"]
+    assert "셀의 나머지는 실행했습니다" in note["messages"]["ko"]
+    # every check the cell costs is one cause: one card, counted once
+    from grader.report.cards import build_cards
+    from grader.report.view import failure_rows
+
+    cards, _ = build_cards(failure_rows(results, "en", "lesson.ipynb"), "en")
+    missing = [c for c in cards if any("found none: cell 1" in f["text"] for f in c["checks"])]
+    assert len(missing) == 1 and missing[0]["count"] == len(
+        [t for t in results["tests"] if "found none: cell 1" in t["message"]]), [c["count"] for c in cards]
 
 
 def test_py_files_with_demos_and_an_unguarded_experiment_get_full_marks(tmp_path):

@@ -29,7 +29,8 @@ from tests.conftest import ROOT, grade
 
 KEYWORD = "leetcode_practice"
 STUB = {name: f'    raise NotImplementedError("leetcode_practice: {name}")\n' for name in PROBLEMS}
-WRONG_POW = "    return x ** abs(n)  # wrong for a negative n\n"
+# by hand, as the stub asks, but wrong for a negative n (Python's own ** is refused by the rule itself)
+WRONG_POW = "    out = 1.0\n    for _ in range(abs(n)):\n        out *= x\n    return out  # n < 0: wrong\n"
 
 
 def submission(tmp_path: Path, bodies: dict[str, str]) -> Path:
@@ -232,3 +233,28 @@ def test_a_check_under_its_cause_drops_label_and_cause_together(text: str, cause
     from grader.report.text import _without
 
     assert _without(text, cause) == left
+
+
+def test_the_stubs_raise_left_above_a_written_body_is_an_attempt_told_as_such(tmp_path: Path) -> None:
+    """`raise NotImplementedError` left as the first line of a working count_primes: the code never runs,
+    which the practice says (failed, "delete that line"), never "not attempted" beside a log review that
+    reads the same function as solved."""
+    source = (ROOT / "solutions" / "leetcode.py").read_text()
+    body = source.split('    """Number of primes strictly below n (sieve of Eratosthenes)."""\n', 1)[1]
+    body = body.split("\n\n\n", 1)[0] + "\n"
+    left_above = '    raise NotImplementedError("leetcode_practice: count_primes")\n\n' + body
+    sub = submission(tmp_path, {"count_primes": left_above, "int_to_roman": STUB["int_to_roman"]})
+    results = grade(sub, hidden=False, keyword=f"{KEYWORD} or leetcode_log")
+    assert practice(results) == (2.0, 4.0)
+    primes = [t for t in results["tests"] if t["task"] == KEYWORD and "count_primes" in t["id"]
+              and t["status"] != "passed"]
+    assert primes and all(t["feedback"]["status"] == "failed" for t in primes)
+    for t in primes:
+        assert "never runs" in t["messages"]["en"] and "Delete that line" in t["messages"]["en"]
+        assert "실행되지 않습니다" in t["messages"]["ko"] and "지우세요" in t["messages"]["ko"]
+        assert "Not attempted" not in t["messages"]["en"]
+    # the untouched stub is still not started; the log's problem check agrees the code is there
+    roman = [t for t in results["tests"] if "int_to_roman" in t["id"] and t["task"] == KEYWORD]
+    assert all(t["message"].startswith("Not attempted") for t in roman if t["status"] != "passed")
+    problem2 = [t for t in results["tests"] if t["id"].endswith("[problem2-problem]")]
+    assert [t["status"] for t in problem2] == ["passed"]

@@ -263,3 +263,27 @@ def test_a_windows_student_gets_full_marks_from_the_student_copy(tmp_path):
     assert results["suites"] == ["public"], done.stderr[-2000:]
     assert results["score"] == results["max_score"] > 0, [
         (t["id"], t["message"][:200]) for t in results["tests"] if t["status"] != "passed"]
+
+
+def test_a_cp949_file_graded_by_conversion_is_said_not_ignored(tmp_path):
+    """A .py saved in CP949 without a cookie: the kit converts and grades it (full marks), and every page
+    says Python itself refuses it and how to save it, never under "Ignored"; the claim is true."""
+    from grader.report.render import render_html, render_markdown
+    from grader.report.text import text_summary
+
+    sub = tmp_path / "sub"
+    shutil.copytree(ROOT / "solutions", sub)
+    source = (sub / "embedding.py").read_text(encoding="utf-8") + "\n# 한국어 주석: 위치 인코딩\n"
+    (sub / "embedding.py").write_bytes(source.encode("cp949"))
+    python = subprocess.run([sys.executable, "embedding.py"], cwd=sub, capture_output=True, text=True)
+    assert "SyntaxError: Non-UTF-8 code" in python.stderr  # what the page says Python does
+    results = grade(sub, hidden=False, keyword="sinusoidal_pe")
+    assert results["score"] == results["max_score"] > 0
+    for lang, words in (("en", "embedding.py is saved in the Korean Windows encoding (CP949), not UTF-8"),
+                        ("ko", "embedding.py는 저장 인코딩이 UTF-8이 아니라 한국어 Windows 인코딩(CP949)"
+                               "입니다")):
+        summary = text_summary(results, lang, "sub")
+        assert words in summary and ("Python itself refuses" in summary or "실행하지 못합니다" in summary)
+        assert "Ignored" not in summary and "무시한 항목" not in summary, summary
+        for page in (render_html(results, lang, "sub"), render_markdown(results, lang, "sub")):
+            assert words in page, lang

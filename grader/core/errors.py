@@ -26,12 +26,14 @@ class StudentRaised(StudentProblem):
 
 
 class NotAttempted(StudentProblem):
-    """The function still raises NotImplementedError."""
+    """The function still raises NotImplementedError. ``code_below``: the raise is the stub's, left above
+    a body the student wrote (which never runs): an attempt, told as such."""
 
-    def __init__(self, message: str, where: dict | None = None):
+    def __init__(self, message: str, where: dict | None = None, code_below: bool = False):
         super().__init__(message)
         self.message = message
         self.where = where
+        self.code_below = code_below
 
 
 class MissingName(StudentProblem):
@@ -41,12 +43,16 @@ class MissingName(StudentProblem):
 
 
 class ImportFailed(StudentProblem):
-    def __init__(self, module: str, kind: str, message: str, where: dict | None):
+    """A student module that did not import. ``near``: for one not there, a file of the submission named
+    close to it (embeddings.py for embedding.py), the likely rename."""
+
+    def __init__(self, module: str, kind: str, message: str, where: dict | None, near: str | None = None):
         super().__init__(f"{module}.py: {kind}: {message}")
         self.module = module
         self.kind = kind
         self.message = message
         self.where = where
+        self.near = near
 
 
 class WorkerCrashed(StudentProblem):
@@ -61,6 +67,8 @@ class WorkerCrashed(StudentProblem):
 class WorkerTimeout(StudentProblem):
     status = "timeout"
 
-    def __init__(self, seconds: float):
-        super().__init__(f"no answer within {seconds:g} s")
+    def __init__(self, seconds: float, what: str = "", whole: bool = False):
+        super().__init__(f"{what or 'no answer'}: no answer within {seconds:g} s")
         self.seconds = seconds
+        self.what = what  # the call that timed out ("count_primes(997)"), "" where unknown
+        self.whole = whole  # the whole submission's time budget ran out, not one call's

@@ -144,6 +144,14 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
     """A message and a status (failed/error/timeout) for any test exception."""
     if isinstance(exc, GradeFailure):
         return exc.message, "failed"
+    if isinstance(exc, NotAttempted) and exc.code_below:
+        en_at, ko_at = _at(exc.where)
+        return Message(
+            f"Your code never runs: the stub's `raise NotImplementedError` is still above it{en_at}, so "
+            "every call stops there. Delete that line.",
+            f"작성한 코드가 실행되지 않습니다: 스텁의 `raise NotImplementedError`가 코드 위에 남아 있어"
+            f"{ko_at} 모든 호출이 거기서 멈춥니다. 그 줄을 지우세요.",
+        ), "failed"
     if isinstance(exc, NotAttempted):
         en_at, ko_at = _at(exc.where)
         return Message(
@@ -164,6 +172,13 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
         ), "failed"
     if isinstance(exc, ImportFailed):
         en_at, ko_at = _at(exc.where)
+        if exc.kind == "missing" and exc.near:
+            return Message(
+                f"Expected {exc.module}.py in the submission; it is not there, but {exc.near} is: rename it "
+                f"to {exc.module}.py (the grader imports it by that name).",
+                f"제출물에 {exc.module}.py가 있어야 하는데 없고, 대신 {particle(exc.near, '이')} 있습니다: "
+                f"{exc.module}.py로 이름을 바꾸세요(채점기는 이 이름으로 import합니다).",
+            ), "failed"
         if exc.kind == "missing":
             return Message(
                 f"Expected {exc.module}.py in the submission; it is not there.",
@@ -199,12 +214,21 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
             f"{exc.module}.py를 import할 수 없습니다: {exc.kind}: {exc.message}{ko_at}. import가 될 때까지 "
             f"이 파일의 모든 테스트가 실패합니다. `python -c \"import {exc.module}\"`로 오류를 확인하세요.",
         ), "failed"
-    if isinstance(exc, WorkerTimeout):
+    if isinstance(exc, WorkerTimeout) and exc.whole:
         return Message(
-            f"Your code gave no answer within {exc.seconds:g} s and was stopped: an infinite loop, or far "
+            f"The whole submission's time ({exc.seconds:g} s) ran out before this check: earlier calls used "
+            "it up (an infinite loop, or far more work than needed, in one of them).",
+            f"제출물 전체에 주어진 시간({exc.seconds:g}초)이 이 검사 전에 다 떨어졌습니다: 앞선 호출이 다 "
+            "썼습니다(그중 하나의 무한 루프나 필요 이상으로 많은 계산).",
+        ), "timeout"
+    if isinstance(exc, WorkerTimeout):
+        what_en = f"`{exc.what}`" if exc.what else "Your code"
+        what_ko = f"`{exc.what}`" if exc.what else "코드"
+        return Message(
+            f"{what_en} gave no answer within {exc.seconds:g} s and was stopped: an infinite loop, or far "
             "more work than needed?",
-            f"{exc.seconds:g}초 안에 답이 없어 중단했습니다: 무한 루프이거나 필요 이상으로 많은 계산을 하고 "
-            "있지 않나요?",
+            f"{particle(what_ko, '이')} {exc.seconds:g}초 안에 답하지 않아 중단했습니다: 무한 루프이거나 "
+            "필요 이상으로 많은 계산을 하고 있지 않나요?",
         ), "timeout"
     if isinstance(exc, WorkerCrashed) and "over the disk budget" in str(exc):  # grader/sandbox/budget.py
         return Message(
@@ -251,13 +275,16 @@ def finding_of(exc: BaseException) -> Finding:
     place in the student's code it names and the command that shows the error."""
     if isinstance(exc, GradeFailure):
         return exc.finding
-    if isinstance(exc, NotAttempted):
-        return Finding(status="not_started", where=_place(exc.where))
+    if isinstance(exc, NotAttempted):  # the stub's raise left above written code: an attempt that fails
+        return Finding(status="failed" if exc.code_below else "not_started", where=_place(exc.where))
     # a file that does not import, or lacks a name, fails every check that needs it, in any task: one
     # cause (report/cards.py's SHARED_CAUSES), told once
     if isinstance(exc, ImportFailed):
         # reversal.py fails to import because embedding.py it imports has the error: embedding.py's cause
         broken = str((exc.where or {}).get("file") or f"{exc.module}.py")
+        absent = re.fullmatch(r"No module named '(\w+)'", exc.message.strip())
+        if exc.kind == "ModuleNotFoundError" and absent:  # reversal.py imports embedding.py, not there:
+            broken = f"{absent[1]}.py"  # that missing file's cause, one card with its own checks
         shared = Cause("", "", f"import:{broken.rsplit('/', 1)[-1].removesuffix('.py')}")
         if exc.kind not in ("missing", "timeout", "NotATextFile", "crash"):
             return Finding(command=f'python -c "import {exc.module}"', where=_place(exc.where), cause=shared)

@@ -30,11 +30,17 @@ def summarize(results: dict[str, Any], when: float) -> Previous:
 
 
 def comparable(old: dict[str, Any], new: dict[str, Any]) -> bool:
-    """Runs of the same submission, suites and filter (an unreadable run compares with nothing)."""
+    """Runs of the same lesson, submission, suites and filter (an unreadable run compares with nothing)."""
     if old.get("error") or new.get("error") or not old.get("tests"):
         return False
     return (old.get("submission") == new.get("submission") and old.get("suites") == new.get("suites")
-            and _keyword(old) == _keyword(new))
+            and _keyword(old) == _keyword(new) and _lesson(old) in (None, _lesson(new)))
+
+
+def _lesson(results: dict[str, Any]) -> str | None:
+    """The lesson a run graded (None: results from before runs recorded it)."""
+    lesson = results.get("lesson")
+    return str(lesson.get("name")) if isinstance(lesson, dict) and lesson.get("name") else None
 
 
 def _keyword(results: dict[str, Any]) -> str | None:
@@ -52,6 +58,12 @@ def _read(path: Path) -> dict[str, Any] | None:
 def prepare(results: Results, out: Path, keyword: str | None) -> Path:
     """Mark a filtered run, attach ``previous``; the folder to write this run's results and reports to."""
     target = out
+    held = _read(out / "results.json")
+    mine = _lesson(dict(results))
+    if held is not None and mine and _lesson(held) not in (None, mine):
+        # the folder holds another lesson's run (`grade --lesson B` where A is graded): kept, this one
+        # goes beside it, in a sub-folder named after its lesson
+        target = out = out / mine
     if keyword:
         mark: Filter = {"keyword": keyword}
         full = _read(out / "results.json")

@@ -145,6 +145,8 @@ class Results(TypedDict):
     filter: NotRequired[Filter]  # a `grade -k` run: only some tests ran
     lesson: NotRequired[LessonRecord]  # absent from results written before lessons were recorded
     ta_checks: NotRequired[list[dict]]  # checks passed provisionally, for a TA (engine/tachecks.py)
+    # the submission is another lesson's (engine/other_lesson.py): {"name", "title", "project", "files"}
+    other_lesson: NotRequired[dict]
 
 
 # What the reports read: a Results, or a view of one made for a reader (report/gradescope.py's

@@ -20,6 +20,7 @@ from grader.engine.lesson_api import Lesson, load_lesson
 from grader.engine.lessons import lesson_record, private_folders
 from grader.engine.locate import add_locations
 from grader.engine.options import GradeOptions, UsageProblem
+from grader.engine.other_lesson import other_lesson
 from grader.engine.plugin import GradingPlugin
 from grader.engine.results import Results
 from grader.engine.scoring import build_results
@@ -198,6 +199,9 @@ def grade_path(path: Path, options: GradeOptions) -> Results:
         checks = ta_checks_of(lesson, results)
         if checks:
             results["ta_checks"] = checks
+        mismatch = other_lesson(path, options.lesson)
+        if mismatch:
+            results["other_lesson"] = mismatch
         results["duration"] = round(time.monotonic() - started, 2)
         return results
     finally:

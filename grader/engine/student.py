@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from grader.core import tamper, testkit
-from grader.core.errors import ImportFailed, StudentProblem, StudentRaised
+from grader.core.errors import ImportFailed, NotAttempted, StudentProblem, StudentRaised
 from grader.core.feedback import Evidence, fail
 from grader.core.source import SourceView, sources_of, student_imports
 from grader.engine import reuse, withheld
@@ -25,6 +26,26 @@ class Outcome:
     @property
     def raised(self) -> str | None:
         return self.error.type_name if self.error else None
+
+
+def _stub_raise(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.Raise | None:
+    """The ``raise NotImplementedError`` of a body that is only that (a docstring, ``pass``, ``...``
+    aside); None for a body with code of its own."""
+    body = list(fn.body)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    raised = None
+    for stmt in body:
+        filler = isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)  # '...', a string
+        if isinstance(stmt, ast.Pass) or filler:
+            continue
+        target = stmt.exc.func if isinstance(stmt, ast.Raise) and isinstance(stmt.exc, ast.Call) else (
+            stmt.exc if isinstance(stmt, ast.Raise) else None)
+        if isinstance(target, ast.Name) and target.id == "NotImplementedError" and raised is None:
+            raised = stmt
+            continue
+        return None
+    return raised if isinstance(raised, ast.Raise) else None
 
 
 class Student:
@@ -112,10 +133,37 @@ class Student:
             raise TypeError(f"student.call takes a graded name (a str such as 'causal_mask') or a Remote the "
                             f"worker gave back, not a {type(name).__name__}")
         module = self.home.get(name)
-        self.ensure_module(module or name.split(".")[0])
+        try:
+            self.ensure_module(module or name.split(".")[0])
+        except ImportFailed as exc:
+            # a file that does not import (a loop at module level, a syntax error elsewhere) leaves an
+            # untouched stub what it was: not attempted, not a failure of code never written
+            stub = None if exc.kind in ("missing", "NotATextFile") else self._stub(module, name)
+            if stub is not None:
+                raise NotAttempted(f"{name} still raises NotImplementedError", stub) from None
+            raise
         self._seed_worker()
         target = f"{module}.{name}" if module else name  # the worker knows no lesson: it is told where
         return self.client.request({"op": "call", "target": target}, args, kwargs, timeout)
+
+    def _stub(self, module: str | None, name: str) -> dict | None:
+        """Where ``name``'s definition in ``module``.py still is the stub (read with ``ast``): its body (or
+        every method's) only a docstring, ``pass``/``...`` and ``raise NotImplementedError``; None
+        otherwise."""
+        mod, _, attr = name.rpartition(".") if module is None else (module, "", name)
+        found = self.sources.file(f"{mod}.py") if mod else None
+        tree = found.tree if found is not None else None
+        kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+        node = next((n for n in (tree.body if tree is not None else [])
+                     if isinstance(n, kinds) and n.name == attr), None)
+        if node is None:
+            return None
+        bodies = ([m for m in node.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+                  if isinstance(node, ast.ClassDef) else [node])
+        raises = [r for b in bodies if (r := _stub_raise(b)) is not None]
+        if not bodies or len(raises) != len(bodies):
+            return None
+        return {"file": f"{mod}.py", "line": raises[0].lineno, "code": ast.unparse(raises[0])[:120]}
 
     def ensure_module(self, module: str) -> None:
         """Import ``module``, the student modules it imports first (read from the source, not run).

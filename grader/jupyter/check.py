@@ -20,10 +20,12 @@ import re
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grader.core.lang import default_lang
+from grader.jupyter.where import FoundNotebook, kernel_notebook
 
 if TYPE_CHECKING:
     from grader.engine.lesson_api import Lesson
@@ -73,6 +75,9 @@ class CheckResult:
             lines += [at_submit["head"], *(f"- {i['line']}" for i in at_submit["items"])]
         if self.results.get("error"):
             lines.append(str(self.results["error"]))
+        note = check_note(self)
+        if note:
+            lines.append(note)
         from grader.report.cards import build_cards
         from grader.report.markup import without_picture
 
@@ -101,7 +106,8 @@ def check(task: str | None = None, *, lang: str | None = None, path: str | os.Pa
     """
     chosen = lang if lang in ("ko", "en") else default_lang()
     with tempfile.TemporaryDirectory(prefix="gk-check-") as tmp:
-        target = Path(path) if path is not None else _kernel_submission(Path(tmp) / "submission", lesson)
+        staged = _kernel_submission(Path(tmp) / "submission", lesson) if path is None else None
+        target = Path(path) if path is not None else staged.folder if staged is not None else None
         if target is None:
             target = Path("exercises") if Path("exercises").is_dir() else Path.cwd()
         out = Path(tmp) / "out"
@@ -118,6 +124,10 @@ def check(task: str | None = None, *, lang: str | None = None, path: str | os.Pa
                        "error": message[-1] if message else f"grade exited with status {proc.returncode}"}
         else:
             results = json.loads(report.read_text(encoding="utf-8"))
+    if staged is not None:  # say which notebook (and log) was read; never a deduction for a log not seen
+        from grader.jupyter.log_note import note_the_log
+
+        note_the_log(results, staged.notebook, staged.log_file, _lesson(lesson))
     remember(results, (task or "", str(path) if path is not None else "", lesson or ""))
     return CheckResult(results, chosen, task, lesson)
 
@@ -169,17 +179,28 @@ def kernel_cells() -> list[str] | None:
     return [c for c in cells[:-1] if c.strip() != current]
 
 
-def _kernel_submission(folder: Path, lesson: str | None = None) -> Path | None:
+@dataclass(frozen=True)
+class KernelSubmission:
+    """The kernel's cells staged as a submission: ``folder``, the notebook file they were matched with
+    (None where no front end said which) and the log file copied beside them (None: none)."""
+
+    folder: Path
+    notebook: FoundNotebook | None
+    log_file: str | None
+
+
+def _kernel_submission(folder: Path, lesson: str | None = None) -> KernelSubmission | None:
     """The kernel's cells as a notebook in ``folder``: with the saved notebook's Markdown (its log cell,
     never exercises/'s log file, so check() and `grade lesson.ipynb` read the same log), else with the
-    log file beside it when Jupyter does not say which notebook runs."""
+    log file beside it when no front end says which notebook runs."""
     cells = kernel_cells()
     if cells is None or not _defines_the_lesson(cells, _graded_names(lesson)):
         return None  # a plain session, or a notebook that imports from exercises/: grade the files
     import nbformat
 
     folder.mkdir(parents=True)
-    saved = _saved_cells()
+    found = _saved_notebook()
+    saved = found.cells if found is not None else []
     aligned = aligned_cells(cells, saved)
     if aligned is not None:  # cell numbers as in the saved notebook: "cell 12" here is cell 12 in grade
         nb = nbformat.v4.new_notebook(cells=aligned)
@@ -187,16 +208,16 @@ def _kernel_submission(folder: Path, lesson: str | None = None) -> Path | None:
         nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
         nb.cells += [c for c in saved if c.get("cell_type") == "markdown"]
     nbformat.write(nb, str(folder / "kernel.ipynb"))
-    if saved:  # the notebook is the submission: its log cell is the log, as in `grade lesson.ipynb`
-        return folder
-    # No saved notebook to read the log cell from (Jupyter did not say which file): the log file, if any
+    if found is not None:  # the notebook is the submission: its log cell is the log, as in `grade x.ipynb`
+        return KernelSubmission(folder, found, None)
+    # No notebook to read the log cell from (no front end said which file): the log file, if any
     declared = _lesson(lesson)
     log_name = declared.layout.log_name if declared is not None else None
     for log in (Path(log_name), Path("exercises") / log_name) if log_name else ():
-        if log_name and log.is_file():
-            (folder / log_name).write_bytes(log.read_bytes()[:1024 * 1024])
-            break
-    return folder
+        if log.is_file():
+            (folder / log.name).write_bytes(log.read_bytes()[:1024 * 1024])
+            return KernelSubmission(folder, None, log.as_posix())
+    return KernelSubmission(folder, None, None)
 
 
 def _lesson(lesson: str | None) -> Lesson | None:
@@ -226,21 +247,11 @@ def _defines_the_lesson(cells: list[str], names: set[str]) -> bool:
 _TOP_DEFS = re.compile(r"^(?:async\s+def|def|class)\s+(\w+)", re.M)
 
 
-def _saved_cells() -> list:
-    """The cells of the notebook file this kernel runs, when Jupyter says which (as saved last)."""
-    import nbformat
-
+def _saved_notebook() -> FoundNotebook | None:
+    """The notebook this kernel runs, as saved (Colab: as open), where a front end says which."""
     ipython = sys.modules.get("IPython")
     shell = ipython.get_ipython() if ipython is not None else None
-    where = (getattr(shell, "user_ns", {}) or {}).get("__session__") or os.environ.get("JPY_SESSION_NAME", "")
-    path = Path(str(where))
-    if not where or path.suffix != ".ipynb" or not path.is_file() or path.stat().st_size > 16 * 1024 * 1024:
-        return []
-    try:
-        saved = nbformat.read(str(path), as_version=4)
-    except Exception:  # an unreadable file only costs the log and the cell numbers
-        return []
-    return list(saved.cells)
+    return kernel_notebook(getattr(shell, "user_ns", None))
 
 
 def aligned_cells(history: list[str], saved: list) -> list | None:
@@ -332,6 +343,12 @@ def no_match(result: CheckResult) -> str:
     return w["none"] + w["try"].format(names=listed) + "."
 
 
+def check_note(result: CheckResult) -> str:
+    """What check() read, in the reader's language ("" where it says nothing): log_note.py wrote it."""
+    note = result.results.get("check_note") or {}
+    return str(note.get(result.lang) or note.get("en") or "")
+
+
 def render_html(result: CheckResult) -> str:
     """The report's feedback for a notebook output: score, tasks, each failing check, cells not run."""
     from grader.report.cards import build_cards
@@ -366,8 +383,12 @@ def render_html(result: CheckResult) -> str:
                          f'{e(at_submit["head"])}</strong></p><ul>')
             parts += [f'<li>{code_spans(i["line"])}</li>' for i in at_submit["items"]]
             parts.append("</ul>")
-    elif not r.get("error"):
+    elif not r.get("error") and not r.get("left_out_tasks"):
         parts.append(f'<p class="mid">{html.escape(no_match(result))}</p>')
+    note = check_note(result)
+    if note:
+        level = "mid" if (r.get("check_note") or {}).get("left_out") else "muted"
+        parts.append(f'<p class="{level}" data-check-note>{code_spans(note)}</p>')
     change = change_view(r, result.lang)
     if change:
         rest = f': {e(change["rest"])}' if change["rest"] else "."
@@ -414,7 +435,10 @@ def render_html(result: CheckResult) -> str:
         parts += [f'<li>{e(n["task_title"])} (−{n["lost"]:g}): {code_spans(n["text"])}</li>'
                   for n in not_started]
         parts.append("</ul>")
+    left_out = set(r.get("left_out_tasks") or ())
     for section in lesson_sections(r, result.lang):  # the graded lesson's own blocks, as in feedback.html
+        if section["task"] in left_out:  # a log check() did not see: no review of it
+            continue
         key = e(section["key"])
         parts.append(f'<h4 id="lesson-{key}">{e(section["title"])}</h4>'
                      f'<div class="lesson-section" data-section="{key}">{section["html"]}</div>')

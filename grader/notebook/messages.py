@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 
 from grader.core.feedback import worded
-from grader.core.finding import Finding, Said
+from grader.core.finding import Cause, Finding, Said
 from grader.core.lang import particle
 
 _COLAB = ("google.colab", "google")
@@ -142,22 +142,25 @@ def missing_name_hint(notes: Iterable[dict], message: str, source: str = "", *,
     # "Expected `NAME` from your notebook; found none…" / "노트북에 `NAME`이 있어야 하는데 없습니다…"
     expected = Said(f"`{name}` from your notebook", f"노트북에 {particle(f'`{name}`', '이')} 있어야 함")
 
-    def missing(found: Said, fix: Said | None = None, then: str = ". ") -> tuple[Said, Finding]:
+    def missing(found: Said, fix: Said | None = None, then: str = ". ",
+                cause: Cause | None = None) -> tuple[Said, Finding]:
         """``then`` joins the found and the fix: ". " or ": " (a fix that explains what was found)."""
         rest = f"{then}{{fix}}" if fix else "."
-        finding = Finding(expected=expected, found=found, fix=fix)
+        finding = Finding(expected=expected, found=found, fix=fix, cause=cause)
         wording = Said("Expected {expected}; found {found}" + rest, "{expected_stem} 하는데 {found}" + rest)
         return worded(finding, wording), finding
 
     for n in listed:
         if n.get("reason") == "syntax" and name in n.get("defines", []):
+            # as the cell's note says it (describe): that statement was not run, the rest of the cell was;
+            # every check it costs shares one cause, the cell (one card, counted once)
             return missing(
-                Said(f"none: cell {n['cell']} defines it but does not parse ({n.get('detail', '')}), so "
-                     "nothing in that cell ran",
-                     f"없습니다: 셀 {n['cell']}에서 정의하지만 문법 오류가 있어"
-                     f"({n.get('detail', '')}) 그 셀은 "
-                     "전혀 실행되지 않았습니다"),
-                Said("Fix that cell and grade again.", "그 셀을 고친 뒤 다시 채점하세요."))
+                Said(f"none: cell {n['cell']} defines it, but that statement does not parse "
+                     f"({n.get('detail', '')}), so it was not run (the rest of the cell was)",
+                     f"없습니다: 셀 {n['cell']}에서 정의하지만 그 문장에 문법 오류가 있어"
+                     f"({n.get('detail', '')}) 실행하지 않았습니다(셀의 나머지는 실행했습니다)"),
+                Said("Fix that line and grade again.", "그 줄을 고친 뒤 다시 채점하세요."),
+                cause=Cause("", "", f"missing:syntax:cell {n['cell']}"))
     for n in listed:  # its definition was skipped or failed: say which cell and why
         if name in defined_names(str(n.get("code", ""))):
             why = describe(n)

@@ -72,7 +72,9 @@ def cause_key(row: dict[str, Any]) -> str:
     cause = row["record"].cause
     if cause is not None and (cause.key or cause.en.strip()):
         return f"cause:{cause.key}" if cause.key else f"cause:{cause.en.strip()}"
-    return f"test:{row['id']}"
+    # checks of one task saying the very same thing are one cause, told once (not once per check)
+    text = " ".join(str(row.get("text") or "").split())
+    return f"text:{text}" if text else f"test:{row['id']}"
 
 
 def _order(card: dict[str, Any]) -> int:
@@ -142,7 +144,8 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
                                                rerun=translate(f"rerun_{rerun}", lang)))
             cause = first["text"] if n > 1 else ""
         cards.append({
-            "task": task, "task_title": first["task_title"], "checks": rows, "count": n,
+            "task": task, "task_title": _shared_title(_key, spans, first["task_title"], lang),
+            "checks": rows, "count": n,
             "task_rank": _order(first),
             "count_text": (translate("card_count_tasks", lang, n=n, k=len(spans)) if len(spans) > 1 else
                            translate("card_count", lang, n=n) if n > 1 else ""),
@@ -166,6 +169,17 @@ def build_cards(failures: list[Row], lang: str, rerun: str = "grade") -> tuple[l
         })
     lines.sort(key=_order)
     return cards, lines
+
+
+def _shared_title(key: str, spans: set[Any], title: str, lang: str) -> str:
+    """A card's heading: its task's title, or for a file that costs checks in several tasks (it does not
+    import) that file, never the first task it happens to cost (a 6-point task "−21")."""
+    if len(spans) < 2 or not key.startswith("cause:import:"):
+        return title
+    stem = key.removeprefix("cause:import:")
+    if stem == "notebook":  # a notebook is staged as notebook.py: the student knows it as the notebook
+        return "노트북" if lang == "ko" else "Your notebook"
+    return f"{stem}.py"
 
 
 def _task_command(command: str, task: str) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 from grader.engine.results import ResultsView
 from grader.report.i18n import translate
-from grader.report.lesson_tasks import task_order
+from grader.report.lesson_tasks import task_order, task_titles
 from grader.report.pending import pending
 from grader.report.view import task_title
 
@@ -99,12 +99,13 @@ def change_view(results: ResultsView, lang: str) -> dict[str, Any] | None:
     delta = float(results.get("score", 0.0)) - float(prev.get("score", 0.0))
     items: list[str] = []
     still: list[str] = []
+    titles = task_titles(results)  # the graded lesson's titles, never the default lesson's
     for c in task_changes(results):
         if c["kind"] == "new" or (c["kind"] == "still_fails" and c["score"] <= EPS):
             continue  # a task with nothing yet, then and now, is not news
         if c["kind"] == "still_fails" and not _worked_on(results, c["task"]):
             continue  # the same checks fail as before: the change was elsewhere
-        text = translate(f"change_{c['kind']}", lang, task=task_title(c["task"], lang),
+        text = translate(f"change_{c['kind']}", lang, task=task_title(c["task"], lang, titles),
                          delta=_signed(c["delta"]))
         (still if c["kind"] == "still_fails" else items).append(text)
     items += still[:STILL_SHOWN]
@@ -139,6 +140,22 @@ def filter_view(results: ResultsView, lang: str) -> dict[str, Any] | None:
     return {"keyword": mark.get("keyword", ""), "text": text}
 
 
+def lesson_banner(results: ResultsView, lang: str) -> str | None:
+    """What a run of another lesson's folder says first (engine/other_lesson.py): whose folder it is and
+    how to grade it as that; None for a folder of the lesson graded."""
+    other = results.get("other_lesson")
+    if not isinstance(other, dict) or not other.get("name"):
+        return None
+    name = str(other["name"])
+    title = (other.get("title") or {}).get(lang) or (other.get("title") or {}).get("en") or name
+    graded = ((results.get("lesson") or {}).get("title") or {}).get(lang) or \
+        (results.get("lesson") or {}).get("name") or "?"
+    why = (translate("other_lesson_project", lang, name=name) if other.get("project") else
+           translate("other_lesson_files", lang, files=", ".join(other.get("files") or [])))
+    return translate("other_lesson", lang, title=title, why=why, graded=graded, name=name,
+                     kept=translate("other_lesson_kept", lang))
+
+
 def nothing_to_fix(results: ResultsView, lang: str) -> str:
     """What a run without a failure says: "every test passed" only of a full run. A `-k` run speaks of
     the checks it ran, and of the full run's points still to fix where it knows them."""
@@ -157,4 +174,4 @@ def nothing_to_fix(results: ResultsView, lang: str) -> str:
     return text + hidden
 
 
-__all__ = ["change_view", "filter_view", "nothing_to_fix", "task_changes"]
+__all__ = ["change_view", "filter_view", "lesson_banner", "nothing_to_fix", "task_changes"]

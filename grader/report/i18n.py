@@ -102,6 +102,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "text_unreadable": ("Submission unreadable", "제출물을 읽을 수 없습니다"),
     "text_to_fix": ("To fix:", "고칠 것:"),
     "text_ignored": ("Ignored", "무시한 항목"),
+    "converted": ("Read with a conversion", "변환해서 읽은 파일"),
     "text_skipped": ("Skipped", "건너뜀"),
     "ci_hidden_details": ("Hidden test: its details are not shown.",
                           "숨은 테스트입니다: 자세한 내용은 공개되지 않습니다."),
@@ -134,6 +135,16 @@ STRINGS: dict[str, tuple[str, str]] = {
     "filter_full": ("Your full run ({score} / {max_score}) is kept in {report}.",
                     "전체 채점 결과({score} / {max_score})는 {report}에 그대로 있습니다."),
     "filter_here": ("This run's report: {report}.", "이번 실행의 보고서: {report}."),
+    "other_lesson": (
+        "This folder belongs to the {title} lesson ({why}), and it was graded as {graded}: these points are "
+        "not your score. Run `grade --lesson {name}` (or `grade` without --lesson){kept}.",
+        "이 폴더는 {title} 실습의 것입니다({why}). 그런데 {graded} 실습으로 채점했으므로 이 점수는 "
+        "여러분의 점수가 아닙니다. `grade --lesson {name}`(또는 --lesson 없이 `grade`)를 실행하세요{kept}."),
+    "other_lesson_project": ("its pyproject.toml says lesson = \"{name}\"",
+                             "pyproject.toml에 lesson = \"{name}\" 설정이 있음"),
+    "other_lesson_files": ("it holds {files}", "{files}이(가) 있음"),
+    "other_lesson_kept": ("; that lesson's results in this folder are kept",
+                          ". 이 폴더에 있던 그 실습의 결과는 그대로 둡니다"),
     "filter_no_full": ("Run grade without -k for your score.",
                        "전체 점수를 보려면 -k 없이 grade를 실행하세요."),
     # one card per mistake (report/cards.py)

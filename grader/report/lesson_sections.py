@@ -49,6 +49,7 @@ def lesson_sections(results: Mapping[str, Any], lang: str, *, report: bool = Fal
                 "heading": section.heading,
                 "late": section.late,
                 "document": section.document,
+                "task": section.task,
             }
         )
     return out

@@ -18,14 +18,21 @@ import jinja2
 from grader.engine.results import ResultsView
 from grader.paths import TEMPLATES, write_atomic
 from grader.report.cards import build_cards, not_counted_cards, tally, top_fixes
-from grader.report.changes import change_view, filter_view, nothing_to_fix
+from grader.report.changes import change_view, filter_view, lesson_banner, nothing_to_fix
 from grader.report.gradescope import build_gradescope, page_view, visible_view
 from grader.report.i18n import skip_reason, status_word, suites_ran, translate
 from grader.report.lesson_sections import document_summary, lesson_sections
 from grader.report.lesson_tasks import templates_of
 from grader.report.markup import code_spans, md_code_spans, without_picture
 from grader.report.pending import pending
-from grader.report.view import failure_rows, final_score, ignored_files, student_output, task_rows
+from grader.report.view import (
+    converted_files,
+    failure_rows,
+    final_score,
+    ignored_files,
+    student_output,
+    task_rows,
+)
 
 MD_LIMIT = 1_000_000  # bytes: under GitHub's 1 MiB job summary limit, with room to spare
 
@@ -125,11 +132,12 @@ def build_context(results: ResultsView, lang: str, path: str) -> dict[str, Any]:
         "chip_worth": lambda n: chip(n, "chip_worth", lang),
         "percent": round(100 * score / max_score) if max_score and not isinstance(score, str) else 0,
         "excused": isinstance(score, str),
-        "ignored_files": ignored_files(results),
+        "ignored_files": ignored_files(results), "converted_files": converted_files(results, lang),
         "tasks": task_rows(results, lang), "failures": failures, "cards": cards, "not_started": not_started,
         "fixes": top_fixes(cards, not_started), "not_counted": not_counted_cards(results, lang, path),
         "tally": tally(cards, not_started, lang),
         "change": change_view(results, lang), "filtered": filter_view(results, lang),
+        "other_lesson": lesson_banner(results, lang),
         "nothing_to_fix": nothing_to_fix(results, lang),
         "at_submit": pending(results, lang),  # what the hidden checks will take, with its amount
         "lesson_sections": sections,

@@ -19,11 +19,11 @@ from rich.table import Table
 from grader.core.lang import particle
 from grader.engine.results import Results, ResultsView
 from grader.report.cards import build_cards, not_counted_cards, tally, top_fixes
-from grader.report.changes import change_view, filter_view, nothing_to_fix
+from grader.report.changes import change_view, filter_view, lesson_banner, nothing_to_fix
 from grader.report.i18n import suites_ran, translate
 from grader.report.markup import without_picture
 from grader.report.pending import pending
-from grader.report.view import failure_rows, final_score, task_rows
+from grader.report.view import converted_files, failure_rows, final_score, task_rows
 
 STYLE = {"good": "green", "mid": "yellow", "bad": "red"}
 OTHER_CAUSES = 6  # lines of causes beyond the top three (the rest are counted)
@@ -77,9 +77,11 @@ def progress_for(lang: str, quiet: bool) -> Progress | None:
 
 
 def summary_renderables(results: ResultsView, lang: str, path: str, out_dir: str | None = None,
-                        reports: bool = True) -> list[Any]:
-    """What print_summary prints, as rich objects (tests render them to text)."""
+                        reports: bool = True, whole: bool = False) -> list[Any]:
+    """What print_summary prints, as rich objects (tests render them to text). ``whole``: each cause's line
+    as long as it is (summary.txt), not cut to the terminal's width with "…"."""
     t = lambda key, **fmt: translate(key, lang, **fmt)  # noqa: E731
+    line = _one_line if whole else _first_line
     score, max_score = final_score(results)  # the term's final total where given, EX if excused
     frac = score / max_score if max_score and not isinstance(score, str) else 0.0
     level = "good" if frac >= 0.999 else ("mid" if frac >= 0.5 else "bad")
@@ -89,6 +91,9 @@ def summary_renderables(results: ResultsView, lang: str, path: str, out_dir: str
             f"[dim]\\[{suites_ran(list(results.get('suites', [])), lang)}][/]")
     out: list[Any] = [head]
     filtered, change = filter_view(results, lang), change_view(results, lang)
+    other = lesson_banner(results, lang)  # another lesson's folder: said before any number is read
+    if other:
+        out.append(f"[bold red]{escape(other)}[/]")
     if filtered:
         out.append(f"[bold yellow]{escape(filtered['text'])}[/]")
     if change:
@@ -132,7 +137,7 @@ def summary_renderables(results: ResultsView, lang: str, path: str, out_dir: str
             for c in rest[:OTHER_CAUSES]:
                 count = f" [dim]({c['count_text']})[/]" if c["count"] > 1 else ""
                 out.append(f"[yellow]-[/] {escape(c['task_title'])} [red](−{c['lost']:g})[/]{count}: "
-                           f"{escape(_first_line(without_picture(c['text'])))}")
+                           f"{escape(line(without_picture(c['text'])))}")
         if len(rest) > OTHER_CAUSES:
             out.append(f"[dim]{escape(t('more_causes', n=len(rest) - OTHER_CAUSES))}[/]")
         idle = [n for n in not_started if id(n["checks"][0]) not in shown]
@@ -151,7 +156,9 @@ def summary_renderables(results: ResultsView, lang: str, path: str, out_dir: str
         if out_dir and reports:
             key = "report_at_filtered" if results.get("filter") else "report_at"
             out.append(f"[dim]{escape(t(key, html=f'{out_dir}/feedback.html'))}[/]")
-    out += not_counted_lines(results, lang, path)
+    out += not_counted_lines(results, lang, path, whole)
+    # a file graded by converting its encoding, which Python itself would refuse: said, not "ignored"
+    out += [f"[yellow]![/] {escape(line)}" for line in converted_files(results, lang)]
     # a notebook's (or module's) top-level code that failed or could not run (grader/notebook)
     notes = [n for n in ((results.get("artifacts") or {}).get("notebook") or {}).get("notes", [])
              if n.get("important")]
@@ -161,18 +168,24 @@ def summary_renderables(results: ResultsView, lang: str, path: str, out_dir: str
     return out
 
 
-def not_counted_lines(results: ResultsView, lang: str, path: str) -> list[str]:
+def not_counted_lines(results: ResultsView, lang: str, path: str, whole: bool = False) -> list[str]:
     """A problem outside the best two that fails: said, with its first checks and the command to rerun,
-    though it costs nothing (report/cards.py)."""
+    though it costs nothing (report/cards.py). A message several checks share is said once."""
     cards = not_counted_cards(results, lang, path)
     if not cards:
         return []
+    line = _one_line if whole else _first_line
     out = [f"\n[bold]{escape(cards[0]['head'])}[/]"]
     for c in cards:
         out.append(f"[yellow]-[/] {escape(c['task_title'])}: {escape(c['text'])}")
-        out += [f"   {escape(_first_line(f['text']))}" for f in c["checks"][:3]]
+        texts = list(dict.fromkeys(line(f["text"]) for f in c["checks"]))
+        out += [f"   {escape(text)}" for text in texts[:3]]
         out.append(f"   [dim]{escape(c['reproduce'])}[/]")
     return out
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _first_line(text: str, limit: int = 160) -> str:

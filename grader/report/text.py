@@ -34,7 +34,7 @@ _CAUSE_LABEL = r"(?:Likely cause|원인 추정)\s*:\s*"
 def text_summary(results: Results, lang: str = "en", path: str = "exercises") -> str:
     console = Console(file=io.StringIO(), record=True, width=WIDTH, color_system=None, emoji=False,
                       highlight=False)
-    for i, item in enumerate(summary_renderables(dict(results), lang, path)):
+    for i, item in enumerate(summary_renderables(dict(results), lang, path, whole=True)):
         if i == 0:  # the terminal's head, under the file's own title
             console.print(_head(results, lang), markup=False, soft_wrap=True)
         elif isinstance(item, Table):  # the task table as aligned lines: columns line up in any font
@@ -74,7 +74,7 @@ def _every_check(results: Results, lang: str, path: str) -> list[str]:
     fixes = top_fixes(cards, not_started)
     said = {id(f["checks"][0]) for f in fixes}
     rest = [c for c in cards if id(c["checks"][0]) not in said]
-    said |= {id(c["checks"][0]) for c in rest[:OTHER_CAUSES]}
+    said |= {id(c["checks"][0]) for c in rest[:OTHER_CAUSES]}  # their cause is stated above, whole
     out = ["", EVERY_CHECK[1 if lang == "ko" else 0]]
     mark = STATUS_MARK["ko" if lang == "ko" else "en"]
     for card in cards:
@@ -89,8 +89,7 @@ def _every_check(results: Results, lang: str, path: str) -> list[str]:
             text = f["text"]
             if card["count"] > 1 and card["cause"]:
                 text = _without(text, card["cause"])
-            elif stated and card["count"] == 1:
-                text = ""  # the whole message is the line above
+            # a cause of one check keeps its message here too: its expected / found, with its command
             if text:
                 out.append(f"    {text}")
             out.append(f"    {f['reproduce']}")

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.core.finding import Finding
+from grader.core.lang import particle
 from grader.engine.lessons import DEFAULT_LESSON, project_lesson
 from grader.engine.results import ResultsView
 from grader.report.i18n import status_word
@@ -91,10 +92,43 @@ def replay_commands(results: ResultsView, path: str) -> list[tuple[str, str]]:
 _NOTEBOOK_STATEMENT = re.compile(r" cell \d+(?: line \d+)?: `")
 
 
+# a file read with a conversion (core/text.py's notes): graded, so never "ignored"
+_CONVERTED = re.compile(r"^(?P<file>[^:\n]+): (?:saved in the Korean Windows encoding \(cp949\)|"
+                        r"(?P<utf16>saved as UTF-16))")
+
+
+def converted_files(results: ResultsView, lang: str) -> list[str]:
+    """Each file the grader read by converting its encoding, in ``lang``: it was graded, but a .py file so
+    saved is one Python itself refuses to run, which the student must hear (it never reads as "ignored")."""
+    out = []
+    for d in results.get("dropped") or []:
+        m = _CONVERTED.match(str(d))
+        if not m:
+            continue
+        name = m["file"]
+        enc_en, enc_ko = (("UTF-16", "UTF-16") if m["utf16"] else
+                          ("the Korean Windows encoding (CP949)", "한국어 Windows 인코딩(CP949)"))
+        error = "source code cannot contain null bytes" if m["utf16"] else "Non-UTF-8 code ..."
+        if name.endswith(".py"):
+            out.append(
+                f"{particle(name, '은')} 저장 인코딩이 UTF-8이 아니라 {enc_ko}입니다: 채점기는 변환해서 "
+                f"채점했지만 파이썬은 이 파일을 실행하지 못합니다(SyntaxError: {error}). UTF-8로 "
+                "저장하세요(VS Code: 아래 상태 표시줄의 인코딩 → '인코딩하여 저장' → UTF-8)."
+                if lang == "ko" else
+                f"{name} is saved in {enc_en}, not UTF-8: the grader converted it and graded it, but Python "
+                f"itself refuses to run it (SyntaxError: {error}). Save it as UTF-8 (VS Code: the encoding "
+                "in the status bar, then 'Save with Encoding', UTF-8).")
+        else:
+            out.append(f"{particle(name, '은')} 저장 인코딩이 {enc_ko}이라 UTF-8로 변환해 읽었습니다."
+                       if lang == "ko" else f"{name} is saved in {enc_en}: read by converting it to UTF-8.")
+    return out
+
+
 def ignored_files(results: ResultsView) -> list[str]:
     """What results.json's ``dropped`` lists, less a notebook's statements that were not run: those are
-    the notebook's notes (``artifacts.notebook``), which the pages give in the reader's language."""
-    dropped = [str(d) for d in results.get("dropped") or []]
+    the notebook's notes (``artifacts.notebook``), which the pages give in the reader's language; less
+    a file read by converting it (``converted_files``: it was graded)."""
+    dropped = [str(d) for d in results.get("dropped") or [] if not _CONVERTED.match(str(d))]
     if not (results.get("artifacts") or {}).get("notebook"):
         return dropped
     return [d for d in dropped if not _NOTEBOOK_STATEMENT.search(d)]

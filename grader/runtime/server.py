@@ -219,6 +219,30 @@ def make_server(runtime: dict, sub_dir: str) -> Any:
         except BaseException:
             return True  # unreadable: as before, a NotImplementedError counts as not attempted
 
+    def code_below(exc: BaseException) -> bool:
+        """Whether the student's ``raise NotImplementedError`` that raised ``exc`` has code of its own below
+        it in the same block: the stub's raise left above a written body, which never runs (told apart from a
+        stub not started). Read from the file's lines: the first line after the statement that is neither
+        blank, a comment, nor the statement's own continuation, at the raise's indentation."""
+        try:
+            frames = frames_of(exc.__traceback__, set_trusted)
+            filename, lineno = frames[-1]
+            source_line(filename, lineno)
+            text = lines.get(filename) or []
+            raised = text[lineno - 1]
+            indent = len(raised) - len(raised.lstrip())
+            for line in text[lineno:]:
+                body = line.strip()
+                if not body or body.startswith("#") or body[0] in ")]}":
+                    continue
+                at = len(line) - len(line.lstrip())
+                if at > indent:  # the raise's arguments, continued
+                    continue
+                return at == indent
+            return False
+        except BaseException:
+            return False
+
     def describe(exc: BaseException) -> dict:
         """Type, message and the deepest student-file line of an exception."""
         kind = grader_kinds.get(type(exc)) or type(exc).__name__
@@ -244,7 +268,8 @@ def make_server(runtime: dict, sub_dir: str) -> Any:
             "message": message[:MAX_MESSAGE],
             "where": where,
             "frames": frames[-5:],
-            "not_implemented": isinstance(exc, NotImplementedError) and raised_by_stub(exc),
+            "not_implemented": (stub := isinstance(exc, NotImplementedError) and raised_by_stub(exc)),
+            "code_below": bool(stub) and code_below(exc),
             "bases": [c.__name__ for c in type(exc).__mro__][:10],
         }
 

@@ -191,7 +191,8 @@ class WorkerClient:
                             self._budget(self.policy.import_seconds))
         except StudentRaised as exc:
             if exc.type_name == "ModuleNotFoundError" and f"'{module}'" in exc.message:
-                err: Exception = ImportFailed(module, "missing", exc.message, exc.where)
+                err: Exception = ImportFailed(module, "missing", exc.message, exc.where,
+                                              near=near_file(self.sub_dir, module))
             else:
                 err = ImportFailed(module, exc.type_name, exc.message, exc.where)
             self.failed_imports[module] = err
@@ -217,7 +218,7 @@ class WorkerClient:
         """A call's wall time, cut to what is left of the whole submission's (policy.submission_seconds)."""
         left = self.policy.submission_seconds - (time.monotonic() - self.started_at)
         if left <= 0:
-            raise WorkerTimeout(self.policy.submission_seconds)
+            raise WorkerTimeout(self.policy.submission_seconds, whole=True)
         return min(timeout, left)
 
     def _roundtrip(self, header: dict, args: tuple, kwargs: dict, timeout: float) -> Any:
@@ -230,7 +231,7 @@ class WorkerClient:
             reply, out = self._read_reply(timeout)
         except TimeoutError:
             self._restart()
-            raise WorkerTimeout(timeout) from None
+            raise WorkerTimeout(timeout, _what(header, args)) from None
         except (EOFError, OSError, protocol.ProtocolError) as exc:
             status = self._exit_status()
             self._restart()
@@ -285,6 +286,37 @@ class WorkerClient:
         return self.launch.process.pid if self.launch else None
 
 
+def _what(header: dict, args: tuple) -> str:
+    """The student's call a request made, as the student would write it ("count_primes(997)"): its
+    arguments shown where they are short plain values, "..." otherwise."""
+    op = header.get("op")
+    name = str(header.get("target") if op == "call" else header.get("name") if op == "method" else "")
+    if op == "import":
+        return f"import {header.get('module')}"
+    if not name or op not in ("call", "method"):
+        return ""
+    name = name.rpartition(".")[2] if op == "call" else name
+    if name == "__call__":
+        name = "forward"
+    shown = [repr(a) for a in args if isinstance(a, (int, float, str, bool)) and len(repr(a)) <= 20]
+    inner = ", ".join(shown) if len(shown) == len(args) else "..."
+    return f"{name}({inner})"
+
+
+def near_file(folder: Path, module: str) -> str | None:
+    """A .py file in ``folder`` named close to ``module`` (embeddings.py, Embedding.py for embedding), the
+    name a student most likely meant; None where there is none."""
+    import difflib
+
+    try:
+        names = sorted(p.name for p in folder.glob("*.py") if not p.name.startswith("gk_"))
+    except OSError:
+        return None
+    by_case = [n for n in names if n.lower() == f"{module}.py".lower() and n != f"{module}.py"]
+    close = by_case or difflib.get_close_matches(f"{module}.py", names, n=1, cutoff=0.8)
+    return close[0] if close else None
+
+
 def _as_handle(value: Any) -> protocol.Handle:
     if isinstance(value, Remote):
         return value.as_handle()
@@ -298,7 +330,7 @@ def _error_from(error: dict) -> Exception:
     if kind == "MissingName":
         return MissingName(message)
     if error.get("not_implemented") is True:
-        return NotAttempted(message, where)
+        return NotAttempted(message, where, code_below=error.get("code_below") is True)
     bases = [str(b) for b in error.get("bases", [])][:10] if isinstance(error.get("bases"), list) else None
     return StudentRaised(kind, message, where, [str(f) for f in error.get("frames", [])][:5], bases)
 

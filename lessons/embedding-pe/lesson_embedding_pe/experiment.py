@@ -52,6 +52,7 @@ up in ``results.json`` as ``results["artifacts"]["experiment"]``.  Schema
 from __future__ import annotations
 
 import math
+import numbers
 from fractions import Fraction
 from functools import cache
 from typing import Any
@@ -191,6 +192,32 @@ def fresh_batch(n: int, length: int, vocab: int = VOCAB, seed: int | None = None
     """Random ids drawn in the grader with a seed the submission cannot predict."""
     gen = torch.Generator().manual_seed(seed if seed is not None else testkit.seed_for("batch"))
     return torch.randint(0, vocab, (n, length), generator=gen)
+
+
+def check_no_causal_mask(student: Any, **kwargs: Any) -> None:
+    """ReversalModel(**kwargs) in eval mode: the output at position 0 must change with the last input
+    token (the stub's rule: no mask, every position sees the whole input). Shared by both suites."""
+    from grader.core.feedback import expect
+    from grader.core.testkit import as_tensor
+
+    model = student.call("ReversalModel", **kwargs)
+    model.call("eval")
+    ids = fresh_batch(16, 8)
+    changed = ids.clone()
+    changed[:, -1] = (changed[:, -1] + 1) % VOCAB
+    out = as_tensor(model.call("__call__", ids), "ReversalModel(ids)").double()
+    out2 = as_tensor(model.call("__call__", changed), "ReversalModel(ids)").double()
+    diff = float((out[:, 0] - out2[:, 0]).abs().max())
+    expect(diff > 1e-6,
+           "ReversalModel: the output at position 0 does not change "
+           "when the last input token does: the encoder runs "
+           "with a causal mask. Position 0 must predict the last "
+           "token, so every position has to see the whole input: "
+           "call the encoder without a mask.",
+           "ReversalModel: 마지막 입력 토큰을 바꿔도 0번 위치의 출력이 "
+           "변하지 않습니다: 인코더가 causal 마스크로 돌고 있습니다. "
+           "0번 위치는 마지막 토큰을 맞혀야 하므로 모든 위치가 입력 "
+           "전체를 봐야 합니다: 마스크 없이 인코더를 호출하세요.")
 
 
 def accuracy(logits_or_preds: torch.Tensor, ids: torch.Tensor) -> float:
@@ -377,7 +404,10 @@ def check_seeded(first: list, again: list, call: str, pe_finite: Any = None) -> 
     """Fail unless two runs of ``call`` with the same seed gave the same losses. A NaN or inf loss is
     said as such first (and where it comes from), never as "not seeded" because NaN != NaN.
     ``pe_finite``: called only for a bad first loss, whether the student's sinusoidal_pe is finite
-    (pe_is_finite), so the message points at it or away from it."""
+    (pe_is_finite), so the message points at it or away from it. Losses handed back as 0-d tensors or
+    numpy scalars (``loss`` or ``loss.detach()`` kept instead of ``loss.item()``) are read as their numbers
+    first: a NaN tensor equals nothing, so compared as they are two NaN runs read as "not seeded"."""
+    first, again = _numbers(first), _numbers(again)
     for losses in (first, again):
         bad = next((i for i, v in enumerate(losses) if isinstance(v, float) and not math.isfinite(v)), None)
         if bad is None:
@@ -413,7 +443,7 @@ def check_seeded(first: list, again: list, call: str, pe_finite: Any = None) -> 
                       "잘라 주세요(torch.nn.utils.clip_grad_norm_)")
         fail(f"{call} gave a {value} loss at step {bad + 1} of {len(losses)}: {why_en}.",
              f"{call}: 손실이 {len(losses)}스텝 중 {bad + 1}번째 스텝에서 {value}입니다. {why_ko}.")
-    if first != again:
+    if not _same(first, again):
         shown = ", ".join(f"{a:.6g} vs {b:.6g}" for a, b in list(zip(first, again, strict=False))[:2])
         fail(f"{call} run twice gave different losses ({shown}, ...): the run is not "
              "seeded, and the lesson compares runs by their seed. Call torch.manual_seed(seed) before "
@@ -423,6 +453,26 @@ def check_seeded(first: list, again: list, call: str, pe_finite: Any = None) -> 
              "시드가 고정되지 않아서, 시드로 실행을 비교하는 이 실습의 결과를 재현할 수 없습니다. "
              "모델을 만들기 전에 torch.manual_seed(seed)를 호출하고, 배치는 "
              "torch.Generator().manual_seed(seed)로 뽑으세요.")
+
+
+def _numbers(losses: Any) -> list:
+    """``losses`` with each one-number value (a float, an int, a 0-d tensor, a numpy scalar) as a float;
+    anything else is kept as it is."""
+    out = []
+    for v in list(losses) if isinstance(losses, (list, tuple)) else []:
+        if isinstance(v, torch.Tensor) and v.numel() == 1:
+            v = float(v.detach().double().item())
+        elif not isinstance(v, (bool, float)) and isinstance(v, numbers.Real):
+            v = float(v)
+        out.append(v)
+    return out
+
+
+def _same(first: list, again: list) -> bool:
+    """Equal lists, a NaN equal to a NaN at the same step (reached only where no NaN was, in fact)."""
+    return len(first) == len(again) and all(
+        a == b or (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b))
+        for a, b in zip(first, again, strict=True))
 
 
 def train_timeout(steps: int) -> float:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from grader.core.feedback import Said, check, fail, fail_check
+from grader.core.finding import Cause
 from grader.core.lang import particle
 from lesson_embedding_pe.leetlog import LogReview, coverage, review_log
 from lesson_embedding_pe.leetlog.review import TASK_FIT_PENALTY
@@ -217,6 +218,9 @@ def _in_cells(review: NotebookLogReview) -> None:
     en = f"the log in cell {cells[0]}" if len(cells) == 1 else "the log cells"
     ko = f"{cells[0]}번 셀의 기록" if len(cells) == 1 else "기록 셀"
     for f in review.findings:
+        # nor a leetcode.py: a notebook's practice code is its cells
+        f.message_en = f.message_en.replace("leetcode.py", "your notebook's practice code")
+        f.message_ko = f.message_ko.replace("leetcode.py", "노트북의 연습 코드")
         f.message_en = _NAMED.sub(lambda m: en, f.message_en)
         f.message_ko = _NAMED.sub(lambda m: particle(ko, m.group(1)) if m.group(1) else ko, f.message_ko)
         if f.message_en[:1].islower():
@@ -227,6 +231,9 @@ def check_group(review: LogReview | None, group: Group, problem: int) -> None:
     """Fail (bilingual, with line numbers) when ``group`` of ``problem`` lost points."""
     what_en = f"LeetCode log, problem {problem}: {group.en}"
     what_ko = f"LeetCode 기록, 문제 {problem}: {group.ko}"
+    if _of_a_notebook(review):  # a notebook has no leetcode.py: its practice code is its cells
+        what_en = what_en.replace("your leetcode.py", "your notebook's practice code")
+        what_ko = what_ko.replace("leetcode.py로", "노트북의 연습 코드로")
     if review is None:
         fail_check(check(Said(what_en, what_ko), Said(f"{LOG_NAME} in the submission",
                                                        f"제출물에 {LOG_NAME}가 있어야 함"),
@@ -247,8 +254,18 @@ def check_group(review: LogReview | None, group: Group, problem: int) -> None:
     # the blank document as the student knows it: a notebook's log is its cell, not a LEETCODE_LOG.md
     document = (f"cell:{review.cells[0][1]}" if isinstance(review, NotebookLogReview) and review.cells
                 else LOG_NAME)
+    # a finding on the whole log (none found, not text) fails every group: one cause, told once
+    cause = (Cause(whole[0].message_en, whole[0].message_ko, f"log:{whole[0].code}")
+             if whole and not blank else None)
     fail(f"{what_en}: " + " | ".join(lines_en), f"{what_ko}: " + " | ".join(lines_ko),
-         status="not_started" if blank else "failed", document=document if blank else None)
+         status="not_started" if blank else "failed", document=document if blank else None, cause=cause)
+
+
+def _of_a_notebook(review: LogReview | None) -> bool:
+    """Whether ``review`` read a notebook's log (its cells), or found none in a notebook."""
+    findings = review.findings if review is not None else []
+    return isinstance(review, NotebookLogReview) or any(
+        f.code == "missing_file" and f.message_en == NOTEBOOK_NO_LOG[1] for f in findings)
 
 
 def _counts(finding: Any, group: Group) -> bool:

@@ -158,7 +158,20 @@ def diagnose_pe(actual: torch.Tensor, max_len: int, d_model: int) -> tuple[str, 
                     "모든 행이 한 위치씩 앞서 있습니다: 내 p번 행이 수식의 p+1번 행입니다(그림에서 내 0번 "
                     "행이 수식의 1번 행). 위치가 1부터 시작합니다. torch.arange(max_len)으로 0..max_len-1을 "
                     "쓰세요.")
-        for base in (1000.0, 100.0, 1e5):
+        # 10000^(i/d_model) with i the pair's index, not 2i: the very table of base 100 (100 = 10000^(1/2)),
+        # and far more often the mistake than a 100 no one writes
+        if max_diff(a, pe_formula_base(max_len, d_model, 100.0)) < 1e-4:
+            return ("exponent_i",
+                    "the exponent is i/d_model instead of 2i/d_model: 10000^(i/d_model), with i the column "
+                    "pair's index (0, 1, 2, ...), halves the even column's index 2i, so in the picture "
+                    "columns 0 and 1 match and every later column pair changes faster down the rows than the "
+                    "formula's. Use the even column index: torch.arange(0, d_model, 2) / d_model is "
+                    "2i/d_model.",
+                    "지수가 2i/d_model이 아니라 i/d_model입니다: 열 쌍의 번호 i(0, 1, 2, ...)를 쓴 "
+                    "10000^(i/d_model)은 짝수 열 번호 2i를 절반으로 쓴 것이라, 그림에서 0, 1번 열은 같고 그 "
+                    "뒤의 열 쌍은 수식보다 행을 따라 더 빠르게 변합니다. 짝수 열 번호를 쓰세요: "
+                    "torch.arange(0, d_model, 2) / d_model이 2i/d_model입니다.")
+        for base in (1000.0, 1e5):
             alt = pe_formula_base(max_len, d_model, base)
             if max_diff(a, alt) < 1e-4:
                 speed_en, speed_ko = ("faster", "빠르게") if base < 10000 else ("slower", "느리게")

@@ -333,3 +333,32 @@ def makes_embedding(staging: Staged, class_name: str = "TokenAndPosEmbedding",
             return FOUND
     return Evidence(False, f"your source never constructs an nn.Embedding in {class_name}",
                     f"{class_name}의 소스에서 nn.Embedding을 만들지 않습니다")
+
+
+BUILTIN_POWERS = ("pow", "math.pow", "builtins.pow", "numpy.power", "np.power", "torch.pow")
+
+
+def powers_by_hand(staging: Staged) -> Evidence:
+    """my_pow computes the power itself (the stub's rule: "x ** n or math.pow in one line is not the
+    practice"): no ``**`` raised to the exponent argument, no ``pow``/``math.pow`` call in it. A square
+    (``x ** 2``, ``half ** 2``) or a recursion is fine; a my_pow the grader cannot find says nothing."""
+    found = [node for _f, node in as_sources(staging).definitions("my_pow")
+             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if not found:
+        return FOUND
+    fn = found[-1]
+    names = [a.arg for a in fn.args.args]
+    exponent = names[1] if len(names) > 1 else None
+    for node in ast.walk(fn):
+        right = node.right if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) else None
+        by_operator = right is not None and exponent is not None and exponent in {
+            n.id for n in ast.walk(right) if isinstance(n, ast.Name)}
+        by_call = isinstance(node, ast.Call) and dotted(node.func) in BUILTIN_POWERS
+        if by_operator or by_call:
+            code = ast.unparse(node)[:80]
+            return Evidence(False, f"my_pow hands the power to Python (`{code}`, line {node.lineno}); the "
+                            "practice is to compute it yourself by repeated squaring, O(log |n|), as the "
+                            "stub says",
+                            f"my_pow가 거듭제곱을 파이썬에 맡깁니다(`{code}`, {node.lineno}행). "
+                            "스텁에 적힌 대로 반복 제곱으로 O(log |n|)에 직접 계산하는 것이 연습입니다")
+    return FOUND

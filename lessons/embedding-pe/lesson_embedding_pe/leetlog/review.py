@@ -46,6 +46,7 @@ BIGO_PARSE_POINTS = 0.25
 BIGO_CONSISTENT_POINTS = 0.25
 TASK_FIT_PENALTY = 0.5
 LESSON_EXAMPLES = {50, 204, 202, 12}  # the lesson's candidate list, which includes an Easy one
+WARM_UP = 202  # Happy Number: the practice's Easy warm-up (practice.py's RULE says why it never counts)
 
 
 @dataclass
@@ -393,12 +394,16 @@ def _review_task_fit(ctx: _Ctx, problem: Problem | None, difficulty: str | None)
     if difficulty is not None and difficulty != "Medium":
         name = problem.label if problem is not None else f"problem {ctx.k}"
         name_ko = problem.label if problem is not None else f"문제 {ctx.k}"
-        lesson_en = (": the lesson lists it as an example, but the task asks for two Medium math problems"
-                     if problem is not None and problem.number in LESSON_EXAMPLES
-                     else "; the task asks for two Medium problems tagged Math")
-        lesson_ko = ("수업 자료의 예시 목록에 있지만 과제는 Medium 수학 문제 2개입니다"
-                     if problem is not None and problem.number in LESSON_EXAMPLES
-                     else "과제는 수학 태그의 Medium 문제 2개입니다")
+        number = problem.number if problem is not None else None
+        # the warm-up's reason is the rule's own words (practice.py's RULE), not another one
+        lesson_en = (": it is leetcode.py's warm-up, whose code never counts, and the log takes Medium "
+                     "problems only" if number == WARM_UP else
+                     ": the lesson lists it as an example, but the task asks for two Medium math problems"
+                     if number in LESSON_EXAMPLES else "; the task asks for two Medium problems tagged Math")
+        lesson_ko = ("leetcode.py의 몸풀기 문제라 코드는 점수에 들어가지 않고, 기록은 Medium 문제만 받습니다"
+                     if number == WARM_UP else
+                     "수업 자료의 예시 목록에 있지만 과제는 Medium 수학 문제 2개입니다"
+                     if number in LESSON_EXAMPLES else "과제는 수학 태그의 Medium 문제 2개입니다")
         ctx.add("warning", "not_medium", "difficulty", line,
                 f"{particle(name_ko, '은')} LeetCode에서 Medium이 아니라 {difficulty}입니다. {lesson_ko} "
                 f"(−{TASK_FIT_PENALTY}점).",

@@ -37,6 +37,9 @@ def experiment_section(results: Mapping[str, Any], lang: str) -> Section:
     exp = experiment_view((results.get("artifacts") or {}).get("experiment"), lang)
     for part in (exp or {}).get("parts", []):
         part["img_loss"] = loss_curves(part, lang)
+        # the caption says "mean over seeds" only where a mode has several runs to take a mean of
+        runs = [r.get("mode") for r in part.get("rows", [])]
+        part["loss_caption"] = "loss_curves" if any(runs.count(m) > 1 for m in runs) else "loss_curves_one"
         part["img_acc"] = accuracy_bars(part, lang)
     tr = partial(t, lang=lang)
     return Section(

@@ -25,6 +25,17 @@ def test_output_shape(student, mode):
                 "출력은 (B, T, d_model)입니다: 토큰마다 벡터 하나.")
 
 
+@pytest.mark.task("TokenAndPosEmbedding", points=0.5)
+def test_unknown_mode_is_value_error(student):
+    """The stub's rule: a mode other than "sin", "learned" or "none" raises ValueError."""
+    out = student.attempt("TokenAndPosEmbedding", 10, 8, 16, mode="sine")
+    raised(out, "ValueError", "TokenAndPosEmbedding(mode='sine')",
+           "An unknown mode should fail loudly at construction; silently acting like 'none' hides typos "
+           "such as 'sine'.",
+           "알 수 없는 mode는 생성 시점에 바로 실패해야 합니다. 조용히 'none'처럼 동작하면 'sine' 같은 "
+           "오타가 숨겨집니다.")
+
+
 @pytest.mark.task("TokenAndPosEmbedding", points=1)
 def test_sin_table_is_a_buffer(student):
     layer = student.call("TokenAndPosEmbedding", 10, 8, 16, mode="sin")
@@ -82,9 +93,19 @@ def test_sin_forward_value(student):
                    figure=figure)
 
 
-@pytest.mark.task("TokenAndPosEmbedding", points=1)
+@pytest.mark.task("TokenAndPosEmbedding", points=0.5)
 def test_too_long_is_index_error(student):
+    """The stub's rule: T == max_len works, T > max_len raises IndexError naming both numbers."""
     layer = student.call("TokenAndPosEmbedding", 10, 8, 6, mode="learned")
+    full = student.attempt_method(layer, "__call__", _ids(1, 6, 10))
+    error = f"{full.raised}: {full.error.message[:200]}" if full.error else ""
+    expect_check(full.error is None,
+                 check("mode='learned', T=6 == max_len=6", Said("it to work (T == max_len is allowed)",
+                                                                "정상 동작해야 함(T == max_len은 허용)"),
+                       Said(error, f"{error} 예외가 발생했습니다"),
+                       fix=Said("Raise only when T > max_len: rows 0..max_len-1 exist, so T == max_len fits.",
+                                "T > max_len일 때만 raise하세요: 0..max_len-1행이 있으니 T == max_len은 "
+                                "들어갑니다.")))
     out = student.attempt_method(layer, "__call__", _ids(1, 9, 10))
     raised(out, "IndexError", "mode='learned', T=9 > max_len=6",
            "Check T against max_len in forward and raise IndexError naming both numbers.",

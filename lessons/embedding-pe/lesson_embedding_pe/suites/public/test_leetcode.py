@@ -8,12 +8,12 @@ import pytest
 
 from grader.core.feedback import Said, check, expect_check
 from grader.core.lang import particle
-from lesson_embedding_pe import practice
+from lesson_embedding_pe import practice, structure
 
 CASES = [
     ("my_pow", (2.0, 10), 1024.0),
     ("my_pow", (2.0, -2), 0.25),
-    ("count_primes", (10,), 4),
+    ("count_primes", (13,), 5),  # primes strictly below a prime n: 13 itself is not counted
     ("count_primes", (0,), 0),
     ("is_happy", (19,), True),
     ("is_happy", (2,), False),
@@ -33,3 +33,5 @@ def test_examples(student, json_metadata, name, args, expected):
     call = f"{name}({', '.join(map(repr, args))})"
     expect_check(ok, check(call, Said(f"{expected!r}", f"{particle(repr(expected), '이어야')} 함"),
                            Said(f"{found!r}", f"{found!r}입니다")))
+    if name == "my_pow":  # the stub's rule: the power computed by hand, not x ** n or math.pow
+        student.source_shows(structure.powers_by_hand(student.sources), call)

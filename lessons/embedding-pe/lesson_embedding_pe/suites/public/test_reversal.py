@@ -12,7 +12,7 @@ from lesson_embedding_pe import experiment as X
 pytestmark = pytest.mark.experiment_runs("component")
 
 
-@pytest.mark.task("reversal_experiment", points=1)
+@pytest.mark.task("reversal_experiment", points=0.5)
 def test_make_batch(student):
     ids, targets = student.call("make_batch", 4, 8, 10, generator=None)
     ids = as_tensor(ids, "make_batch ids")
@@ -39,6 +39,12 @@ def test_model_output_shape(student):
     check_shape(out, (3, 8, 10), "ReversalModel: logits for ids (3, 8)",
                 "One row of vocab_size logits per position.",
                 "위치마다 vocab_size개의 logit이 나와야 합니다.")
+
+
+@pytest.mark.task("reversal_experiment", points=0.5)
+def test_no_causal_mask(student):
+    """The stub's rule: no mask, every position sees the whole input (position 0 predicts the last token)."""
+    X.check_no_causal_mask(student, vocab_size=10, d_model=32, max_len=16, mode="sin", n_layers=1, n_heads=2)
 
 
 @pytest.mark.task("reversal_experiment", points=0.5)
