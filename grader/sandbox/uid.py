@@ -234,9 +234,11 @@ def private_tmp(uid: int, inside: Path | None = None) -> Path:
     return path
 
 
-def kill_uid(uid: int, timeout: float = 5.0) -> None:
+def kill_uid(uid: int, timeout: float = 30.0) -> None:
     """SIGKILL every process of ``uid``, from a child that has become ``uid`` (so ``kill(-1)`` reaches
-    exactly them, atomically), until no process of the uid is left."""
+    exactly them, atomically), until no process of the uid is left. The deadline is generous and costs
+    nothing when they die at once: on a busy machine a killed worker holding torch's pages can take
+    seconds to exit, and the teardown must not go on while it still runs."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and reap.matching(uid=uid):
         child = os.fork()
