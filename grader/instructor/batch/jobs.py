@@ -191,8 +191,26 @@ def fork_grade(path: Path, out: Path, options: GradeOptions, log_path: Path) -> 
 
 def finish_job(job: Job, out: Path, config: Config, timed_out: bool) -> dict:
     """Classify the child's outcome, write the marker, publish the folder. Returns the marker."""
-    duration = round(time.monotonic() - job.started, 2)
-    code = job.proc.returncode
+    return finish_work(Finished(job.entry, job.sub_hash, job.suite_hash, job.work, job.proc.returncode,
+                                round(time.monotonic() - job.started, 2), timed_out), out, config)
+
+
+@dataclass
+class Finished:
+    """A grade that ended, wherever it ran (a child here, a cluster's worker): its folder under .work."""
+
+    entry: Entry
+    sub_hash: str
+    suite_hash: str
+    work: Path
+    code: int | None
+    duration: float
+    timed_out: bool
+
+
+def finish_work(job: Finished, out: Path, config: Config) -> dict:
+    """Classify a finished grade, write the marker, publish the folder. Returns the marker."""
+    code, duration, timed_out = job.code, job.duration, job.timed_out
     results_file = job.work / "results.json"
     try:
         results = json.loads(results_file.read_text(encoding="utf-8"))

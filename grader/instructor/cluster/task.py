@@ -1,0 +1,145 @@
+"""What runs on a worker: one submission graded by a fresh `grade` process, as `grade batch --spawn` grades
+it here (the same flags, so the same isolation level, limits and seeds), under the batch's time limit.
+
+Everything travels in the task as bytes (the submission, the hidden suite sealed under a one-time key,
+the course secret that seeds it) into a private folder (mkdtemp: 0700) that is removed when the task ends,
+whatever the outcome: nothing of the hidden suite stays on the worker.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from grader.core.seeds import SECRET_ENV, SECRET_FILE_ENV, SEED_ENV
+from grader.instructor.cluster.fingerprint import difference, fingerprint, refusal
+from grader.paths import KIT_ROOT
+
+KEY_ENV = "GK_CLUSTER_HIDDEN_KEY"  # the one-time key of the task's sealed hidden suite, in the child only
+MAX_FILE = 256 * 1024 * 1024  # a report file larger than this is not sent back (the grader caps its own)
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str
+    filename: str  # the entry's own name (alice, bob.ipynb, carol.zip): `grade` reads it by its suffix
+    submission: bytes  # a tar of that entry
+    flags: tuple[str, ...]  # `grade` flags, as a --spawn child's (no --hidden-from: added here)
+    timeout: float
+    lesson: str  # the lesson module: the worker's copy is checked against ``expected`` first
+    expected: dict[str, str]
+    hidden: bytes | None = None  # the hidden suite and reference, sealed (grader/instructor/hidden_pack.py)
+    hidden_key: str = ""
+    secret: str | None = None  # the course secret: the same seeds as a local batch
+    seed: str | None = None  # GK_GRADING_SEED when the instructor set one
+
+
+def pack_entry(path: Path) -> bytes:
+    """A submission (folder, notebook, zip) as a tar, links kept as links (`grade` refuses them as here)."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        tar.add(path, arcname=path.name, recursive=True,
+                filter=lambda info: None if "__pycache__" in info.name.split("/") else info)
+    return buf.getvalue()
+
+
+def _unpack(blob: bytes, into: Path) -> None:
+    with tarfile.open(fileobj=io.BytesIO(blob), mode="r") as tar:
+        for member in tar.getmembers():  # our own tar, but nothing may land outside ``into``
+            parts = Path(member.name).parts
+            if member.name.startswith("/") or ".." in parts or not (member.isfile() or member.isdir()
+                                                                     or member.issym()):
+                raise ValueError(f"unexpected entry {member.name!r} in the submission's tar")
+        if hasattr(tarfile, "tar_filter"):  # Python 3.11.4+: links that point outside refused too
+            tar.extractall(into, filter="tar")
+        else:  # pragma: no cover
+            tar.extractall(into)
+
+
+def grade_task(task: Task) -> dict:
+    """Grade ``task`` on this worker; {code, timed_out, duration, files: {relative path: bytes}, worker}
+    or {refused: reason} when this worker's kit or lesson differs from the instructor's."""
+    worker = _worker_name()
+    diff = difference(task.expected, fingerprint(task.lesson))
+    if diff:
+        return {"refused": refusal(worker, diff)}
+    root = Path(tempfile.mkdtemp(prefix="gk-cluster-"))
+    try:
+        inbox, work = root / "in", root / "out"
+        inbox.mkdir()
+        work.mkdir()
+        _unpack(task.submission, inbox)
+        argv = [sys.executable, "-m", "grader.cli", str(inbox / task.filename), "--out", str(work), "-q",
+                *task.flags]
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([str(KIT_ROOT), *filter(None, [env.get("PYTHONPATH")])])
+        env.setdefault("OMP_NUM_THREADS", "1")
+        for name in (SECRET_ENV, SECRET_FILE_ENV, SEED_ENV, KEY_ENV):
+            env.pop(name, None)
+        if task.secret is not None:
+            env[SECRET_ENV] = task.secret
+        if task.seed is not None:
+            env[SEED_ENV] = task.seed
+        if task.hidden is not None:
+            sealed = root / "hidden.gkpack"
+            sealed.write_bytes(task.hidden)
+            argv += ["--hidden-from", str(sealed), "--key-env", KEY_ENV]
+            env[KEY_ENV] = task.hidden_key
+        code, timed_out, duration = _run(argv, env, work / "grade.log", task.timeout)
+        return {"code": code, "timed_out": timed_out, "duration": duration, "files": _collect(work),
+                "worker": worker}
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _run(argv: list[str], env: dict[str, str], log_path: Path,
+         timeout: float) -> tuple[int | None, bool, float]:
+    from grader.instructor.batch.jobs import _pdeathsig, kill_tree
+
+    started = time.monotonic()
+    with open(log_path, "wb") as log:
+        # _pdeathsig: the grade dies with this worker (a killed worker leaves nothing grading)
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                env=env, preexec_fn=_pdeathsig)
+    timed_out = False
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_tree(proc)
+        timed_out = True
+    finally:
+        if proc.returncode is None:  # the task itself was interrupted: leave no grader behind
+            kill_tree(proc)
+    return proc.returncode, timed_out, round(time.monotonic() - started, 2)
+
+
+def _collect(work: Path) -> dict[str, bytes]:
+    files = {}
+    for f in sorted(work.rglob("*")):
+        if f.is_file() and not f.is_symlink() and f.stat().st_size <= MAX_FILE:
+            files[f.relative_to(work).as_posix()] = f.read_bytes()
+    return files
+
+
+def _worker_name() -> str:
+    try:
+        from distributed import get_worker
+
+        return str(get_worker().address)
+    except (ImportError, ValueError):
+        import socket
+
+        return socket.gethostname()
+
+
+def worker_fingerprint(lesson: str) -> dict[str, str]:
+    """For ``Client.run``: this worker's kit and lesson."""
+    return fingerprint(lesson)
