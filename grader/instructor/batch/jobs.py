@@ -206,6 +206,7 @@ class Finished:
     code: int | None
     duration: float
     timed_out: bool
+    worker: str | None = None  # the cluster worker that graded it (grader/instructor/cluster); None: here
 
 
 def finish_work(job: Finished, out: Path, config: Config) -> dict:
@@ -242,6 +243,8 @@ def finish_work(job: Finished, out: Path, config: Config) -> dict:
         "submission_hash": job.sub_hash, "suites_hash": job.suite_hash, "config_hash": config.digest(),
         "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
+    if job.worker is not None:
+        marker["worker"] = job.worker
     write_json(job.work / MARKER, marker)
     keep_code(job.entry.path, job.work)  # the code `grade similarity` compares: DIR/<name>/code/
     publish(job.work, out / name, out)

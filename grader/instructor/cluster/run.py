@@ -155,7 +155,7 @@ def write_result(entry: Entry, sub_hash: str, suite_hash: str, result: dict, out
                                         encoding="utf-8")
     _restore_secret_source(work / "results.json", secret_source)
     return finish_work(Finished(entry, sub_hash, suite_hash, work, result["code"], result["duration"],
-                                bool(result["timed_out"])), out, config)
+                                bool(result["timed_out"]), result.get("worker")), out, config)
 
 
 def _restore_secret_source(path: Path, source: str) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import logging
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -110,6 +111,19 @@ def connect(spec: ClusterSpec) -> Iterator[Any]:
     require_distributed()
     from distributed import Client
 
+    # Dask logs a lost connection as a traceback; the batch says it in one line (ClusterProblem).
+    quiet = logging.getLogger("distributed.client")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)
+    try:
+        with _opened(spec, Client) as client:
+            yield client
+    finally:
+        quiet.setLevel(level)
+
+
+@contextlib.contextmanager
+def _opened(spec: ClusterSpec, client_class: Any) -> Iterator[Any]:
     cluster = None
     if spec.kind is not None:
         module, cls, package = KINDS[spec.kind]
@@ -118,12 +132,16 @@ def connect(spec: ClusterSpec) -> Iterator[Any]:
         except ImportError:
             raise ClusterProblem(f"kind = \"{spec.kind}\" needs {package}: pip install {package} / "
                                  f"{package}가 필요합니다: pip install {package}") from None
-        cluster = factory(**spec.options)
+        try:
+            cluster = factory(**spec.options)
+        except Exception as exc:  # the class's own complaint (a bad option, no queue): one line
+            raise ClusterProblem(f"cannot start the {spec.kind} cluster ({cls}): {exc} / "
+                                 f"{spec.kind} 클러스터를 시작할 수 없습니다") from None
         if spec.workers:
             cluster.scale(spec.workers)
     try:
         try:
-            client = Client(cluster if cluster is not None else spec.scheduler, timeout=30)
+            client = client_class(cluster if cluster is not None else spec.scheduler, timeout=30)
         except (OSError, TimeoutError) as exc:
             raise ClusterProblem(f"cannot reach the scheduler at {spec.describe()}: {exc} / "
                                  f"스케줄러에 연결할 수 없습니다") from None
