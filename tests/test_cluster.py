@@ -18,6 +18,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import types
 from dataclasses import replace
@@ -30,6 +31,7 @@ from grader.instructor.cluster import ClusterProblem, ClusterSpec, load_spec
 from grader.instructor.cluster import fingerprint as fp
 from grader.instructor.cluster import run as cluster_run
 from grader.instructor.cluster import spec as cluster_spec
+from grader.instructor.cluster import task as task_mod
 from grader.instructor.cluster.task import Task, grade_task, pack_entry
 from tests.test_batch import ROOT, read_gradebook, without_durations
 
@@ -242,3 +244,23 @@ def test_without_dask_the_batch_says_how_to_install_it(tmp_path: Path, monkeypat
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "pip install 'pe-grader[cluster]'" in err
     assert not (tmp_path / "out").exists()  # nothing written
+
+
+def test_a_task_past_its_time_is_a_timeout_and_its_folder_goes(klass: Path, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    roots: list[Path] = []
+    real = tempfile.mkdtemp
+    monkeypatch.setattr(tempfile, "mkdtemp", lambda **kw: roots.append(Path(real(**kw))) or roots[-1])
+    stale = Path(real(prefix=task_mod.PREFIX))  # a killed worker's task: its owner is gone
+    (stale / "owner").write_text("999999999 1")
+    (stale / "hidden.gkpack").write_bytes(b"sealed")
+    mine = fp.fingerprint("lesson_embedding_pe")
+    task = Task("alice", "alice", pack_entry(klass / "alice"), (), 0.5, "lesson_embedding_pe", mine)
+    result = grade_task(task)
+    assert result["timed_out"] and not stale.exists() and roots and not roots[0].exists()
+    args = batch.build_parser().parse_args([str(klass), "--out", str(tmp_path), "--public-only"])
+    config = batch.config_from_args(args)
+    entry = batch.discover(klass)[0]
+    marker = cluster_run.write_result(entry, "h", "s", result, tmp_path, config, "src")
+    assert marker["status"] == "timeout" and marker["worker"] == result["worker"]
+    assert json.loads((tmp_path / "alice" / "results.json").read_text())["status"] == "timeout"

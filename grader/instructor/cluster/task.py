@@ -21,8 +21,11 @@ from pathlib import Path
 
 from grader.core.seeds import SECRET_ENV, SECRET_FILE_ENV, SEED_ENV
 from grader.instructor.cluster.fingerprint import difference, fingerprint, refusal
+from grader.instructor.hidden_pack import HIDDEN_TMP_ENV
 from grader.paths import KIT_ROOT
+from grader.sandbox import reap
 
+PREFIX = "gk-cluster-"  # a task's private folder: its owner file says which worker process made it
 KEY_ENV = "GK_CLUSTER_HIDDEN_KEY"  # the one-time key of the task's sealed hidden suite, in the child only
 MAX_FILE = 256 * 1024 * 1024  # a report file larger than this is not sent back (the grader caps its own)
 
@@ -71,7 +74,9 @@ def grade_task(task: Task) -> dict:
     diff = difference(task.expected, fingerprint(task.lesson))
     if diff:
         return {"refused": refusal(worker, diff)}
-    root = Path(tempfile.mkdtemp(prefix="gk-cluster-"))
+    sweep_stale()
+    root = Path(tempfile.mkdtemp(prefix=PREFIX))
+    (root / "owner").write_text(f"{os.getpid()} {reap.start_time(os.getpid())}")
     try:
         inbox, work = root / "in", root / "out"
         inbox.mkdir()
@@ -82,7 +87,7 @@ def grade_task(task: Task) -> dict:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join([str(KIT_ROOT), *filter(None, [env.get("PYTHONPATH")])])
         env.setdefault("OMP_NUM_THREADS", "1")
-        for name in (SECRET_ENV, SECRET_FILE_ENV, SEED_ENV, KEY_ENV):
+        for name in (SECRET_ENV, SECRET_FILE_ENV, SEED_ENV, KEY_ENV, HIDDEN_TMP_ENV):
             env.pop(name, None)
         if task.secret is not None:
             env[SECRET_ENV] = task.secret
@@ -93,11 +98,24 @@ def grade_task(task: Task) -> dict:
             sealed.write_bytes(task.hidden)
             argv += ["--hidden-from", str(sealed), "--key-env", KEY_ENV]
             env[KEY_ENV] = task.hidden_key
+            env[HIDDEN_TMP_ENV] = str(root)  # the decrypted copy inside this task's folder
         code, timed_out, duration = _run(argv, env, work / "grade.log", task.timeout)
         return {"code": code, "timed_out": timed_out, "duration": duration, "files": _collect(work),
                 "worker": worker}
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def sweep_stale() -> None:
+    """Remove the folders of tasks whose worker was killed before its cleanup (SIGKILL, a lost node): the
+    hidden suite in them must not outlive the task."""
+    for path in Path(tempfile.gettempdir()).glob(f"{PREFIX}*"):
+        try:
+            pid, started = (path / "owner").read_text().split()
+        except (OSError, ValueError):
+            continue
+        if reap.start_time(int(pid)) != started:
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def _run(argv: list[str], env: dict[str, str], log_path: Path,
