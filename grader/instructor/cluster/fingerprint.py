@@ -15,9 +15,11 @@ from grader.engine.lessons import name_of
 from grader.instructor.batch.discovery import lesson_source
 
 # What grades: code, templates, suites' configuration. The hidden suite and the reference travel with
-# each task (sealed), so a worker's copy of them (or their absence: a student wheel) does not count.
+# each task (sealed), so a worker's copy of them (or their absence: a student wheel) does not count; nor
+# does what only a built wheel carries (kitdata/, the lesson's exercises/): a checkout and the wheels
+# `pip wheel` builds from it hash alike.
 SUFFIXES = {".py", ".j2", ".ini", ".json", ".html", ".css", ".js", ".md", ".txt"}
-SKIPPED = {"__pycache__", "hidden", "solutions", "kitdata", ".pytest_cache"}
+SKIPPED = {"__pycache__", "hidden", "solutions", "exercises", "kitdata", ".pytest_cache"}
 
 
 def tree_hash(root: Path) -> str:
