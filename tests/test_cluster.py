@@ -264,3 +264,26 @@ def test_a_task_past_its_time_is_a_timeout_and_its_folder_goes(klass: Path, tmp_
     marker = cluster_run.write_result(entry, "h", "s", result, tmp_path, config, "src")
     assert marker["status"] == "timeout" and marker["worker"] == result["worker"]
     assert json.loads((tmp_path / "alice" / "results.json").read_text())["status"] == "timeout"
+
+
+def test_a_hidden_from_archive_is_resealed_for_the_tasks(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import tarfile
+
+    from grader.instructor import hidden_pack
+
+    archive = tmp_path / "hidden.gkpack"
+    monkeypatch.setenv("GK_HIDDEN_KEY", "a-course-passphrase-long-enough")
+    assert hidden_pack.main([str(archive)]) == 0
+    monkeypatch.setenv("GK_HIDDEN_KEY", "a-course-passphrase-long-enough")
+    args = batch.build_parser().parse_args([str(tmp_path), "--out", str(tmp_path / "o"), "--grade-args",
+                                            f"--hidden-from {archive}"])
+    sealed = cluster_run.sealed_hidden(batch.config_from_args(args))
+    assert sealed is not None and "GK_HIDDEN_KEY" not in os.environ  # read once, never passed on
+    blob, key = sealed
+    names = tarfile.open(fileobj=io.BytesIO(hidden_pack.open_sealed(blob, key)), mode="r:gz").getnames()
+    assert "hidden/test_pe.py" in names and "solutions/embedding.py" in names
+    public = batch.config_from_args(batch.build_parser().parse_args([str(tmp_path), "--out", "o",
+                                                                     "--public-only"]))
+    assert cluster_run.sealed_hidden(public) is None
