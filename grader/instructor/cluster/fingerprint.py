@@ -9,7 +9,6 @@ import importlib.metadata
 import platform
 from pathlib import Path
 
-import grader
 from grader.engine.lesson_api import load_lesson
 from grader.engine.lessons import name_of
 from grader.instructor.batch.discovery import lesson_source
@@ -20,6 +19,9 @@ from grader.instructor.batch.discovery import lesson_source
 # `pip wheel` builds from it hash alike.
 SUFFIXES = {".py", ".j2", ".ini", ".json", ".html", ".css", ".js", ".md", ".txt"}
 SKIPPED = {"__pycache__", "hidden", "solutions", "exercises", "kitdata", ".pytest_cache"}
+
+
+KIT_PACKAGE = Path(__file__).resolve().parents[2]  # grader/, wherever it is installed
 
 
 def tree_hash(root: Path) -> str:
@@ -46,7 +48,7 @@ def fingerprint(lesson_module: str) -> dict[str, str]:
     per worker process)."""
     lesson = load_lesson(lesson_module)
     return {
-        "kit": kit_version(), "kit_hash": tree_hash(Path(grader.__file__).parent),
+        "kit": kit_version(), "kit_hash": tree_hash(KIT_PACKAGE),
         "lesson": name_of(lesson_module), "lesson_version": str(lesson.version),
         "lesson_hash": tree_hash(lesson_source(lesson_module)),
         "python": platform.python_version(),
