@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_batch import ROOT, build_submissions, timed  # noqa: E402
+from bench_batch import build_submissions, timed  # noqa: E402
 from record import write_record  # noqa: E402
 
 
