@@ -8,13 +8,17 @@ whatever the outcome: nothing of the hidden suite stays on the worker.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import io
+import json
 import os
 import shutil
 import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,11 +103,85 @@ def grade_task(task: Task) -> dict:
             argv += ["--hidden-from", str(sealed), "--key-env", KEY_ENV]
             env[KEY_ENV] = task.hidden_key
             env[HIDDEN_TMP_ENV] = str(root)  # the decrypted copy inside this task's folder
-        code, timed_out, duration = _run(argv, env, work / "grade.log", task.timeout)
+        request = {"path": str(inbox / task.filename), "out": str(work), "log": str(work / "grade.log"),
+                   "flags": list(argv[argv.index("-q") + 1:]), "timeout": task.timeout,
+                   "env": {name: env[name] for name in (SECRET_ENV, SEED_ENV, KEY_ENV, HIDDEN_TMP_ENV)
+                           if name in env}}
+        answer = warm_host(task.lesson).grade(request)
+        if answer is not None:
+            code, timed_out, duration = answer["code"], answer["timed_out"], answer["duration"]
+        else:  # no warm grader here (it could not start, or died): a cold `grade`, as `--spawn` runs
+            code, timed_out, duration = _run(argv, env, work / "grade.log", task.timeout)
         return {"code": code, "timed_out": timed_out, "duration": duration, "files": _collect(work),
                 "worker": worker}
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+class Host:
+    """This worker thread's warm grader (grader/instructor/cluster/host.py): started once, then one forked
+    child per submission, as a local batch grades."""
+
+    def __init__(self, lesson: str) -> None:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([str(KIT_ROOT), *filter(None, [env.get("PYTHONPATH")])])
+        env.setdefault("OMP_NUM_THREADS", "1")
+        for name in (SECRET_ENV, SECRET_FILE_ENV, SEED_ENV, KEY_ENV, HIDDEN_TMP_ENV):
+            env.pop(name, None)
+        from grader.instructor.batch.jobs import _pdeathsig
+
+        self.proc = subprocess.Popen([sys.executable, "-m", "grader.instructor.cluster.host", lesson],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     env=env, text=True, preexec_fn=_pdeathsig)
+        self.ready = self._read() == {"ready": True}
+
+    def _read(self) -> dict | None:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        try:
+            return dict(json.loads(line)) if line else None
+        except ValueError:
+            return None
+
+    def close(self) -> None:
+        """End the host: its stdin closed, it returns from its loop (killed if it does not)."""
+        with contextlib.suppress(Exception):
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
+            self.proc.wait(timeout=10)
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def alive(self) -> bool:
+        return self.ready and self.proc.poll() is None
+
+    def grade(self, request: dict) -> dict | None:
+        """The host's answer, or None when it is gone (the caller grades cold)."""
+        if not self.alive():
+            return None
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(json.dumps(request) + "\n")
+            self.proc.stdin.flush()
+        except OSError:
+            return None
+        return self._read()
+
+
+_HOSTS = threading.local()
+
+
+def warm_host(lesson: str) -> Host:
+    """This thread's warm grader for ``lesson`` (a fresh one when it has none, or its last one died)."""
+    hosts = getattr(_HOSTS, "by_lesson", None)
+    if hosts is None:
+        hosts = _HOSTS.by_lesson = {}
+    host = hosts.get(lesson)
+    if host is None or (host.ready and not host.alive()):
+        host = hosts[lesson] = Host(lesson)
+        atexit.register(host.close)
+    return host
 
 
 def sweep_stale() -> None:
