@@ -1,5 +1,7 @@
-"""What runs on a worker: one submission graded by a fresh `grade` process, as `grade batch --spawn` grades
-it here (the same flags, so the same isolation level, limits and seeds), under the batch's time limit.
+"""What runs on a worker: one submission graded by a child forked from this worker thread's warm grader
+(host.py), with the options the batch's flags stand for, as a local batch's forked child grades it (the
+same isolation level, limits and seeds), under the batch's time limit; where no warm grader can start, by a
+fresh `grade` process with those flags, as `grade batch --spawn` grades.
 
 Everything travels in the task as bytes (the submission, the hidden suite sealed under a one-time key,
 the course secret that seeds it) into a private folder (mkdtemp: 0700) that is removed when the task ends,
