@@ -247,8 +247,15 @@ def test_without_dask_the_batch_says_how_to_install_it(tmp_path: Path, monkeypat
     assert not (tmp_path / "out").exists()  # nothing written
 
 
-def test_a_task_past_its_time_is_a_timeout_and_its_folder_goes(klass: Path, tmp_path: Path,
+@pytest.mark.parametrize("warm", [True, False], ids=["warm-grader", "cold-grade"])
+def test_a_task_past_its_time_is_a_timeout_and_its_folder_goes(warm: bool, tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    hang = tmp_path / "subs" / "hang"  # loops forever in the graded function
+    shutil.copytree(ROOT / "solutions", hang, ignore=shutil.ignore_patterns("__pycache__"))
+    with open(hang / "embedding.py", "a") as fh:
+        fh.write("\n\ndef sinusoidal_pe(max_len, d_model):\n    while True:\n        pass\n")
+    if not warm:  # no warm grader on this worker: a cold `grade` under the same limit
+        monkeypatch.setattr(task_mod, "warm_host", lambda lesson: types.SimpleNamespace(grade=lambda r: None))
     roots: list[Path] = []
     real = tempfile.mkdtemp
     monkeypatch.setattr(tempfile, "mkdtemp", lambda **kw: roots.append(Path(real(**kw))) or roots[-1])
@@ -256,15 +263,16 @@ def test_a_task_past_its_time_is_a_timeout_and_its_folder_goes(klass: Path, tmp_
     (stale / "owner").write_text("999999999 1")
     (stale / "hidden.gkpack").write_bytes(b"sealed")
     mine = fp.fingerprint("lesson_embedding_pe")
-    task = Task("alice", "alice", pack_entry(klass / "alice"), (), 0.5, "lesson_embedding_pe", mine)
+    task = Task("hang", "hang", pack_entry(hang), ("-k", "test_pe"), 3.0, "lesson_embedding_pe", mine)
     result = grade_task(task)
     assert result["timed_out"] and not stale.exists() and roots and not roots[0].exists()
-    args = batch.build_parser().parse_args([str(klass), "--out", str(tmp_path), "--public-only"])
+    out = tmp_path / "out"
+    args = batch.build_parser().parse_args([str(hang.parent), "--out", str(out), "--public-only"])
     config = batch.config_from_args(args)
-    entry = batch.discover(klass)[0]
-    marker = cluster_run.write_result(entry, "h", "s", result, tmp_path, config, "src")
+    entry = batch.discover(hang.parent)[0]
+    marker = cluster_run.write_result(entry, "h", "s", result, tmp_path / "out", config, "src")
     assert marker["status"] == "timeout" and marker["worker"] == result["worker"]
-    assert json.loads((tmp_path / "alice" / "results.json").read_text())["status"] == "timeout"
+    assert json.loads((tmp_path / "out" / "hang" / "results.json").read_text())["status"] == "timeout"
 
 
 def test_a_hidden_from_archive_is_resealed_for_the_tasks(tmp_path: Path,

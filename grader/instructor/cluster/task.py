@@ -41,7 +41,7 @@ class Task:
     name: str
     filename: str  # the entry's own name (alice, bob.ipynb, carol.zip): `grade` reads it by its suffix
     submission: bytes  # a tar of that entry
-    flags: tuple[str, ...]  # `grade` flags, as a --spawn child's (no --hidden-from: added here)
+    flags: tuple[str, ...]  # the batch's `grade` flags (no --hidden-from: the worker adds its own)
     timeout: float
     lesson: str  # the lesson module: the worker's copy is checked against ``expected`` first
     expected: dict[str, str]
@@ -88,13 +88,7 @@ def grade_task(task: Task) -> dict:
         inbox.mkdir()
         work.mkdir()
         _unpack(task.submission, inbox)
-        argv = [sys.executable, "-m", "grader.cli", str(inbox / task.filename), "--out", str(work), "-q",
-                *task.flags]
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([str(KIT_ROOT), *filter(None, [env.get("PYTHONPATH")])])
-        env.setdefault("OMP_NUM_THREADS", "1")
-        for name in (SECRET_ENV, SECRET_FILE_ENV, SEED_ENV, KEY_ENV, HIDDEN_TMP_ENV):
-            env.pop(name, None)
+        flags, env = list(task.flags), {}  # env: set in the grading child only
         if task.secret is not None:
             env[SECRET_ENV] = task.secret
         if task.seed is not None:
@@ -102,22 +96,32 @@ def grade_task(task: Task) -> dict:
         if task.hidden is not None:
             sealed = root / "hidden.gkpack"
             sealed.write_bytes(task.hidden)
-            argv += ["--hidden-from", str(sealed), "--key-env", KEY_ENV]
+            flags += ["--hidden-from", str(sealed), "--key-env", KEY_ENV]
             env[KEY_ENV] = task.hidden_key
             env[HIDDEN_TMP_ENV] = str(root)  # the decrypted copy inside this task's folder
-        request = {"path": str(inbox / task.filename), "out": str(work), "log": str(work / "grade.log"),
-                   "flags": list(argv[argv.index("-q") + 1:]), "timeout": task.timeout,
-                   "env": {name: env[name] for name in (SECRET_ENV, SEED_ENV, KEY_ENV, HIDDEN_TMP_ENV)
-                           if name in env}}
-        answer = warm_host(task.lesson).grade(request)
+        path, log = inbox / task.filename, work / "grade.log"
+        answer = warm_host(task.lesson).grade({"path": str(path), "out": str(work), "log": str(log),
+                                               "flags": flags, "env": env, "timeout": task.timeout})
         if answer is not None:
             code, timed_out, duration = answer["code"], answer["timed_out"], answer["duration"]
         else:  # no warm grader here (it could not start, or died): a cold `grade`, as `--spawn` runs
-            code, timed_out, duration = _run(argv, env, work / "grade.log", task.timeout)
+            argv = [sys.executable, "-m", "grader.cli", str(path), "--out", str(work), "-q", *flags]
+            code, timed_out, duration = _run(argv, {**child_env(), **env}, log, task.timeout)
         return {"code": code, "timed_out": timed_out, "duration": duration, "files": _collect(work),
                 "worker": worker}
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def child_env() -> dict[str, str]:
+    """The worker's environment for what grades here: the kit importable, one thread for BLAS, and none of
+    the secrets a task hands its own grading child."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(KIT_ROOT), *filter(None, [env.get("PYTHONPATH")])])
+    env.setdefault("OMP_NUM_THREADS", "1")
+    for name in (SECRET_ENV, SECRET_FILE_ENV, SEED_ENV, KEY_ENV, HIDDEN_TMP_ENV):
+        env.pop(name, None)
+    return env
 
 
 class Host:
@@ -125,16 +129,11 @@ class Host:
     child per submission, as a local batch grades."""
 
     def __init__(self, lesson: str) -> None:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([str(KIT_ROOT), *filter(None, [env.get("PYTHONPATH")])])
-        env.setdefault("OMP_NUM_THREADS", "1")
-        for name in (SECRET_ENV, SECRET_FILE_ENV, SEED_ENV, KEY_ENV, HIDDEN_TMP_ENV):
-            env.pop(name, None)
         from grader.instructor.batch.jobs import _pdeathsig
 
         self.proc = subprocess.Popen([sys.executable, "-m", "grader.instructor.cluster.host", lesson],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     env=env, text=True, preexec_fn=_pdeathsig)
+                                     env=child_env(), text=True, preexec_fn=_pdeathsig)
         self.ready = self._read() == {"ready": True}
 
     def _read(self) -> dict | None:
