@@ -211,7 +211,7 @@ def test_a_named_kind_is_imported_only_then_and_gets_its_options(monkeypatch: py
     class SLURMCluster:  # dask_jobqueue's, stood in for by an in-process cluster of threads
         def __init__(self, **options: object) -> None:
             made["options"] = options
-            self.inner = distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None,
+            self.inner = distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0",
                                                   worker_dashboard_address=None)
 
         def scale(self, n: int) -> None:

@@ -102,7 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cluster", default=None, metavar="ADDRESS|FILE",
                    help="grade each submission on a Dask cluster: a scheduler address (tcp://host:8786) or a "
                         "cluster.toml naming one, or a Slurm/Kubernetes cluster (docs/cluster.md; needs "
-                        "pip install 'pe-grader[cluster]')")
+                        "pip install 'pe-grader[cluster]'); each worker thread grades one submission at a "
+                        "time, and -j is not used")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     return p
 
