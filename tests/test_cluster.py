@@ -38,9 +38,9 @@ from tests.test_batch import ROOT, read_gradebook, without_durations
 FLAGS = ["-k", "test_pe", "--timeout", "120", "-q"]
 
 
-def _grade(*args: str, ok: bool = True) -> subprocess.CompletedProcess:
+def _grade(*args: str, ok: bool = True, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     proc = subprocess.run([sys.executable, "-m", "grader.cli", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=400)
+                          text=True, timeout=400, env=env)
     if ok:
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return proc
@@ -71,9 +71,10 @@ def test_cluster_gradebook_equals_local_with_a_worker_killed_mid_task(klass: Pat
                                                                      ) -> None:
     local, client = cluster
     here, there = tmp_path / "local", tmp_path / "cluster"
-    _grade("batch", str(klass), "--out", str(here), "-j", "2", *FLAGS)
+    env = {**os.environ, "GK_COURSE_SECRET": "one course's secret"}  # both batches: the same seeds
+    _grade("batch", str(klass), "--out", str(here), "-j", "2", *FLAGS, env=env)
     proc = subprocess.Popen([sys.executable, "-m", "grader.cli", "batch", str(klass), "--out", str(there),
-                             "--cluster", local.scheduler_address, *FLAGS], cwd=ROOT,
+                             "--cluster", local.scheduler_address, *FLAGS], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     victim = victim_key = None
     deadline = time.monotonic() + 300
@@ -95,6 +96,11 @@ def test_cluster_gradebook_equals_local_with_a_worker_killed_mid_task(klass: Pat
     marker = json.loads((there / name / "batch.json").read_text())
     assert marker["status"] == "graded" and marker["worker"] != victim  # regraded on another worker
     assert not list(there.glob(".work/*"))  # nothing half-written left
+    for name in ("alice", "dave"):  # the hidden pack ran, with the seeds a local batch draws
+        ours, theirs = (json.loads((d / name / "results.json").read_text()) for d in (there, here))
+        assert ours["replay"] == theirs["replay"] and "hidden" in ours["suites"]
+        assert [(t["id"], t["status"], t["score"]) for t in ours["tests"]] == [
+            (t["id"], t["status"], t["score"]) for t in theirs["tests"]]
 
 
 def test_a_scheduler_gone_stops_the_batch_and_a_rerun_resumes(klass: Path, cluster, tmp_path: Path) -> None:

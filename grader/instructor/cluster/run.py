@@ -101,7 +101,7 @@ def collect(client: Any, todo: list[tuple[Entry, str]], out: Path, config: Confi
     for entry, sub_hash in todo:
         task = Task(entry.name, entry.path.name, pack_entry(entry.path), flags, config.timeout,
                     config.options.lesson, expected, hidden[0] if hidden else None,
-                    hidden[1] if hidden else "", secret.decode(), os.environ.get(seeds.SEED_ENV))
+                    hidden[1] if hidden else "", secret, os.environ.get(seeds.SEED_ENV))
         future = client.submit(grade_task, task, key=f"grade-{entry.name}-{uuid.uuid4().hex[:8]}",
                                pure=False, retries=RETRIES)
         futures[future] = (entry, sub_hash)
@@ -159,13 +159,13 @@ def write_result(entry: Entry, sub_hash: str, suite_hash: str, result: dict, out
 
 
 def _restore_secret_source(path: Path, source: str) -> None:
-    """The worker was handed the instructor's secret in its environment; results.json says where the
-    instructor's came from, as a local batch's does."""
+    """The worker was handed a copy of the instructor's secret; results.json says where the instructor's
+    came from, as a local batch's does."""
     try:
         results = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return
     replay = results.get("replay") if isinstance(results, dict) else None
-    if isinstance(replay, dict) and replay.get("secret") == f"${seeds.SECRET_ENV}":
+    if isinstance(replay, dict) and replay.get("made_from") == "submission":
         replay["secret"] = source
         write_json(path, results)

@@ -47,7 +47,7 @@ class Task:
     expected: dict[str, str]
     hidden: bytes | None = None  # the hidden suite and reference, sealed (grader/instructor/hidden_pack.py)
     hidden_key: str = ""
-    secret: str | None = None  # the course secret: the same seeds as a local batch
+    secret: bytes | None = None  # the course secret: the same seeds as a local batch
     seed: str | None = None  # GK_GRADING_SEED when the instructor set one
 
 
@@ -89,8 +89,10 @@ def grade_task(task: Task) -> dict:
         work.mkdir()
         _unpack(task.submission, inbox)
         flags, env = list(task.flags), {}  # env: set in the grading child only
-        if task.secret is not None:
-            env[SECRET_ENV] = task.secret
+        if task.secret is not None:  # as a file, byte for byte: the seeds are the local batch's
+            secret_file = root / "course-secret"
+            secret_file.write_bytes(task.secret)
+            env[SECRET_FILE_ENV] = str(secret_file)
         if task.seed is not None:
             env[SEED_ENV] = task.seed
         if task.hidden is not None:
