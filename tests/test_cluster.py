@@ -302,3 +302,16 @@ def test_a_hidden_from_archive_is_resealed_for_the_tasks(tmp_path: Path,
     public = batch.config_from_args(batch.build_parser().parse_args([str(tmp_path), "--out", "o",
                                                                      "--public-only"]))
     assert cluster_run.sealed_hidden(public) is None
+
+
+def test_an_unreachable_scheduler_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("distributed")
+    (tmp_path / "subs").mkdir()
+    (tmp_path / "subs" / "garbage.zip").write_bytes(b"not a zip")
+    spec = tmp_path / "cluster.toml"
+    spec.write_text('scheduler = "tcp://127.0.0.1:1"\nconnect = 1\n')  # nothing listens on port 1
+    code = batch.main([str(tmp_path / "subs"), "--out", str(tmp_path / "out"), "--cluster", str(spec), "-q",
+                       "--public-only"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "cannot reach the scheduler at tcp://127.0.0.1:1" in err
+    assert not list((tmp_path / "out").glob("*/batch.json"))

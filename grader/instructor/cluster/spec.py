@@ -7,6 +7,7 @@ file::
     kind = "slurm"                          # "slurm" (dask-jobqueue), "kubernetes" (dask-kubernetes), "local"
     workers = 8                             # scale the cluster to this many workers
     wait = 600                              # seconds to wait for the first worker (a queued job)
+    connect = 30                            # seconds to try reaching the scheduler
     [options]                               # keyword arguments of the cluster class (SLURMCluster, …)
     cores = 4
 
@@ -39,7 +40,7 @@ KINDS: dict[str, tuple[str, str, str]] = {
     "kubernetes": ("dask_kubernetes.operator", "KubeCluster", "dask-kubernetes"),
     "local": ("distributed", "LocalCluster", "distributed"),
 }
-KEYS = {"scheduler", "kind", "workers", "wait", "options"}
+KEYS = {"scheduler", "kind", "workers", "wait", "connect", "options"}
 
 
 class ClusterProblem(Exception):
@@ -52,6 +53,7 @@ class ClusterSpec:
     kind: str | None = None
     workers: int | None = None
     wait: float = 600.0
+    connect: float = 30.0
     options: dict[str, Any] = field(default_factory=dict)
 
     def describe(self) -> str:
@@ -92,7 +94,12 @@ def spec_from(data: dict[str, Any], path: Path) -> ClusterSpec:
         raise ClusterProblem(f"{path}: workers must be a positive whole number / workers는 양의 정수입니다")
     if not isinstance(options, dict):
         raise ClusterProblem(f"{path}: [options] must be a table / [options]는 테이블이어야 합니다")
-    return ClusterSpec(scheduler=scheduler, kind=kind, workers=workers, wait=float(data.get("wait", 600)),
+    try:
+        wait, connect = float(data.get("wait", 600)), float(data.get("connect", 30))
+    except (TypeError, ValueError):
+        raise ClusterProblem(f"{path}: wait and connect are seconds / "
+                             f"wait와 connect는 초 단위 숫자입니다") from None
+    return ClusterSpec(scheduler=scheduler, kind=kind, workers=workers, wait=wait, connect=connect,
                        options=options)
 
 
@@ -141,7 +148,7 @@ def _opened(spec: ClusterSpec, client_class: Any) -> Iterator[Any]:
             cluster.scale(spec.workers)
     try:
         try:
-            client = client_class(cluster if cluster is not None else spec.scheduler, timeout=30)
+            client = client_class(cluster if cluster is not None else spec.scheduler, timeout=spec.connect)
         except (OSError, TimeoutError) as exc:
             raise ClusterProblem(f"cannot reach the scheduler at {spec.describe()}: {exc} / "
                                  f"스케줄러에 연결할 수 없습니다") from None
