@@ -304,8 +304,10 @@ def test_a_hidden_from_archive_is_resealed_for_the_tasks(tmp_path: Path,
     assert cluster_run.sealed_hidden(public) is None
 
 
-def test_an_unreachable_scheduler_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unreachable_scheduler_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("distributed")
+    monkeypatch.setenv("GK_COURSE_SECRET_FILE", str(tmp_path / "secret"))  # what the batch sets, undone after
     (tmp_path / "subs").mkdir()
     (tmp_path / "subs" / "garbage.zip").write_bytes(b"not a zip")
     spec = tmp_path / "cluster.toml"
