@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
 MAGIC = b"GKHIDE1\n"
 DEFAULT_KEY_ENV = "GK_HIDDEN_KEY"
+HIDDEN_TMP_ENV = "GK_HIDDEN_TMP"  # where the decrypted copy goes (default: the system's temp folder)
 SCRYPT_LOG2_N, SCRYPT_R, SCRYPT_P = 15, 8, 1  # ~32 MiB, ~0.1 s: cheap for CI, costly to brute-force
 MAX_LOG2_N = 20  # a forged header must not make us allocate gigabytes
 HEADER = len(MAGIC) + 3 + 16 + 16 + 12
@@ -216,7 +217,9 @@ def open_hidden_archive(archive: Path, public_suites: Path, key_env: str = DEFAU
     the worker's view (the decrypted copy must never be bound into the sandbox).
     """
     passphrase = passphrase_from_env(key_env)
-    root = Path(tempfile.mkdtemp(prefix="gk-hidden-"))
+    # GK_HIDDEN_TMP: a cluster task's own folder (grader/instructor/cluster/task.py), removed with it even
+    # when this process is killed before its atexit runs
+    root = Path(tempfile.mkdtemp(prefix="gk-hidden-", dir=os.environ.get(HIDDEN_TMP_ENV) or None))
     atexit.register(shutil.rmtree, root, True)
     return unpack(archive, passphrase, public_suites, root)
 

@@ -29,6 +29,7 @@ import shutil
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grader.core import seeds
 from grader.engine.flags import add_grading_arguments
@@ -56,6 +57,9 @@ from grader.instructor.term.errors import TermError
 from grader.instructor.term.store import store_term_files
 from grader.paths import write_atomic
 from grader.report.classpages import gradebook_csv
+
+if TYPE_CHECKING:
+    from grader.instructor.cluster.spec import ClusterSpec
 
 __all__ = [
     "FINAL_STATUSES", "MANIFEST", "MARKER", "RESERVED", "Config", "Entry", "Progress", "build_parser",
@@ -107,6 +111,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="store times or extensions naming ids that are not in the class (default: refuse)")
     p.add_argument("--no-similarity", action="store_true",
                    help="skip the code similarity check at the end (grade similarity DIR runs it later)")
+    p.add_argument("--cluster", default=None, metavar="ADDRESS|FILE",
+                   help="grade each submission on a Dask cluster: a scheduler address (tcp://host:8786) or a "
+                        "cluster.toml naming one, or a Slurm/Kubernetes cluster (docs/cluster.md; needs "
+                        "pip install 'pe-grader[cluster]'); each worker thread grades one submission at a "
+                        "time, and -j is not used")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     return p
 
@@ -122,6 +131,17 @@ def main(argv: list[str]) -> int:
     except UsageProblem as exc:  # an unknown --lesson or [tool.grade] lesson
         print(f"grade batch: {exc}", file=sys.stderr)
         return 2
+    cluster: ClusterSpec | None = None
+    if args.cluster:  # the spec and Dask checked before anything is written
+        from grader.instructor.cluster import ClusterProblem, load_spec
+        from grader.instructor.cluster.spec import require_distributed
+
+        try:
+            require_distributed()
+            cluster = load_spec(args.cluster)
+        except ClusterProblem as exc:
+            print(f"grade batch: {exc}", file=sys.stderr)
+            return 2
     hidden_suite = any((config.options.suites_dir / "hidden").glob("test_*.py"))
     if config.options.hidden and config.archive is None and not hidden_suite:
         print("grade batch: this copy of the kit has no hidden suite; use --public-only, or run from the "
@@ -176,16 +196,22 @@ def main(argv: list[str]) -> int:
     write_json(out / MANIFEST, manifest)
     todo, done = plan(entries, out, config, force=args.force, retry=args.retry)
     jobs = max(1, args.jobs or default_jobs())
+    where = f"on {cluster.describe()}" if cluster is not None else f"with -j {jobs}"
     if not args.quiet:
-        print(f"{len(entries)} submissions: {len(done)} already graded, {len(todo)} to grade with -j {jobs} "
-              f"/ 제출물 {len(entries)}개: {len(done)}개는 이미 채점됨, {len(todo)}개 채점 (-j {jobs})")
-    try:
-        options = config.grade_options() if todo and not args.spawn else None
-    except ValueError as exc:  # --grade-args '--hidden-from ARCHIVE' that cannot be opened
-        print(f"grade batch: --hidden-from: {exc}", file=sys.stderr)
-        return 2
-    markers = run_batch(todo, out, config, jobs, args.quiet, fork=not args.spawn, options=options,
-                        on_done=GrowingGradebook(out))
+        print(f"{len(entries)} submissions: {len(done)} already graded, {len(todo)} to grade {where} "
+              f"/ 제출물 {len(entries)}개: {len(done)}개는 이미 채점됨, {len(todo)}개 채점 ({where})")
+    if cluster is not None:
+        markers = _on_cluster(cluster, todo, out, config, args.quiet) if todo else []
+        if markers is None:
+            return 2
+    else:
+        try:
+            options = config.grade_options() if todo and not args.spawn else None
+        except ValueError as exc:  # --grade-args '--hidden-from ARCHIVE' that cannot be opened
+            print(f"grade batch: --hidden-from: {exc}", file=sys.stderr)
+            return 2
+        markers = run_batch(todo, out, config, jobs, args.quiet, fork=not args.spawn, options=options,
+                            on_done=GrowingGradebook(out))
     if not args.no_similarity:  # before the summary, which links to similarity.html
         run_after_batch(out, quiet=args.quiet)
     book = term_model.render_or_explain(out, "grade batch")  # the class pages, final totals: one call
@@ -255,3 +281,16 @@ class GrowingGradebook:
         except Exception as exc:  # noqa: BLE001 -- a partial gradebook must never stop the batch
             print(f"grade batch: the gradebook so far could not be written ({type(exc).__name__}: {exc})",
                   file=sys.stderr)
+
+
+def _on_cluster(cluster: ClusterSpec, todo: list[tuple[Entry, str]], out: Path, config: Config,
+                quiet: bool) -> list[dict] | None:
+    """The markers of a cluster batch (grader/instructor/cluster), or None after its one line."""
+    from grader.instructor.cluster import ClusterProblem
+    from grader.instructor.cluster.run import grade_on_cluster
+
+    try:
+        return grade_on_cluster(cluster, todo, out, config, quiet)
+    except ClusterProblem as exc:
+        print(f"grade batch: {exc}", file=sys.stderr)
+        return None

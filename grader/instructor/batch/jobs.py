@@ -192,8 +192,27 @@ def fork_grade(path: Path, out: Path, options: GradeOptions, log_path: Path) -> 
 
 def finish_job(job: Job, out: Path, config: Config, timed_out: bool) -> dict:
     """Classify the child's outcome, write the marker, publish the folder. Returns the marker."""
-    duration = round(time.monotonic() - job.started, 2)
-    code = job.proc.returncode
+    return finish_work(Finished(job.entry, job.sub_hash, job.suite_hash, job.work, job.proc.returncode,
+                                round(time.monotonic() - job.started, 2), timed_out), out, config)
+
+
+@dataclass
+class Finished:
+    """A grade that ended, wherever it ran (a child here, a cluster's worker): its folder under .work."""
+
+    entry: Entry
+    sub_hash: str
+    suite_hash: str
+    work: Path
+    code: int | None
+    duration: float
+    timed_out: bool
+    worker: str | None = None  # the cluster worker that graded it (grader/instructor/cluster); None: here
+
+
+def finish_work(job: Finished, out: Path, config: Config) -> dict:
+    """Classify a finished grade, write the marker, publish the folder. Returns the marker."""
+    code, duration, timed_out = job.code, job.duration, job.timed_out
     results_file = job.work / "results.json"
     try:
         results = json.loads(results_file.read_text(encoding="utf-8"))
@@ -225,6 +244,8 @@ def finish_job(job: Job, out: Path, config: Config, timed_out: bool) -> dict:
         "submission_hash": job.sub_hash, "suites_hash": job.suite_hash, "config_hash": config.digest(),
         "finished_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
+    if job.worker is not None:
+        marker["worker"] = job.worker
     write_json(job.work / MARKER, marker)
     keep_code(job.entry.path, job.work)  # the code `grade similarity` compares: DIR/<name>/code/
     publish(job.work, out / name, out)
