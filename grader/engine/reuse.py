@@ -22,16 +22,20 @@ Conservative on purpose:
   once, in whichever test came first) run again together: if one must, all of them do, in their
   usual order.
 
-Used only where GK_REUSE_FILE names the store (the warm grader sets it for the grades it serves,
-grader/daemon/server.py, and removes the file when it stops); never for the hidden suite.
+Used only by a grade the warm daemon serves (grader/daemon/server.py): it hands its grader the store's
+name and a secret in the request (grader/sandbox/host.py ``reuse_store``), never through the environment,
+so a cold grade (`--no-daemon`, `--ci`, `--hidden`, a batch, Gradescope) never reads one whatever the
+environment holds.  The store lies in the user's checked runtime folder (reached through its descriptor,
+no link followed, grader/daemon/place.py) and is signed (HMAC-SHA256 with the daemon's secret): one
+edited or planted by anyone else is ignored.  Never for the hidden suite.
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
+import hmac
 import json
-import os
 import sys
 import threading
 from pathlib import Path
@@ -40,8 +44,7 @@ from typing import Any
 from grader.core.source import read_digest, sources_of
 from grader.core.trees import tree_files
 
-STORE_ENV = "GK_REUSE_FILE"
-SCHEMA = 2
+SCHEMA = 3
 REUSABLE = ("passed", "failed")  # pytest outcomes kept; a verdict of the clock or a crash runs again
 # What lets a module read beyond the student modules it imports (a file anywhere, another module by name,
 # the worker's other modules): a test calling into a module that imports, names or calls any of these is
@@ -132,27 +135,69 @@ REACH_MODULES = frozenset(
         "mmap",
     }
 )
-KEEP = 4  # runs kept, each under its own key (the full grade, a check() of one task ...)
+KEEP = 8  # runs kept, each under its own key (the full grade, a check() of one task ...)
 WHOLE = "*"  # a test's module set holding this read every staged file
 UNHASHED = "!"  # ... holding this called into code that may read what nothing here hashes: it always runs
 SOURCE = "src:"  # ... a key with this prefix: a read of the source's syntax trees (core/source.py SourceView)
 ACTIVE: Recorder | None = None  # the session's recorder, set by the plugin while a reusing grade runs
 
 
-def store_path(hidden: bool) -> Path | None:
-    path = os.environ.get(STORE_ENV)
-    return Path(path) if path and not hidden else None
+class Store:
+    """The warm daemon's store: a file in its runtime folder, signed with its secret."""
+
+    def __init__(self, folder: str, name: str, secret: str) -> None:
+        self.folder, self.name, self.secret = folder, name, secret.encode()
+
+    def _mac(self, body: bytes) -> str:
+        return hmac.new(self.secret, body, hashlib.sha256).hexdigest()
+
+    def read(self) -> dict[str, Any]:
+        """The store's content where its signature holds, else nothing."""
+        from grader.daemon.place import RuntimeDir
+
+        try:
+            with RuntimeDir(self.folder) as folder:
+                data = folder.read(self.name)
+        except OSError:
+            return {}
+        if not data or b"\n" not in data:
+            return {}
+        mac, _, body = data.partition(b"\n")
+        if not hmac.compare_digest(mac.decode(errors="replace"), self._mac(body)):
+            return {}
+        try:
+            content = json.loads(body)
+        except ValueError:
+            return {}
+        return content if isinstance(content, dict) else {}
+
+    def write(self, content: dict[str, Any]) -> None:
+        from grader.daemon.place import RuntimeDir
+
+        body = json.dumps(content, default=repr).encode()
+        try:
+            with RuntimeDir(self.folder) as folder:
+                folder.write(self.name, self._mac(body).encode() + b"\n" + body)
+        except OSError:
+            pass
+
+
+def store_path(hidden: bool) -> Store | None:
+    """The store of the warm daemon that forked this grader, or None (a cold grade, the hidden suite)."""
+    from grader.sandbox import host
+
+    given = host.reuse_store
+    if hidden or not given:
+        return None
+    return Store(given["dir"], given["name"], given["secret"])
 
 
 def _tree_stamp(h: Any, tree: Path) -> None:
+    from grader.daemon.place import file_hash
+
     for path, info in tree_files(tree):
-        root, name = os.path.split(path)
-        try:
-            data = Path(path).read_bytes() if name.endswith(".py") or "suites" in root else b""
-        except OSError:
-            continue
-        h.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
-        h.update(hashlib.sha256(data).digest())
+        h.update(f"{path}\0".encode())  # by content: an edit keeping size and mtime is seen
+        h.update(file_hash(path, info))
 
 
 def run_key(parts: dict[str, Any], trees: list[Path]) -> str:
@@ -411,16 +456,14 @@ def _dumps(artifacts: dict) -> dict[str, str]:
 class Reuse:
     """The store of one folder's last warm grade, and what this run takes from it."""
 
-    def __init__(self, path: Path, key: str, recorder: Recorder) -> None:
-        self.path, self.key, self.recorder = path, key, recorder
+    def __init__(self, store: Store, key: str, recorder: Recorder) -> None:
+        self.store, self.key, self.recorder = store, key, recorder
         self.previous: dict[str, Any] = {}
         self.others: list[dict[str, Any]] = []  # the runs kept under other keys (a check() of one task)
-        try:
-            runs = json.loads(path.read_text(encoding="utf-8")).get("runs", [])
+        runs = store.read().get("runs", [])
+        if isinstance(runs, list):
             self.others = [r for r in runs if isinstance(r, dict) and r.get("key") != key]
             self.previous = next((r for r in runs if isinstance(r, dict) and r.get("key") == key), {})
-        except (OSError, ValueError, AttributeError):
-            pass
         self.reused: list[str] = []  # nodeids taken from the store, not run
 
     def choose(self, nodeids: list[str]) -> set[str]:
@@ -482,7 +525,7 @@ class Reuse:
                 dict.__setitem__(artifacts, key, value)
 
     def save(self, report: dict, artifacts: dict, prefetch_reads: set[str]) -> None:
-        """Keep this run's whole set for the next one (written atomically; 0600 in the daemon's folder)."""
+        """Keep this run's whole set for the next one (signed, atomically, 0600)."""
         old = self.previous.get("tests", {})
         tests: dict[str, Any] = {}
         for entry in report.get("tests", []):
@@ -508,14 +551,7 @@ class Reuse:
         kept = {k: v for k, v in dict.items(artifacts) if any(k in t["wrote"] for t in tests.values())}
         try:
             run = {"key": self.key, "tests": tests, "artifacts": kept}
-            payload = json.dumps({"runs": [*self.others[-(KEEP - 1) :], run]}, default=repr)
+            json.dumps(run, default=repr)
         except (TypeError, ValueError):
             return
-        tmp = self.path.with_name(self.path.name + f".{os.getpid()}.tmp")
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(payload)
-            os.replace(tmp, self.path)
-        except OSError:
-            tmp.unlink(missing_ok=True)
+        self.store.write({"runs": [*self.others[-(KEEP - 1) :], run]})
