@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import stat
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+import pytest
 
 from grader.daemon import client, place, server
 from tests.conftest import CORPUS
@@ -62,9 +65,16 @@ def test_a_warm_grade_equals_a_cold_one_and_leaves_nothing(tmp_path):
     run_dir = Path(tempfile.mkdtemp(prefix="gkd-"))
     env = {k: v for k, v in os.environ.items() if k not in ("GK_NO_DAEMON", "CI", "GITHUB_ACTIONS")}
     env.update(GK_DAEMON="1", XDG_RUNTIME_DIR=str(run_dir), GK_DAEMON_IDLE="300")
-    grade = [sys.executable, "-c", "import sys; from grader.cli import program; sys.exit(program())"]
+    # `grade` as a student's console script runs it: the folder is not on its path
+    grade = place.python_module("grader.cli")
     folder = run_dir / f"gk-daemon-{os.getuid()}"
     pid, zygotes = 0, []
+    # A student's repository with a `grader/` package of its own (a release ships one at its top): no
+    # process of the warm grader (daemon, zygote, spare, forked grader) may import it.
+    marker = run_dir / "planted-ran"
+    (work / "grader").mkdir()
+    (work / "grader" / "__init__.py").write_text(
+        f"import os\nopen({str(marker)!r}, 'a').write(str(os.getpid()) + '\\n')\n")
 
     def run(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([*grade, *args], cwd=work, env=env, capture_output=True, text=True)
@@ -99,6 +109,7 @@ def test_a_warm_grade_equals_a_cold_one_and_leaves_nothing(tmp_path):
             zygotes += [int(p) for p in ps.stdout.split()]
         assert len(zygotes) > 1
         assert "stopped" in run("--stop-daemon").stderr
+        assert not marker.exists()  # nothing of the graded folder ran
     finally:
         run("--stop-daemon")
     assert list(folder.iterdir()) == []
@@ -136,3 +147,98 @@ def test_watch_sees_a_save(tmp_path):
     time.sleep(0.01)
     (tmp_path / "m.py").write_text("a = 22\n")
     assert watch.snapshot(tmp_path) != before
+
+
+def test_runtime_files_are_never_written_through_a_swapped_folder_or_a_link(tmp_path):
+    """The folder is opened once and checked; after that, swapping it for one holding links named like the
+    daemon's files (another user's $XDG_RUNTIME_DIR kept by `su` without `-`) reaches nothing."""
+    base = tmp_path / "rt"
+    base.mkdir(mode=0o700)
+    victim = tmp_path / "victim"
+    victim.write_text("root's own\n")
+    os.chmod(victim, 0o600)
+    folder = place.RuntimeDir(base)
+    try:
+        base.rename(tmp_path / "rt.old")
+        base.mkdir(mode=0o700)
+        for name in ("d.pid", "d.reuse"):
+            (base / name).symlink_to(victim)
+        folder.write("d.pid", b"123\n")
+        folder.write("d.reuse", b"store")
+        assert victim.read_text() == "root's own\n"
+        assert (tmp_path / "rt.old" / "d.pid").read_bytes() == b"123\n"  # in the folder that was checked
+        assert folder.read("d.reuse") == b"store"
+        # a link inside the checked folder is never read through, and a write replaces it
+        (tmp_path / "rt.old" / "l").symlink_to(victim)
+        assert folder.read("l") is None
+        folder.write("l", b"new")
+        assert victim.read_text() == "root's own\n"
+        assert not (tmp_path / "rt.old" / "l").is_symlink()
+    finally:
+        folder.close()
+    (tmp_path / "link").symlink_to(base)
+    with pytest.raises(OSError):  # a link in place of the folder
+        place.RuntimeDir(tmp_path / "link")
+    os.chmod(base, 0o755)
+    with pytest.raises(OSError):  # a folder others may enter
+        place.RuntimeDir(base)
+
+
+def _fake_daemon(run_dir: Path, answer: bytes) -> subprocess.Popen:
+    """A process listening where the user's daemon would, that says ``answer`` and then stops (SIGSTOP),
+    as a stopped daemon does."""
+    code = (
+        "import os, signal, socket, sys\n"
+        "from grader.daemon import place\n"
+        "folder = place.RuntimeDir()\n"
+        "s = socket.socket(socket.AF_UNIX)\n"
+        "s.bind(folder.address(place.socket_name(['k'])))\n"
+        "s.listen(1)\n"
+        "print('up', flush=True)\n"
+        "c, _ = s.accept()\n"
+        f"c.sendall({answer!r})\n"
+        "os.kill(os.getpid(), signal.SIGSTOP)\n"
+    )
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(run_dir)}
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdout.readline() == "up\n"
+    return proc
+
+
+def test_a_stopped_daemon_is_ended_and_the_grade_runs_cold(monkeypatch, capsys):
+    run_dir = Path(tempfile.mkdtemp(prefix="gks-"))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(run_dir))
+    monkeypatch.setenv("GK_DAEMON_DEADLINE", "1")
+    fake = _fake_daemon(run_dir, b"")
+    try:
+        assert client.serve(["-q", "--lang", "en"], ["k"], "grader.cli:grade_one") is None  # then cold
+        assert fake.wait(timeout=60) == -signal.SIGKILL  # ended, though stopped
+        assert "no sign of life for 1 s" in capsys.readouterr().err
+        assert not place.RuntimeDir().exists(place.socket_name(["k"]))  # the next run starts a new one
+    finally:
+        fake.kill()
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def test_sigterm_ends_grade_when_its_daemon_is_stopped():
+    """The daemon accepted the grade, then stopped: the SIGTERM `grade` forwards is never acted on, so
+    `grade` ends its daemon and dies of that signal (before, only SIGKILL ended it)."""
+    run_dir = Path(tempfile.mkdtemp(prefix="gks-"))
+    fake = _fake_daemon(run_dir, b"ok\n")
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(run_dir), "GK_DAEMON_DEADLINE": "600"}
+    code = ("import sys\nfrom grader.daemon import client\n"
+            "print('asking', flush=True)\n"
+            "sys.exit(client.serve(['-q'], ['k'], 'grader.cli:grade_one'))\n")
+    grade = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert grade.stdout is not None and grade.stdout.readline() == "asking\n"
+        while not server.stopped(fake.pid):  # it said "ok" and stopped
+            time.sleep(0.05)
+        time.sleep(0.5)  # `grade` waits for the exit status now
+        grade.send_signal(signal.SIGTERM)
+        assert grade.wait(timeout=120) == -signal.SIGTERM
+        assert fake.wait(timeout=60) == -signal.SIGKILL
+    finally:
+        grade.kill()
+        fake.kill()
+        shutil.rmtree(run_dir, ignore_errors=True)

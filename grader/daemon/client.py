@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.core.lang import lang_of
-from grader.daemon.place import RuntimeDir, idle_seconds, socket_name
+from grader.daemon.place import RuntimeDir, idle_seconds, python_module, socket_name
 from grader.sandbox import host
 
 IF_UP = "if-up"  # GK_DAEMON=if-up: served by the user's daemon where one runs, never starting one
@@ -86,9 +86,11 @@ class Lines:
 
     def __init__(self, sock: socket.socket) -> None:
         self.sock, self.buffer = sock, b""
+        self.heard = time.monotonic()  # when the daemon last said anything
+        self.signalled: float | None = None  # when a signal was forwarded: it must end the grade soon
 
-    def next(self, limit: float | None = None) -> str:
-        self.sock.settimeout(deadline() if limit is None else limit)
+    def next(self) -> str:
+        self.sock.settimeout(0.25)  # short waits: a forwarded signal shortens the deadline meanwhile
         while True:
             while b"\n" in self.buffer:
                 line, self.buffer = self.buffer.split(b"\n", 1)
@@ -96,10 +98,15 @@ class Lines:
                     return line.decode().strip()
             try:
                 chunk = self.sock.recv(1 << 10)
-            except TimeoutError as exc:
-                raise Stuck("no answer") from exc
+            except TimeoutError:
+                now = time.monotonic()
+                if now - self.heard > deadline() or (
+                        self.signalled is not None and now - self.signalled > AFTER_SIGNAL):
+                    raise Stuck("no answer") from None
+                continue
             if not chunk:
                 raise OSError("the daemon hung up")
+            self.heard = time.monotonic()
             self.buffer += chunk
 
 
@@ -149,6 +156,8 @@ def serve(argv: list[str], key: list[str], entry: str) -> int | None:
 
             def forward(signum: int, _frame: Any) -> None:
                 signalled.append(signum)
+                if lines.signalled is None:
+                    lines.signalled = time.monotonic()
                 try:
                     sock.sendall(f"sig {signum}\n".encode())
                 except OSError:
@@ -156,18 +165,12 @@ def serve(argv: list[str], key: list[str], entry: str) -> int | None:
 
             previous = {sig: signal.signal(sig, forward) for sig in FORWARDED}
             try:
-                while True:
-                    try:
-                        answer = lines.next(AFTER_SIGNAL if signalled else None)
-                        break
-                    except Stuck:
-                        if not signalled:
-                            raise
-                        # the grade did not end on the signal (its daemon stopped): end it, then `grade`
-                        _end(sock, folder, name)
-                        code = -signalled[0]
-                        answer = f"exit {code}"
-                        break
+                answer = lines.next()
+            except Stuck:
+                if not signalled:
+                    raise
+                _end(sock, folder, name)  # the grade did not end on the signal (its daemon stopped)
+                answer = f"exit {-signalled[0]}"
             finally:
                 for sig, handler in previous.items():
                     signal.signal(sig, handler)
@@ -223,7 +226,7 @@ def start(key: list[str], trees: list[str], lang: str | None = None) -> bool:
     try:
         # -P: its working directory (/) is not on sys.path either; nothing of a graded folder is imported.
         subprocess.Popen(
-            [sys.executable, "-P", "-m", "grader.daemon.server", "--socket", name,
+            [*python_module("grader.daemon.server"), "--socket", name,
              *[arg for tree in trees for arg in ("--tree", tree)]],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True, env=env, cwd="/",

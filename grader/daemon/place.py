@@ -25,6 +25,16 @@ IDLE_SECONDS = 15 * 60.0
 _FLAGS = os.O_NOFOLLOW | os.O_CLOEXEC
 
 
+def python_module(module: str) -> list[str]:
+    """``python -m module`` with no folder on sys.path: the code of its working directory (a graded
+    folder, a student's repository with a ``grader/`` package of its own) is never imported."""
+    if sys.version_info >= (3, 11):
+        return [sys.executable, "-P", "-m", module]
+    # 3.10 has no -P: the implicit first entry removed before any import
+    run = f"runpy.run_module({module!r}, run_name='__main__', alter_sys=True)"
+    return [sys.executable, "-c", f"import runpy, sys; del sys.path[0]; {run}"]
+
+
 def idle_seconds() -> float:
     """How long the daemon waits for the next request before it exits (GK_DAEMON_IDLE, seconds)."""
     try:

@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from grader.daemon.place import python_module
+
 POLL_SECONDS = 0.5
 CHANGE_MARKS = ("since the last run", "지난 실행")
 
@@ -70,7 +72,7 @@ def watch(target: Path, results_file: Path, argv: list[str], lang: str,
     (or ``rounds`` grades, for tests)."""
     env = dict(os.environ)
     env.setdefault("GK_DAEMON", "1")  # the warm grader serves each round, though its output is captured
-    command = [sys.executable, "-m", "grader.cli", *argv]
+    command = [*python_module("grader.cli"), *argv]  # the folder's own code never on its path
     seen: dict[str, int] | None = None
     done = 0
     try:

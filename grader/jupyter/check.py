@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grader.core.lang import default_lang
+from grader.daemon.place import python_module
 
 if TYPE_CHECKING:
     from grader.engine.lesson_api import Lesson
@@ -105,7 +106,8 @@ def check(task: str | None = None, *, lang: str | None = None, path: str | os.Pa
         if target is None:
             target = Path("exercises") if Path("exercises").is_dir() else Path.cwd()
         out = Path(tmp) / "out"
-        cmd = [sys.executable, "-m", "grader.cli", str(target), "--out", str(out), "-q", "--lang", chosen]
+        # not the notebook's folder on its path: the kit named by PYTHONPATH (_env), never a grader/ there
+        cmd = [*python_module("grader.cli"), str(target), "--out", str(out), "-q", "--lang", chosen]
         if task:
             cmd += ["-k", task]
         if lesson:
