@@ -65,7 +65,7 @@ def test_changed_reads_and_what_shares_state_with_them_run_again(tmp_path):
              "t_timeout": _record(old, set(), outcome="failed")}
     tests["t_timeout"]["status"] = "timeout"
     store = _store(tmp_path)
-    store.write({"runs": [{"key": "k", "tests": tests, "artifacts": {}}]})
+    store.write({"runs": [{"key": "k", "tests": tests, "artifacts": {}, "files": old.files, "effects": {}}]})
     order = list(tests)
 
     same = reuse.Reuse(store, "k", reuse.Recorder(staging))
@@ -175,6 +175,68 @@ def test_the_store_keeps_each_run_under_its_key(tmp_path):
     assert [r["key"] for r in runs] == ["one task", "full"]
     file = Path(store.folder) / store.name
     assert runs[-1]["tests"]["t"]["reads"]["a"] and oct(file.stat().st_mode & 0o777) == "0o600"
+
+
+def _save(store: reuse.Store, staging: Path, reads: dict[str, list[str]]) -> None:
+    """A run whose tests reached, in the worker, what ``reads`` says (the guard's notes)."""
+    rec = reuse.Recorder(staging)
+    for nodeid, notes in reads.items():
+        rec.begin(nodeid, False, {})
+        rec.touched(notes)
+        rec.end(nodeid, {})
+    report = {"tests": [{"nodeid": n, "outcome": "passed", "metadata": {}} for n in reads]}
+    reuse.Reuse(store, "k", rec).save(report, {}, set())
+
+
+def test_what_student_code_reached_in_the_worker_is_what_a_test_read(tmp_path):
+    """Observed, not guessed from the source: a helper imported inside a function, a module looked for
+    that does not exist yet (then added, then removed), a staged file opened; not torch or json."""
+    staging = _staging(tmp_path, {"embedding.py": "def f():\n    import helper\n    return helper.g()\n",
+                                  "helper.py": "def g():\n    return 1\n", "other.py": "x = 1\n"})
+    store = _store(tmp_path)
+    _save(store, staging, {"uses_helper": ["m:embedding", "m:helper", "m:torch", "m:json"],
+                           "tries_extra": ["m:other", "m:extra_module_gk"], "opens": ["f:other.py"]})
+    order = ["uses_helper", "tries_extra", "opens"]
+    runs = store.read()["runs"][-1]["tests"]
+    assert set(runs["uses_helper"]["reads"]) == {"embedding", "helper", "<data>"}
+    assert runs["tries_extra"]["reads"]["extra_module_gk"] is None
+
+    def reused() -> set[str]:
+        return reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(order)
+
+    assert reused() == set(order)
+    (staging / "helper.py").write_text("def g():\n    return 2\n")
+    assert reused() == {"tries_extra", "opens"}
+    (staging / "helper.py").write_text("def g():\n    return 1\n")
+    (staging / "extra_module_gk.py").write_text("y = 1\n")  # added: the test that looked for it runs
+    assert "tries_extra" not in reused()
+    _save(store, staging, {"uses_helper": ["m:embedding", "m:helper"], "tries_extra": ["m:other",
+                           "m:extra_module_gk"], "opens": ["f:other.py"]})
+    (staging / "extra_module_gk.py").unlink()  # and removed again
+    assert "tries_extra" not in reused()
+
+
+def test_a_changed_module_that_sets_state_at_import_reuses_nothing(tmp_path):
+    """State a module leaves in the worker when imported (torch's default device) reaches every later
+    test, whatever it read: where such a module changed, every test runs."""
+    assert not reuse.import_effects(_staging(tmp_path, {"a.py": (
+        '"""doc"""\nimport torch\nfrom dataclasses import dataclass\nX = (1, 2)\n\n@dataclass\n'
+        'class C:\n    n: int = 1\n\n@torch.no_grad()\ndef f(x=None):\n    return torch.zeros(3)\n\n'
+        'if __name__ == "__main__":\n    print(f())\n')}) / "a.py")
+    for effect in ("torch.set_default_device('meta')\n", "X = torch.zeros(3)\n", "torch.x = 1\n",
+                   "for i in range(3):\n    pass\n", "@register\ndef f():\n    pass\n"):
+        assert reuse.import_effects(_staging(tmp_path, {"b.py": "import torch\n" + effect}) / "b.py"), effect
+    staging = _staging(tmp_path, {"embedding.py": "def f():\n    return 1\n",
+                                  "leetcode.py": "def g():\n    return 1\n"})
+    store = _store(tmp_path)
+    _save(store, staging, {"encoding": ["m:embedding"], "pow": ["m:leetcode"]})
+    (staging / "leetcode.py").write_text("def g():\n    return 2\n")
+    assert reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(["encoding", "pow"]) == {"encoding"}
+    (staging / "leetcode.py").write_text("import torch\ntorch.set_default_device('meta')\n")
+    assert reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(["encoding", "pow"]) == set()
+    _save(store, staging, {"encoding": ["m:embedding"], "pow": ["m:leetcode"]})
+    (staging / "leetcode.py").write_text("def g():\n    return 1\n")  # and when it is taken out again
+    assert reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(["encoding", "pow"]) == set()
 
 
 def test_a_store_is_read_only_where_its_daemon_signed_it(tmp_path):

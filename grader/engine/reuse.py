@@ -247,6 +247,8 @@ class Recorder:
         self._before: dict[str, str] = {}
         self._reach: dict[str, bool] = {}
         self._digests: dict[str, str] = {}  # source read -> its hash (the staging does not change in a run)
+        self._installed: dict[str, bool] = {}  # module name -> whether the grader's environment has it
+        self._effects: dict[str, bool] = {}  # staged .py -> whether importing it does more than define
 
     def begin(self, nodeid: str, whole: bool, artifacts: dict, fixtures: list[str] | tuple = ()) -> None:
         """``fixtures``: the fixtures wider than one test it uses (their value may hold what another
@@ -279,6 +281,40 @@ class Recorder:
             self.background |= keys
         else:
             self.reads[self.current] |= keys
+
+    def touched(self, notes: list[str]) -> None:
+        """What student code reached in the worker during a request, observed there while it ran
+        (grader/runtime/guard.py's audit hook): each module loaded or looked for (an import inside a
+        function, in a cycle, of a module that does not exist yet) and each staged file opened.  Counted
+        for the running test as a read of that module, by its content (None while it does not exist)."""
+        for note in notes:
+            kind, _, name = note.partition(":")
+            if kind == "f" and name.endswith(".py"):
+                kind, name = "m", name[: -len(".py")]
+            if kind == "m" and name and self._maybe_student(name):
+                self.module(name)
+
+    def _maybe_student(self, name: str) -> bool:
+        """Whether ``name`` is, or could become, one of the submission's modules: staged, or nothing
+        installed answers to it (a module an exercise imports where it exists)."""
+        if f"{name}.py" in self.files or (self.staging / name).is_dir():
+            return True
+        if name not in self._installed:
+            import importlib.util
+
+            try:
+                self._installed[name] = name in sys.builtin_module_names or \
+                    importlib.util.find_spec(name) is not None
+            except (ImportError, ValueError):
+                self._installed[name] = False
+        return not self._installed[name]
+
+    def effects(self, name: str) -> bool:
+        """Whether the staged file ``name`` runs code at import beyond defining names (state it may
+        leave in the worker for every later test, torch.set_default_device(...) at its top)."""
+        if name not in self._effects:
+            self._effects[name] = import_effects(self.staging / name)
+        return self._effects[name]
 
     def whole(self) -> None:
         """The running test read the staging itself (a path that can reach any file)."""
@@ -350,6 +386,73 @@ def _reaches(path: Path) -> bool:
         if any(name.split(".")[0] in REACH_MODULES for name in names):
             return True
     return False
+
+
+# Decorators that only wrap or mark what they decorate (a bare name, an attribute, or called with constants).
+PURE_DECORATORS = frozenset({
+    "staticmethod", "classmethod", "property", "setter", "getter", "deleter", "abstractmethod", "dataclass",
+    "cache", "lru_cache", "cached_property", "wraps", "total_ordering", "no_grad", "inference_mode",
+    "enable_grad", "overload", "final", "override",
+})
+
+
+MAIN_GUARDS = ("__name__ == '__main__'", "'__main__' == __name__")
+
+
+def _pure_decorator(node: ast.expr) -> bool:
+    if isinstance(node, ast.Call):
+        args = [*node.args, *(k.value for k in node.keywords)]
+        return _pure_decorator(node.func) and all(isinstance(a, ast.Constant) for a in args)
+    if isinstance(node, ast.Name):
+        return node.id in PURE_DECORATORS
+    return isinstance(node, ast.Attribute) and node.attr in PURE_DECORATORS
+
+
+def _statement_effects(stmt: ast.stmt) -> bool:
+    if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.Pass)):
+        return False
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):  # its body runs when called, not now
+        a = stmt.args
+        defaults = [*a.defaults, *(d for d in a.kw_defaults if d is not None)]
+        return not all(map(_pure_decorator, stmt.decorator_list)) or any(
+            isinstance(n, ast.Call) for d in defaults for n in ast.walk(d))
+    if isinstance(stmt, ast.ClassDef):
+        heads = [*stmt.bases, *(k.value for k in stmt.keywords)]
+        return (not all(map(_pure_decorator, stmt.decorator_list))
+                or any(isinstance(n, ast.Call) for h in heads for n in ast.walk(h))
+                or any(_statement_effects(s) for s in stmt.body))
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        value = stmt.value
+        plain = all(isinstance(n, (ast.Name, ast.Tuple, ast.List, ast.Starred, ast.Store))
+                    for t in targets for n in ast.walk(t))
+        return not plain or (value is not None and any(
+            isinstance(n, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr))
+            for n in ast.walk(value)))
+    if isinstance(stmt, ast.Expr):  # a docstring, a bare name: nothing runs
+        return not isinstance(stmt.value, (ast.Constant, ast.Name))
+    if isinstance(stmt, ast.If) and ast.unparse(stmt.test) in MAIN_GUARDS:
+        return any(_statement_effects(s) for s in stmt.orelse)  # its body runs as a script, never at import
+    if isinstance(stmt, (ast.If, ast.Try)):  # `if TYPE_CHECKING:`, `try: import x except ImportError:`
+        parts: list[ast.stmt] = [*stmt.body, *stmt.orelse]
+        if isinstance(stmt, ast.Try):
+            parts += [*stmt.finalbody, *(s for h in stmt.handlers for s in h.body)]
+        test = stmt.test if isinstance(stmt, ast.If) else None
+        return (test is not None and any(isinstance(n, ast.Call) for n in ast.walk(test))) or any(
+            _statement_effects(s) for s in parts)
+    return True  # a loop, a with, a del, a global, an assert ...: code that runs at import
+
+
+def import_effects(path: Path) -> bool:
+    """Whether importing the module at ``path`` runs code beyond defining its names (True where it
+    cannot be parsed; False where it does not exist: nothing of it runs)."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except OSError:
+        return False
+    except (SyntaxError, ValueError):
+        return True
+    return any(_statement_effects(stmt) for stmt in tree.body)
 
 
 def _combined(files: dict[str, str]) -> str:
@@ -471,6 +574,8 @@ class Reuse:
         tests = self.previous.get("tests", {})
         if not nodeids or any(n not in tests for n in nodeids):
             return set()
+        if self._state_changed():
+            return set()
         fresh = {n: self._unchanged(tests[n]) for n in nodeids}
         # Tests that share a module or an artifact run again together (union-find over what they share).
         parent = {n: n for n in nodeids}
@@ -484,10 +589,10 @@ class Reuse:
         owner: dict[str, str] = {}
         everything: list[str] = []  # tests that read the whole artifacts dict: they share every key
         for n in nodeids:
-            shared = [
+            shared = [  # a module looked for and not there holds no state to share
                 f"m:{m}"
-                for m in tests[n]["reads"]
-                if m not in ("<data>", WHOLE, UNHASHED) and not m.startswith(SOURCE)
+                for m, digest in tests[n]["reads"].items()
+                if m not in ("<data>", WHOLE, UNHASHED) and not m.startswith(SOURCE) and digest is not None
             ]
             keys = {*tests[n]["wrote"], *tests[n].get("took", ())}
             if ALL_KEYS in keys:
@@ -505,6 +610,17 @@ class Reuse:
                 parent[find(n)] = find(users[0])
         stale = {find(n) for n in nodeids if not fresh[n]}
         return {n for n in nodeids if find(n) not in stale}
+
+    def _state_changed(self) -> bool:
+        """Whether a student module that changed (edited, added, removed) runs code at import, now or in
+        the last run: what it leaves in the worker (torch's default device, a seed, a patched module)
+        reaches every test that ran after it, whatever that test read; then nothing is reused."""
+        before, now = self.previous.get("files"), self.recorder.files
+        if not isinstance(before, dict):
+            return True
+        had = self.previous.get("effects", {})
+        changed = {n for n in set(before) | set(now) if n.endswith(".py") and before.get(n) != now.get(n)}
+        return any(had.get(n, False) or self.recorder.effects(n) for n in changed)
 
     def _unchanged(self, record: dict) -> bool:
         if record.get("outcome") not in REUSABLE or record.get("status") not in (None, *REUSABLE):
@@ -550,7 +666,9 @@ class Reuse:
             }
         kept = {k: v for k, v in dict.items(artifacts) if any(k in t["wrote"] for t in tests.values())}
         try:
-            run = {"key": self.key, "tests": tests, "artifacts": kept}
+            files = self.recorder.files
+            effects = {n: self.recorder.effects(n) for n in files if n.endswith(".py")}
+            run = {"key": self.key, "tests": tests, "artifacts": kept, "files": files, "effects": effects}
             json.dumps(run, default=repr)
         except (TypeError, ValueError):
             return

@@ -27,6 +27,7 @@ from grader.engine.scoring import build_results
 from grader.engine.submission import Submission, SubmissionError, read_submission
 from grader.engine.tachecks import ta_checks_of
 from grader.paths import write_atomic
+from grader.sandbox import client as worker_client
 
 
 def suite_paths(options: GradeOptions) -> list[tuple[str, Path]]:
@@ -58,6 +59,7 @@ def run_suites(submission: Submission, options: GradeOptions, lesson: Lesson,
     if store is not None:  # a warm re-grade (engine/reuse.py): only what changed runs again
         reuse.ACTIVE = reuse.Recorder(submission.staging, reuse.submission_text(submission))
         plugin.reuse = reuse.Reuse(store, reuse_key(options, lesson, plugin, origin), reuse.ACTIVE)
+        worker_client.TOUCHED = reuse.ACTIVE.touched  # what each test's student code reached, seen there
     plugin.client.prestart()
     with tempfile.TemporaryDirectory(prefix="gk-report-") as tmp:
         report_file = Path(tmp) / "report.json"
@@ -89,6 +91,7 @@ def run_suites(submission: Submission, options: GradeOptions, lesson: Lesson,
         finally:
             plugin.client.stop()  # also when pytest stops before its session does
             reuse.ACTIVE = None
+            worker_client.TOUCHED = None
         if code == pytest.ExitCode.NO_TESTS_COLLECTED and plugin.reused:  # every test reused: none ran
             code = pytest.ExitCode.OK
             if not report_file.exists():
