@@ -195,11 +195,11 @@ def test_what_student_code_reached_in_the_worker_is_what_a_test_read(tmp_path):
                                   "helper.py": "def g():\n    return 1\n", "other.py": "x = 1\n"})
     store = _store(tmp_path)
     _save(store, staging, {"uses_helper": ["m:embedding", "m:helper", "m:torch", "m:json"],
-                           "tries_extra": ["m:other", "m:extra_module_gk"], "opens": ["f:other.py"]})
+                           "tries_extra": ["m:other", "m:scale_extra"], "opens": ["f:other.py"]})
     order = ["uses_helper", "tries_extra", "opens"]
     runs = store.read()["runs"][-1]["tests"]
     assert set(runs["uses_helper"]["reads"]) == {"embedding", "helper", "<data>"}
-    assert runs["tries_extra"]["reads"]["extra_module_gk"] is None
+    assert runs["tries_extra"]["reads"]["scale_extra"] is None
 
     def reused() -> set[str]:
         return reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(order)
@@ -208,11 +208,11 @@ def test_what_student_code_reached_in_the_worker_is_what_a_test_read(tmp_path):
     (staging / "helper.py").write_text("def g():\n    return 2\n")
     assert reused() == {"tries_extra", "opens"}
     (staging / "helper.py").write_text("def g():\n    return 1\n")
-    (staging / "extra_module_gk.py").write_text("y = 1\n")  # added: the test that looked for it runs
+    (staging / "scale_extra.py").write_text("y = 1\n")  # added: the test that looked for it runs
     assert "tries_extra" not in reused()
     _save(store, staging, {"uses_helper": ["m:embedding", "m:helper"], "tries_extra": ["m:other",
-                           "m:extra_module_gk"], "opens": ["f:other.py"]})
-    (staging / "extra_module_gk.py").unlink()  # and removed again
+                           "m:scale_extra"], "opens": ["f:other.py"]})
+    (staging / "scale_extra.py").unlink()  # and removed again
     assert "tries_extra" not in reused()
 
 

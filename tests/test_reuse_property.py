@@ -60,17 +60,17 @@ EDITS += [(lesson, "", "save") for lesson in LESSONS]
 # What reading the source misses (issue 49): each names the file it writes, or the folder it grades.
 SCALE_LINE = "        x = self.tok(ids) * math.sqrt(self.d_model)\n"
 HELPED = ("        try:  # a helper imported inside the function, another used where it exists\n"
-          "            from gk_extra import scale\n"
+          "            from scale_extra import scale\n"
           "        except ImportError:\n"
-          "            from gk_scale import scale\n"
+          "            from scale_helper import scale\n"
           "        x = self.tok(ids) * scale(self.d_model)\n")
 HELPER = "import math\n\nimport embedding  # a cycle with embedding.py\n\n\ndef scale(d):\n    return {}\n"
 EXTRA = {
-    "helper_in_function": ("embedding.py", None),  # embedding.py calls gk_scale.scale (correct)
-    "helper_broken": ("gk_scale.py", HELPER.format("1.0")),  # no scale: the known mistake, in the helper
-    "helper_fixed": ("gk_scale.py", HELPER.format("math.sqrt(d)")),
-    "module_added": ("gk_extra.py", "def scale(d):\n    return 1.0\n"),  # taken where it exists
-    "module_removed": ("gk_extra.py", ""),
+    "helper_in_function": ("embedding.py", None),  # embedding.py calls scale_helper.scale (correct)
+    "helper_broken": ("scale_helper.py", HELPER.format("1.0")),  # no scale: the known mistake, in the helper
+    "helper_fixed": ("scale_helper.py", HELPER.format("math.sqrt(d)")),
+    "module_added": ("scale_extra.py", "def scale(d):\n    return 1.0\n"),  # taken where it exists
+    "module_removed": ("scale_extra.py", ""),
     "state_at_import": ("leetcode.py", "\nimport torch\n\ntorch.set_default_device('meta')\n"),
     "another_folder": ("", ""),  # `grade other` from the same folder: its own grade, none of this one's
 }
@@ -94,7 +94,7 @@ class Folder:
     def reset(self) -> None:
         for name, text in LESSONS[self.lesson][0].items():
             (self.exercises / name).write_text(text)
-        for name in ("gk_scale.py", "gk_extra.py"):
+        for name in ("scale_helper.py", "scale_extra.py"):
             (self.exercises / name).unlink(missing_ok=True)
 
     def apply(self, file: str, case: str) -> None:
@@ -103,8 +103,8 @@ class Folder:
         if case == "helper_in_function":
             embedding = self.exercises / "embedding.py"
             embedding.write_text(embedding.read_text().replace(SCALE_LINE, HELPED))
-            if not (self.exercises / "gk_scale.py").exists():
-                (self.exercises / "gk_scale.py").write_text(HELPER.format("math.sqrt(d)"))
+            if not (self.exercises / "scale_helper.py").exists():
+                (self.exercises / "scale_helper.py").write_text(HELPER.format("math.sqrt(d)"))
         elif case == "module_removed":
             (self.exercises / file).unlink(missing_ok=True)
         elif case == "state_at_import":
