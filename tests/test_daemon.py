@@ -26,6 +26,19 @@ def test_used_only_where_asked_and_never_in_ci(monkeypatch):
     assert not client.wanted({}, interactive=False)  # a script, a test: cold unless asked
     assert client.wanted({"GK_DAEMON": "1"}, interactive=False)
     assert client.wanted({}, interactive=True)
+    assert not client.wanted({"GK_DAEMON": "0"}, interactive=True)  # a student's "never"
+
+
+def test_a_wrong_folder_starts_no_warm_grader(tmp_path, monkeypatch):
+    from argparse import Namespace
+
+    from grader.cli import _gradable
+
+    monkeypatch.chdir(tmp_path)
+    assert not _gradable(Namespace(path=None))  # nothing here to grade
+    assert not _gradable(Namespace(path="nowhere"))
+    (tmp_path / "exercises").mkdir()
+    assert _gradable(Namespace(path=None)) and _gradable(Namespace(path="exercises"))
 
 
 def test_refuses_the_hidden_suite_and_serves_any_folder():
