@@ -45,7 +45,7 @@ def test_refuses_the_hidden_suite_and_serves_any_folder():
     assert server.refuses({"cwd": "/a", "argv": []}) is None
     assert server.refuses({"cwd": "/b", "argv": []}) is None  # one warm grader for every folder
     assert server.refuses({"cwd": "rel", "argv": []}) == "no folder"
-    for flag in (["--hidden"], ["--hidden-from=x.zip"], ["--ci"], ["--no-daemon"]):
+    for flag in (["--hidden"], ["--hidden-from=x.zip"], ["--ci"], ["--no-daemon"], ["--hidd"], ["--no-d"]):
         assert server.refuses({"cwd": "/a", "argv": ["exercises", *flag]}) == "a cold-only flag"
 
 

@@ -57,8 +57,9 @@ def refuses(payload: dict[str, Any]) -> str | None:
     """Why this daemon must not serve ``payload``, or None."""
     if not os.path.isabs(str(payload.get("cwd", ""))):
         return "no folder"
-    argv = [str(a) for a in payload.get("argv", [])]
-    if any(a == f or a.startswith(f + "=") for a in argv for f in COLD_FLAGS):
+    argv = [str(a).split("=", 1)[0] for a in payload.get("argv", [])]
+    # argparse takes an unambiguous prefix (`--hid` for --hidden): any prefix of a cold-only flag is one
+    if any(len(a) >= 4 and f.startswith(a) for a in argv if a.startswith("--") for f in COLD_FLAGS):
         return "a cold-only flag"
     return None
 
