@@ -266,7 +266,8 @@ class Daemon:
             return None
         child, ours, signature = self.spare
         self.spare = None
-        if signature == host.spare_signature(request) and child.poll() is None and _ready(ours, child):
+        if (signature == host.spare_signature(request) and child.poll() is None and _ready(ours, child)
+                and not stopped(child.pid)):  # a spare stopped after it said "ready" would never take it
             return child, ours
         child.kill()
         ours.close()
