@@ -1,8 +1,8 @@
-"""Where a folder's daemon listens, and the stamp of what it was started from.
+"""Where the user's warm daemon listens, its files, and the stamp of what it was started from.
 
-One daemon per (user, folder, interpreter, grading flags): its socket lies in a private 0700
-folder of the user's (``$XDG_RUNTIME_DIR`` where the system gives one the user owns, else
-/tmp/gk-daemon-UID), named by a hash of that key, so another folder or another lesson never reaches it.
+One daemon per (user, interpreter, sandbox flags), serving every folder and lesson (issue 49): its
+socket lies in a private 0700 folder of the user's (``$XDG_RUNTIME_DIR`` where the system gives one the
+user owns, else /tmp/gk-daemon-UID), named by a hash of that key.
 
 That folder is opened once and checked (a folder, the user's, 0700) and everything in it is reached
 relative to that descriptor, never through a link (``O_NOFOLLOW``, ``dir_fd``; a socket by

@@ -1,5 +1,5 @@
 """`grade --watch`: grade again each time a file of the submission is saved (mtimes polled), through
-the folder's warm grader, and print a short view: the score, what changed since the last run, and the
+the user's warm grader, and print a short view: the score, what changed since the last run, and the
 first three failed checks, each cut to the terminal's width."""
 
 from __future__ import annotations

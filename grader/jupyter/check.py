@@ -144,7 +144,7 @@ def remember(results: dict, key: tuple[str, ...]) -> None:
 def _env() -> dict[str, str]:
     """The kernel's environment, with the kit importable in the subprocess as it is here."""
     env = dict(os.environ)
-    # Served by this folder's warm grader where `grade` left one (docs/warm-grader.md), cold otherwise;
+    # Served by the user's warm grader where `grade` left one (docs/warm-grader.md), cold otherwise;
     # a check() never starts one itself.
     env.setdefault("GK_DAEMON", "if-up")
     kit_parent = str(Path(__file__).resolve().parents[2])
