@@ -11,7 +11,8 @@ run, each figure the median of --runs runs:
   embedding.py (one it does), cold (`--no-daemon`) and warm (the folder's daemon, after a warm-up);
 * a warm re-grade after a save that changed nothing (every test's result reused, engine/reuse.py);
 * the daemon's idle memory: RSS of the daemon, its zygote and the spare grader the zygote holds for the
-  next request (shared pages counted in each), and their PSS (shared pages divided among them).
+  next request (shared pages counted in each), and their PSS (shared pages divided among them); then
+  RSS and PSS once the spare went (it waits SPARE_IDLE seconds for the next grade).
 
 `grade` is run as the student's console script runs it: the release's kit on PYTHONPATH, its folder not
 on the path (``python -P``); one warm grader serves the user's every folder (grader/daemon/).
@@ -44,6 +45,8 @@ from grader.daemon.place import python_module  # noqa: E402 - the kit of this ch
 SOLUTIONS = ROOT / "solutions"
 IDLE = "the daemon's idle memory (RSS of daemon + zygote + spare grader)"
 IDLE_PSS = "the same, PSS (shared pages divided among the processes that share them)"
+IDLE_ALONE = "the daemon's idle memory once its spare went (GK_DAEMON_SPARE_IDLE after the last grade): RSS"
+SPARE_IDLE = 60  # seconds (the bench's; a student's daemon keeps it 180 s: grader/daemon/server.py)
 
 
 def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
@@ -90,6 +93,17 @@ def _kib(path: str, field: str) -> int:
     return 0
 
 
+def memory(pid: int) -> tuple[float, float]:
+    """RSS and PSS (MiB) of the daemon ``pid`` and every process below it (its zygote, the spare)."""
+    kids, todo = [], [pid]
+    while todo:
+        found = subprocess.run(["ps", "-o", "pid=", "--ppid", str(todo.pop())], capture_output=True,
+                               text=True).stdout.split()
+        kids += [int(k) for k in found]
+        todo += [int(k) for k in found]
+    return (rss_mib(pid) + sum(rss_mib(k) for k in kids), pss_mib(pid) + sum(pss_mib(k) for k in kids))
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", type=int, default=5)
@@ -105,6 +119,7 @@ def main() -> int:
             shutil.copy(module, copy / "exercises" / module.name)
         env = {k: v for k, v in os.environ.items() if k not in ("GK_NO_DAEMON", "PYTHONPATH")}
         env.update(GK_DAEMON="1", XDG_RUNTIME_DIR=str(Path(tmp) / "run"), GK_DAEMON_IDLE="600",
+                   GK_DAEMON_SPARE_IDLE=str(SPARE_IDLE),
                    PYTHONPATH=str(copy))  # the release's kit, as its installed `grade` imports it
         if args.seed:
             env["GK_GRADING_SEED"] = args.seed
@@ -135,14 +150,9 @@ def main() -> int:
             time.sleep(8)  # the spare grader forked after the last grade has done its imports
             (pid_file,) = folder.glob("*.pid")
             pid = int(pid_file.read_text().split()[0])
-            kids, todo = [], [pid]  # the zygote and what it holds (the spare grader waiting for a request)
-            while todo:
-                found = subprocess.run(["ps", "-o", "pid=", "--ppid", str(todo.pop())], capture_output=True,
-                                       text=True).stdout.split()
-                kids += [int(k) for k in found]
-                todo += [int(k) for k in found]
-            idle = rss_mib(pid) + sum(rss_mib(k) for k in kids)
-            idle_pss = pss_mib(pid) + sum(pss_mib(k) for k in kids)
+            idle, idle_pss = memory(pid)
+            time.sleep(SPARE_IDLE)  # the spare goes: the daemon and its zygote are left
+            alone, alone_pss = memory(pid)
         finally:
             subprocess.run([*grade, "--stop-daemon"], cwd=copy, env=env, capture_output=True)
     load_after = os.getloadavg()
@@ -173,6 +183,7 @@ def main() -> int:
         *[f"| {a} | {b:.2f} s | {c} | {d} |" for a, b, c, d in rows],
         f"| {IDLE} | {idle:.0f} MiB | | |",
         f"| {IDLE_PSS} | {idle_pss:.0f} MiB | | |",
+        f"| {IDLE_ALONE} | {alone:.0f} MiB (PSS {alone_pss:.0f} MiB) | | |",
     ]
     table = "\n".join(lines) + "\n"
     args.out.write_text(table, encoding="utf-8")
@@ -185,7 +196,8 @@ def main() -> int:
     write_record(record_name("loop-fixed-seed" if args.seed else "loop"), command=command, runs=args.runs,
                  load=(load_before[0], load_after[0]), columns=columns,
                  rows=[*[(a, f"{b:.2f} s", c, d) for a, b, c, d in rows],
-                       (IDLE, f"{idle:.0f} MiB", "", ""), (IDLE_PSS, f"{idle_pss:.0f} MiB", "", "")])
+                       (IDLE, f"{idle:.0f} MiB", "", ""), (IDLE_PSS, f"{idle_pss:.0f} MiB", "", ""),
+                       (IDLE_ALONE, f"{alone:.0f} MiB (PSS {alone_pss:.0f} MiB)", "", "")])
     print(table)
     return 0
 

@@ -67,6 +67,12 @@ def _results(folder: Path) -> list[tuple]:
     return [data["score"], [(t["id"], t["status"], t["messages"]) for t in data["tests"]]]
 
 
+def _below(pids: list[int]) -> list[str]:
+    """The children of those of ``pids`` still running."""
+    return [c for p in pids if Path(f"/proc/{p}").exists() for c in subprocess.run(
+        ["ps", "-o", "pid=", "--ppid", str(p)], capture_output=True, text=True).stdout.split()]
+
+
 def test_a_warm_grade_equals_a_cold_one_and_leaves_nothing(tmp_path):
     work = tmp_path / "work"
     work.mkdir()
@@ -77,7 +83,7 @@ def test_a_warm_grade_equals_a_cold_one_and_leaves_nothing(tmp_path):
     # a short folder: a Unix socket's path has at most 107 bytes, and pytest's tmp_path under xdist is long
     run_dir = Path(tempfile.mkdtemp(prefix="gkd-"))
     env = {k: v for k, v in os.environ.items() if k not in ("GK_NO_DAEMON", "CI", "GITHUB_ACTIONS")}
-    env.update(GK_DAEMON="1", XDG_RUNTIME_DIR=str(run_dir), GK_DAEMON_IDLE="300")
+    env.update(GK_DAEMON="1", XDG_RUNTIME_DIR=str(run_dir), GK_DAEMON_IDLE="300", GK_DAEMON_SPARE_IDLE="20")
     # `grade` as a student's console script runs it: the folder is not on its path
     grade = place.python_module("grader.cli")
     folder = run_dir / f"gk-daemon-{os.getuid()}"
@@ -121,6 +127,11 @@ def test_a_warm_grade_equals_a_cold_one_and_leaves_nothing(tmp_path):
             ps = subprocess.run(["ps", "-o", "pid=", "--ppid", str(parent)], capture_output=True, text=True)
             zygotes += [int(p) for p in ps.stdout.split()]
         assert len(zygotes) > 1
+        # with no grade for GK_DAEMON_SPARE_IDLE seconds the spare goes: the zygote alone is left
+        spare_gone = time.monotonic() + 180
+        while time.monotonic() < spare_gone and _below(zygotes):
+            time.sleep(0.5)
+        assert not _below(zygotes)
         assert "stopped" in run("--stop-daemon").stderr
         assert not marker.exists()  # nothing of the graded folder ran
     finally:

@@ -23,6 +23,7 @@ import socket
 import struct
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +34,16 @@ from grader.sandbox import zygote as zygote_mod
 # Flags a daemon never serves (the client runs them cold, and so does a daemon asked anyway).
 COLD_FLAGS = ("--hidden", "--hidden-from", "--ci", "--no-daemon", "--stop-daemon", "--watch")
 SPARE_READY = 120.0  # how long a request waits for the spare grader's imports (a fresh fork would do them)
+SPARE_IDLE = 180.0  # seconds a spare grader waits for the next grade before it goes (GK_DAEMON_SPARE_IDLE)
 HEARTBEAT = 1.0  # seconds between the "alive" lines a waiting `grade` gets (client.py DEADLINE)
 TERMINATING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+
+
+def spare_idle() -> float:
+    try:
+        return float(os.environ.get("GK_DAEMON_SPARE_IDLE", SPARE_IDLE))
+    except ValueError:
+        return SPARE_IDLE
 
 
 def peer_uid(conn: socket.socket) -> int:
@@ -99,6 +108,7 @@ class Daemon:
         # A grader forked after each grade for the next one, its imports done while the student edits
         # (grader/sandbox/host.py ``_spare``): (the process, its socket, the requests it fits).
         self.spare: tuple[zygote_mod.ForkedProcess, socket.socket, str] | None = None
+        self.spare_since = 0.0
 
     def serve(self) -> int:
         conn = launch.warm(launch.SandboxPolicy())
@@ -115,12 +125,22 @@ class Daemon:
         listener.listen(8)
         self.dir.write(self.pid_name, f"{os.getpid()}\n0\n".encode())
         try:
-            listener.settimeout(idle_seconds())
+            idle_until = time.monotonic() + idle_seconds()
             while True:
+                now = time.monotonic()
+                if now >= idle_until:
+                    return 0  # idle
+                # The spare grader (its own copy of the grader's imports) is kept while the student is
+                # at work; after SPARE_IDLE seconds without a grade it goes, leaving the zygote alone.
+                spare_until = self.spare_since + spare_idle() if self.spare is not None else idle_until
+                listener.settimeout(max(0.01, min(idle_until, spare_until) - now))
                 try:
                     client, _ = listener.accept()
                 except TimeoutError:
-                    return 0  # idle
+                    if self.spare is not None and time.monotonic() >= spare_until:
+                        self.drop_spare()
+                    continue
+                idle_until = time.monotonic() + idle_seconds()
                 with client:
                     client.settimeout(None)
                     if not self.one(client, conn, zygote):
@@ -258,6 +278,7 @@ class Daemon:
             ours.close()
             return
         self.spare = (child, ours, host.spare_signature(request))
+        self.spare_since = time.monotonic()
 
     def take_spare(self, request: dict[str, Any]) -> tuple[zygote_mod.ForkedProcess, socket.socket] | None:
         """The spare grader, where it was made for a request like this one and is ready (its imports
