@@ -273,3 +273,18 @@ def test_sigterm_ends_grade_when_its_daemon_is_stopped():
         grade.kill()
         fake.kill()
         shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def test_torch_reinstalled_under_the_daemon_retires_it(tmp_path, monkeypatch):
+    """torch's installed RECORD (every file's hash) is in the stamp: a reinstall or upgrade is seen, even
+    one that keeps the version string."""
+    from importlib import metadata
+
+    info = tmp_path / "torch-9.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: torch\nVersion: 9.0\n")
+    (info / "RECORD").write_text("torch/a.py,sha256=aaaa,10\n")
+    monkeypatch.setattr(metadata, "distribution", lambda name: metadata.PathDistribution(info))
+    before = place.installed_record()
+    (info / "RECORD").write_text("torch/a.py,sha256=bbbb,10\n")
+    assert place.installed_record() != before
