@@ -216,16 +216,19 @@ def test_what_student_code_reached_in_the_worker_is_what_a_test_read(tmp_path):
     assert "tries_extra" not in reused()
 
 
-def test_a_changed_module_that_sets_state_at_import_reuses_nothing(tmp_path):
+def test_a_module_that_sets_state_at_import_reuses_nothing(tmp_path):
     """State a module leaves in the worker when imported (torch's default device) reaches every later
-    test, whatever it read: where such a module changed, every test runs."""
-    assert not reuse.import_effects(_staging(tmp_path, {"a.py": (
+    test, whatever it read: where the submission has such a module (now or in the last run), every test
+    runs."""
+    scratch = tmp_path / "scratch"  # not the graded staging below: b.py would set state there
+    scratch.mkdir()
+    assert not reuse.import_effects(_staging(scratch, {"a.py": (
         '"""doc"""\nimport torch\nfrom dataclasses import dataclass\nX = (1, 2)\n\n@dataclass\n'
         'class C:\n    n: int = 1\n\n@torch.no_grad()\ndef f(x=None):\n    return torch.zeros(3)\n\n'
         'if __name__ == "__main__":\n    print(f())\n')}) / "a.py")
     for effect in ("torch.set_default_device('meta')\n", "X = torch.zeros(3)\n", "torch.x = 1\n",
                    "for i in range(3):\n    pass\n", "@register\ndef f():\n    pass\n"):
-        assert reuse.import_effects(_staging(tmp_path, {"b.py": "import torch\n" + effect}) / "b.py"), effect
+        assert reuse.import_effects(_staging(scratch, {"b.py": "import torch\n" + effect}) / "b.py"), effect
     staging = _staging(tmp_path, {"embedding.py": "def f():\n    return 1\n",
                                   "leetcode.py": "def g():\n    return 1\n"})
     store = _store(tmp_path)
@@ -235,6 +238,9 @@ def test_a_changed_module_that_sets_state_at_import_reuses_nothing(tmp_path):
     (staging / "leetcode.py").write_text("import torch\ntorch.set_default_device('meta')\n")
     assert reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(["encoding", "pow"]) == set()
     _save(store, staging, {"encoding": ["m:embedding"], "pow": ["m:leetcode"]})
+    # it unchanged, another edit: which tests it reaches depends on the run (a reused test never imports it)
+    (staging / "embedding.py").write_text("def f():\n    return 2\n")
+    assert reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(["encoding", "pow"]) == set()
     (staging / "leetcode.py").write_text("def g():\n    return 1\n")  # and when it is taken out again
     assert reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(["encoding", "pow"]) == set()
 

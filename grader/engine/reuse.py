@@ -612,15 +612,15 @@ class Reuse:
         return {n for n in nodeids if find(n) not in stale}
 
     def _state_changed(self) -> bool:
-        """Whether a student module that changed (edited, added, removed) runs code at import, now or in
-        the last run: what it leaves in the worker (torch's default device, a seed, a patched module)
-        reaches every test that ran after it, whatever that test read; then nothing is reused."""
-        before, now = self.previous.get("files"), self.recorder.files
-        if not isinstance(before, dict):
+        """Whether a student module runs code at import beyond defining names, now or in the last run
+        (`torch.set_default_device("meta")` at the top of leetcode.py): what it leaves in the worker
+        reaches every test that runs after it is imported, whatever that test read, and which tests
+        those are depends on which run (a reused test does not import it).  Then nothing is reused."""
+        if not isinstance(self.previous.get("files"), dict):
             return True
         had = self.previous.get("effects", {})
-        changed = {n for n in set(before) | set(now) if n.endswith(".py") and before.get(n) != now.get(n)}
-        return any(had.get(n, False) or self.recorder.effects(n) for n in changed)
+        now = [n for n in self.recorder.files if n.endswith(".py")]
+        return any(had.values()) or any(self.recorder.effects(n) for n in now)
 
     def _unchanged(self, record: dict) -> bool:
         if record.get("outcome") not in REUSABLE or record.get("status") not in (None, *REUSABLE):
