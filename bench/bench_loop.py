@@ -11,7 +11,11 @@ run, each figure the median of --runs runs:
   embedding.py (one it does), cold (`--no-daemon`) and warm (the folder's daemon, after a warm-up);
 * a warm re-grade after a save that changed nothing (every test's result reused, engine/reuse.py);
 * the daemon's idle memory: RSS of the daemon, its zygote and the spare grader the zygote holds for the
-  next request (shared pages counted in each).
+  next request (shared pages counted in each), and their PSS (shared pages divided among them); then
+  RSS and PSS once the spare went (it waits SPARE_IDLE seconds for the next grade).
+
+`grade` is run as the student's console script runs it: the release's kit on PYTHONPATH, its folder not
+on the path (``python -P``); one warm grader serves the user's every folder (grader/daemon/).
 
 Each warm row also says how many of the tests were reused rather than run.  ``--seed HEX`` grades with a
 fixed seed (GK_GRADING_SEED) in place of the lesson's public seed that a student's `grade` draws from
@@ -35,8 +39,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from grader.daemon.place import python_module  # noqa: E402 - the kit of this checkout
+
 SOLUTIONS = ROOT / "solutions"
 IDLE = "the daemon's idle memory (RSS of daemon + zygote + spare grader)"
+IDLE_PSS = "the same, PSS (shared pages divided among the processes that share them)"
+IDLE_ALONE = "the daemon's idle memory once its spare went (GK_DAEMON_SPARE_IDLE after the last grade): RSS"
+SPARE_IDLE = 60  # seconds (the bench's; a student's daemon keeps it 180 s: grader/daemon/server.py)
 
 
 def timed(argv: list[str], cwd: Path, env: dict[str, str]) -> float:
@@ -66,13 +76,32 @@ def reused_share(reports: Path) -> float:
 
 
 def rss_mib(pid: int) -> float:
+    return _kib(f"/proc/{pid}/status", "VmRSS:") / 1024
+
+
+def pss_mib(pid: int) -> float:
+    return _kib(f"/proc/{pid}/smaps_rollup", "Pss:") / 1024
+
+
+def _kib(path: str, field: str) -> int:
     try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
+        for line in Path(path).read_text().splitlines():
+            if line.startswith(field):
+                return int(line.split()[1])
     except OSError:
         pass
-    return 0.0
+    return 0
+
+
+def memory(pid: int) -> tuple[float, float]:
+    """RSS and PSS (MiB) of the daemon ``pid`` and every process below it (its zygote, the spare)."""
+    kids, todo = [], [pid]
+    while todo:
+        found = subprocess.run(["ps", "-o", "pid=", "--ppid", str(todo.pop())], capture_output=True,
+                               text=True).stdout.split()
+        kids += [int(k) for k in found]
+        todo += [int(k) for k in found]
+    return (rss_mib(pid) + sum(rss_mib(k) for k in kids), pss_mib(pid) + sum(pss_mib(k) for k in kids))
 
 
 def main() -> int:
@@ -89,11 +118,13 @@ def main() -> int:
         for module in SOLUTIONS.iterdir():
             shutil.copy(module, copy / "exercises" / module.name)
         env = {k: v for k, v in os.environ.items() if k not in ("GK_NO_DAEMON", "PYTHONPATH")}
-        env.update(GK_DAEMON="1", XDG_RUNTIME_DIR=str(Path(tmp) / "run"), GK_DAEMON_IDLE="600")
+        env.update(GK_DAEMON="1", XDG_RUNTIME_DIR=str(Path(tmp) / "run"), GK_DAEMON_IDLE="600",
+                   GK_DAEMON_SPARE_IDLE=str(SPARE_IDLE),
+                   PYTHONPATH=str(copy))  # the release's kit, as its installed `grade` imports it
         if args.seed:
             env["GK_GRADING_SEED"] = args.seed
         (Path(tmp) / "run").mkdir()
-        grade = [sys.executable, "-m", "grader.cli", "-q"]
+        grade = [*python_module("grader.cli"), "-q"]
         torch_walls: list[float] = []  # measured between the grades, under the same load as they run
         walls: dict[tuple[str, str], list[float]] = {}
         reused: dict[tuple[str, str], list[float]] = {}  # the share of the tests a warm grade reused
@@ -119,13 +150,9 @@ def main() -> int:
             time.sleep(8)  # the spare grader forked after the last grade has done its imports
             (pid_file,) = folder.glob("*.pid")
             pid = int(pid_file.read_text().split()[0])
-            kids, todo = [], [pid]  # the zygote and what it holds (the spare grader waiting for a request)
-            while todo:
-                found = subprocess.run(["ps", "-o", "pid=", "--ppid", str(todo.pop())], capture_output=True,
-                                       text=True).stdout.split()
-                kids += [int(k) for k in found]
-                todo += [int(k) for k in found]
-            idle = rss_mib(pid) + sum(rss_mib(k) for k in kids)
+            idle, idle_pss = memory(pid)
+            time.sleep(SPARE_IDLE)  # the spare goes: the daemon and its zygote are left
+            alone, alone_pss = memory(pid)
         finally:
             subprocess.run([*grade, "--stop-daemon"], cwd=copy, env=env, capture_output=True)
     load_after = os.getloadavg()
@@ -155,6 +182,8 @@ def main() -> int:
         "|---|---:|---:|---|",
         *[f"| {a} | {b:.2f} s | {c} | {d} |" for a, b, c, d in rows],
         f"| {IDLE} | {idle:.0f} MiB | | |",
+        f"| {IDLE_PSS} | {idle_pss:.0f} MiB | | |",
+        f"| {IDLE_ALONE} | {alone:.0f} MiB (PSS {alone_pss:.0f} MiB) | | |",
     ]
     table = "\n".join(lines) + "\n"
     args.out.write_text(table, encoding="utf-8")
@@ -167,7 +196,8 @@ def main() -> int:
     write_record(record_name("loop-fixed-seed" if args.seed else "loop"), command=command, runs=args.runs,
                  load=(load_before[0], load_after[0]), columns=columns,
                  rows=[*[(a, f"{b:.2f} s", c, d) for a, b, c, d in rows],
-                       (IDLE, f"{idle:.0f} MiB", "", "")])
+                       (IDLE, f"{idle:.0f} MiB", "", ""), (IDLE_PSS, f"{idle_pss:.0f} MiB", "", ""),
+                       (IDLE_ALONE, f"{alone:.0f} MiB (PSS {alone_pss:.0f} MiB)", "", "")])
     print(table)
     return 0
 

@@ -48,9 +48,9 @@ STUDENT_HELP = {
                 "pytest -k expression",
                 "EXPR에 맞는 검사만 실행: `grade`가 출력하는 표의 과제 이름, 또는 pytest -k 식"),
     "quiet": ("no summary on the terminal", "터미널에 요약을 출력하지 않음"),
-    "no_daemon": ("grade cold, without the warm grader this folder keeps between runs",
-                  "이 폴더에 상주하는 채점기 없이 새로 채점"),
-    "stop_daemon": ("stop this folder's warm grader and exit", "이 폴더의 상주 채점기를 끄고 끝냄"),
+    "no_daemon": ("grade cold, without the warm grader kept between runs",
+                  "실행 사이에 상주하는 채점기 없이 새로 채점"),
+    "stop_daemon": ("stop your warm grader and exit", "상주 채점기를 끄고 끝냄"),
     "watch": ("grade again on every save: the score, what changed and the three things to fix first",
               "저장할 때마다 다시 채점: 점수, 바뀐 점, 가장 먼저 고칠 세 가지"),
     "help": ("show this help and exit", "이 도움말을 보여 주고 끝냄"),
@@ -120,7 +120,7 @@ def build_parser(lang: str | None = None, title: tuple[str, str] | None = None) 
     p.add_argument("-q", "--quiet", action="store_true", help="no summary on the terminal")
     # The warm grader (grader/daemon/): an interactive `grade` leaves one for the next run.
     p.add_argument("--no-daemon", action="store_true", help="grade cold, without the warm grader")
-    p.add_argument("--stop-daemon", action="store_true", help="stop this folder's warm grader and exit")
+    p.add_argument("--stop-daemon", action="store_true", help="stop your warm grader and exit")
     p.add_argument("--watch", action="store_true",
                    help="grade again on every save, printing the score, the change and three failed checks")
     # GitHub Actions / Classroom (grader/report/ci.py, docs/ci.md).
@@ -281,7 +281,7 @@ def missing_target(args: argparse.Namespace) -> str | None:
 
 
 def run_warm(argv: list[str], args: argparse.Namespace, policy: SandboxPolicy) -> int | None:
-    """`grade argv` served by this folder's warm grader (grader/daemon/), or None to grade cold, having
+    """`grade argv` served by the user's warm grader (grader/daemon/), or None to grade cold, having
     started one for the next run where it may; --stop-daemon ends it."""
     from grader.daemon import client
     from grader.sandbox import host
@@ -293,29 +293,42 @@ def run_warm(argv: list[str], args: argparse.Namespace, policy: SandboxPolicy) -
         ref = lesson_from_args(args, Path(args.path) if args.path else None)
     except UsageProblem:
         return None  # grade_one says why
-    # Not the output folder: a notebook's check() (grader/jupyter/check.py) writes to one of its own and
-    # is served by the folder's daemon all the same; the request carries the whole command line.
-    key = [ref.module, repr(replace(policy, hide=()))]
+    # One warm grader per user (and interpreter, and sandbox flags) serves every folder and lesson: the
+    # request carries the whole command line and folder (a notebook's check() is served all the same).
+    key = [repr(replace(policy, hide=()))]
+    lang = "ko" if lang_of(argv) == "ko" else "en"
     if args.stop_daemon:
         stopped = client.stop(key)
         said = (("grade: the warm grader stopped", "grade: 상주 채점기를 껐습니다") if stopped else
-                ("grade: no warm grader runs for this folder", "grade: 이 폴더에 상주 채점기가 없습니다"))
-        print(said[lang_of(argv) == "ko"], file=sys.stderr)  # a notice in the reader's language only
+                ("grade: no warm grader runs", "grade: 실행 중인 상주 채점기가 없습니다"))
+        print(said[lang == "ko"], file=sys.stderr)  # a notice in the reader's language only
         return 0
     if not host.wanted(policy):
         return None
     code = client.serve(argv, key, HOST_ENTRY)
-    if code is None and os.environ.get("GK_DAEMON") != client.IF_UP:  # check(): served where one is up
-        client.start(key, kit_trees(ref.module))
+    if code is None and os.environ.get("GK_DAEMON") != client.IF_UP and _gradable(args):
+        client.start(key, kit_trees(ref.module), lang)  # check(): served where one is up
     return code
 
 
+def _gradable(args: argparse.Namespace) -> bool:
+    """Whether this run has something to grade (its path, ./exercises, or code here): a wrong folder is
+    answered without starting a warm grader."""
+    if args.path:
+        return Path(args.path).exists()
+    here = Path.cwd()
+    return (here / "exercises").exists() or any(here.glob("*.py")) or any(here.glob("*.ipynb"))
+
+
 def kit_trees(module: str) -> list[str]:
-    """The folders whose change retires a warm grader: the kit's and the lesson's package (its suites)."""
+    """The folders whose change retires a warm grader: the kit's and every lesson's package (its suites)."""
+    from grader.engine.lessons import installed
+
     trees = [str(Path(__file__).resolve().parent)]
-    spec = importlib.util.find_spec(module.partition(".")[0])
-    if spec is not None and spec.submodule_search_locations:
-        trees += [str(Path(p).resolve()) for p in spec.submodule_search_locations]
+    for name in sorted({module, *(ref.module for ref in installed().values())}):
+        spec = importlib.util.find_spec(name.partition(".")[0])
+        if spec is not None and spec.submodule_search_locations:
+            trees += [str(Path(p).resolve()) for p in spec.submodule_search_locations]
     return trees
 
 

@@ -116,6 +116,7 @@ def test_release_layout(released: Path) -> None:
     readme = (released / "README.md").read_text(encoding="utf-8")
     assert "hidden tests run on the grading server when you submit" in readme
     assert "숨은 테스트는 제출할 때" in readme
+    assert "grade --stop-daemon" in readme and "상주 채점기" in readme  # the warm grader
 
 
 def test_release_holds_no_hidden_test_name(released: Path) -> None:

@@ -25,6 +25,12 @@ def _staging(tmp_path: Path, files: dict[str, str]) -> Path:
     return staging
 
 
+def _store(tmp_path: Path, secret: str = "the daemon's secret") -> reuse.Store:
+    folder = tmp_path / "run"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    return reuse.Store(str(folder), "store.reuse", secret)
+
+
 def test_a_module_that_may_read_beyond_its_imports_is_never_reused(tmp_path):
     staging = _staging(tmp_path, {
         "plain.py": "import torch\n\ndef f(m):\n    m.eval()\n    return getattr(m, 'pe', None)\n",
@@ -39,7 +45,7 @@ def test_a_module_that_may_read_beyond_its_imports_is_never_reused(tmp_path):
     rec.begin("t", False, {})
     rec.module("opens")
     rec.end("t", {})
-    store = tmp_path / "store.reuse"
+    store = _store(tmp_path)
     report = {"tests": [{"nodeid": "t", "outcome": "passed", "metadata": {}}]}
     reuse.Reuse(store, "k", rec).save(report, {}, set())
     assert reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(["t"]) == set()
@@ -58,8 +64,8 @@ def test_changed_reads_and_what_shares_state_with_them_run_again(tmp_path):
              "t_c_cache2": _record(old, {"c"}, wrote=("cache",)), "t_whole": _record(old, {reuse.WHOLE}),
              "t_timeout": _record(old, set(), outcome="failed")}
     tests["t_timeout"]["status"] = "timeout"
-    store = tmp_path / "store.reuse"
-    store.write_text(json.dumps({"runs": [{"key": "k", "tests": tests, "artifacts": {}}]}))
+    store = _store(tmp_path)
+    store.write({"runs": [{"key": "k", "tests": tests, "artifacts": {}, "files": old.files, "effects": {}}]})
     order = list(tests)
 
     same = reuse.Reuse(store, "k", reuse.Recorder(staging))
@@ -101,7 +107,7 @@ def test_tests_run_again_with_those_that_wrote_what_they_read(tmp_path):
     finally:
         reuse.ACTIVE = None
     assert rec.took["r_b"] == {"k"} and rec.wrote["w_a"] == {"k"} and rec.took["all_c"] == {reuse.ALL_KEYS}
-    store = tmp_path / "store.reuse"
+    store = _store(tmp_path)
     order = list(rec.reads)
     report = {"tests": [{"nodeid": n, "outcome": "passed", "metadata": {}} for n in order]}
     reuse.Reuse(store, "k", rec).save(report, dict(art), set())
@@ -128,7 +134,7 @@ def test_a_structure_check_reads_the_definitions_it_looked_up_not_every_file(tmp
     assert structure.shares_one_parameter(SourceView(sources_of(staging), rec.source)).ok
     rec.end("t", {})
     assert reuse.WHOLE not in rec.reads["t"] and f"{reuse.SOURCE}def:TokenAndPosEmbedding" in rec.reads["t"]
-    store = tmp_path / "store.reuse"
+    store = _store(tmp_path)
     reuse.Reuse(store, "k", rec).save({"tests": [{"nodeid": "t", "outcome": "passed", "metadata": {}}]}, {},
                                       set())
 
@@ -157,7 +163,7 @@ def test_a_structure_check_reads_the_definitions_it_looked_up_not_every_file(tmp
 
 def test_the_store_keeps_each_run_under_its_key(tmp_path):
     staging = _staging(tmp_path, {"a.py": "x = 1\n"})
-    store = tmp_path / "store.reuse"
+    store = _store(tmp_path)
     for key in ("full", "one task", "full"):
         rec = reuse.Recorder(staging)
         rec.begin("t", False, {})
@@ -165,9 +171,108 @@ def test_the_store_keeps_each_run_under_its_key(tmp_path):
         rec.end("t", {})
         r = reuse.Reuse(store, key, rec)
         r.save({"tests": [{"nodeid": "t", "outcome": "passed", "metadata": {}}]}, {}, set())
-    runs = json.loads(store.read_text())["runs"]
+    runs = store.read()["runs"]
     assert [r["key"] for r in runs] == ["one task", "full"]
-    assert runs[-1]["tests"]["t"]["reads"]["a"] and oct(store.stat().st_mode & 0o777) == "0o600"
+    file = Path(store.folder) / store.name
+    assert runs[-1]["tests"]["t"]["reads"]["a"] and oct(file.stat().st_mode & 0o777) == "0o600"
+
+
+def _save(store: reuse.Store, staging: Path, reads: dict[str, list[str]]) -> None:
+    """A run whose tests reached, in the worker, what ``reads`` says (the guard's notes)."""
+    rec = reuse.Recorder(staging)
+    for nodeid, notes in reads.items():
+        rec.begin(nodeid, False, {})
+        rec.touched(notes)
+        rec.end(nodeid, {})
+    report = {"tests": [{"nodeid": n, "outcome": "passed", "metadata": {}} for n in reads]}
+    reuse.Reuse(store, "k", rec).save(report, {}, set())
+
+
+def test_what_student_code_reached_in_the_worker_is_what_a_test_read(tmp_path):
+    """Observed, not guessed from the source: a helper imported inside a function, a module looked for
+    that does not exist yet (then added, then removed), a staged file opened; not torch or json."""
+    staging = _staging(tmp_path, {"embedding.py": "def f():\n    import helper\n    return helper.g()\n",
+                                  "helper.py": "def g():\n    return 1\n", "other.py": "x = 1\n"})
+    store = _store(tmp_path)
+    _save(store, staging, {"uses_helper": ["m:embedding", "m:helper", "m:torch", "m:json"],
+                           "tries_extra": ["m:other", "m:scale_extra"], "opens": ["f:other.py"]})
+    order = ["uses_helper", "tries_extra", "opens"]
+    runs = store.read()["runs"][-1]["tests"]
+    assert set(runs["uses_helper"]["reads"]) == {"embedding", "helper", "<data>"}
+    assert runs["tries_extra"]["reads"]["scale_extra"] is None
+
+    def reused() -> set[str]:
+        return reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(order)
+
+    assert reused() == set(order)
+    (staging / "helper.py").write_text("def g():\n    return 2\n")
+    assert reused() == {"tries_extra", "opens"}
+    (staging / "helper.py").write_text("def g():\n    return 1\n")
+    (staging / "scale_extra.py").write_text("y = 1\n")  # added: the test that looked for it runs
+    assert "tries_extra" not in reused()
+    _save(store, staging, {"uses_helper": ["m:embedding", "m:helper"], "tries_extra": ["m:other",
+                           "m:scale_extra"], "opens": ["f:other.py"]})
+    (staging / "scale_extra.py").unlink()  # and removed again
+    assert "tries_extra" not in reused()
+
+
+def test_a_module_that_sets_state_at_import_reuses_nothing(tmp_path):
+    """State a module leaves in the worker when imported (torch's default device) reaches every later
+    test, whatever it read: where the submission has such a module (now or in the last run), every test
+    runs."""
+    scratch = tmp_path / "scratch"  # not the graded staging below: b.py would set state there
+    scratch.mkdir()
+    assert not reuse.import_effects(_staging(scratch, {"a.py": (
+        '"""doc"""\nimport torch\nfrom dataclasses import dataclass\nX = (1, 2)\n\n@dataclass\n'
+        'class C:\n    n: int = 1\n\n@torch.no_grad()\ndef f(x=None):\n    return torch.zeros(3)\n\n'
+        'if __name__ == "__main__":\n    print(f())\n')}) / "a.py")
+    for effect in ("torch.set_default_device('meta')\n", "X = torch.zeros(3)\n", "torch.x = 1\n",
+                   "for i in range(3):\n    pass\n", "@register\ndef f():\n    pass\n"):
+        assert reuse.import_effects(_staging(scratch, {"b.py": "import torch\n" + effect}) / "b.py"), effect
+    staging = _staging(tmp_path, {"embedding.py": "def f():\n    return 1\n",
+                                  "leetcode.py": "def g():\n    return 1\n"})
+    store = _store(tmp_path)
+    _save(store, staging, {"encoding": ["m:embedding"], "pow": ["m:leetcode"]})
+    (staging / "leetcode.py").write_text("def g():\n    return 2\n")
+    assert reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(["encoding", "pow"]) == {"encoding"}
+    (staging / "leetcode.py").write_text("import torch\ntorch.set_default_device('meta')\n")
+    assert reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(["encoding", "pow"]) == set()
+    _save(store, staging, {"encoding": ["m:embedding"], "pow": ["m:leetcode"]})
+    # it unchanged, another edit: which tests it reaches depends on the run (a reused test never imports it)
+    (staging / "embedding.py").write_text("def f():\n    return 2\n")
+    assert reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(["encoding", "pow"]) == set()
+    (staging / "leetcode.py").write_text("def g():\n    return 1\n")  # and when it is taken out again
+    assert reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(["encoding", "pow"]) == set()
+
+
+def test_a_store_is_read_only_where_its_daemon_signed_it(tmp_path):
+    """A store edited by hand, or signed by another daemon, is nothing: every test runs."""
+    store = _store(tmp_path)
+    runs = {"runs": [{"key": "k", "tests": {"t": {"outcome": "passed"}}, "artifacts": {}}]}
+    store.write(runs)
+    assert store.read() == runs
+    assert _store(tmp_path, "another daemon's secret").read() == {}
+    file = Path(store.folder) / store.name
+    mac, _, body = file.read_bytes().partition(b"\n")
+    file.write_bytes(mac + b"\n" + body.replace(b"passed", b"PASSED"))
+    assert store.read() == {}
+    file.write_bytes(body)  # no signature at all
+    assert store.read() == {}
+
+
+def test_a_cold_grade_never_reads_a_store_whatever_the_environment_says(tmp_path, monkeypatch):
+    """Only a grade the daemon forked has a store (its request names it): not GK_REUSE_FILE, not any
+    variable a CI workflow could set."""
+    from grader.sandbox import host
+
+    store = _store(tmp_path)
+    store.write({"runs": []})
+    monkeypatch.setenv("GK_REUSE_FILE", str(Path(store.folder) / store.name))
+    monkeypatch.setattr(host, "reuse_store", None)
+    assert reuse.store_path(False) is None
+    monkeypatch.setattr(host, "reuse_store", {"dir": store.folder, "name": store.name, "secret": "s"})
+    assert isinstance(reuse.store_path(False), reuse.Store)
+    assert reuse.store_path(True) is None  # never for the hidden suite
 
 
 def test_a_warm_regrade_of_an_unchanged_submission_reuses_every_test_and_says_so(tmp_path, monkeypatch):

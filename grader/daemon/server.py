@@ -1,10 +1,16 @@
-"""The daemon: holds one folder's zygote (torch imported and warmed) and has it fork the grader of
-each `grade` run there, on that run's own stdin, stdout and stderr (passed over the socket).
+"""The daemon: holds the user's zygote (torch imported and warmed) and has it fork the grader of each
+`grade` run, on that run's own stdin, stdout and stderr (passed over the socket).
 
-Started by client.start as ``python -m grader.daemon.server``.  Serves one request at a time, only
-to its own user (SO_PEERCRED), only for its folder, never a hidden suite; exits after its idle time,
-when the kit, the lesson or the suites change (the stamp, checked at each request), on
-`grade --stop-daemon` or SIGTERM, and leaves nothing behind: socket, pid file and zygote go with it.
+Started by client.start as ``python -P -m grader.daemon.server`` from /, so that no folder's code is on
+its path (a graded folder's own ``grader/`` package never shadows the kit).  One per user and
+interpreter, shared by every folder and lesson.  Serves one request at a time, only to its own user
+(SO_PEERCRED), never a hidden suite; tells the waiting `grade` it is alive every HEARTBEAT seconds (a
+stopped daemon is thus seen, client.py); exits after its idle time, when the kit, a lesson, the
+interpreter or torch change (the stamp, checked at each request), on `grade --stop-daemon` or SIGTERM,
+and leaves nothing behind: socket, pid file, store and zygote go with it.
+
+The store of reused results (grader/engine/reuse.py) is this daemon's: its graders get its name and a
+secret made here (never in the environment, never on disk) and keep it signed with that secret.
 """
 
 from __future__ import annotations
@@ -17,16 +23,27 @@ import socket
 import struct
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
-from grader.daemon.place import idle_seconds, stamp
+from grader.daemon.place import RuntimeDir, idle_seconds, stamp
 from grader.sandbox import host, launch
 from grader.sandbox import zygote as zygote_mod
 
 # Flags a daemon never serves (the client runs them cold, and so does a daemon asked anyway).
 COLD_FLAGS = ("--hidden", "--hidden-from", "--ci", "--no-daemon", "--stop-daemon", "--watch")
 SPARE_READY = 120.0  # how long a request waits for the spare grader's imports (a fresh fork would do them)
+SPARE_IDLE = 180.0  # seconds a spare grader waits for the next grade before it goes (GK_DAEMON_SPARE_IDLE)
+HEARTBEAT = 1.0  # seconds between the "alive" lines a waiting `grade` gets (client.py DEADLINE)
+TERMINATING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+
+
+def spare_idle() -> float:
+    try:
+        return float(os.environ.get("GK_DAEMON_SPARE_IDLE", SPARE_IDLE))
+    except ValueError:
+        return SPARE_IDLE
 
 
 def peer_uid(conn: socket.socket) -> int:
@@ -45,26 +62,53 @@ def read_line(conn: socket.socket, limit: int = 1 << 24) -> bytes:
     return data
 
 
-def refuses(payload: dict[str, Any], folder: str) -> str | None:
+def refuses(payload: dict[str, Any]) -> str | None:
     """Why this daemon must not serve ``payload``, or None."""
-    if payload.get("cwd") != folder:
-        return "another folder"
-    argv = [str(a) for a in payload.get("argv", [])]
-    if any(a == f or a.startswith(f + "=") for a in argv for f in COLD_FLAGS):
+    if not os.path.isabs(str(payload.get("cwd", ""))):
+        return "no folder"
+    argv = [str(a).split("=", 1)[0] for a in payload.get("argv", [])]
+    # argparse takes an unambiguous prefix (`--hid` for --hidden): any prefix of a cold-only flag is one
+    if any(len(a) >= 4 and f.startswith(a) for a in argv if a.startswith("--") for f in COLD_FLAGS):
         return "a cold-only flag"
     return None
 
 
+def safe_sys_path(payload: dict[str, Any]) -> list[str]:
+    """The request's import path less its implicit first entry where that is the graded folder or lies
+    in it (a `python -m` or a kernel started there): nothing of the folder is imported by the grader
+    before the worker runs it."""
+    path = [str(p) for p in payload.get("sys_path", [])]
+    cwd = os.path.realpath(str(payload.get("cwd", "/")))
+    if path and not payload.get("safe_path"):
+        first = os.path.realpath(path[0])
+        if first == cwd or first.startswith(cwd.rstrip("/") + "/"):
+            path = path[1:]
+    return path
+
+
+def stopped(pid: int) -> bool:
+    """Whether ``pid`` is stopped (SIGSTOP, a debugger): it will not answer."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] in ("T", "t")
+    except (OSError, IndexError):
+        return False
+
+
 class Daemon:
-    def __init__(self, folder: str, sock_path: Path, trees: list[str]) -> None:
-        self.folder, self.sock_path, self.trees = folder, sock_path, trees
+    def __init__(self, sock_name: str, trees: list[str]) -> None:
+        self.dir = RuntimeDir()  # opened once and checked: every file below is reached through it
+        self.sock_name, self.trees = sock_name, trees
         self.stamp = stamp(trees)
-        self.pid_file = sock_path.with_suffix(".pid")
-        self.reuse_file = sock_path.with_suffix(".reuse")  # the last grade's results by what they read
+        stem = sock_name.rsplit(".", 1)[0]
+        self.pid_name = f"{stem}.pid"
+        self.reuse_name = f"{stem}.reuse"  # the last grades' results by what they read
+        self.secret = os.urandom(32).hex()  # signs that store: only this daemon's graders know it
         self.served = 0
+        self.send_lock = threading.Lock()
         # A grader forked after each grade for the next one, its imports done while the student edits
         # (grader/sandbox/host.py ``_spare``): (the process, its socket, the requests it fits).
         self.spare: tuple[zygote_mod.ForkedProcess, socket.socket, str] | None = None
+        self.spare_since = 0.0
 
     def serve(self) -> int:
         conn = launch.warm(launch.SandboxPolicy())
@@ -74,20 +118,29 @@ class Daemon:
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         old_mask = os.umask(0o177)
         try:
-            self.sock_path.unlink(missing_ok=True)
-            listener.bind(str(self.sock_path))
+            self.dir.unlink(self.sock_name)
+            listener.bind(self.dir.address(self.sock_name))
         finally:
             os.umask(old_mask)
-        os.chmod(self.sock_path, 0o600)
         listener.listen(8)
-        self.pid_file.write_text(f"{os.getpid()}\n0\n")
+        self.dir.write(self.pid_name, f"{os.getpid()}\n0\n".encode())
         try:
-            listener.settimeout(idle_seconds())
+            idle_until = time.monotonic() + idle_seconds()
             while True:
+                now = time.monotonic()
+                if now >= idle_until:
+                    return 0  # idle
+                # The spare grader (its own copy of the grader's imports) is kept while the student is
+                # at work; after SPARE_IDLE seconds without a grade it goes, leaving the zygote alone.
+                spare_until = self.spare_since + spare_idle() if self.spare is not None else idle_until
+                listener.settimeout(max(0.01, min(idle_until, spare_until) - now))
                 try:
                     client, _ = listener.accept()
                 except TimeoutError:
-                    return 0  # idle
+                    if self.spare is not None and time.monotonic() >= spare_until:
+                        self.drop_spare()
+                    continue
+                idle_until = time.monotonic() + idle_seconds()
                 with client:
                     client.settimeout(None)
                     if not self.one(client, conn, zygote):
@@ -95,15 +148,20 @@ class Daemon:
         finally:
             listener.close()
             self.drop_spare()
-            for leftover in self.reuse_file.parent.glob(self.reuse_file.name + "*"):  # with a grade's .tmp
-                leftover.unlink(missing_ok=True)
-            self.sock_path.unlink(missing_ok=True)
-            self.pid_file.unlink(missing_ok=True)
+            for leftover in self.dir.names(self.reuse_name):  # with a grade's .tmp
+                self.dir.unlink(leftover)
+            self.dir.unlink(self.sock_name)
+            self.dir.unlink(self.pid_name)
             zygote_mod.close_started()
+
+    def send(self, client: socket.socket, data: bytes) -> None:
+        with self.send_lock:
+            client.sendall(data)
 
     def one(self, client: socket.socket, conn: zygote_mod.Connection, zygote: zygote_mod.Zygote) -> bool:
         """Serve one request; False when the daemon should exit afterwards."""
         fds: list[int] = []
+        done = threading.Event()
         try:
             if peer_uid(client) != os.getuid():
                 return True
@@ -112,29 +170,41 @@ class Daemon:
                 client.sendall(b"bye\n")
                 return False
             payload = json.loads(read_line(client))
-            reason = refuses(payload, self.folder)
+
+            def beat() -> None:  # "alive": a `grade` waiting on a stopped daemon gets none and grades cold
+                while not done.wait(HEARTBEAT):
+                    try:
+                        self.send(client, b".\n")
+                    except OSError:
+                        return
+
+            threading.Thread(target=beat, daemon=True).start()
+            reason = refuses(payload)
             stale = stamp(self.trees) != self.stamp
             if stale or not zygote.running():
-                client.sendall(b"no stale\n")
+                self.send(client, b"no stale\n")
                 return False
             if reason or len(fds) != 3:
-                client.sendall(f"no {reason or 'no streams'}\n".encode())
+                self.send(client, f"no {reason or 'no streams'}\n".encode())
                 return True
             self.run(client, conn, zygote, payload, fds)
             self.served += 1
-            self.pid_file.write_text(f"{os.getpid()}\n{self.served}\n")  # the second line: grades served
+            self.dir.write(self.pid_name, f"{os.getpid()}\n{self.served}\n".encode())  # 2nd: served
             return True
         except (OSError, ValueError):
             return True
         finally:
+            done.set()
             for fd in fds:
                 os.close(fd)
 
     def run(self, client: socket.socket, conn: zygote_mod.Connection, zygote: zygote_mod.Zygote,
             payload: dict[str, Any], fds: list[int]) -> None:
-        # Only what changed runs again (grader/engine/reuse.py): the served grade keeps its results here.
-        env = {**payload.get("env", {}), "GK_REUSE_FILE": str(self.reuse_file)}
-        request = {**payload, "env": env, **host.zygote_fields(zygote)}
+        # Only what changed runs again (grader/engine/reuse.py): the served grade keeps its results in
+        # this daemon's store, signed with its secret; the request's own fields never name one.
+        store = {"dir": str(self.dir.path), "name": self.reuse_name, "secret": self.secret}
+        request = {**payload, "sys_path": safe_sys_path(payload), **host.zygote_fields(zygote),
+                   host.REUSE: store}
         spare = self.take_spare(request)
         if spare is not None:  # forked and its imports done already: it takes the streams over its socket
             child, ours = spare
@@ -152,10 +222,10 @@ class Daemon:
                 theirs.close()
             if found is None:
                 ours.close()
-                client.sendall(b"no zygote\n")
+                self.send(client, b"no zygote\n")
                 return
             child = found
-        client.sendall(b"ok\n")
+        self.send(client, b"ok\n")
         ours.sendall(json.dumps(request).encode() + b"\n")
 
         def relay() -> None:  # the client's signals; its going away kills the grade, as a cold one dies
@@ -172,13 +242,16 @@ class Daemon:
                 while b"\n" in buffer:
                     line, buffer = buffer.split(b"\n", 1)
                     if line.startswith(b"sig "):
-                        child.send_signal(int(line[4:]))
+                        signum = int(line[4:])
+                        child.send_signal(signum)
+                        if signum in TERMINATING:  # a stopped grader acts on it once it runs again
+                            child.send_signal(signal.SIGCONT)
 
         threading.Thread(target=relay, daemon=True).start()
         code = child.wait(timeout=None)
         ours.close()
         try:
-            client.sendall(f"exit {code}\n".encode())
+            self.send(client, f"exit {code}\n".encode())
         except OSError:
             pass
         self.fork_spare(conn, request)
@@ -205,6 +278,7 @@ class Daemon:
             ours.close()
             return
         self.spare = (child, ours, host.spare_signature(request))
+        self.spare_since = time.monotonic()
 
     def take_spare(self, request: dict[str, Any]) -> tuple[zygote_mod.ForkedProcess, socket.socket] | None:
         """The spare grader, where it was made for a request like this one and is ready (its imports
@@ -213,7 +287,8 @@ class Daemon:
             return None
         child, ours, signature = self.spare
         self.spare = None
-        if signature == host.spare_signature(request) and child.poll() is None and _ready(ours):
+        if (signature == host.spare_signature(request) and child.poll() is None and _ready(ours, child)
+                and not stopped(child.pid)):  # a spare stopped after it said "ready" would never take it
             return child, ours
         child.kill()
         ours.close()
@@ -227,13 +302,20 @@ class Daemon:
             ours.close()
 
 
-def _ready(sock: socket.socket, timeout: float = SPARE_READY) -> bool:
-    """Whether the spare said "ready" (within ``timeout``)."""
+def _ready(sock: socket.socket, child: zygote_mod.ForkedProcess, timeout: float = SPARE_READY) -> bool:
+    """Whether the spare said "ready" (within ``timeout``; at once False where it is stopped)."""
     line = b""
-    sock.settimeout(timeout)
+    sock.settimeout(0.2)
+    deadline = timeout / 0.2
     try:
-        while not line.endswith(b"\n"):
-            chunk = sock.recv(64)
+        while not line.endswith(b"\n") and deadline > 0:
+            try:
+                chunk = sock.recv(64)
+            except TimeoutError:
+                deadline -= 1
+                if stopped(child.pid) or child.poll() is not None:
+                    return False
+                continue
             if not chunk:
                 return False
             line += chunk
@@ -245,15 +327,14 @@ def _ready(sock: socket.socket, timeout: float = SPARE_READY) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m grader.daemon.server")
-    p.add_argument("--folder", required=True)
-    p.add_argument("--socket", required=True)
+    p = argparse.ArgumentParser(prog="python -P -m grader.daemon.server")
+    p.add_argument("--socket", required=True, help="its name in the user's runtime folder (place.py)")
     p.add_argument("--tree", action="append", default=[])
     args = p.parse_args(argv)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
-    os.chdir(args.folder)
-    return Daemon(args.folder, Path(args.socket), args.tree).serve()
+    os.chdir("/")  # no graded folder: each grade goes to its own (grader/sandbox/host.py)
+    return Daemon(args.socket, args.tree).serve()
 
 
 if __name__ == "__main__":

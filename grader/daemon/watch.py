@@ -1,5 +1,5 @@
 """`grade --watch`: grade again each time a file of the submission is saved (mtimes polled), through
-the folder's warm grader, and print a short view: the score, what changed since the last run, and the
+the user's warm grader, and print a short view: the score, what changed since the last run, and the
 first three failed checks, each cut to the terminal's width."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from grader.core.lang import particle
+from grader.daemon.place import python_module
 
 POLL_SECONDS = 0.5
 CHANGE_MARKS = ("since the last run", "지난 실행")
@@ -74,7 +75,7 @@ def watch(target: Path, results_file: Path, argv: list[str], lang: str,
     (or ``rounds`` grades, for tests)."""
     env = dict(os.environ)
     env.setdefault("GK_DAEMON", "1")  # the warm grader serves each round, though its output is captured
-    command = [sys.executable, "-m", "grader.cli", *argv]
+    command = [*python_module("grader.cli"), *argv]  # the folder's own code never on its path
     seen: dict[str, int] | None = None
     done = 0
     shown = f"`{target.as_posix()}`"

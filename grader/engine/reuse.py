@@ -22,16 +22,20 @@ Conservative on purpose:
   once, in whichever test came first) run again together: if one must, all of them do, in their
   usual order.
 
-Used only where GK_REUSE_FILE names the store (the warm grader sets it for the grades it serves,
-grader/daemon/server.py, and removes the file when it stops); never for the hidden suite.
+Used only by a grade the warm daemon serves (grader/daemon/server.py): it hands its grader the store's
+name and a secret in the request (grader/sandbox/host.py ``reuse_store``), never through the environment,
+so a cold grade (`--no-daemon`, `--ci`, `--hidden`, a batch, Gradescope) never reads one whatever the
+environment holds.  The store lies in the user's checked runtime folder (reached through its descriptor,
+no link followed, grader/daemon/place.py) and is signed (HMAC-SHA256 with the daemon's secret): one
+edited or planted by anyone else is ignored.  Never for the hidden suite.
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
+import hmac
 import json
-import os
 import sys
 import threading
 from pathlib import Path
@@ -40,8 +44,7 @@ from typing import Any
 from grader.core.source import read_digest, sources_of
 from grader.core.trees import tree_files
 
-STORE_ENV = "GK_REUSE_FILE"
-SCHEMA = 2
+SCHEMA = 3
 REUSABLE = ("passed", "failed")  # pytest outcomes kept; a verdict of the clock or a crash runs again
 # What lets a module read beyond the student modules it imports (a file anywhere, another module by name,
 # the worker's other modules): a test calling into a module that imports, names or calls any of these is
@@ -132,27 +135,69 @@ REACH_MODULES = frozenset(
         "mmap",
     }
 )
-KEEP = 4  # runs kept, each under its own key (the full grade, a check() of one task ...)
+KEEP = 8  # runs kept, each under its own key (the full grade, a check() of one task ...)
 WHOLE = "*"  # a test's module set holding this read every staged file
 UNHASHED = "!"  # ... holding this called into code that may read what nothing here hashes: it always runs
 SOURCE = "src:"  # ... a key with this prefix: a read of the source's syntax trees (core/source.py SourceView)
 ACTIVE: Recorder | None = None  # the session's recorder, set by the plugin while a reusing grade runs
 
 
-def store_path(hidden: bool) -> Path | None:
-    path = os.environ.get(STORE_ENV)
-    return Path(path) if path and not hidden else None
+class Store:
+    """The warm daemon's store: a file in its runtime folder, signed with its secret."""
+
+    def __init__(self, folder: str, name: str, secret: str) -> None:
+        self.folder, self.name, self.secret = folder, name, secret.encode()
+
+    def _mac(self, body: bytes) -> str:
+        return hmac.new(self.secret, body, hashlib.sha256).hexdigest()
+
+    def read(self) -> dict[str, Any]:
+        """The store's content where its signature holds, else nothing."""
+        from grader.daemon.place import RuntimeDir
+
+        try:
+            with RuntimeDir(self.folder) as folder:
+                data = folder.read(self.name)
+        except OSError:
+            return {}
+        if not data or b"\n" not in data:
+            return {}
+        mac, _, body = data.partition(b"\n")
+        if not hmac.compare_digest(mac.decode(errors="replace"), self._mac(body)):
+            return {}
+        try:
+            content = json.loads(body)
+        except ValueError:
+            return {}
+        return content if isinstance(content, dict) else {}
+
+    def write(self, content: dict[str, Any]) -> None:
+        from grader.daemon.place import RuntimeDir
+
+        body = json.dumps(content, default=repr).encode()
+        try:
+            with RuntimeDir(self.folder) as folder:
+                folder.write(self.name, self._mac(body).encode() + b"\n" + body)
+        except OSError:
+            pass
+
+
+def store_path(hidden: bool) -> Store | None:
+    """The store of the warm daemon that forked this grader, or None (a cold grade, the hidden suite)."""
+    from grader.sandbox import host
+
+    given = host.reuse_store
+    if hidden or not given:
+        return None
+    return Store(given["dir"], given["name"], given["secret"])
 
 
 def _tree_stamp(h: Any, tree: Path) -> None:
+    from grader.daemon.place import file_hash
+
     for path, info in tree_files(tree):
-        root, name = os.path.split(path)
-        try:
-            data = Path(path).read_bytes() if name.endswith(".py") or "suites" in root else b""
-        except OSError:
-            continue
-        h.update(f"{path}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
-        h.update(hashlib.sha256(data).digest())
+        h.update(f"{path}\0".encode())  # by content: an edit keeping size and mtime is seen
+        h.update(file_hash(path, info))
 
 
 def run_key(parts: dict[str, Any], trees: list[Path]) -> str:
@@ -202,6 +247,8 @@ class Recorder:
         self._before: dict[str, str] = {}
         self._reach: dict[str, bool] = {}
         self._digests: dict[str, str] = {}  # source read -> its hash (the staging does not change in a run)
+        self._installed: dict[str, bool] = {}  # module name -> whether the grader's environment has it
+        self._effects: dict[str, bool] = {}  # staged .py -> whether importing it does more than define
 
     def begin(self, nodeid: str, whole: bool, artifacts: dict, fixtures: list[str] | tuple = ()) -> None:
         """``fixtures``: the fixtures wider than one test it uses (their value may hold what another
@@ -234,6 +281,40 @@ class Recorder:
             self.background |= keys
         else:
             self.reads[self.current] |= keys
+
+    def touched(self, notes: list[str]) -> None:
+        """What student code reached in the worker during a request, observed there while it ran
+        (grader/runtime/guard.py's audit hook): each module loaded or looked for (an import inside a
+        function, in a cycle, of a module that does not exist yet) and each staged file opened.  Counted
+        for the running test as a read of that module, by its content (None while it does not exist)."""
+        for note in notes:
+            kind, _, name = note.partition(":")
+            if kind == "f" and name.endswith(".py"):
+                kind, name = "m", name[: -len(".py")]
+            if kind == "m" and name and self._maybe_student(name):
+                self.module(name)
+
+    def _maybe_student(self, name: str) -> bool:
+        """Whether ``name`` is, or could become, one of the submission's modules: staged, or nothing
+        installed answers to it (a module an exercise imports where it exists)."""
+        if f"{name}.py" in self.files or (self.staging / name).is_dir():
+            return True
+        if name not in self._installed:
+            import importlib.util
+
+            try:
+                self._installed[name] = name in sys.builtin_module_names or \
+                    importlib.util.find_spec(name) is not None
+            except (ImportError, ValueError):
+                self._installed[name] = False
+        return not self._installed[name]
+
+    def effects(self, name: str) -> bool:
+        """Whether the staged file ``name`` runs code at import beyond defining names (state it may
+        leave in the worker for every later test, torch.set_default_device(...) at its top)."""
+        if name not in self._effects:
+            self._effects[name] = import_effects(self.staging / name)
+        return self._effects[name]
 
     def whole(self) -> None:
         """The running test read the staging itself (a path that can reach any file)."""
@@ -305,6 +386,73 @@ def _reaches(path: Path) -> bool:
         if any(name.split(".")[0] in REACH_MODULES for name in names):
             return True
     return False
+
+
+# Decorators that only wrap or mark what they decorate (a bare name, an attribute, or called with constants).
+PURE_DECORATORS = frozenset({
+    "staticmethod", "classmethod", "property", "setter", "getter", "deleter", "abstractmethod", "dataclass",
+    "cache", "lru_cache", "cached_property", "wraps", "total_ordering", "no_grad", "inference_mode",
+    "enable_grad", "overload", "final", "override",
+})
+
+
+MAIN_GUARDS = ("__name__ == '__main__'", "'__main__' == __name__")
+
+
+def _pure_decorator(node: ast.expr) -> bool:
+    if isinstance(node, ast.Call):
+        args = [*node.args, *(k.value for k in node.keywords)]
+        return _pure_decorator(node.func) and all(isinstance(a, ast.Constant) for a in args)
+    if isinstance(node, ast.Name):
+        return node.id in PURE_DECORATORS
+    return isinstance(node, ast.Attribute) and node.attr in PURE_DECORATORS
+
+
+def _statement_effects(stmt: ast.stmt) -> bool:
+    if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.Pass)):
+        return False
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):  # its body runs when called, not now
+        a = stmt.args
+        defaults = [*a.defaults, *(d for d in a.kw_defaults if d is not None)]
+        return not all(map(_pure_decorator, stmt.decorator_list)) or any(
+            isinstance(n, ast.Call) for d in defaults for n in ast.walk(d))
+    if isinstance(stmt, ast.ClassDef):
+        heads = [*stmt.bases, *(k.value for k in stmt.keywords)]
+        return (not all(map(_pure_decorator, stmt.decorator_list))
+                or any(isinstance(n, ast.Call) for h in heads for n in ast.walk(h))
+                or any(_statement_effects(s) for s in stmt.body))
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        value = stmt.value
+        plain = all(isinstance(n, (ast.Name, ast.Tuple, ast.List, ast.Starred, ast.Store))
+                    for t in targets for n in ast.walk(t))
+        return not plain or (value is not None and any(
+            isinstance(n, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr))
+            for n in ast.walk(value)))
+    if isinstance(stmt, ast.Expr):  # a docstring, a bare name: nothing runs
+        return not isinstance(stmt.value, (ast.Constant, ast.Name))
+    if isinstance(stmt, ast.If) and ast.unparse(stmt.test) in MAIN_GUARDS:
+        return any(_statement_effects(s) for s in stmt.orelse)  # its body runs as a script, never at import
+    if isinstance(stmt, (ast.If, ast.Try)):  # `if TYPE_CHECKING:`, `try: import x except ImportError:`
+        parts: list[ast.stmt] = [*stmt.body, *stmt.orelse]
+        if isinstance(stmt, ast.Try):
+            parts += [*stmt.finalbody, *(s for h in stmt.handlers for s in h.body)]
+        test = stmt.test if isinstance(stmt, ast.If) else None
+        return (test is not None and any(isinstance(n, ast.Call) for n in ast.walk(test))) or any(
+            _statement_effects(s) for s in parts)
+    return True  # a loop, a with, a del, a global, an assert ...: code that runs at import
+
+
+def import_effects(path: Path) -> bool:
+    """Whether importing the module at ``path`` runs code beyond defining its names (True where it
+    cannot be parsed; False where it does not exist: nothing of it runs)."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except OSError:
+        return False
+    except (SyntaxError, ValueError):
+        return True
+    return any(_statement_effects(stmt) for stmt in tree.body)
 
 
 def _combined(files: dict[str, str]) -> str:
@@ -411,22 +559,22 @@ def _dumps(artifacts: dict) -> dict[str, str]:
 class Reuse:
     """The store of one folder's last warm grade, and what this run takes from it."""
 
-    def __init__(self, path: Path, key: str, recorder: Recorder) -> None:
-        self.path, self.key, self.recorder = path, key, recorder
+    def __init__(self, store: Store, key: str, recorder: Recorder) -> None:
+        self.store, self.key, self.recorder = store, key, recorder
         self.previous: dict[str, Any] = {}
         self.others: list[dict[str, Any]] = []  # the runs kept under other keys (a check() of one task)
-        try:
-            runs = json.loads(path.read_text(encoding="utf-8")).get("runs", [])
+        runs = store.read().get("runs", [])
+        if isinstance(runs, list):
             self.others = [r for r in runs if isinstance(r, dict) and r.get("key") != key]
             self.previous = next((r for r in runs if isinstance(r, dict) and r.get("key") == key), {})
-        except (OSError, ValueError, AttributeError):
-            pass
         self.reused: list[str] = []  # nodeids taken from the store, not run
 
     def choose(self, nodeids: list[str]) -> set[str]:
         """Which of the collected tests (in order) are reused; the rest run."""
         tests = self.previous.get("tests", {})
         if not nodeids or any(n not in tests for n in nodeids):
+            return set()
+        if self._state_changed():
             return set()
         fresh = {n: self._unchanged(tests[n]) for n in nodeids}
         # Tests that share a module or an artifact run again together (union-find over what they share).
@@ -441,10 +589,10 @@ class Reuse:
         owner: dict[str, str] = {}
         everything: list[str] = []  # tests that read the whole artifacts dict: they share every key
         for n in nodeids:
-            shared = [
+            shared = [  # a module looked for and not there holds no state to share
                 f"m:{m}"
-                for m in tests[n]["reads"]
-                if m not in ("<data>", WHOLE, UNHASHED) and not m.startswith(SOURCE)
+                for m, digest in tests[n]["reads"].items()
+                if m not in ("<data>", WHOLE, UNHASHED) and not m.startswith(SOURCE) and digest is not None
             ]
             keys = {*tests[n]["wrote"], *tests[n].get("took", ())}
             if ALL_KEYS in keys:
@@ -462,6 +610,17 @@ class Reuse:
                 parent[find(n)] = find(users[0])
         stale = {find(n) for n in nodeids if not fresh[n]}
         return {n for n in nodeids if find(n) not in stale}
+
+    def _state_changed(self) -> bool:
+        """Whether a student module runs code at import beyond defining names, now or in the last run
+        (`torch.set_default_device("meta")` at the top of leetcode.py): what it leaves in the worker
+        reaches every test that runs after it is imported, whatever that test read, and which tests
+        those are depends on which run (a reused test does not import it).  Then nothing is reused."""
+        if not isinstance(self.previous.get("files"), dict):
+            return True
+        had = self.previous.get("effects", {})
+        now = [n for n in self.recorder.files if n.endswith(".py")]
+        return any(had.values()) or any(self.recorder.effects(n) for n in now)
 
     def _unchanged(self, record: dict) -> bool:
         if record.get("outcome") not in REUSABLE or record.get("status") not in (None, *REUSABLE):
@@ -482,7 +641,7 @@ class Reuse:
                 dict.__setitem__(artifacts, key, value)
 
     def save(self, report: dict, artifacts: dict, prefetch_reads: set[str]) -> None:
-        """Keep this run's whole set for the next one (written atomically; 0600 in the daemon's folder)."""
+        """Keep this run's whole set for the next one (signed, atomically, 0600)."""
         old = self.previous.get("tests", {})
         tests: dict[str, Any] = {}
         for entry in report.get("tests", []):
@@ -507,15 +666,10 @@ class Reuse:
             }
         kept = {k: v for k, v in dict.items(artifacts) if any(k in t["wrote"] for t in tests.values())}
         try:
-            run = {"key": self.key, "tests": tests, "artifacts": kept}
-            payload = json.dumps({"runs": [*self.others[-(KEEP - 1) :], run]}, default=repr)
+            files = self.recorder.files
+            effects = {n: self.recorder.effects(n) for n in files if n.endswith(".py")}
+            run = {"key": self.key, "tests": tests, "artifacts": kept, "files": files, "effects": effects}
+            json.dumps(run, default=repr)
         except (TypeError, ValueError):
             return
-        tmp = self.path.with_name(self.path.name + f".{os.getpid()}.tmp")
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(payload)
-            os.replace(tmp, self.path)
-        except OSError:
-            tmp.unlink(missing_ok=True)
+        self.store.write({"runs": [*self.others[-(KEEP - 1) :], run]})

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.daemon.place import installed_record
 from grader.engine import reuse
 from grader.engine.lesson_api import Lesson, load_lesson
 from grader.engine.lessons import lesson_record, private_folders
@@ -27,6 +28,7 @@ from grader.engine.scoring import build_results
 from grader.engine.submission import Submission, SubmissionError, read_submission
 from grader.engine.tachecks import ta_checks_of
 from grader.paths import write_atomic
+from grader.sandbox import client as worker_client
 
 
 def suite_paths(options: GradeOptions) -> list[tuple[str, Path]]:
@@ -44,8 +46,9 @@ def suite_paths(options: GradeOptions) -> list[tuple[str, Path]]:
     return suites
 
 
-def run_suites(submission: Submission, options: GradeOptions,
-               lesson: Lesson) -> tuple[dict, GradingPlugin, list[str]]:
+def run_suites(submission: Submission, options: GradeOptions, lesson: Lesson,
+               origin: Path | None = None) -> tuple[dict, GradingPlugin, list[str]]:
+    """``origin``: where the submission was read from; a warm re-grade reuses only its own results."""
     suites = suite_paths(options)
     # The worker sees no lesson's package (hidden suites, solutions), wherever it is installed; it gets
     # the graded lesson's probes as a copy (Lesson.probes).
@@ -56,7 +59,8 @@ def run_suites(submission: Submission, options: GradeOptions,
     store = reuse.store_path(options.hidden)
     if store is not None:  # a warm re-grade (engine/reuse.py): only what changed runs again
         reuse.ACTIVE = reuse.Recorder(submission.staging, reuse.submission_text(submission))
-        plugin.reuse = reuse.Reuse(store, reuse_key(options, lesson, plugin), reuse.ACTIVE)
+        plugin.reuse = reuse.Reuse(store, reuse_key(options, lesson, plugin, origin), reuse.ACTIVE)
+        worker_client.TOUCHED = reuse.ACTIVE.touched  # what each test's student code reached, seen there
     plugin.client.prestart()
     with tempfile.TemporaryDirectory(prefix="gk-report-") as tmp:
         report_file = Path(tmp) / "report.json"
@@ -88,6 +92,7 @@ def run_suites(submission: Submission, options: GradeOptions,
         finally:
             plugin.client.stop()  # also when pytest stops before its session does
             reuse.ACTIVE = None
+            worker_client.TOUCHED = None
         if code == pytest.ExitCode.NO_TESTS_COLLECTED and plugin.reused:  # every test reused: none ran
             code = pytest.ExitCode.OK
             if not report_file.exists():
@@ -114,10 +119,12 @@ def run_suites(submission: Submission, options: GradeOptions,
     return report, plugin, [name for name, _ in suites]
 
 
-def reuse_key(options: GradeOptions, lesson: Lesson, plugin: GradingPlugin) -> str:
+def reuse_key(options: GradeOptions, lesson: Lesson, plugin: GradingPlugin,
+              origin: Path | None = None) -> str:
     """What every result a warm re-grade reuses must share with this run (engine/reuse.py): the kit's,
     the lesson's, the suites' and the reference's files, the options that choose or run the tests, the
-    tamper scan and the seed every input is drawn from.  Not the language: both are in the entries."""
+    tamper scan, the seed every input is drawn from, and the submission's own place (two folders graded
+    from one terminal never share a verdict).  Not the language: both are in the entries."""
     lesson_pkg = sys.modules.get(options.lesson.split(".")[0])  # loaded by now (load_lesson)
     trees = [Path(__file__).resolve().parents[1], options.suites_dir]  # the kit's own, the suites
     trees += [options.solutions_dir] if options.solutions_dir is not None else []
@@ -128,7 +135,9 @@ def reuse_key(options: GradeOptions, lesson: Lesson, plugin: GradingPlugin) -> s
              # code able to look for them is ever reused (engine/reuse.py, UNHASHED)
              "policy": repr(replace(options.policy, hide=())),
              "seed": plugin.replay.get("seed"), "review": plugin.review,
-             "version": lesson.version, "torch": getattr(sys.modules.get("torch"), "__version__", "")}
+             "submission": os.path.realpath(origin) if origin is not None else None,
+             "version": lesson.version, "torch": getattr(sys.modules.get("torch"), "__version__", ""),
+             "installed": installed_record()}  # the interpreter's binary and torch's RECORD, by hash
     return reuse.run_key(parts, trees)
 
 
@@ -175,7 +184,7 @@ def grade_path(path: Path, options: GradeOptions) -> Results:
     os.chmod(staging, 0o755)
     try:
         submission = read_submission(path, staging, lesson)
-        report, plugin, suites = run_suites(submission, options, lesson)
+        report, plugin, suites = run_suites(submission, options, lesson, path)
         results = build_results(
             report,
             submission=submission.name,

@@ -64,6 +64,21 @@ def _copy_package(out: Path, module: str, release: Any) -> None:
         shutil.copy2(f, dest)
 
 
+# What the first `grade` in a terminal starts (grader/daemon/), said where a student reads first.
+WARM_GRADER = """## The warm grader / 상주 채점기
+
+The first `grade` you run in a terminal starts a warm grader, and says so: a background process of yours
+that keeps torch loaded for 15 minutes after each grade, so the next `grade` (in any folder) is fast and
+runs again only the tests whose code changed; its answer is always a fresh grade's. Stop it now:
+`grade --stop-daemon`; grade without it: `grade --no-daemon`, or `export GK_DAEMON=0` for good.
+
+터미널에서 처음 `grade`를 실행하면 상주 채점기가 시작되고 그 사실을 알려 줍니다. 채점 뒤 15분 동안
+torch를 불러 둔 채 기다리는 백그라운드 프로세스로, 다음 `grade`(어느 폴더든)를 빠르게 하고 바뀐 코드의
+테스트만 다시 실행합니다. 결과는 언제나 새로 채점한 것과 같습니다. 지금 끄기: `grade --stop-daemon`;
+쓰지 않기: `grade --no-daemon`, 계속은 `export GK_DAEMON=0`.
+"""
+
+
 def write_lesson_release(out: Path, name: str, module: str, lesson: Any) -> list[Path]:
     """Write the student copy of ``lesson`` (registered as ``name``, declared by ``module``) into ``out``;
     returns the top-level entries written."""
@@ -75,6 +90,7 @@ def write_lesson_release(out: Path, name: str, module: str, lesson: Any) -> list
         shutil.copytree(lesson.exercises, out / "exercises", ignore=SKIP)
         release.write_notebook(lesson.exercises, out / "lesson.ipynb")
     readme = release.readme() or f"# {lesson.title}\n"  # a lesson that writes none: its title
+    readme = readme.rstrip("\n") + "\n\n" + WARM_GRADER  # every lesson's students meet the kit's daemon
     if PICTURE.as_posix() in readme and (KIT_ROOT / PICTURE).is_file():
         (out / PICTURE).parent.mkdir(exist_ok=True)
         shutil.copy2(KIT_ROOT / PICTURE, out / PICTURE)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grader.core.lang import default_lang
+from grader.daemon.place import python_module
 from grader.jupyter.where import FoundNotebook, kernel_notebook
 
 if TYPE_CHECKING:
@@ -111,7 +112,8 @@ def check(task: str | None = None, *, lang: str | None = None, path: str | os.Pa
         if target is None:
             target = Path("exercises") if Path("exercises").is_dir() else Path.cwd()
         out = Path(tmp) / "out"
-        cmd = [sys.executable, "-m", "grader.cli", str(target), "--out", str(out), "-q", "--lang", chosen]
+        # not the notebook's folder on its path: the kit named by PYTHONPATH (_env), never a grader/ there
+        cmd = [*python_module("grader.cli"), str(target), "--out", str(out), "-q", "--lang", chosen]
         if task:
             cmd += ["-k", task]
         if lesson:
@@ -152,7 +154,7 @@ def remember(results: dict, key: tuple[str, ...]) -> None:
 def _env() -> dict[str, str]:
     """The kernel's environment, with the kit importable in the subprocess as it is here."""
     env = dict(os.environ)
-    # Served by this folder's warm grader where `grade` left one (docs/warm-grader.md), cold otherwise;
+    # Served by the user's warm grader where `grade` left one (docs/warm-grader.md), cold otherwise;
     # a check() never starts one itself.
     env.setdefault("GK_DAEMON", "if-up")
     kit_parent = str(Path(__file__).resolve().parents[2])

@@ -51,10 +51,15 @@ class AuditDenied(RuntimeError, ValueError):
     """What student code gets when it reaches for the grader's runtime."""
 
 
-def install(serve_thread: int, trusted_roots: list[str]) -> Callable[[bool], None]:
+def install(serve_thread: int, trusted_roots: list[str], touched: set[str] | None = None,
+            sub_dir: str = "") -> Callable[[bool], None]:
     """Add the hook; return ``set_trusted(flag)``, which only the runtime holds.
 
     ``trusted_roots``: read-only trees whose compiled files (.pyc) importlib may load.
+    ``touched``: where the hook notes what student code reached while it ran (the serve loop sends and
+    empties it with each reply, for a warm re-grade's reuse, grader/engine/reuse.py): ``m:NAME`` for
+    each module loaded or looked for (an import inside a function, one of a module that does not exist
+    yet), ``f:NAME`` for each file of the submission (``sub_dir``) opened.
     """
     import _thread
     import importlib._bootstrap_external as external
@@ -78,6 +83,8 @@ def install(serve_thread: int, trusted_roots: list[str]) -> Callable[[bool], Non
     busy = [0]  # the thread inside the hook's own frame lookups (which raise events too)
     denied, prefixes, frame_attrs = DENIED, DENIED_PREFIXES, FRAME_ATTRIBUTES
     error = AuditDenied
+    note = touched.add if touched is not None else None
+    sub_prefix = sub_dir.rstrip("/") + "/" if sub_dir else None
 
     def genuine_pyc() -> bool:
         """marshal.loads called by importlib loading a .pyc that lives in a trusted tree."""
@@ -107,8 +114,13 @@ def install(serve_thread: int, trusted_roots: list[str]) -> Callable[[bool], Non
         serving = me == serve_thread
         if state[0] and serving:
             return
+        if note is not None and event == "import" and type(args[0]) is str:
+            note("m:" + args[0].partition(".")[0])
         if event == "open":
             path = args[0]
+            if note is not None and sub_prefix is not None and isinstance(path, str) \
+                    and path.startswith(sub_prefix) and "/" not in path[len(sub_prefix):]:
+                note("f:" + path[len(sub_prefix):])
             if isinstance(path, str) and path.startswith("/proc/") and proc_mem(path):
                 raise error("the grader's sandbox does not allow reading process memory")
             return

@@ -7,6 +7,7 @@ import socket
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,10 @@ from grader.core.errors import (
 from grader.runtime import protocol
 from grader.sandbox.launch import Launch, SandboxPolicy, launch_worker
 
+# Told what student code reached in the worker during each request (the modules it loaded or looked for,
+# the submission's files it opened: grader/runtime/guard.py), where a warm re-grade records what each test
+# depended on (grader/engine/reuse.py sets it); called on the thread that made the request.
+TOUCHED: Callable[[list[str]], None] | None = None
 START_TIMEOUT = 120.0  # starting the worker, sandbox and `import torch` included (not student code)
 
 
@@ -236,6 +241,9 @@ class WorkerClient:
             status = self._exit_status()
             self._restart()
             raise WorkerCrashed(str(exc), status) from None
+        notes = reply.get("touched")
+        if TOUCHED is not None and isinstance(notes, list):
+            TOUCHED([str(n) for n in notes])
         if reply.get("ok") is True:
             try:
                 return protocol.decode(reply.get("value"), out, self._make_remote)

@@ -103,6 +103,7 @@ def request(argv: list[str], entry: str) -> dict[str, Any]:
         "sys_path": [os.path.abspath(p) if p else os.getcwd() for p in sys.path],  # the fork starts in /
         "env": dict(os.environ), "cwd": os.getcwd(), "finders": [_finder_name(f) for f in sys.meta_path],
         "dont_write_bytecode": sys.dont_write_bytecode,
+        "safe_path": bool(getattr(sys.flags, "safe_path", False)),  # sys.path[0] is no implicit folder
     }
 
 
@@ -112,6 +113,10 @@ def zygote_fields(zygote: zygote_mod.Zygote) -> dict[str, Any]:
             "namespaces": list(launch.namespaces_status())}
 
 
+REUSE = "reuse"  # a request's field the warm daemon alone sets: its store of reused results (engine/reuse.py)
+# That store, as the daemon that forked this grader named it ({"dir", "name", "secret"}), or None: a cold
+# grade (a `grade` of its own, --no-daemon, CI, a batch) has none, whatever its environment says.
+reuse_store: dict[str, str] | None = None
 SPARE = "spare"  # a request's field: fork the grader now, its request comes later (grader/daemon/server.py)
 SPARE_KEYS = ("module", "entry", "prog", "sys_path", "env", "cwd", "finders", "dont_write_bytecode")
 
@@ -126,11 +131,14 @@ def hosted(payload: dict[str, Any], channel: socket.socket) -> int:
     import locale
     import tempfile
 
+    global reuse_store
     if payload.get(SPARE):
         request = _spare(payload, channel)
         if request is None:
             return 0
         payload = request
+    store = payload.get(REUSE)
+    reuse_store = {k: str(store[k]) for k in ("dir", "name", "secret")} if isinstance(store, dict) else None
     os.environ.clear()
     os.environ.update(payload["env"])
     os.chdir(payload["cwd"])
