@@ -201,37 +201,55 @@ def classroom_reporter() -> Path | None:
 
 @pytest.mark.parametrize("shared", [True, False], ids=["shared-reporter", "no-reporter"])
 def test_ci_run_points_the_tests_at_the_shared_reporter(tmp_path: Path, shared: bool) -> None:
-    """.ci/run exports GK_CLASSROOM_REPORTER (absolute) when ../shared/ holds the built reporter, so the
-    reporter tests run in CI instead of skipping; without it, nothing is set and they skip."""
+    """.ci/run makes a venv, runs the README's two lines in it and exports GK_CLASSROOM_REPORTER (absolute)
+    when ../shared/ holds the built reporter, so the reporter tests run in CI instead of skipping; without
+    it, nothing is set and they skip. Every program it runs is a stand-in that records its call."""
     repo = tmp_path / "repo"
     (repo / ".ci").mkdir(parents=True)
     shutil.copy(ROOT / ".ci" / "run", repo / ".ci" / "run")
+    shutil.copy(ROOT / "README.md", repo / "README.md")  # the script reads its two lines there
     if shared:
         dist = tmp_path / "shared" / "classroom-reporter" / "dist"
         dist.mkdir(parents=True)
         (dist / "main.js").write_text("// the reporter\n")
-    bin_dir = tmp_path / "bin"  # only what the script needs; `python3` records what the tests would get
+    calls = tmp_path / "calls"
+    record = f'echo "$(basename "$0") $* GK_CLASSROOM_REPORTER=${{GK_CLASSROOM_REPORTER:-}}" >> {calls}'
+    bin_dir = tmp_path / "bin"  # only what the script needs
     bin_dir.mkdir()
-    for tool in ("bash", "dirname"):
+    for tool in ("bash", "dirname", "rm", "sed", "awk", "basename", "mkdir", "cp"):
         (bin_dir / tool).symlink_to(shutil.which(tool))
-    for tool in ("chromium", "dpkg"):  # present: no apt-get install
+    for tool in ("chromium", "dpkg", "capsh"):  # present: no apt-get install
         (bin_dir / tool).write_text("#!/bin/sh\nexit 0\n")
-    record = f"echo \"$* GK_CLASSROOM_REPORTER=${{GK_CLASSROOM_REPORTER:-}}\" >> {tmp_path / 'calls'}"
-    (bin_dir / "python3").write_text(f"#!/bin/sh\n{record}\n")
-    (bin_dir / "lint-imports").write_text(f"#!/bin/sh\necho lint-imports >> {tmp_path / 'calls'}\n")
-    for tool in ("chromium", "dpkg", "python3", "lint-imports"):
+    # The base interpreter: `-c` checks pass; `-m venv DIR` makes a venv whose programs record their calls.
+    programs = tmp_path / "venv-programs"
+    programs.mkdir()
+    for tool in ("python", "pip", "grade", "lint-imports"):
+        (programs / tool).write_text(f"#!/bin/sh\n{record}\n")
+        (programs / tool).chmod(0o755)
+    (bin_dir / "base-python").write_text(
+        f"#!/bin/sh\n{record}\n"
+        'if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then\n'
+        f'  mkdir -p "$3/bin" && cp {programs}/* "$3/bin/"\n'
+        '  echo "PATH=\\"$(cd "$3" && pwd)/bin:\\$PATH\\"" > "$3/bin/activate"\n'
+        "fi\n")
+    for tool in ("chromium", "dpkg", "capsh", "base-python"):
         (bin_dir / tool).chmod(0o755)
-    env = {"PATH": str(bin_dir), "HOME": str(tmp_path)}
+    env = {"PATH": str(bin_dir), "HOME": str(tmp_path), "GK_CI_BASE_PYTHON": str(bin_dir / "base-python")}
     proc = subprocess.run(["bash", str(repo / ".ci" / "run")], env=env, capture_output=True, text=True,
                           timeout=60)
     assert proc.returncode == 0, proc.stderr
-    calls = (tmp_path / "calls").read_text().splitlines()
-    assert calls[-2].startswith("-m pytest -n 2")  # the README's test command, then the property job
-    assert calls[-1].startswith("-m pytest tests/test_reuse_property.py")
-    assert calls[-3] == "lint-imports"  # the import contracts, checked before the tests
-    calls.remove("lint-imports")
+    said = calls.read_text().splitlines()
+    made = next(i for i, c in enumerate(said) if c.startswith("base-python -m venv .venv"))
+    assert not [c for c in said[:made] if c.startswith(("pip", "python"))], "nothing before the venv"
+    lines = [c.rsplit(" GK_CLASSROOM_REPORTER=", 1)[0].strip() for c in said[made + 1:]]
+    first = lines.index("pip install -e . -e ./lessons/embedding-pe")  # the README's first line, as written
+    assert lines[first + 1] == "grade batch examples --out reports/examples"
+    assert lines[first + 2] == "pip install -e .[test] -e ./lessons/embedding-pe -e ./lessons/attention"
+    assert lines[first + 3] == "python -m pytest -n 2"  # the README's test command
+    assert lines.index("lint-imports") > first + 3 and lines[-1].startswith(
+        "python -m pytest tests/test_reuse_property.py")  # the docs and contracts, then the property job
     expected = str(tmp_path / "shared" / "classroom-reporter" / "dist" / "main.js") if shared else ""
-    assert all(c.endswith(f"GK_CLASSROOM_REPORTER={expected}") for c in calls), calls
+    assert all(c.endswith(f"GK_CLASSROOM_REPORTER={expected}") for c in said[made:]), said
 
 
 def run_reporter(encoded: str, runner: str = "grade") -> subprocess.CompletedProcess:

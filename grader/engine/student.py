@@ -130,7 +130,7 @@ class Student:
             self._seed_worker()
             return name.call("__call__", *args, timeout=timeout, **kwargs)
         if not isinstance(name, str):
-            raise TypeError(f"student.call takes a graded name (a str such as 'causal_mask') or a Remote the "
+            raise TypeError(f"student.call takes a graded name (a str such as 'my_function') or a Remote the "
                             f"worker gave back, not a {type(name).__name__}")
         module = self.home.get(name)
         try:

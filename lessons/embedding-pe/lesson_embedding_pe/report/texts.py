@@ -80,7 +80,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "at_submission": ("counted when you submit", "제출할 때 반영"),
     "loss_curves": ("Training loss per step (each seed thin, the mean over seeds thick)",
                     "스텝별 학습 손실(시드별 가는 선, 시드 평균 굵은 선)"),
-    "loss_curves_one": ("Training loss per step (one run per mode)", "스텝별 학습 손실(mode마다 실행 1회)"),
+    "loss_curves_one": ("Training loss per step (one run per mode)", "스텝별 학습 손실(모드마다 실행 1회)"),
     "steps_note": ("Steps: the training updates each run made (the `steps` it was called with).",
                    "스텝: 각 실행이 한 학습 업데이트 수(호출할 때 받은 `steps`)."),
     "plot_step": ("step", "스텝"),
