@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import os
 import platform
 import time
 from collections.abc import Callable
+
+from grader.sandbox.as_uid import run_as_uid
 
 # keyctl(2) by architecture: Python has no binding, and libkeyutils may not be installed.
 KEYCTL_NR = {"x86_64": 250, "aarch64": 219, "arm64": 219, "riscv64": 219, "loongarch64": 219, "ppc64le": 271,
@@ -116,16 +117,7 @@ def remove(uid: int, wait: float = 2.0) -> list[str]:
     """Remove the keys of ``uid`` (never root's); what is still counted for it, in words."""
     if uid == 0 or not counted(uid):
         return []
-    child = os.fork()
-    if child == 0:
-        try:
-            os.setgroups([])
-            os.setresgid(uid, uid, uid)
-            os.setresuid(uid, uid, uid)
-            _clear_as_uid(uid)
-        finally:
-            os._exit(0)
-    os.waitpid(child, 0)
+    run_as_uid(uid, lambda: _clear_as_uid(uid))
     deadline = time.monotonic() + wait  # the kernel collects unlinked keys in a work queue, soon after
     while counted(uid) and time.monotonic() < deadline:
         time.sleep(0.02)

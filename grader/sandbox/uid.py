@@ -44,6 +44,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from grader.sandbox import keyring, mqueue, reap
+from grader.sandbox.as_uid import run_as_uid
 
 # Folders any uid can write to on most systems, swept even where the scan would miss them (a link:
 # /var/lock -> /run/lock is swept once); writable_folders() finds the rest.
@@ -531,16 +532,7 @@ def remove_ipc(uid: int) -> list[str]:
     objects = ipc_objects(uid)
     if not objects:
         return []
-    child = os.fork()
-    if child == 0:
-        try:
-            os.setgroups([])
-            os.setresgid(uid, uid, uid)
-            os.setresuid(uid, uid, uid)
-            _remove_ipc(objects)
-        finally:
-            os._exit(0)
-    os.waitpid(child, 0)
+    run_as_uid(uid, lambda: _remove_ipc(objects))
     left = ipc_objects(uid)
     return [f"System V {kind} {ident}: not removed" for kind, ident in left]
 
