@@ -18,6 +18,7 @@ import argparse
 import contextlib
 import json
 import os
+import signal
 import sys
 import time
 from dataclasses import replace
@@ -107,6 +108,13 @@ def handle(request: dict, known: set[int]) -> dict:
             break
         time.sleep(0.05)
     reap_orphans(known | {child.pid})  # what the child left behind (its worker, re-parented to us) is killed
+    # A grade's worker is forked by the zygote, not by the grade: a grade killed past its time leaves its
+    # worker (a student's loop, at full CPU) below the zygote. One request at a time here, so whatever is
+    # below the zygote now is that grade's.
+    for pid in known:
+        for victim in reap.descendants(pid):
+            with contextlib.suppress(OSError):
+                os.kill(victim, signal.SIGKILL)
     duration = round(time.monotonic() - started, 2)
     return {"code": child.returncode, "timed_out": timed_out, "duration": duration}
 
