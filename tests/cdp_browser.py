@@ -38,6 +38,12 @@ def find_chromium() -> str | None:
     return None
 
 
+# What visit() awaits before it measures: the fonts, every image, then two drawn frames.
+SETTLED = """Promise.all([document.fonts.ready,
+  ...[...document.images].map(i => i.complete ? null : new Promise(r => { i.onload = i.onerror = r; }))])
+  .then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))"""
+
+
 @dataclass
 class PageVisit:
     """What happened while a page loaded."""
@@ -138,7 +144,11 @@ class Chromium:
                                                              "mobile": True}, session=session)
         self.send("Page.navigate", {"url": Path(path).resolve().as_uri()}, session=session)
         self.wait_for("Page.loadEventFired")
-        self.settle(0.5)
+        # The layout is final once the fonts and every image are in and two frames have been drawn: a
+        # fixed pause was too short on a busy machine (a table measured before its font was swapped in).
+        self.send("Runtime.evaluate", {"expression": SETTLED, "awaitPromise": True, "timeout": 60_000},
+                  session=session)
+        self.settle(0.2)
         visit = PageVisit()
         for name, expr in (expressions or {}).items():
             result = self.send("Runtime.evaluate", {"expression": expr, "returnByValue": True},

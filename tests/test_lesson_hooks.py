@@ -18,7 +18,7 @@ from grader.engine.lesson_api import GradeHooks, Layout, Lesson, Task, load_less
 from grader.engine.lessons import DEFAULT_LESSON, select
 from grader.instructor import hidden_pack
 from grader.instructor.batch.jobs import warm_lesson
-from grader.instructor.lesson_release import lesson_pyproject, write_lesson_release
+from grader.instructor.lesson_release import WARM_GRADER, lesson_pyproject, write_lesson_release
 from grader.instructor.release import student_pyproject
 from grader.jupyter import check as check_module
 from grader.jupyter.check import CheckResult, no_match, render_html
@@ -195,7 +195,9 @@ def test_this_lessons_release_goes_through_its_release_hook(tmp_path) -> None:
     package = out / "lesson_embedding_pe"
     assert package.is_dir() and not (package / "notebook.py").exists()
     assert (package / "__init__.py").is_file() and (out / "lesson.ipynb").is_file()
-    assert (out / "README.md").read_text(encoding="utf-8") == lesson.release.readme()
+    # the lesson's README, then the kit's own paragraph on the warm grader every lesson's students meet
+    assert (out / "README.md").read_text(encoding="utf-8") == (
+        lesson.release.readme().rstrip("\n") + "\n\n" + WARM_GRADER)
     pyproject = lesson_pyproject(DEFAULT_LESSON, LESSON_MODULE)
     assert pyproject.startswith(student_pyproject(DEFAULT_LESSON).split("[tool.grade]")[0].rstrip()[:200])
     assert (out / "pyproject.toml").read_text(encoding="utf-8").count('"lesson_embedding_pe"') == 1
