@@ -306,18 +306,9 @@ def run_warm(argv: list[str], args: argparse.Namespace, policy: SandboxPolicy) -
     if not host.wanted(policy):
         return None
     code = client.serve(argv, key, HOST_ENTRY)
-    if code is None and os.environ.get("GK_DAEMON") != client.IF_UP and _gradable(args):
+    if code is None and os.environ.get("GK_DAEMON") != client.IF_UP:
         client.start(key, kit_trees(ref.module), lang)  # check(): served where one is up
     return code
-
-
-def _gradable(args: argparse.Namespace) -> bool:
-    """Whether this run has something to grade (its path, ./exercises, or code here): a wrong folder is
-    answered without starting a warm grader."""
-    if args.path:
-        return Path(args.path).exists()
-    here = Path.cwd()
-    return (here / "exercises").exists() or any(here.glob("*.py")) or any(here.glob("*.ipynb"))
 
 
 def kit_trees(module: str) -> list[str]:

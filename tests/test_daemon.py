@@ -30,15 +30,16 @@ def test_used_only_where_asked_and_never_in_ci(monkeypatch):
 
 
 def test_a_wrong_folder_starts_no_warm_grader(tmp_path, monkeypatch):
-    from argparse import Namespace
-
-    from grader.cli import _gradable
+    """`grade` answers a path that does not exist itself (cli.missing_target), before run_warm could
+    start a warm grader; a folder with something to grade goes on."""
+    from grader.cli import build_parser, missing_target
 
     monkeypatch.chdir(tmp_path)
-    assert not _gradable(Namespace(path=None))  # nothing here to grade
-    assert not _gradable(Namespace(path="nowhere"))
+    parse = build_parser("en", None).parse_args
+    assert "`exercises` does not exist" in (missing_target(parse([])) or "")  # nothing here to grade
+    assert "`nowhere` does not exist" in (missing_target(parse(["nowhere"])) or "")
     (tmp_path / "exercises").mkdir()
-    assert _gradable(Namespace(path=None)) and _gradable(Namespace(path="exercises"))
+    assert missing_target(parse([])) is None and missing_target(parse(["exercises"])) is None
 
 
 def test_refuses_the_hidden_suite_and_serves_any_folder():
