@@ -20,10 +20,13 @@ POLL_SECONDS = 0.5
 CHANGE_MARKS = ("since the last run", "지난 실행")
 
 
-def snapshot(target: Path) -> dict[str, int]:
-    """mtime and size of every file of the submission (a folder's, or the one file)."""
-    files = [target] if target.is_file() else [p for p in target.rglob("*") if p.is_file()
-                                                 and "__pycache__" not in p.parts]
+def snapshot(target: Path, skip: Path | None = None) -> dict[str, int]:
+    """mtime and size of every file of the submission (a folder's, or the one file), leaving out what a
+    grade writes there itself: bytecode, and ``skip`` (the reports folder, when it lies inside)."""
+    skipped = skip.resolve() if skip is not None else None
+    files = [target] if target.is_file() else [
+        p for p in target.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+        and not (skipped is not None and p.resolve().is_relative_to(skipped))]
     out = {}
     for path in files:
         try:
@@ -82,7 +85,9 @@ def watch(target: Path, results_file: Path, argv: list[str], lang: str,
     echo(WATCHING[lang == "ko"].format(target=shown, target_ko=particle(shown, "을")))
     try:
         while rounds is None or done < rounds:
-            now = snapshot(target)
+            # Taken before the grade, so a save made while it runs (or as its lines are printed)
+            # starts the next round; the grade itself writes nothing the snapshot counts.
+            now = snapshot(target, skip=results_file.parent)
             if now != seen:
                 seen = now
                 run = subprocess.run(command, env=env, capture_output=True, text=True)
@@ -93,7 +98,6 @@ def watch(target: Path, results_file: Path, argv: list[str], lang: str,
                     echo(line)
                 sys.stdout.flush()  # a piped watch shows each round as it ends
                 done += 1
-                seen = snapshot(target)  # what the grade itself wrote does not count as a save
             else:
                 time.sleep(poll)
     except KeyboardInterrupt:
