@@ -21,21 +21,25 @@ A test reaches the student's code only through its ``student`` fixture (``Studen
 student's object (an ``nn.Module``) living there, called with ``student.call(layer, x)`` (its
 ``__call__``) or ``layer.call("method", ...)`` and read with ``layer.attr("q_proj.weight")``.
 
-Report-side helpers (``two_tables``, the picture of a failed check's two tables) are imported from here
-too, but only when first asked for (a lesson's report hooks import them inside the hook), so grading loads
-no report code.
+Report-side helpers (``two_tables``, the picture of a failed check's two tables; the SVG charts
+``line_chart``/``bar_chart`` with their ``Line``/``Bars``, ``colour`` and ``data_uri``; the kit's report
+texts ``translate``; a lesson's own templates rendered with the kit's filters, ``environment``; a test's
+record ``record_of`` and the points still to be decided ``pending``) are imported from here too, but only
+when first asked for (a lesson imports its report code inside its report hooks), so grading loads no
+report code.
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader.core.errors import MissingName, NotAttempted, StudentProblem, StudentRaised
 from grader.core.feedback import (
     Evidence,
     GradeFailure,
     check,
+    describe_problem,
     expect,
     expect_check,
     fail,
@@ -45,6 +49,7 @@ from grader.core.feedback import (
 )
 from grader.core.finding import Cause, Finding, Said
 from grader.core.lang import particle
+from grader.core.source import Sources, SourceView, as_sources, dotted, literal_str
 from grader.core.testkit import (
     Reference,
     as_tensor,
@@ -58,9 +63,13 @@ from grader.core.testkit import (
     max_diff,
     mentions,
     note,
+    owning,
     raised,
+    seed_for,
+    simulated_gpu,
     wrong_cells,
 )
+from grader.core.text import BINARY_KINDS
 from grader.engine.lesson_api import (
     ClassCharts,
     FigureTexts,
@@ -77,10 +86,29 @@ from grader.engine.package import ReferenceGrading, StandardRelease, default_rea
 from grader.engine.student import Outcome, Student
 from grader.notebook.build import NotebookTexts, build_notebook, write_notebook
 from grader.runtime.protocol import MetaTensor
+from grader.sandbox.cgroup import container_limits
 from grader.sandbox.client import Remote
 
+if TYPE_CHECKING:  # the report names below, for the type checker only: at run time they load on first use
+    from grader.report.i18n import translate
+    from grader.report.pending import pending
+    from grader.report.plots import colour, data_uri
+    from grader.report.records import record_of
+    from grader.report.render import environment
+    from grader.report.svg_chart import Bars, Line, bar_chart, line_chart
+    from grader.report.table_figure import two_tables
+
 # Report code, loaded on first use (PEP 562): name -> the module that defines it.
-_REPORT = {"two_tables": "grader.report.table_figure"}
+_REPORT = {
+    "two_tables": "grader.report.table_figure",
+    "line_chart": "grader.report.svg_chart", "bar_chart": "grader.report.svg_chart",
+    "Line": "grader.report.svg_chart", "Bars": "grader.report.svg_chart",
+    "colour": "grader.report.plots", "data_uri": "grader.report.plots",
+    "translate": "grader.report.i18n",
+    "environment": "grader.report.render",
+    "record_of": "grader.report.records",
+    "pending": "grader.report.pending",
+}
 
 
 def __getattr__(name: str) -> Any:
@@ -100,10 +128,18 @@ __all__ = [
     "Student", "Outcome", "Remote", "MetaTensor",
     # checks
     "as_tensor", "check_shape", "check_dtype", "check_finite", "check_close", "max_diff", "first_mismatch",
-    "wrong_cells", "raised", "mentions", "fresh_rng", "device_check", "note",
+    "wrong_cells", "raised", "mentions", "fresh_rng", "seed_for", "owning", "device_check", "simulated_gpu",
+    "note",
+    # reading the submission's source (structural evidence)
+    "Sources", "SourceView", "as_sources", "dotted", "literal_str", "BINARY_KINDS",
+    # the machine the grade runs on
+    "container_limits",
     # feedback records
     "Said", "Cause", "Finding", "check", "expect", "expect_check", "fail", "fail_check", "with_cause",
-    "finding_of", "GradeFailure", "Evidence", "particle",
+    "finding_of", "describe_problem", "GradeFailure", "Evidence", "particle",
     # what a student's code can do wrong
     "StudentProblem", "StudentRaised", "NotAttempted", "MissingName",
+    # report side, loaded on first use (_REPORT): import these inside a report hook
+    "two_tables", "line_chart", "bar_chart", "Line", "Bars", "colour", "data_uri", "translate", "environment",
+    "record_of", "pending",
 ]

@@ -119,10 +119,33 @@ def test_no_import_cycle_among_the_packages() -> None:
 
 def test_the_import_contracts_hold() -> None:
     """The layers, the runtime's independence, the student copy's and the core's from any lesson, and the
-    attention lesson's use of the author API only, as pyproject.toml declares them."""
+    lessons' use of the author API only, as pyproject.toml declares them."""
     # this interpreter's import-linter: the lesson packages the contracts name are installed where it is
     command = [sys.executable, "-c", "from importlinter.cli import lint_imports_command as c; c()",
                "--no-cache"]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert "Contracts: 5 kept, 0 broken." in done.stdout
+
+
+def test_the_author_api_contract_covers_every_lesson_and_the_whole_kit_but_the_api() -> None:
+    """The ``author-api`` contract forbids each lesson package every module of the kit but ``grader.author``:
+    a lesson added under lessons/ or a module added to grader/ is covered the day it lands. Its packages'
+    direct ``import grader`` / ``from grader import`` (the top package, which no contract can forbid without
+    forbidding the API beneath it) are read here."""
+    import tomllib
+
+    linter = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    (contract,) = [c for c in linter["contracts"] if c["id"] == "author-api"]
+    lessons = sorted(p.parent.name for p in (ROOT / "lessons").glob("*/lesson_*/__init__.py"))
+    assert sorted(contract["source_modules"]) == lessons
+    assert sorted(set(linter["root_packages"]) - {"grader"}) == lessons
+    kit = {f"grader.{p.stem}" for p in GRADER.iterdir()
+           if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").is_file()}
+    assert sorted(contract["forbidden_modules"]) == sorted(kit - {"grader.author"})
+    for package in (ROOT / "lessons").glob("*/lesson_*"):
+        for f in package.rglob("*.py"):
+            for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+                top = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                    [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+                assert "grader" not in top, f"{f.relative_to(ROOT)}:{node.lineno} imports the kit's top"

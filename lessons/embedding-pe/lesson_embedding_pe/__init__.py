@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from grader.engine.lesson_api import (
+from grader.author import (
     ClassCharts,
     FigureTexts,
     GradeHooks,

@@ -14,7 +14,7 @@ from typing import Any
 
 from markupsafe import escape
 
-from grader.engine.lesson_api import ClassCharts, Section
+from grader.author import ClassCharts, Section
 from lesson_embedding_pe.leetlog.unsure import TA_EN
 
 KNOWN_BOUND = {8: 0.317, 12: 0.266}  # bag-of-tokens bound, vocab 10 (docs/contract.md)

@@ -59,11 +59,18 @@ from typing import Any
 
 import torch
 
-from grader.core import testkit
-from grader.core.feedback import GradeFailure, describe_problem, fail, finding_of
-from grader.core.finding import Cause
-from grader.core.testkit import as_tensor, check_shape
-from grader.sandbox.cgroup import container_limits
+from grader.author import (
+    Cause,
+    GradeFailure,
+    as_tensor,
+    check_shape,
+    container_limits,
+    describe_problem,
+    fail,
+    finding_of,
+    owning,
+    seed_for,
+)
 
 # Two workers train side by side only with this much memory (each holds its own copy of the model
 # and optimizer state beside the zygote's shared torch pages).
@@ -190,15 +197,14 @@ def bound_on_batch(ids: torch.Tensor, vocab: int = VOCAB) -> float:
 
 def fresh_batch(n: int, length: int, vocab: int = VOCAB, seed: int | None = None) -> torch.Tensor:
     """Random ids drawn in the grader with a seed the submission cannot predict."""
-    gen = torch.Generator().manual_seed(seed if seed is not None else testkit.seed_for("batch"))
+    gen = torch.Generator().manual_seed(seed if seed is not None else seed_for("batch"))
     return torch.randint(0, vocab, (n, length), generator=gen)
 
 
 def check_no_causal_mask(student: Any, **kwargs: Any) -> None:
     """ReversalModel(**kwargs) in eval mode: the output at position 0 must change with the last input
     token (the stub's rule: no mask, every position sees the whole input). Shared by both suites."""
-    from grader.core.feedback import expect
-    from grader.core.testkit import as_tensor
+    from grader.author import as_tensor, expect
 
     model = student.call("ReversalModel", **kwargs)
     model.call("eval")
@@ -581,20 +587,20 @@ def component_runs(student: Any, artifacts: dict, modes: tuple[str, ...] = ALL_M
 
 
 def component_run(student: Any, mode: str, seed: int = 0) -> dict:
-    """The component check of one mode; its inputs and the worker's seed are its own (testkit.owning),
+    """The component check of one mode; its inputs and the worker's seed are its own (``owning``),
     so it is the same run whichever test, or the prefetch, makes it."""
-    with testkit.owning(f"experiment/component/{mode}/{seed}"):
+    with owning(f"experiment/component/{mode}/{seed}"):
         return _component_run(student, mode, seed)
 
 
 def _component_run(student: Any, mode: str, seed: int) -> dict:
-    from grader.core.errors import StudentProblem
+    from grader.author import StudentProblem
 
     cfg = HARNESS
     stop_ids = fresh_batch(int(cfg["stop_samples"]), TRAIN_LENGTH)
     eval_ids = {n: fresh_batch(int(cfg["eval_samples"]), n) for n in EVAL_LENGTHS}
     perm_ids = fresh_batch(16, TRAIN_LENGTH)
-    perm = torch.randperm(TRAIN_LENGTH, generator=torch.Generator().manual_seed(testkit.seed_for("perm")))
+    perm = torch.randperm(TRAIN_LENGTH, generator=torch.Generator().manual_seed(seed_for("perm")))
     run: dict[str, Any] = {"mode": mode, "seed": seed,
                            "bound_by_length": {str(n): round(bound(n), 4) for n in EVAL_LENGTHS},
                            "notes": []}
@@ -671,20 +677,20 @@ class StudentExperiment:
 
 def student_eval_ids() -> dict[int, torch.Tensor]:
     """The ids the grader measures the student's trained models on (one draw per submission)."""
-    with testkit.owning("experiment/student/eval"):
+    with owning("experiment/student/eval"):
         return {n: fresh_batch(EVAL_SAMPLES, n) for n in EVAL_LENGTHS}
 
 
 def student_runs(student: Any, mode: str) -> list[dict]:
     """The student's train_reversal for ``mode``, one run per seed, each on its own draws and worker
-    seed (testkit.owning): the same runs whichever test, or the prefetch, makes them."""
-    from grader.core.errors import StudentProblem
+    seed (``owning``): the same runs whichever test, or the prefetch, makes them."""
+    from grader.author import StudentProblem
 
     eval_ids = student_eval_ids()
     runs = []
     for seed in STUDENT_SEEDS:
         for steps in STUDENT_BUDGET[mode]:
-            with testkit.owning(f"experiment/student/{mode}/{seed}/{steps}"):
+            with owning(f"experiment/student/{mode}/{seed}/{steps}"):
                 run = _student_run(student, mode, seed, steps, eval_ids, StudentProblem)
             if "error" in run or mode == "none" or not _worth_more_steps(run["acc_by_length"].get("8", 0.0)):
                 break

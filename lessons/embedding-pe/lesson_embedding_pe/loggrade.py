@@ -14,9 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from grader.core.feedback import Said, check, fail, fail_check
-from grader.core.finding import Cause
-from grader.core.lang import particle
+from grader.author import Cause, Said, check, fail, fail_check, particle
 from lesson_embedding_pe.leetlog import LogReview, coverage, review_log
 from lesson_embedding_pe.leetlog.review import TASK_FIT_PENALTY
 
@@ -158,7 +156,7 @@ def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview |
         review = _zero([], "missing_file", *NOTEBOOK_NO_LOG)
     kind = getattr(submission, "log_not_text", None)
     if kind:  # binary data under the log's name: say so rather than "the log is empty"
-        from grader.core.text import BINARY_KINDS
+        from grader.author import BINARY_KINDS
         from lesson_embedding_pe.leetlog.review import _zero
 
         en, ko = BINARY_KINDS.get(kind, BINARY_KINDS["binary"])

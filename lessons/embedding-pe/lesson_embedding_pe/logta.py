@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from grader.engine.lesson_api import TACheck
+from grader.author import TACheck
 from lesson_embedding_pe.leetlog.parser import LABELS_EN, LABELS_KO
 from lesson_embedding_pe.leetlog.unsure import TA_EN, TA_KO
 from lesson_embedding_pe.tasks import LOG_NAME

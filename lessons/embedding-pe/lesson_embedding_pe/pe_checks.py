@@ -16,9 +16,18 @@ from typing import Any
 
 import torch
 
-from grader.core.feedback import Cause, GradeFailure, Said, check, fail_check, with_cause
-from grader.core.lang import particle
-from grader.core.testkit import first_mismatch, max_diff, wrong_cells
+from grader.author import (
+    Cause,
+    GradeFailure,
+    Said,
+    check,
+    fail_check,
+    first_mismatch,
+    max_diff,
+    particle,
+    with_cause,
+    wrong_cells,
+)
 
 
 def pe_formula(max_len: int, d_model: int) -> torch.Tensor:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.core.errors import NotAttempted
+from grader.author import NotAttempted
 
 PROBLEMS = ("my_pow", "count_primes", "is_happy", "int_to_roman")
 EASY = ("is_happy",)  # LeetCode 202 is Easy: never one of the two that count

@@ -7,7 +7,7 @@ lesson's ``prefetch`` hook), if the session holds tests that declare they read t
 (``@pytest.mark.experiment_runs(part)``) and no ``-k``/``-m`` filter: the component check of
 every mode, then (for the hidden suite) the student's own runs.  Those tests then take the
 runs from here.  Each run draws its inputs and seeds the worker
-from keys of its own (testkit.owning), so it is the same run it would have been
+from keys of its own (``owning``), so it is the same run it would have been
 inside the test.  Should anything go wrong here (the second worker cannot start or
 import the student's files, the grader meets an error), the tests make the runs
 themselves, exactly as without it.

@@ -22,9 +22,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from grader.core.feedback import Evidence
-from grader.core.lang import particle
-from grader.core.source import Sources, SourceView, as_sources, dotted, literal_str
+from grader.author import Evidence, Sources, SourceView, as_sources, dotted, literal_str, particle
 
 FOUND = Evidence(True)
 Staged = Path | Sources | SourceView  # the staging folder, or its sources (student.sources)

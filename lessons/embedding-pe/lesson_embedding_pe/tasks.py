@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grader.engine.lesson_api import Task
+from grader.author import Task
 
 LOG_NAME = "LEETCODE_LOG.md"
 

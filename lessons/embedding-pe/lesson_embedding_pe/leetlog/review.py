@@ -20,7 +20,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from grader.core.lang import particle
+from grader.author import particle
 
 from .bigo import Complexity, ParseError, Term, compare, find_all_bigo, parse
 from .catalog import Approach, Problem, find_problem, identify

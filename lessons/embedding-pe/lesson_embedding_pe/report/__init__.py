@@ -15,8 +15,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from grader.engine.lesson_api import Section
-from grader.report.render import environment
+from grader.author import Section, environment
 from lesson_embedding_pe.report.charts import accuracy_bars, loss_curves
 from lesson_embedding_pe.report.experiment_view import experiment_view, sparkline
 from lesson_embedding_pe.report.log import log_view

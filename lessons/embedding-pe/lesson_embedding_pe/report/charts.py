@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.report import svg_chart
-from grader.report.plots import colour, data_uri
-from grader.report.svg_chart import Bars, Line
+from grader.author import Bars, Line, bar_chart, colour, data_uri, line_chart
 from lesson_embedding_pe.class_report import MODE_COLOURS
 from lesson_embedding_pe.report.experiment_view import mean_by_mode
 from lesson_embedding_pe.report.texts import t
@@ -31,8 +29,7 @@ def loss_curves(view: dict[str, Any], lang: str = "en") -> str | None:
         mean = [sum(curve[i] for curve in curves) / len(curves) for i in range(n)]
         means.append(Line(mean, c, width=2.2, label=t("plot_runs", lang, mode=mode, n=len(curves))))
     # the means over every seed's line
-    return data_uri(svg_chart.line_chart(thin + means, x_title=t("plot_step", lang),
-                                         y_title=t("plot_loss", lang)))
+    return data_uri(line_chart(thin + means, x_title=t("plot_step", lang), y_title=t("plot_loss", lang)))
 
 
 def accuracy_bars(view: dict[str, Any], lang: str = "en") -> str | None:
@@ -44,6 +41,6 @@ def accuracy_bars(view: dict[str, Any], lang: str = "en") -> str | None:
     modes = [m for m in view["modes"] if m in means]
     bars = [Bars([means[m].get(n) for n in lengths], colour(m, view["modes"], MODE_COLOURS), label=m)
             for m in modes]
-    return data_uri(svg_chart.bar_chart(
+    return data_uri(bar_chart(
         [f"T={n}" for n in lengths], bars, refs=[view["bound"].get(n) for n in lengths],
         ref_label=t("plot_bound", lang), y_title=t("plot_accuracy", lang)))

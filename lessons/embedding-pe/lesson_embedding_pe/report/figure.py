@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from grader.engine.lesson_api import FigureTexts
+from grader.author import FigureTexts
 from lesson_embedding_pe.report.texts import t
 
 KIND = "pe-diff"  # pe_checks.table_figure's records (and results.json files stored before this module)

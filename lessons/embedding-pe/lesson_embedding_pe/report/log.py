@@ -11,9 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from grader.report.i18n import translate
-from grader.report.pending import pending
-from grader.report.records import record_of
+from grader.author import pending, record_of, translate
 from lesson_embedding_pe.leetlog import review_log
 from lesson_embedding_pe.loggrade import HIDDEN_GROUPS, PUBLIC_GROUPS
 from lesson_embedding_pe.practice import PROBLEMS

@@ -7,7 +7,7 @@ first, then there, so the lesson's blocks read both through one function.
 
 from __future__ import annotations
 
-from grader.report.i18n import translate
+from grader.author import translate
 
 TEXT: dict[str, tuple[str, str]] = {
     "experiment": ("Sequence-reversal experiment", "순서 뒤집기 실험"),

@@ -5,16 +5,20 @@ import math
 import pytest
 import torch
 
-from grader.core.errors import StudentRaised
-from grader.core.feedback import Cause, Said, check, expect_check, fail_check
-from grader.core.lang import particle
-from grader.core.testkit import (
+from grader.author import (
+    Cause,
+    Said,
+    StudentRaised,
     as_tensor,
+    check,
     check_dtype,
     check_shape,
+    expect_check,
+    fail_check,
     fresh_rng,
     max_diff,
     mentions,
+    particle,
     raised,
     simulated_gpu,
 )

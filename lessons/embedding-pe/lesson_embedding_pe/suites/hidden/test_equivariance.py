@@ -4,8 +4,7 @@ import pytest
 import torch
 from torch import nn
 
-from grader.core.feedback import Said, check, expect_check
-from grader.core.testkit import fresh_rng
+from grader.author import Said, check, expect_check, fresh_rng
 from lesson_embedding_pe import reference
 from lesson_embedding_pe.probes import build_function
 

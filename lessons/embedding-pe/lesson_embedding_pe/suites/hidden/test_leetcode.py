@@ -6,8 +6,7 @@ attempted yet scores 0 without an error.
 
 import pytest
 
-from grader.core.feedback import Said, check, expect_check
-from grader.core.lang import particle
+from grader.author import Said, check, expect_check, particle
 from lesson_embedding_pe import practice, reference
 
 # Every function at a mid-size prime n (997): an odd n past the small cases, a prime count_primes must not

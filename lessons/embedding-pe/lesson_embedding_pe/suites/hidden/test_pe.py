@@ -3,12 +3,16 @@
 import pytest
 import torch
 
-from grader.core.feedback import Cause, Said, check, expect_check, fail_check
-from grader.core.testkit import (
+from grader.author import (
+    Cause,
+    Said,
     as_tensor,
+    check,
     check_dtype,
     check_finite,
     check_shape,
+    expect_check,
+    fail_check,
     fresh_rng,
     max_diff,
     mentions,

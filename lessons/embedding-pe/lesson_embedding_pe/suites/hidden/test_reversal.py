@@ -11,8 +11,7 @@ import random
 import pytest
 import torch
 
-from grader.core.feedback import Cause, Said, check, expect, expect_check, fail
-from grader.core.testkit import as_tensor, check_shape, fresh_rng
+from grader.author import Cause, Said, as_tensor, check, check_shape, expect, expect_check, fail, fresh_rng
 from lesson_embedding_pe import experiment as X
 
 # Every test here reads the component check, which the prefetch may start early (prefetch.py);

@@ -3,9 +3,18 @@
 import pytest
 import torch
 
-from grader.core.feedback import Cause, Said, check, expect_check, fail_check
-from grader.core.lang import particle
-from grader.core.testkit import as_tensor, check_shape, fresh_rng, max_diff
+from grader.author import (
+    Cause,
+    Said,
+    as_tensor,
+    check,
+    check_shape,
+    expect_check,
+    fail_check,
+    fresh_rng,
+    max_diff,
+    particle,
+)
 from lesson_embedding_pe import structure
 from lesson_embedding_pe.causes import counted_twice
 

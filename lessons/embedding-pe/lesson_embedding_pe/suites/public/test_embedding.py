@@ -5,8 +5,18 @@ import math
 import pytest
 import torch
 
-from grader.core.feedback import Cause, Said, check, expect_check, fail_check
-from grader.core.testkit import as_tensor, check_shape, max_diff, mentions, raised
+from grader.author import (
+    Cause,
+    Said,
+    as_tensor,
+    check,
+    check_shape,
+    expect_check,
+    fail_check,
+    max_diff,
+    mentions,
+    raised,
+)
 from lesson_embedding_pe import structure
 from lesson_embedding_pe.pe_checks import forward_rows_cause, pe_formula, table_figure
 

@@ -4,7 +4,7 @@ import pytest
 import torch
 from torch import nn
 
-from grader.core.feedback import Said, check, expect_check
+from grader.author import Said, check, expect_check
 
 
 @pytest.mark.task("equivariance", points=2)

@@ -6,8 +6,7 @@ scored, the others are listed as not counted (practice.py, grader/engine/choice.
 
 import pytest
 
-from grader.core.feedback import Said, check, expect_check
-from grader.core.lang import particle
+from grader.author import Said, check, expect_check, particle
 from lesson_embedding_pe import practice, structure
 
 CASES = [

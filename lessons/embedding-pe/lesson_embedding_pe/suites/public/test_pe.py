@@ -2,8 +2,17 @@
 
 import pytest
 
-from grader.core.feedback import Said, check, expect_check
-from grader.core.testkit import as_tensor, check_dtype, check_finite, check_shape, mentions, raised
+from grader.author import (
+    Said,
+    as_tensor,
+    check,
+    check_dtype,
+    check_finite,
+    check_shape,
+    expect_check,
+    mentions,
+    raised,
+)
 from lesson_embedding_pe.pe_checks import check_pe_values, pe_formula, pictured
 
 

@@ -3,8 +3,7 @@
 import pytest
 import torch
 
-from grader.core.feedback import Said, check, expect, expect_check
-from grader.core.testkit import as_tensor, check_dtype, check_shape
+from grader.author import Said, as_tensor, check, check_dtype, check_shape, expect, expect_check
 from lesson_embedding_pe import experiment as X
 
 # Every test here reads the component check, which the prefetch may start early (prefetch.py);

@@ -2,8 +2,7 @@
 
 import pytest
 
-from grader.core.feedback import Cause, Said, check, expect_check
-from grader.core.lang import particle
+from grader.author import Cause, Said, check, expect_check, particle
 from lesson_embedding_pe import structure
 from lesson_embedding_pe.causes import counted_twice
 
