@@ -156,7 +156,7 @@ class _KeepEpilog(argparse.HelpFormatter):
 COMMANDS: dict[str, str] = {
     "batch": "grader.instructor.batch",
     "merge": "grader.instructor.merge",
-    "release": "grader.instructor.release",
+    "release": "grader.instructor.lesson_release",
     "gradescope-bundle": "grader.instructor.gradescope_bundle",
     "pack-hidden": "grader.instructor.hidden_pack",
     "export": "grader.instructor.export",

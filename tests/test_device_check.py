@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from grader.engine.lesson_api import load_lesson
+from grader.engine.lessons import load_lesson
 from grader.engine.runner import GradeOptions, grade_path
 
 LESSON = '''

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.engine.lesson_api import load_lesson
+from grader.engine.lessons import load_lesson
 from grader.instructor import gradescope_bundle
 from grader.instructor.installed_wheel import installed_distribution, rebuild_wheel
 

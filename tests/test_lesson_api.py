@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.engine.lesson_api import load_lesson
+from grader.engine.lessons import load_lesson
 from grader.engine.runner import GradeOptions, grade_path
 
 LESSON = '''

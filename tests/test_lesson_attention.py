@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.engine.lesson_api import load_lesson
+from grader.engine.lessons import load_lesson
 from grader.engine.runner import GradeOptions, grade_path
 from tests.notebook_kernel import check_in_kernel_and_grade_saved
 
@@ -271,7 +271,7 @@ def test_one_failed_check_is_drawn_by_the_kits_two_tables(graded, lesson):
     figure_texts), so the feedback template's figure block could draw either."""
     import torch
 
-    from grader.engine.lesson_api import load_lesson
+    from grader.engine.lessons import load_lesson
     from grader.report.table_figure import figure_view as kit_view
     from lesson_attention.report import figure_texts, figure_view
     from lesson_embedding_pe.pe_checks import pe_formula, table_figure
@@ -427,8 +427,7 @@ def test_the_lesson_is_released_and_graded_in_the_students_copy(lesson, tmp_path
     import subprocess
 
     from grader.engine.lessons import lookup
-    from grader.instructor.lesson_release import public_lines, scan_lesson_release
-    from grader.instructor.release import main
+    from grader.instructor.lesson_release import main, public_lines, scan_lesson_release
 
     out = tmp_path / "copy"
     assert main([str(out), "--lesson", "attention"]) == 0

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.engine.lesson_api import GradeHooks, Layout, Lesson, Task, load_lesson
-from grader.engine.lessons import DEFAULT_LESSON, select
+from grader.engine.lesson_api import GradeHooks, Layout, Lesson, Task
+from grader.engine.lessons import DEFAULT_LESSON, load_lesson, select
 from grader.instructor import hidden_pack
 from grader.instructor.batch.jobs import warm_lesson
 from grader.instructor.lesson_release import WARM_GRADER, lesson_pyproject, write_lesson_release

@@ -30,7 +30,7 @@ STILL_TO_MOVE: dict[str, dict[str, str]] = {}  # emptied in issue 29: every less
 
 def lesson_names(module: str) -> set[str]:
     """What names a lesson: its tasks, the modules a student writes, the definitions its tasks test."""
-    from grader.engine.lesson_api import load_lesson
+    from grader.engine.lessons import load_lesson
 
     lesson = load_lesson(module)
     names = {t.name for t in lesson.tasks} | set(lesson.layout.modules)
@@ -44,7 +44,7 @@ def own_folders(module: str) -> list[Path]:
     """Where a lesson may name itself: its package and the folders it declares."""
     import importlib.util
 
-    from grader.engine.lesson_api import load_lesson
+    from grader.engine.lessons import load_lesson
 
     lesson = load_lesson(module)
     spec = importlib.util.find_spec(module)

@@ -13,8 +13,7 @@ import torch
 
 from grader.core import tamper
 from grader.core.errors import StudentRaised
-from grader.engine.lesson_api import load_lesson
-from grader.engine.lessons import installed
+from grader.engine.lessons import installed, load_lesson
 from grader.paths import RUNTIME_DIR
 from grader.runtime.worker import LESSON_PROBES
 from grader.sandbox.client import WorkerClient

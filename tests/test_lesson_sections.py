@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from grader.engine.lesson_api import Layout, Lesson, ReportHooks, Section, Task, load_lesson
+from grader.engine.lesson_api import Layout, Lesson, ReportHooks, Section, Task
+from grader.engine.lessons import load_lesson
 from grader.jupyter.check import CheckResult
 from grader.report.lesson_sections import lesson_sections
 from grader.report.render import render_html, render_markdown, render_summary_md

@@ -19,8 +19,7 @@ from pathlib import Path
 import pytest
 
 from grader.engine import lessons
-from grader.engine.lesson_api import load_lesson
-from grader.engine.lessons import DEFAULT_LESSON, UnknownLesson, project_lesson, select
+from grader.engine.lessons import DEFAULT_LESSON, UnknownLesson, load_lesson, project_lesson, select
 
 LESSON = """
 from pathlib import Path

@@ -287,7 +287,7 @@ rows = run_experiment(seeds=(0, 1, 2), steps=1500)
 
 
 def test_py_pruning_keeps_every_definitional_pattern():
-    from grader.engine.lesson_api import load_lesson
+    from grader.engine.lessons import load_lesson
     from grader.engine.submission import notebook_rules
     from grader.notebook.plan import prune_module
 

@@ -11,7 +11,7 @@ import pytest
 
 from grader.engine.runner import GradeOptions, grade_path
 from grader.sandbox.launch import SandboxPolicy, namespaces_status
-from lesson_embedding_pe import prefetch
+from lesson_embedding_pe import experiment, prefetch
 from lesson_embedding_pe.paths import SUITES
 from tests.conftest import computed_once
 
@@ -102,7 +102,7 @@ def test_the_prefetch_waits_for_nothing_it_was_not_asked_for(tmp_path: Path) -> 
     undeclared = "\n".join(line for line in source.splitlines() if "experiment_runs" not in line)
     (tmp_path / "plain" / "test_reversal.py").write_text(undeclared, encoding="utf-8")
     assert prefetch.wanted(_collected(tmp_path / "plain" / "test_reversal.py", tmp_path)) == ()
-    assert prefetch.take({}, "component") is None
+    assert experiment.early_part({}, "component") is None  # nothing started early for this session
 
 
 @pytest.mark.skipif(not NAMESPACES or len(__import__("os").sched_getaffinity(0)) < 2,

@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from grader.engine.lesson_api import load_lesson
-from grader.engine.lessons import installed
+from grader.engine.lessons import installed, load_lesson
 from grader.engine.student import Student
 from grader.paths import RUNTIME_DIR
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.engine.lesson_api import FigureTexts, ReportHooks, load_lesson
+from grader.engine.lesson_api import FigureTexts, ReportHooks
+from grader.engine.lessons import load_lesson
 from grader.report.i18n import translate
 from grader.report.table_figure import figure_view, text_grid, two_tables
 from lesson_embedding_pe.pe_checks import pe_formula, table_figure

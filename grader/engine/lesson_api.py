@@ -13,10 +13,8 @@ lesson), so a second lesson is a second module, not a fork of the engine (docs/a
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -307,17 +305,3 @@ class Lesson:
         if len(self.layout.modules) != 1:
             return {}
         return {symbol: self.layout.modules[0] for t in self.tasks for symbol in t.symbols}
-
-
-@cache
-def load_lesson(module: str = "") -> Lesson:
-    """The ``LESSON`` a lesson module declares (imported by name: the engine imports no lesson); ``""``:
-    the default lesson's (grader/engine/lessons.py)."""
-    if not module:
-        from grader.engine.lessons import default_lesson
-
-        module = default_lesson().module
-    lesson = getattr(importlib.import_module(module), "LESSON", None)
-    if not isinstance(lesson, Lesson):
-        raise TypeError(f"{module} declares no LESSON (a grader.engine.lesson_api.Lesson)")
-    return lesson

@@ -9,15 +9,16 @@ a read of the installed distributions' metadata, nothing more.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from dataclasses import dataclass
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
 
-from grader.engine.lesson_api import Lesson, load_lesson
-from grader.engine.options import UsageProblem
+from grader.engine.lesson_api import Lesson
 from grader.engine.results import LessonRecord
+from grader.engine.usage import UsageProblem
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -71,6 +72,18 @@ def _installed(path: tuple[str, ...]) -> dict[str, LessonRef]:
         # Two distributions claiming a name: the first found wins, as for console scripts.
         found.setdefault(ep.name, LessonRef(ep.name, ep.value.split(":")[0].strip()))
     return dict(sorted(found.items()))
+
+
+@cache
+def load_lesson(module: str = "") -> Lesson:
+    """The ``LESSON`` a lesson module declares (imported by name: the kit imports no lesson); ``""``: the
+    default lesson's (``default_lesson``)."""
+    if not module:
+        module = default_lesson().module
+    lesson = getattr(importlib.import_module(module), "LESSON", None)
+    if not isinstance(lesson, Lesson):
+        raise TypeError(f"{module} declares no LESSON (a grader.author.Lesson)")
+    return lesson
 
 
 def default_lesson() -> LessonRef:

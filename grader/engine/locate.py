@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from grader.core.text import read_python
-from grader.engine.lesson_api import Task, load_lesson
+from grader.engine.lesson_api import Task
+from grader.engine.lessons import load_lesson
 from grader.engine.results import ResultsView
 
 NOTEBOOK_PY = "notebook.py"

@@ -7,11 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from grader.engine.results import Progress
+from grader.engine.usage import UsageProblem
 from grader.sandbox.launch import SandboxPolicy
 
-
-class UsageProblem(Exception):
-    """The command was misused (exit status 2)."""
+__all__ = ["GradeOptions", "UsageProblem"]  # UsageProblem: engine/usage.py, raised here too
 
 
 @dataclass(frozen=True)
@@ -39,7 +38,7 @@ class GradeOptions:
 
             object.__setattr__(self, "lesson", default_lesson().module)
         if self.suites_dir is None or self.solutions_dir is None:
-            from grader.engine.lesson_api import load_lesson
+            from grader.engine.lessons import load_lesson
 
             declared = load_lesson(self.lesson)
             if self.suites_dir is None:

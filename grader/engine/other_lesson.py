@@ -40,7 +40,7 @@ def other_lesson(path: Path, module: str) -> dict[str, Any] | None:
 
 
 def _modules(module: str) -> tuple[str, ...]:
-    from grader.engine.lesson_api import load_lesson
+    from grader.engine.lessons import load_lesson
 
     try:
         return tuple(load_lesson(module).layout.modules)
@@ -49,7 +49,7 @@ def _modules(module: str) -> tuple[str, ...]:
 
 
 def _record(name: str, project: bool, files: list[str]) -> dict[str, Any]:
-    from grader.engine.lesson_api import load_lesson
+    from grader.engine.lessons import load_lesson
 
     try:
         lesson = load_lesson(lookup(name).module)

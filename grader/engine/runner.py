@@ -17,8 +17,8 @@ import pytest
 
 from grader.daemon.place import installed_record
 from grader.engine import reuse
-from grader.engine.lesson_api import Lesson, load_lesson
-from grader.engine.lessons import lesson_record, private_folders
+from grader.engine.lesson_api import Lesson
+from grader.engine.lessons import lesson_record, load_lesson, private_folders
 from grader.engine.locate import add_locations
 from grader.engine.options import GradeOptions, UsageProblem
 from grader.engine.other_lesson import other_lesson

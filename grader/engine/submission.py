@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from grader.core.text import BINARY_KINDS, as_python, as_text, markdown_text
-from grader.engine.lesson_api import Layout, Lesson, load_lesson
+from grader.engine.lesson_api import Layout, Lesson
+from grader.engine.lessons import load_lesson
 from grader.notebook.plan import NotebookRules
 
 MAX_FILE_BYTES = 1024 * 1024

@@ -33,7 +33,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from grader.engine.flags import add_lesson_argument, lesson_from_args
-from grader.engine.lesson_api import load_lesson
+from grader.engine.lessons import load_lesson
 from grader.engine.options import UsageProblem
 
 if TYPE_CHECKING:

@@ -5,19 +5,32 @@ cut to ``release.student_files()``, its stubs as ``exercises/``, its notebook an
 that installs both and selects the lesson (``[tool.grade]``), so `grade` and `check()` there grade that
 lesson unasked. The lesson's package lands beside the kit (its folder, its entry point added to the
 pyproject); no other lesson is copied or registered. Before it is kept, the copy is scanned against
-``release.private_files()``: no private file, no hidden test's name, no distinctive line of them.
+``release.private_files()``: no private file, no hidden test's name, no distinctive line of them, and
+against the kit's own (instructor/release.py ``scan_release``); a finding removes the copy and exits with
+status 1.
 """
 
 from __future__ import annotations
 
+import argparse
 import ast
 import importlib.util
 import re
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
-from grader.instructor.release import MIN_LINE, SKIP, release_texts, student_pyproject, write_kit
+from grader.engine.flags import add_lesson_argument, lesson_from_args
+from grader.engine.usage import UsageProblem
+from grader.instructor.release import (
+    MIN_LINE,
+    SKIP,
+    release_texts,
+    scan_release,
+    student_pyproject,
+    write_kit,
+)
 from grader.paths import KIT_ROOT
 
 SUFFIXES = (".py", ".md", ".ini", ".json", ".txt")  # what of the private files is text worth scanning
@@ -155,4 +168,49 @@ def scan_lesson_release(root: Path, module: str, lesson: Any) -> list[str]:
     return findings
 
 
-__all__ = ["lesson_pyproject", "public_lines", "scan_lesson_release", "write_lesson_release"]
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="grade release", description=(
+        "Write the student copy of the kit: exercises, notebook, public tests, the grade tool; no hidden "
+        "tests, no solutions. / 학생용 키트를 만듭니다(숨은 테스트와 정답 제외)."))
+    p.add_argument("out", type=Path, help="folder to write (must not exist, or be empty; see --force)")
+    p.add_argument("--force", action="store_true", help="replace the folder if it exists")
+    add_lesson_argument(p)
+    return p
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    out: Path = args.out
+    try:
+        lesson = lesson_from_args(args)
+        declared = lesson.load()
+    except UsageProblem as exc:
+        print(f"grade release: {exc}", file=sys.stderr)
+        return 2
+    if declared.release is None:
+        # Its suites, hidden ones and solutions included, may ship in its own package: without its release
+        # hook (Lesson.release: what a student gets) the kit cannot tell what to leave out.
+        print(f"grade release: {lesson.name!r} declares no release (Lesson.release); only lessons that do "
+              f"are released / {lesson.name!r}에는 배포 정의(Lesson.release)가 없습니다", file=sys.stderr)
+        return 2
+    if out.exists() and any(out.iterdir()):
+        if not args.force:
+            print(f"grade release: {out} exists and is not empty; use --force to replace it / "
+                  f"폴더가 비어 있지 않습니다. 바꾸려면 --force", file=sys.stderr)
+            return 2
+        shutil.rmtree(out)
+    write_lesson_release(out, lesson.name, lesson.module, declared)
+    findings = scan_release(out) + scan_lesson_release(out, lesson.module, declared)
+    if findings:
+        shutil.rmtree(out, ignore_errors=True)
+        print("grade release: refused, the release would reveal hidden material / 숨은 자료가 드러나 "
+              "배포본을 지웠습니다:\n  " + "\n  ".join(findings), file=sys.stderr)
+        return 1
+    print(f"student release written to {out}: exercises/, lesson.ipynb, grader/, the lesson's package "
+          f"(public suite only), templates/, README.md, pyproject.toml; scanned clean of its hidden tests "
+          f"and solutions / 학생용 배포본을 만들었고 숨은 자료가 없음을 확인했습니다")
+    return 0
+
+
+__all__ = ["build_parser", "lesson_pyproject", "main", "public_lines", "scan_lesson_release",
+           "write_lesson_release"]

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from grader.engine.lesson_api import ReportHooks, load_lesson
+from grader.engine.lesson_api import ReportHooks
+from grader.engine.lessons import load_lesson
 
 Titles = dict[str, tuple[str, str]]  # task → (English title, Korean title)
 

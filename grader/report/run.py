@@ -36,7 +36,7 @@ def missing_path(path: Path, options: GradeOptions) -> str:
     """One line, in the run's language, for a path that does not exist; ``-k NAME`` when it names a task
     (`grade sinusoidal_pe`: the student meant `grade -k sinusoidal_pe`)."""
     from grader.core.lang import particle
-    from grader.engine.lesson_api import load_lesson
+    from grader.engine.lessons import load_lesson
 
     try:
         tasks = load_lesson(options.lesson).task_names

@@ -22,8 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from grader.engine.lesson_api import load_lesson
-from grader.engine.lessons import lesson_record
+from grader.engine.lessons import lesson_record, load_lesson
 from grader.engine.options import GradeOptions
 from grader.instructor.batch.discovery import MARKER, Entry, suites_hash
 from grader.instructor.batch.options import Config

@@ -12,8 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from grader.engine.flags import add_grading_arguments, add_hidden_arguments, options_from_args
-from grader.engine.lesson_api import load_lesson
-from grader.engine.lessons import name_of
+from grader.engine.lessons import load_lesson, name_of
 from grader.engine.options import GradeOptions
 from grader.sandbox.flags import add_sandbox_arguments
 from grader.sandbox.launch import MiB, SandboxPolicy

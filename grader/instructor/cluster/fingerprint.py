@@ -9,8 +9,7 @@ import importlib.metadata
 import platform
 from pathlib import Path
 
-from grader.engine.lesson_api import load_lesson
-from grader.engine.lessons import name_of
+from grader.engine.lessons import load_lesson, name_of
 from grader.instructor.batch.discovery import lesson_source
 
 # What grades: code, templates, suites' configuration. The hidden suite and the reference travel with

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
+from grader.instructor.similarity.tokens import NOISE, char_map, stable_kgrams
 from grader.paths import write_atomic
 
 LESSON_KGRAMS = Path(__file__).with_name("lesson_kgrams.txt")
@@ -27,9 +28,7 @@ HEADER = "# k-gram hashes of the lesson students read (grader/instructor/similar
 
 
 def text_kgrams(text: str, k: int) -> set[int]:
-    """Every k-gram hash of ``text`` as the fingerprints hash it (fingerprint.char_map, stable_kgrams)."""
-    from grader.instructor.similarity.fingerprint import char_map, stable_kgrams
-
+    """Every k-gram hash of ``text`` as the fingerprints hash it (tokens.py: char_map, stable_kgrams)."""
     filtered, _, _ = char_map(text)
     return set(stable_kgrams(filtered, k).tolist())
 
@@ -73,12 +72,10 @@ def write_lesson_kgrams(lesson: Path, k: int) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from grader.instructor.similarity.fingerprint import Settings
-
     p = argparse.ArgumentParser(prog="python -m grader.instructor.similarity.boilerplate",
                                 description="store the k-gram hashes of the lesson students read")
     p.add_argument("lesson", type=Path)
-    p.add_argument("--noise", type=int, default=Settings().noise)
+    p.add_argument("--noise", type=int, default=NOISE)
     args = p.parse_args(argv)
     count = write_lesson_kgrams(args.lesson, args.noise)
     print(f"{count} hashes of {args.lesson} written to {LESSON_KGRAMS}")

@@ -15,7 +15,7 @@ import zlib
 from pathlib import Path, PurePosixPath
 
 from grader.core.text import as_python
-from grader.engine.lesson_api import load_lesson
+from grader.engine.lessons import load_lesson
 from grader.engine.submission import MAX_FILE_BYTES, MAX_ZIP_MEMBERS, MAX_ZIP_RATIO, _source_root, _zip_prefix
 
 CODE_DIR = "code"

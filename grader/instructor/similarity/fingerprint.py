@@ -3,8 +3,8 @@
 copydetect tokenizes with pygments and replaces every name by one letter (variables V, functions F,
 classes O, strings S) and drops comments and spacing, so renaming and commenting change nothing; it
 hashes every k-gram of that and keeps one hash per window (winnowing). Here its token rules are applied
-in one pass that also keeps each token's place in the text (char_map), its hash() is replaced by one
-that is the same in every process (stable_kgrams), and its winnowing, overlap and slicing functions do
+in one pass that also keeps each token's place in the text (tokens.py: char_map), its hash() is replaced
+by one that is the same in every process (stable_kgrams), and its winnowing, overlap and slicing functions do
 the rest. A submission's files are fingerprinted as one document, and three kinds of fingerprints are
 dropped before any pair is scored:
 
@@ -24,11 +24,12 @@ import ast
 import os
 from collections import Counter
 from dataclasses import dataclass, field
-from hashlib import blake2b
 from pathlib import Path
 
 import numpy as np
 
+from grader.instructor.similarity.boilerplate import lesson_kgrams, text_kgrams
+from grader.instructor.similarity.tokens import NOISE, char_map, stable_kgrams
 from grader.paths import KIT_ROOT
 
 STUBS_DIR = KIT_ROOT / "exercises"
@@ -38,7 +39,7 @@ MIN_COMMON = 3  # a fingerprint two or three submissions share is exactly what a
 
 @dataclass(frozen=True)
 class Settings:
-    noise: int = 25  # k: matches shorter than this many filtered characters are ignored (copydetect's)
+    noise: int = NOISE  # k: matches shorter than this many filtered characters are ignored
     guarantee: int = 30  # matches at least this long are always found (window = guarantee - noise + 1)
     max_share: float = 0.5  # fingerprints in more than this share of the submissions are ignored
     threshold: float = 0.5  # flagged from this similarity ...
@@ -96,18 +97,6 @@ class Fingerprint:
     token_coverage: int = 0
 
 
-def stable_kgrams(filtered: str, k: int) -> np.ndarray:
-    """The hash of every k-gram. copydetect uses hash(), which differs from one process to the next
-    (PYTHONHASHSEED): a shard's run and the merged folder's must pick the same fingerprints."""
-    data = filtered.encode("utf-8", "surrogatepass")
-    if len(filtered) != len(data):  # non-ASCII kept verbatim (an identifier is V): hash the text's characters
-        grams = (filtered[i:i + k].encode("utf-8", "surrogatepass") for i in range(len(filtered) - k + 1))
-    else:
-        grams = (data[i:i + k] for i in range(len(data) - k + 1))
-    digests = (blake2b(g, digest_size=8).digest() for g in grams)
-    return np.array([int.from_bytes(d, "little", signed=True) for d in digests], dtype=np.int64)
-
-
 def _fingerprint(text: str, settings: Settings) -> Fingerprint:
     """copydetect's tokenizing and winnowing (its CodeFingerprint) of one document."""
     from copydetect.utils import get_token_coverage, winnow
@@ -163,8 +152,6 @@ def _bare(text: str) -> str:
 def boilerplate_hashes(settings: Settings) -> set[int]:
     """Every k-gram hash (not just the winnowed ones) of what every student is given: the stubs, as
     written and without type hints, and the lesson's code."""
-    from grader.instructor.similarity.boilerplate import lesson_kgrams, text_kgrams
-
     stubs = [p.read_text(encoding="utf-8") for p in sorted(STUBS_DIR.glob("*.py"))]
     hashes = lesson_kgrams(settings.noise, settings.extra_boilerplate)
     for text in [*stubs, *(_bare(t) for t in stubs)]:
@@ -217,46 +204,6 @@ def fingerprint_all(codes: dict[str, dict[str, str]], settings: Settings) -> tup
         _drop(d.fp, common | boilerplate, boilerplate)
         d.own_tokens = int(d.fp.token_coverage)
     return docs, len(common)
-
-
-_LEXER = None
-
-
-def char_map(text: str) -> tuple[str, np.ndarray, np.ndarray]:
-    """copydetect's filtered code (its utils.filter_code, whose rules these are) with, for each of its
-    characters, where it starts and ends in ``text``: copydetect's own offsets shift a match that ends
-    next to a comment or a class name, and a second lexing pass would double the time."""
-    global _LEXER
-    from pygments import token
-    from pygments.lexers import PythonLexer
-
-    _LEXER = _LEXER or PythonLexer()
-    variables = {token.Name, token.Name.Variable, token.Name.Attribute}
-    out: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    for index, kind, value in _LEXER.get_tokens_unprocessed(text):
-        if kind in variables:
-            emitted = "V"
-        elif kind in token.Name.Function:
-            emitted = "F"
-        elif kind in token.Name.Class:
-            emitted = "O"
-        elif kind == token.Comment.Preproc or kind == token.Comment.Hashbang:
-            emitted = "P"
-        elif kind in token.Text or kind in token.Comment:
-            continue
-        elif kind in token.Literal.String:
-            emitted = '"' if value in ("'", '"') else "S"
-        else:
-            out.append(value)
-            starts.extend(range(index, index + len(value)))
-            ends.extend(range(index + 1, index + len(value) + 1))
-            continue
-        out.append(emitted)
-        starts.append(index)
-        ends.append(index + len(value))
-    return "".join(out), np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64)
 
 
 def raw_slices(doc: Document, slices: np.ndarray) -> np.ndarray:

@@ -11,7 +11,7 @@ import nbformat
 import pytest
 
 from grader.author import NotebookTexts, build_notebook
-from grader.engine.lesson_api import load_lesson
+from grader.engine.lessons import load_lesson
 from grader.engine.runner import GradeOptions, grade_path
 from lesson_attention import LESSON, paths, texts
 

@@ -14,7 +14,7 @@ of exactly twice the tied size, ``counted_twice``; a sin layer's device or dtype
 sinusoidal table's figure carries its diagnosis (``figure.cause.key``, pe_checks.py).
 A results.json from before records has only the checks' words: its English messages are read for the
 same keys (``_LEGACY``). Messages, never test names: this module ships in the student copy, which
-must not name a hidden test (instructor/release.py's scan).
+must not name a hidden test (instructor/lesson_release.py's scan).
 """
 
 from __future__ import annotations

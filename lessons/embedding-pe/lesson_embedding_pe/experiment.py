@@ -555,14 +555,25 @@ def _sibling_of(student: Any, needs: tuple[str, ...]) -> Any:
     return helper
 
 
+# Runs started early, beside the other tests: prefetch.py registers its Prefetch here by id() of the session's
+# artifacts (and drops it at the session's end), so the runs here read a part from it first and this module
+# needs nothing of prefetch.py.
+EARLY: dict[int, Any] = {}
+
+
+def early_part(artifacts: dict, part: str) -> Any:
+    """The finished ``part`` ("component", "student") started early, waiting for it (its ``runs`` by mode,
+    its ``seconds``); None where none was started for this session or it failed."""
+    started = EARLY.get(id(artifacts))
+    return started.take(part) if started is not None else None
+
+
 def component_runs(student: Any, artifacts: dict, modes: tuple[str, ...] = ALL_MODES) -> dict[str, dict]:
     """The component check for ``modes``, cached in artifacts (public and hidden suites share it).
 
     The first call runs every mode (two workers at once where possible): the suites ask for
     them one test at a time."""
     import time
-
-    from lesson_embedding_pe import prefetch
 
     # the runs are the grader's harness in the worker (a probe), maybe made on another thread: the
     # test that reads them is the one that rests on it (a flagged submission: its verdict is withheld)
@@ -573,7 +584,7 @@ def component_runs(student: Any, artifacts: dict, modes: tuple[str, ...] = ALL_M
     missing = tuple(m for m in dict.fromkeys((*modes, *ALL_MODES)) if m not in done)
     if any(m not in done for m in modes):
         started = time.monotonic()
-        ready = prefetch.take(artifacts, "component")
+        ready = early_part(artifacts, "component")
         if ready is not None:
             made, seconds = {m: ready.runs[m] for m in missing}, ready.seconds
         else:
@@ -648,13 +659,11 @@ class StudentExperiment:
     def of(self, mode: str) -> list[dict]:
         import time
 
-        from lesson_embedding_pe import prefetch
-
         if mode not in self.runs:
             # Every mode at once on the first call (the tests ask one mode at a time).
             started = time.monotonic()
             missing = tuple(m for m in dict.fromkeys((mode, *ALL_MODES)) if m not in self.runs)
-            ready = prefetch.take(self.artifacts, "student")
+            ready = early_part(self.artifacts, "student")
             if ready is not None:
                 self.runs.update({m: ready.runs[m] for m in missing})
                 self.seconds += ready.seconds

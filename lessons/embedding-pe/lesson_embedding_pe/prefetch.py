@@ -96,9 +96,6 @@ class Prefetch:
         return part
 
 
-_ACTIVE: dict[int, Prefetch] = {}  # by id() of the session's artifacts dict
-
-
 MARKER = "experiment_runs"  # declared in the suites' pytest.ini
 
 
@@ -120,27 +117,24 @@ def wanted(items: list[Any]) -> tuple[str, ...]:
 
 def start(student: Any, artifacts: dict, items: list[Any], filtered: bool) -> bool:
     """Start what ``items`` will read, where a second worker pays; whether it started."""
-    from lesson_embedding_pe.experiment import second_worker_pays
+    from lesson_embedding_pe.experiment import EARLY, second_worker_pays
 
     parts = wanted(items)
     client = getattr(student, "client", None)
     if filtered or not parts or client is None or not second_worker_pays(client):
         return False
     try:
-        _ACTIVE[id(artifacts)] = Prefetch(student, parts)
+        EARLY[id(artifacts)] = Prefetch(student, parts)  # where experiment.py's runs look first
     except Exception:  # noqa: BLE001 - no second worker: the tests make the runs themselves
         return False
     return True
 
 
-def take(artifacts: dict, name: str) -> Part | None:
-    pre = _ACTIVE.get(id(artifacts))
-    return pre.take(name) if pre is not None else None
-
-
 def stop(artifacts: dict) -> None:
     """End of the session: forget it (the plugin stops the workers, which ends a run still going)."""
-    _ACTIVE.pop(id(artifacts), None)
+    from lesson_embedding_pe.experiment import EARLY
+
+    EARLY.pop(id(artifacts), None)
 
 
 def warm_up() -> None:
