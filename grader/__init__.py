@@ -1,12 +1,14 @@
-"""The grading kit for the lesson *token embeddings + positional encoding*.
+"""The grading kit: any lesson's submissions graded in a sandbox, reported in Korean and English.
 
 Read the folders in the order of trust: ``engine`` grades one submission in the
-trusted process, ``sandbox`` starts and talks to the untrusted worker,
-``runtime`` is exactly what runs inside it, ``lesson`` is this lesson's grading
-knowledge, ``suites`` are the tests, ``notebook`` reads notebooks as students
-hand them in (and is ``check()`` inside one), ``report`` turns results into what
-people read, and ``instructor`` holds what students never need (it is left out of
-the student release).
+trusted process, ``sandbox`` starts and talks to the untrusted worker (``daemon``
+keeps one warm between grades), ``runtime`` is exactly what runs inside it,
+``notebook`` reads notebooks as students hand them in, ``jupyter`` is ``check()``
+inside one, ``report`` turns results into what people read, and ``instructor``
+holds what students never need (it is left out of the student release). The
+lessons are packages of their own under ``lessons/`` (found by entry point,
+``engine/lessons.py``); they import the kit through ``author`` only.
+docs/architecture.md maps the tree.
 """
 
 

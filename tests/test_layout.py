@@ -149,3 +149,35 @@ def test_the_author_api_contract_covers_every_lesson_and_the_whole_kit_but_the_a
                 top = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                     [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
                 assert "grader" not in top, f"{f.relative_to(ROOT)}:{node.lineno} imports the kit's top"
+
+
+def _ci_steps() -> list[str]:
+    """The commands .ci/run runs after the README's lines, continuation lines joined, the extra's install
+    left out (tox installs it from ``extras``)."""
+    text = (ROOT / ".ci" / "run").read_text(encoding="utf-8").replace("\\\n", " ")
+    after = text.split('bash -c "${quick_start[1]}"', 1)[1]
+    steps = [" ".join(line.split()) for line in after.splitlines()]
+    return [s for s in steps if s and not s.startswith("#") and not s.startswith("python -m pip install")]
+
+
+def test_tox_runs_what_ci_runs() -> None:
+    """tox.ini is .ci/run's steps for a prepared machine: the README's test line and each later step of
+    .ci/run is one env's command, its variables (``NAME=value command``) that env's setenv."""
+    import configparser
+
+    tox = configparser.ConfigParser(interpolation=None)
+    tox.read(ROOT / "tox.ini", encoding="utf-8")
+    commands = {" ".join(line.split()) for section in tox.sections() if tox.has_option(section, "commands")
+                for line in tox.get(section, "commands").splitlines() if line.strip()}
+    setenv = {" ".join(line.split()).replace(" = ", "=") for section in tox.sections()
+              if tox.has_option(section, "setenv") for line in tox.get(section, "setenv").splitlines()}
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    test_line = re.search(r"&& (python -m pytest[^\n`]*)", readme)
+    assert test_line and f"{test_line.group(1)} {{posargs}}" in commands, test_line
+    steps = _ci_steps()
+    assert len(steps) >= 3, steps  # the docs build, lint-imports, the jobs of their own
+    for step in steps:
+        variables = re.findall(r"^((?:[A-Z_0-9]+=\S+ )*)", step)[0].split()
+        command = step[sum(len(v) + 1 for v in variables):]
+        assert command in commands, f"tox.ini lacks .ci/run's step {command!r}"
+        assert set(variables) <= setenv, f"tox.ini lacks the variables of {command!r}: {variables}"

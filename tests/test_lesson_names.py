@@ -1,10 +1,7 @@
-"""The kit names no lesson: a lesson's task, module and function names appear in the kit's code only inside
-that lesson's own folders (its package, suites, exercises, solutions), strings included, docstrings and
-comments aside (issue 29, README "Adding a lesson").
-
-Today this course's lesson still lives partly outside lesson_embedding_pe/. The files that still name it are
-listed below, each with what it still holds; the list only shrinks: the test fails when a file not listed
-names a lesson, and when a listed file no longer does (then strike it from the list).
+"""The kit names no lesson: a lesson's task, module and function names appear only inside that lesson's own
+folders (its package under lessons/, the suites, exercises and solutions it declares), strings included,
+docstrings and comments aside. Each lesson is a package of its own (lessons/embedding-pe, lessons/attention):
+a kit file under grader/ that names one holds code that belongs in that lesson's package.
 """
 
 from __future__ import annotations
@@ -22,11 +19,6 @@ from grader.engine.lessons import installed
 from grader.paths import PACKAGE
 
 ROOT = PACKAGE.parent
-
-# lesson name → kit file (relative to the repository) → what of that lesson it still holds. Move the code to
-# the lesson's package, then strike the line; nothing is ever added here.
-STILL_TO_MOVE: dict[str, dict[str, str]] = {}  # emptied in issue 29: every lesson lives in its package
-
 
 def lesson_names(module: str) -> set[str]:
     """What names a lesson: its tasks, the modules a student writes, the definitions its tasks test."""
@@ -101,16 +93,12 @@ def leaking_files(lesson: str) -> dict[str, list[str]]:
 
 
 @pytest.mark.parametrize("lesson", sorted(installed()))
-def test_no_new_file_names_a_lesson_and_the_list_only_shrinks(lesson: str) -> None:
+def test_no_kit_file_names_a_lesson(lesson: str) -> None:
     found = leaking_files(lesson)
-    listed = STILL_TO_MOVE.get(lesson, {})
-    new = {f: names for f, names in found.items() if f not in listed}
-    assert not new, (
+    assert not found, (
         f"these kit files name the lesson {lesson!r} outside its package; move that code into "
-        f"the lesson (README, 'Adding a lesson'): {new}"
+        f"the lesson (docs/authors.md): {found}"
     )
-    done = sorted(set(listed) - set(found))
-    assert not done, f"these files no longer name {lesson!r}: strike them from STILL_TO_MOVE: {done}"
 
 
 def test_the_scan_sees_names_in_code_and_strings_not_in_comments_or_docstrings(tmp_path: Path) -> None:
