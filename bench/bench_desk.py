@@ -1,4 +1,4 @@
-"""How fast `grade desk` answers on a class of 200 (issue 45): the queue, a student's view, a decision.
+"""How fast `grade desk` answers on a class of 200: the queue, a student's view, a decision.
 
     python bench/bench_desk.py [--students 200] [--runs 5]
 

@@ -1,4 +1,4 @@
-"""The grade against `import torch`: time, batch fixed cost and memory, in one run (issue 15).
+"""The grade against `import torch`: time, batch fixed cost and memory, in one run.
 
     python bench/bench_footprint.py [--runs 3] [--batch-sizes 4 12] [--out /tmp/footprint.md]
 

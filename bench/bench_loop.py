@@ -1,4 +1,4 @@
-"""The student's loop: a re-grade after a one-line edit, cold and through the warm grader (issue 39).
+"""The student's loop: a re-grade after a one-line edit, cold and through the warm grader.
 
     python bench/bench_loop.py [--runs 5] [--out /tmp/loop.md]
 

@@ -1,4 +1,4 @@
-"""Every score-preserving transformation on every submission of the corpus (issue 22): the full sweep.
+"""Every score-preserving transformation on every submission of the corpus: the full sweep.
 
     python bench/bench_transforms.py [--cases bug_wrong_base,solutions] [--public] [--out /tmp/sweep.json]
 

@@ -1,4 +1,4 @@
-"""Issue 26 on a real batch: decisions bound to what they judged, and nothing wrong leaves silently.
+"""On a real batch: decisions bound to what they judged, and nothing wrong leaves silently.
 
 One class of three copies of the reference, graded once with the public pe and tying tests, under a
 policy with a close date:
@@ -295,7 +295,7 @@ def test_smaller_merge_text_conflicting_policies_and_notes_said_once(klass: dict
 
 def test_a_roster_in_any_order_is_kept_and_a_rerun_without_it_changes_nothing(klass: dict,
                                                                                  tmp_path: Path) -> None:
-    """Issue 44 on the real batch: `id,name,submission` matches, the count is said, a rerun for a late
+    """On the real batch: a roster `id,name,submission` matches, the count is said, a rerun for a late
     submission without --roster keeps every id and decision, every file agrees with the gradebook."""
     subs, out = _copy(klass, tmp_path)
     roster = tmp_path / "roster.csv"

@@ -1,6 +1,6 @@
 """The kit's device check (grader.core.testkit.device_check) on a lesson's functions, by name: on the GPU
 FakeTensorMode simulates where torch is built with CUDA, and on the meta device that stands in for it with
-the CPU wheel (Gradescope's), where fake CUDA tensors cannot be made (issue 37)."""
+the CPU wheel (Gradescope's), where fake CUDA tensors cannot be made."""
 
 from __future__ import annotations
 

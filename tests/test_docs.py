@@ -1,4 +1,4 @@
-"""The README is a front page and the documentation site builds strictly (issue 38)."""
+"""The README is a front page and the documentation site builds strictly."""
 
 from __future__ import annotations
 

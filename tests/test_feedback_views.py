@@ -1,4 +1,4 @@
-"""The feedback a student looks at (issue 21): the table drawn, one card per mistake, progress between runs.
+"""The feedback a student looks at: the table drawn, one card per mistake, progress between runs.
 
 Real grades of real submissions (the corpus's seeded table bugs, examples/buggy, the stubs with one
 real bug): each picture marks exactly the cells where the student's table differs from the formula,

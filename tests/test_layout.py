@@ -24,7 +24,7 @@ def test_few_modules_at_the_top_and_every_folder_says_its_job() -> None:
 
 
 def test_every_lesson_is_a_package_under_lessons() -> None:
-    """The kit holds no lesson (issue 37): each, the default too, is a distribution of its own under lessons/
+    """The kit holds no lesson: each, the default too, is a distribution of its own under lessons/
     that registers itself in the ``grader.lessons`` entry-point group."""
     assert not (GRADER / "lesson").exists() and not (GRADER / "suites").exists()
     assert not (GRADER / "kitdata" / "exercises").exists()
@@ -103,7 +103,7 @@ def _package_imports() -> dict[tuple[str, str], list[str]]:
 
 def test_no_import_cycle_among_the_packages() -> None:
     """Counting imports inside functions: a cycle hidden in a function breaks a rarely run path at run
-    time (issue 19). import-linter's layers contract says the same; this reads the tree itself."""
+    time. import-linter's layers contract says the same; this reads the tree itself."""
     edges = _package_imports()
     graph: dict[str, set[str]] = {}
     for a, b in edges:

@@ -117,7 +117,7 @@ def test_the_hidden_suite_catches_the_module_that_sees_the_future(graded):
 def test_a_mask_made_on_the_cpu_fails_on_a_gpu(lesson, tmp_path, monkeypatch, cuda_built):
     """The right module with one change: causal_mask(T) without device=x.device (fine on a CPU); caught on
     the GPU FakeTensorMode simulates and on the meta device the kit's device_check takes with the CPU
-    wheel, where FakeTensorMode cannot make CUDA tensors (issue 37)."""
+    wheel, where FakeTensorMode cannot make CUDA tensors."""
     import torch
 
     if cuda_built and not torch.backends.cuda.is_built():
@@ -155,7 +155,7 @@ def test_a_task_by_its_name_grades_that_task_only(lesson):
 def test_torchs_own_not_implemented_error_is_a_failure_not_a_stub(lesson, tmp_path):
     """A finished causal_mask whose torch op raises torch's own NotImplementedError (here: copying a meta
     tensor out, as an op a device does not support does) fails like any error; only the student's own
-    ``raise NotImplementedError`` reads as "not attempted" (issue 37)."""
+    ``raise NotImplementedError`` reads as "not attempted"."""
     source = (EXAMPLES / "right" / "causal_attention.py").read_text(encoding="utf-8")
     made = "    return rows[None, :] > rows[:, None]\n"
     assert made in source

@@ -1,4 +1,4 @@
-"""One mistake, one task charged (issue 34): a wrong causal_mask or scaled_dot_product_attention costs its
+"""One mistake, one task charged: a wrong causal_mask or scaled_dot_product_attention costs its
 own task only, never CausalSelfAttention, whose checks run the layer with the reference parts in its
 module (lesson_attention/probes.py); a layer that leaks although it applies the mask is told where the
 leak is (the heads' split/merge, the forward check's own cause: one card), not to apply the mask.

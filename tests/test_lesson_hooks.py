@@ -180,7 +180,7 @@ def test_check_copies_no_log_for_a_lesson_that_declares_none(tmp_path, monkeypat
 def test_this_lessons_release_goes_through_its_release_hook(tmp_path) -> None:
     """The default lesson is released like any other: its README and notebook come from its
     ``Lesson.release``, its package lands beside the kit cut to ``student_files()``, and the pyproject
-    registers it once and no other lesson (issue 37)."""
+    registers it once and no other lesson."""
     lesson = load_lesson(LESSON_MODULE)
     assert lesson.release is not None
     files = lesson.release.student_files()

@@ -108,7 +108,7 @@ def test_release_layout(released: Path) -> None:
     assert instructor_modules and not instructor_modules & shipped, instructor_modules & shipped
     pyproject = (released / "pyproject.toml").read_text()
     assert 'include = ["grader*", "lesson_embedding_pe*"]' in pyproject and "solutions" not in pyproject
-    assert "lesson_attention" not in pyproject  # the release carries only its lesson (issue 37)
+    assert "lesson_attention" not in pyproject  # the release carries only its lesson
     # the instructor's own settings stay home: import contracts (they name grader.instructor), tests
     assert "importlinter" not in pyproject and "lint-imports" not in pyproject
     assert "grader.instructor" not in pyproject and "tests/corpus" not in pyproject

@@ -1,4 +1,4 @@
-"""The same answer (issues 39, 49): over random sequences of edits that break and fix the student's modules
+"""The same answer: over random sequences of edits that break and fix the student's modules
 of both lessons with their known mistakes, each warm, incremental re-grade (the user's daemon reusing
 what did not change, grader/engine/reuse.py) equals a cold full grade (`--no-daemon`) of the same
 files: the score, the failed checks and their messages in both languages.  Beside the known mistakes,
@@ -57,7 +57,7 @@ def mistake(lesson: str, file: str, case: str) -> str:
 EDITS = [(lesson, f, c) for lesson, (_, bugs) in LESSONS.items() for f, c in bugs]
 EDITS += [(lesson, f, "fix") for lesson, (good, _) in LESSONS.items() for f in good]
 EDITS += [(lesson, "", "save") for lesson in LESSONS]
-# What reading the source misses (issue 49): each names the file it writes, or the folder it grades.
+# What reading the source misses: each names the file it writes, or the folder it grades.
 SCALE_LINE = "        x = self.tok(ids) * math.sqrt(self.d_model)\n"
 HELPED = ("        try:  # a helper imported inside the function, another used where it exists\n"
           "            from scale_extra import scale\n"
@@ -170,7 +170,8 @@ def step(folder: Folder, env: dict[str, str], lesson: str, file: str, case: str)
 
 
 def test_the_edits_reading_the_source_misses_give_the_cold_grade_warm(folders):
-    """Each of issue 49's routes, in one sequence: every warm grade equals the cold one."""
+    """Each route to a change that reading the source misses, in one sequence: every warm grade equals the
+    cold one."""
     made, env = folders
     folder = made["embedding-pe"]
     folder.reset()

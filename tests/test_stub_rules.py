@@ -1,5 +1,5 @@
 """The public suite checks what the stubs' docstrings spell out, and the hidden suite calls every LeetCode
-function past its small cases (issue 42): each rule broken in a real submission (the reference with one
+function past its small cases: each rule broken in a real submission (the reference with one
 edit, or a corpus case), graded by the real grader, loses points with a message saying the rule, in both
 languages.
 """

@@ -1,4 +1,4 @@
-"""The term's records, fast (issue 44): the roster read by header or by content, every file of a student
+"""The term's records, fast: the roster read by header or by content, every file of a student
 agreeing with the gradebook after each kind of decision and its undo, a missing student excused, a
 merge that refuses conflicting TA decisions.  The class is tests/decisions_class.py's (already-graded
 results, no grading runs); tests/test_decisions.py runs the roster and a rerun on a real batch.

@@ -1,4 +1,4 @@
-"""Issue 22: the grader reads a submission as Python does, and what cannot change what the code does
+"""The grader reads a submission as Python does, and what cannot change what the code does
 cannot change its grade.
 
 The decoding checks run on every file of the corpus (they parse, never grade).  The graded property

@@ -1,4 +1,4 @@
-"""Feedback a student trusts (issue 28): one cause across checks, counts that add up, words for the place.
+"""Feedback a student trusts: one cause across checks, counts that add up, words for the place.
 
 Real grades of real submissions: the corpus's `.data` tying copy, a plain-attribute table, a
 concatenated sin|cos table and the stubs. Each page (terminal, feedback.html, feedback.md) is read

@@ -1,4 +1,4 @@
-"""The type checker passes over the kit (issue 37): `python -m mypy` with pyproject.toml's [tool.mypy].
+"""The type checker passes over the kit: `python -m mypy` with pyproject.toml's [tool.mypy].
 
 A cold run (its cache in a fresh folder, as CI has it): about 7 s of CPU, torch and numpy read as Any.
 """

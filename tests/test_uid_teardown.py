@@ -1,4 +1,4 @@
-"""The uid level leaves nothing behind and loses no grade (issue 35).
+"""The uid level leaves nothing behind and loses no grade.
 
 On this machine (root): the teardown's parts, as a uid of the kit's range that plants in every folder
 it can write to, builds a 3,000-level tree and makes System V IPC objects; the disk watch; the seal given
@@ -82,7 +82,8 @@ def _ipc() -> None:
 
 
 # What a student's code makes through ctypes beyond files and System V: a POSIX message queue with a message
-# in it, a named semaphore, a POSIX shared-memory object, a kernel key in its user keyring (issue 50).
+# in it, a named semaphore, a POSIX shared-memory object, a kernel key in its user keyring: each
+# is removed at teardown.
 # Run as ``python -c``; prints what it made: True, or the errno (a negative one for the key).
 MAKE_POSIX = textwrap.dedent("""
     import ctypes, os, platform

@@ -1,5 +1,5 @@
 """The kit from a built wheel, not the checkout: `pip wheel`, a fresh venv, `grade release`, then `grade` on
-the release as a student who is not root (issue 29, README "Adding a lesson").
+the release as a student who is not root (docs/authors.md: a lesson is a distribution of its own).
 
 What this guards: everything `grade` reads at run time travels in the wheel (the suites' pytest.ini, the
 report templates, the exercises `grade release` ships), and a report that cannot be written is an error
@@ -280,7 +280,7 @@ def wheel_venv(kit_wheel: Path, lesson_wheel: Path, embedding_wheel: Path) -> Pa
 def test_a_lesson_from_its_own_wheel_is_released_and_graded_as_a_student(
     open_tmp: Path, wheel_venv: Path
 ) -> None:
-    """Issue 29's "done when": the kit and a lesson that is its own distribution, both installed from
+    """The kit and a lesson that is its own distribution, both installed from
     wheels (not editable), found by entry point; `grade release --lesson attention`, then a plain `grade`
     in the student's copy as a user who is not root grades that lesson (its [tool.grade] setting)."""
     tmp_path = open_tmp
@@ -308,7 +308,7 @@ def test_a_lesson_from_its_own_wheel_is_released_and_graded_as_a_student(
     assert made.returncode == 0, made.stderr[-2000:]
     assert 'lesson = "attention"' in (release / "pyproject.toml").read_text(encoding="utf-8")
     assert not (release / "lesson_attention" / "solutions").exists()
-    # the release carries only its lesson (issue 37): the embedding lesson is neither shipped nor registered
+    # the release carries only its lesson: the embedding lesson is neither shipped nor registered
     assert not (release / "lesson_embedding_pe").exists() and not (release / "solutions").exists()
     assert "embedding" not in (release / "pyproject.toml").read_text(encoding="utf-8")
     right = ROOT / "lessons" / "attention" / "examples" / "right" / "causal_attention.py"
@@ -334,7 +334,7 @@ def test_a_lesson_from_its_own_wheel_is_released_and_graded_as_a_student(
 def test_the_gradescope_bundle_of_a_kit_and_lesson_installed_from_wheels(
     open_tmp: Path, kit_wheel: Path, lesson_wheel: Path, wheel_venv: Path
 ) -> None:
-    """Issue 29's "done when", the Gradescope bundle: from the kit and a lesson installed from wheels, each
+    """The Gradescope bundle, from the kit and a lesson installed from wheels: each
     ships as a wheel rebuilt from its installed files; the bundle's setup.sh installs them into a fresh
     Python (the container's), and run_autograder grades there as Gradescope runs it (root with Docker's
     defaults: the `uid` level), the hidden suite and the reference from the installed lesson."""

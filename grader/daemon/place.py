@@ -1,6 +1,6 @@
 """Where the user's warm daemon listens, its files, and the stamp of what it was started from.
 
-One daemon per (user, interpreter, sandbox flags), serving every folder and lesson (issue 49): its
+One daemon per (user, interpreter, sandbox flags), serving every folder and lesson: its
 socket lies in a private 0700 folder of the user's (``$XDG_RUNTIME_DIR`` where the system gives one the
 user owns, else /tmp/gk-daemon-UID), named by a hash of that key.
 

@@ -1,4 +1,4 @@
-"""Only what changed runs again (issue 39): a warm re-grade reuses the results of the tests whose
+"""Only what changed runs again: a warm re-grade reuses the results of the tests whose
 inputs are provably unchanged and runs the rest.
 
 Each test's pytest-json-report entry is kept with the content hashes of what it read: the staged

@@ -49,7 +49,7 @@ MIN_PASSPHRASE = 16
 ROOTS = ("hidden", "solutions")
 # The hidden tests import the grader by module path (grader.core.testkit, ...).  Format 4 is the
 # layout with core/ (testkit, feedback, errors) in the kit and every lesson's checks and probes in its own
-# installed package (issue 37: no lesson inside grader/); an older archive imports modules that moved
+# installed package (the kit holds no lesson); an older archive imports modules that moved
 # (format 1: the flat modules, format 2: grader.lesson.testkit, grader.engine.feedback, format 3:
 # grader.core.testkit's pe_formula, grader.runtime.probes' build_function, format 4: a lesson inside
 # grader/), so it is refused with the command that re-seals it rather than failing test by test.
