@@ -1,4 +1,4 @@
-"""`grade batch --cluster`: a class graded on a Dask cluster (grader/instructor/cluster).
+"""`grade batch --cluster`: a class graded on a Dask cluster (grader/instructor/batch/cluster).
 
 One real local cluster for the module (a scheduler and two worker processes, loopback only) and a class of
 three (a correct folder, a buggy one, an unreadable zip), graded with the hidden pack (``-k test_pe``):
@@ -27,12 +27,12 @@ from pathlib import Path
 import pytest
 
 from grader.instructor import batch
-from grader.instructor.cluster import ClusterProblem, ClusterSpec, load_spec
-from grader.instructor.cluster import fingerprint as fp
-from grader.instructor.cluster import run as cluster_run
-from grader.instructor.cluster import spec as cluster_spec
-from grader.instructor.cluster import task as task_mod
-from grader.instructor.cluster.task import Task, grade_task, pack_entry
+from grader.instructor.batch.cluster import ClusterProblem, ClusterSpec, load_spec
+from grader.instructor.batch.cluster import fingerprint as fp
+from grader.instructor.batch.cluster import run as cluster_run
+from grader.instructor.batch.cluster import spec as cluster_spec
+from grader.instructor.batch.cluster import task as task_mod
+from grader.instructor.batch.cluster.task import Task, grade_task, pack_entry
 from tests.test_batch import ROOT, read_gradebook, without_durations
 
 FLAGS = ["-k", "test_pe", "--timeout", "120", "-q"]

@@ -217,7 +217,7 @@ def open_hidden_archive(archive: Path, public_suites: Path, key_env: str = DEFAU
     the worker's view (the decrypted copy must never be bound into the sandbox).
     """
     passphrase = passphrase_from_env(key_env)
-    # GK_HIDDEN_TMP: a cluster task's own folder (grader/instructor/cluster/task.py), removed with it even
+    # GK_HIDDEN_TMP: a cluster task's own folder (batch/cluster/task.py), removed with it even
     # when this process is killed before its atexit runs
     root = Path(tempfile.mkdtemp(prefix="gk-hidden-", dir=os.environ.get(HIDDEN_TMP_ENV) or None))
     atexit.register(shutil.rmtree, root, True)

@@ -59,7 +59,7 @@ from grader.paths import write_atomic
 from grader.report.classpages import gradebook_csv
 
 if TYPE_CHECKING:
-    from grader.instructor.cluster.spec import ClusterSpec
+    from grader.instructor.batch.cluster.spec import ClusterSpec
 
 __all__ = [
     "FINAL_STATUSES", "MANIFEST", "MARKER", "RESERVED", "Config", "Entry", "Progress", "build_parser",
@@ -133,8 +133,8 @@ def main(argv: list[str]) -> int:
         return 2
     cluster: ClusterSpec | None = None
     if args.cluster:  # the spec and Dask checked before anything is written
-        from grader.instructor.cluster import ClusterProblem, load_spec
-        from grader.instructor.cluster.spec import require_distributed
+        from grader.instructor.batch.cluster import ClusterProblem, load_spec
+        from grader.instructor.batch.cluster.spec import require_distributed
 
         try:
             require_distributed()
@@ -285,9 +285,9 @@ class GrowingGradebook:
 
 def _on_cluster(cluster: ClusterSpec, todo: list[tuple[Entry, str]], out: Path, config: Config,
                 quiet: bool) -> list[dict] | None:
-    """The markers of a cluster batch (grader/instructor/cluster), or None after its one line."""
-    from grader.instructor.cluster import ClusterProblem
-    from grader.instructor.cluster.run import grade_on_cluster
+    """The markers of a cluster batch (grader/instructor/batch/cluster), or None after its one line."""
+    from grader.instructor.batch.cluster import ClusterProblem
+    from grader.instructor.batch.cluster.run import grade_on_cluster
 
     try:
         return grade_on_cluster(cluster, todo, out, config, quiet)

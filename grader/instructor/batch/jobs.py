@@ -206,7 +206,7 @@ class Finished:
     code: int | None
     duration: float
     timed_out: bool
-    worker: str | None = None  # the cluster worker that graded it (grader/instructor/cluster); None: here
+    worker: str | None = None  # the cluster worker that graded it (batch/cluster/); None: here
 
 
 def finish_work(job: Finished, out: Path, config: Config) -> dict:

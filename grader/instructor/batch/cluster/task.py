@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from grader.core.seeds import SECRET_ENV, SECRET_FILE_ENV, SEED_ENV
-from grader.instructor.cluster.fingerprint import difference, fingerprint, refusal
+from grader.instructor.batch.cluster.fingerprint import difference, fingerprint, refusal
 from grader.instructor.hidden_pack import HIDDEN_TMP_ENV
 from grader.paths import KIT_ROOT
 from grader.sandbox import reap
@@ -127,13 +127,13 @@ def child_env() -> dict[str, str]:
 
 
 class Host:
-    """This worker thread's warm grader (grader/instructor/cluster/host.py): started once, then one forked
+    """This worker thread's warm grader (batch/cluster/host.py): started once, then one forked
     child per submission, as a local batch grades."""
 
     def __init__(self, lesson: str) -> None:
         from grader.instructor.batch.jobs import _pdeathsig
 
-        self.proc = subprocess.Popen([sys.executable, "-m", "grader.instructor.cluster.host", lesson],
+        self.proc = subprocess.Popen([sys.executable, "-m", "grader.instructor.batch.cluster.host", lesson],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      env=child_env(), text=True, preexec_fn=_pdeathsig)
         self.ready = self._read() == {"ready": True}

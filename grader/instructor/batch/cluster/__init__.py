@@ -12,6 +12,6 @@ Dask is an optional extra (``pip install 'pe-grader[cluster]'``): nothing here i
 
 from __future__ import annotations
 
-from grader.instructor.cluster.spec import ClusterProblem, ClusterSpec, load_spec
+from grader.instructor.batch.cluster.spec import ClusterProblem, ClusterSpec, load_spec
 
 __all__ = ["ClusterProblem", "ClusterSpec", "load_spec"]

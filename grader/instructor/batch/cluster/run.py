@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from grader.core import seeds
+from grader.instructor.batch.cluster.fingerprint import difference, fingerprint, refusal
+from grader.instructor.batch.cluster.spec import ClusterProblem, ClusterSpec, connect
+from grader.instructor.batch.cluster.task import Task, grade_task, pack_entry, worker_fingerprint
 from grader.instructor.batch.discovery import Entry, suites_hash
 from grader.instructor.batch.jobs import Finished, finish_work, write_json
 from grader.instructor.batch.options import Config
 from grader.instructor.batch.progress import Progress
-from grader.instructor.cluster.fingerprint import difference, fingerprint, refusal
-from grader.instructor.cluster.spec import ClusterProblem, ClusterSpec, connect
-from grader.instructor.cluster.task import Task, grade_task, pack_entry, worker_fingerprint
 
 RETRIES = 1  # a task that raised (not a grade that failed: that is a result) is tried once more
 

@@ -3,7 +3,7 @@ and run the lesson's warm-up once (as `grade batch` does before it forks), then 
 submission, which grades it with the options the batch's flags stand for, exactly as a local batch's
 forked child does (grader/instructor/batch/jobs.py).
 
-    python -m grader.instructor.cluster.host LESSON_MODULE
+    python -m grader.instructor.batch.cluster.host LESSON_MODULE
 
 It reads one JSON request a line on stdin ({path, out, log, flags, env, timeout}) and answers each with
 one JSON line ({code, timed_out, duration}) on the stdout it was started with; whatever the grader prints
