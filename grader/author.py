@@ -21,6 +21,12 @@ A test reaches the student's code only through its ``student`` fixture (``Studen
 student's object (an ``nn.Module``) living there, called with ``student.call(layer, x)`` (its
 ``__call__``) or ``layer.call("method", ...)`` and read with ``layer.attr("q_proj.weight")``.
 
+Beyond the checks: structural evidence reads the submission's source as the importer does (``as_sources``,
+``SourceView``, ``dotted``, ``literal_str``); work that may run in whichever test asks first, or beside the
+tests, draws the same inputs wherever it runs (``owning``, ``seed_for``); ``container_limits`` is the
+memory and CPUs this grade may use (a container's cgroup limits, else the machine's), for a lesson that
+decides whether a second worker pays.
+
 Report-side helpers (``two_tables``, the picture of a failed check's two tables; the SVG charts
 ``line_chart``/``bar_chart`` with their ``Line``/``Bars``, ``colour`` and ``data_uri``; the kit's report
 texts ``translate``; a lesson's own templates rendered with the kit's filters, ``environment``; a test's

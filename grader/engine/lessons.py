@@ -1,10 +1,10 @@
-"""The installed lessons, found by entry point, and the one way a command picks one.
+"""The installed lessons, found by entry point, the one way a command picks one, and loading it.
 
 A lesson's distribution registers it in the entry-point group ``grader.lessons``: the name a person
 types (``--lesson NAME``, ``[tool.grade] lesson = "NAME"``) → the module that declares ``LESSON``
-(grader/engine/lesson_api.py). The kit registers this course's lesson as ``embedding-pe``, the default
-wherever nothing else says. The registry imports no lesson until one is loaded: listing the names costs
-a read of the installed distributions' metadata, nothing more.
+(grader/engine/lesson_api.py). This course's lesson registers itself as ``embedding-pe``, the default
+wherever nothing else says. The registry imports no lesson until one is loaded (``load_lesson``: a lesson
+module's ``LESSON``): listing the names costs a read of the installed distributions' metadata, nothing more.
 """
 
 from __future__ import annotations
