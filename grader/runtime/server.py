@@ -86,6 +86,110 @@ def probe(name, view, args, kwargs):
 '''
 
 
+# torch's process-wide settings a call can leave changed, read through torch._C's own functions (C: nothing
+# a student replaced runs on the serve thread).  The random generator is not among them: the grader seeds it
+# before each test's first call (probe_seed).
+TORCH_SETTINGS = (
+    "get_default_dtype", "_get_default_device", "_len_torch_function_stack", "_len_torch_dispatch_stack",
+    "is_grad_enabled", "_is_fwd_grad_enabled", "is_inference_mode_enabled", "is_anomaly_enabled",
+    "_get_deterministic_algorithms", "_get_deterministic_algorithms_warn_only", "get_num_threads",
+    "get_num_interop_threads", "_get_float32_matmul_precision", "_get_cudnn_enabled", "_get_mkldnn_enabled",
+    "_get_cudnn_deterministic", "_get_cudnn_benchmark", "_get_deterministic_fill_uninitialized_memory",
+)
+
+
+def state_watch(torch: Any) -> Any:
+    """What student code may leave in the worker's process for every later test, whatever that test
+    reads (issue 49: `torch.set_default_device("meta")` inside a function a test calls): returns
+    ``(settings, reset, changed)``.  ``settings`` are C functions to call on the main thread, where
+    student code runs (torch keeps its modes and grad mode per thread); ``reset(values)`` takes the state
+    as it is (before any student code), ``changed(values)`` names what differs from it since.  A warm
+    re-grade reuses nothing from a run where something did (grader/engine/reuse.py).
+
+    Watched: torch's process-wide and main-thread settings (TORCH_SETTINGS), the names of torch,
+    torch.nn, its functional, init and optim modules, torch.utils._device (the default device), Tensor,
+    Module, Parameter, Optimizer, builtins, math, os, sys and random (a name replaced or removed, not one
+    added: a submodule imported lazily adds one), the environment, the working folder, the import path,
+    the recursion limit, the threads left running, and Python's and numpy's global random generators.
+    Only C functions and identity are used on what student code can reach, so none of its code runs on
+    the serve thread."""
+    import _random
+    import _thread
+    import builtins
+    import math
+    import operator
+    import os
+    import random
+    import sys
+
+    names = ["the working folder", "the recursion limit", "the threads running"]
+    settings: list[Any] = [os.getcwd, sys.getrecursionlimit, _thread._count]
+    spaces: list[tuple[str, Any]] = [(m.__name__, vars(m)) for m in (builtins, math, os, sys, random)]
+    if torch is not None:
+        for name in TORCH_SETTINGS:
+            if callable(getattr(torch._C, name, None)):
+                names.append(f"torch {name.strip('_')}")
+                settings.append(getattr(torch._C, name))
+        for name in ("nn", "nn.functional", "nn.init", "optim", "utils._device"):
+            module = torch
+            for part in name.split("."):
+                module = getattr(module, part, None)
+            if module is not None:
+                spaces.append((f"torch.{name}", vars(module)))
+        spaces.append(("torch", vars(torch)))
+        optimizer = getattr(torch.optim, "Optimizer", None)
+        for cls in (torch.Tensor, torch.nn.Module, torch.nn.Parameter, optimizer):
+            if cls is not None:
+                spaces.append((cls.__name__, cls.__dict__))
+    environ = os.environ._data  # type: ignore[attr-defined]  # what os.environ writes through to
+    path = sys.path  # the list itself
+    generator, getstate = random._inst, _random.Random.getstate
+    numpy = sys.modules.get("numpy")
+    legacy = getattr(getattr(getattr(numpy, "random", None), "mtrand", None), "_rand", None)
+    is_not = operator.is_not
+    base: dict[str, Any] = {}
+
+    def reset(values: tuple) -> None:
+        base["settings"] = values
+        base["spaces"] = []
+        for _, ns in spaces:  # the names there now, and what each is (held: identity is compared)
+            keys = tuple(ns)
+            base["spaces"].append((keys, tuple(map(ns.get, keys))))
+        base["environ"] = (len(environ), tuple(environ), tuple(environ.values()))
+        base["path"] = tuple(path)
+        base["random"] = getstate(generator)
+        base["numpy"] = _numpy_state(legacy)
+
+    def changed(values: tuple) -> list[str]:
+        out = [name for name, now, was in zip(names, values, base["settings"], strict=True) if now != was]
+        for (name, ns), (keys, held) in zip(spaces, base["spaces"], strict=True):
+            if any(map(is_not, map(ns.get, keys), held)):
+                out.append(f"the names of {name}")
+        size, keys, held = base["environ"]
+        if len(environ) != size or any(map(is_not, map(environ.get, keys), held)):
+            out.append("the environment")
+        if len(path) != len(base["path"]) or any(map(is_not, path, base["path"])):
+            out.append("the import path")
+        if getstate(generator) != base["random"]:
+            out.append("Python's random generator")
+        if _numpy_state(legacy) != base["numpy"]:
+            out.append("numpy's random generator")
+        return out
+
+    return tuple(settings), reset, changed
+
+
+def _numpy_state(legacy: Any) -> Any:
+    """numpy's legacy global generator's state as bytes (numpy's own C methods), or None."""
+    if legacy is None:
+        return None
+    try:
+        kind, keys, pos, has_gauss, gauss = legacy.get_state(legacy=True)
+        return (kind, keys.tobytes(), pos, has_gauss, gauss)
+    except Exception:  # noqa: BLE001 - no numpy generator to watch
+        return None
+
+
 def make_server(runtime: dict, sub_dir: str) -> Any:
     """Build the serve loop; returns ``(begin, take)``: begin(sock), then run what ``take`` hands out
     on the main thread until it hands out None (worker.py does, in C)."""
@@ -94,6 +198,7 @@ def make_server(runtime: dict, sub_dir: str) -> Any:
     import functools
     import gc
     import importlib
+    import operator
     import types
 
     protocol, guard = runtime["protocol"], runtime["guard"]
@@ -275,6 +380,9 @@ def make_server(runtime: dict, sub_dir: str) -> Any:
 
     set_trusted = None
     touched: set[str] = set()  # the guard's notes of the modules and files student code reached
+    # What student code left in the process for every later test (state_watch): noted with each reply.
+    settings, reset_state, state_changed = state_watch(runtime["modules"].get("torch"))
+    call_each = functools.partial(map, operator.call)
 
     def serve(sock: Any, done: Any) -> None:
         try:
@@ -291,6 +399,11 @@ def make_server(runtime: dict, sub_dir: str) -> Any:
                 except BaseException as exc:  # SystemExit and KeyboardInterrupt from student code too
                     out = []
                     reply = {"ok": False, "error": describe(exc)}
+                try:  # the settings read where student code runs: torch keeps some per thread
+                    now = on_main(lambda ns: partial(tuple, call_each(settings)))
+                    touched.update(f"s:{what}" for what in state_changed(now))
+                except BaseException:  # noqa: BLE001 - what it could not read counts as changed
+                    touched.add("s:the process state")
                 if touched:  # what student code reached meanwhile (guard.py): a warm re-grade's reuse
                     notes = []
                     while touched:  # pop, not a copy: a student thread may still be adding
@@ -311,9 +424,13 @@ def make_server(runtime: dict, sub_dir: str) -> Any:
         ready.acquire()
         box: list = []
 
+        based = _thread.allocate_lock()
+        based.acquire()
+
         def run() -> None:
             box.append(_thread.get_ident())
             ready.release()
+            based.acquire()  # the state as student code finds it is taken (below) before any request
             serve(sock, partial(tasks.put, None))
 
         _thread.start_new_thread(run, ())
@@ -321,5 +438,7 @@ def make_server(runtime: dict, sub_dir: str) -> Any:
         set_trusted = guard["install"](box[0], runtime["trusted_roots"], touched, sub_dir)
         runtime.clear()
         gc.collect()  # earlier namespaces' classes, if any, are gone before any student code
+        reset_state(tuple(call_each(settings)))  # on the main thread, as each request's
+        based.release()
 
     return begin, tasks.get
