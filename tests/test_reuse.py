@@ -392,6 +392,16 @@ def environ():
 
 def draw():
     return random.random()
+
+
+def forward():
+    import torch
+    torch.nn.Linear.forward = lambda self, x: x
+
+
+def stand_in():
+    import sys
+    sys.modules["math"] = sys
 '''
 
 
@@ -414,9 +424,11 @@ def test_the_worker_says_what_student_code_left_changed_in_its_process(tmp_path,
 
     with WorkerClient(staging) as client:
         assert state_after("pure", 1) == set()
-        client.request({"op": "probe", "name": "seed"}, (123,), {}, 60)  # the grader's seeding: not student state
+        client.request({"op": "probe", "name": "seed"}, (123,), {}, 60)  # the grader's seeding: not state
         assert state_after("pure", 2) == set()
         assert any(s.startswith("torch ") for s in state_after("meta"))
         assert "the names of torch.nn.functional" in state_after("patch")
         assert "the environment" in state_after("environ")
         assert "Python's random generator" in state_after("draw")
+        assert "the names of Linear" in state_after("forward")
+        assert "the names of sys.modules" in state_after("stand_in")

@@ -108,23 +108,37 @@ def state_watch(torch: Any) -> Any:
 
     Watched: torch's process-wide and main-thread settings (TORCH_SETTINGS), the names of torch,
     torch.nn, its functional, init and optim modules, torch.utils._device (the default device), Tensor,
-    Module, Parameter, Optimizer, builtins, math, os, sys and random (a name replaced or removed, not one
-    added: a submodule imported lazily adds one), the environment, the working folder, the import path,
-    the recursion limit, the threads left running, and Python's and numpy's global random generators.
+    Parameter and every class of torch.nn and torch.optim (a method patched), builtins, math, os, sys,
+    random and warnings, and sys.modules (a name replaced or removed, not one added: a submodule imported
+    lazily adds one), the environment, the working folder, the import path, the recursion limit, the
+    threads left running, the garbage collector, the trace and profile functions, the handlers of a few
+    signals, and Python's and numpy's global random generators.
     Only C functions and identity are used on what student code can reach, so none of its code runs on
     the serve thread."""
     import _random
     import _thread
     import builtins
+    import functools
+    import gc
     import math
     import operator
     import os
     import random
+    import signal
     import sys
+    import warnings
 
-    names = ["the working folder", "the recursion limit", "the threads running"]
-    settings: list[Any] = [os.getcwd, sys.getrecursionlimit, _thread._count]
-    spaces: list[tuple[str, Any]] = [(m.__name__, vars(m)) for m in (builtins, math, os, sys, random)]
+    names = ["the working folder", "the recursion limit", "the threads running", "the garbage collector",
+             "the trace function", "the profile function"]
+    settings: list[Any] = [os.getcwd, sys.getrecursionlimit, _thread._count, gc.isenabled, sys.gettrace,
+                           sys.getprofile]
+    for sig in ("SIGALRM", "SIGINT", "SIGTERM", "SIGUSR1", "SIGUSR2"):
+        if hasattr(signal, sig):
+            names.append(f"the {sig} handler")
+            settings.append(functools.partial(signal.getsignal, getattr(signal, sig)))
+    spaces: list[tuple[str, Any]] = [(m.__name__, vars(m))
+                                     for m in (builtins, math, os, sys, random, warnings)]
+    spaces.append(("sys.modules", sys.modules))  # a module stood in for (not one imported since)
     if torch is not None:
         for name in TORCH_SETTINGS:
             if callable(getattr(torch._C, name, None)):
@@ -137,33 +151,38 @@ def state_watch(torch: Any) -> Any:
             if module is not None:
                 spaces.append((f"torch.{name}", vars(module)))
         spaces.append(("torch", vars(torch)))
-        optimizer = getattr(torch.optim, "Optimizer", None)
-        for cls in (torch.Tensor, torch.nn.Module, torch.nn.Parameter, optimizer):
-            if cls is not None:
-                spaces.append((cls.__name__, cls.__dict__))
+        classes = [torch.Tensor, torch.nn.Parameter, *vars(torch.nn).values(), *vars(torch.optim).values()]
+        for cls in dict.fromkeys(c for c in classes if isinstance(c, type)):  # a method patched (forward)
+            spaces.append((cls.__name__, cls.__dict__))
     environ = os.environ._data  # type: ignore[attr-defined]  # what os.environ writes through to
     path = sys.path  # the list itself
     generator, getstate = random._inst, _random.Random.getstate
     numpy = sys.modules.get("numpy")
     legacy = getattr(getattr(getattr(numpy, "random", None), "mtrand", None), "_rand", None)
     is_not = operator.is_not
+    plain = {int, bool, float, str, type(None), *([torch.dtype] if torch is not None else [])}
     base: dict[str, Any] = {}
 
     def reset(values: tuple) -> None:
         base["settings"] = values
-        base["spaces"] = []
-        for _, ns in spaces:  # the names there now, and what each is (held: identity is compared)
-            keys = tuple(ns)
-            base["spaces"].append((keys, tuple(map(ns.get, keys))))
+        # What each name is now, in the namespace's order (held: identity is compared).  A name added
+        # since comes after them; one replaced keeps its place, one removed shifts the rest.
+        base["spaces"] = [tuple(ns.values()) for _, ns in spaces]
         base["environ"] = (len(environ), tuple(environ), tuple(environ.values()))
         base["path"] = tuple(path)
         base["random"] = getstate(generator)
         base["numpy"] = _numpy_state(legacy)
 
+    def differs(now: Any, was: Any) -> bool:  # by value for plain values only: no student __eq__ runs here
+        if now is was:
+            return False
+        return type(now) is not type(was) or type(now) not in plain or now != was
+
     def changed(values: tuple) -> list[str]:
-        out = [name for name, now, was in zip(names, values, base["settings"], strict=True) if now != was]
-        for (name, ns), (keys, held) in zip(spaces, base["spaces"], strict=True):
-            if any(map(is_not, map(ns.get, keys), held)):
+        out = [name for name, now, was in zip(names, values, base["settings"], strict=True)
+               if differs(now, was)]
+        for (name, ns), held in zip(spaces, base["spaces"], strict=True):
+            if len(ns) < len(held) or any(map(is_not, ns.values(), held)):
                 out.append(f"the names of {name}")
         size, keys, held = base["environ"]
         if len(environ) != size or any(map(is_not, map(environ.get, keys), held)):
