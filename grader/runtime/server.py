@@ -160,7 +160,7 @@ def state_watch(torch: Any) -> Any:
     numpy = sys.modules.get("numpy")
     legacy = getattr(getattr(getattr(numpy, "random", None), "mtrand", None), "_rand", None)
     is_not = operator.is_not
-    plain = {int, bool, float, str, type(None), *([torch.dtype] if torch is not None else [])}
+    plain = (int, bool, float, str, type(None), *([torch.dtype] if torch is not None else []))
     base: dict[str, Any] = {}
 
     def reset(values: tuple) -> None:
@@ -168,15 +168,17 @@ def state_watch(torch: Any) -> Any:
         # What each name is now, in the namespace's order (held: identity is compared).  A name added
         # since comes after them; one replaced keeps its place, one removed shifts the rest.
         base["spaces"] = [tuple(ns.values()) for _, ns in spaces]
-        base["environ"] = (len(environ), tuple(environ), tuple(environ.values()))
+        base["environ"] = tuple(environ.values())  # by identity, in order, as the namespaces
         base["path"] = tuple(path)
         base["random"] = getstate(generator)
         base["numpy"] = _numpy_state(legacy)
 
-    def differs(now: Any, was: Any) -> bool:  # by value for plain values only: no student __eq__ runs here
+    def differs(now: Any, was: Any) -> bool:
+        """By value for plain values only, else by identity: no student __eq__ or __hash__ runs here."""
         if now is was:
             return False
-        return type(now) is not type(was) or type(now) not in plain or now != was
+        kind = type(now)
+        return kind is not type(was) or not any(kind is p for p in plain) or now != was
 
     def changed(values: tuple) -> list[str]:
         out = [name for name, now, was in zip(names, values, base["settings"], strict=True)
@@ -184,8 +186,7 @@ def state_watch(torch: Any) -> Any:
         for (name, ns), held in zip(spaces, base["spaces"], strict=True):
             if len(ns) < len(held) or any(map(is_not, ns.values(), held)):
                 out.append(f"the names of {name}")
-        size, keys, held = base["environ"]
-        if len(environ) != size or any(map(is_not, map(environ.get, keys), held)):
+        if len(environ) != len(base["environ"]) or any(map(is_not, environ.values(), base["environ"])):
             out.append("the environment")
         if len(path) != len(base["path"]) or any(map(is_not, path, base["path"])):
             out.append("the import path")
