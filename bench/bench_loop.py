@@ -11,8 +11,10 @@ run, each figure the median of --runs runs:
   embedding.py (one it does), cold (`--no-daemon`) and warm (the folder's daemon, after a warm-up);
 * a warm re-grade after a save that changed nothing (every test's result reused, engine/reuse.py);
 * the daemon's idle memory: RSS of the daemon, its zygote and the spare grader the zygote holds for the
-  next request (shared pages counted in each), and their PSS (shared pages divided among them); then
-  RSS and PSS once the spare went (it waits SPARE_IDLE seconds for the next grade).
+  next request (shared pages counted in each), the anonymous part of that RSS (the processes' own
+  memory, not library pages of the page cache; the spare's copy-on-write share of the zygote's counted
+  again), and their PSS (shared pages divided among them); then RSS and PSS once the spare went (it
+  waits SPARE_IDLE seconds for the next grade).
 
 `grade` is run as the student's console script runs it: the release's kit on PYTHONPATH, its folder not
 on the path (``python -P``); one warm grader serves the user's every folder (grader/daemon/).
@@ -44,6 +46,7 @@ from grader.daemon.place import python_module  # noqa: E402 - the kit of this ch
 
 SOLUTIONS = ROOT / "solutions"
 IDLE = "the daemon's idle memory (RSS of daemon + zygote + spare grader)"
+IDLE_ANON = "of which anonymous (RssAnon: not library pages of the page cache)"
 IDLE_PSS = "the same, PSS (shared pages divided among the processes that share them)"
 IDLE_ALONE = "the daemon's idle memory once its spare went (GK_DAEMON_SPARE_IDLE after the last grade): RSS"
 SPARE_IDLE = 60  # seconds (the bench's; a student's daemon keeps it 180 s: grader/daemon/server.py)
@@ -93,15 +96,21 @@ def _kib(path: str, field: str) -> int:
     return 0
 
 
-def memory(pid: int) -> tuple[float, float]:
-    """RSS and PSS (MiB) of the daemon ``pid`` and every process below it (its zygote, the spare)."""
+def anon_mib(pid: int) -> float:
+    return _kib(f"/proc/{pid}/status", "RssAnon:") / 1024
+
+
+def memory(pid: int) -> tuple[float, float, float]:
+    """RSS, PSS and anonymous RSS (MiB) of the daemon ``pid`` and every process below it (its zygote,
+    the spare)."""
     kids, todo = [], [pid]
     while todo:
         found = subprocess.run(["ps", "-o", "pid=", "--ppid", str(todo.pop())], capture_output=True,
                                text=True).stdout.split()
         kids += [int(k) for k in found]
         todo += [int(k) for k in found]
-    return (rss_mib(pid) + sum(rss_mib(k) for k in kids), pss_mib(pid) + sum(pss_mib(k) for k in kids))
+    procs = [pid, *kids]
+    return (sum(map(rss_mib, procs)), sum(map(pss_mib, procs)), sum(map(anon_mib, procs)))
 
 
 def main() -> int:
@@ -150,9 +159,9 @@ def main() -> int:
             time.sleep(8)  # the spare grader forked after the last grade has done its imports
             (pid_file,) = folder.glob("*.pid")
             pid = int(pid_file.read_text().split()[0])
-            idle, idle_pss = memory(pid)
+            idle, idle_pss, idle_anon = memory(pid)
             time.sleep(SPARE_IDLE)  # the spare goes: the daemon and its zygote are left
-            alone, alone_pss = memory(pid)
+            alone, alone_pss, _ = memory(pid)
         finally:
             subprocess.run([*grade, "--stop-daemon"], cwd=copy, env=env, capture_output=True)
     load_after = os.getloadavg()
@@ -182,6 +191,7 @@ def main() -> int:
         "|---|---:|---:|---|",
         *[f"| {a} | {b:.2f} s | {c} | {d} |" for a, b, c, d in rows],
         f"| {IDLE} | {idle:.0f} MiB | | |",
+        f"| {IDLE_ANON} | {idle_anon:.0f} MiB | | |",
         f"| {IDLE_PSS} | {idle_pss:.0f} MiB | | |",
         f"| {IDLE_ALONE} | {alone:.0f} MiB (PSS {alone_pss:.0f} MiB) | | |",
     ]
@@ -196,7 +206,8 @@ def main() -> int:
     write_record(record_name("loop-fixed-seed" if args.seed else "loop"), command=command, runs=args.runs,
                  load=(load_before[0], load_after[0]), columns=columns,
                  rows=[*[(a, f"{b:.2f} s", c, d) for a, b, c, d in rows],
-                       (IDLE, f"{idle:.0f} MiB", "", ""), (IDLE_PSS, f"{idle_pss:.0f} MiB", "", ""),
+                       (IDLE, f"{idle:.0f} MiB", "", ""), (IDLE_ANON, f"{idle_anon:.0f} MiB", "", ""),
+                       (IDLE_PSS, f"{idle_pss:.0f} MiB", "", ""),
                        (IDLE_ALONE, f"{alone:.0f} MiB (PSS {alone_pss:.0f} MiB)", "", "")])
     print(table)
     return 0

@@ -245,6 +245,29 @@ def test_a_module_that_sets_state_at_import_reuses_nothing(tmp_path):
     assert reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(["encoding", "pow"]) == set()
 
 
+def test_state_student_code_left_in_the_worker_reuses_nothing_now_and_next(tmp_path):
+    """A function a test calls that leaves the process changed (torch's default device: the worker's
+    note ``s:...``) reaches every later test of that worker, whatever it read, and which tests those
+    are depends on the run: that run and the next reuse nothing; once a run sees no such change, the
+    one after reuses again."""
+    staging = _staging(tmp_path, {"embedding.py": "def f():\n    return 1\n",
+                                  "leetcode.py": "def g():\n    return 1\n"})
+    store = _store(tmp_path)
+
+    def reused() -> set[str]:
+        return reuse.Reuse(store, "k", reuse.Recorder(staging)).choose(["encoding", "pow"])
+
+    _save(store, staging, {"encoding": ["m:embedding"], "pow": ["m:leetcode"]})
+    assert reused() == {"encoding", "pow"}
+    _save(store, staging, {"encoding": ["m:embedding"],
+                           "pow": ["m:leetcode", "s:torch _len_torch_function_stack"]})
+    assert store.read()["runs"][-1]["state"] == ["torch _len_torch_function_stack"]
+    assert reused() == set()  # nothing changed on disk: the state it leaves reaches the encoding's test
+    assert reuse.Reuse(store, "k", reuse.Recorder(staging), reuse_none=True).choose(["encoding"]) == set()
+    _save(store, staging, {"encoding": ["m:embedding"], "pow": ["m:leetcode"]})
+    assert reused() == {"encoding", "pow"}
+
+
 def test_a_store_is_read_only_where_its_daemon_signed_it(tmp_path):
     """A store edited by hand, or signed by another daemon, is nothing: every test runs."""
     store = _store(tmp_path)
@@ -341,3 +364,71 @@ def test_a_warm_regrade_of_an_unchanged_submission_reuses_every_test_and_says_so
         left = list(folder.iterdir()) if folder.exists() else []
         shutil.rmtree(run_dir, ignore_errors=True)
     assert left == []  # the store went with the daemon
+
+
+STATEFUL = '''import os
+import random
+
+
+def pure(x):
+    import torch
+    with torch.no_grad():  # a setting changed and put back: nothing left
+        return float(torch.ones(2).sum()) + x
+
+
+def meta():
+    import torch
+    torch.set_default_device("meta")
+
+
+def patch():
+    import torch
+    torch.nn.functional.relu = lambda t: t
+
+
+def environ():
+    os.environ["GK_LEFT_BEHIND"] = "1"
+
+
+def draw():
+    return random.random()
+
+
+def forward():
+    import torch
+    torch.nn.Linear.forward = lambda self, x: x
+
+
+def stand_in():
+    import sys
+    sys.modules["math"] = sys
+'''
+
+
+def test_the_worker_says_what_student_code_left_changed_in_its_process(tmp_path, monkeypatch):
+    """The real worker, after each request, names what student code left changed in its process
+    (runtime/server.py state_watch): nothing for a call that puts back what it changed or for the
+    grader's own seeding; torch's default device set inside a function, a torch name replaced, the
+    environment, Python's random generator drawn from."""
+    from grader.sandbox import client as worker_client
+    from grader.sandbox.client import WorkerClient
+
+    staging = _staging(tmp_path, {"stateful.py": STATEFUL})
+    notes: list[str] = []
+    monkeypatch.setattr(worker_client, "TOUCHED", notes.extend)
+
+    def state_after(target: str, *args) -> set[str]:
+        notes.clear()
+        client.request({"op": "call", "target": f"stateful.{target}"}, args, {}, 60)
+        return {n[2:] for n in notes if n.startswith("s:")}
+
+    with WorkerClient(staging) as client:
+        assert state_after("pure", 1) == set()
+        client.request({"op": "probe", "name": "seed"}, (123,), {}, 60)  # the grader's seeding: not state
+        assert state_after("pure", 2) == set()
+        assert any(s.startswith("torch ") for s in state_after("meta"))
+        assert "the names of torch.nn.functional" in state_after("patch")
+        assert "the environment" in state_after("environ")
+        assert "Python's random generator" in state_after("draw")
+        assert "the names of Linear" in state_after("forward")
+        assert "the names of sys.modules" in state_after("stand_in")

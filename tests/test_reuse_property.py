@@ -4,8 +4,8 @@ what did not change, grader/engine/reuse.py) equals a cold full grade (`--no-dae
 files: the score, the failed checks and their messages in both languages.  Beside the known mistakes,
 the edits reuse by reading the source would miss: a helper imported inside a function (in a cycle with
 the module that imports it) edited, a module an exercise imports where it exists added and removed,
-process state set at import (torch's default device), and another submission graded from the same
-folder between two grades of this one.
+process state set at import (torch's default device) or inside a function a test calls, and another
+submission graded from the same folder between two grades of this one.
 
 Slow (two real grades per step, a few minutes on two cores): it runs where GK_LOOP_PROPERTY=1, in its own
 job (`GK_LOOP_PROPERTY=1 python -m pytest tests/test_reuse_property.py -q`).  Every grade is a student's
@@ -72,6 +72,10 @@ EXTRA = {
     "module_added": ("scale_extra.py", "def scale(d):\n    return 1.0\n"),  # taken where it exists
     "module_removed": ("scale_extra.py", ""),
     "state_at_import": ("leetcode.py", "\nimport torch\n\ntorch.set_default_device('meta')\n"),
+    # the same inside a function the LeetCode tests call: nothing at import, nothing a source reading sees
+    "state_in_function": ("leetcode.py", "\n\n_my_pow = my_pow\n\n\ndef my_pow(x, n):\n    import torch\n\n"
+                          "    torch.set_default_device('meta')  # left for every later test\n"
+                          "    return _my_pow(x, n)\n"),
     "another_folder": ("", ""),  # `grade other` from the same folder: its own grade, none of this one's
 }
 EDITS += [("embedding-pe", file, case) for case, (file, _) in EXTRA.items()]
@@ -107,7 +111,7 @@ class Folder:
                 (self.exercises / "scale_helper.py").write_text(HELPER.format("math.sqrt(d)"))
         elif case == "module_removed":
             (self.exercises / file).unlink(missing_ok=True)
-        elif case == "state_at_import":
+        elif case in ("state_at_import", "state_in_function"):
             (self.exercises / file).write_text((self.exercises / file).read_text() + text)
         elif file:
             (self.exercises / file).write_text(text)
@@ -185,6 +189,26 @@ def test_the_edits_reading_the_source_misses_give_the_cold_grade_warm(folders):
         scores.append(cold["score"])
     # the edits matter: the broken helper, the module added and the state set at import each cost points
     assert scores[1] < scores[0] and scores[3] < scores[4] and scores[7] < scores[0]
+
+
+def test_state_a_function_leaves_in_the_worker_gives_the_cold_grade_warm(folders):
+    """leetcode.py's my_pow sets torch's default device when a LeetCode test calls it: in a cold grade the
+    encoding's later tests meet it.  Warm, the worker sees the change while that test runs (the encoding's
+    tests were about to be reused from a run without it), so the grade is made again reusing nothing; the
+    next edit reuses nothing either (the last run saw it), and once it is taken out a save reuses again."""
+    made, env = folders
+    folder = made["embedding-pe"]
+    folder.reset()
+    full = folder.grade(env)
+    warm, cold = step(folder, env, "embedding-pe", "leetcode.py", "state_in_function")
+    assert cold["score"] < full["score"]  # the state costs the encoding's tests points, cold and warm
+    assert not any(t.get("reused") for t in warm["tests"])
+    warm, cold = step(folder, env, "embedding-pe", "embedding.py", "bug_no_scale")  # while it is set
+    assert not any(t.get("reused") for t in warm["tests"])
+    step(folder, env, "embedding-pe", "leetcode.py", "fix")
+    step(folder, env, "embedding-pe", "embedding.py", "fix")
+    warm, _cold = step(folder, env, "embedding-pe", "", "save")
+    assert any(t.get("reused") for t in warm["tests"])
 
 
 @settings(max_examples=4, derandomize=True, deadline=None,

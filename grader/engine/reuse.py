@@ -20,7 +20,12 @@ Conservative on purpose:
   suites keep results and caches in, ``Artifacts``: one test wrote it, another read or wrote it; a
   test that read the whole dict shares every key) or a fixture wider than one test (its value made
   once, in whichever test came first) run again together: if one must, all of them do, in their
-  usual order.
+  usual order;
+* student code that leaves the worker's process changed, at import or inside a function a test calls
+  (torch's default device or dtype, grad mode, a name of torch or builtins replaced, the environment,
+  Python's random generator ...: runtime/server.py ``state_watch``, checked after every request), reaches
+  every later test of that worker whatever it read: a run where it happened reuses nothing, nor does the
+  next one (``state``), and a warm run that sees it happen grades again reusing nothing.
 
 Used only by a grade the warm daemon serves (grader/daemon/server.py): it hands its grader the store's
 name and a secret in the request (grader/sandbox/host.py ``reuse_store``), never through the environment,
@@ -44,7 +49,7 @@ from typing import Any
 from grader.core.source import read_digest, sources_of
 from grader.core.trees import tree_files
 
-SCHEMA = 3
+SCHEMA = 4  # 4: a run keeps the process state its student code changed (``state``)
 REUSABLE = ("passed", "failed")  # pytest outcomes kept; a verdict of the clock or a crash runs again
 # What lets a module read beyond the student modules it imports (a file anywhere, another module by name,
 # the worker's other modules): a test calling into a module that imports, names or calls any of these is
@@ -249,6 +254,10 @@ class Recorder:
         self._digests: dict[str, str] = {}  # source read -> its hash (the staging does not change in a run)
         self._installed: dict[str, bool] = {}  # module name -> whether the grader's environment has it
         self._effects: dict[str, bool] = {}  # staged .py -> whether importing it does more than define
+        # What student code left changed in a worker's process during this run, seen there after each
+        # request (torch's default device set inside a function a test calls): it reaches every later
+        # test of that worker, whatever the test read.
+        self.state: set[str] = set()
 
     def begin(self, nodeid: str, whole: bool, artifacts: dict, fixtures: list[str] | tuple = ()) -> None:
         """``fixtures``: the fixtures wider than one test it uses (their value may hold what another
@@ -289,6 +298,9 @@ class Recorder:
         for the running test as a read of that module, by its content (None while it does not exist)."""
         for note in notes:
             kind, _, name = note.partition(":")
+            if kind == "s":  # student code left this changed in the process (runtime/server.py state_watch)
+                self.state.add(name)
+                continue
             if kind == "f" and name.endswith(".py"):
                 kind, name = "m", name[: -len(".py")]
             if kind == "m" and name and self._maybe_student(name):
@@ -559,14 +571,17 @@ def _dumps(artifacts: dict) -> dict[str, str]:
 class Reuse:
     """The store of one folder's last warm grade, and what this run takes from it."""
 
-    def __init__(self, store: Store, key: str, recorder: Recorder) -> None:
+    def __init__(self, store: Store, key: str, recorder: Recorder, reuse_none: bool = False) -> None:
+        """``reuse_none``: take nothing from the store (a run graded again after a change of the process
+        state, engine/runner.py), only keep this run's results in it."""
         self.store, self.key, self.recorder = store, key, recorder
         self.previous: dict[str, Any] = {}
         self.others: list[dict[str, Any]] = []  # the runs kept under other keys (a check() of one task)
         runs = store.read().get("runs", [])
         if isinstance(runs, list):
             self.others = [r for r in runs if isinstance(r, dict) and r.get("key") != key]
-            self.previous = next((r for r in runs if isinstance(r, dict) and r.get("key") == key), {})
+            found = next((r for r in runs if isinstance(r, dict) and r.get("key") == key), {})
+            self.previous = {} if reuse_none else found
         self.reused: list[str] = []  # nodeids taken from the store, not run
 
     def choose(self, nodeids: list[str]) -> set[str]:
@@ -613,11 +628,14 @@ class Reuse:
 
     def _state_changed(self) -> bool:
         """Whether a student module runs code at import beyond defining names, now or in the last run
-        (`torch.set_default_device("meta")` at the top of leetcode.py): what it leaves in the worker
-        reaches every test that runs after it is imported, whatever that test read, and which tests
-        those are depends on which run (a reused test does not import it).  Then nothing is reused."""
-        if not isinstance(self.previous.get("files"), dict):
-            return True
+        (`torch.set_default_device("meta")` at the top of leetcode.py), or the last run saw student code
+        leave the worker's process changed (the same inside a function a test calls: Recorder.state):
+        what it leaves in the worker reaches every test that runs after it, whatever that test read, and
+        which tests those are depends on which run (a reused test does not call it).  Then nothing is
+        reused.  A change this run makes first is seen while it runs: the runner then grades again,
+        reusing nothing (engine/runner.py)."""
+        if not isinstance(self.previous.get("files"), dict) or self.previous.get("state"):
+            return True  # the last run saw student code change the process (Recorder.state): the same
         had = self.previous.get("effects", {})
         now = [n for n in self.recorder.files if n.endswith(".py")]
         return any(had.values()) or any(self.recorder.effects(n) for n in now)
@@ -668,7 +686,8 @@ class Reuse:
         try:
             files = self.recorder.files
             effects = {n: self.recorder.effects(n) for n in files if n.endswith(".py")}
-            run = {"key": self.key, "tests": tests, "artifacts": kept, "files": files, "effects": effects}
+            run = {"key": self.key, "tests": tests, "artifacts": kept, "files": files, "effects": effects,
+                   "state": sorted(self.recorder.state)}
             json.dumps(run, default=repr)
         except (TypeError, ValueError):
             return

@@ -47,8 +47,9 @@ def suite_paths(options: GradeOptions) -> list[tuple[str, Path]]:
 
 
 def run_suites(submission: Submission, options: GradeOptions, lesson: Lesson,
-               origin: Path | None = None) -> tuple[dict, GradingPlugin, list[str]]:
-    """``origin``: where the submission was read from; a warm re-grade reuses only its own results."""
+               origin: Path | None = None, reuse_none: bool = False) -> tuple[dict, GradingPlugin, list[str]]:
+    """``origin``: where the submission was read from; a warm re-grade reuses only its own results.
+    ``reuse_none``: a warm re-grade that reuses nothing (it still keeps its results for the next one)."""
     suites = suite_paths(options)
     # The worker sees no lesson's package (hidden suites, solutions), wherever it is installed; it gets
     # the graded lesson's probes as a copy (Lesson.probes).
@@ -57,10 +58,11 @@ def run_suites(submission: Submission, options: GradeOptions, lesson: Lesson,
     plugin = GradingPlugin(submission, lesson, policy, progress=options.progress,
                            public_seed=options.lesson if options.public_seed and not options.hidden else None)
     store = reuse.store_path(options.hidden)
+    recorder = None
     if store is not None:  # a warm re-grade (engine/reuse.py): only what changed runs again
-        reuse.ACTIVE = reuse.Recorder(submission.staging, reuse.submission_text(submission))
-        plugin.reuse = reuse.Reuse(store, reuse_key(options, lesson, plugin, origin), reuse.ACTIVE)
-        worker_client.TOUCHED = reuse.ACTIVE.touched  # what each test's student code reached, seen there
+        reuse.ACTIVE = recorder = reuse.Recorder(submission.staging, reuse.submission_text(submission))
+        plugin.reuse = reuse.Reuse(store, reuse_key(options, lesson, plugin, origin), recorder, reuse_none)
+        worker_client.TOUCHED = recorder.touched  # what each test's student code reached, seen there
     plugin.client.prestart()
     with tempfile.TemporaryDirectory(prefix="gk-report-") as tmp:
         report_file = Path(tmp) / "report.json"
@@ -108,6 +110,11 @@ def run_suites(submission: Submission, options: GradeOptions, lesson: Lesson,
         if not report_file.exists():
             raise RuntimeError(f"pytest did not run (exit {code}): {sink.getvalue()[-2000:]}")
         report = read_report(report_file, code)
+        if plugin.reused and recorder is not None and recorder.state:
+            # Student code that ran left the worker's process changed (inside a function: no run before
+            # saw it): the tests reused from runs without that change are not what a cold grade gives,
+            # where they run after it.  Grade again, everything run, as a cold grade does.
+            return run_suites(submission, options, lesson, origin, reuse_none=True)
         if plugin.reuse is not None:
             plugin.reuse.merge(report, plugin.artifacts_store, plugin.reused)
             if code in (0, 1):

@@ -86,6 +86,130 @@ def probe(name, view, args, kwargs):
 '''
 
 
+# torch's process-wide settings a call can leave changed, read through torch._C's own functions (C: nothing
+# a student replaced runs on the serve thread).  The random generator is not among them: the grader seeds it
+# before each test's first call (probe_seed).
+TORCH_SETTINGS = (
+    "get_default_dtype", "_get_default_device", "_len_torch_function_stack", "_len_torch_dispatch_stack",
+    "is_grad_enabled", "_is_fwd_grad_enabled", "is_inference_mode_enabled", "is_anomaly_enabled",
+    "_get_deterministic_algorithms", "_get_deterministic_algorithms_warn_only", "get_num_threads",
+    "get_num_interop_threads", "_get_float32_matmul_precision", "_get_cudnn_enabled", "_get_mkldnn_enabled",
+    "_get_cudnn_deterministic", "_get_cudnn_benchmark", "_get_deterministic_fill_uninitialized_memory",
+)
+
+
+def state_watch(torch: Any) -> Any:
+    """What student code may leave in the worker's process for every later test, whatever that test
+    reads (issue 49: `torch.set_default_device("meta")` inside a function a test calls): returns
+    ``(settings, reset, changed)``.  ``settings`` are C functions to call on the main thread, where
+    student code runs (torch keeps its modes and grad mode per thread); ``reset(values)`` takes the state
+    as it is (before any student code), ``changed(values)`` names what differs from it since.  A warm
+    re-grade reuses nothing from a run where something did (grader/engine/reuse.py).
+
+    Watched: torch's process-wide and main-thread settings (TORCH_SETTINGS), the names of torch,
+    torch.nn, its functional, init and optim modules, torch.utils._device (the default device), Tensor,
+    Parameter and every class of torch.nn and torch.optim (a method patched), builtins, math, os, sys,
+    random and warnings, and sys.modules (a name replaced or removed, not one added: a submodule imported
+    lazily adds one), the environment, the working folder, the import path, the recursion limit, the
+    threads left running, the garbage collector, the trace and profile functions, the handlers of a few
+    signals, and Python's and numpy's global random generators.
+    Only C functions and identity are used on what student code can reach, so none of its code runs on
+    the serve thread."""
+    import _random
+    import _thread
+    import builtins
+    import functools
+    import gc
+    import math
+    import operator
+    import os
+    import random
+    import signal
+    import sys
+    import warnings
+
+    names = ["the working folder", "the recursion limit", "the threads running", "the garbage collector",
+             "the trace function", "the profile function"]
+    settings: list[Any] = [os.getcwd, sys.getrecursionlimit, _thread._count, gc.isenabled, sys.gettrace,
+                           sys.getprofile]
+    for sig in ("SIGALRM", "SIGINT", "SIGTERM", "SIGUSR1", "SIGUSR2"):
+        if hasattr(signal, sig):
+            names.append(f"the {sig} handler")
+            settings.append(functools.partial(signal.getsignal, getattr(signal, sig)))
+    spaces: list[tuple[str, Any]] = [(m.__name__, vars(m))
+                                     for m in (builtins, math, os, sys, random, warnings)]
+    spaces.append(("sys.modules", sys.modules))  # a module stood in for (not one imported since)
+    if torch is not None:
+        for name in TORCH_SETTINGS:
+            if callable(getattr(torch._C, name, None)):
+                names.append(f"torch {name.strip('_')}")
+                settings.append(getattr(torch._C, name))
+        for name in ("nn", "nn.functional", "nn.init", "optim", "utils._device"):
+            module = torch
+            for part in name.split("."):
+                module = getattr(module, part, None)
+            if module is not None:
+                spaces.append((f"torch.{name}", vars(module)))
+        spaces.append(("torch", vars(torch)))
+        classes = [torch.Tensor, torch.nn.Parameter, *vars(torch.nn).values(), *vars(torch.optim).values()]
+        for cls in dict.fromkeys(c for c in classes if isinstance(c, type)):  # a method patched (forward)
+            spaces.append((cls.__name__, cls.__dict__))
+    environ = os.environ._data  # type: ignore[attr-defined]  # what os.environ writes through to
+    path = sys.path  # the list itself
+    generator, getstate = random._inst, _random.Random.getstate
+    numpy = sys.modules.get("numpy")
+    legacy = getattr(getattr(getattr(numpy, "random", None), "mtrand", None), "_rand", None)
+    is_not = operator.is_not
+    plain = (int, bool, float, str, type(None), *([torch.dtype] if torch is not None else []))
+    base: dict[str, Any] = {}
+
+    def reset(values: tuple) -> None:
+        base["settings"] = values
+        # What each name is now, in the namespace's order (held: identity is compared).  A name added
+        # since comes after them; one replaced keeps its place, one removed shifts the rest.
+        base["spaces"] = [tuple(ns.values()) for _, ns in spaces]
+        base["environ"] = tuple(environ.values())  # by identity, in order, as the namespaces
+        base["path"] = tuple(path)
+        base["random"] = getstate(generator)
+        base["numpy"] = _numpy_state(legacy)
+
+    def differs(now: Any, was: Any) -> bool:
+        """By value for plain values only, else by identity: no student __eq__ or __hash__ runs here."""
+        if now is was:
+            return False
+        kind = type(now)
+        return kind is not type(was) or not any(kind is p for p in plain) or now != was
+
+    def changed(values: tuple) -> list[str]:
+        out = [name for name, now, was in zip(names, values, base["settings"], strict=True)
+               if differs(now, was)]
+        for (name, ns), held in zip(spaces, base["spaces"], strict=True):
+            if len(ns) < len(held) or any(map(is_not, ns.values(), held)):
+                out.append(f"the names of {name}")
+        if len(environ) != len(base["environ"]) or any(map(is_not, environ.values(), base["environ"])):
+            out.append("the environment")
+        if len(path) != len(base["path"]) or any(map(is_not, path, base["path"])):
+            out.append("the import path")
+        if getstate(generator) != base["random"]:
+            out.append("Python's random generator")
+        if _numpy_state(legacy) != base["numpy"]:
+            out.append("numpy's random generator")
+        return out
+
+    return tuple(settings), reset, changed
+
+
+def _numpy_state(legacy: Any) -> Any:
+    """numpy's legacy global generator's state as bytes (numpy's own C methods), or None."""
+    if legacy is None:
+        return None
+    try:
+        kind, keys, pos, has_gauss, gauss = legacy.get_state(legacy=True)
+        return (kind, keys.tobytes(), pos, has_gauss, gauss)
+    except Exception:  # noqa: BLE001 - no numpy generator to watch
+        return None
+
+
 def make_server(runtime: dict, sub_dir: str) -> Any:
     """Build the serve loop; returns ``(begin, take)``: begin(sock), then run what ``take`` hands out
     on the main thread until it hands out None (worker.py does, in C)."""
@@ -94,6 +218,7 @@ def make_server(runtime: dict, sub_dir: str) -> Any:
     import functools
     import gc
     import importlib
+    import operator
     import types
 
     protocol, guard = runtime["protocol"], runtime["guard"]
@@ -275,6 +400,9 @@ def make_server(runtime: dict, sub_dir: str) -> Any:
 
     set_trusted = None
     touched: set[str] = set()  # the guard's notes of the modules and files student code reached
+    # What student code left in the process for every later test (state_watch): noted with each reply.
+    settings, reset_state, state_changed = state_watch(runtime["modules"].get("torch"))
+    call_each = functools.partial(map, operator.call)
 
     def serve(sock: Any, done: Any) -> None:
         try:
@@ -291,6 +419,11 @@ def make_server(runtime: dict, sub_dir: str) -> Any:
                 except BaseException as exc:  # SystemExit and KeyboardInterrupt from student code too
                     out = []
                     reply = {"ok": False, "error": describe(exc)}
+                try:  # the settings read where student code runs: torch keeps some per thread
+                    now = on_main(lambda ns: partial(tuple, call_each(settings)))
+                    touched.update(f"s:{what}" for what in state_changed(now))
+                except BaseException:  # noqa: BLE001 - what it could not read counts as changed
+                    touched.add("s:the process state")
                 if touched:  # what student code reached meanwhile (guard.py): a warm re-grade's reuse
                     notes = []
                     while touched:  # pop, not a copy: a student thread may still be adding
@@ -311,9 +444,13 @@ def make_server(runtime: dict, sub_dir: str) -> Any:
         ready.acquire()
         box: list = []
 
+        based = _thread.allocate_lock()
+        based.acquire()
+
         def run() -> None:
             box.append(_thread.get_ident())
             ready.release()
+            based.acquire()  # the state as student code finds it is taken (below) before any request
             serve(sock, partial(tasks.put, None))
 
         _thread.start_new_thread(run, ())
@@ -321,5 +458,7 @@ def make_server(runtime: dict, sub_dir: str) -> Any:
         set_trusted = guard["install"](box[0], runtime["trusted_roots"], touched, sub_dir)
         runtime.clear()
         gc.collect()  # earlier namespaces' classes, if any, are gone before any student code
+        reset_state(tuple(call_each(settings)))  # on the main thread, as each request's
+        based.release()
 
     return begin, tasks.get

@@ -38,6 +38,7 @@ from typing import Any
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x00020000, 0x04000000, 0x08000000
 CLONE_NEWPID, CLONE_NEWNET = 0x20000000, 0x40000000
 PR_SET_PDEATHSIG = 1
+MADV_DONTNEED = 4
 
 
 def _load(path: str, name: str) -> dict:
@@ -135,6 +136,46 @@ def host(fds: list[int]) -> int:
     return int(importlib.import_module(payload["module"]).hosted(payload, channel))
 
 
+def release_file_pages() -> int:
+    """Unmap from this process the library pages it touched only while importing torch; the bytes of the
+    mappings let go.
+
+    Importing torch and the warm-up fault in about 300 MiB of its libraries' code and read-only data
+    (libcublasLt, libnvrtc, libtriton...: mostly their initialisers), which then count in the zygote's
+    RSS for as long as it lives, though the idle zygote only waits and forks.  Its forks never inherit
+    those mappings' pages (the kernel does not copy page tables of file mappings no fork wrote to): a
+    worker or grader maps each page it runs from the page cache again whether the zygote holds it or
+    not.  Only mappings that can hold nothing of this process are let go: a private file mapping,
+    not writable, with no page of its own (``Anonymous: 0``); MADV_DONTNEED there drops the mapping
+    of clean file pages, which stay in the page cache and come back on the next touch."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+        with open("/proc/self/smaps", encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+    except (OSError, AttributeError):
+        return 0
+    released = 0
+    mapping: list | None = None  # [start, end, perms, path, anonymous kB]
+    for line in [*text.splitlines(), "end-of-maps"]:
+        head = line.split(None, 5)
+        if head and head[0] == "Anonymous:" and mapping is not None:
+            mapping[4] = int(head[1])
+        elif head and (line == "end-of-maps" or ("-" in head[0] and not head[0].endswith(":"))):
+            if mapping is not None:
+                start, end, perms, path, anonymous = mapping
+                if (path.startswith("/") and not path.endswith("(deleted)") and perms[1] == "-"
+                        and perms[3] == "p" and anonymous == 0
+                        and libc.madvise(start, end - start, MADV_DONTNEED) == 0):
+                    released += end - start
+            if line != "end-of-maps":
+                low, high = (int(x, 16) for x in head[0].split("-"))
+                mapping = [low, high, head[1], head[5].strip() if len(head) > 5 else "", None]
+    return released
+
+
 def _early_host(starter: socket.socket) -> int | None:
     """Fork the grader if the starter has asked for one already; its pid."""
     if not select.select([starter], [], [], 0)[0]:
@@ -186,9 +227,13 @@ def main() -> None:
     watching: dict[int, tuple[int, socket.socket]] = {}  # pidfd -> (launcher pid, its grader)
     if early is not None:
         watching[os.pidfd_open(early)] = (early, starter)
+    released = False
     while True:
         waiting: list[socket.socket | int] = [listener, *conns, *watching]
         ready, _, _ = select.select(waiting, [], [], 5.0)
+        if not ready and not released:  # idle a first time: a warm daemon's zygote, a long grade's
+            release_file_pages()
+            released = True
         for fd in [f for f in ready if isinstance(f, int)]:
             pid, conn = watching.pop(fd)
             os.close(fd)
