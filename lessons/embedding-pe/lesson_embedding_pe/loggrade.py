@@ -137,8 +137,11 @@ def notebook_log(cells: list[tuple[int, str]]) -> tuple[str, list[tuple[int, int
     return "\n\n".join(text for _, text in kept), starts
 
 
-def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview | None:
-    """Review the submission's log (milliseconds); the review goes to results.json."""
+def review_submission(submission: Any, artifacts: dict[str, Any], student: Any = None) -> LogReview | None:
+    """Review the submission's log; the review goes to results.json. With ``student`` (the suites'
+    fixture), each logged practice function is run in the worker at growing n, counted (costmeter.py),
+    and the log's complexity claims are held to those counts (a second or two); without, to the code as
+    read."""
     text = getattr(submission, "log_text", None)
     cells = getattr(submission, "notebook_markdown", None)
     in_notebook = text is None and bool(getattr(submission, "notebook", False))
@@ -148,7 +151,8 @@ def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview |
         text, starts = found if found else (None, [])
     unsolved = coverage.unsolved(dict(getattr(submission, "sources", None) or {}))
     sources = dict(getattr(submission, "sources", None) or {})
-    review = review_log(text, unsolved=unsolved, sources=sources) if text is not None else None
+    measure = _measurer(student, sources, unsolved) if student is not None else None
+    review = review_log(text, unsolved=unsolved, sources=sources, measure=measure) if text is not None else None
     if review is not None and starts:
         review = NotebookLogReview(**vars(review), cells=starts)
         _in_cells(review)
@@ -178,6 +182,27 @@ def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview |
     others = [e for e in artifacts.get("at_submission") or [] if e.get("task") != TASK]
     artifacts["at_submission"] = others + at_submission(review)
     return review
+
+
+def _measurer(student: Any, sources: dict[str, str], unsolved: dict[str, str] | None) -> Any:
+    """Practice function -> its Measurement, each run once in the worker (never here); a function the
+    code leaves unsolved is not run."""
+    from lesson_embedding_pe import costmeter
+
+    done: dict[str, costmeter.Measurement] = {}
+
+    def measure(function: str) -> costmeter.Measurement:
+        if function not in done:
+            if unsolved and function in unsolved:
+                done[function] = costmeter.Measurement(function, why=(
+                    "the function is not written yet", "함수가 아직 작성되지 않음"))
+            else:
+                # the whole module: the function's helpers are counted too
+                source = sources.get(coverage.PRACTICE_MODULE) or sources.get("notebook")
+                done[function] = costmeter.measure(student, coverage.PRACTICE_MODULE, function, source)
+        return done[function]
+
+    return measure
 
 
 def group_findings(review: LogReview, group: Group, problem: int) -> list[Any]:
