@@ -183,11 +183,13 @@ class Measurement:
                 "why": list(self.why) if self.why else None}
 
 
-def measure(student: Any, module: str, function: str, source: str | None, timeout: float = 60.0) -> Measurement:
+def measure(student: Any, module: str, function: str, source: str | None,
+            timeout: float = 60.0) -> Measurement:
     """Run ``function`` of the student's ``module`` in the worker at growing sizes, counted (probes.py);
     never here. A function that cannot be measured says why, and its claims are read from the code."""
     if function not in MEASURED:
-        return Measurement(function, why=("its input does not grow without bound", "입력 크기가 한정되어 있음"))
+        return Measurement(function, why=("its input does not grow without bound",
+                                          "입력 크기가 한정되어 있음"))
     counted = counted_source(source or "")
     if counted is None:
         return Measurement(function, why=("the code does not parse", "코드를 읽을 수 없음"))
@@ -260,9 +262,11 @@ def judge_series(claim: Complexity, series: str, points: list[tuple[int, int]]) 
     slack = _SLACK[series]
     flat = last <= 1.25 * first + slack
     like = _grows_like(points, slack)
-    if not claim.variables:  # O(1): bounded. Deterministic counts that keep growing are not
-        grows = all(b >= a for (_, a), (_, b) in zip(points, points[1:], strict=False))
-        if last >= 2 * first + slack and grows and last > points[-2][1]:
+    if not claim.variables:  # O(1): bounded. Deterministic counts that rise at every size and keep rising
+        counts = [c for _, c in points]
+        rising = all(b > a for a, b in zip(counts[-4:], counts[-3:], strict=False))
+        grows = all(b >= a for a, b in zip(counts, counts[1:], strict=False))
+        if grows and rising and last >= first + 3 * slack:
             return Judgement(OVER, series, tuple(points), like)
         return Judgement(FITS if flat else BETWEEN, series, tuple(points), like)
     if flat:  # counts that do not grow refute no growing bound: whether it is loose is the code's to say
@@ -320,9 +324,11 @@ def shown(j: Judgement, found: Measurement) -> tuple[str, str]:
     picks += [n for n in (j.points[-2][0], j.points[-1][0]) if n not in picks][-1:]
     picks = sorted(set(picks))
     unit_en, unit_ko = _UNIT[j.series]
-    en = [f"n = {n:,} → {points[n]:,} {unit_en}" if j.series != "depth" else f"n = {n:,} → {unit_en} {points[n]:,}"
+    # '1,001 steps', 'recursion depth 801'; '1,001단계', '재귀 깊이 801'
+    depth = j.series == "depth"
+    en = [f"n = {n:,} → " + (f"{unit_en} {points[n]:,}" if depth else f"{points[n]:,} {unit_en}")
           for n in picks]
-    ko = [f"n = {n:,} → {points[n]:,}{unit_ko}" if j.series == "steps" else f"n = {n:,} → {unit_ko} {points[n]:,}"
+    ko = [f"n = {n:,} → " + (f"{points[n]:,}{unit_ko}" if j.series == "steps" else f"{unit_ko} {points[n]:,}")
           for n in picks]
     stopped = next((r for r in found.runs if r.status == "recursion"), None)
     if stopped is not None and j.series in ("depth", "steps"):

@@ -59,7 +59,8 @@ PUBLIC_GROUPS = (
 )
 HIDDEN_GROUPS = (
     Group("catalog", ("time", "space"), ("complexity_worse", "complexity_inconsistent"), 0.5,
-          "complexities agree with the best known approaches", "복잡도가 알려진 방법과 맞는지"),
+          "complexities agree with what your code does (run and counted) and the known approaches",
+          "복잡도가 코드가 실제로 하는 일(실행해 센 결과)·알려진 방법과 맞는지"),
     # the review's own words state this deduction ("(-0.5)"): one number for both
     Group("task_fit", ("problem", "difficulty"), ("not_medium", "not_math", "duplicate_problem"),
           TASK_FIT_PENALTY,
@@ -152,7 +153,8 @@ def review_submission(submission: Any, artifacts: dict[str, Any], student: Any =
     unsolved = coverage.unsolved(dict(getattr(submission, "sources", None) or {}))
     sources = dict(getattr(submission, "sources", None) or {})
     measure = _measurer(student, sources, unsolved) if student is not None else None
-    review = review_log(text, unsolved=unsolved, sources=sources, measure=measure) if text is not None else None
+    review = (review_log(text, unsolved=unsolved, sources=sources, measure=measure)
+              if text is not None else None)
     if review is not None and starts:
         review = NotebookLogReview(**vars(review), cells=starts)
         _in_cells(review)

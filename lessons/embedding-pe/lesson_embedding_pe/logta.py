@@ -25,12 +25,15 @@ SAW_CHARS = 800  # a problem's section quoted for a field the reader could not f
 # What the reader was unsure of -> the finding it would have given were it sure. An unsure claim about the
 # approach (the complexity holds for some of the approaches the log may name) is a catalog check's.
 # A claim held back from the catalog (amortized, a variable the log does not define) is the catalog's too;
-# a problem the reader cannot identify is the task-fit check's (its difficulty went unchecked).
+# a problem the reader cannot identify is the task-fit check's (its difficulty went unchecked); a claim the
+# measured counts neither fit nor clearly contradict (costmeter.py) is the catalog's.
 _SURE = {"unsure_approach": "complexity_inconsistent", "unsure_amortized": "complexity_inconsistent",
-         "unsure_undefined_variable": "complexity_inconsistent", "unsure_unknown_problem": "not_medium"}
+         "unsure_undefined_variable": "complexity_inconsistent", "unsure_unknown_problem": "not_medium",
+         "unsure_measured": "complexity_inconsistent"}
 # each such check's key says which question the TA answers beside the field's own
 _TAIL = {"unsure_approach": "/approach", "unsure_amortized": "/approach",
-         "unsure_undefined_variable": "/approach", "unsure_unknown_problem": "/which"}
+         "unsure_undefined_variable": "/approach", "unsure_unknown_problem": "/which",
+         "unsure_measured": "/measured"}
 
 
 def _group_of(code: str, field: str) -> str | None:

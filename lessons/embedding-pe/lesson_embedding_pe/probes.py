@@ -225,7 +225,8 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
     def leave() -> None:
         state["depth"] -= 1
 
-    home.update(_gk_loop=loop, _gk_tick=tick, _gk_enter=enter, _gk_exit=leave, _gk_elems=elems, _gk_made=elems)
+    home.update(_gk_loop=loop, _gk_tick=tick, _gk_enter=enter, _gk_exit=leave, _gk_elems=elems,
+                _gk_made=elems)
     exec(compile(counted, "<leetcode.py, counted>", "exec"), home)
     fn = home[function]
     out = []
@@ -245,7 +246,8 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
         finally:
             peak = tracemalloc.get_traced_memory()[1] - base
             tracemalloc.stop()
-        out.append({"steps": state["steps"], "depth": state["deepest"], "peak": max(peak, 0), "status": status})
+        out.append({"steps": state["steps"], "depth": state["deepest"], "peak": max(peak, 0),
+                    "status": status})
         if status != "ok" or state["steps"] >= stop_after:
             break
     return out

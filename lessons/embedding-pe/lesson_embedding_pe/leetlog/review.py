@@ -22,7 +22,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from grader.core.lang import particle
-
 from lesson_embedding_pe import costmeter
 from lesson_embedding_pe.costmeter import Measurement
 
@@ -539,11 +538,12 @@ def _held_to_code(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], qu
         return True
     label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
     numbers_en, numbers_ko = costmeter.shown(judged, found)
+    ran_ko = f"{particle(p.function or '', '을')} 입력을 키워 가며 실행해 세어"
     like = f"O({judged.grows_like})" if judged.grows_like else None
     if judged.verdict == costmeter.BETWEEN:
         ctx.add(UNSURE, "unsure_measured", name, quote.line,
-                f"문제 {ctx.k}: {particle(p.function or '', '을')} 입력을 키워 가며 실행해 세어 본 결과({numbers_ko})가 {label_ko} "
-                f"{particle(quote.ko, '와')} 맞는지 분명하지 않습니다. {TA_KO}",
+                f"문제 {ctx.k}: {ran_ko} 본 결과({numbers_ko})가 {label_ko} {particle(quote.ko, '와')} "
+                f"맞는지 분명하지 않습니다. {TA_KO}",
                 f"Problem {ctx.k}: {p.function}, run on growing inputs and counted ({numbers_en}), neither "
                 f"clearly fits nor clearly contradicts the {label_en} {quote.en}. {TA_EN}")
         return True
@@ -552,12 +552,11 @@ def _held_to_code(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], qu
     grows_ko = f"{like}처럼 늘어나 {particle(quote.written, '이')} 허용하는 것보다 빠릅니다" if like else (
         f"{particle(quote.written, '이')} 허용하는 것보다 빠르게 늘어납니다")
     ctx.add("warning", "complexity_inconsistent", name, quote.line,
-            f"문제 {ctx.k}: {label_ko} {particle(quote.ko, '은')} 코드와 맞지 않습니다. {particle(p.function or '', '을')} 입력을 "
-            f"키워 가며 실행해 세어 보니 {numbers_ko}: {grows_ko}. 코드의 반복 횟수, 재귀 깊이, 배열 크기를 "
-            "다시 세어 보세요.",
-            f"Problem {ctx.k}: your code does not meet the {label_en} {quote.en}. {p.function}, run on growing "
-            f"inputs and counted: {numbers_en}; {grows_en}. Recount the loop iterations, recursion depth and "
-            "array sizes of your code.")
+            f"문제 {ctx.k}: {label_ko} {particle(quote.ko, '은')} 코드와 맞지 않습니다. {ran_ko} 보니 "
+            f"{numbers_ko}: {grows_ko}. 코드의 반복 횟수, 재귀 깊이, 배열 크기를 다시 세어 보세요.",
+            f"Problem {ctx.k}: your code does not meet the {label_en} {quote.en}. {p.function}, run on "
+            f"growing inputs and counted: {numbers_en}; {grows_en}. Recount the loop iterations, recursion "
+            "depth and array sizes of your code.")
     return False
 
 
