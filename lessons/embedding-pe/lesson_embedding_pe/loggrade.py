@@ -36,6 +36,7 @@ class Group:
     en: str
     ko: str
     also: tuple[str, ...] = ()  # finding codes that fail the group besides those ``codes`` selects
+    parts: int = 1  # how many fields share its points equally (what one of them is worth to a TA's take)
 
 
 # Points mirror the review's rubric: 0.25 per field, 0.25 per Big-O that parses,
@@ -46,11 +47,11 @@ PUBLIC_GROUPS = (
     Group("problem", ("problem", "difficulty"), None, 0.5,
           "names the problem and its difficulty, a problem your leetcode.py solves (or the log says why not)",
           "문제와 난이도를 적었는지, leetcode.py로 푼 문제인지(아니면 그 이유를 적었는지)",
-          also=("not_in_code",)),
+          also=("not_in_code",), parts=2),
     Group("approach", ("first_idea", "final_approach"), None, 0.5,
-          "first idea and final approach", "처음 아이디어와 최종 접근"),
+          "first idea and final approach", "처음 아이디어와 최종 접근", parts=2),
     Group("complexity", ("time", "space"), None, 1.0,
-          "time and space complexity as Big-O, each with a reason", "시간·공간복잡도(Big-O와 이유)"),
+          "time and space complexity as Big-O, each with a reason", "시간·공간복잡도(Big-O와 이유)", parts=2),
     Group("went_wrong", ("what_went_wrong",), None, 0.25,
           "what went wrong, or could have", "틀린 이유(또는 틀릴 수 있었던 곳)"),
     Group("solved", ("solved", "redo_date"), None, 0.25,
@@ -60,7 +61,7 @@ PUBLIC_GROUPS = (
 HIDDEN_GROUPS = (
     Group("catalog", ("time", "space"), ("complexity_worse", "complexity_inconsistent"), 0.5,
           "complexities agree with what your code does (run and counted) and the known approaches",
-          "복잡도가 코드가 실제로 하는 일(실행해 센 결과)·알려진 방법과 맞는지"),
+          "복잡도가 코드가 실제로 하는 일(실행해 센 결과)·알려진 방법과 맞는지", parts=2),
     # the review's own words state this deduction ("(-0.5)"): one number for both
     Group("task_fit", ("problem", "difficulty"), ("not_medium", "not_math", "duplicate_problem"),
           TASK_FIT_PENALTY,

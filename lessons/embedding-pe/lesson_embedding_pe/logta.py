@@ -39,11 +39,25 @@ _TAIL = {"unsure_approach": "/approach", "unsure_amortized": "/approach",
 def _group_of(code: str, field: str) -> str | None:
     """The group (loggrade's rubric) a sure finding of ``code`` on ``field`` would have failed: the
     test the unsure one passed provisionally."""
+    group = _group(code, field)
+    return group.name if group is not None else None
+
+
+def _group(code: str, field: str) -> Any:
     from lesson_embedding_pe.loggrade import HIDDEN_GROUPS, PUBLIC_GROUPS
 
     sure = _SURE.get(code, code.removeprefix("unsure_"))
-    return next((g.name for g in (*PUBLIC_GROUPS, *HIDDEN_GROUPS) if field in g.fields
+    return next((g for g in (*PUBLIC_GROUPS, *HIDDEN_GROUPS) if field in g.fields
                  and (sure in g.codes if g.codes is not None else sure not in _SURE.values())), None)
+
+
+def part_points(code: str, field: str) -> float | None:
+    """What a TA's take on this part takes: the field's share of its group (problem 2's space: half of
+    the complexity test); the whole group where the reader placed none of the problem's text."""
+    group = _group(code, field)
+    if group is None:
+        return None
+    return group.points if code == "unsure_unplaced" else round(group.points / group.parts, 4)
 
 
 def check_key(finding: Mapping[str, Any]) -> str:
@@ -83,7 +97,8 @@ def ta_checks(results: Mapping[str, Any]) -> Sequence[TACheck]:
         if not isinstance(f, Mapping) or f.get("severity") != "unsure" or not f.get("field"):
             continue
         k, field = int(f.get("problem") or 0), str(f["field"])
-        group = _group_of(str(f.get("code", "")), field)
+        code = str(f.get("code", ""))
+        group = _group_of(code, field)
         mine = tuple(t for t in tests if group and t.endswith(f"[problem{k}-{group}]"))
         start, section = _section(source, starts, k)
         line = f.get("line") if isinstance(f.get("line"), int) else None
@@ -96,5 +111,5 @@ def ta_checks(results: Mapping[str, Any]) -> Sequence[TACheck]:
             ko=f"{LOG_NAME}: {_for_ta(str(f.get('message_ko', '')), TA_KO)}",
             saw=saw, hash=section_hash("\n".join(section)), line=line if own else start, document=LOG_NAME,
             part_en=f"problem {k}, '{LABELS_EN.get(field, field)}'",
-            part_ko=f"문제 {k}의 '{LABELS_KO.get(field, field)}'"))
+            part_ko=f"문제 {k}의 '{LABELS_KO.get(field, field)}'", points=part_points(code, field)))
     return out
