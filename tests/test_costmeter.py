@@ -147,7 +147,7 @@ def test_issue_cases_get_a_tas_verdict_from_the_measured_code() -> None:
     roman = _review("roman_tables")
     assert roman.points == MAX_POINTS and _sure(roman) == []
     assert roman.problems[0].held_by == {"time": "code", "space": "code"}
-    assert roman.measured["int_to_roman"]["why"][0] == "its input does not grow without bound"
+    assert roman.measured["int_to_roman"]["why"][0] == "num is at most 3,999 on LeetCode"
 
 
 def test_counts_between_fitting_and_contradicting_go_to_a_ta_and_take_nothing() -> None:

@@ -36,6 +36,11 @@ MEASURED: dict[str, Callable[[int], list[Any]]] = {
     "my_pow": lambda n: [1.000001, n],  # x near 1: no overflow at any n, and no shortcut for x == 1
     "count_primes": lambda n: [n],
 }
+# Why the others are not measured (en, ko): their claims are read from the code.
+UNMEASURED = {
+    "int_to_roman": ("num is at most 3,999 on LeetCode", "LeetCode에서 num은 3,999 이하"),
+    "is_happy": ("its steps do not grow with n", "단계 수가 n에 따라 늘지 않음"),
+}
 SIZES = (100, 200, 400, 800, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000, 256_000)
 STOP_AFTER = 100_000  # steps: the next size (double) is not run once a call took this many
 BUDGET = 3_000_000  # steps: a call that takes more is stopped there (the series ends with it)
@@ -188,8 +193,8 @@ def measure(student: Any, module: str, function: str, source: str | None,
     """Run ``function`` of the student's ``module`` in the worker at growing sizes, counted (probes.py);
     never here. A function that cannot be measured says why, and its claims are read from the code."""
     if function not in MEASURED:
-        return Measurement(function, why=("its input does not grow without bound",
-                                          "입력 크기가 한정되어 있음"))
+        return Measurement(function, why=UNMEASURED.get(function, ("it is not a practice function",
+                                                                    "연습 함수가 아님")))
     counted = counted_source(source or "")
     if counted is None:
         return Measurement(function, why=("the code does not parse", "코드를 읽을 수 없음"))
@@ -201,8 +206,11 @@ def measure(student: Any, module: str, function: str, source: str | None,
         kind = type(exc).__name__
         return Measurement(function, why=(f"the function could not be run ({kind})",
                                           f"함수를 실행하지 못함({kind})"))
-    runs = [Run(int(c[-1]), int(r["steps"]), int(r["depth"]), int(r["peak"]), str(r["status"]))
-            for c, r in zip(calls, raw, strict=False)]
+    try:  # the worker's answer, read as numbers
+        runs = [Run(int(c[-1]), int(r["steps"]), int(r["depth"]), int(r["peak"]), str(r["status"]))
+                for c, r in zip(calls, raw, strict=False)]
+    except (TypeError, KeyError, ValueError):
+        return Measurement(function, why=("the worker's counts could not be read", "측정값을 읽지 못함"))
     found = Measurement(function, runs)
     if not found.usable:
         last = runs[-1].status if runs else "none"

@@ -523,7 +523,8 @@ def _held_to_code(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], qu
         ctx.measured[p.function or ""] = found.to_dict()
     claim = _renamed(parsed[0], size_name(p.function, function_source(ctx.sources, p.function))) \
         if p.function else parsed[0]
-    judged = costmeter.judge(claim, name, found) if found is not None else None
+    # only a claim in the size itself is compared with counts at growing n ('O(log x)' is about x)
+    judged = costmeter.judge(claim, name, found) if found is not None and claim.variables <= {"n"} else None
     if judged is None or judged.verdict == costmeter.UNDER:
         ctx.held_by[name] = "code" if function_source(ctx.sources, p.function or "") else "catalog"
         first = len(ctx.findings)
