@@ -103,6 +103,7 @@ if TYPE_CHECKING:  # the report names below, for the type checker only: at run t
     from grader.report.render import environment
     from grader.report.svg_chart import Bars, Line, bar_chart, line_chart
     from grader.report.table_figure import two_tables
+    from grader.report.view import task_score
 
 # Report code, loaded on first use (PEP 562): name -> the module that defines it.
 _REPORT = {
@@ -114,6 +115,7 @@ _REPORT = {
     "environment": "grader.report.render",
     "record_of": "grader.report.records",
     "pending": "grader.report.pending",
+    "task_score": "grader.report.view",
 }
 
 
@@ -147,5 +149,5 @@ __all__ = [
     "StudentProblem", "StudentRaised", "NotAttempted", "MissingName",
     # report side, loaded on first use (_REPORT): import these inside a report hook
     "two_tables", "line_chart", "bar_chart", "Line", "Bars", "colour", "data_uri", "translate", "environment",
-    "record_of", "pending",
+    "record_of", "pending", "task_score",
 ]

@@ -67,7 +67,8 @@ def test_an_unsure_log_part_costs_nothing_and_reaches_the_ta(graded: tuple[Path,
     # the lesson declares it to the kit (results.json ta_checks): the test it passed, what the reader saw
     [check] = results["ta_checks"]
     assert check["key"] == "problem1/time" and check["task"] == "leetcode_log"
-    assert check["tests"] == ["public/test_log.py::test_log[problem1-complexity]"] and check["points"] == 1.0
+    # the part is the time complexity: half the test of time and space (its points, a take's most)
+    assert check["tests"] == ["public/test_log.py::test_log[problem1-complexity]"] and check["points"] == 0.5
     assert "log n time" in check["saw"] and check["hash"]
     html = (out / "bob" / "feedback.html").read_text(encoding="utf-8")
     assert "A TA will read 1 part(s) of your log" in html and "a TA reads this" in html
@@ -100,15 +101,23 @@ def test_a_ta_decides_in_grade_review_and_the_decision_is_bound_to_the_part(
 
     assert _cli("review", str(out), "bob", "--check", "problem1/time", "--take", "--reason", REASON)[0] == 0
     final = _results(out)["final"]
-    assert final["total"] == before - 1.0 and final["checks"]["problem1/time"]["decision"] == "take"
+    # the take takes that part only: the space complexity's half of the test stays
+    assert final["total"] == before - 0.5 and final["checks"]["problem1/time"]["decision"] == "take"
     [step] = final["steps"]  # the reason the student reads beside their total, in both languages
-    assert step["en"] == f"a TA read LEETCODE_LOG.md, problem 1, 'Time complexity': -1 taken: {REASON}"
-    assert step["ko"].startswith("조교가 LEETCODE_LOG.md, 문제 1의 '시간복잡도' 부분을 읽고 -1점 감점")
+    assert step["en"] == f"a TA read LEETCODE_LOG.md, problem 1, 'Time complexity': -0.5 taken: {REASON}"
+    assert step["ko"].startswith("조교가 LEETCODE_LOG.md, 문제 1의 '시간복잡도' 부분을 읽고 -0.5점 감점")
     md = (out / "bob" / "feedback.md").read_text(encoding="utf-8")
-    assert REASON in md and "took 1 point(s)" in md
+    assert REASON in md and "took 0.5 point(s)" in md
     assert "A TA will read 1 part(s)" not in md  # one verdict: the page no longer says nothing is taken
+    # every page tells the same story: the log's points, its breakdown, what to fix, summary.txt
+    maximum = _results(out)["max_score"]
+    assert f"Log points: **{before - 0.5:g} / {maximum:g}**" in md
+    assert "| problem 1: time and space complexity as Big-O, each with a reason | 0.5 / 1 |" in md
+    assert "Nothing to fix" not in md and "took 0.5 point(s) (the reason is above): fix that part" in md
+    summary = (out / "bob" / "summary.txt").read_text(encoding="utf-8")
+    assert f"{before - 0.5:g} / {maximum:g}" in summary and "Nothing to fix" not in summary
     book = list(csv.DictReader(io.StringIO((out / "gradebook.csv").read_text(encoding="utf-8-sig"))))
-    assert float(book[0]["total"]) == before - 1.0 and float(book[0]["adjustment"]) == -1.0
+    assert float(book[0]["total"]) == before - 0.5 and float(book[0]["adjustment"]) == -0.5
     [row] = read_reviews(out / REVIEWS)
     judged = _results(out)["ta_checks"][0]["hash"]
     assert (row.check, row.decision, row.hash) == ("problem1/time", "take", judged)

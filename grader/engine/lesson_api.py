@@ -116,7 +116,9 @@ class TACheck:
     """A check the lesson passed only provisionally: its reader was not sure, so a TA reads that part.
 
     It costs nothing until a TA decides (``grade review DIR ID --check KEY --confirm|--take``): taking
-    its points takes those ``tests`` earned. ``hash`` binds the decision to the content it judged (a
+    its points takes what its part is worth (``points``) of what those ``tests`` earned, so a take on one
+    part of a test that covers several (a problem's space, in a test of its time and space) leaves the
+    others' points. ``hash`` binds the decision to the content it judged (a
     hash of the part's text): when the student changes that part, the decision is void and said so."""
 
     key: str  # stable across reruns of the same submission ("problem1/time"): what a decision names
@@ -130,6 +132,7 @@ class TACheck:
     document: str | None = None  # the graded document it reads, when not the code
     part_en: str = ""  # the part as the student reads it ("problem 1's time complexity"); "": the key
     part_ko: str = ""
+    points: float | None = None  # what this part is worth; None: all its tests earned
 
 
 class _Hooks:

@@ -1,8 +1,9 @@
 """The checks a lesson passed only provisionally (``GradeHooks.ta_checks``), as results.json ``ta_checks``.
 
-Each entry is a ``TACheck`` with ``points``: what its provisionally passed tests earned, the most a TA
-who takes them can take. Everything downstream (``grade review``, the class model, Gradescope's
-instructor view) reads these entries and never the lesson: the kit names no lesson.
+Each entry is a ``TACheck`` with ``points``: what a TA who takes it takes, its part's worth (the lesson's
+``TACheck.points``) and never more than its provisionally passed tests earned. Everything downstream
+(``grade review``, the class model, Gradescope's instructor view) reads these entries and never the
+lesson: the kit names no lesson.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ def ta_checks_of(lesson: Lesson, results: Mapping[str, Any]) -> list[dict[str, A
             continue
         entry = asdict(c)
         entry["tests"] = [t for t in c.tests if t in earned]
-        entry["points"] = round(sum(earned[t] for t in entry["tests"]), 4)
+        tests_earned = round(sum(earned[t] for t in entry["tests"]), 4)
+        entry["points"] = tests_earned if c.points is None else round(min(c.points, tests_earned), 4)
         out.append(entry)
     return out
 

@@ -188,6 +188,12 @@ def _task_command(command: str, task: str) -> str:
     return f"{head} -k {task}" if sep else command
 
 
+def lost_text(points: float, lang: str) -> str:
+    """A card's loss as the text pages say it, '−0.5'; a card whose points an instructor's adjustment
+    gave back (report/view.py) costs nothing, and says so rather than '−0'."""
+    return f"−{points:g}" if points else translate("chip_none_lost", lang)
+
+
 def tally(cards: list[Row], not_started: list[Row], lang: str) -> dict[str, Any]:
     """The failure counts every page shows, from one place: checks = in cards + not started."""
     in_cards = sum(c["count"] for c in cards)
@@ -286,5 +292,5 @@ def not_counted_cards(results: ResultsView, lang: str, path: str) -> list[Row]:
     return sorted(out, key=lambda c: (_order(c), c["group"]))
 
 
-__all__ = ["NOT_COUNTED_HEAD", "build_cards", "cause_key", "is_not_attempted", "not_counted_cards",
-           "not_started", "tally", "top_fixes"]
+__all__ = ["NOT_COUNTED_HEAD", "build_cards", "cause_key", "is_not_attempted", "lost_text",
+           "not_counted_cards", "not_started", "tally", "top_fixes"]

@@ -161,6 +161,11 @@ def nothing_to_fix(results: ResultsView, lang: str) -> str:
     the checks it ran, and of the full run's points still to fix where it knows them."""
     hidden = "" if "hidden" in results.get("suites", []) else " " + translate("hidden_at_submit", lang)
     mark = results.get("filter")
+    taken = taken_parts(results, lang)
+    if taken:  # a TA took a part's points: every check passing is not "nothing to fix"
+        parts = ", ".join(name for name, _ in taken)
+        points = f"{round(sum(p for _, p in taken), 4):g}"
+        return translate("nothing_failed_taken", lang, parts=parts, points=points) + hidden
     if pending(results, lang):  # a deduction already known for submission is something to fix
         return translate("nothing_failed_pending", lang) + hidden
     if not mark:
@@ -174,4 +179,17 @@ def nothing_to_fix(results: ResultsView, lang: str) -> str:
     return text + hidden
 
 
-__all__ = ["change_view", "filter_view", "lesson_banner", "nothing_to_fix", "task_changes"]
+def taken_parts(results: ResultsView, lang: str) -> list[tuple[str, float]]:
+    """Each provisional check a TA took points from (results.json ``final.checks``), as (the part in
+    ``lang``, the points taken), in the order of ``ta_checks``."""
+    decided = (results.get("final") or {}).get("checks") or {}
+    out = []
+    for check in results.get("ta_checks") or []:
+        d = decided.get(str(check.get("key"))) if isinstance(check, dict) else None
+        if isinstance(d, dict) and d.get("decision") == "take" and float(d.get("points") or 0) < 0:
+            part = check.get("part_ko" if lang == "ko" else "part_en") or check.get("key")
+            out.append((f"{check.get('document') or ''}, {part}".strip(", "), -float(d["points"])))
+    return out
+
+
+__all__ = ["change_view", "filter_view", "lesson_banner", "nothing_to_fix", "taken_parts", "task_changes"]

@@ -27,6 +27,12 @@ STRINGS: dict[str, tuple[str, str]] = {
                                "submit: fix it now to keep those points.",
                                "이번 실행의 검사는 모두 통과했지만, 위의 감점은 제출할 때 반영됩니다. "
                                "그 점수를 지키려면 지금 고치세요."),
+    "nothing_failed_taken": ("Every check this run ran passed, but a TA read {parts} and took {points} "
+                             "point(s) (the reason is above): fix that part.",
+                             "이번 실행의 검사는 모두 통과했지만, 조교가 {parts} 부분을 읽고 {points}점을 "
+                             "감점했습니다(이유는 위에 있습니다): 그 부분을 고치세요."),
+    "given_back_note": ("The instructor's adjustment gave back {n} of these points.",
+                        "강사 조정으로 이 중 {n}점을 돌려받았습니다."),
     "nothing_to_fix_filtered": ("Nothing to fix in the {n} checks this run (-k {keyword}) ran; checks "
                                 "outside the filter did not run.",
                                 "이번 실행(-k {keyword})이 돌린 검사 {n}개에는 고칠 것이 없습니다. 필터 "

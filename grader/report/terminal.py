@@ -18,7 +18,7 @@ from rich.table import Table
 
 from grader.core.lang import particle
 from grader.engine.results import Results, ResultsView
-from grader.report.cards import build_cards, not_counted_cards, tally, top_fixes
+from grader.report.cards import build_cards, lost_text, not_counted_cards, tally, top_fixes
 from grader.report.changes import change_view, filter_view, lesson_banner, nothing_to_fix
 from grader.report.i18n import suites_ran, translate
 from grader.report.markup import without_picture
@@ -125,7 +125,8 @@ def summary_renderables(results: ResultsView, lang: str, path: str, out_dir: str
         out.append(f"\n[bold]{t('top_fixes')}[/]")
         for i, f in enumerate(fixes, 1):
             count = f" [dim]({f['count_text']})[/]" if f["kind"] == "card" and f["count"] > 1 else ""
-            out.append(f"[bold]{i}. {escape(f['task_title'])}[/] [red](−{f['task_lost']:g})[/]{count}: "
+            lost = lost_text(f["task_lost"], lang)
+            out.append(f"[bold]{i}. {escape(f['task_title'])}[/] [red]({lost})[/]{count}: "
                        f"{escape(without_picture(f['text']))}")
             if f.get("first_note"):
                 out.append(f"   [yellow]{escape(f['first_note'])}[/]")
@@ -136,7 +137,8 @@ def summary_renderables(results: ResultsView, lang: str, path: str, out_dir: str
             out.append(f"\n[bold]{t('other_causes')}[/]")
             for c in rest[:OTHER_CAUSES]:
                 count = f" [dim]({c['count_text']})[/]" if c["count"] > 1 else ""
-                out.append(f"[yellow]-[/] {escape(c['task_title'])} [red](−{c['lost']:g})[/]{count}: "
+                lost = lost_text(c["lost"], lang)
+                out.append(f"[yellow]-[/] {escape(c['task_title'])} [red]({lost})[/]{count}: "
                            f"{escape(line(without_picture(c['text'])))}")
         if len(rest) > OTHER_CAUSES:
             out.append(f"[dim]{escape(t('more_causes', n=len(rest) - OTHER_CAUSES))}[/]")
@@ -218,7 +220,8 @@ def watch_lines(results: ResultsView, lang: str, path: str) -> list[str]:
     fixes = top_fixes(cards, not_started)
     for f in fixes:
         count = f" ({f['count_text']})" if f["kind"] == "card" and f["count"] > 1 else ""
-        out.append(f"✗ {f['task_title']} (−{f['task_lost']:g}){count}: {without_picture(f['text'])}")
+        lost = lost_text(f["task_lost"], lang)
+        out.append(f"✗ {f['task_title']} ({lost}){count}: {without_picture(f['text'])}")
     more = len(cards) + len(not_started) - len(fixes)
     if more > 0:
         out.append(translate("more_causes", lang, n=more))

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from grader.engine.results import Results
-from grader.report.cards import build_cards, top_fixes
+from grader.report.cards import build_cards, lost_text, top_fixes
 from grader.report.i18n import skip_reason, suites_ran, translate
 from grader.report.lesson_tasks import task_titles, title_of
 from grader.report.markup import ljust_display
@@ -79,7 +79,7 @@ def _every_check(results: Results, lang: str, path: str) -> list[str]:
     mark = STATUS_MARK["ko" if lang == "ko" else "en"]
     for card in cards:
         stated = id(card["checks"][0]) in said
-        head = f"* {card['task_title']} (−{card['lost']:g}"
+        head = f"* {card['task_title']} ({lost_text(card['lost'], lang)}"
         head += f", {card['count_text']})" if card["count"] > 1 else ")"
         if card["count"] > 1 and card["cause"] and not stated:
             head += f": {card['cause']}"

@@ -16,7 +16,7 @@ from grader.core.finding import Finding
 from grader.core.lang import particle
 from grader.engine.lessons import DEFAULT_LESSON, project_lesson
 from grader.engine.results import ResultsView
-from grader.report.i18n import status_word
+from grader.report.i18n import status_word, translate
 from grader.report.lesson_tasks import Titles, rank, report_hooks, task_order, task_titles, title_of
 from grader.report.records import read_record
 from grader.report.table_figure import figure_view
@@ -208,7 +208,25 @@ def failure_rows(results: ResultsView, lang: str, path: str) -> list[dict[str, A
         row["link"] = hooks.link_text(row["explained_by"], lang) if row["explained_by"] else None
     # by task in rubric order, the public (reproducible) failures of a task first
     rows.sort(key=lambda r: (r["task_rank"], r["hidden"]))
+    _given_back(results, rows, lang)
     return rows
+
+
+def _given_back(results: ResultsView, rows: list[dict[str, Any]], lang: str) -> None:
+    """What an instructor's adjustment gave back to a task (its final score above what its checks
+    earned) comes off the points its failed checks show lost, first check first, each saying so: the
+    cards never show a loss the total no longer holds."""
+    for task, tot in (results.get("tasks") or {}).items():
+        back = round(task_score(results, task) - float(tot.get("score") or 0.0), 4)
+        for row in (r for r in rows if r.get("task") == task):
+            if back <= 0:
+                break
+            part = min(float(row["points"] or 0.0), back)
+            if part <= 0:
+                continue
+            back = round(back - part, 4)
+            row["points"] = round(float(row["points"]) - part, 4)
+            row["text"] = f"{row['text']} {translate('given_back_note', lang, n=f'{part:g}')}"
 
 
 __all__ = ["failure_rows", "lesson_flag", "replay_commands", "reproduce_command", "student_output",

@@ -33,7 +33,8 @@ from typing import Any
 
 # Modules the probes import, bound as they are at start: a student's sys.modules entry
 # or module attribute swapped later does not reach a probe.
-PROBE_MODULES = ("torch", "torch.nn", "copy", "typing", "__future__", "torch._subclasses.fake_tensor")
+PROBE_MODULES = ("torch", "torch.nn", "copy", "typing", "__future__", "torch._subclasses.fake_tensor",
+                 "tracemalloc")
 # The graded lesson's probes (grader/engine/lesson_api.py ``Lesson.probes``), copied beside gk_probes.py under
 # a gk_ name: no student module can take it, and the tamper scan flags a submission that spells it.
 LESSON_PROBES = "gk_probes_lesson.py"

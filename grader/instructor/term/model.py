@@ -195,11 +195,11 @@ def check_decision(term_checks: dict[tuple[str, str], Decision], row: Row, key: 
 
 def _check_steps(row: Row, term: Term, used: set[tuple[str, str]], void: list[str]) -> list[Step]:
     """The TA's decisions on ``row``'s provisional checks: each applies to the content it judged (its
-    hash); on other content it is void, said to the student and the instructor. Points taken are those
-    the check's tests earned, each test taken once however many checks name it."""
+    hash); on other content it is void, said to the student and the instructor. Points taken are the
+    check's part (its ``points``), out of what its tests still hold: two parts of one test taken take
+    both parts, never more than the test earned."""
     steps: list[Step] = []
-    taken: set[str] = set()
-    earned = {str(t.get("id")): float(t.get("score") or 0.0) for t in row.results.get("tests") or []}
+    left = {str(t.get("id")): float(t.get("score") or 0.0) for t in row.results.get("tests") or []}
     for check in row.checks:
         decision = check_decision(term.checks, row, str(check["key"]))
         if decision is None:
@@ -210,17 +210,28 @@ def _check_steps(row: Row, term: Term, used: set[tuple[str, str]], void: list[st
             row.decided[str(check["key"])] = {"decision": "void", "reason": decision.reason, "points": 0.0}
             void.append(f"{row.id} ({check['key']}: {decision.decision}, {decision.when})")
             continue
-        new = [t for t in check.get("tests") or [] if t not in taken]
         points = 0.0
         if decision.decision == "take":
-            taken.update(new)
-            points = round(sum(earned.get(t, 0.0) for t in new), 4)
+            points = _take(left, [str(t) for t in check.get("tests") or []], check.get("points"))
         steps.append(check_step(check, decision, points))
         row.decided[str(check["key"])] = {"decision": decision.decision, "reason": decision.reason,
                                           "points": -points if points else 0.0}
         if decision.note:
             row.notes.append(f"{check['key']}: {decision.note}")
     return steps
+
+
+def _take(left: dict[str, float], tests: list[str], part: object) -> float:
+    """Take a check's part (``part`` points; None: all its tests hold) from what ``tests`` still hold in
+    ``left``, test by test; the points taken."""
+    want = sum(left.get(t, 0.0) for t in tests) if not isinstance(part, (int, float)) else float(part)
+    taken = 0.0
+    for t in tests:
+        step = min(left.get(t, 0.0), want - taken)
+        if step > 0:
+            left[t] -= step
+            taken += step
+    return round(taken, 4)
 
 
 def review_state(row: Row) -> str | None:

@@ -34,6 +34,7 @@ class Group:
     en: str
     ko: str
     also: tuple[str, ...] = ()  # finding codes that fail the group besides those ``codes`` selects
+    parts: int = 1  # how many fields share its points equally (what one of them is worth to a TA's take)
 
 
 # Points mirror the review's rubric: 0.25 per field, 0.25 per Big-O that parses,
@@ -44,11 +45,11 @@ PUBLIC_GROUPS = (
     Group("problem", ("problem", "difficulty"), None, 0.5,
           "names the problem and its difficulty, a problem your leetcode.py solves (or the log says why not)",
           "문제와 난이도를 적었는지, leetcode.py로 푼 문제인지(아니면 그 이유를 적었는지)",
-          also=("not_in_code",)),
+          also=("not_in_code",), parts=2),
     Group("approach", ("first_idea", "final_approach"), None, 0.5,
-          "first idea and final approach", "처음 아이디어와 최종 접근"),
+          "first idea and final approach", "처음 아이디어와 최종 접근", parts=2),
     Group("complexity", ("time", "space"), None, 1.0,
-          "time and space complexity as Big-O, each with a reason", "시간·공간복잡도(Big-O와 이유)"),
+          "time and space complexity as Big-O, each with a reason", "시간·공간복잡도(Big-O와 이유)", parts=2),
     Group("went_wrong", ("what_went_wrong",), None, 0.25,
           "what went wrong, or could have", "틀린 이유(또는 틀릴 수 있었던 곳)"),
     Group("solved", ("solved", "redo_date"), None, 0.25,
@@ -57,7 +58,8 @@ PUBLIC_GROUPS = (
 )
 HIDDEN_GROUPS = (
     Group("catalog", ("time", "space"), ("complexity_worse", "complexity_inconsistent"), 0.5,
-          "complexities agree with the best known approaches", "복잡도가 알려진 방법과 맞는지"),
+          "complexities agree with what your code does (run and counted) and the known approaches",
+          "복잡도가 코드가 실제로 하는 일(실행해 센 결과)·알려진 방법과 맞는지", parts=2),
     # the review's own words state this deduction ("(-0.5)"): one number for both
     Group("task_fit", ("problem", "difficulty"), ("not_medium", "not_math", "duplicate_problem"),
           TASK_FIT_PENALTY,
@@ -135,8 +137,11 @@ def notebook_log(cells: list[tuple[int, str]]) -> tuple[str, list[tuple[int, int
     return "\n\n".join(text for _, text in kept), starts
 
 
-def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview | None:
-    """Review the submission's log (milliseconds); the review goes to results.json."""
+def review_submission(submission: Any, artifacts: dict[str, Any], student: Any = None) -> LogReview | None:
+    """Review the submission's log; the review goes to results.json. With ``student`` (the suites'
+    fixture), each logged practice function is run in the worker at growing n, counted (costmeter.py),
+    and the log's complexity claims are held to those counts (a second or two); without, to the code as
+    read."""
     text = getattr(submission, "log_text", None)
     cells = getattr(submission, "notebook_markdown", None)
     in_notebook = text is None and bool(getattr(submission, "notebook", False))
@@ -146,7 +151,9 @@ def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview |
         text, starts = found if found else (None, [])
     unsolved = coverage.unsolved(dict(getattr(submission, "sources", None) or {}))
     sources = dict(getattr(submission, "sources", None) or {})
-    review = review_log(text, unsolved=unsolved, sources=sources) if text is not None else None
+    measure = _measurer(student, sources, unsolved) if student is not None else None
+    review = (review_log(text, unsolved=unsolved, sources=sources, measure=measure)
+              if text is not None else None)
     if review is not None and starts:
         review = NotebookLogReview(**vars(review), cells=starts)
         _in_cells(review)
@@ -176,6 +183,27 @@ def review_submission(submission: Any, artifacts: dict[str, Any]) -> LogReview |
     others = [e for e in artifacts.get("at_submission") or [] if e.get("task") != TASK]
     artifacts["at_submission"] = others + at_submission(review)
     return review
+
+
+def _measurer(student: Any, sources: dict[str, str], unsolved: dict[str, str] | None) -> Any:
+    """Practice function -> its Measurement, each run once in the worker (never here); a function the
+    code leaves unsolved is not run."""
+    from lesson_embedding_pe import costmeter
+
+    done: dict[str, costmeter.Measurement] = {}
+
+    def measure(function: str) -> costmeter.Measurement:
+        if function not in done:
+            if unsolved and function in unsolved:
+                done[function] = costmeter.Measurement(function, why=(
+                    "the function is not written yet", "함수가 아직 작성되지 않음"))
+            else:
+                # the whole module: the function's helpers are counted too
+                source = sources.get(coverage.PRACTICE_MODULE) or sources.get("notebook")
+                done[function] = costmeter.measure(student, coverage.PRACTICE_MODULE, function, source)
+        return done[function]
+
+    return measure
 
 
 def group_findings(review: LogReview, group: Group, problem: int) -> list[Any]:

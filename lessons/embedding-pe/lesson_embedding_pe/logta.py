@@ -25,22 +25,39 @@ SAW_CHARS = 800  # a problem's section quoted for a field the reader could not f
 # What the reader was unsure of -> the finding it would have given were it sure. An unsure claim about the
 # approach (the complexity holds for some of the approaches the log may name) is a catalog check's.
 # A claim held back from the catalog (amortized, a variable the log does not define) is the catalog's too;
-# a problem the reader cannot identify is the task-fit check's (its difficulty went unchecked).
+# a problem the reader cannot identify is the task-fit check's (its difficulty went unchecked); a claim the
+# measured counts neither fit nor clearly contradict (costmeter.py) is the catalog's.
 _SURE = {"unsure_approach": "complexity_inconsistent", "unsure_amortized": "complexity_inconsistent",
-         "unsure_undefined_variable": "complexity_inconsistent", "unsure_unknown_problem": "not_medium"}
+         "unsure_undefined_variable": "complexity_inconsistent", "unsure_unknown_problem": "not_medium",
+         "unsure_measured": "complexity_inconsistent"}
 # each such check's key says which question the TA answers beside the field's own
 _TAIL = {"unsure_approach": "/approach", "unsure_amortized": "/approach",
-         "unsure_undefined_variable": "/approach", "unsure_unknown_problem": "/which"}
+         "unsure_undefined_variable": "/approach", "unsure_unknown_problem": "/which",
+         "unsure_measured": "/measured"}
 
 
 def _group_of(code: str, field: str) -> str | None:
     """The group (loggrade's rubric) a sure finding of ``code`` on ``field`` would have failed: the
     test the unsure one passed provisionally."""
+    group = _group(code, field)
+    return group.name if group is not None else None
+
+
+def _group(code: str, field: str) -> Any:
     from lesson_embedding_pe.loggrade import HIDDEN_GROUPS, PUBLIC_GROUPS
 
     sure = _SURE.get(code, code.removeprefix("unsure_"))
-    return next((g.name for g in (*PUBLIC_GROUPS, *HIDDEN_GROUPS) if field in g.fields
+    return next((g for g in (*PUBLIC_GROUPS, *HIDDEN_GROUPS) if field in g.fields
                  and (sure in g.codes if g.codes is not None else sure not in _SURE.values())), None)
+
+
+def part_points(code: str, field: str) -> float | None:
+    """What a TA's take on this part takes: the field's share of its group (problem 2's space: half of
+    the complexity test); the whole group where the reader placed none of the problem's text."""
+    group = _group(code, field)
+    if group is None:
+        return None
+    return group.points if code == "unsure_unplaced" else round(group.points / group.parts, 4)
 
 
 def check_key(finding: Mapping[str, Any]) -> str:
@@ -80,7 +97,8 @@ def ta_checks(results: Mapping[str, Any]) -> Sequence[TACheck]:
         if not isinstance(f, Mapping) or f.get("severity") != "unsure" or not f.get("field"):
             continue
         k, field = int(f.get("problem") or 0), str(f["field"])
-        group = _group_of(str(f.get("code", "")), field)
+        code = str(f.get("code", ""))
+        group = _group_of(code, field)
         mine = tuple(t for t in tests if group and t.endswith(f"[problem{k}-{group}]"))
         start, section = _section(source, starts, k)
         line = f.get("line") if isinstance(f.get("line"), int) else None
@@ -93,5 +111,5 @@ def ta_checks(results: Mapping[str, Any]) -> Sequence[TACheck]:
             ko=f"{LOG_NAME}: {_for_ta(str(f.get('message_ko', '')), TA_KO)}",
             saw=saw, hash=section_hash("\n".join(section)), line=line if own else start, document=LOG_NAME,
             part_en=f"problem {k}, '{LABELS_EN.get(field, field)}'",
-            part_ko=f"문제 {k}의 '{LABELS_KO.get(field, field)}'"))
+            part_ko=f"문제 {k}의 '{LABELS_KO.get(field, field)}'", points=part_points(code, field)))
     return out

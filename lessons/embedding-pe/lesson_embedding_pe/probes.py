@@ -182,3 +182,72 @@ def probe_spy_report(worker: Any, spy: nn.Module) -> dict:
     return {"calls": len(spy.seen), "widths": widths, "rows": rows, "ids": ids,
             "training_flags": list(spy.training_flags), "grad_flags": list(spy.grad_flags),
             "other_shapes": [list(t.shape) for t in spy.seen if t.dim() != 2][:5]}
+
+
+# -- the LeetCode log's claims, measured (costmeter.py; leetlog/review.py) --------------------
+
+
+def probe_practice_cost(worker: Any, target: str, counted: str, function: str, calls: list, stop_after: int,
+                        budget: int) -> list:
+    """Run the practice function's counted copy (costmeter.counted_source: the student's own code with
+    counters written in, since the guard denies sys.settrace) at each of ``calls`` in turn; per call its
+    steps, deepest recursion, peak traced bytes and how it ended. The copy is compiled beside the student's
+    module, in a copy of its namespace: its constants and imports are the module's, nothing of it changes.
+    Stops after a call that ended otherwise than 'ok' or took ``stop_after`` steps."""
+    import tracemalloc
+
+    home = dict(worker.resolve(target).__globals__)
+    state = {"steps": 0, "depth": 0, "deepest": 0}
+
+    class Stop(BaseException):  # not an Exception: a student's `except Exception` does not swallow it
+        pass
+
+    def tick() -> None:
+        state["steps"] += 1
+        if state["steps"] > budget:
+            raise Stop
+
+    def loop(items: Any) -> Any:
+        for item in items:
+            tick()
+            yield item
+
+    def elems(value: Any) -> Any:
+        if hasattr(type(value), "__len__"):
+            state["steps"] += len(value)
+        return value
+
+    def enter() -> None:
+        tick()
+        state["depth"] += 1
+        state["deepest"] = max(state["deepest"], state["depth"])
+
+    def leave() -> None:
+        state["depth"] -= 1
+
+    home.update(_gk_loop=loop, _gk_tick=tick, _gk_enter=enter, _gk_exit=leave, _gk_elems=elems,
+                _gk_made=elems)
+    exec(compile(counted, "<leetcode.py, counted>", "exec"), home)
+    fn = home[function]
+    out = []
+    for args in calls:
+        state.update(steps=0, depth=0, deepest=0)
+        status = "ok"
+        tracemalloc.start()
+        base = tracemalloc.get_traced_memory()[0]
+        try:
+            fn(*args)
+        except Stop:
+            status = "budget"
+        except RecursionError:
+            status = "recursion"
+        except Exception as exc:
+            status = type(exc).__name__
+        finally:
+            peak = tracemalloc.get_traced_memory()[1] - base
+            tracemalloc.stop()
+        out.append({"steps": state["steps"], "depth": state["deepest"], "peak": max(peak, 0),
+                    "status": status})
+        if status != "ok" or state["steps"] >= stop_after:
+            break
+    return out

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from grader.author import particle
+from lesson_embedding_pe import costmeter
+from lesson_embedding_pe.costmeter import Measurement
 
 from .bigo import Complexity, ParseError, Term, compare, find_all_bigo, parse
 from .catalog import Approach, Problem, find_problem, identify
@@ -91,6 +94,9 @@ class ProblemReview:
     solved: str | None = None
     points: float = 0.0
     max_points: float = PER_PROBLEM
+    # how each complexity claim was held to the code: 'measured' (run and counted), 'code' (read from it,
+    # nothing measured or the counts left it open), or absent (no practice code for it)
+    held_by: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -101,6 +107,7 @@ class LogReview:
     findings: list[Finding]
     linked_failures: list[LinkedFailure] = field(default_factory=list)
     problems: list[ProblemReview] = field(default_factory=list)
+    measured: dict[str, dict] = field(default_factory=dict)  # practice function -> its runs (costmeter)
 
     @property
     def errors(self) -> list[Finding]:
@@ -175,8 +182,11 @@ class _Ctx:
         self.time_points = 0.0
         self.space_points = 0.0
         self.penalty = 0.0
+        self.measured: dict[str, dict] = {}
         self.quotes: dict[str, Quote] = {}  # time/space -> the Big-O read, as written, and its line
         self.sources: dict[str, str] | None = None  # the practice code, to see which approach it implements
+        self.measure: Measure | None = None  # runs a practice function, counted, in the worker (costmeter)
+        self.held_by: dict[str, str] = {}
 
     def add(self, severity: str, code: str, fld: str | None, line: int | None, ko: str, en: str) -> None:
         self.findings.append(Finding(severity, code, self.k, fld, line, ko, en))
@@ -496,9 +506,59 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
     _award(ctx, name, BIGO_PARSE_POINTS)
     ctx.quotes[name] = read[0]
     held = _held_back(ctx, name, problem, f, parsed[0], read[0])
-    if held or problem is None or _consistent(ctx, name, problem, parsed, read[0]):
+    if held or problem is None or _held_to_code(ctx, name, problem, parsed, read[0]):
         _award(ctx, name, BIGO_CONSISTENT_POINTS)
     return parsed[0]
+
+
+Measure = Callable[[str], "Measurement | None"]  # practice function -> its measurement, None: not run
+
+
+def _held_to_code(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quote: Quote) -> bool:
+    """The claim held to the student's function as measured (costmeter: run at growing n in the worker,
+    its steps, recursion depth and bytes counted); where nothing was measured, or the counts only show
+    the claim is no tighter than needed, as read from the code and the catalog (``_consistent``)."""
+    found = ctx.measure(p.function) if ctx.measure is not None and p.function else None
+    if found is not None:
+        ctx.measured[p.function or ""] = found.to_dict()
+    claim = _renamed(parsed[0], size_name(p.function, function_source(ctx.sources, p.function))) \
+        if p.function else parsed[0]
+    # only a claim in the size itself is compared with counts at growing n ('O(log x)' is about x)
+    judged = costmeter.judge(claim, name, found) if found is not None and claim.variables <= {"n"} else None
+    if judged is None or judged.verdict == costmeter.UNDER:
+        ctx.held_by[name] = "code" if function_source(ctx.sources, p.function or "") else "catalog"
+        first = len(ctx.findings)
+        held = _consistent(ctx, name, p, parsed, quote)
+        if found is not None and found.why is not None and not held and len(ctx.findings) > first:
+            f = ctx.findings[-1]  # say the reading was the code's, and why nothing was measured
+            f.message_en += f" (Read from your code: {p.function} could not be measured, {found.why[0]}.)"
+            f.message_ko += f" (코드를 읽고 판단했습니다: {p.function} 측정 불가, {found.why[1]}.)"
+        return held
+    ctx.held_by[name] = "measured"
+    if judged.verdict == costmeter.FITS:
+        return True
+    label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
+    numbers_en, numbers_ko = costmeter.shown(judged, found)
+    ran_ko = f"{particle(p.function or '', '을')} 입력을 키워 가며 실행해 세어"
+    like = f"O({judged.grows_like})" if judged.grows_like else None
+    if judged.verdict == costmeter.BETWEEN:
+        ctx.add(UNSURE, "unsure_measured", name, quote.line,
+                f"문제 {ctx.k}: {ran_ko} 본 결과({numbers_ko})가 {label_ko} {particle(quote.ko, '와')} "
+                f"맞는지 분명하지 않습니다. {TA_KO}",
+                f"Problem {ctx.k}: {p.function}, run on growing inputs and counted ({numbers_en}), neither "
+                f"clearly fits nor clearly contradicts the {label_en} {quote.en}. {TA_EN}")
+        return True
+    grows_en = f"they grow like {like}, faster than {quote.written} allows" if like else (
+        f"they grow faster than {quote.written} allows")
+    grows_ko = f"{like}처럼 늘어나 {particle(quote.written, '이')} 허용하는 것보다 빠릅니다" if like else (
+        f"{particle(quote.written, '이')} 허용하는 것보다 빠르게 늘어납니다")
+    ctx.add("warning", "complexity_inconsistent", name, quote.line,
+            f"문제 {ctx.k}: {label_ko} {particle(quote.ko, '은')} 코드와 맞지 않습니다. {ran_ko} 보니 "
+            f"{numbers_ko}: {grows_ko}. 코드의 반복 횟수, 재귀 깊이, 배열 크기를 다시 세어 보세요.",
+            f"Problem {ctx.k}: your code does not meet the {label_en} {quote.en}. {p.function}, run on "
+            f"growing inputs and counted: {numbers_en}; {grows_en}. Recount the loop iterations, recursion "
+            "depth and array sizes of your code.")
+    return False
 
 
 # An amortized or average bound is not a worst case: whether it is right depends on what is averaged over.
@@ -778,10 +838,11 @@ _HELD_BACK = ("unsure_amortized", "unsure_undefined_variable")
 
 
 def _review_entry(
-    slot: int, entry: ProblemEntry, findings: list[Finding], sources: dict[str, str] | None = None
+    slot: int, entry: ProblemEntry, findings: list[Finding], sources: dict[str, str] | None = None,
+    measure: Measure | None = None,
 ) -> tuple[_Ctx, ProblemReview, Problem | None]:
     ctx = _Ctx(slot, entry, findings)
-    ctx.sources = sources
+    ctx.sources, ctx.measure = sources, measure
     problem = _review_problem_field(ctx)
     difficulty = _review_difficulty(ctx, problem)
     _review_text_fields(ctx)
@@ -795,6 +856,7 @@ def _review_entry(
         number=problem.number if problem else None, title=problem.title if problem else None,
         difficulty=difficulty, math=problem.is_math if problem else None,
         time=str(time) if time else None, space=str(space) if space else None, solved=solved,
+        held_by=dict(ctx.held_by),
     )
     return ctx, pr, problem
 
@@ -826,12 +888,14 @@ def review_file(path: str | Path, practice: dict[str, str] | None = None) -> Log
 
 
 def review_log(text: str | None, practice: dict[str, str] | None = None,
-               unsolved: dict[str, str] | None = None, sources: dict[str, str] | None = None) -> LogReview:
+               unsolved: dict[str, str] | None = None, sources: dict[str, str] | None = None,
+               measure: Measure | None = None) -> LogReview:
     """Findings and points for a log; ``practice`` maps a practice function
     (my_pow, count_primes, is_happy, int_to_roman) to its failing edge case, ``unsolved`` each one
     the practice code leaves unsolved to how ('stub', 'missing'; coverage.py), None when not known;
     ``sources`` the practice code itself (module -> text), so the catalog compares a complexity with
-    the approach the code implements."""
+    the approach the code implements; ``measure`` runs a practice function, counted, in the worker
+    (costmeter.py), so a claim is held to what the code does."""
     findings: list[Finding] = []
     if text is None or not text.strip():
         return _zero(findings, "empty_log", "LEETCODE_LOG.md가 비어 있습니다. 템플릿의 칸을 채우세요.",
@@ -852,7 +916,7 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
                      "LEETCODE_LOG.md가 아직 빈 템플릿입니다. 채운 칸이 하나도 없습니다.",
                      "LEETCODE_LOG.md is still the blank template: no field has been filled in.",
                      parsed.problems[0].line)
-    return _review_entries(parsed.problems, findings, practice or {}, unsolved, sources)
+    return _review_entries(parsed.problems, findings, practice or {}, unsolved, sources, measure)
 
 
 # A log the reader placed nothing of is still a log when it has this many words of its own: a title or a
@@ -903,11 +967,13 @@ def _unplaced(text: str) -> LogReview:
 def _review_entries(
     entries: list[ProblemEntry], findings: list[Finding], practice: dict[str, str],
     unsolved: dict[str, str] | None = None, sources: dict[str, str] | None = None,
+    measure: Measure | None = None,
 ) -> LogReview:
     breakdown: list[BreakdownItem] = []
     reviews: list[ProblemReview] = []
     linked: list[LinkedFailure] = []
     seen: dict[int, int] = {}
+    measured: dict[str, dict] = {}
     for slot in range(1, PROBLEMS + 1):
         if slot > len(entries):
             findings.append(Finding(
@@ -917,7 +983,8 @@ def _review_entries(
             breakdown.append(BreakdownItem(f"problem {slot}", 0.0, PER_PROBLEM))
             continue
         first = len(findings)
-        ctx, pr, problem = _review_entry(slot, entries[slot - 1], findings, sources)
+        ctx, pr, problem = _review_entry(slot, entries[slot - 1], findings, sources, measure)
+        measured.update(ctx.measured)
         _settle(ctx, findings[first:])
         if problem is not None and problem.number in seen:
             ctx.add("warning", "duplicate_problem", "problem", ctx.line_for("problem"),
@@ -941,7 +1008,7 @@ def _review_entries(
             f"문제가 {len(entries)}개 있습니다. 앞의 {PROBLEMS}개만 채점합니다.",
             f"The log has {len(entries)} problems; the first {PROBLEMS} are graded."))
     points = round(sum(b.points for b in breakdown), 4)
-    return LogReview(points, MAX_POINTS, breakdown, findings, linked, reviews)
+    return LogReview(points, MAX_POINTS, breakdown, findings, linked, reviews, measured)
 
 
 # What an unsure check keeps: the points its sure "error" would have taken, per field.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from grader.author import pending, record_of, translate
+from grader.author import pending, record_of, task_score, translate
 from lesson_embedding_pe.leetlog import review_log
 from lesson_embedding_pe.loggrade import HIDDEN_GROUPS, PUBLIC_GROUPS
 from lesson_embedding_pe.practice import PROBLEMS
@@ -83,7 +83,8 @@ def test_breakdown(results: dict, lang: str, unchecked: dict[int, list[str]] | N
             label = _catalog_label(label, (unchecked or {})[problem], lang)
         row = rows.setdefault((problem, order.index(group.name), group.name),
                               {"item": label, "points": 0.0, "max_points": 0.0, "group": False})
-        row["points"] = round(row["points"] + float(t.get("score", 0.0)), 3)
+        row["points"] = round(row["points"] + float(t.get("score", 0.0)) - taken_from(results).get(
+            str(t.get("id")), 0.0), 3)
         row["max_points"] = round(row["max_points"] + float(t.get("max_score", 0.0)), 3)
     return [rows[k] for k in sorted(rows)]
 
@@ -127,12 +128,32 @@ def problem_points(results: dict, problems: list[dict[str, Any]]) -> list[dict[s
         m = _CASE.search(str(t.get("id", ""))) if t.get("task") == "leetcode_log" else None
         if m and m.group(2) in GROUPS:
             got = earned.setdefault(int(m.group(1)), [0.0, 0.0])
-            got[0] += float(t.get("score", 0.0))
+            got[0] += float(t.get("score", 0.0)) - taken_from(results).get(str(t.get("id")), 0.0)
             got[1] += float(t.get("max_score", 0.0))
     if not earned:
         return problems
     return [dict(p, points=round(earned.get(int(p.get("index", 0)), [0.0, 0.0])[0], 3),
                  max_points=round(earned.get(int(p.get("index", 0)), [0.0, 0.0])[1], 3)) for p in problems]
+
+
+def taken_from(results: dict) -> dict[str, float]:
+    """Test id -> the points a TA's take removed from it (results.json ``final.checks``; a check's part
+    out of its tests, first test first, as the term applied it)."""
+    decided = (results.get("final") or {}).get("checks") or {}
+    out: dict[str, float] = {}
+    for check in results.get("ta_checks") or []:
+        d = decided.get(str(check.get("key"))) if isinstance(check, dict) else None
+        if not (isinstance(d, dict) and d.get("decision") == "take"):
+            continue
+        left = -float(d.get("points") or 0.0)
+        for test in check.get("tests") or []:
+            earned = next((float(r.get("score") or 0.0) for r in results.get("tests", [])
+                           if r.get("id") == test), 0.0) - out.get(test, 0.0)
+            step = min(earned, left)
+            if step > 0:
+                out[test] = round(out.get(test, 0.0) + step, 4)
+                left -= step
+    return out
 
 
 def ta_decision(finding: dict, results: dict, message: str, lang: str) -> tuple[str, str]:
@@ -200,12 +221,20 @@ def log_view(results: dict, lang: str) -> dict[str, Any] | None:
         findings[-1]["at_submission_text"] = tag(amount) if amount else ""
     review, review_max = float(art.get("points", 0.0)), float(art.get("max_points", 0.0))
     task = (results.get("tasks") or {}).get("leetcode_log") or {}
-    total, total_max = float(task.get("score", review)), float(task.get("max_score", review_max))
+    # the task's points after the TAs' and the instructor's decisions: what the task table says too
+    total = task_score(results, "leetcode_log") if task else review
+    total_max = float(task.get("max_score", review_max))
     # One figure for the log, the task's points, and a breakdown that adds up to it: one line per
     # log test (problem, rubric group) of this run. The review's own rubric only where no test ran.
     breakdown = test_breakdown(results, lang, _unchecked(art.get("findings") or [])) or [
         dict(b, item=breakdown_label(str(b.get("item", "")), lang), group=False)
         for b in art.get("breakdown") or []]
+    adjusted = round(total - sum(float(b["points"]) for b in breakdown), 3) if task else 0.0
+    if adjusted:  # an instructor's adjustment of the task: its own line, so the breakdown adds up
+        from lesson_embedding_pe.report.texts import t as words
+
+        breakdown.append({"item": words("adjusted", lang, points=f"{adjusted:+g}"), "points": adjusted,
+                          "max_points": 0.0, "group": False})
     problems = problem_points(results, art.get("problems") or [])
     for p in problems:
         lost = sum(float(e.get("points") or 0.0) for e in entries if e.get("problem") == p.get("index"))

@@ -46,6 +46,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "log_not_graded": ("The LeetCode log was not graded in this run.",
                        "이번 채점에서는 LeetCode 기록을 채점하지 않았습니다."),
     "breakdown": ("Breakdown", "세부 점수"),
+    "adjusted": ("the instructor's adjustment ({points})", "강사 조정({points})"),
     "findings": ("Findings", "지적 사항"),
     "no_findings": ("No findings: the log is complete and consistent.",
                     "지적 사항 없음: 기록이 완전하고 일관됩니다."),

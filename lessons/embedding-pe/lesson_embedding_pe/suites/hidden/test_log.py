@@ -16,8 +16,8 @@ CASES = [
 
 
 @pytest.fixture(scope="module")
-def review(submission, artifacts):
-    return review_submission(submission, artifacts)
+def review(submission, artifacts, student):
+    return review_submission(submission, artifacts, student)
 
 
 @pytest.mark.parametrize("group,problem", CASES)

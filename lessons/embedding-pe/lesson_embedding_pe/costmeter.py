@@ -1,0 +1,347 @@
+"""A complexity claim held to what the student's own function does, counted, not timed.
+
+The log says "O(log n)"; the student's ``my_pow`` is run in the sandboxed worker at growing n and its
+work is counted there (probes.py ``probe_practice_cost``): every loop iteration and function call, every
+element a built-in goes over on the function's behalf (``[True] * n``, a slice, ``sum(flags)``), the
+deepest recursion, and the peak of the memory the call allocates (``tracemalloc``). The counts are
+deterministic: the same code gives the same numbers on any machine, at any load.
+
+The worker's guard denies ``sys.settrace`` to everyone (grader/runtime/guard.py), so the counting is
+written into the code instead: here, on the trusted side, the student's source is read with ``ast`` (never
+run) and each loop, call and built-in gets a counter; the worker compiles that copy beside the student's
+module and runs it. Only the practice functions whose size grows without bound are measured (Pow's n,
+Count Primes' n); Integer to Roman's num stops at 3,999 and Happy Number's steps do not grow with n, so
+their claims are read from the code (leetlog/codecost.py), as every claim is where no measurement runs.
+
+``judge`` compares the counts' growth with the claim's: counts that grow clearly faster than the claim
+contradict it (not met, the numbers shown); counts that grow as it does fit it (met); counts that grow
+clearly slower leave an upper bound unrefuted (the code reading decides whether it is loose); anything in
+between is a TA's to read.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # leetlog's review imports this module: bigo is imported where it is used
+    from lesson_embedding_pe.leetlog.bigo import Complexity
+
+# The functions measured, the arguments at size n, and the sizes (doubling, small enough first that a
+# recursion n deep still runs under Python's limit of 1,000 frames).
+MEASURED: dict[str, Callable[[int], list[Any]]] = {
+    "my_pow": lambda n: [1.000001, n],  # x near 1: no overflow at any n, and no shortcut for x == 1
+    "count_primes": lambda n: [n],
+}
+# Why the others are not measured (en, ko): their claims are read from the code.
+UNMEASURED = {
+    "int_to_roman": ("num is at most 3,999 on LeetCode", "LeetCode에서 num은 3,999 이하"),
+    "is_happy": ("its steps do not grow with n", "단계 수가 n에 따라 늘지 않음"),
+}
+SIZES = (100, 200, 400, 800, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000, 256_000)
+STOP_AFTER = 100_000  # steps: the next size (double) is not run once a call took this many
+BUDGET = 3_000_000  # steps: a call that takes more is stopped there (the series ends with it)
+SPAN = 8  # the growth is read over sizes at least this far apart; fewer sizes: nothing measured
+
+# Names the counted copy calls; single underscore, so a method's body is not name-mangled.
+LOOP, TICK, ENTER, EXIT = "_gk_loop", "_gk_tick", "_gk_enter", "_gk_exit"
+ELEMS, MADE = "_gk_elems", "_gk_made"
+# Built-ins that go over their argument's elements (counted as its length): sum(flags), list(range(n)).
+_OVER_ARGUMENT = frozenset({"sum", "min", "max", "any", "all", "sorted", "list", "tuple", "set", "frozenset",
+                            "dict"})
+# Methods that go over their receiver (flags.count(True)) or their argument (out.extend(more)).
+_OVER_RECEIVER = frozenset({"count", "index", "copy"})
+_OVER_METHOD_ARGUMENT = frozenset({"extend", "join", "update"})
+
+
+# --------------------------------------------------------------------------- the counted copy (ast only)
+
+
+class _Counter(ast.NodeTransformer):
+    """Counters into the code: each loop's items, each while-loop's turn, each call's depth, each
+    built-in's elements. What the code computes is left as it is."""
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        self.generic_visit(node)
+        start = 1 if node.body and _is_docstring(node.body[0]) else 0
+        # ENTER(), then the body, then EXIT() however it ends: the call counted, and its depth while it runs
+        guarded = ast.Try(body=node.body[start:] or [ast.Pass()], handlers=[], orelse=[],
+                          finalbody=[ast.Expr(_call(EXIT))])
+        node.body = [*node.body[:start], ast.Expr(_call(ENTER)), guarded]
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
+
+    def visit_For(self, node: ast.For) -> ast.AST:
+        self.generic_visit(node)
+        node.iter = _call(LOOP, node.iter)
+        return node
+
+    def visit_comprehension(self, node: ast.comprehension) -> ast.AST:
+        self.generic_visit(node)
+        node.iter = _call(LOOP, node.iter)
+        return node
+
+    def visit_While(self, node: ast.While) -> ast.AST:
+        self.generic_visit(node)
+        node.body = [ast.Expr(_call(TICK)), *node.body]
+        return node
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        f = node.func
+        if isinstance(f, ast.Name) and f.id in ("bytearray", "bytes"):
+            return _call(MADE, node)  # bytearray(n): n elements made
+        if isinstance(f, ast.Name) and f.id in _OVER_ARGUMENT and len(node.args) == 1:
+            node.args[0] = _call(ELEMS, node.args[0])  # sum(flags), not max(a, b)
+        elif isinstance(f, ast.Attribute) and f.attr in _OVER_RECEIVER:
+            f.value = _call(ELEMS, f.value)
+        elif isinstance(f, ast.Attribute) and f.attr in _OVER_METHOD_ARGUMENT and node.args:
+            node.args[0] = _call(ELEMS, node.args[0])
+        return node
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Mult) and (_sequence(node.left) or _sequence(node.right)):
+            return _call(MADE, node)  # [True] * n: n elements made
+        return node
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.slice, ast.Slice) and isinstance(node.ctx, ast.Load):
+            return _call(MADE, node)  # flags[i * i::i] read: a copy of that many elements
+        return node
+
+    def visit_Assign(self, node: ast.Assign) -> ast.AST:
+        self.generic_visit(node)
+        if any(isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Slice) for t in node.targets):
+            node.value = _call(ELEMS, node.value)  # flags[i * i::i] = ...: that many elements written
+        return node
+
+
+def _call(name: str, *args: ast.expr) -> ast.Call:
+    return ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=list(args), keywords=[])
+
+
+def _is_docstring(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(
+        stmt.value.value, str)
+
+
+def _sequence(node: ast.expr) -> bool:
+    """A literal list, tuple, str or bytes, or a bytearray/bytes/list call: what ``* n`` repeats."""
+    if isinstance(node, (ast.List, ast.Tuple, ast.ListComp)):
+        return True
+    if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes)):
+        return True
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in (
+        "list", MADE)
+
+
+def counted_source(source: str) -> str | None:
+    """The module's functions and classes with their work counted, as source the worker compiles beside
+    the student's module (its other statements, imports and constants, are the module's own, already
+    run); None when the source does not parse."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    module = ast.Module(body=[n for n in tree.body if isinstance(n, kinds)], type_ignores=[])
+    return ast.unparse(ast.fix_missing_locations(_Counter().visit(module)))
+
+
+# --------------------------------------------------------------------------- what a measurement holds
+
+
+@dataclass(frozen=True)
+class Run:
+    """One call at size ``n``: its steps, deepest recursion (1: no recursion), peak bytes, and how it
+    ended ('ok', 'budget': stopped at BUDGET steps, 'recursion': past Python's limit, or the error's
+    type)."""
+
+    n: int
+    steps: int
+    depth: int
+    peak: int
+    status: str = "ok"
+
+
+@dataclass
+class Measurement:
+    """A practice function's runs at growing n; ``why`` (en, ko) when nothing usable was measured."""
+
+    function: str
+    runs: list[Run] = field(default_factory=list)
+    why: tuple[str, str] | None = None
+
+    @property
+    def usable(self) -> bool:
+        ok = [r for r in self.runs if r.status == "ok"]
+        return self.why is None and len(ok) >= 3 and ok[-1].n >= SPAN * ok[0].n
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"function": self.function, "runs": [vars(r) for r in self.runs],
+                "why": list(self.why) if self.why else None}
+
+
+def measure(student: Any, module: str, function: str, source: str | None,
+            timeout: float = 60.0) -> Measurement:
+    """Run ``function`` of the student's ``module`` in the worker at growing sizes, counted (probes.py);
+    never here. A function that cannot be measured says why, and its claims are read from the code."""
+    if function not in MEASURED:
+        return Measurement(function, why=UNMEASURED.get(function, ("it is not a practice function",
+                                                                    "연습 함수가 아님")))
+    counted = counted_source(source or "")
+    if counted is None:
+        return Measurement(function, why=("the code does not parse", "코드를 읽을 수 없음"))
+    calls = [MEASURED[function](n) for n in SIZES]
+    try:
+        raw = student.probe("practice_cost", f"{module}.{function}", counted, function, calls, STOP_AFTER,
+                            BUDGET, timeout=timeout)
+    except Exception as exc:  # the module does not import, the worker timed out: the code reading decides
+        kind = type(exc).__name__
+        return Measurement(function, why=(f"the function could not be run ({kind})",
+                                          f"함수를 실행하지 못함({kind})"))
+    try:  # the worker's answer, read as numbers
+        runs = [Run(int(c[-1]), int(r["steps"]), int(r["depth"]), int(r["peak"]), str(r["status"]))
+                for c, r in zip(calls, raw, strict=False)]
+    except (TypeError, KeyError, ValueError):
+        return Measurement(function, why=("the worker's counts could not be read", "측정값을 읽지 못함"))
+    found = Measurement(function, runs)
+    if not found.usable:
+        last = runs[-1].status if runs else "none"
+        found.why = (f"too few sizes ran ({last})", f"실행된 크기가 너무 적음({last})")
+    return found
+
+
+# --------------------------------------------------------------------------- the claim against the counts
+
+OVER, FITS, UNDER, BETWEEN = "over", "fits", "under", "between"
+
+
+def log_growth(claim: Complexity, n: int) -> float:
+    """log of the claim's value at ``n`` (its one variable set to n): what its growth is compared by."""
+    logs = []
+    for term in claim.terms:
+        total = 0.0
+        for _, g in term.factors:
+            ln = math.log(n)
+            lg = math.log2(n)
+            total += float(g.poly) * ln + g.exp * n * math.log(2) + float(g.log) * math.log(lg)
+            total += float(g.loglog) * math.log(max(math.log2(lg), 1e-9)) + float(g.fact) * math.lgamma(n + 1)
+        logs.append(total)
+    top = max(logs, default=0.0)
+    return top + math.log(sum(math.exp(v - top) for v in logs)) if logs else 0.0
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The claim against one series: OVER (the counts outgrow it), FITS, UNDER or BETWEEN; the series'
+    name and the points it read."""
+
+    verdict: str
+    series: str  # 'steps', 'depth' or 'bytes'
+    points: tuple[tuple[int, int], ...]
+    grows_like: str | None = None  # the plain growth the counts show ('n', 'log n'), when one is close
+
+
+def _slope(points: list[tuple[int, int]]) -> tuple[float, int, int]:
+    """The counts' log-log slope over the top of the range (the largest size, and the largest at most
+    an eighth of it), with the two sizes used."""
+    hi_n, hi = points[-1]
+    lo_n, lo = next((p for p in reversed(points) if p[0] * SPAN <= hi_n), points[0])
+    return math.log((hi + 1) / (lo + 1)) / math.log(hi_n / lo_n), lo_n, hi_n
+
+
+_PLAIN = (("1", 0.0), ("log n", None), ("√n", 0.5), ("n", 1.0), ("n log n", None), ("n√n", 1.5), ("n^2", 2.0))
+
+
+# What a constant may still vary by: a few steps or frames; for bytes, the allocator's own granularity.
+_SLACK = {"steps": 2, "depth": 2, "bytes": 1024}
+
+
+def judge_series(claim: Complexity, series: str, points: list[tuple[int, int]]) -> Judgement:
+    """The claim (its one variable, the size) against ``points`` (n, count)."""
+    first, last = points[0][1], points[-1][1]
+    slack = _SLACK[series]
+    flat = last <= 1.25 * first + slack
+    like = _grows_like(points, slack)
+    if not claim.variables:  # O(1): bounded. Deterministic counts that rise at every size and keep rising
+        counts = [c for _, c in points]
+        rising = all(b > a for a, b in zip(counts[-4:], counts[-3:], strict=False))
+        grows = all(b >= a for a, b in zip(counts, counts[1:], strict=False))
+        if grows and rising and last >= first + 3 * slack:
+            return Judgement(OVER, series, tuple(points), like)
+        return Judgement(FITS if flat else BETWEEN, series, tuple(points), like)
+    if flat:  # counts that do not grow refute no growing bound: whether it is loose is the code's to say
+        return Judgement(UNDER, series, tuple(points), like)
+    measured, lo_n, hi_n = _slope(points)
+    claimed = (log_growth(claim, hi_n) - log_growth(claim, lo_n)) / math.log(hi_n / lo_n)
+    gap = measured - claimed
+    # a claim is an upper bound: counts that outgrow it by n^0.25 over an 8-fold range (1.7 times) refute
+    # it; a log factor or two grows less (n log² n over n: n^0.2 at these sizes)
+    verdict = OVER if gap > 0.25 else FITS if abs(gap) <= 0.2 else UNDER if gap < -0.3 else BETWEEN
+    return Judgement(verdict, series, tuple(points), like)
+
+
+def _grows_like(points: list[tuple[int, int]], slack: int) -> str | None:
+    """The plain growth closest to the counts' (within 0.15 in slope), for the student's message."""
+    if points[-1][1] <= 1.25 * points[0][1] + slack:
+        return "1"
+    measured, lo_n, hi_n = _slope(points)
+    best = None
+    for name, slope in _PLAIN:
+        if slope is None:  # log n and n log n: their slope over this range
+            from lesson_embedding_pe.leetlog.bigo import parse
+
+            c = parse(f"O({name})")
+            slope = (log_growth(c, hi_n) - log_growth(c, lo_n)) / math.log(hi_n / lo_n)
+        if abs(measured - slope) <= 0.15 and (best is None or abs(measured - slope) < best[1]):
+            best = (name, abs(measured - slope))
+    return best[0] if best else None
+
+
+def judge(claim: Complexity, part: str, found: Measurement) -> Judgement | None:
+    """The claim on ``part`` ('time' or 'space') against the measurement; None when nothing usable was
+    measured or the claim is in more than one variable. Time is the steps; space the recursion depth where
+    the function recurses deeper as n grows, else the peak bytes it allocates."""
+    if not found.usable or len(claim.variables) > 1:
+        return None
+    ok = [r for r in found.runs if r.status == "ok"]
+    if part == "time":
+        return judge_series(claim, "steps", [(r.n, r.steps) for r in ok])
+    # a recursion's memory is its frames, which the depth counts exactly (the interpreter's frame stack
+    # grows in chunks, so its bytes jump); without one, the bytes the call allocates
+    if ok[-1].depth > ok[0].depth + _SLACK["depth"]:
+        return judge_series(claim, "depth", [(r.n, r.depth) for r in ok])
+    return judge_series(claim, "bytes", [(r.n, r.peak) for r in ok])
+
+
+# --------------------------------------------------------------------------- the numbers, as said
+
+_UNIT = {"steps": ("steps", "단계"), "depth": ("recursion depth", "재귀 깊이"), "bytes": ("bytes", "바이트")}
+
+
+def shown(j: Judgement, found: Measurement) -> tuple[str, str]:
+    """The numbers the student is shown (en, ko): n = 1,000 and 2,000 where both ran, and the largest;
+    a call that stopped past Python's recursion limit is said too."""
+    points = dict(j.points)
+    picks = [n for n in (1_000, 2_000) if n in points] or [j.points[0][0]]
+    picks += [n for n in (j.points[-2][0], j.points[-1][0]) if n not in picks][-1:]
+    picks = sorted(set(picks))
+    unit_en, unit_ko = _UNIT[j.series]
+    # '1,001 steps', 'recursion depth 801'; '1,001단계', '재귀 깊이 801'
+    depth = j.series == "depth"
+    en = [f"n = {n:,} → " + (f"{unit_en} {points[n]:,}" if depth else f"{points[n]:,} {unit_en}")
+          for n in picks]
+    ko = [f"n = {n:,} → " + (f"{points[n]:,}{unit_ko}" if j.series == "steps" else f"{unit_ko} {points[n]:,}")
+          for n in picks]
+    stopped = next((r for r in found.runs if r.status == "recursion"), None)
+    if stopped is not None and j.series in ("depth", "steps"):
+        en.append(f"n = {stopped.n:,} → deeper than Python's recursion limit (RecursionError)")
+        ko.append(f"n = {stopped.n:,} → 파이썬 재귀 한도를 넘음(RecursionError)")
+    return "; ".join(en), "; ".join(ko)
