@@ -1,4 +1,4 @@
-"""Issue 43: a complexity claim held to what the student's own function does, counted (costmeter.py).
+"""Issue 43: a complexity claim held to what the student's own function does, counted (leetlog/costmeter.py).
 
 The unit tests run the worker's probe (probes.py ``probe_practice_cost``) here, on the corpus' own code
 (tests/leetlog_cases/*.py, written for these tests), through a stand-in for the worker's ``resolve``; the
@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from lesson_embedding_pe import costmeter, probes
-from lesson_embedding_pe.costmeter import FITS, OVER, UNDER, Measurement, Run
-from lesson_embedding_pe.leetlog import parse, review_log
+from lesson_embedding_pe import probes
+from lesson_embedding_pe.leetlog import costmeter, parse, review_log
+from lesson_embedding_pe.leetlog.costmeter import FITS, OVER, UNDER, Measurement, Run
 from lesson_embedding_pe.leetlog.review import MAX_POINTS
 from lesson_embedding_pe.logta import _group_of, check_key
 from tests.conftest import ROOT, grade

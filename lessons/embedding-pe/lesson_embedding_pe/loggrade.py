@@ -139,7 +139,7 @@ def notebook_log(cells: list[tuple[int, str]]) -> tuple[str, list[tuple[int, int
 
 def review_submission(submission: Any, artifacts: dict[str, Any], student: Any = None) -> LogReview | None:
     """Review the submission's log; the review goes to results.json. With ``student`` (the suites'
-    fixture), each logged practice function is run in the worker at growing n, counted (costmeter.py),
+    fixture), each logged practice function is run in the worker at growing n, counted (leetlog/costmeter.py),
     and the log's complexity claims are held to those counts (a second or two); without, to the code as
     read."""
     text = getattr(submission, "log_text", None)
@@ -188,7 +188,7 @@ def review_submission(submission: Any, artifacts: dict[str, Any], student: Any =
 def _measurer(student: Any, sources: dict[str, str], unsolved: dict[str, str] | None) -> Any:
     """Practice function -> its Measurement, each run once in the worker (never here); a function the
     code leaves unsolved is not run."""
-    from lesson_embedding_pe import costmeter
+    from lesson_embedding_pe.leetlog import costmeter
 
     done: dict[str, costmeter.Measurement] = {}
 

@@ -22,12 +22,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from grader.author import particle
-from lesson_embedding_pe import costmeter
-from lesson_embedding_pe.costmeter import Measurement
 
+from . import costmeter
 from .bigo import Complexity, ParseError, Term, compare, find_all_bigo, parse
 from .catalog import Approach, Problem, find_problem, identify
 from .codecost import implemented, parameters, size_name
+from .costmeter import Measurement
 from .coverage import function_source, says_why
 from .mathtext import to_plain
 from .parser import LABELS_EN, LABELS_KO, REQUIRED, Field, ProblemEntry, parse_log, unlabelled
