@@ -428,11 +428,6 @@ DRIVER = textwrap.dedent('''
 
 
 def test_every_route_leaves_nothing_under_dockers_defaults(tmp_path: Path) -> None:
-    if os.environ.get("PYTEST_XDIST_WORKER") and not os.environ.get("GK_UID_ROUTES_ALONE"):
-        # Beside the rest of the suite (-n 2) its second submission found the first one's POSIX queue,
-        # semaphore and shared memory in 2 of 3 full runs, not yet understood; alone it passes every time.
-        pytest.skip("runs alone, as .ci/run's own job: "
-                    "GK_UID_ROUTES_ALONE=1 pytest tests/test_uid_teardown.py")
     sys.path.insert(0, str(Path(__file__).parent))
     import docker_defaults
 
