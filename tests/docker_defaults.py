@@ -123,7 +123,7 @@ def command(inner: str, hide: tuple[str, ...] = (), tmp: tuple[str, ...] | None 
              # Docker mounts the container's POSIX message queues at /dev/mqueue: the kit must find them
              # there. Mounted here, in the new IPC namespace, whatever this machine has there: a mount
              # inherited from it would show this machine's queues, not the container's.
-             "{ mkdir -p /dev/mqueue && mount -t mqueue -o rw,nosuid,nodev,noexec,relatime mqueue /dev/mqueue; } "
+             "{ mkdir -p /dev/mqueue && mount -t mqueue -o rw,nosuid,nodev,noexec mqueue /dev/mqueue; } "
              "|| { echo 'gk-container: no /dev/mqueue of its own' >&2; exit 97; }"]
     home = _python_home()
     if home.startswith("/root/"):  # pyenv: make the interpreter reachable as an image's would be

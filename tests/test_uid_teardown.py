@@ -706,3 +706,47 @@ def test_a_teardown_that_fails_says_so_in_one_line_and_goes_on(tmp_path: Path, m
     assert process.poll() is not None and not scratch.exists()  # the rest of the teardown still ran
     said = [x for x in capsys.readouterr().err.splitlines() if x.startswith("grade: the teardown")]
     assert len(said) == 1 and "RecursionError" in said[0] and f"uid {sandbox.UID_BASE + 35_004}" in said[0]
+
+
+def test_the_disk_watchs_stop_and_the_teardown_sweep_one_after_the_other(tmp_path: Path, monkeypatch) -> None:
+    """The disk watch stops an over-budget worker from its own thread (kill the uid, sweep); the teardown
+    that follows waits for that to finish before it kills and sweeps in turn (beside it, the two sweeps
+    reported each other's removals, and the watch's helpers, processes of the uid, outlived the teardown:
+    a kernel key its helper made was still counted after the grade). Once torn down, a late stop does
+    nothing."""
+    import subprocess
+    import threading
+
+    calls: list[str] = []
+    active: list[int] = []  # sweeps running at once, seen by each on entry
+    watch_in = threading.Event()
+    teardown_in = threading.Event()
+
+    def sweep(uid: int) -> list[str]:
+        who = "watch" if threading.current_thread().name == "watch" else "teardown"
+        ended = len([c for c in calls if c.startswith("end ")])
+        active.append(calls.count("watch") + calls.count("teardown") - ended)
+        calls.append(who)
+        if who == "watch":
+            watch_in.set()
+            teardown_in.wait(timeout=3)  # the old teardown came in here, beside it
+        else:
+            teardown_in.set()
+        calls.append(f"end {who}")
+        return []
+
+    monkeypatch.setattr(uid_mod, "sweep", sweep)
+    monkeypatch.setattr(uid_mod, "kill_uid", lambda uid, timeout=30.0: None)
+    process = subprocess.Popen(["sleep", "30"], start_new_session=True)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    launch = sandbox.Launch(process, "uid", scratch, [scratch], uid=sandbox.UID_BASE + 35_005)
+    watch = threading.Thread(target=launch.stop_over_budget, args=("over the disk budget",), name="watch")
+    watch.start()
+    assert watch_in.wait(timeout=60)
+    launch.terminate()
+    watch.join()
+    assert calls == ["watch", "end watch", "teardown", "end teardown"], calls
+    assert active == [0, 0] and process.poll() is not None and not scratch.exists()
+    launch.stop_over_budget("over the disk budget")  # after the teardown: nothing more is swept
+    assert calls.count("teardown") == 1 and launch.over_budget == "over the disk budget"
