@@ -750,3 +750,49 @@ def test_the_disk_watchs_stop_and_the_teardown_sweep_one_after_the_other(tmp_pat
     assert active == [0, 0] and process.poll() is not None and not scratch.exists()
     launch.stop_over_budget("over the disk budget")  # after the teardown: nothing more is swept
     assert calls.count("teardown") == 1 and launch.over_budget == "over the disk budget"
+
+
+@needs_root
+def test_a_queue_mount_of_another_ipc_namespace_is_not_taken_for_the_workers() -> None:
+    """A container with an IPC namespace of its own that still sees the machine's /dev/mqueue (inherited,
+    not mounted anew) lists the machine's queues there, not its worker's: the teardown checks that a mount
+    shows its own namespace's queues, and otherwise mounts its own (here, where it may) to remove them."""
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # the container: its own mounts, the machine's queues mounted, then its own IPC namespace
+        said = "?"
+        try:
+            os.close(read)
+            libc = ctypes.CDLL(None, use_errno=True)
+            where = tempfile.mkdtemp(prefix="gk-i50-machine-mq-")
+            assert libc.unshare(mqueue.CLONE_NEWNS) == 0
+            assert libc.mount(None, b"/", None, mqueue.MS_REC | mqueue.MS_PRIVATE, None) == 0
+            assert libc.mount(b"mqueue", where.encode(), b"mqueue", 0, None) == 0  # this machine's queues
+            assert libc.unshare(0x08000000) == 0  # CLONE_NEWIPC
+            mqueue.listable.cache_clear()
+            uid = sandbox.UID_BASE + 50_002
+            name = f"/gk-i50-other-ns-{os.getpid()}".encode()
+
+            def make() -> None:
+                rt = ctypes.CDLL("librt.so.1", use_errno=True)
+                assert rt.mq_open(name, os.O_CREAT | os.O_RDWR, 0o600, None) >= 0
+
+            _as_uid(uid, make)
+            seen = (where in mqueue.mounted(), where in mqueue.own_mounts())
+            problems = mqueue.remove(uid)
+            rt = ctypes.CDLL("librt.so.1", use_errno=True)
+            gone = rt.mq_open(name, os.O_RDONLY, 0, None) < 0 and ctypes.get_errno() == errno.ENOENT
+            if not gone:
+                rt.mq_unlink(name)
+            said = repr((seen, problems, gone))
+        except BaseException as exc:  # noqa: BLE001 - said to the parent, whatever it is
+            said = repr(exc)
+        finally:
+            os.write(write, said.encode())
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as fh:
+        said = fh.read().decode()
+    os.waitpid(child, 0)
+    # the machine's mount is seen, not taken for this namespace's; the worker's queue is gone all the same
+    assert said == repr(((True, False), [], True)), said
