@@ -6,6 +6,11 @@ rules for namespaces (tests/docker_seccomp.py: no ``unshare``, ``setns``, ``clon
 or ``clone3``).  As in a container, /sys/fs/cgroup is read-only and the Python installation
 is readable by every uid: where it lives under a private /root (pyenv), a mount namespace of
 the simulation's own puts a 0755 tmpfs over /root with only the Python tree bound back.
+As Docker gives every container (its default ``--ipc``), the simulation has an IPC namespace of its
+own, a 64 MiB /dev/shm of its own and that namespace's message queues at /dev/mqueue: POSIX queues,
+named semaphores, shared memory and System V objects made by other processes of this machine (a
+test of another checkout, or of this suite, running beside it) are not the container's, and the
+container's are not theirs.
 That is the container's filesystem, set up before the restrictions; nothing inside can
 undo it (no CAP_SYS_ADMIN, no new namespaces).
 """
@@ -41,8 +46,8 @@ def unavailable() -> str | None:
     if not Path(SYSTEM_PYTHON).exists() or subprocess.run(
             [SYSTEM_PYTHON, "-c", "import seccomp"], capture_output=True).returncode != 0:
         return "needs libseccomp for /usr/bin/python3 (apt-get install python3-seccomp)"
-    if subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode != 0:
-        return "needs unshare -m to lay out the simulated container"
+    if subprocess.run(["unshare", "-m", "-i", "true"], capture_output=True).returncode != 0:
+        return "needs unshare -m -i to lay out the simulated container (its mounts and IPC namespace)"
     closed = _closed_to_others(os.path.realpath(sys.prefix))
     if closed:
         return (f"the Python running the tests ({sys.prefix}) lies in {closed}, which other users cannot "
@@ -112,9 +117,14 @@ def command(inner: str, hide: tuple[str, ...] = (), tmp: tuple[str, ...] | None 
              # Docker mounts the cgroup tree read-only: the kit cannot make groups of its own
              "for d in /sys/fs/cgroup /sys/fs/cgroup/*/; do mount -o remount,bind,ro \"$d\" 2>/dev/null "
              "|| mount --bind -o ro \"$d\" \"$d\" 2>/dev/null; done; true",
-             # Docker mounts the POSIX message queues at /dev/mqueue: the kit must find them there
-             "mountpoint -q /dev/mqueue || { mkdir -p /dev/mqueue && mount -t mqueue mqueue /dev/mqueue; } "
-             "2>/dev/null; true"]
+             # Docker's /dev/shm: a tmpfs of the container's own (POSIX shared memory, named semaphores)
+             "mount -t tmpfs -o rw,nosuid,nodev,noexec,relatime,size=65536k,mode=1777 shm /dev/shm "
+             "|| { echo 'gk-container: no /dev/shm of its own' >&2; exit 97; }",
+             # Docker mounts the container's POSIX message queues at /dev/mqueue: the kit must find them
+             # there. Mounted here, in the new IPC namespace, whatever this machine has there: a mount
+             # inherited from it would show this machine's queues, not the container's.
+             "{ mkdir -p /dev/mqueue && mount -t mqueue -o rw,nosuid,nodev,noexec mqueue /dev/mqueue; } "
+             "|| { echo 'gk-container: no /dev/mqueue of its own' >&2; exit 97; }"]
     home = _python_home()
     if home.startswith("/root/"):  # pyenv: make the interpreter reachable as an image's would be
         setup += ["keep=$(mktemp -d)", "mount --bind /root \"$keep\"",
@@ -156,7 +166,8 @@ def command(inner: str, hide: tuple[str, ...] = (), tmp: tuple[str, ...] | None 
     seccomp = (HERE / "docker_seccomp.py").read_text(encoding="utf-8")  # read now: ``hide`` may cover it
     restricted = (f"exec {SYSTEM_PYTHON} -c {shlex.quote(seccomp)} "
                   f"capsh --drop={_dropped_caps()} -- -c {shlex.quote(inner)}")
-    return ["unshare", "-m", "--propagation", "private", "bash", "-c", "; ".join([*setup, restricted])]
+    # -i: the container's own IPC namespace, as Docker gives each container
+    return ["unshare", "-m", "-i", "--propagation", "private", "bash", "-c", "; ".join([*setup, restricted])]
 
 
 def run(inner: str, *, env: dict[str, str] | None = None, timeout: float = 600, cwd: str | None = None,

@@ -429,11 +429,6 @@ DRIVER = textwrap.dedent('''
 
 
 def test_every_route_leaves_nothing_under_dockers_defaults(tmp_path: Path) -> None:
-    if os.environ.get("PYTEST_XDIST_WORKER") and not os.environ.get("GK_UID_ROUTES_ALONE"):
-        # Beside the rest of the suite (-n 2) its second submission found the first one's POSIX queue,
-        # semaphore and shared memory in 2 of 3 full runs, not yet understood; alone it passes every time.
-        pytest.skip("runs alone, as .ci/run's own job: "
-                    "GK_UID_ROUTES_ALONE=1 pytest tests/test_uid_teardown.py")
     sys.path.insert(0, str(Path(__file__).parent))
     import docker_defaults
 
@@ -712,3 +707,93 @@ def test_a_teardown_that_fails_says_so_in_one_line_and_goes_on(tmp_path: Path, m
     assert process.poll() is not None and not scratch.exists()  # the rest of the teardown still ran
     said = [x for x in capsys.readouterr().err.splitlines() if x.startswith("grade: the teardown")]
     assert len(said) == 1 and "RecursionError" in said[0] and f"uid {sandbox.UID_BASE + 35_004}" in said[0]
+
+
+def test_the_disk_watchs_stop_and_the_teardown_sweep_one_after_the_other(tmp_path: Path, monkeypatch) -> None:
+    """The disk watch stops an over-budget worker from its own thread (kill the uid, sweep); the teardown
+    that follows waits for that to finish before it kills and sweeps in turn (beside it, the two sweeps
+    reported each other's removals, and the watch's helpers, processes of the uid, outlived the teardown:
+    a kernel key its helper made was still counted after the grade). Once torn down, a late stop does
+    nothing."""
+    import subprocess
+    import threading
+
+    calls: list[str] = []
+    active: list[int] = []  # sweeps running at once, seen by each on entry
+    watch_in = threading.Event()
+    teardown_in = threading.Event()
+
+    def sweep(uid: int) -> list[str]:
+        who = "watch" if threading.current_thread().name == "watch" else "teardown"
+        ended = len([c for c in calls if c.startswith("end ")])
+        active.append(calls.count("watch") + calls.count("teardown") - ended)
+        calls.append(who)
+        if who == "watch":
+            watch_in.set()
+            teardown_in.wait(timeout=3)  # the old teardown came in here, beside it
+        else:
+            teardown_in.set()
+        calls.append(f"end {who}")
+        return []
+
+    monkeypatch.setattr(uid_mod, "sweep", sweep)
+    monkeypatch.setattr(uid_mod, "kill_uid", lambda uid, timeout=30.0: None)
+    process = subprocess.Popen(["sleep", "30"], start_new_session=True)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    launch = sandbox.Launch(process, "uid", scratch, [scratch], uid=sandbox.UID_BASE + 35_005)
+    watch = threading.Thread(target=launch.stop_over_budget, args=("over the disk budget",), name="watch")
+    watch.start()
+    assert watch_in.wait(timeout=60)
+    launch.terminate()
+    watch.join()
+    assert calls == ["watch", "end watch", "teardown", "end teardown"], calls
+    assert active == [0, 0] and process.poll() is not None and not scratch.exists()
+    launch.stop_over_budget("over the disk budget")  # after the teardown: nothing more is swept
+    assert calls.count("teardown") == 1 and launch.over_budget == "over the disk budget"
+
+
+@needs_root
+def test_a_queue_mount_of_another_ipc_namespace_is_not_taken_for_the_workers() -> None:
+    """A container with an IPC namespace of its own that still sees the machine's /dev/mqueue (inherited,
+    not mounted anew) lists the machine's queues there, not its worker's: the teardown checks that a mount
+    shows its own namespace's queues, and otherwise mounts its own (here, where it may) to remove them."""
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # the container: its own mounts, the machine's queues mounted, then its own IPC namespace
+        said = "?"
+        try:
+            os.close(read)
+            libc = ctypes.CDLL(None, use_errno=True)
+            where = tempfile.mkdtemp(prefix="gk-i50-machine-mq-")
+            assert libc.unshare(mqueue.CLONE_NEWNS) == 0
+            assert libc.mount(None, b"/", None, mqueue.MS_REC | mqueue.MS_PRIVATE, None) == 0
+            assert libc.mount(b"mqueue", where.encode(), b"mqueue", 0, None) == 0  # this machine's queues
+            assert libc.unshare(0x08000000) == 0  # CLONE_NEWIPC
+            mqueue.listable.cache_clear()
+            uid = sandbox.UID_BASE + 50_002
+            name = f"/gk-i50-other-ns-{os.getpid()}".encode()
+
+            def make() -> None:
+                rt = ctypes.CDLL("librt.so.1", use_errno=True)
+                assert rt.mq_open(name, os.O_CREAT | os.O_RDWR, 0o600, None) >= 0
+
+            _as_uid(uid, make)
+            seen = (where in mqueue.mounted(), where in mqueue.own_mounts())
+            problems = mqueue.remove(uid)
+            rt = ctypes.CDLL("librt.so.1", use_errno=True)
+            gone = rt.mq_open(name, os.O_RDONLY, 0, None) < 0 and ctypes.get_errno() == errno.ENOENT
+            if not gone:
+                rt.mq_unlink(name)
+            said = repr((seen, problems, gone))
+        except BaseException as exc:  # noqa: BLE001 - said to the parent, whatever it is
+            said = repr(exc)
+        finally:
+            os.write(write, said.encode())
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as fh:
+        said = fh.read().decode()
+    os.waitpid(child, 0)
+    # the machine's mount is seen, not taken for this namespace's; the worker's queue is gone all the same
+    assert said == repr(((True, False), [], True)), said

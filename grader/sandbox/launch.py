@@ -37,6 +37,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -110,16 +111,26 @@ class Launch:
     watch: DiskWatch | None = None
     over_budget: str = ""  # why the disk watch stopped the worker
     holds_seal: bool = False
+    # The disk watch's stop (its own thread) and the teardown each kill the uid and sweep what it left:
+    # one at a time, so the teardown's sweep and its check that nothing is left come after the watch's
+    # work, never beside it (two sweeps of one tree report each other's removals; the watch's helpers,
+    # processes of the uid, would outlive the teardown that killed the uid's processes).
+    _cleaning: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _torn_down: bool = False
 
     def terminate(self) -> None:
         """Kill the worker and everything it started, however detached, then clean up. Never raises:
         what it could not clean is said on stderr, the instructor's log."""
         problems: list[str] = []
-        for step in (self._kill, self._sweep_uid, self._remove_cgroup):  # each, whatever the one before did
-            try:
-                step(problems)
-            except Exception as exc:  # noqa: BLE001 - the grade must survive its teardown
-                problems.append(f"{step.__name__}: {type(exc).__name__}: {exc}")
+        if self.watch is not None:
+            self.watch.stop()  # no new stop from it; one under way is waited for below
+        with self._cleaning:
+            for step in (self._kill, self._sweep_uid, self._remove_cgroup):  # each, whatever the last did
+                try:
+                    step(problems)
+                except Exception as exc:  # noqa: BLE001 - the grade must survive its teardown
+                    problems.append(f"{step.__name__}: {type(exc).__name__}: {exc}")
+            self._torn_down = True
         for path in self.cleanup_paths:
             uid_mod.remove_path(str(path), problems)
         self.cleanup_paths = []
@@ -137,8 +148,6 @@ class Launch:
                 pass
 
     def _kill(self, problems: list[str]) -> None:
-        if self.watch is not None:
-            self.watch.stop()
         below: set[int] = set()
         if self.isolation in ("process", "uid"):
             # The helper (a subreaper) kills what it adopted; whatever is still below it is
@@ -190,7 +199,9 @@ class Launch:
         """The disk watch found the uid over its budget: stop the worker now and free the disk, so the
         grader can still write its report; later calls fail with ``reason``."""
         self.over_budget = reason
-        if self.uid is not None:
+        with self._cleaning:
+            if self.uid is None or self._torn_down:  # the teardown has killed and swept already
+                return
             try:
                 uid_mod.kill_uid(self.uid)
                 uid_mod.sweep(self.uid)

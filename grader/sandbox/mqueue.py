@@ -1,10 +1,12 @@
 """POSIX message queues a uid left, at the ``uid`` level (at ``namespaces``, its IPC namespace takes them).
 
 A queue is a file of the ``mqueue`` file system, owned by the uid that made it: listed where that file
-system is mounted (Docker mounts it at /dev/mqueue). Where it is mounted nowhere, the teardown mounts it
-in a mount namespace of a child's own (nothing changes in the machine's mount table) if it may; where it
-may not (root under Docker's defaults has no CAP_SYS_ADMIN), queues cannot be listed and so cannot be
-removed: the worker then gets ``RLIMIT_MSGQUEUE`` 0 (``limit``), and ``mq_open(O_CREAT)`` fails for it.
+system is mounted (Docker mounts it at /dev/mqueue), by a mount of this process's IPC namespace (a mount
+made in another one lists that one's queues: ``shows_own_queues``). Where no such mount is there, the
+teardown mounts it in a mount namespace of a child's own (nothing changes in the machine's mount table) if
+it may; where it may not (root under Docker's defaults has no CAP_SYS_ADMIN), queues cannot be listed and
+so cannot be removed: the worker then gets ``RLIMIT_MSGQUEUE`` 0 (``limit``), and ``mq_open(O_CREAT)``
+fails for it.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import ctypes
 import ctypes.util
 import functools
 import os
+import secrets
 import stat
 import tempfile
 
@@ -37,6 +40,48 @@ def mounted() -> list[str]:
 
 def _libc() -> ctypes.CDLL:
     return ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+
+
+class _MqAttr(ctypes.Structure):
+    _fields_ = [("mq_flags", ctypes.c_long), ("mq_maxmsg", ctypes.c_long), ("mq_msgsize", ctypes.c_long),
+                ("mq_curmsgs", ctypes.c_long), ("pad", ctypes.c_long * 4)]
+
+
+def _mq_calls() -> ctypes.CDLL | None:
+    """The library with mq_open (libc since glibc 2.34, librt before), or None."""
+    for name in (ctypes.util.find_library("c"), ctypes.util.find_library("rt")):
+        try:
+            lib = ctypes.CDLL(name, use_errno=True)
+        except OSError:
+            continue
+        if hasattr(lib, "mq_open") and hasattr(lib, "mq_unlink"):
+            return lib
+    return None
+
+
+def shows_own_queues(point: str) -> bool:
+    """Whether the mqueue mount at ``point`` lists this process's IPC namespace's queues. A mount made in
+    another IPC namespace (inherited from the machine by a container that has its own, or bound in) lists
+    that namespace's queues, never the worker's: a queue of ours made now must appear there. Where no probe
+    queue can be made, the mount is taken as it is."""
+    lib = _mq_calls()
+    if lib is None:
+        return True
+    name = f"/gk-probe-{secrets.token_hex(8)}".encode()
+    attr = _MqAttr(0, 1, 1, 0)
+    fd = lib.mq_open(name, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600, ctypes.byref(attr))
+    if fd < 0:
+        return True
+    try:
+        return os.path.lexists(os.path.join(point, name[1:].decode()))
+    finally:
+        os.close(fd)  # on Linux a queue descriptor is a file descriptor
+        lib.mq_unlink(name)
+
+
+def own_mounts() -> list[str]:
+    """The mqueue mounts that list this IPC namespace's queues (``mounted``, checked)."""
+    return [point for point in mounted() if shows_own_queues(point)]
 
 
 def unlink_owned(folder: str, uid: int) -> list[str]:
@@ -99,7 +144,7 @@ def _in_private_mount(uid: int | None) -> list[str] | None:
 @functools.lru_cache(maxsize=1)
 def listable() -> bool:
     """Whether the teardown can list the queues: mounted somewhere, or mountable in a private namespace."""
-    return bool(mounted()) or _in_private_mount(None) is not None
+    return bool(own_mounts()) or _in_private_mount(None) is not None
 
 
 def limit() -> dict[str, int]:
@@ -110,7 +155,7 @@ def limit() -> dict[str, int]:
 
 def remove(uid: int) -> list[str]:
     """Remove every POSIX message queue of ``uid``; what could not be removed, in words."""
-    points = mounted()
+    points = own_mounts()
     if points:
-        return unlink_owned(points[0], uid)  # one IPC namespace: every mount shows the same queues
+        return unlink_owned(points[0], uid)  # every mount of this IPC namespace shows the same queues
     return _in_private_mount(uid) or []  # None: not listable, and the worker could make none (``limit``)
