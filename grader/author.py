@@ -55,26 +55,8 @@ from grader.core.feedback import (
 )
 from grader.core.finding import Cause, Finding, Said
 from grader.core.lang import particle
+from grader.core.reference import Reference
 from grader.core.source import Sources, SourceView, as_sources, dotted, literal_str
-from grader.core.testkit import (
-    Reference,
-    as_tensor,
-    check_close,
-    check_dtype,
-    check_finite,
-    check_shape,
-    device_check,
-    first_mismatch,
-    fresh_rng,
-    max_diff,
-    mentions,
-    note,
-    owning,
-    raised,
-    seed_for,
-    simulated_gpu,
-    wrong_cells,
-)
 from grader.core.text import BINARY_KINDS
 from grader.engine.lesson_api import (
     ClassCharts,
@@ -89,13 +71,31 @@ from grader.engine.lesson_api import (
     Task,
 )
 from grader.engine.package import ReferenceGrading, StandardRelease, default_readme, lesson_package
-from grader.engine.student import Outcome, Student
 from grader.notebook.build import NotebookTexts, build_notebook, write_notebook
 from grader.runtime.protocol import MetaTensor
 from grader.sandbox.cgroup import container_limits
 from grader.sandbox.client import Remote
 
-if TYPE_CHECKING:  # the report names below, for the type checker only: at run time they load on first use
+if TYPE_CHECKING:  # the names below, for the type checker only: at run time they load on first use
+    from grader.core.testkit import (
+        as_tensor,
+        check_close,
+        check_dtype,
+        check_finite,
+        check_shape,
+        device_check,
+        first_mismatch,
+        fresh_rng,
+        max_diff,
+        mentions,
+        note,
+        owning,
+        raised,
+        seed_for,
+        simulated_gpu,
+        wrong_cells,
+    )
+    from grader.engine.student import Outcome, Student
     from grader.report.i18n import translate
     from grader.report.pending import pending
     from grader.report.plots import colour, data_uri
@@ -105,8 +105,27 @@ if TYPE_CHECKING:  # the report names below, for the type checker only: at run t
     from grader.report.table_figure import two_tables
     from grader.report.view import task_score
 
-# Report code, loaded on first use (PEP 562): name -> the module that defines it.
-_REPORT = {
+# Loaded on first use (PEP 562), name -> the module that defines it: the checks and the student's
+# code need torch, the report code is the reports' own. A lesson's package is imported where no grade
+# runs (a wrong path answered, `grade lessons`), and its declaration must not import torch there.
+_LAZY = {
+    "as_tensor": "grader.core.testkit",
+    "check_close": "grader.core.testkit",
+    "check_dtype": "grader.core.testkit",
+    "check_finite": "grader.core.testkit",
+    "check_shape": "grader.core.testkit",
+    "device_check": "grader.core.testkit",
+    "first_mismatch": "grader.core.testkit",
+    "fresh_rng": "grader.core.testkit",
+    "max_diff": "grader.core.testkit",
+    "mentions": "grader.core.testkit",
+    "note": "grader.core.testkit",
+    "owning": "grader.core.testkit",
+    "raised": "grader.core.testkit",
+    "seed_for": "grader.core.testkit",
+    "simulated_gpu": "grader.core.testkit",
+    "wrong_cells": "grader.core.testkit",
+    "Student": "grader.engine.student", "Outcome": "grader.engine.student",
     "two_tables": "grader.report.table_figure",
     "line_chart": "grader.report.svg_chart", "bar_chart": "grader.report.svg_chart",
     "Line": "grader.report.svg_chart", "Bars": "grader.report.svg_chart",
@@ -120,8 +139,8 @@ _REPORT = {
 
 
 def __getattr__(name: str) -> Any:
-    if name in _REPORT:
-        return getattr(importlib.import_module(_REPORT[name]), name)
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -147,7 +166,7 @@ __all__ = [
     "finding_of", "describe_problem", "GradeFailure", "Evidence", "particle",
     # what a student's code can do wrong
     "StudentProblem", "StudentRaised", "NotAttempted", "MissingName",
-    # report side, loaded on first use (_REPORT): import these inside a report hook
+    # report side, loaded on first use (_LAZY): import these inside a report hook
     "two_tables", "line_chart", "bar_chart", "Line", "Bars", "colour", "data_uri", "translate", "environment",
     "record_of", "pending", "task_score",
 ]

@@ -7,15 +7,13 @@ from bytes, with torch functions the submission cannot reach.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import os
 import random
 import secrets
 import sys
 import threading
 from collections.abc import Iterator
-from pathlib import Path
-from types import FrameType, ModuleType
+from types import FrameType
 from typing import Any
 
 import torch
@@ -24,6 +22,7 @@ from grader.core import seeds
 from grader.core.errors import StudentRaised
 from grader.core.feedback import Cause, Said, check, expect_check, fail_check
 from grader.core.lang import particle
+from grader.core.reference import Reference  # noqa: F401  (re-exported: suites import it from here)
 from grader.runtime.protocol import MetaTensor
 
 # The submission seed (grader/core/seeds.py) and the draws made from it so far.
@@ -226,40 +225,6 @@ def mentions(message: str, *numbers: int) -> bool:
     # Signs are not compared: "got -4" and "d_model=-4" and "length-20" all name the number.
     found = {int(m) for m in re.findall(r"\d+", message)}
     return all(abs(n) in found for n in numbers)
-
-
-class Reference:
-    """A lesson's reference solution, loaded in the grader process for its hidden suite's expectations.
-
-    Loaded by path under a private module name (``_gk_reference_<module>``), so it never collides with the
-    student's module of the same name. The lesson's ``GradeHooks.use_solutions`` hands over the folder in
-    use once per grade (``use``): the package's own ``solutions/`` by default, a sealed archive's copy when
-    grading from one. In the lesson: ``REFERENCE = Reference(SOLUTIONS, "attention")``, then
-    ``REFERENCE.load().causal_mask(T)`` in a hidden test."""
-
-    def __init__(self, folder: Path, module: str) -> None:
-        self.folder = Path(folder)
-        self.module = module
-        self._loaded: ModuleType | None = None
-
-    def use(self, folder: Path) -> None:
-        """Use the reference in ``folder`` from now on (loaded again at the next ``load``)."""
-        if Path(folder) != self.folder:
-            self.folder, self._loaded = Path(folder), None
-
-    def load(self) -> ModuleType:
-        """The reference module (loaded once per folder); FileNotFoundError naming the file it lacks."""
-        if self._loaded is None:
-            path = self.folder / f"{self.module}.py"
-            if not path.is_file():
-                raise FileNotFoundError(f"reference solution not found: {path}")
-            spec = importlib.util.spec_from_file_location(f"_gk_reference_{self.module}", path)
-            assert spec is not None and spec.loader is not None
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[spec.name] = module
-            spec.loader.exec_module(module)
-            self._loaded = module
-        return self._loaded
 
 
 def simulated_gpu() -> tuple[str, str]:

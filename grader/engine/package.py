@@ -4,7 +4,7 @@ A lesson package keeps its stubs in ``exercises/``, its reference in ``solutions
 ``suites/`` (``public/``, ``hidden/``, ``pytest.ini``). ``lesson_package`` turns that folder and the
 lesson's own data (tasks, titles, the module a student writes) into its ``Lesson`` with
 
-- the reference loader (``grader.core.testkit.Reference``) its hidden suites compare against, handed the
+- the reference loader (``grader.core.reference.Reference``) its hidden suites compare against, handed the
   folder in use once per grade (``ReferenceGrading``);
 - a release hook (``StandardRelease``): the package without its reference and hidden suite, a bilingual
   README, and the notebook built from the stubs (notebook/build.py), so `grade release --lesson NAME`
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from grader.core.testkit import Reference
+from grader.core.reference import Reference
 from grader.engine.lesson_api import GradeHooks, Layout, Lesson, ReleaseHooks, Task
 from grader.notebook.build import NotebookTexts, write_notebook
 
