@@ -402,7 +402,7 @@ def make_server(runtime: dict, sub_dir: str) -> Any:
     touched: set[str] = set()  # the guard's notes of the modules and files student code reached
     # What student code left in the process for every later test (state_watch): noted with each reply.
     settings, reset_state, state_changed = state_watch(runtime["modules"].get("torch"))
-    call_each = functools.partial(map, operator.call)
+    call_each = functools.partial(map, operator.methodcaller("__call__"))  # operator.call: 3.11+
 
     def serve(sock: Any, done: Any) -> None:
         try:

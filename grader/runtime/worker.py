@@ -192,12 +192,13 @@ def main() -> None:
     os.chdir(sub_dir)
     begin(sock)
     # This frame lies below every student frame on the main thread: nothing of the runtime may
-    # stay in its locals.  The loop is C (deque, map, operator.call, iter), so the task queue
+    # stay in its locals.  The loop is C (deque, map, methodcaller, iter; not operator.call, which
+    # Python 3.10 lacks: Gradescope's default image has 3.10), so the task queue
     # lives only on the value stack, where no frame walk sees it; each task delivers its own
     # result to the serve thread.
     holder = [take]
     del runtime, begin, take, sock, opts, parser, sub_dir
-    collections.deque(map(operator.call, iter(holder.pop(), None)), maxlen=0)
+    collections.deque(map(operator.methodcaller("__call__"), iter(holder.pop(), None)), maxlen=0)
     # The serve loop ended (the grader hung up).  Leave without running the student's
     # atexit handlers or finalizers.
     sys.stdout.flush()

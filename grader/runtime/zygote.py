@@ -116,7 +116,7 @@ def serve(cfg: dict, boot: dict, runtime: dict) -> None:
     import collections
     import operator
 
-    collections.deque(map(operator.call, iter(holder.pop(), None)), maxlen=0)
+    collections.deque(map(operator.methodcaller("__call__"), iter(holder.pop(), None)), maxlen=0)
     sys.stdout.flush()
     os._exit(0)
 
