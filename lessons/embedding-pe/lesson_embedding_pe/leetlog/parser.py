@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 from . import vocab as _vocab
 from .catalog import find_problem
 from .prose import problem_mention, read_fields, split_sentences
+from .values import classify_solved, parse_difficulty
 
 __all__ = ["FIELDS", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value", "match_label",
            "parse_log"]
@@ -267,7 +268,6 @@ def claims(name: str, rest: str, label: str) -> list[tuple[str, str, str]]:
 def _answers(name: str, value: str) -> bool:
     """Whether ``value`` starts like an answer to ``name``: 'Solved: alone, time: 20 min' keeps its time."""
     from .bigo import find_all_bigo
-    from .review import parse_difficulty  # review imports this module
 
     head = re.split(r"\s{2,}|[,;|]", value, maxsplit=1)[0]
     if name in ("time", "space"):  # a Big-O or a complexity in words soon after: 'since n halves, O(log n)'
@@ -393,7 +393,6 @@ def _record(line: str) -> list[tuple[str, str, str]] | None:
     """One line per problem: '1. 50. Pow(x, n), Medium, First: …, Final: …, Time: O(log n) …'. The
     words before the first label are read by what they are (the problem, its difficulty); each label
     after them starts its own field."""
-    from .review import parse_difficulty  # review imports this module
 
     body = _BULLET.sub("", line, count=1)
     labels = [m for m in _INLINE_LABEL.finditer(body)
@@ -416,7 +415,6 @@ def _record(line: str) -> list[tuple[str, str, str]] | None:
 
 def _says_how_solved(text: str) -> bool:
     """'Solved alone.' and 'Solved after reading the editorial; redo 2026-10-05' answer the field."""
-    from .review import classify_solved  # review imports this module
 
     return classify_solved(text) is not None and len(text) <= 120
 
@@ -486,7 +484,7 @@ def parse_log(text: str) -> LogParse:
     holds, a table with a column per problem one column at a time."""
     from .tree import flatten
 
-    flat = flatten(text, _holds_log)
+    flat = flatten(text, _holds_log, match_label)
     if not flat.changed and flat.text == "\n".join(text.splitlines()):
         return _parse_lines(text)
     parsed = _parse_lines(flat.text)
@@ -693,7 +691,6 @@ _ONE_LINE = ("problem", "difficulty", "solved", "redo_date")
 
 def _difficulty_from_heading(entry: ProblemEntry) -> None:
     """'### Problem: 12. Integer to Roman (Medium, Math)': the heading's difficulty fills an empty field."""
-    from .review import parse_difficulty  # review imports this module
 
     have = entry.fields.get("difficulty")
     if (have is not None and have.filled) or not entry.heading:

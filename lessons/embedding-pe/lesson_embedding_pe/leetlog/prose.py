@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from .bigo import BigOMatch, find_all_bigo
 from .catalog import find_problem, get
 from .mathtext import to_plain
+from .values import classify_solved, parse_difficulty
 
 __all__ = ["Reading", "Sentence", "problem_mention", "read_fields", "split_sentences"]
 
@@ -242,8 +243,6 @@ def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
 
 
 def _difficulty(text: str) -> str | None:
-    from .review import parse_difficulty  # review imports the parser, which imports this module
-
     if _DIFFICULTY_CONTEXT.search(text):
         return parse_difficulty(text)
     strong = _DIFFICULTY_STRONG.findall(text)
@@ -495,8 +494,6 @@ def _reason(rest: str) -> str:
 
 
 def _read_solved(sentences: list[Sentence], put: _Put) -> None:
-    from .review import classify_solved
-
     for s in reversed(sentences):  # how it was solved is said last, usually
         alone, solution = _ALONE.search(s.text), _SOLUTION.search(s.text)
         if not (alone or solution):

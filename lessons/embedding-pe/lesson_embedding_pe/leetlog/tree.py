@@ -50,14 +50,19 @@ def _md() -> MarkdownIt:
     return MarkdownIt("commonmark").enable("table")
 
 
-def flatten(text: str, holds_log: Callable[[str], bool]) -> Flat:
-    """``text`` with its containers opened where they hold a log (``holds_log`` decides, from the
-    field reader) and its column-per-problem tables turned to sections."""
+Label = Callable[[str], "str | None"]  # a cell's text -> the field it names (parser.match_label)
+
+
+def flatten(text: str, holds_log: Callable[[str], bool], match_label: Label) -> Flat:
+    """``text`` with its containers opened where they hold a log and its column-per-problem tables
+    turned to sections. The field reader's own judgement comes in as two functions (``holds_log``,
+    ``match_label``): the reader calls this module, so this module does not import the reader."""
     lines = text.splitlines()
-    return _flatten(lines, list(range(1, len(lines) + 1)), holds_log, depth=0)
+    return _flatten(lines, list(range(1, len(lines) + 1)), holds_log, match_label, depth=0)
 
 
-def _flatten(lines: list[str], origin: list[int], holds_log: Callable[[str], bool], depth: int) -> Flat:
+def _flatten(lines: list[str], origin: list[int], holds_log: Callable[[str], bool], match_label: Label,
+             depth: int) -> Flat:
     out: list[str] = []
     where: list[int] = []
 
@@ -76,10 +81,10 @@ def _flatten(lines: list[str], origin: list[int], holds_log: Callable[[str], boo
         keep(at, start)
         inner = _opened(tok, lines, start, end) if depth < 4 else None
         if inner is not None and holds_log("\n".join(inner[0])):
-            sub = _flatten(inner[0], [origin[k] for k in inner[1]], holds_log, depth + 1)
+            sub = _flatten(inner[0], [origin[k] for k in inner[1]], holds_log, match_label, depth + 1)
             out.extend(sub.text.splitlines())
             where.extend(sub.origin)
-        elif tok.type == "table_open" and (made := _transposed(tokens, i, origin)) is not None:
+        elif tok.type == "table_open" and (made := _transposed(tokens, i, origin, match_label)) is not None:
             out.extend(made[0])
             where.extend(made[1])
         else:
@@ -125,12 +130,11 @@ def _rows(tokens: list[Token], i: int) -> list[tuple[int, list[str]]]:
     return rows
 
 
-def _transposed(tokens: list[Token], i: int, origin: list[int]) -> tuple[list[str], list[int]] | None:
+def _transposed(tokens: list[Token], i: int, origin: list[int],
+                match_label: Label) -> tuple[list[str], list[int]] | None:
     """A table with a row per field and a column per problem as one section per column:
     '## Problem k' then '- <row label>: <cell>' for each row, each line at its row's line; None for
     any other table (a row-per-problem table is the field reader's, parser._problem_tables)."""
-    from .parser import match_label  # the parser reads this module's output
-
     rows = _rows(tokens, i)
     if len(rows) < 4 or len(rows[0][1]) < 2:
         return None
