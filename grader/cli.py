@@ -61,6 +61,9 @@ DESCRIPTION = ("Grade your exercises for the lesson '{title}' with the public te
                "'{title}' 실습을 공개 테스트로 채점합니다. 숨은 테스트는 제출할 때 실행됩니다.")
 DESCRIPTION_ANY = ("Grade your exercises with the public tests. The hidden tests run when you submit.",
                    "실습을 공개 테스트로 채점합니다. 숨은 테스트는 제출할 때 실행됩니다.")
+# The one subcommand of the student's copy (the instructor's are not in it).
+STUDENT_COMMANDS = ("command: `grade lessons` lists the lessons this copy grades",
+                    "명령: `grade lessons`는 이 키트로 채점할 수 있는 레슨을 보여 줍니다")
 
 
 def _wants_help(argv: list[str]) -> bool:
@@ -105,8 +108,9 @@ def build_parser(lang: str | None = None, title: tuple[str, str] | None = None) 
         "Grade a submission for a lesson (--lesson; default: the project's [tool.grade] lesson, "
         f"else {DEFAULT_LESSON!r}). `grade lessons` lists the lessons.",
         # the subcommands this copy of the kit has (the student's lacks the instructor's): `grade CMD --help`
-        epilog=None if student else textwrap.fill("commands (grade COMMAND --help): " + ", ".join(
-            name for name, module in COMMANDS.items() if importlib.util.find_spec(module) is not None),
+        epilog=STUDENT_COMMANDS[k] if student else textwrap.fill(
+            "commands (grade COMMAND --help): " + ", ".join(
+                name for name, module in COMMANDS.items() if importlib.util.find_spec(module) is not None),
             78, break_on_hyphens=False),
         formatter_class=argparse.HelpFormatter if student else _KeepEpilog,
     )

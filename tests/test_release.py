@@ -216,9 +216,9 @@ def test_released_help_is_short_and_in_the_students_language(released: Path) -> 
                         "--fail-under", "--time-limit", "Gradescope")
     # the lesson's own title: the one `grade` picks in the copy ([tool.grade])
     for lang, words in (("en", ("-k EXPR", "--lang", "--out", "hidden tests run when you submit",
-                                "'Embedding + Positional Encoding'")),
+                                "'Embedding + Positional Encoding'", "command: `grade lessons`")),
                         ("ko", ("-k EXPR", "피드백 언어", "채점할 제출물", "숨은 테스트는 제출할 때",
-                                "'임베딩 + 위치 인코딩'"))):
+                                "'임베딩 + 위치 인코딩'", "명령: `grade lessons`"))):
         proc = run_released(released, "--help", "--lang", lang, timeout=60)
         assert proc.returncode == 0, proc.stderr
         assert all(w in proc.stdout for w in words), (lang, proc.stdout)
