@@ -4,10 +4,13 @@ release's notebook, with no file of the kit changed."""
 
 from __future__ import annotations
 
+import csv
 import json
+import os
 import shutil
 import subprocess
 import tempfile
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -65,6 +68,36 @@ def test_the_new_lesson_installs_and_grades_as_written() -> None:
         assert scores["reference"][0] == scores["reference"][1] == 10
         assert scores["stubs"][0] == 0 < scores["stubs"][1]
         assert 0 < scores["wrong"][0] < scores["wrong"][1]
+
+        # A class graded with `grade batch`: the same scores in its gradebook
+        klass = folder / "class"
+        shutil.copytree(lesson / "lesson_rope" / "solutions", klass / "ada")
+        shutil.copytree(lesson / "examples" / "wrong", klass / "bo")
+        done = grade("batch", str(klass), "--lesson", "rope", "--out", str(folder / "batch"), "-q", "-j", "2")
+        assert done.returncode == 0, done.stderr[-2000:]
+        rows = {r["submission"]: r for r in csv.DictReader(
+            (folder / "batch" / "gradebook.csv").read_text(encoding="utf-8-sig").splitlines())}
+        assert (float(rows["ada"]["total"]), float(rows["bo"]["total"])) == (10.0, scores["wrong"][0])
+
+        # The Gradescope bundle of the lesson, run as Gradescope runs it on the reference (its run_autograder
+        # with the author's Python, which has the kit and the lesson: setup.sh installs them on Gradescope)
+        bundle = folder / "autograder.zip"
+        done = grade("gradescope-bundle", str(bundle), "--lesson", "rope", "--lang", "en")
+        assert done.returncode == 0, done.stderr[-2000:]
+        root = folder / "autograder"
+        for part in ("source", "submission", "results"):
+            (root / part).mkdir(parents=True)
+        with zipfile.ZipFile(bundle) as zf:
+            zf.extractall(root / "source")
+        shutil.copy(root / "source" / "run_autograder", root / "run_autograder")
+        shutil.copy(lesson / "lesson_rope" / "solutions" / "rope.py", root / "submission" / "rope.py")
+        env = {**os.environ, "AUTOGRADER_ROOT": str(root), "GK_PYTHON": python}
+        env.pop("PYTHONPATH", None)
+        ran = subprocess.run(["bash", str(root / "run_autograder")], env=env, capture_output=True, text=True,
+                             timeout=600)
+        assert ran.returncode == 0, (ran.stdout + ran.stderr)[-2000:]
+        gs = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+        assert gs["score"] == 10 == sum(t["max_score"] for t in gs["tests"]), gs.get("output", "")[:1500]
 
         release = folder / "release"
         done = grade("release", str(release), "--lesson", "rope")
