@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import shutil
 import subprocess
 import tempfile
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,7 @@ import venvs
 
 from grader.instructor.new_lesson import main as new_lesson
 from tests.conftest import ROOT
+from tests.test_release import gradescope_layout, run_autograder
 
 
 def kit_files() -> dict[str, tuple[int, int]]:
@@ -84,17 +83,8 @@ def test_the_new_lesson_installs_and_grades_as_written() -> None:
         bundle = folder / "autograder.zip"
         done = grade("gradescope-bundle", str(bundle), "--lesson", "rope", "--lang", "en")
         assert done.returncode == 0, done.stderr[-2000:]
-        root = folder / "autograder"
-        for part in ("source", "submission", "results"):
-            (root / part).mkdir(parents=True)
-        with zipfile.ZipFile(bundle) as zf:
-            zf.extractall(root / "source")
-        shutil.copy(root / "source" / "run_autograder", root / "run_autograder")
-        shutil.copy(lesson / "lesson_rope" / "solutions" / "rope.py", root / "submission" / "rope.py")
-        env = {**os.environ, "AUTOGRADER_ROOT": str(root), "GK_PYTHON": python}
-        env.pop("PYTHONPATH", None)
-        ran = subprocess.run(["bash", str(root / "run_autograder")], env=env, capture_output=True, text=True,
-                             timeout=600)
+        root = gradescope_layout(folder, bundle, lesson / "lesson_rope" / "solutions")
+        ran = run_autograder(root, python)
         assert ran.returncode == 0, (ran.stdout + ran.stderr)[-2000:]
         gs = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
         assert gs["score"] == 10 == sum(t["max_score"] for t in gs["tests"]), gs.get("output", "")[:1500]

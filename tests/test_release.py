@@ -294,8 +294,10 @@ def gradescope_layout(tmp: Path, bundle: Path, submission: Path | None) -> Path:
     return root
 
 
-def run_autograder(root: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "GK_PYTHON": sys.executable}
+def run_autograder(root: Path, python: str = sys.executable) -> subprocess.CompletedProcess:
+    """The layout's run_autograder as Gradescope runs it, with ``python`` (one that has the kit and the
+    lesson, as setup.sh leaves the container)."""
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "GK_PYTHON": python}
     env.pop("PYTHONPATH", None)
     return subprocess.run(["bash", str(root / "run_autograder")], env=env, capture_output=True, text=True,
                           timeout=240)

@@ -155,27 +155,27 @@ def warm_lesson(module: str) -> None:
     load_lesson(module).grade.warm_up()
 
 
-def fork_grade(path: Path, out: Path, options: GradeOptions, log_path: Path) -> ForkedProcess:
-    """Fork a child that grades ``path`` into ``out`` in-process (the batch has no threads, so forking is safe)."""  # noqa: E501
+def fork_into_log(log_path: Path | str, grade: Callable[[], int],
+                  prepare: Callable[[], None] = lambda: None) -> int:
+    """Fork a child that runs ``prepare`` then ``grade`` with stdin closed and its output in ``log_path``,
+    and exits with ``grade``'s status (2 for a SystemExit without one, 70 for a crash); the child's pid.
+    The batch's children here and a cluster worker's (cluster/host.py) are made this one way."""
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
     if pid:
-        return ForkedProcess.direct(pid)
+        return pid
     code = 70
     try:
         _pdeathsig()
-        if _LOCK is not None:  # the lock is the batch's, not this child's
-            os.close(_LOCK.fileno())
+        prepare()
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__  # not rich's proxies
         fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.dup2(fd, 1)
         os.dup2(fd, 2)
-        from grader.report.run import run_grade
-
-        code = run_grade(path, out, options, quiet=True)
+        code = grade()
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 2
     except BaseException:
@@ -187,6 +187,20 @@ def fork_grade(path: Path, out: Path, options: GradeOptions, log_path: Path) -> 
             sys.stdout.flush()
             sys.stderr.flush()
         os._exit(code)
+
+
+def fork_grade(path: Path, out: Path, options: GradeOptions, log_path: Path) -> ForkedProcess:
+    """Fork a child that grades ``path`` into ``out`` in-process (the batch has no threads, so forking is safe)."""  # noqa: E501
+    def release_lock() -> None:
+        if _LOCK is not None:  # the lock is the batch's, not this child's
+            os.close(_LOCK.fileno())
+
+    def grade() -> int:
+        from grader.report.run import run_grade
+
+        return run_grade(path, out, options, quiet=True)
+
+    return ForkedProcess.direct(fork_into_log(log_path, grade, release_lock))
 
 
 def finish_job(job: Job, out: Path, config: Config, timed_out: bool) -> dict:

@@ -49,47 +49,27 @@ def options_for(flags: list[str], path: Path) -> GradeOptions:
 
 
 def fork_child(request: dict) -> int:
-    """Fork the child that grades ``request``; its pid."""
-    from grader.instructor.batch.jobs import _pdeathsig
+    """Fork the child that grades ``request`` (in the environment the request names, without the host's
+    secrets); its pid."""
+    from grader.instructor.batch.jobs import fork_into_log
 
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
-    if pid:
-        return pid
-    code = 70
-    try:
-        _pdeathsig()
+    def take_environment() -> None:
         for name in (SECRET_ENV, SECRET_FILE_ENV, SEED_ENV):
             os.environ.pop(name, None)
         os.environ.update(request["env"])
-        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-        fd = os.open(request["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        os.dup2(fd, 1)
-        os.dup2(fd, 2)
+
+    def grade() -> int:
         path = Path(request["path"])
         try:
             options = options_for(list(request["flags"]), path)
         except ValueError as exc:
             print(f"grade: --hidden-from: {exc}", file=sys.stderr)
-            code = 2
-        else:
-            from grader.report.run import run_grade
+            return 2
+        from grader.report.run import run_grade
 
-            code = run_grade(path, Path(request["out"]), options, quiet=True)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 2
-    except BaseException:
-        import traceback
+        return run_grade(path, Path(request["out"]), options, quiet=True)
 
-        traceback.print_exc()
-    finally:
-        with contextlib.suppress(Exception):
-            sys.stdout.flush()
-            sys.stderr.flush()
-        os._exit(code)
+    return fork_into_log(request["log"], grade, take_environment)
 
 
 def handle(request: dict, known: set[int]) -> dict:
