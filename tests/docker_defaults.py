@@ -149,9 +149,14 @@ def command(inner: str, hide: tuple[str, ...] = (), tmp: tuple[str, ...] | None 
                   "mount -t tmpfs -o mode=1777 tmpfs /tmp"]
         # what the image has that lies in this machine's /tmp (a venv, a clone made there): the tests'
         # interpreter and the kit's checkout (unless hidden) come back, as /root's Python tree does above
-        image = [p for p in (sys.prefix, str(HERE.parent), *venvs.made_dependency_folders())
+        image = [p for p in (str(HERE.parent), *venvs.made_dependency_folders())
                  if p.startswith("/tmp/")
                  and not any(p == h or p.startswith(h.rstrip("/") + "/") for h in hide)]
+        # the interpreter even inside a hidden checkout (a clone in /tmp with its `.venv`), as ``hide``
+        # keeps it: the "$old" bind below is of /tmp without its mounts, so it still holds the venv
+        venv = os.path.realpath(sys.prefix)
+        if venv.startswith("/tmp/"):
+            image.append(venv)
         for path in (*tmp, *image):
             rel = shlex.quote(os.path.relpath(path, "/tmp"))
             setup += [f"mkdir -p /tmp/{rel}", f'mount --bind "$old"/{rel} /tmp/{rel}']
