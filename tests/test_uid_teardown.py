@@ -14,6 +14,8 @@ import ctypes
 import errno
 import json
 import os
+import re
+import secrets
 import shlex
 import shutil
 import stat
@@ -40,6 +42,22 @@ pytestmark = pytest.mark.xdist_group("kit-seal")
 ROOT = Path(__file__).resolve().parent.parent
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="needs root (setuid, chown)")
 DEPTH = 3000
+
+# This run's own names, System V keys and uids: a second copy of the suite running beside this one (another
+# checkout, the same machine) plants, seeks and sweeps its own, never this one's.
+TAG = f"{os.getpid():x}"
+SYSV_BASE = 0x35000000 + (os.getpid() & 0xFFFF) * 0x100
+
+
+def _own(snippet: str) -> str:
+    """``snippet`` with this run's names and keys: gk-i35-x -> gk-i35-<tag>-x, 0x353500NN -> its base + NN."""
+    snippet = re.sub(r"gk-i(35|50)-", lambda m: f"gk-i{m.group(1)}-{TAG}-", snippet)
+    return re.sub(r"0x353500([0-9a-f]{2})", lambda m: hex(SYSV_BASE + int(m.group(1), 16)), snippet)
+
+
+def _free_uid() -> int:
+    """A uid of the kit's range, drawn as the kit draws its workers' (launch.py)."""
+    return sandbox.UID_BASE + secrets.randbelow(sandbox.UID_SPAN)
 
 
 def _as_uid(uid: int, body) -> None:
@@ -85,7 +103,7 @@ def _ipc() -> None:
 # in it, a named semaphore, a POSIX shared-memory object, a kernel key in its user keyring: each
 # is removed at teardown.
 # Run as ``python -c``; prints what it made: True, or the errno (a negative one for the key).
-MAKE_POSIX = textwrap.dedent("""
+MAKE_POSIX = _own(textwrap.dedent("""
     import ctypes, os, platform
     libc = ctypes.CDLL(None, use_errno=True)
     rt = ctypes.CDLL("librt.so.1", use_errno=True)
@@ -105,9 +123,9 @@ MAKE_POSIX = textwrap.dedent("""
                               ctypes.c_long(20), ctypes.c_long(-4))
     made["key"] = True if serial > 0 else -ctypes.get_errno()
     print(repr(made))
-""")
+"""))
 # Looks for them by name (as root: whatever is there, it opens); prints the list of what it found.
-SEEK_POSIX = textwrap.dedent("""
+SEEK_POSIX = _own(textwrap.dedent("""
     import ctypes, errno, os
     libc = ctypes.CDLL(None, use_errno=True)
     rt = ctypes.CDLL("librt.so.1", use_errno=True)
@@ -123,7 +141,7 @@ SEEK_POSIX = textwrap.dedent("""
     if "gk-i50-key" in open("/proc/keys").read():
         found.append("key")
     print(repr(found))
-""")
+"""))
 
 
 def _run_snippet(code: str) -> object:
@@ -137,7 +155,7 @@ def _run_snippet(code: str) -> object:
 
 @needs_root
 def test_the_sweep_finds_every_writable_folder_and_leaves_nothing(tmp_path: Path) -> None:
-    uid = sandbox.UID_BASE + 35_001
+    uid = _free_uid()
     nested = Path(tempfile.mkdtemp(prefix="gk-i35-nested-"))  # root's, world-writable, inside /tmp
     os.chmod(nested, 0o1777)
     (nested / "root-owned").write_text("stays")
@@ -200,12 +218,12 @@ def test_what_cannot_be_removed_is_said_never_raised(tmp_path: Path) -> None:
     link.symlink_to(target)
     uid_mod.remove_path(str(link), problems)  # the link goes, never what it points to
     assert not link.exists() and (target / "kept").exists() and problems == []
-    assert isinstance(uid_mod.sweep(sandbox.UID_BASE + 35_002), list)
+    assert isinstance(uid_mod.sweep(_free_uid()), list)
 
 
 @needs_root
 def test_the_disk_watch_stops_a_uid_over_its_budget(tmp_path: Path) -> None:
-    uid = sandbox.UID_BASE + 35_003
+    uid = _free_uid()
     own = Path(tempfile.mkdtemp(prefix="gk-i35-own-"))
     os.chown(own, uid, uid)
     said: list[str] = []
@@ -286,7 +304,7 @@ def test_an_empty_report_is_one_line(tmp_path: Path) -> None:
 
 
 # -- under Docker's defaults: real uid-level workers ---------------------------------------------------
-ATTACK = textwrap.dedent('''
+ATTACK = _own(textwrap.dedent('''
     import ctypes, os, subprocess, sys, time
 
     MAKE_POSIX, SEEK_POSIX = @POSIX@
@@ -388,7 +406,7 @@ ATTACK = textwrap.dedent('''
                               timeout=60)
         found += ["posix %s" % n for n in eval(done.stdout.strip() or "['?']")]
         return found
-''')
+'''))
 # Run in the simulated container: two submissions in turn, each its own uid-level worker, then the kit's
 # view of what is left. Prints one JSON line.
 DRIVER = textwrap.dedent('''
@@ -543,7 +561,7 @@ def test_the_fallback_to_process_is_refused_under_dockers_defaults() -> None:
 
 # A batch of two under Docker's defaults: the first plants at import in every folder a uid may write, builds
 # a deep tree, makes IPC of both kinds and fills the disk in int_to_roman; the second looks for all of it.
-PLANT_AT_IMPORT = '''
+PLANT_AT_IMPORT = _own('''
 
 import os as _os  # noqa: E402
 import subprocess as _sp  # noqa: E402
@@ -593,8 +611,8 @@ def _plant():
 
 
 _plant()
-'''
-FILL = '''
+''')
+FILL = _own('''
 
 def int_to_roman(num):
     import os
@@ -604,8 +622,8 @@ def int_to_roman(num):
             fh.write(b"x" * 2**20)
     time.sleep(15)  # room for the watch on a loaded machine; the call's own limit is 20 s
     return _honest_int_to_roman(num)
-'''
-SEEK = '''
+''')
+SEEK = _own('''
 
 _SEEK_IPC = """
 import ctypes, os
@@ -630,7 +648,7 @@ def int_to_roman(num):
     if found:
         raise RuntimeError("FOUND " + " ".join(found))
     return _honest_int_to_roman(num)
-'''
+''')
 
 
 def test_a_batch_of_two_the_second_finds_nothing_of_the_first() -> None:
@@ -702,11 +720,12 @@ def test_a_teardown_that_fails_says_so_in_one_line_and_goes_on(tmp_path: Path, m
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     process = subprocess.Popen(["sleep", "30"], start_new_session=True)
-    launch = sandbox.Launch(process, "uid", scratch, [scratch], uid=sandbox.UID_BASE + 35_004)
+    uid = _free_uid()
+    launch = sandbox.Launch(process, "uid", scratch, [scratch], uid=uid)
     launch.terminate()  # never raises
     assert process.poll() is not None and not scratch.exists()  # the rest of the teardown still ran
     said = [x for x in capsys.readouterr().err.splitlines() if x.startswith("grade: the teardown")]
-    assert len(said) == 1 and "RecursionError" in said[0] and f"uid {sandbox.UID_BASE + 35_004}" in said[0]
+    assert len(said) == 1 and "RecursionError" in said[0] and f"uid {uid}" in said[0]
 
 
 def test_the_disk_watchs_stop_and_the_teardown_sweep_one_after_the_other(tmp_path: Path, monkeypatch) -> None:
@@ -741,7 +760,7 @@ def test_the_disk_watchs_stop_and_the_teardown_sweep_one_after_the_other(tmp_pat
     process = subprocess.Popen(["sleep", "30"], start_new_session=True)
     scratch = tmp_path / "scratch"
     scratch.mkdir()
-    launch = sandbox.Launch(process, "uid", scratch, [scratch], uid=sandbox.UID_BASE + 35_005)
+    launch = sandbox.Launch(process, "uid", scratch, [scratch], uid=_free_uid())
     watch = threading.Thread(target=launch.stop_over_budget, args=("over the disk budget",), name="watch")
     watch.start()
     assert watch_in.wait(timeout=60)
