@@ -1,3 +1,4 @@
+
 """check() in a real Jupyter kernel beside `grade` of the saved notebook: two views of one submission."""
 
 from __future__ import annotations
@@ -7,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+import pace
 
 # How the first cell tells the kernel its notebook, as each front end does: Jupyter Server's environment
 # (ipykernel reads it), VS Code's user-namespace name; None: nothing (nbclient, or an old server's kernel).
@@ -30,7 +33,7 @@ def check_in_kernel_and_grade_saved(folder: Path, cells: list[Any], call: str, g
         nbformat.v4.new_code_cell(f"from grader import check\nr = {call}\nprint(json.dumps(r.results))"),
     ])
     nbformat.write(nb, str(saved))
-    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+    nbclient.NotebookClient(nb, timeout=pace.seconds(600), kernel_name="python3",
                             resources={"metadata": {"path": str(folder)}}).execute()
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
     in_kernel = json.loads(text.strip().splitlines()[-1])

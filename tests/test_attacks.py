@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pace
 import pytest
 
 import grader.sandbox.client as client_mod
@@ -680,7 +681,8 @@ def test_corpus_under_dockers_defaults(tmp_path: Path) -> None:
     bomb.write_text(bomb.read_text() + FORK_BOMB)
     argv = [sys.executable, "-m", "grader.cli", "batch", str(subs), "--out", str(out), "--public-only",
             "-k", ONE_PE, "--isolation", "uid", "-j", "2", "--lang", "en", "-q", "--call-timeout", "20"]
-    done = docker_defaults.run(shlex.join(argv), timeout=600, cwd=str(KIT), tmp=(str(tmp_path),))
+    done = docker_defaults.run(shlex.join(argv), timeout=pace.seconds(600), cwd=str(KIT),
+                               tmp=(str(tmp_path),))
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     graded = {n: json.loads((out / n / "results.json").read_text()) for n in
               ("leak_search", "fake_results", "detached_children", "fork_bomb")}

@@ -26,6 +26,7 @@ import time
 import zipfile
 from pathlib import Path
 
+import pace
 import pytest
 
 from grader.engine.options import GradeOptions
@@ -119,7 +120,7 @@ def shards(klass: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -
     argv = [sys.executable, "-m", "grader.cli", "batch", str(sub), "--out", str(two), "--roster", str(roster),
             "--shard", "2/2", *FILTER]
     proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + pace.seconds(120)
     first: list[Path] = []
     while not first and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.1)
@@ -329,7 +330,8 @@ def test_merged_shards_equal_the_unsharded_run(main: Path, shards: dict) -> None
 
 def test_merge_warns_about_a_missing_shard(shards: dict, tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "merge", str(shards["one"]), "--out",
-                           str(tmp_path / "m"), "-q"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+                           str(tmp_path / "m"), "-q"], cwd=ROOT, capture_output=True, text=True,
+                           timeout=pace.seconds(120))
     assert proc.returncode == 0 and "2/2" in proc.stderr and "missing" in proc.stderr
 
 
@@ -353,7 +355,8 @@ def test_shard_workflow_matches_the_commands(shards: dict, tmp_path: Path) -> No
     (tmp_path / "class").mkdir()
     shutil.copy(shards["merged"] / "gradebook.csv", tmp_path / "class" / "gradebook.csv")
     env = {**os.environ, "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md")}
-    subprocess.run([sys.executable, "-c", summary["run"]], cwd=tmp_path, env=env, check=True, timeout=30)
+    subprocess.run([sys.executable, "-c", summary["run"]], cwd=tmp_path, env=env, check=True,
+                   timeout=pace.seconds(30))
     text = (tmp_path / "summary.md").read_text(encoding="utf-8")
     assert "13 students" in text and "- timeout: 1" in text and "- unreadable: 3" in text
 

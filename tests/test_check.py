@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import nbformat
+import pace
 import pytest
 
 from tests.conftest import ROOT
@@ -32,7 +33,7 @@ def run_kernel(tmp_path, embedding_source: str, lang: str = "en") -> tuple[dict,
         nbformat.v4.new_code_cell("pe = sinusoidal_pe(16, 8)\nprint(pe.shape)"),
         nbformat.v4.new_code_cell(CHECK_CELL.format(lang=lang)),
     ])
-    client = nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+    client = nbclient.NotebookClient(nb, timeout=pace.seconds(600), kernel_name="python3",
                                      resources={"metadata": {"path": str(tmp_path)}})
     client.execute()
     outputs = nb.cells[-1].outputs
@@ -63,7 +64,7 @@ def test_check_outside_a_kernel_grades_exercises(tmp_path):
             "r = check('weight_tying', lang='en')\nprint(json.dumps([r.score, r.max_score]))\n"
             "assert 'torch' not in sys.modules  # grading happened in the worker, not here")
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
-                         timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                         timeout=pace.seconds(600), env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert out.returncode == 0, out.stderr[-2000:]
     score, top = json.loads(out.stdout.strip().splitlines()[-1])
     assert score == top > 0
@@ -87,7 +88,7 @@ def test_check_in_a_kernel_reads_the_log_from_the_saved_notebook(tmp_path):
                                   "print(json.dumps([r.score, r.max_score]))"),
     ])
     nbformat.write(nb, str(saved))  # what Jupyter saved; the kernel runs the same cells
-    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+    nbclient.NotebookClient(nb, timeout=pace.seconds(600), kernel_name="python3",
                             resources={"metadata": {"path": str(tmp_path)}}).execute()
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
     score, top = json.loads(text.strip().splitlines()[-1])
@@ -136,7 +137,7 @@ def test_check_before_a_cell_ran_says_run_it_and_never_renames_a_graded_function
         nbformat.v4.new_code_cell((ROOT / "solutions" / "leetcode.py").read_text()),
     ])
     nbformat.write(nb, str(saved))
-    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+    nbclient.NotebookClient(nb, timeout=pace.seconds(600), kernel_name="python3",
                             resources={"metadata": {"path": str(tmp_path)}}).execute()
     text = "".join(o.get("text", "") for o in nb.cells[2].outputs if o.output_type == "stream")
     messages = " ".join(json.dumps(m) for m in json.loads(text.strip().splitlines()[-1]))
@@ -159,7 +160,7 @@ def test_check_called_again_from_the_same_cell_sees_the_same_inputs(tmp_path):
             nbformat.v4.new_code_cell(again),
         ])
         nbformat.write(nb, str(saved))
-        nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+        nbclient.NotebookClient(nb, timeout=pace.seconds(600), kernel_name="python3",
                                 resources={"metadata": {"path": str(tmp_path)}}).execute()
         first, second = (json.loads("".join(o.get("text", "") for o in nb.cells[i].outputs
                                             if o.output_type == "stream").strip().splitlines()[-1])
@@ -178,7 +179,7 @@ def test_check_in_a_kernel_that_imports_the_exercises_grades_the_files(tmp_path)
         nbformat.v4.new_code_cell("from grader import check\nr = check('sinusoidal_pe', lang='en')\n"
                                   "print(json.dumps([r.score, r.max_score]))"),
     ])
-    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+    nbclient.NotebookClient(nb, timeout=pace.seconds(600), kernel_name="python3",
                             resources={"metadata": {"path": str(tmp_path)}}).execute()
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
     score, top = json.loads(text.strip().splitlines()[-1])
@@ -193,7 +194,7 @@ def test_check_in_a_kernel_draws_the_table_and_says_what_changed_since_the_last_
         nbformat.v4.new_code_cell(REFERENCE),
         nbformat.v4.new_code_cell('check("sinusoidal_pe", lang="en")'),
     ])
-    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3",
+    nbclient.NotebookClient(nb, timeout=pace.seconds(600), kernel_name="python3",
                             resources={"metadata": {"path": str(tmp_path)}}).execute()
     first, second = ("".join(o.get("data", {}).get("text/html", "") for o in nb.cells[i].outputs
                              if o.output_type == "execute_result") for i in (1, 3))
@@ -219,7 +220,7 @@ def test_check_numbers_cells_as_grade_does_and_says_run_check_again(tmp_path):
                                   "r"),
     ])
     nbformat.write(nb, str(saved))
-    nbclient.NotebookClient(nb, timeout=600, kernel_name="python3", allow_errors=True,
+    nbclient.NotebookClient(nb, timeout=pace.seconds(600), kernel_name="python3", allow_errors=True,
                             resources={"metadata": {"path": str(tmp_path)}}).execute()
     outputs = nb.cells[-1].outputs
     text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
@@ -231,7 +232,7 @@ def test_check_numbers_cells_as_grade_does_and_says_run_check_again(tmp_path):
     line = REFERENCE.count("\n") + 2  # the print after the reference code, in the fourth cell
     assert [4, line] in in_kernel, in_kernel
     proc = subprocess.run([sys.executable, "-m", "grader.cli", str(saved), "--out", str(tmp_path / "out"),
-                           "-q", "--lang", "en"], capture_output=True, text=True, timeout=600,
+                           "-q", "--lang", "en"], capture_output=True, text=True, timeout=pace.seconds(600),
                           env=dict(os.environ))
     assert proc.returncode == 0, proc.stderr
     graded = json.loads((tmp_path / "out" / "results.json").read_text())

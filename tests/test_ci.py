@@ -19,6 +19,7 @@ import tempfile
 import venv
 from pathlib import Path
 
+import pace
 import pytest
 import yaml
 
@@ -236,7 +237,7 @@ def test_ci_run_points_the_tests_at_the_shared_reporter(tmp_path: Path, shared: 
         (bin_dir / tool).chmod(0o755)
     env = {"PATH": str(bin_dir), "HOME": str(tmp_path), "GK_CI_BASE_PYTHON": str(bin_dir / "base-python")}
     proc = subprocess.run(["bash", str(repo / ".ci" / "run")], env=env, capture_output=True, text=True,
-                          timeout=60)
+                          timeout=pace.seconds(60))
     assert proc.returncode == 0, proc.stderr
     said = calls.read_text().splitlines()
     made = next(i for i, c in enumerate(said) if c.startswith("base-python -m venv .venv"))
@@ -258,7 +259,8 @@ def run_reporter(encoded: str, runner: str = "grade") -> subprocess.CompletedPro
         pytest.skip("the real Classroom reporter needs node and a copy of autograding-grading-reporter "
                     "(GK_CLASSROOM_REPORTER or ~/.cache/gk-kit/autograding-grading-reporter)")
     env = {"PATH": os.environ.get("PATH", ""), "INPUT_RUNNERS": runner, f"{runner.upper()}_RESULTS": encoded}
-    return subprocess.run([node, str(main)], env=env, capture_output=True, text=True, timeout=60)
+    return subprocess.run([node, str(main)], env=env, capture_output=True, text=True,
+                          timeout=pace.seconds(60))
 
 
 def test_real_classroom_reporter_shows_one_total_lines_and_reasons(buggy: dict) -> None:
@@ -568,7 +570,7 @@ def test_zizmor_offline_is_clean() -> None:
     if zizmor is None:
         pytest.skip("zizmor is not installed (pip install zizmor; it is in the test extra)")
     proc = subprocess.run([zizmor, "--offline", "--persona", "pedantic", "--format", "plain", str(WORKFLOWS)],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=pace.seconds(120))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     waived = [line for f in WORKFLOWS.glob("*.yml") for line in f.read_text().splitlines()
               if "zizmor: ignore" in line]
@@ -680,7 +682,7 @@ def workflow_run(tmp_path_factory: pytest.TempPathFactory, request: pytest.Fixtu
         proc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
                               cwd=repo / step.get("working-directory", "."),
                               env={**base_env, **{k: str(v) for k, v in step.get("env", {}).items()}},
-                              capture_output=True, text=True, timeout=600)
+                              capture_output=True, text=True, timeout=pace.seconds(600))
         ran.append({"name": step.get("name"), "proc": proc})
         if proc.returncode != 0:
             break

@@ -1,3 +1,4 @@
+
 """The `grade` command line as a student meets it: help and usage errors printed once, and `grade` run
 from inside the exercises folder (`cd exercises && grade`) grading it, with the reports outside it."""
 
@@ -10,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pace
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -17,7 +20,7 @@ def _grade(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     path = os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])
     env = {**os.environ, "PYTHONPATH": path}
     return subprocess.run([sys.executable, "-m", "grader.cli", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=pace.seconds(300))
 
 
 def test_help_and_usage_errors_are_printed_once(tmp_path: Path) -> None:

@@ -1,3 +1,4 @@
+
 """A closed pipe ends `grade` quietly (`grade lessons | head -1`), as Unix tools do: exit 0 or 141, no
 traceback."""
 
@@ -6,6 +7,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+
+import pace
 
 
 def test_closed_pipe_ends_quietly() -> None:
@@ -18,7 +21,7 @@ def test_closed_pipe_ends_quietly() -> None:
             stdout=write,
             stderr=subprocess.PIPE,
             text=True,
-            timeout=300,
+            timeout=pace.seconds(300),
         )
     finally:
         os.close(write)

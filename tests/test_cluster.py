@@ -24,6 +24,7 @@ import types
 from dataclasses import replace
 from pathlib import Path
 
+import pace
 import pytest
 
 from grader.instructor import batch
@@ -40,7 +41,7 @@ FLAGS = ["-k", "test_pe", "--timeout", "120", "-q"]
 
 def _grade(*args: str, ok: bool = True, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     proc = subprocess.run([sys.executable, "-m", "grader.cli", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=400, env=env)
+                          text=True, timeout=pace.seconds(400), env=env)
     if ok:
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return proc
@@ -77,7 +78,7 @@ def test_cluster_gradebook_equals_local_with_a_worker_killed_mid_task(klass: Pat
                              "--cluster", local.scheduler_address, *FLAGS], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     victim = victim_key = None
-    deadline = time.monotonic() + 300
+    deadline = time.monotonic() + pace.seconds(300)
     while victim is None and proc.poll() is None and time.monotonic() < deadline:
         for worker, keys in client.processing().items():
             graded = [k for k in keys if str(k).startswith(("grade-alice-", "grade-dave-"))]
@@ -87,7 +88,7 @@ def test_cluster_gradebook_equals_local_with_a_worker_killed_mid_task(klass: Pat
         time.sleep(0.05)
     assert victim is not None, "no submission was seen grading on a worker"
     os.kill(client.run(os.getpid, workers=[victim])[victim], signal.SIGKILL)
-    stdout, stderr = proc.communicate(timeout=400)
+    stdout, stderr = proc.communicate(timeout=pace.seconds(400))
     assert proc.returncode == 0, stdout[-3000:] + stderr[-3000:]
     assert without_durations(read_gradebook(there)) == without_durations(read_gradebook(here))
     rows = read_gradebook(there)
@@ -121,11 +122,11 @@ def test_a_scheduler_gone_stops_the_batch_and_a_rerun_resumes(klass: Path, clust
         proc = subprocess.Popen([sys.executable, "-m", "grader.cli", "batch", str(sub), "--out", str(out),
                                  "--cluster", f"tcp://127.0.0.1:{port}", "--public-only", *FLAGS], cwd=ROOT,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 300
+        deadline = time.monotonic() + pace.seconds(300)
         while not list(out.glob("*/batch.json")) and proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
         scheduler.kill()
-        stdout, stderr = proc.communicate(timeout=300)
+        stdout, stderr = proc.communicate(timeout=pace.seconds(300))
     finally:
         for p in (scheduler, worker):
             p.kill()

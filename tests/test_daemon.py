@@ -13,6 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import pace
 import pytest
 
 from grader.daemon import client, place, server
@@ -109,7 +110,7 @@ def test_a_warm_grade_equals_a_cold_one_and_leaves_nothing(tmp_path):
     try:
         cold = run("-q", "--lang", "en")
         cold_results = _results(work)
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + pace.seconds(120)
         while not list(folder.glob("*.pid")) and time.monotonic() < deadline:
             time.sleep(0.2)
         (pid_file,) = folder.glob("*.pid")
@@ -136,7 +137,7 @@ def test_a_warm_grade_equals_a_cold_one_and_leaves_nothing(tmp_path):
             zygotes += [int(p) for p in ps.stdout.split()]
         assert len(zygotes) > 1
         # with no grade for GK_DAEMON_SPARE_IDLE seconds the spare goes: the zygote alone is left
-        spare_gone = time.monotonic() + 180
+        spare_gone = time.monotonic() + pace.seconds(180)
         while time.monotonic() < spare_gone and _below(zygotes):
             time.sleep(0.5)
         assert not _below(zygotes)
@@ -146,7 +147,7 @@ def test_a_warm_grade_equals_a_cold_one_and_leaves_nothing(tmp_path):
         run("--stop-daemon")
     assert list(folder.iterdir()) == []
     shutil.rmtree(run_dir, ignore_errors=True)
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + pace.seconds(10)
     while time.monotonic() < deadline and any(Path(f"/proc/{p}").exists() for p in [pid, *zygotes]):
         time.sleep(0.1)
     alive = [p for p in [pid, *zygotes] if Path(f"/proc/{p}/status").exists()
@@ -244,7 +245,7 @@ def test_a_stopped_daemon_is_ended_and_the_grade_runs_cold(monkeypatch, capsys):
     fake = _fake_daemon(run_dir, b"")
     try:
         assert client.serve(["-q", "--lang", "en"], ["k"], "grader.cli:grade_one") is None  # then cold
-        assert fake.wait(timeout=60) == -signal.SIGKILL  # ended, though stopped
+        assert fake.wait(timeout=pace.seconds(60)) == -signal.SIGKILL  # ended, though stopped
         assert "no sign of life for 1 s" in capsys.readouterr().err
         assert not place.RuntimeDir().exists(place.socket_name(["k"]))  # the next run starts a new one
     finally:
@@ -268,8 +269,8 @@ def test_sigterm_ends_grade_when_its_daemon_is_stopped():
             time.sleep(0.05)
         time.sleep(0.5)  # `grade` waits for the exit status now
         grade.send_signal(signal.SIGTERM)
-        assert grade.wait(timeout=120) == -signal.SIGTERM
-        assert fake.wait(timeout=60) == -signal.SIGKILL
+        assert grade.wait(timeout=pace.seconds(120)) == -signal.SIGTERM
+        assert fake.wait(timeout=pace.seconds(60)) == -signal.SIGKILL
     finally:
         grade.kill()
         fake.kill()

@@ -21,6 +21,7 @@ import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
+import pace
 import pytest
 
 from grader.cli import main as grade_cli
@@ -79,7 +80,7 @@ class Client:
 
     def request(self, method: str, path: str, form: dict | None = None, headers: dict | None = None
                 ) -> tuple[int, dict[str, str], str]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=pace.seconds(60))
         head = {"Cookie": self.cookie} if self.cookie else {}
         body = None
         if form is not None:
@@ -205,7 +206,7 @@ def test_grade_desk_serves_the_token_holders_and_records_who_decided(out: Path) 
         changed = {p.parent.name for p, t in pages.items() if p.stat().st_mtime_ns != t}
         assert changed == {"bob"}
         listing = subprocess.run([sys.executable, "-m", "grader.cli", "review", str(out)], cwd=ROOT,
-                                 capture_output=True, text=True, timeout=120).stdout
+                                 capture_output=True, text=True, timeout=pace.seconds(120)).stdout
         assert "taken (by alice)" in listing
 
         # bob's page still shows the check undecided (seen=0): his confirm is refused with alice's decision
@@ -235,7 +236,7 @@ def test_grade_desk_serves_the_token_holders_and_records_who_decided(out: Path) 
         assert alice.request("GET", "/similarity.html")[0] == 200
     finally:
         proc.terminate()
-        proc.wait(timeout=30)
+        proc.wait(timeout=pace.seconds(30))
 
 
 def test_two_tas_at_once_lose_no_decision(desk: tuple[Desk, dict[str, str]], out: Path) -> None:
@@ -254,7 +255,7 @@ def test_two_tas_at_once_lose_no_decision(desk: tuple[Desk, dict[str, str]], out
     for t in same + other:
         t.start()
     for t in same + other:
-        t.join(timeout=120)
+        t.join(timeout=pace.seconds(120))
     assert sorted(answers) == [200, 200, 200, 409]
     reviews = read_reviews(out / REVIEWS)
     assert len([r for r in reviews if r.check == CHECK]) == 1
@@ -312,20 +313,21 @@ def test_two_tas_in_chromium_decide_with_keys_and_see_each_other(desk: tuple[Des
 
             alice.keyboard.press("j")  # the first item, focused
             alice.keyboard.press("2")  # its second choice: take
-            alice.locator("article.item.decided").wait_for(timeout=30_000)
+            alice.locator("article.item.decided").wait_for(timeout=pace.seconds(30_000))
             assert "take by alice" in alice.locator("article.item").inner_text()
             assert "was decided" not in alice.content()
 
             bob.locator("article.item button[value=confirm]").click()
-            bob.locator(".message.bad").wait_for(timeout=30_000)
+            bob.locator(".message.bad").wait_for(timeout=pace.seconds(30_000))
             assert "decided by alice" in bob.locator(".message").inner_text()
-            bob.locator("article.item.decided").wait_for(timeout=30_000)  # the page shows alice's take
+            # the page shows alice's take
+            bob.locator("article.item.decided").wait_for(timeout=pace.seconds(30_000))
             assert [r.ta for r in read_reviews(out / REVIEWS)] == ["alice"]
             # a decision made elsewhere (here over plain HTTP) reaches bob's open page without a reload
             status, _ = Client(d.port).decide(tokens["alice"], kind="similarity", id="s-bob", check="s-mal",
                                               verb="clear", seen="0")
             assert status == 200
-            bob.get_by_text("clear by alice").wait_for(timeout=30_000)
+            bob.get_by_text("clear by alice").wait_for(timeout=pace.seconds(30_000))
             assert not [e for e in errors if "409 (Conflict)" not in e], errors  # bob's refusal, said
             assert bob.evaluate("document.querySelectorAll('script:not([src])').length") == 0
         finally:

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pace
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,7 +35,7 @@ def test_ci_runs_the_readmes_lines_in_a_fresh_venv() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     extract = next(line for line in ci.splitlines() if line.startswith("mapfile -t quick_start"))
     read = subprocess.run(["bash", "-c", f'{extract}\nprintf "%s\\n" "${{quick_start[@]}}"'], cwd=ROOT,
-                          capture_output=True, text=True, timeout=30, check=True)
+                          capture_output=True, text=True, timeout=pace.seconds(30), check=True)
     assert read.stdout.splitlines() == quick_start()
     assert quick_start()[1].endswith("python -m pytest -n 2")
     runs = [line.strip() for line in ci.splitlines() if not line.lstrip().startswith("#")]
@@ -52,7 +53,8 @@ def test_every_docs_page_is_in_the_site_and_the_site_builds_strictly(tmp_path: P
     pages = {p.name for p in (ROOT / "docs").glob("*.md")}
     assert pages == set(re.findall(r"([\w-]+\.md)", nav)), "every page of docs/ is in the nav"
     proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "--site-dir",
-                           str(tmp_path / "site")], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                           str(tmp_path / "site")], cwd=ROOT, capture_output=True, text=True,
+                           timeout=pace.seconds(300),
                           env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert proc.returncode == 0, proc.stderr[-3000:]
     cli = (tmp_path / "site" / "cli" / "index.html").read_text(encoding="utf-8")

@@ -17,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pace
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,14 +72,14 @@ def batch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "batch", str(subs), "--out", str(out),
                            "--public-only", "-k", "test_pe", "--roster", str(roster), "-j", "2", "-q",
                            "--lang", "en"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+                          cwd=ROOT, capture_output=True, text=True, timeout=pace.seconds(600))
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     return out
 
 
 def run_export(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "grader.cli", "export", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=pace.seconds(120))
 
 
 def totals(batch: Path) -> dict[str, str]:
@@ -172,7 +173,7 @@ def ungraded_batch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "batch", str(subs), "--out", str(out),
                            "--public-only", "-k", "test_pe", "--timeout", "1", "-j", "2", "-q",
                            "--lang", "en"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+                          cwd=ROOT, capture_output=True, text=True, timeout=pace.seconds(600))
     statuses = {r["submission"]: r["status"] for r in csv.DictReader(
         io.StringIO((out / "gradebook.csv").read_text(encoding="utf-8-sig")))}
     assert statuses == {"tim": "timeout", "nora": "unreadable"}, proc.stdout[-2000:] + proc.stderr[-2000:]

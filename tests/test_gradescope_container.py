@@ -19,6 +19,7 @@ import time
 import zipfile
 from pathlib import Path
 
+import pace
 import pytest
 import venvs
 
@@ -125,7 +126,8 @@ def test_bundle_declares_what_it_needs_and_its_timeout_fits(tmp_path: Path) -> N
     with pytest.raises(ValueError, match="Gradescope would kill"):
         gsb.build_bundle(tmp_path / "b.zip", hidden=False, timeout=1800)
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "gradescope-bundle", str(tmp_path / "c.zip"),
-                           "--public-only"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+                           "--public-only"], cwd=ROOT, capture_output=True, text=True,
+                           timeout=pace.seconds(60))
     # said where it is set up
     assert proc.returncode == 0 and "1.5 GB" in proc.stdout and "600 s" in proc.stdout
 
@@ -366,7 +368,7 @@ def test_docker_defaults_refuse_namespaces_and_keep_dockers_capabilities() -> No
         pytest.skip(f"cannot simulate Docker's defaults here: {why}")
     probe = ("grep -E '^Cap(Eff|Bnd)' /proc/self/status; unshare -U true; echo userns=$?; unshare -m true; "
              "echo mountns=$?; id -u")
-    done = docker_defaults.run(probe, timeout=60)
+    done = docker_defaults.run(probe, timeout=pace.seconds(60))
     said = [x for x in done.stdout.splitlines() if re.search("[:=]", x)]
     lines = dict(re.split(r"[:=]\s*", x, maxsplit=1) for x in said)
     assert int(lines["CapBnd"], 16) == int(lines["CapEff"], 16) == docker_defaults.DOCKER_CAP_MASK
@@ -374,7 +376,7 @@ def test_docker_defaults_refuse_namespaces_and_keep_dockers_capabilities() -> No
     assert done.stdout.split()[-1] == "0"  # still root
     code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from grader.sandbox import launch; "
             "print(launch.namespaces_status()[0], launch.resolve_isolation(launch.SandboxPolicy()))")
-    done = docker_defaults.run(f"{sys.executable} -c {code!r}", timeout=120, cwd=str(ROOT))
+    done = docker_defaults.run(f"{sys.executable} -c {code!r}", timeout=pace.seconds(120), cwd=str(ROOT))
     assert done.stdout.split() == ["False", "uid"], done.stdout + done.stderr
 
 
@@ -452,7 +454,7 @@ def test_the_bundle_refuses_to_grade_as_root_at_process(docker_bundle: Path, ope
     python = os.path.realpath(sys.executable)
     closed = "/root" if python.startswith("/root/") else os.path.dirname(python)
     proc = docker_defaults.run(f"chmod 700 {closed} && timeout 300 bash {root}/run_autograder", env=env,
-                               timeout=360, hide=(str(ROOT),), tmp=(str(root.parent.parent),),
+                               timeout=pace.seconds(360), hide=(str(ROOT),), tmp=(str(root.parent.parent),),
                                private=(closed,))  # chmod in an overlay, never this machine's folder
     gs = json.loads((root / "results" / "results.json").read_text())
     assert gs["score"] == 0 and not gs["tests"], proc.stderr[-2000:]

@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+import pace
 import pytest
 
 from grader.sandbox import reap
@@ -103,14 +104,14 @@ def _holds(pid: int, needles: tuple[bytes, ...]) -> set[bytes] | None:
 
 def test_the_zygote_and_workers_never_hold_the_graders_secrets(tmp_path: Path) -> None:
     key, secret = (f"gk-sentinel-{secrets.token_hex(12)}" for _ in range(2))
-    sub = _slow_reference(tmp_path, 25)
+    sub = _slow_reference(tmp_path, pace.seconds(25))
     # The import sleeps while the scan reads every writable page of the tree: on a loaded machine that
     # can pass the default 30 s import budget, which would cost a point that is no part of this test.
     proc = _grade(str(sub), "--out", str(tmp_path / "out"), "-q", "--import-timeout", "180", cwd=tmp_path,
                   GK_HIDDEN_KEY=key, GK_COURSE_SECRET=secret)
     needles = (key.encode(), secret.encode())
     try:
-        zygote, grader, workers = _tree(proc.pid, time.monotonic() + 60)
+        zygote, grader, workers = _tree(proc.pid, time.monotonic() + pace.seconds(60))
         assert reap.children_of(proc.pid) == [zygote]  # `grade` itself only waits: the fork grades
         assert not any(n in Path(f"/proc/{zygote}/environ").read_bytes() for n in needles)
         # the control first: the grader lives only as long as the worker's import sleeps, and on a busy
@@ -121,7 +122,7 @@ def test_the_zygote_and_workers_never_hold_the_graders_secrets(tmp_path: Path) -
         assert seen[zygote] == set() and set() in [seen[w] for w in workers]  # scanned while alive
         assert not [pid for pid, held in seen.items() if held], "the grader's secrets are below it"
     finally:
-        out, err = proc.communicate(timeout=180)
+        out, err = proc.communicate(timeout=pace.seconds(180))
     assert proc.returncode == 0, err
     results = json.loads((tmp_path / "out" / "results.json").read_text())
     lost = [(t["id"], t["status"], t.get("message")) for t in results["tests"] if t["status"] != "passed"]
@@ -139,9 +140,9 @@ def test_hosted_grade_is_the_in_process_grade(tmp_path: Path) -> None:
     # in-process one imports torch beside its workers) would cost a point that is no part of this test.
     room = ("--call-timeout", "120", "--import-timeout", "180")
     hosted = _grade(str(buggy), "--out", str(tmp_path / "hosted"), "-q", *room, cwd=tmp_path)
-    h_out, h_err = hosted.communicate(timeout=600)
+    h_out, h_err = hosted.communicate(timeout=pace.seconds(600))
     here = _grade(str(buggy), "--out", str(tmp_path / "here"), "-q", *room, cwd=tmp_path, GK_NO_HOST="1")
-    o_out, o_err = here.communicate(timeout=600)
+    o_out, o_err = here.communicate(timeout=pace.seconds(600))
     assert hosted.returncode == here.returncode == 0, (h_err, o_err)
     a, b = (json.loads((tmp_path / d / "results.json").read_text()) for d in ("hosted", "here"))
     differ = [(x[:3], y[:3]) for x, y in zip(_summary(a), _summary(b), strict=False) if x != y]
@@ -153,11 +154,11 @@ def test_hosted_grade_is_the_in_process_grade(tmp_path: Path) -> None:
 def test_interrupting_grade_stops_everything_it_started(tmp_path: Path) -> None:
     sub = _slow_reference(tmp_path, 30)
     proc = _grade(str(sub), "--out", str(tmp_path / "out"), "-q", cwd=tmp_path)
-    zygote, grader, workers = _tree(proc.pid, time.monotonic() + 60)
+    zygote, grader, workers = _tree(proc.pid, time.monotonic() + pace.seconds(60))
     proc.send_signal(signal.SIGINT)  # what Ctrl-C sends `grade` (its forked grader is in another session)
-    proc.communicate(timeout=60)
+    proc.communicate(timeout=pace.seconds(60))
     assert proc.returncode == 128 + signal.SIGINT
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + pace.seconds(10)
     while time.monotonic() < deadline and any(reap.is_alive(p) for p in (zygote, grader, *workers)):
         time.sleep(0.1)
     assert not [p for p in (zygote, grader, *workers) if reap.is_alive(p)]
@@ -165,7 +166,7 @@ def test_interrupting_grade_stops_everything_it_started(tmp_path: Path) -> None:
 
 def test_a_usage_error_is_told_by_grade_itself(tmp_path: Path) -> None:
     proc = _grade("--no-such-flag", cwd=tmp_path)
-    out, err = proc.communicate(timeout=60)
+    out, err = proc.communicate(timeout=pace.seconds(60))
     assert proc.returncode == 2 and "unrecognized arguments: --no-such-flag" in err
 
 
@@ -176,6 +177,6 @@ def test_a_grader_that_fails_at_once_ends_grade_at_once(tmp_path: Path) -> None:
               "host.__name__ = 'gk_no_such_module'\n"
               "sys.exit(host.run_hosted(['examples/reference'], SandboxPolicy(), 'grader.cli:main'))\n")
     done = subprocess.run([sys.executable, "-c", script], cwd=KIT, env=_env(), capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=pace.seconds(120))
     assert done.returncode == 122, done.stderr
     assert "cannot start the grader" in done.stderr and "gk_no_such_module" in done.stderr

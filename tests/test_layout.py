@@ -1,3 +1,4 @@
+
 """The tree keeps the shape the README's architecture section describes."""
 
 from __future__ import annotations
@@ -7,6 +8,8 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pace
 
 ROOT = Path(__file__).resolve().parent.parent
 GRADER = ROOT / "grader"
@@ -124,7 +127,7 @@ def test_the_import_contracts_hold() -> None:
     # this interpreter's import-linter: the lesson packages the contracts name are installed where it is
     command = [sys.executable, "-c", "from importlinter.cli import lint_imports_command as c; c()",
                "--no-cache"]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=pace.seconds(300))
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert "Contracts: 6 kept, 0 broken." in done.stdout
 

@@ -9,6 +9,7 @@ import re
 import sys
 from pathlib import Path
 
+import pace
 import pytest
 
 from grader.engine.lessons import load_lesson
@@ -389,7 +390,7 @@ def test_the_reproduce_command_grades_the_same_test(graded, lesson, tmp_path):
     argv = shlex.split(row["reproduce"])
     out = tmp_path / "out"
     done = subprocess.run([sys.executable, "-m", "grader.cli", *argv[1:], "--out", str(out), "-q"],
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+                          capture_output=True, text=True, timeout=pace.seconds(300), cwd=ROOT)
     rerun = json.loads((out / "results.json").read_text(encoding="utf-8"))
     assert done.returncode == 0, done.stderr  # graded (a failing test is no error)
     assert rerun["lesson"]["name"] == "attention"
@@ -410,7 +411,7 @@ def test_the_class_page_of_an_attention_batch_has_no_reversal_section(tmp_path):
     out = tmp_path / "batch"
     argv = ["batch", str(EXAMPLES), "--lesson", "attention", "--out", str(out), "-j", "1", "-q"]
     done = subprocess.run([sys.executable, "-m", "grader.cli", *argv], capture_output=True, text=True,
-                          timeout=600, cwd=ROOT)
+                          timeout=pace.seconds(600), cwd=ROOT)
     assert done.returncode == 0, done.stderr
     summary = (out / "summary.html").read_text(encoding="utf-8")
     assert "Reversal experiment" not in summary and "No experiment numbers" not in summary
@@ -443,7 +444,7 @@ def test_the_lesson_is_released_and_graded_in_the_students_copy(lesson, tmp_path
         (EXAMPLES / "right" / "causal_attention.py").read_text(encoding="utf-8"), encoding="utf-8")
     env = dict(os.environ, PYTHONPATH=str(out))  # the copy's grader and lesson, before the installed ones
     done = subprocess.run([sys.executable, "-m", "grader.cli", "-q", "--out", str(tmp_path / "out")],
-                          capture_output=True, text=True, timeout=300, cwd=out, env=env)
+                          capture_output=True, text=True, timeout=pace.seconds(300), cwd=out, env=env)
     assert done.returncode == 0, done.stderr
     results = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
     assert (results["score"], results["max_score"], results["suites"]) == (16.0, 16.0, ["public"])
@@ -495,7 +496,7 @@ def test_the_gradescope_bundle_ships_and_grades_the_lesson(tmp_path):
     env = {**os.environ, "AUTOGRADER_ROOT": str(root), "GK_PYTHON": sys.executable}
     env.pop("PYTHONPATH", None)
     done = subprocess.run(["bash", str(root / "run_autograder")], env=env, capture_output=True, text=True,
-                          timeout=300)
+                          timeout=pace.seconds(300))
     assert done.returncode == 0, done.stdout + done.stderr
     graded = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
     assert graded["score"] == 6.0 and sum(t["max_score"] for t in graded["tests"]) == 16.0

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pace
 import pytest
 
 LESSON = Path(__file__).resolve().parents[1] / "lessons" / "attention"
@@ -21,6 +22,6 @@ LESSON = Path(__file__).resolve().parents[1] / "lessons" / "attention"
 def test_the_attention_lessons_own_suite_passes() -> None:
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests",
                            "--ignore", "tests/test_package.py"],
-                          cwd=LESSON, capture_output=True, text=True, timeout=900)
+                          cwd=LESSON, capture_output=True, text=True, timeout=pace.seconds(900))
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert " passed" in done.stdout.splitlines()[-1]

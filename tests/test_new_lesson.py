@@ -11,6 +11,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import pace
 import pytest
 import venvs
 
@@ -46,12 +47,12 @@ def test_the_new_lesson_installs_and_grades_as_written() -> None:
         venvs.add_source(venvs.make_venv(venv), ROOT)  # the kit, from the checkout as the author has it
         python = str(venv / "bin" / "python")
         pip = subprocess.run([python, "-m", "pip", "install", "-q", "--no-deps", "-e", str(lesson)],
-                             capture_output=True, text=True, timeout=600)
+                             capture_output=True, text=True, timeout=pace.seconds(600))
         assert pip.returncode == 0, pip.stderr[-2000:]
 
         def grade(*args: str) -> subprocess.CompletedProcess:
             return subprocess.run([python, "-m", "grader.cli", *args], cwd=lesson, capture_output=True,
-                                  text=True, timeout=600)
+                                  text=True, timeout=pace.seconds(600))
 
         listed = json.loads(grade("lessons", "--json").stdout)
         rope = next(row for row in listed if row["name"] == "rope")
@@ -103,7 +104,7 @@ def test_the_new_lesson_installs_and_grades_as_written() -> None:
             "print(json.dumps([(r.score, r.max_score, r.results.get('kind')) for r in "
             "(check(path='lesson.ipynb', lang='en'), check(path='solved.ipynb', lang='en'))]))"),
             str(lesson / "lesson_rope" / "solutions")],
-            cwd=release, capture_output=True, text=True, timeout=600)
+            cwd=release, capture_output=True, text=True, timeout=pace.seconds(600))
         assert checked.returncode == 0, checked.stderr[-2000:]
         stubs, solved = json.loads(checked.stdout.strip().splitlines()[-1])
         assert stubs == [0.0, 5.0, "notebook"] and solved == [5.0, 5.0, "notebook"]

@@ -20,6 +20,7 @@ import zipfile
 from pathlib import Path
 
 import nbformat
+import pace
 import pytest
 
 from grader.engine.runner import GradeOptions, grade_path
@@ -79,7 +80,7 @@ def run_released(release_dir: Path, *args: str, timeout: float = 240) -> subproc
 def released(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("release") / "student-kit"
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "release", str(out)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=pace.seconds(120))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "scanned clean" in proc.stdout
     return out
@@ -164,7 +165,7 @@ def test_the_scan_catches_a_planted_leak(released: Path, tmp_path: Path) -> None
 def test_release_refuses_a_non_empty_folder(tmp_path: Path) -> None:
     (tmp_path / "keep.txt").write_text("mine")
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "release", str(tmp_path)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=pace.seconds(60))
     assert proc.returncode == 2 and "--force" in proc.stderr and "비어 있지 않습니다" in proc.stderr
     assert (tmp_path / "keep.txt").read_text() == "mine"
 
@@ -187,27 +188,30 @@ def test_released_grade_works_on_the_stubs(released: Path, tmp_path: Path) -> No
 
 def test_released_grade_says_instructor_commands_are_absent(released: Path, tmp_path: Path) -> None:
     for command in ("batch", "merge", "release", "gradescope-bundle", "pack-hidden"):
-        proc = run_released(released, command, str(tmp_path / "x"), timeout=60)
+        proc = run_released(released, command, str(tmp_path / "x"), timeout=pace.seconds(60))
         assert proc.returncode == 2, (command, proc.stderr)
         assert "not in the student copy" in proc.stderr and "학생용 키트에는 없습니다" in proc.stderr
-    proc = run_released(released, "exercises", "--hidden-from", str(tmp_path / "x.gkpack"), timeout=60)
+    proc = run_released(released, "exercises", "--hidden-from", str(tmp_path / "x.gkpack"),
+                        timeout=pace.seconds(60))
     assert proc.returncode == 2 and "instructor copy" in proc.stderr
 
 
 def test_released_lessons_list_no_folder_the_copy_lacks(released: Path) -> None:
     """`grade lessons` in a student's copy names no solutions folder: the copy has none."""
-    proc = run_released(released, "lessons", "--json", timeout=60)
+    proc = run_released(released, "lessons", "--json", timeout=pace.seconds(60))
     rows = [r for r in json.loads(proc.stdout) if "error" not in r]
     assert rows and all(r["solutions"] is None or Path(r["solutions"]).is_dir() for r in rows), rows
     assert any(r["exercises"] for r in rows)
-    assert "not in this copy" in run_released(released, "lessons", timeout=60).stdout
+    assert "not in this copy" in run_released(released, "lessons", timeout=pace.seconds(60)).stdout
 
 
 def test_released_grade_says_hidden_tests_run_at_submission(released: Path, tmp_path: Path) -> None:
-    proc = run_released(released, "--hidden", "--out", str(tmp_path / "r"), "-q", "--lang", "en", timeout=60)
+    proc = run_released(released, "--hidden", "--out", str(tmp_path / "r"), "-q", "--lang", "en",
+                        timeout=pace.seconds(60))
     assert proc.returncode == 2
     assert "hidden tests run when you submit" in proc.stderr and "숨은" not in proc.stderr  # --lang's only
-    proc = run_released(released, "--hidden", "--out", str(tmp_path / "r"), "-q", "--lang", "ko", timeout=60)
+    proc = run_released(released, "--hidden", "--out", str(tmp_path / "r"), "-q", "--lang", "ko",
+                        timeout=pace.seconds(60))
     assert proc.returncode == 2 and "숨은 테스트는 제출할 때 실행됩니다" in proc.stderr
 
 
@@ -219,14 +223,14 @@ def test_released_help_is_short_and_in_the_students_language(released: Path) -> 
                                 "'Embedding + Positional Encoding'", "command: `grade lessons`")),
                         ("ko", ("-k EXPR", "피드백 언어", "채점할 제출물", "숨은 테스트는 제출할 때",
                                 "'임베딩 + 위치 인코딩'", "명령: `grade lessons`"))):
-        proc = run_released(released, "--help", "--lang", lang, timeout=60)
+        proc = run_released(released, "--help", "--lang", lang, timeout=pace.seconds(60))
         assert proc.returncode == 0, proc.stderr
         assert all(w in proc.stdout for w in words), (lang, proc.stdout)
         assert not any(f in proc.stdout for f in instructor_flags), (lang, proc.stdout)
         assert len(proc.stdout.splitlines()) <= 25
     # the instructor's copy documents every flag
     full = subprocess.run([sys.executable, "-m", "grader.cli", "--help"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=60).stdout
+                          text=True, timeout=pace.seconds(60)).stdout
     assert all(f in full for f in instructor_flags[:-1])
 
 
@@ -300,13 +304,13 @@ def run_autograder(root: Path, python: str = sys.executable) -> subprocess.Compl
     env = {**os.environ, "AUTOGRADER_ROOT": str(root), "GK_PYTHON": python}
     env.pop("PYTHONPATH", None)
     return subprocess.run(["bash", str(root / "run_autograder")], env=env, capture_output=True, text=True,
-                          timeout=240)
+                          timeout=pace.seconds(240))
 
 
 def test_bundle_contents(tmp_path: Path) -> None:
     bundle = tmp_path / "autograder.zip"
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "gradescope-bundle", str(bundle)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=pace.seconds(60))
     assert proc.returncode == 0, proc.stderr
     with zipfile.ZipFile(bundle) as zf:
         names = set(zf.namelist())
@@ -327,7 +331,7 @@ def test_run_autograder_in_gradescope_layout(tmp_path: Path) -> None:
     bundle = tmp_path / "autograder.zip"
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "gradescope-bundle", str(bundle),
                            "--public-only", "-k", "test_pe", "--lang", "en"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=pace.seconds(60))
     assert proc.returncode == 0, proc.stderr
     root = gradescope_layout(tmp_path, bundle, ROOT / "examples" / "buggy")
     proc = run_autograder(root)
@@ -351,7 +355,7 @@ def test_run_autograder_in_gradescope_layout(tmp_path: Path) -> None:
 def test_run_autograder_reports_an_empty_submission(tmp_path: Path) -> None:
     bundle = tmp_path / "autograder.zip"
     subprocess.run([sys.executable, "-m", "grader.cli", "gradescope-bundle", str(bundle), "--public-only"],
-                   cwd=ROOT, check=True, capture_output=True, timeout=60)
+                   cwd=ROOT, check=True, capture_output=True, timeout=pace.seconds(60))
     root = gradescope_layout(tmp_path, bundle, None)
     (root / "submission" / "notes.txt").write_text("nothing here")
     proc = run_autograder(root)

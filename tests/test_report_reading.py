@@ -15,6 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pace
 import pytest
 
 from grader.report.classpages import clip_words
@@ -33,7 +34,7 @@ def _grade_buggy(out: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "examples/buggy", "--hidden",
                            "--hidden-visibility", "hidden", "--out", str(out), "-q", "--lang", "en"],
                           cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
+                          text=True, timeout=pace.seconds(600))
     assert proc.returncode == 0, proc.stderr[-3000:]
     results = json.loads((out / "results.json").read_text())
     for lang in ("en", "ko"):
@@ -208,7 +209,8 @@ def _grade_class(tmp: Path) -> None:
         subprocess.run(["cp", "-r", str(ROOT / src), str(subs / name)], check=True)
     out = tmp / "out"
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "batch", str(subs), "--out", str(out), "-j",
-                           "2", "-q", "--lang", "ko"], cwd=ROOT, capture_output=True, text=True, timeout=900)
+                           "2", "-q", "--lang", "ko"], cwd=ROOT, capture_output=True, text=True,
+                           timeout=pace.seconds(900))
     assert proc.returncode == 0, proc.stderr[-3000:]
 
 

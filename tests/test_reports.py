@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import jsonschema
+import pace
 import pytest
 from rich.console import Console
 
@@ -51,7 +52,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
     outs = {}
     for name, (out, proc) in procs.items():
-        log, _ = proc.communicate(timeout=600)
+        log, _ = proc.communicate(timeout=pace.seconds(600))
         assert proc.returncode == 0, f"grade {name} exited {proc.returncode}:\n{log[-3000:]}"
         assert "could not write the feedback reports" not in log, log
         outs[name] = out
@@ -385,7 +386,7 @@ def test_unreadable_submission_still_gets_reports(tmp_path):
     empty.mkdir()
     out = tmp_path / "out"
     proc = subprocess.run([sys.executable, "-m", "grader.cli", str(empty), "--out", str(out), "--lang", "en"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+                          cwd=ROOT, capture_output=True, text=True, timeout=pace.seconds(120))
     assert proc.returncode == 2
     gs = json.loads((out / "gradescope.json").read_text())
     jsonschema.validate(gs, SCHEMA)

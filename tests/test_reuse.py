@@ -1,3 +1,4 @@
+
 """Only what changed runs again (grader/engine/reuse.py): what a test's reads stand for, which tests a
 re-grade may reuse, and a real warm re-grade that reuses every test of an unchanged submission and the
 embedding lesson's other tests after an edit to leetcode.py."""
@@ -12,6 +13,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import pace
 
 from grader.engine import reuse
 from tests.conftest import CORPUS
@@ -321,7 +324,7 @@ def test_a_warm_regrade_of_an_unchanged_submission_reuses_every_test_and_says_so
 
     try:
         run("-q", "--lang", "en")  # cold; leaves the daemon
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + pace.seconds(120)
         while not list(folder.glob("*.pid")) and time.monotonic() < deadline:
             time.sleep(0.2)
         first = run("-q", "--lang", "en")  # warm: runs every test, keeps them

@@ -23,6 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import pace
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -121,7 +122,8 @@ class Folder:
         # `grade` as its console script runs: the folder itself is not on the path (-P)
         argv = [*python_module("grader.cli"), target, "--lesson", self.lesson, "--out", str(out), "-q",
                 "--lang", "en", *extra]
-        subprocess.run(argv, cwd=self.work, env=env, capture_output=True, text=True, timeout=600)
+        subprocess.run(argv, cwd=self.work, env=env, capture_output=True, text=True,
+                       timeout=pace.seconds(600))
         return json.loads((out / "results.json").read_text())
 
 
@@ -136,7 +138,7 @@ def folders():
     try:
         for folder in made.values():  # the first grade leaves the user's daemon; wait until it listens
             folder.grade(env)
-            deadline = time.monotonic() + 180
+            deadline = time.monotonic() + pace.seconds(180)
             while not list(sockets.glob("*.pid")) and time.monotonic() < deadline:
                 time.sleep(0.2)
         assert len(list(sockets.glob("*.pid"))) == 1  # one warm grader for both folders and lessons

@@ -22,6 +22,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pace
 import pytest
 
 from grader.instructor.similarity import collect, find_submissions
@@ -174,7 +175,7 @@ def test_merged_shards_give_the_same_pairs(subs: Path, batch: Path, tmp_path: Pa
 
 def test_the_command_refuses_what_is_not_a_folder(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "grader.cli", "similarity", str(tmp_path / "nope")],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+                          cwd=ROOT, capture_output=True, text=True, timeout=pace.seconds(60))
     assert proc.returncode == 2 and "폴더가 아닙니다" in proc.stderr
 
 

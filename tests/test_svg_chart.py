@@ -7,6 +7,7 @@ import math
 import re
 import xml.etree.ElementTree as ET
 
+import pace
 import pytest
 
 from grader.report import classpages, svg_chart
@@ -212,5 +213,6 @@ def test_drawing_the_plots_imports_no_matplotlib() -> None:
             "assert charts.loss_curves(v) and charts.accuracy_bars(v); "
             "assert classpages.histogram({'n': 1, 'scores': [1.0], 'mean': 1.0, 'full': 2.0}); "
             "assert 'matplotlib' not in sys.modules")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=pace.seconds(60))
     assert proc.returncode == 0, proc.stderr

@@ -18,6 +18,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import pace
 import pytest
 
 pexpect = pytest.importorskip("pexpect")
@@ -33,7 +34,8 @@ NOT_A_STUDENTS = ("GK_NO_DAEMON", "GK_DAEMON", "CI", "GITHUB_ACTIONS", "GRADESCO
 def release_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A student's copy of the kit, written by the real `grade release`."""
     out = tmp_path_factory.mktemp("pty") / "student-kit"
-    done = subprocess.run([str(GRADE), "release", str(out)], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([str(GRADE), "release", str(out)], capture_output=True, text=True,
+                          timeout=pace.seconds(300))
     assert done.returncode == 0, done.stderr
     return out
 
@@ -116,7 +118,7 @@ def test_one_task_in_korean(release_copy, runtime_dir):
 def test_the_attention_lesson_at_a_terminal(runtime_dir, tmp_path):
     kit = tmp_path / "attention-kit"
     done = subprocess.run([str(GRADE), "release", "--lesson", "attention", str(kit)], capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=pace.seconds(300))
     assert done.returncode == 0, done.stderr
     screen, _, status = run_at_terminal([], kit, student_env(runtime_dir, GK_NO_DAEMON="1"))
     assert status == 0, screen
@@ -135,7 +137,7 @@ def test_the_warm_grader_shows_the_same_screen(release_copy, runtime_dir):
         assert status == 0, warm
     finally:
         subprocess.run([str(GRADE), "--stop-daemon"], cwd=release_copy, env=env, capture_output=True,
-                       timeout=120)
+                       timeout=pace.seconds(120))
     for screen in (cold, warm):
         assert "Score: exercises  0 / 30" in screen, screen
         assert "Top three things to fix" in screen, screen
@@ -144,7 +146,7 @@ def test_the_warm_grader_shows_the_same_screen(release_copy, runtime_dir):
 def test_watch_shows_a_grade_then_stops_on_ctrl_c(release_copy, runtime_dir):
     env = student_env(runtime_dir, GK_NO_DAEMON="1")
     child = pexpect.spawn(str(GRADE), ["--watch"], cwd=str(release_copy), env=env, dimensions=(ROWS, COLUMNS),
-                          timeout=600, encoding="utf-8")
+                          timeout=pace.seconds(600), encoding="utf-8")
     try:
         child.expect_exact("on every save; Ctrl+C stops")  # says what it does, and how to stop it
         child.expect_exact("0 / 30")  # the first round's score
@@ -152,7 +154,7 @@ def test_watch_shows_a_grade_then_stops_on_ctrl_c(release_copy, runtime_dir):
         (release_copy / "exercises" / "embedding.py").touch()  # a save
         child.expect_exact("0 / 30")  # graded again
         child.sendintr()
-        child.expect(pexpect.EOF, timeout=120)
+        child.expect(pexpect.EOF, timeout=pace.seconds(120))
     finally:
         child.close(force=True)
     assert child.exitstatus == 130 or child.signalstatus == signal.SIGINT, "a Ctrl-C ends the watch"
@@ -168,7 +170,7 @@ def test_a_wrong_path_is_answered_at_once_without_torch(release_copy, runtime_di
     """Answered by `grade` itself before any grader starts: no torch imported (the import log of the
     process says so), no warm grader started (its runtime folder is never made)."""
     env = student_env(runtime_dir, PYTHONPROFILEIMPORTTIME="1")
-    screen, raw, status = run_at_terminal(args, release_copy, env, timeout=120)
+    screen, raw, status = run_at_terminal(args, release_copy, env, timeout=pace.seconds(120))
     assert status == 2
     assert squashed(said) in squashed(screen), screen
     imported = [line for line in raw.decode(errors="replace").splitlines() if line.startswith("import time:")]
@@ -179,7 +181,7 @@ def test_a_wrong_path_is_answered_at_once_without_torch(release_copy, runtime_di
 
 
 def test_no_exercises_folder_says_where_to_run(runtime_dir, tmp_path):
-    screen, _, status = run_at_terminal([], tmp_path, student_env(runtime_dir), timeout=120)
+    screen, _, status = run_at_terminal([], tmp_path, student_env(runtime_dir), timeout=pace.seconds(120))
     assert status == 2
     assert squashed("`exercises` does not exist; nothing was graded. Run `grade` in the folder that holds "
                     "exercises/") in squashed(screen), screen

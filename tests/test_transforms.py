@@ -17,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pace
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -254,7 +255,7 @@ def test_a_windows_student_gets_full_marks_from_the_student_copy(tmp_path):
 
     kit = tmp_path / "kit"
     made = subprocess.run([sys.executable, "-m", "grader.cli", "release", str(kit)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=pace.seconds(300))
     assert made.returncode == 0, made.stdout + made.stderr
     shutil.rmtree(kit / "exercises")
     _windows_copy(ROOT / "solutions", kit / "exercises")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 
+import pace
 import pytest
 from rich.console import Console
 
@@ -192,7 +193,8 @@ def test_a_notebook_and_exercises_keep_their_own_reports_and_history(tmp_path):
 
     def grade_cli(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run([sys.executable, "-m", "grader.cli", *args, "-k", "count_params",
-                               "--lang", "en"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+                               "--lang", "en"], cwd=tmp_path, capture_output=True, text=True,
+                               timeout=pace.seconds(300))
 
     first = grade_cli()
     assert first.returncode == 0, first.stderr

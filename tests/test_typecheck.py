@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pace
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -17,6 +18,6 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_mypy_finds_nothing_in_the_kit(tmp_path: Path) -> None:
     pytest.importorskip("mypy", reason="mypy is in the test extra: pip install -e '.[test]'")
     done = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "cache")],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+                          cwd=ROOT, capture_output=True, text=True, timeout=pace.seconds(600))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Success: no issues found" in done.stdout, done.stdout

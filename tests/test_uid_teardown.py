@@ -25,6 +25,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import pace
 import pytest
 
 from grader.engine.runner import ReportLost, read_report
@@ -148,7 +149,8 @@ def _run_snippet(code: str) -> object:
     import ast
     import subprocess
 
-    done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True,
+                          timeout=pace.seconds(60))
     assert done.returncode == 0, done.stderr[-2000:]
     return ast.literal_eval(done.stdout.strip())
 
@@ -457,7 +459,8 @@ def test_every_route_leaves_nothing_under_dockers_defaults(tmp_path: Path) -> No
     try:
         (sub / "attack.py").write_text(ATTACK.replace("@POSIX@", repr((MAKE_POSIX, SEEK_POSIX))))
         driver = DRIVER.replace("@ROOT@", repr(str(ROOT))).replace("@SUB@", repr(str(sub)))
-        done = docker_defaults.run(f"{sys.executable} -c {shlex.quote(driver)}", timeout=400, cwd=str(ROOT))
+        done = docker_defaults.run(f"{sys.executable} -c {shlex.quote(driver)}", timeout=pace.seconds(400),
+                                   cwd=str(ROOT))
         line = next((x for x in done.stdout.splitlines() if x.startswith("RESULT ")), None)
         assert line, done.stdout[-2000:] + done.stderr[-3000:]
         out = json.loads(line[len("RESULT "):])
@@ -551,7 +554,7 @@ def test_the_fallback_to_process_is_refused_under_dockers_defaults() -> None:
     inner = (f"chmod 700 {closed} && {sys.executable} -m grader.cli examples/reference --out "
              f"{tempfile.gettempdir()}/gk-i35-refused -q")
     # In an overlay: a chmod of this machine's own /usr/bin would close it to every other uid here
-    done = docker_defaults.run(inner, timeout=300, cwd=str(ROOT), private=(closed,))
+    done = docker_defaults.run(inner, timeout=pace.seconds(300), cwd=str(ROOT), private=(closed,))
     assert os.stat(closed).st_mode & 0o005 == 0o005 or closed == "/root"
     assert done.returncode == 2, done.stdout[-1000:] + done.stderr[-2000:]
     said = [x for x in done.stderr.splitlines() if x.startswith("grade:")]
@@ -684,7 +687,7 @@ def test_a_batch_of_two_the_second_finds_nothing_of_the_first() -> None:
         # modes before it) is given back by this batch's teardown, so those are the modes to expect.
         held = json.loads(record.read_text())["modes"] if record.exists() else {}
         modes = {p: held.get(os.path.realpath(p), stat.S_IMODE(p.stat().st_mode)) for p in kit if p.exists()}
-        done = docker_defaults.run(inner, timeout=500, cwd=str(ROOT))
+        done = docker_defaults.run(inner, timeout=pace.seconds(500), cwd=str(ROOT))
         if not record.exists():  # no other grade on this machine holds the seal now: the modes are back
             assert {p: stat.S_IMODE(p.stat().st_mode) for p in modes} == modes
         planted = drop.read_text().split()
@@ -763,7 +766,7 @@ def test_the_disk_watchs_stop_and_the_teardown_sweep_one_after_the_other(tmp_pat
     launch = sandbox.Launch(process, "uid", scratch, [scratch], uid=_free_uid())
     watch = threading.Thread(target=launch.stop_over_budget, args=("over the disk budget",), name="watch")
     watch.start()
-    assert watch_in.wait(timeout=60)
+    assert watch_in.wait(timeout=pace.seconds(60))
     launch.terminate()
     watch.join()
     assert calls == ["watch", "end watch", "teardown", "end teardown"], calls

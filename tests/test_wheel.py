@@ -19,6 +19,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+import pace
 import pytest
 import venvs
 
@@ -49,7 +50,7 @@ def build_wheel(dest: Path) -> Path:
         [sys.executable, "-m", "pip", "wheel", str(src), "--no-deps", "-q", "-w", str(dest / "dist")],
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=pace.seconds(600),
     )
     if proc.returncode != 0:
         unreachable = (
@@ -77,7 +78,7 @@ def build_embedding_wheel(dest: Path) -> Path:
          "-w", str(dest / "dist")],
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=pace.seconds(600),
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return next((dest / "dist").glob("grade_lesson_embedding_pe-*.whl"))
@@ -206,7 +207,8 @@ def test_the_kit_grades_from_its_wheel_as_a_student(
             os.chown(p, NOBODY, NOBODY, follow_symlinks=False)
 
     run = subprocess.run(
-        as_student(grade, release, tmp_path), cwd=release, capture_output=True, text=True, timeout=900
+        as_student(grade, release,
+                   tmp_path), cwd=release, capture_output=True, text=True, timeout=pace.seconds(900)
     )
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
     reports = release / "reports"
@@ -227,7 +229,7 @@ def test_the_kit_grades_from_its_wheel_as_a_student(
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=pace.seconds(600),
     )
     assert broken.returncode == 1, broken.stdout[-2000:] + broken.stderr[-2000:]
     assert "feedback reports (feedback.html, feedback.md) were not written" in broken.stderr
@@ -247,7 +249,7 @@ def build_lesson_wheel(dest: Path) -> Path:
         [sys.executable, "-m", "pip", "wheel", str(src), "--no-deps", "-q", "-w", str(dest / "dist")],
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=pace.seconds(600),
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return next((dest / "dist").glob("grade_lesson_attention-*.whl"))
@@ -322,7 +324,7 @@ def test_a_lesson_from_its_own_wheel_is_released_and_graded_as_a_student(
         cwd=release,
         capture_output=True,
         text=True,
-        timeout=900,
+        timeout=pace.seconds(900),
     )
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
     results = json.loads((release / "reports" / "results.json").read_text(encoding="utf-8"))
@@ -343,7 +345,7 @@ def test_the_gradescope_bundle_of_a_kit_and_lesson_installed_from_wheels(
     made = subprocess.run(
         [str(wheel_venv / "bin" / "grade"), "gradescope-bundle", str(bundle), "--lesson", "attention",
          "--lang", "en"],
-        cwd=tmp, capture_output=True, text=True, timeout=300,
+        cwd=tmp, capture_output=True, text=True, timeout=pace.seconds(300),
     )
     assert made.returncode == 0, made.stderr[-2000:]
     with zipfile.ZipFile(bundle) as zf:
@@ -381,7 +383,7 @@ def test_the_gradescope_bundle_of_a_kit_and_lesson_installed_from_wheels(
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env.update(PATH=f"{python.parent}{os.pathsep}{env.get('PATH', '')}", PIP_NO_INDEX="1")
     installed = subprocess.run(["bash", "-c", setup.replace("/autograder", str(root))], env=env,
-                               capture_output=True, text=True, timeout=600)
+                               capture_output=True, text=True, timeout=pace.seconds(600))
     assert installed.returncode == 0, installed.stdout[-2000:] + installed.stderr[-2000:]
     where = subprocess.run([str(python), "-c", "import lesson_attention; print(lesson_attention.__file__)"],
                            cwd=tmp, env=env, capture_output=True, text=True, check=True)
@@ -400,7 +402,7 @@ def test_the_gradescope_bundle_of_a_kit_and_lesson_installed_from_wheels(
     submitted.write_text(submitted.read_text(encoding="utf-8") + carrier, encoding="utf-8")
     mode = package.stat().st_mode
     env.update(AUTOGRADER_ROOT=str(root), GK_PYTHON=str(python))
-    done = docker_defaults.run(f"timeout 600 bash {root}/run_autograder", env=env, timeout=660,
+    done = docker_defaults.run(f"timeout 600 bash {root}/run_autograder", env=env, timeout=pace.seconds(660),
                                hide=(str(ROOT),), tmp=(str(tmp),))
     gs = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
     assert done.returncode == 0, done.stderr[-2000:]

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 
+import pace
 import pytest
 
 from tests.conftest import ROOT
@@ -35,7 +36,7 @@ print(json.dumps({"before": before, "after": after, "released": released,
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc/self/smaps is Linux's")
 def test_library_pages_leave_the_rss_and_the_process_runs_on():
     done = subprocess.run([sys.executable, "-I", "-c", SCRIPT, str(ROOT)], capture_output=True, text=True,
-                          timeout=120, check=True)
+                          timeout=pace.seconds(120), check=True)
     out = json.loads(done.stdout)
     assert out["released"] > 0
     assert out["after"]["RssFile"] < out["before"]["RssFile"]  # mapped library pages let go

@@ -1,3 +1,4 @@
+
 """Interpreters for the tests that need one of their own (a wheel installed as a student has it, a
 Gradescope image, a new lesson), built from what the suite's own interpreter holds.
 
@@ -19,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+import pace
 
 try:
     import tomllib
@@ -74,7 +77,7 @@ def make_venv(venv: Path, *, pip: bool = True) -> Path:
     command = [sys.executable, "-m", "venv", str(venv)]
     if not pip:
         command.insert(3, "--without-pip")
-    subprocess.run(command, check=True, capture_output=True, timeout=300)
+    subprocess.run(command, check=True, capture_output=True, timeout=pace.seconds(300))
     inner = next((venv / "lib").glob("python3*/site-packages"))
     (inner / "zz_suite_dependencies.pth").write_text(f"{dependency_folder()}\n", encoding="utf-8")
     return inner
