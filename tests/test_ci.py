@@ -698,7 +698,10 @@ def see_this_interpreters_packages(env_dir: Path) -> None:
 
     if sys.prefix == sys.base_prefix:
         return
-    paths = [p for p in [*site.getsitepackages(), sysconfig.get_paths()["purelib"]] if os.path.isdir(p)]
+    # every package folder this interpreter sees, those a .pth of its own chains in included
+    seen = [p for p in sys.path if os.path.basename(p) in ("site-packages", "dist-packages")]
+    paths = [p for p in [*site.getsitepackages(), sysconfig.get_paths()["purelib"], *seen]
+             if os.path.isdir(p)]
     # the base's own packages first (as --system-site-packages gives them), then what only this env has
     # (torch in a plain venv): a fresh venv's old bundled setuptools must not shadow the base's
     paths.sort(key=lambda p: not p.startswith(sys.base_prefix))
