@@ -120,8 +120,8 @@ def _warm_up(torch: Any) -> None:
     student code (and, in the zygote, once for all its workers).  The default generator is
     reseeded as a fresh process has it, so unseeded student code sees what it would anyway."""
     seed, environ = torch.initial_seed(), dict(os.environ)
+    nn = torch.nn
     try:
-        nn = torch.nn
         torch.manual_seed(0)
         layer = nn.TransformerEncoderLayer(8, 2, 16, 0.0, batch_first=True)
         model = nn.Sequential(nn.Embedding(5, 8), nn.TransformerEncoder(layer, 1, enable_nested_tensor=False))
@@ -132,10 +132,16 @@ def _warm_up(torch: Any) -> None:
         loss.backward()
         opt.step()
         float(loss.detach())
+    except Exception:
+        pass
+    try:  # a step of its own: some torch builds refuse to move a module under FakeTensorMode
         from torch._subclasses.fake_tensor import FakeTensorMode
 
         with FakeTensorMode(allow_non_fake_inputs=True):
             nn.Linear(2, 2).to("cuda")(torch.zeros(1, 2).to("cuda"))
+    except Exception:
+        pass
+    try:
         nn.Linear(2, 2).to("meta")(torch.zeros(1, 2, device="meta"))
     except Exception:
         pass
