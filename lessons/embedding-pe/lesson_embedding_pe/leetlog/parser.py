@@ -14,6 +14,7 @@ from . import vocab as _vocab
 from .catalog import find_problem
 from .prose import problem_mention, read_fields, split_sentences
 from .values import classify_solved, parse_difficulty
+from .vocab import CUE, ORDINALS, WORDS
 
 __all__ = ["FIELDS", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value", "match_label",
            "parse_log"]
@@ -98,8 +99,8 @@ class LogParse:
 # n<sup>2</sup> is a power, not a placeholder
 _PLACEHOLDER = re.compile(r"<(?!!--)(?!/?su[pb]>)[^<>\n]*>", re.I)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
-_TODO = re.compile(r"\b(?:TODO|TBD|FIXME|XXX)\b:?")
-_EMPTY_WORDS = {"", "-", "--", "...", "…", "n/a", "na", "none", "없음", "없다", "x", "?", "??", "???"}
+_TODO = CUE["todo"]
+_EMPTY_WORDS = WORDS["empty"]
 
 
 def clean_value(raw: str) -> str:
@@ -124,19 +125,12 @@ _BULLET = re.compile(r"^(?:[-*+•]|\d{1,2}[.)])\s+")
 _BOLD_LABEL = re.compile(r"^(\*\*|__)(.+?)\1\s*(?:[:：]|[-—–]\s)?\s*(.*)$")
 _FENCE = re.compile(r"^(```|~~~)")
 _RULE = re.compile(r"^(?:-{3,}|\*{3,}|_{3,})$")
-_ORDINALS = {"첫": 1, "두": 2, "세": 3, "네": 4, "first": 1, "second": 2, "third": 3, "one": 1, "two": 2,
-             "three": 3}
-_PROBLEM_HEADINGS = (
-    re.compile(r"^(?:문제|problem|prob\.?|q)\s*#?\s*(\d{1,2})(?!\d)", re.I),
-    re.compile(r"^(\d{1,2})\s*번(?:째)?\s*문제"),
-    re.compile(r"^(첫|두|세|네)\s*번째\s*문제"),
-    re.compile(r"^(first|second|third)\s+problem", re.I),
-    re.compile(r"^problem\s+(one|two|three)\b", re.I),
-)
+_ORDINALS = ORDINALS
+_PROBLEM_HEADINGS = tuple(CUE[f"problem_heading_{k}"] for k in range(1, 6))
 # '### Problem: 12. Integer to Roman (Medium, Math)': a label, then the problem itself
-_LABELLED_HEADING = re.compile(r"^(?:문제|problem|leetcode|lc)\s*[:：\-—–]\s*(?P<rest>.+)$", re.I)
+_LABELLED_HEADING = CUE["labelled_heading"]
 # 'Solved alone.', 'Solved after reading the editorial; redo 2026-10-05': the label starts the sentence
-_SOLVED_SENTENCE = re.compile(r"^(?:i\s+)?solved\b(?!\s*[:：])\s*(?P<rest>.+)$", re.I)
+_SOLVED_SENTENCE = CUE["solved_sentence"]
 _BR = re.compile(r"<br\s*/?>", re.I)
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?>")
 _TABLE_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
@@ -228,7 +222,7 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
 
 # A label in English with the Korean topic or subject particle, then its value (a student switching
 # language inside the line): 'Time complexity는 O(log n)인데 …', 'First idea는 brute force'.
-_PARTICLE_LABEL = re.compile(r"^\**([A-Za-z][A-Za-z .'/&-]{1,30}?)\**\s*(?:은|는|이|가|란)\s+(.+)$")
+_PARTICLE_LABEL = CUE["particle_label"]
 
 
 # --------------------------------------------------------------------------- one clause, one claim
@@ -239,9 +233,8 @@ _INLINE_LABEL = re.compile(
     r"(?:\s{2,}|\s*[,;|·/]\s*|[.。]\s+|\s[-—–]\s)(?P<label>(?:\*\*|__)?[^\W\d_][^:：,;|.*()（）\n]{0,28}?)"
     r"\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*")
 # '…이고, 난이도는 Medium': a second field in the line said with the topic particle rather than a colon
-_INLINE_PARTICLE = re.compile(
-    r"(?:[,;]\s*|\s[-—–]\s)(?P<label>[가-힣A-Za-z][가-힣A-Za-z ]{0,24}?)(?:은|는)\s+")
-_LABEL_JOIN = re.compile(r"\s*(?:/|&|,|·|\+|->|→|=>|⇒|\band\b|및|와|과)\s*", re.I)
+_INLINE_PARTICLE = CUE["inline_particle"]
+_LABEL_JOIN = CUE["label_join"]
 
 
 def claims(name: str, rest: str, label: str) -> list[tuple[str, str, str]]:
@@ -324,7 +317,7 @@ def _share(name: str, value: str, label: str) -> list[tuple[str, str, str]]:
     return out
 
 
-_ARROW = re.compile(r"\s*(?:->|→|=>|⇒)\s*")
+_ARROW = CUE["arrow"]
 
 
 def _arrow_label(text: str) -> tuple[str, str, str] | None:
@@ -347,11 +340,7 @@ def _arrow_label(text: str) -> tuple[str, str, str] | None:
     return name, rest.lstrip("*_ ").strip(), head.group(1).strip()
 
 
-_FIRST_LABELS = r"처음(?:\s*아이디어)?|첫\s*아이디어|first(?:\s+idea)?|initial(?:\s+idea)?|brute\s*force"
-_FINAL_LABELS = r"최종(?:\s*(?:접근|방법|풀이))?|final(?:\s+(?:approach|idea|solution))?|결국|then|after"
-_INLINE_APPROACHES = re.compile(
-    rf"^\s*(?:{_FIRST_LABELS})\s*[:：]\s*(?P<first>.+?)\s*(?:[/;|,]|->|→|=>)\s*(?:{_FINAL_LABELS})\s*[:：]\s*"
-    r"(?P<final>.+)$", re.I)
+_INLINE_APPROACHES = CUE["inline_approaches"]
 
 
 def split_approaches(value: str) -> tuple[str, str] | None:
@@ -552,7 +541,7 @@ def _cells(line: str) -> list[str]:
 
 
 # A column the reader knows by what it holds rather than as a field: the reason for the complexities.
-_REASON_COLUMN = re.compile(r"^(?:이유|근거|설명|reason|reasons|why|justification|explanation)s?$", re.I)
+_REASON_COLUMN = CUE["reason_column"]
 REASON = "reason"
 
 
@@ -633,7 +622,7 @@ def _table_row(b: _Builder, number: int, raw: str, columns: list[list[str]]) -> 
 
 
 # The lesson's own label ("접근: 처음 떠올린 방법과 최종 방법을 한두 문장으로"): one field, both approaches.
-_BOTH_APPROACHES = {_norm(x) for x in ("접근", "접근 방법", "approach", "approaches", "풀이 방법", "풀이")}
+_BOTH_APPROACHES = {_norm(x) for x in WORDS["both_approaches"]}
 
 
 def _split_approach(entry: ProblemEntry) -> None:
@@ -769,8 +758,7 @@ def _ends_field(current: Field, inline: bool, raw: str, stripped: str) -> bool:
     return bool(said) and current.name not in said
 
 
-_ORDINAL_PROBLEM = re.compile(r"^(?:the\s+)?(?:first|second|1st|2nd|next|other)\s+(?:problem|question|one)\b|"
-                              r"^(?:첫|두)\s*번째\s*(?:문제|로)|^(?:다음|다른)\s*문제", re.I)
+_ORDINAL_PROBLEM = CUE["ordinal_problem"]
 
 
 def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
@@ -824,8 +812,7 @@ def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:
 
 # LeetCode's own solution headings ('# Intuition', '# Approach', '# Complexity', '# Code') and their
 # Korean forms are parts of the problem above them, whatever their level.
-_SECTION_OF_A_PROBLEM = re.compile(
-    r"complexity|복잡도|analysis|분석|\bcode\b|코드|intuition|approach|직관|접근", re.I)
+_SECTION_OF_A_PROBLEM = CUE["section_of_a_problem"]
 
 
 def _identified(entry: ProblemEntry) -> bool:

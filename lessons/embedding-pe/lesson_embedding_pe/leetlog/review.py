@@ -35,6 +35,7 @@ from .prose import split_sentences
 from .unsure import COPULA as _COPULA
 from .unsure import SETTLED_BY_TA, TA_EN, TA_KO, UNSURE, is_unsure
 from .values import classify_solved, parse_difficulty  # noqa: F401  (tests read them here)
+from .vocab import CUE, HINTS, REASON_EXAMPLE
 
 __all__ = [
     "MAX_POINTS", "BreakdownItem", "Finding", "LinkedFailure", "LogReview", "ProblemReview",
@@ -161,28 +162,7 @@ class _Ctx:
         return f.line if f is not None else self.entry.line
 
 
-_HINT_EN = {
-    "problem": "write the LeetCode number and title, e.g. '50. Pow(x, n)'.",
-    "difficulty": "copy it from the problem page: Easy, Medium or Hard.",
-    "first_idea": "one or two sentences on the first method you thought of (brute force is fine).",
-    "final_approach": "one or two sentences on the method you submitted and how it improved on the first.",
-    "time": "a Big-O and a one-line reason, e.g. 'O(log n) — n halves every step'.",
-    "space": "a Big-O and a one-line reason, e.g. 'O(1) — only a few variables'.",
-    "what_went_wrong": "the cause of a wrong answer or timeout; if it passed at once, where it could "
-                       "have gone wrong (negative exponent, integer overflow, the 0 and 1 edge cases).",
-    "solved": "'alone' or 'after reading a solution'.",
-}
-_HINT_KO = {
-    "problem": "LeetCode 번호와 제목을 쓰세요. 예: '50. Pow(x, n)'.",
-    "difficulty": "문제 페이지에서 그대로 옮기세요: Easy, Medium, Hard.",
-    "first_idea": "처음 떠올린 방법을 한두 문장으로 쓰세요(브루트포스도 괜찮습니다).",
-    "final_approach": "제출한 방법과 처음보다 무엇을 개선했는지 한두 문장으로 쓰세요.",
-    "time": "Big-O와 이유 한 줄을 쓰세요. 예: 'O(log n) — n이 매번 절반으로 줄어듦'.",
-    "space": "Big-O와 이유 한 줄을 쓰세요. 예: 'O(1) — 변수 몇 개만 사용'.",
-    "what_went_wrong": "오답·시간 초과의 원인을, 한 번에 맞혔다면 어디서 틀릴 수 있었는지 "
-                       "(음수 지수, 정수 오버플로, 0·1 경계값 등) 적으세요.",
-    "solved": "'혼자' 또는 '풀이를 보고' 중 하나를 쓰세요.",
-}
+_HINT_EN, _HINT_KO = HINTS["en"], HINTS["ko"]
 
 
 # Where a field missing from prose would most likely have been said, to quote that sentence.
@@ -215,8 +195,7 @@ def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
 
 
 # A complexity's own name: a sentence with it holds that claim (one with only the other's Big-O does not).
-_OWN_NAME = {"time": re.compile(r"\btime\b|시간", re.I),
-             "space": re.compile(r"\bspace\b|공간|memory|메모리|\bextra\b", re.I)}
+_OWN_NAME = {"time": CUE["own_time"], "space": CUE["own_space"]}
 
 
 def _names_field(name: str, sentence: str) -> bool:
@@ -412,12 +391,7 @@ def _has_reason(value: str, spans: list[tuple[int, int]]) -> bool:
     return sum(c.isalpha() for c in rest) >= 2
 
 
-# A reason for each complexity of its own kind: a time argument is no example for a space complexity.
-# (en clause, ko clause before '때문이다', ko note)
-_REASON_EXAMPLE = {
-    "time": ("n halves every step", "n이 매번 절반이 되기", "n이 매번 절반으로 줄어듦"),
-    "space": ("only a few variables are kept", "변수 몇 개만 쓰기", "변수 몇 개만 사용"),
-}
+_REASON_EXAMPLE = REASON_EXAMPLE  # a reason of each complexity's own kind, for the examples
 
 
 def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complexity | None:
@@ -527,7 +501,7 @@ def _held_to_code(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], qu
 
 
 # An amortized or average bound is not a worst case: whether it is right depends on what is averaged over.
-_AMORTIZED = re.compile(r"amorti[sz]|on\s+average|average\s+case|expected|분할\s*상환|상환|평균", re.I)
+_AMORTIZED = CUE["amortized"]
 
 
 def _held_back(ctx: _Ctx, name: str, problem: Problem | None, f: Field, claim: Complexity,
@@ -1013,7 +987,7 @@ def _settle(ctx: _Ctx, mine: list[Finding]) -> None:
         f.message_ko = (f"문제 {ctx.k}: '{name_ko}' 칸을 채점기가 확실히 읽지 못했습니다. {TA_KO}")
 
 
-_NAMED = {"time": re.compile(r"time|시간", re.I), "space": re.compile(r"space|공간|memory|메모리", re.I)}
+_NAMED = {"time": CUE["named_time"], "space": CUE["named_space"]}
 
 
 def _unplaced_text(entry: ProblemEntry, name: str) -> str:

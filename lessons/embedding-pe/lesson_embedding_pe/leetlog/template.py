@@ -8,22 +8,7 @@ from __future__ import annotations
 
 from lesson_embedding_pe.practice import RULE
 
-from .parser import FIELDS, LABELS_EN, LABELS_KO
-
-PLACEHOLDERS: dict[str, str] = {
-    "problem": "<제목 또는 번호, 예: 50. Pow(x, n) (title or number)>",
-    "difficulty": "<Easy / Medium / Hard: 사이트에서 확인 (check on the site)>",
-    "first_idea": "<처음 떠올린 방법, 예: 브루트포스 (your first idea, e.g. brute force)>",
-    "final_approach": ("<최종 방법과 무엇을 개선했는지 한두 문장 "
-                       "(final method and what you improved, 1-2 sentences)>"),
-    "time": "<O(...) — 이유 한 줄 (Big-O, then a one-line reason)>",
-    "space": "<O(...) — 이유 한 줄 (Big-O, then a one-line reason)>",
-    "what_went_wrong": "<오답·시간 초과의 원인, 한 번에 맞혔다면 어디서 틀릴 수 있었는지 "
-                       "(cause of a wrong answer or timeout; if accepted at once, "
-                       "where it could have gone wrong)>",
-    "solved": "<혼자 / 풀이를 보고 (alone / after reading a solution)>",
-    "redo_date": "<YYYY-MM-DD, 풀이를 보고 풀었다면 필수 (required if you read a solution)>",
-}
+from .vocab import FIELDS, LABELS_EN, LABELS_KO, PLACEHOLDERS
 
 _INTRO = """\
 # LeetCode 풀이 기록 (LeetCode log)

@@ -1,29 +1,40 @@
-"""The log reader's vocabulary, read once from ``vocab.json`` beside this module.
+"""The log reader's vocabulary, read once from ``vocab.toml`` beside this module.
 
-The template's field names, the labels students write for each field (both languages, abbreviations,
-반말) and the words of each difficulty live in that one data file, so a new label is a line of data that
-every part of the reader (parser.py, review.py, loggrade.py through ``match_label``) sees at once.
+Every word the reader matches lives in that one data file, in both languages: the template's field
+names and placeholders, the labels students write for each field, the words of each difficulty, the
+cues that say what a sentence answers, the connectives of a reason, each field's own words and the
+messages a student reads. A new label, cue or connective is a line of data that every part of the reader
+(parser, prose, review, unsure, loggrade through ``match_label``) sees at once.
 """
 
 from __future__ import annotations
 
-import json
-from functools import cache
+import re
+import sys
 from importlib import resources
 from typing import Any
 
-__all__ = ["DIFFICULTY_WORDS", "FIELDS", "LABELS_EN", "LABELS_KO", "SYNONYMS"]
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - the kit requires tomli there
+    import tomli as tomllib
 
+__all__ = ["CUE", "DIFFICULTY_WORDS", "FIELDS", "FIELD_WORDS", "HINTS", "LABELS_EN", "LABELS_KO", "MESSAGES",
+           "ORDINALS", "PLACEHOLDERS", "REASON_EXAMPLE", "SYNONYMS", "WORDS"]
 
-@cache
-def _data() -> dict[str, Any]:
-    text = resources.files(__package__).joinpath("vocab.json").read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
+_DATA: dict[str, Any] = tomllib.loads(resources.files(__package__).joinpath("vocab.toml").read_text("utf-8"))
 
-
-FIELDS: tuple[str, ...] = tuple(_data()["fields"])
-LABELS_KO: dict[str, str] = dict(_data()["template_labels"]["ko"])
-LABELS_EN: dict[str, str] = dict(_data()["template_labels"]["en"])
-SYNONYMS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _data()["labels"].items()}
-DIFFICULTY_WORDS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _data()["difficulty"].items()}
+FIELDS: tuple[str, ...] = tuple(_DATA["fields"])
+LABELS_KO: dict[str, str] = dict(_DATA["template_labels"]["ko"])
+LABELS_EN: dict[str, str] = dict(_DATA["template_labels"]["en"])
+SYNONYMS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _DATA["labels"].items()}
+DIFFICULTY_WORDS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _DATA["difficulty"].items()}
+# a cue is matched case-insensitively; '(?-i:...)' in the data marks a part that is not
+CUE: dict[str, re.Pattern[str]] = {k: re.compile(v, re.I) for k, v in _DATA["cues"].items()}
+FIELD_WORDS: dict[str, re.Pattern[str]] = {k: re.compile(v, re.I) for k, v in _DATA["field_words"].items()}
+WORDS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in _DATA["words"].items()}
+ORDINALS: dict[str, int] = dict(_DATA["ordinals"])
+PLACEHOLDERS: dict[str, str] = dict(_DATA["placeholders"])
+HINTS: dict[str, dict[str, str]] = {lang: dict(v) for lang, v in _DATA["hints"].items()}
+REASON_EXAMPLE: dict[str, tuple[str, str, str]] = {k: tuple(v) for k, v in _DATA["reason_example"].items()}
+MESSAGES: dict[str, dict[str, str]] = {k: dict(v) for k, v in _DATA.get("messages", {}).items()}
