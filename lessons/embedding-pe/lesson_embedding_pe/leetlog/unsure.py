@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .vocab import CUE, FIELD_WORDS
+from .vocab import CUE, FIELD_WORDS, MESSAGES
 
 UNSURE = "unsure"
 # The checks that can be unsure: what the reader could not place, never what it read and judged.
@@ -22,8 +22,7 @@ SETTLED_BY_TA = ("missing_field", "no_reason", "no_bigo")
 _BIGO = CUE["bigo_like"]
 COPULA = CUE["copula"]  # 'O(1)이다.', 'is O(n)': the claim stated, no reason given
 
-TA_EN = "A TA will read this part; no point is taken for it."
-TA_KO = "이 부분은 조교가 직접 읽습니다. 이 부분에서 감점하지 않습니다."
+TA_EN, TA_KO = MESSAGES["ta"]["en"], MESSAGES["ta"]["ko"]  # said wherever a TA reads a part
 
 
 def field_words(name: str, text: str) -> bool:

@@ -10,9 +10,12 @@ messages a student reads. A new label, cue or connective is a line of data that 
 from __future__ import annotations
 
 import re
+import string
 import sys
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
+
+from grader.author import particle
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -20,7 +23,8 @@ else:  # pragma: no cover - the kit requires tomli there
     import tomli as tomllib
 
 __all__ = ["CUE", "DIFFICULTY_WORDS", "FIELDS", "FIELD_WORDS", "HINTS", "LABELS_EN", "LABELS_KO", "MESSAGES",
-           "ORDINALS", "PLACEHOLDERS", "REASON_EXAMPLE", "SYNONYMS", "WORDS"]
+           "ORDINALS", "PLACEHOLDERS", "REASON_EXAMPLE", "SYNONYMS", "WORDS", "Two",
+           "message", "short"]
 
 _DATA: dict[str, Any] = tomllib.loads(resources.files(__package__).joinpath("vocab.toml").read_text("utf-8"))
 
@@ -38,3 +42,38 @@ PLACEHOLDERS: dict[str, str] = dict(_DATA["placeholders"])
 HINTS: dict[str, dict[str, str]] = {lang: dict(v) for lang, v in _DATA["hints"].items()}
 REASON_EXAMPLE: dict[str, tuple[str, str, str]] = {k: tuple(v) for k, v in _DATA["reason_example"].items()}
 MESSAGES: dict[str, dict[str, str]] = {k: dict(v) for k, v in _DATA.get("messages", {}).items()}
+
+
+class Two(NamedTuple):
+    """One text in both languages: a message, or a value that reads differently in each."""
+
+    en: str
+    ko: str
+
+
+def short(text: str, limit: int = 60) -> str:
+    one = " ".join(text.split())
+    return one if len(one) <= limit else one[: limit - 1] + "…"
+
+
+class _Format(string.Formatter):
+    """str.format with the messages' specs: a Korean particle ('{x:은}'), 's' shortened ('{x:s70}'), 'q'
+    quoted and shortened ('{x:q가}'); a ``Two`` value gives the language being written."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def format_field(self, value: Any, spec: str) -> str:
+        if isinstance(value, Two):
+            value = getattr(value, self.lang)
+        if spec.startswith("s"):
+            return short(str(value), int(spec[1:] or 60))
+        if spec.startswith("q"):
+            value, spec = f"'{short(str(value))}'", spec[1:]
+        return particle(str(value), spec) if spec else format(value, "")
+
+
+def message(key: str, **values: Any) -> Two:
+    """The message ``key`` of vocab.toml in both languages, its {names} filled from ``values``."""
+    values.setdefault("ta", Two(**MESSAGES["ta"]))
+    return Two(*(_Format(lang).vformat(MESSAGES[key][lang], (), values) for lang in ("en", "ko")))
