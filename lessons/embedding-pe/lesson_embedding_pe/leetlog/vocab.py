@@ -24,9 +24,17 @@ else:  # pragma: no cover - the kit requires tomli there
 
 __all__ = ["CUE", "DIFFICULTY_WORDS", "FIELDS", "FIELD_WORDS", "HINTS", "LABELS_EN", "LABELS_KO", "MESSAGES",
            "ORDINALS", "PLACEHOLDERS", "REASON_EXAMPLE", "SYNONYMS", "WORDS", "Two",
-           "message", "short"]
+           "load", "message", "short"]
 
-_DATA: dict[str, Any] = tomllib.loads(resources.files(__package__).joinpath("vocab.toml").read_text("utf-8"))
+
+
+def load(name: str) -> dict[str, Any]:
+    """A TOML data file beside this module (vocab.toml, catalog.toml)."""
+    data: dict[str, Any] = tomllib.loads(resources.files(__package__).joinpath(name).read_text("utf-8"))
+    return data
+
+
+_DATA = load("vocab.toml")
 
 FIELDS: tuple[str, ...] = tuple(_DATA["fields"])
 LABELS_KO: dict[str, str] = dict(_DATA["template_labels"]["ko"])
