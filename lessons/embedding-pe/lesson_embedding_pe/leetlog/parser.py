@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 
 from . import vocab as _vocab
 from .catalog import find_problem
-from .prose import problem_mention, read_fields, split_sentences
+from .prose import BULLET, FENCE, RULE, problem_mention, read_fields, split_sentences
 from .values import classify_solved, parse_difficulty
 from .vocab import CUE, ORDINALS, WORDS
 
@@ -121,10 +121,7 @@ def _norm_empty(text: str) -> str:
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _BOLD_LINE = re.compile(r"^(\*\*|__)(.+?)\1\s*$")
-_BULLET = re.compile(r"^(?:[-*+•]|\d{1,2}[.)])\s+")
 _BOLD_LABEL = re.compile(r"^(\*\*|__)(.+?)\1\s*(?:[:：]|[-—–]\s)?\s*(.*)$")
-_FENCE = re.compile(r"^(```|~~~)")
-_RULE = re.compile(r"^(?:-{3,}|\*{3,}|_{3,})$")
 _ORDINALS = ORDINALS
 _PROBLEM_HEADINGS = tuple(CUE[f"problem_heading_{k}"] for k in range(1, 6))
 # '### Problem: 12. Integer to Roman (Medium, Math)': a label, then the problem itself
@@ -179,7 +176,7 @@ def problem_heading(text: str) -> tuple[int | None, str] | None:
 
 def _label_line(line: str) -> tuple[str, str, str] | None:
     """(field name, rest of the line, label text) when the line starts a field."""
-    text = _BULLET.sub("", line.strip(), count=1)
+    text = BULLET.sub("", line.strip(), count=1)
     if text.startswith("|"):
         cells = [c.strip() for c in text.strip("|").split("|")]
         if len(cells) >= 2 and not set(cells[0]) <= set("-: "):
@@ -383,7 +380,7 @@ def _record(line: str) -> list[tuple[str, str, str]] | None:
     words before the first label are read by what they are (the problem, its difficulty); each label
     after them starts its own field."""
 
-    body = _BULLET.sub("", line, count=1)
+    body = BULLET.sub("", line, count=1)
     labels = [m for m in _INLINE_LABEL.finditer(body)
               if (name := match_label(m.group("label"))) and _answers(name, body[m.end():])]
     if len(labels) < 2 or _label_line(body[:labels[0].start()].strip() + ":"):
@@ -518,9 +515,9 @@ def _parse_lines(text: str) -> LogParse:
         if number in tables and not in_code:
             _table_row(b, number, raw, tables[number])
             continue
-        if _FENCE.match(stripped):
+        if FENCE.match(stripped):
             in_code = not in_code
-        if in_code or _FENCE.match(stripped):
+        if in_code or FENCE.match(stripped):
             b.add_line(number, raw)
             continue
         if in_comment or stripped.startswith("<!--"):  # comments never hold fields
@@ -694,7 +691,7 @@ def _consume(b: _Builder, number: int, raw: str, stripped: str) -> None:
     if stripped.startswith(">") or not stripped:  # blockquotes are instructions, not fields
         b.add_line(number, raw)
         return
-    if _RULE.match(stripped):
+    if RULE.match(stripped):
         b.close_field()
         return
     m = _HEADING.match(stripped) or _BOLD_LINE.match(stripped)
@@ -726,7 +723,7 @@ def unlabelled(raw: str) -> str:
     """A line less the label the reader does not know ('- **Complexity:** Since n halves, …' reads as
     'Since n halves, …'): its content is read, not its label."""
     indent = raw[:_indent(raw)]
-    body = _BULLET.sub("", raw.strip(), count=1)
+    body = BULLET.sub("", raw.strip(), count=1)
     label = _UNKNOWN_LABEL.match(body)
     if label is None or len(label.group().split()) > 4 or match_label(label.group().rstrip(":：->→= ")):
         return raw
@@ -745,11 +742,11 @@ def _ends_field(current: Field, inline: bool, raw: str, stripped: str) -> bool:
     label_raw = current.lines[0][1] if current.lines else ""
     if _indent(raw) > _indent(label_raw) or label_raw.lstrip().startswith("#"):
         return False  # indented under the label, or under a heading ('# Approach'): the field's own text
-    body = _BULLET.sub("", stripped, count=1)
+    body = BULLET.sub("", stripped, count=1)
     label = _UNKNOWN_LABEL.match(body)
     if label and len(label.group().split()) <= 4:
         return True
-    if not (_BULLET.match(stripped) and _BULLET.match(label_raw.strip())):
+    if not (BULLET.match(stripped) and BULLET.match(label_raw.strip())):
         return False
     if inline:
         return True
@@ -769,7 +766,7 @@ def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
     if b.entry is None and any(not p.implicit for p in b.problems):
         return
     mention = problem_mention(text)
-    ordinal = _ORDINAL_PROBLEM.match(_BULLET.sub("", text, count=1).strip("*_ "))
+    ordinal = _ORDINAL_PROBLEM.match(BULLET.sub("", text, count=1).strip("*_ "))
     if mention is None and not ordinal:
         return
     if b.entry is not None and not ordinal:

@@ -49,9 +49,9 @@ class Reading:
 
 # --------------------------------------------------------------------------- sentences
 
-_FENCE = re.compile(r"^(```|~~~)")
-_BULLET = re.compile(r"^(?:[-*+•]|\d{1,2}[.)])\s+")
-_RULE = re.compile(r"^(?:-{3,}|\*{3,}|_{3,})$")
+FENCE = re.compile(r"^(```|~~~)")
+BULLET = re.compile(r"^(?:[-*+•]|\d{1,2}[.)])\s+")
+RULE = re.compile(r"^(?:-{3,}|\*{3,}|_{3,})$")
 _ABBREVIATIONS = WORDS["abbreviations"]
 _KOREAN_END = CUE["korean_sentence_end"]
 
@@ -63,16 +63,16 @@ def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
     in_code = False
     for number, raw in lines:
         text = raw.strip()
-        if _FENCE.match(text):
+        if FENCE.match(text):
             in_code = not in_code
             _flush(para, out)
             continue
-        if in_code or not text or text.startswith(("#", ">", "|", "<!--")) or _RULE.match(text):
+        if in_code or not text or text.startswith(("#", ">", "|", "<!--")) or RULE.match(text):
             _flush(para, out)
             continue
-        if _BULLET.match(text):
+        if BULLET.match(text):
             _flush(para, out)
-            text = _BULLET.sub("", text, count=1)
+            text = BULLET.sub("", text, count=1)
         para.append((number, text.strip("*_ ").strip() if text.startswith(("**", "__")) else text))
         if _KOREAN_END.search(text):  # a Korean line that ends like a sentence is one
             _flush(para, out)

@@ -125,11 +125,9 @@ class LogReview:
 # --------------------------------------------------------------------------- small readers
 
 def _parse_date(text: str) -> _dt.date | None:
-    m = re.search(r"(\d{4})\s*[-./년]\s*(\d{1,2})\s*[-./월]\s*(\d{1,2})", text)
-    if not m:
-        return None
+    m = CUE["date"].search(text)
     try:
-        return _dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        return _dt.date(*map(int, re.findall(r"\d+", m.group())[:3])) if m else None
     except ValueError:
         return None
 
@@ -163,9 +161,6 @@ class _Ctx:
     def line_for(self, name: str) -> int:
         f = self.entry.fields.get(name)
         return f.line if f is not None else self.entry.line
-
-
-
 
 
 # Where a field missing from prose would most likely have been said, to quote that sentence.
@@ -830,7 +825,6 @@ def _settle(ctx: _Ctx, mine: list[Finding]) -> None:
         f.message_en, f.message_ko = said.en, said.ko
 
 
-_NAMED = {"time": CUE["named_time"], "space": CUE["named_space"]}
 
 
 def _unplaced_text(entry: ProblemEntry, name: str) -> str:
@@ -845,7 +839,7 @@ def _unplaced_text(entry: ProblemEntry, name: str) -> str:
     for other, f in entry.fields.items():
         rest = f.lines[1:] if f.lines else []
         if other == name or (other in ("time", "space") and name in ("time", "space")
-                             and _NAMED[name].search(f.raw)):
+                             and _OWN_NAME[name].search(f.raw)):
             rest = f.lines or [(f.line, f.raw)]
         elif name in ("time", "space") or {name, other} == {"first_idea", "final_approach"}:
             # the other complexity's own claim, a method's own words ('제곱근까지', 'n times'), the final
