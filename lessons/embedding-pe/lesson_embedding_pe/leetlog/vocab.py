@@ -22,9 +22,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - the kit requires tomli there
     import tomli as tomllib
 
-__all__ = ["CUE", "DIFFICULTY_WORDS", "FIELDS", "FIELD_WORDS", "HINTS", "LABELS_EN", "LABELS_KO", "MESSAGES",
-           "ORDINALS", "PLACEHOLDERS", "REASON_EXAMPLE", "SYNONYMS", "WORDS", "Two",
-           "load", "message", "short"]
+__all__ = ["CUE", "DIFFICULTY_WORDS", "FIELDS", "FIELD_WORDS", "HINTS", "LABELS_EN", "LABELS_KO", "LATEX",
+           "MESSAGES", "ORDINALS", "PLACEHOLDERS", "REASON_EXAMPLE", "SYNONYMS", "WORDS", "Two", "load",
+           "message", "short"]
 
 
 
@@ -49,6 +49,7 @@ ORDINALS: dict[str, int] = dict(_DATA["ordinals"])
 PLACEHOLDERS: dict[str, str] = dict(_DATA["placeholders"])
 HINTS: dict[str, dict[str, str]] = {lang: dict(v) for lang, v in _DATA["hints"].items()}
 REASON_EXAMPLE: dict[str, tuple[str, str, str]] = {k: tuple(v) for k, v in _DATA["reason_example"].items()}
+LATEX: dict[str, Any] = _DATA["latex"]  # Markdown math: LaTeX commands and how each reads
 MESSAGES: dict[str, dict[str, str]] = {k: dict(v) for k, v in _DATA.get("messages", {}).items()}
 
 
