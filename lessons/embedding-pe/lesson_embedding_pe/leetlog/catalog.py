@@ -14,7 +14,7 @@ from functools import cache
 from typing import Any
 
 from .bigo import Complexity, compare, parse
-from .vocab import load
+from .vocab import CUE, load
 
 __all__ = ["Approach", "Problem", "ProblemMatch", "CATALOG", "by_function", "find_problem", "get",
            "identify"]
@@ -166,7 +166,7 @@ class ProblemMatch:
 
 
 _NUMBER_PATTERNS = (
-    re.compile(r"(?:leetcode|lc|#|no\.?|problem|문제)\s*[-#:]?\s*(\d{1,4})\b", re.I),
+    CUE["problem_number_label"],
     re.compile(r"^\s*\[?(\d{1,4})\s*[.)\]:]"),
     re.compile(r"\b(\d{1,4})\s*번"),
     re.compile(r"^\s*(\d{1,4})\s*$"),

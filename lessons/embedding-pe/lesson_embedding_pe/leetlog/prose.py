@@ -362,7 +362,7 @@ def _one_claim_each(text: str, mentions: list[_Mention]) -> None:
     if len(both) != 2:
         return
     cue = _BOTH.search(text)
-    order = ("space", "time") if cue and re.match(r"space|공간", cue.group(), re.I) else ("time", "space")
+    order = ("space", "time") if cue and CUE["space_first"].match(cue.group()) else ("time", "space")
     for m, kind in zip(both, order, strict=True):
         m.kinds = (kind,)
 
@@ -403,7 +403,7 @@ def _reason_ahead(text: str) -> str:
     if not body:
         return ""
     # 'Since ..., the time is': the clause up to the comma before the claim
-    head = re.sub(r"[,，]\s*(?:the|its|my|this|so|then)?\s*$", "", body, flags=re.I).strip()
+    head = CUE["reason_tail"].sub("", body).strip()
     if _REASON_BEFORE.search(head) or _REASON_BEFORE.search(body):
         return head
     return ""
@@ -418,8 +418,8 @@ def _reason(rest: str) -> str:
     words = to_plain(rest).text.split()
     while words and (words[0].lower().strip(",;.:—–-") in _LEADING or not words[0].strip(",;.:—–-$")):
         words.pop(0)  # '는 $ $이고 n이 ...': the particles and math marks left by the cue
-    if words and words[0].startswith(("이고", "인데", "이며", "이라", "으로", "이므로")):
-        words[0] = re.sub(r"^(?:이고|인데|이며|이라|으로|이므로)", "", words[0]) or words[0]
+    if words and CUE["reason_lead"].match(words[0]):
+        words[0] = CUE["reason_lead"].sub("", words[0]) or words[0]
     while words and (words[-1].lower().strip(",;.:—–-") in _LEADING or not words[-1].strip(",;.:—–-$")):
         words.pop()
     text = " ".join(words).strip(" ,;.:—–-")

@@ -215,7 +215,7 @@ def _plain_sentence(text: str) -> str:
         return ""
     plain = _EMPHASIS.sub("", one).strip()
     words = len(plain.split())
-    ends = bool(re.search(r"[.!?。]$|[다요음함][.]?$", plain))
+    ends = bool(CUE["sentence_end"].search(plain))
     return plain if words >= 4 or (ends and words >= 2) else ""
 
 
@@ -464,8 +464,7 @@ def _defined(variable: str, text: str) -> bool:
     """'b is the number of bits', 'b = 비트 수', 'where b denotes …', 'b는 자릿수': the log says what it
     is."""
     v = re.escape(variable)
-    return bool(re.search(rf"(?<![\w(]){v}\s*(?:=|:|is\b|are\b|means\b|denotes\b|stands\s+for\b|"
-                          rf"(?:은|는|이|가|란)\s)", text, re.I))
+    return bool(re.search(rf"(?<![\w(]){v}{CUE['defines'].pattern}", text, re.I))
 
 
 def _award(ctx: _Ctx, name: str, points: float) -> None:
