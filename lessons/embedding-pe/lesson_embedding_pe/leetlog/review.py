@@ -738,14 +738,7 @@ def _unplaced(text: str) -> LogReview:
         for name in _UNPLACED_FIELDS:
             said = message("unsure_unplaced", k=k, label=_label(name, lower=False))
             findings.append(Finding(UNSURE, "unsure_unplaced", k, name, None, said.ko, said.en))
-        breakdown += [
-            BreakdownItem(f"problem {k}: fields present and well formed", 2.0, 2.0),
-            BreakdownItem(f"problem {k}: time complexity parses and matches a known approach",
-                          _BIGO_POINTS, _BIGO_POINTS),
-            BreakdownItem(f"problem {k}: space complexity parses and matches a known approach",
-                          _BIGO_POINTS, _BIGO_POINTS),
-            BreakdownItem(f"problem {k}: task fit (Medium, Math, distinct)", 0.0, 0.0),
-        ]
+        breakdown += _breakdown(k, 2.0, _BIGO_POINTS, _BIGO_POINTS, 0.0)
     points = round(sum(b.points for b in breakdown), 4)
     return LogReview(points, MAX_POINTS, breakdown, findings)
 
@@ -854,17 +847,21 @@ def _unplaced_text(entry: ProblemEntry, name: str) -> str:
 def _items(ctx: _Ctx, breakdown: list[BreakdownItem]) -> float:
     earned = ctx.field_points + ctx.time_points + ctx.space_points
     penalty = min(ctx.penalty, earned)
-    k = ctx.k
-    breakdown += [
-        BreakdownItem(f"problem {k}: fields present and well formed", round(ctx.field_points, 4), 2.0),
-        BreakdownItem(f"problem {k}: time complexity parses and matches a known approach",
-                      round(ctx.time_points, 4), BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS),
-        BreakdownItem(f"problem {k}: space complexity parses and matches a known approach",
-                      round(ctx.space_points, 4), BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS),
+    breakdown += _breakdown(ctx.k, ctx.field_points, ctx.time_points, ctx.space_points, penalty)
+    return round(earned - penalty, 4)
+
+
+def _breakdown(k: int, fields: float, time: float, space: float, penalty: float) -> list[BreakdownItem]:
+    """One problem's four lines of the breakdown."""
+    return [
+        BreakdownItem(f"problem {k}: fields present and well formed", round(fields, 4), 2.0),
+        BreakdownItem(f"problem {k}: time complexity parses and matches a known approach", round(time, 4),
+                      _BIGO_POINTS),
+        BreakdownItem(f"problem {k}: space complexity parses and matches a known approach", round(space, 4),
+                      _BIGO_POINTS),
         BreakdownItem(f"problem {k}: task fit (Medium, Math, distinct)",
                       -round(penalty, 4) if penalty else 0.0, 0.0),
     ]
-    return round(earned - penalty, 4)
 
 
 def _link(
