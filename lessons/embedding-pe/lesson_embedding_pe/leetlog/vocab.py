@@ -42,8 +42,17 @@ LABELS_EN: dict[str, str] = dict(_DATA["template_labels"]["en"])
 SYNONYMS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _DATA["labels"].items()}
 DIFFICULTY_WORDS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _DATA["difficulty"].items()}
 # a cue is matched case-insensitively; '(?-i:...)' in the data marks a part that is not
-CUE: dict[str, re.Pattern[str]] = {k: re.compile(v, re.I) for k, v in _DATA["cues"].items()}
-FIELD_WORDS: dict[str, re.Pattern[str]] = {k: re.compile(v, re.I) for k, v in _DATA["field_words"].items()}
+_RAW: dict[str, str] = {**_DATA["parts"], **_DATA["cues"]}
+
+
+def _expand(text: str) -> str:
+    """A cue with each '<<name>>' replaced by that shared piece (or cue), as written."""
+    return re.sub(r"<<(\w+)>>", lambda m: _expand(_RAW[m.group(1)]), text)
+
+
+CUE: dict[str, re.Pattern[str]] = {k: re.compile(_expand(v), re.I) for k, v in _DATA["cues"].items()}
+FIELD_WORDS: dict[str, re.Pattern[str]] = {k: re.compile(_expand(v), re.I)
+                                           for k, v in _DATA["field_words"].items()}
 WORDS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in _DATA["words"].items()}
 ORDINALS: dict[str, int] = dict(_DATA["ordinals"])
 PLACEHOLDERS: dict[str, str] = dict(_DATA["placeholders"])
