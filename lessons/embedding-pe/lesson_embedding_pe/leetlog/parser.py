@@ -23,16 +23,14 @@ __all__ = ["FIELDS", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_val
 FIELDS: tuple[str, ...] = _vocab.FIELDS
 # redo_date is required only when the problem was solved after reading a solution.
 REQUIRED: tuple[str, ...] = FIELDS[:-1]
-LABELS_KO = _vocab.LABELS_KO
 LABELS_EN = _vocab.LABELS_EN
-_SYNONYMS = _vocab.SYNONYMS
 
 
 def _norm(label: str) -> str:
     return re.sub(r"[\s\-_.?'’`*]+", "", label.lower())
 
 
-_LABEL_INDEX = {_norm(s): name for name, syns in _SYNONYMS.items() for s in syns}
+_LABEL_INDEX = {_norm(s): name for name, syns in _vocab.SYNONYMS.items() for s in syns}
 
 
 @dataclass

@@ -345,9 +345,6 @@ def _has_reason(value: str, spans: list[tuple[int, int]]) -> bool:
     return sum(c.isalpha() for c in rest) >= 2
 
 
-_REASON_EXAMPLE = REASON_EXAMPLE  # a reason of each complexity's own kind, for the examples
-
-
 def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complexity | None:
     """Presence+reason (field point), parse and consistency (0.25 each)."""
     f = _check_presence(ctx, name)
