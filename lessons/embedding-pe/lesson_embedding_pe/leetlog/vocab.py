@@ -23,8 +23,8 @@ else:  # pragma: no cover - the kit requires tomli there
     import tomli as tomllib
 
 __all__ = ["CUE", "DIFFICULTY_WORDS", "FIELDS", "FIELD_WORDS", "HINTS", "LABELS_EN", "LABELS_KO", "LATEX",
-           "MESSAGES", "ORDINALS", "PLACEHOLDERS", "REASON_EXAMPLE", "SYNONYMS", "WORDS", "Two", "load",
-           "message", "short"]
+           "MESSAGES", "ORDINALS", "PLACEHOLDERS", "REASON_EXAMPLE", "SYNONYMS", "TEMPLATE_INTRO", "WORDS",
+           "Two", "load", "message", "short"]
 
 
 
@@ -56,6 +56,7 @@ FIELD_WORDS: dict[str, re.Pattern[str]] = {k: re.compile(_expand(v), re.I)
 WORDS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in _DATA["words"].items()}
 ORDINALS: dict[str, int] = dict(_DATA["ordinals"])
 PLACEHOLDERS: dict[str, str] = dict(_DATA["placeholders"])
+TEMPLATE_INTRO: str = _DATA["template"]["intro"]
 HINTS: dict[str, dict[str, str]] = {lang: dict(v) for lang, v in _DATA["hints"].items()}
 REASON_EXAMPLE: dict[str, tuple[str, str, str]] = {k: tuple(v) for k, v in _DATA["reason_example"].items()}
 LATEX: dict[str, Any] = _DATA["latex"]  # Markdown math: LaTeX commands and how each reads
