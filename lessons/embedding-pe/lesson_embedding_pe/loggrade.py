@@ -17,6 +17,7 @@ from typing import Any
 from grader.author import Cause, Said, check, fail, fail_check, particle
 from lesson_embedding_pe.leetlog import LogReview, coverage, review_log
 from lesson_embedding_pe.leetlog.review import TASK_FIT_PENALTY
+from lesson_embedding_pe.leetlog.vocab import CUE
 
 LOG_NAME = "LEETCODE_LOG.md"
 TASK = "leetcode_log"  # the rubric task the log's tests are filed under
@@ -82,7 +83,7 @@ NOTEBOOK_NO_LOG = (
 
 _LABEL_FORM = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\|\s*)?\**([^:：|*\n]{1,40}?)\**\s*[:：|]")
 _QUOTED = re.compile(r"^[ \t]{0,3}>[ \t]?", re.M)
-_PROBLEM_HEADING = re.compile(r"^\s*#{1,6}\s*\**\s*(?:문제|problem)\s*\d", re.I | re.M)
+_PROBLEM_HEADING = CUE["log_heading"]
 
 
 def looks_like_log(text: str) -> bool:

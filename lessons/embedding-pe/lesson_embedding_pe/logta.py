@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from grader.author import TACheck
-from lesson_embedding_pe.leetlog.parser import LABELS_EN, LABELS_KO
 from lesson_embedding_pe.leetlog.unsure import TA_EN, TA_KO
+from lesson_embedding_pe.leetlog.vocab import LABELS_EN, LABELS_KO
 from lesson_embedding_pe.tasks import LOG_NAME
 
 TASK = "leetcode_log"

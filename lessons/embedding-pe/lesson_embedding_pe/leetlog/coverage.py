@@ -8,27 +8,17 @@ fast and a hung function costs nothing here); the practice suite judges whether 
 from __future__ import annotations
 
 import ast
-import re
+
+from .vocab import CUE
 
 __all__ = ["PRACTICE_FUNCTIONS", "function_source", "says_why", "unsolved"]
 
 PRACTICE_FUNCTIONS = ("my_pow", "count_primes", "is_happy", "int_to_roman")
 PRACTICE_MODULE = "leetcode"
 
-# 'Solved on LeetCode only', 'not in leetcode.py', '리트코드에서만 풀었다', 'leetcode.py에는 넣지 않았다'.
-_WHY = re.compile(
-    r"(?:solved|submitted|did|done|wrote|coded)\s+(?:it\s+|this\s+(?:one\s+)?)?(?:only\s+)?on\s+(?:the\s+)?"
-    r"leet\s*code(?:\s+site)?(?!\.py)|only\s+on\s+(?:the\s+)?leet\s*code(?!\.py)|"
-    r"not\s+(?:in|part\s+of)\s+(?:my\s+|the\s+)?(?:leetcode\.py|practice\s+code)|"
-    r"leetcode\.py\s+(?:does\s*n[o']t|doesn't|has\s+no)|(?:left|kept)\s+(?:it\s+)?out\s+of\s+leetcode\.py|"
-    r"(?:리트\s*코드|leet\s*code)\s*(?:사이트)?\s*에서만|사이트\s*에서만|"
-    r"(?:leetcode\.py|연습\s*코드|실습\s*코드)\s*(?:에|에는|엔)\s*(?:없|넣지|안\s*넣|구현하지|포함하지|안\s*들어)",
-    re.I)
-
-
 def says_why(text: str) -> bool:
     """Whether the log says why a problem is not in the practice code (solved on LeetCode only...)."""
-    return bool(_WHY.search(text))
+    return bool(CUE["why_not_in_code"].search(text))
 
 
 def unsolved(sources: dict[str, str]) -> dict[str, str] | None:

@@ -16,6 +16,8 @@ import html
 import re
 from dataclasses import dataclass
 
+from .vocab import LATEX
+
 __all__ = ["Plain", "to_plain"]
 
 
@@ -58,28 +60,9 @@ class _Out:
             self.spans.append((start, end))
 
 
-_SPACES = {"quad", "qquad", "enspace", "thinspace", "medspace", "thickspace", "space", "nobreakspace",
-           "negthinspace", "negmedspace", "hfill", "hspace"}
-_SIZING = {"left", "right", "middle", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr",
-           "biggl", "biggr", "Biggl", "Biggr", "bigm", "Bigm"}
-_DROP = {"displaystyle", "textstyle", "scriptstyle", "limits", "nolimits", "mathop", "mathrel", "mathbin",
-         "nonumber", "notag"}
-_FONTS = {"mathcal", "mathrm", "mathbf", "mathit", "mathsf", "mathtt", "mathscr", "mathbb", "mathfrak",
-          "mathnormal", "boldsymbol", "bm", "operatorname", "text", "textrm", "textit", "textbf", "textsf",
-          "texttt", "textup", "textnormal", "mbox", "hbox", "emph", "mathup", "symbf", "symcal", "pmb"}
-_WORDS = {"log", "lg", "ln", "max", "min", "sqrt"}
-_REPLACE = {
-    "cdot": "*", "times": "*", "ast": "*", "cdotp": "*", "bullet": "*", "div": "/",
-    "Theta": "Θ", "theta": "Θ", "vartheta": "Θ", "Omicron": "O", "omicron": "O",
-    "lvert": "|", "rvert": "|", "vert": "|", "lVert": "|", "rVert": "|", "Vert": "|", "mid": "|",
-    "lfloor": "(", "rfloor": ")", "lceil": "(", "rceil": ")", "langle": "(", "rangle": ")",
-    "lbrace": "(", "rbrace": ")", "lbrack": "(", "rbrack": ")", "lparen": "(", "rparen": ")",
-}
-# one-character commands: spacing, escaped brackets, LaTeX's \\ line break
-_SYMBOL = {",": " ", ";": " ", ":": " ", ">": " ", " ": " ", "\n": " ", "\t": " ", "\\": " ",
-           "{": "(", "}": ")", "(": "(", ")": ")", "[": "(", "]": ")"}
-_UNICODE = {"⌊": "(", "⌋": ")", "⌈": "(", "⌉": ")", "⟨": "(", "⟩": ")", "~": " "}
-_KOREAN = {"로그": " log", "루트": " sqrt"}  # 'O(n로그n)', 'O(루트 n)'
+_SPACES, _SIZING, _DROP, _FONTS, _WORDS = (frozenset(LATEX[k]) for k in
+                                           ("spaces", "sizing", "drop", "fonts", "words"))
+_REPLACE, _SYMBOL, _UNICODE, _KOREAN = (dict(LATEX[k]) for k in ("replace", "symbol", "unicode", "korean"))
 _ENTITY = re.compile(r"&(?:#\d{1,6}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,10});")
 _HTML_POWER = re.compile(r"<(sup|sub)>(.*?)</\1>", re.I | re.S)
 # Markdown emphasis around a single word, '(*n* log *n*)', but not 'n*m*k'

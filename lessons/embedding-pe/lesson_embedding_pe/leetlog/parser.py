@@ -12,8 +12,9 @@ from dataclasses import asdict, dataclass, field
 
 from . import vocab as _vocab
 from .catalog import find_problem
-from .prose import problem_mention, read_fields, split_sentences
+from .prose import BULLET, FENCE, RULE, problem_mention, read_fields, split_sentences
 from .values import classify_solved, parse_difficulty
+from .vocab import CUE, ORDINALS, WORDS
 
 __all__ = ["FIELDS", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value", "match_label",
            "parse_log"]
@@ -22,16 +23,14 @@ __all__ = ["FIELDS", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_val
 FIELDS: tuple[str, ...] = _vocab.FIELDS
 # redo_date is required only when the problem was solved after reading a solution.
 REQUIRED: tuple[str, ...] = FIELDS[:-1]
-LABELS_KO = _vocab.LABELS_KO
 LABELS_EN = _vocab.LABELS_EN
-_SYNONYMS = _vocab.SYNONYMS
 
 
 def _norm(label: str) -> str:
     return re.sub(r"[\s\-_.?'’`*]+", "", label.lower())
 
 
-_LABEL_INDEX = {_norm(s): name for name, syns in _SYNONYMS.items() for s in syns}
+_LABEL_INDEX = {_norm(s): name for name, syns in _vocab.SYNONYMS.items() for s in syns}
 
 
 @dataclass
@@ -98,8 +97,8 @@ class LogParse:
 # n<sup>2</sup> is a power, not a placeholder
 _PLACEHOLDER = re.compile(r"<(?!!--)(?!/?su[pb]>)[^<>\n]*>", re.I)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
-_TODO = re.compile(r"\b(?:TODO|TBD|FIXME|XXX)\b:?")
-_EMPTY_WORDS = {"", "-", "--", "...", "…", "n/a", "na", "none", "없음", "없다", "x", "?", "??", "???"}
+_TODO = CUE["todo"]
+_EMPTY_WORDS = WORDS["empty"]
 
 
 def clean_value(raw: str) -> str:
@@ -120,23 +119,13 @@ def _norm_empty(text: str) -> str:
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _BOLD_LINE = re.compile(r"^(\*\*|__)(.+?)\1\s*$")
-_BULLET = re.compile(r"^(?:[-*+•]|\d{1,2}[.)])\s+")
 _BOLD_LABEL = re.compile(r"^(\*\*|__)(.+?)\1\s*(?:[:：]|[-—–]\s)?\s*(.*)$")
-_FENCE = re.compile(r"^(```|~~~)")
-_RULE = re.compile(r"^(?:-{3,}|\*{3,}|_{3,})$")
-_ORDINALS = {"첫": 1, "두": 2, "세": 3, "네": 4, "first": 1, "second": 2, "third": 3, "one": 1, "two": 2,
-             "three": 3}
-_PROBLEM_HEADINGS = (
-    re.compile(r"^(?:문제|problem|prob\.?|q)\s*#?\s*(\d{1,2})(?!\d)", re.I),
-    re.compile(r"^(\d{1,2})\s*번(?:째)?\s*문제"),
-    re.compile(r"^(첫|두|세|네)\s*번째\s*문제"),
-    re.compile(r"^(first|second|third)\s+problem", re.I),
-    re.compile(r"^problem\s+(one|two|three)\b", re.I),
-)
+_ORDINALS = ORDINALS
+_PROBLEM_HEADINGS = tuple(CUE[f"problem_heading_{k}"] for k in range(1, 6))
 # '### Problem: 12. Integer to Roman (Medium, Math)': a label, then the problem itself
-_LABELLED_HEADING = re.compile(r"^(?:문제|problem|leetcode|lc)\s*[:：\-—–]\s*(?P<rest>.+)$", re.I)
+_LABELLED_HEADING = CUE["labelled_heading"]
 # 'Solved alone.', 'Solved after reading the editorial; redo 2026-10-05': the label starts the sentence
-_SOLVED_SENTENCE = re.compile(r"^(?:i\s+)?solved\b(?!\s*[:：])\s*(?P<rest>.+)$", re.I)
+_SOLVED_SENTENCE = CUE["solved_sentence"]
 _BR = re.compile(r"<br\s*/?>", re.I)
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?>")
 _TABLE_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
@@ -185,7 +174,7 @@ def problem_heading(text: str) -> tuple[int | None, str] | None:
 
 def _label_line(line: str) -> tuple[str, str, str] | None:
     """(field name, rest of the line, label text) when the line starts a field."""
-    text = _BULLET.sub("", line.strip(), count=1)
+    text = BULLET.sub("", line.strip(), count=1)
     if text.startswith("|"):
         cells = [c.strip() for c in text.strip("|").split("|")]
         if len(cells) >= 2 and not set(cells[0]) <= set("-: "):
@@ -228,7 +217,7 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
 
 # A label in English with the Korean topic or subject particle, then its value (a student switching
 # language inside the line): 'Time complexity는 O(log n)인데 …', 'First idea는 brute force'.
-_PARTICLE_LABEL = re.compile(r"^\**([A-Za-z][A-Za-z .'/&-]{1,30}?)\**\s*(?:은|는|이|가|란)\s+(.+)$")
+_PARTICLE_LABEL = CUE["particle_label"]
 
 
 # --------------------------------------------------------------------------- one clause, one claim
@@ -239,9 +228,8 @@ _INLINE_LABEL = re.compile(
     r"(?:\s{2,}|\s*[,;|·/]\s*|[.。]\s+|\s[-—–]\s)(?P<label>(?:\*\*|__)?[^\W\d_][^:：,;|.*()（）\n]{0,28}?)"
     r"\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*")
 # '…이고, 난이도는 Medium': a second field in the line said with the topic particle rather than a colon
-_INLINE_PARTICLE = re.compile(
-    r"(?:[,;]\s*|\s[-—–]\s)(?P<label>[가-힣A-Za-z][가-힣A-Za-z ]{0,24}?)(?:은|는)\s+")
-_LABEL_JOIN = re.compile(r"\s*(?:/|&|,|·|\+|->|→|=>|⇒|\band\b|및|와|과)\s*", re.I)
+_INLINE_PARTICLE = CUE["inline_particle"]
+_LABEL_JOIN = CUE["label_join"]
 
 
 def claims(name: str, rest: str, label: str) -> list[tuple[str, str, str]]:
@@ -324,7 +312,7 @@ def _share(name: str, value: str, label: str) -> list[tuple[str, str, str]]:
     return out
 
 
-_ARROW = re.compile(r"\s*(?:->|→|=>|⇒)\s*")
+_ARROW = CUE["arrow"]
 
 
 def _arrow_label(text: str) -> tuple[str, str, str] | None:
@@ -347,11 +335,7 @@ def _arrow_label(text: str) -> tuple[str, str, str] | None:
     return name, rest.lstrip("*_ ").strip(), head.group(1).strip()
 
 
-_FIRST_LABELS = r"처음(?:\s*아이디어)?|첫\s*아이디어|first(?:\s+idea)?|initial(?:\s+idea)?|brute\s*force"
-_FINAL_LABELS = r"최종(?:\s*(?:접근|방법|풀이))?|final(?:\s+(?:approach|idea|solution))?|결국|then|after"
-_INLINE_APPROACHES = re.compile(
-    rf"^\s*(?:{_FIRST_LABELS})\s*[:：]\s*(?P<first>.+?)\s*(?:[/;|,]|->|→|=>)\s*(?:{_FINAL_LABELS})\s*[:：]\s*"
-    r"(?P<final>.+)$", re.I)
+_INLINE_APPROACHES = CUE["inline_approaches"]
 
 
 def split_approaches(value: str) -> tuple[str, str] | None:
@@ -394,7 +378,7 @@ def _record(line: str) -> list[tuple[str, str, str]] | None:
     words before the first label are read by what they are (the problem, its difficulty); each label
     after them starts its own field."""
 
-    body = _BULLET.sub("", line, count=1)
+    body = BULLET.sub("", line, count=1)
     labels = [m for m in _INLINE_LABEL.finditer(body)
               if (name := match_label(m.group("label"))) and _answers(name, body[m.end():])]
     if len(labels) < 2 or _label_line(body[:labels[0].start()].strip() + ":"):
@@ -529,9 +513,9 @@ def _parse_lines(text: str) -> LogParse:
         if number in tables and not in_code:
             _table_row(b, number, raw, tables[number])
             continue
-        if _FENCE.match(stripped):
+        if FENCE.match(stripped):
             in_code = not in_code
-        if in_code or _FENCE.match(stripped):
+        if in_code or FENCE.match(stripped):
             b.add_line(number, raw)
             continue
         if in_comment or stripped.startswith("<!--"):  # comments never hold fields
@@ -552,7 +536,7 @@ def _cells(line: str) -> list[str]:
 
 
 # A column the reader knows by what it holds rather than as a field: the reason for the complexities.
-_REASON_COLUMN = re.compile(r"^(?:이유|근거|설명|reason|reasons|why|justification|explanation)s?$", re.I)
+_REASON_COLUMN = CUE["reason_column"]
 REASON = "reason"
 
 
@@ -633,7 +617,7 @@ def _table_row(b: _Builder, number: int, raw: str, columns: list[list[str]]) -> 
 
 
 # The lesson's own label ("접근: 처음 떠올린 방법과 최종 방법을 한두 문장으로"): one field, both approaches.
-_BOTH_APPROACHES = {_norm(x) for x in ("접근", "접근 방법", "approach", "approaches", "풀이 방법", "풀이")}
+_BOTH_APPROACHES = {_norm(x) for x in WORDS["both_approaches"]}
 
 
 def _split_approach(entry: ProblemEntry) -> None:
@@ -705,7 +689,7 @@ def _consume(b: _Builder, number: int, raw: str, stripped: str) -> None:
     if stripped.startswith(">") or not stripped:  # blockquotes are instructions, not fields
         b.add_line(number, raw)
         return
-    if _RULE.match(stripped):
+    if RULE.match(stripped):
         b.close_field()
         return
     m = _HEADING.match(stripped) or _BOLD_LINE.match(stripped)
@@ -737,7 +721,7 @@ def unlabelled(raw: str) -> str:
     """A line less the label the reader does not know ('- **Complexity:** Since n halves, …' reads as
     'Since n halves, …'): its content is read, not its label."""
     indent = raw[:_indent(raw)]
-    body = _BULLET.sub("", raw.strip(), count=1)
+    body = BULLET.sub("", raw.strip(), count=1)
     label = _UNKNOWN_LABEL.match(body)
     if label is None or len(label.group().split()) > 4 or match_label(label.group().rstrip(":：->→= ")):
         return raw
@@ -756,11 +740,11 @@ def _ends_field(current: Field, inline: bool, raw: str, stripped: str) -> bool:
     label_raw = current.lines[0][1] if current.lines else ""
     if _indent(raw) > _indent(label_raw) or label_raw.lstrip().startswith("#"):
         return False  # indented under the label, or under a heading ('# Approach'): the field's own text
-    body = _BULLET.sub("", stripped, count=1)
+    body = BULLET.sub("", stripped, count=1)
     label = _UNKNOWN_LABEL.match(body)
     if label and len(label.group().split()) <= 4:
         return True
-    if not (_BULLET.match(stripped) and _BULLET.match(label_raw.strip())):
+    if not (BULLET.match(stripped) and BULLET.match(label_raw.strip())):
         return False
     if inline:
         return True
@@ -769,8 +753,7 @@ def _ends_field(current: Field, inline: bool, raw: str, stripped: str) -> bool:
     return bool(said) and current.name not in said
 
 
-_ORDINAL_PROBLEM = re.compile(r"^(?:the\s+)?(?:first|second|1st|2nd|next|other)\s+(?:problem|question|one)\b|"
-                              r"^(?:첫|두)\s*번째\s*(?:문제|로)|^(?:다음|다른)\s*문제", re.I)
+_ORDINAL_PROBLEM = CUE["ordinal_problem"]
 
 
 def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
@@ -781,7 +764,7 @@ def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
     if b.entry is None and any(not p.implicit for p in b.problems):
         return
     mention = problem_mention(text)
-    ordinal = _ORDINAL_PROBLEM.match(_BULLET.sub("", text, count=1).strip("*_ "))
+    ordinal = _ORDINAL_PROBLEM.match(BULLET.sub("", text, count=1).strip("*_ "))
     if mention is None and not ordinal:
         return
     if b.entry is not None and not ordinal:
@@ -824,8 +807,7 @@ def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:
 
 # LeetCode's own solution headings ('# Intuition', '# Approach', '# Complexity', '# Code') and their
 # Korean forms are parts of the problem above them, whatever their level.
-_SECTION_OF_A_PROBLEM = re.compile(
-    r"complexity|복잡도|analysis|분석|\bcode\b|코드|intuition|approach|직관|접근", re.I)
+_SECTION_OF_A_PROBLEM = CUE["section_of_a_problem"]
 
 
 def _identified(entry: ProblemEntry) -> bool:

@@ -18,6 +18,7 @@ from .bigo import BigOMatch, find_all_bigo
 from .catalog import find_problem, get
 from .mathtext import to_plain
 from .values import classify_solved, parse_difficulty
+from .vocab import CUE, WORDS
 
 __all__ = ["Reading", "Sentence", "problem_mention", "read_fields", "split_sentences"]
 
@@ -48,11 +49,11 @@ class Reading:
 
 # --------------------------------------------------------------------------- sentences
 
-_FENCE = re.compile(r"^(```|~~~)")
-_BULLET = re.compile(r"^(?:[-*+•]|\d{1,2}[.)])\s+")
-_RULE = re.compile(r"^(?:-{3,}|\*{3,}|_{3,})$")
-_ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "cf.", "approx.", "no.", "eq.")
-_KOREAN_END = re.compile(r"(?:다|요|음|함|됨|임|듯)$")
+FENCE = re.compile(r"^(```|~~~)")
+BULLET = re.compile(r"^(?:[-*+•]|\d{1,2}[.)])\s+")
+RULE = re.compile(r"^(?:-{3,}|\*{3,}|_{3,})$")
+_ABBREVIATIONS = WORDS["abbreviations"]
+_KOREAN_END = CUE["korean_sentence_end"]
 
 
 def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
@@ -62,16 +63,16 @@ def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
     in_code = False
     for number, raw in lines:
         text = raw.strip()
-        if _FENCE.match(text):
+        if FENCE.match(text):
             in_code = not in_code
             _flush(para, out)
             continue
-        if in_code or not text or text.startswith(("#", ">", "|", "<!--")) or _RULE.match(text):
+        if in_code or not text or text.startswith(("#", ">", "|", "<!--")) or RULE.match(text):
             _flush(para, out)
             continue
-        if _BULLET.match(text):
+        if BULLET.match(text):
             _flush(para, out)
-            text = _BULLET.sub("", text, count=1)
+            text = BULLET.sub("", text, count=1)
         para.append((number, text.strip("*_ ").strip() if text.startswith(("**", "__")) else text))
         if _KOREAN_END.search(text):  # a Korean line that ends like a sentence is one
             _flush(para, out)
@@ -117,10 +118,8 @@ def _add(out: list[Sentence], text: str, begin: int, end: int, starts: list[tupl
 
 # --------------------------------------------------------------------------- the problem
 
-_NUMBERED = re.compile(
-    r"(?:leetcode|리트코드|lc)\s*#?\s*(\d{1,4})(?!\d)|#\s?(\d{1,4})\b|(?<![\d.])(\d{1,4})\s*번(?!\s*째)"
-    r"|(?<![\d.])(\d{1,4})\.\s+(?=\S)", re.I)
-_PROBLEM_WORD = re.compile(r"leetcode|리트코드|\blc\b|problem|question|문제", re.I)
+_NUMBERED = CUE["problem_number"]
+_PROBLEM_WORD = CUE["problem_word"]
 
 
 def problem_mention(text: str) -> tuple[int | None, str] | None:
@@ -146,69 +145,14 @@ def problem_mention(text: str) -> tuple[int | None, str] | None:
 
 # --------------------------------------------------------------------------- cues
 
-_TIME = re.compile(r"time\s+complexity|running\s+time|run\s*time|\bruns?\s+in\b|\btakes\b|\btime\b|"
-                   r"시간\s*복잡도|수행\s*시간|실행\s*시간|연산\s*(?:횟수|량)|시간", re.I)
-_NOT_TIME = re.compile(r"시간\s*초과|time\s*limit|timed?\s*out|\bTLE\b", re.I)
-_SPACE = re.compile(r"space\s+complexity|extra\s+space|\bspace\b|\bmemory\b|공간\s*복잡도|공간|메모리", re.I)
-_GENERIC = re.compile(r"complexity|복잡도|big-?o|빅\s*오", re.I)
-_BOTH = re.compile(r"(?:time|시간)\s*(?:과|와|and|및|,|&|/)\s*(?:space|공간)|"
-                   r"(?:space|공간)\s*(?:과|와|and|및|,|&|/)\s*(?:time|시간)", re.I)
-_CAUSE = re.compile(r"\bbecause\b|\bsince\b|\bdue\s+to\b|\bas\s+(?:we|it|the|each|n|only)\b|때문|므로|니까|"
-                    r"(?:이|해|되|어|아|여)서\b|라서", re.I)
-_REASON_START = re.compile(r"^(?:because|since|this\s+is\s+because|that'?s\s+because|the\s+reason|"
-                           r"왜냐하면|이는|이건|그\s*이유는)|"
-                           r"(?:때문이다|때문입니다|때문|므로|니까)\.?$", re.I)
-_FILLER = {
-    "is", "are", "was", "were", "be", "it", "its", "this", "that", "which", "and", "the", "a", "an", "in",
-    "of", "with", "both", "so", "total", "overall", "also", "runs", "run", "takes", "take", "uses", "use",
-    "needs", "need", "then", "my", "solution", "algorithm", "approach", "final", "i", "for", "to", "on",
-    "complexity", "time", "space", "memory", "extra", "big", "o", "while", "whereas", "has", "have",
-    "은", "는", "이", "가", "을", "를", "의", "에", "로", "으로", "이고", "이며", "이다", "입니다", "이에요",
-    "예요", "이야", "고", "며", "다", "인데", "이지만", "지만", "이고요", "이죠", "이었다", "였다", "이었고",
-    "였고", "모두", "둘", "각각", "그리고", "및", "와", "과", "도", "이라", "라", "이다.", "에요", "이구요",
-    "정도", "정도다", "걸린다", "든다", "쓴다", "사용", "필요", "필요하다", "된다", "이므로", "므로", "라서",
-    "이라서", "때문", "때문이다", "because", "since", "as", "due",
-}
-
-_LEADING = _FILLER - {"because", "since", "as", "due", "때문", "때문이다", "므로", "이므로", "라서", "이라서"}
-
-_FIRST = re.compile(
-    r"^at\s+first\b|\bat\s+first,?\s+(?:I|my)\b|\binitially\b|\bfirst,?\s+I\b|\bI\s+first\b|\bmy\s+first\s+(?:idea|thought|attempt|"
-    r"approach|try|solution)\b|\bfirst\s+(?:idea|thought|attempt|approach|try)\b|\bbrute[- ]?force\b|"
-    r"\bnaive(?:ly)?\b|\bthe\s+obvious\s+(?:way|idea|approach)\b|^(?:\S+\s)?처음(?:에는|엔|에|으로|에\s*는)?\s|"
-    r"처음\s*(?:떠올|생각|아이디어|시도|접근|방법|에\s*떠올)|첫\s*(?:아이디어|시도|접근|생각)|맨\s*처음|"
-    r"브루트\s*포스|완전\s*탐색|단순(?:하게|히)", re.I)
-_FINAL = re.compile(
-    r"\bthen\b|\bfinally\b|\beventually\b|\bin\s+the\s+end\b|\binstead\b|\bswitched\s+to\b|\bso\s+I\b|"
-    r"\bfinal\s+(?:approach|solution|idea|version|method)\b|\bended\s+up\b|\bsubmitted\b|\bimproved\b|"
-    r"\bchanged\s+(?:it\s+)?to\b|\bwent\s+with\b|\bsettled\s+on\b|그래서|결국|최종(?:적으로)?|대신|바꿨|"
-    r"바꾸었|바꿔|바꾸어|개선|그\s*다음|다음으로|나중에|제출한|제출했", re.I)
-_APPROACH = re.compile(
-    r"\bI\s+(?:used|implemented|applied|wrote|solved\s+it\s+(?:with|using|by))\b|\busing\b|\buses\b|"
-    r"사용|이용|구현|적용|으로\s*풀|로\s*풀|방식으로|방법으로", re.I)
-_CLAUSE_BREAK = re.compile(r"[,;]\s*|(?:는데|지만|다가|고\s*나서|(?:나|아|어|해|되)서)\s+|"
-                           r"\s(?:but|so)\s", re.I)
-_WRONG = re.compile(
-    r"wrong|mistake|\bbugs?\b|forgot|forget|missed|overflow|fail|\bTLE\b|time\s*limit|timed?\s*out|"
-    r"edge\s+case|corner\s+case|off[- ]by[- ]one|crash|error|exception|tricky|careful|pitfall|stuck|"
-    r"trip(?:ped)?\s+(?:me\s+)?up|struggl|confus|\bissues?\b|didn'?t\s+(?:handle|consider|account|check)|"
-    r"careless|could\s+have\s+gone|left\s+out|overlook|neglect|"
-    r"틀렸|틀린|틀릴|틀려|실수|오답|시간\s*초과|빠뜨|빼먹|놓쳤|놓치|잊|까먹|오버플로|에러|오류|버그|경계|"
-    r"주의|헷갈|예외|실패|막혔|고생|잘못|헤맸|어려웠|(?:처리|고려|확인)하지\s*(?:않|못)", re.I)
-_ALONE = re.compile(r"\balone\b|\bby\s+myself\b|\bon\s+my\s+own\b|\bindependently\b|"
-                    r"\bwithout\s+(?:any\s+|a\s+)?(?:help|hints?|looking|reading|the\s+editorial)|혼자|스스로|"
-                    r"도움\s*없이|(?:풀이|해설|답|힌트|솔루션)\s*(?:를|을)?\s*"
-                    r"(?:안\s*보고|보지\s*않고|없이)", re.I)
-_SOLUTION = re.compile(
-    r"(?:read|reading|looked\s+at|looking\s+at|checked|saw|after|consult(?:ed|ing)?|referr?(?:ed|ing)\s+to|"
-    r"with\s+the\s+help\s+of|followed|following)\s+(?:\w+\s+){0,3}?(?:editorial|solution|discussion|"
-    r"hints?|answer)s?\b|\beditorial\b|풀이\s*(?:를|을)?\s*(?:보고|봤|참고|읽고|읽은)|해설|힌트|"
-    r"답\s*(?:을)?\s*(?:보고|봤)|솔루션|참고해서|참고했|참고하여|다른\s*사람(?:의)?\s*(?:코드|풀이)", re.I)
-_REDO = re.compile(r"redo|re-?solve|retry|revisit|review|again|다시|복습|재풀이", re.I)
-_DATE = re.compile(r"\d{4}\s*[-./년]\s*\d{1,2}\s*[-./월]\s*\d{1,2}\s*일?")
-_DIFFICULTY_CONTEXT = re.compile(r"난이도|difficulty|\blevel\b|\brated\b|레벨", re.I)
-_DIFFICULTY_STRONG = re.compile(r"\b(?:Easy|Medium|Hard)\b|\b(?:easy|medium|hard)[- ](?:level|problem|"
-                                r"question|one)\b|미디엄")
+_TIME, _NOT_TIME, _SPACE, _GENERIC = CUE["time"], CUE["not_time"], CUE["space"], CUE["complexity"]
+_BOTH, _CAUSE, _REASON_START = CUE["time_and_space"], CUE["cause"], CUE["reason_start"]
+_LEADING = WORDS["filler"]
+_FILLER = _LEADING | WORDS["causal"]
+_FIRST, _FINAL, _APPROACH = CUE["first_idea"], CUE["final_approach"], CUE["approach_verb"]
+_CLAUSE_BREAK, _WRONG, _REDO, _DATE = CUE["clause_break"], CUE["what_went_wrong"], CUE["redo"], CUE["date"]
+_ALONE, _SOLUTION = CUE["alone_sentence"], CUE["solution_sentence"]
+_DIFFICULTY_CONTEXT, _DIFFICULTY_STRONG = CUE["difficulty_context"], CUE["difficulty_strong"]
 
 
 # --------------------------------------------------------------------------- reading
@@ -341,13 +285,7 @@ def _read_complexities(sentences: list[Sentence], put: _Put) -> None:
 # A complexity said in words ('log n time', 'constant extra space', '선형 시간', 'time is linear',
 # '공간 복잡도는 상수'): read as the claim, so the review can say it wants O(...) (unsure, no point taken)
 # rather than call the field missing.
-_WORDS = (r"log(?:arithmic)?(?:\s*\(?\s*[nN]\s*\)?)?|linear|constant|quadratic|[nN]\s*log\s*[nN]|"
-          r"선형|상수|로그|이차")
-_CUE_WORDS = r"time|space|memory|시간|공간|메모리"
-_WORDS_BEFORE = re.compile(rf"(?<![\w(])(?P<w>{_WORDS})\s*(?:-\s*)?(?:extra\s+|auxiliary\s+|추가\s*)?"
-                           rf"(?:{_CUE_WORDS})", re.I)
-_WORDS_AFTER = re.compile(rf"(?:{_CUE_WORDS})(?:\s*complexity|\s*복잡도)?\s*(?:is|are|was|:|은|는|이|가)?\s*"
-                          rf"(?P<w>{_WORDS})(?![\w(])", re.I)
+_WORDS_BEFORE, _WORDS_AFTER = CUE["words_before"], CUE["words_after"]
 
 
 def word_complexities(text: str) -> list[tuple[BigOMatch, str]]:
@@ -414,7 +352,7 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
     return out
 
 
-_LIST_GAP = re.compile(r"[\s$]*(?:[,/;]|and|및|그리고|,\s*and)?[\s$]*(?:각각|respectively)?[\s$]*", re.I)
+_LIST_GAP = CUE["list_gap"]
 
 
 def _one_claim_each(text: str, mentions: list[_Mention]) -> None:
@@ -424,7 +362,7 @@ def _one_claim_each(text: str, mentions: list[_Mention]) -> None:
     if len(both) != 2:
         return
     cue = _BOTH.search(text)
-    order = ("space", "time") if cue and re.match(r"space|공간", cue.group(), re.I) else ("time", "space")
+    order = ("space", "time") if cue and CUE["space_first"].match(cue.group()) else ("time", "space")
     for m, kind in zip(both, order, strict=True):
         m.kinds = (kind,)
 
@@ -455,12 +393,7 @@ def _kinds(before: str, after: str, lo: int, hi: int) -> tuple[tuple[str, ...], 
     return (), 0, (hi, hi)
 
 
-_CLAUSE_END = re.compile(r"[,;，、/|]|\s(?:and|but|while|whereas)\s|(?:이고|이며|이지만|인데|고|며)\s", re.I)
-# A reason that comes before its claim ends in a causal connective: Korean -이라/-라서/-니까/-므로/
-# -때문에/-아서 (not the particle -에서), or opens with English 'since/because/as'.
-_REASON_BEFORE = re.compile(
-    r"(?:이라서|라서|이라|(?<=[가-힣])라|니까|으므로|므로|때문에|(?<=[가-힣])(?<![에로])서)\s*,?\s*$|"
-    r"^\s*(?:since|because|as|given\s+that|due\s+to)\b", re.I)
+_CLAUSE_END, _REASON_BEFORE = CUE["clause_end"], CUE["reason_before"]
 
 
 def _reason_ahead(text: str) -> str:
@@ -470,14 +403,14 @@ def _reason_ahead(text: str) -> str:
     if not body:
         return ""
     # 'Since ..., the time is': the clause up to the comma before the claim
-    head = re.sub(r"[,，]\s*(?:the|its|my|this|so|then)?\s*$", "", body, flags=re.I).strip()
+    head = CUE["reason_tail"].sub("", body).strip()
     if _REASON_BEFORE.search(head) or _REASON_BEFORE.search(body):
         return head
     return ""
 
 
 def _strength(cue: str) -> int:
-    return 2 if re.search(r"complexity|복잡도|runs?\s+in|running|수행|실행|extra", cue, re.I) else 1
+    return 2 if CUE["strong_cue"].search(cue) else 1
 
 
 def _reason(rest: str) -> str:
@@ -485,8 +418,8 @@ def _reason(rest: str) -> str:
     words = to_plain(rest).text.split()
     while words and (words[0].lower().strip(",;.:—–-") in _LEADING or not words[0].strip(",;.:—–-$")):
         words.pop(0)  # '는 $ $이고 n이 ...': the particles and math marks left by the cue
-    if words and words[0].startswith(("이고", "인데", "이며", "이라", "으로", "이므로")):
-        words[0] = re.sub(r"^(?:이고|인데|이며|이라|으로|이므로)", "", words[0]) or words[0]
+    if words and CUE["reason_lead"].match(words[0]):
+        words[0] = CUE["reason_lead"].sub("", words[0]) or words[0]
     while words and (words[-1].lower().strip(",;.:—–-") in _LEADING or not words[-1].strip(",;.:—–-$")):
         words.pop()
     text = " ".join(words).strip(" ,;.:—–-")

@@ -20,8 +20,7 @@ import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-
-from grader.author import particle
+from typing import Any
 
 from . import costmeter
 from .bigo import Complexity, ParseError, Term, compare, find_all_bigo, parse
@@ -30,11 +29,13 @@ from .codecost import implemented, parameters, size_name
 from .costmeter import Measurement
 from .coverage import function_source, says_why
 from .mathtext import to_plain
-from .parser import LABELS_EN, LABELS_KO, REQUIRED, Field, ProblemEntry, parse_log, unlabelled
+from .parser import REQUIRED, Field, ProblemEntry, parse_log, unlabelled
 from .prose import split_sentences
 from .unsure import COPULA as _COPULA
-from .unsure import SETTLED_BY_TA, TA_EN, TA_KO, UNSURE, is_unsure
+from .unsure import SETTLED_BY_TA, UNSURE, is_unsure
 from .values import classify_solved, parse_difficulty  # noqa: F401  (tests read them here)
+from .vocab import CUE, HINTS, LABELS_EN, LABELS_KO, REASON_EXAMPLE, Two, message
+from .vocab import short as _short
 
 __all__ = [
     "MAX_POINTS", "BreakdownItem", "Finding", "LinkedFailure", "LogReview", "ProblemReview",
@@ -124,11 +125,9 @@ class LogReview:
 # --------------------------------------------------------------------------- small readers
 
 def _parse_date(text: str) -> _dt.date | None:
-    m = re.search(r"(\d{4})\s*[-./년]\s*(\d{1,2})\s*[-./월]\s*(\d{1,2})", text)
-    if not m:
-        return None
+    m = CUE["date"].search(text)
     try:
-        return _dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        return _dt.date(*map(int, re.findall(r"\d+", m.group())[:3])) if m else None
     except ValueError:
         return None
 
@@ -153,36 +152,15 @@ class _Ctx:
         self.measure: Measure | None = None  # runs a practice function, counted, in the worker (costmeter)
         self.held_by: dict[str, str] = {}
 
-    def add(self, severity: str, code: str, fld: str | None, line: int | None, ko: str, en: str) -> None:
-        self.findings.append(Finding(severity, code, self.k, fld, line, ko, en))
+    def say(self, severity: str, code: str, fld: str | None, at: int | None, key: str = "",
+            **values: Any) -> None:
+        """A finding with message ``key`` of vocab.toml (``code`` by default), {k} this problem's slot."""
+        said = message(key or code, k=self.k, **values)
+        self.findings.append(Finding(severity, code, self.k, fld, at, said.ko, said.en))
 
     def line_for(self, name: str) -> int:
         f = self.entry.fields.get(name)
         return f.line if f is not None else self.entry.line
-
-
-_HINT_EN = {
-    "problem": "write the LeetCode number and title, e.g. '50. Pow(x, n)'.",
-    "difficulty": "copy it from the problem page: Easy, Medium or Hard.",
-    "first_idea": "one or two sentences on the first method you thought of (brute force is fine).",
-    "final_approach": "one or two sentences on the method you submitted and how it improved on the first.",
-    "time": "a Big-O and a one-line reason, e.g. 'O(log n) — n halves every step'.",
-    "space": "a Big-O and a one-line reason, e.g. 'O(1) — only a few variables'.",
-    "what_went_wrong": "the cause of a wrong answer or timeout; if it passed at once, where it could "
-                       "have gone wrong (negative exponent, integer overflow, the 0 and 1 edge cases).",
-    "solved": "'alone' or 'after reading a solution'.",
-}
-_HINT_KO = {
-    "problem": "LeetCode 번호와 제목을 쓰세요. 예: '50. Pow(x, n)'.",
-    "difficulty": "문제 페이지에서 그대로 옮기세요: Easy, Medium, Hard.",
-    "first_idea": "처음 떠올린 방법을 한두 문장으로 쓰세요(브루트포스도 괜찮습니다).",
-    "final_approach": "제출한 방법과 처음보다 무엇을 개선했는지 한두 문장으로 쓰세요.",
-    "time": "Big-O와 이유 한 줄을 쓰세요. 예: 'O(log n) — n이 매번 절반으로 줄어듦'.",
-    "space": "Big-O와 이유 한 줄을 쓰세요. 예: 'O(1) — 변수 몇 개만 사용'.",
-    "what_went_wrong": "오답·시간 초과의 원인을, 한 번에 맞혔다면 어디서 틀릴 수 있었는지 "
-                       "(음수 지수, 정수 오버플로, 0·1 경계값 등) 적으세요.",
-    "solved": "'혼자' 또는 '풀이를 보고' 중 하나를 쓰세요.",
-}
 
 
 # Where a field missing from prose would most likely have been said, to quote that sentence.
@@ -215,8 +193,7 @@ def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
 
 
 # A complexity's own name: a sentence with it holds that claim (one with only the other's Big-O does not).
-_OWN_NAME = {"time": re.compile(r"\btime\b|시간", re.I),
-             "space": re.compile(r"\bspace\b|공간|memory|메모리|\bextra\b", re.I)}
+_OWN_NAME = {"time": CUE["own_time"], "space": CUE["own_space"]}
 
 
 def _names_field(name: str, sentence: str) -> bool:
@@ -238,7 +215,7 @@ def _plain_sentence(text: str) -> str:
         return ""
     plain = _EMPHASIS.sub("", one).strip()
     words = len(plain.split())
-    ends = bool(re.search(r"[.!?。]$|[다요음함][.]?$", plain))
+    ends = bool(CUE["sentence_end"].search(plain))
     return plain if words >= 4 or (ends and words >= 2) else ""
 
 
@@ -265,22 +242,16 @@ def _check_presence(ctx: _Ctx, name: str) -> Field | None:
     if f is not None and f.filled:
         return f
     template = f is not None and bool(_PLACEHOLDER.search(f.raw or ""))  # left as the template's <...>
-    where_en = ("still holds the template placeholder" if template
-                else "is empty" if f is not None else "is missing")
-    where_ko = ("템플릿 자리표시(<...>) 그대로입니다" if template
-                else "비어 있습니다" if f is not None else "없습니다")
     line = ctx.line_for(name)
-    quote_en = quote_ko = ""
     near = _nearest_sentence(ctx.entry, name) if f is None else None
+    quote: Two | str = ""
     if near is not None:
         line = near[0]
         said = near[1] if near[1].startswith("…") or near[1].endswith("…") else _short(near[1], 80)
-        quote_en = (" Your sentences were read as well and none of them gives it; "
-                    f"the nearest is line {line}: \"{said}\"")
-        quote_ko = f" 서술한 문장도 읽었지만 이 내용은 없었습니다. 가장 가까운 문장은 {line}행: \"{said}\""
-    ctx.add("error", "missing_field", name, line,
-            f"문제 {ctx.k}: '{LABELS_KO[name]}' 칸이 {where_ko}. {_HINT_KO[name]}{quote_ko}",
-            f"Problem {ctx.k}: the '{LABELS_EN[name]}' field {where_en}; expected {_HINT_EN[name]}{quote_en}")
+        quote = message("nearest", line=line, said=said)
+    where = "template" if template else "empty" if f is not None else "missing"
+    ctx.say("error", "missing_field", name, line, label=_label(name, lower=False), quote=quote,
+            where=message(f"where_{where}"), hint=Two(HINTS["en"][name], HINTS["ko"][name]))
     return None
 
 
@@ -301,30 +272,14 @@ def _review_problem_field(ctx: _Ctx) -> Problem | None:
     if match.problem is None and match.number is None:
         # 'Power 문제': no number, no title the catalog knows; which problem it is (its difficulty, its
         # complexities) is a TA's to read, not a pass by default
-        ctx.add(UNSURE, "unsure_unknown_problem", "problem", line,
-                f"문제 {ctx.k}: {_quoted(text, '가')} 어느 LeetCode 문제인지 알 수 없어 난이도·복잡도를 "
-                f"확인하지 못했습니다. 번호와 제목을 함께 쓰세요 (예: 50. Pow(x, n)). {TA_KO}",
-                f"Problem {ctx.k}: the reader cannot tell which LeetCode problem '{_short(text)}' is, so its "
-                f"difficulty and complexities were not checked; write its number and title (e.g. '50. Pow(x, "
-                f"n)'). {TA_EN}")
+        ctx.say(UNSURE, "unsure_unknown_problem", "problem", line, text=text)
         return None
     if match.problem is None:
-        ctx.add("info", "unknown_problem", "problem", line,
-                f"문제 {ctx.k}: {_quoted(text, '를')} 채점기 목록에서 찾지 못해 "
-                "난이도·복잡도는 확인하지 않았습니다. "
-                "번호와 제목을 함께 쓰면 확인할 수 있습니다 (예: 50. Pow(x, n)).",
-                f"Problem {ctx.k}: '{_short(text)}' is not in the grader's catalog, so its difficulty and "
-                "complexity were not checked; writing the number and title (e.g. '50. Pow(x, n)') "
-                "lets it be.")
+        ctx.say("info", "unknown_problem", "problem", line, text=text)
         return None
     p = match.problem
     if match.conflict:
-        ctx.add("warning", "number_title_mismatch", "problem", line,
-                f"문제 {ctx.k}: 번호 {particle(str(match.number), '와')} 제목 '{p.title}'"
-                f"(실제 {p.number}번)이 맞지 않습니다. "
-                "제목 기준으로 확인했습니다.",
-                f"Problem {ctx.k}: number {match.number} does not match the title '{p.title}' (which is "
-                f"{p.number}); checked as {p.label}, going by the title.")
+        ctx.say("warning", "number_title_mismatch", "problem", line, number=match.number, p=p)
     return p
 
 
@@ -347,50 +302,28 @@ def _review_difficulty(ctx: _Ctx, problem: Problem | None) -> str | None:
     f = _check_presence(ctx, "difficulty")
     stated = parse_difficulty(f.value) if f is not None else None
     if f is not None and stated is None:
-        ctx.add("error", "bad_difficulty", "difficulty", f.line,
-                f"문제 {ctx.k}: 난이도 {_quoted(f.value, '를')} 읽지 못했습니다. "
-                "Easy, Medium, Hard 중 하나만 쓰세요.",
-                f"Problem {ctx.k}: could not read the difficulty '{_short(f.value)}'; write exactly one of "
-                "Easy, Medium or Hard.")
+        ctx.say("error", "bad_difficulty", "difficulty", f.line, value=f.value)
     elif f is not None:
         ctx.field_points += FIELD_POINTS
     if f is not None and stated and problem is not None and stated != problem.difficulty:
-        ctx.add("warning", "difficulty_mismatch", "difficulty", f.line,
-                f"문제 {ctx.k}: 난이도를 {particle(stated, '로')} 적었지만 LeetCode에서 "
-                f"{particle(problem.label, '은')} "
-                f"{problem.difficulty}입니다. 난이도는 사이트에서 확인하세요.",
-                f"Problem {ctx.k}: you wrote {stated}, but LeetCode lists {problem.label} as "
-                f"{problem.difficulty}; check the difficulty on the site.")
+        ctx.say("warning", "difficulty_mismatch", "difficulty", f.line, stated=stated, p=problem)
     return problem.difficulty if problem is not None else stated
 
 
 def _review_task_fit(ctx: _Ctx, problem: Problem | None, difficulty: str | None) -> None:
     line = ctx.line_for("difficulty") if problem is None else ctx.line_for("problem")
     if difficulty is not None and difficulty != "Medium":
-        name = problem.label if problem is not None else f"problem {ctx.k}"
-        name_ko = problem.label if problem is not None else f"문제 {ctx.k}"
+        name = Two(problem.label, problem.label) if problem is not None else Two(f"problem {ctx.k}",
+                                                                                   f"문제 {ctx.k}")
         number = problem.number if problem is not None else None
         # the warm-up's reason is the rule's own words (practice.py's RULE), not another one
-        lesson_en = (": it is leetcode.py's warm-up, whose code never counts, and the log takes Medium "
-                     "problems only" if number == WARM_UP else
-                     ": the lesson lists it as an example, but the task asks for two Medium math problems"
-                     if number in LESSON_EXAMPLES else "; the task asks for two Medium problems tagged Math")
-        lesson_ko = ("leetcode.py의 몸풀기 문제라 코드는 점수에 들어가지 않고, 기록은 Medium 문제만 받습니다"
-                     if number == WARM_UP else
-                     "수업 자료의 예시 목록에 있지만 과제는 Medium 수학 문제 2개입니다"
-                     if number in LESSON_EXAMPLES else "과제는 수학 태그의 Medium 문제 2개입니다")
-        ctx.add("warning", "not_medium", "difficulty", line,
-                f"{particle(name_ko, '은')} LeetCode에서 Medium이 아니라 {difficulty}입니다. {lesson_ko} "
-                f"(−{TASK_FIT_PENALTY}점).",
-                f"{name} is {difficulty} on LeetCode, not Medium{lesson_en} (−{TASK_FIT_PENALTY}).")
+        why = "warm_up" if number == WARM_UP else "example" if number in LESSON_EXAMPLES else "task"
+        ctx.say("warning", "not_medium", "difficulty", line, name=name, difficulty=difficulty,
+                why=message(f"why_{why}"), penalty=TASK_FIT_PENALTY)
         ctx.penalty = TASK_FIT_PENALTY
     if problem is not None and not problem.is_math:
-        ctx.add("warning", "not_math", "problem", line,
-                f"{problem.label}에는 Math 태그가 없습니다 (태그: {', '.join(problem.tags)}). "
-                "과제는 수학 유형 "
-                f"문제입니다 (−{TASK_FIT_PENALTY}점, 난이도 감점과 중복되지 않음).",
-                f"{problem.label} is not tagged Math on LeetCode (tags: {', '.join(problem.tags)}); the task "
-                f"asks for math problems (−{TASK_FIT_PENALTY}, not added to a difficulty deduction).")
+        ctx.say("warning", "not_math", "problem", line, p=problem, tags=", ".join(problem.tags),
+                penalty=TASK_FIT_PENALTY)
         ctx.penalty = TASK_FIT_PENALTY
 
 
@@ -412,46 +345,23 @@ def _has_reason(value: str, spans: list[tuple[int, int]]) -> bool:
     return sum(c.isalpha() for c in rest) >= 2
 
 
-# A reason for each complexity of its own kind: a time argument is no example for a space complexity.
-# (en clause, ko clause before '때문이다', ko note)
-_REASON_EXAMPLE = {
-    "time": ("n halves every step", "n이 매번 절반이 되기", "n이 매번 절반으로 줄어듦"),
-    "space": ("only a few variables are kept", "변수 몇 개만 쓰기", "변수 몇 개만 사용"),
-}
-
-
 def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complexity | None:
     """Presence+reason (field point), parse and consistency (0.25 each)."""
     f = _check_presence(ctx, name)
     if f is None:
         return None
-    label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
     matches = find_all_bigo(f.value)
     if _has_reason(f.value, [(m.start, m.end) for m in matches]):
         ctx.field_points += FIELD_POINTS
     elif f.label == "sentence":  # read from prose: quote the sentence that gave the Big-O
-        ctx.add("error", "no_reason", name, f.line,
-                f"문제 {ctx.k}: {label_ko}에 이유가 없습니다. {f.line}행 \"{_excerpt(f.raw, f.value)}\"에서 "
-                f"{particle(label_ko, '를')} {particle(f.value, '로')} 읽었지만 왜 그런지가 없습니다. "
-                "같은 문장이나 다음 문장에 "
-                f"이유를 덧붙이세요 (예: '… {_REASON_EXAMPLE[name][1]} 때문이다').",
-                f"Problem {ctx.k}: the {label_en} has no reason: "
-                f"line {f.line} \"{_excerpt(f.raw, f.value)}\" "
-                f"gives it as {f.value} but not why; add the reason in that sentence or the next "
-                f"(e.g. '... because {_REASON_EXAMPLE[name][0]}').")
+        ex = REASON_EXAMPLE[name]
+        ctx.say("error", "no_reason", name, f.line, "no_reason_sentence", label=_label(name), line=f.line,
+                excerpt=_excerpt(f.raw, f.value), value=f.value, example=Two(ex[0], ex[1]))
     else:
-        ctx.add("error", "no_reason", name, f.line,
-                f"문제 {ctx.k}: {label_ko}에 이유가 없습니다. Big-O 뒤에 왜 그런지 한 줄을 덧붙이세요 "
-                f"(예: '{_REASON_EXAMPLE[name][2]}').",
-                f"Problem {ctx.k}: the {label_en} has no reason; add one line after the Big-O saying why "
-                f"(e.g. '{_REASON_EXAMPLE[name][0]}').")
+        ctx.say("error", "no_reason", name, f.line, label=_label(name),
+                example=Two(REASON_EXAMPLE[name][0], REASON_EXAMPLE[name][2]))
     if not matches:
-        ctx.add("error", "no_bigo", name, f.line,
-                f"문제 {ctx.k}: {label_ko} '{_short(f.value)}'에서 Big-O를 찾지 못했습니다. "
-                "O(...) 형태로 쓰세요 "
-                "(예: n^2가 아니라 O(n^2)).",
-                f"Problem {ctx.k}: no Big-O found in the {label_en} '{_short(f.value)}'; write it as O(...), "
-                "e.g. O(n^2) rather than n^2.")
+        ctx.say("error", "no_bigo", name, f.line, label=_label(name), value=f.value)
         return None
     parsed: list[Complexity] = []
     read: list[Quote] = []  # what each parsed Big-O was read from: messages quote that, never a rendering
@@ -461,11 +371,8 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
             read.append(Quote(m.written, f.line_of(m.written)))
         except ParseError as e:
             if not parsed and m is matches[0]:
-                ctx.add("error", "bad_bigo", name, f.line_of(m.written),
-                        f"문제 {ctx.k}: {label_ko} {_quoted(m.written, '를')} 읽지 못했습니다: {e.message} "
-                        f"({e.position + 1}번째 글자).",
-                        f"Problem {ctx.k}: could not read the {label_en} '{m.written}': {e.message} "
-                        f"(character {e.position + 1}).")
+                ctx.say("error", "bad_bigo", name, f.line_of(m.written), label=_label(name),
+                        written=m.written, error=e.message, char=e.position + 1)
     if not parsed:
         return None
     _award(ctx, name, BIGO_PARSE_POINTS)
@@ -496,53 +403,35 @@ def _held_to_code(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], qu
         held = _consistent(ctx, name, p, parsed, quote)
         if found is not None and found.why is not None and not held and len(ctx.findings) > first:
             f = ctx.findings[-1]  # say the reading was the code's, and why nothing was measured
-            f.message_en += f" (Read from your code: {p.function} could not be measured, {found.why[0]}.)"
-            f.message_ko += f" (코드를 읽고 판단했습니다: {p.function} 측정 불가, {found.why[1]}.)"
+            note = message("not_measured", function=p.function, why=Two(*found.why))
+            f.message_en, f.message_ko = f.message_en + note.en, f.message_ko + note.ko
         return held
     ctx.held_by[name] = "measured"
     if judged.verdict == costmeter.FITS:
         return True
-    label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
-    numbers_en, numbers_ko = costmeter.shown(judged, found)
-    ran_ko = f"{particle(p.function or '', '을')} 입력을 키워 가며 실행해 세어"
-    like = f"O({judged.grows_like})" if judged.grows_like else None
+    numbers = Two(*costmeter.shown(judged, found))
+    said: dict[str, Any] = {"label": _label(name), "quote": quote.two, "function": p.function or "",
+                            "numbers": numbers}
     if judged.verdict == costmeter.BETWEEN:
-        ctx.add(UNSURE, "unsure_measured", name, quote.line,
-                f"문제 {ctx.k}: {ran_ko} 본 결과({numbers_ko})가 {label_ko} {particle(quote.ko, '와')} "
-                f"맞는지 분명하지 않습니다. {TA_KO}",
-                f"Problem {ctx.k}: {p.function}, run on growing inputs and counted ({numbers_en}), neither "
-                f"clearly fits nor clearly contradicts the {label_en} {quote.en}. {TA_EN}")
+        ctx.say(UNSURE, "unsure_measured", name, quote.line, **said)
         return True
-    grows_en = f"they grow like {like}, faster than {quote.written} allows" if like else (
-        f"they grow faster than {quote.written} allows")
-    grows_ko = f"{like}처럼 늘어나 {particle(quote.written, '이')} 허용하는 것보다 빠릅니다" if like else (
-        f"{particle(quote.written, '이')} 허용하는 것보다 빠르게 늘어납니다")
-    ctx.add("warning", "complexity_inconsistent", name, quote.line,
-            f"문제 {ctx.k}: {label_ko} {particle(quote.ko, '은')} 코드와 맞지 않습니다. {ran_ko} 보니 "
-            f"{numbers_ko}: {grows_ko}. 코드의 반복 횟수, 재귀 깊이, 배열 크기를 다시 세어 보세요.",
-            f"Problem {ctx.k}: your code does not meet the {label_en} {quote.en}. {p.function}, run on "
-            f"growing inputs and counted: {numbers_en}; {grows_en}. Recount the loop iterations, recursion "
-            "depth and array sizes of your code.")
+    like = f"O({judged.grows_like})" if judged.grows_like else None
+    grows = message("grows_like" if like else "grows", like=like, written=quote.written)
+    ctx.say("warning", "complexity_inconsistent", name, quote.line, "measured_contradicts", grows=grows,
+            **said)
     return False
 
 
 # An amortized or average bound is not a worst case: whether it is right depends on what is averaged over.
-_AMORTIZED = re.compile(r"amorti[sz]|on\s+average|average\s+case|expected|분할\s*상환|상환|평균", re.I)
+_AMORTIZED = CUE["amortized"]
 
 
 def _held_back(ctx: _Ctx, name: str, problem: Problem | None, f: Field, claim: Complexity,
                quote: Quote) -> bool:
     """Whether the claim is a TA's to judge rather than the catalog's: an amortized or average bound, or
     a variable neither the problem, the code nor the log defines ('O(b)'). Unsure, no point taken."""
-    label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
     if _AMORTIZED.search(f.value):
-        ctx.add(UNSURE, "unsure_amortized", name, quote.line,
-                f"문제 {ctx.k}: {label_ko} {particle(quote.ko, '은')} 분할 상환(평균) 복잡도입니다. "
-                "무엇에 대한 "
-                f"평균인지에 따라 맞을 수도 틀릴 수도 있습니다. {TA_KO}",
-                f"Problem {ctx.k}: the {label_en} {quote.en} is an amortized (average) bound; "
-                "whether it holds "
-                f"depends on what it is averaged over. {TA_EN}")
+        ctx.say(UNSURE, "unsure_amortized", name, quote.line, label=_label(name), quote=quote.two)
         return True
     if problem is None:
         return False
@@ -551,13 +440,10 @@ def _held_back(ctx: _Ctx, name: str, problem: Problem | None, f: Field, claim: C
     if not undefined:
         return False
     said = ", ".join(undefined)
-    ctx.add(UNSURE, "unsure_undefined_variable", name, quote.line,
-            f"문제 {ctx.k}: {label_ko} {particle(quote.ko, '의')} 변수 "
-            f"{said}{'가' if said[-1].isalpha() else '이'} "
-            f"무엇인지 기록에 없습니다 (이 문제에서 {problem.variables_ko or 'n은 입력 크기'}). {TA_KO}",
-            f"Problem {ctx.k}: the {label_en} {quote.en} uses {said}, which the log does not define "
-            "(for this "
-            f"problem, {problem.variables_en or 'n is the input size'}). {TA_EN}")
+    ctx.say(UNSURE, "unsure_undefined_variable", name, quote.line, label=_label(name), quote=quote.two,
+            said=Two(said, said + ("가" if said[-1].isalpha() else "이")),
+            variables=Two(problem.variables_en or "n is the input size",
+                          problem.variables_ko or "n은 입력 크기"))
     return True
 
 
@@ -575,8 +461,7 @@ def _defined(variable: str, text: str) -> bool:
     """'b is the number of bits', 'b = 비트 수', 'where b denotes …', 'b는 자릿수': the log says what it
     is."""
     v = re.escape(variable)
-    return bool(re.search(rf"(?<![\w(]){v}\s*(?:=|:|is\b|are\b|means\b|denotes\b|stands\s+for\b|"
-                          rf"(?:은|는|이|가|란)\s)", text, re.I))
+    return bool(re.search(rf"(?<![\w(]){v}{CUE['defines'].pattern}", text, re.I))
 
 
 def _award(ctx: _Ctx, name: str, points: float) -> None:
@@ -600,6 +485,19 @@ class Quote:
     @property
     def ko(self) -> str:
         return f'{self.line}행의 "{self.written}"'  # a particle after it follows the Big-O, not the line
+
+    @property
+    def two(self) -> Two:
+        return Two(self.en, self.ko)
+
+
+def _label(name: str, lower: bool = True) -> Two:
+    """A field's template label in both languages ('time complexity' inside an English sentence)."""
+    return Two(LABELS_EN[name].lower() if lower else LABELS_EN[name], LABELS_KO[name])
+
+
+def _approach(a: Approach) -> Two:
+    return Two(a.name_en, a.name_ko)
 
 
 def _bounds(name: str, a: Approach) -> tuple[Complexity, ...]:
@@ -638,15 +536,11 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quot
     if family and pool[0] in holding:
         return True  # a family named by its usual member's words ('sieve', 'fast exponentiation'): that one
     if holding and len(holding) < len(pool):
-        label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
         others = [a for a in pool if a not in holding]
-        yes_ko, no_ko = (", ".join(a.name_ko for a in x) for x in (holding, others))
-        yes_en, no_en = (", ".join(a.name_en for a in x) for x in (holding, others))
-        ctx.add(UNSURE, "unsure_approach", name, quote.line,
-                f"문제 {ctx.k}: {label_ko} {particle(quote.ko, '은')} {yes_ko}에는 맞지만 {no_ko}에는 "
-                f"맞지 않습니다. 기록에서 어느 방법인지 알 수 없었습니다. {TA_KO}",
-                f"Problem {ctx.k}: the {label_en} {quote.en} holds for the {yes_en} but not for the {no_en}, "
-                f"and the reader could not tell which one the log describes. {TA_EN}")
+        yes, no = (Two(*(", ".join(getattr(a, f"name_{lang}") for a in x) for lang in ("en", "ko")))
+                   for x in (holding, others))
+        ctx.say(UNSURE, "unsure_approach", name, quote.line, label=_label(name), quote=quote.two, yes=yes,
+                no=no)
         return True
     if holding:
         return True
@@ -658,37 +552,15 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quot
     known = [k for a in p.described for k in _bounds(name, a)]
     mine = parsed[0]
     order = compare(mine, best)
-    label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
-    line, said_en, said_ko = quote.line, quote.en, quote.ko  # the span read and its line: misreadings show
+    said: dict[str, Any] = {"label": _label(name), "quote": quote.two, "best": best}  # the span, its line
     if order is None:
-        ctx.add("info", "incomparable", name, line,
-                f"문제 {ctx.k}: {label_ko} {particle(said_ko, '를')} 기준 {particle(str(best), '와')} "
-                "비교하지 못했습니다(변수가 다름). "
-                f"기준에서 {p.variables_ko or '변수는 입력 크기'}.",
-                f"Problem {ctx.k}: could not compare the {label_en} {said_en} with the reference {best}: the "
-                f"variables differ. In the reference, {p.variables_en or 'the variable is the input size'}.")
+        ctx.say("info", "incomparable", name, quote.line, variables=Two(
+            p.variables_en or "the variable is the input size", p.variables_ko or "변수는 입력 크기"), **said)
         return True
     known_list = ", ".join(sorted({str(k) for k in known}))
-    if order > 0:
-        ctx.add("warning", "complexity_worse", name, line,
-                f"문제 {ctx.k}: {p.label}의 {label_ko}를 {particle(said_ko, '로')} 적었습니다. "
-                f"가장 좋은 방법은 {best_approach.name_ko}로 {best}입니다. 분석을 다시 하거나, 정말 그렇다면 "
-                "LeetCode 제한에서 시간 초과가 날 수 있습니다 "
-                f"(알려진 방법: {known_list}).",
-                f"Problem {ctx.k}: you wrote the {label_en} of {p.label} as {said_en}: the best known is "
-                f"{best} with {best_approach.name_en}. Recheck the analysis; a solution that really is that "
-                f"slow likely times out on LeetCode's limits (known approaches: {known_list}).")
-    else:
-        ctx.add("warning", "complexity_inconsistent", name, line,
-                f"문제 {ctx.k}: {p.label}의 {label_ko}를 {particle(said_ko, '로')} 적었는데, "
-                f"가장 좋은 알려진 {best}"
-                f"({best_approach.name_ko})보다도 좋습니다. "
-                "새 알고리즘보다는 분석 실수일 가능성이 큽니다: "
-                "반복 횟수, 재귀 깊이, 배열 크기를 다시 세어 보세요.",
-                f"Problem {ctx.k}: you wrote the {label_en} of {p.label} as {said_en}, better than the best "
-                f"known {best} ({best_approach.name_en}): inconsistent, an analysis slip is likelier than a "
-                "new algorithm; "
-                "recount the loop iterations, recursion depth and array sizes.")
+    ctx.say("warning", "complexity_worse" if order > 0 else "complexity_inconsistent", name, quote.line,
+            "complexity_worse" if order > 0 else "complexity_better", p=p, approach=_approach(best_approach),
+            known=known_list, **said)
     return False
 
 
@@ -698,30 +570,19 @@ def _against_named(ctx: _Ctx, name: str, p: Problem, named: tuple[Approach, ...]
     approach = named[0]
     bound = _bounds(name, approach)[0]
     order = compare(parsed[0], bound)
-    label_ko, label_en = LABELS_KO[name], LABELS_EN[name].lower()
     if order is None:
         return True  # other variables: the incomparable case is the reference's to explain, not a fault
     other = next((a for a in p.approaches if a not in named and _holds(name, parsed, a)), None)
-    by_en = "your log and code describe" if from_code else "your log describes"
-    by_ko = "기록과 코드가 설명하는" if from_code else "기록이 설명하는"
+    by = message("by_log_code" if from_code else "by_log")
     shown = _code_line(ctx, p, approach) if from_code else None
     if shown is not None:  # the line of the student's code that shows the approach
-        where = f"leetcode.py line {shown[0]}: `{_short(shown[1], 70)}`"
-        where_ko = f"leetcode.py {shown[0]}행: `{_short(shown[1], 70)}`"
         in_log = approach in identify(p, _approach_text(ctx.entry))
-        by_en = f"your log and code ({where}) describe" if in_log else f"your code ({where}) describes"
-        by_ko = f"기록과 코드({where_ko})가 설명하는" if in_log else f"코드({where_ko})가 보여 주는"
-    whose_en, whose_ko = ("of your code", "코드의") if shown is not None else (
-        "of the approach you describe", "적은 방법에 맞게")
-    also_en = f"; {quote.written} is the bound of the {other.name_en}, a different approach" if other else ""
-    also_ko = f" {particle(quote.written, '은')} 다른 방법인 {other.name_ko}의 복잡도입니다." if other else ""
-    ctx.add("warning", "complexity_worse" if order > 0 else "complexity_inconsistent", name, quote.line,
-            f"문제 {ctx.k}: {by_ko} {p.label} 풀이는 {approach.name_ko}이고, 그 {label_ko}는 {bound}입니다. "
-            f"{particle(quote.ko, '와')} 맞지 않습니다.{also_ko} {whose_ko} "
-            "반복 횟수, 재귀 깊이, 배열 크기를 다시 세어 보세요.",
-            f"Problem {ctx.k}: {by_en} {p.label} solved with the {approach.name_en}, whose {label_en} is "
-            f"{bound}, not {quote.en}{also_en}. Recount the loop iterations, recursion depth and array sizes "
-            f"{whose_en}.")
+        by = message("by_log_code_at" if in_log else "by_code_at", where=message("code_at", line=shown[0],
+                                                                                    text=shown[1]))
+    also = message("also_other", written=quote.written, other=_approach(other)) if other else ""
+    ctx.say("warning", "complexity_worse" if order > 0 else "complexity_inconsistent", name, quote.line,
+            "against_named", by=by, p=p, approach=_approach(approach), label=_label(name), bound=bound,
+            quote=quote.two, also=also, whose=message("whose_code" if shown is not None else "whose_log"))
     return False
 
 
@@ -749,29 +610,19 @@ def _review_solved(ctx: _Ctx) -> str | None:
         return None
     how = classify_solved(f.value)
     if how is None:
-        ctx.add("error", "bad_solved", "solved", f.line,
-                f"문제 {ctx.k}: 풀이 방식 {_quoted(f.value, '이')} 분명하지 않습니다. "
-                "'혼자' 또는 '풀이를 보고' 중 "
-                "하나만 쓰세요.",
-                f"Problem {ctx.k}: 'solved' reads '{_short(f.value)}'; write one of 'alone' or "
-                "'after reading "
-                "a solution'.")
+        ctx.say("error", "bad_solved", "solved", f.line, value=f.value)
         return None
     redo = ctx.entry.fields.get("redo_date")
     date = _parse_date(redo.value) if redo is not None and redo.filled else None
     if redo is not None and redo.filled and date is None:
-        ctx.add("error" if how == "solution" else "warning", "bad_date", "redo_date", redo.line,
-                f"문제 {ctx.k}: 다시 풀 날짜 {_quoted(redo.value, '가')} YYYY-MM-DD 형식의 날짜가 아닙니다.",
-                f"Problem {ctx.k}: the redo date '{_short(redo.value)}' is not a date in YYYY-MM-DD.")
+        ctx.say("error" if how == "solution" else "warning", "bad_date", "redo_date", redo.line,
+                value=redo.value)
     if how == "solution" and date is None and (redo is None or not redo.filled):
         # A date written on the "solved" line itself ("after a solution, redo 2026-10-05") counts too.
         date = _parse_date(f.value)
     if how == "solution" and date is None:
         if redo is None or not redo.filled:
-            ctx.add("error", "redo_date_missing", "redo_date", ctx.line_for("redo_date"),
-                    f"문제 {ctx.k}: 풀이를 보고 풀었다면 다시 풀 날짜(YYYY-MM-DD)를 꼭 적으세요.",
-                    f"Problem {ctx.k}: solved after reading a solution, so a redo date (YYYY-MM-DD) is "
-                    "required.")
+            ctx.say("error", "redo_date_missing", "redo_date", ctx.line_for("redo_date"))
         return how
     ctx.field_points += FIELD_POINTS
     return how
@@ -781,22 +632,11 @@ def _check_consistency(ctx: _Ctx, time: Complexity | None, space: Complexity | N
     held = {f.field for f in ctx.findings if f.problem == ctx.k and f.code in _HELD_BACK}
     if time is not None and space is not None and not held and compare(space, time) == 1:
         t, sp = ctx.quotes["time"], ctx.quotes["space"]
-        ctx.add("warning", "space_exceeds_time", "space", sp.line,
-                f"문제 {ctx.k}: 공간 {particle(sp.ko, '이')} 시간 {t.ko}보다 큽니다. "
-                "메모리를 채우는 데도 시간이 들므로 "
-                "둘 중 하나가 잘못됐을 가능성이 큽니다.",
-                f"Problem {ctx.k}: space {sp.en} exceeds time {t.en}; filling memory takes time too, so one "
-                "of the two is likely off.")
+        ctx.say("warning", "space_exceeds_time", "space", sp.line, space=sp.two, time=t.two)
     for dup in ctx.entry.duplicates:
         first = ctx.entry.fields[dup.name]
-        repr_label = f"'{LABELS_KO[dup.name]}'"
-        ctx.add("warning", "duplicate_field", dup.name, dup.line,
-                f"문제 {ctx.k}: {particle(repr_label, '이')} 두 번 있습니다 "
-                f"({first.line}행, {dup.line}행). "
-                "첫 번째만 채점합니다.",
-                f"Problem {ctx.k}: '{LABELS_EN[dup.name]}' appears twice "
-                f"(lines {first.line} and {dup.line}); "
-                "the first is graded.")
+        ctx.say("warning", "duplicate_field", dup.name, dup.line, label=_label(dup.name, lower=False),
+                first=first.line, line=dup.line)
 
 
 _HELD_BACK = ("unsure_amortized", "unsure_undefined_variable")
@@ -826,29 +666,22 @@ def _review_entry(
     return ctx, pr, problem
 
 
-def _quoted(text: str, josa: str) -> str:
-    """'text' (shortened) with the particle its last sound takes: '다음 주 월요일'이, '2026-13-01'이."""
-    return particle(f"'{_short(text)}'", josa)
-
-
-def _short(text: str, limit: int = 60) -> str:
-    one = " ".join(text.split())
-    return one if len(one) <= limit else one[: limit - 1] + "…"
-
-
 def _zero(findings: list[Finding], code: str, ko: str, en: str, line: int | None = None) -> LogReview:
     findings.append(Finding("error", code, None, None, line, ko, en))
     breakdown = [BreakdownItem(f"problem {k}", 0.0, PER_PROBLEM) for k in range(1, PROBLEMS + 1)]
     return LogReview(0.0, MAX_POINTS, breakdown, findings)
 
 
+def _said_zero(findings: list[Finding], code: str, line: int | None = None, **values: Any) -> LogReview:
+    said = message(code, **values)
+    return _zero(findings, code, said.ko, said.en, line)
+
+
 def review_file(path: str | Path, practice: dict[str, str] | None = None) -> LogReview:
     """Review LEETCODE_LOG.md at ``path``; a missing file scores 0 with a finding."""
     p = Path(path)
     if not p.is_file():
-        return _zero([], "missing_file",
-                     f"{p.name} 파일이 없습니다. exercises/LEETCODE_LOG.md 템플릿을 채워 제출하세요.",
-                     f"{p.name} was not found; fill in the exercises/LEETCODE_LOG.md template and submit it.")
+        return _said_zero([], "missing_file", name=p.name)
     return review_log(p.read_text(encoding="utf-8", errors="replace"), practice)
 
 
@@ -863,24 +696,14 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
     (costmeter.py), so a claim is held to what the code does."""
     findings: list[Finding] = []
     if text is None or not text.strip():
-        return _zero(findings, "empty_log", "LEETCODE_LOG.md가 비어 있습니다. 템플릿의 칸을 채우세요.",
-                     "LEETCODE_LOG.md is empty; fill in the template's fields.")
+        return _said_zero(findings, "empty_log")
     parsed = parse_log(text)
     if not parsed.problems and _has_words(text):
         return _unplaced(text)
     if not parsed.problems:
-        return _zero(findings, "no_fields",
-                     "문제 구역이나 항목 이름(문제, 난이도, 시간복잡도 ...)을 하나도 찾지 못했습니다. "
-                     "템플릿 형식을 "
-                     "따라 주세요.",
-                     "No problem section or field label (Problem, Difficulty, Time complexity, ...) "
-                     "was found; "
-                     "please follow the template's layout.")
+        return _said_zero(findings, "no_fields")
     if parsed.filled_fields == 0:
-        return _zero(findings, "template_untouched",
-                     "LEETCODE_LOG.md가 아직 빈 템플릿입니다. 채운 칸이 하나도 없습니다.",
-                     "LEETCODE_LOG.md is still the blank template: no field has been filled in.",
-                     parsed.problems[0].line)
+        return _said_zero(findings, "template_untouched", parsed.problems[0].line)
     return _review_entries(parsed.problems, findings, practice or {}, unsolved, sources, measure)
 
 
@@ -910,21 +733,9 @@ def _unplaced(text: str) -> LogReview:
     breakdown: list[BreakdownItem] = []
     for k in range(1, PROBLEMS + 1):
         for name in _UNPLACED_FIELDS:
-            findings.append(Finding(
-                UNSURE, "unsure_unplaced", k, name, None,
-                f"문제 {k}: 기록의 글을 어느 문제·칸에도 놓지 못했습니다 ('{LABELS_KO[name]}' 포함). "
-                f"형식을 알아보지 못했을 뿐 내용이 없다고 확신할 수 없습니다. {TA_KO}",
-                f"Problem {k}: the reader could not place any of the log's text in a problem or field "
-                f"('{LABELS_EN[name]}' among them); it cannot be sure the log lacks it, only that it did not "
-                f"recognise the layout. {TA_EN}"))
-        breakdown += [
-            BreakdownItem(f"problem {k}: fields present and well formed", 2.0, 2.0),
-            BreakdownItem(f"problem {k}: time complexity parses and matches a known approach",
-                          _BIGO_POINTS, _BIGO_POINTS),
-            BreakdownItem(f"problem {k}: space complexity parses and matches a known approach",
-                          _BIGO_POINTS, _BIGO_POINTS),
-            BreakdownItem(f"problem {k}: task fit (Medium, Math, distinct)", 0.0, 0.0),
-        ]
+            said = message("unsure_unplaced", k=k, label=_label(name, lower=False))
+            findings.append(Finding(UNSURE, "unsure_unplaced", k, name, None, said.ko, said.en))
+        breakdown += _breakdown(k, 2.0, _BIGO_POINTS, _BIGO_POINTS, 0.0)
     points = round(sum(b.points for b in breakdown), 4)
     return LogReview(points, MAX_POINTS, breakdown, findings)
 
@@ -941,10 +752,8 @@ def _review_entries(
     measured: dict[str, dict] = {}
     for slot in range(1, PROBLEMS + 1):
         if slot > len(entries):
-            findings.append(Finding(
-                "error", "missing_problem", slot, None, None,
-                f"문제 {slot}의 기록이 없습니다. 과제는 문제 2개입니다.",
-                f"There is no entry for problem {slot}; the task asks for two problems."))
+            said = message("missing_problem", k=slot)
+            findings.append(Finding("error", "missing_problem", slot, None, None, said.ko, said.en))
             breakdown.append(BreakdownItem(f"problem {slot}", 0.0, PER_PROBLEM))
             continue
         first = len(findings)
@@ -952,14 +761,8 @@ def _review_entries(
         measured.update(ctx.measured)
         _settle(ctx, findings[first:])
         if problem is not None and problem.number in seen:
-            ctx.add("warning", "duplicate_problem", "problem", ctx.line_for("problem"),
-                    f"{particle(f'문제 {slot}', '은')} "
-                    f"{particle(f'문제 {seen[problem.number]}', '와')} 같은 {problem.label}입니다. "
-                    "서로 다른 문제 2개를 "
-                    f"풀어야 합니다 (−{TASK_FIT_PENALTY}점).",
-                    f"Problem {slot} is the same as problem {seen[problem.number]} ({problem.label}); "
-                    "the task "
-                    f"asks for two different problems (−{TASK_FIT_PENALTY}).")
+            ctx.say("warning", "duplicate_problem", "problem", ctx.line_for("problem"),
+                    other=seen[problem.number], p=problem, penalty=TASK_FIT_PENALTY)
             ctx.penalty = TASK_FIT_PENALTY
         if problem is not None:
             seen.setdefault(problem.number, slot)
@@ -968,10 +771,9 @@ def _review_entries(
         pr.points = _items(ctx, breakdown)
         reviews.append(pr)
     if len(entries) > PROBLEMS:
-        findings.append(Finding(
-            "info", "extra_problems", None, None, entries[PROBLEMS].line,
-            f"문제가 {len(entries)}개 있습니다. 앞의 {PROBLEMS}개만 채점합니다.",
-            f"The log has {len(entries)} problems; the first {PROBLEMS} are graded."))
+        said = message("extra_problems", count=len(entries), graded=PROBLEMS)
+        findings.append(Finding("info", "extra_problems", None, None, entries[PROBLEMS].line, said.ko,
+                                said.en))
     points = round(sum(b.points for b in breakdown), 4)
     return LogReview(points, MAX_POINTS, breakdown, findings, linked, reviews, measured)
 
@@ -1008,12 +810,10 @@ def _settle(ctx: _Ctx, mine: list[Finding]) -> None:
             _award(ctx, f.field, bigo_pts)
         f.severity = UNSURE
         f.code = f"unsure_{f.code}"
-        name_en, name_ko = LABELS_EN[f.field], LABELS_KO[f.field]
-        f.message_en = (f"Problem {ctx.k}: the reader is not sure about '{name_en}' ({saw}). {TA_EN}")
-        f.message_ko = (f"문제 {ctx.k}: '{name_ko}' 칸을 채점기가 확실히 읽지 못했습니다. {TA_KO}")
+        said = message("unsure_settled", k=ctx.k, label=_label(f.field, lower=False), saw=saw)
+        f.message_en, f.message_ko = said.en, said.ko
 
 
-_NAMED = {"time": re.compile(r"time|시간", re.I), "space": re.compile(r"space|공간|memory|메모리", re.I)}
 
 
 def _unplaced_text(entry: ProblemEntry, name: str) -> str:
@@ -1028,7 +828,7 @@ def _unplaced_text(entry: ProblemEntry, name: str) -> str:
     for other, f in entry.fields.items():
         rest = f.lines[1:] if f.lines else []
         if other == name or (other in ("time", "space") and name in ("time", "space")
-                             and _NAMED[name].search(f.raw)):
+                             and _OWN_NAME[name].search(f.raw)):
             rest = f.lines or [(f.line, f.raw)]
         elif name in ("time", "space") or {name, other} == {"first_idea", "final_approach"}:
             # the other complexity's own claim, a method's own words ('제곱근까지', 'n times'), the final
@@ -1044,17 +844,21 @@ def _unplaced_text(entry: ProblemEntry, name: str) -> str:
 def _items(ctx: _Ctx, breakdown: list[BreakdownItem]) -> float:
     earned = ctx.field_points + ctx.time_points + ctx.space_points
     penalty = min(ctx.penalty, earned)
-    k = ctx.k
-    breakdown += [
-        BreakdownItem(f"problem {k}: fields present and well formed", round(ctx.field_points, 4), 2.0),
-        BreakdownItem(f"problem {k}: time complexity parses and matches a known approach",
-                      round(ctx.time_points, 4), BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS),
-        BreakdownItem(f"problem {k}: space complexity parses and matches a known approach",
-                      round(ctx.space_points, 4), BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS),
+    breakdown += _breakdown(ctx.k, ctx.field_points, ctx.time_points, ctx.space_points, penalty)
+    return round(earned - penalty, 4)
+
+
+def _breakdown(k: int, fields: float, time: float, space: float, penalty: float) -> list[BreakdownItem]:
+    """One problem's four lines of the breakdown."""
+    return [
+        BreakdownItem(f"problem {k}: fields present and well formed", round(fields, 4), 2.0),
+        BreakdownItem(f"problem {k}: time complexity parses and matches a known approach", round(time, 4),
+                      _BIGO_POINTS),
+        BreakdownItem(f"problem {k}: space complexity parses and matches a known approach", round(space, 4),
+                      _BIGO_POINTS),
         BreakdownItem(f"problem {k}: task fit (Medium, Math, distinct)",
                       -round(penalty, 4) if penalty else 0.0, 0.0),
     ]
-    return round(earned - penalty, 4)
 
 
 def _link(
@@ -1066,11 +870,8 @@ def _link(
     wrong = ctx.entry.fields.get("what_went_wrong")
     line = wrong.line if wrong is not None else ctx.entry.line
     said = wrong.value if wrong is not None else ""
-    ctx.add("info", "practice_failure", "what_went_wrong", line,
-            f"문제 {ctx.k}: 연습 함수 {particle(problem.function, '이')} 실패합니다: {failure}. '틀린 이유'"
-            f"({line}행)에 이 경우가 적혀 있는지 확인해 보세요.",
-            f"Problem {ctx.k}: your practice {problem.function} fails: {failure}. Does 'what went wrong' "
-            f"(line {line}) mention this case?")
+    ctx.say("info", "practice_failure", "what_went_wrong", line, function=problem.function, failure=failure,
+            line=line)
     return [LinkedFailure(ctx.k, problem.function, failure, line, said)]
 
 
@@ -1080,17 +881,8 @@ def _check_coverage(ctx: _Ctx, problem: Problem, unsolved: dict[str, str] | None
     fn = problem.function
     if unsolved is None or fn is None or fn not in unsolved or says_why(_entry_text(ctx.entry)):
         return
-    how_en = ("still raises NotImplementedError" if unsolved[fn] == "stub"
-              else "is not defined there")
-    how_ko = "아직 NotImplementedError를 냅니다" if unsolved[fn] == "stub" else "정의되어 있지 않습니다"
-    ctx.add("error", "not_in_code", "problem", ctx.line_for("problem"),
-            f"문제 {ctx.k}: 기록은 {particle(problem.label, '을')} 다루는데 leetcode.py는 "
-            f"{particle(fn, '을')} 풀지 않았습니다({particle(fn, '이')} {how_ko}). "
-            "기록은 연습 코드로 푼 두 문제를 다룹니다. 이 문제를 LeetCode에서만 "
-            "풀었다면 기록에 그렇게 적으세요 (예: 'LeetCode에서만 풀었음').",
-            f"Problem {ctx.k}: the log covers {problem.label}; leetcode.py leaves {fn} unsolved ({fn} "
-            f"{how_en}). The log covers the two problems your practice code solves; if you solved this "
-            "one on LeetCode only, say so in the log (e.g. 'solved on LeetCode only').")
+    ctx.say("error", "not_in_code", "problem", ctx.line_for("problem"), p=problem, fn=fn,
+            how=message("how_stub" if unsolved[fn] == "stub" else "how_missing"))
 
 
 def _entry_text(entry: ProblemEntry) -> str:

@@ -25,14 +25,12 @@ from functools import cache
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from .vocab import CUE
+
 __all__ = ["Flat", "flatten"]
 
 # a line's quote marker: up to three spaces, '>', one optional space (CommonMark)
 _QUOTE = re.compile(r"^\s{0,3}>\s?")
-# a column header that is a problem's place, not its name: 'Problem 1', '문제 2', '#1', '1'
-_SLOT = re.compile(r"^\s*(?:problem|prob\.?|문제|#)?\s*\d{1,2}\s*(?:번)?\s*(?:문제)?\s*$", re.I)
-
-
 @dataclass
 class Flat:
     """The log as the field reader reads it, and each of its lines' number in the student's file."""
@@ -152,7 +150,7 @@ def _transposed(tokens: list[Token], i: int, origin: list[int],
             continue  # an empty column is no problem
         out.append(f"## Problem {j}")
         where.append(origin[head[0]])
-        if title and not _SLOT.match(title) and not has_problem_row:
+        if title and not CUE["problem_slot"].match(title) and not has_problem_row:
             out.append(f"- Problem: {title}")
             where.append(origin[head[0]])
         for line, cells in body:

@@ -13,62 +13,31 @@ from __future__ import annotations
 
 import re
 
+from .vocab import CUE, FIELD_WORDS, MESSAGES
+
 UNSURE = "unsure"
 # The checks that can be unsure: what the reader could not place, never what it read and judged.
 SETTLED_BY_TA = ("missing_field", "no_reason", "no_bigo")
 
-_BIGO = re.compile(r"\b[OΘΩoθ]\s*\(|\$\s*\\?mathcal|\\(?:Theta|Omega)\b")
-_COMPLEXITY_WORDS = (
-    r"\blog\s*\(?\s*n\b|\blogarithmic|\blinear|\bconstant|\bquadratic|\bcubic|\bsqrt|√|\bn\s*\^\s*\d|"
-    r"n²|n\s*squared|n\s*log|로그|선형|상수|제곱|루트"
-)
-# A reason said before or after its claim: Korean -이라/-라서/-므로/-니까/-때문에/-어서/-아서, and
-# English since/as/because/so/due to/thanks to.
-_CONNECTIVE = re.compile(
-    r"이라|라서|므로|니까|때문|어서|아서|해서|하여|기에|\bsince\b|\bas\b|\bbecause\b|\bso\b|\bdue\s+to\b|"
-    r"\bthanks\s+to\b|\bsince\b|\bgiven\b|\bwhich\b|→|->|=>|—|–| - ",
-    re.I,
-)
-# Each field's own words: found in the problem's text, the field may be there under a form the
-# parser does not know (an unknown label, a table column, an arrow, a line per problem).
-_FIELD_WORDS = {
-    "problem": r"\b\d{1,4}\s*[.)번]\s*[A-Za-z가-힣]",
-    "difficulty": r"\bmed(?:ium)?\b|\beasy\b|\bhard\b|중간|보통|쉬움|어려움|미디엄|난이도"
-                  r"|difficulty|\bdiff\b",
-    # 'first' alone is no first idea ('largest first'): a phrase that introduces one
-    "first_idea": r"처음|첫\s*(?:아이디어|시도|접근|생각)|at\s+first|"
-                  r"\bfirst\s+(?:idea|thought|attempt|try|approach)|\binitial(?:ly)?\b|brute|naive|완전\s*탐색|브루트|단순|\bidea\b|아이디어|intuition|->|→",
-    "final_approach": r"최종|결국|final|approach|접근|improv|개선|submitted|제출|->|→",
-    # not the bare word 'complexity' ('# Complexity' heads both): it says neither which one nor what it is
-    "time": rf"\btime\b|시간|{_BIGO.pattern}|{_COMPLEXITY_WORDS}",
-    "space": rf"space|공간|memory|메모리|{_BIGO.pattern}|{_COMPLEXITY_WORDS}|extra",
-    "what_went_wrong": r"wrong|mistake|bug|틀|오류|실수|edge|경계|overflow|오버플로|timeout|초과|\bTLE\b|"
-                       r"\bWA\b|fail|실패|음수|negative|could\s+have",
-    "solved": r"alone|myself|on\s+my\s+own|solution|editorial|혼자|스스로|풀이|힌트|hint|해설|\bsolved\b|풂",
-    "redo_date": r"\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}|redo|다시",
-}
-_WORDS = {k: re.compile(v, re.I) for k, v in _FIELD_WORDS.items()}
+_BIGO = CUE["bigo_like"]
+COPULA = CUE["copula"]  # 'O(1)이다.', 'is O(n)': the claim stated, no reason given
 
-# 'O(1)이다.', 'is O(n)': the claim stated, no reason given
-COPULA = re.compile(r"(?:^|(?<=\s))(?:이다|입니다|이에요|예요|이야|임|is|are|was)(?=\s|$)", re.I)
-
-TA_EN = "A TA will read this part; no point is taken for it."
-TA_KO = "이 부분은 조교가 직접 읽습니다. 이 부분에서 감점하지 않습니다."
+TA_EN, TA_KO = MESSAGES["ta"]["en"], MESSAGES["ta"]["ko"]  # said wherever a TA reads a part
 
 
 def field_words(name: str, text: str) -> bool:
     """Whether ``text`` holds any of field ``name``'s words."""
-    pattern = _WORDS.get(name)
+    pattern = FIELD_WORDS.get(name)
     return bool(pattern and pattern.search(text))
 
 
 def complexity_words(text: str) -> bool:
     """A complexity said in words ('log n time, constant space', '선형 시간') rather than as O(...)."""
-    return bool(re.search(_COMPLEXITY_WORDS, text, re.I))
+    return bool(CUE["complexity_words"].search(text))
 
 
 def has_connective(text: str) -> bool:
-    return bool(_CONNECTIVE.search(text))
+    return bool(CUE["connective"].search(text))
 
 
 def is_unsure(code: str, name: str, value: str, text: str, emptied: bool) -> str | None:

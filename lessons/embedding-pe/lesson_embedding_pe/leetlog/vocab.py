@@ -1,29 +1,98 @@
-"""The log reader's vocabulary, read once from ``vocab.json`` beside this module.
+"""The log reader's vocabulary, read once from ``vocab.toml`` beside this module.
 
-The template's field names, the labels students write for each field (both languages, abbreviations,
-반말) and the words of each difficulty live in that one data file, so a new label is a line of data that
-every part of the reader (parser.py, review.py, loggrade.py through ``match_label``) sees at once.
+Every word the reader matches lives in that one data file, in both languages: the template's field
+names and placeholders, the labels students write for each field, the words of each difficulty, the
+cues that say what a sentence answers, the connectives of a reason, each field's own words and the
+messages a student reads. A new label, cue or connective is a line of data that every part of the reader
+(parser, prose, review, unsure, loggrade through ``match_label``) sees at once.
 """
 
 from __future__ import annotations
 
-import json
-from functools import cache
+import re
+import string
+import sys
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
-__all__ = ["DIFFICULTY_WORDS", "FIELDS", "LABELS_EN", "LABELS_KO", "SYNONYMS"]
+from grader.author import particle
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - the kit requires tomli there
+    import tomli as tomllib
+
+__all__ = ["CUE", "DIFFICULTY_WORDS", "FIELDS", "FIELD_WORDS", "HINTS", "LABELS_EN", "LABELS_KO", "LATEX",
+           "MESSAGES", "ORDINALS", "PLACEHOLDERS", "REASON_EXAMPLE", "SYNONYMS", "TEMPLATE_INTRO", "WORDS",
+           "Two", "load", "message", "short"]
 
 
-@cache
-def _data() -> dict[str, Any]:
-    text = resources.files(__package__).joinpath("vocab.json").read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
+
+def load(name: str) -> dict[str, Any]:
+    """A TOML data file beside this module (vocab.toml, catalog.toml)."""
+    data: dict[str, Any] = tomllib.loads(resources.files(__package__).joinpath(name).read_text("utf-8"))
     return data
 
 
-FIELDS: tuple[str, ...] = tuple(_data()["fields"])
-LABELS_KO: dict[str, str] = dict(_data()["template_labels"]["ko"])
-LABELS_EN: dict[str, str] = dict(_data()["template_labels"]["en"])
-SYNONYMS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _data()["labels"].items()}
-DIFFICULTY_WORDS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _data()["difficulty"].items()}
+_DATA = load("vocab.toml")
+
+FIELDS: tuple[str, ...] = tuple(_DATA["fields"])
+LABELS_KO: dict[str, str] = dict(_DATA["template_labels"]["ko"])
+LABELS_EN: dict[str, str] = dict(_DATA["template_labels"]["en"])
+SYNONYMS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _DATA["labels"].items()}
+DIFFICULTY_WORDS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _DATA["difficulty"].items()}
+# a cue is matched case-insensitively; '(?-i:...)' in the data marks a part that is not
+_RAW: dict[str, str] = {**_DATA["parts"], **_DATA["cues"]}
+
+
+def _expand(text: str) -> str:
+    """A cue with each '<<name>>' replaced by that shared piece (or cue), as written."""
+    return re.sub(r"<<(\w+)>>", lambda m: _expand(_RAW[m.group(1)]), text)
+
+
+CUE: dict[str, re.Pattern[str]] = {k: re.compile(_expand(v), re.I) for k, v in _DATA["cues"].items()}
+FIELD_WORDS: dict[str, re.Pattern[str]] = {k: re.compile(_expand(v), re.I)
+                                           for k, v in _DATA["field_words"].items()}
+WORDS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in _DATA["words"].items()}
+ORDINALS: dict[str, int] = dict(_DATA["ordinals"])
+PLACEHOLDERS: dict[str, str] = dict(_DATA["placeholders"])
+TEMPLATE_INTRO: str = _DATA["template"]["intro"]
+HINTS: dict[str, dict[str, str]] = {lang: dict(v) for lang, v in _DATA["hints"].items()}
+REASON_EXAMPLE: dict[str, tuple[str, str, str]] = {k: tuple(v) for k, v in _DATA["reason_example"].items()}
+LATEX: dict[str, Any] = _DATA["latex"]  # Markdown math: LaTeX commands and how each reads
+MESSAGES: dict[str, dict[str, str]] = {k: dict(v) for k, v in _DATA.get("messages", {}).items()}
+
+
+class Two(NamedTuple):
+    """One text in both languages: a message, or a value that reads differently in each."""
+
+    en: str
+    ko: str
+
+
+def short(text: str, limit: int = 60) -> str:
+    one = " ".join(text.split())
+    return one if len(one) <= limit else one[: limit - 1] + "…"
+
+
+class _Format(string.Formatter):
+    """str.format with the messages' specs: a Korean particle ('{x:은}'), 's' shortened ('{x:s70}'), 'q'
+    quoted and shortened ('{x:q가}'); a ``Two`` value gives the language being written."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def format_field(self, value: Any, spec: str) -> str:
+        if isinstance(value, Two):
+            value = getattr(value, self.lang)
+        if spec.startswith("s"):
+            return short(str(value), int(spec[1:] or 60))
+        if spec.startswith("q"):
+            value, spec = f"'{short(str(value))}'", spec[1:]
+        return particle(str(value), spec) if spec else format(value, "")
+
+
+def message(key: str, **values: Any) -> Two:
+    """The message ``key`` of vocab.toml in both languages, its {names} filled from ``values``."""
+    values.setdefault("ta", Two(**MESSAGES["ta"]))
+    return Two(*(_Format(lang).vformat(MESSAGES[key][lang], (), values) for lang in ("en", "ko")))
