@@ -197,7 +197,8 @@ def test_infinite_loop_times_out_and_leaves_nothing_running(main: Path) -> None:
     row = {r["submission"]: r for r in read_gradebook(main)}["hang"]
     assert row["status"] == "timeout" and float(row["total"]) == 0.0
     assert TIMEOUT <= float(row["duration_s"]) < TIMEOUT + pace.seconds(30)
-    assert f"{TIMEOUT} s" in row["reason"] and f"{TIMEOUT}초" in row["reason"] and "무한 루프" in row["reason"]
+    reason = row["reason"]
+    assert f"{TIMEOUT} s" in reason and f"{TIMEOUT}초" in reason and "무한 루프" in reason
     assert not _processes_mentioning(str(main), wait=5.0)
 
 
@@ -253,7 +254,8 @@ def test_plan_sees_changed_submissions_suites_and_force(main: Path, klass: tuple
     sub, _ = klass
     copy = tmp_path / "sub"
     shutil.copytree(sub, copy)
-    config = batch.Config(GradeOptions(hidden=False, keyword="test_pe or test_tying", lang="en"), timeout=TIMEOUT)
+    config = batch.Config(GradeOptions(hidden=False, keyword="test_pe or test_tying", lang="en"),
+                          timeout=TIMEOUT)
     entries = batch.discover(copy)
     todo, done = batch.plan(entries, main, config)
     assert not todo and len(done) == 12
