@@ -124,10 +124,10 @@ def state_watch(torch: Any) -> Any:
       interval, the integer string limit, the threads left running, the garbage collector, the trace and
       profile functions, faulthandler, the number of atexit callbacks, the file mode mask;
     * the names of the modules student code is likely to patch (a name replaced or removed): torch, its
-      nn, functional, init, optim, autograd, linalg, fft, special, random, backends modules and
-      torch.utils._device, Tensor, Parameter and every class of torch.nn and torch.optim (a method
-      patched), builtins, math, os, sys, random, warnings, threading, functools, operator, copy, itertools,
-      collections, time and numpy;
+      nn, functional, init, optim, autograd, linalg, fft, special, random, backends, backends.mha and
+      backends.opt_einsum modules and torch.utils._device, Tensor, Parameter and every class of torch.nn
+      and torch.optim (a method patched), builtins, math, os, sys, random, warnings, threading,
+      functools, operator, copy, itertools, collections, time and numpy;
     * lists changed in place: the import path, sys.meta_path, sys.path_hooks, the warning filters;
     * sys.modules: a name replaced or removed, or one added that holds no module (a lazily imported
       submodule adds a module: not a change);
@@ -193,17 +193,15 @@ def state_watch(torch: Any) -> Any:
             if usable:
                 names.append(f"torch {name.strip('_')}")
                 settings.append(getter)
+        # torch.backends' settings kept in Python (the rest are the context's flags above); not cudnn's or
+        # cusparselt's modules, which cache the library's version on first use.
         for name in ("nn", "nn.functional", "nn.init", "optim", "autograd", "linalg", "fft", "special",
-                     "random", "backends", "utils._device"):
+                     "random", "backends", "backends.mha", "backends.opt_einsum", "utils._device"):
             module = torch
             for part in name.split("."):
                 module = getattr(module, part, None)
             if module is not None:
                 spaces.append((f"torch.{name}", vars(module)))
-        backends = getattr(torch, "backends", None)
-        for name, module in sorted(vars(backends).items() if backends is not None else ()):
-            if isinstance(module, types.ModuleType) and not name.startswith("_"):
-                spaces.append((f"torch.backends.{name}", vars(module)))
         spaces.append(("torch", vars(torch)))
         classes = [torch.Tensor, torch.nn.Parameter, *vars(torch.nn).values(), *vars(torch.optim).values()]
         for cls in dict.fromkeys(c for c in classes if isinstance(c, type)):  # a method patched (forward)
