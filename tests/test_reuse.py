@@ -402,6 +402,36 @@ def forward():
     torch.nn.Linear.forward = lambda self, x: x
 
 
+def added():
+    import sys
+    sys.modules["gk_not_a_module"] = object()
+
+
+def filters():
+    import warnings
+    warnings.simplefilter("ignore")
+
+
+def hook():
+    import sys
+
+    class Finder:
+        def find_spec(self, *args):
+            return None
+
+    sys.meta_path.append(Finder())
+
+
+def tf32():
+    import torch
+    torch.backends.cuda.matmul.allow_tf32 = True
+
+
+def at_exit():
+    import atexit
+    atexit.register(print)
+
+
 def stand_in():
     import sys
     sys.modules["math"] = sys
@@ -412,7 +442,8 @@ def test_the_worker_says_what_student_code_left_changed_in_its_process(tmp_path,
     """The real worker, after each request, names what student code left changed in its process
     (runtime/server.py state_watch): nothing for a call that puts back what it changed or for the
     grader's own seeding; torch's default device set inside a function, a torch name replaced, the
-    environment, Python's random generator drawn from."""
+    environment, Python's random generator drawn from, a stand-in added to sys.modules, a warning filter,
+    an import hook, a flag of torch's global context, an atexit callback."""
     from grader.sandbox import client as worker_client
     from grader.sandbox.client import WorkerClient
 
@@ -434,4 +465,9 @@ def test_the_worker_says_what_student_code_left_changed_in_its_process(tmp_path,
         assert "the environment" in state_after("environ")
         assert "Python's random generator" in state_after("draw")
         assert "the names of Linear" in state_after("forward")
+        assert "the names of sys.modules" in state_after("added")
+        assert "the warning filters" in state_after("filters")
+        assert "sys.meta_path" in state_after("hook")
+        assert "torch get_cublas_allow_tf32" in state_after("tf32")
+        assert "the atexit callbacks" in state_after("at_exit")
         assert "the names of sys.modules" in state_after("stand_in")

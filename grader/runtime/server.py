@@ -87,14 +87,26 @@ def probe(name, view, args, kwargs):
 
 
 # torch's process-wide settings a call can leave changed, read through torch._C's own functions (C: nothing
-# a student replaced runs on the serve thread).  The random generator is not among them: the grader seeds it
-# before each test's first call (probe_seed).
+# a student replaced runs on the serve thread): its global context's flags (the ones `torch.backends` and
+# `torch.set_*` write), its per-thread modes and grad mode.  A getter this build lacks, or one that answers
+# with something other than a plain value (a pybind enum made anew on each call), is left out (state_watch).
+# The random generator is not among them: the grader seeds it before each test's first call (probe_seed).
 TORCH_SETTINGS = (
     "get_default_dtype", "_get_default_device", "_len_torch_function_stack", "_len_torch_dispatch_stack",
     "is_grad_enabled", "_is_fwd_grad_enabled", "is_inference_mode_enabled", "is_anomaly_enabled",
-    "_get_deterministic_algorithms", "_get_deterministic_algorithms_warn_only", "get_num_threads",
-    "get_num_interop_threads", "_get_float32_matmul_precision", "_get_cudnn_enabled", "_get_mkldnn_enabled",
-    "_get_cudnn_deterministic", "_get_cudnn_benchmark", "_get_deterministic_fill_uninitialized_memory",
+    "is_anomaly_check_nan_enabled", "_is_torch_function_enabled", "_is_torch_function_all_disabled",
+    "_is_multithreading_enabled", "_is_view_replay_enabled", "_is_any_autocast_enabled",
+    "is_autocast_cache_enabled", "_get_deterministic_algorithms", "_get_deterministic_algorithms_warn_only",
+    "_get_deterministic_fill_uninitialized_memory", "get_num_threads", "get_num_interop_threads",
+    "_get_float32_matmul_precision", "_get_cudnn_enabled", "_get_mkldnn_enabled", "_get_cudnn_deterministic",
+    "_get_cudnn_benchmark", "_get_cudnn_allow_tf32", "_get_cublas_allow_tf32",
+    "_get_cublas_allow_fp16_reduced_precision_reduction",
+    "_get_cublas_allow_bf16_reduced_precision_reduction", "_get_cublas_allow_fp16_accumulation",
+    "_get_cpu_allow_fp16_reduced_precision_reduction",
+    "_get_onednn_allow_tf32", "_get_mkldnn_deterministic", "_get_nnpack_enabled", "_get_flash_sdp_enabled",
+    "_get_mem_efficient_sdp_enabled", "_get_math_sdp_enabled", "_get_cudnn_sdp_enabled",
+    "_get_math_sdp_allow_fp16_bf16_reduction", "_get_warnAlways", "_get_backcompat_broadcast_warn",
+    "_get_backcompat_keepdim_warn", "_get_autograd_fallback_mode", "_get_qengine",
 )
 
 
@@ -106,45 +118,85 @@ def state_watch(torch: Any) -> Any:
     as it is (before any student code), ``changed(values)`` names what differs from it since.  A warm
     re-grade reuses nothing from a run where something did (grader/engine/reuse.py).
 
-    Watched: torch's process-wide and main-thread settings (TORCH_SETTINGS), the names of torch,
-    torch.nn, its functional, init and optim modules, torch.utils._device (the default device), Tensor,
-    Parameter and every class of torch.nn and torch.optim (a method patched), builtins, math, os, sys,
-    random and warnings, and sys.modules (a name replaced or removed, not one added: a submodule imported
-    lazily adds one), the environment, the working folder, the import path, the recursion limit, the
-    threads left running, the garbage collector, the trace and profile functions, the handlers of a few
-    signals, and Python's and numpy's global random generators.
+    Watched, by kind rather than case by case:
+    * settings read through their own getters: torch's global context flags, main-thread modes and grad
+      mode (TORCH_SETTINGS), every signal's handler, the working folder, the recursion limit, the switch
+      interval, the integer string limit, the threads left running, the garbage collector, the trace and
+      profile functions, faulthandler, the number of atexit callbacks, the file mode mask;
+    * the names of the modules student code is likely to patch (a name replaced or removed): torch, its
+      nn, functional, init, optim, autograd, linalg, fft, special, random, backends, backends.mha and
+      backends.opt_einsum modules and torch.utils._device, Tensor, Parameter and every class of torch.nn
+      and torch.optim (a method patched), builtins, math, os, sys, random, warnings, threading,
+      functools, operator, copy, itertools, collections, time and numpy;
+    * lists changed in place: the import path, sys.meta_path, sys.path_hooks, the warning filters;
+    * sys.modules: a name replaced or removed, or one added that holds no module (a lazily imported
+      submodule adds a module: not a change);
+    * the environment, Python's and numpy's global random generators.
     Only C functions and identity are used on what student code can reach, so none of its code runs on
     the serve thread."""
     import _random
     import _thread
+    import atexit
     import builtins
+    import collections
+    import copy
+    import faulthandler
     import functools
     import gc
+    import itertools
     import math
     import operator
     import os
     import random
     import signal
     import sys
+    import threading
+    import time
+    import types
     import warnings
 
-    names = ["the working folder", "the recursion limit", "the threads running", "the garbage collector",
-             "the trace function", "the profile function"]
-    settings: list[Any] = [os.getcwd, sys.getrecursionlimit, _thread._count, gc.isenabled, sys.gettrace,
-                           sys.getprofile]
-    for sig in ("SIGALRM", "SIGINT", "SIGTERM", "SIGUSR1", "SIGUSR2"):
-        if hasattr(signal, sig):
-            names.append(f"the {sig} handler")
-            settings.append(functools.partial(signal.getsignal, getattr(signal, sig)))
-    spaces: list[tuple[str, Any]] = [(m.__name__, vars(m))
-                                     for m in (builtins, math, os, sys, random, warnings)]
+    names = ["the working folder", "the recursion limit", "the switch interval", "the threads running",
+             "the garbage collector", "the trace function", "the profile function", "faulthandler",
+             "the atexit callbacks"]
+    settings: list[Any] = [os.getcwd, sys.getrecursionlimit, sys.getswitchinterval, _thread._count,
+                           gc.isenabled, sys.gettrace, sys.getprofile, faulthandler.is_enabled,
+                           atexit._ncallbacks]
+    if hasattr(sys, "get_int_max_str_digits"):
+        names.append("the integer string limit")
+        settings.append(sys.get_int_max_str_digits)
+    for sig in sorted(signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP}):
+        try:
+            signal.getsignal(sig)
+        except (OSError, ValueError):  # a real-time signal the libc keeps for itself
+            continue
+        try:
+            label = signal.Signals(sig).name
+        except ValueError:
+            label = f"signal {int(sig)}"
+        names.append(f"the {label} handler")
+        settings.append(functools.partial(signal.getsignal, sig))
+    watched = [builtins, math, os, sys, random, warnings, threading, functools, operator, copy, itertools,
+               collections, time]
+    numpy = sys.modules.get("numpy")
+    if isinstance(numpy, types.ModuleType):
+        watched.append(numpy)
+    spaces: list[tuple[str, Any]] = [(m.__name__, vars(m)) for m in watched]
     spaces.append(("sys.modules", sys.modules))  # a module stood in for (not one imported since)
+    plain = (int, bool, float, str, type(None), *([torch.dtype] if torch is not None else []))
     if torch is not None:
         for name in TORCH_SETTINGS:
-            if callable(getattr(torch._C, name, None)):
+            getter = getattr(torch._C, name, None)
+            try:  # a getter of this build that answers with a plain value (compared by value)
+                usable = callable(getter) and _plain(getter(), plain)
+            except Exception:  # noqa: BLE001 - not in this build's form
+                usable = False
+            if usable:
                 names.append(f"torch {name.strip('_')}")
-                settings.append(getattr(torch._C, name))
-        for name in ("nn", "nn.functional", "nn.init", "optim", "utils._device"):
+                settings.append(getter)
+        # torch.backends' settings kept in Python (the rest are the context's flags above); not cudnn's or
+        # cusparselt's modules, which cache the library's version on first use.
+        for name in ("nn", "nn.functional", "nn.init", "optim", "autograd", "linalg", "fft", "special",
+                     "random", "backends", "backends.mha", "backends.opt_einsum", "utils._device"):
             module = torch
             for part in name.split("."):
                 module = getattr(module, part, None)
@@ -155,12 +207,14 @@ def state_watch(torch: Any) -> Any:
         for cls in dict.fromkeys(c for c in classes if isinstance(c, type)):  # a method patched (forward)
             spaces.append((cls.__name__, cls.__dict__))
     environ = os.environ._data  # type: ignore[attr-defined]  # what os.environ writes through to
-    path = sys.path  # the list itself
+    # Lists a call changes in place (an import hook appended, warnings.simplefilter): their items, in order.
+    lists: list[tuple[str, Any]] = [("the import path", sys.path), ("sys.meta_path", sys.meta_path),
+             ("sys.path_hooks", sys.path_hooks), ("the warning filters", warnings.filters)]
+    modules = sys.modules
+    module_type = types.ModuleType
     generator, getstate = random._inst, _random.Random.getstate
-    numpy = sys.modules.get("numpy")
     legacy = getattr(getattr(getattr(numpy, "random", None), "mtrand", None), "_rand", None)
     is_not = operator.is_not
-    plain = (int, bool, float, str, type(None), *([torch.dtype] if torch is not None else []))
     base: dict[str, Any] = {}
 
     def reset(values: tuple) -> None:
@@ -169,16 +223,20 @@ def state_watch(torch: Any) -> Any:
         # since comes after them; one replaced keeps its place, one removed shifts the rest.
         base["spaces"] = [tuple(ns.values()) for _, ns in spaces]
         base["environ"] = tuple(environ.values())  # by identity, in order, as the namespaces
-        base["path"] = tuple(path)
+        base["lists"] = [tuple(items) for _, items in lists]
+        base["modules"] = len(modules)
         base["random"] = getstate(generator)
         base["numpy"] = _numpy_state(legacy)
+        base["umask"] = _umask()
 
     def differs(now: Any, was: Any) -> bool:
-        """By value for plain values only, else by identity: no student __eq__ or __hash__ runs here."""
+        """By value for plain values (and tuples of them) only, else by identity: no student __eq__ or
+        __hash__ runs here."""
         if now is was:
             return False
-        kind = type(now)
-        return kind is not type(was) or not any(kind is p for p in plain) or now != was
+        if not (_plain(now, plain) and _plain(was, plain)):
+            return True
+        return type(now) is not type(was) or now != was
 
     def changed(values: tuple) -> list[str]:
         out = [name for name, now, was in zip(names, values, base["settings"], strict=True)
@@ -188,15 +246,41 @@ def state_watch(torch: Any) -> Any:
                 out.append(f"the names of {name}")
         if len(environ) != len(base["environ"]) or any(map(is_not, environ.values(), base["environ"])):
             out.append("the environment")
-        if len(path) != len(base["path"]) or any(map(is_not, path, base["path"])):
-            out.append("the import path")
+        for (name, items), held in zip(lists, base["lists"], strict=True):
+            if len(items) != len(held) or any(map(is_not, items, held)):
+                out.append(name)
+        added = itertools.islice(modules.values(), base["modules"], None)  # a stand-in added, no module
+        if not all(issubclass(type(value), module_type) for value in added):
+            out.append("the names of sys.modules")
         if getstate(generator) != base["random"]:
             out.append("Python's random generator")
         if _numpy_state(legacy) != base["numpy"]:
             out.append("numpy's random generator")
+        if _umask() != base["umask"]:
+            out.append("the file mode mask")
         return out
 
     return tuple(settings), reset, changed
+
+
+def _plain(value: Any, kinds: tuple) -> bool:
+    """Whether ``value`` is of one of ``kinds`` exactly, or a tuple of such values (type identity only)."""
+    kind = type(value)
+    if kind is tuple:
+        return all(any(type(v) is k for k in kinds) for v in value)
+    return any(kind is k for k in kinds)
+
+
+def _umask() -> str | None:
+    """The process's file mode mask, as /proc says it (reading it through os.umask would set it)."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return line.split()[1]
+    except OSError:
+        pass
+    return None
 
 
 def _numpy_state(legacy: Any) -> Any:
