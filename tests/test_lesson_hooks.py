@@ -42,12 +42,9 @@ def _register(monkeypatch: pytest.MonkeyPatch, name: str, lesson: Lesson) -> str
 
 def test_a_batch_runs_the_lessons_warm_up_and_a_lesson_without_one_needs_none(monkeypatch) -> None:
     calls: list[str] = []
-    class Warming(GradeHooks):
-        def warm_up(self) -> None:
-            calls.append("warm")
-
     base = Lesson(name="Toy", tasks=(Task("t", "T", "T"),), layout=Layout(modules=("toy",)))
-    warmed = _register(monkeypatch, "gk_toy_warmed", replace(base, grade=Warming()))
+    warming = GradeHooks(warm_up=lambda: calls.append("warm"))
+    warmed = _register(monkeypatch, "gk_toy_warmed", replace(base, grade=warming))
     plain = _register(monkeypatch, "gk_toy_plain", base)
     warm_lesson(warmed)
     warm_lesson(plain)
@@ -59,7 +56,9 @@ def test_this_lessons_warm_up_fills_the_experiments_cache() -> None:
     from lesson_embedding_pe import experiment
 
     experiment.expected_max_count.cache_clear()
-    load_lesson(LESSON_MODULE).grade.warm_up()
+    warm_up = load_lesson(LESSON_MODULE).grade.warm_up
+    assert warm_up is not None
+    warm_up()
     assert experiment.expected_max_count.cache_info().currsize > 0
 
 
@@ -185,11 +184,7 @@ def test_this_lessons_release_goes_through_its_release_hook(tmp_path) -> None:
     assert lesson.release is not None
     files = lesson.release.student_files()
     dropped = next(f for f in files if f.name == "notebook.py")
-    class Cut(type(lesson.release)):  # the lesson's release hooks, one student file fewer
-        def student_files(self) -> list[Path]:
-            return [f for f in files if f != dropped]
-
-    cut = Cut()
+    cut = replace(lesson.release, student_files=lambda: [f for f in files if f != dropped])  # one file fewer
     out = tmp_path / "copy"
     write_lesson_release(out, DEFAULT_LESSON, LESSON_MODULE, replace(lesson, release=cut))
     package = out / "lesson_embedding_pe"
@@ -197,7 +192,7 @@ def test_this_lessons_release_goes_through_its_release_hook(tmp_path) -> None:
     assert (package / "__init__.py").is_file() and (out / "lesson.ipynb").is_file()
     # the lesson's README, then the kit's own paragraph on the warm grader every lesson's students meet
     assert (out / "README.md").read_text(encoding="utf-8") == (
-        lesson.release.readme().rstrip("\n") + "\n\n" + WARM_GRADER)
+        lesson.release.readme.rstrip("\n") + "\n\n" + WARM_GRADER)
     pyproject = lesson_pyproject(DEFAULT_LESSON, LESSON_MODULE)
     assert pyproject.startswith(student_pyproject(DEFAULT_LESSON).split("[tool.grade]")[0].rstrip()[:200])
     assert (out / "pyproject.toml").read_text(encoding="utf-8").count('"lesson_embedding_pe"') == 1

@@ -120,7 +120,7 @@ def test_the_scaffold_declares_a_release_and_a_notebook(tmp_path: Path) -> None:
 
     import nbformat
 
-    from grader.author import Lesson, StandardRelease
+    from grader.author import Lesson, ReleaseHooks
 
     lesson_dir = tmp_path / "rope"
     assert new_lesson(["rope", "--out", str(lesson_dir)]) == 0
@@ -133,7 +133,8 @@ def test_the_scaffold_declares_a_release_and_a_notebook(tmp_path: Path) -> None:
     finally:
         sys.modules.pop("lesson_rope", None)
     lesson, package = module.LESSON, lesson_dir / "lesson_rope"
-    assert isinstance(lesson, Lesson) and isinstance(lesson.release, StandardRelease)
+    assert isinstance(lesson, Lesson) and isinstance(lesson.release, ReleaseHooks)
+    assert lesson.grade.use_solutions == module.REFERENCE.use  # the reference learns the folder in use
     assert lesson.home_modules == {"row_means": "rope", "Centered": "rope"}
     assert (lesson.exercises, lesson.solutions, lesson.suites) == (
         package / "exercises", package / "solutions", package / "suites")
@@ -141,8 +142,9 @@ def test_the_scaffold_declares_a_release_and_a_notebook(tmp_path: Path) -> None:
     private = {p.relative_to(package).as_posix() for p in lesson.release.private_files()}
     assert {"__init__.py", "exercises/rope.py", "suites/public/test_rope.py", "NOTES.md"} <= ships
     assert private == {"solutions/rope.py", "suites/hidden/test_rope.py"} and not ships & private
-    readme = lesson.release.readme()
+    readme = lesson.release.readme
     assert "grade --lesson rope" in readme and "## English" in readme and "check()" in readme
+    assert lesson.release.write_notebook is not None
     nb = nbformat.read(str(lesson.release.write_notebook(lesson.exercises, tmp_path / "lesson.ipynb")), 4)
     code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
     assert "def row_means" in code and "class Centered" in code and 'if __name__ == "__main__":' in code

@@ -44,10 +44,12 @@ def heading(section: Section) -> str:
 
 def class_sections(results: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Each block as summary.html reads it: key, title (both languages), html (trusted markup)."""
-    hooks = report_hooks(class_results(results))
+    hook = report_hooks(class_results(results)).class_sections
+    if hook is None:
+        return []
     # the lesson built this markup and escaped its texts (ReportHooks.class_sections)
     return [{"key": section.key, "title": heading(section), "html": Markup(section.html.strip("\n"))}
-            for section in checked(hooks.class_sections(results, CHARTS), "class_sections")]
+            for section in checked(hook(results, CHARTS), "class_sections")]
 
 
 __all__ = ["CHARTS", "KitCharts", "class_sections", "heading"]

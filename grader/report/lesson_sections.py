@@ -32,7 +32,7 @@ def lesson_sections(results: Mapping[str, Any], lang: str, *, report: bool = Fal
     hooks = report_hooks(results)  # results from before they named a lesson: the default's
     out = []
     graded = {t.get("task") for t in results.get("tests") or []}
-    for section in checked(hooks.sections(results, lang), "sections"):
+    for section in checked(hooks.sections(results, lang) if hooks.sections else (), "sections"):
         if not (report or section.in_check):
             continue
         # a page states only what was graded: a run that graded checks, none of this block's task (-k),

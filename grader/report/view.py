@@ -14,6 +14,7 @@ from typing import Any
 
 from grader.core.finding import Finding
 from grader.core.lang import particle
+from grader.engine.lesson_api import Causes, FailedCheck
 from grader.engine.lessons import DEFAULT_LESSON, project_lesson
 from grader.engine.results import ResultsView
 from grader.report.i18n import status_word, translate
@@ -202,14 +203,26 @@ def failure_rows(results: ResultsView, lang: str, path: str) -> list[dict[str, A
             # a task that already earns points is not "not started", whatever else still raises
             "task_scored": float(((results.get("tasks") or {}).get(t.get("task")) or {}).get("score", 0)) > 0,
         })
-        row = rows[-1]  # the lesson's word on causes across checks, for the cards (none by default)
-        row["cause_named"] = hooks.cause_of(row)
-        row["explained_by"] = None if row["cause_named"] else hooks.explained_by(row)
-        row["link"] = hooks.link_text(row["explained_by"], lang) if row["explained_by"] else None
+        _causes(rows[-1], hooks.causes, lang)
     # by task in rubric order, the public (reproducible) failures of a task first
     rows.sort(key=lambda r: (r["task_rank"], r["hidden"]))
     _given_back(results, rows, lang)
     return rows
+
+
+def _causes(row: dict[str, Any], causes: Causes | None, lang: str) -> None:
+    """The lesson's word on ``row``'s cause across checks, for the cards (report/cards.py): the cause it
+    names, else the one that explains it and that link's words; None each where the lesson has none."""
+    row["cause_named"] = row["explained_by"] = row["link"] = None
+    if causes is None:
+        return
+    failed = FailedCheck(id=row["id"], task=row["task"], status=row["status"], record=row["record"],
+                         figure=row["figure_data"] if isinstance(row["figure_data"], Mapping) else None,
+                         messages=row["messages"], text=row["text"], legacy=bool(row["legacy"]))
+    row["cause_named"] = causes.cause_of(failed)
+    if row["cause_named"] is None and causes.explained_by is not None and causes.link_text is not None:
+        row["explained_by"] = causes.explained_by(failed)
+        row["link"] = causes.link_text(row["explained_by"], lang) if row["explained_by"] else None
 
 
 def _given_back(results: ResultsView, rows: list[dict[str, Any]], lang: str) -> None:

@@ -152,7 +152,9 @@ def preload(lesson: str) -> None:
 
 def warm_lesson(module: str) -> None:
     """Run the lesson's warm-up (``GradeHooks.warm_up``; none by default); the forked children inherit it."""
-    load_lesson(module).grade.warm_up()
+    warm_up = load_lesson(module).grade.warm_up
+    if warm_up is not None:
+        warm_up()
 
 
 def fork_into_log(log_path: Path | str, grade: Callable[[], int],
