@@ -273,7 +273,8 @@ def test_the_student_copy_does_not_install_copydetect() -> None:
 
     assert any(d.startswith("copydetect") for d in tomllib.loads((ROOT / "pyproject.toml").read_text())[
         "project"]["dependencies"])
-    assert not any("copydetect" in d for d in tomllib.loads(student_pyproject())["project"]["dependencies"])
+    project = tomllib.loads(student_pyproject("embedding-pe"))["project"]
+    assert not any("copydetect" in d for d in project["dependencies"])
 
 
 @needs_lesson

@@ -15,8 +15,9 @@ from typing import Any
 from grader.core.finding import Finding
 from grader.core.lang import particle
 from grader.engine.lesson_api import Causes, FailedCheck
-from grader.engine.lessons import DEFAULT_LESSON, project_lesson
+from grader.engine.lessons import select
 from grader.engine.results import ResultsView
+from grader.engine.usage import UsageProblem
 from grader.report.i18n import status_word, translate
 from grader.report.lesson_tasks import Titles, rank, report_hooks, task_order, task_titles, title_of
 from grader.report.records import read_record
@@ -44,15 +45,18 @@ def student_output(text: str) -> str:
 
 def lesson_flag(results: Mapping[str, Any] | None, path: str) -> str | None:
     """The lesson a printed command must name with ``--lesson``: the one ``results`` was graded against,
-    unless `grade PATH` picks it anyway, as the default or by the project setting (``[tool.grade]``, found
-    from the submission, then the working folder: engine/lessons.py's ``select``). With no ``path`` (a
-    batch's pages, run in the student's own copy) no setting is known, so any other lesson is named."""
+    unless `grade PATH` picks it anyway (engine/lessons.py's ``choose``: the project setting found from the
+    submission, then the working folder, GK_LESSON, the files, the only lesson installed). With no
+    ``path`` (a batch's pages) what `grade` picks in the working folder."""
     record = (results or {}).get("lesson")
     name = record.get("name") if isinstance(record, Mapping) else None
-    if not isinstance(name, str) or not name or name == DEFAULT_LESSON:
+    if not isinstance(name, str) or not name:
         return None
-    starts = (Path(path), Path.cwd()) if path else ()
-    picked = next((found for start in starts if (found := project_lesson(start))), DEFAULT_LESSON)
+    starts = (Path(path), Path.cwd()) if path else (Path.cwd(),)
+    try:
+        picked = select(None, *starts).name
+    except (UsageProblem, OSError):  # nothing here picks one: the command names it
+        return name
     return None if picked == name else name
 
 
