@@ -56,10 +56,10 @@ class LessonRef:
 class UnknownLesson(UsageProblem):
     """A lesson name that no installed distribution registers (exit status 2, one line)."""
 
-    def __init__(self, name: str, known: list[str]) -> None:
+    def __init__(self, name: str, known: list[str], where: str = "") -> None:
         super().__init__(
-            f"unknown lesson {name!r}: installed lessons are {', '.join(known) or 'none'}"
-            f" (`grade lessons` lists them)"
+            f"unknown lesson {name!r}{f' ({where})' if where else ''}: installed lessons are "
+            f"{', '.join(known) or 'none'} (`grade lessons` lists them)"
         )
 
 
@@ -122,9 +122,9 @@ def choose(flag: str | None = None, *starts: Path | None) -> Choice:
     folders = [Path(s) for s in starts if s is not None]
     for start in folders:
         if (found := project_setting(start)) is not None:
-            return Choice(lookup(found[0]), "project", str(found[1]))
+            return Choice(lookup(found[0], f"[tool.grade] lesson in {found[1]}"), "project", str(found[1]))
     if named := os.environ.get(ENV, "").strip():
-        return Choice(lookup(named), "env")
+        return Choice(lookup(named, f"{ENV} in the environment"), "env")
     for start in folders:
         held = holding(start)
         if len(held) == 1:
@@ -176,15 +176,16 @@ def private_folders() -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
-def lookup(name: str) -> LessonRef:
-    """The lesson registered as ``name`` (its module's name is accepted too, as ``GradeOptions`` holds it)."""
+def lookup(name: str, where: str = "") -> LessonRef:
+    """The lesson registered as ``name`` (its module's name is accepted too, as ``GradeOptions`` holds it);
+    ``where`` says, for an unknown one, where the name was read."""
     lessons = installed()
     if name in lessons:
         return lessons[name]
     for ref in lessons.values():
         if ref.module == name:
             return ref
-    raise UnknownLesson(name, list(lessons))
+    raise UnknownLesson(name, list(lessons), where)
 
 
 def name_of(module: str) -> str:

@@ -2,8 +2,9 @@
 
 results.json records the lesson it was graded against (``lesson.tasks``: names and titles in report
 order, grader/engine/lessons.py), so a report of another lesson titles and orders that lesson's tasks.
-Results written before that field (and a class of them) fall back to the default lesson's list, loaded
-through the engine's loader (the reports import no lesson).
+Results written before that field (and a class of them) fall back to the list of the lesson chosen where
+the report is written (engine/lessons.py ``choose``), loaded through the engine's loader (the reports
+import no lesson).
 """
 
 from __future__ import annotations
