@@ -262,7 +262,8 @@ def finish_work(job: Finished, out: Path, config: Config) -> dict:
     if job.worker is not None:
         marker["worker"] = job.worker
     write_json(job.work / MARKER, marker)
-    keep_code(job.entry.path, job.work)  # the code `grade similarity` compares: DIR/<name>/code/
+    # the code `grade similarity` compares, read as the graded lesson's grade read it: DIR/<name>/code/
+    keep_code(job.entry.path, job.work, load_lesson(config.options.lesson).layout.modules)
     publish(job.work, out / name, out)
     return marker
 
