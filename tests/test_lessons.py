@@ -158,7 +158,7 @@ def test_the_lesson_chosen_where_no_flag_names_one(toy: Path, tmp_path: Path,
     for start in (sub, sub / "arith.py", sub.parent, sub.parent / "lesson.ipynb"):  # or its exercises/
         chosen = choose(None, bare, start)
         assert (chosen.ref.name, chosen.how, chosen.where) == ("arith", "files", "arith.py"), start
-    assert choose(None, sub).why("ko") == "폴더에 arith.py이(가) 있음"
+    assert choose(None, sub).why("ko") == "폴더에 arith.py가 있음"
     (sub / "embedding.py").write_text("x = 1\n", encoding="utf-8")  # two lessons' files: no choice by files
     with pytest.raises(UsageProblem):
         choose(None, sub)

@@ -21,6 +21,7 @@ from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
 
+from grader.core.lang import particle
 from grader.engine.lesson_api import Lesson
 from grader.engine.results import LessonRecord
 from grader.engine.usage import UsageProblem
@@ -79,16 +80,22 @@ def _installed(path: tuple[str, ...]) -> dict[str, LessonRef]:
     return dict(sorted(found.items()))
 
 
-@cache
 def load_lesson(module: str = "") -> Lesson:
     """The ``LESSON`` a lesson module declares (imported by name: the kit imports no lesson); ``""``: the
-    lesson chosen from the working folder (``choose``)."""
-    if not module:
-        module = choose(None, Path.cwd()).ref.module
+    lesson chosen from the working folder (``choose``), chosen anew each time (a warm grader serves many
+    folders), its declaration loaded once."""
+    return _declared(module or choose(None, Path.cwd()).ref.module)
+
+
+@cache
+def _declared(module: str) -> Lesson:
     lesson = getattr(importlib.import_module(module), "LESSON", None)
     if not isinstance(lesson, Lesson):
         raise TypeError(f"{module} declares no LESSON (a grader.author.Lesson)")
     return lesson
+
+
+load_lesson.cache_clear = _declared.cache_clear  # type: ignore[attr-defined]  # a test's fresh declaration
 
 
 @dataclass(frozen=True)
@@ -106,7 +113,7 @@ class Choice:
             "flag": ("--lesson names it", "--lesson으로 지정"),
             "project": (f"[tool.grade] lesson in {self.where}", f"{self.where}의 [tool.grade] lesson"),
             "env": (f"{ENV} names it", f"{ENV}로 지정"),
-            "files": (f"the folder holds its {self.where}", f"폴더에 {self.where}이(가) 있음"),
+            "files": (f"the folder holds its {self.where}", f"폴더에 {particle(self.where, '가')} 있음"),
             "only": ("the only lesson installed", "설치된 유일한 레슨"),
         }[self.how]
         return ko if lang == "ko" else en
