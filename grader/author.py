@@ -59,18 +59,21 @@ from grader.core.reference import Reference
 from grader.core.source import Sources, SourceView, as_sources, dotted, literal_str
 from grader.core.text import BINARY_KINDS
 from grader.engine.lesson_api import (
+    Causes,
     ClassCharts,
+    FailedCheck,
     FigureTexts,
     GradeHooks,
     Layout,
     Lesson,
+    Prefetch,
     ReleaseHooks,
     ReportHooks,
     Section,
     TACheck,
     Task,
 )
-from grader.engine.package import ReferenceGrading, StandardRelease, default_readme, lesson_package
+from grader.engine.package import default_readme, lesson_package, standard_release
 from grader.notebook.build import NotebookTexts, build_notebook, write_notebook
 from grader.runtime.protocol import MetaTensor
 from grader.sandbox.cgroup import container_limits
@@ -146,10 +149,11 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     # the declaration
-    "Lesson", "Task", "Layout", "GradeHooks", "ReportHooks", "ReleaseHooks", "Section", "FigureTexts",
-    "ClassCharts", "TACheck",
+    "Lesson", "Task", "Layout", "Section", "FigureTexts", "ClassCharts", "TACheck",
+    # its hooks by phase: the lesson's own functions, each optional
+    "GradeHooks", "Prefetch", "ReportHooks", "Causes", "FailedCheck", "ReleaseHooks",
     # the package's defaults
-    "lesson_package", "ReferenceGrading", "StandardRelease", "default_readme", "NotebookTexts",
+    "lesson_package", "standard_release", "default_readme", "NotebookTexts",
     "build_notebook", "write_notebook", "Reference",
     # calling the student's code
     "Student", "Outcome", "Remote", "MetaTensor",

@@ -25,7 +25,7 @@ from grader.engine.flags import (
     options_from_args,
 )
 from grader.engine.lesson_api import Layout
-from grader.engine.lessons import DEFAULT_LESSON, select
+from grader.engine.lessons import select
 from grader.engine.options import GradeOptions, UsageProblem
 from grader.sandbox.flags import policy_from_args
 from grader.sandbox.launch import SandboxPolicy
@@ -72,8 +72,8 @@ def _wants_help(argv: list[str]) -> bool:
 
 
 def lesson_title(argv: list[str]) -> tuple[str, str] | None:
-    """(en, ko) title of the lesson `grade` picks for ``argv`` here: --lesson, else the project's
-    [tool.grade] from the working folder, else the default; None if it cannot be loaded (the run
+    """(en, ko) title of the lesson `grade` picks for ``argv`` here: --lesson, else the rest of
+    ``lessons.choose`` from the working folder; None if none is chosen or it cannot be loaded (the run
     itself then says why, in one line)."""
     flag = next((a.split("=", 1)[1] for a in argv if a.startswith("--lesson=")), None)
     if flag is None and "--lesson" in argv[:-1]:
@@ -105,8 +105,9 @@ def build_parser(lang: str | None = None, title: tuple[str, str] | None = None) 
     p = argparse.ArgumentParser(
         prog="grade",
         description=(DESCRIPTION[k].format(title=title[k]) if title else DESCRIPTION_ANY[k]) if student else
-        "Grade a submission for a lesson (--lesson; default: the project's [tool.grade] lesson, "
-        f"else {DEFAULT_LESSON!r}). `grade lessons` lists the lessons.",
+        "Grade a submission for a lesson (--lesson; default: the project's [tool.grade] lesson, else "
+        "$GK_LESSON, else the lesson whose files the folder holds, else the only one installed). "
+        "`grade lessons` lists the lessons and marks the one chosen here.",
         # the subcommands this copy of the kit has (the student's lacks the instructor's): `grade CMD --help`
         epilog=STUDENT_COMMANDS[k] if student else textwrap.fill(
             "commands (grade COMMAND --help): " + ", ".join(

@@ -19,6 +19,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # No test leaves a warm grader behind (grader/daemon/): `grade` run by a test grades cold unless the
 # test asks for the daemon itself (GK_DAEMON=1 in a child's environment, with this removed).
 os.environ["GK_NO_DAEMON"] = "1"
+# The suite grades the course's lesson wherever nothing names one, as the checkout's pyproject.toml says
+# ([tool.grade]): its temporary folders lie outside the checkout, and both lessons are installed here
+# (grader/engine/lessons.py ``choose``). Tests of that choice remove it (monkeypatch.delenv).
+os.environ["GK_LESSON"] = "embedding-pe"
 CORPUS = ROOT / "tests" / "corpus"
 
 

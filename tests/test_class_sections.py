@@ -27,13 +27,11 @@ SEEN = []
 {hook}
 
 
-class Reporting(ReportHooks):
-    def class_sections(self, results, charts):
-        return class_sections(results, charts)
-
 LESSON = Lesson(name="Tiny", tasks=(Task("unit", "Unit", "단위"),), layout=Layout(modules=("tiny",)),
                 {field})
 """
+
+CLASS_HOOK = "report=ReportHooks(class_sections=class_sections),"
 
 SPREAD = """
 def class_sections(results, charts):
@@ -78,7 +76,7 @@ def _svg(uri: str) -> str:
 
 
 def test_the_recorded_lessons_blocks_sit_under_a_bilingual_heading(tmp_path, monkeypatch) -> None:
-    module = _lesson(tmp_path, monkeypatch, "tiny_class_lesson", SPREAD, "report=Reporting(),")
+    module = _lesson(tmp_path, monkeypatch, "tiny_class_lesson", SPREAD, CLASS_HOOK)
     out = _class(tmp_path / "batch", module, {"ann": 0.25, "ben": 1.0})
     html = classpages.write_class_report(out).summary.read_text(encoding="utf-8")
     # the heading escaped, both languages; the lesson's markup as it gave it, just before the kit's next block
@@ -102,7 +100,7 @@ def test_a_lesson_without_the_hook_adds_no_block(tmp_path, monkeypatch) -> None:
 
 def test_a_hook_that_gives_no_section_is_a_lessons_bug_said_as_such(tmp_path, monkeypatch) -> None:
     hook = "def class_sections(results, charts):\n    return ['<p>not a Section</p>']\n"
-    module = _lesson(tmp_path, monkeypatch, "tiny_broken_lesson", hook, "report=Reporting(),")
+    module = _lesson(tmp_path, monkeypatch, "tiny_broken_lesson", hook, CLASS_HOOK)
     out = _class(tmp_path / "batch", module, {"ann": 1.0})
     with pytest.raises(TypeError, match="class_sections gave str, not a lesson_api.Section"):
         classpages.write_class_report(out)

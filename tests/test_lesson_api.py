@@ -20,17 +20,12 @@ from grader.engine.lesson_api import GradeHooks, Layout, Lesson, Task
 USED: list[Path] = []  # the reference folders the engine handed over, one per grade
 
 
-class Grading(GradeHooks):
-    def use_solutions(self, folder: Path) -> None:
-        USED.append(folder)
-
-
 LESSON = Lesson(
     name="Arithmetic warm-up",
     tasks=(Task("double", "Doubling", "두 배", ("double",)),
            Task("notes", "Notes", "노트", document="notes.md")),
     layout=Layout(modules=("arith",), log_name="notes.md"),
-    grade=Grading(),
+    grade=GradeHooks(use_solutions=USED.append),
 )
 '''
 
@@ -124,34 +119,40 @@ def test_a_module_without_a_lesson_is_refused(tmp_path: Path, monkeypatch: pytes
 HOOKS = """
 from pathlib import Path
 
-from grader.engine.lesson_api import GradeHooks, Layout, Lesson, Task
+from grader.engine.lesson_api import GradeHooks, Layout, Lesson, Prefetch, ReportHooks, Task
 
 
-class Grading(GradeHooks):
-    def {hook}(self, folder: Path) -> None:
-        pass
+def use(folder: Path) -> None:
+    pass
 
 
 LESSON = Lesson(name="Misspelt", tasks=(Task("t", "T", "T"),), layout=Layout(modules=("m",)), {field})
 """
 
 
-@pytest.mark.parametrize(("hook", "field", "says"), [
-    # a misspelled hook: said where the class is written, with the phase's hooks
-    ("use_solution", "grade=Grading()", r"Grading: 'use_solution' is no GradeHooks hook \(its hooks: "),
+@pytest.mark.parametrize(("field", "says"), [
+    # a misspelled hook: said where the lesson is declared, by the phase's dataclass
+    ("grade=GradeHooks(use_solution=use)", r"GradeHooks.__init__\(\) got an unexpected keyword argument "
+                                           "'use_solution'"),
+    # a hook of another phase, a value that is no function, a prefetch that is not one object
+    ("grade=GradeHooks(sections=use)", "unexpected keyword argument 'sections'"),
+    ("grade=GradeHooks(warm_up=True)", "GradeHooks: warm_up= takes a function, not a bool"),
+    ("grade=GradeHooks(prefetch=use)", "GradeHooks: prefetch= takes a Prefetch, not a function"),
+    ("grade=GradeHooks(prefetch=Prefetch(start=use))", "missing 1 required positional argument: 'reads'"),
     # an unknown field of the declaration, and a hook object of the wrong phase
-    ("use_solutions", "grading=Grading()", "unexpected keyword argument 'grading'"),
-    ("use_solutions", "report=Grading()", "report= is a Grading, not a ReportHooks"),
+    ("grading=GradeHooks(use_solutions=use)", "unexpected keyword argument 'grading'"),
+    ("report=GradeHooks(use_solutions=use)",
+     r"report= is a GradeHooks, not a ReportHooks\(sections=\.\.\., "),
+    ("report=ReportHooks(figure_texts=use, cause_of=use)", "unexpected keyword argument 'cause_of'"),
 ])
-def test_a_misspelled_hook_or_unknown_field_is_one_line_at_load(hook: str, field: str, says: str,
-                                                                tmp_path: Path,
+def test_a_misspelled_hook_or_unknown_field_is_one_line_at_load(field: str, says: str, tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """Through the registry, as `grade --lesson NAME` loads it: one line naming the lesson and the name."""
     from grader.engine.lessons import LessonRef
     from grader.engine.options import UsageProblem
 
-    name = f"misspelt_{abs(hash((hook, field)))}"
-    (tmp_path / f"{name}.py").write_text(HOOKS.format(hook=hook, field=field), encoding="utf-8")
+    name = f"misspelt_{abs(hash(field))}"
+    (tmp_path / f"{name}.py").write_text(HOOKS.format(field=field), encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(UsageProblem, match=says) as caught:
         LessonRef("misspelt", name).load()
@@ -160,14 +161,16 @@ def test_a_misspelled_hook_or_unknown_field_is_one_line_at_load(hook: str, field
 
 
 def test_hooks_default_to_nothing() -> None:
-    """A lesson that declares no hooks: every phase's methods do nothing (the kit calls them unasked)."""
-    from grader.engine.lesson_api import GradeHooks, ReleaseHooks, ReportHooks
+    """A lesson that declares no hooks: every hook is None, and the kit's call sites skip it."""
+    from dataclasses import fields
 
-    grade, report, release = GradeHooks(), ReportHooks(), ReleaseHooks()
-    assert grade.prefetch(None, {}, [], filtered=False) is False and grade.reads_prefetch(None) is False
-    assert grade.use_solutions(Path(".")) is None and grade.warm_up() is None
-    assert list(grade.ta_checks({"tests": []})) == []  # always sure: no check for a TA
-    assert list(report.sections({}, "en")) == [] and report.figure_texts({}, "en") is None
-    assert report.cause_of({}) is None and report.explained_by({}) is None
-    assert release.readme() == "" and list(release.student_files()) == []
-    assert release.write_notebook(Path("."), Path("x.ipynb")) is None
+    from grader.engine.lesson_api import Causes, GradeHooks, ReleaseHooks, ReportHooks
+
+    for hooks in (GradeHooks(), ReportHooks()):
+        assert all(getattr(hooks, f.name) is None for f in fields(hooks))
+    with pytest.raises(TypeError, match="student_files"):
+        ReleaseHooks()  # type: ignore[call-arg]  # a release says what ships: no default
+    with pytest.raises(TypeError, match="explained_by= needs link_text="):
+        Causes(cause_of=lambda row: None, explained_by=lambda row: None)
+    with pytest.raises(TypeError, match="readme= is text"):
+        ReleaseHooks(student_files=list, private_files=list, readme=lambda: "")  # type: ignore[arg-type]

@@ -340,9 +340,10 @@ def test_check_shows_the_picture_in_the_notebook(graded, lesson):
     assert "<svg" not in CheckResult(graded("right", True), "en", None)._repr_html_()
 
 
-def test_results_that_name_no_lesson_get_the_default_lessons_blocks():
-    """Results from before results.json named its lesson were the default lesson's: its blocks (the
-    experiment and the log review, report-only: check()'s view leaves them out)."""
+def test_results_that_name_no_lesson_get_the_lesson_chosen_heres_blocks():
+    """Results from before results.json named its lesson get the blocks of the lesson chosen here (the
+    suite's GK_LESSON, the course's: the experiment and the log review, report-only: check()'s view
+    leaves them out)."""
     from grader.report.lesson_sections import lesson_sections
 
     assert [s["key"] for s in lesson_sections({}, "ko", report=True)] == ["experiment", "log"]

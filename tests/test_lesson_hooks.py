@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from grader.engine.lesson_api import GradeHooks, Layout, Lesson, Task
-from grader.engine.lessons import DEFAULT_LESSON, load_lesson, select
+from grader.engine.lessons import load_lesson, select
 from grader.instructor import hidden_pack
 from grader.instructor.batch.jobs import warm_lesson
 from grader.instructor.lesson_release import WARM_GRADER, lesson_pyproject, write_lesson_release
@@ -24,7 +24,8 @@ from grader.jupyter import check as check_module
 from grader.jupyter.check import CheckResult, no_match, render_html
 
 KEY = "test-passphrase-0123456789abcdef"
-LESSON_MODULE = "lesson_embedding_pe"  # the default lesson's package (lessons/embedding-pe)
+LESSON_MODULE = "lesson_embedding_pe"  # the course's lesson's package (lessons/embedding-pe)
+PE = "embedding-pe"  # its name, the one this checkout's pyproject.toml names
 HAS_ATTENTION = importlib.util.find_spec("lesson_attention") is not None
 needs_attention = pytest.mark.skipif(not HAS_ATTENTION, reason="pip install lessons/attention")
 
@@ -42,12 +43,9 @@ def _register(monkeypatch: pytest.MonkeyPatch, name: str, lesson: Lesson) -> str
 
 def test_a_batch_runs_the_lessons_warm_up_and_a_lesson_without_one_needs_none(monkeypatch) -> None:
     calls: list[str] = []
-    class Warming(GradeHooks):
-        def warm_up(self) -> None:
-            calls.append("warm")
-
     base = Lesson(name="Toy", tasks=(Task("t", "T", "T"),), layout=Layout(modules=("toy",)))
-    warmed = _register(monkeypatch, "gk_toy_warmed", replace(base, grade=Warming()))
+    warming = GradeHooks(warm_up=lambda: calls.append("warm"))
+    warmed = _register(monkeypatch, "gk_toy_warmed", replace(base, grade=warming))
     plain = _register(monkeypatch, "gk_toy_plain", base)
     warm_lesson(warmed)
     warm_lesson(plain)
@@ -59,7 +57,9 @@ def test_this_lessons_warm_up_fills_the_experiments_cache() -> None:
     from lesson_embedding_pe import experiment
 
     experiment.expected_max_count.cache_clear()
-    load_lesson(LESSON_MODULE).grade.warm_up()
+    warm_up = load_lesson(LESSON_MODULE).grade.warm_up
+    assert warm_up is not None
+    warm_up()
     assert experiment.expected_max_count.cache_info().currsize > 0
 
 
@@ -153,7 +153,7 @@ def test_check_takes_the_log_the_lesson_declares_beside_the_kernels_cells(tmp_pa
     (tmp_path / log_name).write_text("# my log\n", encoding="utf-8")
     symbol = next(iter(lesson.home_modules))
     _kernel(monkeypatch, [f"def {symbol}(*args):\n    return None\n"])
-    staged = check_module._kernel_submission(tmp_path / "sub", DEFAULT_LESSON)
+    staged = check_module._kernel_submission(tmp_path / "sub", PE)
     assert staged is not None and staged.notebook is None and staged.log_file == log_name
     folder = staged.folder
     assert (folder / "kernel.ipynb").is_file()
@@ -185,21 +185,17 @@ def test_this_lessons_release_goes_through_its_release_hook(tmp_path) -> None:
     assert lesson.release is not None
     files = lesson.release.student_files()
     dropped = next(f for f in files if f.name == "notebook.py")
-    class Cut(type(lesson.release)):  # the lesson's release hooks, one student file fewer
-        def student_files(self) -> list[Path]:
-            return [f for f in files if f != dropped]
-
-    cut = Cut()
+    cut = replace(lesson.release, student_files=lambda: [f for f in files if f != dropped])  # one file fewer
     out = tmp_path / "copy"
-    write_lesson_release(out, DEFAULT_LESSON, LESSON_MODULE, replace(lesson, release=cut))
+    write_lesson_release(out, PE, LESSON_MODULE, replace(lesson, release=cut))
     package = out / "lesson_embedding_pe"
     assert package.is_dir() and not (package / "notebook.py").exists()
     assert (package / "__init__.py").is_file() and (out / "lesson.ipynb").is_file()
     # the lesson's README, then the kit's own paragraph on the warm grader every lesson's students meet
     assert (out / "README.md").read_text(encoding="utf-8") == (
-        lesson.release.readme().rstrip("\n") + "\n\n" + WARM_GRADER)
-    pyproject = lesson_pyproject(DEFAULT_LESSON, LESSON_MODULE)
-    assert pyproject.startswith(student_pyproject(DEFAULT_LESSON).split("[tool.grade]")[0].rstrip()[:200])
+        lesson.release.readme.rstrip("\n") + "\n\n" + WARM_GRADER)
+    pyproject = lesson_pyproject(PE, LESSON_MODULE)
+    assert pyproject.startswith(student_pyproject(PE).split("[tool.grade]")[0].rstrip()[:200])
     assert (out / "pyproject.toml").read_text(encoding="utf-8").count('"lesson_embedding_pe"') == 1
     assert "lesson_attention" not in pyproject and not (out / "lesson_attention").exists()
     assert not (out / "solutions").exists() and not (package / "suites" / "hidden").exists()

@@ -31,16 +31,12 @@ def _sections(results: Mapping[str, Any], lang: str) -> list[Section]:
     ]
 
 
-class Reporting(ReportHooks):
-    def sections(self, results: Mapping[str, Any], lang: str) -> list[Section]:
-        return _sections(results, lang)
-
-
 @pytest.fixture()
 def made_up() -> Iterator[str]:
     module = types.ModuleType(MODULE)
     module.LESSON = Lesson(name="Made up", tasks=(Task("notes", "Notes", "노트", document="NOTES.md"),),
-                           layout=Layout(modules=("m",), log_name="NOTES.md"), report=Reporting())
+                           layout=Layout(modules=("m",), log_name="NOTES.md"),
+                           report=ReportHooks(sections=_sections))
     sys.modules[MODULE] = module
     load_lesson.cache_clear()
     try:

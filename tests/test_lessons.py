@@ -19,7 +19,10 @@ from pathlib import Path
 import pytest
 
 from grader.engine import lessons
-from grader.engine.lessons import DEFAULT_LESSON, UnknownLesson, load_lesson, project_lesson, select
+from grader.engine.lessons import UnknownLesson, choose, load_lesson, project_lesson, select
+from grader.engine.usage import UsageProblem
+
+PE = "embedding-pe"  # the course's lesson, the one this checkout's pyproject.toml names
 
 LESSON = """
 from pathlib import Path
@@ -116,7 +119,7 @@ def test_grade_lessons_lists_every_installed_lesson(toy: Path, tmp_path: Path) -
     listed = grade("lessons", "--json", cwd=tmp_path)
     assert listed.returncode == 0, listed.stderr
     rows = {row["name"]: row for row in json.loads(listed.stdout)}
-    assert list(rows) == sorted(rows) and {"arith", DEFAULT_LESSON} <= set(rows)  # sorted by name
+    assert list(rows) == sorted(rows) and {"arith", PE} <= set(rows)  # sorted by name
     arith = rows["arith"]
     assert (arith["title"], arith["title_ko"], arith["version"], arith["module"]) == (
         "Arithmetic warm-up",
@@ -126,11 +129,53 @@ def test_grade_lessons_lists_every_installed_lesson(toy: Path, tmp_path: Path) -
     )
     assert arith["exercises"] == str(toy / "arith_lesson" / "exercises")
     assert arith["solutions"] == str(toy / "arith_lesson" / "solutions")
-    assert arith["tasks"] == ["notes", "double"] and not arith["default"]
-    assert rows[DEFAULT_LESSON]["default"] and rows[DEFAULT_LESSON]["tasks"][0] == "sinusoidal_pe"
+    assert arith["tasks"] == ["notes", "double"] and not arith["chosen"] and "why" not in arith
+    # the suite's GK_LESSON (tests/conftest.py) picks the lesson graded here, and the listing says why
+    assert rows[PE]["chosen"] and rows[PE]["tasks"][0] == "sinusoidal_pe"
+    assert rows[PE]["why"] == {"en": "GK_LESSON names it", "ko": "GK_LESSON로 지정"}
     table = grade("lessons", cwd=tmp_path).stdout
     assert "Arithmetic warm-up / 산수 준비 운동 (version 3)" in table
-    assert f"{DEFAULT_LESSON} (default / 기본)" in table
+    assert f"{PE} (graded here / 여기서 채점: GK_LESSON names it / GK_LESSON로 지정)" in table
+    # a project's setting outranks it, and is named with its file
+    (tmp_path / "pyproject.toml").write_text('[tool.grade]\nlesson = "arith"\n', encoding="utf-8")
+    rows = {row["name"]: row for row in json.loads(grade("lessons", "--json", cwd=tmp_path).stdout)}
+    assert rows["arith"]["chosen"] and not rows[PE]["chosen"]
+    assert rows["arith"]["why"]["en"] == f"[tool.grade] lesson in {tmp_path / 'pyproject.toml'}"
+
+
+def test_the_lesson_chosen_where_no_flag_names_one(toy: Path, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """--lesson, else the nearest [tool.grade] lesson, else GK_LESSON, else the one lesson whose files the
+    folder (or its exercises/) holds, else the only lesson installed; else one line saying how to name one."""
+    monkeypatch.delenv("GK_LESSON")
+    bare, sub = tmp_path / "bare", submit(tmp_path / "repo" / "exercises", "def double(x):\n    return x\n")
+    bare.mkdir()
+    with pytest.raises(UsageProblem) as caught:  # several installed, nothing here names one
+        choose(None, bare)
+    said = str(caught.value)
+    assert "\n" not in said and "arith" in said and PE in said
+    assert all(way in said for way in ("--lesson NAME", "[tool.grade] lesson", "GK_LESSON=NAME"))
+    for start in (sub, sub / "arith.py", sub.parent, sub.parent / "lesson.ipynb"):  # or its exercises/
+        chosen = choose(None, bare, start)
+        assert (chosen.ref.name, chosen.how, chosen.where) == ("arith", "files", "arith.py"), start
+    assert choose(None, sub).why("ko") == "폴더에 arith.py가 있음"
+    (sub / "embedding.py").write_text("x = 1\n", encoding="utf-8")  # two lessons' files: no choice by files
+    with pytest.raises(UsageProblem):
+        choose(None, sub)
+    monkeypatch.setenv("GK_LESSON", "arith")
+    assert (choose(None, sub).ref.name, choose(None, sub).how) == ("arith", "env")
+    monkeypatch.setenv("GK_LESSON", "nope")
+    with pytest.raises(UnknownLesson):  # a misspelt setting is said, never passed over
+        choose(None, bare)
+    (tmp_path / "pyproject.toml").write_text(f'[tool.grade]\nlesson = "{PE}"\n', encoding="utf-8")
+    chosen = choose(None, sub)  # the project outranks the environment
+    assert (chosen.ref.name, chosen.how, chosen.where) == (PE, "project", str(tmp_path / "pyproject.toml"))
+    assert choose("arith", sub).how == "flag"
+    (tmp_path / "pyproject.toml").unlink()
+    monkeypatch.delenv("GK_LESSON")
+    only = {"arith": lessons.LessonRef("arith", "arith_lesson")}
+    monkeypatch.setattr(lessons, "installed", lambda: only)
+    assert (choose(None, bare).ref.name, choose(None, bare).how) == ("arith", "only")
 
 
 def test_an_unknown_lesson_is_one_line_and_exit_2(tmp_path: Path) -> None:
@@ -158,7 +203,7 @@ def test_the_project_setting_is_the_nearest_grade_table(tmp_path: Path) -> None:
     assert project_lesson(deep / "arith.py") == "inner"
     with pytest.raises(UnknownLesson):  # the setting found is looked up like a flag
         select(None, deep)
-    assert select(DEFAULT_LESSON, deep).name == DEFAULT_LESSON  # --lesson wins over the setting
+    assert select(PE, deep).name == PE  # --lesson wins over the setting
 
 
 def test_grade_and_the_reports_follow_the_lesson(toy: Path, tmp_path: Path) -> None:
@@ -196,7 +241,7 @@ def test_grade_and_the_reports_follow_the_lesson(toy: Path, tmp_path: Path) -> N
     flagged = grade(
         str(repo / "exercises"),
         "--lesson",
-        DEFAULT_LESSON,
+        PE,
         "--out",
         str(tmp_path / "pe"),
         "-k",
@@ -206,7 +251,7 @@ def test_grade_and_the_reports_follow_the_lesson(toy: Path, tmp_path: Path) -> N
     )  # the flag wins
     assert flagged.returncode == 0, flagged.stderr[-2000:]
     pe = json.loads((tmp_path / "pe" / "results.json").read_text(encoding="utf-8"))
-    assert pe["lesson"]["name"] == DEFAULT_LESSON and set(pe["tasks"]) == {"sinusoidal_pe"}
+    assert pe["lesson"]["name"] == PE and set(pe["tasks"]) == {"sinusoidal_pe"}
 
 
 def test_batch_regrades_for_a_changed_suite_or_another_lesson(toy: Path, tmp_path: Path) -> None:
@@ -243,7 +288,7 @@ def test_batch_regrades_for_a_changed_suite_or_another_lesson(toy: Path, tmp_pat
         return len(todo), len(done)
 
     assert planned("--lesson", "arith") == (0, 2)  # the same lesson and suites: already graded
-    assert planned("--lesson", DEFAULT_LESSON) == (2, 0)  # another lesson into the same folder
+    assert planned("--lesson", PE) == (2, 0)  # another lesson into the same folder
     suite = toy / "arith_lesson" / "suites" / "public" / "test_arith.py"
     suite.write_text(suite.read_text(encoding="utf-8") + "\n# a changed suite\n", encoding="utf-8")
     assert planned("--lesson", "arith") == (2, 0)
@@ -254,8 +299,8 @@ def test_the_kit_registers_this_lesson_by_entry_point() -> None:
     from importlib.metadata import entry_points
 
     registered = {ep.name: ep.value for ep in entry_points(group=lessons.GROUP)}
-    assert registered.get(DEFAULT_LESSON) == "lesson_embedding_pe"
-    assert lessons.lookup("lesson_embedding_pe").name == DEFAULT_LESSON  # GradeOptions' module, named
+    assert registered.get(PE) == "lesson_embedding_pe"
+    assert lessons.lookup("lesson_embedding_pe").name == PE  # GradeOptions' module, named
 
 
 def test_check_in_a_notebook_takes_the_lesson(
@@ -279,10 +324,10 @@ def test_the_gradescope_bundle_names_its_lesson(tmp_path: Path) -> None:
     from grader.instructor import gradescope_bundle
 
     zip_path = tmp_path / "autograder.zip"
-    assert gradescope_bundle.main([str(zip_path), "--public-only", "--lesson", DEFAULT_LESSON]) == 0
+    assert gradescope_bundle.main([str(zip_path), "--public-only", "--lesson", PE]) == 0
     with zipfile.ZipFile(zip_path) as zf:
         config = json.loads(zf.read(gradescope_bundle.CONFIG))
-    assert config["lesson"] == DEFAULT_LESSON  # run_autograder passes it on as `grade --lesson`
+    assert config["lesson"] == PE  # run_autograder passes it on as `grade --lesson`
     assert gradescope_bundle.main([str(tmp_path / "x.zip"), "--lesson", "nope"]) == 2
 
 
@@ -303,7 +348,7 @@ def test_a_lesson_that_cannot_load_is_named_in_one_line(
     listed = grade("lessons", "--json", cwd=tmp_path)
     assert listed.returncode == 1  # the others are still listed
     rows = {row["name"]: row for row in json.loads(listed.stdout)}
-    assert "cannot be loaded" in rows["broken"]["error"] and "error" not in rows[DEFAULT_LESSON]
+    assert "cannot be loaded" in rows["broken"]["error"] and "error" not in rows[PE]
 
 
 def test_every_installed_lessons_package_is_hidden_from_the_worker(toy: Path) -> None:
@@ -330,10 +375,10 @@ def test_another_lessons_folder_is_said_and_its_history_kept(toy: Path, tmp_path
     for lang, words in (("en", "This folder belongs to the Arithmetic warm-up lesson (its pyproject.toml "
                                 'says lesson = "arith")'),
                         ("ko", "이 폴더는 산수 준비 운동 실습의 것입니다")):
-        proc = grade("--lesson", DEFAULT_LESSON, "-k", "sinusoidal_pe", "--lang", lang, "-q", cwd=repo)
+        proc = grade("--lesson", PE, "-k", "sinusoidal_pe", "--lang", lang, "-q", cwd=repo)
         assert proc.returncode in (0, 1), proc.stderr[-2000:]
         assert (repo / "reports" / "results.json").read_text(encoding="utf-8") == own  # kept
-        mine = repo / "reports" / DEFAULT_LESSON
+        mine = repo / "reports" / PE
         results = json.loads((mine / "results.json").read_text(encoding="utf-8"))
         assert results["other_lesson"]["name"] == "arith"
         # the first run of this lesson here compares with nothing (never with arith's run); the second
@@ -348,7 +393,7 @@ def test_a_folder_is_told_by_its_files_where_no_project_names_its_lesson(toy: Pa
     from grader.engine.other_lesson import other_lesson
 
     folder = submit(tmp_path / "sub", "def double(x):\n    return 2 * x\n")
-    default = lessons.lookup(DEFAULT_LESSON).module
+    default = lessons.lookup(PE).module
     found = other_lesson(folder, default)
     assert found is not None and found["name"] == "arith" and found["files"] == ["arith.py"]
     assert not found["project"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import shutil
 import subprocess
 import tempfile
@@ -50,9 +51,12 @@ def test_the_new_lesson_installs_and_grades_as_written() -> None:
                              capture_output=True, text=True, timeout=pace.seconds(600))
         assert pip.returncode == 0, pip.stderr[-2000:]
 
+        # the author's shell: none of the suite's GK_LESSON (tests/conftest.py), whose lesson this venv lacks
+        shell = {k: v for k, v in os.environ.items() if k != "GK_LESSON"}
+
         def grade(*args: str) -> subprocess.CompletedProcess:
             return subprocess.run([python, "-m", "grader.cli", *args], cwd=lesson, capture_output=True,
-                                  text=True, timeout=pace.seconds(600))
+                                  text=True, timeout=pace.seconds(600), env=shell)
 
         listed = json.loads(grade("lessons", "--json").stdout)
         rope = next(row for row in listed if row["name"] == "rope")
@@ -104,7 +108,7 @@ def test_the_new_lesson_installs_and_grades_as_written() -> None:
             "print(json.dumps([(r.score, r.max_score, r.results.get('kind')) for r in "
             "(check(path='lesson.ipynb', lang='en'), check(path='solved.ipynb', lang='en'))]))"),
             str(lesson / "lesson_rope" / "solutions")],
-            cwd=release, capture_output=True, text=True, timeout=pace.seconds(600))
+            cwd=release, capture_output=True, text=True, timeout=pace.seconds(600), env=shell)
         assert checked.returncode == 0, checked.stderr[-2000:]
         stubs, solved = json.loads(checked.stdout.strip().splitlines()[-1])
         assert stubs == [0.0, 5.0, "notebook"] and solved == [5.0, 5.0, "notebook"]
@@ -121,7 +125,7 @@ def test_the_scaffold_declares_a_release_and_a_notebook(tmp_path: Path) -> None:
 
     import nbformat
 
-    from grader.author import Lesson, StandardRelease
+    from grader.author import Lesson, ReleaseHooks
 
     lesson_dir = tmp_path / "rope"
     assert new_lesson(["rope", "--out", str(lesson_dir)]) == 0
@@ -134,7 +138,8 @@ def test_the_scaffold_declares_a_release_and_a_notebook(tmp_path: Path) -> None:
     finally:
         sys.modules.pop("lesson_rope", None)
     lesson, package = module.LESSON, lesson_dir / "lesson_rope"
-    assert isinstance(lesson, Lesson) and isinstance(lesson.release, StandardRelease)
+    assert isinstance(lesson, Lesson) and isinstance(lesson.release, ReleaseHooks)
+    assert lesson.grade.use_solutions == module.REFERENCE.use  # the reference learns the folder in use
     assert lesson.home_modules == {"row_means": "rope", "Centered": "rope"}
     assert (lesson.exercises, lesson.solutions, lesson.suites) == (
         package / "exercises", package / "solutions", package / "suites")
@@ -142,8 +147,9 @@ def test_the_scaffold_declares_a_release_and_a_notebook(tmp_path: Path) -> None:
     private = {p.relative_to(package).as_posix() for p in lesson.release.private_files()}
     assert {"__init__.py", "exercises/rope.py", "suites/public/test_rope.py", "NOTES.md"} <= ships
     assert private == {"solutions/rope.py", "suites/hidden/test_rope.py"} and not ships & private
-    readme = lesson.release.readme()
+    readme = lesson.release.readme
     assert "grade --lesson rope" in readme and "## English" in readme and "check()" in readme
+    assert lesson.release.write_notebook is not None
     nb = nbformat.read(str(lesson.release.write_notebook(lesson.exercises, tmp_path / "lesson.ipynb")), 4)
     code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
     assert "def row_means" in code and "class Centered" in code and 'if __name__ == "__main__":' in code

@@ -211,7 +211,11 @@ def test_links_are_not_followed_and_the_kits_layout_is_read_as_the_grader_reads_
     shutil.copy(CLASS / "indep_a" / "embedding.py", sub / "exercises" / "embedding.py")
     (sub / "exercises" / "secret.py").symlink_to("/etc/hostname")
     (sub / "setup.py").write_text("print('not the student code')\n")
-    assert collect.submission_code(sub) == {"embedding.py": (CLASS / "indep_a" / "embedding.py").read_text()}
+    embedding = (CLASS / "indep_a" / "embedding.py").read_text()
+    assert collect.submission_code(sub, ("embedding",)) == {"embedding.py": embedding}
+    # exercises/ is the submission only for a lesson whose module it holds: for another, the root
+    setup = "print('not the student code')\n"
+    assert collect.submission_code(sub, ("causal_attention",)) == {"setup.py": setup}
 
 
 def test_a_result_graded_before_code_was_kept_reads_the_submission_again(batch: Path, tmp_path: Path) -> None:
@@ -221,7 +225,7 @@ def test_a_result_graded_before_code_was_kept_reads_the_submission_again(batch: 
     marker = json.loads((out / "indep_a" / "batch.json").read_text())
     assert Path(marker["path"]).is_dir()
     (found,) = find_submissions(out)
-    assert found.code == collect.submission_code(CLASS / "indep_a")
+    assert found.code == collect.submission_code(CLASS / "indep_a", ("embedding", "reversal", "leetcode"))
 
 
 def test_the_csv_quotes_a_name_a_spreadsheet_would_run(tmp_path: Path) -> None:
@@ -274,7 +278,8 @@ def test_the_student_copy_does_not_install_copydetect() -> None:
 
     assert any(d.startswith("copydetect") for d in tomllib.loads((ROOT / "pyproject.toml").read_text())[
         "project"]["dependencies"])
-    assert not any("copydetect" in d for d in tomllib.loads(student_pyproject())["project"]["dependencies"])
+    project = tomllib.loads(student_pyproject("embedding-pe"))["project"]
+    assert not any("copydetect" in d for d in project["dependencies"])
 
 
 @needs_lesson

@@ -42,6 +42,7 @@ def test_any_lessons_tables_are_drawn_with_its_words() -> None:
 
 def test_no_picture_without_the_lessons_words_or_without_cells() -> None:
     assert figure_view(RECORD, "en", ReportHooks().figure_texts) is None  # the lesson declares no words
+    assert figure_view(RECORD, "en", None) is None
     assert figure_view(dict(RECORD, kind="other"), "en", _texts) is None  # a kind it does not know
     assert figure_view(None, "en", _texts) is None
     assert two_tables(dict(RECORD, found=[]), _texts(RECORD, "en"), "en") is None  # type: ignore[arg-type]

@@ -7,7 +7,7 @@ import argparse
 from pathlib import Path
 
 from grader.core.lang import default_lang
-from grader.engine.lessons import DEFAULT_LESSON, LessonRef, select
+from grader.engine.lessons import ENV, LessonRef, select
 from grader.engine.options import GradeOptions
 from grader.sandbox.flags import add_sandbox_arguments, policy_from_args
 
@@ -27,14 +27,15 @@ def add_grading_arguments(p: argparse.ArgumentParser) -> None:
 def add_lesson_argument(p: argparse.ArgumentParser) -> None:
     """--lesson, the same on every command that grades or ships a lesson (grader/engine/lessons.py)."""
     p.add_argument("--lesson", default=None, metavar="NAME",
-                   help=f"the lesson graded, by its installed name (`grade lessons` lists them; default: "
-                        f"[tool.grade] lesson in the nearest pyproject.toml, else {DEFAULT_LESSON})")
+                   help=f"the lesson graded, by its installed name (`grade lessons` lists them and marks the "
+                        f"one chosen here; default: [tool.grade] lesson in the nearest pyproject.toml, else "
+                        f"${ENV}, else the lesson whose files the folder holds, else the only one installed)")
 
 
 def lesson_from_args(args: argparse.Namespace, *starts: Path | None) -> LessonRef:
     """The lesson the flags pick: --lesson, else the project setting found from ``starts`` (the submission)
-    or the working folder, else the default. UnknownLesson (a UsageProblem: exit 2) for a name not
-    installed."""
+    or the working folder, else the rest of ``lessons.choose``. UnknownLesson (a UsageProblem: exit 2)
+    for a name not installed, a UsageProblem where nothing picks one."""
     return select(getattr(args, "lesson", None), *starts, Path.cwd())
 
 

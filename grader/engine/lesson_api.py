@@ -4,19 +4,23 @@ The engine grades a submission against suites of pytest tests and scores what th
 everything it needs to know about one lesson comes from that lesson's ``LESSON``: the tasks
 (names, titles, what each points at in the student's files), the submission's layout (the modules a
 student writes, the document a task reads), its folders, and three optional hook objects by when they
-run: ``GradeHooks`` while grading (the reference in use, a batch's warm-up, an early start of long work),
-``ReportHooks`` in the reports (its blocks, a picture's words, causes across checks, the class page) and
-``ReleaseHooks`` for its student copy. Each hook is a method that does nothing unless the lesson's
-subclass overrides it. A lesson is a module; ``GradeOptions.lesson`` names it (empty: the default
-lesson), so a second lesson is a second module, not a fork of the engine (docs/authors.md).
+run: ``GradeHooks`` while grading (the reference in use, a batch's warm-up, an early start of long work:
+``Prefetch``), ``ReportHooks`` in the reports (its blocks, a picture's words, the class page, its
+``Causes`` across checks) and ``ReleaseHooks`` for its student copy. Each is a frozen dataclass whose
+fields take the lesson's own functions (``GradeHooks(ta_checks=logta.ta_checks)``): no subclass, and a
+hook left out (None) does nothing. A lesson is a module; ``GradeOptions.lesson`` names it (empty: the
+lesson the command selects, grader/engine/lessons.py), so a second lesson is a second module, not a
+fork of the engine (docs/authors.md).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Protocol
+
+from grader.core.finding import Finding
 
 
 @dataclass(frozen=True)
@@ -135,109 +139,137 @@ class TACheck:
     points: float | None = None  # what this part is worth; None: all its tests earned
 
 
-class _Hooks:
-    """What a lesson's hook objects share: each hook is a method that does nothing unless the lesson's
-    subclass overrides it, and a subclass that defines a public name its base has no hook of (a misspelled
-    hook, one from another phase) is an error where the class is written, not a hook never called.
-    Helpers of a subclass are private (``_name``)."""
+@dataclass(frozen=True)
+class Prefetch:
+    """Long work a grade starts when collection ends, beside the other tests (training runs), in the
+    grader (never in the worker): one object, since its three parts only make sense together."""
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        base = next(b for b in cls.__mro__[1:] if b.__module__ == __name__)
-        if base is _Hooks:
-            return
-        hooks = {n for n in vars(base) if not n.startswith("_")}
-        for name in vars(cls):
-            if not name.startswith("_") and name not in hooks:
-                raise TypeError(f"{cls.__module__}.{cls.__qualname__}: {name!r} is no {base.__name__} hook "
-                                f"(its hooks: {', '.join(sorted(hooks))}); a helper's name starts with _")
+    # (student, artifacts, items, filtered) -> whether it started: then the tests ``reads`` names run last.
+    # ``student`` is a fresh Student, ``artifacts`` the grade's results.json artifacts, ``items`` the
+    # collected tests and ``filtered`` whether `-k`/`-m` cut the run.
+    start: Callable[[Any, dict[str, Any], list[Any], bool], bool]
+    reads: Callable[[Any], bool]  # whether a collected test (a pytest item) reads what ``start`` started
+    end: Callable[[dict[str, Any]], None] | None = None  # the session ends (artifacts): forget that work
+
+    def __post_init__(self) -> None:
+        _callables(self)
 
 
-class GradeHooks(_Hooks):
-    """What a lesson does while its submissions are graded, in the grader (never in the worker)."""
+@dataclass(frozen=True)
+class GradeHooks:
+    """What a lesson does while its submissions are graded, in the grader (never in the worker). Each
+    field is the lesson's own function, or None for nothing; an unknown name is a TypeError where it is
+    written."""
 
-    def use_solutions(self, folder: Path) -> None:
-        """Once per grade, before the suites: the folder of reference solutions in use (the lesson's own,
-        or a sealed archive's copy), for a hidden suite's reference loader (testkit.Reference)."""
+    # Once per grade, before the suites: the folder of reference solutions in use (the lesson's own, or a
+    # sealed archive's copy), for a hidden suite's reference loader (``Reference.use``).
+    use_solutions: Callable[[Path], None] | None = None
+    # Once per batch, before it forks its graders: work each child inherits (caches, tables the suites
+    # read). It runs in the grader, never with student code.
+    warm_up: Callable[[], None] | None = None
+    prefetch: Prefetch | None = None
+    # Once per grade, on its results (tests scored, artifacts written): the checks its tests passed only
+    # provisionally because its reader was not sure (``TACheck``). The kit writes them to results.json
+    # ``ta_checks``, lists them in `grade review` and in Gradescope's instructor view, where a TA confirms
+    # each or takes its points.
+    ta_checks: Callable[[Mapping[str, Any]], Sequence[TACheck]] | None = None
 
-    def warm_up(self) -> None:
-        """Once per batch, before it forks its graders: work each child inherits (caches, tables the
-        suites read). It runs in the grader, never with student code."""
-
-    def prefetch(self, student: Any, artifacts: dict[str, Any], items: list[Any], filtered: bool) -> bool:
-        """When collection ends: start long work ``items`` will read (training runs) beside the other tests;
-        whether it started (then the tests ``reads_prefetch`` names run last). ``filtered``: `-k`/`-m` cut
-        the run."""
-        return False
-
-    def reads_prefetch(self, item: Any) -> bool:
-        """Whether a collected test reads what ``prefetch`` started."""
-        return False
-
-    def session_end(self, artifacts: dict[str, Any]) -> None:
-        """The grade's test session ends: forget what was started for it."""
-
-    def ta_checks(self, results: Mapping[str, Any]) -> Sequence[TACheck]:
-        """Once per grade, on its results (tests scored, artifacts written): the checks its tests passed
-        only provisionally because its reader was not sure (``TACheck``). The kit writes them to
-        results.json ``ta_checks``, lists them in `grade review` beside flagged submissions and in
-        Gradescope's instructor view, where a TA confirms each or takes its points. None: always sure."""
-        return ()
+    def __post_init__(self) -> None:
+        _callables(self, prefetch=Prefetch)
 
 
-class ReportHooks(_Hooks):
+@dataclass(frozen=True)
+class FailedCheck:
+    """One failed check of a report, as a lesson's cause hooks read it (``Causes``)."""
+
+    id: str  # results.json ``tests[].id``
+    task: str | None
+    status: str  # "failed" or "error"
+    record: Finding  # what the check found (its cause, ``explained_by``); read from its words when legacy
+    figure: Mapping[str, Any] | None  # the check's ``figure`` record (two tables, a diagnosis's ``cause``)
+    messages: Mapping[str, str]  # its message by language ("en", "ko")
+    text: str  # its message in the report's language
+    legacy: bool  # a results.json from before records: only its words tell what it found
+
+    @property
+    def message_en(self) -> str:
+        """Its message in English, the language a lesson's patterns match."""
+        return str(self.messages.get("en") or self.text or "")
+
+
+@dataclass(frozen=True)
+class Causes:
+    """A lesson's causes across checks, for the cards (grader/report/cards.py): one mistake, one card.
+
+    ``cause_of`` names the cause a failed check shows itself; the checks naming one cause share a card.
+    ``explained_by`` names the cause that, present, explains a check's failure although its own code may
+    be right: the card of that cause takes it ("fix X first") when some check of the same task names
+    that cause; ``link_text`` says it in the report's language: (the cause's name, the checks it
+    explains, why)."""
+
+    cause_of: Callable[[FailedCheck], str | None]
+    explained_by: Callable[[FailedCheck], str | None] | None = None
+    link_text: Callable[[str, str], tuple[str, str, str]] | None = None
+
+    def __post_init__(self) -> None:
+        _callables(self)
+        if self.explained_by is not None and self.link_text is None:
+            raise TypeError("Causes: explained_by= needs link_text= (the words of the link it makes)")
+
+
+@dataclass(frozen=True)
+class ReportHooks:
     """What a lesson adds to the reports. The reports read results.json and call these in the reporting
-    process (never while grading), so a lesson imports its report code inside them."""
+    process (never while grading): a module that holds them should import its heavy report code (the
+    kit's charts, templates) inside them, so loading the lesson to grade does not load it."""
 
-    def sections(self, results: Mapping[str, Any], lang: str) -> Sequence[Section]:
-        """Its own blocks in feedback.html/.md and check(), for one submission's results in ``lang``."""
-        return ()
+    # Its own blocks in feedback.html/.md and check(), for one submission's results in a language.
+    sections: Callable[[Mapping[str, Any], str], Sequence[Section]] | None = None
+    # The words of a failed check's picture (its ``figure`` record: two tables, the wrong cells marked) in
+    # a language; None where the lesson draws none of its kind: the check is shown without a picture.
+    figure_texts: Callable[[Mapping[str, Any], str], FigureTexts | None] | None = None
+    # Its blocks of a batch's summary.html: every student's results.json in the class's order (``{}``
+    # where a student has none), and the kit's charts. The page is bilingual: it heads each block
+    # "title_en / title_ko" and places ``html`` as it is (both languages, every text escaped).
+    class_sections: Callable[[Sequence[Mapping[str, Any]], ClassCharts], Sequence[Section]] | None = None
+    causes: Causes | None = None
 
-    def figure_texts(self, figure: Mapping[str, Any], lang: str) -> FigureTexts | None:
-        """The words of a failed check's picture (its ``figure`` record: two tables, the wrong cells marked);
-        None where the lesson draws none of its kind: the check is shown without a picture."""
-        return None
-
-    def class_sections(self, results: Sequence[Mapping[str, Any]], charts: ClassCharts) -> Sequence[Section]:
-        """Its blocks of a batch's summary.html: every student's results.json in the class's order (``{}``
-        where a student has none). The page is bilingual: it heads each block "title_en / title_ko" and
-        places ``html`` as it is (both languages in it, every text escaped); ``markdown`` may be empty."""
-        return ()
-
-    def cause_of(self, row: dict[str, Any]) -> str | None:
-        """The cause a failed check names itself, or None. A failure row (report/view.py): ``record``,
-        the check's Finding with its cause key and ``explained_by``; ``figure_data``."""
-        return None
-
-    def explained_by(self, row: dict[str, Any]) -> str | None:
-        """The cause that, present, explains this check's failure although its own code may be right (one
-        mistake, one card: "fix X first"), or None."""
-        return None
-
-    def link_text(self, cause: str, lang: str) -> tuple[str, str, str]:
-        """(the cause's name, the checks it explains, why) in ``lang``, for a cause ``explained_by`` gave."""
-        return (cause, "", "")
+    def __post_init__(self) -> None:
+        _callables(self, causes=Causes)
 
 
-class ReleaseHooks(_Hooks):
+@dataclass(frozen=True)
+class ReleaseHooks:
     """What `grade release --lesson NAME` builds the lesson's student copy from: its package lands beside
     the kit cut to ``student_files()``, its stubs as ``exercises/``, the notebook, the README."""
 
-    def readme(self) -> str:
-        """The copy's README.md, Korean and English (docs/check-output.png ships if it shows it)."""
-        return ""
+    student_files: Callable[[], Sequence[Path]]  # the package's files a student's copy holds
+    private_files: Callable[[], Sequence[Path]]  # what never ships: the leak scan compares the copy with it
+    readme: str = ""  # the copy's README.md, Korean and English ("": a title line)
+    # (the stubs' folder, the notebook's path) -> the path written, or None where it builds none
+    write_notebook: Callable[[Path, Path], Path | None] | None = None
 
-    def student_files(self) -> Sequence[Path]:
-        """The files of the lesson's package a student's copy holds (stubs, notes, public suite, checks)."""
-        return ()
+    def __post_init__(self) -> None:
+        _callables(self)
+        if not isinstance(self.readme, str):
+            raise TypeError(f"ReleaseHooks: readme= is text, not a {type(self.readme).__name__}")
 
-    def private_files(self) -> Sequence[Path]:
-        """What never ships (the reference, the hidden suite): the leak scan compares the copy with it."""
-        return ()
 
-    def write_notebook(self, source_dir: Path, out: Path) -> Path | None:
-        """The lesson notebook built from the stubs in ``source_dir``, written to ``out``; None: none."""
-        return None
+def _callables(hooks: Any, **objects: type) -> None:
+    """Each field of ``hooks`` is a function or None (``objects``: the fields that take an instance of a
+    class instead): a value of the wrong kind is a TypeError where the lesson is declared, not a failure
+    in the middle of a grade."""
+    for f in fields(hooks):
+        value = getattr(hooks, f.name)
+        if value is None or f.name == "readme":
+            continue
+        kind = objects.get(f.name)
+        if kind is not None and not isinstance(value, kind):
+            raise TypeError(f"{type(hooks).__name__}: {f.name}= takes a {kind.__name__}, "
+                            f"not a {type(value).__name__}")
+        if kind is None and not callable(value):
+            raise TypeError(f"{type(hooks).__name__}: {f.name}= takes a function, "
+                            f"not a {type(value).__name__}")
 
 
 @dataclass(frozen=True)
@@ -277,11 +309,11 @@ class Lesson:
 
     def __post_init__(self) -> None:
         phases = (("grade", self.grade, GradeHooks), ("report", self.report, ReportHooks),
-                  ("release", ReleaseHooks() if self.release is None else self.release, ReleaseHooks))
+                  ("release", self.release, ReleaseHooks))
         for name, value, kind in phases:
-            if not isinstance(value, kind):
+            if not isinstance(value, kind) and not (name == "release" and value is None):
                 raise TypeError(f"Lesson {self.name!r}: {name}= is a {type(value).__name__}, not a "
-                                f"{kind.__name__} (a subclass's instance)")
+                                f"{kind.__name__}({', '.join(f.name + '=...' for f in fields(kind))})")
         if not isinstance(self.layout, Layout) or not all(isinstance(t, Task) for t in self.tasks):
             raise TypeError(f"Lesson {self.name!r}: layout= takes a Layout and tasks= a tuple of Task")
 

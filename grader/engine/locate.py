@@ -98,7 +98,7 @@ class Locator:
 def add_locations(results: ResultsView, staging: Path, notebook_name: str | None = None,
                   tasks: Sequence[Task] | None = None) -> None:
     """Give every failed test a ``location``; the worker's traceback line is kept where there is one.
-    ``tasks``: the lesson's (default: the lesson graded by default)."""
+    ``tasks``: the lesson's (default: the lesson chosen here, lessons.choose)."""
     locator = Locator(staging, notebook_name, load_lesson().tasks if tasks is None else tasks)
     for test in results.get("tests", []):
         if test.get("status") == "passed":

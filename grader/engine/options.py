@@ -26,17 +26,18 @@ class GradeOptions:
     solutions_dir: Path | None = None  # the reference the suites compare against (None: the lesson has none)
     progress: Progress | None = None
     keyword: str | None = None
-    lesson: str = ""  # the module declaring the LESSON graded ("": the default lesson, engine/lessons.py)
+    lesson: str = ""  # the module declaring the LESSON graded ("": the one chosen here, engine/lessons.py)
     # The public seed (core/seeds.py): a student's own public run (`grade`, check(), the warm grader) sets
     # it; left False, every input is drawn from the submission seed (a batch, Gradescope, --hidden).
     public_seed: bool = False
 
     def __post_init__(self) -> None:
-        """Fill in what was left to the lesson: which one (the default), its suites, its reference."""
+        """Fill in what was left to the lesson: which one (chosen from the working folder: its project
+        setting, GK_LESSON, the only one installed), its suites, its reference."""
         if not self.lesson:
-            from grader.engine.lessons import default_lesson
+            from grader.engine.lessons import choose
 
-            object.__setattr__(self, "lesson", default_lesson().module)
+            object.__setattr__(self, "lesson", choose(None, Path.cwd()).ref.module)
         if self.suites_dir is None or self.solutions_dir is None:
             from grader.engine.lessons import load_lesson
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from grader.engine.lessons import installed, lookup, name_of, project_lesson
+from grader.engine.lessons import holding, lookup, name_of, project_lesson
 
 
 def other_lesson(path: Path, module: str) -> dict[str, Any] | None:
@@ -27,25 +27,10 @@ def other_lesson(path: Path, module: str) -> dict[str, Any] | None:
     folder = Path(path)
     if not folder.is_dir():
         return None
-    here = {p.stem for p in folder.glob("*.py")}
-    lessons = {ref.name: ref for ref in installed().values()}
-    own = set(_modules(lessons[graded].module)) if graded in lessons else set()
-    if here & own:
+    held = holding(folder)  # the installed lessons whose modules the folder holds, with those files
+    if graded in held:
         return None
-    for name, ref in sorted(lessons.items()):
-        theirs = sorted(set(_modules(ref.module)) & here)
-        if name != graded and theirs:
-            return _record(name, False, [f"{m}.py" for m in theirs])
-    return None
-
-
-def _modules(module: str) -> tuple[str, ...]:
-    from grader.engine.lessons import load_lesson
-
-    try:
-        return tuple(load_lesson(module).layout.modules)
-    except Exception:  # a lesson that does not load owns no files here
-        return ()
+    return next((_record(name, False, files) for name, files in sorted(held.items())), None)
 
 
 def _record(name: str, project: bool, files: list[str]) -> dict[str, Any]:

@@ -5,8 +5,8 @@ A lesson package keeps its stubs in ``exercises/``, its reference in ``solutions
 lesson's own data (tasks, titles, the module a student writes) into its ``Lesson`` with
 
 - the reference loader (``grader.core.reference.Reference``) its hidden suites compare against, handed the
-  folder in use once per grade (``ReferenceGrading``);
-- a release hook (``StandardRelease``): the package without its reference and hidden suite, a bilingual
+  folder in use once per grade (``GradeHooks.use_solutions``, added to the lesson's own ``grade=``);
+- a release (``standard_release``): the package without its reference and hidden suite, a bilingual
   README, and the notebook built from the stubs (notebook/build.py), so `grade release --lesson NAME`
   and ``check()`` in that notebook work as soon as the lesson exists.
 
@@ -16,23 +16,13 @@ Any of it can be replaced: a lesson passes its own ``grade=``, ``release=`` or R
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from grader.core.reference import Reference
 from grader.engine.lesson_api import GradeHooks, Layout, Lesson, ReleaseHooks, Task
 from grader.notebook.build import NotebookTexts, write_notebook
-
-
-class ReferenceGrading(GradeHooks):
-    """While grading: hands the reference folder in use (the package's own, or a sealed archive's copy)
-    to the lesson's reference loader."""
-
-    def __init__(self, reference: Reference) -> None:
-        self._reference = reference
-
-    def use_solutions(self, folder: Path) -> None:
-        self._reference.use(folder)
 
 
 def default_readme(name: str, title_en: str, title_ko: str, module: str) -> str:
@@ -71,31 +61,29 @@ def _files(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
 
 
-class StandardRelease(ReleaseHooks):
+def standard_release(package: Path, *, private: Sequence[Path], readme: str, module: str,
+                     graded: Sequence[str], notebook: NotebookTexts | None = None,
+                     title: str = "") -> ReleaseHooks:
     """A package's student copy: every file of ``package`` but the ``private`` folders and files, the
     README ``readme``, and the notebook of the stub ``module``.py, a step per name of ``graded``."""
+    package, hidden = Path(package), tuple(map(Path, private))
+    texts = notebook or NotebookTexts()
 
-    def __init__(self, package: Path, *, private: Sequence[Path], readme: str, module: str,
-                 graded: Sequence[str], notebook: NotebookTexts | None = None, title: str = "") -> None:
-        self._package, self._private, self._readme = Path(package), tuple(map(Path, private)), readme
-        self._module, self._graded, self._title = module, tuple(graded), title
-        self._notebook = notebook or NotebookTexts()
+    def private_files() -> list[Path]:
+        return [f for p in hidden for f in (_files(p) if p.is_dir() else [p] if p.is_file() else [])]
 
-    def readme(self) -> str:
-        return self._readme
+    def student_files() -> list[Path]:
+        leave_out = set(private_files())
+        return [p for p in _files(package) if p not in leave_out]
 
-    def private_files(self) -> Sequence[Path]:
-        return [f for p in self._private for f in (_files(p) if p.is_dir() else [p] if p.is_file() else [])]
-
-    def student_files(self) -> Sequence[Path]:
-        private = set(self.private_files())
-        return [p for p in _files(self._package) if p not in private]
-
-    def write_notebook(self, source_dir: Path, out: Path) -> Path | None:
-        stub = Path(source_dir) / f"{self._module}.py"
+    def notebook_of(source_dir: Path, out: Path) -> Path | None:
+        stub = Path(source_dir) / f"{module}.py"
         if not stub.is_file():
             return None
-        return write_notebook(stub, self._graded, out, self._notebook, title=self._title)
+        return write_notebook(stub, tuple(graded), out, texts, title=title)
+
+    return ReleaseHooks(student_files=student_files, private_files=private_files, readme=readme,
+                        write_notebook=notebook_of)
 
 
 def lesson_package(init_file: str | Path, name: str, *, tasks: Sequence[Task], module: str,
@@ -117,16 +105,18 @@ def lesson_package(init_file: str | Path, name: str, *, tasks: Sequence[Task], m
     exercises, solutions, suites = root / "exercises", root / "solutions", root / "suites"
     reference = Reference(solutions, module)
     graded = tuple(dict.fromkeys(s for t in tasks for s in t.symbols))
-    texts = notebook or NotebookTexts()
     if release is None:
-        release = StandardRelease(root, private=(solutions, suites / "hidden"), module=module, graded=graded,
-                                  readme=readme or default_readme(name, title_en, title_ko, module),
-                                  notebook=texts, title=title_ko or title_en)
+        release = standard_release(root, private=(solutions, suites / "hidden"), module=module, graded=graded,
+                                   readme=readme or default_readme(name, title_en, title_ko, module),
+                                   notebook=notebook, title=title_ko or title_en)
+    grade = grade or GradeHooks()
+    if grade.use_solutions is None:  # the reference loader learns the folder in use, whatever else it does
+        grade = replace(grade, use_solutions=reference.use)
     if (root / "probes.py").is_file():
         more.setdefault("probes", root / "probes.py")
     lesson = Lesson(name=title_en, tasks=tuple(tasks), layout=layout or Layout(modules=(module,)),
                     title_en=title_en, title_ko=title_ko, version=version,
                     contract=more.pop("contract", None) or {s: module for s in graded},
                     exercises=exercises, solutions=solutions, suites=suites,
-                    grade=grade or ReferenceGrading(reference), release=release, **more)
+                    grade=grade, release=release, **more)
     return lesson, reference

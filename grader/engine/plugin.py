@@ -129,13 +129,15 @@ class GradingPlugin:
                 for nodeid in sorted(self.reused, key=self.order.__getitem__):
                     if self.progress is not None:
                         self.progress.advance(nodeid)
-        hooks = self.lesson.grade
+        prefetch = self.lesson.grade.prefetch  # the lesson's long work started beside the tests, if any
+        if prefetch is None:
+            return
         option = config.option
         filtered = bool(getattr(option, "keyword", "") or getattr(option, "markexpr", ""))
-        self.prefetch_reads = {item.nodeid for item in items if hooks.reads_prefetch(item)}
+        self.prefetch_reads = {item.nodeid for item in items if prefetch.reads(item)}
         before = {t.ident for t in threading.enumerate()}
-        if items and hooks.prefetch(self.new_student(), self.artifacts_store, items, filtered=filtered):
-            items.sort(key=hooks.reads_prefetch)  # stable: each group keeps its order
+        if items and prefetch.start(self.new_student(), self.artifacts_store, items, filtered):
+            items.sort(key=prefetch.reads)  # stable: each group keeps its order
             if reuse.ACTIVE is not None:  # what its threads resolve counts for the tests that read their work
                 reuse.ACTIVE.beside({t.ident for t in threading.enumerate() if t.ident is not None} - before)
 
@@ -221,4 +223,6 @@ class GradingPlugin:
         if notes:
             self.artifacts_store["notebook"] = notes
         self.client.stop()
-        self.lesson.grade.session_end(self.artifacts_store)
+        prefetch = self.lesson.grade.prefetch
+        if prefetch is not None and prefetch.end is not None:
+            prefetch.end(self.artifacts_store)

@@ -185,7 +185,7 @@ def grade_path(path: Path, options: GradeOptions) -> Results:
     """Grade the submission at ``path``; raises SubmissionError if it cannot be read."""
     started = time.monotonic()
     lesson = load_lesson(options.lesson)
-    if options.solutions_dir is not None:
+    if options.solutions_dir is not None and lesson.grade.use_solutions is not None:
         lesson.grade.use_solutions(options.solutions_dir)
     staging = Path(tempfile.mkdtemp(prefix="gk-sub-"))
     os.chmod(staging, 0o755)

@@ -73,7 +73,8 @@ def notebook_rules(lesson: Lesson) -> NotebookRules:
 
 def read_submission(path: Path, staging: Path | None = None, lesson: Lesson | None = None) -> Submission:
     """Turn ``path`` into a staging folder holding only what the worker may import.
-    ``lesson``: the one graded (default: the lesson graded by default), for its layout and notebook rules."""
+    ``lesson``: the one graded (default: the lesson chosen here, lessons.choose), for its layout and notebook
+    rules."""
     lesson = load_lesson() if lesson is None else lesson
     layout, rules = lesson.layout, notebook_rules(lesson)
     path = Path(path)

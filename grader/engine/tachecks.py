@@ -20,7 +20,8 @@ def ta_checks_of(lesson: Lesson, results: Mapping[str, Any]) -> list[dict[str, A
     """The lesson's provisional checks of ``results``, each with its ``points``; [] when it declares
     none. A lesson's hook that fails costs no grade: said on stderr, no checks recorded."""
     try:
-        checks = list(lesson.grade.ta_checks(results))
+        hook = lesson.grade.ta_checks
+        checks = list(hook(results)) if hook is not None else []
     except Exception as exc:  # a lesson's bug must not lose the grade it annotates
         print(f"grade: the lesson's ta_checks failed ({type(exc).__name__}: {exc}); no TA checks recorded",
               file=sys.stderr)

@@ -9,7 +9,7 @@ from grader.report.text import text_summary
 
 
 def main() -> int:
-    options = GradeOptions(hidden=True)  # the default lesson, its reference
+    options = GradeOptions(hidden=True)  # the lesson chosen here (engine/lessons.py), its reference
     if options.solutions_dir is None:
         print(f"FAIL: lesson {options.lesson} declares no reference solutions", file=sys.stderr)
         return 1

@@ -46,7 +46,7 @@ import zipfile
 from pathlib import Path
 
 from grader.engine.flags import add_lesson_argument, lesson_from_args
-from grader.engine.lessons import DEFAULT_LESSON
+from grader.engine.lessons import select
 from grader.engine.options import UsageProblem
 from grader.instructor.installed_wheel import Wheel, installed_distribution, rebuild_wheel
 from grader.instructor.term.errors import TermError
@@ -113,22 +113,24 @@ exec "${GK_PYTHON:-python3}" -m grader.instructor.gradescope_bundle run --root "
 def build_bundle(out: Path, *, hidden: bool = True, keyword: str | None = None, lang: str = "ko",
                  timeout: float = GRADESCOPE_TIMEOUT - TIMEOUT_MARGIN,
                  gradescope_timeout: float = GRADESCOPE_TIMEOUT, policy: Path | None = None,
-                 lesson: str = DEFAULT_LESSON, lesson_source: Path | None = None,
+                 lesson: str = "", lesson_source: Path | None = None,
                  lesson_wheel: Wheel | None = None, kit_wheel: Wheel | None = None,
                  isolation: str = "auto", lesson_folders: tuple[Path, ...] = ()) -> list[str]:
     """Write the autograder zip; returns the names it holds. ``lesson`` (its registered name) is what the
-    container grades (`grade --lesson`); ``lesson_source``, the source folder of a lesson in its own
-    package (its pyproject.toml, hidden suite and solutions included), ships as lessons/<folder>/ and
-    setup.sh installs it; ``lesson_wheel``, the wheel of one installed from a wheel (lesson_wheel()),
-    ships in wheels/ and setup.sh installs it; ``lesson_folders``, folders a source lesson reads beside its
-    own (the course's top-level solutions/), ship at their place relative to the kit's root. The kit ships
+    container grades (`grade --lesson`; "": the one `grade` picks in the working folder); ``lesson_source``,
+    the source folder of a lesson in its own package (its pyproject.toml, hidden suite and solutions
+    included), ships as lessons/<folder>/ and setup.sh installs it; ``lesson_wheel``, the wheel of one
+    installed from a wheel (lesson_wheel()), ships in wheels/ and setup.sh installs it; ``lesson_folders``,
+    folders a source lesson reads beside its own (the course's top-level solutions/), ship at their place
+    relative to the kit's root. The kit ships
     as its source from a checkout, else as the wheel of its installed distribution (``kit_wheel`` when
     already rebuilt; Unshippable when there is none)."""
     if timeout > gradescope_timeout - TIMEOUT_MARGIN:
         raise ValueError(f"--timeout {timeout:g} s leaves less than {TIMEOUT_MARGIN:g} s inside Gradescope's "
                          f"{gradescope_timeout:g} s: Gradescope would kill the run before the kit can report")
-    config = {"lesson": lesson, "hidden": hidden, "keyword": keyword, "lang": lang, "timeout": timeout,
-              "gradescope_timeout": gradescope_timeout, "requires": REQUIRES}
+    config = {"lesson": lesson or select(None, Path.cwd()).name, "hidden": hidden, "keyword": keyword,
+              "lang": lang, "timeout": timeout, "gradescope_timeout": gradescope_timeout,
+              "requires": REQUIRES}
     if isolation != "auto":  # --isolation process: the instructor's choice to grade as root where uid fails
         config["isolation"] = isolation
     if policy is not None:  # the late policy, applied in the container (grader/instructor/term/gradescope.py)

@@ -101,8 +101,9 @@ def write_lesson_release(out: Path, name: str, module: str, lesson: Any) -> list
     _copy_package(out, module, release)
     if lesson.exercises is not None:
         shutil.copytree(lesson.exercises, out / "exercises", ignore=SKIP)
-        release.write_notebook(lesson.exercises, out / "lesson.ipynb")
-    readme = release.readme() or f"# {lesson.title}\n"  # a lesson that writes none: its title
+        if release.write_notebook is not None:
+            release.write_notebook(lesson.exercises, out / "lesson.ipynb")
+    readme = release.readme or f"# {lesson.title}\n"  # a lesson that writes none: its title
     readme = readme.rstrip("\n") + "\n\n" + WARM_GRADER  # every lesson's students meet the kit's daemon
     if PICTURE.as_posix() in readme and (KIT_ROOT / PICTURE).is_file():
         (out / PICTURE).parent.mkdir(exist_ok=True)

@@ -63,8 +63,9 @@ INIT = '''\
 ``LESSON`` is everything the kit knows of the lesson. ``lesson_package`` (grader.author, docs/authors.md)
 builds it from this folder: exercises/ (the stubs), solutions/ (the reference), suites/ (public/,
 hidden/), the reference loader ``REFERENCE`` the hidden suite compares against, and the student release
-(`grade release --lesson $name`) with its README and notebook. ``readme=``, ``notebook=``, ``report=``...
-make them the lesson's own.
+(`grade release --lesson $name`) with its README and notebook. ``readme=``, ``notebook=`` make them the
+lesson's own; its hooks take its own functions, by phase (docs/authors.md): ``report=ReportHooks(
+figure_texts=...)``, ``grade=GradeHooks(warm_up=...)``.
 """
 
 from __future__ import annotations

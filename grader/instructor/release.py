@@ -14,7 +14,7 @@ import re
 import shutil
 from pathlib import Path
 
-from grader.engine.lessons import DEFAULT_LESSON, PROJECT_FILE
+from grader.engine.lessons import PROJECT_FILE
 from grader.paths import BUILD_FILES, PACKAGE, TEMPLATES
 
 GRADER = PACKAGE
@@ -35,12 +35,13 @@ def write_kit(out: Path) -> None:
     (out / ".gitignore").write_text("__pycache__/\n*.pyc\n*.egg-info/\n/reports/\n", encoding="utf-8")
 
 
-def student_pyproject(lesson: str = DEFAULT_LESSON) -> str:
+def student_pyproject(lesson: str) -> str:
     """The kit's pyproject with the package list cut to the grader, none of the
     instructor's own tool settings (the import contracts name grader.instructor, absent here), and the
     student's project setting: the lesson it is (grader/engine/lessons.py reads it)."""
     text = (BUILD_FILES / PROJECT_FILE).read_text(encoding="utf-8")
-    text = re.sub(r"(?ms)^\[tool\.grade\]\n.*?(?=^\[|\Z)", "", text)  # the kit's own, if it has one
+    # the checkout's own setting (the course's lesson), with the comment over it
+    text = re.sub(r"(?ms)(?:^#[^\n]*\n)*^\[tool\.grade\]\n.*?(?=^\[|\Z)", "", text)
     text = re.sub(r'include\s*=\s*\[[^\]]*\]', 'include = ["grader*"]', text, count=1)
     text = re.sub(r'(?m)^name\s*=\s*"([^"]+)"', r'name = "\1-student"', text, count=1)
     text = re.sub(r'(?m)^\s*"copydetect[^\n]*\n', "", text)  # `grade similarity` is instructor-only

@@ -41,7 +41,7 @@ class CheckResult:
         self.results = results
         self.lang = lang
         self.task = task
-        self.lesson = lesson  # check(lesson=...) (None: the project setting, else the default)
+        self.lesson = lesson  # check(lesson=...) (None: the one chosen here, engine/lessons.py)
 
     @property
     def score(self) -> float:
@@ -103,7 +103,8 @@ def check(task: str | None = None, *, lang: str | None = None, path: str | os.Pa
 
     ``lang`` is "ko" or "en" (default: the locale, as `grade` chooses). ``path``
     grades that submission instead of the kernel's cells or ./exercises. ``lesson`` is `grade --lesson`
-    (default: ``[tool.grade] lesson`` of the project the notebook runs in, else the kit's lesson).
+    (default: ``[tool.grade] lesson`` of the project the notebook runs in, else ``GK_LESSON``, else the
+    lesson whose files the folder holds, else the only one installed: grader/engine/lessons.py).
     """
     chosen = lang if lang in ("ko", "en") else default_lang()
     with tempfile.TemporaryDirectory(prefix="gk-check-") as tmp:
@@ -223,8 +224,8 @@ def _kernel_submission(folder: Path, lesson: str | None = None) -> KernelSubmiss
 
 
 def _lesson(lesson: str | None) -> Lesson | None:
-    """The lesson `grade` will pick here (``--lesson``, the project setting, else the default); None where
-    that lesson cannot load (`grade` then says why)."""
+    """The lesson `grade` will pick here (``--lesson``, else ``lessons.choose`` from the working folder);
+    None where none is chosen or it cannot load (`grade` then says why)."""
     from grader.engine.lessons import select
     from grader.engine.options import UsageProblem
 

@@ -99,7 +99,7 @@ def change_view(results: ResultsView, lang: str) -> dict[str, Any] | None:
     delta = float(results.get("score", 0.0)) - float(prev.get("score", 0.0))
     items: list[str] = []
     still: list[str] = []
-    titles = task_titles(results)  # the graded lesson's titles, never the default lesson's
+    titles = task_titles(results)  # the graded lesson's titles, never another lesson's
     for c in task_changes(results):
         if c["kind"] == "new" or (c["kind"] == "still_fails" and c["score"] <= EPS):
             continue  # a task with nothing yet, then and now, is not news

@@ -1,7 +1,7 @@
 """The graded lesson's own blocks of a batch's class page (``ReportHooks.class_sections``), for summary.html.
 
 The lesson is the one the class's results record (report/lesson_tasks.py: the first that records one;
-results from before that record, the default lesson, as the task columns read them), so an attention
+results from before that record, the lesson chosen here, as the task columns read them), so an attention
 batch shows none of another lesson's blocks; a lesson that declares none, or is not installed here, adds
 none. The hook gets the kit's charts (``KitCharts``) as a parameter: the page's palette and chart style
 reach the lesson through a typed interface (``lesson_api.ClassCharts``), not the kit's report internals.
@@ -44,10 +44,12 @@ def heading(section: Section) -> str:
 
 def class_sections(results: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Each block as summary.html reads it: key, title (both languages), html (trusted markup)."""
-    hooks = report_hooks(class_results(results))
+    hook = report_hooks(class_results(results)).class_sections
+    if hook is None:
+        return []
     # the lesson built this markup and escaped its texts (ReportHooks.class_sections)
     return [{"key": section.key, "title": heading(section), "html": Markup(section.html.strip("\n"))}
-            for section in checked(hooks.class_sections(results, CHARTS), "class_sections")]
+            for section in checked(hook(results, CHARTS), "class_sections")]
 
 
 __all__ = ["CHARTS", "KitCharts", "class_sections", "heading"]

@@ -1,7 +1,8 @@
 """`grade lessons`: the installed lessons (grader/engine/lessons.py), as a table or as JSON.
 
 Each row is what a person needs to pick one (the name `--lesson` takes, its title) and to find its files
-(the exercises and solutions folders its package declares). A lesson whose module fails to import is
+(the exercises and solutions folders its package declares), and which one `grade` would grade here
+with no --lesson, and why (grader/engine/lessons.py ``choose``). A lesson whose module fails to import is
 listed with the reason rather than hiding the others.
 """
 
@@ -11,13 +12,17 @@ import argparse
 import json
 from pathlib import Path
 
-from grader.engine.lessons import DEFAULT_LESSON, LessonRef, installed
+from grader.engine.lessons import Choice, LessonRef, choose, installed
 from grader.engine.options import UsageProblem
 
 
-def describe(ref: LessonRef) -> dict:
-    """One lesson as `grade lessons --json` gives it."""
-    row: dict = {"name": ref.name, "module": ref.module, "default": ref.name == DEFAULT_LESSON}
+def describe(ref: LessonRef, chosen: Choice | None = None) -> dict:
+    """One lesson as `grade lessons --json` gives it: ``chosen`` (and ``why``, in English and Korean)
+    where it is the lesson `grade` grades here with no --lesson."""
+    row: dict = {"name": ref.name, "module": ref.module,
+                 "chosen": chosen is not None and chosen.ref.name == ref.name}
+    if chosen is not None and row["chosen"]:
+        row["why"] = {"en": chosen.why("en"), "ko": chosen.why("ko")}
     try:
         lesson = ref.load()
     except Exception as exc:  # a broken lesson package: say so, list the rest
@@ -46,11 +51,13 @@ def describe(ref: LessonRef) -> dict:
     }
 
 
-def table(rows: list[dict]) -> str:
-    """The rows for a terminal: one block per lesson, its fields aligned."""
+def table(rows: list[dict], unchosen: str = "") -> str:
+    """The rows for a terminal: one block per lesson, its fields aligned, the chosen one marked with why;
+    ``unchosen``: why none is, as a last line."""
     blocks = []
     for row in rows:
-        head = f"{row['name']}{' (default / 기본)' if row['default'] else ''}"
+        why = row.get("why")
+        head = row["name"] + (f" (graded here / 여기서 채점: {why['en']} / {why['ko']})" if why else "")
         if "error" in row:
             blocks.append(f"{head}\n  cannot load / 불러올 수 없음: {row['error']}")
             continue
@@ -62,6 +69,8 @@ def table(rows: list[dict]) -> str:
             f"  solutions / 풀이:     {row['solutions'] or '- (not in this copy / 이 사본에는 없음)'}",
         ]
         blocks.append("\n".join(lines))
+    if unchosen:
+        blocks.append(f"none graded here without --lesson / --lesson 없이는 채점할 레슨 없음: {unchosen}")
     return "\n\n".join(blocks)
 
 
@@ -72,6 +81,11 @@ def main(argv: list[str]) -> int:
     )
     p.add_argument("--json", action="store_true", help="a JSON list of objects instead of the table")
     args = p.parse_args(argv)
-    rows = [describe(ref) for ref in installed().values()]
-    print(json.dumps(rows, ensure_ascii=False, indent=2) if args.json else table(rows))
+    try:
+        chosen: Choice | None = choose(None, Path.cwd())
+        unchosen = ""
+    except UsageProblem as exc:  # several installed and nothing here names one: the listing says so
+        chosen, unchosen = None, str(exc)
+    rows = [describe(ref, chosen) for ref in installed().values()]
+    print(json.dumps(rows, ensure_ascii=False, indent=2) if args.json else table(rows, unchosen))
     return 1 if any("error" in row for row in rows) else 0

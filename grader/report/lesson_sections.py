@@ -29,10 +29,10 @@ def lesson_sections(results: Mapping[str, Any], lang: str, *, report: bool = Fal
     """Each block as the templates read it: key, title (in ``lang``), html (trusted markup), markdown, and
     how it is placed (heading, late, document). ``report``: for feedback.html/.md, every block; otherwise
     for check()'s notebook view, the blocks it shows (``Section.in_check``)."""
-    hooks = report_hooks(results)  # results from before they named a lesson: the default's
+    hooks = report_hooks(results)  # results from before they named a lesson: the one chosen here
     out = []
     graded = {t.get("task") for t in results.get("tests") or []}
-    for section in checked(hooks.sections(results, lang), "sections"):
+    for section in checked(hooks.sections(results, lang) if hooks.sections else (), "sections"):
         if not (report or section.in_check):
             continue
         # a page states only what was graded: a run that graded checks, none of this block's task (-k),

@@ -2,8 +2,9 @@
 
 results.json records the lesson it was graded against (``lesson.tasks``: names and titles in report
 order, grader/engine/lessons.py), so a report of another lesson titles and orders that lesson's tasks.
-Results written before that field (and a class of them) fall back to the default lesson's list, loaded
-through the engine's loader (the reports import no lesson).
+Results written before that field (and a class of them) fall back to the list of the lesson chosen where
+the report is written (engine/lessons.py ``choose``), loaded through the engine's loader (the reports
+import no lesson).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from grader.engine.lesson_api import ReportHooks
 from grader.engine.lessons import load_lesson
+from grader.engine.usage import UsageProblem
 
 Titles = dict[str, tuple[str, str]]  # task → (English title, Korean title)
 
@@ -31,10 +33,11 @@ def recorded_tasks(results: Mapping[str, Any] | None) -> list[dict[str, str]] | 
 
 
 def default_tasks() -> list[dict[str, str]]:
-    """The default lesson's tasks, for results that record none; none where it is not installed here."""
+    """The tasks of the lesson chosen here (engine/lessons.py ``choose``), for results that record none;
+    none where nothing here chooses one."""
     try:
         lesson = load_lesson()
-    except (ImportError, TypeError):
+    except (ImportError, TypeError, UsageProblem):
         return []
     return [{"name": t.name, "en": t.en, "ko": t.ko} for t in lesson.tasks]
 
@@ -65,15 +68,15 @@ def rank(order: tuple[str, ...], task: str | None) -> int:
 
 def lesson_of(results: Mapping[str, Any] | None, default: bool = False) -> Any | None:
     """The ``Lesson`` ``results`` was graded against (its module, through the engine's loader: the
-    reports import no lesson); with ``default``, the default lesson for results that record none.
-    None where it is not installed here."""
+    reports import no lesson); with ``default``, the lesson chosen here for results that record none.
+    None where it is not installed here, or nothing here chooses one."""
     lesson = (results or {}).get("lesson")
     module = lesson.get("module") if isinstance(lesson, Mapping) else None
     try:
         if isinstance(module, str) and module:
             return load_lesson(module)
         return load_lesson() if default else None
-    except (ImportError, TypeError):  # graded elsewhere, with a lesson this machine lacks
+    except (ImportError, TypeError, UsageProblem):  # graded elsewhere, with a lesson this machine lacks
         return None
 
 
@@ -87,7 +90,7 @@ def templates_of(results: Mapping[str, Any] | None) -> Path | None:
 
 def report_hooks(results: Mapping[str, Any] | None) -> ReportHooks:
     """The report hooks of the lesson ``results`` was graded against (results that record no lesson: the
-    default's); a lesson not installed here adds nothing (the hooks' defaults)."""
+    one chosen here's); a lesson not installed here adds nothing (no hooks)."""
     lesson = lesson_of(results, default=True)
     return lesson.report if lesson is not None else ReportHooks()
 

@@ -23,11 +23,11 @@ from grader.report.i18n import translate
 TextsOf = Callable[[Mapping[str, Any], str], FigureTexts | None]
 
 
-def figure_view(figure: Any, lang: str, texts_of: TextsOf) -> dict[str, Any] | None:
+def figure_view(figure: Any, lang: str, texts_of: TextsOf | None) -> dict[str, Any] | None:
     """What the templates need for one failed check's picture, in ``lang``: the lesson's words for it
     (``texts_of``, the lesson's ``ReportHooks.figure_texts``), drawn; None where the check kept no picture
-    or the lesson draws none of its kind."""
-    if not isinstance(figure, Mapping):
+    or the lesson draws none of its kind (no ``texts_of`` at all: none)."""
+    if not isinstance(figure, Mapping) or texts_of is None:
         return None
     texts = texts_of(figure, lang)
     return two_tables(figure, texts, lang) if texts is not None else None

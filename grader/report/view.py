@@ -14,8 +14,10 @@ from typing import Any
 
 from grader.core.finding import Finding
 from grader.core.lang import particle
-from grader.engine.lessons import DEFAULT_LESSON, project_lesson
+from grader.engine.lesson_api import Causes, FailedCheck
+from grader.engine.lessons import select
 from grader.engine.results import ResultsView
+from grader.engine.usage import UsageProblem
 from grader.report.i18n import status_word, translate
 from grader.report.lesson_tasks import Titles, rank, report_hooks, task_order, task_titles, title_of
 from grader.report.records import read_record
@@ -43,15 +45,18 @@ def student_output(text: str) -> str:
 
 def lesson_flag(results: Mapping[str, Any] | None, path: str) -> str | None:
     """The lesson a printed command must name with ``--lesson``: the one ``results`` was graded against,
-    unless `grade PATH` picks it anyway, as the default or by the project setting (``[tool.grade]``, found
-    from the submission, then the working folder: engine/lessons.py's ``select``). With no ``path`` (a
-    batch's pages, run in the student's own copy) no setting is known, so any other lesson is named."""
+    unless `grade PATH` picks it anyway (engine/lessons.py's ``choose``: the project setting found from the
+    submission, then the working folder, GK_LESSON, the files, the only lesson installed). With no
+    ``path`` (a batch's pages) what `grade` picks in the working folder."""
     record = (results or {}).get("lesson")
     name = record.get("name") if isinstance(record, Mapping) else None
-    if not isinstance(name, str) or not name or name == DEFAULT_LESSON:
+    if not isinstance(name, str) or not name:
         return None
-    starts = (Path(path), Path.cwd()) if path else ()
-    picked = next((found for start in starts if (found := project_lesson(start))), DEFAULT_LESSON)
+    starts = (Path(path), Path.cwd()) if path else (Path.cwd(),)
+    try:
+        picked = select(None, *starts).name
+    except (UsageProblem, OSError):  # nothing here picks one: the command names it
+        return name
     return None if picked == name else name
 
 
@@ -202,14 +207,26 @@ def failure_rows(results: ResultsView, lang: str, path: str) -> list[dict[str, A
             # a task that already earns points is not "not started", whatever else still raises
             "task_scored": float(((results.get("tasks") or {}).get(t.get("task")) or {}).get("score", 0)) > 0,
         })
-        row = rows[-1]  # the lesson's word on causes across checks, for the cards (none by default)
-        row["cause_named"] = hooks.cause_of(row)
-        row["explained_by"] = None if row["cause_named"] else hooks.explained_by(row)
-        row["link"] = hooks.link_text(row["explained_by"], lang) if row["explained_by"] else None
+        _causes(rows[-1], hooks.causes, lang)
     # by task in rubric order, the public (reproducible) failures of a task first
     rows.sort(key=lambda r: (r["task_rank"], r["hidden"]))
     _given_back(results, rows, lang)
     return rows
+
+
+def _causes(row: dict[str, Any], causes: Causes | None, lang: str) -> None:
+    """The lesson's word on ``row``'s cause across checks, for the cards (report/cards.py): the cause it
+    names, else the one that explains it and that link's words; None each where the lesson has none."""
+    row["cause_named"] = row["explained_by"] = row["link"] = None
+    if causes is None:
+        return
+    failed = FailedCheck(id=row["id"], task=row["task"], status=row["status"], record=row["record"],
+                         figure=row["figure_data"] if isinstance(row["figure_data"], Mapping) else None,
+                         messages=row["messages"], text=row["text"], legacy=bool(row["legacy"]))
+    row["cause_named"] = causes.cause_of(failed)
+    if row["cause_named"] is None and causes.explained_by is not None and causes.link_text is not None:
+        row["explained_by"] = causes.explained_by(failed)
+        row["link"] = causes.link_text(row["explained_by"], lang) if row["explained_by"] else None
 
 
 def _given_back(results: ResultsView, rows: list[dict[str, Any]], lang: str) -> None:

@@ -152,7 +152,9 @@ def preload(lesson: str) -> None:
 
 def warm_lesson(module: str) -> None:
     """Run the lesson's warm-up (``GradeHooks.warm_up``; none by default); the forked children inherit it."""
-    load_lesson(module).grade.warm_up()
+    warm_up = load_lesson(module).grade.warm_up
+    if warm_up is not None:
+        warm_up()
 
 
 def fork_into_log(log_path: Path | str, grade: Callable[[], int],
@@ -260,7 +262,8 @@ def finish_work(job: Finished, out: Path, config: Config) -> dict:
     if job.worker is not None:
         marker["worker"] = job.worker
     write_json(job.work / MARKER, marker)
-    keep_code(job.entry.path, job.work)  # the code `grade similarity` compares: DIR/<name>/code/
+    # the code `grade similarity` compares, read as the graded lesson's grade read it: DIR/<name>/code/
+    keep_code(job.entry.path, job.work, load_lesson(config.options.lesson).layout.modules)
     publish(job.work, out / name, out)
     return marker
 

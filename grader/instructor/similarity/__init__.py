@@ -46,13 +46,25 @@ def find_submissions(out: Path) -> list[Found]:
             continue
         code = read_kept(d)
         if code is None and marker.get("path"):
-            code = submission_code(Path(str(marker["path"])))
+            code = submission_code(Path(str(marker["path"])), _graded_modules(d))
         sid = str(marker.get("student_id") or marker.get("name") or d.name)
         if sid in seen:  # two submissions of one student id (a roster slip): keep both, by folder
             sid = f"{sid} ({d.name})"
         seen.add(sid)
         found.append(Found(sid, d.name, code or {}))
     return found
+
+
+def _graded_modules(result: Path) -> tuple[str, ...]:
+    """The modules of the lesson a result was graded against (its results.json's ``lesson.module``), for
+    reading its submission as that grade read it; none where it records none or that lesson is not here."""
+    from grader.engine.lessons import load_lesson
+
+    try:
+        recorded = json.loads((result / "results.json").read_text(encoding="utf-8")).get("lesson") or {}
+        return tuple(load_lesson(str(recorded["module"])).layout.modules)
+    except Exception:  # noqa: BLE001 - an old or foreign result: read the submission's root
+        return ()
 
 
 def run(out: Path, settings: Settings | None = None, show: int = 30) -> Outcome:

@@ -12,10 +12,10 @@ import json
 import stat
 import zipfile
 import zlib
+from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
 from grader.core.text import as_python
-from grader.engine.lessons import load_lesson
 from grader.engine.submission import MAX_FILE_BYTES, MAX_ZIP_MEMBERS, MAX_ZIP_RATIO, _source_root, _zip_prefix
 
 CODE_DIR = "code"
@@ -59,9 +59,10 @@ def _code_name(name: str) -> bool:
     return name.endswith((".py", ".ipynb")) and not name.startswith(".")
 
 
-def _from_folder(root: Path) -> dict[str, bytes]:
-    """The files the grader reads: those at the root, or in exercises/ (a copy of the kit's layout)."""
-    base = _source_root(root, load_lesson().layout.modules)
+def _from_folder(root: Path, modules: Sequence[str]) -> dict[str, bytes]:
+    """The files the grader reads: those at the root, or in exercises/ (a copy of the kit's layout) where
+    it holds one of the graded lesson's ``modules``."""
+    base = _source_root(root, tuple(modules))
     return {p.name: p.read_bytes() for p in sorted(base.iterdir())
             if _code_name(p.name) and p.is_file() and not p.is_symlink()
             and p.stat().st_size <= MAX_FILE_BYTES}
@@ -96,15 +97,16 @@ def _from_zip(path: Path) -> dict[str, bytes]:
             if k.startswith(prefix) and "/" not in k[len(prefix):]}
 
 
-def submission_code(path: Path) -> dict[str, str]:
+def submission_code(path: Path, modules: Sequence[str] = ()) -> dict[str, str]:
     """Kept name -> code for every .py file and notebook of a submission (a folder, a notebook or a zip),
-    within the limits; empty when there is none or it cannot be read."""
+    within the limits, read as the grader reads it for a lesson of these ``modules`` (its
+    ``Layout.modules``); empty when there is none or it cannot be read."""
     path = Path(path)
     try:
         if path.is_symlink() or not path.exists():
             return {}
         if path.is_dir():
-            raw = _from_folder(path)
+            raw = _from_folder(path, modules)
         elif path.suffix == ".zip":
             raw = _from_zip(path)
         elif path.suffix == ".ipynb" and path.stat().st_size <= MAX_TOTAL_BYTES:
@@ -127,11 +129,12 @@ def submission_code(path: Path) -> dict[str, str]:
     return code
 
 
-def keep_code(path: Path, result_dir: Path) -> None:
+def keep_code(path: Path, result_dir: Path, modules: Sequence[str]) -> None:
     """Write the submission's code under ``result_dir/code/`` (called by `grade batch` before it publishes
-    a result). Never raises: similarity is an extra, a grade must not fail for it."""
+    a result; ``modules``: the graded lesson's). Never raises: similarity is an extra, a grade must not
+    fail for it."""
     try:
-        for name, text in submission_code(path).items():
+        for name, text in submission_code(path, modules).items():
             target = result_dir / CODE_DIR / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")

@@ -3,18 +3,15 @@
 A lesson package (docs/authors.md): ``LESSON`` is everything the kit's engine knows of it, declared with
 ``grader.author.lesson_package`` from this folder (exercises/, solutions/, suites/, probes.py): the
 reference loader ``REFERENCE`` its hidden suites compare against, the student release and its notebook
-(texts.py), and its report hooks (``Reporting``: its picture's words and its causes, imported only when a
-report asks, so grading loads no report code). The suites import the rest directly (``checks``,
+(texts.py), and its report hooks (``ReportHooks``: its picture's words and its causes, whose modules load
+no report code until a report asks). The suites import the rest directly (``checks``,
 ``diagnose``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from grader.author import FigureTexts, Layout, NotebookTexts, ReportHooks, Task, lesson_package
-from lesson_attention import texts
+from grader.author import Causes, Layout, NotebookTexts, ReportHooks, Task, lesson_package
+from lesson_attention import causes, report, texts
 
 __version__ = "0.1.0"
 
@@ -29,33 +26,15 @@ TASKS = (
 )
 
 
-class Reporting(ReportHooks):
-    def figure_texts(self, figure: Mapping[str, Any], lang: str) -> FigureTexts | None:
-        """The words of a failed check's picture: the kit draws it in that check's card, beside its cause."""
-        from lesson_attention.report import figure_texts
-
-        return figure_texts(figure, lang)
-
-    def cause_of(self, row: dict[str, Any]) -> str | None:
-        from lesson_attention import causes
-
-        return causes.cause_of(row)
-
-    def explained_by(self, row: dict[str, Any]) -> str | None:
-        from lesson_attention import causes
-
-        return causes.explained_by(row)
-
-    def link_text(self, cause: str, lang: str) -> tuple[str, str, str]:
-        from lesson_attention import causes
-
-        return causes.link_text(cause, lang)
-
-
 LESSON, REFERENCE = lesson_package(
     __file__, "attention", module=MODULE, tasks=TASKS, version=__version__,
     title_en="Scaled dot-product attention + causal mask",
     title_ko="스케일드 닷프로덕트 어텐션 + 인과 마스크",
     layout=Layout(modules=(MODULE,), probe_modules=(MODULE,)),  # the device probe runs the student's module
-    readme=texts.README, notebook=NotebookTexts(texts.INTRO, texts.STEPS, texts.TRY_IT), report=Reporting(),
+    readme=texts.README, notebook=NotebookTexts(texts.INTRO, texts.STEPS, texts.TRY_IT),
+    # its picture's words (report.py) and its causes across checks (causes.py); report.py imports the kit's
+    # drawing code only when it draws, so grading loads none of it
+    report=ReportHooks(figure_texts=report.figure_texts,
+                       causes=Causes(cause_of=causes.cause_of, explained_by=causes.explained_by,
+                                     link_text=causes.link_text)),
 )

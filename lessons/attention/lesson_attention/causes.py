@@ -11,9 +11,8 @@ Messages, never test names: this module ships in the student copy.
 from __future__ import annotations
 
 import re
-from typing import Any
 
-Row = dict[str, Any]
+from grader.author import FailedCheck
 
 QK_SWAPPED = "qk_swapped"
 # torch's words for a matrix product of the wrong shapes (matmul, bmm, @)
@@ -22,18 +21,16 @@ _SHAPE_ERROR = re.compile(r"raised RuntimeError: (?:mat1 and mat2 shapes cannot 
                           r"expected .*size.*got|size mismatch)")
 
 
-def cause_of(row: Row) -> str | None:
+def cause_of(row: FailedCheck) -> str | None:
     """The cause a failed check names itself, where another check's failure may follow from it."""
-    record = row.get("record")
-    key = record.cause.key if record is not None and record.cause is not None else ""
-    figure_key = ((row.get("figure_data") or {}).get("cause") or {}).get("key")
+    key = row.record.cause.key if row.record.cause is not None else ""
+    figure_key = ((row.figure or {}).get("cause") or {}).get("key")
     return QK_SWAPPED if QK_SWAPPED in (key, figure_key) else None
 
 
-def explained_by(row: Row) -> str | None:
+def explained_by(row: FailedCheck) -> str | None:
     """A shape error raised inside scaled_dot_product_attention: what k q^T does when T_q != T_k."""
-    text = str((row.get("messages") or {}).get("en") or row.get("text") or "")
-    if row.get("task") == "scaled_dot_product_attention" and _SHAPE_ERROR.search(text):
+    if row.task == "scaled_dot_product_attention" and _SHAPE_ERROR.search(row.message_en):
         return QK_SWAPPED
     return None
 

@@ -8,8 +8,10 @@ the first of the batch (and head) axes with a wrong cell, cropped to its top-lef
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-import torch
+if TYPE_CHECKING:  # torch is imported where a figure is made: the report reads KIND without it
+    import torch
 
 KIND = "attention-weights"
 ROWS, COLS = 16, 16
@@ -21,6 +23,8 @@ def _cells(t: torch.Tensor) -> list[list[float | None]]:
 
 def wrong_cells(found: torch.Tensor, expected: torch.Tensor, atol: float) -> torch.Tensor:
     """Cells (same shape) not finite where the right one is, finite where it is not, or off by > atol."""
+    import torch
+
     f, e = found.double(), expected.double()
     finite_f, finite_e = torch.isfinite(f), torch.isfinite(e)
     off = torch.zeros_like(finite_f)
@@ -35,6 +39,8 @@ def attention_figure(found: torch.Tensor, expected: torch.Tensor, what: str, *, 
 
     ``subject``: "weights" (attention weights) or "mask" (causal_mask, True drawn as 1).
     """
+    import torch
+
     if found.shape != expected.shape or found.dim() < 2 or not found.numel():
         return None
     f = found.detach().double().reshape(-1, *found.shape[-2:])

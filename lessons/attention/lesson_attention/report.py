@@ -3,7 +3,7 @@
 A failed check keeps both matrices as its ``figure`` (lesson_attention/figure.py, kind
 "attention-weights"); the kit draws them in that check's card, side by side, the wrong cells outlined
 (grader/report/table_figure.py ``two_tables``: SVG in feedback.html and check(), a text grid in
-feedback.md), with this lesson's words: ``figure_texts``, the lesson's ``ReportHooks.figure_texts``. A
+feedback.md), with this lesson's words: ``figure_texts``, the lesson's ``ReportHooks(figure_texts=...)``. A
 mask is drawn as a mask: its cells read T and F, not 1.00 and 0.00. ``figure_view(figure, lang)`` is the
 kit's view of one check's picture with these words.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from grader.author import FigureTexts, two_tables
+from grader.author import FigureTexts
 from lesson_attention.figure import KIND
 
 # The lesson's own strings (the kit's i18n holds the kit's): (English, Korean).
@@ -83,5 +83,7 @@ def figure_view(figure: dict[str, Any] | None, lang: str) -> dict[str, Any] | No
     """One failed check's picture in ``lang``, drawn by the kit (its two tables side by side, the wrong
     cells outlined, and a text grid: ``table_figure.two_tables``); None when the check kept no matrices of
     this lesson."""
+    from grader.author import two_tables  # the kit's report code: loaded by a report, not with the lesson
+
     texts = figure_texts(figure, lang) if isinstance(figure, dict) else None
     return two_tables(figure, texts, lang) if figure is not None and texts is not None else None

@@ -96,7 +96,7 @@ def test_the_readme_names_every_task_and_the_lesson_flag_in_both_languages() -> 
         for task in TASKS:
             assert task in text
     assert re.search(r"[가-힣]", korean) and not re.search(r"[가-힣]", english)
-    assert release.readme() == texts.README
+    assert release.readme == texts.README
     assert sys.modules["lesson_attention"].LESSON.layout.modules == ("causal_attention",)
 
 

@@ -22,9 +22,8 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Any
 
-Row = dict[str, Any]
+from grader.author import FailedCheck
 
 # A results.json from before records: the English message of a failed check -> the cause it names.
 _CAUSES = (
@@ -84,39 +83,37 @@ LINKS = {
 }
 
 
-def _table_key(row: Row, subject: str) -> str | None:
+def _table_key(row: FailedCheck, subject: str) -> str | None:
     """"table:<diagnosis>" for a failed check of a sinusoidal table whose figure names what is wrong."""
-    figure = row.get("figure_data") or {}
+    figure = row.figure or {}
     key = (figure.get("cause") or {}).get("key")
     if figure.get("subject") == subject and key and key not in ("formula", "values_match"):
         return f"table:{key}"
     return None
 
 
-def _legacy_text(row: Row) -> str | None:
+def _legacy_text(row: FailedCheck) -> str | None:
     """The English words of a check recorded before records (report/records.py), else None."""
-    return str((row.get("messages") or {}).get("en") or "") if row.get("legacy") else None
+    return str(row.messages.get("en") or "") if row.legacy else None
 
 
-def cause_of(row: Row) -> str | None:
+def cause_of(row: FailedCheck) -> str | None:
     """The cause a failed check names itself: "tying", "buffer", "table:<diagnosis>", else None."""
     table = _table_key(row, "table")
     if table:
         return table
-    record = row.get("record")
-    key = record.cause.key if record is not None and record.cause is not None else ""
+    key = row.record.cause.key if row.record.cause is not None else ""
     if key in LINKS:
         return key
     text = _legacy_text(row)
     return next((key for key, pattern in _CAUSES if pattern.search(text)), None) if text else None
 
 
-def explained_by(row: Row) -> str | None:
+def explained_by(row: FailedCheck) -> str | None:
     """The cause that, if present, explains this check's failure although its own code may be right."""
-    record = row.get("record")
-    if record is not None and record.explained_by in LINKS:
-        return record.explained_by
-    if row.get("status") in ("failed", "error") and _DOUBLE_MEETS_FLOAT.search(_raised(row)):
+    if row.record.explained_by in LINKS:
+        return row.record.explained_by
+    if row.status in ("failed", "error") and _DOUBLE_MEETS_FLOAT.search(_raised(row)):
         return "table_dtype"  # joins the float64 table's card when that check fails (cards.py)
     text = _legacy_text(row)
     if text:
@@ -128,9 +125,9 @@ def explained_by(row: Row) -> str | None:
     return _table_key(row, "forward")
 
 
-def _raised(row: Row) -> str:
+def _raised(row: FailedCheck) -> str:
     """The error a check's call raised, as the student's English message quotes it, else ""."""
-    text = str((row.get("messages") or {}).get("en") or "")
+    text = str(row.messages.get("en") or "")
     return text if "Your code raised " in text else ""
 
 

@@ -5,7 +5,9 @@ Each block is rendered from its own templates here (``experiment.html.j2``, ``lo
 kit's report environment (its filters and escaping), and carries its own heading and anchors
 (``id="experiment-student"``, ``id="log-points"``: tests and the page's CSS read them), so the kit places
 it as it is (``Section.heading`` off), after the notes on a notebook's code (``late``). check()'s notebook
-view leaves both out (``in_check`` off): the full report has them.
+view leaves both out (``in_check`` off): the full report has them. The lesson declares
+``report_sections`` as its hook, so this module is imported with the lesson: it imports the kit's
+templates and charts when a section is built, not before (grading never loads them).
 """
 
 from __future__ import annotations
@@ -15,10 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from grader.author import Section, environment
-from lesson_embedding_pe.report.charts import accuracy_bars, loss_curves
-from lesson_embedding_pe.report.experiment_view import experiment_view, sparkline
-from lesson_embedding_pe.report.log import log_view
+from grader.author import Section
 from lesson_embedding_pe.report.texts import t
 
 HERE = Path(__file__).resolve().parent
@@ -27,12 +26,17 @@ HERE = Path(__file__).resolve().parent
 def _render(name: str, **context: Any) -> str:
     """One of this folder's templates, without the newline that ends its last line (the kit's page
     puts the blank line between blocks)."""
+    from grader.author import environment
+
     return environment(HERE).get_template(name).render(context).removesuffix("\n")
 
 
 def experiment_section(results: Mapping[str, Any], lang: str) -> Section:
     """The experiment's numbers (results["artifacts"]["experiment"], experiment.py), or a
     line saying there are none in this run."""
+    from lesson_embedding_pe.report.charts import accuracy_bars, loss_curves
+    from lesson_embedding_pe.report.experiment_view import experiment_view, sparkline
+
     exp = experiment_view((results.get("artifacts") or {}).get("experiment"), lang)
     for part in (exp or {}).get("parts", []):
         part["img_loss"] = loss_curves(part, lang)
@@ -51,6 +55,8 @@ def experiment_section(results: Mapping[str, Any], lang: str) -> Section:
 
 def log_section(results: Mapping[str, Any], lang: str) -> Section:
     """The LeetCode log review, its points those of the log's task in this run."""
+    from lesson_embedding_pe.report.log import log_view
+
     log = log_view(dict(results), lang)
     tr = partial(t, lang=lang)
     brief = None if log is None else {k: log[k] for k in ("present", "points", "max_points") if k in log}
@@ -63,7 +69,7 @@ def log_section(results: Mapping[str, Any], lang: str) -> Section:
 
 
 def report_sections(results: Mapping[str, Any], lang: str) -> list[Section]:
-    """``ReportHooks.sections``: the experiment, then the log review."""
+    """The lesson's ``ReportHooks.sections``: the experiment, then the log review."""
     return [experiment_section(results, lang), log_section(results, lang)]
 
 

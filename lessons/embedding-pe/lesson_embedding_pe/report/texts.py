@@ -7,8 +7,6 @@ first, then there, so the lesson's blocks read both through one function.
 
 from __future__ import annotations
 
-from grader.author import translate
-
 TEXT: dict[str, tuple[str, str]] = {
     "experiment": ("Sequence-reversal experiment", "순서 뒤집기 실험"),
     "experiment_missing": ("No experiment numbers in this run (the experiment is graded by the hidden "
@@ -111,6 +109,8 @@ TEXT: dict[str, tuple[str, str]] = {
 def t(key: str, lang: str, **fmt: object) -> str:
     """``key`` in ``lang``: the lesson's text, else the kit's."""
     if key not in TEXT:
+        from grader.author import translate  # the kit's report texts: loaded by a report, not by grading
+
         return translate(key, lang, **fmt)
     en, ko = TEXT[key]
     text = ko if lang == "ko" else en
