@@ -33,7 +33,7 @@ def check_in_kernel_and_grade_saved(folder: Path, cells: list[Any], call: str, g
         nbformat.v4.new_code_cell(f"from grader import check\nr = {call}\nprint(json.dumps(r.results))"),
     ])
     nbformat.write(nb, str(saved))
-    nbclient.NotebookClient(nb, timeout=pace.seconds(600), kernel_name="python3",
+    nbclient.NotebookClient(nb, timeout=round(pace.seconds(600)), kernel_name="python3",
                             resources={"metadata": {"path": str(folder)}}).execute()
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
     in_kernel = json.loads(text.strip().splitlines()[-1])

@@ -541,7 +541,8 @@ def test_notebook_magics_never_run(corpus: Corpus) -> None:
 
 def test_attack_folders_are_documented() -> None:
     # forge_runtime_* are graded against their twin by tests/test_runtime_reach.py.
-    folders = {p.name for p in ATTACKS.iterdir() if p.is_dir() and not p.name.startswith("forge_runtime_")}
+    folders = {p.name for p in ATTACKS.iterdir() if p.is_dir() and not p.name.startswith("forge_runtime_")
+               and p.name != "__pycache__"}  # pytest's cache of the folder's conftest.py
     sources = {s.source or n for n, s in SPECS.items() if s.source != "-"}
     assert folders == sources, folders ^ sources
     for folder in folders:

@@ -33,7 +33,7 @@ def run_kernel(tmp_path, embedding_source: str, lang: str = "en") -> tuple[dict,
         nbformat.v4.new_code_cell("pe = sinusoidal_pe(16, 8)\nprint(pe.shape)"),
         nbformat.v4.new_code_cell(CHECK_CELL.format(lang=lang)),
     ])
-    client = nbclient.NotebookClient(nb, timeout=pace.seconds(600), kernel_name="python3",
+    client = nbclient.NotebookClient(nb, timeout=round(pace.seconds(600)), kernel_name="python3",
                                      resources={"metadata": {"path": str(tmp_path)}})
     client.execute()
     outputs = nb.cells[-1].outputs
@@ -88,7 +88,7 @@ def test_check_in_a_kernel_reads_the_log_from_the_saved_notebook(tmp_path):
                                   "print(json.dumps([r.score, r.max_score]))"),
     ])
     nbformat.write(nb, str(saved))  # what Jupyter saved; the kernel runs the same cells
-    nbclient.NotebookClient(nb, timeout=pace.seconds(600), kernel_name="python3",
+    nbclient.NotebookClient(nb, timeout=round(pace.seconds(600)), kernel_name="python3",
                             resources={"metadata": {"path": str(tmp_path)}}).execute()
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
     score, top = json.loads(text.strip().splitlines()[-1])
@@ -137,7 +137,7 @@ def test_check_before_a_cell_ran_says_run_it_and_never_renames_a_graded_function
         nbformat.v4.new_code_cell((ROOT / "solutions" / "leetcode.py").read_text()),
     ])
     nbformat.write(nb, str(saved))
-    nbclient.NotebookClient(nb, timeout=pace.seconds(600), kernel_name="python3",
+    nbclient.NotebookClient(nb, timeout=round(pace.seconds(600)), kernel_name="python3",
                             resources={"metadata": {"path": str(tmp_path)}}).execute()
     text = "".join(o.get("text", "") for o in nb.cells[2].outputs if o.output_type == "stream")
     messages = " ".join(json.dumps(m) for m in json.loads(text.strip().splitlines()[-1]))
@@ -160,7 +160,7 @@ def test_check_called_again_from_the_same_cell_sees_the_same_inputs(tmp_path):
             nbformat.v4.new_code_cell(again),
         ])
         nbformat.write(nb, str(saved))
-        nbclient.NotebookClient(nb, timeout=pace.seconds(600), kernel_name="python3",
+        nbclient.NotebookClient(nb, timeout=round(pace.seconds(600)), kernel_name="python3",
                                 resources={"metadata": {"path": str(tmp_path)}}).execute()
         first, second = (json.loads("".join(o.get("text", "") for o in nb.cells[i].outputs
                                             if o.output_type == "stream").strip().splitlines()[-1])
@@ -179,7 +179,7 @@ def test_check_in_a_kernel_that_imports_the_exercises_grades_the_files(tmp_path)
         nbformat.v4.new_code_cell("from grader import check\nr = check('sinusoidal_pe', lang='en')\n"
                                   "print(json.dumps([r.score, r.max_score]))"),
     ])
-    nbclient.NotebookClient(nb, timeout=pace.seconds(600), kernel_name="python3",
+    nbclient.NotebookClient(nb, timeout=round(pace.seconds(600)), kernel_name="python3",
                             resources={"metadata": {"path": str(tmp_path)}}).execute()
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
     score, top = json.loads(text.strip().splitlines()[-1])
@@ -194,7 +194,7 @@ def test_check_in_a_kernel_draws_the_table_and_says_what_changed_since_the_last_
         nbformat.v4.new_code_cell(REFERENCE),
         nbformat.v4.new_code_cell('check("sinusoidal_pe", lang="en")'),
     ])
-    nbclient.NotebookClient(nb, timeout=pace.seconds(600), kernel_name="python3",
+    nbclient.NotebookClient(nb, timeout=round(pace.seconds(600)), kernel_name="python3",
                             resources={"metadata": {"path": str(tmp_path)}}).execute()
     first, second = ("".join(o.get("data", {}).get("text/html", "") for o in nb.cells[i].outputs
                              if o.output_type == "execute_result") for i in (1, 3))
@@ -220,7 +220,7 @@ def test_check_numbers_cells_as_grade_does_and_says_run_check_again(tmp_path):
                                   "r"),
     ])
     nbformat.write(nb, str(saved))
-    nbclient.NotebookClient(nb, timeout=pace.seconds(600), kernel_name="python3", allow_errors=True,
+    nbclient.NotebookClient(nb, timeout=round(pace.seconds(600)), kernel_name="python3", allow_errors=True,
                             resources={"metadata": {"path": str(tmp_path)}}).execute()
     outputs = nb.cells[-1].outputs
     text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
