@@ -229,7 +229,8 @@ def test_a_nan_loss_is_said_as_nan_and_where_it_comes_from_never_as_not_seeded()
 def test_a_nan_from_the_encoding_is_traced_to_sinusoidal_pe(tmp_path: Path) -> None:
     """A real submission whose sinusoidal_pe divides by sin(0): the reversal run's NaN names it."""
     for f in (ROOT / "examples" / "reference").iterdir():
-        shutil.copy(f, tmp_path / f.name)
+        if f.is_file():  # not a bytecode cache
+            shutil.copy(f, tmp_path / f.name)
     code = (tmp_path / "embedding.py").read_text(encoding="utf-8")
     planted = code.replace("    return torch.tensor(table, dtype=torch.float64).float()\n",
                            "    pe = torch.tensor(table, dtype=torch.float64).float()\n"
@@ -256,7 +257,8 @@ def test_nan_losses_kept_as_tensors_are_nan_not_unseeded(tmp_path: Path) -> None
     assert "nan loss at step 1" in raised.value.message.en and "not seeded" not in raised.value.message.en
     X.check_seeded([torch.tensor(2.5), 1.5], [2.5, torch.tensor(1.5)], "train_reversal")  # the same numbers
     for f in (ROOT / "solutions").iterdir():
-        shutil.copy(f, tmp_path / f.name)
+        if f.is_file():  # not a bytecode cache
+            shutil.copy(f, tmp_path / f.name)
     code = (tmp_path / "embedding.py").read_text(encoding="utf-8")
     planted = code.replace("    angle = pos * torch.exp(i2 * (-math.log(10000.0) / d_model))",
                            "    angle = pos / (i2 * 0.0)  # 0/0 and p/0: NaN and inf", 1)

@@ -179,7 +179,8 @@ def test_a_failing_cell_costs_only_what_it_defines(tmp_path):
 def test_py_files_with_demos_and_an_unguarded_experiment_get_full_marks(tmp_path):
     """The lesson's demos pasted into embedding.py and run_experiment() without a __main__ guard in reversal.py."""  # noqa: E501
     for f in (ROOT / "solutions").iterdir():
-        shutil.copy(f, tmp_path / f.name)
+        if f.is_file():  # not a bytecode cache
+            shutil.copy(f, tmp_path / f.name)
     with (tmp_path / "embedding.py").open("a") as fh:
         fh.write("\nfrom google.colab import drive\ndrive.mount('/content/drive')\n"
                  "pe = sinusoidal_pe(16, 8)\nprint(pe.shape)\n"
