@@ -103,13 +103,13 @@ def test_a_table_is_read_by_the_columns_that_hold_the_problems() -> None:
 
 
 def test_the_blocks_come_from_the_markdown_tree_not_from_a_lines_first_characters() -> None:
-    """What looks like a field inside code or a comment is none; a setext underline ends a field like a
-    rule; a table's rows are the tree's (a bar-less line right under it is a row to GitHub too)."""
+    """What looks like a field inside code, a comment or a quote is none; a setext underline ends a field
+    like a rule; a table's rows are the tree's, known by its header."""
     from lesson_embedding_pe.leetlog.tree import read
 
     text = ("## Problem 1: 50. Pow(x, n)\nDifficulty: Medium\n```\nTime: O(n)\n```\n<!--\nSpace: O(n)\n-->\n"
-            "Time: O(log n)\nhalving\n---\n> Space: O(n)\n\n| Problem | Difficulty | Time |\n|---|---|---|\n"
-            "| 204. Count Primes | Easy | O(n) |\nnote\n")
+            "Time: O(log n)\nhalving\n---\n> ## Problem 2 Space: O(n)\n\n"
+            "| Problem | Difficulty | Time |\n|---|---|---|\n| 204. Count Primes | Easy | O(n) |\nnote\n")
     lines = read(text, lambda _: False, lambda _: None)
     assert [ln.number for ln in lines] == list(range(1, 18))
     assert [ln.kind for ln in lines] == ["heading", "", *["code"] * 3, *["comment"] * 3, "", "", "rule",
@@ -120,7 +120,7 @@ def test_the_blocks_come_from_the_markdown_tree_not_from_a_lines_first_character
     first = parsed.problems[0]
     assert (first.fields["time"].value, first.fields["time"].line) == ("O(log n)\nhalving", 9)
     assert "space" not in first.fields
-    assert parsed.problems[1].fields["difficulty"].value == "Easy"
+    assert len(parsed.problems) == 2 and parsed.problems[1].fields["difficulty"].value == "Easy"
 
 
 def test_a_section_number_is_no_problem_number_but_a_wrong_number_still_is() -> None:

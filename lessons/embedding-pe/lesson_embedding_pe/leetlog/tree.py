@@ -89,7 +89,7 @@ def _read(lines: list[str], origin: list[int], holds_log: HoldsLog, match_label:
 
 
 def _classify(lines: list[str], origin: list[int], tokens: list[Token]) -> list[Line]:
-    """Each line with the block the tree puts it in (the innermost that says something)."""
+    """Each line with the block the tree puts it in: the innermost that says something, but a quote."""
     out = [Line(origin[k], text) for k, text in enumerate(lines)]
     for i, tok in enumerate(tokens):
         if tok.map is None or tok.nesting == -1:
@@ -102,9 +102,6 @@ def _classify(lines: list[str], origin: list[int], tokens: list[Token]) -> list[
         elif tok.type == "html_block" and tok.content.lstrip().startswith("<!--"):
             for ln in span:
                 ln.kind = "comment"
-        elif tok.type == "blockquote_open":
-            for ln in span:
-                ln.kind = "quote" if ln.text.lstrip().startswith(">") and not ln.kind else ln.kind
         elif tok.type == "hr":
             span[0].kind = "rule"
         elif tok.type == "heading_open" and tok.markup.startswith("#"):
@@ -117,6 +114,10 @@ def _classify(lines: list[str], origin: list[int], tokens: list[Token]) -> list[
             for k, (line, cells) in enumerate(rows):  # a line with no bar under a table is prose to a TA
                 if "|" in out[line].text:
                     out[line].kind, out[line].cells, out[line].head = ("row" if k else "head"), cells, head
+    for tok in tokens:  # a quoted line is the quote's whatever it holds (one holding the log is opened)
+        if tok.type == "blockquote_open" and tok.map is not None:
+            for ln in out[tok.map[0]:tok.map[1]]:
+                ln.kind = "quote" if ln.text.lstrip().startswith(">") else ln.kind
     return out
 
 
