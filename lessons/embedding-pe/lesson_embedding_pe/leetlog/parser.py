@@ -2,7 +2,8 @@
 
 Students rename headings, switch languages, drop the bold, use tables or put
 the value on the next line; the grader must still find every field and say on
-which line it is. Nothing here judges content: see review.py for that.
+which line it is. The blocks (code, comments, quotes, rules, headings, tables) are the Markdown tree's
+(tree.py); this module reads the labels and values in them. Nothing here judges content: see review.py.
 """
 
 from __future__ import annotations

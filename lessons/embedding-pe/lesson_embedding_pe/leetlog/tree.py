@@ -75,12 +75,13 @@ def _read(lines: list[str], origin: list[int], holds_log: HoldsLog, match_label:
             continue
         out += plain[at:start]
         inner = _opened(tok, lines, start, end) if depth < 4 else None
-        inner_tokens = _md().parse("\n".join(inner[0])) if inner is not None else None
-        if inner is not None and inner_tokens is not None and holds_log(
-                _classify(inner[0], [origin[k] for k in inner[1]], inner_tokens)):
-            out += _read(inner[0], [origin[k] for k in inner[1]], holds_log, match_label, depth + 1,
-                         inner_tokens)
-        elif tok.type == "table_open" and (made := _transposed(tokens, i, origin, match_label)) is not None:
+        if inner is not None:  # the container's own text, read alone: does it hold the log?
+            where, inner_tokens = [origin[k] for k in inner[1]], _md().parse("\n".join(inner[0]))
+            if holds_log(_classify(inner[0], where, inner_tokens)):
+                out += _read(inner[0], where, holds_log, match_label, depth + 1, inner_tokens)
+                at = end
+                continue
+        if tok.type == "table_open" and (made := _transposed(tokens, i, origin, match_label)) is not None:
             out += made
         else:
             out += plain[start:end]
