@@ -488,6 +488,8 @@ def _parse_lines(lines: list[Line]) -> LogParse:
     for ln in lines:
         if ln.kind in ("head", "sep", "row") and _problem_table(ln.head):
             _table_row(b, ln)
+        elif ln.kind == "columns":
+            _table_columns(b, ln)
         elif ln.kind in ("code", "comment"):  # comments never hold fields
             b.add_line(ln.number, ln.text)
         elif "<" in ln.text and _BR.search(ln.text):  # Jupyter's 'a<br>b': two lines
@@ -529,22 +531,44 @@ def _problem_table(head: list[str]) -> list[list[str]] | None:
 
 
 def _table_row(b: _Builder, ln: Line) -> None:
-    """One row of a per-problem table: a problem of its own, each cell a field on this line; a cell
-    under two fields' header gives each its part, a reason column speaks for the complexities, and a
-    column the reader does not know is read by what it says."""
+    """One row of a per-problem table: a problem of its own, each cell a field on this line."""
     b.end_section()
-    number, raw, columns = ln.number, ln.text, _problem_table(ln.head) or []
     if ln.kind != "row":  # the header or the separator
-        b.prose.append((number, raw))
+        b.prose.append((ln.number, ln.text))
         return
-    cells = ln.cells
-    if not any(cells):
+    if not any(ln.cells):
         return
-    entry = ProblemEntry(len(b.problems) + 1, number, heading="")
-    b.entry = entry
-    b.problems.append(entry)
+    b.entry = ProblemEntry(len(b.problems) + 1, ln.number, heading="")
+    b.problems.append(b.entry)
+    columns = _problem_table(ln.head) or []
+    _cells(b.entry, [(ln.number, ln.text, c, cell, "") for c, cell in zip(columns, ln.cells, strict=False)])
+    b.entry = None
+
+
+def _table_columns(b: _Builder, table: Line) -> None:
+    """A table with a row per field and a column per problem: each column a problem of its own, each
+    cell a field on its row's line, labelled as the row is."""
+    body = [r for r in table.rows if r.cells and r.cells[0]]
+    names = [_column(r.cells[0]) for r in body]
+    slot = "problem" not in {n for c in names for n in c}  # no problem row: the column's title names it
+    for j, title in enumerate(table.cells[1:], start=1):
+        if not any(j < len(r.cells) and r.cells[j].strip() for r in table.rows):
+            continue  # an empty column is no problem
+        b.open_problem(j, table.number, "")
+        assert b.entry is not None
+        cells = [(table.number, table.text, ["problem"], title, "Problem")] if slot and title and not \
+            CUE["problem_slot"].match(title) else []
+        cells += [(r.number, r.text, c, r.cells[j] if j < len(r.cells) else "", r.cells[0])
+                  for r, c in zip(body, names, strict=True)]
+        _cells(b.entry, cells)
+
+
+def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]]) -> None:
+    """Table cells into an entry's fields: each (line, its raw text, the fields its row or column names,
+    the cell, the label as written or "" for the template's). A cell under two fields' label gives each
+    its part, a reason column speaks for the complexities, an unknown one is read by what it says."""
     reasons: list[str] = []
-    for names, cell in zip(columns, cells, strict=False):
+    for number, raw, names, cell, written in cells:
         text = cell.replace("<br>", "\n")
         if names == [REASON]:
             reasons.append(clean_value(text))
@@ -553,18 +577,17 @@ def _table_row(b: _Builder, ln: Line) -> None:
             if clean_value(text):
                 entry.extra.append((number, text))
             continue
-        pieces = claims(names[0], text, " / ".join(LABELS_EN[n] for n in names)) if len(names) > 1 \
-            else [(names[0], text, LABELS_EN[names[0]])]
+        label = written or " / ".join(LABELS_EN[n] for n in names)
+        pieces = claims(names[0], text, label) if len(names) > 1 or written else [(names[0], text, label)]
         for name, value, _ in pieces:
             if name not in entry.fields:
-                entry.fields[name] = Field(name, clean_value(value), number, LABELS_EN[name], cell,
+                entry.fields[name] = Field(name, clean_value(value), number, written or LABELS_EN[name], cell,
                                            [(number, raw)])
     reason = "; ".join(r for r in reasons if r)
     for name in ("time", "space"):
         f = entry.fields.get(name)
         if reason and f is not None and f.filled:
             f.value = f"{f.value} — {reason}"
-    b.entry = None
 
 
 # The lesson's own label ("접근: 처음 떠올린 방법과 최종 방법을 한두 문장으로"): one field, both approaches.

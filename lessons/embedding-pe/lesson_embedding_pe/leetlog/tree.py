@@ -9,8 +9,9 @@ cells and its header's). The reader never guesses a block from a line's first ch
 
 - a code fence or a block quote is read as the text it holds when that text holds a log (a problem with
   fields); otherwise it stays what it is (the template's instructions are a quote, code is code);
-- a table whose first column names the fields and whose other columns are the problems is read one
-  column at a time, each column a problem section.
+- a table is read by rows or by columns: its rows come with their cells and header (a header naming the
+  problem and two more fields: a row per problem), and a table whose first column names the fields and
+  whose other columns are the problems comes whole, as one line of kind 'columns' holding its rows.
 """
 
 from __future__ import annotations
@@ -22,8 +23,6 @@ from functools import cache
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-
-from .vocab import CUE
 
 __all__ = ["Line", "read"]
 
@@ -37,11 +36,12 @@ class Line:
 
     number: int  # 1-based, in the student's file
     text: str
-    kind: str = ""  # "" (text), code, comment, quote, rule, heading, or a table's head, sep, row
+    kind: str = ""  # "" (text), code, comment, quote, rule, heading, a table's head, sep, row, or columns
     level: int = 0  # a heading's level
     title: str = ""  # a heading's text
     cells: list[str] = field(default_factory=list)  # a table row's cells
     head: list[str] = field(default_factory=list)  # and its table's header cells
+    rows: list[Line] = field(default_factory=list)  # a table read by columns: its rows below the header
 
 
 @cache
@@ -55,7 +55,7 @@ HoldsLog = Callable[[list[Line]], bool]
 
 def read(text: str, holds_log: HoldsLog, match_label: Label) -> list[Line]:
     """``text``'s lines, each classified by the tree, with its containers opened where they hold a log
-    and its column-per-problem tables turned to sections. The field reader's own judgement comes in as
+    and each column-per-problem table as one line holding its rows. The field reader's own judgement comes in as
     two functions (``holds_log``, ``match_label``): the reader calls this module, not the other way."""
     lines = text.splitlines()
     return _read(lines, list(range(1, len(lines) + 1)), holds_log, match_label, 0, None)
@@ -81,8 +81,8 @@ def _read(lines: list[str], origin: list[int], holds_log: HoldsLog, match_label:
                 out += _read(inner[0], where, holds_log, match_label, depth + 1, inner_tokens)
                 at = end
                 continue
-        if tok.type == "table_open" and (made := _transposed(tokens, i, origin, match_label)) is not None:
-            out += made
+        if tok.type == "table_open" and (table := _transposed(tokens, i, plain, match_label)) is not None:
+            out.append(table)
         else:
             out += plain[start:end]
         at = end
@@ -158,10 +158,10 @@ def _rows(tokens: list[Token], i: int) -> list[tuple[int, list[str]]]:
     return rows
 
 
-def _transposed(tokens: list[Token], i: int, origin: list[int], match_label: Label) -> list[Line] | None:
-    """A table with a row per field and a column per problem as one section per column:
-    '## Problem k' then '- <row label>: <cell>' for each row, each line at its row's line; None for
-    any other table (a row-per-problem table is the field reader's, parser._table_row)."""
+def _transposed(tokens: list[Token], i: int, plain: list[Line], match_label: Label) -> Line | None:
+    """A table with a row per field and a column per problem, as one line of kind 'columns' holding its
+    rows (the field reader reads each column as a problem); None for any other table (a table with a row
+    per problem is known by its header, parser._problem_table)."""
     rows = _rows(tokens, i)
     if len(rows) < 4 or len(rows[0][1]) < 2:
         return None
@@ -170,17 +170,6 @@ def _transposed(tokens: list[Token], i: int, origin: list[int], match_label: Lab
     if sum(n is not None for n in labels) < 3 or len({n for n in labels if n}) < 3:
         return None
     if sum(match_label(h) is not None for h in head[1][1:]) > 1:
-        return None  # the header names fields: a row per problem, read as it is
-    has_problem_row = "problem" in labels
-    at = origin[head[0]]
-    out: list[Line] = []
-    for j, title in enumerate(head[1][1:], start=1):
-        if not any(j < len(cells) and cells[j].strip() for _, cells in body):
-            continue  # an empty column is no problem
-        out.append(Line(at, f"## Problem {j}", "heading", 2, f"Problem {j}"))
-        if title and not CUE["problem_slot"].match(title) and not has_problem_row:
-            out.append(Line(at, f"- Problem: {title}"))
-        out += [Line(origin[line], f"- {cells[0]}: {cells[j] if j < len(cells) else ''}")
-                for line, cells in body if cells and cells[0]]
-        out.append(Line(at, ""))
-    return out
+        return None  # the header names fields: a row per problem
+    rows = [Line(plain[k].number, plain[k].text, "row", cells=cells, head=head[1]) for k, cells in body]
+    return Line(plain[head[0]].number, plain[head[0]].text, "columns", cells=head[1], head=head[1], rows=rows)
