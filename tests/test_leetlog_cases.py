@@ -102,6 +102,27 @@ def test_a_table_is_read_by_the_columns_that_hold_the_problems() -> None:
     assert parsed.problems[1].fields["time"].value.startswith("O(n log log n)")
 
 
+def test_the_blocks_come_from_the_markdown_tree_not_from_a_lines_first_characters() -> None:
+    """What looks like a field inside code, a comment or a quote is none; a setext underline ends a field
+    like a rule; a table's rows are the tree's, known by its header."""
+    from lesson_embedding_pe.leetlog.tree import read
+
+    text = ("## Problem 1: 50. Pow(x, n)\nDifficulty: Medium\n```\nTime: O(n)\n```\n<!--\nSpace: O(n)\n-->\n"
+            "Time: O(log n)\nhalving\n---\n> ## Problem 2 Space: O(n)\n\n"
+            "| Problem | Difficulty | Time |\n|---|---|---|\n| 204. Count Primes | Easy | O(n) |\nnote\n")
+    lines = read(text, lambda _: False, lambda _: None)
+    assert [ln.number for ln in lines] == list(range(1, 18))
+    assert [ln.kind for ln in lines] == ["heading", "", *["code"] * 3, *["comment"] * 3, "", "", "rule",
+                                         "quote", "", "head", "sep", "row", ""]
+    assert (lines[0].level, lines[0].title) == (2, "Problem 1: 50. Pow(x, n)")
+    assert lines[15].cells == ["204. Count Primes", "Easy", "O(n)"] and lines[15].head[0] == "Problem"
+    parsed = parse_log(text)
+    first = parsed.problems[0]
+    assert (first.fields["time"].value, first.fields["time"].line) == ("O(log n)\nhalving", 9)
+    assert "space" not in first.fields
+    assert len(parsed.problems) == 2 and parsed.problems[1].fields["difficulty"].value == "Easy"
+
+
 def test_a_section_number_is_no_problem_number_but_a_wrong_number_still_is() -> None:
     text = (CASES / "section_numbers.md").read_text(encoding="utf-8")
     wrong = review_log(text.replace("## 2. Count Primes", "## 205. Count Primes"))

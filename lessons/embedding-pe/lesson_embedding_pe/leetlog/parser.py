@@ -2,7 +2,8 @@
 
 Students rename headings, switch languages, drop the bold, use tables or put
 the value on the next line; the grader must still find every field and say on
-which line it is. Nothing here judges content: see review.py for that.
+which line it is. The blocks (code, comments, quotes, rules, headings, tables) are the Markdown tree's
+(tree.py); this module reads the labels and values in them. Nothing here judges content: see review.py.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from dataclasses import asdict, dataclass, field
 
 from . import vocab as _vocab
 from .catalog import find_problem
-from .prose import BULLET, FENCE, RULE, problem_mention, read_fields, split_sentences
+from .prose import BULLET, problem_mention, read_fields, split_sentences
+from .tree import Line
 from .values import classify_solved, parse_difficulty
 from .vocab import CUE, ORDINALS, WORDS
 
@@ -117,7 +119,6 @@ def _norm_empty(text: str) -> str:
 
 # --------------------------------------------------------------------------- lines
 
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _BOLD_LINE = re.compile(r"^(\*\*|__)(.+?)\1\s*$")
 _BOLD_LABEL = re.compile(r"^(\*\*|__)(.+?)\1\s*(?:[:：]|[-—–]\s)?\s*(.*)$")
 _ORDINALS = ORDINALS
@@ -128,7 +129,6 @@ _LABELLED_HEADING = CUE["labelled_heading"]
 _SOLVED_SENTENCE = CUE["solved_sentence"]
 _BR = re.compile(r"<br\s*/?>", re.I)
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?>")
-_TABLE_SEPARATOR = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 
 
 def match_label(label: str) -> str | None:
@@ -464,75 +464,44 @@ class _Builder:
 
 def parse_log(text: str) -> LogParse:
     """Split a log into problems and labelled fields, keeping the student's line numbers. The log is
-    read as a Markdown tree first (tree.py): a container that holds the log is read as the text it
-    holds, a table with a column per problem one column at a time."""
-    from .tree import flatten
+    read as a Markdown tree (tree.py): each line comes with the block it is in, a container that holds
+    the log is read as the text it holds, a table with a column per problem one column at a time."""
+    from .tree import read
 
-    flat = flatten(text, _holds_log, match_label)
-    if not flat.changed and flat.text == "\n".join(text.splitlines()):
-        return _parse_lines(text)
-    parsed = _parse_lines(flat.text)
-    _remap(parsed, flat.origin)
+    parsed = _parse_lines(read(text, _holds_log, match_label))
     parsed.line_count = len(text.splitlines())
     return parsed
 
 
-def _holds_log(text: str) -> bool:
+def _holds_log(lines: list[Line]) -> bool:
     """A container holds the log when its text, read alone, holds a problem with two labelled fields
     filled, or six said in sentences (the template's instructions name problems, a level and a Big-O)."""
-    for p in _parse_lines(text).problems:
+    for p in _parse_lines(lines).problems:
         filled = [f for f in p.fields.values() if f.filled]
         if sum(f.label not in ("sentence", "heading") for f in filled) >= 2 or len(filled) >= 6:
             return True
     return False
 
 
-def _remap(parsed: LogParse, origin: list[int]) -> None:
-    """Each line number of a flattened log back to the student's own line."""
-    def at(n: int) -> int:
-        return origin[n - 1] if 0 < n <= len(origin) else n
-
-    def pairs(items: list[tuple[int, str]]) -> list[tuple[int, str]]:
-        return [(at(n), t) for n, t in items]
-
-    parsed.prose = pairs(parsed.prose)
-    for entry in parsed.problems:
-        entry.heading_line = at(entry.heading_line) if entry.heading_line else entry.heading_line
-        entry.extra, entry.sentences = pairs(entry.extra), pairs(entry.sentences)
-        for f in (*entry.fields.values(), *entry.duplicates):
-            f.line, f.lines = at(f.line), pairs(f.lines)
-
-
-def _parse_lines(text: str) -> LogParse:
+def _parse_lines(lines: list[Line]) -> LogParse:
     b = _Builder()
-    lines = text.splitlines()
-    tables = _problem_tables(lines)
-    in_code = in_comment = False
-    for number, raw in enumerate(lines, start=1):
-        stripped = raw.strip()
-        if number in tables and not in_code:
-            _table_row(b, number, raw, tables[number])
-            continue
-        if FENCE.match(stripped):
-            in_code = not in_code
-        if in_code or FENCE.match(stripped):
-            b.add_line(number, raw)
-            continue
-        if in_comment or stripped.startswith("<!--"):  # comments never hold fields
-            in_comment = "-->" not in stripped
-            b.add_line(number, raw)
-            continue
-        for piece in _BR.split(raw) if "<" in raw else (raw,):  # Jupyter's 'a<br>b': two lines
-            _consume(b, number, piece, piece.strip())
+    for ln in lines:
+        if ln.kind in ("head", "sep", "row") and _problem_table(ln.head):
+            _table_row(b, ln)
+        elif ln.kind == "columns":
+            _table_columns(b, ln)
+        elif ln.kind in ("code", "comment"):  # comments never hold fields
+            b.add_line(ln.number, ln.text)
+        elif "<" in ln.text and _BR.search(ln.text):  # Jupyter's 'a<br>b': two lines
+            for piece in _BR.split(ln.text):
+                _consume(b, Line(ln.number, piece, "quote" if ln.kind == "quote" else ""))
+        else:
+            _consume(b, ln)
     b.close_field()
     for entry in b.problems:
         _difficulty_from_heading(entry)
         _fields_from_prose(entry)
     return LogParse(b.problems, b.prose, len(lines))
-
-
-def _cells(line: str) -> list[str]:
-    return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
 # A column the reader knows by what it holds rather than as a field: the reason for the complexities.
@@ -553,47 +522,53 @@ def _column(head: str) -> list[str]:
     return [name] if name else []
 
 
-def _problem_tables(lines: list[str]) -> dict[int, list[list[str]]]:
-    """Line number -> the columns' field names, for each line of a table with one row per problem.
-
-    Such a table has a header naming at least three fields, the problem among them
-    (`| Problem | Difficulty | Time | Space | ... |`); the header and separator map to [].
-    """
-    rows: dict[int, list[list[str]]] = {}
-    i = 0
-    while i + 1 < len(lines):
-        head, sep = lines[i].strip(), lines[i + 1].strip()
-        if head.startswith("|") and _TABLE_SEPARATOR.match(sep):
-            columns = [_column(c) for c in _cells(head)]
-            named = {n for c in columns for n in c if n != REASON}
-            if "problem" in named and len(named) >= 3:
-                rows[i + 1] = rows[i + 2] = []
-                j = i + 2
-                while j < len(lines) and lines[j].strip().startswith("|"):
-                    rows[j + 1] = columns
-                    j += 1
-                i = j
-                continue
-        i += 1
-    return rows
+def _problem_table(head: list[str]) -> list[list[str]] | None:
+    """The columns' field names of a table with one row per problem: its header names at least three
+    fields, the problem among them (`| Problem | Difficulty | Time | Space | ... |`); None otherwise."""
+    columns = [_column(c) for c in head]
+    named = {n for c in columns for n in c if n != REASON}
+    return columns if "problem" in named and len(named) >= 3 else None
 
 
-def _table_row(b: _Builder, number: int, raw: str, columns: list[list[str]]) -> None:
-    """One row of a per-problem table: a problem of its own, each cell a field on this line; a cell
-    under two fields' header gives each its part, a reason column speaks for the complexities, and a
-    column the reader does not know is read by what it says."""
+def _table_row(b: _Builder, ln: Line) -> None:
+    """One row of a per-problem table: a problem of its own, each cell a field on this line."""
     b.end_section()
-    if not columns:  # the header or the separator
-        b.prose.append((number, raw))
+    if ln.kind != "row":  # the header or the separator
+        b.prose.append((ln.number, ln.text))
         return
-    cells = _cells(raw)
-    if not any(cells):
+    if not any(ln.cells):
         return
-    entry = ProblemEntry(len(b.problems) + 1, number, heading="")
-    b.entry = entry
-    b.problems.append(entry)
+    b.entry = ProblemEntry(len(b.problems) + 1, ln.number, heading="")
+    b.problems.append(b.entry)
+    columns = _problem_table(ln.head) or []
+    _cells(b.entry, [(ln.number, ln.text, c, cell, "") for c, cell in zip(columns, ln.cells, strict=False)])
+    b.entry = None
+
+
+def _table_columns(b: _Builder, table: Line) -> None:
+    """A table with a row per field and a column per problem: each column a problem of its own, each
+    cell a field on its row's line, labelled as the row is."""
+    body = [r for r in table.rows if r.cells and r.cells[0]]
+    names = [_column(r.cells[0]) for r in body]
+    slot = "problem" not in {n for c in names for n in c}  # no problem row: the column's title names it
+    for j, title in enumerate(table.cells[1:], start=1):
+        if not any(j < len(r.cells) and r.cells[j].strip() for r in table.rows):
+            continue  # an empty column is no problem
+        b.open_problem(j, table.number, "")
+        assert b.entry is not None
+        cells = [(table.number, table.text, ["problem"], title, "Problem")] if slot and title and not \
+            CUE["problem_slot"].match(title) else []
+        cells += [(r.number, r.text, c, r.cells[j] if j < len(r.cells) else "", r.cells[0])
+                  for r, c in zip(body, names, strict=True)]
+        _cells(b.entry, cells)
+
+
+def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]]) -> None:
+    """Table cells into an entry's fields: each (line, its raw text, the fields its row or column names,
+    the cell, the label as written or "" for the template's). A cell under two fields' label gives each
+    its part, a reason column speaks for the complexities, an unknown one is read by what it says."""
     reasons: list[str] = []
-    for names, cell in zip(columns, cells, strict=False):
+    for number, raw, names, cell, written in cells:
         text = cell.replace("<br>", "\n")
         if names == [REASON]:
             reasons.append(clean_value(text))
@@ -602,18 +577,17 @@ def _table_row(b: _Builder, number: int, raw: str, columns: list[list[str]]) -> 
             if clean_value(text):
                 entry.extra.append((number, text))
             continue
-        pieces = claims(names[0], text, " / ".join(LABELS_EN[n] for n in names)) if len(names) > 1 \
-            else [(names[0], text, LABELS_EN[names[0]])]
+        label = written or " / ".join(LABELS_EN[n] for n in names)
+        pieces = claims(names[0], text, label) if len(names) > 1 or written else [(names[0], text, label)]
         for name, value, _ in pieces:
             if name not in entry.fields:
-                entry.fields[name] = Field(name, clean_value(value), number, LABELS_EN[name], cell,
+                entry.fields[name] = Field(name, clean_value(value), number, written or LABELS_EN[name], cell,
                                            [(number, raw)])
     reason = "; ".join(r for r in reasons if r)
     for name in ("time", "space"):
         f = entry.fields.get(name)
         if reason and f is not None and f.filled:
             f.value = f"{f.value} — {reason}"
-    b.entry = None
 
 
 # The lesson's own label ("접근: 처음 떠올린 방법과 최종 방법을 한두 문장으로"): one field, both approaches.
@@ -685,18 +659,19 @@ def _difficulty_from_heading(entry: ProblemEntry) -> None:
                                            entry.heading, [(entry.heading_line or entry.line, entry.heading)])
 
 
-def _consume(b: _Builder, number: int, raw: str, stripped: str) -> None:
-    if stripped.startswith(">") or not stripped:  # blockquotes are instructions, not fields
+def _consume(b: _Builder, ln: Line) -> None:
+    number, raw, stripped = ln.number, ln.text, ln.text.strip()
+    if ln.kind == "quote" or not stripped:  # blockquotes are instructions, not fields
         b.add_line(number, raw)
         return
-    if RULE.match(stripped):
+    if ln.kind == "rule":
         b.close_field()
         return
-    m = _HEADING.match(stripped) or _BOLD_LINE.match(stripped)
-    if m:
-        level = len(m.group(1)) if m.group(1).startswith("#") else 3
-        if _heading(b, number, raw, level, m.group(2)):
-            return
+    bold = _BOLD_LINE.match(stripped)
+    if ln.kind == "heading" and _heading(b, number, raw, ln.level, ln.title):
+        return
+    if bold and ln.kind != "heading" and _heading(b, number, raw, 3, bold.group(2)):
+        return
     record = _record(stripped)
     found = None if record else _label_line(stripped)
     if record or found:

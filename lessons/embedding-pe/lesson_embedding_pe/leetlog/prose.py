@@ -60,14 +60,18 @@ def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
     """Sentences of the prose lines, each with its line; headings, tables, quotes and code are skipped."""
     out: list[Sentence] = []
     para: list[tuple[int, str]] = []
-    in_code = False
+    in_code = in_comment = False
     for number, raw in lines:
         text = raw.strip()
         if FENCE.match(text):
             in_code = not in_code
             _flush(para, out)
             continue
-        if in_code or not text or text.startswith(("#", ">", "|", "<!--")) or RULE.match(text):
+        if in_comment or text.startswith("<!--"):  # a comment's lines, all of them, are not the student's
+            in_comment = "-->" not in text
+            _flush(para, out)
+            continue
+        if in_code or not text or text.startswith(("#", ">", "|")) or RULE.match(text):
             _flush(para, out)
             continue
         if BULLET.match(text):

@@ -1,18 +1,17 @@
-"""The log as a Markdown tree (markdown-it-py): containers opened, tables turned to the problems.
+"""The log as a Markdown tree (markdown-it-py): each line with the block it belongs to, containers opened.
 
 Students paste their log where it does not look like a log to a line reader: inside a code fence (notes
 copied from Notion), every line quoted with ``> ``, a table with a row per field and a column per problem.
-A TA reads the text such a container holds. ``flatten`` walks the document's top-level blocks with a real
-Markdown parser and writes the log as the field reader knows it, keeping each line's number in the
-student's file so every message still points at the student's own line:
+A TA reads the text such a container holds. ``read`` parses the document once with a real Markdown parser
+and gives the field reader (parser.py) its lines, each with its student's line number and what the tree
+says it is: code, a comment, a quote, a rule, an ATX heading (its level and text) or a table row (its
+cells and its header's). The reader never guesses a block from a line's first characters.
 
 - a code fence or a block quote is read as the text it holds when that text holds a log (a problem with
   fields); otherwise it stays what it is (the template's instructions are a quote, code is code);
-- a table whose first column names the fields and whose other columns are the problems is read one
-  column at a time, each column a problem section.
-
-Everything else passes through unchanged: the line reader (parser.py) reads headings, lists, labels and
-prose as before.
+- a table is read by rows or by columns: its rows come with their cells and header (a header naming the
+  problem and two more fields: a row per problem), and a table whose first column names the fields and
+  whose other columns are the problems comes whole, as one line of kind 'columns' holding its rows.
 """
 
 from __future__ import annotations
@@ -25,22 +24,24 @@ from functools import cache
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from .vocab import CUE
-
-__all__ = ["Flat", "flatten"]
+__all__ = ["Line", "read"]
 
 # a line's quote marker: up to three spaces, '>', one optional space (CommonMark)
 _QUOTE = re.compile(r"^\s{0,3}>\s?")
+
+
 @dataclass
-class Flat:
-    """The log as the field reader reads it, and each of its lines' number in the student's file."""
+class Line:
+    """One line of the log as the field reader reads it."""
 
+    number: int  # 1-based, in the student's file
     text: str
-    origin: list[int] = field(default_factory=list)  # 1-based line in the original, per line of ``text``
-
-    @property
-    def changed(self) -> bool:
-        return self.origin != list(range(1, len(self.origin) + 1))
+    kind: str = ""  # "" (text), code, comment, quote, rule, heading, a table's head, sep, row, or columns
+    level: int = 0  # a heading's level
+    title: str = ""  # a heading's text
+    cells: list[str] = field(default_factory=list)  # a table row's cells
+    head: list[str] = field(default_factory=list)  # and its table's header cells
+    rows: list[Line] = field(default_factory=list)  # a table read by columns: its rows below the header
 
 
 @cache
@@ -49,26 +50,22 @@ def _md() -> MarkdownIt:
 
 
 Label = Callable[[str], "str | None"]  # a cell's text -> the field it names (parser.match_label)
+HoldsLog = Callable[[list[Line]], bool]
 
 
-def flatten(text: str, holds_log: Callable[[str], bool], match_label: Label) -> Flat:
-    """``text`` with its containers opened where they hold a log and its column-per-problem tables
-    turned to sections. The field reader's own judgement comes in as two functions (``holds_log``,
-    ``match_label``): the reader calls this module, so this module does not import the reader."""
+def read(text: str, holds_log: HoldsLog, match_label: Label) -> list[Line]:
+    """``text``'s lines, each classified by the tree, with its containers opened where they hold a log
+    and each column-per-problem table as one line holding its rows. The field reader's own judgement comes in as
+    two functions (``holds_log``, ``match_label``): the reader calls this module, not the other way."""
     lines = text.splitlines()
-    return _flatten(lines, list(range(1, len(lines) + 1)), holds_log, match_label, depth=0)
+    return _read(lines, list(range(1, len(lines) + 1)), holds_log, match_label, 0, None)
 
 
-def _flatten(lines: list[str], origin: list[int], holds_log: Callable[[str], bool], match_label: Label,
-             depth: int) -> Flat:
-    out: list[str] = []
-    where: list[int] = []
-
-    def keep(a: int, b: int) -> None:
-        out.extend(lines[a:b])
-        where.extend(origin[a:b])
-
-    tokens = _md().parse("\n".join(lines))
+def _read(lines: list[str], origin: list[int], holds_log: HoldsLog, match_label: Label, depth: int,
+          tokens: list[Token] | None) -> list[Line]:
+    tokens = _md().parse("\n".join(lines)) if tokens is None else tokens
+    plain = _classify(lines, origin, tokens)
+    out: list[Line] = []
     at = 0
     for i, tok in enumerate(tokens):
         if tok.level != 0 or tok.map is None or tok.nesting == -1:
@@ -76,20 +73,53 @@ def _flatten(lines: list[str], origin: list[int], holds_log: Callable[[str], boo
         start, end = tok.map
         if start < at:
             continue
-        keep(at, start)
+        out += plain[at:start]
         inner = _opened(tok, lines, start, end) if depth < 4 else None
-        if inner is not None and holds_log("\n".join(inner[0])):
-            sub = _flatten(inner[0], [origin[k] for k in inner[1]], holds_log, match_label, depth + 1)
-            out.extend(sub.text.splitlines())
-            where.extend(sub.origin)
-        elif tok.type == "table_open" and (made := _transposed(tokens, i, origin, match_label)) is not None:
-            out.extend(made[0])
-            where.extend(made[1])
+        if inner is not None:  # the container's own text, read alone: does it hold the log?
+            where, inner_tokens = [origin[k] for k in inner[1]], _md().parse("\n".join(inner[0]))
+            if holds_log(_classify(inner[0], where, inner_tokens)):
+                out += _read(inner[0], where, holds_log, match_label, depth + 1, inner_tokens)
+                at = end
+                continue
+        if tok.type == "table_open" and (table := _transposed(tokens, i, plain, match_label)) is not None:
+            out.append(table)
         else:
-            keep(start, end)
+            out += plain[start:end]
         at = end
-    keep(at, len(lines))
-    return Flat("\n".join(out), where)
+    return out + plain[at:]
+
+
+def _classify(lines: list[str], origin: list[int], tokens: list[Token]) -> list[Line]:
+    """Each line with the block the tree puts it in: the innermost that says something, but a quote."""
+    out = [Line(origin[k], text) for k, text in enumerate(lines)]
+    for i, tok in enumerate(tokens):
+        if tok.map is None or tok.nesting == -1:
+            continue
+        start, end = tok.map
+        span = out[start:end]
+        if tok.type == "fence":
+            for ln in span:
+                ln.kind = "code"
+        elif tok.type == "html_block" and tok.content.lstrip().startswith("<!--"):
+            for ln in span:
+                ln.kind = "comment"
+        elif tok.type == "hr":
+            span[0].kind = "rule"
+        elif tok.type == "heading_open" and tok.markup.startswith("#"):
+            span[0].kind, span[0].level, span[0].title = "heading", int(tok.tag[1]), tokens[i + 1].content
+        elif tok.type == "heading_open" and tok.markup == "-":  # 'text' over '---': a rule ends a field
+            span[-1].kind = "rule"
+        elif tok.type == "table_open" and (rows := _rows(tokens, i)):
+            head = rows[0][1]
+            out[rows[0][0] + 1].kind, out[rows[0][0] + 1].head = "sep", head
+            for k, (line, cells) in enumerate(rows):  # a line with no bar under a table is prose to a TA
+                if "|" in out[line].text:
+                    out[line].kind, out[line].cells, out[line].head = ("row" if k else "head"), cells, head
+    for tok in tokens:  # a quoted line is the quote's whatever it holds (one holding the log is opened)
+        if tok.type == "blockquote_open" and tok.map is not None:
+            for ln in out[tok.map[0]:tok.map[1]]:
+                ln.kind = "quote" if ln.text.lstrip().startswith(">") else ln.kind
+    return out
 
 
 def _opened(tok: Token, lines: list[str], start: int, end: int) -> tuple[list[str], list[int]] | None:
@@ -128,11 +158,10 @@ def _rows(tokens: list[Token], i: int) -> list[tuple[int, list[str]]]:
     return rows
 
 
-def _transposed(tokens: list[Token], i: int, origin: list[int],
-                match_label: Label) -> tuple[list[str], list[int]] | None:
-    """A table with a row per field and a column per problem as one section per column:
-    '## Problem k' then '- <row label>: <cell>' for each row, each line at its row's line; None for
-    any other table (a row-per-problem table is the field reader's, parser._problem_tables)."""
+def _transposed(tokens: list[Token], i: int, plain: list[Line], match_label: Label) -> Line | None:
+    """A table with a row per field and a column per problem, as one line of kind 'columns' holding its
+    rows (the field reader reads each column as a problem); None for any other table (a table with a row
+    per problem is known by its header, parser._problem_table)."""
     rows = _rows(tokens, i)
     if len(rows) < 4 or len(rows[0][1]) < 2:
         return None
@@ -141,24 +170,6 @@ def _transposed(tokens: list[Token], i: int, origin: list[int],
     if sum(n is not None for n in labels) < 3 or len({n for n in labels if n}) < 3:
         return None
     if sum(match_label(h) is not None for h in head[1][1:]) > 1:
-        return None  # the header names fields: a row per problem, read as it is
-    has_problem_row = "problem" in labels
-    out: list[str] = []
-    where: list[int] = []
-    for j, title in enumerate(head[1][1:], start=1):
-        if not any(j < len(cells) and cells[j].strip() for _, cells in body):
-            continue  # an empty column is no problem
-        out.append(f"## Problem {j}")
-        where.append(origin[head[0]])
-        if title and not CUE["problem_slot"].match(title) and not has_problem_row:
-            out.append(f"- Problem: {title}")
-            where.append(origin[head[0]])
-        for line, cells in body:
-            if not cells or not cells[0]:
-                continue
-            value = cells[j] if j < len(cells) else ""
-            out.append(f"- {cells[0]}: {value}")
-            where.append(origin[line])
-        out.append("")
-        where.append(origin[head[0]])
-    return out, where
+        return None  # the header names fields: a row per problem
+    rows = [Line(plain[k].number, plain[k].text, "row", cells=cells, head=head[1]) for k, cells in body]
+    return Line(plain[head[0]].number, plain[head[0]].text, "columns", cells=head[1], head=head[1], rows=rows)
