@@ -55,8 +55,9 @@ HoldsLog = Callable[[list[Line]], bool]
 
 def read(text: str, holds_log: HoldsLog, match_label: Label) -> list[Line]:
     """``text``'s lines, each classified by the tree, with its containers opened where they hold a log
-    and each column-per-problem table as one line holding its rows. The field reader's own judgement comes in as
-    two functions (``holds_log``, ``match_label``): the reader calls this module, not the other way."""
+    and each column-per-problem table as one line holding its rows. The field reader's own judgement
+    comes in as two functions (``holds_log``, ``match_label``): the reader calls this module, not the
+    other way."""
     lines = text.splitlines()
     return _read(lines, list(range(1, len(lines) + 1)), holds_log, match_label, 0, None)
 
