@@ -5,7 +5,8 @@ machine. On a busy one (a second copy of the suite beside this one, a TA's batch
 without being wrong, so each such deadline is multiplied by how oversubscribed the machine is right now:
 the run queue's one-minute average per core beyond the one the suite itself keeps busy, read from the
 kernel (no timing of our own, which a busy machine would skew further), between 1 and ``MOST``.
-``GK_TEST_PACE`` sets the factor instead (a slow emulated machine, a debugging session). A deadline guards against a hang; it never makes a test pass.
+``GK_TEST_PACE`` sets the factor instead (a slow emulated machine, a debugging session). A deadline
+guards against a hang; it never makes a test pass.
 """
 
 from __future__ import annotations
