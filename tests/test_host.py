@@ -60,6 +60,14 @@ def _cmdline(pid: int) -> str:
         return ""
 
 
+def _cwd(pid: int) -> str | None:
+    """Where ``pid`` works; None once it is gone (a worker's launcher lives a moment)."""
+    try:
+        return os.readlink(f"/proc/{pid}/cwd")
+    except OSError:
+        return None
+
+
 def _tree(front: int, deadline: float) -> tuple[int, int, list[int]]:
     """(zygote, the grader it forked, workers) below `grade`, once a worker runs."""
     while time.monotonic() < deadline:
@@ -67,7 +75,7 @@ def _tree(front: int, deadline: float) -> tuple[int, int, list[int]]:
         zygotes = [p for p in reap.children_of(front) if "gk_zygote.py" in _cmdline(p)]
         if zygotes:
             zygote = zygotes[0]
-            graders = [p for p in reap.children_of(zygote) if os.readlink(f"/proc/{p}/cwd") != "/"]
+            graders = [p for p in reap.children_of(zygote) if _cwd(p) not in ("/", None)]
             workers = [p for p in below if (reap.uid_of(p) or 0) >= UID_BASE]
             if graders and workers:
                 return zygote, graders[0], workers

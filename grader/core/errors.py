@@ -55,6 +55,10 @@ class ImportFailed(StudentProblem):
         self.near = near
 
 
+# the exit status of a worker its init (runtime/init.py) or the zygote could not start
+WORKER_NOT_STARTED = 122
+
+
 class WorkerCrashed(StudentProblem):
     status = "error"
 
@@ -62,6 +66,11 @@ class WorkerCrashed(StudentProblem):
         super().__init__(f"{message} {exit_status}".strip())
         self.message = message
         self.exit_status = exit_status
+
+    @property
+    def never_started(self) -> bool:
+        """The worker ended before running anything of the student's: it could not be started."""
+        return self.exit_status == f"exit status {WORKER_NOT_STARTED}"
 
 
 class WorkerTimeout(StudentProblem):

@@ -135,8 +135,6 @@ def _at(where: dict | None) -> tuple[str, str]:
     return f" (at {loc}{tail})", f" ({place_ko(loc)}{tail})"
 
 
-# the exit status of a worker its init (runtime/init.py) or the zygote could not start
-WORKER_NOT_STARTED = 122
 _MISSING = re.compile(r"(\S+\.py) does not define `([^`]+)`$")
 
 
@@ -237,7 +235,7 @@ def describe_problem(exc: BaseException) -> tuple[Message, str]:
             f"코드를 실행하던 프로세스를 중단했습니다: 허용된 것보다 많이 디스크에 썼습니다({exc}). "
             "덜 쓰거나 임시 파일을 그때그때 지우세요.",
         ), "error"
-    if isinstance(exc, WorkerCrashed) and exc.exit_status == f"exit status {WORKER_NOT_STARTED}":
+    if isinstance(exc, WorkerCrashed) and exc.never_started:
         return Message(  # the worker never ran the student's code: gk_init or the zygote could not start it
             "The grader could not start the process that runs your code (a busy machine?). This is not "
             "your code's doing: run it again.",

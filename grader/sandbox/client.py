@@ -28,6 +28,7 @@ from grader.sandbox.launch import Launch, SandboxPolicy, launch_worker
 # depended on (grader/engine/reuse.py sets it); called on the thread that made the request.
 TOUCHED: Callable[[list[str]], None] | None = None
 START_TIMEOUT = 120.0  # starting the worker, sandbox and `import torch` included (not student code)
+START_ATTEMPTS = 3  # starts of a worker that ended before it ran anything (exit 122), before one counts
 
 
 @dataclass
@@ -134,8 +135,18 @@ class WorkerClient:
 
     def _await_ready(self) -> None:
         # Wait for the worker to be up (torch imported) on its own clock, so that a slow
-        # machine does not eat the student's import and call budgets.
-        self._roundtrip({"op": "ping"}, (), {}, START_TIMEOUT)
+        # machine does not eat the student's import and call budgets. A worker that could not be
+        # started (a busy machine: a fork or a namespace refused for a moment) has run nothing of the
+        # student's, so it is started again rather than costing the test that asked for it a point.
+        for attempt in range(1, START_ATTEMPTS + 1):
+            try:
+                self._roundtrip({"op": "ping"}, (), {}, START_TIMEOUT)
+                break
+            except WorkerCrashed as exc:
+                if not exc.never_started or attempt == START_ATTEMPTS:
+                    raise
+                time.sleep(0.5 * attempt)
+                self.prestart()
         self.ready = True
 
     def _ensure_running(self) -> None:
