@@ -55,7 +55,7 @@ def test_every_docs_page_is_in_the_site_and_the_site_builds_strictly(tmp_path: P
     proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "--site-dir",
                            str(tmp_path / "site")], cwd=ROOT, capture_output=True, text=True,
                            timeout=pace.seconds(300),
-                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+                           env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert proc.returncode == 0, proc.stderr[-3000:]
     cli = (tmp_path / "site" / "cli" / "index.html").read_text(encoding="utf-8")
     assert "usage: grade batch" in cli and "usage: grade export" in cli  # generated from --help
