@@ -95,15 +95,23 @@ def _module_group(item: pytest.Item) -> str | None:
         return None
     name = getattr(module, "RUN_TOGETHER_BY", None)
     if name and _param(item, name) is not None:
-        return f"{module.__name__}[{_param(item, name)}]"
+        return _group_name(module.__name__, [_param(item, name)])
     info = getattr(item, "_fixtureinfo", None)
     shared = sorted(n for n, defs in (info.name2fixturedefs.items() if info is not None else ())
                     if any(d.scope in ("module", "class") for d in defs))
     if not shared:
         return None
     # A module fixture made once per parameter (a corpus case): one group per value, not per module.
-    params = [f"{_param(item, n)}" for n in shared if _param(item, n) is not None]
-    return f"{module.__name__}[{','.join(params)}]" if params else module.__name__
+    params = [_param(item, n) for n in shared if _param(item, n) is not None]
+    return _group_name(module.__name__, params) if params else module.__name__
+
+
+def _group_name(module: str, params: list[object]) -> str:
+    """``module:param,...``. Never ending in ``]`` (nor holding ``@``): pytest-xdist reads the group after the
+    last ``@`` only where that ``@`` follows the last ``]`` (a parameter's own ``@``), so a group named like a
+    parameter, ``test_attacks[hang]``, is no group at all and its tests spread over both workers."""
+    text = ",".join(str(p) for p in params)
+    return f"{module}:{text.translate(str.maketrans('[]@', '()_'))}"
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist names each test by its group (--dist loadgroup)

@@ -33,3 +33,25 @@ def test_a_module_fixture_puts_its_tests_on_one_worker(shared_work: str,
         f"pytest-xdist did not hand the group {group!r} to its scheduler (node id {request.node.nodeid!r}): "
         "this pytest and pytest-xdist do not honour xdist_group; see the pin beside pytest-xdist in "
         "pyproject.toml")
+
+
+@pytest.fixture(scope="module")
+def shared_per_case(request: pytest.FixtureRequest) -> str:
+    """Stands for a module fixture made once per parameter (a corpus case): one group per value."""
+    return str(request.param)
+
+
+@pytest.mark.parametrize("shared_per_case", ["first[case]", "second@case"], indirect=True)
+def test_a_group_per_parameter_is_a_group_xdist_reads(shared_per_case: str,
+                                                      request: pytest.FixtureRequest) -> None:
+    # pytest-xdist's loadgroup takes the text after the last `@` as the group only where it follows the last
+    # `]`: a group named `module[case]` was read as none, and each test of a cached grade graded it again.
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        pytest.skip("checks the scheduling under xdist only (the README's test line runs `-n 2`)")
+    from xdist.scheduler.loadgroup import LoadGroupScheduling
+
+    mark = request.node.get_closest_marker("xdist_group")
+    assert mark is not None
+    scope = LoadGroupScheduling._split_scope(None, request.node.nodeid)  # type: ignore[arg-type]
+    assert scope == mark.args[0], f"xdist reads the group of {request.node.nodeid!r} as {scope!r}"
+    assert scope.startswith("test_xdist_groups:") and scope.count("@") == 0
