@@ -122,8 +122,6 @@ class LogReview:
         return asdict(self)
 
 
-# --------------------------------------------------------------------------- small readers
-
 def _parse_date(text: str) -> _dt.date | None:
     m = CUE["date"].search(text)
     try:
@@ -132,24 +130,20 @@ def _parse_date(text: str) -> _dt.date | None:
         return None
 
 
-# --------------------------------------------------------------------------- review
-
-
 class _Ctx:
     """Collects one problem's findings and points."""
 
-    def __init__(self, slot: int, entry: ProblemEntry, findings: list[Finding]) -> None:
+    def __init__(self, slot: int, entry: ProblemEntry, findings: list[Finding],
+                 sources: dict[str, str] | None, measure: Measure | None) -> None:
         self.k = slot
         self.entry = entry
         self.findings = findings
-        self.field_points = 0.0
-        self.time_points = 0.0
-        self.space_points = 0.0
+        self.points = {"fields": 0.0, "time": 0.0, "space": 0.0}  # earned, per breakdown line
         self.penalty = 0.0
         self.measured: dict[str, dict] = {}
         self.quotes: dict[str, Quote] = {}  # time/space -> the Big-O read, as written, and its line
-        self.sources: dict[str, str] | None = None  # the practice code, to see which approach it implements
-        self.measure: Measure | None = None  # runs a practice function, counted, in the worker (costmeter)
+        self.sources = sources  # the practice code, to see which approach it implements
+        self.measure = measure  # runs a practice function, counted, in the worker (costmeter)
         self.held_by: dict[str, str] = {}
 
     def say(self, severity: str, code: str, fld: str | None, at: int | None, key: str = "",
@@ -262,7 +256,7 @@ def _review_problem_field(ctx: _Ctx) -> Problem | None:
     f = f or _check_presence(ctx, "problem")
     text = f.value if f is not None else ""
     if f is not None:
-        ctx.field_points += FIELD_POINTS
+        ctx.points["fields"] += FIELD_POINTS
     if not text:
         return None
     match = find_problem(text)
@@ -304,7 +298,7 @@ def _review_difficulty(ctx: _Ctx, problem: Problem | None) -> str | None:
     if f is not None and stated is None:
         ctx.say("error", "bad_difficulty", "difficulty", f.line, value=f.value)
     elif f is not None:
-        ctx.field_points += FIELD_POINTS
+        ctx.points["fields"] += FIELD_POINTS
     if f is not None and stated and problem is not None and stated != problem.difficulty:
         ctx.say("warning", "difficulty_mismatch", "difficulty", f.line, stated=stated, p=problem)
     return problem.difficulty if problem is not None else stated
@@ -330,7 +324,7 @@ def _review_task_fit(ctx: _Ctx, problem: Problem | None, difficulty: str | None)
 def _review_text_fields(ctx: _Ctx) -> None:
     for name in ("first_idea", "final_approach", "what_went_wrong"):
         if _check_presence(ctx, name) is not None:
-            ctx.field_points += FIELD_POINTS
+            ctx.points["fields"] += FIELD_POINTS
 
 
 _SEPARATORS = re.compile(r"[\s\-—–:：,;.()（）/→=>|*`_]+")
@@ -352,7 +346,7 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
         return None
     matches = find_all_bigo(f.value)
     if _has_reason(f.value, [(m.start, m.end) for m in matches]):
-        ctx.field_points += FIELD_POINTS
+        ctx.points["fields"] += FIELD_POINTS
     elif f.label == "sentence":  # read from prose: quote the sentence that gave the Big-O
         ex = REASON_EXAMPLE[name]
         ctx.say("error", "no_reason", name, f.line, "no_reason_sentence", label=_label(name), line=f.line,
@@ -375,11 +369,11 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
                         written=m.written, error=e.message, char=e.position + 1)
     if not parsed:
         return None
-    _award(ctx, name, BIGO_PARSE_POINTS)
+    ctx.points[name] += BIGO_PARSE_POINTS
     ctx.quotes[name] = read[0]
     held = _held_back(ctx, name, problem, f, parsed[0], read[0])
     if held or problem is None or _held_to_code(ctx, name, problem, parsed, read[0]):
-        _award(ctx, name, BIGO_CONSISTENT_POINTS)
+        ctx.points[name] += BIGO_CONSISTENT_POINTS
     return parsed[0]
 
 
@@ -464,13 +458,6 @@ def _defined(variable: str, text: str) -> bool:
     return bool(re.search(rf"(?<![\w(]){v}{CUE['defines'].pattern}", text, re.I))
 
 
-def _award(ctx: _Ctx, name: str, points: float) -> None:
-    if name == "time":
-        ctx.time_points += points
-    else:
-        ctx.space_points += points
-
-
 @dataclass(frozen=True)
 class Quote:
     """A Big-O exactly as the student wrote it, and the line it is on."""
@@ -479,16 +466,8 @@ class Quote:
     line: int
 
     @property
-    def en(self) -> str:
-        return f'"{self.written}" (line {self.line})'
-
-    @property
-    def ko(self) -> str:
-        return f'{self.line}행의 "{self.written}"'  # a particle after it follows the Big-O, not the line
-
-    @property
-    def two(self) -> Two:
-        return Two(self.en, self.ko)
+    def two(self) -> Two:  # in Korean a particle after it follows the Big-O, not the line
+        return Two(f'"{self.written}" (line {self.line})', f'{self.line}행의 "{self.written}"')
 
 
 def _label(name: str, lower: bool = True) -> Two:
@@ -624,7 +603,7 @@ def _review_solved(ctx: _Ctx) -> str | None:
         if redo is None or not redo.filled:
             ctx.say("error", "redo_date_missing", "redo_date", ctx.line_for("redo_date"))
         return how
-    ctx.field_points += FIELD_POINTS
+    ctx.points["fields"] += FIELD_POINTS
     return how
 
 
@@ -646,8 +625,7 @@ def _review_entry(
     slot: int, entry: ProblemEntry, findings: list[Finding], sources: dict[str, str] | None = None,
     measure: Measure | None = None,
 ) -> tuple[_Ctx, ProblemReview, Problem | None]:
-    ctx = _Ctx(slot, entry, findings)
-    ctx.sources, ctx.measure = sources, measure
+    ctx = _Ctx(slot, entry, findings, sources, measure)
     problem = _review_problem_field(ctx)
     difficulty = _review_difficulty(ctx, problem)
     _review_text_fields(ctx)
@@ -778,16 +756,6 @@ def _review_entries(
     return LogReview(points, MAX_POINTS, breakdown, findings, linked, reviews, measured)
 
 
-# What an unsure check keeps: the points its sure "error" would have taken, per field.
-_UNSURE_POINTS = {
-    "missing_field": {"time": (FIELD_POINTS, BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS),
-                      "space": (FIELD_POINTS, BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS)},
-    "no_reason": {},
-    "no_bigo": {"time": (0.0, BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS),
-                "space": (0.0, BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS)},
-}
-
-
 def _settle(ctx: _Ctx, mine: list[Finding]) -> None:
     """Sure or ask (leetlog/unsure.py): an error the reader is not sure of becomes ``unsure``, keeps
     its points provisionally, and says a TA will read that part."""
@@ -802,18 +770,15 @@ def _settle(ctx: _Ctx, mine: list[Finding]) -> None:
         saw = is_unsure(f.code, f.field, placed.value if placed else "", text, emptied)
         if saw is None:
             continue
-        field_pts, bigo_pts = _UNSURE_POINTS[f.code].get(f.field, (FIELD_POINTS, 0.0))
-        if f.code == "no_bigo":  # its field point was judged on its own (the reason)
-            field_pts = 0.0
-        ctx.field_points += field_pts
-        if bigo_pts:
-            _award(ctx, f.field, bigo_pts)
+        # it keeps the points its sure error would have taken: the field's (a missing Big-O's field point
+        # was judged on its own, by the reason), and a complexity's Big-O points unless only its reason is
+        ctx.points["fields"] += 0.0 if f.code == "no_bigo" else FIELD_POINTS
+        if f.field in ("time", "space") and f.code != "no_reason":
+            ctx.points[f.field] += _BIGO_POINTS
         f.severity = UNSURE
         f.code = f"unsure_{f.code}"
         said = message("unsure_settled", k=ctx.k, label=_label(f.field, lower=False), saw=saw)
         f.message_en, f.message_ko = said.en, said.ko
-
-
 
 
 def _unplaced_text(entry: ProblemEntry, name: str) -> str:
@@ -842,9 +807,9 @@ def _unplaced_text(entry: ProblemEntry, name: str) -> str:
 
 
 def _items(ctx: _Ctx, breakdown: list[BreakdownItem]) -> float:
-    earned = ctx.field_points + ctx.time_points + ctx.space_points
+    earned = sum(ctx.points.values())
     penalty = min(ctx.penalty, earned)
-    breakdown += _breakdown(ctx.k, ctx.field_points, ctx.time_points, ctx.space_points, penalty)
+    breakdown += _breakdown(ctx.k, ctx.points["fields"], ctx.points["time"], ctx.points["space"], penalty)
     return round(earned - penalty, 4)
 
 
