@@ -94,20 +94,11 @@ class LogParse:
         return asdict(self)
 
 
-# --------------------------------------------------------------------------- cleaning
-
-# n<sup>2</sup> is a power, not a placeholder
-_PLACEHOLDER = re.compile(r"<(?!!--)(?!/?su[pb]>)[^<>\n]*>", re.I)
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_TODO = CUE["todo"]
-_EMPTY_WORDS = WORDS["empty"]
-
-
 def clean_value(raw: str) -> str:
     """Drop the template's ``<...>`` placeholders, TODO markers and comments."""
-    text = _TODO.sub("", _PLACEHOLDER.sub("", _COMMENT.sub("", raw)))
+    text = CUE["todo"].sub("", CUE["placeholder"].sub("", CUE["comment"].sub("", raw)))
     text = "\n".join(line.rstrip() for line in text.strip().splitlines()).strip()
-    if _norm_empty(text) in _EMPTY_WORDS:
+    if _norm_empty(text) in WORDS["empty"]:
         return ""
     return text
 
@@ -117,18 +108,8 @@ def _norm_empty(text: str) -> str:
             if text.strip() not in ("...", "…") else "...")
 
 
-# --------------------------------------------------------------------------- lines
-
-_BOLD_LINE = re.compile(r"^(\*\*|__)(.+?)\1\s*$")
-_BOLD_LABEL = re.compile(r"^(\*\*|__)(.+?)\1\s*(?:[:：]|[-—–]\s)?\s*(.*)$")
-_ORDINALS = ORDINALS
 _PROBLEM_HEADINGS = tuple(CUE[f"problem_heading_{k}"] for k in range(1, 6))
-# '### Problem: 12. Integer to Roman (Medium, Math)': a label, then the problem itself
-_LABELLED_HEADING = CUE["labelled_heading"]
-# 'Solved alone.', 'Solved after reading the editorial; redo 2026-10-05': the label starts the sentence
-_SOLVED_SENTENCE = CUE["solved_sentence"]
-_BR = re.compile(r"<br\s*/?>", re.I)
-_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?>")
+_TAG = CUE["tag"]
 
 
 def match_label(label: str) -> str | None:
@@ -153,7 +134,7 @@ def _strip_md(text: str) -> str:
 def problem_heading(text: str) -> tuple[int | None, str] | None:
     """('## 문제 1: 50. Pow(x, n)') -> (1, '50. Pow(x, n)'); None if not a problem heading."""
     text = _strip_md(text)
-    labelled = _LABELLED_HEADING.match(text)
+    labelled = CUE["labelled_heading"].match(text)
     if labelled and not re.match(r"^\d{1,2}(?!\d)\s*[:：.)]?\s*$", labelled.group("rest")):
         rest = labelled.group("rest").strip()
         if find_problem(rest).problem is not None or re.search(r"\d|[A-Za-z]{3}", rest):
@@ -162,7 +143,7 @@ def problem_heading(text: str) -> tuple[int | None, str] | None:
         m = pat.match(text)
         if m:
             token = m.group(1)
-            index = int(token) if token.isdigit() else _ORDINALS[token.lower()]
+            index = int(token) if token.isdigit() else ORDINALS[token.lower()]
             rest = text[m.end():]
             rest = re.sub(r"^\s*(?:\((?:problem|문제)\s*\w*\)|（[^）]*）)", "", rest, flags=re.I)
             return index, rest.strip(" :：-—–.").strip()
@@ -181,7 +162,7 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
             name = match_label(cells[0])
             return (name, " | ".join(cells[1:]).strip(), cells[0]) if name else None
         return None
-    m = _BOLD_LABEL.match(text)
+    m = CUE["bold_label"].match(text)
     if m:
         name = match_label(m.group(2))
         if name:
@@ -194,10 +175,10 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
         name = match_label(m.group(1))
         if name:
             return name, m.group(2).strip().lstrip("*_ ").strip(), m.group(1)
-    m = _PARTICLE_LABEL.match(text)  # 'First idea는 x를 n번 곱하기': an English label, a Korean particle
+    m = CUE["particle_label"].match(text)  # 'First idea는 x를 n번 곱하기': a Korean particle
     if m and (name := match_label(m.group(1))) and _answers(name, m.group(2)):
         return name, m.group(2).strip(), m.group(1)
-    m = _SOLVED_SENTENCE.match(text)
+    m = CUE["solved_sentence"].match(text)
     if m and not _says_how_solved(text):
         m = None  # 'I solved LeetCode 50, Pow(x, n). I first ...' is prose, not the answer to 'Solved'
     if m and not match_label(text):
@@ -215,21 +196,7 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
     return (name, "", text) if name else None
 
 
-# A label in English with the Korean topic or subject particle, then its value (a student switching
-# language inside the line): 'Time complexity는 O(log n)인데 …', 'First idea는 brute force'.
-_PARTICLE_LABEL = CUE["particle_label"]
-
-
-# --------------------------------------------------------------------------- one clause, one claim
-
-# A second label inside a line ('Problem: 50. Pow(x, n)  Difficulty: Medium', 'Time: O(n), Space: O(1)'):
-# set off by two spaces, a comma, semicolon, bar, slash or a sentence end, then a label and a colon.
-_INLINE_LABEL = re.compile(
-    r"(?:\s{2,}|\s*[,;|·/]\s*|[.。]\s+|\s[-—–]\s)(?P<label>(?:\*\*|__)?[^\W\d_][^:：,;|.*()（）\n]{0,28}?)"
-    r"\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*")
-# '…이고, 난이도는 Medium': a second field in the line said with the topic particle rather than a colon
-_INLINE_PARTICLE = CUE["inline_particle"]
-_LABEL_JOIN = CUE["label_join"]
+_INLINE_LABEL, _LABEL_JOIN = CUE["inline_label"], CUE["label_join"]
 
 
 def claims(name: str, rest: str, label: str) -> list[tuple[str, str, str]]:
@@ -238,7 +205,8 @@ def claims(name: str, rest: str, label: str) -> list[tuple[str, str, str]]:
     line ('... Difficulty: Medium') starts a field of its own."""
     pieces: list[tuple[str, str, str]] = []
     at, current = 0, (name, label)
-    found = sorted([*_INLINE_LABEL.finditer(rest), *_INLINE_PARTICLE.finditer(rest)], key=lambda m: m.start())
+    found = sorted([*_INLINE_LABEL.finditer(rest), *CUE["inline_particle"].finditer(rest)],
+                   key=lambda m: m.start())
     for m in found:
         other = match_label(m.group("label"))
         value = rest[m.end():]
@@ -312,9 +280,6 @@ def _share(name: str, value: str, label: str) -> list[tuple[str, str, str]]:
     return out
 
 
-_ARROW = CUE["arrow"]
-
-
 def _arrow_label(text: str) -> tuple[str, str, str] | None:
     """'Approach -> brute force -> fast pow', '접근 -> 처음: … / 최종: …': a label set off by an arrow
     rather than a colon. A label naming two fields with an arrow between them ('처음 아이디어 → 최종
@@ -335,17 +300,14 @@ def _arrow_label(text: str) -> tuple[str, str, str] | None:
     return name, rest.lstrip("*_ ").strip(), head.group(1).strip()
 
 
-_INLINE_APPROACHES = CUE["inline_approaches"]
-
-
 def split_approaches(value: str) -> tuple[str, str] | None:
     """(first idea, final approach) from one value that holds both: '처음: 나눗셈 / 최종: 체',
     'brute force -> fast pow', 'x를 n번 곱함 → 분할 거듭제곱'; None when it does not split."""
     one = " ".join(value.split())
-    m = _INLINE_APPROACHES.match(one)
+    m = CUE["inline_approaches"].match(one)
     if m:
         return m.group("first").strip(), m.group("final").strip()
-    parts = [clean_value(p) for p in _ARROW.split(one)]  # '- → 체': the first left empty ('-')
+    parts = [clean_value(p) for p in CUE["arrow"].split(one)]  # '- → 체': the first left empty ('-')
     if len(parts) >= 2 and any(sum(c.isalpha() for c in p) >= 2 for p in (parts[0], parts[-1])) and all(
             not p or sum(c.isalpha() for c in p) >= 2 for p in (parts[0], parts[-1])):
         return parts[0], " -> ".join(parts[1:]) if len(parts) > 2 else parts[-1]
@@ -370,9 +332,6 @@ def _outside_parens(text: str, sep: re.Pattern[str]) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
-_RECORD_SEP = re.compile(r"\s*(?:[,;|]|\s[-—–]\s|[—–])\s*")
-
-
 def _record(line: str) -> list[tuple[str, str, str]] | None:
     """One line per problem: '1. 50. Pow(x, n), Medium, First: …, Final: …, Time: O(log n) …'. The
     words before the first label are read by what they are (the problem, its difficulty); each label
@@ -384,7 +343,7 @@ def _record(line: str) -> list[tuple[str, str, str]] | None:
     if len(labels) < 2 or _label_line(body[:labels[0].start()].strip() + ":"):
         return None
     head: list[tuple[str, str, str]] = []
-    for seg in _outside_parens(body[:labels[0].start()], _RECORD_SEP):
+    for seg in _outside_parens(body[:labels[0].start()], CUE["record_sep"]):
         named = find_problem(seg).problem is not None or problem_mention(seg) or re.match(r"\d{1,4}\.\s", seg)
         if named and not any(n == "problem" for n, _, _ in head):
             head.append(("problem", seg, ""))
@@ -492,8 +451,8 @@ def _parse_lines(lines: list[Line]) -> LogParse:
             _table_columns(b, ln)
         elif ln.kind in ("code", "comment"):  # comments never hold fields
             b.add_line(ln.number, ln.text)
-        elif "<" in ln.text and _BR.search(ln.text):  # Jupyter's 'a<br>b': two lines
-            for piece in _BR.split(ln.text):
+        elif "<" in ln.text and CUE["br"].search(ln.text):  # Jupyter's 'a<br>b': two lines
+            for piece in CUE["br"].split(ln.text):
                 _consume(b, Line(ln.number, piece, "quote" if ln.kind == "quote" else ""))
         else:
             _consume(b, ln)
@@ -504,16 +463,14 @@ def _parse_lines(lines: list[Line]) -> LogParse:
     return LogParse(b.problems, b.prose, len(lines))
 
 
-# A column the reader knows by what it holds rather than as a field: the reason for the complexities.
-_REASON_COLUMN = CUE["reason_column"]
-REASON = "reason"
+REASON = "reason"  # a column the reader knows by what it holds: the reason for the complexities
 
 
 def _column(head: str) -> list[str]:
     """The fields a column's header names: one, two ('시간복잡도 / 공간복잡도', '처음 아이디어 → 최종
     접근'), the reason column, or none (a column the reader does not know: read by content)."""
     text = _TAG.sub("", head).strip().strip("*_` ")
-    if _REASON_COLUMN.match(re.sub(r"\s*[(（][^)）]*[)）]", "", text).strip()):
+    if CUE["reason_column"].match(re.sub(r"\s*[(（][^)）]*[)）]", "", text).strip()):
         return [REASON]
     names = _label_fields(text)
     if len(names) > 1:
@@ -667,7 +624,7 @@ def _consume(b: _Builder, ln: Line) -> None:
     if ln.kind == "rule":
         b.close_field()
         return
-    bold = _BOLD_LINE.match(stripped)
+    bold = CUE["bold_line"].match(stripped)
     if ln.kind == "heading" and _heading(b, number, raw, ln.level, ln.title):
         return
     if bold and ln.kind != "heading" and _heading(b, number, raw, 3, bold.group(2)):
@@ -689,7 +646,7 @@ def _consume(b: _Builder, ln: Line) -> None:
 
 
 # 'Complexity: …', '- 복잡도: …', '**Note** → …': a label the reader does not know, set off as labels are
-_UNKNOWN_LABEL = re.compile(r"^(?:\*\*|__)?[^\W\d_][^:：\n]{0,28}?(?:\*\*|__)?\s*(?:[:：]|->|→|=>)", re.I)
+_UNKNOWN_LABEL = CUE["unknown_label"]
 
 
 def unlabelled(raw: str) -> str:
@@ -728,9 +685,6 @@ def _ends_field(current: Field, inline: bool, raw: str, stripped: str) -> bool:
     return bool(said) and current.name not in said
 
 
-_ORDINAL_PROBLEM = CUE["ordinal_problem"]
-
-
 def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
     """A log in prose has no headings: a sentence that names a problem ('첫 번째 문제는 50번 Pow(x, n)')
     starts one, unless headings or labels already structure the log."""
@@ -739,7 +693,7 @@ def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
     if b.entry is None and any(not p.implicit for p in b.problems):
         return
     mention = problem_mention(text)
-    ordinal = _ORDINAL_PROBLEM.match(BULLET.sub("", text, count=1).strip("*_ "))
+    ordinal = CUE["ordinal_problem"].match(BULLET.sub("", text, count=1).strip("*_ "))
     if mention is None and not ordinal:
         return
     if b.entry is not None and not ordinal:
@@ -771,18 +725,13 @@ def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:
             b.open_field(name, value, label, number, raw)
         return True
     if raw.lstrip().startswith("#"):
-        if level <= 2 and not (b.entry is not None and _SECTION_OF_A_PROBLEM.search(text)):
+        if level <= 2 and not (b.entry is not None and CUE["section_of_a_problem"].search(text)):
             b.end_section()
         else:
             b.close_field()
         b.add_line(number, raw)
         return True
     return False
-
-
-# LeetCode's own solution headings ('# Intuition', '# Approach', '# Complexity', '# Code') and their
-# Korean forms are parts of the problem above them, whatever their level.
-_SECTION_OF_A_PROBLEM = CUE["section_of_a_problem"]
 
 
 def _identified(entry: ProblemEntry) -> bool:
