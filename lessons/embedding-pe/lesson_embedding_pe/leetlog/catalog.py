@@ -165,17 +165,9 @@ class ProblemMatch:
             and self.number != self.problem.number
 
 
-_NUMBER_PATTERNS = (
-    CUE["problem_number_label"],
-    re.compile(r"^\s*\[?(\d{1,4})\s*[.)\]:]"),
-    re.compile(r"\b(\d{1,4})\s*번"),
-    re.compile(r"^\s*(\d{1,4})\s*$"),
-)
-
-
 def _find_number(text: str) -> int | None:
-    for pat in _NUMBER_PATTERNS:
-        m = pat.search(text)
+    for form in ("label", "dotted", "beon", "alone"):  # in this order: the first form found names it
+        m = CUE[f"problem_number_{form}"].search(text)
         if m:
             return int(m.group(1))
     return None

@@ -34,7 +34,7 @@ from .prose import split_sentences
 from .unsure import COPULA as _COPULA
 from .unsure import SETTLED_BY_TA, UNSURE, is_unsure
 from .values import classify_solved, parse_difficulty  # noqa: F401  (tests read them here)
-from .vocab import CUE, HINTS, LABELS_EN, LABELS_KO, REASON_EXAMPLE, Two, message
+from .vocab import CUE, HINTS, LABELS_EN, LABELS_KO, NEAREST, REASON_EXAMPLE, Two, message
 from .vocab import short as _short
 
 __all__ = [
@@ -157,21 +157,12 @@ class _Ctx:
         return f.line if f is not None else self.entry.line
 
 
-# Where a field missing from prose would most likely have been said, to quote that sentence.
-_NEAREST = {
-    "problem": (), "difficulty": ("problem",), "first_idea": ("final_approach",),
-    "final_approach": ("first_idea",), "time": ("space", "final_approach"),
-    "space": ("time", "final_approach"),
-    "what_went_wrong": ("first_idea", "final_approach"), "solved": ("what_went_wrong",),
-}
-
-
 def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
     """The student's sentence to quote when ``name`` was not found in their prose: a real sentence
     (not a heading, not a bold title), and never one holding the field's own words (quoting that
     one as "none of them gives it" would contradict the quote); None when no sentence is fit."""
     candidates: list[tuple[int, str]] = []
-    for other in _NEAREST.get(name, ()):
+    for other in NEAREST.get(name, ()):
         f = entry.fields.get(other)
         if f is not None and f.filled and f.label == "sentence":
             if other in ("time", "space"):  # around its Big-O, which may sit late in a long sentence
@@ -198,26 +189,19 @@ def _names_field(name: str, sentence: str) -> bool:
     return bool(own.search(sentence)) if own is not None else field_words(name, sentence)
 
 
-_EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)")
-
-
 def _plain_sentence(text: str) -> str:
     """``text`` as a sentence to quote: Markdown's emphasis marks and a heading's ``#`` off; "" when it
     is no sentence (a heading, or a title alone: few words and no sentence's end)."""
     one = " ".join(text.split())
     if re.match(r"^#{1,6}\s", one):
         return ""
-    plain = _EMPHASIS.sub("", one).strip()
+    plain = CUE["emphasis"].sub("", one).strip()
     words = len(plain.split())
     ends = bool(CUE["sentence_end"].search(plain))
     return plain if words >= 4 or (ends and words >= 2) else ""
 
 
-# A template placeholder left in a field: '<...>' around words ('<TODO>', the template's own), not an
-# HTML comment or tag, not 'a < b and c > d'.
-_PLACEHOLDER = re.compile(
-    r"<(?![!/\s])(?!(?:br|b|i|em|strong|code|sub|sup|span|p|div|a|u|s|del|kbd|mark|small|img|hr)\b)"
-    r"[^<>\n]*[^<>\s]>|<\s*>", re.I)
+_PLACEHOLDER = CUE["placeholder_left"]
 
 
 def _excerpt(text: str, needle: str, limit: int = 80) -> str:
@@ -277,9 +261,7 @@ def _review_problem_field(ctx: _Ctx) -> Problem | None:
     return p
 
 
-# A section's own number before the problem's name: '1. Pow(x, n)', '2) 204. Count Primes',
-# '1 - Happy Number'.
-_SECTION_NUMBER = re.compile(r"^\s*\[?(\d{1,2})\s*(?:[.)\]:]|\s[-—–])\s*")
+_SECTION_NUMBER = CUE["section_number"]
 
 
 def _section_number(text: str, number: int | None, ctx: _Ctx) -> bool:
@@ -327,15 +309,12 @@ def _review_text_fields(ctx: _Ctx) -> None:
             ctx.points["fields"] += FIELD_POINTS
 
 
-_SEPARATORS = re.compile(r"[\s\-—–:：,;.()（）/→=>|*`_]+")
-
-
 def _has_reason(value: str, spans: list[tuple[int, int]]) -> bool:
     rest = value
     for start, end in sorted(spans, reverse=True):
         rest = rest[:start] + " " + rest[end:]
     rest = to_plain(rest).text  # LaTeX markup ('$', '\\mathcal{') is not a reason
-    rest = _COPULA.sub(" ", _SEPARATORS.sub(" ", rest))  # 'O(1)이다.' states the claim, gives no reason
+    rest = _COPULA.sub(" ", CUE["separators"].sub(" ", rest))  # 'O(1)이다.' states the claim, gives no reason
     return sum(c.isalpha() for c in rest) >= 2
 
 
@@ -416,15 +395,11 @@ def _held_to_code(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], qu
     return False
 
 
-# An amortized or average bound is not a worst case: whether it is right depends on what is averaged over.
-_AMORTIZED = CUE["amortized"]
-
-
 def _held_back(ctx: _Ctx, name: str, problem: Problem | None, f: Field, claim: Complexity,
                quote: Quote) -> bool:
     """Whether the claim is a TA's to judge rather than the catalog's: an amortized or average bound, or
     a variable neither the problem, the code nor the log defines ('O(b)'). Unsure, no point taken."""
-    if _AMORTIZED.search(f.value):
+    if CUE["amortized"].search(f.value):  # not a worst case: right or not by what is averaged
         ctx.say(UNSURE, "unsure_amortized", name, quote.line, label=_label(name), quote=quote.two)
         return True
     if problem is None:
