@@ -127,13 +127,9 @@ def match_label(label: str) -> str | None:
     return joined[0] if len(joined) > 1 and all(joined) else None
 
 
-def _strip_md(text: str) -> str:
-    return text.strip().strip("*_").strip()
-
-
 def problem_heading(text: str) -> tuple[int | None, str] | None:
     """('## 문제 1: 50. Pow(x, n)') -> (1, '50. Pow(x, n)'); None if not a problem heading."""
-    text = _strip_md(text)
+    text = text.strip().strip("*_").strip()
     labelled = CUE["labelled_heading"].match(text)
     if labelled and not re.match(r"^\d{1,2}(?!\d)\s*[:：.)]?\s*$", labelled.group("rest")):
         rest = labelled.group("rest").strip()
@@ -624,16 +620,11 @@ def _consume(b: _Builder, ln: Line) -> None:
     if ln.kind == "rule":
         b.close_field()
         return
-    bold = CUE["bold_line"].match(stripped)
-    if ln.kind == "heading" and _heading(b, number, raw, ln.level, ln.title):
+    bold = CUE["bold_line"].match(stripped)  # '**Problem 1**' is a heading to a TA, or a label, or text
+    title = ln.title if ln.kind == "heading" else bold.group(2) if bold else None
+    if title is not None and _heading(b, number, raw, ln.level or 3, title):
         return
-    if bold and ln.kind != "heading" and _heading(b, number, raw, 3, bold.group(2)):
-        return
-    record = _record(stripped)
-    found = None if record else _label_line(stripped)
-    if record or found:
-        for name, value, label in record or claims(*found):  # type: ignore[misc]
-            b.open_field(name, value, label, number, raw)
+    if _open(b, _record(stripped) or _line_claims(stripped), number, raw):
         return
     if b.current is not None and _ends_field(b.current, b.inline, raw, stripped):
         b.close_field()  # an unknown label or a sibling bullet: its words are read by content (prose.py)
@@ -711,7 +702,8 @@ def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
 def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:
     """Handle a heading; False when it is a bold line that is just text."""
     problem = problem_heading(text)
-    if problem is not None and problem[0] is None and b.entry is not None and not _identified(b.entry):
+    identified = b.entry is not None and (bool(b.entry.heading) or b.entry.get("problem") is not None)
+    if problem is not None and problem[0] is None and b.entry is not None and not identified:
         b.close_field()  # '## 문제 1' then '### 50. Pow(x, n)': the title names this problem
         b.entry.heading = problem[1]
         b.entry.extra.append((number, raw))
@@ -719,10 +711,7 @@ def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:
     if problem is not None:
         b.open_problem(problem[0], number, problem[1])
         return True
-    found = _label_line(text)
-    if found:
-        for name, value, label in claims(*found):
-            b.open_field(name, value, label, number, raw)
+    if _open(b, _line_claims(text), number, raw):
         return True
     if raw.lstrip().startswith("#"):
         if level <= 2 and not (b.entry is not None and CUE["section_of_a_problem"].search(text)):
@@ -734,5 +723,14 @@ def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:
     return False
 
 
-def _identified(entry: ProblemEntry) -> bool:
-    return bool(entry.heading) or entry.get("problem") is not None
+def _line_claims(text: str) -> list[tuple[str, str, str]]:
+    """The (field, value, label) a line holds when it starts with a label; [] when it does not."""
+    found = _label_line(text)
+    return claims(*found) if found else []
+
+
+def _open(b: _Builder, pieces: list[tuple[str, str, str]], number: int, raw: str) -> bool:
+    """Open a field for each piece of the line; whether there was any."""
+    for name, value, label in pieces:
+        b.open_field(name, value, label, number, raw)
+    return bool(pieces)

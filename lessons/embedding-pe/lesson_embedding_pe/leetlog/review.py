@@ -201,9 +201,6 @@ def _plain_sentence(text: str) -> str:
     return plain if words >= 4 or (ends and words >= 2) else ""
 
 
-_PLACEHOLDER = CUE["placeholder_left"]
-
-
 def _excerpt(text: str, needle: str, limit: int = 80) -> str:
     """``text`` cut to ``limit`` characters around ``needle``."""
     one = " ".join(text.split())
@@ -219,7 +216,7 @@ def _check_presence(ctx: _Ctx, name: str) -> Field | None:
     f = ctx.entry.fields.get(name)
     if f is not None and f.filled:
         return f
-    template = f is not None and bool(_PLACEHOLDER.search(f.raw or ""))  # left as the template's <...>
+    template = f is not None and bool(CUE["placeholder_left"].search(f.raw or ""))  # the template's <...>
     line = ctx.line_for(name)
     near = _nearest_sentence(ctx.entry, name) if f is None else None
     quote: Two | str = ""
@@ -245,7 +242,7 @@ def _review_problem_field(ctx: _Ctx) -> Problem | None:
         return None
     match = find_problem(text)
     if match.conflict and _section_number(text, match.number, ctx):
-        match = find_problem(_SECTION_NUMBER.sub("", text, count=1))  # '## 1. Pow(x, n)': the section's place
+        match = find_problem(CUE["section_number"].sub("", text, count=1))  # '## 1. Pow(x, n)': its place
     line = f.line if f is not None else ctx.entry.line
     if match.problem is None and match.number is None:
         # 'Power 문제': no number, no title the catalog knows; which problem it is (its difficulty, its
@@ -261,13 +258,10 @@ def _review_problem_field(ctx: _Ctx) -> Problem | None:
     return p
 
 
-_SECTION_NUMBER = CUE["section_number"]
-
-
 def _section_number(text: str, number: int | None, ctx: _Ctx) -> bool:
     """Whether the number leading ``text`` is the section's place in the log, not the problem's number:
     it is this problem's place (1 or 2), or another number follows it ('1. 50. Pow(x, n)')."""
-    m = _SECTION_NUMBER.match(text)
+    m = CUE["section_number"].match(text)
     if m is None or number is None or int(m.group(1)) != number:
         return False
     rest = text[m.end():]
@@ -301,12 +295,6 @@ def _review_task_fit(ctx: _Ctx, problem: Problem | None, difficulty: str | None)
         ctx.say("warning", "not_math", "problem", line, p=problem, tags=", ".join(problem.tags),
                 penalty=TASK_FIT_PENALTY)
         ctx.penalty = TASK_FIT_PENALTY
-
-
-def _review_text_fields(ctx: _Ctx) -> None:
-    for name in ("first_idea", "final_approach", "what_went_wrong"):
-        if _check_presence(ctx, name) is not None:
-            ctx.points["fields"] += FIELD_POINTS
 
 
 def _has_reason(value: str, spans: list[tuple[int, int]]) -> bool:
@@ -603,7 +591,8 @@ def _review_entry(
     ctx = _Ctx(slot, entry, findings, sources, measure)
     problem = _review_problem_field(ctx)
     difficulty = _review_difficulty(ctx, problem)
-    _review_text_fields(ctx)
+    for name in ("first_idea", "final_approach", "what_went_wrong"):  # present is well formed
+        ctx.points["fields"] += FIELD_POINTS if _check_presence(ctx, name) is not None else 0.0
     time = _review_complexity(ctx, "time", problem)
     space = _review_complexity(ctx, "space", problem)
     solved = _review_solved(ctx)
@@ -675,7 +664,7 @@ def _has_words(text: str) -> bool:
     """Whether ``text`` holds words of the student's own beyond headings, comments and placeholders."""
     body = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
     body = "\n".join(line for line in body.splitlines() if not re.match(r"^\s*#{1,6}\s", line))
-    body = _PLACEHOLDER.sub(" ", body)
+    body = CUE["placeholder_left"].sub(" ", body)
     return len(re.findall(r"[^\W\d_]{2,}", body)) >= UNPLACED_WORDS
 
 
