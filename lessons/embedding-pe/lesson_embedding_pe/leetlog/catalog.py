@@ -77,20 +77,15 @@ class Problem:
     def label(self) -> str:
         return f"{self.number}. {self.title}"
 
-    def best_time(self) -> Approach:
-        """The fastest approach; ties keep the catalog order (the usual one first)."""
-        best = self.approaches[0]
-        for a in self.approaches[1:]:
-            if compare(a.time_bigo, best.time_bigo) == -1:
-                best = a
-        return best
-
-    def best_space(self) -> tuple[Complexity, Approach]:
-        best = (self.approaches[0].space_bigo[0], self.approaches[0])
-        for a in self.approaches:
-            for s in a.space_bigo:
-                if compare(s, best[0]) == -1:
-                    best = (s, a)
+    def best(self, name: str) -> tuple[Complexity, Approach]:
+        """The lowest ``name`` ('time' or 'space') bound of any approach, and that approach; ties keep
+        the catalog order (the usual one first)."""
+        bounds = [(c, a) for a in self.approaches
+                  for c in ((a.time_bigo,) if name == "time" else a.space_bigo)]
+        best = bounds[0]
+        for c, a in bounds[1:]:
+            if compare(c, best[0]) == -1:
+                best = (c, a)
         return best
 
 

@@ -486,11 +486,7 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quot
         return True
     if holding:
         return True
-    if name == "time":
-        best_approach = p.best_time()
-        best = best_approach.time_bigo
-    else:
-        best, best_approach = p.best_space()
+    best, best_approach = p.best(name)
     known = [k for a in p.described for k in _bounds(name, a)]
     mine = parsed[0]
     order = compare(mine, best)
