@@ -159,31 +159,25 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
             return (name, " | ".join(cells[1:]).strip(), cells[0]) if name else None
         return None
     m = CUE["bold_label"].match(text)
-    if m:
-        name = match_label(m.group(2))
-        if name:
-            return name, m.group(3).lstrip("*_ :：").strip(), m.group(2)
+    if m and (name := match_label(m.group(2))):
+        return name, m.group(3).lstrip("*_ :：").strip(), m.group(2)
     arrowed = _arrow_label(text)
     if arrowed:
         return arrowed
     m = re.match(r"^([^:：]{1,40})[:：](.*)$", text)
-    if m:
-        name = match_label(m.group(1))
-        if name:
-            return name, m.group(2).strip().lstrip("*_ ").strip(), m.group(1)
+    if m and (name := match_label(m.group(1))):
+        return name, m.group(2).strip().lstrip("*_ ").strip(), m.group(1)
     m = CUE["particle_label"].match(text)  # 'First idea는 x를 n번 곱하기': a Korean particle
     if m and (name := match_label(m.group(1))) and _answers(name, m.group(2)):
         return name, m.group(2).strip(), m.group(1)
-    m = CUE["solved_sentence"].match(text)
-    if m and not _says_how_solved(text):
-        m = None  # 'I solved LeetCode 50, Pow(x, n). I first ...' is prose, not the answer to 'Solved'
-    if m and not match_label(text):
+    # 'Solved alone.' is a whole answer, not an empty label; 'I solved LeetCode 50, Pow(x, n). I first ...'
+    # is prose, not the answer to 'Solved'
+    sentence = CUE["solved_sentence"].match(text) and _says_how_solved(text)
+    if sentence and match_label(text) in (None, "solved") and _norm(text) not in WORDS["solved_alone"]:
         return "solved", text, "Solved"
-    if m and match_label(text) == "solved" and _norm(text) not in ("solved", "solvedby", "solvedhow"):
-        return "solved", text, "Solved"  # 'Solved alone.' is a whole answer, not an empty label
     m = re.match(r"^(.{1,40}?[?？])\s+(.*)$", text)  # '혼자 풀었나요? 혼자'
-    if m and match_label(m.group(1)):
-        return match_label(m.group(1)) or "", m.group(2).strip(), m.group(1)
+    if m and (name := match_label(m.group(1))):
+        return name, m.group(2).strip(), m.group(1)
     # a label alone, not a sentence with 'time' in it ('It runs in O(log n) time and O(1) space.')
     alone = len(text) <= 40 and not re.search(r"[OΘ]\s*\(|[.。다]$", text)
     name = match_label(text) if alone else None
