@@ -550,17 +550,15 @@ def _review_solved(ctx: _Ctx) -> str | None:
     if how is None:
         ctx.say("error", "bad_solved", "solved", f.line, value=f.value)
         return None
-    redo = ctx.entry.fields.get("redo_date")
-    date = _parse_date(redo.value) if redo is not None and redo.filled else None
-    if redo is not None and redo.filled and date is None:
+    redo = ctx.entry.get("redo_date")
+    # its redo date, or one written on the "solved" line itself ("after a solution, redo 2026-10-05")
+    date = _parse_date(redo.value if redo is not None else f.value)
+    if redo is not None and date is None:
         ctx.say("error" if how == "solution" else "warning", "bad_date", "redo_date", redo.line,
                 value=redo.value)
-    if how == "solution" and date is None and (redo is None or not redo.filled):
-        # A date written on the "solved" line itself ("after a solution, redo 2026-10-05") counts too.
-        date = _parse_date(f.value)
+    if how == "solution" and date is None and redo is None:
+        ctx.say("error", "redo_date_missing", "redo_date", ctx.line_for("redo_date"))
     if how == "solution" and date is None:
-        if redo is None or not redo.filled:
-            ctx.say("error", "redo_date_missing", "redo_date", ctx.line_for("redo_date"))
         return how
     ctx.points["fields"] += FIELD_POINTS
     return how
