@@ -531,9 +531,9 @@ def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]
                 entry.fields[name] = Field(name, clean_value(value), number, written or LABELS_EN[name], cell,
                                            [(number, raw)])
     reason = "; ".join(r for r in reasons if r)
-    for name in ("time", "space"):
-        f = entry.fields.get(name)
-        if reason and f is not None and f.filled:
+    for name in ("time", "space"):  # the reason column speaks for both complexities
+        f = entry.get(name)
+        if reason and f is not None:
             f.value = f"{f.value} — {reason}"
 
 
@@ -544,10 +544,8 @@ _BOTH_APPROACHES = {_norm(x) for x in WORDS["both_approaches"]}
 def _split_approach(entry: ProblemEntry) -> None:
     """'접근: 처음엔 브루트포스, 최종적으로 분할 정복': the first idea and the final approach, each its
     own field."""
-    f = entry.fields.get("final_approach")
-    if f is None or not f.filled or "first_idea" in entry.fields:
-        return
-    if _norm(f.label) not in _BOTH_APPROACHES:
+    f = entry.get("final_approach")
+    if f is None or "first_idea" in entry.fields or _norm(f.label) not in _BOTH_APPROACHES:
         return
     halves = split_approaches(f.value)
     if halves is None:
@@ -573,14 +571,13 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
         if f.name in _ONE_LINE and f.lines[0][1].strip() and first_raw and clean_value(first_raw[0]):
             sentences += split_sentences(f.lines[1:])  # the lines under 'Difficulty: Medium' are prose
         other = {"time": "space", "space": "time"}.get(f.name)
-        if other and f.filled and not (entry.fields.get(other) and entry.fields[other].filled):
+        if other and f.filled and entry.get(other) is None:
             sentences += split_sentences([(f.line, f.value)])  # 'Time: O(log n) time and O(1) space …'
     sentences.sort(key=lambda s: s.line)
     raw_lines = dict(entry.extra) | {n: r for f in entry.fields.values() for n, r in f.lines}
     read = False
     for name, reading in read_fields(sentences).items():
-        have = entry.fields.get(name)
-        if (have is not None and have.filled) or (name == "problem" and entry.heading):
+        if entry.get(name) is not None or (name == "problem" and entry.heading):
             continue
         raw = raw_lines.get(reading.line, reading.sentence)
         entry.fields[name] = Field(name, clean_value(reading.value), reading.line, "sentence",
@@ -596,9 +593,7 @@ _ONE_LINE = ("problem", "difficulty", "solved", "redo_date")
 
 def _difficulty_from_heading(entry: ProblemEntry) -> None:
     """'### Problem: 12. Integer to Roman (Medium, Math)': the heading's difficulty fills an empty field."""
-
-    have = entry.fields.get("difficulty")
-    if (have is not None and have.filled) or not entry.heading:
+    if entry.get("difficulty") is not None or not entry.heading:
         return
     level = parse_difficulty(entry.heading)
     if level:

@@ -163,8 +163,8 @@ def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
     one as "none of them gives it" would contradict the quote); None when no sentence is fit."""
     candidates: list[tuple[int, str]] = []
     for other in NEAREST.get(name, ()):
-        f = entry.fields.get(other)
-        if f is not None and f.filled and f.label == "sentence":
+        f = entry.get(other)
+        if f is not None and f.label == "sentence":
             if other in ("time", "space"):  # around its Big-O, which may sit late in a long sentence
                 candidates.append((f.line, _excerpt(f.raw, f.value.split(" — ")[0])))
             else:
