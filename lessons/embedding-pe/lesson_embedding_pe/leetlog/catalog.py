@@ -77,20 +77,15 @@ class Problem:
     def label(self) -> str:
         return f"{self.number}. {self.title}"
 
-    def best_time(self) -> Approach:
-        """The fastest approach; ties keep the catalog order (the usual one first)."""
-        best = self.approaches[0]
-        for a in self.approaches[1:]:
-            if compare(a.time_bigo, best.time_bigo) == -1:
-                best = a
-        return best
-
-    def best_space(self) -> tuple[Complexity, Approach]:
-        best = (self.approaches[0].space_bigo[0], self.approaches[0])
-        for a in self.approaches:
-            for s in a.space_bigo:
-                if compare(s, best[0]) == -1:
-                    best = (s, a)
+    def best(self, name: str) -> tuple[Complexity, Approach]:
+        """The lowest ``name`` ('time' or 'space') bound of any approach, and that approach; ties keep
+        the catalog order (the usual one first)."""
+        bounds = [(c, a) for a in self.approaches
+                  for c in ((a.time_bigo,) if name == "time" else a.space_bigo)]
+        best = bounds[0]
+        for c, a in bounds[1:]:
+            if compare(c, best[0]) == -1:
+                best = (c, a)
         return best
 
 
@@ -165,17 +160,9 @@ class ProblemMatch:
             and self.number != self.problem.number
 
 
-_NUMBER_PATTERNS = (
-    CUE["problem_number_label"],
-    re.compile(r"^\s*\[?(\d{1,4})\s*[.)\]:]"),
-    re.compile(r"\b(\d{1,4})\s*번"),
-    re.compile(r"^\s*(\d{1,4})\s*$"),
-)
-
-
 def _find_number(text: str) -> int | None:
-    for pat in _NUMBER_PATTERNS:
-        m = pat.search(text)
+    for form in ("label", "dotted", "beon", "alone"):  # in this order: the first form found names it
+        m = CUE[f"problem_number_{form}"].search(text)
         if m:
             return int(m.group(1))
     return None

@@ -94,20 +94,11 @@ class LogParse:
         return asdict(self)
 
 
-# --------------------------------------------------------------------------- cleaning
-
-# n<sup>2</sup> is a power, not a placeholder
-_PLACEHOLDER = re.compile(r"<(?!!--)(?!/?su[pb]>)[^<>\n]*>", re.I)
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_TODO = CUE["todo"]
-_EMPTY_WORDS = WORDS["empty"]
-
-
 def clean_value(raw: str) -> str:
     """Drop the template's ``<...>`` placeholders, TODO markers and comments."""
-    text = _TODO.sub("", _PLACEHOLDER.sub("", _COMMENT.sub("", raw)))
+    text = CUE["todo"].sub("", CUE["placeholder"].sub("", CUE["comment"].sub("", raw)))
     text = "\n".join(line.rstrip() for line in text.strip().splitlines()).strip()
-    if _norm_empty(text) in _EMPTY_WORDS:
+    if _norm_empty(text) in WORDS["empty"]:
         return ""
     return text
 
@@ -117,18 +108,8 @@ def _norm_empty(text: str) -> str:
             if text.strip() not in ("...", "…") else "...")
 
 
-# --------------------------------------------------------------------------- lines
-
-_BOLD_LINE = re.compile(r"^(\*\*|__)(.+?)\1\s*$")
-_BOLD_LABEL = re.compile(r"^(\*\*|__)(.+?)\1\s*(?:[:：]|[-—–]\s)?\s*(.*)$")
-_ORDINALS = ORDINALS
 _PROBLEM_HEADINGS = tuple(CUE[f"problem_heading_{k}"] for k in range(1, 6))
-# '### Problem: 12. Integer to Roman (Medium, Math)': a label, then the problem itself
-_LABELLED_HEADING = CUE["labelled_heading"]
-# 'Solved alone.', 'Solved after reading the editorial; redo 2026-10-05': the label starts the sentence
-_SOLVED_SENTENCE = CUE["solved_sentence"]
-_BR = re.compile(r"<br\s*/?>", re.I)
-_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]*)?>")
+_TAG = CUE["tag"]
 
 
 def match_label(label: str) -> str | None:
@@ -146,14 +127,10 @@ def match_label(label: str) -> str | None:
     return joined[0] if len(joined) > 1 and all(joined) else None
 
 
-def _strip_md(text: str) -> str:
-    return text.strip().strip("*_").strip()
-
-
 def problem_heading(text: str) -> tuple[int | None, str] | None:
     """('## 문제 1: 50. Pow(x, n)') -> (1, '50. Pow(x, n)'); None if not a problem heading."""
-    text = _strip_md(text)
-    labelled = _LABELLED_HEADING.match(text)
+    text = text.strip().strip("*_").strip()
+    labelled = CUE["labelled_heading"].match(text)
     if labelled and not re.match(r"^\d{1,2}(?!\d)\s*[:：.)]?\s*$", labelled.group("rest")):
         rest = labelled.group("rest").strip()
         if find_problem(rest).problem is not None or re.search(r"\d|[A-Za-z]{3}", rest):
@@ -162,7 +139,7 @@ def problem_heading(text: str) -> tuple[int | None, str] | None:
         m = pat.match(text)
         if m:
             token = m.group(1)
-            index = int(token) if token.isdigit() else _ORDINALS[token.lower()]
+            index = int(token) if token.isdigit() else ORDINALS[token.lower()]
             rest = text[m.end():]
             rest = re.sub(r"^\s*(?:\((?:problem|문제)\s*\w*\)|（[^）]*）)", "", rest, flags=re.I)
             return index, rest.strip(" :：-—–.").strip()
@@ -181,32 +158,26 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
             name = match_label(cells[0])
             return (name, " | ".join(cells[1:]).strip(), cells[0]) if name else None
         return None
-    m = _BOLD_LABEL.match(text)
-    if m:
-        name = match_label(m.group(2))
-        if name:
-            return name, m.group(3).lstrip("*_ :：").strip(), m.group(2)
+    m = CUE["bold_label"].match(text)
+    if m and (name := match_label(m.group(2))):
+        return name, m.group(3).lstrip("*_ :：").strip(), m.group(2)
     arrowed = _arrow_label(text)
     if arrowed:
         return arrowed
     m = re.match(r"^([^:：]{1,40})[:：](.*)$", text)
-    if m:
-        name = match_label(m.group(1))
-        if name:
-            return name, m.group(2).strip().lstrip("*_ ").strip(), m.group(1)
-    m = _PARTICLE_LABEL.match(text)  # 'First idea는 x를 n번 곱하기': an English label, a Korean particle
+    if m and (name := match_label(m.group(1))):
+        return name, m.group(2).strip().lstrip("*_ ").strip(), m.group(1)
+    m = CUE["particle_label"].match(text)  # 'First idea는 x를 n번 곱하기': a Korean particle
     if m and (name := match_label(m.group(1))) and _answers(name, m.group(2)):
         return name, m.group(2).strip(), m.group(1)
-    m = _SOLVED_SENTENCE.match(text)
-    if m and not _says_how_solved(text):
-        m = None  # 'I solved LeetCode 50, Pow(x, n). I first ...' is prose, not the answer to 'Solved'
-    if m and not match_label(text):
+    # 'Solved alone.' is a whole answer, not an empty label; 'I solved LeetCode 50, Pow(x, n). I first ...'
+    # is prose, not the answer to 'Solved'
+    sentence = CUE["solved_sentence"].match(text) and _says_how_solved(text)
+    if sentence and match_label(text) in (None, "solved") and _norm(text) not in WORDS["solved_alone"]:
         return "solved", text, "Solved"
-    if m and match_label(text) == "solved" and _norm(text) not in ("solved", "solvedby", "solvedhow"):
-        return "solved", text, "Solved"  # 'Solved alone.' is a whole answer, not an empty label
     m = re.match(r"^(.{1,40}?[?？])\s+(.*)$", text)  # '혼자 풀었나요? 혼자'
-    if m and match_label(m.group(1)):
-        return match_label(m.group(1)) or "", m.group(2).strip(), m.group(1)
+    if m and (name := match_label(m.group(1))):
+        return name, m.group(2).strip(), m.group(1)
     # a label alone, not a sentence with 'time' in it ('It runs in O(log n) time and O(1) space.')
     alone = len(text) <= 40 and not re.search(r"[OΘ]\s*\(|[.。다]$", text)
     name = match_label(text) if alone else None
@@ -215,21 +186,7 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
     return (name, "", text) if name else None
 
 
-# A label in English with the Korean topic or subject particle, then its value (a student switching
-# language inside the line): 'Time complexity는 O(log n)인데 …', 'First idea는 brute force'.
-_PARTICLE_LABEL = CUE["particle_label"]
-
-
-# --------------------------------------------------------------------------- one clause, one claim
-
-# A second label inside a line ('Problem: 50. Pow(x, n)  Difficulty: Medium', 'Time: O(n), Space: O(1)'):
-# set off by two spaces, a comma, semicolon, bar, slash or a sentence end, then a label and a colon.
-_INLINE_LABEL = re.compile(
-    r"(?:\s{2,}|\s*[,;|·/]\s*|[.。]\s+|\s[-—–]\s)(?P<label>(?:\*\*|__)?[^\W\d_][^:：,;|.*()（）\n]{0,28}?)"
-    r"\s*(?:\*\*|__)?\s*[:：]\s*(?:\*\*|__)?\s*")
-# '…이고, 난이도는 Medium': a second field in the line said with the topic particle rather than a colon
-_INLINE_PARTICLE = CUE["inline_particle"]
-_LABEL_JOIN = CUE["label_join"]
+_INLINE_LABEL, _LABEL_JOIN = CUE["inline_label"], CUE["label_join"]
 
 
 def claims(name: str, rest: str, label: str) -> list[tuple[str, str, str]]:
@@ -238,7 +195,8 @@ def claims(name: str, rest: str, label: str) -> list[tuple[str, str, str]]:
     line ('... Difficulty: Medium') starts a field of its own."""
     pieces: list[tuple[str, str, str]] = []
     at, current = 0, (name, label)
-    found = sorted([*_INLINE_LABEL.finditer(rest), *_INLINE_PARTICLE.finditer(rest)], key=lambda m: m.start())
+    found = sorted([*_INLINE_LABEL.finditer(rest), *CUE["inline_particle"].finditer(rest)],
+                   key=lambda m: m.start())
     for m in found:
         other = match_label(m.group("label"))
         value = rest[m.end():]
@@ -312,9 +270,6 @@ def _share(name: str, value: str, label: str) -> list[tuple[str, str, str]]:
     return out
 
 
-_ARROW = CUE["arrow"]
-
-
 def _arrow_label(text: str) -> tuple[str, str, str] | None:
     """'Approach -> brute force -> fast pow', '접근 -> 처음: … / 최종: …': a label set off by an arrow
     rather than a colon. A label naming two fields with an arrow between them ('처음 아이디어 → 최종
@@ -335,17 +290,14 @@ def _arrow_label(text: str) -> tuple[str, str, str] | None:
     return name, rest.lstrip("*_ ").strip(), head.group(1).strip()
 
 
-_INLINE_APPROACHES = CUE["inline_approaches"]
-
-
 def split_approaches(value: str) -> tuple[str, str] | None:
     """(first idea, final approach) from one value that holds both: '처음: 나눗셈 / 최종: 체',
     'brute force -> fast pow', 'x를 n번 곱함 → 분할 거듭제곱'; None when it does not split."""
     one = " ".join(value.split())
-    m = _INLINE_APPROACHES.match(one)
+    m = CUE["inline_approaches"].match(one)
     if m:
         return m.group("first").strip(), m.group("final").strip()
-    parts = [clean_value(p) for p in _ARROW.split(one)]  # '- → 체': the first left empty ('-')
+    parts = [clean_value(p) for p in CUE["arrow"].split(one)]  # '- → 체': the first left empty ('-')
     if len(parts) >= 2 and any(sum(c.isalpha() for c in p) >= 2 for p in (parts[0], parts[-1])) and all(
             not p or sum(c.isalpha() for c in p) >= 2 for p in (parts[0], parts[-1])):
         return parts[0], " -> ".join(parts[1:]) if len(parts) > 2 else parts[-1]
@@ -370,9 +322,6 @@ def _outside_parens(text: str, sep: re.Pattern[str]) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
-_RECORD_SEP = re.compile(r"\s*(?:[,;|]|\s[-—–]\s|[—–])\s*")
-
-
 def _record(line: str) -> list[tuple[str, str, str]] | None:
     """One line per problem: '1. 50. Pow(x, n), Medium, First: …, Final: …, Time: O(log n) …'. The
     words before the first label are read by what they are (the problem, its difficulty); each label
@@ -384,7 +333,7 @@ def _record(line: str) -> list[tuple[str, str, str]] | None:
     if len(labels) < 2 or _label_line(body[:labels[0].start()].strip() + ":"):
         return None
     head: list[tuple[str, str, str]] = []
-    for seg in _outside_parens(body[:labels[0].start()], _RECORD_SEP):
+    for seg in _outside_parens(body[:labels[0].start()], CUE["record_sep"]):
         named = find_problem(seg).problem is not None or problem_mention(seg) or re.match(r"\d{1,4}\.\s", seg)
         if named and not any(n == "problem" for n, _, _ in head):
             head.append(("problem", seg, ""))
@@ -492,8 +441,8 @@ def _parse_lines(lines: list[Line]) -> LogParse:
             _table_columns(b, ln)
         elif ln.kind in ("code", "comment"):  # comments never hold fields
             b.add_line(ln.number, ln.text)
-        elif "<" in ln.text and _BR.search(ln.text):  # Jupyter's 'a<br>b': two lines
-            for piece in _BR.split(ln.text):
+        elif "<" in ln.text and CUE["br"].search(ln.text):  # Jupyter's 'a<br>b': two lines
+            for piece in CUE["br"].split(ln.text):
                 _consume(b, Line(ln.number, piece, "quote" if ln.kind == "quote" else ""))
         else:
             _consume(b, ln)
@@ -504,16 +453,14 @@ def _parse_lines(lines: list[Line]) -> LogParse:
     return LogParse(b.problems, b.prose, len(lines))
 
 
-# A column the reader knows by what it holds rather than as a field: the reason for the complexities.
-_REASON_COLUMN = CUE["reason_column"]
-REASON = "reason"
+REASON = "reason"  # a column the reader knows by what it holds: the reason for the complexities
 
 
 def _column(head: str) -> list[str]:
     """The fields a column's header names: one, two ('시간복잡도 / 공간복잡도', '처음 아이디어 → 최종
     접근'), the reason column, or none (a column the reader does not know: read by content)."""
     text = _TAG.sub("", head).strip().strip("*_` ")
-    if _REASON_COLUMN.match(re.sub(r"\s*[(（][^)）]*[)）]", "", text).strip()):
+    if CUE["reason_column"].match(re.sub(r"\s*[(（][^)）]*[)）]", "", text).strip()):
         return [REASON]
     names = _label_fields(text)
     if len(names) > 1:
@@ -584,9 +531,9 @@ def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]
                 entry.fields[name] = Field(name, clean_value(value), number, written or LABELS_EN[name], cell,
                                            [(number, raw)])
     reason = "; ".join(r for r in reasons if r)
-    for name in ("time", "space"):
-        f = entry.fields.get(name)
-        if reason and f is not None and f.filled:
+    for name in ("time", "space"):  # the reason column speaks for both complexities
+        f = entry.get(name)
+        if reason and f is not None:
             f.value = f"{f.value} — {reason}"
 
 
@@ -597,10 +544,8 @@ _BOTH_APPROACHES = {_norm(x) for x in WORDS["both_approaches"]}
 def _split_approach(entry: ProblemEntry) -> None:
     """'접근: 처음엔 브루트포스, 최종적으로 분할 정복': the first idea and the final approach, each its
     own field."""
-    f = entry.fields.get("final_approach")
-    if f is None or not f.filled or "first_idea" in entry.fields:
-        return
-    if _norm(f.label) not in _BOTH_APPROACHES:
+    f = entry.get("final_approach")
+    if f is None or "first_idea" in entry.fields or _norm(f.label) not in _BOTH_APPROACHES:
         return
     halves = split_approaches(f.value)
     if halves is None:
@@ -626,14 +571,13 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
         if f.name in _ONE_LINE and f.lines[0][1].strip() and first_raw and clean_value(first_raw[0]):
             sentences += split_sentences(f.lines[1:])  # the lines under 'Difficulty: Medium' are prose
         other = {"time": "space", "space": "time"}.get(f.name)
-        if other and f.filled and not (entry.fields.get(other) and entry.fields[other].filled):
+        if other and f.filled and entry.get(other) is None:
             sentences += split_sentences([(f.line, f.value)])  # 'Time: O(log n) time and O(1) space …'
     sentences.sort(key=lambda s: s.line)
     raw_lines = dict(entry.extra) | {n: r for f in entry.fields.values() for n, r in f.lines}
     read = False
     for name, reading in read_fields(sentences).items():
-        have = entry.fields.get(name)
-        if (have is not None and have.filled) or (name == "problem" and entry.heading):
+        if entry.get(name) is not None or (name == "problem" and entry.heading):
             continue
         raw = raw_lines.get(reading.line, reading.sentence)
         entry.fields[name] = Field(name, clean_value(reading.value), reading.line, "sentence",
@@ -649,9 +593,7 @@ _ONE_LINE = ("problem", "difficulty", "solved", "redo_date")
 
 def _difficulty_from_heading(entry: ProblemEntry) -> None:
     """'### Problem: 12. Integer to Roman (Medium, Math)': the heading's difficulty fills an empty field."""
-
-    have = entry.fields.get("difficulty")
-    if (have is not None and have.filled) or not entry.heading:
+    if entry.get("difficulty") is not None or not entry.heading:
         return
     level = parse_difficulty(entry.heading)
     if level:
@@ -667,16 +609,11 @@ def _consume(b: _Builder, ln: Line) -> None:
     if ln.kind == "rule":
         b.close_field()
         return
-    bold = _BOLD_LINE.match(stripped)
-    if ln.kind == "heading" and _heading(b, number, raw, ln.level, ln.title):
+    bold = CUE["bold_line"].match(stripped)  # '**Problem 1**' is a heading to a TA, or a label, or text
+    title = ln.title if ln.kind == "heading" else bold.group(2) if bold else None
+    if title is not None and _heading(b, number, raw, ln.level or 3, title):
         return
-    if bold and ln.kind != "heading" and _heading(b, number, raw, 3, bold.group(2)):
-        return
-    record = _record(stripped)
-    found = None if record else _label_line(stripped)
-    if record or found:
-        for name, value, label in record or claims(*found):  # type: ignore[misc]
-            b.open_field(name, value, label, number, raw)
+    if _open(b, _record(stripped) or _line_claims(stripped), number, raw):
         return
     if b.current is not None and _ends_field(b.current, b.inline, raw, stripped):
         b.close_field()  # an unknown label or a sibling bullet: its words are read by content (prose.py)
@@ -689,7 +626,7 @@ def _consume(b: _Builder, ln: Line) -> None:
 
 
 # 'Complexity: …', '- 복잡도: …', '**Note** → …': a label the reader does not know, set off as labels are
-_UNKNOWN_LABEL = re.compile(r"^(?:\*\*|__)?[^\W\d_][^:：\n]{0,28}?(?:\*\*|__)?\s*(?:[:：]|->|→|=>)", re.I)
+_UNKNOWN_LABEL = CUE["unknown_label"]
 
 
 def unlabelled(raw: str) -> str:
@@ -728,9 +665,6 @@ def _ends_field(current: Field, inline: bool, raw: str, stripped: str) -> bool:
     return bool(said) and current.name not in said
 
 
-_ORDINAL_PROBLEM = CUE["ordinal_problem"]
-
-
 def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
     """A log in prose has no headings: a sentence that names a problem ('첫 번째 문제는 50번 Pow(x, n)')
     starts one, unless headings or labels already structure the log."""
@@ -739,7 +673,7 @@ def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
     if b.entry is None and any(not p.implicit for p in b.problems):
         return
     mention = problem_mention(text)
-    ordinal = _ORDINAL_PROBLEM.match(BULLET.sub("", text, count=1).strip("*_ "))
+    ordinal = CUE["ordinal_problem"].match(BULLET.sub("", text, count=1).strip("*_ "))
     if mention is None and not ordinal:
         return
     if b.entry is not None and not ordinal:
@@ -757,7 +691,8 @@ def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
 def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:
     """Handle a heading; False when it is a bold line that is just text."""
     problem = problem_heading(text)
-    if problem is not None and problem[0] is None and b.entry is not None and not _identified(b.entry):
+    identified = b.entry is not None and (bool(b.entry.heading) or b.entry.get("problem") is not None)
+    if problem is not None and problem[0] is None and b.entry is not None and not identified:
         b.close_field()  # '## 문제 1' then '### 50. Pow(x, n)': the title names this problem
         b.entry.heading = problem[1]
         b.entry.extra.append((number, raw))
@@ -765,13 +700,10 @@ def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:
     if problem is not None:
         b.open_problem(problem[0], number, problem[1])
         return True
-    found = _label_line(text)
-    if found:
-        for name, value, label in claims(*found):
-            b.open_field(name, value, label, number, raw)
+    if _open(b, _line_claims(text), number, raw):
         return True
     if raw.lstrip().startswith("#"):
-        if level <= 2 and not (b.entry is not None and _SECTION_OF_A_PROBLEM.search(text)):
+        if level <= 2 and not (b.entry is not None and CUE["section_of_a_problem"].search(text)):
             b.end_section()
         else:
             b.close_field()
@@ -780,10 +712,14 @@ def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:
     return False
 
 
-# LeetCode's own solution headings ('# Intuition', '# Approach', '# Complexity', '# Code') and their
-# Korean forms are parts of the problem above them, whatever their level.
-_SECTION_OF_A_PROBLEM = CUE["section_of_a_problem"]
+def _line_claims(text: str) -> list[tuple[str, str, str]]:
+    """The (field, value, label) a line holds when it starts with a label; [] when it does not."""
+    found = _label_line(text)
+    return claims(*found) if found else []
 
 
-def _identified(entry: ProblemEntry) -> bool:
-    return bool(entry.heading) or entry.get("problem") is not None
+def _open(b: _Builder, pieces: list[tuple[str, str, str]], number: int, raw: str) -> bool:
+    """Open a field for each piece of the line; whether there was any."""
+    for name, value, label in pieces:
+        b.open_field(name, value, label, number, raw)
+    return bool(pieces)

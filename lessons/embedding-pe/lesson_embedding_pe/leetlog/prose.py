@@ -49,11 +49,7 @@ class Reading:
 
 # --------------------------------------------------------------------------- sentences
 
-FENCE = re.compile(r"^(```|~~~)")
-BULLET = re.compile(r"^(?:[-*+•]|\d{1,2}[.)])\s+")
-RULE = re.compile(r"^(?:-{3,}|\*{3,}|_{3,})$")
-_ABBREVIATIONS = WORDS["abbreviations"]
-_KOREAN_END = CUE["korean_sentence_end"]
+BULLET = CUE["bullet"]
 
 
 def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
@@ -63,7 +59,7 @@ def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
     in_code = in_comment = False
     for number, raw in lines:
         text = raw.strip()
-        if FENCE.match(text):
+        if CUE["fence"].match(text):
             in_code = not in_code
             _flush(para, out)
             continue
@@ -71,14 +67,14 @@ def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
             in_comment = "-->" not in text
             _flush(para, out)
             continue
-        if in_code or not text or text.startswith(("#", ">", "|")) or RULE.match(text):
+        if in_code or not text or text.startswith(("#", ">", "|")) or CUE["rule"].match(text):
             _flush(para, out)
             continue
         if BULLET.match(text):
             _flush(para, out)
             text = BULLET.sub("", text, count=1)
         para.append((number, text.strip("*_ ").strip() if text.startswith(("**", "__")) else text))
-        if _KOREAN_END.search(text):  # a Korean line that ends like a sentence is one
+        if CUE["korean_sentence_end"].search(text):  # a Korean line that ends like a sentence is one
             _flush(para, out)
     _flush(para, out)
     return out
@@ -102,7 +98,7 @@ def _flush(para: list[tuple[int, str]], out: list[Sentence]) -> None:
             depth = max(0, depth - 1)
         elif c in ".!?。" and depth == 0 and (i + 1 == len(text) or text[i + 1].isspace()):
             word = text[begin:i + 1].split()[-1].lower() if text[begin:i + 1].split() else ""
-            if re.fullmatch(r"\d{1,4}\.", word) or word in _ABBREVIATIONS:
+            if re.fullmatch(r"\d{1,4}\.", word) or word in WORDS["abbreviations"]:
                 continue  # '50. Pow(x, n)' and 'e.g.' do not end a sentence
             _add(out, text, begin, i + 1, starts)
             begin = i + 1
@@ -122,7 +118,6 @@ def _add(out: list[Sentence], text: str, begin: int, end: int, starts: list[tupl
 
 # --------------------------------------------------------------------------- the problem
 
-_NUMBERED = CUE["problem_number"]
 _PROBLEM_WORD = CUE["problem_word"]
 
 
@@ -131,7 +126,7 @@ def problem_mention(text: str) -> tuple[int | None, str] | None:
     as a log would ('LeetCode 50번 Pow(x, n)', 'The first problem was Count Primes'); None for a
     passing word ('the power of two frequencies')."""
     match = find_problem(text)
-    numbers = [int(next(g for g in m.groups() if g)) for m in _NUMBERED.finditer(text)]
+    numbers = [int(next(g for g in m.groups() if g)) for m in CUE["problem_number"].finditer(text)]
     if match.problem is not None and match.by == "title":
         p = match.problem
         written = next((n for n in numbers if n == p.number), numbers[0] if numbers else None)
@@ -150,13 +145,12 @@ def problem_mention(text: str) -> tuple[int | None, str] | None:
 # --------------------------------------------------------------------------- cues
 
 _TIME, _NOT_TIME, _SPACE, _GENERIC = CUE["time"], CUE["not_time"], CUE["space"], CUE["complexity"]
-_BOTH, _CAUSE, _REASON_START = CUE["time_and_space"], CUE["cause"], CUE["reason_start"]
+_BOTH = CUE["time_and_space"]
 _LEADING = WORDS["filler"]
 _FILLER = _LEADING | WORDS["causal"]
 _FIRST, _FINAL, _APPROACH = CUE["first_idea"], CUE["final_approach"], CUE["approach_verb"]
-_CLAUSE_BREAK, _WRONG, _REDO, _DATE = CUE["clause_break"], CUE["what_went_wrong"], CUE["redo"], CUE["date"]
+_DATE = CUE["date"]
 _ALONE, _SOLUTION = CUE["alone_sentence"], CUE["solution_sentence"]
-_DIFFICULTY_CONTEXT, _DIFFICULTY_STRONG = CUE["difficulty_context"], CUE["difficulty_strong"]
 
 
 # --------------------------------------------------------------------------- reading
@@ -183,7 +177,7 @@ def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
     _read_approaches(sentences, put)
     _read_complexities(sentences, put)
     used = {r.sentence for r in found.values()}
-    wrong = [s for s in sentences if _WRONG.search(s.text)]
+    wrong = [s for s in sentences if CUE["what_went_wrong"].search(s.text)]
     for s in [s for s in wrong if s.text not in used] + wrong:  # a sentence of its own first
         put("what_went_wrong", s.text, s.line, s)
     _read_solved(sentences, put)
@@ -191,9 +185,9 @@ def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
 
 
 def _difficulty(text: str) -> str | None:
-    if _DIFFICULTY_CONTEXT.search(text):
+    if CUE["difficulty_context"].search(text):
         return parse_difficulty(text)
-    strong = _DIFFICULTY_STRONG.findall(text)
+    strong = CUE["difficulty_strong"].findall(text)
     return parse_difficulty(" ".join(strong)) if strong else None
 
 
@@ -227,7 +221,7 @@ def _read_approaches(sentences: list[Sentence], put: _Put) -> None:
 def _clause_cut(text: str, after: int, final: int) -> int | None:
     """Where the final approach's clause starts: after the last clause break before its cue."""
     cut = None
-    for m in _CLAUSE_BREAK.finditer(text, after, final + 1):
+    for m in CUE["clause_break"].finditer(text, after, final + 1):
         if m.end() <= final + 1:
             cut = m.end()
     return cut if cut is not None else final
@@ -271,7 +265,7 @@ def _read_complexities(sentences: list[Sentence], put: _Put) -> None:
         found = _sentence_complexities(s)
         if found and not any(m.reason for m in found) and index + 1 < len(sentences):
             follow = sentences[index + 1]
-            if _REASON_START.search(follow.text) and not find_all_bigo(follow.text):
+            if CUE["reason_start"].search(follow.text) and not find_all_bigo(follow.text):
                 for m in found:
                     m.reason = follow.text
         mentions += found
@@ -286,17 +280,12 @@ def _read_complexities(sentences: list[Sentence], put: _Put) -> None:
         put(kind, value, chosen.sentence.line_at(chosen.match.start), chosen.sentence)
 
 
-# A complexity said in words ('log n time', 'constant extra space', '선형 시간', 'time is linear',
-# '공간 복잡도는 상수'): read as the claim, so the review can say it wants O(...) (unsure, no point taken)
-# rather than call the field missing.
-_WORDS_BEFORE, _WORDS_AFTER = CUE["words_before"], CUE["words_after"]
-
-
 def word_complexities(text: str) -> list[tuple[BigOMatch, str]]:
-    """Each complexity said in words next to its cue, as a match the way ``find_all_bigo`` gives one,
-    with what its own cue says it measures ('time' or 'space')."""
+    """Each complexity said in words next to its cue ('log n time', '선형 시간', 'time is linear'), as a
+    match the way ``find_all_bigo`` gives one, with what its own cue says it measures ('time' or
+    'space'): read as the claim, so the review can ask for O(...) rather than call the field missing."""
     found: dict[int, tuple[BigOMatch, str]] = {}
-    for pattern in (_WORDS_BEFORE, _WORDS_AFTER):
+    for pattern in (CUE["words_before"], CUE["words_after"]):
         for m in pattern.finditer(text):
             w = m.group("w").rstrip()
             kind = "space" if _SPACE.search(m.group()) else "time"
@@ -320,7 +309,7 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
         kinds, strength, cue_span = _kinds(before, after, lo, m.end)
         if m.start in said:
             kinds, strength = (said[m.start],), 2
-        if not kinds and out and len(out[-1].kinds) == 2 and _LIST_GAP.fullmatch(before):
+        if not kinds and out and len(out[-1].kinds) == 2 and CUE["list_gap"].fullmatch(before):
             kinds, strength, cue_span = out[-1].kinds, out[-1].strength, (m.start, m.start)  # '…, O(1)'
         if not kinds:
             continue
@@ -346,17 +335,14 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
             rest = cue.sub(" ", rest)
         reason = _reason(rest)
         lead = _SPACE.sub(" ", _TIME.sub(" ", text[m.end:end])).lstrip(" $")
-        introduced = bool(reason) and (bool(_CAUSE.search(reason)) or lead[:1] in (":", "—", "–", "-", "(")
-                                       or bool(ahead))
+        set_off = bool(CUE["cause"].search(reason)) or lead[:1] in (":", "—", "–", "-", "(") or bool(ahead)
+        introduced = bool(reason) and set_off
         out.append(_Mention(s, m, kinds, strength, in_first, reason, introduced, end))
     _one_claim_each(text, out)
     for k, m in enumerate(out):  # 'O(n) time and O(1) space because ...': the reason is shared
         if not m.reason:
             m.reason = next((x.reason for x in out[k + 1:] if x.introduced), "")
     return out
-
-
-_LIST_GAP = CUE["list_gap"]
 
 
 def _one_claim_each(text: str, mentions: list[_Mention]) -> None:
@@ -386,7 +372,7 @@ def _kinds(before: str, after: str, lo: int, hi: int) -> tuple[tuple[str, ...], 
             options.append((len(before_clean) - m.end(), 0, kind, _strength(m.group()), span))
         m = cue.search(after_clean)
         # 'O(n) time', 'O(1)의 공간'; not ', 공간 복잡도는 O(1)', which opens the next claim
-        if m is not None and m.start() <= 12 and not _CLAUSE_END.search(after_clean[:m.start()]):
+        if m is not None and m.start() <= 12 and not CUE["clause_end"].search(after_clean[:m.start()]):
             options.append((m.start(), 1, kind, _strength(m.group()), (hi + m.start(), hi + m.end())))
     if options:
         _, _, kind, strength, span = min(options)
@@ -397,7 +383,7 @@ def _kinds(before: str, after: str, lo: int, hi: int) -> tuple[tuple[str, ...], 
     return (), 0, (hi, hi)
 
 
-_CLAUSE_END, _REASON_BEFORE = CUE["clause_end"], CUE["reason_before"]
+_REASON_BEFORE = CUE["reason_before"]
 
 
 def _reason_ahead(text: str) -> str:
@@ -447,6 +433,6 @@ def _read_solved(sentences: list[Sentence], put: _Put) -> None:
         break
     for s in sentences:
         date = _DATE.search(s.text)
-        if date and (_REDO.search(s.text) or _SOLUTION.search(s.text)):
+        if date and (CUE["redo"].search(s.text) or _SOLUTION.search(s.text)):
             put("redo_date", date.group(), s.line_at(date.start()), s)
             break

@@ -34,7 +34,7 @@ from .prose import split_sentences
 from .unsure import COPULA as _COPULA
 from .unsure import SETTLED_BY_TA, UNSURE, is_unsure
 from .values import classify_solved, parse_difficulty  # noqa: F401  (tests read them here)
-from .vocab import CUE, HINTS, LABELS_EN, LABELS_KO, REASON_EXAMPLE, Two, message
+from .vocab import CUE, HINTS, LABELS_EN, LABELS_KO, NEAREST, REASON_EXAMPLE, Two, message
 from .vocab import short as _short
 
 __all__ = [
@@ -122,8 +122,6 @@ class LogReview:
         return asdict(self)
 
 
-# --------------------------------------------------------------------------- small readers
-
 def _parse_date(text: str) -> _dt.date | None:
     m = CUE["date"].search(text)
     try:
@@ -132,24 +130,20 @@ def _parse_date(text: str) -> _dt.date | None:
         return None
 
 
-# --------------------------------------------------------------------------- review
-
-
 class _Ctx:
     """Collects one problem's findings and points."""
 
-    def __init__(self, slot: int, entry: ProblemEntry, findings: list[Finding]) -> None:
+    def __init__(self, slot: int, entry: ProblemEntry, findings: list[Finding],
+                 sources: dict[str, str] | None, measure: Measure | None) -> None:
         self.k = slot
         self.entry = entry
         self.findings = findings
-        self.field_points = 0.0
-        self.time_points = 0.0
-        self.space_points = 0.0
+        self.points = {"fields": 0.0, "time": 0.0, "space": 0.0}  # earned, per breakdown line
         self.penalty = 0.0
         self.measured: dict[str, dict] = {}
         self.quotes: dict[str, Quote] = {}  # time/space -> the Big-O read, as written, and its line
-        self.sources: dict[str, str] | None = None  # the practice code, to see which approach it implements
-        self.measure: Measure | None = None  # runs a practice function, counted, in the worker (costmeter)
+        self.sources = sources  # the practice code, to see which approach it implements
+        self.measure = measure  # runs a practice function, counted, in the worker (costmeter)
         self.held_by: dict[str, str] = {}
 
     def say(self, severity: str, code: str, fld: str | None, at: int | None, key: str = "",
@@ -163,23 +157,14 @@ class _Ctx:
         return f.line if f is not None else self.entry.line
 
 
-# Where a field missing from prose would most likely have been said, to quote that sentence.
-_NEAREST = {
-    "problem": (), "difficulty": ("problem",), "first_idea": ("final_approach",),
-    "final_approach": ("first_idea",), "time": ("space", "final_approach"),
-    "space": ("time", "final_approach"),
-    "what_went_wrong": ("first_idea", "final_approach"), "solved": ("what_went_wrong",),
-}
-
-
 def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
     """The student's sentence to quote when ``name`` was not found in their prose: a real sentence
     (not a heading, not a bold title), and never one holding the field's own words (quoting that
     one as "none of them gives it" would contradict the quote); None when no sentence is fit."""
     candidates: list[tuple[int, str]] = []
-    for other in _NEAREST.get(name, ()):
-        f = entry.fields.get(other)
-        if f is not None and f.filled and f.label == "sentence":
+    for other in NEAREST.get(name, ()):
+        f = entry.get(other)
+        if f is not None and f.label == "sentence":
             if other in ("time", "space"):  # around its Big-O, which may sit late in a long sentence
                 candidates.append((f.line, _excerpt(f.raw, f.value.split(" — ")[0])))
             else:
@@ -204,26 +189,16 @@ def _names_field(name: str, sentence: str) -> bool:
     return bool(own.search(sentence)) if own is not None else field_words(name, sentence)
 
 
-_EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)")
-
-
 def _plain_sentence(text: str) -> str:
     """``text`` as a sentence to quote: Markdown's emphasis marks and a heading's ``#`` off; "" when it
     is no sentence (a heading, or a title alone: few words and no sentence's end)."""
     one = " ".join(text.split())
     if re.match(r"^#{1,6}\s", one):
         return ""
-    plain = _EMPHASIS.sub("", one).strip()
+    plain = CUE["emphasis"].sub("", one).strip()
     words = len(plain.split())
     ends = bool(CUE["sentence_end"].search(plain))
     return plain if words >= 4 or (ends and words >= 2) else ""
-
-
-# A template placeholder left in a field: '<...>' around words ('<TODO>', the template's own), not an
-# HTML comment or tag, not 'a < b and c > d'.
-_PLACEHOLDER = re.compile(
-    r"<(?![!/\s])(?!(?:br|b|i|em|strong|code|sub|sup|span|p|div|a|u|s|del|kbd|mark|small|img|hr)\b)"
-    r"[^<>\n]*[^<>\s]>|<\s*>", re.I)
 
 
 def _excerpt(text: str, needle: str, limit: int = 80) -> str:
@@ -241,7 +216,7 @@ def _check_presence(ctx: _Ctx, name: str) -> Field | None:
     f = ctx.entry.fields.get(name)
     if f is not None and f.filled:
         return f
-    template = f is not None and bool(_PLACEHOLDER.search(f.raw or ""))  # left as the template's <...>
+    template = f is not None and bool(CUE["placeholder_left"].search(f.raw or ""))  # the template's <...>
     line = ctx.line_for(name)
     near = _nearest_sentence(ctx.entry, name) if f is None else None
     quote: Two | str = ""
@@ -262,12 +237,12 @@ def _review_problem_field(ctx: _Ctx) -> Problem | None:
     f = f or _check_presence(ctx, "problem")
     text = f.value if f is not None else ""
     if f is not None:
-        ctx.field_points += FIELD_POINTS
+        ctx.points["fields"] += FIELD_POINTS
     if not text:
         return None
     match = find_problem(text)
     if match.conflict and _section_number(text, match.number, ctx):
-        match = find_problem(_SECTION_NUMBER.sub("", text, count=1))  # '## 1. Pow(x, n)': the section's place
+        match = find_problem(CUE["section_number"].sub("", text, count=1))  # '## 1. Pow(x, n)': its place
     line = f.line if f is not None else ctx.entry.line
     if match.problem is None and match.number is None:
         # 'Power 문제': no number, no title the catalog knows; which problem it is (its difficulty, its
@@ -283,15 +258,10 @@ def _review_problem_field(ctx: _Ctx) -> Problem | None:
     return p
 
 
-# A section's own number before the problem's name: '1. Pow(x, n)', '2) 204. Count Primes',
-# '1 - Happy Number'.
-_SECTION_NUMBER = re.compile(r"^\s*\[?(\d{1,2})\s*(?:[.)\]:]|\s[-—–])\s*")
-
-
 def _section_number(text: str, number: int | None, ctx: _Ctx) -> bool:
     """Whether the number leading ``text`` is the section's place in the log, not the problem's number:
     it is this problem's place (1 or 2), or another number follows it ('1. 50. Pow(x, n)')."""
-    m = _SECTION_NUMBER.match(text)
+    m = CUE["section_number"].match(text)
     if m is None or number is None or int(m.group(1)) != number:
         return False
     rest = text[m.end():]
@@ -304,7 +274,7 @@ def _review_difficulty(ctx: _Ctx, problem: Problem | None) -> str | None:
     if f is not None and stated is None:
         ctx.say("error", "bad_difficulty", "difficulty", f.line, value=f.value)
     elif f is not None:
-        ctx.field_points += FIELD_POINTS
+        ctx.points["fields"] += FIELD_POINTS
     if f is not None and stated and problem is not None and stated != problem.difficulty:
         ctx.say("warning", "difficulty_mismatch", "difficulty", f.line, stated=stated, p=problem)
     return problem.difficulty if problem is not None else stated
@@ -327,21 +297,12 @@ def _review_task_fit(ctx: _Ctx, problem: Problem | None, difficulty: str | None)
         ctx.penalty = TASK_FIT_PENALTY
 
 
-def _review_text_fields(ctx: _Ctx) -> None:
-    for name in ("first_idea", "final_approach", "what_went_wrong"):
-        if _check_presence(ctx, name) is not None:
-            ctx.field_points += FIELD_POINTS
-
-
-_SEPARATORS = re.compile(r"[\s\-—–:：,;.()（）/→=>|*`_]+")
-
-
 def _has_reason(value: str, spans: list[tuple[int, int]]) -> bool:
     rest = value
     for start, end in sorted(spans, reverse=True):
         rest = rest[:start] + " " + rest[end:]
     rest = to_plain(rest).text  # LaTeX markup ('$', '\\mathcal{') is not a reason
-    rest = _COPULA.sub(" ", _SEPARATORS.sub(" ", rest))  # 'O(1)이다.' states the claim, gives no reason
+    rest = _COPULA.sub(" ", CUE["separators"].sub(" ", rest))  # 'O(1)이다.' states the claim, gives no reason
     return sum(c.isalpha() for c in rest) >= 2
 
 
@@ -352,7 +313,7 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
         return None
     matches = find_all_bigo(f.value)
     if _has_reason(f.value, [(m.start, m.end) for m in matches]):
-        ctx.field_points += FIELD_POINTS
+        ctx.points["fields"] += FIELD_POINTS
     elif f.label == "sentence":  # read from prose: quote the sentence that gave the Big-O
         ex = REASON_EXAMPLE[name]
         ctx.say("error", "no_reason", name, f.line, "no_reason_sentence", label=_label(name), line=f.line,
@@ -375,11 +336,11 @@ def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complex
                         written=m.written, error=e.message, char=e.position + 1)
     if not parsed:
         return None
-    _award(ctx, name, BIGO_PARSE_POINTS)
+    ctx.points[name] += BIGO_PARSE_POINTS
     ctx.quotes[name] = read[0]
     held = _held_back(ctx, name, problem, f, parsed[0], read[0])
     if held or problem is None or _held_to_code(ctx, name, problem, parsed, read[0]):
-        _award(ctx, name, BIGO_CONSISTENT_POINTS)
+        ctx.points[name] += BIGO_CONSISTENT_POINTS
     return parsed[0]
 
 
@@ -422,15 +383,11 @@ def _held_to_code(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], qu
     return False
 
 
-# An amortized or average bound is not a worst case: whether it is right depends on what is averaged over.
-_AMORTIZED = CUE["amortized"]
-
-
 def _held_back(ctx: _Ctx, name: str, problem: Problem | None, f: Field, claim: Complexity,
                quote: Quote) -> bool:
     """Whether the claim is a TA's to judge rather than the catalog's: an amortized or average bound, or
     a variable neither the problem, the code nor the log defines ('O(b)'). Unsure, no point taken."""
-    if _AMORTIZED.search(f.value):
+    if CUE["amortized"].search(f.value):  # not a worst case: right or not by what is averaged
         ctx.say(UNSURE, "unsure_amortized", name, quote.line, label=_label(name), quote=quote.two)
         return True
     if problem is None:
@@ -464,13 +421,6 @@ def _defined(variable: str, text: str) -> bool:
     return bool(re.search(rf"(?<![\w(]){v}{CUE['defines'].pattern}", text, re.I))
 
 
-def _award(ctx: _Ctx, name: str, points: float) -> None:
-    if name == "time":
-        ctx.time_points += points
-    else:
-        ctx.space_points += points
-
-
 @dataclass(frozen=True)
 class Quote:
     """A Big-O exactly as the student wrote it, and the line it is on."""
@@ -479,16 +429,8 @@ class Quote:
     line: int
 
     @property
-    def en(self) -> str:
-        return f'"{self.written}" (line {self.line})'
-
-    @property
-    def ko(self) -> str:
-        return f'{self.line}행의 "{self.written}"'  # a particle after it follows the Big-O, not the line
-
-    @property
-    def two(self) -> Two:
-        return Two(self.en, self.ko)
+    def two(self) -> Two:  # in Korean a particle after it follows the Big-O, not the line
+        return Two(f'"{self.written}" (line {self.line})', f'{self.line}행의 "{self.written}"')
 
 
 def _label(name: str, lower: bool = True) -> Two:
@@ -544,11 +486,7 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quot
         return True
     if holding:
         return True
-    if name == "time":
-        best_approach = p.best_time()
-        best = best_approach.time_bigo
-    else:
-        best, best_approach = p.best_space()
+    best, best_approach = p.best(name)
     known = [k for a in p.described for k in _bounds(name, a)]
     mine = parsed[0]
     order = compare(mine, best)
@@ -612,19 +550,17 @@ def _review_solved(ctx: _Ctx) -> str | None:
     if how is None:
         ctx.say("error", "bad_solved", "solved", f.line, value=f.value)
         return None
-    redo = ctx.entry.fields.get("redo_date")
-    date = _parse_date(redo.value) if redo is not None and redo.filled else None
-    if redo is not None and redo.filled and date is None:
+    redo = ctx.entry.get("redo_date")
+    # its redo date, or one written on the "solved" line itself ("after a solution, redo 2026-10-05")
+    date = _parse_date(redo.value if redo is not None else f.value)
+    if redo is not None and date is None:
         ctx.say("error" if how == "solution" else "warning", "bad_date", "redo_date", redo.line,
                 value=redo.value)
-    if how == "solution" and date is None and (redo is None or not redo.filled):
-        # A date written on the "solved" line itself ("after a solution, redo 2026-10-05") counts too.
-        date = _parse_date(f.value)
+    if how == "solution" and date is None and redo is None:
+        ctx.say("error", "redo_date_missing", "redo_date", ctx.line_for("redo_date"))
     if how == "solution" and date is None:
-        if redo is None or not redo.filled:
-            ctx.say("error", "redo_date_missing", "redo_date", ctx.line_for("redo_date"))
         return how
-    ctx.field_points += FIELD_POINTS
+    ctx.points["fields"] += FIELD_POINTS
     return how
 
 
@@ -646,11 +582,11 @@ def _review_entry(
     slot: int, entry: ProblemEntry, findings: list[Finding], sources: dict[str, str] | None = None,
     measure: Measure | None = None,
 ) -> tuple[_Ctx, ProblemReview, Problem | None]:
-    ctx = _Ctx(slot, entry, findings)
-    ctx.sources, ctx.measure = sources, measure
+    ctx = _Ctx(slot, entry, findings, sources, measure)
     problem = _review_problem_field(ctx)
     difficulty = _review_difficulty(ctx, problem)
-    _review_text_fields(ctx)
+    for name in ("first_idea", "final_approach", "what_went_wrong"):  # present is well formed
+        ctx.points["fields"] += FIELD_POINTS if _check_presence(ctx, name) is not None else 0.0
     time = _review_complexity(ctx, "time", problem)
     space = _review_complexity(ctx, "space", problem)
     solved = _review_solved(ctx)
@@ -722,7 +658,7 @@ def _has_words(text: str) -> bool:
     """Whether ``text`` holds words of the student's own beyond headings, comments and placeholders."""
     body = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
     body = "\n".join(line for line in body.splitlines() if not re.match(r"^\s*#{1,6}\s", line))
-    body = _PLACEHOLDER.sub(" ", body)
+    body = CUE["placeholder_left"].sub(" ", body)
     return len(re.findall(r"[^\W\d_]{2,}", body)) >= UNPLACED_WORDS
 
 
@@ -778,16 +714,6 @@ def _review_entries(
     return LogReview(points, MAX_POINTS, breakdown, findings, linked, reviews, measured)
 
 
-# What an unsure check keeps: the points its sure "error" would have taken, per field.
-_UNSURE_POINTS = {
-    "missing_field": {"time": (FIELD_POINTS, BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS),
-                      "space": (FIELD_POINTS, BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS)},
-    "no_reason": {},
-    "no_bigo": {"time": (0.0, BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS),
-                "space": (0.0, BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS)},
-}
-
-
 def _settle(ctx: _Ctx, mine: list[Finding]) -> None:
     """Sure or ask (leetlog/unsure.py): an error the reader is not sure of becomes ``unsure``, keeps
     its points provisionally, and says a TA will read that part."""
@@ -802,18 +728,15 @@ def _settle(ctx: _Ctx, mine: list[Finding]) -> None:
         saw = is_unsure(f.code, f.field, placed.value if placed else "", text, emptied)
         if saw is None:
             continue
-        field_pts, bigo_pts = _UNSURE_POINTS[f.code].get(f.field, (FIELD_POINTS, 0.0))
-        if f.code == "no_bigo":  # its field point was judged on its own (the reason)
-            field_pts = 0.0
-        ctx.field_points += field_pts
-        if bigo_pts:
-            _award(ctx, f.field, bigo_pts)
+        # it keeps the points its sure error would have taken: the field's (a missing Big-O's field point
+        # was judged on its own, by the reason), and a complexity's Big-O points unless only its reason is
+        ctx.points["fields"] += 0.0 if f.code == "no_bigo" else FIELD_POINTS
+        if f.field in ("time", "space") and f.code != "no_reason":
+            ctx.points[f.field] += _BIGO_POINTS
         f.severity = UNSURE
         f.code = f"unsure_{f.code}"
         said = message("unsure_settled", k=ctx.k, label=_label(f.field, lower=False), saw=saw)
         f.message_en, f.message_ko = said.en, said.ko
-
-
 
 
 def _unplaced_text(entry: ProblemEntry, name: str) -> str:
@@ -842,9 +765,9 @@ def _unplaced_text(entry: ProblemEntry, name: str) -> str:
 
 
 def _items(ctx: _Ctx, breakdown: list[BreakdownItem]) -> float:
-    earned = ctx.field_points + ctx.time_points + ctx.space_points
+    earned = sum(ctx.points.values())
     penalty = min(ctx.penalty, earned)
-    breakdown += _breakdown(ctx.k, ctx.field_points, ctx.time_points, ctx.space_points, penalty)
+    breakdown += _breakdown(ctx.k, ctx.points["fields"], ctx.points["time"], ctx.points["space"], penalty)
     return round(earned - penalty, 4)
 
 

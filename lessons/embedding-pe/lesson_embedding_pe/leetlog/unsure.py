@@ -19,7 +19,6 @@ UNSURE = "unsure"
 # The checks that can be unsure: what the reader could not place, never what it read and judged.
 SETTLED_BY_TA = ("missing_field", "no_reason", "no_bigo")
 
-_BIGO = CUE["bigo_like"]
 COPULA = CUE["copula"]  # 'O(1)이다.', 'is O(n)': the claim stated, no reason given
 
 TA_EN, TA_KO = MESSAGES["ta"]["en"], MESSAGES["ta"]["ko"]  # said wherever a TA reads a part
@@ -31,15 +30,6 @@ def field_words(name: str, text: str) -> bool:
     return bool(pattern and pattern.search(text))
 
 
-def complexity_words(text: str) -> bool:
-    """A complexity said in words ('log n time, constant space', '선형 시간') rather than as O(...)."""
-    return bool(CUE["complexity_words"].search(text))
-
-
-def has_connective(text: str) -> bool:
-    return bool(CUE["connective"].search(text))
-
-
 def is_unsure(code: str, name: str, value: str, text: str, emptied: bool) -> str | None:
     """What the reader saw that keeps it from being sure; None when it is sure of the finding.
 
@@ -47,33 +37,22 @@ def is_unsure(code: str, name: str, value: str, text: str, emptied: bool) -> str
     the problem, ``emptied`` whether the student's log has the field's label with nothing after it.
     """
     if code == "missing_field":
-        if emptied:  # the label is there and its value is not: plainly absent
-            return None
-        if field_words(name, _without_other_labels(text)):
+        # the label with nothing after it is plainly absent; an emptied label is no content of its own
+        if not emptied and field_words(name, CUE["label_only_line"].sub("", text)):
             return "the field's words are in the problem's text, under a form the reader did not place"
         return None
     if code == "no_reason":
         from .mathtext import to_plain  # LaTeX markup ('\\mathcal') is neither a reason nor words
 
-        rest = COPULA.sub(" ", re.sub(r"[.。,;:]", " ", _BIGO_SPAN.sub(" ", to_plain(value).text)))
-        if has_connective(rest) or sum(c.isalpha() for c in rest) >= 2:
+        bigo_out = CUE["bigo_span"].sub(" ", to_plain(value).text)
+        rest = COPULA.sub(" ", re.sub(r"[.。,;:]", " ", bigo_out))
+        if CUE["connective"].search(rest) or sum(c.isalpha() for c in rest) >= 2:
             return "the field holds words besides the Big-O the reader could not tell apart from a reason"
-        if has_connective(text) and field_words(name, text):
+        if CUE["connective"].search(text) and field_words(name, text):
             return "a reason may be given elsewhere in the problem's text"
         return None
-    if code == "no_bigo":
-        if complexity_words(value):
-            return "the complexity is said in words, not as O(...)"
-        if _BIGO.search(value):
-            return "a Big-O-like form the reader could not read"
-        return None
+    if code == "no_bigo" and CUE["complexity_words"].search(value):
+        return "the complexity is said in words, not as O(...)"
+    if code == "no_bigo" and CUE["bigo_like"].search(value):
+        return "a Big-O-like form the reader could not read"
     return None
-
-
-_BIGO_SPAN = re.compile(r"[OΘΩoθ]\s*\([^)]*\)")
-_TEMPLATE_LABELS = re.compile(r"^\s*[-*+]?\s*\**[^:\n]{0,30}\**\s*[:：]\s*$", re.M)
-
-
-def _without_other_labels(text: str) -> str:
-    """The text less label-only lines (an emptied field's label is not that field's content)."""
-    return _TEMPLATE_LABELS.sub("", text)

@@ -23,8 +23,8 @@ else:  # pragma: no cover - the kit requires tomli there
     import tomli as tomllib
 
 __all__ = ["CUE", "DIFFICULTY_WORDS", "FIELDS", "FIELD_WORDS", "HINTS", "LABELS_EN", "LABELS_KO", "LATEX",
-           "MESSAGES", "ORDINALS", "PLACEHOLDERS", "REASON_EXAMPLE", "SYNONYMS", "TEMPLATE_INTRO", "WORDS",
-           "Two", "load", "message", "short"]
+           "MESSAGES", "NEAREST", "ORDINALS", "PLACEHOLDERS", "REASON_EXAMPLE", "SYNONYMS", "TEMPLATE_INTRO",
+           "WORDS", "Two", "load", "message", "short"]
 
 
 
@@ -60,6 +60,7 @@ TEMPLATE_INTRO: str = _DATA["template"]["intro"]
 HINTS: dict[str, dict[str, str]] = {lang: dict(v) for lang, v in _DATA["hints"].items()}
 REASON_EXAMPLE: dict[str, tuple[str, str, str]] = {k: tuple(v) for k, v in _DATA["reason_example"].items()}
 LATEX: dict[str, Any] = _DATA["latex"]  # Markdown math: LaTeX commands and how each reads
+NEAREST: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _DATA["nearest"].items()}
 MESSAGES: dict[str, dict[str, str]] = {k: dict(v) for k, v in _DATA.get("messages", {}).items()}
 
 
