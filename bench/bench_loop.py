@@ -125,7 +125,8 @@ def main() -> int:
         subprocess.run([sys.executable, "-m", "grader.cli", "release", str(copy)], cwd=ROOT, check=True,
                        stdout=subprocess.DEVNULL)
         for module in SOLUTIONS.iterdir():
-            shutil.copy(module, copy / "exercises" / module.name)
+            if module.is_file():  # not the __pycache__ a grade of the solutions leaves
+                shutil.copy(module, copy / "exercises" / module.name)
         env = {k: v for k, v in os.environ.items() if k not in ("GK_NO_DAEMON", "PYTHONPATH")}
         env.update(GK_DAEMON="1", XDG_RUNTIME_DIR=str(Path(tmp) / "run"), GK_DAEMON_IDLE="600",
                    GK_DAEMON_SPARE_IDLE=str(SPARE_IDLE),
