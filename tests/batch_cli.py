@@ -2,23 +2,69 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+from grader.cli import main as grade_main
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def grade(*args: str, ok: bool = True, timeout: float = 400) -> subprocess.CompletedProcess:
-    """`grade ARGS` in a fresh process from the kit root; with ``ok``, it must exit 0."""
-    proc = subprocess.run([sys.executable, "-m", "grader.cli", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=timeout)
+def grade(*args: str, ok: bool = True, timeout: float = 400, here: bool | None = None
+          ) -> subprocess.CompletedProcess:
+    """`grade ARGS` from the kit root; with ``ok``, it must exit 0.
+
+    A `grade batch` runs in a fresh process, as the instructor runs it (the zygote, forked workers).
+    Every other command (review, adjust, term, merge, export) grades nothing: it runs here, through the
+    same entry point (grader.cli.main) with its output and exit status captured as a process's would
+    be, saving a Python start and the kit's imports per call (``here=False`` asks for a process)."""
+    if here is None:
+        here = not args or args[0] != "batch"
+    proc = _in_process(list(args)) if here else subprocess.run(
+        [sys.executable, "-m", "grader.cli", *args], cwd=ROOT, capture_output=True, text=True,
+        timeout=timeout)
     if ok:
         assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     return proc
+
+
+def _in_process(argv: list[str]) -> subprocess.CompletedProcess:
+    """`grade argv` run by grader.cli.main here: what it printed and its status; the environment and the
+    working folder as they were before (a batch names its secret in the environment, grader/core/seeds), and
+    a batch's lock on its folder freed, as its process's end frees it."""
+    out, err = io.StringIO(), io.StringIO()
+    env, cwd = dict(os.environ), os.getcwd()
+    try:
+        os.chdir(ROOT)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = grade_main(argv)
+            except SystemExit as exc:  # argparse's usage errors, as a process would exit
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+                if isinstance(exc.code, str):
+                    print(exc.code, file=sys.stderr)
+    finally:
+        if argv and argv[0] == "batch":  # its lock on the folder, held until its process ends
+            _release_batch_lock()
+        os.chdir(cwd)
+        os.environ.clear()
+        os.environ.update(env)
+    return subprocess.CompletedProcess(["grade", *argv], code, out.getvalue(), err.getvalue())
+
+
+def _release_batch_lock() -> None:
+    """What the end of a `grade batch` process does for it: its folder's lock (batch/jobs.py) freed."""
+    from grader.instructor.batch import jobs
+
+    if jobs._LOCK is not None:
+        jobs._LOCK.close()
+        jobs._LOCK = None
 
 
 def gradebook(out: Path) -> dict[str, dict]:
