@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.core import seeds
+from tests import batch_cli
 from tests.batch_cli import grade
 from tests.conftest import ROOT, built_once
 
@@ -49,12 +49,6 @@ def graded(factory: pytest.TempPathFactory) -> Path:
 
 
 def seed(factory: pytest.TempPathFactory, out: Path, names: tuple[str, ...] | list[str]) -> Path:
-    """``out`` holding the graded folders of ``names`` and the secret their inputs were drawn with, as a
-    batch that graded them leaves them; the next `grade batch` there renders the term without grading."""
-    pool = graded(factory) / "out"
-    out.mkdir(parents=True)
-    if (pool / seeds.BATCH_SECRET).exists():  # made on the first draw (a public run draws none)
-        shutil.copy2(pool / seeds.BATCH_SECRET, out / seeds.BATCH_SECRET)
-    for name in names:
-        shutil.copytree(pool / name, out / name)
-    return out
+    """``out`` holding the graded folders of ``names`` (tests/batch_cli.py ``seed``): the next `grade batch`
+    there renders the term on them without grading."""
+    return batch_cli.seed(graded(factory) / "out", out, names)
