@@ -16,18 +16,21 @@ from grader.cli import main as grade_main
 from grader.core import seeds
 
 ROOT = Path(__file__).resolve().parent.parent
+# `grade` commands that only read and write a batch's folder: run in-process by default (``grade``)
+HERE = ("review", "adjust", "term", "merge", "export")
 
 
 def grade(*args: str, ok: bool = True, timeout: float = 400, here: bool | None = None
           ) -> subprocess.CompletedProcess:
     """`grade ARGS` from the kit root; with ``ok``, it must exit 0.
 
-    A `grade batch` runs in a fresh process, as the instructor runs it (the zygote, forked workers).
-    Every other command (review, adjust, term, merge, export) grades nothing: it runs here, through the
-    same entry point (grader.cli.main) with its output and exit status captured as a process's would
-    be, saving a Python start and the kit's imports per call (``here=False`` asks for a process)."""
+    A grade (`grade PATH`, `grade batch`) runs in a fresh process, as the student or instructor runs it
+    (the zygote, the forked workers).  The term's commands grade nothing (HERE): they run here, through the
+    same entry point (grader.cli.main), their output and exit status captured as a process's would be,
+    saving a Python start and the kit's imports per call.  ``here`` says which, for a call that knows
+    better (a batch refused, or with everything already graded, grades nothing either)."""
     if here is None:
-        here = not args or args[0] != "batch"
+        here = bool(args) and args[0] in HERE
     proc = _in_process(list(args)) if here else subprocess.run(
         [sys.executable, "-m", "grader.cli", *args], cwd=ROOT, capture_output=True, text=True,
         timeout=timeout)
