@@ -16,8 +16,8 @@ from grader.cli import main as grade_main
 from grader.core import seeds
 
 ROOT = Path(__file__).resolve().parent.parent
-# `grade` commands that only read and write a batch's folder: run in-process by default (``grade``)
-HERE = ("review", "adjust", "term", "merge", "export")
+# `grade` commands that only read and write batch folders (the term's, `grade similarity`): in-process
+HERE = ("review", "adjust", "term", "merge", "export", "similarity")
 
 
 def grade(*args: str, ok: bool = True, timeout: float = 400, here: bool | None = None
@@ -25,7 +25,7 @@ def grade(*args: str, ok: bool = True, timeout: float = 400, here: bool | None =
     """`grade ARGS` from the kit root; with ``ok``, it must exit 0.
 
     A grade (`grade PATH`, `grade batch`) runs in a fresh process, as the student or instructor runs it
-    (the zygote, the forked workers).  The term's commands grade nothing (HERE): they run here, through the
+    (the zygote, the forked workers).  The commands in HERE grade nothing: they run here, through the
     same entry point (grader.cli.main), their output and exit status captured as a process's would be,
     saving a Python start and the kit's imports per call.  ``here`` says which, for a call that knows
     better (a batch refused, or with everything already graded, grades nothing either)."""
