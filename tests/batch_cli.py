@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import ctypes
 import io
 import json
 import os
@@ -16,6 +17,7 @@ from grader.cli import main as grade_main
 from grader.core import seeds
 
 ROOT = Path(__file__).resolve().parent.parent
+PR_SET_CHILD_SUBREAPER, PR_GET_CHILD_SUBREAPER = 36, 37  # linux/prctl.h
 # `grade` commands that only read and write batch folders (the term's, `grade similarity`): in-process
 HERE = ("review", "adjust", "term", "merge", "export", "similarity")
 
@@ -42,9 +44,9 @@ def grade(*args: str, ok: bool = True, timeout: float = 400, here: bool | None =
 def _in_process(argv: list[str]) -> subprocess.CompletedProcess:
     """`grade argv` run by grader.cli.main here: what it printed and its status; the environment and the
     working folder as they were before (a batch names its secret in the environment, grader/core/seeds), and
-    a batch's lock on its folder freed, as its process's end frees it."""
+    a batch's lock on its folder freed, as its process's end frees it; not left a child subreaper."""
     out, err = io.StringIO(), io.StringIO()
-    env, cwd = dict(os.environ), os.getcwd()
+    env, cwd, reaper = dict(os.environ), os.getcwd(), _subreaper()
     try:
         os.chdir(ROOT)
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -57,6 +59,7 @@ def _in_process(argv: list[str]) -> subprocess.CompletedProcess:
     finally:
         if argv and argv[0] == "batch":  # its lock on the folder, held until its process ends
             _release_batch_lock()
+        _subreaper(reaper)  # a batch makes its process the reaper of orphans: this one stays as it was
         os.chdir(cwd)
         os.environ.clear()
         os.environ.update(env)
@@ -70,6 +73,16 @@ def _release_batch_lock() -> None:
     if jobs._LOCK is not None:
         jobs._LOCK.close()
         jobs._LOCK = None
+
+
+def _subreaper(value: int | None = None) -> int:
+    """Whether this process is a child subreaper (prctl); with ``value``, made so or not first."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if value is not None:
+        libc.prctl(PR_SET_CHILD_SUBREAPER, value, 0, 0, 0)
+    flag = ctypes.c_int(0)
+    libc.prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(flag), 0, 0, 0)
+    return flag.value
 
 
 def gradebook(out: Path) -> dict[str, dict]:
