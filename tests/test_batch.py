@@ -8,8 +8,13 @@ tests only (``--public-only -k``) at ``-j 2``; the whole module takes about two
 minutes on two cores:
 
 * ``main``: one uninterrupted unsharded batch;
-* ``shards``: shard 1/2 uninterrupted, shard 2/2 killed with SIGKILL after its
-  first result, then rerun; merged, they must equal ``main``.
+* ``shards``: shard 1/2 on ``main``'s grades (its own `grade batch --shard 1/2`
+  finds them done and renders its gradebook), shard 2/2 graded for real, killed
+  with SIGKILL after its first result, then rerun; merged, they must equal
+  ``main``.
+
+Commands that grade nothing (a rerun with everything done, a merge) run
+in-process through grader.cli.main (tests/batch_cli.py).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from grader.instructor import batch
 from grader.instructor.term.model import load_class
 from grader.report import classpages
 from lesson_embedding_pe import class_report
+from tests import batch_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "corpus"
@@ -82,11 +88,9 @@ def build_class(root: Path) -> Path:
     return sub
 
 
-def run_batch(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    proc = subprocess.run([sys.executable, "-m", "grader.cli", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=timeout)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return proc
+def run_batch(*args: str, timeout: float = 300, here: bool = False) -> subprocess.CompletedProcess:
+    """`grade ARGS`, which must exit 0: in a fresh process, or ``here`` for a command that grades nothing."""
+    return batch_cli.grade(*args, timeout=timeout, here=here)
 
 
 def read_gradebook(out: Path) -> list[dict]:
@@ -114,12 +118,17 @@ def main(klass: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> 
 
 
 @pytest.fixture(scope="module")
-def shards(klass: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """Shard 1 uninterrupted; shard 2 SIGKILLed after its first result, then rerun."""
+def shards(klass: tuple[Path, Path], main: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """Shard 1 on main's grades; shard 2 graded, SIGKILLed after its first result, then rerun."""
     sub, roster = klass
     base = tmp_path_factory.mktemp("shards")
     one, two = base / "one", base / "two"
-    run_batch("batch", str(sub), "--out", str(one), "--roster", str(roster), "--shard", "1/2", *FILTER)
+    # shard 1's submissions as main graded them (the same code and grading flags: its batch grades none)
+    names = [e.name for e in batch.shard_of(batch.discover(sub), 1, 2)]
+    batch_cli.seed(main, one, names)
+    plan = run_batch("batch", str(sub), "--out", str(one), "--roster", str(roster), "--shard", "1/2",
+                     *FILTER[:-1], here=True)
+    assert f"{len(names)} already graded, 0 to grade" in plan.stdout, plan.stdout
     argv = [sys.executable, "-m", "grader.cli", "batch", str(sub), "--out", str(two), "--roster", str(roster),
             "--shard", "2/2", *FILTER]
     proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -137,7 +146,7 @@ def shards(klass: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -
     done_before = {p.parent.name: p.read_text() for p in two.glob("*/batch.json")}
     rerun = run_batch(*argv[3:-1])  # same command without -q, to read its plan line
     merged = base / "merged"
-    run_batch("merge", str(one), str(two), "--out", str(merged), "-q")
+    run_batch("merge", str(one), str(two), "--out", str(merged), "-q", here=True)
     return {"one": one, "two": two, "merged": merged, "done_before": done_before, "survivors": survivors,
             "rerun_stdout": rerun.stdout}
 
@@ -243,7 +252,7 @@ def test_rerun_skips_what_is_done(main: Path, klass: tuple[Path, Path]) -> None:
     sub, roster = klass
     before = (main / "gradebook.csv").read_text(encoding="utf-8-sig")
     markers = {p.parent.name: p.read_text() for p in main.glob("*/batch.json")}
-    proc = run_batch("batch", str(sub), "--out", str(main), "--roster", str(roster), *FILTER[:-1])
+    proc = run_batch("batch", str(sub), "--out", str(main), "--roster", str(roster), *FILTER[:-1], here=True)
     # nothing regraded: the plan says so and every marker is the one written before (no wall-clock
     # bound here: a loaded machine is slow, not wrong)
     assert "12 already graded, 0 to grade" in proc.stdout
@@ -336,9 +345,7 @@ def test_merged_shards_equal_the_unsharded_run(main: Path, shards: dict) -> None
 
 
 def test_merge_warns_about_a_missing_shard(shards: dict, tmp_path: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "grader.cli", "merge", str(shards["one"]), "--out",
-                           str(tmp_path / "m"), "-q"], cwd=ROOT, capture_output=True, text=True,
-                           timeout=pace.seconds(120))
+    proc = batch_cli.grade("merge", str(shards["one"]), "--out", str(tmp_path / "m"), "-q", ok=False)
     assert proc.returncode == 0 and "2/2" in proc.stderr and "missing" in proc.stderr
 
 

@@ -1,7 +1,8 @@
 """On a real batch: decisions bound to what they judged, and nothing wrong leaves silently.
 
-One class of three copies of the reference, graded once with the public pe and tying tests, under a
-policy with a close date:
+One class of three copies of the reference, graded with the public pe and tying tests, under a policy
+with a close date (the grades are the shared class's, tests/reference_class.py: graded once for the run,
+this class's `grade batch` finds them done and renders its policy and times on them):
 
 * alice: 1 day 10 h late (20 % off);
 * mallory: on time, flagged by the tamper scan (it imports ``inspect``): points withheld;
@@ -23,12 +24,12 @@ from pathlib import Path
 
 import pytest
 
+from tests import reference_class
 from tests.batch_cli import grade, gradebook, results
+from tests.reference_class import FILTER
 
 ROOT = Path(__file__).resolve().parents[1]
-FILTER = ["--public-only", "-k", "test_pe or test_tying", "-j", "2", "--timeout", "120", "-q", "--lang", "en"]
 NAMES = ("alice", "mallory", "dave")
-FLAG = "\nimport inspect as _inspect  # flagged by the tamper scan: probe points withheld\n"
 POLICY = """\
 due = 2026-03-10T23:59:00+09:00
 close = 2026-03-17T23:59:00+09:00
@@ -48,17 +49,14 @@ dave,2026-03-18T00:30:00+09:00
 @pytest.fixture(scope="module")
 def klass(tmp_path_factory: pytest.TempPathFactory) -> dict:
     root = tmp_path_factory.mktemp("decisions")
-    subs = root / "subs"
-    for name in NAMES:
-        shutil.copytree(ROOT / "solutions", subs / name, ignore=shutil.ignore_patterns("__pycache__"))
-    with open(subs / "mallory" / "embedding.py", "a", encoding="utf-8") as fh:
-        fh.write(FLAG)
+    subs = reference_class.write_submissions(root / "subs", NAMES)
     (root / "policy.toml").write_text(POLICY, encoding="utf-8")
     (root / "times.csv").write_text(TIMES, encoding="utf-8")
-    out = root / "out"
-    grade("batch", str(subs), "--out", str(out), "--policy", str(root / "policy.toml"), "--submitted-at",
-          str(root / "times.csv"), *FILTER)
-    return {"root": root, "subs": subs, "out": out}
+    out = reference_class.seed(tmp_path_factory, root / "out", NAMES)
+    proc = grade("batch", str(subs), "--out", str(out), "--policy", str(root / "policy.toml"),
+                 "--submitted-at", str(root / "times.csv"), *[f for f in FILTER if f != "-q"], here=True)
+    assert "3 already graded, 0 to grade" in proc.stdout, proc.stdout  # the shared class's grades
+    return {"root": root, "subs": subs, "out": out, "graded": reference_class.graded(tmp_path_factory)}
 
 
 def _copy(klass: dict, tmp_path: Path) -> tuple[Path, Path]:
@@ -152,7 +150,7 @@ def test_an_unknown_id_is_an_error_and_changes_nothing(klass: dict, tmp_path: Pa
     for argv, named in ((["term", str(out), "--policy", str(typo)], "alcie"),
                         (["term", str(out), "--submitted-at", str(times)], "malory"),
                         (["batch", str(subs), "--out", str(out), "--policy", str(typo), *FILTER], "alcie")):
-        proc = grade(*argv, ok=False)
+        proc = grade(*argv, ok=False, here=True)  # refused before anything is graded
         assert proc.returncode == 2 and f"not in the class: {named}" in proc.stderr, proc.stderr
         assert "이 반에 없는 id" in proc.stderr
         assert {f: (out / f).read_bytes() for f in files} == files, argv
@@ -231,10 +229,12 @@ def test_export_refuses_a_pending_review_and_a_points_mismatch(klass: dict, tmp_
 
 def test_students_pages_hold_only_student_things(klass: dict, tmp_path: Path) -> None:
     out, subs = klass["out"], klass["subs"]
+    graded = klass["graded"]  # where the grades were made: its folders are no student's business either
     for name in ("alice", "mallory", "dave"):
         for page in ("feedback.html", "feedback.md", "gradescope.json"):
             text = (out / name / page).read_text(encoding="utf-8")
             assert str(subs) not in text and str(out) not in text and "subs/" not in text, (name, page)
+            assert str(graded) not in text, (name, page)
             assert "check it by hand" not in text and "직접 확인하세요" not in text
     md = (out / "mallory" / "feedback.md").read_text(encoding="utf-8")
     assert "`grade -k " in md  # as the student runs it in their own copy
@@ -304,11 +304,12 @@ def test_a_roster_in_any_order_is_kept_and_a_rerun_without_it_changes_nothing(kl
     wrong = tmp_path / "wrong.csv"  # the names are people's, not the folders': nothing matches
     wrong.write_text("name,email\nAlice Kim,a@x\nMallory Park,m@x\nDave Choi,d@x\n", encoding="utf-8")
     before = (out / "gradebook.csv").read_bytes()
-    refused = grade("batch", str(subs), "--out", str(out), "--roster", str(wrong), *FILTER, ok=False)
+    refused = grade("batch", str(subs), "--out", str(out), "--roster", str(wrong), *FILTER, ok=False,
+                    here=True)  # refused before anything is graded
     assert refused.returncode == 2 and "only 0 of the roster's 3 students matched" in refused.stderr
     assert (out / "gradebook.csv").read_bytes() == before and not (out / "roster.csv").exists()
     run = [f for f in FILTER if f != "-q"]
-    proc = grade("batch", str(subs), "--out", str(out), "--roster", str(roster), *run)
+    proc = grade("batch", str(subs), "--out", str(out), "--roster", str(roster), *run, here=True)  # none
     assert "roster: 3 of 4 students matched a submission (of 3 submissions; submission column " \
            "'submission', id column 'id')" in proc.stdout and "3 already graded, 0 to grade" in proc.stdout
     book = gradebook(out)

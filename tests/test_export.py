@@ -20,6 +20,8 @@ from pathlib import Path
 import pace
 import pytest
 
+from tests import batch_cli
+
 ROOT = Path(__file__).resolve().parents[1]
 NON_ASSIGNMENT = ("Current Score", "Current Points", "Current Grade", "Final Score", "Final Points",
                   "Final Grade", "Override Score", "Override Grade", "Override Status")
@@ -78,8 +80,8 @@ def batch(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def run_export(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "grader.cli", "export", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=pace.seconds(120))
+    """`grade export ARGS` (in-process, as tests/batch_cli.py runs the commands that grade nothing)."""
+    return batch_cli.grade("export", *args, ok=False)
 
 
 def totals(batch: Path) -> dict[str, str]:
@@ -161,12 +163,15 @@ def test_moodle_export(batch: Path, tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def ungraded_batch(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A real batch the kit could not grade: tim (the solutions) under a 1 s limit times out; nora has no
-    Python file at all and is unreadable."""
+    """A real batch the kit could not grade: tim (the solutions, but for a function that never returns)
+    under a 1 s limit times out; nora has no Python file at all and is unreadable."""
     tmp = tmp_path_factory.mktemp("ungraded")
     subs = tmp / "subs"
     subs.mkdir()
     shutil.copytree(ROOT / "solutions", subs / "tim", ignore=shutil.ignore_patterns("__pycache__"))
+    # the solutions alone may grade within the second on a quiet machine: this one never does
+    with open(subs / "tim" / "embedding.py", "a", encoding="utf-8") as fh:
+        fh.write("\n\ndef sinusoidal_pe(max_len, d_model):\n    while True:\n        pass\n")
     (subs / "nora").mkdir()
     (subs / "nora" / "notes.txt").write_text("I will send the code tomorrow\n")
     out = tmp / "out"

@@ -1,8 +1,8 @@
 """The reports as people read them: in Korean, on a phone, on GitHub, on Gradescope, for the class.
 
 The buggy example (public + hidden, hidden tests at visibility `hidden`) and the reference are
-graded once; Korean and English pages are rendered from the same results.json. A batch of
-four real submissions gives summary.html. Chromium checks the 390 px layout where installed.
+graded once; Korean and English pages are rendered from the same results.json. The two, as a class,
+give summary.html. Chromium checks the 390 px layout where installed.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 import pace
 import pytest
 
-from grader.report.classpages import clip_words
+from grader.report.classpages import clip_words, write_class_report
 from grader.report.gradescope import build_gradescope
 from grader.report.i18n import STRINGS
 from grader.report.render import render_html, render_markdown, render_summary_md, write_reports
@@ -202,21 +202,20 @@ def test_gradescope_visible_output_shows_only_visible_tests(buggy: dict) -> None
 # -- summary.html ------------------------------------------------------------------------------
 
 
-def _grade_class(tmp: Path) -> None:
-    subs = tmp / "subs"
-    subs.mkdir()
-    for name, src in (("alice", "solutions"), ("bob", "examples/buggy"), ("dave", "examples/reference")):
-        subprocess.run(["cp", "-r", str(ROOT / src), str(subs / name)], check=True)
-    out = tmp / "out"
-    proc = subprocess.run([sys.executable, "-m", "grader.cli", "batch", str(subs), "--out", str(out), "-j",
-                           "2", "-q", "--lang", "ko"], cwd=ROOT, capture_output=True, text=True,
-                           timeout=pace.seconds(900))
-    assert proc.returncode == 0, proc.stderr[-3000:]
-
-
 @pytest.fixture(scope="module")
-def klass(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return built_once(tmp_path_factory, "report_reading-class", _grade_class) / "out"  # read only
+def klass(buggy: dict, reference_results: dict, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """summary.html of a class of two real grades (the reference and the buggy example, graded with the
+    hidden suite once for the run), each folder as `grade batch` leaves it; rendered as the batch renders
+    its class (grader/report/classpages.py): the page's numbers and words come from the results alone."""
+    out = tmp_path_factory.mktemp("class") / "out"
+    for name, res in (("alice", reference_results), ("bob", buggy["results"])):
+        (out / name).mkdir(parents=True)
+        (out / name / "results.json").write_text(json.dumps(dict(res, submission=name)), encoding="utf-8")
+        marker = {"name": name, "student_id": name, "status": "graded", "reason": "",
+                  "duration": res.get("duration", 1.0)}
+        (out / name / "batch.json").write_text(json.dumps(marker), encoding="utf-8")
+    write_class_report(out)
+    return out
 
 
 def test_summary_html_numbers_words_and_failures(klass: Path) -> None:

@@ -22,11 +22,12 @@ import sys
 import zipfile
 from pathlib import Path
 
-import pace
 import pytest
 
+from grader.instructor.batch import discover, shard_of
 from grader.instructor.similarity import collect, find_submissions
 from grader.instructor.similarity.fingerprint import Settings, compare_all, fingerprint_all
+from tests import batch_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASS = ROOT / "tests" / "similarity"
@@ -162,20 +163,26 @@ def test_the_page_is_readable_on_a_phone(batch: Path, chromium, tmp_path: Path) 
 
 def test_merged_shards_give_the_same_pairs(subs: Path, batch: Path, tmp_path: Path) -> None:
     one, two, merged = tmp_path / "one", tmp_path / "two", tmp_path / "merged"
-    grade("batch", str(subs), "--out", str(one), "--shard", "1/2", "--no-similarity", *FILTER)
-    grade("batch", str(subs), "--out", str(two), "--shard", "2/2", *FILTER)
+    # each shard's submissions as the unsharded batch graded them (with their kept code): each shard's own
+    # `grade batch` finds them done and grades none; what is checked here is the pairs, not the grades
+    entries = discover(subs)
+    for k, out, extra in ((1, one, ["--no-similarity"]), (2, two, [])):
+        names = [e.name for e in shard_of(entries, k, 2)]
+        batch_cli.seed(batch, out, names)
+        proc = batch_cli.grade("batch", str(subs), "--out", str(out), "--shard", f"{k}/2", *extra,
+                               *FILTER[:-1], here=True)
+        assert f"{len(names)} already graded, 0 to grade" in proc.stdout, proc.stdout
     assert not (one / "similarity.csv").exists() and (two / "similarity.csv").exists()
     assert len(read_csv(two)) < 15  # a shard compares only its own half
-    grade("merge", str(one), str(two), "--out", str(merged), "-q")
-    proc = grade("similarity", str(merged))
+    batch_cli.grade("merge", str(one), str(two), "--out", str(merged), "-q")
+    proc = batch_cli.grade("similarity", str(merged))
     assert "1 flagged" in proc.stdout and (merged / "similarity.html").exists()
     assert 'href="similarity.html"' in (merged / "summary.html").read_text(encoding="utf-8")
     assert read_csv(merged) == read_csv(batch)
 
 
 def test_the_command_refuses_what_is_not_a_folder(tmp_path: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "grader.cli", "similarity", str(tmp_path / "nope")],
-                          cwd=ROOT, capture_output=True, text=True, timeout=pace.seconds(60))
+    proc = batch_cli.grade("similarity", str(tmp_path / "nope"), ok=False)
     assert proc.returncode == 2 and "폴더가 아닙니다" in proc.stderr
 
 
@@ -233,7 +240,7 @@ def test_the_csv_quotes_a_name_a_spreadsheet_would_run(tmp_path: Path) -> None:
         (tmp_path / name / "code").mkdir(parents=True)
         shutil.copy(CLASS / "indep_a" / "embedding.py", tmp_path / name / "code" / "embedding.py")
         (tmp_path / name / "batch.json").write_text(json.dumps({"name": name, "student_id": name}))
-    grade("similarity", str(tmp_path), "-q")
+    batch_cli.grade("similarity", str(tmp_path), "-q")
     (row,) = read_csv(tmp_path)
     assert row["a"] == "'=cmd" and row["b"] == "plain" and row["flagged"] == "true"
 

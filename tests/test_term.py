@@ -1,8 +1,10 @@
 """The instructor's term on real batches: late policy, adjustments, review decisions, shards, exports.
 
 One class of six copies of the reference (one of them flagged by the tamper scan: it imports
-``inspect``) is graded once, as two shards, with the public pe and tying tests only (about 30 s on two
-cores); every test reads or copies those folders.  The policy's numbers are checked exactly:
+``inspect``), graded with the public pe and tying tests only, is run as two shards; every test reads or
+copies those folders.  The grades are the shared class's (tests/reference_class.py: graded once for the
+run); each shard's own `grade batch` finds them done and renders the policy and the times on them.  A
+``--force`` run regrades shard 2 for real.  The policy's numbers are checked exactly:
 
 * alice: 1 day 10 h late -> 2 started days -> 20 % of the maximum;
 * bob: 11 min late, within the 15-minute grace -> nothing;
@@ -24,11 +26,11 @@ from pathlib import Path
 import pytest
 
 from grader.instructor import batch
+from tests import reference_class
 from tests.batch_cli import grade, gradebook, results
+from tests.reference_class import FILTER, NAMES
 
 ROOT = Path(__file__).resolve().parents[1]
-FILTER = ["--public-only", "-k", "test_pe or test_tying", "-j", "2", "--timeout", "120", "-q", "--lang", "en"]
-NAMES = ("alice", "bob", "carol", "dave", "erin", "mallory")
 SHARDS = {1: ["alice", "dave", "bob"], 2: ["carol", "erin", "mallory"]}
 POLICY = """\
 due = 2026-03-10T23:59:00+09:00
@@ -56,20 +58,18 @@ mallory,2026-03-10T20:00:00+09:00
 @pytest.fixture(scope="module")
 def klass(tmp_path_factory: pytest.TempPathFactory) -> dict:
     root = tmp_path_factory.mktemp("term")
-    subs = root / "subs"
-    for name in NAMES:
-        shutil.copytree(ROOT / "solutions", subs / name, ignore=shutil.ignore_patterns("__pycache__"))
-    with open(subs / "mallory" / "embedding.py", "a", encoding="utf-8") as fh:
-        fh.write("\nimport inspect as _inspect  # flagged by the tamper scan: probe points withheld\n")
+    subs = reference_class.write_submissions(root / "subs", NAMES)
     (root / "policy.toml").write_text(POLICY, encoding="utf-8")
     (root / "times.csv").write_text(TIMES, encoding="utf-8")
     entries = batch.discover(subs)
     assert {k: [e.name for e in batch.shard_of(entries, k, 2)] for k in (1, 2)} == SHARDS
     shards = {}
     for k in (1, 2):
-        shards[k] = root / f"shard{k}"
-        grade("batch", str(subs), "--out", str(shards[k]), "--shard", f"{k}/2", "--policy",
-              str(root / "policy.toml"), "--submitted-at", str(root / "times.csv"), *FILTER)
+        shards[k] = reference_class.seed(tmp_path_factory, root / f"shard{k}", SHARDS[k])
+        proc = grade("batch", str(subs), "--out", str(shards[k]), "--shard", f"{k}/2", "--policy",
+                     str(root / "policy.toml"), "--submitted-at", str(root / "times.csv"),
+                     *[f for f in FILTER if f != "-q"], here=True)
+        assert "3 already graded, 0 to grade" in proc.stdout, proc.stdout  # the shared class's grades
     return {"root": root, "subs": subs, "shards": shards}
 
 
@@ -221,7 +221,7 @@ def test_a_changed_policy_rerenders_without_regrading(klass: dict, tmp_path: Pat
     harsher.write_text(POLICY.replace("deduct_percent = 10", "deduct_percent = 30"), encoding="utf-8")
     started = time.monotonic()
     proc = grade("batch", str(klass["subs"]), "--out", str(one), "--shard", "1/2", "--policy", str(harsher),
-                 *[f for f in FILTER if f != "-q"])
+                 *[f for f in FILTER if f != "-q"], here=True)  # it grades none
     assert "3 already graded, 0 to grade" in proc.stdout
     assert time.monotonic() - started < 60
     assert {n: (one / n / "batch.json").read_text() for n in SHARDS[1]} == markers
@@ -255,7 +255,7 @@ def test_bad_input_is_one_bilingual_line_exit_2_and_nothing_lost(klass: dict, tm
         (["review", str(one), "alice", "--accept", "--reason", "x"], "not flagged for review"),
     ]
     for argv, reason in cases:
-        proc = grade(*argv, ok=False)
+        proc = grade(*argv, ok=False, here=True)  # each refused before anything is graded
         lines = proc.stderr.strip().splitlines()
         assert proc.returncode == 2 and len(lines) == 1 and reason in lines[0], (argv, proc.stderr)
         assert any("\uac00" <= c <= "\ud7a3" for c in lines[0]), lines[0]  # and in Korean
@@ -376,8 +376,9 @@ def test_a_correction_by_submission_name_replaces_the_time_stored_under_the_id(k
     by_id = tmp_path / "by_id.csv"  # the registrar's times, by student id
     by_id.write_text("id,submitted_at\n2024-001,2026-03-12T09:59:00+09:00\n2024-002,2026-03-11T00:10:00+09:00\n"
                      "2024-004,2026-03-18T00:30:00+09:00\n", encoding="utf-8")
-    grade("batch", str(klass["subs"]), "--out", str(one), "--shard", "1/2", "--roster", str(roster),
-          "--submitted-at", str(by_id), *FILTER)
+    proc = grade("batch", str(klass["subs"]), "--out", str(one), "--shard", "1/2", "--roster", str(roster),
+                 "--submitted-at", str(by_id), *[f for f in FILTER if f != "-q"], here=True)
+    assert "3 already graded, 0 to grade" in proc.stdout, proc.stdout  # new ids, the same grades
     alice = gradebook(one)["alice"]
     assert alice["id"] == "2024-001"
     assert float(alice["late_penalty"]) == pytest.approx(-0.2 * float(alice["max"]))

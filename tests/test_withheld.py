@@ -207,7 +207,8 @@ def test_a_hang_or_crash_in_a_withheld_check_is_its_verdict(tmp_path: Path, what
     with open(sub / "embedding.py", "a", encoding="utf-8") as fh:
         fh.write(BREAKS.format(what=what, how=how))
     grade(str(sub), "-k", "test_tied_head_is_the_embedding", "--call-timeout", "5",
-          "--out", str(tmp_path / "o"), "-q", "--lang", "en", timeout=pace.seconds(120))
+          "--out", str(tmp_path / "o"), "-q", "--lang", "en", timeout=pace.seconds(120),
+          here=True)  # `grade`'s own entry in this process: its worker is a process of its own all the same
     (tied,) = results(tmp_path, "o")["tests"]
     assert tied["id"] == TIED_TEST and tied["status"] == "failed" and tied["score"] == 0.0
     assert tied["message"].startswith("Withheld for review")
@@ -221,7 +222,7 @@ def test_the_experiment_harness_run_on_another_thread_is_withheld_by_the_test_re
     (other threads) where the machine allows: each test that reads them is withheld, its verdict kept."""
     _copy(tmp_path, "sub", flagged=True, buggy=False)
     grade(str(tmp_path / "sub"), "--hidden", "-k", "component", "--out", str(tmp_path / "o"), "-q",
-          "--lang", "en", timeout=pace.seconds(300))
+          "--lang", "en", timeout=pace.seconds(300), here=True)
     tests = results(tmp_path, "o")["tests"]
     assert len(tests) >= 3 and {t["task"] for t in tests} == {"reversal_experiment"}
     for t in tests:
