@@ -14,6 +14,7 @@ import json
 import math
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -124,8 +125,10 @@ def test_rows_forward_adds_are_drawn_when_a_position_test_fails():
 
 
 @pytest.fixture(scope="module")
-def buggy():
-    return grade(ROOT / "examples" / "buggy")
+def buggy(cli_graded: Callable[[str], Path]) -> dict:
+    """examples/buggy graded with the hidden suite, as `grade --hidden` wrote it (once per run:
+    tests/conftest.py ``cli_graded``)."""
+    return json.loads((cli_graded("buggy") / "results.json").read_text(encoding="utf-8"))
 
 
 def test_one_card_per_cause_keeps_every_check_and_its_command(buggy):
