@@ -27,7 +27,8 @@ from grader.report.render import render_html, render_markdown
 from grader.report.run import run_grade
 from grader.report.terminal import summary_renderables
 from grader.report.text import text_summary
-from tests.conftest import CORPUS, ROOT, grade
+from tests.conftest import CORPUS, ROOT, computed_once, grade
+from tests.test_corpus import grade_case
 
 TABLE_BUGS = ["bug_concat_sincos", "bug_swapped_sincos", "bug_positions_from_one", "bug_wrong_base",
               "bug_transposed", "bug_float64", "bug_sin_only"]
@@ -60,8 +61,11 @@ def expected_wrong(found: torch.Tensor, expected: torch.Tensor, atol: float) -> 
 
 
 @pytest.fixture(scope="module", params=TABLE_BUGS)
-def table_bug(request):
-    return request.param, grade(CORPUS / request.param, keyword="sinusoidal_pe")
+def table_bug(request, tmp_path_factory: pytest.TempPathFactory):
+    """The case with the hidden suite, its table checks among the rest: tests/test_corpus.py's grade of it,
+    made once for the run by whichever module asks first."""
+    case = request.param
+    return case, computed_once(tmp_path_factory, f"corpus-{case}", lambda: grade_case(case, tmp_path_factory))
 
 
 def figure_blocks(page: str) -> list[str]:
