@@ -156,11 +156,7 @@ def reference_results(tmp_path_factory: pytest.TempPathFactory) -> dict:
 CLI_RUNS = {
     "reference": ["solutions"],
     "stub": ["exercises"],
-    # Room on a loaded machine (no report shows these limits): tests/test_host.py compares this grade with
-    # the same command graded in-process, and a call past its limit in one of the two only would cost a
-    # point that is no part of that test.
-    "buggy": ["examples/buggy", "--hidden", "--hidden-visibility", "hidden", "--call-timeout", "120",
-              "--import-timeout", "180"],
+    "buggy": ["examples/buggy", "--hidden", "--hidden-visibility", "hidden"],
 }
 
 
