@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+import pace
 import pytest
 from cdp_browser import Chromium, find_chromium
 from filelock import FileLock
@@ -143,6 +146,37 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def reference_results(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """The reference graded with the hidden suite, once for the whole run."""
     return computed_once(tmp_path_factory, "reference_results", lambda: grade(ROOT / "solutions"))
+
+
+# Three submissions graded by `grade` as a user runs it (from the checkout, English), the reports of each in
+# its folder: tests/test_reports.py reads every report of the three, and the modules that need only the
+# results of one of these grades read its results.json instead of grading it again (test_feedback_views:
+# the buggy example with the hidden suite; test_trusted_feedback: the stubs). Each is graded once per run,
+# by whichever worker asks first, and only where some test asks for it.
+CLI_RUNS = {
+    "reference": ["solutions"],
+    "stub": ["exercises"],
+    "buggy": ["examples/buggy", "--hidden", "--hidden-visibility", "hidden"],
+}
+
+
+def _grade_cli(name: str, out: Path) -> None:
+    command = [sys.executable, "-m", "grader.cli", *CLI_RUNS[name], "--out", str(out), "--lang", "en"]
+    done = subprocess.run(command, cwd=ROOT, env=dict(os.environ, GRADE_LANG="en"), stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=pace.seconds(600))
+    assert done.returncode == 0, f"grade {name} exited {done.returncode}:\n{done.stdout[-3000:]}"
+    assert "could not write the feedback reports" not in done.stdout, done.stdout
+
+
+@pytest.fixture(scope="session")
+def cli_graded(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path]:
+    """The output folder of one of CLI_RUNS by its name, graded once for the whole run (read it, never
+    write into it). Callable from threads at once (test_reports grades the three side by side)."""
+    run_folder(tmp_path_factory)  # the run's temporary folder made here, never by two threads racing
+
+    def folder(name: str) -> Path:
+        return built_once(tmp_path_factory, f"cli-{name}", lambda out: _grade_cli(name, out))
+    return folder
 
 
 @pytest.fixture(scope="module")

@@ -54,7 +54,8 @@ MESSAGES = {
 CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "expect.json").exists())
 
 
-def _grade_case(name: str, tmp_path_factory: pytest.TempPathFactory) -> dict:
+def grade_case(name: str, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """The corpus case graded as this module checks it (tests/test_feedback_views.py reads the same)."""
     case = CORPUS / name
     expect = load_expect(case)
     # e.g. the untouched stubs: graded from the kit's own exercises/, never a stale copy
@@ -70,7 +71,7 @@ def _grade_case(name: str, tmp_path_factory: pytest.TempPathFactory) -> dict:
 def graded(request, tmp_path_factory):
     """A case graded once for the run, whichever worker runs its tests (tests/conftest.py)."""
     results = computed_once(tmp_path_factory, f"corpus-{request.param}",
-                            lambda: _grade_case(request.param, tmp_path_factory))
+                            lambda: grade_case(request.param, tmp_path_factory))
     return request.param, load_expect(CORPUS / request.param), results
 
 
@@ -114,7 +115,7 @@ def test_a_file_that_never_imports_leaves_its_untouched_stubs_not_attempted(tmp_
     """A loop at module level costs what was written (my_pow: never finished); the stubs beside it are
     not attempted, as they would be in a file that imports."""
     results = computed_once(tmp_path_factory, "corpus-import_loop_stubs",
-                            lambda: _grade_case("import_loop_stubs", tmp_path_factory))
+                            lambda: grade_case("import_loop_stubs", tmp_path_factory))
     practice = [t for t in results["tests"] if t["task"] == "leetcode_practice"]
     by_problem: dict[str, set[str]] = {}
     for t in practice:

@@ -14,6 +14,7 @@ import json
 import math
 import re
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,8 @@ from grader.report.render import render_html, render_markdown
 from grader.report.run import run_grade
 from grader.report.terminal import summary_renderables
 from grader.report.text import text_summary
-from tests.conftest import CORPUS, ROOT, grade
+from tests.conftest import CORPUS, ROOT, computed_once, grade
+from tests.test_corpus import grade_case
 
 TABLE_BUGS = ["bug_concat_sincos", "bug_swapped_sincos", "bug_positions_from_one", "bug_wrong_base",
               "bug_transposed", "bug_float64", "bug_sin_only"]
@@ -59,8 +61,11 @@ def expected_wrong(found: torch.Tensor, expected: torch.Tensor, atol: float) -> 
 
 
 @pytest.fixture(scope="module", params=TABLE_BUGS)
-def table_bug(request):
-    return request.param, grade(CORPUS / request.param, keyword="sinusoidal_pe")
+def table_bug(request, tmp_path_factory: pytest.TempPathFactory):
+    """The case with the hidden suite, its table checks among the rest: tests/test_corpus.py's grade of it,
+    made once for the run by whichever module asks first."""
+    case = request.param
+    return case, computed_once(tmp_path_factory, f"corpus-{case}", lambda: grade_case(case, tmp_path_factory))
 
 
 def figure_blocks(page: str) -> list[str]:
@@ -124,8 +129,10 @@ def test_rows_forward_adds_are_drawn_when_a_position_test_fails():
 
 
 @pytest.fixture(scope="module")
-def buggy():
-    return grade(ROOT / "examples" / "buggy")
+def buggy(cli_graded: Callable[[str], Path]) -> dict:
+    """examples/buggy graded with the hidden suite, as `grade --hidden` wrote it (once per run:
+    tests/conftest.py ``cli_graded``)."""
+    return json.loads((cli_graded("buggy") / "results.json").read_text(encoding="utf-8"))
 
 
 def test_one_card_per_cause_keeps_every_check_and_its_command(buggy):

@@ -14,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -44,13 +45,43 @@ def _grade(*args: str, cwd: Path, **env: str) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def _slow_reference(tmp: Path, seconds: float) -> Path:
-    """The reference, whose embedding.py sleeps at import: the grade stays up while it is looked at."""
+def _slow_reference(tmp: Path, seconds: float, *, released: bool = False) -> Path:
+    """The reference, whose embedding.py sleeps at import: the grade stays up while it is looked at. Where
+    ``released``, the sleep ends as soon as the test has looked (``_release``): its niceness changes, which
+    the import can read without anything the tamper scan would flag (signal handlers, files the sandbox
+    hides)."""
     sub = tmp / "slow"
     shutil.copytree(KIT / "examples" / "reference", sub)
     path = sub / "embedding.py"
-    path.write_text(f"import time\ntime.sleep({seconds})\n" + path.read_text())
+    if released:
+        wait = ("def _hold(seconds):\n    import os\n    import time\n"
+                "    nice, end = os.getpriority(os.PRIO_PROCESS, 0), time.monotonic() + seconds\n"
+                "    while os.getpriority(os.PRIO_PROCESS, 0) == nice and time.monotonic() < end:\n"
+                "        time.sleep(0.05)\n\n\n"
+                f"_hold({seconds})\n")
+    else:
+        wait = f"import time\ntime.sleep({seconds})\n"
+    path.write_text(wait + path.read_text())
     return sub
+
+
+def _release(front: int, done: threading.Event) -> threading.Thread:
+    """Until ``done``, nudge the niceness of every sandboxed process below `grade` by one, up and down in
+    turn (at 19 an upward nudge changes nothing; the next one does): a ``released`` import that sleeps
+    sees it change and goes on, and the rest of the grade runs at once rather than after the full sleep."""
+    def nudge() -> None:
+        step = 1
+        while not done.wait(0.3):
+            for pid in reap.descendants(front):
+                if (reap.uid_of(pid) or 0) >= UID_BASE:
+                    try:
+                        os.setpriority(os.PRIO_PROCESS, pid, os.getpriority(os.PRIO_PROCESS, pid) + step)
+                    except OSError:  # gone meanwhile
+                        pass
+            step = -step
+    thread = threading.Thread(target=nudge, daemon=True)
+    thread.start()
+    return thread
 
 
 def _cmdline(pid: int) -> str:
@@ -112,12 +143,15 @@ def _holds(pid: int, needles: tuple[bytes, ...]) -> set[bytes] | None:
 
 def test_the_zygote_and_workers_never_hold_the_graders_secrets(tmp_path: Path) -> None:
     key, secret = (f"gk-sentinel-{secrets.token_hex(12)}" for _ in range(2))
-    sub = _slow_reference(tmp_path, pace.seconds(25))
+    sub = _slow_reference(tmp_path, pace.seconds(25), released=True)
     # The import sleeps while the scan reads every writable page of the tree: on a loaded machine that
     # can pass the default 30 s import budget, which would cost a point that is no part of this test.
-    proc = _grade(str(sub), "--out", str(tmp_path / "out"), "-q", "--import-timeout", "180", cwd=tmp_path,
-                  GK_HIDDEN_KEY=key, GK_COURSE_SECRET=secret)
+    # Only the tests of the sleeping file: what is scanned is the tree while it imports; the rest of the
+    # grade only shows that the tree graded soundly.
+    proc = _grade(str(sub), "--out", str(tmp_path / "out"), "-q", "--import-timeout", "180", "-k",
+                  "embedding", cwd=tmp_path, GK_HIDDEN_KEY=key, GK_COURSE_SECRET=secret)
     needles = (key.encode(), secret.encode())
+    scanned = threading.Event()
     try:
         zygote, grader, workers = _tree(proc.pid, time.monotonic() + pace.seconds(60))
         assert reap.children_of(proc.pid) == [zygote]  # `grade` itself only waits: the fork grades
@@ -129,8 +163,12 @@ def test_the_zygote_and_workers_never_hold_the_graders_secrets(tmp_path: Path) -
         assert control == set(needles), "the scan must find what the grader does hold"
         assert seen[zygote] == set() and set() in [seen[w] for w in workers]  # scanned while alive
         assert not [pid for pid, held in seen.items() if held], "the grader's secrets are below it"
+        _release(proc.pid, scanned)  # looked at: the sleeping import may go on
     finally:
-        out, err = proc.communicate(timeout=pace.seconds(180))
+        try:
+            out, err = proc.communicate(timeout=pace.seconds(180))
+        finally:
+            scanned.set()
     assert proc.returncode == 0, err
     results = json.loads((tmp_path / "out" / "results.json").read_text())
     lost = [(t["id"], t["status"], t.get("message")) for t in results["tests"] if t["status"] != "passed"]

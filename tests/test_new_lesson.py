@@ -61,24 +61,27 @@ def test_the_new_lesson_installs_and_grades_as_written() -> None:
         listed = json.loads(grade("lessons", "--json").stdout)
         rope = next(row for row in listed if row["name"] == "rope")
         assert "Rotary position embedding" in json.dumps(rope)
-        scores = {}
-        for name, where, extra in (("reference", "lesson_rope/solutions", ["--hidden"]),
-                                   ("stubs", "lesson_rope/exercises", []),
-                                   ("wrong", "examples/wrong", ["--hidden"])):
-            done = grade(where, "--lesson", "rope", "--out", str(folder / name), "-q", "--lang", "en", *extra)
-            assert done.returncode in (0, 1), done.stderr[-2000:]
-            results = json.loads((folder / name / "results.json").read_text(encoding="utf-8"))
-            scores[name] = (results["score"], results["max_score"])
-        assert scores["reference"][0] == scores["reference"][1] == 10
-        assert scores["stubs"][0] == 0 < scores["stubs"][1]
-        assert 0 < scores["wrong"][0] < scores["wrong"][1]
+        def scored(out: Path) -> tuple[float, float]:
+            results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+            return results["score"], results["max_score"]
 
-        # A class graded with `grade batch`: the same scores in its gradebook
+        # The stubs graded as a student grades them (`grade FOLDER`, public suite) ...
+        done = grade("lesson_rope/exercises", "--lesson", "rope", "--out", str(folder / "stubs"), "-q",
+                     "--lang", "en")
+        assert done.returncode in (0, 1), done.stderr[-2000:]
+        scores = {"stubs": scored(folder / "stubs")}
+        # ... and the reference and the wrong example as a class (`grade batch`, hidden suite): each graded
+        # once, its own results beside the gradebook's row
         klass = folder / "class"
         shutil.copytree(lesson / "lesson_rope" / "solutions", klass / "ada")
         shutil.copytree(lesson / "examples" / "wrong", klass / "bo")
         done = grade("batch", str(klass), "--lesson", "rope", "--out", str(folder / "batch"), "-q", "-j", "2")
         assert done.returncode == 0, done.stderr[-2000:]
+        scores["reference"] = scored(folder / "batch" / "ada")
+        scores["wrong"] = scored(folder / "batch" / "bo")
+        assert scores["reference"][0] == scores["reference"][1] == 10
+        assert scores["stubs"][0] == 0 < scores["stubs"][1]
+        assert 0 < scores["wrong"][0] < scores["wrong"][1]
         rows = {r["submission"]: r for r in csv.DictReader(
             (folder / "batch" / "gradebook.csv").read_text(encoding="utf-8-sig").splitlines())}
         assert (float(rows["ada"]["total"]), float(rows["bo"]["total"])) == (10.0, scores["wrong"][0])

@@ -1,8 +1,8 @@
 """The reports of a real grading run: feedback.html, feedback.md, gradescope.json, terminal.
 
-Three real submissions are graded once (in parallel subprocesses, like a user
-runs `grade`): the reference, the untouched stub and the buggy example. Every
-test then reads what the command wrote and checks its content.
+Three real submissions are graded once for the whole run (in parallel subprocesses, like a user
+runs `grade`; tests/conftest.py ``cli_graded``): the reference, the untouched stub and the buggy example.
+Every test then reads what the command wrote and checks its content.
 """
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ from __future__ import annotations
 import copy
 import io
 import json
-import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import jsonschema
@@ -28,35 +29,19 @@ from grader.report.records import is_legacy, record_of
 from grader.report.render import write_reports
 from grader.report.terminal import Progress, summary_renderables
 from grader.report.text import text_summary
+from tests.conftest import CLI_RUNS
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = json.loads((ROOT / "tests/schemas/gradescope_results.schema.json").read_text())
 FILES = ("results.json", "feedback.html", "feedback.md", "gradescope.json", "summary.txt")
-RUNS = {
-    "reference": ["solutions"],
-    "stub": ["exercises"],
-    "buggy": ["examples/buggy", "--hidden", "--hidden-visibility", "hidden"],
-}
+RUNS = CLI_RUNS  # the reference, the untouched stub, the buggy example (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Grade the three submissions at once; name -> output folder."""
-    base = tmp_path_factory.mktemp("reports")
-    env = dict(os.environ, GRADE_LANG="en")
-    procs = {}
-    for name, args in RUNS.items():
-        out = base / name
-        procs[name] = (out, subprocess.Popen(
-            [sys.executable, "-m", "grader.cli", *args, "--out", str(out), "--lang", "en"],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
-    outs = {}
-    for name, (out, proc) in procs.items():
-        log, _ = proc.communicate(timeout=pace.seconds(600))
-        assert proc.returncode == 0, f"grade {name} exited {proc.returncode}:\n{log[-3000:]}"
-        assert "could not write the feedback reports" not in log, log
-        outs[name] = out
-    return outs
+def graded(cli_graded: Callable[[str], Path]) -> dict[str, Path]:
+    """The three submissions graded at once, those no other module had graded yet; name -> output folder."""
+    with ThreadPoolExecutor(len(RUNS)) as pool:
+        return dict(zip(RUNS, pool.map(cli_graded, RUNS), strict=True))
 
 
 def load(out: Path) -> dict:

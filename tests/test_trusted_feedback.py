@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from pathlib import Path
 
 import pace
 import pytest
@@ -45,8 +47,10 @@ def concat() -> dict:
 
 
 @pytest.fixture(scope="module")
-def stub() -> dict:
-    return grade(ROOT / "exercises", hidden=False)
+def stub(cli_graded: Callable[[str], Path]) -> dict:
+    """The untouched stubs graded with the public suite, as `grade` wrote it (once per run:
+    tests/conftest.py ``cli_graded``)."""
+    return json.loads((cli_graded("stub") / "results.json").read_text(encoding="utf-8"))
 
 
 def failed_ids(results: dict) -> set[str]:
