@@ -11,11 +11,10 @@ import base64
 import html as htmllib
 import json
 import re
-import subprocess
-import sys
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 
-import pace
 import pytest
 
 from grader.report.classpages import clip_words, write_class_report
@@ -30,20 +29,19 @@ ROOT = Path(__file__).resolve().parents[1]
 PHONE = 390  # CSS px: an iPhone 12-15 in portrait
 
 
-def _grade_buggy(out: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "grader.cli", "examples/buggy", "--hidden",
-                           "--hidden-visibility", "hidden", "--out", str(out), "-q", "--lang", "en"],
-                          cwd=ROOT, capture_output=True,
-                          text=True, timeout=pace.seconds(600))
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    results = json.loads((out / "results.json").read_text())
-    for lang in ("en", "ko"):
-        write_reports(results, out / lang, lang, "examples/buggy")
-
-
 @pytest.fixture(scope="module")
-def buggy(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    out = built_once(tmp_path_factory, "report_reading-buggy", _grade_buggy)  # read only, by every worker
+def buggy(tmp_path_factory: pytest.TempPathFactory, cli_graded: Callable[[str], Path]) -> dict:
+    """examples/buggy graded with the hidden suite, its reports hidden (the run's one such grade,
+    conftest's cli_graded), with its pages rendered again in both languages beside a copy of it."""
+    graded = cli_graded("buggy")
+
+    def render(out: Path) -> None:
+        shutil.copytree(graded, out, dirs_exist_ok=True)
+        results = json.loads((out / "results.json").read_text())
+        for lang in ("en", "ko"):
+            write_reports(results, out / lang, lang, "examples/buggy")
+
+    out = built_once(tmp_path_factory, "report_reading-buggy", render)  # read only, by every worker
     results = json.loads((out / "results.json").read_text())
     return {"results": results, "out": out, "pages": {lang: out / lang for lang in ("en", "ko")}}
 
