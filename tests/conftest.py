@@ -145,6 +145,20 @@ def reference_results(tmp_path_factory: pytest.TempPathFactory) -> dict:
     return computed_once(tmp_path_factory, "reference_results", lambda: grade(ROOT / "solutions"))
 
 
+@pytest.fixture(scope="session")
+def notebook_kernel(tmp_path_factory: pytest.TempPathFactory):
+    """One python3 kernel per test process for the notebooks tests run (tests/notebook_kernel.py), reset
+    before each notebook to what a fresh kernel holds: a kernel's start and the kit's imports in it
+    (torch, where a lesson loads it) cost more than most of those notebooks."""
+    pytest.importorskip("nbclient", reason="nbclient and ipykernel are test dependencies "
+                                           "(pip install -e .[test])")
+    from tests.notebook_kernel import SharedKernel
+
+    kernel = SharedKernel(tmp_path_factory.getbasetemp())
+    yield kernel
+    kernel.close()
+
+
 @pytest.fixture(scope="module")
 def chromium():
     """A headless Chromium driven over DevTools (tests/cdp_browser.py); skipped where there is none."""

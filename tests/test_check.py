@@ -1,4 +1,7 @@
-"""`check()` in a real Jupyter kernel (nbclient + ipykernel): the cells so far, graded like `grade` does."""
+"""`check()` in a real Jupyter kernel (nbclient + ipykernel): the cells so far, graded like `grade` does.
+
+Every notebook here runs in the test process's one kernel, reset before each to what a fresh kernel holds
+(tests/conftest.py ``notebook_kernel``)."""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ import pace
 import pytest
 
 from tests.conftest import ROOT
-from tests.notebook_kernel import SharedKernel, check_in_kernel_and_grade_saved
+from tests.notebook_kernel import check_in_kernel_and_grade_saved
 
 nbclient = pytest.importorskip(
     "nbclient", reason="nbclient and ipykernel are test dependencies (pip install -e .[test])")
@@ -23,15 +26,6 @@ CHECK_CELL = ('from grader import check\n'
               'result = check("sinusoidal_pe", lang="{lang}")\n'
               'print(json.dumps({{"score": result.score, "max": result.max_score}}))\n'
               'result')
-
-
-# Every notebook here runs in one kernel, reset before each to what a fresh kernel holds (SharedKernel): a
-# kernel's start and the kit's imports in it cost more than most of these notebooks.
-@pytest.fixture(scope="module")
-def kernel(tmp_path_factory):
-    shared = SharedKernel(tmp_path_factory.getbasetemp())
-    yield shared
-    shared.close()
 
 
 def printed(cell) -> object:
@@ -53,7 +47,7 @@ AGAIN = ("from grader import check\nr = check('sinusoidal_pe', lang='{lang}')\n"
 
 
 @pytest.fixture(scope="module")
-def unnamed_session(kernel, tmp_path_factory):
+def unnamed_session(notebook_kernel, tmp_path_factory):
     """A kernel nobody names its notebook to: the sin-only bug checked twice from one cell, in English;
     then the reference, a demo cell using it and check() again (cells 2, 3 and 6)."""
     folder = tmp_path_factory.mktemp("unnamed")
@@ -67,12 +61,12 @@ def unnamed_session(kernel, tmp_path_factory):
         nbformat.v4.new_code_cell(CHECK_CELL.format(lang="en")),
     ])
     nbformat.write(nb, str(folder / "lesson.ipynb"))  # saved, but the kernel is not told so
-    kernel.run(nb, folder)
+    notebook_kernel.run(nb, folder)
     return nb
 
 
 @pytest.fixture(scope="module")
-def named_session(kernel, tmp_path_factory):
+def named_session(notebook_kernel, tmp_path_factory):
     """A kernel Jupyter names its saved notebook to: the sin-only bug checked twice from one cell, in
     Korean (cells 2 and 3)."""
     folder = tmp_path_factory.mktemp("named")
@@ -84,7 +78,7 @@ def named_session(kernel, tmp_path_factory):
         nbformat.v4.new_code_cell(AGAIN.format(lang="ko")),
     ])
     nbformat.write(nb, str(saved))
-    kernel.run(nb, folder)
+    notebook_kernel.run(nb, folder)
     return nb
 
 
@@ -125,7 +119,7 @@ def test_unknown_task_is_said_plainly():
     assert "matches no test" in render_html(result) and "matches no test" in repr(result)
 
 
-def test_check_in_a_kernel_reads_the_log_from_the_saved_notebook(kernel, tmp_path):
+def test_check_in_a_kernel_reads_the_log_from_the_saved_notebook(notebook_kernel, tmp_path):
     """The LeetCode log is Markdown, which the input history lacks: the notebook file Jupyter names has it."""
     saved = tmp_path / "lesson.ipynb"
     nb = nbformat.v4.new_notebook(cells=[
@@ -135,13 +129,13 @@ def test_check_in_a_kernel_reads_the_log_from_the_saved_notebook(kernel, tmp_pat
                                   "print(json.dumps([r.score, r.max_score]))"),
     ])
     nbformat.write(nb, str(saved))  # what Jupyter saved; the kernel runs the same cells
-    kernel.run(nb, tmp_path)
+    notebook_kernel.run(nb, tmp_path)
     score, top = printed(nb.cells[-1])
     assert score == top > 0
 
 
 @pytest.mark.parametrize("cell_filled", [True, False])
-def test_check_and_grade_of_the_saved_notebook_read_the_same_log(kernel, tmp_path, cell_filled):
+def test_check_and_grade_of_the_saved_notebook_read_the_same_log(notebook_kernel, tmp_path, cell_filled):
     """A notebook is one submission: its log cell is the log, whatever exercises/LEETCODE_LOG.md says.
     check() in the kernel and `grade lesson.ipynb` of the saved file agree on every number."""
     filled = (ROOT / "solutions" / "LEETCODE_LOG.md").read_text()
@@ -152,7 +146,7 @@ def test_check_and_grade_of_the_saved_notebook_read_the_same_log(kernel, tmp_pat
              nbformat.v4.new_markdown_cell(filled if cell_filled else blank)]
     in_kernel, graded = check_in_kernel_and_grade_saved(tmp_path, cells, "check('leetcode_log', lang='en')",
                                                         ["--lang", "en", "-k", "leetcode_log"],
-                                                        run=kernel.run)
+                                                        run=notebook_kernel.run)
 
     def numbers(results: dict) -> tuple:
         return (results["score"], results["max_score"],
@@ -171,7 +165,7 @@ def test_check_and_grade_of_the_saved_notebook_read_the_same_log(kernel, tmp_pat
                 assert words in page and "LEETCODE_LOG.md" not in page
 
 
-def test_check_before_a_cell_ran_says_run_it_and_never_renames_a_graded_function(kernel, tmp_path):
+def test_check_before_a_cell_ran_says_run_it_and_never_renames_a_graded_function(notebook_kernel, tmp_path):
     """count_primes is defined in a later cell, not yet run: "run cell N", never "did you mean
     count_params" (itself a function the lesson grades)."""
     saved = tmp_path / "lesson.ipynb"
@@ -183,7 +177,7 @@ def test_check_before_a_cell_ran_says_run_it_and_never_renames_a_graded_function
         nbformat.v4.new_code_cell((ROOT / "solutions" / "leetcode.py").read_text()),
     ])
     nbformat.write(nb, str(saved))
-    kernel.run(nb, tmp_path)
+    notebook_kernel.run(nb, tmp_path)
     messages = " ".join(json.dumps(m) for m in printed(nb.cells[2]))
     assert "count_primes" in messages and "Run cell 4" in messages, messages
     assert "count_params" not in messages and "spelling" not in messages, messages
@@ -197,7 +191,7 @@ def test_check_called_again_from_the_same_cell_sees_the_same_inputs(unnamed_sess
         assert first == second, (named, first, second)
 
 
-def test_check_in_a_kernel_that_imports_the_exercises_grades_the_files(kernel, tmp_path):
+def test_check_in_a_kernel_that_imports_the_exercises_grades_the_files(notebook_kernel, tmp_path):
     """A notebook that only imports exercises/*.py (and defines nothing of the lesson) grades those files."""
     (tmp_path / "exercises").mkdir()
     for name in ("embedding.py", "reversal.py", "leetcode.py"):
@@ -208,7 +202,7 @@ def test_check_in_a_kernel_that_imports_the_exercises_grades_the_files(kernel, t
         nbformat.v4.new_code_cell("from grader import check\nr = check('sinusoidal_pe', lang='en')\n"
                                   "print(json.dumps([r.score, r.max_score]))"),
     ])
-    kernel.run(nb, tmp_path)
+    notebook_kernel.run(nb, tmp_path)
     score, top = printed(nb.cells[-1])
     assert score == top > 0
 
@@ -221,7 +215,7 @@ def test_check_in_a_kernel_draws_the_table_and_says_what_changed_since_the_last_
     assert 'data-figure="pe-diff"' not in second
 
 
-def test_check_numbers_cells_as_grade_does_and_says_run_check_again(kernel, tmp_path):
+def test_check_numbers_cells_as_grade_does_and_says_run_check_again(notebook_kernel, tmp_path):
     """Markdown between code cells: check() and `grade lesson.ipynb` name the same cell; a kernel's verbs."""
     saved = tmp_path / "lesson.ipynb"
     stub = (ROOT / "exercises" / "leetcode.py").read_text()
@@ -238,7 +232,7 @@ def test_check_numbers_cells_as_grade_does_and_says_run_check_again(kernel, tmp_
                                   "r"),
     ])
     nbformat.write(nb, str(saved))
-    kernel.run(nb, tmp_path, allow_errors=True)
+    notebook_kernel.run(nb, tmp_path, allow_errors=True)
     outputs = nb.cells[-1].outputs
     html = shown(nb.cells[-1])
     errors = [o for o in outputs if o.output_type == "error"]
@@ -267,7 +261,8 @@ def test_check_html_keeps_korean_words_whole():
 
 
 @pytest.mark.parametrize("named_by", ["vscode", None])
-def test_check_names_what_it_read_and_never_deducts_for_a_log_it_did_not_see(kernel, tmp_path, named_by):
+def test_check_names_what_it_read_and_never_deducts_for_a_log_it_did_not_see(notebook_kernel, tmp_path,
+                                                                              named_by):
     """VS Code names the notebook in the user namespace: check() and `grade lesson.ipynb` agree on every
     number. A kernel nobody names it to (nbclient, like an old server's): the log cell cannot be read, so
     the blank exercises/ template is not graded in its place; the log is left out of check()'s score, and a
@@ -281,7 +276,7 @@ def test_check_names_what_it_read_and_never_deducts_for_a_log_it_did_not_see(ker
     call = "check('leetcode_log or leetcode_practice', lang='en')"
     in_kernel, graded = check_in_kernel_and_grade_saved(
         tmp_path, cells, call, ["--lang", "en", "-k", "leetcode_log or leetcode_practice"], named_by=named_by,
-        run=kernel.run)
+        run=notebook_kernel.run)
 
     def numbers(results: dict, task: str | None = None) -> list:
         return sorted((t["id"], t["score"], t["max_score"]) for t in results["tests"]
