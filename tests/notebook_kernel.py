@@ -57,19 +57,26 @@ class SharedKernel:
     def __init__(self, temp: Path) -> None:
         import nbclient
         import nbformat
-        from nbclient.util import run_sync
 
         self.temp = str(temp)  # modules imported from under here are forgotten between notebooks
         self.manager = nbclient.NotebookClient(nbformat.v4.new_notebook(), kernel_name="python3") \
             .create_kernel_manager()
-        run_sync(self.manager.start_kernel)(cwd=str(temp))
+        self.path: list[str] = []
+        self._start()
+
+    def _start(self) -> None:
+        import nbformat
+        from nbclient.util import run_sync
+
+        run_sync(self.manager.start_kernel)(cwd=self.temp)
         probe = nbformat.v4.new_notebook(cells=[
             nbformat.v4.new_code_cell("import json, sys\nprint(json.dumps(sys.path))")])
-        self._execute(probe, temp, store_history=False)
+        self._execute(probe, Path(self.temp), store_history=False)
         self.path = json.loads(probe.cells[0].outputs[0]["text"])  # the kernel's own sys.path, as started
 
     def _execute(self, nb: Any, folder: Path, allow_errors: bool = False, store_history: bool = True) -> None:
         import nbclient
+        from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
         client = nbclient.NotebookClient(nb, km=self.manager, timeout=round(pace.seconds(600)),
                                          kernel_name="python3", allow_errors=allow_errors,
@@ -81,6 +88,10 @@ class SharedKernel:
                 with client.setup_kernel():
                     for index, cell in enumerate(nb.cells):
                         client.execute_cell(cell, index, store_history=False)
+        except (CellTimeoutError, DeadKernelError):
+            # a kernel still busy with a cell, or gone, would fail every later test: the next starts afresh
+            self.close()
+            raise
         finally:
             if client.kc is not None:
                 client.kc.stop_channels()
@@ -88,7 +99,10 @@ class SharedKernel:
     def run(self, nb: Any, folder: Path, allow_errors: bool = False) -> None:
         """``nb`` run top to bottom in ``folder``, as in a kernel started there for it."""
         import nbformat
+        from nbclient.util import run_sync
 
+        if not run_sync(self.manager.is_alive)():
+            self._start()
         reset = _RESET.format(path=self.path, temp=self.temp, folder=str(folder))
         self._execute(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(reset)]), folder,
                       store_history=False)
@@ -97,7 +111,8 @@ class SharedKernel:
     def close(self) -> None:
         from nbclient.util import run_sync
 
-        run_sync(self.manager.shutdown_kernel)(now=True)
+        if run_sync(self.manager.is_alive)():
+            run_sync(self.manager.shutdown_kernel)(now=True)
 
 
 def check_in_kernel_and_grade_saved(folder: Path, cells: list[Any], call: str, grade_args: list[str],
