@@ -148,8 +148,9 @@ def reference_results(tmp_path_factory: pytest.TempPathFactory) -> dict:
 @pytest.fixture(scope="session")
 def notebook_kernel(tmp_path_factory: pytest.TempPathFactory):
     """One python3 kernel per test process for the notebooks tests run (tests/notebook_kernel.py), reset
-    before each notebook to what a fresh kernel holds: a kernel's start and the kit's imports in it
-    (torch, where a lesson loads it) cost more than most of those notebooks."""
+    before each notebook to what a fresh kernel holds: a kernel's start and the kit's imports in it cost
+    more than most of those notebooks. Session-scoped, so the tests that use it alone stay spread over
+    the xdist workers (one kernel each)."""
     pytest.importorskip("nbclient", reason="nbclient and ipykernel are test dependencies "
                                            "(pip install -e .[test])")
     from tests.notebook_kernel import SharedKernel

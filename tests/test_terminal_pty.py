@@ -155,8 +155,12 @@ def test_the_warm_grader_shows_the_same_screen(cold_then_warm):
 
 def test_watch_shows_a_grade_then_stops_on_ctrl_c(release_copy, runtime_dir):
     env = student_env(runtime_dir, GK_NO_DAEMON="1")
+    # Ctrl+C as at a student's terminal, even where this suite runs as a background job of a shell without
+    # job control, which starts it with SIGINT ignored (inherited, and Python then never raises
+    # KeyboardInterrupt)
     child = pexpect.spawn(str(GRADE), ["--watch"], cwd=str(release_copy), env=env, dimensions=(ROWS, COLUMNS),
-                          timeout=pace.seconds(600), encoding="utf-8")
+                          timeout=pace.seconds(600), encoding="utf-8",
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         child.expect_exact("on every save; Ctrl+C stops")  # says what it does, and how to stop it
         child.expect_exact("0 / 30")  # the first round's score
