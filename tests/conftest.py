@@ -179,6 +179,21 @@ def cli_graded(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Path
     return folder
 
 
+@pytest.fixture(scope="session")
+def notebook_kernel(tmp_path_factory: pytest.TempPathFactory):
+    """One python3 kernel per test process for the notebooks tests run (tests/notebook_kernel.py), reset
+    before each notebook to what a fresh kernel holds: a kernel's start and the kit's imports in it cost
+    more than most of those notebooks. Session-scoped, so the tests that use it alone stay spread over
+    the xdist workers (one kernel each)."""
+    pytest.importorskip("nbclient", reason="nbclient and ipykernel are test dependencies "
+                                           "(pip install -e .[test])")
+    from tests.notebook_kernel import SharedKernel
+
+    kernel = SharedKernel(tmp_path_factory.getbasetemp())
+    yield kernel
+    kernel.close()
+
+
 @pytest.fixture(scope="module")
 def chromium():
     """A headless Chromium driven over DevTools (tests/cdp_browser.py); skipped where there is none."""

@@ -1,4 +1,7 @@
-"""`check()` in a real Jupyter kernel (nbclient + ipykernel): the cells so far, graded like `grade` does."""
+"""`check()` in a real Jupyter kernel (nbclient + ipykernel): the cells so far, graded like `grade` does.
+
+Every notebook here runs in the test process's one kernel, reset before each to what a fresh kernel holds
+(tests/conftest.py ``notebook_kernel``)."""
 
 from __future__ import annotations
 
@@ -25,30 +28,68 @@ CHECK_CELL = ('from grader import check\n'
               'result')
 
 
-def run_kernel(tmp_path, embedding_source: str, lang: str = "en") -> tuple[dict, str]:
-    """Run a notebook in a fresh kernel: the student's cells, a demo, then check(); (scores, HTML output)."""
-    nb = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell("import json\n%matplotlib inline"),
-        nbformat.v4.new_code_cell(embedding_source),
-        nbformat.v4.new_code_cell("pe = sinusoidal_pe(16, 8)\nprint(pe.shape)"),
-        nbformat.v4.new_code_cell(CHECK_CELL.format(lang=lang)),
-    ])
-    client = nbclient.NotebookClient(nb, timeout=round(pace.seconds(600)), kernel_name="python3",
-                                     resources={"metadata": {"path": str(tmp_path)}})
-    client.execute()
-    outputs = nb.cells[-1].outputs
-    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
-    html = "".join(o.get("data", {}).get("text/html", "") for o in outputs
+def printed(cell) -> object:
+    """The JSON a cell printed last."""
+    text = "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+    return json.loads(text.strip().splitlines()[-1])
+
+
+def shown(cell) -> str:
+    """The HTML of a cell's value (check()'s view of its result)."""
+    return "".join(o.get("data", {}).get("text/html", "") for o in cell.outputs
                    if o.output_type == "execute_result")
-    return json.loads(text.strip().splitlines()[-1]), html
 
 
-def test_check_in_a_kernel_gives_full_marks_to_the_reference_and_fewer_to_a_bug(tmp_path):
-    good, good_html = run_kernel(tmp_path, REFERENCE)
+# check() of the sin-only bug from one cell run twice (two identical cells), then the fix: the same grade
+# serves the tests of repeated calls, of the table and the change since the last call, and of the score.
+AGAIN = ("from grader import check\nr = check('sinusoidal_pe', lang='{lang}')\n"
+         "print(json.dumps([r.results['replay']['content_hash'], r.score, r.max_score]))\nr")
+
+
+@pytest.fixture(scope="module")
+def unnamed_session(notebook_kernel, tmp_path_factory):
+    """A kernel nobody names its notebook to: the sin-only bug checked twice from one cell, in English;
+    then the reference, a demo cell using it and check() again (cells 2, 3 and 6)."""
+    folder = tmp_path_factory.mktemp("unnamed")
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("import json, os\n%matplotlib inline\npass"),
+        nbformat.v4.new_code_cell(SIN_ONLY),
+        nbformat.v4.new_code_cell(AGAIN.format(lang="en")),
+        nbformat.v4.new_code_cell(AGAIN.format(lang="en")),
+        nbformat.v4.new_code_cell(REFERENCE),
+        nbformat.v4.new_code_cell("pe = sinusoidal_pe(16, 8)\nprint(pe.shape)"),
+        nbformat.v4.new_code_cell(CHECK_CELL.format(lang="en")),
+    ])
+    nbformat.write(nb, str(folder / "lesson.ipynb"))  # saved, but the kernel is not told so
+    notebook_kernel.run(nb, folder)
+    return nb
+
+
+@pytest.fixture(scope="module")
+def named_session(notebook_kernel, tmp_path_factory):
+    """A kernel Jupyter names its saved notebook to: the sin-only bug checked twice from one cell, in
+    Korean (cells 2 and 3)."""
+    folder = tmp_path_factory.mktemp("named")
+    saved = folder / "lesson.ipynb"
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(f"import json, os\nos.environ['JPY_SESSION_NAME'] = {str(saved)!r}"),
+        nbformat.v4.new_code_cell(SIN_ONLY),
+        nbformat.v4.new_code_cell(AGAIN.format(lang="ko")),
+        nbformat.v4.new_code_cell(AGAIN.format(lang="ko")),
+    ])
+    nbformat.write(nb, str(saved))
+    notebook_kernel.run(nb, folder)
+    return nb
+
+
+def test_check_in_a_kernel_gives_full_marks_to_the_reference_and_fewer_to_a_bug(unnamed_session,
+                                                                               named_session):
+    good, good_html = printed(unnamed_session.cells[6]), shown(unnamed_session.cells[6])
     assert good["score"] == good["max"] > 0
     assert 'class="gk-check"' in good_html and "All checks passed." in good_html
 
-    bad, bad_html = run_kernel(tmp_path, SIN_ONLY, lang="ko")
+    _, score, top = printed(named_session.cells[2])
+    bad, bad_html = {"score": score, "max": top}, shown(named_session.cells[2])
     assert bad["max"] == good["max"] and bad["score"] < bad["max"]
     # the report's feedback: the failing check, expected / found / likely cause, in Korean
     assert "gk-check" in bad_html and "기대한 것" in bad_html and "원인 추정" in bad_html
@@ -78,7 +119,7 @@ def test_unknown_task_is_said_plainly():
     assert "matches no test" in render_html(result) and "matches no test" in repr(result)
 
 
-def test_check_in_a_kernel_reads_the_log_from_the_saved_notebook(tmp_path):
+def test_check_in_a_kernel_reads_the_log_from_the_saved_notebook(notebook_kernel, tmp_path):
     """The LeetCode log is Markdown, which the input history lacks: the notebook file Jupyter names has it."""
     saved = tmp_path / "lesson.ipynb"
     nb = nbformat.v4.new_notebook(cells=[
@@ -88,15 +129,13 @@ def test_check_in_a_kernel_reads_the_log_from_the_saved_notebook(tmp_path):
                                   "print(json.dumps([r.score, r.max_score]))"),
     ])
     nbformat.write(nb, str(saved))  # what Jupyter saved; the kernel runs the same cells
-    nbclient.NotebookClient(nb, timeout=round(pace.seconds(600)), kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}}).execute()
-    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
-    score, top = json.loads(text.strip().splitlines()[-1])
+    notebook_kernel.run(nb, tmp_path)
+    score, top = printed(nb.cells[-1])
     assert score == top > 0
 
 
 @pytest.mark.parametrize("cell_filled", [True, False])
-def test_check_and_grade_of_the_saved_notebook_read_the_same_log(tmp_path, cell_filled):
+def test_check_and_grade_of_the_saved_notebook_read_the_same_log(notebook_kernel, tmp_path, cell_filled):
     """A notebook is one submission: its log cell is the log, whatever exercises/LEETCODE_LOG.md says.
     check() in the kernel and `grade lesson.ipynb` of the saved file agree on every number."""
     filled = (ROOT / "solutions" / "LEETCODE_LOG.md").read_text()
@@ -106,7 +145,8 @@ def test_check_and_grade_of_the_saved_notebook_read_the_same_log(tmp_path, cell_
     cells = [nbformat.v4.new_code_cell(REFERENCE),
              nbformat.v4.new_markdown_cell(filled if cell_filled else blank)]
     in_kernel, graded = check_in_kernel_and_grade_saved(tmp_path, cells, "check('leetcode_log', lang='en')",
-                                                        ["--lang", "en", "-k", "leetcode_log"])
+                                                        ["--lang", "en", "-k", "leetcode_log"],
+                                                        run=notebook_kernel.run)
 
     def numbers(results: dict) -> tuple:
         return (results["score"], results["max_score"],
@@ -125,7 +165,7 @@ def test_check_and_grade_of_the_saved_notebook_read_the_same_log(tmp_path, cell_
                 assert words in page and "LEETCODE_LOG.md" not in page
 
 
-def test_check_before_a_cell_ran_says_run_it_and_never_renames_a_graded_function(tmp_path):
+def test_check_before_a_cell_ran_says_run_it_and_never_renames_a_graded_function(notebook_kernel, tmp_path):
     """count_primes is defined in a later cell, not yet run: "run cell N", never "did you mean
     count_params" (itself a function the lesson grades)."""
     saved = tmp_path / "lesson.ipynb"
@@ -137,38 +177,21 @@ def test_check_before_a_cell_ran_says_run_it_and_never_renames_a_graded_function
         nbformat.v4.new_code_cell((ROOT / "solutions" / "leetcode.py").read_text()),
     ])
     nbformat.write(nb, str(saved))
-    nbclient.NotebookClient(nb, timeout=round(pace.seconds(600)), kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}}).execute()
-    text = "".join(o.get("text", "") for o in nb.cells[2].outputs if o.output_type == "stream")
-    messages = " ".join(json.dumps(m) for m in json.loads(text.strip().splitlines()[-1]))
+    notebook_kernel.run(nb, tmp_path)
+    messages = " ".join(json.dumps(m) for m in printed(nb.cells[2]))
     assert "count_primes" in messages and "Run cell 4" in messages, messages
     assert "count_params" not in messages and "spelling" not in messages, messages
 
 
-def test_check_called_again_from_the_same_cell_sees_the_same_inputs(tmp_path):
+def test_check_called_again_from_the_same_cell_sees_the_same_inputs(unnamed_session, named_session):
     """The same cell run twice (here: two identical cells): the same staged code, so the same seed and
     the same numbers, whether Jupyter names the saved notebook or not."""
-    saved = tmp_path / "lesson.ipynb"
-    again = ("from grader import check\nr = check('sinusoidal_pe', lang='en')\n"
-             "print(json.dumps([r.results['replay']['content_hash'], r.score]))")
-    for named in (True, False):
-        session = f"os.environ['JPY_SESSION_NAME'] = {str(saved)!r}" if named else "pass"
-        nb = nbformat.v4.new_notebook(cells=[
-            nbformat.v4.new_code_cell(f"import json, os\n{session}"),
-            nbformat.v4.new_code_cell(SIN_ONLY),
-            nbformat.v4.new_code_cell(again),
-            nbformat.v4.new_code_cell(again),
-        ])
-        nbformat.write(nb, str(saved))
-        nbclient.NotebookClient(nb, timeout=round(pace.seconds(600)), kernel_name="python3",
-                                resources={"metadata": {"path": str(tmp_path)}}).execute()
-        first, second = (json.loads("".join(o.get("text", "") for o in nb.cells[i].outputs
-                                            if o.output_type == "stream").strip().splitlines()[-1])
-                         for i in (2, 3))
+    for named, nb in ((True, named_session), (False, unnamed_session)):
+        first, second = (printed(nb.cells[i]) for i in (2, 3))
         assert first == second, (named, first, second)
 
 
-def test_check_in_a_kernel_that_imports_the_exercises_grades_the_files(tmp_path):
+def test_check_in_a_kernel_that_imports_the_exercises_grades_the_files(notebook_kernel, tmp_path):
     """A notebook that only imports exercises/*.py (and defines nothing of the lesson) grades those files."""
     (tmp_path / "exercises").mkdir()
     for name in ("embedding.py", "reversal.py", "leetcode.py"):
@@ -179,31 +202,20 @@ def test_check_in_a_kernel_that_imports_the_exercises_grades_the_files(tmp_path)
         nbformat.v4.new_code_cell("from grader import check\nr = check('sinusoidal_pe', lang='en')\n"
                                   "print(json.dumps([r.score, r.max_score]))"),
     ])
-    nbclient.NotebookClient(nb, timeout=round(pace.seconds(600)), kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}}).execute()
-    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream")
-    score, top = json.loads(text.strip().splitlines()[-1])
+    notebook_kernel.run(nb, tmp_path)
+    score, top = printed(nb.cells[-1])
     assert score == top > 0
 
 
-def test_check_in_a_kernel_draws_the_table_and_says_what_changed_since_the_last_call(tmp_path):
+def test_check_in_a_kernel_draws_the_table_and_says_what_changed_since_the_last_call(unnamed_session):
     """Two calls in one kernel: the sin-only table drawn with its wrong cells, then the fix reported."""
-    nb = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell(SIN_ONLY),
-        nbformat.v4.new_code_cell('from grader import check\ncheck("sinusoidal_pe", lang="en")'),
-        nbformat.v4.new_code_cell(REFERENCE),
-        nbformat.v4.new_code_cell('check("sinusoidal_pe", lang="en")'),
-    ])
-    nbclient.NotebookClient(nb, timeout=round(pace.seconds(600)), kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}}).execute()
-    first, second = ("".join(o.get("data", {}).get("text/html", "") for o in nb.cells[i].outputs
-                             if o.output_type == "execute_result") for i in (1, 3))
+    first, second = (shown(unnamed_session.cells[i]) for i in (2, 6))
     assert 'data-figure="pe-diff"' in first and "data-wrong=" in first and "since the last run" not in first
     assert "since the last run" in second and "Sinusoidal positional encoding now passes" in second
     assert 'data-figure="pe-diff"' not in second
 
 
-def test_check_numbers_cells_as_grade_does_and_says_run_check_again(tmp_path):
+def test_check_numbers_cells_as_grade_does_and_says_run_check_again(notebook_kernel, tmp_path):
     """Markdown between code cells: check() and `grade lesson.ipynb` name the same cell; a kernel's verbs."""
     saved = tmp_path / "lesson.ipynb"
     stub = (ROOT / "exercises" / "leetcode.py").read_text()
@@ -220,15 +232,12 @@ def test_check_numbers_cells_as_grade_does_and_says_run_check_again(tmp_path):
                                   "r"),
     ])
     nbformat.write(nb, str(saved))
-    nbclient.NotebookClient(nb, timeout=round(pace.seconds(600)), kernel_name="python3", allow_errors=True,
-                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    notebook_kernel.run(nb, tmp_path, allow_errors=True)
     outputs = nb.cells[-1].outputs
-    text = "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
-    html = "".join(o.get("data", {}).get("text/html", "") for o in outputs
-                   if o.output_type == "execute_result")
+    html = shown(nb.cells[-1])
     errors = [o for o in outputs if o.output_type == "error"]
     assert not errors, errors
-    in_kernel = json.loads(text.strip().splitlines()[-1])
+    in_kernel = printed(nb.cells[-1])
     line = REFERENCE.count("\n") + 2  # the print after the reference code, in the fourth cell
     assert [4, line] in in_kernel, in_kernel
     proc = subprocess.run([sys.executable, "-m", "grader.cli", str(saved), "--out", str(tmp_path / "out"),
@@ -252,7 +261,8 @@ def test_check_html_keeps_korean_words_whole():
 
 
 @pytest.mark.parametrize("named_by", ["vscode", None])
-def test_check_names_what_it_read_and_never_deducts_for_a_log_it_did_not_see(tmp_path, named_by):
+def test_check_names_what_it_read_and_never_deducts_for_a_log_it_did_not_see(notebook_kernel, tmp_path,
+                                                                              named_by):
     """VS Code names the notebook in the user namespace: check() and `grade lesson.ipynb` agree on every
     number. A kernel nobody names it to (nbclient, like an old server's): the log cell cannot be read, so
     the blank exercises/ template is not graded in its place; the log is left out of check()'s score, and a
@@ -265,7 +275,8 @@ def test_check_names_what_it_read_and_never_deducts_for_a_log_it_did_not_see(tmp
              nbformat.v4.new_markdown_cell(filled)]
     call = "check('leetcode_log or leetcode_practice', lang='en')"
     in_kernel, graded = check_in_kernel_and_grade_saved(
-        tmp_path, cells, call, ["--lang", "en", "-k", "leetcode_log or leetcode_practice"], named_by=named_by)
+        tmp_path, cells, call, ["--lang", "en", "-k", "leetcode_log or leetcode_practice"], named_by=named_by,
+        run=notebook_kernel.run)
 
     def numbers(results: dict, task: str | None = None) -> list:
         return sorted((t["id"], t["score"], t["max_score"]) for t in results["tests"]

@@ -352,7 +352,7 @@ def test_results_that_name_no_lesson_get_the_lesson_chosen_heres_blocks():
 
 
 @needs_install
-def test_check_in_a_kernel_and_grade_of_the_saved_notebook_agree_on_every_number(tmp_path):
+def test_check_in_a_kernel_and_grade_of_the_saved_notebook_agree_on_every_number(notebook_kernel, tmp_path):
     """A notebook is one submission: check() in its kernel and `grade lesson.ipynb` of the saved file draw
     the same inputs (the seed comes from the code that runs, not from the staged driver's cell numbers,
     file name or skipped statements), so every number and message agrees."""
@@ -363,7 +363,7 @@ def test_check_in_a_kernel_and_grade_of_the_saved_notebook_agree_on_every_number
     task = "scaled_dot_product_attention"
     code = nbformat.v4.new_code_cell((EXAMPLES / "wrong" / "causal_attention.py").read_text(encoding="utf-8"))
     in_kernel, graded = check_in_kernel_and_grade_saved(tmp_path, [code], f"check({task!r}, lang='ko')",
-                                                        ["--lang", "ko", "-k", task])
+                                                        ["--lang", "ko", "-k", task], run=notebook_kernel.run)
 
     def numbers(results: dict) -> tuple:
         return (results["score"], results["max_score"], results["replay"]["seed"],

@@ -98,9 +98,11 @@ def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     sys.modules.pop("arith_lesson", None)
 
 
-def grade(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess:
+def grade(*args: str, cwd: Path, timeout: float = 300, env: dict[str, str] | None = None
+          ) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "grader.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout
+        [sys.executable, "-m", "grader.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
+        env=env,
     )
 
 
@@ -110,6 +112,22 @@ def submit(folder: Path, body: str, notes: str = "") -> Path:
     if notes:
         (folder / "notes.md").write_text(notes, encoding="utf-8")
     return folder
+
+
+@pytest.fixture(scope="module")
+def arith_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess, dict]:
+    """A student's repo whose pyproject names the lesson ``arith`` (installed as ``toy`` installs it, for
+    `grade` only), graded by a plain `grade --lang en` (no flag, no path: ./exercises, the project's
+    lesson): the repo, that run, and the environment that finds ``arith``. One grade read by the test of
+    the reports and by the test of another lesson graded in the same folder."""
+    base = tmp_path_factory.mktemp("arith")
+    install_toy(base / "site")
+    env = {**os.environ,
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(base / "site"), os.environ.get("PYTHONPATH")]))}
+    repo = base / "repo"
+    submit(repo / "exercises", "def double(x):\n    return x + 1\n", "Added one.")
+    (repo / "pyproject.toml").write_text('[tool.grade]\nlesson = "arith"\n', encoding="utf-8")
+    return repo, grade("--lang", "en", cwd=repo, env=env), env
 
 
 # -- the registry and the choice ----------------------------------------------------------------------
@@ -206,12 +224,9 @@ def test_the_project_setting_is_the_nearest_grade_table(tmp_path: Path) -> None:
     assert select(PE, deep).name == PE  # --lesson wins over the setting
 
 
-def test_grade_and_the_reports_follow_the_lesson(toy: Path, tmp_path: Path) -> None:
+def test_grade_and_the_reports_follow_the_lesson(toy: Path, tmp_path: Path, arith_repo) -> None:
     """`grade` in a repo whose pyproject names the lesson: its tasks, titles and order everywhere."""
-    repo = tmp_path / "repo"
-    submit(repo / "exercises", "def double(x):\n    return x + 1\n", "Added one.")
-    (repo / "pyproject.toml").write_text('[tool.grade]\nlesson = "arith"\n', encoding="utf-8")
-    proc = grade("--lang", "en", cwd=repo)  # no flag, no path: ./exercises, the project's lesson
+    repo, proc, _ = arith_repo  # `grade --lang en` there: no flag, no path: ./exercises, the project's lesson
     assert proc.returncode == 0, proc.stderr[-2000:]
     results = json.loads((repo / "reports" / "results.json").read_text(encoding="utf-8"))
     assert (results["score"], results["max_score"]) == (1.0, 3.0)
@@ -363,19 +378,17 @@ def test_every_installed_lessons_package_is_hidden_from_the_worker(toy: Path) ->
     assert str((toy / "arith_lesson").resolve()) in hidden_paths(SandboxPolicy(hide=folders), bound=False)
 
 
-def test_another_lessons_folder_is_said_and_its_history_kept(toy: Path, tmp_path: Path) -> None:
+def test_another_lessons_folder_is_said_and_its_history_kept(arith_repo) -> None:
     """`grade --lesson embedding-pe` in an arith repo: the reports say whose folder it is and how to grade
     it as that, the arith run in reports/ is kept (no "since the last run" across lessons), and this run
     goes to reports/<lesson>/."""
-    repo = tmp_path / "repo"
-    submit(repo / "exercises", "def double(x):\n    return 2 * x\n", "Doubled.")
-    (repo / "pyproject.toml").write_text('[tool.grade]\nlesson = "arith"\n', encoding="utf-8")
-    assert grade("--lang", "en", "-q", cwd=repo).returncode == 0
+    repo, arith_run, env = arith_repo
+    assert arith_run.returncode == 0
     own = (repo / "reports" / "results.json").read_text(encoding="utf-8")
     for lang, words in (("en", "This folder belongs to the Arithmetic warm-up lesson (its pyproject.toml "
                                 'says lesson = "arith")'),
                         ("ko", "이 폴더는 산수 준비 운동 실습의 것입니다")):
-        proc = grade("--lesson", PE, "-k", "sinusoidal_pe", "--lang", lang, "-q", cwd=repo)
+        proc = grade("--lesson", PE, "-k", "sinusoidal_pe", "--lang", lang, "-q", cwd=repo, env=env)
         assert proc.returncode in (0, 1), proc.stderr[-2000:]
         assert (repo / "reports" / "results.json").read_text(encoding="utf-8") == own  # kept
         mine = repo / "reports" / PE

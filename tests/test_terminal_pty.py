@@ -90,8 +90,24 @@ def squashed(text: str) -> str:
     return "".join(text.split())
 
 
-def test_grade_shows_the_score_the_table_and_the_fixes(release_copy, runtime_dir):
-    screen, raw, status = run_at_terminal([], release_copy, student_env(runtime_dir, GK_NO_DAEMON="1"))
+@pytest.fixture(scope="module")
+def cold_then_warm(release_copy) -> tuple[tuple[str, bytes, int], tuple[str, bytes, int]]:
+    """A student's first two interactive `grade`s in the copy: the first grades cold and starts the warm
+    grader, the second is served by it (each: the screen, the raw bytes, the exit status). Stopped after."""
+    runtime = Path(tempfile.mkdtemp(prefix="gk-pty-", dir="/tmp"))
+    env = student_env(runtime)
+    try:
+        cold = run_at_terminal([], release_copy, env)
+        warm = run_at_terminal([], release_copy, env)
+    finally:
+        subprocess.run([str(GRADE), "--stop-daemon"], cwd=release_copy, env=env, capture_output=True,
+                       timeout=pace.seconds(120))
+        shutil.rmtree(runtime, ignore_errors=True)
+    return cold, warm
+
+
+def test_grade_shows_the_score_the_table_and_the_fixes(cold_then_warm):
+    screen, raw, status = cold_then_warm[0]
     assert status == 0, screen
     assert b"Grading" in raw, "the bar is drawn at a terminal"
     assert "Grading" not in screen, f"the bar is erased once the grade is done:\n{screen}"
@@ -126,18 +142,12 @@ def test_the_attention_lesson_at_a_terminal(runtime_dir, tmp_path):
     assert "Top three things to fix" in screen or "Not started yet" in screen, screen
 
 
-def test_the_warm_grader_shows_the_same_screen(release_copy, runtime_dir):
+def test_the_warm_grader_shows_the_same_screen(cold_then_warm):
     """The first interactive `grade` grades cold and starts the warm grader; the second is served by it.
     Both print the summary (the warm one through the descriptors it was handed)."""
-    env = student_env(runtime_dir)
-    try:
-        cold, _, status = run_at_terminal([], release_copy, env)
-        assert status == 0, cold
-        warm, _, status = run_at_terminal([], release_copy, env)
-        assert status == 0, warm
-    finally:
-        subprocess.run([str(GRADE), "--stop-daemon"], cwd=release_copy, env=env, capture_output=True,
-                       timeout=pace.seconds(120))
+    (cold, _, cold_status), (warm, _, warm_status) = cold_then_warm
+    assert cold_status == 0, cold
+    assert warm_status == 0, warm
     for screen in (cold, warm):
         assert "Score: exercises  0 / 30" in screen, screen
         assert "Top three things to fix" in screen, screen
@@ -145,8 +155,12 @@ def test_the_warm_grader_shows_the_same_screen(release_copy, runtime_dir):
 
 def test_watch_shows_a_grade_then_stops_on_ctrl_c(release_copy, runtime_dir):
     env = student_env(runtime_dir, GK_NO_DAEMON="1")
+    # Ctrl+C as at a student's terminal, even where this suite runs as a background job of a shell without
+    # job control, which starts it with SIGINT ignored (inherited, and Python then never raises
+    # KeyboardInterrupt)
     child = pexpect.spawn(str(GRADE), ["--watch"], cwd=str(release_copy), env=env, dimensions=(ROWS, COLUMNS),
-                          timeout=pace.seconds(600), encoding="utf-8")
+                          timeout=pace.seconds(600), encoding="utf-8",
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         child.expect_exact("on every save; Ctrl+C stops")  # says what it does, and how to stop it
         child.expect_exact("0 / 30")  # the first round's score
