@@ -264,10 +264,11 @@ def run_hosted(argv: list[str]) -> int | None:
 
 
 def missing_target(args: argparse.Namespace) -> str | None:
-    """The line for a submission that does not exist (a typo, the wrong folder), said here at once:
-    before the zygote or a warm grader starts (each imports torch, seconds) and without starting one.
-    None where the path exists, or where the answer is run_grade's (--ci writes its results all the same;
-    --stop-daemon grades nothing; an unknown lesson is grade_one's to say)."""
+    """The line for a submission that does not exist (a typo, the wrong folder) or a lesson that cannot be
+    graded (unknown, or failing to load), said here at once: before the zygote or a warm grader starts (each
+    imports torch, seconds) and without starting one; the same line grade_one would say. None where both
+    are there, or where the answer is run_grade's (--ci writes its results all the same; --stop-daemon
+    grades nothing)."""
     if args.ci or args.stop_daemon:
         return None
     probe = argparse.Namespace(**vars(args))  # resolve_target fills in defaults: grade_one does it again
@@ -281,6 +282,8 @@ def missing_target(args: argparse.Namespace) -> str | None:
         from grader.report.run import missing_path
 
         return missing_path(path, options_from_args(probe))
+    except UsageProblem as exc:  # grade_one's own words for it
+        return str(exc)
     except Exception:  # noqa: BLE001 - whatever fails here, grade_one meets again and says why
         return None
 

@@ -209,6 +209,22 @@ def test_an_unknown_lesson_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "unknown lesson 'nope'" in proc.stderr
 
 
+def test_an_unknown_lesson_is_said_before_any_zygote_or_warm_grader_starts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from grader import cli
+    from grader.sandbox import host
+
+    def started(*_args: object, **_kwargs: object) -> int:
+        raise AssertionError("a zygote (torch's import, seconds) was started to say the lesson is unknown")
+    monkeypatch.setattr(host, "run_hosted", started)
+    monkeypatch.setattr(cli, "run_warm", started)
+    submit(tmp_path / "sub", "def double(x):\n    return 2 * x\n")
+    monkeypatch.chdir(tmp_path)
+    assert cli.run_hosted(["sub", "--lesson", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("grade: ") and err.count("\n") == 1 and "unknown lesson 'nope'" in err
+
+
 def test_the_project_setting_is_the_nearest_grade_table(tmp_path: Path) -> None:
     deep = tmp_path / "repo" / "exercises" / "sub"
     deep.mkdir(parents=True)
