@@ -246,7 +246,7 @@ def test_ci_run_points_the_tests_at_the_shared_reporter(tmp_path: Path, shared: 
     first = lines.index("pip install -e . -e ./lessons/embedding-pe")  # the README's first line, as written
     assert lines[first + 1] == "grade batch examples --out reports/examples"
     assert lines[first + 2] == "pip install -e .[test] -e ./lessons/embedding-pe -e ./lessons/attention"
-    assert lines[first + 3] == "python -m pytest -n 2"  # the README's test command
+    assert lines[first + 3] == "python -m pytest -n 3"  # the README's test command
     assert lines.index("lint-imports") > first + 3 and lines[-1].startswith(
         "python -m pytest tests/test_reuse_property.py")  # the docs and contracts, then the property job
     expected = str(tmp_path / "shared" / "classroom-reporter" / "dist" / "main.js") if shared else ""

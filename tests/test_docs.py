@@ -37,7 +37,7 @@ def test_ci_runs_the_readmes_lines_in_a_fresh_venv() -> None:
     read = subprocess.run(["bash", "-c", f'{extract}\nprintf "%s\\n" "${{quick_start[@]}}"'], cwd=ROOT,
                           capture_output=True, text=True, timeout=pace.seconds(30), check=True)
     assert read.stdout.splitlines() == quick_start()
-    assert quick_start()[1].endswith("python -m pytest -n 2")
+    assert quick_start()[1].endswith("python -m pytest -n 3")
     runs = [line.strip() for line in ci.splitlines() if not line.lstrip().startswith("#")]
     venv = runs.index('"$BASE_PYTHON" -m venv .venv')
     assert any(line.startswith('BASE_PYTHON="${GK_CI_BASE_PYTHON:-/usr/bin/python3}"') for line in runs)

@@ -1,6 +1,6 @@
 """The suite's own scheduling: tests that share a module's work run on one xdist worker.
 
-tests/conftest.py marks the tests that share a module fixture with one `xdist_group`, so that `-n 2 --dist
+tests/conftest.py marks the tests that share a module fixture with one `xdist_group`, so that `-n 3 --dist
 loadgroup` builds each such fixture (a class batch, a corpus grade) once. pytest-xdist passes the group to
 its scheduler by renaming the test's node id (`test@group`); a pytest that no longer reads the renamed id
 (9.2, pytest-xdist#1386) spreads the group over both workers and the fixture is built twice, in parallel,
@@ -24,7 +24,7 @@ def shared_work() -> str:
 def test_a_module_fixture_puts_its_tests_on_one_worker(shared_work: str,
                                                        request: pytest.FixtureRequest) -> None:
     if not os.environ.get("PYTEST_XDIST_WORKER"):
-        pytest.skip("checks the scheduling under xdist only (the README's test line runs `-n 2`)")
+        pytest.skip("checks the scheduling under xdist only (the README's test line runs `-n 3`)")
     mark = request.node.get_closest_marker("xdist_group")
     assert mark is not None, "tests/conftest.py gave a test that uses a module fixture no xdist_group"
     group = mark.args[0]
@@ -47,7 +47,7 @@ def test_a_group_per_parameter_is_a_group_xdist_reads(shared_per_case: str,
     # pytest-xdist's loadgroup takes the text after the last `@` as the group only where it follows the last
     # `]`: a group named `module[case]` was read as none, and each test of a cached grade graded it again.
     if not os.environ.get("PYTEST_XDIST_WORKER"):
-        pytest.skip("checks the scheduling under xdist only (the README's test line runs `-n 2`)")
+        pytest.skip("checks the scheduling under xdist only (the README's test line runs `-n 3`)")
     from xdist.scheduler.loadgroup import LoadGroupScheduling
 
     mark = request.node.get_closest_marker("xdist_group")
