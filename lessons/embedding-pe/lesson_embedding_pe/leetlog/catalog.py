@@ -14,10 +14,9 @@ from functools import cache
 from typing import Any
 
 from .bigo import Complexity, compare, parse
-from .vocab import CUE, load
+from .vocab import CUE, Two, load
 
-__all__ = ["Approach", "Problem", "ProblemMatch", "CATALOG", "by_function", "find_problem", "get",
-           "identify"]
+__all__ = ["Approach", "Problem", "ProblemMatch", "CATALOG", "find_problem", "get", "identify"]
 
 
 @dataclass(frozen=True)
@@ -39,16 +38,20 @@ class Approach:
     time_also: tuple[str, ...] = ()
 
     @property
+    def name(self) -> Two:
+        return Two(self.name_en, self.name_ko)
+
+    @property
     def time_bigo(self) -> Complexity:
         return _parsed(self.time)
 
     @property
-    def time_bounds(self) -> tuple[Complexity, ...]:
-        return (self.time_bigo, *(_parsed(t) for t in self.time_also))
-
-    @property
     def space_bigo(self) -> tuple[Complexity, ...]:
-        return tuple(_parsed(s) for s in self.space)
+        return tuple(map(_parsed, self.space))
+
+    def bounds(self, name: str) -> tuple[Complexity, ...]:
+        """Its 'time' bounds (the usual one first) or its 'space' bounds."""
+        return tuple(map(_parsed, (self.time, *self.time_also) if name == "time" else self.space))
 
 
 @dataclass(frozen=True)
@@ -80,8 +83,7 @@ class Problem:
     def best(self, name: str) -> tuple[Complexity, Approach]:
         """The lowest ``name`` ('time' or 'space') bound of any approach, and that approach; ties keep
         the catalog order (the usual one first)."""
-        bounds = [(c, a) for a in self.approaches
-                  for c in ((a.time_bigo,) if name == "time" else a.space_bigo)]
+        bounds = [(c, a) for a in self.approaches for c in a.bounds(name)[:1 if name == "time" else None]]
         best = bounds[0]
         for c, a in bounds[1:]:
             if compare(c, best[0]) == -1:
@@ -136,10 +138,6 @@ def identify(problem: Problem, text: str, source: str | None = None) -> tuple[Ap
 
 def get(number: int) -> Problem | None:
     return _BY_NUMBER.get(number)
-
-
-def by_function(name: str) -> Problem | None:
-    return next((p for p in CATALOG if p.function == name), None)
 
 
 def _key(text: str) -> str:

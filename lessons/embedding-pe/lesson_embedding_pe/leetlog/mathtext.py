@@ -49,20 +49,14 @@ class Plain:
         return s, self.spans[end - 1][1]
 
 
-class _Out:
-    def __init__(self) -> None:
-        self.chars: list[str] = []
-        self.spans: list[tuple[int, int]] = []
-
-    def emit(self, text: str, start: int, end: int) -> None:
-        for c in text:
-            self.chars.append(c)
-            self.spans.append((start, end))
-
-
-_SPACES, _SIZING, _DROP, _FONTS, _WORDS = (frozenset(LATEX[k]) for k in
-                                           ("spaces", "sizing", "drop", "fonts", "words"))
-_REPLACE, _SYMBOL, _UNICODE, _KOREAN = (dict(LATEX[k]) for k in ("replace", "symbol", "unicode", "korean"))
+# What each command reads as: a space, nothing (sizing and style), or its replacement; fonts keep their
+# argument, fractions and roots read as arithmetic, any other command as its name ('\log' is ' log').
+_READS: dict[str, str] = {**dict.fromkeys(LATEX["spaces"], " "), **dict.fromkeys(LATEX["sizing"], ""),
+                          **dict.fromkeys(LATEX["drop"], ""), **LATEX["replace"]}
+_FONTS = frozenset(LATEX["fonts"])
+_SYMBOL, _UNICODE, _KOREAN = (dict(LATEX[k]) for k in ("symbol", "unicode", "korean"))
+_COMMAND = re.compile(r"\\([A-Za-z]+)")
+_BRACES = re.compile(r"\\.|[{}]", re.S)  # an escaped brace is no brace
 _ENTITY = re.compile(r"&(?:#\d{1,6}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,10});")
 _HTML_POWER = re.compile(r"<(sup|sub)>(.*?)</\1>", re.I | re.S)
 # Markdown emphasis around a single word, '(*n* log *n*)', but not 'n*m*k'
@@ -71,130 +65,103 @@ _EMPHASIS = re.compile(r"(?<![\w*\\])(\*{1,3})(?=[^\s*])([^*\s]{1,20}?)\1(?![\w*
 
 def to_plain(source: str) -> Plain:
     """Markdown math as plain Big-O text, with the span each plain character came from."""
-    out = _Out()
-    _Rewriter(source, _delimiters(source), _emphasis(source), _bracket_delimiters(source)).run(
-        0, len(source), out)
-    return Plain("".join(out.chars), tuple(out.spans), source)
+    rewriter = _Rewriter(source)
+    rewriter.run(0, len(source))
+    return Plain("".join(rewriter.chars), tuple(rewriter.spans), source)
 
 
-def _delimiters(text: str) -> dict[int, int]:
-    """Math delimiters: ``$...$`` and ``$$...$$`` that pair up (position -> length);
-    a lone ``$`` stays a character, as in Markdown."""
-    tokens = [(m.start(), len(m.group())) for m in re.finditer(r"(?<!\\)\${1,2}", text)]
-    paired: dict[int, int] = {}
-    open_tok: tuple[int, int] | None = None
-    for tok in tokens:
-        if open_tok is None:
-            open_tok = tok
-        elif open_tok[1] == tok[1]:
-            paired[open_tok[0]] = open_tok[1]
-            paired[tok[0]] = tok[1]
-            open_tok = None
+def _marks(text: str) -> dict[int, tuple[str, int]]:
+    """Markup read before anything else (position -> what it reads as, its length): math delimiters
+    ``$...$`` and ``$$...$$`` that pair up (a lone ``$`` stays a character, as in Markdown), MathJax's
+    ``\\(...\\)`` and ``\\[...\\]`` (an escaped bracket right after a name or a number, ``O\\(n\\)`` in
+    Markdown style, stays a bracket), and emphasis marks around a word."""
+    marks: dict[int, tuple[str, int]] = {}
+    opened: re.Match[str] | None = None
+    for m in re.finditer(r"(?<!\\)\${1,2}", text):
+        if opened is not None and len(opened.group()) == len(m.group()):
+            marks[opened.start()] = marks[m.start()] = (" ", len(m.group()))
+            opened = None
         else:
-            open_tok = tok
-    return paired
-
-
-def _bracket_delimiters(text: str) -> dict[int, str]:
-    """MathJax's ``\\(...\\)`` and ``\\[...\\]`` read as spaces (position -> text); an escaped
-    bracket right after a name or a number (``O\\(n\\)``, Markdown style) stays a bracket."""
-    out: dict[int, str] = {}
+            opened = m
     stack: list[tuple[int, bool]] = []
     for m in re.finditer(r"\\[()\[\]]", text):
         if m.group()[1] in "([":
             before = text[: m.start()].rstrip()
             stack.append((m.start(), not before or not (before[-1].isalnum() or before[-1] in "}^_)")))
-        elif stack:
-            start, delim = stack.pop()
-            if delim:
-                out[start] = out[m.start()] = " "
-    return out
-
-
-def _emphasis(text: str) -> set[int]:
-    dropped: set[int] = set()
+        elif stack and (opening := stack.pop())[1]:
+            marks[opening[0]] = marks[m.start()] = (" ", 2)
     for m in _EMPHASIS.finditer(text):
         n = len(m.group(1))
-        dropped.update(range(m.start(), m.start() + n))
-        dropped.update(range(m.end() - n, m.end()))
-    return dropped
+        marks.update(dict.fromkeys([*range(m.start(), m.start() + n), *range(m.end() - n, m.end())], ("", 1)))
+    return marks
 
 
 class _Rewriter:
-    def __init__(self, src: str, dollars: dict[int, int], emphasis: set[int],
-                 brackets: dict[int, str]) -> None:
+    def __init__(self, src: str) -> None:
         self.src = src
-        self.dollars = dollars
-        self.emphasis = emphasis
-        self.brackets = brackets
+        self.marks = _marks(src)
+        self.chars: list[str] = []
+        self.spans: list[tuple[int, int]] = []
 
-    def run(self, i: int, j: int, out: _Out) -> None:
+    def emit(self, text: str, start: int, end: int) -> None:
+        for c in text:
+            self.chars.append(c)
+            self.spans.append((start, end))
+
+    def run(self, i: int, j: int) -> None:
         src = self.src
         while i < j:
             c = src[i]
-            if i in self.dollars:
-                out.emit(" ", i, i + self.dollars[i])
-                i += self.dollars[i]
-            elif i in self.emphasis:
-                i += 1
-            elif i in self.brackets:
-                out.emit(self.brackets[i], i, i + 2)
-                i += 2
+            if i in self.marks:
+                text, n = self.marks[i]
+                self.emit(text, i, i + n)
+                i += n
             elif c == "\\":
-                i = self.command(i, j, out)
+                i = self.command(i, j)
             elif c == "{":
-                i = self.group(i, j, out, "(", ")")
+                i = self.group(i, j, "(", ")")
             elif c == "}":  # stray closing brace: markup, not a bracket
                 i += 1
             elif c in "^_" and i + 1 < j and src[i + 1] == "{":
-                out.emit(c, i, i + 1)
-                i = self.group(i + 1, j, out, "(" if c == "^" else "{", ")" if c == "^" else "}")
+                self.emit(c, i, i + 1)
+                i = self.group(i + 1, j, "(" if c == "^" else "{", ")" if c == "^" else "}")
             elif c == "<" and (m := _HTML_POWER.match(src, i, j)):
                 sup = m.group(1).lower() == "sup"
-                out.emit("^(" if sup else "_{", i, m.start(2))
-                self.run(m.start(2), m.end(2), out)
-                out.emit(")" if sup else "}", m.end(2), m.end())
+                self.emit("^(" if sup else "_{", i, m.start(2))
+                self.run(m.start(2), m.end(2))
+                self.emit(")" if sup else "}", m.end(2), m.end())
                 i = m.end()
             elif c == "&" and (m := _ENTITY.match(src, i, j)):
-                out.emit(html.unescape(m.group()), i, m.end())
+                self.emit(html.unescape(m.group()), i, m.end())
                 i = m.end()
-            elif c in _UNICODE:
-                out.emit(_UNICODE[c], i, i + 1)
-                i += 1
             elif (word := src[i : i + 2]) in _KOREAN:
-                out.emit(_KOREAN[word] + " ", i, i + 2)
+                self.emit(_KOREAN[word] + " ", i, i + 2)
                 i += 2
             else:
-                out.emit(c, i, i + 1)
+                self.emit(_UNICODE.get(c, c), i, i + 1)
                 i += 1
 
-    def group(self, i: int, j: int, out: _Out, left: str, right: str) -> int:
+    def group(self, i: int, j: int, left: str, right: str) -> int:
         """``{...}`` at ``i``: its contents between ``left`` and ``right``; the index after it."""
         end = _closing(self.src, i, j)
-        out.emit(left, i, i + 1)
-        self.run(i + 1, end, out)
+        self.emit(left, i, i + 1)
+        self.run(i + 1, end)
         if end < j:
-            out.emit(right, end, end + 1)
+            self.emit(right, end, end + 1)
         return min(end + 1, j)
 
     def argument(self, i: int, j: int) -> tuple[int, int, int]:
-        """A command's argument at ``i`` (spaces skipped): (start, end, next index)."""
+        """A command's argument at ``i`` (spaces skipped): a group or one character; (start, end, next)."""
         while i < j and self.src[i] in " \t":
             i += 1
-        if i >= j:
-            return i, i, i
-        if self.src[i] == "{":
+        if i < j and self.src[i] == "{":
             end = _closing(self.src, i, j)
             return i + 1, end, min(end + 1, j)
-        if self.src[i] == "\\":
-            m = re.compile(r"\\(?:[A-Za-z]+|.)").match(self.src, i, j)
-            end = m.end() if m else i + 1
-            return i, end, end
-        return i, i + 1, i + 1
+        return i, min(i + 1, j), min(i + 1, j)
 
-    def command(self, i: int, j: int, out: _Out) -> int:
+    def command(self, i: int, j: int) -> int:
         src = self.src
-        m = re.compile(r"\\([A-Za-z]+)").match(src, i, j)
+        m = _COMMAND.match(src, i, j)
         if m is None:  # one character: spacing, an escaped bracket, or a Markdown escape (\*, \_)
             if i + 1 >= j:
                 return j
@@ -202,69 +169,45 @@ class _Rewriter:
             if c == "!":  # LaTeX's negative space, unless it is an escaped factorial 'n\!'
                 factorial = i > 0 and (src[i - 1].isalnum() or src[i - 1] in ")}") and \
                     not (i + 2 < j and (src[i + 2].isalpha() or src[i + 2] in "\\({"))
-                out.emit("!" if factorial else "", i, i + 2)
+                self.emit("!" if factorial else "", i, i + 2)
             else:
-                out.emit(_SYMBOL.get(c, c), i, i + 2)
+                self.emit(_SYMBOL.get(c, c), i, i + 2)
             return i + 2
         name, end = m.group(1), m.end()
-        if name == "operatorname" and src.startswith("*", end):
-            end += 1
-        if name in _SPACES:
-            out.emit(" ", i, end)
-            if name == "hspace":
-                return self.argument(end, j)[2]
-        elif name in _SIZING:
-            if end < j and src[end] == ".":  # \left. is an invisible delimiter
-                end += 1
-        elif name in ("begin", "end"):
-            return self.argument(end, j)[2]
-        elif name in _FONTS:
+        if name in _FONTS:
             start, stop, nxt = self.argument(end, j)
-            self.run(start, stop, out)
+            self.run(start, stop)
             return nxt
-        elif name in ("frac", "dfrac", "tfrac", "cfrac"):
+        if name in ("frac", "dfrac", "tfrac", "cfrac"):  # a/b as ((a)/(b))
             a0, a1, nxt = self.argument(end, j)
             b0, b1, nxt = self.argument(nxt, j)
-            out.emit("((", i, a0)
-            self.run(a0, a1, out)
-            out.emit(")/(", a1, b0)
-            self.run(b0, b1, out)
-            out.emit("))", b1, nxt)
+            self.emit("((", i, a0)
+            self.run(a0, a1)
+            self.emit(")/(", a1, b0)
+            self.run(b0, b1)
+            self.emit("))", b1, nxt)
             return nxt
-        elif name == "sqrt" and end < j and src[end] == "[":
-            close = src.find("]", end, j)
-            if close > 0:
-                a0, a1, nxt = self.argument(close + 1, j)
-                out.emit("((", i, a0)
-                self.run(a0, a1, out)
-                out.emit(")^(1/(", a1, a1)
-                self.run(end + 1, close, out)
-                out.emit(")))", a1, nxt)
-                return nxt
-            out.emit(" sqrt", i, end)
-        elif name in _WORDS:
-            out.emit(" " + name, i, end)
-        elif name in _REPLACE:
-            out.emit(_REPLACE[name], i, end)
-        elif name not in _DROP:
-            out.emit(" " + name, i, end)  # an unknown command reads as its name
+        close = src.find("]", end, j) if name == "sqrt" and src.startswith("[", end) else -1
+        if close > 0:  # the n-th root of a as ((a)^(1/(n)))
+            a0, a1, nxt = self.argument(close + 1, j)
+            self.emit("((", i, a0)
+            self.run(a0, a1)
+            self.emit(")^(1/(", a1, a1)
+            self.run(end + 1, close)
+            self.emit(")))", a1, nxt)
+            return nxt
+        self.emit(_READS.get(name, " " + name), i, end)
         return end
 
 
 def _closing(src: str, i: int, j: int) -> int:
     """Index of the ``}`` closing the ``{`` at ``i`` (``j`` when unclosed); ``\\{`` does not count."""
     depth = 0
-    k = i
-    while k < j:
-        c = src[k]
-        if c == "\\":
-            k += 2
-            continue
-        if c == "{":
+    for m in _BRACES.finditer(src, i, j):
+        if m.group() == "{":
             depth += 1
-        elif c == "}":
+        elif m.group() == "}":
             depth -= 1
             if depth == 0:
-                return k
-        k += 1
+                return m.start()
     return j

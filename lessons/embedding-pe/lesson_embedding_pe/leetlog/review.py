@@ -23,19 +23,16 @@ from pathlib import Path
 from typing import Any
 
 from . import costmeter
-from .bigo import Complexity, ParseError, Term, compare, find_all_bigo, parse
+from .bigo import BigOMatch, Complexity, ParseError, Term, compare, find_all_bigo, parse
 from .catalog import Approach, Problem, find_problem, identify
 from .codecost import implemented, parameters, size_name
 from .costmeter import Measurement
 from .coverage import function_source, says_why
 from .mathtext import to_plain
-from .parser import REQUIRED, Field, ProblemEntry, parse_log, unlabelled
-from .prose import split_sentences
-from .unsure import COPULA as _COPULA
-from .unsure import SETTLED_BY_TA, UNSURE, is_unsure
+from .parser import REQUIRED, Field, ProblemEntry, parse_log
+from .unsure import COPULA, UNSURE, is_unsure, names_field
 from .values import classify_solved, parse_difficulty  # noqa: F401  (tests read them here)
-from .vocab import CUE, HINTS, LABELS_EN, LABELS_KO, NEAREST, REASON_EXAMPLE, Two, message
-from .vocab import short as _short
+from .vocab import CUE, HINTS, LABELS_EN, LABELS_KO, NEAREST, REASON_EXAMPLE, Two, message, short
 
 __all__ = [
     "MAX_POINTS", "BreakdownItem", "Finding", "LinkedFailure", "LogReview", "ProblemReview",
@@ -48,14 +45,23 @@ MAX_POINTS = PROBLEMS * PER_PROBLEM
 FIELD_POINTS = 2.0 / len(REQUIRED)
 BIGO_PARSE_POINTS = 0.25
 BIGO_CONSISTENT_POINTS = 0.25
+BIGO_POINTS = BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS
 TASK_FIT_PENALTY = 0.5
 LESSON_EXAMPLES = {50, 204, 202, 12}  # the lesson's candidate list, which includes an Easy one
 WARM_UP = 202  # Happy Number: the practice's Easy warm-up (practice.py's RULE says why it never counts)
+# A log the reader placed nothing of is still a log when it has this many words of its own: a title or a
+# stray line is not, a paragraph is. Such a log goes to a TA whole; the reader is sure of nothing in it.
+UNPLACED_WORDS = 12
+# The field a TA decides for each public part of a problem (loggrade's groups: problem, approach,
+# complexity, what went wrong, solved), so that each part is a TA check of its own.
+_UNPLACED_FIELDS = ("problem", "first_idea", "time", "what_went_wrong", "solved")
+
+Measure = Callable[[str], "Measurement | None"]  # practice function -> its measurement, None: not run
 
 
 @dataclass
 class Finding:
-    severity: str  # "error" (missing/malformed), "warning", "info"
+    severity: str  # "error" (missing/malformed), "warning", "info", "unsure" (a TA reads it)
     code: str
     problem: int | None
     field: str | None
@@ -114,311 +120,8 @@ class LogReview:
     def errors(self) -> list[Finding]:
         return [f for f in self.findings if f.severity == "error"]
 
-    @property
-    def warnings(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity == "warning"]
-
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
-
-
-def _parse_date(text: str) -> _dt.date | None:
-    m = CUE["date"].search(text)
-    try:
-        return _dt.date(*map(int, re.findall(r"\d+", m.group())[:3])) if m else None
-    except ValueError:
-        return None
-
-
-class _Ctx:
-    """Collects one problem's findings and points."""
-
-    def __init__(self, slot: int, entry: ProblemEntry, findings: list[Finding],
-                 sources: dict[str, str] | None, measure: Measure | None) -> None:
-        self.k = slot
-        self.entry = entry
-        self.findings = findings
-        self.points = {"fields": 0.0, "time": 0.0, "space": 0.0}  # earned, per breakdown line
-        self.penalty = 0.0
-        self.measured: dict[str, dict] = {}
-        self.quotes: dict[str, Quote] = {}  # time/space -> the Big-O read, as written, and its line
-        self.sources = sources  # the practice code, to see which approach it implements
-        self.measure = measure  # runs a practice function, counted, in the worker (costmeter)
-        self.held_by: dict[str, str] = {}
-
-    def say(self, severity: str, code: str, fld: str | None, at: int | None, key: str = "",
-            **values: Any) -> None:
-        """A finding with message ``key`` of vocab.toml (``code`` by default), {k} this problem's slot."""
-        said = message(key or code, k=self.k, **values)
-        self.findings.append(Finding(severity, code, self.k, fld, at, said.ko, said.en))
-
-    def line_for(self, name: str) -> int:
-        f = self.entry.fields.get(name)
-        return f.line if f is not None else self.entry.line
-
-
-def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
-    """The student's sentence to quote when ``name`` was not found in their prose: a real sentence
-    (not a heading, not a bold title), and never one holding the field's own words (quoting that
-    one as "none of them gives it" would contradict the quote); None when no sentence is fit."""
-    candidates: list[tuple[int, str]] = []
-    for other in NEAREST.get(name, ()):
-        f = entry.get(other)
-        if f is not None and f.label == "sentence":
-            if other in ("time", "space"):  # around its Big-O, which may sit late in a long sentence
-                candidates.append((f.line, _excerpt(f.raw, f.value.split(" — ")[0])))
-            else:
-                candidates.append((f.line, f.value if f.value in f.raw else f.raw))
-    rest = list(reversed(entry.sentences)) if name == "solved" else list(entry.sentences)
-    for line, text in [*candidates, *rest]:
-        plain = _plain_sentence(text)
-        if plain and not _names_field(name, plain):
-            return line, plain
-    return None
-
-
-# A complexity's own name: a sentence with it holds that claim (one with only the other's Big-O does not).
-_OWN_NAME = {"time": CUE["own_time"], "space": CUE["own_space"]}
-
-
-def _names_field(name: str, sentence: str) -> bool:
-    """Whether ``sentence`` holds field ``name``'s own words (then it is no 'nearest' to quote)."""
-    from .unsure import field_words
-
-    own = _OWN_NAME.get(name)
-    return bool(own.search(sentence)) if own is not None else field_words(name, sentence)
-
-
-def _plain_sentence(text: str) -> str:
-    """``text`` as a sentence to quote: Markdown's emphasis marks and a heading's ``#`` off; "" when it
-    is no sentence (a heading, or a title alone: few words and no sentence's end)."""
-    one = " ".join(text.split())
-    if re.match(r"^#{1,6}\s", one):
-        return ""
-    plain = CUE["emphasis"].sub("", one).strip()
-    words = len(plain.split())
-    ends = bool(CUE["sentence_end"].search(plain))
-    return plain if words >= 4 or (ends and words >= 2) else ""
-
-
-def _excerpt(text: str, needle: str, limit: int = 80) -> str:
-    """``text`` cut to ``limit`` characters around ``needle``."""
-    one = " ".join(text.split())
-    at = one.find(needle)
-    if len(one) <= limit or at < 0:
-        return one
-    start = max(0, min(at - (limit - len(needle)) // 2, len(one) - limit))
-    cut = one[start:start + limit]
-    return ("…" if start else "") + cut + ("…" if start + limit < len(one) else "")
-
-
-def _check_presence(ctx: _Ctx, name: str) -> Field | None:
-    f = ctx.entry.fields.get(name)
-    if f is not None and f.filled:
-        return f
-    template = f is not None and bool(CUE["placeholder_left"].search(f.raw or ""))  # the template's <...>
-    line = ctx.line_for(name)
-    near = _nearest_sentence(ctx.entry, name) if f is None else None
-    quote: Two | str = ""
-    if near is not None:
-        line = near[0]
-        said = near[1] if near[1].startswith("…") or near[1].endswith("…") else _short(near[1], 80)
-        quote = message("nearest", line=line, said=said)
-    where = "template" if template else "empty" if f is not None else "missing"
-    ctx.say("error", "missing_field", name, line, label=_label(name, lower=False), quote=quote,
-            where=message(f"where_{where}"), hint=Two(HINTS["en"][name], HINTS["ko"][name]))
-    return None
-
-
-def _review_problem_field(ctx: _Ctx) -> Problem | None:
-    f = ctx.entry.get("problem")
-    if f is None and ctx.entry.heading:  # '## 문제 1: 50. Pow(x, n)' names the problem already
-        f = Field("problem", ctx.entry.heading, ctx.entry.line, "heading", ctx.entry.heading)
-    f = f or _check_presence(ctx, "problem")
-    text = f.value if f is not None else ""
-    if f is not None:
-        ctx.points["fields"] += FIELD_POINTS
-    if not text:
-        return None
-    match = find_problem(text)
-    if match.conflict and _section_number(text, match.number, ctx):
-        match = find_problem(CUE["section_number"].sub("", text, count=1))  # '## 1. Pow(x, n)': its place
-    line = f.line if f is not None else ctx.entry.line
-    if match.problem is None and match.number is None:
-        # 'Power 문제': no number, no title the catalog knows; which problem it is (its difficulty, its
-        # complexities) is a TA's to read, not a pass by default
-        ctx.say(UNSURE, "unsure_unknown_problem", "problem", line, text=text)
-        return None
-    if match.problem is None:
-        ctx.say("info", "unknown_problem", "problem", line, text=text)
-        return None
-    p = match.problem
-    if match.conflict:
-        ctx.say("warning", "number_title_mismatch", "problem", line, number=match.number, p=p)
-    return p
-
-
-def _section_number(text: str, number: int | None, ctx: _Ctx) -> bool:
-    """Whether the number leading ``text`` is the section's place in the log, not the problem's number:
-    it is this problem's place (1 or 2), or another number follows it ('1. 50. Pow(x, n)')."""
-    m = CUE["section_number"].match(text)
-    if m is None or number is None or int(m.group(1)) != number:
-        return False
-    rest = text[m.end():]
-    return number in (ctx.k, ctx.entry.index) or bool(re.match(r"\d{1,4}\b", rest))
-
-
-def _review_difficulty(ctx: _Ctx, problem: Problem | None) -> str | None:
-    f = _check_presence(ctx, "difficulty")
-    stated = parse_difficulty(f.value) if f is not None else None
-    if f is not None and stated is None:
-        ctx.say("error", "bad_difficulty", "difficulty", f.line, value=f.value)
-    elif f is not None:
-        ctx.points["fields"] += FIELD_POINTS
-    if f is not None and stated and problem is not None and stated != problem.difficulty:
-        ctx.say("warning", "difficulty_mismatch", "difficulty", f.line, stated=stated, p=problem)
-    return problem.difficulty if problem is not None else stated
-
-
-def _review_task_fit(ctx: _Ctx, problem: Problem | None, difficulty: str | None) -> None:
-    line = ctx.line_for("difficulty") if problem is None else ctx.line_for("problem")
-    if difficulty is not None and difficulty != "Medium":
-        name = Two(problem.label, problem.label) if problem is not None else Two(f"problem {ctx.k}",
-                                                                                   f"문제 {ctx.k}")
-        number = problem.number if problem is not None else None
-        # the warm-up's reason is the rule's own words (practice.py's RULE), not another one
-        why = "warm_up" if number == WARM_UP else "example" if number in LESSON_EXAMPLES else "task"
-        ctx.say("warning", "not_medium", "difficulty", line, name=name, difficulty=difficulty,
-                why=message(f"why_{why}"), penalty=TASK_FIT_PENALTY)
-        ctx.penalty = TASK_FIT_PENALTY
-    if problem is not None and not problem.is_math:
-        ctx.say("warning", "not_math", "problem", line, p=problem, tags=", ".join(problem.tags),
-                penalty=TASK_FIT_PENALTY)
-        ctx.penalty = TASK_FIT_PENALTY
-
-
-def _has_reason(value: str, spans: list[tuple[int, int]]) -> bool:
-    rest = value
-    for start, end in sorted(spans, reverse=True):
-        rest = rest[:start] + " " + rest[end:]
-    rest = to_plain(rest).text  # LaTeX markup ('$', '\\mathcal{') is not a reason
-    rest = _COPULA.sub(" ", CUE["separators"].sub(" ", rest))  # 'O(1)이다.' states the claim, gives no reason
-    return sum(c.isalpha() for c in rest) >= 2
-
-
-def _review_complexity(ctx: _Ctx, name: str, problem: Problem | None) -> Complexity | None:
-    """Presence+reason (field point), parse and consistency (0.25 each)."""
-    f = _check_presence(ctx, name)
-    if f is None:
-        return None
-    matches = find_all_bigo(f.value)
-    if _has_reason(f.value, [(m.start, m.end) for m in matches]):
-        ctx.points["fields"] += FIELD_POINTS
-    elif f.label == "sentence":  # read from prose: quote the sentence that gave the Big-O
-        ex = REASON_EXAMPLE[name]
-        ctx.say("error", "no_reason", name, f.line, "no_reason_sentence", label=_label(name), line=f.line,
-                excerpt=_excerpt(f.raw, f.value), value=f.value, example=Two(ex[0], ex[1]))
-    else:
-        ctx.say("error", "no_reason", name, f.line, label=_label(name),
-                example=Two(REASON_EXAMPLE[name][0], REASON_EXAMPLE[name][2]))
-    if not matches:
-        ctx.say("error", "no_bigo", name, f.line, label=_label(name), value=f.value)
-        return None
-    parsed: list[Complexity] = []
-    read: list[Quote] = []  # what each parsed Big-O was read from: messages quote that, never a rendering
-    for m in matches:
-        try:
-            parsed.append(parse(m.written))  # as written: LaTeX reads as plain, positions stay the student's
-            read.append(Quote(m.written, f.line_of(m.written)))
-        except ParseError as e:
-            if not parsed and m is matches[0]:
-                ctx.say("error", "bad_bigo", name, f.line_of(m.written), label=_label(name),
-                        written=m.written, error=e.message, char=e.position + 1)
-    if not parsed:
-        return None
-    ctx.points[name] += BIGO_PARSE_POINTS
-    ctx.quotes[name] = read[0]
-    held = _held_back(ctx, name, problem, f, parsed[0], read[0])
-    if held or problem is None or _held_to_code(ctx, name, problem, parsed, read[0]):
-        ctx.points[name] += BIGO_CONSISTENT_POINTS
-    return parsed[0]
-
-
-Measure = Callable[[str], "Measurement | None"]  # practice function -> its measurement, None: not run
-
-
-def _held_to_code(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quote: Quote) -> bool:
-    """The claim held to the student's function as measured (costmeter: run at growing n in the worker,
-    its steps, recursion depth and bytes counted); where nothing was measured, or the counts only show
-    the claim is no tighter than needed, as read from the code and the catalog (``_consistent``)."""
-    found = ctx.measure(p.function) if ctx.measure is not None and p.function else None
-    if found is not None:
-        ctx.measured[p.function or ""] = found.to_dict()
-    claim = _renamed(parsed[0], size_name(p.function, function_source(ctx.sources, p.function))) \
-        if p.function else parsed[0]
-    # only a claim in the size itself is compared with counts at growing n ('O(log x)' is about x)
-    judged = costmeter.judge(claim, name, found) if found is not None and claim.variables <= {"n"} else None
-    if judged is None or judged.verdict == costmeter.UNDER:
-        ctx.held_by[name] = "code" if function_source(ctx.sources, p.function or "") else "catalog"
-        first = len(ctx.findings)
-        held = _consistent(ctx, name, p, parsed, quote)
-        if found is not None and found.why is not None and not held and len(ctx.findings) > first:
-            f = ctx.findings[-1]  # say the reading was the code's, and why nothing was measured
-            note = message("not_measured", function=p.function, why=Two(*found.why))
-            f.message_en, f.message_ko = f.message_en + note.en, f.message_ko + note.ko
-        return held
-    ctx.held_by[name] = "measured"
-    if judged.verdict == costmeter.FITS:
-        return True
-    numbers = Two(*costmeter.shown(judged, found))
-    said: dict[str, Any] = {"label": _label(name), "quote": quote.two, "function": p.function or "",
-                            "numbers": numbers}
-    if judged.verdict == costmeter.BETWEEN:
-        ctx.say(UNSURE, "unsure_measured", name, quote.line, **said)
-        return True
-    like = f"O({judged.grows_like})" if judged.grows_like else None
-    grows = message("grows_like" if like else "grows", like=like, written=quote.written)
-    ctx.say("warning", "complexity_inconsistent", name, quote.line, "measured_contradicts", grows=grows,
-            **said)
-    return False
-
-
-def _held_back(ctx: _Ctx, name: str, problem: Problem | None, f: Field, claim: Complexity,
-               quote: Quote) -> bool:
-    """Whether the claim is a TA's to judge rather than the catalog's: an amortized or average bound, or
-    a variable neither the problem, the code nor the log defines ('O(b)'). Unsure, no point taken."""
-    if CUE["amortized"].search(f.value):  # not a worst case: right or not by what is averaged
-        ctx.say(UNSURE, "unsure_amortized", name, quote.line, label=_label(name), quote=quote.two)
-        return True
-    if problem is None:
-        return False
-    undefined = sorted(v for v in claim.variables if v not in _known_variables(ctx, problem)
-                       and not _defined(v, _entry_text(ctx.entry)))
-    if not undefined:
-        return False
-    said = ", ".join(undefined)
-    ctx.say(UNSURE, "unsure_undefined_variable", name, quote.line, label=_label(name), quote=quote.two,
-            said=Two(said, said + ("가" if said[-1].isalpha() else "이")),
-            variables=Two(problem.variables_en or "n is the input size",
-                          problem.variables_ko or "n은 입력 크기"))
-    return True
-
-
-def _known_variables(ctx: _Ctx, problem: Problem) -> set[str]:
-    """The variables a claim about ``problem`` may use unexplained: the reference's, and the practice
-    function's parameters (Pow's x and n, Integer to Roman's num)."""
-    known = {v for a in problem.approaches for c in (a.time_bigo, *a.space_bigo) for v in c.variables} | {"n"}
-    if problem.function:
-        source = function_source(ctx.sources, problem.function)
-        known |= set(parameters(problem.function, source))
-    return known
-
-
-def _defined(variable: str, text: str) -> bool:
-    """'b is the number of bits', 'b = 비트 수', 'where b denotes …', 'b는 자릿수': the log says what it
-    is."""
-    v = re.escape(variable)
-    return bool(re.search(rf"(?<![\w(]){v}{CUE['defines'].pattern}", text, re.I))
 
 
 @dataclass(frozen=True)
@@ -433,95 +136,389 @@ class Quote:
         return Two(f'"{self.written}" (line {self.line})', f'{self.line}행의 "{self.written}"')
 
 
+class _Ctx:
+    """One problem's review: what was read of it, its findings and its points."""
+
+    def __init__(self, k: int, entry: ProblemEntry, findings: list[Finding], sources: dict[str, str] | None,
+                 measure: Measure | None) -> None:
+        self.k = k
+        self.entry = entry
+        self.findings = findings
+        self.sources = sources or {}  # the practice code, to see which approach it implements
+        self.measure = measure  # runs a practice function, counted, in the worker (costmeter)
+        self.points = {"fields": 0.0, "time": 0.0, "space": 0.0}  # earned, per breakdown line
+        self.penalty = 0.0
+        self.problem: Problem | None = None
+        self.source: str | None = None  # the problem's practice function as the student wrote it
+        self.difficulty: str | None = None
+        self.solved: str | None = None
+        self.bigo: dict[str, Complexity] = {}  # time/space -> the claim read
+        self.quotes: dict[str, Quote] = {}  # time/space -> the claim as written, and its line
+        self.asked = False  # a claim was left to a TA (amortized, an undefined variable)
+        self.measured: dict[str, dict] = {}
+        self.held_by: dict[str, str] = {}
+
+    def say(self, severity: str, code: str, fld: str | None, at: int | None, key: str = "",
+            **values: Any) -> None:
+        """A finding with message ``key`` of vocab.toml (``code`` by default), {k} this problem's slot."""
+        said = message(key or code, k=self.k, **values)
+        self.findings.append(Finding(severity, code, self.k, fld, at, said.ko, said.en))
+
+    def fault(self, code: str, name: str, at: int, key: str = "", **values: Any) -> None:
+        """An error, or (sure or ask, unsure.py) ``unsure`` when the problem's text may hold what it
+        says is missing: then it keeps the points its error would take, the field's (a missing Big-O's
+        field point is the reason's to decide) and a complexity's Big-O points unless only its reason
+        is missing, and says a TA will read that part."""
+        saw = is_unsure(code, name, self.entry)
+        if saw is None:
+            self.say("error", code, name, at, key, **values)
+            return
+        self.points["fields"] += 0.0 if code == "no_bigo" else FIELD_POINTS
+        if name in ("time", "space") and code != "no_reason":
+            self.points[name] += BIGO_POINTS
+        self.say(UNSURE, f"unsure_{code}", name, at, "unsure_settled", label=_label(name, lower=False),
+                 saw=saw)
+
+    def penalize(self, code: str, fld: str, at: int, **values: Any) -> None:
+        """A problem that does not fit the task (not Medium, not Math, the other's twin): one penalty."""
+        self.say("warning", code, fld, at, penalty=TASK_FIT_PENALTY, **values)
+        self.penalty = TASK_FIT_PENALTY
+
+    def line_for(self, name: str) -> int:
+        f = self.entry.fields.get(name)
+        return f.line if f is not None else self.entry.line
+
+
 def _label(name: str, lower: bool = True) -> Two:
     """A field's template label in both languages ('time complexity' inside an English sentence)."""
     return Two(LABELS_EN[name].lower() if lower else LABELS_EN[name], LABELS_KO[name])
 
 
-def _approach(a: Approach) -> Two:
-    return Two(a.name_en, a.name_ko)
+# -- the rules, one per field: each says what it finds and whether the field earns its point ------------
+
+def _present(ctx: _Ctx, name: str) -> Field | None:
+    """The field when it is filled; else a finding that it is missing, empty or still the template's,
+    quoting the nearest sentence when the field was looked for in the student's prose."""
+    f = ctx.entry.fields.get(name)
+    if f is not None and f.filled:
+        return f
+    where = "missing" if f is None else "template" if CUE["placeholder_left"].search(f.raw or "") else "empty"
+    near = _nearest_sentence(ctx.entry, name) if f is None else None
+    line = near[0] if near else ctx.line_for(name)
+    ctx.fault("missing_field", name, line, label=_label(name, lower=False), where=message(f"where_{where}"),
+              quote=message("nearest", line=line, said=near[1]) if near else "",
+              hint=Two(HINTS["en"][name], HINTS["ko"][name]))
+    return None
 
 
-def _bounds(name: str, a: Approach) -> tuple[Complexity, ...]:
-    return a.time_bounds if name == "time" else a.space_bigo
+def _filled(ctx: _Ctx, name: str) -> bool:
+    """First idea, final approach, what went wrong: present is well formed."""
+    return _present(ctx, name) is not None
 
 
-def _holds(name: str, parsed: list[Complexity], a: Approach) -> bool:
-    return any(compare(c, k) == 0 for c in parsed for k in _bounds(name, a))
+def _problem(ctx: _Ctx, name: str) -> bool:
+    """Which catalog problem the field names (or the section's heading: '## 문제 1: 50. Pow(x, n)')."""
+    f = ctx.entry.get(name)
+    text = f.value if f is not None else ctx.entry.heading
+    if not text:
+        return _filled(ctx, name)
+    line = f.line if f is not None else ctx.entry.line
+    match = find_problem(text)
+    if match.conflict and _section_number(ctx, text, match.number):
+        match = find_problem(CUE["section_number"].sub("", text, count=1))  # '## 1. Pow(x, n)': its place
+    p = ctx.problem = match.problem
+    if p is None and match.number is None:
+        # 'Power 문제': no number, no title the catalog knows; which problem it is (its difficulty, its
+        # complexities) is a TA's to read, not a pass by default
+        ctx.say(UNSURE, "unsure_unknown_problem", name, line, text=text)
+    elif p is None:
+        ctx.say("info", "unknown_problem", name, line, text=text)
+    elif match.conflict:
+        ctx.say("warning", "number_title_mismatch", name, line, number=match.number, p=p)
+    if p is not None and p.function:
+        ctx.source = function_source(ctx.sources, p.function)
+    return True
 
 
-def _approach_text(entry: ProblemEntry) -> str:
-    """What the log says of the method it submitted: its final approach and its complexities (a first
-    idea is not the approach the complexities are about)."""
-    return "\n".join(f.value for n, f in entry.fields.items() if n in ("final_approach", "time", "space"))
+def _section_number(ctx: _Ctx, text: str, number: int | None) -> bool:
+    """Whether the number leading ``text`` is the section's place in the log, not the problem's number:
+    it is this problem's place (1 or 2), or another number follows it ('1. 50. Pow(x, n)')."""
+    m = CUE["section_number"].match(text)
+    if m is None or number is None or int(m.group(1)) != number:
+        return False
+    return number in (ctx.k, ctx.entry.index) or bool(re.match(r"\d{1,4}\b", text[m.end():]))
 
 
-def _consistent(ctx: _Ctx, name: str, p: Problem, parsed: list[Complexity], quote: Quote) -> bool:
+def _difficulty(ctx: _Ctx, name: str) -> bool:
+    """Readable; the catalog's difficulty is the one the task fit is judged by."""
+    f = _present(ctx, name)
+    stated = parse_difficulty(f.value) if f is not None else None
+    p = ctx.problem
+    ctx.difficulty = p.difficulty if p is not None else stated
+    if f is not None and stated is None:
+        ctx.say("error", "bad_difficulty", name, f.line, value=f.value)
+    elif stated is not None and p is not None and stated != p.difficulty:
+        ctx.say("warning", "difficulty_mismatch", name, ctx.line_for(name), stated=stated, p=p)
+    return stated is not None
+
+
+def _complexity(ctx: _Ctx, name: str) -> bool:
+    """A Big-O with a reason earns the field point; 0.25 more when it parses and 0.25 when it holds."""
+    f = _present(ctx, name)
+    if f is None:
+        return False
+    matches = find_all_bigo(f.value)
+    reason = _has_reason(f.value, matches)
+    example = REASON_EXAMPLE[name]
+    if not reason and f.label == "sentence":  # read from prose: quote the sentence that gave the Big-O
+        ctx.fault("no_reason", name, f.line, "no_reason_sentence", label=_label(name), line=f.line,
+                  excerpt=_excerpt(f.raw, f.value), value=f.value, example=Two(example[0], example[1]))
+    elif not reason:
+        ctx.fault("no_reason", name, f.line, label=_label(name), example=Two(example[0], example[2]))
+    if not matches:
+        ctx.fault("no_bigo", name, f.line, label=_label(name), value=f.value)
+        return reason
+    read: list[tuple[Complexity, str]] = []  # messages quote what each was read from, never a rendering
+    for m in matches:
+        try:
+            read.append((parse(m.written), m.written))  # as written: LaTeX reads as plain, positions stay
+        except ParseError as e:
+            if m is matches[0]:
+                ctx.say("error", "bad_bigo", name, f.line_of(m.written), label=_label(name),
+                        written=m.written, error=e.message, char=e.position + 1)
+    if not read:
+        return reason
+    claim, written = read[0]
+    ctx.bigo[name] = claim
+    ctx.points[name] += BIGO_PARSE_POINTS
+    quote = ctx.quotes[name] = Quote(written, f.line_of(written))
+    p = ctx.problem
+    claims = [c for c, _ in read]
+    if p is not None and p.function:  # 'O(log num)': the code's own name for the size is the catalog's n
+        claims = [_renamed(c, size_name(p.function, ctx.source)) for c in claims]
+    if _held_back(ctx, name, f, claim, quote) or p is None or _held_to_code(ctx, name, p, claims, quote):
+        ctx.points[name] += BIGO_CONSISTENT_POINTS
+    return reason
+
+
+def _solved(ctx: _Ctx, name: str) -> bool:
+    """Alone or after a solution; after one, a readable redo date (its own field, or on the same line:
+    'after a solution, redo 2026-10-05')."""
+    f = _present(ctx, name)
+    how = ctx.solved = classify_solved(f.value) if f is not None else None
+    if f is not None and how is None:
+        ctx.say("error", "bad_solved", name, f.line, value=f.value)
+    if f is None or how is None:
+        return False
+    redo = ctx.entry.get("redo_date")
+    date = _parse_date(redo.value if redo is not None else f.value)
+    if redo is not None and date is None:
+        ctx.say("error" if how == "solution" else "warning", "bad_date", "redo_date", redo.line,
+                value=redo.value)
+    elif how == "solution" and date is None:
+        ctx.say("error", "redo_date_missing", "redo_date", ctx.line_for("redo_date"))
+    return how != "solution" or date is not None
+
+
+# In the order a student reads the findings; each rule returns whether its field earns FIELD_POINTS.
+_RULES: tuple[tuple[str, Callable[[_Ctx, str], bool]], ...] = (
+    ("problem", _problem), ("difficulty", _difficulty), ("first_idea", _filled), ("final_approach", _filled),
+    ("what_went_wrong", _filled), ("time", _complexity), ("space", _complexity), ("solved", _solved),
+)
+
+
+def _parse_date(text: str) -> _dt.date | None:
+    m = CUE["date"].search(text)
+    try:
+        return _dt.date(*map(int, re.findall(r"\d+", m.group())[:3])) if m else None
+    except ValueError:
+        return None
+
+
+# -- quoting the student --------------------------------------------------------------------------------
+
+def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
+    """The student's sentence to quote when ``name`` was not found in their prose: the sentence of a
+    field it is usually said beside, else the prose (from the end for 'solved'); a real sentence (not a
+    heading, not a bold title), and never one holding the field's own words (quoting that one as "none
+    of them gives it" would contradict the quote); None when no sentence is fit."""
+    beside: list[tuple[int, str]] = []
+    for other in NEAREST.get(name, ()):
+        f = entry.get(other)
+        if f is not None and f.label == "sentence":  # a complexity's around its Big-O, maybe late in it
+            said = _excerpt(f.raw, f.value.split(" — ")[0]) if other in ("time", "space") else \
+                f.value if f.value in f.raw else f.raw
+            beside.append((f.line, said))
+    prose = entry.sentences[::-1] if name == "solved" else entry.sentences
+    for line, text in [*beside, *prose]:
+        plain = _plain_sentence(text)
+        if plain and not names_field(name, plain):
+            return line, plain if plain.startswith("…") or plain.endswith("…") else short(plain, 80)
+    return None
+
+
+def _plain_sentence(text: str) -> str:
+    """``text`` as a sentence to quote: Markdown's emphasis marks and a heading's ``#`` off; "" when it
+    is no sentence (a heading, or a title alone: few words and no sentence's end)."""
+    one = " ".join(text.split())
+    if re.match(r"^#{1,6}\s", one):
+        return ""
+    plain = CUE["emphasis"].sub("", one).strip()
+    words = len(plain.split())
+    return plain if words >= 4 or (words >= 2 and CUE["sentence_end"].search(plain)) else ""
+
+
+def _excerpt(text: str, needle: str, limit: int = 80) -> str:
+    """``text`` cut to ``limit`` characters around ``needle``."""
+    one = " ".join(text.split())
+    at = one.find(needle)
+    if len(one) <= limit or at < 0:
+        return one
+    start = max(0, min(at - (limit - len(needle)) // 2, len(one) - limit))
+    return ("…" if start else "") + one[start:start + limit] + ("…" if start + limit < len(one) else "")
+
+
+def _entry_text(entry: ProblemEntry) -> str:
+    """Everything written under a problem: its fields and its prose."""
+    parts = [f.raw for f in (*entry.fields.values(), *entry.duplicates)]
+    return "\n".join([entry.heading, *parts, *(t for _, t in entry.extra)])
+
+
+# -- a complexity claim against the code and the catalog -------------------------------------------------
+
+def _has_reason(value: str, matches: list[BigOMatch]) -> bool:
+    """Two letters or more besides the Big-Os, LaTeX markup ('$', '\\mathcal{') and the separators; a
+    copula states the claim and gives no reason ('O(1)이다.')."""
+    rest = value
+    for m in sorted(matches, key=lambda m: (m.start, m.end), reverse=True):
+        rest = rest[:m.start] + " " + rest[m.end:]
+    rest = COPULA.sub(" ", CUE["separators"].sub(" ", to_plain(rest).text))
+    return sum(c.isalpha() for c in rest) >= 2
+
+
+def _held_back(ctx: _Ctx, name: str, f: Field, claim: Complexity, quote: Quote) -> bool:
+    """Whether the claim is a TA's to judge rather than the catalog's: an amortized or average bound, or
+    a variable neither the problem, the code nor the log defines ('O(b)'). Unsure, no point taken."""
+    said: dict[str, Any] = {"label": _label(name), "quote": quote.two}
+    p = ctx.problem
+    if CUE["amortized"].search(f.value):  # not a worst case: right or not by what is averaged
+        ctx.say(UNSURE, "unsure_amortized", name, quote.line, **said)
+    elif p is not None:
+        # the reference's variables, and the practice function's parameters (Pow's x and n, Roman's num)
+        known = {v for a in p.approaches for c in (a.time_bigo, *a.space_bigo) for v in c.variables} | {"n"}
+        known |= set(parameters(p.function, ctx.source)) if p.function else set()
+        text = _entry_text(ctx.entry)
+        undefined = ", ".join(sorted(v for v in claim.variables if v not in known and not re.search(
+            rf"(?<![\w(]){re.escape(v)}{CUE['defines'].pattern}", text, re.I)))  # 'b is the number of bits'
+        if not undefined:
+            return False
+        ctx.say(UNSURE, "unsure_undefined_variable", name, quote.line,
+                said=Two(undefined, undefined + ("가" if undefined[-1].isalpha() else "이")), **said,
+                variables=Two(p.variables_en or "n is the input size", p.variables_ko or "n은 입력 크기"))
+    else:
+        return False
+    ctx.asked = True
+    return True
+
+
+def _held_to_code(ctx: _Ctx, name: str, p: Problem, claims: list[Complexity], quote: Quote) -> bool:
+    """The claim held to the student's function as measured (costmeter: run at growing n in the worker,
+    its steps, recursion depth and bytes counted); where nothing was measured, or the counts only show
+    the claim is no tighter than needed, as read from the code and the catalog (``_consistent``)."""
+    fn = p.function or ""
+    found = ctx.measure(fn) if ctx.measure is not None and fn else None
+    if found is not None:
+        ctx.measured[fn] = found.to_dict()
+    # only a claim in the size itself is compared with counts at growing n ('O(log x)' is about x)
+    judged = costmeter.judge(claims[0], name, found) if found is not None and claims[0].variables <= {"n"} \
+        else None
+    if judged is None or judged.verdict == costmeter.UNDER:
+        ctx.held_by[name] = "code" if ctx.source else "catalog"
+        first = len(ctx.findings)
+        held = _consistent(ctx, name, p, claims, quote)
+        if found is not None and found.why is not None and not held and len(ctx.findings) > first:
+            f = ctx.findings[-1]  # say the reading was the code's, and why nothing was measured
+            note = message("not_measured", function=fn, why=Two(*found.why))
+            f.message_en, f.message_ko = f.message_en + note.en, f.message_ko + note.ko
+        return held
+    ctx.held_by[name] = "measured"
+    if judged.verdict == costmeter.FITS:
+        return True
+    said: dict[str, Any] = {"label": _label(name), "quote": quote.two, "function": fn,
+                            "numbers": Two(*costmeter.shown(judged, found))}
+    if judged.verdict == costmeter.BETWEEN:
+        ctx.say(UNSURE, "unsure_measured", name, quote.line, **said)
+        return True
+    like = f"O({judged.grows_like})" if judged.grows_like else None
+    grows = message("grows_like" if like else "grows", like=like, written=quote.written)
+    ctx.say("warning", "complexity_inconsistent", name, quote.line, "measured_contradicts", grows=grows,
+            **said)
+    return False
+
+
+def _consistent(ctx: _Ctx, name: str, p: Problem, claims: list[Complexity], quote: Quote) -> bool:
     """The claim against the approach the log names and the code implements (catalog.identify), not
     against the best bound of any approach: the sieve of Eratosthenes is not O(n) because the linear
     sieve is. A family named by its words alone ('a sieve') is its usual member (the catalog's first) when
     the claim holds for that one. When neither names one and the approaches disagree, or the claim holds
     only for a family's other member, the reader is not sure: a TA reads it."""
-    source = function_source(ctx.sources, p.function) if p.function else None
-    if p.function:  # 'O(log num)': the code's own name for the size is the catalog's n
-        parsed = [_renamed(c, size_name(p.function, source)) for c in parsed]
-    text = _approach_text(ctx.entry)
-    named = identify(p, text, source)
-    # named by a family's words alone: no member's own words, no code that says which
-    family = bool(named) and not (source and identify(p, "", source)) and not any(
-        a.variant and re.search(a.variant, text, re.I) for a in named)
+    text = "\n".join(f.value for n, f in ctx.entry.fields.items() if n in ("final_approach", "time", "space"))
+    in_code = identify(p, "", ctx.source) if ctx.source else ()
+    named = identify(p, text, ctx.source)
     pool = named or p.described
-    holding = [a for a in pool if _holds(name, parsed, a)]
+    holding = [a for a in pool if _holds(name, claims, a)]
+    said: dict[str, Any] = {"label": _label(name), "quote": quote.two}
     if named and not holding:
-        in_code = bool(source) and named[0] in identify(p, "", source)
-        return _against_named(ctx, name, p, named, parsed, quote, in_code)
-    if family and pool[0] in holding:
-        return True  # a family named by its usual member's words ('sieve', 'fast exponentiation'): that one
-    if holding and len(holding) < len(pool):
-        others = [a for a in pool if a not in holding]
-        yes, no = (Two(*(", ".join(getattr(a, f"name_{lang}") for a in x) for lang in ("en", "ko")))
-                   for x in (holding, others))
-        ctx.say(UNSURE, "unsure_approach", name, quote.line, label=_label(name), quote=quote.two, yes=yes,
-                no=no)
-        return True
+        return _against_named(ctx, name, p, named, claims, quote, named[0] in in_code, text)
     if holding:
+        # named by a family's words alone (no member's own words, no code that says which): its usual member
+        family = bool(named) and not in_code and not any(a.variant and re.search(a.variant, text, re.I)
+                                                          for a in named)
+        if len(holding) < len(pool) and not (family and pool[0] in holding):
+            ctx.say(UNSURE, "unsure_approach", name, quote.line, yes=_names(holding),
+                    no=_names([a for a in pool if a not in holding]), **said)
         return True
     best, best_approach = p.best(name)
-    known = [k for a in p.described for k in _bounds(name, a)]
-    mine = parsed[0]
-    order = compare(mine, best)
-    said: dict[str, Any] = {"label": _label(name), "quote": quote.two, "best": best}  # the span, its line
+    order = compare(claims[0], best)
     if order is None:
-        ctx.say("info", "incomparable", name, quote.line, variables=Two(
+        ctx.say("info", "incomparable", name, quote.line, best=best, variables=Two(
             p.variables_en or "the variable is the input size", p.variables_ko or "변수는 입력 크기"), **said)
         return True
-    known_list = ", ".join(sorted({str(k) for k in known}))
+    known = ", ".join(sorted({str(k) for a in p.described for k in a.bounds(name)}))
     ctx.say("warning", "complexity_worse" if order > 0 else "complexity_inconsistent", name, quote.line,
-            "complexity_worse" if order > 0 else "complexity_better", p=p, approach=_approach(best_approach),
-            known=known_list, **said)
+            "complexity_worse" if order > 0 else "complexity_better", p=p, approach=best_approach.name,
+            known=known, best=best, **said)
     return False
 
 
-def _against_named(ctx: _Ctx, name: str, p: Problem, named: tuple[Approach, ...], parsed: list[Complexity],
-                   quote: Quote, from_code: bool) -> bool:
+def _against_named(ctx: _Ctx, name: str, p: Problem, named: tuple[Approach, ...], claims: list[Complexity],
+                   quote: Quote, in_code: bool, text: str) -> bool:
     """A claim that does not hold for the approach the log names (and the code implements)."""
     approach = named[0]
-    bound = _bounds(name, approach)[0]
-    order = compare(parsed[0], bound)
+    bound = approach.bounds(name)[0]
+    order = compare(claims[0], bound)
     if order is None:
         return True  # other variables: the incomparable case is the reference's to explain, not a fault
-    other = next((a for a in p.approaches if a not in named and _holds(name, parsed, a)), None)
-    by = message("by_log_code" if from_code else "by_log")
-    shown = _code_line(ctx, p, approach) if from_code else None
-    if shown is not None:  # the line of the student's code that shows the approach
-        in_log = approach in identify(p, _approach_text(ctx.entry))
-        by = message("by_log_code_at" if in_log else "by_code_at", where=message("code_at", line=shown[0],
-                                                                                    text=shown[1]))
-    also = message("also_other", written=quote.written, other=_approach(other)) if other else ""
+    other = next((a for a in p.approaches if a not in named and _holds(name, claims, a)), None)
+    by = message("by_log_code" if in_code else "by_log")
+    found = implemented(p.function or "", ctx.sources.get("leetcode")) if in_code else None
+    shown = found.keys.get(approach.code) if found is not None else None
+    if shown is not None:  # the line of the student's leetcode.py that shows the approach (codecost.py)
+        by = message("by_log_code_at" if approach in identify(p, text) else "by_code_at",
+                     where=message("code_at", line=shown[0], text=shown[1]))
     ctx.say("warning", "complexity_worse" if order > 0 else "complexity_inconsistent", name, quote.line,
-            "against_named", by=by, p=p, approach=_approach(approach), label=_label(name), bound=bound,
-            quote=quote.two, also=also, whose=message("whose_code" if shown is not None else "whose_log"))
+            "against_named", by=by, p=p, approach=approach.name, label=_label(name), bound=bound,
+            quote=quote.two, whose=message("whose_code" if shown is not None else "whose_log"),
+            also=message("also_other", written=quote.written, other=other.name) if other else "")
     return False
+
+
+def _holds(name: str, claims: list[Complexity], a: Approach) -> bool:
+    return any(compare(c, k) == 0 for c in claims for k in a.bounds(name))
+
+
+def _names(approaches: list[Approach]) -> Two:
+    return Two(", ".join(a.name.en for a in approaches), ", ".join(a.name.ko for a in approaches))
 
 
 def _renamed(c: Complexity, old: str, new: str = "n") -> Complexity:
@@ -532,92 +529,79 @@ def _renamed(c: Complexity, old: str, new: str = "n") -> Complexity:
     return Complexity(terms, c.notation)
 
 
-def _code_line(ctx: _Ctx, p: Problem, approach: Approach) -> tuple[int, str] | None:
-    """(line, text) of the practice code that shows ``approach`` (codecost.py), in the student's file."""
-    for key in ("leetcode", "notebook"):
-        text = (ctx.sources or {}).get(key)
-        found = implemented(p.function, text) if text and p.function else None
-        if found is not None and approach.code in found.keys:
-            return found.keys[approach.code] if key == "leetcode" else None
-    return None
+# -- the log as a whole -------------------------------------------------------------------------------
 
-
-def _review_solved(ctx: _Ctx) -> str | None:
-    f = _check_presence(ctx, "solved")
-    if f is None:
-        return None
-    how = classify_solved(f.value)
-    if how is None:
-        ctx.say("error", "bad_solved", "solved", f.line, value=f.value)
-        return None
-    redo = ctx.entry.get("redo_date")
-    # its redo date, or one written on the "solved" line itself ("after a solution, redo 2026-10-05")
-    date = _parse_date(redo.value if redo is not None else f.value)
-    if redo is not None and date is None:
-        ctx.say("error" if how == "solution" else "warning", "bad_date", "redo_date", redo.line,
-                value=redo.value)
-    if how == "solution" and date is None and redo is None:
-        ctx.say("error", "redo_date_missing", "redo_date", ctx.line_for("redo_date"))
-    if how == "solution" and date is None:
-        return how
-    ctx.points["fields"] += FIELD_POINTS
-    return how
-
-
-def _check_consistency(ctx: _Ctx, time: Complexity | None, space: Complexity | None) -> None:
-    held = {f.field for f in ctx.findings if f.problem == ctx.k and f.code in _HELD_BACK}
-    if time is not None and space is not None and not held and compare(space, time) == 1:
-        t, sp = ctx.quotes["time"], ctx.quotes["space"]
-        ctx.say("warning", "space_exceeds_time", "space", sp.line, space=sp.two, time=t.two)
+def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str] | None,
+                    seen: dict[int, int]) -> list[LinkedFailure]:
+    """Every rule on one problem, then what is judged across fields, problems and the practice code."""
+    for name, rule in _RULES:
+        if rule(ctx, name):  # (a rule's unsure finding may credit points as well: not one expression)
+            ctx.points["fields"] += FIELD_POINTS
+    time, space, p = ctx.bigo.get("time"), ctx.bigo.get("space"), ctx.problem
+    if time is not None and space is not None and not ctx.asked and compare(space, time) == 1:
+        space_quote = ctx.quotes["space"]
+        ctx.say("warning", "space_exceeds_time", "space", space_quote.line, space=space_quote.two,
+                time=ctx.quotes["time"].two)
     for dup in ctx.entry.duplicates:
-        first = ctx.entry.fields[dup.name]
         ctx.say("warning", "duplicate_field", dup.name, dup.line, label=_label(dup.name, lower=False),
-                first=first.line, line=dup.line)
+                first=ctx.entry.fields[dup.name].line, line=dup.line)
+    line = ctx.line_for("difficulty" if p is None else "problem")
+    if ctx.difficulty is not None and ctx.difficulty != "Medium":
+        # the warm-up's reason is the rule's own words (practice.py's RULE), not another one
+        number = p.number if p is not None else None
+        why = "warm_up" if number == WARM_UP else "example" if number in LESSON_EXAMPLES else "task"
+        ctx.penalize("not_medium", "difficulty", line, difficulty=ctx.difficulty, why=message(f"why_{why}"),
+                     name=Two(p.label, p.label) if p else Two(f"problem {ctx.k}", f"문제 {ctx.k}"))
+    if p is None:
+        return []
+    if not p.is_math:
+        ctx.penalize("not_math", "problem", line, p=p, tags=", ".join(p.tags))
+    if p.number in seen:
+        ctx.penalize("duplicate_problem", "problem", line, other=seen[p.number], p=p)
+    seen.setdefault(p.number, ctx.k)
+    linked: list[LinkedFailure] = []
+    fn = p.function or ""
+    if fn in practice:  # a failing practice edge case, next to what the log says went wrong
+        wrong, at = ctx.entry.fields.get("what_went_wrong"), ctx.line_for("what_went_wrong")
+        ctx.say("info", "practice_failure", "what_went_wrong", at, function=fn, failure=practice[fn], line=at)
+        linked.append(LinkedFailure(ctx.k, fn, practice[fn], at, wrong.value if wrong is not None else ""))
+    if unsolved is not None and fn in unsolved and not says_why(_entry_text(ctx.entry)):
+        # a logged problem the practice code leaves unsolved, with no word on why: name both sides
+        ctx.say("error", "not_in_code", "problem", line, p=p, fn=fn,
+                how=message("how_stub" if unsolved[fn] == "stub" else "how_missing"))
+    return linked
 
 
-_HELD_BACK = ("unsure_amortized", "unsure_undefined_variable")
-
-
-def _review_entry(
-    slot: int, entry: ProblemEntry, findings: list[Finding], sources: dict[str, str] | None = None,
-    measure: Measure | None = None,
-) -> tuple[_Ctx, ProblemReview, Problem | None]:
-    ctx = _Ctx(slot, entry, findings, sources, measure)
-    problem = _review_problem_field(ctx)
-    difficulty = _review_difficulty(ctx, problem)
-    for name in ("first_idea", "final_approach", "what_went_wrong"):  # present is well formed
-        ctx.points["fields"] += FIELD_POINTS if _check_presence(ctx, name) is not None else 0.0
-    time = _review_complexity(ctx, "time", problem)
-    space = _review_complexity(ctx, "space", problem)
-    solved = _review_solved(ctx)
-    _check_consistency(ctx, time, space)
-    _review_task_fit(ctx, problem, difficulty)
-    pr = ProblemReview(
-        slot, entry.line,
-        number=problem.number if problem else None, title=problem.title if problem else None,
-        difficulty=difficulty, math=problem.is_math if problem else None,
-        time=str(time) if time else None, space=str(space) if space else None, solved=solved,
-        held_by=dict(ctx.held_by),
-    )
-    return ctx, pr, problem
+def _breakdown(k: int, fields: float, time: float, space: float, penalty: float) -> list[BreakdownItem]:
+    """One problem's four lines of the breakdown."""
+    return [
+        BreakdownItem(f"problem {k}: fields present and well formed", round(fields, 4), 2.0),
+        BreakdownItem(f"problem {k}: time complexity parses and matches a known approach", round(time, 4),
+                      BIGO_POINTS),
+        BreakdownItem(f"problem {k}: space complexity parses and matches a known approach", round(space, 4),
+                      BIGO_POINTS),
+        BreakdownItem(f"problem {k}: task fit (Medium, Math, distinct)",
+                      -round(penalty, 4) if penalty else 0.0, 0.0),
+    ]
 
 
 def _zero(findings: list[Finding], code: str, ko: str, en: str, line: int | None = None) -> LogReview:
+    """A log that scores 0, and the finding that says why."""
     findings.append(Finding("error", code, None, None, line, ko, en))
     breakdown = [BreakdownItem(f"problem {k}", 0.0, PER_PROBLEM) for k in range(1, PROBLEMS + 1)]
     return LogReview(0.0, MAX_POINTS, breakdown, findings)
 
 
-def _said_zero(findings: list[Finding], code: str, line: int | None = None, **values: Any) -> LogReview:
+def _said_zero(code: str, line: int | None = None, **values: Any) -> LogReview:
     said = message(code, **values)
-    return _zero(findings, code, said.ko, said.en, line)
+    return _zero([], code, said.ko, said.en, line)
 
 
 def review_file(path: str | Path, practice: dict[str, str] | None = None) -> LogReview:
     """Review LEETCODE_LOG.md at ``path``; a missing file scores 0 with a finding."""
     p = Path(path)
     if not p.is_file():
-        return _said_zero([], "missing_file", name=p.name)
+        return _said_zero("missing_file", name=p.name)
     return review_log(p.read_text(encoding="utf-8", errors="replace"), practice)
 
 
@@ -630,28 +614,48 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
     ``sources`` the practice code itself (module -> text), so the catalog compares a complexity with
     the approach the code implements; ``measure`` runs a practice function, counted, in the worker
     (costmeter.py), so a claim is held to what the code does."""
-    findings: list[Finding] = []
     if text is None or not text.strip():
-        return _said_zero(findings, "empty_log")
+        return _said_zero("empty_log")
     parsed = parse_log(text)
-    if not parsed.problems and _has_words(text):
-        return _unplaced(text)
-    if not parsed.problems:
-        return _said_zero(findings, "no_fields")
+    entries = parsed.problems
+    if not entries:
+        return _unplaced() if _has_words(text) else _said_zero("no_fields")
     if parsed.filled_fields == 0:
-        return _said_zero(findings, "template_untouched", parsed.problems[0].line)
-    return _review_entries(parsed.problems, findings, practice or {}, unsolved, sources, measure)
+        return _said_zero("template_untouched", entries[0].line)
+    findings: list[Finding] = []
+    breakdown: list[BreakdownItem] = []
+    reviews: list[ProblemReview] = []
+    linked: list[LinkedFailure] = []
+    measured: dict[str, dict] = {}
+    seen: dict[int, int] = {}  # catalog number -> the first problem that logs it
+    for k in range(1, PROBLEMS + 1):
+        if k > len(entries):
+            said = message("missing_problem", k=k)
+            findings.append(Finding("error", "missing_problem", k, None, None, said.ko, said.en))
+            breakdown.append(BreakdownItem(f"problem {k}", 0.0, PER_PROBLEM))
+            continue
+        ctx = _Ctx(k, entries[k - 1], findings, sources, measure)
+        linked += _review_problem(ctx, practice or {}, unsolved, seen)
+        measured.update(ctx.measured)
+        earned = sum(ctx.points.values())
+        penalty = min(ctx.penalty, earned)
+        breakdown += _breakdown(k, ctx.points["fields"], ctx.points["time"], ctx.points["space"], penalty)
+        p = ctx.problem
+        reviews.append(ProblemReview(
+            k, ctx.entry.line, number=p.number if p else None, title=p.title if p else None,
+            difficulty=ctx.difficulty, math=p.is_math if p else None, time=_str(ctx.bigo.get("time")),
+            space=_str(ctx.bigo.get("space")), solved=ctx.solved, points=round(earned - penalty, 4),
+            held_by=ctx.held_by))
+    if len(entries) > PROBLEMS:
+        said = message("extra_problems", count=len(entries), graded=PROBLEMS)
+        findings.append(Finding("info", "extra_problems", None, None, entries[PROBLEMS].line, said.ko,
+                                said.en))
+    points = round(sum(b.points for b in breakdown), 4)
+    return LogReview(points, MAX_POINTS, breakdown, findings, linked, reviews, measured)
 
 
-# A log the reader placed nothing of is still a log when it has this many words of its own: a title or a
-# stray line is not, a paragraph is. Such a log goes to a TA whole; the reader is sure of nothing in it.
-UNPLACED_WORDS = 12
-# The field a TA decides for each public part of a problem (loggrade's groups: problem, approach,
-# complexity, what went wrong, solved), so that each part is a TA check of its own.
-_UNPLACED_FIELDS = ("problem", "first_idea", "time", "what_went_wrong", "solved")
-
-
-_BIGO_POINTS = BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS
+def _str(c: Complexity | None) -> str | None:
+    return str(c) if c is not None else None
 
 
 def _has_words(text: str) -> bool:
@@ -662,7 +666,7 @@ def _has_words(text: str) -> bool:
     return len(re.findall(r"[^\W\d_]{2,}", body)) >= UNPLACED_WORDS
 
 
-def _unplaced(text: str) -> LogReview:
+def _unplaced() -> LogReview:
     """Text the reader could not place in any problem or field: never a sure 0, a TA reads it. The
     points stay provisionally, and each part of each problem is one unsure finding (one TA check)."""
     findings: list[Finding] = []
@@ -671,144 +675,5 @@ def _unplaced(text: str) -> LogReview:
         for name in _UNPLACED_FIELDS:
             said = message("unsure_unplaced", k=k, label=_label(name, lower=False))
             findings.append(Finding(UNSURE, "unsure_unplaced", k, name, None, said.ko, said.en))
-        breakdown += _breakdown(k, 2.0, _BIGO_POINTS, _BIGO_POINTS, 0.0)
-    points = round(sum(b.points for b in breakdown), 4)
-    return LogReview(points, MAX_POINTS, breakdown, findings)
-
-
-def _review_entries(
-    entries: list[ProblemEntry], findings: list[Finding], practice: dict[str, str],
-    unsolved: dict[str, str] | None = None, sources: dict[str, str] | None = None,
-    measure: Measure | None = None,
-) -> LogReview:
-    breakdown: list[BreakdownItem] = []
-    reviews: list[ProblemReview] = []
-    linked: list[LinkedFailure] = []
-    seen: dict[int, int] = {}
-    measured: dict[str, dict] = {}
-    for slot in range(1, PROBLEMS + 1):
-        if slot > len(entries):
-            said = message("missing_problem", k=slot)
-            findings.append(Finding("error", "missing_problem", slot, None, None, said.ko, said.en))
-            breakdown.append(BreakdownItem(f"problem {slot}", 0.0, PER_PROBLEM))
-            continue
-        first = len(findings)
-        ctx, pr, problem = _review_entry(slot, entries[slot - 1], findings, sources, measure)
-        measured.update(ctx.measured)
-        _settle(ctx, findings[first:])
-        if problem is not None and problem.number in seen:
-            ctx.say("warning", "duplicate_problem", "problem", ctx.line_for("problem"),
-                    other=seen[problem.number], p=problem, penalty=TASK_FIT_PENALTY)
-            ctx.penalty = TASK_FIT_PENALTY
-        if problem is not None:
-            seen.setdefault(problem.number, slot)
-            linked += _link(ctx, problem, practice, findings)
-            _check_coverage(ctx, problem, unsolved)
-        pr.points = _items(ctx, breakdown)
-        reviews.append(pr)
-    if len(entries) > PROBLEMS:
-        said = message("extra_problems", count=len(entries), graded=PROBLEMS)
-        findings.append(Finding("info", "extra_problems", None, None, entries[PROBLEMS].line, said.ko,
-                                said.en))
-    points = round(sum(b.points for b in breakdown), 4)
-    return LogReview(points, MAX_POINTS, breakdown, findings, linked, reviews, measured)
-
-
-def _settle(ctx: _Ctx, mine: list[Finding]) -> None:
-    """Sure or ask (leetlog/unsure.py): an error the reader is not sure of becomes ``unsure``, keeps
-    its points provisionally, and says a TA will read that part."""
-    for f in mine:
-        if f.severity != "error" or f.code not in SETTLED_BY_TA or f.field is None:
-            continue
-        placed = ctx.entry.fields.get(f.field)
-        emptied = placed is not None and not placed.filled
-        if ctx.entry.implicit and f.code == "missing_field":  # a log all in prose: every sentence was read
-            continue
-        text = _unplaced_text(ctx.entry, f.field)
-        saw = is_unsure(f.code, f.field, placed.value if placed else "", text, emptied)
-        if saw is None:
-            continue
-        # it keeps the points its sure error would have taken: the field's (a missing Big-O's field point
-        # was judged on its own, by the reason), and a complexity's Big-O points unless only its reason is
-        ctx.points["fields"] += 0.0 if f.code == "no_bigo" else FIELD_POINTS
-        if f.field in ("time", "space") and f.code != "no_reason":
-            ctx.points[f.field] += _BIGO_POINTS
-        f.severity = UNSURE
-        f.code = f"unsure_{f.code}"
-        said = message("unsure_settled", k=ctx.k, label=_label(f.field, lower=False), saw=saw)
-        f.message_en, f.message_ko = said.en, said.ko
-
-
-def _unplaced_text(entry: ProblemEntry, name: str) -> str:
-    """What under a problem might still hold field ``name``: its prose, every field's continuation
-    lines (where a label the parser does not know is swallowed), and for a complexity the other
-    complexity's line (both said in one field). A field's own labelled line belongs to that field."""
-    # the prose less each sentence a field was read from (prose.py): what is left was not placed
-    placed = {" ".join(f.raw.split()) for f in entry.fields.values() if f.label == "sentence"}
-    extra = split_sentences([(n, unlabelled(t)) for n, t in entry.extra]) if placed else []
-    parts = [entry.heading, *(s.text for s in extra if " ".join(s.text.split()) not in placed)] if placed \
-        else [entry.heading, *(t for _, t in entry.extra)]
-    for other, f in entry.fields.items():
-        rest = f.lines[1:] if f.lines else []
-        if other == name or (other in ("time", "space") and name in ("time", "space")
-                             and _OWN_NAME[name].search(f.raw)):
-            rest = f.lines or [(f.line, f.raw)]
-        elif name in ("time", "space") or {name, other} == {"first_idea", "final_approach"}:
-            # the other complexity's own claim, a method's own words ('제곱근까지', 'n times'), the final
-            # approach's for the first idea: none of them is this field (an unknown label no longer hides in
-            # a field: parser._ends_field)
-            rest = []
-        parts += [t for _, t in rest]
-    for d in entry.duplicates:
-        parts.append(d.raw)
-    return "\n".join(parts)
-
-
-def _items(ctx: _Ctx, breakdown: list[BreakdownItem]) -> float:
-    earned = sum(ctx.points.values())
-    penalty = min(ctx.penalty, earned)
-    breakdown += _breakdown(ctx.k, ctx.points["fields"], ctx.points["time"], ctx.points["space"], penalty)
-    return round(earned - penalty, 4)
-
-
-def _breakdown(k: int, fields: float, time: float, space: float, penalty: float) -> list[BreakdownItem]:
-    """One problem's four lines of the breakdown."""
-    return [
-        BreakdownItem(f"problem {k}: fields present and well formed", round(fields, 4), 2.0),
-        BreakdownItem(f"problem {k}: time complexity parses and matches a known approach", round(time, 4),
-                      _BIGO_POINTS),
-        BreakdownItem(f"problem {k}: space complexity parses and matches a known approach", round(space, 4),
-                      _BIGO_POINTS),
-        BreakdownItem(f"problem {k}: task fit (Medium, Math, distinct)",
-                      -round(penalty, 4) if penalty else 0.0, 0.0),
-    ]
-
-
-def _link(
-    ctx: _Ctx, problem: Problem, practice: dict[str, str], findings: list[Finding]
-) -> list[LinkedFailure]:
-    if not problem.function or problem.function not in practice:
-        return []
-    failure = practice[problem.function]
-    wrong = ctx.entry.fields.get("what_went_wrong")
-    line = wrong.line if wrong is not None else ctx.entry.line
-    said = wrong.value if wrong is not None else ""
-    ctx.say("info", "practice_failure", "what_went_wrong", line, function=problem.function, failure=failure,
-            line=line)
-    return [LinkedFailure(ctx.k, problem.function, failure, line, said)]
-
-
-
-def _check_coverage(ctx: _Ctx, problem: Problem, unsolved: dict[str, str] | None) -> None:
-    """A logged problem the practice code leaves unsolved, with no word on why: name both sides."""
-    fn = problem.function
-    if unsolved is None or fn is None or fn not in unsolved or says_why(_entry_text(ctx.entry)):
-        return
-    ctx.say("error", "not_in_code", "problem", ctx.line_for("problem"), p=problem, fn=fn,
-            how=message("how_stub" if unsolved[fn] == "stub" else "how_missing"))
-
-
-def _entry_text(entry: ProblemEntry) -> str:
-    """Everything written under a problem: its fields and its prose."""
-    parts = [f.raw for f in (*entry.fields.values(), *entry.duplicates)]
-    return "\n".join([entry.heading, *parts, *(t for _, t in entry.extra)])
+        breakdown += _breakdown(k, 2.0, BIGO_POINTS, BIGO_POINTS, 0.0)
+    return LogReview(round(sum(b.points for b in breakdown), 4), MAX_POINTS, breakdown, findings)
