@@ -113,8 +113,15 @@ def _load() -> tuple[Problem, ...]:
         for p in data["problem"])
 
 
+def _key(text: str) -> str:
+    """Letters and digits only, lowercased: 'Pow(x, n)' -> 'powxn'."""
+    return "".join(c for c in text.lower() if c.isalnum())
+
+
 CATALOG: tuple[Problem, ...] = _load()
 _BY_NUMBER = {p.number: p for p in CATALOG}
+# every title and alias as a key, once: prose logs look up every sentence
+_TITLES = tuple((_key(name), p) for p in CATALOG for name in (p.title, *p.aliases))
 
 
 def identify(problem: Problem, text: str, source: str | None = None) -> tuple[Approach, ...]:
@@ -140,11 +147,6 @@ def get(number: int) -> Problem | None:
     return _BY_NUMBER.get(number)
 
 
-def _key(text: str) -> str:
-    """Letters and digits only, lowercased: 'Pow(x, n)' -> 'powxn'."""
-    return "".join(c for c in text.lower() if c.isalnum())
-
-
 @dataclass(frozen=True)
 class ProblemMatch:
     problem: Problem | None
@@ -166,22 +168,12 @@ def _find_number(text: str) -> int | None:
     return None
 
 
-@cache
-def _title_keys() -> tuple[tuple[str, Problem], ...]:
-    """Every title and alias as a key, once: prose logs look up every sentence."""
-    return tuple((_key(name), p) for p in CATALOG for name in (p.title, *p.aliases))
-
-
 def _find_title(text: str) -> Problem | None:
     """Longest title or alias contained in the text, so 'Super Pow' is not 'Pow'."""
     key = _key(text)
-    best: tuple[int, Problem] | None = None
-    for k, p in _title_keys():
-        # short aliases ('pow') must be the whole text, or they match inside words
-        hit = (k == key) if len(k) < 5 else (k in key)
-        if hit and (best is None or len(k) > best[0]):
-            best = (len(k), p)
-    return best[1] if best else None
+    # short aliases ('pow') must be the whole text, or they match inside words
+    hits = [(len(k), p) for k, p in _TITLES if (k == key if len(k) < 5 else k in key)]
+    return max(hits, key=lambda hit: hit[0])[1] if hits else None
 
 
 def find_problem(text: str) -> ProblemMatch:

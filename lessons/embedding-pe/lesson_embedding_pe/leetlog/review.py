@@ -136,27 +136,26 @@ class Quote:
         return Two(f'"{self.written}" (line {self.line})', f'{self.line}행의 "{self.written}"')
 
 
+@dataclass
 class _Ctx:
     """One problem's review: what was read of it, its findings and its points."""
 
-    def __init__(self, k: int, entry: ProblemEntry, findings: list[Finding], sources: dict[str, str] | None,
-                 measure: Measure | None) -> None:
-        self.k = k
-        self.entry = entry
-        self.findings = findings
-        self.sources = sources or {}  # the practice code, to see which approach it implements
-        self.measure = measure  # runs a practice function, counted, in the worker (costmeter)
-        self.points = {"fields": 0.0, "time": 0.0, "space": 0.0}  # earned, per breakdown line
-        self.penalty = 0.0
-        self.problem: Problem | None = None
-        self.source: str | None = None  # the problem's practice function as the student wrote it
-        self.difficulty: str | None = None
-        self.solved: str | None = None
-        self.bigo: dict[str, Complexity] = {}  # time/space -> the claim read
-        self.quotes: dict[str, Quote] = {}  # time/space -> the claim as written, and its line
-        self.asked = False  # a claim was left to a TA (amortized, an undefined variable)
-        self.measured: dict[str, dict] = {}
-        self.held_by: dict[str, str] = {}
+    k: int
+    entry: ProblemEntry
+    findings: list[Finding]
+    sources: dict[str, str]  # the practice code, to see which approach it implements
+    measure: Measure | None  # runs a practice function, counted, in the worker (costmeter)
+    points: dict[str, float] = field(default_factory=lambda: {"fields": 0.0, "time": 0.0, "space": 0.0})
+    penalty: float = 0.0
+    problem: Problem | None = None
+    source: str | None = None  # the problem's practice function as the student wrote it
+    difficulty: str | None = None
+    solved: str | None = None
+    bigo: dict[str, Complexity] = field(default_factory=dict)  # time/space -> the claim read
+    quotes: dict[str, Quote] = field(default_factory=dict)  # time/space -> the claim as written, its line
+    asked: bool = False  # a claim was left to a TA (amortized, an undefined variable)
+    measured: dict[str, dict] = field(default_factory=dict)
+    held_by: dict[str, str] = field(default_factory=dict)
 
     def say(self, severity: str, code: str, fld: str | None, at: int | None, key: str = "",
             **values: Any) -> None:
@@ -634,7 +633,7 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
             findings.append(Finding("error", "missing_problem", k, None, None, said.ko, said.en))
             breakdown.append(BreakdownItem(f"problem {k}", 0.0, PER_PROBLEM))
             continue
-        ctx = _Ctx(k, entries[k - 1], findings, sources, measure)
+        ctx = _Ctx(k, entries[k - 1], findings, sources or {}, measure)
         linked += _review_problem(ctx, practice or {}, unsolved, seen)
         measured.update(ctx.measured)
         earned = sum(ctx.points.values())
