@@ -57,7 +57,9 @@ _FONTS = frozenset(LATEX["fonts"])
 _SYMBOL, _UNICODE, _KOREAN = (dict(LATEX[k]) for k in ("symbol", "unicode", "korean"))
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
 _BRACES = re.compile(r"\\.|[{}]", re.S)  # an escaped brace is no brace
-_ENTITY = re.compile(r"&(?:#\d{1,6}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,10});")
+# an HTML entity ('&middot;'), a Unicode bracket, a Korean word ('로그'): each reads as its plain text
+_WORDS = re.compile("|".join([r"&(?:#\d{1,6}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,10});",
+                              *map(re.escape, _UNICODE), *map(re.escape, _KOREAN)]))
 _HTML_POWER = re.compile(r"<(sup|sub)>(.*?)</\1>", re.I | re.S)
 # Markdown emphasis around a single word, '(*n* log *n*)', but not 'n*m*k'
 _EMPHASIS = re.compile(r"(?<![\w*\\])(\*{1,3})(?=[^\s*])([^*\s]{1,20}?)\1(?![\w*])")
@@ -71,10 +73,11 @@ def to_plain(source: str) -> Plain:
 
 
 def _marks(text: str) -> dict[int, tuple[str, int]]:
-    """Markup read before anything else (position -> what it reads as, its length): math delimiters
-    ``$...$`` and ``$$...$$`` that pair up (a lone ``$`` stays a character, as in Markdown), MathJax's
-    ``\\(...\\)`` and ``\\[...\\]`` (an escaped bracket right after a name or a number, ``O\\(n\\)`` in
-    Markdown style, stays a bracket), and emphasis marks around a word."""
+    """Markup read as it stands (position -> what it reads as, its length): math delimiters ``$...$`` and
+    ``$$...$$`` that pair up (a lone ``$`` stays a character, as in Markdown), MathJax's ``\\(...\\)``
+    and ``\\[...\\]`` (an escaped bracket right after a name or a number, ``O\\(n\\)`` in Markdown
+    style, stays a bracket), emphasis marks around a word, HTML powers, entities, Unicode brackets and
+    Korean words."""
     marks: dict[int, tuple[str, int]] = {}
     opened: re.Match[str] | None = None
     for m in re.finditer(r"(?<!\\)\${1,2}", text):
@@ -93,6 +96,14 @@ def _marks(text: str) -> dict[int, tuple[str, int]]:
     for m in _EMPHASIS.finditer(text):
         n = len(m.group(1))
         marks.update(dict.fromkeys([*range(m.start(), m.start() + n), *range(m.end() - n, m.end())], ("", 1)))
+    for m in _HTML_POWER.finditer(text):  # n<sup>2</sup> as n^(2), a<sub>i</sub> as a_{i}
+        sup = m.group(1).lower() == "sup"
+        marks[m.start()] = ("^(" if sup else "_{", m.start(2) - m.start())
+        marks[m.end(2)] = (")" if sup else "}", m.end() - m.end(2))
+    for m in _WORDS.finditer(text):
+        word = m.group()
+        marks[m.start()] = (html.unescape(word) if word[0] == "&" else _KOREAN[word] + " " if word in _KOREAN
+                            else _UNICODE[word], len(word))
     return marks
 
 
@@ -125,20 +136,8 @@ class _Rewriter:
             elif c in "^_" and i + 1 < j and src[i + 1] == "{":
                 self.emit(c, i, i + 1)
                 i = self.group(i + 1, j, "(" if c == "^" else "{", ")" if c == "^" else "}")
-            elif c == "<" and (m := _HTML_POWER.match(src, i, j)):
-                sup = m.group(1).lower() == "sup"
-                self.emit("^(" if sup else "_{", i, m.start(2))
-                self.run(m.start(2), m.end(2))
-                self.emit(")" if sup else "}", m.end(2), m.end())
-                i = m.end()
-            elif c == "&" and (m := _ENTITY.match(src, i, j)):
-                self.emit(html.unescape(m.group()), i, m.end())
-                i = m.end()
-            elif (word := src[i : i + 2]) in _KOREAN:
-                self.emit(_KOREAN[word] + " ", i, i + 2)
-                i += 2
             else:
-                self.emit(_UNICODE.get(c, c), i, i + 1)
+                self.emit(c, i, i + 1)
                 i += 1
 
     def group(self, i: int, j: int, left: str, right: str) -> int:
