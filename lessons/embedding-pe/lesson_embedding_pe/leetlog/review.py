@@ -145,23 +145,19 @@ class _Ctx:
     findings: list[Finding]
     sources: dict[str, str]  # the practice code, to see which approach it implements
     measure: Measure | None  # runs a practice function, counted, in the worker (costmeter)
+    review: ProblemReview  # what is read of the problem, as the report shows it
     points: dict[str, float] = field(default_factory=lambda: {"fields": 0.0, "time": 0.0, "space": 0.0})
     penalty: float = 0.0
     problem: Problem | None = None
     source: str | None = None  # the problem's practice function as the student wrote it
-    difficulty: str | None = None
-    solved: str | None = None
     bigo: dict[str, Complexity] = field(default_factory=dict)  # time/space -> the claim read
     quotes: dict[str, Quote] = field(default_factory=dict)  # time/space -> the claim as written, its line
     asked: bool = False  # a claim was left to a TA (amortized, an undefined variable)
     measured: dict[str, dict] = field(default_factory=dict)
-    held_by: dict[str, str] = field(default_factory=dict)
 
     def say(self, severity: str, code: str, fld: str | None, at: int | None, key: str = "",
             **values: Any) -> None:
-        """A finding with message ``key`` of vocab.toml (``code`` by default), {k} this problem's slot."""
-        said = message(key or code, k=self.k, **values)
-        self.findings.append(Finding(severity, code, self.k, fld, at, said.ko, said.en))
+        self.findings.append(_finding(severity, code, self.k, fld, at, key, **values))
 
     def fault(self, code: str, name: str, at: int, key: str = "", **values: Any) -> None:
         """An error, or (sure or ask, unsure.py) ``unsure`` when the problem's text may hold what it
@@ -186,6 +182,13 @@ class _Ctx:
     def line_for(self, name: str) -> int:
         f = self.entry.fields.get(name)
         return f.line if f is not None else self.entry.line
+
+
+def _finding(severity: str, code: str, k: int | None, fld: str | None, at: int | None, key: str = "",
+             **values: Any) -> Finding:
+    """A finding with message ``key`` of vocab.toml (``code`` by default), {k} the problem's slot."""
+    said = message(key or code, k=k, **values)
+    return Finding(severity, code, k, fld, at, said.ko, said.en)
 
 
 def _label(name: str, lower: bool = True) -> Two:
@@ -234,8 +237,9 @@ def _problem(ctx: _Ctx, name: str) -> bool:
         ctx.say("info", "unknown_problem", name, line, text=text)
     elif match.conflict:
         ctx.say("warning", "number_title_mismatch", name, line, number=match.number, p=p)
-    if p is not None and p.function:
-        ctx.source = function_source(ctx.sources, p.function)
+    if p is not None:
+        ctx.review.number, ctx.review.title, ctx.review.math = p.number, p.title, p.is_math
+        ctx.source = function_source(ctx.sources, p.function) if p.function else None
     return True
 
 
@@ -253,7 +257,7 @@ def _difficulty(ctx: _Ctx, name: str) -> bool:
     f = _present(ctx, name)
     stated = parse_difficulty(f.value) if f is not None else None
     p = ctx.problem
-    ctx.difficulty = p.difficulty if p is not None else stated
+    ctx.review.difficulty = p.difficulty if p is not None else stated
     if f is not None and stated is None:
         ctx.say("error", "bad_difficulty", name, f.line, value=f.value)
     elif stated is not None and p is not None and stated != p.difficulty:
@@ -289,6 +293,7 @@ def _complexity(ctx: _Ctx, name: str) -> bool:
         return reason
     claim, written = read[0]
     ctx.bigo[name] = claim
+    setattr(ctx.review, name, str(claim))
     ctx.points[name] += BIGO_PARSE_POINTS
     quote = ctx.quotes[name] = Quote(written, f.line_of(written))
     p = ctx.problem
@@ -304,7 +309,7 @@ def _solved(ctx: _Ctx, name: str) -> bool:
     """Alone or after a solution; after one, a readable redo date (its own field, or on the same line:
     'after a solution, redo 2026-10-05')."""
     f = _present(ctx, name)
-    how = ctx.solved = classify_solved(f.value) if f is not None else None
+    how = ctx.review.solved = classify_solved(f.value) if f is not None else None
     if f is not None and how is None:
         ctx.say("error", "bad_solved", name, f.line, value=f.value)
     if f is None or how is None:
@@ -432,7 +437,7 @@ def _held_to_code(ctx: _Ctx, name: str, p: Problem, claims: list[Complexity], qu
     judged = costmeter.judge(claims[0], name, found) if found is not None and claims[0].variables <= {"n"} \
         else None
     if judged is None or judged.verdict == costmeter.UNDER:
-        ctx.held_by[name] = "code" if ctx.source else "catalog"
+        ctx.review.held_by[name] = "code" if ctx.source else "catalog"
         first = len(ctx.findings)
         held = _consistent(ctx, name, p, claims, quote)
         if found is not None and found.why is not None and not held and len(ctx.findings) > first:
@@ -440,7 +445,7 @@ def _held_to_code(ctx: _Ctx, name: str, p: Problem, claims: list[Complexity], qu
             note = message("not_measured", function=fn, why=Two(*found.why))
             f.message_en, f.message_ko = f.message_en + note.en, f.message_ko + note.ko
         return held
-    ctx.held_by[name] = "measured"
+    ctx.review.held_by[name] = "measured"
     if judged.verdict == costmeter.FITS:
         return True
     said: dict[str, Any] = {"label": _label(name), "quote": quote.two, "function": fn,
@@ -545,11 +550,12 @@ def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str
         ctx.say("warning", "duplicate_field", dup.name, dup.line, label=_label(dup.name, lower=False),
                 first=ctx.entry.fields[dup.name].line, line=dup.line)
     line = ctx.line_for("difficulty" if p is None else "problem")
-    if ctx.difficulty is not None and ctx.difficulty != "Medium":
+    difficulty = ctx.review.difficulty
+    if difficulty is not None and difficulty != "Medium":
         # the warm-up's reason is the rule's own words (practice.py's RULE), not another one
         number = p.number if p is not None else None
         why = "warm_up" if number == WARM_UP else "example" if number in LESSON_EXAMPLES else "task"
-        ctx.penalize("not_medium", "difficulty", line, difficulty=ctx.difficulty, why=message(f"why_{why}"),
+        ctx.penalize("not_medium", "difficulty", line, difficulty=difficulty, why=message(f"why_{why}"),
                      name=Two(p.label, p.label) if p else Two(f"problem {ctx.k}", f"문제 {ctx.k}"))
     if p is None:
         return []
@@ -629,32 +635,22 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
     seen: dict[int, int] = {}  # catalog number -> the first problem that logs it
     for k in range(1, PROBLEMS + 1):
         if k > len(entries):
-            said = message("missing_problem", k=k)
-            findings.append(Finding("error", "missing_problem", k, None, None, said.ko, said.en))
+            findings.append(_finding("error", "missing_problem", k, None, None))
             breakdown.append(BreakdownItem(f"problem {k}", 0.0, PER_PROBLEM))
             continue
-        ctx = _Ctx(k, entries[k - 1], findings, sources or {}, measure)
+        ctx = _Ctx(k, entries[k - 1], findings, sources or {}, measure, ProblemReview(k, entries[k - 1].line))
         linked += _review_problem(ctx, practice or {}, unsolved, seen)
         measured.update(ctx.measured)
         earned = sum(ctx.points.values())
         penalty = min(ctx.penalty, earned)
         breakdown += _breakdown(k, ctx.points["fields"], ctx.points["time"], ctx.points["space"], penalty)
-        p = ctx.problem
-        reviews.append(ProblemReview(
-            k, ctx.entry.line, number=p.number if p else None, title=p.title if p else None,
-            difficulty=ctx.difficulty, math=p.is_math if p else None, time=_str(ctx.bigo.get("time")),
-            space=_str(ctx.bigo.get("space")), solved=ctx.solved, points=round(earned - penalty, 4),
-            held_by=ctx.held_by))
+        ctx.review.points = round(earned - penalty, 4)
+        reviews.append(ctx.review)
     if len(entries) > PROBLEMS:
-        said = message("extra_problems", count=len(entries), graded=PROBLEMS)
-        findings.append(Finding("info", "extra_problems", None, None, entries[PROBLEMS].line, said.ko,
-                                said.en))
+        findings.append(_finding("info", "extra_problems", None, None, entries[PROBLEMS].line,
+                                 count=len(entries), graded=PROBLEMS))
     points = round(sum(b.points for b in breakdown), 4)
     return LogReview(points, MAX_POINTS, breakdown, findings, linked, reviews, measured)
-
-
-def _str(c: Complexity | None) -> str | None:
-    return str(c) if c is not None else None
 
 
 def _has_words(text: str) -> bool:
@@ -672,7 +668,7 @@ def _unplaced() -> LogReview:
     breakdown: list[BreakdownItem] = []
     for k in range(1, PROBLEMS + 1):
         for name in _UNPLACED_FIELDS:
-            said = message("unsure_unplaced", k=k, label=_label(name, lower=False))
-            findings.append(Finding(UNSURE, "unsure_unplaced", k, name, None, said.ko, said.en))
+            label = _label(name, lower=False)
+            findings.append(_finding(UNSURE, "unsure_unplaced", k, name, None, label=label))
         breakdown += _breakdown(k, 2.0, BIGO_POINTS, BIGO_POINTS, 0.0)
     return LogReview(round(sum(b.points for b in breakdown), 4), MAX_POINTS, breakdown, findings)
