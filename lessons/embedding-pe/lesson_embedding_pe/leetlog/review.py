@@ -465,15 +465,14 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, claims: list[Complexity], quot
     against the best bound of any approach: the sieve of Eratosthenes is not O(n) because the linear
     sieve is. A family named by its words alone ('a sieve') is its usual member (the catalog's first) when
     the claim holds for that one. When neither names one and the approaches disagree, or the claim holds
-    only for a family's other member, the reader is not sure: a TA reads it."""
+    only for a family's other member, the reader is not sure: a TA reads it. A claim that holds for none
+    is held to the named approach's bound (and the code's line that shows it), else to the best known."""
     text = "\n".join(f.value for n, f in ctx.entry.fields.items() if n in ("final_approach", "time", "space"))
     in_code = identify(p, "", ctx.source) if ctx.source else ()
     named = identify(p, text, ctx.source)
     pool = named or p.described
     holding = [a for a in pool if _holds(name, claims, a)]
     said: dict[str, Any] = {"label": _label(name), "quote": quote.two}
-    if named and not holding:
-        return _against_named(ctx, name, p, named, claims, quote, named[0] in in_code, text)
     if holding:
         # named by a family's words alone (no member's own words, no code that says which): its usual member
         family = bool(named) and not in_code and not any(a.variant and re.search(a.variant, text, re.I)
@@ -482,37 +481,30 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, claims: list[Complexity], quot
             ctx.say(UNSURE, "unsure_approach", name, quote.line, yes=_names(holding),
                     no=_names([a for a in pool if a not in holding]), **said)
         return True
-    best, best_approach = p.best(name)
-    order = compare(claims[0], best)
+    # the bound it contradicts: the named approach's, else the best known
+    bound, approach = (named[0].bounds(name)[0], named[0]) if named else p.best(name)
+    order = compare(claims[0], bound)
+    if order is None and named:
+        return True  # other variables: the incomparable case is the reference's to explain, not a fault
     if order is None:
-        ctx.say("info", "incomparable", name, quote.line, best=best, variables=Two(
+        ctx.say("info", "incomparable", name, quote.line, best=bound, variables=Two(
             p.variables_en or "the variable is the input size", p.variables_ko or "변수는 입력 크기"), **said)
         return True
-    known = ", ".join(sorted({str(k) for a in p.described for k in a.bounds(name)}))
-    ctx.say("warning", "complexity_worse" if order > 0 else "complexity_inconsistent", name, quote.line,
-            "complexity_worse" if order > 0 else "complexity_better", p=p, approach=best_approach.name,
-            known=known, best=best, **said)
-    return False
-
-
-def _against_named(ctx: _Ctx, name: str, p: Problem, named: tuple[Approach, ...], claims: list[Complexity],
-                   quote: Quote, in_code: bool, text: str) -> bool:
-    """A claim that does not hold for the approach the log names (and the code implements)."""
-    approach = named[0]
-    bound = approach.bounds(name)[0]
-    order = compare(claims[0], bound)
-    if order is None:
-        return True  # other variables: the incomparable case is the reference's to explain, not a fault
+    code = "complexity_worse" if order > 0 else "complexity_inconsistent"
+    if not named:
+        known = ", ".join(sorted({str(k) for a in p.described for k in a.bounds(name)}))
+        ctx.say("warning", code, name, quote.line, "complexity_worse" if order > 0 else "complexity_better",
+                p=p, approach=approach.name, known=known, best=bound, **said)
+        return False
     other = next((a for a in p.approaches if a not in named and _holds(name, claims, a)), None)
-    by = message("by_log_code" if in_code else "by_log")
-    found = implemented(p.function or "", ctx.sources.get("leetcode")) if in_code else None
+    by = message("by_log_code" if approach in in_code else "by_log")
+    found = implemented(p.function or "", ctx.sources.get("leetcode")) if approach in in_code else None
     shown = found.keys.get(approach.code) if found is not None else None
     if shown is not None:  # the line of the student's leetcode.py that shows the approach (codecost.py)
         by = message("by_log_code_at" if approach in identify(p, text) else "by_code_at",
                      where=message("code_at", line=shown[0], text=shown[1]))
-    ctx.say("warning", "complexity_worse" if order > 0 else "complexity_inconsistent", name, quote.line,
-            "against_named", by=by, p=p, approach=approach.name, label=_label(name), bound=bound,
-            quote=quote.two, whose=message("whose_code" if shown is not None else "whose_log"),
+    ctx.say("warning", code, name, quote.line, "against_named", by=by, p=p, approach=approach.name,
+            bound=bound, whose=message("whose_code" if shown is not None else "whose_log"), **said,
             also=message("also_other", written=quote.written, other=other.name) if other else "")
     return False
 
@@ -577,17 +569,17 @@ def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str
     return linked
 
 
+# A problem's four lines of the breakdown: what each counts, and its most
+_BREAKDOWN = (("fields present and well formed", 2.0),
+              ("time complexity parses and matches a known approach", BIGO_POINTS),
+              ("space complexity parses and matches a known approach", BIGO_POINTS),
+              ("task fit (Medium, Math, distinct)", 0.0))
+
+
 def _breakdown(k: int, fields: float, time: float, space: float, penalty: float) -> list[BreakdownItem]:
-    """One problem's four lines of the breakdown."""
-    return [
-        BreakdownItem(f"problem {k}: fields present and well formed", round(fields, 4), 2.0),
-        BreakdownItem(f"problem {k}: time complexity parses and matches a known approach", round(time, 4),
-                      BIGO_POINTS),
-        BreakdownItem(f"problem {k}: space complexity parses and matches a known approach", round(space, 4),
-                      BIGO_POINTS),
-        BreakdownItem(f"problem {k}: task fit (Medium, Math, distinct)",
-                      -round(penalty, 4) if penalty else 0.0, 0.0),
-    ]
+    points = (fields, time, space, -penalty if penalty else 0.0)
+    return [BreakdownItem(f"problem {k}: {item}", round(p, 4), top)
+            for (item, top), p in zip(_BREAKDOWN, points, strict=True)]
 
 
 def _zero(findings: list[Finding], code: str, ko: str, en: str, line: int | None = None) -> LogReview:
