@@ -110,7 +110,7 @@ def test_the_blocks_come_from_the_markdown_tree_not_from_a_lines_first_character
     text = ("## Problem 1: 50. Pow(x, n)\nDifficulty: Medium\n```\nTime: O(n)\n```\n<!--\nSpace: O(n)\n-->\n"
             "Time: O(log n)\nhalving\n---\n> ## Problem 2 Space: O(n)\n\n"
             "| Problem | Difficulty | Time |\n|---|---|---|\n| 204. Count Primes | Easy | O(n) |\nnote\n")
-    lines = read(text, lambda _: False, lambda _: None)
+    lines = read(text, lambda _: False)
     assert [ln.number for ln in lines] == list(range(1, 18))
     assert [ln.kind for ln in lines] == ["heading", "", *["code"] * 3, *["comment"] * 3, "", "", "rule",
                                          "quote", "", "head", "sep", "row", ""]

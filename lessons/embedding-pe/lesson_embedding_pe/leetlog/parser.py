@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
+from itertools import groupby
 
 from . import vocab as _vocab
 from .catalog import find_problem
@@ -417,7 +418,7 @@ def parse_log(text: str) -> LogParse:
     the log is read as the text it holds, a table with a column per problem one column at a time."""
     from .tree import read
 
-    parsed = _parse_lines(read(text, _holds_log, match_label))
+    parsed = _parse_lines(read(text, _holds_log))
     parsed.line_count = len(text.splitlines())
     return parsed
 
@@ -434,18 +435,19 @@ def _holds_log(lines: list[Line]) -> bool:
 
 def _parse_lines(lines: list[Line]) -> LogParse:
     b = _Builder()
-    for ln in lines:
-        if ln.kind in ("head", "sep", "row") and _problem_table(ln.head):
-            _table_row(b, ln)
-        elif ln.kind == "columns":
-            _table_columns(b, ln)
-        elif ln.kind in ("code", "comment"):  # comments never hold fields
-            b.add_line(ln.number, ln.text)
-        elif "<" in ln.text and CUE["br"].search(ln.text):  # Jupyter's 'a<br>b': two lines
-            for piece in CUE["br"].split(ln.text):
-                _consume(b, Line(ln.number, piece, "quote" if ln.kind == "quote" else ""))
-        else:
-            _consume(b, ln)
+    # a table's lines share its header (tree.py): a table is read whole, any other line alone
+    for _, group in groupby(lines, lambda ln: id(ln.head) if ln.kind in ("head", "sep", "row") else id(ln)):
+        block = list(group)
+        if block[0].kind == "head" and _table(b, block):
+            continue
+        for ln in block:
+            if ln.kind in ("code", "comment"):  # comments never hold fields
+                b.add_line(ln.number, ln.text)
+            elif "<" in ln.text and CUE["br"].search(ln.text):  # Jupyter's 'a<br>b': two lines
+                for piece in CUE["br"].split(ln.text):
+                    _consume(b, Line(ln.number, piece, "quote" if ln.kind == "quote" else ""))
+            else:
+                _consume(b, ln)
     b.close_field()
     for entry in b.problems:
         _difficulty_from_heading(entry)
@@ -477,37 +479,37 @@ def _problem_table(head: list[str]) -> list[list[str]] | None:
     return columns if "problem" in named and len(named) >= 3 else None
 
 
-def _table_row(b: _Builder, ln: Line) -> None:
-    """One row of a per-problem table: a problem of its own, each cell a field on this line."""
-    b.end_section()
-    if ln.kind != "row":  # the header or the separator
-        b.prose.append((ln.number, ln.text))
-        return
-    if not any(ln.cells):
-        return
-    b.entry = ProblemEntry(len(b.problems) + 1, ln.number, heading="")
-    b.problems.append(b.entry)
-    columns = _problem_table(ln.head) or []
-    _cells(b.entry, [(ln.number, ln.text, c, cell, "") for c, cell in zip(columns, ln.cells, strict=False)])
-    b.entry = None
-
-
-def _table_columns(b: _Builder, table: Line) -> None:
-    """A table with a row per field and a column per problem: each column a problem of its own, each
-    cell a field on its row's line, labelled as the row is."""
-    body = [r for r in table.rows if r.cells and r.cells[0]]
-    names = [_column(r.cells[0]) for r in body]
+def _table(b: _Builder, rows: list[Line]) -> bool:
+    """A table whose rows or columns are the problems, each cell a field on its row's line: a header
+    naming the problem and two more fields has a row per problem; a first column naming three fields
+    (the header none) a column per problem. False for any other table: its lines are read as lines."""
+    head, body = rows[0].cells, [r for r in rows if r.kind == "row"]
+    if (columns := _problem_table(head)) is not None:
+        b.end_section()
+        b.prose += [(r.number, r.text) for r in rows if r.kind != "row"]
+        for r in (r for r in body if any(r.cells)):
+            b.problems.append(ProblemEntry(len(b.problems) + 1, r.number, heading=""))
+            _cells(b.problems[-1], [(r.number, r.text, c, cell, "")
+                                    for c, cell in zip(columns, r.cells, strict=False)])
+        return True
+    labels = [match_label(r.cells[0]) if r.cells else None for r in body]
+    if len(body) < 3 or len(head) < 2 or len({n for n in labels if n}) < 3 or \
+            sum(match_label(h) is not None for h in head[1:]) > 1:
+        return False
+    named = [r for r in body if r.cells and r.cells[0]]
+    names = [_column(r.cells[0]) for r in named]
     slot = "problem" not in {n for c in names for n in c}  # no problem row: the column's title names it
-    for j, title in enumerate(table.cells[1:], start=1):
-        if not any(j < len(r.cells) and r.cells[j].strip() for r in table.rows):
+    for j, title in enumerate(head[1:], start=1):
+        if not any(j < len(r.cells) and r.cells[j].strip() for r in body):
             continue  # an empty column is no problem
-        b.open_problem(j, table.number, "")
+        b.open_problem(j, rows[0].number, "")
         assert b.entry is not None
-        cells = [(table.number, table.text, ["problem"], title, "Problem")] if slot and title and not \
+        cells = [(rows[0].number, rows[0].text, ["problem"], title, "Problem")] if slot and title and not \
             CUE["problem_slot"].match(title) else []
         cells += [(r.number, r.text, c, r.cells[j] if j < len(r.cells) else "", r.cells[0])
-                  for r, c in zip(body, names, strict=True)]
+                  for r, c in zip(named, names, strict=True)]
         _cells(b.entry, cells)
+    return True
 
 
 def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]]) -> None:
