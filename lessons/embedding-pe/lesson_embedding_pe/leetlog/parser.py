@@ -159,31 +159,22 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
             name = match_label(cells[0])
             return (name, " | ".join(cells[1:]).strip(), cells[0]) if name else None
         return None
-    m = CUE["bold_label"].match(text)
-    if m and (name := match_label(m.group(2))):
-        return name, m.group(3).lstrip("*_ :：").strip(), m.group(2)
-    arrowed = _arrow_label(text)
-    if arrowed:
-        return arrowed
-    m = re.match(r"^([^:：]{1,40})[:：](.*)$", text)
-    if m and (name := match_label(m.group(1))):
-        return name, m.group(2).strip().lstrip("*_ ").strip(), m.group(1)
-    m = CUE["particle_label"].match(text)  # 'First idea는 x를 n번 곱하기': a Korean particle
-    if m and (name := match_label(m.group(1))) and _answers(name, m.group(2)):
-        return name, m.group(2).strip(), m.group(1)
-    # 'Solved alone.' is a whole answer, not an empty label; 'I solved LeetCode 50, Pow(x, n). I first ...'
-    # is prose, not the answer to 'Solved'
-    sentence = CUE["solved_sentence"].match(text) and _says_how_solved(text)
-    if sentence and match_label(text) in (None, "solved") and _norm(text) not in WORDS["solved_alone"]:
-        return "solved", text, "Solved"
-    m = re.match(r"^(.{1,40}?[?？])\s+(.*)$", text)  # '혼자 풀었나요? 혼자'
-    if m and (name := match_label(m.group(1))):
-        return name, m.group(2).strip(), m.group(1)
+    # the label's forms, in order ('**Time:** …', 'Approach -> …', 'Time: …', 'First idea는 …', '… ? …');
+    # a Korean particle only before an answer, an arrow only where it is not inside a pair's label
+    for form in ("bold_label", "arrow_label", "colon_label", "particle_label", "question_label"):
+        m = CUE[form].match(text)
+        name = match_label(m["label"]) if m else None
+        if m and name and (form != "particle_label" or _answers(name, m["rest"])) and (
+                form != "arrow_label" or not _pair(text)):
+            return name, m["rest"].strip().lstrip("*_ :：").strip(), m["label"].strip()
+        # 'Solved alone.' is a whole answer, not an empty label; 'I solved LeetCode 50, Pow(x, n). I first
+        # ...' is prose, not the answer to 'Solved'
+        if form == "particle_label" and CUE["solved_sentence"].match(text) and _says_how_solved(text) and \
+                match_label(text) in (None, "solved") and _norm(text) not in WORDS["solved_alone"]:
+            return "solved", text, "Solved"
     # a label alone, not a sentence with 'time' in it ('It runs in O(log n) time and O(1) space.')
     alone = len(text) <= 40 and not re.search(r"[OΘ]\s*\(|[.。다]$", text)
     name = match_label(text) if alone else None
-    if name == "solved" and _says_how_solved(text):
-        return "solved", text, "Solved"  # '- 혼자 풀었어': the question's words are its answer
     return (name, "", text) if name else None
 
 
@@ -271,24 +262,13 @@ def _share(name: str, value: str, label: str) -> list[tuple[str, str, str]]:
     return out
 
 
-def _arrow_label(text: str) -> tuple[str, str, str] | None:
-    """'Approach -> brute force -> fast pow', '접근 -> 처음: … / 최종: …': a label set off by an arrow
-    rather than a colon. A label naming two fields with an arrow between them ('처음 아이디어 → 최종
-    접근: …') is a pair, read by the colon rule."""
-    head = re.match(r"^([^:：]{1,40}?)(?:->|→|=>|⇒)(.*)$", text)
-    if head is None:
-        return None
-    name = match_label(head.group(1))
-    if name is None:
-        return None
-    rest = head.group(2).strip()
-    pair = re.match(r"^([^:：]{1,40})[:：](.*)$", text)
-    if pair and _label_fields(pair.group(1)) and len(_label_fields(pair.group(1))) > 1:
-        named = _label_fields(pair.group(1))
-        inline = [match_label(m.group("label")) for m in _INLINE_LABEL.finditer(pair.group(2))]
-        if not set(named) & {n for n in inline if n}:
-            return None  # '처음 아이디어 → 최종 접근: x → y': the pair's label and its two values
-    return name, rest.lstrip("*_ ").strip(), head.group(1).strip()
+def _pair(text: str) -> bool:
+    """'처음 아이디어 → 최종 접근: x → y': a label naming two fields with an arrow between them, read by
+    the colon form as a pair; not 'Approach -> 처음: … / 최종: …', whose arrow sets off the label."""
+    m = CUE["colon_label"].match(text)
+    named = _label_fields(m["label"]) if m else []
+    return m is not None and len(named) > 1 and not set(named) & {
+        match_label(i["label"]) for i in _INLINE_LABEL.finditer(m["rest"])}
 
 
 def split_approaches(value: str) -> tuple[str, str] | None:
@@ -569,9 +549,6 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
     sentences = list(prose)
     for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
         sentences += split_sentences(f.lines[:1])[1:]
-        first_raw = f.raw.splitlines()[:1]  # a label with nothing after it ('문제번호') has no raw line
-        if f.name in _ONE_LINE and f.lines[0][1].strip() and first_raw and clean_value(first_raw[0]):
-            sentences += split_sentences(f.lines[1:])  # the lines under 'Difficulty: Medium' are prose
         other = {"time": "space", "space": "time"}.get(f.name)
         if other and f.filled and entry.get(other) is None:
             sentences += split_sentences([(f.line, f.value)])  # 'Time: O(log n) time and O(1) space …'
