@@ -102,6 +102,16 @@ def test_a_table_is_read_by_the_columns_that_hold_the_problems() -> None:
     assert parsed.problems[1].fields["time"].value.startswith("O(n log log n)")
 
 
+@pytest.mark.parametrize(("line", "field", "value"), [
+    ("- 혼자 풀었어", "solved", "혼자 풀었어"),  # 반말: the question's own words answer it
+    ("- Difficulty: Medium\n  I first tried multiplying x n times.", "first_idea", "I first tried"),
+])
+def test_a_line_that_answers_a_field_without_its_label_is_read(line: str, field: str, value: str) -> None:
+    """Two rules no other rule stands in for (the recorded logs have neither line)."""
+    text = f"## Problem 1: 50. Pow(x, n)\n{line}\n- Time: O(log n) because n halves\n"
+    assert parse_log(text).problems[0].fields[field].value.startswith(value)
+
+
 def test_the_blocks_come_from_the_markdown_tree_not_from_a_lines_first_characters() -> None:
     """What looks like a field inside code, a comment or a quote is none; a setext underline ends a field
     like a rule; a table's rows are the tree's, known by its header."""

@@ -175,6 +175,8 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
     # a label alone, not a sentence with 'time' in it ('It runs in O(log n) time and O(1) space.')
     alone = len(text) <= 40 and not re.search(r"[OΘ]\s*\(|[.。다]$", text)
     name = match_label(text) if alone else None
+    if name == "solved" and _says_how_solved(text):
+        return "solved", text, "Solved"  # '- 혼자 풀었어': the question's words are its answer
     return (name, "", text) if name else None
 
 
@@ -549,6 +551,9 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
     sentences = list(prose)
     for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
         sentences += split_sentences(f.lines[:1])[1:]
+        first_raw = f.raw.splitlines()[:1]  # a label with nothing after it ('문제번호') has no raw line
+        if f.name in _ONE_LINE and f.lines[0][1].strip() and first_raw and clean_value(first_raw[0]):
+            sentences += split_sentences(f.lines[1:])  # the lines under 'Difficulty: Medium' are prose
         other = {"time": "space", "space": "time"}.get(f.name)
         if other and f.filled and entry.get(other) is None:
             sentences += split_sentences([(f.line, f.value)])  # 'Time: O(log n) time and O(1) space …'
