@@ -14,7 +14,7 @@ from itertools import groupby
 
 from . import vocab as _vocab
 from .catalog import find_problem
-from .prose import BULLET, problem_mention, read_fields, split_sentences
+from .prose import BULLET, problem_mention, read_fields, split_sentences, unbracketed
 from .tree import Line
 from .values import classify_solved, parse_difficulty
 from .vocab import CUE, ORDINALS, WORDS
@@ -289,20 +289,10 @@ def split_approaches(value: str) -> tuple[str, str] | None:
 
 def _outside_parens(text: str, sep: re.Pattern[str]) -> list[str]:
     """``text`` split at ``sep`` where it is not inside parentheses: 'Pow(x, n), Medium' -> 2 parts."""
-    parts, depth, start = [], 0, 0
-    i = 0
-    while i < len(text):
-        c = text[i]
-        depth += c in "(（["
-        depth -= c in ")）]" and depth > 0
-        m = sep.match(text, i) if depth == 0 else None
-        if m and m.end() > i:
-            parts.append(text[start:i])
-            start = i = m.end()
-            continue
-        i += 1
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
+    cuts = [0, *(i for m in sep.finditer(unbracketed(text)) if m.end() > m.start() for i in m.span())]
+    cuts.append(len(text))
+    parts = [text[a:b].strip() for a, b in zip(cuts[::2], cuts[1::2], strict=True)]
+    return [p for p in parts if p]
 
 
 def _record(line: str) -> list[tuple[str, str, str]] | None:

@@ -20,7 +20,7 @@ from .mathtext import to_plain
 from .values import classify_solved, parse_difficulty
 from .vocab import CUE, WORDS
 
-__all__ = ["Reading", "Sentence", "problem_mention", "read_fields", "split_sentences"]
+__all__ = ["Reading", "Sentence", "problem_mention", "read_fields", "split_sentences", "unbracketed"]
 
 
 @dataclass(frozen=True)
@@ -90,19 +90,25 @@ def _flush(para: list[tuple[int, str]], out: list[Sentence]) -> None:
         starts.append((len(text), number))
         text += line
     para.clear()
-    begin, depth = 0, 0
-    for i, c in enumerate(text):
-        if c in "(（[":
-            depth += 1
-        elif c in ")）]":
-            depth = max(0, depth - 1)
-        elif c in ".!?。" and depth == 0 and (i + 1 == len(text) or text[i + 1].isspace()):
-            word = text[begin:i + 1].split()[-1].lower() if text[begin:i + 1].split() else ""
-            if re.fullmatch(r"\d{1,4}\.", word) or word in WORDS["abbreviations"]:
-                continue  # '50. Pow(x, n)' and 'e.g.' do not end a sentence
-            _add(out, text, begin, i + 1, starts)
-            begin = i + 1
+    begin = 0
+    for end in (m.end() for m in re.finditer(r"[.!?。](?=\s|$)", unbracketed(text))):
+        word = text[begin:end].split()[-1].lower() if text[begin:end].split() else ""
+        if re.fullmatch(r"\d{1,4}\.", word) or word in WORDS["abbreviations"]:
+            continue  # '50. Pow(x, n)' and 'e.g.' do not end a sentence
+        _add(out, text, begin, end, starts)
+        begin = end
     _add(out, text, begin, len(text), starts)
+
+
+def unbracketed(text: str) -> str:
+    """``text`` with what is inside brackets blanked, its length kept: a sentence's end or a list's
+    separator is looked for outside them ('Pow(x, n), Medium' has one comma)."""
+    depth, out = 0, []
+    for c in text:
+        depth += c in "(（["
+        out.append(c if depth == 0 else "\0")
+        depth -= c in ")）]" and depth > 0
+    return "".join(out)
 
 
 def _add(out: list[Sentence], text: str, begin: int, end: int, starts: list[tuple[int, int]]) -> None:
