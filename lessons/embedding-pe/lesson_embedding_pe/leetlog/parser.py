@@ -346,6 +346,12 @@ class _Builder:
         self.close_field()
         self.entry = None
 
+    def open_fields(self, pieces: list[tuple[str, str, str]], line: int, raw: str) -> bool:
+        """Open a field for each (field, value, label) of the line; whether there was any."""
+        for name, rest, label in pieces:
+            self.open_field(name, rest, label, line, raw)
+        return bool(pieces)
+
     def open_field(self, name: str, rest: str, label: str, line: int, raw: str) -> None:
         self.close_field()
         entry = self.entry
@@ -587,7 +593,7 @@ def _consume(b: _Builder, ln: Line) -> None:
     title = ln.title if ln.kind == "heading" else bold.group(2) if bold else None
     if title is not None and _heading(b, number, raw, ln.level or 3, title):
         return
-    if _open(b, _record(stripped) or _line_claims(stripped), number, raw):
+    if b.open_fields(_record(stripped) or _line_claims(stripped), number, raw):
         return
     if b.current is not None and _ends_field(b.current, b.inline, raw, stripped):
         b.close_field()  # an unknown label or a sibling bullet: its words are read by content (prose.py)
@@ -674,7 +680,7 @@ def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:
     if problem is not None:
         b.open_problem(problem[0], number, problem[1])
         return True
-    if _open(b, _line_claims(text), number, raw):
+    if b.open_fields(_line_claims(text), number, raw):
         return True
     if raw.lstrip().startswith("#"):
         if level <= 2 and not (b.entry is not None and CUE["section_of_a_problem"].search(text)):
@@ -690,10 +696,3 @@ def _line_claims(text: str) -> list[tuple[str, str, str]]:
     """The (field, value, label) a line holds when it starts with a label; [] when it does not."""
     found = _label_line(text)
     return claims(*found) if found else []
-
-
-def _open(b: _Builder, pieces: list[tuple[str, str, str]], number: int, raw: str) -> bool:
-    """Open a field for each piece of the line; whether there was any."""
-    for name, value, label in pieces:
-        b.open_field(name, value, label, number, raw)
-    return bool(pieces)

@@ -90,12 +90,9 @@ def _classify(lines: list[str], origin: list[int], tokens: list[Token]) -> list[
             continue
         start, end = tok.map
         span = out[start:end]
-        if tok.type == "fence":
+        if tok.type == "fence" or (tok.type == "html_block" and tok.content.lstrip().startswith("<!--")):
             for ln in span:
-                ln.kind = "code"
-        elif tok.type == "html_block" and tok.content.lstrip().startswith("<!--"):
-            for ln in span:
-                ln.kind = "comment"
+                ln.kind = "code" if tok.type == "fence" else "comment"
         elif tok.type == "hr":
             span[0].kind = "rule"
         elif tok.type == "heading_open" and tok.markup.startswith("#"):
@@ -118,19 +115,15 @@ def _classify(lines: list[str], origin: list[int], tokens: list[Token]) -> list[
 def _opened(tok: Token, lines: list[str], start: int, end: int) -> tuple[list[str], list[int]] | None:
     """A container's text and the indices of its lines: a fence's or an indented block's content, a
     quote's lines less one '>' each; None for any other block."""
-    if tok.type == "fence":
-        body = list(range(start + 1, end))
-        if body and re.match(r"^\s*(```|~~~)", lines[body[-1]]):
-            body = body[:-1]  # the closing fence (a fence left open runs to the end)
-        indent = len(lines[start]) - len(lines[start].lstrip())
-        return [_dedent(lines[k], indent) for k in body], body
-    if tok.type == "code_block":
-        body = list(range(start, end))
-        return [_dedent(lines[k], 4) for k in body], body
+    if tok.type not in ("fence", "code_block", "blockquote_open"):
+        return None
+    body = list(range(start + (tok.type == "fence"), end))
     if tok.type == "blockquote_open":
-        body = list(range(start, end))
         return [_QUOTE.sub("", lines[k], count=1) for k in body], body
-    return None
+    if tok.type == "fence" and body and re.match(r"^\s*(```|~~~)", lines[body[-1]]):
+        body = body[:-1]  # the closing fence (a fence left open runs to the end)
+    indent = len(lines[start]) - len(lines[start].lstrip()) if tok.type == "fence" else 4
+    return [_dedent(lines[k], indent) for k in body], body
 
 
 def _dedent(line: str, n: int) -> str:
