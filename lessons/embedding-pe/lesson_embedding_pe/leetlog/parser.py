@@ -13,9 +13,10 @@ from dataclasses import asdict, dataclass, field
 from itertools import groupby
 
 from . import vocab as _vocab
+from .bigo import find_all_bigo
 from .catalog import find_problem
-from .prose import BULLET, problem_mention, read_fields, split_sentences, unbracketed
-from .tree import Line
+from .prose import BULLET, problem_mention, read_fields, split_sentences, unbracketed, word_complexities
+from .tree import Line, read
 from .values import classify_solved, parse_difficulty
 from .vocab import CUE, ORDINALS, WORDS
 
@@ -207,12 +208,8 @@ def claims(name: str, rest: str, label: str) -> list[tuple[str, str, str]]:
 
 def _answers(name: str, value: str) -> bool:
     """Whether ``value`` starts like an answer to ``name``: 'Solved: alone, time: 20 min' keeps its time."""
-    from .bigo import find_all_bigo
-
     head = re.split(r"\s{2,}|[,;|]", value, maxsplit=1)[0]
     if name in ("time", "space"):  # a Big-O or a complexity in words soon after: 'since n halves, O(log n)'
-        from .prose import word_complexities
-
         found = find_all_bigo(value[:80]) or [m for m, _ in word_complexities(value[:80])]
         return bool(found)
     if name == "difficulty":
@@ -236,20 +233,16 @@ def _label_fields(label: str) -> list[str]:
 
 def _share(name: str, value: str, label: str) -> list[tuple[str, str, str]]:
     """'시간복잡도 / 공간복잡도: O(log n) / O(1) — ...': each Big-O to its field, in the label's order;
-    a reason given once at the end speaks for both."""
-    from .bigo import find_all_bigo
-
+    a reason given once at the end speaks for both. '처음 아이디어 → 최종 접근: x를 n번 곱함 → 분할
+    거듭제곱': each approach to its field."""
     names = _label_fields(label)
-    if names == ["first_idea", "final_approach"]:  # '처음 아이디어 → 최종 접근: x를 n번 곱함 → 분할 거듭제곱'
-        halves = split_approaches(value)
-        if halves is None:
-            return [(name, value, label)]
-        return [(n, v, label) for n, v in zip(names, halves, strict=True)]
-    if len(names) < 2 or not set(names) <= {"time", "space"}:
+    pair = names == ["first_idea", "final_approach"]
+    if not pair and (len(names) < 2 or not set(names) <= {"time", "space"}):
         return [(name, value, label)]
-    found = find_all_bigo(value)
-    halves = _outside_parens(value, re.compile(r"\s+/\s+|\s*[|;]\s*"))
-    if len(found) != len(names) and len(halves) == len(names):  # 'O(log n) / constant space', '- / O(1)'
+    found = [] if pair else find_all_bigo(value)
+    # 'O(log n) / constant space', '- / O(1)': the halves, where the Big-Os do not say
+    halves = split_approaches(value) if pair else _outside_parens(value, re.compile(r"\s+/\s+|\s*[|;]\s*"))
+    if len(found) != len(names) and halves is not None and len(halves) == len(names):
         return [(n, v, label) for n, v in zip(names, halves, strict=True)]
     if len(found) != len(names):
         return [(name, value, label)]
@@ -394,8 +387,6 @@ def parse_log(text: str) -> LogParse:
     """Split a log into problems and labelled fields, keeping the student's line numbers. The log is
     read as a Markdown tree (tree.py): each line comes with the block it is in, a container that holds
     the log is read as the text it holds, a table with a column per problem one column at a time."""
-    from .tree import read
-
     parsed = _parse_lines(read(text, _holds_log))
     parsed.line_count = len(text.splitlines())
     return parsed
