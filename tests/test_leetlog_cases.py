@@ -12,6 +12,7 @@ undefined variable, an amortized claim, and claims the student's own code contra
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -100,6 +101,16 @@ def test_a_table_is_read_by_the_columns_that_hold_the_problems() -> None:
     named = [catalog.find_problem(p.fields["problem"].value).problem for p in parsed.problems]
     assert [p.number for p in named if p] == [50, 204]
     assert parsed.problems[1].fields["time"].value.startswith("O(n log log n)")
+
+
+@pytest.mark.parametrize("wrap", [
+    lambda t: "- 기록:\n\n" + "".join(f"  {line}\n" for line in t.splitlines()),  # in a list item
+    lambda t: "```\n" + "".join(f"> {line}\n" for line in t.splitlines()) + "```\n",  # quoted, then fenced
+], ids=["list_item", "quote_in_fence"])
+def test_a_log_inside_another_block_gets_the_verdict_of_the_log_alone(wrap: Callable[[str], str]) -> None:
+    """The table is read by columns wherever it is, and a container inside a container is opened."""
+    text = (CASES / "transposed_table.md").read_text(encoding="utf-8")
+    assert _verdict(review_log(wrap(text))) == _verdict(review_log(text))
 
 
 @pytest.mark.parametrize(("line", "field", "value"), [
