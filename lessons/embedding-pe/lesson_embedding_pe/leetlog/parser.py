@@ -168,11 +168,11 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
         if m and name and (form != "particle_label" or _answers(name, m["rest"])) and (
                 form != "arrow_label" or not _pair(text)):
             return name, m["rest"].strip().lstrip("*_ :：").strip(), m["label"].strip()
-        # 'Solved alone.' is a whole answer, not an empty label; 'I solved LeetCode 50, Pow(x, n). I first
-        # ...' is prose, not the answer to 'Solved'
-        if form == "particle_label" and CUE["solved_sentence"].match(text) and _says_how_solved(text) and \
-                match_label(text) in (None, "solved") and _norm(text) not in WORDS["solved_alone"]:
-            return "solved", text, "Solved"
+    # 'Solved alone.' is a whole answer, not an empty label; 'I solved LeetCode 50, Pow(x, n). I first ...'
+    # is prose, not the answer to 'Solved'
+    if CUE["solved_sentence"].match(text) and _says_how_solved(text) and \
+            match_label(text) in (None, "solved") and _norm(text) not in WORDS["solved_alone"]:
+        return "solved", text, "Solved"
     # a label alone, not a sentence with 'time' in it ('It runs in O(log n) time and O(1) space.')
     alone = len(text) <= 40 and not re.search(r"[OΘ]\s*\(|[.。다]$", text)
     name = match_label(text) if alone else None
