@@ -12,6 +12,7 @@ undefined variable, an amortized claim, and claims the student's own code contra
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -102,6 +103,26 @@ def test_a_table_is_read_by_the_columns_that_hold_the_problems() -> None:
     assert parsed.problems[1].fields["time"].value.startswith("O(n log log n)")
 
 
+@pytest.mark.parametrize("wrap", [
+    lambda t: "- 기록:\n\n" + "".join(f"  {line}\n" for line in t.splitlines()),  # in a list item
+    lambda t: "```\n" + "".join(f"> {line}\n" for line in t.splitlines()) + "```\n",  # quoted, then fenced
+], ids=["list_item", "quote_in_fence"])
+def test_a_log_inside_another_block_gets_the_verdict_of_the_log_alone(wrap: Callable[[str], str]) -> None:
+    """The table is read by columns wherever it is, and a container inside a container is opened."""
+    text = (CASES / "transposed_table.md").read_text(encoding="utf-8")
+    assert _verdict(review_log(wrap(text))) == _verdict(review_log(text))
+
+
+@pytest.mark.parametrize(("line", "field", "value"), [
+    ("- 혼자 풀었어", "solved", "혼자 풀었어"),  # 반말: the question's own words answer it
+    ("- Difficulty: Medium\n  I first tried multiplying x n times.", "first_idea", "I first tried"),
+])
+def test_a_line_that_answers_a_field_without_its_label_is_read(line: str, field: str, value: str) -> None:
+    """Two rules no other rule stands in for (the recorded logs have neither line)."""
+    text = f"## Problem 1: 50. Pow(x, n)\n{line}\n- Time: O(log n) because n halves\n"
+    assert parse_log(text).problems[0].fields[field].value.startswith(value)
+
+
 def test_the_blocks_come_from_the_markdown_tree_not_from_a_lines_first_characters() -> None:
     """What looks like a field inside code, a comment or a quote is none; a setext underline ends a field
     like a rule; a table's rows are the tree's, known by its header."""
@@ -110,7 +131,7 @@ def test_the_blocks_come_from_the_markdown_tree_not_from_a_lines_first_character
     text = ("## Problem 1: 50. Pow(x, n)\nDifficulty: Medium\n```\nTime: O(n)\n```\n<!--\nSpace: O(n)\n-->\n"
             "Time: O(log n)\nhalving\n---\n> ## Problem 2 Space: O(n)\n\n"
             "| Problem | Difficulty | Time |\n|---|---|---|\n| 204. Count Primes | Easy | O(n) |\nnote\n")
-    lines = read(text, lambda _: False, lambda _: None)
+    lines = read(text, lambda _: False)
     assert [ln.number for ln in lines] == list(range(1, 18))
     assert [ln.kind for ln in lines] == ["heading", "", *["code"] * 3, *["comment"] * 3, "", "", "rule",
                                          "quote", "", "head", "sep", "row", ""]

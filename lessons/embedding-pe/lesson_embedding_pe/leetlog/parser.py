@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field
+from itertools import groupby
 
 from . import vocab as _vocab
+from .bigo import find_all_bigo
 from .catalog import find_problem
-from .prose import BULLET, problem_mention, read_fields, split_sentences
-from .tree import Line
+from .prose import BULLET, problem_mention, read_fields, split_sentences, unbracketed, word_complexities
+from .tree import Line, read
 from .values import classify_solved, parse_difficulty
 from .vocab import CUE, ORDINALS, WORDS
 
@@ -158,26 +160,19 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
             name = match_label(cells[0])
             return (name, " | ".join(cells[1:]).strip(), cells[0]) if name else None
         return None
-    m = CUE["bold_label"].match(text)
-    if m and (name := match_label(m.group(2))):
-        return name, m.group(3).lstrip("*_ :：").strip(), m.group(2)
-    arrowed = _arrow_label(text)
-    if arrowed:
-        return arrowed
-    m = re.match(r"^([^:：]{1,40})[:：](.*)$", text)
-    if m and (name := match_label(m.group(1))):
-        return name, m.group(2).strip().lstrip("*_ ").strip(), m.group(1)
-    m = CUE["particle_label"].match(text)  # 'First idea는 x를 n번 곱하기': a Korean particle
-    if m and (name := match_label(m.group(1))) and _answers(name, m.group(2)):
-        return name, m.group(2).strip(), m.group(1)
+    # the label's forms, in order ('**Time:** …', 'Approach -> …', 'Time: …', 'First idea는 …', '… ? …');
+    # a Korean particle only before an answer, an arrow only where it is not inside a pair's label
+    for form in ("bold_label", "arrow_label", "colon_label", "particle_label", "question_label"):
+        m = CUE[form].match(text)
+        name = match_label(m["label"]) if m else None
+        if m and name and (form != "particle_label" or _answers(name, m["rest"])) and (
+                form != "arrow_label" or not _pair(text)):
+            return name, m["rest"].strip().lstrip("*_ :：").strip(), m["label"].strip()
     # 'Solved alone.' is a whole answer, not an empty label; 'I solved LeetCode 50, Pow(x, n). I first ...'
     # is prose, not the answer to 'Solved'
-    sentence = CUE["solved_sentence"].match(text) and _says_how_solved(text)
-    if sentence and match_label(text) in (None, "solved") and _norm(text) not in WORDS["solved_alone"]:
+    if CUE["solved_sentence"].match(text) and _says_how_solved(text) and \
+            match_label(text) in (None, "solved") and _norm(text) not in WORDS["solved_alone"]:
         return "solved", text, "Solved"
-    m = re.match(r"^(.{1,40}?[?？])\s+(.*)$", text)  # '혼자 풀었나요? 혼자'
-    if m and (name := match_label(m.group(1))):
-        return name, m.group(2).strip(), m.group(1)
     # a label alone, not a sentence with 'time' in it ('It runs in O(log n) time and O(1) space.')
     alone = len(text) <= 40 and not re.search(r"[OΘ]\s*\(|[.。다]$", text)
     name = match_label(text) if alone else None
@@ -213,12 +208,8 @@ def claims(name: str, rest: str, label: str) -> list[tuple[str, str, str]]:
 
 def _answers(name: str, value: str) -> bool:
     """Whether ``value`` starts like an answer to ``name``: 'Solved: alone, time: 20 min' keeps its time."""
-    from .bigo import find_all_bigo
-
     head = re.split(r"\s{2,}|[,;|]", value, maxsplit=1)[0]
     if name in ("time", "space"):  # a Big-O or a complexity in words soon after: 'since n halves, O(log n)'
-        from .prose import word_complexities
-
         found = find_all_bigo(value[:80]) or [m for m, _ in word_complexities(value[:80])]
         return bool(found)
     if name == "difficulty":
@@ -242,20 +233,16 @@ def _label_fields(label: str) -> list[str]:
 
 def _share(name: str, value: str, label: str) -> list[tuple[str, str, str]]:
     """'시간복잡도 / 공간복잡도: O(log n) / O(1) — ...': each Big-O to its field, in the label's order;
-    a reason given once at the end speaks for both."""
-    from .bigo import find_all_bigo
-
+    a reason given once at the end speaks for both. '처음 아이디어 → 최종 접근: x를 n번 곱함 → 분할
+    거듭제곱': each approach to its field."""
     names = _label_fields(label)
-    if names == ["first_idea", "final_approach"]:  # '처음 아이디어 → 최종 접근: x를 n번 곱함 → 분할 거듭제곱'
-        halves = split_approaches(value)
-        if halves is None:
-            return [(name, value, label)]
-        return [(n, v, label) for n, v in zip(names, halves, strict=True)]
-    if len(names) < 2 or not set(names) <= {"time", "space"}:
+    pair = names == ["first_idea", "final_approach"]
+    if not pair and (len(names) < 2 or not set(names) <= {"time", "space"}):
         return [(name, value, label)]
-    found = find_all_bigo(value)
-    halves = _outside_parens(value, re.compile(r"\s+/\s+|\s*[|;]\s*"))
-    if len(found) != len(names) and len(halves) == len(names):  # 'O(log n) / constant space', '- / O(1)'
+    found = [] if pair else find_all_bigo(value)
+    # 'O(log n) / constant space', '- / O(1)': the halves, where the Big-Os do not say
+    halves = split_approaches(value) if pair else _outside_parens(value, re.compile(r"\s+/\s+|\s*[|;]\s*"))
+    if len(found) != len(names) and halves is not None and len(halves) == len(names):
         return [(n, v, label) for n, v in zip(names, halves, strict=True)]
     if len(found) != len(names):
         return [(name, value, label)]
@@ -270,24 +257,13 @@ def _share(name: str, value: str, label: str) -> list[tuple[str, str, str]]:
     return out
 
 
-def _arrow_label(text: str) -> tuple[str, str, str] | None:
-    """'Approach -> brute force -> fast pow', '접근 -> 처음: … / 최종: …': a label set off by an arrow
-    rather than a colon. A label naming two fields with an arrow between them ('처음 아이디어 → 최종
-    접근: …') is a pair, read by the colon rule."""
-    head = re.match(r"^([^:：]{1,40}?)(?:->|→|=>|⇒)(.*)$", text)
-    if head is None:
-        return None
-    name = match_label(head.group(1))
-    if name is None:
-        return None
-    rest = head.group(2).strip()
-    pair = re.match(r"^([^:：]{1,40})[:：](.*)$", text)
-    if pair and _label_fields(pair.group(1)) and len(_label_fields(pair.group(1))) > 1:
-        named = _label_fields(pair.group(1))
-        inline = [match_label(m.group("label")) for m in _INLINE_LABEL.finditer(pair.group(2))]
-        if not set(named) & {n for n in inline if n}:
-            return None  # '처음 아이디어 → 최종 접근: x → y': the pair's label and its two values
-    return name, rest.lstrip("*_ ").strip(), head.group(1).strip()
+def _pair(text: str) -> bool:
+    """'처음 아이디어 → 최종 접근: x → y': a label naming two fields with an arrow between them, read by
+    the colon form as a pair; not 'Approach -> 처음: … / 최종: …', whose arrow sets off the label."""
+    m = CUE["colon_label"].match(text)
+    named = _label_fields(m["label"]) if m else []
+    return m is not None and len(named) > 1 and not set(named) & {
+        match_label(i["label"]) for i in _INLINE_LABEL.finditer(m["rest"])}
 
 
 def split_approaches(value: str) -> tuple[str, str] | None:
@@ -306,20 +282,10 @@ def split_approaches(value: str) -> tuple[str, str] | None:
 
 def _outside_parens(text: str, sep: re.Pattern[str]) -> list[str]:
     """``text`` split at ``sep`` where it is not inside parentheses: 'Pow(x, n), Medium' -> 2 parts."""
-    parts, depth, start = [], 0, 0
-    i = 0
-    while i < len(text):
-        c = text[i]
-        depth += c in "(（["
-        depth -= c in ")）]" and depth > 0
-        m = sep.match(text, i) if depth == 0 else None
-        if m and m.end() > i:
-            parts.append(text[start:i])
-            start = i = m.end()
-            continue
-        i += 1
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
+    cuts = [0, *(i for m in sep.finditer(unbracketed(text)) if m.end() > m.start() for i in m.span())]
+    cuts.append(len(text))
+    parts = [text[a:b].strip() for a, b in zip(cuts[::2], cuts[1::2], strict=True)]
+    return [p for p in parts if p]
 
 
 def _record(line: str) -> list[tuple[str, str, str]] | None:
@@ -373,6 +339,12 @@ class _Builder:
         self.close_field()
         self.entry = None
 
+    def open_fields(self, pieces: list[tuple[str, str, str]], line: int, raw: str) -> bool:
+        """Open a field for each (field, value, label) of the line; whether there was any."""
+        for name, rest, label in pieces:
+            self.open_field(name, rest, label, line, raw)
+        return bool(pieces)
+
     def open_field(self, name: str, rest: str, label: str, line: int, raw: str) -> None:
         self.close_field()
         entry = self.entry
@@ -415,9 +387,7 @@ def parse_log(text: str) -> LogParse:
     """Split a log into problems and labelled fields, keeping the student's line numbers. The log is
     read as a Markdown tree (tree.py): each line comes with the block it is in, a container that holds
     the log is read as the text it holds, a table with a column per problem one column at a time."""
-    from .tree import read
-
-    parsed = _parse_lines(read(text, _holds_log, match_label))
+    parsed = _parse_lines(read(text, _holds_log))
     parsed.line_count = len(text.splitlines())
     return parsed
 
@@ -434,18 +404,19 @@ def _holds_log(lines: list[Line]) -> bool:
 
 def _parse_lines(lines: list[Line]) -> LogParse:
     b = _Builder()
-    for ln in lines:
-        if ln.kind in ("head", "sep", "row") and _problem_table(ln.head):
-            _table_row(b, ln)
-        elif ln.kind == "columns":
-            _table_columns(b, ln)
-        elif ln.kind in ("code", "comment"):  # comments never hold fields
-            b.add_line(ln.number, ln.text)
-        elif "<" in ln.text and CUE["br"].search(ln.text):  # Jupyter's 'a<br>b': two lines
-            for piece in CUE["br"].split(ln.text):
-                _consume(b, Line(ln.number, piece, "quote" if ln.kind == "quote" else ""))
-        else:
-            _consume(b, ln)
+    # a table's lines share its header (tree.py): a table is read whole, any other line alone
+    for _, group in groupby(lines, lambda ln: id(ln.head) if ln.kind in ("head", "sep", "row") else id(ln)):
+        block = list(group)
+        if block[0].kind == "head" and _table(b, block):
+            continue
+        for ln in block:
+            if ln.kind in ("code", "comment"):  # comments never hold fields
+                b.add_line(ln.number, ln.text)
+            elif "<" in ln.text and CUE["br"].search(ln.text):  # Jupyter's 'a<br>b': two lines
+                for piece in CUE["br"].split(ln.text):
+                    _consume(b, Line(ln.number, piece, "quote" if ln.kind == "quote" else ""))
+            else:
+                _consume(b, ln)
     b.close_field()
     for entry in b.problems:
         _difficulty_from_heading(entry)
@@ -477,37 +448,37 @@ def _problem_table(head: list[str]) -> list[list[str]] | None:
     return columns if "problem" in named and len(named) >= 3 else None
 
 
-def _table_row(b: _Builder, ln: Line) -> None:
-    """One row of a per-problem table: a problem of its own, each cell a field on this line."""
-    b.end_section()
-    if ln.kind != "row":  # the header or the separator
-        b.prose.append((ln.number, ln.text))
-        return
-    if not any(ln.cells):
-        return
-    b.entry = ProblemEntry(len(b.problems) + 1, ln.number, heading="")
-    b.problems.append(b.entry)
-    columns = _problem_table(ln.head) or []
-    _cells(b.entry, [(ln.number, ln.text, c, cell, "") for c, cell in zip(columns, ln.cells, strict=False)])
-    b.entry = None
-
-
-def _table_columns(b: _Builder, table: Line) -> None:
-    """A table with a row per field and a column per problem: each column a problem of its own, each
-    cell a field on its row's line, labelled as the row is."""
-    body = [r for r in table.rows if r.cells and r.cells[0]]
-    names = [_column(r.cells[0]) for r in body]
+def _table(b: _Builder, rows: list[Line]) -> bool:
+    """A table whose rows or columns are the problems, each cell a field on its row's line: a header
+    naming the problem and two more fields has a row per problem; a first column naming three fields
+    (the header none) a column per problem. False for any other table: its lines are read as lines."""
+    head, body = rows[0].cells, [r for r in rows if r.kind == "row"]
+    if (columns := _problem_table(head)) is not None:
+        b.end_section()
+        b.prose += [(r.number, r.text) for r in rows if r.kind != "row"]
+        for r in (r for r in body if any(r.cells)):
+            b.problems.append(ProblemEntry(len(b.problems) + 1, r.number, heading=""))
+            _cells(b.problems[-1], [(r.number, r.text, c, cell, "")
+                                    for c, cell in zip(columns, r.cells, strict=False)])
+        return True
+    labels = [match_label(r.cells[0]) if r.cells else None for r in body]
+    if len(body) < 3 or len(head) < 2 or len({n for n in labels if n}) < 3 or \
+            sum(match_label(h) is not None for h in head[1:]) > 1:
+        return False
+    named = [r for r in body if r.cells and r.cells[0]]
+    names = [_column(r.cells[0]) for r in named]
     slot = "problem" not in {n for c in names for n in c}  # no problem row: the column's title names it
-    for j, title in enumerate(table.cells[1:], start=1):
-        if not any(j < len(r.cells) and r.cells[j].strip() for r in table.rows):
+    for j, title in enumerate(head[1:], start=1):
+        if not any(j < len(r.cells) and r.cells[j].strip() for r in body):
             continue  # an empty column is no problem
-        b.open_problem(j, table.number, "")
+        b.open_problem(j, rows[0].number, "")
         assert b.entry is not None
-        cells = [(table.number, table.text, ["problem"], title, "Problem")] if slot and title and not \
+        cells = [(rows[0].number, rows[0].text, ["problem"], title, "Problem")] if slot and title and not \
             CUE["problem_slot"].match(title) else []
         cells += [(r.number, r.text, c, r.cells[j] if j < len(r.cells) else "", r.cells[0])
-                  for r, c in zip(body, names, strict=True)]
+                  for r, c in zip(named, names, strict=True)]
         _cells(b.entry, cells)
+    return True
 
 
 def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]]) -> None:
@@ -613,7 +584,7 @@ def _consume(b: _Builder, ln: Line) -> None:
     title = ln.title if ln.kind == "heading" else bold.group(2) if bold else None
     if title is not None and _heading(b, number, raw, ln.level or 3, title):
         return
-    if _open(b, _record(stripped) or _line_claims(stripped), number, raw):
+    if b.open_fields(_record(stripped) or _line_claims(stripped), number, raw):
         return
     if b.current is not None and _ends_field(b.current, b.inline, raw, stripped):
         b.close_field()  # an unknown label or a sibling bullet: its words are read by content (prose.py)
@@ -700,7 +671,7 @@ def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:
     if problem is not None:
         b.open_problem(problem[0], number, problem[1])
         return True
-    if _open(b, _line_claims(text), number, raw):
+    if b.open_fields(_line_claims(text), number, raw):
         return True
     if raw.lstrip().startswith("#"):
         if level <= 2 and not (b.entry is not None and CUE["section_of_a_problem"].search(text)):
@@ -716,10 +687,3 @@ def _line_claims(text: str) -> list[tuple[str, str, str]]:
     """The (field, value, label) a line holds when it starts with a label; [] when it does not."""
     found = _label_line(text)
     return claims(*found) if found else []
-
-
-def _open(b: _Builder, pieces: list[tuple[str, str, str]], number: int, raw: str) -> bool:
-    """Open a field for each piece of the line; whether there was any."""
-    for name, value, label in pieces:
-        b.open_field(name, value, label, number, raw)
-    return bool(pieces)

@@ -20,7 +20,7 @@ from .mathtext import to_plain
 from .values import classify_solved, parse_difficulty
 from .vocab import CUE, WORDS
 
-__all__ = ["Reading", "Sentence", "problem_mention", "read_fields", "split_sentences"]
+__all__ = ["Reading", "Sentence", "problem_mention", "read_fields", "split_sentences", "unbracketed"]
 
 
 @dataclass(frozen=True)
@@ -90,19 +90,25 @@ def _flush(para: list[tuple[int, str]], out: list[Sentence]) -> None:
         starts.append((len(text), number))
         text += line
     para.clear()
-    begin, depth = 0, 0
-    for i, c in enumerate(text):
-        if c in "(（[":
-            depth += 1
-        elif c in ")）]":
-            depth = max(0, depth - 1)
-        elif c in ".!?。" and depth == 0 and (i + 1 == len(text) or text[i + 1].isspace()):
-            word = text[begin:i + 1].split()[-1].lower() if text[begin:i + 1].split() else ""
-            if re.fullmatch(r"\d{1,4}\.", word) or word in WORDS["abbreviations"]:
-                continue  # '50. Pow(x, n)' and 'e.g.' do not end a sentence
-            _add(out, text, begin, i + 1, starts)
-            begin = i + 1
+    begin = 0
+    for end in (m.end() for m in re.finditer(r"[.!?。](?=\s|$)", unbracketed(text))):
+        word = text[begin:end].split()[-1].lower() if text[begin:end].split() else ""
+        if re.fullmatch(r"\d{1,4}\.", word) or word in WORDS["abbreviations"]:
+            continue  # '50. Pow(x, n)' and 'e.g.' do not end a sentence
+        _add(out, text, begin, end, starts)
+        begin = end
     _add(out, text, begin, len(text), starts)
+
+
+def unbracketed(text: str) -> str:
+    """``text`` with what is inside brackets blanked, its length kept: a sentence's end or a list's
+    separator is looked for outside them ('Pow(x, n), Medium' has one comma)."""
+    depth, out = 0, []
+    for c in text:
+        depth += c in "(（["
+        out.append(c if depth == 0 else "\0")
+        depth -= c in ")）]" and depth > 0
+    return "".join(out)
 
 
 def _add(out: list[Sentence], text: str, begin: int, end: int, starts: list[tuple[int, int]]) -> None:
@@ -136,9 +142,9 @@ def problem_mention(text: str) -> tuple[int | None, str] | None:
             return None
         return p.number, f"{written if written is not None else p.number}. {p.title}"
     for n in numbers:
-        p = get(n)
-        if p is not None and _PROBLEM_WORD.search(text):
-            return p.number, p.label
+        named = get(n)
+        if named is not None and _PROBLEM_WORD.search(text):
+            return named.number, named.label
     return None
 
 
@@ -339,9 +345,9 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
         introduced = bool(reason) and set_off
         out.append(_Mention(s, m, kinds, strength, in_first, reason, introduced, end))
     _one_claim_each(text, out)
-    for k, m in enumerate(out):  # 'O(n) time and O(1) space because ...': the reason is shared
-        if not m.reason:
-            m.reason = next((x.reason for x in out[k + 1:] if x.introduced), "")
+    for k, claim in enumerate(out):  # 'O(n) time and O(1) space because ...': the reason is shared
+        if not claim.reason:
+            claim.reason = next((x.reason for x in out[k + 1:] if x.introduced), "")
     return out
 
 
@@ -365,15 +371,15 @@ def _kinds(before: str, after: str, lo: int, hi: int) -> tuple[tuple[str, ...], 
     if _BOTH.search(before_clean):
         both = list(_BOTH.finditer(before_clean))[-1]
         return ("time", "space"), 2, (lo + both.start(), lo + both.end())
-    options: list[tuple[int, str, int, tuple[int, int]]] = []
+    options: list[tuple[int, int, str, int, tuple[int, int]]] = []
     for kind, cue in (("time", _TIME), ("space", _SPACE)):
         for m in cue.finditer(before_clean):
             span = (lo + m.start(), lo + m.end())
             options.append((len(before_clean) - m.end(), 0, kind, _strength(m.group()), span))
-        m = cue.search(after_clean)
+        a = cue.search(after_clean)
         # 'O(n) time', 'O(1)의 공간'; not ', 공간 복잡도는 O(1)', which opens the next claim
-        if m is not None and m.start() <= 12 and not CUE["clause_end"].search(after_clean[:m.start()]):
-            options.append((m.start(), 1, kind, _strength(m.group()), (hi + m.start(), hi + m.end())))
+        if a is not None and a.start() <= 12 and not CUE["clause_end"].search(after_clean[:a.start()]):
+            options.append((a.start(), 1, kind, _strength(a.group()), (hi + a.start(), hi + a.end())))
     if options:
         _, _, kind, strength, span = min(options)
         return (kind,), strength, span

@@ -9,9 +9,8 @@ cells and its header's). The reader never guesses a block from a line's first ch
 
 - a code fence or a block quote is read as the text it holds when that text holds a log (a problem with
   fields); otherwise it stays what it is (the template's instructions are a quote, code is code);
-- a table is read by rows or by columns: its rows come with their cells and header (a header naming the
-  problem and two more fields: a row per problem), and a table whose first column names the fields and
-  whose other columns are the problems comes whole, as one line of kind 'columns' holding its rows.
+- a table's rows come with their cells and its header's (one list, shared by the table's lines): the
+  field reader reads the table whole, by rows or by columns, whichever holds the problems.
 """
 
 from __future__ import annotations
@@ -36,12 +35,11 @@ class Line:
 
     number: int  # 1-based, in the student's file
     text: str
-    kind: str = ""  # "" (text), code, comment, quote, rule, heading, a table's head, sep, row, or columns
+    kind: str = ""  # "" (text), code, comment, quote, rule, heading, or a table's head, sep or row
     level: int = 0  # a heading's level
     title: str = ""  # a heading's text
     cells: list[str] = field(default_factory=list)  # a table row's cells
     head: list[str] = field(default_factory=list)  # and its table's header cells
-    rows: list[Line] = field(default_factory=list)  # a table read by columns: its rows below the header
 
 
 @cache
@@ -49,26 +47,23 @@ def _md() -> MarkdownIt:
     return MarkdownIt("commonmark").enable("table")
 
 
-Label = Callable[[str], "str | None"]  # a cell's text -> the field it names (parser.match_label)
 HoldsLog = Callable[[list[Line]], bool]
 
 
-def read(text: str, holds_log: HoldsLog, match_label: Label) -> list[Line]:
-    """``text``'s lines, each classified by the tree, with its containers opened where they hold a log
-    and each column-per-problem table as one line holding its rows. The field reader's own judgement
-    comes in as two functions (``holds_log``, ``match_label``): the reader calls this module, not the
-    other way."""
+def read(text: str, holds_log: HoldsLog) -> list[Line]:
+    """``text``'s lines, each classified by the tree, with its containers opened where they hold a log.
+    The field reader's judgement comes in as a function (``holds_log``): the reader calls this module,
+    not the other way."""
     lines = text.splitlines()
-    return _read(lines, list(range(1, len(lines) + 1)), holds_log, match_label, 0, None)
+    return _read(lines, list(range(1, len(lines) + 1)), holds_log, 0)
 
 
-def _read(lines: list[str], origin: list[int], holds_log: HoldsLog, match_label: Label, depth: int,
-          tokens: list[Token] | None) -> list[Line]:
-    tokens = _md().parse("\n".join(lines)) if tokens is None else tokens
+def _read(lines: list[str], origin: list[int], holds_log: HoldsLog, depth: int) -> list[Line]:
+    tokens = _md().parse("\n".join(lines))
     plain = _classify(lines, origin, tokens)
     out: list[Line] = []
     at = 0
-    for i, tok in enumerate(tokens):
+    for tok in tokens:
         if tok.level != 0 or tok.map is None or tok.nesting == -1:
             continue
         start, end = tok.map
@@ -77,15 +72,12 @@ def _read(lines: list[str], origin: list[int], holds_log: HoldsLog, match_label:
         out += plain[at:start]
         inner = _opened(tok, lines, start, end) if depth < 4 else None
         if inner is not None:  # the container's own text, read alone: does it hold the log?
-            where, inner_tokens = [origin[k] for k in inner[1]], _md().parse("\n".join(inner[0]))
-            if holds_log(_classify(inner[0], where, inner_tokens)):
-                out += _read(inner[0], where, holds_log, match_label, depth + 1, inner_tokens)
+            opened = _read(inner[0], [origin[k] for k in inner[1]], holds_log, depth + 1)
+            if holds_log(opened):
+                out += opened
                 at = end
                 continue
-        if tok.type == "table_open" and (table := _transposed(tokens, i, plain, match_label)) is not None:
-            out.append(table)
-        else:
-            out += plain[start:end]
+        out += plain[start:end]
         at = end
     return out + plain[at:]
 
@@ -98,12 +90,9 @@ def _classify(lines: list[str], origin: list[int], tokens: list[Token]) -> list[
             continue
         start, end = tok.map
         span = out[start:end]
-        if tok.type == "fence":
+        if tok.type == "fence" or (tok.type == "html_block" and tok.content.lstrip().startswith("<!--")):
             for ln in span:
-                ln.kind = "code"
-        elif tok.type == "html_block" and tok.content.lstrip().startswith("<!--"):
-            for ln in span:
-                ln.kind = "comment"
+                ln.kind = "code" if tok.type == "fence" else "comment"
         elif tok.type == "hr":
             span[0].kind = "rule"
         elif tok.type == "heading_open" and tok.markup.startswith("#"):
@@ -126,19 +115,15 @@ def _classify(lines: list[str], origin: list[int], tokens: list[Token]) -> list[
 def _opened(tok: Token, lines: list[str], start: int, end: int) -> tuple[list[str], list[int]] | None:
     """A container's text and the indices of its lines: a fence's or an indented block's content, a
     quote's lines less one '>' each; None for any other block."""
-    if tok.type == "fence":
-        body = list(range(start + 1, end))
-        if body and re.match(r"^\s*(```|~~~)", lines[body[-1]]):
-            body = body[:-1]  # the closing fence (a fence left open runs to the end)
-        indent = len(lines[start]) - len(lines[start].lstrip())
-        return [_dedent(lines[k], indent) for k in body], body
-    if tok.type == "code_block":
-        body = list(range(start, end))
-        return [_dedent(lines[k], 4) for k in body], body
+    if tok.type not in ("fence", "code_block", "blockquote_open"):
+        return None
+    body = list(range(start + (tok.type == "fence"), end))
     if tok.type == "blockquote_open":
-        body = list(range(start, end))
         return [_QUOTE.sub("", lines[k], count=1) for k in body], body
-    return None
+    if tok.type == "fence" and body and re.match(r"^\s*(```|~~~)", lines[body[-1]]):
+        body = body[:-1]  # the closing fence (a fence left open runs to the end)
+    indent = len(lines[start]) - len(lines[start].lstrip()) if tok.type == "fence" else 4
+    return [_dedent(lines[k], indent) for k in body], body
 
 
 def _dedent(line: str, n: int) -> str:
@@ -157,20 +142,3 @@ def _rows(tokens: list[Token], i: int) -> list[tuple[int, list[str]]]:
         elif tok.type == "inline" and rows:
             rows[-1][1].append(tok.content.strip())
     return rows
-
-
-def _transposed(tokens: list[Token], i: int, plain: list[Line], match_label: Label) -> Line | None:
-    """A table with a row per field and a column per problem, as one line of kind 'columns' holding its
-    rows (the field reader reads each column as a problem); None for any other table (a table with a row
-    per problem is known by its header, parser._problem_table)."""
-    rows = _rows(tokens, i)
-    if len(rows) < 4 or len(rows[0][1]) < 2:
-        return None
-    head, body = rows[0], rows[1:]
-    labels = [match_label(cells[0]) if cells else None for _, cells in body]
-    if sum(n is not None for n in labels) < 3 or len({n for n in labels if n}) < 3:
-        return None
-    if sum(match_label(h) is not None for h in head[1][1:]) > 1:
-        return None  # the header names fields: a row per problem
-    rows = [Line(plain[k].number, plain[k].text, "row", cells=cells, head=head[1]) for k, cells in body]
-    return Line(plain[head[0]].number, plain[head[0]].text, "columns", cells=head[1], head=head[1], rows=rows)
