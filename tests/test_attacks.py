@@ -213,13 +213,13 @@ SPECS: dict[str, Spec] = {
     "leak_search": Spec(keyword=ONE_PE, honest=(LEET,), needs_namespaces=True),
     "loop_at_import": Spec(attacked=(PE, TYING), honest=(LEET,), policy={"import_seconds": 4}),
     # A hang at import with every test: waited out once (one worker restart), not per test or module. The
-    # count of restarts says so whatever the timeout; 8 s instead of the default 30 s keeps the suite short.
+    # count of restarts says so whatever the timeout; 5 s instead of the default 30 s keeps the suite short.
     "sleep_at_import": Spec(keyword="", hidden=True, attacked=HUNG, honest=(LEET, "leetcode_log"),
-                             build=_reference_with_tail, policy={"import_seconds": 8}),
+                             build=_reference_with_tail, policy={"import_seconds": 5}),
     "loop_at_import_full": Spec(keyword="", hidden=True, attacked=HUNG, honest=(LEET, "leetcode_log"),
-                                 build=_reference_with_tail, policy={"import_seconds": 8}),
+                                 build=_reference_with_tail, policy={"import_seconds": 5}),
     "notebook_hang": Spec(keyword="", hidden=True, attacked=(*HUNG, LEET), honest=(), build=_notebook_hang,
-                          source="-", policy={"import_seconds": 8}),
+                          source="-", policy={"import_seconds": 5}),
     "ignore_sigterm": Spec(keyword=ONE_PE, honest=(LEET,), policy={"call_seconds": 3}),
     "detached_children": Spec(keyword=ONE_PE, build=_substitute),
     # 1.5 GB rather than the 4 GB default: the same limit at work, less memory to fill first.

@@ -15,7 +15,7 @@ from tests.conftest import CORPUS, ROOT, computed_once, failed_messages, load_ex
 # The slow experiment and the log are graded by their own tests.
 KEYWORD = "not reversal and not log"
 # The cases whose module never finishes importing: what they are graded for is which tasks the hang costs,
-# not how long the import timeout is, so they wait 8 s for it rather than the default 30 s.
+# not how long the import timeout is, so they wait 5 s for it rather than the default 30 s.
 HANG_AT_IMPORT = {"import_loop", "import_loop_stubs"}
 SKIP_TASKS = {"reversal_experiment", "leetcode_log"}
 
@@ -63,7 +63,7 @@ def grade_case(name: str, tmp_path_factory: pytest.TempPathFactory) -> dict:
         case = tmp_path_factory.mktemp(name)
         for source in (ROOT / expect["copy_of"]).glob("*.py"):
             shutil.copy(source, case / source.name)
-    policy = SandboxPolicy(import_seconds=8.0) if name in HANG_AT_IMPORT else SandboxPolicy()
+    policy = SandboxPolicy(import_seconds=5.0) if name in HANG_AT_IMPORT else SandboxPolicy()
     return grade_path(case, GradeOptions(hidden=True, keyword=KEYWORD, policy=policy))
 
 
