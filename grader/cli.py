@@ -264,11 +264,12 @@ def run_hosted(argv: list[str]) -> int | None:
 
 
 def missing_target(args: argparse.Namespace) -> str | None:
-    """The line for a submission that does not exist (a typo, the wrong folder) or a lesson that cannot be
-    graded (unknown, or failing to load), said here at once: before the zygote or a warm grader starts (each
-    imports torch, seconds) and without starting one; the same line grade_one would say. None where both
-    are there, or where the answer is run_grade's (--ci writes its results all the same; --stop-daemon
-    grades nothing)."""
+    """The line for a submission that does not exist (a typo, the wrong folder), a lesson that cannot be
+    graded (unknown, or failing to load) or a hidden archive that cannot be opened (no key, no file, not
+    an archive), said here at once: before the zygote or a warm grader starts (each imports torch,
+    seconds) and without starting one; the same line grade_one would say. None where all are there, or
+    where the answer is run_grade's (--ci writes its results all the same; --stop-daemon grades
+    nothing)."""
     if args.ci or args.stop_daemon:
         return None
     probe = argparse.Namespace(**vars(args))  # resolve_target fills in defaults: grade_one does it again
@@ -276,6 +277,11 @@ def missing_target(args: argparse.Namespace) -> str | None:
         lesson = lesson_from_args(probe, Path(probe.path) if probe.path else None)
         probe.lesson = lesson.name
         resolve_target(probe, lesson.load().layout)
+        if args.hidden_from and (hidden_pack := command_module("pack-hidden")) is not None:
+            try:  # a missing key or file, or not an archive; a wrong key is found where it is used
+                hidden_pack.precheck(Path(args.hidden_from), args.key_env)
+            except hidden_pack.HiddenArchiveError as exc:
+                return f"--hidden-from: {exc}"
         path = Path(probe.path)
         if path.exists() or path.is_symlink():
             return None

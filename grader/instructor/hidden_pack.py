@@ -132,10 +132,8 @@ def seal(payload: bytes, passphrase: str, *, log2_n: int = SCRYPT_LOG2_N) -> byt
 
 
 # -- opening ------------------------------------------------------------------------
-def open_sealed(blob: bytes, passphrase: str) -> bytes:
-    from cryptography.exceptions import InvalidTag
-    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-
+def _key_parameters(blob: bytes) -> tuple[int, int, int]:
+    """The scrypt parameters of a sealed archive's header; HiddenArchiveError for anything else."""
     if len(blob) < HEADER + 16 or not blob.startswith(MAGIC):
         raise HiddenArchiveError(
             "not a hidden-suite archive (wrong file, or its first bytes were changed); make one with "
@@ -146,6 +144,14 @@ def open_sealed(blob: bytes, passphrase: str) -> bytes:
     if not (10 <= log2_n <= MAX_LOG2_N and 1 <= r <= 32 and 1 <= p <= 16):
         raise HiddenArchiveError("the archive header was tampered with (impossible key parameters) / "
                                  "아카이브 헤더가 변조되었습니다(불가능한 키 매개변수)")
+    return log2_n, r, p
+
+
+def open_sealed(blob: bytes, passphrase: str) -> bytes:
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    log2_n, r, p = _key_parameters(blob)
     at = len(MAGIC) + 3
     salt, check, nonce = blob[at:at + 16], blob[at + 16:at + 32], blob[at + 32:at + 44]
     key, expected = _derive(passphrase, salt, log2_n, r, p)
@@ -176,14 +182,26 @@ def _safe_members(tar: tarfile.TarFile) -> list[tarfile.TarInfo]:
     return members
 
 
-def unpack(archive: Path, passphrase: str, public_suites: Path, into: Path) -> Unpacked:
-    """Decrypt ``archive`` into ``into`` and lay out a suites folder: public + hidden + pytest.ini."""
+def _read(archive: Path) -> bytes:
     try:
-        blob = archive.read_bytes()
+        return archive.read_bytes()
     except OSError as exc:
         raise HiddenArchiveError(f"cannot read the hidden archive {archive}: {exc.strerror} / "
                                  f"숨김 테스트 아카이브 {archive}을(를) 읽을 수 없습니다") from None
-    payload = open_sealed(blob, passphrase)
+
+
+def precheck(archive: Path, key_env: str = DEFAULT_KEY_ENV) -> None:
+    """What `grade --hidden-from` can tell before anything starts (the zygote imports torch, seconds):
+    the key is set, the archive is readable and is one. HiddenArchiveError with the line the grade would
+    say; the key stays in the environment for the grade, and a wrong key is found where it is used."""
+    if not os.environ.get(key_env, "").strip():
+        passphrase_from_env(key_env)  # raises its line
+    _key_parameters(_read(archive))
+
+
+def unpack(archive: Path, passphrase: str, public_suites: Path, into: Path) -> Unpacked:
+    """Decrypt ``archive`` into ``into`` and lay out a suites folder: public + hidden + pytest.ini."""
+    payload = open_sealed(_read(archive), passphrase)
     data = into / "data"
     with tarfile.open(fileobj=io.BytesIO(payload), mode="r:gz") as tar:
         for m in _safe_members(tar):
