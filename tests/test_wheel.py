@@ -160,19 +160,10 @@ def embedding_wheel(kit_wheel: Path) -> Path:
     return build_embedding_wheel(kit_wheel.parent.parent / "embedding")
 
 
-def test_the_kit_grades_from_its_wheel_as_a_student(
-    open_tmp: Path, kit_wheel: Path, embedding_wheel: Path
-) -> None:
+def test_the_kit_grades_from_its_wheel_as_a_student(open_tmp: Path, wheel_venv: Path) -> None:
     tmp_path = open_tmp
-    lesson_wheel = embedding_wheel
-    venv = tmp_path / "venv"
-    make_venv(venv)
+    venv = wheel_venv
     python = venv / "bin" / "python"
-    subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", "--no-deps", str(kit_wheel), str(lesson_wheel)],
-        check=True,
-        capture_output=True,
-    )
     grade = [str(venv / "bin" / "grade")]
     listed = json.loads(
         subprocess.run(
@@ -221,16 +212,21 @@ def test_the_kit_grades_from_its_wheel_as_a_student(
     assert tasks["leetcode_practice"]["score"] == 0 and 0 < results["score"] < results["max_score"]
     assert "feedback.html" in run.stdout  # it points at the files it wrote
 
-    # Without its templates the kit cannot write the feedback: an error, and nothing points at them.
-    shutil.rmtree(site / "kitdata" / "templates")
+    # Without its templates the kit cannot write the feedback: an error, and nothing points at them. (The
+    # venv is the module's: its templates are put back for the tests after this one.)
+    templates, aside = site / "kitdata" / "templates", tmp_path / "templates-aside"
+    shutil.move(templates, aside)
     out = tmp_path / "out-no-templates"
-    broken = subprocess.run(
-        [*grade, str(release / "exercises"), "--out", str(out), "-k", "sinusoidal_pe"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=pace.seconds(600),
-    )
+    try:
+        broken = subprocess.run(
+            [*grade, str(release / "exercises"), "--out", str(out), "-k", "sinusoidal_pe"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=pace.seconds(600),
+        )
+    finally:
+        shutil.move(aside, templates)
     assert broken.returncode == 1, broken.stdout[-2000:] + broken.stderr[-2000:]
     assert "feedback reports (feedback.html, feedback.md) were not written" in broken.stderr
     assert "feedback.html" not in broken.stdout and not (out / "feedback.html").exists()
@@ -264,7 +260,8 @@ def lesson_wheel(kit_wheel: Path) -> Path:
 @pytest.fixture(scope="module")
 def wheel_venv(kit_wheel: Path, lesson_wheel: Path, embedding_wheel: Path) -> Path:
     """A fresh venv (torch from the system's site-packages) with the kit and both lessons installed from
-    their wheels, not editable; shared by the tests that only read it."""
+    their wheels, not editable; shared by the module's tests (the first takes its templates away for one
+    grade and puts them back)."""
     folder = Path(tempfile.mkdtemp(prefix="gk-wheel-venv-"))
     folder.chmod(0o755)  # a student's uid runs its Python
     venv = folder / "venv"
