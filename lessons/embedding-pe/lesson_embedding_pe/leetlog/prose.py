@@ -306,9 +306,9 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
             kinds, cue_span = out[-1].kinds, (m.start, m.start)  # '…, O(1)'
         if not kinds:
             continue
-        final = _FINAL.search(text, first.end(), m.start) if first is not None and first.end() <= m.start \
-            else None
-        in_first = first is not None and first.end() <= m.start and final is None
+        # after the first idea's cue and before any final one: 'brute force in O(n) time' is not the answer's
+        in_first = first is not None and first.end() <= m.start and not _FINAL.search(text, first.end(),
+                                                                                       m.start)
         # this Big-O's clause: from its cue (or itself) to the next Big-O's cue
         start = min(cue_span[0], m.start)
         end = hi
@@ -390,8 +390,6 @@ def _reason(rest: str) -> str:
     words = to_plain(rest).text.split()
     while words and (words[0].lower().strip(",;.:—–-") in _LEADING or not words[0].strip(",;.:—–-$")):
         words.pop(0)  # '는 $ $이고 n이 ...': the particles and math marks left by the cue
-    if words and CUE["reason_lead"].match(words[0]):
-        words[0] = CUE["reason_lead"].sub("", words[0]) or words[0]
     while words and (words[-1].lower().strip(",;.:—–-") in _LEADING or not words[-1].strip(",;.:—–-$")):
         words.pop()
     text = " ".join(words).strip(" ,;.:—–-")
@@ -408,9 +406,6 @@ def _read_solved(sentences: list[Sentence], put: _Put) -> None:
             how = "alone" if alone and (not solution or alone.start() > solution.start()) else "solution"
         cue = (alone if how == "alone" else solution) or alone or solution
         value = s.text if classify_solved(s.text) == how else cue.group()  # type: ignore[union-attr]
-        date = _DATE.search(s.text)
-        if date and date.group() not in value:
-            value += f" ({date.group()})"
         put("solved", value, s.line, s)
         break
     for s in sentences:
