@@ -369,20 +369,11 @@ def _kinds(before: str, after: str, lo: int, hi: int) -> tuple[tuple[str, ...], 
     return (), (hi, hi)
 
 
-_REASON_BEFORE = CUE["reason_before"]
-
-
 def _reason_ahead(text: str) -> str:
     """The reason given before a claim in its clause ('체 배열이 n칸이라 ', 'Since the exponent halves,
     the '), or '' when the words before the claim are not one."""
     body = text.strip().rstrip(",").strip()
-    if not body:
-        return ""
-    # 'Since ..., the time is': the clause up to the comma before the claim
-    head = CUE["reason_tail"].sub("", body).strip()
-    if _REASON_BEFORE.search(head) or _REASON_BEFORE.search(body):
-        return head
-    return ""
+    return body if CUE["reason_before"].search(body) else ""
 
 
 def _reason(rest: str) -> str:
