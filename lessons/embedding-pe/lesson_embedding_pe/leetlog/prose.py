@@ -208,9 +208,8 @@ def _read_approaches(sentences: list[Sentence], put: _Put) -> None:
             put("first_idea", s.text[:cut], s.line, s)
             put("final_approach", s.text[cut:], s.line_at(cut), s)
             return
-        if _letters(s.text) >= 8:
-            put("first_idea", s.text, s.line, s)
-        later = sentences[i + 1:] + sentences[:i]
+        put("first_idea", s.text, s.line, s)
+        later = sentences[i + 1:]
     else:
         later = sentences
     for pattern in (_FINAL, _APPROACH):
@@ -250,7 +249,6 @@ class _Mention:
     kinds: tuple[str, ...]
     in_first: bool
     reason: str
-    clause_end: int = 0  # where this Big-O's clause ends in the sentence: the next one's may start there
 
 
 def _read_complexities(sentences: list[Sentence], put: _Put) -> None:
@@ -309,21 +307,14 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
         # after the first idea's cue and before any final one: 'brute force in O(n) time' is not the answer's
         in_first = first is not None and first.end() <= m.start and not _FINAL.search(text, first.end(),
                                                                                        m.start)
-        # this Big-O's clause: from its cue (or itself) to the next Big-O's cue
+        # this Big-O's clause: from its cue (or itself) to the next Big-O
         start = min(cue_span[0], m.start)
-        end = hi
-        if k + 1 < len(matches):  # up to the next Big-O's own cue, when it comes before that Big-O
-            own_end = max(m.end, cue_span[1])
-            nxt = _kinds(text[own_end:matches[k + 1].start], "", own_end, own_end)[1]
-            end = nxt[0] if nxt[0] > own_end else hi
-        rest = text[start:m.start] + " " + text[m.end:end]
-        # a reason said before the claim: '반복문이라 공간 복잡도는 O(1)', 'Since n halves, the time is ...'
-        ahead = _reason_ahead(text[out[-1].clause_end if out else 0:start])
-        rest = ahead + " " + rest
+        # a reason before the first claim: '반복문이라 공간 복잡도는 O(1)', 'Since n halves, the time …'
+        rest = ("" if out else _reason_ahead(text[:start])) + " " + text[start:m.start] + " " + text[m.end:hi]
         for cue in (_TIME, _SPACE, _GENERIC):
             rest = cue.sub(" ", rest)
         reason = _reason(rest)
-        out.append(_Mention(s, m, kinds, in_first, reason, end))
+        out.append(_Mention(s, m, kinds, in_first, reason))
     _one_claim_each(text, out)
     for k, claim in enumerate(out):  # 'O(n) time and O(1) space because ...': the reason is shared
         if not claim.reason:
