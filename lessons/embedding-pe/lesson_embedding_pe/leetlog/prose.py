@@ -208,14 +208,13 @@ def _read_approaches(sentences: list[Sentence], put: _Put) -> None:
             put("first_idea", s.text[:cut], s.line, s)
             put("final_approach", s.text[cut:], s.line_at(cut), s)
             return
-        if _letters(s.text) >= 8:
-            put("first_idea", s.text, s.line, s)
-        later = sentences[i + 1:] + sentences[:i]
+        put("first_idea", s.text, s.line, s)
+        later = sentences[i + 1:]
     else:
         later = sentences
     for pattern in (_FINAL, _APPROACH):
         for s in later:
-            if not pattern.search(s.text) or _letters(s.text) < 8 or _only_complexity(s.text):
+            if not pattern.search(s.text) or _letters(s.text) < 8:
                 continue
             verb, bigos = pattern.search(s.text), find_all_bigo(s.text)
             if pattern is _APPROACH and verb and bigos and not _content(s.text[verb.end():bigos[0].start]):
@@ -233,16 +232,6 @@ def _clause_cut(text: str, after: int, final: int) -> int | None:
     return cut if cut is not None else final
 
 
-def _only_complexity(text: str) -> bool:
-    """'Then the time complexity is O(n).' states a complexity, not an approach."""
-    rest = text
-    for m in reversed(find_all_bigo(text)):
-        rest = rest[:m.start] + rest[m.end:]
-    for cue in (_TIME, _SPACE, _GENERIC):
-        rest = cue.sub(" ", rest)
-    return not _content(_FINAL.sub(" ", rest))
-
-
 def _letters(text: str) -> int:
     return sum(c.isalpha() for c in text)
 
@@ -258,11 +247,8 @@ class _Mention:
     sentence: Sentence
     match: BigOMatch
     kinds: tuple[str, ...]
-    strength: int
     in_first: bool
     reason: str
-    introduced: bool = False  # the reason is set off ('because', ':', '—'), so it may speak for both
-    clause_end: int = 0  # where this Big-O's clause ends in the sentence: the next one's may start there
 
 
 def _read_complexities(sentences: list[Sentence], put: _Put) -> None:
@@ -280,8 +266,7 @@ def _read_complexities(sentences: list[Sentence], put: _Put) -> None:
         candidates = [m for m in mentions if kind in m.kinds and not m.in_first]
         if not candidates:
             continue
-        best = max(m.strength for m in candidates)
-        chosen = next(m for m in candidates if m.strength == best)
+        chosen = candidates[0]
         value = f"{chosen.match.written} — {chosen.reason}" if chosen.reason else chosen.match.written
         put(kind, value, chosen.sentence.line_at(chosen.match.start), chosen.sentence)
 
@@ -312,42 +297,28 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
         lo = matches[k - 1].end if k else 0
         hi = matches[k + 1].start if k + 1 < len(matches) else len(text)
         before, after = text[lo:m.start], text[m.end:hi]
-        kinds, strength, cue_span = _kinds(before, after, lo, m.end)
+        kinds, cue_span = _kinds(before, after, lo, m.end)
         if m.start in said:
-            kinds, strength = (said[m.start],), 2
+            kinds = (said[m.start],)
         if not kinds and out and len(out[-1].kinds) == 2 and CUE["list_gap"].fullmatch(before):
-            kinds, strength, cue_span = out[-1].kinds, out[-1].strength, (m.start, m.start)  # '…, O(1)'
+            kinds, cue_span = out[-1].kinds, (m.start, m.start)  # '…, O(1)'
         if not kinds:
             continue
-        final = _FINAL.search(text, first.end(), m.start) if first is not None and first.end() <= m.start \
-            else None
-        in_first = first is not None and first.end() <= m.start and final is None
-        # this Big-O's clause: from its cue (or itself) to the next Big-O's cue
+        # after the first idea's cue and before any final one: 'brute force in O(n) time' is not the answer's
+        in_first = first is not None and first.end() <= m.start and not _FINAL.search(text, first.end(),
+                                                                                       m.start)
+        # this Big-O's clause: from its cue (or itself) to the next Big-O
         start = min(cue_span[0], m.start)
-        end = hi
-        if k + 1 < len(matches):  # up to the next Big-O's own cue, when it comes before that Big-O
-            own_end = max(m.end, cue_span[1])
-            for cue in (_TIME, _SPACE):  # 'O(n) time': that cue is this Big-O's
-                after_cue = cue.match(text, m.end, min(hi, m.end + 14)) or cue.search(text, m.end, m.end + 14)
-                if after_cue is not None and after_cue.start() - m.end <= 12:
-                    own_end = max(own_end, after_cue.end())
-            nxt = _kinds(text[own_end:matches[k + 1].start], "", own_end, own_end)[2]
-            end = nxt[0] if nxt[0] > own_end else hi
-        rest = text[start:m.start] + " " + text[m.end:end]
-        # a reason said before the claim: '반복문이라 공간 복잡도는 O(1)', 'Since n halves, the time is ...'
-        ahead = _reason_ahead(text[out[-1].clause_end if out else 0:start])
-        rest = ahead + " " + rest
+        # a reason before the first claim: '반복문이라 공간 복잡도는 O(1)', 'Since n halves, the time …'
+        rest = ("" if out else _reason_ahead(text[:start])) + " " + text[start:m.start] + " " + text[m.end:hi]
         for cue in (_TIME, _SPACE, _GENERIC):
             rest = cue.sub(" ", rest)
         reason = _reason(rest)
-        lead = _SPACE.sub(" ", _TIME.sub(" ", text[m.end:end])).lstrip(" $")
-        set_off = bool(CUE["cause"].search(reason)) or lead[:1] in (":", "—", "–", "-", "(") or bool(ahead)
-        introduced = bool(reason) and set_off
-        out.append(_Mention(s, m, kinds, strength, in_first, reason, introduced, end))
+        out.append(_Mention(s, m, kinds, in_first, reason))
     _one_claim_each(text, out)
     for k, claim in enumerate(out):  # 'O(n) time and O(1) space because ...': the reason is shared
         if not claim.reason:
-            claim.reason = next((x.reason for x in out[k + 1:] if x.introduced), "")
+            claim.reason = next((x.reason for x in out[k + 1:] if x.reason), "")
     return out
 
 
@@ -363,50 +334,37 @@ def _one_claim_each(text: str, mentions: list[_Mention]) -> None:
         m.kinds = (kind,)
 
 
-def _kinds(before: str, after: str, lo: int, hi: int) -> tuple[tuple[str, ...], int, tuple[int, int]]:
-    """What a Big-O measures, from the cue nearest to it: ('time',) / ('space',) / both; its strength
-    (2 for 'time complexity', 1 for a bare 'time'); the cue's span in the sentence."""
+def _kinds(before: str, after: str, lo: int, hi: int) -> tuple[tuple[str, ...], tuple[int, int]]:
+    """What a Big-O measures, from the cue nearest to it: ('time',) / ('space',) / both; the cue's span
+    in the sentence."""
     before_clean = _NOT_TIME.sub(lambda m: "\0" * len(m.group()), before)
     after_clean = _NOT_TIME.sub(lambda m: "\0" * len(m.group()), after)
     if _BOTH.search(before_clean):
         both = list(_BOTH.finditer(before_clean))[-1]
-        return ("time", "space"), 2, (lo + both.start(), lo + both.end())
-    options: list[tuple[int, int, str, int, tuple[int, int]]] = []
+        return ("time", "space"), (lo + both.start(), lo + both.end())
+    options: list[tuple[int, int, str, tuple[int, int]]] = []
     for kind, cue in (("time", _TIME), ("space", _SPACE)):
         for m in cue.finditer(before_clean):
             span = (lo + m.start(), lo + m.end())
-            options.append((len(before_clean) - m.end(), 0, kind, _strength(m.group()), span))
+            options.append((len(before_clean) - m.end(), 0, kind, span))
         a = cue.search(after_clean)
         # 'O(n) time', 'O(1)의 공간'; not ', 공간 복잡도는 O(1)', which opens the next claim
         if a is not None and a.start() <= 12 and not CUE["clause_end"].search(after_clean[:a.start()]):
-            options.append((a.start(), 1, kind, _strength(a.group()), (hi + a.start(), hi + a.end())))
+            options.append((a.start(), 1, kind, (hi + a.start(), hi + a.end())))
     if options:
-        _, _, kind, strength, span = min(options)
-        return (kind,), strength, span
+        _, _, kind, span = min(options)
+        return (kind,), span
     generic = list(_GENERIC.finditer(before_clean))
     if generic:
-        return ("time",), 1, (lo + generic[-1].start(), lo + generic[-1].end())
-    return (), 0, (hi, hi)
-
-
-_REASON_BEFORE = CUE["reason_before"]
+        return ("time",), (lo + generic[-1].start(), lo + generic[-1].end())
+    return (), (hi, hi)
 
 
 def _reason_ahead(text: str) -> str:
     """The reason given before a claim in its clause ('체 배열이 n칸이라 ', 'Since the exponent halves,
     the '), or '' when the words before the claim are not one."""
     body = text.strip().rstrip(",").strip()
-    if not body:
-        return ""
-    # 'Since ..., the time is': the clause up to the comma before the claim
-    head = CUE["reason_tail"].sub("", body).strip()
-    if _REASON_BEFORE.search(head) or _REASON_BEFORE.search(body):
-        return head
-    return ""
-
-
-def _strength(cue: str) -> int:
-    return 2 if CUE["strong_cue"].search(cue) else 1
+    return body if CUE["reason_before"].search(body) else ""
 
 
 def _reason(rest: str) -> str:
@@ -414,8 +372,6 @@ def _reason(rest: str) -> str:
     words = to_plain(rest).text.split()
     while words and (words[0].lower().strip(",;.:—–-") in _LEADING or not words[0].strip(",;.:—–-$")):
         words.pop(0)  # '는 $ $이고 n이 ...': the particles and math marks left by the cue
-    if words and CUE["reason_lead"].match(words[0]):
-        words[0] = CUE["reason_lead"].sub("", words[0]) or words[0]
     while words and (words[-1].lower().strip(",;.:—–-") in _LEADING or not words[-1].strip(",;.:—–-$")):
         words.pop()
     text = " ".join(words).strip(" ,;.:—–-")
@@ -432,9 +388,6 @@ def _read_solved(sentences: list[Sentence], put: _Put) -> None:
             how = "alone" if alone and (not solution or alone.start() > solution.start()) else "solution"
         cue = (alone if how == "alone" else solution) or alone or solution
         value = s.text if classify_solved(s.text) == how else cue.group()  # type: ignore[union-attr]
-        date = _DATE.search(s.text)
-        if date and date.group() not in value:
-            value += f" ({date.group()})"
         put("solved", value, s.line, s)
         break
     for s in sentences:
