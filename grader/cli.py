@@ -303,20 +303,20 @@ def run_warm(argv: list[str], args: argparse.Namespace, policy: SandboxPolicy) -
     cold = args.no_daemon or args.hidden or args.hidden_from or args.ci or not client.wanted()
     if cold and not args.stop_daemon:
         return None
-    try:
-        ref = lesson_from_args(args, Path(args.path) if args.path else None)
-    except UsageProblem:
-        return None  # grade_one says why
     # One warm grader per user (and interpreter, and sandbox flags) serves every folder and lesson: the
     # request carries the whole command line and folder (a notebook's check() is served all the same).
     key = [repr(replace(policy, hide=()))]
     lang = "ko" if lang_of(argv) == "ko" else "en"
-    if args.stop_daemon:
+    if args.stop_daemon:  # whatever folder it is typed in: stopping needs no lesson
         stopped = client.stop(key)
         said = (("grade: the warm grader stopped", "grade: 상주 채점기를 껐습니다") if stopped else
                 ("grade: no warm grader runs", "grade: 실행 중인 상주 채점기가 없습니다"))
         print(said[lang == "ko"], file=sys.stderr)  # a notice in the reader's language only
         return 0
+    try:
+        ref = lesson_from_args(args, Path(args.path) if args.path else None)
+    except UsageProblem:
+        return None  # grade_one says why
     if not host.wanted(policy):
         return None
     code = client.serve(argv, key, HOST_ENTRY)

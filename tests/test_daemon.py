@@ -43,6 +43,22 @@ def test_a_wrong_folder_starts_no_warm_grader(tmp_path, monkeypatch):
     assert missing_target(parse([])) is None and missing_target(parse(["exercises"])) is None
 
 
+def test_stop_daemon_needs_no_lesson(tmp_path):
+    """`grade --stop-daemon` typed anywhere (here a folder naming no lesson, two lessons installed)
+    stops the warm grader or says none runs: it never asks which lesson."""
+    run_dir = Path(tempfile.mkdtemp(prefix="gkd-"))
+    env = {k: v for k, v in os.environ.items() if k not in ("GK_NO_DAEMON", "GK_LESSON")}
+    env.update(XDG_RUNTIME_DIR=str(run_dir))
+    try:
+        for lang, said in (("en", "grade: no warm grader runs"), ("ko", "실행 중인 상주 채점기가 없습니다")):
+            done = subprocess.run([*place.python_module("grader.cli"), "--stop-daemon", "--lang", lang],
+                                  cwd=tmp_path, env=env, capture_output=True, text=True,
+                                  timeout=pace.seconds(60))
+            assert done.returncode == 0 and done.stderr.strip().endswith(said), done.stderr
+    finally:
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+
 def test_refuses_the_hidden_suite_and_serves_any_folder():
     assert server.refuses({"cwd": "/a", "argv": []}) is None
     assert server.refuses({"cwd": "/b", "argv": []}) is None  # one warm grader for every folder
