@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cmp_to_key
 from typing import Any
 
 from .bigo import Complexity, compare, parse
@@ -80,13 +80,10 @@ class Problem:
     def best(self, name: str) -> tuple[Complexity, Approach]:
         """The lowest ``name`` ('time' or 'space') bound of any approach, and that approach; ties keep
         the catalog order (the usual one first)."""
-        best = None
-        for a in self.approaches:
-            for c in a.bounds(name)[:1 if name == "time" else None]:
-                if best is None or compare(c, best[0]) == -1:
-                    best = (c, a)
-        assert best is not None, f"{self.label} has no approach"
-        return best
+        bounds = [(c, a) for a in self.approaches for c in a.bounds(name)[:1 if name == "time" else None]]
+        def order(x: tuple[Complexity, Approach], y: tuple[Complexity, Approach]) -> int:
+            return compare(x[0], y[0]) or 0  # (None: incomparable, as good as each other)
+        return min(bounds, key=cmp_to_key(order))
 
 
 @cache

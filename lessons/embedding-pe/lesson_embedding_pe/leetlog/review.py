@@ -5,9 +5,10 @@ Scoring (6.0 in all, 3.0 per problem, first two problems graded):
     (difficulty readable; time/space with a one-line reason; 'solved' says alone
     or after a solution, and then carries a YYYY-MM-DD redo date);
   * complexity, 1.0: for time and for space, 0.25 when the Big-O parses and
-    0.25 when it matches a known approach for the catalogued problem (worse or
-    better than every known approach costs that 0.25; unknown problems or
-    different variables are not held against the student);
+    0.25 when it holds for the student's code (run and counted, else the approach
+    the log names and the code implements, else every known one); a claim the
+    reader cannot judge (amortized, an undefined variable, counts in between) is
+    a TA's, and an unknown problem or other variables are not held against it;
   * task fit, up to -0.5: a problem that is not Medium, not Math-tagged, or the
     same as the other one loses 0.5 (never below 0 for the problem).
 Prose quality is never scored. An empty or untouched log scores 0.
@@ -122,18 +123,6 @@ class LogReview:
         return asdict(self)
 
 
-@dataclass(frozen=True)
-class Quote:
-    """A Big-O exactly as the student wrote it, and the line it is on."""
-
-    written: str
-    line: int
-
-    @property
-    def two(self) -> Two:  # in Korean a particle after it follows the Big-O, not the line
-        return Two(f'"{self.written}" (line {self.line})', f'{self.line}행의 "{self.written}"')
-
-
 @dataclass
 class _Ctx:
     """One problem's review: what was read of it, its findings and its points."""
@@ -149,7 +138,7 @@ class _Ctx:
     problem: Problem | None = None
     source: str | None = None  # the problem's practice function as the student wrote it
     bigo: dict[str, Complexity] = field(default_factory=dict)  # time/space -> the claim read
-    quotes: dict[str, Quote] = field(default_factory=dict)  # time/space -> the claim as written, its line
+    quotes: dict[str, tuple[str, int]] = field(default_factory=dict)  # time/space -> as written, its line
     asked: bool = False  # a claim was left to a TA (amortized, an undefined variable)
     measured: dict[str, dict] = field(default_factory=dict)
 
@@ -157,10 +146,15 @@ class _Ctx:
             **values: Any) -> None:
         self.findings.append(_finding(severity, code, self.k, fld, at, key, **values))
 
+    def quote(self, name: str) -> Two:
+        """The time or space claim as the student wrote it, and its line (a Korean particle after it
+        follows the Big-O, not the line)."""
+        written, line = self.quotes[name]
+        return Two(f'"{written}" (line {line})', f'{line}행의 "{written}"')
+
     def about(self, name: str, severity: str, code: str, key: str = "", **values: Any) -> None:
         """A finding on the time or space claim, on its line, quoting it."""
-        quote = self.quotes[name]
-        self.say(severity, code, name, quote.line, key, label=_label(name), quote=quote.two, **values)
+        self.say(severity, code, name, self.quotes[name][1], key, quote=self.quote(name), **values)
 
     def fault(self, code: str, name: str, at: int, key: str = "", **values: Any) -> None:
         """An error, or (sure or ask, unsure.py) ``unsure`` when the problem's text may hold what it
@@ -174,8 +168,7 @@ class _Ctx:
         self.points["fields"] += 0.0 if code == "no_bigo" else FIELD_POINTS
         if name in ("time", "space") and code != "no_reason":
             self.points[name] += BIGO_POINTS
-        self.say(UNSURE, f"unsure_{code}", name, at, "unsure_settled", label=_label(name, lower=False),
-                 saw=saw)
+        self.say(UNSURE, f"unsure_{code}", name, at, "unsure_settled", saw=saw)
 
     def penalize(self, code: str, fld: str, at: int, **values: Any) -> None:
         """A problem that does not fit the task (not Medium, not Math, the other's twin): one penalty."""
@@ -189,14 +182,13 @@ class _Ctx:
 
 def _finding(severity: str, code: str, k: int | None, fld: str | None, at: int | None, key: str = "",
              **values: Any) -> Finding:
-    """A finding with message ``key`` of vocab.toml (``code`` by default), {k} the problem's slot."""
+    """A finding with message ``key`` of vocab.toml (``code`` by default): {k} the problem's slot, {label}
+    and {Label} its field's template label inside a sentence ('time complexity') and as written."""
+    if fld is not None:
+        values = {"label": Two(LABELS_EN[fld].lower(), LABELS_KO[fld]),
+                  "Label": Two(LABELS_EN[fld], LABELS_KO[fld]), **values}
     said = message(key or code, k=k, **values)
     return Finding(severity, code, k, fld, at, said.ko, said.en)
-
-
-def _label(name: str, lower: bool = True) -> Two:
-    """A field's template label in both languages ('time complexity' inside an English sentence)."""
-    return Two(LABELS_EN[name].lower() if lower else LABELS_EN[name], LABELS_KO[name])
 
 
 # -- the fields: each filled one earns FIELD_POINTS unless its check says it is not well formed -------
@@ -208,16 +200,20 @@ def _missing(ctx: _Ctx, name: str) -> None:
     where = "missing" if f is None else "template" if CUE["placeholder_left"].search(f.raw or "") else "empty"
     near = _nearest_sentence(ctx.entry, name) if f is None else None
     line = near[0] if near else ctx.line_for(name)
-    ctx.fault("missing_field", name, line, label=_label(name, lower=False), where=message(f"where_{where}"),
+    ctx.fault("missing_field", name, line, where=message(f"where_{where}"),
               quote=message("nearest", line=line, said=near[1]) if near else "",
               hint=Two(HINTS["en"][name], HINTS["ko"][name]))
 
 
 def _problem(ctx: _Ctx, text: str, line: int) -> None:
-    """Which catalog problem the field names (or the section's heading: '## 문제 1: 50. Pow(x, n)')."""
+    """Which catalog problem the field names (or the section's heading: '## 문제 1: 50. Pow(x, n)'). A
+    number leading it that another title contradicts is the section's place in the log, not the
+    problem's, when it is this problem's place (1 or 2) or another number follows ('1. 50. Pow(x, n)')."""
     match = find_problem(text)
-    if match.conflict and _section_number(ctx, text, match.number):
-        match = find_problem(CUE["section_number"].sub("", text, count=1))  # '## 1. Pow(x, n)': its place
+    place = CUE["section_number"].match(text)
+    if match.conflict and place and int(place.group(1)) == match.number and (
+            match.number in (ctx.k, ctx.entry.index) or re.match(r"\d{1,4}\b", text[place.end():])):
+        match = find_problem(text[place.end():])
     p = ctx.problem = match.problem
     if p is None and match.number is None:
         # 'Power 문제': no number, no title the catalog knows; which problem it is (its difficulty, its
@@ -230,15 +226,6 @@ def _problem(ctx: _Ctx, text: str, line: int) -> None:
     if p is not None:
         ctx.review.number, ctx.review.title, ctx.review.math = p.number, p.title, p.is_math
         ctx.source = function_source(ctx.sources, p.function) if p.function else None
-
-
-def _section_number(ctx: _Ctx, text: str, number: int | None) -> bool:
-    """Whether the number leading ``text`` is the section's place in the log, not the problem's number:
-    it is this problem's place (1 or 2), or another number follows it ('1. 50. Pow(x, n)')."""
-    m = CUE["section_number"].match(text)
-    if m is None or number is None or int(m.group(1)) != number:
-        return False
-    return number in (ctx.k, ctx.entry.index) or bool(re.match(r"\d{1,4}\b", text[m.end():]))
 
 
 def _difficulty(ctx: _Ctx, name: str, f: Field) -> bool:
@@ -258,12 +245,12 @@ def _complexity(ctx: _Ctx, name: str, f: Field) -> bool:
     reason = _has_reason(f.value, matches)
     example = REASON_EXAMPLE[name]
     if not reason and f.label == "sentence":  # read from prose: quote the sentence that gave the Big-O
-        ctx.fault("no_reason", name, f.line, "no_reason_sentence", label=_label(name), line=f.line,
-                  excerpt=_excerpt(f.raw, f.value), value=f.value, example=Two(example[0], example[1]))
+        ctx.fault("no_reason", name, f.line, "no_reason_sentence", line=f.line, value=f.value,
+                  excerpt=_excerpt(f.raw, f.value), example=Two(example[0], example[1]))
     elif not reason:
-        ctx.fault("no_reason", name, f.line, label=_label(name), example=Two(example[0], example[2]))
+        ctx.fault("no_reason", name, f.line, example=Two(example[0], example[2]))
     if not matches:
-        ctx.fault("no_bigo", name, f.line, label=_label(name), value=f.value)
+        ctx.fault("no_bigo", name, f.line, value=f.value)
         return reason
     read: list[tuple[Complexity, str]] = []  # messages quote what each was read from, never a rendering
     for m in matches:
@@ -271,15 +258,15 @@ def _complexity(ctx: _Ctx, name: str, f: Field) -> bool:
             read.append((parse(m.written), m.written))  # as written: LaTeX reads as plain, positions stay
         except ParseError as e:
             if m is matches[0]:
-                ctx.say("error", "bad_bigo", name, f.line_of(m.written), label=_label(name),
-                        written=m.written, error=e.message, char=e.position + 1)
+                ctx.say("error", "bad_bigo", name, f.line_of(m.written), written=m.written, error=e.message,
+                        char=e.position + 1)
     if not read:
         return reason
     claim, written = read[0]
     ctx.bigo[name] = claim
     setattr(ctx.review, name, str(claim))
     ctx.points[name] += BIGO_PARSE_POINTS
-    ctx.quotes[name] = Quote(written, f.line_of(written))
+    ctx.quotes[name] = written, f.line_of(written)
     if _holds_up(ctx, name, f, [c for c, _ in read]):
         ctx.points[name] += BIGO_CONSISTENT_POINTS
     return reason
@@ -417,7 +404,7 @@ def _holds_up(ctx: _Ctx, name: str, f: Field, claims: list[Complexity]) -> bool:
         ctx.about(name, UNSURE, "unsure_measured", function=fn, numbers=numbers)
     elif judged.verdict != costmeter.FITS:
         like = f"O({judged.grows_like})" if judged.grows_like else None
-        grows = message("grows_like" if like else "grows", like=like, written=ctx.quotes[name].written)
+        grows = message("grows_like" if like else "grows", like=like, written=ctx.quotes[name][0])
         ctx.about(name, "warning", "complexity_inconsistent", "measured_contradicts", function=fn,
                   numbers=numbers, grows=grows)
     return judged.verdict != costmeter.OVER
@@ -464,7 +451,7 @@ def _named_approach(ctx: _Ctx, name: str, p: Problem, claims: list[Complexity]) 
     if shown is not None:  # the line of the student's leetcode.py that shows the approach (codecost.py)
         by = message("by_log_code_at" if approach in in_log else "by_code_at",
                      where=message("code_at", line=shown[0], text=shown[1]))
-    written = ctx.quotes[name].written
+    written = ctx.quotes[name][0]
     ctx.about(name, "warning", code, "against_named", by=by, p=p, approach=approach.name, bound=bound,
               whose=message("whose_code" if shown is not None else "whose_log"),
               also=message("also_other", written=written, other=other.name) if other else "")
@@ -506,12 +493,11 @@ def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str
     if p is not None:
         ctx.review.difficulty = p.difficulty
     if time is not None and space is not None and not ctx.asked and compare(space, time) == 1:
-        space_quote = ctx.quotes["space"]
-        ctx.say("warning", "space_exceeds_time", "space", space_quote.line, space=space_quote.two,
-                time=ctx.quotes["time"].two)
+        ctx.say("warning", "space_exceeds_time", "space", ctx.quotes["space"][1], space=ctx.quote("space"),
+                time=ctx.quote("time"))
     for dup in ctx.entry.duplicates:
-        ctx.say("warning", "duplicate_field", dup.name, dup.line, label=_label(dup.name, lower=False),
-                first=ctx.entry.fields[dup.name].line, line=dup.line)
+        ctx.say("warning", "duplicate_field", dup.name, dup.line, first=ctx.entry.fields[dup.name].line,
+                line=dup.line)
     line = ctx.line_for("difficulty" if p is None else "problem")
     difficulty = ctx.review.difficulty
     if difficulty is not None and difficulty != "Medium":
@@ -557,22 +543,19 @@ def _review(breakdown: list[BreakdownItem], findings: list[Finding], **rest: Any
     return LogReview(round(sum(b.points for b in breakdown), 4), MAX_POINTS, breakdown, findings, **rest)
 
 
-def _zero(findings: list[Finding], code: str, ko: str, en: str, line: int | None = None) -> LogReview:
-    """A log that scores 0, and the finding that says why."""
-    findings.append(Finding("error", code, None, None, line, ko, en))
+def _zero(findings: list[Finding], code: str, ko: str = "", en: str = "", line: int | None = None,
+          **values: Any) -> LogReview:
+    """A log that scores 0, and the finding that says why: ``ko`` and ``en``, else the message ``code``."""
+    said = Two(en, ko) if ko else message(code, **values)
+    findings.append(Finding("error", code, None, None, line, said.ko, said.en))
     return _review([b for k in range(1, PROBLEMS + 1) for b in _breakdown(k, None)], findings)
-
-
-def _said_zero(code: str, line: int | None = None, **values: Any) -> LogReview:
-    said = message(code, **values)
-    return _zero([], code, said.ko, said.en, line)
 
 
 def review_file(path: str | Path, practice: dict[str, str] | None = None) -> LogReview:
     """Review LEETCODE_LOG.md at ``path``; a missing file scores 0 with a finding."""
     p = Path(path)
     if not p.is_file():
-        return _said_zero("missing_file", name=p.name)
+        return _zero([], "missing_file", name=p.name)
     return review_log(p.read_text(encoding="utf-8", errors="replace"), practice)
 
 
@@ -586,13 +569,13 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
     the approach the code implements; ``measure`` runs a practice function, counted, in the worker
     (costmeter.py), so a claim is held to what the code does."""
     if text is None or not text.strip():
-        return _said_zero("empty_log")
+        return _zero([], "empty_log")
     parsed = parse_log(text)
     entries = parsed.problems
     if not entries and not _has_words(text):
-        return _said_zero("no_fields")
+        return _zero([], "no_fields")
     if entries and parsed.filled_fields == 0:
-        return _said_zero("template_untouched", entries[0].line)
+        return _zero([], "template_untouched", line=entries[0].line)
     findings: list[Finding] = []
     breakdown: list[BreakdownItem] = []
     reviews: list[ProblemReview] = []
@@ -603,8 +586,7 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
         if not entries:
             # text the reader could not place in any problem or field: never a sure 0, a TA reads it; the
             # points stay provisionally, and each part of each problem is one unsure finding (one TA check)
-            findings += [_finding(UNSURE, "unsure_unplaced", k, name, None, label=_label(name, lower=False))
-                         for name in _UNPLACED_FIELDS]
+            findings += [_finding(UNSURE, "unsure_unplaced", k, name, None) for name in _UNPLACED_FIELDS]
             breakdown += _breakdown(k, (2.0, BIGO_POINTS, BIGO_POINTS, 0.0))
             continue
         if k > len(entries):
