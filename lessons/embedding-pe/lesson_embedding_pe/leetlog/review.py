@@ -33,7 +33,7 @@ from .mathtext import to_plain
 from .parser import REQUIRED, Field, ProblemEntry, parse_log
 from .unsure import COPULA, UNSURE, is_unsure, names_field
 from .values import classify_solved, parse_difficulty  # noqa: F401  (tests read them here)
-from .vocab import CUE, HINTS, LABELS_EN, LABELS_KO, NEAREST, REASON_EXAMPLE, Two, message, short
+from .vocab import CUE, HINTS, LABELS_EN, LABELS_KO, NEAREST, REASON_EXAMPLE, REVIEW, Two, message, short
 
 __all__ = [
     "MAX_POINTS", "BreakdownItem", "Finding", "LinkedFailure", "LogReview", "ProblemReview",
@@ -51,10 +51,6 @@ TASK_FIT_PENALTY = 0.5
 # A log the reader placed nothing of is still a log when it has this many words of its own: a title or a
 # stray line is not, a paragraph is. Such a log goes to a TA whole; the reader is sure of nothing in it.
 UNPLACED_WORDS = 12
-# The field a TA decides for each public part of a problem (loggrade's groups: problem, approach,
-# complexity, what went wrong, solved), so that each part is a TA check of its own.
-_UNPLACED_FIELDS = ("problem", "first_idea", "time", "what_went_wrong", "solved")
-
 Measure = Callable[[str], "Measurement | None"]  # practice function -> its measurement, None: not run
 
 
@@ -289,11 +285,9 @@ def _solved(ctx: _Ctx, name: str, f: Field) -> bool:
     return how != "solution" or date is not None
 
 
-# In the order a student reads the findings: each field and what checks its form (None: filled is enough).
-_FIELDS: tuple[tuple[str, Callable[[_Ctx, str, Field], bool] | None], ...] = (
-    ("problem", None), ("difficulty", _difficulty), ("first_idea", None), ("final_approach", None),
-    ("what_went_wrong", None), ("time", _complexity), ("space", _complexity), ("solved", _solved),
-)
+# What checks a filled field's form (any other: filled is enough); REVIEW["order"] is the order they run in.
+_CHECKS: dict[str, Callable[[_Ctx, str, Field], bool]] = {
+    "difficulty": _difficulty, "time": _complexity, "space": _complexity, "solved": _solved}
 
 
 def _parse_date(text: str) -> _dt.date | None:
@@ -479,8 +473,8 @@ def _renamed(c: Complexity, old: str, new: str = "n") -> Complexity:
 def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str] | None,
                     seen: dict[int, int]) -> list[LinkedFailure]:
     """Every field's rule on one problem, then what is judged across fields, problems and the code."""
-    for name, check in _FIELDS:
-        f = ctx.entry.get(name)
+    for name in REVIEW["order"]:
+        f, check = ctx.entry.get(name), _CHECKS.get(name)
         if name == "problem" and (f is not None or ctx.entry.heading):  # or the heading names it
             _problem(ctx, *((f.value, f.line) if f is not None else (ctx.entry.heading, ctx.entry.line)))
         elif f is None:
@@ -524,11 +518,7 @@ def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str
     return linked
 
 
-# A problem's four lines of the breakdown: what each counts, and its most
-_BREAKDOWN = (("fields present and well formed", 2.0),
-              ("time complexity parses and matches a known approach", BIGO_POINTS),
-              ("space complexity parses and matches a known approach", BIGO_POINTS),
-              ("task fit (Medium, Math, distinct)", 0.0))
+_TOPS = (2.0, BIGO_POINTS, BIGO_POINTS, 0.0)  # the most each of a problem's lines of the breakdown counts
 
 
 def _breakdown(k: int, points: tuple[float, float, float, float] | None) -> list[BreakdownItem]:
@@ -536,7 +526,7 @@ def _breakdown(k: int, points: tuple[float, float, float, float] | None) -> list
     if points is None:
         return [BreakdownItem(f"problem {k}", 0.0, PER_PROBLEM)]
     return [BreakdownItem(f"problem {k}: {item}", round(p, 4), top)
-            for (item, top), p in zip(_BREAKDOWN, points, strict=True)]
+            for item, top, p in zip(REVIEW["breakdown"], _TOPS, points, strict=True)]
 
 
 def _review(breakdown: list[BreakdownItem], findings: list[Finding], **rest: Any) -> LogReview:
@@ -586,7 +576,7 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
         if not entries:
             # text the reader could not place in any problem or field: never a sure 0, a TA reads it; the
             # points stay provisionally, and each part of each problem is one unsure finding (one TA check)
-            findings += [_finding(UNSURE, "unsure_unplaced", k, name, None) for name in _UNPLACED_FIELDS]
+            findings += [_finding(UNSURE, "unsure_unplaced", k, name, None) for name in REVIEW["unplaced"]]
             breakdown += _breakdown(k, (2.0, BIGO_POINTS, BIGO_POINTS, 0.0))
             continue
         if k > len(entries):
