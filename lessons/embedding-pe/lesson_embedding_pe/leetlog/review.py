@@ -137,6 +137,7 @@ class _Ctx:
     quotes: dict[str, tuple[str, int]] = field(default_factory=dict)  # time/space -> as written, its line
     asked: bool = False  # a claim was left to a TA (amortized, an undefined variable)
     measured: dict[str, dict] = field(default_factory=dict)
+    linked: list[LinkedFailure] = field(default_factory=list)
 
     def say(self, severity: str, code: str, fld: str | None, at: int | None, key: str = "",
             **values: Any) -> None:
@@ -471,7 +472,7 @@ def _renamed(c: Complexity, old: str, new: str = "n") -> Complexity:
 # -- the log as a whole -------------------------------------------------------------------------------
 
 def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str] | None,
-                    seen: dict[int, int]) -> list[LinkedFailure]:
+                    seen: dict[int, int]) -> None:
     """Every field's rule on one problem, then what is judged across fields, problems and the code."""
     for name in REVIEW["order"]:
         f, check = ctx.entry.get(name), _CHECKS.get(name)
@@ -499,26 +500,24 @@ def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str
         ctx.penalize("not_medium", "difficulty", line, difficulty=difficulty, why=message(f"why_{why}"),
                      name=Two(p.label, p.label) if p else Two(f"problem {ctx.k}", f"문제 {ctx.k}"))
     if p is None:
-        return []
+        return
     if not p.is_math:
         ctx.penalize("not_math", "problem", line, p=p, tags=", ".join(p.tags))
     if p.number in seen:
         ctx.penalize("duplicate_problem", "problem", line, other=seen[p.number], p=p)
     seen.setdefault(p.number, ctx.k)
-    linked: list[LinkedFailure] = []
     fn = p.function or ""
     if fn in practice:  # a failing practice edge case, next to what the log says went wrong
         wrong, at = ctx.entry.fields.get("what_went_wrong"), ctx.line_for("what_went_wrong")
         ctx.say("info", "practice_failure", "what_went_wrong", at, function=fn, failure=practice[fn], line=at)
-        linked.append(LinkedFailure(ctx.k, fn, practice[fn], at, wrong.value if wrong is not None else ""))
+        ctx.linked.append(LinkedFailure(ctx.k, fn, practice[fn], at, wrong.value if wrong else ""))
     if unsolved is not None and fn in unsolved and not says_why(_entry_text(ctx.entry)):
         # a logged problem the practice code leaves unsolved, with no word on why: name both sides
         ctx.say("error", "not_in_code", "problem", line, p=p, fn=fn,
                 how=message("how_stub" if unsolved[fn] == "stub" else "how_missing"))
-    return linked
 
 
-_TOPS = (2.0, BIGO_POINTS, BIGO_POINTS, 0.0)  # the most each of a problem's lines of the breakdown counts
+_TOPS = (2.0, BIGO_POINTS, BIGO_POINTS, 0.0)  # the most each of a problem's lines of the breakdown earns
 
 
 def _breakdown(k: int, points: tuple[float, float, float, float] | None) -> list[BreakdownItem]:
@@ -568,34 +567,33 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
         return _zero([], "template_untouched", line=entries[0].line)
     findings: list[Finding] = []
     breakdown: list[BreakdownItem] = []
-    reviews: list[ProblemReview] = []
-    linked: list[LinkedFailure] = []
-    measured: dict[str, dict] = {}
+    read: list[_Ctx] = []
     seen: dict[int, int] = {}  # catalog number -> the first problem that logs it
     for k in range(1, PROBLEMS + 1):
         if not entries:
             # text the reader could not place in any problem or field: never a sure 0, a TA reads it; the
             # points stay provisionally, and each part of each problem is one unsure finding (one TA check)
             findings += [_finding(UNSURE, "unsure_unplaced", k, name, None) for name in REVIEW["unplaced"]]
-            breakdown += _breakdown(k, (2.0, BIGO_POINTS, BIGO_POINTS, 0.0))
+            breakdown += _breakdown(k, _TOPS)
             continue
         if k > len(entries):
             findings.append(_finding("error", "missing_problem", k, None, None))
             breakdown += _breakdown(k, None)
             continue
         ctx = _Ctx(k, entries[k - 1], findings, sources or {}, measure, ProblemReview(k, entries[k - 1].line))
-        linked += _review_problem(ctx, practice or {}, unsolved, seen)
-        measured.update(ctx.measured)
+        _review_problem(ctx, practice or {}, unsolved, seen)
         earned = sum(ctx.points.values())
         penalty = min(ctx.penalty, earned)
         breakdown += _breakdown(k, (ctx.points["fields"], ctx.points["time"], ctx.points["space"],
                                     -penalty if penalty else 0.0))
         ctx.review.points = round(earned - penalty, 4)
-        reviews.append(ctx.review)
+        read.append(ctx)
     if len(entries) > PROBLEMS:
         findings.append(_finding("info", "extra_problems", None, None, entries[PROBLEMS].line,
                                  count=len(entries), graded=PROBLEMS))
-    return _review(breakdown, findings, linked_failures=linked, problems=reviews, measured=measured)
+    return _review(breakdown, findings, linked_failures=[f for c in read for f in c.linked],
+                   problems=[c.review for c in read],
+                   measured={fn: m for c in read for fn, m in c.measured.items()})
 
 
 def _has_words(text: str) -> bool:
