@@ -1,4 +1,4 @@
-"""LeetCode problems a student may log, with the facts the review checks.
+"""LeetCode problems a student may log, with the facts the review checks (catalog.toml).
 
 Only facts we are sure of: LeetCode difficulty, whether the problem carries the
 Math topic tag, and the complexities of the standard accepted approaches. The
@@ -9,14 +9,14 @@ review needs this table rather than trusting the student's label.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, cmp_to_key
 from typing import Any
 
 from .bigo import Complexity, compare, parse
 from .vocab import CUE, Two, load
 
-__all__ = ["Approach", "Problem", "ProblemMatch", "CATALOG", "find_problem", "get", "identify"]
+__all__ = ["Approach", "Problem", "ProblemMatch", "CATALOG", "find_problem", "get", "identify", "readings"]
 
 
 @dataclass(frozen=True)
@@ -42,12 +42,8 @@ class Approach:
         return Two(self.name_en, self.name_ko)
 
     @property
-    def time_bigo(self) -> Complexity:
-        return _parsed(self.time)
-
-    @property
     def space_bigo(self) -> tuple[Complexity, ...]:
-        return tuple(map(_parsed, self.space))
+        return self.bounds("space")
 
     def bounds(self, name: str) -> tuple[Complexity, ...]:
         """Its 'time' bounds (the usual one first) or its 'space' bounds."""
@@ -64,7 +60,8 @@ class Problem:
     variables_en: str = ""  # what the Big-O variables mean
     variables_ko: str = ""
     function: str | None = None  # name in exercises/leetcode.py, when there is a practice
-    aliases: tuple[str, ...] = field(default=())
+    aliases: tuple[str, ...] = ()
+    lesson: str = ""  # its place in the lesson's own list: "warm_up", "example", or not there
 
     @property
     def described(self) -> tuple[Approach, ...]:
@@ -84,11 +81,9 @@ class Problem:
         """The lowest ``name`` ('time' or 'space') bound of any approach, and that approach; ties keep
         the catalog order (the usual one first)."""
         bounds = [(c, a) for a in self.approaches for c in a.bounds(name)[:1 if name == "time" else None]]
-        best = bounds[0]
-        for c, a in bounds[1:]:
-            if compare(c, best[0]) == -1:
-                best = (c, a)
-        return best
+        def order(x: tuple[Complexity, Approach], y: tuple[Complexity, Approach]) -> int:
+            return compare(x[0], y[0]) or 0  # (None: incomparable, as good as each other)
+        return min(bounds, key=cmp_to_key(order))
 
 
 @cache
@@ -96,21 +91,22 @@ def _parsed(text: str) -> Complexity:
     return parse(text)
 
 
-def _approach(a: dict[str, Any], families: dict[str, str]) -> Approach:
-    def cue(key: str) -> str:
-        return families.get(a.get(key, ""), a.get(key, ""))
-    return Approach(a["en"], a["ko"], a["time"], tuple(a["space"]), cue("names"), cue("variant"),
-                    a.get("code", ""), tuple(a.get("time_also", ())))
-
-
 def _load() -> tuple[Problem, ...]:
-    """catalog.toml beside this module: the problems, each with its approaches."""
+    """catalog.toml beside this module: the problems, each with its approaches; an approach's words
+    may name a shared [families] entry."""
     data = load("catalog.toml")
-    return tuple(
-        Problem(p["number"], p["title"], p["difficulty"], tuple(p["tags"]),
-                tuple(_approach(a, data["families"]) for a in p["approach"]), p.get("variables_en", ""),
-                p.get("variables_ko", ""), p.get("function"), tuple(p.get("aliases", ())))
-        for p in data["problem"])
+    cue = data["families"]
+
+    def approach(a: dict[str, Any]) -> Approach:
+        names, variant = (cue.get(a.get(k, ""), a.get(k, "")) for k in ("names", "variant"))
+        return Approach(a["en"], a["ko"], a["time"], tuple(a["space"]), names, variant, a.get("code", ""),
+                        tuple(a.get("time_also", ())))
+
+    def problem(p: dict[str, Any]) -> Problem:  # its facts by their names in the file, lists as tuples
+        facts: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in p.items()}
+        del facts["approach"]
+        return Problem(**facts, approaches=tuple(map(approach, p["approach"])))
+    return tuple(map(problem, data["problem"]))
 
 
 def _key(text: str) -> str:
@@ -124,23 +120,27 @@ _BY_NUMBER = {p.number: p for p in CATALOG}
 _TITLES = tuple((_key(name), p) for p in CATALOG for name in (p.title, *p.aliases))
 
 
-def identify(problem: Problem, text: str, source: str | None = None) -> tuple[Approach, ...]:
-    """The catalog's approaches that the log's words (``text``: its final approach and complexities)
-    and the practice function's ``source`` describe; () when neither names one. A family word ('fast
-    exponentiation', 'sieve') names every member unless a member's own words single it out
-    ('recursive', 'Eratosthenes'); where the log and the code both name some, those both name win, and
-    where they name different ones, the code's: a claim is held to what the student's code does."""
+def readings(problem: Problem, text: str, source: str | None = None) -> tuple[tuple[Approach, ...], ...]:
+    """The approaches the log's words (``text``) name, and those the practice function's ``source``
+    implements (codecost.py). A family word ('fast exponentiation', 'sieve') names every member unless
+    a member's own words single it out ('recursive', 'Eratosthenes')."""
     hits = tuple(a for a in problem.approaches if a.names and re.search(a.names, text, re.I))
-    singled = tuple(a for a in hits if a.variant and re.search(a.variant, text, re.I))
-    from_log = singled or hits
-    from_code: tuple[Approach, ...] = ()
-    if source and problem.function:
-        from .codecost import implemented
+    in_log = tuple(a for a in hits if a.variant and re.search(a.variant, text, re.I)) or hits
+    if not (source and problem.function):
+        return in_log, ()
+    from .codecost import implemented
 
-        code = implemented(problem.function, source)
-        from_code = tuple(a for a in problem.approaches if code is not None and a.code in code.keys)
-    both = tuple(a for a in from_log if a in from_code)
-    return both or from_code or from_log  # the code is what the claim is about: it decides where they differ
+    code = implemented(problem.function, source)
+    return in_log, tuple(a for a in problem.approaches if code is not None and a.code in code.keys)
+
+
+def identify(problem: Problem, text: str, source: str | None = None) -> tuple[Approach, ...]:
+    """The catalog's approaches that the log's words (its final approach and complexities) and the
+    practice function's ``source`` describe (``readings``); () when neither names one. Where both name
+    some, those both name win, and where they name different ones, the code's: a claim is held to what
+    the student's code does."""
+    in_log, in_code = readings(problem, text, source)
+    return tuple(a for a in in_log if a in in_code) or in_code or in_log
 
 
 def get(number: int) -> Problem | None:
@@ -160,33 +160,20 @@ class ProblemMatch:
             and self.number != self.problem.number
 
 
-def _find_number(text: str) -> int | None:
-    for form in ("label", "dotted", "beon", "alone"):  # in this order: the first form found names it
-        m = CUE[f"problem_number_{form}"].search(text)
-        if m:
-            return int(m.group(1))
-    return None
-
-
-def _find_title(text: str) -> Problem | None:
-    """Longest title or alias contained in the text, so 'Super Pow' is not 'Pow'."""
-    key = _key(text)
-    # short aliases ('pow') must be the whole text, or they match inside words
-    hits = [(len(k), p) for k, p in _TITLES if (k == key if len(k) < 5 else k in key)]
-    return max(hits, key=lambda hit: hit[0])[1] if hits else None
-
-
 def find_problem(text: str) -> ProblemMatch:
     """Which catalog problem a free-text 'problem' field names.
 
     Accepts '50. Pow(x, n)', 'Pow(x,n)', 'LeetCode 204', '#202 Happy Number',
     '문제 50번 Pow(x, n) 풀었음'. The title wins over the number when they disagree
-    (numbers are the easier one to mistype); the mismatch is reported.
+    (numbers are the easier one to mistype); the mismatch is reported. The longest title or alias
+    in the text names it ('Super Pow' is not 'Pow'); a short alias ('pow') only as the whole text.
     """
-    number = _find_number(text)
-    titled = _find_title(text)
+    found = (CUE[f"problem_number_{form}"].search(text) for form in ("label", "dotted", "beon", "alone"))
+    number = next((int(m.group(1)) for m in found if m), None)  # in this order: the first form found
+    key = _key(text)
+    titled = max(((len(k), p) for k, p in _TITLES if (k == key if len(k) < 5 else k in key)),
+                 key=lambda hit: hit[0], default=(0, None))[1]
     if titled is not None:
         return ProblemMatch(titled, number, "title")
-    if number is not None and number in _BY_NUMBER:
-        return ProblemMatch(_BY_NUMBER[number], number, "number")
-    return ProblemMatch(None, number, "none")
+    named = _BY_NUMBER.get(number) if number is not None else None
+    return ProblemMatch(named, number, "number" if named is not None else "none")

@@ -5,9 +5,10 @@ Scoring (6.0 in all, 3.0 per problem, first two problems graded):
     (difficulty readable; time/space with a one-line reason; 'solved' says alone
     or after a solution, and then carries a YYYY-MM-DD redo date);
   * complexity, 1.0: for time and for space, 0.25 when the Big-O parses and
-    0.25 when it matches a known approach for the catalogued problem (worse or
-    better than every known approach costs that 0.25; unknown problems or
-    different variables are not held against the student);
+    0.25 when it holds for the student's code (run and counted, else the approach
+    the log names and the code implements, else every known one); a claim the
+    reader cannot judge (amortized, an undefined variable, counts in between) is
+    a TA's, and an unknown problem or other variables are not held against it;
   * task fit, up to -0.5: a problem that is not Medium, not Math-tagged, or the
     same as the other one loses 0.5 (never below 0 for the problem).
 Prose quality is never scored. An empty or untouched log scores 0.
@@ -24,7 +25,7 @@ from typing import Any
 
 from . import costmeter
 from .bigo import BigOMatch, Complexity, ParseError, Term, compare, find_all_bigo, parse
-from .catalog import Approach, Problem, find_problem, identify
+from .catalog import Approach, Problem, find_problem, readings
 from .codecost import implemented, parameters, size_name
 from .costmeter import Measurement
 from .coverage import function_source, says_why
@@ -32,7 +33,7 @@ from .mathtext import to_plain
 from .parser import REQUIRED, Field, ProblemEntry, parse_log
 from .unsure import COPULA, UNSURE, is_unsure, names_field
 from .values import classify_solved, parse_difficulty  # noqa: F401  (tests read them here)
-from .vocab import CUE, HINTS, LABELS_EN, LABELS_KO, NEAREST, REASON_EXAMPLE, Two, message, short
+from .vocab import CUE, HINTS, LABELS_EN, LABELS_KO, NEAREST, REASON_EXAMPLE, REVIEW, Two, message, short
 
 __all__ = [
     "MAX_POINTS", "BreakdownItem", "Finding", "LinkedFailure", "LogReview", "ProblemReview",
@@ -47,15 +48,9 @@ BIGO_PARSE_POINTS = 0.25
 BIGO_CONSISTENT_POINTS = 0.25
 BIGO_POINTS = BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS
 TASK_FIT_PENALTY = 0.5
-LESSON_EXAMPLES = {50, 204, 202, 12}  # the lesson's candidate list, which includes an Easy one
-WARM_UP = 202  # Happy Number: the practice's Easy warm-up (practice.py's RULE says why it never counts)
 # A log the reader placed nothing of is still a log when it has this many words of its own: a title or a
 # stray line is not, a paragraph is. Such a log goes to a TA whole; the reader is sure of nothing in it.
 UNPLACED_WORDS = 12
-# The field a TA decides for each public part of a problem (loggrade's groups: problem, approach,
-# complexity, what went wrong, solved), so that each part is a TA check of its own.
-_UNPLACED_FIELDS = ("problem", "first_idea", "time", "what_went_wrong", "solved")
-
 Measure = Callable[[str], "Measurement | None"]  # practice function -> its measurement, None: not run
 
 
@@ -124,18 +119,6 @@ class LogReview:
         return asdict(self)
 
 
-@dataclass(frozen=True)
-class Quote:
-    """A Big-O exactly as the student wrote it, and the line it is on."""
-
-    written: str
-    line: int
-
-    @property
-    def two(self) -> Two:  # in Korean a particle after it follows the Big-O, not the line
-        return Two(f'"{self.written}" (line {self.line})', f'{self.line}행의 "{self.written}"')
-
-
 @dataclass
 class _Ctx:
     """One problem's review: what was read of it, its findings and its points."""
@@ -151,13 +134,24 @@ class _Ctx:
     problem: Problem | None = None
     source: str | None = None  # the problem's practice function as the student wrote it
     bigo: dict[str, Complexity] = field(default_factory=dict)  # time/space -> the claim read
-    quotes: dict[str, Quote] = field(default_factory=dict)  # time/space -> the claim as written, its line
+    quotes: dict[str, tuple[str, int]] = field(default_factory=dict)  # time/space -> as written, its line
     asked: bool = False  # a claim was left to a TA (amortized, an undefined variable)
     measured: dict[str, dict] = field(default_factory=dict)
+    linked: list[LinkedFailure] = field(default_factory=list)
 
     def say(self, severity: str, code: str, fld: str | None, at: int | None, key: str = "",
             **values: Any) -> None:
         self.findings.append(_finding(severity, code, self.k, fld, at, key, **values))
+
+    def quote(self, name: str) -> Two:
+        """The time or space claim as the student wrote it, and its line (a Korean particle after it
+        follows the Big-O, not the line)."""
+        written, line = self.quotes[name]
+        return Two(f'"{written}" (line {line})', f'{line}행의 "{written}"')
+
+    def about(self, name: str, severity: str, code: str, key: str = "", **values: Any) -> None:
+        """A finding on the time or space claim, on its line, quoting it."""
+        self.say(severity, code, name, self.quotes[name][1], key, quote=self.quote(name), **values)
 
     def fault(self, code: str, name: str, at: int, key: str = "", **values: Any) -> None:
         """An error, or (sure or ask, unsure.py) ``unsure`` when the problem's text may hold what it
@@ -171,8 +165,7 @@ class _Ctx:
         self.points["fields"] += 0.0 if code == "no_bigo" else FIELD_POINTS
         if name in ("time", "space") and code != "no_reason":
             self.points[name] += BIGO_POINTS
-        self.say(UNSURE, f"unsure_{code}", name, at, "unsure_settled", label=_label(name, lower=False),
-                 saw=saw)
+        self.say(UNSURE, f"unsure_{code}", name, at, "unsure_settled", saw=saw)
 
     def penalize(self, code: str, fld: str, at: int, **values: Any) -> None:
         """A problem that does not fit the task (not Medium, not Math, the other's twin): one penalty."""
@@ -186,100 +179,75 @@ class _Ctx:
 
 def _finding(severity: str, code: str, k: int | None, fld: str | None, at: int | None, key: str = "",
              **values: Any) -> Finding:
-    """A finding with message ``key`` of vocab.toml (``code`` by default), {k} the problem's slot."""
+    """A finding with message ``key`` of vocab.toml (``code`` by default): {k} the problem's slot, {label}
+    and {Label} its field's template label inside a sentence ('time complexity') and as written."""
+    if fld is not None:
+        values = {"label": Two(LABELS_EN[fld].lower(), LABELS_KO[fld]),
+                  "Label": Two(LABELS_EN[fld], LABELS_KO[fld]), **values}
     said = message(key or code, k=k, **values)
     return Finding(severity, code, k, fld, at, said.ko, said.en)
 
 
-def _label(name: str, lower: bool = True) -> Two:
-    """A field's template label in both languages ('time complexity' inside an English sentence)."""
-    return Two(LABELS_EN[name].lower() if lower else LABELS_EN[name], LABELS_KO[name])
+# -- the fields: each filled one earns FIELD_POINTS unless its check says it is not well formed -------
 
-
-# -- the rules, one per field: each says what it finds and whether the field earns its point ------------
-
-def _present(ctx: _Ctx, name: str) -> Field | None:
-    """The field when it is filled; else a finding that it is missing, empty or still the template's,
-    quoting the nearest sentence when the field was looked for in the student's prose."""
+def _missing(ctx: _Ctx, name: str) -> None:
+    """The finding that a field is missing, empty or still the template's, quoting the nearest sentence
+    when the field was looked for in the student's prose."""
     f = ctx.entry.fields.get(name)
-    if f is not None and f.filled:
-        return f
     where = "missing" if f is None else "template" if CUE["placeholder_left"].search(f.raw or "") else "empty"
     near = _nearest_sentence(ctx.entry, name) if f is None else None
     line = near[0] if near else ctx.line_for(name)
-    ctx.fault("missing_field", name, line, label=_label(name, lower=False), where=message(f"where_{where}"),
+    ctx.fault("missing_field", name, line, where=message(f"where_{where}"),
               quote=message("nearest", line=line, said=near[1]) if near else "",
               hint=Two(HINTS["en"][name], HINTS["ko"][name]))
-    return None
 
 
-def _filled(ctx: _Ctx, name: str) -> bool:
-    """First idea, final approach, what went wrong: present is well formed."""
-    return _present(ctx, name) is not None
-
-
-def _problem(ctx: _Ctx, name: str) -> bool:
-    """Which catalog problem the field names (or the section's heading: '## 문제 1: 50. Pow(x, n)')."""
-    f = ctx.entry.get(name)
-    text = f.value if f is not None else ctx.entry.heading
-    if not text:
-        return _filled(ctx, name)
-    line = f.line if f is not None else ctx.entry.line
+def _problem(ctx: _Ctx, text: str, line: int) -> None:
+    """Which catalog problem the field names (or the section's heading: '## 문제 1: 50. Pow(x, n)'). A
+    number leading it that another title contradicts is the section's place in the log, not the
+    problem's, when it is this problem's place (1 or 2) or another number follows ('1. 50. Pow(x, n)')."""
     match = find_problem(text)
-    if match.conflict and _section_number(ctx, text, match.number):
-        match = find_problem(CUE["section_number"].sub("", text, count=1))  # '## 1. Pow(x, n)': its place
+    place = CUE["section_number"].match(text)
+    if match.conflict and place and int(place.group(1)) == match.number and (
+            match.number in (ctx.k, ctx.entry.index) or re.match(r"\d{1,4}\b", text[place.end():])):
+        match = find_problem(text[place.end():])
     p = ctx.problem = match.problem
     if p is None and match.number is None:
         # 'Power 문제': no number, no title the catalog knows; which problem it is (its difficulty, its
         # complexities) is a TA's to read, not a pass by default
-        ctx.say(UNSURE, "unsure_unknown_problem", name, line, text=text)
+        ctx.say(UNSURE, "unsure_unknown_problem", "problem", line, text=text)
     elif p is None:
-        ctx.say("info", "unknown_problem", name, line, text=text)
+        ctx.say("info", "unknown_problem", "problem", line, text=text)
     elif match.conflict:
-        ctx.say("warning", "number_title_mismatch", name, line, number=match.number, p=p)
+        ctx.say("warning", "number_title_mismatch", "problem", line, number=match.number, p=p)
     if p is not None:
         ctx.review.number, ctx.review.title, ctx.review.math = p.number, p.title, p.is_math
         ctx.source = function_source(ctx.sources, p.function) if p.function else None
-    return True
 
 
-def _section_number(ctx: _Ctx, text: str, number: int | None) -> bool:
-    """Whether the number leading ``text`` is the section's place in the log, not the problem's number:
-    it is this problem's place (1 or 2), or another number follows it ('1. 50. Pow(x, n)')."""
-    m = CUE["section_number"].match(text)
-    if m is None or number is None or int(m.group(1)) != number:
-        return False
-    return number in (ctx.k, ctx.entry.index) or bool(re.match(r"\d{1,4}\b", text[m.end():]))
-
-
-def _difficulty(ctx: _Ctx, name: str) -> bool:
-    """Readable; the catalog's difficulty is the one the task fit is judged by."""
-    f = _present(ctx, name)
-    stated = parse_difficulty(f.value) if f is not None else None
+def _difficulty(ctx: _Ctx, name: str, f: Field) -> bool:
+    """Readable, and the catalog's if known (the task fit is judged by the catalog's)."""
+    stated = ctx.review.difficulty = parse_difficulty(f.value)
     p = ctx.problem
-    ctx.review.difficulty = p.difficulty if p is not None else stated
-    if f is not None and stated is None:
+    if stated is None:
         ctx.say("error", "bad_difficulty", name, f.line, value=f.value)
-    elif stated is not None and p is not None and stated != p.difficulty:
-        ctx.say("warning", "difficulty_mismatch", name, ctx.line_for(name), stated=stated, p=p)
+    elif p is not None and stated != p.difficulty:
+        ctx.say("warning", "difficulty_mismatch", name, f.line, stated=stated, p=p)
     return stated is not None
 
 
-def _complexity(ctx: _Ctx, name: str) -> bool:
+def _complexity(ctx: _Ctx, name: str, f: Field) -> bool:
     """A Big-O with a reason earns the field point; 0.25 more when it parses and 0.25 when it holds."""
-    f = _present(ctx, name)
-    if f is None:
-        return False
     matches = find_all_bigo(f.value)
     reason = _has_reason(f.value, matches)
     example = REASON_EXAMPLE[name]
     if not reason and f.label == "sentence":  # read from prose: quote the sentence that gave the Big-O
-        ctx.fault("no_reason", name, f.line, "no_reason_sentence", label=_label(name), line=f.line,
-                  excerpt=_excerpt(f.raw, f.value), value=f.value, example=Two(example[0], example[1]))
+        ctx.fault("no_reason", name, f.line, "no_reason_sentence", line=f.line, value=f.value,
+                  excerpt=_excerpt(f.raw, f.value), example=Two(example[0], example[1]))
     elif not reason:
-        ctx.fault("no_reason", name, f.line, label=_label(name), example=Two(example[0], example[2]))
+        ctx.fault("no_reason", name, f.line, example=Two(example[0], example[2]))
     if not matches:
-        ctx.fault("no_bigo", name, f.line, label=_label(name), value=f.value)
+        ctx.fault("no_bigo", name, f.line, value=f.value)
         return reason
     read: list[tuple[Complexity, str]] = []  # messages quote what each was read from, never a rendering
     for m in matches:
@@ -287,32 +255,26 @@ def _complexity(ctx: _Ctx, name: str) -> bool:
             read.append((parse(m.written), m.written))  # as written: LaTeX reads as plain, positions stay
         except ParseError as e:
             if m is matches[0]:
-                ctx.say("error", "bad_bigo", name, f.line_of(m.written), label=_label(name),
-                        written=m.written, error=e.message, char=e.position + 1)
+                ctx.say("error", "bad_bigo", name, f.line_of(m.written), written=m.written, error=e.message,
+                        char=e.position + 1)
     if not read:
         return reason
     claim, written = read[0]
     ctx.bigo[name] = claim
     setattr(ctx.review, name, str(claim))
     ctx.points[name] += BIGO_PARSE_POINTS
-    quote = ctx.quotes[name] = Quote(written, f.line_of(written))
-    p = ctx.problem
-    claims = [c for c, _ in read]
-    if p is not None and p.function:  # 'O(log num)': the code's own name for the size is the catalog's n
-        claims = [_renamed(c, size_name(p.function, ctx.source)) for c in claims]
-    if _held_back(ctx, name, f, claim, quote) or p is None or _held_to_code(ctx, name, p, claims, quote):
+    ctx.quotes[name] = written, f.line_of(written)
+    if _holds_up(ctx, name, f, [c for c, _ in read]):
         ctx.points[name] += BIGO_CONSISTENT_POINTS
     return reason
 
 
-def _solved(ctx: _Ctx, name: str) -> bool:
+def _solved(ctx: _Ctx, name: str, f: Field) -> bool:
     """Alone or after a solution; after one, a readable redo date (its own field, or on the same line:
     'after a solution, redo 2026-10-05')."""
-    f = _present(ctx, name)
-    how = ctx.review.solved = classify_solved(f.value) if f is not None else None
-    if f is not None and how is None:
+    how = ctx.review.solved = classify_solved(f.value)
+    if how is None:
         ctx.say("error", "bad_solved", name, f.line, value=f.value)
-    if f is None or how is None:
         return False
     redo = ctx.entry.get("redo_date")
     date = _parse_date(redo.value if redo is not None else f.value)
@@ -324,11 +286,9 @@ def _solved(ctx: _Ctx, name: str) -> bool:
     return how != "solution" or date is not None
 
 
-# In the order a student reads the findings; each rule returns whether its field earns FIELD_POINTS.
-_RULES: tuple[tuple[str, Callable[[_Ctx, str], bool]], ...] = (
-    ("problem", _problem), ("difficulty", _difficulty), ("first_idea", _filled), ("final_approach", _filled),
-    ("what_went_wrong", _filled), ("time", _complexity), ("space", _complexity), ("solved", _solved),
-)
+# What checks a filled field's form (any other: filled is enough); REVIEW["order"] is the order they run in.
+_CHECKS: dict[str, Callable[[_Ctx, str, Field], bool]] = {
+    "difficulty": _difficulty, "time": _complexity, "space": _complexity, "solved": _solved}
 
 
 def _parse_date(text: str) -> _dt.date | None:
@@ -344,8 +304,8 @@ def _parse_date(text: str) -> _dt.date | None:
 def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
     """The student's sentence to quote when ``name`` was not found in their prose: the sentence of a
     field it is usually said beside, else the prose (from the end for 'solved'); a real sentence (not a
-    heading, not a bold title), and never one holding the field's own words (quoting that one as "none
-    of them gives it" would contradict the quote); None when no sentence is fit."""
+    heading, not a bold title: four words, or two and a sentence's end), and never one holding the
+    field's own words (quoting that one as "none of them gives it" would contradict the quote)."""
     beside: list[tuple[int, str]] = []
     for other in NEAREST.get(name, ()):
         f = entry.get(other)
@@ -353,23 +313,13 @@ def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
             said = _excerpt(f.raw, f.value.split(" — ")[0]) if other in ("time", "space") else \
                 f.value if f.value in f.raw else f.raw
             beside.append((f.line, said))
-    prose = entry.sentences[::-1] if name == "solved" else entry.sentences
-    for line, text in [*beside, *prose]:
-        plain = _plain_sentence(text)
-        if plain and not names_field(name, plain):
+    for line, text in [*beside, *(entry.sentences[::-1] if name == "solved" else entry.sentences)]:
+        one = " ".join(text.split())
+        plain = "" if re.match(r"^#{1,6}\s", one) else CUE["emphasis"].sub("", one).strip()
+        words = len(plain.split())
+        if (words >= 4 or words >= 2 and CUE["sentence_end"].search(plain)) and not names_field(name, plain):
             return line, plain if plain.startswith("…") or plain.endswith("…") else short(plain, 80)
     return None
-
-
-def _plain_sentence(text: str) -> str:
-    """``text`` as a sentence to quote: Markdown's emphasis marks and a heading's ``#`` off; "" when it
-    is no sentence (a heading, or a title alone: few words and no sentence's end)."""
-    one = " ".join(text.split())
-    if re.match(r"^#{1,6}\s", one):
-        return ""
-    plain = CUE["emphasis"].sub("", one).strip()
-    words = len(plain.split())
-    return plain if words >= 4 or (words >= 2 and CUE["sentence_end"].search(plain)) else ""
 
 
 def _excerpt(text: str, needle: str, limit: int = 80) -> str:
@@ -388,7 +338,7 @@ def _entry_text(entry: ProblemEntry) -> str:
     return "\n".join([entry.heading, *parts, *(t for _, t in entry.extra)])
 
 
-# -- a complexity claim against the code and the catalog -------------------------------------------------
+# -- a complexity claim held to the code and the catalog -------------------------------------------------
 
 def _has_reason(value: str, matches: list[BigOMatch]) -> bool:
     """Two letters or more besides the Big-Os, LaTeX markup ('$', '\\mathcal{') and the separators; a
@@ -400,67 +350,62 @@ def _has_reason(value: str, matches: list[BigOMatch]) -> bool:
     return sum(c.isalpha() for c in rest) >= 2
 
 
-def _held_back(ctx: _Ctx, name: str, f: Field, claim: Complexity, quote: Quote) -> bool:
-    """Whether the claim is a TA's to judge rather than the catalog's: an amortized or average bound, or
-    a variable neither the problem, the code nor the log defines ('O(b)'). Unsure, no point taken."""
-    said: dict[str, Any] = {"label": _label(name), "quote": quote.two}
-    p = ctx.problem
+def _holds_up(ctx: _Ctx, name: str, f: Field, claims: list[Complexity]) -> bool:
+    """Whether the claim (``claims``: each Big-O the field gives, the first the claim) earns its point.
+    A TA's to judge, no point taken: an amortized or average bound, or a variable neither the problem, the
+    code nor the log defines ('O(b)'). Else held to the student's function as measured (costmeter: run
+    at growing n in the worker, its steps, recursion depth and bytes counted); where nothing was
+    measured, or the counts only show the claim is no tighter than needed, to the approach the log
+    names and the code implements (``_named_approach``). An unknown problem is not held against."""
+    p, claim = ctx.problem, claims[0]
     if CUE["amortized"].search(f.value):  # not a worst case: right or not by what is averaged
-        ctx.say(UNSURE, "unsure_amortized", name, quote.line, **said)
-    elif p is not None:
-        # the reference's variables, and the practice function's parameters (Pow's x and n, Roman's num)
-        known = {v for a in p.approaches for c in (a.time_bigo, *a.space_bigo) for v in c.variables} | {"n"}
-        known |= set(parameters(p.function, ctx.source)) if p.function else set()
-        text = _entry_text(ctx.entry)
-        undefined = ", ".join(sorted(v for v in claim.variables if v not in known and not re.search(
-            rf"(?<![\w(]){re.escape(v)}{CUE['defines'].pattern}", text, re.I)))  # 'b is the number of bits'
-        if not undefined:
-            return False
-        ctx.say(UNSURE, "unsure_undefined_variable", name, quote.line,
-                said=Two(undefined, undefined + ("가" if undefined[-1].isalpha() else "이")), **said,
-                variables=Two(p.variables_en or "n is the input size", p.variables_ko or "n은 입력 크기"))
-    else:
-        return False
-    ctx.asked = True
-    return True
-
-
-def _held_to_code(ctx: _Ctx, name: str, p: Problem, claims: list[Complexity], quote: Quote) -> bool:
-    """The claim held to the student's function as measured (costmeter: run at growing n in the worker,
-    its steps, recursion depth and bytes counted); where nothing was measured, or the counts only show
-    the claim is no tighter than needed, as read from the code and the catalog (``_consistent``)."""
+        ctx.about(name, UNSURE, "unsure_amortized")
+        ctx.asked = True
+        return True
+    if p is None:
+        return True
+    # the reference's variables, and the practice function's parameters (Pow's x and n, Roman's num)
+    known = {v for a in p.approaches for c in (*a.bounds("time"), *a.bounds("space")) for v in c.variables}
+    known |= {"n", *(parameters(p.function, ctx.source) if p.function else ())}
+    text = _entry_text(ctx.entry)
+    undefined = ", ".join(sorted(v for v in claim.variables if v not in known and not re.search(
+        rf"(?<![\w(]){re.escape(v)}{CUE['defines'].pattern}", text, re.I)))  # 'b is the number of bits'
+    if undefined:
+        ctx.about(name, UNSURE, "unsure_undefined_variable",
+                  said=Two(undefined, undefined + ("가" if undefined[-1].isalpha() else "이")),
+                  variables=Two(p.variables_en or "n is the input size", p.variables_ko or "n은 입력 크기"))
+        ctx.asked = True
+        return True
     fn = p.function or ""
+    if fn:  # 'O(log num)': the code's own name for the size is the catalog's n
+        claims = [_renamed(c, size_name(fn, ctx.source)) for c in claims]
     found = ctx.measure(fn) if ctx.measure is not None and fn else None
     if found is not None:
         ctx.measured[fn] = found.to_dict()
     # only a claim in the size itself is compared with counts at growing n ('O(log x)' is about x)
     judged = costmeter.judge(claims[0], name, found) if found is not None and claims[0].variables <= {"n"} \
         else None
-    if judged is None or judged.verdict == costmeter.UNDER:
+    if judged is None or found is None or judged.verdict == costmeter.UNDER:
         ctx.review.held_by[name] = "code" if ctx.source else "catalog"
-        first = len(ctx.findings)
-        held = _consistent(ctx, name, p, claims, quote)
-        if found is not None and found.why is not None and not held and len(ctx.findings) > first:
-            f = ctx.findings[-1]  # say the reading was the code's, and why nothing was measured
+        held = _named_approach(ctx, name, p, claims)
+        if not held and found is not None and found.why is not None:
+            last = ctx.findings[-1]  # say the reading was the code's, and why nothing was measured
             note = message("not_measured", function=fn, why=Two(*found.why))
-            f.message_en, f.message_ko = f.message_en + note.en, f.message_ko + note.ko
+            last.message_en, last.message_ko = last.message_en + note.en, last.message_ko + note.ko
         return held
     ctx.review.held_by[name] = "measured"
-    if judged.verdict == costmeter.FITS:
-        return True
-    said: dict[str, Any] = {"label": _label(name), "quote": quote.two, "function": fn,
-                            "numbers": Two(*costmeter.shown(judged, found))}
+    numbers = Two(*costmeter.shown(judged, found))
     if judged.verdict == costmeter.BETWEEN:
-        ctx.say(UNSURE, "unsure_measured", name, quote.line, **said)
-        return True
-    like = f"O({judged.grows_like})" if judged.grows_like else None
-    grows = message("grows_like" if like else "grows", like=like, written=quote.written)
-    ctx.say("warning", "complexity_inconsistent", name, quote.line, "measured_contradicts", grows=grows,
-            **said)
-    return False
+        ctx.about(name, UNSURE, "unsure_measured", function=fn, numbers=numbers)
+    elif judged.verdict != costmeter.FITS:
+        like = f"O({judged.grows_like})" if judged.grows_like else None
+        grows = message("grows_like" if like else "grows", like=like, written=ctx.quotes[name][0])
+        ctx.about(name, "warning", "complexity_inconsistent", "measured_contradicts", function=fn,
+                  numbers=numbers, grows=grows)
+    return judged.verdict != costmeter.OVER
 
 
-def _consistent(ctx: _Ctx, name: str, p: Problem, claims: list[Complexity], quote: Quote) -> bool:
+def _named_approach(ctx: _Ctx, name: str, p: Problem, claims: list[Complexity]) -> bool:
     """The claim against the approach the log names and the code implements (catalog.identify), not
     against the best bound of any approach: the sieve of Eratosthenes is not O(n) because the linear
     sieve is. A family named by its words alone ('a sieve') is its usual member (the catalog's first) when
@@ -468,44 +413,43 @@ def _consistent(ctx: _Ctx, name: str, p: Problem, claims: list[Complexity], quot
     only for a family's other member, the reader is not sure: a TA reads it. A claim that holds for none
     is held to the named approach's bound (and the code's line that shows it), else to the best known."""
     text = "\n".join(f.value for n, f in ctx.entry.fields.items() if n in ("final_approach", "time", "space"))
-    in_code = identify(p, "", ctx.source) if ctx.source else ()
-    named = identify(p, text, ctx.source)
+    in_log, in_code = readings(p, text, ctx.source)
+    named = tuple(a for a in in_log if a in in_code) or in_code or in_log
     pool = named or p.described
     holding = [a for a in pool if _holds(name, claims, a)]
-    said: dict[str, Any] = {"label": _label(name), "quote": quote.two}
     if holding:
         # named by a family's words alone (no member's own words, no code that says which): its usual member
         family = bool(named) and not in_code and not any(a.variant and re.search(a.variant, text, re.I)
                                                           for a in named)
         if len(holding) < len(pool) and not (family and pool[0] in holding):
-            ctx.say(UNSURE, "unsure_approach", name, quote.line, yes=_names(holding),
-                    no=_names([a for a in pool if a not in holding]), **said)
+            ctx.about(name, UNSURE, "unsure_approach", yes=_names(holding),
+                      no=_names([a for a in pool if a not in holding]))
         return True
     # the bound it contradicts: the named approach's, else the best known
     bound, approach = (named[0].bounds(name)[0], named[0]) if named else p.best(name)
     order = compare(claims[0], bound)
-    if order is None and named:
-        return True  # other variables: the incomparable case is the reference's to explain, not a fault
-    if order is None:
-        ctx.say("info", "incomparable", name, quote.line, best=bound, variables=Two(
-            p.variables_en or "the variable is the input size", p.variables_ko or "변수는 입력 크기"), **said)
+    if order is None and not named:
+        ctx.about(name, "info", "incomparable", best=bound, variables=Two(
+            p.variables_en or "the variable is the input size", p.variables_ko or "변수는 입력 크기"))
+    if order is None:  # other variables: with a named approach, the reference's to explain, not a fault
         return True
     code = "complexity_worse" if order > 0 else "complexity_inconsistent"
     if not named:
         known = ", ".join(sorted({str(k) for a in p.described for k in a.bounds(name)}))
-        ctx.say("warning", code, name, quote.line, "complexity_worse" if order > 0 else "complexity_better",
-                p=p, approach=approach.name, known=known, best=bound, **said)
+        ctx.about(name, "warning", code, "complexity_worse" if order > 0 else "complexity_better", p=p,
+                  approach=approach.name, known=known, best=bound)
         return False
     other = next((a for a in p.approaches if a not in named and _holds(name, claims, a)), None)
     by = message("by_log_code" if approach in in_code else "by_log")
     found = implemented(p.function or "", ctx.sources.get("leetcode")) if approach in in_code else None
     shown = found.keys.get(approach.code) if found is not None else None
     if shown is not None:  # the line of the student's leetcode.py that shows the approach (codecost.py)
-        by = message("by_log_code_at" if approach in identify(p, text) else "by_code_at",
+        by = message("by_log_code_at" if approach in in_log else "by_code_at",
                      where=message("code_at", line=shown[0], text=shown[1]))
-    ctx.say("warning", code, name, quote.line, "against_named", by=by, p=p, approach=approach.name,
-            bound=bound, whose=message("whose_code" if shown is not None else "whose_log"), **said,
-            also=message("also_other", written=quote.written, other=other.name) if other else "")
+    written = ctx.quotes[name][0]
+    ctx.about(name, "warning", code, "against_named", by=by, p=p, approach=approach.name, bound=bound,
+              whose=message("whose_code" if shown is not None else "whose_log"),
+              also=message("also_other", written=written, other=other.name) if other else "")
     return False
 
 
@@ -528,77 +472,79 @@ def _renamed(c: Complexity, old: str, new: str = "n") -> Complexity:
 # -- the log as a whole -------------------------------------------------------------------------------
 
 def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str] | None,
-                    seen: dict[int, int]) -> list[LinkedFailure]:
-    """Every rule on one problem, then what is judged across fields, problems and the practice code."""
-    for name, rule in _RULES:
-        if rule(ctx, name):  # (a rule's unsure finding may credit points as well: not one expression)
-            ctx.points["fields"] += FIELD_POINTS
+                    seen: dict[int, int]) -> None:
+    """Every field's rule on one problem, then what is judged across fields, problems and the code."""
+    for name in REVIEW["order"]:
+        f, check = ctx.entry.get(name), _CHECKS.get(name)
+        if name == "problem" and (f is not None or ctx.entry.heading):  # or the heading names it
+            _problem(ctx, *((f.value, f.line) if f is not None else (ctx.entry.heading, ctx.entry.line)))
+        elif f is None:
+            _missing(ctx, name)  # (its unsure finding may credit the points its error would take)
+            continue
+        elif check is not None and not check(ctx, name, f):
+            continue
+        ctx.points["fields"] += FIELD_POINTS
     time, space, p = ctx.bigo.get("time"), ctx.bigo.get("space"), ctx.problem
+    if p is not None:
+        ctx.review.difficulty = p.difficulty
     if time is not None and space is not None and not ctx.asked and compare(space, time) == 1:
-        space_quote = ctx.quotes["space"]
-        ctx.say("warning", "space_exceeds_time", "space", space_quote.line, space=space_quote.two,
-                time=ctx.quotes["time"].two)
+        ctx.say("warning", "space_exceeds_time", "space", ctx.quotes["space"][1], space=ctx.quote("space"),
+                time=ctx.quote("time"))
     for dup in ctx.entry.duplicates:
-        ctx.say("warning", "duplicate_field", dup.name, dup.line, label=_label(dup.name, lower=False),
-                first=ctx.entry.fields[dup.name].line, line=dup.line)
+        ctx.say("warning", "duplicate_field", dup.name, dup.line, first=ctx.entry.fields[dup.name].line,
+                line=dup.line)
     line = ctx.line_for("difficulty" if p is None else "problem")
     difficulty = ctx.review.difficulty
     if difficulty is not None and difficulty != "Medium":
-        # the warm-up's reason is the rule's own words (practice.py's RULE), not another one
-        number = p.number if p is not None else None
-        why = "warm_up" if number == WARM_UP else "example" if number in LESSON_EXAMPLES else "task"
+        why = p.lesson if p is not None and p.lesson else "task"  # the warm-up's reason is practice.py's RULE
         ctx.penalize("not_medium", "difficulty", line, difficulty=difficulty, why=message(f"why_{why}"),
                      name=Two(p.label, p.label) if p else Two(f"problem {ctx.k}", f"문제 {ctx.k}"))
     if p is None:
-        return []
+        return
     if not p.is_math:
         ctx.penalize("not_math", "problem", line, p=p, tags=", ".join(p.tags))
     if p.number in seen:
         ctx.penalize("duplicate_problem", "problem", line, other=seen[p.number], p=p)
     seen.setdefault(p.number, ctx.k)
-    linked: list[LinkedFailure] = []
     fn = p.function or ""
     if fn in practice:  # a failing practice edge case, next to what the log says went wrong
         wrong, at = ctx.entry.fields.get("what_went_wrong"), ctx.line_for("what_went_wrong")
         ctx.say("info", "practice_failure", "what_went_wrong", at, function=fn, failure=practice[fn], line=at)
-        linked.append(LinkedFailure(ctx.k, fn, practice[fn], at, wrong.value if wrong is not None else ""))
+        ctx.linked.append(LinkedFailure(ctx.k, fn, practice[fn], at, wrong.value if wrong else ""))
     if unsolved is not None and fn in unsolved and not says_why(_entry_text(ctx.entry)):
         # a logged problem the practice code leaves unsolved, with no word on why: name both sides
         ctx.say("error", "not_in_code", "problem", line, p=p, fn=fn,
                 how=message("how_stub" if unsolved[fn] == "stub" else "how_missing"))
-    return linked
 
 
-# A problem's four lines of the breakdown: what each counts, and its most
-_BREAKDOWN = (("fields present and well formed", 2.0),
-              ("time complexity parses and matches a known approach", BIGO_POINTS),
-              ("space complexity parses and matches a known approach", BIGO_POINTS),
-              ("task fit (Medium, Math, distinct)", 0.0))
+_TOPS = (2.0, BIGO_POINTS, BIGO_POINTS, 0.0)  # the most each of a problem's lines of the breakdown earns
 
 
-def _breakdown(k: int, fields: float, time: float, space: float, penalty: float) -> list[BreakdownItem]:
-    points = (fields, time, space, -penalty if penalty else 0.0)
+def _breakdown(k: int, points: tuple[float, float, float, float] | None) -> list[BreakdownItem]:
+    """Problem ``k``'s lines of the breakdown; None: one line, nothing earned (no problem to read)."""
+    if points is None:
+        return [BreakdownItem(f"problem {k}", 0.0, PER_PROBLEM)]
     return [BreakdownItem(f"problem {k}: {item}", round(p, 4), top)
-            for (item, top), p in zip(_BREAKDOWN, points, strict=True)]
+            for item, top, p in zip(REVIEW["breakdown"], _TOPS, points, strict=True)]
 
 
-def _zero(findings: list[Finding], code: str, ko: str, en: str, line: int | None = None) -> LogReview:
-    """A log that scores 0, and the finding that says why."""
-    findings.append(Finding("error", code, None, None, line, ko, en))
-    breakdown = [BreakdownItem(f"problem {k}", 0.0, PER_PROBLEM) for k in range(1, PROBLEMS + 1)]
-    return LogReview(0.0, MAX_POINTS, breakdown, findings)
+def _review(breakdown: list[BreakdownItem], findings: list[Finding], **rest: Any) -> LogReview:
+    return LogReview(round(sum(b.points for b in breakdown), 4), MAX_POINTS, breakdown, findings, **rest)
 
 
-def _said_zero(code: str, line: int | None = None, **values: Any) -> LogReview:
-    said = message(code, **values)
-    return _zero([], code, said.ko, said.en, line)
+def _zero(findings: list[Finding], code: str, ko: str = "", en: str = "", line: int | None = None,
+          **values: Any) -> LogReview:
+    """A log that scores 0, and the finding that says why: ``ko`` and ``en``, else the message ``code``."""
+    said = Two(en, ko) if ko else message(code, **values)
+    findings.append(Finding("error", code, None, None, line, said.ko, said.en))
+    return _review([b for k in range(1, PROBLEMS + 1) for b in _breakdown(k, None)], findings)
 
 
 def review_file(path: str | Path, practice: dict[str, str] | None = None) -> LogReview:
     """Review LEETCODE_LOG.md at ``path``; a missing file scores 0 with a finding."""
     p = Path(path)
     if not p.is_file():
-        return _said_zero("missing_file", name=p.name)
+        return _zero([], "missing_file", name=p.name)
     return review_log(p.read_text(encoding="utf-8", errors="replace"), practice)
 
 
@@ -612,55 +558,48 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
     the approach the code implements; ``measure`` runs a practice function, counted, in the worker
     (costmeter.py), so a claim is held to what the code does."""
     if text is None or not text.strip():
-        return _said_zero("empty_log")
+        return _zero([], "empty_log")
     parsed = parse_log(text)
     entries = parsed.problems
-    if not entries:
-        return _unplaced() if _has_words(text) else _said_zero("no_fields")
-    if parsed.filled_fields == 0:
-        return _said_zero("template_untouched", entries[0].line)
+    if not entries and not _has_words(text):
+        return _zero([], "no_fields")
+    if entries and parsed.filled_fields == 0:
+        return _zero([], "template_untouched", line=entries[0].line)
     findings: list[Finding] = []
     breakdown: list[BreakdownItem] = []
-    reviews: list[ProblemReview] = []
-    linked: list[LinkedFailure] = []
-    measured: dict[str, dict] = {}
+    read: list[_Ctx] = []
     seen: dict[int, int] = {}  # catalog number -> the first problem that logs it
     for k in range(1, PROBLEMS + 1):
+        if not entries:
+            # text the reader could not place in any problem or field: never a sure 0, a TA reads it; the
+            # points stay provisionally, and each part of each problem is one unsure finding (one TA check)
+            findings += [_finding(UNSURE, "unsure_unplaced", k, name, None) for name in REVIEW["unplaced"]]
+            breakdown += _breakdown(k, _TOPS)
+            continue
         if k > len(entries):
             findings.append(_finding("error", "missing_problem", k, None, None))
-            breakdown.append(BreakdownItem(f"problem {k}", 0.0, PER_PROBLEM))
+            breakdown += _breakdown(k, None)
             continue
         ctx = _Ctx(k, entries[k - 1], findings, sources or {}, measure, ProblemReview(k, entries[k - 1].line))
-        linked += _review_problem(ctx, practice or {}, unsolved, seen)
-        measured.update(ctx.measured)
+        _review_problem(ctx, practice or {}, unsolved, seen)
         earned = sum(ctx.points.values())
         penalty = min(ctx.penalty, earned)
-        breakdown += _breakdown(k, ctx.points["fields"], ctx.points["time"], ctx.points["space"], penalty)
+        breakdown += _breakdown(k, (ctx.points["fields"], ctx.points["time"], ctx.points["space"],
+                                    -penalty if penalty else 0.0))
         ctx.review.points = round(earned - penalty, 4)
-        reviews.append(ctx.review)
+        read.append(ctx)
     if len(entries) > PROBLEMS:
         findings.append(_finding("info", "extra_problems", None, None, entries[PROBLEMS].line,
                                  count=len(entries), graded=PROBLEMS))
-    points = round(sum(b.points for b in breakdown), 4)
-    return LogReview(points, MAX_POINTS, breakdown, findings, linked, reviews, measured)
+    return _review(breakdown, findings, linked_failures=[f for c in read for f in c.linked],
+                   problems=[c.review for c in read],
+                   measured={fn: m for c in read for fn, m in c.measured.items()})
 
 
 def _has_words(text: str) -> bool:
-    """Whether ``text`` holds words of the student's own beyond headings, comments and placeholders."""
+    """Whether ``text`` holds words of the student's own beyond headings, comments and placeholders: a
+    title or a stray line is not a log, a paragraph (UNPLACED_WORDS) is."""
     body = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
     body = "\n".join(line for line in body.splitlines() if not re.match(r"^\s*#{1,6}\s", line))
     body = CUE["placeholder_left"].sub(" ", body)
     return len(re.findall(r"[^\W\d_]{2,}", body)) >= UNPLACED_WORDS
-
-
-def _unplaced() -> LogReview:
-    """Text the reader could not place in any problem or field: never a sure 0, a TA reads it. The
-    points stay provisionally, and each part of each problem is one unsure finding (one TA check)."""
-    findings: list[Finding] = []
-    breakdown: list[BreakdownItem] = []
-    for k in range(1, PROBLEMS + 1):
-        for name in _UNPLACED_FIELDS:
-            label = _label(name, lower=False)
-            findings.append(_finding(UNSURE, "unsure_unplaced", k, name, None, label=label))
-        breakdown += _breakdown(k, 2.0, BIGO_POINTS, BIGO_POINTS, 0.0)
-    return LogReview(round(sum(b.points for b in breakdown), 4), MAX_POINTS, breakdown, findings)

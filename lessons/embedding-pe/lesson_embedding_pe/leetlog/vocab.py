@@ -23,9 +23,8 @@ else:  # pragma: no cover - the kit requires tomli there
     import tomli as tomllib
 
 __all__ = ["CUE", "DIFFICULTY_WORDS", "FIELDS", "FIELD_WORDS", "HINTS", "LABELS_EN", "LABELS_KO", "LATEX",
-           "MESSAGES", "NEAREST", "ORDINALS", "PLACEHOLDERS", "REASON_EXAMPLE", "SYNONYMS", "TEMPLATE_INTRO",
-           "WORDS", "Two", "load", "message", "short"]
-
+           "MESSAGES", "NEAREST", "ORDINALS", "PLACEHOLDERS", "REASON_EXAMPLE", "REVIEW", "SYNONYMS",
+           "TEMPLATE_INTRO", "WORDS", "Two", "load", "message", "short"]
 
 
 def load(name: str) -> dict[str, Any]:
@@ -62,6 +61,7 @@ REASON_EXAMPLE: dict[str, tuple[str, str, str]] = {k: tuple(v) for k, v in _DATA
 LATEX: dict[str, Any] = _DATA["latex"]  # Markdown math: LaTeX commands and how each reads
 NEAREST: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _DATA["nearest"].items()}
 MESSAGES: dict[str, dict[str, str]] = {k: dict(v) for k, v in _DATA.get("messages", {}).items()}
+REVIEW: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _DATA["review"].items()}  # review.py's lists
 
 
 class Two(NamedTuple):
