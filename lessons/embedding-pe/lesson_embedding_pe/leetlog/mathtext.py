@@ -54,6 +54,7 @@ class Plain:
 _READS: dict[str, str] = {**dict.fromkeys(LATEX["spaces"], " "), **dict.fromkeys(LATEX["sizing"], ""),
                           **dict.fromkeys(LATEX["drop"], ""), **LATEX["replace"]}
 _FONTS = frozenset(LATEX["fonts"])
+_SHAPES: dict[str, str] = LATEX["shapes"]  # a command read as arithmetic, '#k' its k-th argument
 _SYMBOL, _UNICODE, _KOREAN = (dict(LATEX[k]) for k in ("symbol", "unicode", "korean"))
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
 _BRACES = re.compile(r"\\.|[{}]", re.S)  # an escaped brace is no brace
@@ -177,25 +178,23 @@ class _Rewriter:
             start, stop, nxt = self.argument(end, j)
             self.run(start, stop)
             return nxt
-        if name in ("frac", "dfrac", "tfrac", "cfrac"):  # a/b as ((a)/(b))
-            a0, a1, nxt = self.argument(end, j)
-            b0, b1, nxt = self.argument(nxt, j)
-            self.emit("((", i, a0)
+        args: dict[str, tuple[int, int]] = {}  # '#0' an optional argument in brackets, '#1', '#2' the others
+        if src.startswith("[", end) and f"{name}[]" in _SHAPES and (close := src.find("]", end, j)) > 0:
+            args, name, end = {"0": (end + 1, close)}, f"{name}[]", close + 1
+        if name not in _SHAPES:
+            self.emit(_READS.get(name, " " + name), i, end)
+            return end
+        pieces = re.split(r"#(\d)", _SHAPES[name])  # '\frac{a}{b}' as '((a)/(b))'
+        for k in sorted(set(pieces[1::2]) - set(args)):
+            a0, a1, end = self.argument(end, j)
+            args[k] = a0, a1
+        at = i  # each piece's span: from what was read before it up to its argument
+        for piece, k in zip(pieces[::2], pieces[1::2], strict=False):
+            a0, a1 = args[k]
+            self.emit(piece, at, max(at, a0))
             self.run(a0, a1)
-            self.emit(")/(", a1, b0)
-            self.run(b0, b1)
-            self.emit("))", b1, nxt)
-            return nxt
-        close = src.find("]", end, j) if name == "sqrt" and src.startswith("[", end) else -1
-        if close > 0:  # the n-th root of a as ((a)^(1/(n)))
-            a0, a1, nxt = self.argument(close + 1, j)
-            self.emit("((", i, a0)
-            self.run(a0, a1)
-            self.emit(")^(1/(", a1, a1)
-            self.run(end + 1, close)
-            self.emit(")))", a1, nxt)
-            return nxt
-        self.emit(_READS.get(name, " " + name), i, end)
+            at = max(at, a1)
+        self.emit(pieces[-1], at, end)
         return end
 
 
