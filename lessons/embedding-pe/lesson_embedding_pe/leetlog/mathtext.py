@@ -1,13 +1,10 @@
 """Math as students type it in Markdown, read as plain text for the Big-O parser.
 
-Students write logs in Jupyter, where complexities come as LaTeX
-(``$O(n \\log \\log n)$``, ``$\\mathcal{O}(1)$``, ``\\Theta(n)``, ``O(\\sqrt{n})``,
-``n^{2}``, ``\\cdot``, ``\\left( ... \\right)``, ``\\,``), with Markdown escapes
-(``n \\* m``), HTML (``n<sup>2</sup>``, ``&middot;``) or emphasis (``O(*n*)``).
-``to_plain`` rewrites all of it to what bigo.py reads (``O(n log log n)``) and
-keeps, for every plain character, the span of the written text it came from,
-so errors and quotes point at what the student wrote. Plain text is left as
-it is, character for character.
+Logs written in Jupyter give complexities as LaTeX (``$\\mathcal{O}(n \\log \\log n)$``, ``\\Theta(n)``,
+``O(\\sqrt{n})``, ``n^{2}``, ``\\cdot``, ``\\left( ... \\right)``), Markdown escapes (``n \\* m``), HTML
+(``n<sup>2</sup>``, ``&middot;``) or emphasis (``O(*n*)``). ``to_plain`` rewrites all of it to what
+bigo.py reads (``O(n log log n)``) and keeps, for every plain character, the span of the written text it
+came from, so errors and quotes point at what the student wrote. Plain text is left as it is.
 """
 
 from __future__ import annotations
@@ -55,12 +52,13 @@ _READS: dict[str, str] = {**dict.fromkeys(LATEX["spaces"], " "), **dict.fromkeys
                           **dict.fromkeys(LATEX["drop"], ""), **LATEX["replace"]}
 _FONTS = frozenset(LATEX["fonts"])
 _SHAPES: dict[str, str] = LATEX["shapes"]  # a command read as arithmetic, '#k' its k-th argument
-_SYMBOL, _UNICODE, _KOREAN = (dict(LATEX[k]) for k in ("symbol", "unicode", "korean"))
+_SYMBOL: dict[str, str] = LATEX["symbol"]
+# a Unicode bracket or a Korean word ('로그') read as its plain text
+_READ_AS: dict[str, str] = {**LATEX["unicode"], **{k: v + " " for k, v in LATEX["korean"].items()}}
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
 _BRACES = re.compile(r"\\.|[{}]", re.S)  # an escaped brace is no brace
-# an HTML entity ('&middot;'), a Unicode bracket, a Korean word ('로그'): each reads as its plain text
-_WORDS = re.compile("|".join([r"&(?:#\d{1,6}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,10});",
-                              *map(re.escape, _UNICODE), *map(re.escape, _KOREAN)]))
+_WORDS = re.compile("|".join([r"&(?:#\d{1,6}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,10});",  # '&middot;'
+                              *map(re.escape, _READ_AS)]))
 _HTML_POWER = re.compile(r"<(sup|sub)>(.*?)</\1>", re.I | re.S)
 # Markdown emphasis around a single word, '(*n* log *n*)', but not 'n*m*k'
 _EMPHASIS = re.compile(r"(?<![\w*\\])(\*{1,3})(?=[^\s*])([^*\s]{1,20}?)\1(?![\w*])")
@@ -103,8 +101,7 @@ def _marks(text: str) -> dict[int, tuple[str, int]]:
         marks[m.end(2)] = (")" if sup else "}", m.end() - m.end(2))
     for m in _WORDS.finditer(text):
         word = m.group()
-        marks[m.start()] = (html.unescape(word) if word[0] == "&" else _KOREAN[word] + " " if word in _KOREAN
-                            else _UNICODE[word], len(word))
+        marks[m.start()] = (html.unescape(word) if word[0] == "&" else _READ_AS[word], len(word))
     return marks
 
 
