@@ -60,12 +60,12 @@ def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
     in_code = in_comment = False
     for number, raw in lines:
         text = raw.strip()
-        skip = in_code or in_comment or not text or text.startswith(("#", ">", "|", "<!--")) \
-            or bool(CUE["rule"].match(text))
         if CUE["fence"].match(text):
             in_code, skip = not in_code, True
         elif in_comment or text.startswith("<!--"):  # a comment's lines, all of them, are not the student's
-            in_comment = "-->" not in text
+            in_comment, skip = "-->" not in text, True
+        else:
+            skip = in_code or not text or text.startswith(("#", ">", "|")) or bool(CUE["rule"].match(text))
         if skip or BULLET.match(text):
             _flush(para, out)
         if skip:
@@ -148,7 +148,10 @@ def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
             found[name] = Reading(name, value, line, sentence.text)
 
     for s in sentences:
-        mention, level = problem_mention(s.text), _difficulty(s.text)
+        mention = problem_mention(s.text)
+        # a level said as one ('Medium', 'medium-level'), or any word of one after 'difficulty'
+        level = parse_difficulty(s.text if CUE["difficulty_context"].search(s.text)
+                                 else " ".join(CUE["difficulty_strong"].findall(s.text)))
         if mention is not None:
             put("problem", mention[1], s.line, s)
         if level:
@@ -162,13 +165,6 @@ def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
         put("what_went_wrong", own.text, own.line, own)
     _read_solved(sentences, put)
     return found
-
-
-def _difficulty(text: str) -> str | None:
-    if CUE["difficulty_context"].search(text):
-        return parse_difficulty(text)
-    strong = CUE["difficulty_strong"].findall(text)
-    return parse_difficulty(" ".join(strong)) if strong else None
 
 
 def _read_approaches(sentences: list[Sentence], put: _Put) -> None:
