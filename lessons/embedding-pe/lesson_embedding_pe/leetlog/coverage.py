@@ -1,8 +1,7 @@
 """The log against the code: each logged problem is one the practice code solves, or the log says why.
 
-The README's rule is "the log covers the two you solved". Which practice functions are still the
-stub is read from the source with ``ast`` (nothing of the student's runs, so the log suite stays
-fast and a hung function costs nothing here); the practice suite judges whether they are right.
+Which practice functions are still the stub is read from the source with ``ast``: nothing of the
+student's runs here, so the log suite stays fast; the practice suite judges whether they are right.
 """
 
 from __future__ import annotations
@@ -15,6 +14,7 @@ __all__ = ["PRACTICE_FUNCTIONS", "function_source", "says_why", "unsolved"]
 
 PRACTICE_FUNCTIONS = ("my_pow", "count_primes", "is_happy", "int_to_roman")
 PRACTICE_MODULE = "leetcode"
+_Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 def says_why(text: str) -> bool:
@@ -26,20 +26,15 @@ def unsolved(sources: dict[str, str]) -> dict[str, str] | None:
     """Practice function -> 'stub' (still raises NotImplementedError) or 'missing' (not defined), for
     each one the code leaves unsolved; None when the submission holds no practice code to read (or code
     that does not parse: the practice suite reports the file, the log is not held against it)."""
-    # a notebook: every kept statement, cell by cell; a function it does not define may live in a file
-    # it imports (check() in a kernel), so only a stub it does define counts there
+    # a notebook: a function it does not define may live in a file it imports (check() in a kernel), so
+    # only a stub it does define counts there
     in_notebook = sources.get(PRACTICE_MODULE) is None
     nodes = _functions(sources.get("notebook" if in_notebook else PRACTICE_MODULE))
     if nodes is None:
         return None
-    defs = {n.name: n for n in nodes}
-    out: dict[str, str] = {}
-    for name in PRACTICE_FUNCTIONS:
-        if name not in defs and not in_notebook:
-            out[name] = "missing"
-        elif name in defs and _is_stub(defs[name]):
-            out[name] = "stub"
-    return out
+    defs = {n.name: n for n in nodes}  # the last definition is the one that runs
+    return {name: "stub" if name in defs else "missing" for name in PRACTICE_FUNCTIONS
+            if (name in defs and _is_stub(defs[name])) or (name not in defs and not in_notebook)}
 
 
 def function_source(sources: dict[str, str] | None, name: str) -> str | None:
@@ -53,25 +48,23 @@ def function_source(sources: dict[str, str] | None, name: str) -> str | None:
     return None
 
 
-def _functions(text: str | None) -> list[ast.FunctionDef | ast.AsyncFunctionDef] | None:
+def _functions(text: str | None) -> list[_Function] | None:
     """The module-level functions of ``text``; None when there is no text or it does not parse."""
     try:
         tree = ast.parse(text) if text is not None else None
     except SyntaxError:
         return None
-    return [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))] if tree else None
+    return [n for n in tree.body if isinstance(n, _Function)] if tree else None
 
 
-def _is_stub(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """The body is the stub's: a docstring, `pass`/`...`, and `raise NotImplementedError(...)`."""
+def _is_stub(node: _Function) -> bool:
+    """The body is the stub's: a docstring, `pass`/`...`, and `raise NotImplementedError(...)`; a body
+    with no `raise` is a stub only when the docstring (or `...`) is all of it."""
     body = node.body[1:] if _filler(node.body[0]) else node.body
-    for stmt in body:
-        exc = stmt.exc if isinstance(stmt, ast.Raise) else None
-        target = exc.func if isinstance(exc, ast.Call) else exc
-        if not (isinstance(stmt, ast.Pass) or _filler(stmt)
-                or isinstance(target, ast.Name) and target.id == "NotImplementedError"):
-            return False
-    return not body or any(isinstance(stmt, ast.Raise) for stmt in body)
+    raises = [s.exc.func if isinstance(s.exc, ast.Call) else s.exc for s in body if isinstance(s, ast.Raise)]
+    return all(isinstance(s, (ast.Pass, ast.Raise)) or _filler(s) for s in body) \
+        and all(isinstance(e, ast.Name) and e.id == "NotImplementedError" for e in raises) \
+        and (not body or bool(raises))
 
 
 def _filler(stmt: ast.stmt) -> bool:

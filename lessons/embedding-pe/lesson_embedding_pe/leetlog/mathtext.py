@@ -1,13 +1,10 @@
 """Math as students type it in Markdown, read as plain text for the Big-O parser.
 
-Students write logs in Jupyter, where complexities come as LaTeX
-(``$O(n \\log \\log n)$``, ``$\\mathcal{O}(1)$``, ``\\Theta(n)``, ``O(\\sqrt{n})``,
-``n^{2}``, ``\\cdot``, ``\\left( ... \\right)``, ``\\,``), with Markdown escapes
-(``n \\* m``), HTML (``n<sup>2</sup>``, ``&middot;``) or emphasis (``O(*n*)``).
-``to_plain`` rewrites all of it to what bigo.py reads (``O(n log log n)``) and
-keeps, for every plain character, the span of the written text it came from,
-so errors and quotes point at what the student wrote. Plain text is left as
-it is, character for character.
+Logs written in Jupyter give complexities as LaTeX (``$\\mathcal{O}(n \\log \\log n)$``, ``\\Theta(n)``,
+``O(\\sqrt{n})``, ``n^{2}``, ``\\cdot``, ``\\left( ... \\right)``), Markdown escapes (``n \\* m``), HTML
+(``n<sup>2</sup>``, ``&middot;``) or emphasis (``O(*n*)``). ``to_plain`` rewrites all of it to what
+bigo.py reads (``O(n log log n)``) and keeps, for every plain character, the span of the written text it
+came from, so errors and quotes point at what the student wrote. Plain text is left as it is.
 """
 
 from __future__ import annotations
@@ -54,12 +51,14 @@ class Plain:
 _READS: dict[str, str] = {**dict.fromkeys(LATEX["spaces"], " "), **dict.fromkeys(LATEX["sizing"], ""),
                           **dict.fromkeys(LATEX["drop"], ""), **LATEX["replace"]}
 _FONTS = frozenset(LATEX["fonts"])
-_SYMBOL, _UNICODE, _KOREAN = (dict(LATEX[k]) for k in ("symbol", "unicode", "korean"))
+_SHAPES: dict[str, str] = LATEX["shapes"]  # a command read as arithmetic, '#k' its k-th argument
+_SYMBOL: dict[str, str] = LATEX["symbol"]
+# a Unicode bracket or a Korean word ('로그') read as its plain text
+_READ_AS: dict[str, str] = {**LATEX["unicode"], **{k: v + " " for k, v in LATEX["korean"].items()}}
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
 _BRACES = re.compile(r"\\.|[{}]", re.S)  # an escaped brace is no brace
-# an HTML entity ('&middot;'), a Unicode bracket, a Korean word ('로그'): each reads as its plain text
-_WORDS = re.compile("|".join([r"&(?:#\d{1,6}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,10});",
-                              *map(re.escape, _UNICODE), *map(re.escape, _KOREAN)]))
+_WORDS = re.compile("|".join([r"&(?:#\d{1,6}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,10});",  # '&middot;'
+                              *map(re.escape, _READ_AS)]))
 _HTML_POWER = re.compile(r"<(sup|sub)>(.*?)</\1>", re.I | re.S)
 # Markdown emphasis around a single word, '(*n* log *n*)', but not 'n*m*k'
 _EMPHASIS = re.compile(r"(?<![\w*\\])(\*{1,3})(?=[^\s*])([^*\s]{1,20}?)\1(?![\w*])")
@@ -102,8 +101,7 @@ def _marks(text: str) -> dict[int, tuple[str, int]]:
         marks[m.end(2)] = (")" if sup else "}", m.end() - m.end(2))
     for m in _WORDS.finditer(text):
         word = m.group()
-        marks[m.start()] = (html.unescape(word) if word[0] == "&" else _KOREAN[word] + " " if word in _KOREAN
-                            else _UNICODE[word], len(word))
+        marks[m.start()] = (html.unescape(word) if word[0] == "&" else _READ_AS[word], len(word))
     return marks
 
 
@@ -177,25 +175,23 @@ class _Rewriter:
             start, stop, nxt = self.argument(end, j)
             self.run(start, stop)
             return nxt
-        if name in ("frac", "dfrac", "tfrac", "cfrac"):  # a/b as ((a)/(b))
-            a0, a1, nxt = self.argument(end, j)
-            b0, b1, nxt = self.argument(nxt, j)
-            self.emit("((", i, a0)
+        args: dict[str, tuple[int, int]] = {}  # '#0' an optional argument in brackets, '#1', '#2' the others
+        if src.startswith("[", end) and f"{name}[]" in _SHAPES and (close := src.find("]", end, j)) > 0:
+            args, name, end = {"0": (end + 1, close)}, f"{name}[]", close + 1
+        if name not in _SHAPES:
+            self.emit(_READS.get(name, " " + name), i, end)
+            return end
+        pieces = re.split(r"#(\d)", _SHAPES[name])  # '\frac{a}{b}' as '((a)/(b))'
+        for k in sorted(set(pieces[1::2]) - set(args)):
+            a0, a1, end = self.argument(end, j)
+            args[k] = a0, a1
+        at = i  # each piece's span: from what was read before it up to its argument
+        for piece, k in zip(pieces[::2], pieces[1::2], strict=False):
+            a0, a1 = args[k]
+            self.emit(piece, at, max(at, a0))
             self.run(a0, a1)
-            self.emit(")/(", a1, b0)
-            self.run(b0, b1)
-            self.emit("))", b1, nxt)
-            return nxt
-        close = src.find("]", end, j) if name == "sqrt" and src.startswith("[", end) else -1
-        if close > 0:  # the n-th root of a as ((a)^(1/(n)))
-            a0, a1, nxt = self.argument(close + 1, j)
-            self.emit("((", i, a0)
-            self.run(a0, a1)
-            self.emit(")^(1/(", a1, a1)
-            self.run(end + 1, close)
-            self.emit(")))", a1, nxt)
-            return nxt
-        self.emit(_READS.get(name, " " + name), i, end)
+            at = max(at, a1)
+        self.emit(pieces[-1], at, end)
         return end
 
 

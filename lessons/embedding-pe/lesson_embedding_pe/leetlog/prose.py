@@ -1,10 +1,8 @@
 """Read a log written as sentences, the way a TA would: field by field.
 
-Not every student fills the labels. "시간 복잡도는 O(log n)이고 공간은 O(1)이다.
-처음엔 x를 n번 곱했는데 시간 초과가 나서 분할 정복으로 바꿨다." and "I first tried
-trial division, then the sieve, which runs in O(n log log n) time and O(n) space
-because ..." hold the same fields as the template. This module splits such prose
-into sentences and clauses and says which field each one answers, with its line.
+Not every student fills the labels. "시간 복잡도는 O(log n)이고 공간은 O(1)이다. 처음엔 x를 n번 곱했는데
+시간 초과가 나서 분할 정복으로 바꿨다." holds the same fields as the template. This module splits such
+prose into sentences and says which field each one answers, with its line; the cues are vocab.toml's.
 Content is never judged here: review.py does that, on the values read.
 """
 
@@ -13,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 
 from .bigo import BigOMatch, find_all_bigo
 from .catalog import find_problem, get
@@ -22,6 +21,14 @@ from .vocab import CUE, WORDS
 
 __all__ = ["Reading", "Sentence", "problem_mention", "read_fields", "split_sentences", "unbracketed"]
 
+BULLET = CUE["bullet"]
+_TIME, _NOT_TIME, _SPACE, _GENERIC, _BOTH = (CUE[k] for k in ("time", "not_time", "space", "complexity",
+                                                              "time_and_space"))
+_FIRST, _FINAL, _APPROACH = CUE["first_idea"], CUE["final_approach"], CUE["approach_verb"]
+_LEADING = WORDS["filler"]
+_FILLER = _LEADING | WORDS["causal"]
+_MARKS = ",;.:—–-"  # what a cue leaves around a reason's words
+
 
 @dataclass(frozen=True)
 class Sentence:
@@ -30,11 +37,7 @@ class Sentence:
     starts: tuple[tuple[int, int], ...]  # (offset in text, line) where each source line begins
 
     def line_at(self, offset: int) -> int:
-        line = self.line
-        for start, number in self.starts:
-            if start <= offset:
-                line = number
-        return line
+        return next(n for s, n in reversed(self.starts) if s <= offset)
 
 
 @dataclass(frozen=True)
@@ -49,30 +52,25 @@ class Reading:
 
 # --------------------------------------------------------------------------- sentences
 
-BULLET = CUE["bullet"]
-
-
 def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
-    """Sentences of the prose lines, each with its line; headings, tables, quotes and code are skipped."""
+    """Sentences of the prose lines, each with its line; headings, tables, quotes, comments and code
+    are skipped."""
     out: list[Sentence] = []
     para: list[tuple[int, str]] = []
     in_code = in_comment = False
     for number, raw in lines:
         text = raw.strip()
         if CUE["fence"].match(text):
-            in_code = not in_code
+            in_code, skip = not in_code, True
+        elif in_comment or text.startswith("<!--"):  # a comment's lines, all of them, are not the student's
+            in_comment, skip = "-->" not in text, True
+        else:
+            skip = in_code or not text or text.startswith(("#", ">", "|")) or bool(CUE["rule"].match(text))
+        if skip or BULLET.match(text):
             _flush(para, out)
+        if skip:
             continue
-        if in_comment or text.startswith("<!--"):  # a comment's lines, all of them, are not the student's
-            in_comment = "-->" not in text
-            _flush(para, out)
-            continue
-        if in_code or not text or text.startswith(("#", ">", "|")) or CUE["rule"].match(text):
-            _flush(para, out)
-            continue
-        if BULLET.match(text):
-            _flush(para, out)
-            text = BULLET.sub("", text, count=1)
+        text = BULLET.sub("", text, count=1)
         para.append((number, text.strip("*_ ").strip() if text.startswith(("**", "__")) else text))
         if CUE["korean_sentence_end"].search(text):  # a Korean line that ends like a sentence is one
             _flush(para, out)
@@ -81,23 +79,26 @@ def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
 
 
 def _flush(para: list[tuple[int, str]], out: list[Sentence]) -> None:
-    if not para:
-        return
+    """The paragraph's sentences: cut at a full stop outside brackets, not after a number or an
+    abbreviation ('50. Pow(x, n)', 'e.g.')."""
     text, starts = "", []
-    for number, line in para:
-        if text:
-            text += " "
+    for number, said in para:
+        text += " " if text else ""
         starts.append((len(text), number))
-        text += line
+        text += said
     para.clear()
-    begin = 0
-    for end in (m.end() for m in re.finditer(r"[.!?。](?=\s|$)", unbracketed(text))):
-        word = text[begin:end].split()[-1].lower() if text[begin:end].split() else ""
-        if re.fullmatch(r"\d{1,4}\.", word) or word in WORDS["abbreviations"]:
-            continue  # '50. Pow(x, n)' and 'e.g.' do not end a sentence
-        _add(out, text, begin, end, starts)
-        begin = end
-    _add(out, text, begin, len(text), starts)
+    cuts = [0]
+    for m in CUE["sentence_stop"].finditer(unbracketed(text)):
+        word = text[cuts[-1]:m.end()].split()[-1].lower()
+        if not (CUE["numbered_stop"].fullmatch(word) or word in WORDS["abbreviations"]):
+            cuts.append(m.end())
+    for begin, end in pairwise([*cuts, len(text)]):
+        offset = begin + len(text[begin:end]) - len(text[begin:end].lstrip())
+        piece = text[begin:end].strip()
+        if piece:
+            line = max(n for s, n in starts if s <= offset)
+            local = tuple((s - offset, n) for s, n in starts if offset <= s < offset + len(piece))
+            out.append(Sentence(piece, line, ((0, line), *local)))
 
 
 def unbracketed(text: str) -> str:
@@ -111,21 +112,7 @@ def unbracketed(text: str) -> str:
     return "".join(out)
 
 
-def _add(out: list[Sentence], text: str, begin: int, end: int, starts: list[tuple[int, int]]) -> None:
-    lead = len(text[begin:end]) - len(text[begin:end].lstrip())
-    piece = text[begin:end].strip()
-    if not piece:
-        return
-    offset = begin + lead
-    line = max((n for s, n in starts if s <= offset), default=starts[0][1])
-    local = tuple((max(0, s - offset), n) for s, n in starts if offset <= s < offset + len(piece))
-    out.append(Sentence(piece, line, ((0, line), *local)))
-
-
 # --------------------------------------------------------------------------- the problem
-
-_PROBLEM_WORD = CUE["problem_word"]
-
 
 def problem_mention(text: str) -> tuple[int | None, str] | None:
     """(catalog number, value for the 'problem' field) when the sentence names a LeetCode problem
@@ -133,30 +120,17 @@ def problem_mention(text: str) -> tuple[int | None, str] | None:
     passing word ('the power of two frequencies')."""
     match = find_problem(text)
     numbers = [int(next(g for g in m.groups() if g)) for m in CUE["problem_number"].finditer(text)]
+    as_problem = CUE["problem_word"].search(text) is not None
     if match.problem is not None and match.by == "title":
         p = match.problem
         written = next((n for n in numbers if n == p.number), numbers[0] if numbers else None)
         # written as LeetCode titles it ('Pow(x, n)', 'Count Primes'), not 'a power of two'
         as_titled = re.search(r"\s*".join(map(re.escape, p.title.split())), text)
-        if written is None and not _PROBLEM_WORD.search(text) and as_titled is None:
+        if written is None and not as_problem and as_titled is None:
             return None
         return p.number, f"{written if written is not None else p.number}. {p.title}"
-    for n in numbers:
-        named = get(n)
-        if named is not None and _PROBLEM_WORD.search(text):
-            return named.number, named.label
-    return None
-
-
-# --------------------------------------------------------------------------- cues
-
-_TIME, _NOT_TIME, _SPACE, _GENERIC = CUE["time"], CUE["not_time"], CUE["space"], CUE["complexity"]
-_BOTH = CUE["time_and_space"]
-_LEADING = WORDS["filler"]
-_FILLER = _LEADING | WORDS["causal"]
-_FIRST, _FINAL, _APPROACH = CUE["first_idea"], CUE["final_approach"], CUE["approach_verb"]
-_DATE = CUE["date"]
-_ALONE, _SOLUTION = CUE["alone_sentence"], CUE["solution_sentence"]
+    named = next((p for p in map(get, numbers) if p is not None), None) if as_problem else None
+    return (named.number, named.label) if named is not None else None
 
 
 # --------------------------------------------------------------------------- reading
@@ -175,61 +149,52 @@ def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
 
     for s in sentences:
         mention = problem_mention(s.text)
+        # a level said as one ('Medium', 'medium-level'), or any word of one after 'difficulty'
+        level = parse_difficulty(s.text if CUE["difficulty_context"].search(s.text)
+                                 else " ".join(CUE["difficulty_strong"].findall(s.text)))
         if mention is not None:
             put("problem", mention[1], s.line, s)
-        level = _difficulty(s.text)
         if level:
             put("difficulty", level, s.line, s)
     _read_approaches(sentences, put)
     _read_complexities(sentences, put)
     used = {r.sentence for r in found.values()}
     wrong = [s for s in sentences if CUE["what_went_wrong"].search(s.text)]
-    for s in [s for s in wrong if s.text not in used] + wrong:  # a sentence of its own first
-        put("what_went_wrong", s.text, s.line, s)
+    own = next((s for s in wrong if s.text not in used), wrong[0] if wrong else None)  # one of its own first
+    if own is not None:
+        put("what_went_wrong", own.text, own.line, own)
     _read_solved(sentences, put)
     return found
 
 
-def _difficulty(text: str) -> str | None:
-    if CUE["difficulty_context"].search(text):
-        return parse_difficulty(text)
-    strong = CUE["difficulty_strong"].findall(text)
-    return parse_difficulty(" ".join(strong)) if strong else None
-
-
 def _read_approaches(sentences: list[Sentence], put: _Put) -> None:
-    first_at = next(((i, m) for i, s in enumerate(sentences) if (m := _FIRST.search(s.text))), None)
-    if first_at is not None:
-        i, m = first_at
+    """The first idea's sentence (split where the final approach's clause starts, when both are in it),
+    then the first later sentence that names a final approach, else one that names a method."""
+    later = sentences
+    first = next(((i, m) for i, s in enumerate(sentences) if (m := _FIRST.search(s.text))), None)
+    if first is not None:
+        i, m = first
         s = sentences[i]
-        final = next((f for f in _FINAL.finditer(s.text, m.end())), None)
-        cut = _clause_cut(s.text, m.end(), final.start()) if final is not None else None
-        if cut is not None and _letters(s.text[:cut]) >= 8 and _letters(s.text[cut:]) >= 8:
+        final = _FINAL.search(s.text, m.end())
+        # after the last clause break before the final approach's cue
+        cut = max((b.end() for b in CUE["clause_break"].finditer(s.text, m.end(), final.start() + 1)),
+                  default=final.start()) if final is not None else 0
+        if _letters(s.text[:cut]) >= 8 and _letters(s.text[cut:]) >= 8:
             put("first_idea", s.text[:cut], s.line, s)
             put("final_approach", s.text[cut:], s.line_at(cut), s)
             return
         put("first_idea", s.text, s.line, s)
         later = sentences[i + 1:]
-    else:
-        later = sentences
     for pattern in (_FINAL, _APPROACH):
         for s in later:
-            if not pattern.search(s.text) or _letters(s.text) < 8:
+            verb = pattern.search(s.text)
+            if verb is None or _letters(s.text) < 8:
                 continue
-            verb, bigos = pattern.search(s.text), find_all_bigo(s.text)
-            if pattern is _APPROACH and verb and bigos and not _content(s.text[verb.end():bigos[0].start]):
+            bigos = find_all_bigo(s.text)
+            if pattern is _APPROACH and bigos and not _content(s.text[verb.end():bigos[0].start]):
                 continue  # 'It uses O(1) extra space: ...' describes the space, not the method
             put("final_approach", s.text, s.line, s)
             return
-
-
-def _clause_cut(text: str, after: int, final: int) -> int | None:
-    """Where the final approach's clause starts: after the last clause break before its cue."""
-    cut = None
-    for m in CUE["clause_break"].finditer(text, after, final + 1):
-        if m.end() <= final + 1:
-            cut = m.end()
-    return cut if cut is not None else final
 
 
 def _letters(text: str) -> int:
@@ -242,33 +207,32 @@ def _content(text: str) -> bool:
     return any(w.lower() not in _FILLER for w in words)
 
 
+# --------------------------------------------------------------------------- complexities
+
 @dataclass
 class _Mention:
     sentence: Sentence
     match: BigOMatch
-    kinds: tuple[str, ...]
-    in_first: bool
+    kinds: tuple[str, ...]  # what it measures: ('time',), ('space',) or both
+    in_first: bool  # said of the first idea ('brute force in O(n) time'): not the answer's
     reason: str
 
 
 def _read_complexities(sentences: list[Sentence], put: _Put) -> None:
     mentions: list[_Mention] = []
-    for index, s in enumerate(sentences):
+    for s, follow in zip(sentences, [*sentences[1:], None], strict=False):
         found = _sentence_complexities(s)
-        if found and not any(m.reason for m in found) and index + 1 < len(sentences):
-            follow = sentences[index + 1]
-            if CUE["reason_start"].search(follow.text) and not find_all_bigo(follow.text):
-                for m in found:
-                    m.reason = follow.text
+        # a claim with no reason of its own: 'Since n halves.' as the next sentence gives it
+        if found and not any(m.reason for m in found) and follow is not None \
+                and CUE["reason_start"].search(follow.text) and not find_all_bigo(follow.text):
+            for m in found:
+                m.reason = follow.text
         mentions += found
     for kind in ("time", "space"):
-        # the first idea's complexity ('brute force in O(n) time') is not the answer's
-        candidates = [m for m in mentions if kind in m.kinds and not m.in_first]
-        if not candidates:
-            continue
-        chosen = candidates[0]
-        value = f"{chosen.match.written} — {chosen.reason}" if chosen.reason else chosen.match.written
-        put(kind, value, chosen.sentence.line_at(chosen.match.start), chosen.sentence)
+        chosen = next((m for m in mentions if kind in m.kinds and not m.in_first), None)
+        if chosen is not None:
+            value = f"{chosen.match.written} — {chosen.reason}" if chosen.reason else chosen.match.written
+            put(kind, value, chosen.sentence.line_at(chosen.match.start), chosen.sentence)
 
 
 def word_complexities(text: str) -> list[tuple[BigOMatch, str]]:
@@ -276,15 +240,16 @@ def word_complexities(text: str) -> list[tuple[BigOMatch, str]]:
     match the way ``find_all_bigo`` gives one, with what its own cue says it measures ('time' or
     'space'): read as the claim, so the review can ask for O(...) rather than call the field missing."""
     found: dict[int, tuple[BigOMatch, str]] = {}
-    for pattern in (CUE["words_before"], CUE["words_after"]):
-        for m in pattern.finditer(text):
-            w = m.group("w").rstrip()
-            kind = "space" if _SPACE.search(m.group()) else "time"
-            found.setdefault(m.start("w"), (BigOMatch(m.start("w"), m.start("w") + len(w), w, w), kind))
+    for m in (*CUE["words_before"].finditer(text), *CUE["words_after"].finditer(text)):
+        w = m.group("w").rstrip()
+        kind = "space" if _SPACE.search(m.group()) else "time"
+        found.setdefault(m.start("w"), (BigOMatch(m.start("w"), m.start("w") + len(w), w, w), kind))
     return sorted(found.values(), key=lambda x: x[0].start)
 
 
 def _sentence_complexities(s: Sentence) -> list[_Mention]:
+    """Each Big-O of the sentence with what it measures and its reason: the words of its clause, from
+    its cue (or itself) to the next Big-O, less the cues and filler."""
     text = s.text
     matches = find_all_bigo(text)
     said: dict[int, str] = {}  # a complexity in words: its own cue ('log n time') says what it measures
@@ -296,102 +261,77 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
     for k, m in enumerate(matches):
         lo = matches[k - 1].end if k else 0
         hi = matches[k + 1].start if k + 1 < len(matches) else len(text)
-        before, after = text[lo:m.start], text[m.end:hi]
-        kinds, cue_span = _kinds(before, after, lo, m.end)
+        before = text[lo:m.start]
+        kinds, cue_at = _kinds(before, text[m.end:hi], lo, m.end)
         if m.start in said:
             kinds = (said[m.start],)
         if not kinds and out and len(out[-1].kinds) == 2 and CUE["list_gap"].fullmatch(before):
-            kinds, cue_span = out[-1].kinds, (m.start, m.start)  # '…, O(1)'
+            kinds, cue_at = out[-1].kinds, m.start  # '…, O(1)'
         if not kinds:
             continue
-        # after the first idea's cue and before any final one: 'brute force in O(n) time' is not the answer's
         in_first = first is not None and first.end() <= m.start and not _FINAL.search(text, first.end(),
                                                                                        m.start)
-        # this Big-O's clause: from its cue (or itself) to the next Big-O
-        start = min(cue_span[0], m.start)
+        start = min(cue_at, m.start)
         # a reason before the first claim: '반복문이라 공간 복잡도는 O(1)', 'Since n halves, the time …'
-        rest = ("" if out else _reason_ahead(text[:start])) + " " + text[start:m.start] + " " + text[m.end:hi]
-        for cue in (_TIME, _SPACE, _GENERIC):
-            rest = cue.sub(" ", rest)
-        reason = _reason(rest)
-        out.append(_Mention(s, m, kinds, in_first, reason))
-    _one_claim_each(text, out)
+        ahead = text[:start].strip().rstrip(",").strip()
+        rest = ("" if out or not CUE["reason_before"].search(ahead) else ahead) + " " + text[start:m.start] \
+            + " " + text[m.end:hi]
+        for said_by in (_TIME, _SPACE, _GENERIC):
+            rest = said_by.sub(" ", rest)
+        out.append(_Mention(s, m, kinds, in_first, _reason(rest)))
+    both = [m for m in out if len(m.kinds) == 2]
+    if len(both) == 2:  # '시간과 공간 복잡도는 O(n), O(1)': each its own, in the cue's order
+        cue = _BOTH.search(text)
+        space_first = cue is not None and CUE["space_first"].match(cue.group())
+        for claim, kind in zip(both, ("space", "time") if space_first else ("time", "space"), strict=True):
+            claim.kinds = (kind,)
     for k, claim in enumerate(out):  # 'O(n) time and O(1) space because ...': the reason is shared
-        if not claim.reason:
-            claim.reason = next((x.reason for x in out[k + 1:] if x.reason), "")
+        claim.reason = claim.reason or next((x.reason for x in out[k + 1:] if x.reason), "")
     return out
 
 
-def _one_claim_each(text: str, mentions: list[_Mention]) -> None:
-    """'시간과 공간 복잡도는 O(n), O(1)': one cue naming both, then two Big-Os: each its own, in the cue's
-    order, rather than both to each."""
-    both = [m for m in mentions if len(m.kinds) == 2]
-    if len(both) != 2:
-        return
-    cue = _BOTH.search(text)
-    order = ("space", "time") if cue and CUE["space_first"].match(cue.group()) else ("time", "space")
-    for m, kind in zip(both, order, strict=True):
-        m.kinds = (kind,)
-
-
-def _kinds(before: str, after: str, lo: int, hi: int) -> tuple[tuple[str, ...], tuple[int, int]]:
-    """What a Big-O measures, from the cue nearest to it: ('time',) / ('space',) / both; the cue's span
-    in the sentence."""
-    before_clean = _NOT_TIME.sub(lambda m: "\0" * len(m.group()), before)
-    after_clean = _NOT_TIME.sub(lambda m: "\0" * len(m.group()), after)
-    if _BOTH.search(before_clean):
-        both = list(_BOTH.finditer(before_clean))[-1]
-        return ("time", "space"), (lo + both.start(), lo + both.end())
-    options: list[tuple[int, int, str, tuple[int, int]]] = []
+def _kinds(before: str, after: str, lo: int, hi: int) -> tuple[tuple[str, ...], int]:
+    """What a Big-O measures, from the cue nearest to it: ('time',) / ('space',) / both; where the cue
+    starts in the sentence. A time limit ('시간 초과') is no time cue."""
+    before, after = (_NOT_TIME.sub(lambda m: "\0" * len(m.group()), t) for t in (before, after))
+    both = list(_BOTH.finditer(before))
+    if both:
+        return ("time", "space"), lo + both[-1].start()
+    options: list[tuple[int, int, str, int]] = []
     for kind, cue in (("time", _TIME), ("space", _SPACE)):
-        for m in cue.finditer(before_clean):
-            span = (lo + m.start(), lo + m.end())
-            options.append((len(before_clean) - m.end(), 0, kind, span))
-        a = cue.search(after_clean)
+        options += [(len(before) - m.end(), 0, kind, lo + m.start()) for m in cue.finditer(before)]
+        a = cue.search(after)
         # 'O(n) time', 'O(1)의 공간'; not ', 공간 복잡도는 O(1)', which opens the next claim
-        if a is not None and a.start() <= 12 and not CUE["clause_end"].search(after_clean[:a.start()]):
-            options.append((a.start(), 1, kind, (hi + a.start(), hi + a.end())))
+        if a is not None and a.start() <= 12 and not CUE["clause_end"].search(after[:a.start()]):
+            options.append((a.start(), 1, kind, hi + a.start()))
     if options:
-        _, _, kind, span = min(options)
-        return (kind,), span
-    generic = list(_GENERIC.finditer(before_clean))
-    if generic:
-        return ("time",), (lo + generic[-1].start(), lo + generic[-1].end())
-    return (), (hi, hi)
-
-
-def _reason_ahead(text: str) -> str:
-    """The reason given before a claim in its clause ('체 배열이 n칸이라 ', 'Since the exponent halves,
-    the '), or '' when the words before the claim are not one."""
-    body = text.strip().rstrip(",").strip()
-    return body if CUE["reason_before"].search(body) else ""
+        _, _, kind, at = min(options)
+        return (kind,), at
+    generic = list(_GENERIC.finditer(before))
+    return (("time",), lo + generic[-1].start()) if generic else ((), hi)
 
 
 def _reason(rest: str) -> str:
-    """The explanation left once cues and the Big-O are gone, or '' when only filler remains."""
+    """The explanation left once cues and the Big-O are gone, or '' when only filler remains ('는 $ $이고
+    n이 ...': the particles and math marks a cue leaves are trimmed)."""
     words = to_plain(rest).text.split()
-    while words and (words[0].lower().strip(",;.:—–-") in _LEADING or not words[0].strip(",;.:—–-$")):
-        words.pop(0)  # '는 $ $이고 n이 ...': the particles and math marks left by the cue
-    while words and (words[-1].lower().strip(",;.:—–-") in _LEADING or not words[-1].strip(",;.:—–-$")):
-        words.pop()
-    text = " ".join(words).strip(" ,;.:—–-")
+    kept = [i for i, w in enumerate(words)
+            if w.lower().strip(_MARKS) not in _LEADING and w.strip(_MARKS + "$")]
+    text = " ".join(words[kept[0]:kept[-1] + 1]).strip(" " + _MARKS) if kept else ""
     return text if _content(text) else ""
 
 
+# --------------------------------------------------------------------------- solved, redo date
+
 def _read_solved(sentences: list[Sentence], put: _Put) -> None:
     for s in reversed(sentences):  # how it was solved is said last, usually
-        alone, solution = _ALONE.search(s.text), _SOLUTION.search(s.text)
-        if not (alone or solution):
-            continue
-        how = classify_solved(s.text)
-        if how is None:
-            how = "alone" if alone and (not solution or alone.start() > solution.start()) else "solution"
-        cue = (alone if how == "alone" else solution) or alone or solution
-        value = s.text if classify_solved(s.text) == how else cue.group()  # type: ignore[union-attr]
-        put("solved", value, s.line, s)
-        break
+        cues = [m for cue in ("solution_sentence", "alone_sentence") if (m := CUE[cue].search(s.text))]
+        if cues:  # the sentence when it says how; else its last cue
+            put("solved", s.text if classify_solved(s.text) else max(cues, key=lambda m: m.start()).group(),
+                s.line, s)
+            break
     for s in sentences:
-        date = _DATE.search(s.text)
-        if date and (CUE["redo"].search(s.text) or _SOLUTION.search(s.text)):
+        date = CUE["date"].search(s.text)
+        if date and (CUE["redo"].search(s.text) or CUE["solution_sentence"].search(s.text)):
             put("redo_date", date.group(), s.line_at(date.start()), s)
             break
