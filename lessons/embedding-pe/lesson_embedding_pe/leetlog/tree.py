@@ -63,29 +63,22 @@ def _read(lines: list[str], origin: list[int], holds_log: HoldsLog, depth: int) 
     plain = _classify(lines, origin, tokens)
     out: list[Line] = []
     at = 0
-    for tok in tokens:
-        if tok.level != 0 or tok.map is None or tok.nesting == -1:
-            continue
-        start, end = tok.map
-        if start < at:
-            continue
-        out += plain[at:start]
+    for tok in (t for t in tokens if t.level == 0 and t.map is not None and t.nesting != -1):
+        start, end = tok.map or (0, 0)
         inner = _opened(tok, lines, start, end) if depth < 4 else None
-        if inner is not None:  # the container's own text, read alone: does it hold the log?
-            opened = _read(inner[0], [origin[k] for k in inner[1]], holds_log, depth + 1)
-            if holds_log(opened):
-                out += opened
-                at = end
-                continue
-        out += plain[start:end]
+        opened = _read(inner[0], [origin[k] for k in inner[1]], holds_log, depth + 1) if inner else []
+        # the container's own text, read alone, when it holds the log; else its lines as the tree says
+        out += plain[at:start] + (opened if opened and holds_log(opened) else plain[start:end])
         at = end
     return out + plain[at:]
 
 
 def _classify(lines: list[str], origin: list[int], tokens: list[Token]) -> list[Line]:
-    """Each line with the block the tree puts it in: the innermost that says something, but a quote."""
+    """Each line with the block the tree puts it in: the innermost that says something, but a quote (the
+    tokens are read outermost last, a quoted line is the quote's whatever it holds)."""
     out = [Line(origin[k], text) for k, text in enumerate(lines)]
-    for i, tok in enumerate(tokens):
+    for i in reversed(range(len(tokens))):
+        tok = tokens[i]
         if tok.map is None or tok.nesting == -1:
             continue
         start, end = tok.map
@@ -93,21 +86,18 @@ def _classify(lines: list[str], origin: list[int], tokens: list[Token]) -> list[
         if tok.type == "fence" or (tok.type == "html_block" and tok.content.lstrip().startswith("<!--")):
             for ln in span:
                 ln.kind = "code" if tok.type == "fence" else "comment"
-        elif tok.type == "hr":
-            span[0].kind = "rule"
+        elif tok.type == "hr" or (tok.type == "heading_open" and tok.markup == "-"):  # 'text' over '---'
+            span[-1].kind = "rule"
         elif tok.type == "heading_open" and tok.markup.startswith("#"):
             span[0].kind, span[0].level, span[0].title = "heading", int(tok.tag[1]), tokens[i + 1].content
-        elif tok.type == "heading_open" and tok.markup == "-":  # 'text' over '---': a rule ends a field
-            span[-1].kind = "rule"
         elif tok.type == "table_open" and (rows := _rows(tokens, i)):
             head = rows[0][1]
             out[rows[0][0] + 1].kind, out[rows[0][0] + 1].head = "sep", head
             for k, (line, cells) in enumerate(rows):  # a line with no bar under a table is prose to a TA
                 if "|" in out[line].text:
                     out[line].kind, out[line].cells, out[line].head = ("row" if k else "head"), cells, head
-    for tok in tokens:  # a quoted line is the quote's whatever it holds (one holding the log is opened)
-        if tok.type == "blockquote_open" and tok.map is not None:
-            for ln in out[tok.map[0]:tok.map[1]]:
+        elif tok.type == "blockquote_open":
+            for ln in span:
                 ln.kind = "quote" if ln.text.lstrip().startswith(">") else ln.kind
     return out
 
