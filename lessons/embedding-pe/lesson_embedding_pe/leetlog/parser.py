@@ -8,7 +8,7 @@ and values in them. Nothing here judges content: see review.py.
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from itertools import groupby
 
 from . import vocab as _vocab
@@ -93,9 +93,6 @@ class LogParse:
     def filled_fields(self) -> int:
         return sum(f.filled for p in self.problems for f in p.fields.values())
 
-    def to_dict(self) -> dict[str, object]:
-        return asdict(self)
-
 
 def clean_value(raw: str) -> str:
     """Drop the template's ``<...>`` placeholders, TODO markers and comments; "" for a value of none."""
@@ -121,15 +118,17 @@ def match_label(label: str) -> str | None:
 
 
 def _label_fields(label: str) -> list[str]:
-    """The fields a label names, in order: 'Time/Space' -> ['time', 'space']; one field -> [it]."""
+    """The fields a label names, in order: 'Time/Space' -> ['time', 'space'], 'Time' -> ['time'], [] for
+    none. A gloss ('시간복잡도 (Time complexity)') names the same field again."""
     text = _TAG.sub("", label).strip().strip("*_`").rstrip(":：").strip()
     names: list[str] = []
-    for part in _LABEL_JOIN.split(FORM["gloss"].sub(" ", text)):  # '시간복잡도 (Time complexity)': one name
+    for part in _LABEL_JOIN.split(FORM["gloss"].sub(" ", text)):
         named = match_label(part) if part.strip() else None
         if named is None:
-            return []
+            names = []
+            break
         names += [named] if named not in names else []
-    return names
+    return names if len(names) > 1 else [name] if (name := match_label(label)) else []
 
 
 def _label_line(line: str) -> list[Claim]:
@@ -151,8 +150,9 @@ def _label_line(line: str) -> list[Claim]:
     # 'Solved alone.' and '- 혼자 풀었어' are whole answers, not empty labels; 'I solved LeetCode 50,
     # Pow(x, n). I first ...' is prose, not the answer to 'Solved'
     name = match_label(text) if len(text) <= 40 and not FORM["sentence_not_label"].search(text) else None
-    if _says_how_solved(text) and (name == "solved" or CUE["solved_sentence"].match(text) and match_label(
-            text) in (None, "solved") and _norm(text) not in WORDS["solved_alone"]):
+    sentence = CUE["solved_sentence"].match(text) and match_label(text) in (None, "solved") and _norm(
+        text) not in WORDS["solved_alone"]
+    if (name == "solved" or sentence) and classify_solved(text) is not None and len(text) <= 120:
         return claims("solved", text, "Solved")
     return claims(name, "", text) if name else []  # a label alone, not a sentence with 'time' in it
 
@@ -256,11 +256,6 @@ def _record(line: str) -> list[Claim]:
     first, label = labels[0], labels[0].group("label")
     found = claims(match_label(label) or "", body[first.end():], label.strip("*_ "))
     return [*head.values(), *found] if head else []
-
-
-def _says_how_solved(text: str) -> bool:
-    """'Solved alone.' and 'Solved after reading the editorial; redo 2026-10-05' answer the field."""
-    return classify_solved(text) is not None and len(text) <= 120
 
 
 def problem_heading(text: str) -> tuple[int | None, str] | None:
@@ -393,7 +388,6 @@ def _parse_lines(lines: list[Line]) -> LogParse:
                 _consume(b, ln)
     b.close_field()
     for entry in b.problems:
-        _difficulty_from_heading(entry)
         _fields_from_prose(entry)
     return LogParse(b.problems, b.prose, len(lines))
 
@@ -483,13 +477,11 @@ def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:
 
 
 def _column(head: str) -> list[str]:
-    """The fields a column's header (or a row's first cell) names: one, two ('시간복잡도 / 공간복잡도',
-    '처음 아이디어 → 최종 접근'), the reason column, or none (a column read by what it holds)."""
+    """The fields a column's header (or a row's first cell) names, the reason column, or none (a column
+    read by what it holds)."""
     text = _TAG.sub("", head).strip().strip("*_` ")
-    if CUE["reason_column"].match(FORM["gloss"].sub("", text).strip()):
-        return [REASON]
-    names = _label_fields(text)
-    return names if len(names) > 1 else [name] if (name := match_label(text)) else []
+    reason = CUE["reason_column"].match(FORM["gloss"].sub("", text).strip())
+    return [REASON] if reason else _label_fields(text)
 
 
 def _table(b: _Builder, rows: list[Line]) -> bool:
@@ -569,18 +561,14 @@ def _split_approach(entry: ProblemEntry) -> None:
     f.value = clean_value(halves[1])
 
 
-def _difficulty_from_heading(entry: ProblemEntry) -> None:
-    """'### Problem: 12. Integer to Roman (Medium, Math)': the heading's difficulty fills an empty field."""
+def _fields_from_prose(entry: ProblemEntry) -> None:
+    """The fields the labels left empty, as a TA reads them: the heading's difficulty ('### 12. Integer to
+    Roman (Medium, Math)'), then sentences ('I first thought of ...', '시간 복잡도는 O(log n)이고 ...')."""
     level = parse_difficulty(entry.heading) if entry.heading and entry.get("difficulty") is None else None
     if level:
         line = entry.heading_line or entry.line
         entry.fields["difficulty"] = Field("difficulty", level, line, "heading", entry.heading,
                                            [(line, entry.heading)])
-
-
-def _fields_from_prose(entry: ProblemEntry) -> None:
-    """Sentences that are not fields ('I first thought of ...', '시간 복잡도는 O(log n)이고 ...') answer
-    the fields the labels left empty, as a TA would read them (prose.py)."""
     _split_approach(entry)
     prose = split_sentences([(n, unlabelled(t)) for n, t in entry.extra])
     sentences = list(prose)
