@@ -1,9 +1,6 @@
 """Tolerant reader of a hand-written LEETCODE_LOG.md: its problems and labelled fields, with line numbers.
-
-Students rename headings, switch languages, drop the bold, use tables or put the value on the next line.
 The blocks are the Markdown tree's (tree.py), the words and forms vocab.toml's; this module places labels
-and values in them. Nothing here judges content: see review.py.
-"""
+and values in them. Nothing here judges content: see review.py."""
 
 from __future__ import annotations
 
@@ -158,9 +155,8 @@ def _label_line(line: str) -> list[Claim]:
 
 
 def claims(name: str, rest: str, label: str) -> list[Claim]:
-    """The fields a label line holds, each value its own: a label naming two fields ('시간복잡도 /
-    공간복잡도: O(log n) / O(1)') shares its values in order, and a second label in the line ('...
-    Difficulty: Medium') starts a field of its own."""
+    """The fields a label line holds, each value its own: a second label in the line ('... Difficulty:
+    Medium') starts a field of its own, a label naming two fields shares its value (``_share``)."""
     pieces: list[Claim] = []
     at, current = 0, (name, label)
     found = sorted([*_INLINE_LABEL.finditer(rest), *CUE["inline_particle"].finditer(rest)],
@@ -218,8 +214,7 @@ def _pair(text: str) -> bool:
 
 
 def split_approaches(value: str) -> tuple[str, str] | None:
-    """(first idea, final approach) from one value that holds both: '처음: 나눗셈 / 최종: 체',
-    'brute force -> fast pow', 'x를 n번 곱함 → 분할 거듭제곱'; None when it does not split."""
+    """(first idea, final approach) from one value: '처음: 나눗셈 / 최종: 체', 'brute force -> fast pow'."""
     one = " ".join(value.split())
     if m := CUE["inline_approaches"].match(one):
         return m.group("first").strip(), m.group("final").strip()
@@ -238,9 +233,8 @@ def _outside_parens(text: str, sep: re.Pattern[str]) -> list[str]:
 
 
 def _record(line: str) -> list[Claim]:
-    """One line per problem: '1. 50. Pow(x, n), Medium, First: …, Final: …, Time: O(log n) …'. The
-    words before the first label are read by what they are (the problem, its difficulty); each label
-    after them starts its own field. [] for any other line."""
+    """One line per problem: '1. 50. Pow(x, n), Medium, First: …, Time: O(log n) …'; the words before the
+    first label are read by what they are (the problem, its difficulty). [] for any other line."""
     body = BULLET.sub("", line, count=1)
     labels = [m for m in _INLINE_LABEL.finditer(body)
               if (name := match_label(m.group("label"))) and _answers(name, body[m.end():])]
@@ -276,8 +270,7 @@ def problem_heading(text: str) -> tuple[int | None, str] | None:
 
 
 def unlabelled(raw: str) -> str:
-    """A line less the label the reader does not know ('- **Complexity:** Since n halves, …' reads as
-    'Since n halves, …'): its content is read, not its label."""
+    """A line less a label the reader does not know: '- **Complexity:** Since …' -> 'Since …'."""
     body = BULLET.sub("", raw.strip(), count=1)
     label = _unknown_label(body)
     if label is None or match_label(label.group().rstrip(":：->→= ")):
@@ -353,9 +346,7 @@ class _Builder:
 
 
 def parse_log(text: str) -> LogParse:
-    """Split a log into problems and labelled fields, keeping the student's line numbers. The log is
-    read as a Markdown tree (tree.py): each line comes with the block it is in, a container that holds
-    the log is read as the text it holds, a table with a column per problem one column at a time."""
+    """Split a log into problems and labelled fields, keeping the student's line numbers."""
     parsed = _parse_lines(read(text, _holds_log))
     parsed.line_count = len(text.splitlines())
     return parsed
@@ -434,8 +425,7 @@ def _ends_field(b: _Builder, number: int, raw: str, stripped: str) -> bool:
 
 
 def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
-    """A log in prose has no headings: a sentence that names a problem ('첫 번째 문제는 50번 Pow(x, n)')
-    starts one, unless headings or labels already structure the log."""
+    """In a log without headings or labels, a sentence naming a problem ('첫 번째 문제는 50번') starts one."""
     if not b.entry.implicit if b.entry is not None else any(not p.implicit for p in b.problems):
         return
     mention = problem_mention(text)
@@ -477,17 +467,15 @@ def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:
 
 
 def _column(head: str) -> list[str]:
-    """The fields a column's header (or a row's first cell) names, the reason column, or none (a column
-    read by what it holds)."""
+    """The fields a column's header (or a row's first cell) names, the reason column, or none."""
     text = _TAG.sub("", head).strip().strip("*_` ")
     reason = CUE["reason_column"].match(FORM["gloss"].sub("", text).strip())
     return [REASON] if reason else _label_fields(text)
 
 
 def _table(b: _Builder, rows: list[Line]) -> bool:
-    """A table whose rows or columns are the problems, each cell a field on its row's line: a header
-    naming the problem and two more fields has a row per problem; a first column naming three fields
-    (the header none) a column per problem. False for any other table: its lines are read as lines."""
+    """A table with a row per problem (its header names the problem and two more fields) or a column
+    per problem (its first column names three fields); False for any other: its lines are read as lines."""
     head, body = rows[0].cells, [r for r in rows if r.kind == "row"]
     columns = [_column(c) for c in head]
     if len(named := {n for c in columns for n in c if n != REASON}) >= 3 and "problem" in named:
@@ -516,9 +504,8 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
 
 
 def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]]) -> None:
-    """Table cells into an entry's fields: each (line, its raw text, the fields its row or column names,
-    the cell, the label as written or "" for the template's). A cell under two fields' label gives each
-    its part, a reason column speaks for the complexities, an unknown one is read by what it says."""
+    """Table cells, each (line, its raw text, the fields its row or column names, the cell, the label
+    as written or ""), into an entry's fields; an unknown column's cell is read by what it says."""
     reasons: list[str] = []
     for number, raw, names, cell, written in cells:
         text = cell.replace("<br>", "\n")
@@ -530,12 +517,12 @@ def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]
             label = written or " / ".join(LABELS_EN[n] for n in names)
             found = claims(names[0], text, label) if len(names) > 1 or written else [(names[0], text, label)]
             for name, value, _ in found:
-                f = Field(name, clean_value(value), number, written or LABELS_EN[name], cell, [(number, raw)])
-                entry.fields.setdefault(name, f)
+                entry.fields.setdefault(name, Field(name, clean_value(value), number,
+                                                    written or LABELS_EN[name], cell, [(number, raw)]))
     reason = "; ".join(r for r in reasons if r)
-    for f in (entry.get(name) for name in ("time", "space")):  # the reason column speaks for both
-        if reason and f is not None:
-            f.value = f"{f.value} — {reason}"
+    for complexity in (entry.get(name) for name in ("time", "space")):  # the reason speaks for both
+        if reason and complexity is not None:
+            complexity.value = f"{complexity.value} — {reason}"
 
 
 # --------------------------------------------------------------------------- what the labels left empty
