@@ -306,10 +306,6 @@ class _Builder:
         self.problems.append(self.entry)
         return self.entry
 
-    def end_section(self) -> None:
-        self.close_field()
-        self.entry = None
-
     def open_fields(self, found: list[Claim], line: int, raw: str) -> bool:
         """Open a field for each claim of the line; whether there was any."""
         for name, rest, label in found:
@@ -393,9 +389,25 @@ def _consume(b: _Builder, ln: Line) -> None:
         return
     bold = CUE["bold_line"].match(stripped)  # '**Problem 1**' is a heading to a TA, or a label, or text
     title = ln.title if ln.kind == "heading" else bold.group(2) if bold else None
-    if title is not None and _heading(b, number, raw, ln.level or 3, title):
+    problem = problem_heading(title) if title is not None else None
+    if problem is not None:
+        identified = b.entry is not None and (bool(b.entry.heading) or b.entry.get("problem") is not None)
+        if problem[0] is None and b.entry is not None and not identified:
+            b.close_field()  # '## 문제 1' then '### 50. Pow(x, n)': the title names this problem
+            b.entry.heading = problem[1]
+            b.entry.extra.append((number, raw))
+        else:
+            b.open_problem(*problem[:1], number, problem[1])
         return
-    if b.open_fields(_record(stripped) or _label_line(stripped), number, raw):
+    heading = title is not None and raw.lstrip().startswith("#")  # not a bold line, nor a list item's
+    found = _label_line(title) if title is not None else []
+    if b.open_fields(found or ([] if heading else _record(stripped) or _label_line(stripped)), number, raw):
+        return
+    if heading:  # a section of the log, or of the problem ('## Complexity'): it ends the open field
+        b.close_field()
+        if ln.level <= 2 and not (b.entry is not None and CUE["section_of_a_problem"].search(title or "")):
+            b.entry = None
+        b.add_line(number, raw)
         return
     if b.current is not None and _ends_field(b, number, raw, stripped):
         b.close_field()  # its words are read by what they say (prose.py), not swallowed into the field
@@ -442,27 +454,6 @@ def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
     entry.implicit, entry.mention = True, mention[0] if mention else None
 
 
-def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:
-    """Handle a heading; False when it is a bold line that is just text."""
-    problem = problem_heading(text)
-    identified = b.entry is not None and (bool(b.entry.heading) or b.entry.get("problem") is not None)
-    if problem is not None and problem[0] is None and b.entry is not None and not identified:
-        b.close_field()  # '## 문제 1' then '### 50. Pow(x, n)': the title names this problem
-        b.entry.heading = problem[1]
-        b.entry.extra.append((number, raw))
-    elif problem is not None:
-        b.open_problem(*problem[:1], number, problem[1])
-    elif not b.open_fields(_label_line(text), number, raw):
-        if not raw.lstrip().startswith("#"):
-            return False
-        if level <= 2 and not (b.entry is not None and CUE["section_of_a_problem"].search(text)):
-            b.end_section()
-        else:
-            b.close_field()
-        b.add_line(number, raw)
-    return True
-
-
 # --------------------------------------------------------------------------- tables
 
 
@@ -479,7 +470,8 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
     head, body = rows[0].cells, [r for r in rows if r.kind == "row"]
     columns = [_column(c) for c in head]
     if len(named := {n for c in columns for n in c if n != REASON}) >= 3 and "problem" in named:
-        b.end_section()
+        b.close_field()
+        b.entry = None
         b.prose += [(r.number, r.text) for r in rows if r.kind != "row"]
         for r in (r for r in body if any(r.cells)):
             b.problems.append(ProblemEntry(len(b.problems) + 1, r.number))

@@ -1,10 +1,8 @@
 """The log as a Markdown tree (markdown-it-py): each line with the block it belongs to, containers opened.
 
 Students paste their log inside a code fence, quote every line with ``> ``, or write a table with a column
-per problem; a TA reads the text such a container holds. ``read`` gives the field reader (parser.py) each
-line with its student's line number and what the tree says it is: code, a comment, a quote, a rule, an ATX
-heading (its level and text) or a table row (its cells and its header's, one list shared by the table's
-lines). A fence or a quote is read as the text it holds when that text holds a log; else it stays what it is.
+per problem; a TA reads the text such a container holds, so a fence or a quote that holds a log is read as
+that text. Every other line comes with what the tree says it is, never guessed from its first characters.
 """
 
 from __future__ import annotations
@@ -12,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -36,23 +33,18 @@ class Line:
     head: list[str] = field(default_factory=list)  # and its table's header cells
 
 
-@cache
-def _md() -> MarkdownIt:
-    return MarkdownIt("commonmark").enable("table")
-
-
+_MD = MarkdownIt("commonmark").enable("table")
 HoldsLog = Callable[[list[Line]], bool]
 
 
 def read(text: str, holds_log: HoldsLog) -> list[Line]:
-    """``text``'s lines, each classified by the tree, with its containers opened where they hold a log.
-    The field reader's judgement comes in as a function (``holds_log``): the reader calls this module,
-    not the other way."""
+    """``text``'s lines, each classified by the tree, with its containers opened where ``holds_log`` (the
+    field reader's judgement: the reader calls this module, not the other way) finds they hold a log."""
     return _read(list(enumerate(text.splitlines(), start=1)), holds_log, 0)
 
 
 def _read(numbered: list[tuple[int, str]], holds_log: HoldsLog, depth: int) -> list[Line]:
-    tokens = _md().parse("\n".join(text for _, text in numbered))
+    tokens = _MD.parse("\n".join(text for _, text in numbered))
     plain = _classify(numbered, tokens)
     out: list[Line] = []
     at = 0
