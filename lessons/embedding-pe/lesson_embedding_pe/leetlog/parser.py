@@ -222,7 +222,9 @@ def split_approaches(value: str) -> tuple[str, str] | None:
     ends = [(p, sum(c.isalpha() for c in p) >= 2) for p in (parts[0], parts[-1])]
     if len(parts) >= 2 and any(ok for _, ok in ends) and all(ok or not p for p, ok in ends):
         return parts[0], " -> ".join(parts[1:]) if len(parts) > 2 else parts[-1]
-    return None
+    said = read_fields(split_sentences([(0, value.replace("\n", " "))]))  # or in sentences, one for each
+    first, final = said.get("first_idea"), said.get("final_approach")
+    return (first.value, final.value) if first is not None and final is not None else None
 
 
 def _outside_parens(text: str, sep: re.Pattern[str]) -> list[str]:
@@ -444,12 +446,9 @@ def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
     ordinal = CUE["ordinal_problem"].match(BULLET.sub("", text, count=1).strip("*_ "))
     if mention is None and not ordinal:
         return
-    if b.entry is not None and not ordinal:
-        if mention is None or mention[0] == b.entry.mention:
-            return
-        if b.entry.mention is None:  # 'The second problem ...' then 'It was 204. Count Primes.'
-            b.entry.mention = mention[0]
-            return
+    if b.entry is not None and not ordinal and mention is not None and b.entry.mention in (None, mention[0]):
+        b.entry.mention = mention[0]  # 'The second problem ...' then 'It was 204. Count Primes.': the same
+        return
     entry = b.open_problem(None, number)
     entry.implicit, entry.mention = True, mention[0] if mention else None
 
@@ -523,23 +522,6 @@ def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]
 _BOTH_APPROACHES = {_norm(x) for x in WORDS["both_approaches"]}
 
 
-def _split_approach(entry: ProblemEntry) -> None:
-    """'접근: 처음엔 브루트포스, 최종적으로 분할 정복': the first idea and the final approach."""
-    f = entry.get("final_approach")
-    if f is None or "first_idea" in entry.fields or _norm(f.label) not in _BOTH_APPROACHES:
-        return
-    halves = split_approaches(f.value)
-    if halves is None:
-        said = read_fields(split_sentences([(f.line, f.value.replace("\n", " "))]))
-        first, final = said.get("first_idea"), said.get("final_approach")
-        if first is None or final is None:
-            return
-        halves = first.value, final.value
-    entry.fields["first_idea"] = Field("first_idea", clean_value(halves[0]), f.line, f.label, f.raw,
-                                       list(f.lines))
-    f.value = clean_value(halves[1])
-
-
 def _fields_from_prose(entry: ProblemEntry) -> None:
     """The fields the labels left empty, as a TA reads them: the heading's difficulty ('### 12. Integer to
     Roman (Medium, Math)'), then sentences ('I first thought of ...', '시간 복잡도는 O(log n)이고 ...')."""
@@ -548,7 +530,13 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
         line = entry.heading_line or entry.line
         entry.fields["difficulty"] = Field("difficulty", level, line, "heading", entry.heading,
                                            [(line, entry.heading)])
-    _split_approach(entry)
+    f = entry.get("final_approach")  # '접근: 처음엔 브루트포스, 최종적으로 분할 정복': both approaches
+    halves = split_approaches(f.value) if f and "first_idea" not in entry.fields and _norm(
+        f.label) in _BOTH_APPROACHES else None
+    if f is not None and halves is not None:
+        entry.fields["first_idea"] = Field("first_idea", clean_value(halves[0]), f.line, f.label, f.raw,
+                                           list(f.lines))
+        f.value = clean_value(halves[1])
     prose = split_sentences([(n, unlabelled(t)) for n, t in entry.extra])
     sentences = list(prose)
     for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
