@@ -353,11 +353,8 @@ def parse_log(text: str) -> LogParse:
 def _holds_log(lines: list[Line]) -> bool:
     """A container holds the log when its text, read alone, holds a problem with two labelled fields
     filled, or six said in sentences (the template's instructions name problems, a level and a Big-O)."""
-    for p in _parse_lines(lines).problems:
-        filled = [f for f in p.fields.values() if f.filled]
-        if sum(f.label not in ("sentence", "heading") for f in filled) >= 2 or len(filled) >= 6:
-            return True
-    return False
+    filled = ([f for f in p.fields.values() if f.filled] for p in _parse_lines(lines).problems)
+    return any(sum(f.label not in ("sentence", "heading") for f in fs) >= 2 or len(fs) >= 6 for fs in filled)
 
 
 def _parse_lines(lines: list[Line]) -> LogParse:
@@ -423,7 +420,7 @@ def _ends_field(b: _Builder, number: int, raw: str, stripped: str) -> bool:
     answer ('- 틀린 이유: …' then '- 혼자 풂'); a paragraph after an answered field that answers others."""
     current, body = b.current, BULLET.sub("", stripped, count=1)
     assert current is not None
-    label_raw = current.lines[0][1] if current.lines else ""
+    label_raw = current.lines[0][1]  # a field keeps its label's line
     if _indent(raw) <= _indent(label_raw) and not label_raw.lstrip().startswith("#"):
         if _unknown_label(body):  # not indented under the label, nor under a heading ('# Approach')
             return True
