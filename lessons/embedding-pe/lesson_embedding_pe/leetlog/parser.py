@@ -345,9 +345,7 @@ class _Builder:
 
 def parse_log(text: str) -> LogParse:
     """Split a log into problems and labelled fields, keeping the student's line numbers."""
-    parsed = _parse_lines(read(text, _holds_log))
-    parsed.line_count = len(text.splitlines())
-    return parsed
+    return _parse_lines(read(text, _holds_log), len(text.splitlines()))
 
 
 def _holds_log(lines: list[Line]) -> bool:
@@ -357,7 +355,7 @@ def _holds_log(lines: list[Line]) -> bool:
     return any(sum(f.label not in ("sentence", "heading") for f in fs) >= 2 or len(fs) >= 6 for fs in filled)
 
 
-def _parse_lines(lines: list[Line]) -> LogParse:
+def _parse_lines(lines: list[Line], line_count: int = 0) -> LogParse:
     b = _Builder()
     # a table's lines share its header (tree.py): a table is read whole, any other line alone
     for _, group in groupby(lines, lambda ln: id(ln.head) if ln.kind in ("head", "sep", "row") else id(ln)):
@@ -375,7 +373,7 @@ def _parse_lines(lines: list[Line]) -> LogParse:
     b.close_field()
     for entry in b.problems:
         _fields_from_prose(entry)
-    return LogParse(b.problems, b.prose, len(lines))
+    return LogParse(b.problems, b.prose, line_count)
 
 
 def _consume(b: _Builder, ln: Line) -> None:
