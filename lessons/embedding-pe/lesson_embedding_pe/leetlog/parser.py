@@ -189,9 +189,8 @@ def _share(name: str, value: str, label: str) -> list[Claim]:
     if not pair and (len(names) < 2 or not set(names) <= {"time", "space"}):
         return [(name, value, label)]
     found = [] if pair else find_all_bigo(value)
-    # 'O(log n) / constant space', '- / O(1)': the halves, where the Big-Os do not say
-    halves = split_approaches(value) if pair else _outside_parens(value, _FORM["halves"])
-    if len(found) != len(names):
+    if len(found) != len(names):  # 'O(log n) / constant space', '- / O(1)': the halves say
+        halves = split_approaches(value) if pair else _outside_parens(value, _FORM["halves"])
         if halves is None or len(halves) != len(names):
             return [(name, value, label)]
         return [(n, v, label) for n, v in zip(names, halves, strict=True)]
