@@ -1,15 +1,11 @@
-"""Tolerant parser for a hand-written LEETCODE_LOG.md.
-
-Students rename headings, switch languages, drop the bold, use tables or put
-the value on the next line; the grader must still find every field and say on
-which line it is. The blocks (code, comments, quotes, rules, headings, tables) are the Markdown tree's
-(tree.py); this module reads the labels and values in them. Nothing here judges content: see review.py.
-"""
+"""Tolerant reader of a hand-written LEETCODE_LOG.md: its problems and labelled fields, with line numbers.
+The blocks are the Markdown tree's (tree.py), the words and forms vocab.toml's; this module places labels
+and values in them. Nothing here judges content: see review.py."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from itertools import groupby
 
 from . import vocab as _vocab
@@ -21,20 +17,25 @@ from .values import classify_solved, parse_difficulty
 from .vocab import CUE, ORDINALS, WORDS
 
 __all__ = ["FIELDS", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value", "match_label",
-           "parse_log"]
+           "parse_log", "unlabelled"]
 
-# The field names, the template's labels and the labels students write for each field: vocab.json.
 FIELDS: tuple[str, ...] = _vocab.FIELDS
 # redo_date is required only when the problem was solved after reading a solution.
 REQUIRED: tuple[str, ...] = FIELDS[:-1]
 LABELS_EN = _vocab.LABELS_EN
+_FORM = {k: re.compile(v, re.I) for k, v in _vocab.load("vocab.toml")["reader"].items()}
+Claim = tuple[str, str, str]  # a field a line holds: (field name, value, label as written)
 
 
 def _norm(label: str) -> str:
-    return re.sub(r"[\s\-_.?'’`*]+", "", label.lower())
+    return _FORM["label_marks"].sub("", label.lower())
 
 
 _LABEL_INDEX = {_norm(s): name for name, syns in _vocab.SYNONYMS.items() for s in syns}
+_TAG, _INLINE_LABEL, _LABEL_JOIN = CUE["tag"], CUE["inline_label"], CUE["label_join"]
+# Fields answered in a word or two on the label's line: the lines under such an answer are not part of it.
+_ONE_LINE = ("problem", "difficulty", "solved", "redo_date")
+REASON = "reason"  # a table column the reader knows by what it holds: the reason for the complexities
 
 
 @dataclass
@@ -54,10 +55,7 @@ class Field:
 
     def line_of(self, needle: str) -> int:
         """The line holding ``needle`` (e.g. a Big-O), or the label's line."""
-        for number, text in self.lines:
-            if needle and needle in text:
-                return number
-        return self.line
+        return next((n for n, text in self.lines if needle and needle in text), self.line)
 
 
 @dataclass
@@ -92,26 +90,15 @@ class LogParse:
     def filled_fields(self) -> int:
         return sum(f.filled for p in self.problems for f in p.fields.values())
 
-    def to_dict(self) -> dict[str, object]:
-        return asdict(self)
-
 
 def clean_value(raw: str) -> str:
-    """Drop the template's ``<...>`` placeholders, TODO markers and comments."""
+    """Drop the template's ``<...>`` placeholders, TODO markers and comments; "" for a value of none."""
     text = CUE["todo"].sub("", CUE["placeholder"].sub("", CUE["comment"].sub("", raw)))
     text = "\n".join(line.rstrip() for line in text.strip().splitlines()).strip()
-    if _norm_empty(text) in WORDS["empty"]:
-        return ""
-    return text
+    return "" if _FORM["empty_marks"].sub("", text.lower()).strip(".:,;") in WORDS["empty"] else text
 
 
-def _norm_empty(text: str) -> str:
-    return (re.sub(r"[\s*_`()\[\]]+", "", text.lower()).strip(".:,;")
-            if text.strip() not in ("...", "…") else "...")
-
-
-_PROBLEM_HEADINGS = tuple(CUE[f"problem_heading_{k}"] for k in range(1, 6))
-_TAG = CUE["tag"]
+# --------------------------------------------------------------------------- labels
 
 
 def match_label(label: str) -> str | None:
@@ -119,47 +106,36 @@ def match_label(label: str) -> str | None:
     text = _TAG.sub("", label).strip().strip("*_`").strip().rstrip(":：").strip().strip("*_`")
     # a gloss ('문제 (Problem)') or a pair ('Time/Space'), never a list: '50. Pow(x, n), Medium, First'
     # is a problem and its difficulty before the 'First:' label, not the label 'First'
-    listed = "," in re.sub(r"[(（][^)）]*[)）]", "", text)
-    parts = [text] if listed else [text, *re.split(r"[()（）/|·,]", text)]
+    parts = [text] if "," in _FORM["gloss"].sub("", text) else [text, *_FORM["label_parts"].split(text)]
     for part in parts:
-        name = _LABEL_INDEX.get(_norm(part))
-        if name:
+        if name := _LABEL_INDEX.get(_norm(part)):
             return name
     joined = [_LABEL_INDEX.get(_norm(p)) for p in _LABEL_JOIN.split(text)]  # 'Time & space'
     return joined[0] if len(joined) > 1 and all(joined) else None
 
 
-def problem_heading(text: str) -> tuple[int | None, str] | None:
-    """('## 문제 1: 50. Pow(x, n)') -> (1, '50. Pow(x, n)'); None if not a problem heading."""
-    text = text.strip().strip("*_").strip()
-    labelled = CUE["labelled_heading"].match(text)
-    if labelled and not re.match(r"^\d{1,2}(?!\d)\s*[:：.)]?\s*$", labelled.group("rest")):
-        rest = labelled.group("rest").strip()
-        if find_problem(rest).problem is not None or re.search(r"\d|[A-Za-z]{3}", rest):
-            return None, rest
-    for pat in _PROBLEM_HEADINGS:
-        m = pat.match(text)
-        if m:
-            token = m.group(1)
-            index = int(token) if token.isdigit() else ORDINALS[token.lower()]
-            rest = text[m.end():]
-            rest = re.sub(r"^\s*(?:\((?:problem|문제)\s*\w*\)|（[^）]*）)", "", rest, flags=re.I)
-            return index, rest.strip(" :：-—–.").strip()
-    match = find_problem(text)
-    if match.problem is not None and match.by == "title":
-        return None, text
-    return None
+def _label_fields(label: str) -> list[str]:
+    """The fields a label names, in order: 'Time/Space' -> ['time', 'space'], 'Time' -> ['time'], [] for
+    none. A gloss ('시간복잡도 (Time complexity)') names the same field again."""
+    text = _TAG.sub("", label).strip().strip("*_`").rstrip(":：").strip()
+    names: list[str] = []
+    for part in _LABEL_JOIN.split(_FORM["gloss"].sub(" ", text)):
+        named = match_label(part) if part.strip() else None
+        if named is None:
+            names = []
+            break
+        names += [named] if named not in names else []
+    return names if len(names) > 1 else [name] if (name := match_label(label)) else []
 
 
-def _label_line(line: str) -> tuple[str, str, str] | None:
-    """(field name, rest of the line, label text) when the line starts a field."""
+def _label_line(line: str) -> list[Claim]:
+    """The fields a line holds when it starts with a label ('**Time:** …', '| Time | …', 'Time -> …');
+    [] when it does not."""
     text = BULLET.sub("", line.strip(), count=1)
     if text.startswith("|"):
         cells = [c.strip() for c in text.strip("|").split("|")]
-        if len(cells) >= 2 and not set(cells[0]) <= set("-: "):
-            name = match_label(cells[0])
-            return (name, " | ".join(cells[1:]).strip(), cells[0]) if name else None
-        return None
+        named = len(cells) >= 2 and not set(cells[0]) <= set("-: ") and match_label(cells[0])
+        return claims(named, " | ".join(cells[1:]).strip(), cells[0]) if named else []
     # the label's forms, in order ('**Time:** …', 'Approach -> …', 'Time: …', 'First idea는 …', '… ? …');
     # a Korean particle only before an answer, an arrow only where it is not inside a pair's label
     for form in ("bold_label", "arrow_label", "colon_label", "particle_label", "question_label"):
@@ -167,93 +143,63 @@ def _label_line(line: str) -> tuple[str, str, str] | None:
         name = match_label(m["label"]) if m else None
         if m and name and (form != "particle_label" or _answers(name, m["rest"])) and (
                 form != "arrow_label" or not _pair(text)):
-            return name, m["rest"].strip().lstrip("*_ :：").strip(), m["label"].strip()
-    # 'Solved alone.' is a whole answer, not an empty label; 'I solved LeetCode 50, Pow(x, n). I first ...'
-    # is prose, not the answer to 'Solved'
-    if CUE["solved_sentence"].match(text) and _says_how_solved(text) and \
-            match_label(text) in (None, "solved") and _norm(text) not in WORDS["solved_alone"]:
-        return "solved", text, "Solved"
-    # a label alone, not a sentence with 'time' in it ('It runs in O(log n) time and O(1) space.')
-    alone = len(text) <= 40 and not re.search(r"[OΘ]\s*\(|[.。다]$", text)
-    name = match_label(text) if alone else None
-    if name == "solved" and _says_how_solved(text):
-        return "solved", text, "Solved"  # '- 혼자 풀었어': the question's words are its answer
-    return (name, "", text) if name else None
+            return claims(name, m["rest"].strip().lstrip("*_ :：").strip(), m["label"].strip())
+    # 'Solved alone.' and '- 혼자 풀었어' are whole answers, not empty labels; 'I solved LeetCode 50,
+    # Pow(x, n). I first ...' is prose, not the answer to 'Solved'
+    name = match_label(text) if len(text) <= 40 and not _FORM["sentence_not_label"].search(text) else None
+    sentence = CUE["solved_sentence"].match(text) and match_label(text) in (None, "solved") and _norm(
+        text) not in WORDS["solved_alone"]
+    if (name == "solved" or sentence) and classify_solved(text) is not None and len(text) <= 120:
+        return claims("solved", text, "Solved")
+    return claims(name, "", text) if name else []  # a label alone, not a sentence with 'time' in it
 
 
-_INLINE_LABEL, _LABEL_JOIN = CUE["inline_label"], CUE["label_join"]
-
-
-def claims(name: str, rest: str, label: str) -> list[tuple[str, str, str]]:
-    """The (field, value, label) a label line holds, each value its own: a label naming two fields
-    ('시간복잡도 / 공간복잡도: O(log n) / O(1)') shares its Big-Os in order, and a second label in the
-    line ('... Difficulty: Medium') starts a field of its own."""
-    pieces: list[tuple[str, str, str]] = []
+def claims(name: str, rest: str, label: str) -> list[Claim]:
+    """The fields a label line holds, each value its own: a second label in the line ('... Difficulty:
+    Medium') starts a field of its own, a label naming two fields shares its value (``_share``)."""
+    pieces: list[Claim] = []
     at, current = 0, (name, label)
     found = sorted([*_INLINE_LABEL.finditer(rest), *CUE["inline_particle"].finditer(rest)],
                    key=lambda m: m.start())
     for m in found:
         other = match_label(m.group("label"))
-        value = rest[m.end():]
-        if m.start() < at or other is None or other == current[0] or not _answers(other, value):
+        if m.start() < at or other is None or other == current[0] or not _answers(other, rest[m.end():]):
             continue
         pieces.append((current[0], rest[at:m.start()].strip(), current[1]))
         at, current = m.end(), (other, m.group("label").strip("*_ "))
     pieces.append((current[0], rest[at:].strip(), current[1]))
-    out: list[tuple[str, str, str]] = []
-    for field_name, value, field_label in pieces:
-        out += _share(field_name, value, field_label)
-    return out
+    return [claim for piece in pieces for claim in _share(*piece)]
 
 
 def _answers(name: str, value: str) -> bool:
     """Whether ``value`` starts like an answer to ``name``: 'Solved: alone, time: 20 min' keeps its time."""
-    head = re.split(r"\s{2,}|[,;|]", value, maxsplit=1)[0]
+    head = _FORM["answer_end"].split(value, maxsplit=1)[0]
     if name in ("time", "space"):  # a Big-O or a complexity in words soon after: 'since n halves, O(log n)'
-        found = find_all_bigo(value[:80]) or [m for m, _ in word_complexities(value[:80])]
-        return bool(found)
+        return bool(find_all_bigo(value[:80]) or word_complexities(value[:80]))
     if name == "difficulty":
         return parse_difficulty(head) is not None
     return sum(c.isalpha() or c.isdigit() for c in head) >= 2
 
 
-def _label_fields(label: str) -> list[str]:
-    """The fields a label names, in order: 'Time/Space' -> ['time', 'space']; one field -> [it]."""
-    text = _TAG.sub("", label).strip().strip("*_`").rstrip(":：").strip()
-    text = re.sub(r"[(（][^)）]*[)）]", " ", text)  # '시간복잡도 (Time complexity)': the gloss names it too
-    names: list[str] = []
-    for part in _LABEL_JOIN.split(text):
-        named = match_label(part) if part.strip() else None
-        if named is None:
-            return []
-        if named not in names:
-            names.append(named)
-    return names
-
-
-def _share(name: str, value: str, label: str) -> list[tuple[str, str, str]]:
-    """'시간복잡도 / 공간복잡도: O(log n) / O(1) — ...': each Big-O to its field, in the label's order;
-    a reason given once at the end speaks for both. '처음 아이디어 → 최종 접근: x를 n번 곱함 → 분할
-    거듭제곱': each approach to its field."""
+def _share(name: str, value: str, label: str) -> list[Claim]:
+    """'시간복잡도 / 공간복잡도: O(log n) / O(1) — ...': each Big-O to its field, in the label's order, a
+    reason given once at the end speaking for both; '처음 아이디어 → 최종 접근: x → y': each approach."""
     names = _label_fields(label)
     pair = names == ["first_idea", "final_approach"]
     if not pair and (len(names) < 2 or not set(names) <= {"time", "space"}):
         return [(name, value, label)]
     found = [] if pair else find_all_bigo(value)
-    # 'O(log n) / constant space', '- / O(1)': the halves, where the Big-Os do not say
-    halves = split_approaches(value) if pair else _outside_parens(value, re.compile(r"\s+/\s+|\s*[|;]\s*"))
-    if len(found) != len(names) and halves is not None and len(halves) == len(names):
+    if len(found) != len(names):  # 'O(log n) / constant space', '- / O(1)': the halves say
+        halves = split_approaches(value) if pair else _outside_parens(value, _FORM["halves"])
+        if halves is None or len(halves) != len(names):
+            return [(name, value, label)]
         return [(n, v, label) for n, v in zip(names, halves, strict=True)]
-    if len(found) != len(names):
-        return [(name, value, label)]
-    parts = [value[m.start:(found[i + 1].start if i + 1 < len(found) else len(value))].strip(" ,;/|")
-             for i, m in enumerate(found)]
     shared = value[found[-1].end:].strip()
     out = []
-    for field_name, part, m in zip(names, parts, found, strict=True):
-        if not part[len(m.written):].strip(" ,;/|—–-:") and shared:
-            part = f"{m.written} {shared}"
-        out.append((field_name, part, label))
+    for i, (field_name, m) in enumerate(zip(names, found, strict=True)):
+        part = value[m.start:(found[i + 1].start if i + 1 < len(found) else len(value))].strip(" ,;/|")
+        alone = not part[len(m.written):].strip(" ,;/|—–-:")
+        out.append((field_name, f"{m.written} {shared}" if alone and shared else part, label))
     return out
 
 
@@ -267,58 +213,83 @@ def _pair(text: str) -> bool:
 
 
 def split_approaches(value: str) -> tuple[str, str] | None:
-    """(first idea, final approach) from one value that holds both: '처음: 나눗셈 / 최종: 체',
-    'brute force -> fast pow', 'x를 n번 곱함 → 분할 거듭제곱'; None when it does not split."""
+    """(first idea, final approach) from one value: '처음: 나눗셈 / 최종: 체', 'brute force -> fast pow'."""
     one = " ".join(value.split())
-    m = CUE["inline_approaches"].match(one)
-    if m:
+    if m := CUE["inline_approaches"].match(one):
         return m.group("first").strip(), m.group("final").strip()
     parts = [clean_value(p) for p in CUE["arrow"].split(one)]  # '- → 체': the first left empty ('-')
-    if len(parts) >= 2 and any(sum(c.isalpha() for c in p) >= 2 for p in (parts[0], parts[-1])) and all(
-            not p or sum(c.isalpha() for c in p) >= 2 for p in (parts[0], parts[-1])):
+    ends = [(p, sum(c.isalpha() for c in p) >= 2) for p in (parts[0], parts[-1])]
+    if len(parts) >= 2 and any(ok for _, ok in ends) and all(ok or not p for p, ok in ends):
         return parts[0], " -> ".join(parts[1:]) if len(parts) > 2 else parts[-1]
-    return None
+    said = read_fields(split_sentences([(0, value.replace("\n", " "))]))  # or in sentences, one for each
+    first, final = said.get("first_idea"), said.get("final_approach")
+    return (first.value, final.value) if first is not None and final is not None else None
 
 
 def _outside_parens(text: str, sep: re.Pattern[str]) -> list[str]:
     """``text`` split at ``sep`` where it is not inside parentheses: 'Pow(x, n), Medium' -> 2 parts."""
     cuts = [0, *(i for m in sep.finditer(unbracketed(text)) if m.end() > m.start() for i in m.span())]
     cuts.append(len(text))
-    parts = [text[a:b].strip() for a, b in zip(cuts[::2], cuts[1::2], strict=True)]
-    return [p for p in parts if p]
+    return [p for a, b in zip(cuts[::2], cuts[1::2], strict=True) if (p := text[a:b].strip())]
 
 
-def _record(line: str) -> list[tuple[str, str, str]] | None:
-    """One line per problem: '1. 50. Pow(x, n), Medium, First: …, Final: …, Time: O(log n) …'. The
-    words before the first label are read by what they are (the problem, its difficulty); each label
-    after them starts its own field."""
-
+def _record(line: str) -> list[Claim]:
+    """One line per problem: '1. 50. Pow(x, n), Medium, First: …, Time: O(log n) …'; the words before the
+    first label are read by what they are (the problem, its difficulty). [] for any other line."""
     body = BULLET.sub("", line, count=1)
     labels = [m for m in _INLINE_LABEL.finditer(body)
               if (name := match_label(m.group("label"))) and _answers(name, body[m.end():])]
     if len(labels) < 2 or _label_line(body[:labels[0].start()].strip() + ":"):
-        return None
-    head: list[tuple[str, str, str]] = []
+        return []
+    head: dict[str, Claim] = {}
     for seg in _outside_parens(body[:labels[0].start()], CUE["record_sep"]):
-        named = find_problem(seg).problem is not None or problem_mention(seg) or re.match(r"\d{1,4}\.\s", seg)
-        if named and not any(n == "problem" for n, _, _ in head):
-            head.append(("problem", seg, ""))
-        elif not any(n == "difficulty" for n, _, _ in head) and len(seg) <= 24 and parse_difficulty(seg):
-            head.append(("difficulty", seg, ""))
-    if not head:
-        return None
-    first = labels[0]
-    name = match_label(first.group("label")) or ""
-    return head + claims(name, body[first.end():], first.group("label").strip("*_ "))
+        if "problem" not in head and (find_problem(seg).problem is not None or problem_mention(seg)
+                                      or _FORM["record_number"].match(seg)):
+            head["problem"] = ("problem", seg, "")
+        elif "difficulty" not in head and len(seg) <= 24 and parse_difficulty(seg):
+            head["difficulty"] = ("difficulty", seg, "")
+    first, label = labels[0], labels[0].group("label")
+    found = claims(match_label(label) or "", body[first.end():], label.strip("*_ "))
+    return [*head.values(), *found] if head else []
 
 
-def _says_how_solved(text: str) -> bool:
-    """'Solved alone.' and 'Solved after reading the editorial; redo 2026-10-05' answer the field."""
+def problem_heading(text: str) -> tuple[int | None, str] | None:
+    """('## 문제 1: 50. Pow(x, n)') -> (1, '50. Pow(x, n)'); None if not a problem heading."""
+    text = text.strip().strip("*_").strip()
+    labelled = CUE["labelled_heading"].match(text)
+    if labelled and not _FORM["slot_number"].match(labelled.group("rest")):
+        rest = labelled.group("rest").strip()
+        if find_problem(rest).problem is not None or _FORM["names_a_problem"].search(rest):
+            return None, rest
+    for m in (CUE[f"problem_heading_{k}"].match(text) for k in range(1, 6)):
+        if m:
+            token = m.group(1)
+            rest = _FORM["heading_gloss"].sub("", text[m.end():])
+            return int(token) if token.isdigit() else ORDINALS[token.lower()], rest.strip(" :：-—–.").strip()
+    found = find_problem(text)
+    return (None, text) if found.problem is not None and found.by == "title" else None
 
-    return classify_solved(text) is not None and len(text) <= 120
+
+def unlabelled(raw: str) -> str:
+    """A line less a label the reader does not know: '- **Complexity:** Since …' -> 'Since …'."""
+    body = BULLET.sub("", raw.strip(), count=1)
+    label = _unknown_label(body)
+    if label is None or match_label(label.group().rstrip(":：->→= ")):
+        return raw
+    return raw[:_indent(raw)] + body[label.end():].lstrip("*_ ")
 
 
-# --------------------------------------------------------------------------- parser
+def _unknown_label(body: str) -> re.Match[str] | None:
+    """'Complexity: …', '복잡도 → …', '**Note** → …': a short label (known or not) set off as labels are."""
+    m = CUE["unknown_label"].match(body)
+    return m if m and len(m.group().split()) <= 4 else None
+
+
+def _indent(raw: str) -> int:
+    return len(raw) - len(raw.lstrip())
+
+
+# --------------------------------------------------------------------------- the log, line by line
 
 
 class _Builder:
@@ -330,44 +301,32 @@ class _Builder:
         self.inline = False  # the open field has a value on its label's line
         self.gap = False  # and a blank line has followed it
 
-    def open_problem(self, index: int | None, line: int, heading: str) -> None:
+    def open_problem(self, index: int | None, line: int | None, heading: str = "") -> ProblemEntry:
         self.close_field()
         self.entry = ProblemEntry(index or len(self.problems) + 1, line, heading=heading)
         self.problems.append(self.entry)
+        return self.entry
 
-    def end_section(self) -> None:
-        self.close_field()
-        self.entry = None
-
-    def open_fields(self, pieces: list[tuple[str, str, str]], line: int, raw: str) -> bool:
-        """Open a field for each (field, value, label) of the line; whether there was any."""
-        for name, rest, label in pieces:
-            self.open_field(name, rest, label, line, raw)
-        return bool(pieces)
-
-    def open_field(self, name: str, rest: str, label: str, line: int, raw: str) -> None:
-        self.close_field()
-        entry = self.entry
-        # with no headings, a second 'Problem:' label starts the next problem
-        if entry is None or (name == "problem" and (entry.heading_line is None or entry.implicit)
-                             and "problem" in entry.fields):
-            entry = ProblemEntry(len(self.problems) + 1, None)
-            self.problems.append(entry)
-            self.entry = entry
-        self.current = Field(name, "", line, label.strip().strip("*_").strip(), "", [(line, raw)])
-        self.current.raw = rest
-        self.inline, self.gap = bool(clean_value(rest)), False
+    def open_fields(self, found: list[Claim], line: int, raw: str) -> bool:
+        """Open a field for each claim of the line; whether there was any."""
+        for name, rest, label in found:
+            self.close_field()
+            entry = self.entry
+            # with no headings, a second 'Problem:' label starts the next problem
+            if entry is None or (name == "problem" and (entry.heading_line is None or entry.implicit)
+                                 and "problem" in entry.fields):
+                self.open_problem(None, None)
+            self.current = Field(name, "", line, label.strip().strip("*_").strip(), rest, [(line, raw)])
+            self.inline, self.gap = bool(clean_value(rest)), False
+        return bool(found)
 
     def add_line(self, line: int, raw: str) -> None:
-        if self.current is not None and not raw.strip():
-            self.gap = True
         if self.current is not None:
+            self.gap = self.gap or not raw.strip()
             self.current.lines.append((line, raw))
             self.current.raw += "\n" + raw
-        elif self.entry is not None:
-            self.entry.extra.append((line, raw))
         else:
-            self.prose.append((line, raw))
+            (self.entry.extra if self.entry is not None else self.prose).append((line, raw))
 
     def close_field(self) -> None:
         f, self.current = self.current, None
@@ -384,25 +343,18 @@ class _Builder:
 
 
 def parse_log(text: str) -> LogParse:
-    """Split a log into problems and labelled fields, keeping the student's line numbers. The log is
-    read as a Markdown tree (tree.py): each line comes with the block it is in, a container that holds
-    the log is read as the text it holds, a table with a column per problem one column at a time."""
-    parsed = _parse_lines(read(text, _holds_log))
-    parsed.line_count = len(text.splitlines())
-    return parsed
+    """Split a log into problems and labelled fields, keeping the student's line numbers."""
+    return _parse_lines(read(text, _holds_log), len(text.splitlines()))
 
 
 def _holds_log(lines: list[Line]) -> bool:
     """A container holds the log when its text, read alone, holds a problem with two labelled fields
     filled, or six said in sentences (the template's instructions name problems, a level and a Big-O)."""
-    for p in _parse_lines(lines).problems:
-        filled = [f for f in p.fields.values() if f.filled]
-        if sum(f.label not in ("sentence", "heading") for f in filled) >= 2 or len(filled) >= 6:
-            return True
-    return False
+    filled = ([f for f in p.fields.values() if f.filled] for p in _parse_lines(lines).problems)
+    return any(sum(f.label not in ("sentence", "heading") for f in fs) >= 2 or len(fs) >= 6 for fs in filled)
 
 
-def _parse_lines(lines: list[Line]) -> LogParse:
+def _parse_lines(lines: list[Line], line_count: int = 0) -> LogParse:
     b = _Builder()
     # a table's lines share its header (tree.py): a table is read whole, any other line alone
     for _, group in groupby(lines, lambda ln: id(ln.head) if ln.kind in ("head", "sep", "row") else id(ln)):
@@ -419,121 +371,167 @@ def _parse_lines(lines: list[Line]) -> LogParse:
                 _consume(b, ln)
     b.close_field()
     for entry in b.problems:
-        _difficulty_from_heading(entry)
         _fields_from_prose(entry)
-    return LogParse(b.problems, b.prose, len(lines))
+    return LogParse(b.problems, b.prose, line_count)
 
 
-REASON = "reason"  # a column the reader knows by what it holds: the reason for the complexities
+def _consume(b: _Builder, ln: Line) -> None:
+    number, raw, stripped = ln.number, ln.text, ln.text.strip()
+    if ln.kind == "quote" or not stripped:  # blockquotes are instructions, not fields
+        b.add_line(number, raw)
+        return
+    if ln.kind == "rule":
+        b.close_field()
+        return
+    bold = CUE["bold_line"].match(stripped)  # '**Problem 1**' is a heading to a TA, or a label, or text
+    title = ln.title if ln.kind == "heading" else bold.group(2) if bold else None
+    problem = problem_heading(title) if title is not None else None
+    if problem is not None:
+        identified = b.entry is not None and (bool(b.entry.heading) or b.entry.get("problem") is not None)
+        if problem[0] is None and b.entry is not None and not identified:
+            b.close_field()  # '## 문제 1' then '### 50. Pow(x, n)': the title names this problem
+            b.entry.heading = problem[1]
+            b.entry.extra.append((number, raw))
+        else:
+            b.open_problem(*problem[:1], number, problem[1])
+        return
+    heading = title is not None and raw.lstrip().startswith("#")  # not a bold line, nor a list item's
+    found = _label_line(title) if title is not None else []
+    if b.open_fields(found or ([] if heading else _record(stripped) or _label_line(stripped)), number, raw):
+        return
+    if heading:  # a section of the log, or of the problem ('## Complexity'): it ends the open field
+        b.close_field()
+        if ln.level <= 2 and not (b.entry is not None and CUE["section_of_a_problem"].search(title or "")):
+            b.entry = None
+        b.add_line(number, raw)
+        return
+    if b.current is not None and _ends_field(b, number, raw, stripped):
+        b.close_field()  # its words are read by what they say (prose.py), not swallowed into the field
+    _maybe_start_problem(b, number, stripped)
+    b.add_line(number, raw)
+
+
+def _ends_field(b: _Builder, number: int, raw: str, stripped: str) -> bool:
+    """Whether a line that is no known label still ends the open field: a label the reader does not know
+    ('- 복잡도: …') at the field's own level; a bullet beside the field's own bullet once the field has its
+    answer ('- 틀린 이유: …' then '- 혼자 풂'); a paragraph after an answered field that answers others."""
+    current, body = b.current, BULLET.sub("", stripped, count=1)
+    assert current is not None
+    label_raw = current.lines[0][1]  # a field keeps its label's line
+    if _indent(raw) <= _indent(label_raw) and not label_raw.lstrip().startswith("#"):
+        if _unknown_label(body):  # not indented under the label, nor under a heading ('# Approach')
+            return True
+        if BULLET.match(stripped) and BULLET.match(label_raw.strip()):
+            if b.inline:
+                return True
+            # the label's line was empty: a sibling bullet is its value unless it answers another field
+            said = set(read_fields(split_sentences([(0, body)])))
+            if said and current.name not in said:
+                return True
+    return b.inline and (b.gap or current.name in _ONE_LINE) and not raw[:1].isspace() and bool(
+        set(read_fields(split_sentences([(number, raw)]))) - {current.name})
+
+
+def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
+    """In a log without headings or labels, a sentence naming a problem ('첫 번째 문제는 50번') starts one."""
+    structured = not b.entry.implicit if b.entry is not None else any(not p.implicit for p in b.problems)
+    if structured:  # a heading or a label started a problem: the log is not prose
+        return
+    mention = problem_mention(text)
+    ordinal = CUE["ordinal_problem"].match(BULLET.sub("", text, count=1).strip("*_ "))
+    if mention is None and not ordinal:
+        return
+    if b.entry is not None and not ordinal and mention is not None and b.entry.mention in (None, mention[0]):
+        b.entry.mention = mention[0]  # 'The second problem ...' then 'It was 204. Count Primes.': the same
+        return
+    entry = b.open_problem(None, number)
+    entry.implicit, entry.mention = True, mention[0] if mention else None
+
+
+# --------------------------------------------------------------------------- tables
 
 
 def _column(head: str) -> list[str]:
-    """The fields a column's header names: one, two ('시간복잡도 / 공간복잡도', '처음 아이디어 → 최종
-    접근'), the reason column, or none (a column the reader does not know: read by content)."""
+    """The fields a column's header (or a row's first cell) names, the reason column, or none."""
     text = _TAG.sub("", head).strip().strip("*_` ")
-    if CUE["reason_column"].match(re.sub(r"\s*[(（][^)）]*[)）]", "", text).strip()):
-        return [REASON]
-    names = _label_fields(text)
-    if len(names) > 1:
-        return names
-    name = match_label(text)
-    return [name] if name else []
-
-
-def _problem_table(head: list[str]) -> list[list[str]] | None:
-    """The columns' field names of a table with one row per problem: its header names at least three
-    fields, the problem among them (`| Problem | Difficulty | Time | Space | ... |`); None otherwise."""
-    columns = [_column(c) for c in head]
-    named = {n for c in columns for n in c if n != REASON}
-    return columns if "problem" in named and len(named) >= 3 else None
+    reason = CUE["reason_column"].match(_FORM["gloss"].sub("", text).strip())
+    return [REASON] if reason else _label_fields(text)
 
 
 def _table(b: _Builder, rows: list[Line]) -> bool:
-    """A table whose rows or columns are the problems, each cell a field on its row's line: a header
-    naming the problem and two more fields has a row per problem; a first column naming three fields
-    (the header none) a column per problem. False for any other table: its lines are read as lines."""
+    """A table with a row per problem (its header names the problem and two more fields) or a column
+    per problem (its first column names three fields); False for any other: its lines are read as lines."""
     head, body = rows[0].cells, [r for r in rows if r.kind == "row"]
-    if (columns := _problem_table(head)) is not None:
-        b.end_section()
+    columns = [_column(c) for c in head]
+    if len(named := {n for c in columns for n in c if n != REASON}) >= 3 and "problem" in named:
+        b.close_field()
+        b.entry = None
         b.prose += [(r.number, r.text) for r in rows if r.kind != "row"]
         for r in (r for r in body if any(r.cells)):
-            b.problems.append(ProblemEntry(len(b.problems) + 1, r.number, heading=""))
+            b.problems.append(ProblemEntry(len(b.problems) + 1, r.number))
             _cells(b.problems[-1], [(r.number, r.text, c, cell, "")
                                     for c, cell in zip(columns, r.cells, strict=False)])
         return True
-    labels = [match_label(r.cells[0]) if r.cells else None for r in body]
-    if len(body) < 3 or len(head) < 2 or len({n for n in labels if n}) < 3 or \
-            sum(match_label(h) is not None for h in head[1:]) > 1:
+    labels = {match_label(r.cells[0]) for r in body if r.cells} - {None}
+    if len(body) < 3 or len(head) < 2 or len(labels) < 3 or sum(map(bool, map(match_label, head[1:]))) > 1:
         return False
-    named = [r for r in body if r.cells and r.cells[0]]
-    names = [_column(r.cells[0]) for r in named]
+    named_rows = [r for r in body if r.cells and r.cells[0]]
+    names = [_column(r.cells[0]) for r in named_rows]
     slot = "problem" not in {n for c in names for n in c}  # no problem row: the column's title names it
     for j, title in enumerate(head[1:], start=1):
         if not any(j < len(r.cells) and r.cells[j].strip() for r in body):
             continue  # an empty column is no problem
-        b.open_problem(j, rows[0].number, "")
-        assert b.entry is not None
-        cells = [(rows[0].number, rows[0].text, ["problem"], title, "Problem")] if slot and title and not \
-            CUE["problem_slot"].match(title) else []
-        cells += [(r.number, r.text, c, r.cells[j] if j < len(r.cells) else "", r.cells[0])
-                  for r, c in zip(named, names, strict=True)]
-        _cells(b.entry, cells)
+        cells = [(r.number, r.text, c, r.cells[j] if j < len(r.cells) else "", r.cells[0])
+                 for r, c in zip(named_rows, names, strict=True)]
+        if slot and title and not CUE["problem_slot"].match(title):
+            cells.insert(0, (rows[0].number, rows[0].text, ["problem"], title, "Problem"))
+        _cells(b.open_problem(j, rows[0].number), cells)
     return True
 
 
 def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]]) -> None:
-    """Table cells into an entry's fields: each (line, its raw text, the fields its row or column names,
-    the cell, the label as written or "" for the template's). A cell under two fields' label gives each
-    its part, a reason column speaks for the complexities, an unknown one is read by what it says."""
+    """Table cells, each (line, its raw text, the fields its row or column names, the cell, the label
+    as written or ""), into an entry's fields; an unknown column's cell is read by what it says."""
     reasons: list[str] = []
     for number, raw, names, cell, written in cells:
         text = cell.replace("<br>", "\n")
         if names == [REASON]:
             reasons.append(clean_value(text))
-            continue
-        if not names:
-            if clean_value(text):
-                entry.extra.append((number, text))
-            continue
-        label = written or " / ".join(LABELS_EN[n] for n in names)
-        pieces = claims(names[0], text, label) if len(names) > 1 or written else [(names[0], text, label)]
-        for name, value, _ in pieces:
-            if name not in entry.fields:
-                entry.fields[name] = Field(name, clean_value(value), number, written or LABELS_EN[name], cell,
-                                           [(number, raw)])
+        elif not names and clean_value(text):
+            entry.extra.append((number, text))
+        elif names:
+            label = written or " / ".join(LABELS_EN[n] for n in names)
+            found = claims(names[0], text, label) if len(names) > 1 or written else [(names[0], text, label)]
+            for name, value, _ in found:
+                entry.fields.setdefault(name, Field(name, clean_value(value), number,
+                                                    written or LABELS_EN[name], cell, [(number, raw)]))
     reason = "; ".join(r for r in reasons if r)
-    for name in ("time", "space"):  # the reason column speaks for both complexities
-        f = entry.get(name)
-        if reason and f is not None:
-            f.value = f"{f.value} — {reason}"
+    for complexity in (entry.get(name) for name in ("time", "space")):  # the reason speaks for both
+        if reason and complexity is not None:
+            complexity.value = f"{complexity.value} — {reason}"
 
+
+# --------------------------------------------------------------------------- what the labels left empty
 
 # The lesson's own label ("접근: 처음 떠올린 방법과 최종 방법을 한두 문장으로"): one field, both approaches.
 _BOTH_APPROACHES = {_norm(x) for x in WORDS["both_approaches"]}
 
 
-def _split_approach(entry: ProblemEntry) -> None:
-    """'접근: 처음엔 브루트포스, 최종적으로 분할 정복': the first idea and the final approach, each its
-    own field."""
-    f = entry.get("final_approach")
-    if f is None or "first_idea" in entry.fields or _norm(f.label) not in _BOTH_APPROACHES:
-        return
-    halves = split_approaches(f.value)
-    if halves is None:
-        read = read_fields(split_sentences([(f.line, f.value.replace("\n", " "))]))
-        first, final = read.get("first_idea"), read.get("final_approach")
-        if first is None or final is None:
-            return
-        halves = first.value, final.value
-    entry.fields["first_idea"] = Field("first_idea", clean_value(halves[0]), f.line, f.label, f.raw,
-                                       list(f.lines))
-    f.value = clean_value(halves[1])
-
-
 def _fields_from_prose(entry: ProblemEntry) -> None:
-    """Sentences that are not fields ('I first thought of ...', '시간 복잡도는 O(log n)이고 ...') answer
-    the fields the labels left empty, as a TA would read them (prose.py)."""
-    _split_approach(entry)
+    """The fields the labels left empty, as a TA reads them: the heading's difficulty ('### 12. Integer to
+    Roman (Medium, Math)'), then sentences ('I first thought of ...', '시간 복잡도는 O(log n)이고 ...')."""
+    level = parse_difficulty(entry.heading) if entry.heading and entry.get("difficulty") is None else None
+    if level:
+        line = entry.heading_line or entry.line
+        entry.fields["difficulty"] = Field("difficulty", level, line, "heading", entry.heading,
+                                           [(line, entry.heading)])
+    f = entry.get("final_approach")  # '접근: 처음엔 브루트포스, 최종적으로 분할 정복': both approaches
+    halves = split_approaches(f.value) if f and "first_idea" not in entry.fields and _norm(
+        f.label) in _BOTH_APPROACHES else None
+    if f is not None and halves is not None:
+        entry.fields["first_idea"] = Field("first_idea", clean_value(halves[0]), f.line, f.label, f.raw,
+                                           list(f.lines))
+        f.value = clean_value(halves[1])
     prose = split_sentences([(n, unlabelled(t)) for n, t in entry.extra])
     sentences = list(prose)
     for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
@@ -556,134 +554,3 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
         read = True
     # kept for quoting only where the log is (partly) prose, not for a filled-in template
     entry.sentences = [(s.line, s.text) for s in sentences] if prose or read else []
-
-
-# Fields answered in a word or two on the label's line: the lines under such an answer are not part of it.
-_ONE_LINE = ("problem", "difficulty", "solved", "redo_date")
-
-
-def _difficulty_from_heading(entry: ProblemEntry) -> None:
-    """'### Problem: 12. Integer to Roman (Medium, Math)': the heading's difficulty fills an empty field."""
-    if entry.get("difficulty") is not None or not entry.heading:
-        return
-    level = parse_difficulty(entry.heading)
-    if level:
-        entry.fields["difficulty"] = Field("difficulty", level, entry.heading_line or entry.line, "heading",
-                                           entry.heading, [(entry.heading_line or entry.line, entry.heading)])
-
-
-def _consume(b: _Builder, ln: Line) -> None:
-    number, raw, stripped = ln.number, ln.text, ln.text.strip()
-    if ln.kind == "quote" or not stripped:  # blockquotes are instructions, not fields
-        b.add_line(number, raw)
-        return
-    if ln.kind == "rule":
-        b.close_field()
-        return
-    bold = CUE["bold_line"].match(stripped)  # '**Problem 1**' is a heading to a TA, or a label, or text
-    title = ln.title if ln.kind == "heading" else bold.group(2) if bold else None
-    if title is not None and _heading(b, number, raw, ln.level or 3, title):
-        return
-    if b.open_fields(_record(stripped) or _line_claims(stripped), number, raw):
-        return
-    if b.current is not None and _ends_field(b.current, b.inline, raw, stripped):
-        b.close_field()  # an unknown label or a sibling bullet: its words are read by content (prose.py)
-    closes = b.current is not None and b.inline and (b.gap or b.current.name in _ONE_LINE)
-    if closes and not raw[:1].isspace() and set(read_fields(split_sentences([(number, raw)]))) - {
-            b.current.name if b.current else ""}:
-        b.close_field()  # a paragraph after an answered field that answers others is prose of its own
-    _maybe_start_problem(b, number, stripped)
-    b.add_line(number, raw)
-
-
-# 'Complexity: …', '- 복잡도: …', '**Note** → …': a label the reader does not know, set off as labels are
-_UNKNOWN_LABEL = CUE["unknown_label"]
-
-
-def unlabelled(raw: str) -> str:
-    """A line less the label the reader does not know ('- **Complexity:** Since n halves, …' reads as
-    'Since n halves, …'): its content is read, not its label."""
-    indent = raw[:_indent(raw)]
-    body = BULLET.sub("", raw.strip(), count=1)
-    label = _UNKNOWN_LABEL.match(body)
-    if label is None or len(label.group().split()) > 4 or match_label(label.group().rstrip(":：->→= ")):
-        return raw
-    return indent + body[label.end():].lstrip("*_ ")
-
-
-def _indent(raw: str) -> int:
-    return len(raw) - len(raw.lstrip())
-
-
-def _ends_field(current: Field, inline: bool, raw: str, stripped: str) -> bool:
-    """Whether a line that is no known label still ends the open field: a label the reader does not
-    know ('- 복잡도: …', 'Complexity: …') at the field's own level, or a bullet beside the field's own
-    bullet once the field has its answer ('- 틀린 이유: …' then '- 혼자 풂'). The words are then read by
-    what they say, never swallowed into the field above."""
-    label_raw = current.lines[0][1] if current.lines else ""
-    if _indent(raw) > _indent(label_raw) or label_raw.lstrip().startswith("#"):
-        return False  # indented under the label, or under a heading ('# Approach'): the field's own text
-    body = BULLET.sub("", stripped, count=1)
-    label = _UNKNOWN_LABEL.match(body)
-    if label and len(label.group().split()) <= 4:
-        return True
-    if not (BULLET.match(stripped) and BULLET.match(label_raw.strip())):
-        return False
-    if inline:
-        return True
-    # the label's line was empty: a sibling bullet is its value unless it answers another field
-    said = set(read_fields(split_sentences([(0, body)])))
-    return bool(said) and current.name not in said
-
-
-def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
-    """A log in prose has no headings: a sentence that names a problem ('첫 번째 문제는 50번 Pow(x, n)')
-    starts one, unless headings or labels already structure the log."""
-    if b.entry is not None and not b.entry.implicit:
-        return
-    if b.entry is None and any(not p.implicit for p in b.problems):
-        return
-    mention = problem_mention(text)
-    ordinal = CUE["ordinal_problem"].match(BULLET.sub("", text, count=1).strip("*_ "))
-    if mention is None and not ordinal:
-        return
-    if b.entry is not None and not ordinal:
-        if mention is None or mention[0] == b.entry.mention:
-            return
-        if b.entry.mention is None:  # 'The second problem ...' then 'It was 204. Count Primes.'
-            b.entry.mention = mention[0]
-            return
-    b.open_problem(None, number, "")
-    assert b.entry is not None
-    b.entry.implicit = True
-    b.entry.mention = mention[0] if mention else None
-
-
-def _heading(b: _Builder, number: int, raw: str, level: int, text: str) -> bool:
-    """Handle a heading; False when it is a bold line that is just text."""
-    problem = problem_heading(text)
-    identified = b.entry is not None and (bool(b.entry.heading) or b.entry.get("problem") is not None)
-    if problem is not None and problem[0] is None and b.entry is not None and not identified:
-        b.close_field()  # '## 문제 1' then '### 50. Pow(x, n)': the title names this problem
-        b.entry.heading = problem[1]
-        b.entry.extra.append((number, raw))
-        return True
-    if problem is not None:
-        b.open_problem(problem[0], number, problem[1])
-        return True
-    if b.open_fields(_line_claims(text), number, raw):
-        return True
-    if raw.lstrip().startswith("#"):
-        if level <= 2 and not (b.entry is not None and CUE["section_of_a_problem"].search(text)):
-            b.end_section()
-        else:
-            b.close_field()
-        b.add_line(number, raw)
-        return True
-    return False
-
-
-def _line_claims(text: str) -> list[tuple[str, str, str]]:
-    """The (field, value, label) a line holds when it starts with a label; [] when it does not."""
-    found = _label_line(text)
-    return claims(*found) if found else []
