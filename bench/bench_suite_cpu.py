@@ -35,15 +35,18 @@ CGROUP = Path("/sys/fs/cgroup")
 # -- the plugin, in each xdist worker -------------------------------------------------------------------
 
 
+def _parent() -> Path:
+    """Where the workers' groups go: the v1 cpuacct hierarchy, else (v2) beside this process's own group."""
+    if (CGROUP / "cpuacct").is_dir():
+        return CGROUP / "cpuacct"
+    return CGROUP / Path("/proc/self/cgroup").read_text().strip().split("::", 1)[-1].lstrip("/")
+
+
 class _Usage:
     """This worker's cgroup and its CPU seconds so far (v1 cpuacct.usage in ns, v2 cpu.stat in µs)."""
 
     def __init__(self, name: str) -> None:
-        if (CGROUP / "cpuacct").is_dir():
-            self.group, self.v2 = CGROUP / "cpuacct" / name, False
-        else:
-            own = Path("/proc/self/cgroup").read_text().strip().split("::", 1)[-1].lstrip("/")
-            self.group, self.v2 = CGROUP / own / name, True
+        self.group, self.v2 = _parent() / name, not (CGROUP / "cpuacct").is_dir()
         self.group.mkdir(exist_ok=True)
         (self.group / "cgroup.procs").write_text(str(os.getpid()))
 
@@ -88,6 +91,15 @@ def _can_measure() -> str | None:
     return None
 
 
+def _remove_groups() -> None:
+    """The workers' groups, empty once the run is over (a group still holding a process stays)."""
+    for group in _parent().glob("gk-suite-cpu-*"):
+        try:
+            group.rmdir()
+        except OSError:
+            pass
+
+
 def _minutes(seconds: float) -> str:
     return f"{int(seconds // 60)} min {seconds % 60:02.0f} s"
 
@@ -112,6 +124,7 @@ def main() -> int:
                               text=True)
         wall = time.monotonic() - started
         tests = [json.loads(line) for path in Path(out).glob("*.jsonl") for line in path.open()]
+    _remove_groups()
     summary = next((line for line in reversed(done.stdout.splitlines()) if " in " in line), "")
     print(summary)
     if done.returncode != 0 or not tests:

@@ -259,9 +259,9 @@ def lesson_wheel(kit_wheel: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def wheel_venv(kit_wheel: Path, lesson_wheel: Path, embedding_wheel: Path) -> Path:
-    """A fresh venv (torch from the system's site-packages) with the kit and both lessons installed from
-    their wheels, not editable; shared by the module's tests (the first takes its templates away for one
-    grade and puts them back)."""
+    """A fresh venv (torch from the suite's own dependencies, tests/venvs.py) with the kit and both lessons
+    installed from their wheels, not editable; shared by the module's tests (the first takes its templates
+    away for one grade and puts them back)."""
     folder = Path(tempfile.mkdtemp(prefix="gk-wheel-venv-"))
     folder.chmod(0o755)  # a student's uid runs its Python
     venv = folder / "venv"

@@ -14,7 +14,7 @@ from .catalog import find_problem
 from .prose import BULLET, problem_mention, read_fields, split_sentences, unbracketed, word_complexities
 from .tree import Line, read
 from .values import classify_solved, parse_difficulty
-from .vocab import CUE, ORDINALS, WORDS
+from .vocab import CUE, FORM, ORDINALS, WORDS
 
 __all__ = ["FIELDS", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value", "match_label",
            "parse_log", "unlabelled"]
@@ -23,12 +23,11 @@ FIELDS: tuple[str, ...] = _vocab.FIELDS
 # redo_date is required only when the problem was solved after reading a solution.
 REQUIRED: tuple[str, ...] = FIELDS[:-1]
 LABELS_EN = _vocab.LABELS_EN
-_FORM = {k: re.compile(v, re.I) for k, v in _vocab.load("vocab.toml")["reader"].items()}
 Claim = tuple[str, str, str]  # a field a line holds: (field name, value, label as written)
 
 
 def _norm(label: str) -> str:
-    return _FORM["label_marks"].sub("", label.lower())
+    return FORM["label_marks"].sub("", label.lower())
 
 
 _LABEL_INDEX = {_norm(s): name for name, syns in _vocab.SYNONYMS.items() for s in syns}
@@ -95,7 +94,7 @@ def clean_value(raw: str) -> str:
     """Drop the template's ``<...>`` placeholders, TODO markers and comments; "" for a value of none."""
     text = CUE["todo"].sub("", CUE["placeholder"].sub("", CUE["comment"].sub("", raw)))
     text = "\n".join(line.rstrip() for line in text.strip().splitlines()).strip()
-    return "" if _FORM["empty_marks"].sub("", text.lower()).strip(".:,;") in WORDS["empty"] else text
+    return "" if FORM["empty_marks"].sub("", text.lower()).strip(".:,;") in WORDS["empty"] else text
 
 
 # --------------------------------------------------------------------------- labels
@@ -106,7 +105,7 @@ def match_label(label: str) -> str | None:
     text = _TAG.sub("", label).strip().strip("*_`").strip().rstrip(":：").strip().strip("*_`")
     # a gloss ('문제 (Problem)') or a pair ('Time/Space'), never a list: '50. Pow(x, n), Medium, First'
     # is a problem and its difficulty before the 'First:' label, not the label 'First'
-    parts = [text] if "," in _FORM["gloss"].sub("", text) else [text, *_FORM["label_parts"].split(text)]
+    parts = [text] if "," in FORM["gloss"].sub("", text) else [text, *FORM["label_parts"].split(text)]
     for part in parts:
         if name := _LABEL_INDEX.get(_norm(part)):
             return name
@@ -119,7 +118,7 @@ def _label_fields(label: str) -> list[str]:
     none. A gloss ('시간복잡도 (Time complexity)') names the same field again."""
     text = _TAG.sub("", label).strip().strip("*_`").rstrip(":：").strip()
     names: list[str] = []
-    for part in _LABEL_JOIN.split(_FORM["gloss"].sub(" ", text)):
+    for part in _LABEL_JOIN.split(FORM["gloss"].sub(" ", text)):
         named = match_label(part) if part.strip() else None
         if named is None:
             names = []
@@ -146,7 +145,7 @@ def _label_line(line: str) -> list[Claim]:
             return claims(name, m["rest"].strip().lstrip("*_ :：").strip(), m["label"].strip())
     # 'Solved alone.' and '- 혼자 풀었어' are whole answers, not empty labels; 'I solved LeetCode 50,
     # Pow(x, n). I first ...' is prose, not the answer to 'Solved'
-    name = match_label(text) if len(text) <= 40 and not _FORM["sentence_not_label"].search(text) else None
+    name = match_label(text) if len(text) <= 40 and not FORM["sentence_not_label"].search(text) else None
     sentence = CUE["solved_sentence"].match(text) and match_label(text) in (None, "solved") and _norm(
         text) not in WORDS["solved_alone"]
     if (name == "solved" or sentence) and classify_solved(text) is not None and len(text) <= 120:
@@ -173,7 +172,7 @@ def claims(name: str, rest: str, label: str) -> list[Claim]:
 
 def _answers(name: str, value: str) -> bool:
     """Whether ``value`` starts like an answer to ``name``: 'Solved: alone, time: 20 min' keeps its time."""
-    head = _FORM["answer_end"].split(value, maxsplit=1)[0]
+    head = FORM["answer_end"].split(value, maxsplit=1)[0]
     if name in ("time", "space"):  # a Big-O or a complexity in words soon after: 'since n halves, O(log n)'
         return bool(find_all_bigo(value[:80]) or word_complexities(value[:80]))
     if name == "difficulty":
@@ -190,7 +189,7 @@ def _share(name: str, value: str, label: str) -> list[Claim]:
         return [(name, value, label)]
     found = [] if pair else find_all_bigo(value)
     if len(found) != len(names):  # 'O(log n) / constant space', '- / O(1)': the halves say
-        halves = split_approaches(value) if pair else _outside_parens(value, _FORM["halves"])
+        halves = split_approaches(value) if pair else _outside_parens(value, FORM["halves"])
         if halves is None or len(halves) != len(names):
             return [(name, value, label)]
         return [(n, v, label) for n, v in zip(names, halves, strict=True)]
@@ -244,7 +243,7 @@ def _record(line: str) -> list[Claim]:
     head: dict[str, Claim] = {}
     for seg in _outside_parens(body[:labels[0].start()], CUE["record_sep"]):
         if "problem" not in head and (find_problem(seg).problem is not None or problem_mention(seg)
-                                      or _FORM["record_number"].match(seg)):
+                                      or FORM["record_number"].match(seg)):
             head["problem"] = ("problem", seg, "")
         elif "difficulty" not in head and len(seg) <= 24 and parse_difficulty(seg):
             head["difficulty"] = ("difficulty", seg, "")
@@ -257,14 +256,14 @@ def problem_heading(text: str) -> tuple[int | None, str] | None:
     """('## 문제 1: 50. Pow(x, n)') -> (1, '50. Pow(x, n)'); None if not a problem heading."""
     text = text.strip().strip("*_").strip()
     labelled = CUE["labelled_heading"].match(text)
-    if labelled and not _FORM["slot_number"].match(labelled.group("rest")):
+    if labelled and not FORM["slot_number"].match(labelled.group("rest")):
         rest = labelled.group("rest").strip()
-        if find_problem(rest).problem is not None or _FORM["names_a_problem"].search(rest):
+        if find_problem(rest).problem is not None or FORM["names_a_problem"].search(rest):
             return None, rest
     for m in (CUE[f"problem_heading_{k}"].match(text) for k in range(1, 6)):
         if m:
             token = m.group(1)
-            rest = _FORM["heading_gloss"].sub("", text[m.end():])
+            rest = FORM["heading_gloss"].sub("", text[m.end():])
             return int(token) if token.isdigit() else ORDINALS[token.lower()], rest.strip(" :：-—–.").strip()
     found = find_problem(text)
     return (None, text) if found.problem is not None and found.by == "title" else None
@@ -454,7 +453,7 @@ def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
 def _column(head: str) -> list[str]:
     """The fields a column's header (or a row's first cell) names, the reason column, or none."""
     text = _TAG.sub("", head).strip().strip("*_` ")
-    reason = CUE["reason_column"].match(_FORM["gloss"].sub("", text).strip())
+    reason = CUE["reason_column"].match(FORM["gloss"].sub("", text).strip())
     return [REASON] if reason else _label_fields(text)
 
 

@@ -22,8 +22,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - the kit requires tomli there
     import tomli as tomllib
 
-__all__ = ["CUE", "DIFFICULTY_WORDS", "FIELDS", "FIELD_WORDS", "HINTS", "LABELS_EN", "LABELS_KO", "LATEX",
-           "MESSAGES", "NEAREST", "ORDINALS", "PLACEHOLDERS", "REASON_EXAMPLE", "REVIEW", "SYNONYMS",
+__all__ = ["CUE", "DIFFICULTY_WORDS", "FIELDS", "FIELD_WORDS", "FORM", "HINTS", "LABELS_EN", "LABELS_KO",
+           "LATEX", "MESSAGES", "NEAREST", "ORDINALS", "PLACEHOLDERS", "REASON_EXAMPLE", "REVIEW", "SYNONYMS",
            "TEMPLATE_INTRO", "WORDS", "Two", "load", "message", "short"]
 
 
@@ -52,6 +52,8 @@ def _expand(text: str) -> str:
 CUE: dict[str, re.Pattern[str]] = {k: re.compile(_expand(v), re.I) for k, v in _DATA["cues"].items()}
 FIELD_WORDS: dict[str, re.Pattern[str]] = {k: re.compile(_expand(v), re.I)
                                            for k, v in _DATA["field_words"].items()}
+# the field reader's forms (parser.py): how a label, a heading's gloss or a record's problem is written
+FORM: dict[str, re.Pattern[str]] = {k: re.compile(_expand(v), re.I) for k, v in _DATA["reader"].items()}
 WORDS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in _DATA["words"].items()}
 ORDINALS: dict[str, int] = dict(_DATA["ordinals"])
 PLACEHOLDERS: dict[str, str] = dict(_DATA["placeholders"])
