@@ -86,27 +86,19 @@ class Problem:
         return min(bounds, key=cmp_to_key(order))
 
 
-@cache
-def _parsed(text: str) -> Complexity:
-    return parse(text)
+_parsed = cache(parse)  # each bound is parsed once
 
 
 def _load() -> tuple[Problem, ...]:
-    """catalog.toml beside this module: the problems, each with its approaches; an approach's words
-    may name a shared [families] entry."""
+    """catalog.toml beside this module, its facts by their names there (lists as tuples); an approach's
+    words may name a shared [families] entry."""
     data = load("catalog.toml")
-    cue = data["families"]
 
-    def approach(a: dict[str, Any]) -> Approach:
-        names, variant = (cue.get(a.get(k, ""), a.get(k, "")) for k in ("names", "variant"))
-        return Approach(a["en"], a["ko"], a["time"], tuple(a["space"]), names, variant, a.get("code", ""),
-                        tuple(a.get("time_also", ())))
-
-    def problem(p: dict[str, Any]) -> Problem:  # its facts by their names in the file, lists as tuples
-        facts: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in p.items()}
-        del facts["approach"]
-        return Problem(**facts, approaches=tuple(map(approach, p["approach"])))
-    return tuple(map(problem, data["problem"]))
+    def facts(d: dict[str, Any]) -> dict[str, Any]:
+        out = {k: tuple(v) if isinstance(v, list) else v for k, v in d.items() if k != "approach"}
+        return out | {k: data["families"].get(out[k], out[k]) for k in ("names", "variant") if k in out}
+    return tuple(Problem(**facts(p), approaches=tuple(Approach(**facts(a)) for a in p["approach"]))
+                 for p in data["problem"])
 
 
 def _key(text: str) -> str:
@@ -121,26 +113,24 @@ _TITLES = tuple((_key(name), p) for p in CATALOG for name in (p.title, *p.aliase
 
 
 def readings(problem: Problem, text: str, source: str | None = None) -> tuple[tuple[Approach, ...], ...]:
-    """The approaches the log's words (``text``) name, and those the practice function's ``source``
-    implements (codecost.py). A family word ('fast exponentiation', 'sieve') names every member unless
-    a member's own words single it out ('recursive', 'Eratosthenes')."""
+    """The approaches the log's words (``text``) name, those the practice function's ``source``
+    implements (codecost.py), and of them those a claim is held to (``identify``). A family word ('fast
+    exponentiation', 'sieve') names every member unless a member's own words single it out ('recursive',
+    'Eratosthenes'). Where log and code both name some, those both name win, and where they name
+    different ones, the code's: a claim is held to what the student's code does."""
     hits = tuple(a for a in problem.approaches if a.names and re.search(a.names, text, re.I))
     in_log = tuple(a for a in hits if a.variant and re.search(a.variant, text, re.I)) or hits
-    if not (source and problem.function):
-        return in_log, ()
     from .codecost import implemented
 
-    code = implemented(problem.function, source)
-    return in_log, tuple(a for a in problem.approaches if code is not None and a.code in code.keys)
+    code = implemented(problem.function, source) if source and problem.function else None
+    in_code = tuple(a for a in problem.approaches if code is not None and a.code in code.keys)
+    return in_log, in_code, tuple(a for a in in_log if a in in_code) or in_code or in_log
 
 
 def identify(problem: Problem, text: str, source: str | None = None) -> tuple[Approach, ...]:
-    """The catalog's approaches that the log's words (its final approach and complexities) and the
-    practice function's ``source`` describe (``readings``); () when neither names one. Where both name
-    some, those both name win, and where they name different ones, the code's: a claim is held to what
-    the student's code does."""
-    in_log, in_code = readings(problem, text, source)
-    return tuple(a for a in in_log if a in in_code) or in_code or in_log
+    """The approaches the log's words and the practice function's ``source`` describe; () when neither
+    names one (``readings``)."""
+    return readings(problem, text, source)[2]
 
 
 def get(number: int) -> Problem | None:

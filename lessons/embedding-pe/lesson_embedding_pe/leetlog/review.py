@@ -413,8 +413,7 @@ def _named_approach(ctx: _Ctx, name: str, p: Problem, claims: list[Complexity]) 
     only for a family's other member, the reader is not sure: a TA reads it. A claim that holds for none
     is held to the named approach's bound (and the code's line that shows it), else to the best known."""
     text = "\n".join(f.value for n, f in ctx.entry.fields.items() if n in ("final_approach", "time", "space"))
-    in_log, in_code = readings(p, text, ctx.source)
-    named = tuple(a for a in in_log if a in in_code) or in_code or in_log
+    in_log, in_code, named = readings(p, text, ctx.source)
     pool = named or p.described
     holding = [a for a in pool if _holds(name, claims, a)]
     if holding:

@@ -22,13 +22,9 @@ TA_EN, TA_KO = MESSAGES["ta"]["en"], MESSAGES["ta"]["ko"]  # said wherever a TA 
 _NAMES = {**FIELD_WORDS, "time": CUE["own_time"], "space": CUE["own_space"]}
 
 
-def _holds(words: dict[str, re.Pattern[str]], name: str, text: str) -> bool:
-    return name in words and words[name].search(text) is not None
-
-
 def names_field(name: str, text: str) -> bool:
     """Whether ``text`` names field ``name``: a complexity by its own name, another by its words."""
-    return _holds(_NAMES, name, text)
+    return _NAMES[name].search(text) is not None
 
 
 def is_unsure(code: str, name: str, entry: ProblemEntry) -> str | None:
@@ -40,7 +36,7 @@ def is_unsure(code: str, name: str, entry: ProblemEntry) -> str | None:
         # a log all in prose: every sentence was read; a label with nothing after it is plainly absent
         if entry.implicit or placed is not None:
             return None
-        if _holds(FIELD_WORDS, name, CUE["label_only_line"].sub("", _unplaced_text(entry, name))):
+        if FIELD_WORDS[name].search(CUE["label_only_line"].sub("", _unplaced_text(entry, name))):
             return "the field's words are in the problem's text, under a form the reader did not place"
         return None
     if code == "no_reason":
@@ -49,7 +45,7 @@ def is_unsure(code: str, name: str, entry: ProblemEntry) -> str | None:
         if CUE["connective"].search(rest) or sum(c.isalpha() for c in rest) >= 2:
             return "the field holds words besides the Big-O the reader could not tell apart from a reason"
         text = _unplaced_text(entry, name)
-        if CUE["connective"].search(text) and _holds(FIELD_WORDS, name, text):
+        if CUE["connective"].search(text) and FIELD_WORDS[name].search(text):
             return "a reason may be given elsewhere in the problem's text"
         return None
     if CUE["complexity_words"].search(value):
