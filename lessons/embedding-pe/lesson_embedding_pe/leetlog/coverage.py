@@ -1,4 +1,5 @@
-"""The log against the code: each logged problem is one the practice code solves, or the log says why.
+"""The log against the code: each logged problem is one the practice code solves, or the log says why
+(review.py asks the log; this module, which functions the code leaves unsolved).
 
 Which practice functions are still the stub is read from the source with ``ast``: nothing of the
 student's runs here, so the log suite stays fast; the practice suite judges whether they are right.
@@ -8,18 +9,11 @@ from __future__ import annotations
 
 import ast
 
-from .vocab import CUE
-
-__all__ = ["PRACTICE_FUNCTIONS", "function_source", "says_why", "unsolved"]
+__all__ = ["PRACTICE_FUNCTIONS", "function_source", "unsolved"]
 
 PRACTICE_FUNCTIONS = ("my_pow", "count_primes", "is_happy", "int_to_roman")
 PRACTICE_MODULE = "leetcode"
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
-
-
-def says_why(text: str) -> bool:
-    """Whether the log says why a problem is not in the practice code (solved on LeetCode only...)."""
-    return bool(CUE["why_not_in_code"].search(text))
 
 
 def unsolved(sources: dict[str, str]) -> dict[str, str] | None:

@@ -28,10 +28,10 @@ from .bigo import BigOMatch, Complexity, ParseError, Term, compare, find_all_big
 from .catalog import Approach, Problem, find_problem, readings
 from .codecost import implemented, parameters, size_name
 from .costmeter import Measurement
-from .coverage import function_source, says_why
+from .coverage import function_source
 from .mathtext import to_plain
 from .parser import REQUIRED, Field, ProblemEntry, parse_log
-from .unsure import COPULA, UNSURE, is_unsure, names_field
+from .unsure import UNSURE, is_unsure, names_field
 from .values import classify_solved, parse_difficulty  # noqa: F401  (tests read them here)
 from .vocab import CUE, HINTS, LABELS_EN, LABELS_KO, NEAREST, REASON_EXAMPLE, REVIEW, Two, message, short
 
@@ -238,14 +238,12 @@ def _difficulty(ctx: _Ctx, name: str, f: Field) -> bool:
 
 def _complexity(ctx: _Ctx, name: str, f: Field) -> bool:
     """A Big-O with a reason earns the field point; 0.25 more when it parses and 0.25 when it holds."""
-    matches = find_all_bigo(f.value)
-    reason = _has_reason(f.value, matches)
-    example = REASON_EXAMPLE[name]
-    if not reason and f.label == "sentence":  # read from prose: quote the sentence that gave the Big-O
-        ctx.fault("no_reason", name, f.line, "no_reason_sentence", line=f.line, value=f.value,
-                  excerpt=_excerpt(f.raw, f.value), example=Two(example[0], example[1]))
-    elif not reason:
-        ctx.fault("no_reason", name, f.line, example=Two(example[0], example[2]))
+    matches, example = find_all_bigo(f.value), REASON_EXAMPLE[name]
+    reason, prose = _has_reason(f.value, matches), f.label == "sentence"
+    if not reason:  # read from prose: quote the sentence that gave the Big-O
+        ctx.fault("no_reason", name, f.line, "no_reason_sentence" if prose else "", line=f.line,
+                  value=f.value, excerpt=_excerpt(f.raw, f.value),
+                  example=Two(example[0], example[1 if prose else 2]))
     if not matches:
         ctx.fault("no_bigo", name, f.line, value=f.value)
         return reason
@@ -346,7 +344,7 @@ def _has_reason(value: str, matches: list[BigOMatch]) -> bool:
     rest = value
     for m in sorted(matches, key=lambda m: (m.start, m.end), reverse=True):
         rest = rest[:m.start] + " " + rest[m.end:]
-    rest = COPULA.sub(" ", CUE["separators"].sub(" ", to_plain(rest).text))
+    rest = CUE["copula"].sub(" ", CUE["separators"].sub(" ", to_plain(rest).text))
     return sum(c.isalpha() for c in rest) >= 2
 
 
@@ -387,12 +385,10 @@ def _holds_up(ctx: _Ctx, name: str, f: Field, claims: list[Complexity]) -> bool:
         else None
     if judged is None or found is None or judged.verdict == costmeter.UNDER:
         ctx.review.held_by[name] = "code" if ctx.source else "catalog"
-        held = _named_approach(ctx, name, p, claims)
-        if not held and found is not None and found.why is not None:
-            last = ctx.findings[-1]  # say the reading was the code's, and why nothing was measured
-            note = message("not_measured", function=fn, why=Two(*found.why))
-            last.message_en, last.message_ko = last.message_en + note.en, last.message_ko + note.ko
-        return held
+        # a claim it contradicts says the reading was the code's, and why nothing was measured
+        why = found.why if found is not None else None
+        return _named_approach(ctx, name, p, claims, message("not_measured", function=fn, why=Two(*why))
+                               if why is not None else "")
     ctx.review.held_by[name] = "measured"
     numbers = Two(*costmeter.shown(judged, found))
     if judged.verdict == costmeter.BETWEEN:
@@ -405,8 +401,8 @@ def _holds_up(ctx: _Ctx, name: str, f: Field, claims: list[Complexity]) -> bool:
     return judged.verdict != costmeter.OVER
 
 
-def _named_approach(ctx: _Ctx, name: str, p: Problem, claims: list[Complexity]) -> bool:
-    """The claim against the approach the log names and the code implements (catalog.identify), not
+def _named_approach(ctx: _Ctx, name: str, p: Problem, claims: list[Complexity], note: Two | str) -> bool:
+    """The claim against the approach the log names and the code implements (catalog.readings), not
     against the best bound of any approach: the sieve of Eratosthenes is not O(n) because the linear
     sieve is. A family named by its words alone ('a sieve') is its usual member (the catalog's first) when
     the claim holds for that one. When neither names one and the approaches disagree, or the claim holds
@@ -436,19 +432,19 @@ def _named_approach(ctx: _Ctx, name: str, p: Problem, claims: list[Complexity]) 
     if not named:
         known = ", ".join(sorted({str(k) for a in p.described for k in a.bounds(name)}))
         ctx.about(name, "warning", code, "complexity_worse" if order > 0 else "complexity_better", p=p,
-                  approach=approach.name, known=known, best=bound)
+                  approach=approach.name, known=known, best=bound, note=note)
         return False
     other = next((a for a in p.approaches if a not in named and _holds(name, claims, a)), None)
-    by = message("by_log_code" if approach in in_code else "by_log")
     found = implemented(p.function or "", ctx.sources.get("leetcode")) if approach in in_code else None
     shown = found.keys.get(approach.code) if found is not None else None
-    if shown is not None:  # the line of the student's leetcode.py that shows the approach (codecost.py)
-        by = message("by_log_code_at" if approach in in_log else "by_code_at",
-                     where=message("code_at", line=shown[0], text=shown[1]))
-    written = ctx.quotes[name][0]
-    ctx.about(name, "warning", code, "against_named", by=by, p=p, approach=approach.name, bound=bound,
+    # who describes it (by_log, by_log_code, by_log_code_at, by_code_at): the log, unless only the line of
+    # the student's leetcode.py that shows the approach (codecost.py) does
+    by = "by" + "_log" * (shown is None or approach in in_log) + "_code" * (approach in in_code) \
+        + "_at" * (shown is not None)
+    ctx.about(name, "warning", code, "against_named", p=p, approach=approach.name, bound=bound, note=note,
+              by=message(by, where=message("code_at", line=shown[0], text=shown[1]) if shown else ""),
               whose=message("whose_code" if shown is not None else "whose_log"),
-              also=message("also_other", written=written, other=other.name) if other else "")
+              also=message("also_other", written=ctx.quotes[name][0], other=other.name) if other else "")
     return False
 
 
@@ -510,8 +506,8 @@ def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str
         wrong, at = ctx.entry.fields.get("what_went_wrong"), ctx.line_for("what_went_wrong")
         ctx.say("info", "practice_failure", "what_went_wrong", at, function=fn, failure=practice[fn], line=at)
         ctx.linked.append(LinkedFailure(ctx.k, fn, practice[fn], at, wrong.value if wrong else ""))
-    if unsolved is not None and fn in unsolved and not says_why(_entry_text(ctx.entry)):
-        # a logged problem the practice code leaves unsolved, with no word on why: name both sides
+    if unsolved is not None and fn in unsolved and not CUE["why_not_in_code"].search(_entry_text(ctx.entry)):
+        # a logged problem the practice code leaves unsolved, with no word on why (solved on LeetCode only...)
         ctx.say("error", "not_in_code", "problem", line, p=p, fn=fn,
                 how=message("how_stub" if unsolved[fn] == "stub" else "how_missing"))
 
@@ -519,7 +515,7 @@ def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str
 _TOPS = (2.0, BIGO_POINTS, BIGO_POINTS, 0.0)  # the most each of a problem's lines of the breakdown earns
 
 
-def _breakdown(k: int, points: tuple[float, float, float, float] | None) -> list[BreakdownItem]:
+def _breakdown(k: int, points: tuple[float, ...] | None) -> list[BreakdownItem]:
     """Problem ``k``'s lines of the breakdown; None: one line, nothing earned (no problem to read)."""
     if points is None:
         return [BreakdownItem(f"problem {k}", 0.0, PER_PROBLEM)]
@@ -527,16 +523,13 @@ def _breakdown(k: int, points: tuple[float, float, float, float] | None) -> list
             for item, top, p in zip(REVIEW["breakdown"], _TOPS, points, strict=True)]
 
 
-def _review(breakdown: list[BreakdownItem], findings: list[Finding], **rest: Any) -> LogReview:
-    return LogReview(round(sum(b.points for b in breakdown), 4), MAX_POINTS, breakdown, findings, **rest)
-
-
 def _zero(findings: list[Finding], code: str, ko: str = "", en: str = "", line: int | None = None,
           **values: Any) -> LogReview:
     """A log that scores 0, and the finding that says why: ``ko`` and ``en``, else the message ``code``."""
     said = Two(en, ko) if ko else message(code, **values)
     findings.append(Finding("error", code, None, None, line, said.ko, said.en))
-    return _review([b for k in range(1, PROBLEMS + 1) for b in _breakdown(k, None)], findings)
+    return LogReview(0.0, MAX_POINTS, [b for k in range(1, PROBLEMS + 1) for b in _breakdown(k, None)],
+                     findings)
 
 
 def review_file(path: str | Path, practice: dict[str, str] | None = None) -> LogReview:
@@ -569,30 +562,30 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
     read: list[_Ctx] = []
     seen: dict[int, int] = {}  # catalog number -> the first problem that logs it
     for k in range(1, PROBLEMS + 1):
+        points: tuple[float, ...] | None = _TOPS
         if not entries:
             # text the reader could not place in any problem or field: never a sure 0, a TA reads it; the
             # points stay provisionally, and each part of each problem is one unsure finding (one TA check)
             findings += [_finding(UNSURE, "unsure_unplaced", k, name, None) for name in REVIEW["unplaced"]]
-            breakdown += _breakdown(k, _TOPS)
-            continue
-        if k > len(entries):
+        elif k > len(entries):
             findings.append(_finding("error", "missing_problem", k, None, None))
-            breakdown += _breakdown(k, None)
-            continue
-        ctx = _Ctx(k, entries[k - 1], findings, sources or {}, measure, ProblemReview(k, entries[k - 1].line))
-        _review_problem(ctx, practice or {}, unsolved, seen)
-        earned = sum(ctx.points.values())
-        penalty = min(ctx.penalty, earned)
-        breakdown += _breakdown(k, (ctx.points["fields"], ctx.points["time"], ctx.points["space"],
-                                    -penalty if penalty else 0.0))
-        ctx.review.points = round(earned - penalty, 4)
-        read.append(ctx)
+            points = None
+        else:
+            entry = entries[k - 1]
+            ctx = _Ctx(k, entry, findings, sources or {}, measure, ProblemReview(k, entry.line))
+            _review_problem(ctx, practice or {}, unsolved, seen)
+            earned = sum(ctx.points.values())  # fields, time, space; the task fit's penalty never below 0
+            penalty = min(ctx.penalty, earned)
+            points = (*ctx.points.values(), -penalty or 0.0)
+            ctx.review.points = round(earned - penalty, 4)
+            read.append(ctx)
+        breakdown += _breakdown(k, points)
     if len(entries) > PROBLEMS:
         findings.append(_finding("info", "extra_problems", None, None, entries[PROBLEMS].line,
                                  count=len(entries), graded=PROBLEMS))
-    return _review(breakdown, findings, linked_failures=[f for c in read for f in c.linked],
-                   problems=[c.review for c in read],
-                   measured={fn: m for c in read for fn, m in c.measured.items()})
+    return LogReview(round(sum(b.points for b in breakdown), 4), MAX_POINTS, breakdown, findings,
+                     linked_failures=[f for c in read for f in c.linked], problems=[c.review for c in read],
+                     measured={fn: m for c in read for fn, m in c.measured.items()})
 
 
 def _has_words(text: str) -> bool:

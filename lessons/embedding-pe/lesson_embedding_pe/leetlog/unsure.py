@@ -16,7 +16,6 @@ from .prose import split_sentences
 from .vocab import CUE, FIELD_WORDS, MESSAGES
 
 UNSURE = "unsure"
-COPULA = CUE["copula"]  # 'O(1)이다.', 'is O(n)': the claim stated, no reason given
 TA_EN, TA_KO = MESSAGES["ta"]["en"], MESSAGES["ta"]["ko"]  # said wherever a TA reads a part
 # A complexity is named by its own name (a sentence with only the other's Big-O does not hold it).
 _NAMES = {**FIELD_WORDS, "time": CUE["own_time"], "space": CUE["own_space"]}
@@ -41,7 +40,8 @@ def is_unsure(code: str, name: str, entry: ProblemEntry) -> str | None:
         return None
     if code == "no_reason":
         # LaTeX markup ('\\mathcal') is neither a reason nor words
-        rest = COPULA.sub(" ", re.sub(r"[.。,;:]", " ", CUE["bigo_span"].sub(" ", to_plain(value).text)))
+        rest = re.sub(r"[.。,;:]", " ", CUE["bigo_span"].sub(" ", to_plain(value).text))
+        rest = CUE["copula"].sub(" ", rest)
         if CUE["connective"].search(rest) or sum(c.isalpha() for c in rest) >= 2:
             return "the field holds words besides the Big-O the reader could not tell apart from a reason"
         text = _unplaced_text(entry, name)
