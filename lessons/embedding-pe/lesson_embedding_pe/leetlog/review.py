@@ -96,8 +96,8 @@ class ProblemReview:
     solved: str | None = None
     points: float = 0.0
     max_points: float = PER_PROBLEM
-    # how each complexity claim was held to the code: 'measured' (run and counted), 'code' (read from it,
-    # nothing measured or the counts left it open), or absent (no practice code for it)
+    # how each claim was held: 'measured' (run and counted), 'code' (read from it: nothing measured, or the
+    # counts left it open), 'catalog' (no practice code for it); absent: not held (no problem or Big-O read)
     held_by: dict[str, str] = field(default_factory=dict)
 
 
@@ -133,8 +133,8 @@ class _Ctx:
     penalty: float = 0.0
     problem: Problem | None = None
     source: str | None = None  # the problem's practice function as the student wrote it
-    bigo: dict[str, Complexity] = field(default_factory=dict)  # time/space -> the claim read
-    quotes: dict[str, tuple[str, int]] = field(default_factory=dict)  # time/space -> as written, its line
+    # time/space -> the claim read, as written, and its line
+    claims: dict[str, tuple[Complexity, str, int]] = field(default_factory=dict)
     asked: bool = False  # a claim was left to a TA (amortized, an undefined variable)
     measured: dict[str, dict] = field(default_factory=dict)
     linked: list[LinkedFailure] = field(default_factory=list)
@@ -146,18 +146,17 @@ class _Ctx:
     def quote(self, name: str) -> Two:
         """The time or space claim as the student wrote it, and its line (a Korean particle after it
         follows the Big-O, not the line)."""
-        written, line = self.quotes[name]
+        _, written, line = self.claims[name]
         return Two(f'"{written}" (line {line})', f'{line}행의 "{written}"')
 
     def about(self, name: str, severity: str, code: str, key: str = "", **values: Any) -> None:
         """A finding on the time or space claim, on its line, quoting it."""
-        self.say(severity, code, name, self.quotes[name][1], key, quote=self.quote(name), **values)
+        self.say(severity, code, name, self.claims[name][2], key, quote=self.quote(name), **values)
 
     def fault(self, code: str, name: str, at: int, key: str = "", **values: Any) -> None:
-        """An error, or (sure or ask, unsure.py) ``unsure`` when the problem's text may hold what it
-        says is missing: then it keeps the points its error would take, the field's (a missing Big-O's
-        field point is the reason's to decide) and a complexity's Big-O points unless only its reason
-        is missing, and says a TA will read that part."""
+        """An error, or ``unsure`` (sure or ask, unsure.py) when the problem's text may hold what it says
+        is missing: a TA reads that part, and the points its error would take stay (the field's, unless
+        only a Big-O is missing: the reason decides that; a complexity's unless only its reason is)."""
         saw = is_unsure(code, name, self.entry)
         if saw is None:
             self.say("error", code, name, at, key, **values)
@@ -258,10 +257,9 @@ def _complexity(ctx: _Ctx, name: str, f: Field) -> bool:
     if not read:
         return reason
     claim, written = read[0]
-    ctx.bigo[name] = claim
+    ctx.claims[name] = claim, written, f.line_of(written)
     setattr(ctx.review, name, str(claim))
     ctx.points[name] += BIGO_PARSE_POINTS
-    ctx.quotes[name] = written, f.line_of(written)
     if _holds_up(ctx, name, f, [c for c, _ in read]):
         ctx.points[name] += BIGO_CONSISTENT_POINTS
     return reason
@@ -300,10 +298,9 @@ def _parse_date(text: str) -> _dt.date | None:
 # -- quoting the student --------------------------------------------------------------------------------
 
 def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
-    """The student's sentence to quote when ``name`` was not found in their prose: the sentence of a
-    field it is usually said beside, else the prose (from the end for 'solved'); a real sentence (not a
-    heading, not a bold title: four words, or two and a sentence's end), and never one holding the
-    field's own words (quoting that one as "none of them gives it" would contradict the quote)."""
+    """The student's sentence to quote when ``name`` was not found in their prose: a field's it is said
+    beside, else the prose (from the end for 'solved'); a real sentence (four words, or two and an end:
+    no heading or bold title), never one with the field's own words ("none gives it" would be false)."""
     beside: list[tuple[int, str]] = []
     for other in NEAREST.get(name, ()):
         f = entry.get(other)
@@ -350,11 +347,10 @@ def _has_reason(value: str, matches: list[BigOMatch]) -> bool:
 
 def _holds_up(ctx: _Ctx, name: str, f: Field, claims: list[Complexity]) -> bool:
     """Whether the claim (``claims``: each Big-O the field gives, the first the claim) earns its point.
-    A TA's to judge, no point taken: an amortized or average bound, or a variable neither the problem, the
-    code nor the log defines ('O(b)'). Else held to the student's function as measured (costmeter: run
-    at growing n in the worker, its steps, recursion depth and bytes counted); where nothing was
-    measured, or the counts only show the claim is no tighter than needed, to the approach the log
-    names and the code implements (``_named_approach``). An unknown problem is not held against."""
+    A TA's to judge, no point taken: an amortized bound, or a variable neither problem, code nor log
+    defines ('O(b)'). Else held to the student's function as measured (costmeter); where nothing was, or
+    the counts only show the claim is no tighter than needed, to the approach the log names and the code
+    implements (``_named_approach``). An unknown problem is not held against."""
     p, claim = ctx.problem, claims[0]
     if CUE["amortized"].search(f.value):  # not a worst case: right or not by what is averaged
         ctx.about(name, UNSURE, "unsure_amortized")
@@ -395,19 +391,18 @@ def _holds_up(ctx: _Ctx, name: str, f: Field, claims: list[Complexity]) -> bool:
         ctx.about(name, UNSURE, "unsure_measured", function=fn, numbers=numbers)
     elif judged.verdict != costmeter.FITS:
         like = f"O({judged.grows_like})" if judged.grows_like else None
-        grows = message("grows_like" if like else "grows", like=like, written=ctx.quotes[name][0])
+        grows = message("grows_like" if like else "grows", like=like, written=ctx.claims[name][1])
         ctx.about(name, "warning", "complexity_inconsistent", "measured_contradicts", function=fn,
                   numbers=numbers, grows=grows)
     return judged.verdict != costmeter.OVER
 
 
 def _named_approach(ctx: _Ctx, name: str, p: Problem, claims: list[Complexity], note: Two | str) -> bool:
-    """The claim against the approach the log names and the code implements (catalog.readings), not
-    against the best bound of any approach: the sieve of Eratosthenes is not O(n) because the linear
-    sieve is. A family named by its words alone ('a sieve') is its usual member (the catalog's first) when
-    the claim holds for that one. When neither names one and the approaches disagree, or the claim holds
-    only for a family's other member, the reader is not sure: a TA reads it. A claim that holds for none
-    is held to the named approach's bound (and the code's line that shows it), else to the best known."""
+    """The claim against the approach the log names and the code implements (catalog.readings), not the
+    best of any: the sieve of Eratosthenes is not O(n) because the linear sieve is. A family named by its
+    words alone ('a sieve') is its usual member (the catalog's first) when the claim holds for that one.
+    Where neither names one and the approaches disagree, or only a family's other member fits, a TA
+    reads it. A claim that holds for none is held to the named approach's bound, else the best known."""
     text = "\n".join(f.value for n, f in ctx.entry.fields.items() if n in ("final_approach", "time", "space"))
     in_log, in_code, named = readings(p, text, ctx.source)
     pool = named or p.described
@@ -444,7 +439,7 @@ def _named_approach(ctx: _Ctx, name: str, p: Problem, claims: list[Complexity], 
     ctx.about(name, "warning", code, "against_named", p=p, approach=approach.name, bound=bound, note=note,
               by=message(by, where=message("code_at", line=shown[0], text=shown[1]) if shown else ""),
               whose=message("whose_code" if shown is not None else "whose_log"),
-              also=message("also_other", written=ctx.quotes[name][0], other=other.name) if other else "")
+              also=message("also_other", written=ctx.claims[name][1], other=other.name) if other else "")
     return False
 
 
@@ -479,12 +474,12 @@ def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str
         elif check is not None and not check(ctx, name, f):
             continue
         ctx.points["fields"] += FIELD_POINTS
-    time, space, p = ctx.bigo.get("time"), ctx.bigo.get("space"), ctx.problem
+    p = ctx.problem
     if p is not None:
         ctx.review.difficulty = p.difficulty
-    if time is not None and space is not None and not ctx.asked and compare(space, time) == 1:
-        ctx.say("warning", "space_exceeds_time", "space", ctx.quotes["space"][1], space=ctx.quote("space"),
-                time=ctx.quote("time"))
+    if {"time", "space"} <= ctx.claims.keys() and not ctx.asked \
+            and compare(ctx.claims["space"][0], ctx.claims["time"][0]) == 1:
+        ctx.about("space", "warning", "space_exceeds_time", space=ctx.quote("space"), time=ctx.quote("time"))
     for dup in ctx.entry.duplicates:
         ctx.say("warning", "duplicate_field", dup.name, dup.line, first=ctx.entry.fields[dup.name].line,
                 line=dup.line)
@@ -543,12 +538,11 @@ def review_file(path: str | Path, practice: dict[str, str] | None = None) -> Log
 def review_log(text: str | None, practice: dict[str, str] | None = None,
                unsolved: dict[str, str] | None = None, sources: dict[str, str] | None = None,
                measure: Measure | None = None) -> LogReview:
-    """Findings and points for a log; ``practice`` maps a practice function
-    (my_pow, count_primes, is_happy, int_to_roman) to its failing edge case, ``unsolved`` each one
-    the practice code leaves unsolved to how ('stub', 'missing'; coverage.py), None when not known;
-    ``sources`` the practice code itself (module -> text), so the catalog compares a complexity with
-    the approach the code implements; ``measure`` runs a practice function, counted, in the worker
-    (costmeter.py), so a claim is held to what the code does."""
+    """Findings and points for a log; ``practice`` maps a practice function (my_pow, count_primes,
+    is_happy, int_to_roman) to its failing edge case, ``unsolved`` each one the code leaves unsolved to
+    how ('stub', 'missing'; coverage.py), None when not known; ``sources`` the practice code (module ->
+    text), to hold a claim to the approach it implements; ``measure`` runs a practice function, counted,
+    in the worker (costmeter.py), to hold a claim to what the code does."""
     if text is None or not text.strip():
         return _zero([], "empty_log")
     parsed = parse_log(text)
