@@ -1,9 +1,8 @@
 """LeetCode problems a student may log, with the facts the review checks (catalog.toml).
 
-Only facts we are sure of: LeetCode difficulty, whether the problem carries the
-Math topic tag, and the complexities of the standard accepted approaches. The
-lesson's own list mixes difficulties (Happy Number is Easy), which is why the
-review needs this table rather than trusting the student's label.
+Only facts we are sure of: LeetCode difficulty, whether the problem carries the Math topic tag, and the
+complexities of the standard accepted approaches. The lesson's own list mixes difficulties (Happy Number
+is Easy), which is why the review needs this table rather than trusting the student's label.
 """
 
 from __future__ import annotations
@@ -151,13 +150,10 @@ class ProblemMatch:
 
 
 def find_problem(text: str) -> ProblemMatch:
-    """Which catalog problem a free-text 'problem' field names.
-
-    Accepts '50. Pow(x, n)', 'Pow(x,n)', 'LeetCode 204', '#202 Happy Number',
-    '문제 50번 Pow(x, n) 풀었음'. The title wins over the number when they disagree
-    (numbers are the easier one to mistype); the mismatch is reported. The longest title or alias
-    in the text names it ('Super Pow' is not 'Pow'); a short alias ('pow') only as the whole text.
-    """
+    """Which catalog problem a free-text 'problem' field names: '50. Pow(x, n)', 'Pow(x,n)', 'LeetCode 204',
+    '#202 Happy Number', '문제 50번 Pow(x, n) 풀었음'. The title wins over the number when they disagree
+    (numbers are the easier one to mistype); the mismatch is reported. The longest title or alias in the
+    text names it ('Super Pow' is not 'Pow'); a short alias ('pow') only as the whole text."""
     found = (CUE[f"problem_number_{form}"].search(text) for form in ("label", "dotted", "beon", "alone"))
     number = next((int(m.group(1)) for m in found if m), None)  # in this order: the first form found
     key = _key(text)

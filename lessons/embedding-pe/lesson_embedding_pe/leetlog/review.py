@@ -1,16 +1,15 @@
 """Review a LEETCODE_LOG.md: findings a TA would write, and points.
 
 Scoring (6.0 in all, 3.0 per problem, first two problems graded):
-  * fields, 2.0: 0.25 for each of the 8 required fields present and well formed
-    (difficulty readable; time/space with a one-line reason; 'solved' says alone
-    or after a solution, and then carries a YYYY-MM-DD redo date);
-  * complexity, 1.0: for time and for space, 0.25 when the Big-O parses and
-    0.25 when it holds for the student's code (run and counted, else the approach
-    the log names and the code implements, else every known one); a claim the
-    reader cannot judge (amortized, an undefined variable, counts in between) is
+  * fields, 2.0: 0.25 for each of the 8 required fields present and well formed (difficulty readable;
+    time/space with a one-line reason; 'solved' says alone or after a solution, and then carries a
+    YYYY-MM-DD redo date);
+  * complexity, 1.0: for time and for space, 0.25 when the Big-O parses and 0.25 when it holds for the
+    student's code (run and counted, else the approach the log names and the code implements, else every
+    known one); a claim the reader cannot judge (amortized, an undefined variable, counts in between) is
     a TA's, and an unknown problem or other variables are not held against it;
-  * task fit, up to -0.5: a problem that is not Medium, not Math-tagged, or the
-    same as the other one loses 0.5 (never below 0 for the problem).
+  * task fit, up to -0.5: a problem that is not Medium, not Math-tagged, or the same as the other one
+    loses 0.5 (never below 0 for the problem).
 Prose quality is never scored. An empty or untouched log scores 0.
 """
 
@@ -430,15 +429,14 @@ def _named_approach(ctx: _Ctx, name: str, p: Problem, claims: list[Complexity], 
                   approach=approach.name, known=known, best=bound, note=note)
         return False
     other = next((a for a in p.approaches if a not in named and _holds(name, claims, a)), None)
+    by = message("by_log_code" if approach in in_code else "by_log")
     found = implemented(p.function or "", ctx.sources.get("leetcode")) if approach in in_code else None
     shown = found.keys.get(approach.code) if found is not None else None
-    # who describes it (by_log, by_log_code, by_log_code_at, by_code_at): the log, unless only the line of
-    # the student's leetcode.py that shows the approach (codecost.py) does
-    by = "by" + "_log" * (shown is None or approach in in_log) + "_code" * (approach in in_code) \
-        + "_at" * (shown is not None)
-    ctx.about(name, "warning", code, "against_named", p=p, approach=approach.name, bound=bound, note=note,
-              by=message(by, where=message("code_at", line=shown[0], text=shown[1]) if shown else ""),
-              whose=message("whose_code" if shown is not None else "whose_log"),
+    if shown is not None:  # the line of the student's leetcode.py that shows the approach (codecost.py)
+        by = message("by_log_code_at" if approach in in_log else "by_code_at",
+                     where=message("code_at", line=shown[0], text=shown[1]))
+    ctx.about(name, "warning", code, "against_named", by=by, p=p, approach=approach.name, bound=bound,
+              whose=message("whose_code" if shown is not None else "whose_log"), note=note,
               also=message("also_other", written=ctx.claims[name][1], other=other.name) if other else "")
     return False
 
