@@ -8,21 +8,18 @@ import re
 from dataclasses import dataclass, field
 from itertools import groupby
 
-from . import vocab as _vocab
 from .bigo import find_all_bigo
 from .catalog import find_problem
 from .prose import BULLET, problem_mention, read_fields, split_sentences, unbracketed, word_complexities
 from .tree import Line, read
 from .values import classify_solved, parse_difficulty
-from .vocab import CUE, FORM, ORDINALS, WORDS
+from .vocab import CUE, FIELDS, FORM, LABELS_EN, ORDINALS, SYNONYMS, WORDS
 
 __all__ = ["FIELDS", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value", "match_label",
            "parse_log", "unlabelled"]
 
-FIELDS: tuple[str, ...] = _vocab.FIELDS
 # redo_date is required only when the problem was solved after reading a solution.
 REQUIRED: tuple[str, ...] = FIELDS[:-1]
-LABELS_EN = _vocab.LABELS_EN
 Claim = tuple[str, str, str]  # a field a line holds: (field name, value, label as written)
 
 
@@ -30,7 +27,7 @@ def _norm(label: str) -> str:
     return FORM["label_marks"].sub("", label.lower())
 
 
-_LABEL_INDEX = {_norm(s): name for name, syns in _vocab.SYNONYMS.items() for s in syns}
+_LABEL_INDEX = {_norm(s): name for name, syns in SYNONYMS.items() for s in syns}
 _TAG, _INLINE_LABEL, _LABEL_JOIN = CUE["tag"], CUE["inline_label"], CUE["label_join"]
 # Fields answered in a word or two on the label's line: the lines under such an answer are not part of it.
 _ONE_LINE = ("problem", "difficulty", "solved", "redo_date")
@@ -101,30 +98,27 @@ def clean_value(raw: str) -> str:
 
 
 def match_label(label: str) -> str | None:
-    """'**문제 (Problem):**' -> 'problem'. Tries the whole label, then each part."""
-    text = _TAG.sub("", label).strip().strip("*_`").strip().rstrip(":：").strip().strip("*_`")
-    # a gloss ('문제 (Problem)') or a pair ('Time/Space'), never a list: '50. Pow(x, n), Medium, First'
-    # is a problem and its difficulty before the 'First:' label, not the label 'First'
-    parts = [text] if "," in FORM["gloss"].sub("", text) else [text, *FORM["label_parts"].split(text)]
-    for part in parts:
-        if name := _LABEL_INDEX.get(_norm(part)):
-            return name
-    joined = [_LABEL_INDEX.get(_norm(p)) for p in _LABEL_JOIN.split(text)]  # 'Time & space'
-    return joined[0] if len(joined) > 1 and all(joined) else None
+    """'**문제 (Problem):**' -> 'problem'; a label naming two fields ('Time/Space') -> the first."""
+    names = _label_fields(label)
+    return names[0] if names else None
 
 
 def _label_fields(label: str) -> list[str]:
-    """The fields a label names, in order: 'Time/Space' -> ['time', 'space'], 'Time' -> ['time'], [] for
-    none. A gloss ('시간복잡도 (Time complexity)') names the same field again."""
-    text = _TAG.sub("", label).strip().strip("*_`").rstrip(":：").strip()
-    names: list[str] = []
-    for part in _LABEL_JOIN.split(FORM["gloss"].sub(" ", text)):
-        named = match_label(part) if part.strip() else None
-        if named is None:
-            names = []
-            break
-        names += [named] if named not in names else []
-    return names if len(names) > 1 else [name] if (name := match_label(label)) else []
+    """The fields a label names, in order: 'Time & space' -> ['time', 'space'], '시간복잡도 (Time complexity)'
+    -> ['time'] (a gloss names the same field again), [] for none."""
+    parts = _LABEL_JOIN.split(FORM["gloss"].sub(" ", _TAG.sub("", label)))
+    joined = [_named(p) if p.strip() else None for p in parts]
+    if len(joined) > 1 and all(joined):
+        return list(dict.fromkeys(n for n in joined if n))
+    return [name] if (name := _named(label)) else []
+
+
+def _named(label: str) -> str | None:
+    """The field a label names, whole or by a part: a gloss ('문제 (Problem)'), a pair ('Time/Space'); never
+    a list's: '50. Pow(x, n), Medium, First' is a problem and its difficulty before the 'First:' label."""
+    text = _TAG.sub("", label).strip().strip("*_`").strip().rstrip(":：").strip().strip("*_`")
+    parts = [text] if "," in FORM["gloss"].sub("", text) else [text, *FORM["label_parts"].split(text)]
+    return next((name for part in parts if (name := _LABEL_INDEX.get(_norm(part)))), None)
 
 
 def _label_line(line: str) -> list[Claim]:
@@ -133,7 +127,7 @@ def _label_line(line: str) -> list[Claim]:
     text = BULLET.sub("", line.strip(), count=1)
     if text.startswith("|"):
         cells = [c.strip() for c in text.strip("|").split("|")]
-        named = len(cells) >= 2 and not set(cells[0]) <= set("-: ") and match_label(cells[0])
+        named = len(cells) >= 2 and match_label(cells[0])  # never a separator row's '---': no label
         return claims(named, " | ".join(cells[1:]).strip(), cells[0]) if named else []
     # the label's forms, in order ('**Time:** …', 'Approach -> …', 'Time: …', 'First idea는 …', '… ? …');
     # a Korean particle only before an answer, an arrow only where it is not inside a pair's label
@@ -184,22 +178,22 @@ def _share(name: str, value: str, label: str) -> list[Claim]:
     """'시간복잡도 / 공간복잡도: O(log n) / O(1) — ...': each Big-O to its field, in the label's order, a
     reason given once at the end speaking for both; '처음 아이디어 → 최종 접근: x → y': each approach."""
     names = _label_fields(label)
+    complexities = set(names) == {"time", "space"}
+    found = find_all_bigo(value) if complexities else []
+    if len(found) == 2:
+        shared, out = value[found[1].end:].strip(), []
+        for field_name, m, end in zip(names, found, (found[1].start, len(value)), strict=True):
+            part = value[m.start:end].strip(" ,;/|")
+            alone = not part[len(m.written):].strip(" ,;/|—–-:")
+            out.append((field_name, f"{m.written} {shared}" if alone and shared else part, label))
+        return out
+    # 'O(log n) / constant space', '- / O(1)': the halves say
     pair = names == ["first_idea", "final_approach"]
-    if not pair and (len(names) < 2 or not set(names) <= {"time", "space"}):
+    halves = _outside_parens(value, FORM["halves"]) if complexities else None
+    halves = split_approaches(value) if pair else halves
+    if halves is None or len(halves) != len(names):
         return [(name, value, label)]
-    found = [] if pair else find_all_bigo(value)
-    if len(found) != len(names):  # 'O(log n) / constant space', '- / O(1)': the halves say
-        halves = split_approaches(value) if pair else _outside_parens(value, FORM["halves"])
-        if halves is None or len(halves) != len(names):
-            return [(name, value, label)]
-        return [(n, v, label) for n, v in zip(names, halves, strict=True)]
-    shared = value[found[-1].end:].strip()
-    out = []
-    for i, (field_name, m) in enumerate(zip(names, found, strict=True)):
-        part = value[m.start:(found[i + 1].start if i + 1 < len(found) else len(value))].strip(" ,;/|")
-        alone = not part[len(m.written):].strip(" ,;/|—–-:")
-        out.append((field_name, f"{m.written} {shared}" if alone and shared else part, label))
-    return out
+    return [(n, v, label) for n, v in zip(names, halves, strict=True)]
 
 
 def _pair(text: str) -> bool:
