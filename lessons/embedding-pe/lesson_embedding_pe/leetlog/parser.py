@@ -329,10 +329,8 @@ class _Builder:
         while len(f.lines) > 1 and not f.lines[-1][1].strip():
             f.lines.pop()
         f.value = clean_value(f.raw)
-        if f.name in self.entry.fields:
+        if self.entry.fields.setdefault(f.name, f) is not f:
             self.entry.duplicates.append(f)
-        else:
-            self.entry.fields[f.name] = f
 
 
 def parse_log(text: str) -> LogParse:
@@ -415,20 +413,17 @@ def _ends_field(b: _Builder, number: int, raw: str, stripped: str) -> bool:
         if _unknown_label(body):  # not indented under the label, nor under a heading ('# Approach')
             return True
         if BULLET.match(stripped) and BULLET.match(label_raw.strip()):
-            if b.inline:
-                return True
-            # the label's line was empty: a sibling bullet is its value unless it answers another field
-            said = set(read_fields(split_sentences([(0, body)])))
-            if said and current.name not in said:
-                return True
+            # an empty label's sibling bullet is its value unless it answers another field
+            said = set() if b.inline else set(read_fields(split_sentences([(0, body)])))
+            return b.inline or (bool(said) and current.name not in said)
     return b.inline and (b.gap or current.name in _ONE_LINE) and not raw[:1].isspace() and bool(
         set(read_fields(split_sentences([(number, raw)]))) - {current.name})
 
 
 def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
     """In a log without headings or labels, a sentence naming a problem ('첫 번째 문제는 50번') starts one."""
-    structured = not b.entry.implicit if b.entry is not None else any(not p.implicit for p in b.problems)
-    if structured:  # a heading or a label started a problem: the log is not prose
+    # a heading or a label started a problem: the log is not prose
+    if (not b.entry.implicit) if b.entry is not None else any(not p.implicit for p in b.problems):
         return
     mention = problem_mention(text)
     ordinal = CUE["ordinal_problem"].match(BULLET.sub("", text, count=1).strip("*_ "))
@@ -458,12 +453,11 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
     columns = [_column(c) for c in head]
     if len(named := {n for c in columns for n in c if n != REASON}) >= 3 and "problem" in named:
         b.close_field()
-        b.entry = None
         b.prose += [(r.number, r.text) for r in rows if r.kind != "row"]
         for r in (r for r in body if any(r.cells)):
-            b.problems.append(ProblemEntry(len(b.problems) + 1, r.number))
-            _cells(b.problems[-1], [(r.number, r.text, c, cell, "")
-                                    for c, cell in zip(columns, r.cells, strict=False)])
+            _cells(b.open_problem(None, r.number), [(r.number, r.text, c, cell, "")
+                                                    for c, cell in zip(columns, r.cells, strict=False)])
+        b.entry = None
         return True
     labels = {match_label(r.cells[0]) for r in body if r.cells} - {None}
     if len(body) < 3 or len(head) < 2 or len(labels) < 3 or sum(map(bool, map(match_label, head[1:]))) > 1:
@@ -530,20 +524,17 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
     for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
         sentences += split_sentences(f.lines[:1])[1:]
         first_raw = f.raw.splitlines()[:1]  # a label with nothing after it ('문제번호') has no raw line
-        if f.name in _ONE_LINE and f.lines[0][1].strip() and first_raw and clean_value(first_raw[0]):
+        if f.name in _ONE_LINE and first_raw and clean_value(first_raw[0]):
             sentences += split_sentences(f.lines[1:])  # the lines under 'Difficulty: Medium' are prose
         other = {"time": "space", "space": "time"}.get(f.name)
         if other and f.filled and entry.get(other) is None:
             sentences += split_sentences([(f.line, f.value)])  # 'Time: O(log n) time and O(1) space …'
     sentences.sort(key=lambda s: s.line)
     raw_lines = dict(entry.extra) | {n: r for f in entry.fields.values() for n, r in f.lines}
-    read = False
-    for name, reading in read_fields(sentences).items():
-        if entry.get(name) is not None or (name == "problem" and entry.heading):
-            continue
-        raw = raw_lines.get(reading.line, reading.sentence)
-        entry.fields[name] = Field(name, clean_value(reading.value), reading.line, "sentence",
-                                   reading.sentence, [(reading.line, raw)])
-        read = True
+    read = {name: r for name, r in read_fields(sentences).items()
+            if entry.get(name) is None and not (name == "problem" and entry.heading)}
+    for name, r in read.items():
+        entry.fields[name] = Field(name, clean_value(r.value), r.line, "sentence", r.sentence,
+                                   [(r.line, raw_lines.get(r.line, r.sentence))])
     # kept for quoting only where the log is (partly) prose, not for a filled-in template
     entry.sentences = [(s.line, s.text) for s in sentences] if prose or read else []
