@@ -189,8 +189,8 @@ def _share(name: str, value: str, label: str) -> list[Claim]:
         return out
     # 'O(log n) / constant space', '- / O(1)': the halves say
     pair = names == ["first_idea", "final_approach"]
-    halves = _outside_parens(value, FORM["halves"]) if complexities else None
-    halves = split_approaches(value) if pair else halves
+    halves: tuple[str, ...] | list[str] | None = split_approaches(value) if pair else None
+    halves = _outside_parens(value, FORM["halves"]) if complexities else halves
     if halves is None or len(halves) != len(names):
         return [(name, value, label)]
     return [(n, v, label) for n, v in zip(names, halves, strict=True)]
@@ -221,8 +221,8 @@ def split_approaches(value: str) -> tuple[str, str] | None:
 
 def _outside_parens(text: str, sep: re.Pattern[str]) -> list[str]:
     """``text`` split at ``sep`` where it is not inside parentheses: 'Pow(x, n), Medium' -> 2 parts."""
-    cuts = [0, *(i for m in sep.finditer(unbracketed(text)) if m.end() > m.start() for i in m.span())]
-    cuts.append(len(text))
+    spans = [m.span() for m in sep.finditer(unbracketed(text)) if m.end() > m.start()]
+    cuts = [0, *(i for span in spans for i in span), len(text)]
     return [p for a, b in zip(cuts[::2], cuts[1::2], strict=True) if (p := text[a:b].strip())]
 
 
@@ -254,11 +254,9 @@ def problem_heading(text: str) -> tuple[int | None, str] | None:
         rest = labelled.group("rest").strip()
         if find_problem(rest).problem is not None or FORM["names_a_problem"].search(rest):
             return None, rest
-    for m in (CUE[f"problem_heading_{k}"].match(text) for k in range(1, 6)):
-        if m:
-            token = m.group(1)
-            rest = FORM["heading_gloss"].sub("", text[m.end():])
-            return int(token) if token.isdigit() else ORDINALS[token.lower()], rest.strip(" :：-—–.").strip()
+    if m := next(filter(None, (CUE[f"problem_heading_{k}"].match(text) for k in range(1, 6))), None):
+        rest = FORM["heading_gloss"].sub("", text[m.end():]).strip(" :：-—–.").strip()
+        return int(m[1]) if m[1].isdigit() else ORDINALS[m[1].lower()], rest
     found = find_problem(text)
     return (None, text) if found.problem is not None and found.by == "title" else None
 
