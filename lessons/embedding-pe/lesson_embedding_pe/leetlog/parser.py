@@ -376,13 +376,13 @@ def _consume(b: _Builder, ln: Line) -> None:
     title = ln.title if ln.kind == "heading" else bold.group(2) if bold else None
     problem = problem_heading(title) if title is not None else None
     if problem is not None:
-        identified = b.entry is not None and (bool(b.entry.heading) or b.entry.get("problem") is not None)
-        if problem[0] is None and b.entry is not None and not identified:
+        entry = b.entry
+        if problem[0] is None and entry is not None and not entry.heading and entry.get("problem") is None:
             b.close_field()  # '## 문제 1' then '### 50. Pow(x, n)': the title names this problem
-            b.entry.heading = problem[1]
-            b.entry.extra.append((number, raw))
+            entry.heading = problem[1]
+            entry.extra.append((number, raw))
         else:
-            b.open_problem(*problem[:1], number, problem[1])
+            b.open_problem(problem[0], number, problem[1])
         return
     heading = title is not None and raw.lstrip().startswith("#")  # not a bold line, nor a list item's
     found = _label_line(title) if title is not None else []
