@@ -67,13 +67,11 @@ class ProblemEntry:
     sentences: list[tuple[int, str]] = field(default_factory=list)  # the prose as read, for quoting
 
     def get(self, name: str) -> Field | None:
-        f = self.fields.get(name)
-        return f if f is not None and f.filled else None
+        return f if (f := self.fields.get(name)) is not None and f.filled else None
 
     @property
     def line(self) -> int:
-        lines = [f.line for f in self.fields.values()]
-        return self.heading_line or (min(lines) if lines else 1)
+        return self.heading_line or min((f.line for f in self.fields.values()), default=1)
 
 
 @dataclass
@@ -457,11 +455,11 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
                                                     for c, cell in zip(columns, r.cells, strict=False)])
         b.entry = None
         return True
-    labels = {match_label(r.cells[0]) for r in body if r.cells} - {None}
-    if len(body) < 3 or len(head) < 2 or len(labels) < 3 or sum(map(bool, map(match_label, head[1:]))) > 1:
-        return False
     named_rows = [r for r in body if r.cells and r.cells[0]]
     names = [_column(r.cells[0]) for r in named_rows]
+    labels = {c[0] for c in names if c and c != [REASON]}
+    if len(body) < 3 or len(head) < 2 or len(labels) < 3 or sum(map(bool, map(match_label, head[1:]))) > 1:
+        return False
     slot = "problem" not in {n for c in names for n in c}  # no problem row: the column's title names it
     for j, title in enumerate(head[1:], start=1):
         if not any(j < len(r.cells) and r.cells[j].strip() for r in body):
@@ -521,9 +519,9 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
     sentences = list(prose)
     for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
         sentences += split_sentences(f.lines[:1])[1:]
-        first_raw = f.raw.splitlines()[:1]  # a label with nothing after it ('문제번호') has no raw line
-        if f.name in _ONE_LINE and first_raw and clean_value(first_raw[0]):
-            sentences += split_sentences(f.lines[1:])  # the lines under 'Difficulty: Medium' are prose
+        # the lines under 'Difficulty: Medium' are prose (a label with nothing after it has no raw line)
+        if f.name in _ONE_LINE and clean_value((f.raw.splitlines() or [""])[0]):
+            sentences += split_sentences(f.lines[1:])
         other = {"time": "space", "space": "time"}.get(f.name)
         if other and f.filled and entry.get(other) is None:
             sentences += split_sentences([(f.line, f.value)])  # 'Time: O(log n) time and O(1) space …'
