@@ -112,8 +112,8 @@ def _label_fields(label: str) -> list[str]:
 
 
 def _named(label: str) -> str | None:
-    """The field a label names, whole or by a part: a gloss ('문제 (Problem)'), a pair ('Time/Space'); never
-    a list's: '50. Pow(x, n), Medium, First' is a problem and its difficulty before the 'First:' label."""
+    """The field a label names, whole or by a part: a gloss ('문제 (Problem)'), a pair ('Time/Space'); not a
+    list's part: '50. Pow(x, n), Medium, First' is a problem and its difficulty before the 'First:' label."""
     text = _TAG.sub("", label).strip().strip("*_`").strip().rstrip(":：").strip().strip("*_`")
     parts = [text] if "," in FORM["gloss"].sub("", text) else [text, *FORM["label_parts"].split(text)]
     return next((name for part in parts if (name := _LABEL_INDEX.get(_norm(part)))), None)
@@ -211,7 +211,7 @@ def split_approaches(value: str) -> tuple[str, str] | None:
     parts = [clean_value(p) for p in CUE["arrow"].split(one)]  # '- → 체': the first left empty ('-')
     ends = [(p, sum(c.isalpha() for c in p) >= 2) for p in (parts[0], parts[-1])]
     if len(parts) >= 2 and any(ok for _, ok in ends) and all(ok or not p for p, ok in ends):
-        return parts[0], " -> ".join(parts[1:]) if len(parts) > 2 else parts[-1]
+        return parts[0], " -> ".join(parts[1:])
     said = read_fields(split_sentences([(0, value.replace("\n", " "))]))  # or in sentences, one for each
     first, final = said.get("first_idea"), said.get("final_approach")
     return (first.value, final.value) if first is not None and final is not None else None
