@@ -496,22 +496,18 @@ def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]
 
 # --------------------------------------------------------------------------- what the labels left empty
 
-# The lesson's own label ("접근: 처음 떠올린 방법과 최종 방법을 한두 문장으로"): one field, both approaches.
-_BOTH_APPROACHES = {_norm(x) for x in WORDS["both_approaches"]}
-
 
 def _fields_from_prose(entry: ProblemEntry) -> None:
     """The fields the labels left empty, as a TA reads them: the heading's difficulty ('### 12. Integer to
     Roman (Medium, Math)'), then sentences ('I first thought of ...', '시간 복잡도는 O(log n)이고 ...')."""
-    level = parse_difficulty(entry.heading) if entry.heading and entry.get("difficulty") is None else None
-    if level:
+    if entry.heading and entry.get("difficulty") is None and (level := parse_difficulty(entry.heading)):
         line = entry.heading_line or entry.line
         entry.fields["difficulty"] = Field("difficulty", level, line, "heading", entry.heading,
                                            [(line, entry.heading)])
-    f = entry.get("final_approach")  # '접근: 처음엔 브루트포스, 최종적으로 분할 정복': both approaches
-    halves = split_approaches(f.value) if f and "first_idea" not in entry.fields and _norm(
-        f.label) in _BOTH_APPROACHES else None
-    if f is not None and halves is not None:
+    # the lesson's own label ('접근: 처음 떠올린 방법과 최종 방법을 한두 문장으로') holds both approaches
+    f = entry.get("final_approach")
+    if f and "first_idea" not in entry.fields and _norm(f.label) in WORDS["both_approaches"] and (
+            halves := split_approaches(f.value)):
         entry.fields["first_idea"] = Field("first_idea", clean_value(halves[0]), f.line, f.label, f.raw,
                                            list(f.lines))
         f.value = clean_value(halves[1])
