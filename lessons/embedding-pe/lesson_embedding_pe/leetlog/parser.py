@@ -149,16 +149,15 @@ def claims(name: str, rest: str, label: str) -> list[Claim]:
     """The fields a label line holds, each value its own: a second label in the line ('... Difficulty:
     Medium') starts a field of its own, a label naming two fields shares its value (``_share``)."""
     pieces: list[Claim] = []
-    at, current = 0, (name, label)
-    found = sorted([*_INLINE_LABEL.finditer(rest), *CUE["inline_particle"].finditer(rest)],
-                   key=lambda m: m.start())
-    for m in found:
+    at = 0
+    for m in sorted([*_INLINE_LABEL.finditer(rest), *CUE["inline_particle"].finditer(rest)],
+                    key=lambda m: m.start()):
         other = match_label(m.group("label"))
-        if m.start() < at or other is None or other == current[0] or not _answers(other, rest[m.end():]):
+        if m.start() < at or other is None or other == name or not _answers(other, rest[m.end():]):
             continue
-        pieces.append((current[0], rest[at:m.start()].strip(), current[1]))
-        at, current = m.end(), (other, m.group("label").strip("*_ "))
-    pieces.append((current[0], rest[at:].strip(), current[1]))
+        pieces.append((name, rest[at:m.start()].strip(), label))
+        at, name, label = m.end(), other, m.group("label").strip("*_ ")
+    pieces.append((name, rest[at:].strip(), label))
     return [claim for piece in pieces for claim in _share(*piece)]
 
 
@@ -392,18 +391,17 @@ def _consume(b: _Builder, ln: Line) -> None:
             b.entry = None
         b.add_line(number, raw)
         return
-    if b.current is not None and _ends_field(b, number, raw, stripped):
+    if b.current is not None and _ends_field(b, b.current, number, raw, stripped):
         b.close_field()  # its words are read by what they say (prose.py), not swallowed into the field
     _maybe_start_problem(b, number, stripped)
     b.add_line(number, raw)
 
 
-def _ends_field(b: _Builder, number: int, raw: str, stripped: str) -> bool:
+def _ends_field(b: _Builder, current: Field, number: int, raw: str, stripped: str) -> bool:
     """Whether a line that is no known label still ends the open field: a label the reader does not know
     ('- 복잡도: …') at the field's own level; a bullet beside the field's own bullet once the field has its
     answer ('- 틀린 이유: …' then '- 혼자 풂'); a paragraph after an answered field that answers others."""
-    current, body = b.current, BULLET.sub("", stripped, count=1)
-    assert current is not None
+    body = BULLET.sub("", stripped, count=1)
     label_raw = current.lines[0][1]  # a field keeps its label's line
     if _indent(raw) <= _indent(label_raw) and not label_raw.lstrip().startswith("#"):
         if _unknown_label(body):  # not indented under the label, nor under a heading ('# Approach')
