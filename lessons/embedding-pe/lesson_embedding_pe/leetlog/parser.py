@@ -261,16 +261,14 @@ def problem_heading(text: str) -> tuple[int | None, str] | None:
 def unlabelled(raw: str) -> str:
     """A line less a label the reader does not know: '- **Complexity:** Since …' -> 'Since …'."""
     body = BULLET.sub("", raw.strip(), count=1)
-    label = _unknown_label(body)
-    if label is None or match_label(label.group().rstrip(":：->→= ")):
+    if (label := _unknown_label(body)) is None or match_label(label.group().rstrip(":：->→= ")):
         return raw
     return raw[:_indent(raw)] + body[label.end():].lstrip("*_ ")
 
 
 def _unknown_label(body: str) -> re.Match[str] | None:
     """'Complexity: …', '복잡도 → …', '**Note** → …': a short label (known or not) set off as labels are."""
-    m = CUE["unknown_label"].match(body)
-    return m if m and len(m.group().split()) <= 4 else None
+    return m if (m := CUE["unknown_label"].match(body)) and len(m.group().split()) <= 4 else None
 
 
 def _indent(raw: str) -> int:
