@@ -8,21 +8,18 @@ import re
 from dataclasses import dataclass, field
 from itertools import groupby
 
-from . import vocab as _vocab
 from .bigo import find_all_bigo
 from .catalog import find_problem
 from .prose import BULLET, problem_mention, read_fields, split_sentences, unbracketed, word_complexities
 from .tree import Line, read
 from .values import classify_solved, parse_difficulty
-from .vocab import CUE, FORM, ORDINALS, WORDS
+from .vocab import CUE, FIELDS, FORM, LABELS_EN, ORDINALS, SYNONYMS, WORDS
 
 __all__ = ["FIELDS", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value", "match_label",
            "parse_log", "unlabelled"]
 
-FIELDS: tuple[str, ...] = _vocab.FIELDS
 # redo_date is required only when the problem was solved after reading a solution.
 REQUIRED: tuple[str, ...] = FIELDS[:-1]
-LABELS_EN = _vocab.LABELS_EN
 Claim = tuple[str, str, str]  # a field a line holds: (field name, value, label as written)
 
 
@@ -30,7 +27,7 @@ def _norm(label: str) -> str:
     return FORM["label_marks"].sub("", label.lower())
 
 
-_LABEL_INDEX = {_norm(s): name for name, syns in _vocab.SYNONYMS.items() for s in syns}
+_LABEL_INDEX = {_norm(s): name for name, syns in SYNONYMS.items() for s in syns}
 _TAG, _INLINE_LABEL, _LABEL_JOIN = CUE["tag"], CUE["inline_label"], CUE["label_join"]
 # Fields answered in a word or two on the label's line: the lines under such an answer are not part of it.
 _ONE_LINE = ("problem", "difficulty", "solved", "redo_date")
@@ -70,13 +67,11 @@ class ProblemEntry:
     sentences: list[tuple[int, str]] = field(default_factory=list)  # the prose as read, for quoting
 
     def get(self, name: str) -> Field | None:
-        f = self.fields.get(name)
-        return f if f is not None and f.filled else None
+        return f if (f := self.fields.get(name)) is not None and f.filled else None
 
     @property
     def line(self) -> int:
-        lines = [f.line for f in self.fields.values()]
-        return self.heading_line or (min(lines) if lines else 1)
+        return self.heading_line or min((f.line for f in self.fields.values()), default=1)
 
 
 @dataclass
@@ -101,30 +96,27 @@ def clean_value(raw: str) -> str:
 
 
 def match_label(label: str) -> str | None:
-    """'**문제 (Problem):**' -> 'problem'. Tries the whole label, then each part."""
-    text = _TAG.sub("", label).strip().strip("*_`").strip().rstrip(":：").strip().strip("*_`")
-    # a gloss ('문제 (Problem)') or a pair ('Time/Space'), never a list: '50. Pow(x, n), Medium, First'
-    # is a problem and its difficulty before the 'First:' label, not the label 'First'
-    parts = [text] if "," in FORM["gloss"].sub("", text) else [text, *FORM["label_parts"].split(text)]
-    for part in parts:
-        if name := _LABEL_INDEX.get(_norm(part)):
-            return name
-    joined = [_LABEL_INDEX.get(_norm(p)) for p in _LABEL_JOIN.split(text)]  # 'Time & space'
-    return joined[0] if len(joined) > 1 and all(joined) else None
+    """'**문제 (Problem):**' -> 'problem'; a label naming two fields ('Time/Space') -> the first."""
+    names = _label_fields(label)
+    return names[0] if names else None
 
 
 def _label_fields(label: str) -> list[str]:
-    """The fields a label names, in order: 'Time/Space' -> ['time', 'space'], 'Time' -> ['time'], [] for
-    none. A gloss ('시간복잡도 (Time complexity)') names the same field again."""
-    text = _TAG.sub("", label).strip().strip("*_`").rstrip(":：").strip()
-    names: list[str] = []
-    for part in _LABEL_JOIN.split(FORM["gloss"].sub(" ", text)):
-        named = match_label(part) if part.strip() else None
-        if named is None:
-            names = []
-            break
-        names += [named] if named not in names else []
-    return names if len(names) > 1 else [name] if (name := match_label(label)) else []
+    """The fields a label names, in order: 'Time & space' -> ['time', 'space'], '시간복잡도 (Time complexity)'
+    -> ['time'] (a gloss names the same field again), [] for none."""
+    parts = _LABEL_JOIN.split(FORM["gloss"].sub(" ", _TAG.sub("", label)))
+    joined = [_named(p) if p.strip() else None for p in parts]
+    if len(joined) > 1 and all(joined):
+        return list(dict.fromkeys(n for n in joined if n))
+    return [name] if (name := _named(label)) else []
+
+
+def _named(label: str) -> str | None:
+    """The field a label names, whole or by a part: a gloss ('문제 (Problem)'), a pair ('Time/Space'); not a
+    list's part: '50. Pow(x, n), Medium, First' is a problem and its difficulty before the 'First:' label."""
+    text = _TAG.sub("", label).strip().strip("*_`").strip().rstrip(":：").strip().strip("*_`")
+    parts = [text] if "," in FORM["gloss"].sub("", text) else [text, *FORM["label_parts"].split(text)]
+    return next((name for part in parts if (name := _LABEL_INDEX.get(_norm(part)))), None)
 
 
 def _label_line(line: str) -> list[Claim]:
@@ -133,7 +125,7 @@ def _label_line(line: str) -> list[Claim]:
     text = BULLET.sub("", line.strip(), count=1)
     if text.startswith("|"):
         cells = [c.strip() for c in text.strip("|").split("|")]
-        named = len(cells) >= 2 and not set(cells[0]) <= set("-: ") and match_label(cells[0])
+        named = len(cells) >= 2 and match_label(cells[0])  # never a separator row's '---': no label
         return claims(named, " | ".join(cells[1:]).strip(), cells[0]) if named else []
     # the label's forms, in order ('**Time:** …', 'Approach -> …', 'Time: …', 'First idea는 …', '… ? …');
     # a Korean particle only before an answer, an arrow only where it is not inside a pair's label
@@ -157,16 +149,15 @@ def claims(name: str, rest: str, label: str) -> list[Claim]:
     """The fields a label line holds, each value its own: a second label in the line ('... Difficulty:
     Medium') starts a field of its own, a label naming two fields shares its value (``_share``)."""
     pieces: list[Claim] = []
-    at, current = 0, (name, label)
-    found = sorted([*_INLINE_LABEL.finditer(rest), *CUE["inline_particle"].finditer(rest)],
-                   key=lambda m: m.start())
-    for m in found:
+    at = 0
+    for m in sorted([*_INLINE_LABEL.finditer(rest), *CUE["inline_particle"].finditer(rest)],
+                    key=lambda m: m.start()):
         other = match_label(m.group("label"))
-        if m.start() < at or other is None or other == current[0] or not _answers(other, rest[m.end():]):
+        if m.start() < at or other is None or other == name or not _answers(other, rest[m.end():]):
             continue
-        pieces.append((current[0], rest[at:m.start()].strip(), current[1]))
-        at, current = m.end(), (other, m.group("label").strip("*_ "))
-    pieces.append((current[0], rest[at:].strip(), current[1]))
+        pieces.append((name, rest[at:m.start()].strip(), label))
+        at, name, label = m.end(), other, m.group("label").strip("*_ ")
+    pieces.append((name, rest[at:].strip(), label))
     return [claim for piece in pieces for claim in _share(*piece)]
 
 
@@ -184,22 +175,22 @@ def _share(name: str, value: str, label: str) -> list[Claim]:
     """'시간복잡도 / 공간복잡도: O(log n) / O(1) — ...': each Big-O to its field, in the label's order, a
     reason given once at the end speaking for both; '처음 아이디어 → 최종 접근: x → y': each approach."""
     names = _label_fields(label)
+    complexities = set(names) == {"time", "space"}
+    found = find_all_bigo(value) if complexities else []
+    if len(found) == 2:
+        shared, out = value[found[1].end:].strip(), []
+        for field_name, m, end in zip(names, found, (found[1].start, len(value)), strict=True):
+            part = value[m.start:end].strip(" ,;/|")
+            alone = not part[len(m.written):].strip(" ,;/|—–-:")
+            out.append((field_name, f"{m.written} {shared}" if alone and shared else part, label))
+        return out
+    # 'O(log n) / constant space', '- / O(1)': the halves say
     pair = names == ["first_idea", "final_approach"]
-    if not pair and (len(names) < 2 or not set(names) <= {"time", "space"}):
+    halves: tuple[str, ...] | list[str] | None = split_approaches(value) if pair else None
+    halves = _outside_parens(value, FORM["halves"]) if complexities else halves
+    if halves is None or len(halves) != len(names):
         return [(name, value, label)]
-    found = [] if pair else find_all_bigo(value)
-    if len(found) != len(names):  # 'O(log n) / constant space', '- / O(1)': the halves say
-        halves = split_approaches(value) if pair else _outside_parens(value, FORM["halves"])
-        if halves is None or len(halves) != len(names):
-            return [(name, value, label)]
-        return [(n, v, label) for n, v in zip(names, halves, strict=True)]
-    shared = value[found[-1].end:].strip()
-    out = []
-    for i, (field_name, m) in enumerate(zip(names, found, strict=True)):
-        part = value[m.start:(found[i + 1].start if i + 1 < len(found) else len(value))].strip(" ,;/|")
-        alone = not part[len(m.written):].strip(" ,;/|—–-:")
-        out.append((field_name, f"{m.written} {shared}" if alone and shared else part, label))
-    return out
+    return [(n, v, label) for n, v in zip(names, halves, strict=True)]
 
 
 def _pair(text: str) -> bool:
@@ -219,7 +210,7 @@ def split_approaches(value: str) -> tuple[str, str] | None:
     parts = [clean_value(p) for p in CUE["arrow"].split(one)]  # '- → 체': the first left empty ('-')
     ends = [(p, sum(c.isalpha() for c in p) >= 2) for p in (parts[0], parts[-1])]
     if len(parts) >= 2 and any(ok for _, ok in ends) and all(ok or not p for p, ok in ends):
-        return parts[0], " -> ".join(parts[1:]) if len(parts) > 2 else parts[-1]
+        return parts[0], " -> ".join(parts[1:])
     said = read_fields(split_sentences([(0, value.replace("\n", " "))]))  # or in sentences, one for each
     first, final = said.get("first_idea"), said.get("final_approach")
     return (first.value, final.value) if first is not None and final is not None else None
@@ -227,8 +218,8 @@ def split_approaches(value: str) -> tuple[str, str] | None:
 
 def _outside_parens(text: str, sep: re.Pattern[str]) -> list[str]:
     """``text`` split at ``sep`` where it is not inside parentheses: 'Pow(x, n), Medium' -> 2 parts."""
-    cuts = [0, *(i for m in sep.finditer(unbracketed(text)) if m.end() > m.start() for i in m.span())]
-    cuts.append(len(text))
+    spans = [m.span() for m in sep.finditer(unbracketed(text)) if m.end() > m.start()]
+    cuts = [0, *(i for span in spans for i in span), len(text)]
     return [p for a, b in zip(cuts[::2], cuts[1::2], strict=True) if (p := text[a:b].strip())]
 
 
@@ -260,11 +251,9 @@ def problem_heading(text: str) -> tuple[int | None, str] | None:
         rest = labelled.group("rest").strip()
         if find_problem(rest).problem is not None or FORM["names_a_problem"].search(rest):
             return None, rest
-    for m in (CUE[f"problem_heading_{k}"].match(text) for k in range(1, 6)):
-        if m:
-            token = m.group(1)
-            rest = FORM["heading_gloss"].sub("", text[m.end():])
-            return int(token) if token.isdigit() else ORDINALS[token.lower()], rest.strip(" :：-—–.").strip()
+    if m := next(filter(None, (CUE[f"problem_heading_{k}"].match(text) for k in range(1, 6))), None):
+        rest = FORM["heading_gloss"].sub("", text[m.end():]).strip(" :：-—–.").strip()
+        return int(m[1]) if m[1].isdigit() else ORDINALS[m[1].lower()], rest
     found = find_problem(text)
     return (None, text) if found.problem is not None and found.by == "title" else None
 
@@ -272,16 +261,14 @@ def problem_heading(text: str) -> tuple[int | None, str] | None:
 def unlabelled(raw: str) -> str:
     """A line less a label the reader does not know: '- **Complexity:** Since …' -> 'Since …'."""
     body = BULLET.sub("", raw.strip(), count=1)
-    label = _unknown_label(body)
-    if label is None or match_label(label.group().rstrip(":：->→= ")):
+    if (label := _unknown_label(body)) is None or match_label(label.group().rstrip(":：->→= ")):
         return raw
     return raw[:_indent(raw)] + body[label.end():].lstrip("*_ ")
 
 
 def _unknown_label(body: str) -> re.Match[str] | None:
     """'Complexity: …', '복잡도 → …', '**Note** → …': a short label (known or not) set off as labels are."""
-    m = CUE["unknown_label"].match(body)
-    return m if m and len(m.group().split()) <= 4 else None
+    return m if (m := CUE["unknown_label"].match(body)) and len(m.group().split()) <= 4 else None
 
 
 def _indent(raw: str) -> int:
@@ -335,10 +322,8 @@ class _Builder:
         while len(f.lines) > 1 and not f.lines[-1][1].strip():
             f.lines.pop()
         f.value = clean_value(f.raw)
-        if f.name in self.entry.fields:
+        if self.entry.fields.setdefault(f.name, f) is not f:
             self.entry.duplicates.append(f)
-        else:
-            self.entry.fields[f.name] = f
 
 
 def parse_log(text: str) -> LogParse:
@@ -386,13 +371,13 @@ def _consume(b: _Builder, ln: Line) -> None:
     title = ln.title if ln.kind == "heading" else bold.group(2) if bold else None
     problem = problem_heading(title) if title is not None else None
     if problem is not None:
-        identified = b.entry is not None and (bool(b.entry.heading) or b.entry.get("problem") is not None)
-        if problem[0] is None and b.entry is not None and not identified:
+        entry = b.entry
+        if problem[0] is None and entry is not None and not entry.heading and entry.get("problem") is None:
             b.close_field()  # '## 문제 1' then '### 50. Pow(x, n)': the title names this problem
-            b.entry.heading = problem[1]
-            b.entry.extra.append((number, raw))
+            entry.heading = problem[1]
+            entry.extra.append((number, raw))
         else:
-            b.open_problem(*problem[:1], number, problem[1])
+            b.open_problem(problem[0], number, problem[1])
         return
     heading = title is not None and raw.lstrip().startswith("#")  # not a bold line, nor a list item's
     found = _label_line(title) if title is not None else []
@@ -404,37 +389,33 @@ def _consume(b: _Builder, ln: Line) -> None:
             b.entry = None
         b.add_line(number, raw)
         return
-    if b.current is not None and _ends_field(b, number, raw, stripped):
+    if b.current is not None and _ends_field(b, b.current, number, raw, stripped):
         b.close_field()  # its words are read by what they say (prose.py), not swallowed into the field
     _maybe_start_problem(b, number, stripped)
     b.add_line(number, raw)
 
 
-def _ends_field(b: _Builder, number: int, raw: str, stripped: str) -> bool:
+def _ends_field(b: _Builder, current: Field, number: int, raw: str, stripped: str) -> bool:
     """Whether a line that is no known label still ends the open field: a label the reader does not know
     ('- 복잡도: …') at the field's own level; a bullet beside the field's own bullet once the field has its
     answer ('- 틀린 이유: …' then '- 혼자 풂'); a paragraph after an answered field that answers others."""
-    current, body = b.current, BULLET.sub("", stripped, count=1)
-    assert current is not None
+    body = BULLET.sub("", stripped, count=1)
     label_raw = current.lines[0][1]  # a field keeps its label's line
     if _indent(raw) <= _indent(label_raw) and not label_raw.lstrip().startswith("#"):
         if _unknown_label(body):  # not indented under the label, nor under a heading ('# Approach')
             return True
         if BULLET.match(stripped) and BULLET.match(label_raw.strip()):
-            if b.inline:
-                return True
-            # the label's line was empty: a sibling bullet is its value unless it answers another field
-            said = set(read_fields(split_sentences([(0, body)])))
-            if said and current.name not in said:
-                return True
+            # an empty label's sibling bullet is its value unless it answers another field
+            said = set() if b.inline else set(read_fields(split_sentences([(0, body)])))
+            return b.inline or (bool(said) and current.name not in said)
     return b.inline and (b.gap or current.name in _ONE_LINE) and not raw[:1].isspace() and bool(
         set(read_fields(split_sentences([(number, raw)]))) - {current.name})
 
 
 def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
     """In a log without headings or labels, a sentence naming a problem ('첫 번째 문제는 50번') starts one."""
-    structured = not b.entry.implicit if b.entry is not None else any(not p.implicit for p in b.problems)
-    if structured:  # a heading or a label started a problem: the log is not prose
+    # a heading or a label started a problem: the log is not prose
+    if (not b.entry.implicit) if b.entry is not None else any(not p.implicit for p in b.problems):
         return
     mention = problem_mention(text)
     ordinal = CUE["ordinal_problem"].match(BULLET.sub("", text, count=1).strip("*_ "))
@@ -464,18 +445,17 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
     columns = [_column(c) for c in head]
     if len(named := {n for c in columns for n in c if n != REASON}) >= 3 and "problem" in named:
         b.close_field()
-        b.entry = None
         b.prose += [(r.number, r.text) for r in rows if r.kind != "row"]
         for r in (r for r in body if any(r.cells)):
-            b.problems.append(ProblemEntry(len(b.problems) + 1, r.number))
-            _cells(b.problems[-1], [(r.number, r.text, c, cell, "")
-                                    for c, cell in zip(columns, r.cells, strict=False)])
+            _cells(b.open_problem(None, r.number), [(r.number, r.text, c, cell, "")
+                                                    for c, cell in zip(columns, r.cells, strict=False)])
+        b.entry = None
         return True
-    labels = {match_label(r.cells[0]) for r in body if r.cells} - {None}
-    if len(body) < 3 or len(head) < 2 or len(labels) < 3 or sum(map(bool, map(match_label, head[1:]))) > 1:
-        return False
     named_rows = [r for r in body if r.cells and r.cells[0]]
     names = [_column(r.cells[0]) for r in named_rows]
+    labels = {c[0] for c in names if c and c != [REASON]}
+    if len(body) < 3 or len(head) < 2 or len(labels) < 3 or sum(map(bool, map(match_label, head[1:]))) > 1:
+        return False
     slot = "problem" not in {n for c in names for n in c}  # no problem row: the column's title names it
     for j, title in enumerate(head[1:], start=1):
         if not any(j < len(r.cells) and r.cells[j].strip() for r in body):
@@ -512,22 +492,18 @@ def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]
 
 # --------------------------------------------------------------------------- what the labels left empty
 
-# The lesson's own label ("접근: 처음 떠올린 방법과 최종 방법을 한두 문장으로"): one field, both approaches.
-_BOTH_APPROACHES = {_norm(x) for x in WORDS["both_approaches"]}
-
 
 def _fields_from_prose(entry: ProblemEntry) -> None:
     """The fields the labels left empty, as a TA reads them: the heading's difficulty ('### 12. Integer to
     Roman (Medium, Math)'), then sentences ('I first thought of ...', '시간 복잡도는 O(log n)이고 ...')."""
-    level = parse_difficulty(entry.heading) if entry.heading and entry.get("difficulty") is None else None
-    if level:
+    if entry.heading and entry.get("difficulty") is None and (level := parse_difficulty(entry.heading)):
         line = entry.heading_line or entry.line
         entry.fields["difficulty"] = Field("difficulty", level, line, "heading", entry.heading,
                                            [(line, entry.heading)])
-    f = entry.get("final_approach")  # '접근: 처음엔 브루트포스, 최종적으로 분할 정복': both approaches
-    halves = split_approaches(f.value) if f and "first_idea" not in entry.fields and _norm(
-        f.label) in _BOTH_APPROACHES else None
-    if f is not None and halves is not None:
+    # the lesson's own label ('접근: 처음 떠올린 방법과 최종 방법을 한두 문장으로') holds both approaches
+    f = entry.get("final_approach")
+    if f and "first_idea" not in entry.fields and _norm(f.label) in WORDS["both_approaches"] and (
+            halves := split_approaches(f.value)):
         entry.fields["first_idea"] = Field("first_idea", clean_value(halves[0]), f.line, f.label, f.raw,
                                            list(f.lines))
         f.value = clean_value(halves[1])
@@ -535,21 +511,18 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
     sentences = list(prose)
     for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
         sentences += split_sentences(f.lines[:1])[1:]
-        first_raw = f.raw.splitlines()[:1]  # a label with nothing after it ('문제번호') has no raw line
-        if f.name in _ONE_LINE and f.lines[0][1].strip() and first_raw and clean_value(first_raw[0]):
-            sentences += split_sentences(f.lines[1:])  # the lines under 'Difficulty: Medium' are prose
+        # the lines under 'Difficulty: Medium' are prose (a label with nothing after it has no raw line)
+        if f.name in _ONE_LINE and clean_value((f.raw.splitlines() or [""])[0]):
+            sentences += split_sentences(f.lines[1:])
         other = {"time": "space", "space": "time"}.get(f.name)
         if other and f.filled and entry.get(other) is None:
             sentences += split_sentences([(f.line, f.value)])  # 'Time: O(log n) time and O(1) space …'
     sentences.sort(key=lambda s: s.line)
     raw_lines = dict(entry.extra) | {n: r for f in entry.fields.values() for n, r in f.lines}
-    read = False
-    for name, reading in read_fields(sentences).items():
-        if entry.get(name) is not None or (name == "problem" and entry.heading):
-            continue
-        raw = raw_lines.get(reading.line, reading.sentence)
-        entry.fields[name] = Field(name, clean_value(reading.value), reading.line, "sentence",
-                                   reading.sentence, [(reading.line, raw)])
-        read = True
+    read = {name: r for name, r in read_fields(sentences).items()
+            if entry.get(name) is None and not (name == "problem" and entry.heading)}
+    for name, r in read.items():
+        entry.fields[name] = Field(name, clean_value(r.value), r.line, "sentence", r.sentence,
+                                   [(r.line, raw_lines.get(r.line, r.sentence))])
     # kept for quoting only where the log is (partly) prose, not for a filled-in template
     entry.sentences = [(s.line, s.text) for s in sentences] if prose or read else []

@@ -45,19 +45,16 @@ def read(text: str, holds_log: HoldsLog) -> list[Line]:
 
 def _read(numbered: list[tuple[int, str]], holds_log: HoldsLog, depth: int) -> list[Line]:
     tokens = _MD.parse("\n".join(text for _, text in numbered))
-    plain = _classify(numbered, tokens)
-    out: list[Line] = []
-    at = 0
-    for tok in tokens:
-        if tok.level != 0 or tok.map is None or tok.nesting == -1:
+    lines = _classify(numbered, tokens)
+    for tok in reversed(tokens):  # from the last block, so that the lines before keep their places
+        if tok.level != 0 or tok.map is None or tok.nesting == -1 or depth >= 4:
             continue
         start, end = tok.map
-        inner = _opened(tok, numbered[start:end]) if depth < 4 else None
+        inner = _opened(tok, numbered[start:end])
         opened = _read(inner, holds_log, depth + 1) if inner else []
-        # the container's own text, read alone, when it holds the log; else its lines as the tree says
-        out += plain[at:start] + (opened if opened and holds_log(opened) else plain[start:end])
-        at = end
-    return out + plain[at:]
+        if opened and holds_log(opened):  # the container's own text, read alone: it holds the log
+            lines[start:end] = opened
+    return lines
 
 
 def _classify(numbered: list[tuple[int, str]], tokens: list[Token]) -> list[Line]:
