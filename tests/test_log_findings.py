@@ -325,6 +325,27 @@ def test_a_claim_followed_by_an_arrow_is_unsure_of_its_reason(lang: str, old: st
     assert _lost(bare) == {"problem 1: fields present and well formed": FIELD_POINTS}
 
 
+@pytest.mark.parametrize(
+    ("lang", "old", "said"),
+    [("en", "**Time complexity:** O(log n) — n halves every step",
+      "The running time is logarithmic because n halves every step."),
+     ("ko", "- 시간복잡도: O(log n) — n이 매번 절반이 됨",
+      "시간이 log n인 이유는 n이 매번 절반이 되기 때문이다.")],
+    ids=["en", "ko"],
+)
+def test_a_reason_written_below_the_fields_is_unsure_not_missing(lang: str, old: str, said: str) -> None:
+    """The Big-O alone on its line, its reason in a sentence the student added under the problem: the
+    reader cannot tie the two, so a TA reads it and the point stays. The finding is on the claim's line."""
+    heading = "## Problem 2" if lang == "en" else "## 문제 2"
+    log = _edit(_edit(LOGS[lang], old, old.split(" — ")[0]), heading, f"{said}\n\n{heading}")
+    r = review_log(log)
+    f = _only(r)
+    assert _where(f) == ("unsure", "unsure_no_reason", 1, "time", _line(log, old.split(" — ")[0]))
+    assert r.points == MAX_POINTS and _lost(r) == {}
+    assert "a reason may be given elsewhere in the problem's text" in f.message_en
+    assert "'시간복잡도' 칸을 채점기가 확실히 읽지 못했습니다" in f.message_ko
+
+
 # -- the claim is held to the practice function as it runs: its last definition ----------------------------
 
 LOOP_POW = '''def my_pow(x: float, n: int) -> float:
