@@ -63,11 +63,12 @@ def implemented(function: str, source: str | None) -> Implementation | None:
 
 
 def _function(name: str, source: str | None) -> ast.FunctionDef | None:
+    """``name``'s last module-level definition in ``source``: the one that runs (coverage.function_source)."""
     try:
         tree = ast.parse(source or "")
     except SyntaxError:
         return None
-    for node in tree.body:
+    for node in reversed(tree.body):
         if isinstance(node, ast.FunctionDef) and node.name == name:
             return node
     return None

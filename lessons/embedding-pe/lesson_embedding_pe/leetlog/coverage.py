@@ -33,10 +33,11 @@ def unsolved(sources: dict[str, str]) -> dict[str, str] | None:
 
 def function_source(sources: dict[str, str] | None, name: str) -> str | None:
     """The source of practice function ``name`` (leetcode.py, else the notebook's code), for the
-    catalog to see which approach it implements; None when it is not there or does not parse."""
+    catalog to see which approach it implements; None when it is not there or does not parse. Its last
+    definition, the one that runs: a stub left above the real one, or an earlier cell's, is replaced."""
     for key in (PRACTICE_MODULE, "notebook"):
         text = (sources or {}).get(key) or ""
-        node = next((n for n in _functions(text) or [] if n.name == name), None)
+        node = next((n for n in reversed(_functions(text) or []) if n.name == name), None)
         if node is not None:
             return ast.get_source_segment(text, node)
     return None
