@@ -33,25 +33,17 @@ class Plain:
         return self.spans[-1][1] if self.spans else len(self.source)
 
     def source_span(self, start: int, end: int) -> tuple[int, int]:
-        """The written text behind ``text[start:end]``, markup before it included
-        (``\\mathcal{`` of ``\\mathcal{O}(1)``), surrounding spaces not."""
-        if start >= end or start >= len(self.spans):
-            i = self.source_index(start)
-            return i, i
-        s = self.spans[start - 1][1] if start > 0 else 0
-        first = self.spans[start][0]
-        s = min(s, first)
-        while s < first and (self.source[s].isspace() or self.source[s] == "$"):
-            s += 1
-        return s, self.spans[end - 1][1]
+        """The written text behind a match ``text[start:end]`` (not empty), the markup dropped before it
+        included (``\\mathcal{`` of ``\\mathcal{O}(1)``): spaces and ``$`` are always read, never dropped."""
+        return min(self.spans[start - 1][1] if start else 0, self.spans[start][0]), self.spans[end - 1][1]
 
 
 # What each command reads as: a space, nothing (sizing and style), or its replacement; fonts keep their
 # argument, fractions and roots read as arithmetic, any other command as its name ('\log' is ' log').
 _READS: dict[str, str] = {**dict.fromkeys(LATEX["spaces"], " "), **dict.fromkeys(LATEX["sizing"], ""),
                           **dict.fromkeys(LATEX["drop"], ""), **LATEX["replace"]}
-_FONTS = frozenset(LATEX["fonts"])
-_SHAPES: dict[str, str] = LATEX["shapes"]  # a command read as arithmetic, '#k' its k-th argument
+# a command read as arithmetic, '#k' its k-th argument; a font as its argument alone
+_SHAPES: dict[str, str] = {**dict.fromkeys(LATEX["fonts"], "#1"), **LATEX["shapes"]}
 _SYMBOL: dict[str, str] = LATEX["symbol"]
 # a Unicode bracket or a Korean word ('로그') read as its plain text
 _READ_AS: dict[str, str] = {**LATEX["unicode"], **{k: v + " " for k, v in LATEX["korean"].items()}}
@@ -93,15 +85,13 @@ def _marks(text: str) -> dict[int, tuple[str, int]]:
         elif stack and (opening := stack.pop())[1]:
             marks[opening[0]] = marks[m.start()] = (" ", 2)
     for m in _EMPHASIS.finditer(text):
-        n = len(m.group(1))
-        marks.update(dict.fromkeys([*range(m.start(), m.start() + n), *range(m.end() - n, m.end())], ("", 1)))
+        marks[m.start()] = marks[m.end() - len(m.group(1))] = ("", len(m.group(1)))
     for m in _HTML_POWER.finditer(text):  # n<sup>2</sup> as n^(2), a<sub>i</sub> as a_{i}
         sup = m.group(1).lower() == "sup"
         marks[m.start()] = ("^(" if sup else "_{", m.start(2) - m.start())
         marks[m.end(2)] = (")" if sup else "}", m.end() - m.end(2))
     for m in _WORDS.finditer(text):
-        word = m.group()
-        marks[m.start()] = (html.unescape(word) if word[0] == "&" else _READ_AS[word], len(word))
+        marks[m.start()] = (_READ_AS.get(m.group()) or html.unescape(m.group()), len(m.group()))
     return marks
 
 
@@ -113,9 +103,8 @@ class _Rewriter:
         self.spans: list[tuple[int, int]] = []
 
     def emit(self, text: str, start: int, end: int) -> None:
-        for c in text:
-            self.chars.append(c)
-            self.spans.append((start, end))
+        self.chars += text
+        self.spans += [(start, end)] * len(text)
 
     def run(self, i: int, j: int) -> None:
         src = self.src
@@ -171,10 +160,6 @@ class _Rewriter:
                 self.emit(_SYMBOL.get(c, c), i, i + 2)
             return i + 2
         name, end = m.group(1), m.end()
-        if name in _FONTS:
-            start, stop, nxt = self.argument(end, j)
-            self.run(start, stop)
-            return nxt
         args: dict[str, tuple[int, int]] = {}  # '#0' an optional argument in brackets, '#1', '#2' the others
         if src.startswith("[", end) and f"{name}[]" in _SHAPES and (close := src.find("]", end, j)) > 0:
             args, name, end = {"0": (end + 1, close)}, f"{name}[]", close + 1
@@ -199,10 +184,7 @@ def _closing(src: str, i: int, j: int) -> int:
     """Index of the ``}`` closing the ``{`` at ``i`` (``j`` when unclosed); ``\\{`` does not count."""
     depth = 0
     for m in _BRACES.finditer(src, i, j):
-        if m.group() == "{":
-            depth += 1
-        elif m.group() == "}":
-            depth -= 1
-            if depth == 0:
-                return m.start()
+        depth += {"{": 1, "}": -1}.get(m.group(), 0)
+        if depth == 0:
+            return m.start()
     return j
