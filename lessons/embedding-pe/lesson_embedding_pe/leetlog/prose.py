@@ -1,9 +1,9 @@
 """Read a log written as sentences, the way a TA would: field by field.
 
-Not every student fills the labels. "시간 복잡도는 O(log n)이고 공간은 O(1)이다. 처음엔 x를 n번 곱했는데
-시간 초과가 나서 분할 정복으로 바꿨다." holds the same fields as the template. This module splits such
-prose into sentences and says which field each one answers, with its line; the cues are vocab.toml's.
-Content is never judged here: review.py does that, on the values read.
+Not every student fills the labels: "시간 복잡도는 O(log n)이고 공간은 O(1)이다. 처음엔 x를 n번 곱했는데
+시간 초과가 나서 분할 정복으로 바꿨다." holds the template's fields. This module splits such prose into
+sentences and says which field each one answers, on which line, by vocab.toml's cues; review.py judges
+the values read.
 """
 
 from __future__ import annotations
@@ -34,10 +34,10 @@ _MARKS = ",;.:—–-"  # what a cue leaves around a reason's words
 class Sentence:
     text: str
     line: int  # the line it starts on
-    starts: tuple[tuple[int, int], ...]  # (offset in text, line) where each source line begins
+    starts: tuple[tuple[int, int], ...]  # (offset in text, line) where each of its paragraph's lines begins
 
     def line_at(self, offset: int) -> int:
-        return next(n for s, n in reversed(self.starts) if s <= offset)
+        return max(n for s, n in self.starts if s <= offset)
 
 
 @dataclass(frozen=True)
@@ -93,12 +93,10 @@ def _flush(para: list[tuple[int, str]], out: list[Sentence]) -> None:
         if not (CUE["numbered_stop"].fullmatch(word) or word in WORDS["abbreviations"]):
             cuts.append(m.end())
     for begin, end in pairwise([*cuts, len(text)]):
-        offset = begin + len(text[begin:end]) - len(text[begin:end].lstrip())
-        piece = text[begin:end].strip()
-        if piece:
-            line = max(n for s, n in starts if s <= offset)
-            local = tuple((s - offset, n) for s, n in starts if offset <= s < offset + len(piece))
-            out.append(Sentence(piece, line, ((0, line), *local)))
+        if piece := text[begin:end].strip():
+            at = text.index(piece, begin)
+            lines = tuple((s - at, n) for s, n in starts)  # counted from the sentence's start
+            out.append(Sentence(piece, max(n for s, n in lines if s <= 0), lines))
 
 
 def unbracketed(text: str) -> str:
@@ -121,48 +119,42 @@ def problem_mention(text: str) -> tuple[int | None, str] | None:
     match = find_problem(text)
     numbers = [int(next(g for g in m.groups() if g)) for m in CUE["problem_number"].finditer(text)]
     as_problem = CUE["problem_word"].search(text) is not None
-    if match.problem is not None and match.by == "title":
-        p = match.problem
-        written = next((n for n in numbers if n == p.number), numbers[0] if numbers else None)
-        # written as LeetCode titles it ('Pow(x, n)', 'Count Primes'), not 'a power of two'
-        as_titled = re.search(r"\s*".join(map(re.escape, p.title.split())), text)
-        if written is None and not as_problem and as_titled is None:
-            return None
-        return p.number, f"{written if written is not None else p.number}. {p.title}"
+    p = match.problem
+    if p is not None and match.by == "title":
+        # with a number, as a problem, or as LeetCode titles it ('Pow(x, n)'): not 'a power of two'
+        if numbers or as_problem or re.search(r"\s*".join(map(re.escape, p.title.split())), text):
+            return p.number, f"{p.number if p.number in numbers or not numbers else numbers[0]}. {p.title}"
+        return None
     named = next((p for p in map(get, numbers) if p is not None), None) if as_problem else None
     return (named.number, named.label) if named is not None else None
 
 
 # --------------------------------------------------------------------------- reading
 
-_Put = Callable[[str, str, int, Sentence], None]  # (field, value, line, sentence): record one answer
+_Put = Callable[[str, "str | None", int, Sentence], None]  # (field, value, line, sentence): record one answer
 
 
 def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
     """Every field the sentences answer; the first answer wins, as for labels."""
     found: dict[str, Reading] = {}
 
-    def put(name: str, value: str, line: int, sentence: Sentence) -> None:
-        value = value.strip(" ,;")
+    def put(name: str, value: str | None, line: int, sentence: Sentence) -> None:
+        value = (value or "").strip(" ,;")
         if name not in found and value:
             found[name] = Reading(name, value, line, sentence.text)
 
     for s in sentences:
-        mention = problem_mention(s.text)
+        put("problem", (problem_mention(s.text) or (None, ""))[1], s.line, s)
         # a level said as one ('Medium', 'medium-level'), or any word of one after 'difficulty'
-        level = parse_difficulty(s.text if CUE["difficulty_context"].search(s.text)
-                                 else " ".join(CUE["difficulty_strong"].findall(s.text)))
-        if mention is not None:
-            put("problem", mention[1], s.line, s)
-        if level:
-            put("difficulty", level, s.line, s)
+        put("difficulty", parse_difficulty(s.text if CUE["difficulty_context"].search(s.text)
+                                           else " ".join(CUE["difficulty_strong"].findall(s.text))), s.line,
+            s)
     _read_approaches(sentences, put)
     _read_complexities(sentences, put)
     used = {r.sentence for r in found.values()}
     wrong = [s for s in sentences if CUE["what_went_wrong"].search(s.text)]
-    own = next((s for s in wrong if s.text not in used), wrong[0] if wrong else None)  # one of its own first
-    if own is not None:
-        put("what_went_wrong", own.text, own.line, own)
+    for s in sorted(wrong, key=lambda s: s.text in used)[:1]:  # one of its own first
+        put("what_went_wrong", s.text, s.line, s)
     _read_solved(sentences, put)
     return found
 
@@ -235,16 +227,13 @@ def _read_complexities(sentences: list[Sentence], put: _Put) -> None:
             put(kind, value, chosen.sentence.line_at(chosen.match.start), chosen.sentence)
 
 
-def word_complexities(text: str) -> list[tuple[BigOMatch, str]]:
+def word_complexities(text: str) -> dict[BigOMatch, str]:
     """Each complexity said in words next to its cue ('log n time', '선형 시간', 'time is linear'), as a
     match the way ``find_all_bigo`` gives one, with what its own cue says it measures ('time' or
     'space'): read as the claim, so the review can ask for O(...) rather than call the field missing."""
-    found: dict[int, tuple[BigOMatch, str]] = {}
-    for m in (*CUE["words_before"].finditer(text), *CUE["words_after"].finditer(text)):
-        w = m.group("w").rstrip()
-        kind = "space" if _SPACE.search(m.group()) else "time"
-        found.setdefault(m.start("w"), (BigOMatch(m.start("w"), m.start("w") + len(w), w, w), kind))
-    return sorted(found.values(), key=lambda x: x[0].start)
+    said = {m.start("w"): (m.group("w").rstrip(), "space" if _SPACE.search(m.group()) else "time")
+            for cue in ("words_after", "words_before") for m in CUE[cue].finditer(text)}  # 'before' wins
+    return {BigOMatch(at, at + len(w), w, w): kind for at, (w, kind) in sorted(said.items())}
 
 
 def _sentence_complexities(s: Sentence) -> list[_Mention]:
@@ -252,10 +241,9 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
     its cue (or itself) to the next Big-O, less the cues and filler."""
     text = s.text
     matches = find_all_bigo(text)
-    said: dict[int, str] = {}  # a complexity in words: its own cue ('log n time') says what it measures
-    if not matches:  # a Big-O said in words only where the sentence has none in O(...)
-        worded = word_complexities(text)
-        matches, said = [m for m, _ in worded], {m.start: kind for m, kind in worded}
+    # in words only where none is in O(...), its own cue ('log n time') saying what it measures
+    said = {} if matches else word_complexities(text)
+    matches = matches or list(said)
     first = _FIRST.search(text)
     out: list[_Mention] = []
     for k, m in enumerate(matches):
@@ -263,8 +251,7 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
         hi = matches[k + 1].start if k + 1 < len(matches) else len(text)
         before = text[lo:m.start]
         kinds, cue_at = _kinds(before, text[m.end:hi], lo, m.end)
-        if m.start in said:
-            kinds = (said[m.start],)
+        kinds = (said[m],) if m in said else kinds
         if not kinds and out and len(out[-1].kinds) == 2 and CUE["list_gap"].fullmatch(before):
             kinds, cue_at = out[-1].kinds, m.start  # '…, O(1)'
         if not kinds:
@@ -276,9 +263,7 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
         ahead = text[:start].strip().rstrip(",").strip()
         rest = ("" if out or not CUE["reason_before"].search(ahead) else ahead) + " " + text[start:m.start] \
             + " " + text[m.end:hi]
-        for said_by in (_TIME, _SPACE, _GENERIC):
-            rest = said_by.sub(" ", rest)
-        out.append(_Mention(s, m, kinds, in_first, _reason(rest)))
+        out.append(_Mention(s, m, kinds, in_first, _reason(CUE["measure"].sub(" ", rest))))
     both = [m for m in out if len(m.kinds) == 2]
     if len(both) == 2:  # '시간과 공간 복잡도는 O(n), O(1)': each its own, in the cue's order
         cue = _BOTH.search(text)
