@@ -22,8 +22,11 @@ from .vocab import CUE, WORDS
 __all__ = ["Reading", "Sentence", "problem_mention", "read_fields", "split_sentences", "unbracketed"]
 
 BULLET = CUE["bullet"]
-_TIME, _NOT_TIME, _SPACE, _GENERIC, _BOTH = (CUE[k] for k in ("time", "not_time", "space", "complexity",
-                                                              "time_and_space"))
+_SPACE, _BOTH = CUE["space"], CUE["time_and_space"]
+# what a Big-O measures, by the cue nearest to it, ranked: one naming both, then one naming either, then
+# 'complexity' alone (time); only a cue naming either is read after it ('O(n) time')
+_MEASURES = ((0, ("time", "space"), _BOTH), (1, ("time",), CUE["time"]), (1, ("space",), _SPACE),
+             (2, ("time",), CUE["complexity"]))
 _FIRST, _FINAL, _APPROACH = CUE["first_idea"], CUE["final_approach"], CUE["approach_verb"]
 _LEADING = WORDS["filler"]
 _FILLER = _LEADING | WORDS["causal"]
@@ -220,11 +223,10 @@ def _read_complexities(sentences: list[Sentence], put: _Put) -> None:
             for m in found:
                 m.reason = follow.text
         mentions += found
-    for kind in ("time", "space"):
-        chosen = next((m for m in mentions if kind in m.kinds and not m.in_first), None)
-        if chosen is not None:
-            value = f"{chosen.match.written} — {chosen.reason}" if chosen.reason else chosen.match.written
-            put(kind, value, chosen.sentence.line_at(chosen.match.start), chosen.sentence)
+    for kind in ("time", "space"):  # the first claim of each, as 'O(log n) — its reason'
+        for c in [m for m in mentions if kind in m.kinds and not m.in_first][:1]:
+            value = " — ".join(filter(None, (c.match.written, c.reason)))
+            put(kind, value, c.sentence.line_at(c.match.start), c.sentence)
 
 
 def word_complexities(text: str) -> dict[BigOMatch, str]:
@@ -244,7 +246,7 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
     # in words only where none is in O(...), its own cue ('log n time') saying what it measures
     said = {} if matches else word_complexities(text)
     matches = matches or list(said)
-    first = _FIRST.search(text)
+    idea = _FIRST.search(text)
     out: list[_Mention] = []
     for k, m in enumerate(matches):
         lo = matches[k - 1].end if k else 0
@@ -256,8 +258,7 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
             kinds, cue_at = out[-1].kinds, m.start  # '…, O(1)'
         if not kinds:
             continue
-        in_first = first is not None and first.end() <= m.start and not _FINAL.search(text, first.end(),
-                                                                                       m.start)
+        in_first = idea is not None and idea.end() <= m.start and not _FINAL.search(text, idea.end(), m.start)
         start = min(cue_at, m.start)
         # a reason before the first claim: '반복문이라 공간 복잡도는 O(1)', 'Since n halves, the time …'
         ahead = text[:start].strip().rstrip(",").strip()
@@ -266,8 +267,7 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
         out.append(_Mention(s, m, kinds, in_first, _reason(CUE["measure"].sub(" ", rest))))
     both = [m for m in out if len(m.kinds) == 2]
     if len(both) == 2:  # '시간과 공간 복잡도는 O(n), O(1)': each its own, in the cue's order
-        cue = _BOTH.search(text)
-        space_first = cue is not None and CUE["space_first"].match(cue.group())
+        space_first = (cue := _BOTH.search(text)) is not None and CUE["space_first"].match(cue.group())
         for claim, kind in zip(both, ("space", "time") if space_first else ("time", "space"), strict=True):
             claim.kinds = (kind,)
     for k, claim in enumerate(out):  # 'O(n) time and O(1) space because ...': the reason is shared
@@ -278,22 +278,15 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
 def _kinds(before: str, after: str, lo: int, hi: int) -> tuple[tuple[str, ...], int]:
     """What a Big-O measures, from the cue nearest to it: ('time',) / ('space',) / both; where the cue
     starts in the sentence. A time limit ('시간 초과') is no time cue."""
-    before, after = (_NOT_TIME.sub(lambda m: "\0" * len(m.group()), t) for t in (before, after))
-    both = list(_BOTH.finditer(before))
-    if both:
-        return ("time", "space"), lo + both[-1].start()
-    options: list[tuple[int, int, str, int]] = []
-    for kind, cue in (("time", _TIME), ("space", _SPACE)):
-        options += [(len(before) - m.end(), 0, kind, lo + m.start()) for m in cue.finditer(before)]
+    before, after = (CUE["not_time"].sub(lambda m: "\0" * len(m.group()), t) for t in (before, after))
+    options = [(rank, len(before) - m.end(), 0, kinds, lo + m.start())
+               for rank, kinds, cue in _MEASURES for m in cue.finditer(before)]
+    for rank, kinds, cue in _MEASURES[1:3]:
         a = cue.search(after)
         # 'O(n) time', 'O(1)의 공간'; not ', 공간 복잡도는 O(1)', which opens the next claim
         if a is not None and a.start() <= 12 and not CUE["clause_end"].search(after[:a.start()]):
-            options.append((a.start(), 1, kind, hi + a.start()))
-    if options:
-        _, _, kind, at = min(options)
-        return (kind,), at
-    generic = list(_GENERIC.finditer(before))
-    return (("time",), lo + generic[-1].start()) if generic else ((), hi)
+            options.append((rank, a.start(), 1, kinds, hi + a.start()))
+    return min(options, default=(0, 0, 0, (), hi))[3:]
 
 
 def _reason(rest: str) -> str:
