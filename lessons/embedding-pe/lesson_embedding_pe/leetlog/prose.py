@@ -164,32 +164,26 @@ def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
 
 def _read_approaches(sentences: list[Sentence], put: _Put) -> None:
     """The first idea's sentence (split where the final approach's clause starts, when both are in it),
-    then the first later sentence that names a final approach, else one that names a method."""
-    later = sentences
-    first = next(((i, m) for i, s in enumerate(sentences) if (m := _FIRST.search(s.text))), None)
-    if first is not None:
-        i, m = first
+    then the first later sentence that names a final approach, else one that names a method (``put``
+    keeps the first answer, so each is tried in that order)."""
+    i, m = next(((i, m) for i, s in enumerate(sentences) if (m := _FIRST.search(s.text))), (-1, None))
+    if m is not None:
         s = sentences[i]
         final = _FINAL.search(s.text, m.end())
-        # after the last clause break before the final approach's cue
+        # after the last clause break before the final approach's cue, when both halves say something
         cut = max((b.end() for b in CUE["clause_break"].finditer(s.text, m.end(), final.start() + 1)),
                   default=final.start()) if final is not None else 0
-        if _letters(s.text[:cut]) >= 8 and _letters(s.text[cut:]) >= 8:
-            put("first_idea", s.text[:cut], s.line, s)
-            put("final_approach", s.text[cut:], s.line_at(cut), s)
-            return
-        put("first_idea", s.text, s.line, s)
-        later = sentences[i + 1:]
+        cut = cut if _letters(s.text[:cut]) >= 8 and _letters(s.text[cut:]) >= 8 else len(s.text)
+        put("first_idea", s.text[:cut], s.line, s)
+        put("final_approach", s.text[cut:], s.line_at(cut), s)
     for pattern in (_FINAL, _APPROACH):
-        for s in later:
+        for s in sentences[i + 1:]:  # all of them when no first idea is said
             verb = pattern.search(s.text)
             if verb is None or _letters(s.text) < 8:
                 continue
-            bigos = find_all_bigo(s.text)
-            if pattern is _APPROACH and bigos and not _content(s.text[verb.end():bigos[0].start]):
-                continue  # 'It uses O(1) extra space: ...' describes the space, not the method
-            put("final_approach", s.text, s.line, s)
-            return
+            bigos = find_all_bigo(s.text) if pattern is _APPROACH else []
+            if not bigos or _content(s.text[verb.end():bigos[0].start]):  # not 'It uses O(1) extra space: …'
+                put("final_approach", s.text, s.line, s)
 
 
 def _letters(text: str) -> int:
@@ -307,9 +301,7 @@ def _read_solved(sentences: list[Sentence], put: _Put) -> None:
         if cues:  # the sentence when it says how; else its last cue
             put("solved", s.text if classify_solved(s.text) else max(cues, key=lambda m: m.start()).group(),
                 s.line, s)
-            break
     for s in sentences:
         date = CUE["date"].search(s.text)
         if date and (CUE["redo"].search(s.text) or CUE["solution_sentence"].search(s.text)):
             put("redo_date", date.group(), s.line_at(date.start()), s)
-            break
