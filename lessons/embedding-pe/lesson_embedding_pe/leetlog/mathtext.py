@@ -79,17 +79,16 @@ def _marks(text: str) -> dict[int, tuple[str, int]]:
             opened = m
     stack: list[tuple[int, bool]] = []
     for m in re.finditer(r"\\[()\[\]]", text):
-        if m.group()[1] in "([":
-            before = text[: m.start()].rstrip()
-            stack.append((m.start(), not before or not (before[-1].isalnum() or before[-1] in "}^_)")))
+        if m.group()[1] in "([":  # a delimiter unless right after a name, a number or a bracket
+            stack.append((m.start(), not re.match(r"[\w}^)]", text[: m.start()].rstrip()[-1:])))
         elif stack and (opening := stack.pop())[1]:
             marks[opening[0]] = marks[m.start()] = (" ", 2)
     for m in _EMPHASIS.finditer(text):
         marks[m.start()] = marks[m.end() - len(m.group(1))] = ("", len(m.group(1)))
-    for m in _HTML_POWER.finditer(text):  # n<sup>2</sup> as n^(2), a<sub>i</sub> as a_{i}
-        sup = m.group(1).lower() == "sup"
-        marks[m.start()] = ("^(" if sup else "_{", m.start(2) - m.start())
-        marks[m.end(2)] = (")" if sup else "}", m.end() - m.end(2))
+    for m in _HTML_POWER.finditer(text):
+        left, right = LATEX["html"][m.group(1).lower()]
+        marks[m.start()] = (left, m.start(2) - m.start())
+        marks[m.end(2)] = (right, m.end() - m.end(2))
     for m in _WORDS.finditer(text):
         marks[m.start()] = (_READ_AS.get(m.group()) or html.unescape(m.group()), len(m.group()))
     return marks

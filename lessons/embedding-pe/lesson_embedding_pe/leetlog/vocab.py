@@ -1,10 +1,6 @@
-"""The log reader's vocabulary, read once from ``vocab.toml`` beside this module.
-
-Every word the reader matches lives in that one data file, in both languages: the template's field
-names and placeholders, the labels students write for each field, the words of each difficulty, the
-cues that say what a sentence answers, the connectives of a reason, each field's own words and the
-messages a student reads. A new label, cue or connective is a line of data that every part of the reader
-(parser, prose, review, unsure, loggrade through ``match_label``) sees at once.
+"""The log reader's vocabulary, read once from ``vocab.toml`` beside this module: every word the reader
+matches or writes, in both languages (labels, cues, each field's words, the messages a student reads), so
+that a new label or cue is a line of data every part of the reader sees at once.
 """
 
 from __future__ import annotations
@@ -40,7 +36,6 @@ LABELS_KO: dict[str, str] = dict(_DATA["template_labels"]["ko"])
 LABELS_EN: dict[str, str] = dict(_DATA["template_labels"]["en"])
 SYNONYMS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _DATA["labels"].items()}
 DIFFICULTY_WORDS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _DATA["difficulty"].items()}
-# a cue is matched case-insensitively; '(?-i:...)' in the data marks a part that is not
 _RAW: dict[str, str] = {**_DATA["parts"], **_DATA["cues"]}
 
 
@@ -49,11 +44,10 @@ def _expand(text: str) -> str:
     return re.sub(r"<<(\w+)>>", lambda m: _expand(_RAW[m.group(1)]), text)
 
 
-CUE: dict[str, re.Pattern[str]] = {k: re.compile(_expand(v), re.I) for k, v in _DATA["cues"].items()}
-FIELD_WORDS: dict[str, re.Pattern[str]] = {k: re.compile(_expand(v), re.I)
-                                           for k, v in _DATA["field_words"].items()}
-# the field reader's forms (parser.py): how a label, a heading's gloss or a record's problem is written
-FORM: dict[str, re.Pattern[str]] = {k: re.compile(_expand(v), re.I) for k, v in _DATA["reader"].items()}
+# the cues, each field's own words and the field reader's forms (parser.py), matched case-insensitively
+# ('(?-i:...)' in the data marks a part that is not)
+CUE, FIELD_WORDS, FORM = ({k: re.compile(_expand(v), re.I) for k, v in _DATA[section].items()}
+                          for section in ("cues", "field_words", "reader"))
 WORDS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in _DATA["words"].items()}
 ORDINALS: dict[str, int] = dict(_DATA["ordinals"])
 PLACEHOLDERS: dict[str, str] = dict(_DATA["placeholders"])
