@@ -148,16 +148,12 @@ class _Rewriter:
         src = self.src
         m = _COMMAND.match(src, i, j)
         if m is None:  # one character: spacing, an escaped bracket, or a Markdown escape (\*, \_)
-            if i + 1 >= j:
-                return j
-            c = src[i + 1]
-            if c == "!":  # LaTeX's negative space, unless it is an escaped factorial 'n\!'
-                factorial = i > 0 and (src[i - 1].isalnum() or src[i - 1] in ")}") and \
-                    not (i + 2 < j and (src[i + 2].isalpha() or src[i + 2] in "\\({"))
-                self.emit("!" if factorial else "", i, i + 2)
-            else:
-                self.emit(_SYMBOL.get(c, c), i, i + 2)
-            return i + 2
+            c = src[i + 1:min(i + 2, j)]  # nothing where the text ends
+            # '\!' is LaTeX's negative space, unless it is an escaped factorial 'n\!'
+            factorial = c == "!" and i > 0 and (src[i - 1].isalnum() or src[i - 1] in ")}") and \
+                not (i + 2 < j and (src[i + 2].isalpha() or src[i + 2] in "\\({"))
+            self.emit("!" if factorial else _SYMBOL.get(c, c), i, i + 2)
+            return min(i + 2, j)
         name, end = m.group(1), m.end()
         args: dict[str, tuple[int, int]] = {}  # '#0' an optional argument in brackets, '#1', '#2' the others
         if src.startswith("[", end) and f"{name}[]" in _SHAPES and (close := src.find("]", end, j)) > 0:
