@@ -12,6 +12,7 @@ from importlib import resources
 from typing import Any, NamedTuple
 
 from grader.author import particle
+from lesson_embedding_pe.practice import RULE
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -20,7 +21,7 @@ else:  # pragma: no cover - the kit requires tomli there
 
 __all__ = ["CUE", "DIFFICULTY_WORDS", "FIELDS", "FIELD_WORDS", "FORM", "HINTS", "LABELS_EN", "LABELS_KO",
            "LATEX", "MESSAGES", "NEAREST", "ORDINALS", "PLACEHOLDERS", "REASON_EXAMPLE", "REVIEW", "SYNONYMS",
-           "TEMPLATE_INTRO", "WORDS", "Two", "load", "message", "short"]
+           "TEMPLATE_INTRO", "WORDS", "Two", "load", "message", "render_template", "short"]
 
 
 def load(name: str) -> dict[str, Any]:
@@ -93,3 +94,15 @@ def message(key: str, **values: Any) -> Two:
     """The message ``key`` of vocab.toml in both languages, its {names} filled from ``values``."""
     values.setdefault("ta", Two(**MESSAGES["ta"]))
     return Two(*(_Format(lang).vformat(MESSAGES[key][lang], (), values) for lang in ("en", "ko")))
+
+
+def render_template(problems: int = 2) -> str:
+    """The blank LEETCODE_LOG.md handed to students (exercises/LEETCODE_LOG.md), built from this vocabulary
+    so that the parser and the template cannot drift apart: a test checks that the shipped file is this and
+    parses as all-missing."""
+    # the practice's one rule, in the same words as the stub and the README (lesson/practice.py)
+    parts = [TEMPLATE_INTRO.replace("{rule_ko}", RULE[1]).replace("{rule_en}", RULE[0])]
+    for i in range(1, problems + 1):
+        parts.append(f"\n## 문제 {i} (Problem {i})\n\n")
+        parts += (f"- **{LABELS_KO[name]} ({LABELS_EN[name]}):** {PLACEHOLDERS[name]}\n" for name in FIELDS)
+    return "".join(parts)
