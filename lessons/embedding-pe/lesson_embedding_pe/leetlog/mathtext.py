@@ -117,13 +117,11 @@ class _Rewriter:
                 i = self.command(i, j)
             elif c == "{":
                 i = self.group(i, j, "(", ")")
-            elif c == "}":  # stray closing brace: markup, not a bracket
-                i += 1
             elif c in "^_" and i + 1 < j and src[i + 1] == "{":
                 self.emit(c, i, i + 1)
                 i = self.group(i + 1, j, "(" if c == "^" else "{", ")" if c == "^" else "}")
-            else:
-                self.emit(c, i, i + 1)
+            else:  # a character as it stands; a stray closing brace is markup, not a bracket
+                self.emit("" if c == "}" else c, i, i + 1)
                 i += 1
 
     def group(self, i: int, j: int, left: str, right: str) -> int:

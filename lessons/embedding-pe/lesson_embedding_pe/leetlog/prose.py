@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import accumulate, pairwise
 
 from .bigo import BigOMatch, find_all_bigo
 from .catalog import find_problem, get
@@ -84,11 +84,9 @@ def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
 def _flush(para: list[tuple[int, str]], out: list[Sentence]) -> None:
     """The paragraph's sentences: cut at a full stop outside brackets, not after a number or an
     abbreviation ('50. Pow(x, n)', 'e.g.')."""
-    text, starts = "", []
-    for number, said in para:
-        text += " " if text else ""
-        starts.append((len(text), number))
-        text += said
+    text = " ".join(said for _, said in para)
+    offsets = accumulate((len(said) + 1 for _, said in para), initial=0)  # where each line begins in it
+    starts = [(at, number) for at, (number, _) in zip(offsets, para, strict=False)]  # one offset spare
     para.clear()
     cuts = [0]
     for m in CUE["sentence_stop"].finditer(unbracketed(text)):
@@ -155,9 +153,8 @@ def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
     _read_approaches(sentences, put)
     _read_complexities(sentences, put)
     used = {r.sentence for r in found.values()}
-    wrong = [s for s in sentences if CUE["what_went_wrong"].search(s.text)]
-    for s in sorted(wrong, key=lambda s: s.text in used)[:1]:  # one of its own first
-        put("what_went_wrong", s.text, s.line, s)
+    for s in sorted(sentences, key=lambda s: s.text in used):  # one of its own first
+        put("what_went_wrong", s.text if CUE["what_went_wrong"].search(s.text) else None, s.line, s)
     _read_solved(sentences, put)
     return found
 

@@ -20,8 +20,8 @@ else:  # pragma: no cover - the kit requires tomli there
     import tomli as tomllib
 
 __all__ = ["CUE", "DIFFICULTY_WORDS", "FIELDS", "FIELD_WORDS", "FORM", "HINTS", "LABELS_EN", "LABELS_KO",
-           "LATEX", "MESSAGES", "NEAREST", "ORDINALS", "PLACEHOLDERS", "REASON_EXAMPLE", "REVIEW", "SYNONYMS",
-           "TEMPLATE_INTRO", "WORDS", "Two", "load", "message", "render_template", "short"]
+           "LATEX", "MESSAGES", "NEAREST", "ORDINALS", "REASON_EXAMPLE", "REVIEW", "SYNONYMS", "WORDS",
+           "Two", "load", "message", "render_template", "short"]
 
 
 def load(name: str) -> dict[str, Any]:
@@ -51,8 +51,6 @@ CUE, FIELD_WORDS, FORM = ({k: re.compile(_expand(v), re.I) for k, v in _DATA[sec
                           for section in ("cues", "field_words", "reader"))
 WORDS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in _DATA["words"].items()}
 ORDINALS: dict[str, int] = dict(_DATA["ordinals"])
-PLACEHOLDERS: dict[str, str] = dict(_DATA["placeholders"])
-TEMPLATE_INTRO: str = _DATA["template"]["intro"]
 HINTS: dict[str, dict[str, str]] = {lang: dict(v) for lang, v in _DATA["hints"].items()}
 REASON_EXAMPLE: dict[str, tuple[str, str, str]] = {k: tuple(v) for k, v in _DATA["reason_example"].items()}
 LATEX: dict[str, Any] = _DATA["latex"]  # Markdown math: LaTeX commands and how each reads
@@ -101,8 +99,8 @@ def render_template(problems: int = 2) -> str:
     so that the parser and the template cannot drift apart: a test checks that the shipped file is this and
     parses as all-missing."""
     # the practice's one rule, in the same words as the stub and the README (lesson/practice.py)
-    parts = [TEMPLATE_INTRO.replace("{rule_ko}", RULE[1]).replace("{rule_en}", RULE[0])]
+    parts = [_DATA["template"]["intro"].replace("{rule_ko}", RULE[1]).replace("{rule_en}", RULE[0])]
     for i in range(1, problems + 1):
         parts.append(f"\n## 문제 {i} (Problem {i})\n\n")
-        parts += (f"- **{LABELS_KO[name]} ({LABELS_EN[name]}):** {PLACEHOLDERS[name]}\n" for name in FIELDS)
+        parts += (f"- **{LABELS_KO[f]} ({LABELS_EN[f]}):** {_DATA['placeholders'][f]}\n" for f in FIELDS)
     return "".join(parts)
