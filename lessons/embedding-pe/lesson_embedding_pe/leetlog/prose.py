@@ -205,15 +205,9 @@ class _Mention:
 
 
 def _read_complexities(sentences: list[Sentence], put: _Put) -> None:
-    mentions: list[_Mention] = []
-    for s, follow in zip(sentences, [*sentences[1:], None], strict=False):
-        found = _sentence_complexities(s)
-        # a claim with no reason of its own: 'Since n halves.' as the next sentence gives it
-        if found and not any(m.reason for m in found) and follow is not None \
-                and CUE["reason_start"].search(follow.text) and not find_all_bigo(follow.text):
-            for m in found:
-                m.reason = follow.text
-        mentions += found
+    follows = [s.text for s in sentences[1:]] + [""]  # the sentence after each ('' after the last)
+    mentions = [m for s, follow in zip(sentences, follows, strict=False)
+                for m in _sentence_complexities(s, follow)]
     for kind in ("time", "space"):  # the first claim of each, as 'O(log n) — its reason'
         for c in [m for m in mentions if kind in m.kinds and not m.in_first][:1]:
             value = " — ".join(filter(None, (c.match.written, c.reason)))
@@ -229,9 +223,10 @@ def word_complexities(text: str) -> dict[BigOMatch, str]:
     return {BigOMatch(at, at + len(w), w, w): kind for at, (w, kind) in sorted(said.items())}
 
 
-def _sentence_complexities(s: Sentence) -> list[_Mention]:
+def _sentence_complexities(s: Sentence, follow: str) -> list[_Mention]:
     """Each Big-O of the sentence with what it measures and its reason: the words of its clause, from
-    its cue (or itself) to the next Big-O, less the cues and filler."""
+    its cue (or itself) to the next Big-O, less the cues and filler; else the next sentence, ``follow``,
+    when it gives one ('Since n halves.')."""
     text = s.text
     matches = find_all_bigo(text)
     # in words only where none is in O(...), its own cue ('log n time') saying what it measures
@@ -261,8 +256,10 @@ def _sentence_complexities(s: Sentence) -> list[_Mention]:
         space_first = (cue := _BOTH.search(text)) is not None and CUE["space_first"].match(cue.group())
         for claim, kind in zip(both, ("space", "time") if space_first else ("time", "space"), strict=True):
             claim.kinds = (kind,)
+    given = follow if out and not any(c.reason for c in out) and CUE["reason_start"].search(follow) \
+        and not find_all_bigo(follow) else ""
     for k, claim in enumerate(out):  # 'O(n) time and O(1) space because ...': the reason is shared
-        claim.reason = claim.reason or next((x.reason for x in out[k + 1:] if x.reason), "")
+        claim.reason = claim.reason or next((x.reason for x in out[k + 1:] if x.reason), given)
     return out
 
 
