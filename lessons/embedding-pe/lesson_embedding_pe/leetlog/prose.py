@@ -9,7 +9,6 @@ the values read.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate, pairwise
 
@@ -132,36 +131,35 @@ def problem_mention(text: str) -> tuple[int | None, str] | None:
 
 # --------------------------------------------------------------------------- reading
 
-_Put = Callable[[str, "str | None", int, Sentence], None]  # (field, value, line, sentence): record one answer
+class _Found(dict[str, Reading]):
+    """The fields read so far: the first answer to each wins, as for labels."""
+
+    def put(self, name: str, value: str | None, s: Sentence, at: int = 0) -> None:
+        """``value`` for field ``name``, said at offset ``at`` of ``s``; an empty one is no answer."""
+        if name not in self and (value := (value or "").strip(" ,;")):
+            self[name] = Reading(name, value, s.line_at(at), s.text)
 
 
 def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
-    """Every field the sentences answer; the first answer wins, as for labels."""
-    found: dict[str, Reading] = {}
-
-    def put(name: str, value: str | None, line: int, sentence: Sentence) -> None:
-        value = (value or "").strip(" ,;")
-        if name not in found and value:
-            found[name] = Reading(name, value, line, sentence.text)
-
+    """Every field the sentences answer."""
+    found = _Found()
     for s in sentences:
-        put("problem", (problem_mention(s.text) or (None, ""))[1], s.line, s)
+        found.put("problem", (problem_mention(s.text) or (None, ""))[1], s)
         # a level said as one ('Medium', 'medium-level'), or any word of one after 'difficulty'
-        put("difficulty", parse_difficulty(s.text if CUE["difficulty_context"].search(s.text)
-                                           else " ".join(CUE["difficulty_strong"].findall(s.text))), s.line,
-            s)
-    _read_approaches(sentences, put)
-    _read_complexities(sentences, put)
+        found.put("difficulty", parse_difficulty(s.text if CUE["difficulty_context"].search(s.text)
+                                                 else " ".join(CUE["difficulty_strong"].findall(s.text))), s)
+    _read_approaches(sentences, found)
+    _read_complexities(sentences, found)
     used = {r.sentence for r in found.values()}
     for s in sorted(sentences, key=lambda s: s.text in used):  # one of its own first
-        put("what_went_wrong", s.text if CUE["what_went_wrong"].search(s.text) else None, s.line, s)
-    _read_solved(sentences, put)
+        found.put("what_went_wrong", s.text if CUE["what_went_wrong"].search(s.text) else None, s)
+    _read_solved(sentences, found)
     return found
 
 
-def _read_approaches(sentences: list[Sentence], put: _Put) -> None:
+def _read_approaches(sentences: list[Sentence], found: _Found) -> None:
     """The first idea's sentence (split where the final approach's clause starts, when both are in it),
-    then the first later sentence that names a final approach, else one that names a method (``put``
+    then the first later sentence that names a final approach, else one that names a method (``found``
     keeps the first answer, so each is tried in that order)."""
     i, m = next(((i, m) for i, s in enumerate(sentences) if (m := _FIRST.search(s.text))), (-1, None))
     if m is not None:
@@ -171,8 +169,8 @@ def _read_approaches(sentences: list[Sentence], put: _Put) -> None:
         cut = max((b.end() for b in CUE["clause_break"].finditer(s.text, m.end(), final.start() + 1)),
                   default=final.start()) if final is not None else 0
         cut = cut if _letters(s.text[:cut]) >= 8 and _letters(s.text[cut:]) >= 8 else len(s.text)
-        put("first_idea", s.text[:cut], s.line, s)
-        put("final_approach", s.text[cut:], s.line_at(cut), s)
+        found.put("first_idea", s.text[:cut], s)
+        found.put("final_approach", s.text[cut:], s, cut)
     for pattern in (_FINAL, _APPROACH):
         for s in sentences[i + 1:]:  # all of them when no first idea is said
             verb = pattern.search(s.text)
@@ -180,7 +178,7 @@ def _read_approaches(sentences: list[Sentence], put: _Put) -> None:
                 continue
             bigos = find_all_bigo(s.text) if pattern is _APPROACH else []
             if not bigos or _content(s.text[verb.end():bigos[0].start]):  # not 'It uses O(1) extra space: …'
-                put("final_approach", s.text, s.line, s)
+                found.put("final_approach", s.text, s)
 
 
 def _letters(text: str) -> int:
@@ -204,14 +202,13 @@ class _Mention:
     reason: str
 
 
-def _read_complexities(sentences: list[Sentence], put: _Put) -> None:
+def _read_complexities(sentences: list[Sentence], found: _Found) -> None:
     follows = [s.text for s in sentences[1:]] + [""]  # the sentence after each ('' after the last)
     mentions = [m for s, follow in zip(sentences, follows, strict=False)
                 for m in _sentence_complexities(s, follow)]
     for kind in ("time", "space"):  # the first claim of each, as 'O(log n) — its reason'
         for c in [m for m in mentions if kind in m.kinds and not m.in_first][:1]:
-            value = " — ".join(filter(None, (c.match.written, c.reason)))
-            put(kind, value, c.sentence.line_at(c.match.start), c.sentence)
+            found.put(kind, " — ".join(filter(None, (c.match.written, c.reason))), c.sentence, c.match.start)
 
 
 def word_complexities(text: str) -> dict[BigOMatch, str]:
@@ -289,13 +286,13 @@ def _reason(rest: str) -> str:
 
 # --------------------------------------------------------------------------- solved, redo date
 
-def _read_solved(sentences: list[Sentence], put: _Put) -> None:
+def _read_solved(sentences: list[Sentence], found: _Found) -> None:
     for s in reversed(sentences):  # how it was solved is said last, usually
         cues = [m for cue in ("solution_sentence", "alone_sentence") if (m := CUE[cue].search(s.text))]
         if cues:  # the sentence when it says how; else its last cue
-            put("solved", s.text if classify_solved(s.text) else max(cues, key=lambda m: m.start()).group(),
-                s.line, s)
+            how = s.text if classify_solved(s.text) else max(cues, key=lambda m: m.start()).group()
+            found.put("solved", how, s)
     for s in sentences:
         date = CUE["date"].search(s.text)
         if date and (CUE["redo"].search(s.text) or CUE["solution_sentence"].search(s.text)):
-            put("redo_date", date.group(), s.line_at(date.start()), s)
+            found.put("redo_date", date.group(), s, date.start())
