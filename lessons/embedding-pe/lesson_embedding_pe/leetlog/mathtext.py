@@ -38,12 +38,11 @@ class Plain:
         return min(self.spans[start - 1][1] if start else 0, self.spans[start][0]), self.spans[end - 1][1]
 
 
-# What each command reads as: a space, nothing (sizing and style), or its replacement; fonts keep their
-# argument, fractions and roots read as arithmetic, any other command as its name ('\log' is ' log').
+# What each command reads as ('#k' its k-th argument): a space, nothing (sizing, style), its replacement, a
+# font's argument, a fraction or root as arithmetic; any other command as its name ('\log' is ' log').
 _READS: dict[str, str] = {**dict.fromkeys(LATEX["spaces"], " "), **dict.fromkeys(LATEX["sizing"], ""),
-                          **dict.fromkeys(LATEX["drop"], ""), **LATEX["replace"]}
-# a command read as arithmetic, '#k' its k-th argument; a font as its argument alone
-_SHAPES: dict[str, str] = {**dict.fromkeys(LATEX["fonts"], "#1"), **LATEX["shapes"]}
+                          **dict.fromkeys(LATEX["drop"], ""), **LATEX["replace"],
+                          **dict.fromkeys(LATEX["fonts"], "#1"), **LATEX["shapes"]}
 _SYMBOL: dict[str, str] = LATEX["symbol"]
 # a Unicode bracket or a Korean word ('로그') read as its plain text
 _READ_AS: dict[str, str] = {**LATEX["unicode"], **{k: v + " " for k, v in LATEX["korean"].items()}}
@@ -154,12 +153,9 @@ class _Rewriter:
             return min(i + 2, j)
         name, end = m.group(1), m.end()
         args: dict[str, tuple[int, int]] = {}  # '#0' an optional argument in brackets, '#1', '#2' the others
-        if src.startswith("[", end) and f"{name}[]" in _SHAPES and (close := src.find("]", end, j)) > 0:
+        if src.startswith("[", end) and f"{name}[]" in _READS and (close := src.find("]", end, j)) > 0:
             args, name, end = {"0": (end + 1, close)}, f"{name}[]", close + 1
-        if name not in _SHAPES:
-            self.emit(_READS.get(name, " " + name), i, end)
-            return end
-        pieces = re.split(r"#(\d)", _SHAPES[name])  # '\frac{a}{b}' as '((a)/(b))'
+        pieces = re.split(r"#(\d)", _READS.get(name, " " + name))  # '\frac{a}{b}' as '((a)/(b))'
         for k in sorted(set(pieces[1::2]) - set(args)):
             a0, a1, end = self.argument(end, j)
             args[k] = a0, a1
