@@ -1,10 +1,9 @@
 """Math as students type it in Markdown, read as plain text for the Big-O parser.
 
-Logs written in Jupyter give complexities as LaTeX (``$\\mathcal{O}(n \\log \\log n)$``, ``\\Theta(n)``,
-``O(\\sqrt{n})``, ``n^{2}``, ``\\cdot``, ``\\left( ... \\right)``), Markdown escapes (``n \\* m``), HTML
-(``n<sup>2</sup>``, ``&middot;``) or emphasis (``O(*n*)``). ``to_plain`` rewrites all of it to what
-bigo.py reads (``O(n log log n)``) and keeps, for every plain character, the span of the written text it
-came from, so errors and quotes point at what the student wrote. Plain text is left as it is.
+Logs written in Jupyter give complexities as LaTeX (``$\\mathcal{O}(n \\log \\log n)$``, ``O(\\sqrt{n})``,
+``\\left( ... \\right)``), Markdown escapes (``n \\* m``), HTML (``n<sup>2</sup>``) or emphasis (``O(*n*)``).
+``to_plain`` rewrites it to what bigo.py reads (``O(n log log n)``), keeping for every plain character the
+span of the written text it came from, so errors and quotes point at what the student wrote.
 """
 
 from __future__ import annotations
@@ -64,10 +63,9 @@ def to_plain(source: str) -> Plain:
 
 def _marks(text: str) -> dict[int, tuple[str, int]]:
     """Markup read as it stands (position -> what it reads as, its length): math delimiters ``$...$`` and
-    ``$$...$$`` that pair up (a lone ``$`` stays a character, as in Markdown), MathJax's ``\\(...\\)``
-    and ``\\[...\\]`` (an escaped bracket right after a name or a number, ``O\\(n\\)`` in Markdown
-    style, stays a bracket), emphasis marks around a word, HTML powers, entities, Unicode brackets and
-    Korean words."""
+    ``$$...$$`` that pair up (a lone ``$`` stays a character, as in Markdown), MathJax's ``\\(...\\)`` and
+    ``\\[...\\]`` (not an escaped bracket after a name, ``O\\(n\\)``), emphasis marks around a word, HTML
+    powers, entities, Unicode brackets and Korean words."""
     marks: dict[int, tuple[str, int]] = {}
     opened: re.Match[str] | None = None
     for m in re.finditer(r"(?<!\\)\${1,2}", text):

@@ -244,10 +244,9 @@ def _sentence_complexities(s: Sentence, follow: str) -> list[_Mention]:
         in_first = idea is not None and idea.end() <= m.start and not _FINAL.search(text, idea.end(), m.start)
         start = min(cue_at, m.start)
         # a reason before the first claim: '반복문이라 공간 복잡도는 O(1)', 'Since n halves, the time …'
-        ahead = text[:start].strip().rstrip(",").strip()
-        rest = ("" if out or not CUE["reason_before"].search(ahead) else ahead) + " " + text[start:m.start] \
-            + " " + text[m.end:hi]
-        out.append(_Mention(s, m, kinds, in_first, _reason(CUE["measure"].sub(" ", rest))))
+        ahead = text[:start] if not out and CUE["reason_before"].search(text[:start]) else ""
+        rest = CUE["measure"].sub(" ", f"{ahead} {text[start:m.start]} {text[m.end:hi]}")
+        out.append(_Mention(s, m, kinds, in_first, _reason(rest)))
     both = [m for m in out if len(m.kinds) == 2]
     if len(both) == 2:  # '시간과 공간 복잡도는 O(n), O(1)': each its own, in the cue's order
         space_first = (cue := _BOTH.search(text)) is not None and CUE["space_first"].match(cue.group())
