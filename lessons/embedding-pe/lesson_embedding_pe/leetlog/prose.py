@@ -195,7 +195,6 @@ def _content(text: str) -> bool:
 
 @dataclass
 class _Mention:
-    sentence: Sentence
     match: BigOMatch
     kinds: tuple[str, ...]  # what it measures: ('time',), ('space',) or both
     in_first: bool  # said of the first idea ('brute force in O(n) time'): not the answer's
@@ -204,11 +203,10 @@ class _Mention:
 
 def _read_complexities(sentences: list[Sentence], found: _Found) -> None:
     follows = [s.text for s in sentences[1:]] + [""]  # the sentence after each ('' after the last)
-    mentions = [m for s, follow in zip(sentences, follows, strict=False)
-                for m in _sentence_complexities(s, follow)]
-    for kind in ("time", "space"):  # the first claim of each, as 'O(log n) — its reason'
-        for c in [m for m in mentions if kind in m.kinds and not m.in_first][:1]:
-            found.put(kind, " — ".join(filter(None, (c.match.written, c.reason))), c.sentence, c.match.start)
+    for s, follow in zip(sentences, follows, strict=False):
+        for c in _sentence_complexities(s, follow):  # the first claim of each kind: 'O(log n) — its reason'
+            for kind in () if c.in_first else c.kinds:
+                found.put(kind, " — ".join(filter(None, (c.match.written, c.reason))), s, c.match.start)
 
 
 def word_complexities(text: str) -> dict[BigOMatch, str]:
@@ -231,9 +229,8 @@ def _sentence_complexities(s: Sentence, follow: str) -> list[_Mention]:
     matches = matches or list(said)
     idea = _FIRST.search(text)
     out: list[_Mention] = []
-    for k, m in enumerate(matches):
-        lo = matches[k - 1].end if k else 0
-        hi = matches[k + 1].start if k + 1 < len(matches) else len(text)
+    ends, starts = [0, *(x.end for x in matches)], [*(x.start for x in matches[1:]), len(text)]
+    for lo, m, hi in zip(ends, matches, starts, strict=False):  # each Big-O's clause, between its neighbours
         before = text[lo:m.start]
         kinds, cue_at = _kinds(before, text[m.end:hi], lo, m.end)
         kinds = (said[m],) if m in said else kinds
@@ -246,7 +243,7 @@ def _sentence_complexities(s: Sentence, follow: str) -> list[_Mention]:
         # a reason before the first claim: '반복문이라 공간 복잡도는 O(1)', 'Since n halves, the time …'
         ahead = text[:start] if not out and CUE["reason_before"].search(text[:start]) else ""
         rest = CUE["measure"].sub(" ", f"{ahead} {text[start:m.start]} {text[m.end:hi]}")
-        out.append(_Mention(s, m, kinds, in_first, _reason(rest)))
+        out.append(_Mention(m, kinds, in_first, _reason(rest)))
     both = [m for m in out if len(m.kinds) == 2]
     if len(both) == 2:  # '시간과 공간 복잡도는 O(n), O(1)': each its own, in the cue's order
         space_first = (cue := _BOTH.search(text)) is not None and CUE["space_first"].match(cue.group())
