@@ -12,7 +12,7 @@ import html
 import re
 from dataclasses import dataclass
 
-from .vocab import LATEX
+from .vocab import CUE, LATEX
 
 __all__ = ["Plain", "to_plain"]
 
@@ -42,16 +42,12 @@ class Plain:
 _READS: dict[str, str] = {**dict.fromkeys(LATEX["spaces"], " "), **dict.fromkeys(LATEX["sizing"], ""),
                           **dict.fromkeys(LATEX["drop"], ""), **LATEX["replace"],
                           **dict.fromkeys(LATEX["fonts"], "#1"), **LATEX["shapes"]}
-_SYMBOL: dict[str, str] = LATEX["symbol"]
 # a Unicode bracket or a Korean word ('로그') read as its plain text
 _READ_AS: dict[str, str] = {**LATEX["unicode"], **{k: v + " " for k, v in LATEX["korean"].items()}}
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
 _BRACES = re.compile(r"\\.|[{}]", re.S)  # an escaped brace is no brace
 _WORDS = re.compile("|".join([r"&(?:#\d{1,6}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,10});",  # '&middot;'
                               *map(re.escape, _READ_AS)]))
-_HTML_POWER = re.compile(r"<(sup|sub)>(.*?)</\1>", re.I | re.S)
-# Markdown emphasis around a single word, '(*n* log *n*)', but not 'n*m*k'
-_EMPHASIS = re.compile(r"(?<![\w*\\])(\*{1,3})(?=[^\s*])([^*\s]{1,20}?)\1(?![\w*])")
 
 
 def to_plain(source: str) -> Plain:
@@ -80,9 +76,9 @@ def _marks(text: str) -> dict[int, tuple[str, int]]:
             stack.append((m.start(), not re.match(r"[\w}^)]", text[: m.start()].rstrip()[-1:])))
         elif stack and (opening := stack.pop())[1]:
             marks[opening[0]] = marks[m.start()] = (" ", 2)
-    for m in _EMPHASIS.finditer(text):
+    for m in CUE["emphasis_mark"].finditer(text):
         marks[m.start()] = marks[m.end() - len(m.group(1))] = ("", len(m.group(1)))
-    for m in _HTML_POWER.finditer(text):
+    for m in CUE["html_power"].finditer(text):
         left, right = LATEX["html"][m.group(1).lower()]
         marks[m.start()] = (left, m.start(2) - m.start())
         marks[m.end(2)] = (right, m.end() - m.end(2))
@@ -147,7 +143,7 @@ class _Rewriter:
             # '\!' is LaTeX's negative space, unless it is an escaped factorial 'n\!'
             factorial = c == "!" and i > 0 and (src[i - 1].isalnum() or src[i - 1] in ")}") and \
                 not (i + 2 < j and (src[i + 2].isalpha() or src[i + 2] in "\\({"))
-            self.emit("!" if factorial else _SYMBOL.get(c, c), i, i + 2)
+            self.emit("!" if factorial else LATEX["symbol"].get(c, c), i, i + 2)
             return min(i + 2, j)
         name, end = m.group(1), m.end()
         args: dict[str, tuple[int, int]] = {}  # '#0' an optional argument in brackets, '#1', '#2' the others

@@ -27,8 +27,7 @@ _SPACE, _BOTH = CUE["space"], CUE["time_and_space"]
 _MEASURES = ((0, ("time", "space"), _BOTH), (1, ("time",), CUE["time"]), (1, ("space",), _SPACE),
              (2, ("time",), CUE["complexity"]))
 _FIRST, _FINAL, _APPROACH = CUE["first_idea"], CUE["final_approach"], CUE["approach_verb"]
-_LEADING = WORDS["filler"]
-_FILLER = _LEADING | WORDS["causal"]
+_LEADING, _FILLER = WORDS["filler"], WORDS["filler"] | WORDS["causal"]
 _MARKS = ",;.:—–-"  # what a cue leaves around a reason's words
 
 

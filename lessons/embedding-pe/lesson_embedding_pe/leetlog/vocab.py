@@ -26,8 +26,7 @@ __all__ = ["CUE", "DIFFICULTY_WORDS", "FIELDS", "FIELD_WORDS", "FORM", "HINTS", 
 
 def load(name: str) -> dict[str, Any]:
     """A TOML data file beside this module (vocab.toml, catalog.toml)."""
-    data: dict[str, Any] = tomllib.loads(resources.files(__package__).joinpath(name).read_text("utf-8"))
-    return data
+    return tomllib.loads(resources.files(__package__).joinpath(name).read_text("utf-8"))
 
 
 _DATA = load("vocab.toml")
