@@ -46,8 +46,7 @@ _READS: dict[str, str] = {**dict.fromkeys(LATEX["spaces"], " "), **dict.fromkeys
 _READ_AS: dict[str, str] = {**LATEX["unicode"], **{k: v + " " for k, v in LATEX["korean"].items()}}
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
 _BRACES = re.compile(r"\\.|[{}]", re.S)  # an escaped brace is no brace
-_WORDS = re.compile("|".join([r"&(?:#\d{1,6}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,10});",  # '&middot;'
-                              *map(re.escape, _READ_AS)]))
+_WORDS = re.compile("|".join([LATEX["entity"], *map(re.escape, _READ_AS)]))
 
 
 def to_plain(source: str) -> Plain:
@@ -122,8 +121,7 @@ class _Rewriter:
         end = _closing(self.src, i, j)
         self.emit(left, i, i + 1)
         self.run(i + 1, end)
-        if end < j:
-            self.emit(right, end, end + 1)
+        self.emit(right if end < j else "", end, end + 1)  # nothing where it is unclosed
         return min(end + 1, j)
 
     def argument(self, i: int, j: int) -> tuple[int, int, int]:

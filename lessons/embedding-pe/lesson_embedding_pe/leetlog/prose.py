@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from itertools import accumulate, pairwise
+from typing import NamedTuple
 
 from .bigo import BigOMatch, find_all_bigo
 from .catalog import find_problem, get
@@ -31,8 +32,7 @@ _LEADING, _FILLER = WORDS["filler"], WORDS["filler"] | WORDS["causal"]
 _MARKS = ",;.:—–-"  # what a cue leaves around a reason's words
 
 
-@dataclass(frozen=True)
-class Sentence:
+class Sentence(NamedTuple):
     text: str
     line: int  # the line it starts on
     starts: tuple[tuple[int, int], ...]  # (offset in text, line) where each of its paragraph's lines begins
@@ -41,8 +41,7 @@ class Sentence:
         return max(n for s, n in self.starts if s <= offset)
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(NamedTuple):
     """One field read from prose: its value, the line it is on and the sentence it came from."""
 
     name: str
@@ -54,8 +53,7 @@ class Reading:
 # --------------------------------------------------------------------------- sentences
 
 def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
-    """Sentences of the prose lines, each with its line; headings, tables, quotes, comments and code
-    are skipped."""
+    """The prose lines' sentences, with their lines; headings, tables, quotes, comments, code are skipped."""
     out: list[Sentence] = []
     para: list[tuple[int, str]] = []
     in_code = in_comment = False
