@@ -220,9 +220,8 @@ def _sentence_complexities(s: Sentence, follow: str) -> list[_Mention]:
     its cue (or itself) to the next Big-O, less the cues and filler; else the next sentence, ``follow``,
     when it gives one ('Since n halves.')."""
     text = s.text
-    matches = find_all_bigo(text)
     # in words only where none is in O(...), its own cue ('log n time') saying what it measures
-    said = {} if matches else word_complexities(text)
+    said = {} if (matches := find_all_bigo(text)) else word_complexities(text)
     matches = matches or list(said)
     idea = _FIRST.search(text)
     out: list[_Mention] = []
