@@ -52,7 +52,6 @@ _WORDS = re.compile("|".join([LATEX["entity"], *map(re.escape, _READ_AS)]))
 def to_plain(source: str) -> Plain:
     """Markdown math as plain Big-O text, with the span each plain character came from."""
     rewriter = _Rewriter(source)
-    rewriter.run(0, len(source))
     return Plain("".join(rewriter.chars), tuple(rewriter.spans), source)
 
 
@@ -92,10 +91,12 @@ class _Rewriter:
         self.marks = _marks(src)
         self.chars: list[str] = []
         self.spans: list[tuple[int, int]] = []
+        self.run(0, len(src))  # all of it, at once
 
     def emit(self, text: str, start: int, end: int) -> None:
-        self.chars += text
-        self.spans += [(start, end)] * len(text)
+        for c in text:  # mostly one character: appends are the fastest
+            self.chars.append(c)
+            self.spans.append((start, end))
 
     def run(self, i: int, j: int) -> None:
         src = self.src

@@ -202,7 +202,7 @@ class _Mention:
 def _read_complexities(sentences: list[Sentence], found: _Found) -> None:
     follows = [s.text for s in sentences[1:]] + [""]  # the sentence after each ('' after the last)
     for s, follow in zip(sentences, follows, strict=False):
-        for c in _sentence_complexities(s, follow):  # the first claim of each kind: 'O(log n) — its reason'
+        for c in _sentence_complexities(s.text, follow):  # each kind's first claim: 'O(log n) — its reason'
             for kind in () if c.in_first else c.kinds:
                 found.put(kind, " — ".join(filter(None, (c.match.written, c.reason))), s, c.match.start)
 
@@ -216,11 +216,10 @@ def word_complexities(text: str) -> dict[BigOMatch, str]:
     return {BigOMatch(at, at + len(w), w, w): kind for at, (w, kind) in sorted(said.items())}
 
 
-def _sentence_complexities(s: Sentence, follow: str) -> list[_Mention]:
+def _sentence_complexities(text: str, follow: str) -> list[_Mention]:
     """Each Big-O of the sentence with what it measures and its reason: the words of its clause, from
     its cue (or itself) to the next Big-O, less the cues and filler; else the next sentence, ``follow``,
     when it gives one ('Since n halves.')."""
-    text = s.text
     # in words only where none is in O(...), its own cue ('log n time') saying what it measures
     said = {} if (matches := find_all_bigo(text)) else word_complexities(text)
     matches = matches or list(said)
