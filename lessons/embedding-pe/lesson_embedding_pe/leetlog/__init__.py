@@ -4,7 +4,7 @@ log parser and a reviewer that writes TA-style findings and points."""
 from .bigo import Complexity, ParseError, parse
 from .parser import LogParse, parse_log
 from .review import Finding, LogReview, review_file, review_log
-from .template import render_template
+from .vocab import render_template
 
 __all__ = ["Complexity", "Finding", "LogParse", "LogReview", "ParseError", "parse", "parse_log",
            "render_template", "review_file", "review_log"]

@@ -1,10 +1,9 @@
 """Math as students type it in Markdown, read as plain text for the Big-O parser.
 
-Logs written in Jupyter give complexities as LaTeX (``$\\mathcal{O}(n \\log \\log n)$``, ``\\Theta(n)``,
-``O(\\sqrt{n})``, ``n^{2}``, ``\\cdot``, ``\\left( ... \\right)``), Markdown escapes (``n \\* m``), HTML
-(``n<sup>2</sup>``, ``&middot;``) or emphasis (``O(*n*)``). ``to_plain`` rewrites all of it to what
-bigo.py reads (``O(n log log n)``) and keeps, for every plain character, the span of the written text it
-came from, so errors and quotes point at what the student wrote. Plain text is left as it is.
+Logs written in Jupyter give complexities as LaTeX (``$\\mathcal{O}(n \\log \\log n)$``, ``O(\\sqrt{n})``,
+``\\left( ... \\right)``), Markdown escapes (``n \\* m``), HTML (``n<sup>2</sup>``) or emphasis (``O(*n*)``).
+``to_plain`` rewrites it to what bigo.py reads (``O(n log log n)``), keeping for every plain character the
+span of the written text it came from, so errors and quotes point at what the student wrote.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ import html
 import re
 from dataclasses import dataclass
 
-from .vocab import LATEX
+from .vocab import CUE, LATEX
 
 __all__ = ["Plain", "to_plain"]
 
@@ -33,50 +32,34 @@ class Plain:
         return self.spans[-1][1] if self.spans else len(self.source)
 
     def source_span(self, start: int, end: int) -> tuple[int, int]:
-        """The written text behind ``text[start:end]``, markup before it included
-        (``\\mathcal{`` of ``\\mathcal{O}(1)``), surrounding spaces not."""
-        if start >= end or start >= len(self.spans):
-            i = self.source_index(start)
-            return i, i
-        s = self.spans[start - 1][1] if start > 0 else 0
-        first = self.spans[start][0]
-        s = min(s, first)
-        while s < first and (self.source[s].isspace() or self.source[s] == "$"):
-            s += 1
-        return s, self.spans[end - 1][1]
+        """The written text behind a match ``text[start:end]`` (not empty), the markup dropped before it
+        included (``\\mathcal{`` of ``\\mathcal{O}(1)``): spaces and ``$`` are always read, never dropped."""
+        return min(self.spans[start - 1][1] if start else 0, self.spans[start][0]), self.spans[end - 1][1]
 
 
-# What each command reads as: a space, nothing (sizing and style), or its replacement; fonts keep their
-# argument, fractions and roots read as arithmetic, any other command as its name ('\log' is ' log').
+# What each command reads as ('#k' its k-th argument): a space, nothing (sizing, style), its replacement, a
+# font's argument, a fraction or root as arithmetic; any other command as its name ('\log' is ' log').
 _READS: dict[str, str] = {**dict.fromkeys(LATEX["spaces"], " "), **dict.fromkeys(LATEX["sizing"], ""),
-                          **dict.fromkeys(LATEX["drop"], ""), **LATEX["replace"]}
-_FONTS = frozenset(LATEX["fonts"])
-_SHAPES: dict[str, str] = LATEX["shapes"]  # a command read as arithmetic, '#k' its k-th argument
-_SYMBOL: dict[str, str] = LATEX["symbol"]
+                          **dict.fromkeys(LATEX["drop"], ""), **LATEX["replace"],
+                          **dict.fromkeys(LATEX["fonts"], "#1"), **LATEX["shapes"]}
 # a Unicode bracket or a Korean word ('로그') read as its plain text
 _READ_AS: dict[str, str] = {**LATEX["unicode"], **{k: v + " " for k, v in LATEX["korean"].items()}}
 _COMMAND = re.compile(r"\\([A-Za-z]+)")
 _BRACES = re.compile(r"\\.|[{}]", re.S)  # an escaped brace is no brace
-_WORDS = re.compile("|".join([r"&(?:#\d{1,6}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,10});",  # '&middot;'
-                              *map(re.escape, _READ_AS)]))
-_HTML_POWER = re.compile(r"<(sup|sub)>(.*?)</\1>", re.I | re.S)
-# Markdown emphasis around a single word, '(*n* log *n*)', but not 'n*m*k'
-_EMPHASIS = re.compile(r"(?<![\w*\\])(\*{1,3})(?=[^\s*])([^*\s]{1,20}?)\1(?![\w*])")
+_WORDS = re.compile("|".join([LATEX["entity"], *map(re.escape, _READ_AS)]))
 
 
 def to_plain(source: str) -> Plain:
     """Markdown math as plain Big-O text, with the span each plain character came from."""
     rewriter = _Rewriter(source)
-    rewriter.run(0, len(source))
     return Plain("".join(rewriter.chars), tuple(rewriter.spans), source)
 
 
 def _marks(text: str) -> dict[int, tuple[str, int]]:
     """Markup read as it stands (position -> what it reads as, its length): math delimiters ``$...$`` and
-    ``$$...$$`` that pair up (a lone ``$`` stays a character, as in Markdown), MathJax's ``\\(...\\)``
-    and ``\\[...\\]`` (an escaped bracket right after a name or a number, ``O\\(n\\)`` in Markdown
-    style, stays a bracket), emphasis marks around a word, HTML powers, entities, Unicode brackets and
-    Korean words."""
+    ``$$...$$`` that pair up (a lone ``$`` stays a character, as in Markdown), MathJax's ``\\(...\\)`` and
+    ``\\[...\\]`` (not an escaped bracket after a name, ``O\\(n\\)``), emphasis marks around a word, HTML
+    powers, entities, Unicode brackets and Korean words."""
     marks: dict[int, tuple[str, int]] = {}
     opened: re.Match[str] | None = None
     for m in re.finditer(r"(?<!\\)\${1,2}", text):
@@ -87,21 +70,18 @@ def _marks(text: str) -> dict[int, tuple[str, int]]:
             opened = m
     stack: list[tuple[int, bool]] = []
     for m in re.finditer(r"\\[()\[\]]", text):
-        if m.group()[1] in "([":
-            before = text[: m.start()].rstrip()
-            stack.append((m.start(), not before or not (before[-1].isalnum() or before[-1] in "}^_)")))
+        if m.group()[1] in "([":  # a delimiter unless right after a name, a number or a bracket
+            stack.append((m.start(), not re.match(r"[\w}^)]", text[: m.start()].rstrip()[-1:])))
         elif stack and (opening := stack.pop())[1]:
             marks[opening[0]] = marks[m.start()] = (" ", 2)
-    for m in _EMPHASIS.finditer(text):
-        n = len(m.group(1))
-        marks.update(dict.fromkeys([*range(m.start(), m.start() + n), *range(m.end() - n, m.end())], ("", 1)))
-    for m in _HTML_POWER.finditer(text):  # n<sup>2</sup> as n^(2), a<sub>i</sub> as a_{i}
-        sup = m.group(1).lower() == "sup"
-        marks[m.start()] = ("^(" if sup else "_{", m.start(2) - m.start())
-        marks[m.end(2)] = (")" if sup else "}", m.end() - m.end(2))
+    for m in CUE["emphasis_mark"].finditer(text):
+        marks[m.start()] = marks[m.end() - len(m.group(1))] = ("", len(m.group(1)))
+    for m in CUE["html_power"].finditer(text):
+        left, right = LATEX["html"][m.group(1).lower()]
+        marks[m.start()] = (left, m.start(2) - m.start())
+        marks[m.end(2)] = (right, m.end() - m.end(2))
     for m in _WORDS.finditer(text):
-        word = m.group()
-        marks[m.start()] = (html.unescape(word) if word[0] == "&" else _READ_AS[word], len(word))
+        marks[m.start()] = (_READ_AS.get(m.group()) or html.unescape(m.group()), len(m.group()))
     return marks
 
 
@@ -111,9 +91,10 @@ class _Rewriter:
         self.marks = _marks(src)
         self.chars: list[str] = []
         self.spans: list[tuple[int, int]] = []
+        self.run(0, len(src))  # all of it, at once
 
     def emit(self, text: str, start: int, end: int) -> None:
-        for c in text:
+        for c in text:  # mostly one character: appends are the fastest
             self.chars.append(c)
             self.spans.append((start, end))
 
@@ -129,13 +110,11 @@ class _Rewriter:
                 i = self.command(i, j)
             elif c == "{":
                 i = self.group(i, j, "(", ")")
-            elif c == "}":  # stray closing brace: markup, not a bracket
-                i += 1
             elif c in "^_" and i + 1 < j and src[i + 1] == "{":
                 self.emit(c, i, i + 1)
                 i = self.group(i + 1, j, "(" if c == "^" else "{", ")" if c == "^" else "}")
-            else:
-                self.emit(c, i, i + 1)
+            else:  # a character as it stands; a stray closing brace is markup, not a bracket
+                self.emit("" if c == "}" else c, i, i + 1)
                 i += 1
 
     def group(self, i: int, j: int, left: str, right: str) -> int:
@@ -143,8 +122,7 @@ class _Rewriter:
         end = _closing(self.src, i, j)
         self.emit(left, i, i + 1)
         self.run(i + 1, end)
-        if end < j:
-            self.emit(right, end, end + 1)
+        self.emit(right if end < j else "", end, end + 1)  # nothing where it is unclosed
         return min(end + 1, j)
 
     def argument(self, i: int, j: int) -> tuple[int, int, int]:
@@ -160,28 +138,17 @@ class _Rewriter:
         src = self.src
         m = _COMMAND.match(src, i, j)
         if m is None:  # one character: spacing, an escaped bracket, or a Markdown escape (\*, \_)
-            if i + 1 >= j:
-                return j
-            c = src[i + 1]
-            if c == "!":  # LaTeX's negative space, unless it is an escaped factorial 'n\!'
-                factorial = i > 0 and (src[i - 1].isalnum() or src[i - 1] in ")}") and \
-                    not (i + 2 < j and (src[i + 2].isalpha() or src[i + 2] in "\\({"))
-                self.emit("!" if factorial else "", i, i + 2)
-            else:
-                self.emit(_SYMBOL.get(c, c), i, i + 2)
-            return i + 2
+            c = src[i + 1:min(i + 2, j)]  # nothing where the text ends
+            # '\!' is LaTeX's negative space, unless it is an escaped factorial 'n\!'
+            factorial = c == "!" and i > 0 and (src[i - 1].isalnum() or src[i - 1] in ")}") and \
+                not (i + 2 < j and (src[i + 2].isalpha() or src[i + 2] in "\\({"))
+            self.emit("!" if factorial else LATEX["symbol"].get(c, c), i, i + 2)
+            return min(i + 2, j)
         name, end = m.group(1), m.end()
-        if name in _FONTS:
-            start, stop, nxt = self.argument(end, j)
-            self.run(start, stop)
-            return nxt
         args: dict[str, tuple[int, int]] = {}  # '#0' an optional argument in brackets, '#1', '#2' the others
-        if src.startswith("[", end) and f"{name}[]" in _SHAPES and (close := src.find("]", end, j)) > 0:
+        if src.startswith("[", end) and f"{name}[]" in _READS and (close := src.find("]", end, j)) > 0:
             args, name, end = {"0": (end + 1, close)}, f"{name}[]", close + 1
-        if name not in _SHAPES:
-            self.emit(_READS.get(name, " " + name), i, end)
-            return end
-        pieces = re.split(r"#(\d)", _SHAPES[name])  # '\frac{a}{b}' as '((a)/(b))'
+        pieces = re.split(r"#(\d)", _READS.get(name, " " + name))  # '\frac{a}{b}' as '((a)/(b))'
         for k in sorted(set(pieces[1::2]) - set(args)):
             a0, a1, end = self.argument(end, j)
             args[k] = a0, a1
@@ -199,10 +166,7 @@ def _closing(src: str, i: int, j: int) -> int:
     """Index of the ``}`` closing the ``{`` at ``i`` (``j`` when unclosed); ``\\{`` does not count."""
     depth = 0
     for m in _BRACES.finditer(src, i, j):
-        if m.group() == "{":
-            depth += 1
-        elif m.group() == "}":
-            depth -= 1
-            if depth == 0:
-                return m.start()
+        depth += {"{": 1, "}": -1}.get(m.group(), 0)
+        if depth == 0:
+            return m.start()
     return j

@@ -1,17 +1,17 @@
 """Read a log written as sentences, the way a TA would: field by field.
 
-Not every student fills the labels. "시간 복잡도는 O(log n)이고 공간은 O(1)이다. 처음엔 x를 n번 곱했는데
-시간 초과가 나서 분할 정복으로 바꿨다." holds the same fields as the template. This module splits such
-prose into sentences and says which field each one answers, with its line; the cues are vocab.toml's.
-Content is never judged here: review.py does that, on the values read.
+Not every student fills the labels: "시간 복잡도는 O(log n)이고 공간은 O(1)이다. 처음엔 x를 n번 곱했는데
+시간 초과가 나서 분할 정복으로 바꿨다." holds the template's fields. This module splits such prose into
+sentences and says which field each one answers, on which line, by vocab.toml's cues; review.py judges
+the values read.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import accumulate, pairwise
+from typing import NamedTuple
 
 from .bigo import BigOMatch, find_all_bigo
 from .catalog import find_problem, get
@@ -22,26 +22,26 @@ from .vocab import CUE, WORDS
 __all__ = ["Reading", "Sentence", "problem_mention", "read_fields", "split_sentences", "unbracketed"]
 
 BULLET = CUE["bullet"]
-_TIME, _NOT_TIME, _SPACE, _GENERIC, _BOTH = (CUE[k] for k in ("time", "not_time", "space", "complexity",
-                                                              "time_and_space"))
+_SPACE, _BOTH = CUE["space"], CUE["time_and_space"]
+# what a Big-O measures, by the cue nearest to it, ranked: one naming both, then one naming either, then
+# 'complexity' alone (time); only a cue naming either is read after it ('O(n) time')
+_MEASURES = ((0, ("time", "space"), _BOTH), (1, ("time",), CUE["time"]), (1, ("space",), _SPACE),
+             (2, ("time",), CUE["complexity"]))
 _FIRST, _FINAL, _APPROACH = CUE["first_idea"], CUE["final_approach"], CUE["approach_verb"]
-_LEADING = WORDS["filler"]
-_FILLER = _LEADING | WORDS["causal"]
+_LEADING, _FILLER = WORDS["filler"], WORDS["filler"] | WORDS["causal"]
 _MARKS = ",;.:—–-"  # what a cue leaves around a reason's words
 
 
-@dataclass(frozen=True)
-class Sentence:
+class Sentence(NamedTuple):
     text: str
     line: int  # the line it starts on
-    starts: tuple[tuple[int, int], ...]  # (offset in text, line) where each source line begins
+    starts: tuple[tuple[int, int], ...]  # (offset in text, line) where each of its paragraph's lines begins
 
     def line_at(self, offset: int) -> int:
-        return next(n for s, n in reversed(self.starts) if s <= offset)
+        return max(n for s, n in self.starts if s <= offset)
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(NamedTuple):
     """One field read from prose: its value, the line it is on and the sentence it came from."""
 
     name: str
@@ -53,8 +53,7 @@ class Reading:
 # --------------------------------------------------------------------------- sentences
 
 def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
-    """Sentences of the prose lines, each with its line; headings, tables, quotes, comments and code
-    are skipped."""
+    """The prose lines' sentences, with their lines; headings, tables, quotes, comments, code are skipped."""
     out: list[Sentence] = []
     para: list[tuple[int, str]] = []
     in_code = in_comment = False
@@ -81,11 +80,9 @@ def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
 def _flush(para: list[tuple[int, str]], out: list[Sentence]) -> None:
     """The paragraph's sentences: cut at a full stop outside brackets, not after a number or an
     abbreviation ('50. Pow(x, n)', 'e.g.')."""
-    text, starts = "", []
-    for number, said in para:
-        text += " " if text else ""
-        starts.append((len(text), number))
-        text += said
+    text = " ".join(said for _, said in para)
+    offsets = accumulate((len(said) + 1 for _, said in para), initial=0)  # where each line begins in it
+    starts = [(at, number) for at, (number, _) in zip(offsets, para, strict=False)]  # one offset spare
     para.clear()
     cuts = [0]
     for m in CUE["sentence_stop"].finditer(unbracketed(text)):
@@ -93,12 +90,10 @@ def _flush(para: list[tuple[int, str]], out: list[Sentence]) -> None:
         if not (CUE["numbered_stop"].fullmatch(word) or word in WORDS["abbreviations"]):
             cuts.append(m.end())
     for begin, end in pairwise([*cuts, len(text)]):
-        offset = begin + len(text[begin:end]) - len(text[begin:end].lstrip())
-        piece = text[begin:end].strip()
-        if piece:
-            line = max(n for s, n in starts if s <= offset)
-            local = tuple((s - offset, n) for s, n in starts if offset <= s < offset + len(piece))
-            out.append(Sentence(piece, line, ((0, line), *local)))
+        if piece := text[begin:end].strip():
+            at = text.index(piece, begin)
+            lines = tuple((s - at, n) for s, n in starts)  # counted from the sentence's start
+            out.append(Sentence(piece, max(n for s, n in lines if s <= 0), lines))
 
 
 def unbracketed(text: str) -> str:
@@ -121,80 +116,67 @@ def problem_mention(text: str) -> tuple[int | None, str] | None:
     match = find_problem(text)
     numbers = [int(next(g for g in m.groups() if g)) for m in CUE["problem_number"].finditer(text)]
     as_problem = CUE["problem_word"].search(text) is not None
-    if match.problem is not None and match.by == "title":
-        p = match.problem
-        written = next((n for n in numbers if n == p.number), numbers[0] if numbers else None)
-        # written as LeetCode titles it ('Pow(x, n)', 'Count Primes'), not 'a power of two'
-        as_titled = re.search(r"\s*".join(map(re.escape, p.title.split())), text)
-        if written is None and not as_problem and as_titled is None:
-            return None
-        return p.number, f"{written if written is not None else p.number}. {p.title}"
+    p = match.problem
+    if p is not None and match.by == "title":
+        # with a number, as a problem, or as LeetCode titles it ('Pow(x, n)'): not 'a power of two'
+        if numbers or as_problem or re.search(r"\s*".join(map(re.escape, p.title.split())), text):
+            return p.number, f"{p.number if p.number in numbers or not numbers else numbers[0]}. {p.title}"
+        return None
     named = next((p for p in map(get, numbers) if p is not None), None) if as_problem else None
     return (named.number, named.label) if named is not None else None
 
 
 # --------------------------------------------------------------------------- reading
 
-_Put = Callable[[str, str, int, Sentence], None]  # (field, value, line, sentence): record one answer
+class _Found(dict[str, Reading]):
+    """The fields read so far: the first answer to each wins, as for labels."""
+
+    def put(self, name: str, value: str | None, s: Sentence, at: int = 0) -> None:
+        """``value`` for field ``name``, said at offset ``at`` of ``s``; an empty one is no answer."""
+        if name not in self and (value := (value or "").strip(" ,;")):
+            self[name] = Reading(name, value, s.line_at(at), s.text)
 
 
 def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
-    """Every field the sentences answer; the first answer wins, as for labels."""
-    found: dict[str, Reading] = {}
-
-    def put(name: str, value: str, line: int, sentence: Sentence) -> None:
-        value = value.strip(" ,;")
-        if name not in found and value:
-            found[name] = Reading(name, value, line, sentence.text)
-
+    """Every field the sentences answer."""
+    found = _Found()
     for s in sentences:
-        mention = problem_mention(s.text)
+        found.put("problem", (problem_mention(s.text) or (None, ""))[1], s)
         # a level said as one ('Medium', 'medium-level'), or any word of one after 'difficulty'
-        level = parse_difficulty(s.text if CUE["difficulty_context"].search(s.text)
-                                 else " ".join(CUE["difficulty_strong"].findall(s.text)))
-        if mention is not None:
-            put("problem", mention[1], s.line, s)
-        if level:
-            put("difficulty", level, s.line, s)
-    _read_approaches(sentences, put)
-    _read_complexities(sentences, put)
+        found.put("difficulty", parse_difficulty(s.text if CUE["difficulty_context"].search(s.text)
+                                                 else " ".join(CUE["difficulty_strong"].findall(s.text))), s)
+    _read_approaches(sentences, found)
+    _read_complexities(sentences, found)
     used = {r.sentence for r in found.values()}
-    wrong = [s for s in sentences if CUE["what_went_wrong"].search(s.text)]
-    own = next((s for s in wrong if s.text not in used), wrong[0] if wrong else None)  # one of its own first
-    if own is not None:
-        put("what_went_wrong", own.text, own.line, own)
-    _read_solved(sentences, put)
+    for s in sorted(sentences, key=lambda s: s.text in used):  # one of its own first
+        found.put("what_went_wrong", s.text if CUE["what_went_wrong"].search(s.text) else None, s)
+    _read_solved(sentences, found)
     return found
 
 
-def _read_approaches(sentences: list[Sentence], put: _Put) -> None:
+def _read_approaches(sentences: list[Sentence], found: _Found) -> None:
     """The first idea's sentence (split where the final approach's clause starts, when both are in it),
-    then the first later sentence that names a final approach, else one that names a method."""
-    later = sentences
-    first = next(((i, m) for i, s in enumerate(sentences) if (m := _FIRST.search(s.text))), None)
-    if first is not None:
-        i, m = first
+    then the first later sentence that names a final approach, else one that names a method (``found``
+    keeps the first answer, so each is tried in that order)."""
+    i, m = next(((i, m) for i, s in enumerate(sentences) if (m := _FIRST.search(s.text))), (-1, None))
+    if m is not None:
         s = sentences[i]
         final = _FINAL.search(s.text, m.end())
-        # after the last clause break before the final approach's cue
+        # after the last clause break before the final approach's cue, when both halves say something
         cut = max((b.end() for b in CUE["clause_break"].finditer(s.text, m.end(), final.start() + 1)),
                   default=final.start()) if final is not None else 0
-        if _letters(s.text[:cut]) >= 8 and _letters(s.text[cut:]) >= 8:
-            put("first_idea", s.text[:cut], s.line, s)
-            put("final_approach", s.text[cut:], s.line_at(cut), s)
-            return
-        put("first_idea", s.text, s.line, s)
-        later = sentences[i + 1:]
+        cut = cut if _letters(s.text[:cut]) >= 8 and _letters(s.text[cut:]) >= 8 else len(s.text)
+        found.put("first_idea", s.text[:cut], s)
+        found.put("final_approach", s.text[cut:], s, cut)
     for pattern in (_FINAL, _APPROACH):
-        for s in later:
+        for s in sentences[i + 1:]:  # all of them when no first idea is said
             verb = pattern.search(s.text)
             if verb is None or _letters(s.text) < 8:
                 continue
-            bigos = find_all_bigo(s.text)
-            if pattern is _APPROACH and bigos and not _content(s.text[verb.end():bigos[0].start]):
-                continue  # 'It uses O(1) extra space: ...' describes the space, not the method
-            put("final_approach", s.text, s.line, s)
-            return
+            # a method's verb before a Big-O and nothing else ('It uses O(1) extra space') describes the space
+            bigos = find_all_bigo(s.text) if pattern is _APPROACH else []
+            if not bigos or _content(s.text[verb.end():bigos[0].start]):
+                found.put("final_approach", s.text, s)
 
 
 def _letters(text: str) -> int:
@@ -211,104 +193,77 @@ def _content(text: str) -> bool:
 
 @dataclass
 class _Mention:
-    sentence: Sentence
     match: BigOMatch
     kinds: tuple[str, ...]  # what it measures: ('time',), ('space',) or both
     in_first: bool  # said of the first idea ('brute force in O(n) time'): not the answer's
     reason: str
 
 
-def _read_complexities(sentences: list[Sentence], put: _Put) -> None:
-    mentions: list[_Mention] = []
-    for s, follow in zip(sentences, [*sentences[1:], None], strict=False):
-        found = _sentence_complexities(s)
-        # a claim with no reason of its own: 'Since n halves.' as the next sentence gives it
-        if found and not any(m.reason for m in found) and follow is not None \
-                and CUE["reason_start"].search(follow.text) and not find_all_bigo(follow.text):
-            for m in found:
-                m.reason = follow.text
-        mentions += found
-    for kind in ("time", "space"):
-        chosen = next((m for m in mentions if kind in m.kinds and not m.in_first), None)
-        if chosen is not None:
-            value = f"{chosen.match.written} — {chosen.reason}" if chosen.reason else chosen.match.written
-            put(kind, value, chosen.sentence.line_at(chosen.match.start), chosen.sentence)
+def _read_complexities(sentences: list[Sentence], found: _Found) -> None:
+    follows = [s.text for s in sentences[1:]] + [""]  # the sentence after each ('' after the last)
+    for s, follow in zip(sentences, follows, strict=False):
+        for c in _sentence_complexities(s.text, follow):  # each kind's first claim: 'O(log n) — its reason'
+            for kind in () if c.in_first else c.kinds:
+                found.put(kind, " — ".join(filter(None, (c.match.written, c.reason))), s, c.match.start)
 
 
-def word_complexities(text: str) -> list[tuple[BigOMatch, str]]:
+def word_complexities(text: str) -> dict[BigOMatch, str]:
     """Each complexity said in words next to its cue ('log n time', '선형 시간', 'time is linear'), as a
     match the way ``find_all_bigo`` gives one, with what its own cue says it measures ('time' or
     'space'): read as the claim, so the review can ask for O(...) rather than call the field missing."""
-    found: dict[int, tuple[BigOMatch, str]] = {}
-    for m in (*CUE["words_before"].finditer(text), *CUE["words_after"].finditer(text)):
-        w = m.group("w").rstrip()
-        kind = "space" if _SPACE.search(m.group()) else "time"
-        found.setdefault(m.start("w"), (BigOMatch(m.start("w"), m.start("w") + len(w), w, w), kind))
-    return sorted(found.values(), key=lambda x: x[0].start)
+    said = {m.start("w"): (m.group("w").rstrip(), "space" if _SPACE.search(m.group()) else "time")
+            for cue in ("words_after", "words_before") for m in CUE[cue].finditer(text)}  # 'before' wins
+    return {BigOMatch(at, at + len(w), w, w): kind for at, (w, kind) in sorted(said.items())}
 
 
-def _sentence_complexities(s: Sentence) -> list[_Mention]:
+def _sentence_complexities(text: str, follow: str) -> list[_Mention]:
     """Each Big-O of the sentence with what it measures and its reason: the words of its clause, from
-    its cue (or itself) to the next Big-O, less the cues and filler."""
-    text = s.text
-    matches = find_all_bigo(text)
-    said: dict[int, str] = {}  # a complexity in words: its own cue ('log n time') says what it measures
-    if not matches:  # a Big-O said in words only where the sentence has none in O(...)
-        worded = word_complexities(text)
-        matches, said = [m for m, _ in worded], {m.start: kind for m, kind in worded}
-    first = _FIRST.search(text)
+    its cue (or itself) to the next Big-O, less the cues and filler; else the next sentence, ``follow``,
+    when it gives one ('Since n halves.')."""
+    # in words only where none is in O(...), its own cue ('log n time') saying what it measures
+    said = {} if (matches := find_all_bigo(text)) else word_complexities(text)
+    matches = matches or list(said)
+    idea = _FIRST.search(text)
     out: list[_Mention] = []
-    for k, m in enumerate(matches):
-        lo = matches[k - 1].end if k else 0
-        hi = matches[k + 1].start if k + 1 < len(matches) else len(text)
+    ends, starts = [0, *(x.end for x in matches)], [*(x.start for x in matches[1:]), len(text)]
+    for lo, m, hi in zip(ends, matches, starts, strict=False):  # each Big-O's clause, between its neighbours
         before = text[lo:m.start]
         kinds, cue_at = _kinds(before, text[m.end:hi], lo, m.end)
-        if m.start in said:
-            kinds = (said[m.start],)
+        kinds = (said[m],) if m in said else kinds
         if not kinds and out and len(out[-1].kinds) == 2 and CUE["list_gap"].fullmatch(before):
             kinds, cue_at = out[-1].kinds, m.start  # '…, O(1)'
         if not kinds:
             continue
-        in_first = first is not None and first.end() <= m.start and not _FINAL.search(text, first.end(),
-                                                                                       m.start)
+        in_first = idea is not None and idea.end() <= m.start and not _FINAL.search(text, idea.end(), m.start)
         start = min(cue_at, m.start)
         # a reason before the first claim: '반복문이라 공간 복잡도는 O(1)', 'Since n halves, the time …'
-        ahead = text[:start].strip().rstrip(",").strip()
-        rest = ("" if out or not CUE["reason_before"].search(ahead) else ahead) + " " + text[start:m.start] \
-            + " " + text[m.end:hi]
-        for said_by in (_TIME, _SPACE, _GENERIC):
-            rest = said_by.sub(" ", rest)
-        out.append(_Mention(s, m, kinds, in_first, _reason(rest)))
+        ahead = text[:start] if not out and CUE["reason_before"].search(text[:start]) else ""
+        rest = CUE["measure"].sub(" ", f"{ahead} {text[start:m.start]} {text[m.end:hi]}")
+        out.append(_Mention(m, kinds, in_first, _reason(rest)))
     both = [m for m in out if len(m.kinds) == 2]
     if len(both) == 2:  # '시간과 공간 복잡도는 O(n), O(1)': each its own, in the cue's order
-        cue = _BOTH.search(text)
-        space_first = cue is not None and CUE["space_first"].match(cue.group())
+        space_first = (cue := _BOTH.search(text)) is not None and CUE["space_first"].match(cue.group())
         for claim, kind in zip(both, ("space", "time") if space_first else ("time", "space"), strict=True):
             claim.kinds = (kind,)
+    given = follow if out and not any(c.reason for c in out) and CUE["reason_start"].search(follow) \
+        and not find_all_bigo(follow) else ""
     for k, claim in enumerate(out):  # 'O(n) time and O(1) space because ...': the reason is shared
-        claim.reason = claim.reason or next((x.reason for x in out[k + 1:] if x.reason), "")
+        claim.reason = claim.reason or next((x.reason for x in out[k + 1:] if x.reason), given)
     return out
 
 
 def _kinds(before: str, after: str, lo: int, hi: int) -> tuple[tuple[str, ...], int]:
     """What a Big-O measures, from the cue nearest to it: ('time',) / ('space',) / both; where the cue
     starts in the sentence. A time limit ('시간 초과') is no time cue."""
-    before, after = (_NOT_TIME.sub(lambda m: "\0" * len(m.group()), t) for t in (before, after))
-    both = list(_BOTH.finditer(before))
-    if both:
-        return ("time", "space"), lo + both[-1].start()
-    options: list[tuple[int, int, str, int]] = []
-    for kind, cue in (("time", _TIME), ("space", _SPACE)):
-        options += [(len(before) - m.end(), 0, kind, lo + m.start()) for m in cue.finditer(before)]
+    before, after = (CUE["not_time"].sub(lambda m: "\0" * len(m.group()), t) for t in (before, after))
+    options = [(rank, len(before) - m.end(), 0, kinds, lo + m.start())
+               for rank, kinds, cue in _MEASURES for m in cue.finditer(before)]
+    for rank, kinds, cue in _MEASURES[1:3]:
         a = cue.search(after)
         # 'O(n) time', 'O(1)의 공간'; not ', 공간 복잡도는 O(1)', which opens the next claim
         if a is not None and a.start() <= 12 and not CUE["clause_end"].search(after[:a.start()]):
-            options.append((a.start(), 1, kind, hi + a.start()))
-    if options:
-        _, _, kind, at = min(options)
-        return (kind,), at
-    generic = list(_GENERIC.finditer(before))
-    return (("time",), lo + generic[-1].start()) if generic else ((), hi)
+            options.append((rank, a.start(), 1, kinds, hi + a.start()))
+    return min(options, default=(0, 0, 0, (), hi))[3:]
 
 
 def _reason(rest: str) -> str:
@@ -323,15 +278,13 @@ def _reason(rest: str) -> str:
 
 # --------------------------------------------------------------------------- solved, redo date
 
-def _read_solved(sentences: list[Sentence], put: _Put) -> None:
+def _read_solved(sentences: list[Sentence], found: _Found) -> None:
     for s in reversed(sentences):  # how it was solved is said last, usually
         cues = [m for cue in ("solution_sentence", "alone_sentence") if (m := CUE[cue].search(s.text))]
         if cues:  # the sentence when it says how; else its last cue
-            put("solved", s.text if classify_solved(s.text) else max(cues, key=lambda m: m.start()).group(),
-                s.line, s)
-            break
+            how = s.text if classify_solved(s.text) else max(cues, key=lambda m: m.start()).group()
+            found.put("solved", how, s)
     for s in sentences:
         date = CUE["date"].search(s.text)
         if date and (CUE["redo"].search(s.text) or CUE["solution_sentence"].search(s.text)):
-            put("redo_date", date.group(), s.line_at(date.start()), s)
-            break
+            found.put("redo_date", date.group(), s, date.start())

@@ -1,10 +1,6 @@
-"""The log reader's vocabulary, read once from ``vocab.toml`` beside this module.
-
-Every word the reader matches lives in that one data file, in both languages: the template's field
-names and placeholders, the labels students write for each field, the words of each difficulty, the
-cues that say what a sentence answers, the connectives of a reason, each field's own words and the
-messages a student reads. A new label, cue or connective is a line of data that every part of the reader
-(parser, prose, review, unsure, loggrade through ``match_label``) sees at once.
+"""The log reader's vocabulary, read once from ``vocab.toml`` beside this module: every word the reader
+matches or writes, in both languages (labels, cues, each field's words, the messages a student reads), so
+that a new label or cue is a line of data every part of the reader sees at once.
 """
 
 from __future__ import annotations
@@ -16,6 +12,7 @@ from importlib import resources
 from typing import Any, NamedTuple
 
 from grader.author import particle
+from lesson_embedding_pe.practice import RULE
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -23,14 +20,13 @@ else:  # pragma: no cover - the kit requires tomli there
     import tomli as tomllib
 
 __all__ = ["CUE", "DIFFICULTY_WORDS", "FIELDS", "FIELD_WORDS", "FORM", "HINTS", "LABELS_EN", "LABELS_KO",
-           "LATEX", "MESSAGES", "NEAREST", "ORDINALS", "PLACEHOLDERS", "REASON_EXAMPLE", "REVIEW", "SYNONYMS",
-           "TEMPLATE_INTRO", "WORDS", "Two", "load", "message", "short"]
+           "LATEX", "MESSAGES", "NEAREST", "ORDINALS", "REASON_EXAMPLE", "REVIEW", "SYNONYMS", "WORDS",
+           "Two", "load", "message", "render_template", "short"]
 
 
 def load(name: str) -> dict[str, Any]:
     """A TOML data file beside this module (vocab.toml, catalog.toml)."""
-    data: dict[str, Any] = tomllib.loads(resources.files(__package__).joinpath(name).read_text("utf-8"))
-    return data
+    return tomllib.loads(resources.files(__package__).joinpath(name).read_text("utf-8"))
 
 
 _DATA = load("vocab.toml")
@@ -40,7 +36,6 @@ LABELS_KO: dict[str, str] = dict(_DATA["template_labels"]["ko"])
 LABELS_EN: dict[str, str] = dict(_DATA["template_labels"]["en"])
 SYNONYMS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _DATA["labels"].items()}
 DIFFICULTY_WORDS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _DATA["difficulty"].items()}
-# a cue is matched case-insensitively; '(?-i:...)' in the data marks a part that is not
 _RAW: dict[str, str] = {**_DATA["parts"], **_DATA["cues"]}
 
 
@@ -49,15 +44,12 @@ def _expand(text: str) -> str:
     return re.sub(r"<<(\w+)>>", lambda m: _expand(_RAW[m.group(1)]), text)
 
 
-CUE: dict[str, re.Pattern[str]] = {k: re.compile(_expand(v), re.I) for k, v in _DATA["cues"].items()}
-FIELD_WORDS: dict[str, re.Pattern[str]] = {k: re.compile(_expand(v), re.I)
-                                           for k, v in _DATA["field_words"].items()}
-# the field reader's forms (parser.py): how a label, a heading's gloss or a record's problem is written
-FORM: dict[str, re.Pattern[str]] = {k: re.compile(_expand(v), re.I) for k, v in _DATA["reader"].items()}
+# the cues, each field's own words and the field reader's forms (parser.py), matched case-insensitively
+# ('(?-i:...)' in the data marks a part that is not)
+CUE, FIELD_WORDS, FORM = ({k: re.compile(_expand(v), re.I) for k, v in _DATA[section].items()}
+                          for section in ("cues", "field_words", "reader"))
 WORDS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in _DATA["words"].items()}
 ORDINALS: dict[str, int] = dict(_DATA["ordinals"])
-PLACEHOLDERS: dict[str, str] = dict(_DATA["placeholders"])
-TEMPLATE_INTRO: str = _DATA["template"]["intro"]
 HINTS: dict[str, dict[str, str]] = {lang: dict(v) for lang, v in _DATA["hints"].items()}
 REASON_EXAMPLE: dict[str, tuple[str, str, str]] = {k: tuple(v) for k, v in _DATA["reason_example"].items()}
 LATEX: dict[str, Any] = _DATA["latex"]  # Markdown math: LaTeX commands and how each reads
@@ -99,3 +91,15 @@ def message(key: str, **values: Any) -> Two:
     """The message ``key`` of vocab.toml in both languages, its {names} filled from ``values``."""
     values.setdefault("ta", Two(**MESSAGES["ta"]))
     return Two(*(_Format(lang).vformat(MESSAGES[key][lang], (), values) for lang in ("en", "ko")))
+
+
+def render_template(problems: int = 2) -> str:
+    """The blank LEETCODE_LOG.md handed to students (exercises/LEETCODE_LOG.md), built from this vocabulary
+    so that the parser and the template cannot drift apart: a test checks that the shipped file is this and
+    parses as all-missing."""
+    # the practice's one rule, in the same words as the stub and the README (lesson/practice.py)
+    parts = [_DATA["template"]["intro"].replace("{rule_ko}", RULE[1]).replace("{rule_en}", RULE[0])]
+    for i in range(1, problems + 1):
+        parts.append(f"\n## 문제 {i} (Problem {i})\n\n")
+        parts += (f"- **{LABELS_KO[f]} ({LABELS_EN[f]}):** {_DATA['placeholders'][f]}\n" for f in FIELDS)
+    return "".join(parts)
