@@ -299,6 +299,9 @@ def test_a_half_known_label_holding_the_fields_words_is_unsure_not_missing() -> 
     assert r.points == MAX_POINTS and _lost(r) == {}
     assert "not sure about 'What went wrong'" in f.message_en and "TA" in f.message_en
     assert "'틀린 이유' 칸을 채점기가 확실히 읽지 못했습니다" in f.message_ko and "조교" in f.message_ko
+    # what the reader saw, in both languages
+    assert "the field's words are in the problem's text" in f.message_en
+    assert "이 칸의 낱말이 문제의 글에 있지만" in f.message_ko
     # the same line with none of the field's words is a sure error that costs its 0.25
     plain = review_log(_edit(KOREAN, "- 틀린 이유: n이 음수인 경우를 빠뜨림", "- Notes: 재밌었음"))
     assert [_where(f)[:4] for f in plain.findings] == [("error", "missing_field", 1, "what_went_wrong")]
@@ -319,7 +322,8 @@ def test_a_claim_followed_by_an_arrow_is_unsure_of_its_reason(lang: str, old: st
     assert _where(f) == ("unsure", "unsure_no_reason", 1, "time", _line(log, "O(log n) → n"))
     assert r.points == MAX_POINTS and _lost(r) == {}
     assert "not sure about 'Time complexity'" in f.message_en
-    assert "'시간복잡도' 칸을 채점기가 확실히 읽지 못했습니다" in f.message_ko
+    assert "'시간복잡도' 칸을 채점기가 확실히 읽지 못했습니다(칸에 Big-O 말고도 글이 있는데" in f.message_ko
+    assert "words besides the Big-O" in f.message_en
     bare = review_log(_edit(LOGS[lang], old, old.split(" — ")[0]))  # the Big-O alone: surely no reason
     assert [_where(f)[:4] for f in bare.findings] == [("error", "no_reason", 1, "time")]
     assert _lost(bare) == {"problem 1: fields present and well formed": FIELD_POINTS}
@@ -343,6 +347,7 @@ def test_a_reason_written_below_the_fields_is_unsure_not_missing(lang: str, old:
     assert _where(f) == ("unsure", "unsure_no_reason", 1, "time", _line(log, old.split(" — ")[0]))
     assert r.points == MAX_POINTS and _lost(r) == {}
     assert "a reason may be given elsewhere in the problem's text" in f.message_en
+    assert "이유가 문제의 다른 곳에 쓰여 있을 수 있습니다" in f.message_ko
     assert "'시간복잡도' 칸을 채점기가 확실히 읽지 못했습니다" in f.message_ko
 
 

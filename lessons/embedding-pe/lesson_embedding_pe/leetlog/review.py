@@ -163,7 +163,7 @@ class _Ctx:
         self.points["fields"] += 0.0 if code == "no_bigo" else FIELD_POINTS
         if name in ("time", "space") and code != "no_reason":
             self.points[name] += BIGO_POINTS
-        self.say(UNSURE, f"unsure_{code}", name, at, "unsure_settled", saw=saw)
+        self.say(UNSURE, f"unsure_{code}", name, at, "unsure_settled", saw=message(saw))
 
     def penalize(self, code: str, fld: str, at: int, **values: Any) -> None:
         """A problem that does not fit the task (not Medium, not Math, the other's twin): one penalty."""

@@ -28,7 +28,8 @@ def names_field(name: str, text: str) -> bool:
 
 def is_unsure(code: str, name: str, entry: ProblemEntry) -> str | None:
     """What the reader saw that keeps it from being sure of error ``code`` ('missing_field', 'no_reason',
-    'no_bigo') on field ``name``; None when it is sure of the finding."""
+    'no_bigo') on field ``name``, as the key of its words in vocab.toml ('saw_...'); None when it is sure of
+    the finding."""
     placed = entry.fields.get(name)
     value = placed.value if placed is not None else ""
     if code == "missing_field":
@@ -36,21 +37,21 @@ def is_unsure(code: str, name: str, entry: ProblemEntry) -> str | None:
         if entry.implicit or placed is not None:
             return None
         if FIELD_WORDS[name].search(CUE["label_only_line"].sub("", _unplaced_text(entry, name))):
-            return "the field's words are in the problem's text, under a form the reader did not place"
+            return "saw_words_unplaced"
         return None
     if code == "no_reason":
         # LaTeX markup ('\\mathcal') is neither a reason nor words
         rest = re.sub(r"[.。,;:]", " ", CUE["bigo_span"].sub(" ", to_plain(value).text))
         rest = CUE["copula"].sub(" ", rest)
         if CUE["connective"].search(rest) or sum(c.isalpha() for c in rest) >= 2:
-            return "the field holds words besides the Big-O the reader could not tell apart from a reason"
+            return "saw_words_besides_bigo"
         text = _unplaced_text(entry, name)
         if CUE["connective"].search(text) and FIELD_WORDS[name].search(text):
-            return "a reason may be given elsewhere in the problem's text"
+            return "saw_reason_elsewhere"
         return None
     if CUE["complexity_words"].search(value):
-        return "the complexity is said in words, not as O(...)"
-    return "a Big-O-like form the reader could not read" if CUE["bigo_like"].search(value) else None
+        return "saw_complexity_in_words"
+    return "saw_bigo_like" if CUE["bigo_like"].search(value) else None
 
 
 def _unplaced_text(entry: ProblemEntry, name: str) -> str:
