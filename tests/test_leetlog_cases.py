@@ -103,6 +103,41 @@ def test_a_table_is_read_by_the_columns_that_hold_the_problems() -> None:
     assert parsed.problems[1].fields["time"].value.startswith("O(n log log n)")
 
 
+def _transposed(text: str, column: str) -> str:
+    """The transposed table with one more column: a header cell, then ``column``'s cell on each row."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("|"))
+    rows = lines[start:]
+    out = [rows[0] + f" {column} |", rows[1] + "---|", *(r + " |" for r in rows[2:])]
+    return "\n".join([*lines[:start], *out]) + "\n"
+
+
+def test_an_empty_column_of_a_transposed_table_is_no_problem() -> None:
+    """A third column the student titled and left empty ('문제 3'): two problems, full marks, no 'extra
+    problem' noted and nothing missing."""
+    original = (CASES / "transposed_table.md").read_text(encoding="utf-8")
+    text = _transposed(original, "문제 3")
+    assert len(parse_log(text).problems) == 2
+    assert _verdict(review_log(text)) == _verdict(review_log(original))
+    assert review_log(text).points == 6.0
+
+
+def test_a_transposed_table_without_a_problem_row_takes_the_problem_from_its_column_title() -> None:
+    """No '문제' row: each column's title names its problem ('50. Pow(x, n)'), as a TA reads it; a title
+    that is only a slot ('문제 1') names none, and the problem is then missing."""
+    text = (CASES / "transposed_table.md").read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if not line.startswith("| 문제 |")]
+    header = "| 항목 | 50. Pow(x, n) | 204. Count Primes |"
+    titled = "\n".join(rows).replace("| 항목 | 문제 1 | 문제 2 |", header)
+    named = [catalog.find_problem(p.fields["problem"].value).problem for p in parse_log(titled).problems]
+    assert [p.number for p in named if p is not None] == [50, 204]
+    r = review_log(titled)
+    assert r.points == 6.0 and not [f for f in r.findings if f.severity in ("error", "warning")]
+    slots = review_log("\n".join(rows))  # titles '문제 1', '문제 2': no problem named anywhere
+    missing = [(f.problem, f.field) for f in slots.findings if f.code == "missing_field"]
+    assert missing == [(1, "problem"), (2, "problem")]
+
+
 @pytest.mark.parametrize("wrap", [
     lambda t: "- 기록:\n\n" + "".join(f"  {line}\n" for line in t.splitlines()),  # in a list item
     lambda t: "```\n" + "".join(f"> {line}\n" for line in t.splitlines()) + "```\n",  # quoted, then fenced
