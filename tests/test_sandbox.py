@@ -7,9 +7,11 @@ the grader-side assertions decide.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
+import subprocess
 import sys
 import textwrap
 import time
@@ -417,3 +419,40 @@ def test_teardown_kills_every_process_of_the_uid_and_removes_its_files() -> None
         assert sorted(p.name for p in shared.iterdir()) == ["root-owned"]
     finally:
         shutil.rmtree(shared)
+
+
+# -- torch's warm-up: what a filtered grade skips (SandboxPolicy.torch_warm_up) ------------------------
+WARMED = "import sys\n\n\ndef warmed():\n    return 'torch._dynamo' in sys.modules\n"
+WARM_SCRIPT = textwrap.dedent('''
+    import json, sys
+    from pathlib import Path
+    from grader.sandbox.client import WorkerClient
+    from grader.sandbox.launch import SandboxPolicy
+    seen = []
+    for warm in (False, True, False):  # one zygote for the three workers, as in one grade or one batch
+        policy = SandboxPolicy(isolation=sys.argv[2], torch_warm_up=warm)
+        client = WorkerClient(Path(sys.argv[1]), policy=policy)
+        try:
+            seen.append(client.request({"op": "call", "target": "warm_probe.warmed"}, (), {}, 120.0))
+        finally:
+            client.stop()
+    print(json.dumps(seen))
+''')
+
+
+@pytest.mark.parametrize("level", ["namespaces", "process"])
+def test_a_worker_is_warmed_up_only_when_asked_and_a_zygote_stays_so(tmp_path: Path, level: str) -> None:
+    """torch._dynamo (about 900 modules the first optimizer step imports) is in a worker only where its
+    policy asks for the warm-up: a full grade's, not a filtered one's. A zygote, warmed once for a worker
+    that asked, forks every later worker warm (its pages shared); an executed worker warms up on its own."""
+    if level == "namespaces" and not NAMESPACES:
+        pytest.skip(f"namespaces isolation unavailable: {WHY_NOT}")
+    sub = tmp_path / "staging"
+    sub.mkdir()
+    (sub / "warm_probe.py").write_text(WARMED)
+    # a process of its own: this one's zygote may have been warmed by an earlier test's grade
+    done = subprocess.run([sys.executable, "-c", WARM_SCRIPT, str(sub), level], capture_output=True,
+                          text=True, timeout=pace.seconds(300), cwd=KIT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen == ([False, True, True] if level == "namespaces" else [False, True, False])

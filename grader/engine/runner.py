@@ -51,13 +51,17 @@ def run_suites(submission: Submission, options: GradeOptions, lesson: Lesson,
     """``origin``: where the submission was read from; a warm re-grade reuses only its own results.
     ``reuse_none``: a warm re-grade that reuses nothing (it still keeps its results for the next one)."""
     suites = suite_paths(options)
+    store = reuse.store_path(options.hidden)
     # The worker sees no lesson's package (hidden suites, solutions), wherever it is installed; it gets
-    # the graded lesson's probes as a copy (Lesson.probes).
+    # the graded lesson's probes as a copy (Lesson.probes). A filtered cold grade (a task's check) needs
+    # no warmed-up torch: the call that trains or simulates a GPU, if it has one, imports what it needs
+    # (SandboxPolicy.torch_warm_up); a warm re-grade keeps it, as that import changes the state its reuse
+    # watches (docs/warm-grader.md).
+    warm_up = options.policy.torch_warm_up and (not options.keyword or store is not None)
     policy = replace(options.policy, hide=(*options.policy.hide, *private_folders()),
-                     probes=str(lesson.probes) if lesson.probes is not None else None)
+                     probes=str(lesson.probes) if lesson.probes is not None else None, torch_warm_up=warm_up)
     plugin = GradingPlugin(submission, lesson, policy, progress=options.progress,
                            public_seed=options.lesson if options.public_seed and not options.hidden else None)
-    store = reuse.store_path(options.hidden)
     recorder = None
     if store is not None:  # a warm re-grade (engine/reuse.py): only what changed runs again
         reuse.ACTIVE = recorder = reuse.Recorder(submission.staging, reuse.submission_text(submission))

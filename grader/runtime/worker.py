@@ -68,8 +68,9 @@ def import_torch() -> Any:
     return torch
 
 
-def prepare(here: str) -> dict:
-    """Load the runtime (torch first) without serving: what a zygote holds before it forks."""
+def prepare(here: str, warm: bool = False) -> dict:
+    """Load the runtime (torch first, warmed up with ``warm``: ``warm_up``) without serving: what a zygote
+    holds before it forks."""
     import builtins
     import importlib
 
@@ -77,8 +78,12 @@ def prepare(here: str) -> dict:
     # later worker would refuse to load it, see guard.py).
     sys.dont_write_bytecode = True
     torch = import_torch()
-    if torch is not None:
+    if torch is not None and warm:
         _warm_up(torch)
+    try:  # the state watch reads numpy's global generator (server.py), whose module numpy imports lazily:
+        import numpy.random  # noqa: F401  (imported here, before the view and any student code)
+    except ImportError:
+        pass
     clean = dict(vars(builtins))
     runtime: dict[str, Any] = {"builtins": clean, "modules": {}, "probes_code": None,
                                "lesson_probes_code": None}
@@ -112,6 +117,13 @@ def load_lesson_probes(runtime: dict, here: str) -> None:
     path = os.path.join(here, LESSON_PROBES)
     if runtime["probes_code"] is not None and os.path.isfile(path):
         runtime["lesson_probes_code"] = _compile(path)
+
+
+def warm_up() -> None:
+    """What a zygote does before it forks the first worker that asks for it (``--warm``): ``_warm_up``."""
+    torch = import_torch()
+    if torch is not None:
+        _warm_up(torch)
 
 
 def _warm_up(torch: Any) -> None:
@@ -184,13 +196,14 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--fd", type=int, required=True)
     parser.add_argument("--sub", required=True)
+    parser.add_argument("--warm", action="store_true", help="torch warmed up first (torch_warm_up)")
     opts = parser.parse_args()
     undumpable()
     sock = socket.socket(fileno=opts.fd)
     sub_dir = os.path.realpath(opts.sub)
     # torch (and numpy, math...) first, before the student's folder is on the path: even a
     # `torch.py` that got past the allow-list cannot stand in for the real one.
-    runtime = prepare(os.path.dirname(os.path.abspath(__file__)))
+    runtime = prepare(os.path.dirname(os.path.abspath(__file__)), warm=opts.warm)
     begin, take = runtime["server"]["make_server"](runtime, sub_dir + os.sep)
     hide_runtime()
     # The student's folder first, so `from embedding import ...` finds the sibling.

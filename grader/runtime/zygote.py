@@ -212,8 +212,8 @@ def main() -> None:
     boot = _load(os.path.join(here, "gk_worker.py"), "gk_boot")
     init = _load(os.path.join(here, "gk_init.py"), "gk_init_ns")
     boot["import_torch"]()
-    # A grader asked for while torch was importing starts now: it needs torch, not the warm-up
-    # and the runtime below, which it would only wait for.
+    # A grader asked for while torch was importing starts now: it needs torch, not the runtime
+    # below, which it would only wait for (nor the warm-up, which waits for a worker that asks).
     early = _early_host(starter)
     runtime = boot["prepare"](here)
     # Everything loaded so far is shared with the workers: out of the collector's sight, whose
@@ -227,7 +227,7 @@ def main() -> None:
     watching: dict[int, tuple[int, socket.socket]] = {}  # pidfd -> (launcher pid, its grader)
     if early is not None:
         watching[os.pidfd_open(early)] = (early, starter)
-    released = False
+    released = warmed = False
     while True:
         waiting: list[socket.socket | int] = [listener, *conns, *watching]
         ready, _, _ = select.select(waiting, [], [], 5.0)
@@ -259,6 +259,13 @@ def main() -> None:
                 conn.close()
                 continue
             cfg = json.loads(data)
+            if not warmed and "--warm" in cfg.get("argv", ()):
+                # the first worker that asks for torch warmed up (launch.SandboxPolicy.torch_warm_up): done
+                # here, once, and shared like the rest with every worker forked after it
+                boot["warm_up"]()
+                gc.collect()
+                gc.freeze()
+                warmed = True
 
             def child(cfg: dict = cfg, fds: list[int] = fds) -> int:
                 for other in (listener, *conns):

@@ -93,6 +93,10 @@ class SandboxPolicy:
     siblings: bool = True
     # the graded lesson's worker probes (Lesson.probes), shipped beside the kit's; None: the kit's only
     probes: str | None = None
+    # import what torch loads on first use (an optimizer step, a simulated GPU: torch._dynamo, about 900
+    # modules, a second of CPU) before any student code, so that no timed call pays for it; a filtered
+    # grade (-k, check('task')) skips it: a call that trains there imports it within its own time limit
+    torch_warm_up: bool = True
 
     def describe(self) -> str:
         """The level a worker started now would get."""
@@ -462,9 +466,10 @@ def _sweep_once() -> None:
     sweep_stale()
 
 
-def _worker_argv(runtime: Path, fd: int, sub: Path) -> list[str]:
+def _worker_argv(runtime: Path, fd: int, sub: Path, policy: SandboxPolicy) -> list[str]:
+    """The worker's command line; a zygote reads ``--warm`` from it too (runtime/zygote.py)."""
     return [sys.executable, "-I", "-X", "utf8", str(runtime / "gk_worker.py"), "--fd", str(fd),
-            "--sub", str(sub)]
+            "--sub", str(sub), *(["--warm"] if policy.torch_warm_up else [])]
 
 
 def _launch_process(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scratch: Path,
@@ -476,7 +481,7 @@ def _launch_process(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, s
     if os.geteuid() != 0:  # RLIMIT_NPROC counts every process of the user, and root ignores it
         limits["RLIMIT_NPROC"] = reap.count_tasks_of(os.getuid()) + policy.processes
     config = {"mode": "process", "fd": fd, "cwd": str(sub_dir), "env": env, "rlimits": limits,
-              "argv": _worker_argv(runtime, fd, sub_dir)}
+              "argv": _worker_argv(runtime, fd, sub_dir, policy)}
     # The init helper runs here as a plain parent that adopts orphans (a subreaper), so a
     # double-forked daemon is still found below it at teardown.
     process = subprocess.Popen(
@@ -514,7 +519,7 @@ def _launch_uid(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy, scrat
     limits["RLIMIT_NPROC"] = int(policy.processes)  # the uid is fresh: it counts only the worker's
     limits.update(uid_mod.mqueue.limit())  # no queue it could make that the teardown could not list
     config = {"mode": "uid", "fd": fd, "uid": uid, "cwd": str(sub), "env": env, "rlimits": limits,
-              "argv": _worker_argv(runtime, fd, sub)}
+              "argv": _worker_argv(runtime, fd, sub, policy)}
 
     # The init helper stays root (the worker cannot signal it) and adopts orphans (a subreaper).
     process = _start_init(scratch, config, False, fd, tag, cgroup)
@@ -539,7 +544,7 @@ def _launch_namespaces(sub_dir: Path, sock: socket.socket, policy: SandboxPolicy
     _make_readable(sub_dir)
     cgroup = Cgroup.create(f"gk-{tag}", policy.memory_bytes, policy.processes)
     env = dict(scrubbed_env(Path("/tmp"), policy.threads), **{reap.TAG_VAR: tag})
-    argv = _worker_argv(Path("/runtime"), fd, Path("/submission"))
+    argv = _worker_argv(Path("/runtime"), fd, Path("/submission"), policy)
     config = _ns_config(scratch, sub_dir, policy, fd=fd, argv=argv, env=env, uid=uid,
                         memory_limited=cgroup is not None)
 
