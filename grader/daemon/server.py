@@ -1,4 +1,5 @@
-"""The daemon: holds the user's zygote (torch imported and warmed) and has it fork the grader of each
+"""The daemon: holds the user's zygote (torch imported, warmed up by its first grade: every grade through
+it keeps the warm-up, launch.SandboxPolicy.torch_warm_up) and has it fork the grader of each
 `grade` run, on that run's own stdin, stdout and stderr (passed over the socket).
 
 Started by client.start as ``python -P -m grader.daemon.server`` from /, so that no folder's code is on
