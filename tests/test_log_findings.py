@@ -186,6 +186,12 @@ def test_no_redo_date_after_reading_a_solution_costs_the_solved_field(lang: str,
 
 # -- findings that take nothing ---------------------------------------------------------------------------
 
+def _with_problem_2(lang: str, entry: str) -> str:
+    """The complete log of ``lang`` with its second problem's entry replaced by ``entry``."""
+    heading = "## Problem 2" if lang == "en" else "## 문제 2"
+    return LOGS[lang].split(heading)[0] + f"{heading}\n{entry}"
+
+
 UNCATALOGUED = {
     "en": ("**Problem:** 62. Unique Paths\n**Difficulty:** Medium\n"
            "**First idea:** recursion over the moves.\n"
@@ -205,8 +211,7 @@ UNCATALOGUED = {
 def test_a_space_claim_above_the_time_claim_is_a_warning_quoting_both(lang: str) -> None:
     """A problem the catalog does not know (so no claim is held to a reference): space O(n^2) with
     time O(n) cannot both be right, since filling memory takes time; a TA-style warning, no point taken."""
-    log = LOGS[lang].split("## Problem 2" if lang == "en" else "## 문제 2")[0]
-    log += ("## Problem 2\n" if lang == "en" else "## 문제 2\n") + UNCATALOGUED[lang]
+    log = _with_problem_2(lang, UNCATALOGUED[lang])
     r = review_log(log)
     space, time = _line(log, "O(n^2)"), _line(log, "O(n) —")
     assert [_where(f) for f in r.findings] == [
@@ -273,8 +278,7 @@ REVERSE = {
 def test_a_claim_in_its_own_defined_variable_is_incomparable_and_costs_nothing(lang: str) -> None:
     """O(d), d the digit count, is Reverse Integer's O(log x) in other words: the reader cannot compare
     the two, names the reference's variable, and takes nothing (no approach is named to hold it to)."""
-    log = LOGS[lang].split("## Problem 2" if lang == "en" else "## 문제 2")[0]
-    log += ("## Problem 2\n" if lang == "en" else "## 문제 2\n") + REVERSE[lang]
+    log = _with_problem_2(lang, REVERSE[lang])
     r = review_log(log)
     f = _only(r)
     line = _line(log, "O(d)")
