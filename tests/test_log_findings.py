@@ -294,12 +294,12 @@ def test_a_claim_in_its_own_defined_variable_is_incomparable_and_costs_nothing(l
 
 def test_a_half_known_label_holding_the_fields_words_is_unsure_not_missing() -> None:
     """'Notes (틀린 이유 말고)' is no label the reader knows, yet 'what went wrong' is in its words: the
-    reader cannot be sure the field is absent, so a TA reads it and its 0.25 stays. With no field placed,
-    the finding is on the problem's heading."""
+    reader cannot be sure the field is absent, so a TA reads it and its 0.25 stays."""
     log = _edit(KOREAN, "- 틀린 이유: n이 음수인 경우를 빠뜨림", "- Notes (틀린 이유 말고): 음수")
     r = review_log(log)
     f = _only(r)
-    assert _where(f) == ("unsure", "unsure_missing_field", 1, "what_went_wrong", _line(log, "## 문제 1"))
+    # on the line holding the field's words, where a TA looks first (not the problem's heading)
+    assert _where(f) == ("unsure", "unsure_missing_field", 1, "what_went_wrong", _line(log, "- Notes (틀린"))
     assert r.points == MAX_POINTS and _lost(r) == {}
     assert "not sure about 'What went wrong'" in f.message_en and "TA" in f.message_en
     assert "'틀린 이유' 칸을 채점기가 확실히 읽지 못했습니다" in f.message_ko and "조교" in f.message_ko

@@ -156,14 +156,16 @@ class _Ctx:
         """An error, or ``unsure`` (sure or ask, unsure.py) when the problem's text may hold what it says
         is missing: a TA reads that part, and the points its error would take stay (the field's, unless
         only a Big-O is missing: the reason decides that; a complexity's unless only its reason is)."""
-        saw = is_unsure(code, name, self.entry)
-        if saw is None:
+        unsure = is_unsure(code, name, self.entry)
+        if unsure is None:
             self.say("error", code, name, at, key, **values)
             return
+        saw, seen_at = unsure
         self.points["fields"] += 0.0 if code == "no_bigo" else FIELD_POINTS
         if name in ("time", "space") and code != "no_reason":
             self.points[name] += BIGO_POINTS
-        self.say(UNSURE, f"unsure_{code}", name, at, "unsure_settled", saw=message(saw))
+        # on the line holding what the reader saw, where it can tell: a TA looks there first
+        self.say(UNSURE, f"unsure_{code}", name, seen_at or at, "unsure_settled", saw=message(saw))
 
     def penalize(self, code: str, fld: str, at: int, **values: Any) -> None:
         """A problem that does not fit the task (not Medium, not Math, the other's twin): one penalty."""

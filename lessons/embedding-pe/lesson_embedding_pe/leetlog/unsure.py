@@ -26,49 +26,51 @@ def names_field(name: str, text: str) -> bool:
     return _NAMES[name].search(text) is not None
 
 
-def is_unsure(code: str, name: str, entry: ProblemEntry) -> str | None:
+def is_unsure(code: str, name: str, entry: ProblemEntry) -> tuple[str, int | None] | None:
     """What the reader saw that keeps it from being sure of error ``code`` ('missing_field', 'no_reason',
-    'no_bigo') on field ``name``, as the key of its words in vocab.toml ('saw_...'); None when it is sure of
-    the finding."""
+    'no_bigo') on field ``name``: the key of its words in vocab.toml ('saw_...') and, for a missing field,
+    the line that holds the field's words (None where they span lines); None when it is sure."""
     placed = entry.fields.get(name)
     value = placed.value if placed is not None else ""
     if code == "missing_field":
         # a log all in prose: every sentence was read; a label with nothing after it is plainly absent
         if entry.implicit or placed is not None:
             return None
-        if FIELD_WORDS[name].search(CUE["label_only_line"].sub("", _unplaced_text(entry, name))):
-            return "saw_words_unplaced"
+        parts = _unplaced(entry, name)
+        if FIELD_WORDS[name].search(CUE["label_only_line"].sub("", "\n".join(t for _, t in parts))):
+            return "saw_words_unplaced", next(
+                (n for n, t in parts if FIELD_WORDS[name].search(CUE["label_only_line"].sub("", t))), None)
         return None
     if code == "no_reason":
         # LaTeX markup ('\\mathcal') is neither a reason nor words
         rest = re.sub(r"[.。,;:]", " ", CUE["bigo_span"].sub(" ", to_plain(value).text))
         rest = CUE["copula"].sub(" ", rest)
         if CUE["connective"].search(rest) or sum(c.isalpha() for c in rest) >= 2:
-            return "saw_words_besides_bigo"
-        text = _unplaced_text(entry, name)
+            return "saw_words_besides_bigo", None
+        text = "\n".join(t for _, t in _unplaced(entry, name))
         if CUE["connective"].search(text) and FIELD_WORDS[name].search(text):
-            return "saw_reason_elsewhere"
+            return "saw_reason_elsewhere", None
         return None
     if CUE["complexity_words"].search(value):
-        return "saw_complexity_in_words"
-    return "saw_bigo_like" if CUE["bigo_like"].search(value) else None
+        return "saw_complexity_in_words", None
+    return ("saw_bigo_like", None) if CUE["bigo_like"].search(value) else None
 
 
-def _unplaced_text(entry: ProblemEntry, name: str) -> str:
+def _unplaced(entry: ProblemEntry, name: str) -> list[tuple[int, str]]:
     """What under a problem might still hold field ``name``: its heading, its prose less each sentence a
     field was read from, every field's continuation lines (where a label the parser does not know is
     swallowed), and for a complexity the other complexity's line when it names this one too. A field's
-    own labelled line belongs to that field."""
+    own labelled line belongs to that field. Each (line, text)."""
     placed = {" ".join(f.raw.split()) for f in entry.fields.values() if f.label == "sentence"}
-    prose = [s.text for s in split_sentences([(n, unlabelled(t)) for n, t in entry.extra])
-             if " ".join(s.text.split()) not in placed] if placed else [t for _, t in entry.extra]
-    parts = [entry.heading, *prose]
+    prose = [(s.line, s.text) for s in split_sentences([(n, unlabelled(t)) for n, t in entry.extra])
+             if " ".join(s.text.split()) not in placed] if placed else list(entry.extra)
+    parts = [(entry.line, entry.heading), *prose]
     complexity = name in ("time", "space")
     for other, f in entry.fields.items():
         if other == name or (complexity and other in ("time", "space") and names_field(name, f.raw)):
-            parts += [t for _, t in f.lines or [(f.line, f.raw)]]
+            parts += f.lines or [(f.line, f.raw)]
         elif not (complexity or {name, other} == {"first_idea", "final_approach"}):
             # the other complexity's own claim, a method's own words ('제곱근까지', 'n times'), the final
             # approach's for the first idea: none of them is this field
-            parts += [t for _, t in f.lines[1:]]
-    return "\n".join([*parts, *(d.raw for d in entry.duplicates)])
+            parts += f.lines[1:]
+    return [*parts, *((d.line, d.raw) for d in entry.duplicates)]
