@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import statistics
 import subprocess
 import sys
@@ -22,32 +23,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.cgroup_cpu import CpuGroup, cannot_measure, remove  # noqa: E402
 from bench.record import write_record  # noqa: E402
-
-V1, V2 = Path("/sys/fs/cgroup/cpuacct"), Path("/sys/fs/cgroup")
-
-
-def _group(name: str) -> Path | None:
-    """A fresh cpuacct group (v1) or cgroup (v2) to run one command in; None where none can be made."""
-    parent = V1 if (V1 / "cpuacct.usage").is_file() else V2 if (V2 / "cgroup.controllers").is_file() else None
-    if parent is None or os.geteuid() != 0:
-        return None
-    path = parent / f"gk-bench-filtered-{os.getpid()}-{name}"
-    path.mkdir(exist_ok=True)
-    return path
-
-
-def _cpu(group: Path) -> float:
-    if (group / "cpuacct.usage").is_file():
-        return int((group / "cpuacct.usage").read_text()) / 1e9
-    stat = dict(line.split() for line in (group / "cpu.stat").read_text().splitlines())
-    return int(stat["usage_usec"]) / 1e6
 
 
 def measure(name: str, argv: list[str], env: dict[str, str]) -> tuple[float, float | None]:
     """(wall seconds, CPU-seconds of the whole process tree or None) of one run of ``argv``."""
-    group = _group(name)
-    join = f"echo $$ > {group / 'cgroup.procs'} && " if group is not None else ""
+    group = None if cannot_measure() else CpuGroup(f"gk-bench-filtered-{os.getpid()}-{name}")
+    join = f"echo $$ > {group.path / 'cgroup.procs'} && " if group is not None else ""
     started = time.monotonic()
     done = subprocess.run(["bash", "-c", join + 'exec "$@"', "bash", *argv], env=env, cwd=ROOT,
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -57,14 +40,11 @@ def measure(name: str, argv: list[str], env: dict[str, str]) -> tuple[float, flo
     if group is None:
         return wall, None
     time.sleep(0.3)  # a worker torn down after `grade` returned still counts
-    cpu = _cpu(group)
-    for pid in (group / "cgroup.procs").read_text().split():
-        subprocess.run(["kill", "-9", pid], check=False)
+    cpu = group.seconds()
+    for pid in group.pids():
+        os.kill(pid, signal.SIGKILL)
     time.sleep(0.2)
-    try:
-        group.rmdir()
-    except OSError:
-        pass
+    remove(group.path.name)
     return wall, cpu
 
 

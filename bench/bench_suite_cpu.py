@@ -26,45 +26,24 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from cgroup_cpu import CpuGroup, cannot_measure, remove  # bench/ is on the path: a script, or -p plugin
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT_ENV = "GK_SUITE_CPU_OUT"  # the folder each worker writes its tests' lines to (set by main)
-CGROUP = Path("/sys/fs/cgroup")
 
 
 # -- the plugin, in each xdist worker -------------------------------------------------------------------
 
 
-def _parent() -> Path:
-    """Where the workers' groups go: the v1 cpuacct hierarchy, else (v2) beside this process's own group."""
-    if (CGROUP / "cpuacct").is_dir():
-        return CGROUP / "cpuacct"
-    return CGROUP / Path("/proc/self/cgroup").read_text().strip().split("::", 1)[-1].lstrip("/")
-
-
-class _Usage:
-    """This worker's cgroup and its CPU seconds so far (v1 cpuacct.usage in ns, v2 cpu.stat in µs)."""
-
-    def __init__(self, name: str) -> None:
-        self.group, self.v2 = _parent() / name, not (CGROUP / "cpuacct").is_dir()
-        self.group.mkdir(exist_ok=True)
-        (self.group / "cgroup.procs").write_text(str(os.getpid()))
-
-    def seconds(self) -> float:
-        if self.v2:
-            stat = dict(line.split() for line in (self.group / "cpu.stat").read_text().splitlines())
-            return int(stat["usage_usec"]) / 1e6
-        return int((self.group / "cpuacct.usage").read_text()) / 1e9
-
-
-_usage: _Usage | None = None
+_usage: CpuGroup | None = None
 
 
 def pytest_configure(config: pytest.Config) -> None:
     global _usage
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker and os.environ.get(OUT_ENV):
-        _usage = _Usage(f"gk-suite-cpu-{worker}-{os.getpid()}")
+        _usage = CpuGroup(f"gk-suite-cpu-{worker}-{os.getpid()}")
+        _usage.join(os.getpid())
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -83,23 +62,6 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):  #
 # -- the bench --------------------------------------------------------------------------------------------
 
 
-def _can_measure() -> str | None:
-    if os.geteuid() != 0:
-        return "needs root to make cgroups"
-    if not (CGROUP / "cpuacct").is_dir() and not (CGROUP / "cgroup.controllers").is_file():
-        return "needs cgroup v1 cpuacct or cgroup v2"
-    return None
-
-
-def _remove_groups() -> None:
-    """The workers' groups, empty once the run is over (a group still holding a process stays)."""
-    for group in _parent().glob("gk-suite-cpu-*"):
-        try:
-            group.rmdir()
-        except OSError:
-            pass
-
-
 def _minutes(seconds: float) -> str:
     return f"{int(seconds // 60)} min {seconds % 60:02.0f} s"
 
@@ -109,7 +71,7 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=3, help="pytest -n (the README's: 3)")
     ap.add_argument("--top", type=int, default=12, help="modules and tests listed (default 12)")
     args, extra = ap.parse_known_args()
-    why = _can_measure()
+    why = cannot_measure()
     if why:
         print(f"bench_suite_cpu: cannot measure here: {why}")
         return 2
@@ -124,7 +86,7 @@ def main() -> int:
                               text=True)
         wall = time.monotonic() - started
         tests = [json.loads(line) for path in Path(out).glob("*.jsonl") for line in path.open()]
-    _remove_groups()
+    remove("gk-suite-cpu-*")
     summary = next((line for line in reversed(done.stdout.splitlines()) if " in " in line), "")
     print(summary)
     if done.returncode != 0 or not tests:
