@@ -1,9 +1,6 @@
-"""LeetCode problems a student may log, with the facts the review checks (catalog.toml).
-
-Only facts we are sure of: LeetCode difficulty, whether the problem carries the Math topic tag, and the
-complexities of the standard accepted approaches. The lesson's own list mixes difficulties (Happy Number
-is Easy), which is why the review needs this table rather than trusting the student's label.
-"""
+"""LeetCode problems a student may log, with the facts the review checks (catalog.toml): difficulty, the
+Math tag, the accepted approaches' complexities. The lesson's own list mixes difficulties (Happy Number is
+Easy), which is why the review needs this table rather than trusting the student's label."""
 
 from __future__ import annotations
 
@@ -26,14 +23,11 @@ class Approach:
     name_ko: str
     time: str
     space: tuple[str, ...]
-    # How a log or code names this approach (identify()): ``names`` its family in the log's words,
-    # ``variant`` the words that single it out within the family, ``code`` the key codecost.py gives the
-    # practice function's code when it implements this approach (read from its syntax tree).
+    # how a log or code names it (readings()): see catalog.toml's head
     names: str = ""
     variant: str = ""
     code: str = ""
-    # other time bounds that are just as true of it: per-digit tables are O(log num) for the digits they
-    # read and O(1) for num <= 3999
+    # other time bounds just as true of it: per-digit tables are O(log num), and O(1) for num <= 3999
     time_also: tuple[str, ...] = ()
 
     @property
@@ -64,8 +58,8 @@ class Problem:
 
     @property
     def described(self) -> tuple[Approach, ...]:
-        """The approaches a log is held to when neither it nor the code names one: all but those known
-        by the code alone (an O(n) loop for Pow is what a student's code may do, not a known answer)."""
+        """Those a log is held to when neither it nor the code names one: not those known by the code
+        alone (an O(n) loop for Pow is what a student's code may do, not a known answer)."""
         return tuple(a for a in self.approaches if a.names or not a.code)
 
     @property
@@ -77,11 +71,11 @@ class Problem:
         return f"{self.number}. {self.title}"
 
     def best(self, name: str) -> tuple[Complexity, Approach]:
-        """The lowest ``name`` ('time' or 'space') bound of any approach, and that approach; ties keep
-        the catalog order (the usual one first)."""
+        """The lowest ``name`` bound of any approach, and that approach; ties (and incomparable bounds)
+        keep the catalog order, the usual one first."""
         bounds = [(c, a) for a in self.approaches for c in a.bounds(name)[:1 if name == "time" else None]]
         def order(x: tuple[Complexity, Approach], y: tuple[Complexity, Approach]) -> int:
-            return compare(x[0], y[0]) or 0  # (None: incomparable, as good as each other)
+            return compare(x[0], y[0]) or 0
         return min(bounds, key=cmp_to_key(order))
 
 
@@ -89,8 +83,7 @@ _parsed = cache(parse)  # each bound is parsed once
 
 
 def _load() -> tuple[Problem, ...]:
-    """catalog.toml beside this module, its facts by their names there (lists as tuples); an approach's
-    words may name a shared [families] entry."""
+    """catalog.toml, lists as tuples; an approach's words may name a shared [families] entry."""
     data = load("catalog.toml")
 
     def facts(d: dict[str, Any]) -> dict[str, Any]:
@@ -112,11 +105,9 @@ _TITLES = tuple((_key(name), p) for p in CATALOG for name in (p.title, *p.aliase
 
 
 def readings(problem: Problem, text: str, source: str | None = None) -> tuple[tuple[Approach, ...], ...]:
-    """The approaches the log's words (``text``) name, those the practice function's ``source``
-    implements (codecost.py), and of them those a claim is held to (``identify``). A family word ('fast
-    exponentiation', 'sieve') names every member unless a member's own words single it out ('recursive',
-    'Eratosthenes'). Where log and code both name some, those both name win, and where they name
-    different ones, the code's: a claim is held to what the student's code does."""
+    """The approaches the log's words name (a family word names every member unless a member's own words
+    single it out), those the practice ``source`` implements, and those a claim is held to: those both
+    name, else the code's (what the student's code does), else the log's."""
     hits = tuple(a for a in problem.approaches if a.names and re.search(a.names, text, re.I))
     in_log = tuple(a for a in hits if a.variant and re.search(a.variant, text, re.I)) or hits
     from .codecost import implemented
@@ -127,8 +118,7 @@ def readings(problem: Problem, text: str, source: str | None = None) -> tuple[tu
 
 
 def identify(problem: Problem, text: str, source: str | None = None) -> tuple[Approach, ...]:
-    """The approaches the log's words and the practice function's ``source`` describe; () when neither
-    names one (``readings``)."""
+    """The approaches a claim is held to (``readings``); () when neither log nor code names one."""
     return readings(problem, text, source)[2]
 
 
@@ -150,10 +140,9 @@ class ProblemMatch:
 
 
 def find_problem(text: str) -> ProblemMatch:
-    """Which catalog problem a free-text 'problem' field names: '50. Pow(x, n)', 'Pow(x,n)', 'LeetCode 204',
-    '#202 Happy Number', '문제 50번 Pow(x, n) 풀었음'. The title wins over the number when they disagree
-    (numbers are the easier one to mistype); the mismatch is reported. The longest title or alias in the
-    text names it ('Super Pow' is not 'Pow'); a short alias ('pow') only as the whole text."""
+    """Which problem a free-text field names ('50. Pow(x, n)', '#202 Happy Number', '문제 50번'): the
+    longest title or alias in it ('Super Pow' is not 'Pow'; a short alias only as the whole text), else
+    its number; a title wins over a number it disagrees with (numbers are easier to mistype)."""
     found = (CUE[f"problem_number_{form}"].search(text) for form in ("label", "dotted", "beon", "alone"))
     number = next((int(m.group(1)) for m in found if m), None)  # in this order: the first form found
     key = _key(text)

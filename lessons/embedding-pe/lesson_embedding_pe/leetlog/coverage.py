@@ -1,9 +1,5 @@
-"""The log against the code: each logged problem is one the practice code solves, or the log says why
-(review.py asks the log; this module, which functions the code leaves unsolved).
-
-Which practice functions are still the stub is read from the source with ``ast``: nothing of the
-student's runs here, so the log suite stays fast; the practice suite judges whether they are right.
-"""
+"""Which practice functions the code leaves unsolved (a logged problem must be solved there, or the log
+says why), read from the source with ``ast``: nothing of the student's runs here, so it stays fast."""
 
 from __future__ import annotations
 
@@ -17,9 +13,8 @@ _Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 def unsolved(sources: dict[str, str]) -> dict[str, str] | None:
-    """Practice function -> 'stub' (still raises NotImplementedError) or 'missing' (not defined), for
-    each one the code leaves unsolved; None when the submission holds no practice code to read (or code
-    that does not parse: the practice suite reports the file, the log is not held against it)."""
+    """Practice function -> 'stub' or 'missing' for each one the code leaves unsolved; None when there is
+    no practice code to read, or it does not parse (the practice suite reports that, not the log)."""
     # a notebook: a function it does not define may live in a file it imports (check() in a kernel), so
     # only a stub it does define counts there
     in_notebook = sources.get(PRACTICE_MODULE) is None
@@ -32,9 +27,8 @@ def unsolved(sources: dict[str, str]) -> dict[str, str] | None:
 
 
 def function_source(sources: dict[str, str] | None, name: str) -> str | None:
-    """The source of practice function ``name`` (leetcode.py, else the notebook's code), for the
-    catalog to see which approach it implements; None when it is not there or does not parse. Its last
-    definition, the one that runs: a stub left above the real one, or an earlier cell's, is replaced."""
+    """The source of practice function ``name`` (leetcode.py, else the notebook's): its last definition,
+    the one that runs (a stub above it is replaced); None when it is not there or does not parse."""
     for key in (PRACTICE_MODULE, "notebook"):
         text = (sources or {}).get(key) or ""
         node = next((n for n in reversed(_functions(text) or []) if n.name == name), None)

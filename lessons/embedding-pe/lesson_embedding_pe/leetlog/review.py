@@ -1,16 +1,10 @@
-"""Review a LEETCODE_LOG.md: findings a TA would write, and points.
+"""Review a LEETCODE_LOG.md: findings a TA would write, and points (3.0 per problem, the first two).
 
-Scoring (6.0 in all, 3.0 per problem, first two problems graded):
-  * fields, 2.0: 0.25 for each of the 8 required fields present and well formed (difficulty readable;
-    time/space with a one-line reason; 'solved' says alone or after a solution, and then carries a
-    YYYY-MM-DD redo date);
-  * complexity, 1.0: for time and for space, 0.25 when the Big-O parses and 0.25 when it holds for the
-    student's code (run and counted, else the approach the log names and the code implements, else every
-    known one); a claim the reader cannot judge (amortized, an undefined variable, counts in between) is
-    a TA's, and an unknown problem or other variables are not held against it;
-  * task fit, up to -0.5: a problem that is not Medium, not Math-tagged, or the same as the other one
-    loses 0.5 (never below 0 for the problem).
-Prose quality is never scored. An empty or untouched log scores 0.
+Per problem: 2.0 for the 8 required fields present and well formed; 0.25 for each of time and space whose
+Big-O parses, 0.25 more when it holds for the student's code (run and counted, else the approach the log
+names and the code implements, else every known one; a claim the reader cannot judge is a TA's); -0.5 for
+a problem that is not Medium, not Math-tagged, or the other's twin (never below 0). Prose quality is
+never scored; an empty or untouched log scores 0.
 """
 
 from __future__ import annotations
@@ -43,9 +37,8 @@ PROBLEMS = 2
 PER_PROBLEM = 3.0
 MAX_POINTS = PROBLEMS * PER_PROBLEM
 FIELD_POINTS = 2.0 / len(REQUIRED)
-BIGO_PARSE_POINTS = 0.25
-BIGO_CONSISTENT_POINTS = 0.25
-BIGO_POINTS = BIGO_PARSE_POINTS + BIGO_CONSISTENT_POINTS
+BIGO_STEP = 0.25  # a complexity earns it when its Big-O parses, and again when it holds
+BIGO_POINTS = 2 * BIGO_STEP
 TASK_FIT_PENALTY = 0.5
 # A log the reader placed nothing of is still a log when it has this many words of its own: a title or a
 # stray line is not, a paragraph is. Such a log goes to a TA whole; the reader is sure of nothing in it.
@@ -143,8 +136,7 @@ class _Ctx:
         self.findings.append(_finding(severity, code, self.k, fld, at, key, **values))
 
     def quote(self, name: str) -> Two:
-        """The time or space claim as the student wrote it, and its line (a Korean particle after it
-        follows the Big-O, not the line)."""
+        """The time or space claim as written, and its line (a Korean particle follows the Big-O)."""
         _, written, line = self.claims[name]
         return Two(f'"{written}" (line {line})', f'{line}행의 "{written}"')
 
@@ -153,9 +145,8 @@ class _Ctx:
         self.say(severity, code, name, self.claims[name][2], key, quote=self.quote(name), **values)
 
     def fault(self, code: str, name: str, at: int, key: str = "", **values: Any) -> None:
-        """An error, or ``unsure`` (sure or ask, unsure.py) when the problem's text may hold what it says
-        is missing: a TA reads that part, and the points its error would take stay (the field's, unless
-        only a Big-O is missing: the reason decides that; a complexity's unless only its reason is)."""
+        """An error, or ``unsure`` (unsure.py) when the problem's text may hold what it says is missing:
+        a TA reads that part, and the points the error would take stay."""
         unsure = is_unsure(code, name, self.entry)
         if unsure is None:
             self.say("error", code, name, at, key, **values)
@@ -179,8 +170,8 @@ class _Ctx:
 
 def _finding(severity: str, code: str, k: int | None, fld: str | None, at: int | None, key: str = "",
              **values: Any) -> Finding:
-    """A finding with message ``key`` of vocab.toml (``code`` by default): {k} the problem's slot, {label}
-    and {Label} its field's template label inside a sentence ('time complexity') and as written."""
+    """A finding with message ``key`` (``code`` by default): {k} the problem, {label} and {Label} its
+    field's template label inside a sentence and as written."""
     if fld is not None:
         values = {"label": Two(LABELS_EN[fld].lower(), LABELS_KO[fld]),
                   "Label": Two(LABELS_EN[fld], LABELS_KO[fld]), **values}
@@ -191,8 +182,7 @@ def _finding(severity: str, code: str, k: int | None, fld: str | None, at: int |
 # -- the fields: each filled one earns FIELD_POINTS unless its check says it is not well formed -------
 
 def _missing(ctx: _Ctx, name: str) -> None:
-    """The finding that a field is missing, empty or still the template's, quoting the nearest sentence
-    when the field was looked for in the student's prose."""
+    """A field missing, empty or still the template's, quoting the nearest sentence of the prose."""
     f = ctx.entry.fields.get(name)
     where = "missing" if f is None else "template" if CUE["placeholder_left"].search(f.raw or "") else "empty"
     near = _nearest_sentence(ctx.entry, name) if f is None else None
@@ -202,10 +192,10 @@ def _missing(ctx: _Ctx, name: str) -> None:
               hint=Two(HINTS["en"][name], HINTS["ko"][name]))
 
 
-def _problem(ctx: _Ctx, text: str, line: int) -> None:
-    """Which catalog problem the field names (or the section's heading: '## 문제 1: 50. Pow(x, n)'). A
-    number leading it that another title contradicts is the section's place in the log, not the
-    problem's, when it is this problem's place (1 or 2) or another number follows ('1. 50. Pow(x, n)')."""
+def _problem(ctx: _Ctx, name: str, f: Field) -> bool:
+    """Which catalog problem the field (or heading) names. A leading number the title contradicts is the
+    section's place when it is this problem's (1 or 2) or another number follows ('1. 50. Pow(x, n)')."""
+    text, line = f.value, f.line
     match = find_problem(text)
     place = CUE["section_number"].match(text)
     if match.conflict and place and int(place.group(1)) == match.number and (
@@ -223,6 +213,7 @@ def _problem(ctx: _Ctx, text: str, line: int) -> None:
     if p is not None:
         ctx.review.number, ctx.review.title, ctx.review.math = p.number, p.title, p.is_math
         ctx.source = function_source(ctx.sources, p.function) if p.function else None
+    return True
 
 
 def _difficulty(ctx: _Ctx, name: str, f: Field) -> bool:
@@ -260,15 +251,14 @@ def _complexity(ctx: _Ctx, name: str, f: Field) -> bool:
     claim, written = read[0]
     ctx.claims[name] = claim, written, f.line_of(written)
     setattr(ctx.review, name, str(claim))
-    ctx.points[name] += BIGO_PARSE_POINTS
+    ctx.points[name] += BIGO_STEP
     if _holds_up(ctx, name, f, [c for c, _ in read]):
-        ctx.points[name] += BIGO_CONSISTENT_POINTS
+        ctx.points[name] += BIGO_STEP
     return reason
 
 
 def _solved(ctx: _Ctx, name: str, f: Field) -> bool:
-    """Alone or after a solution; after one, a readable redo date (its own field, or on the same line:
-    'after a solution, redo 2026-10-05')."""
+    """Alone or after a solution; after one, a redo date (its own field, or on the same line)."""
     how = ctx.review.solved = classify_solved(f.value)
     if how is None:
         ctx.say("error", "bad_solved", name, f.line, value=f.value)
@@ -285,7 +275,8 @@ def _solved(ctx: _Ctx, name: str, f: Field) -> bool:
 
 # What checks a filled field's form (any other: filled is enough); REVIEW["order"] is the order they run in.
 _CHECKS: dict[str, Callable[[_Ctx, str, Field], bool]] = {
-    "difficulty": _difficulty, "time": _complexity, "space": _complexity, "solved": _solved}
+    "problem": _problem, "difficulty": _difficulty, "time": _complexity, "space": _complexity,
+    "solved": _solved}
 
 
 def _parse_date(text: str) -> _dt.date | None:
@@ -299,9 +290,8 @@ def _parse_date(text: str) -> _dt.date | None:
 # -- quoting the student --------------------------------------------------------------------------------
 
 def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
-    """The student's sentence to quote when ``name`` was not found in their prose: a field's it is said
-    beside, else the prose (from the end for 'solved'); a real sentence (four words, or two and an end:
-    no heading or bold title), never one with the field's own words ("none gives it" would be false)."""
+    """The sentence to quote when ``name`` was not found in the prose: a field's it is said beside, else
+    the prose's; a real sentence, never one with the field's words ("none gives it" would be false)."""
     beside: list[tuple[int, str]] = []
     for other in NEAREST.get(name, ()):
         f = entry.get(other)
@@ -347,11 +337,9 @@ def _has_reason(value: str, matches: list[BigOMatch]) -> bool:
 
 
 def _holds_up(ctx: _Ctx, name: str, f: Field, claims: list[Complexity]) -> bool:
-    """Whether the claim (``claims``: each Big-O the field gives, the first the claim) earns its point.
-    A TA's to judge, no point taken: an amortized bound, or a variable neither problem, code nor log
-    defines ('O(b)'). Else held to the student's function as measured (costmeter); where nothing was, or
-    the counts only show the claim is no tighter than needed, to the approach the log names and the code
-    implements (``_named_approach``). An unknown problem is not held against."""
+    """Whether the claim (the first of ``claims``, each Big-O the field gives) earns its point: held to the
+    function as measured, else (nothing measured, or counts that leave it open) to the approach named; a
+    TA's to judge when amortized or in a variable nothing defines; an unknown problem is not held against."""
     p, claim = ctx.problem, claims[0]
     if CUE["amortized"].search(f.value):  # not a worst case: right or not by what is averaged
         ctx.about(name, UNSURE, "unsure_amortized")
@@ -399,11 +387,9 @@ def _holds_up(ctx: _Ctx, name: str, f: Field, claims: list[Complexity]) -> bool:
 
 
 def _named_approach(ctx: _Ctx, name: str, p: Problem, claims: list[Complexity], note: Two | str) -> bool:
-    """The claim against the approach the log names and the code implements (catalog.readings), not the
-    best of any: the sieve of Eratosthenes is not O(n) because the linear sieve is. A family named by its
-    words alone ('a sieve') is its usual member (the catalog's first) when the claim holds for that one.
-    Where neither names one and the approaches disagree, or only a family's other member fits, a TA
-    reads it. A claim that holds for none is held to the named approach's bound, else the best known."""
+    """The claim against the approach the log names and the code implements, not the best of any (the
+    sieve of Eratosthenes is not O(n) because the linear sieve is), else against every known one: one
+    that holds for some of them only is a TA's, unless a family named alone ('a sieve') is its usual one."""
     text = "\n".join(f.value for n, f in ctx.entry.fields.items() if n in ("final_approach", "time", "space"))
     in_log, in_code, named = readings(p, text, ctx.source)
     pool = named or p.described
@@ -466,14 +452,12 @@ def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str
     """Every field's rule on one problem, then what is judged across fields, problems and the code."""
     for name in REVIEW["order"]:
         f, check = ctx.entry.get(name), _CHECKS.get(name)
-        if name == "problem" and (f is not None or ctx.entry.heading):  # or the heading names it
-            _problem(ctx, *((f.value, f.line) if f is not None else (ctx.entry.heading, ctx.entry.line)))
-        elif f is None:
+        if name == "problem" and f is None and ctx.entry.heading:  # the heading names it
+            f = Field(name, ctx.entry.heading, ctx.entry.line)
+        if f is None:
             _missing(ctx, name)  # (its unsure finding may credit the points its error would take)
-            continue
-        elif check is not None and not check(ctx, name, f):
-            continue
-        ctx.points["fields"] += FIELD_POINTS
+        elif check is None or check(ctx, name, f):
+            ctx.points["fields"] += FIELD_POINTS
     p = ctx.problem
     if p is not None:
         ctx.review.difficulty = p.difficulty
@@ -538,11 +522,9 @@ def review_file(path: str | Path, practice: dict[str, str] | None = None) -> Log
 def review_log(text: str | None, practice: dict[str, str] | None = None,
                unsolved: dict[str, str] | None = None, sources: dict[str, str] | None = None,
                measure: Measure | None = None) -> LogReview:
-    """Findings and points for a log; ``practice`` maps a practice function (my_pow, count_primes,
-    is_happy, int_to_roman) to its failing edge case, ``unsolved`` each one the code leaves unsolved to
-    how ('stub', 'missing'; coverage.py), None when not known; ``sources`` the practice code (module ->
-    text), to hold a claim to the approach it implements; ``measure`` runs a practice function, counted,
-    in the worker (costmeter.py), to hold a claim to what the code does."""
+    """Findings and points for a log. ``practice``: practice function -> its failing edge case;
+    ``unsolved``: those the code leaves unsolved (coverage.py); ``sources``: the practice code (module ->
+    text); ``measure``: runs a practice function, counted (costmeter.py)."""
     if text is None or not text.strip():
         return _zero([], "empty_log")
     parsed = parse_log(text)
@@ -583,8 +565,7 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
 
 
 def _has_words(text: str) -> bool:
-    """Whether ``text`` holds words of the student's own beyond headings, comments and placeholders: a
-    title or a stray line is not a log, a paragraph (UNPLACED_WORDS) is."""
+    """Whether ``text`` holds a paragraph (UNPLACED_WORDS) besides headings, comments and placeholders."""
     body = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
     body = "\n".join(line for line in body.splitlines() if not re.match(r"^\s*#{1,6}\s", line))
     body = CUE["placeholder_left"].sub(" ", body)

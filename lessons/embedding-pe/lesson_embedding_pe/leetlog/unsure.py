@@ -1,10 +1,6 @@
-"""Sure or ask: a log check takes a point only when the reader is sure the log lacks it.
-
-When a review rule finds a field, its reason or its Big-O missing, this module asks a simpler question
-of the problem's whole text: are the field's words (vocab.toml's [field_words]) there at all? If they
-are, the finding becomes ``unsure``: the points stay, and a TA reads that part. Only text holding none
-of the field's words keeps the finding a sure ``error``.
-"""
+"""Sure or ask: a log check takes a point only when the reader is sure the log lacks it. When a field, its
+reason or its Big-O is missing, are the field's words ([field_words]) anywhere in the problem's text? If
+so the finding is ``unsure``: the points stay and a TA reads that part; else it is a sure ``error``."""
 
 from __future__ import annotations
 
@@ -27,19 +23,17 @@ def names_field(name: str, text: str) -> bool:
 
 
 def is_unsure(code: str, name: str, entry: ProblemEntry) -> tuple[str, int | None] | None:
-    """What the reader saw that keeps it from being sure of error ``code`` ('missing_field', 'no_reason',
-    'no_bigo') on field ``name``: the key of its words in vocab.toml ('saw_...') and, for a missing field,
-    the line that holds the field's words (None where they span lines); None when it is sure."""
+    """What keeps the reader from being sure of error ``code`` on field ``name`` (its 'saw_...' message),
+    and for a missing field the line holding the field's words (None: they span lines); None: sure."""
     placed = entry.fields.get(name)
     value = placed.value if placed is not None else ""
     if code == "missing_field":
         # a log all in prose: every sentence was read; a label with nothing after it is plainly absent
         if entry.implicit or placed is not None:
             return None
-        parts = _unplaced(entry, name)
-        if FIELD_WORDS[name].search(CUE["label_only_line"].sub("", "\n".join(t for _, t in parts))):
-            return "saw_words_unplaced", next(
-                (n for n, t in parts if FIELD_WORDS[name].search(CUE["label_only_line"].sub("", t))), None)
+        parts = [(n, CUE["label_only_line"].sub("", t)) for n, t in _unplaced(entry, name)]
+        if FIELD_WORDS[name].search("\n".join(t for _, t in parts)):
+            return "saw_words_unplaced", next((n for n, t in parts if FIELD_WORDS[name].search(t)), None)
         return None
     if code == "no_reason":
         # LaTeX markup ('\\mathcal') is neither a reason nor words
@@ -57,10 +51,9 @@ def is_unsure(code: str, name: str, entry: ProblemEntry) -> tuple[str, int | Non
 
 
 def _unplaced(entry: ProblemEntry, name: str) -> list[tuple[int, str]]:
-    """What under a problem might still hold field ``name``: its heading, its prose less each sentence a
-    field was read from, every field's continuation lines (where a label the parser does not know is
-    swallowed), and for a complexity the other complexity's line when it names this one too. A field's
-    own labelled line belongs to that field. Each (line, text)."""
+    """(line, text) under a problem that might still hold field ``name``: its heading, prose no field was
+    read from, every field's continuation lines (an unknown label is swallowed there), and the other
+    complexity when it names this one too; a field's own labelled line is that field's."""
     placed = {" ".join(f.raw.split()) for f in entry.fields.values() if f.label == "sentence"}
     prose = [(s.line, s.text) for s in split_sentences([(n, unlabelled(t)) for n, t in entry.extra])
              if " ".join(s.text.split()) not in placed] if placed else list(entry.extra)
