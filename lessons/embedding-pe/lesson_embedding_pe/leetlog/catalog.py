@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache, cmp_to_key
+from functools import cache, reduce
 from typing import Any
 
 from .bigo import Complexity, compare, parse
@@ -74,9 +74,7 @@ class Problem:
         """The lowest ``name`` bound of any approach, and that approach; ties (and incomparable bounds)
         keep the catalog order, the usual one first."""
         bounds = [(c, a) for a in self.approaches for c in a.bounds(name)[:1 if name == "time" else None]]
-        def order(x: tuple[Complexity, Approach], y: tuple[Complexity, Approach]) -> int:
-            return compare(x[0], y[0]) or 0
-        return min(bounds, key=cmp_to_key(order))
+        return reduce(lambda lowest, b: b if compare(b[0], lowest[0]) == -1 else lowest, bounds)
 
 
 _parsed = cache(parse)  # each bound is parsed once

@@ -40,8 +40,7 @@ FIELD_POINTS = 2.0 / len(REQUIRED)
 BIGO_STEP = 0.25  # a complexity earns it when its Big-O parses, and again when it holds
 BIGO_POINTS = 2 * BIGO_STEP
 TASK_FIT_PENALTY = 0.5
-# A log the reader placed nothing of is still a log when it has this many words of its own: a title or a
-# stray line is not, a paragraph is. Such a log goes to a TA whole; the reader is sure of nothing in it.
+# the words that make text the reader placed nothing of a log (a paragraph, not a title): a TA reads it whole
 UNPLACED_WORDS = 12
 Measure = Callable[[str], "Measurement | None"]  # practice function -> its measurement, None: not run
 
@@ -88,8 +87,7 @@ class ProblemReview:
     solved: str | None = None
     points: float = 0.0
     max_points: float = PER_PROBLEM
-    # how each claim was held: 'measured' (run and counted), 'code' (read from it: nothing measured, or the
-    # counts left it open), 'catalog' (no practice code for it); absent: not held (no problem or Big-O read)
+    # how each claim was held: 'measured' (run and counted), 'code' (read from it), 'catalog' (no code)
     held_by: dict[str, str] = field(default_factory=dict)
 
 
@@ -113,11 +111,11 @@ class LogReview:
 
 @dataclass
 class _Ctx:
-    """One problem's review: what was read of it, its findings and its points."""
+    """One problem's review: what was read of it and its points; its findings go to the log's review."""
 
     k: int
     entry: ProblemEntry
-    findings: list[Finding]
+    out: LogReview  # the log's review, which both problems write their findings, failures and runs into
     sources: dict[str, str]  # the practice code, to see which approach it implements
     measure: Measure | None  # runs a practice function, counted, in the worker (costmeter)
     review: ProblemReview  # what is read of the problem, as the report shows it
@@ -128,12 +126,10 @@ class _Ctx:
     # time/space -> the claim read, as written, and its line
     claims: dict[str, tuple[Complexity, str, int]] = field(default_factory=dict)
     asked: bool = False  # a claim was left to a TA (amortized, an undefined variable)
-    measured: dict[str, dict] = field(default_factory=dict)
-    linked: list[LinkedFailure] = field(default_factory=list)
 
     def say(self, severity: str, code: str, fld: str | None, at: int | None, key: str = "",
             **values: Any) -> None:
-        self.findings.append(_finding(severity, code, self.k, fld, at, key, **values))
+        self.out.findings.append(_finding(severity, code, self.k, fld, at, key, **values))
 
     def quote(self, name: str) -> Two:
         """The time or space claim as written, and its line (a Korean particle follows the Big-O)."""
@@ -203,8 +199,7 @@ def _problem(ctx: _Ctx, name: str, f: Field) -> bool:
         match = find_problem(text[place.end():])
     p = ctx.problem = match.problem
     if p is None and match.number is None:
-        # 'Power 문제': no number, no title the catalog knows; which problem it is (its difficulty, its
-        # complexities) is a TA's to read, not a pass by default
+        # 'Power 문제': which problem it is (so its difficulty, its complexities) is a TA's to read
         ctx.say(UNSURE, "unsure_unknown_problem", "problem", line, text=text)
     elif p is None:
         ctx.say("info", "unknown_problem", "problem", line, text=text)
@@ -364,7 +359,7 @@ def _holds_up(ctx: _Ctx, name: str, f: Field, claims: list[Complexity]) -> bool:
         claims = [_renamed(c, size_name(fn, ctx.source)) for c in claims]
     found = ctx.measure(fn) if ctx.measure is not None and fn else None
     if found is not None:
-        ctx.measured[fn] = found.to_dict()
+        ctx.out.measured[fn] = found.to_dict()
     # only a claim in the size itself is compared with counts at growing n ('O(log x)' is about x)
     judged = costmeter.judge(claims[0], name, found) if found is not None and claims[0].variables <= {"n"} \
         else None
@@ -484,7 +479,8 @@ def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str
     if fn in practice:  # a failing practice edge case, next to what the log says went wrong
         wrong, at = ctx.entry.fields.get("what_went_wrong"), ctx.line_for("what_went_wrong")
         ctx.say("info", "practice_failure", "what_went_wrong", at, function=fn, failure=practice[fn], line=at)
-        ctx.linked.append(LinkedFailure(ctx.k, fn, practice[fn], at, wrong.value if wrong else ""))
+        ctx.out.linked_failures.append(
+            LinkedFailure(ctx.k, fn, practice[fn], at, wrong.value if wrong else ""))
     if unsolved is not None and fn in unsolved and not CUE["why_not_in_code"].search(_entry_text(ctx.entry)):
         # a logged problem the practice code leaves unsolved, with no word on why (solved on LeetCode only...)
         ctx.say("error", "not_in_code", "problem", line, p=p, fn=fn,
@@ -533,35 +529,32 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
         return _zero([], "no_fields")
     if entries and parsed.filled_fields == 0:
         return _zero([], "template_untouched", line=entries[0].line)
-    findings: list[Finding] = []
-    breakdown: list[BreakdownItem] = []
-    read: list[_Ctx] = []
+    out = LogReview(0.0, MAX_POINTS, [], [])
     seen: dict[int, int] = {}  # catalog number -> the first problem that logs it
     for k in range(1, PROBLEMS + 1):
         points: tuple[float, ...] | None = _TOPS
         if not entries:
-            # text the reader could not place in any problem or field: never a sure 0, a TA reads it; the
-            # points stay provisionally, and each part of each problem is one unsure finding (one TA check)
-            findings += [_finding(UNSURE, "unsure_unplaced", k, name, None) for name in REVIEW["unplaced"]]
+            # text placed in no problem or field: never a sure 0; the points stay, each part is a TA check
+            out.findings += [_finding(UNSURE, "unsure_unplaced", k, name, None)
+                             for name in REVIEW["unplaced"]]
         elif k > len(entries):
-            findings.append(_finding("error", "missing_problem", k, None, None))
+            out.findings.append(_finding("error", "missing_problem", k, None, None))
             points = None
         else:
             entry = entries[k - 1]
-            ctx = _Ctx(k, entry, findings, sources or {}, measure, ProblemReview(k, entry.line))
+            ctx = _Ctx(k, entry, out, sources or {}, measure, ProblemReview(k, entry.line))
             _review_problem(ctx, practice or {}, unsolved, seen)
             earned = sum(ctx.points.values())  # fields, time, space; the task fit's penalty never below 0
             penalty = min(ctx.penalty, earned)
             points = (*ctx.points.values(), -penalty or 0.0)
             ctx.review.points = round(earned - penalty, 4)
-            read.append(ctx)
-        breakdown += _breakdown(k, points)
+            out.problems.append(ctx.review)
+        out.breakdown += _breakdown(k, points)
     if len(entries) > PROBLEMS:
-        findings.append(_finding("info", "extra_problems", None, None, entries[PROBLEMS].line,
-                                 count=len(entries), graded=PROBLEMS))
-    return LogReview(round(sum(b.points for b in breakdown), 4), MAX_POINTS, breakdown, findings,
-                     linked_failures=[f for c in read for f in c.linked], problems=[c.review for c in read],
-                     measured={fn: m for c in read for fn, m in c.measured.items()})
+        out.findings.append(_finding("info", "extra_problems", None, None, entries[PROBLEMS].line,
+                                     count=len(entries), graded=PROBLEMS))
+    out.points = round(sum(b.points for b in out.breakdown), 4)
+    return out
 
 
 def _has_words(text: str) -> bool:
