@@ -125,8 +125,7 @@ class _Rewriter:
     def argument(self, i: int, j: int) -> tuple[int, int, int]:
         """A command's argument at ``i`` (spaces skipped): a ``{...}`` group (to ``j`` when unclosed; ``\\{``
         is no brace) or one character; (start, end, next)."""
-        while i < j and self.src[i] in " \t":
-            i += 1
+        i += len(self.src[i:j]) - len(self.src[i:j].lstrip(" \t"))
         if not self.src.startswith("{", i, j):
             return i, min(i + 1, j), min(i + 1, j)
         depth = 0

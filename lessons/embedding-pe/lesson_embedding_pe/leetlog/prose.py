@@ -50,7 +50,7 @@ def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
     out: list[Sentence] = []
     para: list[tuple[int, str]] = []
     in_code = in_comment = False
-    for number, raw in lines:
+    for number, raw in [*lines, (0, "")]:  # a blank line after the last ends its paragraph
         text = raw.strip()
         if CUE["fence"].match(text):
             in_code, skip = not in_code, True
@@ -66,7 +66,6 @@ def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
         para.append((number, text.strip("*_ ").strip() if text.startswith(("**", "__")) else text))
         if CUE["korean_sentence_end"].search(text):  # a Korean line that ends like a sentence is one
             _flush(para, out)
-    _flush(para, out)
     return out
 
 
@@ -229,10 +228,9 @@ def _kinds(before: str, after: str, lo: int, hi: int) -> tuple[tuple[str, ...], 
     before, after = (CUE["not_time"].sub(lambda m: "\0" * len(m.group()), t) for t in (before, after))
     options = [(rank, len(before) - m.end(), 0, kinds, lo + m.start())
                for rank, kinds, cue in _MEASURES for m in cue.finditer(before)]
+    # a time or space cue just after: 'O(n) time', 'O(1)의 공간'; not ', 공간 복잡도는 O(1)', the next claim's
     for rank, kinds, cue in _MEASURES[1:3]:
-        a = cue.search(after)
-        # 'O(n) time', 'O(1)의 공간'; not ', 공간 복잡도는 O(1)', which opens the next claim
-        if a is not None and a.start() <= 12 and not CUE["clause_end"].search(after[:a.start()]):
+        if (a := cue.search(after)) and a.start() <= 12 and not CUE["clause_end"].search(after[:a.start()]):
             options.append((rank, a.start(), 1, kinds, hi + a.start()))
     return min(options, default=(0, 0, 0, (), hi))[3:]
 

@@ -92,12 +92,9 @@ def message(key: str, **values: Any) -> Two:
 
 
 def render_template(problems: int = 2) -> str:
-    """The blank LEETCODE_LOG.md handed to students (exercises/LEETCODE_LOG.md), built from this vocabulary
-    so that the parser and the template cannot drift apart: a test checks that the shipped file is this and
-    parses as all-missing."""
+    """The blank LEETCODE_LOG.md handed to students, built from this vocabulary so that the parser and the
+    template cannot drift apart (a test checks that the shipped file is this and parses as all-missing)."""
+    fields = "".join(f"- **{LABELS_KO[f]} ({LABELS_EN[f]}):** {_DATA['placeholders'][f]}\n" for f in FIELDS)
     # the practice's one rule, in the same words as the stub and the README (lesson/practice.py)
-    parts = [_DATA["template"]["intro"].replace("{rule_ko}", RULE[1]).replace("{rule_en}", RULE[0])]
-    for i in range(1, problems + 1):
-        parts.append(f"\n## 문제 {i} (Problem {i})\n\n")
-        parts += (f"- **{LABELS_KO[f]} ({LABELS_EN[f]}):** {_DATA['placeholders'][f]}\n" for f in FIELDS)
-    return "".join(parts)
+    intro = _DATA["template"]["intro"].format(rule_ko=RULE[1], rule_en=RULE[0])
+    return intro + "".join(f"\n## 문제 {i} (Problem {i})\n\n{fields}" for i in range(1, problems + 1))
