@@ -134,7 +134,15 @@ def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
     used = {r.sentence for r in found.values()}
     for s in sorted(sentences, key=lambda s: s.text in used):  # one of its own first
         found.put("what_went_wrong", s.text if CUE["what_went_wrong"].search(s.text) else None, s)
-    _read_solved(sentences, found)
+    for s in reversed(sentences):  # how it was solved is said last, usually
+        cues = [m for cue in ("solution_sentence", "alone_sentence") if (m := CUE[cue].search(s.text))]
+        if cues:  # the sentence when it says how; else its last cue
+            how = s.text if classify_solved(s.text) else max(cues, key=re.Match.start).group()
+            found.put("solved", how, s)
+    for s in sentences:
+        date = CUE["date"].search(s.text)
+        if date and (CUE["redo"].search(s.text) or CUE["solution_sentence"].search(s.text)):
+            found.put("redo_date", date.group(), s, date.start())
     return found
 
 
@@ -242,15 +250,3 @@ def _reason(rest: str) -> str:
             if w.lower().strip(_MARKS) not in _LEADING and w.strip(_MARKS + "$")]
     text = " ".join(words[kept[0]:kept[-1] + 1]).strip(" " + _MARKS) if kept else ""
     return text if _content(text) else ""
-
-
-def _read_solved(sentences: list[Sentence], found: _Found) -> None:
-    for s in reversed(sentences):  # how it was solved is said last, usually
-        cues = [m for cue in ("solution_sentence", "alone_sentence") if (m := CUE[cue].search(s.text))]
-        if cues:  # the sentence when it says how; else its last cue
-            how = s.text if classify_solved(s.text) else max(cues, key=re.Match.start).group()
-            found.put("solved", how, s)
-    for s in sentences:
-        date = CUE["date"].search(s.text)
-        if date and (CUE["redo"].search(s.text) or CUE["solution_sentence"].search(s.text)):
-            found.put("redo_date", date.group(), s, date.start())
