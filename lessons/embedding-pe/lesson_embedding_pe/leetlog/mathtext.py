@@ -34,14 +34,9 @@ class Plain:
         return min(self.spans[start - 1][1] if start else 0, self.spans[start][0]), self.spans[end - 1][1]
 
 
-# What each command reads as ('#k' its k-th argument): a space, nothing (sizing, style), its replacement, a
-# font's argument, a fraction or root as arithmetic, a one-character one's symbol; any other command as its
-# name ('\log' is ' log'), any other character as itself (Markdown's '\*').
-_READS: dict[str, str] = {**dict.fromkeys(LATEX["spaces"], " "), **dict.fromkeys(LATEX["sizing"], ""),
-                          **dict.fromkeys(LATEX["drop"], ""), **LATEX["replace"],
-                          **dict.fromkeys(LATEX["fonts"], "#1"), **LATEX["shapes"], **LATEX["symbol"]}
-# a Unicode bracket or a Korean word ('로그') read as its plain text
-_READ_AS: dict[str, str] = {**LATEX["unicode"], **{k: v + " " for k, v in LATEX["korean"].items()}}
+# what each command (vocab.toml's latex.reads), Unicode bracket or Korean word ('로그') reads as
+_READS: dict[str, str] = {c: text for text, commands in LATEX["reads"].items() for c in commands}
+_READ_AS: dict[str, str] = {w: text for text, words in LATEX["read_as"].items() for w in words}
 _COMMAND = re.compile(r"\\([A-Za-z]+|.)", re.S)
 _BRACES = re.compile(r"\\.|[{}]", re.S)  # an escaped brace is no brace
 _WORDS = re.compile("|".join([LATEX["entity"], *map(re.escape, _READ_AS)]))
