@@ -1,9 +1,6 @@
-"""Math as students type it in Markdown, read as plain text for the Big-O parser.
-
-Logs written in Jupyter give complexities as LaTeX (``$\\mathcal{O}(n \\log \\log n)$``, ``O(\\sqrt{n})``,
-``\\left( ... \\right)``), Markdown escapes (``n \\* m``), HTML (``n<sup>2</sup>``) or emphasis (``O(*n*)``).
-``to_plain`` rewrites it to what bigo.py reads (``O(n log log n)``), keeping for every plain character the
-span of the written text it came from, so errors and quotes point at what the student wrote.
+"""Math as students type it in Markdown (LaTeX ``$\\mathcal{O}(n \\log \\log n)$``, escapes ``n \\* m``,
+HTML ``n<sup>2</sup>``, emphasis ``O(*n*)``) rewritten to the plain text bigo.py reads (``O(n log log n)``),
+keeping for each plain character the span it was written in, so errors and quotes point at what was written.
 """
 
 from __future__ import annotations
@@ -37,14 +34,10 @@ class Plain:
         return min(self.spans[start - 1][1] if start else 0, self.spans[start][0]), self.spans[end - 1][1]
 
 
-# What each command reads as ('#k' its k-th argument): a space, nothing (sizing, style), its replacement, a
-# font's argument, a fraction or root as arithmetic; any other command as its name ('\log' is ' log').
-_READS: dict[str, str] = {**dict.fromkeys(LATEX["spaces"], " "), **dict.fromkeys(LATEX["sizing"], ""),
-                          **dict.fromkeys(LATEX["drop"], ""), **LATEX["replace"],
-                          **dict.fromkeys(LATEX["fonts"], "#1"), **LATEX["shapes"]}
-# a Unicode bracket or a Korean word ('로그') read as its plain text
-_READ_AS: dict[str, str] = {**LATEX["unicode"], **{k: v + " " for k, v in LATEX["korean"].items()}}
-_COMMAND = re.compile(r"\\([A-Za-z]+)")
+# what each command (vocab.toml's latex.reads), Unicode bracket or Korean word ('로그') reads as
+_READS: dict[str, str] = {c: text for text, commands in LATEX["reads"].items() for c in commands}
+_READ_AS: dict[str, str] = {w: text for text, words in LATEX["read_as"].items() for w in words}
+_COMMAND = re.compile(r"\\([A-Za-z]+|.)", re.S)
 _BRACES = re.compile(r"\\.|[{}]", re.S)  # an escaped brace is no brace
 _WORDS = re.compile("|".join([LATEX["entity"], *map(re.escape, _READ_AS)]))
 
@@ -94,9 +87,8 @@ class _Rewriter:
         self.run(0, len(src))  # all of it, at once
 
     def emit(self, text: str, start: int, end: int) -> None:
-        for c in text:  # mostly one character: appends are the fastest
-            self.chars.append(c)
-            self.spans.append((start, end))
+        self.chars += text
+        self.spans += [(start, end)] * len(text)
 
     def run(self, i: int, j: int) -> None:
         src = self.src
@@ -109,46 +101,49 @@ class _Rewriter:
             elif c == "\\":
                 i = self.command(i, j)
             elif c == "{":
-                i = self.group(i, j, "(", ")")
-            elif c in "^_" and i + 1 < j and src[i + 1] == "{":
+                i = self.group(i, j, "()")
+            elif c == "_" and src.startswith("{", i + 1, j):  # a subscript keeps its braces: 'log_{10}'
                 self.emit(c, i, i + 1)
-                i = self.group(i + 1, j, "(" if c == "^" else "{", ")" if c == "^" else "}")
+                i = self.group(i + 1, j, "{}")
             else:  # a character as it stands; a stray closing brace is markup, not a bracket
                 self.emit("" if c == "}" else c, i, i + 1)
                 i += 1
 
-    def group(self, i: int, j: int, left: str, right: str) -> int:
-        """``{...}`` at ``i``: its contents between ``left`` and ``right``; the index after it."""
-        end = _closing(self.src, i, j)
-        self.emit(left, i, i + 1)
-        self.run(i + 1, end)
-        self.emit(right if end < j else "", end, end + 1)  # nothing where it is unclosed
-        return min(end + 1, j)
+    def group(self, i: int, j: int, brackets: str) -> int:
+        """``{...}`` at ``i``: its contents between the two ``brackets`` (no closing one where unclosed)."""
+        start, end, after = self.argument(i, j)
+        self.emit(brackets[0], i, start)
+        self.run(start, end)
+        self.emit(brackets[1] if end < j else "", end, after)
+        return after
 
     def argument(self, i: int, j: int) -> tuple[int, int, int]:
-        """A command's argument at ``i`` (spaces skipped): a group or one character; (start, end, next)."""
-        while i < j and self.src[i] in " \t":
-            i += 1
-        if i < j and self.src[i] == "{":
-            end = _closing(self.src, i, j)
-            return i + 1, end, min(end + 1, j)
-        return i, min(i + 1, j), min(i + 1, j)
+        """A command's argument at ``i`` (spaces skipped): a ``{...}`` group (to ``j`` when unclosed; ``\\{``
+        is no brace) or one character; (start, end, next)."""
+        i += len(self.src[i:j]) - len(self.src[i:j].lstrip(" \t"))
+        if not self.src.startswith("{", i, j):
+            return i, min(i + 1, j), min(i + 1, j)
+        depth = 0
+        for m in _BRACES.finditer(self.src, i, j):
+            depth += {"{": 1, "}": -1}.get(m.group(), 0)
+            if depth == 0:
+                return i + 1, m.start(), m.end()
+        return i + 1, j, j
 
     def command(self, i: int, j: int) -> int:
-        src = self.src
-        m = _COMMAND.match(src, i, j)
-        if m is None:  # one character: spacing, an escaped bracket, or a Markdown escape (\*, \_)
-            c = src[i + 1:min(i + 2, j)]  # nothing where the text ends
-            # '\!' is LaTeX's negative space, unless it is an escaped factorial 'n\!'
-            factorial = c == "!" and i > 0 and (src[i - 1].isalnum() or src[i - 1] in ")}") and \
-                not (i + 2 < j and (src[i + 2].isalpha() or src[i + 2] in "\\({"))
-            self.emit("!" if factorial else LATEX["symbol"].get(c, c), i, i + 2)
-            return min(i + 2, j)
+        """``\\name`` at ``i``, or ``\\`` and a character (spacing, a bracket, an escape), as it reads."""
+        src, m = self.src, _COMMAND.match(self.src, i, j)
+        if m is None:  # a '\' that ends the text
+            return j
+        if CUE["escaped_factorial"].match(src, i, j):  # 'n\!': a factorial, not LaTeX's negative space
+            self.emit("!", i, i + 2)
+            return i + 2
         name, end = m.group(1), m.end()
         args: dict[str, tuple[int, int]] = {}  # '#0' an optional argument in brackets, '#1', '#2' the others
         if src.startswith("[", end) and f"{name}[]" in _READS and (close := src.find("]", end, j)) > 0:
             args, name, end = {"0": (end + 1, close)}, f"{name}[]", close + 1
-        pieces = re.split(r"#(\d)", _READS.get(name, " " + name))  # '\frac{a}{b}' as '((a)/(b))'
+        word = name.isascii() and name.isalpha()  # '\frac{a}{b}' reads '((a)/(b))', '\log' ' log', '\*' '*'
+        pieces = re.split(r"#(\d)", _READS.get(name, f" {name}" if word else name))
         for k in sorted(set(pieces[1::2]) - set(args)):
             a0, a1, end = self.argument(end, j)
             args[k] = a0, a1
@@ -160,13 +155,3 @@ class _Rewriter:
             at = max(at, a1)
         self.emit(pieces[-1], at, end)
         return end
-
-
-def _closing(src: str, i: int, j: int) -> int:
-    """Index of the ``}`` closing the ``{`` at ``i`` (``j`` when unclosed); ``\\{`` does not count."""
-    depth = 0
-    for m in _BRACES.finditer(src, i, j):
-        depth += {"{": 1, "}": -1}.get(m.group(), 0)
-        if depth == 0:
-            return m.start()
-    return j

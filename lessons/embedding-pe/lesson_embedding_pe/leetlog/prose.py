@@ -1,10 +1,5 @@
-"""Read a log written as sentences, the way a TA would: field by field.
-
-Not every student fills the labels: "시간 복잡도는 O(log n)이고 공간은 O(1)이다. 처음엔 x를 n번 곱했는데
-시간 초과가 나서 분할 정복으로 바꿨다." holds the template's fields. This module splits such prose into
-sentences and says which field each one answers, on which line, by vocab.toml's cues; review.py judges
-the values read.
-"""
+"""A log written as sentences ("시간 복잡도는 O(log n)이고 공간은 O(1)이다. 처음엔 x를 n번 곱했는데 ...") read
+field by field, as a TA would: which field each sentence answers and on which line, by vocab.toml's cues."""
 
 from __future__ import annotations
 
@@ -30,6 +25,7 @@ _MEASURES = ((0, ("time", "space"), _BOTH), (1, ("time",), CUE["time"]), (1, ("s
 _FIRST, _FINAL, _APPROACH = CUE["first_idea"], CUE["final_approach"], CUE["approach_verb"]
 _LEADING, _FILLER = WORDS["filler"], WORDS["filler"] | WORDS["causal"]
 _MARKS = ",;.:—–-"  # what a cue leaves around a reason's words
+_ABBREVIATIONS = WORDS["abbreviations"]
 
 
 class Sentence(NamedTuple):
@@ -42,22 +38,19 @@ class Sentence(NamedTuple):
 
 
 class Reading(NamedTuple):
-    """One field read from prose: its value, the line it is on and the sentence it came from."""
-
+    """One field read from prose: its value, its line and its sentence."""
     name: str
     value: str
     line: int
     sentence: str
 
 
-# --------------------------------------------------------------------------- sentences
-
 def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
     """The prose lines' sentences, with their lines; headings, tables, quotes, comments, code are skipped."""
     out: list[Sentence] = []
     para: list[tuple[int, str]] = []
     in_code = in_comment = False
-    for number, raw in lines:
+    for number, raw in [*lines, (0, "")]:  # a blank line after the last ends its paragraph
         text = raw.strip()
         if CUE["fence"].match(text):
             in_code, skip = not in_code, True
@@ -73,23 +66,18 @@ def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
         para.append((number, text.strip("*_ ").strip() if text.startswith(("**", "__")) else text))
         if CUE["korean_sentence_end"].search(text):  # a Korean line that ends like a sentence is one
             _flush(para, out)
-    _flush(para, out)
     return out
 
 
 def _flush(para: list[tuple[int, str]], out: list[Sentence]) -> None:
-    """The paragraph's sentences: cut at a full stop outside brackets, not after a number or an
-    abbreviation ('50. Pow(x, n)', 'e.g.')."""
+    """The paragraph's sentences: cut at a full stop outside brackets, not after a number or 'e.g.'."""
     text = " ".join(said for _, said in para)
     offsets = accumulate((len(said) + 1 for _, said in para), initial=0)  # where each line begins in it
     starts = [(at, number) for at, (number, _) in zip(offsets, para, strict=False)]  # one offset spare
     para.clear()
-    cuts = [0]
-    for m in CUE["sentence_stop"].finditer(unbracketed(text)):
-        word = text[cuts[-1]:m.end()].split()[-1].lower()
-        if not (CUE["numbered_stop"].fullmatch(word) or word in WORDS["abbreviations"]):
-            cuts.append(m.end())
-    for begin, end in pairwise([*cuts, len(text)]):
+    stops = (m.end() for m in CUE["sentence_stop"].finditer(unbracketed(text))  # a word and its full stop
+             if not (CUE["numbered_stop"].fullmatch(m.group()) or m.group().lower() in _ABBREVIATIONS))
+    for begin, end in pairwise([0, *stops, len(text)]):
         if piece := text[begin:end].strip():
             at = text.index(piece, begin)
             lines = tuple((s - at, n) for s, n in starts)  # counted from the sentence's start
@@ -97,8 +85,7 @@ def _flush(para: list[tuple[int, str]], out: list[Sentence]) -> None:
 
 
 def unbracketed(text: str) -> str:
-    """``text`` with what is inside brackets blanked, its length kept: a sentence's end or a list's
-    separator is looked for outside them ('Pow(x, n), Medium' has one comma)."""
+    """``text`` with what is inside brackets blanked, its length kept ('Pow(x, n), Medium' has one comma)."""
     depth, out = 0, []
     for c in text:
         depth += c in "(（["
@@ -107,17 +94,13 @@ def unbracketed(text: str) -> str:
     return "".join(out)
 
 
-# --------------------------------------------------------------------------- the problem
-
 def problem_mention(text: str) -> tuple[int | None, str] | None:
-    """(catalog number, value for the 'problem' field) when the sentence names a LeetCode problem
-    as a log would ('LeetCode 50번 Pow(x, n)', 'The first problem was Count Primes'); None for a
-    passing word ('the power of two frequencies')."""
+    """(catalog number, the 'problem' field's value) when the sentence names a LeetCode problem as a log would
+    ('LeetCode 50번 Pow(x, n)'); None for a passing word ('the power of two frequencies')."""
     match = find_problem(text)
     numbers = [int(next(g for g in m.groups() if g)) for m in CUE["problem_number"].finditer(text)]
     as_problem = CUE["problem_word"].search(text) is not None
-    p = match.problem
-    if p is not None and match.by == "title":
+    if (p := match.problem) is not None and match.by == "title":
         # with a number, as a problem, or as LeetCode titles it ('Pow(x, n)'): not 'a power of two'
         if numbers or as_problem or re.search(r"\s*".join(map(re.escape, p.title.split())), text):
             return p.number, f"{p.number if p.number in numbers or not numbers else numbers[0]}. {p.title}"
@@ -125,8 +108,6 @@ def problem_mention(text: str) -> tuple[int | None, str] | None:
     named = next((p for p in map(get, numbers) if p is not None), None) if as_problem else None
     return (named.number, named.label) if named is not None else None
 
-
-# --------------------------------------------------------------------------- reading
 
 class _Found(dict[str, Reading]):
     """The fields read so far: the first answer to each wins, as for labels."""
@@ -146,18 +127,28 @@ def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
         found.put("difficulty", parse_difficulty(s.text if CUE["difficulty_context"].search(s.text)
                                                  else " ".join(CUE["difficulty_strong"].findall(s.text))), s)
     _read_approaches(sentences, found)
-    _read_complexities(sentences, found)
+    for s, follow in zip(sentences, [*sentences[1:], None], strict=False):  # the next may give the reason
+        for c in _sentence_complexities(s.text, follow.text if follow else ""):  # each kind's first claim
+            for kind in () if c.in_first else c.kinds:
+                found.put(kind, " — ".join(filter(None, (c.match.written, c.reason))), s, c.match.start)
     used = {r.sentence for r in found.values()}
     for s in sorted(sentences, key=lambda s: s.text in used):  # one of its own first
         found.put("what_went_wrong", s.text if CUE["what_went_wrong"].search(s.text) else None, s)
-    _read_solved(sentences, found)
+    for s in reversed(sentences):  # how it was solved is said last, usually
+        cues = [m for cue in ("solution_sentence", "alone_sentence") if (m := CUE[cue].search(s.text))]
+        if cues:  # the sentence when it says how; else its last cue
+            how = s.text if classify_solved(s.text) else max(cues, key=re.Match.start).group()
+            found.put("solved", how, s)
+    for s in sentences:
+        date = CUE["date"].search(s.text)
+        if date and (CUE["redo"].search(s.text) or CUE["solution_sentence"].search(s.text)):
+            found.put("redo_date", date.group(), s, date.start())
     return found
 
 
 def _read_approaches(sentences: list[Sentence], found: _Found) -> None:
-    """The first idea's sentence (split where the final approach's clause starts, when both are in it),
-    then the first later sentence that names a final approach, else one that names a method (``found``
-    keeps the first answer, so each is tried in that order)."""
+    """The first idea's sentence (split where the final approach's clause starts), then the first later
+    sentence naming a final approach, else one naming a method (``found`` keeps the first answer)."""
     i, m = next(((i, m) for i, s in enumerate(sentences) if (m := _FIRST.search(s.text))), (-1, None))
     if m is not None:
         s = sentences[i]
@@ -189,8 +180,6 @@ def _content(text: str) -> bool:
     return any(w.lower() not in _FILLER for w in words)
 
 
-# --------------------------------------------------------------------------- complexities
-
 @dataclass
 class _Mention:
     match: BigOMatch
@@ -199,27 +188,17 @@ class _Mention:
     reason: str
 
 
-def _read_complexities(sentences: list[Sentence], found: _Found) -> None:
-    follows = [s.text for s in sentences[1:]] + [""]  # the sentence after each ('' after the last)
-    for s, follow in zip(sentences, follows, strict=False):
-        for c in _sentence_complexities(s.text, follow):  # each kind's first claim: 'O(log n) — its reason'
-            for kind in () if c.in_first else c.kinds:
-                found.put(kind, " — ".join(filter(None, (c.match.written, c.reason))), s, c.match.start)
-
-
 def word_complexities(text: str) -> dict[BigOMatch, str]:
-    """Each complexity said in words next to its cue ('log n time', '선형 시간', 'time is linear'), as a
-    match the way ``find_all_bigo`` gives one, with what its own cue says it measures ('time' or
-    'space'): read as the claim, so the review can ask for O(...) rather than call the field missing."""
+    """Each complexity said in words next to its cue ('log n time', '선형 시간') as ``find_all_bigo``'s match,
+    with what its cue says it measures: the claim, so the review asks for O(...), not a missing field."""
     said = {m.start("w"): (m.group("w").rstrip(), "space" if _SPACE.search(m.group()) else "time")
             for cue in ("words_after", "words_before") for m in CUE[cue].finditer(text)}  # 'before' wins
     return {BigOMatch(at, at + len(w), w, w): kind for at, (w, kind) in sorted(said.items())}
 
 
 def _sentence_complexities(text: str, follow: str) -> list[_Mention]:
-    """Each Big-O of the sentence with what it measures and its reason: the words of its clause, from
-    its cue (or itself) to the next Big-O, less the cues and filler; else the next sentence, ``follow``,
-    when it gives one ('Since n halves.')."""
+    """Each Big-O of the sentence with what it measures and its reason: its clause's words from its cue to
+    the next Big-O, less cues and filler; else the next sentence, ``follow``, when it gives one."""
     # in words only where none is in O(...), its own cue ('log n time') saying what it measures
     said = {} if (matches := find_all_bigo(text)) else word_complexities(text)
     matches = matches or list(said)
@@ -253,38 +232,21 @@ def _sentence_complexities(text: str, follow: str) -> list[_Mention]:
 
 
 def _kinds(before: str, after: str, lo: int, hi: int) -> tuple[tuple[str, ...], int]:
-    """What a Big-O measures, from the cue nearest to it: ('time',) / ('space',) / both; where the cue
-    starts in the sentence. A time limit ('시간 초과') is no time cue."""
+    """What a Big-O measures, by its nearest cue (a time limit, '시간 초과', is none); where it starts."""
     before, after = (CUE["not_time"].sub(lambda m: "\0" * len(m.group()), t) for t in (before, after))
     options = [(rank, len(before) - m.end(), 0, kinds, lo + m.start())
                for rank, kinds, cue in _MEASURES for m in cue.finditer(before)]
+    # a time or space cue just after: 'O(n) time', 'O(1)의 공간'; not ', 공간 복잡도는 O(1)', the next claim's
     for rank, kinds, cue in _MEASURES[1:3]:
-        a = cue.search(after)
-        # 'O(n) time', 'O(1)의 공간'; not ', 공간 복잡도는 O(1)', which opens the next claim
-        if a is not None and a.start() <= 12 and not CUE["clause_end"].search(after[:a.start()]):
+        if (a := cue.search(after)) and a.start() <= 12 and not CUE["clause_end"].search(after[:a.start()]):
             options.append((rank, a.start(), 1, kinds, hi + a.start()))
     return min(options, default=(0, 0, 0, (), hi))[3:]
 
 
 def _reason(rest: str) -> str:
-    """The explanation left once cues and the Big-O are gone, or '' when only filler remains ('는 $ $이고
-    n이 ...': the particles and math marks a cue leaves are trimmed)."""
+    """The explanation left once cues and the Big-O are gone ('' when only filler and marks remain)."""
     words = to_plain(rest).text.split()
     kept = [i for i, w in enumerate(words)
             if w.lower().strip(_MARKS) not in _LEADING and w.strip(_MARKS + "$")]
     text = " ".join(words[kept[0]:kept[-1] + 1]).strip(" " + _MARKS) if kept else ""
     return text if _content(text) else ""
-
-
-# --------------------------------------------------------------------------- solved, redo date
-
-def _read_solved(sentences: list[Sentence], found: _Found) -> None:
-    for s in reversed(sentences):  # how it was solved is said last, usually
-        cues = [m for cue in ("solution_sentence", "alone_sentence") if (m := CUE[cue].search(s.text))]
-        if cues:  # the sentence when it says how; else its last cue
-            how = s.text if classify_solved(s.text) else max(cues, key=lambda m: m.start()).group()
-            found.put("solved", how, s)
-    for s in sentences:
-        date = CUE["date"].search(s.text)
-        if date and (CUE["redo"].search(s.text) or CUE["solution_sentence"].search(s.text)):
-            found.put("redo_date", date.group(), s, date.start())

@@ -1,7 +1,5 @@
-"""The log reader's vocabulary, read once from ``vocab.toml`` beside this module: every word the reader
-matches or writes, in both languages (labels, cues, each field's words, the messages a student reads), so
-that a new label or cue is a line of data every part of the reader sees at once.
-"""
+"""The log reader's vocabulary, read once from ``vocab.toml``: every word it matches or writes, in both
+languages, so that a new label, cue or message is a line of data every part of the reader sees at once."""
 
 from __future__ import annotations
 
@@ -32,10 +30,8 @@ def load(name: str) -> dict[str, Any]:
 _DATA = load("vocab.toml")
 
 FIELDS: tuple[str, ...] = tuple(_DATA["fields"])
-LABELS_KO: dict[str, str] = dict(_DATA["template_labels"]["ko"])
-LABELS_EN: dict[str, str] = dict(_DATA["template_labels"]["en"])
-SYNONYMS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _DATA["labels"].items()}
-DIFFICULTY_WORDS: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _DATA["difficulty"].items()}
+LABELS_KO: dict[str, str] = _DATA["template_labels"]["ko"]
+LABELS_EN: dict[str, str] = _DATA["template_labels"]["en"]
 _RAW: dict[str, str] = {**_DATA["parts"], **_DATA["cues"]}
 
 
@@ -49,13 +45,15 @@ def _expand(text: str) -> str:
 CUE, FIELD_WORDS, FORM = ({k: re.compile(_expand(v), re.I) for k, v in _DATA[section].items()}
                           for section in ("cues", "field_words", "reader"))
 WORDS: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in _DATA["words"].items()}
-ORDINALS: dict[str, int] = dict(_DATA["ordinals"])
-HINTS: dict[str, dict[str, str]] = {lang: dict(v) for lang, v in _DATA["hints"].items()}
-REASON_EXAMPLE: dict[str, tuple[str, str, str]] = {k: tuple(v) for k, v in _DATA["reason_example"].items()}
+SYNONYMS: dict[str, list[str]] = _DATA["labels"]
+DIFFICULTY_WORDS: dict[str, list[str]] = _DATA["difficulty"]
+NEAREST: dict[str, list[str]] = _DATA["nearest"]
+REVIEW: dict[str, list[str]] = _DATA["review"]  # review.py's lists
+REASON_EXAMPLE: dict[str, list[str]] = _DATA["reason_example"]  # (en clause, ko clause, ko note)
+ORDINALS: dict[str, int] = _DATA["ordinals"]
+HINTS: dict[str, dict[str, str]] = _DATA["hints"]
+MESSAGES: dict[str, dict[str, str]] = _DATA["messages"]
 LATEX: dict[str, Any] = _DATA["latex"]  # Markdown math: LaTeX commands and how each reads
-NEAREST: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _DATA["nearest"].items()}
-MESSAGES: dict[str, dict[str, str]] = {k: dict(v) for k, v in _DATA.get("messages", {}).items()}
-REVIEW: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in _DATA["review"].items()}  # review.py's lists
 
 
 class Two(NamedTuple):
@@ -94,12 +92,9 @@ def message(key: str, **values: Any) -> Two:
 
 
 def render_template(problems: int = 2) -> str:
-    """The blank LEETCODE_LOG.md handed to students (exercises/LEETCODE_LOG.md), built from this vocabulary
-    so that the parser and the template cannot drift apart: a test checks that the shipped file is this and
-    parses as all-missing."""
+    """The blank LEETCODE_LOG.md handed to students, built from this vocabulary so that the parser and the
+    template cannot drift apart (a test checks that the shipped file is this and parses as all-missing)."""
+    fields = "".join(f"- **{LABELS_KO[f]} ({LABELS_EN[f]}):** {_DATA['placeholders'][f]}\n" for f in FIELDS)
     # the practice's one rule, in the same words as the stub and the README (lesson/practice.py)
-    parts = [_DATA["template"]["intro"].replace("{rule_ko}", RULE[1]).replace("{rule_en}", RULE[0])]
-    for i in range(1, problems + 1):
-        parts.append(f"\n## 문제 {i} (Problem {i})\n\n")
-        parts += (f"- **{LABELS_KO[f]} ({LABELS_EN[f]}):** {_DATA['placeholders'][f]}\n" for f in FIELDS)
-    return "".join(parts)
+    intro = _DATA["template"]["intro"].format(rule_ko=RULE[1], rule_en=RULE[0])
+    return intro + "".join(f"\n## 문제 {i} (Problem {i})\n\n{fields}" for i in range(1, problems + 1))
