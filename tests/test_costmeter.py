@@ -1,4 +1,5 @@
-"""Issue 43: a complexity claim held to what the student's own function does, counted (leetlog/costmeter.py).
+"""Issue 43: a complexity claim held to what the student's own function does, counted
+(leetlog/code/costmeter.py).
 
 The unit tests run the worker's probe (probes.py ``probe_practice_cost``) here, on the corpus' own code
 (tests/leetlog_cases/*.py, written for these tests), through a stand-in for the worker's ``resolve``; the
@@ -15,8 +16,9 @@ from typing import Any
 import pytest
 
 from lesson_embedding_pe import probes
-from lesson_embedding_pe.leetlog import costmeter, parse, review_log
-from lesson_embedding_pe.leetlog.costmeter import FITS, OVER, UNDER, Measurement, Run
+from lesson_embedding_pe.leetlog import parse, review_log
+from lesson_embedding_pe.leetlog.code import costmeter
+from lesson_embedding_pe.leetlog.code.costmeter import FITS, OVER, UNDER, Measurement, Run
 from lesson_embedding_pe.leetlog.review import MAX_POINTS
 from lesson_embedding_pe.logta import _group_of, check_key
 from tests.conftest import ROOT, grade

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from lesson_embedding_pe.leetlog import catalog, parse_log, review_log
-from lesson_embedding_pe.leetlog.codecost import implemented
+from lesson_embedding_pe.leetlog.code.codecost import implemented
 from lesson_embedding_pe.leetlog.review import MAX_POINTS
 from lesson_embedding_pe.logta import _group_of, check_key
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from lesson_embedding_pe.leetlog import parse_log, review_log
-from lesson_embedding_pe.leetlog.coverage import function_source
+from lesson_embedding_pe.leetlog.code.coverage import function_source
 from lesson_embedding_pe.leetlog.review import FIELD_POINTS, MAX_POINTS, Finding, LogReview
 
 ENGLISH = """\

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from lesson_embedding_pe.leetlog import catalog, parse_log, review_log
+from lesson_embedding_pe.leetlog.code import claims
 from lesson_embedding_pe.leetlog.review import MAX_POINTS, PER_PROBLEM
 from tests.loggen import claim, render, specs
 
@@ -271,7 +272,7 @@ def test_the_linear_sieve_named_or_implemented_keeps_its_o_n() -> None:
     plain = _SIEVE_O_N.replace("sieve of Eratosthenes from p*p", "a sieve, each composite crossed once")
     code = {"leetcode": _LINEAR_FN}
     p = catalog.get(204)
-    assert p is not None and [a.name_en for a in catalog.identify(p, "", _LINEAR_FN)] == [
+    assert p is not None and [a.name_en for a in claims.identify(p, "", _LINEAR_FN)] == [
         "linear (Euler) sieve"
     ]
     assert review_log(plain, sources=code).points == MAX_POINTS
@@ -314,7 +315,7 @@ def test_recursive_fast_power_in_the_code_is_held_to_its_log_n_space() -> None:
     log = _SIEVE_O_N.replace("O(n) — each number is crossed out", "O(n log log n) — n/p per prime p")
     log = log.replace("O(1) — 변수 몇 개", "O(1) — 추가 메모리 없음")  # names no variant: the code does
     p = catalog.get(50)
-    assert p is not None and [a.name_en for a in catalog.identify(p, "", recursive)] == [
+    assert p is not None and [a.name_en for a in claims.identify(p, "", recursive)] == [
         "fast exponentiation, recursive (halving n)"
     ]
     r = review_log(log, sources={"leetcode": recursive})

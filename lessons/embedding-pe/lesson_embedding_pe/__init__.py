@@ -22,7 +22,7 @@ from lesson_embedding_pe.tasks import CONTRACT, LOG_NAME, TASK_LIST, TOP_LEVEL_C
 # The spies of evaluate's check (probes.py) stand in for a model handed to the student's reversal.evaluate:
 # they run none of embedding.py, so they import nothing first, and evaluate's check meets only the modules
 # reversal.py itself imports (a hang in embedding.py costs the embedding checks, not that one).
-# The log's measurement (probes.py probe_practice_cost, leetlog/costmeter.py) runs leetcode.py's
+# The log's measurement (probes.py probe_practice_cost, leetlog/code/costmeter.py) runs leetcode.py's
 # functions only.
 SPY_IMPORTS: dict[str, tuple[str, ...]] = {"spy_model": (), "spy_report": (), "practice_cost": ("leetcode",)}
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from grader.author import Cause, Said, check, fail, fail_check, particle
-from lesson_embedding_pe.leetlog import LogReview, coverage, review_log
+from lesson_embedding_pe.leetlog import LogReview, review_log
+from lesson_embedding_pe.leetlog.code import coverage
 from lesson_embedding_pe.leetlog.review import TASK_FIT_PENALTY
 from lesson_embedding_pe.leetlog.vocab import CUE
 
@@ -40,7 +41,7 @@ class Group:
 
 # Points mirror the review's rubric: 0.25 per field, 0.25 per Big-O that parses,
 # 0.25 per Big-O that matches the catalog, 0.5 for fitting the task. The problem group also asks that
-# the problem be one the practice code solves (leetlog/coverage.py): the log covers those two, and the
+# the problem be one the practice code solves (leetlog/code/coverage.py): the log covers those two, and the
 # rubric's maximum stays what it was.
 PUBLIC_GROUPS = (
     Group("problem", ("problem", "difficulty"), None, 0.5,
@@ -140,9 +141,9 @@ def notebook_log(cells: list[tuple[int, str]]) -> tuple[str, list[tuple[int, int
 
 def review_submission(submission: Any, artifacts: dict[str, Any], student: Any = None) -> LogReview | None:
     """Review the submission's log; the review goes to results.json. With ``student`` (the suites'
-    fixture), each logged practice function is run in the worker at growing n, counted (leetlog/costmeter.py),
-    and the log's complexity claims are held to those counts (a second or two); without, to the code as
-    read."""
+    fixture), each logged practice function is run in the worker at growing n, counted
+    (leetlog/code/costmeter.py), and the log's complexity claims are held to those counts (a second or
+    two); without, to the code as read."""
     text = getattr(submission, "log_text", None)
     cells = getattr(submission, "notebook_markdown", None)
     in_notebook = text is None and bool(getattr(submission, "notebook", False))
@@ -189,7 +190,7 @@ def review_submission(submission: Any, artifacts: dict[str, Any], student: Any =
 def _measurer(student: Any, sources: dict[str, str], unsolved: dict[str, str] | None) -> Any:
     """Practice function -> its Measurement, each run once in the worker (never here); a function the
     code leaves unsolved is not run."""
-    from lesson_embedding_pe.leetlog import costmeter
+    from lesson_embedding_pe.leetlog.code import costmeter
 
     done: dict[str, costmeter.Measurement] = {}
 

@@ -26,7 +26,7 @@ SAW_CHARS = 800  # a problem's section quoted for a field the reader could not f
 # approach (the complexity holds for some of the approaches the log may name) is a catalog check's.
 # A claim held back from the catalog (amortized, a variable the log does not define) is the catalog's too;
 # a problem the reader cannot identify is the task-fit check's (its difficulty went unchecked); a claim the
-# measured counts neither fit nor clearly contradict (leetlog/costmeter.py) is the catalog's.
+# measured counts neither fit nor clearly contradict (leetlog/code/costmeter.py) is the catalog's.
 _SURE = {"unsure_approach": "complexity_inconsistent", "unsure_amortized": "complexity_inconsistent",
          "unsure_undefined_variable": "complexity_inconsistent", "unsure_unknown_problem": "not_medium",
          "unsure_measured": "complexity_inconsistent"}

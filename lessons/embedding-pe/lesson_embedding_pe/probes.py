@@ -184,15 +184,16 @@ def probe_spy_report(worker: Any, spy: nn.Module) -> dict:
             "other_shapes": [list(t.shape) for t in spy.seen if t.dim() != 2][:5]}
 
 
-# -- the LeetCode log's claims, measured (leetlog/costmeter.py, leetlog/review.py) --------------------
+# -- the LeetCode log's claims, measured (leetlog/code/costmeter.py, leetlog/code/claims.py) ---------
 
 
 def probe_practice_cost(worker: Any, target: str, counted: str, function: str, calls: list, stop_after: int,
                         budget: int) -> list:
-    """Run the practice function's counted copy (leetlog/costmeter.counted_source: the student's own code with
-    counters written in, since the guard denies sys.settrace) at each of ``calls`` in turn; per call its
-    steps, deepest recursion, peak traced bytes and how it ended. The copy is compiled beside the student's
-    module, in a copy of its namespace: its constants and imports are the module's, nothing of it changes.
+    """Run the practice function's counted copy (leetlog/code/costmeter.counted_source: the student's own
+    code with counters written in, since the guard denies sys.settrace) at each of ``calls`` in turn; per
+    call its steps, deepest recursion, peak traced bytes and how it ended. The copy is compiled beside the
+    student's module, in a copy of its namespace: its constants and imports are the module's, nothing of it
+    changes.
     Stops after a call that ended otherwise than 'ok' or took ``stop_after`` steps."""
     import tracemalloc
 

@@ -4,7 +4,6 @@ Easy), which is why the review needs this table rather than trusting the student
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cache, reduce
 from typing import Any
@@ -12,7 +11,7 @@ from typing import Any
 from .bigo import Complexity, compare, parse
 from .vocab import CUE, Two, load
 
-__all__ = ["Approach", "Problem", "ProblemMatch", "CATALOG", "find_problem", "get", "identify", "readings"]
+__all__ = ["Approach", "Problem", "ProblemMatch", "CATALOG", "find_problem", "get"]
 
 
 @dataclass(frozen=True)
@@ -100,24 +99,6 @@ CATALOG: tuple[Problem, ...] = _load()
 _BY_NUMBER = {p.number: p for p in CATALOG}
 # every title and alias as a key, once: prose logs look up every sentence
 _TITLES = tuple((_key(name), p) for p in CATALOG for name in (p.title, *p.aliases))
-
-
-def readings(problem: Problem, text: str, source: str | None = None) -> tuple[tuple[Approach, ...], ...]:
-    """The approaches the log's words name (a family word names every member unless a member's own words
-    single it out), those the practice ``source`` implements, and those a claim is held to: those both
-    name, else the code's (what the student's code does), else the log's."""
-    hits = tuple(a for a in problem.approaches if a.names and re.search(a.names, text, re.I))
-    in_log = tuple(a for a in hits if a.variant and re.search(a.variant, text, re.I)) or hits
-    from .codecost import implemented
-
-    code = implemented(problem.function, source) if source and problem.function else None
-    in_code = tuple(a for a in problem.approaches if code is not None and a.code in code.keys)
-    return in_log, in_code, tuple(a for a in in_log if a in in_code) or in_code or in_log
-
-
-def identify(problem: Problem, text: str, source: str | None = None) -> tuple[Approach, ...]:
-    """The approaches a claim is held to (``readings``); () when neither log nor code names one."""
-    return readings(problem, text, source)[2]
 
 
 def get(number: int) -> Problem | None:

@@ -16,12 +16,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import costmeter
-from .bigo import BigOMatch, Complexity, ParseError, Term, compare, find_all_bigo, parse
-from .catalog import Approach, Problem, find_problem, readings
-from .codecost import implemented, parameters, size_name
-from .costmeter import Measurement
-from .coverage import function_source
+from .bigo import BigOMatch, Complexity, ParseError, compare, find_all_bigo, parse
+from .catalog import Problem, find_problem
+from .code.claims import Claim, Measure, hold
+from .code.coverage import function_source
 from .mathtext import to_plain
 from .parser import REQUIRED, Field, ProblemEntry, parse_log
 from .unsure import UNSURE, is_unsure, names_field
@@ -39,10 +37,10 @@ MAX_POINTS = PROBLEMS * PER_PROBLEM
 FIELD_POINTS = 2.0 / len(REQUIRED)
 BIGO_STEP = 0.25  # a complexity earns it when its Big-O parses, and again when it holds
 BIGO_POINTS = 2 * BIGO_STEP
+_PARTS = ("time", "space")
 TASK_FIT_PENALTY = 0.5
 # the words that make text the reader placed nothing of a log (a paragraph, not a title): a TA reads it whole
 UNPLACED_WORDS = 12
-Measure = Callable[[str], "Measurement | None"]  # practice function -> its measurement, None: not run
 
 
 @dataclass
@@ -247,8 +245,17 @@ def _complexity(ctx: _Ctx, name: str, f: Field) -> bool:
     ctx.claims[name] = claim, written, f.line_of(written)
     setattr(ctx.review, name, str(claim))
     ctx.points[name] += BIGO_STEP
-    if _holds_up(ctx, name, f, [c for c, _ in read]):
-        ctx.points[name] += BIGO_STEP
+    named = "\n".join(v.value for n, v in ctx.entry.fields.items() if n in ("final_approach", *_PARTS))
+    held = hold(Claim(name, [c for c, _ in read], written, f.value, _entry_text(ctx.entry), named),
+                ctx.problem, ctx.sources, ctx.source, ctx.measure)
+    for severity, code, key, values in held.said:
+        ctx.about(name, severity, code, key, **values)
+    ctx.asked |= held.asked
+    if held.held_by is not None:
+        ctx.review.held_by[name] = held.held_by
+    if held.measured is not None:
+        ctx.out.measured[held.measured[0]] = held.measured[1]
+    ctx.points[name] += BIGO_STEP if held.holds else 0.0
     return reason
 
 
@@ -329,115 +336,6 @@ def _has_reason(value: str, matches: list[BigOMatch]) -> bool:
         rest = rest[:m.start] + " " + rest[m.end:]
     rest = CUE["copula"].sub(" ", CUE["separators"].sub(" ", to_plain(rest).text))
     return sum(c.isalpha() for c in rest) >= 2
-
-
-def _holds_up(ctx: _Ctx, name: str, f: Field, claims: list[Complexity]) -> bool:
-    """Whether the claim (the first of ``claims``, each Big-O the field gives) earns its point: held to the
-    function as measured, else (nothing measured, or counts that leave it open) to the approach named; a
-    TA's to judge when amortized or in a variable nothing defines; an unknown problem is not held against."""
-    p, claim = ctx.problem, claims[0]
-    if CUE["amortized"].search(f.value):  # not a worst case: right or not by what is averaged
-        ctx.about(name, UNSURE, "unsure_amortized")
-        ctx.asked = True
-        return True
-    if p is None:
-        return True
-    # the reference's variables, and the practice function's parameters (Pow's x and n, Roman's num)
-    known = {v for a in p.approaches for c in (*a.bounds("time"), *a.bounds("space")) for v in c.variables}
-    known |= {"n", *(parameters(p.function, ctx.source) if p.function else ())}
-    text = _entry_text(ctx.entry)
-    undefined = ", ".join(sorted(v for v in claim.variables if v not in known and not re.search(
-        rf"(?<![\w(]){re.escape(v)}{CUE['defines'].pattern}", text, re.I)))  # 'b is the number of bits'
-    if undefined:
-        ctx.about(name, UNSURE, "unsure_undefined_variable",
-                  said=Two(undefined, undefined + ("가" if undefined[-1].isalpha() else "이")),
-                  variables=Two(p.variables_en or "n is the input size", p.variables_ko or "n은 입력 크기"))
-        ctx.asked = True
-        return True
-    fn = p.function or ""
-    if fn:  # 'O(log num)': the code's own name for the size is the catalog's n
-        claims = [_renamed(c, size_name(fn, ctx.source)) for c in claims]
-    found = ctx.measure(fn) if ctx.measure is not None and fn else None
-    if found is not None:
-        ctx.out.measured[fn] = found.to_dict()
-    # only a claim in the size itself is compared with counts at growing n ('O(log x)' is about x)
-    judged = costmeter.judge(claims[0], name, found) if found is not None and claims[0].variables <= {"n"} \
-        else None
-    if judged is None or found is None or judged.verdict == costmeter.UNDER:
-        ctx.review.held_by[name] = "code" if ctx.source else "catalog"
-        # a claim it contradicts says the reading was the code's, and why nothing was measured
-        why = found.why if found is not None else None
-        return _named_approach(ctx, name, p, claims, message("not_measured", function=fn, why=Two(*why))
-                               if why is not None else "")
-    ctx.review.held_by[name] = "measured"
-    numbers = Two(*costmeter.shown(judged, found))
-    if judged.verdict == costmeter.BETWEEN:
-        ctx.about(name, UNSURE, "unsure_measured", function=fn, numbers=numbers)
-    elif judged.verdict != costmeter.FITS:
-        like = f"O({judged.grows_like})" if judged.grows_like else None
-        grows = message("grows_like" if like else "grows", like=like, written=ctx.claims[name][1])
-        ctx.about(name, "warning", "complexity_inconsistent", "measured_contradicts", function=fn,
-                  numbers=numbers, grows=grows)
-    return judged.verdict != costmeter.OVER
-
-
-def _named_approach(ctx: _Ctx, name: str, p: Problem, claims: list[Complexity], note: Two | str) -> bool:
-    """The claim against the approach the log names and the code implements, not the best of any (the
-    sieve of Eratosthenes is not O(n) because the linear sieve is), else against every known one: one
-    that holds for some of them only is a TA's, unless a family named alone ('a sieve') is its usual one."""
-    text = "\n".join(f.value for n, f in ctx.entry.fields.items() if n in ("final_approach", "time", "space"))
-    in_log, in_code, named = readings(p, text, ctx.source)
-    pool = named or p.described
-    holding = [a for a in pool if _holds(name, claims, a)]
-    if holding:
-        # named by a family's words alone (no member's own words, no code that says which): its usual member
-        family = bool(named) and not in_code and not any(a.variant and re.search(a.variant, text, re.I)
-                                                          for a in named)
-        if len(holding) < len(pool) and not (family and pool[0] in holding):
-            ctx.about(name, UNSURE, "unsure_approach", yes=_names(holding),
-                      no=_names([a for a in pool if a not in holding]))
-        return True
-    # the bound it contradicts: the named approach's, else the best known
-    bound, approach = (named[0].bounds(name)[0], named[0]) if named else p.best(name)
-    order = compare(claims[0], bound)
-    if order is None and not named:
-        ctx.about(name, "info", "incomparable", best=bound, variables=Two(
-            p.variables_en or "the variable is the input size", p.variables_ko or "변수는 입력 크기"))
-    if order is None:  # other variables: with a named approach, the reference's to explain, not a fault
-        return True
-    code = "complexity_worse" if order > 0 else "complexity_inconsistent"
-    if not named:
-        known = ", ".join(sorted({str(k) for a in p.described for k in a.bounds(name)}))
-        ctx.about(name, "warning", code, "complexity_worse" if order > 0 else "complexity_better", p=p,
-                  approach=approach.name, known=known, best=bound, note=note)
-        return False
-    other = next((a for a in p.approaches if a not in named and _holds(name, claims, a)), None)
-    by = message("by_log_code" if approach in in_code else "by_log")
-    found = implemented(p.function or "", ctx.sources.get("leetcode")) if approach in in_code else None
-    shown = found.keys.get(approach.code) if found is not None else None
-    if shown is not None:  # the line of the student's leetcode.py that shows the approach (codecost.py)
-        by = message("by_log_code_at" if approach in in_log else "by_code_at",
-                     where=message("code_at", line=shown[0], text=shown[1]))
-    ctx.about(name, "warning", code, "against_named", by=by, p=p, approach=approach.name, bound=bound,
-              whose=message("whose_code" if shown is not None else "whose_log"), note=note,
-              also=message("also_other", written=ctx.claims[name][1], other=other.name) if other else "")
-    return False
-
-
-def _holds(name: str, claims: list[Complexity], a: Approach) -> bool:
-    return any(compare(c, k) == 0 for c in claims for k in a.bounds(name))
-
-
-def _names(approaches: list[Approach]) -> Two:
-    return Two(", ".join(a.name.en for a in approaches), ", ".join(a.name.ko for a in approaches))
-
-
-def _renamed(c: Complexity, old: str, new: str = "n") -> Complexity:
-    """``c`` with variable ``old`` called ``new`` (when ``new`` is not already one of its variables)."""
-    if old == new or old not in c.variables or new in c.variables:
-        return c
-    terms = tuple(Term.of({(new if v == old else v): g for v, g in t.factors}) for t in c.terms)
-    return Complexity(terms, c.notation)
 
 
 # -- the log as a whole -------------------------------------------------------------------------------

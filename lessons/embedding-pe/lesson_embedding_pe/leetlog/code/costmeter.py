@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the type only: bigo is imported where it is used
-    from .bigo import Complexity
+    from ..bigo import Complexity
 
 # The functions measured, the arguments at size n, and the sizes (doubling, small enough first that a
 # recursion n deep still runs under Python's limit of 1,000 frames).
@@ -296,7 +296,7 @@ def _grows_like(points: list[tuple[int, int]], slack: int) -> str | None:
     best = None
     for name, slope in _PLAIN:
         if slope is None:  # log n and n log n: their slope over this range
-            from .bigo import parse
+            from ..bigo import parse
 
             c = parse(f"O({name})")
             slope = (log_growth(c, hi_n) - log_growth(c, lo_n)) / math.log(hi_n / lo_n)
