@@ -1,6 +1,8 @@
-"""The type checker passes over the kit: `python -m mypy` with pyproject.toml's [tool.mypy].
+"""The type checker passes over the kit and the lesson packages: `python -m mypy` with pyproject.toml's
+[tool.mypy].
 
-A cold run (its cache in a fresh folder, as CI has it): about 7 s of CPU, torch and numpy read as Any.
+A cold run (its cache in a fresh folder, as CI has it): about 8 s of CPU, torch and numpy read as Any
+(the two lessons add about 1.5 s to the kit's 6.5).
 """
 
 from __future__ import annotations

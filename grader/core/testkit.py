@@ -114,7 +114,7 @@ def fresh_rng() -> Any:
     return random.Random(seed_for("rng"))
 
 
-def as_tensor(value: Any, what: str) -> torch.Tensor:
+def as_tensor(value: Any, what: Said | str) -> torch.Tensor:
     """The value must be a real tensor that came back with data."""
     if isinstance(value, MetaTensor):
         fail_check(check(what, Said("a tensor with values", "값이 있는 텐서"),
@@ -135,7 +135,7 @@ def _fix(en: str, ko: str) -> Said | None:
     return Said(en, ko) if en or ko else None
 
 
-def check_shape(t: torch.Tensor, shape: tuple[int, ...], what: str, fix_en: str = "",
+def check_shape(t: torch.Tensor, shape: tuple[int, ...], what: Said | str, fix_en: str = "",
                 fix_ko: str = "") -> None:
     """``fix_en``/``fix_ko``: what to do about a wrong shape, in the student's terms."""
     if tuple(t.shape) != tuple(shape):
@@ -144,7 +144,7 @@ def check_shape(t: torch.Tensor, shape: tuple[int, ...], what: str, fix_en: str 
                          Said(f"{tuple(t.shape)}", f"{tuple(t.shape)}입니다"), fix=_fix(fix_en, fix_ko)))
 
 
-def check_dtype(t: torch.Tensor, dtype: torch.dtype, what: str, fix_en: str = "", fix_ko: str = "",
+def check_dtype(t: torch.Tensor, dtype: torch.dtype, what: Said | str, fix_en: str = "", fix_ko: str = "",
                 explained_by: str | None = None, cause: str = "") -> None:
     """``explained_by``: a lesson's cause that makes this check fail although its own code may be right;
     ``cause``: the key this mistake goes by where it makes other checks fail (a lesson's links)."""

@@ -10,10 +10,35 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import TypedDict
 
 import torch
 
 Cause = tuple[str, str, str]  # (key, en, ko)
+
+
+class AttentionMistake(TypedDict, total=False):
+    """The keywords of ``attention`` that make one of its wrong twins (each left out is right)."""
+
+    scale: str
+    dim: int
+    fill: str
+    invert: bool
+    swap_qk: bool
+    empty: str
+    zero_after: bool
+
+
+class ModuleMistake(TypedDict, total=False):
+    """The keywords of ``self_attention`` that make one of its wrong twins (each left out is right)."""
+
+    mask: str
+    scale: str
+    split: str
+    merge: str
+    out_proj: bool
+    empty: str
+
 
 # -- the formula and its wrong twins ------------------------------------------------------------------
 
@@ -60,7 +85,7 @@ def close(found: torch.Tensor, expected: torch.Tensor, atol: float) -> bool:
 
 # -- scaled_dot_product_attention ----------------------------------------------------------------------
 
-WEIGHT_CAUSES: dict[str, tuple[dict, str, str]] = {
+WEIGHT_CAUSES: dict[str, tuple[AttentionMistake, str, str]] = {
     "no_scale": (
         {"scale": "none"},
         "the weights are softmax(q k^T) without the 1/sqrt(d_k) scale: in the picture your rows are "
@@ -164,11 +189,12 @@ def weights_cause(found: torch.Tensor, q: torch.Tensor, k: torch.Tensor, v: torc
             continue
         # A mask mistake often comes with the bare softmax's NaN (or a large negative fill's uniform
         # weights) on rows left with no key: the first mistake is the cause told first.
-        empties = [{}] if "empty" in options or mask is None else [{}, {"empty": "nan"}, {"empty": "uniform"}]
+        empties: list[AttentionMistake] = (
+            [{}] if "empty" in options or mask is None else [{}, {"empty": "nan"}, {"empty": "uniform"}])
         if key == "mask_zero":  # often followed by the right masked_fill(mask, 0.0) after the softmax
             empties = [{}, {"zero_after": True}]
-        for empty in empties:
-            _, wrong = attention(q, k, v, mask, **options, **empty)
+        for empty in empties:  # each sets a keyword the options leave out: the union loses nothing
+            _, wrong = attention(q, k, v, mask, **(options | empty))
             if close(found, wrong, atol):
                 return key, en, ko
     return FORMULA
@@ -275,7 +301,7 @@ def self_attention(x: torch.Tensor, weights: dict[str, torch.Tensor], n_heads: i
     return lin("out_proj", out) if out_proj else out
 
 
-MODULE_CAUSES: dict[str, tuple[dict, str, str]] = {
+MODULE_CAUSES: dict[str, tuple[ModuleMistake, str, str]] = {
     "no_mask": (
         {"mask": "none"},
         "forward applies no causal mask: every position attends to the future too. Pass "
@@ -325,8 +351,8 @@ def module_cause(found: torch.Tensor, x: torch.Tensor, weights: dict[str, torch.
     for key, (options, en, ko) in MODULE_CAUSES.items():
         if key == "no_scale" and x.shape[-1] == n_heads:  # d_head = 1: sqrt(1) scales nothing
             continue
-        empties = [{}] if options.get("mask") == "none" else [{}, {"empty": "nan"}]
-        if any(close(found, self_attention(x, weights, n_heads, **options, **e), atol) for e in empties):
+        empties: list[ModuleMistake] = [{}] if options.get("mask") == "none" else [{}, {"empty": "nan"}]
+        if any(close(found, self_attention(x, weights, n_heads, **(options | e)), atol) for e in empties):
             return key, en, ko
     return ("module_formula",
             "compare forward step by step with the recipe in the docstring: project, split the heads, "

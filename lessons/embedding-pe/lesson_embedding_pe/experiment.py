@@ -713,7 +713,8 @@ def _worth_more_steps(acc: float) -> bool:
     return bound(TRAIN_LENGTH) + 0.05 < acc < THRESHOLD
 
 
-def _student_run(student: Any, mode: str, seed: int, steps: int, eval_ids: dict, problem: type) -> dict:
+def _student_run(student: Any, mode: str, seed: int, steps: int, eval_ids: dict,
+                 problem: type[Exception]) -> dict:
     run: dict[str, Any] = {"mode": mode, "seed": seed, "steps": steps, "notes": [],
                            "bound_by_length": {str(n): round(bound(n), 4) for n in EVAL_LENGTHS}}
     try:

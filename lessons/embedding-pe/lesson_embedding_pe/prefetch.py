@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,7 +73,8 @@ class Prefetch:
     def _run(self, worker: Any, jobs: list[tuple[str, str]]) -> None:
         from lesson_embedding_pe import experiment as X
 
-        make = {"component": X.component_run, "student": X.student_runs}
+        make: dict[str, Callable[[Any, str], dict | list[dict]]] = {
+            "component": X.component_run, "student": X.student_runs}
         left = list(jobs)
         try:
             for module in dict.fromkeys(m for part, _ in jobs for m in NEEDS[part]):

@@ -33,7 +33,8 @@ def find_class(sources: Sources | SourceView, name: str, home: str = "embedding.
     found = [(fname, node) for fname, node in sources.definitions(name)
              if isinstance(node, ast.ClassDef)]
     in_home = [node for fname, node in found if fname == home]
-    return (in_home or [node for _, node in found] or [None])[-1]  # type: ignore[return-value]
+    candidates = in_home or [node for _, node in found]
+    return candidates[-1] if candidates else None
 
 
 def _referenced(node: ast.AST) -> set[str]:
@@ -348,6 +349,8 @@ def powers_by_hand(staging: Staged) -> Evidence:
     names = [a.arg for a in fn.args.args]
     exponent = names[1] if len(names) > 1 else None
     for node in ast.walk(fn):
+        if not isinstance(node, ast.expr):  # a power is an expression: a BinOp or a Call
+            continue
         right = node.right if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) else None
         by_operator = right is not None and exponent is not None and exponent in {
             n.id for n in ast.walk(right) if isinstance(n, ast.Name)}

@@ -187,11 +187,11 @@ def compare(a: Complexity, b: Complexity) -> int | None:
 
 # --------------------------------------------------------------------------- tokens
 
-_FULLWIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
+_FULLWIDTH = {chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)}  # ！ → !, ａ → a, ...
 _ASCII_MAP = str.maketrans(
     {
         **_FULLWIDTH,
-        0x3000: " ",
+        "\u3000": " ",  # the ideographic space
         "·": "*", "⋅": "*", "×": "*", "∗": "*", "•": "*", "∙": "*",
         "−": "-", "–": "-", "—": "-", "÷": "/", "[": "(", "]": ")",
         "𝑛": "n", "𝑚": "m", "𝑘": "k",

@@ -59,7 +59,8 @@ def log_section(results: Mapping[str, Any], lang: str) -> Section:
 
     log = log_view(dict(results), lang)
     tr = partial(t, lang=lang)
-    brief = None if log is None else {k: log[k] for k in ("present", "points", "max_points") if k in log}
+    brief: dict[str, Any] | None = (
+        None if log is None else {k: log[k] for k in ("present", "points", "max_points") if k in log})
     return Section(
         key="log", title_en=t("log_review", "en"), title_ko=t("log_review", "ko"),
         html=_render("log.html.j2", t=tr, lang=lang, log=log),

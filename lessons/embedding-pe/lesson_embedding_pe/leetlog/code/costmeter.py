@@ -330,7 +330,7 @@ def shown(j: Judgement, found: Measurement) -> tuple[str, str]:
     """The numbers the student is shown (en, ko): n = 1,000 and 2,000 where both ran, and the largest;
     a call that stopped past Python's recursion limit is said too."""
     points = dict(j.points)
-    picks = [n for n in (1_000, 2_000) if n in points] or [j.points[0][0]]
+    picks: list[int] = [n for n in (1_000, 2_000) if n in points] or [j.points[0][0]]
     picks += [n for n in (j.points[-2][0], j.points[-1][0]) if n not in picks][-1:]
     picks = sorted(set(picks))
     unit_en, unit_ko = _UNIT[j.series]
