@@ -217,20 +217,16 @@ def _outside_parens(text: str, sep: re.Pattern[str]) -> list[str]:
 
 def _record(line: str) -> list[Claim]:
     """One line per problem: '1. 50. Pow(x, n), Medium, First: …, Time: …'; [] for any other line."""
-    body = BULLET.sub("", line, count=1)
-    labels = [m for m in _INLINE_LABEL.finditer(body)
-              if (name := match_label(m.group("label"))) and _answers(name, body[m.end():])]
-    if len(labels) < 2 or _label_line(body[:labels[0].start()].strip() + ":"):
+    (_, lead, _), *found = claims("", BULLET.sub("", line, count=1), "")  # the words before the first label
+    if len(found) < 2 or _label_line(lead + ":"):
         return []
-    head: dict[str, Claim] = {}
-    for seg in _outside_parens(body[:labels[0].start()], CUE["record_sep"]):
+    head: dict[str, Claim] = {}  # the lead read by what it is: the problem, its difficulty
+    for seg in _outside_parens(lead, CUE["record_sep"]):
         if "problem" not in head and (find_problem(seg).problem is not None or problem_mention(seg)
                                       or FORM["record_number"].match(seg)):
             head["problem"] = ("problem", seg, "")
         elif "difficulty" not in head and len(seg) <= 24 and parse_difficulty(seg):
             head["difficulty"] = ("difficulty", seg, "")
-    first, label = labels[0], labels[0].group("label")
-    found = claims(match_label(label) or "", body[first.end():], label.strip("*_ "))
     return [*head.values(), *found] if head else []
 
 
