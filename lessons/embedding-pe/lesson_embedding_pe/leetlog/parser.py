@@ -331,10 +331,8 @@ def _parse_lines(lines: list[Line], line_count: int = 0) -> LogParse:
         if block[0].kind == "head" and _table(b, block):
             continue
         for ln in block:
-            if ln.kind in ("code", "comment"):  # comments never hold fields
-                b.add_line(ln.number, ln.text)
-            elif "<" in ln.text and CUE["br"].search(ln.text):  # Jupyter's 'a<br>b': two lines
-                for piece in CUE["br"].split(ln.text):
+            if ln.kind not in ("code", "comment") and "<" in ln.text and CUE["br"].search(ln.text):
+                for piece in CUE["br"].split(ln.text):  # Jupyter's 'a<br>b': two lines
                     _consume(b, Line(ln.number, piece, "quote" if ln.kind == "quote" else ""))
             else:
                 _consume(b, ln)
@@ -346,7 +344,7 @@ def _parse_lines(lines: list[Line], line_count: int = 0) -> LogParse:
 
 def _consume(b: _Builder, ln: Line) -> None:
     number, raw, stripped = ln.number, ln.text, ln.text.strip()
-    if ln.kind == "quote" or not stripped:  # blockquotes are instructions, not fields
+    if ln.kind in ("quote", "code", "comment") or not stripped:  # instructions, code and comments: no fields
         b.add_line(number, raw)
         return
     if ln.kind == "rule":
