@@ -76,8 +76,6 @@ class ProblemEntry:
 @dataclass
 class LogParse:
     problems: list[ProblemEntry]
-    prose: list[tuple[int, str]]  # lines outside any problem
-    line_count: int
 
     @property
     def filled_fields(self) -> int:
@@ -266,7 +264,6 @@ def _indent(raw: str) -> int:
 class _Builder:
     def __init__(self) -> None:
         self.problems: list[ProblemEntry] = []
-        self.prose: list[tuple[int, str]] = []
         self.entry: ProblemEntry | None = None
         self.current: Field | None = None
         self.inline = False  # the open field has a value on its label's line
@@ -296,8 +293,8 @@ class _Builder:
             self.gap = self.gap or not raw.strip()
             self.current.lines.append((line, raw))
             self.current.raw += "\n" + raw
-        else:
-            (self.entry.extra if self.entry is not None else self.prose).append((line, raw))
+        elif self.entry is not None:  # a line outside any problem is no part of the log's reading
+            self.entry.extra.append((line, raw))
 
     def close_field(self) -> None:
         f, self.current = self.current, None
@@ -313,7 +310,7 @@ class _Builder:
 
 def parse_log(text: str) -> LogParse:
     """Split a log into problems and labelled fields, keeping the student's line numbers."""
-    return _parse_lines(read(text, _holds_log), len(text.splitlines()))
+    return _parse_lines(read(text, _holds_log))
 
 
 def _holds_log(lines: list[Line]) -> bool:
@@ -323,7 +320,7 @@ def _holds_log(lines: list[Line]) -> bool:
     return any(sum(f.label not in ("sentence", "heading") for f in fs) >= 2 or len(fs) >= 6 for fs in filled)
 
 
-def _parse_lines(lines: list[Line], line_count: int = 0) -> LogParse:
+def _parse_lines(lines: list[Line]) -> LogParse:
     b = _Builder()
     # a table's lines share its header (tree.py): a table is read whole, any other line alone
     for _, group in groupby(lines, lambda ln: id(ln.head) if ln.kind in ("head", "sep", "row") else id(ln)):
@@ -339,7 +336,7 @@ def _parse_lines(lines: list[Line], line_count: int = 0) -> LogParse:
     b.close_field()
     for entry in b.problems:
         _fields_from_prose(entry)
-    return LogParse(b.problems, b.prose, line_count)
+    return LogParse(b.problems)
 
 
 def _consume(b: _Builder, ln: Line) -> None:
@@ -424,7 +421,6 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
     columns = [_column(c) for c in head]
     if len(named := {n for c in columns for n in c if n != REASON}) >= 3 and "problem" in named:
         b.close_field()
-        b.prose += [(r.number, r.text) for r in rows if r.kind != "row"]
         for r in (r for r in body if any(r.cells)):
             _cells(b.open_problem(None, r.number), [(r.number, r.text, c, cell, "")
                                                     for c, cell in zip(columns, r.cells, strict=False)])
