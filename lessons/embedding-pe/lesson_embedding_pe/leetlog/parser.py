@@ -301,8 +301,6 @@ class _Builder:
         if f is None or self.entry is None:
             return
         f.raw = f.raw.strip()
-        while len(f.lines) > 1 and not f.lines[-1][1].strip():
-            f.lines.pop()
         f.value = clean_value(f.raw)
         if self.entry.fields.setdefault(f.name, f) is not f:
             self.entry.duplicates.append(f)
