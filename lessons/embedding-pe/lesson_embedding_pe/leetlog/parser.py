@@ -106,7 +106,8 @@ def _label_fields(label: str) -> list[str]:
 
 
 def _named(label: str) -> str | None:
-    """The field a label names, whole or by a part ('문제 (Problem)', 'Time/Space'), not by a list's part."""
+    """The field a label names, whole or by a part ('문제 (Problem)', 'Time/Space'); not by a list's part:
+    '50. Pow(x, n), Medium, First' is a problem and its difficulty."""
     text = _TAG.sub("", label).strip().strip("*_`").strip().rstrip(":：").strip().strip("*_`")
     parts = [text] if "," in FORM["gloss"].sub("", text) else [text, *FORM["label_parts"].split(text)]
     return next((name for part in parts if (name := _LABEL_INDEX.get(_norm(part)))), None)
@@ -414,7 +415,8 @@ def _column(head: str) -> list[str]:
 
 
 def _table(b: _Builder, rows: list[Line]) -> bool:
-    """A table with a row or a column per problem, read as such; False for any other (read line by line)."""
+    """A table with a row per problem (its header names the problem and two more fields) or a column per
+    problem (its first column names three fields); False for any other (read line by line)."""
     head, body = rows[0].cells, [r for r in rows if r.kind == "row"]
     columns = [_column(c) for c in head]
     if len(named := {n for c in columns for n in c if n != REASON}) >= 3 and "problem" in named:
