@@ -1,6 +1,5 @@
-"""Tolerant reader of a hand-written LEETCODE_LOG.md: its problems and labelled fields, with line numbers.
-The blocks are the Markdown tree's (tree.py), the words and forms vocab.toml's; this module places labels
-and values in them. Nothing here judges content: see review.py."""
+"""A hand-written LEETCODE_LOG.md's problems and labelled fields, with line numbers: the blocks are tree.py's,
+the words vocab.toml's; nothing here judges content (review.py does)."""
 
 from __future__ import annotations
 
@@ -77,8 +76,6 @@ class ProblemEntry:
 @dataclass
 class LogParse:
     problems: list[ProblemEntry]
-    prose: list[tuple[int, str]]  # lines outside any problem
-    line_count: int
 
     @property
     def filled_fields(self) -> int:
@@ -92,18 +89,15 @@ def clean_value(raw: str) -> str:
     return "" if FORM["empty_marks"].sub("", text.lower()).strip(".:,;") in WORDS["empty"] else text
 
 
-# --------------------------------------------------------------------------- labels
-
-
+# ---- labels
 def match_label(label: str) -> str | None:
-    """'**문제 (Problem):**' -> 'problem'; a label naming two fields ('Time/Space') -> the first."""
+    """'**문제 (Problem):**' -> 'problem'; 'Time/Space' -> the first field it names."""
     names = _label_fields(label)
     return names[0] if names else None
 
 
 def _label_fields(label: str) -> list[str]:
-    """The fields a label names, in order: 'Time & space' -> ['time', 'space'], '시간복잡도 (Time complexity)'
-    -> ['time'] (a gloss names the same field again), [] for none."""
+    """The fields a label names, in order: 'Time & space' -> ['time', 'space'], '시간 (Time)' -> ['time']."""
     parts = _LABEL_JOIN.split(FORM["gloss"].sub(" ", _TAG.sub("", label)))
     joined = [_named(p) if p.strip() else None for p in parts]
     if len(joined) > 1 and all(joined):
@@ -112,16 +106,15 @@ def _label_fields(label: str) -> list[str]:
 
 
 def _named(label: str) -> str | None:
-    """The field a label names, whole or by a part: a gloss ('문제 (Problem)'), a pair ('Time/Space'); not a
-    list's part: '50. Pow(x, n), Medium, First' is a problem and its difficulty before the 'First:' label."""
+    """The field a label names, whole or by a part ('문제 (Problem)', 'Time/Space'); not by a list's part:
+    '50. Pow(x, n), Medium, First' is a problem and its difficulty."""
     text = _TAG.sub("", label).strip().strip("*_`").strip().rstrip(":：").strip().strip("*_`")
     parts = [text] if "," in FORM["gloss"].sub("", text) else [text, *FORM["label_parts"].split(text)]
     return next((name for part in parts if (name := _LABEL_INDEX.get(_norm(part)))), None)
 
 
 def _label_line(line: str) -> list[Claim]:
-    """The fields a line holds when it starts with a label ('**Time:** …', '| Time | …', 'Time -> …');
-    [] when it does not."""
+    """The fields a line starting with a label holds ('**Time:** …', '| Time | …', 'Time -> …'), or []."""
     text = BULLET.sub("", line.strip(), count=1)
     if text.startswith("|"):
         cells = [c.strip() for c in text.strip("|").split("|")]
@@ -146,8 +139,7 @@ def _label_line(line: str) -> list[Claim]:
 
 
 def claims(name: str, rest: str, label: str) -> list[Claim]:
-    """The fields a label line holds, each value its own: a second label in the line ('... Difficulty:
-    Medium') starts a field of its own, a label naming two fields shares its value (``_share``)."""
+    """A label line's fields: a second label ('… Difficulty: Medium') starts its own; then ``_share``."""
     pieces: list[Claim] = []
     at = 0
     for m in sorted([*_INLINE_LABEL.finditer(rest), *CUE["inline_particle"].finditer(rest)],
@@ -172,8 +164,8 @@ def _answers(name: str, value: str) -> bool:
 
 
 def _share(name: str, value: str, label: str) -> list[Claim]:
-    """'시간복잡도 / 공간복잡도: O(log n) / O(1) — ...': each Big-O to its field, in the label's order, a
-    reason given once at the end speaking for both; '처음 아이디어 → 최종 접근: x → y': each approach."""
+    """A label naming two fields shares its value: 'Time / Space: O(log n) / O(1) — why' (the reason speaks
+    for both), '처음 아이디어 → 최종 접근: x → y'."""
     names = _label_fields(label)
     complexities = set(names) == {"time", "space"}
     found = find_all_bigo(value) if complexities else []
@@ -194,8 +186,7 @@ def _share(name: str, value: str, label: str) -> list[Claim]:
 
 
 def _pair(text: str) -> bool:
-    """'처음 아이디어 → 최종 접근: x → y': a label naming two fields with an arrow between them, read by
-    the colon form as a pair; not 'Approach -> 처음: … / 최종: …', whose arrow sets off the label."""
+    """'처음 아이디어 → 최종 접근: x → y' is a pair's label; 'Approach -> 처음: … / 최종: …' an arrow's."""
     m = CUE["colon_label"].match(text)
     named = _label_fields(m["label"]) if m else []
     return m is not None and len(named) > 1 and not set(named) & {
@@ -224,22 +215,17 @@ def _outside_parens(text: str, sep: re.Pattern[str]) -> list[str]:
 
 
 def _record(line: str) -> list[Claim]:
-    """One line per problem: '1. 50. Pow(x, n), Medium, First: …, Time: O(log n) …'; the words before the
-    first label are read by what they are (the problem, its difficulty). [] for any other line."""
-    body = BULLET.sub("", line, count=1)
-    labels = [m for m in _INLINE_LABEL.finditer(body)
-              if (name := match_label(m.group("label"))) and _answers(name, body[m.end():])]
-    if len(labels) < 2 or _label_line(body[:labels[0].start()].strip() + ":"):
+    """One line per problem: '1. 50. Pow(x, n), Medium, First: …, Time: …'; [] for any other line."""
+    (_, lead, _), *found = claims("", BULLET.sub("", line, count=1), "")  # the words before the first label
+    if len(found) < 2 or _label_line(lead + ":"):
         return []
-    head: dict[str, Claim] = {}
-    for seg in _outside_parens(body[:labels[0].start()], CUE["record_sep"]):
+    head: dict[str, Claim] = {}  # the lead read by what it is: the problem, its difficulty
+    for seg in _outside_parens(lead, CUE["record_sep"]):
         if "problem" not in head and (find_problem(seg).problem is not None or problem_mention(seg)
                                       or FORM["record_number"].match(seg)):
             head["problem"] = ("problem", seg, "")
         elif "difficulty" not in head and len(seg) <= 24 and parse_difficulty(seg):
             head["difficulty"] = ("difficulty", seg, "")
-    first, label = labels[0], labels[0].group("label")
-    found = claims(match_label(label) or "", body[first.end():], label.strip("*_ "))
     return [*head.values(), *found] if head else []
 
 
@@ -275,13 +261,10 @@ def _indent(raw: str) -> int:
     return len(raw) - len(raw.lstrip())
 
 
-# --------------------------------------------------------------------------- the log, line by line
-
-
+# ---- the log, line by line
 class _Builder:
     def __init__(self) -> None:
         self.problems: list[ProblemEntry] = []
-        self.prose: list[tuple[int, str]] = []
         self.entry: ProblemEntry | None = None
         self.current: Field | None = None
         self.inline = False  # the open field has a value on its label's line
@@ -311,16 +294,14 @@ class _Builder:
             self.gap = self.gap or not raw.strip()
             self.current.lines.append((line, raw))
             self.current.raw += "\n" + raw
-        else:
-            (self.entry.extra if self.entry is not None else self.prose).append((line, raw))
+        elif self.entry is not None:  # a line outside any problem is no part of the log's reading
+            self.entry.extra.append((line, raw))
 
     def close_field(self) -> None:
         f, self.current = self.current, None
         if f is None or self.entry is None:
             return
         f.raw = f.raw.strip()
-        while len(f.lines) > 1 and not f.lines[-1][1].strip():
-            f.lines.pop()
         f.value = clean_value(f.raw)
         if self.entry.fields.setdefault(f.name, f) is not f:
             self.entry.duplicates.append(f)
@@ -328,17 +309,17 @@ class _Builder:
 
 def parse_log(text: str) -> LogParse:
     """Split a log into problems and labelled fields, keeping the student's line numbers."""
-    return _parse_lines(read(text, _holds_log), len(text.splitlines()))
+    return _parse_lines(read(text, _holds_log))
 
 
 def _holds_log(lines: list[Line]) -> bool:
-    """A container holds the log when its text, read alone, holds a problem with two labelled fields
-    filled, or six said in sentences (the template's instructions name problems, a level and a Big-O)."""
+    """A container holds the log when its text holds a problem with two labelled fields, or six in sentences
+    (the template's instructions name problems, a level and a Big-O)."""
     filled = ([f for f in p.fields.values() if f.filled] for p in _parse_lines(lines).problems)
     return any(sum(f.label not in ("sentence", "heading") for f in fs) >= 2 or len(fs) >= 6 for fs in filled)
 
 
-def _parse_lines(lines: list[Line], line_count: int = 0) -> LogParse:
+def _parse_lines(lines: list[Line]) -> LogParse:
     b = _Builder()
     # a table's lines share its header (tree.py): a table is read whole, any other line alone
     for _, group in groupby(lines, lambda ln: id(ln.head) if ln.kind in ("head", "sep", "row") else id(ln)):
@@ -346,22 +327,20 @@ def _parse_lines(lines: list[Line], line_count: int = 0) -> LogParse:
         if block[0].kind == "head" and _table(b, block):
             continue
         for ln in block:
-            if ln.kind in ("code", "comment"):  # comments never hold fields
-                b.add_line(ln.number, ln.text)
-            elif "<" in ln.text and CUE["br"].search(ln.text):  # Jupyter's 'a<br>b': two lines
-                for piece in CUE["br"].split(ln.text):
+            if ln.kind not in ("code", "comment") and "<" in ln.text and CUE["br"].search(ln.text):
+                for piece in CUE["br"].split(ln.text):  # Jupyter's 'a<br>b': two lines
                     _consume(b, Line(ln.number, piece, "quote" if ln.kind == "quote" else ""))
             else:
                 _consume(b, ln)
     b.close_field()
     for entry in b.problems:
         _fields_from_prose(entry)
-    return LogParse(b.problems, b.prose, line_count)
+    return LogParse(b.problems)
 
 
 def _consume(b: _Builder, ln: Line) -> None:
     number, raw, stripped = ln.number, ln.text, ln.text.strip()
-    if ln.kind == "quote" or not stripped:  # blockquotes are instructions, not fields
+    if ln.kind in ("quote", "code", "comment") or not stripped:  # instructions, code and comments: no fields
         b.add_line(number, raw)
         return
     if ln.kind == "rule":
@@ -396,9 +375,8 @@ def _consume(b: _Builder, ln: Line) -> None:
 
 
 def _ends_field(b: _Builder, current: Field, number: int, raw: str, stripped: str) -> bool:
-    """Whether a line that is no known label still ends the open field: a label the reader does not know
-    ('- 복잡도: …') at the field's own level; a bullet beside the field's own bullet once the field has its
-    answer ('- 틀린 이유: …' then '- 혼자 풂'); a paragraph after an answered field that answers others."""
+    """Whether a line ends the open field: an unknown label at its level ('- 복잡도: …'), a sibling bullet
+    after its answer ('- 혼자 풂'), a paragraph after its answer that answers other fields."""
     body = BULLET.sub("", stripped, count=1)
     label_raw = current.lines[0][1]  # a field keeps its label's line
     if _indent(raw) <= _indent(label_raw) and not label_raw.lstrip().startswith("#"):
@@ -428,9 +406,7 @@ def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
     entry.implicit, entry.mention = True, mention[0] if mention else None
 
 
-# --------------------------------------------------------------------------- tables
-
-
+# ---- tables
 def _column(head: str) -> list[str]:
     """The fields a column's header (or a row's first cell) names, the reason column, or none."""
     text = _TAG.sub("", head).strip().strip("*_` ")
@@ -439,13 +415,12 @@ def _column(head: str) -> list[str]:
 
 
 def _table(b: _Builder, rows: list[Line]) -> bool:
-    """A table with a row per problem (its header names the problem and two more fields) or a column
-    per problem (its first column names three fields); False for any other: its lines are read as lines."""
+    """A table with a row per problem (its header names the problem and two more fields) or a column per
+    problem (its first column names three fields); False for any other (read line by line)."""
     head, body = rows[0].cells, [r for r in rows if r.kind == "row"]
     columns = [_column(c) for c in head]
     if len(named := {n for c in columns for n in c if n != REASON}) >= 3 and "problem" in named:
         b.close_field()
-        b.prose += [(r.number, r.text) for r in rows if r.kind != "row"]
         for r in (r for r in body if any(r.cells)):
             _cells(b.open_problem(None, r.number), [(r.number, r.text, c, cell, "")
                                                     for c, cell in zip(columns, r.cells, strict=False)])
@@ -469,8 +444,7 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
 
 
 def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]]) -> None:
-    """Table cells, each (line, its raw text, the fields its row or column names, the cell, the label
-    as written or ""), into an entry's fields; an unknown column's cell is read by what it says."""
+    """Cells (line, raw line, fields named, cell, label as written) into fields; an unknown one is prose."""
     reasons: list[str] = []
     for number, raw, names, cell, written in cells:
         text = cell.replace("<br>", "\n")
@@ -490,12 +464,9 @@ def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]
             complexity.value = f"{complexity.value} — {reason}"
 
 
-# --------------------------------------------------------------------------- what the labels left empty
-
-
+# ---- what the labels left empty
 def _fields_from_prose(entry: ProblemEntry) -> None:
-    """The fields the labels left empty, as a TA reads them: the heading's difficulty ('### 12. Integer to
-    Roman (Medium, Math)'), then sentences ('I first thought of ...', '시간 복잡도는 O(log n)이고 ...')."""
+    """The fields the labels left empty, read as a TA does: the heading's difficulty, then sentences."""
     if entry.heading and entry.get("difficulty") is None and (level := parse_difficulty(entry.heading)):
         line = entry.heading_line or entry.line
         entry.fields["difficulty"] = Field("difficulty", level, line, "heading", entry.heading,

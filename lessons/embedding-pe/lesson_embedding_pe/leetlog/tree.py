@@ -1,9 +1,5 @@
-"""The log as a Markdown tree (markdown-it-py): each line with the block it belongs to, containers opened.
-
-Students paste their log inside a code fence, quote every line with ``> ``, or write a table with a column
-per problem; a TA reads the text such a container holds, so a fence or a quote that holds a log is read as
-that text. Every other line comes with what the tree says it is, never guessed from its first characters.
-"""
+"""The log as a Markdown tree (markdown-it-py): each line with the block it belongs to. A fence or a quote
+that holds a log is opened (a TA reads the text it holds); no line's kind is guessed from its characters."""
 
 from __future__ import annotations
 
@@ -38,8 +34,7 @@ HoldsLog = Callable[[list[Line]], bool]
 
 
 def read(text: str, holds_log: HoldsLog) -> list[Line]:
-    """``text``'s lines, each classified by the tree, with its containers opened where ``holds_log`` (the
-    field reader's judgement: the reader calls this module, not the other way) finds they hold a log."""
+    """``text``'s lines, classified, with the containers opened where the reader's ``holds_log`` says."""
     return _read(list(enumerate(text.splitlines(), start=1)), holds_log, 0)
 
 
@@ -58,8 +53,7 @@ def _read(numbered: list[tuple[int, str]], holds_log: HoldsLog, depth: int) -> l
 
 
 def _classify(numbered: list[tuple[int, str]], tokens: list[Token]) -> list[Line]:
-    """Each line with the block the tree puts it in: the innermost that says something, but a quote (the
-    tokens are read outermost last, a quoted line is the quote's whatever it holds)."""
+    """Each line with the innermost block that says something about it; a quoted line is the quote's."""
     out = [Line(number, text) for number, text in numbered]
     for i in reversed(range(len(tokens))):
         tok = tokens[i]
@@ -87,8 +81,7 @@ def _classify(numbered: list[tuple[int, str]], tokens: list[Token]) -> list[Line
 
 
 def _opened(tok: Token, span: list[tuple[int, str]]) -> list[tuple[int, str]] | None:
-    """A container's numbered lines: a fence's or an indented block's content (as the tree gives it), a
-    quote's lines less one '>' each; None for any other block."""
+    """A fence's or an indented block's content, a quote's lines less one '>' each; None for other blocks."""
     if tok.type == "blockquote_open":
         return [(number, _QUOTE.sub("", text, count=1)) for number, text in span]
     if tok.type not in ("fence", "code_block"):
