@@ -403,3 +403,43 @@ def test_a_fast_first_try_replaced_by_a_loop_is_held_to_the_loop() -> None:
     assert f"leetcode.py {loop}행: `for _ in range(abs(n)):`" in f.message_ko
     claim = _line(ENGLISH, "O(log n) —")
     assert f'not "O(log n)" (line {claim})' in f.message_en and f'{claim}행의 "O(log n)"과' in f.message_ko
+
+
+
+# The lesson's own label '접근' ('Approach') holds both approaches: inline, below it, or two labelled lines.
+_KO_PAIR = ("- 처음 아이디어: x를 n번 곱하기\n"
+            "- 최종 접근: 분할 거듭제곱, 반복문으로 x를 제곱하고 n을 절반씩 줄임\n")
+_EN_PAIR = ("**First idea:** multiply x by itself n times.\n"
+            "**Final approach:** fast exponentiation, iterative: square x and halve n each step.\n")
+_PAIRS = {
+    "ko-inline": ("ko", _KO_PAIR, "- 접근: 처음: x를 n번 곱하기 / 최종: 분할 거듭제곱으로 n을 절반씩 줄임\n"),
+    "ko-below": ("ko", _KO_PAIR, "- 접근:\n  처음에는 x를 n번 곱했다 -> 최종적으로 분할 거듭제곱\n"),
+    "ko-two-lines": ("ko", _KO_PAIR, "- 접근: 처음: x를 n번 곱하기\n  최종: 분할 거듭제곱\n"),
+    "en-two-lines": ("en", _EN_PAIR, "**Approach:** first: multiply x by itself n times.\n"
+                                     "  final: fast exponentiation, halving n.\n"),
+}
+
+
+@pytest.mark.parametrize("layout", sorted(_PAIRS))
+def test_the_lessons_approach_label_holding_both_approaches_is_complete(layout: str) -> None:
+    lang, old, new = _PAIRS[layout]
+    log = _edit(LOGS[lang], old, new)
+    entry = parse_log(log).problems[0]
+    first, final = entry.get("first_idea"), entry.get("final_approach")
+    assert first is not None and final is not None, entry.fields
+    assert "n번" in first.value or "n times" in first.value
+    assert "분할 거듭제곱" in final.value or "fast exponentiation" in final.value
+    assert not entry.duplicates
+    review = review_log(log)
+    assert review.points == MAX_POINTS and not review.findings, review.findings
+
+
+def test_a_first_idea_given_again_inside_the_approach_label_is_a_duplicate_and_the_final_is_read() -> None:
+    twice = "- 처음 아이디어: x를 n번 곱하기\n- 접근: 처음: x를 n번 곱하기 / 최종: 분할 거듭제곱\n"
+    log = _edit(KOREAN, _KO_PAIR, twice)
+    final = parse_log(log).problems[0].get("final_approach")
+    assert final is not None and final.value == "분할 거듭제곱"
+    review = review_log(log)
+    assert review.points == MAX_POINTS
+    assert [(f.code, f.severity, f.field) for f in review.findings] == [
+        ("duplicate_field", "warning", "first_idea")]

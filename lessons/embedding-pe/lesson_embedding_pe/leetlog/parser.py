@@ -140,6 +140,11 @@ def _label_line(line: str) -> list[Claim]:
 
 def claims(name: str, rest: str, label: str) -> list[Claim]:
     """A label line's fields: a second label ('… Difficulty: Medium') starts its own; then ``_share``."""
+    lead = CUE["colon_label"].match(rest)
+    both = _norm(label.strip("*_ ").rstrip(":：")) in WORDS["both_approaches"]
+    inner = match_label(lead["label"]) if lead and both else None
+    if lead and inner in ("first_idea", "final_approach"):  # '접근: 처음: …' then '최종: …': the pair's label
+        return claims(inner, lead["rest"].strip(), lead["label"].strip())
     pieces: list[Claim] = []
     at = 0
     for m in sorted([*_INLINE_LABEL.finditer(rest), *CUE["inline_particle"].finditer(rest)],
