@@ -37,7 +37,8 @@ def write_kit(out: Path) -> None:
 
 def student_pyproject(lesson: str) -> str:
     """The kit's pyproject with the package list cut to the grader, none of the
-    instructor's own tool settings (the import contracts name grader.instructor, absent here), and the
+    instructor's own tool settings (the import contracts name grader.instructor, the type checker the
+    lessons of the checkout: both absent here), and the
     student's project setting: the lesson it is (grader/engine/lessons.py reads it)."""
     text = (BUILD_FILES / PROJECT_FILE).read_text(encoding="utf-8")
     # the checkout's own setting (the course's lesson), with the comment over it
@@ -47,9 +48,10 @@ def student_pyproject(lesson: str) -> str:
     text = re.sub(r'(?m)^\s*"copydetect[^\n]*\n', "", text)  # `grade similarity` is instructor-only
     text = re.sub(r"(?ms)^\[project\.optional-dependencies\].*?(?=^\[)", "", text)
     # every [tool.importlinter] / [[tool.importlinter.contracts]] table (and the comment over it), up to
-    # the next other table; the kit's own test settings too (the release has no tests/)
-    # and the kit's import sorting, which names the lessons of the kit's checkout
-    for table in (r"\[?tool\.importlinter", r"tool\.pytest\.ini_options", r"tool\.ruff\.lint\.isort"):
+    # the next other table; the kit's own test settings too (the release has no tests/), and the kit's
+    # import sorting and type checking, which name the lessons of the kit's checkout
+    for table in (r"\[?tool\.importlinter", r"tool\.pytest\.ini_options", r"tool\.ruff\.lint\.isort",
+                  r"\[?tool\.mypy"):
         text = re.sub(rf"(?ms)(?:^#[^\n]*\n)*^\[{table}[^\n]*\n.*?(?=^\[(?!{table})|\Z)", "", text)
     text = re.sub(r'(?m)^extend-exclude\s*=.*\n', "", text).rstrip()
     return text + f'\n\n# The lesson `grade` and `check()` grade here.\n[tool.grade]\nlesson = "{lesson}"\n'

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import site
 import subprocess
 import sys
 import zipfile
@@ -62,11 +63,14 @@ print(json.dumps(out))
 
 def test_a_fresh_venv_grades_with_the_installed_wheel(wheel: Path, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
-    # torch and the kit's dependencies come from the machine; the kit itself from the checkout
-    # (no pip of its own: ensurepip takes longer than the rest; this pip installs into it)
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)],
-                   check=True)
+    # torch and the kit's dependencies come from the Python running these tests (a venv or not: a .pth
+    # names its site-packages), the kit itself from the checkout; no pip of its own (ensurepip takes
+    # longer than the rest): this pip installs into it
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
+    own = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                         check=True, capture_output=True, text=True).stdout.strip()
+    Path(own, "_tests_deps.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q",
                     str(wheel)], check=True, capture_output=True)
     examples = LESSON_ROOT / "examples"
