@@ -37,9 +37,9 @@ MAX_POINTS = PROBLEMS * PER_PROBLEM
 FIELD_POINTS = 2.0 / len(REQUIRED)
 BIGO_STEP = 0.25  # a complexity earns it when its Big-O parses, and again when it holds
 BIGO_POINTS = 2 * BIGO_STEP
-_PARTS = ("time", "space")
+_PARTS = ("time", "space")  # the two complexity fields
 TASK_FIT_PENALTY = 0.5
-# the words that make text the reader placed nothing of a log (a paragraph, not a title): a TA reads it whole
+# text the reader placed nothing of is a log with this many words (a paragraph, not a title): a TA reads it
 UNPLACED_WORDS = 12
 
 
