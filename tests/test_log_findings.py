@@ -417,6 +417,8 @@ _PAIRS = {
     "ko-two-lines": ("ko", _KO_PAIR, "- 접근: 처음: x를 n번 곱하기\n  최종: 분할 거듭제곱\n"),
     "en-two-lines": ("en", _EN_PAIR, "**Approach:** first: multiply x by itself n times.\n"
                                      "  final: fast exponentiation, halving n.\n"),
+    # the colon inside the bold, as the English template writes every label
+    "en-arrow": ("en", _EN_PAIR, "**Approach:** multiply x by itself n times -> fast exponentiation.\n"),
 }
 
 

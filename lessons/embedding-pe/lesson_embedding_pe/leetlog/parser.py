@@ -141,8 +141,7 @@ def _label_line(line: str) -> list[Claim]:
 def claims(name: str, rest: str, label: str) -> list[Claim]:
     """A label line's fields: a second label ('… Difficulty: Medium') starts its own; then ``_share``."""
     lead = CUE["colon_label"].match(rest)
-    both = _norm(label.strip("*_ ").rstrip(":：")) in WORDS["both_approaches"]
-    inner = match_label(lead["label"]) if lead and both else None
+    inner = match_label(lead["label"]) if lead and _both_approaches(label) else None
     if lead and inner in ("first_idea", "final_approach"):  # '접근: 처음: …' then '최종: …': the pair's label
         return claims(inner, lead["rest"].strip(), lead["label"].strip())
     pieces: list[Claim] = []
@@ -156,6 +155,11 @@ def claims(name: str, rest: str, label: str) -> list[Claim]:
         at, name, label = m.end(), other, m.group("label").strip("*_ ")
     pieces.append((name, rest[at:].strip(), label))
     return [claim for piece in pieces for claim in _share(*piece)]
+
+
+def _both_approaches(label: str) -> bool:
+    """The lesson's own label for both approaches, as written: '접근', '**Approach:**'."""
+    return _norm(label.strip().strip("*_`").rstrip(":：").strip("*_` ")) in WORDS["both_approaches"]
 
 
 def _answers(name: str, value: str) -> bool:
@@ -478,7 +482,7 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
                                            [(line, entry.heading)])
     # the lesson's own label ('접근: 처음 떠올린 방법과 최종 방법을 한두 문장으로') holds both approaches
     f = entry.get("final_approach")
-    if f and "first_idea" not in entry.fields and _norm(f.label) in WORDS["both_approaches"] and (
+    if f and "first_idea" not in entry.fields and _both_approaches(f.label) and (
             halves := split_approaches(f.value)):
         entry.fields["first_idea"] = Field("first_idea", clean_value(halves[0]), f.line, f.label, f.raw,
                                            list(f.lines))
