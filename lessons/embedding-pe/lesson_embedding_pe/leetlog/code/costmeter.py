@@ -11,7 +11,7 @@ written into the code instead: here, on the trusted side, the student's source i
 run) and each loop, call and built-in gets a counter; the worker compiles that copy beside the student's
 module and runs it. Only the practice functions whose size grows without bound are measured (Pow's n,
 Count Primes' n); Integer to Roman's num stops at 3,999 and Happy Number's steps do not grow with n, so
-their claims are read from the code (leetlog/codecost.py), as every claim is where no measurement runs.
+their claims are read from the code (codecost.py, beside this module), as every claim is where nothing runs.
 
 ``judge`` compares the counts' growth with the claim's: counts that grow clearly faster than the claim
 contradict it (not met, the numbers shown); counts that grow as it does fit it (met); counts that grow
