@@ -38,6 +38,17 @@ VERDICTS: dict[str, Verdict] = {
     "section_numbers": (FULL, [], []),
     "numbered_parens": (FULL, [], []),
     "numbered_reasons_en": (FULL, [], []),
+    # layouts found after the issue's: YAML front matter ('title:' is no problem), a '| Field | Answer |'
+    # table under each problem's heading, a bold label with its answer on the next line, setext headings
+    # over plain 'Label: value' lines, emoji before labels, the problem named in its heading, '---' rules
+    # between problems (no front matter: it holds the log)
+    "front_matter": (FULL, [], []),
+    "field_answer_tables": (FULL, [], []),
+    "label_above_value": (FULL, [], []),
+    "setext_plain": (FULL, [], []),
+    "emoji_labels": (FULL, [], []),
+    "problem_in_heading_ko": (FULL, [], []),
+    "rules_between_problems": (FULL, [], []),
     # text the reader places nothing of: every part of both problems goes to a TA, no point taken
     "unplaceable": (
         FULL,
@@ -177,6 +188,21 @@ def test_the_blocks_come_from_the_markdown_tree_not_from_a_lines_first_character
     assert (first.fields["time"].value, first.fields["time"].line) == ("O(log n)\nhalving", 9)
     assert "space" not in first.fields
     assert len(parsed.problems) == 2 and parsed.problems[1].fields["difficulty"].value == "Easy"
+
+
+def test_front_matter_is_the_pages_metadata_unless_it_holds_the_log() -> None:
+    """'---' / 'title: …' / '---' at the top of a file (or of a fenced copy of it) is no problem; the same
+    rules around labelled fields are the log's own."""
+    from lesson_embedding_pe.leetlog.tree import read
+
+    meta = "---\ntitle: LeetCode log\ntags: [leetcode]\n---\n"
+    kinds = [ln.kind for ln in read(meta + "## Problem 1\nDifficulty: Medium\n", lambda _: False)]
+    assert kinds == ["comment"] * 4 + ["heading", ""]
+    fenced = "```\n" + meta + (CASES / "setext_plain.md").read_text(encoding="utf-8") + "```\n"
+    assert _verdict(review_log(fenced)) == (FULL, [], [])
+    log = (CASES / "rules_between_problems.md").read_text(encoding="utf-8")
+    problems = [p.fields["problem"].value for p in parse_log(log).problems]
+    assert problems == ["50. Pow(x, n)", "204. Count Primes"]
 
 
 def test_a_section_number_is_no_problem_number_but_a_wrong_number_still_is() -> None:

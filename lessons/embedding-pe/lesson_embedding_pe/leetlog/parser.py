@@ -369,7 +369,11 @@ def _consume(b: _Builder, ln: Line) -> None:
         return
     heading = title is not None and raw.lstrip().startswith("#")  # not a bold line, nor a list item's
     found = _label_line(title) if title is not None else []
-    if b.open_fields(found or ([] if heading else _record(stripped) or _label_line(stripped)), number, raw):
+    found = found or ([] if heading else _record(stripped) or _label_line(stripped))
+    answers = b.current is not None and [name for name, _, _ in found] == [b.current.name]
+    if answers and _empty(b) and not BULLET.match(stripped):
+        found = []  # '**Solved**' then 'alone' on the next line: the answer under its label
+    if b.open_fields(found, number, raw):
         return
     if heading:  # a section of the log, or of the problem ('## Complexity'): it ends the open field
         b.close_field()
@@ -389,7 +393,9 @@ def _ends_field(b: _Builder, current: Field, number: int, raw: str, stripped: st
     body = BULLET.sub("", stripped, count=1)
     label_raw = current.lines[0][1]  # a field keeps its label's line
     if _indent(raw) <= _indent(label_raw) and not label_raw.lstrip().startswith("#"):
-        if _unknown_label(body):  # not indented under the label, nor under a heading ('# Approach')
+        # not indented under the label, nor under a heading ('# Approach'); under a label on a line of its
+        # own, the first paragraph is the answer ('**Final approach**' then 'Fast power: halve n ...')
+        if _unknown_label(body) and not (_empty(b) and not BULLET.match(stripped)):
             return True
         if BULLET.match(stripped) and BULLET.match(label_raw.strip()):
             # an empty label's sibling bullet is its value unless it answers another field
@@ -397,6 +403,11 @@ def _ends_field(b: _Builder, current: Field, number: int, raw: str, stripped: st
             return b.inline or (bool(said) and current.name not in said)
     return b.inline and (b.gap or current.name in _ONE_LINE) and not raw[:1].isspace() and bool(
         set(read_fields(split_sentences([(number, raw)]))) - {current.name})
+
+
+def _empty(b: _Builder) -> bool:
+    """Whether the open field is a label with no answer yet."""
+    return b.current is not None and not b.inline and not clean_value(b.current.raw)
 
 
 def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
@@ -441,14 +452,16 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
     if len(body) < 3 or len(head) < 2 or len(labels) < 3 or sum(map(bool, map(match_label, head[1:]))) > 1:
         return False
     slot = "problem" not in {n for c in names for n in c}  # no problem row: the column's title names it
-    for j, title in enumerate(head[1:], start=1):
-        if not any(j < len(r.cells) and r.cells[j].strip() for r in body):
-            continue  # an empty column is no problem
+    filled = [j for j in range(1, len(head)) if any(j < len(r.cells) and r.cells[j].strip() for r in body)]
+    for j in filled:  # an empty column is no problem
         cells = [(r.number, r.text, c, r.cells[j] if j < len(r.cells) else "", r.cells[0])
                  for r, c in zip(named_rows, names, strict=True)]
-        if slot and title and not CUE["problem_slot"].match(title):
-            cells.insert(0, (rows[0].number, rows[0].text, ["problem"], title, "Problem"))
-        _cells(b.open_problem(j, rows[0].number), cells)
+        if slot and head[j] and not CUE["problem_slot"].match(head[j]):
+            cells.insert(0, (rows[0].number, rows[0].text, ["problem"], head[j], "Problem"))
+        # one column of answers ('| Field | Answer |') under '## Problem 2' is that problem's
+        b.close_field()
+        section = b.entry if len(filled) == 1 and b.entry is not None and not b.entry.fields else None
+        _cells(section or b.open_problem(j if len(filled) > 1 else None, rows[0].number), cells)
     return True
 
 

@@ -14,6 +14,9 @@ __all__ = ["Line", "read"]
 
 # a line's quote marker: up to three spaces, '>', one optional space (CommonMark)
 _QUOTE = re.compile(r"^\s{0,3}>\s?")
+# YAML front matter (Jekyll, Hugo, Obsidian, Pandoc): '---' on the first line, 'key: value' lines, '---'
+_YAML_LINE = re.compile(r"^(\s|-\s|#|[\w\"'][\w \"'-]*:(\s|$))")
+_FRONT_END = re.compile(r"^(---|\.\.\.)\s*$")
 
 
 @dataclass
@@ -38,6 +41,18 @@ def read(text: str, holds_log: HoldsLog) -> list[Line]:
     return _read(list(enumerate(text.splitlines(), start=1)), holds_log, 0)
 
 
+def _front_matter(numbered: list[tuple[int, str]]) -> int:
+    """How many of the first lines are YAML front matter, its two '---' included; 0 for none."""
+    if not numbered or numbered[0][1].rstrip() != "---":
+        return 0
+    for i, (_, text) in enumerate(numbered[1:40], start=1):
+        if _FRONT_END.match(text):
+            return i + 1 if i > 1 else 0
+        if text.strip() and not _YAML_LINE.match(text):
+            return 0
+    return 0
+
+
 def _read(numbered: list[tuple[int, str]], holds_log: HoldsLog, depth: int) -> list[Line]:
     tokens = _MD.parse("\n".join(text for _, text in numbered))
     lines = _classify(numbered, tokens)
@@ -49,6 +64,11 @@ def _read(numbered: list[tuple[int, str]], holds_log: HoldsLog, depth: int) -> l
         opened = _read(inner, holds_log, depth + 1) if inner else []
         if opened and holds_log(opened):  # the container's own text, read alone: it holds the log
             lines[start:end] = opened
+    # front matter is the page's metadata ('title: LeetCode log'), no part of the log, unless it holds one
+    meta = _front_matter(numbered)
+    if meta and not holds_log([Line(number, text) for number, text in numbered[1 : meta - 1]]):
+        for ln in lines:
+            ln.kind = "comment" if ln.number < numbered[0][0] + meta else ln.kind
     return lines
 
 
