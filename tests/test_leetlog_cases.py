@@ -49,6 +49,9 @@ VERDICTS: dict[str, Verdict] = {
     "emoji_labels": (FULL, [], []),
     "problem_in_heading_ko": (FULL, [], []),
     "rules_between_problems": (FULL, [], []),
+    # a row-per-problem table whose first column counts the rows: '| 2 | 204. Count Primes |' is problem
+    # 204, not '2. Add Two Numbers' (a sure warning on a correct claim)
+    "numbered_table_rows": (FULL, [], []),
     # text the reader places nothing of: every part of both problems goes to a TA, no point taken
     "unplaceable": (
         FULL,

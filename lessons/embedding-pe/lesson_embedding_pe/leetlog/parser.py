@@ -441,7 +441,10 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
     columns = [_column(c) for c in head]
     if len(named := {n for c in columns for n in c if n != REASON}) >= 3 and "problem" in named:
         b.close_field()
-        for r in (r for r in body if any(r.cells)):
+        entries = [r for r in body if any(r.cells)]
+        for j in _row_numbers(columns, entries):
+            columns[j] = []  # '| # | Problem |': the rows' own count is no problem number
+        for r in entries:
             _cells(b.open_problem(None, r.number), [(r.number, r.text, c, cell, "")
                                                     for c, cell in zip(columns, r.cells, strict=False)])
         b.entry = None
@@ -463,6 +466,14 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
         section = b.entry if len(filled) == 1 and b.entry is not None and not b.entry.fields else None
         _cells(section or b.open_problem(j if len(filled) > 1 else None, rows[0].number), cells)
     return True
+
+
+def _row_numbers(columns: list[list[str]], rows: list[Line]) -> list[int]:
+    """The columns naming the problem whose cells only count the rows (1, 2, ...), where another names it."""
+    counts = [str(k) for k in range(1, len(rows) + 1)]
+    problem = [j for j, c in enumerate(columns) if c == ["problem"]]
+    return [j for j in problem if len(problem) > 1 and [
+        (r.cells[j] if j < len(r.cells) else "").strip(" .)") for r in rows] == counts]
 
 
 def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]]) -> None:
