@@ -264,6 +264,19 @@ def test_counts_no_approach_fits_leave_the_log_to_say(code: str) -> None:
     assert r.problems[0].held_by["time"] == "catalog"
 
 
+@pytest.mark.parametrize("approach", ["자릿수마다 표에서 바로 꺼내 이어 붙임", "큰 값부터 빼는 탐욕법"],
+                         ids=["digit-tables", "greedy"])
+@pytest.mark.parametrize("time", ["O(log num)", "O(1)"])
+def test_integer_to_roman_takes_o_1_and_o_log_num_for_either_approach(approach: str, time: str) -> None:
+    """num <= 3,999 (not measured): at most 15 symbols, and a per-digit loop is O(digits), so both bounds
+    are right for both approaches, by the log's words alone, whatever the code."""
+    text = (CASES / "roman_tables.md").read_text(encoding="utf-8")
+    log = text.replace("자릿수마다 표(천, 백, 십, 일의 자리)에서 바로 꺼내 이어 붙임", approach).replace(
+        "O(log num) — 자릿수마다", f"{time} — 자릿수마다")
+    r = review_log(log)
+    assert _verdict(r) == (FULL, [], []), [f.message_en for f in r.findings]
+
+
 def test_each_unsure_case_is_a_ta_check_on_the_part_it_concerns() -> None:
     """What the TA decides maps to the test the part passed provisionally (logta.py)."""
     groups = {
