@@ -145,13 +145,14 @@ def test_issue_cases_get_a_tas_verdict_from_the_measured_code() -> None:
     assert "n = 800 → recursion depth 801" in f.message_en and "RecursionError" in f.message_en
     assert "재귀 깊이 801" in f.message_ko
     assert rec.problems[0].held_by == {"time": "measured", "space": "measured"}
-    # a segmented sieve with O(√n) space: met, as measured; Roman by per-digit tables: met, read from the code
+    # a segmented sieve with O(√n) space: met, as measured; Roman by per-digit tables (not measured): met, by
+    # the approach the log names
     sieve = _review("sieve_segmented")
     assert sieve.points == MAX_POINTS and _sure(sieve) == []
     assert sieve.problems[0].held_by["space"] == "measured"
     roman = _review("roman_tables")
     assert roman.points == MAX_POINTS and _sure(roman) == []
-    assert roman.problems[0].held_by == {"time": "code", "space": "code"}
+    assert roman.problems[0].held_by == {"time": "catalog", "space": "catalog"}
     assert roman.measured["int_to_roman"]["why"][0] == "num is at most 3,999 on LeetCode"
 
 
@@ -165,17 +166,20 @@ def test_counts_between_fitting_and_contradicting_go_to_a_ta_and_take_nothing() 
     assert _group_of(f.code, f.field or "") == "catalog" and check_key(vars(f)) == "problem1/time/measured"
 
 
-def test_nothing_measured_leaves_the_code_reading_and_says_so() -> None:
+def test_nothing_measured_leaves_the_logs_words_and_says_so() -> None:
+    """Without counts the code is not read: the claim goes by the approach the log names (none here, so
+    every described one), never sure against the student without evidence; a finding says why."""
     def unmeasured(fn: str) -> Measurement:
         return Measurement(fn, why=("the function could not be run (ImportFailed)", "함수를 실행하지 못함"))
 
     code = (CASES / "pow_loop_n.py").read_text(encoding="utf-8")
-    r = review_log((CASES / "pow_loop_n.md").read_text(encoding="utf-8"), sources={"leetcode": code},
-                   measure=unmeasured)
-    [f] = [f for f in r.findings if f.code == "complexity_inconsistent"]
-    assert "line 5: `for _ in range(n):`" in f.message_en  # codecost's reading, as before
-    assert "could not be measured, the function could not be run (ImportFailed)" in f.message_en
-    assert r.problems[0].held_by["time"] == "code"
+    log = (CASES / "pow_loop_n.md").read_text(encoding="utf-8")
+    r = review_log(log, sources={"leetcode": code}, measure=unmeasured)
+    assert r.points == MAX_POINTS and _sure(r) == [] and r.problems[0].held_by["time"] == "catalog"
+    loose = review_log(log.replace("O(log n) — the loop is fast", "O(n) — one multiplication per unit of n"),
+                       sources={"leetcode": code}, measure=unmeasured)
+    [f] = [f for f in loose.findings if f.code == "complexity_worse"]
+    assert "my_pow was not measured: the function could not be run (ImportFailed)" in f.message_en
 
 
 def test_a_real_grade_measures_the_students_function_in_the_worker(tmp_path: Path) -> None:

@@ -220,7 +220,7 @@ def test_catalog_facts() -> None:
     assert catalog.get(202).difficulty == "Easy"
     assert catalog.get(50).best("time")[1].time == "O(log n)"
     assert {str(s) for a in catalog.get(50).described for s in a.space_bigo} == {"O(1)", "O(log n)"}
-    # repeated multiplication is known by the code alone (code/codecost.py): O(n) space when it recurses
+    # repeated multiplication is known by measured code alone (code/claims.py): O(n) space when it recurses
     assert {str(s) for a in catalog.get(50).approaches for s in a.space_bigo} == {"O(1)", "O(log n)", "O(n)"}
     assert catalog.get(204).approaches[0].time == "O(n log log n)"
     assert catalog.get(12).best("time")[1].time == "O(1)"

@@ -1,8 +1,9 @@
 """Issue 43: new logs written as students write them, each with the verdict a TA would give.
 
 Each case is a log under tests/leetlog_cases/ (and, where its claims are held to code, the leetcode.py
-beside it, of the same name). A verdict is the points, the sure findings (error or warning: what the
-student loses) and the unsure ones (what a TA reads, no point taken). None of these logs is generated:
+beside it, of the same name, run and counted here as the grade does in the worker: tests/measure_here.py).
+A verdict is the points, the sure findings (error or warning: what the student loses) and the unsure ones
+(what a TA reads, no point taken). None of these logs is generated:
 they are the layouts and claims the issue found the reader got wrong (a log in a code fence, every line
 quoted, a table with a column per problem, 반말 labels, code-switching inside a line, section numbers,
 numbered lists with reasons in parentheses, a log the reader cannot place, a vague problem name, an
@@ -18,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from lesson_embedding_pe.leetlog import catalog, parse_log, review_log
-from lesson_embedding_pe.leetlog.code.codecost import implemented
 from lesson_embedding_pe.leetlog.review import MAX_POINTS
 from lesson_embedding_pe.logta import _group_of, check_key
+from tests.measure_here import measure_in
 
 CASES = Path(__file__).resolve().parent / "leetlog_cases"
 FULL = MAX_POINTS
@@ -66,7 +67,7 @@ VERDICTS: dict[str, Verdict] = {
     "vague_name_ko": (FULL, [], [(1, "problem", "unsure_unknown_problem")]),
     "undefined_variable": (FULL, [], [(1, "time", "unsure_undefined_variable")]),
     "amortized": (FULL, [], [(1, "space", "unsure_approach"), (1, "time", "unsure_amortized")]),
-    # claims held to the student's code (the .py beside the log)
+    # claims held to the student's code as it runs (the .py beside the log, measured)
     "pow_loop_n": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
     "pow_recursive_n1": (FULL - 0.25, [(1, "space", "complexity_inconsistent")], []),
     "sieve_segmented": (FULL, [], []),
@@ -77,7 +78,8 @@ VERDICTS: dict[str, Verdict] = {
 def _review(case: str) -> object:
     code = CASES / f"{case}.py"
     sources = {"leetcode": code.read_text(encoding="utf-8")} if code.is_file() else None
-    return review_log((CASES / f"{case}.md").read_text(encoding="utf-8"), sources=sources)
+    return review_log((CASES / f"{case}.md").read_text(encoding="utf-8"), sources=sources,
+                      measure=measure_in(sources))
 
 
 def _verdict(review: object) -> Verdict:
@@ -216,74 +218,92 @@ def test_a_section_number_is_no_problem_number_but_a_wrong_number_still_is() -> 
     ]
 
 
-def test_a_claim_the_code_contradicts_quotes_the_code_and_the_claim() -> None:
+def test_a_claim_the_code_contradicts_quotes_the_counts_and_the_claim() -> None:
     r = _review("pow_loop_n")
     f = next(f for f in r.findings if f.code == "complexity_inconsistent")
-    assert "line 5: `for _ in range(n):`" in f.message_en and '"O(log n)" (line 6)' in f.message_en
-    assert "5행: `for _ in range(n):`" in f.message_ko and "O(n)" in f.message_ko
+    assert "n = 1,000 → 1,001 steps; n = 2,000 → 2,001 steps" in f.message_en
+    assert '"O(log n)" (line 6)' in f.message_en and "O(n)" in f.message_en
+    assert "n = 1,000 → 1,001단계" in f.message_ko and "O(n)" in f.message_ko
     # the same log with fast exponentiation in the code: the claim fits, nothing is charged
-    fast = (CASES.parent.parent / "solutions" / "leetcode.py").read_text(encoding="utf-8")
+    fast = {"leetcode": (CASES.parent.parent / "solutions" / "leetcode.py").read_text(encoding="utf-8")}
     log = (CASES / "pow_loop_n.md").read_text(encoding="utf-8")
-    assert review_log(log, sources={"leetcode": fast}).points == FULL
+    assert review_log(log, sources=fast, measure=measure_in(fast)).points == FULL
 
 
 def test_recursion_on_n_minus_1_is_charged_for_the_space_claim_only() -> None:
     f = [f for f in _review("pow_recursive_n1").findings if f.code.startswith("complexity")]
     assert [(x.field, x.code) for x in f] == [("space", "complexity_inconsistent")]
-    assert "return x * my_pow(x, n - 1)" in f[0].message_en and "O(n)" in f[0].message_en
+    assert "n = 800 → recursion depth 801" in f[0].message_en and "O(n)" in f[0].message_en
+
+
+_POW_LOG = (CASES / "pow_loop_n.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(
-    ("code", "function", "key"),
+    ("code", "approach", "numbers"),
     [
-        (
-            "def my_pow(x, n):\n    r = 1\n    while n > 0:\n        r *= x\n        n -= 1\n    return r\n",
-            "my_pow",
-            "pow_linear_loop",
-        ),
         (
             "def my_pow(x, n):\n    r = 1\n    m = abs(n)\n    while m:\n        if m & 1:\n"
             "            r *= x\n        x *= x\n        m //= 2\n    return r if n >= 0 else 1 / r\n",
-            "my_pow",
-            "pow_halving_loop",
+            "fast exponentiation, iterative (halving n)",
+            "n = 1,000 → 11 steps",
         ),
         (
             "def my_pow(x, n):\n    if n == 0:\n        return 1\n    h = my_pow(x, n >> 1)\n"
             "    return h * h * (x if n & 1 else 1)\n",
-            "my_pow",
-            "pow_halving_recursive",
-        ),
-        (
-            "def count_primes(n):\n    c = 0\n    for i in range(2, n):\n"
-            "        for j in range(2, int(i ** 0.5) + 1):\n            if i % j == 0:\n"
-            "                break\n        else:\n            c += 1\n    return c\n",
-            "count_primes",
-            "trial_division",
-        ),
-        (
-            "def int_to_roman(num):\n    out = ''\n    for v, s in PAIRS:\n        while num >= v:\n"
-            "            out += s\n            num -= v\n    return out\n",
-            "int_to_roman",
-            "roman_greedy",
-        ),
-        (
-            "def is_happy(n):\n    seen = set()\n    while n != 1 and n not in seen:\n        seen.add(n)\n"
-            "        n = sum(int(d) ** 2 for d in str(n))\n    return n == 1\n",
-            "is_happy",
-            "hash_set",
+            "fast exponentiation, recursive (halving n)",
+            "n = 1,000 → 11 steps",
         ),
     ],
-    ids=["pow-steps", "pow-halves", "pow-recursive-halves", "trial-division", "roman-greedy", "happy-set"],
+    ids=["pow-halves", "pow-recursive-halves"],
 )
-def test_the_approach_is_read_from_the_code(code: str, function: str, key: str) -> None:
-    found = implemented(function, code)
-    assert found is not None and list(found.keys) == [key]
+def test_a_claim_looser_than_the_code_is_held_to_the_approach_the_counts_fit(
+        code: str, approach: str, numbers: str) -> None:
+    """O(n) logged for a power that halves n: the counts grow like log n, so the code implements the
+    approach whose bounds they fit (both parts' counts say which), and O(n) is looser than it: charged,
+    with the numbers, never a line of code."""
+    sources = {"leetcode": code}
+    log = _POW_LOG.replace("O(log n) — the loop is fast", "O(n) — the loop runs once per bit")
+    r = review_log(log, sources=sources, measure=measure_in(sources))
+    # the recursion's O(1) space is contradicted too (log n frames deep), as its own finding
+    space = [(1, "space", "complexity_inconsistent")] if "recursive" in approach else []
+    sure = [f for f in r.findings if f.severity in ("error", "warning")]
+    assert [(f.problem, f.field, f.code) for f in sure] == [(1, "time", "complexity_worse"), *space]
+    f = sure[0]
+    assert approach in f.message_en and numbers in f.message_en and "O(log n)" in f.message_en
+    assert "leetcode.py line" not in f.message_en and r.problems[0].held_by["time"] == "measured"
+    assert r.points == FULL - 0.25 * (1 + len(space))
+    # the same code logged O(log n): the time claim fits, met
+    met = review_log(_POW_LOG, sources=sources, measure=measure_in(sources))
+    assert [f.field for f in met.findings if f.severity == "warning"] == [s[1] for s in space]
 
 
-def test_code_that_shows_nothing_known_leaves_the_log_to_say() -> None:
-    """A builtin power, or a stub: no reading, so the catalog goes by the log's words."""
-    assert implemented("my_pow", "def my_pow(x, n):\n    return x ** n\n") is None
-    assert implemented("my_pow", "def my_pow(x, n):\n    raise NotImplementedError\n") is None
+@pytest.mark.parametrize("code", ["def my_pow(x, n):\n    return x ** n\n",
+                                  "def my_pow(x, n):\n    raise NotImplementedError\n"],
+                         ids=["builtin", "stub"])
+def test_counts_no_approach_fits_leave_the_log_to_say(code: str) -> None:
+    """A builtin power (one step at any n: no approach's O(log n) fits), or a stub (nothing ran): the
+    catalog goes by the log's words, which name none here, so the best known bound."""
+    sources = {"leetcode": code}
+    assert review_log(_POW_LOG, sources=sources, measure=measure_in(sources)).points == FULL
+    loose = _POW_LOG.replace("O(log n) — the loop is fast", "O(n) — one multiplication per unit of n")
+    r = review_log(loose, sources=sources, measure=measure_in(sources))
+    assert [(f.problem, f.field, f.code) for f in r.findings if f.severity == "warning"] == [
+        (1, "time", "complexity_worse")]
+    assert r.problems[0].held_by["time"] == "catalog"
+
+
+@pytest.mark.parametrize("approach", ["자릿수마다 표에서 바로 꺼내 이어 붙임", "큰 값부터 빼는 탐욕법"],
+                         ids=["digit-tables", "greedy"])
+@pytest.mark.parametrize("time", ["O(log num)", "O(1)"])
+def test_integer_to_roman_takes_o_1_and_o_log_num_for_either_approach(approach: str, time: str) -> None:
+    """num <= 3,999 (not measured): at most 15 symbols, and a per-digit loop is O(digits), so both bounds
+    are right for both approaches, by the log's words alone, whatever the code."""
+    text = (CASES / "roman_tables.md").read_text(encoding="utf-8")
+    log = text.replace("자릿수마다 표(천, 백, 십, 일의 자리)에서 바로 꺼내 이어 붙임", approach).replace(
+        "O(log num) — 자릿수마다", f"{time} — 자릿수마다")
+    r = review_log(log)
+    assert _verdict(r) == (FULL, [], []), [f.message_en for f in r.findings]
 
 
 def test_each_unsure_case_is_a_ta_check_on_the_part_it_concerns() -> None:

@@ -13,6 +13,7 @@ import pytest
 from lesson_embedding_pe.leetlog import parse_log, review_log
 from lesson_embedding_pe.leetlog.code.coverage import function_source
 from lesson_embedding_pe.leetlog.review import FIELD_POINTS, MAX_POINTS, Finding, LogReview
+from tests.measure_here import measure_in
 
 ENGLISH = """\
 # LeetCode log
@@ -383,26 +384,26 @@ STUB_POW = '''def my_pow(x: float, n: int) -> float:
 @pytest.mark.parametrize("first", [STUB_POW, LOOP_POW], ids=["stub-first", "loop-first"])
 def test_a_claim_is_held_to_the_last_definition_not_an_earlier_one(key: str, first: str) -> None:
     """A stub left above the real function, or a first try in an earlier notebook cell: Python runs the
-    last definition, so the O(log n) claim is held to the fast power below it and met."""
+    last definition, so the O(log n) claim is held to the fast power below it, measured, and met."""
     code = first + "\n\n" + FAST_POW
     assert function_source({key: code}, "my_pow") == FAST_POW.rstrip("\n")
-    r = review_log(ENGLISH, sources={key: code})
-    assert (r.points, r.findings) == (MAX_POINTS, [])
+    r = review_log(ENGLISH, sources={key: code}, measure=measure_in({key: code}))
+    assert (r.points, r.findings) == (MAX_POINTS, []) and r.problems[0].held_by["time"] == "measured"
 
 
 def test_a_fast_first_try_replaced_by_a_loop_is_held_to_the_loop() -> None:
     """The reverse: fast power first, a loop n times last. The claim O(log n) is held to the loop that
-    runs, costs the time claim's 0.25, and the message quotes the loop's line of the last definition."""
+    runs, costs the time claim's 0.25, and the message shows the loop's counts (the last definition's)."""
     code = FAST_POW + "\n\n" + LOOP_POW
-    loop = _line(code, "for _ in range(abs(n)):")
-    r = review_log(ENGLISH, sources={"leetcode": code})
+    r = review_log(ENGLISH, sources={"leetcode": code}, measure=measure_in({"leetcode": code}))
     f = _only(r)
     assert _where(f) == ("warning", "complexity_inconsistent", 1, "time", _line(ENGLISH, "O(log n) —"))
     assert _lost(r) == {"problem 1: time complexity parses and matches a known approach": 0.25}
-    assert f"leetcode.py line {loop}: `for _ in range(abs(n)):`" in f.message_en and "O(n)" in f.message_en
-    assert f"leetcode.py {loop}행: `for _ in range(abs(n)):`" in f.message_ko
+    assert "n = 1,000 → 1,001 steps; n = 2,000 → 2,001 steps" in f.message_en and "O(n)" in f.message_en
+    assert "n = 1,000 → 1,001단계" in f.message_ko
     claim = _line(ENGLISH, "O(log n) —")
-    assert f'not "O(log n)" (line {claim})' in f.message_en and f'{claim}행의 "O(log n)"과' in f.message_ko
+    assert f'meet the time complexity "O(log n)" (line {claim})' in f.message_en
+    assert f'{claim}행의 "O(log n)"은' in f.message_ko
 
 
 

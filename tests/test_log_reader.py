@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lesson_embedding_pe.leetlog import catalog, parse_log, review_log
-from lesson_embedding_pe.leetlog.code import claims
+from lesson_embedding_pe.leetlog import parse_log, review_log
 from lesson_embedding_pe.leetlog.review import MAX_POINTS, PER_PROBLEM
 from tests.loggen import claim, render, specs
+from tests.measure_here import measure_in
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = settings(
@@ -109,10 +109,11 @@ _POW_CODE = {
 @given(specs(complete=True), st.sampled_from(sorted(_POW_CODE)))
 def test_a_claim_the_code_contradicts_is_never_met(spec: object, code: str) -> None:
     """Every generated log about Pow claims O(log n) time and O(1) space. Held to code that loops n times,
-    the time claim is a sure finding; to code recursing on n - 1, both are (O(n) steps, n frames deep).
-    A claim said in words is a TA's (unsure), never met silently either."""
+    the time claim is a sure finding; to code recursing on n - 1, both are (O(n) steps, n frames deep),
+    each with the counts measured. A claim said in words is a TA's (unsure), never met silently either."""
     log = render(spec)  # type: ignore[arg-type]
-    r = review_log(log, sources={"leetcode": _POW_CODE[code]})
+    sources = {"leetcode": _POW_CODE[code]}
+    r = review_log(log, sources=sources, measure=measure_in(sources))
     slot = next((k for k, p in enumerate(spec.problems, 1) if p.number == 50), None)  # type: ignore[attr-defined]
     if slot is None:
         assert r.points == MAX_POINTS, (spec, log)
@@ -123,7 +124,7 @@ def test_a_claim_the_code_contradicts_is_never_met(spec: object, code: str) -> N
         said = {(f.field, f.severity) for f in r.findings if f.problem == slot and f.field == kind}
         if claim(pow_, kind, spec).startswith("O("):  # type: ignore[arg-type]
             assert (kind, "warning") in said and any(
-                f.code == "complexity_inconsistent" and "leetcode.py line" in f.message_en
+                f.code == "complexity_inconsistent" and "run on growing inputs and counted" in f.message_en
                 for f in r.findings if f.problem == slot and f.field == kind), (spec, log)
         else:
             assert (kind, "unsure") in said, (spec, log)
@@ -257,12 +258,13 @@ _LINEAR_FN = """def count_primes(n: int) -> int:
 
 def test_a_sieve_of_eratosthenes_claimed_linear_is_held_to_its_own_bound() -> None:
     """The log names the sieve of Eratosthenes and claims O(n): the linear sieve's O(n) does not excuse
-    it. With the code that does the same, the message says both describe it."""
-    for sources, says in ((None, "your log describes"), ({"leetcode": _ERATOSTHENES}, "your log and code")):
-        r = review_log(_SIEVE_O_N, sources=sources)
+    it. With the code that does the same, measured: its counts fit n and n log log n alike (no count
+    tells them apart), so the approach the log names decides, as without code."""
+    for sources in (None, {"leetcode": _ERATOSTHENES}):
+        r = review_log(_SIEVE_O_N, sources=sources, measure=measure_in(sources))
         found = [f for f in r.findings if f.code == "complexity_inconsistent"]
         assert [(f.problem, f.field) for f in found] == [(2, "time")] and r.points == MAX_POINTS - 0.25
-        assert says in found[0].message_en and "O(n log log n)" in found[0].message_en
+        assert "your log describes" in found[0].message_en and "O(n log log n)" in found[0].message_en
         assert "linear (Euler) sieve" in found[0].message_en and "에라토스테네스의 체" in found[0].message_ko
 
 
@@ -271,11 +273,9 @@ def test_the_linear_sieve_named_or_implemented_keeps_its_o_n() -> None:
     assert review_log(named).points == MAX_POINTS
     plain = _SIEVE_O_N.replace("sieve of Eratosthenes from p*p", "a sieve, each composite crossed once")
     code = {"leetcode": _LINEAR_FN}
-    p = catalog.get(204)
-    assert p is not None and [a.name_en for a in claims.identify(p, "", _LINEAR_FN)] == [
-        "linear (Euler) sieve"
-    ]
-    assert review_log(plain, sources=code).points == MAX_POINTS
+    # the linear sieve run and counted: its steps grow like n, which O(n) fits
+    linear = review_log(plain, sources=code, measure=measure_in(code))
+    assert linear.points == MAX_POINTS and linear.problems[1].held_by["time"] == "measured"
     # 'a sieve' alone is the sieve of Eratosthenes when its bound is claimed; O(n) for it may be the
     # linear sieve's: a TA reads that, no point taken
     r = review_log(plain)
@@ -314,21 +314,18 @@ def test_recursive_fast_power_in_the_code_is_held_to_its_log_n_space() -> None:
 """
     log = _SIEVE_O_N.replace("O(n) — each number is crossed out", "O(n log log n) — n/p per prime p")
     log = log.replace("O(1) — 변수 몇 개", "O(1) — 추가 메모리 없음")  # names no variant: the code does
-    p = catalog.get(50)
-    assert p is not None and [a.name_en for a in claims.identify(p, "", recursive)] == [
-        "fast exponentiation, recursive (halving n)"
-    ]
-    r = review_log(log, sources={"leetcode": recursive})
+    code, reference = {"leetcode": recursive}, {"leetcode": _ERATOSTHENES}
+    r = review_log(log, sources=code, measure=measure_in(code))
     assert [(f.problem, f.field, f.code) for f in r.findings if f.code.startswith("complexity")] == [
         (1, "space", "complexity_inconsistent")
     ]
-    assert review_log(log, sources={"leetcode": _ERATOSTHENES}).points == MAX_POINTS
+    assert review_log(log, sources=reference, measure=measure_in(reference)).points == MAX_POINTS
     # the log says 'a few variables' (the iterative one) and the code recurses: the claim is held to the
-    # code (issue 43), which the message quotes
-    both = review_log(log.replace("추가 메모리 없음", "변수 몇 개"), sources={"leetcode": recursive})
+    # code as it runs (issue 43), whose counts the message shows
+    both = review_log(log.replace("추가 메모리 없음", "변수 몇 개"), sources=code, measure=measure_in(code))
     held = [f for f in both.findings if f.code.startswith("complexity")]
     assert [(f.problem, f.field, f.code) for f in held] == [(1, "space", "complexity_inconsistent")]
-    assert "half = my_pow(x, n // 2)" in held[0].message_en and "O(log n)" in held[0].message_en
+    assert "n = 1,000 → recursion depth 11" in held[0].message_en and "O(log n)" in held[0].message_en
     assert not [f for f in both.findings if f.severity == "unsure"] and both.points == MAX_POINTS - 0.25
 
 

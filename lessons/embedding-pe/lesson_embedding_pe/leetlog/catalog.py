@@ -22,7 +22,7 @@ class Approach:
     name_ko: str
     time: str
     space: tuple[str, ...]
-    # how a log or code names it (code/claims.py readings()): see catalog.toml's head
+    # how a log names it, and whether practice code may implement it (code/claims.py): catalog.toml's head
     names: str = ""
     variant: str = ""
     code: str = ""

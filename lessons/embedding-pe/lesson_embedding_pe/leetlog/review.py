@@ -2,7 +2,7 @@
 
 Per problem: 2.0 for the 8 required fields present and well formed; 0.25 for each of time and space whose
 Big-O parses, 0.25 more when it holds for the student's code (run and counted, else the approach the log
-names and the code implements, else every known one; a claim the reader cannot judge is a TA's); -0.5 for
+names, else every known one; a claim the reader cannot judge is a TA's); -0.5 for
 a problem that is not Medium, not Math-tagged, or the other's twin (never below 0). Prose quality is
 never scored; an empty or untouched log scores 0.
 """
@@ -85,7 +85,7 @@ class ProblemReview:
     solved: str | None = None
     points: float = 0.0
     max_points: float = PER_PROBLEM
-    # how each claim was held: 'measured' (run and counted), 'code' (read from it), 'catalog' (no code)
+    # how each claim was held: 'measured' (run and counted), 'catalog' (by the approach the log names)
     held_by: dict[str, str] = field(default_factory=dict)
 
 
@@ -114,7 +114,7 @@ class _Ctx:
     k: int
     entry: ProblemEntry
     out: LogReview  # the log's review, which both problems write their findings, failures and runs into
-    sources: dict[str, str]  # the practice code, to see which approach it implements
+    sources: dict[str, str]  # the practice code: each logged function's source is read from it
     measure: Measure | None  # runs a practice function, counted, in the worker (costmeter)
     review: ProblemReview  # what is read of the problem, as the report shows it
     points: dict[str, float] = field(default_factory=lambda: {"fields": 0.0, "time": 0.0, "space": 0.0})
@@ -247,7 +247,7 @@ def _complexity(ctx: _Ctx, name: str, f: Field) -> bool:
     ctx.points[name] += BIGO_STEP
     named = "\n".join(v.value for n, v in ctx.entry.fields.items() if n in ("final_approach", *_PARTS))
     held = hold(Claim(name, [c for c, _ in read], written, f.value, _entry_text(ctx.entry), named),
-                ctx.problem, ctx.sources, ctx.source, ctx.measure)
+                ctx.problem, ctx.source, ctx.measure)
     for severity, code, key, values in held.said:
         ctx.about(name, severity, code, key, **values)
     ctx.asked |= held.asked

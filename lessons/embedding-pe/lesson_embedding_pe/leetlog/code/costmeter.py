@@ -10,13 +10,14 @@ The worker's guard denies ``sys.settrace`` to everyone (grader/runtime/guard.py)
 written into the code instead: here, on the trusted side, the student's source is read with ``ast`` (never
 run) and each loop, call and built-in gets a counter; the worker compiles that copy beside the student's
 module and runs it. Only the practice functions whose size grows without bound are measured (Pow's n,
-Count Primes' n); Integer to Roman's num stops at 3,999 and Happy Number's steps do not grow with n, so
-their claims are read from the code (codecost.py, beside this module), as every claim is where nothing runs.
+Count Primes' n); Integer to Roman's num stops at 3,999, and Happy Number's n itself takes log n bits (its
+counted bytes would refute Floyd's O(1) space), so their claims go by the approach the log names
+(claims.py), as every claim does where nothing runs.
 
 ``judge`` compares the counts' growth with the claim's: counts that grow clearly faster than the claim
 contradict it (not met, the numbers shown); counts that grow as it does fit it (met); counts that grow
-clearly slower leave an upper bound unrefuted (the code reading decides whether it is loose); anything in
-between is a TA's to read.
+clearly slower leave an upper bound unrefuted (the catalog approaches whose bounds they fit say whether it
+is loose, claims.py); anything in between is a TA's to read.
 """
 
 from __future__ import annotations
@@ -36,10 +37,11 @@ MEASURED: dict[str, Callable[[int], list[Any]]] = {
     "my_pow": lambda n: [1.000001, n],  # x near 1: no overflow at any n, and no shortcut for x == 1
     "count_primes": lambda n: [n],
 }
-# Why the others are not measured (en, ko): their claims are read from the code.
+# Why the others are not measured (en, ko): their claims go by the log's words.
 UNMEASURED = {
     "int_to_roman": ("num is at most 3,999 on LeetCode", "LeetCode에서 num은 3,999 이하"),
-    "is_happy": ("its steps do not grow with n", "단계 수가 n에 따라 늘지 않음"),
+    "is_happy": ("n itself takes log n digits, so its memory cannot show O(1)",
+                 "n 자체가 log n 자리라 메모리로 O(1)을 보일 수 없음"),
 }
 SIZES = (100, 200, 400, 800, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000, 256_000)
 STOP_AFTER = 100_000  # steps: the next size (double) is not run once a call took this many
@@ -191,7 +193,7 @@ class Measurement:
 def measure(student: Any, module: str, function: str, source: str | None,
             timeout: float = 60.0) -> Measurement:
     """Run ``function`` of the student's ``module`` in the worker at growing sizes, counted (probes.py);
-    never here. A function that cannot be measured says why, and its claims are read from the code."""
+    never here. A function that cannot be measured says why, and its claims go by the log's words."""
     if function not in MEASURED:
         return Measurement(function, why=UNMEASURED.get(function, ("it is not a practice function",
                                                                     "연습 함수가 아님")))
@@ -202,7 +204,7 @@ def measure(student: Any, module: str, function: str, source: str | None,
     try:
         raw = student.probe("practice_cost", f"{module}.{function}", counted, function, calls, STOP_AFTER,
                             BUDGET, timeout=timeout)
-    except Exception as exc:  # the module does not import, the worker timed out: the code reading decides
+    except Exception as exc:  # the module does not import, the worker timed out: the log's words decide
         kind = type(exc).__name__
         return Measurement(function, why=(f"the function could not be run ({kind})",
                                           f"함수를 실행하지 못함({kind})"))
@@ -277,7 +279,7 @@ def judge_series(claim: Complexity, series: str, points: list[tuple[int, int]]) 
         if grows and rising and last >= first + 3 * slack:
             return Judgement(OVER, series, tuple(points), like)
         return Judgement(FITS if flat else BETWEEN, series, tuple(points), like)
-    if flat:  # counts that do not grow refute no growing bound: whether it is loose is the code's to say
+    if flat:  # counts that do not grow refute no growing bound: whether it is loose is claims.py's to say
         return Judgement(UNDER, series, tuple(points), like)
     measured, lo_n, hi_n = _slope(points)
     claimed = (log_growth(claim, hi_n) - log_growth(claim, lo_n)) / math.log(hi_n / lo_n)

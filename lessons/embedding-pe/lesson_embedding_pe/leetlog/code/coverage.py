@@ -1,13 +1,15 @@
 """Which practice functions the code leaves unsolved (a logged problem must be solved there, or the log
-says why), read from the source with ``ast``: nothing of the student's runs here, so it stays fast."""
+says why), and each one's source and parameters, read with ``ast``: nothing of the student's runs here."""
 
 from __future__ import annotations
 
 import ast
 
-__all__ = ["PRACTICE_FUNCTIONS", "function_source", "unsolved"]
+__all__ = ["PRACTICE_FUNCTIONS", "function_source", "parameters", "size_name", "unsolved"]
 
-PRACTICE_FUNCTIONS = ("my_pow", "count_primes", "is_happy", "int_to_roman")
+# Each practice function's parameters in the stub (exercises/leetcode.py); the size is the last of them.
+STUB_PARAMETERS = {"my_pow": ("x", "n"), "count_primes": ("n",), "is_happy": ("n",), "int_to_roman": ("num",)}
+PRACTICE_FUNCTIONS = tuple(STUB_PARAMETERS)
 PRACTICE_MODULE = "leetcode"
 _Function = ast.FunctionDef | ast.AsyncFunctionDef
 
@@ -35,6 +37,20 @@ def function_source(sources: dict[str, str] | None, name: str) -> str | None:
         if node is not None:
             return ast.get_source_segment(text, node)
     return None
+
+
+def parameters(name: str, source: str | None) -> tuple[str, ...]:
+    """``name``'s parameters in ``source`` (its ``function_source``), ``self`` aside, else the stub's."""
+    node = next((n for n in reversed(_functions(source) or []) if n.name == name), None)
+    if node is None:
+        return STUB_PARAMETERS.get(name, ("n",))
+    return tuple(a.arg for a in node.args.args if a.arg != "self")
+
+
+def size_name(name: str, source: str | None) -> str:
+    """The student's name for the size ('num' in ``O(log num)``): the parameter in the stub's size's place."""
+    stub, own = STUB_PARAMETERS.get(name, ("n",)), parameters(name, source)
+    return own[len(stub) - 1] if len(own) >= len(stub) else stub[-1]
 
 
 def _functions(text: str | None) -> list[_Function] | None:
