@@ -119,7 +119,8 @@ def _by_counts(held: Held, claim: Claim, bounds: list[Complexity], p: Problem, f
         return held
     # the code's approach said by both parts' counts where they agree ('fast, iterative' and not 'loop')
     code = _fitting(fitting, other, found) or fitting
-    shown = ", ".join(dict.fromkeys(str(a.bounds(name)[0]) for a in code))
+    bounds_of = list(dict.fromkeys(str(a.bounds(name)[0]) for a in code))
+    shown = Two(_OR.en.join(bounds_of), _OR.ko.join(bounds_of))
     held.say("warning", "complexity_worse", "against_named", by=message("by_measured", numbers=numbers), p=p,
              approach=_names(code, _OR), bound=shown, whose=message("whose_code"), note="",
              also="")
