@@ -132,7 +132,7 @@ class _Ctx:
     def quote(self, name: str) -> Two:
         """The time or space claim as written, and its line (a Korean particle follows the Big-O)."""
         _, written, line = self.claims[name]
-        return Two(f'"{written}" (line {line})', f'{line}행의 "{written}"')
+        return message("quote", written=written, line=line)
 
     def about(self, name: str, severity: str, code: str, key: str = "", **values: Any) -> None:
         """A finding on the time or space claim, on its line, quoting it."""
@@ -365,7 +365,7 @@ def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str
     if difficulty is not None and difficulty != "Medium":
         why = p.lesson if p is not None and p.lesson else "task"  # the warm-up's reason is practice.py's RULE
         ctx.penalize("not_medium", "difficulty", line, difficulty=difficulty, why=message(f"why_{why}"),
-                     name=Two(p.label, p.label) if p else Two(f"problem {ctx.k}", f"문제 {ctx.k}"))
+                     name=Two(p.label, p.label) if p else message("problem_k", k=ctx.k))
     if p is None:
         return
     if not p.is_math:
@@ -396,20 +396,18 @@ def _breakdown(k: int, points: tuple[float, ...] | None) -> list[BreakdownItem]:
             for item, top, p in zip(REVIEW["breakdown"], _TOPS, points, strict=True)]
 
 
-def _zero(findings: list[Finding], code: str, ko: str = "", en: str = "", line: int | None = None,
-          **values: Any) -> LogReview:
-    """A log that scores 0, and the finding that says why: ``ko`` and ``en``, else the message ``code``."""
-    said = Two(en, ko) if ko else message(code, **values)
-    findings.append(Finding("error", code, None, None, line, said.ko, said.en))
+def _zero(code: str, said: Two | None = None, line: int | None = None, **values: Any) -> LogReview:
+    """A log that scores 0, and the finding that says why: ``said``, else the message ``code``."""
+    said = said or message(code, **values)
     return LogReview(0.0, MAX_POINTS, [b for k in range(1, PROBLEMS + 1) for b in _breakdown(k, None)],
-                     findings)
+                     [Finding("error", code, None, None, line, said.ko, said.en)])
 
 
 def review_file(path: str | Path, practice: dict[str, str] | None = None) -> LogReview:
     """Review LEETCODE_LOG.md at ``path``; a missing file scores 0 with a finding."""
     p = Path(path)
     if not p.is_file():
-        return _zero([], "missing_file", name=p.name)
+        return _zero("missing_file", name=p.name)
     return review_log(p.read_text(encoding="utf-8", errors="replace"), practice)
 
 
@@ -420,13 +418,13 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
     ``unsolved``: those the code leaves unsolved (coverage.py); ``sources``: the practice code (module ->
     text); ``measure``: runs a practice function, counted (costmeter.py)."""
     if text is None or not text.strip():
-        return _zero([], "empty_log")
+        return _zero("empty_log")
     parsed = parse_log(text)
     entries = parsed.problems
     if not entries and not _has_words(text):
-        return _zero([], "no_fields")
+        return _zero("no_fields")
     if entries and parsed.filled_fields == 0:
-        return _zero([], "template_untouched", line=entries[0].line)
+        return _zero("template_untouched", line=entries[0].line)
     out = LogReview(0.0, MAX_POINTS, [], [])
     seen: dict[int, int] = {}  # catalog number -> the first problem that logs it
     for k in range(1, PROBLEMS + 1):
