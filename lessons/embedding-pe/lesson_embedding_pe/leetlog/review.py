@@ -1,10 +1,8 @@
 """Review a LEETCODE_LOG.md: findings a TA would write, and points (3.0 per problem, the first two).
 
 Per problem: 2.0 for the 8 required fields present and well formed; 0.25 for each of time and space whose
-Big-O parses, 0.25 more when it holds for the student's code (run and counted, else the approach the log
-names and the code implements, else every known one; a claim the reader cannot judge is a TA's); -0.5 for
-a problem that is not Medium, not Math-tagged, or the other's twin (never below 0). Prose quality is
-never scored; an empty or untouched log scores 0.
+Big-O parses, 0.25 more when it holds for the student's code (code/claims.py); -0.5 for a problem that is
+not Medium, not Math-tagged, or the other's twin (never below 0). Prose is never scored.
 """
 
 from __future__ import annotations
@@ -130,7 +128,7 @@ class _Ctx:
         self.out.findings.append(_finding(severity, code, self.k, fld, at, key, **values))
 
     def quote(self, name: str) -> Two:
-        """The time or space claim as written, and its line (a Korean particle follows the Big-O)."""
+        """The time or space claim as written, and its line."""
         _, written, line = self.claims[name]
         return message("quote", written=written, line=line)
 
@@ -139,8 +137,7 @@ class _Ctx:
         self.say(severity, code, name, self.claims[name][2], key, quote=self.quote(name), **values)
 
     def fault(self, code: str, name: str, at: int, key: str = "", **values: Any) -> None:
-        """An error, or ``unsure`` (unsure.py) when the problem's text may hold what it says is missing:
-        a TA reads that part, and the points the error would take stay."""
+        """An error, or ``unsure`` if the problem's text may hold what it lacks (unsure.py): points kept."""
         unsure = is_unsure(code, name, self.entry)
         if unsure is None:
             self.say("error", code, name, at, key, **values)
@@ -164,8 +161,7 @@ class _Ctx:
 
 def _finding(severity: str, code: str, k: int | None, fld: str | None, at: int | None, key: str = "",
              **values: Any) -> Finding:
-    """A finding with message ``key`` (``code`` by default): {k} the problem, {label} and {Label} its
-    field's template label inside a sentence and as written."""
+    """A finding with message ``key`` (``code`` by default); {label} and {Label} name its field."""
     if fld is not None:
         values = {"label": Two(LABELS_EN[fld].lower(), LABELS_KO[fld]),
                   "Label": Two(LABELS_EN[fld], LABELS_KO[fld]), **values}
@@ -187,8 +183,8 @@ def _missing(ctx: _Ctx, name: str) -> None:
 
 
 def _problem(ctx: _Ctx, name: str, f: Field) -> bool:
-    """Which catalog problem the field (or heading) names. A leading number the title contradicts is the
-    section's place when it is this problem's (1 or 2) or another number follows ('1. 50. Pow(x, n)')."""
+    """Which catalog problem the field (or heading) names; a leading number the title contradicts is the
+    section's when it is this problem's place (1 or 2) or another number follows ('1. 50. Pow(x, n)')."""
     text, line = f.value, f.line
     match = find_problem(text)
     place = CUE["section_number"].match(text)
@@ -292,8 +288,8 @@ def _parse_date(text: str) -> _dt.date | None:
 # -- quoting the student --------------------------------------------------------------------------------
 
 def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
-    """The sentence to quote when ``name`` was not found in the prose: a field's it is said beside, else
-    the prose's; a real sentence, never one with the field's words ("none gives it" would be false)."""
+    """The sentence to quote when ``name`` was not found in the prose: a field's it is said beside, else the
+    prose's; never one with the field's words ("none gives it" would be false)."""
     beside: list[tuple[int, str]] = []
     for other in NEAREST.get(name, ()):
         f = entry.get(other)
@@ -414,9 +410,8 @@ def review_file(path: str | Path, practice: dict[str, str] | None = None) -> Log
 def review_log(text: str | None, practice: dict[str, str] | None = None,
                unsolved: dict[str, str] | None = None, sources: dict[str, str] | None = None,
                measure: Measure | None = None) -> LogReview:
-    """Findings and points for a log. ``practice``: practice function -> its failing edge case;
-    ``unsolved``: those the code leaves unsolved (coverage.py); ``sources``: the practice code (module ->
-    text); ``measure``: runs a practice function, counted (costmeter.py)."""
+    """Findings and points for a log. ``practice``: function -> its failing edge case; ``unsolved``: those the
+    code leaves unsolved; ``sources``: module -> the practice code; ``measure``: runs a function, counted."""
     if text is None or not text.strip():
         return _zero("empty_log")
     parsed = parse_log(text)
