@@ -22,7 +22,7 @@ from .mathtext import to_plain
 from .parser import REQUIRED, Field, ProblemEntry, parse_log
 from .unsure import UNSURE, is_unsure, names_field
 from .values import classify_solved, parse_difficulty  # noqa: F401  (tests read them here)
-from .vocab import CUE, HINTS, LABELS_EN, LABELS_KO, NEAREST, REASON_EXAMPLE, REVIEW, Two, message, short
+from .vocab import CUE, LABELS_EN, LABELS_KO, NEAREST, REVIEW, Two, message, short
 
 __all__ = [
     "MAX_POINTS", "BreakdownItem", "Finding", "LinkedFailure", "LogReview", "ProblemReview",
@@ -179,7 +179,7 @@ def _missing(ctx: _Ctx, name: str) -> None:
     line = near[0] if near else ctx.line_for(name)
     ctx.fault("missing_field", name, line, where=message(f"where_{where}"),
               quote=message("nearest", line=line, said=near[1]) if near else "",
-              hint=Two(HINTS["en"][name], HINTS["ko"][name]))
+              hint=message(f"hint_{name}"))
 
 
 def _problem(ctx: _Ctx, name: str, f: Field) -> bool:
@@ -218,12 +218,11 @@ def _difficulty(ctx: _Ctx, name: str, f: Field) -> bool:
 
 def _complexity(ctx: _Ctx, name: str, f: Field) -> bool:
     """A Big-O with a reason earns the field point; 0.25 more when it parses and 0.25 when it holds."""
-    matches, example = find_all_bigo(f.value), REASON_EXAMPLE[name]
-    reason, prose = _has_reason(f.value, matches), f.label == "sentence"
-    if not reason:  # read from prose: quote the sentence that gave the Big-O
-        ctx.fault("no_reason", name, f.line, "no_reason_sentence" if prose else "", line=f.line,
-                  value=f.value, excerpt=_excerpt(f.raw, f.value),
-                  example=Two(example[0], example[1 if prose else 2]))
+    matches = find_all_bigo(f.value)
+    reason, said = _has_reason(f.value, matches), "_sentence" if f.label == "sentence" else ""
+    if not reason:  # read from prose (said): quote the sentence that gave the Big-O
+        ctx.fault("no_reason", name, f.line, f"no_reason{said}", line=f.line, value=f.value,
+                  excerpt=_excerpt(f.raw, f.value), example=message(f"example_{name}{said}"))
     if not matches:
         ctx.fault("no_bigo", name, f.line, value=f.value)
         return reason
