@@ -21,13 +21,11 @@ from .code.coverage import function_source
 from .mathtext import to_plain
 from .parser import REQUIRED, Field, ProblemEntry, parse_log
 from .unsure import UNSURE, is_unsure, names_field
-from .values import classify_solved, parse_difficulty  # noqa: F401  (tests read them here)
+from .values import classify_solved, parse_difficulty
 from .vocab import CUE, LABELS_EN, LABELS_KO, NEAREST, REVIEW, Two, message, short
 
-__all__ = [
-    "MAX_POINTS", "BreakdownItem", "Finding", "LinkedFailure", "LogReview", "ProblemReview",
-    "classify_solved", "parse_difficulty", "review_file", "review_log",
-]
+__all__ = ["MAX_POINTS", "BreakdownItem", "Finding", "LinkedFailure", "LogReview", "ProblemReview",
+           "review_file", "review_log"]
 
 PROBLEMS = 2
 PER_PROBLEM = 3.0
