@@ -323,6 +323,15 @@ def test_an_unknown_label_before_any_field_holding_the_fields_words_is_unsure_no
     assert r.points == MAX_POINTS and _lost(r) == {}
 
 
+def test_a_leading_number_is_the_sections_only_where_it_is_this_problems_place() -> None:
+    """'1. 50. Pow(x, n)': problem 1's section number, then the problem; '50. Count Primes' is a wrong
+    number (Count Primes is 204), said as such, never dropped as if it were the section's."""
+    placed = review_log(_edit(ENGLISH, "**Problem:** 50. Pow(x, n)", "**Problem:** 1. 50. Pow(x, n)"))
+    assert placed.findings == [] and placed.problems[0].number == 50
+    wrong = review_log(_edit(ENGLISH, "**Problem:** 50. Pow(x, n)", "**Problem:** 50. Count Primes"))
+    assert ("warning", "number_title_mismatch", 1, "problem") in [_where(f)[:4] for f in wrong.findings]
+
+
 @pytest.mark.parametrize(
     ("lang", "old"),
     [("en", "**Time complexity:** O(log n) — n halves every step"),
