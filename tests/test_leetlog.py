@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from lesson_embedding_pe.leetlog import bigo, catalog, parse_log, render_template, review_file, review_log
 from lesson_embedding_pe.leetlog.bigo import Complexity, Growth, ParseError, Term, compare, parse
-from lesson_embedding_pe.leetlog.review import MAX_POINTS, classify_solved, parse_difficulty
+from lesson_embedding_pe.leetlog.review import MAX_POINTS
+from lesson_embedding_pe.leetlog.values import classify_solved, parse_difficulty
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -313,6 +313,26 @@ def test_a_half_known_label_holding_the_fields_words_is_unsure_not_missing() -> 
     assert _lost(plain) == {"problem 1: fields present and well formed": FIELD_POINTS}
 
 
+def test_an_unknown_label_before_any_field_holding_the_fields_words_is_unsure_not_missing() -> None:
+    """'Memory note: …' right under the heading is a label the reader does not know, outside any field: its
+    words still name the missing space complexity, so a TA reads it (read as raw lines, not as sentences
+    with the unknown label cut off) and its points stay."""
+    log = _edit(_edit(ENGLISH, "**Space complexity:** O(1) — a few variables\n", ""),
+                "## Problem 1\n", "## Problem 1\nMemory note: a handful of variables\n")
+    r = review_log(log)
+    assert _where(_only(r)) == ("unsure", "unsure_missing_field", 1, "space", _line(log, "Memory note"))
+    assert r.points == MAX_POINTS and _lost(r) == {}
+
+
+def test_a_leading_number_is_the_sections_only_where_it_is_this_problems_place() -> None:
+    """'1. 50. Pow(x, n)': problem 1's section number, then the problem; '50. Count Primes' is a wrong
+    number (Count Primes is 204), said as such, never dropped as if it were the section's."""
+    placed = review_log(_edit(ENGLISH, "**Problem:** 50. Pow(x, n)", "**Problem:** 1. 50. Pow(x, n)"))
+    assert placed.findings == [] and placed.problems[0].number == 50
+    wrong = review_log(_edit(ENGLISH, "**Problem:** 50. Pow(x, n)", "**Problem:** 50. Count Primes"))
+    assert ("warning", "number_title_mismatch", 1, "problem") in [_where(f)[:4] for f in wrong.findings]
+
+
 @pytest.mark.parametrize(
     ("lang", "old"),
     [("en", "**Time complexity:** O(log n) — n halves every step"),

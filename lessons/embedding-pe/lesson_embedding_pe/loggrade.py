@@ -18,7 +18,7 @@ from grader.author import Cause, Said, check, fail, fail_check, particle
 from lesson_embedding_pe.leetlog import LogReview, review_log
 from lesson_embedding_pe.leetlog.code import coverage
 from lesson_embedding_pe.leetlog.review import TASK_FIT_PENALTY
-from lesson_embedding_pe.leetlog.vocab import CUE
+from lesson_embedding_pe.leetlog.vocab import CUE, Two
 
 LOG_NAME = "LEETCODE_LOG.md"
 TASK = "leetcode_log"  # the rubric task the log's tests are filed under
@@ -162,17 +162,13 @@ def review_submission(submission: Any, artifacts: dict[str, Any], student: Any =
     if in_notebook and text is None:
         from lesson_embedding_pe.leetlog.review import _zero
 
-        review = _zero([], "missing_file", *NOTEBOOK_NO_LOG)
+        review = _zero("missing_file", Two(NOTEBOOK_NO_LOG[1], NOTEBOOK_NO_LOG[0]))
     kind = getattr(submission, "log_not_text", None)
     if kind:  # binary data under the log's name: say so rather than "the log is empty"
         from grader.author import BINARY_KINDS
         from lesson_embedding_pe.leetlog.review import _zero
 
-        en, ko = BINARY_KINDS.get(kind, BINARY_KINDS["binary"])
-        review = _zero([], "not_text", f"{LOG_NAME}가 텍스트 파일이 아닙니다: {ko}로 보입니다. "
-                       "마크다운(텍스트)으로 "
-                       "저장해 제출하세요.", f"{LOG_NAME} is not a text file: it looks like {en}. Save it as "
-                       "Markdown (plain text) and submit that.")
+        review = _zero("not_text", log=LOG_NAME, kind=Two(*BINARY_KINDS.get(kind, BINARY_KINDS["binary"])))
     # a notebook without a log is still reviewed: the review's finding says where the log goes
     entry: dict[str, Any] = {"present": text is not None or in_notebook}
     if review is not None:

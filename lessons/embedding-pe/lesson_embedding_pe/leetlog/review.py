@@ -1,10 +1,8 @@
 """Review a LEETCODE_LOG.md: findings a TA would write, and points (3.0 per problem, the first two).
 
 Per problem: 2.0 for the 8 required fields present and well formed; 0.25 for each of time and space whose
-Big-O parses, 0.25 more when it holds for the student's code (run and counted, else the approach the log
-names, else every known one; a claim the reader cannot judge is a TA's); -0.5 for
-a problem that is not Medium, not Math-tagged, or the other's twin (never below 0). Prose quality is
-never scored; an empty or untouched log scores 0.
+Big-O parses, 0.25 more when it holds for the student's code (code/claims.py); -0.5 for a problem that is
+not Medium, not Math-tagged, or the other's twin (never below 0). Prose is never scored.
 """
 
 from __future__ import annotations
@@ -23,13 +21,11 @@ from .code.coverage import function_source
 from .mathtext import to_plain
 from .parser import REQUIRED, Field, ProblemEntry, parse_log
 from .unsure import UNSURE, is_unsure, names_field
-from .values import classify_solved, parse_difficulty  # noqa: F401  (tests read them here)
-from .vocab import CUE, HINTS, LABELS_EN, LABELS_KO, NEAREST, REASON_EXAMPLE, REVIEW, Two, message, short
+from .values import classify_solved, parse_difficulty
+from .vocab import CUE, LABELS_EN, LABELS_KO, NEAREST, REVIEW, Two, message, short
 
-__all__ = [
-    "MAX_POINTS", "BreakdownItem", "Finding", "LinkedFailure", "LogReview", "ProblemReview",
-    "classify_solved", "parse_difficulty", "review_file", "review_log",
-]
+__all__ = ["MAX_POINTS", "BreakdownItem", "Finding", "LinkedFailure", "LogReview", "ProblemReview",
+           "review_file", "review_log"]
 
 PROBLEMS = 2
 PER_PROBLEM = 3.0
@@ -130,17 +126,16 @@ class _Ctx:
         self.out.findings.append(_finding(severity, code, self.k, fld, at, key, **values))
 
     def quote(self, name: str) -> Two:
-        """The time or space claim as written, and its line (a Korean particle follows the Big-O)."""
+        """The time or space claim as written, and its line."""
         _, written, line = self.claims[name]
-        return Two(f'"{written}" (line {line})', f'{line}행의 "{written}"')
+        return message("quote", written=written, line=line)
 
     def about(self, name: str, severity: str, code: str, key: str = "", **values: Any) -> None:
         """A finding on the time or space claim, on its line, quoting it."""
         self.say(severity, code, name, self.claims[name][2], key, quote=self.quote(name), **values)
 
     def fault(self, code: str, name: str, at: int, key: str = "", **values: Any) -> None:
-        """An error, or ``unsure`` (unsure.py) when the problem's text may hold what it says is missing:
-        a TA reads that part, and the points the error would take stay."""
+        """An error, or ``unsure`` if the problem's text may hold what it lacks (unsure.py): points kept."""
         unsure = is_unsure(code, name, self.entry)
         if unsure is None:
             self.say("error", code, name, at, key, **values)
@@ -164,8 +159,7 @@ class _Ctx:
 
 def _finding(severity: str, code: str, k: int | None, fld: str | None, at: int | None, key: str = "",
              **values: Any) -> Finding:
-    """A finding with message ``key`` (``code`` by default): {k} the problem, {label} and {Label} its
-    field's template label inside a sentence and as written."""
+    """A finding with message ``key`` (``code`` by default); {label} and {Label} name its field."""
     if fld is not None:
         values = {"label": Two(LABELS_EN[fld].lower(), LABELS_KO[fld]),
                   "Label": Two(LABELS_EN[fld], LABELS_KO[fld]), **values}
@@ -183,12 +177,12 @@ def _missing(ctx: _Ctx, name: str) -> None:
     line = near[0] if near else ctx.line_for(name)
     ctx.fault("missing_field", name, line, where=message(f"where_{where}"),
               quote=message("nearest", line=line, said=near[1]) if near else "",
-              hint=Two(HINTS["en"][name], HINTS["ko"][name]))
+              hint=message(f"hint_{name}"))
 
 
 def _problem(ctx: _Ctx, name: str, f: Field) -> bool:
-    """Which catalog problem the field (or heading) names. A leading number the title contradicts is the
-    section's place when it is this problem's (1 or 2) or another number follows ('1. 50. Pow(x, n)')."""
+    """Which catalog problem the field (or heading) names; a leading number the title contradicts is the
+    section's when it is this problem's place (1 or 2) or another number follows ('1. 50. Pow(x, n)')."""
     text, line = f.value, f.line
     match = find_problem(text)
     place = CUE["section_number"].match(text)
@@ -222,12 +216,11 @@ def _difficulty(ctx: _Ctx, name: str, f: Field) -> bool:
 
 def _complexity(ctx: _Ctx, name: str, f: Field) -> bool:
     """A Big-O with a reason earns the field point; 0.25 more when it parses and 0.25 when it holds."""
-    matches, example = find_all_bigo(f.value), REASON_EXAMPLE[name]
-    reason, prose = _has_reason(f.value, matches), f.label == "sentence"
-    if not reason:  # read from prose: quote the sentence that gave the Big-O
-        ctx.fault("no_reason", name, f.line, "no_reason_sentence" if prose else "", line=f.line,
-                  value=f.value, excerpt=_excerpt(f.raw, f.value),
-                  example=Two(example[0], example[1 if prose else 2]))
+    matches = find_all_bigo(f.value)
+    reason, said = _has_reason(f.value, matches), "_sentence" if f.label == "sentence" else ""
+    if not reason:  # read from prose (said): quote the sentence that gave the Big-O
+        ctx.fault("no_reason", name, f.line, f"no_reason{said}", line=f.line, value=f.value,
+                  excerpt=_excerpt(f.raw, f.value), example=message(f"example_{name}{said}"))
     if not matches:
         ctx.fault("no_bigo", name, f.line, value=f.value)
         return reason
@@ -292,8 +285,8 @@ def _parse_date(text: str) -> _dt.date | None:
 # -- quoting the student --------------------------------------------------------------------------------
 
 def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
-    """The sentence to quote when ``name`` was not found in the prose: a field's it is said beside, else
-    the prose's; a real sentence, never one with the field's words ("none gives it" would be false)."""
+    """The sentence to quote when ``name`` was not found in the prose: a field's it is said beside, else the
+    prose's; never one with the field's words ("none gives it" would be false)."""
     beside: list[tuple[int, str]] = []
     for other in NEAREST.get(name, ()):
         f = entry.get(other)
@@ -365,7 +358,7 @@ def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str
     if difficulty is not None and difficulty != "Medium":
         why = p.lesson if p is not None and p.lesson else "task"  # the warm-up's reason is practice.py's RULE
         ctx.penalize("not_medium", "difficulty", line, difficulty=difficulty, why=message(f"why_{why}"),
-                     name=Two(p.label, p.label) if p else Two(f"problem {ctx.k}", f"문제 {ctx.k}"))
+                     name=Two(p.label, p.label) if p else message("problem_k", k=ctx.k))
     if p is None:
         return
     if not p.is_math:
@@ -396,37 +389,34 @@ def _breakdown(k: int, points: tuple[float, ...] | None) -> list[BreakdownItem]:
             for item, top, p in zip(REVIEW["breakdown"], _TOPS, points, strict=True)]
 
 
-def _zero(findings: list[Finding], code: str, ko: str = "", en: str = "", line: int | None = None,
-          **values: Any) -> LogReview:
-    """A log that scores 0, and the finding that says why: ``ko`` and ``en``, else the message ``code``."""
-    said = Two(en, ko) if ko else message(code, **values)
-    findings.append(Finding("error", code, None, None, line, said.ko, said.en))
+def _zero(code: str, said: Two | None = None, line: int | None = None, **values: Any) -> LogReview:
+    """A log that scores 0, and the finding that says why: ``said``, else the message ``code``."""
+    said = said or message(code, **values)
     return LogReview(0.0, MAX_POINTS, [b for k in range(1, PROBLEMS + 1) for b in _breakdown(k, None)],
-                     findings)
+                     [Finding("error", code, None, None, line, said.ko, said.en)])
 
 
 def review_file(path: str | Path, practice: dict[str, str] | None = None) -> LogReview:
     """Review LEETCODE_LOG.md at ``path``; a missing file scores 0 with a finding."""
     p = Path(path)
     if not p.is_file():
-        return _zero([], "missing_file", name=p.name)
+        return _zero("missing_file", name=p.name)
     return review_log(p.read_text(encoding="utf-8", errors="replace"), practice)
 
 
 def review_log(text: str | None, practice: dict[str, str] | None = None,
                unsolved: dict[str, str] | None = None, sources: dict[str, str] | None = None,
                measure: Measure | None = None) -> LogReview:
-    """Findings and points for a log. ``practice``: practice function -> its failing edge case;
-    ``unsolved``: those the code leaves unsolved (coverage.py); ``sources``: the practice code (module ->
-    text); ``measure``: runs a practice function, counted (costmeter.py)."""
+    """Findings and points for a log. ``practice``: function -> its failing edge case; ``unsolved``: those the
+    code leaves unsolved; ``sources``: module -> the practice code; ``measure``: runs a function, counted."""
     if text is None or not text.strip():
-        return _zero([], "empty_log")
+        return _zero("empty_log")
     parsed = parse_log(text)
     entries = parsed.problems
     if not entries and not _has_words(text):
-        return _zero([], "no_fields")
+        return _zero("no_fields")
     if entries and parsed.filled_fields == 0:
-        return _zero([], "template_untouched", line=entries[0].line)
+        return _zero("template_untouched", line=entries[0].line)
     out = LogReview(0.0, MAX_POINTS, [], [])
     seen: dict[int, int] = {}  # catalog number -> the first problem that logs it
     for k in range(1, PROBLEMS + 1):

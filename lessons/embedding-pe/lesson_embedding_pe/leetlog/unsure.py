@@ -1,6 +1,5 @@
-"""Sure or ask: a log check takes a point only when the reader is sure the log lacks it. When a field, its
-reason or its Big-O is missing, are the field's words ([field_words]) anywhere in the problem's text? If
-so the finding is ``unsure``: the points stay and a TA reads that part; else it is a sure ``error``."""
+"""Sure or ask: a check takes a point only when the reader is sure the log lacks it. A missing field, reason
+or Big-O whose words are still in the problem's text is ``unsure``: the points stay and a TA reads it."""
 
 from __future__ import annotations
 
@@ -51,9 +50,8 @@ def is_unsure(code: str, name: str, entry: ProblemEntry) -> tuple[str, int | Non
 
 
 def _unplaced(entry: ProblemEntry, name: str) -> list[tuple[int, str]]:
-    """(line, text) under a problem that might still hold field ``name``: its heading, prose no field was
-    read from, every field's continuation lines (an unknown label is swallowed there), and the other
-    complexity when it names this one too; a field's own labelled line is that field's."""
+    """(line, text) under a problem that may still hold ``name``: its heading, prose no field was read from,
+    other fields' continuation lines (an unknown label is swallowed there); a labelled line is its field's."""
     placed = {" ".join(f.raw.split()) for f in entry.fields.values() if f.label == "sentence"}
     prose = [(s.line, s.text) for s in split_sentences([(n, unlabelled(t)) for n, t in entry.extra])
              if " ".join(s.text.split()) not in placed] if placed else list(entry.extra)

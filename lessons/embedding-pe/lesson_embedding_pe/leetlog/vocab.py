@@ -17,9 +17,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - the kit requires tomli there
     import tomli as tomllib
 
-__all__ = ["CUE", "DIFFICULTY_WORDS", "FIELDS", "FIELD_WORDS", "FORM", "HINTS", "LABELS_EN", "LABELS_KO",
-           "LATEX", "MESSAGES", "NEAREST", "ORDINALS", "REASON_EXAMPLE", "REVIEW", "SYNONYMS", "WORDS",
-           "Two", "load", "message", "render_template", "short"]
+__all__ = ["CUE", "DIFFICULTY_WORDS", "FIELDS", "FIELD_WORDS", "FORM", "LABELS_EN", "LABELS_KO", "LATEX",
+           "MESSAGES", "NEAREST", "ORDINALS", "REVIEW", "SYNONYMS", "WORDS", "Two", "load", "message",
+           "render_template", "short"]
 
 
 def load(name: str) -> dict[str, Any]:
@@ -49,9 +49,7 @@ SYNONYMS: dict[str, list[str]] = _DATA["labels"]
 DIFFICULTY_WORDS: dict[str, list[str]] = _DATA["difficulty"]
 NEAREST: dict[str, list[str]] = _DATA["nearest"]
 REVIEW: dict[str, list[str]] = _DATA["review"]  # review.py's lists
-REASON_EXAMPLE: dict[str, list[str]] = _DATA["reason_example"]  # (en clause, ko clause, ko note)
 ORDINALS: dict[str, int] = _DATA["ordinals"]
-HINTS: dict[str, dict[str, str]] = _DATA["hints"]
 MESSAGES: dict[str, dict[str, str]] = _DATA["messages"]
 LATEX: dict[str, Any] = _DATA["latex"]  # Markdown math: LaTeX commands and how each reads
 
