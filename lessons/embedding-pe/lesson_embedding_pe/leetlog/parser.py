@@ -205,8 +205,6 @@ def _pair(text: str) -> bool:
 def split_approaches(value: str) -> tuple[str, str] | None:
     """(first idea, final approach) from one value: '처음: 나눗셈 / 최종: 체', 'brute force -> fast pow'."""
     one = " ".join(value.split())
-    if m := CUE["inline_approaches"].match(one):
-        return m.group("first").strip(), m.group("final").strip()
     parts = [clean_value(p) for p in CUE["arrow"].split(one)]  # '- → 체': the first left empty ('-')
     ends = [(p, sum(c.isalpha() for c in p) >= 2) for p in (parts[0], parts[-1])]
     if len(parts) >= 2 and any(ok for _, ok in ends) and all(ok or not p for p, ok in ends):
