@@ -23,7 +23,8 @@ Claim = tuple[str, str, str]  # a field a line holds: (field name, value, label 
 
 
 def _norm(label: str) -> str:
-    return FORM["label_marks"].sub("", label.lower())
+    """A label as compared: '**Time:**' -> 'time' (its colon too, where the label ends)."""
+    return FORM["label_marks"].sub("", label.lower()).rstrip(":：")
 
 
 _LABEL_INDEX = {_norm(s): name for name, syns in SYNONYMS.items() for s in syns}
@@ -108,7 +109,7 @@ def _label_fields(label: str) -> list[str]:
 def _named(label: str) -> str | None:
     """The field a label names, whole or by a part ('문제 (Problem)', 'Time/Space'); not by a list's part:
     '50. Pow(x, n), Medium, First' is a problem and its difficulty."""
-    text = _TAG.sub("", label).strip().strip("*_`").strip().rstrip(":：").strip().strip("*_`")
+    text = _TAG.sub("", label)
     parts = [text] if "," in FORM["gloss"].sub("", text) else [text, *FORM["label_parts"].split(text)]
     return next((name for part in parts if (name := _LABEL_INDEX.get(_norm(part)))), None)
 
@@ -141,7 +142,7 @@ def _label_line(line: str) -> list[Claim]:
 def claims(name: str, rest: str, label: str) -> list[Claim]:
     """A label line's fields: a second label ('… Difficulty: Medium') starts its own; then ``_share``."""
     lead = CUE["colon_label"].match(rest)
-    inner = match_label(lead["label"]) if lead and _both_approaches(label) else None
+    inner = match_label(lead["label"]) if lead and _norm(label) in WORDS["both_approaches"] else None
     if lead and inner in ("first_idea", "final_approach"):  # '접근: 처음: …' then '최종: …': the pair's label
         return claims(inner, lead["rest"].strip(), lead["label"].strip())
     pieces: list[Claim] = []
@@ -155,11 +156,6 @@ def claims(name: str, rest: str, label: str) -> list[Claim]:
         at, name, label = m.end(), other, m.group("label").strip("*_ ")
     pieces.append((name, rest[at:].strip(), label))
     return [claim for piece in pieces for claim in _share(*piece)]
-
-
-def _both_approaches(label: str) -> bool:
-    """The lesson's own label for both approaches, as written: '접근', '**Approach:**'."""
-    return _norm(label.strip().strip("*_`").rstrip(":：").strip("*_` ")) in WORDS["both_approaches"]
 
 
 def _answers(name: str, value: str) -> bool:
@@ -480,7 +476,7 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
                                            [(line, entry.heading)])
     # the lesson's own label ('접근: 처음 떠올린 방법과 최종 방법을 한두 문장으로') holds both approaches
     f = entry.get("final_approach")
-    if f and "first_idea" not in entry.fields and _both_approaches(f.label) and (
+    if f and "first_idea" not in entry.fields and _norm(f.label) in WORDS["both_approaches"] and (
             halves := split_approaches(f.value)):
         entry.fields["first_idea"] = Field("first_idea", clean_value(halves[0]), f.line, f.label, f.raw,
                                            list(f.lines))
