@@ -12,7 +12,7 @@ from .catalog import find_problem
 from .prose import BULLET, problem_mention, read_fields, split_sentences, unbracketed, word_complexities
 from .tree import Line, read
 from .values import classify_solved, parse_difficulty
-from .vocab import CUE, FIELDS, FORM, LABELS_EN, ORDINALS, SYNONYMS, WORDS
+from .vocab import CUE, FIELDS, FORM, ORDINALS, SYNONYMS, WORDS
 
 __all__ = ["FIELDS", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value", "match_label",
            "parse_log", "unlabelled"]
@@ -425,8 +425,8 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
     if len(named := {n for c in columns for n in c if n != REASON}) >= 3 and "problem" in named:
         b.close_field()
         for r in (r for r in body if any(r.cells)):
-            _cells(b.open_problem(None, r.number), [(r.number, r.text, c, cell, "")
-                                                    for c, cell in zip(columns, r.cells, strict=False)])
+            under = zip(columns, r.cells, head, strict=False)  # each cell under its header, as written
+            _cells(b.open_problem(None, r.number), [(r.number, r.text, c, cell, h) for c, cell, h in under])
         b.entry = None
         return True
     named_rows = [r for r in body if r.cells and r.cells[0]]
@@ -456,11 +456,9 @@ def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]
         elif not names and clean_value(text):
             entry.extra.append((number, text))
         elif names:
-            label = written or " / ".join(LABELS_EN[n] for n in names)
-            found = claims(names[0], text, label) if len(names) > 1 or written else [(names[0], text, label)]
-            for name, value, _ in found:
-                entry.fields.setdefault(name, Field(name, clean_value(value), number,
-                                                    written or LABELS_EN[name], cell, [(number, raw)]))
+            for name, value, _ in claims(names[0], text, written):
+                entry.fields.setdefault(name, Field(name, clean_value(value), number, written, cell,
+                                                    [(number, raw)]))
     reason = "; ".join(r for r in reasons if r)
     for complexity in (entry.get(name) for name in ("time", "space")):  # the reason speaks for both
         if reason and complexity is not None:
