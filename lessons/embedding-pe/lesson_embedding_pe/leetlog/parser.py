@@ -412,9 +412,8 @@ def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
 # ---- tables
 def _column(head: str) -> list[str]:
     """The fields a column's header (or a row's first cell) names, the reason column, or none."""
-    text = _TAG.sub("", head).strip().strip("*_` ")
-    reason = CUE["reason_column"].match(FORM["gloss"].sub("", text).strip())
-    return [REASON] if reason else _label_fields(text)
+    reason = _norm(FORM["gloss"].sub("", _TAG.sub("", head))) in WORDS["reason_column"]
+    return [REASON] if reason else _label_fields(head)
 
 
 def _table(b: _Builder, rows: list[Line]) -> bool:
