@@ -31,6 +31,7 @@ _LABEL_INDEX = {_norm(s): name for name, syns in SYNONYMS.items() for s in syns}
 _TAG, _INLINE_LABEL, _LABEL_JOIN = CUE["tag"], CUE["inline_label"], CUE["label_join"]
 # Fields answered in a word or two on the label's line: the lines under such an answer are not part of it.
 _ONE_LINE = ("problem", "difficulty", "solved", "redo_date")
+_APPROACHES = ("first_idea", "final_approach")  # what a label naming both approaches holds, in order
 REASON = "reason"  # a table column the reader knows by what it holds: the reason for the complexities
 
 
@@ -182,9 +183,7 @@ def _share(name: str, value: str, label: str) -> list[Claim]:
             out.append((field_name, f"{m.written} {shared}" if alone and shared else part, label))
         return out
     # 'O(log n) / constant space', '- / O(1)': the halves say
-    pair = names == ["first_idea", "final_approach"]
-    halves: tuple[str, ...] | list[str] | None = split_approaches(value) if pair else None
-    halves = _outside_parens(value, FORM["halves"]) if complexities else halves
+    halves = _outside_parens(value, FORM["halves"]) if complexities else None
     if halves is None or len(halves) != len(names):
         return [(name, value, label)]
     return [(n, v, label) for n, v in zip(names, halves, strict=True)]
@@ -471,13 +470,13 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
         line = entry.heading_line or entry.line
         entry.fields["difficulty"] = Field("difficulty", level, line, "heading", entry.heading,
                                            [(line, entry.heading)])
-    # the lesson's own label ('접근: 처음 떠올린 방법과 최종 방법을 한두 문장으로') holds both approaches
-    f = entry.get("final_approach")
-    if f and "first_idea" not in entry.fields and _norm(f.label) in WORDS["both_approaches"] and (
+    # a label naming both approaches (the lesson's '접근', or '처음 아이디어 → 최종 접근') holds both
+    present = [f for name in _APPROACHES if (f := entry.fields.get(name)) is not None]
+    if len(present) == 1 and (f := present[0]).value and (
+            _norm(f.label) in WORDS["both_approaches"] or _label_fields(f.label) == list(_APPROACHES)) and (
             halves := split_approaches(f.value)):
-        entry.fields["first_idea"] = Field("first_idea", clean_value(halves[0]), f.line, f.label, f.raw,
-                                           list(f.lines))
-        f.value = clean_value(halves[1])
+        for name, half in zip(_APPROACHES, halves, strict=True):
+            entry.fields[name] = Field(name, clean_value(half), f.line, f.label, f.raw, list(f.lines))
     prose = split_sentences([(n, unlabelled(t)) for n, t in entry.extra])
     sentences = list(prose)
     for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
