@@ -361,6 +361,10 @@ def test_a_reason_belongs_to_its_own_complexity(lines: str) -> None:
             {"first_idea": "x를 n번 곱함", "final_approach": "지수를 반씩 나눔"},
         ),
         (
+            "## Problem 1: 50. Pow(x, n)\n- 처음 아이디어 → 최종 접근:\n  x를 n번 곱함 → 지수를 반씩 나눔\n",
+            {"first_idea": "x를 n번 곱함", "final_approach": "지수를 반씩 나눔"},
+        ),
+        (
             "## Problem 1: 50. Pow(x, n)\nFirst idea: multiply x n times.\n\n"
             "In the end I used fast exponentiation, halving n each step.\n",
             {"first_idea": "multiply x n times.",
@@ -372,11 +376,12 @@ def test_a_reason_belongs_to_its_own_complexity(lines: str) -> None:
             {"first_idea": "x를 n번 곱함", "final_approach": "빠른 거듭제곱"},
         ),
     ],
-    ids=["pair-label-with-arrows", "paragraph-after-a-blank-line", "approach-column-of-a-row-table"],
+    ids=["pair-label-with-arrows", "pair-label-over-its-value", "paragraph-after-a-blank-line",
+         "approach-column-of-a-row-table"],
 )
 def test_layouts_the_generated_corpus_does_not_hold(text: str, expected: dict[str, str]) -> None:
-    """A pair's label set off by arrows (the colon ends it), a paragraph after a field's answer and a blank
-    line (its own field, not the answer's), the lesson's '접근' heading a table column (both approaches,
-    as on a line): no generated log holds these, so a cut that drops one moves no snapshot verdict."""
+    """A pair's label set off by arrows (the colon ends it; its value beside it or below), a paragraph
+    after an answer and a blank line (its own field), the lesson's '접근' heading a table column (both
+    approaches, as on a line): no generated log holds these, so a cut that drops one moves no snapshot."""
     p = parse_log(text).problems[0]
     assert {name: p.fields[name].value for name in expected} == expected
