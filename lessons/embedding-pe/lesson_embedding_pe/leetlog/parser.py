@@ -423,21 +423,20 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
     if len(named := {n for c in columns for n in c if n != REASON}) >= 3 and "problem" in named:
         b.close_field()
         for r in (r for r in body if any(r.cells)):
-            under = zip(columns, r.cells, head, strict=False)  # each cell under its header, as written
+            under = zip(columns, r.cells, head, strict=True)  # each cell under its header, as written
             _cells(b.open_problem(None, r.number), [(r.number, r.text, c, cell, h) for c, cell, h in under])
         b.entry = None
         return True
-    named_rows = [r for r in body if r.cells and r.cells[0]]
-    names = [_column(r.cells[0]) for r in named_rows]
+    labelled = [r for r in body if r.cells[0]]
+    names = [_column(r.cells[0]) for r in labelled]
     labels = {c[0] for c in names if c and c != [REASON]}
     if len(body) < 3 or len(head) < 2 or len(labels) < 3 or sum(map(bool, map(match_label, head[1:]))) > 1:
         return False
     slot = "problem" not in {n for c in names for n in c}  # no problem row: the column's title names it
     for j, title in enumerate(head[1:], start=1):
-        if not any(j < len(r.cells) and r.cells[j].strip() for r in body):
+        if not any(r.cells[j].strip() for r in body):
             continue  # an empty column is no problem
-        cells = [(r.number, r.text, c, r.cells[j] if j < len(r.cells) else "", r.cells[0])
-                 for r, c in zip(named_rows, names, strict=True)]
+        cells = [(r.number, r.text, c, r.cells[j], r.cells[0]) for r, c in zip(labelled, names, strict=True)]
         if slot and title and not CUE["problem_slot"].match(title):
             cells.insert(0, (rows[0].number, rows[0].text, ["problem"], title, "Problem"))
         _cells(b.open_problem(j, rows[0].number), cells)

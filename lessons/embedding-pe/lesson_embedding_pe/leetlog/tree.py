@@ -25,7 +25,7 @@ class Line:
     kind: str = ""  # "" (text), code, comment, quote, rule, heading, or a table's head, sep or row
     level: int = 0  # a heading's level
     title: str = ""  # a heading's text
-    cells: list[str] = field(default_factory=list)  # a table row's cells
+    cells: list[str] = field(default_factory=list)  # a table row's cells, as many as its header's
     head: list[str] = field(default_factory=list)  # and its table's header cells
 
 
