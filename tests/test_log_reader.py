@@ -348,3 +348,37 @@ def test_a_reason_belongs_to_its_own_complexity(lines: str) -> None:
     assert [(f.problem, f.field, f.severity) for f in found] == [(1, "space", "error")]
     assert "a few variables" in found[0].message_en and "halves" not in found[0].message_en
     assert "변수" in found[0].message_ko and r.points == MAX_POINTS - 0.25
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "## Problem 1: 50. Pow(x, n)\n- 처음 아이디어 → 최종 접근: x를 n번 곱함 → 지수를 반씩 나눔\n",
+            {"first_idea": "x를 n번 곱함", "final_approach": "지수를 반씩 나눔"},
+        ),
+        (
+            "## Problem 1: 50. Pow(x, n)\n- 처음 아이디어 → 최종 접근:\n  x를 n번 곱함 → 지수를 반씩 나눔\n",
+            {"first_idea": "x를 n번 곱함", "final_approach": "지수를 반씩 나눔"},
+        ),
+        (
+            "## Problem 1: 50. Pow(x, n)\nFirst idea: multiply x n times.\n\n"
+            "In the end I used fast exponentiation, halving n each step.\n",
+            {"first_idea": "multiply x n times.",
+             "final_approach": "In the end I used fast exponentiation, halving n each step."},
+        ),
+        (
+            "| 문제 | 난이도 | 접근 | 시간 |\n|---|---|---|---|\n"
+            "| 50. Pow(x, n) | Medium | x를 n번 곱함 → 빠른 거듭제곱 | O(log n) |\n",
+            {"first_idea": "x를 n번 곱함", "final_approach": "빠른 거듭제곱"},
+        ),
+    ],
+    ids=["pair-label-with-arrows", "pair-label-over-its-value", "paragraph-after-a-blank-line",
+         "approach-column-of-a-row-table"],
+)
+def test_layouts_the_generated_corpus_does_not_hold(text: str, expected: dict[str, str]) -> None:
+    """A pair's label set off by arrows (the colon ends it; its value beside it or below), a paragraph
+    after an answer and a blank line (its own field), the lesson's '접근' heading a table column (both
+    approaches, as on a line): no generated log holds these, so a cut that drops one moves no snapshot."""
+    p = parse_log(text).problems[0]
+    assert {name: p.fields[name].value for name in expected} == expected

@@ -12,7 +12,7 @@ from .catalog import find_problem
 from .prose import BULLET, problem_mention, read_fields, split_sentences, unbracketed, word_complexities
 from .tree import Line, read
 from .values import classify_solved, parse_difficulty
-from .vocab import CUE, FIELDS, FORM, LABELS_EN, ORDINALS, SYNONYMS, WORDS
+from .vocab import CUE, FIELDS, FORM, ORDINALS, SYNONYMS, WORDS
 
 __all__ = ["FIELDS", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value", "match_label",
            "parse_log", "unlabelled"]
@@ -23,13 +23,15 @@ Claim = tuple[str, str, str]  # a field a line holds: (field name, value, label 
 
 
 def _norm(label: str) -> str:
-    return FORM["label_marks"].sub("", label.lower())
+    """A label as compared: '**Time:**' -> 'time' (its colon too, where the label ends)."""
+    return FORM["label_marks"].sub("", label.lower()).rstrip(":：")
 
 
 _LABEL_INDEX = {_norm(s): name for name, syns in SYNONYMS.items() for s in syns}
 _TAG, _INLINE_LABEL, _LABEL_JOIN = CUE["tag"], CUE["inline_label"], CUE["label_join"]
 # Fields answered in a word or two on the label's line: the lines under such an answer are not part of it.
 _ONE_LINE = ("problem", "difficulty", "solved", "redo_date")
+_APPROACHES = ("first_idea", "final_approach")  # what a label naming both approaches holds, in order
 REASON = "reason"  # a table column the reader knows by what it holds: the reason for the complexities
 
 
@@ -108,7 +110,7 @@ def _label_fields(label: str) -> list[str]:
 def _named(label: str) -> str | None:
     """The field a label names, whole or by a part ('문제 (Problem)', 'Time/Space'); not by a list's part:
     '50. Pow(x, n), Medium, First' is a problem and its difficulty."""
-    text = _TAG.sub("", label).strip().strip("*_`").strip().rstrip(":：").strip().strip("*_`")
+    text = _TAG.sub("", label)
     parts = [text] if "," in FORM["gloss"].sub("", text) else [text, *FORM["label_parts"].split(text)]
     return next((name for part in parts if (name := _LABEL_INDEX.get(_norm(part)))), None)
 
@@ -141,7 +143,7 @@ def _label_line(line: str) -> list[Claim]:
 def claims(name: str, rest: str, label: str) -> list[Claim]:
     """A label line's fields: a second label ('… Difficulty: Medium') starts its own; then ``_share``."""
     lead = CUE["colon_label"].match(rest)
-    inner = match_label(lead["label"]) if lead and _both_approaches(label) else None
+    inner = match_label(lead["label"]) if lead and _norm(label) in WORDS["both_approaches"] else None
     if lead and inner in ("first_idea", "final_approach"):  # '접근: 처음: …' then '최종: …': the pair's label
         return claims(inner, lead["rest"].strip(), lead["label"].strip())
     pieces: list[Claim] = []
@@ -155,11 +157,6 @@ def claims(name: str, rest: str, label: str) -> list[Claim]:
         at, name, label = m.end(), other, m.group("label").strip("*_ ")
     pieces.append((name, rest[at:].strip(), label))
     return [claim for piece in pieces for claim in _share(*piece)]
-
-
-def _both_approaches(label: str) -> bool:
-    """The lesson's own label for both approaches, as written: '접근', '**Approach:**'."""
-    return _norm(label.strip().strip("*_`").rstrip(":：").strip("*_` ")) in WORDS["both_approaches"]
 
 
 def _answers(name: str, value: str) -> bool:
@@ -186,9 +183,7 @@ def _share(name: str, value: str, label: str) -> list[Claim]:
             out.append((field_name, f"{m.written} {shared}" if alone and shared else part, label))
         return out
     # 'O(log n) / constant space', '- / O(1)': the halves say
-    pair = names == ["first_idea", "final_approach"]
-    halves: tuple[str, ...] | list[str] | None = split_approaches(value) if pair else None
-    halves = _outside_parens(value, FORM["halves"]) if complexities else halves
+    halves = _outside_parens(value, FORM["halves"]) if complexities else None
     if halves is None or len(halves) != len(names):
         return [(name, value, label)]
     return [(n, v, label) for n, v in zip(names, halves, strict=True)]
@@ -205,8 +200,6 @@ def _pair(text: str) -> bool:
 def split_approaches(value: str) -> tuple[str, str] | None:
     """(first idea, final approach) from one value: '처음: 나눗셈 / 최종: 체', 'brute force -> fast pow'."""
     one = " ".join(value.split())
-    if m := CUE["inline_approaches"].match(one):
-        return m.group("first").strip(), m.group("final").strip()
     parts = [clean_value(p) for p in CUE["arrow"].split(one)]  # '- → 체': the first left empty ('-')
     ends = [(p, sum(c.isalpha() for c in p) >= 2) for p in (parts[0], parts[-1])]
     if len(parts) >= 2 and any(ok for _, ok in ends) and all(ok or not p for p, ok in ends):
@@ -429,9 +422,8 @@ def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
 # ---- tables
 def _column(head: str) -> list[str]:
     """The fields a column's header (or a row's first cell) names, the reason column, or none."""
-    text = _TAG.sub("", head).strip().strip("*_` ")
-    reason = CUE["reason_column"].match(FORM["gloss"].sub("", text).strip())
-    return [REASON] if reason else _label_fields(text)
+    reason = _norm(FORM["gloss"].sub("", _TAG.sub("", head))) in WORDS["reason_column"]
+    return [REASON] if reason else _label_fields(head)
 
 
 def _table(b: _Builder, rows: list[Line]) -> bool:
@@ -445,20 +437,19 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
         for j in _row_numbers(columns, entries):
             columns[j] = []  # '| # | Problem |': the rows' own count is no problem number
         for r in entries:
-            _cells(b.open_problem(None, r.number), [(r.number, r.text, c, cell, "")
-                                                    for c, cell in zip(columns, r.cells, strict=False)])
+            under = zip(columns, r.cells, head, strict=True)  # each cell under its header, as written
+            _cells(b.open_problem(None, r.number), [(r.number, r.text, c, cell, h) for c, cell, h in under])
         b.entry = None
         return True
-    named_rows = [r for r in body if r.cells and r.cells[0]]
-    names = [_column(r.cells[0]) for r in named_rows]
+    labelled = [r for r in body if r.cells[0]]
+    names = [_column(r.cells[0]) for r in labelled]
     labels = {c[0] for c in names if c and c != [REASON]}
     if len(body) < 3 or len(head) < 2 or len(labels) < 3 or sum(map(bool, map(match_label, head[1:]))) > 1:
         return False
     slot = "problem" not in {n for c in names for n in c}  # no problem row: the column's title names it
-    filled = [j for j in range(1, len(head)) if any(j < len(r.cells) and r.cells[j].strip() for r in body)]
+    filled = [j for j in range(1, len(head)) if any(r.cells[j].strip() for r in body)]
     for j in filled:  # an empty column is no problem
-        cells = [(r.number, r.text, c, r.cells[j] if j < len(r.cells) else "", r.cells[0])
-                 for r, c in zip(named_rows, names, strict=True)]
+        cells = [(r.number, r.text, c, r.cells[j], r.cells[0]) for r, c in zip(labelled, names, strict=True)]
         if slot and head[j] and not CUE["problem_slot"].match(head[j]):
             cells.insert(0, (rows[0].number, rows[0].text, ["problem"], head[j], "Problem"))
         # one column of answers ('| Field | Answer |') under '## Problem 2' is that problem's
@@ -473,7 +464,7 @@ def _row_numbers(columns: list[list[str]], rows: list[Line]) -> list[int]:
     counts = [str(k) for k in range(1, len(rows) + 1)]
     problem = [j for j, c in enumerate(columns) if c == ["problem"]]
     return [j for j in problem if len(problem) > 1 and [
-        (r.cells[j] if j < len(r.cells) else "").strip(" .)") for r in rows] == counts]
+        r.cells[j].strip(" .)") for r in rows] == counts]
 
 
 def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]]) -> None:
@@ -486,11 +477,9 @@ def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]
         elif not names and clean_value(text):
             entry.extra.append((number, text))
         elif names:
-            label = written or " / ".join(LABELS_EN[n] for n in names)
-            found = claims(names[0], text, label) if len(names) > 1 or written else [(names[0], text, label)]
-            for name, value, _ in found:
-                entry.fields.setdefault(name, Field(name, clean_value(value), number,
-                                                    written or LABELS_EN[name], cell, [(number, raw)]))
+            for name, value, _ in claims(names[0], text, written):
+                entry.fields.setdefault(name, Field(name, clean_value(value), number, written, cell,
+                                                    [(number, raw)]))
     reason = "; ".join(r for r in reasons if r)
     for complexity in (entry.get(name) for name in ("time", "space")):  # the reason speaks for both
         if reason and complexity is not None:
@@ -504,13 +493,13 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
         line = entry.heading_line or entry.line
         entry.fields["difficulty"] = Field("difficulty", level, line, "heading", entry.heading,
                                            [(line, entry.heading)])
-    # the lesson's own label ('접근: 처음 떠올린 방법과 최종 방법을 한두 문장으로') holds both approaches
-    f = entry.get("final_approach")
-    if f and "first_idea" not in entry.fields and _both_approaches(f.label) and (
+    # a label naming both approaches (the lesson's '접근', or '처음 아이디어 → 최종 접근') holds both
+    present = [f for name in _APPROACHES if (f := entry.fields.get(name)) is not None]
+    if len(present) == 1 and (f := present[0]).value and (
+            _norm(f.label) in WORDS["both_approaches"] or _label_fields(f.label) == list(_APPROACHES)) and (
             halves := split_approaches(f.value)):
-        entry.fields["first_idea"] = Field("first_idea", clean_value(halves[0]), f.line, f.label, f.raw,
-                                           list(f.lines))
-        f.value = clean_value(halves[1])
+        for name, half in zip(_APPROACHES, halves, strict=True):
+            entry.fields[name] = Field(name, clean_value(half), f.line, f.label, f.raw, list(f.lines))
     prose = split_sentences([(n, unlabelled(t)) for n, t in entry.extra])
     sentences = list(prose)
     for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one

@@ -28,7 +28,7 @@ class Line:
     kind: str = ""  # "" (text), code, comment, quote, rule, heading, or a table's head, sep or row
     level: int = 0  # a heading's level
     title: str = ""  # a heading's text
-    cells: list[str] = field(default_factory=list)  # a table row's cells
+    cells: list[str] = field(default_factory=list)  # a table row's cells, as many as its header's
     head: list[str] = field(default_factory=list)  # and its table's header cells
 
 
@@ -57,7 +57,7 @@ def _read(numbered: list[tuple[int, str]], holds_log: HoldsLog, depth: int) -> l
     tokens = _MD.parse("\n".join(text for _, text in numbered))
     lines = _classify(numbered, tokens)
     for tok in reversed(tokens):  # from the last block, so that the lines before keep their places
-        if tok.level != 0 or tok.map is None or tok.nesting == -1 or depth >= 4:
+        if tok.level != 0 or tok.map is None or depth >= 4:
             continue
         start, end = tok.map
         inner = _opened(tok, numbered[start:end])
@@ -77,7 +77,7 @@ def _classify(numbered: list[tuple[int, str]], tokens: list[Token]) -> list[Line
     out = [Line(number, text) for number, text in numbered]
     for i in reversed(range(len(tokens))):
         tok = tokens[i]
-        if tok.map is None or tok.nesting == -1:
+        if tok.map is None:
             continue
         start, end = tok.map
         span = out[start:end]
