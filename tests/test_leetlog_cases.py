@@ -53,6 +53,11 @@ VERDICTS: dict[str, Verdict] = {
     # a row-per-problem table whose first column counts the rows: '| 2 | 204. Count Primes |' is problem
     # 204, not '2. Add Two Numbers' (a sure warning on a correct claim)
     "numbered_table_rows": (FULL, [], []),
+    # the problem said in a heading as 'LeetCode 204'; each field under its own '###' heading, 'Solved'
+    # answered by ticking a task list's box; the option not chosen struck out ('~~alone~~')
+    "day_headings_lc_number": (FULL, [], []),
+    "field_headings_task_list": (FULL, [], []),
+    "struck_out_option": (FULL, [], []),
     # text the reader places nothing of: every part of both problems goes to a TA, no point taken
     "unplaceable": (
         FULL,
@@ -193,6 +198,19 @@ def test_the_blocks_come_from_the_markdown_tree_not_from_a_lines_first_character
     assert (first.fields["time"].value, first.fields["time"].line) == ("O(log n)\nhalving", 9)
     assert "space" not in first.fields
     assert len(parsed.problems) == 2 and parsed.problems[1].fields["difficulty"].value == "Easy"
+
+
+@pytest.mark.parametrize(("written", "answer"), [
+    ("- [x] alone\n- [ ] after reading a solution", "alone"),
+    ("[ ] alone [x] after reading a solution", "after reading a solution"),
+    ("~~alone~~ / after reading a solution", "/ after reading a solution"),
+    ("- [ ] alone\n- [ ] after reading a solution", ""),  # nothing ticked: no answer
+    ("O(n) [see the note]", "O(n) [see the note]"),  # brackets that are no box stay
+])
+def test_the_option_not_chosen_is_no_part_of_the_answer(written: str, answer: str) -> None:
+    from lesson_embedding_pe.leetlog.parser import clean_value
+
+    assert clean_value(written) == answer
 
 
 def test_front_matter_is_the_pages_metadata_unless_it_holds_the_log() -> None:

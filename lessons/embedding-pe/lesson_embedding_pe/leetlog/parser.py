@@ -85,8 +85,10 @@ class LogParse:
 
 
 def clean_value(raw: str) -> str:
-    """Drop the template's ``<...>`` placeholders, TODO markers and comments; "" for a value of none."""
+    """Drop the template's ``<...>`` placeholders, TODO markers, comments and the options not chosen (an
+    unticked box, struck-out words); "" for a value of none."""
     text = CUE["todo"].sub("", CUE["placeholder"].sub("", CUE["comment"].sub("", raw)))
+    text = CUE["chosen_box"].sub("", CUE["not_chosen"].sub("", text))
     text = "\n".join(line.rstrip() for line in text.strip().splitlines()).strip()
     return "" if FORM["empty_marks"].sub("", text.lower()).strip(".:,;") in WORDS["empty"] else text
 
@@ -243,7 +245,10 @@ def problem_heading(text: str) -> tuple[int | None, str] | None:
         rest = FORM["heading_gloss"].sub("", text[m.end():]).strip(" :：-—–.").strip()
         return int(m[1]) if m[1].isdigit() else ORDINALS[m[1].lower()], rest
     found = find_problem(text)
-    return (None, text) if found.problem is not None and found.by == "title" else None
+    if found.problem is not None and found.by == "title":
+        return None, text
+    mention = problem_mention(text)  # 'Day 2 — LeetCode 204': a number said to be a problem's
+    return (None, mention[1]) if mention is not None and mention[0] is not None else None
 
 
 def unlabelled(raw: str) -> str:
