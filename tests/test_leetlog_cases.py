@@ -58,6 +58,11 @@ VERDICTS: dict[str, Verdict] = {
     "day_headings_lc_number": (FULL, [], []),
     "field_headings_task_list": (FULL, [], []),
     "struck_out_option": (FULL, [], []),
+    # labels as questions ('What was your first idea?' over its answer, 'Time Complexity = …'), in
+    # brackets ('(난이도) Medium': was 1.25/6, every value lost), and with no mark at all
+    "questions_en": (FULL, [], []),
+    "bracket_labels_ko": (FULL, [], []),
+    "labels_without_marks": (FULL, [], []),
     # text the reader places nothing of: every part of both problems goes to a TA, no point taken
     "unplaceable": (
         FULL,

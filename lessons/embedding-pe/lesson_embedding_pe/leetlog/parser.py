@@ -117,6 +117,10 @@ def _named(label: str) -> str | None:
     return next((name for part in parts if (name := _LABEL_INDEX.get(_norm(part)))), None)
 
 
+_FORMS = ("bold_label", "arrow_label", "colon_label", "particle_label", "question_label", "bracket_label",
+          "equals_label")
+
+
 def _label_line(line: str) -> list[Claim]:
     """The fields a line starting with a label holds ('**Time:** …', '| Time | …', 'Time -> …'), or []."""
     text = BULLET.sub("", line.strip(), count=1)
@@ -124,14 +128,17 @@ def _label_line(line: str) -> list[Claim]:
         cells = [c.strip() for c in text.strip("|").split("|")]
         named = len(cells) >= 2 and match_label(cells[0])  # never a separator row's '---': no label
         return claims(named, " | ".join(cells[1:]).strip(), cells[0]) if named else []
-    # the label's forms, in order ('**Time:** …', 'Approach -> …', 'Time: …', 'First idea는 …', '… ? …');
-    # a Korean particle only before an answer, an arrow only where it is not inside a pair's label
-    for form in ("bold_label", "arrow_label", "colon_label", "particle_label", "question_label"):
+    # the label's forms, in order ('**Time:** …', 'Approach -> …', 'Time: …', 'First idea는 …', '… ? …',
+    # '(난이도) Medium', 'Time = …'); a question is the label of the one field it asks about ('What was
+    # your first idea?'); a Korean particle only before an answer, an arrow only outside a pair's label
+    for form in _FORMS:
         m = CUE[form].match(text)
-        name = match_label(m["label"]) if m else None
-        if m and name and (form != "particle_label" or _answers(name, m["rest"])) and (
+        name = None if m is None else match_label(m["label"]) or (
+            _asked(m["label"]) if form == "question_label" else None)
+        rest = (m["rest"] or "") if m else ""
+        if m and name and (form != "particle_label" or _answers(name, rest)) and (
                 form != "arrow_label" or not _pair(text)):
-            return claims(name, m["rest"].strip().lstrip("*_ :：").strip(), m["label"].strip())
+            return claims(name, rest.strip().lstrip("*_ :：").strip(), m["label"].strip())
     # 'Solved alone.' and '- 혼자 풀었어' are whole answers, not empty labels; 'I solved LeetCode 50,
     # Pow(x, n). I first ...' is prose, not the answer to 'Solved'
     name = match_label(text) if len(text) <= 40 and not FORM["sentence_not_label"].search(text) else None
@@ -140,6 +147,12 @@ def _label_line(line: str) -> list[Claim]:
     if (name == "solved" or sentence) and classify_solved(text) is not None and len(text) <= 120:
         return claims("solved", text, "Solved")
     return claims(name, "", text) if name else []  # a label alone, not a sentence with 'time' in it
+
+
+def _asked(question: str) -> str | None:
+    """The one field a question asks about ('Did you solve it alone?' -> 'solved'), else None."""
+    said = set(read_fields(split_sentences([(0, question)])))
+    return said.pop() if len(said) == 1 else None
 
 
 def claims(name: str, rest: str, label: str) -> list[Claim]:
