@@ -63,6 +63,7 @@ VERDICTS: dict[str, Verdict] = {
     "questions_en": (FULL, [], []),
     "bracket_labels_ko": (FULL, [], []),
     "labels_without_marks": (FULL, [], []),
+    "dash_labels_ko": (FULL, [], []),  # '난이도 - Medium': a label (a missing field's quote is no glued pair)
     # text the reader places nothing of: every part of both problems goes to a TA, no point taken
     "unplaceable": (
         FULL,
@@ -216,6 +217,14 @@ def test_the_option_not_chosen_is_no_part_of_the_answer(written: str, answer: st
     from lesson_embedding_pe.leetlog.parser import clean_value
 
     assert clean_value(written) == answer
+
+
+def test_a_missing_fields_nearest_sentence_is_never_two_labelled_lines_run_together() -> None:
+    text = (CASES / "dash_labels_ko.md").read_text(encoding="utf-8")
+    text = text.replace("틀린 이유 - n을 포함해서 셈\n", "")
+    found = [f for f in review_log(text).findings if f.severity == "error"]
+    assert [(f.problem, f.field, f.code) for f in found] == [(1, "what_went_wrong", "missing_field")]
+    assert "처음 아이디어" not in found[0].message_ko
 
 
 def test_front_matter_is_the_pages_metadata_unless_it_holds_the_log() -> None:

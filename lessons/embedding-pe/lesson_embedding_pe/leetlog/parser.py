@@ -118,7 +118,7 @@ def _named(label: str) -> str | None:
 
 
 _FORMS = ("bold_label", "arrow_label", "colon_label", "particle_label", "question_label", "bracket_label",
-          "equals_label")
+          "equals_label", "dash_label")
 
 
 def _label_line(line: str) -> list[Claim]:
@@ -129,8 +129,9 @@ def _label_line(line: str) -> list[Claim]:
         named = len(cells) >= 2 and match_label(cells[0])  # never a separator row's '---': no label
         return claims(named, " | ".join(cells[1:]).strip(), cells[0]) if named else []
     # the label's forms, in order ('**Time:** …', 'Approach -> …', 'Time: …', 'First idea는 …', '… ? …',
-    # '(난이도) Medium', 'Time = …'); a question is the label of the one field it asks about ('What was
-    # your first idea?'); a Korean particle only before an answer, an arrow only outside a pair's label
+    # '(난이도) Medium', 'Time = …', '난이도 - Medium'); a question is the label of the one field it asks
+    # about ('What was your first idea?'); a Korean particle only before an answer, an arrow only outside a
+    # pair's label
     for form in _FORMS:
         m = CUE[form].match(text)
         name = None if m is None else match_label(m["label"]) or (
