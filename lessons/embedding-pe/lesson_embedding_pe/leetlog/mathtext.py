@@ -1,7 +1,6 @@
 """Math as students type it in Markdown (LaTeX ``$\\mathcal{O}(n \\log \\log n)$``, escapes ``n \\* m``,
 HTML ``n<sup>2</sup>``, emphasis ``O(*n*)``) rewritten to the plain text bigo.py reads (``O(n log log n)``),
-keeping for each plain character the span it was written in, so errors and quotes point at what was written.
-"""
+keeping the span each plain character was written in, so errors and quotes point at what was written."""
 
 from __future__ import annotations
 
@@ -49,10 +48,8 @@ def to_plain(source: str) -> Plain:
 
 
 def _marks(text: str) -> dict[int, tuple[str, int]]:
-    """Markup read as it stands (position -> what it reads as, its length): math delimiters ``$...$`` and
-    ``$$...$$`` that pair up (a lone ``$`` stays a character, as in Markdown), MathJax's ``\\(...\\)`` and
-    ``\\[...\\]`` (not an escaped bracket after a name, ``O\\(n\\)``), emphasis marks around a word, HTML
-    powers, entities, Unicode brackets and Korean words."""
+    """Markup read as it stands (position -> what it reads as, its length): ``$``, ``$$``, ``\\(``, ``\\[``
+    that pair up (a lone ``$`` is a character, as in Markdown), emphasis, HTML powers, entities, words."""
     marks: dict[int, tuple[str, int]] = {}
     opened: re.Match[str] | None = None
     for m in re.finditer(r"(?<!\\)\${1,2}", text):
