@@ -210,7 +210,10 @@ def _sentence_complexities(text: str, follow: str) -> list[_Mention]:
         kinds, cue_at = _kinds(before, text[m.end:hi], lo, m.end)
         kinds = (said[m],) if m in said else kinds
         if not kinds and out and len(out[-1].kinds) == 2 and CUE["list_gap"].fullmatch(before):
-            kinds, cue_at = out[-1].kinds, m.start  # '…, O(1)'
+            # '시간과 공간 복잡도는 O(n), O(1)': each its own, in the cue's order
+            space_first = (cue := _BOTH.search(text)) is not None and CUE["space_first"].match(cue.group())
+            first, second = ("space", "time") if space_first else ("time", "space")
+            out[-1].kinds, kinds, cue_at = (first,), (second,), m.start
         if not kinds:
             continue
         in_first = idea is not None and idea.end() <= m.start and not _FINAL.search(text, idea.end(), m.start)
@@ -219,11 +222,6 @@ def _sentence_complexities(text: str, follow: str) -> list[_Mention]:
         ahead = text[:start] if not out and CUE["reason_before"].search(text[:start]) else ""
         rest = CUE["measure"].sub(" ", f"{ahead} {text[start:m.start]} {text[m.end:hi]}")
         out.append(_Mention(m, kinds, in_first, _reason(rest)))
-    both = [m for m in out if len(m.kinds) == 2]
-    if len(both) == 2:  # '시간과 공간 복잡도는 O(n), O(1)': each its own, in the cue's order
-        space_first = (cue := _BOTH.search(text)) is not None and CUE["space_first"].match(cue.group())
-        for claim, kind in zip(both, ("space", "time") if space_first else ("time", "space"), strict=True):
-            claim.kinds = (kind,)
     given = follow if out and not any(c.reason for c in out) and CUE["reason_start"].search(follow) \
         and not find_all_bigo(follow) else ""
     for k, claim in enumerate(out):  # 'O(n) time and O(1) space because ...': the reason is shared
