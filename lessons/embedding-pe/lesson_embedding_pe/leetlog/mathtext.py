@@ -97,11 +97,8 @@ class _Rewriter:
                 i += n
             elif c == "\\":
                 i = self.command(i, j)
-            elif c == "{":
-                i = self.group(i, j, "()")
-            elif c == "_" and src.startswith("{", i + 1, j):  # a subscript keeps its braces: 'log_{10}'
-                self.emit(c, i, i + 1)
-                i = self.group(i + 1, j, "{}")
+            elif c == "{":  # a group reads as a bracket; a subscript's keeps its braces: 'log_{10}'
+                i = self.group(i, j, "{}" if src[i - 1:i] == "_" else "()")
             else:  # a character as it stands; a stray closing brace is markup, not a bracket
                 self.emit("" if c == "}" else c, i, i + 1)
                 i += 1
