@@ -49,7 +49,7 @@ def to_plain(source: str) -> Plain:
 
 def _marks(text: str) -> dict[int, tuple[str, int]]:
     """Markup read as it stands (position -> what it reads as, its length): ``$``, ``$$``, ``\\(``, ``\\[``
-    that pair up (a lone ``$`` is a character, as in Markdown), emphasis, HTML powers, entities, words."""
+    that pair (a lone ``$`` is a character), emphasis, HTML powers, a factorial ``n\\!``, entities, words."""
     marks: dict[int, tuple[str, int]] = {}
     opened: re.Match[str] | None = None
     for m in re.finditer(r"(?<!\\)\${1,2}", text):
@@ -70,6 +70,8 @@ def _marks(text: str) -> dict[int, tuple[str, int]]:
         left, right = LATEX["html"][m.group(1).lower()]
         marks[m.start()] = (left, m.start(2) - m.start())
         marks[m.end(2)] = (right, m.end() - m.end(2))
+    for m in CUE["escaped_factorial"].finditer(text):  # 'n\!': a factorial, not LaTeX's negative space
+        marks[m.start()] = ("!", 2)
     for m in _WORDS.finditer(text):
         marks[m.start()] = (_READ_AS.get(m.group()) or html.unescape(m.group()), len(m.group()))
     return marks
@@ -129,9 +131,6 @@ class _Rewriter:
         src, m = self.src, _COMMAND.match(self.src, i, j)
         if m is None:  # a '\' that ends the text
             return j
-        if CUE["escaped_factorial"].match(src, i, j):  # 'n\!': a factorial, not LaTeX's negative space
-            self.emit("!", i, i + 2)
-            return i + 2
         name, end = m.group(1), m.end()
         args: dict[str, tuple[int, int]] = {}  # '#0' an optional argument in brackets, '#1', '#2' the others
         if src.startswith("[", end) and f"{name}[]" in _READS and (close := src.find("]", end, j)) > 0:
