@@ -22,10 +22,8 @@ class Plain:
     source: str
 
     def source_index(self, i: int) -> int:
-        """Where plain position ``i`` (an error position, say) is in the source."""
-        if i < len(self.spans):
-            return self.spans[i][0]
-        return self.spans[-1][1] if self.spans else len(self.source)
+        """Where plain position ``i`` (an error position, say) is in the source; past the end, its end."""
+        return self.spans[i][0] if i < len(self.spans) else len(self.source)
 
     def source_span(self, start: int, end: int) -> tuple[int, int]:
         """The written text behind a match ``text[start:end]`` (not empty), the markup dropped before it
