@@ -126,6 +126,9 @@ def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
         # a level said as one ('Medium', 'medium-level'), or any word of one after 'difficulty'
         found.put("difficulty", parse_difficulty(s.text if CUE["difficulty_context"].search(s.text)
                                                  else " ".join(CUE["difficulty_strong"].findall(s.text))), s)
+        date = CUE["date"].search(s.text)
+        if date and (CUE["redo"].search(s.text) or CUE["solution_sentence"].search(s.text)):
+            found.put("redo_date", date.group(), s, date.start())
     _read_approaches(sentences, found)
     for s, follow in zip(sentences, [*sentences[1:], None], strict=False):  # the next may give the reason
         for c in _sentence_complexities(s.text, follow.text if follow else ""):  # each kind's first claim
@@ -139,10 +142,6 @@ def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
         if cues:  # the sentence when it says how; else its last cue
             how = s.text if classify_solved(s.text) else max(cues, key=re.Match.start).group()
             found.put("solved", how, s)
-    for s in sentences:
-        date = CUE["date"].search(s.text)
-        if date and (CUE["redo"].search(s.text) or CUE["solution_sentence"].search(s.text)):
-            found.put("redo_date", date.group(), s, date.start())
     return found
 
 
