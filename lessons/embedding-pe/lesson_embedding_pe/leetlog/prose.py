@@ -38,8 +38,7 @@ class Sentence(NamedTuple):
 
 
 class Reading(NamedTuple):
-    """One field read from prose: its value, its line and its sentence."""
-    name: str
+    """One field read from prose (the field is its key): its value, its line and its sentence."""
     value: str
     line: int
     sentence: str
@@ -115,7 +114,7 @@ class _Found(dict[str, Reading]):
     def put(self, name: str, value: str | None, s: Sentence, at: int = 0) -> None:
         """``value`` for field ``name``, said at offset ``at`` of ``s``; an empty one is no answer."""
         if name not in self and (value := (value or "").strip(" ,;")):
-            self[name] = Reading(name, value, s.line_at(at), s.text)
+            self[name] = Reading(value, s.line_at(at), s.text)
 
 
 def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
