@@ -162,9 +162,9 @@ def _read_approaches(sentences: list[Sentence], found: _Found) -> None:
             verb = pattern.search(s.text)
             if verb is None or _letters(s.text) < 8:
                 continue
-            # a method's verb before a Big-O and nothing else ('It uses O(1) extra space') describes the space
-            bigos = find_all_bigo(s.text) if pattern is _APPROACH else []
-            if not bigos or _content(s.text[verb.end():bigos[0].start]):
+            # a method's verb then a Big-O and nothing else ('It uses O(1) extra space') describes the space
+            bigos = [b for b in find_all_bigo(s.text) if b.start >= verb.end()]
+            if pattern is _FINAL or not bigos or _content(s.text[verb.end():bigos[0].start]):
                 found.put("final_approach", s.text, s)
 
 
