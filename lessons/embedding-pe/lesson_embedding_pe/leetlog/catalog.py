@@ -1,6 +1,5 @@
-"""LeetCode problems a student may log, with the facts the review checks (catalog.toml): difficulty, the
-Math tag, the accepted approaches' complexities. The lesson's own list mixes difficulties (Happy Number is
-Easy), which is why the review needs this table rather than trusting the student's label."""
+"""LeetCode problems a student may log (catalog.toml): difficulty, Math tag, the accepted approaches'
+complexities. The lesson's list mixes levels (Happy Number is Easy): the review trusts this, not the log."""
 
 from __future__ import annotations
 
@@ -97,12 +96,9 @@ def _key(text: str) -> str:
 
 CATALOG: tuple[Problem, ...] = _load()
 _BY_NUMBER = {p.number: p for p in CATALOG}
+get = _BY_NUMBER.get  # a problem by its LeetCode number, or None
 # every title and alias as a key, once: prose logs look up every sentence
 _TITLES = tuple((_key(name), p) for p in CATALOG for name in (p.title, *p.aliases))
-
-
-def get(number: int) -> Problem | None:
-    return _BY_NUMBER.get(number)
 
 
 @dataclass(frozen=True)
@@ -119,9 +115,8 @@ class ProblemMatch:
 
 
 def find_problem(text: str) -> ProblemMatch:
-    """Which problem a free-text field names ('50. Pow(x, n)', '#202 Happy Number', '문제 50번'): the
-    longest title or alias in it ('Super Pow' is not 'Pow'; a short alias only as the whole text), else
-    its number; a title wins over a number it disagrees with (numbers are easier to mistype)."""
+    """The problem a field names ('50. Pow(x, n)', '문제 50번'): its longest title or alias ('Super Pow' is
+    not 'Pow'; a short alias only alone), else its number; a title wins over a number (easier to mistype)."""
     found = (CUE[f"problem_number_{form}"].search(text) for form in ("label", "dotted", "beon", "alone"))
     number = next((int(m.group(1)) for m in found if m), None)  # in this order: the first form found
     key = _key(text)

@@ -1,7 +1,6 @@
 """Math as students type it in Markdown (LaTeX ``$\\mathcal{O}(n \\log \\log n)$``, escapes ``n \\* m``,
 HTML ``n<sup>2</sup>``, emphasis ``O(*n*)``) rewritten to the plain text bigo.py reads (``O(n log log n)``),
-keeping for each plain character the span it was written in, so errors and quotes point at what was written.
-"""
+keeping the span each plain character was written in, so errors and quotes point at what was written."""
 
 from __future__ import annotations
 
@@ -23,10 +22,8 @@ class Plain:
     source: str
 
     def source_index(self, i: int) -> int:
-        """Where plain position ``i`` (an error position, say) is in the source."""
-        if i < len(self.spans):
-            return self.spans[i][0]
-        return self.spans[-1][1] if self.spans else len(self.source)
+        """Where plain position ``i`` (an error position, say) is in the source; past the end, its end."""
+        return self.spans[i][0] if i < len(self.spans) else len(self.source)
 
     def source_span(self, start: int, end: int) -> tuple[int, int]:
         """The written text behind a match ``text[start:end]`` (not empty), the markup dropped before it
@@ -49,10 +46,8 @@ def to_plain(source: str) -> Plain:
 
 
 def _marks(text: str) -> dict[int, tuple[str, int]]:
-    """Markup read as it stands (position -> what it reads as, its length): math delimiters ``$...$`` and
-    ``$$...$$`` that pair up (a lone ``$`` stays a character, as in Markdown), MathJax's ``\\(...\\)`` and
-    ``\\[...\\]`` (not an escaped bracket after a name, ``O\\(n\\)``), emphasis marks around a word, HTML
-    powers, entities, Unicode brackets and Korean words."""
+    """Markup read as it stands (position -> what it reads as, its length): ``$``, ``$$``, ``\\(``, ``\\[``
+    that pair (a lone ``$`` is a character), emphasis, HTML powers, a factorial ``n\\!``, entities, words."""
     marks: dict[int, tuple[str, int]] = {}
     opened: re.Match[str] | None = None
     for m in re.finditer(r"(?<!\\)\${1,2}", text):
@@ -73,6 +68,8 @@ def _marks(text: str) -> dict[int, tuple[str, int]]:
         left, right = LATEX["html"][m.group(1).lower()]
         marks[m.start()] = (left, m.start(2) - m.start())
         marks[m.end(2)] = (right, m.end() - m.end(2))
+    for m in CUE["escaped_factorial"].finditer(text):  # 'n\!': a factorial, not LaTeX's negative space
+        marks[m.start()] = ("!", 2)
     for m in _WORDS.finditer(text):
         marks[m.start()] = (_READ_AS.get(m.group()) or html.unescape(m.group()), len(m.group()))
     return marks
@@ -100,11 +97,8 @@ class _Rewriter:
                 i += n
             elif c == "\\":
                 i = self.command(i, j)
-            elif c == "{":
-                i = self.group(i, j, "()")
-            elif c == "_" and src.startswith("{", i + 1, j):  # a subscript keeps its braces: 'log_{10}'
-                self.emit(c, i, i + 1)
-                i = self.group(i + 1, j, "{}")
+            elif c == "{":  # a group reads as a bracket; a subscript's keeps its braces: 'log_{10}'
+                i = self.group(i, j, "{}" if src[i - 1:i] == "_" else "()")
             else:  # a character as it stands; a stray closing brace is markup, not a bracket
                 self.emit("" if c == "}" else c, i, i + 1)
                 i += 1
@@ -135,9 +129,6 @@ class _Rewriter:
         src, m = self.src, _COMMAND.match(self.src, i, j)
         if m is None:  # a '\' that ends the text
             return j
-        if CUE["escaped_factorial"].match(src, i, j):  # 'n\!': a factorial, not LaTeX's negative space
-            self.emit("!", i, i + 2)
-            return i + 2
         name, end = m.group(1), m.end()
         args: dict[str, tuple[int, int]] = {}  # '#0' an optional argument in brackets, '#1', '#2' the others
         if src.startswith("[", end) and f"{name}[]" in _READS and (close := src.find("]", end, j)) > 0:

@@ -38,8 +38,7 @@ class Sentence(NamedTuple):
 
 
 class Reading(NamedTuple):
-    """One field read from prose: its value, its line and its sentence."""
-    name: str
+    """One field read from prose (the field is its key): its value, its line and its sentence."""
     value: str
     line: int
     sentence: str
@@ -115,7 +114,7 @@ class _Found(dict[str, Reading]):
     def put(self, name: str, value: str | None, s: Sentence, at: int = 0) -> None:
         """``value`` for field ``name``, said at offset ``at`` of ``s``; an empty one is no answer."""
         if name not in self and (value := (value or "").strip(" ,;")):
-            self[name] = Reading(name, value, s.line_at(at), s.text)
+            self[name] = Reading(value, s.line_at(at), s.text)
 
 
 def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
@@ -126,6 +125,9 @@ def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
         # a level said as one ('Medium', 'medium-level'), or any word of one after 'difficulty'
         found.put("difficulty", parse_difficulty(s.text if CUE["difficulty_context"].search(s.text)
                                                  else " ".join(CUE["difficulty_strong"].findall(s.text))), s)
+        date = CUE["date"].search(s.text)
+        if date and (CUE["redo"].search(s.text) or CUE["solution_sentence"].search(s.text)):
+            found.put("redo_date", date.group(), s, date.start())
     _read_approaches(sentences, found)
     for s, follow in zip(sentences, [*sentences[1:], None], strict=False):  # the next may give the reason
         for c in _sentence_complexities(s.text, follow.text if follow else ""):  # each kind's first claim
@@ -139,10 +141,6 @@ def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
         if cues:  # the sentence when it says how; else its last cue
             how = s.text if classify_solved(s.text) else max(cues, key=re.Match.start).group()
             found.put("solved", how, s)
-    for s in sentences:
-        date = CUE["date"].search(s.text)
-        if date and (CUE["redo"].search(s.text) or CUE["solution_sentence"].search(s.text)):
-            found.put("redo_date", date.group(), s, date.start())
     return found
 
 
@@ -164,9 +162,9 @@ def _read_approaches(sentences: list[Sentence], found: _Found) -> None:
             verb = pattern.search(s.text)
             if verb is None or _letters(s.text) < 8:
                 continue
-            # a method's verb before a Big-O and nothing else ('It uses O(1) extra space') describes the space
-            bigos = find_all_bigo(s.text) if pattern is _APPROACH else []
-            if not bigos or _content(s.text[verb.end():bigos[0].start]):
+            # a method's verb then a Big-O and nothing else ('It uses O(1) extra space') describes the space
+            bigos = [b for b in find_all_bigo(s.text) if b.start >= verb.end()]
+            if pattern is _FINAL or not bigos or _content(s.text[verb.end():bigos[0].start]):
                 found.put("final_approach", s.text, s)
 
 
@@ -210,7 +208,10 @@ def _sentence_complexities(text: str, follow: str) -> list[_Mention]:
         kinds, cue_at = _kinds(before, text[m.end:hi], lo, m.end)
         kinds = (said[m],) if m in said else kinds
         if not kinds and out and len(out[-1].kinds) == 2 and CUE["list_gap"].fullmatch(before):
-            kinds, cue_at = out[-1].kinds, m.start  # '…, O(1)'
+            # '시간과 공간 복잡도는 O(n), O(1)': each its own, in the cue's order
+            space_first = (cue := _BOTH.search(text)) is not None and CUE["space_first"].match(cue.group())
+            first, second = ("space", "time") if space_first else ("time", "space")
+            out[-1].kinds, kinds, cue_at = (first,), (second,), m.start
         if not kinds:
             continue
         in_first = idea is not None and idea.end() <= m.start and not _FINAL.search(text, idea.end(), m.start)
@@ -219,11 +220,6 @@ def _sentence_complexities(text: str, follow: str) -> list[_Mention]:
         ahead = text[:start] if not out and CUE["reason_before"].search(text[:start]) else ""
         rest = CUE["measure"].sub(" ", f"{ahead} {text[start:m.start]} {text[m.end:hi]}")
         out.append(_Mention(m, kinds, in_first, _reason(rest)))
-    both = [m for m in out if len(m.kinds) == 2]
-    if len(both) == 2:  # '시간과 공간 복잡도는 O(n), O(1)': each its own, in the cue's order
-        space_first = (cue := _BOTH.search(text)) is not None and CUE["space_first"].match(cue.group())
-        for claim, kind in zip(both, ("space", "time") if space_first else ("time", "space"), strict=True):
-            claim.kinds = (kind,)
     given = follow if out and not any(c.reason for c in out) and CUE["reason_start"].search(follow) \
         and not find_all_bigo(follow) else ""
     for k, claim in enumerate(out):  # 'O(n) time and O(1) space because ...': the reason is shared
