@@ -361,10 +361,12 @@ def test_each_unsure_case_is_a_ta_check_on_the_part_it_concerns() -> None:
     } == {"problem", "approach", "complexity", "went_wrong", "solved"}
 
 
-def test_a_notebook_cell_quoted_line_by_line_is_found_as_the_log() -> None:
+@pytest.mark.parametrize("case", ["quoted_ko", "numbered_table_rows"])
+def test_a_notebook_cell_holding_the_log_is_found_as_the_log(case: str) -> None:
+    """Quoted line by line; a table alone whose header names the fields after a '#' column."""
     from lesson_embedding_pe.loggrade import looks_like_log
 
-    assert looks_like_log((CASES / "quoted_ko.md").read_text(encoding="utf-8"))
+    assert looks_like_log((CASES / f"{case}.md").read_text(encoding="utf-8"))
 
 
 def test_a_log_in_a_code_fence_gets_the_whole_log_mark_from_the_grader(tmp_path: Path) -> None:

@@ -98,6 +98,9 @@ def looks_like_log(text: str) -> bool:
     if _PROBLEM_HEADING.search(text):
         return True
     fields = {match_label(m.group(1)) for line in text.splitlines() if (m := _LABEL_FORM.match(line))}
+    # a table's header names its fields in every cell ('| # | Problem | Difficulty |')
+    fields |= {match_label(cell) for line in text.splitlines() if line.lstrip().startswith("|")
+               for cell in line.strip().strip("|").split("|")}
     return len(fields - {None}) >= 2 or _reads_as_prose_log(text)
 
 
