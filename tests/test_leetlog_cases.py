@@ -64,6 +64,9 @@ VERDICTS: dict[str, Verdict] = {
     "bracket_labels_ko": (FULL, [], []),
     "labels_without_marks": (FULL, [], []),
     "dash_labels_ko": (FULL, [], []),  # '난이도 - Medium': a label (a missing field's quote is no glued pair)
+    # a line above the first heading that names the problems by their links is the page's preamble, not a
+    # problem (was problem 1 of 3, every field missing: 3.25/6); a note naming related problems is no problem
+    "preamble_links_en": (FULL, [], []),
     # text the reader places nothing of: every part of both problems goes to a TA, no point taken
     "unplaceable": (
         FULL,

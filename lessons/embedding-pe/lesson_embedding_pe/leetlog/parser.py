@@ -356,7 +356,21 @@ def _parse_lines(lines: list[Line]) -> LogParse:
     b.close_field()
     for entry in b.problems:
         _fields_from_prose(entry)
-    return LogParse(b.problems)
+    return LogParse(_without_preamble(b.problems))
+
+
+def _without_preamble(problems: list[ProblemEntry]) -> list[ProblemEntry]:
+    """In a log whose problems a heading or a label starts, a sentence that only names a problem ('Links:
+    leetcode.com/problems/powx-n/ and …/count-primes/' above '## Problem 1') is the page's preamble, not a
+    problem; the problems after it keep the places the log gives them."""
+    if all(p.implicit for p in problems):
+        return problems
+    kept = [p for p in problems if not (p.implicit and {n for n, f in p.fields.items() if f.filled} <= {
+        "problem"})]
+    for place, entry in enumerate(kept, start=1):
+        if entry.index == problems.index(entry) + 1:  # numbered by its place, not by its heading
+            entry.index = place
+    return kept
 
 
 def _consume(b: _Builder, ln: Line) -> None:
