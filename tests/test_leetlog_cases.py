@@ -67,6 +67,10 @@ VERDICTS: dict[str, Verdict] = {
     # a line above the first heading that names the problems by their links is the page's preamble, not a
     # problem (was problem 1 of 3, every field missing: 3.25/6); a note naming related problems is no problem
     "preamble_links_en": (FULL, [], []),
+    # a redo date with the month's name, as Notion exports a date ('December 21, 2026') or as English writes
+    # it ('21 Dec 2026'): a date (was a sure 'bad_date', 5.75/6)
+    "notion_export_en": (FULL, [], []),
+    "month_name_dates_en": (FULL, [], []),
     # text the reader places nothing of: every part of both problems goes to a TA, no point taken
     "unplaceable": (
         FULL,

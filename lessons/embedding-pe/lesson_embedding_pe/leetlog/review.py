@@ -22,7 +22,7 @@ from .mathtext import to_plain
 from .parser import REQUIRED, Field, ProblemEntry, parse_log
 from .unsure import UNSURE, is_unsure, names_field
 from .values import classify_solved, parse_difficulty
-from .vocab import CUE, LABELS_EN, LABELS_KO, NEAREST, REVIEW, Two, message, short
+from .vocab import CUE, LABELS_EN, LABELS_KO, MONTHS, NEAREST, REVIEW, Two, message, short
 
 __all__ = ["MAX_POINTS", "BreakdownItem", "Finding", "LinkedFailure", "LogReview", "ProblemReview",
            "review_file", "review_log"]
@@ -275,11 +275,17 @@ _CHECKS: dict[str, Callable[[_Ctx, str, Field], bool]] = {
 
 
 def _parse_date(text: str) -> _dt.date | None:
-    m = CUE["date"].search(text)
+    """'2026-12-21', '2026년 12월 21일', or with the month's name ('December 21, 2026', '21 Dec 2026')."""
     try:
-        return _dt.date(*map(int, re.findall(r"\d+", m.group())[:3])) if m else None
+        if m := CUE["date"].search(text):
+            return _dt.date(*map(int, re.findall(r"\d+", m.group())[:3]))
+        if m := CUE["date_named"].search(text):
+            day, year = map(int, re.findall(r"\d+", m.group()))
+            month = next(MONTHS[w[:3]] for w in re.findall(r"[a-z]+", m.group().lower()) if w[:3] in MONTHS)
+            return _dt.date(year, month, day)
     except ValueError:
         return None
+    return None
 
 
 # -- quoting the student --------------------------------------------------------------------------------

@@ -18,8 +18,8 @@ else:  # pragma: no cover - the kit requires tomli there
     import tomli as tomllib
 
 __all__ = ["CUE", "DIFFICULTY_WORDS", "FIELDS", "FIELD_WORDS", "FORM", "LABELS_EN", "LABELS_KO", "LATEX",
-           "MESSAGES", "NEAREST", "ORDINALS", "REVIEW", "SYNONYMS", "WORDS", "Two", "load", "message",
-           "render_template", "short"]
+           "MESSAGES", "MONTHS", "NEAREST", "ORDINALS", "REVIEW", "SYNONYMS", "WORDS", "Two", "load",
+           "message", "render_template", "short"]
 
 
 def load(name: str) -> dict[str, Any]:
@@ -50,6 +50,7 @@ DIFFICULTY_WORDS: dict[str, list[str]] = _DATA["difficulty"]
 NEAREST: dict[str, list[str]] = _DATA["nearest"]
 REVIEW: dict[str, list[str]] = _DATA["review"]  # review.py's lists
 ORDINALS: dict[str, int] = _DATA["ordinals"]
+MONTHS: dict[str, int] = _DATA["months"]
 MESSAGES: dict[str, dict[str, str]] = _DATA["messages"]
 LATEX: dict[str, Any] = _DATA["latex"]  # Markdown math: LaTeX commands and how each reads
 
