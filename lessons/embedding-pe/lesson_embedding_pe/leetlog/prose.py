@@ -202,6 +202,7 @@ def _sentence_complexities(text: str, follow: str) -> list[_Mention]:
     matches = matches or list(said)
     idea = _FIRST.search(text)
     out: list[_Mention] = []
+    told = ""  # the last claim's words up to its Big-O
     ends, starts = [0, *(x.end for x in matches)], [*(x.start for x in matches[1:]), len(text)]
     for lo, m, hi in zip(ends, matches, starts, strict=False):  # each Big-O's clause, between its neighbours
         before = text[lo:m.start]
@@ -218,13 +219,25 @@ def _sentence_complexities(text: str, follow: str) -> list[_Mention]:
         start = min(cue_at, m.start)
         # a reason before the first claim: '반복문이라 공간 복잡도는 O(1)', 'Since n halves, the time …'
         ahead = text[:start] if not out and CUE["reason_before"].search(text[:start]) else ""
-        rest = CUE["measure"].sub(" ", f"{ahead} {text[start:m.start]} {text[m.end:hi]}")
-        out.append(_Mention(m, kinds, in_first, _reason(rest)))
+        if out and (cut := _reason_ahead(text, lo, start)) is not None:
+            # before a later claim, after a clause break: '…이고, 변수만 쓰므로 공간 복잡도는 O(1)', '…, and
+            # since only three numbers are kept, the space is O(1)': this claim's reason, not the one before's
+            ahead = text[cut:start]
+            out[-1].reason = _reason(CUE["measure"].sub(" ", f"{told} {text[out[-1].match.end:cut]}"))
+        told = CUE["measure"].sub(" ", f"{ahead} {text[start:m.start]}")  # this claim's words up to its Big-O
+        out.append(_Mention(m, kinds, in_first, _reason(f"{told} {CUE['measure'].sub(' ', text[m.end:hi])}")))
     given = follow if out and not any(c.reason for c in out) and CUE["reason_start"].search(follow) \
         and not find_all_bigo(follow) else ""
     for k, claim in enumerate(out):  # 'O(n) time and O(1) space because ...': the reason is shared
         claim.reason = claim.reason or next((x.reason for x in out[k + 1:] if x.reason), given)
     return out
+
+
+def _reason_ahead(text: str, lo: int, start: int) -> int | None:
+    """Where a reason said just ahead of a claim starts, between the Big-O before it (``lo``) and its cue
+    (``start``): the shortest clause after a clause break that gives one ('변수만 쓰므로', 'since …, the')."""
+    cuts = [b.end() for b in CUE["clause_end"].finditer(text, lo, start)]
+    return next((c for c in reversed(cuts) if CUE["reason_before"].search(text[c:start].strip(" ,"))), None)
 
 
 def _kinds(before: str, after: str, lo: int, hi: int) -> tuple[tuple[str, ...], int]:
