@@ -275,13 +275,18 @@ _CHECKS: dict[str, Callable[[_Ctx, str, Field], bool]] = {
 
 
 def _parse_date(text: str) -> _dt.date | None:
-    """'2026-12-21', '2026년 12월 21일', or with the month's name ('December 21, 2026', '21 Dec 2026')."""
+    """'2026-12-21', '2026년 12월 21일', with the month's name ('December 21, 2026', '21 Dec 2026'), or the
+    year last ('12/21/2026', '21/12/2026')."""
     try:
         if m := CUE["date"].search(text):
             return _dt.date(*map(int, re.findall(r"\d+", m.group())[:3]))
         if m := CUE["date_named"].search(text):
             day, year = map(int, re.findall(r"\d+", m.group()))
             month = next(MONTHS[w[:3]] for w in re.findall(r"[a-z]+", m.group().lower()) if w[:3] in MONTHS)
+            return _dt.date(year, month, day)
+        if m := CUE["date_year_last"].search(text):
+            first, second, year = map(int, re.findall(r"\d+", m.group()))
+            month, day = (first, second) if first <= 12 else (second, first)
             return _dt.date(year, month, day)
     except ValueError:
         return None
