@@ -237,7 +237,16 @@ def _reason_ahead(text: str, lo: int, start: int) -> int | None:
     """Where a reason said just ahead of a claim starts, between the Big-O before it (``lo``) and its cue
     (``start``): the shortest clause after a clause break that gives one ('변수만 쓰므로', 'since …, the')."""
     cuts = [b.end() for b in CUE["clause_end"].finditer(text, lo, start)]
-    return next((c for c in reversed(cuts) if CUE["reason_before"].search(text[c:start].strip(" ,"))), None)
+    for c in reversed(cuts):
+        clause = _LEAD_IN.sub("", text[c:start]).strip(" ,")  # 'since …, the ': the clause less its lead-in
+        if CUE["clause_end"].search(clause):  # no clause of the claim before ('as n halves, and the')
+            return None
+        if CUE["reason_before"].search(clause):
+            return c
+    return None
+
+
+_LEAD_IN = re.compile(r",(?:\s+\w+){0,2}\s*$")  # the words between a reason's comma and the claim's cue
 
 
 def _kinds(before: str, after: str, lo: int, hi: int) -> tuple[tuple[str, ...], int]:
