@@ -397,3 +397,20 @@ def test_a_log_in_a_code_fence_gets_the_whole_log_mark_from_the_grader(tmp_path:
     failed = [t["id"] for t in log if t["status"] != "passed"]
     assert log and not failed, failed
     assert not results.get("ta_checks")
+
+
+@pytest.mark.parametrize(("sentence", "time", "space"), [
+    ("n이 매번 절반이 되므로 시간 복잡도는 O(log n)이고, 변수 세 개만 쓰므로 공간 복잡도는 O(1)이다.",
+     "n이 매번 절반이 되므로", "변수 세 개만 쓰므로"),
+    ("Since n halves, the time is O(log n), and since only three variables are kept, the space is O(1).",
+     "Since n halves", "since only three variables are kept"),
+    ("The time is O(log n), as n halves, and the space is O(1) as we keep three numbers.",
+     "as n halves", "as we keep three numbers"),
+])
+def test_a_reason_ahead_of_a_later_claim_is_that_claims(sentence: str, time: str, space: str) -> None:
+    """In one sentence of two claims, the clause after the break that gives a reason ('변수 세 개만 쓰므로',
+    'since …, the') is the second claim's; a reason after the first claim ('as n halves') stays its own."""
+    from lesson_embedding_pe.leetlog.prose import read_fields, split_sentences
+
+    read = read_fields(split_sentences([(1, sentence)]))
+    assert time in read["time"].value and space in read["space"].value
