@@ -74,6 +74,8 @@ VERDICTS: dict[str, Verdict] = {
     # a redo date with the year last, as the US writes it ('12/21/2026'): a date (was a sure 'bad_date'); the
     # Big-O of |n| and a 'where n is …' clause read as the plain claims
     "year_last_date_en": (FULL, [], []),
+    # 'Solved alone? Yes': a bare yes answers the question its label asks (was a sure 'bad_solved')
+    "solved_alone_yes_en": (FULL, [], []),
     # prose with a reason ahead of each claim in one sentence ('n이 절반이 되므로 시간 복잡도는
     # O(log n)이고, 변수 세 개만 쓰므로 공간 복잡도는 O(1)이다'): the second reason is the space's, not the
     # time's (was unsure_no_reason on space, both problems)

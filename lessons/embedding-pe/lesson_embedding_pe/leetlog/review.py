@@ -254,7 +254,7 @@ def _complexity(ctx: _Ctx, name: str, f: Field) -> bool:
 
 def _solved(ctx: _Ctx, name: str, f: Field) -> bool:
     """Alone or after a solution; after one, a redo date (its own field, or on the same line)."""
-    how = ctx.review.solved = classify_solved(f.value)
+    how = ctx.review.solved = classify_solved(f.value, f.label)
     if how is None:
         ctx.say("error", "bad_solved", name, f.line, value=f.value)
         return False

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .vocab import CUE, DIFFICULTY_WORDS
+from .vocab import CUE, DIFFICULTY_WORDS, WORDS
 
 # each level's words, whole words only ('hard' is not in 'hardly')
 _LEVELS = {level: re.compile("|".join(rf"(?<![a-z]){re.escape(w)}(?![a-z])" for w in words))
@@ -18,11 +18,18 @@ def parse_difficulty(text: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-def classify_solved(text: str) -> str | None:
-    """'alone', 'solution' (after reading one), or None when unclear or both."""
+def classify_solved(text: str, asked: str = "") -> str | None:
+    """'alone', 'solution' (after reading one), or None when unclear or both; a bare yes or no answers
+    the question of its label, ``asked`` ('Solved alone? Yes' is alone, 'Used a hint? No' alone too)."""
     if CUE["alone_despite"].search(text):
         return "alone"
     if CUE["not_alone"].search(text):
         return "solution"
     solution, alone = bool(CUE["solution"].search(text)), bool(CUE["alone"].search(text))
+    if solution == alone and asked and (about := classify_solved(asked)) is not None:
+        answer = text.strip(" .!~").lower()
+        if answer in WORDS["answer_yes"]:
+            return about
+        if answer in WORDS["answer_no"]:
+            return "solution" if about == "alone" else "alone"
     return None if solution == alone else "solution" if solution else "alone"
