@@ -76,6 +76,9 @@ VERDICTS: dict[str, Verdict] = {
     "year_last_date_en": (FULL, [], []),
     # 'Solved alone? Yes': a bare yes answers the question its label asks (was a sure 'bad_solved')
     "solved_alone_yes_en": (FULL, [], []),
+    # Obsidian's foldable callouts ('> [!question]- 문제 2: 204. Count Primes') with one field left out:
+    # exactly that field, its message quoting no sentence (the callout's title was quoted as the nearest)
+    "callout_titles_ko": (FULL - 0.25, [(2, "what_went_wrong", "missing_field")], []),
     # prose with a reason ahead of each claim in one sentence ('n이 절반이 되므로 시간 복잡도는
     # O(log n)이고, 변수 세 개만 쓰므로 공간 복잡도는 O(1)이다'): the second reason is the space's, not the
     # time's (was unsure_no_reason on space, both problems)
@@ -416,3 +419,9 @@ def test_a_reason_ahead_of_a_later_claim_is_that_claims(sentence: str, time: str
 
     read = read_fields(split_sentences([(1, sentence)]))
     assert time in read["time"].value and space in read["space"].value
+
+
+def test_a_callouts_title_is_no_sentence_to_quote() -> None:
+    """The field a log leaves out is named without quoting the callout's title as its nearest sentence."""
+    r = _review("callout_titles_ko")
+    assert [f.message_en for f in r.findings if "[!" in f.message_en] == []  # type: ignore[attr-defined]

@@ -12,6 +12,7 @@ from markdown_it.token import Token
 
 __all__ = ["Line", "read"]
 
+_CALLOUT = re.compile(r"^\s*\[![\w-]+\][-+]?[ \t]*")
 # a line's quote marker: up to three spaces, '>', one optional space (CommonMark)
 _QUOTE = re.compile(r"^\s{0,3}>\s?")
 # YAML front matter (Jekyll, Hugo, Obsidian, Pandoc): '---' on the first line, 'key: value' lines, '---'
@@ -103,7 +104,11 @@ def _classify(numbered: list[tuple[int, str]], tokens: list[Token]) -> list[Line
 def _opened(tok: Token, span: list[tuple[int, str]]) -> list[tuple[int, str]] | None:
     """A fence's or an indented block's content, a quote's lines less one '>' each; None for other blocks."""
     if tok.type == "blockquote_open":
-        return [(number, _QUOTE.sub("", text, count=1)) for number, text in span]
+        quoted = [(number, _QUOTE.sub("", text, count=1)) for number, text in span]
+        # an Obsidian callout's first line ('> [!note]- 문제 2: 204. Count Primes') is its title, a heading
+        # to the reader as to a TA, never a sentence to quote
+        return [(n, _CALLOUT.sub("### ", text, count=1) if k == 0 else text)
+                for k, (n, text) in enumerate(quoted)]
     if tok.type not in ("fence", "code_block"):
         return None
     inner = tok.content.splitlines()  # a fence's closing line is not its content
