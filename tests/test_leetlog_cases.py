@@ -76,6 +76,9 @@ VERDICTS: dict[str, Verdict] = {
     "year_last_date_en": (FULL, [], []),
     # 'Solved alone? Yes': a bare yes answers the question its label asks (was a sure 'bad_solved')
     "solved_alone_yes_en": (FULL, [], []),
+    # '혼자 (힌트 X)', '혼자, 풀이 ❌': a hint or a solution marked as not used is alone (was a sure
+    # 'bad_solved'); a reason ahead of its claim in a field ('… 지우므로 O(n log log n)')
+    "no_hint_marks_ko": (FULL, [], []),
     # Obsidian's foldable callouts ('> [!question]- 문제 2: 204. Count Primes') with one field left out:
     # exactly that field, its message quoting no sentence (the callout's title was quoted as the nearest)
     "callout_titles_ko": (FULL - 0.25, [(2, "what_went_wrong", "missing_field")], []),
