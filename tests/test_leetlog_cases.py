@@ -63,6 +63,9 @@ VERDICTS: dict[str, Verdict] = {
     "questions_en": (FULL, [], []),
     "bracket_labels_ko": (FULL, [], []),
     "labels_without_marks": (FULL, [], []),
+    # a warm-up note on 202. Happy Number (Easy) ahead of the two Medium problems: those two are graded,
+    # as a third problem is never graded (was 4.5/6: the note graded as problem 1, Count Primes dropped)
+    "warm_up_first_ko": (FULL, [], []),
     "dash_labels_ko": (FULL, [], []),  # '난이도 - Medium': a label (a missing field's quote is no glued pair)
     # a line above the first heading that names the problems by their links is the page's preamble, not a
     # problem (was problem 1 of 3, every field missing: 3.25/6); a note naming related problems is no problem

@@ -261,6 +261,21 @@ def test_a_third_problem_is_noted_and_not_graded() -> None:
     assert f.message_ko == "문제가 3개 있습니다. 앞의 2개만 채점합니다."
 
 
+def test_an_easy_warm_up_logged_first_does_not_push_a_medium_problem_out() -> None:
+    """Happy Number noted ahead of the two Medium problems: those are graded, as problems 1 and 2, and the
+    note says why; two problems only: the Easy one is graded and loses its task-fit points as before."""
+    warm_up = ("## Warm-up\n**Problem:** 202. Happy Number\n**Difficulty:** Easy\n"
+               "**Time complexity:** O(log n)\n\n")
+    log = ENGLISH.replace("## Problem 1", warm_up + "## Problem 1", 1)
+    r = review_log(log)
+    f = _only(r)
+    assert _where(f) == ("info", "extra_easy", None, None, _line(log, "**Problem:** 202."))
+    assert r.points == MAX_POINTS and [p.line for p in r.problems] == [
+        _line(log, "## Problem 1"), _line(log, "## Problem 2")]
+    two = review_log(warm_up + ENGLISH.split("## Problem 2")[0])
+    assert [(f.problem, f.code) for f in two.findings if f.code == "not_medium"] == [(1, "not_medium")]
+
+
 REVERSE = {
     "en": ("**Problem:** 7. Reverse Integer\n**Difficulty:** Medium\n**First idea:** reverse the string.\n"
            "**Final approach:** pop the last digit and push it onto the result, checking for overflow.\n"

@@ -423,7 +423,7 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
     if text is None or not text.strip():
         return _zero("empty_log")
     parsed = parse_log(text)
-    entries = parsed.problems
+    entries = _graded_first(parsed.problems)
     if not entries and not _has_words(text):
         return _zero("no_fields")
     if entries and parsed.filled_fields == 0:
@@ -450,10 +450,27 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
             out.problems.append(ctx.review)
         out.breakdown += _breakdown(k, points)
     if len(entries) > PROBLEMS:
-        out.findings.append(_finding("info", "extra_problems", None, None, entries[PROBLEMS].line,
-                                     count=len(entries), graded=PROBLEMS))
+        warm_up = any(a is not b for a, b in zip(entries, parsed.problems, strict=True))
+        extra = min(entries[PROBLEMS:], key=lambda e: e.line or 0)  # the first one not graded
+        out.findings.append(_finding("info", "extra_easy" if warm_up else "extra_problems", None, None,
+                                     extra.line, count=len(entries), graded=PROBLEMS))
     out.points = round(sum(b.points for b in out.breakdown), 4)
     return out
+
+
+def _graded_first(entries: list[ProblemEntry]) -> list[ProblemEntry]:
+    """The entries in the order they are graded: with more than two, an Easy one (a warm-up such as 202.
+    Happy Number, logged beside two Medium ones) goes after the others rather than push one out."""
+    if len(entries) <= PROBLEMS:
+        return entries
+    easy = [e for e in entries if _catalog_level(e) == "Easy"]
+    return [*(e for e in entries if e not in easy), *easy]
+
+
+def _catalog_level(entry: ProblemEntry) -> str | None:
+    f = entry.get("problem")
+    found = find_problem(f.value if f is not None and f.value else entry.heading or "").problem
+    return found.difficulty if found is not None else None
 
 
 def _has_words(text: str) -> bool:
