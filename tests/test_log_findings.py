@@ -481,3 +481,16 @@ def test_a_first_idea_given_again_inside_the_approach_label_is_a_duplicate_and_t
     assert review.points == MAX_POINTS
     assert [(f.code, f.severity, f.field) for f in review.findings] == [
         ("duplicate_field", "warning", "first_idea")]
+
+
+@pytest.mark.parametrize("answer", ["alone (looked at a hint only for negative n)",
+                                    "혼자 (음수 처리만 힌트 봄)"])
+def test_solved_alone_with_a_hint_for_one_part_is_a_tas_call(answer: str) -> None:
+    """Both answers in one: never a sure 'write one of'; the point stays and the part goes to a TA, under
+    the solved check (the one its error would have failed)."""
+    from lesson_embedding_pe.logta import _group_of
+
+    r = review_log(ENGLISH.replace("**Solved:** alone", f"**Solved:** {answer}", 1))
+    f = _only(r)
+    assert (f.severity, f.problem, f.field, f.code) == ("unsure", 1, "solved", "unsure_bad_solved")
+    assert r.points == MAX_POINTS and _group_of(f.code, "solved") == "solved"
