@@ -89,6 +89,9 @@ VERDICTS: dict[str, Verdict] = {
     # O(log n)이고, 변수 세 개만 쓰므로 공간 복잡도는 O(1)이다'): the second reason is the space's, not the
     # time's (was unsure_no_reason on space, both problems)
     "prose_reason_ahead_ko": (FULL, [], []),
+    # headings numbered with the Korean counter ('### 1번. 12. Integer to Roman'): the section's place, not
+    # problem 1 (was a sure number_title_mismatch on both problems); its one mistake, 'Easy임', is named
+    "beon_section_numbers_ko": (FULL, [(1, "difficulty", "difficulty_mismatch")], []),
     # text the reader places nothing of: every part of both problems goes to a TA, no point taken
     "unplaceable": (
         FULL,
