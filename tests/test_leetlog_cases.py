@@ -105,6 +105,9 @@ VERDICTS: dict[str, Verdict] = {
     # where a TA looks first: unsure, no point taken
     "vague_name_ko": (FULL, [], [(1, "problem", "unsure_unknown_problem")]),
     "undefined_variable": (FULL, [], [(1, "time", "unsure_undefined_variable")]),
+    # 'O(log x)' for Pow: x is my_pow's base, not its size, so the claim is a TA's (was held, full marks,
+    # silently); 'O(log x), x is the exponent here' stays held
+    "pow_base_variable_en": (FULL, [], [(1, "time", "unsure_undefined_variable")]),
     "amortized": (FULL, [], [(1, "space", "unsure_approach"), (1, "time", "unsure_amortized")]),
     # claims held to the student's code as it runs (the .py beside the log, measured)
     "pow_loop_n": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
