@@ -89,6 +89,11 @@ VERDICTS: dict[str, Verdict] = {
     # O(log n)이고, 변수 세 개만 쓰므로 공간 복잡도는 O(1)이다'): the second reason is the space's, not the
     # time's (was unsure_no_reason on space, both problems)
     "prose_reason_ahead_ko": (FULL, [], []),
+    # LeetCode's write-up template with '# Mistakes' (or '## 틀린 이유') over 'Counted n at first. Solved
+    # alone.': a sentence after the answer under a label of its own is read as prose (was unsure on Solved,
+    # both problems); a third problem is noted, not graded
+    "answer_then_solved_en": (FULL, [], []),
+    "answer_then_solved_ko": (FULL, [], []),
     # headings numbered with the Korean counter ('### 1번. 12. Integer to Roman'): the section's place, not
     # problem 1 (was a sure number_title_mismatch on both problems); its one mistake, 'Easy임', is named
     "beon_section_numbers_ko": (FULL, [(1, "difficulty", "difficulty_mismatch")], []),

@@ -45,6 +45,7 @@ class Field:
     label: str = ""
     raw: str = ""
     lines: list[tuple[int, str]] = field(default_factory=list)  # (line number, raw text) of the value
+    alone: bool = False  # its label on a line of its own ('# Mistakes'), the answer under it
 
     @property
     def filled(self) -> bool:
@@ -306,7 +307,8 @@ class _Builder:
             if entry is None or (name == "problem" and (entry.heading_line is None or entry.implicit)
                                  and "problem" in entry.fields):
                 self.open_problem(None, None)
-            self.current = Field(name, "", line, label.strip().strip("*_").strip(), rest, [(line, raw)])
+            self.current = Field(name, "", line, label.strip().strip("*_").strip(), rest, [(line, raw)],
+                                 not clean_value(rest))
             self.inline, self.gap = bool(clean_value(rest)), False
         return bool(found)
 
@@ -540,6 +542,10 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
         # the lines under 'Difficulty: Medium' are prose (a label with nothing after it has no raw line)
         if f.name in _ONE_LINE and clean_value((f.raw.splitlines() or [""])[0]):
             sentences += split_sentences(f.lines[1:])
+        elif f.alone:
+            # under a label on a line of its own ('# Mistakes'), the answer's first sentence is the label's
+            # and the ones after it read as prose ('Counted n at first. Solved alone.')
+            sentences += split_sentences(f.lines[1:])[1:]
         other = {"time": "space", "space": "time"}.get(f.name)
         if other and f.filled and entry.get(other) is None:
             sentences += split_sentences([(f.line, f.value)])  # 'Time: O(log n) time and O(1) space …'
