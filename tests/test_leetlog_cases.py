@@ -82,6 +82,11 @@ VERDICTS: dict[str, Verdict] = {
     # '혼자 (힌트 X)', '혼자, 풀이 ❌': a hint or a solution marked as not used is alone (was a sure
     # 'bad_solved'); a reason ahead of its claim in a field ('… 지우므로 O(n log log n)')
     "no_hint_marks_ko": (FULL, [], []),
+    # LeetCode's tabs as Korean students write them: '에디토리얼 보고', '디스커스 보고 풀었음' are after a
+    # solution ('에디토리얼 안 보고' alone); was a sure bad_solved, and with no redo date the real mistake,
+    # redo_date_missing, went unsaid
+    "editorial_transliterated_ko": (FULL, [], []),
+    "discuss_no_redo_date_ko": (FULL - 0.25, [(1, "redo_date", "redo_date_missing")], []),
     # Obsidian's foldable callouts ('> [!question]- 문제 2: 204. Count Primes') with one field left out:
     # exactly that field, its message quoting no sentence (the callout's title was quoted as the nearest)
     "callout_titles_ko": (FULL - 0.25, [(2, "what_went_wrong", "missing_field")], []),
