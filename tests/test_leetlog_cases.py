@@ -118,6 +118,9 @@ VERDICTS: dict[str, Verdict] = {
     # 'O(log x)' for Pow: x is my_pow's base, not its size, so the claim is a TA's (was held, full marks,
     # silently); 'O(log x), x is the exponent here' stays held
     "pow_base_variable_en": (FULL, [], [(1, "time", "unsure_undefined_variable")]),
+    # a product's dot ('O(n.log log n)': was a sure bad_bigo, 0.5 lost) and Python's abs ('O(log(abs(n)))':
+    # was unsure, 'abs' an undefined variable) read as the plain Big-O
+    "bigo_dot_abs_en": (FULL, [], []),
     "amortized": (FULL, [], [(1, "space", "unsure_approach"), (1, "time", "unsure_amortized")]),
     # claims held to the student's code as it runs (the .py beside the log, measured)
     "pow_loop_n": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
