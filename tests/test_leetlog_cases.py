@@ -94,6 +94,9 @@ VERDICTS: dict[str, Verdict] = {
     # O(log n)이고, 변수 세 개만 쓰므로 공간 복잡도는 O(1)이다'): the second reason is the space's, not the
     # time's (was unsure_no_reason on space, both problems)
     "prose_reason_ahead_ko": (FULL, [], []),
+    # prose whose reason is the next sentence, ending as speech ends a reason ('…줄거든요.', '…쓰니까요.'):
+    # was unsure_no_reason on three claims
+    "prose_reason_geodeun_ko": (FULL, [], []),
     # LeetCode's write-up template with '# Mistakes' (or '## 틀린 이유') over 'Counted n at first. Solved
     # alone.': a sentence after the answer under a label of its own is read as prose (was unsure on Solved,
     # both problems); a third problem is noted, not graded
