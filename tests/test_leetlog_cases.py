@@ -97,6 +97,9 @@ VERDICTS: dict[str, Verdict] = {
     # prose whose reason is the next sentence, ending as speech ends a reason ('…줄거든요.', '…쓰니까요.'):
     # was unsure_no_reason on three claims
     "prose_reason_geodeun_ko": (FULL, [], []),
+    # '틀린 이유: …까먹었음.' then '혼자 풀었어요.' on the next line: the line after a field's answer is read
+    # as prose for a field still missing (was unsure_missing_field on Solved, both problems)
+    "solved_next_line_ko": (FULL, [], []),
     # LeetCode's write-up template with '# Mistakes' (or '## 틀린 이유') over 'Counted n at first. Solved
     # alone.': a sentence after the answer under a label of its own is read as prose (was unsure on Solved,
     # both problems); a third problem is noted, not graded

@@ -546,6 +546,8 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
             # under a label on a line of its own ('# Mistakes'), the answer's first sentence is the label's
             # and the ones after it read as prose ('Counted n at first. Solved alone.')
             sentences += split_sentences(f.lines[1:])[1:]
+        else:  # 'What went wrong: forgot negative n.' then 'Solved it alone.' on the next line
+            sentences += split_sentences(f.lines[1:])
         other = {"time": "space", "space": "time"}.get(f.name)
         if other and f.filled and entry.get(other) is None:
             sentences += split_sentences([(f.line, f.value)])  # 'Time: O(log n) time and O(1) space …'
