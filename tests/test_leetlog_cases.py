@@ -85,6 +85,9 @@ VERDICTS: dict[str, Verdict] = {
     # LeetCode's tabs as Korean students write them: '에디토리얼 보고', '디스커스 보고 풀었음' are after a
     # solution ('에디토리얼 안 보고' alone); was a sure bad_solved, and with no redo date the real mistake,
     # redo_date_missing, went unsaid
+    # a redo date marked not applicable after solving alone ('해당 없음', '—'): empty, as '-' and 'N/A' are
+    # (was a sure bad_date warning on each)
+    "redo_not_applicable_ko": (FULL, [], []),
     "editorial_transliterated_ko": (FULL, [], []),
     "discuss_no_redo_date_ko": (FULL - 0.25, [(1, "redo_date", "redo_date_missing")], []),
     # Obsidian's foldable callouts ('> [!question]- 문제 2: 204. Count Primes') with one field left out:
