@@ -88,6 +88,10 @@ VERDICTS: dict[str, Verdict] = {
     # a redo date marked not applicable after solving alone ('해당 없음', '—'): empty, as '-' and 'N/A' are
     # (was a sure bad_date warning on each)
     "redo_not_applicable_ko": (FULL, [], []),
+    # where else students read a solution ('블로그 보고', '구글링해서', '답지 보고') and solving by one's own
+    # strength ('자력으로 풀었음'): was a sure bad_solved each; with no redo date, redo_date_missing instead
+    "blog_and_own_strength_ko": (FULL, [], []),
+    "googled_no_redo_date_ko": (FULL - 0.25, [(1, "redo_date", "redo_date_missing")], []),
     "editorial_transliterated_ko": (FULL, [], []),
     "discuss_no_redo_date_ko": (FULL - 0.25, [(1, "redo_date", "redo_date_missing")], []),
     # Obsidian's foldable callouts ('> [!question]- 문제 2: 204. Count Primes') with one field left out:
