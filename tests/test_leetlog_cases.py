@@ -134,6 +134,10 @@ VERDICTS: dict[str, Verdict] = {
     # a product's dot ('O(n.log log n)': was a sure bad_bigo, 0.5 lost) and Python's abs ('O(log(abs(n)))':
     # was unsure, 'abs' an undefined variable) read as the plain Big-O
     "bigo_dot_abs_en": (FULL, [], []),
+    # a complexity's reason on its own line behind a label, as a notebook's '<br>' splits it
+    # ('O(log n)<br>이유: n이 매번 절반'): the claim's reason (was a sure no_reason on all four claims, 5/6);
+    # '이유:' with nothing after it is still no reason
+    "br_reason_label_ko": (FULL, [], []),
     "amortized": (FULL, [], [(1, "space", "unsure_approach"), (1, "time", "unsure_amortized")]),
     # claims held to the student's code as it runs (the .py beside the log, measured)
     "pow_loop_n": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),

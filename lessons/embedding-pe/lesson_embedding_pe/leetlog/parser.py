@@ -14,8 +14,8 @@ from .tree import Line, read
 from .values import classify_solved, parse_difficulty
 from .vocab import CUE, FIELDS, FORM, ORDINALS, SYNONYMS, WORDS
 
-__all__ = ["FIELDS", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value", "match_label",
-           "parse_log", "unlabelled"]
+__all__ = ["FIELDS", "REASON_LABEL", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value",
+           "match_label", "parse_log", "unlabelled"]
 
 # redo_date is required only when the problem was solved after reading a solution.
 REQUIRED: tuple[str, ...] = FIELDS[:-1]
@@ -279,6 +279,16 @@ def _unknown_label(body: str) -> re.Match[str] | None:
     return m if (m := CUE["unknown_label"].match(body)) and len(m.group().split()) <= 4 else None
 
 
+# a line's 'Why:' or '이유:' names the reason to come and is none itself
+REASON_LABEL = re.compile(r"(?im)^[\s*_]*(?:" + "|".join(map(re.escape, WORDS["reason_column"]))
+                          + r")[\s*_]*(?:[:：]|->|→|=)")
+
+
+def _reason_label(label: str) -> bool:
+    """'Why:', '이유 →', '**Reason**:': a label that names a claim's reason, as a table's column does."""
+    return _norm(FORM["gloss"].sub("", _TAG.sub("", label.rstrip(":：->→= ")))) in WORDS["reason_column"]
+
+
 def _indent(raw: str) -> int:
     return len(raw) - len(raw.lstrip())
 
@@ -423,8 +433,9 @@ def _ends_field(b: _Builder, current: Field, number: int, raw: str, stripped: st
     if _indent(raw) <= _indent(label_raw) and not label_raw.lstrip().startswith("#"):
         # not indented under the label, nor under a heading ('# Approach'); under a label on a line of its
         # own, the first paragraph is the answer ('**Final approach**' then 'Fast power: halve n ...')
-        if _unknown_label(body) and not (_empty(b) and not BULLET.match(stripped)):
-            return True
+        if (label := _unknown_label(body)) and not (_empty(b) and not BULLET.match(stripped)) and not (
+                current.name in ("time", "space") and _reason_label(label.group())):
+            return True  # (a complexity's 'Why: …' or '이유: …' line, as '<br>' splits it off, is its reason)
         if BULLET.match(stripped) and BULLET.match(label_raw.strip()):
             # an empty label's sibling bullet is its value unless it answers another field
             said = set() if b.inline else set(read_fields(split_sentences([(0, body)])))
