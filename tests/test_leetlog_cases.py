@@ -82,6 +82,18 @@ VERDICTS: dict[str, Verdict] = {
     # '혼자 (힌트 X)', '혼자, 풀이 ❌': a hint or a solution marked as not used is alone (was a sure
     # 'bad_solved'); a reason ahead of its claim in a field ('… 지우므로 O(n log log n)')
     "no_hint_marks_ko": (FULL, [], []),
+    # LeetCode's tabs as Korean students write them: '에디토리얼 보고', '디스커스 보고 풀었음' are after a
+    # solution ('에디토리얼 안 보고' alone); was a sure bad_solved, and with no redo date the real mistake,
+    # redo_date_missing, went unsaid
+    # a redo date marked not applicable after solving alone ('해당 없음', '—'): empty, as '-' and 'N/A' are
+    # (was a sure bad_date warning on each)
+    "redo_not_applicable_ko": (FULL, [], []),
+    # where else students read a solution ('블로그 보고', '구글링해서', '답지 보고') and solving by one's own
+    # strength ('자력으로 풀었음'): was a sure bad_solved each; with no redo date, redo_date_missing instead
+    "blog_and_own_strength_ko": (FULL, [], []),
+    "googled_no_redo_date_ko": (FULL - 0.25, [(1, "redo_date", "redo_date_missing")], []),
+    "editorial_transliterated_ko": (FULL, [], []),
+    "discuss_no_redo_date_ko": (FULL - 0.25, [(1, "redo_date", "redo_date_missing")], []),
     # Obsidian's foldable callouts ('> [!question]- 문제 2: 204. Count Primes') with one field left out:
     # exactly that field, its message quoting no sentence (the callout's title was quoted as the nearest)
     "callout_titles_ko": (FULL - 0.25, [(2, "what_went_wrong", "missing_field")], []),
@@ -89,6 +101,20 @@ VERDICTS: dict[str, Verdict] = {
     # O(log n)이고, 변수 세 개만 쓰므로 공간 복잡도는 O(1)이다'): the second reason is the space's, not the
     # time's (was unsure_no_reason on space, both problems)
     "prose_reason_ahead_ko": (FULL, [], []),
+    # prose whose reason is the next sentence, ending as speech ends a reason ('…줄거든요.', '…쓰니까요.'):
+    # was unsure_no_reason on three claims
+    "prose_reason_geodeun_ko": (FULL, [], []),
+    # '틀린 이유: …까먹었음.' then '혼자 풀었어요.' on the next line: the line after a field's answer is read
+    # as prose for a field still missing (was unsure_missing_field on Solved, both problems)
+    "solved_next_line_ko": (FULL, [], []),
+    # LeetCode's write-up template with '# Mistakes' (or '## 틀린 이유') over 'Counted n at first. Solved
+    # alone.': a sentence after the answer under a label of its own is read as prose (was unsure on Solved,
+    # both problems); a third problem is noted, not graded
+    "answer_then_solved_en": (FULL, [], []),
+    "answer_then_solved_ko": (FULL, [], []),
+    # headings numbered with the Korean counter ('### 1번. 12. Integer to Roman'): the section's place, not
+    # problem 1 (was a sure number_title_mismatch on both problems); its one mistake, 'Easy임', is named
+    "beon_section_numbers_ko": (FULL, [(1, "difficulty", "difficulty_mismatch")], []),
     # text the reader places nothing of: every part of both problems goes to a TA, no point taken
     "unplaceable": (
         FULL,
@@ -102,6 +128,16 @@ VERDICTS: dict[str, Verdict] = {
     # where a TA looks first: unsure, no point taken
     "vague_name_ko": (FULL, [], [(1, "problem", "unsure_unknown_problem")]),
     "undefined_variable": (FULL, [], [(1, "time", "unsure_undefined_variable")]),
+    # 'O(log x)' for Pow: x is my_pow's base, not its size, so the claim is a TA's (was held, full marks,
+    # silently); 'O(log x), x is the exponent here' stays held
+    "pow_base_variable_en": (FULL, [], [(1, "time", "unsure_undefined_variable")]),
+    # a product's dot ('O(n.log log n)': was a sure bad_bigo, 0.5 lost) and Python's abs ('O(log(abs(n)))':
+    # was unsure, 'abs' an undefined variable) read as the plain Big-O
+    "bigo_dot_abs_en": (FULL, [], []),
+    # a complexity's reason on its own line behind a label, as a notebook's '<br>' splits it
+    # ('O(log n)<br>이유: n이 매번 절반'): the claim's reason (was a sure no_reason on all four claims, 5/6);
+    # '이유:' with nothing after it is still no reason
+    "br_reason_label_ko": (FULL, [], []),
     "amortized": (FULL, [], [(1, "space", "unsure_approach"), (1, "time", "unsure_amortized")]),
     # claims held to the student's code as it runs (the .py beside the log, measured)
     "pow_loop_n": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),

@@ -223,6 +223,9 @@ def _tokenize(src: str, offset: int, full: str) -> list[_Tok]:
             i += 1
         elif c.isspace():
             i += 1
+        elif c == "." and text[i + 1 : i + 2].isalpha() and toks:  # 'n.log log n': a product's dot
+            toks.append(_Tok("op", "*", offset + i))
+            i += 1
         elif c in "0123456789" or (c == "." and text[i + 1 : i + 2].isdecimal()):
             m = re.match(r"[0-9]*\.?[0-9]+", text[i:])
             assert m
@@ -258,6 +261,8 @@ def _word_tokens(text: str, i: int, offset: int, toks: list[_Tok], full: str) ->
     while j < len(text) and text[j].isascii() and text[j].isalpha():
         j += 1
     run = text[i:j].lower()
+    if run == "abs" and text[j : j + 1] == "(":  # 'log(abs(n))' is log |n|: the parentheses are the bars
+        return j
     pieces: list[tuple[str, int]] = []
     if any(k in run for k in _KEYWORDS) or len(run) <= 2:
         k = 0

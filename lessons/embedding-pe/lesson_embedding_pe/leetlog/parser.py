@@ -14,8 +14,8 @@ from .tree import Line, read
 from .values import classify_solved, parse_difficulty
 from .vocab import CUE, FIELDS, FORM, ORDINALS, SYNONYMS, WORDS
 
-__all__ = ["FIELDS", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value", "match_label",
-           "parse_log", "unlabelled"]
+__all__ = ["FIELDS", "REASON_LABEL", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value",
+           "match_label", "parse_log", "unlabelled"]
 
 # redo_date is required only when the problem was solved after reading a solution.
 REQUIRED: tuple[str, ...] = FIELDS[:-1]
@@ -45,6 +45,7 @@ class Field:
     label: str = ""
     raw: str = ""
     lines: list[tuple[int, str]] = field(default_factory=list)  # (line number, raw text) of the value
+    alone: bool = False  # its label on a line of its own ('# Mistakes'), the answer under it
 
     @property
     def filled(self) -> bool:
@@ -278,6 +279,16 @@ def _unknown_label(body: str) -> re.Match[str] | None:
     return m if (m := CUE["unknown_label"].match(body)) and len(m.group().split()) <= 4 else None
 
 
+# a line's 'Why:' or '이유:' names the reason to come and is none itself
+REASON_LABEL = re.compile(r"(?im)^[\s*_]*(?:" + "|".join(map(re.escape, WORDS["reason_column"]))
+                          + r")[\s*_]*(?:[:：]|->|→|=)")
+
+
+def _reason_label(label: str) -> bool:
+    """'Why:', '이유 →', '**Reason**:': a label that names a claim's reason, as a table's column does."""
+    return _norm(FORM["gloss"].sub("", _TAG.sub("", label.rstrip(":：->→= ")))) in WORDS["reason_column"]
+
+
 def _indent(raw: str) -> int:
     return len(raw) - len(raw.lstrip())
 
@@ -306,7 +317,8 @@ class _Builder:
             if entry is None or (name == "problem" and (entry.heading_line is None or entry.implicit)
                                  and "problem" in entry.fields):
                 self.open_problem(None, None)
-            self.current = Field(name, "", line, label.strip().strip("*_").strip(), rest, [(line, raw)])
+            self.current = Field(name, "", line, label.strip().strip("*_").strip(), rest, [(line, raw)],
+                                 not clean_value(rest))
             self.inline, self.gap = bool(clean_value(rest)), False
         return bool(found)
 
@@ -421,8 +433,9 @@ def _ends_field(b: _Builder, current: Field, number: int, raw: str, stripped: st
     if _indent(raw) <= _indent(label_raw) and not label_raw.lstrip().startswith("#"):
         # not indented under the label, nor under a heading ('# Approach'); under a label on a line of its
         # own, the first paragraph is the answer ('**Final approach**' then 'Fast power: halve n ...')
-        if _unknown_label(body) and not (_empty(b) and not BULLET.match(stripped)):
-            return True
+        if (label := _unknown_label(body)) and not (_empty(b) and not BULLET.match(stripped)) and not (
+                current.name in ("time", "space") and _reason_label(label.group())):
+            return True  # (a complexity's 'Why: …' or '이유: …' line, as '<br>' splits it off, is its reason)
         if BULLET.match(stripped) and BULLET.match(label_raw.strip()):
             # an empty label's sibling bullet is its value unless it answers another field
             said = set() if b.inline else set(read_fields(split_sentences([(0, body)])))
@@ -539,6 +552,12 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
         sentences += split_sentences(f.lines[:1])[1:]
         # the lines under 'Difficulty: Medium' are prose (a label with nothing after it has no raw line)
         if f.name in _ONE_LINE and clean_value((f.raw.splitlines() or [""])[0]):
+            sentences += split_sentences(f.lines[1:])
+        elif f.alone:
+            # under a label on a line of its own ('# Mistakes'), the answer's first sentence is the label's
+            # and the ones after it read as prose ('Counted n at first. Solved alone.')
+            sentences += split_sentences(f.lines[1:])[1:]
+        else:  # 'What went wrong: forgot negative n.' then 'Solved it alone.' on the next line
             sentences += split_sentences(f.lines[1:])
         other = {"time": "space", "space": "time"}.get(f.name)
         if other and f.filled and entry.get(other) is None:

@@ -19,7 +19,7 @@ from .catalog import Problem, find_problem
 from .code.claims import Claim, Measure, hold
 from .code.coverage import function_source
 from .mathtext import to_plain
-from .parser import REQUIRED, Field, ProblemEntry, parse_log
+from .parser import REASON_LABEL, REQUIRED, Field, ProblemEntry, parse_log
 from .unsure import UNSURE, is_unsure, names_field
 from .values import classify_solved, parse_difficulty
 from .vocab import CUE, LABELS_EN, LABELS_KO, MONTHS, NEAREST, REVIEW, Two, message, short
@@ -338,11 +338,11 @@ def _entry_text(entry: ProblemEntry) -> str:
 
 def _has_reason(value: str, matches: list[BigOMatch]) -> bool:
     """Two letters or more besides the Big-Os, LaTeX markup ('$', '\\mathcal{') and the separators; a
-    copula states the claim and gives no reason ('O(1)이다.')."""
+    copula states the claim and gives no reason ('O(1)이다.'), nor does a reason's label ('이유:')."""
     rest = value
     for m in sorted(matches, key=lambda m: (m.start, m.end), reverse=True):
         rest = rest[:m.start] + " " + rest[m.end:]
-    rest = CUE["copula"].sub(" ", CUE["separators"].sub(" ", to_plain(rest).text))
+    rest = CUE["copula"].sub(" ", CUE["separators"].sub(" ", to_plain(REASON_LABEL.sub(" ", rest)).text))
     return sum(c.isalpha() for c in rest) >= 2
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from .mathtext import to_plain
-from .parser import ProblemEntry, unlabelled
+from .parser import REASON_LABEL, ProblemEntry, unlabelled
 from .prose import split_sentences
 from .vocab import CUE, FIELD_WORDS, MESSAGES
 
@@ -36,7 +36,8 @@ def is_unsure(code: str, name: str, entry: ProblemEntry) -> tuple[str, int | Non
         return None
     if code == "no_reason":
         # LaTeX markup ('\\mathcal') is neither a reason nor words
-        rest = re.sub(r"[.。,;:]", " ", CUE["bigo_span"].sub(" ", to_plain(value).text))
+        plain = to_plain(REASON_LABEL.sub(" ", value)).text  # ('이유:' names a reason, it is none)
+        rest = re.sub(r"[.。,;:]", " ", CUE["bigo_span"].sub(" ", plain))
         rest = CUE["copula"].sub(" ", rest)
         if CUE["connective"].search(rest) or sum(c.isalpha() for c in rest) >= 2:
             return "saw_words_besides_bigo", None

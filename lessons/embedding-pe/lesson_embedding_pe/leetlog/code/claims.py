@@ -62,14 +62,19 @@ def hold(claim: Claim, p: Problem | None, source: str | None, measure: Measure |
     if p is None:
         return held
     fn = p.function or ""
-    # the reference's variables, and the practice function's parameters (Pow's x and n, Roman's num)
+    # the reference's variables, and the practice function's size (Pow's n, Roman's num)
     known = {v for a in p.approaches for c in (*a.bounds("time"), *a.bounds("space")) for v in c.variables}
-    known |= {"n", *(parameters(fn, source) if fn else ())}
-    undefined = ", ".join(sorted(v for v in claim.bounds[0].variables if v not in known and not re.search(
-        rf"(?<![\w(]){re.escape(v)}{CUE['defines'].pattern}", claim.entry_text, re.I)))
-    if undefined:
+    known |= {"n", *((size_name(fn, source),) if fn else ())}
+    # a parameter that is not the size ('O(log x)', Pow's base): the work does not grow with it
+    others = set(parameters(fn, source) if fn else ()) - known
+    unknown = sorted(v for v in claim.bounds[0].variables if v not in known and not re.search(
+        rf"(?<![\w(]){re.escape(v)}{CUE['defines'].pattern}", claim.entry_text, re.I))
+    if unknown:
+        said = ", ".join(unknown)
         held.say("unsure", "unsure_undefined_variable",
-                 said=Two(undefined, undefined + ("가" if undefined[-1].isalpha() else "이")),
+                 "unsure_not_size" if set(unknown) <= others else "",
+                 said=Two(said, said + ("가" if said[-1].isalpha() else "이")), variable=Two(said, said),
+                 function=fn,
                  variables=Two(p.variables_en or "n is the input size", p.variables_ko or "n은 입력 크기"))
         held.asked = True
         return held
