@@ -285,7 +285,7 @@ REASON_LABEL = re.compile(r"(?im)^[\s*_]*(?:" + "|".join(map(re.escape, WORDS["r
 
 
 def _reason_label(label: str) -> bool:
-    """'Why:', '이유 →', '**Reason**:': a label that names a claim's reason, as a table's column does."""
+    """'Why:', '이유 →', '**Reason**:', a table's '이유' column: a label that names a claim's reason."""
     return _norm(FORM["gloss"].sub("", _TAG.sub("", label.rstrip(":：->→= ")))) in WORDS["reason_column"]
 
 
@@ -468,8 +468,7 @@ def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
 # ---- tables
 def _column(head: str) -> list[str]:
     """The fields a column's header (or a row's first cell) names, the reason column, or none."""
-    reason = _norm(FORM["gloss"].sub("", _TAG.sub("", head))) in WORDS["reason_column"]
-    return [REASON] if reason else _label_fields(head)
+    return [REASON] if _reason_label(head) else _label_fields(head)
 
 
 def _table(b: _Builder, rows: list[Line]) -> bool:
