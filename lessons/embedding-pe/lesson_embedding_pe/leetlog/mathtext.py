@@ -37,6 +37,7 @@ _READ_AS: dict[str, str] = {w: text for text, words in LATEX["read_as"].items() 
 _COMMAND = re.compile(r"\\([A-Za-z]+|.)", re.S)
 _BRACES = re.compile(r"\\.|[{}]", re.S)  # an escaped brace is no brace
 _WORDS = re.compile("|".join([LATEX["entity"], *map(re.escape, _READ_AS)]))
+DEEPEST = 32  # groups nested deeper than any formula are read as the characters they are (no recursion limit)
 
 
 def to_plain(source: str) -> Plain:
@@ -81,6 +82,7 @@ class _Rewriter:
         self.marks = _marks(src)
         self.chars: list[str] = []
         self.spans: list[tuple[int, int]] = []
+        self.depth = 0
         self.run(0, len(src))  # all of it, at once
 
     def emit(self, text: str, start: int, end: int) -> None:
@@ -89,6 +91,12 @@ class _Rewriter:
 
     def run(self, i: int, j: int) -> None:
         src = self.src
+        self.depth += 1
+        if self.depth > DEEPEST:
+            for k in range(i, j):
+                self.emit(src[k], k, k + 1)
+            self.depth -= 1
+            return
         while i < j:
             c = src[i]
             if i in self.marks:
@@ -102,6 +110,7 @@ class _Rewriter:
             else:  # a character as it stands; a stray closing brace is markup, not a bracket
                 self.emit("" if c == "}" else c, i, i + 1)
                 i += 1
+        self.depth -= 1
 
     def group(self, i: int, j: int, brackets: str) -> int:
         """``{...}`` at ``i``: its contents between the two ``brackets`` (no closing one where unclosed)."""

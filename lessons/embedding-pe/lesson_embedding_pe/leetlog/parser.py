@@ -279,9 +279,10 @@ def _unknown_label(body: str) -> re.Match[str] | None:
     return m if (m := CUE["unknown_label"].match(body)) and len(m.group().split()) <= 4 else None
 
 
-# a line's 'Why:' or '이유:' names the reason to come and is none itself
-REASON_LABEL = re.compile(r"(?im)^[\s*_]*(?:" + "|".join(map(re.escape, WORDS["reason_column"]))
-                          + r")[\s*_]*(?:[:：]|->|→|=)")
+# a line's 'Why:' or '이유:' names the reason to come and is none itself (blanks within its line only: a
+# value of many lines is not scanned again from each of them)
+REASON_LABEL = re.compile(r"(?im)^(?:[^\S\n]|[*_])*(?:" + "|".join(map(re.escape, WORDS["reason_column"]))
+                          + r")(?:[^\S\n]|[*_])*(?:[:：]|->|→|=)")
 
 
 def _reason_label(label: str) -> bool:

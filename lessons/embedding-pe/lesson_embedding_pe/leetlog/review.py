@@ -37,6 +37,9 @@ _PARTS = ("time", "space")  # the two complexity fields
 TASK_FIT_PENALTY = 0.5
 # text the reader placed nothing of is a log with this many words (a paragraph, not a title): a TA reads it
 UNPLACED_WORDS = 12
+# a log is read up to this many characters (the longest real one is about 2,000; the report quotes as many):
+# a file of megabytes is no log, and the reader's work grows faster than its length
+READ_AT_MOST = 64_000
 
 
 @dataclass
@@ -426,6 +429,12 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
     code leaves unsolved; ``sources``: module -> the practice code; ``measure``: runs a function, counted."""
     if text is None or not text.strip():
         return _zero("empty_log")
+    if len(text) > READ_AT_MOST:
+        kept = text[:text.rfind("\n", 0, READ_AT_MOST) + 1 or READ_AT_MOST]
+        out = review_log(kept, practice, unsolved, sources, measure)
+        out.findings.append(_finding("warning", "log_cut", None, None, kept.count("\n") + 1,
+                                     length=f"{len(text):,}", read=f"{len(kept):,}"))
+        return out
     parsed = parse_log(text)
     entries = _graded_first(parsed.problems)
     if not entries and not _has_words(text):
@@ -479,7 +488,7 @@ def _catalog_level(entry: ProblemEntry) -> str | None:
 
 def _has_words(text: str) -> bool:
     """Whether ``text`` holds a paragraph (UNPLACED_WORDS) besides headings, comments and placeholders."""
-    body = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
+    body = CUE["comment"].sub(" ", text)
     body = "\n".join(line for line in body.splitlines() if not re.match(r"^\s*#{1,6}\s", line))
     body = CUE["placeholder_left"].sub(" ", body)
     return len(re.findall(r"[^\W\d_]{2,}", body)) >= UNPLACED_WORDS

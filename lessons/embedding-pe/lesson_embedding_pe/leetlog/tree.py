@@ -18,6 +18,9 @@ _QUOTE = re.compile(r"^\s{0,3}>\s?")
 # YAML front matter (Jekyll, Hugo, Obsidian, Pandoc): '---' on the first line, 'key: value' lines, '---'
 _YAML_LINE = re.compile(r"^(\s|-\s|#|[\w\"'][\w \"'-]*:(\s|$))")
 _FRONT_END = re.compile(r"^(---|\.\.\.)\s*$")
+# a run of blanks longer than any layout needs (inside a line; before one, deeper than any list): read as a
+# shorter run, so that no pattern ('\s*[,;]\s*') retries a run of thousands at each of its blanks
+_LONG_RUN = re.compile(r"(?<=\S)[ \t]{9,}|^[ \t]{65,}")
 
 
 @dataclass
@@ -39,7 +42,8 @@ HoldsLog = Callable[[list[Line]], bool]
 
 def read(text: str, holds_log: HoldsLog) -> list[Line]:
     """``text``'s lines, classified, with the containers opened where the reader's ``holds_log`` says."""
-    return _read(list(enumerate(text.splitlines(), start=1)), holds_log, 0)
+    lines = (_LONG_RUN.sub(lambda m: " " * (8 if m.start() else 64), line) for line in text.splitlines())
+    return _read(list(enumerate(lines, start=1)), holds_log, 0)
 
 
 def _front_matter(numbered: list[tuple[int, str]]) -> int:
