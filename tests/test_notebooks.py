@@ -345,3 +345,20 @@ def test_a_place_in_a_notebook_reads_as_a_cell_in_the_readers_language(tmp_path)
     for page in ko:
         assert "셀 2:3" in page and "cell 2" not in page, page
     assert "cell 2:3" in text_summary(results, "en", "lesson.ipynb")
+
+
+def test_a_notebook_whose_cells_lack_ids_is_read_without_a_warning(tmp_path):
+    """A 4.5 notebook without cell ids (written by an older tool, or by hand) is read as it is: nbformat's
+    schema note is no student's business and never reaches the terminal."""
+    import warnings
+
+    nb = json.loads((ROOT / "examples" / "notebook.ipynb").read_text(encoding="utf-8"))
+    nb["nbformat"], nb["nbformat_minor"] = 4, 5
+    for cell in nb["cells"]:
+        cell.pop("id", None)
+    path = tmp_path / "no_ids.ipynb"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # any warning fails the read
+        sub = read_submission(path, tmp_path / "staging")
+    assert sub.notebook and "notebook.py" in sub.files

@@ -11,6 +11,7 @@ import importlib.util
 import stat
 import sys
 import tempfile
+import warnings
 import zipfile
 import zlib
 from dataclasses import dataclass, field
@@ -304,7 +305,9 @@ def _from_notebook(data: bytes, sub: Submission, label: str) -> None:
     from grader.notebook.driver import driver_source
 
     try:
-        nb = nbformat.reads(data.decode("utf-8-sig"), as_version=4)
+        with warnings.catch_warnings():  # nbformat's schema notes (a cell without an id) are no student's
+            warnings.simplefilter("ignore")
+            nb = nbformat.reads(data.decode("utf-8-sig"), as_version=4)
     except Exception as exc:  # nbformat raises many kinds on bad input
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise SubmissionError(f"{label} is not a readable Jupyter notebook ({first[:200]})") from None

@@ -20,6 +20,7 @@ import os
 import re
 import sys
 import urllib.request
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,7 +76,9 @@ def _read_file(where: str, how: str) -> FoundNotebook | None:
         path = Path.cwd() / path.name
     if path.suffix != ".ipynb" or not path.is_file() or path.stat().st_size > MAX_NOTEBOOK_BYTES:
         return None
-    saved = nbformat.read(str(path), as_version=4)
+    with warnings.catch_warnings():  # nbformat's schema notes (a cell without an id) in no student's output
+        warnings.simplefilter("ignore")
+        saved = nbformat.read(str(path), as_version=4)
     return FoundNotebook(list(saved.cells), str(path), how)
 
 
