@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from .mathtext import to_plain
 from .parser import REASON_LABEL, REQUIRED, Field, ProblemEntry, parse_log
 from .unsure import UNSURE, is_unsure, names_field
 from .values import classify_solved, parse_difficulty
-from .vocab import CUE, LABELS_EN, LABELS_KO, MONTHS, NEAREST, REVIEW, Two, message, short
+from .vocab import CUE, DATES, LABELS_EN, LABELS_KO, MONTHS, NEAREST, REVIEW, Two, message, short
 
 __all__ = ["MAX_POINTS", "BreakdownItem", "Finding", "LinkedFailure", "LogReview", "ProblemReview",
            "review_file", "review_log"]
@@ -279,21 +280,12 @@ _CHECKS: dict[str, Callable[[_Ctx, str, Field], bool]] = {
 
 
 def _parse_date(text: str) -> _dt.date | None:
-    """'2026-12-21', '2026년 12월 21일', with the month's name ('December 21, 2026', '21 Dec 2026'), or the
-    year last ('12/21/2026', '21/12/2026')."""
-    try:
-        if m := CUE["date"].search(text):
-            return _dt.date(*map(int, re.findall(r"\d+", m.group())[:3]))
-        if m := CUE["date_named"].search(text):
-            day, year = map(int, re.findall(r"\d+", m.group()))
-            month = next(MONTHS[w[:3]] for w in re.findall(r"[a-z]+", m.group().lower()) if w[:3] in MONTHS)
-            return _dt.date(year, month, day)
-        if m := CUE["date_year_last"].search(text):
-            first, second, year = map(int, re.findall(r"\d+", m.group()))
-            month, day = (first, second) if first <= 12 else (second, first)
-            return _dt.date(year, month, day)
-    except ValueError:
-        return None
+    """The first real date in one of vocab.toml's forms ('2026-12-21', '21 Dec 2026', '12/21/2026')."""
+    for form in DATES:
+        if m := form.search(text):
+            month = int(m["m"]) if m["m"].isdigit() else MONTHS[m["m"][:3].lower()]
+            with suppress(ValueError):  # not a real date ('21/12/2026' as month 21): the next form reads it
+                return _dt.date(int(m["y"]), month, int(m["d"]))
     return None
 
 
