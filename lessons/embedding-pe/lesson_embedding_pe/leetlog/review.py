@@ -15,13 +15,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .bigo import BigOMatch, Complexity, ParseError, compare, find_all_bigo, parse
+from .bigo import Complexity, ParseError, compare, find_all_bigo, parse
 from .catalog import Problem, find_problem
 from .code.claims import Claim, Measure, hold
 from .code.coverage import function_source
-from .mathtext import to_plain
-from .parser import REASON_LABEL, REQUIRED, Field, ProblemEntry, parse_log
-from .unsure import UNSURE, is_unsure, names_field
+from .parser import REQUIRED, Field, ProblemEntry, parse_log
+from .unsure import UNSURE, has_reason, is_unsure, names_field
 from .values import classify_solved, parse_difficulty
 from .vocab import CUE, DATES, LABELS_EN, LABELS_KO, MONTHS, NEAREST, REVIEW, Two, message, short
 
@@ -218,7 +217,7 @@ def _difficulty(ctx: _Ctx, name: str, f: Field) -> bool:
 def _complexity(ctx: _Ctx, name: str, f: Field) -> bool:
     """A Big-O with a reason earns the field point; 0.25 more when it parses and 0.25 when it holds."""
     matches = find_all_bigo(f.value)
-    reason, said = _has_reason(f.value, matches), "_sentence" if f.label == "sentence" else ""
+    reason, said = has_reason(f.value), "_sentence" if f.label == "sentence" else ""
     if not reason:  # read from prose (said): quote the sentence that gave the Big-O
         ctx.fault("no_reason", name, f.line, f"no_reason{said}", line=f.line, value=f.value,
                   excerpt=_excerpt(f.raw, f.value), example=message(f"example_{name}{said}"))
@@ -324,18 +323,6 @@ def _entry_text(entry: ProblemEntry) -> str:
     """Everything written under a problem: its fields and its prose."""
     parts = [f.raw for f in (*entry.fields.values(), *entry.duplicates)]
     return "\n".join([entry.heading, *parts, *(t for _, t in entry.extra)])
-
-
-# -- a complexity claim held to the code and the catalog -------------------------------------------------
-
-def _has_reason(value: str, matches: list[BigOMatch]) -> bool:
-    """Two letters or more besides the Big-Os, LaTeX markup ('$', '\\mathcal{') and the separators; a
-    copula states the claim and gives no reason ('O(1)이다.'), nor does a reason's label ('이유:')."""
-    rest = value
-    for m in sorted(matches, key=lambda m: (m.start, m.end), reverse=True):
-        rest = rest[:m.start] + " " + rest[m.end:]
-    rest = CUE["copula"].sub(" ", CUE["separators"].sub(" ", to_plain(REASON_LABEL.sub(" ", rest)).text))
-    return sum(c.isalpha() for c in rest) >= 2
 
 
 # -- the log as a whole -------------------------------------------------------------------------------
