@@ -125,14 +125,10 @@ class _Ctx:
             **values: Any) -> None:
         self.out.findings.append(_finding(severity, code, self.k, fld, at, key, **values))
 
-    def quote(self, name: str) -> Two:
-        """The time or space claim as written, and its line."""
-        _, written, line = self.claims[name]
-        return message("quote", written=written, line=line)
-
     def about(self, name: str, severity: str, code: str, key: str = "", **values: Any) -> None:
-        """A finding on the time or space claim, on its line, quoting it."""
-        self.say(severity, code, name, self.claims[name][2], key, quote=self.quote(name), **values)
+        """A finding on the time or space claim, on its line: {quote} quotes it, {time} and {space} each."""
+        quotes = {n: message("quote", written=said, line=at) for n, (_, said, at) in self.claims.items()}
+        self.say(severity, code, name, self.claims[name][2], key, quote=quotes[name], **quotes, **values)
 
     def fault(self, code: str, name: str, at: int, key: str = "", **values: Any) -> None:
         """An error, or ``unsure`` if the problem's text may hold what it lacks (unsure.py): points kept."""
@@ -343,7 +339,7 @@ def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str
         ctx.review.difficulty = p.difficulty
     if {"time", "space"} <= ctx.claims.keys() and not ctx.asked \
             and compare(ctx.claims["space"][0], ctx.claims["time"][0]) == 1:
-        ctx.about("space", "warning", "space_exceeds_time", space=ctx.quote("space"), time=ctx.quote("time"))
+        ctx.about("space", "warning", "space_exceeds_time")
     for dup in ctx.entry.duplicates:
         ctx.say("warning", "duplicate_field", dup.name, dup.line, first=ctx.entry.fields[dup.name].line,
                 line=dup.line)
