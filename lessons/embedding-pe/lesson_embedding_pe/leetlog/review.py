@@ -438,18 +438,15 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
 
 
 def _graded_first(entries: list[ProblemEntry]) -> list[ProblemEntry]:
-    """The entries in the order they are graded: with more than two, an Easy one (a warm-up such as 202.
-    Happy Number, logged beside two Medium ones) goes after the others rather than push one out."""
-    if len(entries) <= PROBLEMS:
-        return entries
-    easy = [e for e in entries if _catalog_level(e) == "Easy"]
-    return [*(e for e in entries if e not in easy), *easy]
+    """With more than two, an Easy one (a warm-up such as 202. Happy Number, logged beside two Medium ones)
+    is graded after the others rather than push one out."""
+    return sorted(entries, key=lambda e: len(entries) > PROBLEMS and _is_easy(e))
 
 
-def _catalog_level(entry: ProblemEntry) -> str | None:
+def _is_easy(entry: ProblemEntry) -> bool:
     f = entry.get("problem")
-    found = find_problem(f.value if f is not None and f.value else entry.heading or "").problem
-    return found.difficulty if found is not None else None
+    found = find_problem(f.value if f is not None else entry.heading).problem
+    return found is not None and found.difficulty == "Easy"
 
 
 def _has_words(text: str) -> bool:
