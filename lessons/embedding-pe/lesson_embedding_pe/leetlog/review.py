@@ -251,12 +251,8 @@ def _complexity(ctx: _Ctx, name: str, f: Field) -> bool:
 def _solved(ctx: _Ctx, name: str, f: Field) -> bool:
     """Alone or after a solution; after one, a redo date (its own field, or on the same line)."""
     how = ctx.review.solved = classify_solved(f.value, f.label)
-    if how is None and CUE["alone"].search(f.value) and CUE["solution"].search(f.value):
-        # '혼자 (음수 처리만 힌트 봄)': alone, with a hint for one part; which it counts as is a TA's call
-        ctx.say(UNSURE, "unsure_bad_solved", name, f.line, "unsure_settled", saw=message("saw_both_answers"))
-        return True
     if how is None:
-        ctx.say("error", "bad_solved", name, f.line, value=f.value)
+        ctx.fault("bad_solved", name, f.line, value=f.value)
         return False
     redo = ctx.entry.get("redo_date")
     date = _parse_date(redo.value if redo is not None else f.value)

@@ -1,5 +1,6 @@
 """Sure or ask: a check takes a point only when the reader is sure the log lacks it. A missing field, reason
-or Big-O whose words are still in the problem's text is ``unsure``: the points stay and a TA reads it."""
+or Big-O whose words are still in the problem's text, or a 'solved' that answers both ways, is ``unsure``:
+the points stay and a TA reads it."""
 
 from __future__ import annotations
 
@@ -56,6 +57,9 @@ def is_unsure(code: str, name: str, entry: ProblemEntry) -> tuple[str, int | Non
         if CUE["connective"].search(text) and FIELD_WORDS[name].search(text):
             return "saw_reason_elsewhere", None
         return None
+    if code == "bad_solved":  # '혼자 (음수 처리만 힌트 봄)': alone, with a hint for one part: a TA's call
+        both = CUE["alone"].search(value) and CUE["solution"].search(value)
+        return ("saw_both_answers", None) if both else None
     if CUE["complexity_words"].search(value):
         return "saw_complexity_in_words", None
     return ("saw_bigo_like", None) if CUE["bigo_like"].search(value) else None
