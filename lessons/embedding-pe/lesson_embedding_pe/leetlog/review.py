@@ -426,7 +426,7 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
         out.breakdown += _breakdown(k, points)
     if len(entries) > PROBLEMS:
         warm_up = any(a is not b for a, b in zip(entries, parsed.problems, strict=True))
-        extra = min(entries[PROBLEMS:], key=lambda e: e.line or 0)  # the first one not graded
+        extra = min(entries[PROBLEMS:], key=lambda e: e.line)  # the first one not graded
         out.findings.append(_finding("info", "extra_easy" if warm_up else "extra_problems", None, None,
                                      extra.line, count=len(entries), graded=PROBLEMS))
     out.points = round(sum(b.points for b in out.breakdown), 4)
@@ -447,7 +447,7 @@ def _is_easy(entry: ProblemEntry) -> bool:
 
 def _has_words(text: str) -> bool:
     """Whether ``text`` holds a paragraph (UNPLACED_WORDS) besides headings, comments and placeholders."""
-    body = re.sub(r"<!--.*?-->", " ", text, flags=re.S)
+    body = CUE["comment"].sub(" ", text)
     body = "\n".join(line for line in body.splitlines() if not re.match(r"^\s*#{1,6}\s", line))
     body = CUE["placeholder_left"].sub(" ", body)
     return len(re.findall(r"[^\W\d_]{2,}", body)) >= UNPLACED_WORDS
