@@ -219,7 +219,6 @@ def _complexity(ctx: _Ctx, name: str, f: Field) -> bool:
                   excerpt=_excerpt(f.raw, f.value), example=message(f"example_{name}{said}"))
     if not matches:
         ctx.fault("no_bigo", name, f.line, value=f.value)
-        return reason
     read: list[tuple[Complexity, str]] = []  # messages quote what each was read from, never a rendering
     for m in matches:
         try:
@@ -228,7 +227,7 @@ def _complexity(ctx: _Ctx, name: str, f: Field) -> bool:
             if m is matches[0]:
                 ctx.say("error", "bad_bigo", name, f.line_of(m.written), written=m.written, error=e.message,
                         char=e.position + 1)
-    if not read:
+    if not read:  # no Big-O, or none that parses
         return reason
     claim, written = read[0]
     ctx.claims[name] = claim, written, f.line_of(written)
