@@ -10,19 +10,19 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .bigo import BigOMatch, Complexity, ParseError, compare, find_all_bigo, parse
+from .bigo import Complexity, ParseError, compare, find_all_bigo, parse
 from .catalog import Problem, find_problem
 from .code.claims import Claim, Measure, hold
 from .code.coverage import function_source
-from .mathtext import to_plain
-from .parser import REASON_LABEL, REQUIRED, Field, ProblemEntry, parse_log
-from .unsure import UNSURE, is_unsure, names_field
+from .parser import REQUIRED, Field, ProblemEntry, parse_log
+from .unsure import UNSURE, has_reason, is_unsure, names_field
 from .values import classify_solved, parse_difficulty
-from .vocab import CUE, LABELS_EN, LABELS_KO, MONTHS, NEAREST, REVIEW, Two, message, short
+from .vocab import CUE, DATES, LABELS_EN, LABELS_KO, MONTHS, NEAREST, REVIEW, Two, message, short
 
 __all__ = ["MAX_POINTS", "BreakdownItem", "Finding", "LinkedFailure", "LogReview", "ProblemReview",
            "review_file", "review_log"]
@@ -128,14 +128,10 @@ class _Ctx:
             **values: Any) -> None:
         self.out.findings.append(_finding(severity, code, self.k, fld, at, key, **values))
 
-    def quote(self, name: str) -> Two:
-        """The time or space claim as written, and its line."""
-        _, written, line = self.claims[name]
-        return message("quote", written=written, line=line)
-
     def about(self, name: str, severity: str, code: str, key: str = "", **values: Any) -> None:
-        """A finding on the time or space claim, on its line, quoting it."""
-        self.say(severity, code, name, self.claims[name][2], key, quote=self.quote(name), **values)
+        """A finding on the time or space claim, on its line: {quote} quotes it, {time} and {space} each."""
+        quotes = {n: message("quote", written=said, line=at) for n, (_, said, at) in self.claims.items()}
+        self.say(severity, code, name, self.claims[name][2], key, quote=quotes[name], **quotes, **values)
 
     def fault(self, code: str, name: str, at: int, key: str = "", **values: Any) -> None:
         """An error, or ``unsure`` if the problem's text may hold what it lacks (unsure.py): points kept."""
@@ -220,13 +216,12 @@ def _difficulty(ctx: _Ctx, name: str, f: Field) -> bool:
 def _complexity(ctx: _Ctx, name: str, f: Field) -> bool:
     """A Big-O with a reason earns the field point; 0.25 more when it parses and 0.25 when it holds."""
     matches = find_all_bigo(f.value)
-    reason, said = _has_reason(f.value, matches), "_sentence" if f.label == "sentence" else ""
+    reason, said = has_reason(f.value), "_sentence" if f.label == "sentence" else ""
     if not reason:  # read from prose (said): quote the sentence that gave the Big-O
         ctx.fault("no_reason", name, f.line, f"no_reason{said}", line=f.line, value=f.value,
                   excerpt=_excerpt(f.raw, f.value), example=message(f"example_{name}{said}"))
     if not matches:
         ctx.fault("no_bigo", name, f.line, value=f.value)
-        return reason
     read: list[tuple[Complexity, str]] = []  # messages quote what each was read from, never a rendering
     for m in matches:
         try:
@@ -235,7 +230,7 @@ def _complexity(ctx: _Ctx, name: str, f: Field) -> bool:
             if m is matches[0]:
                 ctx.say("error", "bad_bigo", name, f.line_of(m.written), written=m.written, error=e.message,
                         char=e.position + 1)
-    if not read:
+    if not read:  # no Big-O, or none that parses
         return reason
     claim, written = read[0]
     ctx.claims[name] = claim, written, f.line_of(written)
@@ -258,12 +253,8 @@ def _complexity(ctx: _Ctx, name: str, f: Field) -> bool:
 def _solved(ctx: _Ctx, name: str, f: Field) -> bool:
     """Alone or after a solution; after one, a redo date (its own field, or on the same line)."""
     how = ctx.review.solved = classify_solved(f.value, f.label)
-    if how is None and CUE["alone"].search(f.value) and CUE["solution"].search(f.value):
-        # '혼자 (음수 처리만 힌트 봄)': alone, with a hint for one part; which it counts as is a TA's call
-        ctx.say(UNSURE, "unsure_bad_solved", name, f.line, "unsure_settled", saw=message("saw_both_answers"))
-        return True
     if how is None:
-        ctx.say("error", "bad_solved", name, f.line, value=f.value)
+        ctx.fault("bad_solved", name, f.line, value=f.value)
         return False
     redo = ctx.entry.get("redo_date")
     date = _parse_date(redo.value if redo is not None else f.value)
@@ -282,21 +273,12 @@ _CHECKS: dict[str, Callable[[_Ctx, str, Field], bool]] = {
 
 
 def _parse_date(text: str) -> _dt.date | None:
-    """'2026-12-21', '2026년 12월 21일', with the month's name ('December 21, 2026', '21 Dec 2026'), or the
-    year last ('12/21/2026', '21/12/2026')."""
-    try:
-        if m := CUE["date"].search(text):
-            return _dt.date(*map(int, re.findall(r"\d+", m.group())[:3]))
-        if m := CUE["date_named"].search(text):
-            day, year = map(int, re.findall(r"\d+", m.group()))
-            month = next(MONTHS[w[:3]] for w in re.findall(r"[a-z]+", m.group().lower()) if w[:3] in MONTHS)
-            return _dt.date(year, month, day)
-        if m := CUE["date_year_last"].search(text):
-            first, second, year = map(int, re.findall(r"\d+", m.group()))
-            month, day = (first, second) if first <= 12 else (second, first)
-            return _dt.date(year, month, day)
-    except ValueError:
-        return None
+    """The first real date in one of vocab.toml's forms ('2026-12-21', '21 Dec 2026', '12/21/2026')."""
+    for form in DATES:
+        if m := form.search(text):
+            month = int(m["m"]) if m["m"].isdigit() else MONTHS[m["m"][:3].lower()]
+            with suppress(ValueError):  # not a real date ('21/12/2026' as month 21): the next form reads it
+                return _dt.date(int(m["y"]), month, int(m["d"]))
     return None
 
 
@@ -337,18 +319,6 @@ def _entry_text(entry: ProblemEntry) -> str:
     return "\n".join([entry.heading, *parts, *(t for _, t in entry.extra)])
 
 
-# -- a complexity claim held to the code and the catalog -------------------------------------------------
-
-def _has_reason(value: str, matches: list[BigOMatch]) -> bool:
-    """Two letters or more besides the Big-Os, LaTeX markup ('$', '\\mathcal{') and the separators; a
-    copula states the claim and gives no reason ('O(1)이다.'), nor does a reason's label ('이유:')."""
-    rest = value
-    for m in sorted(matches, key=lambda m: (m.start, m.end), reverse=True):
-        rest = rest[:m.start] + " " + rest[m.end:]
-    rest = CUE["copula"].sub(" ", CUE["separators"].sub(" ", to_plain(REASON_LABEL.sub(" ", rest)).text))
-    return sum(c.isalpha() for c in rest) >= 2
-
-
 # -- the log as a whole -------------------------------------------------------------------------------
 
 def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str] | None,
@@ -367,7 +337,7 @@ def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str
         ctx.review.difficulty = p.difficulty
     if {"time", "space"} <= ctx.claims.keys() and not ctx.asked \
             and compare(ctx.claims["space"][0], ctx.claims["time"][0]) == 1:
-        ctx.about("space", "warning", "space_exceeds_time", space=ctx.quote("space"), time=ctx.quote("time"))
+        ctx.about("space", "warning", "space_exceeds_time")
     for dup in ctx.entry.duplicates:
         ctx.say("warning", "duplicate_field", dup.name, dup.line, first=ctx.entry.fields[dup.name].line,
                 line=dup.line)
@@ -464,7 +434,7 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
         out.breakdown += _breakdown(k, points)
     if len(entries) > PROBLEMS:
         warm_up = any(a is not b for a, b in zip(entries, parsed.problems, strict=True))
-        extra = min(entries[PROBLEMS:], key=lambda e: e.line or 0)  # the first one not graded
+        extra = min(entries[PROBLEMS:], key=lambda e: e.line)  # the first one not graded
         out.findings.append(_finding("info", "extra_easy" if warm_up else "extra_problems", None, None,
                                      extra.line, count=len(entries), graded=PROBLEMS))
     out.points = round(sum(b.points for b in out.breakdown), 4)
@@ -472,18 +442,15 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
 
 
 def _graded_first(entries: list[ProblemEntry]) -> list[ProblemEntry]:
-    """The entries in the order they are graded: with more than two, an Easy one (a warm-up such as 202.
-    Happy Number, logged beside two Medium ones) goes after the others rather than push one out."""
-    if len(entries) <= PROBLEMS:
-        return entries
-    easy = [e for e in entries if _catalog_level(e) == "Easy"]
-    return [*(e for e in entries if e not in easy), *easy]
+    """With more than two, an Easy one (a warm-up such as 202. Happy Number, logged beside two Medium ones)
+    is graded after the others rather than push one out."""
+    return sorted(entries, key=lambda e: len(entries) > PROBLEMS and _is_easy(e))
 
 
-def _catalog_level(entry: ProblemEntry) -> str | None:
+def _is_easy(entry: ProblemEntry) -> bool:
     f = entry.get("problem")
-    found = find_problem(f.value if f is not None and f.value else entry.heading or "").problem
-    return found.difficulty if found is not None else None
+    found = find_problem(f.value if f is not None else entry.heading).problem
+    return found is not None and found.difficulty == "Easy"
 
 
 def _has_words(text: str) -> bool:

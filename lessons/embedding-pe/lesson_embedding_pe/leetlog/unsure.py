@@ -1,10 +1,10 @@
 """Sure or ask: a check takes a point only when the reader is sure the log lacks it. A missing field, reason
-or Big-O whose words are still in the problem's text is ``unsure``: the points stay and a TA reads it."""
+or Big-O whose words are still in the problem's text, or a 'solved' that answers both ways, is ``unsure``:
+the points stay and a TA reads it."""
 
 from __future__ import annotations
 
-import re
-
+from .bigo import find_all_bigo
 from .mathtext import to_plain
 from .parser import REASON_LABEL, ProblemEntry, unlabelled
 from .prose import split_sentences
@@ -21,6 +21,21 @@ def names_field(name: str, text: str) -> bool:
     return _NAMES[name].search(text) is not None
 
 
+def besides_bigo(value: str) -> str:
+    """A complexity less its Big-Os (as the grammar finds them), LaTeX markup and a reason's label ('이유:'
+    names a reason and is none): what may give its reason."""
+    rest = value
+    for m in reversed(find_all_bigo(value)):
+        rest = rest[:m.start] + " " + rest[m.end:]
+    return to_plain(REASON_LABEL.sub(" ", rest)).text
+
+
+def has_reason(value: str) -> bool:
+    """Two letters or more besides the separators; a copula states the claim, no reason ('O(1)이다.')."""
+    words = CUE["copula"].sub(" ", CUE["separators"].sub(" ", besides_bigo(value)))
+    return sum(c.isalpha() for c in words) >= 2
+
+
 def is_unsure(code: str, name: str, entry: ProblemEntry) -> tuple[str, int | None] | None:
     """What keeps the reader from being sure of error ``code`` on field ``name`` (its 'saw_...' message),
     and for a missing field the line holding the field's words (None: they span lines); None: sure."""
@@ -35,16 +50,16 @@ def is_unsure(code: str, name: str, entry: ProblemEntry) -> tuple[str, int | Non
             return "saw_words_unplaced", next((n for n, t in parts if FIELD_WORDS[name].search(t)), None)
         return None
     if code == "no_reason":
-        # LaTeX markup ('\\mathcal') is neither a reason nor words
-        plain = to_plain(REASON_LABEL.sub(" ", value)).text  # ('이유:' names a reason, it is none)
-        rest = re.sub(r"[.。,;:]", " ", CUE["bigo_span"].sub(" ", plain))
-        rest = CUE["copula"].sub(" ", rest)
-        if CUE["connective"].search(rest) or sum(c.isalpha() for c in rest) >= 2:
+        # 'O(log n) → n': too little to call a reason (has_reason), too much to call none
+        if CUE["connective"].search(besides_bigo(value)):
             return "saw_words_besides_bigo", None
         text = "\n".join(t for _, t in _unplaced(entry, name))
         if CUE["connective"].search(text) and FIELD_WORDS[name].search(text):
             return "saw_reason_elsewhere", None
         return None
+    if code == "bad_solved":  # '혼자 (음수 처리만 힌트 봄)': alone, with a hint for one part: a TA's call
+        both = CUE["alone"].search(value) and CUE["solution"].search(value)
+        return ("saw_both_answers", None) if both else None
     if CUE["complexity_words"].search(value):
         return "saw_complexity_in_words", None
     return ("saw_bigo_like", None) if CUE["bigo_like"].search(value) else None

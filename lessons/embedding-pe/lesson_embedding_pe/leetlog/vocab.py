@@ -17,8 +17,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - the kit requires tomli there
     import tomli as tomllib
 
-__all__ = ["CUE", "DIFFICULTY_WORDS", "FIELDS", "FIELD_WORDS", "FORM", "LABELS_EN", "LABELS_KO", "LATEX",
-           "MESSAGES", "MONTHS", "NEAREST", "ORDINALS", "REVIEW", "SYNONYMS", "WORDS", "Two", "load",
+__all__ = ["CUE", "DATES", "DIFFICULTY_WORDS", "FIELDS", "FIELD_WORDS", "FORM", "LABELS_EN", "LABELS_KO",
+           "LATEX", "MESSAGES", "MONTHS", "NEAREST", "ORDINALS", "REVIEW", "SYNONYMS", "WORDS", "Two", "load",
            "message", "render_template", "short"]
 
 
@@ -51,6 +51,7 @@ NEAREST: dict[str, list[str]] = _DATA["nearest"]
 REVIEW: dict[str, list[str]] = _DATA["review"]  # review.py's lists
 ORDINALS: dict[str, int] = _DATA["ordinals"]
 MONTHS: dict[str, int] = _DATA["months"]
+DATES = tuple(re.compile(_expand(form), re.I) for form in _DATA["dates"]["forms"])  # a redo date's forms
 MESSAGES: dict[str, dict[str, str]] = _DATA["messages"]
 LATEX: dict[str, Any] = _DATA["latex"]  # Markdown math: LaTeX commands and how each reads
 
