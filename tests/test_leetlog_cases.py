@@ -144,6 +144,14 @@ VERDICTS: dict[str, Verdict] = {
     "pow_recursive_n1": (FULL - 0.25, [(1, "space", "complexity_inconsistent")], []),
     "sieve_segmented": (FULL, [], []),
     "roman_tables": (FULL, [], []),
+    # work a built-in or a lambda does for the code is counted: math.prod(itertools.repeat(x, n)) is n
+    # steps, so its true O(n) keeps its point (was a sure complexity_worse: nothing counted, the catalog's
+    # best O(log n) held against it); functools.reduce over range(n) logged as fast power's O(log n) is not
+    # met (was full marks); a recursive lambda is n calls n deep: O(n) time met (was held to 'recursive'
+    # fast power's O(log n), not met), O(1) space not met (was unsure)
+    "builtin_work_en": (FULL, [], []),
+    "builtin_work_lie_ko": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
+    "pow_lambda_recursion_en": (FULL - 0.25, [(1, "space", "complexity_inconsistent")], []),
 }
 
 

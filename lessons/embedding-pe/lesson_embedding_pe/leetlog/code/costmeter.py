@@ -51,9 +51,14 @@ SPAN = 8  # the growth is read over sizes at least this far apart; fewer sizes: 
 # Names the counted copy calls; single underscore, so a method's body is not name-mangled.
 LOOP, TICK, ENTER, EXIT = "_gk_loop", "_gk_tick", "_gk_enter", "_gk_exit"
 ELEMS, MADE = "_gk_elems", "_gk_made"
-# Built-ins that go over their argument's elements (counted as its length): sum(flags), list(range(n)).
+# Built-ins that go over their argument's elements: sum(flags), list(range(n)); each of their arguments is
+# counted (a built-in container by its length, anything else item by item as it is consumed, probes.py).
 _OVER_ARGUMENT = frozenset({"sum", "min", "max", "any", "all", "sorted", "list", "tuple", "set", "frozenset",
                             "dict"})
+# Those that take several iterables, or a function and iterables (each iterable counted, the rest passes):
+# map(f, range(n)), functools.reduce, math.prod(itertools.repeat(x, n)).
+_OVER_ARGUMENTS = frozenset({"map", "filter", "zip", "enumerate", "reduce", "prod", "fsum", "accumulate",
+                             "chain", "starmap", "compress", "islice"})
 # Methods that go over their receiver (flags.count(True)) or their argument (out.extend(more)).
 _OVER_RECEIVER = frozenset({"count", "index", "copy"})
 _OVER_METHOD_ARGUMENT = frozenset({"extend", "join", "update"})
@@ -97,12 +102,21 @@ class _Counter(ast.NodeTransformer):
         f = node.func
         if isinstance(f, ast.Name) and f.id in ("bytearray", "bytes"):
             return _call(MADE, node)  # bytearray(n): n elements made
+        called = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
         if isinstance(f, ast.Name) and f.id in _OVER_ARGUMENT and len(node.args) == 1:
             node.args[0] = _call(ELEMS, node.args[0])  # sum(flags), not max(a, b)
+        elif called in _OVER_ARGUMENTS:
+            node.args = [a if isinstance(a, ast.Starred) else _call(ELEMS, a) for a in node.args]
         elif isinstance(f, ast.Attribute) and f.attr in _OVER_RECEIVER:
-            f.value = _call(ELEMS, f.value)
+            f.value = _call(MADE, f.value)  # its length: the receiver itself, never a stand-in for it
         elif isinstance(f, ast.Attribute) and f.attr in _OVER_METHOD_ARGUMENT and node.args:
             node.args[0] = _call(ELEMS, node.args[0])
+        return node
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+        self.generic_visit(node)
+        # a call as a function's: EXIT(ENTER(), body) enters, runs the body, leaves and gives its value
+        node.body = _call(EXIT, _call(ENTER), node.body)
         return node
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
