@@ -152,6 +152,9 @@ VERDICTS: dict[str, Verdict] = {
     "builtin_work_en": (FULL, [], []),
     "builtin_work_lie_ko": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
     "pow_lambda_recursion_en": (FULL - 0.25, [(1, "space", "complexity_inconsistent")], []),
+    # work hidden from the counter (a loop run by exec from a string) is not counted, so my_pow's claims
+    # are a TA's: unsure, no point taken (was full marks, the log's 'fast power' held against nothing)
+    "pow_exec_hidden_en": (FULL, [], [(1, "space", "unsure_measured"), (1, "time", "unsure_measured")]),
 }
 
 

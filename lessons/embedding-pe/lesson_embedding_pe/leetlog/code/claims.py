@@ -83,6 +83,10 @@ def hold(claim: Claim, p: Problem | None, source: str | None, measure: Measure |
     found = measure(fn) if measure is not None and fn else None
     if found is not None:
         held.measured = fn, found.to_dict()
+    if found is not None and found.hides:  # work hidden from the counter: neither the counts nor the words
+        held.say("unsure", "unsure_measured", "unsure_hidden", function=fn, why=Two(*found.why or ("", "")))
+        held.asked = True
+        return held
     # only a claim in the size itself is compared with counts at growing n ('O(log x)' is about x)
     judged = costmeter.judge(bounds[0], name, found) if found is not None and bounds[0].variables <= {"n"} \
         else None

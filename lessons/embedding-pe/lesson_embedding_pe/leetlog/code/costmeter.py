@@ -62,6 +62,9 @@ _OVER_ARGUMENTS = frozenset({"map", "filter", "zip", "enumerate", "reduce", "pro
 # Methods that go over their receiver (flags.count(True)) or their argument (out.extend(more)).
 _OVER_RECEIVER = frozenset({"count", "index", "copy"})
 _OVER_METHOD_ARGUMENT = frozenset({"extend", "join", "update"})
+# What runs work the counter cannot see (code from a string, a name looked up at run time) or names the
+# counter's own functions: such code is not measured, and its claims are a TA's.
+_HIDING = frozenset({"exec", "eval", "compile", "getattr", "globals", "vars", "__builtins__"})
 
 
 # --------------------------------------------------------------------------- the counted copy (ast only)
@@ -157,6 +160,26 @@ def _sequence(node: ast.expr) -> bool:
         "list", MADE)
 
 
+def hidden(source: str, function: str) -> tuple[str, str] | None:
+    """Why ``function``'s work cannot be counted (en, ko): its module (the other practice functions aside)
+    runs code from a string or looks a name up at run time (``_HIDING``), or uses the counter's own names;
+    None when it can be."""
+    others = (set(MEASURED) | set(UNMEASURED)) - {function}
+    try:
+        nodes = [n for top in ast.parse(source).body if getattr(top, "name", None) not in others
+                 for n in ast.walk(top)]
+    except SyntaxError:
+        return None
+    called = sorted({n.id for n in nodes if isinstance(n, ast.Name)} & _HIDING)  # not re.compile
+    if called:
+        said = ", ".join(called)
+        return f"it runs work the counter cannot see ({said})", f"세지 못하는 방식으로 실행함({said})"
+    named = (getattr(n, a, None) for n in nodes for a in ("id", "attr", "name", "arg", "asname"))
+    if any(isinstance(name, str) and name.startswith("_gk_") for name in named):
+        return "it uses the counter's own names (_gk_…)", "측정기의 이름(_gk_…)을 씀"
+    return None
+
+
 def counted_source(source: str) -> str | None:
     """The module's functions and classes with their work counted, as source the worker compiles beside
     the student's module (its other statements, imports and constants, are the module's own, already
@@ -193,6 +216,7 @@ class Measurement:
     function: str
     runs: list[Run] = field(default_factory=list)
     why: tuple[str, str] | None = None
+    hides: bool = False  # not run: its work is hidden from the counter (``hidden``)
 
     @property
     def usable(self) -> bool:
@@ -211,6 +235,9 @@ def measure(student: Any, module: str, function: str, source: str | None,
     if function not in MEASURED:
         return Measurement(function, why=UNMEASURED.get(function, ("it is not a practice function",
                                                                     "연습 함수가 아님")))
+    hiding = hidden(source or "", function)
+    if hiding is not None:
+        return Measurement(function, why=hiding, hides=True)
     counted = counted_source(source or "")
     if counted is None:
         return Measurement(function, why=("the code does not parse", "코드를 읽을 수 없음"))
