@@ -155,6 +155,10 @@ VERDICTS: dict[str, Verdict] = {
     # work hidden from the counter (a loop run by exec from a string) is not counted, so my_pow's claims
     # are a TA's: unsure, no point taken (was full marks, the log's 'fast power' held against nothing)
     "pow_exec_hidden_en": (FULL, [], [(1, "space", "unsure_measured"), (1, "time", "unsure_measured")]),
+    # a sieve over a set: its table grows 4-fold at once, and the top eighth of the sizes held such a jump
+    # (4,000 → 32,000: 236,072 → 3,246,120 bytes, 'faster than O(n)'); the whole range reads O(n), so the true
+    # claim is met (was a sure complexity_inconsistent, 0.25 lost)
+    "sieve_set_ko": (FULL, [], []),
 }
 
 
