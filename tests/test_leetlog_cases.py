@@ -159,6 +159,10 @@ VERDICTS: dict[str, Verdict] = {
     # (4,000 → 32,000: 236,072 → 3,246,120 bytes, 'faster than O(n)'); the whole range reads O(n), so the true
     # claim is met (was a sure complexity_inconsistent, 0.25 lost)
     "sieve_set_ko": (FULL, [], []),
+    # an iterative fast power that keeps its log n squares in a list, logged O(log n) space: the bytes stay
+    # inside the allocator's slack (392 → 456), which cannot tell O(log n) from O(1), so a TA reads it
+    # (was a sure complexity_worse: 'the iterative approach's O(1)', 0.25 lost on a true claim)
+    "pow_squares_list_en": (FULL, [], [(1, "space", "unsure_measured")]),
 }
 
 
