@@ -163,6 +163,9 @@ VERDICTS: dict[str, Verdict] = {
     # inside the allocator's slack (392 → 456), which cannot tell O(log n) from O(1), so a TA reads it
     # (was a sure complexity_worse: 'the iterative approach's O(1)', 0.25 lost on a true claim)
     "pow_squares_list_en": (FULL, [], [(1, "space", "unsure_measured")]),
+    # Happy Number stopped at 1 or at the known cycle 4 → 16 → … → 4: O(1) space, its 8 numbers fixed (was a
+    # sure complexity_inconsistent: '집합' read as the hash set of seen numbers, O(log n)); Easy costs 0.5
+    "happy_known_cycle_ko": (FULL - 0.5, [(2, "difficulty", "not_medium")], []),
 }
 
 
