@@ -166,6 +166,11 @@ VERDICTS: dict[str, Verdict] = {
     # Happy Number stopped at 1 or at the known cycle 4 → 16 → … → 4: O(1) space, its 8 numbers fixed (was a
     # sure complexity_inconsistent: '집합' read as the hash set of seen numbers, O(log n)); Easy costs 0.5
     "happy_known_cycle_ko": (FULL - 0.5, [(2, "difficulty", "not_medium")], []),
+    # a callable class recursing on k - 1 (two interpreter frames a level) passes Python's limit at n = 800:
+    # three sizes, 4-fold, were too few to read a growth from, so 'fast power, recursive' held both O(log n)
+    # (was full marks); counts that outgrow a claim by twice the margin refute it even so
+    "pow_callable_class_en": (FULL - 0.5, [(1, "space", "complexity_inconsistent"),
+                                           (1, "time", "complexity_inconsistent")], []),
 }
 
 

@@ -307,8 +307,10 @@ _PLAIN = (("1", 0.0), ("log n", None), ("√n", 0.5), ("n", 1.0), ("n log n", No
 _SLACK = {"steps": 2, "depth": 2, "bytes": 1024}
 
 
-def judge_series(claim: Complexity, series: str, points: list[tuple[int, int]]) -> Judgement:
-    """The claim (its one variable, the size) against ``points`` (n, count)."""
+def judge_series(claim: Complexity, series: str, points: list[tuple[int, int]],
+                 margin: float = 0.25) -> Judgement:
+    """The claim (its one variable, the size) against ``points`` (n, count); counts that outgrow it by more
+    than ``margin`` (in slope) refute it."""
     first, last = points[0][1], points[-1][1]
     slack = _SLACK[series]
     flat = last <= 1.25 * first + slack
@@ -331,7 +333,7 @@ def judge_series(claim: Complexity, series: str, points: list[tuple[int, int]]) 
         gap = min(gap, _gap(claim, points[0], points[-1]), key=abs)
     # a claim is an upper bound: counts that outgrow it by n^0.25 over an 8-fold range (1.7 times) refute
     # it; a log factor or two grows less (n log² n over n: n^0.2 at these sizes)
-    verdict = OVER if gap > 0.25 else FITS if abs(gap) <= 0.2 else UNDER if gap < -0.3 else BETWEEN
+    verdict = OVER if gap > margin else FITS if abs(gap) <= 0.2 else UNDER if gap < -0.3 else BETWEEN
     return Judgement(verdict, series, tuple(points), like)
 
 
@@ -362,17 +364,20 @@ def _grows_like(points: list[tuple[int, int]], slack: int) -> str | None:
 def judge(claim: Complexity, part: str, found: Measurement) -> Judgement | None:
     """The claim on ``part`` ('time' or 'space') against the measurement; None when nothing usable was
     measured or the claim is in more than one variable. Time is the steps; space the recursion depth where
-    the function recurses deeper as n grows, else the peak bytes it allocates."""
-    if not found.usable or len(claim.variables) > 1:
-        return None
+    the function recurses deeper as n grows, else the peak bytes it allocates. Sizes too few to read a
+    growth from (a recursion past Python's limit at n = 800, counts past the budget at n = 400) still refute
+    a claim they outgrow by twice the margin over a 4-fold range: only that is said of them."""
     ok = [r for r in found.runs if r.status == "ok"]
-    if part == "time":
-        return judge_series(claim, "steps", [(r.n, r.steps) for r in ok])
+    short = not found.usable
+    if len(claim.variables) > 1 or (short and (len(ok) < 3 or ok[-1].n < 4 * ok[0].n)):
+        return None
     # a recursion's memory is its frames, which the depth counts exactly (the interpreter's frame stack
     # grows in chunks, so its bytes jump); without one, the bytes the call allocates
-    if ok[-1].depth > ok[0].depth + _SLACK["depth"]:
-        return judge_series(claim, "depth", [(r.n, r.depth) for r in ok])
-    return judge_series(claim, "bytes", [(r.n, r.peak) for r in ok])
+    deeper = ok[-1].depth > ok[0].depth + _SLACK["depth"]
+    series = "steps" if part == "time" else "depth" if deeper else "bytes"
+    count = {"steps": lambda r: r.steps, "depth": lambda r: r.depth, "bytes": lambda r: r.peak}[series]
+    judged = judge_series(claim, series, [(r.n, count(r)) for r in ok], margin=0.5 if short else 0.25)
+    return judged if not short or judged.verdict == OVER else None
 
 
 # --------------------------------------------------------------------------- the numbers, as said
