@@ -171,6 +171,9 @@ VERDICTS: dict[str, Verdict] = {
     # (was full marks); counts that outgrow a claim by twice the margin refute it even so
     "pow_callable_class_en": (FULL - 0.5, [(1, "space", "complexity_inconsistent"),
                                            (1, "time", "complexity_inconsistent")], []),
+    # `i in composites` on a list searches it item by item: the sieve over a list is n² and its O(n log log n)
+    # is not met, with the counts (was full marks: the search went uncounted)
+    "sieve_list_membership_ko": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
 }
 
 

@@ -195,6 +195,7 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
     student's module, in a copy of its namespace: its constants and imports are the module's, nothing of it
     changes.
     Stops after a call that ended otherwise than 'ok' or took ``stop_after`` steps."""
+    import collections
     import tracemalloc
 
     home = dict(worker.resolve(target).__globals__)
@@ -229,12 +230,17 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
         state["depth"] += 1
         state["deepest"] = max(state["deepest"], state["depth"])
 
+    def scan(value: Any) -> Any:  # what `in` searches: a sequence's items (a set or dict hashes)
+        if isinstance(value, (list, tuple, str, bytes, bytearray, collections.deque)):
+            state["steps"] += len(value)
+        return value
+
     def leave(*done: Any) -> Any:  # a lambda's value passes through: _gk_exit(_gk_enter(), body)
         state["depth"] -= 1
         return done[-1] if done else None
 
     home.update(_gk_loop=loop, _gk_tick=tick, _gk_enter=enter, _gk_exit=leave, _gk_elems=elems,
-                _gk_made=made)
+                _gk_made=made, _gk_scan=scan)
     exec(compile(counted, "<leetcode.py, counted>", "exec"), home)
     fn = home[function]
     def run(args: list) -> dict:

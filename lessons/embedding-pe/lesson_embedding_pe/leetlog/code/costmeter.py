@@ -50,7 +50,7 @@ SPAN = 8  # the growth is read over sizes at least this far apart; fewer sizes: 
 
 # Names the counted copy calls; single underscore, so a method's body is not name-mangled.
 LOOP, TICK, ENTER, EXIT = "_gk_loop", "_gk_tick", "_gk_enter", "_gk_exit"
-ELEMS, MADE = "_gk_elems", "_gk_made"
+ELEMS, MADE, SCAN = "_gk_elems", "_gk_made", "_gk_scan"
 # Built-ins that go over their argument's elements: sum(flags), list(range(n)); each of their arguments is
 # counted (a built-in container by its length, anything else item by item as it is consumed, probes.py).
 _OVER_ARGUMENT = frozenset({"sum", "min", "max", "any", "all", "sorted", "list", "tuple", "set", "frozenset",
@@ -114,6 +114,13 @@ class _Counter(ast.NodeTransformer):
             f.value = _call(MADE, f.value)  # its length: the receiver itself, never a stand-in for it
         elif isinstance(f, ast.Attribute) and f.attr in _OVER_METHOD_ARGUMENT and node.args:
             node.args[0] = _call(ELEMS, node.args[0])
+        return node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        # `x in seen`: a list, tuple or string searched item by item (a set or dict hashes: not counted)
+        node.comparators = [_call(SCAN, c) if isinstance(op, (ast.In, ast.NotIn)) else c
+                            for op, c in zip(node.ops, node.comparators, strict=True)]
         return node
 
     def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
