@@ -174,6 +174,10 @@ VERDICTS: dict[str, Verdict] = {
     # `i in composites` on a list searches it item by item: the sieve over a list is n² and its O(n log log n)
     # is not met, with the counts (was full marks: the search went uncounted)
     "sieve_list_membership_ko": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
+    # a built-in imported under another name ('from math import prod as product') is the built-in: its n
+    # products are counted and the true O(n) keeps its point (was a sure complexity_worse, the catalog's
+    # O(log n) held against a claim nothing was counted for)
+    "pow_import_alias_ko": (FULL, [], []),
 }
 
 

@@ -74,6 +74,9 @@ class _Counter(ast.NodeTransformer):
     """Counters into the code: each loop's items, each while-loop's turn, each call's depth, each
     built-in's elements. What the code computes is left as it is."""
 
+    def __init__(self, aliases: dict[str, str]) -> None:
+        self.aliases = aliases  # 'from math import prod as multiply_all': multiply_all is prod
+
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         self.generic_visit(node)
         start = 1 if node.body and _is_docstring(node.body[0]) else 0
@@ -103,10 +106,11 @@ class _Counter(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         f = node.func
-        if isinstance(f, ast.Name) and f.id in ("bytearray", "bytes"):
+        name = self.aliases.get(f.id, f.id) if isinstance(f, ast.Name) else None
+        if name in ("bytearray", "bytes"):
             return _call(MADE, node)  # bytearray(n): n elements made
-        called = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
-        if isinstance(f, ast.Name) and f.id in _OVER_ARGUMENT and len(node.args) == 1:
+        called = name or (f.attr if isinstance(f, ast.Attribute) else None)
+        if name in _OVER_ARGUMENT and len(node.args) == 1:
             node.args[0] = _call(ELEMS, node.args[0])  # sum(flags), not max(a, b)
         elif called in _OVER_ARGUMENTS:
             node.args = [a if isinstance(a, ast.Starred) else _call(ELEMS, a) for a in node.args]
@@ -197,7 +201,9 @@ def counted_source(source: str) -> str | None:
         return None
     kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
     module = ast.Module(body=[n for n in tree.body if isinstance(n, kinds)], type_ignores=[])
-    return ast.unparse(ast.fix_missing_locations(_Counter().visit(module)))
+    aliases = {a.asname: a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names
+               if a.asname}
+    return ast.unparse(ast.fix_missing_locations(_Counter(aliases).visit(module)))
 
 
 # --------------------------------------------------------------------------- what a measurement holds
