@@ -318,6 +318,9 @@ _PLAIN = (("1", 0.0), ("log n", None), ("√n", 0.5), ("n", 1.0), ("n log n", No
 
 # What a constant may still vary by: a few steps or frames; for bytes, the allocator's own granularity.
 _SLACK = {"steps": 2, "depth": 2, "bytes": 1024}
+# At most what a recursion's frames take in traced bytes: a KiB a frame, and the interpreter's frame stack
+# grows in 16 KiB chunks (two of them, wherever the call starts in one).
+_FRAME_BYTES, _CHUNKS = 1024, 2 * 16_384
 
 
 def judge_series(claim: Complexity, series: str, points: list[tuple[int, int]],
@@ -390,6 +393,11 @@ def judge(claim: Complexity, part: str, found: Measurement) -> Judgement | None:
     series = "steps" if part == "time" else "depth" if deeper else "bytes"
     count = {"steps": lambda r: r.steps, "depth": lambda r: r.depth, "bytes": lambda r: r.peak}[series]
     judged = judge_series(claim, series, [(r.n, count(r)) for r in ok], margin=0.5 if short else 0.25)
+    if series == "depth" and ok[-1].peak > _FRAME_BYTES * ok[-1].depth + _CHUNKS:
+        # bytes beyond what the frames could take are the data's (a memo list of n beside a halving
+        # recursion): they refute a claim too
+        data = judge_series(claim, "bytes", [(r.n, r.peak) for r in ok], margin=0.5 if short else 0.25)
+        judged = data if data.verdict == OVER else judged
     return judged if not short or judged.verdict == OVER else None
 
 
