@@ -182,6 +182,10 @@ VERDICTS: dict[str, Verdict] = {
     # 128,000, far beyond what 19 frames take), so O(log n) space is not met (was met by the depth alone)
     "pow_memo_list_ko": (FULL - 0.5, [(1, "space", "complexity_inconsistent"),
                                       (1, "time", "complexity_inconsistent")], []),
+    # hidden work only adds to the counts: eval of 'x*x*…*x' built from [x] * n still shows n steps and
+    # bytes, so its O(1) claims are not met (as before the hidden-work rule, which made them a TA's)
+    "pow_eval_join_en": (FULL - 0.5, [(1, "space", "complexity_inconsistent"),
+                                      (1, "time", "complexity_inconsistent")], []),
 }
 
 

@@ -83,13 +83,15 @@ def hold(claim: Claim, p: Problem | None, source: str | None, measure: Measure |
     found = measure(fn) if measure is not None and fn else None
     if found is not None:
         held.measured = fn, found.to_dict()
-    if found is not None and found.hides:  # work hidden from the counter: neither the counts nor the words
-        held.say("unsure", "unsure_measured", "unsure_hidden", function=fn, why=Two(*found.why or ("", "")))
-        held.asked = True
-        return held
     # only a claim in the size itself is compared with counts at growing n ('O(log x)' is about x)
     judged = costmeter.judge(bounds[0], name, found) if found is not None and bounds[0].variables <= {"n"} \
         else None
+    if found is not None and found.hidden and (judged is None or judged.verdict != costmeter.OVER):
+        # work hidden from the counter: counts that outgrow the claim refute it all the same (the hidden work
+        # only adds to them); else neither they nor the log's words can hold it
+        held.say("unsure", "unsure_measured", "unsure_hidden", function=fn, why=Two(*found.hidden))
+        held.asked = True
+        return held
     if judged is None or found is None:
         why = found.why if found is not None else None
         note = message("not_measured", function=fn, why=Two(*why)) if why is not None else ""

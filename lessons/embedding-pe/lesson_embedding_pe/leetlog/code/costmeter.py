@@ -184,7 +184,8 @@ def hidden(source: str, function: str) -> tuple[str, str] | None:
     called = sorted({n.id for n in nodes if isinstance(n, ast.Name)} & _HIDING)  # not re.compile
     if called:
         said = ", ".join(called)
-        return f"it runs work the counter cannot see ({said})", f"세지 못하는 방식으로 실행함({said})"
+        return (f"it runs work the counter cannot see ({said})",
+                f"세지 못하는 방식으로 실행하는 부분이 있음({said})")
     named = (getattr(n, a, None) for n in nodes for a in ("id", "attr", "name", "arg", "asname"))
     if any(isinstance(name, str) and name.startswith("_gk_") for name in named):
         return "it uses the counter's own names (_gk_…)", "측정기의 이름(_gk_…)을 씀"
@@ -229,7 +230,7 @@ class Measurement:
     function: str
     runs: list[Run] = field(default_factory=list)
     why: tuple[str, str] | None = None
-    hides: bool = False  # not run: its work is hidden from the counter (``hidden``)
+    hidden: tuple[str, str] | None = None  # why some of its work is hidden from the counter (``hidden``)
 
     @property
     def usable(self) -> bool:
@@ -248,9 +249,6 @@ def measure(student: Any, module: str, function: str, source: str | None,
     if function not in MEASURED:
         return Measurement(function, why=UNMEASURED.get(function, ("it is not a practice function",
                                                                     "연습 함수가 아님")))
-    hiding = hidden(source or "", function)
-    if hiding is not None:
-        return Measurement(function, why=hiding, hides=True)
     counted = counted_source(source or "")
     if counted is None:
         return Measurement(function, why=("the code does not parse", "코드를 읽을 수 없음"))
@@ -267,7 +265,7 @@ def measure(student: Any, module: str, function: str, source: str | None,
                 for c, r in zip(calls, raw, strict=False)]
     except (TypeError, KeyError, ValueError):
         return Measurement(function, why=("the worker's counts could not be read", "측정값을 읽지 못함"))
-    found = Measurement(function, runs)
+    found = Measurement(function, runs, hidden=hidden(source or "", function))
     if not found.usable:
         last = runs[-1].status if runs else "none"
         found.why = (f"too few sizes ran ({last})", f"실행된 크기가 너무 적음({last})")
