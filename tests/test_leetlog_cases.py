@@ -186,6 +186,9 @@ VERDICTS: dict[str, Verdict] = {
     # bytes, so its O(1) claims are not met (as before the hidden-work rule, which made them a TA's)
     "pow_eval_join_en": (FULL - 0.5, [(1, "space", "complexity_inconsistent"),
                                       (1, "time", "complexity_inconsistent")], []),
+    # a built-in given another name by assignment ('multiply_all = math.prod', 'copies = itertools.repeat')
+    # is the built-in: the true O(n) keeps its point (was a sure complexity_worse, nothing counted)
+    "pow_assigned_name_en": (FULL, [], []),
 }
 
 

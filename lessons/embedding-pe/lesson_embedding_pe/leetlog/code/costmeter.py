@@ -75,7 +75,7 @@ class _Counter(ast.NodeTransformer):
     built-in's elements. What the code computes is left as it is."""
 
     def __init__(self, aliases: dict[str, str]) -> None:
-        self.aliases = aliases  # 'from math import prod as multiply_all': multiply_all is prod
+        self.aliases = aliases  # a name -> the function it stands for
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         self.generic_visit(node)
@@ -202,8 +202,12 @@ def counted_source(source: str) -> str | None:
         return None
     kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
     module = ast.Module(body=[n for n in tree.body if isinstance(n, kinds)], type_ignores=[])
+    # another name for a function: 'from math import prod as product', 'multiply_all = math.prod'
     aliases = {a.asname: a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names
                if a.asname}
+    aliases |= {n.targets[0].id: n.value.attr if isinstance(n.value, ast.Attribute) else n.value.id
+                for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                and isinstance(n.targets[0], ast.Name) and isinstance(n.value, (ast.Attribute, ast.Name))}
     return ast.unparse(ast.fix_missing_locations(_Counter(aliases).visit(module)))
 
 
