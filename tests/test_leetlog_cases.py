@@ -144,6 +144,51 @@ VERDICTS: dict[str, Verdict] = {
     "pow_recursive_n1": (FULL - 0.25, [(1, "space", "complexity_inconsistent")], []),
     "sieve_segmented": (FULL, [], []),
     "roman_tables": (FULL, [], []),
+    # work a built-in or a lambda does for the code is counted: math.prod(itertools.repeat(x, n)) is n
+    # steps, so its true O(n) keeps its point (was a sure complexity_worse: nothing counted, the catalog's
+    # best O(log n) held against it); functools.reduce over range(n) logged as fast power's O(log n) is not
+    # met (was full marks); a recursive lambda is n calls n deep: O(n) time met (was held to 'recursive'
+    # fast power's O(log n), not met), O(1) space not met (was unsure)
+    "builtin_work_en": (FULL, [], []),
+    "builtin_work_lie_ko": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
+    "pow_lambda_recursion_en": (FULL - 0.25, [(1, "space", "complexity_inconsistent")], []),
+    # work hidden from the counter (a loop run by exec from a string) is not counted, so my_pow's claims
+    # are a TA's: unsure, no point taken (was full marks, the log's 'fast power' held against nothing)
+    "pow_exec_hidden_en": (FULL, [], [(1, "space", "unsure_measured"), (1, "time", "unsure_measured")]),
+    # a sieve over a set: its table grows 4-fold at once, and the top eighth of the sizes held such a jump
+    # (4,000 → 32,000: 236,072 → 3,246,120 bytes, 'faster than O(n)'); the whole range reads O(n), so the true
+    # claim is met (was a sure complexity_inconsistent, 0.25 lost)
+    "sieve_set_ko": (FULL, [], []),
+    # an iterative fast power that keeps its log n squares in a list, logged O(log n) space: the bytes stay
+    # inside the allocator's slack (392 → 456), which cannot tell O(log n) from O(1), so a TA reads it
+    # (was a sure complexity_worse: 'the iterative approach's O(1)', 0.25 lost on a true claim)
+    "pow_squares_list_en": (FULL, [], [(1, "space", "unsure_measured")]),
+    # Happy Number stopped at 1 or at the known cycle 4 → 16 → … → 4: O(1) space, its 8 numbers fixed (was a
+    # sure complexity_inconsistent: '집합' read as the hash set of seen numbers, O(log n)); Easy costs 0.5
+    "happy_known_cycle_ko": (FULL - 0.5, [(2, "difficulty", "not_medium")], []),
+    # a callable class recursing on k - 1 (two interpreter frames a level) passes Python's limit at n = 800:
+    # three sizes, 4-fold, were too few to read a growth from, so 'fast power, recursive' held both O(log n)
+    # (was full marks); counts that outgrow a claim by twice the margin refute it even so
+    "pow_callable_class_en": (FULL - 0.5, [(1, "space", "complexity_inconsistent"),
+                                           (1, "time", "complexity_inconsistent")], []),
+    # `i in composites` on a list searches it item by item: the sieve over a list is n² and its O(n log log n)
+    # is not met, with the counts (was full marks: the search went uncounted)
+    "sieve_list_membership_ko": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
+    # a built-in imported under another name ('from math import prod as product') is the built-in: its n
+    # products are counted and the true O(n) keeps its point (was a sure complexity_worse, the catalog's
+    # O(log n) held against a claim nothing was counted for)
+    "pow_import_alias_ko": (FULL, [], []),
+    # a halving recursion beside a memo list of n + 1: the depth is log n, the bytes n (1,024,784 at n =
+    # 128,000, far beyond what 19 frames take), so O(log n) space is not met (was met by the depth alone)
+    "pow_memo_list_ko": (FULL - 0.5, [(1, "space", "complexity_inconsistent"),
+                                      (1, "time", "complexity_inconsistent")], []),
+    # hidden work only adds to the counts: eval of 'x*x*…*x' built from [x] * n still shows n steps and
+    # bytes, so its O(1) claims are not met (as before the hidden-work rule, which made them a TA's)
+    "pow_eval_join_en": (FULL - 0.5, [(1, "space", "complexity_inconsistent"),
+                                      (1, "time", "complexity_inconsistent")], []),
+    # a built-in given another name by assignment ('multiply_all = math.prod', 'copies = itertools.repeat')
+    # is the built-in: the true O(n) keeps its point (was a sure complexity_worse, nothing counted)
+    "pow_assigned_name_en": (FULL, [], []),
 }
 
 

@@ -195,6 +195,7 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
     student's module, in a copy of its namespace: its constants and imports are the module's, nothing of it
     changes.
     Stops after a call that ended otherwise than 'ok' or took ``stop_after`` steps."""
+    import collections
     import tracemalloc
 
     home = dict(worker.resolve(target).__globals__)
@@ -213,21 +214,33 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
             tick()
             yield item
 
-    def elems(value: Any) -> Any:
+    def made(value: Any) -> Any:  # a value the code made, or a method's receiver: its length
         if hasattr(type(value), "__len__"):
             state["steps"] += len(value)
         return value
+
+    def elems(value: Any) -> Any:  # what a built-in goes over: a built-in container by its length,
+        kind = type(value)  # anything else (a generator, map, the student's own class) item by item
+        if kind.__module__ == "builtins" and hasattr(kind, "__len__"):
+            return made(value)
+        return loop(value) if hasattr(kind, "__iter__") else value
 
     def enter() -> None:
         tick()
         state["depth"] += 1
         state["deepest"] = max(state["deepest"], state["depth"])
 
-    def leave() -> None:
+    def scan(value: Any) -> Any:  # what `in` searches: a sequence's items (a set or dict hashes)
+        if isinstance(value, (list, tuple, str, bytes, bytearray, collections.deque)):
+            state["steps"] += len(value)
+        return value
+
+    def leave(*done: Any) -> Any:  # a lambda's value passes through: _gk_exit(_gk_enter(), body)
         state["depth"] -= 1
+        return done[-1] if done else None
 
     home.update(_gk_loop=loop, _gk_tick=tick, _gk_enter=enter, _gk_exit=leave, _gk_elems=elems,
-                _gk_made=elems)
+                _gk_made=made, _gk_scan=scan)
     exec(compile(counted, "<leetcode.py, counted>", "exec"), home)
     fn = home[function]
     def run(args: list) -> dict:

@@ -86,14 +86,24 @@ def hold(claim: Claim, p: Problem | None, source: str | None, measure: Measure |
     # only a claim in the size itself is compared with counts at growing n ('O(log x)' is about x)
     judged = costmeter.judge(bounds[0], name, found) if found is not None and bounds[0].variables <= {"n"} \
         else None
+    if found is not None and found.hidden and (judged is None or judged.verdict != costmeter.OVER):
+        # work hidden from the counter: counts that outgrow the claim refute it all the same (the hidden work
+        # only adds to them); else neither they nor the log's words can hold it
+        held.say("unsure", "unsure_measured", "unsure_hidden", function=fn, why=Two(*found.hidden))
+        held.asked = True
+        return held
     if judged is None or found is None:
         why = found.why if found is not None else None
         note = message("not_measured", function=fn, why=Two(*why)) if why is not None else ""
         return _by_log(held, claim, bounds, p, note)
     numbers = Two(*costmeter.shown(judged, found))
-    if judged.verdict == costmeter.UNDER:
-        return _by_counts(held, claim, bounds, p, found, numbers)
     named = identify(p, claim.approach_text)
+    if judged.verdict == costmeter.UNDER or (judged.verdict == costmeter.BETWEEN and judged.grows_like == "1"
+                                             and any(_holds(name, bounds, a) for a in named)):
+        # counts that grow clearly slower; or bytes too flat to tell O(log n) from O(1) where the claim is the
+        # bound of the approach the log names (a recursion log n deep, which the depth would show): the
+        # approaches the counts fit say what the code does
+        return _by_counts(held, claim, bounds, p, found, numbers)
     if judged.verdict == costmeter.FITS and named and not any(_holds(name, bounds, a) for a in named) \
             and _fitting(named, name, found):
         # counts that fit the claim and the named approach's other bound alike (n and n log log n) do not

@@ -50,13 +50,21 @@ SPAN = 8  # the growth is read over sizes at least this far apart; fewer sizes: 
 
 # Names the counted copy calls; single underscore, so a method's body is not name-mangled.
 LOOP, TICK, ENTER, EXIT = "_gk_loop", "_gk_tick", "_gk_enter", "_gk_exit"
-ELEMS, MADE = "_gk_elems", "_gk_made"
-# Built-ins that go over their argument's elements (counted as its length): sum(flags), list(range(n)).
+ELEMS, MADE, SCAN = "_gk_elems", "_gk_made", "_gk_scan"
+# Built-ins that go over their argument's elements: sum(flags), list(range(n)); each of their arguments is
+# counted (a built-in container by its length, anything else item by item as it is consumed, probes.py).
 _OVER_ARGUMENT = frozenset({"sum", "min", "max", "any", "all", "sorted", "list", "tuple", "set", "frozenset",
                             "dict"})
+# Those that take several iterables, or a function and iterables (each iterable counted, the rest passes):
+# map(f, range(n)), functools.reduce, math.prod(itertools.repeat(x, n)).
+_OVER_ARGUMENTS = frozenset({"map", "filter", "zip", "enumerate", "reduce", "prod", "fsum", "accumulate",
+                             "chain", "starmap", "compress", "islice"})
 # Methods that go over their receiver (flags.count(True)) or their argument (out.extend(more)).
 _OVER_RECEIVER = frozenset({"count", "index", "copy"})
 _OVER_METHOD_ARGUMENT = frozenset({"extend", "join", "update"})
+# What runs work the counter cannot see (code from a string, a name looked up at run time) or names the
+# counter's own functions: such code is not measured, and its claims are a TA's.
+_HIDING = frozenset({"exec", "eval", "compile", "getattr", "globals", "vars", "__builtins__"})
 
 
 # --------------------------------------------------------------------------- the counted copy (ast only)
@@ -65,6 +73,9 @@ _OVER_METHOD_ARGUMENT = frozenset({"extend", "join", "update"})
 class _Counter(ast.NodeTransformer):
     """Counters into the code: each loop's items, each while-loop's turn, each call's depth, each
     built-in's elements. What the code computes is left as it is."""
+
+    def __init__(self, aliases: dict[str, str]) -> None:
+        self.aliases = aliases  # a name -> the function it stands for
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         self.generic_visit(node)
@@ -95,14 +106,31 @@ class _Counter(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> ast.AST:
         self.generic_visit(node)
         f = node.func
-        if isinstance(f, ast.Name) and f.id in ("bytearray", "bytes"):
+        name = self.aliases.get(f.id, f.id) if isinstance(f, ast.Name) else None
+        if name in ("bytearray", "bytes"):
             return _call(MADE, node)  # bytearray(n): n elements made
-        if isinstance(f, ast.Name) and f.id in _OVER_ARGUMENT and len(node.args) == 1:
+        called = name or (f.attr if isinstance(f, ast.Attribute) else None)
+        if name in _OVER_ARGUMENT and len(node.args) == 1:
             node.args[0] = _call(ELEMS, node.args[0])  # sum(flags), not max(a, b)
+        elif called in _OVER_ARGUMENTS:
+            node.args = [a if isinstance(a, ast.Starred) else _call(ELEMS, a) for a in node.args]
         elif isinstance(f, ast.Attribute) and f.attr in _OVER_RECEIVER:
-            f.value = _call(ELEMS, f.value)
+            f.value = _call(MADE, f.value)  # its length: the receiver itself, never a stand-in for it
         elif isinstance(f, ast.Attribute) and f.attr in _OVER_METHOD_ARGUMENT and node.args:
             node.args[0] = _call(ELEMS, node.args[0])
+        return node
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        # `x in seen`: a list, tuple or string searched item by item (a set or dict hashes: not counted)
+        node.comparators = [_call(SCAN, c) if isinstance(op, (ast.In, ast.NotIn)) else c
+                            for op, c in zip(node.ops, node.comparators, strict=True)]
+        return node
+
+    def visit_Lambda(self, node: ast.Lambda) -> ast.AST:
+        self.generic_visit(node)
+        # a call as a function's: EXIT(ENTER(), body) enters, runs the body, leaves and gives its value
+        node.body = _call(EXIT, _call(ENTER), node.body)
         return node
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
@@ -143,6 +171,27 @@ def _sequence(node: ast.expr) -> bool:
         "list", MADE)
 
 
+def hidden(source: str, function: str) -> tuple[str, str] | None:
+    """Why ``function``'s work cannot be counted (en, ko): its module (the other practice functions aside)
+    runs code from a string or looks a name up at run time (``_HIDING``), or uses the counter's own names;
+    None when it can be."""
+    others = (set(MEASURED) | set(UNMEASURED)) - {function}
+    try:
+        nodes = [n for top in ast.parse(source).body if getattr(top, "name", None) not in others
+                 for n in ast.walk(top)]
+    except SyntaxError:
+        return None
+    called = sorted({n.id for n in nodes if isinstance(n, ast.Name)} & _HIDING)  # not re.compile
+    if called:
+        said = ", ".join(called)
+        return (f"it runs work the counter cannot see ({said})",
+                f"세지 못하는 방식으로 실행하는 부분이 있음({said})")
+    named = (getattr(n, a, None) for n in nodes for a in ("id", "attr", "name", "arg", "asname"))
+    if any(isinstance(name, str) and name.startswith("_gk_") for name in named):
+        return "it uses the counter's own names (_gk_…)", "측정기의 이름(_gk_…)을 씀"
+    return None
+
+
 def counted_source(source: str) -> str | None:
     """The module's functions and classes with their work counted, as source the worker compiles beside
     the student's module (its other statements, imports and constants, are the module's own, already
@@ -153,7 +202,13 @@ def counted_source(source: str) -> str | None:
         return None
     kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
     module = ast.Module(body=[n for n in tree.body if isinstance(n, kinds)], type_ignores=[])
-    return ast.unparse(ast.fix_missing_locations(_Counter().visit(module)))
+    # another name for a function: 'from math import prod as product', 'multiply_all = math.prod'
+    aliases = {a.asname: a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names
+               if a.asname}
+    aliases |= {n.targets[0].id: n.value.attr if isinstance(n.value, ast.Attribute) else n.value.id
+                for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                and isinstance(n.targets[0], ast.Name) and isinstance(n.value, (ast.Attribute, ast.Name))}
+    return ast.unparse(ast.fix_missing_locations(_Counter(aliases).visit(module)))
 
 
 # --------------------------------------------------------------------------- what a measurement holds
@@ -179,6 +234,7 @@ class Measurement:
     function: str
     runs: list[Run] = field(default_factory=list)
     why: tuple[str, str] | None = None
+    hidden: tuple[str, str] | None = None  # why some of its work is hidden from the counter (``hidden``)
 
     @property
     def usable(self) -> bool:
@@ -213,7 +269,7 @@ def measure(student: Any, module: str, function: str, source: str | None,
                 for c, r in zip(calls, raw, strict=False)]
     except (TypeError, KeyError, ValueError):
         return Measurement(function, why=("the worker's counts could not be read", "측정값을 읽지 못함"))
-    found = Measurement(function, runs)
+    found = Measurement(function, runs, hidden=hidden(source or "", function))
     if not found.usable:
         last = runs[-1].status if runs else "none"
         found.why = (f"too few sizes ran ({last})", f"실행된 크기가 너무 적음({last})")
@@ -251,12 +307,12 @@ class Judgement:
     grows_like: str | None = None  # the plain growth the counts show ('n', 'log n'), when one is close
 
 
-def _slope(points: list[tuple[int, int]]) -> tuple[float, int, int]:
+def _slope(points: list[tuple[int, int]]) -> tuple[float, tuple[int, int], tuple[int, int]]:
     """The counts' log-log slope over the top of the range (the largest size, and the largest at most
-    an eighth of it), with the two sizes used."""
+    an eighth of it), with the two points used."""
     hi_n, hi = points[-1]
     lo_n, lo = next((p for p in reversed(points) if p[0] * SPAN <= hi_n), points[0])
-    return math.log((hi + 1) / (lo + 1)) / math.log(hi_n / lo_n), lo_n, hi_n
+    return math.log((hi + 1) / (lo + 1)) / math.log(hi_n / lo_n), (lo_n, lo), (hi_n, hi)
 
 
 _PLAIN = (("1", 0.0), ("log n", None), ("√n", 0.5), ("n", 1.0), ("n log n", None), ("n√n", 1.5), ("n^2", 2.0))
@@ -264,10 +320,15 @@ _PLAIN = (("1", 0.0), ("log n", None), ("√n", 0.5), ("n", 1.0), ("n log n", No
 
 # What a constant may still vary by: a few steps or frames; for bytes, the allocator's own granularity.
 _SLACK = {"steps": 2, "depth": 2, "bytes": 1024}
+# At most what a recursion's frames take in traced bytes: a KiB a frame, and the interpreter's frame stack
+# grows in 16 KiB chunks (two of them, wherever the call starts in one).
+_FRAME_BYTES, _CHUNKS = 1024, 2 * 16_384
 
 
-def judge_series(claim: Complexity, series: str, points: list[tuple[int, int]]) -> Judgement:
-    """The claim (its one variable, the size) against ``points`` (n, count)."""
+def judge_series(claim: Complexity, series: str, points: list[tuple[int, int]],
+                 margin: float = 0.25) -> Judgement:
+    """The claim (its one variable, the size) against ``points`` (n, count); counts that outgrow it by more
+    than ``margin`` (in slope) refute it."""
     first, last = points[0][1], points[-1][1]
     slack = _SLACK[series]
     flat = last <= 1.25 * first + slack
@@ -279,22 +340,33 @@ def judge_series(claim: Complexity, series: str, points: list[tuple[int, int]]) 
         if grows and rising and last >= first + 3 * slack:
             return Judgement(OVER, series, tuple(points), like)
         return Judgement(FITS if flat else BETWEEN, series, tuple(points), like)
-    if flat:  # counts that do not grow refute no growing bound: whether it is loose is claims.py's to say
-        return Judgement(UNDER, series, tuple(points), like)
-    measured, lo_n, hi_n = _slope(points)
-    claimed = (log_growth(claim, hi_n) - log_growth(claim, lo_n)) / math.log(hi_n / lo_n)
-    gap = measured - claimed
+    if flat:  # counts that do not grow refute no growing bound: whether it is loose is claims.py's to say,
+        # except in bytes for a bound of logs, which stays inside the slack (log n numbers: a few hundred)
+        logs = all(not (g.poly or g.exp or g.fact) for t in claim.terms for _, g in t.factors)
+        return Judgement(BETWEEN if series == "bytes" and logs else UNDER, series, tuple(points), like)
+    gap = _gap(claim, *_slope(points)[1:])
+    if series == "bytes":
+        # a set's or dict's table grows 4-fold at once, and the top eighth of the range may hold such a jump
+        # whole or miss it: of that reading and the whole range's, the one closer to the claim
+        gap = min(gap, _gap(claim, points[0], points[-1]), key=abs)
     # a claim is an upper bound: counts that outgrow it by n^0.25 over an 8-fold range (1.7 times) refute
     # it; a log factor or two grows less (n log² n over n: n^0.2 at these sizes)
-    verdict = OVER if gap > 0.25 else FITS if abs(gap) <= 0.2 else UNDER if gap < -0.3 else BETWEEN
+    verdict = OVER if gap > margin else FITS if abs(gap) <= 0.2 else UNDER if gap < -0.3 else BETWEEN
     return Judgement(verdict, series, tuple(points), like)
+
+
+def _gap(claim: Complexity, low: tuple[int, int], high: tuple[int, int]) -> float:
+    """How much faster than the claim the counts grow (log-log slope) from point ``low`` to ``high``."""
+    (lo_n, lo), (hi_n, hi) = low, high
+    measured = math.log((hi + 1) / (lo + 1)) / math.log(hi_n / lo_n)
+    return measured - (log_growth(claim, hi_n) - log_growth(claim, lo_n)) / math.log(hi_n / lo_n)
 
 
 def _grows_like(points: list[tuple[int, int]], slack: int) -> str | None:
     """The plain growth closest to the counts' (within 0.15 in slope), for the student's message."""
     if points[-1][1] <= 1.25 * points[0][1] + slack:
         return "1"
-    measured, lo_n, hi_n = _slope(points)
+    measured, (lo_n, _), (hi_n, _) = _slope(points)
     best = None
     for name, slope in _PLAIN:
         if slope is None:  # log n and n log n: their slope over this range
@@ -310,17 +382,25 @@ def _grows_like(points: list[tuple[int, int]], slack: int) -> str | None:
 def judge(claim: Complexity, part: str, found: Measurement) -> Judgement | None:
     """The claim on ``part`` ('time' or 'space') against the measurement; None when nothing usable was
     measured or the claim is in more than one variable. Time is the steps; space the recursion depth where
-    the function recurses deeper as n grows, else the peak bytes it allocates."""
-    if not found.usable or len(claim.variables) > 1:
-        return None
+    the function recurses deeper as n grows, else the peak bytes it allocates. Sizes too few to read a
+    growth from (a recursion past Python's limit at n = 800, counts past the budget at n = 400) still refute
+    a claim they outgrow by twice the margin over a 4-fold range: only that is said of them."""
     ok = [r for r in found.runs if r.status == "ok"]
-    if part == "time":
-        return judge_series(claim, "steps", [(r.n, r.steps) for r in ok])
+    short = not found.usable
+    if len(claim.variables) > 1 or (short and (len(ok) < 3 or ok[-1].n < 4 * ok[0].n)):
+        return None
     # a recursion's memory is its frames, which the depth counts exactly (the interpreter's frame stack
     # grows in chunks, so its bytes jump); without one, the bytes the call allocates
-    if ok[-1].depth > ok[0].depth + _SLACK["depth"]:
-        return judge_series(claim, "depth", [(r.n, r.depth) for r in ok])
-    return judge_series(claim, "bytes", [(r.n, r.peak) for r in ok])
+    deeper = ok[-1].depth > ok[0].depth + _SLACK["depth"]
+    series = "steps" if part == "time" else "depth" if deeper else "bytes"
+    count = {"steps": lambda r: r.steps, "depth": lambda r: r.depth, "bytes": lambda r: r.peak}[series]
+    judged = judge_series(claim, series, [(r.n, count(r)) for r in ok], margin=0.5 if short else 0.25)
+    if series == "depth" and ok[-1].peak > _FRAME_BYTES * ok[-1].depth + _CHUNKS:
+        # bytes beyond what the frames could take are the data's (a memo list of n beside a halving
+        # recursion): they refute a claim too
+        data = judge_series(claim, "bytes", [(r.n, r.peak) for r in ok], margin=0.5 if short else 0.25)
+        judged = data if data.verdict == OVER else judged
+    return judged if not short or judged.verdict == OVER else None
 
 
 # --------------------------------------------------------------------------- the numbers, as said

@@ -1,0 +1,29 @@
+def my_pow(x: float, n: int) -> float:
+    if n < 0:
+        x, n = 1 / x, -n
+    squares = []
+    while n:
+        squares.append((x, n & 1))
+        x *= x
+        n >>= 1
+    out = 1.0
+    for sq, bit in squares:
+        if bit:
+            out *= sq
+    return out
+
+
+def count_primes(n: int) -> int:
+    if n <= 2:
+        return 0
+    mark = [1] * n
+    mark[0] = mark[1] = 0
+    p = 2
+    while p * p < n:
+        if mark[p]:
+            m = p * p
+            while m < n:
+                mark[m] = 0
+                m += p
+        p += 1
+    return mark.count(1)
