@@ -138,6 +138,10 @@ VERDICTS: dict[str, Verdict] = {
     # ('O(log n)<br>이유: n이 매번 절반'): the claim's reason (was a sure no_reason on all four claims, 5/6);
     # '이유:' with nothing after it is still no reason
     "br_reason_label_ko": (FULL, [], []),
+    # an emoji after a label ('Difficulty 🟠: Medium', '난이도 🔥： Medium'): the label (was 1.75/6 and
+    # 1.5/6, a sure missing_field on every field but the problem)
+    "trailing_emoji_labels_en": (FULL, [], []),
+    "fullwidth_emoji_labels_ko": (FULL, [], []),
     "amortized": (FULL, [], [(1, "space", "unsure_approach"), (1, "time", "unsure_amortized")]),
     # claims held to the student's code as it runs (the .py beside the log, measured)
     "pow_loop_n": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
