@@ -142,6 +142,10 @@ VERDICTS: dict[str, Verdict] = {
     # 1.5/6, a sure missing_field on every field but the problem)
     "trailing_emoji_labels_en": (FULL, [], []),
     "fullwidth_emoji_labels_ko": (FULL, [], []),
+    # an emoji that is the label ('⏱ O(log n) — …', '💾 O(1) — …', '🙋 alone', each on a line of its own): was
+    # 2/6, a sure missing_field on eight fields; with one reason left out, 1.5/6 for exactly that no_reason
+    "emoji_lines_en": (FULL, [], []),
+    "emoji_lines_no_reason_ko_mistake": (FULL - 0.25, [(1, "time", "no_reason")], []),
     "amortized": (FULL, [], [(1, "space", "unsure_approach"), (1, "time", "unsure_amortized")]),
     # claims held to the student's code as it runs (the .py beside the log, measured)
     "pow_loop_n": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),

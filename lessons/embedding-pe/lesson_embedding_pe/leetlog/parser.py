@@ -119,7 +119,7 @@ def _named(label: str) -> str | None:
 
 
 _FORMS = ("bold_label", "arrow_label", "colon_label", "particle_label", "question_label", "bracket_label",
-          "equals_label", "dash_label")
+          "equals_label", "dash_label", "emoji_label")
 
 
 def _label_line(line: str) -> list[Claim]:
@@ -130,16 +130,17 @@ def _label_line(line: str) -> list[Claim]:
         named = len(cells) >= 2 and match_label(cells[0])  # never a separator row's '---': no label
         return claims(named, " | ".join(cells[1:]).strip(), cells[0]) if named else []
     # the label's forms, in order ('**Time:** …', 'Approach -> …', 'Time: …', 'First idea는 …', '… ? …',
-    # '(난이도) Medium', 'Time = …', '난이도 - Medium'); a question is the label of the one field it asks
-    # about ('What was your first idea?'); a Korean particle only before an answer, an arrow only outside a
-    # pair's label
+    # '(난이도) Medium', 'Time = …', '난이도 - Medium', '⏱ O(log n)'); a question is the label of the one
+    # field it asks about ('What was your first idea?'); a Korean particle only before an answer, an arrow
+    # only outside a pair's label, an emoji only before a line that is no label line ('✅ Solved alone')
     for form in _FORMS:
         m = CUE[form].match(text)
         name = None if m is None else match_label(m["label"]) or (
             _asked(m["label"]) if form == "question_label" else None)
         rest = (m["rest"] or "") if m else ""
         if m and name and (form != "particle_label" or _answers(name, rest)) and (
-                form != "arrow_label" or not _pair(text)):
+                form != "arrow_label" or not _pair(text)) and (
+                form != "emoji_label" or not _label_line(rest)):
             return claims(name, rest.strip().lstrip("*_ :：").strip(), m["label"].strip())
     # 'Solved alone.' and '- 혼자 풀었어' are whole answers, not empty labels; 'I solved LeetCode 50,
     # Pow(x, n). I first ...' is prose, not the answer to 'Solved'
