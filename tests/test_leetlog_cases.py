@@ -146,6 +146,12 @@ VERDICTS: dict[str, Verdict] = {
     # 2/6, a sure missing_field on eight fields; with one reason left out, 1.5/6 for exactly that no_reason
     "emoji_lines_en": (FULL, [], []),
     "emoji_lines_no_reason_ko_mistake": (FULL - 0.25, [(1, "time", "no_reason")], []),
+    # fields spread over a nested bullet tree: a label with its answer nested under it ('- 풀이 방식' over
+    # '  - 혼자', itself a label's word), a group's label over the fields it names ('- Approach' over
+    # '  - Final approach: …'): the answer is the field (was 5.75/6 and 5.5/6, a sure missing_field and a
+    # duplicate_field on each)
+    "nested_tree_en": (FULL, [], []),
+    "nested_tree_ko": (FULL, [], []),
     "amortized": (FULL, [], [(1, "space", "unsure_approach"), (1, "time", "unsure_amortized")]),
     # claims held to the student's code as it runs (the .py beside the log, measured)
     "pow_loop_n": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),

@@ -337,7 +337,10 @@ class _Builder:
             return
         f.raw = f.raw.strip()
         f.value = clean_value(f.raw)
-        if self.entry.fields.setdefault(f.name, f) is not f:
+        have = self.entry.fields.get(f.name)
+        if have is None or (f.filled and not have.filled):  # '- Approach' over '- Final approach: …': a group
+            self.entry.fields[f.name] = f
+        else:
             self.entry.duplicates.append(f)
 
 
