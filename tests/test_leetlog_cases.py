@@ -152,6 +152,10 @@ VERDICTS: dict[str, Verdict] = {
     # duplicate_field on each)
     "nested_tree_en": (FULL, [], []),
     "nested_tree_ko": (FULL, [], []),
+    # a log written as a checklist ('- [x] 풀이 방식: 혼자'): each ticked line is its label's, and the
+    # unticked '- [ ] 다시 풀 날짜: (혼자 풀어서 없음)' no answer (was read as prose, 5.75/6: Solved taken
+    # from the unticked line, a sure missing_field)
+    "checklist_ko": (FULL, [], []),
     "amortized": (FULL, [], [(1, "space", "unsure_approach"), (1, "time", "unsure_amortized")]),
     # claims held to the student's code as it runs (the .py beside the log, measured)
     "pow_loop_n": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
