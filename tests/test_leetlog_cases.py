@@ -156,6 +156,11 @@ VERDICTS: dict[str, Verdict] = {
     # unticked '- [ ] 다시 풀 날짜: (혼자 풀어서 없음)' no answer (was read as prose, 5.75/6: Solved taken
     # from the unticked line, a sure missing_field)
     "checklist_ko": (FULL, [], []),
+    # an HTML <table> with a column per problem, each row on one line or over several ('<tr>' / '<td>…</td>'
+    # / '</tr>'): read as the Markdown table it renders as (was 3/6: one problem, 'no entry for problem 2';
+    # over several lines, every part unplaced)
+    "html_table_en": (FULL, [], []),
+    "html_table_multiline_en": (FULL, [], []),
     "amortized": (FULL, [], [(1, "space", "unsure_approach"), (1, "time", "unsure_amortized")]),
     # claims held to the student's code as it runs (the .py beside the log, measured)
     "pow_loop_n": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),

@@ -18,6 +18,8 @@ _QUOTE = re.compile(r"^\s{0,3}>\s?")
 # YAML front matter (Jekyll, Hugo, Obsidian, Pandoc): '---' on the first line, 'key: value' lines, '---'
 _YAML_LINE = re.compile(r"^(\s|-\s|#|[\w\"'][\w \"'-]*:(\s|$))")
 _FRONT_END = re.compile(r"^(---|\.\.\.)\s*$")
+# an HTML table's rows and cells ('<tr><td>Time</td><td>O(n)</td></tr>'), a row on one line or several
+_HTML_ROW, _HTML_CELL = re.compile(r"(?is)<tr\b.*?</tr>"), re.compile(r"(?is)<t[dh]\b[^>]*>(.*?)</t[dh]>")
 
 
 @dataclass
@@ -95,10 +97,25 @@ def _classify(numbered: list[tuple[int, str]], tokens: list[Token]) -> list[Line
             for k, (line, cells) in enumerate(rows):  # a line with no bar under a table is prose to a TA
                 if "|" in out[line].text:
                     out[line].kind, out[line].cells, out[line].head = ("row" if k else "head"), cells, head
+        elif tok.type == "html_block" and (trs := _HTML_ROW.findall(tok.content)):
+            _html_table(span, tok.content, trs)
         elif tok.type == "blockquote_open":
             for ln in span:
                 ln.kind = "quote" if ln.text.lstrip().startswith(">") else ln.kind
     return out
+
+
+def _html_table(span: list[Line], content: str, rows: list[str]) -> None:
+    """An HTML table read as a Markdown one: each row on the line its '<tr>' opens, its other lines the
+    table's too (as a separator row), so that the table is read whole."""
+    at, head = 0, [c.strip() for c in _HTML_CELL.findall(rows[0])]
+    for k, row in enumerate(rows):
+        start = content.index(row, at)
+        first, at = content.count("\n", 0, start), start + len(row)
+        for ln in span[first : content.count("\n", 0, at) + 1]:
+            ln.kind, ln.head = "sep", head
+        cells = [*(c.strip() for c in _HTML_CELL.findall(row)), *[""] * len(head)][: len(head)]
+        span[first].kind, span[first].cells, span[first].head = ("row" if k else "head"), cells, head
 
 
 def _opened(tok: Token, span: list[tuple[int, str]]) -> list[tuple[int, str]] | None:
