@@ -161,6 +161,9 @@ VERDICTS: dict[str, Verdict] = {
     # over several lines, every part unplaced)
     "html_table_en": (FULL, [], []),
     "html_table_multiline_en": (FULL, [], []),
+    # a redo date marked not needed, with why ('필요 없음 (혼자 풂)', 'n/a (solved alone)', 'X'): empty, as
+    # 'N/A' alone is (was a sure bad_date warning)
+    "na_fields_ko": (FULL, [], []),
     "amortized": (FULL, [], [(1, "space", "unsure_approach"), (1, "time", "unsure_amortized")]),
     # claims held to the student's code as it runs (the .py beside the log, measured)
     "pow_loop_n": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),

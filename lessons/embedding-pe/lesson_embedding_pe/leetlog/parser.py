@@ -91,7 +91,9 @@ def clean_value(raw: str) -> str:
     text = CUE["todo"].sub("", CUE["placeholder"].sub("", CUE["comment"].sub("", raw)))
     text = CUE["chosen_box"].sub("", CUE["not_chosen"].sub("", text))
     text = "\n".join(line.rstrip() for line in text.strip().splitlines()).strip()
-    return "" if FORM["empty_marks"].sub("", text.lower()).strip(".:,;") in WORDS["empty"] else text
+    # '-', 'N/A', and one with an aside: 'n/a (solved alone)', '필요 없음 (혼자 풂)'
+    said = {FORM["empty_marks"].sub("", t.lower()).strip(".:,;") for t in (text, FORM["gloss"].sub("", text))}
+    return "" if not text or (said - {""}) & WORDS["empty"] else text
 
 
 # ---- labels
