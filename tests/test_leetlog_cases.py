@@ -164,6 +164,9 @@ VERDICTS: dict[str, Verdict] = {
     # a redo date marked not needed, with why ('필요 없음 (혼자 풂)', 'n/a (solved alone)', 'X'): empty, as
     # 'N/A' alone is (was a sure bad_date warning)
     "na_fields_ko": (FULL, [], []),
+    # a '| Field | Answer |' table with no Problem row under '## Problem 1: 50. Pow(x, n)': the heading names
+    # the problem, not the column's title (was unsure_unknown_problem on 'Answer', both problems)
+    "na_fields_en": (FULL, [], []),
     "amortized": (FULL, [], [(1, "space", "unsure_approach"), (1, "time", "unsure_amortized")]),
     # claims held to the student's code as it runs (the .py beside the log, measured)
     "pow_loop_n": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),

@@ -501,11 +501,12 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
     filled = [j for j in range(1, len(head)) if any(r.cells[j].strip() for r in body)]
     for j in filled:  # an empty column is no problem
         cells = [(r.number, r.text, c, r.cells[j], r.cells[0]) for r, c in zip(labelled, names, strict=True)]
-        if slot and head[j] and not CUE["problem_slot"].match(head[j]):
-            cells.insert(0, (rows[0].number, rows[0].text, ["problem"], head[j], "Problem"))
-        # one column of answers ('| Field | Answer |') under '## Problem 2' is that problem's
+        # one column of answers ('| Field | Answer |') under '## Problem 2' is that problem's, and under
+        # '## Problem 1: 50. Pow(x, n)' the heading names it, not the column's title ('Answer')
         b.close_field()
         section = b.entry if len(filled) == 1 and b.entry is not None and not b.entry.fields else None
+        if slot and head[j] and not CUE["problem_slot"].match(head[j]) and not (section and section.heading):
+            cells.insert(0, (rows[0].number, rows[0].text, ["problem"], head[j], "Problem"))
         _cells(section or b.open_problem(j if len(filled) > 1 else None, rows[0].number), cells)
     return True
 
