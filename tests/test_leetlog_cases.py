@@ -167,6 +167,10 @@ VERDICTS: dict[str, Verdict] = {
     # a '| Field | Answer |' table with no Problem row under '## Problem 1: 50. Pow(x, n)': the heading names
     # the problem, not the column's title (was unsure_unknown_problem on 'Answer', both problems)
     "na_fields_en": (FULL, [], []),
+    # a section after both problems whose heading is a field's label ('## 회고', '## Mistakes'): the page's,
+    # not a second answer of problem 2 (was a sure duplicate_field warning)
+    "retrospective_ko": (FULL, [], []),
+    "mistakes_section_after_en": (FULL, [], []),
     "amortized": (FULL, [], [(1, "space", "unsure_approach"), (1, "time", "unsure_amortized")]),
     # claims held to the student's code as it runs (the .py beside the log, measured)
     "pow_loop_n": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),

@@ -413,6 +413,8 @@ def _consume(b: _Builder, ln: Line) -> None:
         return
     heading = title is not None and raw.lstrip().startswith("#")  # not a bold line, nor a list item's
     found = _label_line(title) if title is not None else []
+    if heading and b.entry is not None and all(b.entry.get(name) for name, _, _ in found):
+        found = []  # '## 회고' after a problem that has said what went wrong: the page's, no second answer
     found = found or ([] if heading else _record(stripped) or _label_line(stripped))
     answers = b.current is not None and [name for name, _, _ in found] == [b.current.name]
     if answers and _empty(b) and not BULLET.match(stripped):
