@@ -171,6 +171,9 @@ VERDICTS: dict[str, Verdict] = {
     # not a second answer of problem 2 (was a sure duplicate_field warning)
     "retrospective_ko": (FULL, [], []),
     "mistakes_section_after_en": (FULL, [], []),
+    # GitHub alerts around one field each ('> [!WARNING]' over '> What went wrong: …', '> [!TIP]' over
+    # '> Solved: …'): the student's note, read (was unsure_missing_field on three fields, a TA's to read)
+    "gh_alerts_en": (FULL, [], []),
     "amortized": (FULL, [], [(1, "space", "unsure_approach"), (1, "time", "unsure_amortized")]),
     # claims held to the student's code as it runs (the .py beside the log, measured)
     "pow_loop_n": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),

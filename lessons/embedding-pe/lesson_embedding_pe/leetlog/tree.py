@@ -65,7 +65,10 @@ def _read(numbered: list[tuple[int, str]], holds_log: HoldsLog, depth: int) -> l
         start, end = tok.map
         inner = _opened(tok, numbered[start:end])
         opened = _read(inner, holds_log, depth + 1) if inner else []
-        if opened and holds_log(opened):  # the container's own text, read alone: it holds the log
+        # the container's own text, read alone: it holds the log, or it is a callout (a GitHub alert
+        # '> [!TIP]', Obsidian's '> [!note]'), the student's own note around a field or two
+        if opened and (holds_log(opened) or (tok.type == "blockquote_open" and _CALLOUT.match(
+                _QUOTE.sub("", numbered[start][1], count=1)))):
             lines[start:end] = opened
     # front matter is the page's metadata ('title: LeetCode log'), no part of the log, unless it holds one
     meta = _front_matter(numbered)
