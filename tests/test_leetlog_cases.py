@@ -174,6 +174,9 @@ VERDICTS: dict[str, Verdict] = {
     # GitHub alerts around one field each ('> [!WARNING]' over '> What went wrong: …', '> [!TIP]' over
     # '> Solved: …'): the student's note, read (was unsure_missing_field on three fields, a TA's to read)
     "gh_alerts_en": (FULL, [], []),
+    # the tree with the first idea left out: exactly that field, its message quoting no other field's
+    # answer (quoted '12. Integer to Roman', the problem under '- 문제', as the nearest sentence)
+    "nested_tree_missing_idea_ko_mistake": (FULL - 0.25, [(1, "first_idea", "missing_field")], []),
     "amortized": (FULL, [], [(1, "space", "unsure_approach"), (1, "time", "unsure_amortized")]),
     # claims held to the student's code as it runs (the .py beside the log, measured)
     "pow_loop_n": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
@@ -322,6 +325,11 @@ def test_a_missing_fields_nearest_sentence_is_never_two_labelled_lines_run_toget
     found = [f for f in review_log(text).findings if f.severity == "error"]
     assert [(f.problem, f.field, f.code) for f in found] == [(1, "what_went_wrong", "missing_field")]
     assert "처음 아이디어" not in found[0].message_ko
+
+
+def test_a_field_missing_from_a_bullet_tree_quotes_no_answer_of_another_field() -> None:
+    found = [f for f in _review("nested_tree_missing_idea_ko_mistake").findings if f.severity == "error"]
+    assert [f.field for f in found] == ["first_idea"] and "Integer to Roman" not in found[0].message_ko
 
 
 def test_front_matter_is_the_pages_metadata_unless_it_holds_the_log() -> None:

@@ -558,8 +558,9 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
     sentences = list(prose)
     for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
         sentences += split_sentences(f.lines[:1])[1:]
-        # the lines under 'Difficulty: Medium' are prose (a label with nothing after it has no raw line)
-        if f.name in _ONE_LINE and clean_value((f.raw.splitlines() or [""])[0]):
+        # the lines under 'Difficulty: Medium' are prose; under '- 문제' alone, the nested '- 50. Pow(x, n)'
+        # is the answer (below)
+        if f.name in _ONE_LINE and not f.alone:
             sentences += split_sentences(f.lines[1:])
         elif f.alone:
             # under a label on a line of its own ('# Mistakes'), the answer's first sentence is the label's
