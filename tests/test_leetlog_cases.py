@@ -161,6 +161,9 @@ VERDICTS: dict[str, Verdict] = {
     # over several lines, every part unplaced)
     "html_table_en": (FULL, [], []),
     "html_table_multiline_en": (FULL, [], []),
+    # an HTML table with a row per problem inside <thead> and <tbody>, '<br>' between a claim and its reason:
+    # was 1.5/6, a sure missing_field on five fields of each problem
+    "html_rows_per_problem_br_ko": (FULL, [], []),
     # a redo date marked not needed, with why ('필요 없음 (혼자 풂)', 'n/a (solved alone)', 'X'): empty, as
     # 'N/A' alone is (was a sure bad_date warning)
     "na_fields_ko": (FULL, [], []),

@@ -109,14 +109,15 @@ def _classify(numbered: list[tuple[int, str]], tokens: list[Token]) -> list[Line
 
 
 def _html_table(span: list[Line], content: str, rows: list[str]) -> None:
-    """An HTML table read as a Markdown one: each row on the line its '<tr>' opens, its other lines the
-    table's too (as a separator row), so that the table is read whole."""
-    at, head = 0, [c.strip() for c in _HTML_CELL.findall(rows[0])]
-    for k, row in enumerate(rows):
-        start = content.index(row, at)
-        first, at = content.count("\n", 0, start), start + len(row)
-        for ln in span[first : content.count("\n", 0, at) + 1]:
-            ln.kind, ln.head = "sep", head
+    """An HTML table read as a Markdown one: each row on the line its '<tr>' opens, the lines between its
+    rows ('</td>', '<tbody>') the table's too (as a separator row), so that the table is read whole."""
+    at, firsts, head = 0, [], [c.strip() for c in _HTML_CELL.findall(rows[0])]
+    for row in rows:
+        at = content.index(row, at) + len(row)
+        firsts.append(content.count("\n", 0, at - len(row)))
+    for ln in span[firsts[0] : content.count("\n", 0, at) + 1]:
+        ln.kind, ln.head = "sep", head
+    for k, (first, row) in enumerate(zip(firsts, rows, strict=True)):
         cells = [*(c.strip() for c in _HTML_CELL.findall(row)), *[""] * len(head)][: len(head)]
         span[first].kind, span[first].cells, span[first].head = ("row" if k else "head"), cells, head
 
