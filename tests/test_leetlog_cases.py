@@ -180,6 +180,9 @@ VERDICTS: dict[str, Verdict] = {
     # the tree with the first idea left out: exactly that field, its message quoting no other field's
     # answer (quoted '12. Integer to Roman', the problem under '- 문제', as the nearest sentence)
     "nested_tree_missing_idea_ko_mistake": (FULL - 0.25, [(1, "first_idea", "missing_field")], []),
+    # 반말 in the past tense: '혼자 풀었어?：아니 풀이봤어' is after a solution, '풀이 안 봤어' alone
+    # (was a sure bad_solved); full-width colons and labels written without spaces
+    "banmal_fullwidth_spacing_ko": (FULL, [], []),
     "amortized": (FULL, [], [(1, "space", "unsure_approach"), (1, "time", "unsure_amortized")]),
     # claims held to the student's code as it runs (the .py beside the log, measured)
     "pow_loop_n": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
