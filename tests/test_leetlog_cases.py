@@ -183,6 +183,9 @@ VERDICTS: dict[str, Verdict] = {
     # 반말 in the past tense: '혼자 풀었어?：아니 풀이봤어' is after a solution, '풀이 안 봤어' alone
     # (was a sure bad_solved); full-width colons and labels written without spaces
     "banmal_fullwidth_spacing_ko": (FULL, [], []),
+    # prose with no spaces after its words ('처음에는x를n번곱하는방법을생각했다',
+    # '시간복잡도는O(logn)이고'): the first idea is read (was unsure_missing_field on it, both problems)
+    "prose_spacing_ko": (FULL, [], []),
     "amortized": (FULL, [], [(1, "space", "unsure_approach"), (1, "time", "unsure_amortized")]),
     # claims held to the student's code as it runs (the .py beside the log, measured)
     "pow_loop_n": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
