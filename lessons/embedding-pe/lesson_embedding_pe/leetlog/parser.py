@@ -302,8 +302,7 @@ class _Builder:
         self.problems: list[ProblemEntry] = []
         self.entry: ProblemEntry | None = None
         self.current: Field | None = None
-        self.inline = False  # the open field has a value on its label's line
-        self.gap = False  # and a blank line has followed it
+        self.gap = False  # a blank line has followed the open field's answer on its label's line (not alone)
 
     def open_problem(self, index: int | None, line: int | None, heading: str = "") -> ProblemEntry:
         self.close_field()
@@ -322,7 +321,7 @@ class _Builder:
                 self.open_problem(None, None)
             self.current = Field(name, "", line, label.strip().strip("*_").strip(), rest, [(line, raw)],
                                  not clean_value(rest))
-            self.inline, self.gap = bool(clean_value(rest)), False
+            self.gap = False
         return bool(found)
 
     def add_line(self, line: int, raw: str) -> None:
@@ -339,9 +338,8 @@ class _Builder:
             return
         f.raw = f.raw.strip()
         f.value = clean_value(f.raw)
-        have = self.entry.fields.get(f.name)
-        if have is None or (f.filled and not have.filled):  # '- Approach' over '- Final approach: …': a group
-            self.entry.fields[f.name] = f
+        if (have := self.entry.fields.get(f.name)) is None or (f.filled and not have.filled):
+            self.entry.fields[f.name] = f  # '- Approach' over '- Final approach: …': a group's label
         else:
             self.entry.duplicates.append(f)
 
@@ -446,15 +444,15 @@ def _ends_field(b: _Builder, current: Field, number: int, raw: str, stripped: st
             return True  # (a complexity's 'Why: …' or '이유: …' line, as '<br>' splits it off, is its reason)
         if BULLET.match(stripped) and BULLET.match(label_raw.strip()):
             # an empty label's sibling bullet is its value unless it answers another field
-            said = set() if b.inline else set(read_fields(split_sentences([(0, body)])))
-            return b.inline or (bool(said) and current.name not in said)
-    return b.inline and (b.gap or current.name in _ONE_LINE) and not raw[:1].isspace() and bool(
+            said = set() if not current.alone else set(read_fields(split_sentences([(0, body)])))
+            return not current.alone or (bool(said) and current.name not in said)
+    return not current.alone and (b.gap or current.name in _ONE_LINE) and not raw[:1].isspace() and bool(
         set(read_fields(split_sentences([(number, raw)]))) - {current.name})
 
 
 def _empty(b: _Builder) -> bool:
     """Whether the open field is a label with no answer yet."""
-    return b.current is not None and not b.inline and not clean_value(b.current.raw)
+    return b.current is not None and b.current.alone and not clean_value(b.current.raw)
 
 
 def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:

@@ -100,7 +100,7 @@ def _classify(numbered: list[tuple[int, str]], tokens: list[Token]) -> list[Line
             for k, (line, cells) in enumerate(rows):  # a line with no bar under a table is prose to a TA
                 if "|" in out[line].text:
                     out[line].kind, out[line].cells, out[line].head = ("row" if k else "head"), cells, head
-        elif tok.type == "html_block" and (trs := _HTML_ROW.findall(tok.content)):
+        elif tok.type == "html_block" and (trs := list(_HTML_ROW.finditer(tok.content))):
             _html_table(span, tok.content, trs)
         elif tok.type == "blockquote_open":
             for ln in span:
@@ -108,18 +108,16 @@ def _classify(numbered: list[tuple[int, str]], tokens: list[Token]) -> list[Line
     return out
 
 
-def _html_table(span: list[Line], content: str, rows: list[str]) -> None:
+def _html_table(span: list[Line], content: str, rows: list[re.Match[str]]) -> None:
     """An HTML table read as a Markdown one: each row on the line its '<tr>' opens, the lines between its
     rows ('</td>', '<tbody>') the table's too (as a separator row), so that the table is read whole."""
-    at, firsts, head = 0, [], [c.strip() for c in _HTML_CELL.findall(rows[0])]
-    for row in rows:
-        at = content.index(row, at) + len(row)
-        firsts.append(content.count("\n", 0, at - len(row)))
-    for ln in span[firsts[0] : content.count("\n", 0, at) + 1]:
+    head = [c.strip() for c in _HTML_CELL.findall(rows[0].group())]
+    for ln in span[content.count("\n", 0, rows[0].start()) : content.count("\n", 0, rows[-1].end()) + 1]:
         ln.kind, ln.head = "sep", head
-    for k, (first, row) in enumerate(zip(firsts, rows, strict=True)):
-        cells = [*(c.strip() for c in _HTML_CELL.findall(row)), *[""] * len(head)][: len(head)]
-        span[first].kind, span[first].cells, span[first].head = ("row" if k else "head"), cells, head
+    for k, row in enumerate(rows):
+        cells = [*(c.strip() for c in _HTML_CELL.findall(row.group())), *[""] * len(head)][: len(head)]
+        first = span[content.count("\n", 0, row.start())]
+        first.kind, first.cells, first.head = ("row" if k else "head"), cells, head
 
 
 def _opened(tok: Token, span: list[tuple[int, str]]) -> list[tuple[int, str]] | None:
