@@ -414,9 +414,6 @@ def _consume(b: _Builder, ln: Line) -> None:
     if heading and b.entry is not None and all(b.entry.get(name) for name, _, _ in found):
         found = []  # '## 회고' after a problem that has said what went wrong: the page's, no second answer
     found = found or ([] if heading else _record(stripped) or _label_line(stripped))
-    answers = b.current is not None and [name for name, _, _ in found] == [b.current.name]
-    if answers and _empty(b) and not BULLET.match(stripped):
-        found = []  # '**Solved**' then 'alone' on the next line: the answer under its label
     if b.open_fields(found, number, raw):
         return
     if heading:  # a section of the log, or of the problem ('## Complexity'): it ends the open field
