@@ -553,16 +553,10 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
     sentences = list(prose)
     for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
         sentences += split_sentences(f.lines[:1])[1:]
-        # the lines under 'Difficulty: Medium' are prose; under '- 문제' alone, the nested '- 50. Pow(x, n)'
-        # is the answer (below)
-        if f.name in _ONE_LINE and not f.alone:
-            sentences += split_sentences(f.lines[1:])
-        elif f.alone:
-            # under a label on a line of its own ('# Mistakes'), the answer's first sentence is the label's
-            # and the ones after it read as prose ('Counted n at first. Solved alone.')
-            sentences += split_sentences(f.lines[1:])[1:]
-        else:  # 'What went wrong: forgot negative n.' then 'Solved it alone.' on the next line
-            sentences += split_sentences(f.lines[1:])
+        # the lines under an answer are prose ('What went wrong: forgot negative n.' then 'Solved it alone.');
+        # under a label on a line of its own ('# Mistakes', '- 문제'), the answer's first sentence is the
+        # label's and the ones after it prose ('Counted n at first. Solved alone.')
+        sentences += split_sentences(f.lines[1:])[1 if f.alone else 0 :]
         other = {"time": "space", "space": "time"}.get(f.name)
         if other and f.filled and entry.get(other) is None:
             sentences += split_sentences([(f.line, f.value)])  # 'Time: O(log n) time and O(1) space …'
