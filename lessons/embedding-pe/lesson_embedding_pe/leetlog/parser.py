@@ -436,7 +436,8 @@ def _ends_field(b: _Builder, current: Field, number: int, raw: str, stripped: st
     if _indent(raw) <= _indent(label_raw) and not label_raw.lstrip().startswith("#"):
         # not indented under the label, nor under a heading ('# Approach'); under a label on a line of its
         # own, the first paragraph is the answer ('**Final approach**' then 'Fast power: halve n ...')
-        if (label := _unknown_label(body)) and not (_empty(b) and not BULLET.match(stripped)) and not (
+        empty = current.alone and not clean_value(current.raw)  # a label with no answer yet
+        if (label := _unknown_label(body)) and not (empty and not BULLET.match(stripped)) and not (
                 current.name in ("time", "space") and _reason_label(label.group())):
             return True  # (a complexity's 'Why: …' or '이유: …' line, as '<br>' splits it off, is its reason)
         if BULLET.match(stripped) and BULLET.match(label_raw.strip()):
@@ -445,11 +446,6 @@ def _ends_field(b: _Builder, current: Field, number: int, raw: str, stripped: st
             return not current.alone or (bool(said) and current.name not in said)
     return not current.alone and (b.gap or current.name in _ONE_LINE) and not raw[:1].isspace() and bool(
         set(read_fields(split_sentences([(number, raw)]))) - {current.name})
-
-
-def _empty(b: _Builder) -> bool:
-    """Whether the open field is a label with no answer yet."""
-    return b.current is not None and b.current.alone and not clean_value(b.current.raw)
 
 
 def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
