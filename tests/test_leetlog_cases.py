@@ -186,6 +186,11 @@ VERDICTS: dict[str, Verdict] = {
     # prose with no spaces after its words ('처음에는x를n번곱하는방법을생각했다',
     # '시간복잡도는O(logn)이고'): the first idea is read (was unsure_missing_field on it, both problems)
     "prose_spacing_ko": (FULL, [], []),
+    # a table with a row per problem that sums up the problems logged in their own sections, as an overview
+    # above them (was 3/6: the rows graded as the two problems, every field but three missing, the sections
+    # not graded) or a summary below ('The log has 4 problems' was said): the sections are the problems
+    "overview_table_first_ko": (FULL, [], []),
+    "summary_table_after_en_mistake": (FULL - 0.25, [(2, "what_went_wrong", "missing_field")], []),
     "amortized": (FULL, [], [(1, "space", "unsure_approach"), (1, "time", "unsure_amortized")]),
     # claims held to the student's code as it runs (the .py beside the log, measured)
     "pow_loop_n": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
@@ -339,6 +344,14 @@ def test_a_missing_fields_nearest_sentence_is_never_two_labelled_lines_run_toget
 def test_a_field_missing_from_a_bullet_tree_quotes_no_answer_of_another_field() -> None:
     found = [f for f in _review("nested_tree_missing_idea_ko_mistake").findings if f.severity == "error"]
     assert [f.field for f in found] == ["first_idea"] and "Integer to Roman" not in found[0].message_ko
+
+
+@pytest.mark.parametrize("case", ["overview_table_first_ko", "summary_table_after_en_mistake"])
+def test_a_table_summing_up_the_logged_problems_is_no_problem_of_its_own(case: str) -> None:
+    second = "204. Count Primes" if case.endswith("ko") else "12. Integer to Roman"
+    parsed = parse_log((CASES / f"{case}.md").read_text(encoding="utf-8"))
+    assert [p.heading for p in parsed.problems] == ["50. Pow(x, n)", second]
+    assert not [f for f in _review(case).findings if f.code.startswith("extra")]
 
 
 def test_front_matter_is_the_pages_metadata_unless_it_holds_the_log() -> None:

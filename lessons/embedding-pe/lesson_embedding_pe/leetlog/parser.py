@@ -65,6 +65,7 @@ class ProblemEntry:
     extra: list[tuple[int, str]] = field(default_factory=list)  # prose that is not a field
     duplicates: list[Field] = field(default_factory=list)
     implicit: bool = False  # started by a sentence naming the problem, not by a heading or a label
+    row: bool = False  # a row of a table with a row per problem
     mention: int | None = None  # the catalog number that sentence named
     sentences: list[tuple[int, str]] = field(default_factory=list)  # the prose as read, for quoting
 
@@ -378,15 +379,23 @@ def _parse_lines(lines: list[Line]) -> LogParse:
 def _without_preamble(problems: list[ProblemEntry]) -> list[ProblemEntry]:
     """In a log whose problems a heading or a label starts, a sentence that only names a problem ('Links:
     leetcode.com/problems/powx-n/ and …/count-primes/' above '## Problem 1') is the page's preamble, not a
-    problem; the problems after it keep the places the log gives them."""
+    problem; so is a table's row naming a problem the log has a section for (an overview or a summary of
+    them); the problems after it keep the places the log gives them."""
     if all(p.implicit for p in problems):
         return problems
+    sections = {_catalogued(p) for p in problems if not p.row} - {None}
     kept = [p for p in problems if not (p.implicit and {n for n, f in p.fields.items() if f.filled} <= {
-        "problem"})]
+        "problem"}) and not (p.row and _catalogued(p) in sections)]
     for place, entry in enumerate(kept, start=1):
         if entry.index == problems.index(entry) + 1:  # numbered by its place, not by its heading
             entry.index = place
     return kept
+
+
+def _catalogued(entry: ProblemEntry) -> int | None:
+    """The catalog's number of the problem an entry names, in its field or its heading."""
+    named = find_problem(f.value if (f := entry.get("problem")) is not None else entry.heading).problem
+    return named.number if named is not None else None
 
 
 def _consume(b: _Builder, ln: Line) -> None:
@@ -482,7 +491,8 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
             columns[j] = []  # '| # | Problem |': the rows' own count is no problem number
         for r in entries:
             under = zip(columns, r.cells, head, strict=True)  # each cell under its header, as written
-            _cells(b.open_problem(None, r.number), [(r.number, r.text, c, cell, h) for c, cell, h in under])
+            (entry := b.open_problem(None, r.number)).row = True
+            _cells(entry, [(r.number, r.text, c, cell, h) for c, cell, h in under])
         b.entry = None
         return True
     labelled = [r for r in body if r.cells[0]]
