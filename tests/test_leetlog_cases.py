@@ -138,6 +138,59 @@ VERDICTS: dict[str, Verdict] = {
     # ('O(log n)<br>이유: n이 매번 절반'): the claim's reason (was a sure no_reason on all four claims, 5/6);
     # '이유:' with nothing after it is still no reason
     "br_reason_label_ko": (FULL, [], []),
+    # an emoji after a label ('Difficulty 🟠: Medium', '난이도 🔥： Medium'): the label (was 1.75/6 and
+    # 1.5/6, a sure missing_field on every field but the problem)
+    "trailing_emoji_labels_en": (FULL, [], []),
+    "fullwidth_emoji_labels_ko": (FULL, [], []),
+    # an emoji that is the label ('⏱ O(log n) — …', '💾 O(1) — …', '🙋 alone', each on a line of its own): was
+    # 2/6, a sure missing_field on eight fields; with one reason left out, 1.5/6 for exactly that no_reason
+    "emoji_lines_en": (FULL, [], []),
+    "emoji_lines_no_reason_ko_mistake": (FULL - 0.25, [(1, "time", "no_reason")], []),
+    # fields spread over a nested bullet tree: a label with its answer nested under it ('- 풀이 방식' over
+    # '  - 혼자', itself a label's word), a group's label over the fields it names ('- Approach' over
+    # '  - Final approach: …'): the answer is the field (was 5.75/6 and 5.5/6, a sure missing_field and a
+    # duplicate_field on each)
+    "nested_tree_en": (FULL, [], []),
+    "nested_tree_ko": (FULL, [], []),
+    # a log written as a checklist ('- [x] 풀이 방식: 혼자'): each ticked line is its label's, and the
+    # unticked '- [ ] 다시 풀 날짜: (혼자 풀어서 없음)' no answer (was read as prose, 5.75/6: Solved taken
+    # from the unticked line, a sure missing_field)
+    "checklist_ko": (FULL, [], []),
+    # an HTML <table> with a column per problem, each row on one line or over several ('<tr>' / '<td>…</td>'
+    # / '</tr>'): read as the Markdown table it renders as (was 3/6: one problem, 'no entry for problem 2';
+    # over several lines, every part unplaced)
+    "html_table_en": (FULL, [], []),
+    "html_table_multiline_en": (FULL, [], []),
+    # an HTML table with a row per problem inside <thead> and <tbody>, '<br>' between a claim and its reason:
+    # was 1.5/6, a sure missing_field on five fields of each problem
+    "html_rows_per_problem_br_ko": (FULL, [], []),
+    # a redo date marked not needed, with why ('필요 없음 (혼자 풂)', 'n/a (solved alone)', 'X'): empty, as
+    # 'N/A' alone is (was a sure bad_date warning)
+    "na_fields_ko": (FULL, [], []),
+    # a '| Field | Answer |' table with no Problem row under '## Problem 1: 50. Pow(x, n)': the heading names
+    # the problem, not the column's title (was unsure_unknown_problem on 'Answer', both problems)
+    "na_fields_en": (FULL, [], []),
+    # a section after both problems whose heading is a field's label ('## 회고', '## Mistakes'): the page's,
+    # not a second answer of problem 2 (was a sure duplicate_field warning)
+    "retrospective_ko": (FULL, [], []),
+    "mistakes_section_after_en": (FULL, [], []),
+    # GitHub alerts around one field each ('> [!WARNING]' over '> What went wrong: …', '> [!TIP]' over
+    # '> Solved: …'): the student's note, read (was unsure_missing_field on three fields, a TA's to read)
+    "gh_alerts_en": (FULL, [], []),
+    # the tree with the first idea left out: exactly that field, its message quoting no other field's
+    # answer (quoted '12. Integer to Roman', the problem under '- 문제', as the nearest sentence)
+    "nested_tree_missing_idea_ko_mistake": (FULL - 0.25, [(1, "first_idea", "missing_field")], []),
+    # 반말 in the past tense: '혼자 풀었어?：아니 풀이봤어' is after a solution, '풀이 안 봤어' alone
+    # (was a sure bad_solved); full-width colons and labels written without spaces
+    "banmal_fullwidth_spacing_ko": (FULL, [], []),
+    # prose with no spaces after its words ('처음에는x를n번곱하는방법을생각했다',
+    # '시간복잡도는O(logn)이고'): the first idea is read (was unsure_missing_field on it, both problems)
+    "prose_spacing_ko": (FULL, [], []),
+    # a table with a row per problem that sums up the problems logged in their own sections, as an overview
+    # above them (was 3/6: the rows graded as the two problems, every field but three missing, the sections
+    # not graded) or a summary below ('The log has 4 problems' was said): the sections are the problems
+    "overview_table_first_ko": (FULL, [], []),
+    "summary_table_after_en_mistake": (FULL - 0.25, [(2, "what_went_wrong", "missing_field")], []),
     "amortized": (FULL, [], [(1, "space", "unsure_approach"), (1, "time", "unsure_amortized")]),
     # claims held to the student's code as it runs (the .py beside the log, measured)
     "pow_loop_n": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
@@ -331,6 +384,19 @@ def test_a_missing_fields_nearest_sentence_is_never_two_labelled_lines_run_toget
     found = [f for f in review_log(text).findings if f.severity == "error"]
     assert [(f.problem, f.field, f.code) for f in found] == [(1, "what_went_wrong", "missing_field")]
     assert "처음 아이디어" not in found[0].message_ko
+
+
+def test_a_field_missing_from_a_bullet_tree_quotes_no_answer_of_another_field() -> None:
+    found = [f for f in _review("nested_tree_missing_idea_ko_mistake").findings if f.severity == "error"]
+    assert [f.field for f in found] == ["first_idea"] and "Integer to Roman" not in found[0].message_ko
+
+
+@pytest.mark.parametrize("case", ["overview_table_first_ko", "summary_table_after_en_mistake"])
+def test_a_table_summing_up_the_logged_problems_is_no_problem_of_its_own(case: str) -> None:
+    second = "204. Count Primes" if case.endswith("ko") else "12. Integer to Roman"
+    parsed = parse_log((CASES / f"{case}.md").read_text(encoding="utf-8"))
+    assert [p.heading for p in parsed.problems] == ["50. Pow(x, n)", second]
+    assert not [f for f in _review(case).findings if f.code.startswith("extra")]
 
 
 def test_front_matter_is_the_pages_metadata_unless_it_holds_the_log() -> None:

@@ -155,6 +155,8 @@ def test_the_terminal_and_markdown_never_point_at_a_picture(concat):
     ("(2, 5)", "이어야", "(2, 5)여야"), ("(4, 6)", "여야", "(4, 6)이어야"),
     ("torch.int64", "이어야", "torch.int64여야"), ("logit", "을", "logit을"), ("x.dtype", "가", "x.dtype이"),
     ("Colab", "가", "Colab이"), ("ValueError", "이", "ValueError가"),
+    # a power reads '제곱'; another script's digit as its value (these raised KeyError: '²'.isdigit())
+    ("O(n²)", "은", "O(n²)은"), ("n³", "로", "n³으로"), ("２", "는", "２는"),
 ])
 def test_korean_particle_follows_the_final_sound(word, josa, expected):
     assert particle(word, josa) == expected

@@ -5,6 +5,7 @@ from __future__ import annotations
 import locale
 import os
 import re
+import unicodedata
 
 
 def default_lang() -> str:
@@ -45,6 +46,7 @@ _LATIN_FINAL = {"l": "ㄹ", "r": "ㄹ", "m": "ㅁ", "n": "ㄴ"}
 # Digits by their Sino-Korean names: 영, 일, 이, 삼, 사, 오, 육, 칠, 팔, 구.
 _DIGIT_FINAL = {"0": "ㅇ", "1": "ㄹ", "2": "", "3": "ㅁ", "4": "", "5": "", "6": "ㄱ", "7": "ㄹ", "8": "ㄹ",
                 "9": ""}
+_POWERS = frozenset("⁰¹²³⁴⁵⁶⁷⁸⁹")  # superscript digits: a power, read '제곱' (isdigit() holds for them)
 # Code words whose Korean reading ends in a consonant although the rule below reads a vowel
 # (로짓, 드롭아웃, 인풋, 아웃풋, 집, 코랩, 타입, 스텝): the words a lesson's messages put a particle after.
 _WORD_FINAL = {"logit": "ㅅ", "logits": "", "dropout": "ㅅ", "input": "ㅅ", "output": "ㅅ", "zip": "ㅂ",
@@ -68,8 +70,10 @@ def _final_sound(word: str) -> str | None:
     if 0 <= code < 11172:  # a Hangul syllable: its final consonant (jongseong)
         final = code % 28
         return "" if final == 0 else ("ㄹ" if final == 8 else "ㄱ")
-    if last.isdigit():
-        return _DIGIT_FINAL[last]
+    if last in _POWERS:
+        return "ㅂ"  # n² reads 'n 제곱'
+    if last.isdigit():  # any script's digit ('２', '٢') as its value is read
+        return _DIGIT_FINAL[str(unicodedata.digit(last))]
     if last.isascii() and last.isalpha():
         if text.isupper() or len(text) == 1 or not text[-2].isalpha():
             return _LATIN_FINAL.get(last.lower(), "")  # an acronym or one letter: read letter by letter

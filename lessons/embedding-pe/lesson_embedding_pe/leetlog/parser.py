@@ -65,6 +65,7 @@ class ProblemEntry:
     extra: list[tuple[int, str]] = field(default_factory=list)  # prose that is not a field
     duplicates: list[Field] = field(default_factory=list)
     implicit: bool = False  # started by a sentence naming the problem, not by a heading or a label
+    row: bool = False  # a row of a table with a row per problem
     mention: int | None = None  # the catalog number that sentence named
     sentences: list[tuple[int, str]] = field(default_factory=list)  # the prose as read, for quoting
 
@@ -91,7 +92,9 @@ def clean_value(raw: str) -> str:
     text = CUE["todo"].sub("", CUE["placeholder"].sub("", CUE["comment"].sub("", raw)))
     text = CUE["chosen_box"].sub("", CUE["not_chosen"].sub("", text))
     text = "\n".join(line.rstrip() for line in text.strip().splitlines()).strip()
-    return "" if FORM["empty_marks"].sub("", text.lower()).strip(".:,;") in WORDS["empty"] else text
+    # '-', 'N/A', and one with an aside: 'n/a (solved alone)', '필요 없음 (혼자 풂)'
+    said = {FORM["empty_marks"].sub("", t.lower()).strip(".:,;") for t in (text, FORM["gloss"].sub("", text))}
+    return "" if not text or (said - {""}) & WORDS["empty"] else text
 
 
 # ---- labels
@@ -119,7 +122,7 @@ def _named(label: str) -> str | None:
 
 
 _FORMS = ("bold_label", "arrow_label", "colon_label", "particle_label", "question_label", "bracket_label",
-          "equals_label", "dash_label")
+          "equals_label", "dash_label", "emoji_label")
 
 
 def _label_line(line: str) -> list[Claim]:
@@ -130,16 +133,17 @@ def _label_line(line: str) -> list[Claim]:
         named = len(cells) >= 2 and match_label(cells[0])  # never a separator row's '---': no label
         return claims(named, " | ".join(cells[1:]).strip(), cells[0]) if named else []
     # the label's forms, in order ('**Time:** …', 'Approach -> …', 'Time: …', 'First idea는 …', '… ? …',
-    # '(난이도) Medium', 'Time = …', '난이도 - Medium'); a question is the label of the one field it asks
-    # about ('What was your first idea?'); a Korean particle only before an answer, an arrow only outside a
-    # pair's label
+    # '(난이도) Medium', 'Time = …', '난이도 - Medium', '⏱ O(log n)'); a question is the label of the one
+    # field it asks about ('What was your first idea?'); a Korean particle only before an answer, an arrow
+    # only outside a pair's label, an emoji only before a line that is no label line ('✅ Solved alone')
     for form in _FORMS:
         m = CUE[form].match(text)
         name = None if m is None else match_label(m["label"]) or (
             _asked(m["label"]) if form == "question_label" else None)
         rest = (m["rest"] or "") if m else ""
         if m and name and (form != "particle_label" or _answers(name, rest)) and (
-                form != "arrow_label" or not _pair(text)):
+                form != "arrow_label" or not _pair(text)) and (
+                form != "emoji_label" or not _label_line(rest)):
             return claims(name, rest.strip().lstrip("*_ :：").strip(), m["label"].strip())
     # 'Solved alone.' and '- 혼자 풀었어' are whole answers, not empty labels; 'I solved LeetCode 50,
     # Pow(x, n). I first ...' is prose, not the answer to 'Solved'
@@ -300,8 +304,7 @@ class _Builder:
         self.problems: list[ProblemEntry] = []
         self.entry: ProblemEntry | None = None
         self.current: Field | None = None
-        self.inline = False  # the open field has a value on its label's line
-        self.gap = False  # and a blank line has followed it
+        self.gap = False  # a blank line has followed the open field's answer on its label's line (not alone)
 
     def open_problem(self, index: int | None, line: int | None, heading: str = "") -> ProblemEntry:
         self.close_field()
@@ -320,7 +323,7 @@ class _Builder:
                 self.open_problem(None, None)
             self.current = Field(name, "", line, label.strip().strip("*_").strip(), rest, [(line, raw)],
                                  not clean_value(rest))
-            self.inline, self.gap = bool(clean_value(rest)), False
+            self.gap = False
         return bool(found)
 
     def add_line(self, line: int, raw: str) -> None:
@@ -337,7 +340,9 @@ class _Builder:
             return
         f.raw = f.raw.strip()
         f.value = clean_value(f.raw)
-        if self.entry.fields.setdefault(f.name, f) is not f:
+        if (have := self.entry.fields.get(f.name)) is None or (f.filled and not have.filled):
+            self.entry.fields[f.name] = f  # '- Approach' over '- Final approach: …': a group's label
+        else:
             self.entry.duplicates.append(f)
 
 
@@ -375,15 +380,23 @@ def _parse_lines(lines: list[Line]) -> LogParse:
 def _without_preamble(problems: list[ProblemEntry]) -> list[ProblemEntry]:
     """In a log whose problems a heading or a label starts, a sentence that only names a problem ('Links:
     leetcode.com/problems/powx-n/ and …/count-primes/' above '## Problem 1') is the page's preamble, not a
-    problem; the problems after it keep the places the log gives them."""
+    problem; so is a table's row naming a problem the log has a section for (an overview or a summary of
+    them); the problems after it keep the places the log gives them."""
     if all(p.implicit for p in problems):
         return problems
+    sections = {_catalogued(p) for p in problems if not p.row} - {None}
     kept = [p for p in problems if not (p.implicit and {n for n, f in p.fields.items() if f.filled} <= {
-        "problem"})]
+        "problem"}) and not (p.row and _catalogued(p) in sections)]
     for place, entry in enumerate(kept, start=1):
         if entry.index == problems.index(entry) + 1:  # numbered by its place, not by its heading
             entry.index = place
     return kept
+
+
+def _catalogued(entry: ProblemEntry) -> int | None:
+    """The catalog's number of the problem an entry names, in its field or its heading."""
+    named = find_problem(f.value if (f := entry.get("problem")) is not None else entry.heading).problem
+    return named.number if named is not None else None
 
 
 def _consume(b: _Builder, ln: Line) -> None:
@@ -408,10 +421,9 @@ def _consume(b: _Builder, ln: Line) -> None:
         return
     heading = title is not None and raw.lstrip().startswith("#")  # not a bold line, nor a list item's
     found = _label_line(title) if title is not None else []
+    if heading and b.entry is not None and all(b.entry.get(name) for name, _, _ in found):
+        found = []  # '## 회고' after a problem that has said what went wrong: the page's, no second answer
     found = found or ([] if heading else _record(stripped) or _label_line(stripped))
-    answers = b.current is not None and [name for name, _, _ in found] == [b.current.name]
-    if answers and _empty(b) and not BULLET.match(stripped):
-        found = []  # '**Solved**' then 'alone' on the next line: the answer under its label
     if b.open_fields(found, number, raw):
         return
     if heading:  # a section of the log, or of the problem ('## Complexity'): it ends the open field
@@ -434,20 +446,16 @@ def _ends_field(b: _Builder, current: Field, number: int, raw: str, stripped: st
     if _indent(raw) <= _indent(label_raw) and not label_raw.lstrip().startswith("#"):
         # not indented under the label, nor under a heading ('# Approach'); under a label on a line of its
         # own, the first paragraph is the answer ('**Final approach**' then 'Fast power: halve n ...')
-        if (label := _unknown_label(body)) and not (_empty(b) and not BULLET.match(stripped)) and not (
+        empty = current.alone and not clean_value(current.raw)  # a label with no answer yet
+        if (label := _unknown_label(body)) and not (empty and not BULLET.match(stripped)) and not (
                 current.name in ("time", "space") and _reason_label(label.group())):
             return True  # (a complexity's 'Why: …' or '이유: …' line, as '<br>' splits it off, is its reason)
         if BULLET.match(stripped) and BULLET.match(label_raw.strip()):
             # an empty label's sibling bullet is its value unless it answers another field
-            said = set() if b.inline else set(read_fields(split_sentences([(0, body)])))
-            return b.inline or (bool(said) and current.name not in said)
-    return b.inline and (b.gap or current.name in _ONE_LINE) and not raw[:1].isspace() and bool(
+            said = set() if not current.alone else set(read_fields(split_sentences([(0, body)])))
+            return not current.alone or (bool(said) and current.name not in said)
+    return not current.alone and (b.gap or current.name in _ONE_LINE) and not raw[:1].isspace() and bool(
         set(read_fields(split_sentences([(number, raw)]))) - {current.name})
-
-
-def _empty(b: _Builder) -> bool:
-    """Whether the open field is a label with no answer yet."""
-    return b.current is not None and not b.inline and not clean_value(b.current.raw)
 
 
 def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
@@ -484,7 +492,8 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
             columns[j] = []  # '| # | Problem |': the rows' own count is no problem number
         for r in entries:
             under = zip(columns, r.cells, head, strict=True)  # each cell under its header, as written
-            _cells(b.open_problem(None, r.number), [(r.number, r.text, c, cell, h) for c, cell, h in under])
+            (entry := b.open_problem(None, r.number)).row = True
+            _cells(entry, [(r.number, r.text, c, cell, h) for c, cell, h in under])
         b.entry = None
         return True
     labelled = [r for r in body if r.cells[0]]
@@ -496,11 +505,12 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
     filled = [j for j in range(1, len(head)) if any(r.cells[j].strip() for r in body)]
     for j in filled:  # an empty column is no problem
         cells = [(r.number, r.text, c, r.cells[j], r.cells[0]) for r, c in zip(labelled, names, strict=True)]
-        if slot and head[j] and not CUE["problem_slot"].match(head[j]):
-            cells.insert(0, (rows[0].number, rows[0].text, ["problem"], head[j], "Problem"))
-        # one column of answers ('| Field | Answer |') under '## Problem 2' is that problem's
+        # one column of answers ('| Field | Answer |') under '## Problem 2' is that problem's, and under
+        # '## Problem 1: 50. Pow(x, n)' the heading names it, not the column's title ('Answer')
         b.close_field()
         section = b.entry if len(filled) == 1 and b.entry is not None and not b.entry.fields else None
+        if slot and head[j] and not CUE["problem_slot"].match(head[j]) and not (section and section.heading):
+            cells.insert(0, (rows[0].number, rows[0].text, ["problem"], head[j], "Problem"))
         _cells(section or b.open_problem(j if len(filled) > 1 else None, rows[0].number), cells)
     return True
 
@@ -550,15 +560,10 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
     sentences = list(prose)
     for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
         sentences += split_sentences(f.lines[:1])[1:]
-        # the lines under 'Difficulty: Medium' are prose (a label with nothing after it has no raw line)
-        if f.name in _ONE_LINE and clean_value((f.raw.splitlines() or [""])[0]):
-            sentences += split_sentences(f.lines[1:])
-        elif f.alone:
-            # under a label on a line of its own ('# Mistakes'), the answer's first sentence is the label's
-            # and the ones after it read as prose ('Counted n at first. Solved alone.')
-            sentences += split_sentences(f.lines[1:])[1:]
-        else:  # 'What went wrong: forgot negative n.' then 'Solved it alone.' on the next line
-            sentences += split_sentences(f.lines[1:])
+        # the lines under an answer are prose ('What went wrong: forgot negative n.' then 'Solved it alone.');
+        # under a label on a line of its own ('# Mistakes', '- 문제'), the answer's first sentence is the
+        # label's and the ones after it prose ('Counted n at first. Solved alone.')
+        sentences += split_sentences(f.lines[1:])[1 if f.alone else 0 :]
         other = {"time": "space", "space": "time"}.get(f.name)
         if other and f.filled and entry.get(other) is None:
             sentences += split_sentences([(f.line, f.value)])  # 'Time: O(log n) time and O(1) space …'

@@ -21,6 +21,10 @@ _FRONT_END = re.compile(r"^(---|\.\.\.)\s*$")
 # a run of blanks longer than any layout needs (inside a line; before one, deeper than any list): read as a
 # shorter run, so that no pattern ('\s*[,;]\s*') retries a run of thousands at each of its blanks
 _LONG_RUN = re.compile(r"(?<=\S)[ \t]{9,}|^[ \t]{65,}")
+# an HTML table's rows and cells ('<tr><td>Time</td><td>O(n)</td></tr>'), a row on one line or several
+# (a row ends before the next one starts: a run of unclosed '<tr>' is not read from each of them to the end)
+_HTML_ROW = re.compile(r"(?is)<tr\b(?:(?!<tr\b).)*?</tr>")
+_HTML_CELL = re.compile(r"(?is)<t[dh]\b[^>]*>((?:(?!<t[dh]\b).)*?)</t[dh]>")
 
 
 @dataclass
@@ -67,7 +71,10 @@ def _read(numbered: list[tuple[int, str]], holds_log: HoldsLog, depth: int) -> l
         start, end = tok.map
         inner = _opened(tok, numbered[start:end])
         opened = _read(inner, holds_log, depth + 1) if inner else []
-        if opened and holds_log(opened):  # the container's own text, read alone: it holds the log
+        # the container's own text, read alone: it holds the log, or it is a callout (a GitHub alert
+        # '> [!TIP]', Obsidian's '> [!note]'), the student's own note around a field or two
+        if opened and (holds_log(opened) or (tok.type == "blockquote_open" and _CALLOUT.match(
+                _QUOTE.sub("", numbered[start][1], count=1)))):
             lines[start:end] = opened
     # front matter is the page's metadata ('title: LeetCode log'), no part of the log, unless it holds one
     meta = _front_matter(numbered)
@@ -99,10 +106,24 @@ def _classify(numbered: list[tuple[int, str]], tokens: list[Token]) -> list[Line
             for k, (line, cells) in enumerate(rows):  # a line with no bar under a table is prose to a TA
                 if "|" in out[line].text:
                     out[line].kind, out[line].cells, out[line].head = ("row" if k else "head"), cells, head
+        elif tok.type == "html_block" and (trs := list(_HTML_ROW.finditer(tok.content))):
+            _html_table(span, tok.content, trs)
         elif tok.type == "blockquote_open":
             for ln in span:
                 ln.kind = "quote" if ln.text.lstrip().startswith(">") else ln.kind
     return out
+
+
+def _html_table(span: list[Line], content: str, rows: list[re.Match[str]]) -> None:
+    """An HTML table read as a Markdown one: each row on the line its '<tr>' opens, the lines between its
+    rows ('</td>', '<tbody>') the table's too (as a separator row), so that the table is read whole."""
+    head = [c.strip() for c in _HTML_CELL.findall(rows[0].group())]
+    for ln in span[content.count("\n", 0, rows[0].start()) : content.count("\n", 0, rows[-1].end()) + 1]:
+        ln.kind, ln.head = "sep", head
+    for k, row in enumerate(rows):
+        cells = [*(c.strip() for c in _HTML_CELL.findall(row.group())), *[""] * len(head)][: len(head)]
+        first = span[content.count("\n", 0, row.start())]
+        first.kind, first.cells, first.head = ("row" if k else "head"), cells, head
 
 
 def _opened(tok: Token, span: list[tuple[int, str]]) -> list[tuple[int, str]] | None:
