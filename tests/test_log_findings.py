@@ -182,7 +182,7 @@ def test_no_redo_date_after_reading_a_solution_costs_the_solved_field(lang: str,
     heading = "## Problem 2" if lang == "en" else "## 문제 2"
     assert _where(f) == ("error", "redo_date_missing", 2, "redo_date", _line(log, heading))
     assert _lost(r) == {"problem 2: fields present and well formed": FIELD_POINTS}
-    assert "solved after reading a solution" in f.message_en and "풀이를 보고 풀었다면" in f.message_ko
+    assert "not solved alone" in f.message_en and "혼자 풀지 않았다면" in f.message_ko
 
 
 # -- findings that take nothing ---------------------------------------------------------------------------
