@@ -73,7 +73,7 @@ def hold(claim: Claim, p: Problem | None, source: str | None, measure: Measure |
         said = ", ".join(unknown)
         held.say("unsure", "unsure_undefined_variable",
                  "unsure_not_size" if set(unknown) <= others else "",
-                 said=Two(said, said + ("가" if said[-1].isalpha() else "이")), variable=Two(said, said),
+                 said=said, variable=said,
                  function=fn,
                  variables=Two(p.variables_en or "n is the input size", p.variables_ko or "n은 입력 크기"))
         held.asked = True
