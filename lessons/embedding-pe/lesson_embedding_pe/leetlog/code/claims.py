@@ -173,7 +173,7 @@ def _by_log(held: Held, claim: Claim, bounds: list[Complexity], p: Problem, note
     if not named:
         known = ", ".join(sorted({str(k) for a in p.described for k in a.bounds(name)}))
         held.say("warning", code, "complexity_worse" if order > 0 else "complexity_better", p=p,
-                 approach=approach.name, known=known, best=bound, note=note)
+                 approach=approach.name, known=known, best=bound, note=note, limit=message(f"limit_{name}"))
         return held
     other = next((a for a in p.approaches if a not in named and _holds(name, bounds, a)), None)
     held.say("warning", code, "against_named", by=message("by_log"), p=p, approach=approach.name, bound=bound,
