@@ -291,8 +291,9 @@ def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
     for other in NEAREST.get(name, ()):
         f = entry.get(other)
         if f is not None and f.label == "sentence":  # a complexity's around its Big-O, maybe late in it
+            # a problem's value is its title, not a sentence: the sentence that names it is quoted
             said = _excerpt(f.raw, f.value.split(" — ")[0]) if other in ("time", "space") else \
-                f.value if f.value in f.raw else f.raw
+                f.value if f.value in f.raw and other != "problem" else f.raw
             beside.append((f.line, said))
     for line, text in [*beside, *(entry.sentences[::-1] if name == "solved" else entry.sentences)]:
         one = " ".join(text.split())
