@@ -220,8 +220,9 @@ def test_a_space_claim_above_the_time_claim_is_a_warning_quoting_both(lang: str)
         ("warning", "space_exceeds_time", 2, "space", space)]
     assert r.points == MAX_POINTS and _lost(r) == {}
     f = r.findings[1]
-    assert f'space "O(n^2)" (line {space}) exceeds time "O(n)" (line {time})' in f.message_en
-    assert f'공간 {space}행의 "O(n^2)"가 시간 {time}행의 "O(n)"보다 큽니다' in f.message_ko
+    assert f'the space complexity "O(n^2)" (line {space}) exceeds the time complexity "O(n)" (line {time})' \
+        in f.message_en
+    assert f'공간복잡도 {space}행의 "O(n^2)"가 시간복잡도 {time}행의 "O(n)"보다 큽니다' in f.message_ko
 
 
 @pytest.mark.parametrize(

@@ -291,8 +291,9 @@ def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
     for other in NEAREST.get(name, ()):
         f = entry.get(other)
         if f is not None and f.label == "sentence":  # a complexity's around its Big-O, maybe late in it
+            # a problem's value is its title, not a sentence: the sentence that names it is quoted
             said = _excerpt(f.raw, f.value.split(" — ")[0]) if other in ("time", "space") else \
-                f.value if f.value in f.raw else f.raw
+                f.value if f.value in f.raw and other != "problem" else f.raw
             beside.append((f.line, said))
     for line, text in [*beside, *(entry.sentences[::-1] if name == "solved" else entry.sentences)]:
         one = " ".join(text.split())
@@ -304,13 +305,21 @@ def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
 
 
 def _excerpt(text: str, needle: str, limit: int = 80) -> str:
-    """``text`` cut to ``limit`` characters around ``needle``."""
+    """``text`` cut to ``limit`` characters around ``needle``, at spaces where one is near: a student reads
+    whole words ('…each composite is', not '…ite is'; never half of a Korean word)."""
     one = " ".join(text.split())
     at = one.find(needle)
     if len(one) <= limit or at < 0:
         return one
     start = max(0, min(at - (limit - len(needle)) // 2, len(one) - limit))
-    return ("…" if start else "") + one[start:start + limit] + ("…" if start + limit < len(one) else "")
+    end = start + limit
+    if start and one[start - 1] != " ":  # begin at the next word, unless that would cut into the needle
+        space = one.find(" ", start, at)
+        start = space + 1 if space >= 0 else start
+    if end < len(one) and one[end] != " ":  # end after the last whole word, unless inside the needle
+        space = one.rfind(" ", at + len(needle), end)
+        end = space if space >= 0 else end
+    return ("…" if start else "") + one[start:end] + ("…" if end < len(one) else "")
 
 
 def _entry_text(entry: ProblemEntry) -> str:

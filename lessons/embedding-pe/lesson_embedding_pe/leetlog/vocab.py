@@ -64,8 +64,17 @@ class Two(NamedTuple):
 
 
 def short(text: str, limit: int = 60) -> str:
+    """``text`` on one line, cut to ``limit`` characters after a whole word where one ends in the second
+    half, and before a parenthesis it would leave open: never half a word (Korean ones too) or of a Big-O."""
     one = " ".join(text.split())
-    return one if len(one) <= limit else one[: limit - 1] + "…"
+    if len(one) <= limit:
+        return one
+    kept = one[: limit - 1]
+    if one[limit - 1] != " " and (space := kept.rfind(" ")) >= limit // 2:
+        kept = kept[:space]
+    if (opened := kept.rfind("(")) > kept.rfind(")") and (word := kept.rfind(" ", 0, opened)) >= limit // 2:
+        kept = kept[:word]
+    return kept.rstrip() + "…"
 
 
 class _Format(string.Formatter):

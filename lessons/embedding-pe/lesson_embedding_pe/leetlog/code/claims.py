@@ -73,7 +73,7 @@ def hold(claim: Claim, p: Problem | None, source: str | None, measure: Measure |
         said = ", ".join(unknown)
         held.say("unsure", "unsure_undefined_variable",
                  "unsure_not_size" if set(unknown) <= others else "",
-                 said=Two(said, said + ("가" if said[-1].isalpha() else "이")), variable=Two(said, said),
+                 said=said, variable=said,
                  function=fn,
                  variables=Two(p.variables_en or "n is the input size", p.variables_ko or "n은 입력 크기"))
         held.asked = True
@@ -183,7 +183,7 @@ def _by_log(held: Held, claim: Claim, bounds: list[Complexity], p: Problem, note
     if not named:
         known = ", ".join(sorted({str(k) for a in p.described for k in a.bounds(name)}))
         held.say("warning", code, "complexity_worse" if order > 0 else "complexity_better", p=p,
-                 approach=approach.name, known=known, best=bound, note=note)
+                 approach=approach.name, known=known, best=bound, note=note, limit=message(f"limit_{name}"))
         return held
     other = next((a for a in p.approaches if a not in named and _holds(name, bounds, a)), None)
     held.say("warning", code, "against_named", by=message("by_log"), p=p, approach=approach.name, bound=bound,

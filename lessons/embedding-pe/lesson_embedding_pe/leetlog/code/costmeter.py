@@ -416,11 +416,12 @@ def shown(j: Judgement, found: Measurement) -> tuple[str, str]:
     picks += [n for n in (j.points[-2][0], j.points[-1][0]) if n not in picks][-1:]
     picks = sorted(set(picks))
     unit_en, unit_ko = _UNIT[j.series]
-    # '1,001 steps', 'recursion depth 801'; '1,001단계', '재귀 깊이 801'
+    # '1,001 steps', 'recursion depth 801'; '1,001단계', '2,175바이트', '재귀 깊이 801' (a count before its
+    # unit, as Korean writes it; a depth is named first in both)
     depth = j.series == "depth"
     en = [f"n = {n:,} → " + (f"{unit_en} {points[n]:,}" if depth else f"{points[n]:,} {unit_en}")
           for n in picks]
-    ko = [f"n = {n:,} → " + (f"{points[n]:,}{unit_ko}" if j.series == "steps" else f"{unit_ko} {points[n]:,}")
+    ko = [f"n = {n:,} → " + (f"{unit_ko} {points[n]:,}" if depth else f"{points[n]:,}{unit_ko}")
           for n in picks]
     stopped = next((r for r in found.runs if r.status == "recursion"), None)
     if stopped is not None and j.series in ("depth", "steps"):
