@@ -92,8 +92,8 @@ VERDICTS: dict[str, Verdict] = {
     # strength ('자력으로 풀었음'): was a sure bad_solved each; with no redo date, redo_date_missing instead
     "blog_and_own_strength_ko": (FULL, [], []),
     "googled_no_redo_date_ko": (FULL - 0.25, [(1, "redo_date", "redo_date_missing")], []),
-    # help from an AI assistant or a friend ('GPT 도움 받고', 'ChatGPT한테 물어봐서', 'with help from a friend'):
-    # not alone, so a redo date is asked for (was a sure missing or bad Solved); 'AI 안 씀' is alone
+    # help from an AI assistant or a friend ('GPT 도움 받고', 'ChatGPT한테 물어봐서', 'with help from a
+    # friend'): not alone, so a redo date is asked for (was a sure missing or bad Solved); 'AI 안 씀' is alone
     "ai_help_ko": (FULL, [], []),
     "ai_help_no_redo_date_ko": (FULL - 0.25, [(1, "redo_date", "redo_date_missing")], []),
     "editorial_transliterated_ko": (FULL, [], []),
