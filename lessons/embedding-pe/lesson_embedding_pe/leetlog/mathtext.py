@@ -37,7 +37,7 @@ _READ_AS: dict[str, str] = {w: text for text, words in LATEX["read_as"].items() 
 _COMMAND = re.compile(r"\\([A-Za-z]+|.)", re.S)
 _BRACES = re.compile(r"\\.|[{}]", re.S)  # an escaped brace is no brace
 _WORDS = re.compile("|".join([LATEX["entity"], *map(re.escape, _READ_AS)]))
-DEEPEST = 32  # groups nested deeper than any formula are read as the characters they are (no recursion limit)
+DEEPEST = 10  # groups nested deeper than any formula are read as the characters they are (no recursion limit)
 
 
 def to_plain(source: str) -> Plain:

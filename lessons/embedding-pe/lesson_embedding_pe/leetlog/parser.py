@@ -330,7 +330,8 @@ class _Builder:
         if self.current is not None:
             self.gap = self.gap or not raw.strip()
             self.current.lines.append((line, raw))
-            self.current.raw += "\n" + raw
+            if raw.strip() or not self.current.raw.endswith("\n"):  # blank lines in a row read as one
+                self.current.raw += "\n" + (raw if raw.strip() else "")
         elif self.entry is not None:  # a line outside any problem is no part of the log's reading
             self.entry.extra.append((line, raw))
 
@@ -523,11 +524,14 @@ def _row_numbers(columns: list[list[str]], rows: list[Line]) -> list[int]:
         r.cells[j].strip(" .)") for r in rows] == counts]
 
 
+_BLANK_LINES = re.compile(r"\n(?:[ \t]*\n)+")  # ('<br><br><br>' in a cell: one paragraph break)
+
+
 def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]]) -> None:
     """Cells (line, raw line, fields named, cell, label as written) into fields; an unknown one is prose."""
     reasons: list[str] = []
     for number, raw, names, cell, written in cells:
-        text = cell.replace("<br>", "\n")
+        text = _BLANK_LINES.sub("\n\n", cell.replace("<br>", "\n"))
         if names == [REASON]:
             reasons.append(clean_value(text))
         elif not names and clean_value(text):
