@@ -374,6 +374,22 @@ def test_bad_bigo_message_names_position() -> None:
     r = review_log(replace_line(ENGLISH, "**Time complexity:** O(log n)", "**Time complexity:** O() — why"))
     f = next(f for f in r.findings if f.code == "bad_bigo")
     assert "character 3" in f.message_en and "3번째" in f.message_ko
+    # what is wrong, in the reader's language: the grammar's error is a message of vocab.toml, not English
+    # inside a Korean sentence
+    assert "empty expression" in f.message_en and "괄호 안이 비어 있음" in f.message_ko
+    assert "empty" not in f.message_ko and "expression" not in f.message_ko
+
+
+def test_every_big_o_error_is_said_in_both_languages() -> None:
+    from lesson_embedding_pe.leetlog.bigo import ParseError, parse
+
+    for written in ("O(n", "n^2", "O()", "O(log)", "O(n^n)", "O($)", "O(n) x", "O(n/0)", "O(2^n^n)", "O(n #)",
+                    "O(n!!)", "O(", "", "O(log log log n)", "O(log(0))", "O(n^)"):
+        with pytest.raises(ParseError) as err:
+            parse(written)
+        said = err.value.said
+        assert said.en == err.value.message and said.ko and said.ko != said.en, written
+        assert not re.search(r"\b(?:expected|unexpected|missing|supported)\b", said.ko), (written, said.ko)
 
 
 def test_easy_problem_warns_and_costs_half_point() -> None:

@@ -204,7 +204,7 @@ def test_korean_reports_and_summary(graded):
         assert "Failed checks" not in text and "Top three things to fix" not in text
     assert '<html lang="ko">' in html
     assert "<dt>원인 추정</dt>" in html and "sin과 cos를 이어 붙였습니다" in html
-    assert "혼자 풀지 않았다면(풀이·힌트·다른 사람이나 AI의 도움) 다시 풀 날짜" in html  # the log finding, in Korean
+    assert "혼자 풀지 않았다면(풀이·힌트·다른 사람이나 AI의 도움) 다시 풀 날짜" in html  # the log finding
     assert "<td>문제 2: 혼자 풀었는지, 풀이를 봤다면 다시 풀 날짜</td>" in html  # the breakdown, translated
     gs = build_gradescope(results, "ko", "examples/buggy")
     assert any("실패" in t["output"] for t in gs["tests"] if t["status"] == "failed")

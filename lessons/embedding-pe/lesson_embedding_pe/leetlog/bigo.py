@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .mathtext import to_plain
+from .vocab import message
 
 __all__ = [
     "BigOMatch",
@@ -37,13 +38,16 @@ ZERO = Fraction(0)
 
 
 class ParseError(ValueError):
-    """Malformed Big-O; ``position`` is a 0-based index into ``text``."""
+    """Malformed Big-O; ``position`` is a 0-based index into ``text``. What is wrong is vocab.toml's message
+    ``bigo_<key>`` (``said``, both languages; ``message`` its English)."""
 
-    def __init__(self, message: str, position: int, text: str = "") -> None:
-        self.message = message
+    def __init__(self, key: str, position: int, text: str = "", **values: str) -> None:
+        self.key, self.values = key, values
+        self.said = message(f"bigo_{key}", **values)
+        self.message = self.said.en
         self.position = position
         self.text = text
-        super().__init__(f"{message} (at position {position})")
+        super().__init__(f"{self.message} (at position {position})")
 
     def pointer(self) -> str:
         """The text with a caret under the error, for reports."""
@@ -250,7 +254,7 @@ def _tokenize(src: str, offset: int, full: str) -> list[_Tok]:
             toks.append(_Tok("op", c, offset + i))
             i += 1
         else:
-            raise ParseError(f"unexpected character {c!r}", offset + i, full)
+            raise ParseError("char", offset + i, full, c=repr(c))
     toks.append(_Tok("end", None, offset + len(text)))
     return toks
 
@@ -324,8 +328,8 @@ class _Parser:
     def tok(self) -> _Tok:
         return self.toks[self.i]
 
-    def error(self, message: str, tok: _Tok | None = None) -> ParseError:
-        return ParseError(message, (tok or self.tok).pos, self.full)
+    def error(self, key: str, tok: _Tok | None = None, **values: str) -> ParseError:
+        return ParseError(key, (tok or self.tok).pos, self.full, **values)
 
     def take(self) -> _Tok:
         tok = self.tok
@@ -335,9 +339,9 @@ class _Parser:
     def at_op(self, *ops: str) -> bool:
         return self.tok.kind == "op" and self.tok.value in ops
 
-    def expect_op(self, op: str, what: str) -> None:
+    def expect_op(self, op: str, key: str, name: str) -> None:
         if not self.at_op(op):
-            raise self.error(f"expected {op!r} {what}")
+            raise self.error(key, op=repr(op), name=name)
         self.take()
 
     def starts_operand(self) -> bool:
@@ -347,10 +351,10 @@ class _Parser:
     # grammar
     def parse_all(self) -> _Val:
         if self.tok.kind == "end":
-            raise self.error("empty expression: write what grows, e.g. O(n) or O(1)")
+            raise self.error("empty_expression")
         val = self.expr()
         if self.tok.kind != "end":
-            raise self.error(f"unexpected {self.tok.value!r}")
+            raise self.error("unexpected", token=repr(self.tok.value))
         return val
 
     def expr(self) -> _Val:
@@ -391,7 +395,7 @@ class _Parser:
             return self.min_max(name, tok)
         outer = self.exponent() if (self.at_op("^") or self.tok.kind == "sup") else None  # log^2 n
         if not self.starts_operand():
-            raise self.error(f"expected an argument after {name!r}")
+            raise self.error("no_argument", name=repr(name))
         arg = self.unary() if not self.at_op("(") else self.paren()
         if arg.const is not None and self.tok.kind == "var":  # 'log 2n' means log(2n)
             arg = _mul(arg, self.power())
@@ -405,12 +409,12 @@ class _Parser:
         return _pow(val, outer, self, tok) if outer is not None else val
 
     def min_max(self, name: str, tok: _Tok) -> _Val:
-        self.expect_op("(", f"after {name!r}")
+        self.expect_op("(", "expected_after", repr(name))
         args = [self.expr()]
         while self.at_op(","):
             self.take()
             args.append(self.expr())
-        self.expect_op(")", f"to close {name}(")
+        self.expect_op(")", "expected_close", name)
         if name == "max":  # max(a, b) = Θ(a + b)
             val = args[0]
             for a in args[1:]:
@@ -421,10 +425,10 @@ class _Parser:
     def paren(self) -> _Val:
         open_tok = self.take()
         if self.at_op(")"):
-            raise self.error("empty parentheses")
+            raise self.error("empty_parens")
         val = self.expr()
         if not self.at_op(")"):
-            raise self.error(f"missing ')' for the '(' at position {open_tok.pos}")
+            raise self.error("unclosed", at=str(open_tok.pos))
         self.take()
         return val
 
@@ -451,7 +455,7 @@ class _Parser:
         self.take()
         val = self.exponent_operand()
         if val.const is None:
-            raise self.error("the power of a function must be a number, e.g. log^2 n", tok)
+            raise self.error("function_power", tok)
         return val.const
 
     def exponent_operand(self) -> _Val:
@@ -460,7 +464,7 @@ class _Parser:
             self.take()
             sign = Fraction(-1)
         if not self.starts_operand():
-            raise self.error("expected an exponent after '^'")
+            raise self.error("no_exponent")
         val = self.paren() if self.at_op("(") else self.primary()
         return _Val.number(sign * val.const) if val.const is not None else val
 
@@ -473,8 +477,8 @@ class _Parser:
         if self.at_op("("):
             return self.paren()
         if tok.kind == "end":
-            raise self.error("unexpected end of expression")
-        raise self.error(f"unexpected {tok.value!r}")
+            raise self.error("end")
+        raise self.error("unexpected", token=repr(tok.value))
 
 
 def _add(a: _Val, b: _Val) -> _Val:
@@ -489,16 +493,16 @@ def _mul(a: _Val, b: _Val) -> _Val:
 
 def _div(a: _Val, b: _Val, p: _Parser, tok: _Tok) -> _Val:
     if b.const == 0:
-        raise p.error("division by zero", tok)
+        raise p.error("division_by_zero", tok)
     if len(b.terms) != 1:
-        raise p.error("dividing by a sum is not supported", tok)
+        raise p.error("divide_by_sum", tok)
     const = a.const / b.const if a.const is not None and b.const is not None else None
     return _Val(_prune([s.times(b.terms[0].power(Fraction(-1))) for s in a.terms]), const)
 
 
 def _pow(a: _Val, e: Fraction, p: _Parser, tok: _Tok) -> _Val:
     if e < 0 and len(a.terms) != 1:
-        raise p.error("a negative power of a sum is not supported", tok)
+        raise p.error("negative_sum_power", tok)
     const = None
     if a.const is not None and (e.denominator == 1 or a.const >= 0):
         const = Fraction(float(a.const) ** float(e)) if e.denominator != 1 else a.const ** int(e)
@@ -511,14 +515,14 @@ def _raise(base: _Val, exponent: _Val, p: _Parser, tok: _Tok) -> _Val:
     if exponent.const is not None:
         return _pow(base, exponent.const, p, tok)
     if base.const is None:
-        raise p.error("a variable power of a variable (like n^n) is not supported", tok)
+        raise p.error("variable_power", tok)
     if base.const <= 1:
         return _Val.number(Fraction(1))  # 1^n = 1
     rate = math.log2(base.const)
     terms = []
     for t in exponent.terms:  # 2^(n log n) has no closed form here; only 2^n, 2^(n+m)
         if len(t.factors) != 1 or t.factors[0][1] != Growth(poly=Fraction(1)):
-            raise p.error("only exponentials like 2^n are supported", tok)
+            raise p.error("exponential", tok)
         terms.append(Term.of({t.factors[0][0]: Growth(exp=rate)}))
     product = terms[0]
     for t in terms[1:]:
@@ -530,7 +534,7 @@ def _log(a: _Val, p: _Parser, tok: _Tok) -> _Val:
     """log of a product is the sum of logs; each factor's log drops one level."""
     if a.const is not None:
         if a.const <= 0:
-            raise p.error("log of a non-positive number", tok)
+            raise p.error("log_nonpositive", tok)
         return _Val.number(Fraction(math.log(a.const)))
     out: list[Term] = []
     for t in a.terms:
@@ -549,7 +553,7 @@ def _log_growth(g: Growth, p: _Parser, tok: _Tok) -> Growth:
         return Growth(log=one)
     if g.log:
         return Growth(loglog=one)
-    raise p.error("log log log is not supported", tok)
+    raise p.error("log3", tok)
 
 
 def _factorial(a: _Val, p: _Parser, tok: _Tok) -> _Val:
@@ -558,7 +562,7 @@ def _factorial(a: _Val, p: _Parser, tok: _Tok) -> _Val:
     if (len(a.terms) == 1 and len(a.terms[0].factors) == 1
             and a.terms[0].factors[0][1] == Growth(poly=Fraction(1))):
         return _Val.var(a.terms[0].factors[0][0], Growth(fact=Fraction(1)))
-    raise p.error("factorial is supported only on a variable, e.g. n!", tok)
+    raise p.error("factorial", tok)
 
 
 def _min(args: list[_Val], full: str, tok: _Tok) -> _Val:
@@ -594,28 +598,28 @@ def parse(text: str) -> Complexity:
     except ParseError as e:
         if plain.text == text:
             raise
-        raise ParseError(e.message, plain.source_index(e.position), text) from None
+        raise ParseError(e.key, plain.source_index(e.position), text, **e.values) from None
 
 
 def _parse_plain(text: str) -> Complexity:
     m = re.match(r"\s*", text)
     i = m.end() if m else 0
     if i >= len(text):
-        raise ParseError("empty: expected a Big-O like O(n)", i, text)
+        raise ParseError("empty", i, text)
     notation = _NOTATIONS.get(text[i])
     if notation is None:
-        raise ParseError("expected 'O(' at the start: Big-O needs the O, e.g. O(n^2) not n^2", i, text)
+        raise ParseError("no_o", i, text)
     j = i + 1
     while j < len(text) and text[j].isspace():
         j += 1
     if j >= len(text) or text[j] not in "(（":
-        raise ParseError("expected '(' after the O", j, text)
+        raise ParseError("no_paren", j, text)
     close = _matching_paren(text, j)
     if close is None:
-        raise ParseError("missing ')' to close O(", len(text.rstrip()), text)
+        raise ParseError("not_closed", len(text.rstrip()), text)
     rest = text[close + 1 :]
     if rest.strip():
-        raise ParseError("unexpected text after the closing ')'",
+        raise ParseError("after_close",
                          close + 1 + (len(rest) - len(rest.lstrip())), text)
     inner = parse_expr(text[j + 1 : close], j + 1, text)
     return Complexity(inner.terms, notation)

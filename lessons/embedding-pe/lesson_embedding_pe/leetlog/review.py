@@ -228,7 +228,7 @@ def _complexity(ctx: _Ctx, name: str, f: Field) -> bool:
             read.append((parse(m.written), m.written))  # as written: LaTeX reads as plain, positions stay
         except ParseError as e:
             if m is matches[0]:
-                ctx.say("error", "bad_bigo", name, f.line_of(m.written), written=m.written, error=e.message,
+                ctx.say("error", "bad_bigo", name, f.line_of(m.written), written=m.written, error=e.said,
                         char=e.position + 1)
     if not read:  # no Big-O, or none that parses
         return reason
