@@ -17,7 +17,7 @@ from typing import Any
 from grader.author import Cause, Said, check, fail, fail_check, particle
 from lesson_embedding_pe.leetlog import LogReview, review_log
 from lesson_embedding_pe.leetlog.code import coverage
-from lesson_embedding_pe.leetlog.review import TASK_FIT_PENALTY
+from lesson_embedding_pe.leetlog.review import READ_AT_MOST, TASK_FIT_PENALTY
 from lesson_embedding_pe.leetlog.vocab import CUE, Two
 
 LOG_NAME = "LEETCODE_LOG.md"
@@ -176,8 +176,8 @@ def review_submission(submission: Any, artifacts: dict[str, Any], student: Any =
     entry: dict[str, Any] = {"present": text is not None or in_notebook}
     if review is not None:
         entry.update(review.to_dict())
-        # kept so the report can quote the lines the findings point at
-        entry["source"] = (text or "")[:64_000]
+        # kept so the report can quote the lines the findings point at (as much as the reader read)
+        entry["source"] = (text or "")[:READ_AT_MOST]
     artifacts["leetcode_log"] = entry
     # what the hidden groups will take at submission, decided here once (the kit's report/pending.py
     # shows it wherever a score is read; a run with the hidden suite has taken it already)
