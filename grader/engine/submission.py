@@ -11,7 +11,6 @@ import importlib.util
 import stat
 import sys
 import tempfile
-import warnings
 import zipfile
 import zlib
 from dataclasses import dataclass, field
@@ -299,15 +298,12 @@ def module_name_problem(stem: str, modules: tuple[str, ...]) -> str | None:
 
 def _from_notebook(data: bytes, sub: Submission, label: str) -> None:
     """Stage a notebook as a driver that runs, cell by cell, what grading needs (grader/notebook)."""
-    import nbformat
-
     from grader.notebook.cells import plan_notebook
     from grader.notebook.driver import driver_source
+    from grader.notebook.read import read_notebook
 
     try:
-        with warnings.catch_warnings():  # nbformat's schema notes (a cell without an id) are no student's
-            warnings.simplefilter("ignore")
-            nb = nbformat.reads(data.decode("utf-8-sig"), as_version=4)
+        nb = read_notebook(data.decode("utf-8-sig"))
     except Exception as exc:  # nbformat raises many kinds on bad input
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise SubmissionError(f"{label} is not a readable Jupyter notebook ({first[:200]})") from None

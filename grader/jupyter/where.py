@@ -20,11 +20,12 @@ import os
 import re
 import sys
 import urllib.request
-import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from grader.notebook.read import read_notebook
 
 MAX_NOTEBOOK_BYTES = 16 * 1024 * 1024
 ASK_TIMEOUT = 2.0  # seconds for Colab's front end or one local Jupyter server to answer
@@ -65,8 +66,6 @@ def _named_by_vscode(ns: Mapping[str, Any]) -> FoundNotebook | None:
 
 def _read_file(where: str, how: str) -> FoundNotebook | None:
     """The cells of the .ipynb at ``where`` (absolute, or relative to the kernel's folder)."""
-    import nbformat
-
     if not where:
         return None
     path = Path(where).expanduser()
@@ -76,9 +75,7 @@ def _read_file(where: str, how: str) -> FoundNotebook | None:
         path = Path.cwd() / path.name
     if path.suffix != ".ipynb" or not path.is_file() or path.stat().st_size > MAX_NOTEBOOK_BYTES:
         return None
-    with warnings.catch_warnings():  # nbformat's schema notes (a cell without an id) in no student's output
-        warnings.simplefilter("ignore")
-        saved = nbformat.read(str(path), as_version=4)
+    saved = read_notebook(path.read_text(encoding="utf-8-sig"))
     return FoundNotebook(list(saved.cells), str(path), how)
 
 
@@ -94,13 +91,11 @@ def _from_colab(ns: Mapping[str, Any]) -> FoundNotebook | None:
 
 def colab_notebook(reply: Any) -> FoundNotebook | None:
     """Colab's ``get_ipynb`` reply ({"ipynb": notebook}) as cells; None for anything else."""
-    import nbformat
-
     nb = reply.get("ipynb") if isinstance(reply, Mapping) else None
     if not isinstance(nb, Mapping) or not isinstance(nb.get("cells"), list):
         return None
     # read as a saved file is (sources given as lists of lines joined; the version upgraded)
-    return FoundNotebook(list(nbformat.reads(json.dumps(nb), as_version=4).cells), "Colab", "colab")
+    return FoundNotebook(list(read_notebook(json.dumps(nb)).cells), "Colab", "colab")
 
 
 def _from_server_sessions(ns: Mapping[str, Any]) -> FoundNotebook | None:
