@@ -246,6 +246,10 @@ VERDICTS: dict[str, Verdict] = {
     # a built-in given another name by assignment ('multiply_all = math.prod', 'copies = itertools.repeat')
     # is the built-in: the true O(n) keeps its point (was a sure complexity_worse, nothing counted)
     "pow_assigned_name_en": (FULL, [], []),
+    # where else students learn a solution: a video ('유튜브 보고 풀었음', 'watched a YouTube explanation') is after
+    # a solution, and help from a study group ('스터디원 도움', 'study group helped me') is help: was a sure
+    # bad_solved; with no redo date, redo_date_missing, the real mistake
+    "solved_help_no_date_ko_mistake": (FULL - 0.25, [(2, "redo_date", "redo_date_missing")], []),
 }
 
 
