@@ -246,10 +246,15 @@ VERDICTS: dict[str, Verdict] = {
     # a built-in given another name by assignment ('multiply_all = math.prod', 'copies = itertools.repeat')
     # is the built-in: the true O(n) keeps its point (was a sure complexity_worse, nothing counted)
     "pow_assigned_name_en": (FULL, [], []),
-    # where else students learn a solution: a video ('유튜브 보고 풀었음', 'watched a YouTube explanation') is after
-    # a solution, and help from a study group ('스터디원 도움', 'study group helped me') is help: was a sure
-    # bad_solved; with no redo date, redo_date_missing, the real mistake
+    # where else students learn a solution: a video ('유튜브 보고 풀었음', 'watched a YouTube explanation') is
+    # after a solution, and help from a study group ('스터디원 도움', 'study group helped me') is help: was a
+    # sure bad_solved; with no redo date, redo_date_missing, the real mistake
     "solved_help_no_date_ko_mistake": (FULL - 0.25, [(2, "redo_date", "redo_date_missing")], []),
+    # a redo date as Korean students shorten it: the year left out ('12월 21일', '다음 주 월요일(12/14)',
+    # '12/21') or in two digits ('26.12.22'): a day (was a sure bad_date, 0.25 lost each)
+    "redo_dates_ko_forms": (FULL, [], []),
+    "redo_date_short_forms_mixed": (FULL, [], []),
+    "en_labels_ko_answers": (FULL, [], []),
 }
 
 

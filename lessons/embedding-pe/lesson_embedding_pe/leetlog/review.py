@@ -277,8 +277,9 @@ def _parse_date(text: str) -> _dt.date | None:
     for form in DATES:
         if m := form.search(text):
             month = int(m["m"]) if m["m"].isdigit() else MONTHS[m["m"][:3].lower()]
+            year = m.groupdict().get("y") or "2000"  # no year: any year's day (2000's has Feb 29)
             with suppress(ValueError):  # not a real date ('21/12/2026' as month 21): the next form reads it
-                return _dt.date(int(m["y"]), month, int(m["d"]))
+                return _dt.date(int(year) + (2000 if len(year) == 2 else 0), month, int(m["d"]))
     return None
 
 
