@@ -255,6 +255,12 @@ VERDICTS: dict[str, Verdict] = {
     "redo_dates_ko_forms": (FULL, [], []),
     "redo_date_short_forms_mixed": (FULL, [], []),
     "en_labels_ko_answers": (FULL, [], []),
+    # the complexities in a table of one row inside a problem's section ('| 시간 | 공간 |' over
+    # '| O(log n) — … | O(1) — … |'): each cell the field its column names (was 5.5/6: the line read as
+    # 'time: 공간 |---|…', the time's Big-O taken for the space, a sure complexity_worse on both problems);
+    # with recursive fast power's space logged O(1), exactly that claim
+    "complexity_table_inside_ko": (FULL, [], []),
+    "ref_table_inside_o1_en_mistake": (FULL - 0.25, [(1, "space", "complexity_inconsistent")], []),
 }
 
 

@@ -497,6 +497,12 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
             _cells(entry, [(r.number, r.text, c, cell, h) for c, cell, h in under])
         b.entry = None
         return True
+    if len(named) >= 2 and b.entry is not None and len(entries := [r for r in body if any(r.cells)]) == 1:
+        # '| 시간 | 공간 |' over one row, inside a problem's section: that problem's fields, a column each
+        b.close_field()
+        r = entries[0]
+        _cells(b.entry, [(r.number, r.text, c, x, h) for c, x, h in zip(columns, r.cells, head, strict=True)])
+        return True
     labelled = [r for r in body if r.cells[0]]
     names = [_column(r.cells[0]) for r in labelled]
     labels = {c[0] for c in names if c and c != [REASON]}
