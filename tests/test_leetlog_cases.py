@@ -261,6 +261,9 @@ VERDICTS: dict[str, Verdict] = {
     # with recursive fast power's space logged O(1), exactly that claim
     "complexity_table_inside_ko": (FULL, [], []),
     "ref_table_inside_o1_en_mistake": (FULL - 0.25, [(1, "space", "complexity_inconsistent")], []),
+    # the template's third section kept for later, placeholders and all: no problem, nothing noted of a third
+    # (was 'The log has 3 problems; the first 2 are graded.')
+    "empty_third_template_ko": (FULL, [], []),
 }
 
 

@@ -442,11 +442,12 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
             ctx.review.points = round(earned - penalty, 4)
             out.problems.append(ctx.review)
         out.breakdown += _breakdown(k, points)
-    if len(entries) > PROBLEMS:
+    # past the graded ones, a section left empty (the template's '## 문제 3' kept for later) is no problem
+    if extras := [e for e in entries[PROBLEMS:] if any(f.filled for f in e.fields.values())]:
         warm_up = any(a is not b for a, b in zip(entries, parsed.problems, strict=True))
-        extra = min(entries[PROBLEMS:], key=lambda e: e.line)  # the first one not graded
+        extra = min(extras, key=lambda e: e.line)  # the first one not graded
         out.findings.append(_finding("info", "extra_easy" if warm_up else "extra_problems", None, None,
-                                     extra.line, count=len(entries), graded=PROBLEMS))
+                                     extra.line, count=PROBLEMS + len(extras), graded=PROBLEMS))
     out.points = round(sum(b.points for b in out.breakdown), 4)
     return out
 
