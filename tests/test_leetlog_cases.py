@@ -264,6 +264,9 @@ VERDICTS: dict[str, Verdict] = {
     # the template's third section kept for later, placeholders and all: no problem, nothing noted of a third
     # (was 'The log has 3 problems; the first 2 are graded.')
     "empty_third_template_ko": (FULL, [], []),
+    # a remark in parentheses beside the difficulty naming another problem's ('Medium (202. Happy
+    # Number는 Easy였는데 이건 좀 더 어려움)'): the level outside them (was a sure bad_difficulty, 0.25 lost)
+    "other_difficulties_inline_ko": (FULL, [], []),
 }
 
 
