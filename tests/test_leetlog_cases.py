@@ -267,6 +267,11 @@ VERDICTS: dict[str, Verdict] = {
     # a remark in parentheses beside the difficulty naming another problem's ('Medium (202. Happy
     # Number는 Easy였는데 이건 좀 더 어려움)'): the level outside them (was a sure bad_difficulty, 0.25 lost)
     "other_difficulties_inline_ko": (FULL, [], []),
+    # a blog post (Tistory): the page's title naming both problems over nothing ('# [LeetCode] 50. Pow(x, n) /
+    # 204. Count Primes 풀이') is no problem, and a '### 문제' section that states the problem ('x의 n제곱을
+    # 구하는 문제') leaves it to the heading that names it (was 3.5/6: the title graded as problem 1, every
+    # field missing, Pow's statement an unknown problem)
+    "tistory_sections_ko": (FULL, [], []),
 }
 
 

@@ -4,6 +4,7 @@ the words vocab.toml's; nothing here judges content (review.py does)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from itertools import groupby
 
@@ -385,9 +386,18 @@ def _without_preamble(problems: list[ProblemEntry]) -> list[ProblemEntry]:
     them); the problems after it keep the places the log gives them."""
     if all(p.implicit for p in problems):
         return problems
-    sections = {_catalogued(p) for p in problems if not p.row} - {None}
+    sections = Counter(_catalogued(p) for p in problems if not p.row)
+    sections.pop(None, None)
+
+    def logged_elsewhere(p: ProblemEntry) -> bool:
+        """A row naming a problem a section logs, or a heading over nothing naming one another section logs
+        (the page's title: '# [LeetCode] 50. Pow(x, n) / 204. Count Primes 풀이')."""
+        if p.row:
+            return sections[_catalogued(p)] > 0
+        return not any(f.filled for f in p.fields.values()) and sections[_catalogued(p)] > 1
+
     kept = [p for p in problems if not (p.implicit and {n for n, f in p.fields.items() if f.filled} <= {
-        "problem"}) and not (p.row and _catalogued(p) in sections)]
+        "problem"}) and not logged_elsewhere(p)]
     for place, entry in enumerate(kept, start=1):
         if entry.index == problems.index(entry) + 1:  # numbered by its place, not by its heading
             entry.index = place

@@ -336,8 +336,11 @@ def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str
     """Every field's rule on one problem, then what is judged across fields, problems and the code."""
     for name in REVIEW["order"]:
         f, check = ctx.entry.get(name), _CHECKS.get(name)
-        if name == "problem" and f is None and ctx.entry.heading:  # the heading names it
-            f = Field(name, ctx.entry.heading, ctx.entry.line)
+        # the heading names it where no field does ('### 문제' over 'x의 n제곱을 구하는 문제': its statement)
+        heading = ctx.entry.heading
+        if name == "problem" and heading and (f is None or find_problem(f.value).number is None
+                                              and find_problem(heading).problem is not None):
+            f = Field(name, heading, ctx.entry.line)
         if f is None:
             _missing(ctx, name)  # (its unsure finding may credit the points its error would take)
         elif check is None or check(ctx, name, f):
