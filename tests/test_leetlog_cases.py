@@ -272,6 +272,9 @@ VERDICTS: dict[str, Verdict] = {
     # 구하는 문제') leaves it to the heading that names it (was 3.5/6: the title graded as problem 1, every
     # field missing, Pow's statement an unknown problem)
     "tistory_sections_ko": (FULL, [], []),
+    # a GitHub README whose index table gives each problem's difficulty above sections that do not repeat it:
+    # the index row gives what its section leaves out (was 5.5/6, a sure missing_field on both difficulties)
+    "readme_index_table_en": (FULL, [], []),
 }
 
 

@@ -383,7 +383,8 @@ def _without_preamble(problems: list[ProblemEntry]) -> list[ProblemEntry]:
     """In a log whose problems a heading or a label starts, a sentence that only names a problem ('Links:
     leetcode.com/problems/powx-n/ and …/count-primes/' above '## Problem 1') is the page's preamble, not a
     problem; so is a table's row naming a problem the log has a section for (an overview or a summary of
-    them); the problems after it keep the places the log gives them."""
+    them), whose cells give what the section leaves out (a README's index holding the difficulty); the
+    problems after it keep the places the log gives them."""
     if all(p.implicit for p in problems):
         return problems
     sections = Counter(_catalogued(p) for p in problems if not p.row)
@@ -398,6 +399,11 @@ def _without_preamble(problems: list[ProblemEntry]) -> list[ProblemEntry]:
 
     kept = [p for p in problems if not (p.implicit and {n for n, f in p.fields.items() if f.filled} <= {
         "problem"}) and not logged_elsewhere(p)]
+    for row in (p for p in problems if p.row and logged_elsewhere(p)):  # its cells: what its section left out
+        for section in [p for p in kept if not p.row and _catalogued(p) == _catalogued(row)][:1]:
+            for name, f in row.fields.items():
+                if name != "problem" and f.filled and section.get(name) is None:
+                    section.fields[name] = f
     for place, entry in enumerate(kept, start=1):
         if entry.index == problems.index(entry) + 1:  # numbered by its place, not by its heading
             entry.index = place
