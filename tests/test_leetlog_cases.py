@@ -275,6 +275,12 @@ VERDICTS: dict[str, Verdict] = {
     # a GitHub README whose index table gives each problem's difficulty above sections that do not repeat it:
     # the index row gives what its section leaves out (was 5.5/6, a sure missing_field on both difficulties)
     "readme_index_table_en": (FULL, [], []),
+    # a problem per H1, each under its own front matter ('---' / 'problem: 204. Count Primes' / 'difficulty:
+    # Medium' / '---' then '# 204. Count Primes'): the front matter is its problem's, and a problem label
+    # naming another problem than the section's heading starts the next problem (was 3/6: the first front
+    # matter graded as problem 1, six fields missing; the second read as Pow's problem, Pow's claims held to
+    # count_primes)
+    "h1_frontmatter_per_problem_en": (FULL, [], []),
 }
 
 

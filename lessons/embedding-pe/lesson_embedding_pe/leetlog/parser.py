@@ -318,9 +318,12 @@ class _Builder:
         for name, rest, label in found:
             self.close_field()
             entry = self.entry
-            # with no headings, a second 'Problem:' label starts the next problem
+            # with no headings, a second 'Problem:' label starts the next problem, and so does one that names
+            # another problem than its section's heading (front matter over the next problem's heading)
             if entry is None or (name == "problem" and (entry.heading_line is None or entry.implicit)
-                                 and "problem" in entry.fields):
+                                 and "problem" in entry.fields) or (name == "problem" and entry.fields and (
+                                     named := find_problem(rest).problem) and _catalogued(entry) not in (
+                                     None, named.number)):
                 self.open_problem(None, None)
             self.current = Field(name, "", line, label.strip().strip("*_").strip(), rest, [(line, raw)],
                                  not clean_value(rest))
@@ -429,7 +432,10 @@ def _consume(b: _Builder, ln: Line) -> None:
     problem = problem_heading(title) if title is not None else None
     if problem is not None:
         entry = b.entry
-        if problem[0] is None and entry is not None and not entry.heading and entry.get("problem") is None:
+        same = (named := find_problem(problem[1]).problem) is not None and entry is not None and (
+            _catalogued(entry) == named.number)  # front matter naming the problem, then its heading
+        if entry is not None and not entry.heading and (problem[0] is None and entry.get("problem") is None
+                                                        or same):
             b.close_field()  # '## 문제 1' then '### 50. Pow(x, n)': the title names this problem
             entry.heading = problem[1]
             entry.extra.append((number, raw))
