@@ -281,6 +281,11 @@ VERDICTS: dict[str, Verdict] = {
     # matter graded as problem 1, six fields missing; the second read as Pow's problem, Pow's claims held to
     # count_primes)
     "h1_frontmatter_per_problem_en": (FULL, [], []),
+    # a question answered the way a Korean quiz is, O or X ('혼자 풀었나요? O', '혼자 풀었나요? X (풀이 봄)'):
+    # X is a no, and an aside after it is the answer's (was a sure missing_field: 'X' read as 'none', its
+    # aside dropped with it); a bare X with no redo date asks for one
+    "ox_answers_ko": (FULL, [], []),
+    "ox_no_redo_ko_mistake": (FULL - 0.25, [(2, "redo_date", "redo_date_missing")], []),
 }
 
 

@@ -345,6 +345,8 @@ class _Builder:
             return
         f.raw = f.raw.strip()
         f.value = clean_value(f.raw)
+        if not f.value and f.name == "solved" and classify_solved(f.raw, f.label):  # 'X (풀이 봄)': a no, why
+            f.value = f.raw
         if (have := self.entry.fields.get(f.name)) is None or (f.filled and not have.filled):
             self.entry.fields[f.name] = f  # '- Approach' over '- Final approach: …': a group's label
         else:
