@@ -286,6 +286,12 @@ VERDICTS: dict[str, Verdict] = {
     # aside dropped with it); a bare X with no redo date asks for one
     "ox_answers_ko": (FULL, [], []),
     "ox_no_redo_ko_mistake": (FULL - 0.25, [(2, "redo_date", "redo_date_missing")], []),
+    # LeetCode's submission numbers pasted under their own labels ('Runtime: 28 ms, beats 91.2%', 'Memory:
+    # 16.5 MB, beats 70.3%') above the complexities: measured, no claim (was 4/6: each read as the time or
+    # space complexity, a sure no_bigo on all four, the real claims duplicates); with the time complexity left
+    # out, exactly that field, the runtime line quoted as the nearest
+    "submission_stats_en": (FULL, [], []),
+    "submission_stats_no_time_en_mistake": (FULL - 0.75, [(2, "time", "missing_field")], []),
 }
 
 

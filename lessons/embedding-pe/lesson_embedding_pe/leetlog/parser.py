@@ -345,6 +345,9 @@ class _Builder:
             return
         f.raw = f.raw.strip()
         f.value = clean_value(f.raw)
+        if f.name in ("time", "space") and CUE["run_stats"].search(f.value) and not find_all_bigo(f.value):
+            self.entry.extra += f.lines  # 'Runtime: 28 ms, beats 91%': the submission's numbers, no claim
+            return
         if not f.value and f.name == "solved" and classify_solved(f.raw, f.label):  # 'X (풀이 봄)': a no, why
             f.value = f.raw
         if (have := self.entry.fields.get(f.name)) is None or (f.filled and not have.filled):
