@@ -1445,3 +1445,12 @@ def test_a_slot_heading_glossed_in_the_other_language_names_the_problem_after_it
     from lesson_embedding_pe.leetlog.parser import problem_heading
 
     assert problem_heading(heading) == (1, "50. Pow(x, n)")
+
+
+@pytest.mark.parametrize(("english", "duplicate"), [("O(log n) — n halves", False),
+                                                    ("O(n) — n halves", True)])
+def test_a_field_in_both_languages_is_one_answer_unless_they_differ(english: str, duplicate: bool) -> None:
+    """'- 시간복잡도: …' over '- Time complexity: …' with the same Big-O: a translation; a different one is a
+    second answer, still a duplicate."""
+    text = f"## 50. Pow(x, n)\n- 시간복잡도: O(log n) — n이 절반씩\n- Time complexity: {english}\n"
+    assert [d.line for d in parse_log(text).problems[0].duplicates] == ([3] if duplicate else [])

@@ -292,6 +292,11 @@ VERDICTS: dict[str, Verdict] = {
     # out, exactly that field, the runtime line quoted as the nearest
     "submission_stats_en": (FULL, [], []),
     "submission_stats_no_time_en_mistake": (FULL - 0.75, [(2, "time", "missing_field")], []),
+    # a bilingual log giving each field twice, Korean then English on the next line ('- 시간복잡도: O(log n) —
+    # …' over '- Time complexity: O(log n) — …'): one answer in two languages, not a field written twice (was
+    # a sure duplicate_field warning on four fields of each problem, and 'number 1 does not match the title'
+    # for '## 문제 1 / Problem 1: 50. Pow(x, n)'); the same lines with different Big-Os are still a duplicate
+    "bilingual_duplicate_lines_mixed": (FULL, [], []),
 }
 
 

@@ -352,8 +352,19 @@ class _Builder:
             f.value = f.raw
         if (have := self.entry.fields.get(f.name)) is None or (f.filled and not have.filled):
             self.entry.fields[f.name] = f  # '- Approach' over '- Final approach: …': a group's label
-        else:
+        elif not _translation(have, f):
             self.entry.duplicates.append(f)
+
+
+_HANGUL = re.compile("[가-힣]")
+
+
+def _translation(first: Field, again: Field) -> bool:
+    """'- 시간복잡도: O(log n) — …' right above '- Time complexity: O(log n) — …': one answer in both
+    languages, as a bilingual log gives each field (its Big-Os the same), not a second answer."""
+    return again.line == first.lines[-1][0] + 1 and bool(_HANGUL.search(first.label)) != bool(
+        _HANGUL.search(again.label)) and [b.source for b in find_all_bigo(first.value)] == [
+        b.source for b in find_all_bigo(again.value)]
 
 
 def parse_log(text: str) -> LogParse:
