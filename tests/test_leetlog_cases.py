@@ -297,6 +297,13 @@ VERDICTS: dict[str, Verdict] = {
     # a sure duplicate_field warning on four fields of each problem, and 'number 1 does not match the title'
     # for '## 문제 1 / Problem 1: 50. Pow(x, n)'); the same lines with different Big-Os are still a duplicate
     "bilingual_duplicate_lines_mixed": (FULL, [], []),
+    # an editorial's layout ('### Approach 1: Brute force (my first idea)', '### Approach 2: Fast power
+    # (final)', each with its complexities): the first approach is the first idea, the last the final
+    # approach, and the complexities graded are the last approach's (was 5.25/6: the brute force's O(n) graded
+    # as the claim, a sure complexity_worse, the final ones duplicates; the first idea unsure); the final's
+    # own wrong claim is exactly the finding
+    "editorial_two_approaches_en": (FULL, [], []),
+    "editorial_approaches_ko_mistake": (FULL - 0.25, [(1, "time", "complexity_worse")], []),
 }
 
 

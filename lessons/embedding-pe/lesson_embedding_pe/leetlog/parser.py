@@ -69,6 +69,7 @@ class ProblemEntry:
     row: bool = False  # a row of a table with a row per problem
     mention: int | None = None  # the catalog number that sentence named
     sentences: list[tuple[int, str]] = field(default_factory=list)  # the prose as read, for quoting
+    approaches: list[int] = field(default_factory=list)  # the lines of its 'Approach 1: …' headings
 
     def get(self, name: str) -> Field | None:
         return f if (f := self.fields.get(name)) is not None and f.filled else None
@@ -394,6 +395,7 @@ def _parse_lines(lines: list[Line]) -> LogParse:
                 _consume(b, ln)
     b.close_field()
     for entry in b.problems:
+        _last_approachs_claims(entry)
         _fields_from_prose(entry)
     return LogParse(_without_preamble(b.problems))
 
@@ -459,6 +461,16 @@ def _consume(b: _Builder, ln: Line) -> None:
             b.open_problem(problem[0], number, problem[1])
         return
     heading = title is not None and raw.lstrip().startswith("#")  # not a bold line, nor a list item's
+    if heading and b.entry is not None and (part := CUE["approach_part"].match(title or "")):
+        # an editorial's 'Approach 1: Brute force', 'Approach 2: …': the first is the first idea, the last
+        # the final approach, each with the complexities under it (_last_approachs_claims)
+        b.close_field()
+        b.entry.approaches.append(number)
+        name = "first_idea" if len(b.entry.approaches) == 1 else "final_approach"
+        if name == "final_approach":
+            b.entry.fields.pop(name, None)  # a third approach after the second: the last is the final
+        b.open_fields([(name, part["rest"], part["label"])], number, raw)
+        return
     found = _label_line(title) if title is not None else []
     if heading and b.entry is not None and all(b.entry.get(name) for name, _, _ in found):
         found = []  # '## 회고' after a problem that has said what went wrong: the page's, no second answer
@@ -511,6 +523,20 @@ def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
         return
     entry = b.open_problem(None, number)
     entry.implicit, entry.mention = True, mention[0] if mention else None
+
+
+def _last_approachs_claims(entry: ProblemEntry) -> None:
+    """Under an editorial's approaches, the complexities are the last approach's, the one submitted: an
+    earlier approach's ('Approach 1: Brute force' … 'Time complexity: O(n)') are its words, not claims."""
+    if len(entry.approaches) < 2:
+        return
+    for name in ("time", "space"):
+        said = [f for f in (entry.fields.get(name), *entry.duplicates) if f is not None and f.name == name]
+        final = [f for f in said if f.line > entry.approaches[-1]]
+        if final:
+            entry.fields[name] = final[0]
+            entry.duplicates = [d for d in entry.duplicates if d.name != name or d in final[1:]]
+            entry.extra += [line for f in said if f.line < entry.approaches[-1] for line in f.lines]
 
 
 # ---- tables
