@@ -304,6 +304,10 @@ VERDICTS: dict[str, Verdict] = {
     # own wrong claim is exactly the finding
     "editorial_two_approaches_en": (FULL, [], []),
     "editorial_approaches_ko_mistake": (FULL - 0.25, [(1, "time", "complexity_worse")], []),
+    # a redo date with the month's name and no year ('Dec 21'), as the Korean forms without one: a day (was a
+    # sure bad_date, 0.25 lost); bold labels with the colon outside ('**Time complexity**: …') and a solution
+    # read from a linked post
+    "bold_colon_outside_en": (FULL, [], []),
 }
 
 
