@@ -308,6 +308,10 @@ VERDICTS: dict[str, Verdict] = {
     # sure bad_date, 0.25 lost); bold labels with the colon outside ('**Time complexity**: …') and a solution
     # read from a linked post
     "bold_colon_outside_en": (FULL, [], []),
+    # a blog post in prose whose opening sentence gives both problems' difficulty at once ('This week I did
+    # 50. Pow(x, n) and 204. Count Primes, both Medium.'): each problem it names by number has it (was a sure
+    # missing_field on Count Primes' difficulty, 0.25 lost)
+    "prose_blog_en": (FULL, [], []),
 }
 
 

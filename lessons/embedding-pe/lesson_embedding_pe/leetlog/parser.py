@@ -397,6 +397,7 @@ def _parse_lines(lines: list[Line]) -> LogParse:
     for entry in b.problems:
         _last_approachs_claims(entry)
         _fields_from_prose(entry)
+    _shared_difficulty(b.problems)
     return LogParse(_without_preamble(b.problems))
 
 
@@ -523,6 +524,16 @@ def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
         return
     entry = b.open_problem(None, number)
     entry.implicit, entry.mention = True, mention[0] if mention else None
+
+
+def _shared_difficulty(problems: list[ProblemEntry]) -> None:
+    """A difficulty said once for the problems a sentence names by number ('This week I did 50. Pow(x, n) and
+    204. Count Primes, both Medium.') is each one's that says none of its own."""
+    for said in [f for p in problems if (f := p.get("difficulty")) is not None and f.label == "sentence"]:
+        for other in problems:
+            number = _catalogued(other)
+            if other.get("difficulty") is None and number and re.search(rf"(?<!\d){number}(?!\d)", said.raw):
+                other.fields["difficulty"] = said
 
 
 def _last_approachs_claims(entry: ProblemEntry) -> None:
