@@ -312,6 +312,9 @@ VERDICTS: dict[str, Verdict] = {
     # 50. Pow(x, n) and 204. Count Primes, both Medium.'): each problem it names by number has it (was a sure
     # missing_field on Count Primes' difficulty, 0.25 lost)
     "prose_blog_en": (FULL, [], []),
+    # the same said in the sentence after the one naming them ('… 204. Count Primes를 풀었다. 둘 다 난이도는
+    # Medium이다.'), on its line
+    "prose_preamble_both_ko": (FULL, [], []),
 }
 
 

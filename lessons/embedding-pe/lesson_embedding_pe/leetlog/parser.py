@@ -527,12 +527,13 @@ def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
 
 
 def _shared_difficulty(problems: list[ProblemEntry]) -> None:
-    """A difficulty said once for the problems a sentence names by number ('This week I did 50. Pow(x, n) and
-    204. Count Primes, both Medium.') is each one's that says none of its own."""
+    """A difficulty said once for the problems its line names by number ('This week I did 50. Pow(x, n) and
+    204. Count Primes, both Medium.', '… 풀었다. 둘 다 Medium이다.') is each one's that says none itself."""
     for said in [f for p in problems if (f := p.get("difficulty")) is not None and f.label == "sentence"]:
+        line = " ".join(text for _, text in said.lines)
         for other in problems:
             number = _catalogued(other)
-            if other.get("difficulty") is None and number and re.search(rf"(?<!\d){number}(?!\d)", said.raw):
+            if other.get("difficulty") is None and number and re.search(rf"(?<!\d){number}(?!\d)", line):
                 other.fields["difficulty"] = said
 
 
