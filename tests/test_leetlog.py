@@ -1435,3 +1435,22 @@ def test_generated_time_field_is_never_marked_down(claim: str, reason: str, befo
     r = review_log(replace_line(ENGLISH, "**Time complexity:** O(log n)", f"**Time complexity:** {value}"))
     assert not [f for f in r.findings if f.severity == "error" and f.field == "time"], value
     assert r.points == review_log(ENGLISH).points, value
+
+
+@pytest.mark.parametrize("heading", ["문제 1 (Problem 1): 50. Pow(x, n)",
+                                     "문제 1 / Problem 1: 50. Pow(x, n)"])
+def test_a_slot_heading_glossed_in_the_other_language_names_the_problem_after_it(heading: str) -> None:
+    """The slot said in both languages, in parentheses or after a slash: slot 1, problem 50 (the slash's was
+    'number 1 does not match the title', a sure warning)."""
+    from lesson_embedding_pe.leetlog.parser import problem_heading
+
+    assert problem_heading(heading) == (1, "50. Pow(x, n)")
+
+
+@pytest.mark.parametrize(("english", "duplicate"), [("O(log n) — n halves", False),
+                                                    ("O(n) — n halves", True)])
+def test_a_field_in_both_languages_is_one_answer_unless_they_differ(english: str, duplicate: bool) -> None:
+    """'- 시간복잡도: …' over '- Time complexity: …' with the same Big-O: a translation; a different one is a
+    second answer, still a duplicate."""
+    text = f"## 50. Pow(x, n)\n- 시간복잡도: O(log n) — n이 절반씩\n- Time complexity: {english}\n"
+    assert [d.line for d in parse_log(text).problems[0].duplicates] == ([3] if duplicate else [])

@@ -246,6 +246,75 @@ VERDICTS: dict[str, Verdict] = {
     # a built-in given another name by assignment ('multiply_all = math.prod', 'copies = itertools.repeat')
     # is the built-in: the true O(n) keeps its point (was a sure complexity_worse, nothing counted)
     "pow_assigned_name_en": (FULL, [], []),
+    # where else students learn a solution: a video ('유튜브 보고 풀었음', 'watched a YouTube explanation') is
+    # after a solution, and help from a study group ('스터디원 도움', 'study group helped me') is help: was a
+    # sure bad_solved; with no redo date, redo_date_missing, the real mistake
+    "solved_help_no_date_ko_mistake": (FULL - 0.25, [(2, "redo_date", "redo_date_missing")], []),
+    # a redo date as Korean students shorten it: the year left out ('12월 21일', '다음 주 월요일(12/14)',
+    # '12/21') or in two digits ('26.12.22'): a day (was a sure bad_date, 0.25 lost each)
+    "redo_dates_ko_forms": (FULL, [], []),
+    "redo_date_short_forms_mixed": (FULL, [], []),
+    "en_labels_ko_answers": (FULL, [], []),
+    # the complexities in a table of one row inside a problem's section ('| 시간 | 공간 |' over
+    # '| O(log n) — … | O(1) — … |'): each cell the field its column names (was 5.5/6: the line read as
+    # 'time: 공간 |---|…', the time's Big-O taken for the space, a sure complexity_worse on both problems);
+    # with recursive fast power's space logged O(1), exactly that claim
+    "complexity_table_inside_ko": (FULL, [], []),
+    "ref_table_inside_o1_en_mistake": (FULL - 0.25, [(1, "space", "complexity_inconsistent")], []),
+    # the template's third section kept for later, placeholders and all: no problem, nothing noted of a third
+    # (was 'The log has 3 problems; the first 2 are graded.')
+    "empty_third_template_ko": (FULL, [], []),
+    # a remark in parentheses beside the difficulty naming another problem's ('Medium (202. Happy
+    # Number는 Easy였는데 이건 좀 더 어려움)'): the level outside them (was a sure bad_difficulty, 0.25 lost)
+    "other_difficulties_inline_ko": (FULL, [], []),
+    # a blog post (Tistory): the page's title naming both problems over nothing ('# [LeetCode] 50. Pow(x, n) /
+    # 204. Count Primes 풀이') is no problem, and a '### 문제' section that states the problem ('x의 n제곱을
+    # 구하는 문제') leaves it to the heading that names it (was 3.5/6: the title graded as problem 1, every
+    # field missing, Pow's statement an unknown problem)
+    "tistory_sections_ko": (FULL, [], []),
+    # a GitHub README whose index table gives each problem's difficulty above sections that do not repeat it:
+    # the index row gives what its section leaves out (was 5.5/6, a sure missing_field on both difficulties)
+    "readme_index_table_en": (FULL, [], []),
+    # a problem per H1, each under its own front matter ('---' / 'problem: 204. Count Primes' / 'difficulty:
+    # Medium' / '---' then '# 204. Count Primes'): the front matter is its problem's, and a problem label
+    # naming another problem than the section's heading starts the next problem (was 3/6: the first front
+    # matter graded as problem 1, six fields missing; the second read as Pow's problem, Pow's claims held to
+    # count_primes)
+    "h1_frontmatter_per_problem_en": (FULL, [], []),
+    # a question answered the way a Korean quiz is, O or X ('혼자 풀었나요? O', '혼자 풀었나요? X (풀이 봄)'):
+    # X is a no, and an aside after it is the answer's (was a sure missing_field: 'X' read as 'none', its
+    # aside dropped with it); a bare X with no redo date asks for one
+    "ox_answers_ko": (FULL, [], []),
+    "ox_no_redo_ko_mistake": (FULL - 0.25, [(2, "redo_date", "redo_date_missing")], []),
+    # LeetCode's submission numbers pasted under their own labels ('Runtime: 28 ms, beats 91.2%', 'Memory:
+    # 16.5 MB, beats 70.3%') above the complexities: measured, no claim (was 4/6: each read as the time or
+    # space complexity, a sure no_bigo on all four, the real claims duplicates); with the time complexity left
+    # out, exactly that field, the runtime line quoted as the nearest
+    "submission_stats_en": (FULL, [], []),
+    "submission_stats_no_time_en_mistake": (FULL - 0.75, [(2, "time", "missing_field")], []),
+    # a bilingual log giving each field twice, Korean then English on the next line ('- 시간복잡도: O(log n) —
+    # …' over '- Time complexity: O(log n) — …'): one answer in two languages, not a field written twice (was
+    # a sure duplicate_field warning on four fields of each problem, and 'number 1 does not match the title'
+    # for '## 문제 1 / Problem 1: 50. Pow(x, n)'); the same lines with different Big-Os are still a duplicate
+    "bilingual_duplicate_lines_mixed": (FULL, [], []),
+    # an editorial's layout ('### Approach 1: Brute force (my first idea)', '### Approach 2: Fast power
+    # (final)', each with its complexities): the first approach is the first idea, the last the final
+    # approach, and the complexities graded are the last approach's (was 5.25/6: the brute force's O(n) graded
+    # as the claim, a sure complexity_worse, the final ones duplicates; the first idea unsure); the final's
+    # own wrong claim is exactly the finding
+    "editorial_two_approaches_en": (FULL, [], []),
+    "editorial_approaches_ko_mistake": (FULL - 0.25, [(1, "time", "complexity_worse")], []),
+    # a redo date with the month's name and no year ('Dec 21'), as the Korean forms without one: a day (was a
+    # sure bad_date, 0.25 lost); bold labels with the colon outside ('**Time complexity**: …') and a solution
+    # read from a linked post
+    "bold_colon_outside_en": (FULL, [], []),
+    # a blog post in prose whose opening sentence gives both problems' difficulty at once ('This week I did
+    # 50. Pow(x, n) and 204. Count Primes, both Medium.'): each problem it names by number has it (was a sure
+    # missing_field on Count Primes' difficulty, 0.25 lost)
+    "prose_blog_en": (FULL, [], []),
+    # the same said in the sentence after the one naming them ('… 204. Count Primes를 풀었다. 둘 다 난이도는
+    # Medium이다.'), on its line
+    "prose_preamble_both_ko": (FULL, [], []),
 }
 
 

@@ -262,6 +262,15 @@ def test_a_third_problem_is_noted_and_not_graded() -> None:
     assert f.message_ko == "문제가 3개 있습니다. 앞의 2개만 채점합니다."
 
 
+@pytest.mark.parametrize("slot", ["## Problem 3\n**Problem:**\n**Difficulty:**\n**Time complexity:**\n",
+                                  "## 문제 3 (Problem 3)\n- **문제 (Problem):** <제목 또는 번호>\n"])
+def test_a_third_section_left_empty_is_no_problem(slot: str) -> None:
+    """The template's third section kept for later, its labels empty or placeholders: two problems, and
+    nothing said of a third (was 'The log has 3 problems')."""
+    r = review_log(ENGLISH + "\n" + slot)
+    assert r.points == MAX_POINTS and r.findings == []
+
+
 def test_an_easy_warm_up_logged_first_does_not_push_a_medium_problem_out() -> None:
     """Happy Number noted ahead of the two Medium problems: those are graded, as problems 1 and 2, and the
     note says why; two problems only: the Easy one is graded and loses its task-fit points as before."""

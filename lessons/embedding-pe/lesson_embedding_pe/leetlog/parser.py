@@ -4,6 +4,7 @@ the words vocab.toml's; nothing here judges content (review.py does)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from itertools import groupby
 
@@ -68,6 +69,7 @@ class ProblemEntry:
     row: bool = False  # a row of a table with a row per problem
     mention: int | None = None  # the catalog number that sentence named
     sentences: list[tuple[int, str]] = field(default_factory=list)  # the prose as read, for quoting
+    approaches: list[int] = field(default_factory=list)  # the lines of its 'Approach 1: …' headings
 
     def get(self, name: str) -> Field | None:
         return f if (f := self.fields.get(name)) is not None and f.filled else None
@@ -317,9 +319,12 @@ class _Builder:
         for name, rest, label in found:
             self.close_field()
             entry = self.entry
-            # with no headings, a second 'Problem:' label starts the next problem
+            # with no headings, a second 'Problem:' label starts the next problem, and so does one that names
+            # another problem than its section's heading (front matter over the next problem's heading)
             if entry is None or (name == "problem" and (entry.heading_line is None or entry.implicit)
-                                 and "problem" in entry.fields):
+                                 and "problem" in entry.fields) or (name == "problem" and entry.fields and (
+                                     named := find_problem(rest).problem) and _catalogued(entry) not in (
+                                     None, named.number)):
                 self.open_problem(None, None)
             self.current = Field(name, "", line, label.strip().strip("*_").strip(), rest, [(line, raw)],
                                  not clean_value(rest))
@@ -341,10 +346,26 @@ class _Builder:
             return
         f.raw = f.raw.strip()
         f.value = clean_value(f.raw)
+        if f.name in ("time", "space") and CUE["run_stats"].search(f.value) and not find_all_bigo(f.value):
+            self.entry.extra += f.lines  # 'Runtime: 28 ms, beats 91%': the submission's numbers, no claim
+            return
+        if not f.value and f.name == "solved" and classify_solved(f.raw, f.label):  # 'X (풀이 봄)': a no, why
+            f.value = f.raw
         if (have := self.entry.fields.get(f.name)) is None or (f.filled and not have.filled):
             self.entry.fields[f.name] = f  # '- Approach' over '- Final approach: …': a group's label
-        else:
+        elif not _translation(have, f):
             self.entry.duplicates.append(f)
+
+
+_HANGUL = re.compile("[가-힣]")
+
+
+def _translation(first: Field, again: Field) -> bool:
+    """'- 시간복잡도: O(log n) — …' right above '- Time complexity: O(log n) — …': one answer in both
+    languages, as a bilingual log gives each field (its Big-Os the same), not a second answer."""
+    return again.line == first.lines[-1][0] + 1 and bool(_HANGUL.search(first.label)) != bool(
+        _HANGUL.search(again.label)) and [b.source for b in find_all_bigo(first.value)] == [
+        b.source for b in find_all_bigo(again.value)]
 
 
 def parse_log(text: str) -> LogParse:
@@ -374,7 +395,9 @@ def _parse_lines(lines: list[Line]) -> LogParse:
                 _consume(b, ln)
     b.close_field()
     for entry in b.problems:
+        _last_approachs_claims(entry)
         _fields_from_prose(entry)
+    _shared_difficulty(b.problems)
     return LogParse(_without_preamble(b.problems))
 
 
@@ -382,12 +405,27 @@ def _without_preamble(problems: list[ProblemEntry]) -> list[ProblemEntry]:
     """In a log whose problems a heading or a label starts, a sentence that only names a problem ('Links:
     leetcode.com/problems/powx-n/ and …/count-primes/' above '## Problem 1') is the page's preamble, not a
     problem; so is a table's row naming a problem the log has a section for (an overview or a summary of
-    them); the problems after it keep the places the log gives them."""
+    them), whose cells give what the section leaves out (a README's index holding the difficulty); the
+    problems after it keep the places the log gives them."""
     if all(p.implicit for p in problems):
         return problems
-    sections = {_catalogued(p) for p in problems if not p.row} - {None}
+    sections = Counter(_catalogued(p) for p in problems if not p.row)
+    sections.pop(None, None)
+
+    def logged_elsewhere(p: ProblemEntry) -> bool:
+        """A row naming a problem a section logs, or a heading over nothing naming one another section logs
+        (the page's title: '# [LeetCode] 50. Pow(x, n) / 204. Count Primes 풀이')."""
+        if p.row:
+            return sections[_catalogued(p)] > 0
+        return not any(f.filled for f in p.fields.values()) and sections[_catalogued(p)] > 1
+
     kept = [p for p in problems if not (p.implicit and {n for n, f in p.fields.items() if f.filled} <= {
-        "problem"}) and not (p.row and _catalogued(p) in sections)]
+        "problem"}) and not logged_elsewhere(p)]
+    for row in (p for p in problems if p.row and logged_elsewhere(p)):  # its cells: what its section left out
+        for section in [p for p in kept if not p.row and _catalogued(p) == _catalogued(row)][:1]:
+            for name, f in row.fields.items():
+                if name != "problem" and f.filled and section.get(name) is None:
+                    section.fields[name] = f
     for place, entry in enumerate(kept, start=1):
         if entry.index == problems.index(entry) + 1:  # numbered by its place, not by its heading
             entry.index = place
@@ -413,7 +451,10 @@ def _consume(b: _Builder, ln: Line) -> None:
     problem = problem_heading(title) if title is not None else None
     if problem is not None:
         entry = b.entry
-        if problem[0] is None and entry is not None and not entry.heading and entry.get("problem") is None:
+        same = (named := find_problem(problem[1]).problem) is not None and entry is not None and (
+            _catalogued(entry) == named.number)  # front matter naming the problem, then its heading
+        if entry is not None and not entry.heading and (problem[0] is None and entry.get("problem") is None
+                                                        or same):
             b.close_field()  # '## 문제 1' then '### 50. Pow(x, n)': the title names this problem
             entry.heading = problem[1]
             entry.extra.append((number, raw))
@@ -421,6 +462,16 @@ def _consume(b: _Builder, ln: Line) -> None:
             b.open_problem(problem[0], number, problem[1])
         return
     heading = title is not None and raw.lstrip().startswith("#")  # not a bold line, nor a list item's
+    if heading and b.entry is not None and (part := CUE["approach_part"].match(title or "")):
+        # an editorial's 'Approach 1: Brute force', 'Approach 2: …': the first is the first idea, the last
+        # the final approach, each with the complexities under it (_last_approachs_claims)
+        b.close_field()
+        b.entry.approaches.append(number)
+        name = "first_idea" if len(b.entry.approaches) == 1 else "final_approach"
+        if name == "final_approach":
+            b.entry.fields.pop(name, None)  # a third approach after the second: the last is the final
+        b.open_fields([(name, part["rest"], part["label"])], number, raw)
+        return
     found = _label_line(title) if title is not None else []
     if heading and b.entry is not None and all(b.entry.get(name) for name, _, _ in found):
         found = []  # '## 회고' after a problem that has said what went wrong: the page's, no second answer
@@ -475,6 +526,31 @@ def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
     entry.implicit, entry.mention = True, mention[0] if mention else None
 
 
+def _shared_difficulty(problems: list[ProblemEntry]) -> None:
+    """A difficulty said once for the problems its line names by number ('This week I did 50. Pow(x, n) and
+    204. Count Primes, both Medium.', '… 풀었다. 둘 다 Medium이다.') is each one's that says none itself."""
+    for said in [f for p in problems if (f := p.get("difficulty")) is not None and f.label == "sentence"]:
+        line = " ".join(text for _, text in said.lines)
+        for other in problems:
+            number = _catalogued(other)
+            if other.get("difficulty") is None and number and re.search(rf"(?<!\d){number}(?!\d)", line):
+                other.fields["difficulty"] = said
+
+
+def _last_approachs_claims(entry: ProblemEntry) -> None:
+    """Under an editorial's approaches, the complexities are the last approach's, the one submitted: an
+    earlier approach's ('Approach 1: Brute force' … 'Time complexity: O(n)') are its words, not claims."""
+    if len(entry.approaches) < 2:
+        return
+    for name in ("time", "space"):
+        said = [f for f in (entry.fields.get(name), *entry.duplicates) if f is not None and f.name == name]
+        final = [f for f in said if f.line > entry.approaches[-1]]
+        if final:
+            entry.fields[name] = final[0]
+            entry.duplicates = [d for d in entry.duplicates if d.name != name or d in final[1:]]
+            entry.extra += [line for f in said if f.line < entry.approaches[-1] for line in f.lines]
+
+
 # ---- tables
 def _column(head: str) -> list[str]:
     """The fields a column's header (or a row's first cell) names, the reason column, or none."""
@@ -496,6 +572,12 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
             (entry := b.open_problem(None, r.number)).row = True
             _cells(entry, [(r.number, r.text, c, cell, h) for c, cell, h in under])
         b.entry = None
+        return True
+    if len(named) >= 2 and b.entry is not None and len(entries := [r for r in body if any(r.cells)]) == 1:
+        # '| 시간 | 공간 |' over one row, inside a problem's section: that problem's fields, a column each
+        b.close_field()
+        r = entries[0]
+        _cells(b.entry, [(r.number, r.text, c, x, h) for c, x, h in zip(columns, r.cells, head, strict=True)])
         return True
     labelled = [r for r in body if r.cells[0]]
     names = [_column(r.cells[0]) for r in labelled]

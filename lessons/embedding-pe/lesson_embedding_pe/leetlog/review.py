@@ -277,8 +277,9 @@ def _parse_date(text: str) -> _dt.date | None:
     for form in DATES:
         if m := form.search(text):
             month = int(m["m"]) if m["m"].isdigit() else MONTHS[m["m"][:3].lower()]
+            year = m.groupdict().get("y") or "2000"  # no year: any year's day (2000's has Feb 29)
             with suppress(ValueError):  # not a real date ('21/12/2026' as month 21): the next form reads it
-                return _dt.date(int(m["y"]), month, int(m["d"]))
+                return _dt.date(int(year) + (2000 if len(year) == 2 else 0), month, int(m["d"]))
     return None
 
 
@@ -335,8 +336,11 @@ def _review_problem(ctx: _Ctx, practice: dict[str, str], unsolved: dict[str, str
     """Every field's rule on one problem, then what is judged across fields, problems and the code."""
     for name in REVIEW["order"]:
         f, check = ctx.entry.get(name), _CHECKS.get(name)
-        if name == "problem" and f is None and ctx.entry.heading:  # the heading names it
-            f = Field(name, ctx.entry.heading, ctx.entry.line)
+        # the heading names it where no field does ('### 문제' over 'x의 n제곱을 구하는 문제': its statement)
+        heading = ctx.entry.heading
+        if name == "problem" and heading and (f is None or find_problem(f.value).number is None
+                                              and find_problem(heading).problem is not None):
+            f = Field(name, heading, ctx.entry.line)
         if f is None:
             _missing(ctx, name)  # (its unsure finding may credit the points its error would take)
         elif check is None or check(ctx, name, f):
@@ -441,11 +445,12 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
             ctx.review.points = round(earned - penalty, 4)
             out.problems.append(ctx.review)
         out.breakdown += _breakdown(k, points)
-    if len(entries) > PROBLEMS:
+    # past the graded ones, a section left empty (the template's '## 문제 3' kept for later) is no problem
+    if extras := [e for e in entries[PROBLEMS:] if any(f.filled for f in e.fields.values())]:
         warm_up = any(a is not b for a, b in zip(entries, parsed.problems, strict=True))
-        extra = min(entries[PROBLEMS:], key=lambda e: e.line)  # the first one not graded
+        extra = min(extras, key=lambda e: e.line)  # the first one not graded
         out.findings.append(_finding("info", "extra_easy" if warm_up else "extra_problems", None, None,
-                                     extra.line, count=len(entries), graded=PROBLEMS))
+                                     extra.line, count=PROBLEMS + len(extras), graded=PROBLEMS))
     out.points = round(sum(b.points for b in out.breakdown), 4)
     return out
 

@@ -12,10 +12,16 @@ _LEVELS = {level: re.compile("|".join(rf"(?<![a-z]){re.escape(w)}(?![a-z])" for 
            for level, words in DIFFICULTY_WORDS.items()}
 
 
+_ASIDE = re.compile(r"\([^()]*\)")  # '(202. Happy Number는 Easy였는데)': a remark beside the answer
+
+
 def parse_difficulty(text: str) -> str | None:
-    """'Medium (중간)' -> 'Medium'; None when no level, or more than one, is named."""
-    found = {level for level, words in _LEVELS.items() if words.search(text.lower())}
-    return found.pop() if len(found) == 1 else None
+    """'Medium (중간)' -> 'Medium', 'Medium (202번은 Easy)' too: the level named outside the parentheses, else
+    in them; None when no level, or more than one, is named."""
+    for said in (_ASIDE.sub(" ", text), text):
+        if found := {level for level, words in _LEVELS.items() if words.search(said.lower())}:
+            return found.pop() if len(found) == 1 else None
+    return None
 
 
 def classify_solved(text: str, asked: str = "") -> str | None:
