@@ -26,10 +26,11 @@ import venvs
 from grader.instructor import gradescope_bundle as gsb
 from lesson_embedding_pe.paths import SUITES as EMBEDDING_SUITES
 
-# A uid-level grade seals the shared checkout (takes its 'other' bits off) while it runs, and a
-# grade at another level beside it on the same checkout cannot read it: these run on one xdist
-# worker, one after another (pyproject's --dist loadgroup).
-pytestmark = pytest.mark.xdist_group("kit-seal")
+# Not in xdist_group("kit-seal") (tests/test_host.py): each grade here runs the bundle's own copy of the
+# kit under its /autograder (under Docker's defaults the checkout is hidden from the container, and its
+# /tmp and seal record are its own), so its uid-level grades seal only that copy, and a uid-level grade of
+# the checkout beside it leaves open what these read of the checkout (its .venv: the seal keeps the
+# grader's Python trees). The tests of one bundle run on one worker (the module fixture, tests/conftest.py).
 
 ROOT = Path(__file__).resolve().parents[1]
 CG = Path("/sys/fs/cgroup")
