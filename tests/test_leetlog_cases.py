@@ -39,6 +39,9 @@ VERDICTS: dict[str, Verdict] = {
     "section_numbers": (FULL, [], []),
     "numbered_parens": (FULL, [], []),
     "numbered_reasons_en": (FULL, [], []),
+    # the log as U+33D2 ('O(㏒n)', 'O(n ㏒ ㏒ n)'), as a Korean IME types it: read as log (was a sure bad_bigo
+    # on each, 5.0/6)
+    "unicode_log_symbol_en": (FULL, [], []),
     # layouts found after the issue's: YAML front matter ('title:' is no problem), a '| Field | Answer |'
     # table under each problem's heading, a bold label with its answer on the next line, setext headings
     # over plain 'Label: value' lines, emoji before labels, the problem named in its heading, '---' rules
