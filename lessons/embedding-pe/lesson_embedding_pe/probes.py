@@ -241,15 +241,18 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
 
     home.update(_gk_loop=loop, _gk_tick=tick, _gk_enter=enter, _gk_exit=leave, _gk_elems=elems,
                 _gk_made=made, _gk_scan=scan)
-    exec(compile(counted, "<leetcode.py, counted>", "exec"), home)
-    fn = home[function]
+    code = compile(counted, "<leetcode.py, counted>", "exec")
+
     def run(args: list) -> dict:
+        # a fresh copy for each call: a cache (@cache) filled at the last size would hide this one's work
+        fresh = dict(home)
+        exec(code, fresh)
         state.update(steps=0, depth=0, deepest=0)
         status = "ok"
         tracemalloc.start()
         base = tracemalloc.get_traced_memory()[0]
         try:
-            fn(*args)
+            fresh[function](*args)
         except Stop:
             status = "budget"
         except RecursionError:

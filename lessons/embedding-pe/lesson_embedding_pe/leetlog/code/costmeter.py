@@ -201,7 +201,10 @@ def counted_source(source: str) -> str | None:
     except SyntaxError:
         return None
     kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-    module = ast.Module(body=[n for n in tree.body if isinstance(n, kinds)], type_ignores=[])
+    # and the module's containers written as literals ('_memo = {}'), made anew with each copy: a memo
+    # filled at the last size would hide this one's work
+    kept = [n if isinstance(n, kinds) else _literal(n) for n in tree.body]
+    module = ast.Module(body=[n for n in kept if n is not None], type_ignores=[])
     # another name for a function: 'from math import prod as product', 'multiply_all = math.prod'
     aliases = {a.asname: a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names
                if a.asname}
@@ -209,6 +212,27 @@ def counted_source(source: str) -> str | None:
                 for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
                 and isinstance(n.targets[0], ast.Name) and isinstance(n.value, (ast.Attribute, ast.Name))}
     return ast.unparse(ast.fix_missing_locations(_Counter(aliases).visit(module)))
+
+
+def _literal(stmt: ast.stmt) -> ast.Assign | None:
+    """``stmt`` as an assignment when it gives names a container written out of constants: ``{}``,
+    ``[0, 1]``, ``defaultdict(int)``; else None."""
+    if not isinstance(stmt, (ast.Assign, ast.AnnAssign)) or not isinstance(
+            stmt.value, (ast.Dict, ast.List, ast.Set, ast.Call)):
+        return None
+    names: list[ast.expr] = [stmt.target] if isinstance(stmt, ast.AnnAssign) else stmt.targets
+    plain = all(isinstance(t, ast.Name) for t in names) and all(
+        isinstance(n, (ast.Constant, ast.Dict, ast.List, ast.Set, ast.Tuple, ast.Name, ast.Attribute,
+                       ast.expr_context, ast.UnaryOp, ast.unaryop))
+        or (isinstance(n, ast.Call) and _named(n.func) in _CONTAINERS) for n in ast.walk(stmt.value))
+    return ast.Assign(names, stmt.value) if plain else None
+
+
+_CONTAINERS = frozenset({"dict", "list", "set", "defaultdict", "OrderedDict", "Counter", "deque"})
+
+
+def _named(node: ast.expr) -> str | None:
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
 
 
 # --------------------------------------------------------------------------- what a measurement holds
