@@ -196,6 +196,7 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
     changes.
     Stops after a call that ended otherwise than 'ok' or took ``stop_after`` steps."""
     import collections
+    import sys
     import tracemalloc
 
     home = dict(worker.resolve(target).__globals__)
@@ -249,6 +250,10 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
         exec(code, fresh)
         state.update(steps=0, depth=0, deepest=0)
         status = "ok"
+        # Python's own recursion limit, as the sizes assume: a module that raises it would run a recursion
+        # n deep at every size (and past the worker's time) instead of stopping at RecursionError
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(min(limit, 1_000))
         tracemalloc.start()
         base = tracemalloc.get_traced_memory()[0]
         try:
@@ -262,6 +267,7 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
         finally:
             peak = tracemalloc.get_traced_memory()[1] - base
             tracemalloc.stop()
+            sys.setrecursionlimit(limit)
         return {"steps": state["steps"], "depth": state["deepest"], "peak": max(peak, 0), "status": status}
 
     out = []
