@@ -226,6 +226,15 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
             return made(value)
         return loop(value) if hasattr(kind, "__iter__") else value
 
+    def fill(target: Any, cut: slice, value: Any) -> Any:  # target[cut] = value: the elements written,
+        kind = type(value)  # one value for each (a built-in container's length, an iterator's items as
+        if hasattr(kind, "__iter__") and not (kind.__module__ == "builtins" and hasattr(kind, "__len__")):
+            return loop(value)  # it is consumed) or one for all (numpy's sieve[i * i::i] = False)
+        sized = hasattr(type(target), "__len__")
+        written = len(range(len(target))[cut]) if sized else 0
+        state["steps"] += max(written, len(value) if hasattr(kind, "__len__") else 0)
+        return value
+
     def enter() -> None:
         tick()
         state["depth"] += 1
@@ -241,7 +250,7 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
         return done[-1] if done else None
 
     home.update(_gk_loop=loop, _gk_tick=tick, _gk_enter=enter, _gk_exit=leave, _gk_elems=elems,
-                _gk_made=made, _gk_scan=scan)
+                _gk_made=made, _gk_scan=scan, _gk_fill=fill)
     code = compile(counted, "<leetcode.py, counted>", "exec")
 
     def run(args: list) -> dict:

@@ -50,7 +50,7 @@ SPAN = 8  # the growth is read over sizes at least this far apart; fewer sizes: 
 
 # Names the counted copy calls; single underscore, so a method's body is not name-mangled.
 LOOP, TICK, ENTER, EXIT = "_gk_loop", "_gk_tick", "_gk_enter", "_gk_exit"
-ELEMS, MADE, SCAN = "_gk_elems", "_gk_made", "_gk_scan"
+ELEMS, MADE, SCAN, FILL = "_gk_elems", "_gk_made", "_gk_scan", "_gk_fill"
 # Built-ins that go over their argument's elements: sum(flags), list(range(n)); each of their arguments is
 # counted (a built-in container by its length, anything else item by item as it is consumed, probes.py).
 _OVER_ARGUMENT = frozenset({"sum", "min", "max", "any", "all", "sorted", "list", "tuple", "set", "frozenset",
@@ -147,13 +147,29 @@ class _Counter(ast.NodeTransformer):
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
         self.generic_visit(node)
-        if any(isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Slice) for t in node.targets):
-            node.value = _call(ELEMS, node.value)  # flags[i * i::i] = ...: that many elements written
+        cut = next((t for t in node.targets if isinstance(t, ast.Subscript)
+                    and isinstance(t.slice, ast.Slice)), None)
+        part = cut.slice if cut is not None else None
+        if cut is not None and isinstance(part, ast.Slice) and _plain(cut):
+            # flags[i * i::i] = ...: that many elements written, a value given for each or one for all
+            # (numpy's sieve[i * i::i] = False)
+            bounds: list[ast.expr] = [b or ast.Constant(None) for b in (part.lower, part.upper, part.step)]
+            whole = ast.Call(ast.Name("slice", ast.Load()), bounds, [])
+            node.value = _call(FILL, cut.value, whole, node.value)
+        elif cut is not None:  # a target with side effects is read once: the value's elements
+            node.value = _call(ELEMS, node.value)
         return node
 
 
 def _call(name: str, *args: ast.expr) -> ast.Call:
     return ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=list(args), keywords=[])
+
+
+def _plain(target: ast.Subscript) -> bool:
+    """A slice target whose sequence and bounds can be read again without side effects (names, numbers)."""
+    return all(isinstance(n, (ast.Name, ast.Attribute, ast.Constant, ast.BinOp, ast.UnaryOp, ast.Slice,
+                              ast.Subscript, ast.operator, ast.unaryop, ast.expr_context))
+               for n in ast.walk(target))
 
 
 def _is_docstring(stmt: ast.stmt) -> bool:
