@@ -421,10 +421,11 @@ def _grows_like(points: list[tuple[int, int]], slack: int) -> str | None:
 
 def judge(claim: Complexity, part: str, found: Measurement) -> Judgement | None:
     """The claim on ``part`` ('time' or 'space') against the measurement; None when nothing usable was
-    measured or the claim is in more than one variable. Time is the steps; space the recursion depth where
-    the function recurses deeper as n grows, else the peak bytes it allocates. Sizes too few to read a
-    growth from (a recursion past Python's limit at n = 800, counts past the budget at n = 400) still refute
-    a claim they outgrow by twice the margin over a 4-fold range: only that is said of them."""
+    measured or the claim is in more than one variable. Time is the steps (and the bytes, which it writes);
+    space the recursion depth where the function recurses deeper as n grows, else the peak bytes it
+    allocates. Sizes too few to read a growth from (a recursion past Python's limit at n = 800, counts past
+    the budget at n = 400) still refute a claim they outgrow by twice the margin over a 4-fold range: only
+    that is said of them."""
     ok = [r for r in found.runs if r.status == "ok"]
     short = not found.usable
     if len(claim.variables) > 1 or (short and (len(ok) < 3 or ok[-1].n < 4 * ok[0].n)):
@@ -435,11 +436,12 @@ def judge(claim: Complexity, part: str, found: Measurement) -> Judgement | None:
     series = "steps" if part == "time" else "depth" if deeper else "bytes"
     count = {"steps": lambda r: r.steps, "depth": lambda r: r.depth, "bytes": lambda r: r.peak}[series]
     judged = judge_series(claim, series, [(r.n, count(r)) for r in ok], margin=0.5 if short else 0.25)
-    if series == "depth" and ok[-1].peak > _FRAME_BYTES * ok[-1].depth + _CHUNKS:
+    if series != "bytes" and ok[-1].peak > _FRAME_BYTES * ok[-1].depth + _CHUNKS:
         # bytes beyond what the frames could take are the data's (a memo list of n beside a halving
-        # recursion): they refute a claim too
+        # recursion): they refute a claim too; and every byte allocated is written, so bytes that outgrow a
+        # time claim refute it (a string of n characters made and scanned by re.sub, an int of n bits)
         data = judge_series(claim, "bytes", [(r.n, r.peak) for r in ok], margin=0.5 if short else 0.25)
-        judged = data if data.verdict == OVER else judged
+        judged = data if data.verdict == OVER and judged.verdict != OVER else judged
     return judged if not short or judged.verdict == OVER else None
 
 
