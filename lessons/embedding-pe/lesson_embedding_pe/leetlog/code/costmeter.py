@@ -224,9 +224,10 @@ def counted_source(source: str) -> str | None:
     # another name for a function: 'from math import prod as product', 'multiply_all = math.prod'
     aliases = {a.asname: a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names
                if a.asname}
-    aliases |= {n.targets[0].id: n.value.attr if isinstance(n.value, ast.Attribute) else n.value.id
-                for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
-                and isinstance(n.targets[0], ast.Name) and isinstance(n.value, (ast.Attribute, ast.Name))}
+    # and 'product = partial(reduce, mul)': the function it binds arguments to
+    aliases |= {n.targets[0].id: name for n in ast.walk(tree) if isinstance(n, ast.Assign)
+                and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                and (name := _named(_unbound(n.value)))}
     return ast.unparse(ast.fix_missing_locations(_Counter(aliases).visit(module)))
 
 
@@ -245,6 +246,12 @@ def _literal(stmt: ast.stmt) -> ast.Assign | None:
 
 
 _CONTAINERS = frozenset({"dict", "list", "set", "defaultdict", "OrderedDict", "Counter", "deque"})
+
+
+def _unbound(value: ast.expr) -> ast.expr:
+    """``f`` of ``partial(f, ...)``, else ``value``."""
+    partial = isinstance(value, ast.Call) and _named(value.func) == "partial" and value.args
+    return value.args[0] if partial and isinstance(value, ast.Call) else value
 
 
 def _named(node: ast.expr) -> str | None:
