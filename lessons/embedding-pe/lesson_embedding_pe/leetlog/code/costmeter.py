@@ -189,14 +189,14 @@ def _sequence(node: ast.expr) -> bool:
 
 def hidden(source: str, function: str) -> tuple[str, str] | None:
     """Why ``function``'s work cannot be counted (en, ko): its module (the other practice functions aside)
-    runs code from a string or looks a name up at run time (``_HIDING``), or uses the counter's own names;
-    None when it can be."""
+    runs code from a string or looks a name up at run time (``_HIDING``), uses the counter's own names, or
+    reads what it computes when it is imported; None when it can be."""
     others = (set(MEASURED) | set(UNMEASURED)) - {function}
     try:
-        nodes = [n for top in ast.parse(source).body if getattr(top, "name", None) not in others
-                 for n in ast.walk(top)]
+        tree = ast.parse(source)
     except SyntaxError:
         return None
+    nodes = [n for top in tree.body if getattr(top, "name", None) not in others for n in ast.walk(top)]
     called = sorted({n.id for n in nodes if isinstance(n, ast.Name)} & _HIDING)  # not re.compile
     if called:
         said = ", ".join(called)
@@ -205,7 +205,56 @@ def hidden(source: str, function: str) -> tuple[str, str] | None:
     named = (getattr(n, a, None) for n in nodes for a in ("id", "attr", "name", "arg", "asname"))
     if any(isinstance(name, str) and name.startswith("_gk_") for name in named):
         return "it uses the counter's own names (_gk_…)", "측정기의 이름(_gk_…)을 씀"
+    built = _built_at_import(tree, function)
+    if built:
+        said = ", ".join(built)
+        return (f"it reads what the module computes with a loop when it is imported ({said}), work its "
+                "counts leave out", f"모듈을 불러올 때 반복문으로 미리 계산한 값({said})을 읽어, 그 작업은 "
+                "세지 못함")
     return None
+
+
+def _built_at_import(tree: ast.Module, function: str) -> list[str]:
+    """The names ``function`` reads (itself or through the module's functions and classes) whose value the
+    module computes with a loop or its own function when it is imported: a table of primes built before the
+    call, a default argument, a class attribute. That work is the code's, but not the counted call's."""
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    defs = {n.name: n for n in tree.body if isinstance(n, kinds)}
+    imported = {a.asname or a.name.split(".")[0] for n in tree.body
+                if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+
+    def works(node: ast.AST) -> bool:
+        return any(isinstance(n, (ast.For, ast.While, ast.comprehension)) or (
+            isinstance(n, ast.Call) and _named(n.func) in defs) for n in ast.walk(node))
+
+    built: set[str] = set()
+    for top in tree.body:
+        if isinstance(top, kinds):  # its decorators, default arguments, class body: run at import
+            outside: list[ast.AST | None] = [*top.decorator_list, *(
+                [*top.args.defaults, *top.args.kw_defaults] if not isinstance(top, ast.ClassDef)
+                else [s for s in top.body if not isinstance(s, kinds)])]
+            built |= {top.name} if any(n is not None and works(n) for n in outside) else set()
+        elif works(top):  # what it assigns, and what it fills in or calls a method of (a table's append)
+            for n in ast.walk(top):
+                targets: list[ast.expr] = n.targets if isinstance(n, ast.Assign) else [
+                    n.target] if isinstance(n, (ast.AugAssign, ast.AnnAssign)) else []
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+                    targets = [n.func.value]
+                while targets:
+                    t = targets.pop()
+                    if isinstance(t, ast.Name):
+                        built.add(t.id)
+                    elif isinstance(t, (ast.Subscript, ast.Attribute, ast.Starred)):
+                        targets.append(t.value)
+                    elif isinstance(t, (ast.Tuple, ast.List)):
+                        targets += t.elts
+    read, todo = set(), [function]
+    while todo:  # what the function reads, and what the module's functions and classes it reads read
+        name = todo.pop()
+        if name not in read:
+            read.add(name)
+            todo += [n.id for n in ast.walk(defs[name]) if isinstance(n, ast.Name)] if name in defs else []
+    return sorted((built - imported) & read)
 
 
 def counted_source(source: str) -> str | None:
