@@ -422,9 +422,9 @@ _FRAME_BYTES, _CHUNKS = 1024, 2 * 16_384
 
 
 def judge_series(claim: Complexity, series: str, points: list[tuple[int, int]],
-                 margin: float = 0.25) -> Judgement:
+                 margin: float = 0.25, strict: bool = False) -> Judgement:
     """The claim (its one variable, the size) against ``points`` (n, count); counts that outgrow it by more
-    than ``margin`` (in slope) refute it."""
+    than ``margin`` (in slope) refute it. ``strict``: bytes read over the top of the range only."""
     first, last = points[0][1], points[-1][1]
     slack = _SLACK[series]
     flat = last <= 1.25 * first + slack
@@ -441,7 +441,7 @@ def judge_series(claim: Complexity, series: str, points: list[tuple[int, int]],
         logs = all(not (g.poly or g.exp or g.fact) for t in claim.terms for _, g in t.factors)
         return Judgement(BETWEEN if series == "bytes" and logs else UNDER, series, tuple(points), like)
     gap = _gap(claim, *_slope(points)[1:])
-    if series == "bytes":
+    if series == "bytes" and not strict:
         # a set's or dict's table grows 4-fold at once, and the top eighth of the range may hold such a jump
         # whole or miss it: of that reading and the whole range's, the one closer to the claim
         gap = min(gap, _gap(claim, points[0], points[-1]), key=abs)
@@ -475,13 +475,13 @@ def _grows_like(points: list[tuple[int, int]], slack: int) -> str | None:
     return best[0] if best else None
 
 
-def judge(claim: Complexity, part: str, found: Measurement) -> Judgement | None:
+def judge(claim: Complexity, part: str, found: Measurement, strict: bool = False) -> Judgement | None:
     """The claim on ``part`` ('time' or 'space') against the measurement; None when nothing usable was
     measured or the claim is in more than one variable. Time is the steps (and the bytes, which it writes);
     space the recursion depth where the function recurses deeper as n grows, else the peak bytes it
     allocates. Sizes too few to read a growth from (a recursion past Python's limit at n = 800, counts past
     the budget at n = 400) still refute a claim they outgrow by twice the margin over a 4-fold range: only
-    that is said of them."""
+    that is said of them. ``strict``: see ``judge_series``."""
     ok = [r for r in found.runs if r.status == "ok"]
     short = not found.usable
     if len(claim.variables) > 1 or (short and (len(ok) < 3 or ok[-1].n < 4 * ok[0].n)):
@@ -491,7 +491,7 @@ def judge(claim: Complexity, part: str, found: Measurement) -> Judgement | None:
     deeper = ok[-1].depth > ok[0].depth + _SLACK["depth"]
     series = "steps" if part == "time" else "depth" if deeper else "bytes"
     count = {"steps": lambda r: r.steps, "depth": lambda r: r.depth, "bytes": lambda r: r.peak}[series]
-    judged = judge_series(claim, series, [(r.n, count(r)) for r in ok], margin=0.5 if short else 0.25)
+    judged = judge_series(claim, series, [(r.n, count(r)) for r in ok], 0.5 if short else 0.25, strict)
     if series != "bytes" and ok[-1].peak > _FRAME_BYTES * ok[-1].depth + _CHUNKS:
         # bytes beyond what the frames could take are the data's (a memo list of n beside a halving
         # recursion): they refute a claim too; and every byte allocated is written, so bytes that outgrow a
