@@ -196,6 +196,7 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
     changes.
     Stops after a call that ended otherwise than 'ok' or took ``stop_after`` steps."""
     import collections
+    import copy
     import sys
     import tracemalloc
 
@@ -252,10 +253,13 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
     home.update(_gk_loop=loop, _gk_tick=tick, _gk_enter=enter, _gk_exit=leave, _gk_elems=elems,
                 _gk_made=made, _gk_scan=scan, _gk_fill=fill)
     code = compile(counted, "<leetcode.py, counted>", "exec")
+    containers = {dict, list, set, collections.defaultdict, collections.OrderedDict, collections.Counter,
+                  collections.deque}
 
     def run(args: list) -> dict:
-        # a fresh copy for each call: a cache (@cache) filled at the last size would hide this one's work
-        fresh = dict(home)
+        # a fresh copy for each call, and of the module's containers as they were: a cache (@cache) or a
+        # memo filled at the last size would hide this one's work
+        fresh = {k: copy.copy(v) if type(v) in containers else v for k, v in home.items()}
         exec(code, fresh)
         state.update(steps=0, depth=0, deepest=0)
         status = "ok"

@@ -266,13 +266,7 @@ def counted_source(source: str) -> str | None:
     except SyntaxError:
         return None
     kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-    # and the module's containers written as literals ('_memo = {}') that no other statement of it fills,
-    # made anew with each copy: a memo filled at the last size would hide this one's work
-    said = [{m.id for m in ast.walk(n) if isinstance(m, ast.Name)} for n in tree.body]
-    kept = [n if isinstance(n, kinds) else _literal(n, set().union(
-        *(names for other, names in zip(tree.body, said, strict=True) if other is not n
-          and not isinstance(other, kinds)))) for n in tree.body]
-    module = ast.Module(body=[n for n in kept if n is not None], type_ignores=[])
+    module = ast.Module(body=[n for n in tree.body if isinstance(n, kinds)], type_ignores=[])
     # another name for a function: 'from math import prod as product', 'multiply_all = math.prod'
     aliases = {a.asname: a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names
                if a.asname}
@@ -281,23 +275,6 @@ def counted_source(source: str) -> str | None:
                 and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
                 and (name := _named(_unbound(n.value)))}
     return ast.unparse(ast.fix_missing_locations(_Counter(aliases).visit(module)))
-
-
-def _literal(stmt: ast.stmt, elsewhere: set[str]) -> ast.Assign | None:
-    """``stmt`` as an assignment when it gives names none of ``elsewhere`` a container written out of
-    constants: ``{}``, ``[0, 1]``, ``defaultdict(int)``; else None."""
-    if not isinstance(stmt, (ast.Assign, ast.AnnAssign)) or not isinstance(
-            stmt.value, (ast.Dict, ast.List, ast.Set, ast.Call)):
-        return None
-    names: list[ast.expr] = [stmt.target] if isinstance(stmt, ast.AnnAssign) else stmt.targets
-    plain = all(isinstance(t, ast.Name) and t.id not in elsewhere for t in names) and all(
-        isinstance(n, (ast.Constant, ast.Dict, ast.List, ast.Set, ast.Tuple, ast.Name, ast.Attribute,
-                       ast.expr_context, ast.UnaryOp, ast.unaryop))
-        or (isinstance(n, ast.Call) and _named(n.func) in _CONTAINERS) for n in ast.walk(stmt.value))
-    return ast.Assign(names, stmt.value) if plain else None
-
-
-_CONTAINERS = frozenset({"dict", "list", "set", "defaultdict", "OrderedDict", "Counter", "deque"})
 
 
 def _unbound(value: ast.expr) -> ast.expr:
