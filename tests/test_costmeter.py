@@ -107,9 +107,10 @@ def test_a_recursion_n_deep_is_measured_until_pythons_limit() -> None:
 
 
 def test_each_size_runs_afresh_under_pythons_own_recursion_limit() -> None:
-    """A cache filled at the last size does not carry over (the depth of an @cache halving recursion grows
-    with log n at every size), a raised recursion limit does not let a recursion n deep run past Python's
-    own, and the process keeps its limit; numpy's scalar slice writes count the elements written."""
+    """A cache or memo filled at the last size does not carry over (the depth of an @cache halving
+    recursion grows with log n at every size), a raised recursion limit does not let a recursion n deep run
+    past Python's own, and the process keeps its limit; numpy's scalar slice writes count the elements
+    written."""
     cached = _measure(CASES / "pow_cache_decorator_en.py", "my_pow")
     assert [r.depth for r in cached.runs if r.n in (1_000, 2_000, 256_000)] == [12, 13, 20]
     limit = sys.getrecursionlimit()

@@ -610,6 +610,10 @@ ROUND_6: dict[str, Verdict] = {
     # 6k±1 trial division: steps near n^1.2 at these sizes fit the sieves, its flat bytes no sieve: its true
     # O(n√n) is a TA's (was a sure complexity_worse, read as a sieve)
     "trial_division_wheel_ko": (FULL, [], [(2, "time", "unsure_measured")]),
+    # a module-level memo (seeded at import) is copied as the module left it for each size: the halving
+    # recursion shows log n steps and depth, so O(1) is not met (was met: the memo of the last size answered)
+    "pow_global_memo_seeded_en": (FULL - 0.5, [(1, "space", "complexity_inconsistent"),
+                                               (1, "time", "complexity_inconsistent")], []),
 }
 VERDICTS.update(ROUND_6)
 
