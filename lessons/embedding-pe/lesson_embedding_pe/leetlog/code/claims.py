@@ -96,7 +96,7 @@ def hold(claim: Claim, p: Problem | None, source: str | None, measure: Measure |
         why = found.why if found is not None else None
         note = message("not_measured", function=fn, why=Two(*why)) if why is not None else ""
         return _by_log(held, claim, bounds, p, note)
-    numbers = Two(*costmeter.shown(judged, found))
+    numbers = Two(*costmeter.shown(judged, found, name))
     named = identify(p, claim.approach_text)
     if judged.verdict == costmeter.UNDER or (judged.verdict == costmeter.BETWEEN and judged.grows_like == "1"
                                              and any(_holds(name, bounds, a) for a in named)):

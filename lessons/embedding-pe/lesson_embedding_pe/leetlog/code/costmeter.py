@@ -486,9 +486,9 @@ def judge(claim: Complexity, part: str, found: Measurement, strict: bool = False
 _UNIT = {"steps": ("steps", "단계"), "depth": ("recursion depth", "재귀 깊이"), "bytes": ("bytes", "바이트")}
 
 
-def shown(j: Judgement, found: Measurement) -> tuple[str, str]:
+def shown(j: Judgement, found: Measurement, part: str = "") -> tuple[str, str]:
     """The numbers the student is shown (en, ko): n = 1,000 and 2,000 where both ran, and the largest;
-    a call that stopped past Python's recursion limit is said too."""
+    a call that stopped past Python's recursion limit is said too, and why bytes hold a ``part`` 'time'."""
     points = dict(j.points)
     picks: list[int] = [n for n in (1_000, 2_000) if n in points] or [j.points[0][0]]
     picks += [n for n in (j.points[-2][0], j.points[-1][0]) if n not in picks][-1:]
@@ -505,4 +505,7 @@ def shown(j: Judgement, found: Measurement) -> tuple[str, str]:
     if stopped is not None and j.series in ("depth", "steps"):
         en.append(f"n = {stopped.n:,} → deeper than Python's recursion limit (RecursionError)")
         ko.append(f"n = {stopped.n:,} → 파이썬 재귀 한도를 넘음(RecursionError)")
+    if part == "time" and j.series == "bytes":  # a time claim refuted by the bytes: why they are its
+        en.append("every byte allocated is written, so at least as many steps")
+        ko.append("할당한 바이트는 모두 쓰이므로 단계도 그만큼 이상")
     return "; ".join(en), "; ".join(ko)
