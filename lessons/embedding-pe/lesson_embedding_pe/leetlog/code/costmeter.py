@@ -23,6 +23,7 @@ is loose, claims.py); anything in between is a TA's to read.
 from __future__ import annotations
 
 import ast
+import builtins
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -215,46 +216,38 @@ def hidden(source: str, function: str) -> tuple[str, str] | None:
 
 
 def _built_at_import(tree: ast.Module, function: str) -> list[str]:
-    """The names ``function`` reads (itself or through the module's functions and classes) whose value the
-    module computes with a loop or its own function when it is imported: a table of primes built before the
-    call, a default argument, a class attribute. That work is the code's, but not the counted call's."""
+    """The module's names ``function`` reads (itself or through the module's functions and classes) that a
+    loop or a call of its own functions touches when the module is imported: a table of primes built before
+    the call, a default argument, a class attribute. That work is the code's, but not the counted call's."""
     kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
     defs = {n.name: n for n in tree.body if isinstance(n, kinds)}
-    imported = {a.asname or a.name.split(".")[0] for n in tree.body
-                if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    known = set(dir(builtins)) | {a.asname or a.name.split(".")[0] for n in tree.body
+                                  if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
 
-    def works(node: ast.AST) -> bool:
+    def works(node: ast.AST | None) -> bool:
         return any(isinstance(n, (ast.For, ast.While, ast.comprehension)) or (
-            isinstance(n, ast.Call) and _named(n.func) in defs) for n in ast.walk(node))
+            isinstance(n, ast.Call) and _named(n.func) in defs) for n in ast.walk(node or ast.Pass()))
+
+    def names(node: ast.AST, ctx: type = ast.expr_context) -> set[str]:
+        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ctx)}
 
     built: set[str] = set()
     for top in tree.body:
         if isinstance(top, kinds):  # its decorators, default arguments, class body: run at import
-            outside: list[ast.AST | None] = [*top.decorator_list, *(
-                [*top.args.defaults, *top.args.kw_defaults] if not isinstance(top, ast.ClassDef)
-                else [s for s in top.body if not isinstance(s, kinds)])]
-            built |= {top.name} if any(n is not None and works(n) for n in outside) else set()
-        elif works(top):  # what it assigns, and what it fills in or calls a method of (a table's append)
-            for n in ast.walk(top):
-                targets: list[ast.expr] = n.targets if isinstance(n, ast.Assign) else [
-                    n.target] if isinstance(n, (ast.AugAssign, ast.AnnAssign)) else []
-                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
-                    targets = [n.func.value]
-                while targets:
-                    t = targets.pop()
-                    if isinstance(t, ast.Name):
-                        built.add(t.id)
-                    elif isinstance(t, (ast.Subscript, ast.Attribute, ast.Starred)):
-                        targets.append(t.value)
-                    elif isinstance(t, (ast.Tuple, ast.List)):
-                        targets += t.elts
+            outside = [*top.decorator_list, *([*top.args.defaults, *top.args.kw_defaults] if not isinstance(
+                top, ast.ClassDef) else [s for s in top.body if not isinstance(s, kinds)])]
+            built |= {top.name} if any(works(n) for n in outside) else set()
+        elif works(top):
+            built |= names(top)
     read, todo = set(), [function]
-    while todo:  # what the function reads, and what the module's functions and classes it reads read
+    while todo:  # the names it reads that are not its own (nor its parameters), and theirs
         name = todo.pop()
         if name not in read:
             read.add(name)
-            todo += [n.id for n in ast.walk(defs[name]) if isinstance(n, ast.Name)] if name in defs else []
-    return sorted((built - imported) & read)
+            node = defs.get(name)
+            todo += sorted(names(node, ast.Load) - names(node, ast.Store) - {
+                a.arg for a in ast.walk(node) if isinstance(a, ast.arg)}) if node else []
+    return sorted((built - known) & read)
 
 
 def counted_source(source: str) -> str | None:
