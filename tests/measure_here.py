@@ -5,6 +5,7 @@ the kit itself never runs a student's code outside the worker."""
 
 from __future__ import annotations
 
+import sys
 from functools import cache
 from typing import Any
 
@@ -19,7 +20,11 @@ class _Here:
 
     def __init__(self, source: str) -> None:
         self.home: dict[str, Any] = {"__name__": PRACTICE_MODULE}
-        exec(compile(source, f"{PRACTICE_MODULE}.py", "exec"), self.home)
+        limit = sys.getrecursionlimit()  # a module that raises it (sys.setrecursionlimit) raises the tests'
+        try:
+            exec(compile(source, f"{PRACTICE_MODULE}.py", "exec"), self.home)
+        finally:
+            sys.setrecursionlimit(limit)
 
     def resolve(self, target: str) -> Any:
         return self.home[target.split(".")[-1]]

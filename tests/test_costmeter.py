@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +104,22 @@ def test_a_recursion_n_deep_is_measured_until_pythons_limit() -> None:
     assert costmeter.judge(parse("O(1)"), "space", found).verdict == OVER  # type: ignore[union-attr]
     assert costmeter.judge(parse("O(n)"), "space", found).verdict == FITS  # type: ignore[union-attr]
     assert costmeter.judge(parse("O(n)"), "time", found).verdict == FITS  # type: ignore[union-attr]
+
+
+def test_each_size_runs_afresh_under_pythons_own_recursion_limit() -> None:
+    """A cache or memo filled at the last size does not carry over (the depth of an @cache halving
+    recursion grows with log n at every size), a raised recursion limit does not let a recursion n deep run
+    past Python's own, and the process keeps its limit; numpy's scalar slice writes count the elements
+    written."""
+    cached = _measure(CASES / "pow_cache_decorator_en.py", "my_pow")
+    assert [r.depth for r in cached.runs if r.n in (1_000, 2_000, 256_000)] == [12, 13, 20]
+    limit = sys.getrecursionlimit()
+    raised = _measure(CASES / "pow_recursion_limit_raised_en.py", "my_pow")  # its import sets 1,000,000
+    found, _ = sys.getrecursionlimit(), sys.setrecursionlimit(limit)
+    assert found == 1_000_000  # what the probe found, put back after each call
+    assert [(r.n, r.status) for r in raised.runs][-2:] == [(800, "ok"), (1_000, "recursion")]
+    numpy_sieve = _measure(CASES / "sieve_numpy_ko.py", "count_primes")
+    assert costmeter.judge(parse("O(n log log n)"), "time", numpy_sieve).verdict == FITS  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize(

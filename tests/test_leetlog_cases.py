@@ -654,3 +654,43 @@ def test_a_callouts_title_is_no_sentence_to_quote() -> None:
     """The field a log leaves out is named without quoting the callout's title as its nearest sentence."""
     r = _review("callout_titles_ko")
     assert [f.message_en for f in r.findings if "[!" in f.message_en] == []  # type: ignore[attr-defined]
+
+
+# round 6 (code)
+ROUND_6: dict[str, Verdict] = {
+    # @cache on a halving recursion: each size runs on a fresh copy, so the cache of the last size no longer
+    # hides this one's depth (was a sure complexity_worse: 48 bytes flat read as the iterative O(1))
+    "pow_cache_decorator_en": (FULL, [], []),
+    # sys.setrecursionlimit(10**6) and x * my_pow(x, n - 1): measured under Python's own limit, the recursion
+    # stops at n = 1,000 and its O(log n) time and O(1) space are not met (was full marks: the worker timed
+    # out, and the log's 'recursion' held the catalog's O(log n))
+    "pow_recursion_limit_raised_en": (FULL - 0.5, [(1, "space", "complexity_inconsistent"),
+                                                   (1, "time", "complexity_inconsistent")], []),
+    # numpy's sieve[i*i::i] = False writes n/i elements (counted now), and its 64 KiB sum buffer bends the
+    # bytes: neither reads as the segmented sieve's O(√n), so the true O(n) keeps its point (was marked down)
+    "sieve_numpy_ko": (FULL, [], []),
+    # re.sub over a string of n characters: flat steps, bytes like n, and the bytes refute O(log n) time too
+    # (was met by the steps alone)
+    "pow_re_sub_ko": (FULL - 0.5, [(1, "space", "complexity_inconsistent"),
+                                   (1, "time", "complexity_inconsistent")], []),
+    # '_product = partial(reduce, mul)' is reduce: its n products are counted and the true O(n) keeps its
+    # point (was a sure complexity_worse against the best bound, nothing counted)
+    "pow_partial_reduce_en": (FULL, [], []),
+    # a table of primes up to 5,000,000 built at import, then bisect: the call's counts leave the sieve out,
+    # so its O(1) claims are a TA's (were met)
+    "sieve_table_at_import_en": (FULL, [], [(1, "space", "unsure_measured"), (1, "time", "unsure_measured")]),
+    # 6k±1 trial division: steps near n^1.2 at these sizes fit the sieves, its flat bytes no sieve: its true
+    # O(n√n) is a TA's (was a sure complexity_worse, read as a sieve)
+    "trial_division_wheel_ko": (FULL, [], [(2, "time", "unsure_measured")]),
+    # a module-level memo (seeded at import) is copied as the module left it for each size: the halving
+    # recursion shows log n steps and depth, so O(1) is not met (was met: the memo of the last size answered)
+    "pow_global_memo_seeded_en": (FULL - 0.5, [(1, "space", "complexity_inconsistent"),
+                                               (1, "time", "complexity_inconsistent")], []),
+}
+VERDICTS.update(ROUND_6)
+
+
+@pytest.mark.parametrize("case", sorted(ROUND_6))
+def test_round_6_logs_get_the_verdict_a_ta_would_give(case: str) -> None:
+    """Those above, added after the parametrized test over VERDICTS had read its list."""
+    test_each_log_gets_the_verdict_a_ta_would_give(case)

@@ -196,6 +196,8 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
     changes.
     Stops after a call that ended otherwise than 'ok' or took ``stop_after`` steps."""
     import collections
+    import copy
+    import sys
     import tracemalloc
 
     home = dict(worker.resolve(target).__globals__)
@@ -225,6 +227,15 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
             return made(value)
         return loop(value) if hasattr(kind, "__iter__") else value
 
+    def fill(target: Any, cut: slice, value: Any) -> Any:  # target[cut] = value: the elements written,
+        kind = type(value)  # one value for each (a built-in container's length, an iterator's items as
+        if hasattr(kind, "__iter__") and not (kind.__module__ == "builtins" and hasattr(kind, "__len__")):
+            return loop(value)  # it is consumed) or one for all (numpy's sieve[i * i::i] = False)
+        sized = hasattr(type(target), "__len__")
+        written = len(range(len(target))[cut]) if sized else 0
+        state["steps"] += max(written, len(value) if hasattr(kind, "__len__") else 0)
+        return value
+
     def enter() -> None:
         tick()
         state["depth"] += 1
@@ -240,16 +251,26 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
         return done[-1] if done else None
 
     home.update(_gk_loop=loop, _gk_tick=tick, _gk_enter=enter, _gk_exit=leave, _gk_elems=elems,
-                _gk_made=made, _gk_scan=scan)
-    exec(compile(counted, "<leetcode.py, counted>", "exec"), home)
-    fn = home[function]
+                _gk_made=made, _gk_scan=scan, _gk_fill=fill)
+    code = compile(counted, "<leetcode.py, counted>", "exec")
+    containers = {dict, list, set, collections.defaultdict, collections.OrderedDict, collections.Counter,
+                  collections.deque}
+
     def run(args: list) -> dict:
+        # a fresh copy for each call, and of the module's containers as they were: a cache (@cache) or a
+        # memo filled at the last size would hide this one's work
+        fresh = {k: copy.copy(v) if type(v) in containers else v for k, v in home.items()}
+        exec(code, fresh)
         state.update(steps=0, depth=0, deepest=0)
         status = "ok"
+        # Python's own recursion limit, as the sizes assume: a module that raises it would run a recursion
+        # n deep at every size (and past the worker's time) instead of stopping at RecursionError
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(min(limit, 1_000))
         tracemalloc.start()
         base = tracemalloc.get_traced_memory()[0]
         try:
-            fn(*args)
+            fresh[function](*args)
         except Stop:
             status = "budget"
         except RecursionError:
@@ -259,6 +280,7 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
         finally:
             peak = tracemalloc.get_traced_memory()[1] - base
             tracemalloc.stop()
+            sys.setrecursionlimit(limit)
         return {"steps": state["steps"], "depth": state["deepest"], "peak": max(peak, 0), "status": status}
 
     out = []

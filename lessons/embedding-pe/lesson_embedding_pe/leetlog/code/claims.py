@@ -96,7 +96,7 @@ def hold(claim: Claim, p: Problem | None, source: str | None, measure: Measure |
         why = found.why if found is not None else None
         note = message("not_measured", function=fn, why=Two(*why)) if why is not None else ""
         return _by_log(held, claim, bounds, p, note)
-    numbers = Two(*costmeter.shown(judged, found))
+    numbers = Two(*costmeter.shown(judged, found, name))
     named = identify(p, claim.approach_text)
     if judged.verdict == costmeter.UNDER or (judged.verdict == costmeter.BETWEEN and judged.grows_like == "1"
                                              and any(_holds(name, bounds, a) for a in named)):
@@ -130,10 +130,15 @@ def _by_counts(held: Held, claim: Claim, bounds: list[Complexity], p: Problem, f
     if not fitting:
         return _by_log(held, claim, bounds, p, "")
     held.held_by = "measured"
-    if any(_holds(name, bounds, a) for a in fitting):
+    # the code's approach: one both parts' counts fit ('fast, iterative' and not 'loop'); none (a wheel's
+    # trial division: steps near n at these sizes, as a sieve's, and bytes flat, as no sieve's): a TA's
+    code = _fitting(fitting, other, found)
+    if not code:
+        held.say("unsure", "unsure_measured", function=p.function, numbers=numbers)
+        held.asked = True
         return held
-    # the code's approach said by both parts' counts where they agree ('fast, iterative' and not 'loop')
-    code = _fitting(fitting, other, found) or fitting
+    if any(_holds(name, bounds, a) for a in code):
+        return held
     bounds_of = list(dict.fromkeys(str(a.bounds(name)[0]) for a in code))
     shown = Two(_OR.en.join(bounds_of), _OR.ko.join(bounds_of))
     held.say("warning", "complexity_worse", "against_named", by=message("by_measured", numbers=numbers), p=p,
@@ -145,9 +150,10 @@ def _by_counts(held: Held, claim: Claim, bounds: list[Complexity], p: Problem, f
 
 def _fitting(approaches: tuple[Approach, ...] | list[Approach], name: str,
              found: costmeter.Measurement) -> list[Approach]:
-    """Those of ``approaches`` whose ``name`` bound the counts fit."""
+    """Those of ``approaches`` whose ``name`` bound the counts fit, bytes over the top of the range (a fixed
+    buffer, numpy's 64 KiB for a sum, bends the whole range's slope)."""
     def fits(c: Complexity) -> bool:
-        judged = costmeter.judge(c, name, found) if c.variables <= {"n"} else None
+        judged = costmeter.judge(c, name, found, strict=True) if c.variables <= {"n"} else None
         return judged is not None and judged.verdict == costmeter.FITS
     return [a for a in approaches if any(fits(c) for c in a.bounds(name))]
 

@@ -23,6 +23,7 @@ is loose, claims.py); anything in between is a TA's to read.
 from __future__ import annotations
 
 import ast
+import builtins
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -50,7 +51,7 @@ SPAN = 8  # the growth is read over sizes at least this far apart; fewer sizes: 
 
 # Names the counted copy calls; single underscore, so a method's body is not name-mangled.
 LOOP, TICK, ENTER, EXIT = "_gk_loop", "_gk_tick", "_gk_enter", "_gk_exit"
-ELEMS, MADE, SCAN = "_gk_elems", "_gk_made", "_gk_scan"
+ELEMS, MADE, SCAN, FILL = "_gk_elems", "_gk_made", "_gk_scan", "_gk_fill"
 # Built-ins that go over their argument's elements: sum(flags), list(range(n)); each of their arguments is
 # counted (a built-in container by its length, anything else item by item as it is consumed, probes.py).
 _OVER_ARGUMENT = frozenset({"sum", "min", "max", "any", "all", "sorted", "list", "tuple", "set", "frozenset",
@@ -147,13 +148,29 @@ class _Counter(ast.NodeTransformer):
 
     def visit_Assign(self, node: ast.Assign) -> ast.AST:
         self.generic_visit(node)
-        if any(isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Slice) for t in node.targets):
-            node.value = _call(ELEMS, node.value)  # flags[i * i::i] = ...: that many elements written
+        cut = next((t for t in node.targets if isinstance(t, ast.Subscript)
+                    and isinstance(t.slice, ast.Slice)), None)
+        part = cut.slice if cut is not None else None
+        if cut is not None and isinstance(part, ast.Slice) and _plain(cut):
+            # flags[i * i::i] = ...: that many elements written, a value given for each or one for all
+            # (numpy's sieve[i * i::i] = False)
+            bounds: list[ast.expr] = [b or ast.Constant(None) for b in (part.lower, part.upper, part.step)]
+            whole = ast.Call(ast.Name("slice", ast.Load()), bounds, [])
+            node.value = _call(FILL, cut.value, whole, node.value)
+        elif cut is not None:  # a target with side effects is read once: the value's elements
+            node.value = _call(ELEMS, node.value)
         return node
 
 
 def _call(name: str, *args: ast.expr) -> ast.Call:
     return ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=list(args), keywords=[])
+
+
+def _plain(target: ast.Subscript) -> bool:
+    """A slice target whose sequence and bounds can be read again without side effects (names, numbers)."""
+    return all(isinstance(n, (ast.Name, ast.Attribute, ast.Constant, ast.BinOp, ast.UnaryOp, ast.Slice,
+                              ast.Subscript, ast.operator, ast.unaryop, ast.expr_context))
+               for n in ast.walk(target))
 
 
 def _is_docstring(stmt: ast.stmt) -> bool:
@@ -173,14 +190,14 @@ def _sequence(node: ast.expr) -> bool:
 
 def hidden(source: str, function: str) -> tuple[str, str] | None:
     """Why ``function``'s work cannot be counted (en, ko): its module (the other practice functions aside)
-    runs code from a string or looks a name up at run time (``_HIDING``), or uses the counter's own names;
-    None when it can be."""
+    runs code from a string or looks a name up at run time (``_HIDING``), uses the counter's own names, or
+    reads what it computes when it is imported; None when it can be."""
     others = (set(MEASURED) | set(UNMEASURED)) - {function}
     try:
-        nodes = [n for top in ast.parse(source).body if getattr(top, "name", None) not in others
-                 for n in ast.walk(top)]
+        tree = ast.parse(source)
     except SyntaxError:
         return None
+    nodes = [n for top in tree.body if getattr(top, "name", None) not in others for n in ast.walk(top)]
     called = sorted({n.id for n in nodes if isinstance(n, ast.Name)} & _HIDING)  # not re.compile
     if called:
         said = ", ".join(called)
@@ -189,7 +206,48 @@ def hidden(source: str, function: str) -> tuple[str, str] | None:
     named = (getattr(n, a, None) for n in nodes for a in ("id", "attr", "name", "arg", "asname"))
     if any(isinstance(name, str) and name.startswith("_gk_") for name in named):
         return "it uses the counter's own names (_gk_…)", "측정기의 이름(_gk_…)을 씀"
+    built = _built_at_import(tree, function)
+    if built:
+        said = ", ".join(built)
+        return (f"it reads what the module computes with a loop when it is imported ({said}), work its "
+                "counts leave out", f"모듈을 불러올 때 반복문으로 미리 계산한 값({said})을 읽어, 그 작업은 "
+                "세지 못함")
     return None
+
+
+def _built_at_import(tree: ast.Module, function: str) -> list[str]:
+    """The module's names ``function`` reads (itself or through the module's functions and classes) that a
+    loop or a call of its own functions touches when the module is imported: a table of primes built before
+    the call, a default argument, a class attribute. That work is the code's, but not the counted call's."""
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    defs = {n.name: n for n in tree.body if isinstance(n, kinds)}
+    known = set(dir(builtins)) | {a.asname or a.name.split(".")[0] for n in tree.body
+                                  if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+
+    def works(node: ast.AST | None) -> bool:
+        return any(isinstance(n, (ast.For, ast.While, ast.comprehension)) or (
+            isinstance(n, ast.Call) and _named(n.func) in defs) for n in ast.walk(node or ast.Pass()))
+
+    def names(node: ast.AST, ctx: type = ast.expr_context) -> set[str]:
+        return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ctx)}
+
+    built: set[str] = set()
+    for top in tree.body:
+        if isinstance(top, kinds):  # its decorators, default arguments, class body: run at import
+            outside = [*top.decorator_list, *([*top.args.defaults, *top.args.kw_defaults] if not isinstance(
+                top, ast.ClassDef) else [s for s in top.body if not isinstance(s, kinds)])]
+            built |= {top.name} if any(works(n) for n in outside) else set()
+        elif works(top):
+            built |= names(top)
+    read, todo = set(), [function]
+    while todo:  # the names it reads that are not its own (nor its parameters), and theirs
+        name = todo.pop()
+        if name not in read:
+            read.add(name)
+            node = defs.get(name)
+            todo += sorted(names(node, ast.Load) - names(node, ast.Store) - {
+                a.arg for a in ast.walk(node) if isinstance(a, ast.arg)}) if node else []
+    return sorted((built - known) & read)
 
 
 def counted_source(source: str) -> str | None:
@@ -205,10 +263,21 @@ def counted_source(source: str) -> str | None:
     # another name for a function: 'from math import prod as product', 'multiply_all = math.prod'
     aliases = {a.asname: a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names
                if a.asname}
-    aliases |= {n.targets[0].id: n.value.attr if isinstance(n.value, ast.Attribute) else n.value.id
-                for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
-                and isinstance(n.targets[0], ast.Name) and isinstance(n.value, (ast.Attribute, ast.Name))}
+    # and 'product = partial(reduce, mul)': the function it binds arguments to
+    aliases |= {n.targets[0].id: name for n in ast.walk(tree) if isinstance(n, ast.Assign)
+                and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                and (name := _named(_unbound(n.value)))}
     return ast.unparse(ast.fix_missing_locations(_Counter(aliases).visit(module)))
+
+
+def _unbound(value: ast.expr) -> ast.expr:
+    """``f`` of ``partial(f, ...)``, else ``value``."""
+    partial = isinstance(value, ast.Call) and _named(value.func) == "partial" and value.args
+    return value.args[0] if partial and isinstance(value, ast.Call) else value
+
+
+def _named(node: ast.expr) -> str | None:
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
 
 
 # --------------------------------------------------------------------------- what a measurement holds
@@ -326,9 +395,9 @@ _FRAME_BYTES, _CHUNKS = 1024, 2 * 16_384
 
 
 def judge_series(claim: Complexity, series: str, points: list[tuple[int, int]],
-                 margin: float = 0.25) -> Judgement:
+                 margin: float = 0.25, strict: bool = False) -> Judgement:
     """The claim (its one variable, the size) against ``points`` (n, count); counts that outgrow it by more
-    than ``margin`` (in slope) refute it."""
+    than ``margin`` (in slope) refute it. ``strict``: bytes read over the top of the range only."""
     first, last = points[0][1], points[-1][1]
     slack = _SLACK[series]
     flat = last <= 1.25 * first + slack
@@ -345,7 +414,7 @@ def judge_series(claim: Complexity, series: str, points: list[tuple[int, int]],
         logs = all(not (g.poly or g.exp or g.fact) for t in claim.terms for _, g in t.factors)
         return Judgement(BETWEEN if series == "bytes" and logs else UNDER, series, tuple(points), like)
     gap = _gap(claim, *_slope(points)[1:])
-    if series == "bytes":
+    if series == "bytes" and not strict:
         # a set's or dict's table grows 4-fold at once, and the top eighth of the range may hold such a jump
         # whole or miss it: of that reading and the whole range's, the one closer to the claim
         gap = min(gap, _gap(claim, points[0], points[-1]), key=abs)
@@ -379,12 +448,13 @@ def _grows_like(points: list[tuple[int, int]], slack: int) -> str | None:
     return best[0] if best else None
 
 
-def judge(claim: Complexity, part: str, found: Measurement) -> Judgement | None:
+def judge(claim: Complexity, part: str, found: Measurement, strict: bool = False) -> Judgement | None:
     """The claim on ``part`` ('time' or 'space') against the measurement; None when nothing usable was
-    measured or the claim is in more than one variable. Time is the steps; space the recursion depth where
-    the function recurses deeper as n grows, else the peak bytes it allocates. Sizes too few to read a
-    growth from (a recursion past Python's limit at n = 800, counts past the budget at n = 400) still refute
-    a claim they outgrow by twice the margin over a 4-fold range: only that is said of them."""
+    measured or the claim is in more than one variable. Time is the steps (and the bytes, which it writes);
+    space the recursion depth where the function recurses deeper as n grows, else the peak bytes it
+    allocates. Sizes too few to read a growth from (a recursion past Python's limit at n = 800, counts past
+    the budget at n = 400) still refute a claim they outgrow by twice the margin over a 4-fold range: only
+    that is said of them. ``strict``: see ``judge_series``."""
     ok = [r for r in found.runs if r.status == "ok"]
     short = not found.usable
     if len(claim.variables) > 1 or (short and (len(ok) < 3 or ok[-1].n < 4 * ok[0].n)):
@@ -394,12 +464,13 @@ def judge(claim: Complexity, part: str, found: Measurement) -> Judgement | None:
     deeper = ok[-1].depth > ok[0].depth + _SLACK["depth"]
     series = "steps" if part == "time" else "depth" if deeper else "bytes"
     count = {"steps": lambda r: r.steps, "depth": lambda r: r.depth, "bytes": lambda r: r.peak}[series]
-    judged = judge_series(claim, series, [(r.n, count(r)) for r in ok], margin=0.5 if short else 0.25)
-    if series == "depth" and ok[-1].peak > _FRAME_BYTES * ok[-1].depth + _CHUNKS:
+    judged = judge_series(claim, series, [(r.n, count(r)) for r in ok], 0.5 if short else 0.25, strict)
+    if series != "bytes" and ok[-1].peak > _FRAME_BYTES * ok[-1].depth + _CHUNKS:
         # bytes beyond what the frames could take are the data's (a memo list of n beside a halving
-        # recursion): they refute a claim too
+        # recursion): they refute a claim too; and every byte allocated is written, so bytes that outgrow a
+        # time claim refute it (a string of n characters made and scanned by re.sub, an int of n bits)
         data = judge_series(claim, "bytes", [(r.n, r.peak) for r in ok], margin=0.5 if short else 0.25)
-        judged = data if data.verdict == OVER else judged
+        judged = data if data.verdict == OVER and judged.verdict != OVER else judged
     return judged if not short or judged.verdict == OVER else None
 
 
@@ -408,9 +479,9 @@ def judge(claim: Complexity, part: str, found: Measurement) -> Judgement | None:
 _UNIT = {"steps": ("steps", "단계"), "depth": ("recursion depth", "재귀 깊이"), "bytes": ("bytes", "바이트")}
 
 
-def shown(j: Judgement, found: Measurement) -> tuple[str, str]:
+def shown(j: Judgement, found: Measurement, part: str = "") -> tuple[str, str]:
     """The numbers the student is shown (en, ko): n = 1,000 and 2,000 where both ran, and the largest;
-    a call that stopped past Python's recursion limit is said too."""
+    a call that stopped past Python's recursion limit is said too, and why bytes hold a ``part`` 'time'."""
     points = dict(j.points)
     picks: list[int] = [n for n in (1_000, 2_000) if n in points] or [j.points[0][0]]
     picks += [n for n in (j.points[-2][0], j.points[-1][0]) if n not in picks][-1:]
@@ -427,4 +498,7 @@ def shown(j: Judgement, found: Measurement) -> tuple[str, str]:
     if stopped is not None and j.series in ("depth", "steps"):
         en.append(f"n = {stopped.n:,} → deeper than Python's recursion limit (RecursionError)")
         ko.append(f"n = {stopped.n:,} → 파이썬 재귀 한도를 넘음(RecursionError)")
+    if part == "time" and j.series == "bytes":  # a time claim refuted by the bytes: why they are its
+        en.append("every byte allocated is written, so at least as many steps")
+        ko.append("할당한 바이트는 모두 쓰이므로 단계도 그만큼 이상")
     return "; ".join(en), "; ".join(ko)
