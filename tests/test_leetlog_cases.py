@@ -42,6 +42,9 @@ VERDICTS: dict[str, Verdict] = {
     # the log as U+33D2 ('O(㏒n)', 'O(n ㏒ ㏒ n)'), as a Korean IME types it: read as log (was a sure bad_bigo
     # on each, 5.0/6)
     "unicode_log_symbol_en": (FULL, [], []),
+    # Big-O spelled as students do ('`O(lg n)`', 'O(N log(log N))', 'O(1) extra', 'O(N) auxiliary') under a
+    # problem named 'Count Prime (204)', LeetCode's title in the singular (was unsure: an unknown problem)
+    "bigo_spellings_en": (FULL, [], []),
     # layouts found after the issue's: YAML front matter ('title:' is no problem), a '| Field | Answer |'
     # table under each problem's heading, a bold label with its answer on the next line, setext headings
     # over plain 'Label: value' lines, emoji before labels, the problem named in its heading, '---' rules
