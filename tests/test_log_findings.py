@@ -504,3 +504,20 @@ def test_solved_alone_with_a_hint_for_one_part_is_a_tas_call(answer: str) -> Non
     f = _only(r)
     assert (f.severity, f.problem, f.field, f.code) == ("unsure", 1, "solved", "unsure_bad_solved")
     assert r.points == MAX_POINTS and _group_of(f.code, "solved") == "solved"
+
+
+@pytest.mark.parametrize(("answer", "en", "ko"), [
+    ("없음 (한 번에 AC)", "the 'What went wrong' field only says '없음 (한 번에 AC)'",
+     "'틀린 이유' 칸이 '없음 (한 번에 AC)'뿐입니다"),
+    ("N/A", "the 'What went wrong' field only says 'N/A'", "'틀린 이유' 칸이 'N/A'뿐입니다"),
+    ("", "the 'What went wrong' field is empty", "'틀린 이유' 칸이 비어 있습니다")])
+def test_a_field_that_says_none_is_told_what_it_says_not_that_it_is_empty(answer: str, en: str,
+                                                                           ko: str) -> None:
+    """'None' in words is no answer (0.25 taken, the hint says what to write even after a first-try AC),
+    and the message quotes it rather than calling a field the student wrote in empty."""
+    r = review_log(ENGLISH.replace("**What went wrong:** forgot that n can be negative.",
+                                   f"**What went wrong:** {answer}", 1))
+    f = _only(r)
+    assert (f.severity, f.problem, f.field, f.code) == ("error", 1, "what_went_wrong", "missing_field")
+    assert en in f.message_en and "where it could have gone wrong" in f.message_en
+    assert ko in f.message_ko and r.points == MAX_POINTS - FIELD_POINTS

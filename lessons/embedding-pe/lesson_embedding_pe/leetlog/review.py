@@ -19,7 +19,7 @@ from .bigo import Complexity, ParseError, compare, find_all_bigo, parse
 from .catalog import Problem, find_problem
 from .code.claims import Claim, Measure, hold
 from .code.coverage import function_source
-from .parser import REQUIRED, Field, ProblemEntry, parse_log
+from .parser import REQUIRED, Field, ProblemEntry, clean_value, parse_log
 from .unsure import UNSURE, has_reason, is_unsure, names_field
 from .values import classify_solved, parse_difficulty
 from .vocab import CUE, DATES, LABELS_EN, LABELS_KO, MONTHS, NEAREST, REVIEW, Two, message, short
@@ -171,10 +171,12 @@ def _finding(severity: str, code: str, k: int | None, fld: str | None, at: int |
 def _missing(ctx: _Ctx, name: str) -> None:
     """A field missing, empty or still the template's, quoting the nearest sentence of the prose."""
     f = ctx.entry.fields.get(name)
-    where = "missing" if f is None else "template" if CUE["placeholder_left"].search(f.raw or "") else "empty"
+    said = CUE["comment"].sub("", f.raw).strip() if f is not None else ""  # 'none' in words: '없음', 'N/A'
+    where = "missing" if f is None else "template" if CUE["placeholder_left"].search(f.raw or "") else \
+        "none" if said and not clean_value(f.raw) else "empty"  # (not a pair's other half: 'x → -')
     near = _nearest_sentence(ctx.entry, name) if f is None else None
     line = near[0] if near else ctx.line_for(name)
-    ctx.fault("missing_field", name, line, where=message(f"where_{where}"),
+    ctx.fault("missing_field", name, line, where=message(f"where_{where}", said=said),
               quote=message("nearest", line=line, said=near[1]) if near else "",
               hint=message(f"hint_{name}"))
 
