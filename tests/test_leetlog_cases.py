@@ -45,6 +45,10 @@ VERDICTS: dict[str, Verdict] = {
     # Big-O spelled as students do ('`O(lg n)`', 'O(N log(log N))', 'O(1) extra', 'O(N) auxiliary') under a
     # problem named 'Count Prime (204)', LeetCode's title in the singular (was unsure: an unknown problem)
     "bigo_spellings_en": (FULL, [], []),
+    # complexities written without O(...) under a 'Big-O' label: 'log n' (in words) and '1', 'n' (bare) alike
+    # go to a TA (the bare ones were a sure no_bigo, 5.0/6)
+    "bigo_colon_words_en": (FULL, [], [(1, "space", "unsure_no_bigo"), (1, "time", "unsure_no_bigo"),
+                                       (2, "space", "unsure_no_bigo"), (2, "time", "unsure_no_bigo")]),
     # layouts found after the issue's: YAML front matter ('title:' is no problem), a '| Field | Answer |'
     # table under each problem's heading, a bold label with its answer on the next line, setext headings
     # over plain 'Label: value' lines, emoji before labels, the problem named in its heading, '---' rules

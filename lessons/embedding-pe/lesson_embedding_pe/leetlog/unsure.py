@@ -4,7 +4,7 @@ the points stay and a TA reads it."""
 
 from __future__ import annotations
 
-from .bigo import find_all_bigo
+from .bigo import ParseError, find_all_bigo, parse
 from .mathtext import to_plain
 from .parser import REASON_LABEL, ProblemEntry, unlabelled
 from .prose import split_sentences
@@ -62,6 +62,9 @@ def is_unsure(code: str, name: str, entry: ProblemEntry) -> tuple[str, int | Non
         return ("saw_both_answers", None) if both else None
     if CUE["complexity_words"].search(value):
         return "saw_complexity_in_words", None
+    # 'Space (Big-O): 1 — a few variables': a complexity with its O(...) left out
+    if code == "no_bigo" and not CUE["bigo_like"].search(value) and _bare_bigo(value):
+        return "saw_bare_bigo", None
     return ("saw_bigo_like", None) if CUE["bigo_like"].search(value) else None
 
 
@@ -81,3 +84,13 @@ def _unplaced(entry: ProblemEntry, name: str) -> list[tuple[int, str]]:
             # approach's for the first idea: none of them is this field
             parts += f.lines[1:]
     return [*parts, *((d.line, d.raw) for d in entry.duplicates)]
+
+
+def _bare_bigo(value: str) -> bool:
+    """Whether ``value`` opens with a complexity the Big-O grammar reads once O(...) is put around it, in n
+    alone ('1', 'n', 'n log log n'), not a word ('fast', 'ok': o times k)."""
+    head = CUE["bare_bigo_end"].split(value, maxsplit=1)[0].strip()
+    try:
+        return 0 < len(head) <= 24 and parse(f"O({head})").variables <= {"n", "N"}
+    except ParseError:
+        return False
