@@ -45,6 +45,9 @@ VERDICTS: dict[str, Verdict] = {
     # Big-O spelled as students do ('`O(lg n)`', 'O(N log(log N))', 'O(1) extra', 'O(N) auxiliary') under a
     # problem named 'Count Prime (204)', LeetCode's title in the singular (was unsure: an unknown problem)
     "bigo_spellings_en": (FULL, [], []),
+    # a Korean grade for the difficulty ('난이도: 중', of 상/중/하) is Medium, as the whole answer only (was a
+    # sure bad_difficulty; '진행 중' names no level)
+    "korean_grade_words_ko": (FULL, [], []),
     # complexities written without O(...) under a 'Big-O' label: 'log n' (in words) and '1', 'n' (bare) alike
     # go to a TA (the bare ones were a sure no_bigo, 5.0/6)
     "bigo_colon_words_en": (FULL, [], [(1, "space", "unsure_no_bigo"), (1, "time", "unsure_no_bigo"),

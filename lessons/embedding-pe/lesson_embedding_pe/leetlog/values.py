@@ -7,8 +7,9 @@ import re
 
 from .vocab import CUE, DIFFICULTY_WORDS, WORDS
 
-# each level's words, whole words only ('hard' is not in 'hardly')
-_LEVELS = {level: re.compile("|".join(rf"(?<![a-z]){re.escape(w)}(?![a-z])" for w in words))
+# each level's words, whole words only ('hard' is not in 'hardly'); '=중' only as the whole answer
+_LEVELS = {level: re.compile("|".join(rf"^\W*{re.escape(w[1:])}\W*$" if w.startswith("=") else
+                                      rf"(?<![a-z]){re.escape(w)}(?![a-z])" for w in words))
            for level, words in DIFFICULTY_WORDS.items()}
 
 
