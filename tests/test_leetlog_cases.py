@@ -48,6 +48,9 @@ VERDICTS: dict[str, Verdict] = {
     # a Korean grade for the difficulty ('난이도: 중', of 상/중/하) is Medium, as the whole answer only (was a
     # sure bad_difficulty; '진행 중' names no level)
     "korean_grade_words_ko": (FULL, [], []),
+    # a KPT retrospective after both problems ('- Problem: 경계값을 자주 놓침'): 'Problem' is KPT's, naming no
+    # LeetCode problem and labelling nothing else (was told "The log has 3 problems", info)
+    "kpt_retro_ko": (FULL, [], []),
     # complexities written without O(...) under a 'Big-O' label: 'log n' (in words) and '1', 'n' (bare) alike
     # go to a TA (the bare ones were a sure no_bigo, 5.0/6)
     "bigo_colon_words_en": (FULL, [], [(1, "space", "unsure_no_bigo"), (1, "time", "unsure_no_bigo"),

@@ -447,8 +447,9 @@ def review_log(text: str | None, practice: dict[str, str] | None = None,
             ctx.review.points = round(earned - penalty, 4)
             out.problems.append(ctx.review)
         out.breakdown += _breakdown(k, points)
-    # past the graded ones, a section left empty (the template's '## 문제 3' kept for later) is no problem
-    if extras := [e for e in entries[PROBLEMS:] if any(f.filled for f in e.fields.values())]:
+    # past the graded ones, a section left empty (the template's '## 문제 3' kept for later) is no problem,
+    # nor a retrospective's 'Problem: …' naming none (KPT's Keep / Problem / Try) with no other label under it
+    if extras := [e for e in entries[PROBLEMS:] if _is_problem(e)]:
         warm_up = any(a is not b for a, b in zip(entries, parsed.problems, strict=True))
         extra = min(extras, key=lambda e: e.line)  # the first one not graded
         out.findings.append(_finding("info", "extra_easy" if warm_up else "extra_problems", None, None,
@@ -467,6 +468,13 @@ def _is_easy(entry: ProblemEntry) -> bool:
     f = entry.get("problem")
     found = find_problem(f.value if f is not None else entry.heading).problem
     return found is not None and found.difficulty == "Easy"
+
+
+def _is_problem(entry: ProblemEntry) -> bool:
+    """Whether an entry past the graded ones is a problem: it names one, or labels another field."""
+    found = find_problem(f.value if (f := entry.get("problem")) is not None else entry.heading)
+    return found.problem is not None or found.number is not None or any(
+        f.filled and f.label != "sentence" for name, f in entry.fields.items() if name != "problem")
 
 
 def _has_words(text: str) -> bool:
