@@ -51,6 +51,9 @@ VERDICTS: dict[str, Verdict] = {
     # a KPT retrospective after both problems ('- Problem: 경계값을 자주 놓침'): 'Problem' is KPT's, naming no
     # LeetCode problem and labelling nothing else (was told "The log has 3 problems", info)
     "kpt_retro_ko": (FULL, [], []),
+    # Integer to Roman as a string of num 'I's rewritten by replacements: its O(num) is what the code does
+    # (was a sure complexity_worse on both claims against greedy's O(1), "likely times out")
+    "roman_replace_chain_en": (FULL, [], []),
     # complexities written without O(...) under a 'Big-O' label: 'log n' (in words) and '1', 'n' (bare) alike
     # go to a TA (the bare ones were a sure no_bigo, 5.0/6)
     "bigo_colon_words_en": (FULL, [], [(1, "space", "unsure_no_bigo"), (1, "time", "unsure_no_bigo"),
