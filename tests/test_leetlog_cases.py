@@ -54,6 +54,9 @@ VERDICTS: dict[str, Verdict] = {
     # Integer to Roman as a string of num 'I's rewritten by replacements: its O(num) is what the code does
     # (was a sure complexity_worse on both claims against greedy's O(1), "likely times out")
     "roman_replace_chain_en": (FULL, [], []),
+    # a Velog post (table of contents, the solution's code between fields) that leaves out a space complexity:
+    # exactly that field, and no sentence quoted (the time's own answer was quoted as the "nearest sentence")
+    "velog_missing_space_ko_mistake": (FULL - 0.75, [(1, "space", "missing_field")], []),
     # complexities written without O(...) under a 'Big-O' label: 'log n' (in words) and '1', 'n' (bare) alike
     # go to a TA (the bare ones were a sure no_bigo, 5.0/6)
     "bigo_colon_words_en": (FULL, [], [(1, "space", "unsure_no_bigo"), (1, "time", "unsure_no_bigo"),
@@ -664,6 +667,13 @@ def test_a_reason_ahead_of_a_later_claim_is_that_claims(sentence: str, time: str
 
     read = read_fields(split_sentences([(1, sentence)]))
     assert time in read["time"].value and space in read["space"].value
+
+
+def test_a_labelled_answer_is_no_sentence_to_quote() -> None:
+    """A field left out of a labelled log is named without quoting another field's answer as the student's
+    nearest sentence (the time's 'O(log n) — n이 절반씩' for a missing space)."""
+    r = _review("velog_missing_space_ko_mistake")
+    assert [f.message_en for f in r.findings if "nearest" in f.message_en] == []  # type: ignore[attr-defined]
 
 
 def test_a_callouts_title_is_no_sentence_to_quote() -> None:

@@ -298,9 +298,11 @@ def _nearest_sentence(entry: ProblemEntry, name: str) -> tuple[int, str] | None:
             said = _excerpt(f.raw, f.value.split(" — ")[0]) if other in ("time", "space") else \
                 f.value if f.value in f.raw and other != "problem" else f.raw
             beside.append((f.line, said))
+    # a labelled field's own answer (read again only to look for a field it may also give) is no sentence
+    answers = {" ".join(f.value.split()) for f in entry.fields.values() if f.label != "sentence"}
     for line, text in [*beside, *(entry.sentences[::-1] if name == "solved" else entry.sentences)]:
         one = " ".join(text.split())
-        plain = "" if re.match(r"^#{1,6}\s", one) else CUE["emphasis"].sub("", one).strip()
+        plain = "" if re.match(r"^#{1,6}\s", one) or one in answers else CUE["emphasis"].sub("", one).strip()
         words = len(plain.split())
         if (words >= 4 or words >= 2 and CUE["sentence_end"].search(plain)) and not names_field(name, plain):
             return line, plain if plain.startswith("…") or plain.endswith("…") else short(plain, 80)
