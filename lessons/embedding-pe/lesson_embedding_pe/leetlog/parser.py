@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from itertools import groupby
 
 from .bigo import find_all_bigo
-from .catalog import find_problem
+from .catalog import ProblemMatch, find_problem
 from .prose import BULLET, problem_mention, read_fields, split_sentences, unbracketed, word_complexities
 from .tree import Line, read
 from .values import classify_solved, parse_difficulty
@@ -77,6 +77,11 @@ class ProblemEntry:
     @property
     def line(self) -> int:
         return self.heading_line or min((f.line for f in self.fields.values()), default=1)
+
+    @property
+    def named(self) -> ProblemMatch:
+        """The problem the entry names, in its 'problem' field, else its heading."""
+        return find_problem(f.value if (f := self.get("problem")) is not None else self.heading)
 
 
 @dataclass
@@ -434,8 +439,7 @@ def _without_preamble(problems: list[ProblemEntry]) -> list[ProblemEntry]:
 
 def _catalogued(entry: ProblemEntry) -> int | None:
     """The catalog's number of the problem an entry names, in its field or its heading."""
-    named = find_problem(f.value if (f := entry.get("problem")) is not None else entry.heading).problem
-    return named.number if named is not None else None
+    return p.number if (p := entry.named.problem) is not None else None
 
 
 def _consume(b: _Builder, ln: Line) -> None:

@@ -467,14 +467,12 @@ def _graded_first(entries: list[ProblemEntry]) -> list[ProblemEntry]:
 
 
 def _is_easy(entry: ProblemEntry) -> bool:
-    f = entry.get("problem")
-    found = find_problem(f.value if f is not None else entry.heading).problem
-    return found is not None and found.difficulty == "Easy"
+    return (found := entry.named.problem) is not None and found.difficulty == "Easy"
 
 
 def _is_problem(entry: ProblemEntry) -> bool:
     """Whether an entry past the graded ones is a problem: it names one, or labels another field."""
-    found = find_problem(f.value if (f := entry.get("problem")) is not None else entry.heading)
+    found = entry.named
     return found.problem is not None or found.number is not None or any(
         f.filled and f.label != "sentence" for name, f in entry.fields.items() if name != "problem")
 
