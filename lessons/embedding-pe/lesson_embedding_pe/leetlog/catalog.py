@@ -53,6 +53,7 @@ class Problem:
     function: str | None = None  # name in exercises/leetcode.py, when there is a practice
     aliases: tuple[str, ...] = ()
     lesson: str = ""  # its place in the lesson's own list: "warm_up", "example", or not there
+    size: str = "n"  # LeetCode's own name for the input n measures ('O(log x)' for Palindrome Number)
 
     @property
     def described(self) -> tuple[Approach, ...]:

@@ -34,7 +34,8 @@ def classify_solved(text: str, asked: str = "") -> str | None:
         return "solution"
     solution, alone = bool(CUE["solution"].search(text)), bool(CUE["alone"].search(text))
     if solution == alone and asked and (about := classify_solved(asked)) is not None:
-        answer = text.strip(" .!~").lower()
+        # the answer's first word, before a remark: 'Yes ✅', 'no, watched a video', 'X (풀이 봄)'
+        answer = re.split(r"[\s,;:(—–]+", text.strip(" .!~-").lower(), maxsplit=1)[0].strip(" .!~")
         if answer in WORDS["answer_yes"]:
             return about
         if answer in WORDS["answer_no"]:
