@@ -18,10 +18,14 @@ _ASIDE = re.compile(r"\([^()]*\)")  # '(202. Happy Number는 Easy였는데)': a 
 
 def parse_difficulty(text: str) -> str | None:
     """'Medium (중간)' -> 'Medium', 'Medium (202번은 Easy)' too: the level named outside the parentheses, else
-    in them; None when no level, or more than one, is named."""
+    in them; the first of several when the others are as felt ('Medium, but it felt hard'); else None when
+    no level, or more than one, is named."""
     for said in (_ASIDE.sub(" ", text), text):
-        if found := {level for level, words in _LEVELS.items() if words.search(said.lower())}:
-            return found.pop() if len(found) == 1 else None
+        at = {level: m.start() for level, words in _LEVELS.items() if (m := words.search(said.lower()))}
+        if len(at) > 1 and CUE["felt_difficulty"].search(text):  # the others as the student felt them
+            return min(at, key=at.__getitem__)
+        if at:
+            return at.popitem()[0] if len(at) == 1 else None
     return None
 
 
