@@ -720,3 +720,43 @@ VERDICTS.update(ROUND_6)
 def test_round_6_logs_get_the_verdict_a_ta_would_give(case: str) -> None:
     """Those above, added after the parametrized test over VERDICTS had read its list."""
     test_each_log_gets_the_verdict_a_ta_would_give(case)
+
+
+# round 7 (logs written after round 6, none generated)
+ROUND_7: dict[str, Verdict] = {
+    # '실수한 점' (what went wrong, as many Korean logs say it): a label (was unsure on both problems)
+    "mistake_label_ko": (FULL, [], []),
+    # 'Solved alone? Yes ✅' and '… No — read the editorial': the answer's first word answers the question
+    # (was a sure bad_solved: 'Yes ✅' was no yes)
+    "yes_with_emoji_en": (FULL, [], []),
+    # 'Self-solved: yes' / 'no, watched NeetCode's video', 'TC:/SC:', 'Idea 1:' / 'Idea 2 (final):'
+    # (were a sure missing_field and a bad_solved, 5.75/6)
+    "self_solved_abbrev_en": (FULL, [], []),
+    # a task list for how it was solved ('- [x] 혼자 풀었다' over '- [ ] 풀이를 보고 풀었다'): the ticked
+    # box is the answer, the unticked one an option not chosen (was a sure missing_field on each, 5.5/6)
+    "task_list_solved_ko": (FULL, [], []),
+    # '아이디어: 처음엔 … → …, 그래서 … 으로 바꿈' holds both approaches; 'T: O(log n) / S: O(1) — …'
+    # labels the complexities, the reason for both (was a sure missing final approach and four unsure)
+    "letter_labels_idea_ko": (FULL, [], []),
+    # 'Time & Space: O(log n) & O(1) — …': the reason after both speaks for both (was unsure: 'O(log n) &')
+    "ampersand_pair_en": (FULL, [], []),
+    # 'Medium, but it felt hard to me', '미디엄인데 체감은 하드': LeetCode's level, then how it felt
+    # (was a sure bad_difficulty on each: two levels named)
+    "felt_difficulty_mixed": (FULL, [], []),
+    # a row per problem whose '혼자?' column answers '⭕' / '❌ (풀이 봄, …)': the marks are yes and no
+    # (was a sure bad_solved)
+    "row_table_circle_ko": (FULL, [], []),
+    # a Q&A post ('**Q. 최종 풀이는?**' then 'A. …'): each question labels the field it asks about, its
+    # answer under it (was 3.75/6: four sure missing fields, and 'A. 네.' a bad_solved)
+    "qa_pairs_ko": (FULL, [], []),
+    # Palindrome Number's input is x on LeetCode: 'O(log x)' is a claim in its size (was unsure: an
+    # undefined variable); an Easy and a Hard problem each cost the task fit; 'Space: O(1).' has no reason
+    "palindrome_x_hard_en": (FULL - 1.25, [(1, "difficulty", "not_medium"), (2, "difficulty", "not_medium"),
+                                           (2, "space", "no_reason")], []),
+}
+VERDICTS.update(ROUND_7)
+
+
+@pytest.mark.parametrize("case", sorted(ROUND_7))
+def test_round_7_logs_get_the_verdict_a_ta_would_give(case: str) -> None:
+    test_each_log_gets_the_verdict_a_ta_would_give(case)

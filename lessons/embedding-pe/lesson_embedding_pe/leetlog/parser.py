@@ -13,7 +13,7 @@ from .catalog import ProblemMatch, find_problem
 from .prose import BULLET, problem_mention, read_fields, split_sentences, unbracketed, word_complexities
 from .tree import Line, read
 from .values import classify_solved, parse_difficulty
-from .vocab import CUE, FIELDS, FORM, ORDINALS, SYNONYMS, WORDS
+from .vocab import CUE, FIELDS, FORM, LABELS_EN, ORDINALS, SYNONYMS, WORDS
 
 __all__ = ["FIELDS", "REASON_LABEL", "REQUIRED", "Field", "LogParse", "ProblemEntry", "clean_value",
            "match_label", "parse_log", "unlabelled"]
@@ -98,7 +98,7 @@ def clean_value(raw: str) -> str:
     unticked box, struck-out words); "" for a value of none."""
     text = CUE["todo"].sub("", CUE["placeholder"].sub("", CUE["comment"].sub("", raw)))
     text = CUE["chosen_box"].sub("", CUE["not_chosen"].sub("", text))
-    text = "\n".join(line.rstrip() for line in text.strip().splitlines()).strip()
+    text = FORM["answer_mark"].sub("", "\n".join(line.rstrip() for line in text.strip().splitlines()).strip())
     # '-', 'N/A', and one with an aside: 'n/a (solved alone)', '필요 없음 (혼자 풂)'
     said = {FORM["empty_marks"].sub("", t.lower()).strip(".:,;") for t in (text, FORM["gloss"].sub("", text))}
     return "" if not text or (said - {""}) & WORDS["empty"] else text
@@ -125,7 +125,8 @@ def _named(label: str) -> str | None:
     '50. Pow(x, n), Medium, First' is a problem and its difficulty."""
     text = _TAG.sub("", label)
     parts = [text] if "," in FORM["gloss"].sub("", text) else [text, *FORM["label_parts"].split(text)]
-    return next((name for part in parts if (name := _LABEL_INDEX.get(_norm(part)))), None)
+    return next((name for part in parts if (name := _LABEL_INDEX.get(_norm(part)) or _LABEL_INDEX.get(
+        FORM["label_particle"].sub("", _norm(part))))), None)
 
 
 _FORMS = ("bold_label", "arrow_label", "colon_label", "particle_label", "question_label", "bracket_label",
@@ -135,6 +136,7 @@ _FORMS = ("bold_label", "arrow_label", "colon_label", "particle_label", "questio
 def _label_line(line: str) -> list[Claim]:
     """The fields a line starting with a label holds ('**Time:** …', '| Time | …', 'Time -> …'), or []."""
     text = BULLET.sub("", line.strip(), count=1)
+    text = FORM["letter_label"].sub(lambda m: f"{LABELS_EN[m.lastgroup or 'time']}: ", text)  # 'T: O(…)'
     if text.startswith("|"):
         cells = [c.strip() for c in text.strip("|").split("|")]
         named = len(cells) >= 2 and match_label(cells[0])  # never a separator row's '---': no label
@@ -184,7 +186,18 @@ def claims(name: str, rest: str, label: str) -> list[Claim]:
         pieces.append((name, rest[at:m.start()].strip(), label))
         at, name, label = m.end(), other, m.group("label").strip("*_ ")
     pieces.append((name, rest[at:].strip(), label))
+    if {p[0] for p in pieces} == {"time", "space"} and len(pieces) == 2:
+        pieces[0] = _shared_reason(pieces[0], pieces[1][1])  # 'T: O(log n) / S: O(1) — why': why for both
     return [claim for piece in pieces for claim in _share(*piece)]
+
+
+def _shared_reason(first: Claim, second: str) -> Claim:
+    """The first of two complexities on a line, given the reason after the second when it has none."""
+    name, value, label = first
+    own, after = find_all_bigo(value), find_all_bigo(second)
+    if len(own) != 1 or len(after) != 1 or FORM["pair_joint"].fullmatch(value[own[0].end:]) is None:
+        return first
+    return name, f"{own[0].written} {second[after[0].end:].strip()}".strip(), label
 
 
 def _answers(name: str, value: str) -> bool:
@@ -206,8 +219,8 @@ def _share(name: str, value: str, label: str) -> list[Claim]:
     if len(found) == 2:
         shared, out = value[found[1].end:].strip(), []
         for field_name, m, end in zip(names, found, (found[1].start, len(value)), strict=True):
-            part = value[m.start:end].strip(" ,;/|")
-            alone = not part[len(m.written):].strip(" ,;/|—–-:")
+            part = value[m.start:end].strip(" ,;/|&")
+            alone = FORM["pair_joint"].fullmatch(part[len(m.written):]) is not None
             out.append((field_name, f"{m.written} {shared}" if alone and shared else part, label))
         return out
     # 'O(log n) / constant space', '- / O(1)': the halves say
@@ -287,7 +300,9 @@ def unlabelled(raw: str) -> str:
 
 def _unknown_label(body: str) -> re.Match[str] | None:
     """'Complexity: …', '복잡도 → …', '**Note** → …': a short label (known or not) set off as labels are."""
-    return m if (m := CUE["unknown_label"].match(body)) and len(m.group().split()) <= 4 else None
+    m = CUE["unknown_label"].match(body)
+    said = m.group().rstrip(":：->→= ").strip("*_ ") if m else ""  # '풀이를 보고 풀었다 → …' is a sentence
+    return m if m and len(m.group().split()) <= 4 and not FORM["sentence_not_label"].search(said) else None
 
 
 # a line's 'Why:' or '이유:' names the reason to come and is none itself (blanks within its line only: a
@@ -646,7 +661,7 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
             halves := split_approaches(f.value)):
         for name, half in zip(_APPROACHES, halves, strict=True):
             entry.fields[name] = Field(name, clean_value(half), f.line, f.label, f.raw, list(f.lines))
-    prose = split_sentences([(n, unlabelled(t)) for n, t in entry.extra])
+    prose = split_sentences([(n, unlabelled(t)) for n, t in entry.extra if not CUE["unticked_item"].match(t)])
     sentences = list(prose)
     for f in entry.fields.values():  # 'Difficulty: Medium. I first tried ...': the label answers one
         sentences += split_sentences(f.lines[:1])[1:]

@@ -64,7 +64,7 @@ def hold(claim: Claim, p: Problem | None, source: str | None, measure: Measure |
     fn = p.function or ""
     # the reference's variables, and the practice function's size (Pow's n, Roman's num)
     known = {v for a in p.approaches for c in (*a.bounds("time"), *a.bounds("space")) for v in c.variables}
-    known |= {"n", *((size_name(fn, source),) if fn else ())}
+    known |= {"n", p.size, *((size_name(fn, source),) if fn else ())}
     # a parameter that is not the size ('O(log x)', Pow's base): the work does not grow with it
     others = set(parameters(fn, source) if fn else ()) - known
     unknown = sorted(v for v in claim.bounds[0].variables if v not in known and not re.search(
@@ -79,7 +79,9 @@ def hold(claim: Claim, p: Problem | None, source: str | None, measure: Measure |
         held.asked = True
         return held
     # 'O(log num)': the code's own name for the size is the catalog's n
-    bounds = [_renamed(c, size_name(fn, source)) for c in claim.bounds] if fn else claim.bounds
+    # ('O(log x)' for Palindrome Number: LeetCode's own name for its size)
+    bounds = [_renamed(_renamed(c, p.size), size_name(fn, source)) if fn else _renamed(c, p.size)
+              for c in claim.bounds]
     found = measure(fn) if measure is not None and fn else None
     if found is not None:
         held.measured = fn, found.to_dict()
