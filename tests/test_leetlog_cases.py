@@ -749,6 +749,13 @@ ROUND_7: dict[str, Verdict] = {
     # a Q&A post ('**Q. 최종 풀이는?**' then 'A. …'): each question labels the field it asks about, its
     # answer under it (was 3.75/6: four sure missing fields, and 'A. 네.' a bad_solved)
     "qa_pairs_ko": (FULL, [], []),
+    # a journal in prose: 'My gut said to …', 'I started with …' give the first idea, 'I tripped over …' what
+    # went wrong, '… around so the space is O(1)' a reason ahead of its claim (was 5.25/6: three sure
+    # missing fields)
+    "prose_journal_en": (FULL, [], []),
+    # a paragraph per problem after its name and a colon ('50번 Pow(x, n) (Medium): 처음엔 n번 곱했는데 …'):
+    # the first idea right after the colon (was a sure missing first idea on each, 5.5/6)
+    "prose_colon_first_ko": (FULL, [], []),
     # Palindrome Number's input is x on LeetCode: 'O(log x)' is a claim in its size (was unsure: an
     # undefined variable); an Easy and a Hard problem each cost the task fit; 'Space: O(1).' has no reason
     "palindrome_x_hard_en": (FULL - 1.25, [(1, "difficulty", "not_medium"), (2, "difficulty", "not_medium"),
