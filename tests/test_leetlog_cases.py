@@ -756,6 +756,9 @@ ROUND_7: dict[str, Verdict] = {
     # a paragraph per problem after its name and a colon ('50번 Pow(x, n) (Medium): 처음엔 n번 곱했는데 …'):
     # the first idea right after the colon (was a sure missing first idea on each, 5.5/6)
     "prose_colon_first_ko": (FULL, [], []),
+    # fields numbered with circled digits ('① 난이도: Medium', '⑤ 공간 복잡도: …'), as Korean documents number
+    # them: list markers (was 3.75/6: seven sure missing fields)
+    "circled_numbers_ko": (FULL, [], []),
     # Palindrome Number's input is x on LeetCode: 'O(log x)' is a claim in its size (was unsure: an
     # undefined variable); an Easy and a Hard problem each cost the task fit; 'Space: O(1).' has no reason
     "palindrome_x_hard_en": (FULL - 1.25, [(1, "difficulty", "not_medium"), (2, "difficulty", "not_medium"),
