@@ -22,19 +22,20 @@ _SPACE, _BOTH = CUE["space"], CUE["time_and_space"]
 # 'complexity' alone (time); only a cue naming either is read after it ('O(n) time')
 _MEASURES = ((0, ("time", "space"), _BOTH), (1, ("time",), CUE["time"]), (1, ("space",), _SPACE),
              (2, ("time",), CUE["complexity"]))
-_FIRST, _FINAL, _APPROACH = CUE["first_idea"], CUE["final_approach"], CUE["approach_verb"]
-_LEADING, _FILLER = WORDS["filler"], WORDS["filler"] | WORDS["causal"]
+_FIRST, _FINAL = CUE["first_idea"], CUE["final_approach"]
 _MARKS = ",;.:—–-"  # what a cue leaves around a reason's words
-_ABBREVIATIONS = WORDS["abbreviations"]
 
 
 class Sentence(NamedTuple):
     text: str
-    line: int  # the line it starts on
     starts: tuple[tuple[int, int], ...]  # (offset in text, line) where each of its paragraph's lines begins
 
     def line_at(self, offset: int) -> int:
         return max(n for s, n in self.starts if s <= offset)
+
+    @property
+    def line(self) -> int:  # the line it starts on
+        return self.line_at(0)
 
 
 class Reading(NamedTuple):
@@ -56,7 +57,7 @@ def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
         elif in_comment or text.startswith("<!--"):  # a comment's lines, all of them, are not the student's
             in_comment, skip = "-->" not in text, True
         else:
-            skip = in_code or not text or text.startswith(("#", ">", "|")) or bool(CUE["rule"].match(text))
+            skip = in_code or bool(CUE["not_prose"].match(text))
         if skip or BULLET.match(text):
             _flush(para, out)
         if skip:
@@ -75,12 +76,12 @@ def _flush(para: list[tuple[int, str]], out: list[Sentence]) -> None:
     starts = [(at, number) for at, (number, _) in zip(offsets, para, strict=False)]  # one offset spare
     para.clear()
     stops = (m.end() for m in CUE["sentence_stop"].finditer(unbracketed(text))  # a word and its full stop
-             if not (CUE["numbered_stop"].fullmatch(m.group()) or m.group().lower() in _ABBREVIATIONS))
+             if not (CUE["numbered_stop"].fullmatch(m.group())
+                     or m.group().lower() in WORDS["abbreviations"]))
     for begin, end in pairwise([0, *stops, len(text)]):
         if piece := text[begin:end].strip():
             at = text.index(piece, begin)
-            lines = tuple((s - at, n) for s, n in starts)  # counted from the sentence's start
-            out.append(Sentence(piece, max(n for s, n in lines if s <= 0), lines))
+            out.append(Sentence(piece, tuple((s - at, n) for s, n in starts)))  # from the sentence's start
 
 
 def unbracketed(text: str) -> str:
@@ -154,13 +155,13 @@ def _read_approaches(sentences: list[Sentence], found: _Found) -> None:
         # after the last clause break before the final approach's cue, when both halves say something
         cut = max((b.end() for b in CUE["clause_break"].finditer(s.text, m.end(), final.start() + 1)),
                   default=final.start()) if final is not None else 0
-        cut = cut if _letters(s.text[:cut]) >= 8 and _letters(s.text[cut:]) >= 8 else len(s.text)
+        cut = cut if letters(s.text[:cut]) >= 8 and letters(s.text[cut:]) >= 8 else len(s.text)
         found.put("first_idea", s.text[:cut], s)
         found.put("final_approach", s.text[cut:], s, cut)
-    for pattern in (_FINAL, _APPROACH):
+    for pattern in (_FINAL, CUE["approach_verb"]):
         for s in sentences[i + 1:]:  # all of them when no first idea is said
             verb = pattern.search(s.text)
-            if verb is None or _letters(s.text) < 8:
+            if verb is None or letters(s.text) < 8:
                 continue
             # a method's verb then a Big-O and nothing else ('It uses O(1) extra space') describes the space
             bigos = [b for b in find_all_bigo(s.text) if b.start >= verb.end()]
@@ -168,14 +169,14 @@ def _read_approaches(sentences: list[Sentence], found: _Found) -> None:
                 found.put("final_approach", s.text, s)
 
 
-def _letters(text: str) -> int:
+def letters(text: str) -> int:
     return sum(c.isalpha() for c in text)
 
 
 def _content(text: str) -> bool:
     """Whether anything but Big-O filler words is left: a reason, a method."""
     words = re.findall(r"[^\W\d_]{2,}|\w*\d\w*[^\W\d_]\w*", text)
-    return any(w.lower() not in _FILLER for w in words)
+    return any(w.lower() not in WORDS["filler"] | WORDS["causal"] for w in words)
 
 
 @dataclass
@@ -238,15 +239,13 @@ def _reason_ahead(text: str, lo: int, start: int) -> int | None:
     (``start``): the shortest clause after a clause break that gives one ('변수만 쓰므로', 'since …, the')."""
     cuts = [b.end() for b in CUE["clause_end"].finditer(text, lo, start)]
     for c in reversed(cuts):
-        clause = _LEAD_IN.sub("", text[c:start]).strip(" ,")  # 'since …, the ': the clause less its lead-in
+        clause = CUE["lead_in"].sub("", text[c:start]).strip(" ,")  # 'since …, the ': less its lead-in
         if CUE["clause_end"].search(clause):  # no clause of the claim before ('as n halves, and the')
             return None
         if CUE["reason_before"].search(clause):
             return c
     return None
 
-
-_LEAD_IN = re.compile(r",(?:\s+\w+){0,2}\s*$")  # the words between a reason's comma and the claim's cue
 
 
 def _kinds(before: str, after: str, lo: int, hi: int) -> tuple[tuple[str, ...], int]:
@@ -265,6 +264,6 @@ def _reason(rest: str) -> str:
     """The explanation left once cues and the Big-O are gone ('' when only filler and marks remain)."""
     words = to_plain(rest).text.split()
     kept = [i for i, w in enumerate(words)
-            if w.lower().strip(_MARKS) not in _LEADING and w.strip(_MARKS + "$")]
+            if w.lower().strip(_MARKS) not in WORDS["filler"] and w.strip(_MARKS + "$")]
     text = " ".join(words[kept[0]:kept[-1] + 1]).strip(" " + _MARKS) if kept else ""
     return text if _content(text) else ""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .bigo import ParseError, find_all_bigo, parse
 from .mathtext import to_plain
 from .parser import REASON_LABEL, ProblemEntry, unlabelled
-from .prose import split_sentences
+from .prose import letters, split_sentences
 from .vocab import CUE, FIELD_WORDS, MESSAGES
 
 UNSURE = "unsure"
@@ -33,7 +33,7 @@ def besides_bigo(value: str) -> str:
 def has_reason(value: str) -> bool:
     """Two letters or more besides the separators; a copula states the claim, no reason ('O(1)이다.')."""
     words = CUE["copula"].sub(" ", CUE["separators"].sub(" ", besides_bigo(value)))
-    return sum(c.isalpha() for c in words) >= 2
+    return letters(words) >= 2
 
 
 def is_unsure(code: str, name: str, entry: ProblemEntry) -> tuple[str, int | None] | None:
