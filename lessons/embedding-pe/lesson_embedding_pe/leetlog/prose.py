@@ -48,8 +48,23 @@ class Reading(NamedTuple):
 def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
     """The prose lines' sentences, with their lines; headings, tables, quotes, comments, code are skipped."""
     out: list[Sentence] = []
-    para: list[tuple[int, str]] = []
+    para: list[tuple[int, str]] = []  # the paragraph's lines so far
     in_code = in_comment = False
+
+    def flush() -> None:
+        """The paragraph's sentences: cut at a full stop outside brackets, not after a number or 'e.g.'."""
+        text = " ".join(said for _, said in para)
+        offsets = accumulate((len(said) + 1 for _, said in para), initial=0)  # where each line begins in it
+        starts = [(at, number) for at, (number, _) in zip(offsets, para, strict=False)]  # one offset spare
+        para.clear()
+        stops = (m.end() for m in CUE["sentence_stop"].finditer(unbracketed(text))  # a word and its full stop
+                 if not (CUE["numbered_stop"].fullmatch(m.group())
+                         or m.group().lower() in WORDS["abbreviations"]))
+        for begin, end in pairwise([0, *stops, len(text)]):
+            if piece := text[begin:end].strip():
+                at = text.index(piece, begin)
+                out.append(Sentence(piece, tuple((s - at, n) for s, n in starts)))  # from its start
+
     for number, raw in [*lines, (0, "")]:  # a blank line after the last ends its paragraph
         text = raw.strip()
         if CUE["fence"].match(text):
@@ -59,29 +74,14 @@ def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
         else:
             skip = in_code or bool(CUE["not_prose"].match(text))
         if skip or BULLET.match(text):
-            _flush(para, out)
+            flush()
         if skip:
             continue
         text = BULLET.sub("", text, count=1)
         para.append((number, text.strip("*_ ").strip() if text.startswith(("**", "__")) else text))
         if CUE["korean_sentence_end"].search(text):  # a Korean line that ends like a sentence is one
-            _flush(para, out)
+            flush()
     return out
-
-
-def _flush(para: list[tuple[int, str]], out: list[Sentence]) -> None:
-    """The paragraph's sentences: cut at a full stop outside brackets, not after a number or 'e.g.'."""
-    text = " ".join(said for _, said in para)
-    offsets = accumulate((len(said) + 1 for _, said in para), initial=0)  # where each line begins in it
-    starts = [(at, number) for at, (number, _) in zip(offsets, para, strict=False)]  # one offset spare
-    para.clear()
-    stops = (m.end() for m in CUE["sentence_stop"].finditer(unbracketed(text))  # a word and its full stop
-             if not (CUE["numbered_stop"].fullmatch(m.group())
-                     or m.group().lower() in WORDS["abbreviations"]))
-    for begin, end in pairwise([0, *stops, len(text)]):
-        if piece := text[begin:end].strip():
-            at = text.index(piece, begin)
-            out.append(Sentence(piece, tuple((s - at, n) for s, n in starts)))  # from the sentence's start
 
 
 def unbracketed(text: str) -> str:
@@ -99,13 +99,13 @@ def problem_mention(text: str) -> tuple[int | None, str] | None:
     ('LeetCode 50번 Pow(x, n)'); None for a passing word ('the power of two frequencies')."""
     match = find_problem(text)
     numbers = [int(next(g for g in m.groups() if g)) for m in CUE["problem_number"].finditer(text)]
-    as_problem = CUE["problem_word"].search(text) is not None
+    as_problem = CUE["problem_word"].search(text)
     if (p := match.problem) is not None and match.by == "title":
         # with a number, as a problem, or as LeetCode titles it ('Pow(x, n)'): not 'a power of two'
         if numbers or as_problem or re.search(r"\s*".join(map(re.escape, p.title.split())), text):
             return p.number, f"{p.number if p.number in numbers or not numbers else numbers[0]}. {p.title}"
         return None
-    named = next((p for p in map(get, numbers) if p is not None), None) if as_problem else None
+    named = next(filter(None, map(get, numbers)), None) if as_problem else None
     return (named.number, named.label) if named is not None else None
 
 
@@ -175,8 +175,7 @@ def letters(text: str) -> int:
 
 def _content(text: str) -> bool:
     """Whether anything but Big-O filler words is left: a reason, a method."""
-    words = re.findall(r"[^\W\d_]{2,}|\w*\d\w*[^\W\d_]\w*", text)
-    return any(w.lower() not in WORDS["filler"] | WORDS["causal"] for w in words)
+    return any(w.lower() not in WORDS["filler"] | WORDS["causal"] for w in CUE["word"].findall(text))
 
 
 @dataclass

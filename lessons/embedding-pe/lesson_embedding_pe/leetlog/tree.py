@@ -117,12 +117,12 @@ def _opened(tok: Token, span: list[tuple[int, str]]) -> list[tuple[int, str]] | 
         quoted = [(number, _QUOTE.sub("", text, count=1)) for number, text in span]
         # an Obsidian callout's first line ('> [!note]- 문제 2: 204. Count Primes') is its title, a heading
         # to the reader as to a TA, never a sentence to quote
-        return [(n, _CALLOUT.sub("### ", text, count=1) if k == 0 else text)
-                for k, (n, text) in enumerate(quoted)]
+        quoted[0] = quoted[0][0], _CALLOUT.sub("### ", quoted[0][1], count=1)
+        return quoted
     if tok.type not in ("fence", "code_block"):
         return None
-    inner = tok.content.splitlines()  # a fence's closing line is not its content
-    return [(number, text) for (number, _), text in zip(span[tok.type == "fence":], inner, strict=False)]
+    numbers = [number for number, _ in span[tok.type == "fence":]]  # a fence's own lines are not its content
+    return list(zip(numbers, tok.content.splitlines(), strict=False))
 
 
 def _rows(tokens: list[Token], i: int) -> dict[int, list[str]]:

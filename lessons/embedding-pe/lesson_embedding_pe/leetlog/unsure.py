@@ -43,9 +43,8 @@ def is_unsure(code: str, name: str, entry: ProblemEntry) -> tuple[str, int | Non
     value = placed.value if placed is not None else ""
     if code == "missing_field":
         # a log all in prose: every sentence was read; a label with nothing after it is plainly absent
-        if entry.implicit or placed is not None:
-            return None
-        parts = [(n, CUE["label_only_line"].sub("", t)) for n, t in _unplaced(entry, name)]
+        parts = [] if entry.implicit or placed is not None else [
+            (n, CUE["label_only_line"].sub("", t)) for n, t in _unplaced(entry, name)]
         if FIELD_WORDS[name].search("\n".join(t for _, t in parts)):
             return "saw_words_unplaced", next((n for n, t in parts if FIELD_WORDS[name].search(t)), None)
         return None
@@ -54,18 +53,17 @@ def is_unsure(code: str, name: str, entry: ProblemEntry) -> tuple[str, int | Non
         if CUE["connective"].search(besides_bigo(value)):
             return "saw_words_besides_bigo", None
         text = "\n".join(t for _, t in _unplaced(entry, name))
-        if CUE["connective"].search(text) and FIELD_WORDS[name].search(text):
-            return "saw_reason_elsewhere", None
-        return None
-    if code == "bad_solved":  # '혼자 (음수 처리만 힌트 봄)': alone, with a hint for one part: a TA's call
-        both = CUE["alone"].search(value) and CUE["solution"].search(value)
-        return ("saw_both_answers", None) if both else None
-    if CUE["complexity_words"].search(value):
-        return "saw_complexity_in_words", None
-    # 'Space (Big-O): 1 — a few variables': a complexity with its O(...) left out
-    if code == "no_bigo" and not CUE["bigo_like"].search(value) and _bare_bigo(value):
-        return "saw_bare_bigo", None
-    return ("saw_bigo_like", None) if CUE["bigo_like"].search(value) else None
+        elsewhere = CUE["connective"].search(text) and FIELD_WORDS[name].search(text)
+        why = "saw_reason_elsewhere" if elsewhere else ""
+    elif code == "bad_solved":  # '혼자 (음수 처리만 힌트 봄)': alone, with a hint for one part: a TA's call
+        why = "saw_both_answers" if CUE["alone"].search(value) and CUE["solution"].search(value) else ""
+    elif CUE["complexity_words"].search(value):
+        why = "saw_complexity_in_words"
+    elif CUE["bigo_like"].search(value):
+        why = "saw_bigo_like"
+    else:  # 'Space (Big-O): 1 — a few variables': a complexity with its O(...) left out
+        why = "saw_bare_bigo" if code == "no_bigo" and _bare_bigo(value) else ""
+    return (why, None) if why else None
 
 
 def _unplaced(entry: ProblemEntry, name: str) -> list[tuple[int, str]]:
