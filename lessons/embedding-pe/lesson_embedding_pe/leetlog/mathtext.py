@@ -46,7 +46,7 @@ def _marks(text: str) -> dict[int, tuple[str, int]]:
     marks: dict[int, tuple[str, int]] = {}
     opened: re.Match[str] | None = None
     for m in re.finditer(r"(?<!\\)\${1,2}", text):
-        if opened is not None and len(opened.group()) == len(m.group()):
+        if opened and len(opened.group()) == len(m.group()):
             marks[opened.start()] = marks[m.start()] = (" ", len(m.group()))
             opened = None
         else:
@@ -120,7 +120,7 @@ def to_plain(source: str) -> Plain:
     def command(i: int, j: int, depth: int) -> int:
         """``\\name`` at ``i``, or ``\\`` and a character (spacing, a bracket, an escape), as it reads."""
         m = _COMMAND.match(source, i, j)
-        if m is None:  # a '\' that ends the text
+        if not m:  # a '\' that ends the text
             return j
         name, end = m.group(1), m.end()
         args: dict[str, tuple[int, int]] = {}  # '#0' an optional argument in brackets, '#1', '#2' the others

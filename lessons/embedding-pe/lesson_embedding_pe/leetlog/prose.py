@@ -55,7 +55,7 @@ def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
         """The paragraph's sentences: cut at a full stop outside brackets, not after a number or 'e.g.'."""
         text = " ".join(said for _, said in para)
         offsets = accumulate((len(said) + 1 for _, said in para), initial=0)  # where each line begins in it
-        starts = [(at, number) for at, (number, _) in zip(offsets, para, strict=False)]  # one offset spare
+        starts = list(zip(offsets, [number for number, _ in para], strict=False))  # one offset spare
         para.clear()
         stops = (m.end() for m in CUE["sentence_stop"].finditer(unbracketed(text))  # a word and its full stop
                  if not (CUE["numbered_stop"].fullmatch(m.group())
@@ -98,15 +98,15 @@ def problem_mention(text: str) -> tuple[int | None, str] | None:
     """(catalog number, the 'problem' field's value) when the sentence names a LeetCode problem as a log would
     ('LeetCode 50번 Pow(x, n)'); None for a passing word ('the power of two frequencies')."""
     match = find_problem(text)
-    numbers = [int(next(g for g in m.groups() if g)) for m in CUE["problem_number"].finditer(text)]
+    numbers = [int(next(filter(None, m.groups()))) for m in CUE["problem_number"].finditer(text)]
     as_problem = CUE["problem_word"].search(text)
-    if (p := match.problem) is not None and match.by == "title":
+    if (p := match.problem) and match.by == "title":
         # with a number, as a problem, or as LeetCode titles it ('Pow(x, n)'): not 'a power of two'
         if numbers or as_problem or re.search(r"\s*".join(map(re.escape, p.title.split())), text):
             return p.number, f"{p.number if p.number in numbers or not numbers else numbers[0]}. {p.title}"
         return None
     named = next(filter(None, map(get, numbers)), None) if as_problem else None
-    return (named.number, named.label) if named is not None else None
+    return (named.number, named.label) if named else None
 
 
 class _Found(dict[str, Reading]):
@@ -149,19 +149,19 @@ def _read_approaches(sentences: list[Sentence], found: _Found) -> None:
     """The first idea's sentence (split where the final approach's clause starts), then the first later
     sentence naming a final approach, else one naming a method (``found`` keeps the first answer)."""
     i, m = next(((i, m) for i, s in enumerate(sentences) if (m := _FIRST.search(s.text))), (-1, None))
-    if m is not None:
+    if m:
         s = sentences[i]
         final = _FINAL.search(s.text, m.end())
         # after the last clause break before the final approach's cue, when both halves say something
         cut = max((b.end() for b in CUE["clause_break"].finditer(s.text, m.end(), final.start() + 1)),
-                  default=final.start()) if final is not None else 0
+                  default=final.start()) if final else 0
         cut = cut if letters(s.text[:cut]) >= 8 and letters(s.text[cut:]) >= 8 else len(s.text)
         found.put("first_idea", s.text[:cut], s)
         found.put("final_approach", s.text[cut:], s, cut)
     for pattern in (_FINAL, CUE["approach_verb"]):
         for s in sentences[i + 1:]:  # all of them when no first idea is said
             verb = pattern.search(s.text)
-            if verb is None or letters(s.text) < 8:
+            if not verb or letters(s.text) < 8:
                 continue
             # a method's verb then a Big-O and nothing else ('It uses O(1) extra space') describes the space
             bigos = [b for b in find_all_bigo(s.text) if b.start >= verb.end()]
@@ -210,7 +210,7 @@ def _sentence_complexities(text: str, follow: str) -> list[_Mention]:
         kinds = (said[m],) if m in said else kinds
         if not kinds and out and len(out[-1].kinds) == 2 and CUE["list_gap"].fullmatch(before):
             # '시간과 공간 복잡도는 O(n), O(1)': each its own, in the cue's order
-            space_first = (cue := _BOTH.search(text)) is not None and CUE["space_first"].match(cue.group())
+            space_first = (cue := _BOTH.search(text)) and CUE["space_first"].match(cue.group())
             first, second = ("space", "time") if space_first else ("time", "space")
             out[-1].kinds, kinds, cue_at = (first,), (second,), m.start
         if not kinds:

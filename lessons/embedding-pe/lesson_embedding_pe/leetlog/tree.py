@@ -67,8 +67,7 @@ def _read(numbered: list[tuple[int, str]], holds_log: HoldsLog, depth: int) -> l
 def _classify(numbered: list[tuple[int, str]], tokens: list[Token]) -> list[Line]:
     """Each line with the innermost block that says something about it; a quoted line is the quote's."""
     out = [Line(number, text) for number, text in numbered]
-    for i in reversed(range(len(tokens))):
-        tok = tokens[i]
+    for i, tok in reversed(list(enumerate(tokens))):
         if tok.map is None:
             continue
         start, end = tok.map
@@ -132,6 +131,6 @@ def _rows(tokens: list[Token], i: int) -> dict[int, list[str]]:
     for tok in tokens[i + 1 :]:
         if tok.type == "table_close":
             break
-        if tok.type == "inline" and tok.map is not None:
+        if tok.type == "inline" and tok.map:
             rows.setdefault(tok.map[0], []).append(tok.content.strip())
     return rows

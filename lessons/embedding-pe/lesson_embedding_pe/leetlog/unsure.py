@@ -40,10 +40,10 @@ def is_unsure(code: str, name: str, entry: ProblemEntry) -> tuple[str, int | Non
     """What keeps the reader from being sure of error ``code`` on field ``name`` (its 'saw_...' message),
     and for a missing field the line holding the field's words (None: they span lines); None: sure."""
     placed = entry.fields.get(name)
-    value = placed.value if placed is not None else ""
+    value = placed.value if placed else ""
     if code == "missing_field":
         # a log all in prose: every sentence was read; a label with nothing after it is plainly absent
-        parts = [] if entry.implicit or placed is not None else [
+        parts = [] if entry.implicit or placed else [
             (n, CUE["label_only_line"].sub("", t)) for n, t in _unplaced(entry, name)]
         if FIELD_WORDS[name].search("\n".join(t for _, t in parts)):
             return "saw_words_unplaced", next((n for n, t in parts if FIELD_WORDS[name].search(t)), None)

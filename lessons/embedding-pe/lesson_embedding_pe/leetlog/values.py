@@ -13,13 +13,10 @@ _LEVELS = {level: re.compile("|".join(rf"^\W*{re.escape(w[1:])}\W*$" if w.starts
            for level, words in DIFFICULTY_WORDS.items()}
 
 
-_ASIDE = re.compile(r"\([^()]*\)")  # '(202. Happy Number는 Easy였는데)': a remark beside the answer
-
-
 def parse_difficulty(text: str) -> str | None:
     """'Medium (중간)' -> 'Medium', 'Medium (202번은 Easy)' too: the level named outside the parentheses, else
     in them; None when no level, or more than one, is named."""
-    for said in (_ASIDE.sub(" ", text), text):
+    for said in (CUE["aside"].sub(" ", text), text):
         if found := {level for level, words in _LEVELS.items() if words.search(said.lower())}:
             return found.pop() if len(found) == 1 else None
     return None
@@ -33,7 +30,7 @@ def classify_solved(text: str, asked: str = "") -> str | None:
     if CUE["not_alone"].search(text):
         return "solution"
     solution, alone = bool(CUE["solution"].search(text)), bool(CUE["alone"].search(text))
-    if solution == alone and asked and (about := classify_solved(asked)) is not None:
+    if solution == alone and asked and (about := classify_solved(asked)):
         answer = text.strip(" .!~").lower()
         if answer in WORDS["answer_yes"]:
             return about
