@@ -46,7 +46,7 @@ def _read(numbered: list[tuple[int, str]], holds_log: HoldsLog, depth: int) -> l
     tokens = _MD.parse(source)
     lines = _classify(numbered, tokens)
     for tok in reversed(tokens):  # from the last block, so that the lines before keep their places
-        if tok.level != 0 or tok.map is None or depth >= 4:
+        if tok.level or not tok.map or depth >= 4:
             continue
         start, end = tok.map
         inner = _opened(tok, numbered[start:end])
@@ -68,7 +68,7 @@ def _classify(numbered: list[tuple[int, str]], tokens: list[Token]) -> list[Line
     """Each line with the innermost block that says something about it; a quoted line is the quote's."""
     out = [Line(number, text) for number, text in numbered]
     for i, tok in reversed(list(enumerate(tokens))):
-        if tok.map is None:
+        if not tok.map:
             continue
         start, end = tok.map
         span = out[start:end]

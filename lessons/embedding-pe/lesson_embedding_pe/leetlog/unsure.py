@@ -71,7 +71,7 @@ def _unplaced(entry: ProblemEntry, name: str) -> list[tuple[int, str]]:
     other fields' continuation lines (an unknown label is swallowed there); a labelled line is its field's."""
     placed = {" ".join(f.raw.split()) for f in entry.fields.values() if f.label == "sentence"}
     prose = [(s.line, s.text) for s in split_sentences([(n, unlabelled(t)) for n, t in entry.extra])
-             if " ".join(s.text.split()) not in placed] if placed else list(entry.extra)
+             if " ".join(s.text.split()) not in placed] if placed else entry.extra
     parts = [(entry.line, entry.heading), *prose]
     complexity = name in ("time", "space")
     for other, f in entry.fields.items():
