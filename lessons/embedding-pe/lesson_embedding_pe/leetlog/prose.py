@@ -122,12 +122,13 @@ def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
     """Every field the sentences answer."""
     found = _Found()
     for s in sentences:
-        found.put("problem", (problem_mention(s.text) or (None, ""))[1], s)
+        text = s.text
+        found.put("problem", (problem_mention(text) or (None, ""))[1], s)
         # a level said as one ('Medium', 'medium-level'), or any word of one after 'difficulty'
-        found.put("difficulty", parse_difficulty(s.text if CUE["difficulty_context"].search(s.text)
-                                                 else " ".join(CUE["difficulty_strong"].findall(s.text))), s)
-        date = CUE["date"].search(s.text)
-        if date and (CUE["redo"].search(s.text) or CUE["solution_sentence"].search(s.text)):
+        found.put("difficulty", parse_difficulty(text if CUE["difficulty_context"].search(text)
+                                                 else " ".join(CUE["difficulty_strong"].findall(text))), s)
+        date = CUE["date"].search(text)
+        if date and (CUE["redo"].search(text) or CUE["solution_sentence"].search(text)):
             found.put("redo_date", date.group(), s, date.start())
     _read_approaches(sentences, found)
     for s, follow in zip(sentences, [*sentences[1:], None], strict=False):  # the next may give the reason
@@ -151,13 +152,14 @@ def _read_approaches(sentences: list[Sentence], found: _Found) -> None:
     i, m = next(((i, m) for i, s in enumerate(sentences) if (m := _FIRST.search(s.text))), (-1, None))
     if m:
         s = sentences[i]
-        final = _FINAL.search(s.text, m.end())
+        text = s.text
+        final = _FINAL.search(text, m.end())
         # after the last clause break before the final approach's cue, when both halves say something
-        cut = max((b.end() for b in CUE["clause_break"].finditer(s.text, m.end(), final.start() + 1)),
+        cut = max((b.end() for b in CUE["clause_break"].finditer(text, m.end(), final.start() + 1)),
                   default=final.start()) if final else 0
-        cut = cut if letters(s.text[:cut]) >= 8 and letters(s.text[cut:]) >= 8 else len(s.text)
-        found.put("first_idea", s.text[:cut], s)
-        found.put("final_approach", s.text[cut:], s, cut)
+        cut = cut if letters(text[:cut]) >= 8 and letters(text[cut:]) >= 8 else len(text)
+        found.put("first_idea", text[:cut], s)
+        found.put("final_approach", text[cut:], s, cut)
     for pattern in (_FINAL, CUE["approach_verb"]):
         for s in sentences[i + 1:]:  # all of them when no first idea is said
             verb = pattern.search(s.text)

@@ -71,20 +71,20 @@ def _classify(numbered: list[tuple[int, str]], tokens: list[Token]) -> list[Line
         if not tok.map:
             continue
         start, end = tok.map
-        span = out[start:end]
-        if tok.type == "fence" or (tok.type == "html_block" and tok.content.lstrip().startswith("<!--")):
+        span, block = out[start:end], tok.type
+        if block == "fence" or (block == "html_block" and tok.content.lstrip().startswith("<!--")):
             for ln in span:
-                ln.kind = "code" if tok.type == "fence" else "comment"
-        elif tok.type == "hr" or (tok.type == "heading_open" and tok.markup == "-"):  # 'text' over '---'
+                ln.kind = "code" if block == "fence" else "comment"
+        elif block == "hr" or (block == "heading_open" and tok.markup == "-"):  # 'text' over '---'
             span[-1].kind = "rule"
-        elif tok.type == "heading_open" and tok.markup.startswith("#"):
+        elif block == "heading_open" and tok.markup.startswith("#"):
             span[0].kind, span[0].level, span[0].title = "heading", int(tok.tag[1]), tokens[i + 1].content
-        elif tok.type == "table_open":  # a line with no bar under a table is prose to a TA
+        elif block == "table_open":  # a line with no bar under a table is prose to a TA
             rows = [(out[n], cells) for n, cells in _rows(tokens, i).items() if "|" in out[n].text]
             _table(rows, span[1:2])
-        elif tok.type == "html_block" and (trs := list(CUE["html_row"].finditer(tok.content))):
+        elif block == "html_block" and (trs := list(CUE["html_row"].finditer(tok.content))):
             _html_table(span, tok.content, trs)
-        elif tok.type == "blockquote_open":
+        elif block == "blockquote_open":
             for ln in span:
                 ln.kind = "quote" if ln.text.lstrip().startswith(">") else ln.kind
     return out
