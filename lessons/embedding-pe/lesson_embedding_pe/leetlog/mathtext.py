@@ -40,19 +40,13 @@ _WORDS = re.compile("|".join([LATEX["entity"], *map(re.escape, _READ_AS)]))
 DEEPEST = 10  # groups nested deeper than any formula are read as the characters they are (no recursion limit)
 
 
-def to_plain(source: str) -> Plain:
-    """Markdown math as plain Big-O text, with the span each plain character came from."""
-    rewriter = _Rewriter(source)
-    return Plain("".join(rewriter.chars), tuple(rewriter.spans), source)
-
-
 def _marks(text: str) -> dict[int, tuple[str, int]]:
     """Markup read as it stands (position -> what it reads as, its length): ``$``, ``$$``, ``\\(``, ``\\[``
     that pair (a lone ``$`` is a character), emphasis, HTML powers, a factorial ``n\\!``, entities, words."""
     marks: dict[int, tuple[str, int]] = {}
     opened: re.Match[str] | None = None
     for m in re.finditer(r"(?<!\\)\${1,2}", text):
-        if opened is not None and len(opened.group()) == len(m.group()):
+        if opened and len(opened.group()) == len(m.group()):
             marks[opened.start()] = marks[m.start()] = (" ", len(m.group()))
             opened = None
         else:
@@ -76,82 +70,75 @@ def _marks(text: str) -> dict[int, tuple[str, int]]:
     return marks
 
 
-class _Rewriter:
-    def __init__(self, src: str) -> None:
-        self.src = src
-        self.marks = _marks(src)
-        self.chars: list[str] = []
-        self.spans: list[tuple[int, int]] = []
-        self.depth = 0
-        self.run(0, len(src))  # all of it, at once
+def to_plain(source: str) -> Plain:
+    """Markdown math as plain Big-O text, with the span each plain character came from."""
+    marks = _marks(source)
+    chars: list[str] = []
+    spans: list[tuple[int, int]] = []
 
-    def emit(self, text: str, start: int, end: int) -> None:
-        self.chars += text
-        self.spans += [(start, end)] * len(text)
+    def emit(text: str, start: int, end: int) -> None:
+        chars.extend(text)
+        spans.extend([(start, end)] * len(text))
 
-    def run(self, i: int, j: int) -> None:
-        src = self.src
-        self.depth += 1
-        if self.depth > DEEPEST:
+    def run(i: int, j: int, depth: int = 1) -> None:
+        if depth > DEEPEST:
             for k in range(i, j):
-                self.emit(src[k], k, k + 1)
-            self.depth -= 1
+                emit(source[k], k, k + 1)
             return
         while i < j:
-            c = src[i]
-            if i in self.marks:
-                text, n = self.marks[i]
-                self.emit(text, i, i + n)
+            c = source[i]
+            if i in marks:
+                text, n = marks[i]
+                emit(text, i, i + n)
                 i += n
             elif c == "\\":
-                i = self.command(i, j)
+                i = command(i, j, depth)
             elif c == "{":  # a group reads as a bracket; a subscript's keeps its braces: 'log_{10}'
-                i = self.group(i, j, "{}" if src[i - 1:i] == "_" else "()")
+                brackets = "{}" if source[i - 1:i] == "_" else "()"
+                start, end, after = argument(i, j)
+                emit(brackets[0], i, start)
+                run(start, end, depth + 1)
+                emit(brackets[1] if end < j else "", end, after)  # no closing bracket where unclosed
+                i = after
             else:  # a character as it stands; a stray closing brace is markup, not a bracket
-                self.emit("" if c == "}" else c, i, i + 1)
+                emit("" if c == "}" else c, i, i + 1)
                 i += 1
-        self.depth -= 1
 
-    def group(self, i: int, j: int, brackets: str) -> int:
-        """``{...}`` at ``i``: its contents between the two ``brackets`` (no closing one where unclosed)."""
-        start, end, after = self.argument(i, j)
-        self.emit(brackets[0], i, start)
-        self.run(start, end)
-        self.emit(brackets[1] if end < j else "", end, after)
-        return after
-
-    def argument(self, i: int, j: int) -> tuple[int, int, int]:
+    def argument(i: int, j: int) -> tuple[int, int, int]:
         """A command's argument at ``i`` (spaces skipped): a ``{...}`` group (to ``j`` when unclosed; ``\\{``
         is no brace) or one character; (start, end, next)."""
-        i += len(self.src[i:j]) - len(self.src[i:j].lstrip(" \t"))
-        if not self.src.startswith("{", i, j):
+        i += len(source[i:j]) - len(source[i:j].lstrip(" \t"))
+        if not source.startswith("{", i, j):
             return i, min(i + 1, j), min(i + 1, j)
         depth = 0
-        for m in _BRACES.finditer(self.src, i, j):
+        for m in _BRACES.finditer(source, i, j):
             depth += {"{": 1, "}": -1}.get(m.group(), 0)
             if depth == 0:
                 return i + 1, m.start(), m.end()
         return i + 1, j, j
 
-    def command(self, i: int, j: int) -> int:
+    def command(i: int, j: int, depth: int) -> int:
         """``\\name`` at ``i``, or ``\\`` and a character (spacing, a bracket, an escape), as it reads."""
-        src, m = self.src, _COMMAND.match(self.src, i, j)
-        if m is None:  # a '\' that ends the text
+        m = _COMMAND.match(source, i, j)
+        if not m:  # a '\' that ends the text
             return j
         name, end = m.group(1), m.end()
         args: dict[str, tuple[int, int]] = {}  # '#0' an optional argument in brackets, '#1', '#2' the others
-        if src.startswith("[", end) and f"{name}[]" in _READS and (close := src.find("]", end, j)) > 0:
+        if source.startswith("[", end) and f"{name}[]" in _READS and (close := source.find("]", end, j)) > 0:
             args, name, end = {"0": (end + 1, close)}, f"{name}[]", close + 1
         word = name.isascii() and name.isalpha()  # '\frac{a}{b}' reads '((a)/(b))', '\log' ' log', '\*' '*'
         pieces = re.split(r"#(\d)", _READS.get(name, f" {name}" if word else name))
         for k in sorted(set(pieces[1::2]) - set(args)):
-            a0, a1, end = self.argument(end, j)
+            a0, a1, end = argument(end, j)
             args[k] = a0, a1
         at = i  # each piece's span: from what was read before it up to its argument
         for piece, k in zip(pieces[::2], pieces[1::2], strict=False):
             a0, a1 = args[k]
-            self.emit(piece, at, max(at, a0))
-            self.run(a0, a1)
+            emit(piece, at, max(at, a0))
+            run(a0, a1, depth + 1)
             at = max(at, a1)
-        self.emit(pieces[-1], at, end)
+        emit(pieces[-1], at, end)
         return end
+
+    run(0, len(source))  # all of it, at once
+    return Plain("".join(chars), tuple(spans), source)

@@ -22,19 +22,20 @@ _SPACE, _BOTH = CUE["space"], CUE["time_and_space"]
 # 'complexity' alone (time); only a cue naming either is read after it ('O(n) time')
 _MEASURES = ((0, ("time", "space"), _BOTH), (1, ("time",), CUE["time"]), (1, ("space",), _SPACE),
              (2, ("time",), CUE["complexity"]))
-_FIRST, _FINAL, _APPROACH = CUE["first_idea"], CUE["final_approach"], CUE["approach_verb"]
-_LEADING, _FILLER = WORDS["filler"], WORDS["filler"] | WORDS["causal"]
+_FIRST, _FINAL = CUE["first_idea"], CUE["final_approach"]
 _MARKS = ",;.:—–-"  # what a cue leaves around a reason's words
-_ABBREVIATIONS = WORDS["abbreviations"]
 
 
 class Sentence(NamedTuple):
     text: str
-    line: int  # the line it starts on
     starts: tuple[tuple[int, int], ...]  # (offset in text, line) where each of its paragraph's lines begins
 
     def line_at(self, offset: int) -> int:
         return max(n for s, n in self.starts if s <= offset)
+
+    @property
+    def line(self) -> int:  # the line it starts on
+        return self.line_at(0)
 
 
 class Reading(NamedTuple):
@@ -47,8 +48,23 @@ class Reading(NamedTuple):
 def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
     """The prose lines' sentences, with their lines; headings, tables, quotes, comments, code are skipped."""
     out: list[Sentence] = []
-    para: list[tuple[int, str]] = []
+    para: list[tuple[int, str]] = []  # the paragraph's lines so far
     in_code = in_comment = False
+
+    def flush() -> None:
+        """The paragraph's sentences: cut at a full stop outside brackets, not after a number or 'e.g.'."""
+        text = " ".join(said for _, said in para)
+        offsets = accumulate((len(said) + 1 for _, said in para), initial=0)  # where each line begins in it
+        starts = list(zip(offsets, [number for number, _ in para], strict=False))  # one offset spare
+        para.clear()
+        stops = (m.end() for m in CUE["sentence_stop"].finditer(unbracketed(text))  # a word and its full stop
+                 if not (CUE["numbered_stop"].fullmatch(m.group())
+                         or m.group().lower() in WORDS["abbreviations"]))
+        for begin, end in pairwise([0, *stops, len(text)]):
+            if piece := text[begin:end].strip():
+                at = text.index(piece, begin)
+                out.append(Sentence(piece, tuple((s - at, n) for s, n in starts)))  # from its start
+
     for number, raw in [*lines, (0, "")]:  # a blank line after the last ends its paragraph
         text = raw.strip()
         if CUE["fence"].match(text):
@@ -56,31 +72,16 @@ def split_sentences(lines: list[tuple[int, str]]) -> list[Sentence]:
         elif in_comment or text.startswith("<!--"):  # a comment's lines, all of them, are not the student's
             in_comment, skip = "-->" not in text, True
         else:
-            skip = in_code or not text or text.startswith(("#", ">", "|")) or bool(CUE["rule"].match(text))
+            skip = in_code or bool(CUE["not_prose"].match(text))
         if skip or BULLET.match(text):
-            _flush(para, out)
+            flush()
         if skip:
             continue
         text = BULLET.sub("", text, count=1)
         para.append((number, text.strip("*_ ").strip() if text.startswith(("**", "__")) else text))
         if CUE["korean_sentence_end"].search(text):  # a Korean line that ends like a sentence is one
-            _flush(para, out)
+            flush()
     return out
-
-
-def _flush(para: list[tuple[int, str]], out: list[Sentence]) -> None:
-    """The paragraph's sentences: cut at a full stop outside brackets, not after a number or 'e.g.'."""
-    text = " ".join(said for _, said in para)
-    offsets = accumulate((len(said) + 1 for _, said in para), initial=0)  # where each line begins in it
-    starts = [(at, number) for at, (number, _) in zip(offsets, para, strict=False)]  # one offset spare
-    para.clear()
-    stops = (m.end() for m in CUE["sentence_stop"].finditer(unbracketed(text))  # a word and its full stop
-             if not (CUE["numbered_stop"].fullmatch(m.group()) or m.group().lower() in _ABBREVIATIONS))
-    for begin, end in pairwise([0, *stops, len(text)]):
-        if piece := text[begin:end].strip():
-            at = text.index(piece, begin)
-            lines = tuple((s - at, n) for s, n in starts)  # counted from the sentence's start
-            out.append(Sentence(piece, max(n for s, n in lines if s <= 0), lines))
 
 
 def unbracketed(text: str) -> str:
@@ -97,15 +98,15 @@ def problem_mention(text: str) -> tuple[int | None, str] | None:
     """(catalog number, the 'problem' field's value) when the sentence names a LeetCode problem as a log would
     ('LeetCode 50번 Pow(x, n)'); None for a passing word ('the power of two frequencies')."""
     match = find_problem(text)
-    numbers = [int(next(g for g in m.groups() if g)) for m in CUE["problem_number"].finditer(text)]
-    as_problem = CUE["problem_word"].search(text) is not None
-    if (p := match.problem) is not None and match.by == "title":
+    numbers = [int(next(filter(None, m.groups()))) for m in CUE["problem_number"].finditer(text)]
+    as_problem = CUE["problem_word"].search(text)
+    if (p := match.problem) and match.by == "title":
         # with a number, as a problem, or as LeetCode titles it ('Pow(x, n)'): not 'a power of two'
         if numbers or as_problem or re.search(r"\s*".join(map(re.escape, p.title.split())), text):
             return p.number, f"{p.number if p.number in numbers or not numbers else numbers[0]}. {p.title}"
         return None
-    named = next((p for p in map(get, numbers) if p is not None), None) if as_problem else None
-    return (named.number, named.label) if named is not None else None
+    named = next(filter(None, map(get, numbers)), None) if as_problem else None
+    return (named.number, named.label) if named else None
 
 
 class _Found(dict[str, Reading]):
@@ -121,12 +122,13 @@ def read_fields(sentences: list[Sentence]) -> dict[str, Reading]:
     """Every field the sentences answer."""
     found = _Found()
     for s in sentences:
-        found.put("problem", (problem_mention(s.text) or (None, ""))[1], s)
+        text = s.text
+        found.put("problem", (problem_mention(text) or (None, ""))[1], s)
         # a level said as one ('Medium', 'medium-level'), or any word of one after 'difficulty'
-        found.put("difficulty", parse_difficulty(s.text if CUE["difficulty_context"].search(s.text)
-                                                 else " ".join(CUE["difficulty_strong"].findall(s.text))), s)
-        date = CUE["date"].search(s.text)
-        if date and (CUE["redo"].search(s.text) or CUE["solution_sentence"].search(s.text)):
+        found.put("difficulty", parse_difficulty(text if CUE["difficulty_context"].search(text)
+                                                 else " ".join(CUE["difficulty_strong"].findall(text))), s)
+        date = CUE["date"].search(text)
+        if date and (CUE["redo"].search(text) or CUE["solution_sentence"].search(text)):
             found.put("redo_date", date.group(), s, date.start())
     _read_approaches(sentences, found)
     for s, follow in zip(sentences, [*sentences[1:], None], strict=False):  # the next may give the reason
@@ -148,19 +150,20 @@ def _read_approaches(sentences: list[Sentence], found: _Found) -> None:
     """The first idea's sentence (split where the final approach's clause starts), then the first later
     sentence naming a final approach, else one naming a method (``found`` keeps the first answer)."""
     i, m = next(((i, m) for i, s in enumerate(sentences) if (m := _FIRST.search(s.text))), (-1, None))
-    if m is not None:
+    if m:
         s = sentences[i]
-        final = _FINAL.search(s.text, m.end())
+        text = s.text
+        final = _FINAL.search(text, m.end())
         # after the last clause break before the final approach's cue, when both halves say something
-        cut = max((b.end() for b in CUE["clause_break"].finditer(s.text, m.end(), final.start() + 1)),
-                  default=final.start()) if final is not None else 0
-        cut = cut if _letters(s.text[:cut]) >= 8 and _letters(s.text[cut:]) >= 8 else len(s.text)
-        found.put("first_idea", s.text[:cut], s)
-        found.put("final_approach", s.text[cut:], s, cut)
-    for pattern in (_FINAL, _APPROACH):
+        cut = max((b.end() for b in CUE["clause_break"].finditer(text, m.end(), final.start() + 1)),
+                  default=final.start()) if final else 0
+        cut = cut if letters(text[:cut]) >= 8 and letters(text[cut:]) >= 8 else len(text)
+        found.put("first_idea", text[:cut], s)
+        found.put("final_approach", text[cut:], s, cut)
+    for pattern in (_FINAL, CUE["approach_verb"]):
         for s in sentences[i + 1:]:  # all of them when no first idea is said
             verb = pattern.search(s.text)
-            if verb is None or _letters(s.text) < 8:
+            if not verb or letters(s.text) < 8:
                 continue
             # a method's verb then a Big-O and nothing else ('It uses O(1) extra space') describes the space
             bigos = [b for b in find_all_bigo(s.text) if b.start >= verb.end()]
@@ -168,14 +171,13 @@ def _read_approaches(sentences: list[Sentence], found: _Found) -> None:
                 found.put("final_approach", s.text, s)
 
 
-def _letters(text: str) -> int:
+def letters(text: str) -> int:
     return sum(c.isalpha() for c in text)
 
 
 def _content(text: str) -> bool:
     """Whether anything but Big-O filler words is left: a reason, a method."""
-    words = re.findall(r"[^\W\d_]{2,}|\w*\d\w*[^\W\d_]\w*", text)
-    return any(w.lower() not in _FILLER for w in words)
+    return any(w.lower() not in WORDS["filler"] | WORDS["causal"] for w in CUE["word"].findall(text))
 
 
 @dataclass
@@ -210,7 +212,7 @@ def _sentence_complexities(text: str, follow: str) -> list[_Mention]:
         kinds = (said[m],) if m in said else kinds
         if not kinds and out and len(out[-1].kinds) == 2 and CUE["list_gap"].fullmatch(before):
             # '시간과 공간 복잡도는 O(n), O(1)': each its own, in the cue's order
-            space_first = (cue := _BOTH.search(text)) is not None and CUE["space_first"].match(cue.group())
+            space_first = (cue := _BOTH.search(text)) and CUE["space_first"].match(cue.group())
             first, second = ("space", "time") if space_first else ("time", "space")
             out[-1].kinds, kinds, cue_at = (first,), (second,), m.start
         if not kinds:
@@ -238,15 +240,13 @@ def _reason_ahead(text: str, lo: int, start: int) -> int | None:
     (``start``): the shortest clause after a clause break that gives one ('변수만 쓰므로', 'since …, the')."""
     cuts = [b.end() for b in CUE["clause_end"].finditer(text, lo, start)]
     for c in reversed(cuts):
-        clause = _LEAD_IN.sub("", text[c:start]).strip(" ,")  # 'since …, the ': the clause less its lead-in
+        clause = CUE["lead_in"].sub("", text[c:start]).strip(" ,")  # 'since …, the ': less its lead-in
         if CUE["clause_end"].search(clause):  # no clause of the claim before ('as n halves, and the')
             return None
         if CUE["reason_before"].search(clause):
             return c
     return None
 
-
-_LEAD_IN = re.compile(r",(?:\s+\w+){0,2}\s*$")  # the words between a reason's comma and the claim's cue
 
 
 def _kinds(before: str, after: str, lo: int, hi: int) -> tuple[tuple[str, ...], int]:
@@ -265,6 +265,6 @@ def _reason(rest: str) -> str:
     """The explanation left once cues and the Big-O are gone ('' when only filler and marks remain)."""
     words = to_plain(rest).text.split()
     kept = [i for i, w in enumerate(words)
-            if w.lower().strip(_MARKS) not in _LEADING and w.strip(_MARKS + "$")]
+            if w.lower().strip(_MARKS) not in WORDS["filler"] and w.strip(_MARKS + "$")]
     text = " ".join(words[kept[0]:kept[-1] + 1]).strip(" " + _MARKS) if kept else ""
     return text if _content(text) else ""

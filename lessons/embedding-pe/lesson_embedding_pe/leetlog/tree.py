@@ -10,21 +10,11 @@ from dataclasses import dataclass, field
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from .vocab import CUE
+
 __all__ = ["Line", "read"]
 
-_CALLOUT = re.compile(r"^\s*\[![\w-]+\][-+]?[ \t]*")
-# a line's quote marker: up to three spaces, '>', one optional space (CommonMark)
-_QUOTE = re.compile(r"^\s{0,3}>\s?")
-# YAML front matter (Jekyll, Hugo, Obsidian, Pandoc): '---' on the first line, 'key: value' lines, '---'
-_YAML_LINE = re.compile(r"^(\s|-\s|#|[\w\"'][\w \"'-]*:(\s|$))")
-_FRONT_END = re.compile(r"^(---|\.\.\.)\s*$")
-# a run of blanks longer than any layout needs (inside a line; before one, deeper than any list): read as a
-# shorter run, so that no pattern ('\s*[,;]\s*') retries a run of thousands at each of its blanks
-_LONG_RUN = re.compile(r"(?<=\S)[ \t]{9,}|^[ \t]{65,}")
-# an HTML table's rows and cells ('<tr><td>Time</td><td>O(n)</td></tr>'), a row on one line or several
-# (a row ends before the next one starts: a run of unclosed '<tr>' is not read from each of them to the end)
-_HTML_ROW = re.compile(r"(?is)<tr\b(?:(?!<tr\b).)*?</tr>")
-_HTML_CELL = re.compile(r"(?is)<t[dh]\b[^>]*>((?:(?!<t[dh]\b).)*?)</t[dh]>")
+_CALLOUT, _QUOTE = CUE["callout"], CUE["quote_marker"]
 
 
 @dataclass
@@ -46,27 +36,17 @@ HoldsLog = Callable[[list[Line]], bool]
 
 def read(text: str, holds_log: HoldsLog) -> list[Line]:
     """``text``'s lines, classified, with the containers opened where the reader's ``holds_log`` says."""
-    lines = (_LONG_RUN.sub(lambda m: " " * (8 if m.start() else 64), line) for line in text.splitlines())
+    lines = (CUE["long_blank_run"].sub(lambda m: " " * (8 if m.start() else 64), line)
+             for line in text.splitlines())
     return _read(list(enumerate(lines, start=1)), holds_log, 0)
 
 
-def _front_matter(numbered: list[tuple[int, str]]) -> int:
-    """How many of the first lines are YAML front matter, its two '---' included; 0 for none."""
-    if not numbered or numbered[0][1].rstrip() != "---":
-        return 0
-    for i, (_, text) in enumerate(numbered[1:40], start=1):
-        if _FRONT_END.match(text):
-            return i + 1 if i > 1 else 0
-        if text.strip() and not _YAML_LINE.match(text):
-            return 0
-    return 0
-
-
 def _read(numbered: list[tuple[int, str]], holds_log: HoldsLog, depth: int) -> list[Line]:
-    tokens = _MD.parse("\n".join(text for _, text in numbered))
+    source = "\n".join(text for _, text in numbered)
+    tokens = _MD.parse(source)
     lines = _classify(numbered, tokens)
     for tok in reversed(tokens):  # from the last block, so that the lines before keep their places
-        if tok.level != 0 or tok.map is None or depth >= 4:
+        if tok.level or not tok.map or depth >= 4:
             continue
         start, end = tok.map
         inner = _opened(tok, numbered[start:end])
@@ -77,7 +57,7 @@ def _read(numbered: list[tuple[int, str]], holds_log: HoldsLog, depth: int) -> l
                 _QUOTE.sub("", numbered[start][1], count=1)))):
             lines[start:end] = opened
     # front matter is the page's metadata ('title: LeetCode log'), no part of the log, unless it holds one
-    meta = _front_matter(numbered)
+    meta = (front := CUE["front_matter"].match(source)) and front.group().count("\n") + 1  # its lines
     if meta and not holds_log([Line(number, text) for number, text in numbered[1 : meta - 1]]):
         for ln in lines:
             ln.kind = "comment" if ln.number < numbered[0][0] + meta else ln.kind
@@ -87,43 +67,47 @@ def _read(numbered: list[tuple[int, str]], holds_log: HoldsLog, depth: int) -> l
 def _classify(numbered: list[tuple[int, str]], tokens: list[Token]) -> list[Line]:
     """Each line with the innermost block that says something about it; a quoted line is the quote's."""
     out = [Line(number, text) for number, text in numbered]
-    for i in reversed(range(len(tokens))):
-        tok = tokens[i]
-        if tok.map is None:
+    for i, tok in reversed(list(enumerate(tokens))):
+        if not tok.map:
             continue
         start, end = tok.map
-        span = out[start:end]
-        if tok.type == "fence" or (tok.type == "html_block" and tok.content.lstrip().startswith("<!--")):
+        span, block = out[start:end], tok.type
+        if block == "fence" or (block == "html_block" and tok.content.lstrip().startswith("<!--")):
             for ln in span:
-                ln.kind = "code" if tok.type == "fence" else "comment"
-        elif tok.type == "hr" or (tok.type == "heading_open" and tok.markup == "-"):  # 'text' over '---'
+                ln.kind = "code" if block == "fence" else "comment"
+        elif block == "hr" or (block == "heading_open" and tok.markup == "-"):  # 'text' over '---'
             span[-1].kind = "rule"
-        elif tok.type == "heading_open" and tok.markup.startswith("#"):
+        elif block == "heading_open" and tok.markup.startswith("#"):
             span[0].kind, span[0].level, span[0].title = "heading", int(tok.tag[1]), tokens[i + 1].content
-        elif tok.type == "table_open" and (rows := _rows(tokens, i)):
-            head = rows[0][1]
-            out[rows[0][0] + 1].kind, out[rows[0][0] + 1].head = "sep", head
-            for k, (line, cells) in enumerate(rows):  # a line with no bar under a table is prose to a TA
-                if "|" in out[line].text:
-                    out[line].kind, out[line].cells, out[line].head = ("row" if k else "head"), cells, head
-        elif tok.type == "html_block" and (trs := list(_HTML_ROW.finditer(tok.content))):
+        elif block == "table_open":  # a line with no bar under a table is prose to a TA
+            rows = [(out[n], cells) for n, cells in _rows(tokens, i).items() if "|" in out[n].text]
+            _table(rows, span[1:2])
+        elif block == "html_block" and (trs := list(CUE["html_row"].finditer(tok.content))):
             _html_table(span, tok.content, trs)
-        elif tok.type == "blockquote_open":
+        elif block == "blockquote_open":
             for ln in span:
                 ln.kind = "quote" if ln.text.lstrip().startswith(">") else ln.kind
     return out
 
 
-def _html_table(span: list[Line], content: str, rows: list[re.Match[str]]) -> None:
-    """An HTML table read as a Markdown one: each row on the line its '<tr>' opens, the lines between its
-    rows ('</td>', '<tbody>') the table's too (as a separator row), so that the table is read whole."""
-    head = [c.strip() for c in _HTML_CELL.findall(rows[0].group())]
-    for ln in span[content.count("\n", 0, rows[0].start()) : content.count("\n", 0, rows[-1].end()) + 1]:
+def _table(rows: list[tuple[Line, list[str]]], between: list[Line]) -> None:
+    """A table's rows (each line with its cells; the first the header), the lines ``between`` them read as
+    its separator row; each line with the header's cells."""
+    head = rows[0][1]
+    for ln in between:
         ln.kind, ln.head = "sep", head
-    for k, row in enumerate(rows):
-        cells = [*(c.strip() for c in _HTML_CELL.findall(row.group())), *[""] * len(head)][: len(head)]
-        first = span[content.count("\n", 0, row.start())]
-        first.kind, first.cells, first.head = ("row" if k else "head"), cells, head
+    for k, (ln, cells) in enumerate(rows):
+        ln.kind, ln.cells, ln.head = ("row" if k else "head"), cells, head
+
+
+def _html_table(span: list[Line], content: str, rows: list[re.Match[str]]) -> None:
+    """An HTML table read as a Markdown one: each row on the line its '<tr>' opens, as many cells as its
+    header, the lines between its rows ('</td>', '<tbody>') the table's too, so that it is read whole."""
+    at = [content.count("\n", 0, row.start()) for row in rows]
+    cells = [[c.strip() for c in CUE["html_cell"].findall(row.group())] for row in rows]
+    width = len(cells[0])
+    _table([(span[n], [*c, *[""] * width][:width]) for n, c in zip(at, cells, strict=True)],
+           span[at[0] : content.count("\n", 0, rows[-1].end()) + 1])
 
 
 def _opened(tok: Token, span: list[tuple[int, str]]) -> list[tuple[int, str]] | None:
@@ -132,22 +116,21 @@ def _opened(tok: Token, span: list[tuple[int, str]]) -> list[tuple[int, str]] | 
         quoted = [(number, _QUOTE.sub("", text, count=1)) for number, text in span]
         # an Obsidian callout's first line ('> [!note]- 문제 2: 204. Count Primes') is its title, a heading
         # to the reader as to a TA, never a sentence to quote
-        return [(n, _CALLOUT.sub("### ", text, count=1) if k == 0 else text)
-                for k, (n, text) in enumerate(quoted)]
+        quoted[0] = quoted[0][0], _CALLOUT.sub("### ", quoted[0][1], count=1)
+        return quoted
     if tok.type not in ("fence", "code_block"):
         return None
-    inner = tok.content.splitlines()  # a fence's closing line is not its content
-    return [(number, text) for (number, _), text in zip(span[tok.type == "fence":], inner, strict=False)]
+    numbers = [number for number, _ in span[tok.type == "fence":]]  # a fence's own lines are not its content
+    return list(zip(numbers, tok.content.splitlines(), strict=False))
 
 
-def _rows(tokens: list[Token], i: int) -> list[tuple[int, list[str]]]:
-    """A table's rows from its ``table_open`` at ``i``: (0-based line, cell texts)."""
-    rows: list[tuple[int, list[str]]] = []
+def _rows(tokens: list[Token], i: int) -> dict[int, list[str]]:
+    """A table's rows from its ``table_open`` at ``i``: each row's 0-based line, its cells' texts (a cell's
+    inline token keeps its row's line)."""
+    rows: dict[int, list[str]] = {}
     for tok in tokens[i + 1 :]:
         if tok.type == "table_close":
             break
-        if tok.type == "tr_open" and tok.map is not None:
-            rows.append((tok.map[0], []))
-        elif tok.type == "inline" and rows:
-            rows[-1][1].append(tok.content.strip())
+        if tok.type == "inline" and tok.map:
+            rows.setdefault(tok.map[0], []).append(tok.content.strip())
     return rows

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .bigo import ParseError, find_all_bigo, parse
 from .mathtext import to_plain
 from .parser import REASON_LABEL, ProblemEntry, unlabelled
-from .prose import split_sentences
+from .prose import letters, split_sentences
 from .vocab import CUE, FIELD_WORDS, MESSAGES
 
 UNSURE = "unsure"
@@ -33,19 +33,18 @@ def besides_bigo(value: str) -> str:
 def has_reason(value: str) -> bool:
     """Two letters or more besides the separators; a copula states the claim, no reason ('O(1)이다.')."""
     words = CUE["copula"].sub(" ", CUE["separators"].sub(" ", besides_bigo(value)))
-    return sum(c.isalpha() for c in words) >= 2
+    return letters(words) >= 2
 
 
 def is_unsure(code: str, name: str, entry: ProblemEntry) -> tuple[str, int | None] | None:
     """What keeps the reader from being sure of error ``code`` on field ``name`` (its 'saw_...' message),
     and for a missing field the line holding the field's words (None: they span lines); None: sure."""
     placed = entry.fields.get(name)
-    value = placed.value if placed is not None else ""
+    value = placed.value if placed else ""
     if code == "missing_field":
         # a log all in prose: every sentence was read; a label with nothing after it is plainly absent
-        if entry.implicit or placed is not None:
-            return None
-        parts = [(n, CUE["label_only_line"].sub("", t)) for n, t in _unplaced(entry, name)]
+        parts = [] if entry.implicit or placed else [
+            (n, CUE["label_only_line"].sub("", t)) for n, t in _unplaced(entry, name)]
         if FIELD_WORDS[name].search("\n".join(t for _, t in parts)):
             return "saw_words_unplaced", next((n for n, t in parts if FIELD_WORDS[name].search(t)), None)
         return None
@@ -54,18 +53,17 @@ def is_unsure(code: str, name: str, entry: ProblemEntry) -> tuple[str, int | Non
         if CUE["connective"].search(besides_bigo(value)):
             return "saw_words_besides_bigo", None
         text = "\n".join(t for _, t in _unplaced(entry, name))
-        if CUE["connective"].search(text) and FIELD_WORDS[name].search(text):
-            return "saw_reason_elsewhere", None
-        return None
-    if code == "bad_solved":  # '혼자 (음수 처리만 힌트 봄)': alone, with a hint for one part: a TA's call
-        both = CUE["alone"].search(value) and CUE["solution"].search(value)
-        return ("saw_both_answers", None) if both else None
-    if CUE["complexity_words"].search(value):
-        return "saw_complexity_in_words", None
-    # 'Space (Big-O): 1 — a few variables': a complexity with its O(...) left out
-    if code == "no_bigo" and not CUE["bigo_like"].search(value) and _bare_bigo(value):
-        return "saw_bare_bigo", None
-    return ("saw_bigo_like", None) if CUE["bigo_like"].search(value) else None
+        elsewhere = CUE["connective"].search(text) and FIELD_WORDS[name].search(text)
+        why = "saw_reason_elsewhere" if elsewhere else ""
+    elif code == "bad_solved":  # '혼자 (음수 처리만 힌트 봄)': alone, with a hint for one part: a TA's call
+        why = "saw_both_answers" if CUE["alone"].search(value) and CUE["solution"].search(value) else ""
+    elif CUE["complexity_words"].search(value):
+        why = "saw_complexity_in_words"
+    elif CUE["bigo_like"].search(value):
+        why = "saw_bigo_like"
+    else:  # 'Space (Big-O): 1 — a few variables': a complexity with its O(...) left out
+        why = "saw_bare_bigo" if code == "no_bigo" and _bare_bigo(value) else ""
+    return (why, None) if why else None
 
 
 def _unplaced(entry: ProblemEntry, name: str) -> list[tuple[int, str]]:
@@ -73,7 +71,7 @@ def _unplaced(entry: ProblemEntry, name: str) -> list[tuple[int, str]]:
     other fields' continuation lines (an unknown label is swallowed there); a labelled line is its field's."""
     placed = {" ".join(f.raw.split()) for f in entry.fields.values() if f.label == "sentence"}
     prose = [(s.line, s.text) for s in split_sentences([(n, unlabelled(t)) for n, t in entry.extra])
-             if " ".join(s.text.split()) not in placed] if placed else list(entry.extra)
+             if " ".join(s.text.split()) not in placed] if placed else entry.extra
     parts = [(entry.line, entry.heading), *prose]
     complexity = name in ("time", "space")
     for other, f in entry.fields.items():

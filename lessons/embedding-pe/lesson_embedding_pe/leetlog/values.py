@@ -13,14 +13,11 @@ _LEVELS = {level: re.compile("|".join(rf"^\W*{re.escape(w[1:])}\W*$" if w.starts
            for level, words in DIFFICULTY_WORDS.items()}
 
 
-_ASIDE = re.compile(r"\([^()]*\)")  # '(202. Happy Number는 Easy였는데)': a remark beside the answer
-
-
 def parse_difficulty(text: str) -> str | None:
     """'Medium (중간)' -> 'Medium', 'Medium (202번은 Easy)' too: the level named outside the parentheses, else
     in them; the first of several when the others are as felt ('Medium, but it felt hard'); else None when
     no level, or more than one, is named."""
-    for said in (_ASIDE.sub(" ", text), text):
+    for said in (CUE["aside"].sub(" ", text), text):
         at = {level: m.start() for level, words in _LEVELS.items() if (m := words.search(said.lower()))}
         if len(at) > 1 and CUE["felt_difficulty"].search(text):  # the others as the student felt them
             return min(at, key=at.__getitem__)
@@ -37,7 +34,7 @@ def classify_solved(text: str, asked: str = "") -> str | None:
     if CUE["not_alone"].search(text):
         return "solution"
     solution, alone = bool(CUE["solution"].search(text)), bool(CUE["alone"].search(text))
-    if solution == alone and asked and (about := classify_solved(asked)) is not None:
+    if solution == alone and asked and (about := classify_solved(asked)):
         # the answer's first word, before a remark: 'Yes ✅', 'no, watched a video', 'X (풀이 봄)'
         answer = re.split(r"[\s,;:(—–]+", text.strip(" .!~-").lower(), maxsplit=1)[0].strip(" .!~")
         if answer in WORDS["answer_yes"]:
