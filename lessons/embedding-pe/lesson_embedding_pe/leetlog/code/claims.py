@@ -16,12 +16,12 @@ from typing import Any
 from ..bigo import Complexity, Term, compare
 from ..catalog import Approach, Problem
 from ..vocab import CUE, Two, message
-from . import costmeter
+from .costmeter import BETWEEN, FITS, OVER, UNDER, Measurement, judge, shown
 from .coverage import parameters, size_name
 
 __all__ = ["Claim", "Held", "Measure", "hold", "identify"]
 
-Measure = Callable[[str], "costmeter.Measurement | None"]  # practice function -> its runs, None: not run
+Measure = Callable[[str], "Measurement | None"]  # practice function -> its runs, None: not run
 
 
 @dataclass(frozen=True)
@@ -87,40 +87,40 @@ def hold(claim: Claim, p: Problem | None, source: str | None, measure: Measure |
         return _by_log(held, claim, bounds, p, "")
     held.measured = fn, found.to_dict()
     # only a claim in the size itself is compared with counts at growing n ('O(log x)' is about x)
-    judged = costmeter.judge(bounds[0], name, found) if bounds[0].variables <= {"n"} else None
-    if found.hidden and (judged is None or judged.verdict != costmeter.OVER):
+    judged = judge(bounds[0], name, found) if bounds[0].variables <= {"n"} else None
+    verdict = judged.verdict if judged is not None else None
+    if found.hidden and verdict != OVER:
         # work hidden from the counter: counts that outgrow the claim refute it all the same (the hidden work
         # only adds to them); else neither they nor the log's words can hold it
         return held.ask("unsure_measured", "unsure_hidden", function=fn, why=Two(*found.hidden))
     if judged is None:
         note = message("not_measured", function=fn, why=Two(*found.why)) if found.why is not None else ""
         return _by_log(held, claim, bounds, p, note)
-    numbers = Two(*costmeter.shown(judged, found, name))
+    numbers = Two(*shown(judged, found, name))
     named = identify(p, claim.approach_text)
     of_named = _holding(name, bounds, named)
-    if judged.verdict == costmeter.UNDER or (judged.verdict == costmeter.BETWEEN and judged.grows_like == "1"
-                                             and of_named):
+    if verdict == UNDER or (verdict == BETWEEN and judged.grows_like == "1" and of_named):
         # counts that grow clearly slower; or bytes too flat to tell O(log n) from O(1) where the claim is the
         # bound of the approach the log names (a recursion log n deep, which the depth would show): the
         # approaches the counts fit say what the code does
         return _by_counts(held, claim, bounds, p, found, numbers)
-    if judged.verdict == costmeter.FITS and not of_named and _fitting(named, name, found):
+    if verdict == FITS and not of_named and _fitting(named, name, found):
         # counts that fit the claim and the named approach's other bound alike (n and n log log n) do not
         # tell them apart: the approach the student's own words name does
         return _by_log(held, claim, bounds, p, "")
     held.held_by = "measured"
-    if judged.verdict == costmeter.BETWEEN:
+    if verdict == BETWEEN:
         held.say("unsure", "unsure_measured", function=fn, numbers=numbers)
-    elif judged.verdict != costmeter.FITS:
+    elif verdict != FITS:
         like = f"O({judged.grows_like})" if judged.grows_like else None
         grows = message("grows_like" if like else "grows", like=like, written=claim.written)
         held.say("warning", "complexity_inconsistent", "measured_contradicts", function=fn, numbers=numbers,
                  grows=grows)
-    held.holds = judged.verdict != costmeter.OVER
+    held.holds = verdict != OVER
     return held
 
 
-def _by_counts(held: Held, claim: Claim, bounds: list[Complexity], p: Problem, found: costmeter.Measurement,
+def _by_counts(held: Held, claim: Claim, bounds: list[Complexity], p: Problem, found: Measurement,
                numbers: Two) -> Held:
     """A claim the counts grow clearly slower than: right if it is the bound of an approach whose bound
     fits the counts (what the code implements), else looser than the code; no approach fits: the log's."""
@@ -144,12 +144,12 @@ def _by_counts(held: Held, claim: Claim, bounds: list[Complexity], p: Problem, f
     return held
 
 
-def _fitting(approaches: Sequence[Approach], name: str, found: costmeter.Measurement) -> list[Approach]:
+def _fitting(approaches: Sequence[Approach], name: str, found: Measurement) -> list[Approach]:
     """Those of ``approaches`` whose ``name`` bound the counts fit, bytes over the top of the range (a fixed
     buffer, numpy's 64 KiB for a sum, bends the whole range's slope)."""
     def fits(c: Complexity) -> bool:
-        judged = costmeter.judge(c, name, found, strict=True) if c.variables <= {"n"} else None
-        return judged is not None and judged.verdict == costmeter.FITS
+        judged = judge(c, name, found, strict=True) if c.variables <= {"n"} else None
+        return judged is not None and judged.verdict == FITS
     return [a for a in approaches if any(fits(c) for c in a.bounds(name))]
 
 

@@ -53,18 +53,17 @@ LOOP, TICK, ENTER, EXIT = "_gk_loop", "_gk_tick", "_gk_enter", "_gk_exit"
 ELEMS, MADE, SCAN, FILL = "_gk_elems", "_gk_made", "_gk_scan", "_gk_fill"
 # Built-ins that go over their argument's elements: sum(flags), list(range(n)); each of their arguments is
 # counted (a built-in container by its length, anything else item by item as it is consumed, probes.py).
-_OVER_ARGUMENT = frozenset({"sum", "min", "max", "any", "all", "sorted", "list", "tuple", "set", "frozenset",
-                            "dict"})
+_OVER_ARGUMENT = {"sum", "min", "max", "any", "all", "sorted", "list", "tuple", "set", "frozenset", "dict"}
 # Those that take several iterables, or a function and iterables (each iterable counted, the rest passes):
 # map(f, range(n)), functools.reduce, math.prod(itertools.repeat(x, n)).
-_OVER_ARGUMENTS = frozenset({"map", "filter", "zip", "enumerate", "reduce", "prod", "fsum", "accumulate",
-                             "chain", "starmap", "compress", "islice"})
+_OVER_ARGUMENTS = {"map", "filter", "zip", "enumerate", "reduce", "prod", "fsum", "accumulate", "chain",
+                   "starmap", "compress", "islice"}
 # Methods that go over their receiver (flags.count(True)) or their argument (out.extend(more)).
-_OVER_RECEIVER = frozenset({"count", "index", "copy"})
-_OVER_METHOD_ARGUMENT = frozenset({"extend", "join", "update"})
+_OVER_RECEIVER = {"count", "index", "copy"}
+_OVER_METHOD_ARGUMENT = {"extend", "join", "update"}
 # What runs work the counter cannot see (code from a string, a name looked up at run time) or names the
 # counter's own functions: such code is not measured, and its claims are a TA's.
-_HIDING = frozenset({"exec", "eval", "compile", "getattr", "globals", "vars", "__builtins__"})
+_HIDING = {"exec", "eval", "compile", "getattr", "globals", "vars", "__builtins__"}
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)  # what the counted copy holds
 Words = tuple[str, str]  # a text in English and Korean
 
@@ -107,16 +106,16 @@ class _Counter(ast.NodeTransformer):
     def count_Call(self, node: ast.Call) -> ast.AST:
         f = node.func
         name = self.aliases.get(f.id, f.id) if isinstance(f, ast.Name) else None
+        method = f.attr if isinstance(f, ast.Attribute) else None
         if name in ("bytearray", "bytes"):
             return _call(MADE, node)  # bytearray(n): n elements made
-        if name in _OVER_ARGUMENT and len(node.args) == 1:
-            node.args[0] = _call(ELEMS, node.args[0])  # sum(flags), not max(a, b)
-        elif (name or _named(f)) in _OVER_ARGUMENTS:
+        if (name in _OVER_ARGUMENT and len(node.args) == 1) or (
+                method in _OVER_METHOD_ARGUMENT and node.args):
+            node.args[0] = _call(ELEMS, node.args[0])  # sum(flags), not max(a, b); out.extend(more)
+        elif (name or method) in _OVER_ARGUMENTS:
             node.args = [a if isinstance(a, ast.Starred) else _call(ELEMS, a) for a in node.args]
-        elif isinstance(f, ast.Attribute) and f.attr in _OVER_RECEIVER:
+        elif isinstance(f, ast.Attribute) and method in _OVER_RECEIVER:
             f.value = _call(MADE, f.value)  # its length: the receiver itself, never a stand-in for it
-        elif isinstance(f, ast.Attribute) and f.attr in _OVER_METHOD_ARGUMENT and node.args:
-            node.args[0] = _call(ELEMS, node.args[0])
         return node
 
     def count_Compare(self, node: ast.Compare) -> ast.AST:
@@ -141,15 +140,16 @@ class _Counter(ast.NodeTransformer):
         return node
 
     def count_Assign(self, node: ast.Assign) -> ast.AST:
-        cut = next(((t, t.slice) for t in node.targets if isinstance(t, ast.Subscript)
-                    and isinstance(t.slice, ast.Slice)), None)
-        if cut is not None and _plain(cut[0]):
-            # flags[i * i::i] = ...: that many elements written, a value given for each or one for all
-            # (numpy's sieve[i * i::i] = False)
-            bounds = (b or ast.Constant(None) for b in (cut[1].lower, cut[1].upper, cut[1].step))
-            node.value = _call(FILL, cut[0].value, _call("slice", *bounds), node.value)
-        elif cut is not None:  # a target with side effects is read once: the value's elements
-            node.value = _call(ELEMS, node.value)
+        for target in node.targets:  # the first slice written
+            if isinstance(target, ast.Subscript) and isinstance(part := target.slice, ast.Slice):
+                if _plain(target):
+                    # flags[i * i::i] = ...: that many elements written, a value given for each or one for
+                    # all (numpy's sieve[i * i::i] = False)
+                    bounds = (b or ast.Constant(None) for b in (part.lower, part.upper, part.step))
+                    node.value = _call(FILL, target.value, _call("slice", *bounds), node.value)
+                else:  # a target with side effects is read once: the value's elements
+                    node.value = _call(ELEMS, node.value)
+                break
         return node
 
 
@@ -198,21 +198,21 @@ def _built_at_import(tree: ast.Module, function: str) -> list[str]:
     known = set(dir(builtins)) | {a.asname or a.name.split(".")[0] for n in tree.body
                                   if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
 
-    def works(node: ast.AST | None) -> bool:
+    def works(*nodes: ast.AST | None) -> bool:  # a loop, or a call of the module's own functions
         return any(isinstance(n, (ast.For, ast.While, ast.comprehension)) or (
-            isinstance(n, ast.Call) and _named(n.func) in defs) for n in ast.walk(node or ast.Pass()))
+            isinstance(n, ast.Call) and _named(n.func) in defs)
+            for node in nodes if node for n in ast.walk(node))
 
     def names(node: ast.AST, ctx: type = ast.expr_context) -> set[str]:
         return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ctx)}
 
     built: set[str] = set()
     for top in tree.body:
-        if isinstance(top, _DEFINITIONS):  # its decorators, default arguments, class body: run at import
-            outside = [*top.decorator_list, *([*top.args.defaults, *top.args.kw_defaults] if not isinstance(
-                top, ast.ClassDef) else [s for s in top.body if not isinstance(s, _DEFINITIONS)])]
-            built |= {top.name} if any(works(n) for n in outside) else set()
-        elif works(top):
-            built |= names(top)
+        if not isinstance(top, _DEFINITIONS):
+            built |= names(top) if works(top) else set()
+        elif works(*top.decorator_list, *([*top.args.defaults, *top.args.kw_defaults] if not isinstance(
+                top, ast.ClassDef) else [s for s in top.body if not isinstance(s, _DEFINITIONS)])):
+            built.add(top.name)  # its decorators, default arguments or class body work at import
     read, todo = set(), [function]
     while todo:  # the names it reads that are not its own (nor its parameters), and theirs
         name = todo.pop()
@@ -386,31 +386,27 @@ def judge_series(claim: Complexity, series: str, points: list[Point],
                  margin: float = 0.25, strict: bool = False) -> Judgement:
     """The claim (its one variable, the size) against ``points`` (n, count); counts that outgrow it by more
     than ``margin`` (in slope) refute it. ``strict``: bytes read over the top of the range only."""
-    flat = points[-1][1] <= 1.25 * points[0][1] + _SLACK[series]
-    return Judgement(_verdict(claim, series, points, margin, strict, flat), series, tuple(points),
-                     "1" if flat else _grows_like(points))
-
-
-def _verdict(claim: Complexity, series: str, points: list[Point], margin: float, strict: bool,
-             flat: bool) -> str:
-    first, last = points[0][1], points[-1][1]
+    (_, first), (_, last), slack = points[0], points[-1], _SLACK[series]
+    flat = last <= 1.25 * first + slack
     if not claim.variables:  # O(1): bounded. Deterministic counts that rise at every size and keep rising
-        counts = [c for _, c in points]
-        rising = all(b > a for a, b in pairwise(counts[-4:]))
+        counts = [c for _, c in points]  # (at each of the last four sizes)
+        rising = len(counts) > 3 and all(b > a for a, b in pairwise(counts[-4:]))
         grows = all(b >= a for a, b in pairwise(counts))
-        return OVER if grows and rising and last >= first + 3 * _SLACK[series] else FITS if flat else BETWEEN
-    if flat:  # counts that do not grow refute no growing bound: whether it is loose is claims.py's to say,
+        verdict = OVER if grows and rising and last >= first + 3 * slack else FITS if flat else BETWEEN
+    elif flat:  # counts that do not grow refute no growing bound: whether it is loose is claims.py's to say,
         # except in bytes for a bound of logs, which stays inside the slack (log n numbers: a few hundred)
         logs = all(not (g.poly or g.exp or g.fact) for t in claim.terms for _, g in t.factors)
-        return BETWEEN if series == "bytes" and logs else UNDER
-    gap = _gap(claim, *_top(points))
-    if series == "bytes" and not strict:
-        # a set's or dict's table grows 4-fold at once, and the top eighth of the range may hold such a jump
-        # whole or miss it: of that reading and the whole range's, the one closer to the claim
-        gap = min(gap, _gap(claim, points[0], points[-1]), key=abs)
-    # a claim is an upper bound: counts that outgrow it by n^0.25 over an 8-fold range (1.7 times) refute
-    # it; a log factor or two grows less (n log² n over n: n^0.2 at these sizes)
-    return OVER if gap > margin else FITS if abs(gap) <= 0.2 else UNDER if gap < -0.3 else BETWEEN
+        verdict = BETWEEN if series == "bytes" and logs else UNDER
+    else:
+        gap = _gap(claim, *_top(points))
+        if series == "bytes" and not strict:
+            # a set's or dict's table grows 4-fold at once, and the top eighth of the range may hold such a
+            # jump whole or miss it: of that reading and the whole range's, the one closer to the claim
+            gap = min(gap, _gap(claim, points[0], points[-1]), key=abs)
+        # a claim is an upper bound: counts that outgrow it by n^0.25 over an 8-fold range (1.7 times) refute
+        # it; a log factor or two grows less (n log² n over n: n^0.2 at these sizes)
+        verdict = OVER if gap > margin else FITS if abs(gap) <= 0.2 else UNDER if gap < -0.3 else BETWEEN
+    return Judgement(verdict, series, tuple(points), "1" if flat else _grows_like(points))
 
 
 def _grows_like(points: list[Point]) -> str | None:
@@ -459,8 +455,9 @@ def shown(j: Judgement, found: Measurement, part: str = "") -> Words:
     """The numbers the student is shown (en, ko): n = 1,000 and 2,000 where both ran, and the largest;
     a call that stopped past Python's recursion limit is said too, and why bytes hold a ``part`` 'time'."""
     points = dict(j.points)
-    picks: list[int] = [n for n in (1_000, 2_000) if n in points] or [j.points[0][0]]
-    picks += [n for n in (j.points[-2][0], j.points[-1][0]) if n not in picks][-1:]
+    sizes = [n for n, _ in j.points]
+    picks = [n for n in (1_000, 2_000) if n in points] or sizes[:1]
+    picks += [n for n in sizes[-2:] if n not in picks][-1:]
     # '1,001 steps', 'recursion depth 801'; '1,001단계', '2,175바이트', '재귀 깊이 801' (vocab.toml: a count
     # before its unit, as Korean writes it; a depth is named first in both)
     said = [message(f"meter_{j.series}", n=f"{n:,}", count=f"{points[n]:,}") for n in sorted(picks)]
