@@ -86,8 +86,8 @@ class _Counter(ast.NodeTransformer):
     def count_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
         start = int(ast.get_docstring(node, clean=False) is not None)
         # ENTER(), then the body, then EXIT() however it ends: the call counted, and its depth while it runs
-        guarded = ast.Try(body=node.body[start:] or [ast.Pass()], handlers=[], orelse=[],
-                          finalbody=[ast.Expr(_call(EXIT))])
+        # (a try with no handlers and no else, EXIT() its finally)
+        guarded = ast.Try(node.body[start:] or [ast.Pass()], [], [], [ast.Expr(_call(EXIT))])
         node.body = [*node.body[:start], ast.Expr(_call(ENTER)), guarded]
         return node
 
@@ -154,7 +154,7 @@ class _Counter(ast.NodeTransformer):
 
 
 def _call(name: str, *args: ast.expr) -> ast.Call:
-    return ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=list(args), keywords=[])
+    return ast.Call(ast.Name(name, ast.Load()), list(args), [])  # func, args, keywords
 
 
 def _plain(target: ast.Subscript) -> bool:
@@ -231,7 +231,7 @@ def counted_source(source: str) -> str | None:
     tree = parsed(source)
     if tree is None:
         return None
-    module = ast.Module(body=[n for n in tree.body if isinstance(n, _DEFINITIONS)], type_ignores=[])
+    module = ast.Module([n for n in tree.body if isinstance(n, _DEFINITIONS)], [])  # body, type_ignores
     # another name for a function: 'from math import prod as product', 'multiply_all = math.prod'
     aliases = {a.asname: a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names
                if a.asname}
@@ -336,8 +336,9 @@ Point = tuple[int, int]  # (n, count)
 def log_growth(claim: Complexity, n: int) -> float:
     """log of the claim's value at ``n`` (its one variable set to n): what its growth is compared by."""
     ln, lg = math.log(n), math.log2(n)
-    logs = [sum(float(g.poly) * ln + g.exp * n * math.log(2) + float(g.log) * math.log(lg) + (
-        float(g.loglog) * math.log(max(math.log2(lg), 1e-9)) + float(g.fact) * math.lgamma(n + 1))
+    # a Fraction times a float is that float product
+    logs = [sum(g.poly * ln + g.exp * n * math.log(2) + g.log * math.log(lg) + (
+        g.loglog * math.log(max(math.log2(lg), 1e-9)) + g.fact * math.lgamma(n + 1))
         for _, g in term.factors) for term in claim.terms]
     top = max(logs, default=0.0)
     return top + math.log(sum(math.exp(v - top) for v in logs)) if logs else 0.0
