@@ -9,19 +9,19 @@ the claim. The review (review.py) turns what is found here into findings and poi
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..bigo import Complexity, Term, compare
 from ..catalog import Approach, Problem
 from ..vocab import CUE, Two, message
-from . import costmeter
+from .costmeter import BETWEEN, FITS, OVER, UNDER, Measurement, judge, shown
 from .coverage import parameters, size_name
 
 __all__ = ["Claim", "Held", "Measure", "hold", "identify"]
 
-Measure = Callable[[str], "costmeter.Measurement | None"]  # practice function -> its runs, None: not run
+Measure = Callable[[str], "Measurement | None"]  # practice function -> its runs, None: not run
 
 
 @dataclass(frozen=True)
@@ -50,80 +50,78 @@ class Held:
     def say(self, severity: str, code: str, key: str = "", **values: Any) -> None:
         self.said.append((severity, code, key, values))
 
+    def ask(self, code: str, key: str = "", **values: Any) -> Held:
+        """Left to a TA: an unsure finding, and this held."""
+        self.say("unsure", code, key, **values)
+        self.asked = True
+        return self
+
 
 def hold(claim: Claim, p: Problem | None, source: str | None, measure: Measure | None) -> Held:
     """Hold ``claim`` on problem ``p`` to the practice function ``source`` (as the student wrote it), run
     and counted by ``measure``."""
     held, name = Held(), claim.part
     if CUE["amortized"].search(claim.value):  # not a worst case: right or not by what is averaged
-        held.say("unsure", "unsure_amortized")
-        held.asked = True
-        return held
+        return held.ask("unsure_amortized")
     if p is None:
         return held
+    # the practice function's size (Pow's n, Roman's num; n where the problem has no practice function)
     fn = p.function or ""
-    # the reference's variables, and the practice function's size (Pow's n, Roman's num)
+    size = size_name(fn, source)
+    # the reference's variables, and the size
     known = {v for a in p.approaches for c in (*a.bounds("time"), *a.bounds("space")) for v in c.variables}
-    known |= {"n", p.size, *((size_name(fn, source),) if fn else ())}
+    known |= {"n", p.size, size}
     # a parameter that is not the size ('O(log x)', Pow's base): the work does not grow with it
-    others = set(parameters(fn, source) if fn else ()) - known
+    others = set(parameters(fn, source)) - known
     unknown = sorted(v for v in claim.bounds[0].variables if v not in known and not re.search(
         rf"(?<![\w(]){re.escape(v)}{CUE['defines'].pattern}", claim.entry_text, re.I))
     if unknown:
         said = ", ".join(unknown)
-        held.say("unsure", "unsure_undefined_variable",
-                 "unsure_not_size" if set(unknown) <= others else "",
-                 said=said, variable=said,
-                 function=fn,
-                 variables=Two(p.variables_en or "n is the input size", p.variables_ko or "n은 입력 크기"))
-        held.asked = True
-        return held
+        return held.ask("unsure_undefined_variable", "unsure_not_size" if set(unknown) <= others else "",
+                        said=said, variable=said, function=fn, variables=Two(
+                            p.variables_en or "n is the input size", p.variables_ko or "n은 입력 크기"))
     # 'O(log num)': the code's own name for the size is the catalog's n
     # ('O(log x)' for Palindrome Number: LeetCode's own name for its size)
-    bounds = [_renamed(_renamed(c, p.size), size_name(fn, source)) if fn else _renamed(c, p.size)
-              for c in claim.bounds]
+    bounds = [_renamed(_renamed(c, p.size), size) for c in claim.bounds]
     found = measure(fn) if measure is not None and fn else None
-    if found is not None:
-        held.measured = fn, found.to_dict()
+    if found is None:
+        return _by_log(held, claim, bounds, p, "")
+    held.measured = fn, found.to_dict()
     # only a claim in the size itself is compared with counts at growing n ('O(log x)' is about x)
-    judged = costmeter.judge(bounds[0], name, found) if found is not None and bounds[0].variables <= {"n"} \
-        else None
-    if found is not None and found.hidden and (judged is None or judged.verdict != costmeter.OVER):
+    judged = judge(bounds[0], name, found) if bounds[0].variables <= {"n"} else None
+    verdict = judged.verdict if judged is not None else None
+    if found.hidden and verdict != OVER:
         # work hidden from the counter: counts that outgrow the claim refute it all the same (the hidden work
         # only adds to them); else neither they nor the log's words can hold it
-        held.say("unsure", "unsure_measured", "unsure_hidden", function=fn, why=Two(*found.hidden))
-        held.asked = True
-        return held
-    if judged is None or found is None:
-        why = found.why if found is not None else None
-        note = message("not_measured", function=fn, why=Two(*why)) if why is not None else ""
+        return held.ask("unsure_measured", "unsure_hidden", function=fn, why=Two(*found.hidden))
+    if judged is None:
+        note = message("not_measured", function=fn, why=Two(*found.why)) if found.why is not None else ""
         return _by_log(held, claim, bounds, p, note)
-    numbers = Two(*costmeter.shown(judged, found, name))
+    numbers = Two(*shown(judged, found, name))
     named = identify(p, claim.approach_text)
-    if judged.verdict == costmeter.UNDER or (judged.verdict == costmeter.BETWEEN and judged.grows_like == "1"
-                                             and any(_holds(name, bounds, a) for a in named)):
+    of_named = _holding(name, bounds, named)
+    if verdict == UNDER or (verdict == BETWEEN and judged.grows_like == "1" and of_named):
         # counts that grow clearly slower; or bytes too flat to tell O(log n) from O(1) where the claim is the
         # bound of the approach the log names (a recursion log n deep, which the depth would show): the
         # approaches the counts fit say what the code does
         return _by_counts(held, claim, bounds, p, found, numbers)
-    if judged.verdict == costmeter.FITS and named and not any(_holds(name, bounds, a) for a in named) \
-            and _fitting(named, name, found):
+    if verdict == FITS and not of_named and _fitting(named, name, found):
         # counts that fit the claim and the named approach's other bound alike (n and n log log n) do not
         # tell them apart: the approach the student's own words name does
         return _by_log(held, claim, bounds, p, "")
     held.held_by = "measured"
-    if judged.verdict == costmeter.BETWEEN:
+    if verdict == BETWEEN:
         held.say("unsure", "unsure_measured", function=fn, numbers=numbers)
-    elif judged.verdict != costmeter.FITS:
+    elif verdict != FITS:
         like = f"O({judged.grows_like})" if judged.grows_like else None
         grows = message("grows_like" if like else "grows", like=like, written=claim.written)
         held.say("warning", "complexity_inconsistent", "measured_contradicts", function=fn, numbers=numbers,
                  grows=grows)
-    held.holds = judged.verdict != costmeter.OVER
+    held.holds = verdict != OVER
     return held
 
 
-def _by_counts(held: Held, claim: Claim, bounds: list[Complexity], p: Problem, found: costmeter.Measurement,
+def _by_counts(held: Held, claim: Claim, bounds: list[Complexity], p: Problem, found: Measurement,
                numbers: Two) -> Held:
     """A claim the counts grow clearly slower than: right if it is the bound of an approach whose bound
     fits the counts (what the code implements), else looser than the code; no approach fits: the log's."""
@@ -136,27 +134,23 @@ def _by_counts(held: Held, claim: Claim, bounds: list[Complexity], p: Problem, f
     # trial division: steps near n at these sizes, as a sieve's, and bytes flat, as no sieve's): a TA's
     code = _fitting(fitting, other, found)
     if not code:
-        held.say("unsure", "unsure_measured", function=p.function, numbers=numbers)
-        held.asked = True
-        return held
-    if any(_holds(name, bounds, a) for a in code):
+        return held.ask("unsure_measured", function=p.function, numbers=numbers)
+    if _holding(name, bounds, code):
         return held
     bounds_of = list(dict.fromkeys(str(a.bounds(name)[0]) for a in code))
-    shown = Two(_OR.en.join(bounds_of), _OR.ko.join(bounds_of))
     held.say("warning", "complexity_worse", "against_named", by=message("by_measured", numbers=numbers), p=p,
-             approach=_names(code, _OR), bound=shown, whose=message("whose_code"), note="",
-             also="")
+             approach=_names(code, _OR), bound=Two(_OR.en.join(bounds_of), _OR.ko.join(bounds_of)),
+             whose=message("whose_code"), note="", also="")
     held.holds = False
     return held
 
 
-def _fitting(approaches: tuple[Approach, ...] | list[Approach], name: str,
-             found: costmeter.Measurement) -> list[Approach]:
+def _fitting(approaches: Sequence[Approach], name: str, found: Measurement) -> list[Approach]:
     """Those of ``approaches`` whose ``name`` bound the counts fit, bytes over the top of the range (a fixed
     buffer, numpy's 64 KiB for a sum, bends the whole range's slope)."""
     def fits(c: Complexity) -> bool:
-        judged = costmeter.judge(c, name, found, strict=True) if c.variables <= {"n"} else None
-        return judged is not None and judged.verdict == costmeter.FITS
+        judged = judge(c, name, found, strict=True) if c.variables <= {"n"} else None
+        return judged is not None and judged.verdict == FITS
     return [a for a in approaches if any(fits(c) for c in a.bounds(name))]
 
 
@@ -169,7 +163,7 @@ def _by_log(held: Held, claim: Claim, bounds: list[Complexity], p: Problem, note
     held.held_by = "catalog"
     named = identify(p, text)
     pool = named or p.described
-    holding = [a for a in pool if _holds(name, bounds, a)]
+    holding = _holding(name, bounds, pool)
     if holding:
         # named by a family's words alone (no member's own words): its usual member
         family = bool(named) and not any(a.variant and re.search(a.variant, text, re.I) for a in named)
@@ -177,23 +171,22 @@ def _by_log(held: Held, claim: Claim, bounds: list[Complexity], p: Problem, note
             held.say("unsure", "unsure_approach", yes=_names(holding),
                      no=_names([a for a in pool if a not in holding]))
         return held
-    held.holds = False
     # the bound it contradicts: the named approach's, else the best known
     bound, approach = (named[0].bounds(name)[0], named[0]) if named else p.best(name)
     order = compare(bounds[0], bound)
-    if order is None and not named:
-        held.say("info", "incomparable", best=bound, variables=Two(
-            p.variables_en or "the variable is the input size", p.variables_ko or "변수는 입력 크기"))
     if order is None:  # other variables: with a named approach, the reference's to explain, not a fault
-        held.holds = True
+        if not named:
+            held.say("info", "incomparable", best=bound, variables=Two(
+                p.variables_en or "the variable is the input size", p.variables_ko or "변수는 입력 크기"))
         return held
+    held.holds = False
     code = "complexity_worse" if order > 0 else "complexity_inconsistent"
     if not named:
         known = ", ".join(sorted({str(k) for a in p.described for k in a.bounds(name)}))
         held.say("warning", code, "complexity_worse" if order > 0 else "complexity_better", p=p,
                  approach=approach.name, known=known, best=bound, note=note, limit=message(f"limit_{name}"))
         return held
-    other = next((a for a in p.approaches if a not in named and _holds(name, bounds, a)), None)
+    other = next((a for a in _holding(name, bounds, p.approaches) if a not in named), None)
     held.say("warning", code, "against_named", by=message("by_log"), p=p, approach=approach.name, bound=bound,
              whose=message("whose_log"), note=note,
              also=message("also_other", written=claim.written, other=other.name) if other else "")
@@ -207,8 +200,9 @@ def identify(problem: Problem, text: str) -> tuple[Approach, ...]:
     return tuple(a for a in hits if a.variant and re.search(a.variant, text, re.I)) or hits
 
 
-def _holds(name: str, bounds: list[Complexity], a: Approach) -> bool:
-    return any(compare(c, k) == 0 for c in bounds for k in a.bounds(name))
+def _holding(name: str, bounds: list[Complexity], approaches: Sequence[Approach]) -> list[Approach]:
+    """Those of ``approaches`` with a ``name`` bound the claim gives (any of the field's Big-Os)."""
+    return [a for a in approaches if any(compare(c, k) == 0 for c in bounds for k in a.bounds(name))]
 
 
 _COMMA, _OR = Two(", ", ", "), Two(" or ", " 또는 ")
@@ -218,9 +212,9 @@ def _names(approaches: list[Approach], sep: Two = _COMMA) -> Two:
     return Two(sep.en.join(a.name.en for a in approaches), sep.ko.join(a.name.ko for a in approaches))
 
 
-def _renamed(c: Complexity, old: str, new: str = "n") -> Complexity:
-    """``c`` with variable ``old`` called ``new`` (when ``new`` is not already one of its variables)."""
-    if old == new or old not in c.variables or new in c.variables:
+def _renamed(c: Complexity, old: str) -> Complexity:
+    """``c`` with variable ``old`` called n (when n is not already one of its variables)."""
+    if old not in c.variables or "n" in c.variables:
         return c
-    terms = tuple(Term.of({(new if v == old else v): g for v, g in t.factors}) for t in c.terms)
+    terms = tuple(Term.of({("n" if v == old else v): g for v, g in t.factors}) for t in c.terms)
     return Complexity(terms, c.notation)

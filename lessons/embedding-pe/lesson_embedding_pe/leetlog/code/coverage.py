@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-__all__ = ["PRACTICE_FUNCTIONS", "function_source", "parameters", "size_name", "unsolved"]
+__all__ = ["PRACTICE_FUNCTIONS", "function_source", "parameters", "parsed", "size_name", "unsolved"]
 
 # Each practice function's parameters in the stub (exercises/leetcode.py); the size is the last of them.
 STUB_PARAMETERS = {"my_pow": ("x", "n"), "count_primes": ("n",), "is_happy": ("n",), "int_to_roman": ("num",)}
@@ -33,7 +33,7 @@ def function_source(sources: dict[str, str] | None, name: str) -> str | None:
     the one that runs (a stub above it is replaced); None when it is not there or does not parse."""
     for key in (PRACTICE_MODULE, "notebook"):
         text = (sources or {}).get(key) or ""
-        node = next((n for n in reversed(_functions(text) or []) if n.name == name), None)
+        node = _last(text, name)
         if node is not None:
             return ast.get_source_segment(text, node)
     return None
@@ -41,7 +41,7 @@ def function_source(sources: dict[str, str] | None, name: str) -> str | None:
 
 def parameters(name: str, source: str | None) -> tuple[str, ...]:
     """``name``'s parameters in ``source`` (its ``function_source``), ``self`` aside, else the stub's."""
-    node = next((n for n in reversed(_functions(source) or []) if n.name == name), None)
+    node = _last(source, name)
     if node is None:
         return STUB_PARAMETERS.get(name, ("n",))
     return tuple(a.arg for a in node.args.args if a.arg != "self")
@@ -53,13 +53,23 @@ def size_name(name: str, source: str | None) -> str:
     return own[len(stub) - 1] if len(own) >= len(stub) else stub[-1]
 
 
-def _functions(text: str | None) -> list[_Function] | None:
-    """The module-level functions of ``text``; None when there is no text or it does not parse."""
+def parsed(text: str | None) -> ast.Module | None:
+    """``text`` read with ``ast``; None when there is no text or it does not parse."""
     try:
-        tree = ast.parse(text) if text is not None else None
+        return ast.parse(text) if text is not None else None
     except SyntaxError:
         return None
+
+
+def _functions(text: str | None) -> list[_Function] | None:
+    """The module-level functions of ``text``; None when there is no text or it does not parse."""
+    tree = parsed(text)
     return [n for n in tree.body if isinstance(n, _Function)] if tree else None
+
+
+def _last(text: str | None, name: str) -> _Function | None:
+    """The last module-level definition of function ``name`` in ``text``: the one that runs."""
+    return next((n for n in reversed(_functions(text) or []) if n.name == name), None)
 
 
 def _is_stub(node: _Function) -> bool:
