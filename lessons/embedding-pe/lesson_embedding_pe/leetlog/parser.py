@@ -96,27 +96,26 @@ class LogParse:
 def clean_value(raw: str) -> str:
     """Drop the template's ``<...>`` placeholders, TODO markers, comments and the options not chosen (an
     unticked box, struck-out words); "" for a value of none."""
-    text = CUE["todo"].sub("", CUE["placeholder"].sub("", CUE["comment"].sub("", raw)))
-    text = CUE["chosen_box"].sub("", CUE["not_chosen"].sub("", text))
-    text = "\n".join(line.rstrip() for line in text.strip().splitlines()).strip()
+    for cue in ("comment", "placeholder", "todo", "not_chosen", "chosen_box"):
+        raw = CUE[cue].sub("", raw)
+    text = "\n".join(line.rstrip() for line in raw.strip().splitlines()).strip()
     # '-', 'N/A', and one with an aside: 'n/a (solved alone)', '필요 없음 (혼자 풂)'
     said = {FORM["empty_marks"].sub("", t.lower()).strip(".:,;") for t in (text, FORM["gloss"].sub("", text))}
-    return "" if not text or (said - {""}) & WORDS["empty"] else text
+    return "" if (said - {""}) & WORDS["empty"] else text
 
 
 # ---- labels
 def match_label(label: str) -> str | None:
     """'**문제 (Problem):**' -> 'problem'; 'Time/Space' -> the first field it names."""
-    names = _label_fields(label)
-    return names[0] if names else None
+    return next(iter(_label_fields(label)), None)
 
 
 def _label_fields(label: str) -> list[str]:
     """The fields a label names, in order: 'Time & space' -> ['time', 'space'], '시간 (Time)' -> ['time']."""
     parts = _LABEL_JOIN.split(FORM["gloss"].sub(" ", _TAG.sub("", label)))
-    joined = [_named(p) if p.strip() else None for p in parts]
+    joined = [_named(p) for p in parts]  # (a blank part names none)
     if len(joined) > 1 and all(joined):
-        return list(dict.fromkeys(n for n in joined if n))
+        return [n for n in dict.fromkeys(joined) if n]
     return [name] if (name := _named(label)) else []
 
 
@@ -144,13 +143,12 @@ def _label_line(line: str) -> list[Claim]:
     # field it asks about ('What was your first idea?'); a Korean particle only before an answer, an arrow
     # only outside a pair's label, an emoji only before a line that is no label line ('✅ Solved alone')
     for form in _FORMS:
-        m = CUE[form].match(text)
-        name = None if m is None else match_label(m["label"]) or (
-            _asked(m["label"]) if form == "question_label" else None)
-        rest = (m["rest"] or "") if m else ""
-        if m and name and (form != "particle_label" or _answers(name, rest)) and (
-                form != "arrow_label" or not _pair(text)) and (
-                form != "emoji_label" or not _label_line(rest)):
+        if (m := CUE[form].match(text)) is None:
+            continue
+        rest = m["rest"] or ""
+        name = match_label(m["label"]) or (_asked(m["label"]) if form == "question_label" else None)
+        if name and not (form == "particle_label" and not _answers(name, rest) or form == "arrow_label"
+                         and _pair(text) or form == "emoji_label" and _label_line(rest)):
             return claims(name, rest.strip().lstrip("*_ :：").strip(), m["label"].strip())
     # 'Solved alone.' and '- 혼자 풀었어' are whole answers, not empty labels; 'I solved LeetCode 50,
     # Pow(x, n). I first ...' is prose, not the answer to 'Solved'
@@ -172,7 +170,7 @@ def claims(name: str, rest: str, label: str) -> list[Claim]:
     """A label line's fields: a second label ('… Difficulty: Medium') starts its own; then ``_share``."""
     lead = CUE["colon_label"].match(rest)
     inner = match_label(lead["label"]) if lead and _norm(label) in WORDS["both_approaches"] else None
-    if lead and inner in ("first_idea", "final_approach"):  # '접근: 처음: …' then '최종: …': the pair's label
+    if lead and inner in _APPROACHES:  # '접근: 처음: …' then '최종: …': the pair's label
         return claims(inner, lead["rest"].strip(), lead["label"].strip())
     pieces: list[Claim] = []
     at = 0
@@ -200,10 +198,9 @@ def _answers(name: str, value: str) -> bool:
 def _share(name: str, value: str, label: str) -> list[Claim]:
     """A label naming two fields shares its value: 'Time / Space: O(log n) / O(1) — why' (the reason speaks
     for both), '처음 아이디어 → 최종 접근: x → y'."""
-    names = _label_fields(label)
-    complexities = set(names) == {"time", "space"}
-    found = find_all_bigo(value) if complexities else []
-    if len(found) == 2:
+    if set(names := _label_fields(label)) != {"time", "space"}:
+        return [(name, value, label)]
+    if len(found := find_all_bigo(value)) == 2:
         shared, out = value[found[1].end:].strip(), []
         for field_name, m, end in zip(names, found, (found[1].start, len(value)), strict=True):
             part = value[m.start:end].strip(" ,;/|")
@@ -211,10 +208,9 @@ def _share(name: str, value: str, label: str) -> list[Claim]:
             out.append((field_name, f"{m.written} {shared}" if alone and shared else part, label))
         return out
     # 'O(log n) / constant space', '- / O(1)': the halves say
-    halves = _outside_parens(value, FORM["halves"]) if complexities else None
-    if halves is None or len(halves) != len(names):
-        return [(name, value, label)]
-    return [(n, v, label) for n, v in zip(names, halves, strict=True)]
+    halves = _outside_parens(value, FORM["halves"])
+    return [(n, v, label) for n, v in zip(names, halves, strict=True)] if len(halves) == 2 else [
+        (name, value, label)]
 
 
 def _pair(text: str) -> bool:
@@ -229,12 +225,11 @@ def split_approaches(value: str) -> tuple[str, str] | None:
     """(first idea, final approach) from one value: '처음: 나눗셈 / 최종: 체', 'brute force -> fast pow'."""
     one = " ".join(value.split())
     parts = [clean_value(p) for p in CUE["arrow"].split(one)]  # '- → 체': the first left empty ('-')
-    ends = [(p, sum(c.isalpha() for c in p) >= 2) for p in (parts[0], parts[-1])]
-    if len(parts) >= 2 and any(ok for _, ok in ends) and all(ok or not p for p, ok in ends):
+    ends = [p for p in (parts[0], parts[-1]) if p]
+    if len(parts) >= 2 and ends and all(sum(c.isalpha() for c in p) >= 2 for p in ends):
         return parts[0], " -> ".join(parts[1:])
     said = read_fields(split_sentences([(0, value.replace("\n", " "))]))  # or in sentences, one for each
-    first, final = said.get("first_idea"), said.get("final_approach")
-    return (first.value, final.value) if first is not None and final is not None else None
+    return (said["first_idea"].value, said["final_approach"].value) if said.keys() >= {*_APPROACHES} else None
 
 
 def _outside_parens(text: str, sep: re.Pattern[str]) -> list[str]:
@@ -566,22 +561,20 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
     problem (its first column names three fields); False for any other (read line by line)."""
     head, body = rows[0].cells, [r for r in rows if r.kind == "row"]
     columns = [_column(c) for c in head]
-    if len(named := {n for c in columns for n in c if n != REASON}) >= 3 and "problem" in named:
+    named = {n for c in columns for n in c if n != REASON}
+    entries = [r for r in body if any(r.cells)]
+    # a row per problem; or '| 시간 | 공간 |' over one row inside a problem's section: that problem's fields
+    per_row = len(named) >= 3 and "problem" in named
+    if per_row or len(named) >= 2 and b.entry is not None and len(entries) == 1:
         b.close_field()
-        entries = [r for r in body if any(r.cells)]
+        section = None if per_row else b.entry
         for j in _row_numbers(columns, entries):
             columns[j] = []  # '| # | Problem |': the rows' own count is no problem number
         for r in entries:
+            (entry := section or b.open_problem(None, r.number)).row = per_row
             under = zip(columns, r.cells, head, strict=True)  # each cell under its header, as written
-            (entry := b.open_problem(None, r.number)).row = True
-            _cells(entry, [(r.number, r.text, c, cell, h) for c, cell, h in under])
-        b.entry = None
-        return True
-    if len(named) >= 2 and b.entry is not None and len(entries := [r for r in body if any(r.cells)]) == 1:
-        # '| 시간 | 공간 |' over one row, inside a problem's section: that problem's fields, a column each
-        b.close_field()
-        r = entries[0]
-        _cells(b.entry, [(r.number, r.text, c, x, h) for c, x, h in zip(columns, r.cells, head, strict=True)])
+            _cells(entry, [(r.number, r.text, c, x, h) for c, x, h in under])
+        b.entry = section
         return True
     labelled = [r for r in body if r.cells[0]]
     names = [_column(r.cells[0]) for r in labelled]
