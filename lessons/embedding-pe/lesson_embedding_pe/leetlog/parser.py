@@ -19,7 +19,7 @@ __all__ = ["FIELDS", "REASON_LABEL", "REQUIRED", "Field", "LogParse", "ProblemEn
            "match_label", "parse_log", "unlabelled"]
 
 # redo_date is required only when the problem was solved after reading a solution.
-REQUIRED: tuple[str, ...] = FIELDS[:-1]
+REQUIRED = FIELDS[:-1]
 Claim = tuple[str, str, str]  # a field a line holds: (field name, value, label as written)
 
 
@@ -29,7 +29,7 @@ def _norm(label: str) -> str:
 
 
 _LABEL_INDEX = {_norm(s): name for name, syns in SYNONYMS.items() for s in syns}
-_TAG, _INLINE_LABEL, _LABEL_JOIN = CUE["tag"], CUE["inline_label"], CUE["label_join"]
+_TAG = CUE["tag"]
 # Fields answered in a word or two on the label's line: the lines under such an answer are not part of it.
 _ONE_LINE = ("problem", "difficulty", "solved", "redo_date")
 _APPROACHES = ("first_idea", "final_approach")  # what a label naming both approaches holds, in order
@@ -112,7 +112,7 @@ def match_label(label: str) -> str | None:
 
 def _label_fields(label: str) -> list[str]:
     """The fields a label names, in order: 'Time & space' -> ['time', 'space'], '시간 (Time)' -> ['time']."""
-    parts = _LABEL_JOIN.split(FORM["gloss"].sub(" ", _TAG.sub("", label)))
+    parts = CUE["label_join"].split(FORM["gloss"].sub(" ", _TAG.sub("", label)))
     joined = [_named(p) for p in parts]  # (a blank part names none)
     if len(joined) > 1 and all(joined):
         return [n for n in dict.fromkeys(joined) if n]
@@ -174,7 +174,7 @@ def claims(name: str, rest: str, label: str) -> list[Claim]:
         return claims(inner, lead["rest"].strip(), lead["label"].strip())
     pieces: list[Claim] = []
     at = 0
-    for m in sorted([*_INLINE_LABEL.finditer(rest), *CUE["inline_particle"].finditer(rest)],
+    for m in sorted([*CUE["inline_label"].finditer(rest), *CUE["inline_particle"].finditer(rest)],
                     key=lambda m: m.start()):
         other = match_label(m.group("label"))
         if m.start() < at or other is None or other == name or not _answers(other, rest[m.end():]):
@@ -218,7 +218,7 @@ def _pair(text: str) -> bool:
     m = CUE["colon_label"].match(text)
     named = _label_fields(m["label"]) if m else []
     return m is not None and len(named) > 1 and not set(named) & {
-        match_label(i["label"]) for i in _INLINE_LABEL.finditer(m["rest"])}
+        match_label(i["label"]) for i in CUE["inline_label"].finditer(m["rest"])}
 
 
 def split_approaches(value: str) -> tuple[str, str] | None:
@@ -246,7 +246,7 @@ def _record(line: str) -> list[Claim]:
         return []
     head: dict[str, Claim] = {}  # the lead read by what it is: the problem, its difficulty
     for seg in _outside_parens(lead, CUE["record_sep"]):
-        if "problem" not in head and (find_problem(seg).problem is not None or problem_mention(seg)
+        if "problem" not in head and (_number(seg) or problem_mention(seg)
                                       or FORM["record_number"].match(seg)):
             head["problem"] = ("problem", seg, "")
         elif "difficulty" not in head and len(seg) <= 24 and parse_difficulty(seg):
@@ -258,9 +258,8 @@ def problem_heading(text: str) -> tuple[int | None, str] | None:
     """('## 문제 1: 50. Pow(x, n)') -> (1, '50. Pow(x, n)'); None if not a problem heading."""
     text = text.strip().strip("*_").strip()
     labelled = CUE["labelled_heading"].match(text)
-    if labelled and not FORM["slot_number"].match(labelled.group("rest")):
-        rest = labelled.group("rest").strip()
-        if find_problem(rest).problem is not None or FORM["names_a_problem"].search(rest):
+    if labelled and not FORM["slot_number"].match(rest := labelled["rest"]):
+        if _number(rest := rest.strip()) or FORM["names_a_problem"].search(rest):
             return None, rest
     if m := next(filter(None, (CUE[f"problem_heading_{k}"].match(text) for k in range(1, 6))), None):
         rest = FORM["heading_gloss"].sub("", text[m.end():]).strip(" :：-—–.").strip()
@@ -321,10 +320,9 @@ class _Builder:
             entry = self.entry
             # with no headings, a second 'Problem:' label starts the next problem, and so does one that names
             # another problem than its section's heading (front matter over the next problem's heading)
-            if entry is None or (name == "problem" and (entry.heading_line is None or entry.implicit)
-                                 and "problem" in entry.fields) or (name == "problem" and entry.fields and (
-                                     named := find_problem(rest).problem) and _catalogued(entry) not in (
-                                     None, named.number)):
+            if entry is None or name == "problem" and entry.fields and (
+                    "problem" in entry.fields and (entry.heading_line is None or entry.implicit)
+                    or len({_catalogued(entry), _number(rest)} - {None}) == 2):
                 self.open_problem(None, None)
             self.current = Field(name, "", line, label.strip().strip("*_").strip(), rest, [(line, raw)],
                                  not clean_value(rest))
@@ -415,9 +413,8 @@ def _without_preamble(problems: list[ProblemEntry]) -> list[ProblemEntry]:
     def logged_elsewhere(p: ProblemEntry) -> bool:
         """A row naming a problem a section logs, or a heading over nothing naming one another section logs
         (the page's title: '# [LeetCode] 50. Pow(x, n) / 204. Count Primes 풀이')."""
-        if p.row:
-            return sections[_catalogued(p)] > 0
-        return not any(f.filled for f in p.fields.values()) and sections[_catalogued(p)] > 1
+        return (p.row or not any(f.filled for f in p.fields.values())) and sections[_catalogued(p)] > (
+            0 if p.row else 1)
 
     kept = [p for p in problems if not (p.implicit and {n for n, f in p.fields.items() if f.filled} <= {
         "problem"}) and not logged_elsewhere(p)]
@@ -437,6 +434,11 @@ def _catalogued(entry: ProblemEntry) -> int | None:
     return p.number if (p := entry.named.problem) is not None else None
 
 
+def _number(text: str) -> int | None:
+    """The catalog's number of the problem ``text`` names."""
+    return p.number if (p := find_problem(text).problem) is not None else None
+
+
 def _consume(b: _Builder, ln: Line) -> None:
     number, raw, stripped = ln.number, ln.text, ln.text.strip()
     if ln.kind in ("quote", "code", "comment") or not stripped:  # instructions, code and comments: no fields
@@ -449,11 +451,10 @@ def _consume(b: _Builder, ln: Line) -> None:
     title = ln.title if ln.kind == "heading" else bold.group(2) if bold else None
     problem = problem_heading(title) if title is not None else None
     if problem is not None:
-        entry = b.entry
-        same = (named := find_problem(problem[1]).problem) is not None and entry is not None and (
-            _catalogued(entry) == named.number)  # front matter naming the problem, then its heading
-        if entry is not None and not entry.heading and (problem[0] is None and entry.get("problem") is None
-                                                        or same):
+        entry = b.entry  # front matter naming the problem, then its heading: the same
+        if entry is not None and not entry.heading and (
+                problem[0] is None and entry.get("problem") is None
+                or _number(problem[1]) in {_catalogued(entry)} - {None}):
             b.close_field()  # '## 문제 1' then '### 50. Pow(x, n)': the title names this problem
             entry.heading = problem[1]
             entry.extra.append((number, raw))
@@ -466,7 +467,7 @@ def _consume(b: _Builder, ln: Line) -> None:
         # the final approach, each with the complexities under it (_last_approachs_claims)
         b.close_field()
         b.entry.approaches.append(number)
-        name = "first_idea" if len(b.entry.approaches) == 1 else "final_approach"
+        name = _APPROACHES[len(b.entry.approaches) > 1]
         if name == "final_approach":
             b.entry.fields.pop(name, None)  # a third approach after the second: the last is the final
         b.open_fields([(name, part["rest"], part["label"])], number, raw)
@@ -512,17 +513,17 @@ def _ends_field(b: _Builder, current: Field, number: int, raw: str, stripped: st
 def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
     """In a log without headings or labels, a sentence naming a problem ('첫 번째 문제는 50번') starts one."""
     # a heading or a label started a problem: the log is not prose
-    if (not b.entry.implicit) if b.entry is not None else any(not p.implicit for p in b.problems):
+    if not all(p.implicit for p in ([b.entry] if b.entry else b.problems)):
         return
     mention = problem_mention(text)
     ordinal = CUE["ordinal_problem"].match(BULLET.sub("", text, count=1).strip("*_ "))
     if mention is None and not ordinal:
         return
-    if b.entry is not None and not ordinal and mention is not None and b.entry.mention in (None, mention[0]):
-        b.entry.mention = mention[0]  # 'The second problem ...' then 'It was 204. Count Primes.': the same
-        return
-    entry = b.open_problem(None, number)
-    entry.implicit, entry.mention = True, mention[0] if mention else None
+    said, entry = mention[0] if mention else None, b.entry
+    # 'The second problem ...' then 'It was 204. Count Primes.': the same problem
+    if ordinal or entry is None or entry.mention not in (None, said):
+        (entry := b.open_problem(None, number)).implicit = True
+    entry.mention = said
 
 
 def _shared_difficulty(problems: list[ProblemEntry]) -> None:
@@ -578,10 +579,10 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
         return True
     labelled = [r for r in body if r.cells[0]]
     names = [_column(r.cells[0]) for r in labelled]
-    labels = {c[0] for c in names if c and c != [REASON]}
+    labels = {c[0] for c in names if c} - {REASON}
     if len(body) < 3 or len(head) < 2 or len(labels) < 3 or sum(map(bool, map(match_label, head[1:]))) > 1:
         return False
-    slot = "problem" not in {n for c in names for n in c}  # no problem row: the column's title names it
+    slot = not any("problem" in c for c in names)  # no problem row: the column's title names it
     filled = [j for j in range(1, len(head)) if any(r.cells[j].strip() for r in body)]
     for j in filled:  # an empty column is no problem
         cells = [(r.number, r.text, c, r.cells[j], r.cells[0]) for r, c in zip(labelled, names, strict=True)]
@@ -619,7 +620,7 @@ def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]
             for name, value, _ in claims(names[0], text, written):
                 entry.fields.setdefault(name, Field(name, clean_value(value), number, written, cell,
                                                     [(number, raw)]))
-    reason = "; ".join(r for r in reasons if r)
+    reason = "; ".join(filter(None, reasons))
     for complexity in (entry.get(name) for name in ("time", "space")):  # the reason speaks for both
         if reason and complexity is not None:
             complexity.value = f"{complexity.value} — {reason}"
@@ -629,7 +630,7 @@ def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]
 def _fields_from_prose(entry: ProblemEntry) -> None:
     """The fields the labels left empty, read as a TA does: the heading's difficulty, then sentences."""
     if entry.heading and entry.get("difficulty") is None and (level := parse_difficulty(entry.heading)):
-        line = entry.heading_line or entry.line
+        line = entry.line
         entry.fields["difficulty"] = Field("difficulty", level, line, "heading", entry.heading,
                                            [(line, entry.heading)])
     # a label naming both approaches (the lesson's '접근', or '처음 아이디어 → 최종 접근') holds both
