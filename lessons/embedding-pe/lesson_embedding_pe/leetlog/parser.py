@@ -448,9 +448,8 @@ def _consume(b: _Builder, ln: Line) -> None:
         b.close_field()
         return
     bold = CUE["bold_line"].match(stripped)  # '**Problem 1**' is a heading to a TA, or a label, or text
-    title = ln.title if ln.kind == "heading" else bold.group(2) if bold else None
-    problem = problem_heading(title) if title is not None else None
-    if problem is not None:
+    title = ln.title if ln.kind == "heading" else bold.group(2) if bold else ""
+    if (problem := problem_heading(title)) is not None:
         entry = b.entry  # front matter naming the problem, then its heading: the same
         if entry is not None and not entry.heading and (
                 problem[0] is None and entry.get("problem") is None
@@ -461,8 +460,8 @@ def _consume(b: _Builder, ln: Line) -> None:
         else:
             b.open_problem(problem[0], number, problem[1])
         return
-    heading = title is not None and raw.lstrip().startswith("#")  # not a bold line, nor a list item's
-    if heading and b.entry is not None and (part := CUE["approach_part"].match(title or "")):
+    heading = ln.kind == "heading" and raw.lstrip().startswith("#")  # not a bold line, nor a list item's
+    if heading and b.entry is not None and (part := CUE["approach_part"].match(title)):
         # an editorial's 'Approach 1: Brute force', 'Approach 2: …': the first is the first idea, the last
         # the final approach, each with the complexities under it (_last_approachs_claims)
         b.close_field()
@@ -472,7 +471,7 @@ def _consume(b: _Builder, ln: Line) -> None:
             b.entry.fields.pop(name, None)  # a third approach after the second: the last is the final
         b.open_fields([(name, part["rest"], part["label"])], number, raw)
         return
-    found = _label_line(title) if title is not None else []
+    found = _label_line(title)
     if heading and b.entry is not None and all(b.entry.get(name) for name, _, _ in found):
         found = []  # '## 회고' after a problem that has said what went wrong: the page's, no second answer
     found = found or ([] if heading else _record(stripped) or _label_line(stripped))
@@ -480,7 +479,7 @@ def _consume(b: _Builder, ln: Line) -> None:
         return
     if heading:  # a section of the log, or of the problem ('## Complexity'): it ends the open field
         b.close_field()
-        if ln.level <= 2 and not (b.entry is not None and CUE["section_of_a_problem"].search(title or "")):
+        if ln.level <= 2 and not (b.entry is not None and CUE["section_of_a_problem"].search(title)):
             b.entry = None
         b.add_line(number, raw)
         return
@@ -504,8 +503,8 @@ def _ends_field(b: _Builder, current: Field, number: int, raw: str, stripped: st
             return True  # (a complexity's 'Why: …' or '이유: …' line, as '<br>' splits it off, is its reason)
         if BULLET.match(stripped) and BULLET.match(label_raw.strip()):
             # an empty label's sibling bullet is its value unless it answers another field
-            said = set() if not current.alone else set(read_fields(split_sentences([(0, body)])))
-            return not current.alone or (bool(said) and current.name not in said)
+            return not current.alone or current.name not in (
+                said := set(read_fields(split_sentences([(0, body)])))) and bool(said)
     return not current.alone and (b.gap or current.name in _ONE_LINE) and not raw[:1].isspace() and bool(
         set(read_fields(split_sentences([(number, raw)]))) - {current.name})
 
@@ -584,12 +583,12 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
         return False
     slot = not any("problem" in c for c in names)  # no problem row: the column's title names it
     filled = [j for j in range(1, len(head)) if any(r.cells[j].strip() for r in body)]
+    # one column of answers ('| Field | Answer |') under '## Problem 2' is that problem's, and under
+    # '## Problem 1: 50. Pow(x, n)' the heading names it, not the column's title ('Answer')
+    section = b.entry if len(filled) == 1 and b.entry is not None and not b.entry.fields else None
     for j in filled:  # an empty column is no problem
         cells = [(r.number, r.text, c, r.cells[j], r.cells[0]) for r, c in zip(labelled, names, strict=True)]
-        # one column of answers ('| Field | Answer |') under '## Problem 2' is that problem's, and under
-        # '## Problem 1: 50. Pow(x, n)' the heading names it, not the column's title ('Answer')
         b.close_field()
-        section = b.entry if len(filled) == 1 and b.entry is not None and not b.entry.fields else None
         if slot and head[j] and not CUE["problem_slot"].match(head[j]) and not (section and section.heading):
             cells.insert(0, (rows[0].number, rows[0].text, ["problem"], head[j], "Problem"))
         _cells(section or b.open_problem(j if len(filled) > 1 else None, rows[0].number), cells)
@@ -614,15 +613,14 @@ def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]
         text = _BLANK_LINES.sub("\n\n", cell.replace("<br>", "\n"))
         if names == [REASON]:
             reasons.append(clean_value(text))
-        elif not names and clean_value(text):
-            entry.extra.append((number, text))
         elif names:
             for name, value, _ in claims(names[0], text, written):
                 entry.fields.setdefault(name, Field(name, clean_value(value), number, written, cell,
                                                     [(number, raw)]))
-    reason = "; ".join(filter(None, reasons))
-    for complexity in (entry.get(name) for name in ("time", "space")):  # the reason speaks for both
-        if reason and complexity is not None:
+        elif clean_value(text):
+            entry.extra.append((number, text))
+    if reason := "; ".join(filter(None, reasons)):
+        for complexity in filter(None, map(entry.get, ("time", "space"))):  # the reason speaks for both
             complexity.value = f"{complexity.value} — {reason}"
 
 
