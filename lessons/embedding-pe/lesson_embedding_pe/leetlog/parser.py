@@ -112,17 +112,16 @@ def match_label(label: str) -> str | None:
 
 def _label_fields(label: str) -> list[str]:
     """The fields a label names, in order: 'Time & space' -> ['time', 'space'], '시간 (Time)' -> ['time']."""
-    parts = CUE["label_join"].split(FORM["gloss"].sub(" ", _TAG.sub("", label)))
-    joined = [_named(p) for p in parts]  # (a blank part names none)
+    text = _TAG.sub("", label)
+    joined = [_named(p) for p in CUE["label_join"].split(FORM["gloss"].sub(" ", text))]  # a blank part: none
     if len(joined) > 1 and all(joined):
         return [n for n in dict.fromkeys(joined) if n]
-    return [name] if (name := _named(label)) else []
+    return [name] if (name := _named(text)) else []
 
 
-def _named(label: str) -> str | None:
-    """The field a label names, whole or by a part ('문제 (Problem)', 'Time/Space'); not by a list's part:
-    '50. Pow(x, n), Medium, First' is a problem and its difficulty."""
-    text = _TAG.sub("", label)
+def _named(text: str) -> str | None:
+    """The field a label (less its tags) names, whole or by a part ('문제 (Problem)', 'Time/Space'); not by a
+    list's part: '50. Pow(x, n), Medium, First' is a problem and its difficulty."""
     parts = [text] if "," in FORM["gloss"].sub("", text) else [text, *FORM["label_parts"].split(text)]
     return next((name for part in parts if (name := _LABEL_INDEX.get(_norm(part)))), None)
 
@@ -152,8 +151,9 @@ def _label_line(line: str) -> list[Claim]:
             return claims(name, rest.strip().lstrip("*_ :：").strip(), m["label"].strip())
     # 'Solved alone.' and '- 혼자 풀었어' are whole answers, not empty labels; 'I solved LeetCode 50,
     # Pow(x, n). I first ...' is prose, not the answer to 'Solved'
-    name = match_label(text) if len(text) <= 40 and not FORM["sentence_not_label"].search(text) else None
-    sentence = CUE["solved_sentence"].match(text) and match_label(text) in (None, "solved") and _norm(
+    named = match_label(text)
+    name = named if len(text) <= 40 and not FORM["sentence_not_label"].search(text) else None
+    sentence = CUE["solved_sentence"].match(text) and named in (None, "solved") and _norm(
         text) not in WORDS["solved_alone"]
     if (name == "solved" or sentence) and classify_solved(text) is not None and len(text) <= 120:
         return claims("solved", text, "Solved")
@@ -175,12 +175,12 @@ def claims(name: str, rest: str, label: str) -> list[Claim]:
     pieces: list[Claim] = []
     at = 0
     for m in sorted([*CUE["inline_label"].finditer(rest), *CUE["inline_particle"].finditer(rest)],
-                    key=lambda m: m.start()):
-        other = match_label(m.group("label"))
-        if m.start() < at or other is None or other == name or not _answers(other, rest[m.end():]):
+                    key=re.Match.start):
+        other = match_label(m["label"])
+        if m.start() < at or other in (None, name) or not _answers(other, rest[m.end():]):
             continue
         pieces.append((name, rest[at:m.start()].strip(), label))
-        at, name, label = m.end(), other, m.group("label").strip("*_ ")
+        at, name, label = m.end(), other, m["label"].strip("*_ ")
     pieces.append((name, rest[at:].strip(), label))
     return [claim for piece in pieces for claim in _share(*piece)]
 
@@ -198,9 +198,8 @@ def _answers(name: str, value: str) -> bool:
 def _share(name: str, value: str, label: str) -> list[Claim]:
     """A label naming two fields shares its value: 'Time / Space: O(log n) / O(1) — why' (the reason speaks
     for both), '처음 아이디어 → 최종 접근: x → y'."""
-    if set(names := _label_fields(label)) != {"time", "space"}:
-        return [(name, value, label)]
-    if len(found := find_all_bigo(value)) == 2:
+    pair = set(names := _label_fields(label)) == {"time", "space"}
+    if pair and len(found := find_all_bigo(value)) == 2:
         shared, out = value[found[1].end:].strip(), []
         for field_name, m, end in zip(names, found, (found[1].start, len(value)), strict=True):
             part = value[m.start:end].strip(" ,;/|")
@@ -208,23 +207,21 @@ def _share(name: str, value: str, label: str) -> list[Claim]:
             out.append((field_name, f"{m.written} {shared}" if alone and shared else part, label))
         return out
     # 'O(log n) / constant space', '- / O(1)': the halves say
-    halves = _outside_parens(value, FORM["halves"])
-    return [(n, v, label) for n, v in zip(names, halves, strict=True)] if len(halves) == 2 else [
-        (name, value, label)]
+    halves = _outside_parens(value, FORM["halves"]) if pair else []
+    return [*zip(names, halves, (label, label), strict=True)] if len(halves) == 2 else [(name, value, label)]
 
 
 def _pair(text: str) -> bool:
     """'처음 아이디어 → 최종 접근: x → y' is a pair's label; 'Approach -> 처음: … / 최종: …' an arrow's."""
     m = CUE["colon_label"].match(text)
-    named = _label_fields(m["label"]) if m else []
-    return m is not None and len(named) > 1 and not set(named) & {
+    return m is not None and len(named := _label_fields(m["label"])) > 1 and not set(named) & {
         match_label(i["label"]) for i in CUE["inline_label"].finditer(m["rest"])}
 
 
 def split_approaches(value: str) -> tuple[str, str] | None:
     """(first idea, final approach) from one value: '처음: 나눗셈 / 최종: 체', 'brute force -> fast pow'."""
-    one = " ".join(value.split())
-    parts = [clean_value(p) for p in CUE["arrow"].split(one)]  # '- → 체': the first left empty ('-')
+    # '- → 체': the first left empty ('-')
+    parts = [clean_value(p) for p in CUE["arrow"].split(" ".join(value.split()))]
     ends = [p for p in (parts[0], parts[-1]) if p]
     if len(parts) >= 2 and ends and all(sum(c.isalpha() for c in p) >= 2 for p in ends):
         return parts[0], " -> ".join(parts[1:])
@@ -234,8 +231,8 @@ def split_approaches(value: str) -> tuple[str, str] | None:
 
 def _outside_parens(text: str, sep: re.Pattern[str]) -> list[str]:
     """``text`` split at ``sep`` where it is not inside parentheses: 'Pow(x, n), Medium' -> 2 parts."""
-    spans = [m.span() for m in sep.finditer(unbracketed(text)) if m.end() > m.start()]
-    cuts = [0, *(i for span in spans for i in span), len(text)]
+    seps = (m for m in sep.finditer(unbracketed(text)) if m.end() > m.start())
+    cuts = [0, *(i for m in seps for i in m.span()), len(text)]
     return [p for a, b in zip(cuts[::2], cuts[1::2], strict=True) if (p := text[a:b].strip())]
 
 
