@@ -261,8 +261,7 @@ def problem_heading(text: str) -> tuple[int | None, str] | None:
     if m := next(filter(None, (CUE[f"problem_heading_{k}"].match(text) for k in range(1, 6))), None):
         rest = FORM["heading_gloss"].sub("", text[m.end():]).strip(" :：-—–.").strip()
         return int(m[1]) if m[1].isdigit() else ORDINALS[m[1].lower()], rest
-    found = find_problem(text)
-    if found.problem is not None and found.by == "title":
+    if find_problem(text).by == "title":  # (a title found is a problem found)
         return None, text
     mention = problem_mention(text)  # 'Day 2 — LeetCode 204': a number said to be a problem's
     return (None, mention[1]) if mention is not None and mention[0] is not None else None
@@ -352,14 +351,11 @@ class _Builder:
             self.entry.duplicates.append(f)
 
 
-_HANGUL = re.compile("[가-힣]")
-
-
 def _translation(first: Field, again: Field) -> bool:
     """'- 시간복잡도: O(log n) — …' right above '- Time complexity: O(log n) — …': one answer in both
     languages, as a bilingual log gives each field (its Big-Os the same), not a second answer."""
-    return again.line == first.lines[-1][0] + 1 and bool(_HANGUL.search(first.label)) != bool(
-        _HANGUL.search(again.label)) and [b.source for b in find_all_bigo(first.value)] == [
+    return again.line == first.lines[-1][0] + 1 and bool(FORM["hangul"].search(first.label)) != bool(
+        FORM["hangul"].search(again.label)) and [b.source for b in find_all_bigo(first.value)] == [
         b.source for b in find_all_bigo(again.value)]
 
 
@@ -463,10 +459,9 @@ def _consume(b: _Builder, ln: Line) -> None:
         # the final approach, each with the complexities under it (_last_approachs_claims)
         b.close_field()
         b.entry.approaches.append(number)
-        name = _APPROACHES[len(b.entry.approaches) > 1]
-        if name == "final_approach":
-            b.entry.fields.pop(name, None)  # a third approach after the second: the last is the final
-        b.open_fields([(name, part["rest"], part["label"])], number, raw)
+        if final := len(b.entry.approaches) > 1:
+            b.entry.fields.pop("final_approach", None)  # a third approach after two: the last is final
+        b.open_fields([(_APPROACHES[final], part["rest"], part["label"])], number, raw)
         return
     found = _label_line(title)
     if heading and b.entry is not None and all(b.entry.get(name) for name, _, _ in found):
@@ -600,14 +595,11 @@ def _row_numbers(columns: list[list[str]], rows: list[Line]) -> list[int]:
         r.cells[j].strip(" .)") for r in rows] == counts]
 
 
-_BLANK_LINES = re.compile(r"\n(?:[ \t]*\n)+")  # ('<br><br><br>' in a cell: one paragraph break)
-
-
 def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]]) -> None:
     """Cells (line, raw line, fields named, cell, label as written) into fields; an unknown one is prose."""
     reasons: list[str] = []
     for number, raw, names, cell, written in cells:
-        text = _BLANK_LINES.sub("\n\n", cell.replace("<br>", "\n"))
+        text = FORM["blank_lines"].sub("\n\n", cell.replace("<br>", "\n"))  # '<br><br><br>': one break
         if names == [REASON]:
             reasons.append(clean_value(text))
         elif names:
