@@ -565,24 +565,23 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
         for r in entries:
             (entry := section or b.open_problem(None, r.number)).row = per_row
             under = zip(columns, r.cells, head, strict=True)  # each cell under its header, as written
-            _cells(entry, [(r.number, r.text, c, x, h) for c, x, h in under])
+            _cells(entry, [(r, c, x, h) for c, x, h in under])
         b.entry = section
         return True
-    labelled = [r for r in body if r.cells[0]]
-    names = [_column(r.cells[0]) for r in labelled]
-    labels = {c[0] for c in names if c} - {REASON}
+    labelled = [(r, _column(r.cells[0])) for r in body if r.cells[0]]  # each row with the fields it names
+    labels = {c[0] for _, c in labelled if c} - {REASON}
     if len(body) < 3 or len(head) < 2 or len(labels) < 3 or sum(map(bool, map(match_label, head[1:]))) > 1:
         return False
-    slot = not any("problem" in c for c in names)  # no problem row: the column's title names it
+    slot = not any("problem" in c for _, c in labelled)  # no problem row: the column's title names it
     filled = [j for j in range(1, len(head)) if any(r.cells[j].strip() for r in body)]
     # one column of answers ('| Field | Answer |') under '## Problem 2' is that problem's, and under
     # '## Problem 1: 50. Pow(x, n)' the heading names it, not the column's title ('Answer')
     section = b.entry if len(filled) == 1 and b.entry is not None and not b.entry.fields else None
     for j in filled:  # an empty column is no problem
-        cells = [(r.number, r.text, c, r.cells[j], r.cells[0]) for r, c in zip(labelled, names, strict=True)]
+        cells = [(r, c, r.cells[j], r.cells[0]) for r, c in labelled]
         b.close_field()
         if slot and head[j] and not CUE["problem_slot"].match(head[j]) and not (section and section.heading):
-            cells.insert(0, (rows[0].number, rows[0].text, ["problem"], head[j], "Problem"))
+            cells.insert(0, (rows[0], ["problem"], head[j], "Problem"))
         _cells(section or b.open_problem(j if len(filled) > 1 else None, rows[0].number), cells)
     return True
 
@@ -595,19 +594,19 @@ def _row_numbers(columns: list[list[str]], rows: list[Line]) -> list[int]:
         r.cells[j].strip(" .)") for r in rows] == counts]
 
 
-def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]]) -> None:
-    """Cells (line, raw line, fields named, cell, label as written) into fields; an unknown one is prose."""
+def _cells(entry: ProblemEntry, cells: list[tuple[Line, list[str], str, str]]) -> None:
+    """Cells (their line, fields named, cell, label as written) into fields; an unknown one is prose."""
     reasons: list[str] = []
-    for number, raw, names, cell, written in cells:
+    for row, names, cell, written in cells:
         text = FORM["blank_lines"].sub("\n\n", cell.replace("<br>", "\n"))  # '<br><br><br>': one break
         if names == [REASON]:
             reasons.append(clean_value(text))
         elif names:
             for name, value, _ in claims(names[0], text, written):
-                entry.fields.setdefault(name, Field(name, clean_value(value), number, written, cell,
-                                                    [(number, raw)]))
+                entry.fields.setdefault(name, Field(name, clean_value(value), row.number, written, cell,
+                                                    [(row.number, row.text)]))
         elif clean_value(text):
-            entry.extra.append((number, text))
+            entry.extra.append((row.number, text))
     if reason := "; ".join(filter(None, reasons)):
         for complexity in filter(None, map(entry.get, ("time", "space"))):  # the reason speaks for both
             complexity.value = f"{complexity.value} — {reason}"
@@ -617,9 +616,8 @@ def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]
 def _fields_from_prose(entry: ProblemEntry) -> None:
     """The fields the labels left empty, read as a TA does: the heading's difficulty, then sentences."""
     if entry.heading and entry.get("difficulty") is None and (level := parse_difficulty(entry.heading)):
-        line = entry.line
-        entry.fields["difficulty"] = Field("difficulty", level, line, "heading", entry.heading,
-                                           [(line, entry.heading)])
+        entry.fields["difficulty"] = Field("difficulty", level, entry.line, "heading", entry.heading,
+                                           [(entry.line, entry.heading)])
     # a label naming both approaches (the lesson's '접근', or '처음 아이디어 → 최종 접근') holds both
     present = [f for name in _APPROACHES if (f := entry.fields.get(name)) is not None]
     if len(present) == 1 and (f := present[0]).value and (
@@ -634,7 +632,7 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
         # the lines under an answer are prose ('What went wrong: forgot negative n.' then 'Solved it alone.');
         # under a label on a line of its own ('# Mistakes', '- 문제'), the answer's first sentence is the
         # label's and the ones after it prose ('Counted n at first. Solved alone.')
-        sentences += split_sentences(f.lines[1:])[1 if f.alone else 0 :]
+        sentences += split_sentences(f.lines[1:])[int(f.alone) :]
         other = {"time": "space", "space": "time"}.get(f.name)
         if other and f.filled and entry.get(other) is None:
             sentences += split_sentences([(f.line, f.value)])  # 'Time: O(log n) time and O(1) space …'
