@@ -134,9 +134,9 @@ def _label_line(line: str) -> list[Claim]:
     """The fields a line starting with a label holds ('**Time:** …', '| Time | …', 'Time -> …'), or []."""
     text = BULLET.sub("", line.strip(), count=1)
     if text.startswith("|"):
-        cells = [c.strip() for c in text.strip("|").split("|")]
-        named = len(cells) >= 2 and match_label(cells[0])  # never a separator row's '---': no label
-        return claims(named, " | ".join(cells[1:]).strip(), cells[0]) if named else []
+        label, *cells = [c.strip() for c in text.strip("|").split("|")]
+        named = match_label(label) if cells else None  # never a separator row's '---': no label
+        return claims(named, " | ".join(cells).strip(), label) if named else []
     # the label's forms, in order ('**Time:** …', 'Approach -> …', 'Time: …', 'First idea는 …', '… ? …',
     # '(난이도) Medium', 'Time = …', '난이도 - Medium', '⏱ O(log n)'); a question is the label of the one
     # field it asks about ('What was your first idea?'); a Korean particle only before an answer, an arrow
@@ -490,10 +490,11 @@ def _ends_field(b: _Builder, current: Field, number: int, raw: str, stripped: st
         # not indented under the label, nor under a heading ('# Approach'); under a label on a line of its
         # own, the first paragraph is the answer ('**Final approach**' then 'Fast power: halve n ...')
         empty = current.alone and not clean_value(current.raw)  # a label with no answer yet
-        if (label := _unknown_label(body)) and not (empty and not BULLET.match(stripped)) and not (
+        bullet = BULLET.match(stripped)
+        if (label := _unknown_label(body)) and (bullet or not empty) and not (
                 current.name in ("time", "space") and _reason_label(label.group())):
             return True  # (a complexity's 'Why: …' or '이유: …' line, as '<br>' splits it off, is its reason)
-        if BULLET.match(stripped) and BULLET.match(label_raw.strip()):
+        if bullet and BULLET.match(label_raw.strip()):
             # an empty label's sibling bullet is its value unless it answers another field
             return not current.alone or current.name not in (
                 said := set(read_fields(split_sentences([(0, body)])))) and bool(said)
