@@ -19,7 +19,7 @@ __all__ = ["FIELDS", "REASON_LABEL", "REQUIRED", "Field", "LogParse", "ProblemEn
            "match_label", "parse_log", "unlabelled"]
 
 # redo_date is required only when the problem was solved after reading a solution.
-REQUIRED: tuple[str, ...] = FIELDS[:-1]
+REQUIRED = FIELDS[:-1]
 Claim = tuple[str, str, str]  # a field a line holds: (field name, value, label as written)
 
 
@@ -29,7 +29,7 @@ def _norm(label: str) -> str:
 
 
 _LABEL_INDEX = {_norm(s): name for name, syns in SYNONYMS.items() for s in syns}
-_TAG, _INLINE_LABEL, _LABEL_JOIN = CUE["tag"], CUE["inline_label"], CUE["label_join"]
+_TAG = CUE["tag"]
 # Fields answered in a word or two on the label's line: the lines under such an answer are not part of it.
 _ONE_LINE = ("problem", "difficulty", "solved", "redo_date")
 _APPROACHES = ("first_idea", "final_approach")  # what a label naming both approaches holds, in order
@@ -96,34 +96,32 @@ class LogParse:
 def clean_value(raw: str) -> str:
     """Drop the template's ``<...>`` placeholders, TODO markers, comments and the options not chosen (an
     unticked box, struck-out words); "" for a value of none."""
-    text = CUE["todo"].sub("", CUE["placeholder"].sub("", CUE["comment"].sub("", raw)))
-    text = CUE["chosen_box"].sub("", CUE["not_chosen"].sub("", text))
-    text = FORM["answer_mark"].sub("", "\n".join(line.rstrip() for line in text.strip().splitlines()).strip())
+    for cue in ("comment", "placeholder", "todo", "not_chosen", "chosen_box"):
+        raw = CUE[cue].sub("", raw)
+    text = FORM["answer_mark"].sub("", "\n".join(line.rstrip() for line in raw.strip().splitlines()).strip())
     # '-', 'N/A', and one with an aside: 'n/a (solved alone)', '필요 없음 (혼자 풂)'
     said = {FORM["empty_marks"].sub("", t.lower()).strip(".:,;") for t in (text, FORM["gloss"].sub("", text))}
-    return "" if not text or (said - {""}) & WORDS["empty"] else text
+    return "" if (said - {""}) & WORDS["empty"] else text
 
 
 # ---- labels
 def match_label(label: str) -> str | None:
     """'**문제 (Problem):**' -> 'problem'; 'Time/Space' -> the first field it names."""
-    names = _label_fields(label)
-    return names[0] if names else None
+    return next(iter(_label_fields(label)), None)
 
 
 def _label_fields(label: str) -> list[str]:
     """The fields a label names, in order: 'Time & space' -> ['time', 'space'], '시간 (Time)' -> ['time']."""
-    parts = _LABEL_JOIN.split(FORM["gloss"].sub(" ", _TAG.sub("", label)))
-    joined = [_named(p) if p.strip() else None for p in parts]
-    if len(joined) > 1 and all(joined):
-        return list(dict.fromkeys(n for n in joined if n))
-    return [name] if (name := _named(label)) else []
-
-
-def _named(label: str) -> str | None:
-    """The field a label names, whole or by a part ('문제 (Problem)', 'Time/Space'); not by a list's part:
-    '50. Pow(x, n), Medium, First' is a problem and its difficulty."""
     text = _TAG.sub("", label)
+    joined = [_named(p) for p in CUE["label_join"].split(FORM["gloss"].sub(" ", text))]  # a blank part: none
+    if len(joined) > 1 and all(joined):
+        return [n for n in dict.fromkeys(joined) if n]
+    return [name] if (name := _named(text)) else []
+
+
+def _named(text: str) -> str | None:
+    """The field a label (less its tags) names, whole or by a part ('문제 (Problem)', 'Time/Space'); not by a
+    list's part: '50. Pow(x, n), Medium, First' is a problem and its difficulty."""
     parts = [text] if "," in FORM["gloss"].sub("", text) else [text, *FORM["label_parts"].split(text)]
     return next((name for part in parts if (name := _LABEL_INDEX.get(_norm(part)) or _LABEL_INDEX.get(
         FORM["label_particle"].sub("", _norm(part))))), None)
@@ -138,26 +136,26 @@ def _label_line(line: str) -> list[Claim]:
     text = BULLET.sub("", line.strip(), count=1)
     text = FORM["letter_label"].sub(lambda m: f"{LABELS_EN[m.lastgroup or 'time']}: ", text)  # 'T: O(…)'
     if text.startswith("|"):
-        cells = [c.strip() for c in text.strip("|").split("|")]
-        named = len(cells) >= 2 and match_label(cells[0])  # never a separator row's '---': no label
-        return claims(named, " | ".join(cells[1:]).strip(), cells[0]) if named else []
+        label, *cells = [c.strip() for c in text.strip("|").split("|")]
+        named = match_label(label) if cells else None  # never a separator row's '---': no label
+        return claims(named, " | ".join(cells).strip(), label) if named else []
     # the label's forms, in order ('**Time:** …', 'Approach -> …', 'Time: …', 'First idea는 …', '… ? …',
     # '(난이도) Medium', 'Time = …', '난이도 - Medium', '⏱ O(log n)'); a question is the label of the one
     # field it asks about ('What was your first idea?'); a Korean particle only before an answer, an arrow
     # only outside a pair's label, an emoji only before a line that is no label line ('✅ Solved alone')
     for form in _FORMS:
-        m = CUE[form].match(text)
-        name = None if m is None else match_label(m["label"]) or (
-            _asked(m["label"]) if form == "question_label" else None)
-        rest = (m["rest"] or "") if m else ""
-        if m and name and (form != "particle_label" or _answers(name, rest)) and (
-                form != "arrow_label" or not _pair(text)) and (
-                form != "emoji_label" or not _label_line(rest)):
+        if (m := CUE[form].match(text)) is None:
+            continue
+        rest = m["rest"] or ""
+        name = match_label(m["label"]) or (_asked(m["label"]) if form == "question_label" else None)
+        if name and not (form == "particle_label" and not _answers(name, rest) or form == "arrow_label"
+                         and _pair(text) or form == "emoji_label" and _label_line(rest)):
             return claims(name, rest.strip().lstrip("*_ :：").strip(), m["label"].strip())
     # 'Solved alone.' and '- 혼자 풀었어' are whole answers, not empty labels; 'I solved LeetCode 50,
     # Pow(x, n). I first ...' is prose, not the answer to 'Solved'
-    name = match_label(text) if len(text) <= 40 and not FORM["sentence_not_label"].search(text) else None
-    sentence = CUE["solved_sentence"].match(text) and match_label(text) in (None, "solved") and _norm(
+    named = match_label(text)
+    name = named if len(text) <= 40 and not FORM["sentence_not_label"].search(text) else None
+    sentence = CUE["solved_sentence"].match(text) and named in (None, "solved") and _norm(
         text) not in WORDS["solved_alone"]
     if (name == "solved" or sentence) and classify_solved(text) is not None and len(text) <= 120:
         return claims("solved", text, "Solved")
@@ -174,17 +172,17 @@ def claims(name: str, rest: str, label: str) -> list[Claim]:
     """A label line's fields: a second label ('… Difficulty: Medium') starts its own; then ``_share``."""
     lead = CUE["colon_label"].match(rest)
     inner = match_label(lead["label"]) if lead and _norm(label) in WORDS["both_approaches"] else None
-    if lead and inner in ("first_idea", "final_approach"):  # '접근: 처음: …' then '최종: …': the pair's label
+    if lead and inner in _APPROACHES:  # '접근: 처음: …' then '최종: …': the pair's label
         return claims(inner, lead["rest"].strip(), lead["label"].strip())
     pieces: list[Claim] = []
     at = 0
-    for m in sorted([*_INLINE_LABEL.finditer(rest), *CUE["inline_particle"].finditer(rest)],
-                    key=lambda m: m.start()):
-        other = match_label(m.group("label"))
-        if m.start() < at or other is None or other == name or not _answers(other, rest[m.end():]):
+    for m in sorted([*CUE["inline_label"].finditer(rest), *CUE["inline_particle"].finditer(rest)],
+                    key=re.Match.start):
+        other = match_label(m["label"])
+        if m.start() < at or other in (None, name) or not _answers(other, rest[m.end():]):
             continue
         pieces.append((name, rest[at:m.start()].strip(), label))
-        at, name, label = m.end(), other, m.group("label").strip("*_ ")
+        at, name, label = m.end(), other, m["label"].strip("*_ ")
     pieces.append((name, rest[at:].strip(), label))
     if {p[0] for p in pieces} == {"time", "space"} and len(pieces) == 2:
         pieces[0] = _shared_reason(pieces[0], pieces[1][1])  # 'T: O(log n) / S: O(1) — why': why for both
@@ -213,10 +211,8 @@ def _answers(name: str, value: str) -> bool:
 def _share(name: str, value: str, label: str) -> list[Claim]:
     """A label naming two fields shares its value: 'Time / Space: O(log n) / O(1) — why' (the reason speaks
     for both), '처음 아이디어 → 최종 접근: x → y'."""
-    names = _label_fields(label)
-    complexities = set(names) == {"time", "space"}
-    found = find_all_bigo(value) if complexities else []
-    if len(found) == 2:
+    pair = set(names := _label_fields(label)) == {"time", "space"}
+    if pair and len(found := find_all_bigo(value)) == 2:
         shared, out = value[found[1].end:].strip(), []
         for field_name, m, end in zip(names, found, (found[1].start, len(value)), strict=True):
             part = value[m.start:end].strip(" ,;/|&")
@@ -224,36 +220,32 @@ def _share(name: str, value: str, label: str) -> list[Claim]:
             out.append((field_name, f"{m.written} {shared}" if alone and shared else part, label))
         return out
     # 'O(log n) / constant space', '- / O(1)': the halves say
-    halves = _outside_parens(value, FORM["halves"]) if complexities else None
-    if halves is None or len(halves) != len(names):
-        return [(name, value, label)]
-    return [(n, v, label) for n, v in zip(names, halves, strict=True)]
+    halves = _outside_parens(value, FORM["halves"]) if pair else []
+    return [*zip(names, halves, (label, label), strict=True)] if len(halves) == 2 else [(name, value, label)]
 
 
 def _pair(text: str) -> bool:
     """'처음 아이디어 → 최종 접근: x → y' is a pair's label; 'Approach -> 처음: … / 최종: …' an arrow's."""
     m = CUE["colon_label"].match(text)
-    named = _label_fields(m["label"]) if m else []
-    return m is not None and len(named) > 1 and not set(named) & {
-        match_label(i["label"]) for i in _INLINE_LABEL.finditer(m["rest"])}
+    return m is not None and len(named := _label_fields(m["label"])) > 1 and not set(named) & {
+        match_label(i["label"]) for i in CUE["inline_label"].finditer(m["rest"])}
 
 
 def split_approaches(value: str) -> tuple[str, str] | None:
     """(first idea, final approach) from one value: '처음: 나눗셈 / 최종: 체', 'brute force -> fast pow'."""
-    one = " ".join(value.split())
-    parts = [clean_value(p) for p in CUE["arrow"].split(one)]  # '- → 체': the first left empty ('-')
-    ends = [(p, sum(c.isalpha() for c in p) >= 2) for p in (parts[0], parts[-1])]
-    if len(parts) >= 2 and any(ok for _, ok in ends) and all(ok or not p for p, ok in ends):
+    # '- → 체': the first left empty ('-')
+    parts = [clean_value(p) for p in CUE["arrow"].split(" ".join(value.split()))]
+    ends = [p for p in (parts[0], parts[-1]) if p]
+    if len(parts) >= 2 and ends and all(sum(c.isalpha() for c in p) >= 2 for p in ends):
         return parts[0], " -> ".join(parts[1:])
     said = read_fields(split_sentences([(0, value.replace("\n", " "))]))  # or in sentences, one for each
-    first, final = said.get("first_idea"), said.get("final_approach")
-    return (first.value, final.value) if first is not None and final is not None else None
+    return (said["first_idea"].value, said["final_approach"].value) if said.keys() >= {*_APPROACHES} else None
 
 
 def _outside_parens(text: str, sep: re.Pattern[str]) -> list[str]:
     """``text`` split at ``sep`` where it is not inside parentheses: 'Pow(x, n), Medium' -> 2 parts."""
-    spans = [m.span() for m in sep.finditer(unbracketed(text)) if m.end() > m.start()]
-    cuts = [0, *(i for span in spans for i in span), len(text)]
+    seps = (m for m in sep.finditer(unbracketed(text)) if m.end() > m.start())
+    cuts = [0, *(i for m in seps for i in m.span()), len(text)]
     return [p for a, b in zip(cuts[::2], cuts[1::2], strict=True) if (p := text[a:b].strip())]
 
 
@@ -264,7 +256,7 @@ def _record(line: str) -> list[Claim]:
         return []
     head: dict[str, Claim] = {}  # the lead read by what it is: the problem, its difficulty
     for seg in _outside_parens(lead, CUE["record_sep"]):
-        if "problem" not in head and (find_problem(seg).problem is not None or problem_mention(seg)
+        if "problem" not in head and (_number(seg) or problem_mention(seg)
                                       or FORM["record_number"].match(seg)):
             head["problem"] = ("problem", seg, "")
         elif "difficulty" not in head and len(seg) <= 24 and parse_difficulty(seg):
@@ -276,15 +268,13 @@ def problem_heading(text: str) -> tuple[int | None, str] | None:
     """('## 문제 1: 50. Pow(x, n)') -> (1, '50. Pow(x, n)'); None if not a problem heading."""
     text = text.strip().strip("*_").strip()
     labelled = CUE["labelled_heading"].match(text)
-    if labelled and not FORM["slot_number"].match(labelled.group("rest")):
-        rest = labelled.group("rest").strip()
-        if find_problem(rest).problem is not None or FORM["names_a_problem"].search(rest):
+    if labelled and not FORM["slot_number"].match(rest := labelled["rest"]):
+        if _number(rest := rest.strip()) or FORM["names_a_problem"].search(rest):
             return None, rest
     if m := next(filter(None, (CUE[f"problem_heading_{k}"].match(text) for k in range(1, 6))), None):
         rest = FORM["heading_gloss"].sub("", text[m.end():]).strip(" :：-—–.").strip()
         return int(m[1]) if m[1].isdigit() else ORDINALS[m[1].lower()], rest
-    found = find_problem(text)
-    if found.problem is not None and found.by == "title":
+    if find_problem(text).by == "title":  # (a title found is a problem found)
         return None, text
     mention = problem_mention(text)  # 'Day 2 — LeetCode 204': a number said to be a problem's
     return (None, mention[1]) if mention is not None and mention[0] is not None else None
@@ -341,10 +331,9 @@ class _Builder:
             entry = self.entry
             # with no headings, a second 'Problem:' label starts the next problem, and so does one that names
             # another problem than its section's heading (front matter over the next problem's heading)
-            if entry is None or (name == "problem" and (entry.heading_line is None or entry.implicit)
-                                 and "problem" in entry.fields) or (name == "problem" and entry.fields and (
-                                     named := find_problem(rest).problem) and _catalogued(entry) not in (
-                                     None, named.number)):
+            if entry is None or name == "problem" and entry.fields and (
+                    "problem" in entry.fields and (entry.heading_line is None or entry.implicit)
+                    or len({_catalogued(entry), _number(rest)} - {None}) == 2):
                 self.open_problem(None, None)
             self.current = Field(name, "", line, label.strip().strip("*_").strip(), rest, [(line, raw)],
                                  not clean_value(rest))
@@ -377,14 +366,11 @@ class _Builder:
             self.entry.duplicates.append(f)
 
 
-_HANGUL = re.compile("[가-힣]")
-
-
 def _translation(first: Field, again: Field) -> bool:
     """'- 시간복잡도: O(log n) — …' right above '- Time complexity: O(log n) — …': one answer in both
     languages, as a bilingual log gives each field (its Big-Os the same), not a second answer."""
-    return again.line == first.lines[-1][0] + 1 and bool(_HANGUL.search(first.label)) != bool(
-        _HANGUL.search(again.label)) and [b.source for b in find_all_bigo(first.value)] == [
+    return again.line == first.lines[-1][0] + 1 and bool(FORM["hangul"].search(first.label)) != bool(
+        FORM["hangul"].search(again.label)) and [b.source for b in find_all_bigo(first.value)] == [
         b.source for b in find_all_bigo(again.value)]
 
 
@@ -435,9 +421,8 @@ def _without_preamble(problems: list[ProblemEntry]) -> list[ProblemEntry]:
     def logged_elsewhere(p: ProblemEntry) -> bool:
         """A row naming a problem a section logs, or a heading over nothing naming one another section logs
         (the page's title: '# [LeetCode] 50. Pow(x, n) / 204. Count Primes 풀이')."""
-        if p.row:
-            return sections[_catalogued(p)] > 0
-        return not any(f.filled for f in p.fields.values()) and sections[_catalogued(p)] > 1
+        return (p.row or not any(f.filled for f in p.fields.values())) and sections[_catalogued(p)] > (
+            0 if p.row else 1)
 
     kept = [p for p in problems if not (p.implicit and {n for n, f in p.fields.items() if f.filled} <= {
         "problem"}) and not logged_elsewhere(p)]
@@ -457,6 +442,11 @@ def _catalogued(entry: ProblemEntry) -> int | None:
     return p.number if (p := entry.named.problem) is not None else None
 
 
+def _number(text: str) -> int | None:
+    """The catalog's number of the problem ``text`` names."""
+    return p.number if (p := find_problem(text).problem) is not None else None
+
+
 def _consume(b: _Builder, ln: Line) -> None:
     number, raw, stripped = ln.number, ln.text, ln.text.strip()
     if ln.kind in ("quote", "code", "comment") or not stripped:  # instructions, code and comments: no fields
@@ -466,32 +456,29 @@ def _consume(b: _Builder, ln: Line) -> None:
         b.close_field()
         return
     bold = CUE["bold_line"].match(stripped)  # '**Problem 1**' is a heading to a TA, or a label, or text
-    title = ln.title if ln.kind == "heading" else bold.group(2) if bold else None
-    problem = problem_heading(title) if title is not None else None
-    if problem is not None:
-        entry = b.entry
-        same = (named := find_problem(problem[1]).problem) is not None and entry is not None and (
-            _catalogued(entry) == named.number)  # front matter naming the problem, then its heading
-        if entry is not None and not entry.heading and (problem[0] is None and entry.get("problem") is None
-                                                        or same):
+    title = ln.title if ln.kind == "heading" else bold.group(2) if bold else ""
+    if (problem := problem_heading(title)) is not None:
+        entry = b.entry  # front matter naming the problem, then its heading: the same
+        if entry is not None and not entry.heading and (
+                problem[0] is None and entry.get("problem") is None
+                or _number(problem[1]) in {_catalogued(entry)} - {None}):
             b.close_field()  # '## 문제 1' then '### 50. Pow(x, n)': the title names this problem
             entry.heading = problem[1]
             entry.extra.append((number, raw))
         else:
             b.open_problem(problem[0], number, problem[1])
         return
-    heading = title is not None and raw.lstrip().startswith("#")  # not a bold line, nor a list item's
-    if heading and b.entry is not None and (part := CUE["approach_part"].match(title or "")):
+    heading = ln.kind == "heading" and raw.lstrip().startswith("#")  # not a bold line, nor a list item's
+    if heading and b.entry is not None and (part := CUE["approach_part"].match(title)):
         # an editorial's 'Approach 1: Brute force', 'Approach 2: …': the first is the first idea, the last
         # the final approach, each with the complexities under it (_last_approachs_claims)
         b.close_field()
         b.entry.approaches.append(number)
-        name = "first_idea" if len(b.entry.approaches) == 1 else "final_approach"
-        if name == "final_approach":
-            b.entry.fields.pop(name, None)  # a third approach after the second: the last is the final
-        b.open_fields([(name, part["rest"], part["label"])], number, raw)
+        if final := len(b.entry.approaches) > 1:
+            b.entry.fields.pop("final_approach", None)  # a third approach after two: the last is final
+        b.open_fields([(_APPROACHES[final], part["rest"], part["label"])], number, raw)
         return
-    found = _label_line(title) if title is not None else []
+    found = _label_line(title)
     if heading and b.entry is not None and all(b.entry.get(name) for name, _, _ in found):
         found = []  # '## 회고' after a problem that has said what went wrong: the page's, no second answer
     found = found or ([] if heading else _record(stripped) or _label_line(stripped))
@@ -499,7 +486,7 @@ def _consume(b: _Builder, ln: Line) -> None:
         return
     if heading:  # a section of the log, or of the problem ('## Complexity'): it ends the open field
         b.close_field()
-        if ln.level <= 2 and not (b.entry is not None and CUE["section_of_a_problem"].search(title or "")):
+        if ln.level <= 2 and not (b.entry is not None and CUE["section_of_a_problem"].search(title)):
             b.entry = None
         b.add_line(number, raw)
         return
@@ -518,13 +505,14 @@ def _ends_field(b: _Builder, current: Field, number: int, raw: str, stripped: st
         # not indented under the label, nor under a heading ('# Approach'); under a label on a line of its
         # own, the first paragraph is the answer ('**Final approach**' then 'Fast power: halve n ...')
         empty = current.alone and not clean_value(current.raw)  # a label with no answer yet
-        if (label := _unknown_label(body)) and not (empty and not BULLET.match(stripped)) and not (
+        bullet = BULLET.match(stripped)
+        if (label := _unknown_label(body)) and (bullet or not empty) and not (
                 current.name in ("time", "space") and _reason_label(label.group())):
             return True  # (a complexity's 'Why: …' or '이유: …' line, as '<br>' splits it off, is its reason)
-        if BULLET.match(stripped) and BULLET.match(label_raw.strip()):
+        if bullet and BULLET.match(label_raw.strip()):
             # an empty label's sibling bullet is its value unless it answers another field
-            said = set() if not current.alone else set(read_fields(split_sentences([(0, body)])))
-            return not current.alone or (bool(said) and current.name not in said)
+            return not current.alone or current.name not in (
+                said := set(read_fields(split_sentences([(0, body)])))) and bool(said)
     return not current.alone and (b.gap or current.name in _ONE_LINE) and not raw[:1].isspace() and bool(
         set(read_fields(split_sentences([(number, raw)]))) - {current.name})
 
@@ -532,17 +520,17 @@ def _ends_field(b: _Builder, current: Field, number: int, raw: str, stripped: st
 def _maybe_start_problem(b: _Builder, number: int, text: str) -> None:
     """In a log without headings or labels, a sentence naming a problem ('첫 번째 문제는 50번') starts one."""
     # a heading or a label started a problem: the log is not prose
-    if (not b.entry.implicit) if b.entry is not None else any(not p.implicit for p in b.problems):
+    if not all(p.implicit for p in ([b.entry] if b.entry else b.problems)):
         return
     mention = problem_mention(text)
     ordinal = CUE["ordinal_problem"].match(BULLET.sub("", text, count=1).strip("*_ "))
     if mention is None and not ordinal:
         return
-    if b.entry is not None and not ordinal and mention is not None and b.entry.mention in (None, mention[0]):
-        b.entry.mention = mention[0]  # 'The second problem ...' then 'It was 204. Count Primes.': the same
-        return
-    entry = b.open_problem(None, number)
-    entry.implicit, entry.mention = True, mention[0] if mention else None
+    said, entry = mention[0] if mention else None, b.entry
+    # 'The second problem ...' then 'It was 204. Count Primes.': the same problem
+    if ordinal or entry is None or entry.mention not in (None, said):
+        (entry := b.open_problem(None, number)).implicit = True
+    entry.mention = said
 
 
 def _shared_difficulty(problems: list[ProblemEntry]) -> None:
@@ -581,38 +569,35 @@ def _table(b: _Builder, rows: list[Line]) -> bool:
     problem (its first column names three fields); False for any other (read line by line)."""
     head, body = rows[0].cells, [r for r in rows if r.kind == "row"]
     columns = [_column(c) for c in head]
-    if len(named := {n for c in columns for n in c if n != REASON}) >= 3 and "problem" in named:
+    named = {n for c in columns for n in c if n != REASON}
+    entries = [r for r in body if any(r.cells)]
+    # a row per problem; or '| 시간 | 공간 |' over one row inside a problem's section: that problem's fields
+    per_row = len(named) >= 3 and "problem" in named
+    if per_row or len(named) >= 2 and b.entry is not None and len(entries) == 1:
         b.close_field()
-        entries = [r for r in body if any(r.cells)]
+        section = None if per_row else b.entry
         for j in _row_numbers(columns, entries):
             columns[j] = []  # '| # | Problem |': the rows' own count is no problem number
         for r in entries:
+            (entry := section or b.open_problem(None, r.number)).row = per_row
             under = zip(columns, r.cells, head, strict=True)  # each cell under its header, as written
-            (entry := b.open_problem(None, r.number)).row = True
-            _cells(entry, [(r.number, r.text, c, cell, h) for c, cell, h in under])
-        b.entry = None
+            _cells(entry, [(r, c, x, h) for c, x, h in under])
+        b.entry = section
         return True
-    if len(named) >= 2 and b.entry is not None and len(entries := [r for r in body if any(r.cells)]) == 1:
-        # '| 시간 | 공간 |' over one row, inside a problem's section: that problem's fields, a column each
-        b.close_field()
-        r = entries[0]
-        _cells(b.entry, [(r.number, r.text, c, x, h) for c, x, h in zip(columns, r.cells, head, strict=True)])
-        return True
-    labelled = [r for r in body if r.cells[0]]
-    names = [_column(r.cells[0]) for r in labelled]
-    labels = {c[0] for c in names if c and c != [REASON]}
+    labelled = [(r, _column(r.cells[0])) for r in body if r.cells[0]]  # each row with the fields it names
+    labels = {c[0] for _, c in labelled if c} - {REASON}
     if len(body) < 3 or len(head) < 2 or len(labels) < 3 or sum(map(bool, map(match_label, head[1:]))) > 1:
         return False
-    slot = "problem" not in {n for c in names for n in c}  # no problem row: the column's title names it
+    slot = not any("problem" in c for _, c in labelled)  # no problem row: the column's title names it
     filled = [j for j in range(1, len(head)) if any(r.cells[j].strip() for r in body)]
+    # one column of answers ('| Field | Answer |') under '## Problem 2' is that problem's, and under
+    # '## Problem 1: 50. Pow(x, n)' the heading names it, not the column's title ('Answer')
+    section = b.entry if len(filled) == 1 and b.entry is not None and not b.entry.fields else None
     for j in filled:  # an empty column is no problem
-        cells = [(r.number, r.text, c, r.cells[j], r.cells[0]) for r, c in zip(labelled, names, strict=True)]
-        # one column of answers ('| Field | Answer |') under '## Problem 2' is that problem's, and under
-        # '## Problem 1: 50. Pow(x, n)' the heading names it, not the column's title ('Answer')
+        cells = [(r, c, r.cells[j], r.cells[0]) for r, c in labelled]
         b.close_field()
-        section = b.entry if len(filled) == 1 and b.entry is not None and not b.entry.fields else None
         if slot and head[j] and not CUE["problem_slot"].match(head[j]) and not (section and section.heading):
-            cells.insert(0, (rows[0].number, rows[0].text, ["problem"], head[j], "Problem"))
+            cells.insert(0, (rows[0], ["problem"], head[j], "Problem"))
         _cells(section or b.open_problem(j if len(filled) > 1 else None, rows[0].number), cells)
     return True
 
@@ -625,25 +610,21 @@ def _row_numbers(columns: list[list[str]], rows: list[Line]) -> list[int]:
         r.cells[j].strip(" .)") for r in rows] == counts]
 
 
-_BLANK_LINES = re.compile(r"\n(?:[ \t]*\n)+")  # ('<br><br><br>' in a cell: one paragraph break)
-
-
-def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]]) -> None:
-    """Cells (line, raw line, fields named, cell, label as written) into fields; an unknown one is prose."""
+def _cells(entry: ProblemEntry, cells: list[tuple[Line, list[str], str, str]]) -> None:
+    """Cells (their line, fields named, cell, label as written) into fields; an unknown one is prose."""
     reasons: list[str] = []
-    for number, raw, names, cell, written in cells:
-        text = _BLANK_LINES.sub("\n\n", cell.replace("<br>", "\n"))
+    for row, names, cell, written in cells:
+        text = FORM["blank_lines"].sub("\n\n", cell.replace("<br>", "\n"))  # '<br><br><br>': one break
         if names == [REASON]:
             reasons.append(clean_value(text))
-        elif not names and clean_value(text):
-            entry.extra.append((number, text))
         elif names:
             for name, value, _ in claims(names[0], text, written):
-                entry.fields.setdefault(name, Field(name, clean_value(value), number, written, cell,
-                                                    [(number, raw)]))
-    reason = "; ".join(r for r in reasons if r)
-    for complexity in (entry.get(name) for name in ("time", "space")):  # the reason speaks for both
-        if reason and complexity is not None:
+                entry.fields.setdefault(name, Field(name, clean_value(value), row.number, written, cell,
+                                                    [(row.number, row.text)]))
+        elif clean_value(text):
+            entry.extra.append((row.number, text))
+    if reason := "; ".join(filter(None, reasons)):
+        for complexity in filter(None, map(entry.get, ("time", "space"))):  # the reason speaks for both
             complexity.value = f"{complexity.value} — {reason}"
 
 
@@ -651,9 +632,8 @@ def _cells(entry: ProblemEntry, cells: list[tuple[int, str, list[str], str, str]
 def _fields_from_prose(entry: ProblemEntry) -> None:
     """The fields the labels left empty, read as a TA does: the heading's difficulty, then sentences."""
     if entry.heading and entry.get("difficulty") is None and (level := parse_difficulty(entry.heading)):
-        line = entry.heading_line or entry.line
-        entry.fields["difficulty"] = Field("difficulty", level, line, "heading", entry.heading,
-                                           [(line, entry.heading)])
+        entry.fields["difficulty"] = Field("difficulty", level, entry.line, "heading", entry.heading,
+                                           [(entry.line, entry.heading)])
     # a label naming both approaches (the lesson's '접근', or '처음 아이디어 → 최종 접근') holds both
     present = [f for name in _APPROACHES if (f := entry.fields.get(name)) is not None]
     if len(present) == 1 and (f := present[0]).value and (
@@ -668,7 +648,7 @@ def _fields_from_prose(entry: ProblemEntry) -> None:
         # the lines under an answer are prose ('What went wrong: forgot negative n.' then 'Solved it alone.');
         # under a label on a line of its own ('# Mistakes', '- 문제'), the answer's first sentence is the
         # label's and the ones after it prose ('Counted n at first. Solved alone.')
-        sentences += split_sentences(f.lines[1:])[1 if f.alone else 0 :]
+        sentences += split_sentences(f.lines[1:])[int(f.alone) :]
         other = {"time": "space", "space": "time"}.get(f.name)
         if other and f.filled and entry.get(other) is None:
             sentences += split_sentences([(f.line, f.value)])  # 'Time: O(log n) time and O(1) space …'
