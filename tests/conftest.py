@@ -142,10 +142,39 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         start = end
 
 
+def _grade_the_reference_watching_its_prefetch() -> dict:
+    """The reference graded with the hidden suite, and what became of each early start of the experiment's
+    runs that grade made (lesson_embedding_pe/prefetch.py): the parts it was asked for, whether each was
+    done and none failed. Watching changes nothing of the grade; tests/test_prefetch.py reads what it saw."""
+    from lesson_embedding_pe import prefetch
+
+    made: list[prefetch.Prefetch] = []
+    real = prefetch.Prefetch.__init__
+
+    def spy(self: prefetch.Prefetch, *args: object, **kwargs: object) -> None:
+        made.append(self)
+        real(self, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(prefetch.Prefetch, "__init__", spy)
+        results = grade(ROOT / "solutions")
+    return {"results": results,
+            "prefetches": [{"parts": sorted(p.parts),
+                            "done": all(part.done.is_set() and not part.failed for part in p.parts.values())}
+                           for p in made]}
+
+
 @pytest.fixture(scope="session")
-def reference_results(tmp_path_factory: pytest.TempPathFactory) -> dict:
+def reference_graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """``{"results": ..., "prefetches": [...]}``: the reference graded with the hidden suite, once for the
+    whole run, and the prefetches that grade made (_grade_the_reference_watching_its_prefetch)."""
+    return computed_once(tmp_path_factory, "reference_graded", _grade_the_reference_watching_its_prefetch)
+
+
+@pytest.fixture(scope="session")
+def reference_results(reference_graded: dict) -> dict:
     """The reference graded with the hidden suite, once for the whole run."""
-    return computed_once(tmp_path_factory, "reference_results", lambda: grade(ROOT / "solutions"))
+    return reference_graded["results"]
 
 
 # Three submissions graded by `grade` as a user runs it (from the checkout, English), the reports of each in

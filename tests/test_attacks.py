@@ -17,9 +17,10 @@ import stat
 import textwrap
 import time
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pace
 import pytest
@@ -309,6 +310,37 @@ class Corpus:
 # Each attack is graded once per worker (the module cache): its tests run one after another
 # (tests/conftest.py), so that a worker grades the attacks it is sent, not all of them.
 RUN_TOGETHER_BY = "name"
+# The attacks that one test reads together. Each family is one xdist group, every other attack a group of
+# its own, and a test that reads attacks by name is marked with their group (``reading``): under `-n 3` the
+# tests of a family then run on one worker, which grades each of its attacks once, where a test reading
+# them from the module's group (the default for a test without a ``name``) would grade them again on
+# whichever worker it landed on.
+FAMILIES = {
+    "forges": ("forge_twin", *FORGES),  # each forge is compared with its twin
+    "reserved_names": ("tool_config", "shadow_modules"),
+    "exits": ("exit_at_import", "systemexit_at_import", "exit_in_call"),
+    "hangs": ("loop_at_import", "ignore_sigterm", "process_loop_in_call"),
+    "judged_values": ("patched_comparisons", "tensor_subclass"),
+    "daemons": ("detached_children", "process_detached_children"),
+}
+
+
+def group_of(name: str) -> str:
+    """The xdist group of the tests that read the attack ``name`` (never ending in ``]``, as
+    tests/conftest.py says)."""
+    family = next((f for f, names in FAMILIES.items() if name in names), name)
+    return f"test_attacks:{family}"
+
+
+def reading(*names: str) -> pytest.MarkDecorator:
+    """The mark of a test that reads these attacks, all of one family."""
+    (group,) = {group_of(n) for n in names}
+    return pytest.mark.xdist_group(group)
+
+
+def attacks(names: Iterable[str]) -> list[Any]:
+    """``names`` as the parameters of a test that reads the attack it is given, each in its group."""
+    return [pytest.param(n, marks=reading(n)) for n in names]
 
 
 @pytest.fixture(scope="module")
@@ -319,7 +351,7 @@ def corpus(tmp_path_factory: pytest.TempPathFactory):
 
 
 # -- what every attack must satisfy -------------------------------------------------------
-@pytest.mark.parametrize("name", list(SPECS))
+@pytest.mark.parametrize("name", attacks(SPECS))
 def test_attack_earns_nothing(corpus: Corpus, name: str) -> None:
     g = corpus.get(name)
     for task in g.spec.attacked:
@@ -332,7 +364,7 @@ def test_attack_earns_nothing(corpus: Corpus, name: str) -> None:
             assert t["message"], f"{name}: {t['id']} failed without a message"
 
 
-@pytest.mark.parametrize("name", list(SPECS))
+@pytest.mark.parametrize("name", attacks(SPECS))
 def test_honest_parts_still_earn(corpus: Corpus, name: str) -> None:
     g = corpus.get(name)
     for task in g.spec.honest:
@@ -342,7 +374,7 @@ def test_honest_parts_still_earn(corpus: Corpus, name: str) -> None:
         assert total["score"] == total["max_score"] > 0, f"{name}: honest task {task} lost points: {bad}"
 
 
-@pytest.mark.parametrize("name", list(SPECS))
+@pytest.mark.parametrize("name", attacks(SPECS))
 def test_nothing_left_running(corpus: Corpus, name: str) -> None:
     g = corpus.get(name)
     assert g.launches, f"{name}: the worker never started"
@@ -364,7 +396,7 @@ def test_nothing_left_running(corpus: Corpus, name: str) -> None:
             f"{name}: a daemon of the attack survives (pid {pid})")
 
 
-@pytest.mark.parametrize("name", list(SPECS))
+@pytest.mark.parametrize("name", attacks(SPECS))
 def test_nothing_leaks_into_the_report(corpus: Corpus, name: str) -> None:
     g = corpus.get(name)
     assert corpus.secret not in g.text
@@ -372,7 +404,7 @@ def test_nothing_leaks_into_the_report(corpus: Corpus, name: str) -> None:
     assert "GK_GRADER_SECRET" not in g.text
 
 
-@pytest.mark.parametrize("name", list(SPECS))
+@pytest.mark.parametrize("name", attacks(SPECS))
 def test_isolation_is_reported(corpus: Corpus, name: str) -> None:
     g = corpus.get(name)
     expected = "process" if g.spec.isolation == "process" or not NAMESPACES else "namespaces"
@@ -381,6 +413,7 @@ def test_isolation_is_reported(corpus: Corpus, name: str) -> None:
 
 
 # -- what particular attacks must show ------------------------------------------------------
+@reading("tool_config", "shadow_modules")
 def test_tool_configuration_never_reaches_the_worker(corpus: Corpus) -> None:
     for name, rejected in (("tool_config", {"conftest.py", "pytest.ini", "pyproject.toml", "setup.cfg",
                                             "tox.ini"}),
@@ -398,6 +431,7 @@ def test_tool_configuration_never_reaches_the_worker(corpus: Corpus) -> None:
     assert "conftest.py: reserved name" in " ".join(corpus.get("tool_config").results["dropped"])
 
 
+@reading("exit_at_import", "systemexit_at_import", "exit_in_call")
 def test_exits_are_reported_as_crashes(corpus: Corpus) -> None:
     at_import = corpus.get("exit_at_import").tests_of(PE)[0]
     assert at_import["status"] == "error" and "ended the process" in at_import["message"]
@@ -411,6 +445,7 @@ def test_exits_are_reported_as_crashes(corpus: Corpus) -> None:
     assert in_call.results["worker"]["restarts"] == 1  # the crash restarted the worker; the raises did not
 
 
+@reading("loop_at_import", "ignore_sigterm", "process_loop_in_call")
 def test_hangs_are_timeouts(corpus: Corpus) -> None:
     for name in ("loop_at_import", "ignore_sigterm", "process_loop_in_call"):
         g = corpus.get(name)
@@ -418,7 +453,7 @@ def test_hangs_are_timeouts(corpus: Corpus) -> None:
         assert g.seconds < 60, f"{name}: grading took {g.seconds:.0f} s"
 
 
-@pytest.mark.parametrize("name", ["sleep_at_import", "loop_at_import_full", "notebook_hang"])
+@pytest.mark.parametrize("name", attacks(["sleep_at_import", "loop_at_import_full", "notebook_hang"]))
 def test_a_hang_at_import_is_waited_out_once(corpus: Corpus, name: str) -> None:
     g = corpus.get(name)
     assert g.seconds < 90, f"{name}: grading took {g.seconds:.0f} s"
@@ -433,6 +468,7 @@ def test_a_hang_at_import_is_waited_out_once(corpus: Corpus, name: str) -> None:
     assert g.results["score"] == honest and (honest > 0 or name == "notebook_hang")
 
 
+@reading("patched_comparisons", "tensor_subclass")
 def test_values_are_judged_by_the_grader(corpus: Corpus) -> None:
     """Patched comparisons and a lying tensor subclass in the worker change nothing."""
     for name in ("patched_comparisons", "tensor_subclass"):
@@ -442,6 +478,7 @@ def test_values_are_judged_by_the_grader(corpus: Corpus) -> None:
                 and "0.500000" in messages["test_formula_small[4-6]"])
 
 
+@reading("fake_results")
 def test_fake_results_and_pass_lines_change_nothing(corpus: Corpus) -> None:
     g = corpus.get("fake_results")
     on_disk = json.loads((g.out / "results.json").read_text())
@@ -457,6 +494,7 @@ def test_fake_results_and_pass_lines_change_nothing(corpus: Corpus) -> None:
 
 
 @needs_namespaces
+@reading("leak_search")
 def test_search_finds_nothing_of_the_grader(corpus: Corpus) -> None:
     g = corpus.get("leak_search")
     message = g.tests_of(PE)[0]["message"]
@@ -471,6 +509,7 @@ def test_search_finds_nothing_of_the_grader(corpus: Corpus) -> None:
 
 
 @needs_namespaces
+@reading("network_loopback")
 def test_no_connection_leaves_the_sandbox(corpus: Corpus) -> None:
     g = corpus.get("network_loopback")
     listener: socket.socket = g.context["listener"]
@@ -479,6 +518,7 @@ def test_no_connection_leaves_the_sandbox(corpus: Corpus) -> None:
     listener.close()
 
 
+@reading("detached_children", "process_detached_children")
 def test_detached_daemons_are_killed(corpus: Corpus) -> None:
     """40 double-forked, setsid'd daemons (half with a scrubbed environment) in both modes."""
     for name in ("detached_children", "process_detached_children"):
@@ -487,12 +527,14 @@ def test_detached_daemons_are_killed(corpus: Corpus) -> None:
 
 
 @needs_namespaces
+@reading("memory_bomb")
 def test_memory_bomb_is_stopped(corpus: Corpus) -> None:
     t = corpus.get("memory_bomb").tests_of(PE)[0]
     assert t["status"] in ("error", "failed")
     assert "memory" in t["message"].lower() or "alloc" in t["message"].lower(), t["message"]
 
 
+@reading("stdout_flood")
 def test_output_flood_is_drained_and_cut(corpus: Corpus) -> None:
     g = corpus.get("stdout_flood")
     output = g.results["worker"]["output"]
@@ -500,6 +542,7 @@ def test_output_flood_is_drained_and_cut(corpus: Corpus) -> None:
     assert g.seconds < 60
 
 
+@reading("symlink_outside")
 def test_symlinks_are_not_followed(corpus: Corpus) -> None:
     g = corpus.get("symlink_outside")
     dropped = " ".join(g.results["dropped"])
@@ -507,6 +550,7 @@ def test_symlinks_are_not_followed(corpus: Corpus) -> None:
     assert "embedding.py" not in g.results["files"]
 
 
+@reading("zip_traversal")
 def test_zip_paths_stay_inside(corpus: Corpus) -> None:
     g = corpus.get("zip_traversal")
     dropped = " ".join(g.results["dropped"])
@@ -516,6 +560,7 @@ def test_zip_paths_stay_inside(corpus: Corpus) -> None:
     assert set(g.results["files"]) <= {"embedding.py", "leetcode.py"}
 
 
+@reading("zip_bomb")
 def test_zip_bombs_are_refused(corpus: Corpus, tmp_path: Path) -> None:
     g = corpus.get("zip_bomb")
     assert any("embedding.py" in d and ("unreadable" in d or "larger" in d) for d in g.results["dropped"])
@@ -529,6 +574,7 @@ def test_zip_bombs_are_refused(corpus: Corpus, tmp_path: Path) -> None:
     assert grade_cli([str(honest_bomb), "--out", str(tmp_path / "out"), "-q"]) == 2
 
 
+@reading("notebook_magics")
 def test_notebook_magics_never_run(corpus: Corpus) -> None:
     g = corpus.get("notebook_magics")
     dropped = " ".join(g.results["dropped"])
@@ -561,7 +607,7 @@ def _by_name(results: dict) -> dict[str, dict]:
     return {t["id"].split("::")[-1]: t for t in results["tests"]}
 
 
-@pytest.mark.parametrize("name", list(SPECS))
+@pytest.mark.parametrize("name", attacks(SPECS))
 def test_review_flags_only_hostile_sources(corpus: Corpus, name: str) -> None:
     review = corpus.get(name).results["review"]
     assert review["flagged"] == (name in FLAGGED), review
@@ -570,7 +616,7 @@ def test_review_flags_only_hostile_sources(corpus: Corpus, name: str) -> None:
                 and any("\uac00" <= c <= "\ud7a3" for c in reason["ko"]))
 
 
-@pytest.mark.parametrize("name", FORGES)
+@pytest.mark.parametrize("name", attacks(FORGES))
 def test_forging_gains_nothing(corpus: Corpus, name: str) -> None:
     """Flagged: every probe-based point is withheld, so the forge scores at most its unforged twin."""
     forged, twin = corpus.get(name).results, corpus.get("forge_twin").results
@@ -600,7 +646,7 @@ def _graded_unscanned(name: str, tmp: Path) -> dict:
     return _UNSCANNED[name]
 
 
-@pytest.mark.parametrize("name", FORGES)
+@pytest.mark.parametrize("name", attacks(FORGES))
 def test_source_evidence_alone_stops_forging(name: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     tmp = tmp_path_factory.mktemp("unscanned")
     forged, twin = _graded_unscanned(name, tmp), _graded_unscanned("forge_twin", tmp)
@@ -616,6 +662,7 @@ def test_source_evidence_alone_stops_forging(name: str, tmp_path_factory: pytest
     assert all("your source never" in forged_tests[t]["messages"]["en"] for t in fooled)
 
 
+@reading("forge_probes", "forge_twin")
 def test_flagged_submissions_are_listed_for_review(corpus: Corpus) -> None:
     """The report (both languages) and the gradebook show the flag; an unflagged twin shows nothing."""
     from grader.report.classpages import gradebook_csv

@@ -108,8 +108,10 @@ def test_every_table_bug_gets_its_picture_with_exactly_the_wrong_cells(table_bug
                    for t in pictured)
 
 
-def test_a_correct_table_has_no_picture():
-    results = grade(ROOT / "solutions", keyword="sinusoidal_pe or TokenAndPosEmbedding")
+def test_a_correct_table_has_no_picture(reference_results: dict) -> None:
+    # the reference graded with the hidden suite, once for the run (tests/conftest.py): every task's
+    # tests, sinusoidal_pe's and TokenAndPosEmbedding's among them, and not one picture
+    results = reference_results
     assert results["score"] == results["max_score"]
     assert not any(t.get("figure") for t in results["tests"])
     assert 'data-figure="pe-diff"' not in render_html(results, "en", "solutions")

@@ -23,7 +23,6 @@ import pytest
 
 from grader.cli import build_parser
 from grader.core.errors import StudentRaised, WorkerTimeout
-from grader.engine.runner import GradeOptions, grade_path
 from grader.sandbox import launch as sandbox
 from grader.sandbox import reap
 from grader.sandbox.client import WorkerClient
@@ -305,9 +304,10 @@ def test_what_the_view_binds_and_covers() -> None:
     assert inside in hidden and around not in hidden and "/nowhere/reports" not in hidden
 
 
-def test_full_marks_under_production_limits() -> None:
-    """The default limits (4 GB, 128 processes...) do not get in the way of a correct submission."""
-    results = grade_path(KIT / "solutions", GradeOptions(keyword="not test_log", policy=SandboxPolicy()))
+def test_full_marks_under_production_limits(reference_results: dict) -> None:
+    """The default limits (4 GB, 128 processes...) do not get in the way of a correct submission: the
+    reference graded under them with both suites, every task, once for the run (tests/conftest.py)."""
+    results = reference_results
     assert results["isolation"] == ("namespaces" if NAMESPACES else "process")
     failed = [(t["id"], t["message"][:200]) for t in results["tests"] if t["status"] != "passed"]
     assert not failed and results["score"] == results["max_score"] > 0
