@@ -770,3 +770,18 @@ VERDICTS.update(ROUND_7)
 @pytest.mark.parametrize("case", sorted(ROUND_7))
 def test_round_7_logs_get_the_verdict_a_ta_would_give(case: str) -> None:
     test_each_log_gets_the_verdict_a_ta_would_give(case)
+
+
+# round 9, layouts and words (logs written after round 7, none generated)
+ROUND_9_LAYOUTS: dict[str, Verdict] = {
+    # a log typed in a Korean IME's full-width mode ('５０. Ｐｏｗ（ｘ， ｎ）', '난이도： Ｍｅｄｉｕｍ',
+    # 'Ｏ（ｌｏｇ ｎ）'): read as the ASCII it stands for (was 3/6: no problem, no difficulty, no Big-O,
+    # all sure)
+    "fullwidth_all_ko": (FULL, [], []),
+}
+VERDICTS.update(ROUND_9_LAYOUTS)
+
+
+@pytest.mark.parametrize("case", sorted(ROUND_9_LAYOUTS))
+def test_round_9_layouts_get_the_verdict_a_ta_would_give(case: str) -> None:
+    test_each_log_gets_the_verdict_a_ta_would_give(case)

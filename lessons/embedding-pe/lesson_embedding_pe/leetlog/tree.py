@@ -15,6 +15,9 @@ from .vocab import CUE
 __all__ = ["Line", "read"]
 
 _CALLOUT, _QUOTE = CUE["callout"], CUE["quote_marker"]
+# a Korean IME's full-width mode types 'Ｏ（ｌｏｇ ｎ）', '５０．', 'Ｍｅｄｉｕｍ': read as the ASCII
+# they stand for, one character for one, so every position in a line stays
+_HALF_WIDTH = str.maketrans({chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)})
 
 
 @dataclass
@@ -37,7 +40,7 @@ HoldsLog = Callable[[list[Line]], bool]
 def read(text: str, holds_log: HoldsLog) -> list[Line]:
     """``text``'s lines, classified, with the containers opened where the reader's ``holds_log`` says."""
     lines = (CUE["long_blank_run"].sub(lambda m: " " * (8 if m.start() else 64), line)
-             for line in text.splitlines())
+             for line in text.translate(_HALF_WIDTH).splitlines())
     return _read(list(enumerate(lines, start=1)), holds_log, 0)
 
 
