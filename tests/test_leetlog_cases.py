@@ -778,6 +778,9 @@ ROUND_9_LAYOUTS: dict[str, Verdict] = {
     # 'Ｏ（ｌｏｇ ｎ）'): read as the ASCII it stands for (was 3/6: no problem, no difficulty, no Big-O,
     # all sure)
     "fullwidth_all_ko": (FULL, [], []),
+    # a Notion database as one table whose checkbox column '혼자 풂' holds ☑ or ☐: the header is the
+    # solved label, a ticked box yes and an empty one no (was 5.5/6: a sure missing 'solved' on each)
+    "notion_db_checkbox_ko": (FULL, [], []),
 }
 VERDICTS.update(ROUND_9_LAYOUTS)
 
