@@ -781,6 +781,11 @@ ROUND_9_LAYOUTS: dict[str, Verdict] = {
     # a Notion database as one table whose checkbox column '혼자 풂' holds ☑ or ☐: the header is the
     # solved label, a ticked box yes and an empty one no (was 5.5/6: a sure missing 'solved' on each)
     "notion_db_checkbox_ko": (FULL, [], []),
+    # the solved field's label alone on its line ('- 혼자 풀었나', '> [!check] 혼자 풀었나') with its answer
+    # under it ('    - 혼자', as Notion exports a toggle's child; '> 혼자' in an Obsidian callout): the line
+    # under it is the answer, not a second one (was a duplicate 'solved' on each, the label's words graded)
+    "notion_toggle_children_ko": (FULL, [], []),
+    "callout_field_titles_ko": (FULL, [], []),
 }
 VERDICTS.update(ROUND_9_LAYOUTS)
 

@@ -482,6 +482,9 @@ def _consume(b: _Builder, ln: Line) -> None:
     if heading and b.entry is not None and all(b.entry.get(name) for name, _, _ in found):
         found = []  # '## 회고' after a problem that has said what went wrong: the page's, no second answer
     found = found or ([] if heading else _record(stripped) or _label_line(stripped))
+    if (f := b.current) and [n for n, _, _ in found] == ["solved"] and _LABEL_INDEX.get(
+            _norm(CUE["emoji_label"].sub(r"\g<rest>", f.raw))) == "solved":
+        b.current = None  # '(🙋) 혼자 풀었나', the label, read as its own answer over '혼자': the answer
     if b.open_fields(found, number, raw):
         return
     if heading:  # a section of the log, or of the problem ('## Complexity'): it ends the open field
