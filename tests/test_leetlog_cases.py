@@ -786,6 +786,12 @@ ROUND_9_LAYOUTS: dict[str, Verdict] = {
     # under it is the answer, not a second one (was a duplicate 'solved' on each, the label's words graded)
     "notion_toggle_children_ko": (FULL, [], []),
     "callout_field_titles_ko": (FULL, [], []),
+    # a Velog post's emoji headings: '## 📌 문제 1: [50. Pow(x, n)](…)' is problem 1, not number 1, and
+    # '### ⏱ 복잡도' over '- 시간: …' / '- 공간: …' decorates a section, no answer 복잡도 to the time
+    # (was 5/6: a sure no_bigo and a duplicate time on each, 'number 1 does not match'); its quoted
+    # '> 난이도: 🟡 Medium' stays unsure (a quote is no field unless it holds the log: a TA reads it)
+    "velog_emoji_sections_ko": (FULL, [], [(1, "difficulty", "unsure_missing_field"),
+                                           (2, "difficulty", "unsure_missing_field")]),
 }
 VERDICTS.update(ROUND_9_LAYOUTS)
 

@@ -131,7 +131,7 @@ _FORMS = ("bold_label", "arrow_label", "colon_label", "particle_label", "questio
           "equals_label", "dash_label", "emoji_label")
 
 
-def _label_line(line: str) -> list[Claim]:
+def _label_line(line: str, forms: tuple[str, ...] = _FORMS) -> list[Claim]:
     """The fields a line starting with a label holds ('**Time:** …', '| Time | …', 'Time -> …'), or []."""
     text = BULLET.sub("", line.strip(), count=1)
     text = FORM["letter_label"].sub(lambda m: f"{LABELS_EN[m.lastgroup or 'time']}: ", text)  # 'T: O(…)'
@@ -143,7 +143,7 @@ def _label_line(line: str) -> list[Claim]:
     # '(난이도) Medium', 'Time = …', '난이도 - Medium', '⏱ O(log n)'); a question is the label of the one
     # field it asks about ('What was your first idea?'); a Korean particle only before an answer, an arrow
     # only outside a pair's label, an emoji only before a line that is no label line ('✅ Solved alone')
-    for form in _FORMS:
+    for form in forms:
         if (m := CUE[form].match(text)) is None:
             continue
         rest = m["rest"] or ""
@@ -266,7 +266,7 @@ def _record(line: str) -> list[Claim]:
 
 def problem_heading(text: str) -> tuple[int | None, str] | None:
     """('## 문제 1: 50. Pow(x, n)') -> (1, '50. Pow(x, n)'); None if not a problem heading."""
-    text = text.strip().strip("*_").strip()
+    text = CUE["emoji_label"].sub(r"\g<rest>", text.strip().strip("*_").strip())  # '📌 문제 1: …': 문제 1
     labelled = CUE["labelled_heading"].match(text)
     if labelled and not FORM["slot_number"].match(rest := labelled["rest"]):
         if _number(rest := rest.strip()) or FORM["names_a_problem"].search(rest):
@@ -478,7 +478,8 @@ def _consume(b: _Builder, ln: Line) -> None:
             b.entry.fields.pop("final_approach", None)  # a third approach after two: the last is final
         b.open_fields([(_APPROACHES[final], part["rest"], part["label"])], number, raw)
         return
-    found = _label_line(title)
+    # a heading's emoji decorates its title ('### ⏱ 복잡도' over '- 시간: …'), never labels an answer
+    found = _label_line(title, _FORMS[:-1] if heading else _FORMS)
     if heading and b.entry is not None and all(b.entry.get(name) for name, _, _ in found):
         found = []  # '## 회고' after a problem that has said what went wrong: the page's, no second answer
     found = found or ([] if heading else _record(stripped) or _label_line(stripped))
