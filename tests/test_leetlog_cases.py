@@ -792,6 +792,10 @@ ROUND_9_LAYOUTS: dict[str, Verdict] = {
     # '> 난이도: 🟡 Medium' stays unsure (a quote is no field unless it holds the log: a TA reads it)
     "velog_emoji_sections_ko": (FULL, [], [(1, "difficulty", "unsure_missing_field"),
                                            (2, "difficulty", "unsure_missing_field")]),
+    # the same toggle children with '- 혼자 풀었나' over '    - 풀이 봄' and no redo date: the child answers,
+    # a solution read, so the redo date is missing (was unsure: the label's '혼자' and the answer's '풀이'
+    # read as both)
+    "notion_toggle_children_no_redo_ko_mistake": (FULL - 0.25, [(1, "redo_date", "redo_date_missing")], []),
 }
 VERDICTS.update(ROUND_9_LAYOUTS)
 

@@ -354,6 +354,9 @@ class _Builder:
         if f is None or self.entry is None:
             return
         f.raw = f.raw.strip()
+        label, _, answer = f.raw.partition("\n")
+        if f.name == "solved" and _solved_label(label) and classify_solved(answer) is not None:
+            f.raw = answer  # '- 혼자 풀었나' over '    - 풀이 봄': the label, then its answer
         f.value = clean_value(f.raw)
         if f.name in ("time", "space") and CUE["run_stats"].search(f.value) and not find_all_bigo(f.value):
             self.entry.extra += f.lines  # 'Runtime: 28 ms, beats 91%': the submission's numbers, no claim
@@ -364,6 +367,11 @@ class _Builder:
             self.entry.fields[f.name] = f  # '- Approach' over '- Final approach: …': a group's label
         elif not _translation(have, f):
             self.entry.duplicates.append(f)
+
+
+def _solved_label(text: str) -> bool:
+    """'혼자 풀었나', '🙋 혼자 풀었나': the solved field's label, whole (its words read as an answer)."""
+    return _LABEL_INDEX.get(_norm(CUE["emoji_label"].sub(r"\g<rest>", text))) == "solved"
 
 
 def _translation(first: Field, again: Field) -> bool:
@@ -483,8 +491,7 @@ def _consume(b: _Builder, ln: Line) -> None:
     if heading and b.entry is not None and all(b.entry.get(name) for name, _, _ in found):
         found = []  # '## 회고' after a problem that has said what went wrong: the page's, no second answer
     found = found or ([] if heading else _record(stripped) or _label_line(stripped))
-    if (f := b.current) and [n for n, _, _ in found] == ["solved"] and _LABEL_INDEX.get(
-            _norm(CUE["emoji_label"].sub(r"\g<rest>", f.raw))) == "solved":
+    if (f := b.current) and [n for n, _, _ in found] == ["solved"] and _solved_label(f.raw):
         b.current = None  # '(🙋) 혼자 풀었나', the label, read as its own answer over '혼자': the answer
     if b.open_fields(found, number, raw):
         return
