@@ -796,6 +796,9 @@ ROUND_9_LAYOUTS: dict[str, Verdict] = {
     # a solution read, so the redo date is missing (was unsure: the label's '혼자' and the answer's '풀이'
     # read as both)
     "notion_toggle_children_no_redo_ko_mistake": (FULL - 0.25, [(1, "redo_date", "redo_date_missing")], []),
+    # each field's label a setext heading ('난이도' over '------', its answer under it): the underline is
+    # the label's, not a rule that ends the field (was 1.5/6: five sure empty fields on each problem)
+    "setext_field_labels_ko": (FULL, [], []),
 }
 VERDICTS.update(ROUND_9_LAYOUTS)
 

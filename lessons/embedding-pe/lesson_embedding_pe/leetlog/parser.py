@@ -461,7 +461,8 @@ def _consume(b: _Builder, ln: Line) -> None:
         b.add_line(number, raw)
         return
     if ln.kind == "rule":
-        b.close_field()
+        if not ((f := b.current) and len(f.lines) == 1 and (f.alone or _solved_label(f.raw))):
+            b.close_field()  # under a label alone ('난이도' over '------'), its setext underline: left open
         return
     bold = CUE["bold_line"].match(stripped)  # '**Problem 1**' is a heading to a TA, or a label, or text
     title = ln.title if ln.kind == "heading" else bold.group(2) if bold else ""
