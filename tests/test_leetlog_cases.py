@@ -799,6 +799,10 @@ ROUND_9_LAYOUTS: dict[str, Verdict] = {
     # each field's label a setext heading ('난이도' over '------', its answer under it): the underline is
     # the label's, not a rule that ends the field (was 1.5/6: five sure empty fields on each problem)
     "setext_field_labels_ko": (FULL, [], []),
+    # a Notion database's row per problem with a checkbox property '풀이 참고' (a solution consulted) of
+    # Yes / No: the column is the solved field, Yes after a solution, No alone (was 5.5/6: a sure
+    # missing 'solved' on each)
+    "notion_db_props_ko": (FULL, [], []),
 }
 VERDICTS.update(ROUND_9_LAYOUTS)
 
