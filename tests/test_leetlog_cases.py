@@ -803,6 +803,10 @@ ROUND_9_LAYOUTS: dict[str, Verdict] = {
     # Yes / No: the column is the solved field, Yes after a solution, No alone (was 5.5/6: a sure
     # missing 'solved' on each)
     "notion_db_props_ko": (FULL, [], []),
+    # what went wrong as a nested list whose items start with a field's word ('  - Space: my recursive
+    # version …', '  - Difficulty: off-by-one …') under '- What went wrong:': its answer, not a second
+    # space or difficulty (was 5.75/6: a sure empty what-went-wrong and three duplicates)
+    "nested_mistakes_labels_inside_en": (FULL, [], []),
 }
 VERDICTS.update(ROUND_9_LAYOUTS)
 

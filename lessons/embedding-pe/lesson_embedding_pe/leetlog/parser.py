@@ -492,6 +492,9 @@ def _consume(b: _Builder, ln: Line) -> None:
     if heading and b.entry is not None and all(b.entry.get(name) for name, _, _ in found):
         found = []  # '## 회고' after a problem that has said what went wrong: the page's, no second answer
     found = found or ([] if heading else _record(stripped) or _label_line(stripped))
+    if found and (f := b.current) and b.entry and _indent(raw) > _indent(f.lines[0][1]) and all(
+            b.entry.get(name) for name, _, _ in found):
+        found = []  # '- What went wrong:' over '  - Space: the stack grew': its answer, no second space
     if (f := b.current) and [n for n, _, _ in found] == ["solved"] and _solved_label(f.raw):
         b.current = None  # '(🙋) 혼자 풀었나', the label, read as its own answer over '혼자': the answer
     if b.open_fields(found, number, raw):
