@@ -807,6 +807,10 @@ ROUND_9_LAYOUTS: dict[str, Verdict] = {
     # version …', '  - Difficulty: off-by-one …') under '- What went wrong:': its answer, not a second
     # space or difficulty (was 5.75/6: a sure empty what-went-wrong and three duplicates)
     "nested_mistakes_labels_inside_en": (FULL, [], []),
+    # 존댓말 bullets with the labels in the sentence ('- 난이도는 Medium입니다.'), the redo date its own
+    # sentence with the day only ('해설을 보고 풀었습니다. 12월 22일에 다시 풀겠습니다.'): a day without its
+    # year is a redo date in prose as under a label (was 5.75/6: a sure redo_date_missing)
+    "jondaetmal_labels_ko": (FULL, [], []),
 }
 VERDICTS.update(ROUND_9_LAYOUTS)
 
