@@ -354,8 +354,8 @@ class _Builder:
         if f is None or self.entry is None:
             return
         f.raw = f.raw.strip()
-        label, _, answer = f.raw.partition("\n")
-        if f.name == "solved" and _solved_label(label) and classify_solved(answer) is not None:
+        answer = f.raw.partition("\n")[2]
+        if _label_alone(f) and classify_solved(answer) is not None:
             f.raw = answer  # '- 혼자 풀었나' over '    - 풀이 봄': the label, then its answer
         f.value = clean_value(f.raw)
         if f.name in ("time", "space") and CUE["run_stats"].search(f.value) and not find_all_bigo(f.value):
@@ -369,9 +369,11 @@ class _Builder:
             self.entry.duplicates.append(f)
 
 
-def _solved_label(text: str) -> bool:
-    """'혼자 풀었나', '🙋 혼자 풀었나': the solved field's label, whole (its words read as an answer)."""
-    return _LABEL_INDEX.get(_norm(CUE["emoji_label"].sub(r"\g<rest>", text))) == "solved"
+def _label_alone(f: Field) -> bool:
+    """'- 혼자 풀었나', '### 🙋 혼자 풀었나': a line that is the solved field's label, whole (its words
+    read as its answer until one comes under it)."""
+    line = CUE["emoji_label"].sub(r"\g<rest>", BULLET.sub("", f.lines[0][1].strip(), count=1).strip("#*_ "))
+    return f.name == "solved" and _LABEL_INDEX.get(_norm(line)) == "solved"
 
 
 def _translation(first: Field, again: Field) -> bool:
@@ -461,7 +463,7 @@ def _consume(b: _Builder, ln: Line) -> None:
         b.add_line(number, raw)
         return
     if ln.kind == "rule":
-        if not ((f := b.current) and len(f.lines) == 1 and (f.alone or _solved_label(f.raw))):
+        if not ((f := b.current) and len(f.lines) == 1 and (f.alone or _label_alone(f))):
             b.close_field()  # under a label alone ('난이도' over '------'), its setext underline: left open
         return
     bold = CUE["bold_line"].match(stripped)  # '**Problem 1**' is a heading to a TA, or a label, or text
@@ -495,7 +497,7 @@ def _consume(b: _Builder, ln: Line) -> None:
     if found and (f := b.current) and b.entry and _indent(raw) > _indent(f.lines[0][1]) and all(
             b.entry.get(name) for name, _, _ in found):
         found = []  # '- What went wrong:' over '  - Space: the stack grew': its answer, no second space
-    if (f := b.current) and [n for n, _, _ in found] == ["solved"] and _solved_label(f.raw):
+    if (f := b.current) and [n for n, _, _ in found] == ["solved"] and _label_alone(f):
         b.current = None  # '(🙋) 혼자 풀었나', the label, read as its own answer over '혼자': the answer
     if b.open_fields(found, number, raw):
         return
