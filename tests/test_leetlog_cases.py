@@ -770,3 +770,20 @@ VERDICTS.update(ROUND_7)
 @pytest.mark.parametrize("case", sorted(ROUND_7))
 def test_round_7_logs_get_the_verdict_a_ta_would_give(case: str) -> None:
     test_each_log_gets_the_verdict_a_ta_would_give(case)
+
+
+# round 9, claims held to the code (implementations written after round 7, none generated)
+ROUND_9_CODE: dict[str, Verdict] = {
+    # LeetCode's class kept, the practice name bound to its method ('my_pow = Solution().myPow'): the counted
+    # copy looks the method up when called, so the class counted is the one that runs; a loop of n claimed
+    # O(log n) is not met (was 6/6: both claims unsure, the counts 0 and the bound method 'built at import')
+    "pow_bound_method_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
+    # the same with the halving loop, claimed O(log n) and O(1): met (was 6/6 with both claims unsure)
+    "pow_bound_method_honest_en": (FULL, [], []),
+}
+VERDICTS.update(ROUND_9_CODE)
+
+
+@pytest.mark.parametrize("case", sorted(ROUND_9_CODE))
+def test_round_9_code_logs_get_the_verdict_a_ta_would_give(case: str) -> None:
+    test_each_log_gets_the_verdict_a_ta_would_give(case)

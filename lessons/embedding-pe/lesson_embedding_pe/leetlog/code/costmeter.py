@@ -194,7 +194,8 @@ def _built_at_import(tree: ast.Module, function: str) -> list[str]:
     """The module's names ``function`` reads (itself or through the module's functions and classes) that a
     loop or a call of its own functions touches when the module is imported: a table of primes built before
     the call, a default argument, a class attribute. That work is the code's, but not the counted call's."""
-    defs = {n.name: n for n in tree.body if isinstance(n, _DEFINITIONS)}
+    defs: dict[str, ast.AST] = {n.name: n for n in tree.body if isinstance(n, _DEFINITIONS)}
+    defs |= _bound_methods(tree)  # their work is the call's (counted_source)
     known = set(dir(builtins)) | {a.asname or a.name.split(".")[0] for n in tree.body
                                   if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
 
@@ -209,7 +210,7 @@ def _built_at_import(tree: ast.Module, function: str) -> list[str]:
     built: set[str] = set()
     for top in tree.body:
         if not isinstance(top, _DEFINITIONS):
-            built |= names(top) if works(top) else set()
+            built |= names(top) if works(top) and top not in defs.values() else set()
         elif works(*top.decorator_list, *([*top.args.defaults, *top.args.kw_defaults] if not isinstance(
                 top, ast.ClassDef) else [s for s in top.body if not isinstance(s, _DEFINITIONS)])):
             built.add(top.name)  # its decorators, default arguments or class body work at import
@@ -231,7 +232,12 @@ def counted_source(source: str) -> str | None:
     tree = parsed(source)
     if tree is None:
         return None
-    module = ast.Module([n for n in tree.body if isinstance(n, _DEFINITIONS)], [])  # body, type_ignores
+    # 'my_pow = Solution().myPow' (LeetCode's class kept): a function that looks the method up when called,
+    # so that it is the counted class's and its object is made inside the counted call
+    bound = {id(node): ast.parse(f"def {name}(*args, **kwargs):\n return ({ast.unparse(node.value)})(*args, "
+                                 "**kwargs)").body[0] for name, node in _bound_methods(tree).items()}
+    module = ast.Module([bound.get(id(n), n) for n in tree.body
+                         if isinstance(n, _DEFINITIONS) or id(n) in bound], [])  # body, type_ignores
     # another name for a function: 'from math import prod as product', 'multiply_all = math.prod'
     aliases = {a.asname: a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names
                if a.asname}
@@ -240,6 +246,19 @@ def counted_source(source: str) -> str | None:
                 and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
                 and (name := _named(_unbound(n.value)))}
     return ast.unparse(_Counter(aliases).visit(module))
+
+
+def _bound_methods(tree: ast.Module) -> dict[str, ast.Assign]:
+    """The module's names bound to a method of its own classes: 'my_pow = Solution().myPow' by its name."""
+    classes, found = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}, {}
+    for top in tree.body:
+        if isinstance(top, ast.Assign) and len(top.targets) == 1 and isinstance(top.targets[0], ast.Name) \
+                and isinstance(root := top.value, ast.Attribute):
+            while isinstance(root, (ast.Attribute, ast.Call)):  # Solution().myPow: to Solution
+                root = root.value if isinstance(root, ast.Attribute) else root.func
+            if isinstance(root, ast.Name) and root.id in classes:
+                found[top.targets[0].id] = top
+    return found
 
 
 def _unbound(value: ast.expr) -> ast.expr:
