@@ -780,6 +780,10 @@ ROUND_9_CODE: dict[str, Verdict] = {
     "pow_bound_method_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
     # the same with the halving loop, claimed O(log n) and O(1): met (was 6/6 with both claims unsure)
     "pow_bound_method_honest_en": (FULL, [], []),
+    # a sieve whose flags are the bits of one int ('bits &= ~(1 << m)'): each operator makes an int of up to
+    # n bits, its 64-bit words counted, so the crossings cost n each and O(n log log n) is not met; its O(n)
+    # space (n / 8 bytes) is met (was 6/6: an operator's result was counted only for a literal list times n)
+    "sieve_bigint_bits_en": (FULL - 0.25, [(2, "time", "complexity_inconsistent")], []),
 }
 VERDICTS.update(ROUND_9_CODE)
 

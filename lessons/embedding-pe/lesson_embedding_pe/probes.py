@@ -216,8 +216,12 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
             tick()
             yield item
 
-    def made(value: Any) -> Any:  # a value the code made, or a method's receiver: its length
-        if hasattr(type(value), "__len__"):
+    def made(value: Any) -> Any:  # a value the code made, or a method's receiver: its length, or an
+        kind = type(value)  # int's 64-bit words past the first (each one written)
+        if kind is int:
+            state["steps"] += value.bit_length() >> 6
+        # a float is no container: not asked (hasattr's AttributeError would be bytes the code never took)
+        elif kind not in (float, bool, complex) and hasattr(kind, "__len__"):
             state["steps"] += len(value)
         return value
 

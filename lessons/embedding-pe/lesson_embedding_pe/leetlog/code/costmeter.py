@@ -2,8 +2,8 @@
 
 The log says "O(log n)"; the student's ``my_pow`` is run in the sandboxed worker at growing n and its
 work is counted there (probes.py ``probe_practice_cost``): every loop iteration and function call, every
-element a built-in goes over on the function's behalf (``[True] * n``, a slice, ``sum(flags)``), the
-deepest recursion, and the peak of the memory the call allocates (``tracemalloc``). The counts are
+element a built-in or an operator goes over on the function's behalf (``[True] * n``, a slice,
+``sum(flags)``, a big int's words), the deepest recursion, and the peak of the memory the call allocates (``tracemalloc``). The counts are
 deterministic: the same code gives the same numbers on any machine, at any load.
 
 The worker's guard denies ``sys.settrace`` to everyone (grader/runtime/guard.py), so the counting is
@@ -130,9 +130,8 @@ class _Counter(ast.NodeTransformer):
         return node
 
     def count_BinOp(self, node: ast.BinOp) -> ast.AST:
-        if isinstance(node.op, ast.Mult) and (_sequence(node.left) or _sequence(node.right)):
-            return _call(MADE, node)  # [True] * n: n elements made
-        return node
+        # what an operator makes: [True] * n's n elements, a + b's, a big int's words (1 << n: n / 64)
+        return _call(MADE, node)
 
     def count_Subscript(self, node: ast.Subscript) -> ast.AST:
         if isinstance(node.slice, ast.Slice) and isinstance(node.ctx, ast.Load):
@@ -161,14 +160,7 @@ def _plain(target: ast.Subscript) -> bool:
     """A slice target whose sequence and bounds can be read again without side effects (names, numbers)."""
     return all(isinstance(n, (ast.Name, ast.Attribute, ast.Constant, ast.BinOp, ast.UnaryOp, ast.Slice,
                               ast.Subscript, ast.operator, ast.unaryop, ast.expr_context))
-               for n in ast.walk(target))
-
-
-def _sequence(node: ast.expr) -> bool:
-    """A literal list, tuple, str or bytes, or a bytearray/bytes/list call: what ``* n`` repeats."""
-    return isinstance(node, (ast.List, ast.Tuple, ast.ListComp)) or (
-        isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes))) or (
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", MADE))
+               or (isinstance(n, ast.Call) and _named(n.func) == MADE) for n in ast.walk(target))
 
 
 def hidden(source: str, function: str) -> Words | None:
