@@ -3,8 +3,9 @@
 The log says "O(log n)"; the student's ``my_pow`` is run in the sandboxed worker at growing n and its
 work is counted there (probes.py ``probe_practice_cost``): every loop iteration and function call, every
 element a built-in or an operator goes over on the function's behalf (``[True] * n``, a slice,
-``sum(flags)``, a big int's words), the deepest recursion, and the peak of the memory the call allocates (``tracemalloc``). The counts are
-deterministic: the same code gives the same numbers on any machine, at any load.
+``sum(flags)``, a big int's words), the deepest recursion, and the peak of the memory the call allocates
+(``tracemalloc``). The counts are deterministic: the same code gives the same numbers on any machine,
+at any load.
 
 The worker's guard denies ``sys.settrace`` to everyone (grader/runtime/guard.py), so the counting is
 written into the code instead: here, on the trusted side, the student's source is read with ``ast`` (never
