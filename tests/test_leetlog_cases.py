@@ -784,6 +784,11 @@ ROUND_9_CODE: dict[str, Verdict] = {
     # n bits, its 64-bit words counted, so the crossings cost n each and O(n log log n) is not met; its O(n)
     # space (n / 8 bytes) is met (was 6/6: an operator's result was counted only for a literal list times n)
     "sieve_bigint_bits_en": (FULL - 0.25, [(2, "time", "complexity_inconsistent")], []),
+    # Roman's greedy claimed O(n) ('one loop turn per symbol written'): the greedy's O(1), and O(n) is the
+    # unary string's bound (was the same verdict, its message 'the bound of the a string of num 'I's');
+    # Happy Number is Easy
+    "roman_greedy_linear_claim_en": (FULL - 0.75, [(1, "difficulty", "not_medium"),
+                                                   (2, "time", "complexity_worse")], []),
 }
 VERDICTS.update(ROUND_9_CODE)
 
