@@ -789,6 +789,16 @@ ROUND_9_CODE: dict[str, Verdict] = {
     # Happy Number is Easy
     "roman_greedy_linear_claim_en": (FULL - 0.75, [(1, "difficulty", "not_medium"),
                                                    (2, "time", "complexity_worse")], []),
+    # 'primes = primes + [i]' in a sieve: each concatenation copies the list (the operator's result counted,
+    # as for the big int above), so O(n log log n) is not met (was 6/6)
+    "sieve_primes_concat_en": (FULL - 0.25, [(2, "time", "complexity_inconsistent")], []),
+    # np.prod(np.full(n, x)) logged O(n) and O(n), as it is: a container handed to a built-in is counted by
+    # its length and passed on as it is (was 5.5/6: handed on as a generator, np.prod raised TypeError,
+    # nothing was measured and the catalog's best bounds took both points)
+    "pow_numpy_prod_en": (FULL, [], []),
+    # numpy's sieve[i * i::i] = np.zeros(k): the array written is counted by its length, as a list (was
+    # unsure on the O(n) space: the array was handed to numpy as a generator)
+    "sieve_numpy_zeros_fill_en": (FULL, [], []),
 }
 VERDICTS.update(ROUND_9_CODE)
 

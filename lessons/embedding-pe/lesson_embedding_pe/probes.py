@@ -225,15 +225,15 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
             state["steps"] += len(value)
         return value
 
-    def elems(value: Any) -> Any:  # what a built-in goes over: a built-in container by its length,
-        kind = type(value)  # anything else (a generator, map, the student's own class) item by item
-        if kind.__module__ == "builtins" and hasattr(kind, "__len__"):
+    def elems(value: Any) -> Any:  # what a built-in goes over: a container by its length (itself
+        kind = type(value)  # passed on: np.prod takes no generator for an array), anything else (a
+        if hasattr(kind, "__len__"):  # generator, map, itertools.repeat) item by item
             return made(value)
         return loop(value) if hasattr(kind, "__iter__") else value
 
     def fill(target: Any, cut: slice, value: Any) -> Any:  # target[cut] = value: the elements written,
-        kind = type(value)  # one value for each (a built-in container's length, an iterator's items as
-        if hasattr(kind, "__iter__") and not (kind.__module__ == "builtins" and hasattr(kind, "__len__")):
+        kind = type(value)  # one value for each (a container's length, an iterator's items as
+        if hasattr(kind, "__iter__") and not hasattr(kind, "__len__"):
             return loop(value)  # it is consumed) or one for all (numpy's sieve[i * i::i] = False)
         sized = hasattr(type(target), "__len__")
         written = len(range(len(target))[cut]) if sized else 0
