@@ -780,6 +780,9 @@ ROUND_9_CODE: dict[str, Verdict] = {
     "pow_bound_method_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
     # the same with the halving loop, claimed O(log n) and O(1): met (was 6/6 with both claims unsure)
     "pow_bound_method_honest_en": (FULL, [], []),
+    # the method recursing through self ('self.myPow(x, n // 2)'), logged O(1) space: its recursion log n
+    # deep is counted and the claim not met (was unsure on both claims)
+    "pow_bound_method_recursive_ko": (FULL - 0.25, [(1, "space", "complexity_inconsistent")], []),
     # a sieve whose flags are the bits of one int ('bits &= ~(1 << m)'): each operator makes an int of up to
     # n bits, its 64-bit words counted, so the crossings cost n each and O(n log log n) is not met; its O(n)
     # space (n / 8 bytes) is met (was 6/6: an operator's result was counted only for a literal list times n)
@@ -799,6 +802,12 @@ ROUND_9_CODE: dict[str, Verdict] = {
     # numpy's sieve[i * i::i] = np.zeros(k): the array written is counted by its length, as a list (was
     # unsure on the O(n) space: the array was handed to numpy as a generator)
     "sieve_numpy_zeros_fill_en": (FULL, [], []),
+    # a list's remove and insert search or shift its items: 'nums.remove(m)' in a sieve over a list of the
+    # numbers logged O(n log log n), 'factors.insert(0, x)' n times logged O(n): both not met (were 6/6);
+    # a set's remove hashes: the set sieve's O(n log log n) stays met
+    "sieve_list_remove_en": (FULL - 0.25, [(2, "time", "complexity_inconsistent")], []),
+    "pow_insert_front_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
+    "sieve_set_remove_en": (FULL, [], []),
 }
 VERDICTS.update(ROUND_9_CODE)
 
