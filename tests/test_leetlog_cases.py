@@ -783,6 +783,12 @@ ROUND_9_CODE: dict[str, Verdict] = {
     # the method recursing through self ('self.myPow(x, n // 2)'), logged O(1) space: its recursion log n
     # deep is counted and the claim not met (was unsure on both claims)
     "pow_bound_method_recursive_ko": (FULL - 0.25, [(1, "space", "complexity_inconsistent")], []),
+    # the practice name bound to the module's own function ('my_pow = power_loop') or to a partial of it
+    # ('my_pow = partial(power_loop, start=1.0)'): the counted copy's is the one called, so a loop of n
+    # logged O(log n) is not met (were 6/6: the uncounted function ran, 0 steps; the partial was not run,
+    # having no module of its own, and the log's words held)
+    "pow_alias_linear_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
+    "pow_partial_linear_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
     # a sieve whose flags are the bits of one int ('bits &= ~(1 << m)'): each operator makes an int of up to
     # n bits, its 64-bit words counted, so the crossings cost n each and O(n log log n) is not met; its O(n)
     # space (n / 8 bytes) is met (was 6/6: an operator's result was counted only for a literal list times n)

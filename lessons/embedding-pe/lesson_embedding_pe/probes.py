@@ -200,7 +200,8 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
     import sys
     import tracemalloc
 
-    home = dict(worker.resolve(target).__globals__)
+    found = worker.resolve(target)
+    home = dict(getattr(found, "func", found).__globals__)  # a partial: the module of the function it binds
     state = {"steps": 0, "depth": 0, "deepest": 0}
 
     class Stop(BaseException):  # not an Exception: a student's `except Exception` does not swallow it

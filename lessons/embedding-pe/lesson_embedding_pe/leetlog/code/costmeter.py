@@ -192,7 +192,7 @@ def _built_at_import(tree: ast.Module, function: str) -> list[str]:
     loop or a call of its own functions touches when the module is imported: a table of primes built before
     the call, a default argument, a class attribute. That work is the code's, but not the counted call's."""
     defs: dict[str, ast.AST] = {n.name: n for n in tree.body if isinstance(n, _DEFINITIONS)}
-    defs |= _bound_methods(tree)  # their work is the call's (counted_source)
+    defs |= _bound_practice(tree)  # their work is the call's (counted_source)
     known = set(dir(builtins)) | {a.asname or a.name.split(".")[0] for n in tree.body
                                   if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
 
@@ -229,10 +229,10 @@ def counted_source(source: str) -> str | None:
     tree = parsed(source)
     if tree is None:
         return None
-    # 'my_pow = Solution().myPow' (LeetCode's class kept): a function that looks the method up when called,
-    # so that it is the counted class's and its object is made inside the counted call
+    # 'my_pow = Solution().myPow', 'my_pow = power_loop': a function that looks it up when called, so that
+    # it is the counted copy's (and an object it needs is made inside the counted call)
     bound = {id(node): ast.parse(f"def {name}(*args, **kwargs):\n return ({ast.unparse(node.value)})(*args, "
-                                 "**kwargs)").body[0] for name, node in _bound_methods(tree).items()}
+                                 "**kwargs)").body[0] for name, node in _bound_practice(tree).items()}
     module = ast.Module([bound.get(id(n), n) for n in tree.body
                          if isinstance(n, _DEFINITIONS) or id(n) in bound], [])  # body, type_ignores
     # another name for a function: 'from math import prod as product', 'multiply_all = math.prod'
@@ -245,15 +245,17 @@ def counted_source(source: str) -> str | None:
     return ast.unparse(_Counter(aliases).visit(module))
 
 
-def _bound_methods(tree: ast.Module) -> dict[str, ast.Assign]:
-    """The module's names bound to a method of its own classes: 'my_pow = Solution().myPow' by its name."""
-    classes, found = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}, {}
+def _bound_practice(tree: ast.Module) -> dict[str, ast.Assign]:
+    """The practice functions the module binds to its own code by assignment, by name: 'my_pow =
+    Solution().myPow' (LeetCode's class kept), 'my_pow = power_loop', 'my_pow = partial(power_loop, ...)'."""
+    defs, found = {n.name for n in tree.body if isinstance(n, _DEFINITIONS)}, {}
     for top in tree.body:
         if isinstance(top, ast.Assign) and len(top.targets) == 1 and isinstance(top.targets[0], ast.Name) \
-                and isinstance(root := top.value, ast.Attribute):
+                and top.targets[0].id in PRACTICE_FUNCTIONS:
+            root = _unbound(top.value)
             while isinstance(root, (ast.Attribute, ast.Call)):  # Solution().myPow: to Solution
                 root = root.value if isinstance(root, ast.Attribute) else root.func
-            if isinstance(root, ast.Name) and root.id in classes:
+            if isinstance(root, ast.Name) and root.id in defs:
                 found[top.targets[0].id] = top
     return found
 
