@@ -789,6 +789,9 @@ ROUND_9_CODE: dict[str, Verdict] = {
     # having no module of its own, and the log's words held)
     "pow_alias_linear_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
     "pow_partial_linear_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
+    # 'my_pow = lambda x, n: reduce(operator.mul, repeat(x, n), 1.0)' logged O(log n): the lambda is counted
+    # as a function would be (was 6/6: it ran uncounted, 0 steps, and the log's words held)
+    "pow_module_lambda_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
     # a sieve whose flags are the bits of one int ('bits &= ~(1 << m)'): each operator makes an int of up to
     # n bits, its 64-bit words counted, so the crossings cost n each and O(n log log n) is not met; its O(n)
     # space (n / 8 bytes) is met (was 6/6: an operator's result was counted only for a literal list times n)

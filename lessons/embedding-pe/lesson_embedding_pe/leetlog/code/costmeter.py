@@ -247,7 +247,8 @@ def counted_source(source: str) -> str | None:
 
 def _bound_practice(tree: ast.Module) -> dict[str, ast.Assign]:
     """The practice functions the module binds to its own code by assignment, by name: 'my_pow =
-    Solution().myPow' (LeetCode's class kept), 'my_pow = power_loop', 'my_pow = partial(power_loop, ...)'."""
+    Solution().myPow' (LeetCode's class kept), 'my_pow = power_loop', 'my_pow = partial(power_loop, ...)',
+    'my_pow = lambda x, n: ...'."""
     defs, found = {n.name for n in tree.body if isinstance(n, _DEFINITIONS)}, {}
     for top in tree.body:
         if isinstance(top, ast.Assign) and len(top.targets) == 1 and isinstance(top.targets[0], ast.Name) \
@@ -255,7 +256,7 @@ def _bound_practice(tree: ast.Module) -> dict[str, ast.Assign]:
             root = _unbound(top.value)
             while isinstance(root, (ast.Attribute, ast.Call)):  # Solution().myPow: to Solution
                 root = root.value if isinstance(root, ast.Attribute) else root.func
-            if isinstance(root, ast.Name) and root.id in defs:
+            if isinstance(root, ast.Lambda) or (isinstance(root, ast.Name) and root.id in defs):
                 found[top.targets[0].id] = top
     return found
 
