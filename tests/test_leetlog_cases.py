@@ -804,6 +804,10 @@ ROUND_9_CODE: dict[str, Verdict] = {
     # 'primes = primes + [i]' in a sieve: each concatenation copies the list (the operator's result counted,
     # as for the big int above), so O(n log log n) is not met (was 6/6)
     "sieve_primes_concat_en": (FULL - 0.25, [(2, "time", "complexity_inconsistent")], []),
+    # Wilson's theorem with a running factorial logged O(n) time, O(1) space: '(fact + 1) % i' makes an int
+    # of i log i bits each turn, counted, so neither is met (was 5.75: the O(n) time met)
+    "primes_wilson_factorial_en": (FULL - 0.5, [(2, "space", "complexity_inconsistent"),
+                                                (2, "time", "complexity_inconsistent")], []),
     # np.prod(np.full(n, x)) logged O(n) and O(n), as it is: a container handed to a built-in is counted by
     # its length and passed on as it is (was 5.5/6: handed on as a generator, np.prod raised TypeError,
     # nothing was measured and the catalog's best bounds took both points)
