@@ -820,6 +820,8 @@ ROUND_9_CODE: dict[str, Verdict] = {
     # a set's remove hashes: the set sieve's O(n log log n) stays met
     "sieve_list_remove_en": (FULL - 0.25, [(2, "time", "complexity_inconsistent")], []),
     "pow_insert_front_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
+    # 'queue.pop(0)' n times logged O(n): a pop at an index shifts the list (was 6/6); pop() takes the last
+    "pow_queue_pop_front_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
     "sieve_set_remove_en": (FULL, [], []),
 }
 VERDICTS.update(ROUND_9_CODE)

@@ -62,9 +62,9 @@ _OVER_ARGUMENTS = {"map", "filter", "zip", "enumerate", "reduce", "prod", "fsum"
 # Methods that go over their receiver (flags.count(True)) or their argument (out.extend(more)).
 _OVER_RECEIVER = {"count", "index", "copy"}
 _OVER_METHOD_ARGUMENT = {"extend", "join", "update"}
-# Methods that search or shift a sequence's items (nums.remove(m), out.insert(0, c)): its length where it is
-# a list, tuple, str or deque, as `in` (a set's remove hashes: not counted).
-_SEQUENCE_METHODS = {"remove", "insert"}
+# Methods that search or shift a sequence's items (nums.remove(m), out.insert(0, c), queue.pop(0)): its length
+# where it is a list, tuple, str or deque, as `in` (a set's remove hashes, pop() takes the last: not counted).
+_SEQUENCE_METHODS = {"remove", "insert", "pop"}
 # What runs work the counter cannot see (code from a string, a name looked up at run time) or names the
 # counter's own functions: such code is not measured, and its claims are a TA's.
 _HIDING = {"exec", "eval", "compile", "getattr", "globals", "vars", "__builtins__"}
@@ -118,7 +118,8 @@ class _Counter(ast.NodeTransformer):
             node.args[0] = _call(ELEMS, node.args[0])  # sum(flags), not max(a, b); out.extend(more)
         elif (name or method) in _OVER_ARGUMENTS:
             node.args = [a if isinstance(a, ast.Starred) else _call(ELEMS, a) for a in node.args]
-        elif isinstance(f, ast.Attribute) and method in _OVER_RECEIVER | _SEQUENCE_METHODS:
+        elif isinstance(f, ast.Attribute) and (method in _OVER_RECEIVER or (
+                method in _SEQUENCE_METHODS and (method != "pop" or node.args))):
             # its length: the receiver itself, never a stand-in for it
             f.value = _call(MADE if method in _OVER_RECEIVER else SCAN, f.value)
         return node
