@@ -217,3 +217,34 @@ def test_a_real_grade_measures_the_students_function_in_the_worker(tmp_path: Pat
     assert [t["id"].split("::")[-1] for t in failed] == ["test_log[problem1-catalog]"]
     assert "n = 1,000 → 1,001 steps; n = 2,000 → 2,001 steps" in failed[0]["messages"]["en"]
     assert "1,001단계" in failed[0]["messages"]["ko"]
+
+
+_OPERATORS_AND_BINDINGS = '''
+class Solution:
+    def countPrimes(self, n: int) -> int:
+        nums = list(range(n))
+        nums.remove(n - 1)
+        seen = set(nums)
+        seen.remove(0)
+        return (1 << (64 * n)).bit_length()
+
+
+count_primes = Solution().countPrimes
+'''
+
+
+def test_operators_a_sequences_remove_and_a_name_bound_to_a_method_are_counted(tmp_path: Path) -> None:
+    """Round 9: an operator's result is made (a big int's 64-bit words), a list's remove searches it (a
+    set's hashes), and 'count_primes = Solution().countPrimes' is counted through the counted class."""
+    path = tmp_path / "leetcode.py"
+    path.write_text(_OPERATORS_AND_BINDINGS, encoding="utf-8")
+    counted = costmeter.counted_source(_OPERATORS_AND_BINDINGS)
+    assert counted is not None
+    assert "_gk_made(1 << _gk_made(64 * n))" in counted and "_gk_scan(nums).remove(" in counted
+    assert "def count_primes(*args, **kwargs):" in counted
+    assert costmeter.hidden(_OPERATORS_AND_BINDINGS, "count_primes") is None
+    [run] = probes.probe_practice_cost(_Worker(path), "leetcode.count_primes", counted, "count_primes",
+                                       [[100]], 10**6, 10**6)
+    # two calls entered (the bound name's and the method's); list(range(n)), the list's remove, set(nums) of
+    # the 99 left, the int's n words; the set's remove none
+    assert run["status"] == "ok" and run["steps"] == 2 + 100 + 100 + 99 + 100

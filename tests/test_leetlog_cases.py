@@ -818,3 +818,63 @@ VERDICTS.update(ROUND_9_LAYOUTS)
 @pytest.mark.parametrize("case", sorted(ROUND_9_LAYOUTS))
 def test_round_9_layouts_get_the_verdict_a_ta_would_give(case: str) -> None:
     test_each_log_gets_the_verdict_a_ta_would_give(case)
+
+
+# round 9, claims held to the code (implementations written after round 7, none generated)
+ROUND_9_CODE: dict[str, Verdict] = {
+    # LeetCode's class kept, the practice name bound to its method ('my_pow = Solution().myPow'): the counted
+    # copy looks the method up when called, so the class counted is the one that runs; a loop of n claimed
+    # O(log n) is not met (was 6/6: both claims unsure, the counts 0 and the bound method 'built at import')
+    "pow_bound_method_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
+    # the same with the halving loop, claimed O(log n) and O(1): met (was 6/6 with both claims unsure)
+    "pow_bound_method_honest_en": (FULL, [], []),
+    # the method recursing through self ('self.myPow(x, n // 2)'), logged O(1) space: its recursion log n
+    # deep is counted and the claim not met (was unsure on both claims)
+    "pow_bound_method_recursive_ko": (FULL - 0.25, [(1, "space", "complexity_inconsistent")], []),
+    # the practice name bound to the module's own function ('my_pow = power_loop') or to a partial of it
+    # ('my_pow = partial(power_loop, start=1.0)'): the counted copy's is the one called, so a loop of n
+    # logged O(log n) is not met (were 6/6: the uncounted function ran, 0 steps; the partial was not run,
+    # having no module of its own, and the log's words held)
+    "pow_alias_linear_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
+    "pow_partial_linear_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
+    # 'my_pow = lambda x, n: reduce(operator.mul, repeat(x, n), 1.0)' logged O(log n): the lambda is counted
+    # as a function would be (was 6/6: it ran uncounted, 0 steps, and the log's words held)
+    "pow_module_lambda_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
+    # a sieve whose flags are the bits of one int ('bits &= ~(1 << m)'): each operator makes an int of up to
+    # n bits, its 64-bit words counted, so the crossings cost n each and O(n log log n) is not met; its O(n)
+    # space (n / 8 bytes) is met (was 6/6: an operator's result was counted only for a literal list times n)
+    "sieve_bigint_bits_en": (FULL - 0.25, [(2, "time", "complexity_inconsistent")], []),
+    # Roman's greedy claimed O(n) ('one loop turn per symbol written'): the greedy's O(1), and O(n) is the
+    # unary string's bound (was the same verdict, its message 'the bound of the a string of num 'I's');
+    # Happy Number is Easy
+    "roman_greedy_linear_claim_en": (FULL - 0.75, [(1, "difficulty", "not_medium"),
+                                                   (2, "time", "complexity_worse")], []),
+    # 'primes = primes + [i]' in a sieve: each concatenation copies the list (the operator's result counted,
+    # as for the big int above), so O(n log log n) is not met (was 6/6)
+    "sieve_primes_concat_en": (FULL - 0.25, [(2, "time", "complexity_inconsistent")], []),
+    # Wilson's theorem with a running factorial logged O(n) time, O(1) space: '(fact + 1) % i' makes an int
+    # of i log i bits each turn, counted, so neither is met (was 5.75: the O(n) time met)
+    "primes_wilson_factorial_en": (FULL - 0.5, [(2, "space", "complexity_inconsistent"),
+                                                (2, "time", "complexity_inconsistent")], []),
+    # np.prod(np.full(n, x)) logged O(n) and O(n), as it is: a container handed to a built-in is counted by
+    # its length and passed on as it is (was 5.5/6: handed on as a generator, np.prod raised TypeError,
+    # nothing was measured and the catalog's best bounds took both points)
+    "pow_numpy_prod_en": (FULL, [], []),
+    # numpy's sieve[i * i::i] = np.zeros(k): the array written is counted by its length, as a list (was
+    # unsure on the O(n) space: the array was handed to numpy as a generator)
+    "sieve_numpy_zeros_fill_en": (FULL, [], []),
+    # a list's remove and insert search or shift its items: 'nums.remove(m)' in a sieve over a list of the
+    # numbers logged O(n log log n), 'factors.insert(0, x)' n times logged O(n): both not met (were 6/6);
+    # a set's remove hashes: the set sieve's O(n log log n) stays met
+    "sieve_list_remove_en": (FULL - 0.25, [(2, "time", "complexity_inconsistent")], []),
+    "pow_insert_front_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
+    # 'queue.pop(0)' n times logged O(n): a pop at an index shifts the list (was 6/6); pop() takes the last
+    "pow_queue_pop_front_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
+    "sieve_set_remove_en": (FULL, [], []),
+}
+VERDICTS.update(ROUND_9_CODE)
+
+
+@pytest.mark.parametrize("case", sorted(ROUND_9_CODE))
+def test_round_9_code_logs_get_the_verdict_a_ta_would_give(case: str) -> None:
+    test_each_log_gets_the_verdict_a_ta_would_give(case)

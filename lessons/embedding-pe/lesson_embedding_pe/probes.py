@@ -200,7 +200,8 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
     import sys
     import tracemalloc
 
-    home = dict(worker.resolve(target).__globals__)
+    found = worker.resolve(target)
+    home = dict(getattr(found, "func", found).__globals__)  # a partial: the module of the function it binds
     state = {"steps": 0, "depth": 0, "deepest": 0}
 
     class Stop(BaseException):  # not an Exception: a student's `except Exception` does not swallow it
@@ -216,20 +217,24 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
             tick()
             yield item
 
-    def made(value: Any) -> Any:  # a value the code made, or a method's receiver: its length
-        if hasattr(type(value), "__len__"):
+    def made(value: Any) -> Any:  # a value the code made, or a method's receiver: its length, or an
+        kind = type(value)  # int's 64-bit words past the first (each one written)
+        if kind is int:
+            state["steps"] += value.bit_length() >> 6
+        # a float is no container: not asked (hasattr's AttributeError would be bytes the code never took)
+        elif kind not in (float, bool, complex) and hasattr(kind, "__len__"):
             state["steps"] += len(value)
         return value
 
-    def elems(value: Any) -> Any:  # what a built-in goes over: a built-in container by its length,
-        kind = type(value)  # anything else (a generator, map, the student's own class) item by item
-        if kind.__module__ == "builtins" and hasattr(kind, "__len__"):
+    def elems(value: Any) -> Any:  # what a built-in goes over: a container by its length (itself
+        kind = type(value)  # passed on: np.prod takes no generator for an array), anything else (a
+        if hasattr(kind, "__len__"):  # generator, map, itertools.repeat) item by item
             return made(value)
         return loop(value) if hasattr(kind, "__iter__") else value
 
     def fill(target: Any, cut: slice, value: Any) -> Any:  # target[cut] = value: the elements written,
-        kind = type(value)  # one value for each (a built-in container's length, an iterator's items as
-        if hasattr(kind, "__iter__") and not (kind.__module__ == "builtins" and hasattr(kind, "__len__")):
+        kind = type(value)  # one value for each (a container's length, an iterator's items as
+        if hasattr(kind, "__iter__") and not hasattr(kind, "__len__"):
             return loop(value)  # it is consumed) or one for all (numpy's sieve[i * i::i] = False)
         sized = hasattr(type(target), "__len__")
         written = len(range(len(target))[cut]) if sized else 0

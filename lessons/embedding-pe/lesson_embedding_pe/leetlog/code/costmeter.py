@@ -2,9 +2,10 @@
 
 The log says "O(log n)"; the student's ``my_pow`` is run in the sandboxed worker at growing n and its
 work is counted there (probes.py ``probe_practice_cost``): every loop iteration and function call, every
-element a built-in goes over on the function's behalf (``[True] * n``, a slice, ``sum(flags)``), the
-deepest recursion, and the peak of the memory the call allocates (``tracemalloc``). The counts are
-deterministic: the same code gives the same numbers on any machine, at any load.
+element a built-in or an operator goes over on the function's behalf (``[True] * n``, a slice,
+``sum(flags)``, a big int's words), the deepest recursion, and the peak of the memory the call allocates
+(``tracemalloc``). The counts are deterministic: the same code gives the same numbers on any machine,
+at any load.
 
 The worker's guard denies ``sys.settrace`` to everyone (grader/runtime/guard.py), so the counting is
 written into the code instead: here, on the trusted side, the student's source is read with ``ast`` (never
@@ -61,6 +62,9 @@ _OVER_ARGUMENTS = {"map", "filter", "zip", "enumerate", "reduce", "prod", "fsum"
 # Methods that go over their receiver (flags.count(True)) or their argument (out.extend(more)).
 _OVER_RECEIVER = {"count", "index", "copy"}
 _OVER_METHOD_ARGUMENT = {"extend", "join", "update"}
+# Methods that search or shift a sequence's items (nums.remove(m), out.insert(0, c), queue.pop(0)): its length
+# where it is a list, tuple, str or deque, as `in` (a set's remove hashes, pop() takes the last: not counted).
+_SEQUENCE_METHODS = {"remove", "insert", "pop"}
 # What runs work the counter cannot see (code from a string, a name looked up at run time) or names the
 # counter's own functions: such code is not measured, and its claims are a TA's.
 _HIDING = {"exec", "eval", "compile", "getattr", "globals", "vars", "__builtins__"}
@@ -114,8 +118,10 @@ class _Counter(ast.NodeTransformer):
             node.args[0] = _call(ELEMS, node.args[0])  # sum(flags), not max(a, b); out.extend(more)
         elif (name or method) in _OVER_ARGUMENTS:
             node.args = [a if isinstance(a, ast.Starred) else _call(ELEMS, a) for a in node.args]
-        elif isinstance(f, ast.Attribute) and method in _OVER_RECEIVER:
-            f.value = _call(MADE, f.value)  # its length: the receiver itself, never a stand-in for it
+        elif isinstance(f, ast.Attribute) and (method in _OVER_RECEIVER or (
+                method in _SEQUENCE_METHODS and (method != "pop" or node.args))):
+            # its length: the receiver itself, never a stand-in for it
+            f.value = _call(MADE if method in _OVER_RECEIVER else SCAN, f.value)
         return node
 
     def count_Compare(self, node: ast.Compare) -> ast.AST:
@@ -130,9 +136,8 @@ class _Counter(ast.NodeTransformer):
         return node
 
     def count_BinOp(self, node: ast.BinOp) -> ast.AST:
-        if isinstance(node.op, ast.Mult) and (_sequence(node.left) or _sequence(node.right)):
-            return _call(MADE, node)  # [True] * n: n elements made
-        return node
+        # what an operator makes: [True] * n's n elements, a + b's, a big int's words (1 << n: n / 64)
+        return _call(MADE, node)
 
     def count_Subscript(self, node: ast.Subscript) -> ast.AST:
         if isinstance(node.slice, ast.Slice) and isinstance(node.ctx, ast.Load):
@@ -161,14 +166,7 @@ def _plain(target: ast.Subscript) -> bool:
     """A slice target whose sequence and bounds can be read again without side effects (names, numbers)."""
     return all(isinstance(n, (ast.Name, ast.Attribute, ast.Constant, ast.BinOp, ast.UnaryOp, ast.Slice,
                               ast.Subscript, ast.operator, ast.unaryop, ast.expr_context))
-               for n in ast.walk(target))
-
-
-def _sequence(node: ast.expr) -> bool:
-    """A literal list, tuple, str or bytes, or a bytearray/bytes/list call: what ``* n`` repeats."""
-    return isinstance(node, (ast.List, ast.Tuple, ast.ListComp)) or (
-        isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes))) or (
-        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", MADE))
+               or (isinstance(n, ast.Call) and _named(n.func) == MADE) for n in ast.walk(target))
 
 
 def hidden(source: str, function: str) -> Words | None:
@@ -194,7 +192,8 @@ def _built_at_import(tree: ast.Module, function: str) -> list[str]:
     """The module's names ``function`` reads (itself or through the module's functions and classes) that a
     loop or a call of its own functions touches when the module is imported: a table of primes built before
     the call, a default argument, a class attribute. That work is the code's, but not the counted call's."""
-    defs = {n.name: n for n in tree.body if isinstance(n, _DEFINITIONS)}
+    defs: dict[str, ast.AST] = {n.name: n for n in tree.body if isinstance(n, _DEFINITIONS)}
+    defs |= _bound_practice(tree)  # their work is the call's (counted_source)
     known = set(dir(builtins)) | {a.asname or a.name.split(".")[0] for n in tree.body
                                   if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
 
@@ -209,7 +208,7 @@ def _built_at_import(tree: ast.Module, function: str) -> list[str]:
     built: set[str] = set()
     for top in tree.body:
         if not isinstance(top, _DEFINITIONS):
-            built |= names(top) if works(top) else set()
+            built |= names(top) if works(top) and top not in defs.values() else set()
         elif works(*top.decorator_list, *([*top.args.defaults, *top.args.kw_defaults] if not isinstance(
                 top, ast.ClassDef) else [s for s in top.body if not isinstance(s, _DEFINITIONS)])):
             built.add(top.name)  # its decorators, default arguments or class body work at import
@@ -231,7 +230,12 @@ def counted_source(source: str) -> str | None:
     tree = parsed(source)
     if tree is None:
         return None
-    module = ast.Module([n for n in tree.body if isinstance(n, _DEFINITIONS)], [])  # body, type_ignores
+    # 'my_pow = Solution().myPow', 'my_pow = power_loop': a function that looks it up when called, so that
+    # it is the counted copy's (and an object it needs is made inside the counted call)
+    bound = {id(node): ast.parse(f"def {name}(*args, **kwargs):\n return ({ast.unparse(node.value)})(*args, "
+                                 "**kwargs)").body[0] for name, node in _bound_practice(tree).items()}
+    module = ast.Module([bound.get(id(n), n) for n in tree.body
+                         if isinstance(n, _DEFINITIONS) or id(n) in bound], [])  # body, type_ignores
     # another name for a function: 'from math import prod as product', 'multiply_all = math.prod'
     aliases = {a.asname: a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names
                if a.asname}
@@ -240,6 +244,22 @@ def counted_source(source: str) -> str | None:
                 and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
                 and (name := _named(_unbound(n.value)))}
     return ast.unparse(_Counter(aliases).visit(module))
+
+
+def _bound_practice(tree: ast.Module) -> dict[str, ast.Assign]:
+    """The practice functions the module binds to its own code by assignment, by name: 'my_pow =
+    Solution().myPow' (LeetCode's class kept), 'my_pow = power_loop', 'my_pow = partial(power_loop, ...)',
+    'my_pow = lambda x, n: ...'."""
+    defs, found = {n.name for n in tree.body if isinstance(n, _DEFINITIONS)}, {}
+    for top in tree.body:
+        if isinstance(top, ast.Assign) and len(top.targets) == 1 and isinstance(top.targets[0], ast.Name) \
+                and top.targets[0].id in PRACTICE_FUNCTIONS:
+            root = _unbound(top.value)
+            while isinstance(root, (ast.Attribute, ast.Call)):  # Solution().myPow: to Solution
+                root = root.value if isinstance(root, ast.Attribute) else root.func
+            if isinstance(root, ast.Lambda) or (isinstance(root, ast.Name) and root.id in defs):
+                found[top.targets[0].id] = top
+    return found
 
 
 def _unbound(value: ast.expr) -> ast.expr:
