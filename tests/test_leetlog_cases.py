@@ -871,6 +871,9 @@ ROUND_9_CODE: dict[str, Verdict] = {
     # 'queue.pop(0)' n times logged O(n): a pop at an index shifts the list (was 6/6); pop() takes the last
     "pow_queue_pop_front_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
     "sieve_set_remove_en": (FULL, [], []),
+    # a class of the student's own whose __len__ says 0 while it yields n items, summed in C: counted item by
+    # item, as the student's iterables always were (counted by its length it hid O(n) work: O(1) was met)
+    "iterable_len_lie_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
 }
 VERDICTS.update(ROUND_9_CODE)
 

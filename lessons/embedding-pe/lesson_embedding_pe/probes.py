@@ -228,7 +228,8 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
 
     def elems(value: Any) -> Any:  # what a built-in goes over: a container by its length (itself
         kind = type(value)  # passed on: np.prod takes no generator for an array), anything else (a
-        if hasattr(kind, "__len__"):  # generator, map, itertools.repeat) item by item
+        # generator, map, itertools.repeat, a class of the student's own: its __len__ may lie) item by item
+        if hasattr(kind, "__len__") and kind.__module__ != home.get("__name__"):
             return made(value)
         return loop(value) if hasattr(kind, "__iter__") else value
 
