@@ -39,8 +39,10 @@ HoldsLog = Callable[[list[Line]], bool]
 
 def read(text: str, holds_log: HoldsLog) -> list[Line]:
     """``text``'s lines, classified, with the containers opened where the reader's ``holds_log`` says."""
+    # Google Docs' export escapes what Markdown might read ('50\\. Pow\\(x, n\\)', '2026\\-12\\-18'): read as
+    # the text it stands for
     lines = (CUE["long_blank_run"].sub(lambda m: " " * (8 if m.start() else 64), line)
-             for line in text.translate(_HALF_WIDTH).splitlines())
+             for line in CUE["md_escape"].sub(r"\1", text.translate(_HALF_WIDTH)).splitlines())
     return _read(list(enumerate(lines, start=1)), holds_log, 0)
 
 
