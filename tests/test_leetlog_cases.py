@@ -917,6 +917,15 @@ ROUND_10_LOGS: dict[str, Verdict] = {
     "misspelt_labels_en": (FULL, [], []),
     # an Org file's '#+TITLE: LeetCode log' is the page's keyword, not a problem's title (was 3.25/6)
     "org_mode_en": (FULL, [], []),
+    # each complexity's reason in a footnote on its Big-O ('O(log n)[^t1]', '[^t1]: n halves …' at the foot):
+    # read where it is marked (was 5/6: four sure no_reason)
+    "footnote_reasons_en": (FULL, [], []),
+    # a redo day as month.day with its weekday ('12.24 (목)'), as '12/24' already was (was a sure bad_date)
+    "redo_date_dotted_day_ko": (FULL, [], []),
+    # a chat's replies: each question quoted ('> 처음 아이디어는?') over its answer, the paragraph going on
+    # unquoted; '50. Pow(x, n), 난이도: Medium' is no label 'Pow(x, n), 난이도' (was 3.75/6: the questions
+    # read as instructions, eight sure missing_field)
+    "chat_reply_quotes_ko": (FULL, [], []),
 }
 VERDICTS.update(ROUND_10_LOGS)
 
