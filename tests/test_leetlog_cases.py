@@ -926,6 +926,9 @@ ROUND_10_LOGS: dict[str, Verdict] = {
     # unquoted; '50. Pow(x, n), 난이도: Medium' is no label 'Pow(x, n), 난이도' (was 3.75/6: the questions
     # read as instructions, eight sure missing_field)
     "chat_reply_quotes_ko": (FULL, [], []),
+    # a table cell broken with XHTML's '<br/>' ('sieve<br/>p*p부터'): a line break as '<br>' is (was unsure
+    # on both sieve claims: the cell glued into 'sievep*p부터', 'fast powiterative')
+    "table_br_slash_mixed": (FULL, [], []),
 }
 VERDICTS.update(ROUND_10_LOGS)
 

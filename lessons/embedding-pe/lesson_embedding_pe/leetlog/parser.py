@@ -653,7 +653,7 @@ def _cells(entry: ProblemEntry, cells: list[tuple[Line, list[str], str, str]]) -
     """Cells (their line, fields named, cell, label as written) into fields; an unknown one is prose."""
     reasons: list[str] = []
     for row, names, cell, written in cells:
-        text = FORM["blank_lines"].sub("\n\n", cell.replace("<br>", "\n"))  # '<br><br><br>': one break
+        text = FORM["blank_lines"].sub("\n\n", CUE["br"].sub("\n", cell))  # '<br><br><br>': one break
         if names == [REASON]:
             reasons.append(clean_value(text))
         elif names:
