@@ -881,3 +881,58 @@ VERDICTS.update(ROUND_9_CODE)
 @pytest.mark.parametrize("case", sorted(ROUND_9_CODE))
 def test_round_9_code_logs_get_the_verdict_a_ta_would_give(case: str) -> None:
     test_each_log_gets_the_verdict_a_ta_would_give(case)
+
+
+ROUND_10_LOGS: dict[str, Verdict] = {
+    # a GitHub issue form: each field under its own '### …' heading, the form's '### 문제 번호와 제목'
+    # again for the second problem, '_No response_' in an optional field (was 3/6: the second problem's
+    # headings read as duplicates of the first's, 'no entry for problem 2', a sure bad_date on it)
+    "gh_issue_form_ko": (FULL, [], []),
+    # the same form with problem 1's space complexity left out: exactly that field (was 2.75/6: problem 2
+    # missing, its O(n) space taken as problem 1's and held against it)
+    "gh_issue_form_missing_space_en_mistake": (FULL - 0.75, [(1, "space", "missing_field")], []),
+    # a blog's table of contents ('- [문제 2. Count Primes](#문제-2-count-primes)', '- [회고](#회고)') and its
+    # 'back to top' links: the page's navigation (was 3.5/6: the contents read as a problem with '회고' as
+    # what went wrong, six sure missing_field on it)
+    "toc_anchor_links_ko": (FULL, [], []),
+    # a Notion export's callout ('<aside>💡 템플릿: …</aside>') above the first problem's heading: one field
+    # naming no problem there is the page's (was 3.25/6: '💡' read as a first idea, a problem of its own)
+    "notion_aside_icon_ko": (FULL, [], []),
+    # Google Docs' Markdown export escapes punctuation ('50\. Pow\(x, n\)', '2026\-12\-18', '1\. **Problem:**'
+    # ): read as the text it stands for (were 5.75 and 5.5: a sure bad_date, and a numbered paragraph's
+    # problem and redo date not read)
+    "gdocs_escapes_ko": (FULL, [], []),
+    "gdocs_escapes_en": (FULL, [], []),
+    # a redo day counted from another ('D+3', '내일', 'next Monday'): a TA reads it (were sure bad_date, 0.25
+    # each); a day with its weekday ('12/24(목)', 'Thu 12/24') was and stays a date
+    "relative_redo_dates_ko": (FULL, [], [(1, "redo_date", "unsure_bad_date"),
+                                          (2, "redo_date", "unsure_bad_date")]),
+    "relative_redo_date_en": (FULL, [], [(1, "redo_date", "unsure_bad_date")]),
+    # Count Primes by trial division up to √k, logged O(n sqrt n) / O(n^(3/2)) and O(1): the approach the log
+    # names (was 5.5/6: held to the linear sieve's O(n), and 'O(1) better than the best known O(1)')
+    "trial_division_named_en": (FULL, [], []),
+    "trial_division_named_mixed": (FULL, [], []),
+    # labels typed with a slip ('Tiem complexity', 'Space complexcity', 'Difficult'): the field of the one
+    # known label they are nearest (was 3/6: four sure missing_field)
+    "misspelt_labels_en": (FULL, [], []),
+    # an Org file's '#+TITLE: LeetCode log' is the page's keyword, not a problem's title (was 3.25/6)
+    "org_mode_en": (FULL, [], []),
+    # each complexity's reason in a footnote on its Big-O ('O(log n)[^t1]', '[^t1]: n halves …' at the foot):
+    # read where it is marked (was 5/6: four sure no_reason)
+    "footnote_reasons_en": (FULL, [], []),
+    # a redo day as month.day with its weekday ('12.24 (목)'), as '12/24' already was (was a sure bad_date)
+    "redo_date_dotted_day_ko": (FULL, [], []),
+    # a chat's replies: each question quoted ('> 처음 아이디어는?') over its answer, the paragraph going on
+    # unquoted; '50. Pow(x, n), 난이도: Medium' is no label 'Pow(x, n), 난이도' (was 3.75/6: the questions
+    # read as instructions, eight sure missing_field)
+    "chat_reply_quotes_ko": (FULL, [], []),
+    # a table cell broken with XHTML's '<br/>' ('sieve<br/>p*p부터'): a line break as '<br>' is (was unsure
+    # on both sieve claims: the cell glued into 'sievep*p부터', 'fast powiterative')
+    "table_br_slash_mixed": (FULL, [], []),
+}
+VERDICTS.update(ROUND_10_LOGS)
+
+
+@pytest.mark.parametrize("case", sorted(ROUND_10_LOGS))
+def test_round_10_logs_get_the_verdict_a_ta_would_give(case: str) -> None:
+    test_each_log_gets_the_verdict_a_ta_would_give(case)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from difflib import get_close_matches
+from functools import lru_cache
 from itertools import groupby
 
 from .bigo import find_all_bigo
@@ -124,7 +126,20 @@ def _named(text: str) -> str | None:
     list's part: '50. Pow(x, n), Medium, First' is a problem and its difficulty."""
     parts = [text] if "," in FORM["gloss"].sub("", text) else [text, *FORM["label_parts"].split(text)]
     return next((name for part in parts if (name := _LABEL_INDEX.get(_norm(part)) or _LABEL_INDEX.get(
-        FORM["label_particle"].sub("", _norm(part))))), None)
+        FORM["label_particle"].sub("", _norm(part))))), None) or _misspelt(_norm(text))
+
+
+_LONG_LABELS = [s for s in _LABEL_INDEX if len(s) >= 8]
+
+
+@lru_cache(maxsize=4096)
+def _misspelt(label: str) -> str | None:
+    """A long label typed with a slip ('Tiem complexity', 'Space complexcity', 'Difficult'): the field of the
+    known labels it is nearest, where they are one field's only; a label of letters only, whole."""
+    if not (8 <= len(label) <= 24 and label.isalpha()):
+        return None
+    near = {_LABEL_INDEX[s] for s in get_close_matches(label, _LONG_LABELS, 3, 0.88)}
+    return near.pop() if len(near) == 1 else None
 
 
 _FORMS = ("bold_label", "arrow_label", "colon_label", "particle_label", "question_label", "bracket_label",
@@ -420,8 +435,9 @@ def _parse_lines(lines: list[Line]) -> LogParse:
 def _without_preamble(problems: list[ProblemEntry]) -> list[ProblemEntry]:
     """In a log whose problems a heading or a label starts, a sentence that only names a problem ('Links:
     leetcode.com/problems/powx-n/ and …/count-primes/' above '## Problem 1') is the page's preamble, not a
-    problem; so is a table's row naming a problem the log has a section for (an overview or a summary of
-    them), whose cells give what the section leaves out (a README's index holding the difficulty); the
+    problem; so is a field alone above the first problem's heading, naming no problem (a Notion callout's
+    '💡 템플릿: …'), and a table's row naming a problem the log has a section for (an overview or a summary
+    of them), whose cells give what the section leaves out (a README's index holding the difficulty); the
     problems after it keep the places the log gives them."""
     if all(p.implicit for p in problems):
         return problems
@@ -434,8 +450,10 @@ def _without_preamble(problems: list[ProblemEntry]) -> list[ProblemEntry]:
         return (p.row or not any(f.filled for f in p.fields.values())) and sections[_catalogued(p)] > (
             0 if p.row else 1)
 
+    headed = next((p for p in problems if p.heading_line is not None), None)
     kept = [p for p in problems if not (p.implicit and {n for n, f in p.fields.items() if f.filled} <= {
-        "problem"}) and not logged_elsewhere(p)]
+        "problem"}) and not logged_elsewhere(p) and not (headed and p.line < headed.line and p.get(
+            "problem") is None and not p.heading and sum(f.filled for f in p.fields.values()) <= 1)]
     for row in (p for p in problems if p.row and logged_elsewhere(p)):  # its cells: what its section left out
         for section in [p for p in kept if not p.row and _catalogued(p) == _catalogued(row)][:1]:
             for name, f in row.fields.items():
@@ -459,6 +477,8 @@ def _number(text: str) -> int | None:
 
 def _consume(b: _Builder, ln: Line) -> None:
     number, raw, stripped = ln.number, ln.text, ln.text.strip()
+    if CUE["page_line"].match(stripped):  # a table of contents' '- [문제 1](#문제-1)', Org's '#+TITLE: …'
+        return  # the page's, no part of any field
     if ln.kind in ("quote", "code", "comment") or not stripped:  # instructions, code and comments: no fields
         b.add_line(number, raw)
         return
@@ -491,8 +511,10 @@ def _consume(b: _Builder, ln: Line) -> None:
         return
     # a heading's emoji decorates its title ('### ⏱ 복잡도' over '- 시간: …'), never labels an answer
     found = _label_line(title, _FORMS[:-1] if heading else _FORMS)
-    if heading and b.entry is not None and all(b.entry.get(name) for name, _, _ in found):
+    if heading and b.entry is not None and all(b.entry.get(name) for name, _, _ in found) and not (
+            [n for n, _, _ in found] == ["problem"] and b.entry.heading_line is None):
         found = []  # '## 회고' after a problem that has said what went wrong: the page's, no second answer
+        # (a GitHub issue form's '### Problem' again, in a log without problem headings: the next problem)
     found = found or ([] if heading else _record(stripped) or _label_line(stripped))
     if found and (f := b.current) and b.entry and _indent(raw) > _indent(f.lines[0][1]) and all(
             b.entry.get(name) for name, _, _ in found):
@@ -631,7 +653,7 @@ def _cells(entry: ProblemEntry, cells: list[tuple[Line, list[str], str, str]]) -
     """Cells (their line, fields named, cell, label as written) into fields; an unknown one is prose."""
     reasons: list[str] = []
     for row, names, cell, written in cells:
-        text = FORM["blank_lines"].sub("\n\n", cell.replace("<br>", "\n"))  # '<br><br><br>': one break
+        text = FORM["blank_lines"].sub("\n\n", CUE["br"].sub("\n", cell))  # '<br><br><br>': one break
         if names == [REASON]:
             reasons.append(clean_value(text))
         elif names:

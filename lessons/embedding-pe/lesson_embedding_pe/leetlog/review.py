@@ -260,6 +260,11 @@ def _solved(ctx: _Ctx, name: str, f: Field) -> bool:
         return False
     redo = ctx.entry.get("redo_date")
     date = _parse_date(redo.value if redo is not None else f.value)
+    if redo is not None and date is None and CUE["relative_date"].search(redo.value):
+        # 'D+3', '내일', 'next Monday': a day counted from one the log does not give; a TA reads it
+        ctx.say(UNSURE, "unsure_bad_date", "redo_date", redo.line, "unsure_settled",
+                saw=message("saw_relative_date"))
+        return True
     if redo is not None and date is None:
         ctx.say("error" if how == "solution" else "warning", "bad_date", "redo_date", redo.line,
                 value=redo.value)

@@ -39,9 +39,20 @@ HoldsLog = Callable[[list[Line]], bool]
 
 def read(text: str, holds_log: HoldsLog) -> list[Line]:
     """``text``'s lines, classified, with the containers opened where the reader's ``holds_log`` says."""
-    lines = (CUE["long_blank_run"].sub(lambda m: " " * (8 if m.start() else 64), line)
-             for line in text.translate(_HALF_WIDTH).splitlines())
-    return _read(list(enumerate(lines, start=1)), holds_log, 0)
+    # Google Docs' export escapes what Markdown might read ('50\\. Pow\\(x, n\\)', '2026\\-12\\-18'): read as
+    # the text it stands for
+    lines = [CUE["long_blank_run"].sub(lambda m: " " * (8 if m.start() else 64), line)
+             for line in CUE["md_escape"].sub(r"\1", text.translate(_HALF_WIDTH)).splitlines()]
+    return _read(list(enumerate(_footnotes(lines), start=1)), holds_log, 0)
+
+
+def _footnotes(lines: list[str]) -> list[str]:
+    """A footnote on a Big-O read where it is marked, as a TA reads it: 'O(log n)[^1]' with '[^1]: n halves'
+    at the foot is 'O(log n) — n halves'."""
+    notes = {m["id"]: m["text"] for line in lines if (m := CUE["footnote"].match(line))}
+    mark = CUE["footnote_mark"]
+    return [mark.sub(lambda m: f" — {notes[m[1]]}" if m[1] in notes else m[0], line)
+            if notes and not CUE["footnote"].match(line) else line for line in lines]
 
 
 def _read(numbered: list[tuple[int, str]], holds_log: HoldsLog, depth: int) -> list[Line]:
@@ -55,9 +66,11 @@ def _read(numbered: list[tuple[int, str]], holds_log: HoldsLog, depth: int) -> l
         inner = _opened(tok, numbered[start:end])
         opened = _read(inner, holds_log, depth + 1) if inner else []
         # the container's own text, read alone: it holds the log, or it is a callout (a GitHub alert
-        # '> [!TIP]', Obsidian's '> [!note]'), the student's own note around a field or two
-        if opened and (holds_log(opened) or (tok.type == "blockquote_open" and _CALLOUT.match(
-                _QUOTE.sub("", numbered[start][1], count=1)))):
+        # '> [!TIP]', Obsidian's '> [!note]'), the student's own note around a field or two, or a quote whose
+        # paragraph goes on unquoted (a chat's reply: '> 처음 아이디어는?' over its answer)
+        said = [text for _, text in numbered[start:end]]
+        if opened and (holds_log(opened) or tok.type == "blockquote_open" and (_CALLOUT.match(
+                _QUOTE.sub("", said[0], count=1)) or not all(map(_QUOTE.match, said)))):
             lines[start:end] = opened
     # front matter is the page's metadata ('title: LeetCode log'), no part of the log, unless it holds one
     meta = (front := CUE["front_matter"].match(source)) and front.group().count("\n") + 1  # its lines
