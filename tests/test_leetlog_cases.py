@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from lesson_embedding_pe.leetlog import catalog, parse_log, review_log
+from lesson_embedding_pe.leetlog.code import coverage
 from lesson_embedding_pe.leetlog.review import MAX_POINTS
 from lesson_embedding_pe.logta import _group_of, check_key
 from tests.measure_here import measure_in
@@ -881,3 +882,40 @@ VERDICTS.update(ROUND_9_CODE)
 @pytest.mark.parametrize("case", sorted(ROUND_9_CODE))
 def test_round_9_code_logs_get_the_verdict_a_ta_would_give(case: str) -> None:
     test_each_log_gets_the_verdict_a_ta_would_give(case)
+
+
+ROUND_10_CODE: dict[str, Verdict] = {
+    # @lru_cache on my_pow itself around a loop of n, logged O(log n) 'with the cache': the counted copy's
+    # module is the wrapped function's (was 6/6: the wrapper has no __globals__, the measurement failed,
+    # 'could not be run', and the log's words held the O(log n))
+    "pow_lru_cache_loop_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")],
+                              [(1, "space", "unsure_measured")]),
+    # 'my_pow = Power()', a callable class recursing on n // 2, logged O(1) space: counted through its class's
+    # __call__, its depth log n refutes O(1) (was 6/6: no __globals__, not measured, the words held), and
+    # it solves my_pow (the real grade also said 'my_pow is not defined there', -0.5)
+    "pow_callable_instance_en": (FULL - 0.25, [(1, "space", "complexity_inconsistent")], []),
+    # O(log n) space for the string bin(n) walked digit by digit: bytes too flat to tell log n from 1, and
+    # the family named alone ('binary exponentiation') names no recursion: a TA's (was 5.75, a sure
+    # complexity_worse against the iterative O(1))
+    "pow_bin_digits_en": (FULL, [], [(1, "space", "unsure_measured")]),
+    # Integer to Roman's greedy logged O(log num) space for the result string: num <= 3,999, so O(1) and
+    # O(log num) both hold for space as for time (was 5.75, a sure complexity_worse)
+    "roman_result_string_space_en": (FULL, [], []),
+}
+VERDICTS.update(ROUND_10_CODE)
+
+
+@pytest.mark.parametrize("case", sorted(ROUND_10_CODE))
+def test_round_10_code_logs_get_the_verdict_a_ta_would_give(case: str) -> None:
+    test_each_log_gets_the_verdict_a_ta_would_give(case)
+
+
+@pytest.mark.parametrize("case", ["pow_callable_instance_en", "pow_bound_method_honest_en",
+                                  "pow_alias_linear_en", "pow_module_lambda_en", "pow_partial_linear_en"])
+def test_a_practice_name_bound_by_assignment_is_solved(case: str) -> None:
+    """'my_pow = Power()', 'my_pow = Solution().myPow', a lambda or a partial: the code solves my_pow (the
+    real grade said 'my_pow is not defined there', 0.5 off the log), and a stub below a binding is not."""
+    source = (CASES / f"{case}.py").read_text(encoding="utf-8")
+    assert "my_pow" not in (coverage.unsolved({"leetcode": source}) or {})
+    stub = 'def my_pow(x: float, n: int) -> float:\n    raise NotImplementedError\n'
+    assert (coverage.unsolved({"leetcode": source + "\n\n" + stub}) or {}).get("my_pow") == "stub"
