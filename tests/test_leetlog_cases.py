@@ -885,19 +885,21 @@ def test_round_9_code_logs_get_the_verdict_a_ta_would_give(case: str) -> None:
 
 
 ROUND_10_CODE: dict[str, Verdict] = {
-    # @lru_cache on my_pow itself around a loop of n, logged O(log n) 'with the cache': the counted copy's
-    # module is the wrapped function's (was 6/6: the wrapper has no __globals__, the measurement failed,
-    # 'could not be run', and the log's words held the O(log n))
-    "pow_lru_cache_loop_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")],
-                              [(1, "space", "unsure_measured")]),
+    # @lru_cache on my_pow itself around a loop of n, logged O(log n) and O(log n) 'with the cache': the
+    # counted copy's module is the wrapped function's, so the loop's n steps refute the time and its flat
+    # bytes (one cache entry a call) the space's 'the cache keeps the powers' (was 6/6: the wrapper has no
+    # __globals__, the measurement failed, 'could not be run', and the log's words held or asked a TA)
+    "pow_lru_cache_loop_en": (FULL - 0.5, [(1, "space", "complexity_worse"),
+                                           (1, "time", "complexity_inconsistent")], []),
     # 'my_pow = Power()', a callable class recursing on n // 2, logged O(1) space: counted through its class's
     # __call__, its depth log n refutes O(1) (was 6/6: no __globals__, not measured, the words held), and
     # it solves my_pow (the real grade also said 'my_pow is not defined there', -0.5)
     "pow_callable_instance_en": (FULL - 0.25, [(1, "space", "complexity_inconsistent")], []),
-    # O(log n) space for the string bin(n) walked digit by digit: bytes too flat to tell log n from 1, and
-    # the family named alone ('binary exponentiation') names no recursion: a TA's (was 5.75, a sure
-    # complexity_worse against the iterative O(1))
-    "pow_bin_digits_en": (FULL, [], [(1, "space", "unsure_measured")]),
+    # O(log n) space for the string bin(n) walked digit by digit, and for an explicit stack of n's halves:
+    # their bytes, inside the allocator's slack, still rise at every doubling of n, as log n does: met (were
+    # 5.75, a sure complexity_worse against the iterative O(1))
+    "pow_bin_digits_en": (FULL, [], []),
+    "pow_explicit_stack_en": (FULL, [], []),
     # Integer to Roman's greedy logged O(log num) space for the result string: num <= 3,999, so O(1) and
     # O(log num) both hold for space as for time (was 5.75, a sure complexity_worse)
     "roman_result_string_space_en": (FULL, [], []),

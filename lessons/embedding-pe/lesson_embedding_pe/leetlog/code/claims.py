@@ -100,11 +100,10 @@ def hold(claim: Claim, p: Problem | None, source: str | None, measure: Measure |
     numbers = Two(*shown(judged, found, name))
     named = identify(p, claim.approach_text)
     of_named = _holding(name, bounds, named)
-    if verdict == UNDER or (verdict == BETWEEN and judged.grows_like == "1" and of_named == [*named] != []):
+    if verdict == UNDER or (verdict == BETWEEN and judged.grows_like == "1" and of_named):
         # counts that grow clearly slower; or bytes too flat to tell O(log n) from O(1) where the claim is the
-        # bound of the approach the log names (a recursion log n deep, which the depth would show; a family
-        # named alone, 'binary exponentiation' over bin(n)'s digits, names no recursion): the approaches the
-        # counts fit say what the code does
+        # bound of the approach the log names (a recursion log n deep, which the depth would show): the
+        # approaches the counts fit say what the code does
         return _by_counts(held, claim, bounds, p, found, numbers)
     if verdict == FITS and not of_named and _fitting(named, name, found):
         # counts that fit the claim and the named approach's other bound alike (n and n log log n) do not
