@@ -900,6 +900,11 @@ ROUND_10_CODE: dict[str, Verdict] = {
     # 5.75, a sure complexity_worse against the iterative O(1))
     "pow_bin_digits_en": (FULL, [], []),
     "pow_explicit_stack_en": (FULL, [], []),
+    # @lru_cache on 'x * my_pow(x, n - 1)' logged O(1) and O(1) 'from the cache': three sizes ran before
+    # Python's limit at n = 800, each deeper and longer (101, 201, 401): counts that rise at every one of
+    # three refute O(1) as of four (was 5.75: not measured, 'too few sizes', the space a TA's)
+    "pow_lru_cache_n_minus_1_en": (FULL - 0.5, [(1, "space", "complexity_inconsistent"),
+                                                (1, "time", "complexity_inconsistent")], []),
     # Integer to Roman's greedy logged O(log num) space for the result string: num <= 3,999, so O(1) and
     # O(log num) both hold for space as for time (was 5.75, a sure complexity_worse)
     "roman_result_string_space_en": (FULL, [], []),

@@ -409,8 +409,10 @@ def judge_series(claim: Complexity, series: str, points: list[Point],
     than ``margin`` (in slope) refute it. ``strict``: bytes read over the top of the range only."""
     (_, first), (_, last), slack = points[0], points[-1], _SLACK[series]
     flat = last <= 1.25 * first + slack
-    counts = [c for _, c in points]  # deterministic counts that rise at every size (each of the last four)
-    rising = len(counts) > 3 and all(b > a for a, b in pairwise(counts[-4:]))
+    # deterministic counts that rise at every size (each of the last four, or the three of a series cut
+    # short: a recursion n deep past Python's limit at n = 800)
+    counts = [c for _, c in points]
+    rising = len(counts) > 2 and all(b > a for a, b in pairwise(counts[-4:]))
     if not claim.variables:  # O(1): bounded. Counts that rise at every size and keep rising refute it
         grows = all(b >= a for a, b in pairwise(counts))
         verdict = OVER if grows and rising and last >= first + 3 * slack else FITS if flat else BETWEEN
