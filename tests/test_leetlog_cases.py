@@ -905,6 +905,11 @@ ROUND_10_CODE: dict[str, Verdict] = {
     # three refute O(1) as of four (was 5.75: not measured, 'too few sizes', the space a TA's)
     "pow_lru_cache_n_minus_1_en": (FULL - 0.5, [(1, "space", "complexity_inconsistent"),
                                                 (1, "time", "complexity_inconsistent")], []),
+    # trial division by the primes found so far up to √k, logged O(n√n) (its textbook bound) and O(n): its
+    # steps, near n^1.15 at these sizes, and its list of primes fit a sieve's bounds, but the claim is the
+    # bound of the approach the log names ('trial division', now a catalog name): a TA's (was 5.75, a sure
+    # complexity_worse saying the code is a sieve)
+    "trial_primes_up_to_root_en": (FULL, [], [(1, "time", "unsure_measured")]),
     # Integer to Roman's greedy logged O(log num) space for the result string: num <= 3,999, so O(1) and
     # O(log num) both hold for space as for time (was 5.75, a sure complexity_worse)
     "roman_result_string_space_en": (FULL, [], []),

@@ -137,6 +137,13 @@ def _by_counts(held: Held, claim: Claim, bounds: list[Complexity], p: Problem, f
         return held.ask("unsure_measured", function=p.function, numbers=numbers)
     if _holding(name, bounds, code):
         return held
+    # the claim is the bound of an approach the log names whose time the steps do not outgrow, the counts
+    # fit another's: trial division by the primes up to √k, near n^1.15 at these sizes, fits a sieve's
+    # bounds in both parts: a TA's
+    named = [a for a in identify(p, claim.approach_text)
+             if (steps := judge(a.bounds("time")[0], "time", found)) is None or steps.verdict != OVER]
+    if _holding(name, bounds, named) and not any(a in code for a in named):
+        return held.ask("unsure_measured", function=p.function, numbers=numbers)
     bounds_of = list(dict.fromkeys(str(a.bounds(name)[0]) for a in code))
     held.say("warning", "complexity_worse", "against_named", by=message("by_measured", numbers=numbers), p=p,
              approach=_names(code, _OR), bound=Two(_OR.en.join(bounds_of), _OR.ko.join(bounds_of)),
