@@ -910,6 +910,12 @@ ROUND_10_CODE: dict[str, Verdict] = {
     # bound of the approach the log names ('trial division', now a catalog name): a TA's (was 5.75, a sure
     # complexity_worse saying the code is a sieve)
     "trial_primes_up_to_root_en": (FULL, [], [(1, "time", "unsure_measured")]),
+    # a variable the log defines as the size's digit count ('O(d), where d is the number of digits of num',
+    # 'O(b) — b is the number of bits of n') is log n: Roman's greedy takes O(log num) (was 5.75, a sure
+    # complexity_worse against O(1)), and a loop of n logged O(b) is refuted by its n steps (was 6/6: 'could
+    # not compare' O(b) with O(log n), and the claim held)
+    "roman_digit_count_variable_en": (FULL, [], []),
+    "pow_bits_variable_linear_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
     # Integer to Roman's greedy logged O(log num) space for the result string: num <= 3,999, so O(1) and
     # O(log num) both hold for space as for time (was 5.75, a sure complexity_worse)
     "roman_result_string_space_en": (FULL, [], []),

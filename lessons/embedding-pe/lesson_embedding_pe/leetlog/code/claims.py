@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bigo import Complexity, Term, compare
+from ..bigo import Complexity, Growth, Term, compare
 from ..catalog import Approach, Problem
 from ..vocab import CUE, Two, message
 from .costmeter import BETWEEN, FITS, OVER, UNDER, Measurement, judge, shown
@@ -82,7 +82,7 @@ def hold(claim: Claim, p: Problem | None, source: str | None, measure: Measure |
                             p.variables_en or "n is the input size", p.variables_ko or "n은 입력 크기"))
     # 'O(log num)': the code's own name for the size is the catalog's n
     # ('O(log x)' for Palindrome Number: LeetCode's own name for its size)
-    bounds = [_renamed(_renamed(c, p.size), size) for c in claim.bounds]
+    bounds = [_digits(_renamed(_renamed(c, p.size), size), claim.entry_text) for c in claim.bounds]
     found = measure(fn) if measure is not None and fn else None
     if found is None:
         return _by_log(held, claim, bounds, p, "")
@@ -217,6 +217,18 @@ _COMMA, _OR = Two(", ", ", "), Two(" or ", " 또는 ")
 
 def _names(approaches: list[Approach], sep: Two = _COMMA) -> Two:
     return Two(sep.en.join(a.name.en for a in approaches), sep.ko.join(a.name.ko for a in approaches))
+
+
+def _digits(c: Complexity, text: str) -> Complexity:
+    """``c`` with each variable the log defines as the size's digit count ('O(d)', d is the number of
+    digits; 'O(n)', n is the number of bits) read as log n: d^p (log d)^q is (log n)^p (log log n)^q."""
+    counts = {v for v in c.variables if re.search(
+        rf"(?<![\w(]){re.escape(v)}{CUE['defines'].pattern}(?:{CUE['digit_count'].pattern})", text, re.I)}
+    if not counts:
+        return c
+    terms = tuple(Term.of({("n" if v in counts else v): Growth(log=g.poly, loglog=g.log) if v in counts else g
+                           for v, g in t.factors}) for t in c.terms)
+    return Complexity(terms, c.notation)
 
 
 def _renamed(c: Complexity, old: str) -> Complexity:
