@@ -222,7 +222,7 @@ def _names(approaches: list[Approach], sep: Two = _COMMA) -> Two:
 def _digits(c: Complexity, text: str) -> Complexity:
     """``c`` with each variable the log defines as the size's digit count ('O(d)', d is the number of
     digits; 'O(n)', n is the number of bits) read as log n: d^p (log d)^q is (log n)^p (log log n)^q."""
-    counts = {v for v in c.variables if re.search(
+    counts = {v for t in c.terms for v, g in t.factors if not (g.exp or g.fact or g.loglog) and re.search(
         rf"(?<![\w(]){re.escape(v)}{CUE['defines'].pattern}(?:{CUE['digit_count'].pattern})", text, re.I)}
     if not counts:
         return c
