@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from lesson_embedding_pe.leetlog import catalog, parse_log, review_log
+from lesson_embedding_pe.leetlog.code import coverage
 from lesson_embedding_pe.leetlog.review import MAX_POINTS
 from lesson_embedding_pe.logta import _group_of, check_key
 from tests.measure_here import measure_in
@@ -936,3 +937,58 @@ VERDICTS.update(ROUND_10_LOGS)
 @pytest.mark.parametrize("case", sorted(ROUND_10_LOGS))
 def test_round_10_logs_get_the_verdict_a_ta_would_give(case: str) -> None:
     test_each_log_gets_the_verdict_a_ta_would_give(case)
+
+
+ROUND_10_CODE: dict[str, Verdict] = {
+    # @lru_cache on my_pow itself around a loop of n, logged O(log n) and O(log n) 'with the cache': the
+    # counted copy's module is the wrapped function's, so the loop's n steps refute the time and its flat
+    # bytes (one cache entry a call) the space's 'the cache keeps the powers' (was 6/6: the wrapper has no
+    # __globals__, the measurement failed, 'could not be run', and the log's words held or asked a TA)
+    "pow_lru_cache_loop_en": (FULL - 0.5, [(1, "space", "complexity_worse"),
+                                           (1, "time", "complexity_inconsistent")], []),
+    # 'my_pow = Power()', a callable class recursing on n // 2, logged O(1) space: counted through its class's
+    # __call__, its depth log n refutes O(1) (was 6/6: no __globals__, not measured, the words held), and
+    # it solves my_pow (the real grade also said 'my_pow is not defined there', -0.5)
+    "pow_callable_instance_en": (FULL - 0.25, [(1, "space", "complexity_inconsistent")], []),
+    # O(log n) space for the string bin(n) walked digit by digit, and for an explicit stack of n's halves:
+    # their bytes, inside the allocator's slack, still rise at every doubling of n, as log n does: met (were
+    # 5.75, a sure complexity_worse against the iterative O(1))
+    "pow_bin_digits_en": (FULL, [], []),
+    "pow_explicit_stack_en": (FULL, [], []),
+    # @lru_cache on 'x * my_pow(x, n - 1)' logged O(1) and O(1) 'from the cache': three sizes ran before
+    # Python's limit at n = 800, each deeper and longer (101, 201, 401): counts that rise at every one of
+    # three refute O(1) as of four (was 5.75: not measured, 'too few sizes', the space a TA's)
+    "pow_lru_cache_n_minus_1_en": (FULL - 0.5, [(1, "space", "complexity_inconsistent"),
+                                                (1, "time", "complexity_inconsistent")], []),
+    # trial division by the primes found so far up to √k, logged O(n√n) (its textbook bound) and O(n): its
+    # steps, near n^1.15 at these sizes, and its list of primes fit a sieve's bounds, but the claim is the
+    # bound of the approach the log names ('trial division', now a catalog name): a TA's (was 5.75, a sure
+    # complexity_worse saying the code is a sieve)
+    "trial_primes_up_to_root_en": (FULL, [], [(1, "time", "unsure_measured")]),
+    # a variable the log defines as the size's digit count ('O(d), where d is the number of digits of num',
+    # 'O(b) — b is the number of bits of n') is log n: Roman's greedy takes O(log num) (was 5.75, a sure
+    # complexity_worse against O(1)), and a loop of n logged O(b) is refuted by its n steps (was 6/6: 'could
+    # not compare' O(b) with O(log n), and the claim held)
+    "roman_digit_count_variable_en": (FULL, [], []),
+    "pow_bits_variable_linear_en": (FULL - 0.25, [(1, "time", "complexity_inconsistent")], []),
+    # Integer to Roman's greedy logged O(log num) space for the result string: num <= 3,999, so O(1) and
+    # O(log num) both hold for space as for time (was 5.75, a sure complexity_worse)
+    "roman_result_string_space_en": (FULL, [], []),
+}
+VERDICTS.update(ROUND_10_CODE)
+
+
+@pytest.mark.parametrize("case", sorted(ROUND_10_CODE))
+def test_round_10_code_logs_get_the_verdict_a_ta_would_give(case: str) -> None:
+    test_each_log_gets_the_verdict_a_ta_would_give(case)
+
+
+@pytest.mark.parametrize("case", ["pow_callable_instance_en", "pow_bound_method_honest_en",
+                                  "pow_alias_linear_en", "pow_module_lambda_en", "pow_partial_linear_en"])
+def test_a_practice_name_bound_by_assignment_is_solved(case: str) -> None:
+    """'my_pow = Power()', 'my_pow = Solution().myPow', a lambda or a partial: the code solves my_pow (the
+    real grade said 'my_pow is not defined there', 0.5 off the log), and a stub below a binding is not."""
+    source = (CASES / f"{case}.py").read_text(encoding="utf-8")
+    assert "my_pow" not in (coverage.unsolved({"leetcode": source}) or {})
+    stub = 'def my_pow(x: float, n: int) -> float:\n    raise NotImplementedError\n'
+    assert (coverage.unsolved({"leetcode": source + "\n\n" + stub}) or {}).get("my_pow") == "stub"

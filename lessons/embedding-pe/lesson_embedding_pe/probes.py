@@ -200,8 +200,13 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
     import sys
     import tracemalloc
 
+    # the module of the function: the one a partial binds, a decorator (@lru_cache) wraps, or whose class's
+    # __call__ it is ('my_pow = Power()')
     found = worker.resolve(target)
-    home = dict(getattr(found, "func", found).__globals__)  # a partial: the module of the function it binds
+    found = getattr(found, "func", found)
+    while hasattr(found, "__wrapped__"):
+        found = found.__wrapped__
+    home = dict(getattr(found, "__globals__", None) or type(found).__call__.__globals__)
     state = {"steps": 0, "depth": 0, "deepest": 0}
 
     class Stop(BaseException):  # not an Exception: a student's `except Exception` does not swallow it

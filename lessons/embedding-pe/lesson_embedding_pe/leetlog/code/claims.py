@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bigo import Complexity, Term, compare
+from ..bigo import Complexity, Growth, Term, compare
 from ..catalog import Approach, Problem
 from ..vocab import CUE, Two, message
 from .costmeter import BETWEEN, FITS, OVER, UNDER, Measurement, judge, shown
@@ -82,7 +82,7 @@ def hold(claim: Claim, p: Problem | None, source: str | None, measure: Measure |
                             p.variables_en or "n is the input size", p.variables_ko or "n은 입력 크기"))
     # 'O(log num)': the code's own name for the size is the catalog's n
     # ('O(log x)' for Palindrome Number: LeetCode's own name for its size)
-    bounds = [_renamed(_renamed(c, p.size), size) for c in claim.bounds]
+    bounds = [_digits(_renamed(_renamed(c, p.size), size), claim.entry_text) for c in claim.bounds]
     found = measure(fn) if measure is not None and fn else None
     if found is None:
         return _by_log(held, claim, bounds, p, "")
@@ -137,6 +137,13 @@ def _by_counts(held: Held, claim: Claim, bounds: list[Complexity], p: Problem, f
         return held.ask("unsure_measured", function=p.function, numbers=numbers)
     if _holding(name, bounds, code):
         return held
+    # the claim is the bound of an approach the log names whose time the steps do not outgrow, the counts
+    # fit another's: trial division by the primes up to √k, near n^1.15 at these sizes, fits a sieve's
+    # bounds in both parts: a TA's
+    named = [a for a in identify(p, claim.approach_text)
+             if (steps := judge(a.bounds("time")[0], "time", found)) is None or steps.verdict != OVER]
+    if _holding(name, bounds, named) and not any(a in code for a in named):
+        return held.ask("unsure_measured", function=p.function, numbers=numbers)
     bounds_of = list(dict.fromkeys(str(a.bounds(name)[0]) for a in code))
     held.say("warning", "complexity_worse", "against_named", by=message("by_measured", numbers=numbers), p=p,
              approach=_names(code, _OR), bound=Two(_OR.en.join(bounds_of), _OR.ko.join(bounds_of)),
@@ -210,6 +217,18 @@ _COMMA, _OR = Two(", ", ", "), Two(" or ", " 또는 ")
 
 def _names(approaches: list[Approach], sep: Two = _COMMA) -> Two:
     return Two(sep.en.join(a.name.en for a in approaches), sep.ko.join(a.name.ko for a in approaches))
+
+
+def _digits(c: Complexity, text: str) -> Complexity:
+    """``c`` with each variable the log defines as the size's digit count ('O(d)', d is the number of
+    digits; 'O(n)', n is the number of bits) read as log n: d^p (log d)^q is (log n)^p (log log n)^q."""
+    counts = {v for t in c.terms for v, g in t.factors if not (g.exp or g.fact or g.loglog) and re.search(
+        rf"(?<![\w(]){re.escape(v)}{CUE['defines'].pattern}(?:{CUE['digit_count'].pattern})", text, re.I)}
+    if not counts:
+        return c
+    terms = tuple(Term.of({("n" if v in counts else v): Growth(log=g.poly, loglog=g.log) if v in counts else g
+                           for v, g in t.factors}) for t in c.terms)
+    return Complexity(terms, c.notation)
 
 
 def _renamed(c: Complexity, old: str) -> Complexity:

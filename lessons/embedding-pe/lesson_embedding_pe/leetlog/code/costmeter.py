@@ -409,15 +409,18 @@ def judge_series(claim: Complexity, series: str, points: list[Point],
     than ``margin`` (in slope) refute it. ``strict``: bytes read over the top of the range only."""
     (_, first), (_, last), slack = points[0], points[-1], _SLACK[series]
     flat = last <= 1.25 * first + slack
-    if not claim.variables:  # O(1): bounded. Deterministic counts that rise at every size and keep rising
-        counts = [c for _, c in points]  # (at each of the last four sizes)
-        rising = len(counts) > 3 and all(b > a for a, b in pairwise(counts[-4:]))
+    # deterministic counts that rise at every size (each of the last four, or the three of a series cut
+    # short: a recursion n deep past Python's limit at n = 800)
+    counts = [c for _, c in points]
+    rising = len(counts) > 2 and all(b > a for a, b in pairwise(counts[-4:]))
+    if not claim.variables:  # O(1): bounded. Counts that rise at every size and keep rising refute it
         grows = all(b >= a for a, b in pairwise(counts))
         verdict = OVER if grows and rising and last >= first + 3 * slack else FITS if flat else BETWEEN
     elif flat:  # counts that do not grow refute no growing bound: whether it is loose is claims.py's to say,
-        # except in bytes for a bound of logs, which stays inside the slack (log n numbers: a few hundred)
+        # except in bytes for a bound of logs, which stays inside the slack (log n numbers: a few hundred):
+        # bytes that still rise at every doubling of n (bin(n)'s digits, a stack of n's halves) fit it
         logs = all(not (g.poly or g.exp or g.fact) for t in claim.terms for _, g in t.factors)
-        verdict = BETWEEN if series == "bytes" and logs else UNDER
+        verdict = (FITS if rising else BETWEEN) if series == "bytes" and logs else UNDER
     else:
         gap = _gap(claim, *_top(points))
         if series == "bytes" and not strict:

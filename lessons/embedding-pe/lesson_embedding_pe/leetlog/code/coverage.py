@@ -20,12 +20,19 @@ def unsolved(sources: dict[str, str]) -> dict[str, str] | None:
     # a notebook: a function it does not define may live in a file it imports (check() in a kernel), so
     # only a stub it does define counts there
     in_notebook = sources.get(PRACTICE_MODULE) is None
-    nodes = _functions(sources.get("notebook" if in_notebook else PRACTICE_MODULE))
-    if nodes is None:
+    tree = parsed(sources.get("notebook" if in_notebook else PRACTICE_MODULE))
+    if tree is None:
         return None
-    defs = {n.name: n for n in nodes}  # the last definition is the one that runs
+    # the last binding is the one that runs: a definition, or an assignment that solves it as well
+    # ('my_pow = Solution().myPow' with LeetCode's class kept, 'my_pow = Power()', 'my_pow = power_loop')
+    defs: dict[str, ast.stmt] = {}
+    for top in tree.body:
+        targets = top.targets if isinstance(top, ast.Assign) else []
+        defs |= dict.fromkeys([top.name] if isinstance(top, _Function) else
+                              [t.id for t in targets if isinstance(t, ast.Name)], top)
     return {name: "stub" if name in defs else "missing" for name in PRACTICE_FUNCTIONS
-            if (name in defs and _is_stub(defs[name])) or (name not in defs and not in_notebook)}
+            if (isinstance(node := defs.get(name), _Function) and _is_stub(node))
+            or (name not in defs and not in_notebook)}
 
 
 def function_source(sources: dict[str, str] | None, name: str) -> str | None:

@@ -1,0 +1,23 @@
+from functools import lru_cache
+
+
+@lru_cache(maxsize=None)
+def my_pow(x: float, n: int) -> float:
+    if n < 0:
+        return 1 / my_pow(x, -n)
+    if n == 0:
+        return 1.0
+    return x * my_pow(x, n - 1)
+
+
+def count_primes(n: int) -> int:
+    if n < 3:
+        return 0
+    is_prime = [True] * n
+    is_prime[0] = is_prime[1] = False
+    i = 2
+    while i * i < n:
+        if is_prime[i]:
+            is_prime[i * i:n:i] = [False] * len(range(i * i, n, i))
+        i += 1
+    return sum(is_prime)
