@@ -18,7 +18,7 @@ from grader.author import (
     raised,
 )
 from lesson_embedding_pe import structure
-from lesson_embedding_pe.pe_checks import forward_rows_cause, pe_formula, table_figure
+from lesson_embedding_pe.pe_checks import forward_rows_cause, max_len_fix, pe_formula, table_figure
 
 
 def _ids(batch, length, vocab, seed=0):
@@ -113,9 +113,7 @@ def test_too_long_is_index_error(student):
                  check("mode='learned', T=6 == max_len=6", Said("it to work (T == max_len is allowed)",
                                                                 "정상 동작해야 함(T == max_len은 허용)"),
                        Said(error, f"{error} 예외가 발생했습니다"),
-                       fix=Said("Raise only when T > max_len: rows 0..max_len-1 exist, so T == max_len fits.",
-                                "T > max_len일 때만 raise하세요: 0..max_len-1행이 있으니 T == max_len은 "
-                                "들어갑니다.")))
+                       fix=max_len_fix(full.error)))
     out = student.attempt_method(layer, "__call__", _ids(1, 9, 10))
     raised(out, "IndexError", "mode='learned', T=9 > max_len=6",
            "Check T against max_len in forward and raise IndexError naming both numbers.",
