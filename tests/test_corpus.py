@@ -33,6 +33,7 @@ MESSAGES = {
     "bug_float64": ("sinusoidal_pe", ["float32", "float64"]),
     "bug_forward_offset": ("TokenAndPosEmbedding", ["one position ahead", "pe[:T]"]),
     "bug_no_scale": ("TokenAndPosEmbedding", ["not multiplied by sqrt(d_model)"]),
+    "bug_scale_by_d_model": ("TokenAndPosEmbedding", ["not by sqrt(d_model)"]),
     "bug_arange_cpu": ("TokenAndPosEmbedding", ["device", "torch.arange(T)"]),
     "bug_pe_rebuilt_in_forward": ("TokenAndPosEmbedding", ["rebuilt in forward"]),
     "bug_no_len_check": ("TokenAndPosEmbedding", ["IndexError", "max_len"]),

@@ -230,6 +230,18 @@ def diagnose_pe(actual: torch.Tensor, max_len: int, d_model: int) -> tuple[str, 
             "수식 PE[p, 2i] = sin(p / 10000^(2i/d_model)), PE[p, 2i+1] = cos(같은 각도)를 확인하세요.")
 
 
+def scale_cause(out: torch.Tensor, tokens: torch.Tensor, rows: torch.Tensor,
+                d_model: int) -> tuple[str, str] | None:
+    """forward == c * tok(ids) + rows for a constant c other than sqrt(d_model) (and 1, said elsewhere): the
+    cause in the student's terms, else None."""
+    o, t = out.double() - rows.double(), tokens.double()
+    c = float((o * t).sum() / (t * t).sum()) if float((t * t).sum()) > 0 else 0.0
+    if min(abs(c - 1), abs(c - math.sqrt(d_model))) < 1e-3 or max_diff(o, c * t) > 1e-4:
+        return None
+    return (f"the token vectors are multiplied by {c:.4g}, not by sqrt(d_model) = {math.sqrt(d_model):.4g}.",
+            f"토큰 벡터에 sqrt(d_model) = {math.sqrt(d_model):.4g}가 아니라 {c:.4g}를 곱했습니다.")
+
+
 def forward_rows_cause(added: torch.Tensor, rows: torch.Tensor) -> tuple[str, str]:
     """Why the rows forward added (``out - tok(ids) * sqrt(d)``, one sequence) differ from ``rows``."""
     a, r = added.double(), rows.double()

@@ -23,7 +23,7 @@ from grader.author import (
     simulated_gpu,
 )
 from lesson_embedding_pe import reference, structure
-from lesson_embedding_pe.pe_checks import forward_rows_cause, max_len_fix, table_figure
+from lesson_embedding_pe.pe_checks import forward_rows_cause, max_len_fix, scale_cause, table_figure
 
 MODES = ["sin", "learned", "none"]
 # A sin table that is not a registered buffer: the lesson's cause the device checks follow (causes.py).
@@ -166,10 +166,12 @@ def test_forward_is_scaled_tokens_plus_positions(student, mode):
             key, cause = "positions_scaled", (
                 "the positions are scaled too: only tok(ids) is multiplied by sqrt(d_model).",
                 "위치 벡터까지 스케일했습니다: sqrt(d_model)은 tok(ids)에만 곱합니다.")
+        elif scaled := scale_cause(out, weight[ids], pos, d_model):
+            key, cause = "scaled_wrong", scaled
         else:
             cause = forward_rows_cause(added, pos)
-        # the rows forward added, drawn beside the rows it should add (unless unscaled tokens mix in)
-        figure = (None if unscaled else
+        # the rows forward added, drawn beside the rows it should add (unless wrongly scaled tokens mix in)
+        figure = (None if unscaled or key == "scaled_wrong" else
                   table_figure(added, pos, f"{what}: out - tok(ids) * sqrt({d_model})", atol=1e-4,
                                subject="forward", cause=cause))
         fail_check(check(what, Said(f"tok(ids) * sqrt({d_model}) + positions 0..{length - 1}",

@@ -18,7 +18,13 @@ from grader.author import (
     raised,
 )
 from lesson_embedding_pe import structure
-from lesson_embedding_pe.pe_checks import forward_rows_cause, max_len_fix, pe_formula, table_figure
+from lesson_embedding_pe.pe_checks import (
+    forward_rows_cause,
+    max_len_fix,
+    pe_formula,
+    scale_cause,
+    table_figure,
+)
 
 
 def _ids(batch, length, vocab, seed=0):
@@ -89,12 +95,14 @@ def test_sin_forward_value(student):
         no_scale = weight.double()[ids] + table[:6]
         unscaled = max_diff(out, no_scale) < 1e-4
         added = out.double()[0] - weight.double()[ids[0]] * math.sqrt(8)
+        scaled = scale_cause(out, weight[ids], table[:6], 8)
         hint, hint_ko = (("the token vectors are not multiplied by sqrt(d_model).",
                           "토큰 벡터에 sqrt(d_model)을 곱하지 않았습니다.") if unscaled
-                         else forward_rows_cause(added, table[:6]))
-        # the rows forward added, drawn beside pe[:6] (not when the tokens are unscaled: then they mix in)
-        figure = None if unscaled else table_figure(added, table[:6], "forward: out - tok(ids) * sqrt(8)",
-                                                    atol=1e-4, subject="forward", cause=(hint, hint_ko))
+                         else scaled or forward_rows_cause(added, table[:6]))
+        # the rows forward added, drawn beside pe[:6] (not when the tokens are scaled wrong: then they mix in)
+        figure = None if unscaled or scaled else table_figure(
+            added, table[:6], "forward: out - tok(ids) * sqrt(8)", atol=1e-4, subject="forward",
+            cause=(hint, hint_ko))
         err = f"{max_diff(out, expected):.3g}"
         fail_check(check("mode='sin'", Said("tok(ids) * sqrt(8) + pe[:6]",
                                             "tok(ids) * sqrt(8) + pe[:6]이어야 함"),
