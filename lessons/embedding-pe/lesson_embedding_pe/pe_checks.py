@@ -238,8 +238,9 @@ def scale_cause(out: torch.Tensor, tokens: torch.Tensor, rows: torch.Tensor,
     c = float((o * t).sum() / (t * t).sum()) if float((t * t).sum()) > 0 else 0.0
     if min(abs(c - 1), abs(c - math.sqrt(d_model))) < 1e-3 or max_diff(o, c * t) > 1e-4:
         return None
-    return (f"the token vectors are multiplied by {c:.4g}, not by sqrt(d_model) = {math.sqrt(d_model):.4g}.",
-            f"토큰 벡터에 sqrt(d_model) = {math.sqrt(d_model):.4g}가 아니라 {c:.4g}를 곱했습니다.")
+    root = f"sqrt({d_model}) = {math.sqrt(d_model):.4g}"
+    return (f"the token vectors are multiplied by {c:.4g}, not by sqrt(d_model) = {root}.",
+            f"토큰 벡터에 sqrt(d_model) = {root}가 아니라 {c:.4g}를 곱했습니다.")
 
 
 def forward_rows_cause(added: torch.Tensor, rows: torch.Tensor) -> tuple[str, str]:
