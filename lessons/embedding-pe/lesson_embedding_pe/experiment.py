@@ -214,6 +214,16 @@ def check_no_causal_mask(student: Any, **kwargs: Any) -> None:
     out = as_tensor(model.call("__call__", ids), "ReversalModel(ids)").double()
     out2 = as_tensor(model.call("__call__", changed), "ReversalModel(ids)").double()
     diff = float((out[:, 0] - out2[:, 0]).abs().max())
+    other = ids.clone()
+    other[-1] = (other[-1] + 1) % VOCAB  # another sequence of the batch changed: does sequence 0 see it?
+    out3 = as_tensor(model.call("__call__", other), "ReversalModel(ids)").double()
+    expect(diff > 1e-6 or float((out[:-1] - out3[:-1]).abs().max()) <= 1e-6,
+           "ReversalModel: the output at position 0 does not change when the last input token does, but "
+           "it changes when another sequence of the batch does: the encoder reads (B, T, d) as (T, B, d) "
+           "and attends across the batch. Build nn.TransformerEncoderLayer(..., batch_first=True).",
+           "ReversalModel: 마지막 입력 토큰을 바꿔도 0번 위치의 출력은 그대로인데, 배치의 다른 시퀀스를 "
+           "바꾸면 변합니다: 인코더가 (B, T, d)를 (T, B, d)로 읽어 배치끼리 어텐션합니다. "
+           "nn.TransformerEncoderLayer(..., batch_first=True)로 만드세요.")
     expect(diff > 1e-6,
            "ReversalModel: the output at position 0 does not change "
            "when the last input token does: the encoder runs "
@@ -362,7 +372,17 @@ def bound_note(mode: str, acc: float, length: int) -> tuple[str, str] | None:
     return None
 
 
-def check_component_learns(run: dict, mode: str) -> None:
+def learned_table_std(student: Any, d_model: int = 64, max_len: int = 16) -> float | None:
+    """Entry size of the learned position table a fresh layer holds (any name), else None."""
+    from grader.author import as_tensor
+
+    layer = student.call("TokenAndPosEmbedding", VOCAB, d_model, max_len, mode="learned")
+    names = [p["name"] for p in student.probe("module_summary", layer)["parameters"]
+             if p["name"] != "tok.weight" and p["shape"][-2:] == [max_len, d_model]]
+    return float(as_tensor(layer.attr(names[0]), names[0]).double().std()) if len(names) == 1 else None
+
+
+def check_component_learns(run: dict, mode: str, student: Any = None) -> None:
     """Shared with the hidden suite: one message per way the component check can fail."""
     if "error" in run:
         fail(f"Component check, mode='{mode}': the grader's reversal model (its own encoder and training "
@@ -372,6 +392,20 @@ def check_component_learns(run: dict, mode: str) -> None:
              f"채점기의 인코더와 학습 루프에 넣어 돌리지 못했습니다: {run['error']['ko']}",
              **run_failure(run))
     acc = run["acc_by_length"].get("8", 0.0)
+    std = learned_table_std(student) if acc < THRESHOLD and mode == "learned" and student else None
+    if std is not None and std * LESSON_SCALE_WARN < 1.0:  # the harness's token entries are ~1
+        fail(f"Component check, mode='learned': the grader's reversal model with your embedding (token table "
+             f"re-initialised at the paper's scale) reached only {acc:.2f} token accuracy at length 8 after "
+             f"{run['steps']} steps; a correct embedding reaches {THRESHOLD} within ~100. The cause is your "
+             f"position table's init, not how forward adds it: its entries start at ~{std:.2f}, next to "
+             "token entries of ~1 (std d_model**-0.5 times sqrt(d_model)), so the positions are drowned "
+             "and learn slowly. Keep nn.Embedding's default init (std 1) for self.pos.",
+             f"컴포넌트 검사, mode='learned': 채점기의 뒤집기 모델에 여러분의 임베딩을 넣고(토큰 표는 논문 "
+             f"스케일로 다시 초기화) {run['steps']} 스텝 학습했더니 길이 8 토큰 정확도가 {acc:.2f}에 "
+             f"그쳤습니다. 올바른 임베딩은 ~100 스텝 안에 {THRESHOLD}에 도달합니다. 원인은 forward가 아니라 "
+             f"위치 표의 초기화입니다: 위치 표 성분이 ~{std:.2f}에서 시작하는데 토큰 성분은 ~1(std "
+             "d_model**-0.5 곱하기 sqrt(d_model))이라 위치가 묻혀 느리게 학습됩니다. "
+             "self.pos는 nn.Embedding의 기본 초기화(std 1)를 그대로 쓰세요.")
     if acc < THRESHOLD:
         hint_en = ("check that forward adds pe[:T] (rows 0..T-1, sin/cos interleaved) to the scaled token "
                    "vectors"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -40,6 +41,18 @@ def pe_formula(max_len: int, d_model: int) -> torch.Tensor:
             row.append(math.sin(angle) if j % 2 == 0 else math.cos(angle))
         rows.append(row)
     return torch.tensor(rows, dtype=torch.float64)
+
+
+def max_len_fix(exc: Any) -> Said:
+    """What to fix when T == max_len fails: the student's own length check (its line raises), else
+    a row read past max_len - 1 (torch's own error: positions 1..T instead of 0..T-1)."""
+    if re.search(r"\braise\b", str((getattr(exc, "where", None) or {}).get("code", ""))):
+        return Said("Positions 0..max_len-1 all exist: is the check `T > max_len` (not >=)?",
+                    "위치 0..max_len-1은 모두 있습니다: 검사가 `T > max_len`(>= 아님)인가요?")
+    return Said("This is torch's error, not your length check: forward reads a row past max_len - 1. "
+                "Positions run 0..T-1 (torch.arange(T), pe[:T]), not 1..T.",
+                "길이 검사가 아니라 torch의 오류입니다: forward가 max_len - 1 너머의 행을 읽습니다. "
+                "위치는 1..T가 아니라 0..T-1입니다(torch.arange(T), pe[:T]).")
 
 
 def check_pe_values(pe: torch.Tensor, expected: torch.Tensor, what: str, atol: float) -> None:
@@ -215,6 +228,19 @@ def diagnose_pe(actual: torch.Tensor, max_len: int, d_model: int) -> tuple[str, 
     return ("formula",
             "check the formula PE[p, 2i] = sin(p / 10000^(2i/d_model)), PE[p, 2i+1] = cos(same angle).",
             "수식 PE[p, 2i] = sin(p / 10000^(2i/d_model)), PE[p, 2i+1] = cos(같은 각도)를 확인하세요.")
+
+
+def scale_cause(out: torch.Tensor, tokens: torch.Tensor, rows: torch.Tensor,
+                d_model: int) -> tuple[str, str] | None:
+    """forward == c * tok(ids) + rows for a constant c other than sqrt(d_model) (and 1, said elsewhere): the
+    cause in the student's terms, else None."""
+    o, t = out.double() - rows.double(), tokens.double()
+    c = float((o * t).sum() / (t * t).sum()) if float((t * t).sum()) > 0 else 0.0
+    if min(abs(c - 1), abs(c - math.sqrt(d_model))) < 1e-3 or max_diff(o, c * t) > 1e-4:
+        return None
+    root = f"sqrt({d_model}) = {math.sqrt(d_model):.4g}"
+    return (f"the token vectors are multiplied by {c:.4g}, not by sqrt(d_model) = {root}.",
+            f"토큰 벡터에 sqrt(d_model) = {root}가 아니라 {c:.4g}를 곱했습니다.")
 
 
 def forward_rows_cause(added: torch.Tensor, rows: torch.Tensor) -> tuple[str, str]:

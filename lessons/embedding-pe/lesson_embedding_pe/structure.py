@@ -185,6 +185,12 @@ def registers_buffer(staging: Staged, name: str = "pe", mode: str = "sin") -> Ev
                     f"아닙니다. self.register_buffer('{name}', table)를 쓰세요")
 
 
+def rebuilds_table(staging: Staged, mode: str = "sin") -> bool:
+    """forward (and what it calls), in ``mode``, calls sinusoidal_pe: the table is made where the input is."""
+    nodes = _code(as_sources(staging), "TokenAndPosEmbedding", mode, method="forward") or []
+    return any(isinstance(n, ast.Call) and _call_name(n) == "sinusoidal_pe" for n in nodes)
+
+
 # What can put positions on the input's device: an explicit device, a copy to it, a tensor made like
 # another, or rows read from a registered table (a buffer or an embedding's weight) that moves with .to().
 _DEVICE_CALLS = {

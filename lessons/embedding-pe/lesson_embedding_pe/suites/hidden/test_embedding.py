@@ -23,7 +23,7 @@ from grader.author import (
     simulated_gpu,
 )
 from lesson_embedding_pe import reference, structure
-from lesson_embedding_pe.pe_checks import forward_rows_cause, table_figure
+from lesson_embedding_pe.pe_checks import forward_rows_cause, max_len_fix, scale_cause, table_figure
 
 MODES = ["sin", "learned", "none"]
 # A sin table that is not a registered buffer: the lesson's cause the device checks follow (causes.py).
@@ -48,8 +48,11 @@ def _positions(student, layer, mode, max_len, d_model):
         if isinstance(own, torch.Tensor) and tuple(own.shape) == (max_len, d_model):
             return own.double()
         return reference.load().embedding.sinusoidal_pe(max_len, d_model).double()
-    if mode == "learned":
-        return as_tensor(layer.attr("pos.weight"), "pos.weight").double()
+    if mode == "learned":  # its own table, an nn.Embedding's weight or a Parameter (1, max_len, d) or not
+        names = [p["name"] for p in student.probe("module_summary", layer)["parameters"]
+                 if p["name"] != "tok.weight" and p["shape"][-2:] == [max_len, d_model]]
+        name = names[0] if len(names) == 1 else "pos.weight"
+        return as_tensor(layer.attr(name), name).double().reshape(-1, d_model)
     return torch.zeros(max_len, d_model, dtype=torch.float64)
 
 
@@ -110,7 +113,8 @@ def test_submodules_per_mode(student, mode):
                      check(where, Said(f"self.pos = nn.Embedding({max_len}, {d_model})",
                                        particle(f"self.pos = nn.Embedding({max_len}, {d_model})",
                                                 "이어야") + " 함"),
-                           Said(f"{emb.get('pos')}", f"{emb.get('pos')}입니다")))
+                           Said(f"{emb['pos']}", f"{emb['pos']}입니다") if "pos" in emb else
+                           Said("no nn.Embedding named `pos`", "`pos`라는 nn.Embedding이 없습니다")))
     else:
         expect_check("pos" not in emb,
                      check(where, Said("no learned position table", "학습형 위치 표가 없어야 함"),
@@ -162,10 +166,12 @@ def test_forward_is_scaled_tokens_plus_positions(student, mode):
             key, cause = "positions_scaled", (
                 "the positions are scaled too: only tok(ids) is multiplied by sqrt(d_model).",
                 "위치 벡터까지 스케일했습니다: sqrt(d_model)은 tok(ids)에만 곱합니다.")
+        elif scaled := scale_cause(out, weight[ids], pos, d_model):
+            key, cause = "scaled_wrong", scaled
         else:
             cause = forward_rows_cause(added, pos)
-        # the rows forward added, drawn beside the rows it should add (unless unscaled tokens mix in)
-        figure = (None if unscaled else
+        # the rows forward added, drawn beside the rows it should add (unless wrongly scaled tokens mix in)
+        figure = (None if unscaled or key == "scaled_wrong" else
                   table_figure(added, pos, f"{what}: out - tok(ids) * sqrt({d_model})", atol=1e-4,
                                subject="forward", cause=cause))
         fail_check(check(what, Said(f"tok(ids) * sqrt({d_model}) + positions 0..{length - 1}",
@@ -209,8 +215,7 @@ def test_exactly_max_len_works(student, mode):
         error = f"{exc.type_name}: {exc.message}"
         fail_check(check(f"mode={mode!r}, T = max_len = {max_len}", Said("it to work", "동작해야 함"),
                          Said(error, f"{error}가 발생했습니다"),
-                         fix=Said("Positions 0..max_len-1 all exist: is the check `T > max_len` (not >=)?",
-                                  "위치 0..max_len-1은 모두 있습니다: 검사가 `T > max_len`(>= 아님)인가요?")))
+                         fix=max_len_fix(exc)))
     check_shape(out, (1, max_len, d_model), f"mode={mode!r}, T = max_len")
 
 
@@ -254,7 +259,7 @@ def test_to_meta_moves_everything(student, mode):
     expect_check(info["output"].get("device") == "meta",
                  check(f"mode={mode!r}", Said("the output on meta", "출력이 meta에 있어야 함"),
                        Said(f"{info['output']}", f"{info['output']}입니다")))
-    _source_follows_device(student, mode)
+    _source_follows_device(student, mode, layer)
 
 
 # FakeTensorMode needs a torch built with CUDA (PyPI's default wheel); the CPU wheel (what Gradescope's
@@ -292,7 +297,7 @@ def test_cuda_simulated_device_safety(student, mode):
                  check(f"mode={mode!r}", Said(f"the output on {device}", f"출력이 {device}에 있어야 함"),
                        Said(f"{info['output']}", f"{info['output']}입니다"),
                        explained_by=_buffer_explains(mode) if device == "cuda" else None))
-    _source_follows_device(student, mode)
+    _source_follows_device(student, mode, layer)
 
 
 def _buffer_explains(mode: str) -> str | None:
@@ -301,9 +306,14 @@ def _buffer_explains(mode: str) -> str | None:
     return "buffer" if mode == "sin" else None
 
 
-def _source_follows_device(student, mode):
-    """The device tests' structural half: the table is a buffer, the positions follow the input."""
-    if mode == "sin":
+def _source_follows_device(student, mode, layer):
+    """The device tests' structural half: a table the layer holds is a buffer, the positions follow the
+    input (a sin layer holding no tensor but tok's weight whose forward calls sinusoidal_pe rebuilds the
+    table there: both the source and the layer must show it)."""
+    info = student.probe("module_summary", layer)
+    held = [t for t in info["buffers"] + info["parameters"] + info["plain_tensors"]
+            if t["name"] != "tok.weight"]
+    if mode == "sin" and (held or not structure.rebuilds_table(student.sources)):
         student.source_shows(structure.registers_buffer(student.sources), "mode='sin'")
     student.source_shows(structure.positions_on_device(student.sources, mode), f"mode={mode!r}")
 

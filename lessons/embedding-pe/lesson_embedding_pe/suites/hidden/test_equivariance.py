@@ -64,5 +64,10 @@ def test_positions_break_equivariance(student):
                        Said(f"{expected:.4g} (the largest |fn(x)[:, perm] - fn(x[:, perm])|)",
                             f"{expected:.4g}(|fn(x)[:, perm] - fn(x[:, perm])|의 최댓값)이어야 함"),
                        Said(shown := f"{err:.4g}" if isinstance(err, float) else repr(err), f"{shown}입니다"),
-                       fix=Said("Use the maximum absolute difference, not the mean or a boolean.",
-                                "평균이나 bool이 아니라 최대 절대 차이를 쓰세요.")))
+                       fix=Said("Exactly 0 means the two sides are the same tensor: the input is never "
+                                "permuted. Run fn on x[:, perm] for one side.",
+                                "정확히 0이면 두 쪽이 같은 텐서입니다: 입력을 섞지 않았습니다. 한쪽은 "
+                                "x[:, perm]에 fn을 실행하세요.")
+                       if isinstance(err, float) and err == 0.0 and expected > 1e-3 else
+                       Said("Use the maximum absolute difference, not the mean or a boolean.",
+                            "평균이나 bool이 아니라 최대 절대 차이를 쓰세요.")))

@@ -11,7 +11,18 @@ import random
 import pytest
 import torch
 
-from grader.author import Cause, Said, as_tensor, check, check_shape, expect, expect_check, fail, fresh_rng
+from grader.author import (
+    Cause,
+    Said,
+    StudentRaised,
+    as_tensor,
+    check,
+    check_shape,
+    expect,
+    expect_check,
+    fail,
+    fresh_rng,
+)
 from lesson_embedding_pe import experiment as X
 
 # Every test here reads the component check, which the prefetch may start early (prefetch.py);
@@ -119,6 +130,17 @@ def test_experiment_positions_learn_to_reverse(student, artifacts, runs, mode):
             en, ko = X.init_scale_diagnosis(mode, acc, run["steps"], scale)
             X.add_diagnosis(artifacts, en, ko)
             fail(en, ko)
+        if acc < B8 - X.BOUND_MARGIN:  # not even what a model without positions learns: training is broken
+            fail(f"`{mode}` reached only {acc:.2f} after {run['steps']} steps, below even the bag-of-tokens "
+                 f"bound {B8:.3f} that a model without positions reaches, although your embedding learns in "
+                 "the grader's harness: your ReversalModel or train_reversal does not learn at all. Check "
+                 "that make_batch's targets are ids.flip(1), that each step runs zero_grad, backward and "
+                 "step, and that the encoder layer has batch_first=True.",
+                 f"`{mode}`가 {run['steps']} 스텝 뒤 {acc:.2f}에 그쳐, 위치 없는 모델도 도달하는 "
+                 f"bag-of-tokens 상한 {B8:.3f}보다도 낮습니다. 임베딩은 채점기 모델에서 학습되므로 "
+                 "ReversalModel이나 train_reversal이 전혀 학습하지 못합니다. make_batch의 정답이 "
+                 "ids.flip(1)인지, 매 스텝 zero_grad, backward, step을 하는지, 인코더 층에 "
+                 "batch_first=True가 있는지 확인하세요.")
         fail(f"`{mode}` sits on the bag-of-tokens bound ({acc:.2f} after "
              f"{run['steps']} steps, bound {B8:.3f}) although "
              "your embedding learns in the grader's harness: the positions "
@@ -185,13 +207,27 @@ def test_length_generalisation_measured(runs):
                  f"학습한 `{mode}` 모델을 길이 12에서 평가하지 못했습니다: {err['ko']}.{extra_ko}",
                  **X.error_failure(err))
         mine, ours = run["student_acc_by_length"].get("12"), run["acc_by_length"]["12"]
+        off8 = []  # evaluate against the grader at the trained length, in each mode
+        for m in ("none", "sin", "learned"):
+            at8, ours8 = (runs[m].get(k, {}).get("8") for k in ("student_acc_by_length", "acc_by_length"))
+            if at8 is not None and ours8 is not None and abs(at8 - ours8) > 0.06:
+                off8.append((m, at8, ours8))
+        if off8:  # evaluate disagrees at the trained length too: not the length, the scoring
+            m, at8, ours8 = off8[0]
+            why = (f"it said {at8} at length 8 too (`{m}`; the grader: {ours8:.3f}), so the cause is how it "
+                   "scores, not the length: return the share of tokens equal to ids.flip(1)",
+                   f"길이 8에서도 {at8}였으므로(`{m}`; 채점기: {ours8:.3f}) 길이가 아니라 채점 방식이 "
+                   "원인입니다: ids.flip(1)과 같은 토큰의 비율을 반환하세요")
+        else:
+            why = ("evaluate must build sequences of the length it is given",
+                   "evaluate는 주어진 길이로 시퀀스를 만들어야 합니다")
         expect(mine is not None and abs(mine - ours) <= 0.06,
                f"evaluate(model, 12) on your trained `{mode}` model said "
                f"{mine}, the grader measured {ours:.3f} on fresh "
-               f"length-12 sequences: evaluate must build sequences of the length it is given.",
+               f"length-12 sequences: {why[0]}.",
                f"학습한 `{mode}` 모델에 evaluate(model, 12)는 {mine}라고 "
                f"했지만 채점기는 길이 12의 새 시퀀스에서 {ours:.3f}를 "
-               f"측정했습니다: evaluate는 주어진 길이로 시퀀스를 만들어야 합니다.")
+               f"측정했습니다: {why[1]}.")
 
 
 # -- honesty ---------------------------------------------------------------------------
@@ -225,8 +261,18 @@ def test_steps_are_respected(student, short_runs):
                  Said("{lead}expected {expected}; found {found}: {cause}. {fix}",
                       "{lead}{expected_stem} 하는데 {found}: {cause}. {fix}"))
     j = random.randint(2, 5)
-    rows = student.call("run_experiment", modes=("learned", "none"), seeds=(0,), steps=j, train_length=8,
-                        eval_lengths=(8, 12), timeout=X.train_timeout(600))
+    try:
+        rows = student.call("run_experiment", modes=("learned", "none"), seeds=(0,), steps=j, train_length=8,
+                            eval_lengths=(8, 12), timeout=X.train_timeout(600))
+    except StudentRaised as exc:
+        if exc.type_name != "IndexError":
+            raise
+        fail(f"run_experiment(train_length=8, eval_lengths=(8, 12)) raised IndexError: {exc.message[:200]}. "
+             "The model it trains has too few positions for the length-12 evaluation: build it with "
+             "max_len >= max(eval_lengths) (train_reversal(..., max_len=...)).",
+             f"run_experiment(train_length=8, eval_lengths=(8, 12))에서 IndexError가 발생했습니다: "
+             f"{exc.message[:200]}. 학습한 모델의 위치 수가 길이 12 평가에 모자랍니다: "
+             "max_len >= max(eval_lengths)로 만드세요(train_reversal(..., max_len=...)).")
     kind = type(rows).__name__
     expect_check(isinstance(rows, list) and len(rows) == 2 and all(isinstance(r, dict) for r in rows),
                  check("run_experiment(modes=('learned', 'none'), seeds=(0,))",

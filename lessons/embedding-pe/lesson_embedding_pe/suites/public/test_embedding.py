@@ -18,7 +18,13 @@ from grader.author import (
     raised,
 )
 from lesson_embedding_pe import structure
-from lesson_embedding_pe.pe_checks import forward_rows_cause, pe_formula, table_figure
+from lesson_embedding_pe.pe_checks import (
+    forward_rows_cause,
+    max_len_fix,
+    pe_formula,
+    scale_cause,
+    table_figure,
+)
 
 
 def _ids(batch, length, vocab, seed=0):
@@ -89,12 +95,14 @@ def test_sin_forward_value(student):
         no_scale = weight.double()[ids] + table[:6]
         unscaled = max_diff(out, no_scale) < 1e-4
         added = out.double()[0] - weight.double()[ids[0]] * math.sqrt(8)
+        scaled = scale_cause(out, weight[ids], table[:6], 8)
         hint, hint_ko = (("the token vectors are not multiplied by sqrt(d_model).",
                           "토큰 벡터에 sqrt(d_model)을 곱하지 않았습니다.") if unscaled
-                         else forward_rows_cause(added, table[:6]))
-        # the rows forward added, drawn beside pe[:6] (not when the tokens are unscaled: then they mix in)
-        figure = None if unscaled else table_figure(added, table[:6], "forward: out - tok(ids) * sqrt(8)",
-                                                    atol=1e-4, subject="forward", cause=(hint, hint_ko))
+                         else scaled or forward_rows_cause(added, table[:6]))
+        # the rows forward added, drawn beside pe[:6] (not when the tokens are scaled wrong: then they mix in)
+        figure = None if unscaled or scaled else table_figure(
+            added, table[:6], "forward: out - tok(ids) * sqrt(8)", atol=1e-4, subject="forward",
+            cause=(hint, hint_ko))
         err = f"{max_diff(out, expected):.3g}"
         fail_check(check("mode='sin'", Said("tok(ids) * sqrt(8) + pe[:6]",
                                             "tok(ids) * sqrt(8) + pe[:6]이어야 함"),
@@ -113,9 +121,7 @@ def test_too_long_is_index_error(student):
                  check("mode='learned', T=6 == max_len=6", Said("it to work (T == max_len is allowed)",
                                                                 "정상 동작해야 함(T == max_len은 허용)"),
                        Said(error, f"{error} 예외가 발생했습니다"),
-                       fix=Said("Raise only when T > max_len: rows 0..max_len-1 exist, so T == max_len fits.",
-                                "T > max_len일 때만 raise하세요: 0..max_len-1행이 있으니 T == max_len은 "
-                                "들어갑니다.")))
+                       fix=max_len_fix(full.error)))
     out = student.attempt_method(layer, "__call__", _ids(1, 9, 10))
     raised(out, "IndexError", "mode='learned', T=9 > max_len=6",
            "Check T against max_len in forward and raise IndexError naming both numbers.",

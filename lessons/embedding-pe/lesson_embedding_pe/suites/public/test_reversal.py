@@ -68,5 +68,5 @@ def test_short_training_run(student):
 @pytest.mark.parametrize("mode", ["sin", "learned"])
 def test_component_check_positions_learn(student, artifacts, mode):
     """The grader's reversal model with your TokenAndPosEmbedding (paper init) must learn to reverse."""
-    X.check_component_learns(X.component_runs(student, artifacts, (mode,))[mode], mode)
+    X.check_component_learns(X.component_runs(student, artifacts, (mode,))[mode], mode, student)
 
