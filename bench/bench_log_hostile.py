@@ -1,6 +1,8 @@
 """How long the LeetCode log reader takes on hostile logs: the reference log with one run of a character
 sequence of about 60,000 characters put into its first claim (a run of blanks, '<br>', unclosed '<!--',
-nested braces, 'O(' after 'O(' ...), against the reference log itself, in one run.
+nested braces, 'O(' after 'O(' ...), and the reference log followed by about 60,000 characters of lines
+under distinct made-up labels (each one matched against the known labels for a slip of the keyboard),
+against the reference log itself, in one run.
 
     python bench/bench_log_hostile.py [--repeat 3]
 
@@ -14,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
+import string
 import sys
 import time
 from pathlib import Path
@@ -26,6 +30,14 @@ from lesson_embedding_pe.leetlog import review_log  # noqa: E402
 
 RUNS = (" ", "\t", "<br>", "<!--", "{", "\\mathcal{", "O(", "O(n log", "$O(", "(", "|", "**", "- ", "Time: ")
 SIZE = 60_000  # characters of the run, just under the reader's limit
+
+
+def made_up_labels(size: int) -> list[str]:
+    """'- qhxvtmrz: x' lines of distinct letters-only labels, 8 to 24 long, about ``size`` characters."""
+    rng, lines = random.Random(0), []
+    while sum(map(len, lines)) < size:
+        lines.append(f"- {''.join(rng.choices(string.ascii_lowercase, k=rng.randint(8, 24)))}: x")
+    return lines
 
 
 def seconds(text: str, repeat: int) -> float:
@@ -50,6 +62,10 @@ def main() -> None:
         text = log.replace("O(log n)", "O(log n) " + run * (SIZE // len(run)), 1)
         took = seconds(text, args.repeat)
         rows.append([repr(run), f"{len(text):,}", f"{took:.3f}", f"{took / base:.0f}"])
+    text = log + "\n" + "\n".join(made_up_labels(SIZE))
+    took = seconds(text, args.repeat)
+    rows.append(["lines under distinct made-up labels",
+                 f"{len(text):,}", f"{took:.3f}", f"{took / base:.0f}"])
     columns = ["run put into the first claim", "log characters", "seconds (best of runs)", "× reference"]
     for row in [columns, *rows]:
         print(" | ".join(row))
