@@ -41,6 +41,9 @@ MESSAGES = {
     "bug_unknown_mode_silent": ("TokenAndPosEmbedding", ["unknown mode"]),
     "bug_tie_data_copy": ("weight_tying", ["same Parameter object", "copied"]),
     "bug_tie_clone": ("weight_tying", ["same Parameter object"]),
+    # the stub's head missing (self.head = None, F.linear with the embedding's weight): said so, not the
+    # grader's AttributeError reading head.weight; its forward, which is right, passes
+    "bug_tie_no_head": ("weight_tying", ["self.head is None", "self.head.weight = self.emb.weight"]),
     "bug_count_params_double": ("weight_tying", ["once"]),
     "bug_equivariance_no_perm": ("equivariance", ["fn(x)[:, perm]"]),
     "bug_equivariance_never_permutes": ("equivariance", ["never permuted"]),

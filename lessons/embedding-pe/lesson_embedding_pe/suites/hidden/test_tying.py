@@ -17,6 +17,7 @@ from grader.author import (
 )
 from lesson_embedding_pe import structure
 from lesson_embedding_pe.causes import counted_twice
+from lesson_embedding_pe.tying import expect_head, head_weight
 
 # The lesson's "tying" cause (causes.py): a count doubled by an untied head joins its card.
 TYING = Cause("", "", "tying")
@@ -33,6 +34,7 @@ def _sizes():
 def test_tied_is_one_parameter(student):
     vocab, d_model = _sizes()
     lm = student.call("TinyLM", vocab, d_model, tie=True)
+    expect_head(lm, tie=True)
     if student.probe("same_object", lm, "head.weight", "emb.weight"):
         student.source_shows(structure.shares_one_parameter(student.sources), "TinyLM(tie=True)")
         return
@@ -75,7 +77,7 @@ def test_forward_is_head_of_embedding(student, tie):
     check_shape(logits, (2, 7, vocab), f"TinyLM(tie={tie}) logits", "Logits are (B, T, vocab_size).",
                                                                     "logits는 (B, T, vocab_size)입니다.")
     emb = as_tensor(lm.attr("emb.weight"), "emb.weight").double()
-    head = as_tensor(lm.attr("head.weight"), "head.weight").double()
+    head = as_tensor(head_weight(lm, tie), "head.weight").double()
     expected = emb[ids] @ head.T
     err = max_diff(logits, expected)
     expect_check(err < 1e-4,

@@ -5,11 +5,13 @@ import pytest
 from grader.author import Cause, Said, check, expect_check, particle
 from lesson_embedding_pe import structure
 from lesson_embedding_pe.causes import counted_twice
+from lesson_embedding_pe.tying import expect_head
 
 
 @pytest.mark.task("weight_tying", points=1)
 def test_tied_head_is_the_embedding(student):
     lm = student.call("TinyLM", 50, 16, tie=True)
+    expect_head(lm, tie=True)
     # the lesson's "tying" cause (causes.py): a count doubled by an untied head joins its card
     expect_check(student.probe("same_object", lm, "head.weight", "emb.weight"),
                  check("TinyLM(tie=True)", Said("head.weight to be the same Parameter object as emb.weight",
