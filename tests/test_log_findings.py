@@ -521,3 +521,16 @@ def test_a_field_that_says_none_is_told_what_it_says_not_that_it_is_empty(answer
     assert (f.severity, f.problem, f.field, f.code) == ("error", 1, "what_went_wrong", "missing_field")
     assert en in f.message_en and "where it could have gone wrong" in f.message_en
     assert ko in f.message_ko and r.points == MAX_POINTS - FIELD_POINTS
+
+
+@pytest.mark.parametrize("claim,said", [("O(bits of n)", "'bits of n'"),
+                                        ("O(number of bits)", "'number of bits'"),
+                                        ("O(b)", "uses b,"), ("O(k log n)", "uses k,")])
+def test_an_undefined_size_is_said_as_the_student_wrote_it(claim: str, said: str) -> None:
+    """A variable the log never defines goes to a TA; a phrase in the Big-O ('O(bits of n)') is quoted whole,
+    not listed as the letters the grammar read in it ('bits, f, o')."""
+    review = review_log(ENGLISH.replace("O(log n)", claim, 1))
+    found = [f for f in review.findings if f.problem == 1 and f.field == "time"]
+    assert [(f.severity, f.code) for f in found] == [("unsure", "unsure_undefined_variable")]
+    assert said in found[0].message_en and said.removeprefix("uses ").rstrip(",") in found[0].message_ko
+    assert review.points == MAX_POINTS
