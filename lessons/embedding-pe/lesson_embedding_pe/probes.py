@@ -204,7 +204,9 @@ def probe_practice_cost(worker: Any, target: str, counted: str, function: str, c
     # __call__ it is ('my_pow = Power()')
     found = worker.resolve(target)
     found = getattr(found, "func", found)
-    while hasattr(found, "__wrapped__"):
+    for _ in range(32):  # wrappers unwrapped; an object whose __getattr__ answers anything stops here
+        if not hasattr(found, "__wrapped__"):
+            break
         found = found.__wrapped__
     home = dict(getattr(found, "__globals__", None) or type(found).__call__.__globals__)
     state = {"steps": 0, "depth": 0, "deepest": 0}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grader.author import Said, check, fail_check
+from grader.author import Said, StudentRaised, check, fail_check
 
 HEAD = "self.head = nn.Linear(d_model, vocab_size, bias=False)"
 
@@ -22,6 +22,16 @@ def expect_head(lm: Any, tie: bool) -> None:
                                   "self.emb.weight, logits = self.head(self.emb(ids)).",
                                   "스텁이 정한 head를 두고 묶으세요: self.head.weight = self.emb.weight, "
                                   "logits = self.head(self.emb(ids)).")))
+
+
+def tied_head(student: Any, lm: Any) -> bool:
+    """Whether TinyLM(tie=True)'s head.weight is emb.weight, read by the kit's probe (so a submission held for
+    review keeps the probe's verdict); a head that is None is said to be missing (``expect_head``)."""
+    try:
+        return bool(student.probe("same_object", lm, "head.weight", "emb.weight"))
+    except StudentRaised:
+        expect_head(lm, tie=True)
+        raise
 
 
 def head_weight(lm: Any, tie: bool) -> Any:

@@ -76,7 +76,7 @@ def hold(claim: Claim, p: Problem | None, source: str | None, measure: Measure |
     unknown = sorted(v for v in claim.bounds[0].variables if v not in known and not re.search(
         rf"(?<![\w(]){re.escape(v)}{CUE['defines'].pattern}", claim.entry_text, re.I))
     if unknown:
-        # the letters of a phrase ('O(bits of n)' read as b·i·t·s·o·f·n) are said as the phrase the student wrote
+        # a phrase's letters ('O(bits of n)' read as b·i·t·s·o·f·n) are said as the phrase the student wrote
         words = re.findall(r"[^\W\d_]+", claim.written)
         said = ", ".join(unknown) if set(unknown) <= set(words) else "'" + re.sub(
             r"^\s*[OΘΩoθω]\s*\(|\)\s*$", "", claim.written).strip() + "'"

@@ -17,7 +17,7 @@ from grader.author import (
 )
 from lesson_embedding_pe import structure
 from lesson_embedding_pe.causes import counted_twice
-from lesson_embedding_pe.tying import expect_head, head_weight
+from lesson_embedding_pe.tying import head_weight, tied_head
 
 # The lesson's "tying" cause (causes.py): a count doubled by an untied head joins its card.
 TYING = Cause("", "", "tying")
@@ -34,8 +34,7 @@ def _sizes():
 def test_tied_is_one_parameter(student):
     vocab, d_model = _sizes()
     lm = student.call("TinyLM", vocab, d_model, tie=True)
-    expect_head(lm, tie=True)
-    if student.probe("same_object", lm, "head.weight", "emb.weight"):
+    if tied_head(student, lm):
         student.source_shows(structure.shares_one_parameter(student.sources), "TinyLM(tie=True)")
         return
     head = as_tensor(lm.attr("head.weight"), "head.weight")

@@ -5,15 +5,14 @@ import pytest
 from grader.author import Cause, Said, check, expect_check, particle
 from lesson_embedding_pe import structure
 from lesson_embedding_pe.causes import counted_twice
-from lesson_embedding_pe.tying import expect_head
+from lesson_embedding_pe.tying import tied_head
 
 
 @pytest.mark.task("weight_tying", points=1)
 def test_tied_head_is_the_embedding(student):
     lm = student.call("TinyLM", 50, 16, tie=True)
-    expect_head(lm, tie=True)
     # the lesson's "tying" cause (causes.py): a count doubled by an untied head joins its card
-    expect_check(student.probe("same_object", lm, "head.weight", "emb.weight"),
+    expect_check(tied_head(student, lm),
                  check("TinyLM(tie=True)", Said("head.weight to be the same Parameter object as emb.weight",
                                                 "head.weight가 emb.weight와 같은 Parameter 객체여야 함"),
                        Said("two objects", "서로 다른 객체입니다"), cause=Cause("", "", "tying"),
