@@ -375,11 +375,11 @@ def bound_note(mode: str, acc: float, length: int) -> tuple[str, str] | None:
 def learned_table_std(student: Any, d_model: int = 64, max_len: int = 16) -> float | None:
     """Entry size of the learned position table a fresh layer holds (any name), else None."""
     from grader.author import as_tensor
+    from lesson_embedding_pe.pe_checks import learned_table
 
     layer = student.call("TokenAndPosEmbedding", VOCAB, d_model, max_len, mode="learned")
-    names = [p["name"] for p in student.probe("module_summary", layer)["parameters"]
-             if p["name"] != "tok.weight" and p["shape"][-2:] == [max_len, d_model]]
-    return float(as_tensor(layer.attr(names[0]), names[0]).double().std()) if len(names) == 1 else None
+    name = learned_table(student, layer, max_len, d_model)
+    return None if name is None else float(as_tensor(layer.attr(name), name).double().std())
 
 
 def check_component_learns(run: dict, mode: str, student: Any = None) -> None:

@@ -55,6 +55,14 @@ def max_len_fix(exc: Any) -> Said:
                 "위치는 1..T가 아니라 0..T-1입니다(torch.arange(T), pe[:T]).")
 
 
+def learned_table(student: Any, layer: Any, max_len: int, d_model: int) -> str | None:
+    """The name of the learned position table ``layer`` holds, whatever it is called: its one parameter
+    besides tok's weight shaped (…, max_len, d_model) (an nn.Embedding's weight, a Parameter), else None."""
+    names = [p["name"] for p in student.probe("module_summary", layer)["parameters"]
+             if p["name"] != "tok.weight" and p["shape"][-2:] == [max_len, d_model]]
+    return names[0] if len(names) == 1 else None
+
+
 def check_pe_values(pe: torch.Tensor, expected: torch.Tensor, what: str, atol: float) -> None:
     """The table must match ``expected``; a mismatch names the first bad cell and the likely cause."""
     if max_diff(pe, expected) <= atol:

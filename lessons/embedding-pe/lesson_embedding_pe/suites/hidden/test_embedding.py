@@ -23,7 +23,13 @@ from grader.author import (
     simulated_gpu,
 )
 from lesson_embedding_pe import reference, structure
-from lesson_embedding_pe.pe_checks import forward_rows_cause, max_len_fix, scale_cause, table_figure
+from lesson_embedding_pe.pe_checks import (
+    forward_rows_cause,
+    learned_table,
+    max_len_fix,
+    scale_cause,
+    table_figure,
+)
 
 MODES = ["sin", "learned", "none"]
 # A sin table that is not a registered buffer: the lesson's cause the device checks follow (causes.py).
@@ -49,9 +55,7 @@ def _positions(student, layer, mode, max_len, d_model):
             return own.double()
         return reference.load().embedding.sinusoidal_pe(max_len, d_model).double()
     if mode == "learned":  # its own table, an nn.Embedding's weight or a Parameter (1, max_len, d) or not
-        names = [p["name"] for p in student.probe("module_summary", layer)["parameters"]
-                 if p["name"] != "tok.weight" and p["shape"][-2:] == [max_len, d_model]]
-        name = names[0] if len(names) == 1 else "pos.weight"
+        name = learned_table(student, layer, max_len, d_model) or "pos.weight"
         return as_tensor(layer.attr(name), name).double().reshape(-1, d_model)
     return torch.zeros(max_len, d_model, dtype=torch.float64)
 
